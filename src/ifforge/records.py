@@ -1,0 +1,139 @@
+"""Typed records handed from one stage to the next.
+
+One record type per hand-off, so a stage's signature says exactly what it needs and what it
+produces, and every record round-trips through JSON for caching and artifacts.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Record(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class TestInput(Record):
+    """Positional arguments for one call of a seed function, and where they were written."""
+
+    __test__ = False  # not a pytest class
+
+    args: list[Any]
+    line: int | None = None
+
+
+class SeedFunction(Record):
+    """A seed as loaded: its source, the entry point and its test inputs."""
+
+    task_id: str
+    source: str
+    entry: str
+    inputs: list[TestInput]
+    origin: str = Field(description="file (and line) the seed came from")
+
+
+class Tracker(Record):
+    """One state tracker added to a function: its key and what it counts."""
+
+    name: str
+    kind: Literal["loop_iterations", "branch_taken", "peak_size", "helper_calls", "llm"]
+    explanation: str
+
+
+class InstrumentedFunction(Record):
+    """The anonymised function `f` that returns `(output, {tracker: value})`."""
+
+    task_id: str
+    original_source: str
+    original_entry: str
+    anonymised_source: str
+    instrumented_source: str
+    renames: dict[str, str]
+    trackers: list[Tracker]
+    inputs: list[TestInput]
+    path: Literal["deterministic", "llm"] = "deterministic"
+
+
+class TestCase(Record):
+    """One executed input with its gold answer, as produced by running the code."""
+
+    __test__ = False
+
+    test_case_id: int
+    input: list[Any]
+    output: Any
+    stats: dict[str, Any]
+    output_type: str
+
+
+class ExecutedFunction(Record):
+    """A function together with the test cases that survived execution and filtering."""
+
+    function: InstrumentedFunction
+    cases: list[TestCase]
+
+
+class ComplexityMetrics(Record):
+    cyclomatic_complexity: int
+    max_nesting_depth: int
+    code_complexity_score: float
+    total_control_structures: int
+    function_calls: int
+    total_function_lines: int
+    radon_cyclomatic_complexity: int
+    radon_maintainability_index: float
+    radon_halstead_volume: float
+
+    def logicif_view(self) -> dict[str, Any]:
+        """The six fields LogicIFEval ships, in its key order."""
+        return {
+            "cyclomatic_complexity": self.cyclomatic_complexity,
+            "max_nesting_depth": self.max_nesting_depth,
+            "code_complexity_score": self.code_complexity_score,
+            "total_control_structures": self.total_control_structures,
+            "function_calls": self.function_calls,
+            "total_function_lines": self.total_function_lines,
+        }
+
+
+class MeasuredFunction(Record):
+    executed: ExecutedFunction
+    complexity: ComplexityMetrics
+    difficulty: Literal["easy", "medium", "hard"] | None = None
+
+
+class Instruction(Record):
+    """The natural-language side of a task: how it was written and the text itself."""
+
+    description: str
+    path: Literal["deterministic", "llm"] = "deterministic"
+    prompt_hash: str | None = None
+    model: str | None = None
+
+
+class BenchmarkTask(Record):
+    """A finished task: everything the export needs."""
+
+    task_id: str
+    function: str
+    description: str
+    stats_keys: list[str]
+    output_format: str
+    complexity: ComplexityMetrics
+    difficulty: Literal["easy", "medium", "hard"]
+    cases: list[TestCase]
+    trackers: list[Tracker]
+    path: Literal["deterministic", "llm"] = "deterministic"
+
+
+class DroppedItem(Record):
+    """Something a stage let go of, and why; a whole task or one of its test cases."""
+
+    task_id: str
+    stage: str
+    reason: str
+    detail: str = ""
+    test_case_id: int | None = None
+    origin: str | None = None
