@@ -2,8 +2,11 @@
 
 Events are ["enter", plate, minute, oversized] / ["leave", plate, minute] /
 ["validate", plate, minutes_off]. Regular cars fill the lowest level with room; oversized
-vehicles take two spaces and are sent to the highest level with room. Leaving without a
-known entry costs one daily cap; vehicles still inside pay up to the last entry/exit minute.
+vehicles take two spaces, are sent to the highest level with room and pay double (with a
+higher cap). A vehicle entering when at least 80% of all spaces are already taken pays one
+more per hour. Validations knock minutes off a stay, at most 120 in total. Leaving without
+a known entry costs one daily cap (nothing for a plate that was turned away); vehicles still
+inside pay up to the last entry/exit minute.
 Returns the fees collected and the plates turned away.
 """
 
@@ -47,25 +50,30 @@ def parking_garage(capacities, events, rate):
             if level < 0:
                 turned_away.append(plate)
                 continue
+            stay_rate = rate
+            if 5 * sum(occupancy) >= 4 * sum(capacities):
+                stay_rate += 1
             occupancy[level] += spaces
-            parked[plate] = [level, minute, spaces]
+            parked[plate] = [level, minute, spaces, stay_rate]
         elif action == "validate":
             if plate in parked:
                 discounts[plate] = discounts.get(plate, 0) + minute
+                if discounts[plate] > 120:
+                    discounts[plate] = 120
         elif action == "leave":
             if plate not in parked:
                 if plate not in turned_away:
                     collected += parking_fee(24 * 60, rate)
                 continue
-            level, entered, spaces = parked.pop(plate)
+            level, entered, spaces, stay_rate = parked.pop(plate)
             stay = max(0, minute - entered - discounts.pop(plate, 0))
-            collected += vehicle_fee(stay, rate, spaces)
+            collected += vehicle_fee(stay, stay_rate, spaces)
             occupancy[level] -= spaces
     closing = max([event[2] for event in events if event[0] != "validate"], default=0)
     for plate in sorted(parked):
-        level, entered, spaces = parked[plate]
+        level, entered, spaces, stay_rate = parked[plate]
         stay = max(0, closing - entered - discounts.get(plate, 0))
-        collected += vehicle_fee(stay, rate, spaces)
+        collected += vehicle_fee(stay, stay_rate, spaces)
     return collected, turned_away
 
 
@@ -74,6 +82,7 @@ def parking_garage(capacities, events, rate):
 # input: [[1], [["leave", 7, 30]], 2]
 # input: [[3], [["enter", 1, 0, true], ["enter", 2, 0, true], ["enter", 3, 60], ["leave", 1, 125], ["enter", 2, 130, true]], 4]
 # input: [[2, 2], [["enter", 5, 0], ["validate", 5, 90], ["leave", 5, 100], ["enter", 6, 10, true], ["enter", 5, 120]], 6]
-# input: [[1, 1], [["enter", 8, 0], ["enter", 8, 10], ["leave", 8, 1500], ["leave", 8, 1600]], 3]
+# input: [[1, 1], [["enter", 8, 0], ["enter", 8, 10], ["leave", 8, 900], ["leave", 8, 1000]], 3]
+# input: [[5], [["enter", 1, 0], ["enter", 2, 0], ["enter", 3, 0], ["enter", 4, 0], ["enter", 5, 0], ["leave", 5, 100], ["leave", 1, 100]], 2]
 # input: [[0, 2], [["enter", 3, 0, true], ["enter", 4, 1], ["leave", 4, 14], ["leave", 3, 61], ["validate", 9, 30]], 10]
 # input: [[1], [["enter", 1, 0], ["enter", 2, 0], ["leave", 2, 90], ["validate", 1, 500], ["leave", 1, 300]], 7]

@@ -5,9 +5,6 @@ Slots are [price, stock]; the float is [[coin, count], ...]. Events are ["coin",
 drops into the tray the machine records [slot or -1, coins returned largest first...].
 """
 
-ACCEPTED = (5, 10, 25, 100)
-
-
 def make_change(amount, coins):
     change = []
     for coin in sorted(coins, reverse=True):
@@ -26,8 +23,9 @@ def pay_out(returned, coins):
 
 
 def vending_machine(slots, coin_float, events):
+    accepted = (5, 10, 25, 100)
     stock = [item[1] for item in slots]
-    coins = {coin: 0 for coin in ACCEPTED}
+    coins = {coin: 0 for coin in accepted}
     for coin, count in coin_float:
         if coin in coins:
             coins[coin] += count
@@ -37,7 +35,7 @@ def vending_machine(slots, coin_float, events):
         kind = event[0]
         if kind == "coin":
             value = event[1]
-            if value not in ACCEPTED or sum(inserted) >= 200:
+            if value not in accepted or sum(inserted) >= 200:
                 tray.append([-1, value])
             else:
                 inserted.append(value)

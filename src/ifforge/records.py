@@ -6,9 +6,11 @@ produces, and every record round-trips through JSON for caching and artifacts.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
+
+T = TypeVar("T")
 
 
 class Record(BaseModel):
@@ -137,3 +139,17 @@ class DroppedItem(Record):
     detail: str = ""
     test_case_id: int | None = None
     origin: str | None = None
+
+
+class DescribedFunction(Record):
+    measured: MeasuredFunction
+    instruction: Instruction
+
+
+class Outcome(BaseModel, Generic[T]):
+    """One item through one stage: the record it became, or nothing, and what was dropped."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kept: T | None = None
+    dropped: list[DroppedItem] = []

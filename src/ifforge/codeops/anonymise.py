@@ -179,6 +179,8 @@ def anonymise(source: str, entry: str) -> Anonymised:
                 if owner is not None:
                     function_params.setdefault(id(owner), {})[assignment.name] = new
 
+    _rename_missed_accesses(wrapper.module, scopes, parents, new_names, by_node)
+
     keyword_maps: dict[int, dict[str, str]] = {}
     for key, assignments in bindings.items():
         for assignment in assignments:
@@ -237,3 +239,31 @@ def _owner_function(param: cst.Param, parents):
     while node is not None and not isinstance(node, (cst.FunctionDef, cst.Lambda)):
         node = parents.get(node)
     return node if isinstance(node, cst.FunctionDef) else None
+
+
+def _rename_missed_accesses(module, scopes, parents, new_names, by_node) -> None:
+    """Accesses libcst's scope analysis leaves unrecorded (e.g. a later `for` clause's variable in a
+    comprehension's `if`) are resolved by name in their own scope."""
+    for node in _all_names(module):
+        if id(node) in by_node or not _is_access(node, parents):
+            continue
+        scope = scopes.get(node)
+        if scope is None:
+            continue
+        for assignment in scope[node.value]:
+            key = (id(assignment.scope), node.value)
+            if key in new_names:
+                by_node[id(node)] = new_names[key]
+                break
+
+
+def _is_access(node: cst.Name, parents) -> bool:
+    parent = parents.get(node)
+    if isinstance(parent, cst.Attribute) and parent.attr is node:
+        return False
+    if isinstance(parent, cst.Arg) and parent.keyword is node:
+        return False
+    if isinstance(parent, (cst.Param, cst.FunctionDef, cst.ClassDef, cst.NameItem, cst.ImportAlias,
+                           cst.ImportFrom)):
+        return False
+    return True

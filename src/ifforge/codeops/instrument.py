@@ -325,6 +325,8 @@ class _WrapReturns(cst.CSTTransformer):
         if self.depth > 1:
             return updated
         value = _code(updated.value) if updated.value is not None else "None"
+        if isinstance(updated.value, cst.Tuple) and not updated.value.lpar:
+            value = f"({value})"  # `return a, b` must stay one value
         return cst.parse_statement(f"return ({value}, {self.stats})").body[0]
 
 

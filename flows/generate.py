@@ -1,0 +1,178 @@
+"""The `generate` flow: seeds -> load -> instrument -> execute -> complexity -> describe -> finalize.
+
+DAG wiring only. Each stage is one Prefect task per shard of items (not per item: a task run costs
+tens of milliseconds of orchestration, more than most items' work); inside it, every item is cached
+by content (see `ifforge.stages.runner`), so a changed seed recomputes only its own items.
+
+Run it as `python flows/generate.py [--seeds DIR] ...`, `ifforge generate ...`, or from Python.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+if __package__ in (None, ""):  # started as a script: make `flows` importable like the package
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from ifforge.prefect_env import PROJECT_ROOT, configure
+
+configure()
+
+from prefect import flow, get_run_logger, task  # noqa: E402
+from prefect.artifacts import create_markdown_artifact, create_table_artifact  # noqa: E402
+from prefect.cache_policies import INPUTS, NO_CACHE, TASK_SOURCE, CacheKeyFnPolicy  # noqa: E402
+
+from ifforge.artifacts import ItemCache, VersionStore, file_hash  # noqa: E402
+from ifforge.pipeline import (  # noqa: E402
+    STAGES,
+    fingerprint,
+    write_benchmark,
+    write_load_artifacts,
+    write_manifest,
+    write_stage_artifacts,
+)
+from ifforge.progress import stage_bar  # noqa: E402
+from ifforge.prompts import load_prompt  # noqa: E402
+from ifforge.records import DroppedItem, Outcome, SeedFunction  # noqa: E402
+from ifforge.settings import Settings, load_settings  # noqa: E402
+from ifforge.stages import complexity, load  # noqa: E402
+from ifforge.stages.runner import COMPUTED, run_items  # noqa: E402
+
+DEFAULT_SEEDS = PROJECT_ROOT / "seeds"
+
+
+def _stage_key(context, parameters: dict[str, Any]) -> str:
+    """The stage's own code version, prompt and model: what INPUTS and TASK_SOURCE cannot see."""
+    stage = STAGES[parameters["stage_name"]]
+    return f"{stage.name}-{stage.version}-{stage.prompt_hash}-{stage.model}"
+
+
+@task(name="load", retries=1, retry_delay_seconds=1, cache_policy=NO_CACHE)
+def load_task(settings: Settings) -> tuple[list[SeedFunction], list[DroppedItem]]:
+    """Not cached by Prefect on purpose: reading the files is how a run learns what changed."""
+    if settings.functions or settings.test_cases:
+        if not (settings.functions and settings.test_cases):
+            raise ValueError("--functions and --test-cases go together")
+        return load.load_logicif_jsonl(settings.functions, settings.test_cases)
+    return load.load_seed_dir(settings.seeds or DEFAULT_SEEDS)
+
+
+@task(retries=2, retry_delay_seconds=2, persist_result=True,
+      cache_policy=INPUTS - "cache_root" + TASK_SOURCE + CacheKeyFnPolicy(cache_key_fn=_stage_key))
+def stage_task(stage_name: str, items: list, settings: Settings, cache_root: str) -> tuple[list[Outcome], list[str]]:
+    stage = STAGES[stage_name]
+    with stage_bar(stage_name, len(items), settings.progress) as advance:
+        outcomes, counts = run_items(stage, items, settings, ItemCache(Path(cache_root)), on_item=advance)
+    return outcomes, counts.keys
+
+
+def _run_stage(name: str, items: list, settings: Settings, store: VersionStore, dropped: list[DroppedItem],
+               counts: dict[str, Any], timings: dict[str, float]) -> list:
+    """Submit one task per shard, gather in order, write the per-item artifacts, collect drops."""
+    started = time.monotonic()
+    before = COMPUTED.get(name, 0)
+    shards = [items[i:i + settings.shard_size] for i in range(0, len(items), settings.shard_size)]
+    futures = [stage_task.with_options(name=name).submit(name, shard, settings, str(store.cache.root))
+               for shard in shards]
+    outcomes, keys = [], []
+    for future in futures:
+        shard_outcomes, shard_keys = future.result()
+        outcomes += shard_outcomes
+        keys += shard_keys
+    write_stage_artifacts(store, STAGES[name], items, outcomes, keys)
+    kept = [outcome.kept for outcome in outcomes if outcome.kept is not None]
+    for outcome in outcomes:
+        dropped.extend(outcome.dropped)
+    computed = COMPUTED.get(name, 0) - before
+    counts[name] = {"in": len(items), "out": len(kept), "computed": computed, "reused": len(items) - computed}
+    timings[name] = time.monotonic() - started
+    return kept
+
+
+@flow(name="generate", log_prints=True)
+def generate(
+    seeds: str | None = None,
+    functions: str | None = None,
+    test_cases: str | None = None,
+    out: str | None = None,
+    benchmark: str | None = None,
+    options: dict[str, Any] | None = None,
+    config: str | None = None,
+) -> str:
+    """Generate (or find, when nothing changed) a benchmark version; returns its folder."""
+    logger = get_run_logger()
+    started = time.monotonic()
+    settings = load_settings({"seeds": seeds, "functions": functions, "test_cases": test_cases, "out": out,
+                              "benchmark": benchmark, **(options or {})}, Path(config) if config else None)
+    solve = load_prompt("solve")
+    timings: dict[str, float] = {}
+
+    seeds_loaded, dropped = load_task(settings)
+    timings["load"] = time.monotonic() - started
+    for item in dropped:
+        logger.warning(item.detail)
+    store = VersionStore(Path(settings.out) / settings.benchmark, fingerprint(seeds_loaded, settings, solve))
+    if store.finished:
+        logger.info(f"Nothing changed since {store.version}: the benchmark is at {store.path}")
+        return str(store.path)
+    logger.info(f"{'Resuming' if store.state == 'resumed' else 'Writing'} {store.path} "
+                f"({len(seeds_loaded)} seeds loaded, {len(dropped)} skipped)")
+    write_load_artifacts(store, seeds_loaded)
+    counts: dict[str, Any] = {"load": {"in": len(seeds_loaded) + len(dropped), "out": len(seeds_loaded)}}
+
+    instrumented = _run_stage("instrument", seeds_loaded, settings, store, dropped, counts, timings)
+    executed = _run_stage("execute", instrumented, settings, store, dropped, counts, timings)
+    measured = complexity.assign_tiers(_run_stage("complexity", executed, settings, store, dropped, counts, timings))
+    described = _run_stage("describe", measured, settings, store, dropped, counts, timings)
+
+    finalize_started = time.monotonic()
+    export = finalize_task(store, described, settings, solve)
+    timings["finalize"] = time.monotonic() - finalize_started
+    counts["finalize"] = {"in": len(described), "out": export["tasks"]}
+    inputs = {"seeds": str(settings.seeds or DEFAULT_SEEDS)} if not settings.functions else {
+        "functions": str(settings.functions), "functions_sha256": file_hash(settings.functions),
+        "test_cases": str(settings.test_cases), "test_cases_sha256": file_hash(settings.test_cases)}
+    manifest = write_manifest(store, settings=settings, inputs=inputs, stage_counts=counts, dropped=dropped,
+                              export=export, timings=timings, started=started)
+    _publish(store, counts, dropped, export, timings)
+    logger.info(f"Wrote {export['tasks']} tasks, {export['cases']} cases to {store.path} (manifest: {manifest})")
+    return str(store.path)
+
+
+@task(name="finalize", cache_policy=NO_CACHE)
+def finalize_task(store: VersionStore, described: list, settings: Settings, solve) -> dict[str, Any]:
+    return write_benchmark(store, described, settings, solve)
+
+
+def _publish(store: VersionStore, counts: dict, dropped: list[DroppedItem], export: dict, timings: dict) -> None:
+    """A summary and a task table in the Prefect UI, so a run can be inspected there."""
+    lines = [f"# {store.path}", "", "| stage | in | out | computed | reused | seconds |", "|---|---|---|---|---|---|"]
+    for name, row in counts.items():
+        lines.append(f"| {name} | {row['in']} | {row['out']} | {row.get('computed', '')} | {row.get('reused', '')} "
+                     f"| {timings.get(name, 0):.2f} |")
+    reasons: dict[str, int] = {}
+    for item in dropped:
+        key = f"{item.stage}: {item.reason}" + (" (case)" if item.test_case_id is not None else "")
+        reasons[key] = reasons.get(key, 0) + 1
+    lines += ["", "## Dropped", ""] + [f"- {k}: {v}" for k, v in sorted(reasons.items())]
+    lines += ["", f"Exported {export['tasks']} tasks and {export['cases']} cases; mini: {export['mini_tasks']} tasks."]
+    create_markdown_artifact("\n".join(lines), key="generate-summary", description="generate run summary")
+    import pandas as pd
+
+    table = pd.read_parquet(store.path / "tasks.parquet",
+                            columns=["task_id", "difficulty", "n_cases", "code_complexity_score", "in_mini"])
+    rows = table.assign(folder=[str(store.item_dir(t)) for t in table.task_id]).to_dict("records")
+    create_table_artifact(rows, key="generate-tasks", description="finished tasks")
+
+
+def _cli(argv: list[str] | None = None) -> None:
+    from ifforge.cli import main
+
+    sys.exit(main(["generate", *(argv if argv is not None else sys.argv[1:])]))
+
+
+if __name__ == "__main__":
+    _cli()

@@ -1,0 +1,117 @@
+"""`ifforge ...` commands. Prefect is imported only by the commands that run a flow."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from ifforge.codeops.complexity import measure
+from ifforge.codeops.source import SeedSyntaxError, top_level_functions
+
+
+def _parse_option(text: str) -> tuple[str, object]:
+    key, separator, value = text.partition("=")
+    if not separator:
+        raise argparse.ArgumentTypeError(f"--set expects KEY=VALUE, got {text!r}")
+    try:
+        parsed = json.loads(value)
+    except json.JSONDecodeError:
+        parsed = value
+    return key.strip().replace("-", "_"), parsed
+
+
+def _generate(args: argparse.Namespace) -> int:
+    from ifforge.settings import SettingsError, load_settings
+
+    options = dict(args.set or [])
+    if args.no_progress:
+        options["progress"] = False
+    try:  # validate before Prefect starts, so a typo costs no server start-up
+        load_settings({"seeds": args.seeds, "functions": args.functions, "test_cases": args.test_cases,
+                       "out": args.out, "benchmark": args.benchmark, **options}, args.config)
+    except SettingsError as error:
+        print(f"ifforge: {error}", file=sys.stderr)
+        return 2
+    for path in (args.seeds, args.functions, args.test_cases):
+        if path and not Path(path).exists():
+            print(f"ifforge: {path}: not found", file=sys.stderr)
+            return 2
+    from flows.generate import generate
+
+    folder = generate(seeds=args.seeds, functions=args.functions, test_cases=args.test_cases, out=args.out,
+                      benchmark=args.benchmark, options=options, config=str(args.config) if args.config else None)
+    print(folder)
+    return 0
+
+
+def _complexity(args: argparse.Namespace) -> int:
+    """One JSON line per function: each top-level function of a .py file, or each JSONL `function`."""
+    path = Path(args.file)
+    try:
+        text = path.read_text()
+    except OSError as error:
+        print(f"ifforge: {path}: {error.strerror}", file=sys.stderr)
+        return 2
+    failures = 0
+    if path.suffix == ".jsonl":
+        for number, line in enumerate(text.splitlines(), start=1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+                source = row["function"]
+                metrics = measure(source)
+            except (json.JSONDecodeError, KeyError, TypeError, SyntaxError) as error:
+                print(f"ifforge: {path}:{number}: {type(error).__name__}: {error}", file=sys.stderr)
+                failures += 1
+                continue
+            print(json.dumps({"task_id": row.get("task_id"), "line": number, **metrics.model_dump()}))
+        return 1 if failures else 0
+    try:
+        names = top_level_functions(text)
+    except SeedSyntaxError as error:
+        print(f"ifforge: {path}:{error.line}: {error}", file=sys.stderr)
+        return 1
+    import ast
+
+    tree = ast.parse(text)
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name in names:
+            source = ast.get_source_segment(text, node, padded=False)
+            decorators = "".join(f"@{ast.unparse(d)}\n" for d in node.decorator_list)
+            metrics = measure(decorators + source if not source.startswith("@") else source)
+            print(json.dumps({"file": str(path), "function": node.name, "line": node.lineno, **metrics.model_dump()}))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="ifforge", description="Verifiable instruction-following benchmarks.")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    generate = commands.add_parser("generate", help="run the generate flow (seeds -> benchmark version)")
+    generate.add_argument("--seeds", help="folder of seed .py files (default: the project's seeds/)")
+    generate.add_argument("--functions", help="LogicIF functions JSONL: {task_id, function} per line")
+    generate.add_argument("--test-cases", help="LogicIF test cases JSONL: {task_id, test_cases} per line")
+    generate.add_argument("--out", help="outputs root (default: outputs)")
+    generate.add_argument("--benchmark", help="benchmark name, the folder under the outputs root (default: logicif)")
+    generate.add_argument("--config", type=Path, help="settings file (default: ./ifforge.toml when present)")
+    generate.add_argument("--set", action="append", type=_parse_option, metavar="KEY=VALUE",
+                          help="any setting, e.g. --set min_cases=4 --set max_input_magnitude=1e5")
+    generate.add_argument("--no-progress", action="store_true", help="no progress bars")
+    generate.set_defaults(run=_generate)
+
+    complexity = commands.add_parser("complexity", help="complexity metrics per function of a .py or .jsonl file")
+    complexity.add_argument("file")
+    complexity.set_defaults(run=_complexity)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return args.run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,90 @@
+"""One place for configuration: defaults < `ifforge.toml` < `IFFORGE_*` environment < CLI flags.
+
+Every field that changes what a run produces is part of the run's fingerprint, so changing it
+makes a new benchmark version; fields marked `affects_output=False` do not.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+
+class SettingsError(ValueError):
+    """A setting that is unknown or has a bad value; the message names where it came from."""
+
+
+def _runtime(description: str, **kwargs):
+    return Field(json_schema_extra={"affects_output": False}, description=description, **kwargs)
+
+
+class Settings(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    benchmark: str = Field("logicif", description="name of the benchmark folder under the outputs root")
+    seeds: Path | None = Field(None, description="folder of seed .py files (default: the project's seeds/)")
+    functions: Path | None = Field(None, description="LogicIF functions JSONL ({task_id, function} per line)")
+    test_cases: Path | None = Field(None, description="LogicIF test cases JSONL ({task_id, test_cases} per line)")
+    out: Path = _runtime("outputs root", default=Path("outputs"))
+    min_cases: int = Field(3, ge=1, description="drop a function left with fewer cases than this")
+    max_tracker_value: float = Field(50, description="drop a case with a tracker value >= this")
+    max_decimal_places: int = Field(6, ge=0, description="drop a case whose output has more decimal places")
+    max_input_magnitude: float = Field(
+        1e6, description="drop a case with a number in its input above this in absolute value"
+    )
+    max_input_length: int = Field(
+        10_000, description="drop a case whose input, as JSON, is longer than this many characters"
+    )
+    case_seconds: float = Field(2.0, gt=0, description="sandbox wall-clock limit per case")
+    memory_mb: int = Field(1024, ge=64, description="sandbox address-space limit per child")
+    mini_fraction: float = Field(0.25, gt=0, le=1, description="share of tasks per tier in the mini split")
+    sample_seed: int = Field(0, description="seed for the mini split's sampling")
+    shard_size: int = _runtime("items per Prefect task run within a stage", default=64, ge=1)
+    workers: int = _runtime("parallel sandbox children", default=max(1, os.cpu_count() or 1), ge=1)
+    progress: bool = _runtime("show a progress bar per stage", default=True)
+
+    def output_fingerprint(self) -> dict[str, Any]:
+        """The settings that change what a run writes (paths to inputs are hashed by content)."""
+        dumped = self.model_dump(mode="json")
+        runtime = {
+            name for name, info in type(self).model_fields.items()
+            if (info.json_schema_extra or {}).get("affects_output") is False
+        }
+        return {k: v for k, v in dumped.items() if k not in runtime | {"seeds", "functions", "test_cases"}}
+
+
+def load_settings(overrides: dict[str, Any] | None = None, toml_path: Path | None = None) -> Settings:
+    """Merge the layers; every error names its source and field."""
+    layers: list[tuple[str, dict[str, Any]]] = []
+    toml_path = toml_path or (Path("ifforge.toml") if Path("ifforge.toml").exists() else None)
+    if toml_path is not None:
+        try:
+            data = tomllib.loads(Path(toml_path).read_text())
+        except (OSError, tomllib.TOMLDecodeError) as error:
+            raise SettingsError(f"{toml_path}: {error}") from None
+        layers.append((str(toml_path), data.get("ifforge", data)))
+    env = {
+        key[len("IFFORGE_"):].lower(): value
+        for key, value in os.environ.items()
+        if key.startswith("IFFORGE_") and key[len("IFFORGE_"):].lower() in Settings.model_fields
+    }
+    layers.append(("environment (IFFORGE_*)", env))
+    layers.append(("command line", {k: v for k, v in (overrides or {}).items() if v is not None}))
+
+    merged: dict[str, Any] = {}
+    for source, values in layers:
+        unknown = sorted(set(values) - set(Settings.model_fields))
+        if unknown:
+            raise SettingsError(f"{source}: unknown setting {unknown[0]!r}")
+        merged.update(values)
+        try:
+            Settings(**merged)
+        except ValidationError as error:
+            first = error.errors()[0]
+            field = ".".join(str(part) for part in first["loc"])
+            raise SettingsError(f"{source}: setting {field!r}: {first['msg']}") from None
+    return Settings(**merged)

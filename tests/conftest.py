@@ -1,0 +1,22 @@
+"""Shared test set-up: Prefect runs against a throw-away home, never the user's."""
+
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
+
+_HOME = tempfile.mkdtemp(prefix="ifforge-test-prefect-")
+os.environ["PREFECT_HOME"] = _HOME
+os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "120")
+os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
+
+FIXTURES = Path(__file__).resolve().parents[2] / "shared" / "fixtures" / "logicifeval"
+PROJECT = Path(__file__).resolve().parents[1]
+
+
+def needs_fixture(name: str) -> Path:
+    path = FIXTURES / name
+    if not path.exists():
+        pytest.skip(f"LogicIFEval fixture {path} is not present")
+    return path

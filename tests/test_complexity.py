@@ -1,0 +1,87 @@
+import json
+
+from conftest import PROJECT, needs_fixture
+
+from ifforge.cli import main
+from ifforge.codeops.complexity import difficulty_tiers, logicif_metrics, measure
+
+
+def test_reproduces_logicifeval_complexity_metrics_exactly():
+    tasks = [json.loads(line) for line in needs_fixture("tasks.jsonl").read_text().splitlines()]
+    assert len(tasks) == 26
+    for task in tasks:
+        assert logicif_metrics(task["function"]) == task["complexity_metrics"], task["task_id"]
+
+
+def test_counting_rules_on_a_hand_checked_function():
+    source = '''
+def f(a):
+    def g(x):
+        if x:
+            return 1
+        return 0
+    total = 0
+    for i in range(a):
+        if i % 2 and i > 3:
+            total += g(i)
+        elif i == 2:
+            try:
+                total += 1 // 0
+            except ZeroDivisionError:
+                total -= 1
+            except ValueError:
+                pass
+    while total > 100:
+        total -= 1
+    return [j for j in range(3) if j]
+'''
+    metrics = logicif_metrics(source)
+    # ifs: 3 (if, elif, nested if) + for + while + 2 handlers; no BoolOp, no comprehension
+    assert metrics["cyclomatic_complexity"] == 1 + 3 + 1 + 1 + 2
+    assert metrics["total_control_structures"] == 3 + 1 + 1 + 1
+    # for > if > elif(if) > try: depth 4; g restarts at 0 and only reaches 1
+    assert metrics["max_nesting_depth"] == 4
+    assert metrics["function_calls"] == 3  # g(i), range(a), range(3)
+    lines = (source.strip().count("\n") + 1) + 4  # f spans the whole snippet, g spans 4 lines
+    assert metrics["total_function_lines"] == lines
+    expected = round(8 + 4 * 3 + 3 * 2 + (lines / 2) * 0.5, 2)
+    assert metrics["code_complexity_score"] == expected
+
+
+def test_radon_extras_are_reported():
+    metrics = measure("def f(a):\n    if a:\n        return 1\n    return 2\n")
+    assert metrics.radon_cyclomatic_complexity == 2
+    assert 0 < metrics.radon_maintainability_index <= 100
+    assert metrics.radon_halstead_volume >= 0
+
+
+def test_tiers_are_terciles_and_ties_share_a_tier():
+    scores = {f"t{i}": float(i) for i in range(9)}
+    tiers = difficulty_tiers(scores)
+    assert [tiers[f"t{i}"] for i in range(9)] == ["easy"] * 3 + ["medium"] * 3 + ["hard"] * 3
+    tied = difficulty_tiers({"a": 1.0, "b": 1.0, "c": 1.0, "d": 5.0})
+    assert tied["a"] == tied["b"] == tied["c"]
+
+
+def test_complexity_command_prints_one_json_line_per_function(capsys):
+    path = needs_fixture("tasks.jsonl")
+    assert main(["complexity", str(path)]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    expected = [json.loads(line) for line in path.read_text().splitlines()]
+    assert len(lines) == len(expected)
+    for got, task in zip(lines, expected):
+        assert {k: got[k] for k in task["complexity_metrics"]} == task["complexity_metrics"]
+
+    seed = PROJECT / "seeds" / "bank_ledger.py"
+    assert main(["complexity", str(seed)]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert "bank_ledger" in [row["function"] for row in rows]
+
+
+def test_complexity_command_names_the_bad_line(tmp_path, capsys):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"task_id": "x", "function": "def f(a):\\n    return a\\n"}\nnot json\n')
+    assert main(["complexity", str(bad)]) == 1
+    captured = capsys.readouterr()
+    assert f"{bad}:2" in captured.err
+    assert len(captured.out.splitlines()) == 1
