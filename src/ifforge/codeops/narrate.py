@@ -259,7 +259,7 @@ def _all_params(function: cst.FunctionDef) -> list[cst.Param]:
 
 
 def _param_phrase(param: cst.Param) -> str:
-    star = "" if isinstance(param.star, cst.MaybeSentinel) else code(param.star) if param.star else ""
+    star = param.star if isinstance(param.star, str) else ""
     name = f"`{star}{param.name.value}`"
     if param.default is not None:
         name += f" (which is `{code(param.default)}` unless given)"

@@ -1,0 +1,111 @@
+"""The generate flow end to end through the real Prefect engine (a temporary local server)."""
+
+import json
+import shutil
+
+import pandas as pd
+import pytest
+from conftest import PROJECT, needs_fixture
+from prefect.testing.utilities import prefect_test_harness
+
+from flows.generate import generate
+from ifforge.stages.runner import COMPUTED
+
+LOGICIF_KEYS = {"task_id", "test_case_id", "input", "code_output", "function", "description", "instruction",
+                "stats_keys", "output_format", "complexity_metrics"}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def prefect_server():
+    with prefect_test_harness(server_startup_timeout=120):
+        yield
+
+
+@pytest.fixture
+def seeds(tmp_path):
+    folder = tmp_path / "seeds"
+    folder.mkdir()
+    for name in ("bank_ledger", "robot_grid_walk", "printer_queue", "tic_tac_toe_judge"):
+        shutil.copy(PROJECT / "seeds" / f"{name}.py", folder)
+    (folder / "broken.py").write_text("def broken(a):\n    return a\n\n# input: [1]\n# input: [oops]\n")
+    return folder
+
+
+def _manifest(version):
+    return json.loads((version / "manifest.json").read_text())
+
+
+def test_generate_writes_a_versioned_benchmark_and_recomputes_only_what_changed(seeds, tmp_path):
+    out = tmp_path / "out"
+    first = generate(seeds=str(seeds), out=str(out), options={"progress": False})
+    version = out / "logicif" / "v001"
+    assert first == str(version)
+
+    manifest = _manifest(version)
+    assert manifest["stages"]["load"] == {"in": 5, "out": 4}
+    assert manifest["stages"]["instrument"]["computed"] == 4
+    assert manifest["export"]["tasks"] == 4
+    assert manifest["dropped"]["items"] == {"load:bad_seed": 1}
+    dropped = [json.loads(line) for line in (version / "dropped.jsonl").read_text().splitlines()]
+    assert dropped[0]["detail"].startswith(f"{seeds / 'broken.py'}:5: input is not JSON")
+    assert all((version / path).exists() for path in manifest["artifacts"])
+
+    rows = [json.loads(line) for line in (version / "benchmark.jsonl").read_text().splitlines()]
+    assert {row["task_id"] for row in rows} == {"bank_ledger", "robot_grid_walk", "printer_queue", "tic_tac_toe_judge"}
+    for row in rows:
+        assert LOGICIF_KEYS <= set(row)
+        assert set(row["code_output"]) == {"output", "stats"}
+        assert list(row["code_output"]["stats"]) == row["stats_keys"]
+        assert row["description"].startswith("INPUTS:") and row["description"] in row["instruction"]
+        assert "def f(" in row["function"]
+    fixture_keys = set(json.loads(needs_fixture("cases.jsonl").read_text().splitlines()[0])) - {"response"}
+    assert fixture_keys <= set(rows[0])
+
+    tasks = pd.read_parquet(version / "tasks.parquet")
+    assert sorted(tasks.task_id) == sorted({row["task_id"] for row in rows})
+    assert set(tasks.difficulty) <= {"easy", "medium", "hard"} and tasks.in_mini.any()
+
+    item = version / "items" / "bank_ledger"
+    for name in ("seed.py", "seed.json", "function_anonymised.py", "function_with_stats.py", "instrument.json",
+                 "execute.json", "complexity.json", "description_turn_1.txt", "describe.json", "task.json"):
+        assert (item / name).exists(), name
+    provenance = json.loads((item / "execute.json").read_text())["provenance"]
+    assert provenance["stage"] == "execute" and len(provenance["input_hash"]) == 64 and provenance["stage_version"]
+
+    # nothing changed: the same version, nothing recomputed, nothing rewritten
+    before = dict(COMPUTED)
+    mtime = (version / "benchmark.jsonl").stat().st_mtime_ns
+    assert generate(seeds=str(seeds), out=str(out), options={"progress": False}) == str(version)
+    assert COMPUTED == before
+    assert (version / "benchmark.jsonl").stat().st_mtime_ns == mtime
+    assert sorted(p.name for p in (out / "logicif").glob("v*")) == ["v001"]
+
+    # one seed changed: a new version, and only that seed's items recomputed
+    printer = seeds / "printer_queue.py"
+    printer.write_text(printer.read_text() + "# input: [[], 2]\n")
+    second = generate(seeds=str(seeds), out=str(out), options={"progress": False})
+    assert second == str(out / "logicif" / "v002")
+    stages = _manifest(out / "logicif" / "v002")["stages"]
+    assert stages["instrument"] == {"in": 4, "out": 4, "computed": 1, "reused": 3}
+    assert stages["execute"]["computed"] == 1
+    assert (version / "manifest.json").exists()  # the old version is untouched
+
+
+def test_generate_takes_logicif_input_files_and_keeps_task_ids(tmp_path):
+    tasks = [json.loads(line) for line in needs_fixture("tasks.jsonl").read_text().splitlines()][:6]
+    cases = [json.loads(line) for line in needs_fixture("cases.jsonl").read_text().splitlines()]
+    functions = tmp_path / "functions.jsonl"
+    functions.write_text("".join(json.dumps({"task_id": t["task_id"], "function": t["function"]}) + "\n" for t in tasks))
+    test_cases = tmp_path / "test_cases.jsonl"
+    test_cases.write_text("".join(
+        json.dumps({"task_id": t["task_id"], "test_cases": [c["input"] for c in cases if c["task_id"] == t["task_id"]]})
+        + "\n" for t in tasks))
+    folder = generate(functions=str(functions), test_cases=str(test_cases), out=str(tmp_path / "out"),
+                      benchmark="from-logicif", options={"progress": False})
+    rows = [json.loads(line) for line in open(f"{folder}/benchmark.jsonl")]
+    manifest = json.loads(open(f"{folder}/manifest.json").read())
+    kept = {row["task_id"] for row in rows}
+    dropped = {d for d in manifest["dropped"].get("items", {})}
+    assert kept <= {t["task_id"] for t in tasks}
+    assert len(kept) >= 4, (kept, dropped)
+    assert manifest["inputs"]["functions_sha256"]

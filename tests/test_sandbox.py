@@ -1,0 +1,122 @@
+"""The sandbox contains what seed code does: every failure costs only its own case."""
+
+import os
+
+from ifforge.sandbox import Limits, run_cases
+
+HOSTILE = '''
+import os, sys
+def f(x):
+    if x == "loop":
+        while True:
+            pass
+    if x == "loop_swallowing":
+        try:
+            while True:
+                pass
+        except Exception:
+            return "caught"
+    if x == "memory":
+        return [0] * (10 ** 10)
+    if x == "exit":
+        sys.exit(3)
+    if x == "hard_exit":
+        os._exit(1)
+    if x == "segfault":
+        import ctypes
+        ctypes.string_at(0)
+    if x == "raise":
+        raise KeyError("missing")
+    if x == "set":
+        return {1, 2}
+    if x == "nan":
+        return float("nan")
+    if x == "print":
+        print("noise " * 1000)
+        return "printed"
+    if x == "huge":
+        return "x" * 5_000_000
+    if x == "write":
+        with open("scratch.txt", "w") as handle:
+            handle.write("ok")
+        return os.getcwd()
+    return (x, 1)
+'''
+
+LIMITS = Limits(case_seconds=0.5, memory_bytes=512 << 20)
+
+
+def _run(cases):
+    return run_cases(HOSTILE, "f", [[case] for case in cases], limits=LIMITS)
+
+
+def test_each_failure_is_classified_and_costs_only_its_case():
+    kinds = ["loop", "ok1", "memory", "exit", "hard_exit", "ok2", "segfault", "raise", "set", "nan",
+             "print", "huge", "loop_swallowing", "ok3"]
+    results = {kind: result for kind, result in zip(kinds, _run(kinds))}
+    assert results["loop"].status == "timeout"
+    assert results["loop_swallowing"].status == "timeout"  # an `except Exception` cannot eat the alarm
+    assert results["memory"].status == "memory"
+    assert results["exit"].status == "exception" and "SystemExit" in results["exit"].error
+    assert results["hard_exit"].status == "crash"
+    assert results["segfault"].status == "crash" and "signal 11" in results["segfault"].error
+    assert results["raise"].status == "exception" and results["raise"].error.startswith("KeyError")
+    assert results["raise"].line is not None
+    assert results["set"].status == "not_json"
+    assert results["nan"].status == "not_json"
+    assert results["print"].status == "ok" and results["print"].output == "printed"
+    assert results["huge"].status == "too_large"
+    for kind in ("ok1", "ok2", "ok3"):
+        assert results[kind].status == "ok"
+        assert results[kind].output == [kind, 1]  # JSON round trip: a tuple comes back as a list
+        assert results[kind].output_type == "tuple(str, int)"
+
+
+def test_runs_in_a_fresh_temporary_directory():
+    [result] = _run(["write"])
+    assert result.ok
+    assert result.output != os.getcwd()
+    assert not os.path.exists(result.output)  # removed with the child
+
+
+def test_tracked_mode_checks_the_return_shape():
+    code = '''
+def f(kind):
+    if kind == "plain":
+        return 5
+    if kind == "no_dict":
+        return 5, [1]
+    if kind == "empty":
+        return 5, {}
+    if kind == "four":
+        return 5, {"a": 1, "b": 2, "c": 3, "d": 4}
+    return [1, 2], {"steps": 3}
+'''
+    results = run_cases(code, "f", [["plain"], ["no_dict"], ["empty"], ["four"], ["good"]], tracked=True)
+    assert [r.status for r in results] == ["bad_shape"] * 4 + ["ok"]
+    assert results[-1].output == [1, 2] and results[-1].stats == {"steps": 3}
+    assert results[-1].output_type == "list[int]"
+
+
+def test_code_that_does_not_load_fails_every_case_clearly():
+    results = run_cases("def f(:\n", "f", [[1], [2]])
+    assert all(r.status == "exception" and "SyntaxError" in r.error for r in results)
+    results = run_cases("def g(a):\n    return a\n", "f", [[1]])
+    assert results[0].status == "exception" and "no function named f" in results[0].error
+
+
+def test_hash_seed_is_fixed_per_run_and_settable():
+    code = "def f(words):\n    return list(set(words))\n"
+    words = [[f"w{i}" for i in range(30)]]
+    first = run_cases(code, "f", [words], limits=Limits(hash_seed=0))[0].output
+    again = run_cases(code, "f", [words], limits=Limits(hash_seed=0))[0].output
+    other = run_cases(code, "f", [words], limits=Limits(hash_seed=1))[0].output
+    assert first == again
+    assert first != other
+
+
+def test_many_cases_share_one_child():
+    code = "import os\ndef f(a):\n    return os.getpid()\n"
+    results = run_cases(code, "f", [[i] for i in range(200)])
+    assert all(r.ok for r in results)
+    assert len({r.output for r in results}) == 1

@@ -1,0 +1,198 @@
+"""Load, execute+filter, describe and finalize as plain functions, without Prefect."""
+
+import json
+
+import pytest
+from conftest import PROJECT, needs_fixture
+
+from ifforge.codeops.narrate import uncovered
+from ifforge.prompts import load_prompt
+from ifforge.records import InstrumentedFunction, TestInput, Tracker
+from ifforge.settings import Settings, SettingsError, load_settings
+from ifforge.stages import complexity, describe, execute, finalize, instrument, load
+
+GOOD = '''"""A counter."""
+
+
+def count_up(limit, step):
+    total = 0
+    for i in range(limit):
+        total += step
+    return total
+
+
+# input: [3, 2]
+# input: [0, 5]
+# input: [4, 1]
+'''
+
+
+def _write(folder, name, text):
+    path = folder / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path
+
+
+def test_bad_seeds_are_skipped_with_file_and_line_and_the_rest_load(tmp_path):
+    _write(tmp_path, "count_up.py", GOOD)
+    _write(tmp_path, "broken.py", "def broken(a):\n    return a +\n# input: [1]\n")
+    _write(tmp_path, "no_function.py", "X = 1\n# input: [1]\n")
+    _write(tmp_path, "bad_input.py", "def bad_input(a):\n    return a\n\n# input: [1]\n# input: [nope]\n")
+    _write(tmp_path, "not_a_list.py", "def not_a_list(a):\n    return a\n# input: {\"a\": 1}\n")
+    _write(tmp_path, "no_inputs.py", "def no_inputs(a):\n    return a\n")
+    _write(tmp_path, "sub/count_up.py", GOOD)
+    seeds, dropped = load.load_seed_dir(tmp_path)
+    assert [s.task_id for s in seeds] == ["count_up"]
+    assert seeds[0].entry == "count_up" and [i.args for i in seeds[0].inputs] == [[3, 2], [0, 5], [4, 1]]
+    assert [i.line for i in seeds[0].inputs] == [11, 12, 13]
+    messages = {d.task_id: d.detail for d in dropped}
+    assert messages["broken"].startswith(f"{tmp_path / 'broken.py'}:2: does not parse")
+    assert messages["no_function"].startswith(f"{tmp_path / 'no_function.py'}:1: defines no top-level function")
+    assert messages["bad_input"].startswith(f"{tmp_path / 'bad_input.py'}:5: input is not JSON")
+    assert f"{tmp_path / 'not_a_list.py'}:3: input must be a JSON array" in messages["not_a_list"]
+    assert "has no test inputs" in messages["no_inputs"]
+    duplicate = [d for d in dropped if d.reason == "duplicate_task_id"]
+    assert len(duplicate) == 1 and str(tmp_path / "sub" / "count_up.py") in duplicate[0].detail
+
+
+def test_entry_is_the_function_named_like_the_task_else_the_last(tmp_path):
+    functions = _write(tmp_path, "functions.jsonl", "\n".join(json.dumps(row) for row in [
+        {"task_id": "named", "function": "def named(a):\n    return helper(a)\n\ndef helper(a):\n    return a\n"},
+        {"task_id": "T2", "function": "def helper(a):\n    return a\n\ndef main(a):\n    return helper(a)\n"},
+        {"task_id": "named", "function": "def named(a):\n    return a\n"},
+        {"task_id": "broken", "function": "def broken(:\n"},
+        {"task_id": "lonely", "function": "def lonely(a):\n    return a\n"},
+    ]) + "\nnot json\n")
+    test_cases = _write(tmp_path, "cases.jsonl", "\n".join(json.dumps(row) for row in [
+        {"task_id": "named", "test_cases": [[1], [2]]},
+        {"task_id": "T2", "test_cases": [[3]]},
+        {"task_id": "broken", "test_cases": [[3]]},
+    ]) + "\n")
+    seeds, dropped = load.load_logicif_jsonl(functions, test_cases)
+    assert [(s.task_id, s.entry) for s in seeds] == [("named", "named"), ("T2", "main")]
+    reasons = {(d.task_id, d.reason) for d in dropped}
+    assert ("named", "duplicate_task_id") in reasons
+    assert ("broken", "bad_seed") in reasons
+    assert ("lonely", "no_test_cases") in reasons
+    assert any(d.reason == "bad_jsonl" and d.detail.startswith(f"{functions}:6:") for d in dropped)
+
+
+def _instrumented(code, trackers, inputs, original=None):
+    return InstrumentedFunction(
+        task_id="t", original_source=original or code.replace("return (", "return ((").replace(", stats)", ")[0]"),
+        original_entry="f", anonymised_source=code, instrumented_source=code, renames={},
+        trackers=[Tracker(name=name, kind="loop_iterations", explanation="x") for name in trackers],
+        inputs=[TestInput(args=args, line=i + 1) for i, args in enumerate(inputs)],
+    )
+
+
+def test_execute_applies_the_four_filters_and_the_case_minimum():
+    code = '''
+def f(a):
+    stats = {"steps": 0}
+    if a == "big_tracker":
+        stats["steps"] = 50
+    if a == "decimals":
+        return (1.1234567, stats)
+    if a == "bad_stats":
+        stats["steps"] = "many"
+    if a == "extra_key":
+        stats["other"] = 1
+    if a == "raise":
+        raise ValueError("boom")
+    return (str(a), stats)
+'''
+    original = code.replace("(1.1234567, stats)", "1.1234567").replace("(str(a), stats)", "str(a)")
+    inputs = [["ok1"], ["big_tracker"], ["decimals"], ["bad_stats"], ["extra_key"], [10 ** 7], ["raise"],
+              ["ok2"], ["ok3"]]
+    outcome = execute.run(_instrumented(code, ["steps"], inputs, original), Settings())
+    reasons = [(d.test_case_id, d.reason) for d in outcome.dropped]
+    assert reasons == [(1, "tracker_too_large"), (2, "too_many_decimals"), (3, "malformed_stats"),
+                       (4, "malformed_stats"), (5, "input_too_large"), (6, "original_exception")]
+    assert "ValueError: boom" in outcome.dropped[-1].detail
+    kept = outcome.kept
+    assert [c.input for c in kept.cases] == [["ok1"], ["ok2"], ["ok3"]]
+    assert [c.test_case_id for c in kept.cases] == [0, 1, 2]
+    assert kept.cases[0].output == "ok1" and kept.cases[0].stats == {"steps": 0}
+
+    strict = execute.run(_instrumented(code, ["steps"], inputs, original), Settings(min_cases=4))
+    assert strict.kept is None and strict.dropped[-1].reason == "too_few_cases"
+    loose = execute.run(_instrumented(code, ["steps"], inputs, original),
+                        Settings(max_input_magnitude=1e9, max_tracker_value=100))
+    assert len(loose.kept.cases) == 5
+
+
+def test_execute_drops_an_item_whose_anonymised_code_changed_behaviour():
+    code = "def f(a):\n    stats = {'n': 0}\n    return (a + 1, stats)\n"
+    original = "def f(a):\n    return a + 2\n"
+    outcome = execute.run(_instrumented(code, ["n"], [[1], [2], [3]], original), Settings())
+    assert outcome.kept is None
+    assert [d.reason for d in outcome.dropped] == ["anonymisation_changed_output"]
+    assert "original gave 3, anonymised gave 2" in outcome.dropped[0].detail
+
+
+def test_execute_drops_nondeterministic_cases():
+    code = ("def f(words):\n    stats = {'n': len(words)}\n    return (list(set(words)), stats)\n")
+    original = "def f(words):\n    return list(set(words))\n"
+    words = [[f"w{i}" for i in range(20)]]
+    outcome = execute.run(_instrumented(code, ["n"], [words, words, words], original), Settings())
+    assert {d.reason for d in outcome.dropped} == {"nondeterministic", "too_few_cases"}
+
+
+def test_every_project_seed_goes_through_with_a_covering_description():
+    seeds, dropped = load.load_seed_dir(PROJECT / "seeds")
+    assert len(seeds) >= 40 and not dropped
+    settings = Settings()
+    measured = []
+    for seed in seeds:
+        assert len(seed.inputs) >= 6, seed.task_id
+        outcome = instrument.run(seed)
+        assert outcome.kept is not None, outcome.dropped
+        executed = execute.run(outcome.kept, settings)
+        assert executed.kept is not None, executed.dropped
+        measured.append(complexity.run(executed.kept).kept)
+    measured = complexity.assign_tiers(measured)
+    assert {m.difficulty for m in measured} == {"easy", "medium", "hard"}
+    for item in measured:
+        described = describe.run(item).kept
+        function = item.executed.function
+        assert uncovered(described.instruction.description, function.instrumented_source, function.trackers) == []
+    solve = load_prompt("solve")
+    tasks = [finalize.to_task(describe.run(m).kept) for m in measured]
+    rows = finalize.rows(tasks[0], solve)
+    assert "{{" not in rows[0]["instruction"] and tasks[0].description.strip() in rows[0]["instruction"]
+
+
+def test_output_format_names_types_like_logicifeval():
+    assert execute.merge_output_types(["list[int]", "list", "list[int]"]) == "list[int]"
+    assert execute.merge_output_types(["int", "int", "str"]) == "int"
+    assert execute.merge_output_types(["list", "list"]) == "list"
+
+
+def test_settings_errors_name_their_source(tmp_path, monkeypatch):
+    with pytest.raises(SettingsError, match="command line: unknown setting 'min_casez'"):
+        load_settings({"min_casez": 2})
+    monkeypatch.setenv("IFFORGE_MIN_CASES", "zero")
+    with pytest.raises(SettingsError, match=r"environment \(IFFORGE_\*\): setting 'min_cases'"):
+        load_settings()
+    monkeypatch.delenv("IFFORGE_MIN_CASES")
+    config = tmp_path / "ifforge.toml"
+    config.write_text("[ifforge]\nmax_input_magnitude = 500\n")
+    assert load_settings({}, config).max_input_magnitude == 500
+    assert load_settings({"max_input_magnitude": 7}, config).max_input_magnitude == 7
+
+
+def test_fixture_cases_are_reproduced_by_the_sandbox():
+    """The fixture's gold answers come out of our executor too (its functions are already instrumented)."""
+    from ifforge.sandbox import run_cases
+
+    tasks = {json.loads(l)["task_id"]: json.loads(l) for l in needs_fixture("tasks.jsonl").read_text().splitlines()}
+    cases = [json.loads(l) for l in needs_fixture("cases.jsonl").read_text().splitlines()]
+    for task_id, task in tasks.items():
+        mine = [c for c in cases if c["task_id"] == task_id]
+        results = run_cases(task["function"], "f", [c["input"] for c in mine], tracked=True)
+        for case, result in zip(mine, results):
+            assert result.ok, (task_id, result.error)
+            assert {"output": result.output, "stats": result.stats} == case["code_output"]
+        assert execute.merge_output_types([r.output_type for r in results]) == task["output_format"]
