@@ -1,12 +1,15 @@
 """Shared test set-up: Prefect runs against a throw-away home, never the user's."""
 
+import atexit
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
 import pytest
 
 _HOME = tempfile.mkdtemp(prefix="ifforge-test-prefect-")
+atexit.register(shutil.rmtree, _HOME, ignore_errors=True)
 os.environ["PREFECT_HOME"] = _HOME
 os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "120")
 os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")

@@ -26,7 +26,7 @@ from libcst.metadata import (
     ScopeProvider,
 )
 
-from ifforge.codeops.source import strip_comments_and_docstrings
+from ifforge.codeops.source import cst_parameters, strip_comments_and_docstrings
 
 
 @dataclass(frozen=True)
@@ -222,14 +222,7 @@ def _all_names(module: cst.Module) -> list[cst.Name]:
 def _entry_params(module: cst.Module, entry: str) -> list[cst.Param]:
     for statement in module.body:
         if isinstance(statement, cst.FunctionDef) and statement.name.value == entry:
-            params = statement.params
-            ordered = list(params.posonly_params) + list(params.params)
-            if isinstance(params.star_arg, cst.Param):
-                ordered.append(params.star_arg)
-            ordered += list(params.kwonly_params)
-            if params.star_kwarg is not None:
-                ordered.append(params.star_kwarg)
-            return ordered
+            return cst_parameters(statement)
     return []
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from ifforge.codeops.source import cst_parameters
 from ifforge.records import Tracker
 
 GROWING_METHODS = {"append", "appendleft", "add", "extend", "insert", "update", "setdefault"}
@@ -374,13 +375,11 @@ def _wrap_recursive(entry: cst.FunctionDef, body, stats: str, initial: dict, nam
 
     inner = entry.with_changes(name=cst.Name(inner_name), body=entry.body.with_changes(body=inner_body))
     inner = inner.with_changes(body=inner.body.visit(Redirect()))
-    params = entry.params
-    arguments = [p.name.value for p in list(params.posonly_params) + list(params.params)]
-    if isinstance(params.star_arg, cst.Param):
-        arguments.append("*" + params.star_arg.name.value)
-    arguments += [f"{p.name.value}={p.name.value}" for p in params.kwonly_params]
-    if params.star_kwarg is not None:
-        arguments.append("**" + params.star_kwarg.name.value)
+    keyword_only = {id(p) for p in entry.params.kwonly_params}
+    arguments = [
+        f"{p.name.value}={p.name.value}" if id(p) in keyword_only else f"{p.star if isinstance(p.star, str) else ''}{p.name.value}"
+        for p in cst_parameters(entry)
+    ]
     call = f"{inner_name}({', '.join(arguments)})"
     outer_body = [
         _statement(f"{stats} = {initial!r}"),
@@ -406,6 +405,4 @@ def _nested_functions(entry: cst.FunctionDef) -> set[str]:
 
 
 def _parameter_names(entry: cst.FunctionDef) -> set[str]:
-    params = entry.params
-    every = list(params.posonly_params) + list(params.params) + list(params.kwonly_params)
-    return {p.name.value for p in every}
+    return {p.name.value for p in cst_parameters(entry)}

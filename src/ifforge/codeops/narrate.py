@@ -12,6 +12,7 @@ import re
 
 import libcst as cst
 
+from ifforge.codeops.source import cst_parameters
 from ifforge.records import Tracker
 
 _AUG = {
@@ -102,7 +103,7 @@ class _Narrator:
                              ("e", self._body(statement.orelse.body))]
             return head, children
         if isinstance(statement, cst.FunctionDef):
-            params = ", ".join(f"`{code(p)}`" for p in _all_params(statement)) or "nothing"
+            params = ", ".join(f"`{code(p)}`" for p in cst_parameters(statement)) or "nothing"
             return (f"Set up a small inner helper called `{statement.name.value}` that takes {params}. "
                     f"It can read and change the variables of the steps around it. When it is called, it does this:",
                     [("", self._body(statement.body))])
@@ -247,17 +248,6 @@ class _Narrator:
         return None
 
 
-def _all_params(function: cst.FunctionDef) -> list[cst.Param]:
-    params = function.params
-    every = list(params.posonly_params) + list(params.params)
-    if isinstance(params.star_arg, cst.Param):
-        every.append(params.star_arg)
-    every += list(params.kwonly_params)
-    if params.star_kwarg is not None:
-        every.append(params.star_kwarg)
-    return every
-
-
 def _param_phrase(param: cst.Param) -> str:
     star = param.star if isinstance(param.star, str) else ""
     name = f"`{star}{param.name.value}`"
@@ -274,7 +264,7 @@ def describe(source: str, trackers: list[Tracker], input_types: dict[str, str], 
     helpers = [s for s in functions if s is not entry]
     stats = _stats_name(entry)
     narrator = _Narrator(stats, {t.name: t for t in trackers}, {h.name.value for h in helpers} | _nested(entry))
-    params = _all_params(entry)
+    params = cst_parameters(entry)
 
     inputs = []
     for param in params:
@@ -289,7 +279,7 @@ def describe(source: str, trackers: list[Tracker], input_types: dict[str, str], 
 
     logic = ["LOGICS: Here's how to work it out, step by step. Keep careful track of every variable as you go."]
     for helper in helpers:
-        names = ", ".join(_param_phrase(p) for p in _all_params(helper)) or "nothing"
+        names = ", ".join(_param_phrase(p) for p in cst_parameters(helper)) or "nothing"
         logic.append(f"\nFirst, a helper you will use, called `{helper.name.value}`. It takes {names}. "
                      f"Whenever it is called, it does this:")
         logic.extend(narrator.block(narrator._body(helper.body), "", in_entry=False))

@@ -104,3 +104,15 @@ def strip_comments_and_docstrings(source: str) -> str:
         lines.append(block)
         previous_was_def = is_def
     return "\n".join(lines) + "\n"
+
+
+def cst_parameters(function: cst.FunctionDef) -> list[cst.Param]:
+    """Every parameter of a libcst function, in signature order (`*args` and `**kwargs` included)."""
+    params = function.params
+    ordered = list(params.posonly_params) + list(params.params)
+    if isinstance(params.star_arg, cst.Param):
+        ordered.append(params.star_arg)
+    ordered += list(params.kwonly_params)
+    if params.star_kwarg is not None:
+        ordered.append(params.star_kwarg)
+    return ordered
