@@ -9,6 +9,7 @@ Run it as `python flows/generate.py [--seeds DIR] ...`, `ifforge generate ...`, 
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 from pathlib import Path
@@ -25,13 +26,16 @@ from prefect import flow, get_run_logger, task  # noqa: E402
 from prefect.artifacts import create_markdown_artifact, create_table_artifact  # noqa: E402
 from prefect.cache_policies import INPUTS, NO_CACHE, TASK_SOURCE, CacheKeyFnPolicy  # noqa: E402
 
-from ifforge.artifacts import ItemCache, VersionStore, file_hash  # noqa: E402
+from ifforge.artifacts import ItemCache, VersionStore, content_hash, file_hash  # noqa: E402
+from ifforge.llm import LEDGER, usage_since  # noqa: E402
 from ifforge.pipeline import (  # noqa: E402
-    STAGES,
+    build_stages,
     fingerprint,
+    resolve_llm,
     write_benchmark,
     write_load_artifacts,
     write_manifest,
+    task_id_of,
     write_stage_artifacts,
 )
 from ifforge.progress import stage_bar  # noqa: E402
@@ -45,9 +49,9 @@ DEFAULT_SEEDS = PROJECT_ROOT / "seeds"
 
 
 def _stage_key(context, parameters: dict[str, Any]) -> str:
-    """The stage's own code version, prompt and model: what INPUTS and TASK_SOURCE cannot see."""
-    stage = STAGES[parameters["stage_name"]]
-    return f"{stage.name}-{stage.version}-{stage.prompt_hash}-{stage.model}"
+    """The stage's code version, prompts, model and parameters: what INPUTS and TASK_SOURCE cannot see."""
+    stage = build_stages(parameters["settings"])[parameters["stage_name"]]
+    return content_hash(stage.identity())
 
 
 @task(name="load", retries=1, retry_delay_seconds=1, cache_policy=NO_CACHE)
@@ -63,17 +67,19 @@ def load_task(settings: Settings) -> tuple[list[SeedFunction], list[DroppedItem]
 @task(retries=2, retry_delay_seconds=2, persist_result=True,
       cache_policy=INPUTS - "cache_root" + TASK_SOURCE + CacheKeyFnPolicy(cache_key_fn=_stage_key))
 def stage_task(stage_name: str, items: list, settings: Settings, cache_root: str) -> tuple[list[Outcome], list[str]]:
-    stage = STAGES[stage_name]
+    stage = build_stages(settings)[stage_name]
     with stage_bar(stage_name, len(items), settings.progress) as advance:
         outcomes, counts = run_items(stage, items, settings, ItemCache(Path(cache_root)), on_item=advance)
     return outcomes, counts.keys
 
 
 def _run_stage(name: str, items: list, settings: Settings, store: VersionStore, dropped: list[DroppedItem],
-               counts: dict[str, Any], timings: dict[str, float]) -> list:
+               counts: dict[str, Any], timings: dict[str, float], usage: dict[str, Any]) -> list:
     """Submit one task per shard, gather in order, write the per-item artifacts, collect drops."""
     started = time.monotonic()
     before = COMPUTED.get(name, 0)
+    ledger_before = LEDGER.snapshot()
+    stage = build_stages(settings)[name]
     shards = [items[i:i + settings.shard_size] for i in range(0, len(items), settings.shard_size)]
     futures = [stage_task.with_options(name=name).submit(name, shard, settings, str(store.cache.root))
                for shard in shards]
@@ -82,7 +88,9 @@ def _run_stage(name: str, items: list, settings: Settings, store: VersionStore, 
         shard_outcomes, shard_keys = future.result()
         outcomes += shard_outcomes
         keys += shard_keys
-    write_stage_artifacts(store, STAGES[name], items, outcomes, keys)
+    write_stage_artifacts(store, stage, items, outcomes, keys)
+    if stage.uses_llm:
+        usage[name] = {"model": stage.model, **usage_since(ledger_before, name).report(stage.llm)}
     kept = [outcome.kept for outcome in outcomes if outcome.kept is not None]
     for outcome in outcomes:
         dropped.extend(outcome.dropped)
@@ -109,12 +117,14 @@ def generate(
                               "benchmark": benchmark, **(options or {})}, Path(config) if config else None)
     solve = load_prompt("solve")
     timings: dict[str, float] = {}
+    stages = build_stages(settings)
+    logger.info(resolve_llm(settings)[1])
 
     seeds_loaded, dropped = load_task(settings)
     timings["load"] = time.monotonic() - started
     for item in dropped:
         logger.warning(item.detail)
-    store = VersionStore(Path(settings.out) / settings.benchmark, fingerprint(seeds_loaded, settings, solve))
+    store = VersionStore(Path(settings.out) / settings.benchmark, fingerprint(seeds_loaded, settings, stages, solve))
     if store.finished:
         logger.info(f"Nothing changed since {store.version}: the benchmark is at {store.path}")
         return str(store.path)
@@ -123,10 +133,19 @@ def generate(
     write_load_artifacts(store, seeds_loaded)
     counts: dict[str, Any] = {"load": {"in": len(seeds_loaded) + len(dropped), "out": len(seeds_loaded)}}
 
-    instrumented = _run_stage("instrument", seeds_loaded, settings, store, dropped, counts, timings)
-    executed = _run_stage("execute", instrumented, settings, store, dropped, counts, timings)
-    measured = complexity.assign_tiers(_run_stage("complexity", executed, settings, store, dropped, counts, timings))
-    described = _run_stage("describe", measured, settings, store, dropped, counts, timings)
+    usage: dict[str, Any] = {}
+    calls_before = len(LEDGER.calls)
+    items = seeds_loaded
+    for name in stages:
+        items = _run_stage(name, items, settings, store, dropped, counts, timings, usage)
+        if name == "complexity":
+            items = complexity.assign_tiers(items)
+    described = items
+    paths = {task_id_of(item): {"instrument": item.measured.executed.function.path,
+                                "evolved_turns": item.measured.executed.function.evolved_turns,
+                                "describe": item.instruction.path} for item in described}
+    if len(LEDGER.calls) > calls_before:
+        store.write("llm_calls.jsonl", "".join(json.dumps(c) + "\n" for c in LEDGER.calls[calls_before:]))
 
     finalize_started = time.monotonic()
     export = finalize_task(store, described, settings, solve)
@@ -135,9 +154,9 @@ def generate(
     inputs = {"seeds": str(settings.seeds or DEFAULT_SEEDS)} if not settings.functions else {
         "functions": str(settings.functions), "functions_sha256": file_hash(settings.functions),
         "test_cases": str(settings.test_cases), "test_cases_sha256": file_hash(settings.test_cases)}
-    manifest = write_manifest(store, settings=settings, inputs=inputs, stage_counts=counts, dropped=dropped,
-                              export=export, timings=timings, started=started)
-    _publish(store, counts, dropped, export, timings)
+    manifest = write_manifest(store, settings=settings, stages=stages, inputs=inputs, stage_counts=counts,
+                              dropped=dropped, export=export, timings=timings, started=started, llm=usage, paths=paths)
+    _publish(store, counts, dropped, export, timings, usage)
     logger.info(f"Wrote {export['tasks']} tasks, {export['cases']} cases to {store.path} (manifest: {manifest})")
     return str(store.path)
 
@@ -147,7 +166,8 @@ def finalize_task(store: VersionStore, described: list, settings: Settings, solv
     return write_benchmark(store, described, settings, solve)
 
 
-def _publish(store: VersionStore, counts: dict, dropped: list[DroppedItem], export: dict, timings: dict) -> None:
+def _publish(store: VersionStore, counts: dict, dropped: list[DroppedItem], export: dict, timings: dict,
+             usage: dict) -> None:
     """A summary and a task table in the Prefect UI, so a run can be inspected there."""
     lines = [f"# {store.path}", "", "| stage | in | out | computed | reused | seconds |", "|---|---|---|---|---|---|"]
     for name, row in counts.items():
@@ -158,6 +178,11 @@ def _publish(store: VersionStore, counts: dict, dropped: list[DroppedItem], expo
         key = f"{item.stage}: {item.reason}" + (" (case)" if item.test_case_id is not None else "")
         reasons[key] = reasons.get(key, 0) + 1
     lines += ["", "## Dropped", ""] + [f"- {k}: {v}" for k, v in sorted(reasons.items())]
+    if usage:
+        lines += ["", "## LLM", "", "| stage | model | calls | cache hits | tokens in | tokens out | retries | failures |",
+                  "|---|---|---|---|---|---|---|---|"]
+        lines += [f"| {name} | {u['model']} | {u['calls']} | {u['cache_hits']} | {u['prompt_tokens']} | "
+                  f"{u['completion_tokens']} | {u['retries']} | {u['failures']} |" for name, u in usage.items()]
     lines += ["", f"Exported {export['tasks']} tasks and {export['cases']} cases; mini: {export['mini_tasks']} tasks."]
     create_markdown_artifact("\n".join(lines), key="generate-summary", description="generate run summary")
     import pandas as pd

@@ -7,6 +7,7 @@ an orchestration engine, so a test or another engine can drive the same steps.
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections import Counter
 from pathlib import Path
@@ -24,28 +25,87 @@ from ifforge.records import (
     MeasuredFunction,
     Outcome,
     SeedFunction,
+    VerificationRound,
 )
 from ifforge.settings import Settings
-from ifforge.stages import complexity, describe, execute, finalize, instrument
+from ifforge.llm import LLMConfig
+from ifforge.stages import complexity, describe, evolve, execute, finalize, instrument, verify
 from ifforge.stages.runner import Stage
 
-STAGES: dict[str, Stage] = {
-    "instrument": Stage("instrument", instrument.VERSION, InstrumentedFunction, instrument.run),
-    "execute": Stage("execute", execute.VERSION, ExecutedFunction, execute.run,
-                     reads_settings=("min_cases", "max_tracker_value", "max_decimal_places",
-                                     "max_input_magnitude", "max_input_length", "case_seconds", "memory_mb")),
-    "complexity": Stage("complexity", complexity.VERSION, MeasuredFunction, complexity.run),
-    "describe": Stage("describe", describe.VERSION, DescribedFunction, describe.run),
-}
-ORDER = ["load", "instrument", "execute", "complexity", "describe", "finalize"]
+EXECUTE_SETTINGS = ("min_cases", "max_tracker_value", "max_decimal_places", "max_input_magnitude",
+                    "max_input_length", "case_seconds", "memory_mb")
+LLM_STAGES = ("instrument", "evolve", "describe", "verify")
 
 
-def fingerprint(seeds: list[SeedFunction], settings: Settings, solve: Prompt) -> str:
-    """Everything that changes what a run writes: inputs, settings, stage code and prompts."""
+class LLMSetupError(ValueError):
+    pass
+
+
+def resolve_llm(settings: Settings) -> tuple[dict[str, LLMConfig], str]:
+    """Which stages use which model, and one line saying so. The key comes from OPENAI_API_KEY only."""
+    base_url = settings.base_url or os.environ.get("OPENAI_BASE_URL")
+    api_key = os.environ.get("OPENAI_API_KEY")
+    if settings.llm == "none":
+        return {}, "LLM stages off (--llm none): running the deterministic stages"
+    models = {stage: settings.stage_models.get(stage) or settings.model for stage in LLM_STAGES}
+    unknown = sorted(set(settings.stage_models) - set(LLM_STAGES))
+    if unknown:
+        raise LLMSetupError(f"setting 'stage_models': unknown stage {unknown[0]!r} (stages: {', '.join(LLM_STAGES)})")
+    if not any(models.values()) or not (base_url or api_key):
+        if settings.llm in ("openai", "local"):
+            raise LLMSetupError("--llm openai needs a model (--model or IFFORGE_MODEL) and a server "
+                                "(OPENAI_BASE_URL or --base-url, and OPENAI_API_KEY where the server wants one)")
+        return {}, ("No LLM configured (set OPENAI_BASE_URL and IFFORGE_MODEL, or use --llm local --model FILE.gguf): "
+                    "running the deterministic stages")
+    extra = {"reasoning_effort": settings.reasoning_effort} if settings.reasoning_effort else {}
+    configs = {
+        stage: LLMConfig(model=model, base_url=base_url, api_key=api_key, temperature=settings.temperature,
+                         max_tokens=settings.max_tokens, extra_body=extra, timeout=settings.llm_timeout,
+                         max_retries=settings.llm_max_retries, concurrency=settings.llm_concurrency,
+                         requests_per_minute=settings.llm_rpm, tokens_per_minute=settings.llm_tpm,
+                         json_mode=settings.json_mode, reasks=settings.llm_reasks,
+                         price_input_per_mtok=settings.price_input_per_mtok,
+                         price_output_per_mtok=settings.price_output_per_mtok)
+        for stage, model in models.items() if model
+    }
+    where = base_url or "the OpenAI API"
+    names = ", ".join(f"{stage}={config.model}" for stage, config in configs.items())
+    return configs, f"LLM stages on, through {where}: {names}"
+
+
+def build_stages(settings: Settings) -> dict[str, Stage]:
+    """The per-item stages of this run, in order; LLM stages where a model is configured."""
+    configs, _ = resolve_llm(settings)
+    responses = str(settings.llm_cache or Path(settings.out) / ".llm_cache.sqlite")
+    llm_settings = ("llm_reasks", "case_seconds", "memory_mb")
+    stages = {
+        "instrument": Stage("instrument", instrument.VERSION, InstrumentedFunction, instrument.run,
+                            llm_function=instrument.run_llm, llm=configs.get("instrument"), prompts=("anonymise",),
+                            response_cache=responses,
+                            reads_settings=llm_settings if "instrument" in configs else ()),
+    }
+    if "evolve" in configs and settings.evolve_turns > 0:
+        stages["evolve"] = Stage("evolve", evolve.VERSION, InstrumentedFunction, lambda item: Outcome(kept=item),
+                                 llm_function=evolve.run_llm, llm=configs["evolve"], prompts=("evolve",),
+                                 response_cache=responses, reads_settings=(*llm_settings, "evolve_turns"))
+    stages["execute"] = Stage("execute", execute.VERSION, ExecutedFunction, execute.run, reads_settings=EXECUTE_SETTINGS)
+    stages["complexity"] = Stage("complexity", complexity.VERSION, MeasuredFunction, complexity.run)
+    stages["describe"] = Stage("describe", describe.VERSION, DescribedFunction, describe.run,
+                               llm_function=describe.run_llm, llm=configs.get("describe"), prompts=("describe",),
+                               response_cache=responses, reads_settings=llm_settings if "describe" in configs else ())
+    stages["verify"] = Stage("verify", verify.VERSION, DescribedFunction, verify.run,
+                             llm_function=verify.run_llm, llm=configs.get("verify"), prompts=("verify", "refine"),
+                             response_cache=responses,
+                             reads_settings=(*llm_settings, "verify_rounds") if "verify" in configs else ())
+    return stages
+
+
+def fingerprint(seeds: list[SeedFunction], settings: Settings, stages: dict[str, Stage], solve: Prompt) -> str:
+    """Everything that changes what a run writes: inputs, settings, stage code, models and prompts."""
     return content_hash(
         [seed.model_dump(mode="json") for seed in seeds],
         settings.output_fingerprint(),
-        {name: stage.version for name, stage in STAGES.items()},
+        {name: stage.identity() for name, stage in stages.items()},
         solve.hash,
     )
 
@@ -78,21 +138,31 @@ def write_stage_artifacts(store: VersionStore, stage: Stage, items: list, outcom
     """Per item: what this stage made of it (code as .py, the rest as JSON), with provenance."""
     for item, outcome, key in zip(items, outcomes, keys):
         folder = f"items/{task_id_of(item)}"
-        origin = provenance(stage.name, stage.version, key, stage.prompt_hash, stage.model)
         kept = outcome.kept
-        record: dict[str, Any] = {"provenance": origin, "kept": kept is not None,
-                                  "dropped": [d.model_dump() for d in outcome.dropped]}
-        if isinstance(kept, InstrumentedFunction):
+        record: dict[str, Any] = {"provenance": provenance(stage.name, stage.version, key, stage.prompt_hash, stage.model),
+                                  "kept": kept is not None, "dropped": [d.model_dump() for d in outcome.dropped]}
+        if stage.name == "evolve" and kept is not None:
+            store.write(f"{folder}/function_evolved.py", kept.instrumented_source)
+            record |= {"evolved_turns": kept.evolved_turns, "trackers": [t.model_dump() for t in kept.trackers],
+                       "notes": kept.notes}
+        elif isinstance(kept, InstrumentedFunction):
             store.write(f"{folder}/function_anonymised.py", kept.anonymised_source)
             store.write(f"{folder}/function_with_stats.py", kept.instrumented_source)
-            record |= {"renames": kept.renames, "trackers": [t.model_dump() for t in kept.trackers], "path": kept.path}
+            record |= {"renames": kept.renames, "trackers": [t.model_dump() for t in kept.trackers],
+                       "path": kept.path, "notes": kept.notes}
         elif isinstance(kept, ExecutedFunction):
             record |= {"cases": [c.model_dump() for c in kept.cases]}
         elif isinstance(kept, MeasuredFunction):
             record |= {"complexity_metrics": kept.complexity.model_dump()}
-        elif isinstance(kept, DescribedFunction):
+        elif stage.name == "describe" and kept is not None:
             store.write(f"{folder}/description_turn_1.txt", kept.instruction.description)
             record |= {"instruction": kept.instruction.model_dump(exclude={"description"})}
+        if stage.name == "verify":
+            history = kept.history if kept is not None else [
+                VerificationRound.model_validate(entry) for entry in outcome.evidence]
+            for round_ in history:
+                store.write(f"{folder}/description_turn_{round_.round}.txt", round_.description)
+            store.write(f"{folder}/verification_history.json", [r.model_dump(mode="json") for r in history])
         store.write(f"{folder}/{stage.name}.json", record)
 
 
@@ -140,9 +210,9 @@ def dropped_summary(dropped: list[DroppedItem]) -> dict[str, dict[str, int]]:
     return {scope: dict(sorted(counts.items())) for scope, counts in summary.items()}
 
 
-def write_manifest(store: VersionStore, *, settings: Settings, inputs: dict[str, Any], stage_counts: dict[str, Any],
-                   dropped: list[DroppedItem], export: dict[str, Any], timings: dict[str, float],
-                   started: float) -> Path:
+def write_manifest(store: VersionStore, *, settings: Settings, stages: dict[str, Stage], inputs: dict[str, Any],
+                   stage_counts: dict[str, Any], dropped: list[DroppedItem], export: dict[str, Any],
+                   timings: dict[str, float], started: float, llm: dict[str, Any], paths: dict[str, Any]) -> Path:
     store.write("dropped.jsonl", "".join(canonical_json(d) + "\n" for d in dropped))
     return store.write_manifest({
         "benchmark": settings.benchmark,
@@ -151,7 +221,9 @@ def write_manifest(store: VersionStore, *, settings: Settings, inputs: dict[str,
         "resumed": store.state == "resumed",
         "parameters": settings.model_dump(mode="json"),
         "inputs": inputs,
-        "stage_versions": {name: stage.version for name, stage in STAGES.items()},
+        "stages_used": {name: stage.identity() for name, stage in stages.items()},
+        "llm": llm,
+        "paths": paths,
         "stages": stage_counts,
         "dropped": dropped_summary(dropped),
         "export": export,

@@ -56,6 +56,8 @@ class InstrumentedFunction(Record):
     trackers: list[Tracker]
     inputs: list[TestInput]
     path: Literal["deterministic", "llm"] = "deterministic"
+    evolved_turns: int = 0
+    notes: list[str] = []  # what happened on the way: LLM fallbacks, rejected evolution turns
 
 
 class TestCase(Record):
@@ -113,6 +115,7 @@ class Instruction(Record):
     path: Literal["deterministic", "llm"] = "deterministic"
     prompt_hash: str | None = None
     model: str | None = None
+    notes: list[str] = []
 
 
 class BenchmarkTask(Record):
@@ -141,9 +144,29 @@ class DroppedItem(Record):
     origin: str | None = None
 
 
+class Review(Record):
+    """A reviewer's verdict on a description (LogicIF's four fields)."""
+
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+    desc_is_complete: bool
+    reasoning: str = ""
+    missing_aspects: list[str] = []
+    coverage_percentage: float = Field(ge=0, le=100)
+
+
+class VerificationRound(Record):
+    round: int
+    description: str
+    review: Review | None = None  # None on the deterministic path
+    uncovered: list[str] = []  # parameters, tracker keys and constants the text never mentions
+    passed: bool
+
+
 class DescribedFunction(Record):
     measured: MeasuredFunction
     instruction: Instruction
+    history: list[VerificationRound] = []
 
 
 class Outcome(BaseModel, Generic[T]):
@@ -153,3 +176,4 @@ class Outcome(BaseModel, Generic[T]):
 
     kept: T | None = None
     dropped: list[DroppedItem] = []
+    evidence: list[Any] = []  # what a person needs to see why (e.g. every verification round)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -47,6 +47,33 @@ class Settings(BaseModel):
     workers: int = _runtime("parallel sandbox children", default=max(1, os.cpu_count() or 1), ge=1)
     progress: bool = _runtime("show a progress bar per stage", default=True)
 
+    # LLM stages (issue: the LLM-driven stages); the key comes only from OPENAI_API_KEY
+    llm: Literal["auto", "none", "openai", "local"] = Field(
+        "auto", description="auto: use an LLM when a model and a server are configured; none: deterministic only; "
+        "local: start llama.cpp's server on a GGUF file (--model FILE.gguf)")
+    model: str | None = Field(None, description="model name for every LLM stage (env IFFORGE_MODEL)")
+    stage_models: dict[str, str] = Field({}, description="per-stage model, e.g. {\"verify\": \"gpt-5\"}")
+    base_url: str | None = _runtime("OpenAI-compatible base URL (default: env OPENAI_BASE_URL)", default=None)
+    temperature: float = Field(0.0, ge=0, description="sampling temperature of the LLM stages")
+    max_tokens: int = Field(4096, ge=1, description="max completion tokens per LLM call")
+    reasoning_effort: str | None = Field(None, description="passed through to reasoning models")
+    evolve_turns: int = Field(1, ge=0, description="evolution turns per function (LLM only)")
+    verify_rounds: int = Field(3, ge=1, description="verify / refine rounds before an item is dropped")
+    llm_reasks: int = Field(2, ge=0, description="re-asks when a reply does not fit or fails its checks")
+    json_mode: Literal["auto", "json_schema", "json_object", "none"] = Field(
+        "auto", description="how JSON replies are requested")
+    llm_concurrency: int = _runtime("LLM requests in flight at most", default=8, ge=1)
+    llm_rpm: int | None = _runtime("requests per minute at most", default=None)
+    llm_tpm: int | None = _runtime("tokens per minute at most", default=None)
+    llm_timeout: float = _runtime("seconds before an LLM request times out", default=120.0, gt=0)
+    llm_max_retries: int = _runtime("retries of one request on 429, 5xx, timeouts", default=5, ge=0)
+    llm_cache: Path | None = _runtime("sqlite response cache (default: <out>/.llm_cache.sqlite)", default=None)
+    no_cache: bool = _runtime("do not read or write the LLM response cache", default=False)
+    price_input_per_mtok: float | None = _runtime("price per million prompt tokens, for the cost report",
+                                                  default=None)
+    price_output_per_mtok: float | None = _runtime("price per million completion tokens", default=None)
+    local_model: Path | None = _runtime("GGUF file for --llm local", default=None)
+
     def output_fingerprint(self) -> dict[str, Any]:
         """The settings that change what a run writes (paths to inputs are hashed by content)."""
         dumped = self.model_dump(mode="json")
@@ -54,7 +81,14 @@ class Settings(BaseModel):
             name for name, info in type(self).model_fields.items()
             if (info.json_schema_extra or {}).get("affects_output") is False
         }
-        return {k: v for k, v in dumped.items() if k not in runtime | {"seeds", "functions", "test_cases"}}
+        # LLM settings count through the stages that use them (see pipeline.build_stages), so an
+        # offline run is not re-versioned by a model name it never used
+        skip = runtime | LLM_FIELDS | {"seeds", "functions", "test_cases"}
+        return {k: v for k, v in dumped.items() if k not in skip}
+
+
+LLM_FIELDS = {"llm", "model", "stage_models", "temperature", "max_tokens", "reasoning_effort", "evolve_turns",
+              "verify_rounds", "llm_reasks", "json_mode"}
 
 
 def load_settings(overrides: dict[str, Any] | None = None, toml_path: Path | None = None) -> Settings:

@@ -1,7 +1,7 @@
-"""Describe stage (deterministic path): the instruction text for each measured function.
+"""Describe stage: the instruction text for each measured function.
 
-The LLM describer of a later issue plugs into this slot; this renderer stays as the offline path
-and the fallback.
+With an LLM (`run_llm`) the model writes it, re-asked until it has the three parts; without one,
+or when the model fails, the deterministic renderer (`run`) writes it.
 """
 
 from __future__ import annotations
@@ -12,7 +12,10 @@ from ifforge._sandbox_child import _type_name
 from ifforge.artifacts import code_version
 from ifforge.codeops import narrate
 from ifforge.codeops.source import parameter_names
+from ifforge.llm import LLM, LLMError
+from ifforge.prompts import load_prompt
 from ifforge.records import DescribedFunction, Instruction, MeasuredFunction, Outcome
+from ifforge.settings import Settings
 from ifforge.stages.execute import merge_output_types
 
 STAGE = "describe"
@@ -37,3 +40,57 @@ def run(item: MeasuredFunction) -> Outcome[DescribedFunction]:
     function = item.executed.function
     text = narrate.describe(function.instrumented_source, function.trackers, input_types(item), output_format(item))
     return Outcome(kept=DescribedFunction(measured=item, instruction=Instruction(description=text)))
+
+
+SECTIONS = ("INPUTS:", "LOGICS:", "OUTPUTS:")
+
+
+def sections_problem(text: str) -> str | None:
+    """A description needs INPUTS: / LOGICS: / OUTPUTS:, in that order."""
+    positions = [text.find(label) for label in SECTIONS]
+    if any(p < 0 for p in positions):
+        missing = [label for label, p in zip(SECTIONS, positions) if p < 0]
+        return f"the description lacks the part(s) {', '.join(missing)}"
+    if positions != sorted(positions):
+        return "the parts must come in the order INPUTS:, LOGICS:, OUTPUTS:"
+    return None
+
+
+def from_labels(text: str) -> str:
+    """Drop any preamble a model puts before `INPUTS:`."""
+    start = text.find("INPUTS:")
+    return text[start:].strip() + "\n" if start >= 0 else text
+
+
+async def write_with_llm(llm: LLM, prompt_name: str, values: dict[str, str], settings: Settings,
+                         stage: str) -> tuple[str | None, str]:
+    """A description from the LLM that has the three parts (re-asked when it does not), or None and why."""
+    prompt = load_prompt(prompt_name)
+    messages = [{"role": "user", "content": prompt.render(**values)}]
+    problem = "no reply"
+    for attempt in range(settings.llm_reasks + 1):
+        try:
+            reply = await llm.chat(messages, stage=stage, prompt_versions={prompt_name: prompt.hash})
+        except LLMError as error:
+            return None, str(error)
+        problem = sections_problem(reply.text)
+        if problem is None:
+            return from_labels(reply.text), ""
+        messages = messages + [{"role": "assistant", "content": reply.text},
+                               {"role": "user", "content": f"That cannot be used: {problem}. Write it again."}]
+    return None, problem
+
+
+async def run_llm(item: MeasuredFunction, llm: LLM, settings: Settings) -> Outcome[DescribedFunction]:
+    function = item.executed.function
+    text, problem = await write_with_llm(
+        llm, "describe", {"function": function.instrumented_source,
+                          "stats_keys": ", ".join(t.name for t in function.trackers)}, settings, STAGE)
+    if text is None:
+        fallback = run(item).kept
+        note = f"LLM description not used ({problem[:300]}); deterministic renderer took over"
+        instruction = fallback.instruction.model_copy(update={"notes": [note]})
+        return Outcome(kept=fallback.model_copy(update={"instruction": instruction}))
+    instruction = Instruction(description=text, path="llm", prompt_hash=load_prompt("describe").hash,
+                              model=llm.config.model)
+    return Outcome(kept=DescribedFunction(measured=item, instruction=instruction))

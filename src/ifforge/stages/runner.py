@@ -1,20 +1,27 @@
 """Run one per-item stage over many items with a content-addressed cache; no orchestration engine.
 
-The cache key of an item is the hash of the stage name, its code version, the settings it reads
-and the item itself, so an unchanged item is never recomputed, whichever run or version asks.
+The cache key of an item is the hash of the stage's identity (name, code version, prompts, model
+and generation parameters when an LLM is used, the settings it reads) and the item itself, so an
+unchanged item is never recomputed, whichever run or version asks. Deterministic stages run in
+threads; LLM stages run as asyncio tasks sharing one client, whose limiter bounds the requests.
+One item's failure is that item's: an unexpected error becomes a drop with the error as reason.
 """
 
 from __future__ import annotations
 
+import asyncio
 import threading
-
+import traceback
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from ifforge.artifacts import ItemCache, content_hash
-from ifforge.records import Outcome
+from ifforge.llm import LLM, LLMConfig, ResponseCache
+from ifforge.prompts import load_prompt
+from ifforge.records import DroppedItem, Outcome
 from ifforge.settings import Settings
 
 
@@ -25,17 +32,36 @@ class Stage:
     output: type
     function: Callable[..., Outcome]
     reads_settings: tuple[str, ...] = ()
-    prompt_hash: str | None = None
-    model: str | None = None
+    llm_function: Callable[..., Any] | None = None  # async (item, llm, settings) -> Outcome
+    llm: LLMConfig | None = None
+    prompts: tuple[str, ...] = ()
+    response_cache: str | None = None
+
+    @property
+    def uses_llm(self) -> bool:
+        return self.llm is not None and self.llm_function is not None
+
+    @property
+    def prompt_hash(self) -> str | None:
+        if not self.uses_llm:
+            return None
+        return content_hash({name: load_prompt(name).hash for name in self.prompts})[:16]
+
+    @property
+    def model(self) -> str | None:
+        return self.llm.model if self.uses_llm else None
+
+    def identity(self) -> dict[str, Any]:
+        """Everything about the stage that changes its results (not the server's address or limits)."""
+        llm = None
+        if self.uses_llm:
+            llm = {"model": self.llm.model, **self.llm.generation_parameters(), "json_mode": self.llm.json_mode,
+                   "reasks": self.llm.reasks, "prompts": self.prompt_hash}
+        return {"name": self.name, "version": self.version, "llm": llm}
 
     def key(self, item: Any, settings: Settings) -> str:
         used = {name: getattr(settings, name) for name in self.reads_settings}
-        return content_hash(self.name, self.version, self.prompt_hash, self.model, used, item)
-
-    def compute(self, item: Any, settings: Settings) -> Outcome:
-        if self.reads_settings:
-            return self.function(item, settings)
-        return self.function(item)
+        return content_hash(self.identity(), used, item)
 
 
 @dataclass
@@ -45,41 +71,6 @@ class StageCounts:
     keys: list[str] = field(default_factory=list)
 
 
-def run_items(
-    stage: Stage,
-    items: Sequence[Any],
-    settings: Settings,
-    cache: ItemCache,
-    on_item: Callable[[], None] | None = None,
-) -> tuple[list[Outcome], StageCounts]:
-    """Outcomes in item order; cached ones are read back, the rest computed in `settings.workers` threads."""
-    counts = StageCounts()
-    model = Outcome[stage.output]
-
-    def one(item: Any) -> tuple[Outcome, bool, str]:
-        key = stage.key(item, settings)
-        stored = cache.get(stage.name, key)
-        if stored is not None:
-            outcome, hit = model.model_validate(stored), True
-        else:
-            outcome, hit = stage.compute(item, settings), False
-            _count_computed(stage.name)
-            cache.put(stage.name, key, outcome)
-        if on_item:
-            on_item()
-        return outcome, hit, key
-
-    with ThreadPoolExecutor(max_workers=settings.workers) as pool:
-        results = list(pool.map(one, items))
-    for _, hit, key in results:
-        counts.keys.append(key)
-        if hit:
-            counts.cached += 1
-        else:
-            counts.computed += 1
-    return [outcome for outcome, _, _ in results], counts
-
-
 _computed_lock = threading.Lock()
 COMPUTED: dict[str, int] = {}  # items actually computed in this process, per stage
 
@@ -87,3 +78,94 @@ COMPUTED: dict[str, int] = {}  # items actually computed in this process, per st
 def _count_computed(stage: str) -> None:
     with _computed_lock:
         COMPUTED[stage] = COMPUTED.get(stage, 0) + 1
+
+
+def _failure(stage: Stage, item: Any, error: BaseException) -> Outcome:
+    task_id = _task_id(item)
+    frame = traceback.extract_tb(error.__traceback__)[-1] if error.__traceback__ else None
+    where = f" at {Path(frame.filename).name}:{frame.lineno}" if frame else ""
+    return Outcome(dropped=[DroppedItem(task_id=task_id, stage=stage.name, reason="stage_error",
+                                        detail=f"{type(error).__name__}: {error}{where}"[:800])])
+
+
+def _task_id(item: Any) -> str:
+    for path in ("task_id", "function.task_id", "executed.function.task_id", "measured.executed.function.task_id"):
+        value = item
+        try:
+            for part in path.split("."):
+                value = getattr(value, part)
+            return str(value)
+        except AttributeError:
+            continue
+    return "?"
+
+
+def run_items(
+    stage: Stage,
+    items: Sequence[Any],
+    settings: Settings,
+    cache: ItemCache,
+    on_item: Callable[[], None] | None = None,
+) -> tuple[list[Outcome], StageCounts]:
+    """Outcomes in item order; cached ones are read back, the rest computed."""
+    model = Outcome[stage.output]
+
+    def cached(item: Any) -> tuple[str, Outcome | None]:
+        key = stage.key(item, settings)
+        stored = cache.get(stage.name, key)
+        return key, (model.model_validate(stored) if stored is not None else None)
+
+    def store(key: str, outcome: Outcome, failed: bool) -> None:
+        if not failed:  # an unexpected error may be transient: try again next run
+            cache.put(stage.name, key, outcome)
+        _count_computed(stage.name)
+        if on_item:
+            on_item()
+
+    def one(item: Any) -> tuple[Outcome, bool, str]:
+        key, outcome = cached(item)
+        if outcome is not None:
+            if on_item:
+                on_item()
+            return outcome, True, key
+        try:
+            outcome, failed = (stage.function(item, settings) if stage.reads_settings else stage.function(item)), False
+        except Exception as error:  # noqa: BLE001 - one item's failure is that item's
+            outcome, failed = _failure(stage, item, error), True
+        store(key, outcome, failed)
+        return outcome, False, key
+
+    async def one_async(item: Any, llm: LLM) -> tuple[Outcome, bool, str]:
+        key, outcome = cached(item)
+        if outcome is not None:
+            if on_item:
+                on_item()
+            return outcome, True, key
+        try:
+            outcome, failed = await stage.llm_function(item, llm, settings), False
+        except Exception as error:  # noqa: BLE001
+            outcome, failed = _failure(stage, item, error), True
+        store(key, outcome, failed)
+        return outcome, False, key
+
+    async def all_async() -> list[tuple[Outcome, bool, str]]:
+        responses = None if settings.no_cache or not stage.response_cache else ResponseCache(Path(stage.response_cache))
+        llm = LLM(stage.llm, responses)
+        try:
+            return await asyncio.gather(*(one_async(item, llm) for item in items))
+        finally:
+            await llm.close()
+            if responses is not None:
+                responses.close()
+
+    if stage.uses_llm:
+        results = asyncio.run(all_async())
+    else:
+        with ThreadPoolExecutor(max_workers=settings.workers) as pool:
+            results = list(pool.map(one, items))
+    counts = StageCounts()
+    for _, hit, key in results:
+        counts.keys.append(key)
+        counts.cached += hit
+        counts.computed += not hit
+    return [outcome for outcome, _, _ in results], counts

@@ -1,0 +1,165 @@
+"""llm.py against a scripted OpenAI-compatible server on 127.0.0.1, through the real openai client."""
+
+import asyncio
+import json
+import time
+
+import pytest
+from pydantic import BaseModel
+
+from ifforge.jsontext import last_json_object
+from ifforge.llm import LEDGER, LLM, AdaptiveConcurrency, LLMConfig, LLMError, ResponseCache, usage_since
+from ifforge.testing.openai_stub import Answer, StubServer
+
+
+class Verdict(BaseModel):
+    ok: bool
+    score: int
+
+
+def _llm(server, tmp_path=None, **overrides):
+    config = LLMConfig(model="stub-model", base_url=server.url, api_key="test", max_retries=3, timeout=5, **overrides)
+    cache = ResponseCache(tmp_path / "cache.sqlite") if tmp_path is not None else None
+    return LLM(config, cache)
+
+
+def _ask(llm, model=Verdict, stage="test"):
+    async def go():
+        try:
+            return await llm.chat_json([{"role": "user", "content": "Judge this. Reply in JSON."}], model, stage=stage)
+        finally:
+            await llm.close()
+    return asyncio.run(go())
+
+
+def test_last_json_object_skips_nested_and_prose():
+    text = 'Plan: {"draft": 1}\nSo the answer is:\n```json\n{"output": [1, {"x": 2}], "stats": {"a": 1}}\n```\nDone.'
+    assert last_json_object(text) == {"output": [1, {"x": 2}], "stats": {"a": 1}}
+    assert last_json_object(text, required=("draft",)) == {"draft": 1}
+    assert last_json_object("no json { here") is None
+
+
+def test_prose_wrapped_json_is_extracted_and_validated():
+    with StubServer() as server:
+        server.script(Answer(content='Sure! Here you go:\n{"ok": true, "score": 7}\nAnything else?'))
+        verdict, conversation = _ask(_llm(server))
+    assert verdict == Verdict(ok=True, score=7)
+    request = server.requests[0]
+    assert request["response_format"]["type"] == "json_schema"
+    assert request["model"] == "stub-model" and request["temperature"] == 0.0
+
+
+def test_invalid_json_is_re_asked_with_the_error_then_given_up():
+    with StubServer() as server:
+        server.script(Answer(content="I think it is fine"), Answer(content='{"ok": "maybe", "score": 1}'),
+                      Answer(content='{"ok": false, "score": 3}'))
+        verdict, _ = _ask(_llm(server))
+    assert verdict.score == 3 and len(server.requests) == 3
+    second, third = server.requests[1]["messages"], server.requests[2]["messages"]
+    assert "no JSON object found" in second[-1]["content"]
+    assert "field ok" in third[-1]["content"]
+
+    with StubServer(lambda request: Answer(content="never json")) as server:
+        with pytest.raises(LLMError, match="never fit Verdict after 3 tries"):
+            _ask(_llm(server))
+        assert len(server.requests) == 3
+
+
+def test_429_and_500_bursts_are_retried_with_backoff_honouring_retry_after():
+    before = LEDGER.snapshot()
+    with StubServer() as server:
+        server.script(Answer(status=429, headers={"Retry-After": "0.3"}), Answer(status=500), Answer(status=503),
+                      Answer(content='{"ok": true, "score": 1}'))
+        started = time.monotonic()
+        verdict, _ = _ask(_llm(server, json_mode="json_object"), stage="bursts")
+        elapsed = time.monotonic() - started
+    assert verdict.ok and len(server.requests) == 4
+    assert elapsed >= 0.3  # waited at least what Retry-After asked
+    usage = usage_since(before, "bursts")
+    assert usage.retries == 3 and usage.calls == 1 and usage.failures == 0
+
+
+def test_retries_are_bounded_and_client_errors_are_not_retried():
+    with StubServer(lambda request: Answer(status=500)) as server:
+        with pytest.raises(LLMError, match="InternalServerError"):
+            _ask(LLM(LLMConfig(model="m", base_url=server.url, api_key="k", max_retries=2, timeout=5,
+                               json_mode="json_object")))
+        assert len(server.requests) == 3  # one try + two retries
+    with StubServer(lambda request: Answer(status=401, error="bad key")) as server:
+        with pytest.raises(LLMError, match="AuthenticationError"):
+            _ask(_llm(server, json_mode="json_object"))
+        assert len(server.requests) == 1
+
+
+def test_a_slow_reply_times_out_and_is_retried_and_dropped_connections_too():
+    with StubServer() as server:
+        server.script(Answer(content='{"ok": true, "score": 9}', delay=2.0), Answer(drop=True),
+                      Answer(content='{"ok": true, "score": 2}'))
+        llm = LLM(LLMConfig(model="m", base_url=server.url, api_key="k", timeout=0.5, max_retries=3))
+        verdict, _ = _ask(llm, stage="slow")
+    assert verdict.score == 2 and len(server.requests) == 3
+
+
+def test_json_schema_rejected_by_the_server_falls_back_to_json_object():
+    def llama_like(request):
+        if request.get("response_format", {}).get("type") == "json_schema":
+            return Answer(status=500, error="Unsupported response_format type")
+        assert request["response_format"]["schema"]["title"] == "Verdict"
+        return Answer(content='{"ok": true, "score": 5}')
+
+    with StubServer(llama_like) as server:
+        verdict, _ = _ask(_llm(server))
+    assert verdict.score == 5
+    assert [r["response_format"]["type"] for r in server.requests] == ["json_schema", "json_object"]
+
+
+def test_the_cache_answers_a_repeated_request_without_calling(tmp_path):
+    before = LEDGER.snapshot()
+    with StubServer(lambda request: Answer(content='{"ok": true, "score": 4}')) as server:
+        first, _ = _ask(_llm(server, tmp_path), stage="cached")
+        second, _ = _ask(_llm(server, tmp_path), stage="cached")  # a new client, as after a crash
+        assert first == second and len(server.requests) == 1
+        _ask(_llm(server, tmp_path, temperature=0.5), stage="cached")  # a parameter is part of the key
+        assert len(server.requests) == 2
+    usage = usage_since(before, "cached")
+    assert usage.calls == 2 and usage.cache_hits == 1
+
+
+def test_concurrency_keeps_many_requests_in_flight(tmp_path):
+    with StubServer(lambda request: Answer(content='{"ok": true, "score": 1}', delay=0.3)) as server:
+        llm = _llm(server, concurrency=8)
+
+        async def go():
+            try:
+                await asyncio.gather(*(llm.chat([{"role": "user", "content": f"q{i}"}], stage="many")
+                                       for i in range(16)))
+            finally:
+                await llm.close()
+
+        started = time.monotonic()
+        asyncio.run(go())
+        elapsed = time.monotonic() - started
+    assert len(server.requests) == 16
+    assert elapsed < 0.3 * 16 / 2  # far from one at a time (4.8 s); ideal is 0.6 s
+
+
+def test_adaptive_concurrency_halves_on_throttle_and_recovers():
+    limiter = AdaptiveConcurrency(16)
+    limiter.throttled()
+    limiter.throttled()
+    assert limiter.limit == 4
+    for _ in range(200):
+        limiter.succeeded()
+    assert limiter.limit == 16
+    for _ in range(10):
+        limiter.throttled()
+    assert limiter.limit == 1
+
+
+def test_usage_reports_cost_from_user_prices():
+    from ifforge.llm import Usage
+
+    report = Usage(calls=2, prompt_tokens=1_000_000, completion_tokens=500_000).report(
+        LLMConfig(model="m", price_input_per_mtok=1.0, price_output_per_mtok=4.0))
+    assert report["cost"] == 3.0
+    assert "cost" not in Usage(calls=1).report(LLMConfig(model="m"))
