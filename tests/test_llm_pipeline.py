@@ -1,0 +1,174 @@
+"""The LLM stages and the generate flow against the scripted server: what is kept, dropped, retried."""
+
+import asyncio
+import json
+
+import pytest
+from oracle import Oracle
+from prefect.testing.utilities import prefect_test_harness
+
+from flows.generate import generate
+from ifforge.llm import LLM, LLMConfig
+from ifforge.settings import Settings
+from ifforge.stages import instrument, load
+from ifforge.testing.openai_stub import Answer, StubServer
+
+SEEDS = {
+    "alpha": '''
+def alpha(values, limit):
+    tag = "alpha-mark"
+    total = 0
+    for value in values:
+        if value > limit:
+            total += value
+    return total, tag
+''',
+    "bravo": '''
+def bravo(words):
+    tag = "bravo-mark"
+    seen = []
+    for word in words:
+        if word not in seen:
+            seen.append(word)
+    return len(seen)
+''',
+    "charlie": '''
+def step(x):
+    return x * 2 + 1
+
+def charlie(n):
+    tag = "charlie-mark"
+    value = 0
+    while value < n:
+        value = step(value)
+    return value
+''',
+    "delta": '''
+def delta(grid):
+    tag = "delta-mark"
+    count = 0
+    for row in grid:
+        for cell in row:
+            if cell == 1:
+                count += 1
+    return count
+''',
+}
+INPUTS = {
+    "alpha": [[[1, 5, 9], 4], [[], 0], [[3, 3], 2], [[7], 10]],
+    "bravo": [[["a", "b", "a"]], [[]], [["x"]], [["p", "q", "p", "q"]]],
+    "charlie": [[0], [5], [20], [1]],
+    "delta": [[[[1, 0], [1, 1]]], [[]], [[[0]]], [[[1, 1, 1]]]],
+}
+MARKERS = {task: f'"{task}-mark"' for task in SEEDS}
+
+
+@pytest.fixture
+def seed_dir(tmp_path):
+    folder = tmp_path / "seeds"
+    folder.mkdir()
+    for task, source in SEEDS.items():
+        lines = "".join(f"# input: {json.dumps(args)}\n" for args in INPUTS[task])
+        (folder / f"{task}.py").write_text(source.lstrip() + "\n\n" + lines)
+    return folder
+
+
+def _seed(seed_dir, task):
+    seeds, _ = load.load_seed_dir(seed_dir)
+    return next(s for s in seeds if s.task_id == task)
+
+
+def _run(coroutine_factory, server):
+    async def go():
+        llm = LLM(LLMConfig(model="stub", base_url=server.url, api_key="k", timeout=5, max_retries=1))
+        try:
+            return await coroutine_factory(llm)
+        finally:
+            await llm.close()
+    return asyncio.run(go())
+
+
+def test_llm_anonymisation_is_kept_after_a_re_ask_and_falls_back_when_it_never_passes(seed_dir):
+    oracle = Oracle(markers=MARKERS, wrong_once={"alpha"}, always_wrong={"bravo"})
+    with StubServer(oracle) as server:
+        alpha = _run(lambda llm: instrument.run_llm(_seed(seed_dir, "alpha"), llm, Settings(llm_reasks=2)), server)
+        assert alpha.kept.path == "llm" and "after 2 tries" in alpha.kept.notes[0]
+        second_ask = server.requests[1]["messages"][-1]["content"]
+        assert "tracker keys" in second_ask and "not_a_tracker" in second_ask
+        bravo = _run(lambda llm: instrument.run_llm(_seed(seed_dir, "bravo"), llm, Settings(llm_reasks=1)), server)
+    assert bravo.kept.path == "deterministic"
+    assert "LLM anonymisation not used" in bravo.kept.notes[-1] and "tracker keys" in bravo.kept.notes[-1]
+    assert oracle.kinds.count("anonymise") == 2 + 2
+
+
+def test_llm_anonymisation_that_changes_the_output_or_leaks_names_is_refused(seed_dir):
+    seed = _seed(seed_dir, "alpha")
+    good = json.loads(Oracle(markers=MARKERS).anonymise(
+        f"Original code:\n```python\n{seed.source}\n```\nThe entry function `alpha`", False).content.split("\n", 1)[1])
+    wrong = dict(good, function=good["function"].replace("return ((", "return ((1 + ", 1).replace(
+        "return ((1 + v2, v1), stats)", "return ((v2 + 1, v1), stats)"))
+    leaky = dict(good, function=good["function"].replace("v2", "total"))
+    with StubServer() as server:
+        server.script(*(Answer(content=json.dumps(reply)) for reply in (wrong, leaky)))
+        outcome = _run(lambda llm: instrument.run_llm(seed, llm, Settings(llm_reasks=1)), server)
+    asks = [r["messages"][-1]["content"] for r in server.requests]
+    assert "but the original returns" in asks[1]
+    assert outcome.kept.path == "deterministic" and "still there: total" in outcome.kept.notes[-1]
+
+
+@pytest.fixture(scope="module")
+def prefect_server():
+    with prefect_test_harness(server_startup_timeout=120):
+        yield
+
+
+def test_generate_with_an_llm_keeps_drops_and_caches(seed_dir, tmp_path, prefect_server):
+    oracle = Oracle(markers=MARKERS, wrong_once={"alpha"}, bad_evolution={"bravo"}, refine_once={"charlie"},
+                    never_complete={"delta"}, prose_first={"alpha"})
+    out = tmp_path / "out"
+    with StubServer(oracle) as server:
+        options = {"base_url": server.url, "model": "stub-model", "progress": False, "verify_rounds": 2,
+                   "llm_cache": str(tmp_path / "responses.sqlite")}
+        folder = generate(seeds=str(seed_dir), out=str(out), options=options)
+        manifest = json.loads(open(f"{folder}/manifest.json").read())
+        requests_after_first = len(server.requests)
+
+        assert manifest["stages_used"]["instrument"]["llm"]["model"] == "stub-model"
+        for stage in ("instrument", "evolve", "describe", "verify"):
+            assert manifest["llm"][stage]["calls"] > 0, stage
+        assert manifest["llm"]["instrument"]["reasks"] == 0  # a failed check is a new ask, not a JSON re-ask
+        rows = [json.loads(line) for line in open(f"{folder}/benchmark.jsonl")]
+        assert {row["task_id"] for row in rows} == {"alpha", "bravo", "charlie"}
+        assert manifest["dropped"]["items"] == {"verify:verification_failed": 1}
+        dropped = [json.loads(line) for line in open(f"{folder}/dropped.jsonl")]
+        assert "the order of the two updates is ambiguous" in dropped[0]["detail"]
+        assert manifest["paths"]["alpha"] == {"instrument": "llm", "evolved_turns": 1, "describe": "llm"}
+        assert manifest["paths"]["bravo"]["evolved_turns"] == 0
+
+        items = out / "logicif" / folder.rsplit("/", 1)[1] / "items"
+        evolve_bravo = json.loads((items / "bravo" / "evolve.json").read_text())
+        assert "signature changed" in evolve_bravo["notes"][-1]
+        history = json.loads((items / "charlie" / "verification_history.json").read_text())
+        assert [r["passed"] for r in history] == [False, True]
+        assert history[0]["review"]["coverage_percentage"] == 70
+        assert "REFINED" in (items / "charlie" / "description_turn_2.txt").read_text()
+        assert "REFINED" in next(r["description"] for r in rows if r["task_id"] == "charlie")
+        delta_history = json.loads((items / "delta" / "verification_history.json").read_text())
+        assert len(delta_history) == 2 and not any(r["passed"] for r in delta_history)
+        assert (out / "logicif" / folder.rsplit("/", 1)[1] / "llm_calls.jsonl").exists()
+
+        # the same run again: the finished version is found, no request is sent
+        assert generate(seeds=str(seed_dir), out=str(out), options=options) == folder
+        assert len(server.requests) == requests_after_first
+
+        # a fresh outputs root (no versions, no stage cache): the response cache still answers everything
+        again = generate(seeds=str(seed_dir), out=str(tmp_path / "elsewhere"), options=options)
+        assert len(server.requests) == requests_after_first
+        replay = json.loads(open(f"{again}/manifest.json").read())
+        assert all(replay["llm"][s]["calls"] == 0 and replay["llm"][s]["cache_hits"] > 0 for s in replay["llm"])
+        assert [json.loads(l) for l in open(f"{again}/benchmark.jsonl")] == rows
+
+    # --llm none: the deterministic path, and it says so
+    offline = generate(seeds=str(seed_dir), out=str(out), options={"llm": "none", "progress": False})
+    offline_manifest = json.loads(open(f"{offline}/manifest.json").read())
+    assert offline_manifest["llm"] == {} and set(offline_manifest["paths"]["alpha"].values()) <= {"deterministic", 0}
