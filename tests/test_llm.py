@@ -103,7 +103,7 @@ def test_a_slow_reply_times_out_and_is_retried_and_dropped_connections_too():
 def test_json_schema_rejected_by_the_server_falls_back_to_json_object():
     def llama_like(request):
         if request.get("response_format", {}).get("type") == "json_schema":
-            return Answer(status=500, error="Unsupported response_format type")
+            return Answer(status=500, error="('body', 'response_format', 'type'): Input should be 'text' or 'json_object'")
         assert request["response_format"]["schema"]["title"] == "Verdict"
         return Answer(content='{"ok": true, "score": 5}')
 

@@ -23,15 +23,30 @@ def _parse_option(text: str) -> tuple[str, object]:
 
 
 def _generate(args: argparse.Namespace) -> int:
+    from ifforge.pipeline import LLMSetupError, resolve_llm
     from ifforge.settings import SettingsError, load_settings
 
     options = dict(args.set or [])
+    for flag in ("llm", "model", "base_url"):
+        if getattr(args, flag) is not None:
+            options[flag] = getattr(args, flag)
+    if args.no_cache:
+        options["no_cache"] = True
     if args.no_progress:
         options["progress"] = False
+    local = options.get("llm") == "local"
+    if local:
+        if not options.get("model"):
+            print("ifforge: --llm local needs --model FILE.gguf (or gemma3-270m)", file=sys.stderr)
+            return 2
+        options["local_model"] = options.pop("model")
+        options["llm"] = "openai"
     try:  # validate before Prefect starts, so a typo costs no server start-up
-        load_settings({"seeds": args.seeds, "functions": args.functions, "test_cases": args.test_cases,
-                       "out": args.out, "benchmark": args.benchmark, **options}, args.config)
-    except SettingsError as error:
+        settings = load_settings({"seeds": args.seeds, "functions": args.functions, "test_cases": args.test_cases,
+                                  "out": args.out, "benchmark": args.benchmark, **options}, args.config)
+        if not local:
+            resolve_llm(settings)
+    except (SettingsError, LLMSetupError) as error:
         print(f"ifforge: {error}", file=sys.stderr)
         return 2
     for path in (args.seeds, args.functions, args.test_cases):
@@ -40,10 +55,46 @@ def _generate(args: argparse.Namespace) -> int:
             return 2
     from flows.generate import generate
 
-    folder = generate(seeds=args.seeds, functions=args.functions, test_cases=args.test_cases, out=args.out,
-                      benchmark=args.benchmark, options=options, config=str(args.config) if args.config else None)
+    def run() -> str:
+        return generate(seeds=args.seeds, functions=args.functions, test_cases=args.test_cases, out=args.out,
+                        benchmark=args.benchmark, options=options, config=str(args.config) if args.config else None)
+
+    if local:
+        from ifforge.local_llm import LocalServer, LocalServerError
+
+        try:
+            with LocalServer(str(settings.local_model)) as server:
+                print(f"ifforge: local llama.cpp server on {server.url} ({server.model_name})", file=sys.stderr)
+                options.update(base_url=server.url, model=server.model_name)
+                folder = run()
+        except LocalServerError as error:
+            print(f"ifforge: {error}", file=sys.stderr)
+            return 2
+    else:
+        folder = run()
     print(folder)
     return 0
+
+
+def _llm_serve(args: argparse.Namespace) -> int:
+    """Start llama.cpp's OpenAI-compatible server and keep it up until Ctrl-C."""
+    import time
+
+    from ifforge.local_llm import LocalServer, LocalServerError
+
+    try:
+        with LocalServer(args.model, port=args.port, chat_format=args.chat_format, context=args.n_ctx) as server:
+            print(f"serving {server.model_name} at {server.url}  (OPENAI_BASE_URL={server.url} "
+                  f"IFFORGE_MODEL={server.model_name}); Ctrl-C stops it", flush=True)
+            while server.process.poll() is None:
+                time.sleep(0.5)
+            print(f"ifforge: the server exited with {server.process.returncode}", file=sys.stderr)
+            return 1
+    except LocalServerError as error:
+        print(f"ifforge: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 0
 
 
 def _complexity(args: argparse.Namespace) -> int:
@@ -99,8 +150,22 @@ def build_parser() -> argparse.ArgumentParser:
     generate.add_argument("--config", type=Path, help="settings file (default: ./ifforge.toml when present)")
     generate.add_argument("--set", action="append", type=_parse_option, metavar="KEY=VALUE",
                           help="any setting, e.g. --set min_cases=4 --set max_input_magnitude=1e5")
+    generate.add_argument("--llm", choices=["auto", "none", "openai", "local"],
+                          help="auto (default): LLM stages when a model and server are configured; none: offline; "
+                               "local: start llama.cpp on --model FILE.gguf")
+    generate.add_argument("--model", help="model name (or a GGUF file / gemma3-270m with --llm local)")
+    generate.add_argument("--base-url", help="OpenAI-compatible server (default: OPENAI_BASE_URL)")
+    generate.add_argument("--no-cache", action="store_true", help="neither read nor write the LLM response cache")
     generate.add_argument("--no-progress", action="store_true", help="no progress bars")
     generate.set_defaults(run=_generate)
+
+    llm = commands.add_parser("llm", help="local model serving").add_subparsers(dest="llm_command", required=True)
+    serve = llm.add_parser("serve", help="llama.cpp's OpenAI-compatible server on 127.0.0.1 (extra: ifforge[local])")
+    serve.add_argument("--model", required=True, help="a GGUF file, or gemma3-270m (from its PyPI package)")
+    serve.add_argument("--port", type=int, help="port (default: a free one)")
+    serve.add_argument("--chat-format", help="llama.cpp chat format, when the GGUF does not carry a template")
+    serve.add_argument("--n-ctx", type=int, default=8192, help="context size")
+    serve.set_defaults(run=_llm_serve)
 
     complexity = commands.add_parser("complexity", help="complexity metrics per function of a .py or .jsonl file")
     complexity.add_argument("file")

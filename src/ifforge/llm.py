@@ -253,8 +253,7 @@ class LLM:
                         **({"extra_body": self.config.extra_body} if self.config.extra_body else {}),
                     )
             except openai.APIStatusError as error:
-                if schema is not None and self._json_mode in ("auto",) and error.status_code in (400, 422, 500) \
-                        and self._downgrade_json_mode(error):
+                if schema is not None and self._rejects_json_schema(error):
                     continue
                 failure: Exception = error
                 retry, wait = self._retryable(error, attempt)
@@ -310,9 +309,13 @@ class LLM:
                                         "json_schema": {"name": "reply", "schema": schema, "strict": False}}}
         return {"response_format": {"type": "json_object", "schema": schema}}
 
-    def _downgrade_json_mode(self, error: openai.APIStatusError) -> bool:
-        """Servers that reject the json_schema form (llama.cpp answers 500) get json_object next."""
-        if self._json_mode == "auto":
+    def _rejects_json_schema(self, error: openai.APIStatusError) -> bool:
+        """Servers that reject the json_schema form get json_object next (llama.cpp answers 500 and
+        names `response_format` in its message); other errors take the retry path."""
+        if self._json_mode != "auto":
+            return False
+        message = str(error)
+        if error.status_code in (400, 422) or (error.status_code == 500 and "response_format" in message):
             log.info("server rejected response_format json_schema (%s); using json_object", error.status_code)
             self._json_mode = "json_object"
             return True

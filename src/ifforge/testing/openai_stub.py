@@ -8,6 +8,7 @@ connection), and every request body is recorded for assertions.
 from __future__ import annotations
 
 import json
+import socket
 import threading
 import time
 from collections import deque
@@ -71,6 +72,10 @@ class StubServer:
 
             def log_message(self, *args):  # quiet
                 pass
+
+            def setup(self):
+                super().setup()  # headers and body go out in separate writes: no Nagle delay on them
+                self.request.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
             def _send(self, status: int, body: dict, headers: dict[str, str] | None = None) -> None:
                 data = json.dumps(body).encode()

