@@ -76,6 +76,69 @@ def _generate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _evaluate(args: argparse.Namespace) -> int:
+    from pydantic import ValidationError
+
+    from ifforge.evaluation import BenchmarkError, EvalSettings, load_rows, locate
+
+    options = {k: v for k, v in {
+        "temperature": args.temperature, "max_tokens": args.max_tokens, "reasoning_effort": args.reasoning_effort,
+        "system_prompt": args.system_prompt, "strict_types": args.strict_types or None,
+        "analyze_errors": args.analyze_errors or None, "analyzer_model": args.analyzer_model,
+        "concurrency": args.concurrency, "no_cache": args.no_cache or None}.items() if v is not None}
+    try:
+        EvalSettings(model=args.model, split=args.split, expressions=args.expressions, **options)
+        load_rows(locate(Path(args.benchmark), args.split)[0], args.expressions)
+    except (BenchmarkError, ValidationError) as error:
+        print(f"ifforge: {error}", file=sys.stderr)
+        return 2
+    from flows.evaluate import evaluate
+
+    folder = evaluate(benchmark=args.benchmark, model=args.model, base_url=args.base_url, split=args.split,
+                      expressions=args.expressions, options=options, progress=not args.no_progress)
+    print(Path(folder) / "report.md")
+    return 0
+
+
+def _score(args: argparse.Namespace) -> int:
+    """Score responses produced elsewhere, in LogicIF's result format."""
+    from ifforge.evaluation import BenchmarkError, load_rows, locate, score_frame, write_outputs
+
+    try:
+        results = load_rows(Path(args.results))
+        rows_by_key = None
+        if args.benchmark:
+            rows = load_rows(locate(Path(args.benchmark), "full")[0])
+            rows_by_key = {(r["task_id"], r["test_case_id"], r.get("expression_id")): r for r in rows}
+        missing = next((i for i, r in enumerate(results, 1) if "response" not in r), None)
+        if missing:
+            raise BenchmarkError(f"{args.results}:{missing}: missing field 'response'")
+    except BenchmarkError as error:
+        print(f"ifforge: {error}", file=sys.stderr)
+        return 2
+    scores = score_frame(results, rows_by_key, args.strict_types)
+    folder = Path(args.out or Path(args.results).with_suffix("").as_posix() + "_scored")
+    write_outputs(folder, results, scores, args.title or Path(args.results).stem)
+    print((folder / "report.md").read_text())
+    print(f"written to {folder}", file=sys.stderr)
+    return 0
+
+
+def _compare(args: argparse.Namespace) -> int:
+    from ifforge.scoring.report import compare
+
+    reports = []
+    for given in args.reports:
+        path = Path(given)
+        path = path / "report.json" if path.is_dir() else path
+        if not path.exists():
+            print(f"ifforge: {path}: no report.json (run ifforge evaluate or score first)", file=sys.stderr)
+            return 2
+        reports.append(path)
+    print(compare(reports), end="")
+    return 0
+
+
 def _llm_serve(args: argparse.Namespace) -> int:
     """Start llama.cpp's OpenAI-compatible server and keep it up until Ctrl-C."""
     import time
@@ -158,6 +221,36 @@ def build_parser() -> argparse.ArgumentParser:
     generate.add_argument("--no-cache", action="store_true", help="neither read nor write the LLM response cache")
     generate.add_argument("--no-progress", action="store_true", help="no progress bars")
     generate.set_defaults(run=_generate)
+
+    evaluate = commands.add_parser("evaluate", help="score a model on a benchmark (the evaluate flow)")
+    evaluate.add_argument("benchmark", help="a version folder, a benchmark folder (its LATEST) or a .jsonl")
+    evaluate.add_argument("--model", required=True)
+    evaluate.add_argument("--base-url", help="OpenAI-compatible server (default: OPENAI_BASE_URL)")
+    evaluate.add_argument("--split", choices=["full", "mini"], default="full")
+    evaluate.add_argument("--expressions", default="all", help="all, or comma-separated expression ids")
+    evaluate.add_argument("--temperature", type=float)
+    evaluate.add_argument("--max-tokens", type=int, help="default 16000, as in the paper")
+    evaluate.add_argument("--reasoning-effort", help="passed through to reasoning models")
+    evaluate.add_argument("--system-prompt")
+    evaluate.add_argument("--strict-types", action="store_true", help="true is not 1, 20 is not 20.0")
+    evaluate.add_argument("--analyze-errors", action="store_true", help="LLM-label each failed case's failure mode")
+    evaluate.add_argument("--analyzer-model", help="model for --analyze-errors (default: --model)")
+    evaluate.add_argument("--concurrency", type=int)
+    evaluate.add_argument("--no-cache", action="store_true")
+    evaluate.add_argument("--no-progress", action="store_true")
+    evaluate.set_defaults(run=_evaluate)
+
+    score = commands.add_parser("score", help="score responses in LogicIF's result format")
+    score.add_argument("results", help="JSONL with task_id, test_case_id, code_output, response per line")
+    score.add_argument("--benchmark", help="the benchmark the responses answer (adds tiers and complexity)")
+    score.add_argument("--strict-types", action="store_true")
+    score.add_argument("--out", help="folder for scores.parquet, report.md, plots (default: RESULTS_scored/)")
+    score.add_argument("--title")
+    score.set_defaults(run=_score)
+
+    compare_parser = commands.add_parser("compare", help="several models' reports side by side")
+    compare_parser.add_argument("reports", nargs="+", help="eval folders or report.json files")
+    compare_parser.set_defaults(run=_compare)
 
     llm = commands.add_parser("llm", help="local model serving").add_subparsers(dest="llm_command", required=True)
     serve = llm.add_parser("serve", help="llama.cpp's OpenAI-compatible server on 127.0.0.1 (extra: ifforge[local])")

@@ -116,6 +116,9 @@ class Ledger:
 
 LEDGER = Ledger()
 
+# JSON modes learnt per server, so a later client does not ask the same server what it rejected
+_JSON_MODE_BY_SERVER: dict[str | None, JsonMode] = {}
+
 
 def usage_since(before: dict[str, Usage], stage: str) -> Usage:
     now = LEDGER.snapshot().get(stage, Usage())
@@ -218,7 +221,8 @@ class LLM:
                                          max_retries=0, timeout=config.timeout)
         self.concurrency = AdaptiveConcurrency(config.concurrency)
         self.rate = RateLimit(config.requests_per_minute, config.tokens_per_minute)
-        self._json_mode: JsonMode = config.json_mode
+        self._json_mode: JsonMode = _JSON_MODE_BY_SERVER.get(config.base_url, config.json_mode) \
+            if config.json_mode == "auto" else config.json_mode
 
     async def close(self) -> None:
         await self.client.close()
@@ -317,7 +321,7 @@ class LLM:
         message = str(error)
         if error.status_code in (400, 422) or (error.status_code == 500 and "response_format" in message):
             log.info("server rejected response_format json_schema (%s); using json_object", error.status_code)
-            self._json_mode = "json_object"
+            self._json_mode = _JSON_MODE_BY_SERVER[self.config.base_url] = "json_object"
             return True
         return False
 

@@ -1,0 +1,1 @@
+"""Scoring: parse responses, compare with gold answers, aggregate, report."""

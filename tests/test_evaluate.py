@@ -1,0 +1,138 @@
+"""Scoring by LogicIFEval's rules, and the evaluate flow end to end against a scripted server."""
+
+import json
+import re
+
+import pandas as pd
+import pytest
+from conftest import needs_fixture
+from prefect.testing.utilities import prefect_test_harness
+
+from ifforge.cli import main
+from ifforge.scoring.verdicts import extract_answer, judge
+from ifforge.testing.openai_stub import Answer, StubServer
+
+
+def _reference_final_json(response: str):
+    """An independent reading of the answer: the JSON that starts on the last line opening with '{'."""
+    lines = response.replace("```json", "").replace("```", "").rstrip().splitlines()
+    for start in range(len(lines) - 1, -1, -1):
+        if lines[start].lstrip().startswith("{"):
+            try:
+                return json.loads("\n".join(lines[start:]))
+            except json.JSONDecodeError:
+                continue
+    return None
+
+
+def test_fixture_verdicts_match_the_original_equality_rule_case_by_case():
+    cases = [json.loads(line) for line in needs_fixture("cases.jsonl").read_text().splitlines()]
+    passed = 0
+    for case in cases:
+        gold = case["code_output"]
+        reference = _reference_final_json(case["response"])
+        expected = reference is not None and gold["output"] == reference["output"] and gold["stats"] == reference["stats"]
+        verdict = judge(gold["output"], gold["stats"], case["response"])
+        assert verdict.both_ok == expected, (case["task_id"], case["test_case_id"])
+        passed += verdict.both_ok
+    assert (passed, len(cases)) == (185, 189)
+
+
+def test_equality_is_python_equality_unless_strict():
+    response = 'thinking... {"output": 20.0, "stats": {"flag": true, "n": 3}}'
+    loose = judge(20, {"flag": 1, "n": 3}, response)
+    strict = judge(20, {"flag": 1, "n": 3}, response, strict_types=True)
+    assert loose.both_ok and not strict.output_ok and not strict.stats_ok
+    assert not judge(1, {"a": 1}, "no answer here").formatted
+    assert not judge(1, {"a": 1}, '{"output": 1}').formatted  # no stats: not an answer
+    assert extract_answer('{"output": 1, "stats": {}} then {"note": 2}') == {"output": 1, "stats": {}}
+
+
+def _benchmark(folder):
+    rows = []
+    for task, tier, score in (("t_easy", "easy", 10.0), ("t_mid", "medium", 50.0), ("t_hard", "hard", 90.0)):
+        for case in range(3):
+            rows.append({"task_id": task, "test_case_id": case, "input": [case],
+                         "code_output": {"output": case * 10, "stats": {"steps": case}}, "function": "def f(a): ...",
+                         "description": "INPUTS: ...", "instruction": f"[{task}#{case}] Do the steps.",
+                         "stats_keys": ["steps"], "output_format": "int", "difficulty": tier,
+                         "complexity_metrics": {"code_complexity_score": score + case}})
+    version = folder / "bench" / "v001"
+    version.mkdir(parents=True)
+    (version / "benchmark.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    (version / "benchmark_mini.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows[:3]))
+    (folder / "bench" / "LATEST").write_text("v001\n")
+    return version, rows
+
+
+def _student(request):
+    """Right on every case except t_mid#1 (wrong tracker) and t_hard#2 (no JSON at all)."""
+    text = request["messages"][-1]["content"]
+    if text.startswith("A model was asked to carry out a procedure"):
+        return Answer(content='{"mode": "state_tracking_error", "explanation": "lost the counter"}')
+    task, case = re.match(r"\[(\w+)#(\d)\]", text).groups()
+    case = int(case)
+    if (task, case) == ("t_hard", 2):
+        return Answer(content="I am not sure.")
+    steps = case + 1 if (task, case) == ("t_mid", 1) else case
+    return Answer(content=f"Working... so\n```json\n{{\"output\": {case * 10}, \"stats\": {{\"steps\": {steps}}}}}\n```")
+
+
+@pytest.fixture(scope="module")
+def prefect_server():
+    with prefect_test_harness(server_startup_timeout=120):
+        yield
+
+
+def test_evaluate_flow_reports_exactly_the_share_answered_right(tmp_path, prefect_server):
+    from flows.evaluate import evaluate
+
+    version, rows = _benchmark(tmp_path)
+    with StubServer(_student) as server:
+        folder = evaluate(benchmark=str(tmp_path / "bench"), model="org/student-1", base_url=server.url,
+                          options={"analyze_errors": True, "system_prompt": "Be careful."}, progress=False)
+        asked = len(server.requests)
+        assert asked == 9 + 1  # nine cases, one failed-but-formatted case labelled
+        assert server.requests[0]["messages"][0] == {"role": "system", "content": "Be careful."}
+        assert server.requests[0]["max_tokens"] == 16000
+
+        report = json.loads(open(f"{folder}/report.json").read())
+        overall = report["overall"]
+        assert overall["case_both"] == round(7 / 9, 4) and overall["case_output"] == round(8 / 9, 4)
+        assert overall["case_state"] == round(7 / 9, 4) and overall["format_failures"] == 1
+        assert overall["task_both"] == round(1 / 3, 4)
+        assert report["by_difficulty"]["easy"]["task_both"] == 1.0
+        assert report["by_difficulty"]["medium"]["case_both"] == round(2 / 3, 4)
+        assert report["failure_modes"] == {"state_tracking_error": 1}
+        responses = [json.loads(line) for line in open(f"{folder}/responses.jsonl")]
+        assert {"task_id", "test_case_id", "code_output", "response"} <= set(responses[0])
+        scores = pd.read_parquet(f"{folder}/scores.parquet")
+        assert len(scores) == 9 and scores.both_ok.sum() == 7
+        for png in ("accuracy_by_tier.png", "accuracy_by_complexity.png", "failure_modes.png"):
+            assert (version / "evals" / "org_student-1" / png).stat().st_size > 1000
+        assert "Failure modes (LLM-labelled, not code-checked)" in open(f"{folder}/report.md").read()
+
+        # resumed / repeated: nothing is asked twice
+        evaluate(benchmark=str(version), model="org/student-1", base_url=server.url,
+                 options={"analyze_errors": True, "system_prompt": "Be careful."}, progress=False)
+        assert len(server.requests) == asked
+        mini = evaluate(benchmark=str(version), model="org/student-1", base_url=server.url, split="mini",
+                        options={"system_prompt": "Be careful."}, progress=False)
+        assert len(server.requests) == asked
+        assert json.loads(open(f"{mini}/report.json").read())["overall"]["cases"] == 3
+
+
+def test_score_and_compare_commands(tmp_path, capsys):
+    cases = needs_fixture("cases.jsonl")
+    assert main(["score", str(cases), "--out", str(tmp_path / "a"), "--title", "gpt-5"]) == 0
+    assert "| all | 189 | 26 | 97.9% |" in capsys.readouterr().out
+    assert main(["score", str(cases), "--out", str(tmp_path / "b"), "--strict-types", "--title", "strict"]) == 0
+    capsys.readouterr()
+    assert main(["compare", str(tmp_path / "a"), str(tmp_path / "b" / "report.json")]) == 0
+    table = capsys.readouterr().out.splitlines()
+    assert table[2].startswith("| gpt-5 | 97.9% | 97.9% | 97.9% | 96.2%")
+    assert table[3].startswith("| strict |")
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"task_id": "x", "test_case_id": 0, "code_output": {"output": 1, "stats": {}}}\n')
+    assert main(["score", str(bad)]) == 2
+    assert f"{bad}:1: missing field 'response'" in capsys.readouterr().err
