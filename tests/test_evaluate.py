@@ -136,3 +136,22 @@ def test_score_and_compare_commands(tmp_path, capsys):
     bad.write_text('{"task_id": "x", "test_case_id": 0, "code_output": {"output": 1, "stats": {}}}\n')
     assert main(["score", str(bad)]) == 2
     assert f"{bad}:1: missing field 'response'" in capsys.readouterr().err
+
+
+def test_stability_is_the_mean_coefficient_of_variation_across_expressions():
+    from ifforge.scoring.report import summarise
+
+    rows = []
+    # task a: both-accuracy 1.0, 0.5 over two expressions -> mean .75, std .25, cv 1/3
+    # task b: 1.0 and 1.0 -> cv 0; task c: never solved -> left out
+    plan = {("a", "e1"): [1, 1], ("a", "e2"): [1, 0], ("b", "e1"): [1, 1], ("b", "e2"): [1, 1],
+            ("c", "e1"): [0, 0], ("c", "e2"): [0, 0]}
+    for (task, expression), outcomes in plan.items():
+        for case, ok in enumerate(outcomes):
+            rows.append({"task_id": task, "test_case_id": case, "expression_id": expression, "formatted": True,
+                         "output_ok": bool(ok), "stats_ok": bool(ok), "both_ok": bool(ok)})
+    summary = summarise(pd.DataFrame(rows))
+    assert summary["stability"] == {"ifs": round((1 / 3 + 0) / 2, 4), "tasks": 2, "tasks_never_solved": 1,
+                                    "expressions": 2}
+    assert summary["by_expression"]["e2"]["case_both"] == 0.5
+    assert summary["by_expression"]["e1"]["task_both"] == round(2 / 3, 4)

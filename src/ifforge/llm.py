@@ -173,7 +173,8 @@ class AdaptiveConcurrency:
     async def __aexit__(self, *exc):
         async with self._condition:
             self.in_flight -= 1
-            self._condition.notify_all()
+            # wake only as many waiters as may start now (waking all of them costs O(n^2) wake-ups)
+            self._condition.notify(max(1, int(self.limit) - self.in_flight))
 
     def succeeded(self) -> None:
         self.limit = min(self.maximum, self.limit + 1 / max(1.0, self.limit))
