@@ -34,7 +34,9 @@ def serve(delay: float, port: multiprocessing.Queue, stop: multiprocessing.Event
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--items", type=int, default=200)
-X
+    parser.add_argument("--delay", type=float, default=1.0,
+                        help="server's answer delay, seconds (an LLM call takes seconds; the openai client's own "
+                             "CPU cost, ~4 ms a request here, weighs more the shorter this is)")
     args = parser.parse_args()
     urls, stop = multiprocessing.Queue(), multiprocessing.Event()
     server = multiprocessing.Process(target=serve, args=(args.delay, urls, stop), daemon=True)
