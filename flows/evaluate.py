@@ -55,7 +55,7 @@ def score_task(results: list[dict], rows: list[dict], settings: EvalSettings, fo
 
 @flow(name="evaluate", log_prints=True)
 def evaluate(benchmark: str, model: str, base_url: str | None = None, split: str = "full",
-             expressions: str = "all", options: dict[str, Any] | None = None, progress: bool = True) -> str:
+             expressions: str = "original", options: dict[str, Any] | None = None, progress: bool = True) -> str:
     """Score `model` on a benchmark version; returns the folder of its responses and report."""
     import os
 

@@ -30,12 +30,15 @@ from ifforge.artifacts import ItemCache, VersionStore, content_hash, file_hash  
 from ifforge.llm import LEDGER, usage_since  # noqa: E402
 from ifforge.pipeline import (  # noqa: E402
     build_stages,
+    choose_expressions,
+    dedup_seeds,
     fingerprint,
     resolve_llm,
     write_benchmark,
     write_load_artifacts,
     write_manifest,
     task_id_of,
+    write_expressions,
     write_stage_artifacts,
 )
 from ifforge.progress import stage_bar  # noqa: E402
@@ -62,6 +65,18 @@ def load_task(settings: Settings) -> tuple[list[SeedFunction], list[DroppedItem]
             raise ValueError("--functions and --test-cases go together")
         return load.load_logicif_jsonl(settings.functions, settings.test_cases)
     return load.load_seed_dir(settings.seeds or DEFAULT_SEEDS)
+
+
+@task(name="dedup", retries=1, retry_delay_seconds=1, cache_policy=NO_CACHE)
+def dedup_task(seeds: list[SeedFunction], settings: Settings) -> tuple[list, list[DroppedItem], dict]:
+    """Embeddings are cached by content inside; the grouping itself is a second's work."""
+    return dedup_seeds(seeds, settings)
+
+
+@task(name="expressions", retries=1, retry_delay_seconds=1, cache_policy=NO_CACHE)
+def expressions_task(settings: Settings):
+    """Rewrites and embeddings are cached inside (LLM responses, vectors); clustering is cheap."""
+    return choose_expressions(settings)
 
 
 @task(retries=2, retry_delay_seconds=2, persist_result=True,
@@ -132,6 +147,13 @@ def generate(
                 f"({len(seeds_loaded)} seeds loaded, {len(dropped)} skipped)")
     write_load_artifacts(store, seeds_loaded)
     counts: dict[str, Any] = {"load": {"in": len(seeds_loaded) + len(dropped), "out": len(seeds_loaded)}}
+    dedup_started = time.monotonic()
+    seeds_loaded, duplicates, counts["dedup"] = dedup_task(seeds_loaded, settings)
+    timings["dedup"] = time.monotonic() - dedup_started
+    dropped.extend(duplicates)
+    for item in duplicates:
+        logger.info(f"{item.task_id}: {item.detail}")
+        store.write(f"items/{item.task_id}/dedup.json", item)
 
     usage: dict[str, Any] = {}
     calls_before = len(LEDGER.calls)
@@ -147,8 +169,14 @@ def generate(
     if len(LEDGER.calls) > calls_before:
         store.write("llm_calls.jsonl", "".join(json.dumps(c) + "\n" for c in LEDGER.calls[calls_before:]))
 
+    expressions_started = time.monotonic()
+    chosen, vectors, message = expressions_task(settings)
+    logger.info(message)
+    if chosen is not None:
+        write_expressions(store, chosen, vectors)
+    timings["expressions"] = time.monotonic() - expressions_started
     finalize_started = time.monotonic()
-    export = finalize_task(store, described, settings, solve)
+    export = finalize_task(store, described, settings, solve, chosen)
     timings["finalize"] = time.monotonic() - finalize_started
     counts["finalize"] = {"in": len(described), "out": export["tasks"]}
     inputs = {"seeds": str(settings.seeds or DEFAULT_SEEDS)} if not settings.functions else {
@@ -162,8 +190,8 @@ def generate(
 
 
 @task(name="finalize", cache_policy=NO_CACHE)
-def finalize_task(store: VersionStore, described: list, settings: Settings, solve) -> dict[str, Any]:
-    return write_benchmark(store, described, settings, solve)
+def finalize_task(store: VersionStore, described: list, settings: Settings, solve, chosen=None) -> dict[str, Any]:
+    return write_benchmark(store, described, settings, solve, chosen)
 
 
 def _publish(store: VersionStore, counts: dict, dropped: list[DroppedItem], export: dict, timings: dict,

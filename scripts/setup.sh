@@ -9,6 +9,8 @@ fi
 stamp=.venv/.ifforge-installed
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
     .venv/bin/python -m pip install --quiet --upgrade pip
+    # torch first, the CPU build this machine keeps on disk; later requirements then accept it
+    .venv/bin/python -m pip install --quiet "torch==2.13.0"
     .venv/bin/python -m pip install --quiet -e '.[test]'
     .venv/bin/python -m pip check
     touch "$stamp"

@@ -49,6 +49,8 @@ class Oracle:
             kind, answer = "verify", self.verify(first)
         elif "was reviewed and found incomplete" in first:
             kind, answer = "refine", self.refine(first)
+        elif "Write " in first and "new versions of this template" in first:
+            kind, answer = "rewrite", self.rewrite(first)
         else:
             kind, answer = "other", Answer(content="?")
         self.kinds.append(kind)
@@ -92,6 +94,14 @@ class Oracle:
     def refine(self, prompt: str) -> Answer:
         description = _between(prompt, 'The current description:\n"""\n', '\n"""')
         return Answer(content=description + "\nREFINED: the two updates happen in the order written.")
+
+    def rewrite(self, prompt: str) -> Answer:
+        """Ten rewrites per set, taken from the project's hand-written bank (a model would write its own)."""
+        from ifforge.stages.expressions import load_bank
+
+        round_number = int(prompt.split("set number ")[1].split(":")[0])
+        bank = load_bank("solve")
+        return Answer(content=json.dumps({"rewrites": bank[(round_number - 1) * 10: round_number * 10]}))
 
     def _task(self, code: str) -> str:
         """Tasks are recognised by a fingerprint of their code, registered by the test."""

@@ -62,6 +62,9 @@ def _benchmark(folder):
     (version / "benchmark.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
     (version / "benchmark_mini.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows[:3]))
     (folder / "bench" / "LATEST").write_text("v001\n")
+    expression_rows = [{**row, "expression_id": e, "instruction": row["instruction"] + f" ({e})"}
+                       for e in ("e0", "e1", "e2") for row in rows]
+    (version / "benchmark_expressions.jsonl").write_text("".join(json.dumps(r) + "\n" for r in expression_rows))
     return version, rows
 
 
@@ -120,6 +123,23 @@ def test_evaluate_flow_reports_exactly_the_share_answered_right(tmp_path, prefec
                         options={"system_prompt": "Be careful."}, progress=False)
         assert len(server.requests) == asked
         assert json.loads(open(f"{mini}/report.json").read())["overall"]["cases"] == 3
+
+        # under three expressions: e2 trips the student on every t_easy case
+        def fickle(request):
+            text = request["messages"][-1]["content"]
+            if text.startswith("[t_easy") and text.endswith("(e2)"):
+                return Answer(content="no idea")
+            return _student(request)
+
+        server.handler = fickle
+        spread = evaluate(benchmark=str(version), model="org/student-2", base_url=server.url, expressions="all",
+                          progress=False)
+        report = json.loads(open(f"{spread}/report.json").read())
+        assert report["overall"]["cases"] == 27
+        assert report["by_expression"]["e2"]["case_both"] == round(4 / 9, 4)
+        assert report["by_expression"]["e0"]["case_both"] == round(7 / 9, 4)
+        # t_easy scores 1, 1, 0 over e0..e2 (cv = 0.4714 / 0.6667); t_mid 2/3 each (cv 0); t_hard 2/3 each (cv 0)
+        assert report["stability"]["ifs"] == round((2 ** 0.5 / 2) / 3, 4)
 
 
 def test_score_and_compare_commands(tmp_path, capsys):

@@ -43,6 +43,7 @@ def test_generate_writes_a_versioned_benchmark_and_recomputes_only_what_changed(
 
     manifest = _manifest(version)
     assert manifest["stages"]["load"] == {"in": 5, "out": 4}
+    assert manifest["stages"]["dedup"]["out"] == 4 and manifest["stages"]["dedup"]["embedding_model"] == "all-MiniLM-L6-v2"
     assert manifest["stages"]["instrument"]["computed"] == 4
     assert manifest["export"]["tasks"] == 4
     assert manifest["dropped"]["items"] == {"load:bad_seed": 1}
@@ -61,13 +62,25 @@ def test_generate_writes_a_versioned_benchmark_and_recomputes_only_what_changed(
     fixture_keys = set(json.loads(needs_fixture("cases.jsonl").read_text().splitlines()[0])) - {"response"}
     assert fixture_keys <= set(rows[0])
 
+    expression_rows = [json.loads(line) for line in (version / "benchmark_expressions.jsonl").read_text().splitlines()]
+    assert len(expression_rows) == 6 * len(rows)  # the original (e0) and five chosen expressions
+    assert {row["expression_id"] for row in expression_rows} == {"e0", "e1", "e2", "e3", "e4", "e5"}
+    first_case = [r for r in expression_rows if (r["task_id"], r["test_case_id"]) == (rows[0]["task_id"], 0)]
+    assert len({r["instruction"] for r in first_case}) == 6
+    assert all(rows[0]["description"].strip() in r["instruction"] for r in first_case)
+    chosen = json.loads((version / "expressions" / "expressions.json").read_text())
+    assert chosen["k"] == 5 and len(chosen["chosen"]) == 5
+    assert (version / "expressions" / "clusters.png").stat().st_size > 1000
+    assert len((version / "expressions" / "rewrites.jsonl").read_text().splitlines()) >= 40
+
     tasks = pd.read_parquet(version / "tasks.parquet")
     assert sorted(tasks.task_id) == sorted({row["task_id"] for row in rows})
     assert set(tasks.difficulty) <= {"easy", "medium", "hard"} and tasks.in_mini.any()
 
     item = version / "items" / "bank_ledger"
     for name in ("seed.py", "seed.json", "function_anonymised.py", "function_with_stats.py", "instrument.json",
-                 "execute.json", "complexity.json", "description_turn_1.txt", "describe.json", "task.json"):
+                 "execute.json", "complexity.json", "description_turn_1.txt", "describe.json", "verify.json",
+                 "verification_history.json", "task.json"):
         assert (item / name).exists(), name
     provenance = json.loads((item / "execute.json").read_text())["provenance"]
     assert provenance["stage"] == "execute" and len(provenance["input_hash"]) == 64 and provenance["stage_version"]
@@ -80,12 +93,20 @@ def test_generate_writes_a_versioned_benchmark_and_recomputes_only_what_changed(
     assert (version / "benchmark.jsonl").stat().st_mtime_ns == mtime
     assert sorted(p.name for p in (out / "logicif").glob("v*")) == ["v001"]
 
+    # a reviewer vetoes a chosen expression: a new version, with the next nearest rewrite instead
+    vetoed = chosen["chosen"][0]["rewrite_id"]
+    (out / "logicif" / "expressions_veto.txt").write_text(f"{vetoed}  # too chatty\n")
+    vetoed_version = generate(seeds=str(seeds), out=str(out), options={"progress": False})
+    assert vetoed_version == str(out / "logicif" / "v002")
+    after = json.loads((out / "logicif" / "v002" / "expressions" / "expressions.json").read_text())
+    assert vetoed not in [c["rewrite_id"] for c in after["chosen"]] and len(after["chosen"]) == 5
+
     # one seed changed: a new version, and only that seed's items recomputed
     printer = seeds / "printer_queue.py"
     printer.write_text(printer.read_text() + "# input: [[], 2]\n")
     second = generate(seeds=str(seeds), out=str(out), options={"progress": False})
-    assert second == str(out / "logicif" / "v002")
-    stages = _manifest(out / "logicif" / "v002")["stages"]
+    assert second == str(out / "logicif" / "v003")
+    stages = _manifest(out / "logicif" / "v003")["stages"]
     assert stages["instrument"] == {"in": 4, "out": 4, "computed": 1, "reused": 3}
     assert stages["execute"]["computed"] == 1
     assert (version / "manifest.json").exists()  # the old version is untouched

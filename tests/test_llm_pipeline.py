@@ -128,7 +128,7 @@ def test_generate_with_an_llm_keeps_drops_and_caches(seed_dir, tmp_path, prefect
     out = tmp_path / "out"
     with StubServer(oracle) as server:
         options = {"base_url": server.url, "model": "stub-model", "progress": False, "verify_rounds": 2,
-                   "llm_cache": str(tmp_path / "responses.sqlite")}
+                   "llm_cache": str(tmp_path / "responses.sqlite"), "rewrites": 20, "expressions": 3}
         folder = generate(seeds=str(seed_dir), out=str(out), options=options)
         manifest = json.loads(open(f"{folder}/manifest.json").read())
         requests_after_first = len(server.requests)
@@ -136,6 +136,11 @@ def test_generate_with_an_llm_keeps_drops_and_caches(seed_dir, tmp_path, prefect
         assert manifest["stages_used"]["instrument"]["llm"]["model"] == "stub-model"
         for stage in ("instrument", "evolve", "describe", "verify"):
             assert manifest["llm"][stage]["calls"] > 0, stage
+        assert oracle.kinds.count("rewrite") == 2  # two sets of ten rewrites, then enough
+        chosen = json.loads(open(f"{folder}/expressions/expressions.json").read())
+        assert len(chosen["chosen"]) == 3
+        rewrites = [json.loads(line) for line in open(f"{folder}/expressions/rewrites.jsonl")]
+        assert len(rewrites) == 20 and {r["origin"] for r in rewrites} == {"stub-model"}
         assert manifest["llm"]["instrument"]["reasks"] == 0  # a failed check is a new ask, not a JSON re-ask
         rows = [json.loads(line) for line in open(f"{folder}/benchmark.jsonl")]
         assert {row["task_id"] for row in rows} == {"alpha", "bravo", "charlie"}

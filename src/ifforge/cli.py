@@ -227,7 +227,8 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--model", required=True)
     evaluate.add_argument("--base-url", help="OpenAI-compatible server (default: OPENAI_BASE_URL)")
     evaluate.add_argument("--split", choices=["full", "mini"], default="full")
-    evaluate.add_argument("--expressions", default="all", help="all, or comma-separated expression ids")
+    evaluate.add_argument("--expressions", default="original",
+                          help="original (default), all (e0 = original plus e1..ek), or comma-separated ids")
     evaluate.add_argument("--temperature", type=float)
     evaluate.add_argument("--max-tokens", type=int, help="default 16000, as in the paper")
     evaluate.add_argument("--reasoning-effort", help="passed through to reasoning models")

@@ -33,7 +33,7 @@ class EvalSettings(BaseModel):
     base_url: str | None = None
     api_key: str | None = Field(None, exclude=True)
     split: Literal["full", "mini"] = "full"
-    expressions: str = "all"  # "all", or a comma-separated list of expression ids
+    expressions: str = "original"  # "original", "all" (e0 = original, e1..ek), or comma-separated ids
     temperature: float = 0.0
     max_tokens: int = 16_000
     reasoning_effort: str | None = None
@@ -74,7 +74,7 @@ def locate(benchmark: Path, split: str) -> tuple[Path, Path]:
     return benchmark / name, benchmark
 
 
-def load_rows(path: Path, expressions: str = "all") -> list[dict[str, Any]]:
+def _read_jsonl(path: Path) -> list[dict[str, Any]]:
     rows = []
     for number, line in enumerate(Path(path).read_text().splitlines(), start=1):
         if not line.strip():
@@ -87,10 +87,24 @@ def load_rows(path: Path, expressions: str = "all") -> list[dict[str, Any]]:
             if key not in row:
                 raise BenchmarkError(f"{path}:{number}: missing field {key!r}")
         rows.append(row)
-    if expressions != "all" and rows and "expression_id" in rows[0]:
-        wanted = {e.strip() for e in expressions.split(",")}
-        rows = [row for row in rows if str(row.get("expression_id")) in wanted]
     return rows
+
+
+def load_rows(path: Path, expressions: str = "original") -> list[dict[str, Any]]:
+    """The cases to ask: the split's rows, or (with expressions) those tasks under each chosen expression."""
+    rows = _read_jsonl(path)
+    if expressions == "original":
+        return rows
+    expression_file = Path(path).parent / "benchmark_expressions.jsonl"
+    if not expression_file.exists():
+        raise BenchmarkError(f"{Path(path).parent}: no benchmark_expressions.jsonl (generate with expressions > 0)")
+    tasks = {row["task_id"] for row in rows}
+    wanted = None if expressions == "all" else {e.strip() for e in expressions.split(",")}
+    chosen = [row for row in _read_jsonl(expression_file)
+              if row["task_id"] in tasks and (wanted is None or row["expression_id"] in wanted)]
+    if wanted and not chosen:
+        raise BenchmarkError(f"{expression_file}: no rows with expression ids {sorted(wanted)}")
+    return chosen
 
 
 def model_folder(version: Path, model: str) -> Path:

@@ -15,7 +15,7 @@ from typing import Any
 
 import pandas as pd
 
-from ifforge.artifacts import VersionStore, canonical_json, content_hash, provenance
+from ifforge.artifacts import VersionStore, canonical_json, code_version, content_hash, provenance
 from ifforge.prompts import Prompt
 from ifforge.records import (
     DescribedFunction,
@@ -29,12 +29,13 @@ from ifforge.records import (
 )
 from ifforge.settings import Settings
 from ifforge.llm import LLMConfig
-from ifforge.stages import complexity, describe, evolve, execute, finalize, instrument, verify
+from ifforge.prompts import load_prompt
+from ifforge.stages import complexity, dedup, describe, evolve, execute, expressions, finalize, instrument, verify
 from ifforge.stages.runner import Stage
 
 EXECUTE_SETTINGS = ("min_cases", "max_tracker_value", "max_decimal_places", "max_input_magnitude",
                     "max_input_length", "case_seconds", "memory_mb")
-LLM_STAGES = ("instrument", "evolve", "describe", "verify")
+LLM_STAGES = ("instrument", "evolve", "describe", "verify", "expressions")
 
 
 class LLMSetupError(ValueError):
@@ -100,6 +101,24 @@ def build_stages(settings: Settings) -> dict[str, Stage]:
     return stages
 
 
+def expressions_identity(settings: Settings) -> dict[str, Any] | None:
+    """What decides the chosen expressions: template, rewrite source (bank or model), veto list, embedder."""
+    if not settings.expressions:
+        return None
+    template = expressions.template_prompt(settings.expression_template)
+    config = resolve_llm(settings)[0].get("expressions")
+    source: Any = {"model": config.model, **config.generation_parameters(),
+                   "prompt": load_prompt("rewrite").hash, "rewrites": settings.rewrites} if config else (
+        load_prompt(f"{template.name}_rewrites").hash if expressions.bank_exists(template.name) else None)
+    return {"version": expressions.VERSION, "template": template.hash, "k": settings.expressions, "source": source,
+            "veto": sorted(expressions.read_veto(veto_path(settings))),
+            "embedding_model": str(settings.embedding_model or "default")}
+
+
+def veto_path(settings: Settings) -> Path:
+    return settings.expressions_veto or Path(settings.out) / settings.benchmark / "expressions_veto.txt"
+
+
 def fingerprint(seeds: list[SeedFunction], settings: Settings, stages: dict[str, Stage], solve: Prompt) -> str:
     """Everything that changes what a run writes: inputs, settings, stage code, models and prompts."""
     return content_hash(
@@ -107,6 +126,8 @@ def fingerprint(seeds: list[SeedFunction], settings: Settings, stages: dict[str,
         settings.output_fingerprint(),
         {name: stage.identity() for name, stage in stages.items()},
         solve.hash,
+        {"dedup": code_version(dedup)} if settings.dedup else None,
+        expressions_identity(settings),
     )
 
 
@@ -167,7 +188,7 @@ def write_stage_artifacts(store: VersionStore, stage: Stage, items: list, outcom
 
 
 def write_benchmark(store: VersionStore, described: list[DescribedFunction], settings: Settings,
-                    solve: Prompt) -> dict[str, Any]:
+                    solve: Prompt, chosen: expressions.ExpressionSet | None = None) -> dict[str, Any]:
     """benchmark.jsonl, benchmark_mini.jsonl, tasks.parquet; returns counts for the manifest."""
     tasks = sorted((finalize.to_task(item) for item in described), key=lambda t: t.task_id)
     mini = finalize.mini_split(tasks, settings.mini_fraction, settings.sample_seed)
@@ -183,6 +204,17 @@ def write_benchmark(store: VersionStore, described: list[DescribedFunction], set
             "provenance": provenance("finalize", "1", content_hash(task), solve.hash),
         })
     store.write("benchmark.jsonl", "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in all_rows))
+    expression_rows = 0
+    if chosen is not None and chosen.chosen:
+        templates = {"e0": solve, **{eid: Prompt(name=eid, version=solve.version, text=text, hash=solve.hash)
+                                     for eid, text in chosen.texts().items()}}
+        lines = []
+        for task in tasks:
+            for eid, template in templates.items():
+                for row in finalize.rows(task, template):
+                    lines.append(json.dumps({**row, "expression_id": eid}, ensure_ascii=False) + "\n")
+        store.write("benchmark_expressions.jsonl", "".join(lines))
+        expression_rows = len(lines)
     store.write("benchmark_mini.jsonl", "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in mini_rows))
     table = pd.DataFrame(finalize.task_table(tasks, mini))
     parquet = store.path / "tasks.parquet"
@@ -196,6 +228,7 @@ def write_benchmark(store: VersionStore, described: list[DescribedFunction], set
         "mini_tasks": len(mini),
         "mini_cases": len(mini_rows),
         "by_difficulty": dict(Counter(task.difficulty for task in tasks)),
+        "expression_rows": expression_rows,
     }
 
 
@@ -230,3 +263,73 @@ def write_manifest(store: VersionStore, *, settings: Settings, stages: dict[str,
         "seconds": {**{k: round(v, 3) for k, v in timings.items()}, "total": round(time.monotonic() - started, 3)},
         "finished_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     })
+
+
+def embedder(settings: Settings):
+    from ifforge.embeddings import EmbeddingCache, Embedder
+
+    cache = EmbeddingCache(settings.embedding_cache or Path(settings.out) / ".embeddings.sqlite")
+    return Embedder(settings.embedding_model, cache)
+
+
+def dedup_seeds(seeds: list[SeedFunction], settings: Settings) -> tuple[list[SeedFunction], list[DroppedItem], dict]:
+    """Near-duplicate seeds dropped (the longest of each group kept); counts for the manifest."""
+    if not settings.dedup or len(seeds) < 2:
+        return seeds, [], {"in": len(seeds), "out": len(seeds)}
+    model = embedder(settings)
+    vectors = model.embed([dedup.dedup_text(seed) for seed in seeds])
+    kept, dropped = dedup.run(seeds, vectors, settings.dedup_threshold, model.name)
+    return kept, dropped, {"in": len(seeds), "out": len(kept), "embedded": model.computed,
+                           "embedding_model": model.name}
+
+
+def choose_expressions(settings: Settings) -> tuple[expressions.ExpressionSet | None, Any, str]:
+    """The template's expressions (and the rewrites' vectors for the plot), or None and why not."""
+    import asyncio
+
+    from ifforge.llm import LLM, ResponseCache
+
+    if not settings.expressions:
+        return None, None, "expressions off (expressions = 0)"
+    template = expressions.template_prompt(settings.expression_template)
+    config = resolve_llm(settings)[0].get("expressions")
+    if config is not None:
+        async def ask() -> list[str]:
+            cache = None if settings.no_cache else ResponseCache(settings.llm_cache or Path(settings.out) / ".llm_cache.sqlite")
+            llm = LLM(config, cache)
+            try:
+                return await expressions.llm_rewrites(template, settings.rewrites, llm)
+            finally:
+                await llm.close()
+                if cache is not None:
+                    cache.close()
+
+        texts = asyncio.run(ask())
+        origin = [config.model] * len(texts)
+    elif expressions.bank_exists(template.name):
+        texts = expressions.load_bank(template.name)
+        origin = ["bank"] * len(texts)
+    else:
+        return None, None, f"no LLM and no bank prompts/{template.name}_rewrites.md: expressions skipped"
+    if not texts:
+        return None, None, "the LLM gave no rewrites: expressions skipped"
+    model = embedder(settings)
+    vectors = model.embed(texts)
+    original = model.embed([template.text])[0]
+    chosen = expressions.choose(template, texts, origin, vectors, original, settings.expressions,
+                                expressions.read_veto(veto_path(settings)), model.name)
+    source = config.model if config else "the bank"
+    return chosen, vectors, (f"{len(chosen.chosen)} expressions of '{template.name}' chosen from {len(texts)} "
+                             f"rewrites by {source}")
+
+
+def write_expressions(store: VersionStore, chosen: expressions.ExpressionSet, vectors) -> None:
+    store.write("expressions/rewrites.jsonl", expressions.to_jsonl(chosen))
+    store.write("expressions/expressions.json", {
+        "template": chosen.template, "template_hash": chosen.template_hash, "k": chosen.k,
+        "embedding_model": chosen.embedding_model, "notes": chosen.notes,
+        "chosen": [{"expression_id": eid, "rewrite_id": rid, "text": chosen.texts()[eid]}
+                   for eid, rid in zip(chosen.texts(), chosen.chosen)],
+        "veto_help": "to veto a rewrite, add its id to the veto file (setting expressions_veto) and run again"})
+    expressions.plot_clusters(chosen, vectors, store.path / "expressions" / "clusters.png")
+    store.artifacts.append("expressions/clusters.png")

