@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,7 @@ from prefect.artifacts import create_markdown_artifact, create_table_artifact  #
 from prefect.cache_policies import INPUTS, NO_CACHE, TASK_SOURCE, CacheKeyFnPolicy  # noqa: E402
 
 from ifforge.artifacts import ItemCache, VersionStore, content_hash, file_hash  # noqa: E402
-from ifforge.llm import LEDGER, usage_since  # noqa: E402
+from ifforge.llm import CALL_TAG, LEDGER, Usage, usage_since  # noqa: E402
 from ifforge.pipeline import (  # noqa: E402
     build_stages,
     choose_expressions,
@@ -46,7 +47,7 @@ from ifforge.prompts import load_prompt  # noqa: E402
 from ifforge.records import DroppedItem, Outcome, SeedFunction  # noqa: E402
 from ifforge.settings import Settings, load_settings  # noqa: E402
 from ifforge.stages import complexity, load  # noqa: E402
-from ifforge.stages.runner import COMPUTED, run_items  # noqa: E402
+from ifforge.stages.runner import run_items  # noqa: E402
 
 DEFAULT_SEEDS = PROJECT_ROOT / "seeds"
 
@@ -80,36 +81,47 @@ def expressions_task(settings: Settings):
 
 
 @task(retries=2, retry_delay_seconds=2, persist_result=True,
-      cache_policy=INPUTS - "cache_root" + TASK_SOURCE + CacheKeyFnPolicy(cache_key_fn=_stage_key))
-def stage_task(stage_name: str, items: list, settings: Settings, cache_root: str) -> tuple[list[Outcome], list[str]]:
+      cache_policy=INPUTS - "cache_root" - "run_token" + TASK_SOURCE + CacheKeyFnPolicy(cache_key_fn=_stage_key))
+def stage_task(stage_name: str, items: list, settings: Settings, cache_root: str, run_token: str) -> dict[str, Any]:
+    """One shard of one stage. What it computed and the LLM usage it caused are counted here, where
+    the work runs (a thread or a Dask worker), and stamped with the run's token: a result Prefect
+    serves from its cache carries an older token, so the flow counts it as reused, not computed."""
     stage = build_stages(settings)[stage_name]
+    ledger_before = LEDGER.snapshot()
+    tag = uuid.uuid4().hex
+    CALL_TAG.set(tag)
     with stage_bar(stage_name, len(items), settings.progress) as advance:
         outcomes, counts = run_items(stage, items, settings, ItemCache(Path(cache_root)), on_item=advance)
-    return outcomes, counts.keys
+    usage = usage_since(ledger_before, stage_name) if stage.uses_llm else None
+    return {"outcomes": outcomes, "keys": counts.keys, "computed": counts.computed, "run_token": run_token,
+            "usage": usage.__dict__ if usage else None, "calls": LEDGER.calls_tagged(tag)}
 
 
 def _run_stage(name: str, items: list, settings: Settings, store: VersionStore, dropped: list[DroppedItem],
-               counts: dict[str, Any], timings: dict[str, float], usage: dict[str, Any]) -> list:
+               counts: dict[str, Any], timings: dict[str, float], usage: dict[str, Any], run_token: str,
+               calls: list[dict[str, Any]]) -> list:
     """Submit one task per shard, gather in order, write the per-item artifacts, collect drops."""
     started = time.monotonic()
-    before = COMPUTED.get(name, 0)
-    ledger_before = LEDGER.snapshot()
     stage = build_stages(settings)[name]
     shards = [items[i:i + settings.shard_size] for i in range(0, len(items), settings.shard_size)]
-    futures = [stage_task.with_options(name=name).submit(name, shard, settings, str(store.cache.root))
+    futures = [stage_task.with_options(name=name).submit(name, shard, settings, str(store.cache.root), run_token)
                for shard in shards]
-    outcomes, keys = [], []
+    outcomes, keys, computed, stage_usage = [], [], 0, Usage()
     for future in futures:
-        shard_outcomes, shard_keys = future.result()
-        outcomes += shard_outcomes
-        keys += shard_keys
+        shard = future.result()
+        outcomes += shard["outcomes"]
+        keys += shard["keys"]
+        if shard["run_token"] == run_token:  # computed by this run, not served from Prefect's cache
+            computed += shard["computed"]
+            calls.extend(shard["calls"])
+            for field, value in (shard["usage"] or {}).items():
+                setattr(stage_usage, field, getattr(stage_usage, field) + value)
     write_stage_artifacts(store, stage, items, outcomes, keys)
     if stage.uses_llm:
-        usage[name] = {"model": stage.model, **usage_since(ledger_before, name).report(stage.llm)}
+        usage[name] = {"model": stage.model, **stage_usage.report(stage.llm)}
     kept = [outcome.kept for outcome in outcomes if outcome.kept is not None]
     for outcome in outcomes:
         dropped.extend(outcome.dropped)
-    computed = COMPUTED.get(name, 0) - before
     counts[name] = {"in": len(items), "out": len(kept), "computed": computed, "reused": len(items) - computed}
     timings[name] = time.monotonic() - started
     return kept
@@ -156,18 +168,19 @@ def generate(
         store.write(f"items/{item.task_id}/dedup.json", item)
 
     usage: dict[str, Any] = {}
-    calls_before = len(LEDGER.calls)
+    calls: list[dict[str, Any]] = []
+    run_token = uuid.uuid4().hex
     items = seeds_loaded
     for name in stages:
-        items = _run_stage(name, items, settings, store, dropped, counts, timings, usage)
+        items = _run_stage(name, items, settings, store, dropped, counts, timings, usage, run_token, calls)
         if name == "complexity":
             items = complexity.assign_tiers(items)
     described = items
     paths = {task_id_of(item): {"instrument": item.measured.executed.function.path,
                                 "evolved_turns": item.measured.executed.function.evolved_turns,
                                 "describe": item.instruction.path} for item in described}
-    if len(LEDGER.calls) > calls_before:
-        store.write("llm_calls.jsonl", "".join(json.dumps(c) + "\n" for c in LEDGER.calls[calls_before:]))
+    if calls:
+        store.write("llm_calls.jsonl", "".join(json.dumps(c) + "\n" for c in calls))
 
     expressions_started = time.monotonic()
     chosen, vectors, message = expressions_task(settings)
@@ -219,6 +232,20 @@ def _publish(store: VersionStore, counts: dict, dropped: list[DroppedItem], expo
                             columns=["task_id", "difficulty", "n_cases", "code_complexity_score", "in_mini"])
     rows = table.assign(folder=[str(store.item_dir(t)) for t in table.task_id]).to_dict("records")
     create_table_artifact(rows, key="generate-tasks", description="finished tasks")
+
+
+def flow_for(settings: Settings):
+    """The generate flow on the task runner the settings ask for."""
+    if settings.task_runner == "threads":
+        return generate
+    from prefect_dask import DaskTaskRunner
+
+    if settings.dask_address:
+        runner = DaskTaskRunner(address=settings.dask_address)
+    else:
+        runner = DaskTaskRunner(cluster_kwargs={"n_workers": settings.dask_workers, "threads_per_worker": 1,
+                                                "processes": True, "dashboard_address": None})
+    return generate.with_options(task_runner=runner)
 
 
 def _cli(argv: list[str] | None = None) -> None:

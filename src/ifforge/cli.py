@@ -53,7 +53,9 @@ def _generate(args: argparse.Namespace) -> int:
         if path and not Path(path).exists():
             print(f"ifforge: {path}: not found", file=sys.stderr)
             return 2
-    from flows.generate import generate
+    from flows.generate import flow_for
+
+    generate = flow_for(settings)
 
     def run() -> str:
         return generate(seeds=args.seeds, functions=args.functions, test_cases=args.test_cases, out=args.out,
@@ -136,6 +138,64 @@ def _compare(args: argparse.Namespace) -> int:
             return 2
         reports.append(path)
     print(compare(reports), end="")
+    return 0
+
+
+def _server(args: argparse.Namespace) -> int:
+    """The Prefect server and UI on 127.0.0.1 until Ctrl-C; flows started meanwhile report to it."""
+    import time
+
+    from ifforge.prefect_env import configure
+    from ifforge.prefect_server import PrefectServer, PrefectServerError
+
+    configure()
+    try:
+        with PrefectServer(args.port) as server:
+            print(f"Prefect UI: {server.ui_url}   (API {server.api_url}; flows started now report here). "
+                  f"Ctrl-C stops it.", flush=True)
+            while server.process.poll() is None:
+                time.sleep(0.5)
+            return 1
+    except PrefectServerError as error:
+        print(f"ifforge: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 0
+
+
+def _deploy(args: argparse.Namespace) -> int:
+    from ifforge.prefect_env import configure
+
+    if not configure():
+        print("ifforge: deployments need a running server: start `ifforge server` first", file=sys.stderr)
+        return 2
+    from flows.serve import main as serve
+
+    try:
+        serve()
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+def _watch(args: argparse.Namespace) -> int:
+    from ifforge.watch import trigger, watch
+
+    folder = Path(args.seeds)
+    if not folder.is_dir():
+        print(f"ifforge: {folder}: seed folder not found", file=sys.stderr)
+        return 2
+    options = dict(args.set or [])
+
+    def on_change(summary: str) -> None:
+        print(f"ifforge watch: {summary}", flush=True)
+        print(f"ifforge watch: {trigger(folder, options, local=args.local)}", flush=True)
+
+    print(f"ifforge watch: watching {folder} (Ctrl-C stops)", flush=True)
+    try:
+        watch(folder, on_change, interval=args.interval, run_first=args.now, max_runs=1 if args.once else None)
+    except KeyboardInterrupt:
+        pass
     return 0
 
 
@@ -252,6 +312,22 @@ def build_parser() -> argparse.ArgumentParser:
     compare_parser = commands.add_parser("compare", help="several models' reports side by side")
     compare_parser.add_argument("reports", nargs="+", help="eval folders or report.json files")
     compare_parser.set_defaults(run=_compare)
+
+    server = commands.add_parser("server", help="the Prefect server and UI on 127.0.0.1 (offline, sqlite)")
+    server.add_argument("--port", type=int, default=4200)
+    server.set_defaults(run=_server)
+
+    deploy = commands.add_parser("deploy", help="serve the generate and evaluate deployments (needs `ifforge server`)")
+    deploy.set_defaults(run=_deploy)
+
+    watch_parser = commands.add_parser("watch", help="regenerate when seed files are added or changed")
+    watch_parser.add_argument("seeds", help="seed folder to watch")
+    watch_parser.add_argument("--interval", type=float, default=2.0, help="seconds between looks")
+    watch_parser.add_argument("--local", action="store_true", help="run in this process even when a server is up")
+    watch_parser.add_argument("--now", action="store_true", help="also run once at start")
+    watch_parser.add_argument("--once", action="store_true", help="stop after the first run")
+    watch_parser.add_argument("--set", action="append", type=_parse_option, metavar="KEY=VALUE")
+    watch_parser.set_defaults(run=_watch)
 
     llm = commands.add_parser("llm", help="local model serving").add_subparsers(dest="llm_command", required=True)
     serve = llm.add_parser("serve", help="llama.cpp's OpenAI-compatible server on 127.0.0.1 (extra: ifforge[local])")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextvars
 import hashlib
 import json
 import logging
@@ -91,8 +92,12 @@ class Usage:
         return row
 
 
+CALL_TAG: contextvars.ContextVar[str | None] = contextvars.ContextVar("ifforge_call_tag", default=None)
+
+
 class Ledger:
-    """Usage per stage for this process; a flow reads the difference a stage made."""
+    """Usage per stage for this process; a flow reads the difference a stage made. Each logged call
+    carries the CALL_TAG of the work that made it, so a shard can hand back exactly its own calls."""
 
     def __init__(self):
         self._lock = threading.Lock()
@@ -107,7 +112,11 @@ class Ledger:
 
     def record_call(self, entry: dict[str, Any]) -> None:
         with self._lock:
-            self.calls.append(entry)
+            self.calls.append({**entry, "tag": CALL_TAG.get()})
+
+    def calls_tagged(self, tag: str) -> list[dict[str, Any]]:
+        with self._lock:
+            return [{k: v for k, v in call.items() if k != "tag"} for call in self.calls if call["tag"] == tag]
 
     def snapshot(self) -> dict[str, Usage]:
         with self._lock:

@@ -46,6 +46,10 @@ class Settings(BaseModel):
     shard_size: int = _runtime("items per Prefect task run within a stage", default=64, ge=1)
     workers: int = _runtime("parallel sandbox children", default=max(1, os.cpu_count() or 1), ge=1)
     progress: bool = _runtime("show a progress bar per stage", default=True)
+    task_runner: Literal["threads", "dask"] = _runtime(
+        "where stage shards run: Prefect's thread pool, or Dask (prefect-dask)", default="threads")
+    dask_address: str | None = _runtime("an existing Dask scheduler (default: a local cluster)", default=None)
+    dask_workers: int = _runtime("workers of the local Dask cluster", default=2, ge=1)
 
     # embeddings: dedup of seeds, clustering of template rewrites
     dedup: bool = Field(True, description="drop near-duplicate seeds by embedding similarity")
