@@ -27,14 +27,15 @@ from prefect import flow, get_run_logger, task  # noqa: E402
 from prefect.artifacts import create_markdown_artifact, create_table_artifact  # noqa: E402
 from prefect.cache_policies import INPUTS, NO_CACHE, TASK_SOURCE, CacheKeyFnPolicy  # noqa: E402
 
-from ifforge.artifacts import ItemCache, VersionStore, content_hash, file_hash  # noqa: E402
-from ifforge.llm import CALL_TAG, LEDGER, Usage, usage_since  # noqa: E402
+from ifforge.artifacts import VersionStore, content_hash, file_hash  # noqa: E402
+from ifforge.llm import Usage  # noqa: E402
 from ifforge.pipeline import (  # noqa: E402
     build_stages,
     choose_expressions,
     dedup_seeds,
     fingerprint,
     resolve_llm,
+    run_stage_shard,
     write_benchmark,
     write_load_artifacts,
     write_manifest,
@@ -42,12 +43,10 @@ from ifforge.pipeline import (  # noqa: E402
     write_expressions,
     write_stage_artifacts,
 )
-from ifforge.progress import stage_bar  # noqa: E402
 from ifforge.prompts import load_prompt  # noqa: E402
 from ifforge.records import DroppedItem, Outcome, SeedFunction  # noqa: E402
 from ifforge.settings import Settings, load_settings  # noqa: E402
 from ifforge.stages import complexity, load  # noqa: E402
-from ifforge.stages.runner import run_items  # noqa: E402
 
 DEFAULT_SEEDS = PROJECT_ROOT / "seeds"
 
@@ -80,21 +79,10 @@ def expressions_task(settings: Settings):
     return choose_expressions(settings)
 
 
-@task(retries=2, retry_delay_seconds=2, persist_result=True,
-      cache_policy=INPUTS - "cache_root" - "run_token" + TASK_SOURCE + CacheKeyFnPolicy(cache_key_fn=_stage_key))
-def stage_task(stage_name: str, items: list, settings: Settings, cache_root: str, run_token: str) -> dict[str, Any]:
-    """One shard of one stage. What it computed and the LLM usage it caused are counted here, where
-    the work runs (a thread or a Dask worker), and stamped with the run's token: a result Prefect
-    serves from its cache carries an older token, so the flow counts it as reused, not computed."""
-    stage = build_stages(settings)[stage_name]
-    ledger_before = LEDGER.snapshot()
-    tag = uuid.uuid4().hex
-    CALL_TAG.set(tag)
-    with stage_bar(stage_name, len(items), settings.progress) as advance:
-        outcomes, counts = run_items(stage, items, settings, ItemCache(Path(cache_root)), on_item=advance)
-    usage = usage_since(ledger_before, stage_name) if stage.uses_llm else None
-    return {"outcomes": outcomes, "keys": counts.keys, "computed": counts.computed, "run_token": run_token,
-            "usage": usage.__dict__ if usage else None, "calls": LEDGER.calls_tagged(tag)}
+_stage_task = task(retries=2, retry_delay_seconds=2, persist_result=True,
+                   cache_policy=INPUTS - "cache_root" - "run_token" + TASK_SOURCE
+                   + CacheKeyFnPolicy(cache_key_fn=_stage_key))
+stage_task = _stage_task(run_stage_shard)  # a plain function of ifforge.pipeline: Dask pickles it by name
 
 
 def _run_stage(name: str, items: list, settings: Settings, store: VersionStore, dropped: list[DroppedItem],

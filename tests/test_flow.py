@@ -2,6 +2,7 @@
 
 import json
 import shutil
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -130,3 +131,18 @@ def test_generate_takes_logicif_input_files_and_keeps_task_ids(tmp_path):
     assert kept <= {t["task_id"] for t in tasks}
     assert len(kept) >= 4, (kept, dropped)
     assert manifest["inputs"]["functions_sha256"]
+
+
+def test_a_local_dask_cluster_of_two_workers_makes_the_same_benchmark(seeds, tmp_path):
+    from flows.generate import flow_for
+    from ifforge.settings import Settings
+
+    (seeds / "broken.py").unlink()
+    threads = generate(seeds=str(seeds), out=str(tmp_path / "threads"), options={"progress": False})
+    dask_flow = flow_for(Settings(task_runner="dask", dask_workers=2))
+    on_dask = dask_flow(seeds=str(seeds), out=str(tmp_path / "dask"),
+                        options={"progress": False, "task_runner": "dask", "shard_size": 2})
+    assert open(f"{on_dask}/benchmark.jsonl").read() == open(f"{threads}/benchmark.jsonl").read()
+    assert open(f"{on_dask}/benchmark_expressions.jsonl").read() == open(f"{threads}/benchmark_expressions.jsonl").read()
+    stages = _manifest(Path(on_dask))["stages"]
+    assert stages["instrument"]["computed"] == 4 and stages["execute"]["computed"] == 4  # counted on the workers

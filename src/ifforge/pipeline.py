@@ -333,3 +333,26 @@ def write_expressions(store: VersionStore, chosen: expressions.ExpressionSet, ve
         "veto_help": "to veto a rewrite, add its id to the veto file (setting expressions_veto) and run again"})
     expressions.plot_clusters(chosen, vectors, store.path / "expressions" / "clusters.png")
     store.artifacts.append("expressions/clusters.png")
+
+
+def run_stage_shard(stage_name: str, items: list, settings: Settings, cache_root: str, run_token: str) -> dict[str, Any]:
+    """One shard of one stage (the body of the flow's stage task). What it computed and the LLM
+    usage it caused are counted here, where the work runs (a thread or a Dask worker), and stamped
+    with the run's token: a result Prefect serves from its cache carries an older token, so the flow
+    counts it as reused, not computed."""
+    import uuid
+
+    from ifforge.artifacts import ItemCache
+    from ifforge.llm import CALL_TAG, LEDGER, usage_since
+    from ifforge.progress import stage_bar
+    from ifforge.stages.runner import run_items
+
+    stage = build_stages(settings)[stage_name]
+    ledger_before = LEDGER.snapshot()
+    tag = uuid.uuid4().hex
+    CALL_TAG.set(tag)
+    with stage_bar(stage_name, len(items), settings.progress) as advance:
+        outcomes, counts = run_items(stage, items, settings, ItemCache(Path(cache_root)), on_item=advance)
+    usage = usage_since(ledger_before, stage_name) if stage.uses_llm else None
+    return {"outcomes": outcomes, "keys": counts.keys, "computed": counts.computed, "run_token": run_token,
+            "usage": usage.__dict__ if usage else None, "calls": LEDGER.calls_tagged(tag)}
