@@ -44,7 +44,7 @@ from ifforge.pipeline import (  # noqa: E402
     write_stage_artifacts,
 )
 from ifforge.prompts import load_prompt  # noqa: E402
-from ifforge.records import DroppedItem, Outcome, SeedFunction  # noqa: E402
+from ifforge.records import DroppedItem, SeedFunction  # noqa: E402
 from ifforge.settings import Settings, load_settings  # noqa: E402
 from ifforge.stages import complexity, load  # noqa: E402
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import ast
 import json
-import re
 
 from ifforge.codeops.anonymise import anonymise
 from ifforge.codeops.instrument import instrument
@@ -37,7 +36,7 @@ class Oracle:
 
     def __call__(self, request) -> Answer:
         messages = request["messages"]
-        first, last = messages[0]["content"], messages[-1]["content"]
+        first = messages[0]["content"]
         retry = len(messages) > 1
         if "You are preparing a Python function" in first:
             kind, answer = "anonymise", self.anonymise(first, retry)

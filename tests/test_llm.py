@@ -1,7 +1,6 @@
 """llm.py against a scripted OpenAI-compatible server on 127.0.0.1, through the real openai client."""
 
 import asyncio
-import json
 import time
 
 import pytest

@@ -7,7 +7,6 @@ seeds are recomputed: everything else comes from the per-item caches.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from pathlib import Path
 from threading import Event

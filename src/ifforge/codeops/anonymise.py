@@ -182,7 +182,7 @@ def anonymise(source: str, entry: str) -> Anonymised:
     _rename_missed_accesses(wrapper.module, scopes, parents, new_names, by_node)
 
     keyword_maps: dict[int, dict[str, str]] = {}
-    for key, assignments in bindings.items():
+    for assignments in bindings.values():
         for assignment in assignments:
             if isinstance(assignment.node, cst.FunctionDef) and id(assignment.node) in function_params:
                 for reference in assignment.references:
@@ -201,7 +201,7 @@ def anonymise(source: str, entry: str) -> Anonymised:
 
     renamed = wrapper.module.visit(_Renamer(by_node, keyword_maps, global_names))
     readable = {}
-    for (scope_id, old), new in new_names.items():
+    for (_, old), new in new_names.items():
         readable.setdefault(old, new)
         if readable[old] != new:
             readable[f"{old}#{new}"] = new

@@ -76,7 +76,7 @@ def difficulty_tiers(scores: dict[str, float]) -> dict[str, str]:
     ordered = sorted(scores.items(), key=lambda item: (item[1], item[0]))
     n = len(ordered)
     tiers: dict[str, str] = {}
-    for rank, (task_id, score) in enumerate(ordered):
+    for rank, (task_id, _) in enumerate(ordered):
         tiers[task_id] = ("easy", "medium", "hard")[min(2, rank * 3 // n)]
     # keep equal scores in one tier: a task takes the lowest tier any task of its score got
     lowest: dict[float, str] = {}

@@ -68,7 +68,7 @@ async def write_with_llm(llm: LLM, prompt_name: str, values: dict[str, str], set
     prompt = load_prompt(prompt_name)
     messages = [{"role": "user", "content": prompt.render(**values)}]
     problem = "no reply"
-    for attempt in range(settings.llm_reasks + 1):
+    for _ in range(settings.llm_reasks + 1):
         try:
             reply = await llm.chat(messages, stage=stage, prompt_versions={prompt_name: prompt.hash})
         except LLMError as error:
