@@ -11,6 +11,8 @@ import pytest
 _HOME = tempfile.mkdtemp(prefix="ifforge-test-prefect-")
 atexit.register(shutil.rmtree, _HOME, ignore_errors=True)
 os.environ["PREFECT_HOME"] = _HOME
+os.environ["IFFORGE_NO_SERVER_PROBE"] = "1"  # hermetic: never report to a server a developer left running
+os.environ.pop("PREFECT_API_URL", None)
 os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "120")
 os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
 

@@ -7,13 +7,19 @@ import tempfile
 import urllib.error
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
-from ifforge.review import (ReviewServer, cohen_kappa, export_verified, format_stats, review_stats,
-                            verified_task_ids)
+from ifforge.review import (
+    ReviewServer,
+    cohen_kappa,
+    export_verified,
+    format_stats,
+    review_stats,
+    verified_task_ids,
+)
 
 TASKS = ["t1_sum", "t2_max", "t3_count", "t4_join"]
 
@@ -99,7 +105,7 @@ def test_marks_are_saved_per_reviewer(server, version):
     record = _mark(server, "alice", "t1_sum", "faithful", "  looks right ")
     assert record["reviewer"] == "alice" and record["verdict"] == "faithful" and record["comment"] == "looks right"
     saved_at = datetime.fromisoformat(record["at"])
-    assert saved_at.utcoffset() == timedelta(0) and abs(datetime.now(timezone.utc) - saved_at).total_seconds() < 60
+    assert saved_at.utcoffset() == timedelta(0) and abs(datetime.now(UTC) - saved_at).total_seconds() < 60
     _mark(server, "alice", "t2_max", "not_faithful", "step 2 is wrong")
     _mark(server, "alice", "t1_sum", "not_faithful")  # a new mark replaces the old one
     _mark(server, "bob.k-2", "t1_sum", "faithful")

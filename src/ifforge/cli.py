@@ -199,6 +199,55 @@ def _watch(args: argparse.Namespace) -> int:
     return 0
 
 
+def _version_folder(given: str) -> Path:
+    path = Path(given)
+    if (path / "LATEST").exists():
+        path = path / (path / "LATEST").read_text().strip()
+    return path
+
+
+def _review(args: argparse.Namespace) -> int:
+    """Serve the review page (or print review statistics) for one benchmark version."""
+    import time
+
+    from ifforge.review import ReviewError, ReviewServer, format_stats, review_stats
+
+    version = _version_folder(args.version)
+    if not (version / "benchmark.jsonl").exists():
+        print(f"ifforge: {version}: no benchmark.jsonl (give a version folder or a benchmark folder)", file=sys.stderr)
+        return 2
+    try:
+        if args.stats:
+            print(format_stats(review_stats(version)))
+            return 0
+        with ReviewServer(version, port=args.port) as server:
+            print(f"review page: {server.url}  (marks go to {version / 'reviews'}); Ctrl-C stops it", flush=True)
+            while True:
+                time.sleep(1)
+    except ReviewError as error:
+        print(f"ifforge: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 0
+
+
+def _export(args: argparse.Namespace) -> int:
+    from ifforge.review import export_verified
+
+    version = _version_folder(args.version)
+    if not args.verified_only:
+        print("ifforge: export writes reviewed subsets; use --verified-only", file=sys.stderr)
+        return 2
+    out = Path(args.out or version / "benchmark_verified.jsonl")
+    try:
+        path, tasks = export_verified(version, out)
+    except (ValueError, OSError) as error:
+        print(f"ifforge: {error}", file=sys.stderr)
+        return 2
+    print(f"{tasks} verified tasks written to {path}")
+    return 0
+
+
 def _llm_serve(args: argparse.Namespace) -> int:
     """Start llama.cpp's OpenAI-compatible server and keep it up until Ctrl-C."""
     import time
@@ -329,6 +378,18 @@ def build_parser() -> argparse.ArgumentParser:
     watch_parser.add_argument("--set", action="append", type=_parse_option, metavar="KEY=VALUE")
     watch_parser.set_defaults(run=_watch)
 
+    review = commands.add_parser("review", help="human verification page for a benchmark version")
+    review.add_argument("version", help="a version folder, or a benchmark folder (its LATEST)")
+    review.add_argument("--port", type=int, default=0, help="port (default: a free one)")
+    review.add_argument("--stats", action="store_true", help="print coverage and inter-reviewer agreement")
+    review.set_defaults(run=_review)
+
+    export = commands.add_parser("export", help="export a reviewed subset of a benchmark version")
+    export.add_argument("version")
+    export.add_argument("--verified-only", action="store_true", help="only items every reviewer marked faithful")
+    export.add_argument("--out", help="output .jsonl (default: <version>/benchmark_verified.jsonl)")
+    export.set_defaults(run=_export)
+
     llm = commands.add_parser("llm", help="local model serving").add_subparsers(dest="llm_command", required=True)
     serve = llm.add_parser("serve", help="llama.cpp's OpenAI-compatible server on 127.0.0.1 (extra: ifforge[local])")
     serve.add_argument("--model", required=True, help="a GGUF file, or gemma3-270m (from its PyPI package)")
@@ -344,7 +405,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    import signal
+
     args = build_parser().parse_args(argv)
+    # a TERM (from `timeout`, a supervisor, CI) unwinds like Ctrl-C, so child servers are stopped too
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     return args.run(args)
 
 

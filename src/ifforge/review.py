@@ -21,12 +21,12 @@ import re
 import sys
 import threading
 from collections import Counter
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from itertools import combinations
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 from urllib.parse import parse_qs, urlsplit
 
 from ifforge.artifacts import atomic_write, write_json
@@ -124,7 +124,7 @@ def save_review(version: Path, task_ids: set[str], body: Any) -> dict[str, Any]:
     if len(comment) > MAX_COMMENT:
         raise ReviewError("comment", f"comment: at most {MAX_COMMENT} characters")
     record = {"verdict": verdict, "comment": comment.strip(),
-              "at": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+              "at": datetime.now(UTC).isoformat(timespec="seconds")}
     with _LOCK:
         reviews = load_reviews(version, reviewer)
         reviews[task_id] = record
@@ -154,7 +154,7 @@ class ReviewServer:
         host, port = self.httpd.server_address[:2]
         return f"http://{host}:{port}/"
 
-    def start(self) -> "ReviewServer":
+    def start(self) -> Self:
         # A short poll interval only makes stop() quick; requests are served at once regardless.
         self._thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05},
                                         name="review-server", daemon=True)
@@ -168,7 +168,7 @@ class ReviewServer:
             self._thread = None
         self.httpd.server_close()
 
-    def __enter__(self) -> "ReviewServer":
+    def __enter__(self) -> Self:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:
@@ -292,8 +292,8 @@ def format_stats(stats: dict[str, Any]) -> str:
     """Plain-text tables of `review_stats` for the terminal."""
     coverage = stats["coverage"]
     lines = [f"tasks: {stats['tasks']}   verified (all reviewers: faithful): {stats['verified']}",
-             f"coverage: >=1 review {coverage['reviewed_once']} ({coverage['at_least_one']:.0%}),  "
-             f">=2 reviews {coverage['reviewed_twice']} ({coverage['at_least_two']:.0%})", ""]
+             (f"coverage: >=1 review {coverage['reviewed_once']} ({coverage['at_least_one']:.0%}),  "
+              f">=2 reviews {coverage['reviewed_twice']} ({coverage['at_least_two']:.0%})"), ""]
     if not stats["reviewers"]:
         return "\n".join(lines + ["no reviews yet"])
     width = max(8, *(len(name) for name in stats["reviewers"]))
