@@ -212,13 +212,14 @@ def _publish(store: VersionStore, counts: dict, dropped: list[DroppedItem], expo
                   "|---|---|---|---|---|---|---|---|"]
         lines += [f"| {name} | {u['model']} | {u['calls']} | {u['cache_hits']} | {u['prompt_tokens']} | "
                   f"{u['completion_tokens']} | {u['retries']} | {u['failures']} |" for name, u in usage.items()]
+    lines += ["", f"Wall time {sum(timings.values()):.1f} s over the stages."]
     lines += ["", f"Exported {export['tasks']} tasks and {export['cases']} cases; mini: {export['mini_tasks']} tasks."]
     create_markdown_artifact("\n".join(lines), key="generate-summary", description="generate run summary")
     import pandas as pd
 
     table = pd.read_parquet(store.path / "tasks.parquet",
                             columns=["task_id", "difficulty", "n_cases", "code_complexity_score", "in_mini"])
-    rows = table.assign(folder=[str(store.item_dir(t)) for t in table.task_id]).to_dict("records")
+    rows = table.assign(folder=[store.item_dir(t).resolve().as_uri() for t in table.task_id]).to_dict("records")
     create_table_artifact(rows, key="generate-tasks", description="finished tasks")
 
 
