@@ -7,6 +7,7 @@ import json
 import sys
 from pathlib import Path
 
+from ifforge.codeops import pyast
 from ifforge.codeops.complexity import measure
 from ifforge.codeops.source import SeedSyntaxError, top_level_functions
 
@@ -299,7 +300,7 @@ def _complexity(args: argparse.Namespace) -> int:
         return 1
     import ast
 
-    tree = ast.parse(text)
+    tree = pyast.parse(text)
     for node in tree.body:
         if isinstance(node, ast.FunctionDef) and node.name in names:
             source = ast.get_source_segment(text, node, padded=False)

@@ -16,7 +16,8 @@ from typing import Any
 import pandas as pd
 
 from ifforge.artifacts import VersionStore, canonical_json, code_version, content_hash, provenance
-from ifforge.prompts import Prompt
+from ifforge.llm import LLMConfig
+from ifforge.prompts import Prompt, load_prompt
 from ifforge.records import (
     DescribedFunction,
     DroppedItem,
@@ -28,8 +29,6 @@ from ifforge.records import (
     VerificationRound,
 )
 from ifforge.settings import Settings
-from ifforge.llm import LLMConfig
-from ifforge.prompts import load_prompt
 from ifforge.stages import complexity, dedup, describe, evolve, execute, expressions, finalize, instrument, verify
 from ifforge.stages.runner import Stage
 
@@ -266,7 +265,7 @@ def write_manifest(store: VersionStore, *, settings: Settings, stages: dict[str,
 
 
 def embedder(settings: Settings):
-    from ifforge.embeddings import EmbeddingCache, Embedder
+    from ifforge.embeddings import Embedder, EmbeddingCache
 
     cache = EmbeddingCache(settings.embedding_cache or Path(settings.out) / ".embeddings.sqlite")
     return Embedder(settings.embedding_model, cache)

@@ -11,6 +11,7 @@ import ast
 from radon.complexity import cc_visit
 from radon.metrics import h_visit, mi_visit
 
+from ifforge.codeops import pyast
 from ifforge.records import ComplexityMetrics
 
 _BLOCKS = (ast.If, ast.For, ast.While, ast.Try, ast.With)
@@ -31,7 +32,7 @@ def _max_nesting(node: ast.AST, depth: int = 0) -> int:
 
 def logicif_metrics(source: str) -> dict:
     """LogicIF's six metrics of `source`, with its key order and rounding."""
-    tree = ast.parse(source)
+    tree = pyast.parse(source)
     cyclomatic = 1
     controls = calls = 0
     lines = []
@@ -61,12 +62,14 @@ def logicif_metrics(source: str) -> dict:
 
 def measure(source: str) -> ComplexityMetrics:
     """LogicIF's metrics plus radon's cyclomatic complexity, maintainability index and volume."""
-    radon_cc = sum(block.complexity for block in cc_visit(source) if not hasattr(block, "methods"))
-    halstead = h_visit(source).total
+    with pyast.AST_LOCK:  # radon parses with `ast` too
+        radon_cc = sum(block.complexity for block in cc_visit(source) if not hasattr(block, "methods"))
+        halstead = h_visit(source).total
+        maintainability = mi_visit(source, multi=True)
     return ComplexityMetrics(
         **logicif_metrics(source),
         radon_cyclomatic_complexity=radon_cc,
-        radon_maintainability_index=round(mi_visit(source, multi=True), 2),
+        radon_maintainability_index=round(maintainability, 2),
         radon_halstead_volume=round(halstead.volume, 2),
     )
 

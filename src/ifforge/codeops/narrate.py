@@ -12,6 +12,7 @@ import re
 
 import libcst as cst
 
+from ifforge.codeops import pyast
 from ifforge.codeops.source import cst_parameters
 from ifforge.records import Tracker
 
@@ -325,7 +326,7 @@ def _stats_name(entry: cst.FunctionDef) -> str:
 
 def uncovered(description: str, source: str, trackers: list[Tracker]) -> list[str]:
     """What a description fails to mention: parameters, tracker keys and numeric constants of f."""
-    tree = ast.parse(source)
+    tree = pyast.parse(source)
     entry = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "f")
     wanted = [a.arg for a in entry.args.posonlyargs + entry.args.args + entry.args.kwonlyargs]
     wanted += [t.name for t in trackers]

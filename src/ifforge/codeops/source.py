@@ -6,6 +6,8 @@ import ast
 
 import libcst as cst
 
+from ifforge.codeops import pyast
+
 
 class SeedSyntaxError(ValueError):
     """The code does not parse or lacks a function; carries the line to point the user at."""
@@ -18,7 +20,7 @@ class SeedSyntaxError(ValueError):
 def top_level_functions(source: str) -> list[str]:
     """Names of the module's top-level functions, in source order; raises `SeedSyntaxError`."""
     try:
-        tree = ast.parse(source)
+        tree = pyast.parse(source)
     except SyntaxError as error:
         raise SeedSyntaxError(f"does not parse: {error.msg}", error.lineno) from None
     return [node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
@@ -34,7 +36,7 @@ def choose_entry(source: str, preferred: str) -> str:
 
 def parameter_names(source: str, function: str) -> list[str]:
     """The parameters of a top-level function, in order (positional first, then the rest)."""
-    for node in ast.parse(source).body:
+    for node in pyast.parse(source).body:
         if isinstance(node, ast.FunctionDef) and node.name == function:
             arguments = node.args
             names = [a.arg for a in arguments.posonlyargs + arguments.args]

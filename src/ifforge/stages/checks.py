@@ -10,11 +10,12 @@ import re
 
 from ifforge import sandbox
 from ifforge.artifacts import canonical_json
+from ifforge.codeops import pyast
 
 
 def signature(source: str, name: str) -> str | None:
     """The parameter list of top-level function `name` as text, or None when it is missing."""
-    for node in ast.parse(source).body:
+    for node in pyast.parse(source).body:
         if isinstance(node, ast.FunctionDef) and node.name == name:
             return ast.unparse(node.args)
     return None
@@ -23,7 +24,7 @@ def signature(source: str, name: str) -> str | None:
 def author_names(source: str) -> set[str]:
     """Names the author chose that say something (longer than two letters, not builtins)."""
     names = set()
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(pyast.parse(source)):
         if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
             names.add(node.name)
         elif isinstance(node, ast.arg):
@@ -34,7 +35,7 @@ def author_names(source: str) -> set[str]:
 
 
 def identifiers(source: str) -> set[str]:
-    tree = ast.parse(source)
+    tree = pyast.parse(source)
     return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} | {
         a.arg for a in ast.walk(tree) if isinstance(a, ast.arg)} | {
         n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
@@ -46,7 +47,7 @@ def tracked_function_problem(code: str, args: list[list], tracker_names: list[st
 
     `expected` holds the reference outputs per case (None where the reference itself failed)."""
     try:
-        tree = ast.parse(code)
+        tree = pyast.parse(code)
     except SyntaxError as error:
         return f"the code does not parse: {error.msg} (line {error.lineno})"
     if not any(isinstance(n, ast.FunctionDef) and n.name == "f" for n in tree.body):
