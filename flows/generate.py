@@ -1,7 +1,8 @@
 """The `generate` flow: load -> dedup -> instrument -> [evolve] -> execute -> complexity -> describe
 -> verify -> expressions -> finalize (evolve, and the LLM paths of the others, when a model is configured).
 
-DAG wiring only. Each stage is one Prefect task per shard of items (not per item: a task run costs
+DAG wiring only (and kept so: a Dask runner pickles this flow's function by value, so its body must
+not reach module globals that hold locks, such as the LLM ledger). Each stage is one Prefect task per shard of items (not per item: a task run costs
 tens of milliseconds of orchestration, more than most items' work); inside it, every item is cached
 by content (see `ifforge.stages.runner`), so a changed seed recomputes only its own items.
 
@@ -29,7 +30,7 @@ from prefect.artifacts import create_markdown_artifact, create_table_artifact  #
 from prefect.cache_policies import INPUTS, NO_CACHE, TASK_SOURCE, CacheKeyFnPolicy  # noqa: E402
 
 from ifforge.artifacts import VersionStore, content_hash, file_hash  # noqa: E402
-from ifforge.llm import LEDGER, Usage, usage_since  # noqa: E402
+from ifforge.llm import Usage  # noqa: E402
 from ifforge.pipeline import (  # noqa: E402
     build_stages,
     choose_expressions,
@@ -172,12 +173,10 @@ def generate(
         store.write("llm_calls.jsonl", "".join(json.dumps(c) + "\n" for c in calls))
 
     expressions_started = time.monotonic()
-    ledger_before = LEDGER.snapshot()  # the expressions task runs in this process
-    chosen, vectors, message = expressions_task(settings)
+    chosen, vectors, message, rewriter_usage = expressions_task(settings)
     logger.info(message)
-    rewriter = resolve_llm(settings)[0].get("expressions")
-    if rewriter is not None:
-        usage["expressions"] = {"model": rewriter.model, **usage_since(ledger_before, "expressions").report(rewriter)}
+    if rewriter_usage:
+        usage["expressions"] = rewriter_usage
     if chosen is not None:
         write_expressions(store, chosen, vectors)
     timings["expressions"] = time.monotonic() - expressions_started

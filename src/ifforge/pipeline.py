@@ -282,8 +282,19 @@ def dedup_seeds(seeds: list[SeedFunction], settings: Settings) -> tuple[list[See
                            "embedding_model": model.name}
 
 
-def choose_expressions(settings: Settings) -> tuple[expressions.ExpressionSet | None, Any, str]:
-    """The template's expressions (and the rewrites' vectors for the plot), or None and why not."""
+def choose_expressions(settings: Settings) -> tuple[expressions.ExpressionSet | None, Any, str, dict | None]:
+    """The template's expressions, the rewrites' vectors (for the plot), a line saying what happened,
+    and the LLM usage of the rewriting (None without an LLM)."""
+    from ifforge.llm import LEDGER, usage_since
+
+    before = LEDGER.snapshot()
+    chosen, vectors, message = _choose_expressions(settings)
+    config = resolve_llm(settings)[0].get("expressions") if settings.expressions else None
+    usage = {"model": config.model, **usage_since(before, "expressions").report(config)} if config else None
+    return chosen, vectors, message, usage
+
+
+def _choose_expressions(settings: Settings) -> tuple[expressions.ExpressionSet | None, Any, str]:
     import asyncio
 
     from ifforge.llm import LLM, ResponseCache
