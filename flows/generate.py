@@ -94,8 +94,9 @@ def _run_stage(name: str, items: list, settings: Settings, store: VersionStore, 
     started = time.monotonic()
     stage = build_stages(settings)[name]
     shards = [items[i:i + settings.shard_size] for i in range(0, len(items), settings.shard_size)]
-    futures = [stage_task.with_options(name=name).submit(name, shard, settings, str(store.cache.root), run_token)
-               for shard in shards]
+    refresh = settings.no_cache and stage.uses_llm
+    futures = [stage_task.with_options(name=name, refresh_cache=refresh).submit(
+        name, shard, settings, str(store.cache.root), run_token) for shard in shards]
     outcomes, keys, computed, stage_usage = [], [], 0, Usage()
     for future in futures:
         shard = future.result()

@@ -173,6 +173,11 @@ def test_generate_with_an_llm_keeps_drops_and_caches(seed_dir, tmp_path, prefect
         assert all(replay["llm"][s]["calls"] == 0 and replay["llm"][s]["cache_hits"] > 0 for s in replay["llm"])
         assert [json.loads(l) for l in open(f"{again}/benchmark.jsonl")] == rows
 
+        # --no-cache: the model is asked again (a new version; nothing served from any cache)
+        fresh = generate(seeds=str(seed_dir), out=str(out), options={**options, "no_cache": True})
+        assert fresh != folder and len(server.requests) >= 2 * requests_after_first - oracle.kinds.count("rewrite")
+        assert json.loads(open(f"{fresh}/manifest.json").read())["llm"]["instrument"]["cache_hits"] == 0
+
     # --llm none: the deterministic path, and it says so
     offline = generate(seeds=str(seed_dir), out=str(out), options={"llm": "none", "progress": False})
     offline_manifest = json.loads(open(f"{offline}/manifest.json").read())

@@ -127,6 +127,7 @@ def fingerprint(seeds: list[SeedFunction], settings: Settings, stages: dict[str,
         solve.hash,
         {"dedup": code_version(dedup)} if settings.dedup else None,
         expressions_identity(settings),
+        os.urandom(8).hex() if settings.no_cache else None,  # --no-cache asks again: always a new version
     )
 
 

@@ -110,9 +110,11 @@ def run_items(
     """Outcomes in item order; cached ones are read back, the rest computed."""
     model = Outcome[stage.output]
 
+    fresh = settings.no_cache and stage.uses_llm  # --no-cache: ask the model again, whatever was kept
+
     def cached(item: Any) -> tuple[str, Outcome | None]:
         key = stage.key(item, settings)
-        stored = cache.get(stage.name, key)
+        stored = None if fresh else cache.get(stage.name, key)
         return key, (model.model_validate(stored) if stored is not None else None)
 
     def store(key: str, outcome: Outcome, failed: bool) -> None:
