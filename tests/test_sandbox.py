@@ -120,3 +120,20 @@ def test_many_cases_share_one_child():
     results = run_cases(code, "f", [[i] for i in range(200)])
     assert all(r.ok for r in results)
     assert len({r.output for r in results}) == 1
+
+
+def test_code_that_forges_protocol_lines_costs_only_its_case():
+    code = '''
+import os
+def f(x):
+    if x == 2:
+        for fd in range(3, 10):
+            try:
+                os.write(fd, b"not a result\\n")
+            except OSError:
+                pass
+    return x
+'''
+    results = run_cases(code, "f", [[1], [2], [3]])
+    assert results[0].ok and results[2].ok and results[2].output == 3
+    assert results[1].status == "crash"

@@ -154,11 +154,15 @@ def _collect(child: _Child, pending: list[int], results: dict[int, CaseResult], 
                 failure = ("too_large", "the child wrote more than the output cap")
                 break
             *lines, child.buffer = child.buffer.split(b"\n")
-            for line in lines:
-                message = json.loads(line)
-                index = message.pop("index")
-                results[index] = CaseResult(index=index, **message)
-                deadline = time.monotonic() + grace
+            try:
+                for line in lines:
+                    message = json.loads(line)
+                    index = message.pop("index")
+                    results[index] = CaseResult(index=index, **message)
+                    deadline = time.monotonic() + grace
+            except (ValueError, TypeError, KeyError):  # seed code wrote into the result pipe itself
+                failure = ("crash", "the child wrote something that is not a result")
+                break
             if all(i in results for i in pending):
                 break
     finally:
