@@ -33,7 +33,8 @@ def main() -> None:
             started = time.perf_counter()
             folder = generate(seeds=str(seeds), out=str(work / "out"), options={
                 "base_url": server.url, "model": server.model_name, "max_tokens": args.max_tokens,
-                "llm_timeout": 300, "llm_concurrency": 2, "llm_reasks": 1, "verify_rounds": 2, "progress": False})
+                "llm_timeout": 300, "llm_concurrency": 2, "llm_reasks": 1, "verify_rounds": 2, "progress": False,
+                "rewrites": 10, "expressions": 2})
             wall = time.perf_counter() - started
         manifest = json.loads((Path(folder) / "manifest.json").read_text())
         print(f"\nfinished in {wall:.1f} s: {manifest['export']['tasks']} tasks exported from {args.seeds} seeds")
