@@ -29,7 +29,7 @@ from prefect import flow, get_run_logger, task  # noqa: E402
 from prefect.artifacts import create_markdown_artifact, create_table_artifact  # noqa: E402
 from prefect.cache_policies import INPUTS, NO_CACHE, TASK_SOURCE, CacheKeyFnPolicy  # noqa: E402
 
-from ifforge.artifacts import VersionStore, content_hash, file_hash  # noqa: E402
+from ifforge.artifacts import VersionStore, file_hash  # noqa: E402
 from ifforge.llm import Usage  # noqa: E402
 from ifforge.pipeline import (  # noqa: E402
     build_stages,
@@ -38,7 +38,6 @@ from ifforge.pipeline import (  # noqa: E402
     fingerprint,
     resolve_llm,
     run_stage_shard,
-    task_id_of,
     write_benchmark,
     write_expressions,
     write_load_artifacts,
@@ -55,8 +54,7 @@ DEFAULT_SEEDS = PROJECT_ROOT / "seeds"
 
 def _stage_key(context, parameters: dict[str, Any]) -> str:
     """The stage's code version, prompts, model and parameters: what INPUTS and TASK_SOURCE cannot see."""
-    stage = build_stages(parameters["settings"])[parameters["stage_name"]]
-    return content_hash(stage.identity())
+    return build_stages(parameters["settings"])[parameters["stage_name"]].identity_hash
 
 
 @task(name="load", retries=1, retry_delay_seconds=1, cache_policy=NO_CACHE)
@@ -167,7 +165,7 @@ def generate(
         if name == "complexity":
             items = complexity.assign_tiers(items)
     described = items
-    paths = {task_id_of(item): {"instrument": item.measured.executed.function.path,
+    paths = {item.task_id: {"instrument": item.measured.executed.function.path,
                                 "evolved_turns": item.measured.executed.function.evolved_turns,
                                 "describe": item.instruction.path} for item in described}
     if calls:

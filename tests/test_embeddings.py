@@ -7,7 +7,7 @@ import os
 import numpy as np
 import pytest
 
-from ifforge.embeddings import EmbeddingCache, Embedder, EmbeddingError
+from ifforge.embeddings import Embedder, EmbeddingCache, EmbeddingError
 from ifforge.llm import LLM, LLMConfig
 from ifforge.prompts import load_prompt
 from ifforge.records import SeedFunction, TestInput

@@ -131,18 +131,6 @@ def fingerprint(seeds: list[SeedFunction], settings: Settings, stages: dict[str,
     )
 
 
-def task_id_of(item: Any) -> str:
-    if isinstance(item, (SeedFunction, InstrumentedFunction)):
-        return item.task_id
-    if isinstance(item, ExecutedFunction):
-        return item.function.task_id
-    if isinstance(item, MeasuredFunction):
-        return item.executed.function.task_id
-    if isinstance(item, DescribedFunction):
-        return item.measured.executed.function.task_id
-    raise TypeError(type(item).__name__)
-
-
 def write_load_artifacts(store: VersionStore, seeds: list[SeedFunction]) -> None:
     for seed in seeds:
         folder = f"items/{seed.task_id}"
@@ -158,7 +146,7 @@ def write_stage_artifacts(store: VersionStore, stage: Stage, items: list, outcom
                           keys: list[str]) -> None:
     """Per item: what this stage made of it (code as .py, the rest as JSON), with provenance."""
     for item, outcome, key in zip(items, outcomes, keys):
-        folder = f"items/{task_id_of(item)}"
+        folder = f"items/{item.task_id}"
         kept = outcome.kept
         record: dict[str, Any] = {"provenance": provenance(stage.name, stage.version, key, stage.prompt_hash, stage.model),
                                   "kept": kept is not None, "dropped": [d.model_dump() for d in outcome.dropped]}

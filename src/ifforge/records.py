@@ -78,6 +78,10 @@ class ExecutedFunction(Record):
     function: InstrumentedFunction
     cases: list[TestCase]
 
+    @property
+    def task_id(self) -> str:
+        return self.function.task_id
+
 
 class ComplexityMetrics(Record):
     cyclomatic_complexity: int
@@ -106,6 +110,10 @@ class MeasuredFunction(Record):
     executed: ExecutedFunction
     complexity: ComplexityMetrics
     difficulty: Literal["easy", "medium", "hard"] | None = None
+
+    @property
+    def task_id(self) -> str:
+        return self.executed.task_id
 
 
 class Instruction(Record):
@@ -167,6 +175,10 @@ class DescribedFunction(Record):
     measured: MeasuredFunction
     instruction: Instruction
     history: list[VerificationRound] = []
+
+    @property
+    def task_id(self) -> str:
+        return self.measured.task_id
 
 
 class Outcome(BaseModel, Generic[T]):

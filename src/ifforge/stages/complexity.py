@@ -21,5 +21,5 @@ def assign_tiers(items: list[MeasuredFunction]) -> list[MeasuredFunction]:
     """Tiers are relative to the run's own tasks, so they are set once all are measured."""
     if not items:
         return []
-    tiers = difficulty_tiers({m.executed.function.task_id: m.complexity.code_complexity_score for m in items})
-    return [m.model_copy(update={"difficulty": tiers[m.executed.function.task_id]}) for m in items]
+    tiers = difficulty_tiers({m.task_id: m.complexity.code_complexity_score for m in items})
+    return [m.model_copy(update={"difficulty": tiers[m.task_id]}) for m in items]

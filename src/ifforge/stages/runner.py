@@ -10,11 +10,11 @@ One item's failure is that item's: an unexpected error becomes a drop with the e
 from __future__ import annotations
 
 import asyncio
-import threading
 import traceback
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +41,7 @@ class Stage:
     def uses_llm(self) -> bool:
         return self.llm is not None and self.llm_function is not None
 
-    @property
+    @cached_property  # read the prompt files once per stage, not once per item
     def prompt_hash(self) -> str | None:
         if not self.uses_llm:
             return None
@@ -59,45 +59,27 @@ class Stage:
                    "reasks": self.llm.reasks, "prompts": self.prompt_hash}
         return {"name": self.name, "version": self.version, "llm": llm}
 
+    @cached_property
+    def identity_hash(self) -> str:
+        return content_hash(self.identity())
+
     def key(self, item: Any, settings: Settings) -> str:
         used = {name: getattr(settings, name) for name in self.reads_settings}
-        return content_hash(self.identity(), used, item)
+        return content_hash(self.identity_hash, used, item)
 
 
 @dataclass
 class StageCounts:
     computed: int = 0
-    cached: int = 0
     keys: list[str] = field(default_factory=list)
 
 
-_computed_lock = threading.Lock()
-COMPUTED: dict[str, int] = {}  # items actually computed in this process, per stage
-
-
-def _count_computed(stage: str) -> None:
-    with _computed_lock:
-        COMPUTED[stage] = COMPUTED.get(stage, 0) + 1
-
-
 def _failure(stage: Stage, item: Any, error: BaseException) -> Outcome:
-    task_id = _task_id(item)
+    task_id = getattr(item, "task_id", "?")
     frame = traceback.extract_tb(error.__traceback__)[-1] if error.__traceback__ else None
     where = f" at {Path(frame.filename).name}:{frame.lineno}" if frame else ""
     return Outcome(dropped=[DroppedItem(task_id=task_id, stage=stage.name, reason="stage_error",
                                         detail=f"{type(error).__name__}: {error}{where}"[:800])])
-
-
-def _task_id(item: Any) -> str:
-    for path in ("task_id", "function.task_id", "executed.function.task_id", "measured.executed.function.task_id"):
-        value = item
-        try:
-            for part in path.split("."):
-                value = getattr(value, part)
-            return str(value)
-        except AttributeError:
-            continue
-    return "?"
 
 
 def run_items(
@@ -109,46 +91,43 @@ def run_items(
 ) -> tuple[list[Outcome], StageCounts]:
     """Outcomes in item order; cached ones are read back, the rest computed."""
     model = Outcome[stage.output]
-
     fresh = settings.no_cache and stage.uses_llm  # --no-cache: ask the model again, whatever was kept
 
     def cached(item: Any) -> tuple[str, Outcome | None]:
         key = stage.key(item, settings)
         stored = None if fresh else cache.get(stage.name, key)
+        if stored is not None and on_item:
+            on_item()
         return key, (model.model_validate(stored) if stored is not None else None)
 
-    def store(key: str, outcome: Outcome, failed: bool) -> None:
-        if not failed:  # an unexpected error may be transient: try again next run
+    def settle(item: Any, key: str, outcome: Outcome | None, error: Exception | None) -> tuple[Outcome, bool, str]:
+        if error is not None:  # not cached: an unexpected error may be transient, so try again next run
+            outcome = _failure(stage, item, error)
+        else:
             cache.put(stage.name, key, outcome)
-        _count_computed(stage.name)
         if on_item:
             on_item()
+        return outcome, False, key
 
     def one(item: Any) -> tuple[Outcome, bool, str]:
         key, outcome = cached(item)
         if outcome is not None:
-            if on_item:
-                on_item()
             return outcome, True, key
         try:
-            outcome, failed = (stage.function(item, settings) if stage.reads_settings else stage.function(item)), False
+            result = stage.function(item, settings) if stage.reads_settings else stage.function(item)
         except Exception as error:  # noqa: BLE001 - one item's failure is that item's
-            outcome, failed = _failure(stage, item, error), True
-        store(key, outcome, failed)
-        return outcome, False, key
+            return settle(item, key, None, error)
+        return settle(item, key, result, None)
 
     async def one_async(item: Any, llm: LLM) -> tuple[Outcome, bool, str]:
         key, outcome = cached(item)
         if outcome is not None:
-            if on_item:
-                on_item()
             return outcome, True, key
         try:
-            outcome, failed = await stage.llm_function(item, llm, settings), False
+            result = await stage.llm_function(item, llm, settings)
         except Exception as error:  # noqa: BLE001
-            outcome, failed = _failure(stage, item, error), True
-        store(key, outcome, failed)
-        return outcome, False, key
+            return settle(item, key, None, error)
+        return settle(item, key, result, None)
 
     async def all_async() -> list[tuple[Outcome, bool, str]]:
         responses = None if settings.no_cache or not stage.response_cache else ResponseCache(Path(stage.response_cache))
@@ -165,9 +144,5 @@ def run_items(
     else:
         with ThreadPoolExecutor(max_workers=settings.workers) as pool:
             results = list(pool.map(one, items))
-    counts = StageCounts()
-    for _, hit, key in results:
-        counts.keys.append(key)
-        counts.cached += hit
-        counts.computed += not hit
+    counts = StageCounts(computed=sum(not hit for _, hit, _ in results), keys=[key for _, _, key in results])
     return [outcome for outcome, _, _ in results], counts

@@ -28,17 +28,13 @@ def _uncovered(item: DescribedFunction, text: str) -> list[str]:
     return narrate.uncovered(text, function.instrumented_source, function.trackers)
 
 
-def _task_id(item: DescribedFunction) -> str:
-    return item.measured.executed.function.task_id
-
-
 def run(item: DescribedFunction) -> Outcome[DescribedFunction]:
     """Offline: the deterministic coverage check alone."""
     text = item.instruction.description
     missing = _uncovered(item, text)
     history = [VerificationRound(round=1, description=text, uncovered=missing, passed=not missing)]
     if missing:
-        return Outcome(dropped=[DroppedItem(task_id=_task_id(item), stage=STAGE, reason="verification_failed",
+        return Outcome(dropped=[DroppedItem(task_id=item.task_id, stage=STAGE, reason="verification_failed",
                                             detail=f"the description never mentions {', '.join(missing)}")],
                        evidence=[r.model_dump(mode="json") for r in history])
     return Outcome(kept=item.model_copy(update={"history": history}))
@@ -55,7 +51,7 @@ async def run_llm(item: DescribedFunction, llm: LLM, settings: Settings) -> Outc
         try:
             review, _ = await llm.chat_json(messages, Review, stage=STAGE, prompt_versions={"verify": verify_prompt.hash})
         except LLMError as error:
-            return Outcome(dropped=[DroppedItem(task_id=_task_id(item), stage=STAGE, reason="reviewer_failed",
+            return Outcome(dropped=[DroppedItem(task_id=item.task_id, stage=STAGE, reason="reviewer_failed",
                                                 detail=str(error)[:500])])
         missing = _uncovered(item, text)
         passed = review.desc_is_complete and not missing
@@ -79,5 +75,5 @@ async def run_llm(item: DescribedFunction, llm: LLM, settings: Settings) -> Outc
     reasons = last.review.missing_aspects if last.review else []
     detail = f"still incomplete after {len(history)} round(s): " + "; ".join(
         [*reasons, *(f"never mentions `{m}`" for m in last.uncovered)])[:800]
-    return Outcome(dropped=[DroppedItem(task_id=_task_id(item), stage=STAGE, reason="verification_failed",
+    return Outcome(dropped=[DroppedItem(task_id=item.task_id, stage=STAGE, reason="verification_failed",
                                         detail=detail)], evidence=[r.model_dump(mode="json") for r in history])
