@@ -162,3 +162,26 @@ def test_usage_reports_cost_from_user_prices():
         LLMConfig(model="m", price_input_per_mtok=1.0, price_output_per_mtok=4.0))
     assert report["cost"] == 3.0
     assert "cost" not in Usage(calls=1).report(LLMConfig(model="m"))
+
+
+def test_rate_limit_holds_requests_and_tokens_to_the_window():
+    from ifforge.llm import RateLimit
+
+    async def starts(limit, tokens):
+        began = time.monotonic()
+        moments = []
+        for amount in tokens:
+            await limit.wait(amount)
+            moments.append(time.monotonic() - began)
+        return moments
+
+    def waited(moment):  # on a busy machine a sleep may overshoot, never undershoot
+        return 0.45 <= moment < 1.2
+
+    # two requests per 0.5 s window: the third and fourth wait for the window to move on
+    first, second, third, fourth = asyncio.run(starts(RateLimit(2, None, window=0.5), [1, 1, 1, 1]))
+    assert second < 0.1 and waited(third) and waited(fourth)
+    # 100 tokens per window: 60 + 60 does not fit, so the second waits; an oversized first one passes alone
+    first, second, third = asyncio.run(starts(RateLimit(None, 100, window=0.5), [60, 60, 30]))
+    assert first < 0.1 and waited(second) and waited(third)
+    assert asyncio.run(starts(RateLimit(None, 100, window=0.5), [500]))[0] < 0.1

@@ -16,7 +16,7 @@ from conftest import PROJECT
 from prefect.settings import PREFECT_API_URL, temporary_settings
 
 from ifforge.prefect_server import PrefectServer
-from ifforge.watch import watch
+from ifforge.watch import trigger, watch
 
 
 def _free_port():
@@ -99,7 +99,29 @@ def test_a_run_started_from_the_served_deployment(server, seeds, tmp_path):
                 time.sleep(2)
         assert run.state.is_completed(), run.state
         assert (out / "logicif" / "v001" / "manifest.json").exists()
+
+        # what `ifforge watch` does on a change: start the served deployment (it does not wait)
+        os.environ["PREFECT_API_URL"] = server.api_url
+        watched = tmp_path / "watched"
+        started = trigger(seeds, {"out": str(watched), "progress": False})
+        assert started.flow_run_id and started.message.startswith("started deployment run")
+        run_id = started.flow_run_id
+
+        async def final_state():
+            from prefect.client.orchestration import get_client
+
+            async with get_client() as client:
+                for _ in range(240):
+                    flow_run = await client.read_flow_run(run_id)
+                    if flow_run.state.is_final():
+                        return flow_run.state
+                    await asyncio.sleep(1)
+            return flow_run.state
+
+        assert asyncio.run(final_state()).is_completed()
+        assert (watched / "logicif" / "v001" / "benchmark.jsonl").exists()
     finally:
+        os.environ.pop("PREFECT_API_URL", None)
         serving.terminate()
         serving.wait(timeout=30)
 

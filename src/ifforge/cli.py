@@ -142,26 +142,34 @@ def _compare(args: argparse.Namespace) -> int:
     return 0
 
 
-def _server(args: argparse.Namespace) -> int:
-    """The Prefect server and UI on 127.0.0.1 until Ctrl-C; flows started meanwhile report to it."""
+def _serve_until_stopped(start, banner) -> int:
+    """Run a child server (`start()` makes it) until it exits or Ctrl-C / TERM stops it."""
     import time
 
-    from ifforge.prefect_env import configure
-    from ifforge.prefect_server import PrefectServer, PrefectServerError
+    from ifforge.child_server import ChildServerError
 
-    configure()
     try:
-        with PrefectServer(args.port) as server:
-            print(f"Prefect UI: {server.ui_url}   (API {server.api_url}; flows started now report here). "
-                  f"Ctrl-C stops it.", flush=True)
+        with start() as server:
+            print(banner(server), flush=True)
             while server.process.poll() is None:
                 time.sleep(0.5)
+            print(f"ifforge: the {server.label} exited with {server.process.returncode}", file=sys.stderr)
             return 1
-    except PrefectServerError as error:
+    except ChildServerError as error:
         print(f"ifforge: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 0
+
+
+def _server(args: argparse.Namespace) -> int:
+    """The Prefect server and UI on 127.0.0.1 until Ctrl-C; flows started meanwhile report to it."""
+    from ifforge.prefect_env import configure
+    from ifforge.prefect_server import PrefectServer
+
+    configure()
+    return _serve_until_stopped(lambda: PrefectServer(args.port), lambda server: (
+        f"Prefect UI: {server.ui_url}   (API {server.api_url}; flows started now report here). Ctrl-C stops it."))
 
 
 def _deploy(args: argparse.Namespace) -> int:
@@ -190,7 +198,7 @@ def _watch(args: argparse.Namespace) -> int:
 
     def on_change(summary: str) -> None:
         print(f"ifforge watch: {summary}", flush=True)
-        print(f"ifforge watch: {trigger(folder, options, local=args.local)}", flush=True)
+        print(f"ifforge watch: {trigger(folder, options, local=args.local).message}", flush=True)
 
     print(f"ifforge watch: watching {folder} (Ctrl-C stops)", flush=True)
     try:
@@ -251,23 +259,12 @@ def _export(args: argparse.Namespace) -> int:
 
 def _llm_serve(args: argparse.Namespace) -> int:
     """Start llama.cpp's OpenAI-compatible server and keep it up until Ctrl-C."""
-    import time
+    from ifforge.local_llm import LocalServer
 
-    from ifforge.local_llm import LocalServer, LocalServerError
-
-    try:
-        with LocalServer(args.model, port=args.port, chat_format=args.chat_format, context=args.n_ctx) as server:
-            print(f"serving {server.model_name} at {server.url}  (OPENAI_BASE_URL={server.url} "
-                  f"IFFORGE_MODEL={server.model_name}); Ctrl-C stops it", flush=True)
-            while server.process.poll() is None:
-                time.sleep(0.5)
-            print(f"ifforge: the server exited with {server.process.returncode}", file=sys.stderr)
-            return 1
-    except LocalServerError as error:
-        print(f"ifforge: {error}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        return 0
+    return _serve_until_stopped(
+        lambda: LocalServer(args.model, port=args.port, chat_format=args.chat_format, context=args.n_ctx),
+        lambda server: (f"serving {server.model_name} at {server.url}  (OPENAI_BASE_URL={server.url} "
+                        f"IFFORGE_MODEL={server.model_name}); Ctrl-C stops it"))
 
 
 def _complexity(args: argparse.Namespace) -> int:

@@ -193,10 +193,10 @@ class AdaptiveConcurrency:
 
 
 class RateLimit:
-    """Sliding one-minute windows of requests and (estimated) tokens."""
+    """Sliding one-minute windows of requests and (estimated) tokens (`window` is for tests)."""
 
-    def __init__(self, requests_per_minute: int | None, tokens_per_minute: int | None):
-        self.rpm, self.tpm = requests_per_minute, tokens_per_minute
+    def __init__(self, requests_per_minute: int | None, tokens_per_minute: int | None, window: float = 60.0):
+        self.rpm, self.tpm, self.window = requests_per_minute, tokens_per_minute, window
         self._sent: collections.deque[tuple[float, int]] = collections.deque()
         self._lock = asyncio.Lock()
 
@@ -206,13 +206,15 @@ class RateLimit:
         async with self._lock:
             while True:
                 now = time.monotonic()
-                while self._sent and now - self._sent[0][0] >= 60:
+                while self._sent and now - self._sent[0][0] >= self.window:
                     self._sent.popleft()
                 used = sum(t for _, t in self._sent)
-                if (not self.rpm or len(self._sent) < self.rpm) and (not self.tpm or used + tokens <= self.tpm or not self._sent):
+                requests_ok = not self.rpm or len(self._sent) < self.rpm
+                tokens_ok = not self.tpm or not self._sent or used + tokens <= self.tpm  # one big request may pass alone
+                if requests_ok and tokens_ok:
                     self._sent.append((now, tokens))
                     return
-                await asyncio.sleep(max(0.01, 60 - (now - self._sent[0][0])))
+                await asyncio.sleep(max(0.01, self.window - (now - self._sent[0][0])))
 
 
 def request_key(config: LLMConfig, messages: list[dict[str, str]], schema: dict | None, prompt_versions: dict[str, str]) -> str:

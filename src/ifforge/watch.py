@@ -8,6 +8,7 @@ seeds are recomputed: everything else comes from the per-item caches.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from threading import Event
 
@@ -55,9 +56,15 @@ def watch(folder: Path, on_change: Callable[[str], None], *, interval: float = 2
     return runs
 
 
-def trigger(folder: Path, options: dict | None = None, local: bool = False) -> str:
+@dataclass(frozen=True)
+class Triggered:
+    message: str
+    flow_run_id: str | None = None  # set when a deployment run was started (it runs elsewhere)
+
+
+def trigger(folder: Path, options: dict | None = None, local: bool = False) -> Triggered:
     """Start a generate run for `folder`: through the served deployment when a server is up and it
-    exists, else in this process. Returns a line saying which."""
+    exists, else in this process."""
     from ifforge.prefect_env import configure
 
     api = configure()
@@ -68,10 +75,10 @@ def trigger(folder: Path, options: dict | None = None, local: bool = False) -> s
         try:
             run = run_deployment("generate/generate", parameters={"seeds": str(folder), "options": options or {}},
                                  timeout=0)
-            return f"started deployment run {run.name} ({run.id}) on {api}"
+            return Triggered(f"started deployment run {run.name} ({run.id}) on {api}", str(run.id))
         except ObjectNotFound:
             pass
     from flows.generate import generate
 
     folder_out = generate(seeds=str(folder), options=options or {})
-    return f"ran generate in this process: {folder_out}"
+    return Triggered(f"ran generate in this process: {folder_out}")
