@@ -205,10 +205,8 @@ def write_benchmark(store: VersionStore, described: list[DescribedFunction], set
         expression_rows = len(lines)
     store.write("benchmark_mini.jsonl", "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in mini_rows))
     table = pd.DataFrame(finalize.task_table(tasks, mini))
-    parquet = store.path / "tasks.parquet"
-    temporary = parquet.with_name(".tasks.parquet.tmp")
-    table.to_parquet(temporary, index=False)
-    temporary.replace(parquet)
+    with atomic_path(store.path / "tasks.parquet") as temporary:
+        table.to_parquet(temporary, index=False)
     store.artifacts.append("tasks.parquet")
     return {
         "tasks": len(tasks),

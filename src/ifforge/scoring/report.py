@@ -14,7 +14,7 @@ from typing import Any
 
 import pandas as pd
 
-from ifforge.artifacts import atomic_write
+from ifforge.artifacts import atomic_path, atomic_write
 
 KINDS = ("output_ok", "stats_ok", "both_ok")
 TIERS = ("easy", "medium", "hard")
@@ -121,10 +121,9 @@ def plots(summary: dict[str, Any], folder: Path, failure_modes: dict[str, int] |
 
 def _save(figure, path: Path, plt) -> Path:
     figure.tight_layout()
-    temporary = path.with_name(f".{path.name}.tmp.png")
-    figure.savefig(temporary, dpi=110)
+    with atomic_path(path) as temporary:
+        figure.savefig(temporary, dpi=110)
     plt.close(figure)
-    temporary.replace(path)
     return path
 
 
@@ -132,9 +131,8 @@ def write_report(frame: pd.DataFrame, folder: Path, title: str,
                  failure_modes: dict[str, int] | None = None) -> dict[str, Any]:
     folder.mkdir(parents=True, exist_ok=True)
     summary = summarise(frame)
-    temporary = folder / ".scores.parquet.tmp"
-    frame.to_parquet(temporary, index=False)
-    temporary.replace(folder / "scores.parquet")
+    with atomic_path(folder / "scores.parquet") as temporary:
+        frame.to_parquet(temporary, index=False)
     atomic_write(folder / "report.json", json.dumps({"title": title, **summary,
                                                      "failure_modes": failure_modes or {}}, indent=2))
     atomic_write(folder / "report.md", markdown(summary, title, failure_modes))

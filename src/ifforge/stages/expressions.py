@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel
 
-from ifforge.artifacts import code_version
+from ifforge.artifacts import atomic_path, code_version
 from ifforge.llm import LLM, LLMError
 from ifforge.prompts import PROMPTS_DIR, Prompt, load_prompt
 from ifforge.records import Record
@@ -191,11 +191,9 @@ def plot_clusters(expressions: ExpressionSet, vectors: np.ndarray, path: Path) -
     axis.set_title(f"{len(expressions.rewrites)} rewrites of '{expressions.template}', k={expressions.k} "
                    f"(circled: chosen, x: unusable)")
     figure.tight_layout()
-    temporary = path.with_name(f".{path.name}.tmp.png")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    figure.savefig(temporary, dpi=110)
+    with atomic_path(path) as temporary:
+        figure.savefig(temporary, dpi=110)
     plt.close(figure)
-    temporary.replace(path)
     return path
 
 
