@@ -15,7 +15,7 @@ from typing import Any
 
 import pandas as pd
 
-from ifforge.artifacts import VersionStore, canonical_json, code_version, content_hash, provenance
+from ifforge.artifacts import VersionStore, atomic_path, canonical_json, code_version, content_hash, provenance
 from ifforge.llm import LLMConfig
 from ifforge.prompts import Prompt, load_prompt
 from ifforge.records import (
