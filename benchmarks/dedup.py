@@ -8,7 +8,7 @@ import time
 
 import numpy as np
 
-from ifforge.stages import dedup
+from ifforge.transforms import dedup
 
 
 def planted(n: int, dim: int = 384, seed: int = 0) -> np.ndarray:
@@ -32,9 +32,9 @@ def main() -> None:
         seconds = time.perf_counter() - started
         print(f"{n:>6} {seconds:>8.3f} {len(pairs):>11} {len(duplicates):>8}")
     if not args.skip_model:
-        from flows.generate import DEFAULT_SEEDS
-        from ifforge.embeddings import Embedder
-        from ifforge.stages.load import load_seed_dir
+        from ifforge.flows.generate import DEFAULT_SEEDS
+        from ifforge.transforms.embeddings import Embedder
+        from ifforge.families.logicif.stages.load import load_seed_dir
 
         seeds, _ = load_seed_dir(DEFAULT_SEEDS)
         texts = [f"# variant {i}\n" + dedup.dedup_text(seeds[i % len(seeds)]) for i in range(256)]

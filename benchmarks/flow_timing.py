@@ -13,7 +13,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from flows.generate import DEFAULT_SEEDS, generate
+from ifforge.flows.generate import DEFAULT_SEEDS, generate
 
 
 def report(label: str, wall: float, folder: str) -> None:

@@ -8,7 +8,7 @@ Usage: python benchmarks/sandbox_throughput.py [--cases 200] [--baseline-cases 2
 import argparse
 import time
 
-from ifforge.sandbox import run_cases
+from ifforge.core.sandbox import run_cases
 
 FUNCTION = '''
 def f(queue, ticks):

@@ -13,8 +13,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from flows.generate import DEFAULT_SEEDS, generate
-from ifforge.local_llm import LocalServer
+from ifforge.flows.generate import DEFAULT_SEEDS, generate
+from ifforge.core.local_llm import LocalServer
 
 
 def main() -> None:

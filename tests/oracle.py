@@ -6,10 +6,10 @@ from __future__ import annotations
 import ast
 import json
 
-from ifforge.codeops.anonymise import anonymise
-from ifforge.codeops.instrument import instrument
-from ifforge.codeops.narrate import describe
-from ifforge.records import Tracker
+from ifforge.families.logicif.codeops.anonymise import anonymise
+from ifforge.families.logicif.codeops.instrument import instrument
+from ifforge.families.logicif.codeops.narrate import describe
+from ifforge.families.logicif.records import Tracker
 from ifforge.testing.openai_stub import Answer
 
 
@@ -96,7 +96,7 @@ class Oracle:
 
     def rewrite(self, prompt: str) -> Answer:
         """Ten rewrites per set, taken from the project's hand-written bank (a model would write its own)."""
-        from ifforge.stages.expressions import load_bank
+        from ifforge.transforms.expressions import load_bank
 
         round_number = int(prompt.split("set number ")[1].split(":")[0])
         bank = load_bank("solve")

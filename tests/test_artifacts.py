@@ -2,8 +2,8 @@
 
 import pytest
 
-from ifforge.artifacts import ItemCache, VersionStore, atomic_write, content_hash
-from ifforge.prompts import PromptError, load_prompt
+from ifforge.core.store import ItemCache, VersionStore, atomic_write, content_hash
+from ifforge.core.prompts import PromptError, load_prompt
 
 
 def test_versions_by_fingerprint(tmp_path):

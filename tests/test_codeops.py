@@ -6,10 +6,10 @@ import re
 
 import pytest
 
-from ifforge.codeops.anonymise import anonymise
-from ifforge.codeops.instrument import NothingToTrack, instrument
-from ifforge.codeops.narrate import describe, uncovered
-from ifforge.sandbox import run_cases
+from ifforge.families.logicif.codeops.anonymise import anonymise
+from ifforge.families.logicif.codeops.instrument import NothingToTrack, instrument
+from ifforge.families.logicif.codeops.narrate import describe, uncovered
+from ifforge.core.sandbox import run_cases
 
 TRICKY = {
     "closures_and_nonlocal": ('''

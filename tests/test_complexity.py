@@ -3,7 +3,7 @@ import json
 from conftest import PROJECT, needs_fixture
 
 from ifforge.cli import main
-from ifforge.codeops.complexity import difficulty_tiers, logicif_metrics, measure
+from ifforge.families.logicif.codeops.complexity import difficulty_tiers, logicif_metrics, measure
 
 
 def test_reproduces_logicifeval_complexity_metrics_exactly():

@@ -7,11 +7,11 @@ import os
 import numpy as np
 import pytest
 
-from ifforge.embeddings import Embedder, EmbeddingCache, EmbeddingError
-from ifforge.llm import LLM, LLMConfig
-from ifforge.prompts import load_prompt
-from ifforge.records import SeedFunction, TestInput
-from ifforge.stages import dedup, expressions
+from ifforge.transforms.embeddings import Embedder, EmbeddingCache, EmbeddingError
+from ifforge.core.llm import LLM, LLMConfig
+from ifforge.core.prompts import load_prompt
+from ifforge.families.logicif.records import SeedFunction, TestInput
+from ifforge.transforms import dedup, expressions
 from ifforge.testing.openai_stub import Answer, StubServer
 
 QUEUE = '''

@@ -9,7 +9,7 @@ from conftest import needs_fixture
 from prefect.testing.utilities import prefect_test_harness
 
 from ifforge.cli import main
-from ifforge.scoring.verdicts import extract_answer, judge
+from ifforge.families.logicif.verdicts import extract_answer, judge
 from ifforge.testing.openai_stub import Answer, StubServer
 
 
@@ -88,7 +88,7 @@ def prefect_server():
 
 
 def test_evaluate_flow_reports_exactly_the_share_answered_right(tmp_path, prefect_server):
-    from flows.evaluate import evaluate
+    from ifforge.flows.evaluate import evaluate
 
     version, rows = _benchmark(tmp_path)
     with StubServer(_student) as server:
@@ -159,7 +159,7 @@ def test_score_and_compare_commands(tmp_path, capsys):
 
 
 def test_stability_is_the_mean_coefficient_of_variation_across_expressions():
-    from ifforge.scoring.report import summarise
+    from ifforge.eval.report import summarise
 
     rows = []
     # task a: both-accuracy 1.0, 0.5 over two expressions -> mean .75, std .25, cv 1/3

@@ -9,7 +9,7 @@ import pytest
 from conftest import PROJECT, needs_fixture
 from prefect.testing.utilities import prefect_test_harness
 
-from flows.generate import generate
+from ifforge.flows.generate import generate
 
 LOGICIF_KEYS = {"task_id", "test_case_id", "input", "code_output", "function", "description", "instruction",
                 "stats_keys", "output_format", "complexity_metrics"}
@@ -133,8 +133,8 @@ def test_generate_takes_logicif_input_files_and_keeps_task_ids(tmp_path):
 
 
 def test_a_local_dask_cluster_of_two_workers_makes_the_same_benchmark(seeds, tmp_path):
-    from flows.generate import flow_for
-    from ifforge.settings import Settings
+    from ifforge.flows.generate import flow_for
+    from ifforge.families.logicif.settings import LogicIFSettings as Settings
 
     (seeds / "broken.py").unlink()
     threads = generate(seeds=str(seeds), out=str(tmp_path / "threads"), options={"progress": False})

@@ -6,8 +6,8 @@ import time
 import pytest
 from pydantic import BaseModel
 
-from ifforge.jsontext import last_json_object
-from ifforge.llm import LEDGER, LLM, AdaptiveConcurrency, LLMConfig, LLMError, ResponseCache, usage_since
+from ifforge.core.jsontext import last_json_object
+from ifforge.core.llm import LEDGER, LLM, AdaptiveConcurrency, LLMConfig, LLMError, ResponseCache, usage_since
 from ifforge.testing.openai_stub import Answer, StubServer
 
 
@@ -156,7 +156,7 @@ def test_adaptive_concurrency_halves_on_throttle_and_recovers():
 
 
 def test_usage_reports_cost_from_user_prices():
-    from ifforge.llm import Usage
+    from ifforge.core.llm import Usage
 
     report = Usage(calls=2, prompt_tokens=1_000_000, completion_tokens=500_000).report(
         LLMConfig(model="m", price_input_per_mtok=1.0, price_output_per_mtok=4.0))
@@ -165,7 +165,7 @@ def test_usage_reports_cost_from_user_prices():
 
 
 def test_rate_limit_holds_requests_and_tokens_to_the_window():
-    from ifforge.llm import RateLimit
+    from ifforge.core.llm import RateLimit
 
     async def starts(limit, tokens):
         began = time.monotonic()

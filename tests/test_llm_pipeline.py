@@ -7,10 +7,10 @@ import pytest
 from oracle import Oracle
 from prefect.testing.utilities import prefect_test_harness
 
-from flows.generate import generate
-from ifforge.llm import LLM, LLMConfig
-from ifforge.settings import Settings
-from ifforge.stages import instrument, load
+from ifforge.flows.generate import generate
+from ifforge.core.llm import LLM, LLMConfig
+from ifforge.families.logicif.settings import LogicIFSettings as Settings
+from ifforge.families.logicif.stages import instrument, load
 from ifforge.testing.openai_stub import Answer, StubServer
 
 SEEDS = {

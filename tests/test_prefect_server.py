@@ -15,7 +15,7 @@ import pytest
 from conftest import PROJECT
 from prefect.settings import PREFECT_API_URL, temporary_settings
 
-from ifforge.prefect_server import PrefectServer
+from ifforge.core.prefect_server import PrefectServer
 from ifforge.watch import trigger, watch
 
 
@@ -47,7 +47,7 @@ def test_a_flow_run_its_task_runs_and_artifacts_are_read_back_from_the_server(se
     from prefect.client.schemas.objects import Artifact
     from prefect.client.schemas.sorting import ArtifactSort, TaskRunSort
 
-    from flows.generate import generate
+    from ifforge.flows.generate import generate
 
     state = generate(seeds=str(seeds), out=str(tmp_path / "out"), options={"progress": False}, return_state=True)
     assert state.is_completed()

@@ -2,7 +2,7 @@
 
 import os
 
-from ifforge.sandbox import Limits, run_cases
+from ifforge.core.sandbox import Limits, run_cases
 
 HOSTILE = '''
 import os, sys

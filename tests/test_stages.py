@@ -5,11 +5,13 @@ import json
 import pytest
 from conftest import PROJECT, needs_fixture
 
-from ifforge.codeops.narrate import uncovered
-from ifforge.prompts import load_prompt
-from ifforge.records import InstrumentedFunction, TestInput, Tracker
-from ifforge.settings import Settings, SettingsError, load_settings
-from ifforge.stages import complexity, describe, execute, finalize, instrument, load
+from ifforge.families.logicif.codeops.narrate import uncovered
+from ifforge.core.prompts import load_prompt
+from ifforge.families.logicif.records import InstrumentedFunction, TestInput, Tracker
+from ifforge.core.settings import SettingsError
+from ifforge.families import load_family_settings as load_settings
+from ifforge.families.logicif.settings import LogicIFSettings as Settings
+from ifforge.families.logicif.stages import complexity, describe, execute, finalize, instrument, load
 
 GOOD = '''"""A counter."""
 
@@ -185,7 +187,7 @@ def test_settings_errors_name_their_source(tmp_path, monkeypatch):
 
 def test_fixture_cases_are_reproduced_by_the_sandbox():
     """The fixture's gold answers come out of our executor too (its functions are already instrumented)."""
-    from ifforge.sandbox import run_cases
+    from ifforge.core.sandbox import run_cases
 
     tasks = {json.loads(l)["task_id"]: json.loads(l) for l in needs_fixture("tasks.jsonl").read_text().splitlines()}
     cases = [json.loads(l) for l in needs_fixture("cases.jsonl").read_text().splitlines()]

@@ -7,9 +7,9 @@ import json
 import sys
 from pathlib import Path
 
-from ifforge.codeops import pyast
-from ifforge.codeops.complexity import measure
-from ifforge.codeops.source import SeedSyntaxError, top_level_functions
+from ifforge.families.logicif.codeops import pyast
+from ifforge.families.logicif.codeops.complexity import measure
+from ifforge.families.logicif.codeops.source import SeedSyntaxError, top_level_functions
 
 
 def _parse_option(text: str) -> tuple[str, object]:
@@ -24,8 +24,9 @@ def _parse_option(text: str) -> tuple[str, object]:
 
 
 def _generate(args: argparse.Namespace) -> int:
-    from ifforge.pipeline import LLMSetupError, resolve_llm
-    from ifforge.settings import SettingsError, load_settings
+    from ifforge.core.llm_setup import LLMSetupError, resolve_llm
+    from ifforge.core.settings import SettingsError
+    from ifforge.families import get_family, load_family_settings
 
     options = dict(args.set or [])
     for flag in ("llm", "model", "base_url"):
@@ -42,11 +43,15 @@ def _generate(args: argparse.Namespace) -> int:
             return 2
         options["local_model"] = options.pop("model")
         options["llm"] = "openai"
+    if args.family:
+        options["family"] = args.family
+    for flag in ("seeds", "functions", "test_cases"):
+        if getattr(args, flag) is not None:
+            options[flag] = getattr(args, flag)
     try:  # validate before Prefect starts, so a typo costs no server start-up
-        settings = load_settings({"seeds": args.seeds, "functions": args.functions, "test_cases": args.test_cases,
-                                  "out": args.out, "benchmark": args.benchmark, **options}, args.config)
+        settings = load_family_settings({"out": args.out, "benchmark": args.benchmark, **options}, args.config)
         if not local:
-            resolve_llm(settings)
+            resolve_llm(settings, get_family(settings.family).llm_stages)
     except (SettingsError, LLMSetupError) as error:
         print(f"ifforge: {error}", file=sys.stderr)
         return 2
@@ -54,16 +59,16 @@ def _generate(args: argparse.Namespace) -> int:
         if path and not Path(path).exists():
             print(f"ifforge: {path}: not found", file=sys.stderr)
             return 2
-    from flows.generate import flow_for
+    from ifforge.flows.generate import flow_for
 
     generate = flow_for(settings)
 
     def run() -> str:
-        return generate(seeds=args.seeds, functions=args.functions, test_cases=args.test_cases, out=args.out,
-                        benchmark=args.benchmark, options=options, config=str(args.config) if args.config else None)
+        return generate(family=settings.family, out=args.out, benchmark=args.benchmark, options=options,
+                        config=str(args.config) if args.config else None)
 
     if local:
-        from ifforge.local_llm import LocalServer, LocalServerError
+        from ifforge.core.local_llm import LocalServer, LocalServerError
 
         try:
             with LocalServer(str(settings.local_model)) as server:
@@ -79,10 +84,20 @@ def _generate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _families(args: argparse.Namespace) -> int:
+    """One line per family: its id, whether it is built, what a sample is."""
+    from ifforge.families import FAMILIES
+
+    for entry in FAMILIES.values():
+        state = "" if entry.module else f"  (not built yet: {entry.issue})"
+        print(f"{entry.id:<10} {entry.title}{state}")
+    return 0
+
+
 def _evaluate(args: argparse.Namespace) -> int:
     from pydantic import ValidationError
 
-    from ifforge.evaluation import BenchmarkError, EvalSettings, load_rows, locate
+    from ifforge.eval.evaluation import BenchmarkError, EvalSettings, load_rows, locate
 
     options = {k: v for k, v in {
         "temperature": args.temperature, "max_tokens": args.max_tokens, "reasoning_effort": args.reasoning_effort,
@@ -95,7 +110,7 @@ def _evaluate(args: argparse.Namespace) -> int:
     except (BenchmarkError, ValidationError) as error:
         print(f"ifforge: {error}", file=sys.stderr)
         return 2
-    from flows.evaluate import evaluate
+    from ifforge.flows.evaluate import evaluate
 
     folder = evaluate(benchmark=args.benchmark, model=args.model, base_url=args.base_url, split=args.split,
                       expressions=args.expressions, options=options, progress=not args.no_progress)
@@ -105,7 +120,7 @@ def _evaluate(args: argparse.Namespace) -> int:
 
 def _score(args: argparse.Namespace) -> int:
     """Score responses produced elsewhere, in LogicIF's result format."""
-    from ifforge.evaluation import BenchmarkError, load_rows, locate, score_frame, write_outputs
+    from ifforge.eval.evaluation import BenchmarkError, load_rows, locate, score_frame, write_outputs
 
     try:
         results = load_rows(Path(args.results))
@@ -128,7 +143,7 @@ def _score(args: argparse.Namespace) -> int:
 
 
 def _compare(args: argparse.Namespace) -> int:
-    from ifforge.scoring.report import compare
+    from ifforge.eval.report import compare
 
     reports = []
     for given in args.reports:
@@ -146,7 +161,7 @@ def _serve_until_stopped(start, banner) -> int:
     """Run a child server (`start()` makes it) until it exits or Ctrl-C / TERM stops it."""
     import time
 
-    from ifforge.child_server import ChildServerError
+    from ifforge.core.child_server import ChildServerError
 
     try:
         with start() as server:
@@ -164,8 +179,8 @@ def _serve_until_stopped(start, banner) -> int:
 
 def _server(args: argparse.Namespace) -> int:
     """The Prefect server and UI on 127.0.0.1 until Ctrl-C; flows started meanwhile report to it."""
-    from ifforge.prefect_env import configure
-    from ifforge.prefect_server import PrefectServer
+    from ifforge.core.prefect_env import configure
+    from ifforge.core.prefect_server import PrefectServer
 
     configure()
     return _serve_until_stopped(lambda: PrefectServer(args.port), lambda server: (
@@ -173,12 +188,12 @@ def _server(args: argparse.Namespace) -> int:
 
 
 def _deploy(args: argparse.Namespace) -> int:
-    from ifforge.prefect_env import configure
+    from ifforge.core.prefect_env import configure
 
     if not configure():
         print("ifforge: deployments need a running server: start `ifforge server` first", file=sys.stderr)
         return 2
-    from flows.serve import main as serve
+    from ifforge.flows.serve import main as serve
 
     try:
         serve()
@@ -259,7 +274,7 @@ def _export(args: argparse.Namespace) -> int:
 
 def _llm_serve(args: argparse.Namespace) -> int:
     """Start llama.cpp's OpenAI-compatible server and keep it up until Ctrl-C."""
-    from ifforge.local_llm import LocalServer
+    from ifforge.core.local_llm import LocalServer
 
     return _serve_until_stopped(
         lambda: LocalServer(args.model, port=args.port, chat_format=args.chat_format, context=args.n_ctx),
@@ -311,12 +326,16 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ifforge", description="Verifiable instruction-following benchmarks.")
     commands = parser.add_subparsers(dest="command", required=True)
 
+    families = commands.add_parser("families", help="list the benchmark families, one line each")
+    families.set_defaults(run=_families)
+
     generate = commands.add_parser("generate", help="run the generate flow (seeds -> benchmark version)")
-    generate.add_argument("--seeds", help="folder of seed .py files (default: the project's seeds/)")
+    generate.add_argument("--family", help="benchmark family (default: logicif; `ifforge families` lists them)")
+    generate.add_argument("--seeds", help="LogicIF: folder of seed .py files (default: the seeds shipped with ifforge)")
     generate.add_argument("--functions", help="LogicIF functions JSONL: {task_id, function} per line")
     generate.add_argument("--test-cases", help="LogicIF test cases JSONL: {task_id, test_cases} per line")
     generate.add_argument("--out", help="outputs root (default: outputs)")
-    generate.add_argument("--benchmark", help="benchmark name, the folder under the outputs root (default: logicif)")
+    generate.add_argument("--benchmark", help="benchmark name, the folder under the outputs root (default: the family id)")
     generate.add_argument("--config", type=Path, help="settings file (default: ./ifforge.toml when present)")
     generate.add_argument("--set", action="append", type=_parse_option, metavar="KEY=VALUE",
                           help="any setting, e.g. --set min_cases=4 --set max_input_magnitude=1e5")

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, Self
 from urllib.parse import parse_qs, urlsplit
 
-from ifforge.artifacts import atomic_write, write_json
+from ifforge.core.store import atomic_write, write_json
 
 BENCHMARK = "benchmark.jsonl"
 REVIEWS = "reviews"

@@ -65,7 +65,7 @@ class Triggered:
 def trigger(folder: Path, options: dict | None = None, local: bool = False) -> Triggered:
     """Start a generate run for `folder`: through the served deployment when a server is up and it
     exists, else in this process."""
-    from ifforge.prefect_env import configure
+    from ifforge.core.prefect_env import configure
 
     api = configure()
     if api and not local:
@@ -78,7 +78,7 @@ def trigger(folder: Path, options: dict | None = None, local: bool = False) -> T
             return Triggered(f"started deployment run {run.name} ({run.id}) on {api}", str(run.id))
         except ObjectNotFound:
             pass
-    from flows.generate import generate
+    from ifforge.flows.generate import generate
 
     folder_out = generate(seeds=str(folder), options=options or {})
     return Triggered(f"ran generate in this process: {folder_out}")

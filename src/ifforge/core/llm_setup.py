@@ -1,0 +1,45 @@
+"""Which of a family's stages use which model, from the settings; one line that says so."""
+
+from __future__ import annotations
+
+import os
+
+from ifforge.core.llm import LLMConfig
+from ifforge.core.settings import Settings
+
+
+class LLMSetupError(ValueError):
+    pass
+
+
+def resolve_llm(settings: Settings, stages: tuple[str, ...]) -> tuple[dict[str, LLMConfig], str]:
+    """Model per LLM stage (none offline), and a line saying so. The key comes from OPENAI_API_KEY only."""
+    base_url = settings.base_url or os.environ.get("OPENAI_BASE_URL")
+    api_key = os.environ.get("OPENAI_API_KEY")
+    unknown = sorted(set(settings.stage_models) - set(stages))
+    if unknown:
+        raise LLMSetupError(f"setting 'stage_models': unknown stage {unknown[0]!r} for family {settings.family!r} "
+                            f"(its LLM stages: {', '.join(stages) or 'none'})")
+    if settings.llm == "none":
+        return {}, "LLM stages off (--llm none): running the deterministic stages"
+    models = {stage: settings.stage_models.get(stage) or settings.model for stage in stages}
+    if not any(models.values()) or not (base_url or api_key):
+        if settings.llm in ("openai", "local"):
+            raise LLMSetupError("--llm openai needs a model (--model or IFFORGE_MODEL) and a server "
+                                "(OPENAI_BASE_URL or --base-url, and OPENAI_API_KEY where the server wants one)")
+        return {}, ("No LLM configured (set OPENAI_BASE_URL and IFFORGE_MODEL, or use --llm local --model FILE.gguf): "
+                    "running the deterministic stages")
+    extra = {"reasoning_effort": settings.reasoning_effort} if settings.reasoning_effort else {}
+    configs = {
+        stage: LLMConfig(model=model, base_url=base_url, api_key=api_key, temperature=settings.temperature,
+                         max_tokens=settings.max_tokens, extra_body=extra, timeout=settings.llm_timeout,
+                         max_retries=settings.llm_max_retries, concurrency=settings.llm_concurrency,
+                         requests_per_minute=settings.llm_rpm, tokens_per_minute=settings.llm_tpm,
+                         json_mode=settings.json_mode, reasks=settings.llm_reasks,
+                         price_input_per_mtok=settings.price_input_per_mtok,
+                         price_output_per_mtok=settings.price_output_per_mtok)
+        for stage, model in models.items() if model
+    }
+    where = base_url or "the OpenAI API"
+    names = ", ".join(f"{stage}={config.model}" for stage, config in configs.items())
+    return configs, f"LLM stages on, through {where}: {names}"

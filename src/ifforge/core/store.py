@@ -1,0 +1,232 @@
+"""Versioned, atomic, content-addressed artifacts.
+
+Layout under `<out>/<benchmark>/`:
+- `.cache/<stage>/<key>.json`: one stage's result for one item, addressed by the hash of everything
+  that determines it (stage, stage code version, prompt hash, model, the item itself). Shared by all
+  versions, so a changed seed recomputes only its own items and a crashed run resumes.
+- `vNNN/`: one run's benchmark. A run whose fingerprint (inputs, settings, code versions) matches
+  a finished version writes nothing new; a matching unfinished one is resumed; anything else gets a
+  new version. `vNNN/items/<task_id>/` holds every turn of one item, readable by a person.
+Every file is written to a temporary name and renamed, so a crash never leaves half a file.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import hashlib
+import json
+import os
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from pydantic import BaseModel
+
+PACKAGE_ROOT = Path(__file__).resolve().parents[1]
+MANIFEST = "manifest.json"
+RUN_FILE = "run.json"
+
+
+def canonical_json(value: Any) -> str:
+    if isinstance(value, BaseModel):
+        value = value.model_dump(mode="json")
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=_default)
+
+
+def _default(value: Any) -> Any:
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json")
+    if isinstance(value, Path):
+        return str(value)
+    raise TypeError(f"cannot hash a {type(value).__name__}")
+
+
+def content_hash(*parts: Any) -> str:
+    digest = hashlib.sha256()
+    for part in parts:
+        digest.update(canonical_json(part).encode())
+        digest.update(b"\x00")
+    return digest.hexdigest()
+
+
+def code_version(*modules: ModuleType) -> str:
+    """Hash of the modules' source and of every ifforge module they import, directly or not.
+
+    The closure is found by reading import statements, so a stage's version changes whenever any
+    code it can reach changes; no hand-kept list of modules can miss one.
+    """
+    names = sorted(_ifforge_closure(tuple(m.__name__ for m in modules)))
+    digest = hashlib.sha256()
+    for name in names:
+        digest.update(name.encode() + b"\x00" + _module_source(name).encode() + b"\x00")
+    return digest.hexdigest()[:16]
+
+
+@functools.lru_cache(maxsize=None)
+def _module_source(name: str) -> str:
+    """The source of an ifforge module by its dotted name ("" when the name is not a module)."""
+    base = PACKAGE_ROOT.joinpath(*name.split(".")[1:])
+    for path in (base.with_suffix(".py"), base / "__init__.py"):
+        if path.is_file():
+            return path.read_text()
+    return ""
+
+
+@functools.lru_cache(maxsize=None)
+def _ifforge_closure(roots: tuple[str, ...]) -> frozenset[str]:
+    seen: set[str] = set()
+    todo = list(roots)
+    while todo:
+        name = todo.pop()
+        if name in seen or not _module_source(name):
+            continue
+        seen.add(name)
+        tree = ast.parse(_module_source(name))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                todo += [alias.name for alias in node.names if alias.name.startswith("ifforge.")]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("ifforge"):
+                todo.append(node.module)
+                todo += [f"{node.module}.{alias.name}" for alias in node.names]  # submodules imported by name
+    return frozenset(seen)
+
+
+def file_hash(path: Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def atomic_write(path: Path, data: str | bytes) -> None:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data.encode() if isinstance(data, str) else data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+@contextmanager
+def atomic_path(path: Path) -> Iterator[Path]:
+    """A temporary name beside `path` for writers that want a file name (pandas, matplotlib),
+    renamed into place when the block succeeds and removed when it fails."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.stem}.tmp{path.suffix}")  # the suffix tells matplotlib the format
+    try:
+        yield temporary
+        os.replace(temporary, path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+
+
+def write_json(path: Path, value: Any) -> None:
+    if isinstance(value, BaseModel):
+        value = value.model_dump(mode="json")
+    atomic_write(path, json.dumps(value, indent=2, ensure_ascii=False, default=_default) + "\n")
+
+
+class ItemCache:
+    """Per-item stage results, addressed by content; shared across runs and versions."""
+
+    def __init__(self, root: Path):
+        self.root = Path(root)
+
+    def _path(self, stage: str, key: str) -> Path:
+        return self.root / stage / key[:2] / f"{key}.json"
+
+    def get(self, stage: str, key: str) -> Any | None:
+        try:
+            return json.loads(self._path(stage, key).read_text())
+        except (OSError, ValueError):
+            return None
+
+    def put(self, stage: str, key: str, value: Any) -> None:
+        if isinstance(value, BaseModel):
+            value = value.model_dump(mode="json")
+        # not canonical: dict order is data here (a tracker dict keeps the order the code built it in)
+        atomic_write(self._path(stage, key), json.dumps(value, ensure_ascii=False, default=_default))
+
+
+def provenance(stage: str, stage_version: str, input_hash: str, prompt_hash: str | None = None,
+               model: str | None = None) -> dict[str, Any]:
+    return {
+        "stage": stage,
+        "stage_version": stage_version,
+        "input_hash": input_hash,
+        "prompt_hash": prompt_hash,
+        "model": model,
+        "created_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    }
+
+
+class VersionStore:
+    """One version folder of one benchmark: where a run writes, and what it wrote."""
+
+    def __init__(self, root: Path, fingerprint: str):
+        self.benchmark_root = Path(root)
+        self.fingerprint = fingerprint
+        self.path, self.state = self._choose()
+        self.artifacts: list[str] = []
+        self.notes: list[str] = []  # lines for the manifest and the run's log, e.g. what side work did
+        self.cache = ItemCache(self.benchmark_root / ".cache")
+
+    @property
+    def version(self) -> str:
+        return self.path.name
+
+    @property
+    def finished(self) -> bool:
+        return self.state == "finished"
+
+    def _choose(self) -> tuple[Path, str]:
+        self.benchmark_root.mkdir(parents=True, exist_ok=True)
+        versions = sorted(p for p in self.benchmark_root.glob("v[0-9]*") if p.is_dir())
+        for candidate in reversed(versions):
+            try:
+                run = json.loads((candidate / RUN_FILE).read_text())
+            except (OSError, ValueError):
+                continue
+            if run.get("fingerprint") == self.fingerprint:
+                return candidate, ("finished" if (candidate / MANIFEST).exists() else "resumed")
+        number = max((int(p.name[1:]) for p in versions if p.name[1:].isdigit()), default=0) + 1
+        while True:
+            candidate = self.benchmark_root / f"v{number:03d}"
+            try:
+                candidate.mkdir()  # atomic: two runs never share a new version
+                break
+            except FileExistsError:
+                number += 1
+        write_json(candidate / RUN_FILE, {"fingerprint": self.fingerprint,
+                                          "started_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())})
+        return candidate, "new"
+
+    def item_dir(self, task_id: str) -> Path:
+        return self.path / "items" / task_id
+
+    def write(self, relative: str, data: str | bytes | dict | list | BaseModel) -> Path:
+        """Write one artifact (JSON for structured data) and remember its path for the manifest."""
+        target = self.path / relative
+        if isinstance(data, (str, bytes)):
+            atomic_write(target, data)
+        else:
+            write_json(target, data)
+        self.artifacts.append(relative)
+        return target
+
+    def write_manifest(self, manifest: dict[str, Any]) -> Path:
+        manifest = {**manifest, "artifacts": sorted(set(self.artifacts))}
+        write_json(self.path / MANIFEST, manifest)
+        latest = self.benchmark_root / "LATEST"
+        atomic_write(latest, self.version + "\n")
+        return self.path / MANIFEST

@@ -1,0 +1,88 @@
+"""What a benchmark family is: settings, loading, a stage plan, export, scoring and a review view.
+
+The generic flows (`ifforge.flows.generate` / `evaluate`) know only this shape. A family's plan is
+a list of steps: `BatchStage`s (whole-batch work, such as dedup) and `core.runner.Stage`s
+(per-item work, run in shards and cached per item). Per-item stages that follow each other are
+pipelined shard by shard, so an item moves on as soon as its shard is done.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ifforge.core.records import DroppedItem
+from ifforge.core.runner import Stage
+from ifforge.core.settings import Settings
+from ifforge.core.store import VersionStore
+
+
+@dataclass(frozen=True)
+class BatchStage:
+    """Whole-batch work: `function(items, settings) -> (kept, dropped, counts for the manifest)`."""
+
+    name: str
+    function: Callable[[list, Settings], tuple[list, list[DroppedItem], dict[str, Any]]]
+    identity: Any = None  # what decides its result besides the items (goes into the run fingerprint)
+
+
+Step = Stage | BatchStage
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """What `Family.load` read: the items, what it skipped (with file and line), and the inputs
+    as the manifest names them (paths and content hashes)."""
+
+    items: list
+    dropped: list[DroppedItem]
+    inputs: dict[str, Any]
+
+
+class Family:
+    """One benchmark family. Subclasses set the class attributes and implement the methods."""
+
+    id: str = ""
+    title: str = ""  # one line for `ifforge families`
+    settings_class: type[Settings] = Settings
+    llm_stages: tuple[str, ...] = ()  # stages that may use a model (names accepted by stage_models)
+
+    def load(self, settings: Settings) -> Loaded:
+        raise NotImplementedError
+
+    def plan(self, settings: Settings) -> list[Step]:
+        raise NotImplementedError
+
+    def side_work(self, settings: Settings) -> dict[str, Callable[[Settings], Any]]:
+        """Work that does not depend on the items (runs beside the stages): name -> function."""
+        return {}
+
+    def side_identity(self, settings: Settings) -> Any:
+        """What decides the side work's results (goes into the run fingerprint)."""
+        return None
+
+    def write_loaded(self, store: VersionStore, items: list) -> None:
+        """Per-item artifacts of what was loaded, before any stage ran."""
+
+    def export(self, store: VersionStore, items: list, settings: Settings, side: dict[str, Any]) -> dict[str, Any]:
+        """Write the benchmark files; return counts (at least `tasks` and `rows`) for the manifest."""
+        raise NotImplementedError
+
+    def summary_table(self, store: VersionStore) -> list[dict[str, Any]]:
+        """Rows of the finished-tasks table published to Prefect."""
+        return []
+
+    # ---- evaluate -------------------------------------------------------------------------------
+    def evaluate(self, rows: list[dict[str, Any]], settings: Any, cache_path: Path, folder: Path,
+                 title: str, on_done: Callable[[], None] | None = None) -> dict[str, Any]:
+        """Ask a model every row, write responses and scores and a report in `folder`; return the summary."""
+        raise NotImplementedError
+
+    # ---- review ---------------------------------------------------------------------------------
+    def review_view(self, row: dict[str, Any]) -> dict[str, Any]:
+        """One benchmark row as the review page shows it: a title, the `source` (code or data), the
+        `instruction` text, and `details` (label -> text)."""
+        return {"title": row.get("task_id", "?"), "source": "", "instruction": str(row.get("prompt", "")),
+                "details": {}}

@@ -1,0 +1,90 @@
+"""Complexity metrics, computed exactly as LogicIF's public code does, plus radon's extras.
+
+LogicIF walks Python's `ast` once over the whole source; the counting rules are spelled out in
+DESIGN.md and pinned by the LogicIFEval fixture test. Radon's numbers are extra columns only.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from radon.complexity import cc_visit
+from radon.metrics import h_visit, mi_visit
+
+from ifforge.families.logicif.codeops import pyast
+from ifforge.families.logicif.records import ComplexityMetrics
+
+_BLOCKS = (ast.If, ast.For, ast.While, ast.Try, ast.With)
+
+
+def _max_nesting(node: ast.AST, depth: int = 0) -> int:
+    """Deepest block nesting; a function definition starts counting again from zero."""
+    deepest = depth
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, ast.FunctionDef):
+            deepest = max(deepest, _max_nesting(child, 0))
+        elif isinstance(child, _BLOCKS):
+            deepest = max(deepest, _max_nesting(child, depth + 1))
+        else:
+            deepest = max(deepest, _max_nesting(child, depth))
+    return deepest
+
+
+def logicif_metrics(source: str) -> dict:
+    """LogicIF's six metrics of `source`, with its key order and rounding."""
+    tree = pyast.parse(source)
+    cyclomatic = 1
+    controls = calls = 0
+    lines = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.If, ast.For, ast.While)):
+            cyclomatic += 1
+            controls += 1
+        elif isinstance(node, ast.Try):
+            cyclomatic += len(node.handlers)
+            controls += 1
+        elif isinstance(node, ast.Call):
+            calls += 1
+        elif isinstance(node, ast.FunctionDef):
+            lines.append(node.end_lineno - node.lineno + 1)
+    nesting = _max_nesting(tree)
+    average_length = sum(lines) / len(lines) if lines else 0
+    score = round(cyclomatic * 1 + nesting * 3 + calls * 2 + average_length * 0.5, 2)
+    return {
+        "cyclomatic_complexity": cyclomatic,
+        "max_nesting_depth": nesting,
+        "code_complexity_score": score,
+        "total_control_structures": controls,
+        "function_calls": calls,
+        "total_function_lines": sum(lines),
+    }
+
+
+def measure(source: str) -> ComplexityMetrics:
+    """LogicIF's metrics plus radon's cyclomatic complexity, maintainability index and volume."""
+    with pyast.AST_LOCK:  # radon parses with `ast` too
+        radon_cc = sum(block.complexity for block in cc_visit(source) if not hasattr(block, "methods"))
+        halstead = h_visit(source).total
+        maintainability = mi_visit(source, multi=True)
+    return ComplexityMetrics(
+        **logicif_metrics(source),
+        radon_cyclomatic_complexity=radon_cc,
+        radon_maintainability_index=round(maintainability, 2),
+        radon_halstead_volume=round(halstead.volume, 2),
+    )
+
+
+def difficulty_tiers(scores: dict[str, float]) -> dict[str, str]:
+    """Split tasks into easy / medium / hard thirds by score (rank-based, so ties stay together)."""
+    ordered = sorted(scores.items(), key=lambda item: (item[1], item[0]))
+    n = len(ordered)
+    tiers: dict[str, str] = {}
+    for rank, (task_id, _) in enumerate(ordered):
+        tiers[task_id] = ("easy", "medium", "hard")[min(2, rank * 3 // n)]
+    # keep equal scores in one tier: a task takes the lowest tier any task of its score got
+    lowest: dict[float, str] = {}
+    order = {"easy": 0, "medium": 1, "hard": 2}
+    for task_id, score in ordered:
+        if score not in lowest or order[tiers[task_id]] < order[lowest[score]]:
+            lowest[score] = tiers[task_id]
+    return {task_id: lowest[score] for task_id, score in ordered}

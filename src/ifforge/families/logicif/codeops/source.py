@@ -1,0 +1,120 @@
+"""Small facts about seed source: its top-level functions, its entry point, comments stripped."""
+
+from __future__ import annotations
+
+import ast
+
+import libcst as cst
+
+from ifforge.families.logicif.codeops import pyast
+
+
+class SeedSyntaxError(ValueError):
+    """The code does not parse or lacks a function; carries the line to point the user at."""
+
+    def __init__(self, message: str, line: int | None = None):
+        super().__init__(message)
+        self.line = line
+
+
+def top_level_functions(source: str) -> list[str]:
+    """Names of the module's top-level functions, in source order; raises `SeedSyntaxError`."""
+    try:
+        tree = pyast.parse(source)
+    except SyntaxError as error:
+        raise SeedSyntaxError(f"does not parse: {error.msg}", error.lineno) from None
+    return [node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
+
+
+def choose_entry(source: str, preferred: str) -> str:
+    """The function named `preferred` if there is one, else the last top-level function."""
+    names = top_level_functions(source)
+    if not names:
+        raise SeedSyntaxError("defines no top-level function", 1)
+    return preferred if preferred in names else names[-1]
+
+
+def parameter_names(source: str, function: str) -> list[str]:
+    """The parameters of a top-level function, in order (positional first, then the rest)."""
+    for node in pyast.parse(source).body:
+        if isinstance(node, ast.FunctionDef) and node.name == function:
+            arguments = node.args
+            names = [a.arg for a in arguments.posonlyargs + arguments.args]
+            if arguments.vararg:
+                names.append(arguments.vararg.arg)
+            names += [a.arg for a in arguments.kwonlyargs]
+            if arguments.kwarg:
+                names.append(arguments.kwarg.arg)
+            return names
+    raise SeedSyntaxError(f"no top-level function named {function}")
+
+
+class _StripCommentsAndDocstrings(cst.CSTTransformer):
+    """Comments and docstrings are where domain hints hide; code keeps its meaning without them."""
+
+    def leave_EmptyLine(self, original, updated):
+        if updated.comment is not None:
+            return cst.RemoveFromParent()
+        return updated
+
+    def leave_TrailingWhitespace(self, original, updated):
+        return updated.with_changes(comment=None, whitespace=cst.SimpleWhitespace(""))
+
+    def leave_Comment(self, original, updated):
+        return updated
+
+    def _drop_docstring(self, body):
+        statements = list(body)
+        if statements and _is_docstring(statements[0]):
+            statements = statements[1:] or [cst.SimpleStatementLine([cst.Pass()])]
+        return statements
+
+    def leave_Module(self, original, updated):
+        return updated.with_changes(body=self._drop_docstring(updated.body), header=[], footer=[])
+
+    def leave_FunctionDef(self, original, updated):
+        if isinstance(updated.body, cst.IndentedBlock):
+            block = updated.body.with_changes(body=self._drop_docstring(updated.body.body), header=cst.TrailingWhitespace())
+            return updated.with_changes(body=block, leading_lines=[])
+        return updated
+
+    def leave_IndentedBlock(self, original, updated):
+        return updated.with_changes(footer=[])
+
+
+def _is_docstring(statement) -> bool:
+    return (
+        isinstance(statement, cst.SimpleStatementLine)
+        and len(statement.body) == 1
+        and isinstance(statement.body[0], cst.Expr)
+        and isinstance(statement.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
+    )
+
+
+def strip_comments_and_docstrings(source: str) -> str:
+    """Source without comments, docstrings and blank-line clutter; top-level blocks one blank apart."""
+    module = cst.parse_module(source).visit(_StripCommentsAndDocstrings())
+    blocks = []
+    for statement in module.body:
+        blocks.append(module.code_for_node(statement.with_changes(leading_lines=[])).rstrip("\n"))
+    lines: list[str] = []
+    previous_was_def = False
+    for block in blocks:
+        is_def = block.lstrip().startswith(("def ", "async def ", "class ", "@"))
+        if lines and (is_def or previous_was_def):
+            lines.append("")
+        lines.append(block)
+        previous_was_def = is_def
+    return "\n".join(lines) + "\n"
+
+
+def cst_parameters(function: cst.FunctionDef) -> list[cst.Param]:
+    """Every parameter of a libcst function, in signature order (`*args` and `**kwargs` included)."""
+    params = function.params
+    ordered = list(params.posonly_params) + list(params.params)
+    if isinstance(params.star_arg, cst.Param):
+        ordered.append(params.star_arg)
+    ordered += list(params.kwonly_params)
+    if params.star_kwarg is not None:
+        ordered.append(params.star_kwarg)
+    return ordered

@@ -1,0 +1,40 @@
+"""The typed configs of LogicIF's stages: exactly what each stage receives besides the item.
+
+A stage's cache key hashes its config, so a setting a stage does not receive cannot change its
+results, and one it does receive always re-keys it.
+"""
+
+from __future__ import annotations
+
+from ifforge.core.records import Record
+
+
+class SandboxConfig(Record):
+    case_seconds: float
+    memory_mb: int
+
+
+class ExecuteConfig(SandboxConfig):
+    min_cases: int
+    max_tracker_value: float
+    max_decimal_places: int
+    max_input_magnitude: float
+    max_input_length: int
+
+
+class InstrumentConfig(SandboxConfig):
+    """The LLM path: the anonymised function must reproduce the original's outputs in the sandbox."""
+
+    llm_reasks: int
+
+
+class EvolveConfig(InstrumentConfig):
+    evolve_turns: int
+
+
+class DescribeConfig(Record):
+    llm_reasks: int
+
+
+class VerifyConfig(DescribeConfig):
+    verify_rounds: int

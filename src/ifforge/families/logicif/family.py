@@ -1,0 +1,320 @@
+"""LogicIF (LogicIFGen / LogicIFEval): seed functions become anonymised functions with state
+trackers, gold from running them, and natural-language instructions that describe them.
+
+Plan: dedup (batch) -> instrument -> [evolve] -> execute -> complexity -> describe -> verify;
+beside them, the expressions of the solve prompt; export in LogicIFEval's row format.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from ifforge.core.llm_setup import resolve_llm
+from ifforge.core.prompts import Prompt, load_prompt
+from ifforge.core.runner import Stage
+from ifforge.core.store import VersionStore, atomic_path, code_version, content_hash, file_hash, provenance
+from ifforge.families.base import BatchStage, Family, Loaded
+from ifforge.families.logicif import configs
+from ifforge.families.logicif.codeops.complexity import difficulty_tiers
+from ifforge.families.logicif.records import (
+    DescribedFunction,
+    ExecutedFunction,
+    InstrumentedFunction,
+    MeasuredFunction,
+    Outcome,
+    SeedFunction,
+    VerificationRound,
+)
+from ifforge.families.logicif.settings import LogicIFSettings
+from ifforge.families.logicif.stages import complexity, describe, evolve, execute, finalize, instrument, load, verify
+from ifforge.transforms import dedup, expressions
+
+DEFAULT_SEEDS = Path(__file__).resolve().parent / "seeds"  # package data: works from a wheel too
+LLM_STAGES = ("instrument", "evolve", "describe", "verify", "expressions")
+
+
+# ---- per-item artifacts: what a person opens in items/<task_id>/ ----------------------------------
+def _instrumented_files(item: Any, outcome: Outcome) -> tuple[dict, dict]:
+    kept = outcome.kept
+    if kept is None:
+        return {}, {}
+    return ({"renames": kept.renames, "trackers": [t.model_dump() for t in kept.trackers], "path": kept.path,
+             "notes": kept.notes},
+            {"function_anonymised.py": kept.anonymised_source, "function_with_stats.py": kept.instrumented_source})
+
+
+def _evolved_files(item: Any, outcome: Outcome) -> tuple[dict, dict]:
+    kept = outcome.kept
+    if kept is None:
+        return {}, {}
+    return ({"evolved_turns": kept.evolved_turns, "trackers": [t.model_dump() for t in kept.trackers],
+             "notes": kept.notes}, {"function_evolved.py": kept.instrumented_source})
+
+
+def _executed_files(item: Any, outcome: Outcome) -> tuple[dict, dict]:
+    return ({"cases": [c.model_dump() for c in outcome.kept.cases]} if outcome.kept else {}), {}
+
+
+def _measured_files(item: Any, outcome: Outcome) -> tuple[dict, dict]:
+    return ({"complexity_metrics": outcome.kept.complexity.model_dump()} if outcome.kept else {}), {}
+
+
+def _described_files(item: Any, outcome: Outcome) -> tuple[dict, dict]:
+    kept = outcome.kept
+    if kept is None:
+        return {}, {}
+    return ({"instruction": kept.instruction.model_dump(exclude={"description"})},
+            {"description_turn_1.txt": kept.instruction.description})
+
+
+def _verified_files(item: Any, outcome: Outcome) -> tuple[dict, dict]:
+    history = outcome.kept.history if outcome.kept is not None else [
+        VerificationRound.model_validate(entry) for entry in outcome.evidence]
+    files = {f"description_turn_{r.round}.txt": r.description for r in history}
+    files["verification_history.json"] = json.dumps([r.model_dump(mode="json") for r in history], indent=2) + "\n"
+    return {}, files
+
+
+class LogicIF(Family):
+    id = "logicif"
+    title = "logic-rich instructions: an anonymised function with state trackers, gold by running it"
+    settings_class = LogicIFSettings
+    llm_stages = LLM_STAGES
+
+    # ---- generate -------------------------------------------------------------------------------
+    def load(self, settings: LogicIFSettings) -> Loaded:
+        if settings.functions or settings.test_cases:
+            if not (settings.functions and settings.test_cases):
+                raise ValueError("--functions and --test-cases go together")
+            seeds, dropped = load.load_logicif_jsonl(settings.functions, settings.test_cases)
+            inputs = {"functions": str(settings.functions), "functions_sha256": file_hash(settings.functions),
+                      "test_cases": str(settings.test_cases), "test_cases_sha256": file_hash(settings.test_cases)}
+        else:
+            folder = settings.seeds or DEFAULT_SEEDS
+            seeds, dropped = load.load_seed_dir(folder)
+            inputs = {"seeds": str(folder)}
+        return Loaded(items=seeds, dropped=dropped, inputs=inputs)
+
+    def write_loaded(self, store: VersionStore, items: list[SeedFunction]) -> None:
+        for seed in items:
+            folder = f"items/{seed.task_id}"
+            store.write(f"{folder}/seed.py", seed.source)
+            store.write(f"{folder}/seed.json", {
+                "task_id": seed.task_id, "entry": seed.entry, "origin": seed.origin,
+                "inputs": [i.model_dump() for i in seed.inputs],
+                "provenance": provenance("load", "1", content_hash(seed)),
+            })
+
+    def plan(self, settings: LogicIFSettings) -> list:
+        models, _ = resolve_llm(settings, LLM_STAGES)
+        sandbox = {"case_seconds": settings.case_seconds, "memory_mb": settings.memory_mb}
+        steps: list = []
+        if settings.dedup:
+            steps.append(BatchStage("dedup", dedup_seeds, {"version": code_version(dedup),
+                                                          "threshold": settings.dedup_threshold,
+                                                          "embedding_model": str(settings.embedding_model or "default")}))
+        llm_instrument = models.get("instrument")
+        steps.append(Stage("instrument", instrument.VERSION, InstrumentedFunction, instrument.run,
+                           config=configs.InstrumentConfig(**sandbox, llm_reasks=settings.llm_reasks)
+                           if llm_instrument else None,
+                           llm_function=instrument.run_llm, llm=llm_instrument, prompts=("anonymise",),
+                           artifacts=_instrumented_files))
+        if "evolve" in models and settings.evolve_turns > 0:
+            steps.append(Stage("evolve", evolve.VERSION, InstrumentedFunction, lambda item: Outcome(kept=item),
+                               config=configs.EvolveConfig(**sandbox, llm_reasks=settings.llm_reasks,
+                                                           evolve_turns=settings.evolve_turns),
+                               llm_function=evolve.run_llm, llm=models["evolve"], prompts=("evolve",),
+                               artifacts=_evolved_files))
+        steps.append(Stage("execute", execute.VERSION, ExecutedFunction, execute.run,
+                           config=configs.ExecuteConfig(**sandbox, min_cases=settings.min_cases,
+                                                        max_tracker_value=settings.max_tracker_value,
+                                                        max_decimal_places=settings.max_decimal_places,
+                                                        max_input_magnitude=settings.max_input_magnitude,
+                                                        max_input_length=settings.max_input_length),
+                           artifacts=_executed_files))
+        steps.append(Stage("complexity", complexity.VERSION, MeasuredFunction, complexity.run,
+                           artifacts=_measured_files))
+        steps.append(Stage("describe", describe.VERSION, DescribedFunction, describe.run,
+                           config=configs.DescribeConfig(llm_reasks=settings.llm_reasks) if "describe" in models else None,
+                           llm_function=describe.run_llm, llm=models.get("describe"), prompts=("describe",),
+                           artifacts=_described_files))
+        steps.append(Stage("verify", verify.VERSION, DescribedFunction, verify.run,
+                           config=configs.VerifyConfig(llm_reasks=settings.llm_reasks,
+                                                       verify_rounds=settings.verify_rounds) if "verify" in models else None,
+                           llm_function=verify.run_llm, llm=models.get("verify"), prompts=("verify", "refine"),
+                           artifacts=_verified_files))
+        return steps
+
+    def side_work(self, settings: LogicIFSettings) -> dict:
+        return {"expressions": choose_expressions} if settings.expressions else {}
+
+    def side_identity(self, settings: LogicIFSettings) -> Any:
+        return {"solve": load_prompt("solve").hash, "expressions": expressions_identity(settings)}
+
+    def export(self, store: VersionStore, items: list[DescribedFunction], settings: LogicIFSettings,
+               side: dict[str, Any]) -> dict[str, Any]:
+        chosen = None
+        if "expressions" in side:
+            chosen, vectors, message = side["expressions"]
+            store.notes.append(message)
+            if chosen is not None:
+                write_expressions(store, chosen, vectors)
+        counts = write_benchmark(store, items, settings, load_prompt("solve"), chosen)
+        counts["paths"] = {item.task_id: {"instrument": item.measured.executed.function.path,
+                                          "evolved_turns": item.measured.executed.function.evolved_turns,
+                                          "describe": item.instruction.path} for item in items}
+        return counts
+
+    def summary_table(self, store: VersionStore) -> list[dict[str, Any]]:
+        table = pd.read_parquet(store.path / "tasks.parquet",
+                                columns=["task_id", "difficulty", "n_cases", "code_complexity_score", "in_mini"])
+        return table.assign(folder=[store.item_dir(t).resolve().as_uri() for t in table.task_id]).to_dict("records")
+
+    # ---- evaluate -------------------------------------------------------------------------------
+    def evaluate(self, rows, settings, cache_path, folder, title, on_done=None):
+        from ifforge.families.logicif.scorer import evaluate
+
+        return evaluate(rows, settings, cache_path, folder, title, on_done)
+
+    def review_view(self, row: dict[str, Any]) -> dict[str, Any]:
+        case = row.get("code_output", {})
+        return {"title": row["task_id"], "source": row.get("function", ""), "instruction": row.get("description", ""),
+                "details": {"trackers": ", ".join(row.get("stats_keys", [])),
+                            "a test case": f"input {json.dumps(row.get('input'))} gives output "
+                                           f"{json.dumps(case.get('output'))} and trackers {json.dumps(case.get('stats'))}",
+                            "difficulty": str(row.get("difficulty", ""))}}
+
+
+FAMILY = LogicIF()
+
+
+# ---- whole-batch and side work ---------------------------------------------------------------------
+def embedder(settings):
+    from ifforge.transforms.embeddings import Embedder, EmbeddingCache
+
+    cache = EmbeddingCache(settings.embedding_cache or Path(settings.out) / ".embeddings.sqlite")
+    return Embedder(settings.embedding_model, cache)
+
+
+def dedup_seeds(seeds: list[SeedFunction], settings: LogicIFSettings) -> tuple[list, list, dict]:
+    """Near-duplicate seeds dropped (the longest of each group kept); counts for the manifest."""
+    if len(seeds) < 2:
+        return seeds, [], {"in": len(seeds), "out": len(seeds)}
+    model = embedder(settings)
+    vectors = model.embed([dedup.dedup_text(seed) for seed in seeds])
+    kept, dropped = dedup.run(seeds, vectors, settings.dedup_threshold, model.name)
+    return kept, dropped, {"in": len(seeds), "out": len(kept), "embedded": model.computed,
+                           "embedding_model": model.name}
+
+
+def veto_path(settings: LogicIFSettings) -> Path:
+    return settings.expressions_veto or settings.benchmark_root / "expressions_veto.txt"
+
+
+def expressions_identity(settings: LogicIFSettings) -> dict[str, Any] | None:
+    """What decides the chosen expressions: template, rewrite source (bank or model), veto list, embedder."""
+    if not settings.expressions:
+        return None
+    template = expressions.template_prompt(settings.expression_template)
+    config = resolve_llm(settings, LLM_STAGES)[0].get("expressions")
+    source: Any = {"model": config.model, **config.generation_parameters(),
+                   "prompt": load_prompt("rewrite").hash, "rewrites": settings.rewrites} if config else (
+        load_prompt(f"{template.name}_rewrites").hash if expressions.bank_exists(template.name) else None)
+    return {"version": expressions.VERSION, "template": template.hash, "k": settings.expressions, "source": source,
+            "veto": sorted(expressions.read_veto(veto_path(settings))),
+            "embedding_model": str(settings.embedding_model or "default")}
+
+
+def choose_expressions(settings: LogicIFSettings, hub=None) -> tuple[Any, Any, str]:
+    """The template's expressions, the rewrites' vectors (for the plot) and a line saying what happened."""
+    template = expressions.template_prompt(settings.expression_template)
+    config = resolve_llm(settings, LLM_STAGES)[0].get("expressions")
+    if config is not None:
+        from ifforge.core.llm import ResponseCache
+
+        cache = None if settings.no_cache else ResponseCache(settings.response_cache)
+        try:
+            texts = hub.run(lambda: expressions.llm_rewrites(template, settings.rewrites, hub.llm(config, cache)),
+                            "expressions")
+        finally:
+            if cache is not None:
+                cache.close()
+        origin = [config.model] * len(texts)
+    elif expressions.bank_exists(template.name):
+        texts = expressions.load_bank(template.name)
+        origin = ["bank"] * len(texts)
+    else:
+        return None, None, f"no LLM and no bank prompts/{template.name}_rewrites.md: expressions skipped"
+    if not texts:
+        return None, None, "the LLM gave no rewrites: expressions skipped"
+    model = embedder(settings)
+    vectors = model.embed(texts)
+    original = model.embed([template.text])[0]
+    chosen = expressions.choose(template, texts, origin, vectors, original, settings.expressions,
+                                expressions.read_veto(veto_path(settings)), model.name)
+    source = config.model if config else "the bank"
+    return chosen, vectors, (f"{len(chosen.chosen)} expressions of '{template.name}' chosen from {len(texts)} "
+                             f"rewrites by {source}")
+
+
+def write_expressions(store: VersionStore, chosen: expressions.ExpressionSet, vectors) -> None:
+    store.write("expressions/rewrites.jsonl", expressions.to_jsonl(chosen))
+    store.write("expressions/expressions.json", {
+        "template": chosen.template, "template_hash": chosen.template_hash, "k": chosen.k,
+        "embedding_model": chosen.embedding_model, "notes": chosen.notes,
+        "chosen": [{"expression_id": eid, "rewrite_id": rid, "text": chosen.texts()[eid]}
+                   for eid, rid in zip(chosen.texts(), chosen.chosen)],
+        "veto_help": "to veto a rewrite, add its id to the veto file (setting expressions_veto) and run again"})
+    expressions.plot_clusters(chosen, vectors, store.path / "expressions" / "clusters.png")
+    store.artifacts.append("expressions/clusters.png")
+
+
+# ---- export ----------------------------------------------------------------------------------------
+def _jsonl(rows: list[dict[str, Any]]) -> str:
+    return "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
+
+
+def write_benchmark(store: VersionStore, described: list[DescribedFunction], settings: LogicIFSettings,
+                    solve: Prompt, chosen: expressions.ExpressionSet | None = None) -> dict[str, Any]:
+    """benchmark.jsonl, benchmark_mini.jsonl, tasks.parquet; returns counts for the manifest.
+
+    Difficulty tiers are terciles over this run's tasks, so they are set here, once all are measured
+    (an item's cached stages never depend on the other items)."""
+    tiers = difficulty_tiers({d.task_id: d.measured.complexity.code_complexity_score for d in described})
+    described = [d.model_copy(update={"measured": d.measured.model_copy(update={"difficulty": tiers[d.task_id]})})
+                 for d in described]
+    tasks = sorted((finalize.to_task(item) for item in described), key=lambda t: t.task_id)
+    mini = finalize.mini_split(tasks, settings.mini_fraction, settings.sample_seed)
+    all_rows, mini_rows = [], []
+    for task in tasks:
+        rows = finalize.rows(task, solve)
+        all_rows += rows
+        if task.task_id in mini:
+            mini_rows += rows
+        store.write(f"items/{task.task_id}/task.json", {
+            "task_id": task.task_id, "difficulty": task.difficulty, "in_mini": task.task_id in mini,
+            "stats_keys": task.stats_keys, "output_format": task.output_format, "n_cases": len(task.cases),
+            "provenance": provenance("finalize", "1", content_hash(task), solve.hash),
+        })
+    store.write("benchmark.jsonl", _jsonl(all_rows))
+    expression_rows = 0
+    if chosen is not None and chosen.chosen:
+        templates = {"e0": solve, **{eid: Prompt(name=eid, version=solve.version, text=text, hash=solve.hash)
+                                     for eid, text in chosen.texts().items()}}
+        lines = [{**row, "expression_id": eid} for task in tasks for eid, template in templates.items()
+                 for row in finalize.rows(task, template)]
+        store.write("benchmark_expressions.jsonl", _jsonl(lines))
+        expression_rows = len(lines)
+    store.write("benchmark_mini.jsonl", _jsonl(mini_rows))
+    table = pd.DataFrame(finalize.task_table(tasks, mini))
+    with atomic_path(store.path / "tasks.parquet") as temporary:
+        table.to_parquet(temporary, index=False)
+    store.artifacts.append("tasks.parquet")
+    return {"tasks": len(tasks), "rows": len(all_rows), "cases": len(all_rows), "mini_tasks": len(mini),
+            "mini_cases": len(mini_rows), "by_difficulty": dict(Counter(task.difficulty for task in tasks)),
+            "expression_rows": expression_rows}

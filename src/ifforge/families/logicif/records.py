@@ -1,0 +1,166 @@
+"""Typed records handed from one stage to the next.
+
+One record type per hand-off, so a stage's signature says exactly what it needs and what it
+produces, and every record round-trips through JSON for caching and artifacts.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import ConfigDict, Field
+
+from ifforge.core.records import DroppedItem, Outcome, Record  # noqa: F401 - LogicIF's stages import them here
+
+
+class TestInput(Record):
+    """Positional arguments for one call of a seed function, and where they were written."""
+
+    __test__ = False  # not a pytest class
+
+    args: list[Any]
+    line: int | None = None
+
+
+class SeedFunction(Record):
+    """A seed as loaded: its source, the entry point and its test inputs."""
+
+    task_id: str
+    source: str
+    entry: str
+    inputs: list[TestInput]
+    origin: str = Field(description="file (and line) the seed came from")
+
+
+class Tracker(Record):
+    """One state tracker added to a function: its key and what it counts."""
+
+    name: str
+    kind: Literal["loop_iterations", "branch_taken", "peak_size", "helper_calls", "llm"]
+    explanation: str
+
+
+class InstrumentedFunction(Record):
+    """The anonymised function `f` that returns `(output, {tracker: value})`."""
+
+    task_id: str
+    original_source: str
+    original_entry: str
+    anonymised_source: str
+    instrumented_source: str
+    renames: dict[str, str]
+    trackers: list[Tracker]
+    inputs: list[TestInput]
+    path: Literal["deterministic", "llm"] = "deterministic"
+    evolved_turns: int = 0
+    notes: list[str] = []  # what happened on the way: LLM fallbacks, rejected evolution turns
+
+
+class TestCase(Record):
+    """One executed input with its gold answer, as produced by running the code."""
+
+    __test__ = False
+
+    test_case_id: int
+    input: list[Any]
+    output: Any
+    stats: dict[str, Any]
+    output_type: str
+
+
+class ExecutedFunction(Record):
+    """A function together with the test cases that survived execution and filtering."""
+
+    function: InstrumentedFunction
+    cases: list[TestCase]
+
+    @property
+    def task_id(self) -> str:
+        return self.function.task_id
+
+
+class ComplexityMetrics(Record):
+    cyclomatic_complexity: int
+    max_nesting_depth: int
+    code_complexity_score: float
+    total_control_structures: int
+    function_calls: int
+    total_function_lines: int
+    radon_cyclomatic_complexity: int
+    radon_maintainability_index: float
+    radon_halstead_volume: float
+
+    def logicif_view(self) -> dict[str, Any]:
+        """The six fields LogicIFEval ships, in its key order."""
+        return {
+            "cyclomatic_complexity": self.cyclomatic_complexity,
+            "max_nesting_depth": self.max_nesting_depth,
+            "code_complexity_score": self.code_complexity_score,
+            "total_control_structures": self.total_control_structures,
+            "function_calls": self.function_calls,
+            "total_function_lines": self.total_function_lines,
+        }
+
+
+class MeasuredFunction(Record):
+    executed: ExecutedFunction
+    complexity: ComplexityMetrics
+    difficulty: Literal["easy", "medium", "hard"] | None = None
+
+    @property
+    def task_id(self) -> str:
+        return self.executed.task_id
+
+
+class Instruction(Record):
+    """The natural-language side of a task: how it was written and the text itself."""
+
+    description: str
+    path: Literal["deterministic", "llm"] = "deterministic"
+    prompt_hash: str | None = None
+    model: str | None = None
+    notes: list[str] = []
+
+
+class BenchmarkTask(Record):
+    """A finished task: everything the export needs."""
+
+    task_id: str
+    function: str
+    description: str
+    stats_keys: list[str]
+    output_format: str
+    complexity: ComplexityMetrics
+    difficulty: Literal["easy", "medium", "hard"]
+    cases: list[TestCase]
+    trackers: list[Tracker]
+    path: Literal["deterministic", "llm"] = "deterministic"
+
+
+class Review(Record):
+    """A reviewer's verdict on a description (LogicIF's four fields)."""
+
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+    desc_is_complete: bool
+    reasoning: str = ""
+    missing_aspects: list[str] = []
+    coverage_percentage: float = Field(ge=0, le=100)
+
+
+class VerificationRound(Record):
+    round: int
+    description: str
+    review: Review | None = None  # None on the deterministic path
+    uncovered: list[str] = []  # parameters, tracker keys and constants the text never mentions
+    passed: bool
+
+
+class DescribedFunction(Record):
+    measured: MeasuredFunction
+    instruction: Instruction
+    history: list[VerificationRound] = []
+
+    @property
+    def task_id(self) -> str:
+        return self.measured.task_id

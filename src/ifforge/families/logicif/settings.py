@@ -1,0 +1,40 @@
+"""LogicIF's settings: its inputs, the execute filters, dedup, expressions and the mini split."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import Field
+
+from ifforge.core.settings import Settings, _llm, _runtime
+
+
+class LogicIFSettings(Settings):
+    seeds: Path | None = Field(None, description="folder of seed .py files (default: the seeds shipped with ifforge)")
+    functions: Path | None = Field(None, description="LogicIF functions JSONL ({task_id, function} per line)")
+    test_cases: Path | None = Field(None, description="LogicIF test cases JSONL ({task_id, test_cases} per line)")
+    min_cases: int = Field(3, ge=1, description="drop a function left with fewer cases than this")
+    max_tracker_value: float = Field(50, description="drop a case with a tracker value >= this")
+    max_decimal_places: int = Field(6, ge=0, description="drop a case whose output has more decimal places")
+    max_input_magnitude: float = Field(
+        1e6, description="drop a case with a number in its input above this in absolute value"
+    )
+    max_input_length: int = Field(
+        10_000, description="drop a case whose input, as JSON, is longer than this many characters"
+    )
+    case_seconds: float = Field(2.0, gt=0, description="sandbox wall-clock limit per case")
+    memory_mb: int = Field(1024, ge=64, description="sandbox address-space limit per child")
+    mini_fraction: float = Field(0.25, gt=0, le=1, description="share of tasks per tier in the mini split")
+    sample_seed: int = Field(0, description="seed for the mini split's sampling")
+
+    # embeddings: dedup of seeds, clustering of template rewrites
+    dedup: bool = Field(True, description="drop near-duplicate seeds by embedding similarity")
+    dedup_threshold: float = Field(0.7, gt=0, le=1, description="cosine similarity above which seeds are duplicates")
+    expressions: int = Field(5, ge=0, description="rewritten expressions of the solve prompt per task (0: none)")
+    rewrites: int = Field(40, ge=1, description="rewrites to cluster (LLM) before choosing the expressions")
+    expression_template: str = Field("solve", description="prompt name or .md file whose rewrites are clustered")
+    expressions_veto: Path | None = _runtime(
+        "file of vetoed rewrite ids, one per line (default: <out>/<benchmark>/expressions_veto.txt)", default=None)
+
+    evolve_turns: int = _llm(1, "evolution turns per function (LLM only)", ge=0)
+    verify_rounds: int = _llm(3, "verify / refine rounds before an item is dropped", ge=1)

@@ -1,0 +1,68 @@
+"""Checks an LLM-written function must pass before it is kept: it parses, has the right signature,
+returns `(output, trackers)` with 1 to 3 trackers on every input, gives the expected outputs, and
+(for anonymisation) keeps none of the author's names. Everything runs in the sandbox."""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import re
+
+from ifforge.core import sandbox
+from ifforge.core.store import canonical_json
+from ifforge.families.logicif.codeops import pyast
+
+
+def signature(source: str, name: str) -> str | None:
+    """The parameter list of top-level function `name` as text, or None when it is missing."""
+    for node in pyast.parse(source).body:
+        if isinstance(node, ast.FunctionDef) and node.name == name:
+            return ast.unparse(node.args)
+    return None
+
+
+def author_names(source: str) -> set[str]:
+    """Names the author chose that say something (longer than two letters, not builtins)."""
+    names = set()
+    for node in ast.walk(pyast.parse(source)):
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.arg):
+            names.add(node.arg)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+    return {n for n in names if len(n) > 2 and n not in dir(builtins) and not re.fullmatch(r"[vgp]\d+", n)}
+
+
+def identifiers(source: str) -> set[str]:
+    tree = pyast.parse(source)
+    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} | {
+        a.arg for a in ast.walk(tree) if isinstance(a, ast.arg)} | {
+        n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+
+
+def tracked_function_problem(code: str, args: list[list], tracker_names: list[str], *, expected: list | None = None,
+                             limits: sandbox.Limits = sandbox.Limits()) -> str | None:
+    """Why `code` fails as a tracked `f` on these inputs, or None when it passes.
+
+    `expected` holds the reference outputs per case (None where the reference itself failed)."""
+    try:
+        tree = pyast.parse(code)
+    except SyntaxError as error:
+        return f"the code does not parse: {error.msg} (line {error.lineno})"
+    if not any(isinstance(n, ast.FunctionDef) and n.name == "f" for n in tree.body):
+        return "there is no top-level function named f"
+    if not 1 <= len(tracker_names) <= 3 or len(set(tracker_names)) != len(tracker_names):
+        return f"expected 1 to 3 distinct trackers, got {tracker_names}"
+    results = sandbox.run_cases(code, "f", args, tracked=True, limits=limits)
+    for index, result in enumerate(results):
+        shown = canonical_json(args[index])[:200]
+        if not result.ok:
+            return f"on input {shown}: {result.status}: {result.error}"
+        if sorted(result.stats) != sorted(tracker_names):
+            return f"on input {shown}: tracker keys {sorted(result.stats)} differ from the declared {sorted(tracker_names)}"
+        if expected is not None and expected[index] is not None:
+            if canonical_json(result.output) != canonical_json(expected[index]):
+                return (f"on input {shown}: f returns {canonical_json(result.output)[:200]}, but the original returns "
+                        f"{canonical_json(expected[index])[:200]}")
+    return None

@@ -1,0 +1,79 @@
+"""Evolve stage (LLM only): n turns, each asking for a logically harder `f` with the same signature.
+
+Unlike the original pipeline, a turn is checked: the new `f` must keep the signature and run on
+every test input in the sandbox, returning `(output, trackers)`. A failed turn keeps the previous
+version and is recorded in the item's notes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+
+from pydantic import BaseModel
+
+from ifforge.core import sandbox
+from ifforge.core.store import code_version
+from ifforge.core.llm import LLM, LLMError
+from ifforge.core.prompts import load_prompt
+from ifforge.families.logicif.records import InstrumentedFunction, Outcome, Tracker
+from ifforge.families.logicif.configs import EvolveConfig
+from ifforge.families.logicif.stages import checks
+from ifforge.families.logicif.stages.instrument import TrackerReply
+
+STAGE = "evolve"
+VERSION = code_version(sys.modules[__name__])  # with every ifforge module it reaches
+
+
+class EvolveReply(BaseModel):
+    function: str
+    trackers: list[TrackerReply]
+    change: str = ""
+
+
+def turn_problem(current: InstrumentedFunction, reply: EvolveReply, limits: sandbox.Limits) -> str | None:
+    try:
+        before, after = checks.signature(current.instrumented_source, "f"), checks.signature(reply.function, "f")
+    except SyntaxError as error:
+        return f"the code does not parse: {error.msg} (line {error.lineno})"
+    if after is None:
+        return "there is no top-level function named f"
+    if before != after:
+        return f"the signature changed from f({before}) to f({after})"
+    problem = checks.tracked_function_problem(reply.function, [i.args for i in current.inputs],
+                                              [t.name for t in reply.trackers], limits=limits)
+    if problem:
+        return problem
+    reseeded = sandbox.Limits(**{**limits.__dict__, "hash_seed": 1})
+    first = sandbox.run_cases(reply.function, "f", [i.args for i in current.inputs], tracked=True, limits=limits)
+    second = sandbox.run_cases(reply.function, "f", [i.args for i in current.inputs], tracked=True, limits=reseeded)
+    if [(r.output, r.stats) for r in first] != [(r.output, r.stats) for r in second]:
+        return "the results change from run to run (set or hash order leaks into them)"
+    return None
+
+
+async def run_llm(item: InstrumentedFunction, llm: LLM, settings: EvolveConfig) -> Outcome[InstrumentedFunction]:
+    limits = sandbox.Limits(case_seconds=settings.case_seconds, memory_bytes=settings.memory_mb << 20)
+    prompt = load_prompt("evolve")
+    current = item
+    notes = list(item.notes)
+    for turn in range(1, settings.evolve_turns + 1):
+        messages = [{"role": "user", "content": prompt.render(
+            function=current.instrumented_source, trackers=", ".join(t.name for t in current.trackers))}]
+        try:
+            reply, _ = await llm.chat_json(messages, EvolveReply, stage=STAGE, prompt_versions={"evolve": prompt.hash})
+        except LLMError as error:
+            notes.append(f"evolve turn {turn} failed, previous version kept: {str(error)[:300]}")
+            continue
+        problem = await asyncio.to_thread(turn_problem, current, reply, limits)
+        if problem:
+            notes.append(f"evolve turn {turn} rejected, previous version kept: {problem[:300]}")
+            continue
+        current = current.model_copy(update={
+            "instrumented_source": reply.function,
+            "trackers": [Tracker(name=t.name, kind="llm", explanation=t.explanation) for t in reply.trackers],
+            "evolved_turns": current.evolved_turns + 1,
+            "path": "llm",
+        })
+        notes.append(f"evolve turn {turn} kept: {reply.change[:300]}")
+    return Outcome(kept=current.model_copy(update={"notes": notes}))

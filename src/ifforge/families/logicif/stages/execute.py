@@ -1,0 +1,138 @@
+"""Execute + filter stage: gold answers come from running code in the sandbox, never from a model.
+
+Per function, three sandbox children: the original seed, the instrumented `f`, and `f` again under
+another hash seed. The anonymised `f` must give the original's output on every input that the
+original completes, or the whole item is dropped. Then LogicIF's case filters apply, and a function
+left with too few cases is dropped. Every drop is recorded with its reason.
+"""
+
+from __future__ import annotations
+
+import decimal
+import sys
+from collections import Counter
+from typing import Any
+
+from ifforge.core import sandbox
+from ifforge.core.store import canonical_json, code_version
+from ifforge.families.logicif.records import DroppedItem, ExecutedFunction, InstrumentedFunction, Outcome, TestCase
+from ifforge.families.logicif.configs import ExecuteConfig
+
+STAGE = "execute"
+VERSION = code_version(sys.modules[__name__])  # with every ifforge module it reaches
+
+
+def decimal_places(value: Any) -> int:
+    """Most decimal places of any float inside `value` (1e-07 has 7)."""
+    if isinstance(value, bool):
+        return 0
+    if isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            return 10**6
+        exponent = decimal.Decimal(repr(value)).as_tuple().exponent
+        return max(0, -exponent)
+    if isinstance(value, dict):
+        return max((decimal_places(v) for v in value.values()), default=0)
+    if isinstance(value, (list, tuple)):
+        return max((decimal_places(v) for v in value), default=0)
+    return 0
+
+
+def largest_magnitude(value: Any) -> float:
+    if isinstance(value, bool):
+        return 0
+    if isinstance(value, (int, float)):
+        return abs(value)
+    if isinstance(value, dict):
+        value = list(value.values())
+    if isinstance(value, (list, tuple)):
+        return max((largest_magnitude(v) for v in value), default=0)
+    return 0
+
+
+def stats_problem(stats: Any, expected: list[str]) -> str | None:
+    """Why a tracker dict is malformed, or None when it is fine."""
+    if not isinstance(stats, dict):
+        return f"stats is a {type(stats).__name__}, not a dict"
+    if sorted(stats) != sorted(expected):
+        return f"tracker keys {sorted(stats)} differ from {sorted(expected)}"
+    for key, value in stats.items():
+        if not isinstance(value, (int, float, bool)):
+            return f"tracker {key!r} holds a {type(value).__name__}, not a number"
+    return None
+
+
+def merge_output_types(names: list[str]) -> str:
+    """One `output_format` for a task: the most common type, preferring known element types."""
+    specific = [name for name in names if name not in ("list", "dict") or all(n == name for n in names)]
+    counts = Counter(specific or names)
+    return max(counts, key=lambda name: (counts[name], -names.index(name)))
+
+
+def run(item: InstrumentedFunction, settings: ExecuteConfig) -> Outcome[ExecutedFunction]:
+    limits = sandbox.Limits(case_seconds=settings.case_seconds, memory_bytes=settings.memory_mb << 20)
+    args = [test_input.args for test_input in item.inputs]
+    evolved = item.evolved_turns > 0  # an evolved f computes something new: nothing to compare it with
+    original = (sandbox.run_cases(item.original_source, item.original_entry, args, limits=limits) if not evolved
+                else [sandbox.CaseResult(index=i, status="ok") for i in range(len(args))])
+    tracked = sandbox.run_cases(item.instrumented_source, "f", args, tracked=True, limits=limits)
+    reseeded = sandbox.run_cases(item.instrumented_source, "f", args, tracked=True,
+                                 limits=sandbox.Limits(**{**limits.__dict__, "hash_seed": 1}))
+    tracker_names = [tracker.name for tracker in item.trackers]
+
+    def drop(index: int, reason: str, detail: str) -> DroppedItem:
+        line = item.inputs[index].line
+        return DroppedItem(task_id=item.task_id, stage=STAGE, reason=reason, detail=detail,
+                           test_case_id=index, origin=f"input line {line}" if line else None)
+
+    dropped: list[DroppedItem] = []
+    survivors: list[tuple[int, sandbox.CaseResult]] = []
+    for index, (plain, result, again) in enumerate(zip(original, tracked, reseeded)):
+        if not plain.ok:
+            where = f" (seed line {plain.line})" if plain.line else ""
+            dropped.append(drop(index, f"original_{plain.status}", plain.error + where))
+            continue
+        if not result.ok:
+            dropped.append(drop(index, f"instrumented_{result.status}", result.error))
+            continue
+        if not evolved and (canonical_json(result.output) != canonical_json(plain.output)
+                            or result.output_type != plain.output_type):
+            detail = (f"input {canonical_json(args[index])[:200]}: original gave "
+                      f"{canonical_json(plain.output)[:200]}, anonymised gave {canonical_json(result.output)[:200]}")
+            return Outcome(dropped=[DroppedItem(task_id=item.task_id, stage=STAGE,
+                                                reason="anonymisation_changed_output", detail=detail)])
+        if canonical_json([result.output, result.stats]) != canonical_json([again.output, again.stats]):
+            dropped.append(drop(index, "nondeterministic", "the result changes with the hash seed"))
+            continue
+        problem = stats_problem(result.stats, tracker_names)
+        if problem:
+            dropped.append(drop(index, "malformed_stats", problem))
+            continue
+        too_big = {k: v for k, v in result.stats.items() if not isinstance(v, bool) and v >= settings.max_tracker_value}
+        if too_big:
+            dropped.append(drop(index, "tracker_too_large",
+                                f"{too_big} reaches the limit of {settings.max_tracker_value:g}"))
+            continue
+        places = decimal_places(result.output)
+        if places > settings.max_decimal_places:
+            dropped.append(drop(index, "too_many_decimals", f"output has {places} decimal places"))
+            continue
+        magnitude = largest_magnitude(args[index])
+        if magnitude > settings.max_input_magnitude:
+            dropped.append(drop(index, "input_too_large", f"input holds {magnitude:g}, over {settings.max_input_magnitude:g}"))
+            continue
+        if len(canonical_json(args[index])) > settings.max_input_length:
+            dropped.append(drop(index, "input_too_large", f"input is over {settings.max_input_length} characters as JSON"))
+            continue
+        survivors.append((index, result))
+
+    if len(survivors) < settings.min_cases:
+        dropped.append(DroppedItem(task_id=item.task_id, stage=STAGE, reason="too_few_cases",
+                                   detail=f"{len(survivors)} of {len(args)} cases left, {settings.min_cases} needed"))
+        return Outcome(dropped=dropped)
+    cases = [
+        TestCase(test_case_id=number, input=args[index], output=result.output, stats=result.stats,
+                 output_type=result.output_type)
+        for number, (index, result) in enumerate(survivors)
+    ]
+    return Outcome(kept=ExecutedFunction(function=item, cases=cases), dropped=dropped)

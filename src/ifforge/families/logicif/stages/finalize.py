@@ -1,0 +1,93 @@
+"""Finalize stage: described functions become benchmark tasks, rows in LogicIFEval's format, a mini split.
+
+Rows carry LogicIFEval's keys (`task_id, test_case_id, input, code_output{output, stats}, function,
+description, instruction, stats_keys, output_format, complexity_metrics`) plus `difficulty`.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from ifforge.core.prompts import Prompt
+from ifforge.families.logicif.records import BenchmarkTask, DescribedFunction
+from ifforge.families.logicif.stages.describe import output_format
+
+STAGE = "finalize"
+
+
+def to_task(item: DescribedFunction) -> BenchmarkTask:
+    measured = item.measured
+    function = measured.executed.function
+    return BenchmarkTask(
+        task_id=function.task_id,
+        function=function.instrumented_source,
+        description=item.instruction.description,
+        stats_keys=[tracker.name for tracker in function.trackers],
+        output_format=output_format(measured),
+        complexity=measured.complexity,
+        difficulty=measured.difficulty or "medium",
+        cases=measured.executed.cases,
+        trackers=function.trackers,
+        path=function.path,
+    )
+
+
+def rows(task: BenchmarkTask, solve: Prompt) -> list[dict[str, Any]]:
+    """One row per test case, as LogicIFEval's benchmark files hold them."""
+    out = []
+    for case in task.cases:
+        instruction = solve.render(
+            description=task.description.strip(),
+            input=", ".join(repr(arg) for arg in case.input) if case.input else "(no inputs)",
+            stats_keys=", ".join(task.stats_keys),
+            output_format=task.output_format,
+        )
+        out.append({
+            "family": "logicif",
+            "task_id": task.task_id,
+            "test_case_id": case.test_case_id,
+            "input": case.input,
+            "code_output": {"output": case.output, "stats": case.stats},
+            "function": task.function,
+            "description": task.description,
+            "instruction": instruction,
+            "stats_keys": task.stats_keys,
+            "output_format": task.output_format,
+            "complexity_metrics": task.complexity.logicif_view(),
+            "difficulty": task.difficulty,
+            "complexity_score": task.complexity.code_complexity_score,  # LogicIF's top-level copy
+        })
+    return out
+
+
+def mini_split(tasks: list[BenchmarkTask], fraction: float, seed: int) -> list[str]:
+    """Task ids of a stratified sample: the same share of each difficulty tier, at least one each."""
+    chosen: list[str] = []
+    generator = random.Random(seed)
+    for tier in ("easy", "medium", "hard"):
+        ids = sorted(task.task_id for task in tasks if task.difficulty == tier)
+        if ids:
+            chosen += generator.sample(ids, max(1, math.ceil(fraction * len(ids))))
+    return sorted(chosen)
+
+
+def task_table(tasks: list[BenchmarkTask], mini: list[str]) -> list[dict[str, Any]]:
+    """One row per task for `tasks.parquet`."""
+    table = []
+    for task in tasks:
+        table.append({
+            "task_id": task.task_id,
+            "difficulty": task.difficulty,
+            "in_mini": task.task_id in mini,
+            "n_cases": len(task.cases),
+            "output_format": task.output_format,
+            "stats_keys": list(task.stats_keys),
+            "tracker_kinds": [tracker.kind for tracker in task.trackers],
+            "path": task.path,
+            **task.complexity.model_dump(),
+            "function": task.function,
+            "description": task.description,
+        })
+    return table

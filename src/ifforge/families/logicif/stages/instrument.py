@@ -1,0 +1,109 @@
+"""Anonymise + instrument stage: seed -> `f` returning (output, trackers).
+
+Deterministic path (`run`): libcst renaming and structural trackers; whether the renaming kept the
+behaviour is checked by execution in the execute stage. LLM path (`run_llm`): the model rewrites
+the function, and the answer is kept only if it passes the checks in `checks.py`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+
+import libcst as cst
+from pydantic import BaseModel
+
+from ifforge.core import sandbox
+from ifforge.core.store import code_version
+from ifforge.families.logicif.codeops.anonymise import anonymise
+from ifforge.families.logicif.codeops.instrument import NothingToTrack, instrument
+from ifforge.families.logicif.codeops.source import strip_comments_and_docstrings
+from ifforge.core.llm import LLM, LLMError
+from ifforge.core.prompts import load_prompt
+from ifforge.families.logicif.records import DroppedItem, InstrumentedFunction, Outcome, SeedFunction, Tracker
+from ifforge.families.logicif.configs import InstrumentConfig
+from ifforge.families.logicif.stages import checks
+
+STAGE = "instrument"
+VERSION = code_version(sys.modules[__name__])  # with every ifforge module it reaches
+
+
+def run(seed: SeedFunction) -> Outcome[InstrumentedFunction]:
+    try:
+        anonymised = anonymise(seed.source, seed.entry)
+        instrumented, trackers = instrument(anonymised.source)
+    except NothingToTrack as error:
+        return Outcome(dropped=[DroppedItem(task_id=seed.task_id, stage=STAGE, reason="nothing_to_track",
+                                            detail=str(error), origin=seed.origin)])
+    except (cst.ParserSyntaxError, ValueError) as error:
+        return Outcome(dropped=[DroppedItem(task_id=seed.task_id, stage=STAGE, reason="instrument_failed",
+                                            detail=f"{type(error).__name__}: {error}", origin=seed.origin)])
+    return Outcome(kept=InstrumentedFunction(
+        task_id=seed.task_id,
+        original_source=seed.source,
+        original_entry=seed.entry,
+        anonymised_source=anonymised.source,
+        instrumented_source=instrumented,
+        renames=anonymised.renames,
+        trackers=trackers,
+        inputs=seed.inputs,
+    ))
+
+
+class TrackerReply(BaseModel):
+    name: str
+    explanation: str = ""
+
+
+class AnonymiseReply(BaseModel):
+    function: str
+    trackers: list[TrackerReply]
+
+
+def llm_problem(seed: SeedFunction, reply: AnonymiseReply, expected: list, limits: sandbox.Limits) -> str | None:
+    """Why an LLM's anonymised + instrumented function cannot be kept, or None."""
+    problem = checks.tracked_function_problem(reply.function, [i.args for i in seed.inputs],
+                                              [t.name for t in reply.trackers], expected=expected, limits=limits)
+    if problem:
+        return problem
+    leaked = sorted(checks.author_names(seed.source) & checks.identifiers(reply.function))
+    if leaked:
+        return f"these names of the original are still there: {', '.join(leaked)}"
+    return None
+
+
+async def run_llm(seed: SeedFunction, llm: LLM, settings: InstrumentConfig) -> Outcome[InstrumentedFunction]:
+    """Ask the LLM to anonymise and add trackers; check the answer by running it; re-ask with the
+    problem (bounded); fall back to the deterministic path, saying why."""
+    limits = sandbox.Limits(case_seconds=settings.case_seconds, memory_bytes=settings.memory_mb << 20)
+    args = [i.args for i in seed.inputs]
+    reference = await asyncio.to_thread(sandbox.run_cases, seed.source, seed.entry, args, limits=limits)
+    expected = [r.output if r.ok else None for r in reference]
+    prompt = load_prompt("anonymise")
+    messages = [{"role": "user", "content": prompt.render(source=strip_comments_and_docstrings(seed.source),
+                                                           entry=seed.entry)}]
+    problem = "no reply"
+    for attempt in range(settings.llm_reasks + 1):
+        try:
+            reply, conversation = await llm.chat_json(messages, AnonymiseReply, stage=STAGE,
+                                                      prompt_versions={"anonymise": prompt.hash})
+        except LLMError as error:
+            problem = str(error)
+            break
+        problem = await asyncio.to_thread(llm_problem, seed, reply, expected, limits)
+        if problem is None:
+            return Outcome(kept=InstrumentedFunction(
+                task_id=seed.task_id, original_source=seed.source, original_entry=seed.entry,
+                anonymised_source=reply.function, instrumented_source=reply.function, renames={},
+                trackers=[Tracker(name=t.name, kind="llm", explanation=t.explanation) for t in reply.trackers],
+                inputs=seed.inputs, path="llm",
+                notes=[f"LLM answer kept after {attempt + 1} tr{'y' if attempt == 0 else 'ies'}"],
+            ))
+        messages = conversation + [{"role": "user", "content": (
+            f"That code cannot be used: {problem}. Fix it and answer again with the whole JSON object.")}]
+    fallback = run(seed)
+    note = f"LLM anonymisation not used ({problem[:300]}); deterministic anonymiser took over"
+    if fallback.kept is not None:
+        return Outcome(kept=fallback.kept.model_copy(update={"notes": [*fallback.kept.notes, note]}),
+                       dropped=fallback.dropped)
+    return fallback

@@ -1,0 +1,138 @@
+"""Load stage: seed files or LogicIF's JSONL pair become `SeedFunction` records.
+
+Nothing here runs seed code: sources are parsed, inputs are read from `# input: [...]` comment
+lines (one JSON array of positional arguments each). A bad seed is dropped with one message that
+names its file and line; the other seeds load as usual.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from ifforge.families.logicif.codeops.source import SeedSyntaxError, choose_entry
+from ifforge.families.logicif.records import DroppedItem, SeedFunction, TestInput
+
+STAGE = "load"
+INPUT_LINE = re.compile(r"^\s*#\s*input:\s*(?P<json>.*?)\s*$")
+
+
+def _drop(task_id: str, origin: str, reason: str, detail: str) -> DroppedItem:
+    return DroppedItem(task_id=task_id, stage=STAGE, reason=reason, detail=detail, origin=origin)
+
+
+def parse_seed_file(path: Path, display: str | None = None) -> SeedFunction:
+    """One seed file as a record; raises `SeedSyntaxError` (with a line) on bad input."""
+    display = display or str(path)
+    try:
+        source = Path(path).read_text()
+    except UnicodeDecodeError as error:
+        raise SeedSyntaxError(f"is not UTF-8 text ({error.reason})", 1) from None
+    entry = choose_entry(source, Path(path).stem)
+    inputs = []
+    for number, line in enumerate(source.splitlines(), start=1):
+        match = INPUT_LINE.match(line)
+        if not match:
+            continue
+        try:
+            args = json.loads(match["json"])
+        except json.JSONDecodeError as error:
+            raise SeedSyntaxError(f"input is not JSON ({error.msg} at column {error.colno})", number) from None
+        if not isinstance(args, list):
+            raise SeedSyntaxError("input must be a JSON array of positional arguments", number)
+        inputs.append(TestInput(args=args, line=number))
+    if not inputs:
+        raise SeedSyntaxError("has no test inputs (add lines like `# input: [1, [2, 3]]`)", None)
+    return SeedFunction(task_id=Path(path).stem, source=source, entry=entry, inputs=inputs, origin=display)
+
+
+def load_seed_dir(folder: Path) -> tuple[list[SeedFunction], list[DroppedItem]]:
+    """Every `*.py` under `folder` (sorted), one seed each; task id = file stem, which must be unique."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise FileNotFoundError(f"{folder}: seed folder not found")
+    seeds: list[SeedFunction] = []
+    dropped: list[DroppedItem] = []
+    first_seen: dict[str, str] = {}
+    for path in sorted(p for p in folder.rglob("*.py") if not p.name.startswith(("_", "."))):
+        display = str(path)
+        task_id = path.stem
+        if task_id in first_seen:
+            dropped.append(_drop(task_id, f"{display}:1", "duplicate_task_id",
+                                 f"{display}:1: task id {task_id!r} is already used by {first_seen[task_id]}"))
+            continue
+        try:
+            seed = parse_seed_file(path, display)
+        except SeedSyntaxError as error:
+            where = f"{display}:{error.line}" if error.line else display
+            dropped.append(_drop(task_id, where, "bad_seed", f"{where}: {error}"))
+            continue
+        first_seen[task_id] = display
+        seeds.append(seed)
+    return seeds, dropped
+
+
+def _read_jsonl(path: Path, required: tuple[str, ...], dropped: list[DroppedItem]) -> list[tuple[int, dict]]:
+    rows = []
+    for number, line in enumerate(Path(path).read_text().splitlines(), start=1):
+        if not line.strip():
+            continue
+        where = f"{path}:{number}"
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as error:
+            dropped.append(_drop(f"{Path(path).name}:{number}", where, "bad_jsonl",
+                                 f"{where}: not JSON ({error.msg} at column {error.colno})"))
+            continue
+        missing = [key for key in required if not isinstance(row, dict) or key not in row]
+        if missing:
+            dropped.append(_drop(f"{Path(path).name}:{number}", where, "bad_jsonl",
+                                 f"{where}: missing field {missing[0]!r}"))
+            continue
+        rows.append((number, row))
+    return rows
+
+
+def load_logicif_jsonl(functions: Path, test_cases: Path) -> tuple[list[SeedFunction], list[DroppedItem]]:
+    """LogicIF's own input files: `{task_id, function}` and `{task_id, test_cases: [[args...], ...]}`."""
+    dropped: list[DroppedItem] = []
+    for path in (functions, test_cases):
+        if not Path(path).is_file():
+            raise FileNotFoundError(f"{path}: file not found")
+    cases_by_task: dict[str, tuple[int, list]] = {}
+    for number, row in _read_jsonl(test_cases, ("task_id", "test_cases"), dropped):
+        task_id, where = str(row["task_id"]), f"{test_cases}:{number}"
+        if task_id in cases_by_task:
+            dropped.append(_drop(task_id, where, "duplicate_task_id",
+                                 f"{where}: task id {task_id!r} already has test cases on line {cases_by_task[task_id][0]}"))
+            continue
+        cases = row["test_cases"]
+        if not isinstance(cases, list) or not all(isinstance(case, list) for case in cases):
+            dropped.append(_drop(task_id, where, "bad_jsonl", f"{where}: test_cases must be a list of argument lists"))
+            continue
+        cases_by_task[task_id] = (number, cases)
+
+    seeds: list[SeedFunction] = []
+    first_seen: dict[str, int] = {}
+    for number, row in _read_jsonl(functions, ("task_id", "function"), dropped):
+        task_id, where = str(row["task_id"]), f"{functions}:{number}"
+        if task_id in first_seen:
+            dropped.append(_drop(task_id, where, "duplicate_task_id",
+                                 f"{where}: task id {task_id!r} is already defined on line {first_seen[task_id]}"))
+            continue
+        first_seen[task_id] = number
+        try:
+            entry = choose_entry(str(row["function"]), task_id)
+        except SeedSyntaxError as error:
+            inner = f" (line {error.line} of the function)" if error.line else ""
+            dropped.append(_drop(task_id, where, "bad_seed", f"{where}: function {error}{inner}"))
+            continue
+        if task_id not in cases_by_task:
+            dropped.append(_drop(task_id, where, "no_test_cases", f"{where}: no test cases for {task_id!r} in {test_cases}"))
+            continue
+        case_line, cases = cases_by_task[task_id]
+        inputs = [TestInput(args=args, line=case_line) for args in cases]
+        seeds.append(SeedFunction(task_id=task_id, source=str(row["function"]), entry=entry,
+                                  inputs=inputs, origin=where))
+    return seeds, dropped

@@ -1,0 +1,67 @@
+"""The `evaluate` flow, one for every family: ask a model every row, keep every response, score, report.
+
+DAG wiring only: the family's `evaluate` asks and scores (LogicIF: `families/logicif/scorer.py`,
+PACIFIC: `families/pacific/family.py`). Requests are cached by content, so a crashed run resumes
+without asking anything twice. Run it as `ifforge evaluate ...` or `python -m ifforge.flows.evaluate`.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+from ifforge.core.prefect_env import configure
+
+configure()
+
+from prefect import flow, get_run_logger, task  # noqa: E402
+from prefect.artifacts import create_markdown_artifact, create_table_artifact  # noqa: E402
+from prefect.cache_policies import NO_CACHE  # noqa: E402
+
+from ifforge.core.progress import stage_bar  # noqa: E402
+from ifforge.eval.evaluation import EvalSettings, family_of, load_rows, locate, model_folder  # noqa: E402
+from ifforge.families import get_family  # noqa: E402
+
+
+@task(name="ask-and-score", retries=1, retry_delay_seconds=2, cache_policy=NO_CACHE)
+def evaluate_task(family_id: str, rows: list[dict], settings: EvalSettings, cache_path: str, folder: str,
+                  title: str, progress: bool) -> dict[str, Any]:
+    """No Prefect cache on purpose: the response cache answers repeated requests, row by row."""
+    with stage_bar("evaluate", len(rows), progress) as advance:
+        return get_family(family_id).evaluate(rows, settings, Path(cache_path), Path(folder), title, advance)
+
+
+@flow(name="evaluate", log_prints=True)
+def evaluate(benchmark: str, model: str, base_url: str | None = None, split: str = "full",
+             expressions: str = "original", options: dict[str, Any] | None = None, progress: bool = True) -> str:
+    """Score `model` on a benchmark version of any family; returns the folder of its responses and report."""
+    import os
+
+    logger = get_run_logger()
+    settings = EvalSettings(model=model, base_url=base_url or os.environ.get("OPENAI_BASE_URL"),
+                            api_key=os.environ.get("OPENAI_API_KEY"), split=split, expressions=expressions,
+                            **(options or {}))
+    rows_path, version = locate(Path(benchmark), settings.split)
+    rows = load_rows(rows_path, settings.expressions)
+    family_id = family_of(rows, rows_path)
+    folder = model_folder(version, settings.model)
+    cache_path = str(version / "evals" / ".llm_cache.sqlite")
+    logger.info(f"Asking {settings.model} {len(rows)} rows of {rows_path} ({family_id})")
+    title = f"{settings.model} on {version.parent.name}/{version.name} ({settings.split})"
+    summary = evaluate_task(family_id, rows, settings, cache_path, str(folder), title, progress)
+    if summary.get("request_failures"):
+        logger.warning(f"{summary['request_failures']} request(s) got no response after retries")
+    create_markdown_artifact((folder / "report.md").read_text(), key=f"{family_id}-evaluate-report",
+                             description=f"evaluation of {settings.model}")
+    table = summary.get("table") or [{"tier": tier, **row} for tier, row in summary.get("by_difficulty", {}).items()]
+    if table:
+        create_table_artifact(table, key=f"{family_id}-evaluate-table", description="accuracy by group")
+    logger.info(f"{settings.model}: {summary.get('headline', '')}; report in {folder}")
+    return str(folder)
+
+
+if __name__ == "__main__":
+    from ifforge.cli import main
+
+    sys.exit(main(["evaluate", *sys.argv[1:]]))

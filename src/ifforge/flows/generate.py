@@ -1,0 +1,228 @@
+"""The `generate` flow, one for every family: load -> the family's plan -> export -> manifest.
+
+DAG wiring only (and kept so: a Dask runner pickles this flow's function by value, so its body must
+not reach module globals that hold locks). Batch steps run as one Prefect task each; per-item
+stages run as one Prefect task per stage per shard, and consecutive per-item stages are chained
+shard by shard, so a shard moves on as soon as it is done. Work that does not depend on the
+items (LogicIF's expression rewrites) runs beside them. Caching is per item, by content, in
+`<out>/<benchmark>/.cache/` (see `ifforge.core.runner`): Prefect caches no results, so deleting
+the outputs folder starts over for real.
+
+Run it as `ifforge generate --family F ...`, `python -m ifforge.flows.generate ...`, or from Python.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+import uuid
+from typing import Any
+
+from ifforge.core.prefect_env import configure
+
+configure()
+
+from prefect import flow, get_run_logger, task  # noqa: E402
+from prefect.artifacts import create_markdown_artifact, create_table_artifact  # noqa: E402
+from prefect.cache_policies import NO_CACHE  # noqa: E402
+
+from ifforge.core.store import VersionStore  # noqa: E402
+from ifforge.factory import (  # noqa: E402
+    fingerprint,
+    run_stage_shard,
+    summary_markdown,
+    write_manifest,
+    write_stage_artifacts,
+)
+from ifforge.families import get_family, load_family_settings  # noqa: E402
+from ifforge.families.base import BatchStage  # noqa: E402
+
+
+class LostItems(RuntimeError):
+    """Items met an unreachable LLM server: the version is left unfinished, a re-run asks for them."""
+
+
+def _no_retry_on_fatal(task, task_run, state) -> bool:
+    from ifforge.core.llm import LLMFatal
+
+    try:
+        state.result()
+    except LLMFatal:
+        return False
+    except Exception:  # noqa: BLE001 - any other failure may be transient
+        return True
+    return True
+
+
+@task(name="load", retries=1, retry_delay_seconds=1, cache_policy=NO_CACHE)
+def load_task(settings):
+    """Reading the inputs is how a run learns what changed: never cached."""
+    return get_family(settings.family).load(settings)
+
+
+@task(retries=1, retry_delay_seconds=1, cache_policy=NO_CACHE)
+def batch_task(step: BatchStage, items: list, settings):
+    return step.function(items, settings)
+
+
+@task(retries=1, retry_delay_seconds=1, cache_policy=NO_CACHE)
+def side_task(name: str, settings, run_id: str):
+    from ifforge.core.llm import hub_for
+
+    return get_family(settings.family).side_work(settings)[name](settings, hub_for(run_id))
+
+
+stage_task = task(retries=2, retry_delay_seconds=2, cache_policy=NO_CACHE, persist_result=False,
+                  retry_condition_fn=_no_retry_on_fatal)(run_stage_shard)  # importable by name: Dask pickles it so
+
+
+@flow(name="generate", log_prints=True)
+def generate(family: str = "logicif", seeds: str | None = None, functions: str | None = None,
+             test_cases: str | None = None, out: str | None = None, benchmark: str | None = None,
+             options: dict[str, Any] | None = None, config: str | None = None) -> str:
+    """Generate (or find, when nothing changed) a benchmark version of `family`; returns its folder."""
+    from pathlib import Path
+
+    from ifforge.core.llm import close_hub
+    from ifforge.core.llm_setup import resolve_llm
+
+    logger = get_run_logger()
+    started = time.monotonic()
+    given = {"family": family, "seeds": seeds, "functions": functions, "test_cases": test_cases, "out": out,
+             "benchmark": benchmark, **(options or {})}
+    settings = load_family_settings(given, Path(config) if config else None)
+    bench = get_family(settings.family)
+    plan = bench.plan(settings)
+    logger.info(f"family {bench.id}: {resolve_llm(settings, bench.llm_stages)[1]}")
+    timings: dict[str, float] = {}
+
+    loaded = load_task(settings)
+    timings["load"] = time.monotonic() - started
+    dropped = list(loaded.dropped)
+    for item in dropped:
+        logger.warning(item.detail)
+    store = VersionStore(settings.benchmark_root, fingerprint(bench, loaded.items, settings, plan))
+    if store.finished:
+        logger.info(f"Nothing changed since {store.version}: the benchmark is at {store.path}")
+        return str(store.path)
+    logger.info(f"{'Resuming' if store.state == 'resumed' else 'Writing'} {store.path} "
+                f"({len(loaded.items)} items loaded, {len(dropped)} skipped)")
+    bench.write_loaded(store, loaded.items)
+    counts: dict[str, Any] = {"load": {"in": len(loaded.items) + len(loaded.dropped), "out": len(loaded.items)}}
+    run_id = uuid.uuid4().hex
+    side = {name: side_task.with_options(name=name).submit(name, settings, run_id)
+            for name in bench.side_work(settings)}
+    usage: dict[str, Any] = {}
+    calls: list[dict[str, Any]] = []
+    items = loaded.items
+    lost = 0
+    try:
+        position = 0
+        while position < len(plan):
+            step = plan[position]
+            if isinstance(step, BatchStage):
+                begun = time.monotonic()
+                items, step_dropped, counts[step.name] = batch_task.with_options(name=step.name)(step, items, settings)
+                for item in step_dropped:
+                    logger.info(f"{item.task_id}: {item.detail}")
+                    store.write(f"items/{item.task_id}/{step.name}.json", item)
+                dropped += step_dropped
+                timings[step.name] = time.monotonic() - begun
+                position += 1
+                continue
+            chain = []  # the per-item stages from here to the next batch step, pipelined by shard
+            while position < len(plan) and not isinstance(plan[position], BatchStage):
+                chain.append(plan[position])
+                position += 1
+            items, lost_here = _run_chain(chain, items, settings, store, run_id, counts, timings, dropped, usage, calls)
+            lost += lost_here
+        side_results = {name: future.result() for name, future in side.items()}
+    finally:
+        close_hub(run_id)
+    if calls:
+        store.write("llm_calls.jsonl", "".join(json.dumps(c) + "\n" for c in calls))
+    if lost:
+        raise LostItems(f"{lost} item(s) met an unreachable LLM server and were not cached; {store.path} is left "
+                        f"unfinished: run again to ask for exactly those")
+    begun = time.monotonic()
+    export = finalize_task(bench, store, items, settings, side_results)
+    for note in store.notes:
+        logger.info(note)
+    timings["export"] = time.monotonic() - begun
+    counts["export"] = {"in": len(items), "out": export["tasks"]}
+    timings["total"] = time.monotonic() - started
+    manifest = write_manifest(store, family=bench, settings=settings, plan=plan, inputs=loaded.inputs,
+                              stage_counts=counts, dropped=dropped, export=export, timings=timings, started=started,
+                              llm=usage)
+    create_markdown_artifact(summary_markdown(store, counts, dropped, export, timings, usage),
+                             key=f"{bench.id}-generate-summary", description=f"{bench.id} generate run summary")
+    table = bench.summary_table(store)
+    if table:
+        create_table_artifact(table, key=f"{bench.id}-generate-tasks", description="finished tasks")
+    logger.info(f"Wrote {export['tasks']} tasks, {export['rows']} rows to {store.path} (manifest: {manifest})")
+    return str(store.path)
+
+
+def _run_chain(chain: list, items: list, settings, store: VersionStore, run_id: str, counts: dict, timings: dict,
+               dropped: list, usage: dict, calls: list) -> tuple[list, int]:
+    """Submit every shard of every stage at once, each shard waiting only for its own previous stage;
+    then gather in order, write the per-item artifacts, count and collect drops."""
+    from ifforge.core.llm import Usage
+
+    begun = time.monotonic()
+    shards = [items[i:i + settings.shard_size] for i in range(0, len(items), settings.shard_size)]
+    futures: dict[str, list] = {}
+    previous: list[Any] = shards
+    for stage in chain:
+        futures[stage.name] = previous = [stage_task.with_options(name=stage.name).submit(
+            stage.name, upstream, settings, run_id) for upstream in previous]
+    kept: list = []
+    lost = 0
+    for stage in chain:
+        runs = [future.result() for future in futures[stage.name]]
+        stage_items = [item for run in runs for item in run.items]
+        stage_usage = Usage()
+        for run in runs:
+            write_stage_artifacts(store, stage, run.items, run)
+            calls.extend(run.calls)
+            for name, value in (run.usage or {}).items():
+                if hasattr(stage_usage, name):
+                    setattr(stage_usage, name, getattr(stage_usage, name) + value)
+        outcomes = [outcome for run in runs for outcome in run.outcomes]
+        kept = [outcome.kept for outcome in outcomes if outcome.kept is not None]
+        for outcome in outcomes:
+            dropped.extend(outcome.dropped)
+        computed = sum(run.computed for run in runs)
+        lost += sum(run.lost for run in runs)
+        counts[stage.name] = {"in": len(stage_items), "out": len(kept), "computed": computed,
+                              "reused": len(stage_items) - computed - sum(run.lost for run in runs)}
+        if stage.uses_llm:
+            usage[stage.name] = {"model": stage.model, **stage_usage.report(stage.llm)}
+        timings[stage.name] = time.monotonic() - begun  # pipelined: time from the chain's start to this stage's end
+    return kept, lost
+
+
+@task(name="export", cache_policy=NO_CACHE)
+def finalize_task(bench, store: VersionStore, items: list, settings, side: dict) -> dict[str, Any]:
+    return bench.export(store, items, settings, side)
+
+
+def flow_for(settings):
+    """The generate flow on the task runner the settings ask for."""
+    if settings.task_runner == "threads":
+        return generate
+    from prefect_dask import DaskTaskRunner
+
+    if settings.dask_address:
+        runner = DaskTaskRunner(address=settings.dask_address)
+    else:
+        runner = DaskTaskRunner(cluster_kwargs={"n_workers": settings.dask_workers, "threads_per_worker": 1,
+                                                "processes": True, "dashboard_address": None})
+    return generate.with_options(task_runner=runner)
+
+
+if __name__ == "__main__":
+    from ifforge.cli import main
+
+    sys.exit(main(["generate", *sys.argv[1:]]))

@@ -1,1 +1,0 @@
-"""Scoring: parse responses, compare with gold answers, aggregate, report."""

@@ -1,0 +1,201 @@
+"""Expression extension (LIFBench): Rewriting, Encoding, Clustering, Sampling of a prompt template.
+
+Rewrites of a template come from the LLM (asked for `rewrites` of them, keeping every placeholder)
+or, offline, from a hand-written bank in `prompts/<template>_rewrites.md`. All are embedded and
+clustered with k-means (k = the number of expressions wanted, fixed seed); from each cluster the
+usable rewrite nearest the centre is chosen. Usable: every placeholder of the template exactly
+once, no new one, not a near-copy of the original, not vetoed by a person in the veto file (then
+the next nearest is taken).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from pydantic import BaseModel
+
+from ifforge.core.store import atomic_path, code_version
+from ifforge.core.llm import LLM, LLMError
+from ifforge.core.prompts import PROMPTS_DIR, Prompt, load_prompt
+from ifforge.families.logicif.records import Record
+
+STAGE = "expressions"
+VERSION = code_version(sys.modules[__name__])  # with every ifforge module it reaches
+PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
+SEPARATOR = re.compile(r"^=====\s*$", re.MULTILINE)
+NEAR_COPY = 0.98  # cosine similarity to the original above which a rewrite is not a new expression
+
+
+class Rewrite(Record):
+    id: str
+    text: str
+    origin: str  # "bank" or the model's name
+    usable: bool
+    problem: str = ""
+    vetoed: bool = False
+    cluster: int | None = None
+    distance: float | None = None  # to its cluster's centre
+    chosen: bool = False
+
+
+class ExpressionSet(Record):
+    template: str
+    template_hash: str
+    embedding_model: str
+    k: int
+    rewrites: list[Rewrite]
+    chosen: list[str]  # rewrite ids, in cluster order
+    notes: list[str] = []
+
+    def texts(self) -> dict[str, str]:
+        """expression id -> template text; e0 is the original."""
+        by_id = {r.id: r.text for r in self.rewrites}
+        return {f"e{number}": by_id[rewrite_id] for number, rewrite_id in enumerate(self.chosen, start=1)}
+
+
+def rewrite_id(text: str) -> str:
+    return hashlib.sha256(text.strip().encode()).hexdigest()[:10]
+
+
+def load_bank(template: str, folder: Path | None = None) -> list[str]:
+    """The hand-written rewrites of `template`: `prompts/<template>_rewrites.md`, split on `=====` lines."""
+    bank = load_prompt(f"{template}_rewrites", folder)
+    return [part.strip() for part in SEPARATOR.split(bank.text) if part.strip()]
+
+
+def placeholder_problem(text: str, wanted: set[str]) -> str | None:
+    found = PLACEHOLDER.findall(text)
+    for name in sorted(wanted):
+        count = found.count(name)
+        if count != 1:
+            return f"placeholder {{{{{name}}}}} appears {count} times"
+    extra = sorted(set(found) - wanted)
+    if extra:
+        return f"new placeholder {{{{{extra[0]}}}}}"
+    return None
+
+
+def read_veto(path: Path | None) -> set[str]:
+    """Rewrite ids a person vetoed: one per line, `#` starts a comment."""
+    if path is None or not Path(path).exists():
+        return set()
+    ids = set()
+    for line in Path(path).read_text().splitlines():
+        token = line.split("#", 1)[0].strip()
+        if token:
+            ids.add(token)
+    return ids
+
+
+def choose(template: Prompt, texts: list[str], origin: list[str], vectors: np.ndarray, original: np.ndarray,
+           k: int, veto: set[str], embedding_model: str, seed: int = 0) -> ExpressionSet:
+    """Cluster every rewrite and take, per cluster, the usable one nearest its centre."""
+    from sklearn.cluster import KMeans
+
+    wanted = template.slots
+    rewrites: list[dict[str, Any]] = []
+    for text, where, vector in zip(texts, origin, vectors):
+        problem = placeholder_problem(text, wanted)
+        if problem is None and float(vector @ original) > NEAR_COPY:
+            problem = f"near-copy of the original (cosine {float(vector @ original):.3f})"
+        rid = rewrite_id(text)
+        rewrites.append({"id": rid, "text": text, "origin": where, "usable": problem is None and rid not in veto,
+                         "problem": problem or ("vetoed by a reviewer" if rid in veto else ""), "vetoed": rid in veto})
+    notes = []
+    k = min(k, len(texts))
+    if k == 0:
+        return ExpressionSet(template=template.name, template_hash=template.hash, embedding_model=embedding_model,
+                             k=0, rewrites=[Rewrite(**r) for r in rewrites], chosen=[], notes=["no rewrites"])
+    model = KMeans(n_clusters=k, random_state=seed, n_init=10).fit(vectors)
+    distances = np.linalg.norm(vectors - model.cluster_centers_[model.labels_], axis=1)
+    for rewrite, label, distance in zip(rewrites, model.labels_, distances):
+        rewrite["cluster"], rewrite["distance"] = int(label), round(float(distance), 5)
+    chosen: list[str] = []
+    for cluster in range(k):
+        members = sorted((r for r in rewrites if r["cluster"] == cluster and r["usable"]), key=lambda r: r["distance"])
+        if members:
+            chosen.append(members[0]["id"])
+        else:
+            notes.append(f"cluster {cluster} has no usable rewrite")
+    leftovers = sorted((r for r in rewrites if r["usable"] and r["id"] not in chosen), key=lambda r: r["distance"])
+    while len(chosen) < k and leftovers:
+        taken = leftovers.pop(0)
+        chosen.append(taken["id"])
+        notes.append(f"filled with {taken['id']} from cluster {taken['cluster']}")
+    for rewrite in rewrites:
+        rewrite["chosen"] = rewrite["id"] in chosen
+    return ExpressionSet(template=template.name, template_hash=template.hash, embedding_model=embedding_model, k=k,
+                         rewrites=[Rewrite(**r) for r in rewrites], chosen=chosen, notes=notes)
+
+
+class RewriteReply(BaseModel):
+    rewrites: list[str]
+
+
+async def llm_rewrites(template: Prompt, wanted: int, llm: LLM, batch: int = 10) -> list[str]:
+    """At least `wanted` distinct rewrites that keep the placeholders, asked for in batches."""
+    prompt = load_prompt("rewrite")
+    found: dict[str, str] = {}
+    for round_number in range(1, 2 * (wanted // batch + 1) + 1):
+        if sum(1 for text in found.values() if placeholder_problem(text, template.slots) is None) >= wanted:
+            break
+        messages = [{"role": "user", "content": prompt.render(
+            template=template.text, count=str(batch), round=str(round_number),
+            placeholders=", ".join(f"{{{{{name}}}}}" for name in sorted(template.slots)))}]
+        try:
+            reply, _ = await llm.chat_json(messages, RewriteReply, stage=STAGE,
+                                           prompt_versions={"rewrite": prompt.hash, template.name: template.hash})
+        except LLMError:
+            continue
+        for text in reply.rewrites:
+            found.setdefault(rewrite_id(text), text.strip())
+    return list(found.values())
+
+
+def template_prompt(name_or_path: str) -> Prompt:
+    """A prompt by name (`solve`) or a template file's path."""
+    path = Path(name_or_path)
+    if path.suffix == ".md" and path.exists():
+        return load_prompt(path.stem, path.parent)
+    return load_prompt(name_or_path)
+
+
+def bank_exists(template: str) -> bool:
+    return (PROMPTS_DIR / f"{template}_rewrites.md").exists()
+
+
+def plot_clusters(expressions: ExpressionSet, vectors: np.ndarray, path: Path) -> Path:
+    """A 2-D PCA picture of the rewrites, coloured by cluster, chosen ones marked."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from sklearn.decomposition import PCA
+
+    points = PCA(n_components=2, random_state=0).fit_transform(vectors) if len(vectors) > 2 else np.zeros((len(vectors), 2))
+    figure, axis = plt.subplots(figsize=(7, 5))
+    clusters = [r.cluster if r.cluster is not None else -1 for r in expressions.rewrites]
+    axis.scatter(points[:, 0], points[:, 1], c=clusters, cmap="tab10", s=30, alpha=0.8)
+    for point, rewrite in zip(points, expressions.rewrites):
+        if rewrite.chosen:
+            axis.scatter(*point, s=160, facecolors="none", edgecolors="black", linewidths=1.5)
+            axis.annotate(rewrite.id[:6], point, fontsize=7, xytext=(4, 4), textcoords="offset points")
+        elif not rewrite.usable:
+            axis.scatter(*point, marker="x", c="red", s=25)
+    axis.set_title(f"{len(expressions.rewrites)} rewrites of '{expressions.template}', k={expressions.k} "
+                   f"(circled: chosen, x: unusable)")
+    figure.tight_layout()
+    with atomic_path(path) as temporary:
+        figure.savefig(temporary, dpi=110)
+    plt.close(figure)
+    return path
+
+
+def to_jsonl(expressions: ExpressionSet) -> str:
+    return "".join(json.dumps(r.model_dump(), ensure_ascii=False) + "\n" for r in expressions.rewrites)
