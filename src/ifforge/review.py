@@ -75,7 +75,9 @@ def load_items(version: Path) -> list[dict[str, Any]]:
     items: dict[str, dict[str, Any]] = {}
     for row in read_rows(version):
         if row["task_id"] not in items:
-            items[row["task_id"]] = {key: row.get(key) for key in ITEM_FIELDS}
+            family = row.get("family", "logicif")
+            items[row["task_id"]] = ({key: row.get(key) for key in ITEM_FIELDS} if family == "logicif"
+                                     else {"task_id": row["task_id"], "family": family, "view": _family_view(row)})
     return list(items.values())
 
 
@@ -346,7 +348,37 @@ def _inline_code(text: str) -> str:
     return re.sub(r"`([^`\n]+)`", r"<code>\1</code>", html.escape(text))
 
 
+def _family_view(row: dict[str, Any]) -> dict[str, Any]:
+    from ifforge.families import get_family
+
+    return get_family(row["family"]).review_view(row)
+
+
+def _render_view(item: dict[str, Any]) -> str:
+    """Any family's item through its review view: source beside instruction, then the details."""
+    view = item["view"]
+    task_id = html.escape(str(item["task_id"]))
+    details = "".join(f'<div class="label">{html.escape(label)}</div><pre class="input">{html.escape(text)}</pre>'
+                      for label, text in view["details"].items())
+    return f"""
+<section class="item" data-task-id="{task_id}">
+  <h2>{html.escape(view["title"])} <span class="badge">{html.escape(item["family"])}</span><span class="status" aria-live="polite"></span><span class="saved-at"></span></h2>
+  <div class="pair">
+    <div class="panel"><h3>Reference code</h3><pre class="code">{html.escape(view["source"])}</pre></div>
+    <div class="panel"><h3>Instruction</h3><pre class="description">{html.escape(view["instruction"])}</pre></div>
+  </div>
+  <div class="facts"><div class="case">{details}</div></div>
+  <div class="actions">
+    <button type="button" class="mark-faithful">faithful</button>
+    <button type="button" class="mark-unfaithful">not faithful</button>
+    <textarea class="comment" rows="2" placeholder="comment (what is wrong or unclear?)"></textarea>
+  </div>
+</section>"""
+
+
 def _render_item(item: dict[str, Any]) -> str:
+    if "view" in item:
+        return _render_view(item)
     task_id = html.escape(str(item["task_id"]))
     inputs = item.get("input")
     call = (f"f({', '.join(json.dumps(arg, ensure_ascii=False) for arg in inputs)})"

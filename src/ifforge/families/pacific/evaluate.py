@@ -1,0 +1,69 @@
+"""Asking a model PACIFIC's chains, for real turn by turn in chat mode, then scoring and reporting.
+
+In chat mode every instruction is its own user turn and the model's own reply goes back into the
+conversation before the next one, as a user of a chat model would see it. Each request is cached
+on its own, so a resumed run asks nothing twice. Requests that failed are kept apart: they are not
+answers, and the scorer leaves them out of every accuracy.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+from ifforge.core.llm import LLM, LLMError, ResponseCache
+from ifforge.core.store import atomic_write
+from ifforge.families.pacific import scoring
+
+
+async def ask_all(rows: list[dict[str, Any]], settings, cache_path: Path | None, on_done=None) -> list[dict[str, Any]]:
+    cache = None if settings.no_cache or cache_path is None else ResponseCache(cache_path)
+    llm = LLM(settings.llm_config(), cache)
+    system = settings.system_prompt
+
+    async def one(row: dict[str, Any]) -> dict[str, Any]:
+        result = {k: row[k] for k in ("task_id", "mode", "form", "chain_length", "output_length", "gold")}
+        try:
+            if row["mode"] == "chat":
+                replies = await llm.converse([m["content"] for m in row["messages"]], stage="evaluate", system=system)
+                result["responses"] = [reply.text for reply in replies]
+            else:
+                messages = ([{"role": "system", "content": system}] if system else [])
+                messages.append({"role": "user", "content": row["prompt"]})
+                result["response"] = (await llm.chat(messages, stage="evaluate")).text
+            result["request_failed"] = False
+        except LLMError as error:
+            result |= {"request_failed": True, "error": str(error)}
+        if on_done:
+            on_done()
+        return result
+
+    try:
+        return list(await asyncio.gather(*(one(row) for row in rows)))
+    finally:
+        await llm.close()
+        if cache is not None:
+            cache.close()
+
+
+def evaluate(rows: list[dict[str, Any]], settings, cache_path: Path, folder: Path, title: str,
+             on_done=None) -> dict[str, Any]:
+    results = asyncio.run(ask_all(rows, settings, cache_path, on_done))
+    folder.mkdir(parents=True, exist_ok=True)
+    atomic_write(folder / "responses.jsonl", "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in results))
+    frame = scoring.score_frame(results)
+    from ifforge.core.store import atomic_path
+
+    with atomic_path(folder / "scores.parquet") as temporary:
+        frame.to_parquet(temporary, index=False)
+    summary = scoring.write_report(frame, folder, title)
+    overall = summary["overall"]
+    summary["request_failures"] = sum(1 for r in results if r.get("request_failed"))
+    summary["headline"] = (f"prompt-level accuracy {overall.get('prompt_accuracy', 0):.1%}, "
+                           f"instruction-level {overall.get('instruction_accuracy', 0):.1%}")
+    summary["table"] = [{"group": f"{key}={value}", **{k: v for k, v in row.items() if not isinstance(v, (list, dict))}}
+                        for key in ("chain_length", "output_length", "mode", "form")
+                        for value, row in summary.get(f"by_{key}", {}).items()]
+    return summary

@@ -1,0 +1,180 @@
+"""PACIFIC: an initial value through a chain of small instructions (code or natural language),
+each fed the previous output; gold for every step from running the reference code in the sandbox.
+
+Plan: load builds the seeded chains (the pool runs in process only to steer output lengths) ->
+gold (per chain, in the sandbox; a chain whose gold differs from planning is dropped) -> export
+renders every chain in each mode (one prompt, or chat turns) and form (Python code, or text).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from ifforge.core import sandbox
+from ifforge.core.prompts import load_prompt
+from ifforge.core.records import DroppedItem, Outcome, Record
+from ifforge.core.runner import Stage
+from ifforge.core.store import VersionStore, code_version, content_hash, provenance
+from ifforge.families.base import Family, Loaded
+from ifforge.families.pacific import chains, instructions
+from ifforge.families.pacific.records import Chain, GoldChain
+from ifforge.families.pacific.settings import PacificSettings
+
+GOLD_VERSION = code_version(sys.modules[__name__])
+
+
+class GoldConfig(Record):
+    case_seconds: float
+    memory_mb: int
+
+
+def value_text(value: Any) -> str:
+    """How values appear in prompts: decimal numbers, JSON strings."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+def compute_gold(chain: Chain, config: GoldConfig) -> Outcome[GoldChain]:
+    """Run the chain's reference code in the sandbox; its outputs are the gold."""
+    code = chains.chain_code(chain)
+    limits = sandbox.Limits(case_seconds=config.case_seconds, memory_bytes=config.memory_mb << 20)
+    [result] = sandbox.run_cases(code, "chain", [[chain.initial_input]], limits=limits)
+
+    def drop(reason: str, detail: str) -> Outcome[GoldChain]:
+        return Outcome(dropped=[DroppedItem(task_id=chain.task_id, stage="gold", reason=reason, detail=detail,
+                                            origin=chain.origin)])
+
+    if not result.ok:
+        return drop(f"sandbox_{result.status}", result.error)
+    gold = result.output
+    if not isinstance(gold, list) or len(gold) != len(chain.steps):
+        return drop("bad_shape", f"the chain gave {value_text(gold)[:200]}")
+    if any(isinstance(v, bool) or not isinstance(v, (int, str)) for v in gold):
+        return drop("bad_type", f"a step gave a value that is neither a whole number nor a string: {gold}")
+    if gold != chain.planned:
+        first = next(i for i, (a, b) in enumerate(zip(gold, chain.planned), 1) if a != b)
+        return drop("reference_mismatch", f"step {first}: sandbox {value_text(gold[first - 1])}, "
+                                          f"planning {value_text(chain.planned[first - 1])}")
+    return Outcome(kept=GoldChain(chain=chain, code=code, gold=gold))
+
+
+def _gold_files(item: Chain, outcome: Outcome) -> tuple[dict, dict]:
+    kept = outcome.kept
+    if kept is None:
+        return {}, {}
+    return {"gold": kept.gold}, {"chain.py": kept.code}
+
+
+def instruction_entries(chain: Chain) -> list[dict[str, Any]]:
+    entries = []
+    for step in chain.steps:
+        instruction = instructions.get(step.id, **step.args)
+        entries.append({"id": step.id, "args": step.args, "input_type": instruction.input_type,
+                        "output_type": instruction.output_type, "text": instruction.describe(),
+                        "code": instruction.python(), "code_java": instruction.java(), "code_cpp": instruction.cpp()})
+    return entries
+
+
+def step_text(index: int, entry: dict[str, Any], form: str) -> str:
+    if form == "nl":
+        return f"Instruction {index}: {entry['text']}"
+    return (f"Instruction {index}: apply this Python function to the value.\n"
+            f"```python\n{entry['code'].rstrip()}\n```")
+
+
+def render(chain: GoldChain, mode: str, form: str) -> dict[str, Any]:
+    """The prompt (mode `prompt`) or the user turns (mode `chat`) of one chain."""
+    entries = instruction_entries(chain.chain)
+    initial = value_text(chain.chain.initial_input)
+    n = len(entries)
+    if mode == "prompt":
+        steps = "\n\n".join(step_text(i, e, form) for i, e in enumerate(entries, 1))
+        return {"prompt": load_prompt("pacific_chain").render(n=n, initial=initial, steps=steps)}
+    first = load_prompt("pacific_chat_first").render(n=n, initial=initial, step=step_text(1, entries[0], form))
+    turns = [first] + [load_prompt("pacific_chat_next").render(previous=i - 1, index=i, step=step_text(i, e, form))
+                       for i, e in enumerate(entries[1:], 2)]
+    return {"messages": [{"role": "user", "content": turn} for turn in turns]}
+
+
+def rows_of(chain: GoldChain, settings: PacificSettings) -> list[dict[str, Any]]:
+    entries = instruction_entries(chain.chain)
+    rows = []
+    for mode in settings.modes:
+        for form in settings.forms:
+            rows.append({
+                "family": "pacific", "task_id": f"{chain.task_id}-{mode}-{form}", "chain_id": chain.task_id,
+                "mode": mode, "form": form, "chain_length": chain.chain.chain_length,
+                "output_length": chain.chain.output_length, "seed": settings.seed,
+                "initial_input": chain.chain.initial_input,
+                "instructions": [{k: e[k] for k in ("id", "args", "text", "code", "input_type", "output_type")}
+                                 for e in entries],
+                "gold": chain.gold, **render(chain, mode, form),
+            })
+    return rows
+
+
+class Pacific(Family):
+    id = "pacific"
+    title = "instruction chains: an initial value through small code or text instructions, gold per step"
+    settings_class = PacificSettings
+    llm_stages = ()
+
+    def pool(self, settings: PacificSettings) -> list[str]:
+        unknown = sorted(set(settings.instructions) - set(instructions.REGISTRY))
+        if unknown:
+            raise ValueError(f"setting 'instructions': unknown instruction {unknown[0]!r} "
+                             f"(the pool: {', '.join(sorted(instructions.REGISTRY))})")
+        return sorted(settings.instructions or instructions.REGISTRY)
+
+    def load(self, settings: PacificSettings) -> Loaded:
+        pool = self.pool(settings)
+        built = chains.build_all(settings.seed, settings.chain_lengths, settings.output_lengths, settings.samples, pool)
+        return Loaded(items=built, dropped=[], inputs={"seed": settings.seed, "pool": pool,
+                                                       "pool_version": code_version(instructions)})
+
+    def write_loaded(self, store: VersionStore, items: list[Chain]) -> None:
+        for chain in items:
+            store.write(f"items/{chain.task_id}/chain.json", {**chain.model_dump(mode="json"),
+                                                              "provenance": provenance("load", "1", content_hash(chain))})
+
+    def plan(self, settings: PacificSettings) -> list:
+        return [Stage("gold", GOLD_VERSION, GoldChain, compute_gold,
+                      config=GoldConfig(case_seconds=settings.case_seconds, memory_mb=settings.memory_mb),
+                      artifacts=_gold_files)]
+
+    def side_identity(self, settings: PacificSettings) -> Any:
+        return {name: load_prompt(name).hash for name in ("pacific_chain", "pacific_chat_first", "pacific_chat_next")}
+
+    def export(self, store: VersionStore, items: list[GoldChain], settings: PacificSettings,
+               side: dict[str, Any]) -> dict[str, Any]:
+        rows = [row for chain in sorted(items, key=lambda c: c.task_id) for row in rows_of(chain, settings)]
+        store.write("benchmark.jsonl", "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows))
+        return {"tasks": len(rows), "rows": len(rows), "chains": len(items),
+                "by_setting": dict(Counter(f"L{c.chain.chain_length}-O{c.chain.output_length}" for c in items))}
+
+    def summary_table(self, store: VersionStore) -> list[dict[str, Any]]:
+        table = []
+        for line in (store.path / "benchmark.jsonl").read_text().splitlines():
+            row = json.loads(line)
+            table.append({k: row[k] for k in ("task_id", "mode", "form", "chain_length", "output_length")})
+        return table
+
+    def evaluate(self, rows, settings, cache_path, folder, title, on_done=None):
+        from ifforge.families.pacific.evaluate import evaluate
+
+        return evaluate(rows, settings, Path(cache_path), Path(folder), title, on_done)
+
+    def review_view(self, row: dict[str, Any]) -> dict[str, Any]:
+        text = row.get("prompt") or "\n\n---\n\n".join(m["content"] for m in row.get("messages", []))
+        code = "\n\n".join(f"# step {i}: {e['id']}\n{e['code']}" for i, e in enumerate(row["instructions"], 1))
+        return {"title": row["task_id"], "source": code, "instruction": text,
+                "details": {"starting value": value_text(row["initial_input"]),
+                            "gold per step": ", ".join(value_text(v) for v in row["gold"]),
+                            "setting": f"{row['chain_length']} steps, output length {row['output_length']}, "
+                                       f"{row['mode']} mode, {row['form']} form"}}
+
+
+FAMILY = Pacific()

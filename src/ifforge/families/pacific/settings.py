@@ -1,0 +1,28 @@
+"""PACIFIC's settings: which chains to build (the paper's knobs) and the sandbox's limits."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from ifforge.core.settings import Settings
+
+
+Positive = Annotated[int, Field(ge=1)]
+
+
+class PacificSettings(Settings):
+    seed: int = Field(0, description="picks the samples: the same seed gives the same benchmark byte for byte, "
+                                     "a new one new samples at the same settings")
+    chain_lengths: list[Positive] = Field([3, 5, 8], description="instructions per chain (the paper: 3, 5, 8, 10, 15)")
+    output_lengths: list[Positive] = Field([3, 5, 10], description="target output length: characters for strings, "
+                                                              "bits for numbers (the paper: 3, 5, 10)")
+    samples: int = Field(4, ge=1, description="chains per (chain length, output length)")
+    modes: list[Literal["prompt", "chat"]] = Field(["prompt", "chat"], description="prompt: one prompt holds the "
+                                                   "chain; chat: one instruction per turn")
+    forms: list[Literal["code", "nl"]] = Field(["code", "nl"], description="instructions shown as Python code or "
+                                                                          "natural language")
+    instructions: list[str] = Field([], description="instruction ids to draw from (default: the whole pool)")
+    case_seconds: float = Field(5.0, gt=0, description="sandbox wall-clock limit per chain")
+    memory_mb: int = Field(512, ge=64, description="sandbox address-space limit")
