@@ -32,7 +32,7 @@ def main() -> None:
         seconds = time.perf_counter() - started
         print(f"{n:>6} {seconds:>8.3f} {len(pairs):>11} {len(duplicates):>8}")
     if not args.skip_model:
-        from ifforge.flows.generate import DEFAULT_SEEDS
+        from ifforge.families.logicif.family import DEFAULT_SEEDS
         from ifforge.transforms.embeddings import Embedder
         from ifforge.families.logicif.stages.load import load_seed_dir
 

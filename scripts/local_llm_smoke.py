@@ -13,7 +13,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from ifforge.flows.generate import DEFAULT_SEEDS, generate
+from ifforge.families.logicif.family import DEFAULT_SEEDS
+from ifforge.flows.generate import generate
 from ifforge.core.local_llm import LocalServer
 
 

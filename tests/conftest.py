@@ -25,3 +25,12 @@ def needs_fixture(name: str) -> Path:
     if not path.exists():
         pytest.skip(f"LogicIFEval fixture {path} is not present")
     return path
+
+
+@pytest.fixture(scope="session")
+def prefect_server():
+    """One temporary Prefect server for every flow test of the session (unit tests never start it)."""
+    from prefect.testing.utilities import prefect_test_harness
+
+    with prefect_test_harness(server_startup_timeout=120):
+        yield

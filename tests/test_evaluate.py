@@ -6,7 +6,6 @@ import re
 import pandas as pd
 import pytest
 from conftest import needs_fixture
-from prefect.testing.utilities import prefect_test_harness
 
 from ifforge.cli import main
 from ifforge.families.logicif.verdicts import extract_answer, judge
@@ -79,12 +78,6 @@ def _student(request):
         return Answer(content="I am not sure.")
     steps = case + 1 if (task, case) == ("t_mid", 1) else case
     return Answer(content=f"Working... so\n```json\n{{\"output\": {case * 10}, \"stats\": {{\"steps\": {steps}}}}}\n```")
-
-
-@pytest.fixture(scope="module")
-def prefect_server():
-    with prefect_test_harness(server_startup_timeout=120):
-        yield
 
 
 def test_evaluate_flow_reports_exactly_the_share_answered_right(tmp_path, prefect_server):

@@ -7,7 +7,6 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from conftest import PROJECT, needs_fixture
-from prefect.testing.utilities import prefect_test_harness
 
 from ifforge.flows.generate import generate
 
@@ -15,10 +14,9 @@ LOGICIF_KEYS = {"task_id", "test_case_id", "input", "code_output", "function", "
                 "stats_keys", "output_format", "complexity_metrics"}
 
 
-@pytest.fixture(scope="module", autouse=True)
-def prefect_server():
-    with prefect_test_harness(server_startup_timeout=120):
-        yield
+@pytest.fixture(autouse=True)
+def _prefect(prefect_server):
+    """The session's shared Prefect server (conftest)."""
 
 
 @pytest.fixture

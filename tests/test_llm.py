@@ -7,7 +7,7 @@ import pytest
 from pydantic import BaseModel
 
 from ifforge.core.jsontext import last_json_object
-from ifforge.core.llm import LEDGER, LLM, AdaptiveConcurrency, LLMConfig, LLMError, ResponseCache, usage_since
+from ifforge.core.llm import LLMFatal, LEDGER, LLM, AdaptiveConcurrency, LLMConfig, LLMError, ResponseCache, usage_since
 from ifforge.testing.openai_stub import Answer, StubServer
 
 
@@ -84,9 +84,15 @@ def test_retries_are_bounded_and_client_errors_are_not_retried():
             _ask(LLM(LLMConfig(model="m", base_url=server.url, api_key="k", max_retries=2, timeout=5,
                                json_mode="json_object")))
         assert len(server.requests) == 3  # one try + two retries
-    with StubServer(lambda request: Answer(status=401, error="bad key")) as server:
-        with pytest.raises(LLMError, match="AuthenticationError"):
-            _ask(_llm(server, json_mode="json_object"))
+    for status, hint in ((401, "OPENAI_API_KEY"), (403, "OPENAI_API_KEY"), (404, "model name")):
+        with StubServer(lambda request: Answer(status=status, error="no")) as server:
+            with pytest.raises(LLMFatal, match=f"answered {status} for model 'stub-model': check .*{hint}") as error:
+                _ask(_llm(server, json_mode="json_object"))
+            assert server.url in str(error.value)
+            assert len(server.requests) == 1  # never retried
+    with StubServer(lambda request: Answer(status=400, error="bad request")) as server:
+        with pytest.raises(LLMError, match="BadRequestError"):
+            _ask(_llm(server, json_mode="none"))
         assert len(server.requests) == 1
 
 

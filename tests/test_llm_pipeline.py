@@ -5,7 +5,6 @@ import json
 
 import pytest
 from oracle import Oracle
-from prefect.testing.utilities import prefect_test_harness
 
 from ifforge.flows.generate import generate
 from ifforge.core.llm import LLM, LLMConfig
@@ -114,12 +113,6 @@ def test_llm_anonymisation_that_changes_the_output_or_leaks_names_is_refused(see
     asks = [r["messages"][-1]["content"] for r in server.requests]
     assert "but the original returns" in asks[1]
     assert outcome.kept.path == "deterministic" and "still there: total" in outcome.kept.notes[-1]
-
-
-@pytest.fixture(scope="module")
-def prefect_server():
-    with prefect_test_harness(server_startup_timeout=120):
-        yield
 
 
 def test_generate_with_an_llm_keeps_drops_and_caches(seed_dir, tmp_path, prefect_server):

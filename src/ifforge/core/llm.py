@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
 import contextvars
 import hashlib
 import json
@@ -64,6 +65,37 @@ class LLMError(RuntimeError):
     """A call that failed for good (retries spent, or a reply that never fit); the reason is the message."""
 
 
+class LLMUnavailable(LLMError):
+    """Retries spent on 429 / 5xx / timeouts / dropped connections: the server, not the model, failed."""
+
+
+class LLMFatal(RuntimeError):
+    """401, 403 or 404: no retry can help, the run must stop. Not an LLMError, so no fallback swallows it."""
+
+
+@dataclass
+class Unreachable:
+    """How often the current item met an unreachable server (see `track_unreachable`)."""
+
+    count: int = 0
+    last: str = ""
+
+
+UNREACHABLE: contextvars.ContextVar[Unreachable | None] = contextvars.ContextVar("ifforge_unreachable", default=None)
+
+
+@contextlib.contextmanager
+def track_unreachable():
+    """Count, for the work inside, the requests that failed for good on an unreachable server. A
+    caller that falls back on such a failure can then refuse to cache its fallback as an answer."""
+    seen = Unreachable()
+    token = UNREACHABLE.set(seen)
+    try:
+        yield seen
+    finally:
+        UNREACHABLE.reset(token)
+
+
 @dataclass(frozen=True)
 class Reply:
     text: str
@@ -71,6 +103,8 @@ class Reply:
     completion_tokens: int
     cached: bool
     latency: float
+    tool_calls: tuple[dict[str, Any], ...] = ()  # {"id", "type": "function", "function": {"name", "arguments"}}
+    finish_reason: str | None = None
 
 
 @dataclass
@@ -96,19 +130,25 @@ CALL_TAG: contextvars.ContextVar[str | None] = contextvars.ContextVar("ifforge_c
 
 
 class Ledger:
-    """Usage per stage for this process; a flow reads the difference a stage made. Each logged call
-    carries the CALL_TAG of the work that made it, so a shard can hand back exactly its own calls."""
+    """Usage per stage, and per CALL_TAG (the shard or task that made the calls), so each piece of
+    work reads exactly its own usage, however many run at once."""
 
     def __init__(self):
         self._lock = threading.Lock()
         self.by_stage: dict[str, Usage] = collections.defaultdict(Usage)
+        self.by_tag: dict[str | None, Usage] = collections.defaultdict(Usage)
         self.calls: list[dict[str, Any]] = []
 
     def add(self, stage: str, **deltas: float) -> None:
+        tag = CALL_TAG.get()
         with self._lock:
-            usage = self.by_stage[stage]
-            for name, value in deltas.items():
-                setattr(usage, name, getattr(usage, name) + value)
+            for usage in (self.by_stage[stage], self.by_tag[tag]):
+                for name, value in deltas.items():
+                    setattr(usage, name, getattr(usage, name) + value)
+
+    def usage_tagged(self, tag: str) -> Usage:
+        with self._lock:
+            return Usage(**self.by_tag[tag].__dict__)
 
     def record_call(self, entry: dict[str, Any]) -> None:
         with self._lock:
@@ -146,18 +186,25 @@ class ResponseCache:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("CREATE TABLE IF NOT EXISTS replies (key TEXT PRIMARY KEY, model TEXT, reply TEXT, "
                          "prompt_tokens INTEGER, completion_tokens INTEGER, created REAL)")
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(replies)")}
+        if "extra" not in columns:  # caches written before tool calls were kept still open
+            self._db.execute("ALTER TABLE replies ADD COLUMN extra TEXT")
         self._db.commit()
 
-    def get(self, key: str) -> tuple[str, int, int] | None:
+    def get(self, key: str) -> tuple[str, int, int, dict[str, Any]] | None:
+        """(reply text, prompt tokens, completion tokens, extra: tool calls and finish reason)."""
         with self._lock:
-            row = self._db.execute("SELECT reply, prompt_tokens, completion_tokens FROM replies WHERE key = ?",
+            row = self._db.execute("SELECT reply, prompt_tokens, completion_tokens, extra FROM replies WHERE key = ?",
                                    (key,)).fetchone()
-        return tuple(row) if row else None
+        return (row[0], row[1], row[2], json.loads(row[3]) if row[3] else {}) if row else None
 
-    def put(self, key: str, model: str, reply: str, prompt_tokens: int, completion_tokens: int) -> None:
+    def put(self, key: str, model: str, reply: str, prompt_tokens: int, completion_tokens: int,
+            extra: dict[str, Any] | None = None) -> None:
         with self._lock:
-            self._db.execute("INSERT OR REPLACE INTO replies VALUES (?, ?, ?, ?, ?, ?)",
-                             (key, model, reply, prompt_tokens, completion_tokens, time.time()))
+            self._db.execute("INSERT OR REPLACE INTO replies (key, model, reply, prompt_tokens, completion_tokens, "
+                             "created, extra) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                             (key, model, reply, prompt_tokens, completion_tokens, time.time(),
+                              json.dumps(extra) if extra else None))
             self._db.commit()
 
     def close(self) -> None:
@@ -217,22 +264,31 @@ class RateLimit:
                 await asyncio.sleep(max(0.01, self.window - (now - self._sent[0][0])))
 
 
-def request_key(config: LLMConfig, messages: list[dict[str, str]], schema: dict | None, prompt_versions: dict[str, str]) -> str:
+def request_key(config: LLMConfig, messages: list[dict[str, Any]], schema: dict | None, prompt_versions: dict[str, str],
+                tools: list[dict] | None = None, tool_choice: Any = None) -> str:
+    """Everything that decides the reply: model, messages, parameters, format, tools, prompts and
+    the server (the same model name on another server is another model)."""
     payload = {"model": config.model, "messages": messages, "parameters": config.generation_parameters(),
                "schema": schema, "json_mode": config.json_mode if schema else None, "prompts": prompt_versions}
+    if tools is not None or tool_choice is not None:
+        payload |= {"tools": tools, "tool_choice": tool_choice}
+    if config.base_url:
+        payload["server"] = config.base_url.rstrip("/")
     return hashlib.sha256(json.dumps(payload, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
 
 class LLM:
     """One model behind one server, shared by all the calls of a stage (or several stages)."""
 
-    def __init__(self, config: LLMConfig, cache: ResponseCache | None = None):
+    def __init__(self, config: LLMConfig, cache: ResponseCache | None = None, *, ledger: Ledger | None = None,
+                 concurrency: AdaptiveConcurrency | None = None, rate: RateLimit | None = None):
         self.config = config
         self.cache = cache
+        self.ledger = ledger or LEDGER
         self.client = openai.AsyncOpenAI(base_url=config.base_url, api_key=config.api_key or "not-needed",
                                          max_retries=0, timeout=config.timeout)
-        self.concurrency = AdaptiveConcurrency(config.concurrency)
-        self.rate = RateLimit(config.requests_per_minute, config.tokens_per_minute)
+        self.concurrency = concurrency or AdaptiveConcurrency(config.concurrency)
+        self.rate = rate or RateLimit(config.requests_per_minute, config.tokens_per_minute)
         self._json_mode: JsonMode = _JSON_MODE_BY_SERVER.get(config.base_url, config.json_mode) \
             if config.json_mode == "auto" else config.json_mode
 
@@ -240,63 +296,105 @@ class LLM:
         await self.client.close()
 
     # ---- plain text ---------------------------------------------------------------------------
-    async def chat(self, messages: list[dict[str, str]], *, stage: str, schema: dict | None = None,
-                   prompt_versions: dict[str, str] | None = None) -> Reply:
-        """One reply, from the cache when this exact request was answered before."""
-        key = request_key(self.config, messages, schema, prompt_versions or {})
+    async def chat(self, messages: list[dict[str, Any]], *, stage: str, schema: dict | None = None,
+                   prompt_versions: dict[str, str] | None = None, tools: list[dict] | None = None,
+                   tool_choice: Any = None) -> Reply:
+        """One reply, from the cache when this exact request was answered before. Only answers are
+        cached: a request that failed is asked again next time."""
+        key = request_key(self.config, messages, schema, prompt_versions or {}, tools, tool_choice)
         if self.cache is not None:
             hit = self.cache.get(key)
             if hit is not None:
-                LEDGER.add(stage, cache_hits=1)
-                return Reply(text=hit[0], prompt_tokens=hit[1], completion_tokens=hit[2], cached=True, latency=0.0)
-        reply = await self._send(messages, stage=stage, schema=schema)
+                self.ledger.add(stage, cache_hits=1)
+                extra = hit[3]
+                return Reply(text=hit[0], prompt_tokens=hit[1], completion_tokens=hit[2], cached=True, latency=0.0,
+                             tool_calls=tuple(extra.get("tool_calls", ())), finish_reason=extra.get("finish_reason"))
+        reply = await self._send(messages, stage=stage, schema=schema, tools=tools, tool_choice=tool_choice)
         if self.cache is not None:
-            self.cache.put(key, self.config.model, reply.text, reply.prompt_tokens, reply.completion_tokens)
+            extra = {"tool_calls": list(reply.tool_calls), "finish_reason": reply.finish_reason}
+            self.cache.put(key, self.config.model, reply.text, reply.prompt_tokens, reply.completion_tokens, extra)
         return reply
 
-    async def _send(self, messages, *, stage: str, schema: dict | None) -> Reply:
-        estimated = sum(len(m["content"]) for m in messages) // 4 + (self.config.max_tokens or 0)
+    async def converse(self, turns: list[str], *, stage: str, system: str | None = None) -> list[Reply]:
+        """A real multi-turn chat: each user turn goes with the model's own earlier replies. Each
+        request is cached on its own, so a resumed conversation re-sends nothing it sent before."""
+        messages: list[dict[str, Any]] = [{"role": "system", "content": system}] if system else []
+        replies = []
+        for turn in turns:
+            messages.append({"role": "user", "content": turn})
+            reply = await self.chat(list(messages), stage=stage)
+            messages.append({"role": "assistant", "content": reply.text})
+            replies.append(reply)
+        return replies
+
+    async def _send(self, messages, *, stage: str, schema: dict | None, tools: list[dict] | None = None,
+                    tool_choice: Any = None) -> Reply:
+        estimated = sum(len(str(m.get("content") or "")) for m in messages) // 4 + (self.config.max_tokens or 0)
+        tooling = {k: v for k, v in {"tools": tools, "tool_choice": tool_choice}.items() if v is not None}
         attempt = 0
         while True:
             await self.rate.wait(estimated)
             started = time.monotonic()
             try:
                 async with self.concurrency:
-                    response = await self.client.chat.completions.create(
-                        model=self.config.model, messages=messages, **self._format(schema),
+                    # the whole request, not each read: a server trickling a byte a second is cut off too
+                    response = await asyncio.wait_for(self.client.chat.completions.create(
+                        model=self.config.model, messages=messages, **self._format(schema), **tooling,
                         temperature=self.config.temperature,
                         **({"max_tokens": self.config.max_tokens} if self.config.max_tokens else {}),
                         **({"extra_body": self.config.extra_body} if self.config.extra_body else {}),
-                    )
+                    ), self.config.timeout)
             except openai.APIStatusError as error:
+                if error.status_code in (401, 403, 404):
+                    raise self._fatal(error) from error
                 if schema is not None and self._rejects_json_schema(error):
                     continue
                 failure: Exception = error
                 retry, wait = self._retryable(error, attempt)
-            except (openai.APITimeoutError, openai.APIConnectionError) as error:
-                failure = error
-                retry, wait = self._retryable(error, attempt)
+            except (openai.APITimeoutError, openai.APIConnectionError, asyncio.TimeoutError) as error:
+                failure = error if not isinstance(error, asyncio.TimeoutError) else TimeoutError(
+                    f"no complete reply within {self.config.timeout:g} s")
+                retry, wait = self._retryable(failure, attempt)
             else:
                 latency = time.monotonic() - started
                 self.concurrency.succeeded()
-                text = (response.choices[0].message.content or "") if response.choices else ""
+                choice = response.choices[0] if response.choices else None
+                text = (choice.message.content or "") if choice else ""
+                calls = tuple({"id": call.id, "type": "function",
+                               "function": {"name": call.function.name, "arguments": call.function.arguments}}
+                              for call in (choice.message.tool_calls or [] if choice else []))
                 usage = response.usage
                 prompt_tokens = getattr(usage, "prompt_tokens", 0) or 0
                 completion_tokens = getattr(usage, "completion_tokens", 0) or 0
-                LEDGER.add(stage, calls=1, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens,
-                           latency_seconds=latency)
-                LEDGER.record_call({"stage": stage, "model": self.config.model, "prompt_tokens": prompt_tokens,
-                                    "completion_tokens": completion_tokens, "latency": round(latency, 3),
-                                    "attempts": attempt + 1})
+                self.ledger.add(stage, calls=1, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens,
+                                latency_seconds=latency)
+                self.ledger.record_call({"stage": stage, "model": self.config.model, "prompt_tokens": prompt_tokens,
+                                         "completion_tokens": completion_tokens, "latency": round(latency, 3),
+                                         "attempts": attempt + 1})
                 log.debug("%s: %d+%d tokens in %.2fs", stage, prompt_tokens, completion_tokens, latency)
-                return Reply(text, prompt_tokens, completion_tokens, False, latency)
+                return Reply(text, prompt_tokens, completion_tokens, False, latency, calls,
+                             choice.finish_reason if choice else None)
             if not retry:
-                LEDGER.add(stage, failures=1)
-                raise LLMError(f"{type(failure).__name__}: {str(failure)[:300]}") from failure
+                self.ledger.add(stage, failures=1)
+                seen = UNREACHABLE.get()
+                message = f"{type(failure).__name__}: {str(failure)[:300]}"
+                unavailable = getattr(failure, "status_code", None) in (None, 408, 429) or \
+                    (getattr(failure, "status_code", 0) or 0) >= 500
+                if unavailable and seen is not None:
+                    seen.count += 1
+                    seen.last = f"{self.config.base_url or 'the OpenAI API'}: {message}"
+                raise (LLMUnavailable if unavailable else LLMError)(message) from failure
             attempt += 1
-            LEDGER.add(stage, retries=1)
+            self.ledger.add(stage, retries=1)
             log.info("%s: %s, retry %d in %.2fs", stage, type(failure).__name__, attempt, wait)
             await asyncio.sleep(wait)
+
+    def _fatal(self, error: openai.APIStatusError) -> LLMFatal:
+        where = self.config.base_url or "the OpenAI API"
+        hint = {401: "check OPENAI_API_KEY", 403: "check OPENAI_API_KEY and the key's access to this model",
+                404: "check the model name (--model) and the base URL (OPENAI_BASE_URL / --base-url)"}
+        return LLMFatal(f"{where} answered {error.status_code} for model {self.config.model!r}: "
+                        f"{hint[error.status_code]} ({str(error)[:200]})")
 
     def _retryable(self, error: Exception, attempt: int) -> tuple[bool, float]:
         if attempt >= self.config.max_retries:
@@ -347,7 +445,7 @@ class LLM:
         problem = ""
         for attempt in range(self.config.reasks + 1):
             if attempt:
-                LEDGER.add(stage, reasks=1)
+                self.ledger.add(stage, reasks=1)
             reply = await self.chat(conversation, stage=stage, schema=schema, prompt_versions=prompt_versions)
             parsed, problem = parse_reply(reply.text, model)
             conversation = conversation + [{"role": "assistant", "content": reply.text}]
@@ -370,3 +468,81 @@ def parse_reply(text: str, model: type[BaseModel]) -> tuple[BaseModel | None, st
         first = error.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "(root)"
         return None, f"field {where}: {first['msg']}"
+
+
+class LLMHub:
+    """One run's LLM side: one event loop in a background thread, one client per model, and one
+    concurrency limit and rate limit per server for the whole run, so `llm_concurrency` is a
+    ceiling however many shards (threads) ask at once. Shards hand it coroutines with `run`."""
+
+    def __init__(self):
+        self.ledger = Ledger()
+        self.loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self.loop.run_forever, name="ifforge-llm-hub", daemon=True)
+        self._thread.start()
+        self._lock = threading.Lock()
+        self._clients: dict[tuple, LLM] = {}
+        self._limits: dict[str | None, tuple[AdaptiveConcurrency, RateLimit]] = {}
+        self._caches: dict[str, ResponseCache] = {}
+
+    def llm(self, config: LLMConfig, cache_path: Path | None = None) -> LLM:
+        """The run's client for this model and response cache (one of each, made on first use)."""
+        key = (config.model_dump_json(), str(cache_path))
+        with self._lock:
+            if key not in self._clients:
+                if cache_path is not None and str(cache_path) not in self._caches:
+                    self._caches[str(cache_path)] = ResponseCache(Path(cache_path))
+                if config.base_url not in self._limits:
+                    self._limits[config.base_url] = (AdaptiveConcurrency(config.concurrency),
+                                                     RateLimit(config.requests_per_minute, config.tokens_per_minute))
+                concurrency, rate = self._limits[config.base_url]
+                cache = self._caches.get(str(cache_path)) if cache_path is not None else None
+                self._clients[key] = LLM(config, cache, ledger=self.ledger, concurrency=concurrency, rate=rate)
+            return self._clients[key]
+
+    def run(self, make: Any, tag: str) -> Any:
+        """Run the coroutine `make()` on the hub's loop with CALL_TAG = tag; block for its result."""
+        async def tagged():
+            CALL_TAG.set(tag)
+            return await make()
+
+        return asyncio.run_coroutine_threadsafe(tagged(), self.loop).result()
+
+    def usage(self, tag: str) -> Usage:
+        return self.ledger.usage_tagged(tag)
+
+    def calls(self, tag: str) -> list[dict[str, Any]]:
+        return self.ledger.calls_tagged(tag)
+
+    def close(self) -> None:
+        async def close_all():
+            for client in list(self._clients.values()):
+                await client.close()
+
+        try:
+            asyncio.run_coroutine_threadsafe(close_all(), self.loop).result(timeout=30)
+        finally:
+            self.loop.call_soon_threadsafe(self.loop.stop)
+            self._thread.join(timeout=5)
+            for cache in self._caches.values():
+                cache.close()
+
+
+_HUBS: dict[str, LLMHub] = {}
+_HUBS_LOCK = threading.Lock()
+
+
+def hub_for(run_id: str) -> LLMHub:
+    """The hub of a run in this process (made on first use): every shard of the run finds the same."""
+    with _HUBS_LOCK:
+        if run_id not in _HUBS:
+            _HUBS[run_id] = LLMHub()
+        return _HUBS[run_id]
+
+
+def close_hub(run_id: str) -> None:
+    with _HUBS_LOCK:
+        hub = _HUBS.pop(run_id, None)
+    if hub is not None:
+        hub.close()
+

@@ -13,7 +13,12 @@ from pathlib import Path
 
 from ifforge.core.child_server import answers
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
+_CHECKOUT = Path(__file__).resolve().parents[3]  # src/ifforge/core/ -> the checkout, in an editable install
+
+
+def project_root() -> Path:
+    """The checkout when running from one (its .prefect/ keeps Prefect's data), else the current folder."""
+    return _CHECKOUT if (_CHECKOUT / "pyproject.toml").exists() else Path.cwd()
 DEFAULT_PORT = 4200
 
 
@@ -28,7 +33,7 @@ def server_is_up(url: str, timeout: float = 0.5) -> bool:
 
 def configure() -> str | None:
     """Set the project's Prefect defaults; return the API URL flows will report to, if any."""
-    os.environ.setdefault("PREFECT_HOME", str(PROJECT_ROOT / ".prefect"))
+    os.environ.setdefault("PREFECT_HOME", str(project_root() / ".prefect"))
     os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "120")
     os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
     if os.environ.get("PREFECT_API_URL"):

@@ -24,7 +24,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from ifforge.core.llm import LLMConfig, LLMFatal, ResponseCache, hub_for, track_unreachable
+from ifforge.core.llm import LLMConfig, LLMFatal, close_hub, hub_for, track_unreachable
 from ifforge.core.prompts import load_prompt
 from ifforge.core.records import DroppedItem, Outcome
 from ifforge.core.store import ItemCache, content_hash
@@ -150,7 +150,7 @@ def run_items(stage: Stage, items: Sequence[Any], cache: ItemCache, *, workers: 
     calls: list[dict[str, Any]] = []
     if stage.uses_llm:
         hub = hub_for(run_id or tag)
-        responses = None if fresh or response_cache is None else ResponseCache(Path(response_cache))
+        responses = None if fresh else response_cache
 
         async def one_async(item: Any) -> tuple[Outcome, str, str]:
             key, outcome = cached(item)
@@ -172,11 +172,11 @@ def run_items(stage: Stage, items: Sequence[Any], cache: ItemCache, *, workers: 
 
         try:
             results = hub.run(all_async, tag)
+            usage = hub.usage(tag).report(stage.llm)
+            calls = hub.calls(tag)
         finally:
-            if responses is not None:
-                responses.close()
-        usage = hub.usage(tag=tag).report(stage.llm)
-        calls = hub.calls(tag)
+            if not run_id:  # a hub of its own: nobody else will close it
+                close_hub(tag)
     else:
         with ThreadPoolExecutor(max_workers=workers) as pool:
             results = list(pool.map(one, items))

@@ -26,6 +26,8 @@ class Answer:
     headers: dict[str, str] = field(default_factory=dict)
     delay: float = 0.0  # seconds to wait before answering
     drop: bool = False  # close the connection without answering
+    tool_calls: list[dict[str, str]] | None = None  # [{"name": ..., "arguments": "<json text>"}]
+    trickle: float = 0.0  # seconds between bytes of the body: a server that never quite finishes
 
 
 Handler = Callable[[dict[str, Any]], Answer]
@@ -77,7 +79,8 @@ class StubServer:
                 super().setup()  # headers and body go out in separate writes: no Nagle delay on them
                 self.request.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
-            def _send(self, status: int, body: dict, headers: dict[str, str] | None = None) -> None:
+            def _send(self, status: int, body: dict, headers: dict[str, str] | None = None,
+                      trickle: float = 0.0) -> None:
                 data = json.dumps(body).encode()
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
@@ -85,7 +88,16 @@ class StubServer:
                 for key, value in (headers or {}).items():
                     self.send_header(key, value)
                 self.end_headers()
-                self.wfile.write(data)
+                if not trickle:
+                    self.wfile.write(data)
+                    return
+                try:
+                    for index in range(len(data)):
+                        self.wfile.write(data[index:index + 1])
+                        self.wfile.flush()
+                        time.sleep(trickle)
+                except OSError:  # the client gave up
+                    pass
 
             def do_GET(self):
                 if self.path.rstrip("/").endswith("/models"):
@@ -109,13 +121,18 @@ class StubServer:
                     return
                 prompt = sum(len(str(m.get("content", ""))) for m in request.get("messages", [])) // 4
                 completion = len(answer.content or "") // 4
+                message: dict[str, Any] = {"role": "assistant", "content": answer.content}
+                if answer.tool_calls:
+                    message["tool_calls"] = [{"id": f"call_{i}", "type": "function",
+                                              "function": {"name": c["name"], "arguments": c["arguments"]}}
+                                             for i, c in enumerate(answer.tool_calls)]
                 self._send(200, {
                     "id": "chatcmpl-stub", "object": "chat.completion", "created": 0,
                     "model": request.get("model", "stub"),
-                    "choices": [{"index": 0, "finish_reason": "stop",
-                                 "message": {"role": "assistant", "content": answer.content}}],
+                    "choices": [{"index": 0, "finish_reason": "tool_calls" if answer.tool_calls else "stop",
+                                 "message": message}],
                     "usage": {"prompt_tokens": prompt, "completion_tokens": completion,
                               "total_tokens": prompt + completion},
-                }, answer.headers)
+                }, answer.headers, answer.trickle)
 
         return Handle

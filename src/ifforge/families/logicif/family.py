@@ -235,15 +235,9 @@ def choose_expressions(settings: LogicIFSettings, hub=None) -> tuple[Any, Any, s
     template = expressions.template_prompt(settings.expression_template)
     config = resolve_llm(settings, LLM_STAGES)[0].get("expressions")
     if config is not None:
-        from ifforge.core.llm import ResponseCache
-
-        cache = None if settings.no_cache else ResponseCache(settings.response_cache)
-        try:
-            texts = hub.run(lambda: expressions.llm_rewrites(template, settings.rewrites, hub.llm(config, cache)),
-                            "expressions")
-        finally:
-            if cache is not None:
-                cache.close()
+        cache = None if settings.no_cache else settings.response_cache
+        texts = hub.run(lambda: expressions.llm_rewrites(template, settings.rewrites, hub.llm(config, cache)),
+                        "expressions")
         origin = [config.model] * len(texts)
     elif expressions.bank_exists(template.name):
         texts = expressions.load_bank(template.name)
