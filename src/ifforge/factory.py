@@ -96,7 +96,7 @@ def write_manifest(store: VersionStore, *, family, settings: Settings, plan: lis
         "resumed": store.state == "resumed",
         "parameters": settings.model_dump(mode="json"),
         "inputs": inputs,
-        "stages_used": [step_identity(step) for step in plan],
+        "stages_used": {step.name: step_identity(step) for step in plan},
         "llm": llm,
         "notes": store.notes,
         "stages": stage_counts,

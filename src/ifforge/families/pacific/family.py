@@ -74,7 +74,7 @@ def instruction_entries(chain: Chain) -> list[dict[str, Any]]:
         instruction = instructions.get(step.id, **step.args)
         entries.append({"id": step.id, "args": step.args, "input_type": instruction.input_type,
                         "output_type": instruction.output_type, "text": instruction.describe(),
-                        "code": instruction.python(), "code_java": instruction.java(), "code_cpp": instruction.cpp()})
+                        "code": instruction.python()})
     return entries
 
 
