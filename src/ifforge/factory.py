@@ -88,6 +88,8 @@ def write_manifest(store: VersionStore, *, family, settings: Settings, plan: lis
                    stage_counts: dict[str, Any], dropped: list[DroppedItem], export: dict[str, Any],
                    timings: dict[str, float], started: float, llm: dict[str, Any], isolation: Any = None) -> Path:
     store.write("dropped.jsonl", "".join(canonical_json(d) + "\n" for d in dropped))
+    export = dict(export)
+    paths = export.pop("paths", None)  # which path (deterministic or LLM) made each item, where a family says
     return store.write_manifest({
         "family": family.id,
         "benchmark": settings.benchmark,
@@ -102,6 +104,7 @@ def write_manifest(store: VersionStore, *, family, settings: Settings, plan: lis
         "stages": stage_counts,
         "dropped": dropped_summary(dropped),
         "export": export,
+        **({"paths": paths} if paths is not None else {}),
         "seconds": {**{k: round(v, 3) for k, v in timings.items()}, "total": round(time.monotonic() - started, 3)},
         "finished_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     })

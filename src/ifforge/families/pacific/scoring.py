@@ -1,0 +1,128 @@
+"""PACIFIC's scores: every step right (prompt level), the share of steps right (instruction level),
+step accuracy given the previous step was right, and error classes (missing, wrong type, wrong
+value); overall and by chain length, output length, mode and form, with 95% Wilson intervals.
+Requests that failed are not answers: they are counted apart and left out of every accuracy.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from ifforge.core.store import atomic_write
+from ifforge.families.pacific.answers import coerce, parse_answers, parse_chat
+
+GROUPS = ("chain_length", "output_length", "mode", "form")
+STATUSES = ("missing", "wrong_type", "wrong_value")
+
+
+@dataclass(frozen=True)
+class StepVerdict:
+    step: int
+    status: str  # right, missing, wrong_type, wrong_value
+    got: Any
+    gold: Any
+
+
+def judge_sample(gold: list[Any], answers: dict[int, str]) -> list[StepVerdict]:
+    verdicts = []
+    for step, expected in enumerate(gold, 1):
+        if step not in answers:
+            verdicts.append(StepVerdict(step, "missing", None, expected))
+            continue
+        value, problem = coerce(answers[step], "str" if isinstance(expected, str) else "int")
+        if problem:
+            verdicts.append(StepVerdict(step, "wrong_type", answers[step], expected))
+        else:
+            verdicts.append(StepVerdict(step, "right" if value == expected else "wrong_value", value, expected))
+    return verdicts
+
+
+def score_frame(results: list[dict[str, Any]]) -> pd.DataFrame:
+    """One row per step of every sample."""
+    records = []
+    for result in results:
+        failed = bool(result.get("request_failed"))
+        if result.get("mode") == "chat":
+            answers = parse_chat(result.get("responses") or [])
+        else:
+            answers = parse_answers(result.get("response"))
+        previous = None
+        for verdict in judge_sample(result["gold"], answers):
+            right = verdict.status == "right" and not failed
+            records.append({"task_id": result["task_id"], "step": verdict.step,
+                            **{key: result.get(key) for key in GROUPS},
+                            "status": "request_failed" if failed else verdict.status, "right": right,
+                            "previous_right": previous, "request_failed": failed,
+                            "got": json.dumps(verdict.got, ensure_ascii=False)})
+            previous = right
+    return pd.DataFrame(records)
+
+
+def wilson(successes: int, total: int, z: float = 1.959964) -> list[float] | None:
+    """The 95% Wilson score interval of a proportion."""
+    if total == 0:
+        return None
+    p = successes / total
+    centre = (p + z * z / (2 * total)) / (1 + z * z / total)
+    half = z * math.sqrt(p * (1 - p) / total + z * z / (4 * total * total)) / (1 + z * z / total)
+    return [round(centre - half, 4), round(centre + half, 4)]
+
+
+def _accuracy(frame: pd.DataFrame) -> dict[str, Any]:
+    answered = frame[~frame["request_failed"]]
+    samples = answered.groupby("task_id")["right"].all()
+    conditional = answered[answered["previous_right"].fillna(False).astype(bool)]
+    row: dict[str, Any] = {"samples": int(len(samples)), "steps": int(len(answered)),
+                           "request_failures": int(frame[frame["request_failed"]]["task_id"].nunique())}
+    for name, hits, total in (("prompt_accuracy", int(samples.sum()), len(samples)),
+                              ("instruction_accuracy", int(answered["right"].sum()), len(answered)),
+                              ("conditional_accuracy", int(conditional["right"].sum()), len(conditional))):
+        row[name] = round(hits / total, 4) if total else None
+        row[f"{name}_ci95"] = wilson(hits, total)
+    for status in STATUSES:
+        row[status] = int((answered["status"] == status).sum())
+    return row
+
+
+def summarise(frame: pd.DataFrame) -> dict[str, Any]:
+    if frame.empty:
+        return {"overall": {"samples": 0, "steps": 0}}
+    summary: dict[str, Any] = {"overall": _accuracy(frame)}
+    for key in GROUPS:
+        summary[f"by_{key}"] = {str(value): _accuracy(part) for value, part in frame.groupby(key)}
+    return summary
+
+
+def _percent(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.1%}"
+
+
+def write_report(frame: pd.DataFrame, folder: Path, title: str) -> dict[str, Any]:
+    """report.json and report.md in `folder` (each written whole, then renamed); returns the summary."""
+    summary = summarise(frame)
+    folder.mkdir(parents=True, exist_ok=True)
+    atomic_write(folder / "report.json", json.dumps(summary, indent=2) + "\n")
+    lines = [f"# PACIFIC: {title}", "", "| group | samples | prompt-level | instruction-level | given previous right "
+             "| missing | wrong type | wrong value | failed requests |", "|---|---|---|---|---|---|---|---|---|"]
+
+    def line(name: str, row: dict[str, Any]) -> str:
+        if not row.get("samples") and not row.get("request_failures"):
+            return f"| {name} | 0 | | | | | | | |"
+        return (f"| {name} | {row['samples']} | {_percent(row['prompt_accuracy'])} {row['prompt_accuracy_ci95']} "
+                f"| {_percent(row['instruction_accuracy'])} | {_percent(row['conditional_accuracy'])} "
+                f"| {row['missing']} | {row['wrong_type']} | {row['wrong_value']} | {row['request_failures']} |")
+
+    lines.append(line("overall", summary["overall"]))
+    for key in GROUPS:
+        for value, row in summary.get(f"by_{key}", {}).items():
+            lines.append(line(f"{key} = {value}", row))
+    lines += ["", "Prompt level: every step of a sample right. Instruction level: share of steps right. "
+              "Intervals: 95% Wilson. Failed requests are not answers and are left out of every accuracy."]
+    atomic_write(folder / "report.md", "\n".join(lines) + "\n")
+    return summary
