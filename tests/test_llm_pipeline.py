@@ -175,3 +175,37 @@ def test_generate_with_an_llm_keeps_drops_and_caches(seed_dir, tmp_path, prefect
     offline = generate(seeds=str(seed_dir), out=str(out), options={"llm": "none", "progress": False})
     offline_manifest = json.loads(open(f"{offline}/manifest.json").read())
     assert offline_manifest["llm"] == {} and set(offline_manifest["paths"]["alpha"].values()) <= {"deterministic", 0}
+
+
+def test_an_outage_is_never_cached_the_run_fails_and_a_rerun_asks_exactly_for_what_was_lost(seed_dir, tmp_path,
+                                                                                             prefect_server):
+    oracle = Oracle(markers=MARKERS)
+    down = {"describe"}  # the server fails every describe request, and only those
+
+    def flaky(request):
+        if down and "Explain the Python function below" in request["messages"][0]["content"]:
+            return Answer(status=503)
+        return oracle(request)
+
+    out = tmp_path / "out"
+    options = {"model": "stub-model", "progress": False, "llm_max_retries": 0, "expressions": 0,
+               "evolve_turns": 0, "llm_cache": str(tmp_path / "responses.sqlite")}
+    with StubServer(flaky) as server:
+        options["base_url"] = server.url
+        state = generate(seeds=str(seed_dir), out=str(out), options=options, return_state=True)
+        assert state.is_failed() and "met an unreachable LLM server" in str(state.message or state.result(raise_on_failure=False))
+        assert not (out / "logicif" / "v001" / "manifest.json").exists()  # left unfinished
+        sent = len(server.requests)
+        down.clear()  # the server is back
+        folder = generate(seeds=str(seed_dir), out=str(out), options=options)
+        assert folder == str(out / "logicif" / "v001")  # the unfinished version is resumed
+        manifest = json.loads(open(f"{folder}/manifest.json").read())
+        assert manifest["stages"]["instrument"]["computed"] == 0  # kept from the first run
+        assert manifest["stages"]["describe"]["computed"] == 4  # the lost items, asked again
+        assert manifest["llm"]["instrument"]["calls"] == 0 and len(server.requests) > sent
+
+    with StubServer(lambda request: Answer(status=401, error="invalid key")) as server:
+        state = generate(seeds=str(seed_dir), out=str(tmp_path / "other"),
+                         options={**options, "base_url": server.url}, return_state=True)
+        assert state.is_failed()
+        assert len(server.requests) <= 4  # one request per item in flight, no retries: the run stopped

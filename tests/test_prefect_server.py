@@ -70,11 +70,11 @@ def test_a_flow_run_its_task_runs_and_artifacts_are_read_back_from_the_server(se
     flow_run, task_runs, artifacts = asyncio.run(read())
     assert flow_run.state.is_completed() and flow_run.parameters["seeds"] == str(seeds)
     names = {run.name.rsplit("-", 1)[0] for run in task_runs}
-    assert {"load", "dedup", "instrument", "execute", "complexity", "describe", "verify", "finalize"} <= names
+    assert {"load", "dedup", "instrument", "execute", "complexity", "describe", "verify", "export"} <= names
     assert all(run.state.is_completed() for run in task_runs)
     by_key = {artifact.key: artifact for artifact in artifacts}
-    assert "| instrument | 2 | 2 |" in by_key["generate-summary"].data
-    table = by_key["generate-tasks"].data
+    assert "| instrument | 2 | 2 |" in by_key["logicif-generate-summary"].data
+    table = by_key["logicif-generate-tasks"].data
     table = json.loads(table) if isinstance(table, str) else table
     assert {row["task_id"] for row in table} == {"printer_queue", "bus_route_load"}
 
@@ -83,7 +83,7 @@ def test_a_run_started_from_the_served_deployment(server, seeds, tmp_path):
     from prefect.deployments import run_deployment
 
     env = {**os.environ, "PREFECT_API_URL": server.api_url, "PREFECT_HOME": str(server.home)}
-    serving = subprocess.Popen([sys.executable, str(PROJECT / "flows" / "serve.py")], env=env,
+    serving = subprocess.Popen([sys.executable, "-m", "ifforge.flows.serve"], env=env,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     try:
         out = tmp_path / "deployed"
