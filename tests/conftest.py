@@ -1,6 +1,7 @@
 """Shared test set-up: Prefect runs against a throw-away home, never the user's."""
 
 import atexit
+import contextlib
 import os
 import shutil
 import tempfile
@@ -27,16 +28,32 @@ def needs_fixture(name: str) -> Path:
     return path
 
 
-@pytest.fixture(scope="session")
-def prefect_server():
-    """One temporary Prefect server for every flow test of the session (unit tests never start it)."""
-    from prefect.testing.utilities import prefect_test_harness
+_SHARED = contextlib.ExitStack()
+_STARTED = []
 
-    with prefect_test_harness(server_startup_timeout=120):
-        yield
+
+@pytest.fixture
+def prefect_server():
+    """One temporary Prefect server for every flow test of the session, started on first use
+    (unit tests never start it) and stopped before the tests against a real `ifforge server`."""
+    if not _STARTED:
+        from prefect.testing.utilities import prefect_test_harness
+
+        _SHARED.enter_context(prefect_test_harness(server_startup_timeout=120))
+        _STARTED.append(True)
+    yield
+
+
+def stop_shared_prefect_server():
+    """Stop the shared server (it drains Prefect's event workers, which must happen before any test
+    points Prefect at another server: a worker left for a stopped server hangs the drain)."""
+    _SHARED.close()
+
+
+def pytest_sessionfinish(session, exitstatus):
+    stop_shared_prefect_server()
 
 
 def pytest_collection_modifyitems(items):
-    """Tests against a real `ifforge server` run first: once the shared temporary server is up,
-    parts of Prefect (its event client) keep reporting to it whatever API URL a test sets later."""
-    items.sort(key=lambda item: 0 if item.path.name == "test_prefect_server.py" else 1)
+    """Tests against a real `ifforge server` run last, after the shared server is stopped."""
+    items.sort(key=lambda item: 1 if item.path.name == "test_prefect_server.py" else 0)

@@ -4,7 +4,6 @@ import json
 import re
 
 import pandas as pd
-import pytest
 from conftest import needs_fixture
 
 from ifforge.cli import main

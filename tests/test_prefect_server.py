@@ -27,6 +27,9 @@ def _free_port():
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
+    from conftest import stop_shared_prefect_server
+
+    stop_shared_prefect_server()
     with PrefectServer(_free_port(), home=tmp_path_factory.mktemp("prefect-home")) as running:
         with temporary_settings(updates={PREFECT_API_URL: running.api_url}):
             yield running

@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from ifforge.families.logicif.codeops import pyast
+from ifforge.core import pyast
 from ifforge.families.logicif.codeops.complexity import measure
 from ifforge.families.logicif.codeops.source import SeedSyntaxError, top_level_functions
 

@@ -27,6 +27,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from ifforge.core import pyast
+
 PACKAGE_ROOT = Path(__file__).resolve().parents[1]
 MANIFEST = "manifest.json"
 RUN_FILE = "run.json"
@@ -86,7 +88,7 @@ def _ifforge_closure(roots: tuple[str, ...]) -> frozenset[str]:
         if name in seen or not _module_source(name):
             continue
         seen.add(name)
-        tree = ast.parse(_module_source(name))
+        tree = pyast.parse(_module_source(name))
         for node in ast.walk(tree):
             if isinstance(node, ast.Import):
                 todo += [alias.name for alias in node.names if alias.name.startswith("ifforge.")]

@@ -11,7 +11,7 @@ import ast
 from radon.complexity import cc_visit
 from radon.metrics import h_visit, mi_visit
 
-from ifforge.families.logicif.codeops import pyast
+from ifforge.core import pyast
 from ifforge.families.logicif.records import ComplexityMetrics
 
 _BLOCKS = (ast.If, ast.For, ast.While, ast.Try, ast.With)

@@ -12,7 +12,7 @@ import re
 
 import libcst as cst
 
-from ifforge.families.logicif.codeops import pyast
+from ifforge.core import pyast
 from ifforge.families.logicif.codeops.source import cst_parameters
 from ifforge.families.logicif.records import Tracker
 

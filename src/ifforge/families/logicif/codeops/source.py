@@ -6,7 +6,7 @@ import ast
 
 import libcst as cst
 
-from ifforge.families.logicif.codeops import pyast
+from ifforge.core import pyast
 
 
 class SeedSyntaxError(ValueError):

@@ -10,7 +10,7 @@ import re
 
 from ifforge.core import sandbox
 from ifforge.core.store import canonical_json
-from ifforge.families.logicif.codeops import pyast
+from ifforge.core import pyast
 
 
 def signature(source: str, name: str) -> str | None:
