@@ -73,7 +73,8 @@ def main() -> None:
     calls = sum(usage["calls"] for usage in manifest["llm"].values())
     ideal = calls * args.delay / args.concurrency
     print(f"items {args.items}, shard size {args.shard_size}, delay {args.delay:g} s, concurrency {args.concurrency}")
-    print(f"LLM calls {calls} ({', '.join(f'{s} {u['calls']}' for s, u in manifest['llm'].items())})")
+    per_stage = ", ".join(f"{stage} {usage['calls']}" for stage, usage in manifest["llm"].items())
+    print(f"LLM calls {calls} ({per_stage})")
     print(f"wall {wall:.1f} s (flow body {manifest['seconds']['total']:.1f} s), ideal {ideal:.1f} s, "
           f"wall/ideal {wall / ideal:.3f}")
     print(f"peak requests in flight at the server: {peak.value} (ceiling {args.concurrency})")
