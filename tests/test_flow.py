@@ -143,3 +143,14 @@ def test_a_local_dask_cluster_of_two_workers_makes_the_same_benchmark(seeds, tmp
     assert open(f"{on_dask}/benchmark_expressions.jsonl").read() == open(f"{threads}/benchmark_expressions.jsonl").read()
     stages = _manifest(Path(on_dask))["stages"]
     assert stages["instrument"]["computed"] == 4 and stages["execute"]["computed"] == 4  # counted on the workers
+
+
+def test_a_run_that_drops_every_item_still_finishes_with_an_empty_benchmark(tmp_path):
+    folder = tmp_path / "seeds"
+    folder.mkdir()
+    (folder / "tiny.py").write_text("def tiny(a):\n    total = 0\n    for x in a:\n        total += x\n    return total\n"
+                                    "\n# input: [[1, 2]]\n")  # one case: under min_cases
+    version = generate(seeds=str(folder), out=str(tmp_path / "out"), options={"progress": False, "expressions": 0})
+    manifest = _manifest(Path(version))
+    assert manifest["export"]["tasks"] == 0 and manifest["dropped"]["items"] == {"execute:too_few_cases": 1}
+    assert (Path(version) / "benchmark.jsonl").read_text() == ""

@@ -171,8 +171,10 @@ class LogicIF(Family):
         return counts
 
     def summary_table(self, store: VersionStore) -> list[dict[str, Any]]:
-        table = pd.read_parquet(store.path / "tasks.parquet",
-                                columns=["task_id", "difficulty", "n_cases", "code_complexity_score", "in_mini"])
+        table = pd.read_parquet(store.path / "tasks.parquet")
+        if table.empty:  # every item was dropped: nothing to list (the summary says why)
+            return []
+        table = table[["task_id", "difficulty", "n_cases", "code_complexity_score", "in_mini"]]
         return table.assign(folder=[store.item_dir(t).resolve().as_uri() for t in table.task_id]).to_dict("records")
 
     # ---- evaluate -------------------------------------------------------------------------------
