@@ -74,8 +74,9 @@ def test_rows_render_every_mode_and_form_with_the_fields_the_issue_names():
     assert len(turns) == 3 and "[ANSWER][2]" in turns[1]["content"] and "[ANSWER][3]" in turns[2]["content"]
 
 
-def test_an_unknown_instruction_id_is_named():
-    from ifforge.families.pacific.family import FAMILY
+def test_an_unknown_instruction_id_is_named_with_its_setting():
+    from ifforge.core.settings import SettingsError
+    from ifforge.families import load_family_settings
 
-    with pytest.raises(ValueError, match="unknown instruction 'nope'"):
-        FAMILY.load(PacificSettings(family="pacific", instructions=["nope"]))
+    with pytest.raises(SettingsError, match="setting 'instructions': Value error, unknown instruction 'nope'"):
+        load_family_settings({"family": "pacific", "instructions": ["nope"]})

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from ifforge.core.settings import Settings
 
@@ -26,3 +26,14 @@ class PacificSettings(Settings):
     instructions: list[str] = Field([], description="instruction ids to draw from (default: the whole pool)")
     case_seconds: float = Field(5.0, gt=0, description="sandbox wall-clock limit per chain")
     memory_mb: int = Field(512, ge=64, description="sandbox address-space limit")
+
+    @field_validator("instructions")
+    @classmethod
+    def _known_instructions(cls, ids: list[str]) -> list[str]:
+        from ifforge.families.pacific.instructions import REGISTRY
+
+        unknown = sorted(set(ids) - set(REGISTRY))
+        if unknown:
+            raise ValueError(f"unknown instruction {unknown[0]!r} (the pool: {', '.join(sorted(REGISTRY))})")
+        return ids
+
