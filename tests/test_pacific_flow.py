@@ -27,6 +27,12 @@ def test_pacific_generates_the_same_benchmark_for_the_same_seed_and_scores_a_mod
     other = generate(family="pacific", out=str(out), options={**OPTIONS, "seed": 12})
     assert other == str(out / "pacific" / "v002")
     assert open(f"{other}/benchmark.jsonl").read() != open(f"{folder}/benchmark.jsonl").read()
+    polyglot = generate(family="pacific", out=str(out), options={**OPTIONS, "languages": ["python", "java", "cpp"]})
+    checked = json.loads(open(f"{polyglot}/manifest.json").read())["stages"]["crosscheck"]
+    assert checked["steps"] == 2 * 3 + 2 * 4 and checked["java_disagrees"] == checked["cpp_disagrees"] == 0
+    polyglot_rows = [json.loads(line) for line in open(f"{polyglot}/benchmark.jsonl")]
+    assert len(polyglot_rows) == 4 * 2 * 4  # 4 chains x 2 modes x (3 languages + text)
+    assert {r["language"] for r in polyglot_rows} == {"python", "java", "cpp", None}
 
     gold = {row["task_id"]: row["gold"] for row in rows}
     by_prompt = {}

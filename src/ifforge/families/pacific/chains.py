@@ -2,8 +2,10 @@
 
 For each step the builder runs every candidate instruction (the trusted pool, in process) on the
 running value and prefers those whose output length is nearest the target (characters for
-strings, bits for numbers), then draws among the best few, so chains stay varied. The values it
-saw are kept as `planned`; the gold itself comes from running the same code in the sandbox.
+strings, bits for numbers), then draws among the best few, so chains stay varied. Every value
+stays in the portable domain (`instructions.portable`), so the Java and C++ versions shown to a
+model compute what the Python reference computes. The values it saw are kept as `planned`; the
+gold itself comes from running the same code in the sandbox.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from ifforge.families.pacific.records import Chain, Step
 
 SHORTLIST = 3  # draw among this many of the candidates nearest the target length
 LETTERS = string.ascii_lowercase + string.ascii_uppercase
+MAX_BITS = instructions.PORTABLE_LIMIT.bit_length() - 2  # 30: numbers of this many bits stay portable
 
 
 class ChainError(ValueError):
@@ -30,7 +33,8 @@ def value_length(value: Any) -> int:
 
 def initial_value(rng: random.Random, target: int) -> int | str:
     if rng.random() < 0.5:
-        return rng.randrange(1 << max(0, target - 1), 1 << target)  # exactly `target` bits
+        bits = min(target, MAX_BITS)
+        return rng.randrange(1 << max(0, bits - 1), 1 << bits)  # exactly `target` bits, within the portable domain
     return "".join(rng.choice(LETTERS) for _ in range(target))
 
 
@@ -54,6 +58,8 @@ def build_chain(task_id: str, length: int, target: int, rng: random.Random, pool
             if not instruction.accepts(value):
                 continue
             output = instructions.run_python(instruction, value)
+            if not instructions.portable(output):
+                continue
             candidates.append((abs(value_length(output) - target), instruction_id, instruction, output))
         if not candidates:
             raise ChainError(f"{task_id}: no instruction of the pool takes a {kind} after {previous!r}")

@@ -25,6 +25,7 @@ async def ask_all(rows: list[dict[str, Any]], settings, cache_path: Path | None,
 
     async def one(row: dict[str, Any]) -> dict[str, Any]:
         result = {k: row[k] for k in ("task_id", "mode", "form", "chain_length", "output_length", "gold")}
+        result["language"] = row.get("language")  # absent from rows written before code came in three languages
         try:
             if row["mode"] == "chat":
                 replies = await llm.converse([m["content"] for m in row["messages"]], stage="evaluate", system=system)
@@ -64,6 +65,6 @@ def evaluate(rows: list[dict[str, Any]], settings, cache_path: Path, folder: Pat
     summary["headline"] = (f"prompt-level accuracy {overall.get('prompt_accuracy', 0):.1%}, "
                            f"instruction-level {overall.get('instruction_accuracy', 0):.1%}")
     summary["table"] = [{"group": f"{key}={value}", **{k: v for k, v in row.items() if not isinstance(v, (list, dict))}}
-                        for key in ("chain_length", "output_length", "mode", "form")
+                        for key in scoring.GROUPS
                         for value, row in summary.get(f"by_{key}", {}).items()]
     return summary

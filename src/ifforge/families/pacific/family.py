@@ -2,8 +2,10 @@
 each fed the previous output; gold for every step from running the reference code in the sandbox.
 
 Plan: load builds the seeded chains (the pool runs in process only to steer output lengths) ->
-gold (per chain, in the sandbox; a chain whose gold differs from planning is dropped) -> export
-renders every chain in each mode (one prompt, or chat turns) and form (Python code, or text).
+gold (per chain, in the sandbox; a chain whose gold differs from planning is dropped) -> crosscheck
+(only when Java or C++ is asked for: every step of every chain run through the compiled Java and
+C++ versions, a chain any of them disagrees on is dropped) -> export renders every chain in each
+mode (one prompt, or chat turns) and form (code in each language asked for, or text).
 """
 
 from __future__ import annotations
@@ -19,8 +21,8 @@ from ifforge.core.prompts import load_prompt
 from ifforge.core.records import DroppedItem, Outcome, Record
 from ifforge.core.runner import Stage
 from ifforge.core.store import VersionStore, code_version, content_hash, provenance
-from ifforge.families.base import Family, Loaded
-from ifforge.families.pacific import chains, instructions
+from ifforge.families.base import BatchStage, Family, Loaded
+from ifforge.families.pacific import chains, instructions, languages
 from ifforge.families.pacific.records import Chain, GoldChain
 from ifforge.families.pacific.settings import PacificSettings
 
@@ -61,6 +63,33 @@ def compute_gold(chain: Chain, config: GoldConfig) -> Outcome[GoldChain]:
     return Outcome(kept=GoldChain(chain=chain, code=code, gold=gold))
 
 
+def crosscheck(items: list[GoldChain], settings: PacificSettings) -> tuple[list, list[DroppedItem], dict[str, Any]]:
+    """Feed every step its gold input in each compiled language; keep the chains all agree on."""
+    calls = [(instructions.get(step.id, **step.args), chain.chain.initial_input if i == 0 else chain.gold[i - 1])
+             for chain in items for i, step in enumerate(chain.chain.steps)]
+    disagreements: dict[str, str] = {}  # chain -> the first disagreement found
+    counts: dict[str, Any] = {"in": len(items), "steps": len(calls)}
+    for language in settings.languages:
+        if language == "python":
+            continue
+        answers = iter(languages.run(language, calls))
+        disagreeing = 0
+        for chain in items:
+            wrong = [(i, step, got) for i, step in enumerate(chain.chain.steps)
+                     if (got := next(answers)) != chain.gold[i]]
+            if wrong:
+                disagreeing += 1
+                i, step, got = wrong[0]
+                disagreements.setdefault(chain.task_id, f"{language} gives {got!r} at step {i + 1} ({step.id}), "
+                                                        f"the Python reference {chain.gold[i]!r}")
+        counts[f"{language}_disagrees"] = disagreeing
+    kept = [chain for chain in items if chain.task_id not in disagreements]
+    dropped = [DroppedItem(task_id=chain.task_id, stage="crosscheck", reason="language_mismatch",
+                           detail=disagreements[chain.task_id], origin=chain.chain.origin)
+               for chain in items if chain.task_id in disagreements]
+    return kept, dropped, {**counts, "out": len(kept)}
+
+
 def _gold_files(item: Chain, outcome: Outcome) -> tuple[dict, dict]:
     kept = outcome.kept
     if kept is None:
@@ -74,45 +103,58 @@ def instruction_entries(chain: Chain) -> list[dict[str, Any]]:
         instruction = instructions.get(step.id, **step.args)
         entries.append({"id": step.id, "args": step.args, "input_type": instruction.input_type,
                         "output_type": instruction.output_type, "text": instruction.describe(),
-                        "code": instruction.python()})
+                        "code": instruction.python(), "java": instruction.source("java"),
+                        "cpp": instruction.source("cpp")})
     return entries
 
 
-def step_text(index: int, entry: dict[str, Any], form: str) -> str:
+LANGUAGE_NAMES = {"python": ("Python", "python", "code"), "java": ("Java", "java", "java"),
+                  "cpp": ("C++", "cpp", "cpp")}  # name in the prompt, code fence tag, entry field
+
+
+def step_text(index: int, entry: dict[str, Any], form: str, language: str | None = None) -> str:
     if form == "nl":
         return f"Instruction {index}: {entry['text']}"
-    return (f"Instruction {index}: apply this Python function to the value.\n"
-            f"```python\n{entry['code'].rstrip()}\n```")
+    name, fence, field = LANGUAGE_NAMES[language or "python"]
+    return (f"Instruction {index}: apply this {name} function to the value.\n"
+            f"```{fence}\n{entry[field].rstrip()}\n```")
 
 
-def render(chain: GoldChain, mode: str, form: str) -> dict[str, Any]:
-    """The prompt (mode `prompt`) or the user turns (mode `chat`) of one chain."""
+def render(chain: GoldChain, mode: str, form: str, language: str | None = None) -> dict[str, Any]:
+    """The prompt (mode `prompt`) or the user turns (mode `chat`) of one chain; `language` for code."""
     entries = instruction_entries(chain.chain)
     initial = value_text(chain.chain.initial_input)
     n = len(entries)
     if mode == "prompt":
-        steps = "\n\n".join(step_text(i, e, form) for i, e in enumerate(entries, 1))
+        steps = "\n\n".join(step_text(i, e, form, language) for i, e in enumerate(entries, 1))
         return {"prompt": load_prompt("pacific_chain").render(n=n, initial=initial, steps=steps)}
-    first = load_prompt("pacific_chat_first").render(n=n, initial=initial, step=step_text(1, entries[0], form))
-    turns = [first] + [load_prompt("pacific_chat_next").render(previous=i - 1, index=i, step=step_text(i, e, form))
+    first = load_prompt("pacific_chat_first").render(n=n, initial=initial,
+                                                     step=step_text(1, entries[0], form, language))
+    turns = [first] + [load_prompt("pacific_chat_next").render(previous=i - 1, index=i,
+                                                               step=step_text(i, e, form, language))
                        for i, e in enumerate(entries[1:], 2)]
     return {"messages": [{"role": "user", "content": turn} for turn in turns]}
+
+
+def variants(settings: PacificSettings) -> list[tuple[str, str, str | None]]:
+    """(mode, form, language) of every row a chain gives: code rows once per language."""
+    return [(mode, form, language) for mode in settings.modes for form in settings.forms
+            for language in (settings.languages if form == "code" else [None])]
 
 
 def rows_of(chain: GoldChain, settings: PacificSettings) -> list[dict[str, Any]]:
     entries = instruction_entries(chain.chain)
     rows = []
-    for mode in settings.modes:
-        for form in settings.forms:
-            rows.append({
-                "family": "pacific", "task_id": f"{chain.task_id}-{mode}-{form}", "chain_id": chain.task_id,
-                "mode": mode, "form": form, "chain_length": chain.chain.chain_length,
-                "output_length": chain.chain.output_length, "seed": settings.seed,
-                "initial_input": chain.chain.initial_input,
-                "instructions": [{k: e[k] for k in ("id", "args", "text", "code", "input_type", "output_type")}
-                                 for e in entries],
-                "gold": chain.gold, **render(chain, mode, form),
-            })
+    for mode, form, language in variants(settings):
+        rows.append({
+            "family": "pacific", "task_id": f"{chain.task_id}-{mode}-{language or form}", "chain_id": chain.task_id,
+            "mode": mode, "form": form, "language": language, "chain_length": chain.chain.chain_length,
+            "output_length": chain.chain.output_length, "seed": settings.seed,
+            "initial_input": chain.chain.initial_input,
+            "instructions": [{k: e[k] for k in ("id", "args", "text", "code", "java", "cpp", "input_type",
+                                                "output_type")} for e in entries],
+            "gold": chain.gold, **render(chain, mode, form, language),
+        })
     return rows
 
 
@@ -141,9 +183,19 @@ class Pacific(Family):
                                                               "provenance": provenance("load", "1", content_hash(chain))})
 
     def plan(self, settings: PacificSettings) -> list:
-        return [Stage("gold", GOLD_VERSION, GoldChain, compute_gold,
-                      config=GoldConfig(case_seconds=settings.case_seconds, memory_mb=settings.memory_mb),
-                      artifacts=_gold_files)]
+        steps: list = [Stage("gold", GOLD_VERSION, GoldChain, compute_gold,
+                             config=GoldConfig(case_seconds=settings.case_seconds, memory_mb=settings.memory_mb),
+                             artifacts=_gold_files)]
+        compiled = [language for language in settings.languages if language != "python"]
+        if compiled:
+            for language in compiled:
+                missing = languages.missing_tools(language)
+                if missing:
+                    raise ValueError(f"setting 'languages' asks for {language}, but {', '.join(missing)} is not on "
+                                     f"PATH: install it, or leave {language} out")
+            steps.append(BatchStage("crosscheck", crosscheck, {"version": code_version(languages),
+                                                               "languages": compiled}))
+        return steps
 
     def side_identity(self, settings: PacificSettings) -> Any:
         return {name: load_prompt(name).hash for name in ("pacific_chain", "pacific_chat_first", "pacific_chat_next")}
@@ -159,7 +211,8 @@ class Pacific(Family):
         table = []
         for line in (store.path / "benchmark.jsonl").read_text().splitlines():
             row = json.loads(line)
-            table.append({k: row[k] for k in ("task_id", "mode", "form", "chain_length", "output_length")})
+            table.append({k: row.get(k) for k in ("task_id", "mode", "form", "language", "chain_length",
+                                                  "output_length")})
         return table
 
     def evaluate(self, rows, settings, cache_path, folder, title, on_done=None):
@@ -169,12 +222,16 @@ class Pacific(Family):
 
     def review_view(self, row: dict[str, Any]) -> dict[str, Any]:
         text = row.get("prompt") or "\n\n---\n\n".join(m["content"] for m in row.get("messages", []))
-        code = "\n\n".join(f"# step {i}: {e['id']}\n{e['code']}" for i, e in enumerate(row["instructions"], 1))
+        field = LANGUAGE_NAMES[row.get("language") or "python"][2]
+        comment = "#" if field == "code" else "//"
+        code = "\n\n".join(f"{comment} step {i}: {e['id']}\n{e.get(field) or e['code']}"
+                           for i, e in enumerate(row["instructions"], 1))
         return {"title": row["task_id"], "source": code, "instruction": text,
                 "details": {"starting value": value_text(row["initial_input"]),
                             "gold per step": ", ".join(value_text(v) for v in row["gold"]),
                             "setting": f"{row['chain_length']} steps, output length {row['output_length']}, "
-                                       f"{row['mode']} mode, {row['form']} form"}}
+                                       f"{row['mode']} mode, {row['form']} form"
+                                       + (f" ({row['language']})" if row.get("language") else "")}}
 
 
 FAMILY = Pacific()

@@ -1,20 +1,45 @@
 """PACIFIC's instruction pool: one small class per instruction, a registry from id to class.
 
 Each instruction maps a whole number or a string to a whole number or a string. It says what it
-does in English (`describe`), and shows it as one Python function of one argument (`python`),
-which is the reference: gold comes from running that source in the sandbox, and chain planning
-runs the same source in process (`run_python`). Every instruction is total on its input type:
-negative numbers, zero, huge numbers, empty and non-ASCII strings all have a defined result.
+does in English (`describe`), and shows it as one function of one argument in Python (`python`),
+Java and C++ (`source`). The Python source is the reference: gold comes from running it in the
+sandbox, and chain planning runs the same source in process (`run_python`). In Python every
+instruction is total on its input type (negative, zero and huge numbers, empty and non-ASCII
+strings). The Java and C++ versions use 64-bit integers and byte/UTF-16 strings, so they agree
+with Python on the portable domain: whole numbers below 2**31 in size and printable ASCII text
+(`portable`). Chains keep every value inside it, and `languages.py` runs all three to check.
 `conflicts` names instructions that must not directly follow this one (they would undo it or
 make the step trivial).
 """
 
 from __future__ import annotations
 
+import json
 import random
+import re
 from typing import Any, ClassVar, Literal
 
 ValueType = Literal["int", "str"]
+Language = Literal["python", "java", "cpp"]
+LANGUAGES: tuple[str, ...] = ("python", "java", "cpp")
+PORTABLE_LIMIT = 2 ** 31  # whole numbers strictly inside (-2**31, 2**31) fit every language's arithmetic
+JAVA_TYPES = {"int": "long", "str": "String"}
+CPP_TYPES = {"int": "long long", "str": "std::string"}
+CPP_HEADERS = (("std::sort", "algorithm"), ("std::reverse", "algorithm"), ("std::toupper", "cctype"),
+               ("std::tolower", "cctype"), ("std::sqrt", "cmath"), ("std::size_t", "cstddef"), ("std::set", "set"),
+               ("std::string", "string"), ("std::to_string", "string"), ("std::stoll", "string"))
+
+
+def portable(value: Any) -> bool:
+    """Whether Python, Java and C++ all compute the same on this value (see the module docstring)."""
+    if isinstance(value, str):
+        return all(" " <= c <= "~" for c in value)
+    return not isinstance(value, bool) and isinstance(value, int) and -PORTABLE_LIMIT < value < PORTABLE_LIMIT
+
+
+def _braced(words: tuple[str, ...]) -> str:
+    """A Java/C++ array initialiser of string literals."""
+    return "{" + ", ".join(json.dumps(word) for word in words) + "}"
 
 
 class Instruction:
@@ -24,6 +49,8 @@ class Instruction:
     conflicts: ClassVar[frozenset[str]] = frozenset()
     text: ClassVar[str]  # the English description, with {arg} slots
     body: ClassVar[str]  # the Python function body (indented 4), with {arg} slots; the argument is x
+    java: ClassVar[str]  # the same as a Java method body (indented 4), argument x
+    cpp: ClassVar[str]  # the same as a C++ function body (indented 4), argument x
 
     def __init__(self, **args: Any):
         expected = set(self.sample_args(random.Random(0)))
@@ -41,8 +68,30 @@ class Instruction:
     def describe(self) -> str:
         return self.text.format(**self._args)
 
+    def _fill(self, template: str) -> str:
+        """Put the arguments into their `{name}` slots, leaving every other brace alone (Java, C++)."""
+        return re.sub(r"\{(\w+)\}", lambda m: str(self._args[m.group(1)]) if m.group(1) in self._args else m.group(0),
+                      template).rstrip()
+
     def python(self, name: str = "transform") -> str:
-        return f"def {name}(x):\n{self.body.format(**self._args).rstrip()}\n"
+        return f"def {name}(x):\n{self._fill(self.body)}\n"
+
+    def source(self, language: str, name: str = "transform", headers: bool = True) -> str:
+        """The function in `language`; C++ with the headers it needs unless `headers` is false."""
+        if language == "python":
+            return self.python(name)
+        if language == "java":
+            signature = f"static {JAVA_TYPES[self.output_type]} {name}({JAVA_TYPES[self.input_type]} x)"
+            return f"{signature} {{\n{self._fill(self.java)}\n}}\n"
+        if language == "cpp":
+            argument = "const std::string&" if self.input_type == "str" else CPP_TYPES["int"]
+            body = self._fill(self.cpp)
+            function = f"{CPP_TYPES[self.output_type]} {name}({argument} x) {{\n{body}\n}}\n"
+            if not headers:
+                return function
+            needed = sorted({header for marker, header in CPP_HEADERS if marker in function})
+            return "".join(f"#include <{header}>\n" for header in needed) + ("\n" if needed else "") + function
+        raise ValueError(f"unknown language {language!r} (one of {', '.join(LANGUAGES)})")
 
     def accepts(self, value: Any) -> bool:
         if isinstance(value, bool):
@@ -59,6 +108,32 @@ class NextPrime(Instruction):
     while n < 2 or any(n % d == 0 for d in range(2, int(n ** 0.5) + 1)):
         n += 1
     return n"""
+    java = """    long n = Math.floorMod(x, 1000000L) + 1;
+    while (true) {
+        boolean prime = n >= 2;
+        for (long d = 2; prime && d * d <= n; d++) {
+            if (n % d == 0) {
+                prime = false;
+            }
+        }
+        if (prime) {
+            return n;
+        }
+        n++;
+    }"""
+    cpp = """    long long n = (x % 1000000 + 1000000) % 1000000 + 1;
+    while (true) {
+        bool prime = n >= 2;
+        for (long long d = 2; prime && d * d <= n; d++) {
+            if (n % d == 0) {
+                prime = false;
+            }
+        }
+        if (prime) {
+            return n;
+        }
+        n++;
+    }"""
 
 
 class NextSquare(Instruction):
@@ -70,6 +145,28 @@ class NextSquare(Instruction):
     import math
     root = math.isqrt(x) + 1
     return root * root"""
+    java = """    if (x < 0) {
+        return 0;
+    }
+    long root = (long) Math.sqrt((double) x);
+    while (root * root > x) {
+        root--;
+    }
+    while ((root + 1) * (root + 1) <= x) {
+        root++;
+    }
+    return (root + 1) * (root + 1);"""
+    cpp = """    if (x < 0) {
+        return 0;
+    }
+    long long root = static_cast<long long>(std::sqrt(static_cast<double>(x)));
+    while (root * root > x) {
+        root--;
+    }
+    while ((root + 1) * (root + 1) <= x) {
+        root++;
+    }
+    return (root + 1) * (root + 1);"""
 
 
 class DigitsAtTwo(Instruction):
@@ -81,6 +178,16 @@ class DigitsAtTwo(Instruction):
     for digit in str(abs(x)):
         total = total * 2 + int(digit)
     return total"""
+    java = """    long total = 0;
+    for (char digit : Long.toString(Math.abs(x)).toCharArray()) {
+        total = total * 2 + (digit - '0');
+    }
+    return total;"""
+    cpp = """    long long total = 0;
+    for (char digit : std::to_string(x < 0 ? -x : x)) {
+        total = total * 2 + (digit - '0');
+    }
+    return total;"""
 
 
 class InvertBits(Instruction):
@@ -93,12 +200,39 @@ class InvertBits(Instruction):
     while width < max(1, n.bit_length()):
         width *= 2
     return n ^ ((1 << width) - 1)"""
+    java = """    long n = Math.abs(x);
+    int digits = Math.max(1, 64 - Long.numberOfLeadingZeros(n));
+    int width = 1;
+    while (width < digits) {
+        width *= 2;
+    }
+    return n ^ ((1L << width) - 1);"""
+    cpp = """    long long n = x < 0 ? -x : x;
+    int digits = 1;
+    while ((n >> digits) != 0) {
+        digits++;
+    }
+    int width = 1;
+    while (width < digits) {
+        width *= 2;
+    }
+    return n ^ ((1LL << width) - 1);"""
 
 
 class DigitSum(Instruction):
     id, input_type, output_type = "digit_sum", "int", "int"
     text = "Replace the number with the sum of its decimal digits, ignoring any minus sign (zero gives 0)."
     body = """    return sum(int(digit) for digit in str(abs(x)))"""
+    java = """    long total = 0;
+    for (char digit : Long.toString(Math.abs(x)).toCharArray()) {
+        total += digit - '0';
+    }
+    return total;"""
+    cpp = """    long long total = 0;
+    for (char digit : std::to_string(x < 0 ? -x : x)) {
+        total += digit - '0';
+    }
+    return total;"""
 
 
 class ReverseDigits(Instruction):
@@ -108,6 +242,13 @@ class ReverseDigits(Instruction):
             "keep its sign: a negative number stays negative.")
     body = """    digits = int(str(abs(x))[::-1])
     return -digits if x < 0 else digits"""
+    java = """    String reversed = new StringBuilder(Long.toString(Math.abs(x))).reverse().toString();
+    long digits = Long.parseLong(reversed);
+    return x < 0 ? -digits : digits;"""
+    cpp = """    std::string reversed = std::to_string(x < 0 ? -x : x);
+    std::reverse(reversed.begin(), reversed.end());
+    long long digits = std::stoll(reversed);
+    return x < 0 ? -digits : digits;"""
 
 
 class CollatzStep(Instruction):
@@ -115,12 +256,22 @@ class CollatzStep(Instruction):
     text = ("If the number is even (zero and negative even numbers included), halve it; otherwise multiply it "
             "by 3 and add 1.")
     body = """    return x // 2 if x % 2 == 0 else 3 * x + 1"""
+    java = """    return x % 2 == 0 ? x / 2 : 3 * x + 1;"""
+    cpp = """    return x % 2 == 0 ? x / 2 : 3 * x + 1;"""
 
 
 class CountOnes(Instruction):
     id, input_type, output_type = "count_ones", "int", "int"
     text = "Replace the number with how many 1 bits its absolute value has in binary (zero gives 0)."
     body = """    return bin(abs(x)).count("1")"""
+    java = """    return Long.bitCount(Math.abs(x));"""
+    cpp = """    long long n = x < 0 ? -x : x;
+    long long count = 0;
+    while (n != 0) {
+        count += n & 1;
+        n >>= 1;
+    }
+    return count;"""
 
 
 class ModAdd(Instruction):
@@ -128,6 +279,8 @@ class ModAdd(Instruction):
     text = ("Add {add} to the number, then take the remainder of dividing by {mod}; the remainder is always "
             "between 0 and {mod_less}, also for negative numbers (for example -1 gives {example}).")
     body = """    return (x + {add}) % {mod}"""
+    java = """    return Math.floorMod(x + {add}, {mod}L);"""
+    cpp = """    return ((x + {add}) % {mod} + {mod}) % {mod};"""
 
     @classmethod
     def sample_args(cls, rng: random.Random) -> dict[str, Any]:
@@ -151,6 +304,18 @@ class DigitsToPairs(Instruction):
             "The result is all those letter pairs joined in order.")
     body = f"""    pairs = {DIGIT_PAIRS!r}
     return "".join(pairs[int(digit)] for digit in str(abs(x)))"""
+    java = """    String[] pairs = """ + _braced(DIGIT_PAIRS) + """;
+    StringBuilder out = new StringBuilder();
+    for (char digit : Long.toString(Math.abs(x)).toCharArray()) {
+        out.append(pairs[digit - '0']);
+    }
+    return out.toString();"""
+    cpp = """    const std::string pairs[] = """ + _braced(DIGIT_PAIRS) + """;
+    std::string out;
+    for (char digit : std::to_string(x < 0 ? -x : x)) {
+        out += pairs[digit - '0'];
+    }
+    return out;"""
 
 
 class WordAt(Instruction):
@@ -160,6 +325,11 @@ class WordAt(Instruction):
             f"{len(WORDS) - 1} (for example -1 picks the last word).")
     body = f"""    words = {WORDS!r}
     return words[x % len(words)]"""
+    java = """    String[] words = """ + _braced(WORDS) + """;
+    return words[(int) Math.floorMod(x, (long) words.length)];"""
+    cpp = """    const std::string words[] = """ + _braced(WORDS) + """;
+    const long long count = """ + str(len(WORDS)) + """;
+    return words[(x % count + count) % count];"""
 
 
 class Roman(Instruction):
@@ -178,6 +348,34 @@ class Roman(Instruction):
             out += letters
             n -= value
     return out"""
+    java = """    long n = Math.floorMod(x, 10000L);
+    if (n == 0) {
+        return "N";
+    }
+    long[] values = {1000, 900, 500, 400, 100, 90, 50, 40, 10, 9, 5, 4, 1};
+    String[] letters = {"M", "CM", "D", "CD", "C", "XC", "L", "XL", "X", "IX", "V", "IV", "I"};
+    StringBuilder out = new StringBuilder();
+    for (int i = 0; i < values.length; i++) {
+        while (n >= values[i]) {
+            out.append(letters[i]);
+            n -= values[i];
+        }
+    }
+    return out.toString();"""
+    cpp = """    long long n = (x % 10000 + 10000) % 10000;
+    if (n == 0) {
+        return "N";
+    }
+    const long long values[] = {1000, 900, 500, 400, 100, 90, 50, 40, 10, 9, 5, 4, 1};
+    const std::string letters[] = {"M", "CM", "D", "CD", "C", "XC", "L", "XL", "X", "IX", "V", "IV", "I"};
+    std::string out;
+    for (int i = 0; i < 13; i++) {
+        while (n >= values[i]) {
+            out += letters[i];
+            n -= values[i];
+        }
+    }
+    return out;"""
 
 
 class Weekday(Instruction):
@@ -186,6 +384,10 @@ class Weekday(Instruction):
             "give the English name of that weekday, with Sunday as 0, Monday as 1, and so on to Saturday as 6.")
     body = f"""    days = {WEEKDAYS!r}
     return days[x % 7]"""
+    java = """    String[] days = """ + _braced(WEEKDAYS) + """;
+    return days[(int) Math.floorMod(x, 7L)];"""
+    cpp = """    const std::string days[] = """ + _braced(WEEKDAYS) + """;
+    return days[(x % 7 + 7) % 7];"""
 
 
 class Binary(Instruction):
@@ -193,6 +395,14 @@ class Binary(Instruction):
     text = ("Write the number in binary digits with no prefix and no leading zeros (zero is 0), with a minus "
             "sign in front when the number is negative.")
     body = """    return ("-" if x < 0 else "") + format(abs(x), "b")"""
+    java = """    return (x < 0 ? "-" : "") + Long.toBinaryString(Math.abs(x));"""
+    cpp = """    long long n = x < 0 ? -x : x;
+    std::string digits;
+    do {
+        digits.insert(digits.begin(), static_cast<char>('0' + n % 2));
+        n /= 2;
+    } while (n > 0);
+    return (x < 0 ? "-" : "") + digits;"""
 
 
 class Base3(Instruction):
@@ -205,6 +415,14 @@ class Base3(Instruction):
         digits = str(n % 3) + digits
         n //= 3
     return ("-" if x < 0 else "") + (digits or "0")"""
+    java = """    return (x < 0 ? "-" : "") + Long.toString(Math.abs(x), 3);"""
+    cpp = """    long long n = x < 0 ? -x : x;
+    std::string digits;
+    do {
+        digits.insert(digits.begin(), static_cast<char>('0' + n % 3));
+        n /= 3;
+    } while (n > 0);
+    return (x < 0 ? "-" : "") + digits;"""
 
 
 class Hex(Instruction):
@@ -212,6 +430,15 @@ class Hex(Instruction):
     text = ("Write the number in hexadecimal with lowercase letters a to f, no prefix and no leading zeros "
             "(zero is 0), with a minus sign in front when the number is negative.")
     body = """    return ("-" if x < 0 else "") + format(abs(x), "x")"""
+    java = """    return (x < 0 ? "-" : "") + Long.toHexString(Math.abs(x));"""
+    cpp = """    const std::string hex_digits = "0123456789abcdef";
+    long long n = x < 0 ? -x : x;
+    std::string digits;
+    do {
+        digits.insert(digits.begin(), hex_digits[n % 16]);
+        n /= 16;
+    } while (n > 0);
+    return (x < 0 ? "-" : "") + digits;"""
 
 
 # ---- string -> string ---------------------------------------------------------------------------
@@ -222,6 +449,19 @@ class AlternateCapsReverse(Instruction):
             "string. Characters without case stay as they are.")
     body = """    mixed = "".join(c.upper() if i % 2 == 0 else c.lower() for i, c in enumerate(x))
     return mixed[::-1]"""
+    java = """    StringBuilder mixed = new StringBuilder();
+    for (int i = 0; i < x.length(); i++) {
+        char c = x.charAt(i);
+        mixed.append(i % 2 == 0 ? Character.toUpperCase(c) : Character.toLowerCase(c));
+    }
+    return mixed.reverse().toString();"""
+    cpp = """    std::string mixed;
+    for (std::size_t i = 0; i < x.size(); i++) {
+        unsigned char c = static_cast<unsigned char>(x[i]);
+        mixed += static_cast<char>(i % 2 == 0 ? std::toupper(c) : std::tolower(c));
+    }
+    std::reverse(mixed.begin(), mixed.end());
+    return mixed;"""
 
 
 class SortCharacters(Instruction):
@@ -231,6 +471,12 @@ class SortCharacters(Instruction):
             "repeats; spaces and punctuation come before digits, digits before uppercase letters, and "
             "uppercase before lowercase letters.")
     body = """    return "".join(sorted(x))"""
+    java = """    char[] chars = x.toCharArray();
+    java.util.Arrays.sort(chars);
+    return new String(chars);"""
+    cpp = """    std::string out = x;
+    std::sort(out.begin(), out.end());
+    return out;"""
 
 
 class ShiftBackOne(Instruction):
@@ -246,6 +492,28 @@ class ShiftBackOne(Instruction):
         else:
             out.append(c)
     return "".join(out)"""
+    java = """    StringBuilder out = new StringBuilder();
+    for (char c : x.toCharArray()) {
+        if (c >= 'a' && c <= 'z') {
+            out.append((char) ((c - 'a' + 25) % 26 + 'a'));
+        } else if (c >= 'A' && c <= 'Z') {
+            out.append((char) ((c - 'A' + 25) % 26 + 'A'));
+        } else {
+            out.append(c);
+        }
+    }
+    return out.toString();"""
+    cpp = """    std::string out;
+    for (char c : x) {
+        if (c >= 'a' && c <= 'z') {
+            out += static_cast<char>((c - 'a' + 25) % 26 + 'a');
+        } else if (c >= 'A' && c <= 'Z') {
+            out += static_cast<char>((c - 'A' + 25) % 26 + 'A');
+        } else {
+            out += c;
+        }
+    }
+    return out;"""
 
 
 class Caesar(Instruction):
@@ -261,6 +529,28 @@ class Caesar(Instruction):
         else:
             out.append(c)
     return "".join(out)"""
+    java = """    StringBuilder out = new StringBuilder();
+    for (char c : x.toCharArray()) {
+        if (c >= 'a' && c <= 'z') {
+            out.append((char) ((c - 'a' + {key}) % 26 + 'a'));
+        } else if (c >= 'A' && c <= 'Z') {
+            out.append((char) ((c - 'A' + {key}) % 26 + 'A'));
+        } else {
+            out.append(c);
+        }
+    }
+    return out.toString();"""
+    cpp = """    std::string out;
+    for (char c : x) {
+        if (c >= 'a' && c <= 'z') {
+            out += static_cast<char>((c - 'a' + {key}) % 26 + 'a');
+        } else if (c >= 'A' && c <= 'Z') {
+            out += static_cast<char>((c - 'A' + {key}) % 26 + 'A');
+        } else {
+            out += c;
+        }
+    }
+    return out;"""
 
     @classmethod
     def sample_args(cls, rng: random.Random) -> dict[str, Any]:
@@ -272,6 +562,25 @@ class VowelsToGh(Instruction):
     text = ("Replace every vowel (a, e, i, o, u, in lowercase or uppercase; y is not a vowel) by the two "
             "lowercase letters gh, and keep every other character.")
     body = """    return "".join("gh" if c in "aeiouAEIOU" else c for c in x)"""
+    java = """    StringBuilder out = new StringBuilder();
+    for (char c : x.toCharArray()) {
+        if ("aeiouAEIOU".indexOf(c) >= 0) {
+            out.append("gh");
+        } else {
+            out.append(c);
+        }
+    }
+    return out.toString();"""
+    cpp = """    const std::string vowels = "aeiouAEIOU";
+    std::string out;
+    for (char c : x) {
+        if (vowels.find(c) != std::string::npos) {
+            out += "gh";
+        } else {
+            out += c;
+        }
+    }
+    return out;"""
 
 
 class MovePrefix(Instruction):
@@ -283,6 +592,22 @@ class MovePrefix(Instruction):
     while end < len(x) and x[end - 1] <= x[end]:
         end += 1
     return x[end:] + x[:end]"""
+    java = """    if (x.isEmpty()) {
+        return x;
+    }
+    int end = 1;
+    while (end < x.length() && x.charAt(end - 1) <= x.charAt(end)) {
+        end++;
+    }
+    return x.substring(end) + x.substring(0, end);"""
+    cpp = """    if (x.empty()) {
+        return x;
+    }
+    std::size_t end = 1;
+    while (end < x.size() && x[end - 1] <= x[end]) {
+        end++;
+    }
+    return x.substr(end) + x.substr(0, end);"""
 
 
 class SwapCase(Instruction):
@@ -299,6 +624,28 @@ class SwapCase(Instruction):
         else:
             out.append(c)
     return "".join(out)"""
+    java = """    StringBuilder out = new StringBuilder();
+    for (char c : x.toCharArray()) {
+        if (c >= 'a' && c <= 'z') {
+            out.append((char) (c - 32));
+        } else if (c >= 'A' && c <= 'Z') {
+            out.append((char) (c + 32));
+        } else {
+            out.append(c);
+        }
+    }
+    return out.toString();"""
+    cpp = """    std::string out;
+    for (char c : x) {
+        if (c >= 'a' && c <= 'z') {
+            out += static_cast<char>(c - 32);
+        } else if (c >= 'A' && c <= 'Z') {
+            out += static_cast<char>(c + 32);
+        } else {
+            out += c;
+        }
+    }
+    return out;"""
 
 
 class DedupeCharacters(Instruction):
@@ -313,6 +660,22 @@ class DedupeCharacters(Instruction):
             seen.add(c)
             out.append(c)
     return "".join(out)"""
+    java = """    java.util.Set<Character> seen = new java.util.HashSet<>();
+    StringBuilder out = new StringBuilder();
+    for (char c : x.toCharArray()) {
+        if (seen.add(c)) {
+            out.append(c);
+        }
+    }
+    return out.toString();"""
+    cpp = """    std::set<char> seen;
+    std::string out;
+    for (char c : x) {
+        if (seen.insert(c).second) {
+            out += c;
+        }
+    }
+    return out;"""
 
 
 class RotateLeft(Instruction):
@@ -324,6 +687,16 @@ class RotateLeft(Instruction):
         return x
     k = {k} % len(x)
     return x[k:] + x[:k]"""
+    java = """    if (x.isEmpty()) {
+        return x;
+    }
+    int k = {k} % x.length();
+    return x.substring(k) + x.substring(0, k);"""
+    cpp = """    if (x.empty()) {
+        return x;
+    }
+    std::size_t k = {k} % x.size();
+    return x.substr(k) + x.substr(0, k);"""
 
     @classmethod
     def sample_args(cls, rng: random.Random) -> dict[str, Any]:
@@ -343,6 +716,29 @@ class RunLength(Instruction):
         out.append(str(j - i) + x[i])
         i = j
     return "".join(out)"""
+    java = """    StringBuilder out = new StringBuilder();
+    int i = 0;
+    while (i < x.length()) {
+        int j = i;
+        while (j < x.length() && x.charAt(j) == x.charAt(i)) {
+            j++;
+        }
+        out.append(j - i).append(x.charAt(i));
+        i = j;
+    }
+    return out.toString();"""
+    cpp = """    std::string out;
+    std::size_t i = 0;
+    while (i < x.size()) {
+        std::size_t j = i;
+        while (j < x.size() && x[j] == x[i]) {
+            j++;
+        }
+        out += std::to_string(j - i);
+        out += x[i];
+        i = j;
+    }
+    return out;"""
 
 
 # ---- string -> number ---------------------------------------------------------------------------
@@ -357,30 +753,77 @@ class AlphabetSum(Instruction):
         elif "A" <= c <= "Z":
             total += ord(c) - 64
     return total"""
+    java = """    long total = 0;
+    for (char c : x.toCharArray()) {
+        if (c >= 'a' && c <= 'z') {
+            total += c - 'a' + 1;
+        } else if (c >= 'A' && c <= 'Z') {
+            total += c - 'A' + 1;
+        }
+    }
+    return total;"""
+    cpp = """    long long total = 0;
+    for (char c : x) {
+        if (c >= 'a' && c <= 'z') {
+            total += c - 'a' + 1;
+        } else if (c >= 'A' && c <= 'Z') {
+            total += c - 'A' + 1;
+        }
+    }
+    return total;"""
 
 
 class CodeSum(Instruction):
     id, input_type, output_type = "code_sum", "str", "int"
     text = "Add up the Unicode code points of all the characters of the string (an empty string gives 0)."
     body = """    return sum(ord(c) for c in x)"""
+    java = """    long total = 0;
+    for (char c : x.toCharArray()) {
+        total += c;
+    }
+    return total;"""
+    cpp = """    long long total = 0;
+    for (char c : x) {
+        total += static_cast<unsigned char>(c);
+    }
+    return total;"""
 
 
 class Length(Instruction):
     id, input_type, output_type = "length", "str", "int"
     text = "Replace the string by the number of characters it has, spaces and punctuation included."
     body = """    return len(x)"""
+    java = """    return x.length();"""
+    cpp = """    return static_cast<long long>(x.size());"""
 
 
 class CountVowels(Instruction):
     id, input_type, output_type = "count_vowels", "str", "int"
     text = "Count the vowels a, e, i, o and u of the string, lowercase or uppercase (y is not a vowel)."
     body = """    return sum(1 for c in x if c in "aeiouAEIOU")"""
+    java = """    long count = 0;
+    for (char c : x.toCharArray()) {
+        if ("aeiouAEIOU".indexOf(c) >= 0) {
+            count++;
+        }
+    }
+    return count;"""
+    cpp = """    const std::string vowels = "aeiouAEIOU";
+    long long count = 0;
+    for (char c : x) {
+        if (vowels.find(c) != std::string::npos) {
+            count++;
+        }
+    }
+    return count;"""
 
 
 class FirstCode(Instruction):
     id, input_type, output_type = "first_code", "str", "int"
     text = "Give the Unicode code point of the first character of the string; an empty string gives 0."
     body = """    return ord(x[0]) if x else 0"""
+    java = """    return x.isEmpty() ? 0 : x.charAt(0);"""
+    cpp = """    return x.empty() ? 0 : static_cast<unsigned char>(x[0]);"""
 
 
 class DistinctCount(Instruction):
@@ -388,6 +831,13 @@ class DistinctCount(Instruction):
     text = ("Count how many different characters the string has; uppercase and lowercase letters are "
             "different characters.")
     body = """    return len(set(x))"""
+    java = """    java.util.Set<Character> seen = new java.util.HashSet<>();
+    for (char c : x.toCharArray()) {
+        seen.add(c);
+    }
+    return seen.size();"""
+    cpp = """    std::set<char> seen(x.begin(), x.end());
+    return static_cast<long long>(seen.size());"""
 
 
 REGISTRY: dict[str, type[Instruction]] = {cls.id: cls for cls in Instruction.__subclasses__()}

@@ -1,6 +1,7 @@
 """PACIFIC's scores: every step right (prompt level), the share of steps right (instruction level),
 step accuracy given the previous step was right, and error classes (missing, wrong type, wrong
-value); overall and by chain length, output length, mode and form, with 95% Wilson intervals.
+value); overall and by chain length, output length, mode, form and code language, with 95% Wilson
+intervals.
 Requests that failed are not answers: they are counted apart and left out of every accuracy.
 """
 
@@ -17,7 +18,7 @@ import pandas as pd
 from ifforge.core.store import atomic_write
 from ifforge.families.pacific.answers import coerce, parse_answers, parse_chat
 
-GROUPS = ("chain_length", "output_length", "mode", "form")
+GROUPS = ("chain_length", "output_length", "mode", "form", "language")  # language: code-form rows only
 STATUSES = ("missing", "wrong_type", "wrong_value")
 
 

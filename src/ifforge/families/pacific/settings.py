@@ -23,9 +23,21 @@ class PacificSettings(Settings):
                                                    "chain; chat: one instruction per turn")
     forms: list[Literal["code", "nl"]] = Field(["code", "nl"], description="instructions shown as Python code or "
                                                                           "natural language")
+    languages: list[Literal["python", "java", "cpp"]] = Field(
+        ["python"], description="languages the code form is shown in, a row each; Java and C++ are checked "
+                                "against the Python reference at generation time (needs javac/java, g++)")
     instructions: list[str] = Field([], description="instruction ids to draw from (default: the whole pool)")
     case_seconds: float = Field(5.0, gt=0, description="sandbox wall-clock limit per chain")
     memory_mb: int = Field(512, ge=64, description="sandbox address-space limit")
+
+    @field_validator("languages")
+    @classmethod
+    def _languages_once(cls, languages: list[str]) -> list[str]:
+        if not languages:
+            raise ValueError("give at least one language (python, java, cpp)")
+        if len(set(languages)) != len(languages):
+            raise ValueError(f"a language is listed twice: {languages}")
+        return languages
 
     @field_validator("instructions")
     @classmethod
