@@ -134,3 +134,30 @@ def test_the_server_is_part_of_the_cache_key(tmp_path):
 def _no_hub_left():
     yield
     close_hub("run-test")
+
+
+def test_at_the_ceiling_lower_priorities_go_first_and_a_cancelled_waiter_gives_its_place_back():
+    from ifforge.core.llm import AdaptiveConcurrency, priority
+
+    async def scenario():
+        gate = AdaptiveConcurrency(1)
+        order = []
+
+        async def request(name, level, hold=0.0):
+            with priority(level):
+                async with gate:
+                    order.append(name)
+                    await asyncio.sleep(hold)
+
+        first = asyncio.create_task(request("holder", 5, hold=0.05))
+        await asyncio.sleep(0.01)  # the holder has the only place
+        waiters = [asyncio.create_task(request(name, level)) for name, level in
+                   (("shard3", 3), ("shard1", 1), ("cancelled", 0), ("shard2", 2), ("shard1-later", 1))]
+        await asyncio.sleep(0.01)
+        waiters[2].cancel()
+        await asyncio.gather(first, *waiters, return_exceptions=True)
+        return order, gate.in_flight
+
+    order, in_flight = asyncio.run(scenario())
+    assert order == ["holder", "shard1", "shard1-later", "shard2", "shard3"]
+    assert in_flight == 0

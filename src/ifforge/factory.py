@@ -41,9 +41,11 @@ def stage_of(settings: Settings, name: str) -> Stage:
     return stage
 
 
-def run_stage_shard(stage_name: str, items: list | StageRun, settings: Settings, run_id: str) -> StageRun:
+def run_stage_shard(stage_name: str, items: list | StageRun, settings: Settings, run_id: str,
+                    shard: int = 0) -> StageRun:
     """One shard of one per-item stage (the body of the flow's stage task). `items` may be the
-    previous stage's run of the same shard: its kept items go on, so shards are pipelined."""
+    previous stage's run of the same shard: its kept items go on, so shards are pipelined. The
+    shard's index is its requests' priority (see `core.llm.priority`)."""
     from ifforge.core.progress import stage_bar
 
     if isinstance(items, StageRun):
@@ -53,7 +55,7 @@ def run_stage_shard(stage_name: str, items: list | StageRun, settings: Settings,
     with stage_bar(stage_name, len(items), settings.progress) as advance:
         run = run_items(stage, items, cache, workers=settings.workers, run_id=run_id,
                         response_cache=None if settings.no_cache else settings.response_cache,
-                        fresh=settings.no_cache, on_item=advance)
+                        fresh=settings.no_cache, on_item=advance, priority=shard)
     run.items = items  # what went in, for the artifacts
     return run
 

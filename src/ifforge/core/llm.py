@@ -16,6 +16,7 @@ import collections
 import contextlib
 import contextvars
 import hashlib
+import heapq
 import json
 import logging
 import random
@@ -176,7 +177,9 @@ def usage_since(before: dict[str, Usage], stage: str) -> Usage:
 
 
 class ResponseCache:
-    """Replies by request hash in sqlite; each write commits at once, so a crash loses nothing."""
+    """Replies by request hash in sqlite; each write commits at once, so a crash of the process loses
+    nothing. WAL with synchronous=NORMAL: commits do not wait for the disk (they run on the event
+    loop that serves every request of the run), so a power cut may lose the last few replies."""
 
     def __init__(self, path: Path):
         self.path = Path(path)
@@ -184,6 +187,7 @@ class ResponseCache:
         self._lock = threading.Lock()
         self._db = sqlite3.connect(self.path, check_same_thread=False, timeout=30)
         self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("CREATE TABLE IF NOT EXISTS replies (key TEXT PRIMARY KEY, model TEXT, reply TEXT, "
                          "prompt_tokens INTEGER, completion_tokens INTEGER, created REAL)")
         columns = {row[1] for row in self._db.execute("PRAGMA table_info(replies)")}
@@ -212,28 +216,65 @@ class ResponseCache:
             self._db.close()
 
 
+PRIORITY: contextvars.ContextVar[int] = contextvars.ContextVar("ifforge_priority", default=0)
+
+
+@contextlib.contextmanager
+def priority(value: int):
+    """Requests made inside wait behind those of a lower value when the run is at its concurrency
+    ceiling. The generate flow gives each shard its index: the first shard gets through its LLM
+    stages first and moves on to its sandbox stages while later shards keep the model busy, where
+    fair sharing brought every shard to the sandbox at once and left the model idle."""
+    token = PRIORITY.set(value)
+    try:
+        yield
+    finally:
+        PRIORITY.reset(token)
+
+
 class AdaptiveConcurrency:
-    """At most `limit` requests in flight; halve on a 429, add one per `limit` successes."""
+    """At most `limit` requests in flight; halve on a 429, add one per `limit` successes. Waiters
+    are served by priority (`PRIORITY`, lower first), then in arrival order."""
 
     def __init__(self, maximum: int):
         self.maximum = max(1, maximum)
         self.limit = float(self.maximum)
         self.in_flight = 0
-        self._condition = asyncio.Condition()
+        self._waiting: list[tuple[int, int, asyncio.Future]] = []  # a heap
+        self._arrivals = 0
 
     async def __aenter__(self):
-        async with self._condition:
-            await self._condition.wait_for(lambda: self.in_flight < int(self.limit))
+        if self.in_flight < int(self.limit) and not self._waiting:
             self.in_flight += 1
+            return
+        self._arrivals += 1
+        turn = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._waiting, (PRIORITY.get(), self._arrivals, turn))
+        try:
+            await turn  # resolved by _admit, which has counted this request in flight
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():
+                self.in_flight -= 1  # admitted and cancelled at once: give the place back
+                self._admit()
+            else:
+                self._waiting = [entry for entry in self._waiting if entry[2] is not turn]
+                heapq.heapify(self._waiting)
+            raise
 
     async def __aexit__(self, *exc):
-        async with self._condition:
-            self.in_flight -= 1
-            # wake only as many waiters as may start now (waking all of them costs O(n^2) wake-ups)
-            self._condition.notify(max(1, int(self.limit) - self.in_flight))
+        self.in_flight -= 1
+        self._admit()
+
+    def _admit(self) -> None:
+        while self._waiting and self.in_flight < int(self.limit):
+            _, _, turn = heapq.heappop(self._waiting)
+            if not turn.done():
+                self.in_flight += 1
+                turn.set_result(None)
 
     def succeeded(self) -> None:
         self.limit = min(self.maximum, self.limit + 1 / max(1.0, self.limit))
+        self._admit()
 
     def throttled(self) -> None:
         self.limit = max(1.0, self.limit / 2)

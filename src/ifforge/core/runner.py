@@ -16,6 +16,7 @@ from __future__ import annotations
 import traceback
 import uuid
 from collections.abc import Callable, Sequence
+import asyncio
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -25,6 +26,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from ifforge.core.llm import LLMConfig, LLMFatal, close_hub, hub_for, track_unreachable
+from ifforge.core.llm import priority as request_priority
 from ifforge.core.prompts import load_prompt
 from ifforge.core.records import DroppedItem, Outcome
 from ifforge.core.store import ItemCache, content_hash
@@ -104,11 +106,12 @@ def _failure(stage: Stage, item: Any, error: BaseException) -> Outcome:
 
 def run_items(stage: Stage, items: Sequence[Any], cache: ItemCache, *, workers: int = 2, run_id: str = "",
               response_cache: Path | None = None, fresh: bool = False,
-              on_item: Callable[[], None] | None = None) -> StageRun:
+              on_item: Callable[[], None] | None = None, priority: int = 0) -> StageRun:
     """Outcomes in item order; cached ones are read back, the rest computed.
 
     `fresh` (--no-cache) asks the model again whatever was kept; `run_id` names the LLM hub
-    shared by every shard of the run (see `core.llm.hub_for`).
+    shared by every shard of the run (see `core.llm.hub_for`); `priority` orders this shard's
+    requests against other shards' when the run is at its concurrency ceiling (lower first).
     """
     model = Outcome[stage.output]
     fresh = fresh and stage.uses_llm
@@ -153,7 +156,9 @@ def run_items(stage: Stage, items: Sequence[Any], cache: ItemCache, *, workers: 
         responses = None if fresh else response_cache
 
         async def one_async(item: Any) -> tuple[Outcome, str, str]:
-            key, outcome = cached(item)
+            # Hashing and cache files run in threads: the hub's one event loop serves every shard's
+            # requests, and a file write on it would hold all of them up.
+            key, outcome = await asyncio.to_thread(cached, item)
             if outcome is not None:
                 return outcome, "reused", key
             with track_unreachable() as seen:
@@ -162,13 +167,19 @@ def run_items(stage: Stage, items: Sequence[Any], cache: ItemCache, *, workers: 
                 except LLMFatal:
                     raise
                 except Exception as error:  # noqa: BLE001
-                    return settle(item, key, None, error)
-            return settle(item, key, result, None, seen.last if seen.count else None)
+                    return await asyncio.to_thread(settle, item, key, None, error)
+            return await asyncio.to_thread(settle, item, key, result, None, seen.last if seen.count else None)
 
         async def all_async() -> list[tuple[Outcome, str, str]]:
-            import asyncio
-
-            return list(await asyncio.gather(*(one_async(item) for item in items)))
+            with request_priority(priority):  # the tasks made here copy this context
+                tasks = [asyncio.ensure_future(one_async(item)) for item in items]
+            try:
+                return list(await asyncio.gather(*tasks))
+            except BaseException:  # a fatal error (401, 404): stop the others here, not at loop shutdown
+                for pending in tasks:
+                    pending.cancel()
+                await asyncio.gather(*tasks, return_exceptions=True)
+                raise
 
         try:
             results = hub.run(all_async, tag)

@@ -9,6 +9,8 @@ fires), the parent kills it, marks that case, and starts a new child for the cas
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import json
 import os
 import resource
@@ -18,6 +20,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -25,6 +28,16 @@ from typing import Any, Literal
 from ifforge.core import _sandbox_child  # noqa: E402,F401 - not run here: imported so its source counts in code versions
 
 CHILD = Path(__file__).with_name("_sandbox_child.py")
+# Sandbox and other CPU work of async stages runs here: never on the event loop (it serves every
+# request of the run), and not in the loop's default executor either (that one resolves host names
+# for the LLM client, and hundreds of queued sandbox runs ahead of a lookup held every request back
+# until they were all done). Sized to the cores: the work is CPU.
+_POOL = ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2), thread_name_prefix="ifforge-sandbox")
+
+
+async def off_loop(function, *args, **kwargs):
+    """Run sandbox- or CPU-bound `function` in this thread pool and await its result."""
+    return await asyncio.get_running_loop().run_in_executor(_POOL, functools.partial(function, *args, **kwargs))
 
 Status = Literal["ok", "timeout", "memory", "exception", "bad_shape", "not_json", "too_large", "crash"]
 

@@ -41,7 +41,8 @@ class Settings(BaseModel):
     family: str = Field("logicif", description="benchmark family (`ifforge families` lists them)")
     benchmark: str = Field("", description="name of the benchmark folder under the outputs root (default: the family id)")
     out: Path = _runtime("outputs root", default=Path("outputs"))
-    shard_size: int = _runtime("items per Prefect task run within a stage", default=64, ge=1)
+    shard_size: int = _runtime("items per Prefect task run within a stage (smaller shards overlap one shard's sandbox "
+                               "work with the next one's model calls sooner)", default=32, ge=1)
     workers: int = _runtime("parallel sandbox children", default=max(1, os.cpu_count() or 1), ge=1)
     progress: bool = _runtime("show a progress bar per stage", default=True)
     task_runner: Literal["threads", "dask"] = _runtime(

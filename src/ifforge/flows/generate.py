@@ -176,7 +176,7 @@ def _run_chain(chain: list, items: list, settings, store: VersionStore, run_id: 
     previous: list[Any] = shards
     for stage in chain:
         futures[stage.name] = previous = [stage_task.with_options(name=stage.name).submit(
-            stage.name, upstream, settings, run_id) for upstream in previous]
+            stage.name, upstream, settings, run_id, index) for index, upstream in enumerate(previous)]
     kept: list = []
     lost = 0
     for stage in chain:

@@ -7,7 +7,6 @@ version and is recorded in the item's notes.
 
 from __future__ import annotations
 
-import asyncio
 import sys
 
 from pydantic import BaseModel
@@ -65,7 +64,7 @@ async def run_llm(item: InstrumentedFunction, llm: LLM, settings: EvolveConfig) 
         except LLMError as error:
             notes.append(f"evolve turn {turn} failed, previous version kept: {str(error)[:300]}")
             continue
-        problem = await asyncio.to_thread(turn_problem, current, reply, limits)
+        problem = await sandbox.off_loop(turn_problem, current, reply, limits)
         if problem:
             notes.append(f"evolve turn {turn} rejected, previous version kept: {problem[:300]}")
             continue

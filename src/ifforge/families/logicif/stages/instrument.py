@@ -7,7 +7,6 @@ the function, and the answer is kept only if it passes the checks in `checks.py`
 
 from __future__ import annotations
 
-import asyncio
 import sys
 
 import libcst as cst
@@ -77,7 +76,7 @@ async def run_llm(seed: SeedFunction, llm: LLM, settings: InstrumentConfig) -> O
     problem (bounded); fall back to the deterministic path, saying why."""
     limits = sandbox.Limits(case_seconds=settings.case_seconds, memory_bytes=settings.memory_mb << 20)
     args = [i.args for i in seed.inputs]
-    reference = await asyncio.to_thread(sandbox.run_cases, seed.source, seed.entry, args, limits=limits)
+    reference = await sandbox.off_loop(sandbox.run_cases, seed.source, seed.entry, args, limits=limits)
     expected = [r.output if r.ok else None for r in reference]
     prompt = load_prompt("anonymise")
     messages = [{"role": "user", "content": prompt.render(source=strip_comments_and_docstrings(seed.source),
@@ -90,7 +89,7 @@ async def run_llm(seed: SeedFunction, llm: LLM, settings: InstrumentConfig) -> O
         except LLMError as error:
             problem = str(error)
             break
-        problem = await asyncio.to_thread(llm_problem, seed, reply, expected, limits)
+        problem = await sandbox.off_loop(llm_problem, seed, reply, expected, limits)
         if problem is None:
             return Outcome(kept=InstrumentedFunction(
                 task_id=seed.task_id, original_source=seed.source, original_entry=seed.entry,
@@ -101,7 +100,7 @@ async def run_llm(seed: SeedFunction, llm: LLM, settings: InstrumentConfig) -> O
             ))
         messages = conversation + [{"role": "user", "content": (
             f"That code cannot be used: {problem}. Fix it and answer again with the whole JSON object.")}]
-    fallback = run(seed)
+    fallback = await sandbox.off_loop(run, seed)  # libcst and the sandbox: not on the shared event loop
     note = f"LLM anonymisation not used ({problem[:300]}); deterministic anonymiser took over"
     if fallback.kept is not None:
         return Outcome(kept=fallback.kept.model_copy(update={"notes": [*fallback.kept.notes, note]}),

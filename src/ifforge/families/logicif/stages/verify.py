@@ -13,6 +13,7 @@ import sys
 
 from ifforge.core.store import code_version
 from ifforge.families.logicif.codeops import narrate
+from ifforge.core import sandbox
 from ifforge.core.llm import LLM, LLMError
 from ifforge.core.prompts import load_prompt
 from ifforge.families.logicif.records import DescribedFunction, DroppedItem, Outcome, Review, VerificationRound
@@ -53,7 +54,7 @@ async def run_llm(item: DescribedFunction, llm: LLM, settings: VerifyConfig) -> 
         except LLMError as error:
             return Outcome(dropped=[DroppedItem(task_id=item.task_id, stage=STAGE, reason="reviewer_failed",
                                                 detail=str(error)[:500])])
-        missing = _uncovered(item, text)
+        missing = await sandbox.off_loop(_uncovered, item, text)
         passed = review.desc_is_complete and not missing
         history.append(VerificationRound(round=round_number, description=text, review=review, uncovered=missing,
                                          passed=passed))
