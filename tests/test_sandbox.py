@@ -73,10 +73,13 @@ def test_each_failure_is_classified_and_costs_only_its_case():
 
 
 def test_runs_in_a_fresh_temporary_directory():
-    [result] = _run(["write"])
-    assert result.ok
-    assert result.output != os.getcwd()
-    assert not os.path.exists(result.output)  # removed with the child
+    code = ("import os\ndef f(x):\n    before = sorted(os.listdir('.'))\n"
+            "    open('left-behind.txt', 'w').write(x)\n    return [os.getcwd(), before]\n")
+    first, second = run_cases(code, "f", [["one"]]), run_cases(code, "f", [["two"]])
+    for [result] in (first, second):
+        assert result.ok and result.output[0] != os.getcwd()
+        assert "left-behind.txt" not in result.output[1]  # nothing from an earlier run
+    assert not os.path.exists(os.path.join(first[0].output[0], "left-behind.txt"))  # gone with the child
 
 
 def test_tracked_mode_checks_the_return_shape():

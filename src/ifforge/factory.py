@@ -15,6 +15,7 @@ from ifforge.core.runner import Stage, StageRun, run_items
 from ifforge.core.settings import Settings
 from ifforge.core.store import ItemCache, VersionStore, canonical_json, content_hash, provenance
 from ifforge.families import get_family
+from ifforge.core.sandbox import describe_isolation
 from ifforge.families.base import BatchStage
 
 
@@ -103,6 +104,7 @@ def write_manifest(store: VersionStore, *, family, settings: Settings, plan: lis
         "stages_used": {step.name: step_identity(step) for step in plan},
         "llm": llm,
         "notes": store.notes,
+        "sandbox": describe_isolation(),  # the walls seed code ran behind on this machine
         "stages": stage_counts,
         "dropped": dropped_summary(dropped),
         "export": export,

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from ifforge.core import _sandbox_child  # noqa: E402,F401 - not run here: imported so its source counts in code versions
+from ifforge.core import isolation
 
 CHILD = Path(__file__).with_name("_sandbox_child.py")
 # Sandbox and other CPU work of async stages runs here: never on the event loop (it serves every
@@ -73,11 +74,15 @@ class _Child:
     workdir: tempfile.TemporaryDirectory
     buffer: bytes = b""
     stderr_path: Path = field(default=Path())
+    group: isolation.CgroupGroup | None = None
+    memory_capped: bool = False  # the group's total memory cap was hit (the kernel killed a process)
 
 
-def _limit_child(limits: Limits):
+def _limit_child(limits: Limits, group: isolation.CgroupGroup | None):
     def apply():
         os.setsid()
+        if group is not None:
+            group.enter()
         resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_seconds, limits.cpu_seconds + 1))
         resource.setrlimit(resource.RLIMIT_AS, (limits.memory_bytes, limits.memory_bytes))
         resource.setrlimit(resource.RLIMIT_FSIZE, (1 << 20, 1 << 20))
@@ -86,18 +91,43 @@ def _limit_child(limits: Limits):
     return apply
 
 
+@functools.lru_cache(maxsize=1)
+def _child_source() -> str:
+    return CHILD.read_text()
+
+
+def _command(limits: Limits) -> tuple[list[str], dict[str, str]]:
+    """The child's command line and environment, behind the walls this machine offers."""
+    env = {"PYTHONHASHSEED": str(limits.hash_seed), "PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"}
+    walls = isolation.detect()
+    python = os.path.realpath(sys.executable)
+    if walls.method != "bubblewrap":
+        return [python, "-P", "-s", "-S", str(CHILD)], env
+    # inside, only the system and the interpreter are visible: the child's source goes on the command line
+    settings = [arg for name, value in env.items() for arg in ("--setenv", name, value)]
+    return [*isolation.bwrap_prefix(walls.bwrap), *settings, python, "-P", "-s", "-S", "-c", _child_source()], {}
+
+
+def describe_isolation() -> dict:
+    """What the sandbox child runs behind on this machine (for manifests)."""
+    return isolation.detect().describe()
+
+
 def _start(code: str, entry: str, indices: list[int], cases: list[list], tracked: bool, limits: Limits) -> _Child:
     workdir = tempfile.TemporaryDirectory(prefix="ifforge-sandbox-")
     stderr_path = Path(workdir.name) / "stderr.txt"
+    command, env = _command(limits)
+    walls = isolation.detect()
+    group = isolation.CgroupGroup.make(walls.cgroup, limits.memory_bytes) if walls.cgroup else None
     with open(stderr_path, "wb") as stderr:
         process = subprocess.Popen(
-            [sys.executable, "-P", "-s", "-S", str(CHILD)],
+            command,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=stderr,
             cwd=workdir.name,
-            env={"PYTHONHASHSEED": str(limits.hash_seed), "PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"},
-            preexec_fn=_limit_child(limits),
+            env=env,
+            preexec_fn=_limit_child(limits, group),
             close_fds=True,
         )
     request = {
@@ -110,7 +140,7 @@ def _start(code: str, entry: str, indices: list[int], cases: list[list], tracked
         process.stdin.close()
     except BrokenPipeError:
         pass
-    return _Child(process, workdir, stderr_path=stderr_path)
+    return _Child(process, workdir, stderr_path=stderr_path, group=group)
 
 
 def _stop(child: _Child) -> str:
@@ -120,6 +150,9 @@ def _stop(child: _Child) -> str:
     except (ProcessLookupError, PermissionError):
         pass
     child.process.wait()
+    if child.group is not None:
+        child.memory_capped = child.group.hit_memory_cap()
+        child.group.remove()  # every descendant, whatever session it moved to
     child.process.stdout.close()
     try:
         tail = child.stderr_path.read_text(errors="replace")[-300:].strip()
@@ -127,6 +160,10 @@ def _stop(child: _Child) -> str:
         tail = ""
     child.workdir.cleanup()
     return tail
+
+
+def _no_constants(name: str):
+    raise ValueError(f"{name} is not a JSON value")  # NaN, Infinity: never gold
 
 
 def run_cases(
@@ -171,11 +208,14 @@ def _collect(child: _Child, pending: list[int], results: dict[int, CaseResult], 
             *lines, child.buffer = child.buffer.split(b"\n")
             try:
                 for line in lines:
-                    message = json.loads(line)
+                    message = json.loads(line, parse_constant=_no_constants)
                     index = message.pop("index")
+                    expected = next(i for i in pending if i not in results)
+                    if index != expected:  # results come in case order; anything else was forged
+                        raise ValueError(f"a result for case {index} where case {expected} was due")
                     results[index] = CaseResult(index=index, **message)
                     deadline = time.monotonic() + grace
-            except (ValueError, TypeError, KeyError):  # seed code wrote into the result pipe itself
+            except (ValueError, TypeError, KeyError, StopIteration):  # seed code wrote into the result pipe
                 failure = ("crash", "the child wrote something that is not a result")
                 break
             if all(i in results for i in pending):
@@ -189,10 +229,13 @@ def _collect(child: _Child, pending: list[int], results: dict[int, CaseResult], 
     status, message = failure or ("crash", "")
     if status == "crash":
         code = child.process.returncode
-        how = f"killed by signal {-code}" if code is not None and code < 0 else f"exit status {code}"
-        if code == -signal.SIGXCPU:
+        killed_by = -code if code is not None and code < 0 else None
+        if code is not None and code > 128 and isolation.detect().method == "bubblewrap":
+            killed_by = code - 128  # bubblewrap passes a signal death on as 128 + the signal
+        how = f"killed by signal {killed_by}" if killed_by else f"exit status {code}"
+        if killed_by == signal.SIGXCPU:
             status = "timeout"
-        elif "MemoryError" in tail:
+        elif "MemoryError" in tail or child.memory_capped:
             status = "memory"
         message = f"the interpreter died ({how})" + (f": {tail.splitlines()[-1]}" if tail else "")
     results[left[0]] = CaseResult(index=left[0], status=status, error=message)

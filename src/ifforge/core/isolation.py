@@ -1,0 +1,168 @@
+"""What walls the sandbox child runs behind, found on this machine once per process.
+
+With bubblewrap (Debian's `bubblewrap`): new user, network, PID, IPC, UTS and mount namespaces, so
+the child has no network, sees no other process (not its parent's environment in /proc either),
+runs as `nobody` without capabilities, sees the system read-only (only the directories programs
+need: no /etc, no /home, no /root, no outputs or caches), writes only to a private tmpfs, and
+dies with everything it started when its parent stops it. With a writable cgroup hierarchy (v1 or
+v2, as root), a per-run group caps the memory and the number of processes of all its descendants
+together. Without bubblewrap the child runs with rlimits only, and a warning says so once; the
+manifest of every run records which it had (`describe`).
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import os
+import shutil
+import subprocess
+import sys
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+log = logging.getLogger("ifforge.sandbox")
+
+SYSTEM_DIRS = ("/usr", "/lib", "/lib64", "/lib32", "/bin", "/sbin")
+CGROUP_ROOT = Path("/sys/fs/cgroup")
+MAX_PROCESSES = 32  # per sandbox child, all descendants together
+
+
+@dataclass(frozen=True)
+class Isolation:
+    method: str  # "bubblewrap" or "rlimits"
+    cgroup: str | None  # "v1", "v2" or None
+    bwrap: str | None = None
+
+    def describe(self) -> dict:
+        walls = ["rlimits (CPU, address space, file size, no core)", "scrubbed environment", "own session"]
+        if self.method == "bubblewrap":
+            walls += ["no network", "own PID namespace", "read-only system, no /etc /home /root",
+                      "private tmpfs", "nobody, no capabilities", "killed with its parent"]
+        if self.cgroup:
+            walls.append(f"cgroup {self.cgroup}: total memory and process cap")
+        return {"method": self.method, "cgroup": self.cgroup, "walls": walls}
+
+
+def _python_dirs() -> list[str]:
+    """Where the child's interpreter and its standard library live (it runs with -S: no site)."""
+    dirs = {os.path.realpath(sys.base_prefix), os.path.dirname(os.path.realpath(sys.executable))}
+    return sorted(d for d in dirs if not any(d == s or d.startswith(s + "/") for s in SYSTEM_DIRS))
+
+
+def bwrap_prefix(bwrap: str) -> list[str]:
+    command = [bwrap, "--unshare-all", "--die-with-parent", "--new-session", "--uid", "65534", "--gid", "65534",
+               "--cap-drop", "ALL", "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--chdir", "/tmp",
+               "--clearenv"]
+    for folder in [*SYSTEM_DIRS, *_python_dirs()]:
+        if os.path.lexists(folder):
+            if os.path.islink(folder):
+                command += ["--symlink", os.readlink(folder), folder]
+            else:
+                command += ["--ro-bind", folder, folder]
+    return command
+
+
+def _cgroup_version() -> str | None:
+    if os.geteuid() != 0:
+        return None
+    if (CGROUP_ROOT / "cgroup.controllers").exists():
+        controllers = (CGROUP_ROOT / "cgroup.controllers").read_text().split()
+        return "v2" if {"memory", "pids"} <= set(controllers) and os.access(CGROUP_ROOT, os.W_OK) else None
+    if all(os.access(CGROUP_ROOT / c, os.W_OK) for c in ("memory", "pids")):
+        return "v1"
+    return None
+
+
+@functools.lru_cache(maxsize=1)
+def detect() -> Isolation:
+    cgroup = None
+    try:
+        cgroup = _cgroup_version()
+        if cgroup:  # prove it: make and remove a group
+            group = CgroupGroup.make(cgroup, 1 << 26)
+            group.remove()
+    except OSError:
+        cgroup = None
+    bwrap = shutil.which("bwrap")
+    if bwrap:
+        trial = subprocess.run([*bwrap_prefix(bwrap), os.path.realpath(sys.executable), "-S", "-c", "pass"],
+                               capture_output=True, text=True, timeout=60)
+        if trial.returncode != 0:
+            log.warning("SANDBOX: bubblewrap is installed but cannot make namespaces here (%s); seed code runs "
+                        "with rlimits only: it can read files, reach the network and see other processes",
+                        trial.stderr.strip()[:200])
+            bwrap = None
+    else:
+        log.warning("SANDBOX: bubblewrap (Debian package `bubblewrap`) is not installed; seed code runs with "
+                    "rlimits only: it can read files, reach the network and see other processes")
+    return Isolation(method="bubblewrap" if bwrap else "rlimits", cgroup=cgroup, bwrap=bwrap)
+
+
+@dataclass
+class CgroupGroup:
+    """One sandbox child's group: its memory and process caps cover every descendant together."""
+
+    version: str
+    paths: list[Path]
+
+    @classmethod
+    def make(cls, version: str, memory_bytes: int) -> "CgroupGroup":
+        name = f"ifforge-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+        if version == "v2":
+            path = CGROUP_ROOT / name
+            path.mkdir()
+            group = cls(version, [path])
+            (path / "memory.max").write_text(str(memory_bytes))
+            (path / "memory.swap.max").write_text("0") if (path / "memory.swap.max").exists() else None
+            (path / "pids.max").write_text(str(MAX_PROCESSES))
+            return group
+        memory, pids = CGROUP_ROOT / "memory" / name, CGROUP_ROOT / "pids" / name
+        memory.mkdir()
+        group = cls(version, [memory])
+        pids.mkdir()
+        group.paths.append(pids)
+        (memory / "memory.limit_in_bytes").write_text(str(memory_bytes))
+        (pids / "pids.max").write_text(str(MAX_PROCESSES))
+        return group
+
+    def enter(self) -> None:
+        """Called in the child before exec: it and all it starts belong to the group."""
+        for path in self.paths:
+            (path / "cgroup.procs").write_text(str(os.getpid()))
+
+    def hit_memory_cap(self) -> bool:
+        path = self.paths[0]
+        try:
+            if self.version == "v2":
+                events = dict(line.split() for line in (path / "memory.events").read_text().splitlines())
+                return int(events.get("oom_kill", 0)) > 0 or int(events.get("max", 0)) > 0
+            return int((path / "memory.failcnt").read_text()) > 0
+        except (OSError, ValueError):
+            return False
+
+    def kill_all(self) -> None:
+        for path in self.paths:
+            try:
+                for pid in (path / "cgroup.procs").read_text().split():
+                    try:
+                        os.kill(int(pid), 9)
+                    except ProcessLookupError:
+                        pass
+            except OSError:
+                pass
+
+    def remove(self) -> None:
+        self.kill_all()
+        for path in self.paths:
+            for _ in range(50):
+                try:
+                    path.rmdir()
+                    break
+                except FileNotFoundError:
+                    break
+                except OSError:  # processes still exiting
+                    import time
+
+                    time.sleep(0.02)
