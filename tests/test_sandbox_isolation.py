@@ -9,6 +9,7 @@ import socket
 import subprocess
 import threading
 import time
+import uuid
 
 import pytest
 
@@ -54,14 +55,14 @@ def test_the_system_is_read_only_and_private_files_are_invisible(tmp_path):
     private.write_text("gold")
     code = '''
 import os
-def f(private, target):
+def f(private, target, system_file):
     seen = []
     for path in ("/etc/passwd", private, os.path.expanduser("~/.bashrc"), "/root"):
         try:
             seen.append(os.path.isdir(path) and os.listdir(path) or open(path).read()[:20])
         except OSError as error:
             seen.append(type(error).__name__)
-    for path in (target, "/usr/poisoned.txt"):
+    for path in (target, system_file):
         try:
             with open(path, "w") as handle:
                 handle.write("poison")
@@ -71,11 +72,18 @@ def f(private, target):
     return seen
 '''
     target = tmp_path / "outputs" / "poisoned.txt"
-    result = _one(code, [str(private), str(target)])
-    assert result.ok, result.error
-    assert "gold" not in json.dumps(result.output) and not any(str(s).startswith("root:") for s in result.output)
-    assert not target.exists() and private.read_text() == "gold"
-    assert not os.path.exists("/usr/poisoned.txt")
+    system_file = f"/usr/ifforge-poisoned-{uuid.uuid4().hex}.txt"  # unique: a stale file cannot fail the test
+    try:
+        result = _one(code, [str(private), str(target), system_file])
+        assert result.ok, result.error
+        assert "gold" not in json.dumps(result.output)
+        assert not any(str(s).startswith("root:") for s in result.output)
+        assert not any(str(s).startswith("wrote") for s in result.output), result.output
+        assert not target.exists() and private.read_text() == "gold"
+        assert not os.path.exists(system_file)
+    finally:
+        if os.path.exists(system_file):
+            os.remove(system_file)
 
 
 @needs_walls
