@@ -118,11 +118,20 @@ def test_hash_seed_is_fixed_per_run_and_settable():
     assert first != other
 
 
-def test_many_cases_share_one_child():
-    code = "import os\ndef f(a):\n    return os.getpid()\n"
+def test_each_case_runs_as_if_alone_in_one_warm_child():
+    code = '''
+import os
+SEEN = []
+def f(a, acc=[]):
+    SEEN.append(a)
+    acc.append(a)
+    open("mine.txt", "a").write(str(a))
+    return [os.getppid(), len(SEEN), len(acc), sorted(os.listdir("."))]
+'''
     results = run_cases(code, "f", [[i] for i in range(200)])
-    assert all(r.ok for r in results)
-    assert len({r.output for r in results}) == 1
+    assert all(r.ok for r in results), results[0].error
+    assert len({r.output[0] for r in results}) == 1  # one warm parent for all cases
+    assert all(r.output[1:4] == [1, 1, ["mine.txt"]] for r in results)  # fresh globals, defaults, directory
 
 
 def test_code_that_forges_protocol_lines_costs_only_its_case():

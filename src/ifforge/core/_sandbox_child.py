@@ -1,17 +1,34 @@
-"""The child side of the sandbox: runs one function on many inputs and streams one line per case.
+"""The child side of the sandbox: a warm process that forks once per case.
 
-Started by `sandbox.py` as `python -P -s -S this_file` in a fresh temporary directory with rlimits
-already set. It reads one JSON request on stdin and writes one JSON line per case on the protocol
-pipe (the original stdout); the function's own prints go to a capped sink, never to the protocol.
-Standard library only: the child runs without site-packages.
+Started by `sandbox.py` as `python -P -s -S` with rlimits already set (behind bubblewrap where the
+machine has it). It reads one JSON request on stdin, compiles the seed once, and for every case
+forks a process that gets fresh module globals, default arguments and random state, its own
+empty working directory, and no way to the protocol pipe (closed in it; this process is not
+dumpable, so /proc cannot hand it back). That process runs the seed module and the function and
+sends one JSON line on a pipe of its own; this process checks the line, kills whatever the case
+started, and writes one line per case on the protocol pipe (the original stdout), in case order.
+This process never runs seed code. Standard library only: the child runs without site-packages.
 """
 
+import ctypes
 import io
 import json
 import os
+import resource
+import select
+import shutil
 import signal
 import sys
+import tempfile
+import time
 import traceback
+
+# modules seed code commonly imports, loaded once here so a case's fork finds them warm
+import bisect, collections, copy, datetime, decimal, fractions, functools, heapq, itertools  # noqa: E401,F401
+import math, operator, random, re, statistics, string, typing  # noqa: E401,F401
+
+STATUSES = {"ok", "timeout", "memory", "exception", "bad_shape", "not_json", "too_large", "crash"}
+GRACE = 0.5  # seconds past the case's alarm before the case process is killed from outside
 
 
 class CaseTimeout(BaseException):
@@ -90,62 +107,219 @@ def _check_shape(result, tracked):
     return output, stats, None
 
 
-def main():
-    request = json.loads(sys.stdin.read())
-    protocol = os.fdopen(os.dup(1), "w", buffering=1)
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, 1)
-    sys.stdout = _CappedSink(request["print_limit"])
-    sys.stdin = io.StringIO("")
-    signal.signal(signal.SIGALRM, _alarm)
+def _no_constants(name):
+    raise ValueError(name + " is not a JSON value")
 
-    def send(message):
-        line = json.dumps(message, allow_nan=False)
-        if len(line) > request["output_limit"]:
-            line = json.dumps({"index": message["index"], "status": "too_large",
-                               "error": "result is " + str(len(line)) + " bytes, over the cap"})
-        protocol.write(line + "\n")
-        protocol.flush()
 
+def _encode(message):
+    """One JSON line; text must be valid Unicode (a lone surrogate is not) and numbers finite."""
+    return (json.dumps(message, allow_nan=False, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def _run_case(code, request, args):
+    """In the case's own process: load the seed, call the function, return the message to send."""
     namespace = {"__name__": "__sandbox__", "__builtins__": __builtins__}
     try:
-        signal.setitimer(signal.ITIMER_REAL, request["case_seconds"])
-        exec(compile(request["code"], "<seed>", "exec"), namespace)
-        signal.setitimer(signal.ITIMER_REAL, 0)
+        exec(code, namespace)
         function = namespace[request["entry"]]
     except BaseException as error:  # noqa: BLE001 - everything is reported, nothing escapes
-        signal.setitimer(signal.ITIMER_REAL, 0)
         status, message = _classify(error)
         if isinstance(error, KeyError):
             status, message = "exception", "no function named " + request["entry"]
-        for index in request["indices"]:
-            send({"index": index, "status": status, "error": "while loading: " + message})
-        return
+        return {"status": status, "error": "while loading: " + message}
+    try:
+        result = function(*args)
+    except BaseException as error:  # noqa: BLE001
+        status, message = _classify(error)
+        frames = traceback.extract_tb(error.__traceback__)
+        seed_lines = [frame.lineno for frame in frames if frame.filename == "<seed>"]
+        return {"status": status, "error": message, "line": seed_lines[-1] if seed_lines else None}
+    output, stats, problem = _check_shape(result, request["tracked"])
+    if problem:
+        return {"status": "bad_shape", "error": problem}
+    try:
+        _encode({"output": output, "stats": stats})
+    except (TypeError, ValueError, UnicodeError, RecursionError) as error:
+        return {"status": "not_json", "error": type(error).__name__ + ": " + str(error)[:300]}
+    return {"status": "ok", "output": output, "stats": stats, "output_type": _type_name(output)}
 
+
+def _case_process(code, request, args, write_end, workdir):
+    """Body of the forked case process; never returns."""
+    try:
+        os.setpgid(0, 0)
+        os.chdir(workdir)
+        os.environ["TMPDIR"] = workdir
+        tempfile.tempdir = None
+        seconds = request["case_seconds"]
+        resource.setrlimit(resource.RLIMIT_CPU, (int(seconds) + 2, int(seconds) + 3))
+        sys.stdout = sys.stderr = _CappedSink(request["print_limit"])
+        signal.signal(signal.SIGALRM, _alarm)
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+        message = _run_case(code, request, args)
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        try:
+            line = _encode(message)
+        except (TypeError, ValueError, UnicodeError, RecursionError):
+            line = _encode({"status": "not_json", "error": "the result cannot be written as JSON"})
+        if len(line) > request["output_limit"]:
+            line = _encode({"status": "too_large", "error": "result is " + str(len(line)) + " bytes, over the cap"})
+        view = memoryview(line)
+        while view:
+            view = view[os.write(write_end, view):]
+    except BaseException:  # noqa: BLE001 - a failure to report is reported by our silence
+        pass
+    finally:
+        os._exit(0)
+
+
+def _read_message(pid, read_end, deadline, limit):
+    """Read the case's line; return (the line or None, why reading stopped, wait status or None)."""
+    data = b""
+    status = None
+    while True:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return None, "timeout", status
+        ready, _, _ = select.select([read_end], [], [], min(remaining, 0.05))
+        if ready:
+            chunk = os.read(read_end, 1 << 16)
+            if not chunk:
+                return None, "silent", status  # every writer closed the pipe without a line
+            data += chunk
+            if b"\n" in data:
+                return data.split(b"\n", 1)[0], "sent", status
+            if len(data) > limit:
+                return None, "too_large", status
+        elif status is not None:
+            return None, "silent", status  # gone; a descendant holds the pipe open without writing
+        else:
+            done, wait_status = os.waitpid(pid, os.WNOHANG)
+            status = wait_status if done == pid else None
+
+
+def _own_pid_namespace():
+    """True behind bubblewrap: our parent is the namespace's init, bubblewrap itself."""
+    try:
+        with open("/proc/1/cmdline", "rb") as handle:
+            return os.getppid() == 1 and b"bwrap" in handle.read()
+    except OSError:
+        return False
+
+
+def _sweep(own_pid_namespace):
+    """Kill whatever a case left running: in our own PID namespace, every process but us and init."""
+    if not own_pid_namespace:
+        return
+    me = os.getpid()
+    for name in os.listdir("/proc"):
+        if name.isdigit() and int(name) not in (1, me):
+            try:
+                os.kill(int(name), signal.SIGKILL)
+            except OSError:
+                pass
+    while True:  # reap the ones that were ours
+        try:
+            if os.waitpid(-1, os.WNOHANG)[0] == 0:
+                break
+        except ChildProcessError:
+            break
+
+
+def _verdict(raw):
+    """The case process's line, checked: it may hold anything seed code chose to write."""
+    try:
+        message = json.loads(raw.decode("utf-8"), parse_constant=_no_constants)
+    except (ValueError, UnicodeError, RecursionError):
+        return {"status": "crash", "error": "the case wrote something that is not a result"}
+    if not isinstance(message, dict) or message.get("status") not in STATUSES:
+        return {"status": "crash", "error": "the case wrote something that is not a result"}
+    allowed = {"status", "output", "stats", "output_type", "error", "line"}
+    message = {key: value for key, value in message.items() if key in allowed}
+    if not isinstance(message.get("error", ""), str) or not isinstance(message.get("output_type", ""), str):
+        return {"status": "crash", "error": "the case wrote something that is not a result"}
+    if not isinstance(message.get("line"), (int, type(None))) or isinstance(message.get("line"), bool):
+        message["line"] = None
+    return message
+
+
+def _death(status):
+    if os.WIFSIGNALED(status):
+        number = os.WTERMSIG(status)
+        if number == signal.SIGXCPU:
+            return {"status": "timeout", "error": "the case used up its CPU time"}
+        return {"status": "crash", "error": "the interpreter died (killed by signal " + str(number) + ")",
+                "signal": number}
+    return {"status": "crash", "error": "the interpreter died (exit status " + str(os.WEXITSTATUS(status)) + ")"}
+
+
+def run_one(code, request, args, protocol_fd, base, own_pid_namespace):
+    workdir = os.path.join(base, "case")  # one case at a time: the same name, made empty each time
+    os.mkdir(workdir, 0o700)
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read_end)
+        os.close(protocol_fd)
+        _case_process(code, request, args, write_end, workdir)
+    os.close(write_end)
+    try:
+        os.setpgid(pid, pid)
+    except OSError:
+        pass
+    deadline = time.monotonic() + request["case_seconds"] + GRACE
+    raw, why, status = _read_message(pid, read_end, deadline, request["output_limit"] + 1024)
+    os.close(read_end)
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except OSError:
+        pass
+    if status is None:
+        status = os.waitpid(pid, 0)[1]
+    _sweep(own_pid_namespace)
+    try:
+        os.rmdir(workdir)  # most cases write nothing
+    except OSError:
+        shutil.rmtree(workdir, ignore_errors=True)
+        if os.path.exists(workdir):  # made undeletable: give the next case a fresh name instead
+            os.rename(workdir, workdir + "-" + str(pid))
+    if raw is not None:
+        return _verdict(raw)
+    if why == "timeout":
+        return {"status": "timeout", "error": "the case ran past its time limit and was killed"}
+    if why == "too_large":
+        return {"status": "too_large", "error": "the case wrote more than the output cap"}
+    return _death(status)
+
+
+def main():
+    request = json.loads(sys.stdin.buffer.read().decode("utf-8"))
+    protocol_fd = os.dup(1)
+    devnull = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1):
+        os.dup2(devnull, fd)
+    try:  # not dumpable: a case running as the same user cannot open our pipes through /proc
+        ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE
+    except (OSError, AttributeError):
+        pass
+    base = tempfile.mkdtemp(prefix="ifforge-cases-")
+    own_pid_namespace = request["walled"] and _own_pid_namespace()
+    code = None
+    try:
+        code = compile(request["code"], "<seed>", "exec")
+        failure = None
+    except BaseException as error:  # noqa: BLE001 - a seed that does not compile fails every case
+        status, message = _classify(error)
+        failure = {"status": status, "error": "while loading: " + message}
+    protocol = os.fdopen(protocol_fd, "wb", buffering=0)
     for index, args in zip(request["indices"], request["cases"]):
+        message = failure or run_one(code, request, args, protocol_fd, base, own_pid_namespace)
+        message["index"] = index
         try:
-            signal.setitimer(signal.ITIMER_REAL, request["case_seconds"])
-            result = function(*args)
-            signal.setitimer(signal.ITIMER_REAL, 0)
-        except BaseException as error:  # noqa: BLE001
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            status, message = _classify(error)
-            frames = traceback.extract_tb(error.__traceback__)
-            seed_lines = [frame.lineno for frame in frames if frame.filename == "<seed>"]
-            send({"index": index, "status": status, "error": message,
-                  "line": seed_lines[-1] if seed_lines else None})
-            continue
-        output, stats, problem = _check_shape(result, request["tracked"])
-        if problem:
-            send({"index": index, "status": "bad_shape", "error": problem})
-            continue
-        try:
-            encoded = json.loads(json.dumps({"output": output, "stats": stats}, allow_nan=False))
-        except (TypeError, ValueError) as error:
-            send({"index": index, "status": "not_json", "error": type(error).__name__ + ": " + str(error)[:300]})
-            continue
-        send({"index": index, "status": "ok", "output": encoded["output"], "stats": encoded["stats"],
-              "output_type": _type_name(output)})
+            protocol.write(_encode(message))
+        except (TypeError, ValueError, UnicodeError, RecursionError):
+            protocol.write(_encode({"index": index, "status": "not_json", "error": "the result cannot be sent"}))
+    shutil.rmtree(base, ignore_errors=True)
 
 
 if __name__ == "__main__":

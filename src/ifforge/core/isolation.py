@@ -132,15 +132,16 @@ class CgroupGroup:
         for path in self.paths:
             (path / "cgroup.procs").write_text(str(os.getpid()))
 
-    def hit_memory_cap(self) -> bool:
+    def memory_kills(self) -> int:
+        """How often the memory cap was hit so far (compare two readings to see a new hit)."""
         path = self.paths[0]
         try:
             if self.version == "v2":
                 events = dict(line.split() for line in (path / "memory.events").read_text().splitlines())
-                return int(events.get("oom_kill", 0)) > 0 or int(events.get("max", 0)) > 0
-            return int((path / "memory.failcnt").read_text()) > 0
+                return int(events.get("oom_kill", 0)) + int(events.get("max", 0))
+            return int((path / "memory.failcnt").read_text())
         except (OSError, ValueError):
-            return False
+            return 0
 
     def kill_all(self) -> None:
         for path in self.paths:

@@ -1,10 +1,11 @@
 """Run untrusted seed code in a child process, never in the caller's.
 
-All cases of one function run in one child (`_sandbox_child.py`), which streams a result line per
-case. The child gets CPU-time, memory, file-size and process rlimits, a fresh temporary working
-directory, no site-packages and a fixed hash seed. A case that loops forever is stopped by an alarm
-inside the child; if the child itself dies or hangs (os._exit, a segfault, an alarm that never
-fires), the parent kills it, marks that case, and starts a new child for the cases left.
+The cases of one function share one warm child (`_sandbox_child.py`) behind the walls `isolation`
+finds, which forks a fresh process per case (fresh globals, defaults and random state, a private
+working directory) and streams a result line per case. The child gets CPU-time, memory, file-size
+and core rlimits, no site-packages and a fixed hash seed. If the child itself dies or hangs (seed
+code killed or stopped it), the parent kills it, marks that case, and starts a new child for the
+cases left. A `deadline` bounds all the passes over one function together.
 """
 
 from __future__ import annotations
@@ -53,6 +54,17 @@ class Limits:
     hash_seed: int = 0
 
 
+class Budget:
+    """A time budget for everything run for one function, across passes: a deadline to share."""
+
+    def __init__(self, seconds: float):
+        self.seconds = seconds
+        self.deadline = time.monotonic() + seconds
+
+    def left(self) -> float:
+        return self.deadline - time.monotonic()
+
+
 @dataclass(frozen=True)
 class CaseResult:
     index: int
@@ -75,7 +87,8 @@ class _Child:
     buffer: bytes = b""
     stderr_path: Path = field(default=Path())
     group: isolation.CgroupGroup | None = None
-    memory_capped: bool = False  # the group's total memory cap was hit (the kernel killed a process)
+    memory_kills: int = 0  # times the group's memory cap was hit, as last seen
+    memory_capped: bool = False  # the group's total memory cap was hit since then
 
 
 def _limit_child(limits: Limits, group: isolation.CgroupGroup | None):
@@ -133,7 +146,7 @@ def _start(code: str, entry: str, indices: list[int], cases: list[list], tracked
     request = {
         "code": code, "entry": entry, "indices": indices, "cases": cases, "tracked": tracked,
         "case_seconds": limits.case_seconds, "output_limit": limits.output_bytes,
-        "print_limit": limits.print_chars,
+        "print_limit": limits.print_chars, "walled": walls.method == "bubblewrap",
     }
     try:
         process.stdin.write(json.dumps(request).encode())
@@ -151,7 +164,7 @@ def _stop(child: _Child) -> str:
         pass
     child.process.wait()
     if child.group is not None:
-        child.memory_capped = child.group.hit_memory_cap()
+        child.memory_capped = child.group.memory_kills() > child.memory_kills
         child.group.remove()  # every descendant, whatever session it moved to
     child.process.stdout.close()
     try:
@@ -167,31 +180,54 @@ def _no_constants(name: str):
 
 
 def run_cases(
-    code: str, entry: str, cases: list[list], *, tracked: bool = False, limits: Limits = Limits()
+    code: str, entry: str, cases: list[list], *, tracked: bool = False, limits: Limits = Limits(),
+    budget: Budget | None = None,
 ) -> list[CaseResult]:
     """Run `entry(*args)` for every args list in `cases`; one result per case, in order.
 
     `tracked` expects the function to return `(output, {tracker: value})` with 1 to 3 trackers.
+    Once `budget` is spent, the cases not run yet are timeouts that say so.
     """
     results: dict[int, CaseResult] = {}
     pending = list(range(len(cases)))
-    while pending:
+    while pending and (budget is None or budget.left() > 0):
         child = _start(code, entry, pending, [cases[i] for i in pending], tracked, limits)
-        pending = _collect(child, pending, results, limits)
+        pending = _collect(child, pending, results, limits, budget)
+    for index in pending:
+        results[index] = CaseResult(index=index, status="timeout",
+                                    error=f"the function's time budget of {budget.seconds:g} s is spent")
     return [results[i] for i in range(len(cases))]
 
 
-def _collect(child: _Child, pending: list[int], results: dict[int, CaseResult], limits: Limits) -> list[int]:
+def _result(index: int, message: dict, child: _Child) -> CaseResult:
+    """A case's result; a case the kernel killed for the group's memory cap is a memory failure."""
+    killed_by = message.pop("signal", None)
+    if killed_by == signal.SIGKILL and child.group is not None:
+        kills = child.group.memory_kills()
+        if kills > child.memory_kills:
+            child.memory_kills = kills
+            message.update(status="memory", error="the case's processes went over the memory cap together")
+    return CaseResult(index=index, **message)
+
+
+def _collect(child: _Child, pending: list[int], results: dict[int, CaseResult], limits: Limits,
+             budget: Budget | None) -> list[int]:
     """Read results until the child finishes or fails; return the cases still to run."""
     selector = selectors.DefaultSelector()
     selector.register(child.process.stdout, selectors.EVENT_READ)
     stream = child.process.stdout.fileno()
-    grace = limits.case_seconds + 1.0
+    grace = limits.case_seconds + 2.0  # the child kills a case half a second past its alarm
     deadline = time.monotonic() + grace + 2.0  # the first case also pays for interpreter start-up
     failure: tuple[Status, str] | None = None
+    if child.group is not None:
+        child.memory_kills = child.group.memory_kills()
     try:
         while True:
+            if budget is not None and budget.left() <= 0:
+                break
             remaining = deadline - time.monotonic()
+            if budget is not None:
+                remaining = min(remaining, budget.left())
             if remaining <= 0:
                 failure = ("timeout", "the case ran past its time limit and the child did not stop")
                 break
@@ -213,7 +249,7 @@ def _collect(child: _Child, pending: list[int], results: dict[int, CaseResult], 
                     expected = next(i for i in pending if i not in results)
                     if index != expected:  # results come in case order; anything else was forged
                         raise ValueError(f"a result for case {index} where case {expected} was due")
-                    results[index] = CaseResult(index=index, **message)
+                    results[index] = _result(index, message, child)
                     deadline = time.monotonic() + grace
             except (ValueError, TypeError, KeyError, StopIteration):  # seed code wrote into the result pipe
                 failure = ("crash", "the child wrote something that is not a result")
@@ -224,8 +260,8 @@ def _collect(child: _Child, pending: list[int], results: dict[int, CaseResult], 
         selector.close()
         tail = _stop(child)
     left = [i for i in pending if i not in results]
-    if not left:
-        return []
+    if not left or (budget is not None and budget.left() <= 0 and failure is None):
+        return left
     status, message = failure or ("crash", "")
     if status == "crash":
         code = child.process.returncode
