@@ -91,6 +91,22 @@ def test_generate_writes_a_versioned_benchmark_and_recomputes_only_what_changed(
     assert (version / "benchmark.jsonl").stat().st_mtime_ns == mtime
     assert sorted(p.name for p in (out / "logicif").glob("v*")) == ["v001"]
 
+    # poisoned gold, in the export and in the item cache: noticed by hash, computed again, never reused
+    clean = (version / "benchmark.jsonl").read_text()
+    poisoned_row = json.loads(clean.splitlines()[0])
+    poisoned_row["code_output"]["output"] = "poisoned"
+    (version / "benchmark.jsonl").write_text(json.dumps(poisoned_row) + "\n" + "".join(
+        line + "\n" for line in clean.splitlines()[1:]))
+    entry = next(p for p in (out / "logicif" / ".cache" / "execute").rglob("*.json") if b"bank_ledger" in p.read_bytes())
+    digest, _, body = entry.read_bytes().partition(b"\n")
+    value = json.loads(body)
+    value["kept"]["cases"][0]["output"] = "poisoned"
+    entry.write_bytes(digest + b"\n" + json.dumps(value).encode())
+    assert generate(seeds=str(seeds), out=str(out), options={"progress": False}) == str(version)
+    assert (version / "benchmark.jsonl").read_text() == clean
+    assert _manifest(version)["stages"]["execute"]["computed"] == 1
+    assert all(len(digest) == 64 for digest in _manifest(version)["artifact_sha256"].values())
+
     # a reviewer vetoes a chosen expression: a new version, with the next nearest rewrite instead
     vetoed = chosen["chosen"][0]["rewrite_id"]
     (out / "logicif" / "expressions_veto.txt").write_text(f"{vetoed}  # too chatty\n")

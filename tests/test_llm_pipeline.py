@@ -8,7 +8,8 @@ from oracle import Oracle
 
 from ifforge.flows.generate import generate
 from ifforge.core.llm import LLM, LLMConfig
-from ifforge.families.logicif.settings import LogicIFSettings as Settings
+from ifforge.core import isolation
+from ifforge.families.logicif.configs import InstrumentConfig
 from ifforge.families.logicif.stages import instrument, load
 from ifforge.testing.openai_stub import Answer, StubServer
 
@@ -77,6 +78,11 @@ def _seed(seed_dir, task):
     return next(s for s in seeds if s.task_id == task)
 
 
+def _config(llm_reasks: int) -> InstrumentConfig:
+    """What the instrument stage receives: its typed config."""
+    return InstrumentConfig(case_seconds=2.0, memory_mb=1024, function_seconds=20.0, llm_reasks=llm_reasks)
+
+
 def _run(coroutine_factory, server):
     async def go():
         llm = LLM(LLMConfig(model="stub", base_url=server.url, api_key="k", timeout=5, max_retries=1))
@@ -90,11 +96,11 @@ def _run(coroutine_factory, server):
 def test_llm_anonymisation_is_kept_after_a_re_ask_and_falls_back_when_it_never_passes(seed_dir):
     oracle = Oracle(markers=MARKERS, wrong_once={"alpha"}, always_wrong={"bravo"})
     with StubServer(oracle) as server:
-        alpha = _run(lambda llm: instrument.run_llm(_seed(seed_dir, "alpha"), llm, Settings(llm_reasks=2)), server)
+        alpha = _run(lambda llm: instrument.run_llm(_seed(seed_dir, "alpha"), llm, _config(llm_reasks=2)), server)
         assert alpha.kept.path == "llm" and "after 2 tries" in alpha.kept.notes[0]
         second_ask = server.requests[1]["messages"][-1]["content"]
         assert "tracker keys" in second_ask and "not_a_tracker" in second_ask
-        bravo = _run(lambda llm: instrument.run_llm(_seed(seed_dir, "bravo"), llm, Settings(llm_reasks=1)), server)
+        bravo = _run(lambda llm: instrument.run_llm(_seed(seed_dir, "bravo"), llm, _config(llm_reasks=1)), server)
     assert bravo.kept.path == "deterministic"
     assert "LLM anonymisation not used" in bravo.kept.notes[-1] and "tracker keys" in bravo.kept.notes[-1]
     assert oracle.kinds.count("anonymise") == 2 + 2
@@ -109,10 +115,25 @@ def test_llm_anonymisation_that_changes_the_output_or_leaks_names_is_refused(see
     leaky = dict(good, function=good["function"].replace("v2", "total"))
     with StubServer() as server:
         server.script(*(Answer(content=json.dumps(reply)) for reply in (wrong, leaky)))
-        outcome = _run(lambda llm: instrument.run_llm(seed, llm, Settings(llm_reasks=1)), server)
+        outcome = _run(lambda llm: instrument.run_llm(seed, llm, _config(llm_reasks=1)), server)
     asks = [r["messages"][-1]["content"] for r in server.requests]
     assert "but the original returns" in asks[1]
     assert outcome.kept.path == "deterministic" and "still there: total" in outcome.kept.notes[-1]
+
+
+@pytest.mark.skipif(isolation.detect().method != "bubblewrap", reason="bubblewrap is not installed here")
+def test_a_model_reply_with_a_module_level_write_cannot_touch_the_host(seed_dir, tmp_path):
+    seed = _seed(seed_dir, "alpha")
+    good = json.loads(Oracle(markers=MARKERS).anonymise(
+        f"Original code:\n```python\n{seed.source}\n```\nThe entry function `alpha`", False).content.split("\n", 1)[1])
+    target = tmp_path / "written-by-the-model.txt"
+    hostile = dict(good, function=(f"try:\n    open({str(target)!r}, 'w').write('pwned')\nexcept OSError:\n    pass\n"
+                                   + good["function"]))
+    with StubServer() as server:
+        server.script(Answer(content=json.dumps(hostile)))
+        outcome = _run(lambda llm: instrument.run_llm(seed, llm, _config(llm_reasks=0)), server)
+    assert outcome.kept.path == "llm"  # it passed every check, and ran only behind the walls
+    assert not target.exists()
 
 
 def test_generate_with_an_llm_keeps_drops_and_caches(seed_dir, tmp_path, prefect_server):

@@ -1,8 +1,9 @@
 """The sandbox contains what seed code does: every failure costs only its own case."""
 
 import os
+import time
 
-from ifforge.core.sandbox import Limits, run_cases
+from ifforge.core.sandbox import Budget, Limits, run_cases
 
 HOSTILE = '''
 import os, sys
@@ -121,6 +122,7 @@ def test_hash_seed_is_fixed_per_run_and_settable():
 def test_each_case_runs_as_if_alone_in_one_warm_child():
     code = '''
 import os
+import time
 SEEN = []
 def f(a, acc=[]):
     SEEN.append(a)
@@ -137,6 +139,7 @@ def f(a, acc=[]):
 def test_code_that_forges_protocol_lines_costs_only_its_case():
     code = '''
 import os
+import time
 def f(x):
     if x == 2:
         for fd in range(3, 10):
@@ -149,3 +152,16 @@ def f(x):
     results = run_cases(code, "f", [[1], [2], [3]])
     assert results[0].ok and results[2].ok and results[2].output == 3
     assert results[1].status == "crash"
+
+
+def test_a_time_budget_bounds_all_passes_over_one_function():
+    code = "def f(x):\n    while True:\n        pass\n"
+    budget = Budget(3.0)
+    started = time.monotonic()
+    first = run_cases(code, "f", [[i] for i in range(4)], limits=Limits(case_seconds=1.0), budget=budget)
+    second = run_cases(code, "f", [[i] for i in range(4)], limits=Limits(case_seconds=1.0), budget=budget)
+    elapsed = time.monotonic() - started
+    assert elapsed < 5.0, f"8 endless cases took {elapsed:.1f} s under a 3 s budget"
+    assert all(r.status == "timeout" for r in first + second)
+    assert any("time budget of 3 s is spent" in r.error for r in first + second)
+    assert all("time budget" in r.error for r in second)

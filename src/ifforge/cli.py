@@ -55,10 +55,14 @@ def _generate(args: argparse.Namespace) -> int:
     except (SettingsError, LLMSetupError) as error:
         print(f"ifforge: {error}", file=sys.stderr)
         return 2
-    for path in (args.seeds, args.functions, args.test_cases):
-        if path and not Path(path).exists():
-            print(f"ifforge: {path}: not found", file=sys.stderr)
-            return 2
+    from ifforge.core.untrusted import InputError, check_out_dir
+
+    try:  # the inputs' paths and the output folder, before Prefect starts or anything is written
+        get_family(settings.family).check_inputs(settings)
+        check_out_dir(settings.out)
+    except InputError as error:
+        print(f"ifforge: {error}", file=sys.stderr)
+        return 2
     from ifforge.flows.generate import flow_for
 
     generate = flow_for(settings)
@@ -75,11 +79,15 @@ def _generate(args: argparse.Namespace) -> int:
                 print(f"ifforge: local llama.cpp server on {server.url} ({server.model_name})", file=sys.stderr)
                 options.update(base_url=server.url, model=server.model_name)
                 folder = run()
-        except LocalServerError as error:
+        except (LocalServerError, InputError) as error:
             print(f"ifforge: {error}", file=sys.stderr)
             return 2
     else:
-        folder = run()
+        try:
+            folder = run()
+        except InputError as error:
+            print(f"ifforge: {error}", file=sys.stderr)
+            return 2
     print(folder)
     return 0
 

@@ -11,6 +11,8 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+from ifforge.core.orphans import guard
+
 
 class ChildServerError(RuntimeError):
     pass
@@ -48,6 +50,7 @@ class ChildServer:
         with open(self.log_path, "wb") as log:
             self.process = subprocess.Popen(self.command(), stdout=log, stderr=subprocess.STDOUT, env=self.env,
                                             start_new_session=True)
+        guard(self.process.pid, group=True)  # stopped even if we are killed with SIGKILL
         deadline = time.monotonic() + self.startup_seconds
         while time.monotonic() < deadline:
             if self.process.poll() is not None:

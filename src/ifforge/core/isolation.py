@@ -18,6 +18,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
@@ -75,11 +76,37 @@ def _cgroup_version() -> str | None:
     return None
 
 
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+        return True
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+
+
+def remove_stale_groups(version: str) -> int:
+    """Groups left by a run that was killed (SIGKILL skips our clean-up): emptied and removed."""
+    removed = 0
+    parents = [CGROUP_ROOT] if version == "v2" else [CGROUP_ROOT / "memory", CGROUP_ROOT / "pids"]
+    for parent in parents:
+        for path in parent.glob("ifforge-*-*"):
+            owner = path.name.split("-")[1]
+            if owner.isdigit() and not _pid_alive(int(owner)):
+                stale = CgroupGroup(version, [path])
+                stale.remove()
+                removed += not path.exists()
+    return removed
+
+
 @functools.lru_cache(maxsize=1)
 def detect() -> Isolation:
     cgroup = None
     try:
         cgroup = _cgroup_version()
+        if cgroup:
+            remove_stale_groups(cgroup)
         if cgroup:  # prove it: make and remove a group
             group = CgroupGroup.make(cgroup, 1 << 26)
             group.remove()
@@ -164,6 +191,4 @@ class CgroupGroup:
                 except FileNotFoundError:
                     break
                 except OSError:  # processes still exiting
-                    import time
-
                     time.sleep(0.02)

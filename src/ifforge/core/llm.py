@@ -31,6 +31,7 @@ import openai
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from ifforge.core.jsontext import last_json_object
+from ifforge.core.untrusted import clean_text
 
 log = logging.getLogger("ifforge.core.llm")
 
@@ -400,9 +401,10 @@ class LLM:
                 latency = time.monotonic() - started
                 self.concurrency.succeeded()
                 choice = response.choices[0] if response.choices else None
-                text = (choice.message.content or "") if choice else ""
+                text = clean_text(choice.message.content or "") if choice else ""
                 calls = tuple({"id": call.id, "type": "function",
-                               "function": {"name": call.function.name, "arguments": call.function.arguments}}
+                               "function": {"name": call.function.name,
+                                            "arguments": clean_text(call.function.arguments or "")}}
                               for call in (choice.message.tool_calls or [] if choice else []))
                 usage = response.usage
                 prompt_tokens = getattr(usage, "prompt_tokens", 0) or 0
@@ -503,6 +505,7 @@ def parse_reply(text: str, model: type[BaseModel]) -> tuple[BaseModel | None, st
     value = last_json_object(text)
     if value is None:
         return None, "no JSON object found in the reply"
+    value = json.loads(clean_text(json.dumps(value, ensure_ascii=False)))  # a "\ud800" escape in the reply: no lone surrogates
     try:
         return model.model_validate(value), ""
     except ValidationError as error:

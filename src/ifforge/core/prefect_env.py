@@ -41,4 +41,7 @@ def configure() -> str | None:
     if os.environ.get("IFFORGE_NO_SERVER_PROBE") != "1" and server_is_up(server_url()):
         os.environ["PREFECT_API_URL"] = server_url()
         return os.environ["PREFECT_API_URL"]
+    from ifforge.core.orphans import guard_prefect_temporary_server
+
+    guard_prefect_temporary_server()  # the temporary server dies with us, even on SIGKILL
     return None

@@ -8,6 +8,9 @@ Layout under `<out>/<benchmark>/`:
   a finished version writes nothing new; a matching unfinished one is resumed; anything else gets a
   new version. `vNNN/items/<task_id>/` holds every turn of one item, readable by a person.
 Every file is written to a temporary name and renamed, so a crash never leaves half a file.
+Nothing read back is trusted blindly: a cache entry carries the hash of its content and one that
+does not match is computed again; a finished version's manifest lists the hash of every artifact,
+and a version whose files no longer match is resumed (rewritten), never reused.
 """
 
 from __future__ import annotations
@@ -16,9 +19,12 @@ import ast
 import functools
 import hashlib
 import json
+import logging
 import os
+import re
 import tempfile
 import time
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -29,6 +35,7 @@ from pydantic import BaseModel
 
 from ifforge.core import pyast
 
+log = logging.getLogger("ifforge.store")
 PACKAGE_ROOT = Path(__file__).resolve().parents[1]
 MANIFEST = "manifest.json"
 RUN_FILE = "run.json"
@@ -108,10 +115,11 @@ def atomic_write(path: Path, data: str | bytes, durable: bool = True) -> None:
     cut but costs milliseconds a file: per-item artifacts, hundreds a run, go without it."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.{os.getpid()}-", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:
-            handle.write(data.encode() if isinstance(data, str) else data)
+            # a lone surrogate (from a model's JSON escape) cannot be UTF-8: shown escaped, never a crash
+            handle.write(data.encode("utf-8", "backslashreplace") if isinstance(data, str) else data)
             handle.flush()
             if durable:
                 os.fsync(handle.fileno())
@@ -127,7 +135,8 @@ def atomic_path(path: Path) -> Iterator[Path]:
     renamed into place when the block succeeds and removed when it fails."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.stem}.tmp{path.suffix}")  # the suffix tells matplotlib the format
+    # unique (two runs on one --out write at once), and the suffix tells matplotlib the format
+    temporary = path.with_name(f".{path.stem}.{os.getpid()}-{uuid.uuid4().hex[:8]}.tmp{path.suffix}")
     try:
         yield temporary
         os.replace(temporary, path)
@@ -136,33 +145,102 @@ def atomic_path(path: Path) -> Iterator[Path]:
         raise
 
 
+def remove_stale_temporaries(root: Path) -> int:
+    """Temporary files of writers that were killed mid-write (their process is gone): removed."""
+    removed = 0
+    for folder, _, names in os.walk(root):
+        for name in names:
+            if not (name.startswith(".") and ".tmp" in name):
+                continue
+            match = re.search(r"\.(\d+)-[^.]*\.tmp", name)
+            if match and not _pid_alive(int(match[1])):
+                try:
+                    os.unlink(os.path.join(folder, name))
+                    removed += 1
+                except OSError:
+                    pass
+    return removed
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+        return True
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+
+
 def write_json(path: Path, value: Any, durable: bool = True) -> None:
     if isinstance(value, BaseModel):
         value = value.model_dump(mode="json")
-    atomic_write(path, json.dumps(value, indent=2, ensure_ascii=False, default=_default) + "\n", durable)
+    text = json.dumps(value, indent=2, ensure_ascii=False, default=_default) + "\n"
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: JSON can still carry it, as an escape
+        text = json.dumps(value, indent=2, ensure_ascii=True, default=_default) + "\n"
+    atomic_write(path, text, durable)
+
+
+def bytes_hash(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def changed_artifacts(version: Path) -> list[str]:
+    """The artifacts of a finished version whose content no longer matches its manifest's hashes."""
+    try:
+        hashes = json.loads((Path(version) / MANIFEST).read_text()).get("artifact_sha256")
+    except (OSError, ValueError):
+        return [MANIFEST]
+    if not isinstance(hashes, dict):
+        return [f"{MANIFEST} (no artifact hashes)"]
+    changed = []
+    for name, digest in sorted(hashes.items()):
+        path = Path(version) / name
+        if ".." in Path(name).parts or not path.is_file() or file_hash(path) != digest:
+            changed.append(name)
+    return changed
 
 
 class ItemCache:
-    """Per-item stage results, addressed by content; shared across runs and versions."""
+    """Per-item stage results, addressed by content; shared across runs and versions.
+
+    An entry is the SHA-256 of its JSON on the first line, then the JSON. An entry whose hash does
+    not match (edited, truncated, written by something else) reads as a miss and is counted in
+    `mismatches`: the item is computed again, never trusted.
+    """
 
     def __init__(self, root: Path):
         self.root = Path(root)
+        self.mismatches = 0
 
     def _path(self, stage: str, key: str) -> Path:
         return self.root / stage / key[:2] / f"{key}.json"
 
     def get(self, stage: str, key: str) -> Any | None:
+        path = self._path(stage, key)
         try:
-            return json.loads(self._path(stage, key).read_text())
-        except (OSError, ValueError):
+            digest, _, body = path.read_bytes().partition(b"\n")
+        except OSError:
+            return None
+        if digest.decode("ascii", "replace") != bytes_hash(body):
+            self.mismatches += 1
+            log.warning("%s: the cached result does not match its hash; computing it again", path)
+            return None
+        try:
+            return json.loads(body)
+        except ValueError:
             return None
 
     def put(self, stage: str, key: str, value: Any) -> None:
         if isinstance(value, BaseModel):
             value = value.model_dump(mode="json")
         # not canonical: dict order is data here (a tracker dict keeps the order the code built it in).
-        # Not fsynced: after a power cut a lost or torn entry reads as a miss and is computed again.
-        atomic_write(self._path(stage, key), json.dumps(value, ensure_ascii=False, default=_default), durable=False)
+        # ASCII: a lone surrogate in a value stays an escape. Not fsynced: after a power cut a lost or
+        # torn entry fails its hash, reads as a miss and is computed again.
+        body = json.dumps(value, ensure_ascii=True, default=_default).encode("ascii")
+        atomic_write(self._path(stage, key), bytes_hash(body).encode("ascii") + b"\n" + body, durable=False)
 
 
 def provenance(stage: str, stage_version: str, input_hash: str, prompt_hash: str | None = None,
@@ -198,6 +276,7 @@ class VersionStore:
 
     def _choose(self) -> tuple[Path, str]:
         self.benchmark_root.mkdir(parents=True, exist_ok=True)
+        remove_stale_temporaries(self.benchmark_root)
         versions = sorted(p for p in self.benchmark_root.glob("v[0-9]*") if p.is_dir())
         for candidate in reversed(versions):
             try:
@@ -205,7 +284,15 @@ class VersionStore:
             except (OSError, ValueError):
                 continue
             if run.get("fingerprint") == self.fingerprint:
-                return candidate, ("finished" if (candidate / MANIFEST).exists() else "resumed")
+                if not (candidate / MANIFEST).exists():
+                    return candidate, "resumed"
+                changed = changed_artifacts(candidate)
+                if not changed:
+                    return candidate, "finished"
+                log.warning("%s: %d file(s) differ from the hashes in its manifest (%s); the version is "
+                            "written again", candidate, len(changed), ", ".join(changed[:5]))
+                (candidate / MANIFEST).unlink()  # no longer finished-looking until it is rewritten
+                return candidate, "resumed"
         number = max((int(p.name[1:]) for p in versions if p.name[1:].isdigit()), default=0) + 1
         while True:
             candidate = self.benchmark_root / f"v{number:03d}"
@@ -235,7 +322,10 @@ class VersionStore:
         return target
 
     def write_manifest(self, manifest: dict[str, Any]) -> Path:
-        manifest = {**manifest, "artifacts": sorted(set(self.artifacts))}
+        artifacts = sorted(set(self.artifacts))
+        manifest = {**manifest, "artifacts": artifacts,
+                    "artifact_sha256": {name: file_hash(self.path / name) for name in artifacts
+                                        if (self.path / name).is_file()}}
         write_json(self.path / MANIFEST, manifest)
         latest = self.benchmark_root / "LATEST"
         atomic_write(latest, self.version + "\n")

@@ -52,6 +52,9 @@ class Family:
     def load(self, settings: Settings) -> Loaded:
         raise NotImplementedError
 
+    def check_inputs(self, settings: Settings) -> None:
+        """Cheap checks of the inputs' paths before a run starts (raise `InputError`); load checks the rest."""
+
     def plan(self, settings: Settings) -> list[Step]:
         raise NotImplementedError
 

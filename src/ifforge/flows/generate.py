@@ -45,17 +45,18 @@ class LostItems(RuntimeError):
 
 def _no_retry_on_fatal(task, task_run, state) -> bool:
     from ifforge.core.llm import LLMFatal
+    from ifforge.core.untrusted import InputError
 
     try:
         state.result()
-    except LLMFatal:
+    except (LLMFatal, InputError):
         return False
     except Exception:  # noqa: BLE001 - any other failure may be transient
         return True
     return True
 
 
-@task(name="load", retries=1, retry_delay_seconds=1, cache_policy=NO_CACHE)
+@task(name="load", retries=1, retry_delay_seconds=1, cache_policy=NO_CACHE, retry_condition_fn=_no_retry_on_fatal)
 def load_task(settings):
     """Reading the inputs is how a run learns what changed: never cached."""
     return get_family(settings.family).load(settings)

@@ -6,12 +6,21 @@ results, and one it does receive always re-keys it.
 
 from __future__ import annotations
 
+from ifforge.core import sandbox
 from ifforge.core.records import Record
 
 
 class SandboxConfig(Record):
     case_seconds: float
     memory_mb: int
+    function_seconds: float
+
+    def limits(self) -> sandbox.Limits:
+        return sandbox.Limits(case_seconds=self.case_seconds, memory_bytes=self.memory_mb << 20)
+
+    def budget(self) -> sandbox.Budget:
+        """One function's time for all its sandbox runs in a stage, started now."""
+        return sandbox.Budget(self.function_seconds)
 
 
 class ExecuteConfig(SandboxConfig):

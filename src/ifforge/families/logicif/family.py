@@ -18,6 +18,7 @@ from ifforge.core.llm_setup import resolve_llm
 from ifforge.core.prompts import Prompt, load_prompt
 from ifforge.core.runner import Stage
 from ifforge.core.store import VersionStore, atomic_path, code_version, content_hash, file_hash, provenance
+from ifforge.core.untrusted import InputError
 from ifforge.families.base import BatchStage, Family, Loaded
 from ifforge.families.logicif import configs
 from ifforge.families.logicif.codeops.complexity import difficulty_tiers
@@ -87,16 +88,24 @@ class LogicIF(Family):
     llm_stages = LLM_STAGES
 
     # ---- generate -------------------------------------------------------------------------------
+    def check_inputs(self, settings: LogicIFSettings) -> None:
+        if settings.functions or settings.test_cases:
+            if not (settings.functions and settings.test_cases):
+                raise InputError("--functions and --test-cases go together")
+            load.check_jsonl_pair(settings.functions, settings.test_cases)
+        else:
+            load.seed_paths(settings.seeds or DEFAULT_SEEDS)
+
     def load(self, settings: LogicIFSettings) -> Loaded:
         if settings.functions or settings.test_cases:
             if not (settings.functions and settings.test_cases):
-                raise ValueError("--functions and --test-cases go together")
-            seeds, dropped = load.load_logicif_jsonl(settings.functions, settings.test_cases)
+                raise InputError("--functions and --test-cases go together")
+            seeds, dropped = load.load_logicif_jsonl(settings.functions, settings.test_cases, settings.max_seed_bytes)
             inputs = {"functions": str(settings.functions), "functions_sha256": file_hash(settings.functions),
                       "test_cases": str(settings.test_cases), "test_cases_sha256": file_hash(settings.test_cases)}
         else:
             folder = settings.seeds or DEFAULT_SEEDS
-            seeds, dropped = load.load_seed_dir(folder)
+            seeds, dropped = load.load_seed_dir(folder, settings.max_seed_bytes)
             inputs = {"seeds": str(folder)}
         return Loaded(items=seeds, dropped=dropped, inputs=inputs)
 
@@ -112,7 +121,8 @@ class LogicIF(Family):
 
     def plan(self, settings: LogicIFSettings) -> list:
         models, _ = resolve_llm(settings, LLM_STAGES)
-        sandbox = {"case_seconds": settings.case_seconds, "memory_mb": settings.memory_mb}
+        sandbox = {"case_seconds": settings.case_seconds, "memory_mb": settings.memory_mb,
+                   "function_seconds": settings.function_seconds}
         steps: list = []
         if settings.dedup:
             steps.append(BatchStage("dedup", dedup_seeds, {"version": code_version(dedup),

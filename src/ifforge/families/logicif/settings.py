@@ -13,6 +13,7 @@ class LogicIFSettings(Settings):
     seeds: Path | None = Field(None, description="folder of seed .py files (default: the seeds shipped with ifforge)")
     functions: Path | None = Field(None, description="LogicIF functions JSONL ({task_id, function} per line)")
     test_cases: Path | None = Field(None, description="LogicIF test cases JSONL ({task_id, test_cases} per line)")
+    max_seed_bytes: int = Field(100_000, ge=1, description="refuse a seed (file or JSONL function) larger than this")
     min_cases: int = Field(3, ge=1, description="drop a function left with fewer cases than this")
     max_tracker_value: float = Field(50, description="drop a case with a tracker value >= this")
     max_decimal_places: int = Field(6, ge=0, description="drop a case whose output has more decimal places")
@@ -24,6 +25,8 @@ class LogicIFSettings(Settings):
     )
     case_seconds: float = Field(2.0, gt=0, description="sandbox wall-clock limit per case")
     memory_mb: int = Field(1024, ge=64, description="sandbox address-space limit per child")
+    function_seconds: float = Field(
+        20.0, gt=0, description="sandbox time budget for all runs of one function in one stage")
     mini_fraction: float = Field(0.25, gt=0, le=1, description="share of tasks per tier in the mini split")
     sample_seed: int = Field(0, description="seed for the mini split's sampling")
 

@@ -23,6 +23,8 @@ def top_level_functions(source: str) -> list[str]:
         tree = pyast.parse(source)
     except SyntaxError as error:
         raise SeedSyntaxError(f"does not parse: {error.msg}", error.lineno) from None
+    except (RecursionError, MemoryError):
+        raise SeedSyntaxError("is nested too deeply to parse", None) from None
     return [node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
 
 

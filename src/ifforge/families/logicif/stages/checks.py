@@ -42,7 +42,8 @@ def identifiers(source: str) -> set[str]:
 
 
 def tracked_function_problem(code: str, args: list[list], tracker_names: list[str], *, expected: list | None = None,
-                             limits: sandbox.Limits = sandbox.Limits()) -> str | None:
+                             limits: sandbox.Limits = sandbox.Limits(),
+                             budget: sandbox.Budget | None = None) -> str | None:
     """Why `code` fails as a tracked `f` on these inputs, or None when it passes.
 
     `expected` holds the reference outputs per case (None where the reference itself failed)."""
@@ -54,7 +55,7 @@ def tracked_function_problem(code: str, args: list[list], tracker_names: list[st
         return "there is no top-level function named f"
     if not 1 <= len(tracker_names) <= 3 or len(set(tracker_names)) != len(tracker_names):
         return f"expected 1 to 3 distinct trackers, got {tracker_names}"
-    results = sandbox.run_cases(code, "f", args, tracked=True, limits=limits)
+    results = sandbox.run_cases(code, "f", args, tracked=True, limits=limits, budget=budget)
     for index, result in enumerate(results):
         shown = canonical_json(args[index])[:200]
         if not result.ok:

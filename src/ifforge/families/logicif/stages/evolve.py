@@ -30,7 +30,8 @@ class EvolveReply(BaseModel):
     change: str = ""
 
 
-def turn_problem(current: InstrumentedFunction, reply: EvolveReply, limits: sandbox.Limits) -> str | None:
+def turn_problem(current: InstrumentedFunction, reply: EvolveReply, settings: EvolveConfig) -> str | None:
+    limits, budget = settings.limits(), settings.budget()
     try:
         before, after = checks.signature(current.instrumented_source, "f"), checks.signature(reply.function, "f")
     except SyntaxError as error:
@@ -40,19 +41,19 @@ def turn_problem(current: InstrumentedFunction, reply: EvolveReply, limits: sand
     if before != after:
         return f"the signature changed from f({before}) to f({after})"
     problem = checks.tracked_function_problem(reply.function, [i.args for i in current.inputs],
-                                              [t.name for t in reply.trackers], limits=limits)
+                                              [t.name for t in reply.trackers], limits=limits, budget=budget)
     if problem:
         return problem
     reseeded = sandbox.Limits(**{**limits.__dict__, "hash_seed": 1})
-    first = sandbox.run_cases(reply.function, "f", [i.args for i in current.inputs], tracked=True, limits=limits)
-    second = sandbox.run_cases(reply.function, "f", [i.args for i in current.inputs], tracked=True, limits=reseeded)
+    args = [i.args for i in current.inputs]
+    first = sandbox.run_cases(reply.function, "f", args, tracked=True, limits=limits, budget=budget)
+    second = sandbox.run_cases(reply.function, "f", args, tracked=True, limits=reseeded, budget=budget)
     if [(r.output, r.stats) for r in first] != [(r.output, r.stats) for r in second]:
         return "the results change from run to run (set or hash order leaks into them)"
     return None
 
 
 async def run_llm(item: InstrumentedFunction, llm: LLM, settings: EvolveConfig) -> Outcome[InstrumentedFunction]:
-    limits = sandbox.Limits(case_seconds=settings.case_seconds, memory_bytes=settings.memory_mb << 20)
     prompt = load_prompt("evolve")
     current = item
     notes = list(item.notes)
@@ -64,7 +65,7 @@ async def run_llm(item: InstrumentedFunction, llm: LLM, settings: EvolveConfig) 
         except LLMError as error:
             notes.append(f"evolve turn {turn} failed, previous version kept: {str(error)[:300]}")
             continue
-        problem = await sandbox.off_loop(turn_problem, current, reply, limits)
+        problem = await sandbox.off_loop(turn_problem, current, reply, settings)
         if problem:
             notes.append(f"evolve turn {turn} rejected, previous version kept: {problem[:300]}")
             continue

@@ -70,13 +70,13 @@ def merge_output_types(names: list[str]) -> str:
 
 
 def run(item: InstrumentedFunction, settings: ExecuteConfig) -> Outcome[ExecutedFunction]:
-    limits = sandbox.Limits(case_seconds=settings.case_seconds, memory_bytes=settings.memory_mb << 20)
+    limits, budget = settings.limits(), settings.budget()
     args = [test_input.args for test_input in item.inputs]
     evolved = item.evolved_turns > 0  # an evolved f computes something new: nothing to compare it with
-    original = (sandbox.run_cases(item.original_source, item.original_entry, args, limits=limits) if not evolved
-                else [sandbox.CaseResult(index=i, status="ok") for i in range(len(args))])
-    tracked = sandbox.run_cases(item.instrumented_source, "f", args, tracked=True, limits=limits)
-    reseeded = sandbox.run_cases(item.instrumented_source, "f", args, tracked=True,
+    original = (sandbox.run_cases(item.original_source, item.original_entry, args, limits=limits, budget=budget)
+                if not evolved else [sandbox.CaseResult(index=i, status="ok") for i in range(len(args))])
+    tracked = sandbox.run_cases(item.instrumented_source, "f", args, tracked=True, limits=limits, budget=budget)
+    reseeded = sandbox.run_cases(item.instrumented_source, "f", args, tracked=True, budget=budget,
                                  limits=sandbox.Limits(**{**limits.__dict__, "hash_seed": 1}))
     tracker_names = [tracker.name for tracker in item.trackers]
 

@@ -59,10 +59,11 @@ class AnonymiseReply(BaseModel):
     trackers: list[TrackerReply]
 
 
-def llm_problem(seed: SeedFunction, reply: AnonymiseReply, expected: list, limits: sandbox.Limits) -> str | None:
+def llm_problem(seed: SeedFunction, reply: AnonymiseReply, expected: list, settings: InstrumentConfig) -> str | None:
     """Why an LLM's anonymised + instrumented function cannot be kept, or None."""
     problem = checks.tracked_function_problem(reply.function, [i.args for i in seed.inputs],
-                                              [t.name for t in reply.trackers], expected=expected, limits=limits)
+                                              [t.name for t in reply.trackers], expected=expected,
+                                              limits=settings.limits(), budget=settings.budget())
     if problem:
         return problem
     leaked = sorted(checks.author_names(seed.source) & checks.identifiers(reply.function))
@@ -74,9 +75,9 @@ def llm_problem(seed: SeedFunction, reply: AnonymiseReply, expected: list, limit
 async def run_llm(seed: SeedFunction, llm: LLM, settings: InstrumentConfig) -> Outcome[InstrumentedFunction]:
     """Ask the LLM to anonymise and add trackers; check the answer by running it; re-ask with the
     problem (bounded); fall back to the deterministic path, saying why."""
-    limits = sandbox.Limits(case_seconds=settings.case_seconds, memory_bytes=settings.memory_mb << 20)
     args = [i.args for i in seed.inputs]
-    reference = await sandbox.off_loop(sandbox.run_cases, seed.source, seed.entry, args, limits=limits)
+    reference = await sandbox.off_loop(sandbox.run_cases, seed.source, seed.entry, args, limits=settings.limits(),
+                                       budget=settings.budget())
     expected = [r.output if r.ok else None for r in reference]
     prompt = load_prompt("anonymise")
     messages = [{"role": "user", "content": prompt.render(source=strip_comments_and_docstrings(seed.source),
@@ -89,7 +90,7 @@ async def run_llm(seed: SeedFunction, llm: LLM, settings: InstrumentConfig) -> O
         except LLMError as error:
             problem = str(error)
             break
-        problem = await sandbox.off_loop(llm_problem, seed, reply, expected, limits)
+        problem = await sandbox.off_loop(llm_problem, seed, reply, expected, settings)
         if problem is None:
             return Outcome(kept=InstrumentedFunction(
                 task_id=seed.task_id, original_source=seed.source, original_entry=seed.entry,

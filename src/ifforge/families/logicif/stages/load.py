@@ -7,14 +7,15 @@ names its file and line; the other seeds load as usual.
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
+from ifforge.core.untrusted import BadValue, InputError, check_task_id, parse_json, read_lines
 from ifforge.families.logicif.codeops.source import SeedSyntaxError, choose_entry
 from ifforge.families.logicif.records import DroppedItem, SeedFunction, TestInput
 
 STAGE = "load"
+MAX_SEED_BYTES = 100_000  # LogicIF's functions are a few kB; a 5 MB seed held a run for ten minutes
 INPUT_LINE = re.compile(r"^\s*#\s*input:\s*(?P<json>.*?)\s*$")
 
 
@@ -22,13 +23,25 @@ def _drop(task_id: str, origin: str, reason: str, detail: str) -> DroppedItem:
     return DroppedItem(task_id=task_id, stage=STAGE, reason=reason, detail=detail, origin=origin)
 
 
-def parse_seed_file(path: Path, display: str | None = None) -> SeedFunction:
+def _source_text(data: bytes, max_bytes: int) -> str:
+    """Seed source from bytes: UTF-8 and not too large, or a `SeedSyntaxError` naming the line."""
+    if len(data) > max_bytes:
+        raise SeedSyntaxError(f"is {len(data):,} bytes, over the limit of {max_bytes:,} (setting max_seed_bytes)", None)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data[:error.start].count(b"\n") + 1
+        raise SeedSyntaxError(f"is not UTF-8 text (byte {data[error.start]:#04x})", line) from None
+
+
+def parse_seed_file(path: Path, display: str | None = None, max_bytes: int = MAX_SEED_BYTES) -> SeedFunction:
     """One seed file as a record; raises `SeedSyntaxError` (with a line) on bad input."""
     display = display or str(path)
+    source = _source_text(Path(path).read_bytes(), max_bytes)
     try:
-        source = Path(path).read_text()
-    except UnicodeDecodeError as error:
-        raise SeedSyntaxError(f"is not UTF-8 text ({error.reason})", 1) from None
+        task_id = check_task_id(Path(path).stem)
+    except BadValue as error:
+        raise SeedSyntaxError(f"has a name that cannot be a task id: {error}", None) from None
     entry = choose_entry(source, Path(path).stem)
     inputs = []
     for number, line in enumerate(source.splitlines(), start=1):
@@ -36,26 +49,44 @@ def parse_seed_file(path: Path, display: str | None = None) -> SeedFunction:
         if not match:
             continue
         try:
-            args = json.loads(match["json"])
-        except json.JSONDecodeError as error:
-            raise SeedSyntaxError(f"input is not JSON ({error.msg} at column {error.colno})", number) from None
+            args = parse_json(match["json"])
+        except BadValue as error:
+            raise SeedSyntaxError(f"input is {error}" if str(error).startswith("not JSON") else f"input {error}",
+                                  number) from None
         if not isinstance(args, list):
             raise SeedSyntaxError("input must be a JSON array of positional arguments", number)
         inputs.append(TestInput(args=args, line=number))
     if not inputs:
         raise SeedSyntaxError("has no test inputs (add lines like `# input: [1, [2, 3]]`)", None)
-    return SeedFunction(task_id=Path(path).stem, source=source, entry=entry, inputs=inputs, origin=display)
+    return SeedFunction(task_id=task_id, source=source, entry=entry, inputs=inputs, origin=display)
 
 
-def load_seed_dir(folder: Path) -> tuple[list[SeedFunction], list[DroppedItem]]:
-    """Every `*.py` under `folder` (sorted), one seed each; task id = file stem, which must be unique."""
+def seed_paths(folder: Path) -> list[Path]:
+    """The seed files of a folder, sorted; an `InputError` when there is no such folder or no seed."""
     folder = Path(folder)
+    if not folder.exists():
+        raise InputError(f"{folder}: seed folder not found")
     if not folder.is_dir():
-        raise FileNotFoundError(f"{folder}: seed folder not found")
+        raise InputError(f"{folder}: --seeds takes a folder of .py files, and this is a file "
+                         "(for LogicIF's JSONL pair use --functions and --test-cases)")
+    paths = sorted(p for p in folder.rglob("*.py") if not p.name.startswith(("_", ".")))
+    if not paths:
+        raise InputError(f"{folder}: no seed files (*.py, not starting with '_' or '.') in this folder")
+    return paths
+
+
+def check_jsonl_pair(functions: Path, test_cases: Path) -> None:
+    for path in (functions, test_cases):
+        if not Path(path).is_file():
+            raise InputError(f"{path}: file not found" if not Path(path).exists() else f"{path}: not a file")
+
+
+def load_seed_dir(folder: Path, max_bytes: int = MAX_SEED_BYTES) -> tuple[list[SeedFunction], list[DroppedItem]]:
+    """Every `*.py` under `folder` (sorted), one seed each; task id = file stem, which must be unique."""
     seeds: list[SeedFunction] = []
     dropped: list[DroppedItem] = []
     first_seen: dict[str, str] = {}
-    for path in sorted(p for p in folder.rglob("*.py") if not p.name.startswith(("_", "."))):
+    for path in seed_paths(folder):
         display = str(path)
         task_id = path.stem
         if task_id in first_seen:
@@ -63,10 +94,10 @@ def load_seed_dir(folder: Path) -> tuple[list[SeedFunction], list[DroppedItem]]:
                                  f"{display}:1: task id {task_id!r} is already used by {first_seen[task_id]}"))
             continue
         try:
-            seed = parse_seed_file(path, display)
+            seed = parse_seed_file(path, display, max_bytes)
         except SeedSyntaxError as error:
             where = f"{display}:{error.line}" if error.line else display
-            dropped.append(_drop(task_id, where, "bad_seed", f"{where}: {error}"))
+            dropped.append(_drop(task_id[:128], where, "bad_seed", f"{where}: {error}"))
             continue
         first_seen[task_id] = display
         seeds.append(seed)
@@ -75,31 +106,37 @@ def load_seed_dir(folder: Path) -> tuple[list[SeedFunction], list[DroppedItem]]:
 
 def _read_jsonl(path: Path, required: tuple[str, ...], dropped: list[DroppedItem]) -> list[tuple[int, dict]]:
     rows = []
-    for number, line in enumerate(Path(path).read_text().splitlines(), start=1):
+    for number, line in read_lines(path):
+        where = f"{path}:{number}"
+        if isinstance(line, BadValue):
+            dropped.append(_drop(f"{Path(path).name}:{number}", where, "bad_jsonl", f"{where}: {line}"))
+            continue
         if not line.strip():
             continue
-        where = f"{path}:{number}"
         try:
-            row = json.loads(line)
-        except json.JSONDecodeError as error:
-            dropped.append(_drop(f"{Path(path).name}:{number}", where, "bad_jsonl",
-                                 f"{where}: not JSON ({error.msg} at column {error.colno})"))
+            row = parse_json(line)
+        except BadValue as error:
+            dropped.append(_drop(f"{Path(path).name}:{number}", where, "bad_jsonl", f"{where}: {error}"))
             continue
         missing = [key for key in required if not isinstance(row, dict) or key not in row]
         if missing:
             dropped.append(_drop(f"{Path(path).name}:{number}", where, "bad_jsonl",
                                  f"{where}: missing field {missing[0]!r}"))
             continue
+        try:
+            row["task_id"] = check_task_id(row["task_id"])
+        except BadValue as error:
+            dropped.append(_drop(f"{Path(path).name}:{number}", where, "bad_task_id", f"{where}: {error}"))
+            continue
         rows.append((number, row))
     return rows
 
 
-def load_logicif_jsonl(functions: Path, test_cases: Path) -> tuple[list[SeedFunction], list[DroppedItem]]:
+def load_logicif_jsonl(functions: Path, test_cases: Path,
+                       max_bytes: int = MAX_SEED_BYTES) -> tuple[list[SeedFunction], list[DroppedItem]]:
     """LogicIF's own input files: `{task_id, function}` and `{task_id, test_cases: [[args...], ...]}`."""
     dropped: list[DroppedItem] = []
-    for path in (functions, test_cases):
-        if not Path(path).is_file():
-            raise FileNotFoundError(f"{path}: file not found")
+    check_jsonl_pair(functions, test_cases)
     cases_by_task: dict[str, tuple[int, list]] = {}
     for number, row in _read_jsonl(test_cases, ("task_id", "test_cases"), dropped):
         task_id, where = str(row["task_id"]), f"{test_cases}:{number}"
@@ -122,6 +159,11 @@ def load_logicif_jsonl(functions: Path, test_cases: Path) -> tuple[list[SeedFunc
                                  f"{where}: task id {task_id!r} is already defined on line {first_seen[task_id]}"))
             continue
         first_seen[task_id] = number
+        size = len(str(row["function"]).encode())
+        if size > max_bytes:
+            dropped.append(_drop(task_id, where, "bad_seed", f"{where}: function is {size:,} bytes, over the limit of "
+                                 f"{max_bytes:,} (setting max_seed_bytes)"))
+            continue
         try:
             entry = choose_entry(str(row["function"]), task_id)
         except SeedSyntaxError as error:
