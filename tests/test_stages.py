@@ -11,6 +11,7 @@ from ifforge.families.logicif.records import InstrumentedFunction, TestInput, Tr
 from ifforge.core.settings import SettingsError
 from ifforge.families import load_family_settings as load_settings
 from ifforge.families.logicif.settings import LogicIFSettings as Settings
+from ifforge.families.logicif.configs import ExecuteConfig, from_settings
 from ifforge.families.logicif.stages import complexity, describe, execute, finalize, instrument, load
 
 GOOD = '''"""A counter."""
@@ -27,6 +28,11 @@ def count_up(limit, step):
 # input: [0, 5]
 # input: [4, 1]
 '''
+
+
+def _execute(settings):
+    """What the execute stage receives from these settings."""
+    return from_settings(ExecuteConfig, settings)
 
 
 def _write(folder, name, text):
@@ -108,7 +114,7 @@ def f(a):
     original = code.replace("(1.1234567, stats)", "1.1234567").replace("(str(a), stats)", "str(a)")
     inputs = [["ok1"], ["big_tracker"], ["decimals"], ["bad_stats"], ["extra_key"], [10 ** 7], ["raise"],
               ["ok2"], ["ok3"]]
-    outcome = execute.run(_instrumented(code, ["steps"], inputs, original), Settings())
+    outcome = execute.run(_instrumented(code, ["steps"], inputs, original), _execute(Settings()))
     reasons = [(d.test_case_id, d.reason) for d in outcome.dropped]
     assert reasons == [(1, "tracker_too_large"), (2, "too_many_decimals"), (3, "malformed_stats"),
                        (4, "malformed_stats"), (5, "input_too_large"), (6, "original_exception")]
@@ -118,17 +124,17 @@ def f(a):
     assert [c.test_case_id for c in kept.cases] == [0, 1, 2]
     assert kept.cases[0].output == "ok1" and kept.cases[0].stats == {"steps": 0}
 
-    strict = execute.run(_instrumented(code, ["steps"], inputs, original), Settings(min_cases=4))
+    strict = execute.run(_instrumented(code, ["steps"], inputs, original), _execute(Settings(min_cases=4)))
     assert strict.kept is None and strict.dropped[-1].reason == "too_few_cases"
     loose = execute.run(_instrumented(code, ["steps"], inputs, original),
-                        Settings(max_input_magnitude=1e9, max_tracker_value=100))
+                        _execute(Settings(max_input_magnitude=1e9, max_tracker_value=100)))
     assert len(loose.kept.cases) == 5
 
 
 def test_execute_drops_an_item_whose_anonymised_code_changed_behaviour():
     code = "def f(a):\n    stats = {'n': 0}\n    return (a + 1, stats)\n"
     original = "def f(a):\n    return a + 2\n"
-    outcome = execute.run(_instrumented(code, ["n"], [[1], [2], [3]], original), Settings())
+    outcome = execute.run(_instrumented(code, ["n"], [[1], [2], [3]], original), _execute(Settings()))
     assert outcome.kept is None
     assert [d.reason for d in outcome.dropped] == ["anonymisation_changed_output"]
     assert "original gave 3, anonymised gave 2" in outcome.dropped[0].detail
@@ -138,7 +144,7 @@ def test_execute_drops_nondeterministic_cases():
     code = ("def f(words):\n    stats = {'n': len(words)}\n    return (list(set(words)), stats)\n")
     original = "def f(words):\n    return list(set(words))\n"
     words = [[f"w{i}" for i in range(20)]]
-    outcome = execute.run(_instrumented(code, ["n"], [words, words, words], original), Settings())
+    outcome = execute.run(_instrumented(code, ["n"], [words, words, words], original), _execute(Settings()))
     assert {d.reason for d in outcome.dropped} == {"nondeterministic", "too_few_cases"}
 
 
@@ -151,7 +157,7 @@ def test_every_project_seed_goes_through_with_a_covering_description():
         assert len(seed.inputs) >= 6, seed.task_id
         outcome = instrument.run(seed)
         assert outcome.kept is not None, outcome.dropped
-        executed = execute.run(outcome.kept, settings)
+        executed = execute.run(outcome.kept, _execute(settings))
         assert executed.kept is not None, executed.dropped
         measured.append(complexity.run(executed.kept).kept)
     measured = complexity.assign_tiers(measured)

@@ -10,6 +10,11 @@ from ifforge.core import sandbox
 from ifforge.core.records import Record
 
 
+def from_settings(config: type[Record], settings) -> Record:
+    """The config a stage receives, taken field by field from the run's settings."""
+    return config(**{name: getattr(settings, name) for name in config.model_fields})
+
+
 class SandboxConfig(Record):
     case_seconds: float
     memory_mb: int
