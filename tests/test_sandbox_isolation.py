@@ -160,6 +160,9 @@ def f(how):
 '''
     results = run_cases(code, "f", [["kill"], ["stop"], ["group"], ["fine"]], limits=Limits(case_seconds=2))
     assert results[-1].ok and results[-1].output == "fine"  # we are still here, and so is the run
+    assert results[0].status == "crash" and "killed by signal 9" in results[0].error
+    assert results[1].status == "timeout"  # a stopped sandbox is noticed, killed, and reported
+    assert results[2].status == "crash"
 
 
 @needs_walls
