@@ -5,7 +5,7 @@
 - LogicIF-style: what LogicIF's executor does per test case, written here as a baseline: a forked
   `multiprocessing.Process` that execs the code and puts the result on a `multiprocessing.Queue`,
   joined with a timeout (no walls, no rlimits).
-- one child per case: `run_cases` called once per case (a cold walled child every time).
+- one call per case: `run_cases` called once per case (what a function with one input costs).
 
 Prints cases/s for each, and ifforge's ratio to each (issue target: 10x LogicIF-style).
 Usage: python benchmarks/sandbox_throughput.py [--cases 200] [--cold-cases 50]
@@ -67,7 +67,7 @@ def _timed(run) -> tuple[float, list]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cases", type=int, default=200)
-    parser.add_argument("--cold-cases", type=int, default=50, help="cases for the one-child-per-case line")
+    parser.add_argument("--cold-cases", type=int, default=50, help="cases for the one-call-per-case line")
     args = parser.parse_args()
     cases = [[[i % 7, (i * 3) % 11, i % 5], 10 + i % 20] for i in range(args.cases)]
     walls = detect().describe()
@@ -87,9 +87,9 @@ def main() -> None:
         ("cold", len(cold), cold_seconds)]}
     print(f"ifforge (warm child, fork per case): {len(cases)} cases in {ours_seconds:.3f} s = {rate['ifforge']:,.0f} cases/s")
     print(f"LogicIF-style (Process + Queue)    : {len(cases)} cases in {theirs_seconds:.3f} s = {rate['logicif']:,.0f} cases/s")
-    print(f"one walled child per case          : {len(cold)} cases in {cold_seconds:.3f} s = {rate['cold']:,.0f} cases/s")
+    print(f"one run_cases call per case        : {len(cold)} cases in {cold_seconds:.3f} s = {rate['cold']:,.0f} cases/s")
     print(f"ifforge vs LogicIF-style: {rate['ifforge'] / rate['logicif']:.1f}x (target 10x); "
-          f"vs one child per case: {rate['ifforge'] / rate['cold']:.1f}x")
+          f"vs one call per case: {rate['ifforge'] / rate['cold']:.1f}x")
 
 
 if __name__ == "__main__":

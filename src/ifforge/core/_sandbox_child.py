@@ -1,7 +1,7 @@
 """The child side of the sandbox: a warm process that forks once per case.
 
-Started by `sandbox.py` as `python -P -s -S` with rlimits already set (behind bubblewrap where the
-machine has it). It reads one JSON request on stdin, compiles the seed once, and for every case
+Started by `sandbox.py` as `python -P -s -S` (behind bubblewrap where the machine has it) and kept
+for many functions. It reads one JSON request per line on stdin, compiles the seed, and for every case
 forks a process that gets fresh module globals, default arguments and random state, its own
 empty working directory, and no way to the protocol pipe (closed in it; this process is not
 dumpable, so /proc cannot hand it back). That process runs the seed module and the function and
@@ -10,7 +10,9 @@ started, and writes one line per case on the protocol pipe (the original stdout)
 This process never runs seed code. Standard library only: the child runs without site-packages.
 """
 
+import ast
 import ctypes
+import importlib
 import io
 import json
 import os
@@ -23,9 +25,10 @@ import tempfile
 import time
 import traceback
 
-# modules seed code commonly imports, loaded once here so a case's fork finds them warm
-import bisect, collections, copy, datetime, decimal, fractions, functools, heapq, itertools  # noqa: E401,F401
-import math, operator, random, re, statistics, string, typing  # noqa: E401,F401
+# standard modules seed code often imports: when the seed names one, it is loaded once here, so
+# each case's fork finds it warm (only these: importing runs a module's code in this process)
+WARM = {"bisect", "collections", "copy", "datetime", "decimal", "fractions", "functools", "heapq", "itertools",
+        "math", "operator", "random", "re", "statistics", "string", "typing", "dataclasses", "enum"}
 
 STATUSES = {"ok", "timeout", "memory", "exception", "bad_shape", "not_json", "too_large", "crash"}
 GRACE = 0.5  # seconds past the case's alarm before the case process is killed from outside
@@ -153,6 +156,7 @@ def _case_process(code, request, args, write_end, workdir):
         tempfile.tempdir = None
         seconds = request["case_seconds"]
         resource.setrlimit(resource.RLIMIT_CPU, (int(seconds) + 2, int(seconds) + 3))
+        resource.setrlimit(resource.RLIMIT_AS, (request["memory_bytes"], request["memory_bytes"]))
         sys.stdout = sys.stderr = _CappedSink(request["print_limit"])
         signal.signal(signal.SIGALRM, _alarm)
         signal.setitimer(signal.ITIMER_REAL, seconds)
@@ -207,15 +211,33 @@ def _own_pid_namespace():
         return False
 
 
-def _sweep(own_pid_namespace):
-    """Kill whatever a case left running: in our own PID namespace, every process but us and init."""
-    if not own_pid_namespace:
-        return
-    me = os.getpid()
+def _others():
+    """Processes of our PID namespace that are neither us nor init, nor already dead (zombies)."""
+    me, found = os.getpid(), []
     for name in os.listdir("/proc"):
         if name.isdigit() and int(name) not in (1, me):
             try:
-                os.kill(int(name), signal.SIGKILL)
+                with open("/proc/" + name + "/stat", "rb") as handle:
+                    state = handle.read().rsplit(b")", 1)[1].split()[0]
+            except (OSError, IndexError):
+                continue
+            if state != b"Z":
+                found.append(int(name))
+    return found
+
+
+def _sweep(own_pid_namespace):
+    """Kill whatever a case left running: in our own PID namespace, every process but us and init,
+    again until none is left (one may fork between our listing and its kill)."""
+    if not own_pid_namespace:
+        return
+    for _ in range(100):
+        others = _others()
+        if not others:
+            break
+        for pid in others:
+            try:
+                os.kill(pid, signal.SIGKILL)
             except OSError:
                 pass
     while True:  # reap the ones that were ours
@@ -253,14 +275,15 @@ def _death(status):
     return {"status": "crash", "error": "the interpreter died (exit status " + str(os.WEXITSTATUS(status)) + ")"}
 
 
-def run_one(code, request, args, protocol_fd, base, own_pid_namespace):
+def run_one(code, request, args, private_fds, base, own_pid_namespace):
     workdir = os.path.join(base, "case")  # one case at a time: the same name, made empty each time
     os.mkdir(workdir, 0o700)
     read_end, write_end = os.pipe()
     pid = os.fork()
     if pid == 0:
         os.close(read_end)
-        os.close(protocol_fd)
+        for fd in private_fds:  # the protocol and request pipes: out of the case's reach
+            os.close(fd)
         _case_process(code, request, args, write_end, workdir)
     os.close(write_end)
     try:
@@ -292,9 +315,46 @@ def run_one(code, request, args, protocol_fd, base, own_pid_namespace):
     return _death(status)
 
 
+def _warm_up(source):
+    """Load the standard modules of `WARM` that the seed imports; a seed that will not parse loads none."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, RecursionError, MemoryError, ValueError):
+        return
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.add(node.module.split(".")[0])
+    for name in sorted(names & WARM):
+        importlib.import_module(name)
+
+
+def serve(request, protocol, protocol_fd, requests_fd, base, own_pid_namespace):
+    """One request: the cases of one function, a line each on the protocol pipe, in order."""
+    try:
+        code = compile(request["code"], "<seed>", "exec")
+        failure = None
+        _warm_up(request["code"])
+    except BaseException as error:  # noqa: BLE001 - a seed that does not compile fails every case
+        code = None
+        status, message = _classify(error)
+        failure = {"status": status, "error": "while loading: " + message}
+    for index, args in zip(request["indices"], request["cases"]):
+        message = dict(failure) if failure else run_one(code, request, args, (protocol_fd, requests_fd), base,
+                                                        own_pid_namespace)
+        message["index"] = index
+        try:
+            line = _encode(message)
+        except (TypeError, ValueError, UnicodeError, RecursionError):
+            line = _encode({"index": index, "status": "not_json", "error": "the result cannot be sent"})
+        protocol.write(line)
+
+
 def main():
-    request = json.loads(sys.stdin.buffer.read().decode("utf-8"))
-    protocol_fd = os.dup(1)
+    """Serve requests (one JSON line each on stdin) until stdin closes: the parent is done or gone."""
+    protocol_fd, requests_fd = os.dup(1), os.dup(0)
     devnull = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1):
         os.dup2(devnull, fd)
@@ -303,23 +363,14 @@ def main():
     except (OSError, AttributeError):
         pass
     base = tempfile.mkdtemp(prefix="ifforge-cases-")
-    own_pid_namespace = request["walled"] and _own_pid_namespace()
-    code = None
-    try:
-        code = compile(request["code"], "<seed>", "exec")
-        failure = None
-    except BaseException as error:  # noqa: BLE001 - a seed that does not compile fails every case
-        status, message = _classify(error)
-        failure = {"status": status, "error": "while loading: " + message}
+    own_pid_namespace = os.environ.get("IFFORGE_WALLED") == "1" and _own_pid_namespace()
     protocol = os.fdopen(protocol_fd, "wb", buffering=0)
-    for index, args in zip(request["indices"], request["cases"]):
-        message = failure or run_one(code, request, args, protocol_fd, base, own_pid_namespace)
-        message["index"] = index
-        try:
-            protocol.write(_encode(message))
-        except (TypeError, ValueError, UnicodeError, RecursionError):
-            protocol.write(_encode({"index": index, "status": "not_json", "error": "the result cannot be sent"}))
-    shutil.rmtree(base, ignore_errors=True)
+    try:
+        with os.fdopen(requests_fd, "rb") as requests:
+            for line in requests:
+                serve(json.loads(line.decode("utf-8")), protocol, protocol_fd, requests_fd, base, own_pid_namespace)
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
 
 
 if __name__ == "__main__":

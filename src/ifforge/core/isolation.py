@@ -5,7 +5,7 @@ the child has no network, sees no other process (not its parent's environment in
 runs as `nobody` without capabilities, sees the system read-only (only the directories programs
 need: no /etc, no /home, no /root, no outputs or caches), writes only to a private tmpfs, and
 dies with everything it started when its parent stops it. With a writable cgroup hierarchy (v1 or
-v2, as root), a per-run group caps the memory and the number of processes of all its descendants
+v2, as root), a group per sandbox child caps the memory and the number of processes of all its descendants
 together. Without bubblewrap the child runs with rlimits only, and a warning says so once; the
 manifest of every run records which it had (`describe`).
 """
@@ -40,7 +40,7 @@ class Isolation:
         walls = ["rlimits (CPU, address space, file size, no core)", "scrubbed environment", "own session"]
         if self.method == "bubblewrap":
             walls += ["no network", "own PID namespace", "read-only system, no /etc /home /root",
-                      "private tmpfs", "nobody, no capabilities", "killed with its parent"]
+                      "private tmpfs", "nobody, no capabilities", "ends when its parent does"]
         if self.cgroup:
             walls.append(f"cgroup {self.cgroup}: total memory and process cap")
         return {"method": self.method, "cgroup": self.cgroup, "walls": walls}
@@ -53,7 +53,9 @@ def _python_dirs() -> list[str]:
 
 
 def bwrap_prefix(bwrap: str) -> list[str]:
-    command = [bwrap, "--unshare-all", "--die-with-parent", "--new-session", "--uid", "65534", "--gid", "65534",
+    # no --die-with-parent: it fires when the *thread* that started bubblewrap ends, and warm children
+    # outlive threads; a child ends when its request pipe closes instead, which our death also does
+    command = [bwrap, "--unshare-all", "--new-session", "--uid", "65534", "--gid", "65534",
                "--cap-drop", "ALL", "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--chdir", "/tmp",
                "--clearenv"]
     for folder in [*SYSTEM_DIRS, *_python_dirs()]:
@@ -153,6 +155,10 @@ class CgroupGroup:
         (memory / "memory.limit_in_bytes").write_text(str(memory_bytes))
         (pids / "pids.max").write_text(str(MAX_PROCESSES))
         return group
+
+    def set_memory(self, memory_bytes: int) -> None:
+        name = "memory.max" if self.version == "v2" else "memory.limit_in_bytes"
+        (self.paths[0] / name).write_text(str(memory_bytes))
 
     def enter(self) -> None:
         """Called in the child before exec: it and all it starts belong to the group."""

@@ -1,25 +1,28 @@
 """Run untrusted seed code in a child process, never in the caller's.
 
-The cases of one function share one warm child (`_sandbox_child.py`) behind the walls `isolation`
-finds, which forks a fresh process per case (fresh globals, defaults and random state, a private
-working directory) and streams a result line per case. The child gets CPU-time, memory, file-size
-and core rlimits, no site-packages and a fixed hash seed. If the child itself dies or hangs (seed
-code killed or stopped it), the parent kills it, marks that case, and starts a new child for the
-cases left. A `deadline` bounds all the passes over one function together.
+Warm children (`_sandbox_child.py`), behind the walls `isolation` finds, serve one function's
+cases at a time and are kept for the next: each forks a fresh process per case (fresh globals,
+defaults, a private working directory, its own CPU-time and memory rlimits) and streams a result
+line per case. A child has no site-packages and a fixed hash seed, and ends when its request pipe
+closes (so when we do, however we end). If a child dies or hangs (seed code killed or stopped it),
+the parent kills it, marks that case, and starts a new child for the cases left. A `Budget` bounds
+all the passes over one function together.
 """
 
 from __future__ import annotations
 
 import asyncio
+import atexit
 import functools
 import json
 import os
 import resource
-import selectors
+import select
 import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -46,9 +49,8 @@ Status = Literal["ok", "timeout", "memory", "exception", "bad_shape", "not_json"
 
 @dataclass(frozen=True)
 class Limits:
-    case_seconds: float = 2.0  # wall clock per case
-    cpu_seconds: int = 60  # CPU time for a whole child
-    memory_bytes: int = 1 << 30  # address space
+    case_seconds: float = 2.0  # wall clock per case (CPU time too, plus 2 s)
+    memory_bytes: int = 1 << 30  # address space of each case's process; with cgroups, all of them together
     output_bytes: int = 1 << 20  # one case's encoded result
     print_chars: int = 1 << 20  # what the function may print in total (discarded)
     hash_seed: int = 0
@@ -82,22 +84,26 @@ class CaseResult:
 
 @dataclass
 class _Child:
+    """A warm sandbox child: it serves one request at a time, and many over its life."""
+
     process: subprocess.Popen
     workdir: tempfile.TemporaryDirectory
+    hash_seed: int
     buffer: bytes = b""
     stderr_path: Path = field(default=Path())
     group: isolation.CgroupGroup | None = None
+    memory_limit: int = 0
     memory_kills: int = 0  # times the group's memory cap was hit, as last seen
     memory_capped: bool = False  # the group's total memory cap was hit since then
+    fresh: bool = True  # not yet served: the first case also pays for its start-up
 
 
-def _limit_child(limits: Limits, group: isolation.CgroupGroup | None):
+def _limit_child(group: isolation.CgroupGroup | None):
+    """In the child before exec. Time and memory are limited per case, in each case's process."""
     def apply():
         os.setsid()
         if group is not None:
             group.enter()
-        resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_seconds, limits.cpu_seconds + 1))
-        resource.setrlimit(resource.RLIMIT_AS, (limits.memory_bytes, limits.memory_bytes))
         resource.setrlimit(resource.RLIMIT_FSIZE, (1 << 20, 1 << 20))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
@@ -109,10 +115,11 @@ def _child_source() -> str:
     return CHILD.read_text()
 
 
-def _command(limits: Limits) -> tuple[list[str], dict[str, str]]:
+def _command(hash_seed: int) -> tuple[list[str], dict[str, str]]:
     """The child's command line and environment, behind the walls this machine offers."""
-    env = {"PYTHONHASHSEED": str(limits.hash_seed), "PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"}
     walls = isolation.detect()
+    env = {"PYTHONHASHSEED": str(hash_seed), "PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8",
+           "IFFORGE_WALLED": "1" if walls.method == "bubblewrap" else "0"}
     python = os.path.realpath(sys.executable)
     if walls.method != "bubblewrap":
         return [python, "-P", "-s", "-S", str(CHILD)], env
@@ -126,34 +133,83 @@ def describe_isolation() -> dict:
     return isolation.detect().describe()
 
 
-def _start(code: str, entry: str, indices: list[int], cases: list[list], tracked: bool, limits: Limits) -> _Child:
+def _spawn(limits: Limits) -> _Child:
     workdir = tempfile.TemporaryDirectory(prefix="ifforge-sandbox-")
     stderr_path = Path(workdir.name) / "stderr.txt"
-    command, env = _command(limits)
+    command, env = _command(limits.hash_seed)
     walls = isolation.detect()
     group = isolation.CgroupGroup.make(walls.cgroup, limits.memory_bytes) if walls.cgroup else None
     with open(stderr_path, "wb") as stderr:
-        process = subprocess.Popen(
-            command,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=stderr,
-            cwd=workdir.name,
-            env=env,
-            preexec_fn=_limit_child(limits, group),
-            close_fds=True,
-        )
+        process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
+                                   cwd=workdir.name, env=env, preexec_fn=_limit_child(group), close_fds=True)
+    return _Child(process, workdir, limits.hash_seed, stderr_path=stderr_path, group=group,
+                  memory_limit=limits.memory_bytes)
+
+
+class _Pool:
+    """Idle warm children by hash seed (fixed when an interpreter starts), shared by all threads.
+
+    A child never runs seed code itself (every case runs in a process forked for it), so reusing
+    it for another function carries nothing over; one a case broke (killed, stopped) is discarded.
+    """
+
+    def __init__(self, keep: int):
+        self.keep = keep
+        self.idle: list[_Child] = []
+        self.lock = threading.Lock()
+        atexit.register(self.close)
+
+    def take(self, limits: Limits) -> _Child:
+        with self.lock:
+            for child in self.idle:
+                if child.hash_seed == limits.hash_seed:
+                    self.idle.remove(child)
+                    break
+            else:
+                child = None
+        if child is not None and child.process.poll() is None:
+            return child
+        if child is not None:
+            _stop(child)
+        return _spawn(limits)
+
+    def give_back(self, child: _Child) -> None:
+        with self.lock:
+            if len(self.idle) < self.keep:
+                self.idle.append(child)
+                return
+        _stop(child)
+
+    def close(self) -> None:
+        with self.lock:
+            children, self.idle = self.idle, []
+        for child in children:
+            _stop(child)
+
+
+_POOL_OF_CHILDREN = _Pool(keep=2 * (os.cpu_count() or 2))
+
+
+def _send(child: _Child, code: str, entry: str, indices: list[int], cases: list[list], tracked: bool,
+          limits: Limits) -> bool:
+    """Hand the child one request; False if it is gone (a case of an earlier request killed it)."""
+    if child.group is not None and child.memory_limit != limits.memory_bytes:
+        try:
+            child.group.set_memory(limits.memory_bytes)
+        except OSError:  # e.g. lower than what the group holds now: a new child, then
+            return False
+        child.memory_limit = limits.memory_bytes
     request = {
         "code": code, "entry": entry, "indices": indices, "cases": cases, "tracked": tracked,
-        "case_seconds": limits.case_seconds, "output_limit": limits.output_bytes,
-        "print_limit": limits.print_chars, "walled": walls.method == "bubblewrap",
+        "case_seconds": limits.case_seconds, "memory_bytes": limits.memory_bytes,
+        "output_limit": limits.output_bytes, "print_limit": limits.print_chars,
     }
     try:
-        process.stdin.write(json.dumps(request).encode())
-        process.stdin.close()
-    except BrokenPipeError:
-        pass
-    return _Child(process, workdir, stderr_path=stderr_path, group=group)
+        child.process.stdin.write(json.dumps(request).encode() + b"\n")
+        child.process.stdin.flush()
+        return True
+    except (BrokenPipeError, OSError):
+        return False
 
 
 def _stop(child: _Child) -> str:
@@ -166,7 +222,11 @@ def _stop(child: _Child) -> str:
     if child.group is not None:
         child.memory_capped = child.group.memory_kills() > child.memory_kills
         child.group.remove()  # every descendant, whatever session it moved to
-    child.process.stdout.close()
+    for stream in (child.process.stdin, child.process.stdout):
+        try:
+            stream.close()
+        except OSError:
+            pass
     try:
         tail = child.stderr_path.read_text(errors="replace")[-300:].strip()
     except OSError:
@@ -191,8 +251,14 @@ def run_cases(
     results: dict[int, CaseResult] = {}
     pending = list(range(len(cases)))
     while pending and (budget is None or budget.left() > 0):
-        child = _start(code, entry, pending, [cases[i] for i in pending], tracked, limits)
-        pending = _collect(child, pending, results, limits, budget)
+        child = _POOL_OF_CHILDREN.take(limits)
+        if not _send(child, code, entry, pending, [cases[i] for i in pending], tracked, limits):
+            _stop(child)
+            child = _spawn(limits)
+            _send(child, code, entry, pending, [cases[i] for i in pending], tracked, limits)
+        pending, healthy = _collect(child, pending, results, limits, budget)
+        if healthy:
+            _POOL_OF_CHILDREN.give_back(child)
     for index in pending:
         results[index] = CaseResult(index=index, status="timeout",
                                     error=f"the function's time budget of {budget.seconds:g} s is spent")
@@ -211,57 +277,60 @@ def _result(index: int, message: dict, child: _Child) -> CaseResult:
 
 
 def _collect(child: _Child, pending: list[int], results: dict[int, CaseResult], limits: Limits,
-             budget: Budget | None) -> list[int]:
-    """Read results until the child finishes or fails; return the cases still to run."""
-    selector = selectors.DefaultSelector()
-    selector.register(child.process.stdout, selectors.EVENT_READ)
+             budget: Budget | None) -> tuple[list[int], bool]:
+    """Read this request's results; return the cases still to run, and whether the child may serve
+    again (it answered every case). A child that fails is stopped here."""
     stream = child.process.stdout.fileno()
     grace = limits.case_seconds + 2.0  # the child kills a case half a second past its alarm
-    deadline = time.monotonic() + grace + 2.0  # the first case also pays for interpreter start-up
+    deadline = time.monotonic() + grace + (5.0 if child.fresh else 0.0)  # start-up, on a busy machine
+    child.fresh = False
     failure: tuple[Status, str] | None = None
     if child.group is not None:
         child.memory_kills = child.group.memory_kills()
-    try:
-        while True:
-            if budget is not None and budget.left() <= 0:
-                break
-            remaining = deadline - time.monotonic()
-            if budget is not None:
-                remaining = min(remaining, budget.left())
-            if remaining <= 0:
-                failure = ("timeout", "the case ran past its time limit and the child did not stop")
-                break
-            if not selector.select(timeout=remaining):
-                continue
-            chunk = os.read(stream, 1 << 16)
-            if not chunk:
-                failure = ("crash", "")
-                break
-            child.buffer += chunk
-            if len(child.buffer) > limits.output_bytes * 2:
-                failure = ("too_large", "the child wrote more than the output cap")
-                break
-            *lines, child.buffer = child.buffer.split(b"\n")
-            try:
-                for line in lines:
-                    message = json.loads(line, parse_constant=_no_constants)
-                    index = message.pop("index")
-                    expected = next(i for i in pending if i not in results)
-                    if index != expected:  # results come in case order; anything else was forged
-                        raise ValueError(f"a result for case {index} where case {expected} was due")
-                    results[index] = _result(index, message, child)
-                    deadline = time.monotonic() + grace
-            except (ValueError, TypeError, KeyError, StopIteration):  # seed code wrote into the result pipe
-                failure = ("crash", "the child wrote something that is not a result")
-                break
-            if all(i in results for i in pending):
-                break
-    finally:
-        selector.close()
-        tail = _stop(child)
+    expected = iter(pending)
+    due = next(expected)
+    done = False
+    while not done:
+        if budget is not None and budget.left() <= 0:
+            break
+        remaining = deadline - time.monotonic()
+        if budget is not None:
+            remaining = min(remaining, budget.left())
+        if remaining <= 0:
+            failure = ("timeout", "the case ran past its time limit and the child did not stop")
+            break
+        ready, _, _ = select.select([stream], [], [], remaining)
+        if not ready:
+            continue
+        chunk = os.read(stream, 1 << 16)
+        if not chunk:
+            failure = ("crash", "")
+            break
+        child.buffer += chunk
+        if len(child.buffer) > limits.output_bytes * 2:
+            failure = ("too_large", "the child wrote more than the output cap")
+            break
+        *lines, child.buffer = child.buffer.split(b"\n")
+        try:
+            for line in lines:
+                message = json.loads(line, parse_constant=_no_constants)
+                index = message.pop("index")
+                if index != due:  # results come in case order; anything else is not the child's
+                    raise ValueError(f"a result for case {index} where case {due} was due")
+                results[index] = _result(index, message, child)
+                deadline = time.monotonic() + grace
+                due = next(expected, None)
+                if due is None:
+                    done = True
+        except (ValueError, TypeError, KeyError):
+            failure = ("crash", "the child wrote something that is not a result")
+            break
     left = [i for i in pending if i not in results]
+    if done and not child.buffer:
+        return left, True
+    tail = _stop(child)
     if not left or (budget is not None and budget.left() <= 0 and failure is None):
-        return left
+        return left, False
     status, message = failure or ("crash", "")
     if status == "crash":
         code = child.process.returncode
@@ -269,11 +338,8 @@ def _collect(child: _Child, pending: list[int], results: dict[int, CaseResult], 
         if code is not None and code > 128 and isolation.detect().method == "bubblewrap":
             killed_by = code - 128  # bubblewrap passes a signal death on as 128 + the signal
         how = f"killed by signal {killed_by}" if killed_by else f"exit status {code}"
-        if killed_by == signal.SIGXCPU:
-            status = "timeout"
-        elif "MemoryError" in tail or child.memory_capped:
+        if "MemoryError" in tail or child.memory_capped:
             status = "memory"
         message = f"the interpreter died ({how})" + (f": {tail.splitlines()[-1]}" if tail else "")
     results[left[0]] = CaseResult(index=left[0], status=status, error=message)
-    return left[1:]
-
+    return left[1:], False
