@@ -174,3 +174,12 @@ def test_a_server_we_started_dies_with_us_even_on_sigkill():
             break
         time.sleep(0.2)
     assert state in ("gone", "Z"), "the server outlived the process that started it"
+
+
+def test_prefect_temporary_servers_get_the_watchdog():
+    from prefect.server.api.server import SubprocessASGIServer
+
+    from ifforge.core.orphans import guard_prefect_temporary_server
+
+    guard_prefect_temporary_server()  # what `prefect_env.configure` does when no server is up
+    assert getattr(SubprocessASGIServer.start, "_ifforge_guarded", False)

@@ -235,3 +235,26 @@ def test_without_bubblewrap_the_run_is_told(monkeypatch, caplog):
     assert "bubblewrap" in caplog.text and "rlimits only" in caplog.text
     if WALLS.method == "bubblewrap":
         assert "no network" in WALLS.describe()["walls"]
+
+
+@needs_walls
+def test_nothing_a_case_writes_reaches_the_next_case_or_function():
+    writer = '''
+import os
+def f(tag):
+    found = sorted(os.listdir("/tmp")) + sorted(os.listdir(".."))
+    for path in ("/tmp/left-" + tag, "../left-" + tag, "/left-" + tag, "/dev/shm/left-" + tag):
+        try:
+            open(path, "w").write(tag)
+        except OSError:
+            pass
+    os.makedirs("locked/inner")
+    os.chmod("locked", 0)
+    return found
+'''
+    first = run_cases(writer, "f", [["a"], ["b"], ["c"]])
+    second = run_cases(writer.replace("def f", "def g"), "g", [["d"]])
+    assert all(r.ok for r in first + second), [r.error for r in first + second]
+    listings = [r.output for r in first + second]
+    assert all(listing == listings[0] for listing in listings), listings  # the same empty world every time
+    assert not any("left-" in name for listing in listings for name in listing)

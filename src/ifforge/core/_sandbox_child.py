@@ -31,6 +31,7 @@ WARM = {"bisect", "collections", "copy", "datetime", "decimal", "fractions", "fu
         "math", "operator", "random", "re", "statistics", "string", "typing", "dataclasses", "enum"}
 
 STATUSES = {"ok", "timeout", "memory", "exception", "bad_shape", "not_json", "too_large", "crash"}
+TAINTED = []  # what a case left that we could not remove: this child ends after its request
 GRACE = 0.5  # seconds past the case's alarm before the case process is killed from outside
 
 
@@ -151,6 +152,8 @@ def _case_process(code, request, args, write_end, workdir):
     """Body of the forked case process; never returns."""
     try:
         os.setpgid(0, 0)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 2)  # the child's stderr is not for cases to fill
         os.chdir(workdir)
         os.environ["TMPDIR"] = workdir
         tempfile.tempdir = None
@@ -248,6 +251,45 @@ def _sweep(own_pid_namespace):
             break
 
 
+def _remove(path):
+    """Remove a file or a tree a case made, even one it made unreadable (we are its owner).
+    Iterative: a case may nest directories deeper than our recursion limit. True when gone."""
+    stack = [(path, False)]
+    while stack:
+        current, listed = stack.pop()
+        try:
+            is_dir = os.path.isdir(current) and not os.path.islink(current)
+            if not is_dir:
+                os.unlink(current)
+            elif listed:
+                os.rmdir(current)
+            else:
+                os.chmod(current, 0o700)
+                stack.append((current, True))
+                stack.extend((os.path.join(current, name), False) for name in os.listdir(current))
+        except OSError:
+            pass
+    return not os.path.lexists(path)
+
+
+def _empty(workdir, base, own_pid_namespace):
+    """Leave nothing of a case for the next: its directory goes, everything else in ours too, and
+    behind the walls all it wrote in the private /tmp (the only place it can write there).
+    False when something could not be removed: this child must then not serve again."""
+    try:
+        os.rmdir(workdir)  # most cases write nothing
+    except OSError:
+        pass
+    try:
+        clean = all([_remove(os.path.join(base, name)) for name in os.listdir(base)])
+        if own_pid_namespace:
+            clean = all([_remove(os.path.join("/tmp", name)) for name in os.listdir("/tmp")
+                         if os.path.join("/tmp", name) != base]) and clean
+        return clean
+    except (OSError, RecursionError, MemoryError):
+        return False
+
+
 def _verdict(raw):
     """The case process's line, checked: it may hold anything seed code chose to write."""
     try:
@@ -277,7 +319,10 @@ def _death(status):
 
 def run_one(code, request, args, private_fds, base, own_pid_namespace):
     workdir = os.path.join(base, "case")  # one case at a time: the same name, made empty each time
-    os.mkdir(workdir, 0o700)
+    if TAINTED:  # an earlier case left something we could not remove
+        workdir = tempfile.mkdtemp(prefix="case-", dir=base)
+    else:
+        os.mkdir(workdir, 0o700)
     read_end, write_end = os.pipe()
     pid = os.fork()
     if pid == 0:
@@ -300,12 +345,8 @@ def run_one(code, request, args, private_fds, base, own_pid_namespace):
     if status is None:
         status = os.waitpid(pid, 0)[1]
     _sweep(own_pid_namespace)
-    try:
-        os.rmdir(workdir)  # most cases write nothing
-    except OSError:
-        shutil.rmtree(workdir, ignore_errors=True)
-        if os.path.exists(workdir):  # made undeletable: give the next case a fresh name instead
-            os.rename(workdir, workdir + "-" + str(pid))
+    if not _empty(workdir, base, own_pid_namespace):
+        TAINTED.append(workdir)
     if raw is not None:
         return _verdict(raw)
     if why == "timeout":
@@ -369,6 +410,8 @@ def main():
         with os.fdopen(requests_fd, "rb") as requests:
             for line in requests:
                 serve(json.loads(line.decode("utf-8")), protocol, protocol_fd, requests_fd, base, own_pid_namespace)
+                if TAINTED:  # the parent starts a fresh child for the next request
+                    break
     finally:
         shutil.rmtree(base, ignore_errors=True)
 

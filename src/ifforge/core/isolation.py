@@ -64,7 +64,8 @@ def bwrap_prefix(bwrap: str) -> list[str]:
                 command += ["--symlink", os.readlink(folder), folder]
             else:
                 command += ["--ro-bind", folder, folder]
-    return command
+    # nothing writable but the private /tmp, which the child empties after every case
+    return command + ["--remount-ro", "/dev", "--remount-ro", "/"]
 
 
 def _cgroup_version() -> str | None:
