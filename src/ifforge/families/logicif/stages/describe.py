@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import sys
 
+from ifforge.core.workers import in_worker
 from ifforge.core._sandbox_child import _type_name
 from ifforge.core.store import code_version
 from ifforge.families.logicif.codeops import narrate
 from ifforge.families.logicif.codeops.source import parameter_names
-from ifforge.core import sandbox
 from ifforge.core.llm import LLM, LLMError
 from ifforge.core.prompts import load_prompt
 from ifforge.families.logicif.records import DescribedFunction, Instruction, MeasuredFunction, Outcome
@@ -88,7 +88,7 @@ async def run_llm(item: MeasuredFunction, llm: LLM, settings: DescribeConfig) ->
         llm, "describe", {"function": function.instrumented_source,
                           "stats_keys": ", ".join(t.name for t in function.trackers)}, settings, STAGE)
     if text is None:
-        fallback = (await sandbox.off_loop(run, item)).kept  # CPU work: not on the shared event loop
+        fallback = (await in_worker(Outcome[DescribedFunction], run, item)).kept  # CPU work: off the run's GIL
         note = f"LLM description not used ({problem[:300]}); deterministic renderer took over"
         instruction = fallback.instruction.model_copy(update={"notes": [note]})
         return Outcome(kept=fallback.model_copy(update={"instruction": instruction}))

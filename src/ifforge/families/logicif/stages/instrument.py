@@ -12,6 +12,7 @@ import sys
 import libcst as cst
 from pydantic import BaseModel
 
+from ifforge.core.workers import in_worker
 from ifforge.core import sandbox
 from ifforge.core.store import code_version
 from ifforge.families.logicif.codeops.anonymise import anonymise
@@ -101,7 +102,7 @@ async def run_llm(seed: SeedFunction, llm: LLM, settings: InstrumentConfig) -> O
             ))
         messages = conversation + [{"role": "user", "content": (
             f"That code cannot be used: {problem}. Fix it and answer again with the whole JSON object.")}]
-    fallback = await sandbox.off_loop(run, seed)  # libcst and the sandbox: not on the shared event loop
+    fallback = await in_worker(Outcome[InstrumentedFunction], run, seed)  # libcst: off the run's GIL
     note = f"LLM anonymisation not used ({problem[:300]}); deterministic anonymiser took over"
     if fallback.kept is not None:
         return Outcome(kept=fallback.kept.model_copy(update={"notes": [*fallback.kept.notes, note]}),
