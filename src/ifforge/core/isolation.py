@@ -37,10 +37,12 @@ class Isolation:
     bwrap: str | None = None
 
     def describe(self) -> dict:
-        walls = ["rlimits (CPU, address space, file size, no core)", "scrubbed environment", "own session"]
+        walls = ["a fresh process per case", "rlimits per case (CPU, address space, file size, no core)",
+                 "scrubbed environment", "own session"]
         if self.method == "bubblewrap":
             walls += ["no network", "own PID namespace", "read-only system, no /etc /home /root",
-                      "private tmpfs", "nobody, no capabilities", "ends when its parent does"]
+                      "only a private /tmp writable, emptied after every case", "nobody, no capabilities",
+                      "everything a case started killed when it ends", "ends when its parent does"]
         if self.cgroup:
             walls.append(f"cgroup {self.cgroup}: total memory and process cap")
         return {"method": self.method, "cgroup": self.cgroup, "walls": walls}
