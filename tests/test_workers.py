@@ -1,9 +1,12 @@
 """CPU-bound fallbacks run in a worker process, off the run's GIL, and come back as models."""
 
 import asyncio
-import multiprocessing
 import os
+import subprocess
+import sys
+from pathlib import Path
 
+import pytest
 from pydantic import BaseModel
 
 from ifforge.core import workers
@@ -15,6 +18,8 @@ class Where(BaseModel):
 
 
 def where(value: int) -> Where:
+    if value < 0:
+        raise ValueError("negative on purpose")
     return Where(pid=os.getpid(), value=value * 2)
 
 
@@ -22,9 +27,21 @@ def test_work_runs_in_another_process_and_comes_back_validated():
     result = asyncio.run(workers.in_worker(Where, where, 21))
     assert isinstance(result, Where) and result.value == 42
     assert result.pid != os.getpid()
+    again = asyncio.run(workers.in_worker(Where, where, 1))
+    assert again.pid == result.pid  # the worker stays for the run
 
 
-def test_a_daemonic_process_uses_threads_instead(monkeypatch):
-    monkeypatch.setattr(multiprocessing.current_process(), "daemon", True, raising=False)
-    result = asyncio.run(workers.in_worker(Where, where, 1))
-    assert result.value == 2 and result.pid == os.getpid()
+def test_an_error_in_the_worker_is_raised_here_with_its_traceback():
+    with pytest.raises(workers.WorkerError, match="negative on purpose"):
+        asyncio.run(workers.in_worker(Where, where, -1))
+    assert asyncio.run(workers.in_worker(Where, where, 2)).value == 4  # and the worker still serves
+
+
+def test_a_script_without_a_main_guard_is_not_run_again_by_the_worker(tmp_path):
+    script = tmp_path / "user_script.py"  # what many Prefect users write: no `if __name__ == "__main__"`
+    script.write_text("import asyncio\nfrom test_workers import Where, where\nfrom ifforge.core import workers\n"
+                      "print('ran', asyncio.run(workers.in_worker(Where, where, 5)).value)\n")
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parent)}
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=60)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.splitlines() == ["ran 10"]
