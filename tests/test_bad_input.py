@@ -183,3 +183,19 @@ def test_prefect_temporary_servers_get_the_watchdog():
 
     guard_prefect_temporary_server()  # what `prefect_env.configure` does when no server is up
     assert getattr(SubprocessASGIServer.start, "_ifforge_guarded", False)
+
+
+def test_evaluation_knows_whether_the_rows_are_the_ones_generated(tmp_path):
+    from ifforge.eval.evaluation import benchmark_check
+
+    store = VersionStore(tmp_path, "fp")
+    store.write("benchmark.jsonl", '{"task_id": "a"}\n')
+    store.write_manifest({})
+    rows = store.path / "benchmark.jsonl"
+    assert benchmark_check(rows, store.path)["matches_manifest"] is True
+    rows.write_text('{"task_id": "a", "code_output": "edited"}\n')
+    check = benchmark_check(rows, store.path)
+    assert check["matches_manifest"] is False and check["sha256"] != check["manifest_sha256"]
+    loose = tmp_path / "rows.jsonl"
+    loose.write_text('{"task_id": "a"}\n')
+    assert benchmark_check(loose, tmp_path)["matches_manifest"] is None

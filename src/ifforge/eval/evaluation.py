@@ -16,7 +16,7 @@ from typing import Any, Literal
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field
 
-from ifforge.core.store import atomic_write
+from ifforge.core.store import atomic_write, file_hash
 from ifforge.core.llm import LLM, LLMConfig, LLMError, ResponseCache
 from ifforge.core.prompts import load_prompt
 from ifforge.eval.report import write_report
@@ -72,6 +72,19 @@ def locate(benchmark: Path, split: str) -> tuple[Path, Path]:
     if not (benchmark / name).exists():
         raise BenchmarkError(f"{benchmark}: no {name} here (give a version folder, a benchmark folder or a .jsonl)")
     return benchmark / name, benchmark
+
+
+def benchmark_check(rows_path: Path, version: Path) -> dict[str, Any]:
+    """The rows file's SHA-256 against the one its version's manifest recorded at generation:
+    `matches_manifest` is None when there is no manifest to compare with (a bare .jsonl)."""
+    digest = file_hash(rows_path)
+    try:
+        recorded = json.loads((Path(version) / "manifest.json").read_text()).get("artifact_sha256", {})
+    except (OSError, ValueError):
+        recorded = {}
+    expected = recorded.get(Path(rows_path).name) if Path(rows_path).parent == Path(version) else None
+    return {"file": str(rows_path), "sha256": digest, "manifest_sha256": expected,
+            "matches_manifest": None if expected is None else digest == expected}
 
 
 def read_jsonl(path: Path, required: tuple[str, ...] = ("task_id",)) -> list[dict[str, Any]]:

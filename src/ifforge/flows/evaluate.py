@@ -20,7 +20,15 @@ from prefect.artifacts import create_markdown_artifact, create_table_artifact  #
 from prefect.cache_policies import NO_CACHE  # noqa: E402
 
 from ifforge.core.progress import stage_bar  # noqa: E402
-from ifforge.eval.evaluation import EvalSettings, family_of, load_rows, locate, model_folder  # noqa: E402
+from ifforge.core.store import write_json  # noqa: E402
+from ifforge.eval.evaluation import (  # noqa: E402
+    EvalSettings,
+    benchmark_check,
+    family_of,
+    load_rows,
+    locate,
+    model_folder,
+)
 from ifforge.families import get_family  # noqa: E402
 
 
@@ -43,6 +51,11 @@ def evaluate(benchmark: str, model: str, base_url: str | None = None, split: str
                             api_key=os.environ.get("OPENAI_API_KEY"), split=split, expressions=expressions,
                             **(options or {}))
     rows_path, version = locate(Path(benchmark), settings.split)
+    check = benchmark_check(rows_path, version)
+    if check["matches_manifest"] is False:
+        logger.warning(f"{rows_path} differs from what its manifest recorded when it was generated "
+                       f"(sha256 {check['sha256'][:12]}, manifest {check['manifest_sha256'][:12]}): scores are for "
+                       "the modified file; regenerate to score the benchmark as generated")
     rows = load_rows(rows_path, settings.expressions)
     family_id = family_of(rows, rows_path)
     folder = model_folder(version, settings.model)
@@ -50,6 +63,7 @@ def evaluate(benchmark: str, model: str, base_url: str | None = None, split: str
     logger.info(f"Asking {settings.model} {len(rows)} rows of {rows_path} ({family_id})")
     title = f"{settings.model} on {version.parent.name}/{version.name} ({settings.split})"
     summary = evaluate_task(family_id, rows, settings, cache_path, str(folder), title, progress)
+    write_json(folder / "benchmark_check.json", check)  # which file, byte for byte, the scores are for
     if summary.get("request_failures"):
         logger.warning(f"{summary['request_failures']} request(s) got no response after retries")
     create_markdown_artifact((folder / "report.md").read_text(), key=f"{family_id}-evaluate-report",
