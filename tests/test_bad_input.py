@@ -40,6 +40,7 @@ def test_each_bad_seed_is_skipped_with_its_file_and_line(tmp_path):
     _seed(tmp_path, "very_deep", GOOD + "# input: [" + "[" * 40_000 + "]" * 40_000 + "]\n" + INPUTS)
     _seed(tmp_path, "surrogate", GOOD + '# input: ["\\ud800"]\n' + INPUTS)
     _seed(tmp_path, "nan", GOOD + "# input: [NaN]\n" + INPUTS)
+    _seed(tmp_path, "inf", GOOD + "# input: [1e999]\n" + INPUTS)
     _seed(tmp_path, "latin1", (GOOD + "# caf\xe9\n" + INPUTS).encode("latin-1"))
     _seed(tmp_path, "nested_code", "def f(x):\n    return " + "(" * 1000 + "x" + ")" * 1000 + "\n" + INPUTS)
     started = time.monotonic()
@@ -49,10 +50,11 @@ def test_each_bad_seed_is_skipped_with_its_file_and_line(tmp_path):
     assert [s.task_id for s in seeds] == ["good"]
     detail = {d.task_id: d.detail for d in dropped}
     assert detail["big_int"] == f"{tmp_path / 'big_int.py'}:6: input holds an integer of more than 4300 digits"
-    assert detail["deep"].startswith(f"{tmp_path / 'deep.py'}:6: input nested deeper than {MAX_DEPTH}")
-    assert detail["very_deep"].startswith(f"{tmp_path / 'very_deep.py'}:6: input nested deeper")
+    assert detail["deep"].startswith(f"{tmp_path / 'deep.py'}:6: input is nested deeper than {MAX_DEPTH}")
+    assert detail["very_deep"].startswith(f"{tmp_path / 'very_deep.py'}:6: input is nested deeper")
     assert detail["surrogate"].startswith(f"{tmp_path / 'surrogate.py'}:6: input holds a lone surrogate")
-    assert detail["nan"] == f"{tmp_path / 'nan.py'}:6: input NaN is not a JSON number"
+    assert detail["nan"] == f"{tmp_path / 'nan.py'}:6: input holds NaN, which is not a JSON number"
+    assert detail["inf"] == f"{tmp_path / 'inf.py'}:6: input holds inf, which is not a JSON number"
     assert detail["latin1"].startswith(f"{tmp_path / 'latin1.py'}:6: is not UTF-8 text")
     assert detail["nested_code"].startswith(f"{tmp_path / 'nested_code.py'}")
     assert "over the limit of 100,000" in detail["huge"]
@@ -176,26 +178,14 @@ def test_a_server_we_started_dies_with_us_even_on_sigkill():
     assert state in ("gone", "Z"), "the server outlived the process that started it"
 
 
-def test_prefect_temporary_servers_get_the_watchdog():
+def test_prefect_temporary_servers_get_the_watchdog(monkeypatch):
     from prefect.server.api.server import SubprocessASGIServer
 
-    from ifforge.core.orphans import guard_prefect_temporary_server
+    from ifforge.core.prefect_env import configure
 
-    guard_prefect_temporary_server()  # what `prefect_env.configure` does when no server is up
+    start = SubprocessASGIServer.start
+    monkeypatch.setattr(SubprocessASGIServer, "start", getattr(start, "__wrapped__", start))  # as prefect ships it
+    monkeypatch.delenv("PREFECT_API_URL", raising=False)
+    monkeypatch.setenv("IFFORGE_NO_SERVER_PROBE", "1")
+    configure()  # what every flow module does first: no server up, so prefect's temporary one will run
     assert getattr(SubprocessASGIServer.start, "_ifforge_guarded", False)
-
-
-def test_evaluation_knows_whether_the_rows_are_the_ones_generated(tmp_path):
-    from ifforge.eval.evaluation import benchmark_check
-
-    store = VersionStore(tmp_path, "fp")
-    store.write("benchmark.jsonl", '{"task_id": "a"}\n')
-    store.write_manifest({})
-    rows = store.path / "benchmark.jsonl"
-    assert benchmark_check(rows, store.path)["matches_manifest"] is True
-    rows.write_text('{"task_id": "a", "code_output": "edited"}\n')
-    check = benchmark_check(rows, store.path)
-    assert check["matches_manifest"] is False and check["sha256"] != check["manifest_sha256"]
-    loose = tmp_path / "rows.jsonl"
-    loose.write_text('{"task_id": "a"}\n')
-    assert benchmark_check(loose, tmp_path)["matches_manifest"] is None

@@ -23,6 +23,8 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
+from ifforge.core.orphans import pid_alive
+
 log = logging.getLogger("ifforge.sandbox")
 
 SYSTEM_DIRS = ("/usr", "/lib", "/lib64", "/lib32", "/bin", "/sbin")
@@ -81,16 +83,6 @@ def _cgroup_version() -> str | None:
     return None
 
 
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-        return True
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-
-
 def remove_stale_groups(version: str) -> int:
     """Groups left by a run that was killed (SIGKILL skips our clean-up): emptied and removed."""
     removed = 0
@@ -98,7 +90,7 @@ def remove_stale_groups(version: str) -> int:
     for parent in parents:
         for path in parent.glob("ifforge-*-*"):
             owner = path.name.split("-")[1]
-            if owner.isdigit() and not _pid_alive(int(owner)):
+            if owner.isdigit() and not pid_alive(int(owner)):
                 stale = CgroupGroup(version, [path])
                 stale.remove()
                 removed += not path.exists()

@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 
+# runs as `python -S -c` (no site-packages, so no ifforge to import): its own `alive`, like `pid_alive`
 WATCHDOG = r"""
 import os, signal, sys, time
 parent, target, group = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3] == "1"
@@ -41,6 +42,17 @@ if alive(target) and os.getppid() != parent:
 """
 
 
+def pid_alive(pid: int) -> bool:
+    """Whether process `pid` exists (one we may not signal exists too)."""
+    try:
+        os.kill(pid, 0)
+        return True
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+
+
 def guard(pid: int, *, group: bool = False) -> subprocess.Popen:
     """Stop process `pid` (its process group when `group`) once this process is gone."""
     return subprocess.Popen([sys.executable, "-S", "-c", WATCHDOG, str(os.getpid()), str(pid), "1" if group else "0"],
@@ -65,4 +77,5 @@ def guard_prefect_temporary_server() -> None:
             guard(self.server_process.pid)
 
     start._ifforge_guarded = True
+    start.__wrapped__ = original
     cls.start = start

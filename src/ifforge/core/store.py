@@ -34,6 +34,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from ifforge.core import pyast
+from ifforge.core.orphans import pid_alive
 
 log = logging.getLogger("ifforge.store")
 PACKAGE_ROOT = Path(__file__).resolve().parents[1]
@@ -105,8 +106,12 @@ def _ifforge_closure(roots: tuple[str, ...]) -> frozenset[str]:
     return frozenset(seen)
 
 
+def bytes_hash(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
 def file_hash(path: Path) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    return bytes_hash(Path(path).read_bytes())
 
 
 def atomic_write(path: Path, data: str | bytes, durable: bool = True) -> None:
@@ -153,7 +158,7 @@ def remove_stale_temporaries(root: Path) -> int:
             if not (name.startswith(".") and ".tmp" in name):
                 continue
             match = re.search(r"\.(\d+)-[^.]*\.tmp", name)
-            if match and not _pid_alive(int(match[1])):
+            if match and not pid_alive(int(match[1])):
                 try:
                     os.unlink(os.path.join(folder, name))
                     removed += 1
@@ -161,15 +166,6 @@ def remove_stale_temporaries(root: Path) -> int:
                     pass
     return removed
 
-
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-        return True
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
 
 
 def write_json(path: Path, value: Any, durable: bool = True) -> None:
@@ -182,9 +178,6 @@ def write_json(path: Path, value: Any, durable: bool = True) -> None:
         text = json.dumps(value, indent=2, ensure_ascii=True, default=_default) + "\n"
     atomic_write(path, text, durable)
 
-
-def bytes_hash(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
 
 
 def changed_artifacts(version: Path) -> list[str]:

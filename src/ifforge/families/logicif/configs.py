@@ -11,7 +11,8 @@ from ifforge.core.records import Record
 
 
 def from_settings(config: type[Record], settings) -> Record:
-    """The config a stage receives, taken field by field from the run's settings."""
+    """The config a stage receives, taken field by field from the run's settings (each config
+    field is named after the setting it carries)."""
     return config(**{name: getattr(settings, name) for name in config.model_fields})
 
 

@@ -121,8 +121,6 @@ class LogicIF(Family):
 
     def plan(self, settings: LogicIFSettings) -> list:
         models, _ = resolve_llm(settings, LLM_STAGES)
-        sandbox = {"case_seconds": settings.case_seconds, "memory_mb": settings.memory_mb,
-                   "function_seconds": settings.function_seconds}
         steps: list = []
         if settings.dedup:
             steps.append(BatchStage("dedup", dedup_seeds, {"version": code_version(dedup),
@@ -130,32 +128,26 @@ class LogicIF(Family):
                                                           "embedding_model": str(settings.embedding_model or "default")}))
         llm_instrument = models.get("instrument")
         steps.append(Stage("instrument", instrument.VERSION, InstrumentedFunction, instrument.run,
-                           config=configs.InstrumentConfig(**sandbox, llm_reasks=settings.llm_reasks)
+                           config=configs.from_settings(configs.InstrumentConfig, settings)
                            if llm_instrument else None,
                            llm_function=instrument.run_llm, llm=llm_instrument, prompts=("anonymise",),
                            artifacts=_instrumented_files))
         if "evolve" in models and settings.evolve_turns > 0:
             steps.append(Stage("evolve", evolve.VERSION, InstrumentedFunction, lambda item: Outcome(kept=item),
-                               config=configs.EvolveConfig(**sandbox, llm_reasks=settings.llm_reasks,
-                                                           evolve_turns=settings.evolve_turns),
+                               config=configs.from_settings(configs.EvolveConfig, settings),
                                llm_function=evolve.run_llm, llm=models["evolve"], prompts=("evolve",),
                                artifacts=_evolved_files))
         steps.append(Stage("execute", execute.VERSION, ExecutedFunction, execute.run,
-                           config=configs.ExecuteConfig(**sandbox, min_cases=settings.min_cases,
-                                                        max_tracker_value=settings.max_tracker_value,
-                                                        max_decimal_places=settings.max_decimal_places,
-                                                        max_input_magnitude=settings.max_input_magnitude,
-                                                        max_input_length=settings.max_input_length),
+                           config=configs.from_settings(configs.ExecuteConfig, settings),
                            artifacts=_executed_files))
         steps.append(Stage("complexity", complexity.VERSION, MeasuredFunction, complexity.run,
                            artifacts=_measured_files))
         steps.append(Stage("describe", describe.VERSION, DescribedFunction, describe.run,
-                           config=configs.DescribeConfig(llm_reasks=settings.llm_reasks) if "describe" in models else None,
+                           config=configs.from_settings(configs.DescribeConfig, settings) if "describe" in models else None,
                            llm_function=describe.run_llm, llm=models.get("describe"), prompts=("describe",),
                            artifacts=_described_files))
         steps.append(Stage("verify", verify.VERSION, DescribedFunction, verify.run,
-                           config=configs.VerifyConfig(llm_reasks=settings.llm_reasks,
-                                                       verify_rounds=settings.verify_rounds) if "verify" in models else None,
+                           config=configs.from_settings(configs.VerifyConfig, settings) if "verify" in models else None,
                            llm_function=verify.run_llm, llm=models.get("verify"), prompts=("verify", "refine"),
                            artifacts=_verified_files))
         return steps

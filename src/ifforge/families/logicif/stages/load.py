@@ -51,8 +51,7 @@ def parse_seed_file(path: Path, display: str | None = None, max_bytes: int = MAX
         try:
             args = parse_json(match["json"])
         except BadValue as error:
-            raise SeedSyntaxError(f"input is {error}" if str(error).startswith("not JSON") else f"input {error}",
-                                  number) from None
+            raise SeedSyntaxError(f"input {error}", number) from None
         if not isinstance(args, list):
             raise SeedSyntaxError("input must be a JSON array of positional arguments", number)
         inputs.append(TestInput(args=args, line=number))
