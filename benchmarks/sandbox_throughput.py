@@ -8,7 +8,7 @@
 - one call per case: `run_cases` called once per case (what a function with one input costs).
 
 Prints cases/s for each, and ifforge's ratio to each (issue target: 10x LogicIF-style).
-Usage: python benchmarks/sandbox_throughput.py [--cases 200] [--cold-cases 50]
+Usage: python benchmarks/sandbox_throughput.py [--cases 200] [--per-call-cases 50]
 """
 
 import argparse
@@ -67,7 +67,7 @@ def _timed(run) -> tuple[float, list]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cases", type=int, default=200)
-    parser.add_argument("--cold-cases", type=int, default=50, help="cases for the one-call-per-case line")
+    parser.add_argument("--per-call-cases", type=int, default=50, help="cases for the one-call-per-case line")
     args = parser.parse_args()
     cases = [[[i % 7, (i * 3) % 11, i % 5], 10 + i % 20] for i in range(args.cases)]
     walls = detect().describe()
@@ -78,18 +78,18 @@ def main() -> None:
     assert all(result.ok for result in ours), ours[0].error
     theirs_seconds, theirs = _timed(lambda: logicif_style(FUNCTION, "f", cases))
     assert [[r.output, r.stats] for r in ours] == [list(t) for t in theirs]
-    cold = cases[: args.cold_cases]
-    cold_seconds, singles = _timed(lambda: [run_cases(FUNCTION, "f", [case], tracked=True)[0] for case in cold])
+    per_call = cases[: args.per_call_cases]
+    per_call_seconds, singles = _timed(lambda: [run_cases(FUNCTION, "f", [case], tracked=True)[0] for case in per_call])
     assert [r.output for r in singles] == [r.output for r in ours[: len(singles)]]
 
     rate = {name: n / seconds for name, n, seconds in [
         ("ifforge", len(cases), ours_seconds), ("logicif", len(cases), theirs_seconds),
-        ("cold", len(cold), cold_seconds)]}
+        ("per_call", len(per_call), per_call_seconds)]}
     print(f"ifforge (warm child, fork per case): {len(cases)} cases in {ours_seconds:.3f} s = {rate['ifforge']:,.0f} cases/s")
     print(f"LogicIF-style (Process + Queue)    : {len(cases)} cases in {theirs_seconds:.3f} s = {rate['logicif']:,.0f} cases/s")
-    print(f"one run_cases call per case        : {len(cold)} cases in {cold_seconds:.3f} s = {rate['cold']:,.0f} cases/s")
+    print(f"one run_cases call per case        : {len(per_call)} cases in {per_call_seconds:.3f} s = {rate['per_call']:,.0f} cases/s")
     print(f"ifforge vs LogicIF-style: {rate['ifforge'] / rate['logicif']:.1f}x (target 10x); "
-          f"vs one call per case: {rate['ifforge'] / rate['cold']:.1f}x")
+          f"vs one call per case: {rate['ifforge'] / rate['per_call']:.1f}x")
 
 
 if __name__ == "__main__":

@@ -120,9 +120,11 @@ def step_text(index: int, entry: dict[str, Any], form: str, language: str | None
             f"```{fence}\n{entry[field].rstrip()}\n```")
 
 
-def render(chain: GoldChain, mode: str, form: str, language: str | None = None) -> dict[str, Any]:
-    """The prompt (mode `prompt`) or the user turns (mode `chat`) of one chain; `language` for code."""
-    entries = instruction_entries(chain.chain)
+def render(chain: GoldChain, mode: str, form: str, language: str | None = None,
+           entries: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The prompt (mode `prompt`) or the user turns (mode `chat`) of one chain; `language` for code.
+    `entries` are the chain's `instruction_entries` when the caller has them already."""
+    entries = entries or instruction_entries(chain.chain)
     initial = value_text(chain.chain.initial_input)
     n = len(entries)
     if mode == "prompt":
@@ -153,7 +155,7 @@ def rows_of(chain: GoldChain, settings: PacificSettings) -> list[dict[str, Any]]
             "initial_input": chain.chain.initial_input,
             "instructions": [{k: e[k] for k in ("id", "args", "text", "code", "java", "cpp", "input_type",
                                                 "output_type")} for e in entries],
-            "gold": chain.gold, **render(chain, mode, form, language),
+            "gold": chain.gold, **render(chain, mode, form, language, entries),
         })
     return rows
 
