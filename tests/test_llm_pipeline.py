@@ -6,6 +6,7 @@ import json
 import pytest
 from oracle import Oracle
 
+from ifforge.cli import main
 from ifforge.flows.generate import generate
 from ifforge.core.llm import LLM, LLMConfig
 from ifforge.core import isolation
@@ -199,7 +200,8 @@ def test_generate_with_an_llm_keeps_drops_and_caches(seed_dir, tmp_path, prefect
 
 
 def test_an_outage_is_never_cached_the_run_fails_and_a_rerun_asks_exactly_for_what_was_lost(seed_dir, tmp_path,
-                                                                                             prefect_server):
+                                                                                             prefect_server, capsys,
+                                                                                             monkeypatch):
     oracle = Oracle(markers=MARKERS)
     down = {"describe"}  # the server fails every describe request, and only those
 
@@ -225,8 +227,12 @@ def test_an_outage_is_never_cached_the_run_fails_and_a_rerun_asks_exactly_for_wh
         assert manifest["stages"]["describe"]["computed"] == 4  # the lost items, asked again
         assert manifest["llm"]["instrument"]["calls"] == 0 and len(server.requests) > sent
 
+    monkeypatch.setenv("OPENAI_API_KEY", "wrong")
     with StubServer(lambda request: Answer(status=401, error="invalid key")) as server:
-        state = generate(seeds=str(seed_dir), out=str(tmp_path / "other"),
-                         options={**options, "base_url": server.url}, return_state=True)
-        assert state.is_failed()
+        code = main(["generate", "--seeds", str(seed_dir), "--out", str(tmp_path / "other"), "--no-progress",
+                     "--base-url", server.url, "--model", "stub-model", "--set", "llm_max_retries=0",
+                     "--set", "expressions=0", "--set", "evolve_turns=0"])
         assert len(server.requests) <= 4  # one request per item in flight, no retries: the run stopped
+    assert code == 1  # the user sees one line naming the server, not a traceback of ours
+    error = capsys.readouterr().err.splitlines()
+    assert error[-1].startswith("ifforge: ") and server.url in error[-1]

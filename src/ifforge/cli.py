@@ -83,11 +83,17 @@ def _generate(args: argparse.Namespace) -> int:
             print(f"ifforge: {error}", file=sys.stderr)
             return 2
     else:
+        from ifforge.core.llm import LLMFatal
+        from ifforge.flows.generate import LostItems
+
         try:
             folder = run()
         except InputError as error:
             print(f"ifforge: {error}", file=sys.stderr)
             return 2
+        except (LostItems, LLMFatal) as error:  # the run is Failed in Prefect; here, one line
+            print(f"ifforge: {error}", file=sys.stderr)
+            return 1
     print(folder)
     return 0
 
