@@ -189,3 +189,15 @@ def test_prefect_temporary_servers_get_the_watchdog(monkeypatch):
     monkeypatch.setenv("IFFORGE_NO_SERVER_PROBE", "1")
     configure()  # what every flow module does first: no server up, so prefect's temporary one will run
     assert getattr(SubprocessASGIServer.start, "_ifforge_guarded", False)
+
+
+def test_a_benchmark_file_that_is_not_utf8_or_json_is_named_with_its_line(tmp_path):
+    from ifforge.eval.evaluation import BenchmarkError, read_jsonl
+
+    rows = tmp_path / "benchmark.jsonl"
+    rows.write_bytes(b'{"task_id": "a"}\n{"task_id": "caf\xe9"}\n')
+    with pytest.raises(BenchmarkError, match=r"benchmark.jsonl:2: is not UTF-8 text"):
+        read_jsonl(rows)
+    rows.write_text('{"task_id": "a"}\n[1, 2]\n')
+    with pytest.raises(BenchmarkError, match=r"benchmark.jsonl:2: a row must be a JSON object"):
+        read_jsonl(rows)

@@ -17,6 +17,7 @@ import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field
 
 from ifforge.core.store import atomic_write, file_hash
+from ifforge.core.untrusted import BadValue, parse_json, read_lines
 from ifforge.core.llm import LLM, LLMConfig, LLMError, ResponseCache
 from ifforge.core.prompts import load_prompt
 from ifforge.eval.report import write_report
@@ -90,13 +91,17 @@ def benchmark_check(rows_path: Path, version: Path) -> dict[str, Any]:
 def read_jsonl(path: Path, required: tuple[str, ...] = ("task_id",)) -> list[dict[str, Any]]:
     """Rows of a JSONL file; a line that is not JSON or lacks a field is named with its number."""
     rows = []
-    for number, line in enumerate(Path(path).read_text().splitlines(), start=1):
+    for number, line in read_lines(path):
+        if isinstance(line, BadValue):
+            raise BenchmarkError(f"{path}:{number}: {line}")
         if not line.strip():
             continue
         try:
-            row = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise BenchmarkError(f"{path}:{number}: not JSON ({error.msg})") from None
+            row = parse_json(line)
+        except BadValue as error:
+            raise BenchmarkError(f"{path}:{number}: {error}") from None
+        if not isinstance(row, dict):
+            raise BenchmarkError(f"{path}:{number}: a row must be a JSON object")
         for key in required:
             if key not in row:
                 raise BenchmarkError(f"{path}:{number}: missing field {key!r}")
