@@ -201,3 +201,19 @@ def test_a_benchmark_file_that_is_not_utf8_or_json_is_named_with_its_line(tmp_pa
     rows.write_text('{"task_id": "a"}\n[1, 2]\n')
     with pytest.raises(BenchmarkError, match=r"benchmark.jsonl:2: a row must be a JSON object"):
         read_jsonl(rows)
+
+
+def test_evaluation_knows_whether_the_rows_are_the_ones_generated(tmp_path):
+    from ifforge.eval.evaluation import benchmark_check
+
+    store = VersionStore(tmp_path, "fp")
+    store.write("benchmark.jsonl", '{"task_id": "a"}\n')
+    store.write_manifest({})
+    rows = store.path / "benchmark.jsonl"
+    assert benchmark_check(rows, store.path)["matches_manifest"] is True
+    rows.write_text('{"task_id": "a", "code_output": "edited"}\n')
+    check = benchmark_check(rows, store.path)
+    assert check["matches_manifest"] is False and check["sha256"] != check["manifest_sha256"]
+    loose = tmp_path / "rows.jsonl"
+    loose.write_text('{"task_id": "a"}\n')
+    assert benchmark_check(loose, tmp_path)["matches_manifest"] is None
