@@ -1,7 +1,8 @@
 """Sandbox throughput: cases per second for one function with 200 cases, beside LogicIF's executor.
 
-- ifforge: `run_cases`, one warm child per function behind the walls this machine offers
-  (bubblewrap, cgroup), forking a fresh process per case.
+- ifforge: `run_cases`, a warm child behind the walls this machine offers (bubblewrap, cgroup),
+  forking one runner per function that runs each case as if alone (the module executed afresh,
+  fresh builtins, random state, directory; a case that leaves a process or file ends the runner).
 - LogicIF-style: what LogicIF's executor does per test case, written here as a baseline: a forked
   `multiprocessing.Process` that execs the code and puts the result on a `multiprocessing.Queue`,
   joined with a timeout (no walls, no rlimits).
@@ -85,7 +86,7 @@ def main() -> None:
     rate = {name: n / seconds for name, n, seconds in [
         ("ifforge", len(cases), ours_seconds), ("logicif", len(cases), theirs_seconds),
         ("per_call", len(per_call), per_call_seconds)]}
-    print(f"ifforge (warm child, fork per case): {len(cases)} cases in {ours_seconds:.3f} s = {rate['ifforge']:,.0f} cases/s")
+    print(f"ifforge (warm child, runner)       : {len(cases)} cases in {ours_seconds:.3f} s = {rate['ifforge']:,.0f} cases/s")
     print(f"LogicIF-style (Process + Queue)    : {len(cases)} cases in {theirs_seconds:.3f} s = {rate['logicif']:,.0f} cases/s")
     print(f"one run_cases call per case        : {len(per_call)} cases in {per_call_seconds:.3f} s = {rate['per_call']:,.0f} cases/s")
     print(f"ifforge vs LogicIF-style: {rate['ifforge'] / rate['logicif']:.1f}x (target 10x); "

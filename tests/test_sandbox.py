@@ -1,5 +1,6 @@
 """The sandbox contains what seed code does: every failure costs only its own case."""
 
+import datetime
 import os
 import time
 
@@ -165,3 +166,63 @@ def test_a_time_budget_bounds_all_passes_over_one_function():
     assert all(r.status == "timeout" for r in first + second)
     assert any("time budget of 3 s is spent" in r.error for r in first + second)
     assert all("time budget" in r.error for r in second)
+
+
+def test_random_state_is_fresh_for_every_case_and_set_by_the_random_seed():
+    code = "import random\ndef f(x):\n    return [random.random(), random.randint(1, 10**9)]\n"
+    first = [r.output for r in run_cases(code, "f", [[i] for i in range(5)])]
+    again = [r.output for r in run_cases(code, "f", [[i] for i in range(5)])]
+    other = [r.output for r in run_cases(code, "f", [[i] for i in range(5)], limits=Limits(random_seed=1))]
+    assert all(output == first[0] for output in first)  # each case starts from the same state
+    assert first == again and other[0] != first[0]
+
+
+def test_the_clock_can_be_moved_for_time_and_datetime():
+    code = '''
+import time, datetime
+from datetime import date
+def f():
+    return [time.localtime().tm_year, time.gmtime().tm_year, int(time.strftime("%Y")),
+            datetime.datetime.now().year, date.today().year, datetime.datetime.utcnow().year]
+'''
+    year = datetime.date.today().year
+    [now] = run_cases(code, "f", [[]])
+    [then] = run_cases(code, "f", [[]], limits=Limits(clock_offset=-30 * 365.25 * 86400))
+    assert now.ok and then.ok, (now.error, then.error)
+    assert set(now.output) <= {year, year + 1} and set(then.output) <= {year - 30, year - 29}
+
+
+def test_reverse_runs_cases_last_to_first_and_results_stay_in_order():
+    code = "import builtins\ndef f(x):\n    builtins.calls = getattr(builtins, 'calls', 0) + 1\n    return [x, builtins.calls]\n"
+    forward = [r.output for r in run_cases(code, "f", [[i] for i in range(4)])]
+    backward = [r.output for r in run_cases(code, "f", [[i] for i in range(4)], reverse=True)]
+    assert forward == [[0, 1], [1, 2], [2, 3], [3, 4]]  # a leak no fresh module reaches: order shows it
+    assert backward == [[0, 4], [1, 3], [2, 2], [3, 1]]
+
+
+def test_count_steps_counts_the_lines_each_call_executes():
+    code = "def helper(v):\n    return v * 2\n\ndef f(n):\n    total = 0\n    for i in range(n):\n        total += helper(i)\n    return total\n"
+    results = run_cases(code, "f", [[0], [3]], count_steps=True)
+    assert [r.output for r in results] == [0, 6]
+    assert [r.steps for r in results] == [1 + 1 + 1, 1 + 3 * (2 + 1) + 1 + 1]  # helper's line counts too
+    assert run_cases(code, "f", [[3]])[0].steps is None
+
+
+def test_a_case_that_leaves_a_thread_or_a_process_running_ends_its_runner():
+    code = '''
+import os, threading, time
+def f(kind):
+    seen = [threading.active_count(), sorted(os.listdir("."))]
+    if kind == "thread":
+        threading.Thread(target=time.sleep, args=(5,), daemon=True).start()
+    if kind == "process" and os.fork() == 0:
+        time.sleep(5)
+        os._exit(0)
+    if kind == "file":
+        open("note.txt", "w").write("x")
+    return seen
+'''
+    kinds = ["thread", "after", "process", "after", "file", "after"]
+    results = run_cases(code, "f", [[kind] for kind in kinds])
+    assert all(r.ok for r in results), [r.error for r in results]
+    assert all(r.output == [1, []] for r in results)  # no case meets what an earlier one left

@@ -148,6 +148,50 @@ def test_execute_drops_nondeterministic_cases():
     assert {d.reason for d in outcome.dropped} == {"nondeterministic", "too_few_cases"}
 
 
+def test_gold_that_reads_the_clock_or_entropy_is_dropped_as_nondeterministic():
+    """A two-digit year read against today's date (as http.cookiejar does) or bytes of /dev/urandom:
+    a model cannot know them, so no case of either is kept, and never as an anonymisation problem."""
+    clock = ("import time\n"
+             "def f(two_digits):\n    stats = {'n': 1}\n    now = time.localtime().tm_year\n"
+             "    year = two_digits + now - now % 100\n    if year - now > 50:\n        year -= 100\n"
+             "    elif now - year > 50:\n        year += 100\n    return (year, stats)\n")
+    entropy = ("import os\ndef f(n):\n    stats = {'n': n}\n    return (os.urandom(4).hex(), stats)\n")
+    for code, inputs in ((clock, [[75], [10], [99]]), (entropy, [[1], [2], [3]])):
+        original = code.replace(", stats)", ")").replace("(os.", "os.").replace("hex())", "hex()")
+        outcome = execute.run(_instrumented(code, ["n"], inputs, original), _execute(Settings()))
+        assert outcome.kept is None
+        assert {d.reason for d in outcome.dropped} == {"nondeterministic", "too_few_cases"}, outcome.dropped
+
+
+def test_each_case_is_gold_as_if_alone_and_order_leaks_are_caught():
+    """Mutable defaults and module lists start fresh for every case (1, 1, 1 as a model would say);
+    state hidden where a fresh module cannot reach (the builtins module) shows when the cases run
+    in the other order, and those cases are dropped."""
+    fresh = ("HISTORY = []\n"
+             "def f(x, acc=[]):\n    stats = {'n': 0}\n    acc.append(x)\n    HISTORY.append(x)\n"
+             "    for _ in acc + HISTORY:\n        stats['n'] += 1\n    return (len(acc), stats)\n")
+    outcome = execute.run(_instrumented(fresh, ["n"], [[1], [1], [1], [2]], fresh.replace(", stats)", ")")),
+                          _execute(Settings()))
+    assert [case.output for case in outcome.kept.cases] == [1, 1, 1, 1]
+    assert all(case.stats == {"n": 2} and case.steps for case in outcome.kept.cases)
+    hidden = ("import builtins\n"
+              "def f(x):\n    stats = {'n': 1}\n    seen = getattr(builtins, 'seen', 0) + 1\n"
+              "    builtins.seen = seen\n    return (seen * 10 + x, stats)\n")
+    outcome = execute.run(_instrumented(hidden, ["n"], [[1], [2], [3]], hidden.replace(", stats)", ")")),
+                          _execute(Settings()))
+    assert outcome.kept is None
+    assert {d.reason for d in outcome.dropped} == {"nondeterministic", "too_few_cases"}
+
+
+def test_execute_records_the_lines_each_case_executes():
+    code = ("def f(n):\n    stats = {'n': 0}\n    for i in range(n):\n        stats['n'] += 1\n"
+            "    return (n, stats)\n")
+    outcome = execute.run(_instrumented(code, ["n"], [[1], [4], [9]], code.replace(", stats)", ")")),
+                          _execute(Settings()))
+    steps = [case.steps for case in outcome.kept.cases]
+    assert steps == [1 + 2 * 1 + 1 + 1, 1 + 2 * 4 + 1 + 1, 1 + 2 * 9 + 1 + 1]  # stats, loop head+body, last head, return
+
+
 def test_every_project_seed_goes_through_with_a_covering_description():
     seeds, dropped = load.load_seed_dir(PROJECT / "seeds")
     assert len(seeds) >= 40 and not dropped

@@ -1,13 +1,17 @@
-"""The child side of the sandbox: a warm process that forks once per case.
+"""The child side of the sandbox: a warm process that forks a runner per function.
 
 Started by `sandbox.py` as `python -P -s -S` (behind bubblewrap where the machine has it) and kept
-for many functions. It reads one JSON request per line on stdin, compiles the seed, and for every case
-forks a process that gets fresh module globals, default arguments and random state, its own
-empty working directory, and no way to the protocol pipe (closed in it; this process is not
-dumpable, so /proc cannot hand it back). That process runs the seed module and the function and
-sends one JSON line on a pipe of its own; this process checks the line, kills whatever the case
-started, and writes one line per case on the protocol pipe (the original stdout), in case order.
-This process never runs seed code. Standard library only: the child runs without site-packages.
+for many functions. It reads one JSON request per line on stdin (the cases of one function),
+compiles the seed and forks a runner, which has no way to the protocol pipe (closed in it; this
+process is not dumpable, so /proc cannot hand it back). The runner runs each case as if it were
+alone: the seed module is executed again into a fresh namespace (fresh globals and default
+arguments), with fresh builtins, random and decimal state, recursion limit, environment, working
+directory and CPU allowance, and sends one JSON line per case. A case that leaves a thread, a
+process or a file behind ends its runner: this process kills what the case started, empties the
+case's folders and forks a new runner for the cases left; so does a case that dies or hangs, which
+is reported as that case's failure. This process checks every line and writes one per case on the
+protocol pipe (the original stdout), in case order. It never runs seed code. Standard library only:
+the child runs without site-packages.
 """
 
 import ast
@@ -120,9 +124,127 @@ def _encode(message):
     return (json.dumps(message, allow_nan=False, ensure_ascii=False) + "\n").encode("utf-8")
 
 
-def _run_case(code, request, args):
-    """In the case's own process: load the seed, call the function, return the message to send."""
-    namespace = {"__name__": "__sandbox__", "__builtins__": __builtins__}
+class _Fresh:
+    """What each case gets new in the runner, as if it ran alone: module globals and default
+    arguments (the seed module is executed again), builtins, random and decimal state, the
+    recursion limit, environment, working directory, signal handlers and CPU-time allowance."""
+
+    def __init__(self, request, workdir):
+        import builtins
+        self.builtins = dict(builtins.__dict__)
+        self.environ = dict(os.environ)
+        self.recursion = sys.getrecursionlimit()
+        self.workdir = workdir
+        self.request = request
+        self.tasks = "/proc/self/task"
+        self.children = "/proc/self/task/" + str(os.getpid()) + "/children"  # our live child processes
+
+    def reset(self):
+        request = self.request
+        sys.settrace(None)
+        sys.setprofile(None)
+        sys.setrecursionlimit(self.recursion)
+        if os.environ != self.environ:
+            os.environ.clear()
+            os.environ.update(self.environ)
+        os.chdir(self.workdir)
+        if "random" in sys.modules:
+            sys.modules["random"].seed(request["random_seed"])
+        if "decimal" in sys.modules:
+            decimal = sys.modules["decimal"]
+            decimal.setcontext(decimal.Context())
+        if "gc" in sys.modules:
+            sys.modules["gc"].enable()
+        sys.stdout = sys.stderr = _CappedSink(request["print_limit"])
+        signal.signal(signal.SIGALRM, _alarm)
+        used = resource.getrusage(resource.RUSAGE_SELF)
+        allowance = int(used.ru_utime + used.ru_stime + request["case_seconds"]) + 2
+        resource.setrlimit(resource.RLIMIT_CPU, (allowance, resource.RLIM_INFINITY))
+        return {"__name__": "__sandbox__", "__builtins__": dict(self.builtins)}
+
+    def left_behind(self, base, own_pid_namespace):
+        """True when the case left a thread, a process or a file: the next case must not meet it."""
+        while True:  # reap what the case started and what has ended
+            try:
+                if os.waitpid(-1, os.WNOHANG)[0] == 0:
+                    break
+            except ChildProcessError:
+                break
+        if len(os.listdir(self.tasks)) > 1 or os.listdir(self.workdir):
+            return True
+        try:
+            with open(self.children, "rb") as handle:
+                if handle.read().split():
+                    return True
+        except OSError:
+            pass
+        if own_pid_namespace:
+            known = {1, os.getpid(), os.getppid()}
+            if any(int(name) not in known for name in os.listdir("/proc") if name.isdigit()):
+                if any(pid not in known for pid in _others()):  # zombies aside
+                    return True
+            return any(os.path.join("/tmp", name) != base for name in os.listdir("/tmp"))
+        return False
+
+
+def _shift_clock(offset):
+    """Move the wall clock the seed sees by `offset` seconds: gold that reads the date changes."""
+    real_time, real_ns = time.time, time.time_ns
+    real = {name: getattr(time, name) for name in ("localtime", "gmtime", "ctime")}
+    real_asctime, real_strftime = time.asctime, time.strftime
+    time.time = lambda: real_time() + offset
+    time.time_ns = lambda: real_ns() + int(offset * 1_000_000_000)
+    for name, function in real.items():
+        setattr(time, name, lambda seconds=None, _f=function: _f(time.time() if seconds is None else seconds))
+    time.asctime = lambda moment=None: real_asctime(time.localtime() if moment is None else moment)
+    time.strftime = lambda form, moment=None: real_strftime(form, time.localtime() if moment is None else moment)
+    import datetime as calendar_module
+
+    class Date(calendar_module.date):
+        @classmethod
+        def today(cls):
+            return cls.fromtimestamp(time.time())
+
+    class DateTime(calendar_module.datetime):
+        @classmethod
+        def today(cls):
+            return cls.fromtimestamp(time.time())
+
+        @classmethod
+        def now(cls, tz=None):
+            return cls.fromtimestamp(time.time(), tz)
+
+        @classmethod
+        def utcnow(cls):
+            return cls.fromtimestamp(time.time(), calendar_module.timezone.utc).replace(tzinfo=None)
+
+    for kind in (Date, DateTime):
+        kind.__name__ = kind.__qualname__ = kind.__mro__[1].__name__
+        kind.__module__ = "datetime"
+    calendar_module.date, calendar_module.datetime = Date, DateTime
+
+
+def _count_steps(function, args):
+    """Call `function`, counting the lines of seed code it executes (its own and its helpers')."""
+    steps = [0]
+
+    def local(frame, event, arg):
+        if event == "line":
+            steps[0] += 1
+        return local
+
+    def on_call(frame, event, arg):
+        return local if frame.f_code.co_filename == "<seed>" else None
+
+    sys.settrace(on_call)
+    try:
+        return function(*args), steps[0]
+    finally:
+        sys.settrace(None)
+
+
+def _run_case(code, request, args, namespace):
+    """Load the seed into a fresh namespace, call the function, return the message to send."""
     try:
         exec(code, namespace)
         function = namespace[request["entry"]]
@@ -131,8 +253,12 @@ def _run_case(code, request, args):
         if isinstance(error, KeyError):
             status, message = "exception", "no function named " + request["entry"]
         return {"status": status, "error": "while loading: " + message}
+    steps = None
     try:
-        result = function(*args)
+        if request.get("count_steps"):
+            result, steps = _count_steps(function, args)
+        else:
+            result = function(*args)
     except BaseException as error:  # noqa: BLE001
         status, message = _classify(error)
         frames = traceback.extract_tb(error.__traceback__)
@@ -145,64 +271,83 @@ def _run_case(code, request, args):
         _encode({"output": output, "stats": stats})
     except (TypeError, ValueError, UnicodeError, RecursionError) as error:
         return {"status": "not_json", "error": type(error).__name__ + ": " + str(error)[:300]}
-    return {"status": "ok", "output": output, "stats": stats, "output_type": _type_name(output)}
+    return {"status": "ok", "output": output, "stats": stats, "output_type": _type_name(output), "steps": steps}
 
 
-def _case_process(code, request, args, write_end, workdir):
-    """Body of the forked case process; never returns."""
+def _runner(code, request, start, write_end, workdir, base, own_pid_namespace):
+    """Body of the forked runner: the request's cases from `start` on, one line each; never returns.
+    It ends after a case that left a thread, a process or a file, so this process can clear it."""
     try:
         os.setpgid(0, 0)
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, 2)  # the child's stderr is not for cases to fill
-        os.chdir(workdir)
         os.environ["TMPDIR"] = workdir
         tempfile.tempdir = None
-        seconds = request["case_seconds"]
-        resource.setrlimit(resource.RLIMIT_CPU, (int(seconds) + 2, int(seconds) + 3))
         resource.setrlimit(resource.RLIMIT_AS, (request["memory_bytes"], request["memory_bytes"]))
-        sys.stdout = sys.stderr = _CappedSink(request["print_limit"])
-        signal.signal(signal.SIGALRM, _alarm)
-        signal.setitimer(signal.ITIMER_REAL, seconds)
-        message = _run_case(code, request, args)
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        try:
-            line = _encode(message)
-        except (TypeError, ValueError, UnicodeError, RecursionError):
-            line = _encode({"status": "not_json", "error": "the result cannot be written as JSON"})
-        if len(line) > request["output_limit"]:
-            line = _encode({"status": "too_large", "error": "result is " + str(len(line)) + " bytes, over the cap"})
-        view = memoryview(line)
-        while view:
-            view = view[os.write(write_end, view):]
+        if request.get("clock_offset"):
+            _shift_clock(request["clock_offset"])
+        fresh = _Fresh(request, workdir)
+        for args in request["cases"][start:]:
+            try:
+                namespace = fresh.reset()
+                signal.setitimer(signal.ITIMER_REAL, request["case_seconds"])
+                message = _run_case(code, request, args, namespace)
+                signal.setitimer(signal.ITIMER_REAL, 0)
+            except CaseTimeout:
+                message = {"status": "timeout", "error": "the case ran past its time limit"}
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            sys.stdout = sys.stderr = None
+            del namespace
+            try:
+                line = _encode(message)
+            except (TypeError, ValueError, UnicodeError, RecursionError):
+                line = _encode({"status": "not_json", "error": "the result cannot be written as JSON"})
+            if len(line) > request["output_limit"]:
+                line = _encode({"status": "too_large", "error": "result is " + str(len(line)) + " bytes, over the cap"})
+            dirty = fresh.left_behind(base, own_pid_namespace)
+            if dirty:
+                line = line[:-2] + b', "dirty": true}\n'
+            view = memoryview(line)
+            while view:
+                view = view[os.write(write_end, view):]
+            if dirty:
+                break
     except BaseException:  # noqa: BLE001 - a failure to report is reported by our silence
         pass
     finally:
         os._exit(0)
 
 
-def _read_message(pid, read_end, deadline, limit):
-    """Read the case's line; return (the line or None, why reading stopped, wait status or None)."""
-    data = b""
-    status = None
-    while True:
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            return None, "timeout", status
-        ready, _, _ = select.select([read_end], [], [], min(remaining, 0.05))
-        if ready:
-            chunk = os.read(read_end, 1 << 16)
-            if not chunk:
-                return None, "silent", status  # every writer closed the pipe without a line
-            data += chunk
-            if b"\n" in data:
-                return data.split(b"\n", 1)[0], "sent", status
-            if len(data) > limit:
-                return None, "too_large", status
-        elif status is not None:
-            return None, "silent", status  # gone; a descendant holds the pipe open without writing
-        else:
-            done, wait_status = os.waitpid(pid, os.WNOHANG)
-            status = wait_status if done == pid else None
+class _Lines:
+    """The runner's result lines, read with a deadline for each; notices when it dies silently."""
+
+    def __init__(self, pid, read_end, limit):
+        self.pid, self.read_end, self.limit = pid, read_end, limit
+        self.data = b""
+        self.status = None  # the runner's wait status once it has ended
+
+    def next(self, deadline):
+        """(the next line or None, why reading stopped)."""
+        while True:
+            if b"\n" in self.data:
+                line, self.data = self.data.split(b"\n", 1)
+                return line, "sent"
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return None, "timeout"
+            ready, _, _ = select.select([self.read_end], [], [], min(remaining, 0.05))
+            if ready:
+                chunk = os.read(self.read_end, 1 << 16)
+                if not chunk:
+                    return None, "silent"  # every writer closed the pipe without a line
+                self.data += chunk
+                if len(self.data) > self.limit and b"\n" not in self.data:
+                    return None, "too_large"
+            elif self.status is not None:
+                return None, "silent"  # gone; a descendant holds the pipe open without writing
+            else:
+                done, wait_status = os.waitpid(self.pid, os.WNOHANG)
+                self.status = wait_status if done == self.pid else None
 
 
 def _own_pid_namespace():
@@ -291,23 +436,29 @@ def _empty(workdir, base, own_pid_namespace):
 
 
 def _verdict(raw):
-    """The case process's line, checked: it may hold anything seed code chose to write."""
+    """The runner's line, checked: it may hold anything seed code chose to write.
+    Returns (the case's result, whether the runner says the case left something behind)."""
+    broken = {"status": "crash", "error": "the case wrote something that is not a result"}
     try:
         message = json.loads(raw.decode("utf-8"), parse_constant=_no_constants)
     except (ValueError, UnicodeError, RecursionError):
-        return {"status": "crash", "error": "the case wrote something that is not a result"}
+        return broken, True
     if not isinstance(message, dict) or message.get("status") not in STATUSES:
-        return {"status": "crash", "error": "the case wrote something that is not a result"}
-    allowed = {"status", "output", "stats", "output_type", "error", "line"}
+        return broken, True
+    dirty = message.get("dirty") is not False and "dirty" in message
+    allowed = {"status", "output", "stats", "output_type", "error", "line", "steps"}
     message = {key: value for key, value in message.items() if key in allowed}
     if not isinstance(message.get("error", ""), str) or not isinstance(message.get("output_type", ""), str):
-        return {"status": "crash", "error": "the case wrote something that is not a result"}
-    if not isinstance(message.get("line"), (int, type(None))) or isinstance(message.get("line"), bool):
-        message["line"] = None
-    return message
+        return broken, True
+    for key in ("line", "steps"):
+        if not isinstance(message.get(key), (int, type(None))) or isinstance(message.get(key), bool):
+            message[key] = None
+    return message, dirty
 
 
 def _death(status):
+    if status is None:
+        return {"status": "crash", "error": "the interpreter died"}
     if os.WIFSIGNALED(status):
         number = os.WTERMSIG(status)
         if number == signal.SIGXCPU:
@@ -317,8 +468,11 @@ def _death(status):
     return {"status": "crash", "error": "the interpreter died (exit status " + str(os.WEXITSTATUS(status)) + ")"}
 
 
-def run_one(code, request, args, private_fds, base, own_pid_namespace):
-    workdir = os.path.join(base, "case")  # one case at a time: the same name, made empty each time
+def run_from(code, request, start, emit, private_fds, base, own_pid_namespace):
+    """Fork a runner for the cases from `start` on and pass its results to `emit`, one per case.
+    Returns where the next runner must start: after the last case this one finished, or after the
+    case it died, hung or left something behind in (reported as that case's failure)."""
+    workdir = os.path.join(base, "case")  # one runner at a time: the same name, made empty each time
     if TAINTED:  # an earlier case left something we could not remove
         workdir = tempfile.mkdtemp(prefix="case-", dir=base)
     else:
@@ -327,33 +481,43 @@ def run_one(code, request, args, private_fds, base, own_pid_namespace):
     pid = os.fork()
     if pid == 0:
         os.close(read_end)
-        for fd in private_fds:  # the protocol and request pipes: out of the case's reach
+        for fd in private_fds:  # the protocol and request pipes: out of the cases' reach
             os.close(fd)
-        _case_process(code, request, args, write_end, workdir)
+        _runner(code, request, start, write_end, workdir, base, own_pid_namespace)
     os.close(write_end)
     try:
         os.setpgid(pid, pid)
     except OSError:
         pass
-    deadline = time.monotonic() + request["case_seconds"] + GRACE
-    raw, why, status = _read_message(pid, read_end, deadline, request["output_limit"] + 1024)
+    lines = _Lines(pid, read_end, request["output_limit"] + 1024)
+    position, total, why = start, len(request["cases"]), "sent"
+    while position < total:
+        raw, why = lines.next(time.monotonic() + request["case_seconds"] + GRACE)
+        if raw is None:
+            break
+        message, dirty = _verdict(raw)
+        emit(position, message)
+        position += 1
+        if dirty:
+            break
     os.close(read_end)
     try:
         os.killpg(pid, signal.SIGKILL)
     except OSError:
         pass
-    if status is None:
-        status = os.waitpid(pid, 0)[1]
+    status = lines.status if lines.status is not None else os.waitpid(pid, 0)[1]
+    if raw is None and position < total:  # the runner stopped inside this case
+        if why == "timeout":
+            emit(position, {"status": "timeout", "error": "the case ran past its time limit and was killed"})
+        elif why == "too_large":
+            emit(position, {"status": "too_large", "error": "the case wrote more than the output cap"})
+        else:
+            emit(position, _death(status))
+        position += 1
     _sweep(own_pid_namespace)
     if not _empty(workdir, base, own_pid_namespace):
         TAINTED.append(workdir)
-    if raw is not None:
-        return _verdict(raw)
-    if why == "timeout":
-        return {"status": "timeout", "error": "the case ran past its time limit and was killed"}
-    if why == "too_large":
-        return {"status": "too_large", "error": "the case wrote more than the output cap"}
-    return _death(status)
+    return position
 
 
 def _warm_up(source):
@@ -374,23 +538,27 @@ def _warm_up(source):
 
 def serve(request, protocol, protocol_fd, requests_fd, base, own_pid_namespace):
     """One request: the cases of one function, a line each on the protocol pipe, in order."""
-    try:
-        code = compile(request["code"], "<seed>", "exec")
-        failure = None
-        _warm_up(request["code"])
-    except BaseException as error:  # noqa: BLE001 - a seed that does not compile fails every case
-        code = None
-        status, message = _classify(error)
-        failure = {"status": status, "error": "while loading: " + message}
-    for index, args in zip(request["indices"], request["cases"]):
-        message = dict(failure) if failure else run_one(code, request, args, (protocol_fd, requests_fd), base,
-                                                        own_pid_namespace)
-        message["index"] = index
+    indices = request["indices"]
+
+    def emit(position, message):
+        message["index"] = indices[position]
         try:
             line = _encode(message)
         except (TypeError, ValueError, UnicodeError, RecursionError):
-            line = _encode({"index": index, "status": "not_json", "error": "the result cannot be sent"})
+            line = _encode({"index": indices[position], "status": "not_json", "error": "the result cannot be sent"})
         protocol.write(line)
+
+    try:
+        code = compile(request["code"], "<seed>", "exec")
+        _warm_up(request["code"])
+    except BaseException as error:  # noqa: BLE001 - a seed that does not compile fails every case
+        status, message = _classify(error)
+        for position in range(len(indices)):
+            emit(position, {"status": status, "error": "while loading: " + message})
+        return
+    position = 0
+    while position < len(indices):
+        position = run_from(code, request, position, emit, (protocol_fd, requests_fd), base, own_pid_namespace)
 
 
 def main():

@@ -1,9 +1,10 @@
 """Run untrusted seed code in a child process, never in the caller's.
 
 Warm children (`_sandbox_child.py`), behind the walls `isolation` finds, serve one function's
-cases at a time and are kept for the next: each forks a fresh process per case (fresh globals,
-defaults, a private working directory, its own CPU-time and memory rlimits) and streams a result
-line per case. A child has no site-packages and a fixed hash seed, and ends when its request pipe
+cases at a time and are kept for the next: each forks a runner per function that runs every case
+as if it were alone (the seed module executed afresh: new globals and defaults; fresh builtins,
+random state, working directory, CPU allowance; a case that leaves a process or file behind ends
+the runner) and streams a result line per case. A child has no site-packages and a fixed hash seed, and ends when its request pipe
 closes (so when we do, however we end). If a child dies or hangs (seed code killed or stopped it),
 the parent kills it, marks that case, and starts a new child for the cases left. A `Budget` bounds
 all the passes over one function together.
@@ -54,6 +55,8 @@ class Limits:
     output_bytes: int = 1 << 20  # one case's encoded result
     print_chars: int = 1 << 20  # what the function may print in total (discarded)
     hash_seed: int = 0
+    random_seed: int = 0  # `random` is seeded with it before every case
+    clock_offset: float = 0.0  # seconds added to the wall clock the code sees (time, datetime)
 
 
 class Budget:
@@ -76,6 +79,7 @@ class CaseResult:
     output_type: str | None = None
     error: str = ""
     line: int | None = None
+    steps: int | None = None  # lines of seed code the call executed, when counted
 
     @property
     def ok(self) -> bool:
@@ -149,7 +153,7 @@ def _spawn(limits: Limits) -> _Child:
 class _Pool:
     """Idle warm children by hash seed (fixed when an interpreter starts), shared by all threads.
 
-    A child never runs seed code itself (every case runs in a process forked for it), so reusing
+    A child never runs seed code itself (cases run in a runner forked for the function), so reusing
     it for another function carries nothing over; one a case broke (killed, stopped) is discarded.
     """
 
@@ -191,7 +195,7 @@ _POOL_OF_CHILDREN = _Pool(keep=2 * (os.cpu_count() or 2))
 
 
 def _send(child: _Child, code: str, entry: str, indices: list[int], cases: list[list], tracked: bool,
-          limits: Limits) -> bool:
+          limits: Limits, count_steps: bool) -> bool:
     """Hand the child one request; False if it is gone (a case of an earlier request killed it)."""
     if child.group is not None and child.memory_limit != limits.memory_bytes:
         try:
@@ -203,6 +207,7 @@ def _send(child: _Child, code: str, entry: str, indices: list[int], cases: list[
         "code": code, "entry": entry, "indices": indices, "cases": cases, "tracked": tracked,
         "case_seconds": limits.case_seconds, "memory_bytes": limits.memory_bytes,
         "output_limit": limits.output_bytes, "print_limit": limits.print_chars,
+        "random_seed": limits.random_seed, "clock_offset": limits.clock_offset, "count_steps": count_steps,
     }
     try:
         child.process.stdin.write(json.dumps(request).encode() + b"\n")
@@ -241,21 +246,23 @@ def _no_constants(name: str):
 
 def run_cases(
     code: str, entry: str, cases: list[list], *, tracked: bool = False, limits: Limits = Limits(),
-    budget: Budget | None = None,
+    budget: Budget | None = None, reverse: bool = False, count_steps: bool = False,
 ) -> list[CaseResult]:
     """Run `entry(*args)` for every args list in `cases`; one result per case, in order.
 
     `tracked` expects the function to return `(output, {tracker: value})` with 1 to 3 trackers.
-    Once `budget` is spent, the cases not run yet are timeouts that say so.
+    Once `budget` is spent, the cases not run yet are timeouts that say so. `reverse` runs the
+    cases last to first (results still come back in order): gold that depends on the order of
+    cases then shows. `count_steps` counts the lines of seed code each call executes (slower).
     """
     results: dict[int, CaseResult] = {}
-    pending = list(range(len(cases)))
+    pending = list(range(len(cases)))[::-1] if reverse else list(range(len(cases)))
     while pending and (budget is None or budget.left() > 0):
         child = _POOL_OF_CHILDREN.take(limits)
-        if not _send(child, code, entry, pending, [cases[i] for i in pending], tracked, limits):
+        if not _send(child, code, entry, pending, [cases[i] for i in pending], tracked, limits, count_steps):
             _stop(child)
             child = _spawn(limits)
-            _send(child, code, entry, pending, [cases[i] for i in pending], tracked, limits)
+            _send(child, code, entry, pending, [cases[i] for i in pending], tracked, limits, count_steps)
         pending, healthy = _collect(child, pending, results, limits, budget)
         if healthy:
             _POOL_OF_CHILDREN.give_back(child)

@@ -66,6 +66,7 @@ class TestCase(Record):
     output: Any
     stats: dict[str, Any]
     output_type: str
+    steps: int | None = None  # lines of the function executed for this input (None: not counted)
 
 
 class ExecutedFunction(Record):

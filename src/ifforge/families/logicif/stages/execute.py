@@ -1,9 +1,13 @@
 """Execute + filter stage: gold answers come from running code in the sandbox, never from a model.
 
-Per function, three sandbox children: the original seed, the instrumented `f`, and `f` again under
-another hash seed. The anonymised `f` must give the original's output on every input that the
-original completes, or the whole item is dropped. Then LogicIF's case filters apply, and a function
-left with too few cases is dropped. Every drop is recorded with its reason.
+Per function, three sandbox passes: the original seed, the instrumented `f`, and `f` again in a
+perturbed world: another hash seed, random seed and wall clock (23 years earlier), the cases run last
+to first, counting the lines each executes. Gold a model cannot know (it reads the clock, entropy,
+hash order, or an earlier case's leftovers) differs there: that case is dropped as
+`nondeterministic`, before the anonymised `f` is compared with the original, which must give the
+original's output on every input the original completes, or the whole item is dropped. Then
+LogicIF's case filters apply, and a function left with too few cases is dropped. Every drop is
+recorded with its reason.
 """
 
 from __future__ import annotations
@@ -19,6 +23,8 @@ from ifforge.families.logicif.records import DroppedItem, ExecutedFunction, Inst
 from ifforge.families.logicif.configs import ExecuteConfig
 
 STAGE = "execute"
+CLOCK_SHIFT = -((23 * 365 + 137) * 86400 + 7 * 3600 + 31 * 60 + 17)  # another year, day, hour, minute, second
+TRACE_SLOWDOWN = 4  # counting lines slows a call down; the perturbed pass gets this much more time
 VERSION = code_version(sys.modules[__name__])  # with every ifforge module it reaches
 
 
@@ -76,8 +82,11 @@ def run(item: InstrumentedFunction, settings: ExecuteConfig) -> Outcome[Executed
     original = (sandbox.run_cases(item.original_source, item.original_entry, args, limits=limits, budget=budget)
                 if not evolved else [sandbox.CaseResult(index=i, status="ok") for i in range(len(args))])
     tracked = sandbox.run_cases(item.instrumented_source, "f", args, tracked=True, limits=limits, budget=budget)
-    reseeded = sandbox.run_cases(item.instrumented_source, "f", args, tracked=True, budget=budget,
-                                 limits=sandbox.Limits(**{**limits.__dict__, "hash_seed": 1}))
+    perturbed_limits = sandbox.Limits(**{**limits.__dict__, "hash_seed": 1, "random_seed": 1,
+                                         "clock_offset": CLOCK_SHIFT,
+                                         "case_seconds": limits.case_seconds * TRACE_SLOWDOWN})
+    perturbed = sandbox.run_cases(item.instrumented_source, "f", args, tracked=True, budget=budget,
+                                  limits=perturbed_limits, reverse=True, count_steps=True)
     tracker_names = [tracker.name for tracker in item.trackers]
 
     def drop(index: int, reason: str, detail: str) -> DroppedItem:
@@ -86,8 +95,8 @@ def run(item: InstrumentedFunction, settings: ExecuteConfig) -> Outcome[Executed
                            test_case_id=index, origin=f"input line {line}" if line else None)
 
     dropped: list[DroppedItem] = []
-    survivors: list[tuple[int, sandbox.CaseResult]] = []
-    for index, (plain, result, again) in enumerate(zip(original, tracked, reseeded)):
+    survivors: list[tuple[int, sandbox.CaseResult, int | None]] = []
+    for index, (plain, result, again) in enumerate(zip(original, tracked, perturbed)):
         if not plain.ok:
             where = f" (seed line {plain.line})" if plain.line else ""
             dropped.append(drop(index, f"original_{plain.status}", plain.error + where))
@@ -95,15 +104,19 @@ def run(item: InstrumentedFunction, settings: ExecuteConfig) -> Outcome[Executed
         if not result.ok:
             dropped.append(drop(index, f"instrumented_{result.status}", result.error))
             continue
+        unsure = again.status == "timeout"  # slowed down by counting lines: no verdict, no steps
+        if not unsure and (again.status != result.status or canonical_json([result.output, result.stats])
+                           != canonical_json([again.output, again.stats])):
+            dropped.append(drop(index, "nondeterministic",
+                                "the result changes with the clock, entropy, hash seed or order of cases"
+                                + (f" ({again.status}: {again.error[:200]})" if not again.ok else "")))
+            continue
         if not evolved and (canonical_json(result.output) != canonical_json(plain.output)
                             or result.output_type != plain.output_type):
             detail = (f"input {canonical_json(args[index])[:200]}: original gave "
                       f"{canonical_json(plain.output)[:200]}, anonymised gave {canonical_json(result.output)[:200]}")
             return Outcome(dropped=[DroppedItem(task_id=item.task_id, stage=STAGE,
                                                 reason="anonymisation_changed_output", detail=detail)])
-        if canonical_json([result.output, result.stats]) != canonical_json([again.output, again.stats]):
-            dropped.append(drop(index, "nondeterministic", "the result changes with the hash seed"))
-            continue
         problem = stats_problem(result.stats, tracker_names)
         if problem:
             dropped.append(drop(index, "malformed_stats", problem))
@@ -124,7 +137,7 @@ def run(item: InstrumentedFunction, settings: ExecuteConfig) -> Outcome[Executed
         if len(canonical_json(args[index])) > settings.max_input_length:
             dropped.append(drop(index, "input_too_large", f"input is over {settings.max_input_length} characters as JSON"))
             continue
-        survivors.append((index, result))
+        survivors.append((index, result, None if unsure else again.steps))
 
     if len(survivors) < settings.min_cases:
         dropped.append(DroppedItem(task_id=item.task_id, stage=STAGE, reason="too_few_cases",
@@ -132,7 +145,7 @@ def run(item: InstrumentedFunction, settings: ExecuteConfig) -> Outcome[Executed
         return Outcome(dropped=dropped)
     cases = [
         TestCase(test_case_id=number, input=args[index], output=result.output, stats=result.stats,
-                 output_type=result.output_type)
-        for number, (index, result) in enumerate(survivors)
+                 output_type=result.output_type, steps=steps)
+        for number, (index, result, steps) in enumerate(survivors)
     ]
     return Outcome(kept=ExecutedFunction(function=item, cases=cases), dropped=dropped)
