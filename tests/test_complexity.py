@@ -1,9 +1,13 @@
 import json
+import random
+from types import SimpleNamespace
 
+import pandas as pd
 from conftest import PROJECT, needs_fixture
 
 from ifforge.cli import main
 from ifforge.families.logicif.codeops.complexity import difficulty_tiers, logicif_metrics, measure
+from ifforge.families.logicif.stages import difficulty
 
 
 def test_reproduces_logicifeval_complexity_metrics_exactly():
@@ -96,3 +100,39 @@ def test_measuring_from_many_threads_at_once_is_safe():
     with ThreadPoolExecutor(max_workers=8) as pool:
         results = list(pool.map(measure, sources))
     assert len(results) == len(sources) and all(r.cyclomatic_complexity >= 1 for r in results)
+
+
+def _measured(task_id, static, steps):
+    """Just what the tier rules read of a measured function."""
+    cases = [SimpleNamespace(steps=s) for s in steps]
+    return SimpleNamespace(task_id=task_id, complexity=SimpleNamespace(code_complexity_score=static),
+                           executed=SimpleNamespace(cases=cases))
+
+
+def test_the_tier_rule_ranks_by_static_score_executed_lines_or_both():
+    # static order a < b < c; executed order c < b < a (a short function with a long loop)
+    items = [_measured("a", 1.0, [900, 1100]), _measured("b", 5.0, [50, 70]), _measured("c", 9.0, [3, 5])]
+    assert difficulty.tiers(items, "static") == {"a": "easy", "b": "medium", "c": "hard"}
+    assert difficulty.tiers(items, "executed") == {"a": "hard", "b": "medium", "c": "easy"}
+    assert difficulty.tier_scores(items, "combined") == {"a": 0.5, "b": 0.5, "c": 0.5}
+    assert difficulty.executed_steps(items[0]) == 1000
+    uncounted = [*items, _measured("d", 20.0, [None])]  # no steps: it keeps its static rank
+    assert difficulty.tier_scores(uncounted, "executed")["d"] == 1.0  # the top static rank
+
+
+def test_spearman_agrees_with_pandas():
+    generator = random.Random(3)
+    first = {f"t{i}": generator.choice([1.0, 2.0, 3.5, 7.0]) for i in range(40)}
+    second = {key: value * generator.uniform(0.5, 2) + generator.choice([0, 0, 5]) for key, value in first.items()}
+    expected = pd.Series(first).corr(pd.Series(second), method="spearman")
+    assert difficulty.spearman(first, second) == round(expected, 3)
+    assert difficulty.spearman({"a": 1, "b": 2}, {"a": 1, "b": None}) is None
+
+
+def test_mini_membership_depends_only_on_the_task_itself():
+    ids = [f"task_{i}" for i in range(2000)]
+    chosen = {task_id for task_id in ids if difficulty.in_mini(task_id, 0.25, seed=0)}
+    assert 0.22 < len(chosen) / len(ids) < 0.28
+    more = ids + [f"new_{i}" for i in range(500)]  # new seeds arrive: nobody already there moves
+    assert {task_id for task_id in more[:2000] if difficulty.in_mini(task_id, 0.25, seed=0)} == chosen
+    assert {task_id for task_id in ids if difficulty.in_mini(task_id, 0.25, seed=1)} != chosen

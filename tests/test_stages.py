@@ -206,6 +206,9 @@ def test_every_project_seed_goes_through_with_a_covering_description():
         measured.append(complexity.run(executed.kept).kept)
     measured = complexity.assign_tiers(measured)
     assert {m.difficulty for m in measured} == {"easy", "medium", "hard"}
+    assert all(case.steps for m in measured for case in m.executed.cases)  # every case's lines counted
+    by_lines = complexity.assign_tiers(measured, "executed")
+    assert {m.difficulty for m in by_lines} == {"easy", "medium", "hard"}
     for item in measured:
         described = describe.run(item).kept
         function = item.executed.function

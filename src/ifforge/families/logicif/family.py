@@ -21,7 +21,6 @@ from ifforge.core.store import VersionStore, atomic_path, code_version, content_
 from ifforge.core.untrusted import InputError
 from ifforge.families.base import BatchStage, Family, Loaded
 from ifforge.families.logicif import configs
-from ifforge.families.logicif.codeops.complexity import difficulty_tiers
 from ifforge.families.logicif.records import (
     DescribedFunction,
     ExecutedFunction,
@@ -32,7 +31,7 @@ from ifforge.families.logicif.records import (
     VerificationRound,
 )
 from ifforge.families.logicif.settings import LogicIFSettings
-from ifforge.families.logicif.stages import complexity, describe, evolve, execute, finalize, instrument, load, verify
+from ifforge.families.logicif.stages import complexity, describe, difficulty, evolve, execute, finalize, instrument, load, verify
 from ifforge.transforms import dedup, expressions
 
 DEFAULT_SEEDS = Path(__file__).resolve().parent / "seeds"  # package data: works from a wheel too
@@ -283,9 +282,12 @@ def write_benchmark(store: VersionStore, described: list[DescribedFunction], set
 
     Difficulty tiers are terciles over this run's tasks, so they are set here, once all are measured
     (an item's cached stages never depend on the other items)."""
-    tiers = difficulty_tiers({d.task_id: d.measured.complexity.code_complexity_score for d in described})
+    measured = [d.measured for d in described]
+    tiers = difficulty.tiers(measured, settings.tier_rule)
     described = [d.model_copy(update={"measured": d.measured.model_copy(update={"difficulty": tiers[d.task_id]})})
                  for d in described]
+    correlation = difficulty.spearman({m.task_id: m.complexity.code_complexity_score for m in measured},
+                                      {m.task_id: difficulty.executed_steps(m) for m in measured})
     tasks = sorted((finalize.to_task(item) for item in described), key=lambda t: t.task_id)
     mini = finalize.mini_split(tasks, settings.mini_fraction, settings.sample_seed)
     all_rows, mini_rows = [], []
@@ -315,4 +317,5 @@ def write_benchmark(store: VersionStore, described: list[DescribedFunction], set
     store.artifacts.append("tasks.parquet")
     return {"tasks": len(tasks), "rows": len(all_rows), "cases": len(all_rows), "mini_tasks": len(mini),
             "mini_cases": len(mini_rows), "by_difficulty": dict(Counter(task.difficulty for task in tasks)),
+            "tier_rule": settings.tier_rule, "spearman_static_vs_executed": correlation,
             "expression_rows": expression_rows}

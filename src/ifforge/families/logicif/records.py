@@ -136,6 +136,7 @@ class BenchmarkTask(Record):
     cases: list[TestCase]
     trackers: list[Tracker]
     path: Literal["deterministic", "llm"] = "deterministic"
+    executed_steps: float | None = None  # mean lines executed per case
 
 
 class Review(Record):

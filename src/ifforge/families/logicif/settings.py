@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field
 
@@ -27,8 +28,11 @@ class LogicIFSettings(Settings):
     memory_mb: int = Field(1024, ge=64, description="sandbox address-space limit per child")
     function_seconds: float = Field(
         20.0, gt=0, description="sandbox time budget for all runs of one function in one stage")
-    mini_fraction: float = Field(0.25, gt=0, le=1, description="share of tasks per tier in the mini split")
-    sample_seed: int = Field(0, description="seed for the mini split's sampling")
+    tier_rule: Literal["static", "executed", "combined"] = Field(
+        "static", description="rank tasks into difficulty thirds by LogicIF's static complexity score, the lines "
+                              "a case executes, or both (mean of the two ranks)")
+    mini_fraction: float = Field(0.25, gt=0, le=1, description="share of tasks in the mini split (by each task's own hash)")
+    sample_seed: int = Field(0, description="seed of the mini split's hash")
 
     # embeddings: dedup of seeds, clustering of template rewrites
     dedup: bool = Field(True, description="drop near-duplicate seeds by embedding similarity")

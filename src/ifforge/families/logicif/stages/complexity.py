@@ -1,11 +1,12 @@
-"""Complexity stage: LogicIF's metrics of the exported function, then difficulty tiers by terciles."""
+"""Complexity stage: LogicIF's metrics of the exported function (tiers: see `difficulty`)."""
 
 from __future__ import annotations
 
 import sys
 
 from ifforge.core.store import code_version
-from ifforge.families.logicif.codeops.complexity import difficulty_tiers, measure
+from ifforge.families.logicif.codeops.complexity import measure
+from ifforge.families.logicif.stages import difficulty
 from ifforge.families.logicif.records import ExecutedFunction, MeasuredFunction, Outcome
 
 STAGE = "complexity"
@@ -16,9 +17,7 @@ def run(item: ExecutedFunction) -> Outcome[MeasuredFunction]:
     return Outcome(kept=MeasuredFunction(executed=item, complexity=measure(item.function.instrumented_source)))
 
 
-def assign_tiers(items: list[MeasuredFunction]) -> list[MeasuredFunction]:
+def assign_tiers(items: list[MeasuredFunction], rule: difficulty.TierRule = "static") -> list[MeasuredFunction]:
     """Tiers are relative to the run's own tasks, so they are set once all are measured."""
-    if not items:
-        return []
-    tiers = difficulty_tiers({m.task_id: m.complexity.code_complexity_score for m in items})
+    tiers = difficulty.tiers(items, rule)
     return [m.model_copy(update={"difficulty": tiers[m.task_id]}) for m in items]

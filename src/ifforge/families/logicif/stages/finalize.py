@@ -6,12 +6,11 @@ description, instruction, stats_keys, output_format, complexity_metrics`) plus `
 
 from __future__ import annotations
 
-import math
-import random
 from typing import Any
 
 from ifforge.core.prompts import Prompt
 from ifforge.families.logicif.records import BenchmarkTask, DescribedFunction
+from ifforge.families.logicif.stages import difficulty
 from ifforge.families.logicif.stages.describe import output_format
 
 STAGE = "finalize"
@@ -28,6 +27,7 @@ def to_task(item: DescribedFunction) -> BenchmarkTask:
         output_format=output_format(measured),
         complexity=measured.complexity,
         difficulty=measured.difficulty or "medium",
+        executed_steps=difficulty.executed_steps(measured),
         cases=measured.executed.cases,
         trackers=function.trackers,
         path=function.path,
@@ -58,19 +58,15 @@ def rows(task: BenchmarkTask, solve: Prompt) -> list[dict[str, Any]]:
             "complexity_metrics": task.complexity.logicif_view(),
             "difficulty": task.difficulty,
             "complexity_score": task.complexity.code_complexity_score,  # LogicIF's top-level copy
+            "executed_steps": case.steps,  # lines of the function this case executes
         })
     return out
 
 
 def mini_split(tasks: list[BenchmarkTask], fraction: float, seed: int) -> list[str]:
-    """Task ids of a stratified sample: the same share of each difficulty tier, at least one each."""
-    chosen: list[str] = []
-    generator = random.Random(seed)
-    for tier in ("easy", "medium", "hard"):
-        ids = sorted(task.task_id for task in tasks if task.difficulty == tier)
-        if ids:
-            chosen += generator.sample(ids, max(1, math.ceil(fraction * len(ids))))
-    return sorted(chosen)
+    """Task ids of the mini split: each task's own hash decides (stable as seeds come and go), so
+    every tier is sampled at the same expected share."""
+    return sorted(task.task_id for task in tasks if difficulty.in_mini(task.task_id, fraction, seed))
 
 
 def task_table(tasks: list[BenchmarkTask], mini: list[str]) -> list[dict[str, Any]]:
@@ -82,6 +78,7 @@ def task_table(tasks: list[BenchmarkTask], mini: list[str]) -> list[dict[str, An
             "difficulty": task.difficulty,
             "in_mini": task.task_id in mini,
             "n_cases": len(task.cases),
+            "executed_steps": task.executed_steps,
             "output_format": task.output_format,
             "stats_keys": list(task.stats_keys),
             "tracker_kinds": [tracker.kind for tracker in task.trackers],
