@@ -83,6 +83,12 @@ class Family:
         """Ask a model every row, write responses and scores and a report in `folder`; return the summary."""
         raise NotImplementedError
 
+    def check(self, row: dict[str, Any], replies: list[str]) -> dict[str, Any]:
+        """One row's verdict on a model's replies (one per user turn; one in prompt mode), by this
+        family's own checker: at least `correct` (bool), plus the family's finer numbers. Exports
+        (inspect-ai, lm-eval) call this, so they score exactly as `ifforge evaluate` does."""
+        raise NotImplementedError
+
     # ---- review ---------------------------------------------------------------------------------
     def review_view(self, row: dict[str, Any]) -> dict[str, Any]:
         """One benchmark row as the review page shows it: a title, the `source` (code or data), the

@@ -184,6 +184,14 @@ class LogicIF(Family):
 
         return evaluate(rows, settings, cache_path, folder, title, on_done)
 
+    def check(self, row: dict[str, Any], replies: list[str]) -> dict[str, Any]:
+        from ifforge.families.logicif.verdicts import judge
+
+        gold = row["code_output"]
+        verdict = judge(gold["output"], gold["stats"], replies[-1] if replies else None)
+        return {"correct": verdict.both_ok, "output_ok": verdict.output_ok, "stats_ok": verdict.stats_ok,
+                "formatted": verdict.formatted}
+
     def review_view(self, row: dict[str, Any]) -> dict[str, Any]:
         case = row.get("code_output", {})
         return {"title": row["task_id"], "source": row.get("function", ""), "instruction": row.get("description", ""),

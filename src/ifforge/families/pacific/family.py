@@ -222,6 +222,16 @@ class Pacific(Family):
 
         return evaluate(rows, settings, Path(cache_path), Path(folder), title, on_done)
 
+    def check(self, row: dict[str, Any], replies: list[str]) -> dict[str, Any]:
+        from ifforge.families.pacific.answers import parse_answers, parse_chat
+        from ifforge.families.pacific.scoring import judge_sample
+
+        answers = parse_chat(replies) if row.get("mode") == "chat" else parse_answers(replies[-1] if replies else None)
+        verdicts = judge_sample(row["gold"], answers)
+        right = sum(v.status == "right" for v in verdicts)
+        return {"correct": right == len(verdicts), "steps_right": right, "steps": len(verdicts),
+                "instruction_accuracy": right / len(verdicts) if verdicts else 0.0}
+
     def review_view(self, row: dict[str, Any]) -> dict[str, Any]:
         text = row.get("prompt") or "\n\n---\n\n".join(m["content"] for m in row.get("messages", []))
         field = LANGUAGE_NAMES[row.get("language") or "python"][2]
