@@ -43,7 +43,7 @@ def test_equality_is_python_equality_unless_strict():
     assert loose.both_ok and not strict.output_ok and not strict.stats_ok
     assert not judge(1, {"a": 1}, "no answer here").formatted
     assert not judge(1, {"a": 1}, '{"output": 1}').formatted  # no stats: not an answer
-    assert extract_answer('{"output": 1, "stats": {}} then {"note": 2}') == {"output": 1, "stats": {}}
+    assert extract_answer('{"output": 1, "stats": {}} then {"note": 2}') == ({"output": 1, "stats": {}}, "json")
 
 
 def _benchmark(folder):
@@ -93,28 +93,35 @@ def test_evaluate_flow_reports_exactly_the_share_answered_right(tmp_path, prefec
 
         report = json.loads(open(f"{folder}/report.json").read())
         overall = report["overall"]
-        assert overall["case_both"] == round(7 / 9, 4) and overall["case_output"] == round(8 / 9, 4)
-        assert overall["case_state"] == round(7 / 9, 4) and overall["format_failures"] == 1
-        assert overall["task_both"] == round(1 / 3, 4)
+        assert (overall["case_both_right"], overall["case_output_right"], overall["cases"]) == (7, 8, 9)
+        assert overall["case_both"] == 7 / 9 and overall["case_state"] == 7 / 9 and overall["format_failures"] == 1
+        assert (overall["task_both_right"], overall["tasks"]) == (1, 3) and overall["request_failures"] == 0
+        low, high = overall["case_both_ci95"]
+        assert low < 7 / 9 < high and high - low > 0.3  # nine cases: a wide interval, shown
         assert report["by_difficulty"]["easy"]["task_both"] == 1.0
-        assert report["by_difficulty"]["medium"]["case_both"] == round(2 / 3, 4)
+        assert report["by_difficulty"]["medium"]["case_both"] == 2 / 3
+        assert report["run"]["model"] == "org/student-1" and report["run"]["tokens"]["requests"] == 9
+        assert report["run"]["started"] <= report["run"]["finished"] and report["run"]["run_folder"].endswith("r001")
+        assert "77.8% (7/9) [" in open(f"{folder}/report.md").read()
         assert report["failure_modes"] == {"state_tracking_error": 1}
         responses = [json.loads(line) for line in open(f"{folder}/responses.jsonl")]
         assert {"task_id", "test_case_id", "code_output", "response"} <= set(responses[0])
         scores = pd.read_parquet(f"{folder}/scores.parquet")
         assert len(scores) == 9 and scores.both_ok.sum() == 7
         for png in ("accuracy_by_tier.png", "accuracy_by_complexity.png", "failure_modes.png"):
-            assert (version / "evals" / "org_student-1" / png).stat().st_size > 1000
+            assert (version / "evals" / "org_student-1" / "r001" / png).stat().st_size > 1000
         assert "Failure modes (LLM-labelled, not code-checked)" in open(f"{folder}/report.md").read()
 
-        # resumed / repeated: nothing is asked twice
-        evaluate(benchmark=str(version), model="org/student-1", base_url=server.url,
-                 options={"analyze_errors": True, "system_prompt": "Be careful."}, progress=False)
-        assert len(server.requests) == asked
+        # resumed / repeated: nothing is asked twice, and the same run keeps its folder
+        again = evaluate(benchmark=str(version), model="org/student-1", base_url=server.url,
+                         options={"analyze_errors": True, "system_prompt": "Be careful."}, progress=False)
+        assert len(server.requests) == asked and again == folder
         mini = evaluate(benchmark=str(version), model="org/student-1", base_url=server.url, split="mini",
                         options={"system_prompt": "Be careful."}, progress=False)
         assert len(server.requests) == asked
         assert json.loads(open(f"{mini}/report.json").read())["overall"]["cases"] == 3
+        assert mini.endswith("r002") and (version / "evals" / "org_student-1" / "LATEST").read_text().strip() == "r002"
+        assert json.loads(open(f"{folder}/report.json").read())["overall"]["cases"] == 9  # the first run is kept
 
         # under three expressions: e2 trips the student on every t_easy case
         def fickle(request):
@@ -128,8 +135,8 @@ def test_evaluate_flow_reports_exactly_the_share_answered_right(tmp_path, prefec
                           progress=False)
         report = json.loads(open(f"{spread}/report.json").read())
         assert report["overall"]["cases"] == 27
-        assert report["by_expression"]["e2"]["case_both"] == round(4 / 9, 4)
-        assert report["by_expression"]["e0"]["case_both"] == round(7 / 9, 4)
+        assert report["by_expression"]["e2"]["case_both"] == 4 / 9
+        assert report["by_expression"]["e0"]["case_both"] == 7 / 9
         # t_easy scores 1, 1, 0 over e0..e2 (cv = 0.4714 / 0.6667); t_mid 2/3 each (cv 0); t_hard 2/3 each (cv 0)
         assert report["stability"]["ifs"] == round((2 ** 0.5 / 2) / 3, 4)
 
@@ -137,17 +144,19 @@ def test_evaluate_flow_reports_exactly_the_share_answered_right(tmp_path, prefec
 def test_score_and_compare_commands(tmp_path, capsys):
     cases = needs_fixture("cases.jsonl")
     assert main(["score", str(cases), "--out", str(tmp_path / "a"), "--title", "gpt-5"]) == 0
-    assert "| all | 189 | 26 | 97.9% |" in capsys.readouterr().out
+    assert "| all | 189 | 26 | 97.9% (185/189) [94.7-99.2] |" in capsys.readouterr().out
     assert main(["score", str(cases), "--out", str(tmp_path / "b"), "--strict-types", "--title", "strict"]) == 0
     capsys.readouterr()
     assert main(["compare", str(tmp_path / "a"), str(tmp_path / "b" / "report.json")]) == 0
-    table = capsys.readouterr().out.splitlines()
-    assert table[2].startswith("| gpt-5 | 97.9% | 97.9% | 97.9% | 96.2%")
+    out = capsys.readouterr().out
+    table = out.splitlines()
+    assert table[2].startswith("| gpt-5 | 189 | 97.9% (185/189) [94.7-99.2] | 96.2% (25/26)")
     assert table[3].startswith("| strict |")
+    assert "Not like with like" not in out  # the same file scored twice: nothing differs
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"task_id": "x", "test_case_id": 0, "code_output": {"output": 1, "stats": {}}}\n')
     assert main(["score", str(bad)]) == 2
-    assert f"{bad}:1: missing field 'response'" in capsys.readouterr().err
+    assert f"{bad}:1: no answer field (one of response, llm_response, llm_output)" in capsys.readouterr().err
 
 
 def test_stability_is_the_mean_coefficient_of_variation_across_expressions():
@@ -166,4 +175,4 @@ def test_stability_is_the_mean_coefficient_of_variation_across_expressions():
     assert summary["stability"] == {"ifs": round((1 / 3 + 0) / 2, 4), "tasks": 2, "tasks_never_solved": 1,
                                     "expressions": 2}
     assert summary["by_expression"]["e2"]["case_both"] == 0.5
-    assert summary["by_expression"]["e1"]["task_both"] == round(2 / 3, 4)
+    assert summary["by_expression"]["e1"]["task_both"] == 2 / 3

@@ -109,32 +109,67 @@ def _families(args: argparse.Namespace) -> int:
 
 
 def _evaluate(args: argparse.Namespace) -> int:
+    import json
+    import os
+
     from pydantic import ValidationError
 
-    from ifforge.eval.evaluation import BenchmarkError, EvalSettings, load_rows, locate
+    from ifforge.eval.evaluation import (
+        BenchmarkError,
+        EvalSettings,
+        RequestsFailed,
+        dry_run,
+        limit_tasks,
+        load_rows,
+        locate,
+    )
 
     options = {k: v for k, v in {
         "temperature": args.temperature, "max_tokens": args.max_tokens, "reasoning_effort": args.reasoning_effort,
         "system_prompt": args.system_prompt, "strict_types": args.strict_types or None,
         "analyze_errors": args.analyze_errors or None, "analyzer_model": args.analyzer_model,
-        "concurrency": args.concurrency, "no_cache": args.no_cache or None}.items() if v is not None}
+        "concurrency": args.concurrency, "no_cache": args.no_cache or None, "extractor": args.extractor,
+        "extractor_model": args.extractor_model, "limit": args.limit, "allow_failures": args.allow_failures,
+        "price_input": args.price_input, "price_output": args.price_output,
+        "max_retries": args.max_retries}.items() if v is not None}
     try:
-        EvalSettings(model=args.model, split=args.split, expressions=args.expressions, **options)
-        load_rows(locate(Path(args.benchmark), args.split)[0], args.expressions)
+        settings = EvalSettings(model=args.model, base_url=args.base_url or os.environ.get("OPENAI_BASE_URL"),
+                                split=args.split, expressions=args.expressions, **options)
+        rows_path, version = locate(Path(args.benchmark), args.split)
+        rows = limit_tasks(load_rows(rows_path, args.expressions), settings.limit)
     except (BenchmarkError, ValidationError) as error:
         print(f"ifforge: {error}", file=sys.stderr)
         return 2
+    if args.dry_run:
+        estimate = dry_run(rows, settings, version / "evals" / ".llm_cache.sqlite")
+        print(json.dumps({"benchmark": str(rows_path), "model": settings.model, **estimate}, indent=2))
+        return 0
     from ifforge.flows.evaluate import evaluate
 
-    folder = evaluate(benchmark=args.benchmark, model=args.model, base_url=args.base_url, split=args.split,
-                      expressions=args.expressions, options=options, progress=not args.no_progress)
+    try:
+        folder = evaluate(benchmark=args.benchmark, model=args.model, base_url=args.base_url, split=args.split,
+                          expressions=args.expressions, options=options, progress=not args.no_progress)
+    except RequestsFailed as error:
+        print(f"ifforge: {error}", file=sys.stderr)
+        return 1
     print(Path(folder) / "report.md")
     return 0
 
 
 def _score(args: argparse.Namespace) -> int:
-    """Score responses produced elsewhere, in LogicIF's result format."""
-    from ifforge.eval.evaluation import BenchmarkError, load_rows, locate, score_frame, write_outputs
+    """Score responses produced elsewhere: LogicIF's result files (`llm_response`, `llm_output`) or ours."""
+    import asyncio
+    import os
+
+    from ifforge.eval.evaluation import (
+        BenchmarkError,
+        EvalSettings,
+        extract_with_llm,
+        load_rows,
+        locate,
+        score_frame,
+        write_outputs,
+    )
 
     try:
         results = load_rows(Path(args.results))
@@ -142,12 +177,21 @@ def _score(args: argparse.Namespace) -> int:
         if args.benchmark:
             rows = load_rows(locate(Path(args.benchmark), "full")[0])
             rows_by_key = {(r["task_id"], r["test_case_id"], r.get("expression_id")): r for r in rows}
-        missing = next((i for i, r in enumerate(results, 1) if "response" not in r), None)
+        answer_fields = ("response", "llm_response", "llm_output")
+        missing = next((i for i, r in enumerate(results, 1) if not any(k in r for k in answer_fields)), None)
         if missing:
-            raise BenchmarkError(f"{args.results}:{missing}: missing field 'response'")
+            raise BenchmarkError(f"{args.results}:{missing}: no answer field (one of {', '.join(answer_fields)})")
+        if args.extractor == "llm" and not args.model:
+            raise BenchmarkError("--extractor llm needs --model (and --base-url or OPENAI_BASE_URL)")
     except BenchmarkError as error:
         print(f"ifforge: {error}", file=sys.stderr)
         return 2
+    if args.extractor == "llm":
+        settings = EvalSettings(model=args.model, base_url=args.base_url or os.environ.get("OPENAI_BASE_URL"),
+                                api_key=os.environ.get("OPENAI_API_KEY"), strict_types=args.strict_types)
+        cache = Path(args.results).with_suffix("").as_posix() + "_extract_cache.sqlite"
+        found = asyncio.run(extract_with_llm(results, settings, Path(cache), rows_by_key))
+        print(f"the LLM extractor found {found} answer(s) the rules did not", file=sys.stderr)
     scores = score_frame(results, rows_by_key, args.strict_types)
     folder = Path(args.out or Path(args.results).with_suffix("").as_posix() + "_scored")
     write_outputs(folder, results, scores, args.title or Path(args.results).stem)
@@ -377,14 +421,32 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--analyze-errors", action="store_true", help="LLM-label each failed case's failure mode")
     evaluate.add_argument("--analyzer-model", help="model for --analyze-errors (default: --model)")
     evaluate.add_argument("--concurrency", type=int)
+    evaluate.add_argument("--max-retries", type=int, help="retries of a failed request (default 5, with backoff)")
     evaluate.add_argument("--no-cache", action="store_true")
     evaluate.add_argument("--no-progress", action="store_true")
+    evaluate.add_argument("--extractor", choices=["rules", "llm"],
+                          help="rules (default): last JSON answer, then LogicIF's **Output:**/**Statistics:**; "
+                               "llm: also an LLM's extraction where the rules find none (reported apart)")
+    evaluate.add_argument("--extractor-model", help="model for --extractor llm (default: --model)")
+    evaluate.add_argument("--limit", type=int, help="only the first N tasks (all their cases)")
+    evaluate.add_argument("--dry-run", action="store_true",
+                          help="print cases, requests, cached requests and a token and cost estimate; send nothing")
+    evaluate.add_argument("--allow-failures", type=float, metavar="SHARE",
+                          help="share of failed requests that still ends the run well (default 0: any failure "
+                               "ends it Failed, exit 1)")
+    evaluate.add_argument("--price-input", type=float, metavar="USD", help="price per 1M prompt tokens (for cost)")
+    evaluate.add_argument("--price-output", type=float, metavar="USD", help="price per 1M completion tokens")
     evaluate.set_defaults(run=_evaluate)
 
     score = commands.add_parser("score", help="score responses in LogicIF's result format")
-    score.add_argument("results", help="JSONL with task_id, test_case_id, code_output, response per line")
+    score.add_argument("results", help="JSONL with task_id, test_case_id, code_output and the answer: "
+                                       "response or llm_response (raw), or llm_output (LogicIF's extraction)")
     score.add_argument("--benchmark", help="the benchmark the responses answer (adds tiers and complexity)")
     score.add_argument("--strict-types", action="store_true")
+    score.add_argument("--extractor", choices=["rules", "llm"], default="rules",
+                       help="llm: where the rules find no answer, an LLM extracts it (needs --model)")
+    score.add_argument("--model", help="model for --extractor llm")
+    score.add_argument("--base-url", help="server for --extractor llm (default: OPENAI_BASE_URL)")
     score.add_argument("--out", help="folder for scores.parquet, report.md, plots (default: RESULTS_scored/)")
     score.add_argument("--title")
     score.set_defaults(run=_score)

@@ -1,7 +1,10 @@
 """Scoring models on a generated benchmark: ask every case, keep every raw response, score, report.
 
 The flow in `flows/evaluate.py` wires these steps; `ifforge score` uses the scoring half alone on
-responses produced elsewhere (LogicIF's result format: `task_id, test_case_id, code_output, response`).
+responses produced elsewhere: LogicIF's result files (`task_id, test_case_id, code_output` with the
+raw `llm_response`, or with `llm_output`, LogicIF's extracted answer, scored as it is) or ours
+(`response`). Each evaluation run has its own folder, `evals/<model>/rNNN/`, named by the
+fingerprint of what decides its scores, with `LATEST` pointing at the newest.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from ifforge.core.untrusted import BadValue, parse_json, read_lines
 from ifforge.core.llm import LLM, LLMConfig, LLMError, ResponseCache
 from ifforge.core.prompts import load_prompt
 from ifforge.eval.report import write_report
-from ifforge.families.logicif.verdicts import judge
+from ifforge.families.logicif.verdicts import judge, judge_answer
 
 FAILURE_MODES = ("control_flow_misexecution", "state_tracking_error", "missing_logic_element",
                  "misordered_execution", "instruction_misinterpretation")
@@ -48,6 +51,18 @@ class EvalSettings(BaseModel):
     requests_per_minute: int | None = None
     tokens_per_minute: int | None = None
     no_cache: bool = False
+    extractor: Literal["rules", "llm"] = "rules"  # llm: when the rules find no answer, an LLM extracts it
+    extractor_model: str | None = None  # default: the evaluated model
+    limit: int | None = Field(None, ge=1)  # only the first N tasks (all their cases)
+    allow_failures: float = Field(0.0, ge=0, le=1)  # share of failed requests that still ends the run well
+    price_input: float | None = Field(None, ge=0)  # USD per 1M prompt tokens, for the report's cost
+    price_output: float | None = Field(None, ge=0)  # USD per 1M completion tokens
+
+    def fingerprint_fields(self) -> dict[str, Any]:
+        """Everything that decides the scores (not concurrency, rate limits or retries)."""
+        skip = {"api_key", "concurrency", "timeout", "max_retries", "requests_per_minute", "tokens_per_minute",
+                "no_cache", "allow_failures", "price_input", "price_output"}
+        return {key: value for key, value in self.model_dump().items() if key not in skip}
 
     def llm_config(self, model: str | None = None, json_mode: str = "none") -> LLMConfig:
         return LLMConfig(model=model or self.model, base_url=self.base_url, api_key=self.api_key,
@@ -60,6 +75,10 @@ class EvalSettings(BaseModel):
 
 class BenchmarkError(ValueError):
     pass
+
+
+class RequestsFailed(RuntimeError):
+    """More requests failed than the run allows: the report is written, but the run is not a score."""
 
 
 def locate(benchmark: Path, split: str) -> tuple[Path, Path]:
@@ -146,6 +165,32 @@ def model_folder(version: Path, model: str) -> Path:
     return version / "evals" / re.sub(r"[^A-Za-z0-9._-]+", "_", model)
 
 
+def run_folder(version: Path, model: str, fingerprint: str) -> Path:
+    """The run's own folder: the one holding this fingerprint, else the next `rNNN`. Never another's."""
+    base = model_folder(version, model)
+    runs = sorted(p for p in base.glob("r[0-9][0-9][0-9]*") if p.is_dir()) if base.exists() else []
+    for run in runs:
+        try:
+            if json.loads((run / "run.json").read_text()).get("fingerprint") == fingerprint:
+                return run
+        except (OSError, ValueError):
+            continue
+    number = max((int(p.name[1:]) for p in runs if p.name[1:].isdigit()), default=0) + 1
+    return base / f"r{number:03d}"
+
+
+def limit_tasks(rows: list[dict[str, Any]], limit: int | None) -> list[dict[str, Any]]:
+    """The rows of the first `limit` tasks, in file order (a task is kept whole: task accuracy needs it)."""
+    if not limit:
+        return rows
+    kept: list[str] = []
+    for row in rows:
+        if row["task_id"] not in kept:
+            kept.append(row["task_id"])
+    chosen = set(kept[:limit])
+    return [row for row in rows if row["task_id"] in chosen]
+
+
 async def ask_all(rows: list[dict[str, Any]], settings: EvalSettings, cache_path: Path | None,
                   on_done=None) -> list[dict[str, Any]]:
     """One response per row, in row order; cached by request, so a resumed run asks nothing twice."""
@@ -162,8 +207,9 @@ async def ask_all(rows: list[dict[str, Any]], settings: EvalSettings, cache_path
             reply = await llm.chat(messages, stage="evaluate")
             result |= {"response": reply.text, "prompt_tokens": reply.prompt_tokens,
                        "completion_tokens": reply.completion_tokens, "cached": reply.cached}
+            result["request_failed"] = False
         except LLMError as error:
-            result |= {"response": None, "error": str(error)}
+            result |= {"response": None, "error": str(error), "request_failed": True}
         if on_done:
             on_done()
         return result
@@ -176,27 +222,96 @@ async def ask_all(rows: list[dict[str, Any]], settings: EvalSettings, cache_path
             cache.close()
 
 
+def response_text(result: dict[str, Any]) -> str | None:
+    """The raw reply: ours (`response`) or LogicIF's (`llm_response`)."""
+    return result["response"] if "response" in result else result.get("llm_response")
+
+
+def request_failed(result: dict[str, Any]) -> bool:
+    if "request_failed" in result:
+        return bool(result["request_failed"])
+    return response_text(result) is None and bool(result.get("error"))
+
+
+def verdict_of(result: dict[str, Any], strict_types: bool = False):
+    """A case's verdict: LogicIF's own extracted `llm_output` as it is, an LLM's extraction we asked
+    for, else the rules (last JSON object, then LogicIF's labelled format)."""
+    gold = result["code_output"]
+    given = result.get("llm_output")
+    if isinstance(given, dict) and "response" not in result:
+        answer = given if given.get("success", True) else None
+        return judge_answer(gold["output"], gold["stats"], answer, "given", strict_types)
+    verdict = judge(gold["output"], gold["stats"], response_text(result), strict_types)
+    if not verdict.formatted and isinstance(result.get("extracted"), dict):
+        return judge_answer(gold["output"], gold["stats"], result["extracted"], "llm", strict_types)
+    return verdict
+
+
 def score_frame(results: list[dict[str, Any]], rows_by_key: dict[tuple, dict[str, Any]] | None = None,
                 strict_types: bool = False) -> pd.DataFrame:
     """One scored row per case: verdicts plus the task's difficulty and complexity when known."""
     records = []
     for result in results:
-        gold = result["code_output"]
-        verdict = judge(gold["output"], gold["stats"], result.get("response"), strict_types)
+        verdict = verdict_of(result, strict_types)
+        failed = request_failed(result)
         key = (result["task_id"], result["test_case_id"], result.get("expression_id"))
         source = (rows_by_key or {}).get(key, result)
         record = {"task_id": result["task_id"], "test_case_id": result["test_case_id"],
-                  "formatted": verdict.formatted, "output_ok": verdict.output_ok, "stats_ok": verdict.stats_ok,
-                  "both_ok": verdict.both_ok, "request_failed": result.get("response") is None}
+                  "formatted": verdict.formatted and not failed, "output_ok": verdict.output_ok and not failed,
+                  "stats_ok": verdict.stats_ok and not failed, "both_ok": verdict.both_ok and not failed,
+                  "request_failed": failed, "extracted_by": "failed" if failed else verdict.extracted_by}
         if result.get("expression_id") is not None:
             record["expression_id"] = str(result["expression_id"])
         if source.get("difficulty"):
             record["difficulty"] = source["difficulty"]
         metrics = source.get("complexity_metrics") or {}
-        if "code_complexity_score" in metrics:
-            record["code_complexity_score"] = metrics["code_complexity_score"]
+        score = metrics.get("code_complexity_score", source.get("complexity_score"))
+        if isinstance(score, (int, float)) and not isinstance(score, bool):
+            record["code_complexity_score"] = score
         records.append(record)
     return pd.DataFrame(records)
+
+
+class ExtractedAnswer(BaseModel):
+    found: bool
+    output: Any = None
+    stats: dict[str, Any] = Field(default_factory=dict)
+
+
+async def extract_with_llm(results: list[dict[str, Any]], settings: EvalSettings, cache_path: Path | None,
+                           rows_by_key: dict[tuple, dict[str, Any]] | None = None) -> int:
+    """LogicIF's way: an LLM reads the replies the rules found no answer in and copies the answer out.
+    Sets `extracted` on those results (cached like every request); returns how many it found."""
+    todo = [r for r in results if not request_failed(r) and response_text(r)
+            and not verdict_of(r, settings.strict_types).formatted]
+    if not todo:
+        return 0
+    prompt = load_prompt("extract_answer")
+    cache = None if settings.no_cache or cache_path is None else ResponseCache(cache_path)
+    llm = LLM(settings.llm_config(settings.extractor_model or settings.model, json_mode="auto").model_copy(
+        update={"temperature": 0.0, "max_tokens": 4096}), cache)
+
+    async def one(result: dict[str, Any]) -> bool:
+        row = (rows_by_key or {}).get((result["task_id"], result["test_case_id"], result.get("expression_id")), result)
+        keys = row.get("stats_keys") or sorted((result["code_output"].get("stats") or {}))
+        messages = [{"role": "user", "content": prompt.render(stats_keys=", ".join(keys),
+                                                              response=response_text(result)[-20_000:])}]
+        try:
+            answer, _ = await llm.chat_json(messages, ExtractedAnswer, stage="extract",
+                                            prompt_versions={"extract_answer": prompt.hash})
+        except LLMError as error:
+            result["extraction_error"] = str(error)[:300]
+            return False
+        if answer.found:
+            result["extracted"] = {"output": answer.output, "stats": answer.stats}
+        return answer.found
+
+    try:
+        return sum(await asyncio.gather(*(one(r) for r in todo)))
+    finally:
+        await llm.close()
+        if cache is not None:
+            cache.close()
 
 
 class ErrorLabel(BaseModel):
@@ -238,11 +353,64 @@ async def analyze_errors(results: list[dict[str, Any]], scores: pd.DataFrame, ro
 
 
 def write_outputs(folder: Path, results: list[dict[str, Any]], scores: pd.DataFrame, title: str,
-                  labels: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+                  labels: list[dict[str, Any]] | None = None, run: dict[str, Any] | None = None) -> dict[str, Any]:
     folder.mkdir(parents=True, exist_ok=True)
     atomic_write(folder / "responses.jsonl", "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in results))
     modes = None
     if labels is not None:
         atomic_write(folder / "failure_modes.jsonl", "".join(json.dumps(label) + "\n" for label in labels))
         modes = dict(Counter(label["mode"] for label in labels))
-    return write_report(scores, folder, title, modes)
+    return write_report(scores, folder, title, modes, run)
+
+
+def token_totals(results: list[dict[str, Any]], settings: EvalSettings | None = None) -> dict[str, Any]:
+    """Tokens over every response, and their cost at the prices given (None without prices)."""
+    prompt = sum(int(r.get("prompt_tokens") or 0) for r in results)
+    completion = sum(int(r.get("completion_tokens") or 0) for r in results)
+    totals: dict[str, Any] = {"tokens": {"prompt": prompt, "completion": completion, "requests": len(results),
+                                         "cached_requests": sum(1 for r in results if r.get("cached"))}}
+    if settings is not None and settings.price_input is not None and settings.price_output is not None:
+        totals["cost_usd"] = round((prompt * settings.price_input + completion * settings.price_output) / 1e6, 6)
+    return totals
+
+
+def finish_run(run: dict[str, Any] | None, results: list[dict[str, Any]], settings: EvalSettings) -> dict[str, Any]:
+    """The run's facts once every request is answered: when it ended, tokens and cost."""
+    from datetime import datetime, timezone
+
+    return {**(run or {}), "finished": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            **token_totals(results, settings)}
+
+
+def dry_run(rows: list[dict[str, Any]], settings: EvalSettings, cache_path: Path | None) -> dict[str, Any]:
+    """What a run would send, sending nothing: requests, how many the cache already answers, and an
+    estimate of tokens (4 characters a token; replies at most `max_tokens`) and of cost."""
+    from ifforge.core.llm import request_key
+
+    config = settings.llm_config()
+    cache = ResponseCache(cache_path) if cache_path is not None and Path(cache_path).exists() else None
+    system = [{"role": "system", "content": settings.system_prompt}] if settings.system_prompt else []
+    requests = cached = characters = 0
+    try:
+        for row in rows:
+            turns = [m["content"] for m in row.get("messages", [])] or [row.get("instruction") or row.get("prompt", "")]
+            requests += len(turns)
+            characters += sum(len(turn) * (len(turns) - i) for i, turn in enumerate(turns))  # history is resent
+            characters += len(settings.system_prompt or "") * len(turns)
+            if len(turns) == 1 and cache is not None and not settings.no_cache:
+                messages = [*system, {"role": "user", "content": turns[0]}]
+                cached += cache.get(request_key(config, messages, None, {})) is not None
+    finally:
+        if cache is not None:
+            cache.close()
+    prompt_tokens = characters // 4
+    estimate: dict[str, Any] = {
+        "cases": len(rows), "tasks": len({row["task_id"] for row in rows}), "requests": requests,
+        "already_cached": cached, "prompt_tokens_estimate": prompt_tokens,
+        "completion_tokens_at_most": requests * settings.max_tokens}
+    if settings.price_input is not None and settings.price_output is not None:
+        to_ask = requests - cached
+        share = to_ask / requests if requests else 0
+        estimate["cost_usd_input_estimate"] = round(prompt_tokens * share * settings.price_input / 1e6, 4)
+        estimate["cost_usd_output_at_most"] = round(to_ask * settings.max_tokens * settings.price_output / 1e6, 4)
+    return estimate

@@ -79,8 +79,10 @@ class Family:
 
     # ---- evaluate -------------------------------------------------------------------------------
     def evaluate(self, rows: list[dict[str, Any]], settings: Any, cache_path: Path, folder: Path,
-                 title: str, on_done: Callable[[], None] | None = None) -> dict[str, Any]:
-        """Ask a model every row, write responses and scores and a report in `folder`; return the summary."""
+                 title: str, on_done: Callable[[], None] | None = None, run: dict[str, Any] | None = None,
+                 ) -> dict[str, Any]:
+        """Ask a model every row, write responses and scores and a report in `folder`; return the summary
+        (with `request_failures`). `run` holds the run's facts for the report (see `finish_run`)."""
         raise NotImplementedError
 
     def check(self, row: dict[str, Any], replies: list[str]) -> dict[str, Any]:

@@ -1,13 +1,20 @@
 """The `evaluate` flow, one for every family: ask a model every row, keep every response, score, report.
 
 DAG wiring only: the family's `evaluate` asks and scores (LogicIF: `families/logicif/scorer.py`,
-PACIFIC: `families/pacific/family.py`). Requests are cached by content, so a crashed run resumes
-without asking anything twice. Run it as `ifforge evaluate ...` or `python -m ifforge.flows.evaluate`.
+PACIFIC: `families/pacific/family.py`). Each run gets its own folder, `evals/<model>/rNNN/` (the
+same folder again for the same benchmark file and parameters, with `LATEST` pointing at the newest).
+Requests are cached by content, so a crashed run resumes without asking anything twice, and a re-run
+asks only the requests that failed. When more requests failed than `allow_failures` allows, the
+report is still written, but the run ends Failed: failures are not scores.
+Run it as `ifforge evaluate ...` or `python -m ifforge.flows.evaluate`.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import sys
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -20,24 +27,26 @@ from prefect.artifacts import create_markdown_artifact, create_table_artifact  #
 from prefect.cache_policies import NO_CACHE  # noqa: E402
 
 from ifforge.core.progress import stage_bar  # noqa: E402
-from ifforge.core.store import write_json  # noqa: E402
+from ifforge.core.store import atomic_write, write_json  # noqa: E402
 from ifforge.eval.evaluation import (  # noqa: E402
     EvalSettings,
+    RequestsFailed,
     benchmark_check,
     family_of,
+    limit_tasks,
     load_rows,
     locate,
-    model_folder,
+    run_folder,
 )
 from ifforge.families import get_family  # noqa: E402
 
 
 @task(name="ask-and-score", retries=1, retry_delay_seconds=2, cache_policy=NO_CACHE)
 def evaluate_task(family_id: str, rows: list[dict], settings: EvalSettings, cache_path: str, folder: str,
-                  title: str, progress: bool) -> dict[str, Any]:
+                  title: str, progress: bool, run: dict[str, Any]) -> dict[str, Any]:
     """No Prefect cache on purpose: the response cache answers repeated requests, row by row."""
     with stage_bar("evaluate", len(rows), progress) as advance:
-        return get_family(family_id).evaluate(rows, settings, Path(cache_path), Path(folder), title, advance)
+        return get_family(family_id).evaluate(rows, settings, Path(cache_path), Path(folder), title, advance, run)
 
 
 @flow(name="evaluate", log_prints=True)
@@ -56,22 +65,36 @@ def evaluate(benchmark: str, model: str, base_url: str | None = None, split: str
         logger.warning(f"{rows_path} differs from what its manifest recorded when it was generated "
                        f"(sha256 {check['sha256'][:12]}, manifest {check['manifest_sha256'][:12]}): scores are for "
                        "the modified file; regenerate to score the benchmark as generated")
-    rows = load_rows(rows_path, settings.expressions)
+    rows = limit_tasks(load_rows(rows_path, settings.expressions), settings.limit)
     family_id = family_of(rows, rows_path)
-    folder = model_folder(version, settings.model)
+    identity = {"rows_sha256": check["sha256"], "rows_file": rows_path.name, "settings": settings.fingerprint_fields()}
+    fingerprint = hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()
+    folder = run_folder(version, settings.model, fingerprint)
+    run = {"benchmark": str(rows_path), "benchmark_sha256": check["sha256"], "split": settings.split,
+           "expressions": settings.expressions, "limit": settings.limit, "model": settings.model,
+           "server": settings.base_url, "cases": len(rows), "run_folder": f"{folder.parent.name}/{folder.name}",
+           "started": datetime.now(timezone.utc).isoformat(timespec="seconds"), "fingerprint": fingerprint,
+           "parameters": {k: v for k, v in settings.fingerprint_fields().items()
+                          if k not in ("model", "base_url", "split", "expressions", "limit")}}
+    write_json(folder / "run.json", run)  # first: a crashed run is found again by its fingerprint
+    atomic_write(folder.parent / "LATEST", folder.name + "\n")
     cache_path = str(version / "evals" / ".llm_cache.sqlite")
-    logger.info(f"Asking {settings.model} {len(rows)} rows of {rows_path} ({family_id})")
+    logger.info(f"Asking {settings.model} {len(rows)} rows of {rows_path} ({family_id}) into {folder}")
     title = f"{settings.model} on {version.parent.name}/{version.name} ({settings.split})"
-    summary = evaluate_task(family_id, rows, settings, cache_path, str(folder), title, progress)
+    summary = evaluate_task(family_id, rows, settings, cache_path, str(folder), title, progress, run)
     write_json(folder / "benchmark_check.json", check)  # which file, byte for byte, the scores are for
-    if summary.get("request_failures"):
-        logger.warning(f"{summary['request_failures']} request(s) got no response after retries")
     create_markdown_artifact((folder / "report.md").read_text(), key=f"{family_id}-evaluate-report",
                              description=f"evaluation of {settings.model}")
-    table = summary.get("table") or [{"tier": tier, **row} for tier, row in summary.get("by_difficulty", {}).items()]
+    table = summary.get("table") or [{"tier": tier, **{k: v for k, v in row.items() if not isinstance(v, (list, dict))}}
+                                     for tier, row in summary.get("by_difficulty", {}).items()]
     if table:
         create_table_artifact(table, key=f"{family_id}-evaluate-table", description="accuracy by group")
     logger.info(f"{settings.model}: {summary.get('headline', '')}; report in {folder}")
+    failures = summary.get("request_failures", 0)
+    if failures > settings.allow_failures * len(rows):
+        raise RequestsFailed(f"{failures} of {len(rows)} requests failed after retries (allowed: "
+                             f"{settings.allow_failures:.0%}); they are not scored: the report in {folder} covers the "
+                             "rest. Run the same command again to ask only those.")
     return str(folder)
 
 

@@ -50,8 +50,11 @@ async def ask_all(rows: list[dict[str, Any]], settings, cache_path: Path | None,
 
 
 def evaluate(rows: list[dict[str, Any]], settings, cache_path: Path, folder: Path, title: str,
-             on_done=None) -> dict[str, Any]:
+             on_done=None, run: dict[str, Any] | None = None) -> dict[str, Any]:
+    from ifforge.eval.evaluation import finish_run
+
     results = asyncio.run(ask_all(rows, settings, cache_path, on_done))
+    run = finish_run(run, results, settings)
     folder.mkdir(parents=True, exist_ok=True)
     atomic_write(folder / "responses.jsonl", "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in results))
     frame = scoring.score_frame(results)
@@ -59,7 +62,7 @@ def evaluate(rows: list[dict[str, Any]], settings, cache_path: Path, folder: Pat
 
     with atomic_path(folder / "scores.parquet") as temporary:
         frame.to_parquet(temporary, index=False)
-    summary = scoring.write_report(frame, folder, title)
+    summary = scoring.write_report(frame, folder, title, run)
     overall = summary["overall"]
     summary["request_failures"] = sum(1 for r in results if r.get("request_failed"))
     summary["headline"] = (f"prompt-level accuracy {overall.get('prompt_accuracy', 0):.1%}, "

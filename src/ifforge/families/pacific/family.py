@@ -217,10 +217,10 @@ class Pacific(Family):
                                                   "output_length")})
         return table
 
-    def evaluate(self, rows, settings, cache_path, folder, title, on_done=None):
+    def evaluate(self, rows, settings, cache_path, folder, title, on_done=None, run=None):
         from ifforge.families.pacific.evaluate import evaluate
 
-        return evaluate(rows, settings, Path(cache_path), Path(folder), title, on_done)
+        return evaluate(rows, settings, Path(cache_path), Path(folder), title, on_done, run)
 
     def check(self, row: dict[str, Any], replies: list[str]) -> dict[str, Any]:
         from ifforge.families.pacific.answers import parse_answers, parse_chat

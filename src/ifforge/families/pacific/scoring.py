@@ -8,12 +8,13 @@ Requests that failed are not answers: they are counted apart and left out of eve
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
+
+from ifforge.eval.intervals import wilson
 
 from ifforge.core.store import atomic_write
 from ifforge.families.pacific.answers import coerce, parse_answers, parse_chat
@@ -65,16 +66,6 @@ def score_frame(results: list[dict[str, Any]]) -> pd.DataFrame:
     return pd.DataFrame(records)
 
 
-def wilson(successes: int, total: int, z: float = 1.959964) -> list[float] | None:
-    """The 95% Wilson score interval of a proportion."""
-    if total == 0:
-        return None
-    p = successes / total
-    centre = (p + z * z / (2 * total)) / (1 + z * z / total)
-    half = z * math.sqrt(p * (1 - p) / total + z * z / (4 * total * total)) / (1 + z * z / total)
-    return [round(centre - half, 4), round(centre + half, 4)]
-
-
 def _accuracy(frame: pd.DataFrame) -> dict[str, Any]:
     answered = frame[~frame["request_failed"]]
     samples = answered.groupby("task_id")["right"].all()
@@ -104,12 +95,14 @@ def _percent(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.1%}"
 
 
-def write_report(frame: pd.DataFrame, folder: Path, title: str) -> dict[str, Any]:
+def write_report(frame: pd.DataFrame, folder: Path, title: str, run: dict[str, Any] | None = None) -> dict[str, Any]:
     """report.json and report.md in `folder` (each written whole, then renamed); returns the summary."""
+    from ifforge.eval.report import run_lines
+
     summary = summarise(frame)
     folder.mkdir(parents=True, exist_ok=True)
-    atomic_write(folder / "report.json", json.dumps(summary, indent=2) + "\n")
-    lines = [f"# PACIFIC: {title}", "", "| group | samples | prompt-level | instruction-level | given previous right "
+    atomic_write(folder / "report.json", json.dumps({"title": title, "run": run or {}, **summary}, indent=2) + "\n")
+    lines = [f"# PACIFIC: {title}", "", *run_lines(run or {}), "| group | samples | prompt-level | instruction-level | given previous right "
              "| missing | wrong type | wrong value | failed requests |", "|---|---|---|---|---|---|---|---|---|"]
 
     def line(name: str, row: dict[str, Any]) -> str:
