@@ -68,7 +68,7 @@ def test_prompt_instruction_and_conditional_accuracy_by_hand(tmp_path):
     assert summary["by_mode"]["chat"]["instruction_accuracy"] == 0.5
     assert summary["by_chain_length"]["3"]["samples"] == 3
     written = write_report(frame, tmp_path / "r", "test")
-    assert json.loads((tmp_path / "r" / "report.json").read_text()) == written
+    assert json.loads((tmp_path / "r" / "report.json").read_text()) == {"title": "test", "run": {}, **written}
     assert "| overall | 4 | 25.0%" in (tmp_path / "r" / "report.md").read_text()
 
 
