@@ -168,3 +168,4 @@ def test_failed_requests_are_not_scores_and_a_rerun_asks_only_them(tmp_path, pre
                    "--max-retries", "0"]
         assert main(command) == 1  # one failed request: the command fails
         assert main([*command, "--allow-failures", "0.2"]) == 0  # 20% allowed: it ends well, still reported
+        assert main(["compare", str(version / "evals" / "m"), str(version / "evals" / "m2")]) == 0  # latest runs

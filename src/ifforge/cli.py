@@ -206,6 +206,8 @@ def _compare(args: argparse.Namespace) -> int:
     reports = []
     for given in args.reports:
         path = Path(given)
+        if path.is_dir() and not (path / "report.json").exists() and (path / "LATEST").exists():
+            path = path / (path / "LATEST").read_text().strip()  # a model's folder: its latest run
         path = path / "report.json" if path.is_dir() else path
         if not path.exists():
             print(f"ifforge: {path}: no report.json (run ifforge evaluate or score first)", file=sys.stderr)
