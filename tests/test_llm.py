@@ -130,6 +130,14 @@ def test_the_cache_answers_a_repeated_request_without_calling(tmp_path):
     assert usage.calls == 2 and usage.cache_hits == 1
 
 
+def test_the_same_model_name_on_another_server_is_asked_again(tmp_path):
+    with StubServer(lambda request: Answer(content='{"ok": true, "score": 1}')) as first, \
+            StubServer(lambda request: Answer(content='{"ok": false, "score": 2}')) as second:
+        one, _ = _ask(_llm(first, tmp_path))
+        other, _ = _ask(_llm(second, tmp_path))  # one cache file, one model name, two servers
+    assert (one.score, other.score) == (1, 2) and len(first.requests) == len(second.requests) == 1
+
+
 def test_concurrency_keeps_many_requests_in_flight(tmp_path):
     with StubServer(lambda request: Answer(content='{"ok": true, "score": 1}', delay=0.3)) as server:
         llm = _llm(server, concurrency=8)
