@@ -316,19 +316,43 @@ def _review(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from ifforge.review import export_verified
+    """A reviewed subset as LogicIF-style JSONL, or any benchmark as an inspect-ai task, an
+    lm-evaluation-harness task or a Hugging Face datasets folder."""
+    from ifforge.eval.evaluation import BenchmarkError
 
-    version = _version_folder(args.version)
-    if not args.verified_only:
-        print("ifforge: export writes reviewed subsets; use --verified-only", file=sys.stderr)
-        return 2
-    out = Path(args.out or version / "benchmark_verified.jsonl")
+    if args.format == "jsonl":
+        from ifforge.review import export_verified
+
+        version = _version_folder(args.version)
+        if not args.verified_only:
+            print("ifforge: a jsonl export is the reviewed subset: add --verified-only "
+                  "(or --format inspect|lm-eval|hf for the whole benchmark)", file=sys.stderr)
+            return 2
+        out = Path(args.out or version / "benchmark_verified.jsonl")
+        try:
+            path, tasks = export_verified(version, out)
+        except (ValueError, OSError) as error:
+            print(f"ifforge: {error}", file=sys.stderr)
+            return 2
+        print(f"{tasks} verified tasks written to {path}")
+        return 0
+    from ifforge.exports import export
+    from ifforge.exports.benchmark import read_benchmark
+
     try:
-        path, tasks = export_verified(version, out)
-    except (ValueError, OSError) as error:
+        benchmark = read_benchmark(Path(args.version), args.split, args.expressions, args.verified_only)
+        out = Path(args.out) if args.out else benchmark.source.parent / "exports" / args.format
+        written = export(benchmark, args.format, out)
+    except (BenchmarkError, ValueError, OSError) as error:
         print(f"ifforge: {error}", file=sys.stderr)
         return 2
-    print(f"{tasks} verified tasks written to {path}")
+    except ImportError as error:
+        print(f"ifforge: the {args.format} export needs {error.name}: pip install 'ifforge[exports]'", file=sys.stderr)
+        return 2
+    left = written.get("left_out_chat_rows")
+    print(f"{written['rows']} rows of {benchmark.name} ({benchmark.family}) exported to {written['folder']}"
+          + (f"; {left} multi-turn chat rows left out (lm-eval asks one prompt; use --format inspect)" if left else ""))
+    print(f"run: {written['run']}")
     return 0
 
 
@@ -479,10 +503,16 @@ def build_parser() -> argparse.ArgumentParser:
     review.add_argument("--stats", action="store_true", help="print coverage and inter-reviewer agreement")
     review.set_defaults(run=_review)
 
-    export = commands.add_parser("export", help="export a reviewed subset of a benchmark version")
-    export.add_argument("version")
+    export = commands.add_parser("export", help="a reviewed subset (jsonl), or an inspect-ai / lm-eval / datasets export")
+    export.add_argument("version", help="a version folder, a benchmark folder (its LATEST) or a rows .jsonl")
+    export.add_argument("--format", choices=["jsonl", "inspect", "lm-eval", "hf"], default="jsonl",
+                        help="jsonl: the verified rows; inspect: an inspect-ai task; lm-eval: an "
+                             "lm-evaluation-harness task; hf: a Hugging Face datasets folder with a card")
     export.add_argument("--verified-only", action="store_true", help="only items every reviewer marked faithful")
-    export.add_argument("--out", help="output .jsonl (default: <version>/benchmark_verified.jsonl)")
+    export.add_argument("--split", choices=["full", "mini"], default="full")
+    export.add_argument("--expressions", default="original", help="LogicIF: original, all, or ids (e.g. e1,e2)")
+    export.add_argument("--out", help="output file (jsonl) or folder (default: <version>/benchmark_verified.jsonl, "
+                                      "<version>/exports/<format>/)")
     export.set_defaults(run=_export)
 
     llm = commands.add_parser("llm", help="local model serving").add_subparsers(dest="llm_command", required=True)

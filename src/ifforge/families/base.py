@@ -85,11 +85,22 @@ class Family:
         (with `request_failures`). `run` holds the run's facts for the report (see `finish_run`)."""
         raise NotImplementedError
 
+    def turns(self, row: dict[str, Any]) -> list[str]:
+        """The user turns `evaluate` sends for one row: the chat's user messages, else its one prompt.
+        Exports send exactly these, so their replies are the ones `evaluate` would score."""
+        messages = [m["content"] for m in row.get("messages", []) if m.get("role", "user") == "user"]
+        return messages or [row.get("instruction") or row.get("prompt") or ""]
+
     def check(self, row: dict[str, Any], replies: list[str]) -> dict[str, Any]:
         """One row's verdict on a model's replies (one per user turn; one in prompt mode), by this
         family's own checker: at least `correct` (bool), plus the family's finer numbers. Exports
         (inspect-ai, lm-eval) call this, so they score exactly as `ifforge evaluate` does."""
         raise NotImplementedError
+
+    def aggregate(self, verdicts: list[tuple[str, dict[str, Any]]]) -> dict[str, float]:
+        """The headline scores of `check` verdicts, as (task_id, verdict) pairs, by name: what the
+        family's report gives, so exports report the same numbers. By default, the share correct."""
+        return {"accuracy": sum(bool(v["correct"]) for _, v in verdicts) / len(verdicts)} if verdicts else {}
 
     # ---- review ---------------------------------------------------------------------------------
     def review_view(self, row: dict[str, Any]) -> dict[str, Any]:

@@ -192,6 +192,20 @@ class LogicIF(Family):
         return {"correct": verdict.both_ok, "output_ok": verdict.output_ok, "stats_ok": verdict.stats_ok,
                 "formatted": verdict.formatted}
 
+    def aggregate(self, verdicts: list[tuple[str, dict[str, Any]]]) -> dict[str, float]:
+        """Case accuracy (output and state right), task accuracy (every case of the task right), and
+        the shares with the output right, the state right and an answer found."""
+        if not verdicts:
+            return {}
+        tasks: dict[str, bool] = {}
+        for task_id, verdict in verdicts:
+            tasks[task_id] = tasks.get(task_id, True) and bool(verdict["correct"])
+        share = {key: sum(bool(v[key]) for _, v in verdicts) / len(verdicts)
+                 for key in ("correct", "output_ok", "stats_ok", "formatted")}
+        return {"accuracy": share["correct"], "task_accuracy": sum(tasks.values()) / len(tasks),
+                "output_accuracy": share["output_ok"], "state_accuracy": share["stats_ok"],
+                "answer_found": share["formatted"]}
+
     def review_view(self, row: dict[str, Any]) -> dict[str, Any]:
         case = row.get("code_output", {})
         return {"title": row["task_id"], "source": row.get("function", ""), "instruction": row.get("description", ""),

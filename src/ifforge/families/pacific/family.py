@@ -232,6 +232,15 @@ class Pacific(Family):
         return {"correct": right == len(verdicts), "steps_right": right, "steps": len(verdicts),
                 "instruction_accuracy": right / len(verdicts) if verdicts else 0.0}
 
+    def aggregate(self, verdicts: list[tuple[str, dict[str, Any]]]) -> dict[str, float]:
+        """Prompt-level accuracy (every step right) and instruction-level accuracy (right steps over
+        all steps, pooled as the report counts them)."""
+        if not verdicts:
+            return {}
+        steps = sum(v["steps"] for _, v in verdicts)
+        return {"prompt_accuracy": sum(bool(v["correct"]) for _, v in verdicts) / len(verdicts),
+                "instruction_accuracy": sum(v["steps_right"] for _, v in verdicts) / steps if steps else 0.0}
+
     def review_view(self, row: dict[str, Any]) -> dict[str, Any]:
         text = row.get("prompt") or "\n\n---\n\n".join(m["content"] for m in row.get("messages", []))
         field = LANGUAGE_NAMES[row.get("language") or "python"][2]

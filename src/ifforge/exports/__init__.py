@@ -1,0 +1,22 @@
+"""Exports of a generated benchmark to where users already run evaluations.
+
+`inspect` (an inspect-ai task), `lm-eval` (an lm-evaluation-harness task) and `hf` (a Hugging Face
+`datasets` folder with a card). The first two score with ifforge's own checker for the row's
+family (`benchmark.check`), so their scores equal `ifforge evaluate`'s on the same replies.
+"""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+from typing import Any
+
+FORMATS = {"inspect": "ifforge.exports.inspect_task", "lm-eval": "ifforge.exports.lm_eval_task",
+           "hf": "ifforge.exports.hf_dataset"}
+
+
+def export(benchmark, format: str, out: Path) -> dict[str, Any]:
+    """Write `benchmark` (an `exports.benchmark.Benchmark`) in `format` to the folder `out`."""
+    if format not in FORMATS:
+        raise ValueError(f"unknown export format {format!r} (formats: {', '.join(FORMATS)})")
+    return importlib.import_module(FORMATS[format]).write(benchmark, Path(out))

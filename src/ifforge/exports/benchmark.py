@@ -1,0 +1,140 @@
+"""A generated benchmark as every export reads it: its rows, its family, and what each row asks.
+
+Exports never re-implement a family's prompt or checker: `turns` gives the user turns exactly as
+`ifforge evaluate` sends them, and `check` is the family's own verdict, so an export scores as
+`ifforge evaluate` does on the same replies.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ifforge.core.store import file_hash
+from ifforge.eval.evaluation import BenchmarkError, family_of, load_rows, locate
+
+
+@dataclass(frozen=True)
+class Benchmark:
+    name: str  # a task name that every tool accepts: ifforge_<benchmark>_<version>[_mini]
+    family: str
+    rows: list[dict[str, Any]]
+    source: Path  # the rows file
+    sha256: str
+    split: str
+    expressions: str
+    facts: dict[str, Any] = field(default_factory=dict)  # from the version's manifest, when there is one
+
+
+def read_benchmark(given: Path, split: str = "full", expressions: str = "original",
+                   verified_only: bool = False) -> Benchmark:
+    """The rows to export from a version folder, a benchmark folder (its LATEST) or a .jsonl file."""
+    rows_path, version = locate(Path(given), split)
+    rows = load_rows(rows_path, expressions)
+    if verified_only:
+        from ifforge.review import all_reviews, verified_task_ids
+
+        if not all_reviews(version):
+            raise BenchmarkError(f"{version}: no reviews yet, so nothing is verified (run `ifforge review` first)")
+        keep = verified_task_ids(version)
+        rows = [row for row in rows if row["task_id"] in keep]
+    if not rows:
+        raise BenchmarkError(f"{rows_path}: no rows to export")
+    facts: dict[str, Any] = {}
+    try:
+        manifest = json.loads((version / "manifest.json").read_text())
+        facts = {key: manifest[key] for key in ("version", "fingerprint", "family", "created", "counts")
+                 if key in manifest}
+    except (OSError, ValueError):
+        pass
+    stem = version.name if rows_path.parent == version else rows_path.stem
+    parts = [version.parent.name, stem] if rows_path.parent == version else [stem]
+    if split == "mini":
+        parts.append("mini")
+    if verified_only:
+        parts.append("verified")
+    name = re.sub(r"[^A-Za-z0-9_]+", "_", "_".join(["ifforge", *parts])).strip("_")
+    return Benchmark(name=name, family=family_of(rows, rows_path), rows=rows, source=rows_path,
+                     sha256=file_hash(rows_path), split=split, expressions=expressions, facts=facts)
+
+
+def _family(row: dict[str, Any]):
+    from ifforge.families import get_family
+
+    return get_family(row.get("family", "logicif"))
+
+
+def turns(row: dict[str, Any]) -> list[str]:
+    """The user turns of one row, as `ifforge evaluate` sends them (several in a chat-mode row)."""
+    return _family(row).turns(row)
+
+
+def check(row: dict[str, Any], replies: list[str]) -> dict[str, Any]:
+    """One row's verdict on a model's replies (one per user turn), by the row's family's checker."""
+    return _family(row).check(row, replies)
+
+
+def task_key(row: dict[str, Any]) -> str:
+    """The task a row counts toward: under several expressions, each (task, expression) is its own,
+    as `ifforge evaluate` counts them."""
+    return f"{row['task_id']}/{row['expression_id']}" if "expression_id" in row else str(row["task_id"])
+
+
+def row_ids(rows: list[dict[str, Any]]) -> list[str]:
+    """A unique, readable id per row: task, test case and expression where the row has them."""
+    seen: dict[str, int] = {}
+    ids = []
+    for row in rows:
+        base = "/".join(str(row[key]) for key in ("task_id", "test_case_id", "expression_id") if key in row)
+        seen[base] = seen.get(base, 0) + 1
+        ids.append(base if seen[base] == 1 else f"{base}#{seen[base]}")
+    return ids
+
+
+def aggregate(family: str, verdicts: list[tuple[str, dict[str, Any]]]) -> dict[str, float]:
+    """The family's headline scores of (task_id, verdict) pairs, named as its report names them."""
+    from ifforge.families import get_family
+
+    return get_family(family).aggregate(verdicts)
+
+
+def score_names(benchmark_family: str, row: dict[str, Any]) -> list[str]:
+    """The names of the scores an export reports for this family."""
+    return list(aggregate(benchmark_family, [(task_key(row), check(row, []))]))
+
+
+def flat_columns(rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[str]]:
+    """Rows as Arrow can hold them: a column keeps its type when every value has the same plain
+    type (text, whole number, number, true/false); any other column is JSON text. Returns the rows
+    and the names of the JSON columns (decode them with `json.loads` to get the row back)."""
+    columns: list[str] = []
+    for row in rows:
+        columns.extend(key for key in row if key not in columns)
+
+    def kind(value: Any) -> str:
+        if value is None:
+            return "none"
+        if isinstance(value, bool):
+            return "bool"
+        if isinstance(value, int):
+            return "int" if abs(value) < 2**63 else "big"
+        if isinstance(value, float):
+            return "float"
+        return "str" if isinstance(value, str) else "json"
+
+    encoded = []
+    for column in columns:
+        kinds = {kind(row.get(column)) for row in rows} - {"none"}
+        if len(kinds) != 1 or kinds & {"json", "big"}:
+            encoded.append(column)
+    flat = [{column: (json.dumps(row.get(column), ensure_ascii=False) if column in encoded else row.get(column))
+             for column in columns} for row in rows]
+    return flat, encoded
+
+
+def unflatten(record: dict[str, Any], json_columns: list[str]) -> dict[str, Any]:
+    """A row back from `flat_columns`' form."""
+    return {key: (json.loads(value) if key in json_columns else value) for key, value in record.items()}

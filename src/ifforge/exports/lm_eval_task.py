@@ -1,0 +1,106 @@
+"""Export to an lm-evaluation-harness task: a folder with `<name>.yaml`, `utils.py` and `docs.jsonl`.
+
+    lm_eval --model local-chat-completions --model_args base_url=.../v1/chat/completions,model=M \
+        --apply_chat_template --include_path <folder> --tasks <name>
+
+The harness generates one reply per prompt, so only single-prompt rows go in: a chat-mode row
+(PACIFIC's `mode=chat`, where the model's own replies go back between turns) cannot be asked there
+and is left out, and the export says how many (inspect-ai runs them). Each reply is scored by
+ifforge's checker for the row's family; the metrics are `ifforge evaluate`'s: case accuracy, task
+accuracy (a task passes only when all its cases do) and the family's finer numbers.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from ifforge.core.store import atomic_write
+from ifforge.exports.benchmark import Benchmark, aggregate, check, row_ids, score_names, task_key, turns
+from ifforge.exports.inspect_task import DEFAULT_MAX_TOKENS
+
+UTILS_FILE = '''"""lm-evaluation-harness hooks for {name}: the rows beside this file, ifforge's checker."""
+
+from pathlib import Path
+
+from ifforge.exports import lm_eval_task as _ifforge
+
+
+def load_docs(**kwargs):
+    return _ifforge.load_docs(Path(__file__).with_name("docs.jsonl"))
+
+
+doc_to_text = _ifforge.doc_to_text
+process_results = _ifforge.process_results
+{aggregations}
+'''
+
+
+def write(benchmark: Benchmark, out: Path) -> dict[str, Any]:
+    """Write the task folder; return what was written and what was left out."""
+    single = [(sample_id, row) for sample_id, row in zip(row_ids(benchmark.rows), benchmark.rows)
+              if len(turns(row)) == 1]
+    left_out = len(benchmark.rows) - len(single)
+    if not single:
+        raise ValueError(f"{benchmark.source}: every row is a multi-turn chat, which lm-evaluation-harness "
+                         "cannot ask (export to inspect-ai instead)")
+    out.mkdir(parents=True, exist_ok=True)
+    atomic_write(out / "docs.jsonl", "".join(
+        json.dumps({"id": sample_id, "prompt": turns(row)[0], "task_id": task_key(row), "family": benchmark.family,
+                    "row": json.dumps(row, ensure_ascii=False)}, ensure_ascii=False) + "\n"
+        for sample_id, row in single))
+    keys = score_names(benchmark.family, single[0][1])
+    metrics = "".join(f"  - metric: {key}\n    aggregation: !function utils.{key}\n    higher_is_better: true\n"
+                      for key in keys)
+    atomic_write(out / f"{benchmark.name}.yaml", (
+        f"# {benchmark.family} benchmark {benchmark.name}: {len(single)} rows from {benchmark.source}"
+        + (f" ({left_out} multi-turn chat rows left out)" if left_out else "") + "\n"
+        f"task: {benchmark.name}\n"
+        "custom_dataset: !function utils.load_docs\n"
+        "test_split: test\n"
+        "output_type: generate_until\n"
+        "doc_to_text: !function utils.doc_to_text\n"
+        "doc_to_target: \"\"\n"
+        "process_results: !function utils.process_results\n"
+        "generation_kwargs:\n"
+        "  until: []\n"
+        "  do_sample: false\n"
+        "  temperature: 0.0\n"
+        f"  max_gen_toks: {DEFAULT_MAX_TOKENS}\n"
+        "metric_list:\n" + metrics +
+        "metadata:\n  version: 1.0\n"))
+    aggregations = "\n".join(f"{key} = _ifforge.aggregation({benchmark.family!r}, {key!r})" for key in keys)
+    atomic_write(out / "utils.py", UTILS_FILE.format(name=benchmark.name, aggregations=aggregations))
+    return {"format": "lm-eval", "folder": str(out), "rows": len(single), "left_out_chat_rows": left_out,
+            "task": benchmark.name,
+            "run": f"lm_eval --model local-chat-completions --model_args base_url=<server>/v1/chat/completions,"
+                   f"model=<model> --apply_chat_template --include_path {out} --tasks {benchmark.name}"}
+
+
+# ---- what the exported utils.py calls -------------------------------------------------------------
+
+def load_docs(path: Path):
+    import datasets
+
+    records = [json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()]
+    return datasets.DatasetDict({"test": datasets.Dataset.from_list(records)})
+
+
+def doc_to_text(doc: dict[str, Any]) -> str:
+    return doc["prompt"]
+
+
+def process_results(doc: dict[str, Any], results: list[str]) -> dict[str, Any]:
+    """Every metric gets the same (task, verdict) pair; each aggregation reads what it needs."""
+    verdict = check(json.loads(doc["row"]), [results[0]])
+    pair = (doc["task_id"], verdict)
+    return {key: pair for key in aggregate(doc["family"], [pair])}
+
+
+def aggregation(family: str, key: str):
+    def aggregate_key(pairs: list) -> float:
+        return aggregate(family, [(task_id, verdict) for task_id, verdict in pairs])[key]
+
+    aggregate_key.__name__ = key
+    return aggregate_key

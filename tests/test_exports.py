@@ -1,0 +1,231 @@
+"""Exports run for real where users run evaluations: `inspect eval` and `lm_eval` as commands against
+the local test server, and `datasets` loading the folder; their scores must equal ifforge's own
+evaluation (the family's `evaluate`, as `ifforge evaluate` runs it) on the same replies.
+
+LogicIF rows are LogicIFEval's own (the shared fixture), answered with gpt-5's recorded replies,
+some spoiled; PACIFIC rows are built and their gold run in the sandbox, answered right or wrong by
+step, in prompt and chat mode.
+"""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ifforge.eval.evaluation import EvalSettings
+from ifforge.exports import export
+from ifforge.exports.benchmark import read_benchmark, unflatten
+from ifforge.families import get_family
+from ifforge.families.pacific import chains, instructions
+from ifforge.families.pacific.family import GoldConfig, compute_gold, rows_of
+from ifforge.families.pacific.settings import PacificSettings
+from ifforge.testing.openai_stub import Answer, StubServer
+
+from conftest import needs_fixture
+
+BIN = Path(sys.executable).parent
+
+
+def logicif_rows(tasks: int = 6) -> tuple[list[dict], dict[str, str]]:
+    """LogicIFEval rows of the first tasks, with an instruction each, and the reply to give each."""
+    described = {}
+    for line in needs_fixture("tasks.jsonl").read_text().splitlines():
+        task = json.loads(line)
+        described[task["task_id"]] = task
+    rows, replies = [], {}
+    for line in needs_fixture("cases.jsonl").read_text().splitlines():
+        case = json.loads(line)
+        task = described[case["task_id"]]
+        if case["task_id"] not in list(described)[:tasks]:
+            continue
+        instruction = (f"{task['description']}\n\nInput: {json.dumps(case['input'])}\n"
+                       f"(case {case['task_id']} #{case['test_case_id']})")
+        row = {"family": "logicif", **{k: case[k] for k in ("task_id", "test_case_id", "input", "code_output",
+                                                            "stats_keys", "output_format")},
+               "function": task["function"], "description": task["description"], "instruction": instruction,
+               "complexity_metrics": task["complexity_metrics"]}
+        reply = case["response"]
+        spoiled = list(described).index(case["task_id"]) % 2 == 1  # every other task gets wrong replies
+        if spoiled and case["test_case_id"] % 3 == 0:
+            reply = "I could not work this one out."  # no answer at all
+        elif spoiled and case["test_case_id"] % 3 == 1:
+            reply = '{"output": "surely wrong", "stats": {}}'
+        rows.append(row)
+        replies[instruction] = reply
+    return rows, replies
+
+
+def pacific_rows() -> list[dict]:
+    settings = PacificSettings(family="pacific", modes=["prompt", "chat"], forms=["code", "nl"])
+    rows = []
+    for chain in chains.build_all(11, [3, 4], [5], 2, sorted(instructions.REGISTRY)):
+        rows.extend(rows_of(compute_gold(chain, GoldConfig(case_seconds=5, memory_mb=512)).kept, settings))
+    return rows
+
+
+def pacific_reply(rows: list[dict], messages: list[dict]) -> str:
+    """Answer a PACIFIC prompt or chat turn: right, except step 2 of every third row."""
+    first = messages[0]["content"] if messages[0]["role"] == "user" else messages[1]["content"]
+    index, row = next((i, r) for i, r in enumerate(rows)
+                      if (r.get("prompt") or r.get("messages", [{}])[0].get("content")) == first)
+    steps = range(1, len(row["gold"]) + 1)
+    if row["mode"] == "chat":
+        steps = [sum(1 for m in messages if m["role"] == "user")]
+
+    def value(step: int):
+        gold = row["gold"][step - 1]
+        return "wrong" if index % 3 == 0 and step == 2 else json.dumps(gold) if isinstance(gold, str) else gold
+
+    return " ".join(f"[ANSWER][{step}] {value(step)} [\\ANSWER]" for step in steps)
+
+
+def write_rows(folder: Path, rows: list[dict]) -> Path:
+    folder.mkdir(parents=True)
+    path = folder / "benchmark.jsonl"
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    return folder
+
+
+def ifforge_scores(rows: list[dict], family: str, server: StubServer, folder: Path) -> dict[str, dict]:
+    """ifforge's own evaluation of the rows (as `ifforge evaluate` runs it, less Prefect):
+    per-case verdicts from its scores, and the family's headline numbers from its report."""
+    settings = EvalSettings(model="stub", base_url=server.url, api_key="x", no_cache=True)
+    summary = get_family(family).evaluate(rows, settings, folder / "cache.sqlite", folder / "run", "t")
+    return summary
+
+
+def run_all(commands: list[list[str]], env: dict[str, str], cwd: Path) -> None:
+    """Run the commands side by side (each mostly waits on imports and the server) and check each ended well."""
+    started = [subprocess.Popen(command, cwd=cwd, env={**os.environ, **env}, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True) for command in commands]
+    for process in started:
+        output, _ = process.communicate(timeout=600)
+        assert process.returncode == 0, output[-5000:]
+
+
+@pytest.fixture(scope="module")
+def benchmarks(tmp_path_factory):
+    base = tmp_path_factory.mktemp("exports")
+    logic, replies = logicif_rows()
+    pacific = pacific_rows()
+
+    def answer(request: dict) -> Answer:
+        messages = request.get("messages")
+        if messages is None:
+            raise AssertionError(f"not a chat request: {sorted(request)}")
+        users = [m for m in messages if m["role"] == "user"]
+        if users[0]["content"] in replies:
+            return Answer(content=replies[users[0]["content"]])
+        return Answer(content=pacific_reply(pacific, messages))
+
+    return base, logic, pacific, answer
+
+
+def test_hf_folder_loads_with_datasets_and_gives_the_rows_back(benchmarks):
+    import datasets
+
+    base, logic, pacific, _ = benchmarks
+    for name, rows in (("logicif", logic), ("pacific", pacific)):
+        version = write_rows(base / "hf" / name / "v001", rows)
+        written = export(read_benchmark(version), "hf", base / "hf-out" / name)
+        folder = Path(written["folder"])
+        card = (folder / "README.md").read_text()
+        assert card.startswith("---\n") and "data/test-*.parquet" in card and f"- {name}\n" in card
+        for loaded in (datasets.load_dataset(str(folder))["test"], datasets.load_from_disk(str(folder / "arrow"))["test"]):
+            assert len(loaded) == len(rows)
+            back = [unflatten(record, written["json_columns"]) for record in loaded]
+            assert back == [{key: row.get(key) for key in back[0]} for row in rows]
+        assert "input" in written["json_columns"] or name == "pacific"
+
+
+def test_inspect_and_lm_eval_score_as_ifforge_evaluate_does(benchmarks):
+    base, logic, pacific, answer = benchmarks
+    with StubServer(answer) as server:
+        ours = {"logicif": ifforge_scores(logic, "logicif", server, base / "ours-logicif"),
+                "pacific": ifforge_scores(pacific, "pacific", server, base / "ours-pacific")}
+        tasks = {}
+        for name, rows in (("logicif", logic), ("pacific", pacific)):
+            version = write_rows(base / "bench" / name / "v001", rows)
+            benchmark = read_benchmark(version)
+            tasks[name] = benchmark.name
+            export(benchmark, "inspect", base / "inspect" / name)
+            export(benchmark, "lm-eval", base / "lm-eval" / name)
+
+        env = {"LOCAL_BASE_URL": server.url, "LOCAL_API_KEY": "x", "HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1",
+               "INSPECT_LOG_DIR": str(base / "inspect-logs"), "NO_COLOR": "1"}
+        run_all([[str(BIN / "inspect"), "eval", "inspect/logicif/task.py", "inspect/pacific/task.py",
+                  "--model", "openai-api/local/stub", "--log-format", "json", "--display", "none",
+                  "--max-connections", "4"],
+                 [str(BIN / "lm_eval"), "--model", "local-chat-completions",
+                  "--model_args", f"base_url={server.url}/chat/completions,model=stub,num_concurrent=4,max_retries=1",
+                  "--apply_chat_template", "--include_path", str(base / "lm-eval"),
+                  "--tasks", f"{tasks['logicif']},{tasks['pacific']}", "--output_path", str(base / "lm-out"),
+                  "--log_samples"]], env, base)
+
+    assert all("messages" in request for request in server.requests)  # chat completions, as evaluate asks
+    logs = {}
+    for path in (base / "inspect-logs").glob("*.json"):
+        log = json.loads(path.read_text())
+        assert log["status"] == "success", path
+        logs[log["eval"]["task"]] = log
+    results = {}
+    for path in (base / "lm-out").rglob("results_*.json"):
+        results.update(json.loads(path.read_text())["results"])
+
+    # LogicIF: the same case and task accuracies, and the same verdict for every case
+    logic_overall = ours["logicif"]["overall"]
+    inspect_logic = logs[tasks["logicif"]]
+    metrics = {name: m["value"] for name, m in inspect_logic["results"]["scores"][0]["metrics"].items()}
+    assert metrics["accuracy"] == pytest.approx(logic_overall["case_both"])
+    assert metrics["task_accuracy"] == pytest.approx(logic_overall["task_both"])
+    assert metrics["output_accuracy"] == pytest.approx(logic_overall["case_output"])
+    assert metrics["state_accuracy"] == pytest.approx(logic_overall["case_state"])
+    assert 0 < logic_overall["case_both"] < 1 and 0 < logic_overall["task_both"] < 1
+    lm_logic = results[tasks["logicif"]]
+    assert lm_logic["accuracy,none"] == pytest.approx(logic_overall["case_both"])
+    assert lm_logic["task_accuracy,none"] == pytest.approx(logic_overall["task_both"])
+    import pandas as pd
+
+    ours_cases = pd.read_parquet(base / "ours-logicif" / "run" / "scores.parquet")
+    expected = {f"{r.task_id}/{r.test_case_id}": bool(r.both_ok) for r in ours_cases.itertuples()}
+    got = {s["id"]: s["scores"]["ifforge_checker"]["value"] == "C" for s in inspect_logic["samples"]}
+    assert got == expected and len(got) == len(logic)
+    lm_samples = [json.loads(line) for path in (base / "lm-out").rglob(f"samples_{tasks['logicif']}_*.jsonl")
+                  for line in path.read_text().splitlines()]
+    got = {s["doc"]["id"]: bool(s["accuracy"][1]["correct"]) for s in lm_samples}
+    assert got == expected
+
+    # PACIFIC: prompt- and instruction-level accuracy; chat rows asked turn by turn in inspect,
+    # left out of lm-eval (one prompt per row there), so lm-eval is compared on the prompt rows
+    pacific_overall = ours["pacific"]["overall"]
+    inspect_pacific = logs[tasks["pacific"]]
+    metrics = {name: m["value"] for name, m in inspect_pacific["results"]["scores"][0]["metrics"].items()}
+    assert metrics["prompt_accuracy"] == pytest.approx(pacific_overall["prompt_accuracy"], abs=1e-4)
+    assert metrics["instruction_accuracy"] == pytest.approx(pacific_overall["instruction_accuracy"], abs=1e-4)
+    assert 0 < pacific_overall["prompt_accuracy"] < 1
+    prompt_only = ours["pacific"]["by_mode"]["prompt"]
+    lm_pacific = results[tasks["pacific"]]
+    assert lm_pacific["prompt_accuracy,none"] == pytest.approx(prompt_only["prompt_accuracy"], abs=1e-4)
+    assert lm_pacific["instruction_accuracy,none"] == pytest.approx(prompt_only["instruction_accuracy"], abs=1e-4)
+
+
+def test_the_export_command_names_what_it_wrote_and_what_it_left_out(benchmarks, capsys):
+    from ifforge import cli
+
+    base, _, pacific, _ = benchmarks
+    version = write_rows(base / "cli" / "pacific" / "v001", pacific)
+    (version.parent / "LATEST").write_text("v001\n")  # as a generate run leaves it
+    assert cli.main(["export", str(version.parent), "--format", "lm-eval"]) == 0  # a benchmark folder: its LATEST
+    printed = capsys.readouterr().out
+    chat = sum(row["mode"] == "chat" for row in pacific)
+    assert f"{len(pacific) - chat} rows of ifforge_pacific_v001 (pacific)" in printed
+    assert f"{chat} multi-turn chat rows left out" in printed
+    docs = (version / "exports" / "lm-eval" / "docs.jsonl").read_text().splitlines()
+    assert len(docs) == len(pacific) - chat
+    assert cli.main(["export", str(version)]) == 2  # a plain jsonl export is the reviewed subset only
+    assert "--verified-only" in capsys.readouterr().err
+    assert cli.main(["export", str(base / "nowhere"), "--format", "hf"]) == 2
+    assert "no benchmark.jsonl" in capsys.readouterr().err
