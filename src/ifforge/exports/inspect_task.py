@@ -69,7 +69,8 @@ def benchmark_task(samples_path: Path):
     first = json.loads(samples[0].metadata["row"])
     family = first.get("family", "logicif")
     return Task(dataset=MemoryDataset(samples, name=Path(samples_path).parent.name), solver=_ask_turns(),
-                scorer=_ifforge_checker(family, score_names(family, first)), config=GenerateConfig(temperature=0.0, max_tokens=DEFAULT_MAX_TOKENS))
+                scorer=_ifforge_checker(family, score_names(family, first)),
+                config=GenerateConfig(temperature=0.0, max_tokens=DEFAULT_MAX_TOKENS))
 
 
 def _ask_turns():
@@ -99,7 +100,7 @@ def _ifforge_metric(family: str, key: str):
     def one():
         def compute(scores) -> float:
             pairs = [(s.score.metadata["task_id"], s.score.metadata["verdict"]) for s in scores]
-            return aggregate(family, pairs)[key]
+            return aggregate(family, pairs).get(key, 0.0)  # (no scores yet: while a run is under way)
 
         compute.__annotations__ = {"scores": list[SampleScore], "return": float}  # read by inspect, evaluated
         return compute

@@ -100,7 +100,7 @@ def process_results(doc: dict[str, Any], results: list[str]) -> dict[str, Any]:
 
 def aggregation(family: str, key: str):
     def aggregate_key(pairs: list) -> float:
-        return aggregate(family, [(task_id, verdict) for task_id, verdict in pairs])[key]
+        return aggregate(family, [(task_id, verdict) for task_id, verdict in pairs]).get(key, 0.0)
 
     aggregate_key.__name__ = key
     return aggregate_key
