@@ -47,23 +47,23 @@ def similar_pairs(vectors: np.ndarray, threshold: float, block: int = 2048) -> t
 
 
 # ---- structure ---------------------------------------------------------------------------------------
-def _stream(node: ast.AST, own_attributes: frozenset[str]) -> Iterator[str]:
-    """Node types in pre-order. Names the code defines become `Name`, literals their type; builtins
-    and attributes the code does not define itself (`append`, `math.sqrt`) are kept: no copy renames them."""
-    if isinstance(node, ast.expr_context):
-        return
-    if isinstance(node, ast.Name):
-        yield node.id if node.id in _BUILTINS else "Name"
-        return
-    if isinstance(node, ast.Constant):
-        yield f"Constant:{type(node.value).__name__}"
-        return
-    if isinstance(node, ast.Attribute) and node.attr not in own_attributes:
-        yield f".{node.attr}"
-    else:
-        yield type(node).__name__
-    for child in ast.iter_child_nodes(node):
-        yield from _stream(child, own_attributes)
+def _stream(root: ast.AST, own_attributes: frozenset[str]) -> Iterator[str]:
+    """Node types in pre-order (a stack, not recursion: deep code cannot overflow it). Names the code
+    defines become `Name`, literals their type; builtins and attributes the code does not define
+    itself (`append`, `math.sqrt`) are kept: no copy renames them."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.expr_context):
+            continue
+        if isinstance(node, ast.Name):
+            yield node.id if node.id in _BUILTINS else "Name"
+        elif isinstance(node, ast.Constant):
+            yield f"Constant:{type(node.value).__name__}"
+        else:
+            own = not isinstance(node, ast.Attribute) or node.attr in own_attributes
+            yield type(node).__name__ if own else f".{node.attr}"
+            stack.extend(reversed(list(ast.iter_child_nodes(node))))
 
 
 def shingles(source: str, k: int = SHINGLE) -> frozenset[tuple[str, ...]]:
@@ -71,7 +71,7 @@ def shingles(source: str, k: int = SHINGLE) -> frozenset[tuple[str, ...]]:
     definition is one statement, so helpers may come in any order)."""
     try:
         module = ast.parse(source)
-    except (SyntaxError, ValueError):  # compared as words when it cannot be parsed
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # compared as words when it cannot be parsed
         words = source.split()
         return frozenset(tuple(words[i:i + k]) for i in range(max(1, len(words) - k + 1)))
     own = frozenset({node.attr for node in ast.walk(module) if isinstance(node, ast.Attribute)
