@@ -53,7 +53,7 @@ def test_near_duplicates_are_found_and_the_longer_one_kept(embedder):
     vectors = embedder.embed([dedup.dedup_text(s) for s in seeds])
     assert os.environ["HF_HUB_OFFLINE"] == "1"
     assert vectors.shape == (3, 384) and np.allclose(np.linalg.norm(vectors, axis=1), 1, atol=1e-4)
-    kept, dropped, pairs = dedup.run(seeds, vectors, 0.7, 0.75, embedder.name)
+    kept, dropped, pairs = dedup.run(seeds, embedder.embed, 0.7, 0.75, embedder.name)
     assert [s.task_id for s in kept] == ["caesar", "handle_line"]  # handle_line is the longer of the pair
     assert dropped[0].task_id == "serve_queue" and dropped[0].reason == "near_duplicate"
     pair = next(p for p in pairs if p.duplicate)
@@ -111,8 +111,7 @@ def test_on_a_labelled_set_structure_keeps_distinct_algorithms_and_catches_every
 
 def test_the_project_seeds_lose_none_to_chains_or_look_alikes(embedder):
     seeds, _ = load_seed_dir(PROJECT / "seeds")
-    vectors = embedder.embed([dedup.dedup_text(seed) for seed in seeds])
-    kept, dropped, pairs = dedup.run(seeds, vectors, 0.7, 0.75, embedder.name)
+    kept, dropped, pairs = dedup.run(seeds, embedder.embed, 0.7, 0.75, embedder.name)
     assert dropped == [] and len(kept) == len(seeds)
     names = {frozenset((seeds[p.item].task_id, seeds[p.partner].task_id)) for p in pairs}
     assert frozenset(("game_of_life_steps", "mine_sweeper_counts")) in names  # an embedding match, refused

@@ -18,7 +18,7 @@ from __future__ import annotations
 import ast
 import builtins
 from dataclasses import dataclass, replace
-from typing import Iterator
+from typing import Callable, Iterator
 
 import numpy as np
 
@@ -145,10 +145,12 @@ def dedup_text(seed: SeedFunction) -> str:
         return seed.source
 
 
-def run(seeds: list[SeedFunction], vectors: np.ndarray, threshold: float, structural: float,
+def run(seeds: list[SeedFunction], embed: Callable[[list[str]], np.ndarray], threshold: float, structural: float,
         model: str) -> tuple[list[SeedFunction], list[DroppedItem], list[Pair]]:
-    """Kept seeds, a drop per near-duplicate naming its kept partner and both scores, and every pair."""
-    pairs = duplicates(vectors, [dedup_text(seed) for seed in seeds], threshold, structural)
+    """Kept seeds, a drop per near-duplicate naming its kept partner and both scores, and every pair.
+    `embed` gives unit vectors for the compared texts (computed once: libcst is slow at scale)."""
+    texts = [dedup_text(seed) for seed in seeds]
+    pairs = duplicates(embed(texts), texts, threshold, structural)
     gone = {pair.item: pair for pair in pairs if pair.duplicate}
     dropped = [DroppedItem(
         task_id=seeds[index].task_id, stage=STAGE, reason="near_duplicate", origin=seeds[index].origin,

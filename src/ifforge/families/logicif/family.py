@@ -219,8 +219,7 @@ def dedup_seeds(seeds: list[SeedFunction], settings: LogicIFSettings) -> tuple[l
     if len(seeds) < 2:
         return seeds, [], {"in": len(seeds), "out": len(seeds)}
     model = embedder(settings)
-    vectors = model.embed([dedup.dedup_text(seed) for seed in seeds])
-    kept, dropped, pairs = dedup.run(seeds, vectors, settings.dedup_threshold, settings.dedup_structural, model.name)
+    kept, dropped, pairs = dedup.run(seeds, model.embed, settings.dedup_threshold, settings.dedup_structural, model.name)
     refused = sorted((pair for pair in pairs if not pair.duplicate), key=lambda pair: -pair.structural)
     return kept, dropped, {"in": len(seeds), "out": len(kept), "embedded": model.computed,
                            "embedding_model": model.name, "refused_by_structure": len(refused),
