@@ -196,3 +196,26 @@ def test_the_last_line_counts_tasks_and_drops_by_reason():
                 "dropped": {"items": {"dedup:near_duplicate": 1, "load:bad_seed": 1}}}
     assert outcome_line(manifest, "v002") == "3 tasks, 12 rows in v002; 2 item(s) dropped (dedup:near_duplicate 1, load:bad_seed 1)"
     assert outcome_line({**manifest, "dropped": {}}, "v002") == "3 tasks, 12 rows in v002; no item dropped"
+
+
+def test_a_run_that_fails_after_its_export_is_resumed_never_reported_unchanged(tmp_path, monkeypatch):
+    from ifforge.families.logicif.family import LogicIF
+
+    folder = tmp_path / "seeds"
+    folder.mkdir()
+    shutil.copy(PROJECT / "seeds" / "bank_ledger.py", folder)
+    options = {"progress": False, "expressions": 0}
+
+    def broken(self, store):
+        raise RuntimeError("the Prefect artifact could not be published")
+
+    monkeypatch.setattr(LogicIF, "summary_table", broken)
+    with pytest.raises(RuntimeError, match="could not be published"):
+        generate(seeds=str(folder), out=str(tmp_path / "out"), options=options)
+    version = tmp_path / "out" / "logicif" / "v001"
+    assert (version / "benchmark.jsonl").exists() and not (version / "manifest.json").exists()
+    monkeypatch.undo()
+    assert generate(seeds=str(folder), out=str(tmp_path / "out"), options=options) == str(version)
+    manifest = _manifest(version)
+    assert manifest["resumed"] is True and manifest["export"]["tasks"] == 1
+    assert manifest["stages"]["instrument"]["computed"] == 0  # the first run's items, from the cache
