@@ -7,10 +7,14 @@ import os
 import numpy as np
 import pytest
 
+from conftest import PROJECT
+
 from ifforge.transforms.embeddings import Embedder, EmbeddingCache, EmbeddingError
 from ifforge.core.llm import LLM, LLMConfig
 from ifforge.core.prompts import load_prompt
 from ifforge.families.logicif.records import SeedFunction, TestInput
+from ifforge.families.logicif.stages.load import load_seed_dir
+from ifforge.testing import dedup_pairs
 from ifforge.transforms import dedup, expressions
 from ifforge.testing.openai_stub import Answer, StubServer
 
@@ -49,11 +53,69 @@ def test_near_duplicates_are_found_and_the_longer_one_kept(embedder):
     vectors = embedder.embed([dedup.dedup_text(s) for s in seeds])
     assert os.environ["HF_HUB_OFFLINE"] == "1"
     assert vectors.shape == (3, 384) and np.allclose(np.linalg.norm(vectors, axis=1), 1, atol=1e-4)
-    kept, dropped = dedup.run(seeds, vectors, 0.7, embedder.name)
+    kept, dropped, pairs = dedup.run(seeds, embedder.embed, 0.7, 0.75, embedder.name)
     assert [s.task_id for s in kept] == ["caesar", "handle_line"]  # handle_line is the longer of the pair
     assert dropped[0].task_id == "serve_queue" and dropped[0].reason == "near_duplicate"
-    assert "near-duplicate of handle_line (cosine 0." in dropped[0].detail and "all-MiniLM-L6-v2" in dropped[0].detail
+    pair = next(p for p in pairs if p.duplicate)
+    assert dropped[0].detail == (f"near-duplicate of handle_line: cosine {pair.cosine:.3f} with all-MiniLM-L6-v2 (> 0.7) "
+                                 f"and structural similarity {pair.structural:.3f} (>= 0.75); the longer one is kept")
+    assert pair.cosine > 0.7 and 0.75 <= pair.structural < 1  # the added helper is the only difference
     assert float(vectors[0] @ vectors[1]) < 0.7
+
+
+def test_structure_ignores_names_formatting_comments_and_helper_order_but_not_the_algorithm():
+    source = dedup.dedup_text(_seed("s", (PROJECT / "seeds" / "mine_sweeper_counts.py").read_text()))
+    copy = dedup_pairs.renamed_copy(source, seed=3)
+    assert "CellsMine" in copy and copy.index("def AroundCountV") < copy.index("def AdjacentIsV")  # shuffled
+    commented = "# a comment\n" + copy.replace("(", "( ").replace("\n\n", "\n\n\n")
+    assert dedup.shingles(source) == dedup.shingles(copy) == dedup.shingles(commented)
+    assert dedup.shingles(source) == dedup.shingles(dedup_pairs.renamed_copy(source, anonymous=True))
+    changed = source.replace("total += 1", "total -= 1")  # another algorithm, one operator apart
+    assert dedup.shingles(changed) != dedup.shingles(source)
+    assert dedup.jaccard(dedup.shingles(changed), dedup.shingles(source)) > 0.9  # but still a near-copy
+
+
+def test_pairs_never_chain_through_a_dropped_seed():
+    """b duplicates a, c duplicates b, c is far from a: b is dropped for a, and c, whose only match
+    was b, is kept (connected groups dropped it through b)."""
+    a = "def a(xs):\n    total = 0\n    for x in xs:\n        if x > 0:\n            total += x\n    return total\n"
+    b = a.replace("total", "acc")
+    c = b.replace("if x > 0:", "if x:")
+    assert len(a) > len(b) > len(c)
+    vectors = np.array([[1, 0, 0], [0.8, 0.6, 0], [0.3, 0.9, 0.3]], dtype=np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    assert vectors[0] @ vectors[1] > 0.7 and vectors[1] @ vectors[2] > 0.7 and vectors[0] @ vectors[2] < 0.7
+    assert dedup.jaccard(dedup.shingles(b), dedup.shingles(c)) >= 0.3  # a tiny function: one edit moves much
+    pairs = dedup.duplicates(vectors, [a, b, c], 0.7, 0.3)
+    assert [(p.item, p.partner, p.duplicate) for p in pairs] == [(1, 0, True)]
+    assert pairs[0].structural == 1.0 and pairs[0].cosine == pytest.approx(float(vectors[0] @ vectors[1]))
+
+    refused = dedup.duplicates(vectors, [a, b, c], 0.7, 1.01)  # nothing confirmed: every match recorded
+    assert [(p.item, p.partner, p.duplicate) for p in refused] == [(1, 0, False), (2, 1, False)]
+
+
+def test_on_a_labelled_set_structure_keeps_distinct_algorithms_and_catches_every_copy(embedder):
+    """Copies: every project seed renamed, reformatted, helpers shuffled (and with a helper added).
+    Distinct: every pair of 34 standard-library functions. Both rules measured; printed with -s."""
+    seeds, _ = load_seed_dir(PROJECT / "seeds")
+    pairs = dedup_pairs.labelled_pairs({seed.task_id: seed.source for seed in seeds})
+    cosine, structural = dedup_pairs.scores(pairs, embedder.embed)
+    embedding_only, combined = dedup_pairs.figures(pairs, cosine, structural, 0.7, 0.75)
+    print(f"\n{embedding_only.line()}\n{combined.line()}")
+    assert combined.copies == 84 and combined.distinct == 561
+    assert combined.caught == combined.copies and combined.false_drops == 0
+    assert embedding_only.caught == embedding_only.copies and embedding_only.false_drops >= 3
+    wrongly = {pair.name for pair, score in zip(pairs, cosine) if not pair.duplicate and score > 0.7}
+    assert {"colorsys.hls_to_rgb vs colorsys.rgb_to_hsv", "html.escape vs shlex.quote"} <= wrongly
+
+
+def test_the_project_seeds_lose_none_to_chains_or_look_alikes(embedder):
+    seeds, _ = load_seed_dir(PROJECT / "seeds")
+    kept, dropped, pairs = dedup.run(seeds, embedder.embed, 0.7, 0.75, embedder.name)
+    assert dropped == [] and len(kept) == len(seeds)
+    names = {frozenset((seeds[p.item].task_id, seeds[p.partner].task_id)) for p in pairs}
+    assert frozenset(("game_of_life_steps", "mine_sweeper_counts")) in names  # an embedding match, refused
+    assert all(not p.duplicate and p.structural < 0.3 for p in pairs)
 
 
 def test_embeddings_are_cached_by_content(embedder):
@@ -78,8 +140,6 @@ def test_pair_search_matches_brute_force_across_blocks():
     i, j, sims = dedup.similar_pairs(vectors, 0.5, block=64)
     brute = {(a, b) for a in range(300) for b in range(a + 1, 300) if vectors[a] @ vectors[b] > 0.5}
     assert set(zip(i.tolist(), j.tolist())) == brute and (3, 150) in brute
-    duplicates, _ = dedup.groups(vectors, [1] * 300, 0.9)
-    assert duplicates == {150: 3, 299: 3}  # one connected group, the earliest of equal length kept
 
 
 def test_expressions_from_the_bank_cluster_and_respect_vetoes(embedder):

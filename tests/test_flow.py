@@ -161,12 +161,61 @@ def test_a_local_dask_cluster_of_two_workers_makes_the_same_benchmark(seeds, tmp
     assert stages["instrument"]["computed"] == 4 and stages["execute"]["computed"] == 4  # counted on the workers
 
 
-def test_a_run_that_drops_every_item_still_finishes_with_an_empty_benchmark(tmp_path):
+def test_a_run_that_drops_every_item_ends_well_and_its_rerun_reports_the_same(tmp_path, capsys):
+    from ifforge.cli import main
+
     folder = tmp_path / "seeds"
     folder.mkdir()
     (folder / "tiny.py").write_text("def tiny(a):\n    total = 0\n    for x in a:\n        total += x\n    return total\n"
                                     "\n# input: [[1, 2]]\n")  # one case: under min_cases
-    version = generate(seeds=str(folder), out=str(tmp_path / "out"), options={"progress": False, "expressions": 0})
-    manifest = _manifest(Path(version))
-    assert manifest["export"]["tasks"] == 0 and manifest["dropped"]["items"] == {"execute:too_few_cases": 1}
-    assert (Path(version) / "benchmark.jsonl").read_text() == ""
+    (folder / "boom.py").write_text("def boom(a):\n    total = 0\n    for x in a:\n        total += x\n"
+                                    "    return total // (total - total)\n\n# input: [[1]]\n# input: [[2]]\n# input: [[3]]\n")
+    command = ["generate", "--seeds", str(folder), "--out", str(tmp_path / "out"), "--no-progress", "--set", "expressions=0"]
+    assert main(command) == 0
+    first = capsys.readouterr()
+    version = tmp_path / "out" / "logicif" / "v001"
+    assert first.out.splitlines()[-1] == str(version)
+    manifest = _manifest(version)
+    assert manifest["export"]["tasks"] == 0 and manifest["dropped"]["items"] == {"execute:too_few_cases": 2}
+    assert manifest["dropped"]["cases"] == {"execute:original_exception": 3}
+    assert (version / "benchmark.jsonl").read_text() == "" and pd.read_parquet(version / "tasks.parquet").empty
+    last = first.err.splitlines()[-1]
+    assert last == (f"ifforge: 0 tasks in {version}: every one of the 2 item(s) was dropped "
+                    f"(execute:too_few_cases 2); 3 case(s) dropped (execute:original_exception 3)")
+
+    assert main(command) == 0  # nothing changed: the same version, reported the same way
+    again = capsys.readouterr()
+    assert again.out.splitlines()[-1] == str(version) and again.err.splitlines()[-1] == last
+    assert sorted(p.name for p in (tmp_path / "out" / "logicif").glob("v*")) == ["v001"]
+
+
+def test_the_last_line_counts_tasks_and_drops_by_reason():
+    from ifforge.factory import outcome_line
+
+    manifest = {"export": {"tasks": 3, "rows": 12}, "stages": {"load": {"in": 5}},
+                "dropped": {"items": {"dedup:near_duplicate": 1, "load:bad_seed": 1}}}
+    assert outcome_line(manifest, "v002") == "3 tasks, 12 rows in v002; 2 item(s) dropped (dedup:near_duplicate 1, load:bad_seed 1)"
+    assert outcome_line({**manifest, "dropped": {}}, "v002") == "3 tasks, 12 rows in v002; no item dropped"
+
+
+def test_a_run_that_fails_after_its_export_is_resumed_never_reported_unchanged(tmp_path, monkeypatch):
+    from ifforge.families.logicif.family import LogicIF
+
+    folder = tmp_path / "seeds"
+    folder.mkdir()
+    shutil.copy(PROJECT / "seeds" / "bank_ledger.py", folder)
+    options = {"progress": False, "expressions": 0}
+
+    def broken(self, store):
+        raise RuntimeError("the Prefect artifact could not be published")
+
+    monkeypatch.setattr(LogicIF, "summary_table", broken)
+    with pytest.raises(RuntimeError, match="could not be published"):
+        generate(seeds=str(folder), out=str(tmp_path / "out"), options=options)
+    version = tmp_path / "out" / "logicif" / "v001"
+    assert (version / "benchmark.jsonl").exists() and not (version / "manifest.json").exists()
+    monkeypatch.undo()
+    assert generate(seeds=str(folder), out=str(tmp_path / "out"), options=options) == str(version)
+    manifest = _manifest(version)
+    assert manifest["resumed"] is True and manifest["export"]["tasks"] == 1
+    assert manifest["stages"]["instrument"]["computed"] == 0  # the first run's items, from the cache

@@ -94,7 +94,10 @@ def _generate(args: argparse.Namespace) -> int:
         except (LostItems, LLMFatal) as error:  # the run is Failed in Prefect; here, one line
             print(f"ifforge: {error}", file=sys.stderr)
             return 1
-    print(folder)
+    from ifforge.factory import outcome_line
+
+    print(folder)  # stdout: the version's folder, for scripts; stderr, last: what it holds
+    print(f"ifforge: {outcome_line(json.loads((Path(folder) / 'manifest.json').read_text()), folder)}", file=sys.stderr)
     return 0
 
 

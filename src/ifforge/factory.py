@@ -131,3 +131,25 @@ def summary_markdown(store: VersionStore, counts: dict, dropped: list[DroppedIte
     lines += ["", f"Wall time {timings.get('total', sum(timings.values())):.1f} s."]
     lines += ["", f"Exported {export.get('tasks', 0)} tasks and {export.get('rows', 0)} rows."]
     return "\n".join(lines)
+
+
+def _reasons(counts: dict[str, int]) -> str:
+    return ", ".join(f"{key} {n}" for key, n in counts.items())
+
+
+def outcome_line(manifest: dict[str, Any], folder: Path | str) -> str:
+    """The run's last line, from its manifest: tasks written and drops by reason, and plainly so when
+    nothing is left (a run that keeps no item is a finished run with an empty benchmark, not a crash)."""
+    tasks, rows = manifest["export"].get("tasks", 0), manifest["export"].get("rows", 0)
+    dropped = manifest.get("dropped", {})
+    items, cases = dropped.get("items", {}), dropped.get("cases", {})
+    loaded = manifest.get("stages", {}).get("load", {}).get("in", sum(items.values()))
+    if tasks == 0:
+        line = f"0 tasks in {folder}: every one of the {loaded} item(s) was dropped"
+        line += f" ({_reasons(items)})" if items else ""
+    else:
+        line = f"{tasks} tasks, {rows} rows in {folder}"
+        line += f"; {sum(items.values())} item(s) dropped ({_reasons(items)})" if items else "; no item dropped"
+    if cases:
+        line += f"; {sum(cases.values())} case(s) dropped ({_reasons(cases)})"
+    return line

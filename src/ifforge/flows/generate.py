@@ -30,6 +30,7 @@ from prefect.cache_policies import NO_CACHE  # noqa: E402
 from ifforge.core.store import VersionStore  # noqa: E402
 from ifforge.factory import (  # noqa: E402
     fingerprint,
+    outcome_line,
     run_stage_shard,
     summary_markdown,
     write_manifest,
@@ -105,7 +106,8 @@ def generate(family: str = "logicif", seeds: str | None = None, functions: str |
         logger.warning(item.detail)
     store = VersionStore(settings.benchmark_root, fingerprint(bench, loaded.items, settings, plan))
     if store.finished:
-        logger.info(f"Nothing changed since {store.version}: the benchmark is at {store.path}")
+        logger.info(f"Nothing changed since {store.version}: "
+                    f"{outcome_line(json.loads((store.path / 'manifest.json').read_text()), store.path)}")
         return str(store.path)
     logger.info(f"{'Resuming' if store.state == 'resumed' else 'Writing'} {store.path} "
                 f"({len(loaded.items)} items loaded, {len(dropped)} skipped)")
@@ -153,15 +155,17 @@ def generate(family: str = "logicif", seeds: str | None = None, functions: str |
     timings["export"] = time.monotonic() - begun
     counts["export"] = {"in": len(items), "out": export["tasks"]}
     timings["total"] = time.monotonic() - started
-    manifest = write_manifest(store, family=bench, settings=settings, plan=plan, inputs=loaded.inputs,
-                              stage_counts=counts, dropped=dropped, export=export, timings=timings, started=started,
-                              llm=usage)
+    # the Prefect artifacts before the manifest: the manifest marks the version finished, so a run
+    # that fails before it is resumed, never reported as "Nothing changed"
     create_markdown_artifact(summary_markdown(store, counts, dropped, export, timings, usage),
                              key=f"{bench.id}-generate-summary", description=f"{bench.id} generate run summary")
     table = bench.summary_table(store)
     if table:
         create_table_artifact(table, key=f"{bench.id}-generate-tasks", description="finished tasks")
-    logger.info(f"Wrote {export['tasks']} tasks, {export['rows']} rows to {store.path} (manifest: {manifest})")
+    manifest = write_manifest(store, family=bench, settings=settings, plan=plan, inputs=loaded.inputs,
+                              stage_counts=counts, dropped=dropped, export=export, timings=timings, started=started,
+                              llm=usage)
+    logger.info(f"Wrote {outcome_line(json.loads(manifest.read_text()), store.path)}")
     return str(store.path)
 
 

@@ -1,21 +1,33 @@
-"""Dedup stage (before anonymisation): near-duplicate seeds by embedding similarity.
+"""Dedup stage (before anonymisation): near-duplicate seeds, by pairs, confirmed by structure.
 
-Pairs with cosine similarity above the threshold (default 0.7) are near-duplicates; in each
-connected group the longest function is kept. Every dropped seed is recorded with the seed it
-duplicates and their similarity. The pair search is a blocked matrix product, so 10,000 seeds
-take seconds once embedded.
+A sentence model rates different code alike (on standard-library functions, MiniLM puts
+`colorsys.rgb_to_hsv` and `hls_to_rgb`, or `shlex.quote` and `html.escape`, above 0.7), so an
+embedding match is only a candidate: a pair is a near-duplicate when its cosine is above
+`threshold` and the Jaccard similarity of its structural shingles is at least `structural`.
+Shingles are k-grams of the AST node stream with user names and literals made anonymous, taken
+per top-level definition: renaming, reformatting, comments and the order of helpers change
+nothing, while another algorithm shares few of them.
+
+Seeds are taken longest first; one is dropped when it duplicates a seed already kept, so a drop
+always names a kept partner and groups never chain through a third seed. The candidate search is
+a blocked matrix product, so 10,000 seeds take seconds once embedded.
 """
 
 from __future__ import annotations
 
+import ast
+import builtins
+from dataclasses import dataclass, replace
+from typing import Callable, Iterator
+
 import numpy as np
-from scipy.sparse import coo_matrix
-from scipy.sparse.csgraph import connected_components
 
 from ifforge.families.logicif.codeops.source import strip_comments_and_docstrings
 from ifforge.families.logicif.records import DroppedItem, SeedFunction
 
 STAGE = "dedup"
+SHINGLE = 5  # AST nodes per shingle (on the labelled set, 5 parts copies from distinct code widest)
+_BUILTINS = frozenset(dir(builtins))
 
 
 def similar_pairs(vectors: np.ndarray, threshold: float, block: int = 2048) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -34,21 +46,95 @@ def similar_pairs(vectors: np.ndarray, threshold: float, block: int = 2048) -> t
     return np.concatenate(rows), np.concatenate(cols), np.concatenate(sims)
 
 
-def groups(vectors: np.ndarray, lengths: list[int], threshold: float) -> tuple[dict[int, int], np.ndarray]:
-    """Map each dropped index to the index it duplicates (its group's longest), and the pair list."""
-    n = len(vectors)
-    i, j, _ = similar_pairs(vectors, threshold)
-    if len(i) == 0:
-        return {}, np.zeros((0, 2), int)
-    graph = coo_matrix((np.ones(len(i)), (i, j)), shape=(n, n))
-    _, labels = connected_components(graph, directed=False)
-    order = np.lexsort((np.arange(n), -np.asarray(lengths)))  # longest first, then earliest
-    keeper: dict[int, int] = {}
+# ---- structure ---------------------------------------------------------------------------------------
+def _stream(root: ast.AST, own_attributes: frozenset[str]) -> Iterator[str]:
+    """Node types in pre-order (a stack, not recursion: deep code cannot overflow it). Names the code
+    defines become `Name`, literals their type; builtins and attributes the code does not define
+    itself (`append`, `math.sqrt`) are kept: no copy renames them."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.expr_context):
+            continue
+        if isinstance(node, ast.Name):
+            yield node.id if node.id in _BUILTINS else "Name"
+        elif isinstance(node, ast.Constant):
+            yield f"Constant:{type(node.value).__name__}"
+        else:
+            own = not isinstance(node, ast.Attribute) or node.attr in own_attributes
+            yield type(node).__name__ if own else f".{node.attr}"
+            stack.extend(reversed(list(ast.iter_child_nodes(node))))
+
+
+def shingles(source: str, k: int = SHINGLE) -> frozenset[tuple[str, ...]]:
+    """The code's structural fingerprint: k-grams of each top-level statement's node stream (a
+    definition is one statement, so helpers may come in any order)."""
+    try:
+        module = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # compared as words when it cannot be parsed
+        words = source.split()
+        return frozenset(tuple(words[i:i + k]) for i in range(max(1, len(words) - k + 1)))
+    own = frozenset({node.attr for node in ast.walk(module) if isinstance(node, ast.Attribute)
+                     and isinstance(node.ctx, ast.Store)} |
+                    {item.name for node in ast.walk(module) if isinstance(node, ast.ClassDef)
+                     for item in node.body if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))})
+    grams: set[tuple[str, ...]] = set()
+    for statement in module.body:
+        stream = list(_stream(statement, own))
+        grams.update(tuple(stream[i:i + k]) for i in range(max(1, len(stream) - k + 1)))
+    return frozenset(grams)
+
+
+def jaccard(a: frozenset, b: frozenset) -> float:
+    return len(a & b) / len(a | b) if a or b else 1.0
+
+
+# ---- the stage ---------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Pair:
+    """An embedding match (cosine above the threshold) of `item` with a longer seed `partner` kept
+    before it, and whether the structure confirmed it (then `item` is dropped)."""
+
+    item: int
+    partner: int
+    cosine: float
+    structural: float
+    duplicate: bool
+
+
+def duplicates(vectors: np.ndarray, sources: list[str], threshold: float, structural: float) -> list[Pair]:
+    """Longest first (then earliest), drop a seed that is a near-duplicate of a seed already kept.
+
+    Returns each dropped seed's pair with the kept seed most like it (by structure), and every
+    embedding match with a kept seed that the structure refused."""
+    n = len(sources)
+    order = sorted(range(n), key=lambda index: (-len(sources[index]), index))
+    rank = {index: position for position, index in enumerate(order)}
+    i, j, cosines = similar_pairs(vectors, threshold)
+    partners: dict[int, list[tuple[int, float]]] = {}
+    for a, b, cosine in zip(i.tolist(), j.tolist(), cosines.tolist()):
+        first, second = (a, b) if rank[a] < rank[b] else (b, a)
+        partners.setdefault(second, []).append((first, cosine))
+    prints: dict[int, frozenset] = {}
+
+    def fingerprint(index: int) -> frozenset:
+        if index not in prints:
+            prints[index] = shingles(sources[index])
+        return prints[index]
+
+    dropped: set[int] = set()
+    pairs: list[Pair] = []
     for index in order:
-        keeper.setdefault(int(labels[index]), int(index))
-    duplicates = {int(index): keeper[int(labels[index])] for index in range(n)
-                  if keeper[int(labels[index])] != index}
-    return duplicates, np.stack([i, j], axis=1)
+        tried = [Pair(index, other, cosine, jaccard(fingerprint(index), fingerprint(other)), False)
+                 for other, cosine in partners.get(index, []) if other not in dropped]
+        confirmed = [pair for pair in tried if pair.structural >= structural]
+        if confirmed:
+            best = max(confirmed, key=lambda pair: (pair.structural, pair.cosine))
+            pairs.append(replace(best, duplicate=True))
+            dropped.add(index)
+        else:
+            pairs += tried
+    return pairs
 
 
 def dedup_text(seed: SeedFunction) -> str:
@@ -59,14 +145,16 @@ def dedup_text(seed: SeedFunction) -> str:
         return seed.source
 
 
-def run(seeds: list[SeedFunction], vectors: np.ndarray, threshold: float, model: str) -> tuple[list[SeedFunction], list[DroppedItem]]:
+def run(seeds: list[SeedFunction], embed: Callable[[list[str]], np.ndarray], threshold: float, structural: float,
+        model: str) -> tuple[list[SeedFunction], list[DroppedItem], list[Pair]]:
+    """Kept seeds, a drop per near-duplicate naming its kept partner and both scores, and every pair.
+    `embed` gives unit vectors for the compared texts (computed once: libcst is slow at scale)."""
     texts = [dedup_text(seed) for seed in seeds]
-    duplicates, _ = groups(vectors, [len(text) for text in texts], threshold)
-    dropped = []
-    for index, kept in sorted(duplicates.items()):
-        similarity = float(vectors[index] @ vectors[kept])
-        dropped.append(DroppedItem(
-            task_id=seeds[index].task_id, stage=STAGE, reason="near_duplicate", origin=seeds[index].origin,
-            detail=f"near-duplicate of {seeds[kept].task_id} (cosine {similarity:.3f} with {model}; "
-                   f"threshold {threshold}; the longer one is kept)"))
-    return [seed for index, seed in enumerate(seeds) if index not in duplicates], dropped
+    pairs = duplicates(embed(texts), texts, threshold, structural)
+    gone = {pair.item: pair for pair in pairs if pair.duplicate}
+    dropped = [DroppedItem(
+        task_id=seeds[index].task_id, stage=STAGE, reason="near_duplicate", origin=seeds[index].origin,
+        detail=f"near-duplicate of {seeds[pair.partner].task_id}: cosine {pair.cosine:.3f} with {model} "
+               f"(> {threshold}) and structural similarity {pair.structural:.3f} (>= {structural}); "
+               f"the longer one is kept") for index, pair in sorted(gone.items())]
+    return [seed for index, seed in enumerate(seeds) if index not in gone], dropped, pairs

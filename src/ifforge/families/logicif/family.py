@@ -124,6 +124,7 @@ class LogicIF(Family):
         if settings.dedup:
             steps.append(BatchStage("dedup", dedup_seeds, {"version": code_version(dedup),
                                                           "threshold": settings.dedup_threshold,
+                                                          "structural": settings.dedup_structural,
                                                           "embedding_model": str(settings.embedding_model or "default")}))
         llm_instrument = models.get("instrument")
         steps.append(Stage("instrument", instrument.VERSION, InstrumentedFunction, instrument.run,
@@ -227,14 +228,18 @@ def embedder(settings):
 
 
 def dedup_seeds(seeds: list[SeedFunction], settings: LogicIFSettings) -> tuple[list, list, dict]:
-    """Near-duplicate seeds dropped (the longest of each group kept); counts for the manifest."""
+    """Near-duplicate seeds dropped (the longer of each pair kept); counts for the manifest, with the
+    embedding matches the structure refused (the closest first: what to read when tuning)."""
     if len(seeds) < 2:
         return seeds, [], {"in": len(seeds), "out": len(seeds)}
     model = embedder(settings)
-    vectors = model.embed([dedup.dedup_text(seed) for seed in seeds])
-    kept, dropped = dedup.run(seeds, vectors, settings.dedup_threshold, model.name)
+    kept, dropped, pairs = dedup.run(seeds, model.embed, settings.dedup_threshold, settings.dedup_structural, model.name)
+    refused = sorted((pair for pair in pairs if not pair.duplicate), key=lambda pair: -pair.structural)
     return kept, dropped, {"in": len(seeds), "out": len(kept), "embedded": model.computed,
-                           "embedding_model": model.name}
+                           "embedding_model": model.name, "refused_by_structure": len(refused),
+                           "closest_refused": [{"pair": [seeds[p.item].task_id, seeds[p.partner].task_id],
+                                                "cosine": round(p.cosine, 3), "structural": round(p.structural, 3)}
+                                               for p in refused[:20]]}
 
 
 def veto_path(settings: LogicIFSettings) -> Path:

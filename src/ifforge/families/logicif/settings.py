@@ -35,8 +35,11 @@ class LogicIFSettings(Settings):
     sample_seed: int = Field(0, description="seed of the mini split's hash")
 
     # embeddings: dedup of seeds, clustering of template rewrites
-    dedup: bool = Field(True, description="drop near-duplicate seeds by embedding similarity")
-    dedup_threshold: float = Field(0.7, gt=0, le=1, description="cosine similarity above which seeds are duplicates")
+    dedup: bool = Field(True, description="drop near-duplicate seeds (embedding match confirmed by structure)")
+    dedup_threshold: float = Field(0.7, gt=0, le=1, description="cosine similarity above which seeds may be duplicates")
+    dedup_structural: float = Field(
+        0.75, ge=0, le=1, description="structural similarity (Jaccard of AST shingles) from which an embedding match "
+                                      "is confirmed as a duplicate")
     expressions: int = Field(5, ge=0, description="rewritten expressions of the solve prompt per task (0: none)")
     rewrites: int = Field(40, ge=1, description="rewrites to cluster (LLM) before choosing the expressions")
     expression_template: str = Field("solve", description="prompt name or .md file whose rewrites are clustered")
