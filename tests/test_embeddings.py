@@ -57,8 +57,9 @@ def test_near_duplicates_are_found_and_the_longer_one_kept(embedder):
     assert [s.task_id for s in kept] == ["caesar", "handle_line"]  # handle_line is the longer of the pair
     assert dropped[0].task_id == "serve_queue" and dropped[0].reason == "near_duplicate"
     pair = next(p for p in pairs if p.duplicate)
-    assert dropped[0].detail == (f"near-duplicate of handle_line: cosine {pair.cosine:.3f} with all-MiniLM-L6-v2 (> 0.7) "
-                                 f"and structural similarity {pair.structural:.3f} (>= 0.75); the longer one is kept")
+    assert dropped[0].detail == (f"near-duplicate of handle_line: cosine {pair.cosine:.3f} with all-MiniLM-L6-v2 "
+                                 f"(threshold 0.7) and structural similarity {pair.structural:.3f} (threshold 0.75; "
+                                 "1.000 is the same code under other names); the longer one is kept")
     assert pair.cosine > 0.7 and 0.75 <= pair.structural < 1  # the added helper is the only difference
     assert float(vectors[0] @ vectors[1]) < 0.7
 
@@ -73,6 +74,21 @@ def test_structure_ignores_names_formatting_comments_and_helper_order_but_not_th
     changed = source.replace("total += 1", "total -= 1")  # another algorithm, one operator apart
     assert dedup.shingles(changed) != dedup.shingles(source)
     assert dedup.jaccard(dedup.shingles(changed), dedup.shingles(source)) > 0.9  # but still a near-copy
+
+
+def test_a_copy_under_meaningless_names_is_caught_by_its_identical_structure(embedder):
+    source = (PROJECT / "seeds" / "mine_sweeper_counts.py").read_text()
+    copy = dedup_pairs.renamed_copy(dedup.dedup_text(_seed("s", source)), anonymous=True)
+    seeds = [_seed("mine_sweeper_counts", source), _seed("anonymous_copy", copy)]
+    vectors = embedder.embed([dedup.dedup_text(s) for s in seeds])
+    assert float(vectors[0] @ vectors[1]) < 0.7  # the sentence model alone misses it
+    kept, dropped, _ = dedup.run(seeds, embedder.embed, 0.7, 0.75, embedder.name)
+    assert len(kept) == 1 and len(dropped) == 1 and dropped[0].reason == "near_duplicate"
+    assert "structural similarity 1.000" in dropped[0].detail
+    # a one-operator change is another algorithm: not identical, and too far for the sentence model
+    other = _seed("changed", copy.replace("+= 1", "-= 1", 1))
+    kept, dropped, _ = dedup.run([seeds[0], other], embedder.embed, 0.7, 0.75, embedder.name)
+    assert len(kept) == 2 and dropped == []
 
 
 def test_pairs_never_chain_through_a_dropped_seed():

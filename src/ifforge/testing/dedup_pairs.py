@@ -126,8 +126,10 @@ def scores(pairs: list[LabelledPair], embed) -> tuple[np.ndarray, np.ndarray]:
             texts.setdefault(source, strip_comments_and_docstrings(source))
     vectors = dict(zip(texts, embed(list(texts.values()))))
     cosine = np.array([float(vectors[pair.first] @ vectors[pair.second]) for pair in pairs])
-    structural = np.array([dedup.jaccard(dedup.shingles(texts[pair.first]), dedup.shingles(texts[pair.second]))
-                           for pair in pairs])
+    prints = {source: dedup.shingles(text) for source, text in texts.items()}
+    structural = np.array([1.0 if dedup.same_structure(prints[pair.first], prints[pair.second])
+                           else min(dedup.jaccard(prints[pair.first], prints[pair.second]), 0.9999)
+                           for pair in pairs])  # exactly 1.0 only where the stage calls it the same structure
     return cosine, structural
 
 
@@ -136,7 +138,7 @@ def figures(pairs: list[LabelledPair], cosine: np.ndarray, structural: np.ndarra
     """Embedding only, and embedding confirmed by structure, as the dedup stage judges a pair."""
     truth = np.array([pair.duplicate for pair in pairs])
     embedding = cosine > threshold
-    combined = embedding & (structural >= structural_threshold)
+    combined = (embedding & (structural >= structural_threshold)) | (structural == 1.0)
 
     def count(rule: str, called: np.ndarray) -> Figures:
         return Figures(rule, int((called & truth).sum()), int(truth.sum()), int((called & ~truth).sum()),

@@ -3,7 +3,8 @@
 A sentence model rates different code alike (on standard-library functions, MiniLM puts
 `colorsys.rgb_to_hsv` and `hls_to_rgb`, or `shlex.quote` and `html.escape`, above 0.7), so an
 embedding match is only a candidate: a pair is a near-duplicate when its cosine is above
-`threshold` and the Jaccard similarity of its structural shingles is at least `structural`.
+`threshold` and the Jaccard similarity of its structural shingles is at least `structural`, or
+when its structure is identical (a renamed copy the sentence model no longer matches).
 Shingles are k-grams of the AST node stream with user names and literals made anonymous, taken
 per top-level definition: renaming, reformatting, comments and the order of helpers change
 nothing, while another algorithm shares few of them.
@@ -89,6 +90,16 @@ def jaccard(a: frozenset, b: frozenset) -> float:
     return len(a & b) / len(a | b) if a or b else 1.0
 
 
+SAME_STRUCTURE_MIN = 30  # shingles: in smaller code, equal structure may be chance (two one-liners)
+
+
+def same_structure(a: frozenset, b: frozenset) -> bool:
+    """Identical structure (only names, literals, layout or helper order differ) in code big enough
+    for that to be no chance: a copy however it was renamed, even one the sentence model misses
+    (names v0, v1, ... put a copy's cosine near 0.54)."""
+    return a == b and len(a) >= SAME_STRUCTURE_MIN
+
+
 # ---- the stage ---------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Pair:
@@ -122,12 +133,23 @@ def duplicates(vectors: np.ndarray, sources: list[str], threshold: float, struct
             prints[index] = shingles(sources[index])
         return prints[index]
 
+    alike: dict[frozenset, list[int]] = {}  # identical structure, in order: copies whatever the cosine
+    for index in order:
+        alike.setdefault(fingerprint(index), []).append(index)
+    for group in alike.values():
+        if len(group) > 1 and same_structure(fingerprint(group[0]), fingerprint(group[0])):
+            for position, second in enumerate(group[1:], start=1):
+                known = {other for other, _ in partners.get(second, [])}
+                partners.setdefault(second, []).extend(
+                    (first, float(vectors[first] @ vectors[second])) for first in group[:position] if first not in known)
+
     dropped: set[int] = set()
     pairs: list[Pair] = []
     for index in order:
         tried = [Pair(index, other, cosine, jaccard(fingerprint(index), fingerprint(other)), False)
                  for other, cosine in partners.get(index, []) if other not in dropped]
-        confirmed = [pair for pair in tried if pair.structural >= structural]
+        confirmed = [pair for pair in tried if (pair.cosine > threshold and pair.structural >= structural)
+                     or same_structure(fingerprint(pair.item), fingerprint(pair.partner))]
         if confirmed:
             best = max(confirmed, key=lambda pair: (pair.structural, pair.cosine))
             pairs.append(replace(best, duplicate=True))
@@ -155,6 +177,7 @@ def run(seeds: list[SeedFunction], embed: Callable[[list[str]], np.ndarray], thr
     dropped = [DroppedItem(
         task_id=seeds[index].task_id, stage=STAGE, reason="near_duplicate", origin=seeds[index].origin,
         detail=f"near-duplicate of {seeds[pair.partner].task_id}: cosine {pair.cosine:.3f} with {model} "
-               f"(> {threshold}) and structural similarity {pair.structural:.3f} (>= {structural}); "
-               f"the longer one is kept") for index, pair in sorted(gone.items())]
+               f"(threshold {threshold}) and structural similarity {pair.structural:.3f} (threshold {structural}; "
+               f"1.000 is the same code under other names); the longer one is kept")
+        for index, pair in sorted(gone.items())]
     return [seed for index, seed in enumerate(seeds) if index not in gone], dropped, pairs
