@@ -176,7 +176,7 @@ class Speaker:
 
     # ---- dispatch ---------------------------------------------------------------------------
     def _expr(self, node: cst.BaseExpression, cond: bool) -> str:
-        if cond and isinstance(node, (cst.Call, cst.Subscript, cst.Attribute)) and not is_boolean(node):
+        if cond and not is_boolean(node) and not isinstance(node, (cst.Name, cst.BooleanOperation, cst.UnaryOperation)):
             self.rule("truth")
             return f"{self.grouped(node)} counts as true"
         if isinstance(node, cst.Name):
@@ -709,7 +709,8 @@ class Speaker:
         g = self.grouped
         self.rule("range")
         if len(args) == 1:
-            return f"from 0 up to but not including {g(args[0])} (none if that is 0 or less)"
+            caveat = "" if (_int_value(args[0]) or 0) > 0 else " (none if that is 0 or less)"
+            return f"from 0 up to but not including {g(args[0])}{caveat}"
         if len(args) == 2:
             return f"from {g(args[0])} up to but not including {g(args[1])} (none if that is not above the start)"
         if len(args) == 3:
@@ -766,6 +767,9 @@ class Speaker:
                    "count": f"how many times {a} occurs in {owner} (non-overlapping, for text)",
                    "index": f"the position of the first occurrence of {a} in {owner} (it must be there)",
                    "find": f"the position of the first occurrence of {a} in {owner}, or -1 if it does not occur",
+                   "rfind": f"the position of the last occurrence of {a} in {owner}, or -1 if it does not occur",
+                   "splitlines": {True: f"the lines of {owner}, each keeping its line break",
+                                  False: f"the lines of {owner} (line breaks removed)"}.get(constant_truth(args[0])),
                    "get": f"the value stored under the key {a} in {owner}, or None if there is none",
                    "pop": f"the item of {owner} at position {a}, removed from it (later items move up)"
                    if not isinstance(args[0], (cst.SimpleString,)) else
@@ -779,7 +783,7 @@ class Speaker:
                 return f"{joined} joined into one text with {owner} between each two (each must be text)"
             if name == "count" or name == "index":
                 self.rule("in")
-            if name in one:
+            if one.get(name):
                 return one[name]
         if count == 2:
             a, b = g(args[0]), g(args[1])

@@ -227,6 +227,8 @@ class _Narrator:
         if isinstance(small, cst.Expr):
             if isinstance(small.value, cst.Call):
                 return self.call_statement(small.value)
+            if isinstance(small.value, (cst.Yield, cst.Await)):
+                raise Undescribable("a generator or coroutine (yield / await)")
             raise Undescribable(f"an expression statement of kind {type(small.value).__name__}")
         if isinstance(small, cst.Return):
             return self.return_(small, in_entry)
