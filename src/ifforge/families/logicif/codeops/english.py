@@ -171,7 +171,7 @@ class Speaker:
     def grouped(self, node: cst.BaseExpression, cond: bool = False) -> str:
         text = self._expr(node, cond)
         compound = isinstance(node, _COMPOUND) or (
-            isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not))
+            isinstance(node, cst.UnaryOperation) and not text.startswith("-"))  # `-x // y` is (minus x) ...
         return f"({text})" if compound else text
 
     # ---- dispatch ---------------------------------------------------------------------------
@@ -469,11 +469,14 @@ class Speaker:
             return f"the value of {self.grouped(owner)} under the key {self.value(key)}"
         self.rule("index")
         position = self.grouped(key)
+        whole = self.grouped(owner)
+        if isinstance(owner, cst.Subscript):
+            whole = f"({whole})"
         if isinstance(key, cst.UnaryOperation) and isinstance(key.operator, cst.Minus) and isinstance(key.expression, cst.Integer):
             ordinal = {"1": "the last item", "2": "the second-to-last item"}.get(key.expression.value)
             if ordinal:
                 position = f"{position}, {ordinal}"
-        return f"the item of {self.grouped(owner)} at position {position}"
+        return f"the item of {whole} at position {position}"
 
     def _slice(self, owner: cst.BaseExpression, index: cst.Slice) -> str:
         whole = self.grouped(owner)
@@ -647,27 +650,24 @@ class Speaker:
             return self._comprehension(node)
         return f"the items of {self.grouped(node)}"
 
-    def key_words(self, key: cst.BaseExpression, source: cst.BaseExpression) -> str:
-        """What a sort key or min/max key computes for each item, in words."""
+    def key_words(self, key: cst.BaseExpression, source: cst.BaseExpression) -> tuple[str, str]:
+        """What a sort or min/max key computes for one item: (phrase, how the phrase names the item)."""
         if isinstance(key, cst.Lambda):
-            params = key.params.params
-            if len(params) != 1 or key.params.star_arg != cst.MaybeSentinel.DEFAULT and key.params.star_arg is not None:
+            params = key.params
+            if len(params.params) != 1 or params.kwonly_params or params.posonly_params or isinstance(
+                    params.star_arg, cst.Param) or params.star_kwarg is not None:
                 raise Undescribable("a key function with other than one parameter")
-            name = params[0].name.value
-            body = key.body
-            if isinstance(body, cst.Tuple):
-                parts = [self.grouped(e.value) for e in body.elements]
-                text = parts[0] + "".join(f", then by {p} to break ties" for p in parts[1:])
-            else:
-                text = self.grouped(body)
-            return f"{text}, where {name} stands for each item"
+            name = params.params[0].name.value
+            if isinstance(key.body, cst.Tuple):
+                self.rule("order")
+            return self.grouped(key.body), f" (with {name} standing for the item)"
         if isinstance(key, cst.Name):
             if key.value in self.helpers:
-                return f"what the helper {key.value} gives back for each item"
+                return f"what the helper {key.value} gives back for the item", ""
             if key.value in ("len", "abs"):
-                return {"len": "the length of each item", "abs": "the absolute value of each item"}[key.value]
+                return {"len": "the length of the item", "abs": "the absolute value of the item"}[key.value], ""
         if isinstance(key, cst.Attribute) and key.attr.value == "get" and _same(key.value, source):
-            return f"the value stored under each key in {self.grouped(source)}"
+            return f"the value stored under the item in {self.grouped(source)}", ""
         raise Undescribable("a key function other than a lambda, len, abs, a helper or the dictionary's get")
 
     def _extreme(self, name: str, args, keywords) -> str:
@@ -682,11 +682,11 @@ class Speaker:
         what = self._items(source)
         default = keywords.get("default")
         tail = f", or {self.grouped(default)} if there are none" if default is not None else ""
+        extreme = "smallest" if small else "largest"
         if "key" in keywords:
-            key = self.key_words(keywords["key"], source)
-            return (f"the first of {what} with the {'smallest' if small else 'largest'} {key}{tail} "
-                    f"{self.cite('minmax')}")
-        return f"the {'smallest' if small else 'largest'} of {what}{tail}{self.cite('minmax')}"
+            phrase, where = self.key_words(keywords["key"], source)
+            return f"the first of {what} for which {phrase} is {extreme}{where}{tail}{self.cite('minmax')}"
+        return f"the {extreme} of {what}{tail}{self.cite('minmax')}"
 
     def _sorted(self, args, keywords) -> str:
         if len(args) != 1 or set(keywords) - {"key", "reverse"}:
@@ -694,15 +694,19 @@ class Speaker:
         return "a new list of " + self.ordering(args[0], keywords)
 
     def ordering(self, source, keywords) -> str:
+        """`X, sorted from smallest to largest by KEY`, with the stable-sort rule."""
         reverse = keywords.get("reverse")
         if reverse is not None and constant_truth(reverse) is None:
             raise Undescribable("sorting with a computed reverse flag")
         down = bool(reverse is not None and constant_truth(reverse))
         direction = "from largest to smallest" if down else "from smallest to largest"
         self.rule("order")
-        by = f" by {self.key_words(keywords['key'], source)}" if "key" in keywords and not (
-            isinstance(keywords["key"], cst.Name) and keywords["key"].value == "None") else ""
-        return f"{self._items(source)}, sorted{by} {direction}{self.cite('sorted')}"
+        by = ""
+        key = keywords.get("key")
+        if key is not None and not (isinstance(key, cst.Name) and key.value == "None"):
+            phrase, where = self.key_words(key, source)
+            by = f" by {phrase}{where}"
+        return f"{self._items(source)}, sorted {direction}{by}{self.cite('sorted')}"
 
     def counting(self, args) -> str:
         """The numbers of range(...) in words."""
