@@ -2,6 +2,7 @@
 fine points (floor division, remainders, slices, ties, sort keys) said with their exact semantics."""
 
 import json
+import re
 
 import pytest
 from conftest import PROJECT, needs_fixture
@@ -42,6 +43,10 @@ def _text(body: str, params: str = "a", helpers: str = "") -> str:
     source = (f"{helpers}\n\ndef f({params}):\n    stats = {{'loop_iterations': 0}}\n"
               + "".join(f"    {line}\n" for line in body.strip().splitlines()))
     return describe(source, COUNTER, {}, "int")
+
+
+def _uncited(text: str) -> str:
+    return re.sub(r" \(see rule \d+\)", "", text)
 
 
 def test_no_description_of_a_project_seed_holds_code():
@@ -104,6 +109,8 @@ def test_slices_say_which_bound_is_included_and_what_negative_bounds_mean():
     assert "a copy of a" in text
     assert "includes position i but not position j" in text and "A negative bound has the length added" in text
     assert [1, 2, 3, 4][-2:] == [3, 4]  # the rule's reading: -2 becomes 4 - 2 = 2
+    nested = _text("return (a[a[0] - 1] - 1, stats)")  # which "minus 1" belongs where is never in doubt
+    assert "(the item of a at position ((the item of a at position 0) minus 1)) minus 1" in _uncited(nested)
 
 
 def test_min_takes_the_first_of_ties_and_sorted_keys_are_spelled_out():
@@ -111,8 +118,8 @@ def test_min_takes_the_first_of_ties_and_sorted_keys_are_spelled_out():
     assert ("the first of the items of a for which the item of p at position 1 is smallest "
             "(with p standing for the item)") in text
     assert "when several tie, the first of them (in order) is the one taken" in text
-    assert ("sorted from largest to smallest by the pair of the item of p at position 1 and the item of p at "
-            "position 0") in text
+    assert ("sorted from largest to smallest by (the pair of the item of p at position 1 and the item of p at "
+            "position 0) (with p standing for the item)") in text
     assert "Sorting is stable" in text and "also when sorting from largest to smallest" in text
     pairs = [[1, 2], [0, 2], [5, 1]]
     assert min(pairs, key=lambda p: p[1]) == [5, 1] and min([[1, 2], [0, 2]], key=lambda p: p[1]) == [1, 2]

@@ -130,8 +130,7 @@ def _join(items: list[str], last: str = "and") -> str:
     """`a, b and c`; an item that itself holds a comma, "and" or "or" is bracketed so the list stays clear."""
     if len(items) <= 1:
         return "".join(items)
-    items = [f"({item})" if re.search(r",| and | or ", item) and not item.startswith("(") else item
-             for item in items]
+    items = [f"({item})" if loose(item) else item for item in items]
     return ", ".join(items[:-1]) + f" {last} " + items[-1]
 
 
@@ -169,10 +168,18 @@ class Speaker:
         return self._expr(node, cond=True)
 
     def grouped(self, node: cst.BaseExpression, cond: bool = False) -> str:
+        """An operand, bracketed when it is an operation or a phrase with its own list in it, so that
+        what belongs to what is never in doubt."""
         text = self._expr(node, cond)
         compound = isinstance(node, _COMPOUND) or (
-            isinstance(node, cst.UnaryOperation) and not text.startswith("-"))  # `-x // y` is (minus x) ...
+            isinstance(node, cst.UnaryOperation) and not text.startswith("-")) or loose(text)  # `-x // y`
         return f"({text})" if compound else text
+
+    def operand(self, node: cst.BaseExpression) -> str:
+        """An operand of arithmetic: any phrase longer than one word is bracketed, so "the item of m
+        at position v9 minus 1" can only mean one thing."""
+        text = self.grouped(node)
+        return f"({text})" if " " in text and not _bracketed(text) else text
 
     # ---- dispatch ---------------------------------------------------------------------------
     def _expr(self, node: cst.BaseExpression, cond: bool) -> str:
@@ -269,6 +276,9 @@ class Speaker:
                 return f"{operand.value} counts as false"
             if isinstance(operand, cst.Comparison) and len(operand.comparisons) == 1:
                 return self._comparison(operand, negate=True)
+            if not is_boolean(operand) and not isinstance(operand, cst.BooleanOperation):
+                self.rule("truth")
+                return f"{self.grouped(operand)} counts as false"
             return f"it is not the case that {self.grouped(operand, cond=True)}"
         if isinstance(node.operator, cst.Minus):
             if isinstance(operand, (cst.Integer, cst.Float)):
@@ -299,7 +309,7 @@ class Speaker:
         if kind not in self._BINARY:
             raise Undescribable("the matrix-multiplication operator")
         template, rule = self._BINARY[kind]
-        text = template.format(a=self.grouped(node.left), b=self.grouped(node.right))
+        text = template.format(a=self.operand(node.left), b=self.operand(node.right))
         return text + self.cite(rule or "plus")
 
     def _boolean(self, node: cst.BooleanOperation, cond: bool) -> str:
@@ -376,15 +386,22 @@ class Speaker:
         values = [e.value for e in node.elements]
         if not values:
             return {"list": "a new empty list", "tuple": "an empty tuple", "set": "a new empty set"}[kind]
-        if kind != "set" and all(_plain_constant(v) for v in values):
-            open_, close = ("[", "]") if kind == "list" else ("(", ")")
-            trailing = "," if kind == "tuple" and len(values) == 1 else ""
-            return f"the {kind} {open_}{', '.join(self.value(v) for v in values)}{trailing}{close}"
+        if kind != "set" and is_constant(node):
+            return f"the {kind} {self.data(node)}"
         items = [self.grouped(v) for v in values]
         if kind == "tuple" and len(values) == 2:
             return f"the pair of {_join(items)}"
         noun = {"list": "a new list", "tuple": "the tuple", "set": "a new set"}[kind]
         return f"{noun} of {_join(items)}, in that order" if kind != "set" else f"{noun} of {_join(items)}"
+
+    def data(self, node: cst.BaseExpression) -> str:
+        """A literal list or tuple of constants written as data: [(0, 1), "a", true]."""
+        if isinstance(node, (cst.List, cst.Tuple)):
+            items = [self.data(e.value) for e in node.elements]
+            if isinstance(node, cst.List):
+                return "[" + ", ".join(items) + "]"
+            return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+        return self.value(node)
 
     def _dict(self, node: cst.Dict) -> str:
         if not node.elements:
@@ -648,7 +665,8 @@ class Speaker:
     def _items(self, node: cst.BaseExpression) -> str:
         if isinstance(node, cst.GeneratorExp):
             return self._comprehension(node)
-        return f"the items of {self.grouped(node)}"
+        text = self.grouped(node)
+        return text if text.startswith(("the whole numbers", "the items of", "the values")) else f"the items of {text}"
 
     def key_words(self, key: cst.BaseExpression, source: cst.BaseExpression) -> tuple[str, str]:
         """What a sort or min/max key computes for one item: (phrase, how the phrase names the item)."""
@@ -782,6 +800,7 @@ class Speaker:
             if name == "join":
                 self.rule("str")
                 joined = self._items(args[0])
+                joined = f"({joined})" if loose(joined) else joined
                 if isinstance(owner_node, cst.SimpleString) and owner_node.evaluated_value == "":
                     return f"{joined} joined into one text with nothing between them (each must be text)"
                 return f"{joined} joined into one text with {owner} between each two (each must be text)"
@@ -813,6 +832,35 @@ def float_words(written: str) -> str:
     if mantissa.endswith("."):
         mantissa += "0"
     return mantissa + (f"e{exponent}" if exponent else "")
+
+
+def _bracketed(text: str) -> bool:
+    """Is the whole text one bracketed group, such as "(a plus b)" (not "(a) plus (b)")?"""
+    if not (text.startswith("(") and text.endswith(")")):
+        return False
+    depth = 0
+    for index, char in enumerate(text):
+        depth += char == "("
+        depth -= char == ")"
+        if depth == 0 and index < len(text) - 1:
+            return False
+    return True
+
+
+def loose(text: str) -> bool:
+    """Does a phrase hold a list or clause of its own (a comma, "and", "or", "if" outside brackets and
+    quotes)? Then it must be bracketed wherever it is a part of something larger."""
+    depth, quoted, plain = 0, False, []
+    for index, char in enumerate(text):
+        if char == '"' and (index == 0 or text[index - 1] != "\\"):
+            quoted = not quoted
+        elif not quoted and char in "([":
+            depth += 1
+        elif not quoted and char in ")]":
+            depth -= 1
+        plain.append(char if depth == 0 and not quoted else "_")
+    flat = "".join(plain)
+    return bool(re.search(r", | and | or | if |, otherwise ", flat))
 
 
 _BOOLEAN_METHODS = {"isdigit", "isalpha", "isalnum", "isspace", "isascii", "isupper", "islower", "startswith",

@@ -182,9 +182,11 @@ class _Narrator:
             head = (f"Go through the entries of the dictionary {say.grouped(source.func.value)} in the order they "
                     f"were added; with {key} as the key and {value} as its value, do this:")
         if head is None:
-            what = say.value(source) if isinstance(source, cst.Call) else say.grouped(source)
+            what = say.grouped(source)
+            what = what if what.startswith(("the whole numbers", "the items of")) else f"the items of {what}"
             unpack = " (each item is unpacked into the names in brackets, in order)" if isinstance(target, cst.Tuple) else ""
-            head = f"Go through {what if isinstance(source, cst.Call) else 'the items of ' + what} in order{say.cite('dict_order')}, calling each one {name}{unpack}, and do this:"
+            head = (f"Go through {what} one by one, from first to last{say.cite('dict_order')}, calling each one "
+                    f"{name}{unpack}, and do this:")
         children: list = [("", self.body(statement.body))]
         if statement.orelse is not None:
             children += [("", "If the loop finishes without a break, then:"), ("e", self.body(statement.orelse.body))]
