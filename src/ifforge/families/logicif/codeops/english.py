@@ -498,9 +498,16 @@ class Speaker:
     def _slice(self, owner: cst.BaseExpression, index: cst.Slice) -> str:
         whole = self.grouped(owner)
         if index.step is not None:
-            if index.lower is None and index.upper is None and _is_int(index.step, -1):
+            step = _int_value(index.step)
+            if index.lower is None and index.upper is None and step == -1:
                 return f"the items of {whole} in reverse order (a reversed copy)"
-            raise Undescribable("a slice with a step")
+            if step is None or step < 1:
+                raise Undescribable("a slice with a computed or negative step")
+            plain = index.with_changes(step=None)
+            if step == 1:
+                return self._slice(owner, plain)
+            return (f"every {_ordinal(step)} item of the part of {whole} {self.bounds(plain)}, starting with "
+                    f"that part's first item")
         if index.lower is None and index.upper is None:
             return f"a copy of {whole}"
         return f"the part of {whole} {self.bounds(index)}"
@@ -535,7 +542,7 @@ class Speaker:
     def call_with(self, call: cst.Call) -> str:
         args, keywords = self.arguments(call)
         words = [self.grouped(a) for a in args] + [f"{k} set to {self.grouped(v)}" for k, v in keywords.items()]
-        return "with " + _join(words) if words else "with nothing"
+        return "with " + _join(words) if words else "with no inputs"
 
     def _call(self, call: cst.Call, cond: bool) -> str:
         func = call.func
@@ -748,7 +755,7 @@ class Speaker:
     def method(self, owner_node: cst.BaseExpression, name: str, call: cst.Call) -> str:
         """A method call used for its value."""
         args, keywords = self.arguments(call)
-        owner = self.grouped(owner_node)
+        owner = self.operand(owner_node)
         g = self.grouped
         count = len(args)
         if keywords and name not in ("sort",):
@@ -883,6 +890,10 @@ def is_boolean(node: cst.BaseExpression) -> bool:
         if isinstance(node.func, cst.Attribute):
             return node.func.attr.value in _BOOLEAN_METHODS
     return False
+
+
+def _ordinal(number: int) -> str:
+    return {2: "second", 3: "third", 4: "fourth", 5: "fifth"}.get(number, f"{number}th")
 
 
 def _dotted(node: cst.BaseExpression) -> str | None:

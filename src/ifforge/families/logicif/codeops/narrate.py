@@ -240,10 +240,11 @@ class _Narrator:
             return "Skip the rest of this round of the innermost loop and go straight to its next round."
         if isinstance(small, cst.Pass):
             return "Do nothing here."
-        if isinstance(small, cst.Nonlocal):
-            return f"(From here on, {_join_words([n.name.value for n in small.names])} means the variable of the steps around it.)"
-        if isinstance(small, cst.Global):
-            return f"(From here on, {_join_words([n.name.value for n in small.names])} means the shared variable of that name.)"
+        if isinstance(small, (cst.Nonlocal, cst.Global)):
+            names = [n.name.value for n in small.names]
+            verb, noun = ("means", "variable") if len(names) == 1 else ("mean", "variables")
+            where = "of the steps around it" if isinstance(small, cst.Nonlocal) else "shared by every step"
+            return f"(From here on, {_join_words(names)} {verb} the {noun} {where}, not a new one.)"
         if isinstance(small, (cst.Import, cst.ImportFrom)):
             return ""  # the module's functions are told in words where they are used
         if isinstance(small, cst.Raise):
