@@ -193,3 +193,22 @@ def test_holds_code_finds_code_and_lets_quoted_data_and_english_pass():
     assert holds_code("1.2.b1. Set v3 to the item of v2 at position -1, the last item.") == []
     logicif = [json.loads(line)["description"] for line in needs_fixture("tasks.jsonl").read_text().splitlines()]
     assert sum(bool(holds_code(text)) for text in logicif) > len(logicif) // 2  # LogicIFEval's own texts slip often
+
+
+def test_tracker_updates_of_any_shape_are_told_from_the_code_and_the_records():
+    """Trackers other than today's loop/branch/peak ones (sizes, depths, counts of comprehension
+    rounds) are narrated from the statements that update them, and their explanations lose their code."""
+    source = ("def f(a):\n    stats = {'rounds': 0, 'deepest': 0, 'sizes': 0}\n"
+              "    v1 = [x * 2 for x in a if x > 0]\n    stats['rounds'] += len(a)\n"
+              "    stats['deepest'] = max(stats['deepest'], len(v1) // 2)\n"
+              "    stats['sizes'] = stats['sizes'] + len(v1)\n    return (v1, stats)\n")
+    trackers = [Tracker(name="rounds", kind="llm", explanation="rounds of `[x * 2 for x in a if x > 0]`"),
+                Tracker(name="deepest", kind="llm", explanation="the largest `len(v1) // 2` seen"),
+                Tracker(name="sizes", kind="llm", explanation="sum of `len(v1)`")]
+    text = describe(source, trackers, {"a": "list[int]"}, "list[int]")
+    assert holds_code(text) == []
+    assert "Add the length of a to the counter rounds." in text
+    assert "Set the counter deepest to the larger of the counter deepest and ((the length of v1) floor-divided by 2" in text
+    assert "Set the counter sizes to (the counter sizes) plus (the length of v1)" in _uncited(text)
+    assert "- deepest: the largest (the length of v1) floor-divided by 2" in _uncited(text)
+    assert "Start a dictionary called stats that keeps the counters rounds set to 0, deepest set to 0 and sizes set to 0." in text

@@ -389,6 +389,9 @@ class Speaker:
         if kind != "set" and is_constant(node):
             return f"the {kind} {self.data(node)}"
         items = [self.grouped(v) for v in values]
+        if len(items) == 1:
+            return {"list": "a new list holding just ", "tuple": "a tuple holding just ",
+                    "set": "a new set holding just "}[kind] + items[0]
         if kind == "tuple" and len(values) == 2:
             return f"the pair of {_join(items)}"
         noun = {"list": "a new list", "tuple": "the tuple", "set": "a new set"}[kind]

@@ -305,7 +305,9 @@ class _Narrator:
         kind = type(small.operator)
         if kind not in _AUG:
             raise Undescribable("an in-place matrix multiplication")
-        numeric = isinstance(small.value, (cst.Integer, cst.Float))
+        numeric = isinstance(small.value, (cst.Integer, cst.Float)) or (  # a counter only ever holds a number
+            isinstance(small.target, cst.Subscript) and isinstance(small.target.value, cst.Name)
+            and small.target.value.value == self.stats)
         rule = "" if numeric and kind in (cst.AddAssign, cst.SubtractAssign) else \
             self.say.cite(_AUG_RULE[kind]) if kind in _AUG_RULE else self.say.cite("bits")
         target = self.say.place(small.target)
@@ -562,7 +564,8 @@ def _loop_words(header: str, say: Speaker) -> str:
         source = loop.iter
         if isinstance(source, cst.Call) and isinstance(source.func, cst.Name) and source.func.value == "range":
             return "the loop over the whole numbers " + say.counting(say.arguments(source)[0])
-        return f"the loop over {say.value(source) if isinstance(source, cst.Call) else 'the items of ' + say.grouped(source)}"
+        what = say.grouped(source)
+        return f"the loop over {what if what.startswith(('the ', '(')) else 'the items of ' + what}"
     if isinstance(loop, cst.While):
         return f"the loop that runs while {say.condition(loop.test)}"
     raise Undescribable("a loop header")
