@@ -615,9 +615,10 @@ class Speaker:
                     "deque": "a new queue (a list you can also take from the front)"}[name]
             if not args:
                 return noun.replace("a new ", "a new empty ").replace("a tuple", "an empty tuple")
+            order = self.cite("dict_order")
             if name in ("set", "frozenset"):
-                return f"{noun} of the distinct items of {g(args[0])}"
-            return f"{noun} of the items of {g(args[0])}, in order"
+                return f"{noun} of the distinct items of {g(args[0])}{order}"
+            return f"{noun} of the items of {g(args[0])}, in order{order}"
         if name == "dict" and not args and not keywords:
             return "a new empty dictionary"
         if name == "reversed" and one is not None:

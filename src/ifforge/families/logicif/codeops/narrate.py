@@ -314,6 +314,8 @@ class _Narrator:
         value = self.say.grouped(small.value)
         if kind is cst.AddAssign and isinstance(small.value, (cst.SimpleString, cst.FormattedString)):
             return f"Add {value} to the end of the text {target}."
+        if kind is cst.AddAssign and isinstance(small.value, (cst.List, cst.ListComp)):
+            return f"Put every item of {value} at the end of the list {target}, in order."
         if kind in (cst.AddAssign, cst.SubtractAssign, cst.MultiplyAssign):
             return _AUG[kind].format(t=target, v=value, rule="")[:-1] + f"{rule}."
         return _AUG[kind].format(t=target, v=value, rule=rule)
@@ -486,6 +488,8 @@ def describe(source: str, trackers: list[Tracker], input_types: dict[str, str], 
         steps.append(f"\nFirst, a helper you will use, called {helper.name.value}. It takes "
                      f"{_param_list(cst_parameters(helper), say)}. Whenever it is called, it does this:")
         steps.extend(narrator.block(narrator.body(helper.body), "", in_entry=False))
+        if not _ends_with_return(helper):
+            steps.append("If it reaches the end of these steps without stopping, it gives back None.")
     steps.append("\nNow the main steps" + (", starting from your inputs:" if params else ":"))
     steps.extend(narrator.block(narrator.body(entry.body), "", in_entry=True))
     if not _ends_with_return(entry):

@@ -1,7 +1,9 @@
 """Describe stage: the instruction text for each measured function.
 
 With an LLM (`run_llm`) the model writes it, re-asked until it has the three parts; without one,
-or when the model fails, the deterministic renderer (`run`) writes it.
+or when the model fails, the deterministic renderer (`run`) writes it, in English only: an item
+with a construct that cannot be said clearly is dropped as `not_describable`, naming it.
+Declared types (`input_types`, `output_format`) hold for every case, unions included.
 """
 
 from __future__ import annotations
