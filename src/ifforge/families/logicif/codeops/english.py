@@ -200,13 +200,14 @@ class Speaker:
         if isinstance(node, cst.FormattedString):
             return self._fstring(node)
         if isinstance(node, cst.UnaryOperation):
-            return self._unary(node, cond)
+            text = self._unary(node, cond)
+            return f"whether {text}" if not cond and isinstance(node.operator, cst.Not) else text
         if isinstance(node, cst.BinaryOperation):
             return self._binary(node)
         if isinstance(node, cst.BooleanOperation):
             return self._boolean(node, cond)
-        if isinstance(node, cst.Comparison):
-            return self._comparison(node)
+        if isinstance(node, cst.Comparison):  # as a value it is true or false: "whether ..."
+            return self._comparison(node) if cond else f"whether {self._comparison(node)}"
         if isinstance(node, cst.IfExp):
             known = constant_truth(node.test)
             if known is not None:  # a constant test: only one side can ever be taken
@@ -355,6 +356,8 @@ class Speaker:
             if kind in (cst.Is, cst.IsNot) and not (isinstance(right, cst.Name) and right.value in ("None", "True", "False")):
                 raise Undescribable("an identity test (is) against something other than None")
             verb = (self._NEGATED if negate else self._COMPARE)[kind]
+            if kind in (cst.Is, cst.IsNot) and right.value in ("True", "False"):  # identity, not truthiness
+                verb += " exactly the value"
             if kind in (cst.In, cst.NotIn):
                 clauses.append(self._membership(left, right, verb))
             else:
