@@ -221,8 +221,9 @@ def test_every_project_seed_goes_through_with_a_covering_description():
 
 def test_output_format_names_types_like_logicifeval():
     assert execute.merge_output_types(["list[int]", "list", "list[int]"]) == "list[int]"
-    assert execute.merge_output_types(["int", "int", "str"]) == "int"
+    assert execute.merge_output_types(["int", "int", "str"]) == "Union[int, str]"  # true of every case
     assert execute.merge_output_types(["list", "list"]) == "list"
+    assert execute.merge_output_types(["list[int]", "list[str]", "None"]) == "Union[list[Union[int, str]], None]"
 
 
 def test_settings_errors_name_their_source(tmp_path, monkeypatch):

@@ -1,53 +1,46 @@
-"""Deterministic describer: walks the instrumented code with libcst and tells it as steps.
+"""Deterministic describer: walks the instrumented code with libcst and tells it as steps in English.
 
-The text has LogicIF's three parts, INPUTS / LOGICS / OUTPUTS, addresses the reader as "you", and
-quotes every condition and expression verbatim, so every parameter, tracker, loop, branch and
-constant of the code appears in it. It is the offline describer and the fallback for the LLM one.
+The text has LogicIF's three parts, INPUTS / LOGICS / OUTPUTS, and addresses the reader as "you".
+Every statement is said in words (`english.Speaker` renders expressions), never quoted as code, and
+the fine points it relies on are numbered rules at the top of LOGICS. Branches that can never run
+(`if False:`, the right side of `0 and x`) and statements after a `return` are left out. A construct
+with no clear English rendering raises `english.Undescribable`; the describe stage drops the item.
+It is the offline describer and the fallback for the LLM one.
 """
 
 from __future__ import annotations
 
-import ast
 import re
 
 import libcst as cst
 
-from ifforge.core import pyast
+from ifforge.families.logicif.codeops.english import (Speaker, Undescribable, constant_truth, float_words, holds_code,
+                                                      is_constant)
 from ifforge.families.logicif.codeops.source import cst_parameters
 from ifforge.families.logicif.records import Tracker
 
+__all__ = ["describe", "uncovered", "holds_code", "Undescribable", "type_words"]
+
 _AUG = {
-    "+=": "Add `{v}` to `{t}`.",
-    "-=": "Subtract `{v}` from `{t}`.",
-    "*=": "Multiply `{t}` by `{v}`.",
-    "/=": "Divide `{t}` by `{v}` (true division, giving a float).",
-    "//=": "Divide `{t}` by `{v}`, rounding down to a whole number (floor division).",
-    "%=": "Replace `{t}` by the remainder of `{t}` divided by `{v}`.",
-    "**=": "Raise `{t}` to the power `{v}`.",
+    cst.AddAssign: "Add {v} to {t}.", cst.SubtractAssign: "Subtract {v} from {t}.",
+    cst.MultiplyAssign: "Multiply {t} by {v}.", cst.DivideAssign: "Divide {t} by {v}{rule}.",
+    cst.FloorDivideAssign: "Floor-divide {t} by {v}{rule}.",
+    cst.ModuloAssign: "Replace {t} by the remainder of {t} divided by {v}{rule}.",
+    cst.PowerAssign: "Raise {t} to the power {v}{rule}.",
+    cst.BitAndAssign: "Replace {t} by the bitwise AND of {t} and {v}{rule}.",
+    cst.BitOrAssign: "Replace {t} by the bitwise OR of {t} and {v}{rule}.",
+    cst.BitXorAssign: "Replace {t} by the bitwise XOR of {t} and {v}{rule}.",
+    cst.LeftShiftAssign: "Shift {t} left by {v} bits{rule}.", cst.RightShiftAssign: "Shift {t} right by {v} bits{rule}.",
 }
-_METHODS = {
-    "append": "Append `{a}` to the end of `{o}`.",
-    "appendleft": "Put `{a}` at the front of `{o}`.",
-    "add": "Add `{a}` to the set `{o}`.",
-    "extend": "Add every item of `{a}` to the end of `{o}`, in order.",
-    "pop": "Remove the last item of `{o}`.",
-    "popleft": "Remove the first item of `{o}`.",
-    "remove": "Remove the first occurrence of `{a}` from `{o}`.",
-    "discard": "Remove `{a}` from the set `{o}` if it is there.",
-    "sort": "Sort `{o}` in place (`{c}`).",
-    "reverse": "Reverse the order of `{o}` in place.",
-    "clear": "Empty `{o}` completely.",
-    "insert": "Insert into `{o}`: `{c}`.",
-    "update": "Update `{o}` with `{a}`.",
-}
+_AUG_RULE = {cst.AddAssign: "plus", cst.SubtractAssign: "plus", cst.MultiplyAssign: "times",
+             cst.DivideAssign: "truediv", cst.FloorDivideAssign: "floor", cst.ModuloAssign: "mod",
+             cst.PowerAssign: "power"}
+_ENDS_BLOCK = (cst.Return, cst.Break, cst.Continue, cst.Raise)
 
 
-def code(node: cst.CSTNode) -> str:
-    return cst.Module([]).code_for_node(node).strip()
-
-
-def _plain(text: str) -> str:
-    return text.replace("`", "'")
+def _is_docstring_or_noop(small: cst.BaseSmallStatement) -> bool:
+    """A bare literal or name as a statement does nothing (docstrings included): never narrate it."""
+    return isinstance(small, cst.Expr) and (is_constant(small.value) or isinstance(small.value, (cst.Name, cst.FormattedString)))
 
 
 class _Narrator:
@@ -55,140 +48,190 @@ class _Narrator:
         self.stats = stats
         self.trackers = trackers
         self.helpers = helpers
+        self.say = Speaker(stats=stats, helpers=helpers)
 
     # ---- statements -------------------------------------------------------------------------
     def block(self, statements, prefix: str, in_entry: bool) -> list[str]:
         lines: list[str] = []
         number = 0
         for statement in statements:
-            sentences = self.statement(statement, in_entry)
-            if sentences is None:
-                continue
-            head, children = sentences
-            number += 1
-            label = f"{prefix}{number}."
-            lines.append(f"{'   ' * prefix.count('.')}{label} {head}")
-            for child_prefix, child_statements in children:
-                if isinstance(child_statements, str):
-                    lines.append(f"{'   ' * (prefix.count('.') + 1)}{child_statements}")
-                else:
-                    lines.extend(self.block(child_statements, f"{label}{child_prefix}", in_entry))
+            for head, children in self.statement(statement, in_entry):
+                number += 1
+                label = f"{prefix}{number}."
+                lines.append(f"{'   ' * prefix.count('.')}{label} {head}")
+                for child_prefix, child_statements in children:
+                    if isinstance(child_statements, str):
+                        lines.append(f"{'   ' * (prefix.count('.') + 1)}{child_statements}")
+                    else:
+                        lines.extend(self.block(child_statements, f"{label}{child_prefix}", in_entry))
+            if _ends_block(statement):
+                break  # what follows can never run
         return lines
 
-    def _body(self, suite) -> list:
+    @staticmethod
+    def body(suite) -> list:
         if isinstance(suite, cst.SimpleStatementSuite):
             return [cst.SimpleStatementLine([small]) for small in suite.body]
         return list(suite.body)
 
-    def statement(self, statement, in_entry: bool):
+    def statement(self, statement, in_entry: bool) -> list[tuple[str, list]]:
+        """The numbered steps one statement becomes: (sentence, [(label, sub-statements or a line)])."""
         if isinstance(statement, cst.SimpleStatementLine):
-            sentences = [self.small(small, in_entry) for small in statement.body]
+            sentences = [self.small(small, in_entry) for small in statement.body if not _is_docstring_or_noop(small)]
             sentences = [s for s in sentences if s]
-            return (" ".join(sentences), []) if sentences else None
+            return [(" ".join(sentences), [])] if sentences else []
         if isinstance(statement, cst.If):
             return self.if_(statement, in_entry)
         if isinstance(statement, cst.For):
-            return self.for_(statement, in_entry)
+            return [self.for_(statement)]
         if isinstance(statement, cst.While):
-            condition = code(statement.test)
-            if condition == "True":
-                head = "Now repeat the following steps over and over, until one of them breaks out of the loop or returns:"
-            elif isinstance(statement.test, (cst.Name, cst.Attribute, cst.Subscript)):
-                head = (f"Now repeat the following steps for as long as `{condition}` is truthy (not empty, not zero; "
-                        f"check it before every round):")
-            else:
-                head = f"Now repeat the following steps for as long as `{condition}` holds (check it before every round):"
-            children = [("", self._body(statement.body))]
-            if statement.orelse is not None:
-                children += [("", "If the loop ends because the condition failed (not through a break), then:"),
-                             ("e", self._body(statement.orelse.body))]
-            return head, children
+            return self.while_(statement)
         if isinstance(statement, cst.FunctionDef):
-            params = ", ".join(f"`{code(p)}`" for p in cst_parameters(statement)) or "nothing"
-            return (f"Set up a small inner helper called `{statement.name.value}` that takes {params}. "
-                    f"It can read and change the variables of the steps around it. When it is called, it does this:",
-                    [("", self._body(statement.body))])
+            if statement.decorators or statement.asynchronous:
+                raise Undescribable("a decorated or async inner function")
+            return [(f"Set up a small inner helper called {statement.name.value} that takes "
+                     f"{_param_list(cst_parameters(statement), self.say)}. It can read and change the variables "
+                     f"of the steps around it. When it is called, it does this:", [("", self.body(statement.body))])]
         if isinstance(statement, cst.Try):
-            children = [("", self._body(statement.body))]
-            for handler in statement.handlers:
-                kind = f"an error of type `{code(handler.type)}`" if handler.type else "any error"
-                name = f" (call the error `{handler.name.name.value}`)" if handler.name else ""
-                children += [("", f"If any of those steps raises {kind}{name}, stop them right there and instead:"),
-                             ("x", self._body(handler.body))]
-            if statement.orelse is not None:
-                children += [("", "If no error happened, continue with:"), ("e", self._body(statement.orelse.body))]
-            if statement.finalbody is not None:
-                children += [("", "In every case, finish with:"), ("f", self._body(statement.finalbody.body))]
-            return "Try the following steps:", children
+            return [self.try_(statement)]
         if isinstance(statement, cst.With):
-            return f"With `{code(statement.items[0])}` in effect, do:", [("", self._body(statement.body))]
-        return f"Run `{_plain(code(statement).splitlines()[0])}` ...", []
+            raise Undescribable("a with statement")
+        if isinstance(statement, cst.ClassDef):
+            raise Undescribable("a class definition")
+        raise Undescribable(f"the statement kind {type(statement).__name__}")
 
-    def if_(self, statement: cst.If, in_entry: bool, chained: bool = False):
-        head = f"{'Otherwise, check' if chained else 'Check'} whether `{code(statement.test)}` is true. If it is, do this:"
-        children = [("", self._body(statement.body))]
-        orelse = statement.orelse
-        letter = "a"
-        while orelse is not None:
-            letter = chr(ord(letter) + 1)
-            if isinstance(orelse, cst.If):
-                children += [("", f"Otherwise, if `{code(orelse.test)}` is true, do this:"),
-                             (letter, self._body(orelse.body))]
-                orelse = orelse.orelse
+    def if_(self, statement: cst.If, in_entry: bool) -> list[tuple[str, list]]:
+        """An if / elif / else chain, without the branches a constant test rules out."""
+        arms: list[tuple[cst.BaseExpression | None, list]] = []
+        node = statement
+        while node is not None:
+            if isinstance(node, cst.If):
+                truth = constant_truth(node.test)
+                if truth is not False:
+                    arms.append((None if truth else node.test, self.body(node.body)))
+                if truth is True:
+                    break
+                node = node.orelse
             else:
-                children += [("", "Otherwise (none of the conditions above held), do this:"),
-                             (letter, self._body(orelse.body))]
-                orelse = None
+                arms.append((None, self.body(node.body)))
+                node = None
+        if not arms:
+            return []
+        if arms[0][0] is None:  # the first arm that can run always runs: no check to narrate
+            steps = []
+            for small_statement in arms[0][1]:
+                steps.extend(self.statement(small_statement, in_entry))
+            return steps
+        head = f"If {self.say.condition(arms[0][0])}, do this:"
+        children: list = [("", arms[0][1])]
+        letter = "a"
+        for test, body in arms[1:]:
+            letter = chr(ord(letter) + 1)
+            words = (f"Otherwise, if {self.say.condition(test)}, do this:" if test is not None
+                     else "Otherwise (none of the conditions above held), do this:")
+            children += [("", words), (letter, body)]
+        return [(head, children)]
+
+    def while_(self, statement: cst.While) -> list[tuple[str, list]]:
+        truth = constant_truth(statement.test)
+        if truth is False:
+            return [] if statement.orelse is None else [
+                ("Do this:", [("", self.body(statement.orelse.body))])]
+        if truth is True:
+            head = "Repeat the following steps over and over, until a step breaks out of the loop or stops:"
+        else:
+            head = (f"Repeat the following steps for as long as {self.say.condition(statement.test)} "
+                    f"(check this before every round, including the first):")
+        children: list = [("", self.body(statement.body))]
+        if statement.orelse is not None:
+            children += [("", "If the loop ends because the check failed (not through a break), then:"),
+                         ("e", self.body(statement.orelse.body))]
+        return [(head, children)]
+
+    def for_(self, statement: cst.For) -> tuple[str, list]:
+        if statement.asynchronous is not None:
+            raise Undescribable("an async for loop")
+        say = self.say
+        target, source = statement.target, statement.iter
+        name = say.target(target)
+        head = None
+        if isinstance(source, cst.Call) and isinstance(source.func, cst.Name) and source.func.value not in self.helpers:
+            args, keywords = say.arguments(source)
+            kind = source.func.value
+            if kind == "range" and not keywords:
+                head = f"For {name} taking each of the whole numbers {say.counting(args)}, in order, do this:"
+            elif kind == "enumerate" and args and isinstance(target, cst.Tuple) and len(target.elements) == 2:
+                start = keywords.get("start", args[1] if len(args) > 1 else None)
+                first = say.grouped(start) if start is not None else "0"
+                number, item = (say.target(e.value) for e in target.elements)
+                head = (f"Go through the items of {say.grouped(args[0])} in order, numbering them from {first} "
+                        f"(the first item gets {first}); with {number} as the number and {item} as the item, "
+                        f"do this:")
+            elif kind == "zip" and args and not keywords and isinstance(target, cst.Tuple) \
+                    and len(target.elements) == len(args):
+                names = [say.target(e.value) for e in target.elements]
+                pairs = _join_words([f"{n} from {say.grouped(a)}" for n, a in zip(names, args)])
+                head = (f"Go through {_join_words([say.grouped(a) for a in args])} side by side, position by "
+                        f"position, stopping at the end of the shortest; taking {pairs} at each position, do this:")
+            elif kind == "reversed" and len(args) == 1 and not keywords:
+                head = f"Go through the items of {say.grouped(args[0])} from last to first, calling each one {name}, and do this:"
+        if head is None and isinstance(source, cst.Call) and isinstance(source.func, cst.Attribute) \
+                and source.func.attr.value == "items" and not source.args and isinstance(target, cst.Tuple) \
+                and len(target.elements) == 2:
+            key, value = (say.target(e.value) for e in target.elements)
+            head = (f"Go through the entries of the dictionary {say.grouped(source.func.value)} in the order they "
+                    f"were added; with {key} as the key and {value} as its value, do this:")
+        if head is None:
+            what = say.grouped(source)
+            what = what if what.startswith(("the whole numbers", "the items of")) else f"the items of {what}"
+            unpack = " (each item is unpacked into the names in brackets, in order)" if isinstance(target, cst.Tuple) else ""
+            head = (f"Go through {what} one by one, from first to last{say.cite('dict_order')}, calling each one "
+                    f"{name}{unpack}, and do this:")
+        children: list = [("", self.body(statement.body))]
+        if statement.orelse is not None:
+            children += [("", "If the loop finishes without a break, then:"), ("e", self.body(statement.orelse.body))]
         return head, children
 
-    def for_(self, statement: cst.For, in_entry: bool):
-        target, iterable = code(statement.target), statement.iter
-        head = f"Go through every item of `{code(iterable)}` in order, calling the current one `{target}`. For each one:"
-        if isinstance(iterable, cst.Call) and isinstance(iterable.func, cst.Name):
-            args = [code(a.value) for a in iterable.args]
-            name = iterable.func.value
-            if name == "range" and len(args) == 1:
-                head = f"Let `{target}` count up from 0 to `{args[0]}` minus 1 (so `{args[0]}` rounds in all). For each value:"
-            elif name == "range" and len(args) == 2:
-                head = f"Let `{target}` count from `{args[0]}` up to, but not including, `{args[1]}`. For each value:"
-            elif name == "range" and len(args) == 3:
-                head = (f"Let `{target}` run from `{args[0]}` in steps of `{args[2]}`, stopping before it reaches "
-                        f"`{args[1]}`. For each value:")
-            elif name == "enumerate" and args:
-                start = f", counting positions from `{args[1]}`" if len(args) > 1 else ", counting positions from 0"
-                head = f"Go through `{args[0]}` in order{start}; `{target}` is the (position, item) pair. For each one:"
-            elif name == "zip":
-                head = (f"Walk through {', '.join(f'`{a}`' for a in args)} side by side (stopping at the end of the "
-                        f"shortest), with `{target}` holding the items at the same position. For each step:")
-        children = [("", self._body(statement.body))]
+    def try_(self, statement: cst.Try) -> tuple[str, list]:
+        children: list = [("", self.body(statement.body))]
+        for handler in statement.handlers:
+            if handler.type is None:
+                kind = "any error"
+            else:
+                kinds = handler.type.elements if isinstance(handler.type, cst.Tuple) else [cst.Element(handler.type)]
+                names = []
+                for element in kinds:
+                    if not isinstance(element.value, cst.Name):
+                        raise Undescribable("an except clause naming a computed error type")
+                    names.append(element.value.value)
+                kind = "an error of the kind " + _join_words(names, "or")
+            if handler.name is not None:
+                raise Undescribable("an except clause that keeps the error object")
+            children += [("", f"If any of those steps fails with {kind}, stop them right there and instead:"),
+                         ("x", self.body(handler.body))]
         if statement.orelse is not None:
-            children += [("", "If the loop finishes without a break, then:"), ("e", self._body(statement.orelse.body))]
-        return head, children
+            children += [("", "If no error happened, continue with:"), ("e", self.body(statement.orelse.body))]
+        if statement.finalbody is not None:
+            children += [("", "In every case, finish with:"), ("f", self.body(statement.finalbody.body))]
+        return "Try the following steps:", children
 
     # ---- simple statements -------------------------------------------------------------------
     def small(self, small, in_entry: bool) -> str:
-        tracker_sentence = self.tracker_statement(small)
-        if tracker_sentence is not None:
-            return tracker_sentence
+        say = self.say
         if isinstance(small, cst.Assign):
-            value = code(small.value)
-            targets = [code(t.target) for t in small.targets]
-            if len(targets) > 1:
-                return f"Set {' and '.join(f'`{t}`' for t in targets)} all to `{value}`."
-            target = small.targets[0].target
-            if isinstance(target, (cst.Tuple, cst.List)):
-                return f"Work out `{value}` and unpack it into `{code(target)}`, in that order."
-            if isinstance(target, cst.Subscript):
-                return f"Set `{targets[0]}` to `{value}`."
-            return f"Set `{targets[0]}` to `{value}`."
-        if isinstance(small, cst.AnnAssign) and small.value is not None:
-            return f"Set `{code(small.target)}` to `{code(small.value)}`."
+            return self.assign(small)
+        if isinstance(small, cst.AnnAssign):
+            if small.value is None:
+                return ""
+            return f"Set {say.place(small.target)} to {say.value(small.value)}."
         if isinstance(small, cst.AugAssign):
-            operator = code(small.operator).strip()
-            template = _AUG.get(operator, "Update `{t}` to `{t} " + operator[:-1] + " {v}`.")
-            return template.format(t=code(small.target), v=code(small.value))
-        if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
-            return self.call_statement(small.value)
+            return self.augment(small)
+        if isinstance(small, cst.Expr):
+            if isinstance(small.value, cst.Call):
+                return self.call_statement(small.value)
+            if isinstance(small.value, (cst.Yield, cst.Await)):
+                raise Undescribable("a generator or coroutine (yield / await)")
+            raise Undescribable(f"an expression statement of kind {type(small.value).__name__}")
         if isinstance(small, cst.Return):
             return self.return_(small, in_entry)
         if isinstance(small, cst.Break):
@@ -197,115 +240,387 @@ class _Narrator:
             return "Skip the rest of this round of the innermost loop and go straight to its next round."
         if isinstance(small, cst.Pass):
             return "Do nothing here."
-        if isinstance(small, cst.Nonlocal):
-            return f"(`{', '.join(n.name.value for n in small.names)}` here means the variable of the steps around it.)"
-        if isinstance(small, cst.Global):
-            return f"(`{', '.join(n.name.value for n in small.names)}` here means the module-level variable.)"
+        if isinstance(small, (cst.Nonlocal, cst.Global)):
+            names = [n.name.value for n in small.names]
+            verb, noun = ("means", "variable") if len(names) == 1 else ("mean", "variables")
+            where = "of the steps around it" if isinstance(small, cst.Nonlocal) else "shared by every step"
+            return f"(From here on, {_join_words(names)} {verb} the {noun} {where}, not a new one.)"
         if isinstance(small, (cst.Import, cst.ImportFrom)):
-            return f"Make `{code(small)}` available."
+            return ""  # the module's functions are told in words where they are used
         if isinstance(small, cst.Raise):
-            return f"Stop with an error: `{code(small)}`."
-        return f"Run `{code(small)}`."
+            return self.raise_(small)
+        if isinstance(small, cst.Del):
+            return self.delete(small.target)
+        if isinstance(small, cst.Assert):
+            return f"Make sure that {say.condition(small.test)}; if not, stop with an error."
+        raise Undescribable(f"the statement kind {type(small).__name__}")
+
+    def assign(self, small: cst.Assign) -> str:
+        say = self.say
+        targets = [t.target for t in small.targets]
+        value = small.value
+        if (len(targets) == 1 and isinstance(targets[0], cst.Name) and targets[0].value == self.stats
+                and isinstance(value, cst.Dict)):
+            return self.start_stats(value)
+        if len(targets) > 1:
+            return f"Set {_join_words([say.place(t) for t in targets])} all to {say.value(value)}."
+        target = targets[0]
+        if isinstance(target, (cst.Tuple, cst.List)):
+            names = [say.target(e.value) for e in target.elements if isinstance(e, cst.Element)]
+            if len(names) != len(target.elements):
+                raise Undescribable("starred unpacking (*name)")
+            if isinstance(value, (cst.Tuple, cst.List)) and len(value.elements) == len(names) and all(
+                    isinstance(e, cst.Element) for e in value.elements):
+                pairs = [f"{n} to {say.value(e.value)}" for n, e in zip(names, value.elements)]
+                return f"At the same time (using the values from before this step), set {_join_words(pairs)}."
+            ordinals = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth"]
+            if len(names) > len(ordinals):
+                raise Undescribable("unpacking into more than eight names")
+            parts = [f"{n} to its {ordinals[i]} item" for i, n in enumerate(names)]
+            return (f"Work out {say.value(value)}; it holds exactly {len(names)} items. Set {_join_words(parts)}.")
+        if isinstance(target, cst.Subscript):
+            return self.store(target, value)
+        return f"Set {say.place(target)} to {say.value(value)}."
+
+    def store(self, target: cst.Subscript, value: cst.BaseExpression) -> str:
+        say = self.say
+        if len(target.slice) == 1 and isinstance(target.slice[0].slice, cst.Index):
+            counter = isinstance(target.value, cst.Name) and target.value.value == self.stats
+            note = "" if counter else " (for a dictionary, adding the key if it is new)"
+            return f"Set {say.place(target)} to {say.value(value)}{note}."
+        if len(target.slice) == 1 and isinstance(target.slice[0].slice, cst.Slice):
+            return f"Replace {say.place(target)} by the items of {say.grouped(value)}."
+        raise Undescribable("assigning to a subscript with several indices")
+
+    def start_stats(self, value: cst.Dict) -> str:
+        """The line that creates the trackers' dictionary, from what it really holds."""
+        entries = []
+        for element in value.elements:
+            if not isinstance(element, cst.DictElement) or not isinstance(element.key, cst.SimpleString):
+                raise Undescribable("a tracker dictionary with computed keys")
+            entries.append(f"{element.key.evaluated_value} set to {self.say.value(element.value)}")
+        return f"Start a dictionary called {self.stats} that keeps the counters {_join_words(entries)}."
+
+    def augment(self, small: cst.AugAssign) -> str:
+        kind = type(small.operator)
+        if kind not in _AUG:
+            raise Undescribable("an in-place matrix multiplication")
+        numeric = isinstance(small.value, (cst.Integer, cst.Float)) or (  # a counter only ever holds a number
+            isinstance(small.target, cst.Subscript) and isinstance(small.target.value, cst.Name)
+            and small.target.value.value == self.stats)
+        rule = "" if numeric and kind in (cst.AddAssign, cst.SubtractAssign) else \
+            self.say.cite(_AUG_RULE[kind]) if kind in _AUG_RULE else self.say.cite("bits")
+        target = self.say.place(small.target)
+        value = self.say.grouped(small.value)
+        if kind is cst.AddAssign and isinstance(small.value, (cst.SimpleString, cst.FormattedString)):
+            return f"Add {value} to the end of the text {target}."
+        if kind is cst.AddAssign and isinstance(small.value, (cst.List, cst.ListComp)):
+            return f"Put every item of {value} at the end of the list {target}, in order."
+        if kind in (cst.AddAssign, cst.SubtractAssign, cst.MultiplyAssign):
+            return _AUG[kind].format(t=target, v=value, rule="")[:-1] + f"{rule}."
+        return _AUG[kind].format(t=target, v=value, rule=rule)
 
     def call_statement(self, call: cst.Call) -> str:
-        if isinstance(call.func, cst.Attribute):
-            method = call.func.attr.value
-            owner = code(call.func.value)
-            argument = ", ".join(code(a) for a in call.args)
-            if method == "pop" and call.args:
-                return f"Remove the item at position `{argument}` of `{owner}`."
-            template = _METHODS.get(method)
-            if template:
-                return template.format(o=owner, a=argument, c=code(call))
-        name = code(call.func)
-        if name in self.helpers:
-            return f"Call the helper `{code(call)}` (and ignore what it gives back)."
-        return f"Run `{code(call)}`."
+        say = self.say
+        func = call.func
+        if isinstance(func, cst.Attribute):
+            dotted = _dotted(func)
+            if dotted in ("heapq.heappush", "heappush") or (isinstance(func.value, cst.Name) and func.value.value == "heapq"):
+                return self.heap_statement(func.attr.value, call)
+            owner = say.grouped(func.value)
+            method = func.attr.value
+            args, keywords = say.arguments(call)
+            a = [say.grouped(x) for x in args]
+            if method == "sort" and not args:
+                return f"Sort {owner} in place: it becomes {say.ordering(func.value, keywords)}."
+            if keywords:
+                raise Undescribable(f"the method {method} with keyword arguments")
+            forms = {
+                ("append", 1): "Put {0} at the end of {o}.", ("appendleft", 1): "Put {0} at the front of {o}.",
+                ("add", 1): "Add {0} to the set {o} (nothing changes if it is already there).",
+                ("extend", 1): "Put {each} at the end of {o}, in order.",
+                ("pop", 0): "Remove the last item of {o}.", ("popleft", 0): "Remove the first item of {o}.",
+                ("pop", 1): "Remove the item at position {0} from {o} (for a dictionary, the key {0} and its value).",
+                ("remove", 1): "Remove the first item of {o} that equals {0} (it must be there).",
+                ("discard", 1): "Remove {0} from the set {o} if it is there.",
+                ("reverse", 0): "Reverse the order of the items of {o} in place.",
+                ("clear", 0): "Empty {o} completely.",
+                ("insert", 2): "Insert {1} into {o} so that it sits at position {0} (the items from there on move one "
+                               "place later; a position past the end means the end).",
+                ("update", 1): "Copy every key and value of {0} into the dictionary {o}, replacing values of keys it "
+                               "already has.",
+                ("setdefault", 2): "If {o} has no key {0}, store {1} under it.",
+                ("setdefault", 1): "If {o} has no key {0}, store None under it.",
+            }
+            form = forms.get((method, len(args)))
+            if form:
+                if method in ("pop",) and len(args) == 1:
+                    say.rule("index")
+                each = a[0] if a and a[0].startswith("the items of") else f"every item of {a[0]}" if a else ""
+                return form.format(*a, o=owner, each=each)
+            return f"Work out {say.method(func.value, method, call)} (the result is not kept)."
+        if isinstance(func, cst.Name) and func.value in ("heappush", "heappop", "heapify"):
+            return self.heap_statement(func.value, call)
+        if isinstance(func, cst.Name) and func.value in self.helpers:
+            return f"Call the helper {func.value} {say.call_with(call)} (what it gives back is not kept)."
+        if isinstance(func, cst.Name) and func.value == "print":
+            raise Undescribable("printing")
+        return f"Work out {say.value(call)} (the result is not kept)."
+
+    def heap_statement(self, name: str, call: cst.Call) -> str:
+        args, _ = self.say.arguments(call)
+        rule = self.say.cite("heap")
+        if name == "heappush" and len(args) == 2:
+            return f"Add {self.say.grouped(args[1])} to the heap {self.say.grouped(args[0])}{rule}."
+        if name == "heappop" and len(args) == 1:
+            return f"Take the smallest item out of the heap {self.say.grouped(args[0])}{rule}."
+        if name == "heapify" and len(args) == 1:
+            return f"From now on treat {self.say.grouped(args[0])} as a heap{rule}."
+        raise Undescribable(f"heapq.{name}")
+
+    def delete(self, target: cst.BaseExpression) -> str:
+        if isinstance(target, cst.Tuple):
+            return " ".join(self.delete(e.value) for e in target.elements)
+        if isinstance(target, cst.Subscript) and len(target.slice) == 1:
+            index = target.slice[0].slice
+            owner = self.say.grouped(target.value)
+            if isinstance(index, cst.Slice):
+                return f"Remove from {owner} its part {self.say.bounds(index)} (the items after it move up)."
+            return (f"Remove from {owner} the item at position {self.say.grouped(index.value)} (the items after it "
+                    f"move up; for a dictionary, remove that key and its value).")
+        if isinstance(target, cst.Name):
+            return f"Forget the variable {target.value}."
+        raise Undescribable("this kind of deletion")
+
+    def raise_(self, small: cst.Raise) -> str:
+        error = small.exc
+        if error is None:
+            return "Stop with the same error again."
+        if isinstance(error, cst.Call):
+            error = error.func
+        if isinstance(error, cst.Name):
+            return f"Stop with an error (of the kind {error.value})."
+        raise Undescribable("raising a computed error")
 
     def return_(self, small: cst.Return, in_entry: bool) -> str:
         value = small.value
-        if in_entry and isinstance(value, cst.Tuple) and len(value.elements) == 2:
-            result = code(value.elements[0].value)
-            return (f"You're done: stop here and hand back `{result}` as the result, together with "
-                    f"the `{self.stats}` dictionary.")
+        say = self.say
+        if in_entry and isinstance(value, cst.Tuple) and len(value.elements) == 2 and isinstance(
+                value.elements[1].value, cst.Name) and value.elements[1].value.value == self.stats:
+            result = value.elements[0].value
+            return (f"You're done: stop here. The result is {say.value(result)}; hand it back together with "
+                    f"the {self.stats} dictionary.")
         if value is None:
-            return "Stop here; this gives back nothing (`None`)."
-        return f"Stop here and give back `{code(value)}`."
-
-    def tracker_statement(self, small) -> str | None:
-        """Sentences for the lines that keep the trackers, in plain words."""
-        text = code(small)
-        stats = re.escape(self.stats)
-        if re.fullmatch(rf"{stats} = \{{.*\}}", text):
-            names = ", ".join(f"`{name}`" for name in self.trackers)
-            return f"Start a dictionary `{self.stats}` holding the counters {names}, each set to 0."
-        match = re.fullmatch(rf"{stats}\['(\w+)'\] \+= (.+)", text)
-        if match:
-            return f"Add {match[2]} to the `{match[1]}` counter."
-        match = re.fullmatch(rf"{stats}\['(\w+)'\] = max\({stats}\['\w+'\], len\((\w+)\)\)", text)
-        if match:
-            return (f"Count the items now in `{match[2]}`; if that is more than the `{match[1]}` counter, "
-                    f"raise `{match[1]}` to that count.")
-        return None
+            return "Stop here; this gives back nothing (None)."
+        return f"Stop here and give back this value: {say.value(value)}."
 
 
-def _param_phrase(param: cst.Param) -> str:
-    star = param.star if isinstance(param.star, str) else ""
-    name = f"`{star}{param.name.value}`"
-    if param.default is not None:
-        name += f" (which is `{code(param.default)}` unless given)"
-    return name
+def _ends_block(statement) -> bool:
+    return isinstance(statement, cst.SimpleStatementLine) and any(isinstance(s, _ENDS_BLOCK) for s in statement.body)
+
+
+def _dotted(node) -> str | None:
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        base = _dotted(node.value)
+        return f"{base}.{node.attr.value}" if base else None
+    return None
+
+
+def _join_words(items: list[str], last: str = "and") -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + f" {last} " + items[-1]
+
+
+def _param_list(params: list[cst.Param], say: Speaker) -> str:
+    """`c, d and e (e is false unless it is given)`: names joined as English, defaults after."""
+    if not params:
+        return "nothing"
+    names, defaults = [], []
+    for param in params:
+        star = param.star if isinstance(param.star, str) else ""
+        if star:
+            raise Undescribable("a function taking *args or **kwargs")
+        names.append(param.name.value)
+        if param.default is not None:
+            defaults.append(f"{param.name.value} is {say.value(param.default)} unless it is given")
+    return _join_words(names) + (f" ({'; '.join(defaults)})" if defaults else "")
 
 
 def describe(source: str, trackers: list[Tracker], input_types: dict[str, str], output_format: str) -> str:
-    """The INPUTS / LOGICS / OUTPUTS description of the instrumented function in `source`."""
+    """The INPUTS / LOGICS / OUTPUTS description of the instrumented function in `source`.
+
+    Raises `Undescribable` when some construct cannot be said clearly in English."""
     module = cst.parse_module(source)
     functions = [s for s in module.body if isinstance(s, cst.FunctionDef)]
     entry = next(s for s in functions if s.name.value == "f")
     helpers = [s for s in functions if s is not entry]
     stats = _stats_name(entry)
     narrator = _Narrator(stats, {t.name: t for t in trackers}, {h.name.value for h in helpers} | _nested(entry))
+    say = narrator.say
     params = cst_parameters(entry)
 
-    inputs = []
-    for param in params:
-        kind = input_types.get(param.name.value)
-        inputs.append(_param_phrase(param) + (f", {_type_words(kind)}" if kind else ""))
-    count = {1: "one input", 2: "two inputs", 3: "three inputs"}.get(len(params), f"{len(params)} inputs")
-    parts = [f"INPUTS: You're given {count}: " + "; ".join(inputs) + "." if params else "INPUTS: There are no inputs."]
-    others = [s for s in module.body if not isinstance(s, cst.FunctionDef)]
-    if others:
-        parts[0] += (" You can also use these fixed definitions: "
-                     + "; ".join(f"`{code(s)}`" for s in others) + ".")
+    if params:
+        given = []
+        for param in params:
+            if isinstance(param.star, str) and param.star:
+                raise Undescribable("a function taking *args or **kwargs")
+            kind = input_types.get(param.name.value)
+            words = param.name.value + (f", {type_words(kind)}" if kind else "")
+            if param.default is not None:
+                words += f" (it is {say.value(param.default)} when not given)"
+            given.append(words)
+        count = {1: "one input", 2: "two inputs", 3: "three inputs"}.get(len(params), f"{len(params)} inputs")
+        inputs = f"INPUTS: You're given {count}: " + "; ".join(given) + "."
+    else:
+        inputs = "INPUTS: There are no inputs."
+    fixed = [_fixed(s, say) for s in module.body if not isinstance(s, cst.FunctionDef)]
+    fixed = [f for f in fixed if f]
+    if fixed:
+        inputs += " You can also use these fixed values: " + "; ".join(fixed) + "."
+
+    steps = []
+    for helper in helpers:
+        if helper.decorators or helper.asynchronous:
+            raise Undescribable("a decorated or async helper function")
+        steps.append(f"\nFirst, a helper you will use, called {helper.name.value}. It takes "
+                     f"{_param_list(cst_parameters(helper), say)}. Whenever it is called, it does this:")
+        steps.extend(narrator.block(narrator.body(helper.body), "", in_entry=False))
+        if not _ends_with_return(helper):
+            steps.append("If it reaches the end of these steps without stopping, it gives back None.")
+    steps.append("\nNow the main steps" + (", starting from your inputs:" if params else ":"))
+    steps.extend(narrator.block(narrator.body(entry.body), "", in_entry=True))
+    if not _ends_with_return(entry):
+        steps.append("If you reach the end without stopping, the result is None.")
+    outputs = _outputs(trackers, stats, output_format, say)
 
     logic = ["LOGICS: Here's how to work it out, step by step. Keep careful track of every variable as you go."]
-    for helper in helpers:
-        names = ", ".join(_param_phrase(p) for p in cst_parameters(helper)) or "nothing"
-        logic.append(f"\nFirst, a helper you will use, called `{helper.name.value}`. It takes {names}. "
-                     f"Whenever it is called, it does this:")
-        logic.extend(narrator.block(narrator._body(helper.body), "", in_entry=False))
-    logic.append("\nNow the main steps" + (", starting from your inputs:" if params else ":"))
-    logic.extend(narrator.block(narrator._body(entry.body), "", in_entry=True))
-    falls_off = not _ends_with_return(entry)
-    if falls_off:
-        logic.append("If you reach the end without returning, the result is `None`.")
-    parts.append("\n".join(logic))
-
-    tracker_lines = "\n".join(f"- `{t.name}`: {t.explanation}." for t in trackers)
-    parts.append(
-        f"OUTPUTS: You end up with two things. First, the result value you handed back, of type "
-        f"`{output_format}`. Second, the dictionary `{stats}` with exactly these {len(trackers)} "
-        f"counter{'s' if len(trackers) > 1 else ''}, each counted by the steps that update it:\n{tracker_lines}"
-    )
-    return "\n\n".join(parts) + "\n"
+    if say.rules:
+        logic.append("These rules say exactly what some of the steps mean; the steps refer to them by number.")
+        logic.extend(say.rule_lines())
+    logic.extend(steps)
+    return "\n\n".join([inputs, "\n".join(logic), outputs]) + "\n"
 
 
-def _type_words(kind: str) -> str:
-    words = {"int": "a whole number", "float": "a number", "str": "a piece of text", "bool": "true or false",
-             "list": "a list", "dict": "a dictionary", "None": "nothing (`None`)"}
-    if kind in words:
-        return words[kind]
-    return f"of type `{kind}`"
+def _fixed(statement, say: Speaker) -> str:
+    """A module-level line (a constant, an import) as a fixed value, or nothing for an import."""
+    if isinstance(statement, cst.SimpleStatementLine):
+        parts = []
+        for small in statement.body:
+            if isinstance(small, (cst.Import, cst.ImportFrom)) or _is_docstring_or_noop(small):
+                continue
+            if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
+                parts.append(f"{small.targets[0].target.value} is {say.value(small.value)}")
+                continue
+            raise Undescribable("a module-level statement other than a constant or an import")
+        return "; ".join(parts)
+    raise Undescribable("a module-level class or compound statement")
+
+
+def _outputs(trackers: list[Tracker], stats: str, output_format: str, say: Speaker) -> str:
+    lines = [f"- {t.name}: {_tracker_words(t, say)}." for t in trackers]
+    counters = "this counter" if len(trackers) == 1 else f"these {len(trackers)} counters, each"
+    return (f"OUTPUTS: You end up with two things. First, the result you handed back, which is "
+            f"{type_words(output_format)}. Second, the dictionary {stats} with exactly {counters} holding the "
+            f"value the steps above leave in it:\n" + "\n".join(lines))
+
+
+_FRAGMENT = re.compile(r"`([^`]*)`")
+
+
+def _tracker_words(tracker: Tracker, say: Speaker) -> str:
+    """A tracker's explanation with its code fragments said in words (or left out when they cannot be)."""
+    fragments = _FRAGMENT.findall(tracker.explanation)
+    if len(fragments) == 1 and tracker.kind in ("loop_iterations", "branch_taken"):
+        fragment = fragments[0].strip()
+        try:
+            if tracker.kind == "loop_iterations" and fragment.startswith(("for ", "while ")):
+                return "how many rounds " + _loop_words(fragment, say) + " makes in all (every round begun counts)"
+            if tracker.kind == "branch_taken" and fragment.startswith("if "):
+                test = cst.parse_expression(fragment[3:].rstrip(":"))
+                return f"how many times the check whether {say.condition(test)} comes out true"
+        except (cst.ParserSyntaxError, Undescribable):
+            pass
+
+    def words(match: re.Match) -> str:
+        fragment = match[1].strip()
+        try:
+            if fragment.startswith(("for ", "while ")):
+                return _loop_words(fragment, say)
+            if fragment.startswith(("if ", "elif ")):
+                test = cst.parse_expression(fragment.split(" ", 1)[1].rstrip(":"))
+                return f"where you check whether {say.condition(test)}"
+            return say.value(cst.parse_expression(fragment))
+        except (cst.ParserSyntaxError, Undescribable):
+            return "(see the steps that change it)"
+    text = _FRAGMENT.sub(words, tracker.explanation).strip().rstrip(".")
+    if holds_code(text):
+        text = f"what the steps that change the counter {tracker.name} leave in it"
+    return text
+
+
+def _loop_words(header: str, say: Speaker) -> str:
+    """`for x in xs` / `while c` as "the loop over ..." / "the loop that runs while ..."."""
+    loop = cst.parse_statement(header.rstrip(":") + ":\n    pass\n")
+    if isinstance(loop, cst.For):
+        source = loop.iter
+        if isinstance(source, cst.Call) and isinstance(source.func, cst.Name) and source.func.value == "range":
+            return "the loop over the whole numbers " + say.counting(say.arguments(source)[0])
+        what = say.grouped(source)
+        return f"the loop over {what if what.startswith(('the ', '(')) else 'the items of ' + what}"
+    if isinstance(loop, cst.While):
+        return f"the loop that runs while {say.condition(loop.test)}"
+    raise Undescribable("a loop header")
+
+
+def type_words(kind: str) -> str:
+    """A LogicIF type name (`int`, `list[str]`, `Union[int, str]`, `tuple(int, str)`) in English."""
+    kind = kind.strip()
+    simple = {"int": "a whole number", "float": "a decimal number", "str": "a piece of text",
+              "bool": "true or false", "list": "a list", "dict": "a dictionary", "None": "None (nothing)",
+              "NoneType": "None (nothing)", "tuple": "a tuple", "set": "a set"}
+    if kind in simple:
+        return simple[kind]
+    if kind.startswith("Union[") and kind.endswith("]"):
+        return " or ".join(type_words(part) for part in _split_top(kind[6:-1]))
+    if kind.startswith("list[") and kind.endswith("]"):
+        inner = kind[5:-1]
+        if inner.startswith("Union["):
+            return "a list whose items are each " + type_words(inner)
+        return "a list of " + _plural(inner)
+    if kind.startswith("tuple(") and kind.endswith(")"):
+        parts = [type_words(p) for p in _split_top(kind[6:-1])]
+        noun = {1: "a tuple of one item", 2: "a pair", 3: "a triple"}.get(len(parts), f"a tuple of {len(parts)} items")
+        return f"{noun} ({_join_words(parts)}, in that order)" if parts else "an empty tuple"
+    return f"a value of the kind {kind}"
+
+
+def _plural(kind: str) -> str:
+    plural = {"int": "whole numbers", "float": "decimal numbers", "str": "pieces of text", "bool": "true/false values",
+              "dict": "dictionaries", "list": "lists", "None": "None values"}
+    if kind in plural:
+        return plural[kind]
+    return "items that are each " + type_words(kind)
+
+
+def _split_top(text: str) -> list[str]:
+    """Split `a, b[c, d], e` at the commas outside brackets."""
+    parts, depth, current = [], 0, ""
+    for char in text:
+        if char in "[(":
+            depth += 1
+        elif char in "])":
+            depth -= 1
+        if char == "," and depth == 0:
+            parts.append(current.strip())
+            current = ""
+        else:
+            current += char
+    if current.strip():
+        parts.append(current.strip())
+    return parts
 
 
 def _ends_with_return(function: cst.FunctionDef) -> bool:
@@ -320,17 +635,34 @@ def _nested(entry: cst.FunctionDef) -> set[str]:
 def _stats_name(entry: cst.FunctionDef) -> str:
     first = entry.body.body[0]
     if isinstance(first, cst.SimpleStatementLine) and isinstance(first.body[0], cst.Assign):
-        return code(first.body[0].targets[0].target)
+        return cst.Module([]).code_for_node(first.body[0].targets[0].target).strip()
     return "stats"
 
 
 def uncovered(description: str, source: str, trackers: list[Tracker]) -> list[str]:
-    """What a description fails to mention: parameters, tracker keys and numeric constants of f."""
-    tree = pyast.parse(source)
-    entry = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "f")
-    wanted = [a.arg for a in entry.args.posonlyargs + entry.args.args + entry.args.kwonlyargs]
-    wanted += [t.name for t in trackers]
-    wanted += sorted({repr(n.value) for n in ast.walk(tree)
-                      if isinstance(n, ast.Constant) and isinstance(n.value, (int, float)) and not isinstance(n.value, bool)})
-    words = set(re.findall(r"[A-Za-z_][A-Za-z_0-9]*|\d+(?:\.\d+)?(?:e[-+]?\d+)?", description))
-    return [item for item in wanted if item not in words]
+    """What a description fails to mention: parameters, tracker keys and numeric constants of f.
+
+    A constant counts as mentioned in the form it is written in the code (`0xff`) or as its value
+    (`255`), so a renderer may say either."""
+    module = cst.parse_module(source)
+    entry = next(s for s in module.body if isinstance(s, cst.FunctionDef) and s.name.value == "f")
+    wanted: list[tuple[str, set[str]]] = [(p.name.value, {p.name.value}) for p in cst_parameters(entry)]
+    wanted += [(t.name, {t.name}) for t in trackers]
+    constants: dict[str, set[str]] = {}
+
+    class Numbers(cst.CSTVisitor):
+        def visit_Integer(self, node):
+            written = node.value.replace("_", "").lower()
+            constants.setdefault(str(int(written, 0)), set()).update({written, str(int(written, 0))})
+
+        def visit_Float(self, node):
+            written = node.value.replace("_", "").lower()
+            if not written.endswith("j"):
+                constants.setdefault(repr(float(written)), set()).update(
+                    {written, repr(float(written)), float_words(written)})
+
+    module.visit(Numbers())
+    wanted += sorted(constants.items())
+    words = set(re.findall(r"0[xob][0-9a-f]+|[A-Za-z_][A-Za-z_0-9]*|\d+(?:\.\d+)?(?:e[-+]?\d+)?", description, re.I))
+    words |= {w.lower() for w in words if w[:1].isdigit()}
+    return [name for name, forms in wanted if not forms & words]

@@ -1,7 +1,9 @@
 """Describe stage: the instruction text for each measured function.
 
 With an LLM (`run_llm`) the model writes it, re-asked until it has the three parts; without one,
-or when the model fails, the deterministic renderer (`run`) writes it.
+or when the model fails, the deterministic renderer (`run`) writes it, in English only: an item
+with a construct that cannot be said clearly is dropped as `not_describable`, naming it.
+Declared types (`input_types`, `output_format`) hold for every case, unions included.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from ifforge.families.logicif.codeops import narrate
 from ifforge.families.logicif.codeops.source import parameter_names
 from ifforge.core.llm import LLM, LLMError
 from ifforge.core.prompts import load_prompt
-from ifforge.families.logicif.records import DescribedFunction, Instruction, MeasuredFunction, Outcome
+from ifforge.families.logicif.records import DescribedFunction, DroppedItem, Instruction, MeasuredFunction, Outcome
 from ifforge.families.logicif.configs import DescribeConfig
 from ifforge.families.logicif.stages.execute import merge_output_types
 
@@ -38,8 +40,14 @@ def input_types(item: MeasuredFunction) -> dict[str, str]:
 
 
 def run(item: MeasuredFunction) -> Outcome[DescribedFunction]:
+    """The deterministic description; an item with a construct English cannot say clearly is dropped."""
     function = item.executed.function
-    text = narrate.describe(function.instrumented_source, function.trackers, input_types(item), output_format(item))
+    try:
+        text = narrate.describe(function.instrumented_source, function.trackers, input_types(item),
+                                output_format(item))
+    except narrate.Undescribable as error:
+        return Outcome(dropped=[DroppedItem(task_id=function.task_id, stage=STAGE, reason="not_describable",
+                                            detail=f"no clear English for {error.construct}")])
     return Outcome(kept=DescribedFunction(measured=item, instruction=Instruction(description=text)))
 
 
@@ -88,7 +96,10 @@ async def run_llm(item: MeasuredFunction, llm: LLM, settings: DescribeConfig) ->
         llm, "describe", {"function": function.instrumented_source,
                           "stats_keys": ", ".join(t.name for t in function.trackers)}, settings, STAGE)
     if text is None:
-        fallback = (await in_worker(Outcome[DescribedFunction], run, item)).kept  # CPU work: off the run's GIL
+        outcome = await in_worker(Outcome[DescribedFunction], run, item)  # CPU work: off the run's GIL
+        if outcome.kept is None:
+            return outcome
+        fallback = outcome.kept
         note = f"LLM description not used ({problem[:300]}); deterministic renderer took over"
         instruction = fallback.instruction.model_copy(update={"notes": [note]})
         return Outcome(kept=fallback.model_copy(update={"instruction": instruction}))

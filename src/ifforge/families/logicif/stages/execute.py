@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import decimal
 import sys
-from collections import Counter
 from typing import Any
 
 from ifforge.core import sandbox
@@ -69,10 +68,40 @@ def stats_problem(stats: Any, expected: list[str]) -> str | None:
 
 
 def merge_output_types(names: list[str]) -> str:
-    """One `output_format` for a task: the most common type, preferring known element types."""
-    specific = [name for name in names if name not in ("list", "dict") or all(n == name for n in names)]
-    counts = Counter(specific or names)
-    return max(counts, key=lambda name: (counts[name], -names.index(name)))
+    """One type that holds for every case: `int` and `str` give `Union[int, str]`, never the commoner one.
+
+    An empty list (`list`) says nothing about its items, so it joins `list[int]`; lists of different
+    items merge their item types (`list[Union[int, str]]`). Types come in order of first appearance."""
+    members: list[str] = []
+    for name in names:
+        for member in _union_members(name):
+            if member not in members:
+                members.append(member)
+    lists = [m for m in members if m == "list" or m.startswith("list[")]
+    if len(lists) > 1:
+        items = merge_output_types([m[5:-1] for m in lists if m != "list"])
+        at = members.index(lists[0])
+        members = [m for m in members if m not in lists]
+        members.insert(at, f"list[{items}]")
+    if len(members) == 1:
+        return members[0]
+    return "Union[" + ", ".join(members) + "]"
+
+
+def _union_members(name: str) -> list[str]:
+    """`Union[a, b[c, d]]` -> [a, b[c, d]]; any other name is its own single member."""
+    if not (name.startswith("Union[") and name.endswith("]")):
+        return [name]
+    parts, depth, current = [], 0, ""
+    for char in name[6:-1]:
+        depth += char in "[("
+        depth -= char in "])"
+        if char == "," and depth == 0:
+            parts.append(current.strip())
+            current = ""
+        else:
+            current += char
+    return parts + [current.strip()]
 
 
 def run(item: InstrumentedFunction, settings: ExecuteConfig) -> Outcome[ExecutedFunction]:

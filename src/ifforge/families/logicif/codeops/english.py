@@ -1,0 +1,976 @@
+"""Python expressions said in English, with the exact semantics a reader needs to get the answer.
+
+LogicIFEval's descriptions hold no code, so neither do ours: every operator, call, slice and literal
+becomes words. Fine points (floor division on negatives, remainder signs, slice bounds, ties in
+`min`/`max`, stable sorting, truthiness) are explained once per description as numbered rules the
+text refers to. What cannot be said clearly raises `Undescribable`, naming the construct, and the
+item is dropped: code is never quoted.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+
+class Undescribable(ValueError):
+    """A construct with no clear English rendering; `construct` names it for the drop reason."""
+
+    def __init__(self, construct: str):
+        super().__init__(f"no plain-English rendering for {construct}")
+        self.construct = construct
+
+
+RULES = {
+    "truth": "A value counts as false when it is false, None, zero, empty text, or an empty list, tuple, "
+             "dictionary, set or queue; every other value counts as true. In \"A and B\", B is only looked at "
+             "when A holds; in \"A or B\", only when A does not.",
+    "plus": "\"Plus\" adds numbers; on two pieces of text, two lists or two tuples it joins them end to end, the "
+            "second after the first. Arithmetic on whole numbers gives a whole number; as soon as a decimal "
+            "number takes part, the result is a decimal number (2 plus 1.0 is 3.0).",
+    "times": "\"Times\" multiplies numbers; a list, tuple or text times a whole number n is n copies of it joined "
+             "end to end (nothing at all when n is 0 or less). Whole numbers times whole numbers stay whole; "
+             "with a decimal number the result is a decimal number.",
+    "floor": "\"Floor-divided by\" means: divide, then round down toward minus infinity, so 7 floor-divided by 2 "
+             "is 3 and -7 floor-divided by 2 is -4. With a decimal number involved the result is a decimal "
+             "number without fraction (7.5 floor-divided by 2 is 3.0).",
+    "mod": "\"The remainder of a divided by b\" always has the sign of b (or is 0): it is a minus b times "
+           "(a floor-divided by b). So the remainder of -7 divided by 3 is 2, and of 7 divided by -3 is -2.",
+    "truediv": "\"Divided by\" is exact division and always gives a decimal number, even when it comes out even "
+               "(6 divided by 3 is 2.0).",
+    "power": "\"To the power\" with whole numbers and an exponent of 0 or more gives a whole number; a negative "
+             "exponent or a decimal number gives a decimal number (2 to the power -1 is 0.5).",
+    "bits": "Bitwise AND, OR and XOR work on the binary digits of whole numbers (a negative number acts as if "
+            "it had endless leading 1 digits); on sets, AND keeps the common items, OR all items, XOR the items "
+            "in exactly one. Shifting left by n multiplies by 2 to the power n; shifting right by n "
+            "floor-divides by 2 to the power n (-5 shifted right by 1 is -3).",
+    "index": "Positions count from 0. A negative position counts back from the end: -1 is the last item, -2 "
+             "the one before. For a dictionary, the value at a key is the value stored under that key.",
+    "slice": "A part \"from position i up to position j\" includes position i but not position j. A negative "
+             "bound has the length added to it first, a bound beyond either end is moved to that end, and if "
+             "the start is then not before the end the part is empty. With no start the part begins at the "
+             "very beginning; with no end it runs to the very end.",
+    "in": "\"x is in y\" means: for a list, tuple, set or queue, x equals one of its items; for text, x occurs "
+          "inside it as a run of consecutive characters; for a dictionary, x is one of its keys.",
+    "order": "Comparing values: numbers by size (true counts as 1, false as 0); text character by character "
+             "by Unicode code point (digits before capitals, capitals before lowercase letters), a text "
+             "that is the start of a longer one coming first; lists and tuples item by item from the first, "
+             "the same way.",
+    "minmax": "The smallest or largest of several values: when several tie, the first of them (in order) is "
+              "the one taken.",
+    "sorted": "Sorting is stable: items that are equal (or have equal sort keys) keep the order they already "
+              "had, also when sorting from largest to smallest.",
+    "round": "Rounding to a whole number sends a value exactly halfway between two whole numbers to the even "
+             "one (2.5 gives 2, 3.5 gives 4, -0.5 gives 0); rounding to d decimals works the same way on the "
+             "value as the computer stores it.",
+    "int": "Turning a value into a whole number: text of digits (with an optional sign and surrounding "
+           "spaces) is read as that number; a decimal number is cut toward zero (2.7 gives 2, -2.7 gives -2); "
+           "true gives 1 and false 0.",
+    "str": "Writing a value as text: a whole number plainly (-12 gives \"-12\"), a decimal number with at least "
+           "one digit after the point (2.0 gives \"2.0\"), true and false as \"True\" and \"False\", None as "
+           "\"None\".",
+    "dict_order": "Going through a dictionary gives its keys in the order they were first added; through text, "
+                  "its characters one by one; through a set, its items in the order Python keeps them.",
+    "heap": "A list used as a heap: adding puts an item into it, and taking out always removes the smallest "
+            "item (when several are equal, any one of them, as they are indistinguishable).",
+    "range": "The numbers of a counting range are worked out once, before the loop starts; changing the "
+             "variables in the bounds later does not change them.",
+}
+
+_METHOD_FREE = {"len", "abs", "int", "str", "float", "bool", "list", "tuple", "set", "dict", "sorted", "reversed",
+                "min", "max", "sum", "any", "all", "range", "enumerate", "zip", "round", "divmod", "ord", "chr",
+                "isinstance", "pow", "deque", "frozenset", "map", "filter"}
+
+_TYPE_WORDS = {"int": "a whole number", "float": "a decimal number", "str": "text", "bool": "true or false",
+               "list": "a list", "tuple": "a tuple", "dict": "a dictionary", "set": "a set"}
+
+
+def quote(value: str) -> str:
+    """A text value as data, in double quotes (never a Python literal with a prefix)."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+def is_constant(node: cst.BaseExpression) -> bool:
+    if isinstance(node, (cst.Integer, cst.Float, cst.SimpleString, cst.ConcatenatedString)):
+        return True
+    if isinstance(node, cst.Name) and node.value in ("True", "False", "None"):
+        return True
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        return isinstance(node.expression, (cst.Integer, cst.Float))
+    if isinstance(node, (cst.Tuple, cst.List)):
+        return all(isinstance(e, cst.Element) and is_constant(e.value) for e in node.elements)
+    return False
+
+
+def constant_truth(node: cst.BaseExpression) -> bool | None:
+    """Whether a literal counts as true, or None when it is not a literal (or not a simple one)."""
+    if isinstance(node, cst.Name) and node.value in ("True", "False", "None"):
+        return node.value == "True"
+    if isinstance(node, (cst.Integer, cst.Float, cst.SimpleString)):
+        return bool(ast.literal_eval(node.value))
+    if isinstance(node, (cst.List, cst.Tuple, cst.Dict)) and not node.elements:
+        return False
+    if isinstance(node, cst.BooleanOperation):
+        left = constant_truth(node.left)
+        if isinstance(node.operator, cst.And) and left is False:
+            return False
+        if isinstance(node.operator, cst.Or) and left is True:
+            return True
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
+        inner = constant_truth(node.expression)
+        return None if inner is None else not inner
+    return None
+
+
+def _join(items: list[str], last: str = "and") -> str:
+    """`a, b and c`; an item that itself holds a comma, "and" or "or" is bracketed so the list stays clear."""
+    if len(items) <= 1:
+        return "".join(items)
+    items = [f"({item})" if loose(item) else item for item in items]
+    return ", ".join(items[:-1]) + f" {last} " + items[-1]
+
+
+_COMPOUND = (cst.BinaryOperation, cst.BooleanOperation, cst.Comparison, cst.IfExp)
+
+
+@dataclass
+class Speaker:
+    """Renders expressions of one function, collecting which rules its text relies on."""
+
+    stats: str = "stats"
+    helpers: set[str] = field(default_factory=set)
+    rules: dict[str, int] = field(default_factory=dict)
+
+    def rule(self, key: str) -> str:
+        """The number of a rule, registering it on first use."""
+        if key not in self.rules:
+            self.rules[key] = len(self.rules) + 1
+        return f"rule {self.rules[key]}"
+
+    def cite(self, key: str) -> str:
+        """" (see rule N)" the first time a rule is needed, then nothing: the reader knows it by then."""
+        first = key not in self.rules
+        number = self.rule(key)
+        return f" (see {number})" if first else ""
+
+    def rule_lines(self) -> list[str]:
+        return [f"Rule {number}: {RULES[key]}" for key, number in self.rules.items()]
+
+    # ---- entry points -----------------------------------------------------------------------
+    def value(self, node: cst.BaseExpression) -> str:
+        return self._expr(node, cond=False)
+
+    def condition(self, node: cst.BaseExpression) -> str:
+        return self._expr(node, cond=True)
+
+    def grouped(self, node: cst.BaseExpression, cond: bool = False) -> str:
+        """An operand, bracketed when it is an operation or a phrase with its own list in it, so that
+        what belongs to what is never in doubt."""
+        text = self._expr(node, cond)
+        compound = isinstance(node, _COMPOUND) or (
+            isinstance(node, cst.UnaryOperation) and not text.startswith("-")) or loose(text)  # `-x // y`
+        return f"({text})" if compound else text
+
+    def operand(self, node: cst.BaseExpression) -> str:
+        """An operand of arithmetic: any phrase longer than one word is bracketed, so "the item of m
+        at position v9 minus 1" can only mean one thing."""
+        text = self.grouped(node)
+        return f"({text})" if " " in text and not _bracketed(text) else text
+
+    # ---- dispatch ---------------------------------------------------------------------------
+    def _expr(self, node: cst.BaseExpression, cond: bool) -> str:
+        if cond and not is_boolean(node) and not isinstance(node, (cst.Name, cst.BooleanOperation, cst.UnaryOperation)):
+            self.rule("truth")
+            return f"{self.grouped(node)} counts as true"
+        if isinstance(node, cst.Name):
+            return self._name(node, cond)
+        if isinstance(node, cst.Integer):
+            return self._integer(node)
+        if isinstance(node, cst.Float):
+            return float_words(node.value)
+        if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
+            value = node.evaluated_value
+            if not isinstance(value, str):
+                raise Undescribable("a bytes literal")
+            return f"{quote(value)} (empty text)" if value == "" else quote(value)
+        if isinstance(node, cst.FormattedString):
+            return self._fstring(node)
+        if isinstance(node, cst.UnaryOperation):
+            text = self._unary(node, cond)
+            return f"whether {text}" if not cond and isinstance(node.operator, cst.Not) else text
+        if isinstance(node, cst.BinaryOperation):
+            return self._binary(node)
+        if isinstance(node, cst.BooleanOperation):
+            return self._boolean(node, cond)
+        if isinstance(node, cst.Comparison):  # as a value it is true or false: "whether ..."
+            return self._comparison(node) if cond else f"whether {self._comparison(node)}"
+        if isinstance(node, cst.IfExp):
+            known = constant_truth(node.test)
+            if known is not None:  # a constant test: only one side can ever be taken
+                return self._expr(node.body if known else node.orelse, cond)
+            return (f"{self.grouped(node.body)} if {self.condition(node.test)}, otherwise "
+                    f"{self.grouped(node.orelse)}")
+        if isinstance(node, cst.Call):
+            return self._call(node, cond)
+        if isinstance(node, cst.Subscript):
+            return self._subscript(node)
+        if isinstance(node, (cst.List, cst.Tuple, cst.Set)):
+            return self._sequence(node)
+        if isinstance(node, cst.Dict):
+            return self._dict(node)
+        if isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
+            return self._comprehension(node)
+        if isinstance(node, cst.Attribute):
+            return self._attribute(node)
+        if isinstance(node, cst.Lambda):
+            raise Undescribable("a lambda used as a value")
+        if isinstance(node, cst.NamedExpr):
+            raise Undescribable("an assignment inside an expression (:=)")
+        if isinstance(node, (cst.Yield, cst.Await)):
+            raise Undescribable("a generator or coroutine (yield / await)")
+        raise Undescribable(f"the expression kind {type(node).__name__}")
+
+    def _name(self, node: cst.Name, cond: bool) -> str:
+        if node.value in ("True", "False"):
+            return node.value.lower()
+        if node.value == "None":
+            return "None"
+        if cond:
+            self.rule("truth")
+            return f"{node.value} counts as true"
+        return node.value
+
+    def _integer(self, node: cst.Integer) -> str:
+        written = node.value.replace("_", "")
+        value = int(written, 0)
+        if written.lower().startswith(("0x", "0o", "0b")):
+            base = {"x": "hexadecimal", "o": "octal", "b": "binary"}[written[1].lower()]
+            return f"the {base} number {written.lower()} (that is {value})"
+        return str(value)
+
+    def _fstring(self, node: cst.FormattedString) -> str:
+        parts = []
+        for part in node.parts:
+            if isinstance(part, cst.FormattedStringText):
+                text = ast.literal_eval(f'"""{part.value}"""') if "\\" in part.value else part.value
+                parts.append(quote(text.replace("{{", "{").replace("}}", "}")))
+                continue
+            if part.conversion is not None or part.format_spec is not None:
+                raise Undescribable("a formatted value with a conversion or format spec in an f-string")
+            self.rule("str")
+            parts.append(f"{self.grouped(part.expression)} written as text")
+        if not parts:
+            return quote("")
+        if len(parts) == 1:
+            return parts[0]
+        return "the text made of " + ", followed by ".join(parts)
+
+    def _unary(self, node: cst.UnaryOperation, cond: bool) -> str:
+        operand = node.expression
+        if isinstance(node.operator, cst.Not):
+            if isinstance(operand, cst.Name) and operand.value not in ("True", "False", "None"):
+                self.rule("truth")
+                return f"{operand.value} counts as false"
+            if isinstance(operand, cst.Comparison) and len(operand.comparisons) == 1:
+                return self._comparison(operand, negate=True)
+            if not is_boolean(operand) and not isinstance(operand, cst.BooleanOperation):
+                self.rule("truth")
+                return f"{self.grouped(operand)} counts as false"
+            return f"it is not the case that {self.grouped(operand, cond=True)}"
+        if isinstance(node.operator, cst.Minus):
+            if isinstance(operand, (cst.Integer, cst.Float)):
+                return "-" + self._expr(operand, False)
+            return f"minus {self.grouped(operand)}"
+        if isinstance(node.operator, cst.Plus):
+            return self._expr(operand, False)
+        self.rule("bits")
+        return f"the bitwise complement of {self.grouped(operand)} (that is, minus it, minus 1)"
+
+    _BINARY = {
+        cst.Add: ("{a} plus {b}", "plus"), cst.Subtract: ("{a} minus {b}", None),
+        cst.Multiply: ("{a} times {b}", "times"), cst.Divide: ("{a} divided by {b}", "truediv"),
+        cst.FloorDivide: ("{a} floor-divided by {b}", "floor"), cst.Modulo: ("the remainder of {a} divided by {b}", "mod"),
+        cst.Power: ("{a} to the power {b}", "power"), cst.BitAnd: ("the bitwise AND of {a} and {b}", "bits"),
+        cst.BitOr: ("the bitwise OR of {a} and {b}", "bits"), cst.BitXor: ("the bitwise XOR of {a} and {b}", "bits"),
+        cst.LeftShift: ("{a} shifted left by {b} bits", "bits"), cst.RightShift: ("{a} shifted right by {b} bits", "bits"),
+    }
+
+    def _binary(self, node: cst.BinaryOperation) -> str:
+        kind = type(node.operator)
+        if kind is cst.Modulo and isinstance(node.left, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
+            raise Undescribable("printf-style text formatting with %")
+        if kind is cst.Multiply and isinstance(node.left, cst.List) and len(node.left.elements) == 1:
+            self.rule("times")
+            return (f"a list of {self.grouped(node.right)} copies of {self.grouped(node.left.elements[0].value)} "
+                    f"(empty when that count is 0 or less)")
+        if kind not in self._BINARY:
+            raise Undescribable("the matrix-multiplication operator")
+        template, rule = self._BINARY[kind]
+        text = template.format(a=self.operand(node.left), b=self.operand(node.right))
+        return text + self.cite(rule or "plus")
+
+    def _boolean(self, node: cst.BooleanOperation, cond: bool) -> str:
+        known = constant_truth(node.left)
+        is_and = isinstance(node.operator, cst.And)
+        if known is not None and known != is_and:  # `0 and x`, `1 or x`: x never counts
+            return self._expr(node.left, cond)
+        if cond and known is not None:  # `True and x`, `False or x`
+            return self._expr(node.right, cond)
+        word = "and" if is_and else "or"
+
+        def side(child):
+            if isinstance(child, cst.BooleanOperation) and type(child.operator) is type(node.operator):
+                return self._expr(child, cond)
+            return self.grouped(child, cond)
+
+        self.rule("truth")
+        if cond:
+            return f"{side(node.left)} {word} {side(node.right)}"
+        if is_boolean(node.left) and is_boolean(node.right):
+            cond = True
+            return f"whether {side(node.left)} {word} {side(node.right)}"
+        left, right = self.grouped(node.left), self.grouped(node.right)
+        if is_and:
+            return f"{right} if {left} counts as true, otherwise {left}"
+        return f"{left} if it counts as true, otherwise {right}"
+
+    _COMPARE = {cst.Equal: "equals", cst.NotEqual: "does not equal", cst.LessThan: "is less than",
+                cst.LessThanEqual: "is at most", cst.GreaterThan: "is greater than",
+                cst.GreaterThanEqual: "is at least", cst.Is: "is", cst.IsNot: "is not",
+                cst.In: "is in", cst.NotIn: "is not in"}
+    _NEGATED = {cst.Equal: "does not equal", cst.NotEqual: "equals", cst.LessThan: "is at least",
+                cst.LessThanEqual: "is greater than", cst.GreaterThan: "is at most",
+                cst.GreaterThanEqual: "is less than", cst.Is: "is not", cst.IsNot: "is",
+                cst.In: "is not in", cst.NotIn: "is in"}
+
+    def _comparison(self, node: cst.Comparison, negate: bool = False) -> str:
+        clauses = []
+        left = node.left
+        for target in node.comparisons:
+            kind = type(target.operator)
+            right = target.comparator
+            if kind in (cst.Is, cst.IsNot) and not (isinstance(right, cst.Name) and right.value in ("None", "True", "False")):
+                raise Undescribable("an identity test (is) against something other than None")
+            verb = (self._NEGATED if negate else self._COMPARE)[kind]
+            if kind in (cst.Is, cst.IsNot) and right.value in ("True", "False"):  # identity, not truthiness
+                verb += " exactly the value"
+            if kind in (cst.In, cst.NotIn):
+                clauses.append(self._membership(left, right, verb))
+            else:
+                if kind in (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual):
+                    if _maybe_text_or_sequence(left) or _maybe_text_or_sequence(right):
+                        self.rule("order")
+                clauses.append(f"{self.grouped(left)} {verb} {self.grouped(right)}")
+            left = right
+        return " and ".join(clauses)
+
+    def _membership(self, item: cst.BaseExpression, container: cst.BaseExpression, verb: str) -> str:
+        negative = "not" in verb
+        if isinstance(container, (cst.Tuple, cst.List, cst.Set)) and all(isinstance(e, cst.Element) for e in container.elements):
+            options = [self.grouped(e.value) for e in container.elements]
+            if not options:
+                return f"{self.grouped(item)} {'is anything (always true)' if negative else 'is nothing (never true)'}"
+            return f"{self.grouped(item)} {'is none of' if negative else 'is one of'} {_join(options, 'or' if not negative else 'and')}"
+        if isinstance(container, (cst.SimpleString, cst.ConcatenatedString)):
+            self.rule("in")
+            where = "does not occur" if negative else "occurs"
+            return f"{self.grouped(item)} {where} in the text {self.value(container)}"
+        return f"{self.grouped(item)} {verb} {self.grouped(container)}{self.cite('in')}"
+
+    # ---- containers -------------------------------------------------------------------------
+    def _sequence(self, node) -> str:
+        kind = {cst.List: "list", cst.Tuple: "tuple", cst.Set: "set"}[type(node)]
+        if any(not isinstance(e, cst.Element) for e in node.elements):
+            raise Undescribable("unpacking with * inside a list, tuple or set")
+        values = [e.value for e in node.elements]
+        if not values:
+            return {"list": "a new empty list", "tuple": "an empty tuple", "set": "a new empty set"}[kind]
+        if kind != "set" and is_constant(node):
+            return f"the {kind} {self.data(node)}"
+        items = [self.grouped(v) for v in values]
+        if len(items) == 1:
+            return {"list": "a new list holding just ", "tuple": "a tuple holding just ",
+                    "set": "a new set holding just "}[kind] + items[0]
+        if kind == "tuple" and len(values) == 2:
+            return f"the pair of {_join(items)}"
+        noun = {"list": "a new list", "tuple": "the tuple", "set": "a new set"}[kind]
+        return f"{noun} of {_join(items)}, in that order" if kind != "set" else f"{noun} of {_join(items)}"
+
+    def data(self, node: cst.BaseExpression) -> str:
+        """A literal list or tuple of constants written as data: [(0, 1), "a", true]."""
+        if isinstance(node, (cst.List, cst.Tuple)):
+            items = [self.data(e.value) for e in node.elements]
+            if isinstance(node, cst.List):
+                return "[" + ", ".join(items) + "]"
+            return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+        return self.value(node)
+
+    def _dict(self, node: cst.Dict) -> str:
+        if not node.elements:
+            return "a new empty dictionary"
+        pairs = []
+        for element in node.elements:
+            if not isinstance(element, cst.DictElement):
+                raise Undescribable("unpacking with ** inside a dictionary")
+            pairs.append(f"{self.grouped(element.key)} to {self.grouped(element.value)}")
+        return f"a new dictionary mapping {_join(pairs)}"
+
+    def _clauses(self, node) -> str:
+        """The `for ... in ... if ...` part of a comprehension, in words."""
+        words = []
+        clause = node.for_in
+        first = True
+        while clause is not None:
+            if clause.asynchronous is not None:
+                raise Undescribable("an async comprehension")
+            target = self.target(clause.target)
+            source = self.grouped(clause.iter)
+            words.append(f"{'for' if first else 'and, inside that, for'} each {target} of {source} in order")
+            for condition in clause.ifs:
+                words.append(f"keeping only those where {self.condition(condition.test)}")
+            clause = clause.inner_for_in
+            first = False
+        self.rule("dict_order")
+        return ", ".join(words)
+
+    def _comprehension(self, node) -> str:
+        clauses = self._clauses(node)
+        if isinstance(node, cst.DictComp):
+            return (f"a new dictionary mapping {self.grouped(node.key)} to {self.grouped(node.value)}, {clauses} "
+                    f"(a later equal key replaces the earlier value but keeps its place)")
+        noun = {cst.ListComp: "a new list of", cst.SetComp: "a new set of", cst.GeneratorExp: "the values"}[type(node)]
+        return f"{noun} {self.grouped(node.elt)}, {clauses}"
+
+    def target(self, node: cst.BaseExpression) -> str:
+        """A loop or unpacking target: names, or names in a (possibly nested) tuple."""
+        if isinstance(node, cst.Name):
+            return node.value
+        if isinstance(node, (cst.Tuple, cst.List)):
+            parts = []
+            for element in node.elements:
+                if not isinstance(element, cst.Element):
+                    raise Undescribable("starred unpacking (*name)")
+                parts.append(self.target(element.value))
+            return "(" + ", ".join(parts) + ")" if len(parts) > 1 else parts[0]
+        return self.place(node)
+
+    # ---- access -----------------------------------------------------------------------------
+    def _attribute(self, node: cst.Attribute) -> str:
+        dotted = _dotted(node)
+        known = {"math.pi": "the number pi (3.141592653589793)", "math.inf": "infinity",
+                 "string.ascii_lowercase": quote("abcdefghijklmnopqrstuvwxyz"),
+                 "string.ascii_uppercase": quote("ABCDEFGHIJKLMNOPQRSTUVWXYZ"), "string.digits": quote("0123456789")}
+        if dotted in known:
+            return known[dotted]
+        raise Undescribable(f"the attribute {dotted or node.attr.value}")
+
+    def place(self, node: cst.BaseExpression) -> str:
+        """Something that can be assigned to: a name, a stats counter, an item of a container."""
+        if isinstance(node, cst.Name):
+            return node.value
+        if isinstance(node, cst.Subscript):
+            return self._subscript(node)
+        raise Undescribable(f"assigning to {type(node).__name__}")
+
+    def _subscript(self, node: cst.Subscript) -> str:
+        if len(node.slice) != 1:
+            raise Undescribable("a subscript with several indices")
+        index = node.slice[0].slice
+        owner = node.value
+        if isinstance(index, cst.Slice):
+            return self._slice(owner, index)
+        key = index.value
+        if isinstance(owner, cst.Name) and owner.value == self.stats and isinstance(key, cst.SimpleString):
+            return f"the counter {key.evaluated_value}"
+        if isinstance(owner, cst.Dict):
+            return f"the value under the key {self.grouped(key)} in {self.value(owner)}"
+        if isinstance(key, (cst.SimpleString, cst.ConcatenatedString)):
+            return f"the value of {self.grouped(owner)} under the key {self.value(key)}"
+        self.rule("index")
+        position = self.grouped(key)
+        whole = self.grouped(owner)
+        if isinstance(owner, cst.Subscript):
+            whole = f"({whole})"
+        if isinstance(key, cst.UnaryOperation) and isinstance(key.operator, cst.Minus) and isinstance(key.expression, cst.Integer):
+            ordinal = {"1": "the last item", "2": "the second-to-last item"}.get(key.expression.value)
+            if ordinal:
+                position = f"{position}, {ordinal}"
+        return f"the item of {whole} at position {position}"
+
+    def _slice(self, owner: cst.BaseExpression, index: cst.Slice) -> str:
+        whole = self.grouped(owner)
+        if index.step is not None:
+            step = _int_value(index.step)
+            if index.lower is None and index.upper is None and step == -1:
+                return f"the items of {whole} in reverse order (a reversed copy)"
+            if step is None or step < 1:
+                raise Undescribable("a slice with a computed or negative step")
+            plain = index.with_changes(step=None)
+            if step == 1:
+                return self._slice(owner, plain)
+            return (f"every {_ordinal(step)} item of the part of {whole} {self.bounds(plain)}, starting with "
+                    f"that part's first item")
+        if index.lower is None and index.upper is None:
+            return f"a copy of {whole}"
+        return f"the part of {whole} {self.bounds(index)}"
+
+    def bounds(self, index: cst.Slice) -> str:
+        """Where a slice starts and stops, in words, citing the slice rule."""
+        if index.step is not None:
+            raise Undescribable("a slice with a step")
+        lower = None if index.lower is None else self.grouped(index.lower)
+        upper = None if index.upper is None else self.grouped(index.upper)
+        if lower is None and upper is None:
+            return "from the start to the end"
+        cite = self.cite("slice")
+        if lower is None:
+            return f"before position {upper}{cite}"
+        if upper is None:
+            return f"from position {lower} to the end{cite}"
+        return f"from position {lower} up to position {upper}{cite}"
+
+    # ---- calls ------------------------------------------------------------------------------
+    def arguments(self, call: cst.Call) -> tuple[list[cst.BaseExpression], dict[str, cst.BaseExpression]]:
+        positional, keywords = [], {}
+        for arg in call.args:
+            if arg.star:
+                raise Undescribable("a call with * or ** unpacking")
+            if arg.keyword is not None:
+                keywords[arg.keyword.value] = arg.value
+            else:
+                positional.append(arg.value)
+        return positional, keywords
+
+    def call_with(self, call: cst.Call) -> str:
+        args, keywords = self.arguments(call)
+        words = [self.grouped(a) for a in args] + [f"{k} set to {self.grouped(v)}" for k, v in keywords.items()]
+        return "with " + _join(words) if words else "with no inputs"
+
+    def _call(self, call: cst.Call, cond: bool) -> str:
+        func = call.func
+        if isinstance(func, cst.Name):
+            name = func.value
+            if name in self.helpers:
+                return f"what the helper {name} gives back when called {self.call_with(call)}"
+            if name in _METHOD_FREE:
+                return self._builtin(name, call, cond)
+            if name in ("heappush", "heappop", "heapify"):
+                return self._heap(name, call)
+            if name in ("floor", "ceil", "sqrt", "gcd", "isqrt"):
+                return self._math(name, call)
+            return f"what {name} gives back when called {self.call_with(call)}"
+        if isinstance(func, cst.Attribute):
+            dotted = _dotted(func)
+            if dotted and dotted.startswith("heapq."):
+                return self._heap(dotted[6:], call)
+            if dotted and dotted.startswith("math."):
+                return self._math(dotted[5:], call)
+            if dotted and dotted.startswith("collections.") and dotted[12:] == "deque":
+                return self._builtin("deque", call, cond)
+            return self.method(func.value, func.attr.value, call)
+        raise Undescribable("a call of a computed function")
+
+    def _math(self, name: str, call: cst.Call) -> str:
+        args, _ = self.arguments(call)
+        words = [self.grouped(a) for a in args]
+        forms = {"floor": "{0} rounded down to a whole number", "ceil": "{0} rounded up to a whole number",
+                 "sqrt": "the square root of {0} (a decimal number)", "isqrt": "the whole-number square root of {0} "
+                 "(rounded down)", "gcd": "the greatest common divisor of {all} (0 if all are 0; never negative)"}
+        if name not in forms:
+            raise Undescribable(f"the math function {name}")
+        return forms[name].format(*words, all=_join(words))
+
+    def _heap(self, name: str, call: cst.Call) -> str:
+        args, _ = self.arguments(call)
+        if name == "heappop" and len(args) == 1:
+            return f"the smallest item of the heap {self.grouped(args[0])}, taken out of it{self.cite('heap')}"
+        raise Undescribable(f"heapq.{name} used as a value")
+
+    def _builtin(self, name: str, call: cst.Call, cond: bool) -> str:
+        args, keywords = self.arguments(call)
+        g = self.grouped
+        one = args[0] if len(args) == 1 and not keywords else None
+        if name == "len" and one is not None:
+            return f"the length of {g(one)}"
+        if name == "abs" and one is not None:
+            return f"the absolute value of {g(one)}"
+        if name == "int" and one is not None:
+            return f"{g(one)} turned into a whole number{self.cite('int')}"
+        if name == "int" and len(args) == 2 and not keywords:
+            return f"the whole number written in base {g(args[1])} by the text {g(args[0])}"
+        if name == "float" and one is not None:
+            return f"{g(one)} as a decimal number"
+        if name == "str" and one is not None:
+            return f"{g(one)} written as text{self.cite('str')}"
+        if name == "bool" and one is not None:
+            self.rule("truth")
+            return f"whether {g(one)} counts as true"
+        if name == "ord" and one is not None:
+            return f"the Unicode code point of the character {g(one)}"
+        if name == "chr" and one is not None:
+            return f"the character with Unicode code point {g(one)}"
+        if name in ("list", "tuple", "set", "frozenset", "deque") and not keywords and len(args) <= 1:
+            noun = {"list": "a new list", "tuple": "a tuple", "set": "a new set", "frozenset": "a fixed set",
+                    "deque": "a new queue (a list you can also take from the front)"}[name]
+            if not args:
+                return noun.replace("a new ", "a new empty ").replace("a tuple", "an empty tuple")
+            order = self.cite("dict_order")
+            if name in ("set", "frozenset"):
+                return f"{noun} of the distinct items of {g(args[0])}{order}"
+            return f"{noun} of the items of {g(args[0])}, in order{order}"
+        if name == "dict" and not args and not keywords:
+            return "a new empty dictionary"
+        if name == "reversed" and one is not None:
+            return f"the items of {g(one)} in reverse order"
+        if name == "range" and not keywords:
+            return "the whole numbers " + self.counting(args)
+        if name in ("min", "max"):
+            return self._extreme(name, args, keywords)
+        if name == "sorted":
+            return self._sorted(args, keywords)
+        if name == "sum" and len(args) in (1, 2) and not keywords:
+            start = f", starting from {g(args[1])}" if len(args) == 2 else ""
+            return f"the sum of {self._items(args[0])}{start} (0 if there are none)" if not start else \
+                f"the sum of {self._items(args[0])}{start}"
+        if name in ("any", "all") and one is not None:
+            if isinstance(one, cst.GeneratorExp):
+                some = "at least one" if name == "any" else "every"
+                self.rule("truth")
+                return (f"whether {self.condition(one.elt)} holds for {some} case ({self._clauses(one)}; "
+                        f"{'false' if name == 'any' else 'true'} if there are none)")
+            self.rule("truth")
+            return (f"whether {'at least one' if name == 'any' else 'every'} item of {g(one)} counts as true "
+                    f"({'false' if name == 'any' else 'true'} if there are none)")
+        if name == "round" and len(args) in (1, 2) and not keywords:
+            if len(args) == 1:
+                return f"{g(args[0])} rounded to the nearest whole number{self.cite('round')}"
+            return f"{g(args[0])} rounded to {g(args[1])} decimals{self.cite('round')}"
+        if name == "divmod" and len(args) == 2:
+            self.rule("floor")
+            self.rule("mod")
+            return (f"the pair of ({g(args[0])} floor-divided by {g(args[1])}) and (the remainder of {g(args[0])} "
+                    f"divided by {g(args[1])})")
+        if name == "pow" and len(args) == 3:
+            return f"the remainder of ({g(args[0])} to the power {g(args[1])}) divided by {g(args[2])}"
+        if name == "pow" and len(args) == 2:
+            self.rule("power")
+            return f"{g(args[0])} to the power {g(args[1])}"
+        if name == "isinstance" and len(args) == 2:
+            kinds = args[1].elements if isinstance(args[1], cst.Tuple) else [cst.Element(args[1])]
+            words = []
+            for kind in kinds:
+                if not isinstance(kind.value, cst.Name) or kind.value.value not in _TYPE_WORDS:
+                    raise Undescribable("isinstance against a type other than a built-in one")
+                words.append(_TYPE_WORDS[kind.value.value])
+            extra = " (true and false count as whole numbers here)" if any(
+                k.value.value == "int" for k in kinds) else ""
+            return f"{g(args[0])} is {_join(words, 'or')}{extra}"
+        if name == "enumerate" and args:
+            start = g(keywords.get("start", args[1] if len(args) > 1 else cst.Integer("0")))
+            return f"the (position, item) pairs of {g(args[0])}, positions counted from {start}"
+        if name == "zip" and args and not keywords:
+            return f"the tuples of items at the same position in {_join([g(a) for a in args])} (stopping at the end of the shortest)"
+        raise Undescribable(f"this use of the built-in {name}")
+
+    def _items(self, node: cst.BaseExpression) -> str:
+        if isinstance(node, cst.GeneratorExp):
+            return self._comprehension(node)
+        text = self.grouped(node)
+        return text if text.startswith(("the whole numbers", "the items of", "the values")) else f"the items of {text}"
+
+    def key_words(self, key: cst.BaseExpression, source: cst.BaseExpression) -> tuple[str, str]:
+        """What a sort or min/max key computes for one item: (phrase, how the phrase names the item)."""
+        if isinstance(key, cst.Lambda):
+            params = key.params
+            if len(params.params) != 1 or params.kwonly_params or params.posonly_params or isinstance(
+                    params.star_arg, cst.Param) or params.star_kwarg is not None:
+                raise Undescribable("a key function with other than one parameter")
+            name = params.params[0].name.value
+            if isinstance(key.body, cst.Tuple):
+                self.rule("order")
+            return self.grouped(key.body), f" (with {name} standing for the item)"
+        if isinstance(key, cst.Name):
+            if key.value in self.helpers:
+                return f"what the helper {key.value} gives back for the item", ""
+            if key.value in ("len", "abs"):
+                return {"len": "the length of the item", "abs": "the absolute value of the item"}[key.value], ""
+        if isinstance(key, cst.Attribute) and key.attr.value == "get" and _same(key.value, source):
+            return f"the value stored under the item in {self.grouped(source)}", ""
+        raise Undescribable("a key function other than a lambda, len, abs, a helper or the dictionary's get")
+
+    def _extreme(self, name: str, args, keywords) -> str:
+        small = name == "min"
+        if len(args) >= 2 and not keywords:
+            if len(args) == 2:
+                return f"the {'smaller' if small else 'larger'} of {self.grouped(args[0])} and {self.grouped(args[1])}"
+            return f"the {'smallest' if small else 'largest'} of {_join([self.grouped(a) for a in args])}"
+        if len(args) != 1 or set(keywords) - {"key", "default"}:
+            raise Undescribable(f"this use of {name}")
+        source = args[0]
+        what = self._items(source)
+        default = keywords.get("default")
+        tail = f", or {self.grouped(default)} if there are none" if default is not None else ""
+        extreme = "smallest" if small else "largest"
+        if "key" in keywords:
+            phrase, where = self.key_words(keywords["key"], source)
+            return f"the first of {what} for which {phrase} is {extreme}{where}{tail}{self.cite('minmax')}"
+        return f"the {extreme} of {what}{tail}{self.cite('minmax')}"
+
+    def _sorted(self, args, keywords) -> str:
+        if len(args) != 1 or set(keywords) - {"key", "reverse"}:
+            raise Undescribable("this use of sorted")
+        return "a new list of " + self.ordering(args[0], keywords)
+
+    def ordering(self, source, keywords) -> str:
+        """`X, sorted from smallest to largest by KEY`, with the stable-sort rule."""
+        reverse = keywords.get("reverse")
+        if reverse is not None and constant_truth(reverse) is None:
+            raise Undescribable("sorting with a computed reverse flag")
+        down = bool(reverse is not None and constant_truth(reverse))
+        direction = "from largest to smallest" if down else "from smallest to largest"
+        self.rule("order")
+        by = ""
+        key = keywords.get("key")
+        if key is not None and not (isinstance(key, cst.Name) and key.value == "None"):
+            phrase, where = self.key_words(key, source)
+            by = f" by {phrase}{where}"
+        return f"{self._items(source)}, sorted {direction}{by}{self.cite('sorted')}"
+
+    def counting(self, args) -> str:
+        """The numbers of range(...) in words."""
+        g = self.grouped
+        self.rule("range")
+        if len(args) == 1:
+            caveat = "" if (_int_value(args[0]) or 0) > 0 else " (none if that is 0 or less)"
+            return f"from 0 up to but not including {g(args[0])}{caveat}"
+        if len(args) == 2:
+            return f"from {g(args[0])} up to but not including {g(args[1])} (none if that is not above the start)"
+        if len(args) == 3:
+            step = args[2]
+            literal = _int_value(step)
+            if literal is not None and literal > 0:
+                return f"from {g(args[0])} going up by {literal} while below {g(args[1])}"
+            if literal is not None and literal < 0:
+                return f"from {g(args[0])} going down by {-literal} while above {g(args[1])}"
+        raise Undescribable("a counting range with a computed step")
+
+    # ---- methods ----------------------------------------------------------------------------
+    def method(self, owner_node: cst.BaseExpression, name: str, call: cst.Call) -> str:
+        """A method call used for its value."""
+        args, keywords = self.arguments(call)
+        owner = self.operand(owner_node)
+        g = self.grouped
+        count = len(args)
+        if keywords and name not in ("sort",):
+            raise Undescribable(f"the method {name} with keyword arguments")
+        checks = {"isdigit": "consists only of digits (and is not empty)",
+                  "isalpha": "consists only of letters (and is not empty)",
+                  "isalnum": "consists only of letters and digits (and is not empty)",
+                  "isspace": "consists only of whitespace (and is not empty)",
+                  "isascii": "consists only of ASCII characters (true for empty text)",
+                  "isupper": "has at least one letter and no lowercase letters",
+                  "islower": "has at least one letter and no capital letters"}
+        if name in checks and count == 0:
+            return f"{owner} {checks[name]}"
+        simple = {"upper": f"{owner} with every letter made a capital",
+                  "lower": f"{owner} with every letter made lowercase",
+                  "strip": f"{owner} without the whitespace at its start and end",
+                  "lstrip": f"{owner} without the whitespace at its start",
+                  "rstrip": f"{owner} without the whitespace at its end",
+                  "split": f"the pieces of {owner} split at each run of whitespace (leading and trailing "
+                           f"whitespace ignored, no empty pieces)",
+                  "keys": f"the keys of {owner}, in the order they were added",
+                  "values": f"the values of {owner}, in the order their keys were added",
+                  "items": f"the (key, value) pairs of {owner}, in the order they were added",
+                  "copy": f"a copy of {owner}", "pop": f"the last item of {owner}, removed from it",
+                  "popleft": f"the first item of {owner}, removed from it",
+                  "capitalize": f"{owner} with its first character a capital and the rest lowercase",
+                  "title": f"{owner} with each word's first letter a capital and the rest lowercase",
+                  "splitlines": f"the lines of {owner} (line breaks removed)"}
+        if name in simple and count == 0:
+            return simple[name]
+        if count == 1:
+            a = g(args[0])
+            one = {"strip": f"{owner} without any of the characters of {a} at its start and end",
+                   "lstrip": f"{owner} without any of the characters of {a} at its start",
+                   "rstrip": f"{owner} without any of the characters of {a} at its end",
+                   "split": f"the pieces of {owner} split at every occurrence of {a} (empty pieces kept)",
+                   "startswith": f"{owner} starts with {a}", "endswith": f"{owner} ends with {a}",
+                   "count": f"how many times {a} occurs in {owner} (non-overlapping, for text)",
+                   "index": f"the position of the first occurrence of {a} in {owner} (it must be there)",
+                   "find": f"the position of the first occurrence of {a} in {owner}, or -1 if it does not occur",
+                   "rfind": f"the position of the last occurrence of {a} in {owner}, or -1 if it does not occur",
+                   "splitlines": {True: f"the lines of {owner}, each keeping its line break",
+                                  False: f"the lines of {owner} (line breaks removed)"}.get(constant_truth(args[0])),
+                   "get": f"the value stored under the key {a} in {owner}, or None if there is none",
+                   "pop": f"the item of {owner} at position {a}, removed from it (later items move up)"
+                   if not isinstance(args[0], (cst.SimpleString,)) else
+                   f"the value under the key {a} in {owner}, removed from it",
+                   "setdefault": f"the value under the key {a} in {owner}, first storing None there if absent"}
+            if name == "join":
+                self.rule("str")
+                joined = self._items(args[0])
+                joined = f"({joined})" if loose(joined) else joined
+                if isinstance(owner_node, cst.SimpleString) and owner_node.evaluated_value == "":
+                    return f"{joined} joined into one text with nothing between them (each must be text)"
+                return f"{joined} joined into one text with {owner} between each two (each must be text)"
+            if name == "count" or name == "index":
+                self.rule("in")
+            if one.get(name):
+                return one[name]
+        if count == 2:
+            a, b = g(args[0]), g(args[1])
+            two = {"replace": f"{owner} with every occurrence of {a} replaced by {b} (left to right, not "
+                              f"overlapping)",
+                   "get": f"the value stored under the key {a} in {owner}, or {b} if there is none",
+                   "setdefault": f"the value under the key {a} in {owner}, first storing {b} there if absent",
+                   "pop": f"the value under the key {a} in {owner}, removed from it, or {b} if there is none",
+                   "split": f"the pieces of {owner} split at the first {b} occurrences of {a}"}
+            if name in two:
+                return two[name]
+        raise Undescribable(f"the method {name} with {count} argument{'s' if count != 1 else ''}")
+
+
+def float_words(written: str) -> str:
+    """A decimal constant as written, with the digits a reader expects around the point."""
+    written = written.replace("_", "").lower()
+    if written.endswith("j"):
+        raise Undescribable("an imaginary number")
+    mantissa, _, exponent = written.partition("e")
+    if mantissa.startswith("."):
+        mantissa = "0" + mantissa
+    if mantissa.endswith("."):
+        mantissa += "0"
+    return mantissa + (f"e{exponent}" if exponent else "")
+
+
+def _bracketed(text: str) -> bool:
+    """Is the whole text one bracketed group, such as "(a plus b)" (not "(a) plus (b)")?"""
+    if not (text.startswith("(") and text.endswith(")")):
+        return False
+    depth = 0
+    for index, char in enumerate(text):
+        depth += char == "("
+        depth -= char == ")"
+        if depth == 0 and index < len(text) - 1:
+            return False
+    return True
+
+
+def loose(text: str) -> bool:
+    """Does a phrase hold a list or clause of its own (a comma, "and", "or", "if" outside brackets and
+    quotes)? Then it must be bracketed wherever it is a part of something larger."""
+    depth, quoted, plain = 0, False, []
+    for index, char in enumerate(text):
+        if char == '"' and (index == 0 or text[index - 1] != "\\"):
+            quoted = not quoted
+        elif not quoted and char in "([":
+            depth += 1
+        elif not quoted and char in ")]":
+            depth -= 1
+        plain.append(char if depth == 0 and not quoted else "_")
+    flat = "".join(plain)
+    return bool(re.search(r", | and | or | if |, otherwise ", flat))
+
+
+_BOOLEAN_METHODS = {"isdigit", "isalpha", "isalnum", "isspace", "isascii", "isupper", "islower", "startswith",
+                    "endswith", "isdecimal", "isnumeric"}
+
+
+def is_boolean(node: cst.BaseExpression) -> bool:
+    """Is this expression surely true or false (a comparison, a test), so it reads as a condition?"""
+    if isinstance(node, cst.Comparison):
+        return True
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
+        return True
+    if isinstance(node, cst.BooleanOperation):
+        return is_boolean(node.left) and is_boolean(node.right)
+    if isinstance(node, cst.Name):
+        return node.value in ("True", "False")
+    if isinstance(node, cst.Call):
+        if isinstance(node.func, cst.Name):
+            return node.func.value in ("isinstance", "any", "all", "bool")
+        if isinstance(node.func, cst.Attribute):
+            return node.func.attr.value in _BOOLEAN_METHODS
+    return False
+
+
+def _ordinal(number: int) -> str:
+    return {2: "second", 3: "third", 4: "fourth", 5: "fifth"}.get(number, f"{number}th")
+
+
+def _dotted(node: cst.BaseExpression) -> str | None:
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        base = _dotted(node.value)
+        return f"{base}.{node.attr.value}" if base else None
+    return None
+
+
+def _same(a: cst.CSTNode, b: cst.CSTNode) -> bool:
+    return a.deep_equals(b)
+
+
+def _plain_constant(node: cst.BaseExpression) -> bool:
+    return is_constant(node) and not isinstance(node, (cst.Tuple, cst.List))
+
+
+def _is_int(node: cst.BaseExpression, value: int) -> bool:
+    return _int_value(node) == value
+
+
+def _int_value(node: cst.BaseExpression) -> int | None:
+    if isinstance(node, cst.Integer):
+        return int(node.value.replace("_", ""), 0)
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus) and isinstance(node.expression, cst.Integer):
+        return -int(node.expression.value.replace("_", ""), 0)
+    return None
+
+
+def _maybe_text_or_sequence(node: cst.BaseExpression) -> bool:
+    """Could this be text, a list or a tuple (so ordering rules matter)? Numbers and lengths cannot."""
+    if isinstance(node, (cst.Integer, cst.Float)):
+        return False
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.expression, (cst.Integer, cst.Float)):
+        return False
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in ("len", "abs", "int", "ord", "sum"):
+        return False
+    if isinstance(node, cst.BinaryOperation) and not isinstance(node.operator, (cst.Add, cst.Multiply)):
+        return False
+    return True
+
+
+# ---- what counts as code in a description ------------------------------------------------------
+_QUOTED = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+_CODE = [
+    ("backtick", re.compile(r"`")),
+    ("operator", re.compile(r"==|!=|<=|>=|//|\*\*|\+=|-=|\*=|/=|%=|:=|->|<<|>>")),
+    ("comparison", re.compile(r"\w\s?[<>]\s?[\w(-]")),
+    ("assignment", re.compile(r"\w\s?=\s?[\w(\[{\"'-]")),
+    ("arithmetic", re.compile(r"\w\s?[+*%]\s?[\w(]|\w \- [\w(]|\w / \w")),
+    ("call", re.compile(r"\b[A-Za-z_]\w*\(")),
+    ("method or attribute", re.compile(r"\b(?!e\.g\b|i\.e\b)[A-Za-z_]\w*\.[A-Za-z_]\w*")),
+    ("subscript", re.compile(r"\w\[|\[[^\]\s]*:[^\]\s]*\]")),
+    ("braces", re.compile(r"[{}]")),
+    ("keyword", re.compile(r"\blambda\b|\bdef\b|\belif\b|\bTrue\b|\bFalse\b")),
+    ("f-string", re.compile(r"\b[fFrRbB]{1,2}[\"']")),
+]
+
+
+def holds_code(text: str) -> list[str]:
+    """The code-like fragments of a description: backticks, operators, calls, subscripts, f-strings.
+
+    Text values in double quotes are data, not code, so they are set aside first."""
+    prose = _QUOTED.sub('""', text)
+    prose = re.sub(r"(?m)^\s*(?:[0-9a-z]+\.)+\s", "", prose)  # step labels such as 7.8.c3.b1.
+    found = []
+    for label, pattern in _CODE:
+        for match in pattern.finditer(prose):
+            start = max(0, match.start() - 12)
+            found.append(f"{label}: {prose[start:match.end() + 12].strip()}")
+    return found

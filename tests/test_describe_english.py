@@ -1,0 +1,214 @@
+"""Offline descriptions are English, never code: project seeds, real standard-library code, and the
+fine points (floor division, remainders, slices, ties, sort keys) said with their exact semantics."""
+
+import json
+import re
+
+import pytest
+from conftest import PROJECT, needs_fixture
+from stdlib_functions import FUNCTIONS, seed_name, write_seeds
+
+from ifforge.families.logicif.codeops.narrate import Undescribable, describe, holds_code, uncovered
+from ifforge.families.logicif.configs import ExecuteConfig, from_settings
+from ifforge.families.logicif.records import Tracker
+from ifforge.families.logicif.settings import LogicIFSettings
+from ifforge.families.logicif.stages import complexity, execute, instrument, load, verify
+from ifforge.families.logicif.stages import describe as describe_stage
+
+COUNTER = [Tracker(name="loop_iterations", kind="loop_iterations", explanation="iterations of the loop `for v in a`")]
+
+
+def _measured(folder):
+    """Every seed of `folder` through load, instrument, execute and complexity: {task_id: item}."""
+    seeds, _ = load.load_seed_dir(folder)
+    settings = from_settings(ExecuteConfig, LogicIFSettings())
+    items = {}
+    for seed in seeds:
+        instrumented = instrument.run(seed).kept
+        executed = instrumented and execute.run(instrumented, settings).kept
+        if executed:
+            items[seed.task_id] = complexity.run(executed).kept
+    return items
+
+
+@pytest.fixture(scope="module")
+def stdlib_items(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("stdlib")
+    write_seeds(folder)
+    return _measured(folder)
+
+
+def _text(body: str, params: str = "a", helpers: str = "") -> str:
+    """The description of an instrumented-style `f` (stats first, returns (result, stats))."""
+    source = (f"{helpers}\n\ndef f({params}):\n    stats = {{'loop_iterations': 0}}\n"
+              + "".join(f"    {line}\n" for line in body.strip().splitlines()))
+    return describe(source, COUNTER, {}, "int")
+
+
+def _uncited(text: str) -> str:
+    return re.sub(r" \(see rule \d+\)", "", text)
+
+
+def test_no_description_of_a_project_seed_holds_code():
+    items = _measured(PROJECT / "seeds")
+    assert len(items) >= 40
+    for task_id, item in items.items():
+        outcome = describe_stage.run(item)
+        assert outcome.kept is not None, outcome.dropped
+        text = outcome.kept.instruction.description
+        assert holds_code(text) == [], (task_id, holds_code(text)[:5])
+        assert verify.run(outcome.kept).kept is not None, task_id
+
+
+def test_standard_library_functions_are_described_without_code_or_dropped_naming_the_construct(stdlib_items):
+    assert len(FUNCTIONS) == 25
+    described, dropped = [], {}
+    for task_id, item in stdlib_items.items():
+        outcome = describe_stage.run(item)
+        if outcome.kept is None:
+            [drop] = outcome.dropped
+            assert drop.reason == "not_describable" and drop.detail.startswith("no clear English for ")
+            dropped[task_id] = drop.detail
+            continue
+        text = outcome.kept.instruction.description
+        assert holds_code(text) == [], (task_id, holds_code(text)[:5])
+        assert verify.run(outcome.kept).kept is not None, task_id
+        described.append(task_id)
+    assert len(described) >= 15, dropped
+    assert "generator" in dropped[seed_name("textwrap", "indent")]  # yield has no step-by-step reading here
+    assert seed_name("bisect", "bisect_right") in described and seed_name("zipfile", "_gen_crc") in described
+
+
+def test_a_hex_mask_is_covered_as_written_or_as_its_value(stdlib_items):
+    item = stdlib_items[seed_name("zipfile", "_gen_crc")]
+    text = describe_stage.run(item).kept.instruction.description
+    assert "0xedb88320" in text and str(0xEDB88320) in text
+    source = "def f(a):\n    stats = {'loop_iterations': 0}\n    return (a & 0xff, stats)\n"
+    assert uncovered("INPUTS: a. OUTPUTS: loop_iterations from 0; keep the low bits, 0xff.", source, COUNTER) == []
+    assert uncovered("INPUTS: a. OUTPUTS: loop_iterations from 0; keep the low bits, 255.", source, COUNTER) == []
+    assert uncovered("INPUTS: a. OUTPUTS: loop_iterations from 0; keep the low bits.", source, COUNTER) == ["255"]  # 0xff, under either name, is missing
+    masked = _text("v = a & 0xff\nreturn (v, stats)")
+    assert uncovered(masked, "def f(a):\n    stats = {'loop_iterations': 0}\n    v = a & 0xff\n    return (v, stats)\n",
+                     COUNTER) == []
+
+
+def test_floor_division_and_remainder_are_told_with_negative_examples_python_agrees_with():
+    text = _text("return (a // 2 + a % 3, stats)")
+    assert "a floor-divided by 2" in text and "the remainder of a divided by 3" in text
+    assert f"-7 floor-divided by 2 is {-7 // 2}" in text
+    assert f"the remainder of -7 divided by 3 is {-7 % 3}, and of 7 divided by -3 is {7 % -3}" in text
+    assert f"6 divided by 3 is {6 / 3}" in _text("return (a / 3, stats)")
+
+
+def test_slices_say_which_bound_is_included_and_what_negative_bounds_mean():
+    text = _text("return ((a[1:3], a[-2:], a[:a[0]], a[:]), stats)")
+    assert "the part of a from position 1 up to position 3" in text
+    assert "the part of a from position -2 to the end" in text
+    assert "the part of a before position (the item of a at position 0)" in text or \
+        "the part of a before position the item of a at position 0" in text
+    assert "a copy of a" in text
+    assert "includes position i but not position j" in text and "A negative bound has the length added" in text
+    assert [1, 2, 3, 4][-2:] == [3, 4]  # the rule's reading: -2 becomes 4 - 2 = 2
+    nested = _text("return (a[a[0] - 1] - 1, stats)")  # which "minus 1" belongs where is never in doubt
+    assert "(the item of a at position ((the item of a at position 0) minus 1)) minus 1" in _uncited(nested)
+
+
+def test_min_takes_the_first_of_ties_and_sorted_keys_are_spelled_out():
+    text = _text("return ((min(a, key=lambda p: p[1]), sorted(a, key=lambda p: (p[1], p[0]), reverse=True)), stats)")
+    assert ("the first of the items of a for which the item of p at position 1 is smallest "
+            "(with p standing for the item)") in text
+    assert "when several tie, the first of them (in order) is the one taken" in text
+    assert ("sorted from largest to smallest by (the pair of the item of p at position 1 and the item of p at "
+            "position 0) (with p standing for the item)") in text
+    assert "Sorting is stable" in text and "also when sorting from largest to smallest" in text
+    pairs = [[1, 2], [0, 2], [5, 1]]
+    assert min(pairs, key=lambda p: p[1]) == [5, 1] and min([[1, 2], [0, 2]], key=lambda p: p[1]) == [1, 2]
+
+
+def test_truthiness_and_value_returning_or_are_said_exactly():
+    text = _text("if a:\n    return (a or 7, stats)\nreturn (0, stats)")
+    assert "If a counts as true, do this:" in text
+    assert "a if it counts as true, otherwise 7" in text
+    assert "A value counts as false when it is false, None, zero, empty text" in text
+
+
+def test_parameter_lists_read_as_english_without_stray_commas():
+    helper = "def g1(e, g, h=2):\n    return e + g * h\n"
+    text = _text("return (g1(a, 1), stats)", helpers=helper)
+    assert "It takes e, g and h (h is 2 unless it is given)." in text
+    assert "g," not in text and "h," not in text
+
+
+def test_dead_code_and_docstrings_are_not_narrated():
+    helper = 'def g1(b):\n    """Secret domain hint about loans."""\n    return b\n'
+    text = _text('"""Another hint."""\nv1 = 1\nif 0 and v1:\n    v1 = 99\nif False:\n    v1 = 98\n'
+                 'v2 = 97 if False else 5\nreturn (g1(v1), stats)\nv1 = 96', helpers=helper)
+    for hidden in ("hint", "99", "98", "97", "96"):
+        assert hidden not in text
+    assert "Set v2 to 5." in text
+
+
+def test_mixed_input_and_output_types_are_declared_truthfully(tmp_path):
+    (tmp_path / "mixed.py").write_text(
+        "def mixed(x):\n    out = []\n    for c in str(x):\n        out.append(c)\n"
+        "    return len(out) if isinstance(x, int) else str(x)\n\n"
+        '# input: [12]\n# input: ["ab"]\n# input: [7]\n# input: ["xyz"]\n')
+    item = _measured(tmp_path)["mixed"]
+    text = describe_stage.run(item).kept.instruction.description
+    assert "a whole number or a piece of text" in text.split("LOGICS:")[0]
+    assert "which is a whole number or a piece of text" in text.split("OUTPUTS:")[1]
+    stack = _measured_one("stack_calculator")
+    kinds = {case.output_type for case in stack.executed.cases}
+    assert kinds == {"int", "str"}  # half its outputs are error texts
+    assert "which is a whole number or a piece of text" in describe_stage.run(stack).kept.instruction.description
+
+
+def _measured_one(task_id):
+    seeds, _ = load.load_seed_dir(PROJECT / "seeds")
+    [seed] = [s for s in seeds if s.task_id == task_id]
+    executed = execute.run(instrument.run(seed).kept, from_settings(ExecuteConfig, LogicIFSettings())).kept
+    return complexity.run(executed).kept
+
+
+def test_an_undescribable_construct_drops_the_item_with_its_name(tmp_path):
+    (tmp_path / "lam.py").write_text(
+        "def lam(xs):\n    pick = lambda v: v * 2\n    total = 0\n    for x in xs:\n        total += pick(x)\n"
+        "    return total\n\n# input: [[1, 2]]\n# input: [[]]\n# input: [[5]]\n")
+    outcome = describe_stage.run(_measured(tmp_path)["lam"])
+    assert outcome.kept is None
+    [drop] = outcome.dropped
+    assert drop.reason == "not_describable" and "lambda" in drop.detail
+    with pytest.raises(Undescribable, match="with statement"):
+        _text("with open(a) as h:\n    pass\nreturn (1, stats)")
+
+
+def test_holds_code_finds_code_and_lets_quoted_data_and_english_pass():
+    assert holds_code("Append `v7 // v8` to the end of `v2`.")
+    assert holds_code("Set v1 to sorted(v2, key=lambda p: p[0]).")
+    assert holds_code('Hand back f"error at {v4}".')
+    assert holds_code("Check whether v3 == 0 and v2[1:] is empty.")
+    assert holds_code("Call v2.append(3).")
+    assert holds_code("Set x = n * m.") and holds_code("Keep going while i <= n.")
+    assert holds_code('Put the text "a == b" at the end of v2, then v1 floor-divided by 2 (e.g. 7 gives 3).') == []
+    assert holds_code("1.2.b1. Set v3 to the item of v2 at position -1, the last item.") == []
+    logicif = [json.loads(line)["description"] for line in needs_fixture("tasks.jsonl").read_text().splitlines()]
+    assert sum(bool(holds_code(text)) for text in logicif) > len(logicif) // 2  # LogicIFEval's own texts slip often
+
+
+def test_tracker_updates_of_any_shape_are_told_from_the_code_and_the_records():
+    """Trackers other than today's loop/branch/peak ones (sizes, depths, counts of comprehension
+    rounds) are narrated from the statements that update them, and their explanations lose their code."""
+    source = ("def f(a):\n    stats = {'rounds': 0, 'deepest': 0, 'sizes': 0}\n"
+              "    v1 = [x * 2 for x in a if x > 0]\n    stats['rounds'] += len(a)\n"
+              "    stats['deepest'] = max(stats['deepest'], len(v1) // 2)\n"
+              "    stats['sizes'] = stats['sizes'] + len(v1)\n    return (v1, stats)\n")
+    trackers = [Tracker(name="rounds", kind="llm", explanation="rounds of `[x * 2 for x in a if x > 0]`"),
+                Tracker(name="deepest", kind="llm", explanation="the largest `len(v1) // 2` seen"),
+                Tracker(name="sizes", kind="llm", explanation="sum of `len(v1)`")]
+    text = describe(source, trackers, {"a": "list[int]"}, "list[int]")
+    assert holds_code(text) == []
+    assert "Add the length of a to the counter rounds." in text
+    assert "Set the counter deepest to the larger of the counter deepest and ((the length of v1) floor-divided by 2" in text
+    assert "Set the counter sizes to (the counter sizes) plus (the length of v1)" in _uncited(text)
+    assert "- deepest: the largest (the length of v1) floor-divided by 2" in _uncited(text)
+    assert "Start a dictionary called stats that keeps the counters rounds set to 0, deepest set to 0 and sizes set to 0." in text
