@@ -212,3 +212,31 @@ def test_tracker_updates_of_any_shape_are_told_from_the_code_and_the_records():
     assert "Set the counter sizes to (the counter sizes) plus (the length of v1)" in _uncited(text)
     assert "- deepest: the largest (the length of v1) floor-divided by 2" in _uncited(text)
     assert "Start a dictionary called stats that keeps the counters rounds set to 0, deepest set to 0 and sizes set to 0." in text
+
+
+def test_a_model_description_that_quotes_code_is_asked_again_in_plain_english():
+    import asyncio
+
+    from ifforge.core.llm import LLM, LLMConfig
+    from ifforge.families.logicif.configs import DescribeConfig
+    from ifforge.families.logicif.stages.describe import code_problem, write_with_llm
+    from ifforge.testing.openai_stub import Answer, StubServer
+
+    quoted = "INPUTS: a list `a`.\nLOGICS: Set `b = a[0] // 2`.\nOUTPUTS: b and the counter."
+    plain = ("INPUTS: a list a of whole numbers.\nLOGICS: Take the first item of a, divide it by 2 and round "
+             "down (toward negative infinity), and call that b.\nOUTPUTS: b and the counter.")
+    assert code_problem(plain) is None and "quotes code" in code_problem(quoted)
+    with StubServer() as server:
+        server.script(Answer(content=quoted), Answer(content=plain))
+        llm = LLM(LLMConfig(model="m", base_url=server.url, api_key="k", max_retries=1, timeout=5))
+
+        async def ask():
+            try:
+                return await write_with_llm(llm, "describe", {"function": "def f(a): ...", "stats_keys": "c"},
+                                            DescribeConfig(llm_reasks=1), "describe")
+            finally:
+                await llm.close()
+
+        text, problem = asyncio.run(ask())
+        assert text == plain + "\n" and problem == ""
+        assert "quotes code" in server.requests[1]["messages"][-1]["content"]

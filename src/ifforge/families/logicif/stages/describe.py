@@ -13,7 +13,7 @@ import sys
 from ifforge.core.workers import in_worker
 from ifforge.core._sandbox_child import _type_name
 from ifforge.core.store import code_version
-from ifforge.families.logicif.codeops import narrate
+from ifforge.families.logicif.codeops import english, narrate
 from ifforge.families.logicif.codeops.source import parameter_names
 from ifforge.core.llm import LLM, LLMError
 from ifforge.core.prompts import load_prompt
@@ -65,6 +65,16 @@ def sections_problem(text: str) -> str | None:
     return None
 
 
+def code_problem(text: str) -> str | None:
+    """A description quotes code (backticks, operators, calls): a model cannot be asked to follow
+    Python in disguise, so the writer is asked again and, failing that, the renderer takes over."""
+    found = english.holds_code(text)
+    if not found:
+        return None
+    return ("it quotes code (" + "; ".join(found[:3]) + "); say every step in plain English, "
+            "without backticks, operators, calls or indexing brackets")
+
+
 def from_labels(text: str) -> str:
     """Drop any preamble a model puts before `INPUTS:`."""
     start = text.find("INPUTS:")
@@ -82,7 +92,7 @@ async def write_with_llm(llm: LLM, prompt_name: str, values: dict[str, str], set
             reply = await llm.chat(messages, stage=stage, prompt_versions={prompt_name: prompt.hash})
         except LLMError as error:
             return None, str(error)
-        problem = sections_problem(reply.text)
+        problem = sections_problem(reply.text) or code_problem(reply.text)
         if problem is None:
             return from_labels(reply.text), ""
         messages = messages + [{"role": "assistant", "content": reply.text},
