@@ -37,7 +37,17 @@ class ExecuteConfig(SandboxConfig):
     max_input_length: int
 
 
-class InstrumentConfig(SandboxConfig):
+class TrackerConfig(SandboxConfig):
+    """Trackers are judged on the cases execute will keep, so the stage sees execute's filters."""
+
+    min_cases: int
+    max_tracker_value: float
+    max_decimal_places: int
+    max_input_magnitude: float
+    max_input_length: int
+
+
+class InstrumentConfig(TrackerConfig):
     """The LLM path: the anonymised function must reproduce the original's outputs in the sandbox."""
 
     llm_reasks: int
