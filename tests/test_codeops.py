@@ -177,7 +177,8 @@ def fib(n):
     assert [r.stats["branch_hits"] for r in results] == [1, 1, 13]
 
 
-def test_helper_calls_are_counted_where_they_surely_run():
+def test_helper_calls_count_every_run_of_the_helper():
+    """The helper moves into f and counts itself, so calls in conditions and generators count too."""
     source = '''
 def double(x):
     return 2 * x
@@ -191,7 +192,7 @@ def run(values):
     code, trackers = instrument(anonymise(source, "run").source)
     assert "helper_calls" in [t.name for t in trackers]
     [result] = _assert_same_behaviour(source, "run", code, "f", [[[1, 2]]], tracked=True)
-    assert result.stats["helper_calls"] == 2  # the two calls of the first statement line
+    assert result.stats["helper_calls"] == 5  # two in the first line, one in the condition, two in the sum
 
 
 def test_a_function_with_nothing_to_count_is_refused():
@@ -207,3 +208,148 @@ def test_description_mentions_every_parameter_tracker_and_constant(name):
     text = describe(code, trackers, {}, "int")
     assert text.startswith("INPUTS:") and "\n\nLOGICS:" in text and "\n\nOUTPUTS:" in text
     assert uncovered(text, code, trackers) == []
+
+
+# ---- trackers chosen by running the cases (the instrument stage) ------------------------------------
+def _stage(source, inputs, **settings):
+    from ifforge.families.logicif.configs import TrackerConfig, from_settings
+    from ifforge.families.logicif.records import SeedFunction, TestInput
+    from ifforge.families.logicif.settings import LogicIFSettings
+    from ifforge.families.logicif.stages import instrument as stage
+
+    entry = [n.name for n in ast.parse(source).body if isinstance(n, ast.FunctionDef)][-1]
+    seed = SeedFunction(task_id="t", source=source, entry=entry, origin="test",
+                        inputs=[TestInput(args=args) for args in inputs])
+    return stage.run(seed, from_settings(TrackerConfig, LogicIFSettings(**settings)))
+
+
+def _gold(outcome, inputs):
+    """Each tracker's values over the cases, after checking f still gives the seed's outputs."""
+    function = outcome.kept
+    expected = run_cases(function.original_source, function.original_entry, inputs)
+    got = run_cases(function.instrumented_source, "f", inputs, tracked=True)
+    assert [r.output for r in got] == [r.output for r in expected], [r.error for r in got]
+    return {t.name: [r.stats[t.name] for r in got] for t in function.trackers}
+
+
+def test_a_function_whose_loops_are_all_comprehensions_gets_trackers():
+    source = '''
+def pairs(values, limit):
+    small = [v * v for v in values if v < limit]
+    return small, sum(1 for v in values for w in values if v < w)
+'''
+    inputs = [[[1, 5, 2], 3], [[4, 4], 9], [[3, 1, 2, 0], 2], [[], 1], [[7, 1], 8]]
+    outcome = _stage(source, inputs)
+    assert outcome.kept is not None, outcome.dropped
+    values = _gold(outcome, inputs)
+    assert values["item_checks"] == [9, 4, 16, 0, 4]  # the nested generator's steps: len(values) squared
+    assert values["items_kept"] == [3, 0, 6, 0, 1]  # the pairs it counts
+
+
+GUARDED = '''
+def walk(steps, start):
+    if not isinstance(steps, list):
+        raise TypeError("steps must be a list")
+    position = start
+    for step in steps:
+        if step > 0:
+            position += step
+    return position
+'''
+GUARDED_INPUTS = [[[1, -2, 3], 0], [[-1, -1], 5], [[4, 4, 4, 1], 2], [[], 3], [[2], 1]]
+
+
+def test_an_input_guard_that_never_fires_is_not_a_tracker():
+    outcome = _stage(GUARDED, GUARDED_INPUTS)
+    anchors = [t.anchor for t in outcome.kept.trackers]
+    assert not any("isinstance" in anchor for anchor in anchors)
+    assert _gold(outcome, GUARDED_INPUTS) == {"branch_hits": [2, 0, 4, 0, 1]}
+
+
+def test_a_tracker_equal_to_an_inputs_length_is_not_chosen():
+    outcome = _stage(GUARDED, GUARDED_INPUTS)
+    assert "loop_iterations" not in [t.kind for t in outcome.kept.trackers]  # the loop runs len(steps) times
+    for values in _gold(outcome, GUARDED_INPUTS).values():
+        assert values != [len(args[0]) for args in GUARDED_INPUTS]
+
+
+def test_identical_candidates_yield_one_tracker():
+    source = '''
+def evens(numbers):
+    kept = []
+    for n in numbers:
+        if n % 2 == 0:
+            kept.append(n)
+    return kept
+'''
+    inputs = [[[1, 2, 4]], [[3]], [[2, 2, 2, 5]], [[]], [[6, 1]]]
+    outcome = _stage(source, inputs)
+    assert len(outcome.kept.trackers) == 1  # times the branch is taken == largest size of the list
+    assert list(_gold(outcome, inputs).values()) == [[2, 0, 3, 0, 1]]
+
+
+def test_a_re_sub_callback_is_counted():
+    source = '''
+import re
+
+def shout(text, least):
+    def loud(match):
+        word = match.group(0)
+        return word.upper() if len(word) >= least else word
+    return re.sub(r"[a-z]+", loud, text) + re.sub(r"[0-9]+", lambda m: str(int(m.group(0)) * 2), text)
+'''
+    inputs = [["ab cde f", 2], ["x1 y22", 1], ["", 3], ["hello 7 world 8 and 9", 4], ["q", 1]]
+    outcome = _stage(source, inputs)
+    values = _gold(outcome, inputs)
+    counted = {t.anchor: values[t.name] for t in outcome.kept.trackers if t.kind == "helper_calls"}
+    assert [3, 2, 0, 3, 1] in counted.values()  # the inner function runs once per word
+    assert [0, 2, 0, 3, 0] in counted.values()  # the lambda once per number
+
+
+def test_a_helper_called_through_an_alias_is_counted():
+    source = '''
+def bump(x):
+    return x + 1
+
+def climb(values):
+    step = bump
+    total = step(0)
+    for v in values:
+        if v > 2:
+            total = step(step(total))
+    return total
+'''
+    inputs = [[[1, 5, 3]], [[0]], [[9, 9, 9]], [[]], [[4, 1, 1, 1]]]
+    outcome = _stage(source, inputs)
+    values = _gold(outcome, inputs)
+    helper = next(t for t in outcome.kept.trackers if t.kind == "helper_calls")
+    assert values[helper.name] == [5, 1, 7, 1, 3]  # 1 + 2 per value above 2
+
+
+def test_a_function_where_nothing_varies_is_dropped_with_the_reason():
+    source = '''
+def total(values):
+    result = 0
+    for v in values:
+        result += v
+    return result
+'''
+    outcome = _stage(source, [[[1, 2]], [[3]], [[4, 5, 6]]])
+    assert outcome.kept is None
+    [drop] = outcome.dropped
+    assert drop.reason == "no_informative_tracker" and "argument 1's length" in drop.detail
+
+
+def test_a_tracker_reaching_the_case_limit_is_not_chosen():
+    source = '''
+def spin(n, m):
+    count = 0
+    for i in range(n * 10):
+        if i % m == 0:
+            count += 1
+    return count
+'''
+    inputs = [[1, 3], [2, 4], [6, 5], [3, 2]]
+    outcome = _stage(source, inputs)
+    assert [t.kind for t in outcome.kept.trackers] == ["branch_taken"]  # the loop reaches 60
+    assert _gold(outcome, inputs) == {"branch_hits": [4, 5, 12, 15]}

@@ -65,6 +65,7 @@ class Probe:
     source: str  # f with every candidate, returning (output, {candidate key: value})
     candidates: list[Candidate]
     keys: dict[str, str]  # candidate id -> key in the probe's stats
+    context: "_Context" = field(repr=False, default=None)  # the parsed function, for `build`
 
 
 def _code(node: cst.CSTNode) -> str:
@@ -125,10 +126,24 @@ class _Sites(cst.CSTVisitor):
 
     def __init__(self, bound: set[str]):
         self.bound = bound
+        self.known: set[int] = set()  # every node of f's body
+        self.holders: set[int] = set()  # nodes with a comprehension or lambda inside
+        self.path: list[cst.CSTNode] = []
         self.number: dict[int, int] = {}
         self.candidates: list[Candidate] = []
         self.enclosing: list[int | None] = []  # comprehension / lambda sites (None: not convertible)
         self.functions = 0  # depth of inner functions
+
+    def on_visit(self, node) -> bool:
+        self.known.add(id(node))
+        self.path.append(node)
+        if isinstance(node, (cst.Lambda, *COMPREHENSIONS)):
+            self.holders.update(id(n) for n in self.path)
+        return super().on_visit(node)
+
+    def on_leave(self, node) -> None:
+        super().on_leave(node)
+        self.path.pop()
 
     def _site(self, node) -> int:
         self.number[id(node)] = len(self.number)
@@ -476,13 +491,18 @@ class _Writer:
 
         class Hoist(cst.CSTTransformer):
             def on_visit(self, inner):
-                return not isinstance(inner, (cst.Lambda, *COMPREHENSIONS))  # they are handled whole
+                if isinstance(inner, (cst.Lambda, *COMPREHENSIONS)):
+                    return False  # handled whole, on leaving
+                return id(inner) not in sites.known or id(inner) in sites.holders
 
             def on_leave(self, original, updated):
                 if isinstance(original, (cst.Lambda, *COMPREHENSIONS)) and writer.site(original) in writer.convert:
                     return writer.function_for(original, hoisted)
                 return updated
 
+        sites = self.context.sites
+        if id(node) in sites.known and id(node) not in sites.holders:
+            return node  # nothing to turn into a function in there
         return node.visit(Hoist())
 
     def function_for(self, node, hoisted: list[cst.BaseStatement]) -> cst.BaseExpression:
@@ -613,7 +633,7 @@ def propose(source: str) -> Probe:
         raise NothingToTrack("f has no loop, branch, comprehension, function call or growing container to count")
     if len(candidates) < len(keys):
         code, _ = _render(context, {c.id: keys[c.id] for c in candidates}, convert, context.movable)
-    return Probe(source=code, candidates=candidates, keys={c.id: keys[c.id] for c in candidates})
+    return Probe(source=code, candidates=candidates, keys={c.id: keys[c.id] for c in candidates}, context=context)
 
 
 def _input_facts(args: list) -> list[int | None]:
@@ -690,9 +710,9 @@ def choose(candidates: list[Candidate], cases: list[tuple[list, dict[str, int]]]
     return chosen
 
 
-def build(source: str, chosen: list[Candidate]) -> tuple[str, list[Tracker]]:
+def build(probe: Probe, chosen: list[Candidate]) -> tuple[str, list[Tracker]]:
     """f with only the chosen counters, under neutral names, and what each counts."""
-    context = _prepare(source)
+    context = probe.context
     names: dict[str, str] = {}
     for candidate in chosen:
         base = KINDS[candidate.role][0]
@@ -730,4 +750,4 @@ def instrument(source: str) -> tuple[str, list[Tracker]]:
     for candidate in ranked:
         if len(chosen) < MAX_TRACKERS and candidate.kind not in {c.kind for c in chosen}:
             chosen.append(candidate)
-    return build(source, chosen)
+    return build(probe, chosen)

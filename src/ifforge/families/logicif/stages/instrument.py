@@ -77,7 +77,7 @@ def run(seed: SeedFunction, settings: TrackerConfig) -> Outcome[InstrumentedFunc
     cases = [(arguments, {by_id[k]: v for k, v in stats.items() if k in by_id}) for arguments, stats in cases]
     try:
         chosen = choose(probe.candidates, cases, settings.max_tracker_value)
-        instrumented, trackers = build(anonymised.source, chosen)
+        instrumented, trackers = build(probe, chosen)
     except NothingInformative as error:
         return dropped("no_informative_tracker", str(error))
     except (cst.ParserSyntaxError, ValueError) as error:
