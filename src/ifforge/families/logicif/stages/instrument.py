@@ -95,6 +95,19 @@ def run(seed: SeedFunction, settings: TrackerConfig) -> Outcome[InstrumentedFunc
     ))
 
 
+def informative(names: list[str], args: list[list], settings: TrackerConfig):
+    """A judge for `checks.tracked_function_problem`: a model's trackers must tell something on the
+    cases execute will keep, like the deterministic path's (judged on the run the check makes)."""
+
+    def judge(results: list[sandbox.CaseResult]) -> str | None:
+        cases, _ = kept_cases(results, args, settings)
+        found = tracker_problems(names, cases, settings.max_tracker_value) if len(cases) >= settings.min_cases else []
+        return ("each tracker must vary across the test inputs, not repeat an input's length or value, stay below "
+                f"{settings.max_tracker_value:g}, and not equal another: " + "; ".join(found)) if found else None
+
+    return judge
+
+
 class TrackerReply(BaseModel):
     name: str
     explanation: str = ""
@@ -110,15 +123,9 @@ def llm_problem(seed: SeedFunction, reply: AnonymiseReply, expected: list, setti
     judged like the deterministic path's candidates, on the same run of the cases (no extra pass)."""
     args = [i.args for i in seed.inputs]
     names = [t.name for t in reply.trackers]
-
-    def informative(results: list[sandbox.CaseResult]) -> str | None:
-        cases, _ = kept_cases(results, args, settings)
-        found = tracker_problems(names, cases, settings.max_tracker_value) if len(cases) >= settings.min_cases else []
-        return ("trackers must vary across the test inputs, not copy an input's length or value, and not equal "
-                "each other: " + "; ".join(found)) if found else None
-
     problem = checks.tracked_function_problem(reply.function, args, names, expected=expected,
-                                              limits=settings.limits(), budget=settings.budget(), judge=informative)
+                                              limits=settings.limits(), budget=settings.budget(),
+                                              judge=informative(names, args, settings))
     if problem:
         return problem
     leaked = sorted(checks.author_names(seed.source) & checks.identifiers(reply.function))
