@@ -27,19 +27,21 @@ def main() -> None:
     seeds, _ = load.load_seed_dir(options.seeds)
     stages = {stage.name: stage for stage in FAMILY.plan(LogicIFSettings(dedup=False, expressions=0))}
     instrument, execute = stages["instrument"], stages["execute"]
-    seconds = Counter()
+    seconds, cpu = Counter(), Counter()  # wall clock; this process's CPU (not the sandbox children's)
     trackers, constant, input_length, duplicates, kinds = 0, [], [], [], Counter()
     untracked, other_drops = [], []
     for seed in seeds:
-        started = time.perf_counter()
+        started, used = time.perf_counter(), time.process_time()
         instrumented = instrument.call(seed)
         seconds["instrument"] += time.perf_counter() - started
+        cpu["instrument"] += time.process_time() - used
         if instrumented.kept is None:
             untracked.append((seed.task_id, instrumented.dropped[0].reason))
             continue
-        started = time.perf_counter()
+        started, used = time.perf_counter(), time.process_time()
         executed = execute.call(instrumented.kept)
         seconds["execute"] += time.perf_counter() - started
+        cpu["execute"] += time.process_time() - used
         if executed.kept is None:
             other_drops.append((seed.task_id, executed.dropped[-1].reason))
             continue
@@ -63,8 +65,8 @@ def main() -> None:
     print(f"identical pairs within a task:    {len(duplicates)}")
     print(f"seeds with no tracker:            {len(untracked)}  {sorted(Counter(r for _, r in untracked).items())}")
     print(f"seeds dropped later (execute):    {len(other_drops)}  {sorted(Counter(r for _, r in other_drops).items())}")
-    print(f"seconds: instrument {seconds['instrument']:.2f}, execute {seconds['execute']:.2f} "
-          f"(one function at a time)")
+    print(f"seconds, one function at a time: instrument {seconds['instrument']:.2f} wall / {cpu['instrument']:.2f} "
+          f"CPU here, execute {seconds['execute']:.2f} wall / {cpu['execute']:.2f} CPU here")
     if options.verbose:
         for label, found in (("constant", constant), ("input length", input_length), ("duplicate", duplicates),
                              ("no tracker", untracked), ("dropped later", other_drops)):

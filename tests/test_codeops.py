@@ -353,3 +353,25 @@ def spin(n, m):
     outcome = _stage(source, inputs)
     assert [t.kind for t in outcome.kept.trackers] == ["branch_taken"]  # the loop reaches 60
     assert _gold(outcome, inputs) == {"branch_hits": [4, 5, 12, 15]}
+
+
+def test_a_peak_size_sees_growth_through_a_helper():
+    """The running max is taken after every line naming the container, not only after its own appends."""
+    from ifforge.families.logicif.codeops.instrument import build, propose
+
+    source = '''
+def add_all(target, values):
+    for v in values:
+        target.append(v)
+
+def run(values):
+    seen = []
+    seen.append(0)
+    add_all(seen, values)
+    return len(seen) * 2
+'''
+    probe = propose(anonymise(source, "run").source)
+    code, trackers = build(probe, [c for c in probe.candidates if c.role == "peak"])
+    inputs = [[[1, 2]], [[]], [[5, 5, 5, 5]]]
+    results = _assert_same_behaviour(source, "run", code, "f", inputs, tracked=True)
+    assert [r.stats["peak_size"] for r in results] == [3, 1, 5]

@@ -236,8 +236,8 @@ def _containers(entry: cst.FunctionDef) -> list[str]:
         if isinstance(value, (cst.List, cst.Set, cst.Dict, cst.Tuple, *COMPREHENSIONS, cst.SimpleString,
                               cst.FormattedString)):
             return True
-        if isinstance(value, cst.Call):
-            name = value.func.attr.value if isinstance(value.func, cst.Attribute) else getattr(value.func, "value", "")
+        if isinstance(value, cst.Call) and isinstance(value.func, (cst.Name, cst.Attribute)):
+            name = value.func.attr.value if isinstance(value.func, cst.Attribute) else value.func.value
             return name in CONTAINER_CALLS
         return False
 
@@ -277,37 +277,26 @@ def _containers(entry: cst.FunctionDef) -> list[str]:
                     grown.append(node.args[0].value.value)
 
         def visit_FunctionDef(self, node):
+            enclosed.update(_names_in(node))
             return False
 
         def visit_Lambda(self, node):
+            enclosed.update(_names_in(node))
             return False
 
         def visit_ClassDef(self, node):
+            enclosed.update(_names_in(node))
             return False
 
+    enclosed: set[str] = set()  # names an inner function could change between two of f's lines
     entry.body.visit(Survey())
-    return sorted({name for name in grown if bindings.get(name) and name not in parameters}, key=grown.index)
+    return sorted({name for name in grown if bindings.get(name) and name not in parameters | enclosed},
+                  key=grown.index)
 
 
-def _touches(line: cst.SimpleStatementLine, container: str) -> bool:
-    """Does this line bind `container` or grow it in place?"""
-    for small in line.body:
-        if isinstance(small, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
-            targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
-            for target in targets:
-                base = target.value if isinstance(target, cst.Subscript) else target
-                if isinstance(base, cst.Name) and base.value == container:
-                    return True
-        if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
-            call = small.value
-            if isinstance(call.func, cst.Attribute) and isinstance(call.func.value, cst.Name):
-                if call.func.value.value == container and call.func.attr.value in GROWING_METHODS:
-                    return True
-            if _code(call.func) in {"heappush", "heapq.heappush"} and call.args:
-                first = call.args[0].value
-                if isinstance(first, cst.Name) and first.value == container:
-                    return True
-    return False
+def _mentions(line: cst.SimpleStatementLine, container: str) -> bool:
+    """Could this line change `container`? Any line naming it may (a method, a helper it is passed to)."""
+    return container in _names_in(line)
 
 
 # ---- helpers that can move into f ----------------------------------------------------------------
@@ -422,7 +411,8 @@ class _Writer:
         return self.context.sites.number.get(id(node))
 
     def role_id(self, role: str, node) -> str:
-        return f"{role}{self.site(node)}"
+        site = self.site(node)
+        return f"{role}{site}" if site is not None else ""
 
     # statements
     def block(self, statements: Sequence[cst.BaseStatement], peaks: list[str]) -> list[cst.BaseStatement]:
@@ -442,7 +432,7 @@ class _Writer:
             if not _returns(statement):
                 for name in peaks:
                     key = self.keys.get(f"peak:{name}")
-                    if key and _touches(statement, name):
+                    if key and _mentions(statement, name):
                         self.emitted.add(f"peak:{name}")
                         stats = self.context.stats
                         after.append(_statement(f"{stats}[{key!r}] = max({stats}[{key!r}], len({name}))"))
@@ -553,9 +543,9 @@ def _render(context: _Context, keys: dict[str, str], convert: set[int], moved: l
     entry = context.entry
     helpers = {s.name.value: s for s in context.module.body if isinstance(s, cst.FunctionDef)}
     inner_helpers: list[cst.BaseStatement] = []
-    for name in moved:
-        first = writer.bump(f"helper:{name}")
-        inner_helpers.append(helpers[name].with_changes(body=writer.suite(helpers[name].body, [], first)))
+    for name in moved:  # as they are, but for their own counter
+        body = helpers[name].body
+        inner_helpers.append(helpers[name].with_changes(body=_block(body, [*writer.bump(f"helper:{name}"), *_lines(body)])))
     peaks = [name for name in context.containers if f"peak:{name}" in keys]
     body = writer.block(_lines(entry.body), peaks)
     initial = {key: 0 for key in keys.values()}
