@@ -168,5 +168,5 @@ def test_a_run_that_drops_every_item_still_finishes_with_an_empty_benchmark(tmp_
                                     "\n# input: [[1, 2]]\n")  # one case: under min_cases
     version = generate(seeds=str(folder), out=str(tmp_path / "out"), options={"progress": False, "expressions": 0})
     manifest = _manifest(Path(version))
-    assert manifest["export"]["tasks"] == 0 and manifest["dropped"]["items"] == {"execute:too_few_cases": 1}
+    assert manifest["export"]["tasks"] == 0 and manifest["dropped"]["items"] == {"instrument:too_few_cases": 1}
     assert (Path(version) / "benchmark.jsonl").read_text() == ""
