@@ -294,11 +294,6 @@ def _containers(entry: cst.FunctionDef) -> list[str]:
                   key=grown.index)
 
 
-def _mentions(line: cst.SimpleStatementLine, container: str) -> bool:
-    """Could this line change `container`? Any line naming it may (a method, a helper it is passed to)."""
-    return container in _names_in(line)
-
-
 # ---- helpers that can move into f ----------------------------------------------------------------
 def _movable_helpers(module: cst.Module, entry: cst.FunctionDef) -> tuple[list[str], dict[str, set[str]]]:
     """Top-level helpers that can live inside f (nothing outside f's body needs them at module
@@ -429,10 +424,11 @@ class _Writer:
         if isinstance(statement, cst.SimpleStatementLine):
             line = self.hoist(statement, hoisted)
             after = []
-            if not _returns(statement):
+            if peaks and not _returns(statement):
+                named = _names_in(statement)  # any line naming a container may change it (a helper it is passed to)
                 for name in peaks:
                     key = self.keys.get(f"peak:{name}")
-                    if key and _mentions(statement, name):
+                    if key and name in named:
                         self.emitted.add(f"peak:{name}")
                         stats = self.context.stats
                         after.append(_statement(f"{stats}[{key!r}] = max({stats}[{key!r}], len({name}))"))
