@@ -375,3 +375,23 @@ def run(values):
     inputs = [[[1, 2]], [[]], [[5, 5, 5, 5]]]
     results = _assert_same_behaviour(source, "run", code, "f", inputs, tracked=True)
     assert [r.stats["peak_size"] for r in results] == [3, 1, 5]
+
+
+def test_a_generator_nested_in_a_comprehension_or_a_lambda_is_counted():
+    from ifforge.families.logicif.codeops.instrument import build, propose
+
+    source = '''
+def count(grid, mark):
+    per_row = [sum(1 for c in row if c == mark) for row in grid if row]
+    return per_row, sorted(grid, key=lambda r: sum(x == mark for x in r))
+'''
+    probe = propose(anonymise(source, "count").source)
+    nested = [c for c in probe.candidates if len(c.needs) == 2]  # inside the comprehension, inside the lambda
+    assert sorted(c.role for c in nested) == ["iter", "iter", "kept"]
+    inputs = [[["ab#", "##", ""], "#"], [["x"], "x"], [[], "#"]]
+    for candidate in nested:
+        code, [tracker] = build(probe, [candidate])
+        results = _assert_same_behaviour(source, "count", code, "f", inputs, tracked=True)
+        counted = [r.stats[tracker.name] for r in results]
+        # kept: the marks found; iterations: the characters looked at, in rows kept or in every sort key
+        assert counted == ([3, 1, 0] if candidate.role == "kept" else [5, 1, 0])
