@@ -395,3 +395,8 @@ def count(grid, mark):
         counted = [r.stats[tracker.name] for r in results]
         # kept: the marks found; iterations: the characters looked at, in rows kept or in every sort key
         assert counted == ([3, 1, 0] if candidate.role == "kept" else [5, 1, 0])
+
+
+def test_the_choice_is_the_same_on_every_run():
+    first, second = _stage(GUARDED, GUARDED_INPUTS), _stage(GUARDED, GUARDED_INPUTS)
+    assert first.model_dump() == second.model_dump()
