@@ -28,7 +28,7 @@ CONTAINER_CALLS = {"list", "set", "dict", "sorted", "deque", "defaultdict", "Cou
                    "copy"}
 MAX_TRACKERS = 3
 COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
-# kind -> (neutral base name, preference: lower first)
+# candidate role -> (neutral tracker name, Tracker kind, preference: lower first)
 KINDS = {"loop": ("loop_iterations", "loop_iterations", 0), "branch": ("branch_hits", "branch_taken", 1),
          "kept": ("items_kept", "branch_taken", 1), "call": ("helper_calls", "helper_calls", 2),
          "recursion": ("recursive_calls", "recursive_calls", 2),
@@ -62,10 +62,12 @@ class Candidate:
 
 @dataclass
 class Probe:
+    """Every candidate in one version of f, to be run once on the cases before choosing."""
+
     source: str  # f with every candidate, returning (output, {candidate key: value})
     candidates: list[Candidate]
     keys: dict[str, str]  # candidate id -> key in the probe's stats
-    context: "_Context" = field(repr=False, default=None)  # the parsed function, for `build`
+    context: _Context | None = field(repr=False, default=None)  # the parsed module, for `build`
 
 
 def _code(node: cst.CSTNode) -> str:
@@ -335,7 +337,7 @@ class _Context:
     movable: list[str]
     callers: dict[str, set[str]]
     recursive: bool
-    candidates: list[Candidate] = field(default_factory=list)
+    candidates: list[Candidate]
 
 
 def _prepare(source: str) -> _Context:
