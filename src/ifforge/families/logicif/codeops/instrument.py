@@ -389,6 +389,7 @@ class _Writer:
         self.keys = keys
         self.convert = convert
         self.emitted: set[str] = set()
+        self.made: dict[int, str] = {}  # comprehension / lambda site -> the inner function it became
         self.taken = set(context.names) | {context.stats}
 
     def fresh(self, prefix: str) -> str:
@@ -495,6 +496,7 @@ class _Writer:
 
     def function_for(self, node, hoisted: list[cst.BaseStatement]) -> cst.BaseExpression:
         name = self.fresh("g")
+        self.made[self.site(node)] = name
         if isinstance(node, cst.Lambda):
             body = [*self.bump(self.role_id("call", node)), cst.SimpleStatementLine([cst.Return(value=node.body)])]
             definition = cst.FunctionDef(name=cst.Name(name), params=node.params, body=cst.IndentedBlock(body=body))
@@ -534,7 +536,7 @@ class _Writer:
         return call.with_changes(lpar=node.lpar, rpar=node.rpar) if node.lpar else call
 
 
-def _render(context: _Context, keys: dict[str, str], convert: set[int], moved: list[str]) -> tuple[str, set[str]]:
+def _render(context: _Context, keys: dict[str, str], convert: set[int], moved: list[str]) -> tuple[str, _Writer]:
     """f with the counters in `keys`, the helpers in `moved` inside it; and the counters written."""
     writer = _Writer(context, keys, convert)
     stats = context.stats
@@ -558,7 +560,7 @@ def _render(context: _Context, keys: dict[str, str], convert: set[int], moved: l
     kept = [s for s in context.module.body
             if not (isinstance(s, cst.FunctionDef) and s.name.value in moved)]
     new_module = context.module.with_changes(body=[new_entry if s is entry else s for s in kept])
-    return new_module.code, writer.emitted
+    return new_module.code, writer
 
 
 class _WrapReturns(cst.CSTTransformer):
@@ -615,8 +617,8 @@ def propose(source: str) -> Probe:
     context = _prepare(source)
     keys = {candidate.id: f"t{index}" for index, candidate in enumerate(context.candidates)}
     convert = {site for candidate in context.candidates for site in candidate.needs}
-    code, emitted = _render(context, keys, convert, context.movable)
-    candidates = [c for c in context.candidates if c.id in emitted]  # e.g. not a lambda in a default value
+    code, writer = _render(context, keys, convert, context.movable)
+    candidates = [c for c in context.candidates if c.id in writer.emitted]  # e.g. not a lambda in a default value
     if not candidates:
         raise NothingToTrack("f has no loop, branch, comprehension, function call or growing container to count")
     if len(candidates) < len(keys):
@@ -710,11 +712,24 @@ def build(probe: Probe, chosen: list[Candidate]) -> tuple[str, list[Tracker]]:
         names[candidate.id] = name
     convert = {site for candidate in chosen for site in candidate.needs}
     moved = _move_closure([c.anchor for c in chosen if c.id.startswith("helper:")], context)
-    code, emitted = _render(context, names, convert, moved)
-    missing = [c.id for c in chosen if c.id not in emitted]
+    code, writer = _render(context, names, convert, moved)
+    missing = [c.id for c in chosen if c.id not in writer.emitted]
     if missing:
         raise ValueError(f"trackers {missing} could not be placed")
-    return code, [Tracker(name=names[c.id], kind=c.kind, explanation=c.explanation, anchor=c.anchor) for c in chosen]
+    return code, [_tracker(c, names[c.id], writer.made.get(c.order) if c.needs else None) for c in chosen]
+
+
+def _tracker(candidate: Candidate, name: str, function: str | None) -> Tracker:
+    """The record of a chosen counter; one on a comprehension or lambda names the function it became."""
+    explanation, anchor = candidate.explanation, candidate.anchor
+    if function is not None:
+        anchor = function
+        explanation = {
+            "call": f"how many times the inner function `{function}` runs, however it is called",
+            "iter": f"how many items the inner function `{function}` looks at (passes of its innermost loop)",
+            "kept": f"how many items the inner function `{function}` keeps (times all its conditions hold)",
+        }[candidate.role]
+    return Tracker(name=name, kind=candidate.kind, explanation=explanation, anchor=anchor)
 
 
 def _move_closure(helpers: list[str], context: _Context) -> list[str]:
