@@ -37,14 +37,8 @@ class ExecuteConfig(SandboxConfig):
     max_input_length: int
 
 
-class TrackerConfig(SandboxConfig):
-    """Trackers are judged on the cases execute will keep, so the stage sees execute's filters."""
-
-    min_cases: int
-    max_tracker_value: float
-    max_decimal_places: int
-    max_input_magnitude: float
-    max_input_length: int
+class TrackerConfig(ExecuteConfig):
+    """Trackers are judged on the cases execute will keep, so the instrument stage sees execute's filters."""
 
 
 class InstrumentConfig(TrackerConfig):
