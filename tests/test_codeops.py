@@ -400,3 +400,18 @@ def count(grid, mark):
 def test_the_choice_is_the_same_on_every_run():
     first, second = _stage(GUARDED, GUARDED_INPUTS), _stage(GUARDED, GUARDED_INPUTS)
     assert first.model_dump() == second.model_dump()
+
+
+def test_a_generator_read_whole_becomes_a_list_and_one_cut_short_stays_lazy():
+    from ifforge.families.logicif.codeops.instrument import build, propose
+
+    source = '''
+def scan(values):
+    return any(v > 2 for v in values), sum(v for v in values if v > 0)
+'''
+    probe = propose(anonymise(source, "scan").source)
+    code, trackers = build(probe, [c for c in probe.candidates if c.role == "iter"])
+    assert code.count("yield") == 1  # any() stops at the first hit; sum() reads every item anyway
+    inputs = [[[1, 5, 2, 9]], [[0, 1]], [[3]]]
+    results = _assert_same_behaviour(source, "scan", code, "f", inputs, tracked=True)
+    assert [[r.stats[t.name] for t in trackers] for r in results] == [[2, 4], [2, 2], [1, 1]]

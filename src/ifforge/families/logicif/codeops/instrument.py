@@ -28,6 +28,8 @@ CONTAINER_CALLS = {"list", "set", "dict", "sorted", "deque", "defaultdict", "Cou
                    "copy"}
 MAX_TRACKERS = 3
 COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
+# calls that consume a generator whole and see nothing but its items: it may as well be a list
+CONSUMERS = {"sum", "min", "max", "sorted", "list", "tuple", "set", "frozenset", "dict", "join"}
 # candidate role -> (neutral tracker name, Tracker kind, preference: lower first)
 KINDS = {"loop": ("loop_iterations", "loop_iterations", 0), "branch": ("branch_hits", "branch_taken", 1),
          "kept": ("items_kept", "branch_taken", 1), "call": ("helper_calls", "helper_calls", 2),
@@ -130,6 +132,7 @@ class _Sites(cst.CSTVisitor):
         self.bound = bound
         self.known: set[int] = set()  # every node of f's body
         self.holders: set[int] = set()  # nodes with a comprehension or lambda inside
+        self.eager: set[int] = set()  # generator expressions a consumer reads whole
         self.path: list[cst.CSTNode] = []
         self.number: dict[int, int] = {}
         self.candidates: list[Candidate] = []
@@ -169,6 +172,14 @@ class _Sites(cst.CSTVisitor):
         self._site(node)
         header = f"while {_short(node.test)}"
         self._add(node, "loop", f"how many times the body of the loop `{header}` runs", header)
+
+    def visit_Call(self, node):
+        func = node.func
+        name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else None
+        rest = [a for a in node.args[1:] if not (a.keyword and a.keyword.value == "default")]
+        if name in CONSUMERS and node.args and isinstance(node.args[0].value, cst.GeneratorExp) and not rest \
+                and not node.args[0].keyword and not node.args[0].star:
+            self.eager.add(id(node.args[0].value))
 
     def visit_If(self, node):
         self._site(node)
@@ -508,7 +519,8 @@ class _Writer:
             clauses.append(clause)
             clause = clause.inner_for_in
         source = self.fresh("v")
-        result = None if isinstance(node, cst.GeneratorExp) else self.fresh("v")
+        lazy = isinstance(node, cst.GeneratorExp) and id(node) not in self.context.sites.eager
+        result = None if lazy else self.fresh("v")
         if isinstance(node, cst.DictComp):
             produce = cst.Assign(targets=[cst.AssignTarget(cst.Subscript(
                 value=cst.Name(result), slice=[cst.SubscriptElement(cst.Index(node.key))]))], value=node.value)
@@ -527,7 +539,7 @@ class _Writer:
             iterable = cst.Name(source) if index == 0 else clause.iter
             body = [cst.For(target=clause.target, iter=iterable, body=cst.IndentedBlock(body=body))]
         if result is not None:
-            empty = {cst.ListComp: "[]", cst.SetComp: "set()", cst.DictComp: "{}"}[type(node)]
+            empty = {cst.SetComp: "set()", cst.DictComp: "{}"}.get(type(node), "[]")
             body = [_statement(f"{result} = {empty}"), *body, _statement(f"return {result}")]
         definition = cst.FunctionDef(name=cst.Name(name), params=cst.Parameters(params=[cst.Param(cst.Name(source))]),
                                      body=cst.IndentedBlock(body=body))
