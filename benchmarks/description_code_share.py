@@ -16,7 +16,7 @@ from collections import Counter
 from pathlib import Path
 
 from ifforge.families.logicif.codeops.narrate import holds_code
-from ifforge.families.logicif.configs import ExecuteConfig, from_settings
+from ifforge.families.logicif.configs import ExecuteConfig, TrackerConfig, from_settings
 from ifforge.families.logicif.family import DEFAULT_SEEDS
 from ifforge.families.logicif.settings import LogicIFSettings
 from ifforge.families.logicif.stages import complexity, describe, execute, instrument, load, verify
@@ -32,7 +32,7 @@ def survey(folder: Path, show_code: bool) -> dict:
     found = {"seeds": len(seeds), "described": 0, "with_code": [], "undescribable": Counter(),
              "uncovered": [], "lost_before": Counter()}
     for seed in seeds:
-        instrumented = instrument.run(seed)
+        instrumented = instrument.run(seed, from_settings(TrackerConfig, LogicIFSettings()))
         if instrumented.kept is None:
             found["lost_before"][instrumented.dropped[0].reason] += 1
             continue

@@ -7,7 +7,7 @@ import ast
 import json
 
 from ifforge.families.logicif.codeops.anonymise import anonymise
-from ifforge.families.logicif.codeops.instrument import instrument
+from ifforge.families.logicif.codeops.instrument import build, propose
 from ifforge.families.logicif.codeops.narrate import describe
 from ifforge.families.logicif.records import Tracker
 from ifforge.testing.openai_stub import Answer
@@ -58,7 +58,9 @@ class Oracle:
     def anonymise(self, prompt: str, retry: bool) -> Answer:
         source = _between(prompt, "Original code:\n```python\n", "\n```")
         entry = _between(prompt, "The entry function `", "`")
-        code, trackers = instrument(anonymise(source, entry).source)
+        probe = propose(anonymise(source, entry).source)  # no inputs here: a branch tells most often
+        branches = [c for c in probe.candidates if c.role == "branch"]
+        code, trackers = build(probe, (branches or probe.candidates)[:1])
         names = [t.name for t in trackers]
         if entry in self.always_wrong or (entry in self.wrong_once and not retry):
             names = ["not_a_tracker"]

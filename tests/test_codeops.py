@@ -90,7 +90,7 @@ def parse_tokens(tokens):
 }
 
 
-UNDESCRIBABLE = {"global_and_defaults_and_keywords": r"\*args or \*\*kwargs", "lambda_walrus_try_while": "lambda"}
+UNDESCRIBABLE = {"global_and_defaults_and_keywords": r"\*args or \*\*kwargs", "lambda_walrus_try_while": "lambda|:="}  # a lambda a tracker counts becomes an inner function
 
 
 def _assert_same_behaviour(original, entry, other, other_entry, inputs, tracked=False):
@@ -180,7 +180,8 @@ def fib(n):
     assert [r.stats["branch_hits"] for r in results] == [1, 1, 13]
 
 
-def test_helper_calls_are_counted_where_they_surely_run():
+def test_helper_calls_count_every_run_of_the_helper():
+    """The helper moves into f and counts itself, so calls in conditions and generators count too."""
     source = '''
 def double(x):
     return 2 * x
@@ -194,7 +195,7 @@ def run(values):
     code, trackers = instrument(anonymise(source, "run").source)
     assert "helper_calls" in [t.name for t in trackers]
     [result] = _assert_same_behaviour(source, "run", code, "f", [[[1, 2]]], tracked=True)
-    assert result.stats["helper_calls"] == 2  # the two calls of the first statement line
+    assert result.stats["helper_calls"] == 5  # two in the first line, one in the condition, two in the sum
 
 
 def test_a_function_with_nothing_to_count_is_refused():
@@ -214,3 +215,210 @@ def test_description_mentions_every_parameter_tracker_and_constant(name):
     text = describe(code, trackers, {}, "int")
     assert text.startswith("INPUTS:") and "\n\nLOGICS:" in text and "\n\nOUTPUTS:" in text
     assert uncovered(text, code, trackers) == [] and holds_code(text) == []
+
+
+# ---- trackers chosen by running the cases (the instrument stage) ------------------------------------
+def _stage(source, inputs, **settings):
+    from ifforge.families.logicif.configs import TrackerConfig, from_settings
+    from ifforge.families.logicif.records import SeedFunction, TestInput
+    from ifforge.families.logicif.settings import LogicIFSettings
+    from ifforge.families.logicif.stages import instrument as stage
+
+    entry = [n.name for n in ast.parse(source).body if isinstance(n, ast.FunctionDef)][-1]
+    seed = SeedFunction(task_id="t", source=source, entry=entry, origin="test",
+                        inputs=[TestInput(args=args) for args in inputs])
+    return stage.run(seed, from_settings(TrackerConfig, LogicIFSettings(**settings)))
+
+
+def _gold(outcome, inputs):
+    """Each tracker's values over the cases, after checking f still gives the seed's outputs."""
+    function = outcome.kept
+    expected = run_cases(function.original_source, function.original_entry, inputs)
+    got = run_cases(function.instrumented_source, "f", inputs, tracked=True)
+    assert [r.output for r in got] == [r.output for r in expected], [r.error for r in got]
+    return {t.name: [r.stats[t.name] for r in got] for t in function.trackers}
+
+
+def test_a_function_whose_loops_are_all_comprehensions_gets_trackers():
+    source = '''
+def pairs(values, limit):
+    small = [v * v for v in values if v < limit]
+    return small, sum(1 for v in values for w in values if v < w)
+'''
+    inputs = [[[1, 5, 2], 3], [[4, 4], 9], [[3, 1, 2, 0], 2], [[], 1], [[7, 1], 8]]
+    outcome = _stage(source, inputs)
+    assert outcome.kept is not None, outcome.dropped
+    values = _gold(outcome, inputs)
+    assert values["item_checks"] == [9, 4, 16, 0, 4]  # the nested generator's steps: len(values) squared
+    assert values["items_kept"] == [3, 0, 6, 0, 1]  # the pairs it counts
+
+
+GUARDED = '''
+def walk(steps, start):
+    if not isinstance(steps, list):
+        raise TypeError("steps must be a list")
+    position = start
+    for step in steps:
+        if step > 0:
+            position += step
+    return position
+'''
+GUARDED_INPUTS = [[[1, -2, 3], 0], [[-1, -1], 5], [[4, 4, 4, 1], 2], [[], 3], [[2], 1]]
+
+
+def test_an_input_guard_that_never_fires_is_not_a_tracker():
+    outcome = _stage(GUARDED, GUARDED_INPUTS)
+    anchors = [t.anchor for t in outcome.kept.trackers]
+    assert not any("isinstance" in anchor for anchor in anchors)
+    assert _gold(outcome, GUARDED_INPUTS) == {"branch_hits": [2, 0, 4, 0, 1]}
+
+
+def test_a_tracker_equal_to_an_inputs_length_is_not_chosen():
+    outcome = _stage(GUARDED, GUARDED_INPUTS)
+    assert "loop_iterations" not in [t.kind for t in outcome.kept.trackers]  # the loop runs len(steps) times
+    for values in _gold(outcome, GUARDED_INPUTS).values():
+        assert values != [len(args[0]) for args in GUARDED_INPUTS]
+
+
+def test_identical_candidates_yield_one_tracker():
+    source = '''
+def evens(numbers):
+    kept = []
+    for n in numbers:
+        if n % 2 == 0:
+            kept.append(n)
+    return kept
+'''
+    inputs = [[[1, 2, 4]], [[3]], [[2, 2, 2, 5]], [[]], [[6, 1]]]
+    outcome = _stage(source, inputs)
+    assert len(outcome.kept.trackers) == 1  # times the branch is taken == largest size of the list
+    assert list(_gold(outcome, inputs).values()) == [[2, 0, 3, 0, 1]]
+
+
+def test_a_re_sub_callback_is_counted():
+    source = '''
+import re
+
+def shout(text, least):
+    def loud(match):
+        word = match.group(0)
+        return word.upper() if len(word) >= least else word
+    return re.sub(r"[a-z]+", loud, text) + re.sub(r"[0-9]+", lambda m: str(int(m.group(0)) * 2), text)
+'''
+    inputs = [["ab cde f", 2], ["x1 y22", 1], ["", 3], ["hello 7 world 8 and 9", 4], ["q", 1]]
+    outcome = _stage(source, inputs)
+    values = _gold(outcome, inputs)
+    counted = {t.anchor: values[t.name] for t in outcome.kept.trackers if t.kind == "helper_calls"}
+    assert [3, 2, 0, 3, 1] in counted.values()  # the inner function runs once per word
+    assert [0, 2, 0, 3, 0] in counted.values()  # the lambda once per number
+
+
+def test_a_helper_called_through_an_alias_is_counted():
+    source = '''
+def bump(x):
+    return x + 1
+
+def climb(values):
+    step = bump
+    total = step(0)
+    for v in values:
+        if v > 2:
+            total = step(step(total))
+    return total
+'''
+    inputs = [[[1, 5, 3]], [[0]], [[9, 9, 9]], [[]], [[4, 1, 1, 1]]]
+    outcome = _stage(source, inputs)
+    values = _gold(outcome, inputs)
+    helper = next(t for t in outcome.kept.trackers if t.kind == "helper_calls")
+    assert values[helper.name] == [5, 1, 7, 1, 3]  # 1 + 2 per value above 2
+
+
+def test_a_function_where_nothing_varies_is_dropped_with_the_reason():
+    source = '''
+def total(values):
+    result = 0
+    for v in values:
+        result += v
+    return result
+'''
+    outcome = _stage(source, [[[1, 2]], [[3]], [[4, 5, 6]]])
+    assert outcome.kept is None
+    [drop] = outcome.dropped
+    assert drop.reason == "no_informative_tracker" and "argument 1's length" in drop.detail
+
+
+def test_a_tracker_reaching_the_case_limit_is_not_chosen():
+    source = '''
+def spin(n, m):
+    count = 0
+    for i in range(n * 10):
+        if i % m == 0:
+            count += 1
+    return count
+'''
+    inputs = [[1, 3], [2, 4], [6, 5], [3, 2]]
+    outcome = _stage(source, inputs)
+    assert [t.kind for t in outcome.kept.trackers] == ["branch_taken"]  # the loop reaches 60
+    assert _gold(outcome, inputs) == {"branch_hits": [4, 5, 12, 15]}
+
+
+def test_a_peak_size_sees_growth_through_a_helper():
+    """The running max is taken after every line naming the container, not only after its own appends."""
+    from ifforge.families.logicif.codeops.instrument import build, propose
+
+    source = '''
+def add_all(target, values):
+    for v in values:
+        target.append(v)
+
+def run(values):
+    seen = []
+    seen.append(0)
+    add_all(seen, values)
+    return len(seen) * 2
+'''
+    probe = propose(anonymise(source, "run").source)
+    code, trackers = build(probe, [c for c in probe.candidates if c.role == "peak"])
+    inputs = [[[1, 2]], [[]], [[5, 5, 5, 5]]]
+    results = _assert_same_behaviour(source, "run", code, "f", inputs, tracked=True)
+    assert [r.stats["peak_size"] for r in results] == [3, 1, 5]
+
+
+def test_a_generator_nested_in_a_comprehension_or_a_lambda_is_counted():
+    from ifforge.families.logicif.codeops.instrument import build, propose
+
+    source = '''
+def count(grid, mark):
+    per_row = [sum(1 for c in row if c == mark) for row in grid if row]
+    return per_row, sorted(grid, key=lambda r: sum(x == mark for x in r))
+'''
+    probe = propose(anonymise(source, "count").source)
+    nested = [c for c in probe.candidates if len(c.needs) == 2]  # inside the comprehension, inside the lambda
+    assert sorted(c.role for c in nested) == ["iter", "iter", "kept"]
+    inputs = [[["ab#", "##", ""], "#"], [["x"], "x"], [[], "#"]]
+    for candidate in nested:
+        code, [tracker] = build(probe, [candidate])
+        results = _assert_same_behaviour(source, "count", code, "f", inputs, tracked=True)
+        counted = [r.stats[tracker.name] for r in results]
+        # kept: the marks found; iterations: the characters looked at, in rows kept or in every sort key
+        assert counted == ([3, 1, 0] if candidate.role == "kept" else [5, 1, 0])
+
+
+def test_the_choice_is_the_same_on_every_run():
+    first, second = _stage(GUARDED, GUARDED_INPUTS), _stage(GUARDED, GUARDED_INPUTS)
+    assert first.model_dump() == second.model_dump()
+
+
+def test_a_generator_read_whole_becomes_a_list_and_one_cut_short_stays_lazy():
+    from ifforge.families.logicif.codeops.instrument import build, propose
+
+    source = '''
+def scan(values):
+    return any(v > 2 for v in values), sum(v for v in values if v > 0)
+'''
+    probe = propose(anonymise(source, "scan").source)
+    code, trackers = build(probe, [c for c in probe.candidates if c.role == "iter"])
+    assert code.count("yield") == 1  # any() stops at the first hit; sum() reads every item anyway
+    inputs = [[[1, 5, 2, 9]], [[0, 1]], [[3]]]
+    results = _assert_same_behaviour(source, "scan", code, "f", inputs, tracked=True)
+    assert [[r.stats[t.name] for t in trackers] for r in results] == [[2, 4], [2, 2], [1, 1]]

@@ -9,7 +9,7 @@ from conftest import PROJECT, needs_fixture
 from stdlib_functions import FUNCTIONS, seed_name, write_seeds
 
 from ifforge.families.logicif.codeops.narrate import Undescribable, describe, holds_code, uncovered
-from ifforge.families.logicif.configs import ExecuteConfig, from_settings
+from ifforge.families.logicif.configs import ExecuteConfig, TrackerConfig, from_settings
 from ifforge.families.logicif.records import Tracker
 from ifforge.families.logicif.settings import LogicIFSettings
 from ifforge.families.logicif.stages import complexity, execute, instrument, load, verify
@@ -22,9 +22,10 @@ def _measured(folder):
     """Every seed of `folder` through load, instrument, execute and complexity: {task_id: item}."""
     seeds, _ = load.load_seed_dir(folder)
     settings = from_settings(ExecuteConfig, LogicIFSettings())
+    trackers = from_settings(TrackerConfig, LogicIFSettings())
     items = {}
     for seed in seeds:
-        instrumented = instrument.run(seed).kept
+        instrumented = instrument.run(seed, trackers).kept
         executed = instrumented and execute.run(instrumented, settings).kept
         if executed:
             items[seed.task_id] = complexity.run(executed).kept
@@ -166,18 +167,20 @@ def test_mixed_input_and_output_types_are_declared_truthfully(tmp_path):
 def _measured_one(task_id):
     seeds, _ = load.load_seed_dir(PROJECT / "seeds")
     [seed] = [s for s in seeds if s.task_id == task_id]
-    executed = execute.run(instrument.run(seed).kept, from_settings(ExecuteConfig, LogicIFSettings())).kept
+    executed = execute.run(instrument.run(seed, from_settings(TrackerConfig, LogicIFSettings())).kept,
+                           from_settings(ExecuteConfig, LogicIFSettings())).kept
     return complexity.run(executed).kept
 
 
 def test_an_undescribable_construct_drops_the_item_with_its_name(tmp_path):
-    (tmp_path / "lam.py").write_text(
-        "def lam(xs):\n    pick = lambda v: v * 2\n    total = 0\n    for x in xs:\n        total += pick(x)\n"
-        "    return total\n\n# input: [[1, 2]]\n# input: [[]]\n# input: [[5]]\n")
-    outcome = describe_stage.run(_measured(tmp_path)["lam"])
+    (tmp_path / "mapped.py").write_text(
+        "def mapped(xs):\n    total = 0\n    for x in xs:\n        if x > 2:\n            total += x\n"
+        "    return list(map(str, [total, len(xs)]))\n\n"
+        "# input: [[1, 2, 3]]\n# input: [[]]\n# input: [[5, 6]]\n# input: [[4]]\n")
+    outcome = describe_stage.run(_measured(tmp_path)["mapped"])
     assert outcome.kept is None
     [drop] = outcome.dropped
-    assert drop.reason == "not_describable" and "lambda" in drop.detail
+    assert drop.reason == "not_describable" and "map" in drop.detail
     with pytest.raises(Undescribable, match="with statement"):
         _text("with open(a) as h:\n    pass\nreturn (1, stats)")
 

@@ -81,7 +81,9 @@ def _seed(seed_dir, task):
 
 def _config(llm_reasks: int) -> InstrumentConfig:
     """What the instrument stage receives: its typed config."""
-    return InstrumentConfig(case_seconds=2.0, memory_mb=1024, function_seconds=20.0, llm_reasks=llm_reasks)
+    return InstrumentConfig(case_seconds=2.0, memory_mb=1024, function_seconds=20.0, llm_reasks=llm_reasks,
+                            min_cases=3, max_tracker_value=50, max_decimal_places=6, max_input_magnitude=1e6,
+                            max_input_length=10_000)
 
 
 def _run(coroutine_factory, server):
@@ -120,6 +122,26 @@ def test_llm_anonymisation_that_changes_the_output_or_leaks_names_is_refused(see
     asks = [r["messages"][-1]["content"] for r in server.requests]
     assert "but the original returns" in asks[1]
     assert outcome.kept.path == "deterministic" and "still there: total" in outcome.kept.notes[-1]
+
+
+def test_llm_trackers_that_tell_nothing_are_sent_back(seed_dir):
+    """A model's loop counter that only repeats an input's length is refused like a wrong output."""
+    from ifforge.families.logicif.codeops.anonymise import anonymise
+    from ifforge.families.logicif.codeops.instrument import build, propose
+
+    seed = _seed(seed_dir, "alpha")
+    probe = propose(anonymise(seed.source, "alpha").source)
+    loop = [c for c in probe.candidates if c.role == "loop"]
+    code, trackers = build(probe, loop)  # runs once per value: len(values) on every input
+    dull = {"function": code, "trackers": [{"name": t.name, "explanation": t.explanation} for t in trackers]}
+    good = json.loads(Oracle(markers=MARKERS).anonymise(
+        f"Original code:\n```python\n{seed.source}\n```\nThe entry function `alpha`", False).content.split("\n", 1)[1])
+    with StubServer() as server:
+        server.script(*(Answer(content=json.dumps(reply)) for reply in (dull, good)))
+        outcome = _run(lambda llm: instrument.run_llm(seed, llm, _config(llm_reasks=1)), server)
+    second_ask = server.requests[1]["messages"][-1]["content"]
+    assert "tracker 'loop_iterations' is always argument 1's length or value" in second_ask
+    assert outcome.kept.path == "llm" and [t.name for t in outcome.kept.trackers] == ["branch_hits"]
 
 
 @pytest.mark.skipif(isolation.detect().method != "bubblewrap", reason="bubblewrap is not installed here")

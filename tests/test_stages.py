@@ -11,7 +11,7 @@ from ifforge.families.logicif.records import InstrumentedFunction, TestInput, Tr
 from ifforge.core.settings import SettingsError
 from ifforge.families import load_family_settings as load_settings
 from ifforge.families.logicif.settings import LogicIFSettings as Settings
-from ifforge.families.logicif.configs import ExecuteConfig, from_settings
+from ifforge.families.logicif.configs import ExecuteConfig, TrackerConfig, from_settings
 from ifforge.families.logicif.stages import complexity, describe, execute, finalize, instrument, load
 
 GOOD = '''"""A counter."""
@@ -199,7 +199,7 @@ def test_every_project_seed_goes_through_with_a_covering_description():
     measured = []
     for seed in seeds:
         assert len(seed.inputs) >= 6, seed.task_id
-        outcome = instrument.run(seed)
+        outcome = instrument.run(seed, from_settings(TrackerConfig, settings))
         assert outcome.kept is not None, outcome.dropped
         executed = execute.run(outcome.kept, _execute(settings))
         assert executed.kept is not None, executed.dropped

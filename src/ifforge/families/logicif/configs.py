@@ -37,7 +37,11 @@ class ExecuteConfig(SandboxConfig):
     max_input_length: int
 
 
-class InstrumentConfig(SandboxConfig):
+class TrackerConfig(ExecuteConfig):
+    """Trackers are judged on the cases execute will keep, so the instrument stage sees execute's filters."""
+
+
+class InstrumentConfig(TrackerConfig):
     """The LLM path: the anonymised function must reproduce the original's outputs in the sandbox."""
 
     llm_reasks: int

@@ -128,8 +128,8 @@ class LogicIF(Family):
                                                           "embedding_model": str(settings.embedding_model or "default")}))
         llm_instrument = models.get("instrument")
         steps.append(Stage("instrument", instrument.VERSION, InstrumentedFunction, instrument.run,
-                           config=configs.from_settings(configs.InstrumentConfig, settings)
-                           if llm_instrument else None,
+                           config=configs.from_settings(configs.InstrumentConfig if llm_instrument
+                                                        else configs.TrackerConfig, settings),
                            llm_function=instrument.run_llm, llm=llm_instrument, prompts=("anonymise",),
                            artifacts=_instrumented_files))
         if "evolve" in models and settings.evolve_turns > 0:

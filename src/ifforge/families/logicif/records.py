@@ -33,11 +33,13 @@ class SeedFunction(Record):
 
 
 class Tracker(Record):
-    """One state tracker added to a function: its key and what it counts."""
+    """One state tracker added to a function: its key, what it counts, and the code it hangs on."""
 
     name: str
-    kind: Literal["loop_iterations", "branch_taken", "peak_size", "helper_calls", "llm"]
+    kind: Literal["loop_iterations", "branch_taken", "peak_size", "helper_calls", "recursive_calls",
+                  "comprehension_iterations", "llm"]
     explanation: str
+    anchor: str = ""  # the loop header, condition, function or container the counter belongs to
 
 
 class InstrumentedFunction(Record):

@@ -1,15 +1,21 @@
-"""Deterministic state-tracker instrumenter for an anonymised entry function `f`.
+"""State trackers for an anonymised entry function `f`: candidates, a probe, the chosen few.
 
-Trackers are chosen from f's own structure, in this order of preference, at most three:
-iterations of its first outermost loop, times a branch inside a loop is taken (else a top-level
-branch), peak length of a container it grows, calls of helper functions (or of itself, when f is
-recursive), iterations of a nested loop. f then returns `(output, stats)` where `stats` maps each
-tracker to its value. A recursive f keeps its body in a nested function so the counts add up over
-every recursive call.
+`propose` puts a counter on everything f does that could tell something (each loop, branch,
+comprehension, inner function, lambda, helper function, growing container, recursive call) into
+one probe version of f. The stage runs the probe on the test cases; `choose` keeps the 1 to 3
+counters that vary across cases, are not an input's length (or value) and do not copy each other;
+`build` writes f with only those, returning `(output, stats)`.
+
+Counters are plain statements (`stats['k'] += 1`, or a running max of a `len`), so what has no
+statements of its own gets some: a counted comprehension or lambda becomes a small inner function
+defined just before its statement, and a counted helper moves into f, where it can reach `stats`
+and every call counts, through an alias or as a callback too. Anonymised names are unique in the
+module, so moving code captures nothing; the execute stage checks the result against the seed.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -18,291 +24,555 @@ from ifforge.families.logicif.codeops.source import cst_parameters
 from ifforge.families.logicif.records import Tracker
 
 GROWING_METHODS = {"append", "appendleft", "add", "extend", "insert", "update", "setdefault"}
+CONTAINER_CALLS = {"list", "set", "dict", "sorted", "deque", "defaultdict", "Counter", "OrderedDict", "bytearray",
+                   "copy"}
 MAX_TRACKERS = 3
+COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
+# calls that consume a generator whole and see nothing but its items: it may as well be a list
+CONSUMERS = {"sum", "min", "max", "sorted", "list", "tuple", "set", "frozenset", "dict", "join"}
+# candidate role -> (neutral tracker name, Tracker kind, preference: lower first)
+KINDS = {"loop": ("loop_iterations", "loop_iterations", 0), "branch": ("branch_hits", "branch_taken", 1),
+         "kept": ("items_kept", "branch_taken", 1), "call": ("helper_calls", "helper_calls", 2),
+         "recursion": ("recursive_calls", "recursive_calls", 2),
+         "iter": ("item_checks", "comprehension_iterations", 3), "peak": ("peak_size", "peak_size", 4)}
 
 
 class NothingToTrack(ValueError):
-    """f has no loop, branch, growing container or helper call to count."""
+    """f has no loop, branch, comprehension, function call or growing container to count."""
+
+
+class NothingInformative(ValueError):
+    """No candidate tracker varies across the cases without being an input's length or a copy."""
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One counter f could carry: what it counts, where, and what must be rewritten for it."""
+
+    id: str  # stable between the probe and the final build, e.g. "loop4", "helper:g1", "peak:v2"
+    role: str  # a key of KINDS
+    explanation: str
+    anchor: str  # the code it hangs on
+    order: int  # position in f (source order)
+    main: bool  # in f's own statements, not in an inner function, helper, comprehension or lambda
+    needs: frozenset[int] = frozenset()  # comprehensions / lambdas to turn into inner functions first
+
+    @property
+    def kind(self) -> str:
+        return KINDS[self.role][1]
+
+
+@dataclass
+class Probe:
+    """Every candidate in one version of f, to be run once on the cases before choosing."""
+
+    source: str  # f with every candidate, returning (output, {candidate key: value})
+    candidates: list[Candidate]
+    keys: dict[str, str]  # candidate id -> key in the probe's stats
+    context: _Context | None = field(repr=False, default=None)  # the parsed module, for `build`
 
 
 def _code(node: cst.CSTNode) -> str:
     return cst.Module([]).code_for_node(node).strip()
 
 
-def _first_line(node: cst.CSTNode) -> str:
-    return _code(node).splitlines()[0].rstrip(":").strip()
-
-
-@dataclass
-class _Structure:
-    """What f's own body (not its nested functions) contains."""
-
-    loops: list[tuple[cst.CSTNode, int]] = field(default_factory=list)  # (loop, loop depth)
-    branches: list[tuple[cst.If, int]] = field(default_factory=list)  # (if, enclosing loop depth)
-    grown: dict[str, int] = field(default_factory=dict)  # container name -> growth sites
-    helper_calls: int = 0
-    recursive: bool = False
-
-
-class _Survey(cst.CSTVisitor):
-    def __init__(self, helpers: set[str]):
-        self.helpers = helpers
-        self.found = _Structure()
-        self.loop_depth = 0
-        self.in_nested = 0
-
-    def visit_FunctionDef(self, node):
-        self.in_nested += 1
-
-    def leave_FunctionDef(self, node):
-        self.in_nested -= 1
-
-    def visit_Lambda(self, node):
-        self.in_nested += 1
-
-    def leave_Lambda(self, node):
-        self.in_nested -= 1
-
-    def _enter_loop(self, node):
-        if not self.in_nested:
-            self.found.loops.append((node, self.loop_depth))
-        self.loop_depth += 1
-
-    def _leave_loop(self, node):
-        self.loop_depth -= 1
-
-    visit_For = _enter_loop
-    visit_While = _enter_loop
-    leave_For = _leave_loop
-    leave_While = _leave_loop
-
-    def visit_If(self, node):
-        if not self.in_nested:
-            self.found.branches.append((node, self.loop_depth))
-
-    def visit_Call(self, node):
-        if self.in_nested:
-            return
-        if isinstance(node.func, cst.Name):
-            if node.func.value == "f":
-                self.found.recursive = True
-            elif node.func.value in self.helpers:
-                self.found.helper_calls += 1
-        if isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name):
-            if node.func.attr.value in GROWING_METHODS:
-                name = node.func.value.value
-                self.found.grown[name] = self.found.grown.get(name, 0) + 1
-        if _called_name(node) in {"heappush", "heapq.heappush"} and node.args and isinstance(node.args[0].value, cst.Name):
-            name = node.args[0].value.value
-            self.found.grown[name] = self.found.grown.get(name, 0) + 1
-
-
-def _called_name(call: cst.Call) -> str:
-    try:
-        return _code(call.func)
-    except Exception:  # pragma: no cover - code_for_node works on every expression
-        return ""
-
-
-@dataclass(frozen=True)
-class Plan:
-    """Where each tracker goes: node identities chosen by the survey."""
-
-    trackers: list[Tracker]
-    loop_counters: dict[int, str]  # id(loop) -> tracker
-    branch_counters: dict[int, str]  # id(if) -> tracker
-    peak: tuple[str, str] | None  # (container, tracker)
-    helper_counter: str | None
-    helpers: frozenset[str]
-    recursive: bool
-
-
-def _plan(function: cst.FunctionDef, helpers: set[str]) -> Plan:
-    survey = _Survey(helpers)
-    function.body.visit(survey)
-    found = survey.found
-    local_growers = [name for name, count in found.grown.items()]
-    trackers: list[Tracker] = []
-    loops: dict[int, str] = {}
-    branches: dict[int, str] = {}
-    peak = None
-    helper_counter = None
-
-    outer = [loop for loop, depth in found.loops if depth == 0]
-    inner = [loop for loop, depth in found.loops if depth > 0]
-    in_loop_branches = [branch for branch, depth in found.branches if depth > 0]
-    top_branches = [branch for branch, depth in found.branches if depth == 0]
-    two_loops = bool(outer) and bool(inner)
-
-    if found.recursive:
-        trackers.append(Tracker(name="recursive_calls", kind="helper_calls",
-                                explanation="how many times the function's body runs, counting every recursive call"))
-    if outer:
-        name = "outer_loop_iterations" if two_loops else "loop_iterations"
-        loops[id(outer[0])] = name
-        trackers.append(Tracker(name=name, kind="loop_iterations",
-                                explanation=f"iterations of the loop `{_first_line(outer[0])}`"))
-    branch = (in_loop_branches or top_branches or [None])[0]
-    if branch is not None:
-        branches[id(branch)] = "branch_hits"
-        trackers.append(Tracker(name="branch_hits", kind="branch_taken",
-                                explanation=f"times the branch `if {_code(branch.test)}` is taken"))
-    if local_growers and len(trackers) < MAX_TRACKERS:
-        container = max(local_growers, key=lambda name: found.grown[name])
-        peak = (container, "peak_size")
-        trackers.append(Tracker(name="peak_size", kind="peak_size",
-                                explanation=f"largest size `{container}` reaches"))
-    if found.helper_calls and not found.recursive and len(trackers) < MAX_TRACKERS:
-        helper_counter = "helper_calls"
-        trackers.append(Tracker(name="helper_calls", kind="helper_calls",
-                                explanation="calls of helper functions made by statements of f itself"))
-    if inner and len(trackers) < MAX_TRACKERS:
-        loops[id(inner[0])] = "inner_loop_iterations"
-        trackers.append(Tracker(name="inner_loop_iterations", kind="loop_iterations",
-                                explanation=f"iterations of the nested loop `{_first_line(inner[0])}`"))
-    trackers = trackers[:MAX_TRACKERS]
-    kept = {tracker.name for tracker in trackers}
-    if not trackers:
-        raise NothingToTrack("f has no loop, branch, growing container or helper call to count")
-    return Plan(
-        trackers=trackers,
-        loop_counters={k: v for k, v in loops.items() if v in kept},
-        branch_counters={k: v for k, v in branches.items() if v in kept},
-        peak=peak if peak and peak[1] in kept else None,
-        helper_counter=helper_counter if helper_counter in kept else None,
-        helpers=frozenset(helpers),
-        recursive=found.recursive,
-    )
+def _short(node: cst.CSTNode, limit: int = 90) -> str:
+    text = " ".join(_code(node).split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _statement(code: str) -> cst.BaseStatement:
     return cst.parse_statement(code)
 
 
-def _prepend(body: cst.BaseSuite, statement: cst.BaseStatement) -> cst.IndentedBlock:
-    if isinstance(body, cst.SimpleStatementSuite):
-        lines = [cst.SimpleStatementLine([small]) for small in body.body]
-        return cst.IndentedBlock(body=[statement, *lines])
-    return body.with_changes(body=[statement, *body.body])
+def _lines(suite: cst.BaseSuite) -> list[cst.BaseStatement]:
+    if isinstance(suite, cst.SimpleStatementSuite):
+        return [cst.SimpleStatementLine([small]) for small in suite.body]
+    return list(suite.body)
 
 
-class _Count(cst.CSTVisitor):
-    """Counts helper calls that surely run when a simple statement runs (not in lambdas,
-    comprehensions, conditional expressions or the right side of `and` / `or`)."""
-
-    def __init__(self, helpers):
-        self.helpers = helpers
-        self.count = 0
-
-    def visit_Call(self, node):
-        if isinstance(node.func, cst.Name) and node.func.value in self.helpers:
-            self.count += 1
-
-    def _skip(self, node):
-        return False
-
-    visit_Lambda = _skip
-    visit_ListComp = _skip
-    visit_SetComp = _skip
-    visit_DictComp = _skip
-    visit_GeneratorExp = _skip
-    visit_IfExp = _skip
-
-    def visit_BooleanOperation(self, node):
-        node.left.visit(self)
-        return False
+def _block(suite: cst.BaseSuite, body: list[cst.BaseStatement]) -> cst.IndentedBlock:
+    return suite.with_changes(body=body) if isinstance(suite, cst.IndentedBlock) else cst.IndentedBlock(body=body)
 
 
-class _Instrument(cst.CSTTransformer):
-    """Adds the counters to f's own body (nested functions are left as they are)."""
+def _names_in(node: cst.CSTNode) -> set[str]:
+    found: set[str] = set()
 
-    def __init__(self, plan: Plan, stats: str):
-        self.plan = plan
-        self.stats = stats
-        self.nested = 0
+    class Collect(cst.CSTVisitor):
+        def visit_Name(self, name):
+            found.add(name.value)
 
-    def _bump(self, tracker: str) -> cst.BaseStatement:
-        return _statement(f"{self.stats}[{tracker!r}] += 1")
+    node.visit(Collect())
+    return found
 
-    def visit_FunctionDef(self, node):
-        self.nested += 1
 
-    def leave_FunctionDef(self, original, updated):
-        self.nested -= 1
-        return updated
+def _has(node: cst.CSTNode, kinds: tuple) -> bool:
+    hit = []
 
-    def visit_Lambda(self, node):
-        self.nested += 1
+    class Find(cst.CSTVisitor):
+        def on_visit(self, inner):
+            if isinstance(inner, kinds):
+                hit.append(inner)
+            return not hit
 
-    def leave_Lambda(self, original, updated):
-        self.nested -= 1
-        return updated
-
-    def _leave_loop(self, original, updated):
-        tracker = self.plan.loop_counters.get(id(original))
-        return updated.with_changes(body=_prepend(updated.body, self._bump(tracker))) if tracker else updated
-
-    leave_For = _leave_loop
-    leave_While = _leave_loop
-
-    def leave_If(self, original, updated):
-        tracker = self.plan.branch_counters.get(id(original))
-        return updated.with_changes(body=_prepend(updated.body, self._bump(tracker))) if tracker else updated
-
-    def leave_IndentedBlock(self, original, updated):
-        if self.nested > 1:  # inside a function nested in f
-            return updated
-        statements: list[cst.BaseStatement] = []
-        for statement in updated.body:
-            if isinstance(statement, cst.SimpleStatementLine):
-                statements.extend(self._before(statement))
-                statements.append(statement)
-                statements.extend(self._after(statement))
-            else:
-                statements.append(statement)
-        return updated.with_changes(body=statements)
-
-    def _before(self, line: cst.SimpleStatementLine) -> list[cst.BaseStatement]:
-        if not self.plan.helper_counter:
-            return []
-        counter = _Count(self.plan.helpers)
-        line.visit(counter)
-        if not counter.count:
-            return []
-        return [_statement(f"{self.stats}[{self.plan.helper_counter!r}] += {counter.count}")]
-
-    def _after(self, line: cst.SimpleStatementLine) -> list[cst.BaseStatement]:
-        if not self.plan.peak or _returns(line):
-            return []
-        container, tracker = self.plan.peak
-        if not _touches(line, container):
-            return []
-        return [_statement(f"{self.stats}[{tracker!r}] = max({self.stats}[{tracker!r}], len({container}))")]
+    node.visit(Find())
+    return bool(hit)
 
 
 def _returns(line: cst.SimpleStatementLine) -> bool:
     return any(isinstance(small, (cst.Return, cst.Raise, cst.Break, cst.Continue)) for small in line.body)
 
 
-def _touches(line: cst.SimpleStatementLine, container: str) -> bool:
-    """Does this line create or grow `container` (assign to it, call a growing method on it)?"""
-    for small in line.body:
-        if isinstance(small, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
-            targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
-            for target in targets:
-                base = target.value if isinstance(target, cst.Subscript) else target
-                if isinstance(base, cst.Name) and base.value == container:
-                    return True
-        if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
-            call = small.value
-            if isinstance(call.func, cst.Attribute) and isinstance(call.func.value, cst.Name):
-                if call.func.value.value == container and call.func.attr.value in GROWING_METHODS:
-                    return True
-            if _called_name(call) in {"heappush", "heapq.heappush"} and call.args:
-                first = call.args[0].value
-                if isinstance(first, cst.Name) and first.value == container:
-                    return True
+# ---- the survey: every site f has, numbered in source order ----------------------------------------
+class _Sites(cst.CSTVisitor):
+    """Numbers f's loops, branches, comprehensions, lambdas and inner functions; notes which
+    comprehensions / lambdas enclose each, and whether it is in f's own statements."""
+
+    def __init__(self, bound: set[str]):
+        self.bound = bound
+        self.known: set[int] = set()  # every node of f's body
+        self.holders: set[int] = set()  # nodes with a comprehension or lambda inside
+        self.eager: set[int] = set()  # generator expressions a consumer reads whole
+        self.path: list[cst.CSTNode] = []
+        self.number: dict[int, int] = {}
+        self.candidates: list[Candidate] = []
+        self.enclosing: list[int | None] = []  # comprehension / lambda sites (None: not convertible)
+        self.functions = 0  # depth of inner functions
+
+    def on_visit(self, node) -> bool:
+        self.known.add(id(node))
+        self.path.append(node)
+        if isinstance(node, (cst.Lambda, *COMPREHENSIONS)):
+            self.holders.update(id(n) for n in self.path)
+        return super().on_visit(node)
+
+    def on_leave(self, node) -> None:
+        super().on_leave(node)
+        self.path.pop()
+
+    def _site(self, node) -> int:
+        self.number[id(node)] = len(self.number)
+        return self.number[id(node)]
+
+    def _add(self, node, role, explanation, anchor, extra=()):
+        needs = [n for n in self.enclosing if n is not None]
+        if len(needs) != len(self.enclosing):  # inside something that cannot be rewritten
+            return
+        main = not self.enclosing and not self.functions
+        self.candidates.append(Candidate(id=f"{role}{self.number[id(node)]}", role=role, explanation=explanation,
+                                         anchor=anchor, order=self.number[id(node)], main=main,
+                                         needs=frozenset([*needs, *extra])))
+
+    def visit_For(self, node):
+        self._site(node)
+        header = f"for {_short(node.target)} in {_short(node.iter)}"
+        self._add(node, "loop", f"how many times the body of the loop `{header}` runs", header)
+
+    def visit_While(self, node):
+        self._site(node)
+        header = f"while {_short(node.test)}"
+        self._add(node, "loop", f"how many times the body of the loop `{header}` runs", header)
+
+    def visit_Call(self, node):
+        func = node.func
+        name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else None
+        rest = [a for a in node.args[1:] if not (a.keyword and a.keyword.value == "default")]
+        if name in CONSUMERS and node.args and isinstance(node.args[0].value, cst.GeneratorExp) and not rest \
+                and not node.args[0].keyword and not node.args[0].star:
+            self.eager.add(id(node.args[0].value))
+
+    def visit_If(self, node):
+        self._site(node)
+        header = f"if {_short(node.test)}"
+        self._add(node, "branch", f"how many times the branch `{header}` is taken", header)
+
+    def visit_FunctionDef(self, node):
+        self._site(node)
+        name = node.name.value
+        self._add(node, "call", f"how many times the inner function `{name}` runs, however it is called", name)
+        self.functions += 1
+
+    def leave_FunctionDef(self, node):
+        self.functions -= 1
+
+    def _convertible(self, node) -> bool:
+        if _has(node, (cst.NamedExpr, cst.Await, cst.Yield)):
+            return False  # these would bind or suspend in another scope once moved into a function
+        if isinstance(node, COMPREHENSIONS):
+            clause = node.for_in
+            while clause is not None:
+                if clause.asynchronous is not None:
+                    return False
+                clause = clause.inner_for_in
+            return not (isinstance(node, cst.SetComp) and "set" in self.bound)
+        return True
+
+    def _visit_scope(self, node):
+        site = self._site(node)
+        convertible = self._convertible(node)
+        if convertible:
+            anchor = _short(node)
+            if isinstance(node, cst.Lambda):
+                self._add(node, "call", f"how many times the function `{anchor}` is called", anchor, [site])
+            else:
+                self._add(node, "iter", f"how many items are looked at while evaluating `{anchor}`", anchor, [site])
+                if _comprehension_ifs(node):
+                    self._add(node, "kept", f"how many items pass the conditions of `{anchor}`", anchor, [site])
+        self.enclosing.append(site if convertible else None)
+
+    def _leave_scope(self, node):
+        self.enclosing.pop()
+
+    visit_Lambda = visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _visit_scope
+    leave_Lambda = leave_ListComp = leave_SetComp = leave_DictComp = leave_GeneratorExp = _leave_scope
+
+    def visit_ClassDef(self, node):
+        return False  # a class's body is its own world: not counted
+
+
+def _comprehension_ifs(node) -> bool:
+    clause = node.for_in
+    while clause is not None:
+        if clause.ifs:
+            return True
+        clause = clause.inner_for_in
     return False
+
+
+def _containers(entry: cst.FunctionDef) -> list[str]:
+    """Names in f's own scope that grow in place and are only ever bound to sized values."""
+    grown: list[str] = []
+    bindings: dict[str, bool] = {}  # name -> every binding is sized
+    parameters = {p.name.value for p in cst_parameters(entry)}
+
+    def sized(value) -> bool:
+        if isinstance(value, (cst.List, cst.Set, cst.Dict, cst.Tuple, *COMPREHENSIONS, cst.SimpleString,
+                              cst.FormattedString)):
+            return True
+        if isinstance(value, cst.Call) and isinstance(value.func, (cst.Name, cst.Attribute)):
+            name = value.func.attr.value if isinstance(value.func, cst.Attribute) else value.func.value
+            return name in CONTAINER_CALLS
+        return False
+
+    class Survey(cst.CSTVisitor):
+        def bind(self, target, ok):
+            if isinstance(target, cst.Name):
+                bindings[target.value] = bindings.get(target.value, True) and ok
+            elif isinstance(target, (cst.Tuple, cst.List)):
+                for element in target.elements:
+                    self.bind(element.value, False)
+            elif isinstance(target, cst.StarredElement):
+                self.bind(target.value, False)
+
+        def visit_Assign(self, node):
+            for target in node.targets:
+                self.bind(target.target, sized(node.value))
+
+        def visit_AnnAssign(self, node):
+            self.bind(node.target, node.value is not None and sized(node.value))
+
+        def visit_For(self, node):
+            self.bind(node.target, False)
+
+        def visit_NamedExpr(self, node):
+            self.bind(node.target, False)
+
+        def visit_WithItem(self, node):
+            if node.asname is not None:
+                self.bind(node.asname.name, False)
+
+        def visit_Call(self, node):
+            if isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name):
+                if node.func.attr.value in GROWING_METHODS:
+                    grown.append(node.func.value.value)
+            if _code(node.func) in {"heappush", "heapq.heappush"} and node.args:
+                if isinstance(node.args[0].value, cst.Name):
+                    grown.append(node.args[0].value.value)
+
+        def visit_FunctionDef(self, node):
+            enclosed.update(_names_in(node))
+            return False
+
+        def visit_Lambda(self, node):
+            enclosed.update(_names_in(node))
+            return False
+
+        def visit_ClassDef(self, node):
+            enclosed.update(_names_in(node))
+            return False
+
+    enclosed: set[str] = set()  # names an inner function could change between two of f's lines
+    entry.body.visit(Survey())
+    return sorted({name for name in grown if bindings.get(name) and name not in parameters | enclosed},
+                  key=grown.index)
+
+
+# ---- helpers that can move into f ----------------------------------------------------------------
+def _movable_helpers(module: cst.Module, entry: cst.FunctionDef) -> tuple[list[str], dict[str, set[str]]]:
+    """Top-level helpers that can live inside f (nothing outside f's body needs them at module
+    level), and for each helper the helpers whose bodies refer to it."""
+    helpers = {s.name.value: s for s in module.body if isinstance(s, cst.FunctionDef) and s is not entry}
+    refs = {name: _names_in(node) & set(helpers) - {name} for name, node in helpers.items()}
+    fixed: set[str] = set()
+    for statement in module.body:
+        if statement is entry:
+            header = entry.with_changes(body=cst.IndentedBlock(body=[]))
+            fixed |= _names_in(header) & set(helpers)
+        elif isinstance(statement, cst.FunctionDef):
+            if statement.decorators or _names_in(statement.params) & set(helpers):
+                fixed.add(statement.name.value)
+                fixed |= _names_in(statement.params) & set(helpers)
+        else:
+            fixed |= _names_in(statement) & set(helpers)
+    changed = True
+    while changed:  # what a helper that stays at module level calls must stay there too
+        changed = False
+        for name in list(fixed):
+            for called in refs[name] - fixed:
+                fixed.add(called)
+                changed = True
+    movable = [name for name in helpers if name not in fixed]
+    callers = {name: {other for other in movable if name in refs[other]} for name in movable}
+    return movable, callers
+
+
+# ---- writing f with some counters ----------------------------------------------------------------
+@dataclass
+class _Context:
+    module: cst.Module
+    entry: cst.FunctionDef
+    names: set[str]
+    stats: str
+    sites: _Sites
+    containers: list[str]
+    movable: list[str]
+    callers: dict[str, set[str]]
+    recursive: bool
+    candidates: list[Candidate]
+
+
+def _prepare(source: str) -> _Context:
+    module = cst.parse_module(source)
+    entry = next((s for s in module.body if isinstance(s, cst.FunctionDef) and s.name.value == "f"), None)
+    if entry is None:
+        raise ValueError("the anonymised source has no function f")
+    names = _names_in(module)
+    sites = _Sites(names)
+    entry.body.visit(sites)
+    containers = _containers(entry)
+    movable, callers = _movable_helpers(module, entry)
+    recursive = _calls_itself(entry)
+    candidates = list(sites.candidates)
+    order = len(sites.number)
+    for name in movable:
+        candidates.append(Candidate(id=f"helper:{name}", role="call", anchor=name, order=order, main=True,
+                                    explanation=f"how many times the helper `{name}` runs, however it is called"))
+        order += 1
+    for name in containers:
+        candidates.append(Candidate(id=f"peak:{name}", role="peak", anchor=name, order=order, main=True,
+                                    explanation=f"the largest number of items `{name}` holds at any point"))
+        order += 1
+    if recursive:
+        candidates.append(Candidate(id="recursion", role="recursion", anchor="f", order=-1, main=True,
+                                    explanation="how many times the function's body runs, counting every recursive call"))
+    stats = next(name for name in ("stats", "stats_", "tracked", "counts") if name not in names)
+    return _Context(module, entry, names, stats, sites, containers, movable, callers, recursive, candidates)
+
+
+def _calls_itself(entry: cst.FunctionDef) -> bool:
+    found = []
+
+    class Find(cst.CSTVisitor):
+        def visit_Call(self, node):
+            if isinstance(node.func, cst.Name) and node.func.value == "f":
+                found.append(node)
+
+    entry.body.visit(Find())
+    return bool(found)
+
+
+class _Writer:
+    """Rewrites f's statements with the counters in `keys` (candidate id -> stats key), turning
+    the comprehensions and lambdas in `convert` into inner functions."""
+
+    def __init__(self, context: _Context, keys: dict[str, str], convert: set[int]):
+        self.context = context
+        self.keys = keys
+        self.convert = convert
+        self.emitted: set[str] = set()
+        self.made: dict[int, str] = {}  # comprehension / lambda site -> the inner function it became
+        self.taken = set(context.names) | {context.stats}
+
+    def fresh(self, prefix: str) -> str:
+        number = 1
+        while f"{prefix}{number}" in self.taken:
+            number += 1
+        self.taken.add(f"{prefix}{number}")
+        return f"{prefix}{number}"
+
+    def bump(self, candidate: str) -> list[cst.BaseStatement]:
+        if candidate not in self.keys:
+            return []
+        self.emitted.add(candidate)
+        return [_statement(f"{self.context.stats}[{self.keys[candidate]!r}] += 1")]
+
+    def site(self, node) -> int | None:
+        return self.context.sites.number.get(id(node))
+
+    def role_id(self, role: str, node) -> str:
+        site = self.site(node)
+        return f"{role}{site}" if site is not None else ""
+
+    # statements
+    def block(self, statements: Sequence[cst.BaseStatement], peaks: list[str]) -> list[cst.BaseStatement]:
+        out: list[cst.BaseStatement] = []
+        for statement in statements:
+            out.extend(self.statement(statement, peaks))
+        return out
+
+    def suite(self, suite: cst.BaseSuite, peaks: list[str], first: list[cst.BaseStatement] = ()) -> cst.IndentedBlock:
+        return _block(suite, [*first, *self.block(_lines(suite), peaks)])
+
+    def statement(self, statement: cst.BaseStatement, peaks: list[str]) -> list[cst.BaseStatement]:
+        hoisted: list[cst.BaseStatement] = []
+        if isinstance(statement, cst.SimpleStatementLine):
+            line = self.hoist(statement, hoisted)
+            after = []
+            if peaks and not _returns(statement):
+                named = _names_in(statement)  # any line naming a container may change it (a helper it is passed to)
+                for name in peaks:
+                    key = self.keys.get(f"peak:{name}")
+                    if key and name in named:
+                        self.emitted.add(f"peak:{name}")
+                        stats = self.context.stats
+                        after.append(_statement(f"{stats}[{key!r}] = max({stats}[{key!r}], len({name}))"))
+            return [*hoisted, line, *after]
+        if isinstance(statement, cst.If):
+            test_hoisted: list[cst.BaseStatement] = []
+            rewritten = self.if_(statement, peaks, test_hoisted)  # an elif's functions go before the whole `if`
+            return [*test_hoisted, rewritten]
+        if isinstance(statement, (cst.For, cst.While)):
+            header = (statement.with_changes(iter=self.hoist(statement.iter, hoisted)) if isinstance(statement, cst.For)
+                      else statement.with_changes(test=self.hoist(statement.test, hoisted)))
+            body = self.suite(statement.body, peaks, self.bump(self.role_id("loop", statement)))
+            orelse = statement.orelse and statement.orelse.with_changes(body=self.suite(statement.orelse.body, peaks))
+            return [*hoisted, header.with_changes(body=body, orelse=orelse)]
+        if isinstance(statement, (cst.Try, cst.TryStar)):
+            return [statement.with_changes(
+                body=self.suite(statement.body, peaks),
+                handlers=[h.with_changes(body=self.suite(h.body, peaks)) for h in statement.handlers],
+                orelse=statement.orelse and statement.orelse.with_changes(body=self.suite(statement.orelse.body, peaks)),
+                finalbody=statement.finalbody and statement.finalbody.with_changes(
+                    body=self.suite(statement.finalbody.body, peaks)))]
+        if isinstance(statement, cst.With):
+            items = [item.with_changes(item=self.hoist(item.item, hoisted)) for item in statement.items]
+            return [*hoisted, statement.with_changes(items=items, body=self.suite(statement.body, peaks))]
+        if isinstance(statement, cst.Match):
+            return [statement.with_changes(cases=[c.with_changes(body=self.suite(c.body, peaks))
+                                                  for c in statement.cases])]
+        if isinstance(statement, cst.FunctionDef):
+            first = self.bump(self.role_id("call", statement)) if self.site(statement) is not None else []
+            return [statement.with_changes(body=self.suite(statement.body, [], first))]
+        return [statement]
+
+    def if_(self, statement: cst.If, peaks: list[str], hoisted: list) -> cst.If:
+        test = self.hoist(statement.test, hoisted)
+        body = self.suite(statement.body, peaks, self.bump(self.role_id("branch", statement)))
+        orelse = statement.orelse
+        if isinstance(orelse, cst.If):
+            orelse = self.if_(orelse, peaks, hoisted)
+        elif orelse is not None:
+            orelse = orelse.with_changes(body=self.suite(orelse.body, peaks))
+        return statement.with_changes(test=test, body=body, orelse=orelse)
+
+    # comprehensions and lambdas into inner functions
+    def hoist(self, node: cst.CSTNode, hoisted: list[cst.BaseStatement]) -> cst.CSTNode:
+        writer = self
+
+        class Hoist(cst.CSTTransformer):
+            def on_visit(self, inner):
+                if isinstance(inner, (cst.Lambda, *COMPREHENSIONS)):
+                    return False  # handled whole, on leaving
+                return id(inner) not in sites.known or id(inner) in sites.holders
+
+            def on_leave(self, original, updated):
+                if isinstance(original, (cst.Lambda, *COMPREHENSIONS)) and writer.site(original) in writer.convert:
+                    return writer.function_for(original, hoisted)
+                return updated
+
+        sites = self.context.sites
+        if id(node) in sites.known and id(node) not in sites.holders:
+            return node  # nothing to turn into a function in there
+        return node.visit(Hoist())
+
+    def function_for(self, node, hoisted: list[cst.BaseStatement]) -> cst.BaseExpression:
+        name = self.fresh("g")
+        self.made[self.site(node)] = name
+        if isinstance(node, cst.Lambda):
+            body = [*self.bump(self.role_id("call", node)), cst.SimpleStatementLine([cst.Return(value=node.body)])]
+            definition = cst.FunctionDef(name=cst.Name(name), params=node.params, body=cst.IndentedBlock(body=body))
+            hoisted.extend(self.statement(definition, []))
+            return cst.Name(name)
+        clauses = []
+        clause = node.for_in
+        while clause is not None:
+            clauses.append(clause)
+            clause = clause.inner_for_in
+        source = self.fresh("v")
+        lazy = isinstance(node, cst.GeneratorExp) and id(node) not in self.context.sites.eager
+        result = None if lazy else self.fresh("v")
+        if isinstance(node, cst.DictComp):
+            produce = cst.Assign(targets=[cst.AssignTarget(cst.Subscript(
+                value=cst.Name(result), slice=[cst.SubscriptElement(cst.Index(node.key))]))], value=node.value)
+        elif result is not None:
+            method = "add" if isinstance(node, cst.SetComp) else "append"
+            produce = cst.Expr(cst.Call(func=cst.Attribute(cst.Name(result), cst.Name(method)), args=[cst.Arg(node.elt)]))
+        else:
+            produce = cst.Expr(cst.Yield(value=node.elt))
+        body: list[cst.BaseStatement] = [*self.bump(self.role_id("kept", node)), cst.SimpleStatementLine([produce])]
+        for index in range(len(clauses) - 1, -1, -1):
+            clause = clauses[index]
+            for condition in reversed(clause.ifs):
+                body = [cst.If(test=condition.test, body=cst.IndentedBlock(body=body))]
+            if index == len(clauses) - 1:
+                body = [*self.bump(self.role_id("iter", node)), *body]
+            iterable = cst.Name(source) if index == 0 else clause.iter
+            body = [cst.For(target=clause.target, iter=iterable, body=cst.IndentedBlock(body=body))]
+        if result is not None:
+            empty = {cst.SetComp: "set()", cst.DictComp: "{}"}.get(type(node), "[]")
+            body = [_statement(f"{result} = {empty}"), *body, _statement(f"return {result}")]
+        definition = cst.FunctionDef(name=cst.Name(name), params=cst.Parameters(params=[cst.Param(cst.Name(source))]),
+                                     body=cst.IndentedBlock(body=body))
+        hoisted.extend(self.statement(definition, []))
+        call = cst.Call(func=cst.Name(name), args=[cst.Arg(clauses[0].iter)])
+        return call.with_changes(lpar=node.lpar, rpar=node.rpar) if node.lpar else call
+
+
+def _render(context: _Context, keys: dict[str, str], convert: set[int], moved: list[str]) -> tuple[str, _Writer]:
+    """f with the counters in `keys`, the helpers in `moved` inside it; and the counters written."""
+    writer = _Writer(context, keys, convert)
+    stats = context.stats
+    entry = context.entry
+    helpers = {s.name.value: s for s in context.module.body if isinstance(s, cst.FunctionDef)}
+    inner_helpers: list[cst.BaseStatement] = []
+    for name in moved:  # as they are, but for their own counter
+        body = helpers[name].body
+        inner_helpers.append(helpers[name].with_changes(body=_block(body, [*writer.bump(f"helper:{name}"), *_lines(body)])))
+    peaks = [name for name in context.containers if f"peak:{name}" in keys]
+    body = writer.block(_lines(entry.body), peaks)
+    initial = {key: 0 for key in keys.values()}
+    if context.recursive:
+        new_entry = _wrap_recursive(entry, body, stats, initial, writer, inner_helpers)
+    else:
+        if not body or not isinstance(body[-1], cst.SimpleStatementLine) or not _returns(body[-1]):
+            body.append(_statement("return None"))
+        new_entry = entry.with_changes(body=_block(entry.body, body)).visit(_WrapReturns(stats))
+        new_entry = new_entry.with_changes(body=new_entry.body.with_changes(
+            body=[_statement(f"{stats} = {initial!r}"), *inner_helpers, *new_entry.body.body]))
+    kept = [s for s in context.module.body
+            if not (isinstance(s, cst.FunctionDef) and s.name.value in moved)]
+    new_module = context.module.with_changes(body=[new_entry if s is entry else s for s in kept])
+    return new_module.code, writer
 
 
 class _WrapReturns(cst.CSTTransformer):
@@ -331,49 +601,17 @@ class _WrapReturns(cst.CSTTransformer):
         return cst.parse_statement(f"return ({value}, {self.stats})").body[0]
 
 
-def instrument(source: str) -> tuple[str, list[Tracker]]:
-    """Add 1 to 3 trackers to `f` in `source`; return the new source and the trackers."""
-    module = cst.parse_module(source)
-    names = {node.value for node in _names(module)}
-    helpers = {s.name.value for s in module.body if isinstance(s, cst.FunctionDef) and s.name.value != "f"}
-    entry = next((s for s in module.body if isinstance(s, cst.FunctionDef) and s.name.value == "f"), None)
-    if entry is None:
-        raise ValueError("the anonymised source has no function f")
-    helpers |= _nested_functions(entry)
-    plan = _plan(entry, helpers)
-    stats = next(name for name in ("stats", "stats_", "tracked", "counts") if name not in names)
-    initial = {tracker.name: 0 for tracker in plan.trackers}
-
-    instrumented = entry.visit(_Instrument(plan, stats))
-    body = list(instrumented.body.body)
-    if plan.peak and plan.peak[0] in _parameter_names(entry):
-        container = plan.peak[0]
-        tracker = plan.peak[1]
-        body.insert(0, _statement(f"{stats}[{tracker!r}] = max({stats}[{tracker!r}], len({container}))"))
-    if plan.recursive:
-        new_entry = _wrap_recursive(instrumented, body, stats, initial, names)
-    else:
-        if not body or not isinstance(body[-1], cst.SimpleStatementLine) or not _returns(body[-1]):
-            body.append(_statement("return None"))
-        new_entry = instrumented.with_changes(body=instrumented.body.with_changes(body=body))
-        new_entry = new_entry.visit(_WrapReturns(stats))
-        new_entry = new_entry.with_changes(
-            body=new_entry.body.with_changes(body=[_statement(f"{stats} = {initial!r}"), *new_entry.body.body])
-        )
-    new_module = module.with_changes(body=[new_entry if s is entry else s for s in module.body])
-    return new_module.code, plan.trackers
-
-
-def _wrap_recursive(entry: cst.FunctionDef, body, stats: str, initial: dict, names: set[str]) -> cst.FunctionDef:
+def _wrap_recursive(entry: cst.FunctionDef, body, stats: str, initial: dict, writer: _Writer,
+                    inner_helpers: list) -> cst.FunctionDef:
     """f(params): stats = ...; def gN(params): <body, recursion to gN>; return (gN(params), stats)."""
-    inner_name = next(f"g{n}" for n in range(1, 1000) if f"g{n}" not in names)
-    inner_body = [_statement(f"{stats}['recursive_calls'] += 1"), *body]
+    inner_name = writer.fresh("g")
+    inner_body = [*writer.bump("recursion"), *body]
 
     class Redirect(cst.CSTTransformer):
         def leave_Name(self, original, updated):
             return updated.with_changes(value=inner_name) if updated.value == "f" else updated
 
-    inner = entry.with_changes(name=cst.Name(inner_name), body=entry.body.with_changes(body=inner_body))
+    inner = entry.with_changes(name=cst.Name(inner_name), body=_block(entry.body, inner_body))
     inner = inner.with_changes(body=inner.body.visit(Redirect()))
     keyword_only = {id(p) for p in entry.params.kwonly_params}
     arguments = [
@@ -381,28 +619,150 @@ def _wrap_recursive(entry: cst.FunctionDef, body, stats: str, initial: dict, nam
         for p in cst_parameters(entry)
     ]
     call = f"{inner_name}({', '.join(arguments)})"
-    outer_body = [
-        _statement(f"{stats} = {initial!r}"),
-        inner,
-        _statement(f"return ({call}, {stats})"),
-    ]
-    return entry.with_changes(body=entry.body.with_changes(body=outer_body))
+    outer_body = [_statement(f"{stats} = {initial!r}"), *inner_helpers, inner, _statement(f"return ({call}, {stats})")]
+    return entry.with_changes(body=_block(entry.body, outer_body))
 
 
-def _names(module: cst.Module) -> list[cst.Name]:
-    found = []
+# ---- the three steps -------------------------------------------------------------------------------
+def propose(source: str) -> Probe:
+    """f with every candidate counter (keys t0, t1, ...); raises NothingToTrack when there are none."""
+    context = _prepare(source)
+    keys = {candidate.id: f"t{index}" for index, candidate in enumerate(context.candidates)}
+    convert = {site for candidate in context.candidates for site in candidate.needs}
+    code, writer = _render(context, keys, convert, context.movable)
+    candidates = [c for c in context.candidates if c.id in writer.emitted]  # e.g. not a lambda in a default value
+    if not candidates:
+        raise NothingToTrack("f has no loop, branch, comprehension, function call or growing container to count")
+    if len(candidates) < len(keys):
+        code, _ = _render(context, {c.id: keys[c.id] for c in candidates}, convert, context.movable)
+    return Probe(source=code, candidates=candidates, keys={c.id: keys[c.id] for c in candidates}, context=context)
 
-    class Collect(cst.CSTVisitor):
-        def visit_Name(self, node):
-            found.append(node)
 
-    module.visit(Collect())
+def _input_facts(args: list) -> list[int | None]:
+    """What a tracker must not merely repeat: each argument's length, or its value if a whole number."""
+    facts = []
+    for value in args:
+        if isinstance(value, (str, list, dict)):
+            facts.append(len(value))
+        elif isinstance(value, int) and not isinstance(value, bool):
+            facts.append(value)
+        else:
+            facts.append(None)
+    return facts
+
+
+def _problem(values: tuple, facts: list[list], limit: float) -> str | None:
+    """Why one tracker's values over the cases tell nothing, or None."""
+    if not values:
+        return "no cases"
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+        return "not a whole number"
+    if max(values) >= limit:
+        return f"reaching {limit:g}"
+    if len(set(values)) < 2:
+        return "constant"
+    for position in range(len(facts[0])):
+        if all(fact[position] == value for fact, value in zip(facts, values)):
+            return f"always argument {position + 1}'s length or value"
+    return None
+
+
+def tracker_problems(names: list[str], cases: list[tuple[list, dict]], limit: float = float("inf")) -> list[str]:
+    """What is wrong with trackers someone else chose (an LLM), judged like candidates: one line each."""
+    facts = [_input_facts(args) for args, _ in cases]
+    values = {name: tuple(stats.get(name) for _, stats in cases) for name in names}
+    found = [f"tracker '{name}' is {problem}" for name in names
+             if (problem := _problem(values[name], facts, limit))]
+    seen: dict[tuple, str] = {}
+    for name in names:
+        if values[name] in seen:
+            found.append(f"trackers '{seen[values[name]]}' and '{name}' are equal on every input")
+        seen.setdefault(values[name], name)
     return found
 
 
-def _nested_functions(entry: cst.FunctionDef) -> set[str]:
-    return {s.name.value for s in entry.body.body if isinstance(s, cst.FunctionDef)}
+def choose(candidates: list[Candidate], cases: list[tuple[list, dict[str, int]]],
+           limit: float = float("inf")) -> list[Candidate]:
+    """The 1 to 3 candidates to keep, judged on `cases` (arguments, {candidate id: value}): each
+    varies, stays under `limit`, is not an argument's length or value in every case and copies no
+    other; kinds as diverse as can be, f's own statements first. Raises NothingInformative."""
+    reasons: dict[str, int] = {}
+    facts = [_input_facts(args) for args, _ in cases]
+    usable: dict[tuple, Candidate] = {}
+    ranked = sorted(candidates, key=lambda c: (not c.main, KINDS[c.role][2], c.order))
+    for candidate in ranked:
+        values = tuple(stats.get(candidate.id) for _, stats in cases)
+        problem = _problem(values, facts, limit)
+        if problem:
+            reasons[problem] = reasons.get(problem, 0) + 1
+        else:
+            usable.setdefault(values, candidate)  # the first of identical ones (best ranked)
+    if not usable:
+        found = ", ".join(f"{n} {why}" for why, n in reasons.items())
+        raise NothingInformative(f"none of {len(candidates)} candidate trackers tells something over "
+                                 f"{len(cases)} cases ({found or 'no cases'})")
+    spread = {candidate.id: len(set(values)) for values, candidate in usable.items()}
+    pool = sorted(usable.values(), key=lambda c: (not c.main, KINDS[c.role][2], -spread[c.id], c.order))
+    chosen: list[Candidate] = []
+    while pool and len(chosen) < MAX_TRACKERS:
+        kinds = {c.kind for c in chosen}
+        pick = next((c for c in pool if c.kind not in kinds), pool[0])
+        chosen.append(pick)
+        pool.remove(pick)
+    return chosen
 
 
-def _parameter_names(entry: cst.FunctionDef) -> set[str]:
-    return {p.name.value for p in cst_parameters(entry)}
+def build(probe: Probe, chosen: list[Candidate]) -> tuple[str, list[Tracker]]:
+    """f with only the chosen counters, under neutral names, and what each counts."""
+    context = probe.context
+    names: dict[str, str] = {}
+    for candidate in chosen:
+        base = KINDS[candidate.role][0]
+        name, number = base, 2
+        while name in names.values():
+            name, number = f"{base}_{number}", number + 1
+        names[candidate.id] = name
+    convert = {site for candidate in chosen for site in candidate.needs}
+    moved = _move_closure([c.anchor for c in chosen if c.id.startswith("helper:")], context)
+    code, writer = _render(context, names, convert, moved)
+    missing = [c.id for c in chosen if c.id not in writer.emitted]
+    if missing:
+        raise ValueError(f"trackers {missing} could not be placed")
+    return code, [_tracker(c, names[c.id], writer.made.get(c.order) if c.needs else None) for c in chosen]
+
+
+def _tracker(candidate: Candidate, name: str, function: str | None) -> Tracker:
+    """The record of a chosen counter; one on a comprehension or lambda names the function it became."""
+    explanation, anchor = candidate.explanation, candidate.anchor
+    if function is not None:
+        anchor = function
+        explanation = {
+            "call": f"how many times the inner function `{function}` runs, however it is called",
+            "iter": f"how many items the inner function `{function}` looks at (passes of its innermost loop)",
+            "kept": f"how many items the inner function `{function}` keeps (times all its conditions hold)",
+        }[candidate.role]
+    return Tracker(name=name, kind=candidate.kind, explanation=explanation, anchor=anchor)
+
+
+def _move_closure(helpers: list[str], context: _Context) -> list[str]:
+    """These helpers and every helper that refers to them, so no call is left behind."""
+    moved = set(helpers)
+    frontier = list(helpers)
+    while frontier:
+        for caller in context.callers.get(frontier.pop(), ()):
+            if caller not in moved:
+                moved.add(caller)
+                frontier.append(caller)
+    return [name for name in context.movable if name in moved]
+
+
+def instrument(source: str) -> tuple[str, list[Tracker]]:
+    """Without test cases to judge by: the first candidates in order of preference, one per kind.
+    (The instrument stage judges them by running the probe; this is for tests and stand-ins.)"""
+    probe = propose(source)
+    ranked = sorted(probe.candidates, key=lambda c: (not c.main, KINDS[c.role][2], c.order))
+    chosen: list[Candidate] = []
+    for candidate in ranked:
+        if len(chosen) < MAX_TRACKERS and candidate.kind not in {c.kind for c in chosen}:
+            chosen.append(candidate)
+    return build(probe, chosen)

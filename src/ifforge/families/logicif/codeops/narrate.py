@@ -628,8 +628,20 @@ def _ends_with_return(function: cst.FunctionDef) -> bool:
     return bool(body) and isinstance(body[-1], cst.SimpleStatementLine) and isinstance(body[-1].body[-1], cst.Return)
 
 
+class _InnerFunctions(cst.CSTVisitor):
+    def __init__(self):
+        self.names: set[str] = set()
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.names.add(node.name.value)
+
+
 def _nested(entry: cst.FunctionDef) -> set[str]:
-    return {s.name.value for s in entry.body.body if isinstance(s, cst.FunctionDef)}
+    """Functions defined anywhere inside `f` (a tracker turns a counted lambda or comprehension into
+    one, even inside a loop): each is a helper the steps may call or pass as a key."""
+    found = _InnerFunctions()
+    entry.body.visit(found)
+    return found.names
 
 
 def _stats_name(entry: cst.FunctionDef) -> str:

@@ -43,10 +43,11 @@ def identifiers(source: str) -> set[str]:
 
 def tracked_function_problem(code: str, args: list[list], tracker_names: list[str], *, expected: list | None = None,
                              limits: sandbox.Limits = sandbox.Limits(),
-                             budget: sandbox.Budget | None = None) -> str | None:
+                             budget: sandbox.Budget | None = None, judge=None) -> str | None:
     """Why `code` fails as a tracked `f` on these inputs, or None when it passes.
 
-    `expected` holds the reference outputs per case (None where the reference itself failed)."""
+    `expected` holds the reference outputs per case (None where the reference itself failed);
+    `judge(results)`, when given, may find a last problem in the same run's results."""
     try:
         tree = pyast.parse(code)
     except SyntaxError as error:
@@ -66,4 +67,4 @@ def tracked_function_problem(code: str, args: list[list], tracker_names: list[st
             if canonical_json(result.output) != canonical_json(expected[index]):
                 return (f"on input {shown}: f returns {canonical_json(result.output)[:200]}, but the original returns "
                         f"{canonical_json(expected[index])[:200]}")
-    return None
+    return judge(results) if judge is not None else None

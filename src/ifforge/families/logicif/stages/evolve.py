@@ -18,7 +18,7 @@ from ifforge.core.prompts import load_prompt
 from ifforge.families.logicif.records import InstrumentedFunction, Outcome, Tracker
 from ifforge.families.logicif.configs import EvolveConfig
 from ifforge.families.logicif.stages import checks
-from ifforge.families.logicif.stages.instrument import TrackerReply
+from ifforge.families.logicif.stages.instrument import TrackerReply, informative
 
 STAGE = "evolve"
 VERSION = code_version(sys.modules[__name__])  # with every ifforge module it reaches
@@ -40,8 +40,9 @@ def turn_problem(current: InstrumentedFunction, reply: EvolveReply, settings: Ev
         return "there is no top-level function named f"
     if before != after:
         return f"the signature changed from f({before}) to f({after})"
-    problem = checks.tracked_function_problem(reply.function, [i.args for i in current.inputs],
-                                              [t.name for t in reply.trackers], limits=limits, budget=budget)
+    args, names = [i.args for i in current.inputs], [t.name for t in reply.trackers]
+    problem = checks.tracked_function_problem(reply.function, args, names, limits=limits, budget=budget,
+                                              judge=informative(names, args, settings))
     if problem:
         return problem
     reseeded = sandbox.Limits(**{**limits.__dict__, "hash_seed": 1})

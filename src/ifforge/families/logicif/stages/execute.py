@@ -55,6 +55,20 @@ def largest_magnitude(value: Any) -> float:
     return 0
 
 
+def case_problem(args: list, output: Any, settings) -> tuple[str, str] | None:
+    """(reason, detail) when LogicIF's filters drop a case for its output or input, else None.
+    The instrument stage asks it too: trackers are judged on the cases that will be kept."""
+    places = decimal_places(output)
+    if places > settings.max_decimal_places:
+        return "too_many_decimals", f"output has {places} decimal places"
+    magnitude = largest_magnitude(args)
+    if magnitude > settings.max_input_magnitude:
+        return "input_too_large", f"input holds {magnitude:g}, over {settings.max_input_magnitude:g}"
+    if len(canonical_json(args)) > settings.max_input_length:
+        return "input_too_large", f"input is over {settings.max_input_length} characters as JSON"
+    return None
+
+
 def stats_problem(stats: Any, expected: list[str]) -> str | None:
     """Why a tracker dict is malformed, or None when it is fine."""
     if not isinstance(stats, dict):
@@ -155,16 +169,9 @@ def run(item: InstrumentedFunction, settings: ExecuteConfig) -> Outcome[Executed
             dropped.append(drop(index, "tracker_too_large",
                                 f"{too_big} reaches the limit of {settings.max_tracker_value:g}"))
             continue
-        places = decimal_places(result.output)
-        if places > settings.max_decimal_places:
-            dropped.append(drop(index, "too_many_decimals", f"output has {places} decimal places"))
-            continue
-        magnitude = largest_magnitude(args[index])
-        if magnitude > settings.max_input_magnitude:
-            dropped.append(drop(index, "input_too_large", f"input holds {magnitude:g}, over {settings.max_input_magnitude:g}"))
-            continue
-        if len(canonical_json(args[index])) > settings.max_input_length:
-            dropped.append(drop(index, "input_too_large", f"input is over {settings.max_input_length} characters as JSON"))
+        problem = case_problem(args[index], result.output, settings)
+        if problem:
+            dropped.append(drop(index, *problem))
             continue
         survivors.append((index, result, None if unsure else again.steps))
 

@@ -1,8 +1,11 @@
 """Anonymise + instrument stage: seed -> `f` returning (output, trackers).
 
-Deterministic path (`run`): libcst renaming and structural trackers; whether the renaming kept the
-behaviour is checked by execution in the execute stage. LLM path (`run_llm`): the model rewrites
-the function, and the answer is kept only if it passes the checks in `checks.py`.
+Deterministic path (`run`): libcst renaming, then trackers picked by running the cases: every
+candidate counter goes into one probe version of f, run once in the sandbox, and the 1 to 3 that
+tell something on the cases execute will keep are written into f (codeops/instrument.py). Whether
+the rewriting kept the behaviour is checked by execution in the execute stage. LLM path
+(`run_llm`): the model rewrites the function, and the answer is kept only if it passes the checks
+in `checks.py` and its trackers tell something on the same cases.
 """
 
 from __future__ import annotations
@@ -16,28 +19,69 @@ from ifforge.core.workers import in_worker
 from ifforge.core import sandbox
 from ifforge.core.store import code_version
 from ifforge.families.logicif.codeops.anonymise import anonymise
-from ifforge.families.logicif.codeops.instrument import NothingToTrack, instrument
+from ifforge.families.logicif.codeops.instrument import (NothingInformative, NothingToTrack, build, choose, propose,
+                                                         tracker_problems)
 from ifforge.families.logicif.codeops.source import strip_comments_and_docstrings
 from ifforge.core.llm import LLM, LLMError
 from ifforge.core.prompts import load_prompt
 from ifforge.families.logicif.records import DroppedItem, InstrumentedFunction, Outcome, SeedFunction, Tracker
-from ifforge.families.logicif.configs import InstrumentConfig
+from ifforge.families.logicif.configs import InstrumentConfig, TrackerConfig
 from ifforge.families.logicif.stages import checks
+from ifforge.families.logicif.stages.execute import case_problem
 
 STAGE = "instrument"
 VERSION = code_version(sys.modules[__name__])  # with every ifforge module it reaches
 
 
-def run(seed: SeedFunction) -> Outcome[InstrumentedFunction]:
+def kept_cases(results: list[sandbox.CaseResult], args: list[list], settings: TrackerConfig,
+               tracked: bool = True) -> tuple[list[tuple[list, dict]], list[str]]:
+    """(arguments, stats) of the cases execute would keep, judged on one run; and why others are out.
+    `tracked=False` reads a probe's result, the pair (output, stats) as the function returned it."""
+    kept, lost = [], []
+    for arguments, result in zip(args, results):
+        output, stats = result.output, result.stats
+        if result.ok and not tracked:
+            pair = result.output
+            output, stats = (pair[0], pair[1]) if isinstance(pair, list) and len(pair) == 2 else (None, None)
+        if not result.ok or not isinstance(stats, dict):
+            lost.append(f"{result.status}: {result.error[:200]}" if not result.ok else "no stats")
+            continue
+        problem = case_problem(arguments, output, settings)
+        if problem:
+            lost.append(problem[0])
+            continue
+        kept.append((arguments, stats))
+    return kept, lost
+
+
+def run(seed: SeedFunction, settings: TrackerConfig) -> Outcome[InstrumentedFunction]:
+    def dropped(reason: str, detail: str) -> Outcome[InstrumentedFunction]:
+        return Outcome(dropped=[DroppedItem(task_id=seed.task_id, stage=STAGE, reason=reason, detail=detail,
+                                            origin=seed.origin)])
+
     try:
         anonymised = anonymise(seed.source, seed.entry)
-        instrumented, trackers = instrument(anonymised.source)
+        probe = propose(anonymised.source)
     except NothingToTrack as error:
-        return Outcome(dropped=[DroppedItem(task_id=seed.task_id, stage=STAGE, reason="nothing_to_track",
-                                            detail=str(error), origin=seed.origin)])
+        return dropped("nothing_to_track", str(error))
     except (cst.ParserSyntaxError, ValueError) as error:
-        return Outcome(dropped=[DroppedItem(task_id=seed.task_id, stage=STAGE, reason="instrument_failed",
-                                            detail=f"{type(error).__name__}: {error}", origin=seed.origin)])
+        return dropped("instrument_failed", f"{type(error).__name__}: {error}")
+    args = [i.args for i in seed.inputs]
+    results = sandbox.run_cases(probe.source, "f", args, limits=settings.limits(), budget=settings.budget())
+    cases, lost = kept_cases(results, args, settings, tracked=False)
+    if len(cases) < settings.min_cases:
+        return dropped("too_few_cases", f"the probe of {len(probe.candidates)} candidate trackers kept {len(cases)} "
+                                        f"of {len(args)} cases, {settings.min_cases} needed; first lost: "
+                                        f"{lost[0] if lost else '-'}")
+    by_id = {key: candidate for candidate, key in probe.keys.items()}
+    cases = [(arguments, {by_id[k]: v for k, v in stats.items() if k in by_id}) for arguments, stats in cases]
+    try:
+        chosen = choose(probe.candidates, cases, settings.max_tracker_value)
+        instrumented, trackers = build(probe, chosen)
+    except NothingInformative as error:
+        return dropped("no_informative_tracker", str(error))
+    except (cst.ParserSyntaxError, ValueError) as error:
+        return dropped("instrument_failed", f"{type(error).__name__}: {error}")
     return Outcome(kept=InstrumentedFunction(
         task_id=seed.task_id,
         original_source=seed.source,
@@ -47,7 +91,21 @@ def run(seed: SeedFunction) -> Outcome[InstrumentedFunction]:
         renames=anonymised.renames,
         trackers=trackers,
         inputs=seed.inputs,
+        notes=[f"{len(trackers)} of {len(probe.candidates)} candidate trackers kept, judged on {len(cases)} cases"],
     ))
+
+
+def informative(names: list[str], args: list[list], settings: TrackerConfig):
+    """A judge for `checks.tracked_function_problem`: a model's trackers must tell something on the
+    cases execute will keep, like the deterministic path's (judged on the run the check makes)."""
+
+    def judge(results: list[sandbox.CaseResult]) -> str | None:
+        cases, _ = kept_cases(results, args, settings)
+        found = tracker_problems(names, cases, settings.max_tracker_value) if len(cases) >= settings.min_cases else []
+        return ("each tracker must vary across the test inputs, not repeat an input's length or value, stay below "
+                f"{settings.max_tracker_value:g}, and not equal another: " + "; ".join(found)) if found else None
+
+    return judge
 
 
 class TrackerReply(BaseModel):
@@ -61,10 +119,13 @@ class AnonymiseReply(BaseModel):
 
 
 def llm_problem(seed: SeedFunction, reply: AnonymiseReply, expected: list, settings: InstrumentConfig) -> str | None:
-    """Why an LLM's anonymised + instrumented function cannot be kept, or None."""
-    problem = checks.tracked_function_problem(reply.function, [i.args for i in seed.inputs],
-                                              [t.name for t in reply.trackers], expected=expected,
-                                              limits=settings.limits(), budget=settings.budget())
+    """Why an LLM's anonymised + instrumented function cannot be kept, or None. Its trackers are
+    judged like the deterministic path's candidates, on the same run of the cases (no extra pass)."""
+    args = [i.args for i in seed.inputs]
+    names = [t.name for t in reply.trackers]
+    problem = checks.tracked_function_problem(reply.function, args, names, expected=expected,
+                                              limits=settings.limits(), budget=settings.budget(),
+                                              judge=informative(names, args, settings))
     if problem:
         return problem
     leaked = sorted(checks.author_names(seed.source) & checks.identifiers(reply.function))
@@ -102,7 +163,7 @@ async def run_llm(seed: SeedFunction, llm: LLM, settings: InstrumentConfig) -> O
             ))
         messages = conversation + [{"role": "user", "content": (
             f"That code cannot be used: {problem}. Fix it and answer again with the whole JSON object.")}]
-    fallback = await in_worker(Outcome[InstrumentedFunction], run, seed)  # libcst: off the run's GIL
+    fallback = await in_worker(Outcome[InstrumentedFunction], run, seed, settings)  # libcst: off the run's GIL
     note = f"LLM anonymisation not used ({problem[:300]}); deterministic anonymiser took over"
     if fallback.kept is not None:
         return Outcome(kept=fallback.kept.model_copy(update={"notes": [*fallback.kept.notes, note]}),
