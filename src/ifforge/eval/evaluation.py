@@ -393,7 +393,8 @@ def dry_run(rows: list[dict[str, Any]], settings: EvalSettings, cache_path: Path
     requests = cached = characters = 0
     try:
         for row in rows:
-            turns = [m["content"] for m in row.get("messages", [])] or [row.get("instruction") or row.get("prompt", "")]
+            turns = [m["content"] for m in row.get("messages", []) if m.get("role", "user") == "user"] \
+                or [row.get("instruction") or row.get("prompt", "")]
             requests += len(turns)
             characters += sum(len(turn) * (len(turns) - i) for i, turn in enumerate(turns))  # history is resent
             characters += len(settings.system_prompt or "") * len(turns)
