@@ -80,15 +80,18 @@ def _tool_defs(tools: list[dict[str, Any]]):
     """The row's OpenAI `tools` entries as inspect-ai tools, schema as it is (never run)."""
     from inspect_ai.tool import ToolDef, ToolParams
 
-    async def never_run(**kwargs):  # tool_calls="none": calls are scored, not executed
-        raise RuntimeError("ifforge exports do not run tools")
+    def never_run():  # a callable of its own per tool: inspect-ai registers each under its name
+        async def run(**kwargs):  # tool_calls="none": calls are scored, not executed
+            raise RuntimeError("ifforge exports do not run tools")
+
+        return run
 
     defs = []
     for entry in tools:
         function = entry["function"]
         schema = dict(function.get("parameters") or {"type": "object", "properties": {}})
         schema.setdefault("additionalProperties", None)  # send what the row says, nothing added
-        defs.append(ToolDef(never_run, name=function["name"], description=function.get("description", ""),
+        defs.append(ToolDef(never_run(), name=function["name"], description=function.get("description", ""),
                             parameters=ToolParams.model_validate(schema)))
     return defs
 

@@ -66,7 +66,7 @@ def write(benchmark: Benchmark, out: Path) -> dict[str, Any]:
         + (f"# Protocol: {protocol}. lm-eval sends no tools, so each prompt shows the tools as JSON and the model "
            "writes its call as a JSON object {name, arguments} in its reply: not the tools API that `ifforge "
            "evaluate` and the inspect-ai export use, so scores are not comparable with theirs.\n" if protocol else "")
-        f"task: {benchmark.name}\n"
+        + f"task: {benchmark.name}\n"
         "custom_dataset: !function utils.load_docs\n"
         "test_split: test\n"
         "output_type: generate_until\n"
