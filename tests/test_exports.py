@@ -278,6 +278,9 @@ def test_inspect_and_lm_eval_score_as_ifforge_evaluate_does(benchmarks):
     expected = {r.task_id: bool(r.correct) for r in fc_cases.itertuples()}
     got = {s["id"]: s["scores"]["ifforge_checker"]["value"] == "C" for s in inspect_fc["samples"]}
     assert got == expected and len(got) == len(fc)
+    reasons = {s["id"]: s["scores"]["ifforge_checker"]["metadata"]["verdict"]["reason"] for s in inspect_fc["samples"]}
+    assert reasons == {r.task_id: r.reason for r in fc_cases.itertuples()}  # the raw arguments, not inspect's reading
+    assert set(reasons.values()) == {"ok", "format_wrong", "no_call", "parameter_missing", "arguments_not_json"}
     by_inspect = [r for r in server.requests if r.get("tools")][len(asked_by_evaluate):]
     assert len(by_inspect) == len(fc)
     for request in by_inspect:
