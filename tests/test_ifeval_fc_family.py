@@ -2,6 +2,7 @@
 model through the tools API (the local test server) and an LLM writing functions."""
 
 import asyncio
+import functools
 import json
 
 import pytest
@@ -21,11 +22,16 @@ FAMILY = get_family("ifeval-fc")
 FIELDS = {"family", "task_id", "tools", "messages", "function_name", "parameter", "rule_id", "rule_args"}
 
 
+@functools.lru_cache
+def checked_bank(queries: int) -> tuple:
+    config = functions.CheckConfig(queries=queries, rules=list(rules.REGISTRY))
+    return tuple(functions.check(f, config).kept for f in FAMILY.load(IfevalFcSettings(family="ifeval-fc", llm="none")).items)
+
+
 def rows_for(**options) -> list[dict]:
+    """The rows `export` writes (one JSON line each, so equal rows are equal files, byte for byte)."""
     settings = IfevalFcSettings(family="ifeval-fc", llm="none", **options)
-    config = functions.CheckConfig(queries=settings.queries_per_function, rules=list(rules.REGISTRY))
-    checked = [functions.check(f, config).kept for f in FAMILY.load(settings).items]
-    cases, dropped, _ = assign(checked, settings)
+    cases, dropped, _ = assign(list(checked_bank(settings.queries_per_function)), settings)
     assert not dropped
     return [row_of(case, settings) for case in cases]
 

@@ -1,5 +1,5 @@
 """IFEval-FC end to end through the real Prefect engine: generate offline from the bank and with an
-LLM writing more functions, the same seed byte for byte, then evaluate through the tools API
+LLM writing more functions (byte for byte per seed: `test_ifeval_fc_family`), then evaluate through the tools API
 against the local test server answering with tool calls."""
 
 import json
@@ -26,8 +26,7 @@ def test_ifeval_fc_generates_offline_and_with_an_llm_and_scores_tool_calls(tmp_p
     rows = [json.loads(line) for line in open(f"{folder}/benchmark.jsonl")]
     assert len(rows) == 66 and {r["source"] for r in rows} == {"bank"}
     assert {r["rule_id"] for r in rows} == set(rules.DEFAULT_RULES)
-    again = generate(family="ifeval-fc", out=str(tmp_path / "again"), options=OPTIONS)
-    assert open(f"{again}/benchmark.jsonl").read() == open(f"{folder}/benchmark.jsonl").read()
+    assert generate(family="ifeval-fc", out=str(out), options=OPTIONS) == folder  # nothing changed: same version
 
     written = {"name": "log_tide", "description": "Record a tide observation.",
                "parameters": {"type": "object", "properties": {"harbour": {"type": "string", "description": "Harbour."},
