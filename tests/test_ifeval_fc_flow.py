@@ -71,4 +71,4 @@ def test_ifeval_fc_generates_offline_and_with_an_llm_and_scores_tool_calls(tmp_p
     assert summary["by_rule_id"]["json_format"]["format_right_rate"] == 1.0
     assert overall["called"] + overall["reasons"]["no_call"] == 66
     assert set(overall["reasons"]) >= {"no_call", "arguments_not_json", "parameter_missing", "ok"}
-    assert set(summary["by_relation"]) >= {"None", "exactly", "at most", "at least"}
+    assert set(summary["by_relation"]) >= {"none", "exactly", "at most", "at least"}

@@ -67,7 +67,7 @@ def test_checker_passes_and_fails(rule_id, args, passing, failing):
 
 
 def test_the_registry_holds_the_papers_19_rules_15_on_by_default():
-    assert len(rules.REGISTRY) == 19
+    assert len(rules.REGISTRY) == 19 and {case[0] for case in CASES} == set(rules.REGISTRY)  # each checker tested
     assert set(rules.REGISTRY) - set(rules.DEFAULT_RULES) == {"all_upper", "all_lower", "end_phrase", "postscript"}
     assert {c.group for c in rules.REGISTRY.values()} == {"keywords", "language", "length", "content", "format",
                                                           "case", "start_end", "punctuation"}

@@ -21,7 +21,7 @@ from ifforge.core.store import atomic_write
 from ifforge.eval.intervals import shown, wilson
 from ifforge.families.ifeval_fc import rules
 
-GROUPS = ("rule_id", "relation", "domain", "source")
+GROUPS = ("rule_id", "relation", "domain", "source")  # relation "none": a rule without a count
 RATES = (("called", "called"), ("provided", "provided"), ("correct", "format right"))
 REASONS = ("no_call", "wrong_function", "arguments_not_json", "parameter_missing", "not_a_string", "format_wrong", "ok")
 
@@ -94,7 +94,7 @@ def score_frame(results: list[dict[str, Any]], rows: dict[str, dict[str, Any]]) 
         failed = bool(result.get("request_failed"))
         verdict = judge(row, [] if failed else [{"text": result.get("response") or "",
                                                 "tool_calls": result.get("tool_calls") or []}])
-        records.append({"task_id": row["task_id"], **{key: str(row.get(key)) for key in GROUPS},
+        records.append({"task_id": row["task_id"], **{key: str(row.get(key) or "none") for key in GROUPS},
                         "request_failed": failed, "called": verdict["called"] and not failed,
                         "provided": verdict["provided"] and not failed, "correct": verdict["correct"] and not failed,
                         "reason": "request_failed" if failed else verdict["reason"],
