@@ -127,8 +127,8 @@ def _raw_arguments(call) -> str | None:
     """A tool call's arguments as the model sent them: inspect-ai parses them (and maps text that
     is not an object to the first parameter), so the raw text is read from the model event of this
     sample when it is there; otherwise the parsed arguments, or None when they did not parse."""
+    from inspect_ai.event import ModelEvent
     from inspect_ai.log import transcript
-    from inspect_ai.log._transcript import ModelEvent
 
     for event in reversed(list(transcript().events)):
         if isinstance(event, ModelEvent) and event.call is not None:
