@@ -191,3 +191,17 @@ def test_an_llm_writes_a_function_checked_and_asked_again(tmp_path):
     assert written.tool["function"]["name"] == "log_tide" and len(written.queries) == 5
     asked = [r["messages"][-1]["content"] for r in server.requests]
     assert "carrier 'missing' is not a parameter" in asked[1] and "json_format" in asked[2]
+
+
+def test_a_row_that_cannot_be_scored_is_refused_before_asking(tmp_path):
+    from ifforge.eval.evaluation import BenchmarkError
+
+    row = rows_for(queries_per_function=1)[0]
+    settings = EvalSettings(model="stub", base_url="http://127.0.0.1:9/v1", api_key="x", no_cache=True)
+    for broken, message in (({**row, "rule_id": "word_count", "rule_args": {"relation": "about", "n": 2}},
+                             "row 2 .*field 'rule_args'"),
+                            ({**row, "function_name": "nope"}, "row 2 .*'nope' is not among the tools"),
+                            ({k: v for k, v in row.items() if k != "parameter"}, "row 2 .*missing field 'parameter'")):
+        with pytest.raises(BenchmarkError, match=message):
+            FAMILY.evaluate([row, broken], settings, tmp_path / "c.sqlite", tmp_path / "run", "t")
+

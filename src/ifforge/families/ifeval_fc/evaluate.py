@@ -18,6 +18,29 @@ from ifforge.core.store import atomic_path, atomic_write
 from ifforge.families.ifeval_fc import scoring
 
 
+FIELDS = ("task_id", "tools", "messages", "function_name", "parameter", "rule_id", "rule_args")
+
+
+def check_rows(rows: list[dict[str, Any]]) -> None:
+    """Refuse, before asking anything, a row that cannot be scored, naming the row and the field."""
+    from ifforge.eval.evaluation import BenchmarkError
+    from ifforge.families.ifeval_fc import rules
+
+    for number, row in enumerate(rows, 1):
+        where = f"row {number} ({row.get('task_id', '?')})"
+        missing = [key for key in FIELDS if key not in row]
+        if missing:
+            raise BenchmarkError(f"{where}: missing field {missing[0]!r}")
+        try:
+            rules.get(row["rule_id"], **(row["rule_args"] if isinstance(row["rule_args"], dict) else {}))
+        except (ValueError, TypeError) as error:
+            raise BenchmarkError(f"{where}: field 'rule_args': {error}") from None
+        names = [t.get("function", {}).get("name") for t in row["tools"] if isinstance(t, dict)] \
+            if isinstance(row["tools"], list) else []
+        if row["function_name"] not in names:
+            raise BenchmarkError(f"{where}: field 'function_name' {row['function_name']!r} is not among the tools")
+
+
 def messages_of(row: dict[str, Any], system_prompt: str | None) -> list[dict[str, str]]:
     messages = [dict(m) for m in row["messages"]]
     if system_prompt is not None:
@@ -55,6 +78,7 @@ def evaluate(rows: list[dict[str, Any]], settings, cache_path: Path, folder: Pat
              on_done=None, run: dict[str, Any] | None = None) -> dict[str, Any]:
     from ifforge.eval.evaluation import finish_run
 
+    check_rows(rows)
     results = asyncio.run(ask_all(rows, settings, cache_path, on_done))
     run = finish_run(run, results, settings)
     folder.mkdir(parents=True, exist_ok=True)
