@@ -137,6 +137,10 @@ def _evaluate(args: argparse.Namespace) -> int:
                                 split=args.split, expressions=args.expressions, **options)
         rows_path, version = locate(Path(args.benchmark), args.split)
         rows = limit_tasks(load_rows(rows_path, args.expressions), settings.limit)
+        from ifforge.eval.evaluation import family_of
+        from ifforge.families import get_family
+
+        get_family(family_of(rows, rows_path)).check_rows(rows)
     except (BenchmarkError, ValidationError) as error:
         print(f"ifforge: {error}", file=sys.stderr)
         return 2

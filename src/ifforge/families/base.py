@@ -85,6 +85,10 @@ class Family:
         (with `request_failures`). `run` holds the run's facts for the report (see `finish_run`)."""
         raise NotImplementedError
 
+    def check_rows(self, rows: list[dict[str, Any]]) -> None:
+        """Refuse rows this family cannot score (raise `BenchmarkError` naming the row and field),
+        before anything is asked."""
+
     def turns(self, row: dict[str, Any]) -> list[str]:
         """The user turns `evaluate` sends for one row: the chat's user messages, else its one prompt.
         Exports send exactly these, so their replies are the ones `evaluate` would score."""

@@ -31,6 +31,8 @@ def check_rows(rows: list[dict[str, Any]]) -> None:
         missing = [key for key in FIELDS if key not in row]
         if missing:
             raise BenchmarkError(f"{where}: missing field {missing[0]!r}")
+        if row["rule_id"] not in rules.REGISTRY:
+            raise BenchmarkError(f"{where}: field 'rule_id': unknown rule {row['rule_id']!r}")
         try:
             rules.get(row["rule_id"], **(row["rule_args"] if isinstance(row["rule_args"], dict) else {}))
         except (ValueError, TypeError) as error:

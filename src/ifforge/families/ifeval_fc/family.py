@@ -192,6 +192,11 @@ class IfevalFc(Family):
 
         return evaluate(rows, settings, Path(cache_path), Path(folder), title, on_done, run)
 
+    def check_rows(self, rows: list[dict[str, Any]]) -> None:
+        from ifforge.families.ifeval_fc.evaluate import check_rows
+
+        check_rows(rows)
+
     def turns(self, row: dict[str, Any]) -> list[str]:
         if row.get("protocol") == "text":
             return [row["prompt"]]
