@@ -4,7 +4,9 @@ evaluation (the family's `evaluate`, as `ifforge evaluate` runs it) on the same 
 
 LogicIF rows are LogicIFEval's own (the shared fixture), answered with gpt-5's recorded replies,
 some spoiled; PACIFIC rows are built and their gold run in the sandbox, answered right or wrong by
-step, in prompt and chat mode.
+step, in prompt and chat mode; IFEval-FC rows are answered with tool calls (right, wrong format, no
+call, missing parameter, arguments that are not JSON, a bare string), and in lm-eval's text
+protocol with the same calls written as JSON.
 """
 
 import json
@@ -19,12 +21,17 @@ from ifforge.eval.evaluation import EvalSettings
 from ifforge.exports import export
 from ifforge.exports.benchmark import read_benchmark, unflatten
 from ifforge.families import get_family
+from ifforge.families.ifeval_fc import functions as fc_functions
+from ifforge.families.ifeval_fc.family import assign as fc_assign
+from ifforge.families.ifeval_fc.family import row_of as fc_row_of
+from ifforge.families.ifeval_fc.settings import IfevalFcSettings
 from ifforge.families.pacific import chains, instructions
 from ifforge.families.pacific.family import GoldConfig, compute_gold, rows_of
 from ifforge.families.pacific.settings import PacificSettings
 from ifforge.testing.openai_stub import Answer, StubServer
 
 from conftest import needs_fixture
+from test_ifeval_fc_flow import right_value
 
 BIN = Path(sys.executable).parent
 
@@ -82,6 +89,45 @@ def pacific_reply(rows: list[dict], messages: list[dict]) -> str:
     return " ".join(f"[ANSWER][{step}] {value(step)} [\\ANSWER]" for step in steps)
 
 
+FC_RULES = ("json_format", "python_list", "title_format", "quotation", "cyrillic_greek")
+
+
+def ifeval_fc_rows() -> list[dict]:
+    """Three cases of each of five rules with an easy right value, one distractor tool each."""
+    settings = IfevalFcSettings(family="ifeval-fc", llm="none", queries_per_function=1, distractors=1, seed=2)
+    config = fc_functions.CheckConfig(queries=1, rules=list(FC_RULES))
+    cases, _, _ = fc_assign([fc_functions.check(f, config).kept for f in fc_functions.from_bank()], settings)
+    rows = [fc_row_of(case, settings) for case in cases]
+    return [row for rule_id in FC_RULES for row in [r for r in rows if r["rule_id"] == rule_id][:3]]
+
+
+def ifeval_fc_call(rows: list[dict], query: str) -> tuple[str | None, object]:
+    """The call made for a row, by its place: right, wrong value, no call, missing parameter,
+    arguments that are not JSON, a bare string. (function name or None, arguments)."""
+    index, row = next((i, r) for i, r in enumerate(rows) if r["messages"][-1]["content"] in query)
+    kind = index % 6
+    name, parameter = row["function_name"], row["parameter"]
+    return {0: (name, {parameter: right_value(row)}), 1: (name, {parameter: "zz"}), 2: (None, None),
+            3: (name, {"other": "x"}), 4: (name, "{not json"), 5: (name, '"zz"')}[kind]
+
+
+def ifeval_fc_answer(rows: list[dict], request: dict) -> Answer:
+    """Through the tools API: a tool call; as lm-eval's text protocol: the call as JSON in the text."""
+    if request.get("tools"):
+        name, arguments = ifeval_fc_call(rows, request["messages"][-1]["content"])
+        if name is None:
+            return Answer(content="Could you tell me more first?")
+        raw = arguments if isinstance(arguments, str) else json.dumps(arguments)
+        return Answer(tool_calls=[{"name": name, "arguments": raw}])
+    name, arguments = ifeval_fc_call(rows, request["messages"][-1]["content"])
+    if name is None:
+        return Answer(content="Could you tell me more first?")
+    if arguments == "{not json":
+        return Answer(content='{"name": "' + name + '", "arguments": {not json')
+    value = "zz" if arguments == '"zz"' else arguments
+    return Answer(content="Here is the call: " + json.dumps({"name": name, "arguments": value}))
+
+
 def write_rows(folder: Path, rows: list[dict]) -> Path:
     folder.mkdir(parents=True)
     path = folder / "benchmark.jsonl"
@@ -111,24 +157,27 @@ def benchmarks(tmp_path_factory):
     base = tmp_path_factory.mktemp("exports")
     logic, replies = logicif_rows()
     pacific = pacific_rows()
+    fc = ifeval_fc_rows()
 
     def answer(request: dict) -> Answer:
         messages = request.get("messages")
         if messages is None:
             raise AssertionError(f"not a chat request: {sorted(request)}")
+        if request.get("tools") or "You can call these functions" in messages[-1]["content"]:
+            return ifeval_fc_answer(fc, request)
         users = [m for m in messages if m["role"] == "user"]
         if users[0]["content"] in replies:
             return Answer(content=replies[users[0]["content"]])
         return Answer(content=pacific_reply(pacific, messages))
 
-    return base, logic, pacific, answer
+    return base, logic, pacific, answer, fc
 
 
 def test_hf_folder_loads_with_datasets_and_gives_the_rows_back(benchmarks):
     import datasets
 
-    base, logic, pacific, _ = benchmarks
-    for name, rows in (("logicif", logic), ("pacific", pacific)):
+    base, logic, pacific, _, fc = benchmarks
+    for name, rows in (("logicif", logic), ("pacific", pacific), ("ifeval-fc", fc)):
         version = write_rows(base / "hf" / name / "v001", rows)
         written = export(read_benchmark(version), "hf", base / "hf-out" / name)
         folder = Path(written["folder"])
@@ -138,16 +187,19 @@ def test_hf_folder_loads_with_datasets_and_gives_the_rows_back(benchmarks):
             assert len(loaded) == len(rows)
             back = [unflatten(record, written["json_columns"]) for record in loaded]
             assert back == [{key: row.get(key) for key in back[0]} for row in rows]
-        assert "input" in written["json_columns"] or name == "pacific"
+        assert "input" in written["json_columns"] or name != "logicif"
+        assert name != "ifeval-fc" or {"tools", "messages", "rule_args"} <= set(written["json_columns"])
 
 
 def test_inspect_and_lm_eval_score_as_ifforge_evaluate_does(benchmarks):
-    base, logic, pacific, answer = benchmarks
+    base, logic, pacific, answer, fc = benchmarks
     with StubServer(answer) as server:
         ours = {"logicif": ifforge_scores(logic, "logicif", server, base / "ours-logicif"),
-                "pacific": ifforge_scores(pacific, "pacific", server, base / "ours-pacific")}
+                "pacific": ifforge_scores(pacific, "pacific", server, base / "ours-pacific"),
+                "ifeval-fc": ifforge_scores(fc, "ifeval-fc", server, base / "ours-ifeval-fc")}
+        asked_by_evaluate = [r for r in server.requests if r.get("tools")]
         tasks = {}
-        for name, rows in (("logicif", logic), ("pacific", pacific)):
+        for name, rows in (("logicif", logic), ("pacific", pacific), ("ifeval-fc", fc)):
             version = write_rows(base / "bench" / name / "v001", rows)
             benchmark = read_benchmark(version)
             tasks[name] = benchmark.name
@@ -157,12 +209,14 @@ def test_inspect_and_lm_eval_score_as_ifforge_evaluate_does(benchmarks):
         env = {"LOCAL_BASE_URL": server.url, "LOCAL_API_KEY": "x", "HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1",
                "INSPECT_LOG_DIR": str(base / "inspect-logs"), "NO_COLOR": "1"}
         run_all([[str(BIN / "inspect"), "eval", "inspect/logicif/task.py", "inspect/pacific/task.py",
+                  "inspect/ifeval-fc/task.py",
                   "--model", "openai-api/local/stub", "--log-format", "json", "--display", "none",
                   "--max-connections", "4"],
                  [str(BIN / "lm_eval"), "--model", "local-chat-completions",
                   "--model_args", f"base_url={server.url}/chat/completions,model=stub,num_concurrent=4,max_retries=1",
                   "--apply_chat_template", "--include_path", str(base / "lm-eval"),
-                  "--tasks", f"{tasks['logicif']},{tasks['pacific']}", "--output_path", str(base / "lm-out"),
+                  "--tasks", f"{tasks['logicif']},{tasks['pacific']},{tasks['ifeval-fc']}_text",
+                  "--output_path", str(base / "lm-out"),
                   "--log_samples"]], env, base)
 
     assert all("messages" in request for request in server.requests)  # chat completions, as evaluate asks
@@ -211,11 +265,46 @@ def test_inspect_and_lm_eval_score_as_ifforge_evaluate_does(benchmarks):
     assert lm_pacific["prompt_accuracy,none"] == pytest.approx(prompt_only["prompt_accuracy"], abs=1e-4)
     assert lm_pacific["instruction_accuracy,none"] == pytest.approx(prompt_only["instruction_accuracy"], abs=1e-4)
 
+    # IFEval-FC: inspect offers the row's tools through the tools API (never running them) and scores
+    # the calls as evaluate does, case by case; lm-eval asks the text protocol, scored by the same checker
+    fc_overall = ours["ifeval-fc"]["overall"]
+    inspect_fc = logs[tasks["ifeval-fc"]]
+    metrics = {name: m["value"] for name, m in inspect_fc["results"]["scores"][0]["metrics"].items()}
+    assert metrics["accuracy"] == pytest.approx(fc_overall["format_right_rate"], abs=1e-4)
+    assert metrics["called_rate"] == pytest.approx(fc_overall["called_rate"], abs=1e-4)
+    assert metrics["provided_rate"] == pytest.approx(fc_overall["provided_rate"], abs=1e-4)
+    assert 0 < fc_overall["format_right_rate"] < fc_overall["provided_rate"] < fc_overall["called_rate"] < 1
+    fc_cases = pd.read_parquet(base / "ours-ifeval-fc" / "run" / "scores.parquet")
+    expected = {r.task_id: bool(r.correct) for r in fc_cases.itertuples()}
+    got = {s["id"]: s["scores"]["ifforge_checker"]["value"] == "C" for s in inspect_fc["samples"]}
+    assert got == expected and len(got) == len(fc)
+    reasons = {s["id"]: s["scores"]["ifforge_checker"]["metadata"]["verdict"]["reason"] for s in inspect_fc["samples"]}
+    assert reasons == {r.task_id: r.reason for r in fc_cases.itertuples()}  # the raw arguments, not inspect's reading
+    assert set(reasons.values()) == {"ok", "format_wrong", "no_call", "parameter_missing", "arguments_not_json"}
+    by_inspect = [r for r in server.requests if r.get("tools")][len(asked_by_evaluate):]
+    assert len(by_inspect) == len(fc)
+    for request in by_inspect:
+        row = next(r for r in fc if r["messages"][-1]["content"] == request["messages"][-1]["content"])
+        assert request["messages"][0] == row["messages"][0] and request["tool_choice"] == "auto"
+        assert [t["function"]["name"] for t in request["tools"]] == [t["function"]["name"] for t in row["tools"]]
+        assert [t["function"]["parameters"]["properties"] for t in request["tools"]] == \
+            [t["function"]["parameters"]["properties"] for t in row["tools"]]
+    from ifforge.exports.benchmark import check, text_row
+
+    lm_fc = results[f"{tasks['ifeval-fc']}_text"]
+    text_verdicts = []
+    for row in fc:
+        asked = text_row(row)
+        reply = ifeval_fc_answer(fc, {"messages": [{"role": "user", "content": asked["prompt"]}]}).content
+        text_verdicts.append(check(asked, [reply])["correct"])
+    assert lm_fc["accuracy,none"] == pytest.approx(sum(text_verdicts) / len(fc))
+    assert 0 < sum(text_verdicts) < len(fc)
+
 
 def test_the_export_command_names_what_it_wrote_and_what_it_left_out(benchmarks, capsys):
     from ifforge import cli
 
-    base, _, pacific, _ = benchmarks
+    base, _, pacific, _, _ = benchmarks
     version = write_rows(base / "cli" / "pacific" / "v001", pacific)
     (version.parent / "LATEST").write_text("v001\n")  # as a generate run leaves it
     assert cli.main(["export", str(version.parent), "--format", "lm-eval"]) == 0  # a benchmark folder: its LATEST

@@ -140,6 +140,10 @@ def _evaluate(args: argparse.Namespace) -> int:
                                 split=args.split, expressions=args.expressions, **options)
         rows_path, version = locate(Path(args.benchmark), args.split)
         rows = limit_tasks(load_rows(rows_path, args.expressions), settings.limit)
+        from ifforge.eval.evaluation import family_of
+        from ifforge.families import get_family
+
+        get_family(family_of(rows, rows_path)).check_rows(rows)
     except (BenchmarkError, ValidationError) as error:
         print(f"ifforge: {error}", file=sys.stderr)
         return 2
@@ -355,6 +359,10 @@ def _export(args: argparse.Namespace) -> int:
     left = written.get("left_out_chat_rows")
     print(f"{written['rows']} rows of {benchmark.name} ({benchmark.family}) exported to {written['folder']}"
           + (f"; {left} multi-turn chat rows left out (lm-eval asks one prompt; use --format inspect)" if left else ""))
+    if written.get("protocol") not in (None, "prompt"):
+        print(f"note: lm-eval sends no tools, so these rows use the {written['protocol']} protocol (the tools shown in "
+              "the prompt, the call written as JSON in the reply): scores are not comparable with `ifforge evaluate` "
+              "or the inspect export, which use the tools API")
     print(f"run: {written['run']}")
     return 0
 

@@ -393,10 +393,14 @@ def dry_run(rows: list[dict[str, Any]], settings: EvalSettings, cache_path: Path
     requests = cached = characters = 0
     try:
         for row in rows:
-            turns = [m["content"] for m in row.get("messages", [])] or [row.get("instruction") or row.get("prompt", "")]
+            turns = [m["content"] for m in row.get("messages", []) if m.get("role", "user") == "user"] \
+                or [row.get("instruction") or row.get("prompt", "")]
             requests += len(turns)
             characters += sum(len(turn) * (len(turns) - i) for i, turn in enumerate(turns))  # history is resent
             characters += len(settings.system_prompt or "") * len(turns)
+            row_system = [m["content"] for m in row.get("messages", []) if m.get("role") == "system"]
+            if row.get("tools") or row_system:  # a tools row (IFEval-FC) sends its schemas and system message too
+                characters += (len(json.dumps(row.get("tools") or [])) + sum(map(len, row_system))) * len(turns)
             if len(turns) == 1 and cache is not None and not settings.no_cache:
                 messages = [*system, {"role": "user", "content": turns[0]}]
                 cached += cache.get(request_key(config, messages, None, {})) is not None

@@ -72,8 +72,19 @@ def turns(row: dict[str, Any]) -> list[str]:
     return _family(row).turns(row)
 
 
-def check(row: dict[str, Any], replies: list[str]) -> dict[str, Any]:
-    """One row's verdict on a model's replies (one per user turn), by the row's family's checker."""
+def request(row: dict[str, Any]) -> dict[str, Any]:
+    """What `ifforge evaluate` sends besides the user turns: `system`, `tools`, `tool_choice`."""
+    return _family(row).request(row)
+
+
+def text_row(row: dict[str, Any]) -> dict[str, Any] | None:
+    """The row for a text-only harness (see `Family.text_row`), or None when it cannot be asked there."""
+    return _family(row).text_row(row)
+
+
+def check(row: dict[str, Any], replies: list) -> dict[str, Any]:
+    """One row's verdict on a model's replies (one per user turn: text, or a dict with `text` and
+    `tool_calls` where the row offers tools), by the row's family's checker."""
     return _family(row).check(row, replies)
 
 

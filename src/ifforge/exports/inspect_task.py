@@ -1,7 +1,10 @@
 """Export to an inspect-ai task: a folder with `samples.jsonl` and a `task.py` that `inspect eval` runs.
 
 The task asks each row's user turns in order (a chat-mode row gets the model's own replies back
-between turns, as `ifforge evaluate` does) and scores with ifforge's checker for the row's family.
+between turns, as `ifforge evaluate` does), with the row's system message and tools when it has
+them (IFEval-FC: the tools go through the model's tools API, with the row's `tool_choice`, and are
+never run: the calls themselves are what is scored), and scores with ifforge's checker for the
+row's family.
 Its metrics are the ones `ifforge evaluate` reports: case accuracy, task accuracy (a task passes
 only when all its cases do) and the family's finer numbers. The folder needs ifforge installed
 where it runs; nothing else of the benchmark is read.
@@ -14,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ifforge.core.store import atomic_write
-from ifforge.exports.benchmark import Benchmark, aggregate, check, row_ids, score_names, task_key, turns
+from ifforge.exports.benchmark import Benchmark, aggregate, check, request, row_ids, score_names, task_key, turns
 
 DEFAULT_MAX_TOKENS = 16_000  # what `ifforge evaluate` asks for by default
 TASK_FILE = '''"""inspect-ai task: {name} ({family}, {rows} rows from {source}).
@@ -42,7 +45,7 @@ def write(benchmark: Benchmark, out: Path) -> dict[str, Any]:
     out.mkdir(parents=True, exist_ok=True)
     lines = []
     for sample_id, row in zip(row_ids(benchmark.rows), benchmark.rows):
-        lines.append(json.dumps({"id": sample_id, "turns": turns(row), "task_id": task_key(row),
+        lines.append(json.dumps({"id": sample_id, "turns": turns(row), "task_id": task_key(row), **request(row),
                                  "row": json.dumps(row, ensure_ascii=False)}, ensure_ascii=False) + "\n")
     atomic_write(out / "samples.jsonl", "".join(lines))
     atomic_write(out / "task.py", TASK_FILE.format(name=benchmark.name, family=benchmark.family,
@@ -64,8 +67,8 @@ def benchmark_task(samples_path: Path):
         if line.strip():
             record = json.loads(line)
             samples.append(Sample(id=record["id"], input=record["turns"][0],
-                                  metadata={"turns": record["turns"], "task_id": record["task_id"],
-                                            "row": record["row"]}))
+                                  metadata={key: record.get(key) for key in ("turns", "task_id", "row", "system",
+                                                                             "tools", "tool_choice")}))
     first = json.loads(samples[0].metadata["row"])
     family = first.get("family", "logicif")
     return Task(dataset=MemoryDataset(samples, name=Path(samples_path).parent.name), solver=_ask_turns(),
@@ -73,24 +76,76 @@ def benchmark_task(samples_path: Path):
                 config=GenerateConfig(temperature=0.0, max_tokens=DEFAULT_MAX_TOKENS))
 
 
+def _tool_defs(tools: list[dict[str, Any]]):
+    """The row's OpenAI `tools` entries as inspect-ai tools, schema as it is (never run)."""
+    from inspect_ai.tool import ToolDef, ToolParams
+
+    def never_run():  # a callable of its own per tool: inspect-ai registers each under its name
+        async def run(**kwargs):  # tool_calls="none": calls are scored, not executed
+            raise RuntimeError("ifforge exports do not run tools")
+
+        return run
+
+    defs = []
+    for entry in tools:
+        function = entry["function"]
+        schema = dict(function.get("parameters") or {"type": "object", "properties": {}})
+        schema.setdefault("additionalProperties", None)  # send what the row says, nothing added
+        defs.append(ToolDef(never_run(), name=function["name"], description=function.get("description", ""),
+                            parameters=ToolParams.model_validate(schema)))
+    return defs
+
+
 def _ask_turns():
-    from inspect_ai.model import ChatMessageUser
+    from inspect_ai.model import ChatMessageSystem, ChatMessageUser
     from inspect_ai.solver import solver
 
     @solver
     def ask_turns():
-        """Every user turn in order, each answered before the next is sent."""
+        """Every user turn in order, each answered before the next is sent; the row's system
+        message first and its tools offered, as `ifforge evaluate` sends them."""
 
         async def solve(state, generate):
-            state = await generate(state)
-            for turn in state.metadata["turns"][1:]:
+            metadata = state.metadata
+            if metadata.get("system"):
+                state.messages.insert(0, ChatMessageSystem(content=metadata["system"]))
+            if metadata.get("tools"):
+                state.tools = _tool_defs(metadata["tools"])
+                state.tool_choice = metadata.get("tool_choice") or "auto"
+            state = await generate(state, tool_calls="none")
+            for turn in metadata["turns"][1:]:
                 state.messages.append(ChatMessageUser(content=turn))
-                state = await generate(state)
+                state = await generate(state, tool_calls="none")
             return state
 
         return solve
 
     return ask_turns()
+
+
+def _raw_arguments(call) -> str | None:
+    """A tool call's arguments as the model sent them: inspect-ai parses them (and maps text that
+    is not an object to the first parameter), so the raw text is read from the model event of this
+    sample when it is there; otherwise the parsed arguments, or None when they did not parse."""
+    from inspect_ai.event import ModelEvent
+    from inspect_ai.log import transcript
+
+    for event in reversed(list(transcript().events)):
+        if isinstance(event, ModelEvent) and event.call is not None:
+            for choice in (event.call.response or {}).get("choices", []):
+                for raw in (choice.get("message") or {}).get("tool_calls") or []:
+                    if raw.get("id") == call.id:
+                        return (raw.get("function") or {}).get("arguments")
+    return None if call.parse_error else json.dumps(call.arguments, ensure_ascii=False)
+
+
+def _reply(message, with_tools: bool):
+    """An assistant message as ifforge's checkers read a reply: text, or text and tool calls."""
+    if not with_tools:
+        return message.text
+    return {"text": message.text, "tool_calls": [
+        {"type": "function", "function": {"name": call.function, "arguments": _raw_arguments(call)}}
+        for call in message.tool_calls or []]}
 
 
 def _ifforge_metric(family: str, key: str):
@@ -117,10 +172,12 @@ def _ifforge_checker(family: str, keys: list[str]):
 
         async def score(state, target):
             row = json.loads(state.metadata["row"])
-            replies = [message.text for message in state.messages if message.role == "assistant"]
+            with_tools = bool(state.metadata.get("tools"))
+            replies = [_reply(message, with_tools) for message in state.messages if message.role == "assistant"]
             verdict = check(row, replies)
+            last = replies[-1] if replies else ""
             return Score(value=CORRECT if verdict["correct"] else INCORRECT,
-                         answer=replies[-1] if replies else "",
+                         answer=last if isinstance(last, str) else json.dumps(last, ensure_ascii=False),
                          metadata={"task_id": task_key(row), "verdict": verdict})
 
         return score

@@ -5,19 +5,23 @@
 
 The harness generates one reply per prompt, so only single-prompt rows go in: a chat-mode row
 (PACIFIC's `mode=chat`, where the model's own replies go back between turns) cannot be asked there
-and is left out, and the export says how many (inspect-ai runs them). Each reply is scored by
-ifforge's checker for the row's family; the metrics are `ifforge evaluate`'s: case accuracy, task
+and is left out, and the export says how many (inspect-ai runs them). Its chat-completions model
+sends no tools, so a row that needs them goes in as the family's text protocol (`Family.text_row`;
+IFEval-FC: the tools in the prompt, the call written as a JSON object in the reply), which is a
+different protocol from the tools API: its task name ends in `_text` and its YAML says so. Each
+reply is scored by ifforge's checker for the row's family; the metrics are `ifforge evaluate`'s: case accuracy, task
 accuracy (a task passes only when all its cases do) and the family's finer numbers.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from ifforge.core.store import atomic_write
-from ifforge.exports.benchmark import Benchmark, aggregate, check, row_ids, score_names, task_key, turns
+from ifforge.exports.benchmark import Benchmark, aggregate, check, row_ids, score_names, task_key, text_row, turns
 from ifforge.exports.inspect_task import DEFAULT_MAX_TOKENS
 
 UTILS_FILE = '''"""lm-evaluation-harness hooks for {name}: the rows beside this file, ifforge's checker."""
@@ -39,12 +43,15 @@ process_results = _ifforge.process_results
 
 def write(benchmark: Benchmark, out: Path) -> dict[str, Any]:
     """Write the task folder; return what was written and what was left out."""
-    single = [(sample_id, row) for sample_id, row in zip(row_ids(benchmark.rows), benchmark.rows)
-              if len(turns(row)) == 1]
+    as_text = [(sample_id, text_row(row)) for sample_id, row in zip(row_ids(benchmark.rows), benchmark.rows)]
+    single = [(sample_id, row) for sample_id, row in as_text if row is not None and len(turns(row)) == 1]
     left_out = len(benchmark.rows) - len(single)
     if not single:
-        raise ValueError(f"{benchmark.source}: every row is a multi-turn chat, which lm-evaluation-harness "
-                         "cannot ask (export to inspect-ai instead)")
+        raise ValueError(f"{benchmark.source}: no row can be asked as one text prompt, which is all "
+                         "lm-evaluation-harness sends (export to inspect-ai instead)")
+    protocol = next((row["protocol"] for _, row in single if row.get("protocol")), None)
+    if protocol:
+        benchmark = replace(benchmark, name=f"{benchmark.name}_{protocol}")
     out.mkdir(parents=True, exist_ok=True)
     atomic_write(out / "docs.jsonl", "".join(
         json.dumps({"id": sample_id, "prompt": turns(row)[0], "task_id": task_key(row), "family": benchmark.family,
@@ -56,7 +63,10 @@ def write(benchmark: Benchmark, out: Path) -> dict[str, Any]:
     atomic_write(out / f"{benchmark.name}.yaml", (
         f"# {benchmark.family} benchmark {benchmark.name}: {len(single)} rows from {benchmark.source}"
         + (f" ({left_out} multi-turn chat rows left out)" if left_out else "") + "\n"
-        f"task: {benchmark.name}\n"
+        + (f"# Protocol: {protocol}. lm-eval sends no tools, so each prompt shows the tools as JSON and the model "
+           "writes its call as a JSON object {name, arguments} in its reply: not the tools API that `ifforge "
+           "evaluate` and the inspect-ai export use, so scores are not comparable with theirs.\n" if protocol else "")
+        + f"task: {benchmark.name}\n"
         "custom_dataset: !function utils.load_docs\n"
         "test_split: test\n"
         "output_type: generate_until\n"
@@ -73,7 +83,7 @@ def write(benchmark: Benchmark, out: Path) -> dict[str, Any]:
     aggregations = "\n".join(f"{key} = _ifforge.aggregation({benchmark.family!r}, {key!r})" for key in keys)
     atomic_write(out / "utils.py", UTILS_FILE.format(name=benchmark.name, aggregations=aggregations))
     return {"format": "lm-eval", "folder": str(out), "rows": len(single), "left_out_chat_rows": left_out,
-            "task": benchmark.name,
+            "task": benchmark.name, "protocol": protocol or "prompt",
             "run": f"lm_eval --model local-chat-completions --model_args base_url=<server>/v1/chat/completions,"
                    f"model=<model> --apply_chat_template --include_path {out} --tasks {benchmark.name}"}
 

@@ -24,7 +24,8 @@ FAMILIES: dict[str, Entry] = {entry.id: entry for entry in (
           "ifforge.families.logicif.family"),
     Entry("pacific", "instruction chains: an initial value through small code or text instructions, gold per step",
           "ifforge.families.pacific.family"),
-    Entry("ifeval-fc", "format rules inside tool schemas, scored on real tool calls", None, "the IFEval-FC issue"),
+    Entry("ifeval-fc", "format rules inside tool schemas, scored on real tool calls",
+          "ifforge.families.ifeval_fc.family"),
     Entry("mcbench", "step-by-step metric rubrics, gold from parallel reference code", None, "the MCBench issue"),
     Entry("lifbench", "long-input scenarios, LIFEval rubric scores and stability (IFS)", None, "the LIFBench issue"),
 )}

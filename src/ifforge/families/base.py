@@ -85,16 +85,32 @@ class Family:
         (with `request_failures`). `run` holds the run's facts for the report (see `finish_run`)."""
         raise NotImplementedError
 
+    def check_rows(self, rows: list[dict[str, Any]]) -> None:
+        """Refuse rows this family cannot score (raise `BenchmarkError` naming the row and field),
+        before anything is asked."""
+
     def turns(self, row: dict[str, Any]) -> list[str]:
         """The user turns `evaluate` sends for one row: the chat's user messages, else its one prompt.
         Exports send exactly these, so their replies are the ones `evaluate` would score."""
         messages = [m["content"] for m in row.get("messages", []) if m.get("role", "user") == "user"]
         return messages or [row.get("instruction") or row.get("prompt") or ""]
 
-    def check(self, row: dict[str, Any], replies: list[str]) -> dict[str, Any]:
+    def request(self, row: dict[str, Any]) -> dict[str, Any]:
+        """What `evaluate` sends for one row besides its user turns: `system` (a system message or
+        None), `tools` (OpenAI `tools` entries or None) and `tool_choice`. Exports send the same."""
+        return {"system": None, "tools": None, "tool_choice": None}
+
+    def text_row(self, row: dict[str, Any]) -> dict[str, Any] | None:
+        """The row for a harness that can only send text and read text back (lm-eval): the row
+        itself when it needs no tools; a family whose rows need tools returns a row rewritten for a
+        text protocol (its `turns` and `check` then use it), or None to leave the row out."""
+        return None if self.request(row).get("tools") else row
+
+    def check(self, row: dict[str, Any], replies: list) -> dict[str, Any]:
         """One row's verdict on a model's replies (one per user turn; one in prompt mode), by this
-        family's own checker: at least `correct` (bool), plus the family's finer numbers. Exports
-        (inspect-ai, lm-eval) call this, so they score exactly as `ifforge evaluate` does."""
+        family's own checker: at least `correct` (bool), plus the family's finer numbers. A reply
+        is the text, or a dict with `text` and `tool_calls` (OpenAI-shaped) where the row offers
+        tools. Exports (inspect-ai, lm-eval) call this, so they score exactly as `ifforge evaluate` does."""
         raise NotImplementedError
 
     def aggregate(self, verdicts: list[tuple[str, dict[str, Any]]]) -> dict[str, float]:

@@ -1,0 +1,98 @@
+"""Asking a model IFEval-FC's cases through the tools API, then scoring and reporting.
+
+Each row is one request: its system message (or `--system-prompt` in its place), its user query,
+its tools and its `tool_choice`. The reply's tool calls are kept as they came (raw argument text),
+so the checker sees exactly what the server returned. Requests are cached like every other, so a
+resumed run asks nothing twice; requests that failed are kept apart, never scored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+from ifforge.core.llm import LLM, LLMError, ResponseCache
+from ifforge.core.store import atomic_path, atomic_write
+from ifforge.families.ifeval_fc import scoring
+
+
+FIELDS = ("task_id", "tools", "messages", "function_name", "parameter", "rule_id", "rule_args")
+
+
+def check_rows(rows: list[dict[str, Any]]) -> None:
+    """Refuse, before asking anything, a row that cannot be scored, naming the row and the field."""
+    from ifforge.eval.evaluation import BenchmarkError
+    from ifforge.families.ifeval_fc import rules
+
+    for number, row in enumerate(rows, 1):
+        where = f"row {number} ({row.get('task_id', '?')})"
+        missing = [key for key in FIELDS if key not in row]
+        if missing:
+            raise BenchmarkError(f"{where}: missing field {missing[0]!r}")
+        if row["rule_id"] not in rules.REGISTRY:
+            raise BenchmarkError(f"{where}: field 'rule_id': unknown rule {row['rule_id']!r}")
+        try:
+            rules.get(row["rule_id"], **(row["rule_args"] if isinstance(row["rule_args"], dict) else {}))
+        except (ValueError, TypeError) as error:
+            raise BenchmarkError(f"{where}: field 'rule_args': {error}") from None
+        names = [t.get("function", {}).get("name") for t in row["tools"] if isinstance(t, dict)] \
+            if isinstance(row["tools"], list) else []
+        if row["function_name"] not in names:
+            raise BenchmarkError(f"{where}: field 'function_name' {row['function_name']!r} is not among the tools")
+
+
+def messages_of(row: dict[str, Any], system_prompt: str | None) -> list[dict[str, str]]:
+    messages = [dict(m) for m in row["messages"]]
+    if system_prompt is not None:
+        messages = [{"role": "system", "content": system_prompt}] + [m for m in messages if m["role"] != "system"]
+    return messages
+
+
+async def ask_all(rows: list[dict[str, Any]], settings, cache_path: Path | None, on_done=None) -> list[dict[str, Any]]:
+    cache = None if settings.no_cache or cache_path is None else ResponseCache(cache_path)
+    llm = LLM(settings.llm_config(), cache)
+
+    async def one(row: dict[str, Any]) -> dict[str, Any]:
+        result: dict[str, Any] = {k: row.get(k) for k in ("task_id", "function_name", "parameter", "rule_id", "relation")}
+        try:
+            reply = await llm.chat(messages_of(row, settings.system_prompt), stage="evaluate", tools=row["tools"],
+                                   tool_choice=row.get("tool_choice", "auto"))
+            result |= {"response": reply.text, "tool_calls": list(reply.tool_calls), "finish_reason": reply.finish_reason,
+                       "prompt_tokens": reply.prompt_tokens, "completion_tokens": reply.completion_tokens,
+                       "cached": reply.cached, "request_failed": False}
+        except LLMError as error:
+            result |= {"response": None, "tool_calls": [], "request_failed": True, "error": str(error)}
+        if on_done:
+            on_done()
+        return result
+
+    try:
+        return list(await asyncio.gather(*(one(row) for row in rows)))
+    finally:
+        await llm.close()
+        if cache is not None:
+            cache.close()
+
+
+def evaluate(rows: list[dict[str, Any]], settings, cache_path: Path, folder: Path, title: str,
+             on_done=None, run: dict[str, Any] | None = None) -> dict[str, Any]:
+    from ifforge.eval.evaluation import finish_run
+
+    check_rows(rows)
+    results = asyncio.run(ask_all(rows, settings, cache_path, on_done))
+    run = finish_run(run, results, settings)
+    folder.mkdir(parents=True, exist_ok=True)
+    atomic_write(folder / "responses.jsonl", "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in results))
+    frame = scoring.score_frame(results, {row["task_id"]: row for row in rows})
+    with atomic_path(folder / "scores.parquet") as temporary:
+        frame.to_parquet(temporary, index=False)
+    summary = scoring.write_report(frame, folder, title, run)
+    overall = summary["overall"]
+    summary["request_failures"] = overall.get("request_failures", 0)
+    summary["headline"] = (f"format right {overall.get('format_right_rate') or 0:.1%}, called "
+                           f"{overall.get('called_rate') or 0:.1%}, provided {overall.get('provided_rate') or 0:.1%}")
+    summary["table"] = [{"group": f"{key}={value}", **{k: v for k, v in row.items() if not isinstance(v, (list, dict))}}
+                        for key in scoring.GROUPS for value, row in summary.get(f"by_{key}", {}).items()]
+    return summary

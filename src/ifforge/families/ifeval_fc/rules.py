@@ -1,0 +1,504 @@
+"""IFEval-FC's format rules: one small class per rule, a registry from id to class.
+
+A rule lives in the description of one free-form string parameter of a tool schema; `check`
+decides whether the value a model put in that parameter follows it. The rule classes and argument
+ranges are the IFEval-FC paper's (19 classes; its benchmark uses 15, `default_on`). Where the
+paper's checkers misread text, ours follow the rule as it is written, and say so:
+- text is NFC-normalised first, so a decomposed "é" is one letter, not a letter and a mark;
+- a word is a run of Unicode letters or digits (apostrophes, hyphens, dashes and underscores
+  separate words), so "day’s" holds "day" as "day's" does, and "STOP—NOW" is two words;
+- "only Cyrillic (Greek) letters" needs at least one letter, and every letter in that script
+  (so "", "123" and "..." do not pass; Cyrillic digits-free text with a Latin "a" does not);
+- "a valid JSON object" must be an object (`42`, `"text"` and `[1]` are JSON, not objects), and
+  NaN / Infinity are not JSON;
+- a sentence ends at a run of terminators (`?!` or `...` is one end, not two or three);
+- a highlight, placeholder or title must hold something and stay on one line (a bullet list
+  "* a\\n* b" is not a highlight; "[]" is not a placeholder);
+- "N spaces between words" needs at least two words and no other whitespace (the empty string
+  and a single word pass the paper's checker vacuously).
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import random
+import re
+import unicodedata
+from typing import Any, ClassVar, Literal
+
+Relation = Literal["exactly", "at most", "at least"]
+RELATIONS: tuple[str, ...] = ("exactly", "at most", "at least")
+
+# Keywords and end phrases are drawn from these (written for ifforge).
+KEYWORDS = ("river", "lantern", "copper", "meadow", "harbor", "signal", "ladder", "orbit", "velvet", "anchor",
+            "timber", "puzzle", "canyon", "marble", "violet", "summit", "pebble", "compass", "garden", "thunder",
+            "silver", "window", "quiet", "rapid", "golden", "hollow", "frozen", "gentle", "narrow", "steady",
+            "bright", "distant", "humble", "modern", "secret", "simple", "urgent", "weekly", "yellow", "zero")
+END_PHRASES = ("Over and out.", "That is all for now.", "Nothing further.", "End of request.",
+               "Thanks in advance.", "Let me know if anything is unclear.")
+
+
+def normal(text: str) -> str:
+    return unicodedata.normalize("NFC", text)
+
+
+_WORD = re.compile(r"[^\W_]+")
+
+
+def words(text: str) -> list[str]:
+    """Runs of letters or digits (any script), after NFC normalisation."""
+    return _WORD.findall(normal(text))
+
+
+_ABBREVIATIONS = {"mr", "mrs", "ms", "dr", "prof", "st", "jr", "sr", "vs", "etc", "inc", "ltd", "co", "no", "e.g",
+                  "i.e", "approx", "dept", "fig", "mt", "ave", "a.m", "p.m"}
+_SENTENCE_END = re.compile(r"([.!?…。！？]+)([\"'”’)\]]*)(?=\s|$)")
+
+
+def sentences(text: str) -> list[str]:
+    """Sentences: spans ending at a run of terminators before whitespace or the end, except after
+    a known abbreviation, an initial ("J. Smith") or inside a number ("3.5" never ends one); a
+    trailing span without a terminator counts too. Spans with no letter or digit are not sentences."""
+    text = normal(text)
+    found, start = [], 0
+    for match in _SENTENCE_END.finditer(text):
+        before = text[start:match.start()]
+        last = before.split()[-1].lower() if before.split() else ""
+        if match.group(1) == "." and (last.rstrip(".") in _ABBREVIATIONS or (len(last) == 1 and last.isalpha())):
+            continue
+        found.append(text[start:match.end()].strip())
+        start = match.end()
+    found.append(text[start:].strip())
+    return [s for s in found if words(s)]
+
+
+def compare(count: int, relation: str, n: int) -> bool:
+    return {"exactly": count == n, "at most": count <= n, "at least": count >= n}[relation]
+
+
+def _times(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+class Rule:
+    """One format rule with its arguments. Subclasses set `id`, `group` and the ranges."""
+
+    id: ClassVar[str]
+    group: ClassVar[str]
+    default_on: ClassVar[bool] = True  # in the paper's benchmark (the 15); the other 4 are off by default
+    relations: ClassVar[tuple[str, ...]] = ()  # relations it takes; () for rules without a count
+    drawn: ClassVar[tuple[str, ...] | None] = None  # relations a benchmark draws (default: all it takes)
+    ranges: ClassVar[dict[str, tuple[int, int]]] = {}  # relation -> (low, high) of N, as the paper draws
+    mentions: ClassVar[str] = r"$^"  # words a query would use to name this rule (it must not)
+
+    def __init__(self, **args: Any):
+        self.args = dict(args)
+        self.validate()
+
+    def validate(self) -> None:
+        """Raise ValueError naming the argument that does not fit."""
+        if self.relations:
+            relation, n = self.args.get("relation"), self.args.get("n")
+            if relation not in self.relations:
+                raise ValueError(f"rule {self.id!r}: relation must be one of {list(self.relations)}, got {relation!r}")
+            if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+                raise ValueError(f"rule {self.id!r}: n must be a whole number >= 0, got {n!r}")
+
+    @classmethod
+    def sample_args(cls, rng: random.Random, relation: str | None = None) -> dict[str, Any]:
+        if not cls.relations:
+            return {}
+        relation = relation or rng.choice(cls.drawn or cls.relations)
+        low, high = cls.ranges[relation]
+        return {"relation": relation, "n": rng.randint(low, high)}
+
+    def describe(self) -> str:
+        raise NotImplementedError
+
+    def check(self, value: str) -> bool:
+        raise NotImplementedError
+
+    @classmethod
+    def named_in(cls, text: str) -> bool:
+        """Whether `text` (a user query) names this rule, so the query would give it away."""
+        return re.search(cls.mentions, text, re.IGNORECASE) is not None
+
+    @property
+    def relation(self) -> str | None:
+        return self.args.get("relation")
+
+
+# ---- keywords -----------------------------------------------------------------------------------
+class KeywordsPresent(Rule):
+    id, group = "keywords_present", "keywords"
+    mentions = r"\bkeywords?\b"
+
+    @classmethod
+    def sample_args(cls, rng, relation=None):
+        return {"keywords": rng.sample(KEYWORDS, rng.randint(2, 5)), "present": rng.random() < 0.5}
+
+    def validate(self):
+        keywords = self.args.get("keywords")
+        if not isinstance(keywords, list) or not keywords or not all(isinstance(k, str) and words(k) == [k]
+                                                                     for k in keywords):
+            raise ValueError(f"rule {self.id!r}: keywords must be a non-empty list of single words, got {keywords!r}")
+        if not isinstance(self.args.get("present"), bool):
+            raise ValueError(f"rule {self.id!r}: present must be true or false")
+
+    def describe(self):
+        listed = ", ".join(f"'{k}'" for k in self.args["keywords"])
+        if self.args["present"]:
+            return f"The value must contain each of the words {listed} at least once, in any order; case does not matter."
+        return f"The value must not contain any of the words {listed}; case does not matter."
+
+    def check(self, value):
+        seen = {w.casefold() for w in words(value)}
+        hits = [k.casefold() in seen for k in self.args["keywords"]]
+        return all(hits) if self.args["present"] else not any(hits)
+
+
+class KeywordFrequency(Rule):
+    id, group = "keyword_frequency", "keywords"
+    relations = RELATIONS
+    ranges = {"exactly": (1, 2), "at most": (1, 2), "at least": (1, 2)}
+    mentions = r"\bkeywords?\b|\bthe word\b"
+
+    @classmethod
+    def sample_args(cls, rng, relation=None):
+        return {"keyword": rng.choice(KEYWORDS), **super().sample_args(rng, relation)}
+
+    def validate(self):
+        super().validate()
+        keyword = self.args.get("keyword")
+        if not isinstance(keyword, str) or words(keyword) != [keyword]:
+            raise ValueError(f"rule {self.id!r}: keyword must be one word, got {keyword!r}")
+
+    def describe(self):
+        return (f"The word '{self.args['keyword']}' must appear in the value {self.relation} "
+                f"{_times(self.args['n'], 'time')}, as a whole word; case does not matter.")
+
+    def check(self, value):
+        target = self.args["keyword"].casefold()
+        return compare(sum(w.casefold() == target for w in words(value)), self.relation, self.args["n"])
+
+
+class LetterFrequency(Rule):
+    id, group = "letter_frequency", "keywords"
+    relations = RELATIONS
+    ranges = {"exactly": (1, 10), "at most": (1, 10), "at least": (1, 10)}
+    mentions = r"\bletter\b"
+
+    @classmethod
+    def sample_args(cls, rng, relation=None):
+        return {"letter": rng.choice("abcdefghijklmnopqrstuvwxyz"), **super().sample_args(rng, relation)}
+
+    def validate(self):
+        super().validate()
+        letter = self.args.get("letter")
+        if not isinstance(letter, str) or len(letter) != 1 or not letter.isalpha():
+            raise ValueError(f"rule {self.id!r}: letter must be one letter, got {letter!r}")
+
+    def describe(self):
+        return (f"The letter '{self.args['letter']}' must appear in the value {self.relation} "
+                f"{_times(self.args['n'], 'time')}, counting upper and lower case.")
+
+    def check(self, value):
+        letter = self.args["letter"].lower()
+        return compare(sum(c.lower() == letter for c in normal(value)), self.relation, self.args["n"])
+
+
+# ---- language -----------------------------------------------------------------------------------
+class ScriptOnly(Rule):
+    id, group = "cyrillic_greek", "language"
+    mentions = r"\b(cyrillic|greek|russian|alphabet|script)\b"
+
+    @classmethod
+    def sample_args(cls, rng, relation=None):
+        return {"script": rng.choice(["cyrillic", "greek"])}
+
+    def validate(self):
+        if self.args.get("script") not in ("cyrillic", "greek"):
+            raise ValueError(f"rule {self.id!r}: script must be 'cyrillic' or 'greek', got {self.args.get('script')!r}")
+
+    def describe(self):
+        return (f"The value must be written in {self.args['script'].capitalize()} letters only: no letter of "
+                "any other script may appear (digits, spaces and punctuation are allowed).")
+
+    def check(self, value):
+        letters = [c for c in normal(value) if unicodedata.category(c).startswith("L")]
+        prefix = self.args["script"].upper()
+        return bool(letters) and all(unicodedata.name(c, "").startswith(prefix) for c in letters)
+
+
+# ---- length -------------------------------------------------------------------------------------
+class WordCount(Rule):
+    id, group = "word_count", "length"
+    relations = RELATIONS
+    ranges = {"at least": (20, 40), "at most": (2, 10), "exactly": (1, 5)}
+    mentions = r"\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s+words?\b|\bword count\b"
+
+    def describe(self):
+        return f"The value must have {self.relation} {_times(self.args['n'], 'word')}."
+
+    def check(self, value):
+        return compare(len(words(value)), self.relation, self.args["n"])
+
+
+class SentenceCount(Rule):
+    id, group = "sentence_count", "length"
+    relations = RELATIONS
+    drawn = ("at most", "at least")  # the paper leaves "exactly" out: sentence splitting is never exact
+    ranges = {"at least": (1, 8), "at most": (1, 4), "exactly": (1, 5)}
+    mentions = r"\bsentences?\b"
+
+    def describe(self):
+        return (f"The value must have {self.relation} {_times(self.args['n'], 'sentence')}, each ending with "
+                "'.', '!' or '?'.")
+
+    def check(self, value):
+        return compare(len(sentences(value)), self.relation, self.args["n"])
+
+
+# ---- detectable content -------------------------------------------------------------------------
+class Postscript(Rule):
+    id, group, default_on = "postscript", "content", False
+    mentions = r"\bP\.\s?(P\.\s?)?S\b|\bpostscript\b"
+
+    @classmethod
+    def sample_args(cls, rng, relation=None):
+        return {"marker": rng.choice(["P.S.", "P.P.S."])}
+
+    def validate(self):
+        if self.args.get("marker") not in ("P.S.", "P.P.S."):
+            raise ValueError(f"rule {self.id!r}: marker must be 'P.S.' or 'P.P.S.', got {self.args.get('marker')!r}")
+
+    def describe(self):
+        return f"The value must end with a postscript that starts with '{self.args['marker']}'."
+
+    def check(self, value):
+        text = normal(value)
+        letters = r"\.\s?".join(re.escape(c) for c in self.args["marker"].rstrip(".").split(".")) + r"\."
+        match = None
+        for match in re.finditer(rf"(?:^|\s){letters}", text, re.IGNORECASE):
+            pass
+        return match is not None and bool(words(text[match.end():]))
+
+
+class PlaceholderCount(Rule):
+    id, group = "placeholder_count", "content"
+    relations = RELATIONS
+    ranges = {"at least": (1, 5), "at most": (1, 2), "exactly": (3, 7)}
+    mentions = r"\bplaceholders?\b|\bsquare brackets?\b"
+
+    def describe(self):
+        return (f"The value must hold {self.relation} {_times(self.args['n'], 'placeholder')} in square brackets, "
+                "such as [address].")
+
+    def check(self, value):
+        found = re.findall(r"\[([^\[\]\n]*)\]", normal(value))
+        return compare(sum(bool(p.strip()) for p in found), self.relation, self.args["n"])
+
+
+# ---- detectable format --------------------------------------------------------------------------
+class SpacesBetween(Rule):
+    id, group = "spaces_between", "format"
+    mentions = r"\bspaces\b|\bspacing\b|\bwhitespace\b"
+
+    @classmethod
+    def sample_args(cls, rng, relation=None):
+        return {"n": rng.randint(5, 10)}
+
+    def validate(self):
+        n = self.args.get("n")
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise ValueError(f"rule {self.id!r}: n must be a whole number >= 1, got {n!r}")
+
+    def describe(self):
+        return (f"Between every two words of the value there must be exactly {self.args['n']} spaces, and no "
+                "other whitespace anywhere (no leading or trailing spaces).")
+
+    def check(self, value):
+        parts = normal(value).split(" " * self.args["n"])
+        return len(parts) >= 2 and all(part and not any(c.isspace() for c in part) for part in parts)
+
+
+class TitleFormat(Rule):
+    id, group = "title_format", "format"
+    mentions = r"<<|>>|\btitle\b"
+
+    def describe(self):
+        return "The value must contain a title wrapped in double angular brackets, such as <<a quiet morning>>."
+
+    def check(self, value):
+        return any(t.strip() for t in re.findall(r"<<([^<>\n]+)>>", normal(value)))
+
+
+class HighlightedSections(Rule):
+    id, group = "highlighted_sections", "format"
+    relations = RELATIONS
+    ranges = {"at least": (1, 5), "at most": (1, 2), "exactly": (3, 7)}
+    mentions = r"\bhighlight|\bmarkdown\b|\bbold\b|\basterisks?\b"
+
+    def describe(self):
+        return (f"The value must have {self.relation} {_times(self.args['n'], 'section')} highlighted with markdown, "
+                "such as *highlighted section* or **highlighted section**.")
+
+    def check(self, value):
+        text = normal(value)
+        double = re.findall(r"\*\*(?!\s)([^*\n]+?)(?<!\s)\*\*", text)
+        single = re.findall(r"\*(?!\s)([^*\n]+?)(?<!\s)\*", re.sub(r"\*\*(?!\s)([^*\n]+?)(?<!\s)\*\*", " ", text))
+        return compare(len(double) + len(single), self.relation, self.args["n"])
+
+
+def _unfenced(value: str, languages: tuple[str, ...]) -> str:
+    """The value without a surrounding markdown code fence (the paper accepts fenced values)."""
+    text = value.strip()
+    match = re.fullmatch(r"```(\w*)\n?(.*?)\n?```", text, re.DOTALL)
+    if match and match.group(1).lower() in ("",) + languages:
+        return match.group(2).strip()
+    return text
+
+
+class JsonFormat(Rule):
+    id, group = "json_format", "format"
+    mentions = r"\bjson\b"
+
+    def describe(self):
+        return "The value must be a valid JSON object: syntactically correct and parseable."
+
+    def check(self, value):
+        def refuse(constant: str):
+            raise ValueError(f"{constant} is not JSON")
+
+        try:
+            parsed = json.loads(_unfenced(value, ("json",)), parse_constant=refuse)
+        except (ValueError, RecursionError):
+            return False
+        return isinstance(parsed, dict)
+
+
+class PythonList(Rule):
+    id, group = "python_list", "format"
+    mentions = r"\bpython\b|\blist of strings\b"
+
+    def describe(self):
+        return "The value must be a valid Python list of strings, readable by Python's ast.literal_eval."
+
+    def check(self, value):
+        try:
+            parsed = ast.literal_eval(_unfenced(value, ("python", "py")))
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            return False
+        return isinstance(parsed, list) and all(isinstance(item, str) for item in parsed)
+
+
+# ---- case ---------------------------------------------------------------------------------------
+class AllUpper(Rule):
+    id, group, default_on = "all_upper", "case", False
+    mentions = r"\b(upper ?case|capital|caps)\b"
+
+    def describe(self):
+        return "The value must be in uppercase: every letter a capital, with at least one letter."
+
+    def check(self, value):
+        cased = [c for c in normal(value) if c.lower() != c.upper()]
+        return bool(cased) and all(c == c.upper() for c in cased)
+
+
+class AllLower(Rule):
+    id, group, default_on = "all_lower", "case", False
+    mentions = r"\b(lower ?case|small letters)\b"
+
+    def describe(self):
+        return "The value must be in lowercase: no capital letters, with at least one letter."
+
+    def check(self, value):
+        cased = [c for c in normal(value) if c.lower() != c.upper()]
+        return bool(cased) and all(c == c.lower() for c in cased)
+
+
+class CapitalWords(Rule):
+    id, group = "capital_words", "case"
+    relations = RELATIONS
+    ranges = {"at least": (1, 5), "at most": (1, 2), "exactly": (3, 7)}
+    mentions = r"\b(upper ?case|capital|caps)\b"
+
+    def describe(self):
+        return (f"The value must have {self.relation} {_times(self.args['n'], 'word')} written entirely in capital "
+                "letters.")
+
+    def check(self, value):
+        count = sum(any(c.isalpha() for c in w) and w == w.upper() and w != w.lower() for w in words(value))
+        return compare(count, self.relation, self.args["n"])
+
+
+# ---- start and end ------------------------------------------------------------------------------
+class EndPhrase(Rule):
+    id, group, default_on = "end_phrase", "start_end", False
+    mentions = r"\bend (it )?with\b|\bfinish with\b"
+
+    @classmethod
+    def sample_args(cls, rng, relation=None):
+        return {"phrase": rng.choice(END_PHRASES)}
+
+    def validate(self):
+        if not isinstance(self.args.get("phrase"), str) or not self.args["phrase"].strip():
+            raise ValueError(f"rule {self.id!r}: phrase must be a non-empty string")
+
+    def describe(self):
+        return f"The value must end with the exact phrase \"{self.args['phrase']}\"; nothing but whitespace may follow it."
+
+    def check(self, value):
+        return normal(value).rstrip().casefold().endswith(normal(self.args["phrase"]).strip().casefold())
+
+
+class Quotation(Rule):
+    id, group = "quotation", "start_end"
+    mentions = r"\bquot(e|es|ation|ed)\b"
+    PAIRS: ClassVar[dict[str, tuple[tuple[str, str], ...]]] = {"double": (('"', '"'), ("“", "”")),
+                                                                "single": (("'", "'"), ("‘", "’"))}
+
+    @classmethod
+    def sample_args(cls, rng, relation=None):
+        return {"quotes": rng.choice(["single", "double"])}
+
+    def validate(self):
+        if self.args.get("quotes") not in self.PAIRS:
+            raise ValueError(f"rule {self.id!r}: quotes must be 'single' or 'double', got {self.args.get('quotes')!r}")
+
+    def describe(self):
+        return (f"The whole value must be wrapped in {self.args['quotes']} quotation marks, with nothing outside "
+                "them.")
+
+    def check(self, value):
+        return any(len(value) > 2 and value.startswith(a) and value.endswith(b) and value[1:-1].strip()
+                   for a, b in self.PAIRS[self.args["quotes"]])
+
+
+# ---- punctuation --------------------------------------------------------------------------------
+class CommaCount(Rule):
+    id, group = "comma_count", "punctuation"
+    relations = RELATIONS
+    ranges = {"at least": (3, 7), "at most": (1, 3), "exactly": (1, 7)}
+    mentions = r"\bcommas?\b"
+
+    def describe(self):
+        return f"The value must contain {self.relation} {_times(self.args['n'], 'comma')}."
+
+    def check(self, value):
+        return compare(value.count(","), self.relation, self.args["n"])
+
+
+REGISTRY: dict[str, type[Rule]] = {cls.id: cls for cls in (
+    ScriptOnly, HighlightedSections, JsonFormat, KeywordFrequency, KeywordsPresent, LetterFrequency, CapitalWords,
+    CommaCount, PlaceholderCount, PythonList, Quotation, SentenceCount, SpacesBetween, TitleFormat, WordCount,
+    AllUpper, AllLower, EndPhrase, Postscript)}
+DEFAULT_RULES: tuple[str, ...] = tuple(rule_id for rule_id, cls in REGISTRY.items() if cls.default_on)
+
+
+def get(rule_id: str, **args: Any) -> Rule:
+    if rule_id not in REGISTRY:
+        raise ValueError(f"unknown rule {rule_id!r} (rules: {', '.join(REGISTRY)})")
+    return REGISTRY[rule_id](**args)
+

@@ -1,0 +1,207 @@
+"""IFEval-FC without Prefect: the bank, seeded cases, bad input, the verdict on tool calls, asking a
+model through the tools API (the local test server) and an LLM writing functions."""
+
+import asyncio
+import functools
+import json
+
+import pytest
+
+from ifforge.core.llm import LLM, LLMConfig
+from ifforge.core.settings import SettingsError
+from ifforge.core.untrusted import InputError
+from ifforge.eval.evaluation import EvalSettings
+from ifforge.families import get_family, load_family_settings
+from ifforge.families.ifeval_fc import bank, functions, rules
+from ifforge.families.ifeval_fc.family import assign, row_of
+from ifforge.families.ifeval_fc.scoring import judge
+from ifforge.families.ifeval_fc.settings import IfevalFcSettings
+from ifforge.testing.openai_stub import Answer, StubServer
+
+FAMILY = get_family("ifeval-fc")
+FIELDS = {"family", "task_id", "tools", "messages", "function_name", "parameter", "rule_id", "rule_args"}
+
+
+@functools.lru_cache
+def checked_bank(queries: int) -> tuple:
+    config = functions.CheckConfig(queries=queries, rules=list(rules.REGISTRY))
+    return tuple(functions.check(f, config).kept for f in FAMILY.load(IfevalFcSettings(family="ifeval-fc", llm="none")).items)
+
+
+def rows_for(**options) -> list[dict]:
+    """The rows `export` writes (one JSON line each, so equal rows are equal files, byte for byte)."""
+    settings = IfevalFcSettings(family="ifeval-fc", llm="none", **options)
+    cases, dropped, _ = assign(list(checked_bank(settings.queries_per_function)), settings)
+    assert not dropped
+    return [row_of(case, settings) for case in cases]
+
+
+def test_the_bank_has_60_valid_functions_over_20_domains_with_5_queries():
+    loaded = functions.from_bank()
+    assert len(loaded) >= 60 and len({f.domain for f in loaded}) >= 20
+    config = functions.CheckConfig(queries=5, rules=list(rules.DEFAULT_RULES))
+    assert all(functions.check(f, config).kept is not None for f in loaded)
+    assert len({f.tool["function"]["name"] for f in loaded}) == len(loaded)
+
+
+def test_same_seed_same_rows_new_seed_new_rows_and_every_rule_used():
+    rows = rows_for(seed=4, distractors=2)
+    assert rows == rows_for(seed=4, distractors=2)
+    assert rows != rows_for(seed=5, distractors=2)
+    assert len(rows) == 5 * len(functions.from_bank())
+    assert {r["rule_id"] for r in rows} == set(rules.DEFAULT_RULES)
+    counts = [sum(r["rule_id"] == rule_id for r in rows) for rule_id in rules.DEFAULT_RULES]
+    assert max(counts) - min(counts) <= 10  # dealt evenly, up to a function's skip
+    for row in rows:
+        assert FIELDS <= set(row) and row["family"] == "ifeval-fc"
+        names = [t["function"]["name"] for t in row["tools"]]
+        assert len(names) == 3 and len(set(names)) == 3 and row["function_name"] in names
+        target = next(t for t in row["tools"] if t["function"]["name"] == row["function_name"])
+        spec = target["function"]["parameters"]["properties"][row["parameter"]]
+        assert spec["type"] == "string" and "enum" not in spec and "format" not in spec
+        assert spec["description"].endswith(row["rule_text"])
+        others = [t for t in row["tools"] if t is not target]
+        assert all(row["rule_text"] not in json.dumps(t) for t in others)
+        query = row["messages"][-1]["content"]
+        assert row["messages"][0]["role"] == "system" and not rules.REGISTRY[row["rule_id"]].named_in(query)
+        assert row["rule_text"] not in query
+        assert rules.get(row["rule_id"], **row["rule_args"]).describe() == row["rule_text"]
+
+
+def test_settings_pick_rules_relations_and_refuse_unknown_ones():
+    rows = rows_for(rules=["all_upper", "word_count"], relations=["at most"], queries_per_function=1)
+    assert {r["rule_id"] for r in rows} == {"all_upper", "word_count"}
+    assert {r["relation"] for r in rows} == {None, "at most"}
+    with pytest.raises(SettingsError, match="setting 'rules'.*unknown rule 'haiku'"):
+        load_family_settings({"family": "ifeval-fc", "rules": ["haiku"]})
+    with pytest.raises(SettingsError, match="queries_per_function"):
+        load_family_settings({"family": "ifeval-fc", "queries_per_function": 9})
+
+
+def test_a_functions_file_line_that_does_not_fit_is_named(tmp_path):
+    good = {"domain": "space", "tool": bank.tool("log_sighting", "Log a sky sighting.",
+                                                 {"notes": "text: What was seen."}),
+            "carriers": ["notes"], "queries": ["I saw a green light over the hills at midnight."]}
+    path = tmp_path / "more.jsonl"
+    path.write_text(json.dumps(good) + "\n\n")
+    [loaded] = functions.from_file(path)
+    assert loaded.task_id == "file.log_sighting" and loaded.origin == "more.jsonl:1"
+    enum_carrier = json.loads(json.dumps(good))
+    enum_carrier["tool"]["function"]["parameters"]["properties"]["notes"]["enum"] = ["a"]
+    for line, message in ((json.dumps(good)[:-1], "more.jsonl:2: the line is not JSON"),
+                          (json.dumps({**good, "queries": "one"}), "more.jsonl:2: field 'queries' must be a list"),
+                          (json.dumps(enum_carrier), "more.jsonl:2: carrier 'notes' must be a free-form string")):
+        path.write_text(json.dumps(good) + "\n" + line + "\n")
+        with pytest.raises(InputError, match=message):
+            FAMILY.check_inputs(IfevalFcSettings(family="ifeval-fc", functions=path))
+    bad_schema = json.loads(json.dumps(good))
+    bad_schema["tool"]["function"]["parameters"]["properties"]["notes"]["type"] = "text"
+    assert "not a valid JSON schema" in functions.tool_problem(bad_schema["tool"], ["notes"], ["q"], 1)
+
+
+ROW = {"function_name": "send_note", "parameter": "body", "rule_id": "word_count",
+       "rule_args": {"relation": "exactly", "n": 2}}
+
+
+def call(name: str, arguments: str) -> dict:
+    return {"text": "", "tool_calls": [{"id": "c", "type": "function", "function": {"name": name, "arguments": arguments}}]}
+
+
+@pytest.mark.parametrize("reply, called, provided, correct, reason", [
+    (call("send_note", '{"body": "hello there"}'), True, True, True, "ok"),
+    (call("send_note", '{"body": "hello"}'), True, True, False, "format_wrong"),
+    ({"text": "Sure, what should it say?", "tool_calls": []}, False, False, False, "no_call"),
+    ("I would call send_note", False, False, False, "no_call"),
+    (call("other_tool", '{"body": "hello there"}'), False, False, False, "wrong_function"),
+    (call("send_note", '{"to": "hello there"}'), True, False, False, "parameter_missing"),
+    (call("send_note", '{"body": "hello there"'), True, False, False, "arguments_not_json"),
+    (call("send_note", '"hello there"'), True, False, False, "arguments_not_json"),
+    (call("send_note", '{"body": ["hello", "there"]}'), True, False, False, "not_a_string"),
+])
+def test_the_verdict_reads_the_tool_call(reply, called, provided, correct, reason):
+    verdict = judge(ROW, [reply])
+    assert (verdict["called"], verdict["provided"], verdict["correct"], verdict["reason"]) == \
+        (called, provided, correct, reason)
+
+
+def test_every_call_to_the_function_must_pass_and_the_text_protocol_reads_json():
+    two = {"text": "", "tool_calls": call("send_note", '{"body": "hi there"}')["tool_calls"]
+           + call("send_note", '{"body": "hi"}')["tool_calls"]}
+    assert judge(ROW, [two])["reason"] == "format_wrong"
+    text = {**ROW, "protocol": "text"}
+    assert judge(text, ['Calling: {"name": "send_note", "arguments": {"body": "hi there"}}'])["correct"]
+    assert judge(text, ['{"name": "send_note", "arguments": {"body": "hi"}}'])["reason"] == "format_wrong"
+    assert judge(text, ["no call here"])["reason"] == "no_call"
+
+
+def test_evaluate_asks_through_the_tools_api_and_reports_three_rates(tmp_path):
+    rows = [r for r in rows_for(queries_per_function=1, distractors=1) if r["rule_id"] == "json_format"][:4]
+    assert len(rows) == 4
+    by_query = {r["messages"][-1]["content"]: r for r in rows}
+    kinds = iter(["right", "wrong", "none", "broken"])
+    plan = {query: next(kinds) for query in by_query}
+
+    def answer(request):
+        row = by_query[request["messages"][-1]["content"]]
+        assert request["tools"] == row["tools"] and request["tool_choice"] == "auto"
+        assert request["messages"][0] == {"role": "system", "content": row["messages"][0]["content"]}
+        kind = plan[row["messages"][-1]["content"]]
+        value = {"right": '{"k": 1}', "wrong": "not json"}.get(kind)
+        if kind == "none":
+            return Answer(content="Which details do you want?")
+        arguments = json.dumps({row["parameter"]: value}) if value else '{"' + row["parameter"] + '": "x'
+        return Answer(content=None, tool_calls=[{"name": row["function_name"], "arguments": arguments}])
+
+    with StubServer(answer) as server:
+        settings = EvalSettings(model="stub", base_url=server.url, api_key="x", no_cache=True, max_retries=0)
+        summary = FAMILY.evaluate(rows, settings, tmp_path / "cache.sqlite", tmp_path / "run", "t")
+    overall = summary["overall"]
+    assert (overall["cases"], overall["called"], overall["provided"], overall["format_right"]) == (4, 3, 2, 1)
+    assert overall["format_right_ci95"][0] < 0.25 < overall["format_right_ci95"][1]
+    assert overall["reasons"] == {"no_call": 1, "arguments_not_json": 1, "format_wrong": 1, "ok": 1}
+    assert summary["by_rule_id"]["json_format"]["cases"] == 4
+    responses = [json.loads(line) for line in (tmp_path / "run" / "responses.jsonl").read_text().splitlines()]
+    assert sum(bool(r["tool_calls"]) for r in responses) == 3
+    assert "format right" in (tmp_path / "run" / "report.md").read_text()
+
+
+def test_an_llm_writes_a_function_checked_and_asked_again(tmp_path):
+    template = {"name": "log_tide", "description": "Record a tide observation.",
+                "parameters": {"type": "object", "properties": {
+                    "harbour": {"type": "string", "description": "Harbour."},
+                    "notes": {"type": "string", "description": "What was seen."}}, "required": ["harbour", "notes"]},
+                "carrier": "notes", "queries": [f"At harbour {k} the water rose fast after the storm." for k in range(5)]}
+    first = {**template, "carrier": "missing"}
+    second = {**template, "queries": ["Write it as JSON please"] + template["queries"][1:]}
+    with StubServer() as server:
+        server.script(*(Answer(content=json.dumps(reply)) for reply in (first, second, template)))
+        llm = LLM(LLMConfig(model="stub", base_url=server.url, api_key="x", max_retries=0, json_mode="none"))
+        config = functions.WriteConfig(queries=5, rules=list(rules.DEFAULT_RULES), reasks=2)
+        [request] = functions.requests(1, ["maritime"])
+
+        async def run():
+            try:
+                return await functions.write(request, llm, config)
+            finally:
+                await llm.close()
+
+        outcome = asyncio.run(run())
+    written = outcome.kept
+    assert written is not None and written.carriers == ["notes"] and written.model == "stub"
+    assert written.tool["function"]["name"] == "log_tide" and len(written.queries) == 5
+    asked = [r["messages"][-1]["content"] for r in server.requests]
+    assert "carrier 'missing' is not a parameter" in asked[1] and "json_format" in asked[2]
+
+
+def test_a_row_that_cannot_be_scored_is_refused_before_asking(tmp_path):
+    from ifforge.eval.evaluation import BenchmarkError
+
+    row = rows_for(queries_per_function=1)[0]
+    settings = EvalSettings(model="stub", base_url="http://127.0.0.1:9/v1", api_key="x", no_cache=True)
+    for broken, message in (({**row, "rule_id": "word_count", "rule_args": {"relation": "about", "n": 2}},
+                             "row 2 .*field 'rule_args'"),
+                            ({**row, "function_name": "nope"}, "row 2 .*'nope' is not among the tools"),
+                            ({k: v for k, v in row.items() if k != "parameter"}, "row 2 .*missing field 'parameter'")):
+        with pytest.raises(BenchmarkError, match=message):
+            FAMILY.evaluate([row, broken], settings, tmp_path / "c.sqlite", tmp_path / "run", "t")
+

@@ -1,0 +1,116 @@
+"""IFEval-FC's rule checkers on passing and failing strings, including the edge cases the paper's
+checkers get wrong (Unicode letters, sentence boundaries, empty strings)."""
+
+import random
+import unicodedata
+
+import pytest
+
+from ifforge.families.ifeval_fc import rules
+from ifforge.families.ifeval_fc.rules import get, sentences, words
+
+CASES = [  # (rule id, args, passing values, failing values)
+    ("keywords_present", {"keywords": ["river", "copper"], "present": True},
+     ["The RIVER was copper-coloured.", "copper; river"], ["", "rivers of copper", "river only"]),
+    ("keywords_present", {"keywords": ["river", "copper"], "present": False},
+     ["", "a quiet lake", "riverside coppery"], ["The river.", "COPPER"]),
+    ("keyword_frequency", {"keyword": "day", "relation": "exactly", "n": 2},
+     ["day by day", "the day’s end, a long day"], ["", "day", "days and days", "day day day"]),
+    ("keyword_frequency", {"keyword": "day", "relation": "at most", "n": 1}, ["", "one day", "Monday"], ["day—day"]),
+    ("letter_frequency", {"letter": "e", "relation": "at least", "n": 3}, ["Eee", "see the bee"], ["", "éé e", "Be"]),
+    ("letter_frequency", {"letter": "i", "relation": "exactly", "n": 1}, ["I", "İi"], ["", "ii"]),
+    ("cyrillic_greek", {"script": "cyrillic"},
+     ["Привет, мир! 2024", "ёж", unicodedata.normalize("NFD", "йод")],
+     ["", "123 ...", "Привет world", "Привеt", "Ελλάδα"]),
+    ("cyrillic_greek", {"script": "greek"}, ["Καλημέρα κόσμε.", "ᾅδης"], ["", "Καλημέρα κόσμε x", "Мир"]),
+    ("word_count", {"relation": "exactly", "n": 3}, ["one two three", "café au lait", "hello—big world"],
+     ["", "one two", "a b c d"]),
+    ("word_count", {"relation": "at most", "n": 2}, ["", "two words", "!!! ..."], ["three short words"]),
+    ("word_count", {"relation": "at least", "n": 20}, [" ".join(["w"] * 20)], [" ".join(["w"] * 19), ""]),
+    ("sentence_count", {"relation": "exactly", "n": 2},
+     ["Really?! Yes.", "I met Dr. Smith. He said hi", "Pi is 3.14 today. Right…", "Wait... Now!"],
+     ["", "One sentence only.", "One. Two. Three.", "Hi!!! Ok! Then?"]),
+    ("sentence_count", {"relation": "at most", "n": 1}, ["", "J. R. Tolkien wrote it.", "e.g. this one"],
+     ["First. Second."]),
+    ("postscript", {"marker": "P.S."}, ["Hello.\nP.S. see you", "Hi p. s. bring cake"], ["", "Hello. P.S.", "P.P.S. no"]),
+    ("postscript", {"marker": "P.P.S."}, ["Hi.\nP.P.S. one more"], ["Hi.\nP.S. one more", ""]),
+    ("placeholder_count", {"relation": "exactly", "n": 2}, ["[name] at [address]", "[a] [b] []"],
+     ["", "[name]", "[] [ ]", "[a] [b] [c]", "[a\nb] [c]"]),
+    ("spaces_between", {"n": 5}, ["a     b", "one     two     three"],
+     ["", "word", "a    b", "a      b", " a     b", "a     b ", "a\tb", "a     b\nc"]),
+    ("title_format", {}, ["<<My Trip>> and more", "text <<x>>"], ["", "<<>>", "<< >>", "<title>", "<<a\nb>>"]),
+    ("highlighted_sections", {"relation": "exactly", "n": 2}, ["*one* and **two**", "**a** **b**"],
+     ["", "* item\n* item", "*one*", "** ** *x*", "* a * b"]),
+    ("json_format", {}, ['{"a": 1}', '```json\n{"a": [1, 2]}\n```', " {} "],
+     ["", "42", '"text"', "[1, 2]", "null", '{"a": NaN}', "{'a': 1}", '{"a": 1'] + ["[" * 100000]),
+    ("python_list", {}, ["['a', 'b']", '```python\n["x"]\n```', "[]"],
+     ["", "['a', 1]", "('a',)", "['a'", "a, b", "[" * 100000]),
+    ("all_upper", {}, ["HELLO, WORLD 2", "ÉTÉ"], ["", "123", "Hello"]),
+    ("all_lower", {}, ["hello, world", "été"], ["", "!!!", "hEllo"]),
+    ("capital_words", {"relation": "exactly", "n": 2}, ["STOP—NOW please", "I said NO", "COVID-19 and NATO"],
+     ["", "STOP", "A B C", "Stop Now"]),
+    ("end_phrase", {"phrase": "Over and out."}, ["Done. over and out.  \n", "Over and out."],
+     ["", "Over and out. Bye", "Over and out"]),
+    ("quotation", {"quotes": "double"}, ['"hello"', "“hello there”"], ["", '"', '""', '" "', "'hi'", ' "hi"', '"a" b']),
+    ("quotation", {"quotes": "single"}, ["'hi'", "‘hi’"], ['"hi"', "''"]),
+    ("comma_count", {"relation": "at least", "n": 3}, ["a, b, c, d", ",,,"], ["", "a, b, c", "a，b，c，d"]),
+]
+
+
+@pytest.mark.parametrize("rule_id, args, passing, failing", CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)])
+def test_checker_passes_and_fails(rule_id, args, passing, failing):
+    rule = get(rule_id, **args)
+    for value in passing:
+        assert rule.check(value), f"{rule_id} {args} should pass {value[:60]!r}"
+    for value in failing:
+        assert not rule.check(value), f"{rule_id} {args} should fail {value[:60]!r}"
+
+
+def test_the_registry_holds_the_papers_19_rules_15_on_by_default():
+    assert len(rules.REGISTRY) == 19 and {case[0] for case in CASES} == set(rules.REGISTRY)  # each checker tested
+    assert set(rules.REGISTRY) - set(rules.DEFAULT_RULES) == {"all_upper", "all_lower", "end_phrase", "postscript"}
+    assert {c.group for c in rules.REGISTRY.values()} == {"keywords", "language", "length", "content", "format",
+                                                          "case", "start_end", "punctuation"}
+
+
+def test_arguments_fall_in_the_papers_ranges_and_relations():
+    rng = random.Random(3)
+    seen: dict[tuple[str, str], set[int]] = {}
+    for _ in range(3000):
+        for rule_id, cls in rules.REGISTRY.items():
+            rule = cls(**cls.sample_args(rng))
+            assert rule.describe() and "{" not in rule.describe()
+            if "n" in rule.args:
+                seen.setdefault((rule_id, rule.relation or "-"), set()).add(rule.args["n"])
+    assert seen[("word_count", "at least")] == set(range(20, 41))
+    assert seen[("word_count", "at most")] == set(range(2, 11))
+    assert seen[("word_count", "exactly")] == set(range(1, 6))
+    assert seen[("spaces_between", "-")] == set(range(5, 11))
+    assert all(seen[("letter_frequency", r)] == set(range(1, 11)) for r in rules.RELATIONS)
+    assert ("sentence_count", "exactly") not in seen  # the paper draws no exact sentence counts
+
+
+def test_bad_arguments_are_named():
+    with pytest.raises(ValueError, match="relation"):
+        get("word_count", relation="roughly", n=3)
+    with pytest.raises(ValueError, match="n must be"):
+        get("comma_count", relation="exactly", n=True)
+    with pytest.raises(ValueError, match="script"):
+        get("cyrillic_greek", script="latin")
+    with pytest.raises(ValueError, match="unknown rule"):
+        get("haiku")
+
+
+def test_words_and_sentences_read_unicode_and_boundaries():
+    assert words("day’s STOP—NOW under_score") == ["day", "s", "STOP", "NOW", "under", "score"]
+    assert words(unicodedata.normalize("NFD", "café")) == ["café"]
+    assert sentences("") == [] and sentences("... !!!") == []
+    assert sentences('He said "stop." Then left.') == ['He said "stop."', "Then left."]
+    assert len(sentences("We meet at 5 p.m. on Main St. tomorrow. Bring tea!")) == 2
+
+
+def test_a_query_that_names_a_rule_is_seen():
+    assert rules.REGISTRY["json_format"].named_in("Send it as JSON please")
+    assert rules.REGISTRY["comma_count"].named_in("no commas")
+    assert not rules.REGISTRY["spaces_between"].named_in("is there space for a piano?")
+    assert not rules.REGISTRY["word_count"].named_in("a few words about my day")
