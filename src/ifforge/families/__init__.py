@@ -25,7 +25,8 @@ FAMILIES: dict[str, Entry] = {entry.id: entry for entry in (
     Entry("pacific", "instruction chains: an initial value through small code or text instructions, gold per step",
           "ifforge.families.pacific.family"),
     Entry("ifeval-fc", "format rules inside tool schemas, scored on real tool calls", None, "the IFEval-FC issue"),
-    Entry("mcbench", "step-by-step metric rubrics, gold from parallel reference code", None, "the MCBench issue"),
+    Entry("mcbench", "step-by-step metric rubrics, gold from parallel reference code",
+          "ifforge.families.mcbench.family"),
     Entry("lifbench", "long-input scenarios, LIFEval rubric scores and stability (IFS)", None, "the LIFBench issue"),
 )}
 
