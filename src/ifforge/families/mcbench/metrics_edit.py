@@ -1,16 +1,21 @@
 """Character-level rubrics: edit distances, alignments and string similarities.
 
-A character is one Unicode code point (an emoji made of one code point is one character).
+A character is one Unicode code point (an emoji made of one code point is one character; a
+combining mark is a character of its own). jellyfish compares grapheme clusters instead, so on
+text with combining marks (Devanagari, Tibetan) it gives other values; rapidfuzz compares code
+points as we do.
 """
 
 from __future__ import annotations
 
 from ifforge.families.mcbench.rubric import Metric, Step, register
 
-CHARS_A = Step("Characters of A", r"Split A into its characters, in order: $A = (A_1, \dots, A_{|A|})$. Give the list.",
+CHARS_A = Step("Characters of A", r"Split A into its characters (Unicode code points: a combining mark is a character "
+               r"of its own), in order: $A = (A_1, \dots, A_{|A|})$. Give the list.",
                '''def step1(a):
     return list(a)''')
-CHARS_B = Step("Characters of B", r"Split B into its characters, in order: $B = (B_1, \dots, B_{|B|})$. Give the list.",
+CHARS_B = Step("Characters of B", r"Split B into its characters (Unicode code points), in order: "
+               r"$B = (B_1, \dots, B_{|B|})$. Give the list.",
                '''def step2(b):
     return list(b)''')
 
@@ -153,7 +158,7 @@ class Bag(Metric):
     return max(s3, s4)'''))
 
 
-JARO_MATCH = '''def jaro_matches(a, b):
+JARO_MATCH = '''def window_matches(a, b):
     """The matched characters of a and of b, each in its own order."""
     window = max(0, max(len(a), len(b)) // 2 - 1)
     taken = [False] * len(b)
@@ -168,15 +173,15 @@ JARO_MATCH = '''def jaro_matches(a, b):
     return from_a, from_b
 
 
-def jaro(a, b):
-    from_a, from_b = jaro_matches(a, b)
+def window_similarity(a, b):
+    from_a, from_b = window_matches(a, b)
     m = len(from_a)
     if m == 0:
         return 0.0
     t = sum(1 for x, y in zip(from_a, from_b) if x != y) // 2
     return (m / len(a) + m / len(b) + (m - t) / m) / 3'''
 
-MATCH_TEXT = (r"Let $w = \max(0, \lfloor \max(|A|, |B|) / 2 \rfloor - 1)$. Go through A from left to right; "
+MATCH_TEXT = (r"Characters are Unicode code points. Let $w = \max(0, \lfloor \max(|A|, |B|) / 2 \rfloor - 1)$. Go through A from left to right; "
               r"character $A_i$ (from 0) matches the leftmost character $B_j$ not matched yet with $B_j = A_i$ and "
               r"$|i - j| \le w$, if there is one.")
 
@@ -192,10 +197,10 @@ class Jaro(Metric):
     return max(0, max(len(a), len(b)) // 2 - 1)'''), Step(
         "Matched characters of A", MATCH_TEXT + " Give the matched characters of A, in the order of A.",
         '''def step2(a, b):
-    return jaro_matches(a, b)[0]'''), Step(
+    return window_matches(a, b)[0]'''), Step(
         "Matched characters of B", "The characters of B matched in the previous step, in the order of B.",
         '''def step3(a, b):
-    return jaro_matches(a, b)[1]'''), Step(
+    return window_matches(a, b)[1]'''), Step(
         "Transpositions",
         r"$t$ is half the number of positions $k$ where the two lists differ, rounded down.",
         '''def step4(s2, s3):
@@ -216,10 +221,10 @@ class JaroWinkler(Metric):
     steps = (Step(
         "Matched characters of A", MATCH_TEXT + " Give the matched characters of A, in the order of A.",
         '''def step1(a, b):
-    return jaro_matches(a, b)[0]'''), Step(
+    return window_matches(a, b)[0]'''), Step(
         "Matched characters of B", "The characters of B matched in the previous step, in the order of B.",
         '''def step2(a, b):
-    return jaro_matches(a, b)[1]'''), Step(
+    return window_matches(a, b)[1]'''), Step(
         "Base similarity",
         r"With $m$ matches and $t$ half the number of positions where the two lists differ (rounded down): "
         r"$J = 0$ if $m = 0$, else $\frac{1}{3}\left(\frac{m}{|A|} + \frac{m}{|B|} + \frac{m - t}{m}\right)$.",
@@ -295,9 +300,9 @@ class LongestCommonSubstring(Metric):
     for x in a:
         row = [(row[j - 1] + 1 if j > 0 else 1) if x == y else 0 for j, y in enumerate(b)]
     return row'''), Step(
-        "Longest common substring",
-        r"The longest $R_{i,j}$ over the whole table gives the longest common substring; on a tie take the one "
-        r"ending first in A, then first in B. Give the substring.",
+        "Longest shared run",
+        r"The largest $R_{i,j}$ over the whole table gives the longest run of characters that A and B share; on a "
+        r"tie take the one ending first in A. Give that run (a string).",
         '''def step2(a, b):
     best, end = 0, 0
     row = [0] * len(b)
@@ -307,7 +312,7 @@ class LongestCommonSubstring(Metric):
             if value > best:
                 best, end = value, i + 1
     return a[end - best:end]'''), Step(
-        "Its length", r"$L$ is the substring's length in characters.",
+        "Its length", r"$L$ is the run's length in characters.",
         '''def step3(s2):
     return len(s2)'''), Step(
         "Similarity", r"The NLP score is $L / \max(|A|, |B|)$ (1 when both are empty).",
@@ -376,7 +381,7 @@ class AffineGap(Metric):
     helpers = '''NEG = float("-inf")
 
 
-def gotoh(a, b):
+def three_tables(a, b):
     """The three tables' last rows: D ends in a match or mismatch, P in a gap in b, Q in a gap in a."""
     n, m = len(a), len(b)
     d = [[NEG] * (m + 1) for _ in range(n + 1)]
@@ -406,13 +411,13 @@ def shown(row):
     steps = (CHARS_A, CHARS_B, Step(
         "Last row of D", recurrence + r"Give $[D_{|A|,0}, \dots, D_{|A|,|B|}]$, writing $-\infty$ as null.",
         '''def step3(s1, s2):
-    return shown(gotoh(s1, s2)[0])'''), Step(
+    return shown(three_tables(s1, s2)[0])'''), Step(
         "Last row of P", r"Give $[P_{|A|,0}, \dots, P_{|A|,|B|}]$ from the same tables, $-\infty$ as null.",
         '''def step4(s1, s2):
-    return shown(gotoh(s1, s2)[1])'''), Step(
+    return shown(three_tables(s1, s2)[1])'''), Step(
         "Last row of Q", r"Give $[Q_{|A|,0}, \dots, Q_{|A|,|B|}]$ from the same tables, $-\infty$ as null.",
         '''def step5(s1, s2):
-    return shown(gotoh(s1, s2)[2])'''), Step(
+    return shown(three_tables(s1, s2)[2])'''), Step(
         "Score", r"The NLP score is $\max(D_{|A|,|B|}, P_{|A|,|B|}, Q_{|A|,|B|})$.",
         '''def step6(s3, s4, s5):
     return max(v for v in (s3[-1], s4[-1], s5[-1]) if v is not None)'''))

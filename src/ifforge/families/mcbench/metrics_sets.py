@@ -121,7 +121,7 @@ class MongeElkan(Metric):
         r"$\frac{1}{3}(\frac{m}{|x|} + \frac{m}{|y|} + \frac{m-t}{m})$. For each word $x$ of A in order, give "
         r"$\max_y J(x, y)$ over the words $y$ of B.",
         '''def step3(s1, s2):
-    return [max(jaro(x, y) for y in s2) for x in s1]'''), Step(
+    return [max(window_similarity(x, y) for y in s2) for x in s1]'''), Step(
         "Similarity", r"The NLP score is the mean of those values.",
         '''def step4(s3):
     return sum(s3) / len(s3)'''))
