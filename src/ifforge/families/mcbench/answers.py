@@ -52,7 +52,8 @@ def parse_reply(text: str | None) -> Reply:
 
 
 def _clean(raw: str) -> str:
-    value = raw.strip()
+    """The value without markdown around it or a sentence's full stop after it."""
+    value = raw.strip().rstrip(".;,").strip()
     while len(value) >= 2 and value[0] == value[-1] and value[0] in "*`_":
         value = value[1:-1].strip()
     return value.strip("*").strip()
