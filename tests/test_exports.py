@@ -4,7 +4,7 @@ evaluation (the family's `evaluate`, as `ifforge evaluate` runs it) on the same 
 
 LogicIF rows are LogicIFEval's own (the shared fixture), answered with gpt-5's recorded replies,
 some spoiled; PACIFIC rows are built and their gold run in the sandbox, answered right or wrong by
-step, in prompt and chat mode.
+step, in prompt and chat mode; MCBench rows likewise, answered right, a little off, or out of format.
 """
 
 import json
@@ -19,6 +19,10 @@ from ifforge.eval.evaluation import EvalSettings
 from ifforge.exports import export
 from ifforge.exports.benchmark import read_benchmark, unflatten
 from ifforge.families import get_family
+from ifforge.families.mcbench.family import GoldConfig as McbenchGold, compute_gold as mcbench_gold, rows_of as mcbench_rows_of
+from ifforge.families.mcbench.pairs import CATEGORIES, make_pairs
+from ifforge.families.mcbench.records import MetricTask
+from ifforge.families.mcbench.settings import McbenchSettings
 from ifforge.families.pacific import chains, instructions
 from ifforge.families.pacific.family import GoldConfig, compute_gold, rows_of
 from ifforge.families.pacific.settings import PacificSettings
@@ -82,6 +86,30 @@ def pacific_reply(rows: list[dict], messages: list[dict]) -> str:
     return " ".join(f"[ANSWER][{step}] {value(step)} [\\ANSWER]" for step in steps)
 
 
+def mcbench_rows() -> list[dict]:
+    settings = McbenchSettings(family="mcbench")
+    pairs = make_pairs(2, list(CATEGORIES), 1)
+    rows = []
+    for metric in ("hamming", "rouge_l"):
+        gold = mcbench_gold(MetricTask(task_id=metric, pairs=pairs), McbenchGold(case_seconds=10, memory_mb=512)).kept
+        rows.extend(mcbench_rows_of(gold, settings))
+    return rows
+
+
+def mcbench_reply(rows: list[dict], prompt: str) -> str | None:
+    """Every third MCBench row right, the next with its last step and final 10% off, the next without the block."""
+    index, row = next(((i, r) for i, r in enumerate(rows) if r["prompt"] == prompt), (None, None))
+    if row is None:
+        return None
+    steps, final = list(row["gold_steps"]), row["gold_final"]
+    if index % 3 == 2:
+        return f"I think it is about {final}."
+    if index % 3 == 1:
+        steps[-1] = final = (final * 1.1) if final else 1
+    lines = "\n".join(f"[Step{k}] : {json.dumps(v, ensure_ascii=False)}" for k, v in enumerate(steps, 1))
+    return f"### Final Results ###\n{lines}\n[Final] : {final}"
+
+
 def write_rows(folder: Path, rows: list[dict]) -> Path:
     folder.mkdir(parents=True)
     path = folder / "benchmark.jsonl"
@@ -111,6 +139,7 @@ def benchmarks(tmp_path_factory):
     base = tmp_path_factory.mktemp("exports")
     logic, replies = logicif_rows()
     pacific = pacific_rows()
+    mcbench = mcbench_rows()
 
     def answer(request: dict) -> Answer:
         messages = request.get("messages")
@@ -119,16 +148,17 @@ def benchmarks(tmp_path_factory):
         users = [m for m in messages if m["role"] == "user"]
         if users[0]["content"] in replies:
             return Answer(content=replies[users[0]["content"]])
-        return Answer(content=pacific_reply(pacific, messages))
+        reply = mcbench_reply(mcbench, users[0]["content"])
+        return Answer(content=reply if reply is not None else pacific_reply(pacific, messages))
 
-    return base, logic, pacific, answer
+    return base, logic, pacific, answer, mcbench
 
 
 def test_hf_folder_loads_with_datasets_and_gives_the_rows_back(benchmarks):
     import datasets
 
-    base, logic, pacific, _ = benchmarks
-    for name, rows in (("logicif", logic), ("pacific", pacific)):
+    base, logic, pacific, _, mcbench = benchmarks
+    for name, rows in (("logicif", logic), ("pacific", pacific), ("mcbench", mcbench)):
         version = write_rows(base / "hf" / name / "v001", rows)
         written = export(read_benchmark(version), "hf", base / "hf-out" / name)
         folder = Path(written["folder"])
@@ -138,16 +168,17 @@ def test_hf_folder_loads_with_datasets_and_gives_the_rows_back(benchmarks):
             assert len(loaded) == len(rows)
             back = [unflatten(record, written["json_columns"]) for record in loaded]
             assert back == [{key: row.get(key) for key in back[0]} for row in rows]
-        assert "input" in written["json_columns"] or name == "pacific"
+        assert "input" in written["json_columns"] or name != "logicif"
+        assert "gold_steps" in written["json_columns"] or name != "mcbench"
 
 
 def test_inspect_and_lm_eval_score_as_ifforge_evaluate_does(benchmarks):
-    base, logic, pacific, answer = benchmarks
+    base, logic, pacific, answer, mcbench = benchmarks
+    families = (("logicif", logic), ("pacific", pacific), ("mcbench", mcbench))
     with StubServer(answer) as server:
-        ours = {"logicif": ifforge_scores(logic, "logicif", server, base / "ours-logicif"),
-                "pacific": ifforge_scores(pacific, "pacific", server, base / "ours-pacific")}
+        ours = {name: ifforge_scores(rows, name, server, base / f"ours-{name}") for name, rows in families}
         tasks = {}
-        for name, rows in (("logicif", logic), ("pacific", pacific)):
+        for name, rows in families:
             version = write_rows(base / "bench" / name / "v001", rows)
             benchmark = read_benchmark(version)
             tasks[name] = benchmark.name
@@ -157,12 +188,13 @@ def test_inspect_and_lm_eval_score_as_ifforge_evaluate_does(benchmarks):
         env = {"LOCAL_BASE_URL": server.url, "LOCAL_API_KEY": "x", "HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1",
                "INSPECT_LOG_DIR": str(base / "inspect-logs"), "NO_COLOR": "1"}
         run_all([[str(BIN / "inspect"), "eval", "inspect/logicif/task.py", "inspect/pacific/task.py",
+                  "inspect/mcbench/task.py",
                   "--model", "openai-api/local/stub", "--log-format", "json", "--display", "none",
                   "--max-connections", "4"],
                  [str(BIN / "lm_eval"), "--model", "local-chat-completions",
                   "--model_args", f"base_url={server.url}/chat/completions,model=stub,num_concurrent=4,max_retries=1",
                   "--apply_chat_template", "--include_path", str(base / "lm-eval"),
-                  "--tasks", f"{tasks['logicif']},{tasks['pacific']}", "--output_path", str(base / "lm-out"),
+                  "--tasks", ",".join(tasks.values()), "--output_path", str(base / "lm-out"),
                   "--log_samples"]], env, base)
 
     assert all("messages" in request for request in server.requests)  # chat completions, as evaluate asks
@@ -211,11 +243,26 @@ def test_inspect_and_lm_eval_score_as_ifforge_evaluate_does(benchmarks):
     assert lm_pacific["prompt_accuracy,none"] == pytest.approx(prompt_only["prompt_accuracy"], abs=1e-4)
     assert lm_pacific["instruction_accuracy,none"] == pytest.approx(prompt_only["instruction_accuracy"], abs=1e-4)
 
+    # MCBench: FA, FF and FD as its report gives them, in both tools, and the same verdict per row
+    mcbench_overall = ours["mcbench"]["overall"]
+    inspect_mcbench = logs[tasks["mcbench"]]
+    metrics = {name: m["value"] for name, m in inspect_mcbench["results"]["scores"][0]["metrics"].items()}
+    lm_mcbench = results[tasks["mcbench"]]
+    for name in ("final_accuracy", "format_following", "following_depth"):
+        assert metrics[name] == pytest.approx(mcbench_overall[name], abs=1e-4)
+        assert lm_mcbench[f"{name},none"] == pytest.approx(mcbench_overall[name], abs=1e-4)
+    assert mcbench_overall["final_accuracy"] == pytest.approx(1 / 3, abs=1e-4)
+    assert mcbench_overall["format_following"] == pytest.approx(2 / 3, abs=1e-4)
+    ours_rows = pd.read_parquet(base / "ours-mcbench" / "run" / "scores.parquet")
+    expected = {r.task_id: bool(r.fa) for r in ours_rows.itertuples()}
+    got = {s["id"]: s["scores"]["ifforge_checker"]["value"] == "C" for s in inspect_mcbench["samples"]}
+    assert got == expected and len(got) == len(mcbench)
+
 
 def test_the_export_command_names_what_it_wrote_and_what_it_left_out(benchmarks, capsys):
     from ifforge import cli
 
-    base, _, pacific, _ = benchmarks
+    base, _, pacific, _, _ = benchmarks
     version = write_rows(base / "cli" / "pacific" / "v001", pacific)
     (version.parent / "LATEST").write_text("v001\n")  # as a generate run leaves it
     assert cli.main(["export", str(version.parent), "--format", "lm-eval"]) == 0  # a benchmark folder: its LATEST
