@@ -1,5 +1,6 @@
 """MCBench end to end through the real Prefect engine: generate (same seed, same bytes), evaluate a
-model on the local stub server, and the family's checker agreeing with the report; review."""
+model on the local stub server, and the family's checker agreeing with the report; review.
+Kept small (3 metrics, one pair per category): the test-time budget is shared."""
 
 import json
 
@@ -28,9 +29,7 @@ def test_mcbench_generates_the_same_benchmark_for_the_same_seed_and_scores_a_mod
     assert generate(family="mcbench", out=str(out), options=OPTIONS) == folder  # nothing changed: same version
     again = generate(family="mcbench", out=str(tmp_path / "again"), options=OPTIONS)
     assert open(f"{again}/benchmark.jsonl").read() == open(f"{folder}/benchmark.jsonl").read()  # byte for byte
-    other = generate(family="mcbench", out=str(out), options={**OPTIONS, "seed": 4})
-    assert other == str(out / "mcbench" / "v002")
-    assert open(f"{other}/benchmark.jsonl").read() != open(f"{folder}/benchmark.jsonl").read()
+    # (a new seed giving new pairs is checked without Prefect, in test_mcbench_family.py)
 
     by_prompt = {row["prompt"]: row for row in rows}
 

@@ -132,7 +132,7 @@ def test_word_set_metrics_agree_with_textdistance():
     agree("dice", td.Sorensen(qval=None, as_set=True), pairs)
     agree("overlap", td.Overlap(qval=None, as_set=True), pairs)
     agree("tversky", td.Tversky(qval=None, ks=[0.8, 0.2], as_set=True), pairs)
-    # textdistance's Monge-Elkan divides by the number of words of A twice; equal strings are its quick 0... or 1
+    # textdistance's Monge-Elkan divides by the number of words of A twice, and answers equal strings by a shortcut
     monge = td.MongeElkan(algorithm=td.Jaro(external=False), qval=None)
     agree("monge_elkan", lambda a, b: monge(a, b) * len(a.split()), [(a, b) for a, b in pairs if a != b])
     for a, b in pairs:  # Tanimoto on word counts: equals Jaccard when no word repeats
