@@ -142,12 +142,13 @@ def write_report(frame: pd.DataFrame, folder: Path, title: str, run: dict[str, A
     atomic_write(folder / "report.json", json.dumps({"title": title, "run": run or {}, **summary}, indent=2) + "\n")
     lines = [f"# MCBench: {title}", "", *run_lines(run or {}),
              "| group | rows | FA (final accuracy) | FF (format following) | FD (following depth, steps) "
-             "| failed requests |", "|---|---|---|---|---|---|"]
+             "| `### Final Results ###` | failed requests |", "|---|---|---|---|---|---|---|"]
 
     def line(name: str, row: dict[str, Any]) -> str:
         if not row.get("rows"):
-            return f"| {name} | 0 | | | | {row.get('request_failures', 0)} |"
-        cells = [shown(*row[f"{score}_counts"]) for score in ("final_accuracy", "format_following", "following_depth")]
+            return f"| {name} | 0 | | | | | {row.get('request_failures', 0)} |"
+        cells = [shown(*row[f"{score}_counts"]) for score in ("final_accuracy", "format_following", "following_depth",
+                                                               "final_results_block")]
         return f"| {name} | {row['rows']} | {' | '.join(cells)} | {row['request_failures']} |"
 
     lines.append(line("overall", summary["overall"]))
