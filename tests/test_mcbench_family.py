@@ -44,7 +44,8 @@ def test_gold_comes_from_the_sandbox_and_equals_the_reference():
 class Fragile(Metric):
     id, name, unit, summary = "fragile", "fragile", "words", "a test metric"
     steps = (Step("Words", "Split A.", "def step1(a):\n    return a.split()"),
-             Step("Fails on emoji", "Count.", "def step2(s1):\n    assert all(w.isascii() for w in s1)\n    return len(s1)"),
+             Step("Fails on emoji", "Count.",
+                  "def step2(s1):\n    assert all(w.isascii() for w in s1)\n    return len(s1)"),
              Step("Text", "Not a number.", "def step3(s1, s2):\n    return 'x' if s2 > 7 else s2 / 2"))
 
 

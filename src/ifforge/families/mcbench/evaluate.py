@@ -57,7 +57,8 @@ def evaluate(rows: list[dict[str, Any]], settings, cache_path: Path, folder: Pat
     summary = scoring.write_report(frame, folder, title, run)
     overall = summary["overall"]
     summary["request_failures"] = sum(1 for r in results if r.get("request_failed"))
-    summary["headline"] = (f"FA {overall.get('final_accuracy') or 0:.1%}, FF {overall.get('format_following') or 0:.1%}, "
+    summary["headline"] = (f"FA {overall.get('final_accuracy') or 0:.1%}, "
+                           f"FF {overall.get('format_following') or 0:.1%}, "
                            f"FD {overall.get('following_depth') or 0:.1%}")
     summary["table"] = [{"group": f"{key}={value}", **{k: v for k, v in row.items() if not isinstance(v, (list, dict))}}
                         for key in scoring.GROUPS for value, row in summary.get(f"by_{key}", {}).items()]

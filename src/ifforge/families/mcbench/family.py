@@ -90,7 +90,9 @@ def rubric_text(metric: type[Metric], variant: str) -> str:
     """The rubric's steps as the prompt shows them in one variant (the same for every pair: made once)."""
     example_a, example_b = EXAMPLES[metric.unit]
     values = metric.example_values() if variant != "requirement" else []
-    blocks = []
+    unit = "words (X split at whitespace)" if metric.unit == "words" else "characters (Unicode code points)"
+    blocks = [f"Notation: $|X|$ is the length of X in {unit}; $c_X(g)$ is the number of times $g$ occurs in X; "
+              "positions count from 1 unless a step says from 0."]
     if variant != "requirement":
         blocks.append(f"Every example below uses A = {json.dumps(example_a, ensure_ascii=False)} and "
                       f"B = {json.dumps(example_b, ensure_ascii=False)}.")

@@ -86,7 +86,8 @@ class DamerauLevenshtein(Metric):
 @register
 class Hamming(Metric):
     id, name, unit = "hamming", "Hamming distance", "characters"
-    summary = "the number of positions where A and B differ, every position past the shorter string counting as different"
+    summary = ("the number of positions where A and B differ, every position past the shorter string counting as "
+               "different")
     steps = (CHARS_A, CHARS_B, Step(
         "Mismatches over the common length",
         r"Count the positions $i \le \min(|A|, |B|)$ with $A_i \ne B_i$.",
@@ -103,7 +104,8 @@ class Hamming(Metric):
 @register
 class Lee(Metric):
     id, name, unit = "lee", "Lee distance", "characters"
-    summary = "a circular distance between the characters of A and B at each position, over the alphabet the two strings use"
+    summary = ("a circular distance between the characters of A and B at each position, over the alphabet the two "
+               "strings use")
     notes = ("Lee distance is defined for equal lengths over a fixed alphabet; here the alphabet is the sorted set of "
              "characters of A and B, and each position past the shorter string adds the largest weight, floor(q/2).")
     steps = (Step(
@@ -181,7 +183,8 @@ def window_similarity(a, b):
     t = sum(1 for x, y in zip(from_a, from_b) if x != y) // 2
     return (m / len(a) + m / len(b) + (m - t) / m) / 3'''
 
-MATCH_TEXT = (r"Characters are Unicode code points. Let $w = \max(0, \lfloor \max(|A|, |B|) / 2 \rfloor - 1)$. Go through A from left to right; "
+MATCH_TEXT = (r"Characters are Unicode code points. Let $w = \max(0, \lfloor \max(|A|, |B|) / 2 \rfloor - 1)$. "
+              r"Go through A from left to right; "
               r"character $A_i$ (from 0) matches the leftmost character $B_j$ not matched yet with $B_j = A_i$ and "
               r"$|i - j| \le w$, if there is one.")
 
@@ -405,9 +408,11 @@ def shown(row):
     return [None if v == NEG else v for v in row]'''
     notes = "Minus infinity (an impossible state) is written null in step values."
     recurrence = (r"With $s = 1$ if $A_i = B_j$ else $-1$, three tables: $D_{0,0} = 0$; $P_{i,0} = -1 - 0.5(i-1)$, "
-                  r"$Q_{0,j} = -1 - 0.5(j-1)$ for $i, j \ge 1$; every other border cell is $-\infty$. For $i, j \ge 1$: "
+                  r"$Q_{0,j} = -1 - 0.5(j-1)$ for $i, j \ge 1$; every other border cell is $-\infty$. "
+                  r"For $i, j \ge 1$: "
                   r"$D_{i,j} = \max(D_{i-1,j-1}, P_{i-1,j-1}, Q_{i-1,j-1}) + s$, "
-                  r"$P_{i,j} = \max(D_{i-1,j} - 1, P_{i-1,j} - 0.5)$, $Q_{i,j} = \max(D_{i,j-1} - 1, Q_{i,j-1} - 0.5)$. ")
+                  r"$P_{i,j} = \max(D_{i-1,j} - 1, P_{i-1,j} - 0.5)$, "
+                  r"$Q_{i,j} = \max(D_{i,j-1} - 1, Q_{i,j-1} - 0.5)$. ")
     steps = (CHARS_A, CHARS_B, Step(
         "Last row of D", recurrence + r"Give $[D_{|A|,0}, \dots, D_{|A|,|B|}]$, writing $-\infty$ as null.",
         '''def step3(s1, s2):

@@ -32,7 +32,7 @@ WORDS_A = Step("Words of A", "Split A at whitespace; give its words in order.", 
 WORDS_B = Step("Words of B", "Split B at whitespace; give its words in order.", '''def step2(b):
     return b.split()''')
 CLIPPED = Step(
-    "Clipped matches", r"For $n = 1..4$: $m_n = \sum_g \min(c_A(g), c_B(g))$ over the n-grams $g$ of A, where "
+    "Clipped matches", r"For $n = 1..4$: $m_n = \sum_g \min(c_A(g), c_B(g))$ over the distinct n-grams $g$ of A, where "
     r"$c_X(g)$ counts the occurrences of $g$ in X. Give $[m_1, m_2, m_3, m_4]$.",
     '''def step3(s1, s2):
     return [matched(s1, s2, n) for n in range(1, 5)]''')
@@ -88,7 +88,8 @@ class Orange(Metric):
     id, name, unit = "orange", "ORANGE's smoothed BLEU (add-one for n >= 2)", "words"
     summary = ("the geometric mean of n-gram precisions of A against B (n = 1..4), adding one to the matches and the "
                "total of every order above 1, times a brevity penalty")
-    notes = "ORANGE (Lin and Och, 2004) scores sentences with BLEU smoothed by adding one to the counts of orders 2 to 4."
+    notes = ("ORANGE (Lin and Och, 2004) scores sentences with BLEU smoothed by adding one to the counts of orders "
+             "2 to 4.")
     helpers = "import math\n\n\n" + NGRAMS
     steps = (WORDS_A, WORDS_B, CLIPPED, TOTALS, Step(
         "Smoothed precisions",
@@ -107,13 +108,15 @@ class Orange(Metric):
 @register
 class Nist(Metric):
     id, name, unit = "nist", "NIST", "words"
-    summary = "n-gram matches of A against B (n = 1..5) weighted by how informative each n-gram of B is, with a length penalty"
+    summary = ("n-gram matches of A against B (n = 1..5) weighted by how informative each n-gram of B is, with a "
+               "length penalty")
     helpers = "import math\n\n\n" + NGRAMS
     steps = (WORDS_A, WORDS_B, Step(
         "Information of the matches",
         r"The information of an n-gram $g = w_1..w_n$ of B is $\log_2(c_B(w_1..w_{n-1}) / c_B(g))$ for $n \ge 2$ and "
         r"$\log_2(|B| / c_B(g))$ for $n = 1$, where $c_B$ counts occurrences in B. For $n = 1..5$: "
-        r"$I_n = \sum_g \mathrm{info}(g) \cdot \min(c_A(g), c_B(g))$ over the n-grams $g$ of A. Give $[I_1, .., I_5]$.",
+        r"$I_n = \sum_g \mathrm{info}(g) \cdot \min(c_A(g), c_B(g))$ over the distinct n-grams $g$ of A. "
+        r"Give $[I_1, .., I_5]$.",
         '''def step3(s1, s2):
     in_b = {}
     for n in range(1, 6):
@@ -158,7 +161,7 @@ class Gleu(Metric):
         "n-grams of B", r"$T_B = \sum_{n=1}^{4} \max(0, |B| - n + 1)$.",
         '''def step4(s2):
     return sum(max(0, len(s2) - n + 1) for n in range(1, 5))'''), Step(
-        "Matches", r"$M = \sum_{n=1}^{4} \sum_g \min(c_A(g), c_B(g))$ over the n-grams $g$ of A.",
+        "Matches", r"$M = \sum_{n=1}^{4} \sum_g \min(c_A(g), c_B(g))$ over the distinct n-grams $g$ of A.",
         '''def step5(s1, s2):
     return sum(matched(s1, s2, n) for n in range(1, 5))'''), Step(
         "Score", r"The NLP score is $M / \max(T_A, T_B)$ (0 when both are 0).",
@@ -197,7 +200,8 @@ class RougeL(Metric):
 class RougeW(Metric):
     id, name, unit = "rouge_w", "ROUGE-W", "words"
     summary = "the F-measure of a longest common word subsequence that rewards consecutive runs (weight f(k) = k^2)"
-    notes = "The weighting function is f(k) = k^2 (Lin's example), so f^-1 is the square root; ROUGE-1.5.5's default is k^1.2."
+    notes = ("The weighting function is f(k) = k^2 (Lin's example), so f^-1 is the square root; ROUGE-1.5.5's "
+             "default is k^1.2.")
     steps = (WORDS_A, WORDS_B, Step(
         "Weighted common subsequence",
         r"With $f(k) = k^2$, fill $C$ (score) and $W$ (length of the run ending here), both 0 outside the strings: "
@@ -236,8 +240,8 @@ class RougeS(Metric):
     return table'''
     steps = (WORDS_A, WORDS_B, Step(
         "Shared skip-bigrams",
-        r"A skip-bigram of X is a pair $(X_i, X_j)$ with $i < j$. $M = \sum_g \min(c_A(g), c_B(g))$ over the "
-        r"skip-bigrams $g$ of A, counting each by its occurrences.",
+        r"A skip-bigram of X is a pair $(X_i, X_j)$ with $i < j$. $M = \sum_g \min(c_A(g), c_B(g))$ over the distinct "
+        r"skip-bigrams $g$ of A ($c_X(g)$ counts the occurrences of $g$ in X).",
         '''def step3(s1, s2):
     in_b = skip_bigrams(s2)
     return sum(min(c, in_b.get(g, 0)) for g, c in skip_bigrams(s1).items())'''), Step(
@@ -322,7 +326,8 @@ class Meteor(Metric):
 @register
 class Ribes(Metric):
     id, name, unit = "ribes", "RIBES", "words"
-    summary = "how much the word order of A agrees with B's (a rank correlation), times unigram precision and a brevity penalty"
+    summary = ("how much the word order of A agrees with B's (a rank correlation), times unigram precision and a "
+               "brevity penalty")
     helpers = '''import math
 
 
@@ -436,8 +441,10 @@ class ChrF(Metric):
     summary = "an F-score (beta = 2) of the character n-grams (n = 1..6) of A and B, whitespace removed"
     notes = "On a 0 to 1 scale (sacrebleu reports 0 to 100)."
     helpers = FSCORE_HELPERS
-    steps = (Step("A without whitespace", "Remove every whitespace character from A.", '''def step1(a):
-    return "".join(a.split())'''), Step("B without whitespace", "Remove every whitespace character from B.",
+    steps = (Step("A without whitespace", r"Remove every whitespace character from A; call the result $A'$.",
+                  '''def step1(a):
+    return "".join(a.split())'''),
+             Step("B without whitespace", r"Remove every whitespace character from B; call the result $B'$.",
                                          '''def step2(b):
     return "".join(b.split())'''), Step(
         "n-grams of A", r"For $n = 1..6$: $t^A_n = \max(0, |A'| - n + 1)$ character n-grams. Give the list of 6.",
@@ -446,7 +453,8 @@ class ChrF(Metric):
         "n-grams of B", r"For $n = 1..6$: $t^B_n = \max(0, |B'| - n + 1)$. Give the list of 6.",
         '''def step4(s2):
     return [max(0, len(s2) - n + 1) for n in range(1, 7)]'''), Step(
-        "Matches", r"For $n = 1..6$: $m_n = \sum_g \min(c_A(g), c_B(g))$ over the character n-grams $g$ of $A'$. "
+        "Matches", r"For $n = 1..6$: $m_n = \sum_g \min(c_{A'}(g), c_{B'}(g))$ over the distinct character n-grams "
+        r"$g$ of $A'$. "
         r"Give the list of 6.",
         '''def step5(s1, s2):
     out = []
@@ -480,19 +488,23 @@ def words(text):
         else:
             out.append(w)
     return out'''
+    marks = string.punctuation.replace("{", "{{").replace("}", "}}")  # literal braces survive str.format
     split = (r"Split {x} at whitespace; a word longer than one character that ends with an ASCII punctuation mark "
-             r"(one of !\"#$%&'()*+,-./:;<=>?@[\]^_`{{|}}~) becomes the word without it and the mark; otherwise one that "
-             r"starts with such a mark becomes the mark and the rest. Give the words in order.")
+             f"(one of {marks}) becomes the word without it and the mark; otherwise one that starts with such a mark "
+             r"becomes the mark and the rest. Give the words in order.")
     steps = (Step("Words of A", split.format(x="A"), '''def step1(a):
     return words(a)'''), Step("Words of B", split.format(x="B"), '''def step2(b):
     return words(b)'''), Step(
-        "n-grams of A", r"For $n = 1, 2$: $t^A_n = \max(0, |A| - n + 1)$ word n-grams. Give $[t^A_1, t^A_2]$.",
+        "n-grams of A", r"For $n = 1, 2$: $t^A_n = \max(0, |A| - n + 1)$ word n-grams, $|A|$ being the number of "
+        r"words of step 1. Give $[t^A_1, t^A_2]$.",
         '''def step3(s1):
     return [max(0, len(s1) - n + 1) for n in (1, 2)]'''), Step(
-        "n-grams of B", r"For $n = 1, 2$: $t^B_n = \max(0, |B| - n + 1)$. Give $[t^B_1, t^B_2]$.",
+        "n-grams of B", r"For $n = 1, 2$: $t^B_n = \max(0, |B| - n + 1)$, $|B|$ being the number of words of step 2. "
+        r"Give $[t^B_1, t^B_2]$.",
         '''def step4(s2):
     return [max(0, len(s2) - n + 1) for n in (1, 2)]'''), Step(
-        "Matches", r"For $n = 1, 2$: $m_n = \sum_g \min(c_A(g), c_B(g))$ over the word n-grams $g$ of A. Give $[m_1, m_2]$.",
+        "Matches", r"For $n = 1, 2$: $m_n = \sum_g \min(c_A(g), c_B(g))$ over the distinct word n-grams $g$ of A. "
+        r"Give $[m_1, m_2]$.",
         '''def step5(s1, s2):
     out = []
     for n in (1, 2):

@@ -157,7 +157,8 @@ def write_report(frame: pd.DataFrame, folder: Path, title: str, run: dict[str, A
             lines.append(line(f"{key} = {value}", row))
     lines += ["", f"FA: the `[Final]` value within {FINAL_RELATIVE:.0%} of the gold (|value| <= {FINAL_AT_ZERO:g} when "
               f"the gold is 0). FF: a `[Final]` line is present. FD: steps whose value matches the reference code's "
-              f"(whole numbers exactly, other numbers within {STEP_RELATIVE:.0%} or {STEP_ABSOLUTE:g}), pooled over rows. "
+              f"(whole numbers exactly, other numbers within {STEP_RELATIVE:.0%} or {STEP_ABSOLUTE:g}), "
+              "pooled over rows. "
               "Intervals: 95% Wilson. Failed requests are not answers and are left out of every score."]
     atomic_write(folder / "report.md", "\n".join(lines) + "\n")
     return summary
