@@ -164,7 +164,9 @@ def test_hf_folder_loads_with_datasets_and_gives_the_rows_back(benchmarks):
         folder = Path(written["folder"])
         card = (folder / "README.md").read_text()
         assert card.startswith("---\n") and "data/test-*.parquet" in card and f"- {name}\n" in card
-        for loaded in (datasets.load_dataset(str(folder))["test"], datasets.load_from_disk(str(folder / "arrow"))["test"]):
+        # a cache of its own: pytest reuses tmp paths across runs, and datasets would serve an earlier run's rows
+        fresh = datasets.load_dataset(str(folder), cache_dir=str(base / "hf-cache" / name))["test"]
+        for loaded in (fresh, datasets.load_from_disk(str(folder / "arrow"))["test"]):
             assert len(loaded) == len(rows)
             back = [unflatten(record, written["json_columns"]) for record in loaded]
             assert back == [{key: row.get(key) for key in back[0]} for row in rows]
@@ -186,6 +188,7 @@ def test_inspect_and_lm_eval_score_as_ifforge_evaluate_does(benchmarks):
             export(benchmark, "lm-eval", base / "lm-eval" / name)
 
         env = {"LOCAL_BASE_URL": server.url, "LOCAL_API_KEY": "x", "HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1",
+               "HF_DATASETS_CACHE": str(base / "hf-cache-lm-eval"),  # never an earlier run's docs at a reused path
                "INSPECT_LOG_DIR": str(base / "inspect-logs"), "NO_COLOR": "1"}
         run_all([[str(BIN / "inspect"), "eval", "inspect/logicif/task.py", "inspect/pacific/task.py",
                   "inspect/mcbench/task.py",
