@@ -199,3 +199,19 @@ def test_metrics_no_package_covers_behave_as_their_definitions_say(metric):
     assert unrelated == 0
     partial = final(metric, "the cat sat", "the cat sat on the mat")
     assert 0 < partial < (10 if metric == "cider" else 1)
+
+
+def test_every_metric_gives_json_values_on_every_category_and_on_edge_pairs():
+    """What the gold stage accepts: one value per step, JSON only, a numeric final value."""
+    from ifforge.families.mcbench.family import _json_value
+
+    edges = [("a", "a"), ("x", "y"), ("a b", "c d e f g h"), ("same words here", "same words here"), ("😀", "😀x")]
+    for metric in METRICS.values():
+        for a, b in PAIRS[::3] + edges:
+            values = metric.run_in_process(a, b)
+            assert len(values) == len(metric.steps) and _json_value(values), (metric.id, a, b)
+            assert isinstance(values[-1], (int, float)) and not isinstance(values[-1], bool), (metric.id, a, b)
+        same = metric.run_in_process("the cat sat", "the cat sat")[-1]
+        distances = {"levenshtein", "damerau_levenshtein", "hamming", "lee", "bag", "cer", "wer"}
+        if metric.id in distances:
+            assert same == 0, metric.id
