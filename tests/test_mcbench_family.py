@@ -94,6 +94,9 @@ def test_replies_are_read_from_the_last_final_results_block():
     assert read_value("about 0.31 in all") == 0.31 and read_value("no idea") is UNREAD and read_value(None) is UNREAD
     assert read_value("{'x': 1}") == {"x": 1} and read_value("{2, 1}") == [1, 2]
     assert not parse_reply("The score is 0.4.").final and parse_reply("[Final] 0.4").final == "0.4"
+    wrapped = parse_reply('[Step1] : ["k", "i",\n  "t", "t"]\n[Step2] : [1, 2\nno closing here\n[Final] : 3')
+    assert read_value(wrapped.steps[1]) == ["k", "i", "t", "t"] and read_value(wrapped.steps[2]) == 1.0
+    assert read_value(wrapped.final) == 3
 
 
 def test_final_accuracy_format_following_and_following_depth():

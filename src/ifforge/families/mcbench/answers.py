@@ -4,9 +4,10 @@
 Decisions, so scores are reproducible:
 - the block starts at the last `### Final Results ###` line (any number of `#`, any case); a reply
   without it is read whole (format following asks only for `[Final]`);
-- a line is `[Stepk]` or `[Final]`, then an optional colon, then the value up to the line's end;
-  markdown bold or backticks around the label or the value do not matter; when a label comes
-  twice, the last one counts (a model that corrects itself);
+- a line is `[Stepk]` or `[Final]`, then an optional colon, then the value up to the line's end
+  (a list or object that does not close on its line goes on over the next lines, until it reads
+  or the next label); markdown bold or backticks around the label or the value do not matter;
+  when a label comes twice, the last one counts (a model that corrects itself);
 - a value is read as JSON, else as a Python literal (tuples and sets become lists; it is read,
   never run), else `-inf`/`-Infinity` (minus infinity, gold's null), a percentage (`45%` is 0.45),
   a fraction of two numbers (`3/7`), and at last the first number in the text. A value that none
@@ -42,13 +43,41 @@ def parse_reply(text: str | None) -> Reply:
     if markers:
         reply.block = True
         text = text[markers[-1].end():]
-    for match in _LINE.finditer(text):
-        raw = _clean(match[3])
+    matches = list(_LINE.finditer(text))
+    for match, following in zip(matches, [m.start() for m in matches[1:]] + [len(text)]):
+        raw = _continued(match[3], text[match.end():following].splitlines())
         if match[2] is not None:
             reply.steps[int(match[2])] = raw
         else:
             reply.final = raw
     return reply
+
+
+def _structured(text: str) -> bool:
+    try:
+        json.loads(text)
+        return True
+    except ValueError:
+        pass
+    try:
+        ast.literal_eval(text)
+        return True
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return False
+
+
+def _continued(line: str, lines: list[str]) -> str:
+    """The label line's value; a list or object wrapped over the next lines, joined back (as written:
+    cleaning each piece would drop the commas between them)."""
+    value = _clean(line)
+    if not value.startswith(("[", "{")) or _structured(value):
+        return value
+    joined = line.strip()
+    for more in lines:
+        joined = f"{joined}\n{more.strip()}"
+        if _structured(_clean(joined)):
+            return _clean(joined)
+    return value
 
 
 def _clean(raw: str) -> str:
