@@ -60,17 +60,17 @@ def compute_gold(task: MetricTask, config: GoldConfig) -> Outcome[GoldMetric]:
     kept: list[GoldCase] = []
     dropped: list[DroppedItem] = []
     for pair, result in zip(task.pairs, results):
-        def drop(reason: str, detail: str) -> None:
-            dropped.append(DroppedItem(task_id=f"{task.task_id}-{pair.pair_id}", stage="gold", reason=reason,
-                                       detail=detail, origin=pair.pair_id))
-
         steps = result.output
+        problem: tuple[str, str] | None = None
         if not result.ok:
-            drop(f"sandbox_{result.status}", result.error)
+            problem = (f"sandbox_{result.status}", result.error)
         elif not isinstance(steps, list) or len(steps) != len(metric.steps) or not _json_value(steps):
-            drop("bad_shape", f"the reference gave {json.dumps(steps, ensure_ascii=False)[:200]}")
+            problem = ("bad_shape", f"the reference gave {json.dumps(steps, ensure_ascii=False)[:200]}")
         elif isinstance(steps[-1], bool) or not isinstance(steps[-1], (int, float)):
-            drop("bad_final", f"the final value is not a number: {json.dumps(steps[-1], ensure_ascii=False)[:100]}")
+            problem = ("bad_final", f"the final value is not a number: {json.dumps(steps[-1], ensure_ascii=False)[:100]}")
+        if problem:
+            dropped.append(DroppedItem(task_id=f"{task.task_id}-{pair.pair_id}", stage="gold", reason=problem[0],
+                                       detail=problem[1], origin=pair.pair_id))
         else:
             kept.append(GoldCase(pair=pair, steps=steps))
     if not kept:
