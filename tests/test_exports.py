@@ -6,7 +6,7 @@ LogicIF rows are LogicIFEval's own (the shared fixture), answered with gpt-5's r
 some spoiled; PACIFIC rows are built and their gold run in the sandbox, answered right or wrong by
 step, in prompt and chat mode; IFEval-FC rows are answered with tool calls (right, wrong format, no
 call, missing parameter, arguments that are not JSON, a bare string), and in lm-eval's text
-protocol with the same calls written as JSON.
+protocol with the same calls written as JSON; MCBench rows right, a little off, or out of format.
 """
 
 import json
@@ -25,6 +25,10 @@ from ifforge.families.ifeval_fc import functions as fc_functions
 from ifforge.families.ifeval_fc.family import assign as fc_assign
 from ifforge.families.ifeval_fc.family import row_of as fc_row_of
 from ifforge.families.ifeval_fc.settings import IfevalFcSettings
+from ifforge.families.mcbench.family import GoldConfig as McbenchGold, compute_gold as mcbench_gold, rows_of as mcbench_rows_of
+from ifforge.families.mcbench.pairs import CATEGORIES, make_pairs
+from ifforge.families.mcbench.records import MetricTask
+from ifforge.families.mcbench.settings import McbenchSettings
 from ifforge.families.pacific import chains, instructions
 from ifforge.families.pacific.family import GoldConfig, compute_gold, rows_of
 from ifforge.families.pacific.settings import PacificSettings
@@ -128,6 +132,30 @@ def ifeval_fc_answer(rows: list[dict], request: dict) -> Answer:
     return Answer(content="Here is the call: " + json.dumps({"name": name, "arguments": value}))
 
 
+def mcbench_rows() -> list[dict]:
+    settings = McbenchSettings(family="mcbench")
+    pairs = make_pairs(2, list(CATEGORIES), 1)
+    rows = []
+    for metric in ("hamming", "rouge_l"):
+        gold = mcbench_gold(MetricTask(task_id=metric, pairs=pairs), McbenchGold(case_seconds=10, memory_mb=512)).kept
+        rows.extend(mcbench_rows_of(gold, settings))
+    return rows
+
+
+def mcbench_reply(rows: list[dict], prompt: str) -> str | None:
+    """Every third MCBench row right, the next with its last step and final 10% off, the next without the block."""
+    index, row = next(((i, r) for i, r in enumerate(rows) if r["prompt"] == prompt), (None, None))
+    if row is None:
+        return None
+    steps, final = list(row["gold_steps"]), row["gold_final"]
+    if index % 3 == 2:
+        return f"I think it is about {final}."
+    if index % 3 == 1:
+        steps[-1] = final = (final * 1.1) if final else 1
+    lines = "\n".join(f"[Step{k}] : {json.dumps(v, ensure_ascii=False)}" for k, v in enumerate(steps, 1))
+    return f"### Final Results ###\n{lines}\n[Final] : {final}"
+
+
 def write_rows(folder: Path, rows: list[dict]) -> Path:
     folder.mkdir(parents=True)
     path = folder / "benchmark.jsonl"
@@ -158,6 +186,7 @@ def benchmarks(tmp_path_factory):
     logic, replies = logicif_rows()
     pacific = pacific_rows()
     fc = ifeval_fc_rows()
+    mcbench = mcbench_rows()
 
     def answer(request: dict) -> Answer:
         messages = request.get("messages")
@@ -168,38 +197,41 @@ def benchmarks(tmp_path_factory):
         users = [m for m in messages if m["role"] == "user"]
         if users[0]["content"] in replies:
             return Answer(content=replies[users[0]["content"]])
-        return Answer(content=pacific_reply(pacific, messages))
+        reply = mcbench_reply(mcbench, users[0]["content"])
+        return Answer(content=reply if reply is not None else pacific_reply(pacific, messages))
 
-    return base, logic, pacific, answer, fc
+    return base, logic, pacific, answer, fc, mcbench
 
 
 def test_hf_folder_loads_with_datasets_and_gives_the_rows_back(benchmarks):
     import datasets
 
-    base, logic, pacific, _, fc = benchmarks
-    for name, rows in (("logicif", logic), ("pacific", pacific), ("ifeval-fc", fc)):
+    base, logic, pacific, _, fc, mcbench = benchmarks
+    for name, rows in (("logicif", logic), ("pacific", pacific), ("ifeval-fc", fc), ("mcbench", mcbench)):
         version = write_rows(base / "hf" / name / "v001", rows)
         written = export(read_benchmark(version), "hf", base / "hf-out" / name)
         folder = Path(written["folder"])
         card = (folder / "README.md").read_text()
         assert card.startswith("---\n") and "data/test-*.parquet" in card and f"- {name}\n" in card
-        for loaded in (datasets.load_dataset(str(folder))["test"], datasets.load_from_disk(str(folder / "arrow"))["test"]):
+        # a cache of its own: pytest reuses tmp paths across runs, and datasets would serve an earlier run's rows
+        fresh = datasets.load_dataset(str(folder), cache_dir=str(base / "hf-cache" / name))["test"]
+        for loaded in (fresh, datasets.load_from_disk(str(folder / "arrow"))["test"]):
             assert len(loaded) == len(rows)
             back = [unflatten(record, written["json_columns"]) for record in loaded]
             assert back == [{key: row.get(key) for key in back[0]} for row in rows]
         assert "input" in written["json_columns"] or name != "logicif"
         assert name != "ifeval-fc" or {"tools", "messages", "rule_args"} <= set(written["json_columns"])
+        assert "gold_steps" in written["json_columns"] or name != "mcbench"
 
 
 def test_inspect_and_lm_eval_score_as_ifforge_evaluate_does(benchmarks):
-    base, logic, pacific, answer, fc = benchmarks
+    base, logic, pacific, answer, fc, mcbench = benchmarks
+    families = (("logicif", logic), ("pacific", pacific), ("ifeval-fc", fc), ("mcbench", mcbench))
     with StubServer(answer) as server:
-        ours = {"logicif": ifforge_scores(logic, "logicif", server, base / "ours-logicif"),
-                "pacific": ifforge_scores(pacific, "pacific", server, base / "ours-pacific"),
-                "ifeval-fc": ifforge_scores(fc, "ifeval-fc", server, base / "ours-ifeval-fc")}
+        ours = {name: ifforge_scores(rows, name, server, base / f"ours-{name}") for name, rows in families}
         asked_by_evaluate = [r for r in server.requests if r.get("tools")]
         tasks = {}
-        for name, rows in (("logicif", logic), ("pacific", pacific), ("ifeval-fc", fc)):
+        for name, rows in families:
             version = write_rows(base / "bench" / name / "v001", rows)
             benchmark = read_benchmark(version)
             tasks[name] = benchmark.name
@@ -207,15 +239,16 @@ def test_inspect_and_lm_eval_score_as_ifforge_evaluate_does(benchmarks):
             export(benchmark, "lm-eval", base / "lm-eval" / name)
 
         env = {"LOCAL_BASE_URL": server.url, "LOCAL_API_KEY": "x", "HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1",
+               "HF_DATASETS_CACHE": str(base / "hf-cache-lm-eval"),  # never an earlier run's docs at a reused path
                "INSPECT_LOG_DIR": str(base / "inspect-logs"), "NO_COLOR": "1"}
         run_all([[str(BIN / "inspect"), "eval", "inspect/logicif/task.py", "inspect/pacific/task.py",
-                  "inspect/ifeval-fc/task.py",
+                  "inspect/ifeval-fc/task.py", "inspect/mcbench/task.py",
                   "--model", "openai-api/local/stub", "--log-format", "json", "--display", "none",
                   "--max-connections", "4"],
                  [str(BIN / "lm_eval"), "--model", "local-chat-completions",
                   "--model_args", f"base_url={server.url}/chat/completions,model=stub,num_concurrent=4,max_retries=1",
                   "--apply_chat_template", "--include_path", str(base / "lm-eval"),
-                  "--tasks", f"{tasks['logicif']},{tasks['pacific']},{tasks['ifeval-fc']}_text",
+                  "--tasks", f"{tasks['logicif']},{tasks['pacific']},{tasks['ifeval-fc']}_text,{tasks['mcbench']}",
                   "--output_path", str(base / "lm-out"),
                   "--log_samples"]], env, base)
 
@@ -300,11 +333,26 @@ def test_inspect_and_lm_eval_score_as_ifforge_evaluate_does(benchmarks):
     assert lm_fc["accuracy,none"] == pytest.approx(sum(text_verdicts) / len(fc))
     assert 0 < sum(text_verdicts) < len(fc)
 
+    # MCBench: FA, FF and FD as its report gives them, in both tools, and the same verdict per row
+    mcbench_overall = ours["mcbench"]["overall"]
+    inspect_mcbench = logs[tasks["mcbench"]]
+    metrics = {name: m["value"] for name, m in inspect_mcbench["results"]["scores"][0]["metrics"].items()}
+    lm_mcbench = results[tasks["mcbench"]]
+    for name in ("final_accuracy", "format_following", "following_depth"):
+        assert metrics[name] == pytest.approx(mcbench_overall[name], abs=1e-4)
+        assert lm_mcbench[f"{name},none"] == pytest.approx(mcbench_overall[name], abs=1e-4)
+    assert mcbench_overall["final_accuracy"] == pytest.approx(1 / 3, abs=1e-4)
+    assert mcbench_overall["format_following"] == pytest.approx(2 / 3, abs=1e-4)
+    ours_rows = pd.read_parquet(base / "ours-mcbench" / "run" / "scores.parquet")
+    expected = {r.task_id: bool(r.fa) for r in ours_rows.itertuples()}
+    got = {s["id"]: s["scores"]["ifforge_checker"]["value"] == "C" for s in inspect_mcbench["samples"]}
+    assert got == expected and len(got) == len(mcbench)
+
 
 def test_the_export_command_names_what_it_wrote_and_what_it_left_out(benchmarks, capsys):
     from ifforge import cli
 
-    base, _, pacific, _, _ = benchmarks
+    base, _, pacific, _, _, _ = benchmarks
     version = write_rows(base / "cli" / "pacific" / "v001", pacific)
     (version.parent / "LATEST").write_text("v001\n")  # as a generate run leaves it
     assert cli.main(["export", str(version.parent), "--format", "lm-eval"]) == 0  # a benchmark folder: its LATEST

@@ -26,7 +26,8 @@ FAMILIES: dict[str, Entry] = {entry.id: entry for entry in (
           "ifforge.families.pacific.family"),
     Entry("ifeval-fc", "format rules inside tool schemas, scored on real tool calls",
           "ifforge.families.ifeval_fc.family"),
-    Entry("mcbench", "step-by-step metric rubrics, gold from parallel reference code", None, "the MCBench issue"),
+    Entry("mcbench", "step-by-step metric rubrics, gold from parallel reference code",
+          "ifforge.families.mcbench.family"),
     Entry("lifbench", "long-input scenarios, LIFEval rubric scores and stability (IFS)", None, "the LIFBench issue"),
 )}
 

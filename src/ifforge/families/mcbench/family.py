@@ -1,0 +1,223 @@
+"""MCBench: a string metric written as a step-by-step rubric, computed by a model for a pair of
+texts (hypothesis A, reference B); gold for every step from the metric's reference code, run in
+the sandbox.
+
+Plan: load draws the seeded pairs (shared by every metric) and makes one item per metric -> gold
+(per metric, one sandbox call over all pairs; a pair whose run fails or gives a malformed value is
+dropped with its reason) -> export renders every (metric, pair) in each rubric variant:
+requirements only; + an example per step; + an example and the reference code per step.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from ifforge.core import sandbox
+from ifforge.core.prompts import load_prompt
+from ifforge.core.records import DroppedItem, Outcome, Record
+from ifforge.core.runner import Stage
+from ifforge.core.store import VersionStore, code_version, content_hash, provenance
+from ifforge.families.base import Family, Loaded
+from ifforge.families.mcbench import metrics, pairs
+from ifforge.families.mcbench.records import GoldCase, GoldMetric, MetricTask
+from ifforge.families.mcbench.rubric import EXAMPLES, Metric, shown
+from ifforge.families.mcbench.settings import McbenchSettings
+
+GOLD_VERSION = code_version(sys.modules[__name__])
+PROMPT = "mcbench_rubric"
+
+
+class GoldConfig(Record):
+    case_seconds: float
+    memory_mb: int
+
+
+def _json_value(value: Any) -> bool:
+    """Numbers (finite), strings, null, and lists/objects of them: what a step may give."""
+    if value is None or isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool)):
+        return True
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if isinstance(value, list):
+        return all(_json_value(v) for v in value)
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and _json_value(v) for k, v in value.items())
+    return False
+
+
+def compute_gold(task: MetricTask, config: GoldConfig) -> Outcome[GoldMetric]:
+    """Run the metric's reference code on every pair in the sandbox; its step values are the gold."""
+    metric = metrics.get(task.task_id)
+    program = metric.program()
+    limits = sandbox.Limits(case_seconds=config.case_seconds, memory_bytes=config.memory_mb << 20)
+    results = sandbox.run_cases(program, "run", [[p.hypothesis, p.reference] for p in task.pairs], limits=limits)
+    kept: list[GoldCase] = []
+    dropped: list[DroppedItem] = []
+    for pair, result in zip(task.pairs, results):
+        steps = result.output
+        problem: tuple[str, str] | None = None
+        if not result.ok:
+            problem = (f"sandbox_{result.status}", result.error)
+        elif not isinstance(steps, list) or len(steps) != len(metric.steps) or not _json_value(steps):
+            problem = ("bad_shape", f"the reference gave {json.dumps(steps, ensure_ascii=False)[:200]}")
+        elif isinstance(steps[-1], bool) or not isinstance(steps[-1], (int, float)):
+            problem = ("bad_final", f"the final value is not a number: {json.dumps(steps[-1], ensure_ascii=False)[:100]}")
+        if problem:
+            dropped.append(DroppedItem(task_id=f"{task.task_id}-{pair.pair_id}", stage="gold", reason=problem[0],
+                                       detail=problem[1], origin=pair.pair_id))
+        else:
+            kept.append(GoldCase(pair=pair, steps=steps))
+    if not kept:
+        return Outcome(dropped=dropped)
+    return Outcome(kept=GoldMetric(task_id=task.task_id, code=program, cases=kept), dropped=dropped)
+
+
+def _gold_files(item: MetricTask, outcome: Outcome) -> tuple[dict, dict]:
+    kept = outcome.kept
+    if kept is None:
+        return {}, {}
+    return {"gold": {case.pair.pair_id: case.steps for case in kept.cases}}, {"reference.py": kept.code}
+
+
+@functools.cache
+def rubric_text(metric: type[Metric], variant: str) -> str:
+    """The rubric's steps as the prompt shows them in one variant (the same for every pair: made once)."""
+    example_a, example_b = EXAMPLES[metric.unit]
+    values = metric.example_values() if variant != "requirement" else []
+    unit = "words (X split at whitespace)" if metric.unit == "words" else "characters (Unicode code points)"
+    blocks = [f"Notation: $|X|$ is the length of X in {unit}; $c_X(g)$ is the number of times $g$ occurs in X; "
+              "positions count from 1 unless a step says from 0."]
+    if variant != "requirement":
+        blocks.append(f"Every example below uses A = {json.dumps(example_a, ensure_ascii=False)} and "
+                      f"B = {json.dumps(example_b, ensure_ascii=False)}.")
+    if variant == "code" and metric.helpers.strip():
+        blocks.append(f"Helper code the steps' code uses:\n```python\n{metric.helpers.strip()}\n```")
+    for k, step in enumerate(metric.steps, 1):
+        lines = [f"## Step {k}: {step.title}", step.requirement]
+        if step.unordered:
+            lines.append("(This value is a set: list its members in any order.)")
+        if variant != "requirement":
+            lines.append(f"Example: {shown(values[k - 1])}")
+        if variant == "code":
+            lines.append(f"Reference code (`s1`, `s2`, ... are the values of steps 1, 2, ...; `a` is A, `b` is B):\n"
+                         f"```python\n{step.code.strip()}\n```")
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks)
+
+
+def render(metric: type[Metric], variant: str, hypothesis: str, reference: str) -> str:
+    n = len(metric.steps)
+    answer_lines = "\n".join(f"[Step{k}] : <value of step {k}>" for k in range(1, n + 1))
+    return load_prompt(PROMPT).render(summary=metric.summary, n=n, steps=rubric_text(metric, variant),
+                                      hypothesis=json.dumps(hypothesis, ensure_ascii=False),
+                                      reference=json.dumps(reference, ensure_ascii=False), answer_lines=answer_lines)
+
+
+def rows_of(gold: GoldMetric, settings: McbenchSettings) -> list[dict[str, Any]]:
+    metric = metrics.get(gold.task_id)
+    rows = []
+    for case in gold.cases:
+        for variant in settings.variants:
+            rows.append({
+                "family": "mcbench", "task_id": f"{metric.id}-{case.pair.pair_id}-{variant}", "metric": metric.id,
+                "metric_name": metric.name, "variant": variant, "category": case.pair.category,
+                "pair_id": case.pair.pair_id, "seed": settings.seed, "hypothesis": case.pair.hypothesis,
+                "reference": case.pair.reference, "steps": len(metric.steps),
+                "step_titles": [step.title for step in metric.steps],
+                "unordered_steps": [k for k, step in enumerate(metric.steps, 1) if step.unordered],
+                "gold_steps": case.steps, "gold_final": case.steps[-1],
+                "prompt": render(metric, variant, case.pair.hypothesis, case.pair.reference),
+            })
+    return rows
+
+
+class Mcbench(Family):
+    id = "mcbench"
+    title = "step-by-step metric rubrics, gold from parallel reference code"
+    settings_class = McbenchSettings
+    llm_stages = ()
+
+    def metric_ids(self, settings: McbenchSettings) -> list[str]:
+        return list(settings.metrics) if settings.metrics else list(metrics.METRICS)
+
+    def load(self, settings: McbenchSettings) -> Loaded:
+        drawn = pairs.make_pairs(settings.seed, list(settings.categories), settings.pairs_per_category)
+        items = [MetricTask(task_id=metric_id, pairs=drawn) for metric_id in self.metric_ids(settings)]
+        return Loaded(items=items, dropped=[], inputs={"seed": settings.seed, "metrics": self.metric_ids(settings),
+                                                       "metrics_version": code_version(metrics),
+                                                       "pairs_version": code_version(pairs)})
+
+    def write_loaded(self, store: VersionStore, items: list[MetricTask]) -> None:
+        if items:
+            store.write("pairs.json", {"pairs": [p.model_dump(mode="json") for p in items[0].pairs],
+                                       "provenance": provenance("load", "1", content_hash(items[0].pairs))})
+        for task in items:
+            metric = metrics.get(task.task_id)
+            store.write(f"items/{task.task_id}/rubric.json", {
+                "id": metric.id, "name": metric.name, "unit": metric.unit, "summary": metric.summary,
+                "notes": metric.notes, "steps": [{"title": s.title, "requirement": s.requirement, "code": s.code,
+                                                  "unordered": s.unordered} for s in metric.steps],
+                "example": {"pair": EXAMPLES[metric.unit], "values": metric.example_values()}})
+
+    def plan(self, settings: McbenchSettings) -> list:
+        return [Stage("gold", GOLD_VERSION, GoldMetric, compute_gold,
+                      config=GoldConfig(case_seconds=settings.case_seconds, memory_mb=settings.memory_mb),
+                      artifacts=_gold_files)]
+
+    def side_identity(self, settings: McbenchSettings) -> Any:
+        return {PROMPT: load_prompt(PROMPT).hash}
+
+    def export(self, store: VersionStore, items: list[GoldMetric], settings: McbenchSettings,
+               side: dict[str, Any]) -> dict[str, Any]:
+        rows = [row for gold in sorted(items, key=lambda g: g.task_id) for row in rows_of(gold, settings)]
+        store.write("benchmark.jsonl", "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows))
+        return {"tasks": len(rows), "rows": len(rows), "metrics": len(items),
+                "pairs": len({row["pair_id"] for row in rows}),
+                "by_category": dict(Counter(row["category"] for row in rows)),
+                "by_variant": dict(Counter(row["variant"] for row in rows))}
+
+    def summary_table(self, store: VersionStore) -> list[dict[str, Any]]:
+        table = []
+        for line in (store.path / "benchmark.jsonl").read_text().splitlines():
+            row = json.loads(line)
+            table.append({k: row.get(k) for k in ("task_id", "metric", "variant", "category", "steps")})
+        return table
+
+    def evaluate(self, rows, settings, cache_path, folder, title, on_done=None, run=None):
+        from ifforge.families.mcbench.evaluate import evaluate
+
+        return evaluate(rows, settings, Path(cache_path), Path(folder), title, on_done, run)
+
+    def check(self, row: dict[str, Any], replies: list[str]) -> dict[str, Any]:
+        from ifforge.families.mcbench.scoring import judge
+
+        verdict = judge(row, replies[-1] if replies else None)
+        return {"correct": verdict.fa, "fa": verdict.fa, "ff": verdict.ff, "fd": verdict.fd,
+                "steps_right": verdict.steps_right, "steps": verdict.steps}
+
+    def aggregate(self, verdicts: list[tuple[str, dict[str, Any]]]) -> dict[str, float]:
+        """FA and FF (shares of rows) and FD (steps right over all steps, pooled as the report counts it)."""
+        if not verdicts:
+            return {}
+        steps = sum(v["steps"] for _, v in verdicts)
+        return {"final_accuracy": sum(bool(v["fa"]) for _, v in verdicts) / len(verdicts),
+                "format_following": sum(bool(v["ff"]) for _, v in verdicts) / len(verdicts),
+                "following_depth": sum(v["steps_right"] for _, v in verdicts) / steps if steps else 0.0}
+
+    def review_view(self, row: dict[str, Any]) -> dict[str, Any]:
+        metric = metrics.get(row["metric"])
+        gold = "\n".join(f"step {k} ({title}): {shown(value)}"
+                         for k, (title, value) in enumerate(zip(row["step_titles"], row["gold_steps"]), 1))
+        return {"title": row["task_id"], "source": metric.source(), "instruction": row["prompt"],
+                "details": {"metric": f"{row['metric_name']} ({row['metric']})", "pair": f"{row['category']} "
+                            f"{row['pair_id']}", "gold per step": gold, "final": shown(row["gold_final"]),
+                            "variant": row["variant"]}}
+
+
+FAMILY = Mcbench()

@@ -1,0 +1,104 @@
+"""What an MCBench rubric is: a string metric written as 3 to 7 steps, each with a requirement, an
+example and reference code, in the IFEval shape (one small class per metric, a registry by id).
+
+Conventions every metric follows, so the sandbox can run any of them the same way:
+- the inputs are two strings, the hypothesis `a` (A) and the reference `b` (B);
+- step k is the function `stepk`; its parameters name what it reads: `a`, `b`, or an earlier step's
+  value `s1`, `s2`, ... (so `def step3(s1, s2)` reads the values of steps 1 and 2);
+- a step returns JSON values only: numbers, strings, lists, objects with string keys; minus
+  infinity is written `None` (JSON null);
+- the last step's value is the metric's final value;
+- only the standard library (the code is shown to models and runs in the sandbox, no packages).
+
+A metric's real name is never shown to a model (it would recall the metric instead of following
+the rubric): prompts call it "NLP score".
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+# The fixed pairs every example is computed on, by the metric's unit (words or characters).
+EXAMPLES = {"words": ("the small cat sat on the mat", "the cat sat on the red mat"),
+            "characters": ("kitten", "sitting")}
+
+
+@dataclass(frozen=True)
+class Step:
+    title: str
+    requirement: str  # self-contained; math in LaTeX
+    code: str  # the source of `def stepk(...)`
+    unordered: bool = False  # the value is a set written as a list: compared without regard to order
+
+
+class Metric:
+    id: ClassVar[str]  # lowercase, e.g. "jaro_winkler"
+    name: ClassVar[str]  # the real name (reports and READMEs only, never prompts)
+    unit: ClassVar[str]  # "words" or "characters": which example pair the rubric shows
+    summary: ClassVar[str]  # one line for the rubric's head, without the metric's name
+    steps: ClassVar[tuple[Step, ...]]
+    helpers: ClassVar[str] = ""  # functions several steps call, shown once with the code
+    notes: ClassVar[str] = ""  # where it differs from a package's implementation, and why
+
+    @classmethod
+    def source(cls) -> str:
+        """The module of the reference: the helpers, then every step function."""
+        parts = [cls.helpers.strip()] if cls.helpers.strip() else []
+        parts += [step.code.strip() for step in cls.steps]
+        return "\n\n\n".join(parts) + "\n"
+
+    @classmethod
+    def program(cls) -> str:
+        """What the sandbox runs: the reference and `run(a, b)`, every step's value in order."""
+        names = ", ".join(f"step{k}" for k in range(1, len(cls.steps) + 1))
+        return cls.source() + f"""
+
+def run(a, b):
+    values = {{"a": a, "b": b}}
+    out = []
+    for k, function in enumerate(({names},), 1):
+        wanted = function.__code__.co_varnames[:function.__code__.co_argcount]
+        value = function(*[values[name] for name in wanted])
+        values["s" + str(k)] = value
+        out.append(value)
+    return out
+"""
+
+    @classmethod
+    def run_in_process(cls, a: str, b: str) -> list[Any]:
+        """Our own trusted reference, in process: for the examples and the package tests only;
+        gold always comes from the sandbox."""
+        namespace: dict[str, Any] = {}
+        exec(compile(cls.program(), f"<mcbench {cls.id}>", "exec"), namespace)  # noqa: S102 - our own code
+        return json.loads(json.dumps(namespace["run"](a, b)))  # as the sandbox returns it: tuples are lists
+
+    @classmethod
+    def example_values(cls) -> list[Any]:
+        return cls.run_in_process(*EXAMPLES[cls.unit])
+
+
+REGISTRY: dict[str, type[Metric]] = {}
+
+
+def register(cls: type[Metric]) -> type[Metric]:
+    if cls.id in REGISTRY:
+        raise ValueError(f"metric {cls.id!r} is registered twice")
+    REGISTRY[cls.id] = cls
+    return cls
+
+
+def shown(value: Any) -> str:
+    """A value as prompts show it: JSON, numbers that are not whole rounded to 4 decimals."""
+    def rounded(v: Any) -> Any:
+        if isinstance(v, float):
+            return round(v, 4) if math.isfinite(v) else None
+        if isinstance(v, list):
+            return [rounded(x) for x in v]
+        if isinstance(v, dict):
+            return {k: rounded(x) for k, x in v.items()}
+        return v
+
+    return json.dumps(rounded(value), ensure_ascii=False)

@@ -1,0 +1,164 @@
+"""MCBench's scores, as the paper defines them, with our tolerances written down:
+
+- FA, final accuracy: the `[Final]` value is a number within 5% of the gold, relative:
+  |got - gold| <= 0.05 |gold|; when the gold is 0, |got| <= 0.001 (no relative bound exists at 0);
+- FF, format following: the reply has a `[Final]` line;
+- FD, following depth: the share of steps whose value matches the reference code's. A whole
+  number must be equal; any other number within 1% relative or 0.001 absolute (so rounding to 4
+  decimals always passes); strings exactly; lists element by element (a step marked as a set in
+  any order); objects key by key; null (minus infinity) only null.
+
+Overall and per metric, variant and category, with 95% Wilson intervals (FD's pools steps, which
+within a row are not independent: read its interval as a lower bound on the uncertainty).
+Requests that failed are not answers: they are counted apart and left out of every score.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from ifforge.core.store import atomic_write
+from ifforge.eval.intervals import shown, wilson
+from ifforge.families.mcbench.answers import UNREAD, parse_reply, read_value
+
+GROUPS = ("metric", "variant", "category")
+FINAL_RELATIVE = 0.05
+FINAL_AT_ZERO = 1e-3
+STEP_RELATIVE = 0.01
+STEP_ABSOLUTE = 1e-3
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def final_matches(got: Any, gold: float) -> bool:
+    if not _number(got):
+        return False
+    if gold == 0:
+        return abs(got) <= FINAL_AT_ZERO
+    return abs(got - gold) <= FINAL_RELATIVE * abs(gold)
+
+
+def step_matches(got: Any, gold: Any, unordered: bool = False) -> bool:
+    if got is UNREAD:
+        return False
+    if gold is None:
+        return got is None
+    if isinstance(gold, bool):
+        return got is gold
+    if isinstance(gold, int):
+        return _number(got) and got == gold
+    if isinstance(gold, float):
+        return _number(got) and abs(got - gold) <= max(STEP_RELATIVE * abs(gold), STEP_ABSOLUTE)
+    if isinstance(gold, str):
+        return got == gold
+    if isinstance(gold, list):
+        if not isinstance(got, list) or len(got) != len(gold):
+            return False
+        if unordered:
+            key = lambda v: json.dumps(v, ensure_ascii=False, sort_keys=True)  # noqa: E731
+            got, gold = sorted(got, key=key), sorted(gold, key=key)
+        return all(step_matches(g, e) for g, e in zip(got, gold))
+    if isinstance(gold, dict):
+        return isinstance(got, dict) and set(got) == set(gold) and all(step_matches(got[k], v) for k, v in gold.items())
+    return False
+
+
+@dataclass(frozen=True)
+class Verdict:
+    fa: bool
+    ff: bool
+    block: bool
+    steps_right: int
+    steps: int
+    final: Any
+
+    @property
+    def fd(self) -> float:
+        return self.steps_right / self.steps if self.steps else 0.0
+
+
+def judge(row: dict[str, Any], text: str | None) -> Verdict:
+    """One row's verdict on one reply."""
+    reply = parse_reply(text)
+    unordered = set(row.get("unordered_steps", []))
+    right = sum(step_matches(read_value(reply.steps.get(k)), gold, k in unordered)
+                for k, gold in enumerate(row["gold_steps"], 1))
+    final = read_value(reply.final)
+    return Verdict(fa=final_matches(final, row["gold_final"]), ff=reply.final is not None, block=reply.block,
+                   steps_right=right, steps=len(row["gold_steps"]), final=None if final is UNREAD else final)
+
+
+def score_frame(results: list[dict[str, Any]]) -> pd.DataFrame:
+    """One line per row asked."""
+    records = []
+    for result in results:
+        failed = bool(result.get("request_failed"))
+        verdict = judge(result, None if failed else result.get("response"))
+        records.append({"task_id": result["task_id"], **{key: result.get(key) for key in GROUPS},
+                        "request_failed": failed, "fa": verdict.fa and not failed, "ff": verdict.ff and not failed,
+                        "block": verdict.block and not failed, "steps_right": 0 if failed else verdict.steps_right,
+                        "steps": verdict.steps, "final": json.dumps(verdict.final)})
+    return pd.DataFrame(records)
+
+
+def _scores(frame: pd.DataFrame) -> dict[str, Any]:
+    answered = frame[~frame["request_failed"]]
+    rows = len(answered)
+    steps = int(answered["steps"].sum())
+    out: dict[str, Any] = {"rows": rows, "steps": steps, "request_failures": int(frame["request_failed"].sum())}
+    for name, hits, total in (("final_accuracy", int(answered["fa"].sum()), rows),
+                              ("format_following", int(answered["ff"].sum()), rows),
+                              ("following_depth", int(answered["steps_right"].sum()), steps),
+                              ("final_results_block", int(answered["block"].sum()), rows)):
+        out[name] = round(hits / total, 4) if total else None
+        out[f"{name}_counts"] = [hits, total]
+        out[f"{name}_ci95"] = wilson(hits, total)
+    return out
+
+
+def summarise(frame: pd.DataFrame) -> dict[str, Any]:
+    if frame.empty:
+        return {"overall": {"rows": 0, "steps": 0}}
+    summary: dict[str, Any] = {"overall": _scores(frame)}
+    for key in GROUPS:
+        summary[f"by_{key}"] = {str(value): _scores(part) for value, part in frame.groupby(key, sort=True)}
+    return summary
+
+
+def write_report(frame: pd.DataFrame, folder: Path, title: str, run: dict[str, Any] | None = None) -> dict[str, Any]:
+    """report.json and report.md in `folder` (each written whole, then renamed); returns the summary."""
+    from ifforge.eval.report import run_lines
+
+    summary = summarise(frame)
+    folder.mkdir(parents=True, exist_ok=True)
+    atomic_write(folder / "report.json", json.dumps({"title": title, "run": run or {}, **summary}, indent=2) + "\n")
+    lines = [f"# MCBench: {title}", "", *run_lines(run or {}),
+             "| group | rows | FA (final accuracy) | FF (format following) | FD (following depth, steps) "
+             "| `### Final Results ###` | failed requests |", "|---|---|---|---|---|---|---|"]
+
+    def line(name: str, row: dict[str, Any]) -> str:
+        if not row.get("rows"):
+            return f"| {name} | 0 | | | | | {row.get('request_failures', 0)} |"
+        cells = [shown(*row[f"{score}_counts"]) for score in ("final_accuracy", "format_following", "following_depth",
+                                                               "final_results_block")]
+        return f"| {name} | {row['rows']} | {' | '.join(cells)} | {row['request_failures']} |"
+
+    lines.append(line("overall", summary["overall"]))
+    for key in GROUPS:
+        for value, row in summary.get(f"by_{key}", {}).items():
+            lines.append(line(f"{key} = {value}", row))
+    lines += ["", f"FA: the `[Final]` value within {FINAL_RELATIVE:.0%} of the gold (|value| <= {FINAL_AT_ZERO:g} when "
+              f"the gold is 0). FF: a `[Final]` line is present. FD: steps whose value matches the reference code's "
+              f"(whole numbers exactly, other numbers within {STEP_RELATIVE:.0%} or {STEP_ABSOLUTE:g}), "
+              "pooled over rows. "
+              "Intervals: 95% Wilson. Failed requests are not answers and are left out of every score."]
+    atomic_write(folder / "report.md", "\n".join(lines) + "\n")
+    return summary

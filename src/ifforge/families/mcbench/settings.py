@@ -1,0 +1,57 @@
+"""MCBench's settings: which metrics, rubric variants and pair categories, how many pairs, and the
+sandbox's limits. The same settings and seed give the same benchmark byte for byte."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, field_validator
+
+from ifforge.core.settings import Settings
+
+Variant = Literal["requirement", "example", "code"]
+Category = Literal["plain", "non_latin", "emoji", "adversarial"]
+
+
+def _once(values: list, what: str) -> list:
+    if not values:
+        raise ValueError(f"give at least one {what}")
+    if len(set(values)) != len(values):
+        raise ValueError(f"a {what} is listed twice: {values}")
+    return values
+
+
+class McbenchSettings(Settings):
+    seed: int = Field(0, description="picks the pairs: the same seed gives the same benchmark byte for byte, a new "
+                                     "one new pairs")
+    metrics: list[str] = Field([], description="metric ids to include (default: all 33; `ifforge families` names "
+                                               "the family, the README lists the ids)")
+    variants: list[Variant] = Field(["requirement", "example", "code"],
+                                    description="rubric variants: the requirements only; + an example per step; "
+                                                "+ an example and reference code per step")
+    categories: list[Category] = Field(["plain", "non_latin", "emoji", "adversarial"],
+                                       description="pair categories (the paper: plain, Dzongkha, emoji, harmful)")
+    pairs_per_category: int = Field(10, ge=1, description="pairs (A, B) per category, shared by every metric "
+                                                          "(the paper: 10)")
+    case_seconds: float = Field(10.0, gt=0, description="sandbox wall-clock limit per (metric, pair)")
+    memory_mb: int = Field(512, ge=64, description="sandbox address-space limit")
+
+    @field_validator("metrics")
+    @classmethod
+    def _known_metrics(cls, ids: list[str]) -> list[str]:
+        from ifforge.families.mcbench.metrics import METRICS
+
+        unknown = sorted(set(ids) - set(METRICS))
+        if unknown:
+            raise ValueError(f"unknown metric {unknown[0]!r} (metrics: {', '.join(METRICS)})")
+        return _once(ids, "metric") if ids else ids
+
+    @field_validator("variants")
+    @classmethod
+    def _variants_once(cls, values: list[str]) -> list[str]:
+        return _once(values, "variant")
+
+    @field_validator("categories")
+    @classmethod
+    def _categories_once(cls, values: list[str]) -> list[str]:
+        return _once(values, "category")

@@ -1,0 +1,143 @@
+"""MCBench without Prefect: seeded pairs, gold from the sandbox, the three rubric variants, rows,
+reading replies and the FA / FF / FD scores."""
+
+import json
+
+import pytest
+
+from ifforge.families.mcbench import metrics
+from ifforge.families.mcbench.answers import UNREAD, parse_reply, read_value
+from ifforge.families.mcbench.family import FAMILY, GoldConfig, compute_gold, render, rows_of
+from ifforge.families.mcbench.pairs import CATEGORIES, EMOJI, INJECTIONS, make_pairs
+from ifforge.families.mcbench.records import MetricTask
+from ifforge.families.mcbench.rubric import Metric, Step
+from ifforge.families.mcbench.scoring import final_matches, judge, score_frame, step_matches, summarise
+from ifforge.families.mcbench.settings import McbenchSettings
+
+GOLD = GoldConfig(case_seconds=10, memory_mb=512)
+
+
+def test_the_same_seed_gives_the_same_pairs_and_a_new_seed_new_ones():
+    first = make_pairs(3, list(CATEGORIES), 4)
+    assert first == make_pairs(3, list(CATEGORIES), 4)
+    other = make_pairs(4, list(CATEGORIES), 4)
+    assert sum(a != b for a, b in zip(first, other)) >= 14
+    assert make_pairs(3, ["emoji"], 6)[:4] == [p for p in first if p.category == "emoji"]  # others never move
+    by = {c: [p for p in make_pairs(9, list(CATEGORIES), 8) if p.category == c] for c in CATEGORIES}
+    assert all(p.hypothesis and p.reference and p.hypothesis != "" for ps in by.values() for p in ps)
+    assert all(not any("a" <= ch <= "z" for ch in p.reference) for p in by["non_latin"])
+    assert all(any(e in p.reference + p.hypothesis for e in EMOJI) for p in by["emoji"])
+    assert all(any(i in p.reference or i in p.hypothesis for i in INJECTIONS) for p in by["adversarial"])
+    assert sum(p.hypothesis != p.reference for p in first) >= 12  # A is an edit of B, not a copy
+
+
+def test_gold_comes_from_the_sandbox_and_equals_the_reference():
+    pairs = make_pairs(1, list(CATEGORIES), 2)
+    for metric_id in ("damerau_levenshtein", "affine_gap", "meteor"):
+        outcome = compute_gold(MetricTask(task_id=metric_id, pairs=pairs), GOLD)
+        assert outcome.kept is not None and not outcome.dropped
+        assert len(outcome.kept.cases) == len(pairs) and "def run(a, b)" in outcome.kept.code
+        for case in outcome.kept.cases:
+            assert case.steps == metrics.get(metric_id).run_in_process(case.pair.hypothesis, case.pair.reference)
+
+
+class Fragile(Metric):
+    id, name, unit, summary = "fragile", "fragile", "words", "a test metric"
+    steps = (Step("Words", "Split A.", "def step1(a):\n    return a.split()"),
+             Step("Fails on emoji", "Count.",
+                  "def step2(s1):\n    assert all(w.isascii() for w in s1)\n    return len(s1)"),
+             Step("Text", "Not a number.", "def step3(s1, s2):\n    return 'x' if s2 > 7 else s2 / 2"))
+
+
+def test_a_pair_whose_reference_run_fails_is_dropped_with_its_reason(monkeypatch):
+    monkeypatch.setitem(metrics.METRICS, "fragile", Fragile)
+    pairs = make_pairs(2, ["plain", "emoji"], 4)
+    outcome = compute_gold(MetricTask(task_id="fragile", pairs=pairs), GOLD)
+    reasons = {d.task_id: d.reason for d in outcome.dropped}
+    assert all(reasons.get(f"fragile-{p.pair_id}") == "sandbox_exception"
+               for p in pairs if not p.hypothesis.isascii())
+    assert all(reasons.get(f"fragile-{p.pair_id}") == "bad_final" for p in pairs
+               if p.hypothesis.isascii() and len(p.hypothesis.split()) > 7)
+    kept = {case.pair.pair_id for case in outcome.kept.cases}
+    assert kept and kept.isdisjoint(p.split("fragile-")[1] for p in reasons)
+
+
+def test_rows_render_each_variant_with_the_fields_the_issue_names():
+    pairs = make_pairs(0, ["plain", "adversarial"], 1)
+    gold = compute_gold(MetricTask(task_id="jaro_winkler", pairs=pairs), GOLD).kept
+    rows = rows_of(gold, McbenchSettings(family="mcbench"))
+    assert [r["variant"] for r in rows] == ["requirement", "example", "code"] * 2
+    for row in rows:
+        assert {"family", "task_id", "metric", "variant", "hypothesis", "reference", "gold_steps", "gold_final",
+                "prompt"} <= set(row)
+        assert row["family"] == "mcbench" and row["metric"] == "jaro_winkler"
+        assert row["gold_final"] == row["gold_steps"][-1] and len(row["gold_steps"]) == 5
+        prompt = row["prompt"]
+        assert "### Final Results ###" in prompt and "[Step5] :" in prompt and "[Final] :" in prompt
+        assert json.dumps(row["hypothesis"], ensure_ascii=False) in prompt and "NLP score" in prompt
+        assert "Jaro" not in prompt and "Winkler" not in prompt
+        assert ("Example:" in prompt) == (row["variant"] != "requirement")
+        assert ("```python" in prompt) == (row["variant"] == "code")
+        json.dumps(row)
+    assert len({r["task_id"] for r in rows}) == len(rows)
+
+
+def test_replies_are_read_from_the_last_final_results_block():
+    text = ("Working... the input says ### Final Results ### [Final] : 0.5\n"
+            "### Final Results ###\n**[Step1]** : [\"a\", \"b\"]\n[Step2]: `3`\n[Step3] : (1, 2)\n"
+            "[Step4] : -inf\n[Step2] : 4\n[Final] : **0.75**.")
+    reply = parse_reply(text)
+    assert reply.block and reply.final == "0.75"
+    assert read_value(reply.steps[1]) == ["a", "b"] and read_value(reply.steps[2]) == 4  # the last one counts
+    assert read_value(reply.steps[3]) == [1, 2] and read_value(reply.steps[4]) is None
+    assert read_value(reply.final) == 0.75 and read_value("45%") == 0.45 and read_value("3/4") == 0.75
+    assert read_value("about 0.31 in all") == 0.31 and read_value("no idea") is UNREAD and read_value(None) is UNREAD
+    assert read_value("{'x': 1}") == {"x": 1} and read_value("{2, 1}") == [1, 2]
+    assert not parse_reply("The score is 0.4.").final and parse_reply("[Final] 0.4").final == "0.4"
+    wrapped = parse_reply('[Step1] : ["k", "i",\n  "t", "t"]\n[Step2] : [1, 2\nno closing here\n[Final] : 3')
+    assert read_value(wrapped.steps[1]) == ["k", "i", "t", "t"] and read_value(wrapped.steps[2]) == 1.0
+    assert read_value(wrapped.final) == 3
+
+
+def test_final_accuracy_format_following_and_following_depth():
+    assert final_matches(1.04, 1.0) and final_matches(0.96, 1.0) and not final_matches(1.06, 1.0)
+    assert final_matches(0.0005, 0) and not final_matches(0.01, 0) and not final_matches("1", 1.0)
+    assert step_matches(3.0, 3) and not step_matches(4, 3) and not step_matches(3.02, 3)
+    assert step_matches(0.33335, 0.3333333) and step_matches(0.4286, 0.428571) and not step_matches(0.44, 0.4286)
+    assert step_matches(["b", "a"], ["a", "b"], unordered=True) and not step_matches(["b", "a"], ["a", "b"])
+    assert step_matches({"x": 1, "y": 2.0}, {"y": 2, "x": 1}) and not step_matches({"x": 1}, {"x": 1, "y": 2})
+    assert step_matches(None, None) and not step_matches(0, None) and not step_matches(UNREAD, 0)
+    row = {"gold_steps": [["a", "b"], 2, 0.5], "gold_final": 0.5, "unordered_steps": [1]}
+    right = judge(row, "### Final Results ###\n[Step1] : [\"b\", \"a\"]\n[Step2] : 2\n[Step3] : 0.5\n[Final] : 0.51")
+    assert right.fa and right.ff and right.fd == 1.0
+    shallow = judge(row, "[Step1] : [\"a\", \"b\"]\n[Step2] : 3\n[Final] : 0.6")
+    assert not shallow.fa and shallow.ff and not shallow.block and shallow.steps_right == 1
+    unformatted = judge(row, "The NLP score is 0.5.")
+    assert not unformatted.fa and not unformatted.ff and unformatted.fd == 0
+
+
+def test_check_and_aggregate_give_the_reports_scores():
+    rows = [{"task_id": f"t{i}", "metric": "m", "variant": "code", "category": "plain", "gold_steps": [1, 0.25],
+             "gold_final": 0.25, "unordered_steps": []} for i in range(5)]
+    replies = ["[Step1] : 1\n[Step2] : 0.25\n[Final] : 0.25", "[Step1] : 2\n[Step2] : 0.25\n[Final] : 0.25",
+               "[Step1] : 1\n[Final] : 0.9", "nothing", None]
+    results = [{**row, "response": reply, "request_failed": reply is None} for row, reply in zip(rows, replies)]
+    overall = summarise(score_frame(results))["overall"]
+    verdicts = [(row["task_id"], FAMILY.check(row, [reply])) for row, reply in zip(rows[:4], replies[:4])]
+    scores = FAMILY.aggregate(verdicts)
+    assert overall["rows"] == 4 and overall["request_failures"] == 1
+    assert scores["final_accuracy"] == overall["final_accuracy"] == 0.5
+    assert scores["format_following"] == overall["format_following"] == 0.75
+    assert scores["following_depth"] == pytest.approx(overall["following_depth"]) == pytest.approx(4 / 8)
+    assert overall["final_accuracy_ci95"][0] < 0.5 < overall["final_accuracy_ci95"][1]
+
+
+def test_unknown_metric_and_repeated_variant_are_named_with_their_setting():
+    from ifforge.core.settings import SettingsError
+    from ifforge.families import load_family_settings
+
+    with pytest.raises(SettingsError, match="unknown metric 'bleu4'"):
+        load_family_settings({"family": "mcbench", "metrics": ["bleu4"]})
+    with pytest.raises(SettingsError, match="listed twice"):
+        load_family_settings({"family": "mcbench", "variants": ["code", "code"]})
+    assert render(metrics.get("hamming"), "requirement", "ab", "abc").count("[Step") == 5
