@@ -62,6 +62,7 @@ class Facts:
 class _Reader(ast.NodeVisitor):
     def __init__(self):
         self.facts: dict[str, Facts] = defaultdict(Facts)
+        self.aliases: list[tuple[str, str]] = []  # (copy, original): x = sorted(v), list(v), v[:], v.copy()
         self.ints: set[int] = set()
         self.strings: set[str] = set()
 
@@ -77,6 +78,16 @@ class _Reader(ast.NodeVisitor):
                         facts.slots[index].add(element.id)
             return
         if not isinstance(target, ast.Name):
+            return
+        alias = _copied(source)
+        if alias is not None:
+            self.aliases.append((target.id, alias))
+            return
+        if isinstance(source, ast.Subscript) and isinstance(source.value, ast.Subscript) \
+                and isinstance(source.value.value, ast.Name) and isinstance(source.slice, ast.Constant) \
+                and type(source.slice.value) is int and 0 <= source.slice.value < 8:
+            element = self._element_record(source.value.value.id)
+            element.slots[source.slice.value].add(target.id)
             return
         if isinstance(source, ast.Subscript) and isinstance(source.value, ast.Name):
             index = source.slice
@@ -133,8 +144,34 @@ class _Reader(ast.NodeVisitor):
             self._bind(target, node.value)
         self.generic_visit(node)
 
+    def _element_record(self, name: str) -> Facts:
+        """The facts of `name`'s elements as records (`v[i][0]`), under the pseudo-name `v[*]`."""
+        self.facts[name].element.add(f"{name}[*]")
+        self.facts[name].kinds.add("iterable")
+        record = self.facts[f"{name}[*]"]
+        record.kinds.add("record")
+        return record
+
+    def merge_aliases(self) -> None:
+        """What the code does with a copy (`events = sorted(v)`) tells about the original too."""
+        for copy, original in reversed(self.aliases):
+            into, source = self.facts[original], self.facts[copy]
+            into.kinds |= source.kinds
+            into.element |= source.element
+            into.keys |= source.keys
+            into.values |= source.values
+            into.constants |= source.constants
+            into.lengths |= source.lengths
+            into.width = max(into.width, source.width)
+            for index, names in source.slots.items():
+                into.slots[index] |= names
+
     # ---- uses
     def visit_Subscript(self, node: ast.Subscript) -> None:
+        if isinstance(node.value, ast.Subscript) and isinstance(node.value.value, ast.Name) \
+                and isinstance(node.slice, ast.Constant) and type(node.slice.value) is int and 0 <= node.slice.value < 8:
+            record = self._element_record(node.value.value.id)
+            record.width = max(record.width, node.slice.value + 1)
         if isinstance(node.value, ast.Name):
             facts = self.facts[node.value.id]
             facts.kinds.add("indexed")
@@ -161,6 +198,10 @@ class _Reader(ast.NodeVisitor):
             elif node.func.id in ("sum", "max", "min", "sorted", "set", "enumerate", "reversed", "list") \
                     and len(node.args) == 1:
                 self.facts[name].kinds.add("iterable")
+            elif node.func.id in ("max", "min"):
+                for arg in node.args:
+                    if isinstance(arg, ast.Name):
+                        self.facts[arg.id].kinds.add("number")
             elif node.func.id == "ord":
                 self.facts[name].kinds.add("str")
         if isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name):
@@ -221,6 +262,20 @@ class _Reader(ast.NodeVisitor):
             self.ints.add(node.value)
         elif isinstance(node.value, str) and len(node.value) <= 20 and "\n" not in node.value:
             self.strings.add(node.value)
+
+
+def _copied(node: ast.AST) -> str | None:
+    """The name a value copies or reorders (`sorted(v)`, `list(v)`, `v[:]`, `v.copy()`), else None."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in (
+            "sorted", "list", "tuple", "reversed", "deque") and len(node.args) == 1 \
+            and isinstance(node.args[0], ast.Name):
+        return node.args[0].id
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "copy" \
+            and isinstance(node.func.value, ast.Name):
+        return node.func.value.id
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and isinstance(node.slice, ast.Slice):
+        return node.value.id
+    return None
 
 
 def _constants(node: ast.AST) -> set | None:
@@ -315,6 +370,7 @@ class Signature:
             raise ValueError(f"no top-level function named {entry}")
         reader = _Reader()
         reader.visit(function)
+        reader.merge_aliases()
         whole = _Reader()
         whole.visit(tree)
         self.ints = sorted(whole.ints)
