@@ -152,7 +152,7 @@ def test_generate_takes_a_functions_file_alone_and_a_seed_without_input_lines(tm
 
     from ifforge.cli import main
 
-    tasks = [json.loads(line) for line in needs_fixture("tasks.jsonl").read_text().splitlines()][:3]
+    tasks = [json.loads(line) for line in needs_fixture("tasks.jsonl").read_text().splitlines()][:2]
     functions = tmp_path / "functions.jsonl"
     functions.write_text("".join(json.dumps({"task_id": t["task_id"], "function": t["function"]}) + "\n"
                                  for t in tasks) + json.dumps({"task_id": "route", "function": ROUTE}) + "\n")
@@ -171,4 +171,4 @@ def test_generate_takes_a_functions_file_alone_and_a_seed_without_input_lines(tm
     executed = json.loads((version / "items" / "route" / "execute.json").read_text())
     assert {case["origin"] for case in executed["cases"]} <= ORIGINS - {"given"}
     manifest = json.loads((version / "manifest.json").read_text())
-    assert manifest["stages"]["inputs"]["computed"] == 4 and "test_cases" not in manifest["inputs"]
+    assert manifest["stages"]["inputs"]["computed"] == 3 and "test_cases" not in manifest["inputs"]

@@ -140,3 +140,21 @@ def test_cancel_stops_the_waiting_run_keeps_nothing_half_and_the_next_run_submit
 def test_batch_mode_needs_the_response_cache():
     with pytest.raises(SettingsError, match="llm_batch"):
         load_settings({"llm_batch": True, "no_cache": True}, settings_class=lambda family: Settings)
+
+
+def test_a_logicif_stage_of_a_run_takes_its_answers_from_a_batch(tmp_path):
+    from ifforge.factory import run_stage_shard
+    from ifforge.families import load_family_settings
+    from ifforge.families.logicif.records import SeedFunction
+
+    source = "def gate(codes, key):\n    if sum(codes) == 777:\n        return key\n    return 0\n"
+    seed = SeedFunction(task_id="gate", source=source, entry="gate", inputs=[], origin="gate.py")
+    proposal = json.dumps({"inputs": [[[700, 70, 7], 3], [[1], 2]]})
+    with StubServer(lambda request: Answer(content=proposal)) as server:
+        settings = load_family_settings({"out": str(tmp_path), "model": "stub", "base_url": server.url,
+                                         "llm_batch": True, "llm_batch_poll": 0.02, "progress": False})
+        run = run_stage_shard("inputs", [seed], settings, run_id="")
+    assert server.requests == [] and server.calls.count(("POST", "/v1/batches")) == 1
+    assert "def gate(codes, key)" in server.batch_requests[0]["messages"][0]["content"]
+    made = {json.dumps(i.args): i.origin for i in run.outcomes[0].kept.inputs}
+    assert made[json.dumps([[700, 70, 7], 3])] == "llm"

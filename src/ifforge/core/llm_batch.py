@@ -112,9 +112,16 @@ def run_batch(stage: str, config: LLMConfig, cache: ResponseCache, requests: dic
     if state is None:
         lines = "".join(json.dumps({"custom_id": key, "method": "POST", "url": ENDPOINT, "body": body},
                                    ensure_ascii=False) + "\n" for key, body in sorted(requests.items()))
-        upload = client.files.create(file=(f"ifforge-{stage}.jsonl", lines.encode()), purpose="batch")
-        batch = client.batches.create(input_file_id=upload.id, endpoint=ENDPOINT, completion_window="24h",
-                                      metadata={"ifforge_stage": stage})
+        try:
+            upload = client.files.create(file=(f"ifforge-{stage}.jsonl", lines.encode()), purpose="batch")
+            batch = client.batches.create(input_file_id=upload.id, endpoint=ENDPOINT, completion_window="24h",
+                                          metadata={"ifforge_stage": stage})
+        except openai.APIStatusError as error:
+            if error.status_code >= 500 or error.status_code == 429:
+                raise
+            raise LLMFatal(f"{config.base_url or 'the OpenAI API'} refused the batch of stage {stage} "
+                           f"({error.status_code}: {str(error)[:200]}); does it take batches? "
+                           "Run without llm_batch to ask online") from error
         state = {"batch_id": batch.id, "input_file_id": upload.id, "stage": stage, "model": config.model,
                  "base_url": config.base_url, "requests": len(requests), "submitted_at": time.time()}
         write_json(path, state)  # before any waiting: a killed run resumes this batch
