@@ -526,11 +526,9 @@ def candidates(source: str, entry: str, seed: int, count: int) -> list[Candidate
         return found
     plans = [("edge", "edge shape")] * max(2, count // 8) + [("boundary", "literal boundary")] * (count // 2)
     plans += [("random", "random")] * max(0, count - len(plans))
-    attempts = 0
     for mode, origin in plans:
         if len(found) >= count:
             break
-        attempts += 1
         args = []
         for parameter in parameters:
             if parameter.has_default and rng.random() < 0.25:

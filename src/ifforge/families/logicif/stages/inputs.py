@@ -59,19 +59,18 @@ def select(pool: list[tuple[Candidate, sandbox.CaseResult]], forced: int, minimu
            rng: random.Random) -> list[tuple[int, int]]:
     """(index in pool, arcs it added) of the chosen: the first `forced` always, then a greedy cover
     of arcs, then new outputs up to `minimum`."""
+    arcs = [{tuple(arc) for arc in result.arcs} for _, result in pool]
     order = list(range(forced, len(pool)))
-    rng.shuffle(order)
-    rank = {index: position for position, index in enumerate(order)}
+    rng.shuffle(order)  # the seeded order breaks ties: another seed, another set of the same reach
     chosen: list[tuple[int, int]] = []
     covered: set = set()
     for index in range(forced):
-        arcs = {tuple(arc) for arc in pool[index][1].arcs}
-        chosen.append((index, len(arcs - covered)))
-        covered |= arcs
+        chosen.append((index, len(arcs[index] - covered)))
+        covered |= arcs[index]
     left = list(order)
     while left and len(chosen) < maximum:
-        best = max(left, key=lambda i: (len({tuple(a) for a in pool[i][1].arcs} - covered), -rank[i]))
-        gain = {tuple(a) for a in pool[best][1].arcs} - covered
+        best = max(left, key=lambda i: len(arcs[i] - covered))  # the first of the best, in seeded order
+        gain = arcs[best] - covered
         if not gain:
             break
         chosen.append((best, len(gain)))
