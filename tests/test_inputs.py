@@ -172,3 +172,30 @@ def test_generate_takes_a_functions_file_alone_and_a_seed_without_input_lines(tm
     assert {case["origin"] for case in executed["cases"]} <= ORIGINS - {"given"}
     manifest = json.loads((version / "manifest.json").read_text())
     assert manifest["stages"]["inputs"]["computed"] == 3 and "test_cases" not in manifest["inputs"]
+
+
+LEDGER = '''
+def ledger(ops, limits: dict[str, int], rate=1.5, label="a"):
+    total = 0
+    for op in sorted(ops):
+        kind = op[0]
+        if kind == "pay":
+            _, who, amount = op
+            if amount > 100 and who.upper() in limits:
+                total += amount * rate
+    return total
+'''
+
+
+def test_shapes_come_from_annotations_defaults_and_how_the_code_uses_a_value():
+    from ifforge.families.logicif.codeops.candidates import candidates, describe_signature
+
+    assert describe_signature(LEDGER, "ledger") == \
+        "ledger(ops: list[[str, str, int]], limits: dict[str, int], rate: float, label: str)"
+    made = candidates(LEDGER, "ledger", seed=3, count=60)
+    records = [op for c in made for op in c.args[0]]
+    assert any(op[0] == "pay" for op in records)  # the string the code compares with
+    assert {99, 100, 101} & {op[2] for op in records}  # boundaries of the constant it is compared with
+    assert {c.origin for c in made} >= {"edge shape", "literal boundary", "random"}
+    assert any(c.args[0] == [] for c in made)
+    assert candidates(LEDGER, "ledger", seed=3, count=60) == made
