@@ -439,7 +439,8 @@ def build_parser() -> argparse.ArgumentParser:
     generate.add_argument("--family", help="benchmark family (default: logicif; `ifforge families` lists them)")
     generate.add_argument("--seeds", help="LogicIF: folder of seed .py files (default: the seeds shipped with ifforge)")
     generate.add_argument("--functions", help="LogicIF functions JSONL: {task_id, function} per line")
-    generate.add_argument("--test-cases", help="LogicIF test cases JSONL: {task_id, test_cases} per line")
+    generate.add_argument("--test-cases", help="LogicIF test cases JSONL: {task_id, test_cases} per line (optional: "
+                                               "functions without test cases get generated inputs)")
     generate.add_argument("--out", help="outputs root (default: outputs)")
     generate.add_argument("--benchmark", help="benchmark name, the folder under the outputs root (default: the family id)")
     generate.add_argument("--config", type=Path, help="settings file (default: ./ifforge.toml when present)")
