@@ -168,6 +168,7 @@ def test_generate_takes_a_functions_file_alone_and_a_seed_without_input_lines(tm
     assert all(3 <= len(cases) <= 12 for cases in by_task.values())
     record = json.loads((version / "items" / "route" / "inputs.json").read_text())
     assert record["kept"] and record["arcs_covered"] == record["arcs_seen"] and record["input_seed"] == 0
+    assert {row["input_origin"] for row in rows if row["task_id"] == "route"} <= ORIGINS - {"given"}
     executed = json.loads((version / "items" / "route" / "execute.json").read_text())
     assert {case["origin"] for case in executed["cases"]} <= ORIGINS - {"given"}
     manifest = json.loads((version / "manifest.json").read_text())
