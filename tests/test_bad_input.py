@@ -94,7 +94,7 @@ def test_task_ids_must_be_plain_names():
     (["--seeds", "{missing}"], "seed folder not found"),
     (["--out", "{file}"], "is a file, not a folder"),
     (["--out", "/proc/ifforge-cannot-write-here"], "cannot write there"),
-    (["--functions", "{file}"], "--functions and --test-cases go together"),
+    (["--test-cases", "{file}"], "--test-cases needs --functions"),
 ])
 def test_unusable_inputs_stop_the_command_with_a_message(tmp_path, capsys, args, message):
     empty, file = tmp_path / "empty", tmp_path / "seed.py"

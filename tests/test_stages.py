@@ -51,7 +51,8 @@ def test_bad_seeds_are_skipped_with_file_and_line_and_the_rest_load(tmp_path):
     _write(tmp_path, "no_inputs.py", "def no_inputs(a):\n    return a\n")
     _write(tmp_path, "sub/count_up.py", GOOD)
     seeds, dropped = load.load_seed_dir(tmp_path)
-    assert [s.task_id for s in seeds] == ["count_up"]
+    assert [s.task_id for s in seeds] == ["count_up", "no_inputs"]  # the inputs stage makes the latter's
+    assert seeds[1].inputs == []
     assert seeds[0].entry == "count_up" and [i.args for i in seeds[0].inputs] == [[3, 2], [0, 5], [4, 1]]
     assert [i.line for i in seeds[0].inputs] == [11, 12, 13]
     messages = {d.task_id: d.detail for d in dropped}
@@ -59,7 +60,7 @@ def test_bad_seeds_are_skipped_with_file_and_line_and_the_rest_load(tmp_path):
     assert messages["no_function"].startswith(f"{tmp_path / 'no_function.py'}:1: defines no top-level function")
     assert messages["bad_input"].startswith(f"{tmp_path / 'bad_input.py'}:5: input is not JSON")
     assert f"{tmp_path / 'not_a_list.py'}:3: input must be a JSON array" in messages["not_a_list"]
-    assert "has no test inputs" in messages["no_inputs"]
+    assert "no_inputs" not in messages
     duplicate = [d for d in dropped if d.reason == "duplicate_task_id"]
     assert len(duplicate) == 1 and str(tmp_path / "sub" / "count_up.py") in duplicate[0].detail
 
@@ -78,11 +79,11 @@ def test_entry_is_the_function_named_like_the_task_else_the_last(tmp_path):
         {"task_id": "broken", "test_cases": [[3]]},
     ]) + "\n")
     seeds, dropped = load.load_logicif_jsonl(functions, test_cases)
-    assert [(s.task_id, s.entry) for s in seeds] == [("named", "named"), ("T2", "main")]
+    assert [(s.task_id, s.entry) for s in seeds] == [("named", "named"), ("T2", "main"), ("lonely", "lonely")]
+    assert seeds[2].inputs == []  # no test cases: loaded without, the inputs stage makes them
     reasons = {(d.task_id, d.reason) for d in dropped}
     assert ("named", "duplicate_task_id") in reasons
     assert ("broken", "bad_seed") in reasons
-    assert ("lonely", "no_test_cases") in reasons
     assert any(d.reason == "bad_jsonl" and d.detail.startswith(f"{functions}:6:") for d in dropped)
 
 

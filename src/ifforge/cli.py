@@ -417,6 +417,28 @@ def _complexity(args: argparse.Namespace) -> int:
     return 0
 
 
+def _batch(args: argparse.Namespace) -> int:
+    """The Batch API batches a run has submitted and not yet saved: list them, or cancel them."""
+    import os
+
+    from ifforge.core import llm_batch
+
+    cache = Path(args.llm_cache) if args.llm_cache else Path(args.out) / ".llm_cache.sqlite"
+    folder = llm_batch.batch_folder(cache)
+    batches = llm_batch.pending(folder) if folder.is_dir() else []
+    if not batches:
+        print(f"ifforge: no pending batches in {folder}", file=sys.stderr)
+        return 0
+    if args.batch_command == "list":
+        for path, state in batches:
+            print(f"{state['batch_id']}\t{state['stage']}\t{state['requests']} requests\t{state.get('base_url') or 'OpenAI'}"
+                  f"\t{path}")
+        return 0
+    for batch_id, status in llm_batch.cancel(folder, os.environ.get("OPENAI_API_KEY")):
+        print(f"{batch_id}\t{status}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ifforge", description="Verifiable instruction-following benchmarks.")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -428,7 +450,8 @@ def build_parser() -> argparse.ArgumentParser:
     generate.add_argument("--family", help="benchmark family (default: logicif; `ifforge families` lists them)")
     generate.add_argument("--seeds", help="LogicIF: folder of seed .py files (default: the seeds shipped with ifforge)")
     generate.add_argument("--functions", help="LogicIF functions JSONL: {task_id, function} per line")
-    generate.add_argument("--test-cases", help="LogicIF test cases JSONL: {task_id, test_cases} per line")
+    generate.add_argument("--test-cases", help="LogicIF test cases JSONL: {task_id, test_cases} per line (optional: "
+                                               "functions without test cases get generated inputs)")
     generate.add_argument("--out", help="outputs root (default: outputs)")
     generate.add_argument("--benchmark", help="benchmark name, the folder under the outputs root (default: the family id)")
     generate.add_argument("--config", type=Path, help="settings file (default: ./ifforge.toml when present)")
@@ -533,6 +556,12 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--chat-format", help="llama.cpp chat format, when the GGUF does not carry a template")
     serve.add_argument("--n-ctx", type=int, default=8192, help="context size")
     serve.set_defaults(run=_llm_serve)
+
+    batch = commands.add_parser("batch", help="Batch API batches submitted by `generate --set llm_batch=true`")
+    batch.add_argument("batch_command", choices=["list", "cancel"], help="list the pending batches, or cancel them")
+    batch.add_argument("--out", default="outputs", help="outputs root of the run (default: outputs)")
+    batch.add_argument("--llm-cache", help="the run's response cache, if not <out>/.llm_cache.sqlite")
+    batch.set_defaults(run=_batch)
 
     complexity = commands.add_parser("complexity", help="complexity metrics per function of a .py or .jsonl file")
     complexity.add_argument("file")

@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from ifforge.core.llm_batch import BatchOptions, batch_folder
 from ifforge.core.records import DroppedItem
 from ifforge.core.runner import Stage, StageRun, run_items
 from ifforge.core.settings import Settings
@@ -53,10 +54,11 @@ def run_stage_shard(stage_name: str, items: list | StageRun, settings: Settings,
         items = [outcome.kept for outcome in items.outcomes if outcome.kept is not None]
     stage = stage_of(settings, stage_name)
     cache = ItemCache(settings.benchmark_root / ".cache")
+    batch = BatchOptions(batch_folder(settings.response_cache), settings.llm_batch_poll) if settings.llm_batch else None
     with stage_bar(stage_name, len(items), settings.progress) as advance:
         run = run_items(stage, items, cache, workers=settings.workers, run_id=run_id,
                         response_cache=None if settings.no_cache else settings.response_cache,
-                        fresh=settings.no_cache, on_item=advance, priority=shard)
+                        fresh=settings.no_cache, on_item=advance, priority=shard, batch=batch)
     run.items = items  # what went in, for the artifacts
     return run
 

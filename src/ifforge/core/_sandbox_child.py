@@ -243,6 +243,36 @@ def _count_steps(function, args):
         sys.settrace(None)
 
 
+def _trace_arcs(function, args):
+    """Call `function`, recording the arcs of seed code it takes (line -> next line, entry and exit
+    as minus the function's first line, so both sides of every branch show), how often the busiest
+    line ran (a bound on any loop or branch counter a tracker could hold) and the lines executed."""
+    arcs, hits = set(), {}
+
+    def on_call(frame, event, arg):
+        if frame.f_code.co_filename != "<seed>":
+            return None
+        last = [-frame.f_code.co_firstlineno]
+
+        def local(frame, event, arg):
+            if event == "line":
+                line = frame.f_lineno
+                arcs.add((last[0], line))
+                hits[line] = hits.get(line, 0) + 1
+                last[0] = line
+            elif event == "return":
+                arcs.add((last[0], -frame.f_code.co_firstlineno))
+            return local
+        return local
+
+    sys.settrace(on_call)
+    try:
+        result = function(*args)
+    finally:
+        sys.settrace(None)
+    return result, sorted(arcs), max(hits.values(), default=0), sum(hits.values())
+
+
 def _run_case(code, request, args, namespace):
     """Load the seed into a fresh namespace, call the function, return the message to send."""
     try:
@@ -253,9 +283,12 @@ def _run_case(code, request, args, namespace):
         if isinstance(error, KeyError):
             status, message = "exception", "no function named " + request["entry"]
         return {"status": status, "error": "while loading: " + message}
-    steps = None
+    steps = coverage = None
     try:
-        if request.get("count_steps"):
+        if request.get("coverage"):
+            result, arcs, busiest, steps = _trace_arcs(function, args)
+            coverage = {"arcs": arcs, "max_hits": busiest}
+        elif request.get("count_steps"):
             result, steps = _count_steps(function, args)
         else:
             result = function(*args)
@@ -271,7 +304,8 @@ def _run_case(code, request, args, namespace):
         _encode({"output": output, "stats": stats})
     except (TypeError, ValueError, UnicodeError, RecursionError) as error:
         return {"status": "not_json", "error": type(error).__name__ + ": " + str(error)[:300]}
-    return {"status": "ok", "output": output, "stats": stats, "output_type": _type_name(output), "steps": steps}
+    message = {"status": "ok", "output": output, "stats": stats, "output_type": _type_name(output), "steps": steps}
+    return {**message, **coverage} if coverage else message
 
 
 def _runner(code, request, start, write_end, workdir, base, own_pid_namespace):
@@ -446,13 +480,17 @@ def _verdict(raw):
     if not isinstance(message, dict) or message.get("status") not in STATUSES:
         return broken, True
     dirty = message.get("dirty") is not False and "dirty" in message
-    allowed = {"status", "output", "stats", "output_type", "error", "line", "steps"}
+    allowed = {"status", "output", "stats", "output_type", "error", "line", "steps", "arcs", "max_hits"}
     message = {key: value for key, value in message.items() if key in allowed}
     if not isinstance(message.get("error", ""), str) or not isinstance(message.get("output_type", ""), str):
         return broken, True
-    for key in ("line", "steps"):
+    for key in ("line", "steps", "max_hits"):
         if not isinstance(message.get(key), (int, type(None))) or isinstance(message.get(key), bool):
             message[key] = None
+    arcs = message.get("arcs")
+    if arcs is not None and not (isinstance(arcs, list) and all(
+            isinstance(arc, list) and len(arc) == 2 and all(type(end) is int for end in arc) for arc in arcs)):
+        message["arcs"] = None
     return message, dirty
 
 

@@ -75,6 +75,11 @@ class LLMFatal(RuntimeError):
     """401, 403 or 404: no retry can help, the run must stop. Not an LLMError, so no fallback swallows it."""
 
 
+class Deferred(BaseException):
+    """Raised by a recording client (`LLM.collect`) in place of sending a request: the request is
+    kept for a batch. A BaseException, so no `except Exception` of a stage takes it for a failure."""
+
+
 @dataclass
 class Unreachable:
     """How often the current item met an unreachable server (see `track_unreachable`)."""
@@ -333,6 +338,17 @@ class LLM:
         self.rate = rate or RateLimit(config.requests_per_minute, config.tokens_per_minute)
         self._json_mode: JsonMode = _JSON_MODE_BY_SERVER.get(config.base_url, config.json_mode) \
             if config.json_mode == "auto" else config.json_mode
+        self.collect: dict[str, dict[str, Any]] | None = None  # set: record misses for a batch, never send
+
+    def request_body(self, messages: list[dict[str, Any]], schema: dict | None = None, tools: list[dict] | None = None,
+                     tool_choice: Any = None) -> dict[str, Any]:
+        """The chat-completions body `_send` would send, as one JSON object (a batch request's body)."""
+        body = {"model": self.config.model, "messages": messages, **self._format(schema),
+                **{k: v for k, v in {"tools": tools, "tool_choice": tool_choice}.items() if v is not None},
+                "temperature": self.config.temperature}
+        if self.config.max_tokens:
+            body["max_tokens"] = self.config.max_tokens
+        return {**body, **self.config.extra_body}
 
     async def close(self) -> None:
         await self.client.close()
@@ -351,6 +367,9 @@ class LLM:
                 extra = hit[3]
                 return Reply(text=hit[0], prompt_tokens=hit[1], completion_tokens=hit[2], cached=True, latency=0.0,
                              tool_calls=tuple(extra.get("tool_calls", ())), finish_reason=extra.get("finish_reason"))
+        if self.collect is not None:
+            self.collect[key] = self.request_body(messages, schema, tools, tool_choice)
+            raise Deferred(key)
         reply = await self._send(messages, stage=stage, schema=schema, tools=tools, tool_choice=tool_choice)
         if self.cache is not None:
             extra = {"tool_calls": list(reply.tool_calls), "finish_reason": reply.finish_reason}

@@ -27,6 +27,7 @@ from pydantic import BaseModel
 
 from ifforge.core.llm import LLMConfig, LLMFatal, close_hub, hub_for, track_unreachable
 from ifforge.core.llm import priority as request_priority
+from ifforge.core.llm_batch import BatchOptions, fill_cache
 from ifforge.core.prompts import load_prompt
 from ifforge.core.records import DroppedItem, Outcome
 from ifforge.core.store import ItemCache, content_hash
@@ -106,12 +107,15 @@ def _failure(stage: Stage, item: Any, error: BaseException) -> Outcome:
 
 def run_items(stage: Stage, items: Sequence[Any], cache: ItemCache, *, workers: int = 2, run_id: str = "",
               response_cache: Path | None = None, fresh: bool = False,
-              on_item: Callable[[], None] | None = None, priority: int = 0) -> StageRun:
+              on_item: Callable[[], None] | None = None, priority: int = 0,
+              batch: BatchOptions | None = None) -> StageRun:
     """Outcomes in item order; cached ones are read back, the rest computed.
 
     `fresh` (--no-cache) asks the model again whatever was kept; `run_id` names the LLM hub
     shared by every shard of the run (see `core.llm.hub_for`); `priority` orders this shard's
     requests against other shards' when the run is at its concurrency ceiling (lower first).
+    `batch` sends the requests of the items not cached yet through the provider's Batch API first
+    (`core.llm_batch`); the stage then runs as usual, answered from the response cache.
     """
     model = Outcome[stage.output]
     fresh = fresh and stage.uses_llm
@@ -182,6 +186,10 @@ def run_items(stage: Stage, items: Sequence[Any], cache: ItemCache, *, workers: 
                 raise
 
         try:
+            if batch is not None and responses is not None:
+                waiting = [item for item in items if cache.get(stage.name, stage.key(item)) is None]
+                if waiting:
+                    fill_cache(stage, waiting, hub, responses, batch, tag)
             results = hub.run(all_async, tag)
             usage = hub.usage(tag).report(stage.llm)
             calls = hub.calls(tag)

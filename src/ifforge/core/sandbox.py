@@ -80,6 +80,8 @@ class CaseResult:
     error: str = ""
     line: int | None = None
     steps: int | None = None  # lines of seed code the call executed, when counted
+    arcs: list | None = None  # with `coverage`: the (line, next line) arcs of seed code the call took
+    max_hits: int | None = None  # with `coverage`: how often the busiest line of seed code ran
 
     @property
     def ok(self) -> bool:
@@ -195,7 +197,7 @@ _POOL_OF_CHILDREN = _Pool(keep=2 * (os.cpu_count() or 2))
 
 
 def _send(child: _Child, code: str, entry: str, indices: list[int], cases: list[list], tracked: bool,
-          limits: Limits, count_steps: bool) -> bool:
+          limits: Limits, count_steps: bool, coverage: bool = False) -> bool:
     """Hand the child one request; False if it is gone (a case of an earlier request killed it)."""
     if child.group is not None and child.memory_limit != limits.memory_bytes:
         try:
@@ -208,6 +210,7 @@ def _send(child: _Child, code: str, entry: str, indices: list[int], cases: list[
         "case_seconds": limits.case_seconds, "memory_bytes": limits.memory_bytes,
         "output_limit": limits.output_bytes, "print_limit": limits.print_chars,
         "random_seed": limits.random_seed, "clock_offset": limits.clock_offset, "count_steps": count_steps,
+        "coverage": coverage,
     }
     try:
         child.process.stdin.write(json.dumps(request).encode() + b"\n")
@@ -246,23 +249,24 @@ def _no_constants(name: str):
 
 def run_cases(
     code: str, entry: str, cases: list[list], *, tracked: bool = False, limits: Limits = Limits(),
-    budget: Budget | None = None, reverse: bool = False, count_steps: bool = False,
+    budget: Budget | None = None, reverse: bool = False, count_steps: bool = False, coverage: bool = False,
 ) -> list[CaseResult]:
     """Run `entry(*args)` for every args list in `cases`; one result per case, in order.
 
     `tracked` expects the function to return `(output, {tracker: value})` with 1 to 3 trackers.
     Once `budget` is spent, the cases not run yet are timeouts that say so. `reverse` runs the
     cases last to first (results still come back in order): gold that depends on the order of
-    cases then shows. `count_steps` counts the lines of seed code each call executes (slower).
+    cases then shows. `count_steps` counts the lines of seed code each call executes (slower);
+    `coverage` also records the arcs each call takes and its busiest line's count (branch coverage).
     """
     results: dict[int, CaseResult] = {}
     pending = list(range(len(cases)))[::-1] if reverse else list(range(len(cases)))
     while pending and (budget is None or budget.left() > 0):
         child = _POOL_OF_CHILDREN.take(limits)
-        if not _send(child, code, entry, pending, [cases[i] for i in pending], tracked, limits, count_steps):
+        if not _send(child, code, entry, pending, [cases[i] for i in pending], tracked, limits, count_steps, coverage):
             _stop(child)
             child = _spawn(limits)
-            _send(child, code, entry, pending, [cases[i] for i in pending], tracked, limits, count_steps)
+            _send(child, code, entry, pending, [cases[i] for i in pending], tracked, limits, count_steps, coverage)
         pending, healthy = _collect(child, pending, results, limits, budget)
         if healthy:
             _POOL_OF_CHILDREN.give_back(child)

@@ -74,10 +74,19 @@ class Settings(BaseModel):
     llm_max_retries: int = _runtime("retries of one request on 429, 5xx, timeouts", default=5, ge=0)
     llm_cache: Path | None = _runtime("sqlite response cache (default: <out>/.llm_cache.sqlite)", default=None)
     no_cache: bool = _runtime("do not read or write the LLM response cache", default=False)
+    llm_batch: bool = _runtime("send each LLM stage's requests through the provider's Batch API (half price, "
+                               "slower); answers go into the response cache", default=False)
+    llm_batch_poll: float = _runtime("seconds between polls of a submitted batch", default=30.0, gt=0)
     price_input_per_mtok: float | None = _runtime("price per million prompt tokens, for the cost report",
                                                   default=None)
     price_output_per_mtok: float | None = _runtime("price per million completion tokens", default=None)
     local_model: Path | None = _runtime("GGUF file for --llm local", default=None)
+
+    @model_validator(mode="after")
+    def _batch_needs_the_cache(self) -> Settings:
+        if self.llm_batch and self.no_cache:
+            raise ValueError("llm_batch puts its answers into the response cache: it cannot go with no_cache")
+        return self
 
     @model_validator(mode="after")
     def _benchmark_defaults_to_family(self) -> Settings:

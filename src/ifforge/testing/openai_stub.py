@@ -2,11 +2,16 @@
 
 It speaks just enough of the chat-completions API for the real `openai` client: a test decides,
 request by request, what comes back (a reply, an HTTP error with headers, a delay, a dropped
-connection), and every request body is recorded for assertions.
+connection), and every request body is recorded for assertions. It also speaks the files and
+batches endpoints of the Batch API: a batch's lines are answered by the same handler when the batch
+is next retrieved (unless `hold` is set: then it stays in progress), and it can be cancelled.
+Every call is recorded as (method, path) in `calls`.
 """
 
 from __future__ import annotations
 
+import email.parser
+import email.policy
 import json
 import socket
 import threading
@@ -39,8 +44,13 @@ class StubServer:
     def __init__(self, handler: Handler | None = None):
         self.handler = handler or (lambda request: Answer(content="ok"))
         self.queue: deque[Answer] = deque()
-        self.requests: list[dict[str, Any]] = []
-        self._lock = threading.Lock()
+        self.requests: list[dict[str, Any]] = []  # chat-completions bodies, online ones only
+        self.calls: list[tuple[str, str]] = []  # (method, path) of every call
+        self.files: dict[str, bytes] = {}
+        self.batches: dict[str, dict[str, Any]] = {}
+        self.batch_requests: list[dict[str, Any]] = []  # bodies of the lines of every batch run
+        self.hold = False  # True: batches stay in progress until it is False again
+        self._lock = threading.RLock()  # re-entered: a batch run uploads its output file
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._make_handler())
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
@@ -65,6 +75,54 @@ class StubServer:
             self.requests.append(request)
             scripted = self.queue.popleft() if self.queue else None
         return scripted or self.handler(request)
+
+    def _upload(self, data: bytes, filename: str, purpose: str) -> dict[str, Any]:
+        with self._lock:
+            file_id = f"file-{len(self.files) + 1}"
+            self.files[file_id] = data
+        return {"id": file_id, "object": "file", "bytes": len(data), "created_at": 0, "filename": filename,
+                "purpose": purpose, "status": "processed"}
+
+    def _create_batch(self, request: dict[str, Any]) -> dict[str, Any]:
+        with self._lock:
+            batch_id = f"batch_{len(self.batches) + 1}"
+            self.batches[batch_id] = {
+                "id": batch_id, "object": "batch", "endpoint": request["endpoint"], "errors": None,
+                "input_file_id": request["input_file_id"], "completion_window": request["completion_window"],
+                "status": "in_progress", "created_at": 0, "metadata": request.get("metadata"),
+                "output_file_id": None, "error_file_id": None}
+            return dict(self.batches[batch_id])
+
+    def _retrieve_batch(self, batch_id: str) -> dict[str, Any] | None:
+        """The batch; one in progress is run now (its lines answered by the handler) unless held."""
+        with self._lock:
+            batch = self.batches.get(batch_id)
+            if batch is None or batch["status"] != "in_progress" or self.hold:
+                return dict(batch) if batch else None
+            lines = self.files[batch["input_file_id"]].decode().splitlines()
+        out = []
+        for line in filter(None, lines):
+            row = json.loads(line)
+            with self._lock:
+                self.batch_requests.append(row["body"])
+            answer = self.handler(row["body"])
+            status, body = (200, _completion(row["body"], answer)) if answer.status == 200 else (
+                answer.status, {"error": {"message": answer.error or f"status {answer.status}"}})
+            out.append(json.dumps({"id": f"req_{len(out)}", "custom_id": row["custom_id"],
+                                   "response": {"status_code": status, "body": body}, "error": None}))
+        with self._lock:
+            if batch["status"] == "in_progress":  # not cancelled meanwhile
+                output = self._upload(("\n".join(out) + "\n").encode(), "output.jsonl", "batch_output")
+                batch.update(status="completed", output_file_id=output["id"],
+                             request_counts={"total": len(out), "completed": len(out), "failed": 0})
+            return dict(batch)
+
+    def _cancel_batch(self, batch_id: str) -> dict[str, Any] | None:
+        with self._lock:
+            batch = self.batches.get(batch_id)
+            if batch is not None and batch["status"] not in ("completed", "failed", "expired"):
+                batch["status"] = "cancelled"
+            return dict(batch) if batch else None
 
     def _make_handler(self):
         stub = self
@@ -99,15 +157,57 @@ class StubServer:
                 except OSError:  # the client gave up
                     pass
 
+            def _raw(self, data: bytes) -> None:
+                self.send_response(200)
+                self.send_header("Content-Type", "application/octet-stream")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
             def do_GET(self):
-                if self.path.rstrip("/").endswith("/models"):
+                path = self.path.split("?")[0].rstrip("/")
+                with stub._lock:
+                    stub.calls.append(("GET", path))
+                parts = ["", "", *path.split("/")]
+                batch = stub._retrieve_batch(parts[-1]) if parts[-2] == "batches" else None
+                if path.endswith("/models"):
                     self._send(200, {"object": "list", "data": [{"id": "stub", "object": "model"}]})
+                elif batch is not None:
+                    self._send(200, batch)
+                elif path.endswith("/content") and parts[-2] in stub.files:
+                    self._raw(stub.files[parts[-2]])
                 else:
                     self._send(404, {"error": {"message": "not found"}})
 
+            def _batch_post(self, path: str, data: bytes) -> bool:
+                """The files and batches endpoints; False for any other path."""
+                parts = path.split("/")
+                if path.endswith("/files"):
+                    message = email.parser.BytesParser(policy=email.policy.default).parsebytes(
+                        b"Content-Type: " + self.headers["Content-Type"].encode() + b"\r\n\r\n" + data)
+                    fields = {part.get_param("name", header="content-disposition"): part
+                              for part in message.iter_parts()}
+                    upload = fields["file"]
+                    self._send(200, stub._upload(upload.get_payload(decode=True), upload.get_filename() or "file",
+                                                 fields["purpose"].get_content().strip()))
+                elif path.endswith("/batches"):
+                    self._send(200, stub._create_batch(json.loads(data)))
+                elif path.endswith("/cancel") and parts[-3] == "batches":
+                    batch = stub._cancel_batch(parts[-2])
+                    self._send(200 if batch else 404, batch or {"error": {"message": "no such batch"}})
+                else:
+                    return False
+                return True
+
             def do_POST(self):
                 length = int(self.headers.get("Content-Length", 0))
-                request = json.loads(self.rfile.read(length) or b"{}")
+                path = self.path.split("?")[0].rstrip("/")
+                data = self.rfile.read(length)
+                with stub._lock:
+                    stub.calls.append(("POST", path))
+                if self._batch_post(path, data):
+                    return
+                request = json.loads(data or b"{}")
                 answer = stub._answer(request)
                 if answer.delay:
                     time.sleep(answer.delay)
@@ -119,20 +219,22 @@ class StubServer:
                     self._send(answer.status, {"error": {"message": answer.error or f"status {answer.status}",
                                                          "type": "stub_error"}}, answer.headers)
                     return
-                prompt = sum(len(str(m.get("content", ""))) for m in request.get("messages", [])) // 4
-                completion = len(answer.content or "") // 4
-                message: dict[str, Any] = {"role": "assistant", "content": answer.content}
-                if answer.tool_calls:
-                    message["tool_calls"] = [{"id": f"call_{i}", "type": "function",
-                                              "function": {"name": c["name"], "arguments": c["arguments"]}}
-                                             for i, c in enumerate(answer.tool_calls)]
-                self._send(200, {
-                    "id": "chatcmpl-stub", "object": "chat.completion", "created": 0,
-                    "model": request.get("model", "stub"),
-                    "choices": [{"index": 0, "finish_reason": "tool_calls" if answer.tool_calls else "stop",
-                                 "message": message}],
-                    "usage": {"prompt_tokens": prompt, "completion_tokens": completion,
-                              "total_tokens": prompt + completion},
-                }, answer.headers, answer.trickle)
+                self._send(200, _completion(request, answer), answer.headers, answer.trickle)
 
         return Handle
+
+
+def _completion(request: dict[str, Any], answer: Answer) -> dict[str, Any]:
+    """A chat completion answering `request` with `answer` (token counts: 4 characters a token)."""
+    prompt = sum(len(str(m.get("content", ""))) for m in request.get("messages", [])) // 4
+    completion = len(answer.content or "") // 4
+    message: dict[str, Any] = {"role": "assistant", "content": answer.content}
+    if answer.tool_calls:
+        message["tool_calls"] = [{"id": f"call_{i}", "type": "function",
+                                  "function": {"name": c["name"], "arguments": c["arguments"]}}
+                                 for i, c in enumerate(answer.tool_calls)]
+    return {
+        "id": "chatcmpl-stub", "object": "chat.completion", "created": 0, "model": request.get("model", "stub"),
+        "choices": [{"index": 0, "finish_reason": "tool_calls" if answer.tool_calls else "stop", "message": message}],
+        "usage": {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion},
+    }

@@ -57,3 +57,18 @@ class DescribeConfig(Record):
 
 class VerifyConfig(DescribeConfig):
     verify_rounds: int
+
+
+class InputsConfig(SandboxConfig):
+    """Input generation for seeds with too few inputs; the execute filters it must pass too."""
+
+    input_seed: int
+    input_candidates: int
+    inputs_min: int
+    inputs_max: int
+    generate_inputs_below: int
+    input_max_steps: int
+    max_tracker_value: float
+    max_decimal_places: int
+    max_input_magnitude: float
+    max_input_length: int

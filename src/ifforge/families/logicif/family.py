@@ -1,7 +1,8 @@
 """LogicIF (LogicIFGen / LogicIFEval): seed functions become anonymised functions with state
 trackers, gold from running them, and natural-language instructions that describe them.
 
-Plan: dedup (batch) -> instrument -> [evolve] -> execute -> complexity -> describe -> verify;
+Plan: dedup (batch) -> inputs (seeds without any) -> instrument -> [evolve] -> execute -> complexity
+-> describe -> verify;
 beside them, the expressions of the solve prompt; export in LogicIFEval's row format.
 """
 
@@ -32,13 +33,19 @@ from ifforge.families.logicif.records import (
 )
 from ifforge.families.logicif.settings import LogicIFSettings
 from ifforge.families.logicif.stages import complexity, describe, difficulty, evolve, execute, finalize, instrument, load, verify
+from ifforge.families.logicif.stages import inputs as inputs_stage
 from ifforge.transforms import dedup, expressions
 
 DEFAULT_SEEDS = Path(__file__).resolve().parent / "seeds"  # package data: works from a wheel too
-LLM_STAGES = ("instrument", "evolve", "describe", "verify", "expressions")
+LLM_STAGES = ("inputs", "instrument", "evolve", "describe", "verify", "expressions")
 
 
 # ---- per-item artifacts: what a person opens in items/<task_id>/ ----------------------------------
+def _inputs_files(item: Any, outcome: Outcome) -> tuple[dict, dict]:
+    """Generated inputs: each with its origin, and the candidates, rejections and coverage behind them."""
+    return (outcome.evidence[0] if outcome.evidence else {"generated": False}), {}
+
+
 def _instrumented_files(item: Any, outcome: Outcome) -> tuple[dict, dict]:
     kept = outcome.kept
     if kept is None:
@@ -89,19 +96,19 @@ class LogicIF(Family):
     # ---- generate -------------------------------------------------------------------------------
     def check_inputs(self, settings: LogicIFSettings) -> None:
         if settings.functions or settings.test_cases:
-            if not (settings.functions and settings.test_cases):
-                raise InputError("--functions and --test-cases go together")
+            if not settings.functions:
+                raise InputError("--test-cases needs --functions (the functions JSONL they belong to)")
             load.check_jsonl_pair(settings.functions, settings.test_cases)
         else:
             load.seed_paths(settings.seeds or DEFAULT_SEEDS)
 
     def load(self, settings: LogicIFSettings) -> Loaded:
         if settings.functions or settings.test_cases:
-            if not (settings.functions and settings.test_cases):
-                raise InputError("--functions and --test-cases go together")
+            self.check_inputs(settings)
             seeds, dropped = load.load_logicif_jsonl(settings.functions, settings.test_cases, settings.max_seed_bytes)
-            inputs = {"functions": str(settings.functions), "functions_sha256": file_hash(settings.functions),
-                      "test_cases": str(settings.test_cases), "test_cases_sha256": file_hash(settings.test_cases)}
+            inputs = {"functions": str(settings.functions), "functions_sha256": file_hash(settings.functions)}
+            if settings.test_cases:
+                inputs |= {"test_cases": str(settings.test_cases), "test_cases_sha256": file_hash(settings.test_cases)}
         else:
             folder = settings.seeds or DEFAULT_SEEDS
             seeds, dropped = load.load_seed_dir(folder, settings.max_seed_bytes)
@@ -126,6 +133,10 @@ class LogicIF(Family):
                                                           "threshold": settings.dedup_threshold,
                                                           "structural": settings.dedup_structural,
                                                           "embedding_model": str(settings.embedding_model or "default")}))
+        steps.append(Stage("inputs", inputs_stage.VERSION, SeedFunction, inputs_stage.run,
+                           config=configs.from_settings(configs.InputsConfig, settings),
+                           llm_function=inputs_stage.run_llm, llm=models.get("inputs"), prompts=("propose_inputs",),
+                           artifacts=_inputs_files))
         llm_instrument = models.get("instrument")
         steps.append(Stage("instrument", instrument.VERSION, InstrumentedFunction, instrument.run,
                            config=configs.from_settings(configs.InstrumentConfig if llm_instrument

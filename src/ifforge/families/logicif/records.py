@@ -20,6 +20,7 @@ class TestInput(Record):
 
     args: list[Any]
     line: int | None = None
+    origin: str | None = None  # generated inputs: "literal boundary", "edge shape", "random", "llm", ...
 
 
 class SeedFunction(Record):
@@ -69,6 +70,7 @@ class TestCase(Record):
     stats: dict[str, Any]
     output_type: str
     steps: int | None = None  # lines of the function executed for this input (None: not counted)
+    origin: str | None = None  # where a generated input came from (None: written in the seed)
 
 
 class ExecutedFunction(Record):

@@ -24,6 +24,13 @@ class LogicIFSettings(Settings):
     max_input_length: int = Field(
         10_000, description="drop a case whose input, as JSON, is longer than this many characters"
     )
+    input_seed: int = Field(0, description="seed of generated inputs: another value gives other inputs, same difficulty")
+    input_candidates: int = Field(80, ge=1, le=2000, description="candidate inputs tried per function without inputs")
+    inputs_min: int = Field(8, ge=1, description="generated inputs kept per function, at least (when enough run)")
+    inputs_max: int = Field(12, ge=1, description="generated inputs kept per function, at most")
+    generate_inputs_below: int = Field(
+        1, ge=0, description="generate inputs for a seed with fewer given inputs than this (0: never; 1: only none)")
+    input_max_steps: int = Field(20_000, ge=1, description="drop a candidate input whose call runs more lines")
     case_seconds: float = Field(2.0, gt=0, description="sandbox wall-clock limit per case")
     memory_mb: int = Field(1024, ge=64, description="sandbox address-space limit per child")
     function_seconds: float = Field(

@@ -133,9 +133,9 @@ def run(item: InstrumentedFunction, settings: ExecuteConfig) -> Outcome[Executed
     tracker_names = [tracker.name for tracker in item.trackers]
 
     def drop(index: int, reason: str, detail: str) -> DroppedItem:
-        line = item.inputs[index].line
-        return DroppedItem(task_id=item.task_id, stage=STAGE, reason=reason, detail=detail,
-                           test_case_id=index, origin=f"input line {line}" if line else None)
+        line, made = item.inputs[index].line, item.inputs[index].origin
+        return DroppedItem(task_id=item.task_id, stage=STAGE, reason=reason, detail=detail, test_case_id=index,
+                           origin=f"input line {line}" if line else f"generated input ({made})" if made else None)
 
     dropped: list[DroppedItem] = []
     survivors: list[tuple[int, sandbox.CaseResult, int | None]] = []
@@ -181,7 +181,7 @@ def run(item: InstrumentedFunction, settings: ExecuteConfig) -> Outcome[Executed
         return Outcome(dropped=dropped)
     cases = [
         TestCase(test_case_id=number, input=args[index], output=result.output, stats=result.stats,
-                 output_type=result.output_type, steps=steps)
+                 output_type=result.output_type, steps=steps, origin=item.inputs[index].origin)
         for number, (index, result, steps) in enumerate(survivors)
     ]
     return Outcome(kept=ExecutedFunction(function=item, cases=cases), dropped=dropped)

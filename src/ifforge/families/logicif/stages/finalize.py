@@ -59,6 +59,7 @@ def rows(task: BenchmarkTask, solve: Prompt) -> list[dict[str, Any]]:
             "difficulty": task.difficulty,
             "complexity_score": task.complexity.code_complexity_score,  # LogicIF's top-level copy
             "executed_steps": case.steps,  # lines of the function this case executes
+            "input_origin": case.origin,  # where a generated input came from; None: written in the seed
         })
     return out
 

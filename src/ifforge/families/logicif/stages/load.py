@@ -1,7 +1,8 @@
 """Load stage: seed files or LogicIF's JSONL pair become `SeedFunction` records.
 
 Nothing here runs seed code: sources are parsed, inputs are read from `# input: [...]` comment
-lines (one JSON array of positional arguments each). A bad seed is dropped with one message that
+lines (one JSON array of positional arguments each). A seed may have none: the inputs stage
+generates them. A bad seed is dropped with one message that
 names its file and line; the other seeds load as usual.
 """
 
@@ -55,8 +56,6 @@ def parse_seed_file(path: Path, display: str | None = None, max_bytes: int = MAX
         if not isinstance(args, list):
             raise SeedSyntaxError("input must be a JSON array of positional arguments", number)
         inputs.append(TestInput(args=args, line=number))
-    if not inputs:
-        raise SeedSyntaxError("has no test inputs (add lines like `# input: [1, [2, 3]]`)", None)
     return SeedFunction(task_id=task_id, source=source, entry=entry, inputs=inputs, origin=display)
 
 
@@ -74,8 +73,8 @@ def seed_paths(folder: Path) -> list[Path]:
     return paths
 
 
-def check_jsonl_pair(functions: Path, test_cases: Path) -> None:
-    for path in (functions, test_cases):
+def check_jsonl_pair(functions: Path, test_cases: Path | None) -> None:
+    for path in (functions, test_cases) if test_cases else (functions,):
         if not Path(path).is_file():
             raise InputError(f"{path}: file not found" if not Path(path).exists() else f"{path}: not a file")
 
@@ -131,13 +130,14 @@ def _read_jsonl(path: Path, required: tuple[str, ...], dropped: list[DroppedItem
     return rows
 
 
-def load_logicif_jsonl(functions: Path, test_cases: Path,
+def load_logicif_jsonl(functions: Path, test_cases: Path | None = None,
                        max_bytes: int = MAX_SEED_BYTES) -> tuple[list[SeedFunction], list[DroppedItem]]:
-    """LogicIF's own input files: `{task_id, function}` and `{task_id, test_cases: [[args...], ...]}`."""
+    """LogicIF's own input files: `{task_id, function}` and, optionally, `{task_id, test_cases:
+    [[args...], ...]}`; a function without test cases loads with none (the inputs stage makes them)."""
     dropped: list[DroppedItem] = []
     check_jsonl_pair(functions, test_cases)
     cases_by_task: dict[str, tuple[int, list]] = {}
-    for number, row in _read_jsonl(test_cases, ("task_id", "test_cases"), dropped):
+    for number, row in _read_jsonl(test_cases, ("task_id", "test_cases"), dropped) if test_cases else ():
         task_id, where = str(row["task_id"]), f"{test_cases}:{number}"
         if task_id in cases_by_task:
             dropped.append(_drop(task_id, where, "duplicate_task_id",
@@ -169,10 +169,7 @@ def load_logicif_jsonl(functions: Path, test_cases: Path,
             inner = f" (line {error.line} of the function)" if error.line else ""
             dropped.append(_drop(task_id, where, "bad_seed", f"{where}: function {error}{inner}"))
             continue
-        if task_id not in cases_by_task:
-            dropped.append(_drop(task_id, where, "no_test_cases", f"{where}: no test cases for {task_id!r} in {test_cases}"))
-            continue
-        case_line, cases = cases_by_task[task_id]
+        case_line, cases = cases_by_task.get(task_id, (None, []))
         inputs = [TestInput(args=args, line=case_line) for args in cases]
         seeds.append(SeedFunction(task_id=task_id, source=str(row["function"]), entry=entry,
                                   inputs=inputs, origin=where))

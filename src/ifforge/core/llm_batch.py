@@ -1,0 +1,191 @@
+"""LLM stages through a provider's Batch API (OpenAI's `/v1/batches`: about half the price).
+
+Design: the batch only fills the response cache; the stage then runs exactly as online, answered
+from the cache. For the items of a stage (one shard) not cached yet:
+1. collect: run the stage's own async function with a recording client (`LLM.collect`) that, on
+   a cache miss, keeps the request under its cache key and raises `Deferred` instead of sending;
+2. submit the requests as one JSONL file (`files.create`, purpose "batch") and one batch
+   (`batches.create`); the batch id is written to a state file in `<out>/.llm_batches/` (named by
+   the stage and the requests' keys) before any waiting;
+3. poll (`batches.retrieve`) until the batch ends; download its output (`files.content`) and put
+   every answer into the response cache under the same key an online request has; remove the
+   state file;
+4. collect again: a stage that asks again after an answer (a re-ask, a refine round) now gets
+   past its first request and defers the next; repeat until nothing new is asked. So a stage
+   takes as many batches as its longest conversation has turns.
+A run killed while waiting finds the state file on its next start (the same items ask the same
+requests, so the same file) and polls that batch instead of submitting another. `ifforge batch
+cancel` cancels the batches of the state files; a run waiting on one keeps the answers that came
+back and stops with a message, and the next run submits what is still unanswered. Requests the
+batch failed are left to the online pass that follows.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import openai
+
+from ifforge.core.llm import CALL_TAG, LLM, Deferred, Ledger, LLMConfig, LLMFatal, ResponseCache
+from ifforge.core.store import content_hash, write_json
+from ifforge.core.untrusted import clean_text
+
+log = logging.getLogger("ifforge.core.llm_batch")
+ENDED = {"completed", "failed", "expired", "cancelled"}
+ENDPOINT = "/v1/chat/completions"
+
+
+class BatchEnded(LLMFatal):
+    """A batch ended without completing (cancelled, failed, expired): the run stops, what came back is kept."""
+
+
+@dataclass(frozen=True)
+class BatchOptions:
+    folder: Path  # where the state files of submitted batches live
+    poll_seconds: float = 30.0
+
+
+def batch_folder(cache_path: Path) -> Path:
+    """Batch state lives beside the response cache it fills (default `<out>/.llm_batches/`)."""
+    return Path(cache_path).parent / ".llm_batches"
+
+
+def _client(base_url: str | None, api_key: str | None, config: LLMConfig | None = None) -> openai.OpenAI:
+    return openai.OpenAI(base_url=base_url, api_key=api_key or "not-needed",
+                         max_retries=config.max_retries if config else 5, timeout=config.timeout if config else 120.0)
+
+
+def collect(stage: Any, items: list, hub: Any, cache_path: Path, tag: str) -> dict[str, dict[str, Any]]:
+    """The requests the stage would send now for `items` and the cache cannot answer: key -> body."""
+    base = hub.llm(stage.llm, cache_path)
+
+    async def record() -> dict[str, dict[str, Any]]:
+        recorder = LLM(stage.llm, base.cache, ledger=Ledger())
+        recorder.collect = {}
+
+        async def one(item: Any) -> None:
+            try:
+                await stage.llm_function(item, recorder, stage.config)
+            except Deferred:
+                pass
+            except Exception:  # noqa: BLE001 - the online pass meets it again and records it
+                pass
+
+        try:
+            await asyncio.gather(*(one(item) for item in items))
+        finally:
+            await recorder.close()
+        return recorder.collect
+
+    return hub.run(record, tag)
+
+
+def fill_cache(stage: Any, items: list, hub: Any, cache_path: Path, options: BatchOptions, tag: str) -> int:
+    """Batches until the stage asks nothing new for `items`; returns the number of batches run."""
+    asked: set[str] = set()
+    batches = 0
+    while True:
+        requests = {key: body for key, body in collect(stage, items, hub, cache_path, tag).items() if key not in asked}
+        if not requests:
+            return batches
+        asked |= set(requests)
+        run_batch(stage.name, stage.llm, hub.llm(stage.llm, cache_path).cache, requests, options, hub.ledger, tag)
+        batches += 1
+
+
+def state_path(folder: Path, stage: str, keys: Any) -> Path:
+    return Path(folder) / f"{stage}-{content_hash(sorted(keys))[:16]}.json"
+
+
+def run_batch(stage: str, config: LLMConfig, cache: ResponseCache, requests: dict[str, dict[str, Any]],
+              options: BatchOptions, ledger: Ledger | None = None, tag: str | None = None) -> dict[str, int]:
+    """Submit (or resume) one batch of `requests`, wait for it, cache its answers; counts."""
+    client = _client(config.base_url, config.api_key, config)
+    path = state_path(options.folder, stage, requests)
+    state = json.loads(path.read_text()) if path.exists() else None
+    if state is None:
+        lines = "".join(json.dumps({"custom_id": key, "method": "POST", "url": ENDPOINT, "body": body},
+                                   ensure_ascii=False) + "\n" for key, body in sorted(requests.items()))
+        try:
+            upload = client.files.create(file=(f"ifforge-{stage}.jsonl", lines.encode()), purpose="batch")
+            batch = client.batches.create(input_file_id=upload.id, endpoint=ENDPOINT, completion_window="24h",
+                                          metadata={"ifforge_stage": stage})
+        except openai.APIStatusError as error:
+            if error.status_code >= 500 or error.status_code == 429:
+                raise
+            raise LLMFatal(f"{config.base_url or 'the OpenAI API'} refused the batch of stage {stage} "
+                           f"({error.status_code}: {str(error)[:200]}); does it take batches? "
+                           "Run without llm_batch to ask online") from error
+        state = {"batch_id": batch.id, "input_file_id": upload.id, "stage": stage, "model": config.model,
+                 "base_url": config.base_url, "requests": len(requests), "submitted_at": time.time()}
+        write_json(path, state)  # before any waiting: a killed run resumes this batch
+        log.info("%s: batch %s submitted with %d requests (state: %s)", stage, batch.id, len(requests), path)
+    else:
+        log.info("%s: resuming batch %s (state: %s)", stage, state["batch_id"], path)
+    batch = client.batches.retrieve(state["batch_id"])
+    while batch.status not in ENDED:
+        time.sleep(options.poll_seconds)
+        batch = client.batches.retrieve(state["batch_id"])
+    counts = save_answers(client, batch, cache, config, requests, ledger, stage, tag)
+    path.unlink(missing_ok=True)
+    if batch.status != "completed":
+        raise BatchEnded(f"{stage}: batch {batch.id} was {batch.status}; {counts['answered']} of {len(requests)} "
+                         "answers kept in the response cache; run again to ask for the rest")
+    if counts["failed"]:
+        log.warning("%s: batch %s failed %d of %d requests; they are asked online", stage, batch.id,
+                    counts["failed"], len(requests))
+    return counts
+
+
+def save_answers(client: openai.OpenAI, batch: Any, cache: ResponseCache, config: LLMConfig,
+                 requests: dict[str, dict[str, Any]], ledger: Ledger | None, stage: str,
+                 tag: str | None) -> dict[str, int]:
+    """Every answer of the batch's output file into the response cache, under its request's key."""
+    answered = 0
+    text = client.files.content(batch.output_file_id).text if batch.output_file_id else ""
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        row = json.loads(line)
+        key, response = row.get("custom_id"), row.get("response") or {}
+        if key not in requests or response.get("status_code") != 200:
+            continue
+        body = response.get("body") or {}
+        choice = (body.get("choices") or [None])[0] or {}
+        message = choice.get("message") or {}
+        calls = [{"id": call.get("id"), "type": "function",
+                  "function": {"name": call["function"]["name"],
+                               "arguments": clean_text(call["function"].get("arguments") or "")}}
+                 for call in message.get("tool_calls") or []]
+        usage = body.get("usage") or {}
+        prompt_tokens, completion_tokens = usage.get("prompt_tokens") or 0, usage.get("completion_tokens") or 0
+        cache.put(key, config.model, clean_text(message.get("content") or ""), prompt_tokens, completion_tokens,
+                  {"tool_calls": calls, "finish_reason": choice.get("finish_reason")})
+        answered += 1
+        if ledger is not None:
+            token = CALL_TAG.set(tag)
+            try:
+                ledger.add(stage, calls=1, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens)
+            finally:
+                CALL_TAG.reset(token)
+    return {"answered": answered, "failed": len(requests) - answered}
+
+
+def pending(folder: Path) -> list[tuple[Path, dict[str, Any]]]:
+    """The state files of batches submitted and not yet saved (a run waits on them, or was killed)."""
+    return [(path, json.loads(path.read_text())) for path in sorted(Path(folder).glob("*.json"))]
+
+
+def cancel(folder: Path, api_key: str | None) -> list[tuple[str, str]]:
+    """Ask the server to cancel every pending batch; (batch id, its status now) each."""
+    done = []
+    for _, state in pending(folder):
+        batch = _client(state.get("base_url"), api_key).batches.cancel(state["batch_id"])
+        done.append((batch.id, batch.status))
+    return done

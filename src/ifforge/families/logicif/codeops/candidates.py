@@ -1,0 +1,556 @@
+"""Candidate inputs for a seed function that came without any, read from its code (never run here).
+
+The entry function's parameters get a shape (int, float, str, bool, list of X, a fixed-length
+record, dict) from their annotations, defaults and how the code uses them (`for x in v`, `v[0]`,
+`a, b = v`, `len(v)`, `range(v)`, comparisons, string and list methods), else from their names.
+Values come from pools the code itself suggests: each constant a value is compared with, and its
+neighbours (c-1, c, c+1), strings the code compares with, lengths compared with `len(v)`; plus
+empty, one-element and several-element containers, and plain random values. Everything random
+comes from one `random.Random` seeded by the caller, so a seed value gives the same candidates and
+another gives others. Each candidate says where it came from (`origin`).
+"""
+
+from __future__ import annotations
+
+import ast
+import random
+import string
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+Shape = tuple  # ("int",) ("float",) ("str",) ("bool",) ("list", elem) ("record", (slots...)) ("dict", k, v) ("any",)
+INT, FLOAT, STR, BOOL, ANY = ("int",), ("float",), ("str",), ("bool",), ("any",)
+
+STR_METHODS = {"split", "lower", "upper", "strip", "lstrip", "rstrip", "isdigit", "isalpha", "isalnum", "isspace",
+               "startswith", "endswith", "replace", "find", "join", "title", "isupper", "islower", "encode",
+               "capitalize", "swapcase", "zfill", "partition", "splitlines"}
+LIST_METHODS = {"append", "pop", "sort", "extend", "insert", "remove", "reverse", "copy"}
+DICT_METHODS = {"items", "keys", "values", "get", "setdefault", "update"}
+ITERATING = {"zip", "deque", "Counter", "frozenset", "tuple", "any", "all", "map", "filter", "heapify"}
+NAME_HINTS = [  # (name pieces, shape): used only when the code says nothing
+    (("grid", "board", "matrix", "maze", "field"), ("list", ("list", INT))),
+    (("text", "word", "name", "string", "key", "pattern", "line", "char", "code", "msg", "message", "s", "source",
+      "expr", "expression", "sentence", "goal", "src"), STR),
+    (("flag", "strict", "enabled", "verbose", "allow", "is", "has", "use"), BOOL),
+    (("rate", "ratio", "price", "factor", "weight", "prob"), FLOAT),
+    (("list", "items", "values", "nums", "numbers", "arr", "array", "seq", "data", "events", "ops", "queue",
+      "stack", "scores", "costs", "points", "xs"), ("list", INT)),
+]
+
+
+@dataclass
+class Candidate:
+    args: list
+    origin: str  # "defaults", "literal boundary", "edge shape", "random", "llm", "given"
+
+
+@dataclass
+class Facts:
+    """What the code says about one name: its kind, its element, its record slots, its constants."""
+
+    kinds: set = field(default_factory=set)
+    element: set = field(default_factory=set)  # names bound to its elements
+    slots: dict = field(default_factory=lambda: defaultdict(set))  # index -> names bound to that slot
+    width: int = 0  # fixed length seen (unpacking or the largest constant index + 1)
+    keys: set = field(default_factory=set)
+    values: set = field(default_factory=set)
+    constants: set = field(default_factory=set)  # numbers and strings it is compared with
+    lengths: set = field(default_factory=set)  # numbers len(it) is compared with
+
+
+class _Reader(ast.NodeVisitor):
+    def __init__(self):
+        self.facts: dict[str, Facts] = defaultdict(Facts)
+        self.aliases: list[tuple[str, str]] = []  # (copy, original): x = sorted(v), list(v), v[:], v.copy()
+        self.ints: set[int] = set()
+        self.strings: set[str] = set()
+
+    # ---- bindings: for x in v, a, b = v, a = v[0]
+    def _bind(self, target: ast.AST, source: ast.AST) -> None:
+        if isinstance(target, (ast.Tuple, ast.List)):
+            if isinstance(source, ast.Name):
+                facts = self.facts[source.id]
+                facts.width = max(facts.width, len(target.elts))
+                facts.kinds.add("record")
+                for index, element in enumerate(target.elts):
+                    if isinstance(element, ast.Name):
+                        facts.slots[index].add(element.id)
+            return
+        if not isinstance(target, ast.Name):
+            return
+        alias = _copied(source)
+        if alias is not None:
+            self.aliases.append((target.id, alias))
+            return
+        if isinstance(source, ast.Subscript) and isinstance(source.value, ast.Subscript) \
+                and isinstance(source.value.value, ast.Name) and isinstance(source.slice, ast.Constant) \
+                and type(source.slice.value) is int and 0 <= source.slice.value < 8:
+            element = self._element_record(source.value.value.id)
+            element.slots[source.slice.value].add(target.id)
+            return
+        if isinstance(source, ast.Subscript) and isinstance(source.value, ast.Name):
+            index = source.slice
+            if isinstance(index, ast.Constant) and type(index.value) is int and 0 <= index.value < 8:
+                self.facts[source.value.id].slots[index.value].add(target.id)
+            elif not isinstance(index, ast.Slice):
+                self.facts[source.value.id].element.add(target.id)
+
+    def _loop(self, target: ast.AST, iterable: ast.AST) -> None:
+        if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name) and iterable.args:
+            if iterable.func.id == "enumerate" and isinstance(target, ast.Tuple) and len(target.elts) == 2:
+                self._loop(target.elts[1], iterable.args[0])
+                return
+            if iterable.func.id in ("sorted", "reversed", "list", "tuple"):
+                self._loop(target, iterable.args[0])
+                return
+            if iterable.func.id == "range":
+                for arg in iterable.args:
+                    if isinstance(arg, ast.Name):
+                        self.facts[arg.id].kinds.add("int")
+                    if isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name) and arg.func.id == "len" \
+                            and arg.args and isinstance(arg.args[0], ast.Name):
+                        self.facts[arg.args[0].id].kinds.add("container")
+                return
+        if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Attribute) \
+                and isinstance(iterable.func.value, ast.Name) and iterable.func.attr == "items":
+            owner = self.facts[iterable.func.value.id]
+            owner.kinds.add("dict")
+            if isinstance(target, ast.Tuple) and len(target.elts) == 2:
+                for part, into in zip(target.elts, (owner.keys, owner.values)):
+                    if isinstance(part, ast.Name):
+                        into.add(part.id)
+            return
+        if isinstance(iterable, ast.Name):
+            facts = self.facts[iterable.id]
+            facts.kinds.add("iterable")
+            if isinstance(target, ast.Name):
+                facts.element.add(target.id)
+            elif isinstance(target, ast.Tuple):
+                record = f"{iterable.id}[*]"
+                facts.element.add(record)
+                self._bind(target, ast.Name(id=record))
+
+    def visit_For(self, node: ast.For) -> None:
+        self._loop(node.target, node.iter)
+        self.generic_visit(node)
+
+    def visit_comprehension(self, node: ast.comprehension) -> None:
+        self._loop(node.target, node.iter)
+        self.generic_visit(node)
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        for target in node.targets:
+            self._bind(target, node.value)
+        self.generic_visit(node)
+
+    def _element_record(self, name: str) -> Facts:
+        """The facts of `name`'s elements as records (`v[i][0]`), under the pseudo-name `v[*]`."""
+        self.facts[name].element.add(f"{name}[*]")
+        self.facts[name].kinds.add("iterable")
+        record = self.facts[f"{name}[*]"]
+        record.kinds.add("record")
+        return record
+
+    def merge_aliases(self) -> None:
+        """What the code does with a copy (`events = sorted(v)`) tells about the original too."""
+        for copy, original in reversed(self.aliases):
+            into, source = self.facts[original], self.facts[copy]
+            into.kinds |= source.kinds
+            into.element |= source.element
+            into.keys |= source.keys
+            into.values |= source.values
+            into.constants |= source.constants
+            into.lengths |= source.lengths
+            into.width = max(into.width, source.width)
+            for index, names in source.slots.items():
+                into.slots[index] |= names
+
+    # ---- uses
+    def visit_Subscript(self, node: ast.Subscript) -> None:
+        if isinstance(node.value, ast.Subscript) and isinstance(node.value.value, ast.Name) \
+                and isinstance(node.slice, ast.Constant) and type(node.slice.value) is int and 0 <= node.slice.value < 8:
+            record = self._element_record(node.value.value.id)
+            record.width = max(record.width, node.slice.value + 1)
+        if isinstance(node.value, ast.Name):
+            facts = self.facts[node.value.id]
+            facts.kinds.add("indexed")
+            index = node.slice
+            if isinstance(index, ast.Constant) and type(index.value) is int and 0 <= index.value < 8:
+                facts.width = max(facts.width, index.value + 1)
+            elif isinstance(index, ast.Constant) and isinstance(index.value, str):
+                facts.kinds.add("dict")
+        if isinstance(node.value, ast.Subscript) and isinstance(node.value.value, ast.Name):
+            self.facts[node.value.value.id].kinds.add("nested")
+        self.generic_visit(node)
+
+    def visit_Call(self, node: ast.Call) -> None:
+        if isinstance(node.func, ast.Name) and node.func.id in ITERATING:
+            for arg in node.args:
+                if isinstance(arg, ast.Name):
+                    self.facts[arg.id].kinds.add("iterable")
+        if isinstance(node.func, ast.Name) and node.args and isinstance(node.args[0], ast.Name):
+            name = node.args[0].id
+            if node.func.id == "len":
+                self.facts[name].kinds.add("container")
+            elif node.func.id in ("abs", "range", "chr", "bin", "hex"):
+                self.facts[name].kinds.add("int")
+            elif node.func.id in ("sum", "max", "min", "sorted", "set", "enumerate", "reversed", "list") \
+                    and len(node.args) == 1:
+                self.facts[name].kinds.add("iterable")
+            elif node.func.id in ("max", "min"):
+                for arg in node.args:
+                    if isinstance(arg, ast.Name):
+                        self.facts[arg.id].kinds.add("number")
+            elif node.func.id == "ord":
+                self.facts[name].kinds.add("str")
+        if isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name):
+            name, method = node.func.value.id, node.func.attr
+            if method in STR_METHODS:
+                self.facts[name].kinds.add("str")
+            elif method in LIST_METHODS:
+                self.facts[name].kinds.add("iterable")
+            elif method in DICT_METHODS:
+                self.facts[name].kinds.add("dict")
+        self.generic_visit(node)
+
+    def visit_BinOp(self, node: ast.BinOp) -> None:
+        for side, other in ((node.left, node.right), (node.right, node.left)):
+            if isinstance(side, ast.Name):
+                if isinstance(other, ast.Constant) and isinstance(other.value, str):
+                    self.facts[side.id].kinds.add("str")
+                elif isinstance(node.op, (ast.Sub, ast.FloorDiv, ast.Mod, ast.Pow, ast.BitAnd, ast.BitOr,
+                                          ast.LShift, ast.RShift)) or (
+                        isinstance(other, ast.Constant) and type(other.value) is int):
+                    self.facts[side.id].kinds.add("number")
+        self.generic_visit(node)
+
+    def visit_AugAssign(self, node: ast.AugAssign) -> None:
+        if isinstance(node.value, ast.Name) and isinstance(node.op, (ast.Add, ast.Sub)):
+            self.facts[node.value.id].kinds.add("number")
+        self.generic_visit(node)
+
+    def visit_Compare(self, node: ast.Compare) -> None:
+        operands = [node.left, *node.comparators]
+        for left, op, right in zip(operands, node.ops, operands[1:]):
+            for side, other in ((left, right), (right, left)):
+                values = _constants(other)
+                if values is None:
+                    continue
+                if isinstance(side, ast.Name):
+                    facts = self.facts[side.id]
+                    facts.constants |= values
+                    if isinstance(op, (ast.In, ast.NotIn)) and isinstance(other, (ast.Tuple, ast.List, ast.Set)):
+                        continue
+                    if isinstance(op, (ast.Lt, ast.LtE, ast.Gt, ast.GtE)) and all(
+                            type(v) is int for v in values):
+                        facts.kinds.add("int")
+                elif isinstance(side, ast.Call) and isinstance(side.func, ast.Name) and side.func.id == "len" \
+                        and side.args and isinstance(side.args[0], ast.Name):
+                    self.facts[side.args[0].id].lengths |= {v for v in values if type(v) is int}
+                    self.facts[side.args[0].id].kinds.add("container")
+                elif isinstance(side, ast.Subscript) and isinstance(side.value, ast.Name):
+                    index = side.slice
+                    if isinstance(index, ast.Constant) and type(index.value) is int and 0 <= index.value < 8:
+                        slot = f"{side.value.id}[{index.value}]"
+                        self.facts[side.value.id].slots[index.value].add(slot)
+                        self.facts[slot].constants |= values
+        self.generic_visit(node)
+
+    def visit_Constant(self, node: ast.Constant) -> None:
+        if type(node.value) is int and abs(node.value) <= 10_000:
+            self.ints.add(node.value)
+        elif isinstance(node.value, str) and len(node.value) <= 20 and "\n" not in node.value:
+            self.strings.add(node.value)
+
+
+def _copied(node: ast.AST) -> str | None:
+    """The name a value copies or reorders (`sorted(v)`, `list(v)`, `v[:]`, `v.copy()`), else None."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in (
+            "sorted", "list", "tuple", "reversed", "deque") and len(node.args) == 1 \
+            and isinstance(node.args[0], ast.Name):
+        return node.args[0].id
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "copy" \
+            and isinstance(node.func.value, ast.Name):
+        return node.func.value.id
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and isinstance(node.slice, ast.Slice):
+        return node.value.id
+    return None
+
+
+def _constants(node: ast.AST) -> set | None:
+    """The constants of a literal (a number, a string, or a tuple / list / set of them), else None."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant) \
+            and type(node.operand.value) in (int, float):
+        return {-node.operand.value}
+    if isinstance(node, ast.Constant) and type(node.value) in (int, float, str):
+        return {node.value}
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+        parts = [_constants(element) for element in node.elts]
+        if parts and all(part is not None for part in parts):
+            return set().union(*parts)
+    return None
+
+
+def _annotation_shape(node: ast.AST | None) -> Shape | None:
+    if node is None:
+        return None
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        try:
+            node = ast.parse(node.value, mode="eval").body
+        except SyntaxError:
+            return None
+    if isinstance(node, ast.Name):
+        return {"int": INT, "float": FLOAT, "str": STR, "bool": BOOL, "list": ("list", INT), "List": ("list", INT),
+                "dict": ("dict", STR, INT), "Dict": ("dict", STR, INT), "tuple": ("list", INT),
+                "set": ("list", INT)}.get(node.id)
+    if isinstance(node, ast.Subscript) and isinstance(node.value, (ast.Name, ast.Attribute)):
+        outer = node.value.id if isinstance(node.value, ast.Name) else node.value.attr
+        inner = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        shapes = [_annotation_shape(part) or ANY for part in inner]
+        if outer in ("list", "List", "Sequence", "Iterable", "set", "Set", "frozenset"):
+            return ("list", shapes[0])
+        if outer in ("tuple", "Tuple"):
+            if len(inner) == 2 and isinstance(inner[1], ast.Constant) and inner[1].value is Ellipsis:
+                return ("list", shapes[0])
+            return ("record", tuple(shapes))
+        if outer in ("dict", "Dict", "Mapping"):
+            return ("dict", shapes[0], shapes[-1])
+        if outer == "Optional":
+            return shapes[0]
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):  # X | None
+        return _annotation_shape(node.left) or _annotation_shape(node.right)
+    return None
+
+
+def _value_shape(value: Any) -> Shape:
+    if isinstance(value, bool):
+        return BOOL
+    if isinstance(value, int):
+        return INT
+    if isinstance(value, float):
+        return FLOAT
+    if isinstance(value, str):
+        return STR
+    if isinstance(value, (list, tuple)):
+        return ("list", _value_shape(value[0]) if value else INT)
+    if isinstance(value, dict):
+        return ("dict", STR, INT)
+    return ANY
+
+
+def _hint(name: str) -> Shape:
+    pieces = set(name.lower().split("_")) | {name.lower()}
+    for words, shape in NAME_HINTS:
+        if pieces & set(words):
+            return shape
+    if name.lower().endswith("s") and len(name) > 2:
+        return ("list", INT)
+    return INT
+
+
+@dataclass(frozen=True)
+class Parameter:
+    name: str
+    shape: Shape
+    default: Any = None
+    has_default: bool = False
+    constants: tuple = ()  # what the code compares this value (or its parts) with
+    lengths: tuple = ()
+
+
+class Signature:
+    """The entry function's positional parameters with their shapes, and the code's constants."""
+
+    def __init__(self, source: str, entry: str):
+        tree = ast.parse(source)
+        function = next((node for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+                         and node.name == entry), None)
+        if function is None:
+            raise ValueError(f"no top-level function named {entry}")
+        reader = _Reader()
+        reader.visit(function)
+        reader.merge_aliases()
+        whole = _Reader()
+        whole.visit(tree)
+        self.ints = sorted(whole.ints)
+        self.strings = sorted(whole.strings)
+        self.reader = reader
+        positional = [*function.args.posonlyargs, *function.args.args]
+        defaults = [None] * (len(positional) - len(function.args.defaults)) + list(function.args.defaults)
+        self.parameters: list[Parameter] = []
+        for arg, default in zip(positional, defaults):
+            value, literal = None, False
+            if default is not None:
+                try:
+                    value, literal = ast.literal_eval(default), True
+                except (ValueError, SyntaxError, TypeError):
+                    pass
+            shape = _annotation_shape(arg.annotation) or self._shape(arg.arg, 0)
+            if shape == ANY:
+                shape = _value_shape(value) if literal and value is not None else _hint(arg.arg)
+            self.parameters.append(Parameter(arg.arg, shape, value, default is not None and literal,
+                                             tuple(sorted(self._constants(arg.arg), key=repr)),
+                                             tuple(sorted(reader.facts[arg.arg].lengths))))
+        self.required = len(positional) - len(function.args.defaults)
+
+    def _constants(self, name: str, depth: int = 0) -> set:
+        """Constants compared with this name or any name bound to its parts."""
+        if depth > 4 or name not in self.reader.facts:
+            return set()
+        facts = self.reader.facts[name]
+        found = set(facts.constants)
+        for names in [facts.element, facts.keys, facts.values, *facts.slots.values()]:
+            for other in names:
+                found |= self._constants(other, depth + 1)
+        return found
+
+    def _shape(self, name: str, depth: int) -> Shape:
+        """The shape the code's uses give `name`; ANY when they say nothing."""
+        if depth > 4 or name not in self.reader.facts:
+            return ANY
+        facts = self.reader.facts[name]
+        kinds = facts.kinds
+        if "str" in kinds:
+            return STR
+        if kinds & {"iterable", "container", "indexed", "record", "nested"} or facts.element or facts.slots:
+            if facts.slots and facts.width and not facts.element and "iterable" not in kinds:
+                return ("record", tuple(self._slot_shape(facts, i, depth) for i in range(facts.width)))
+            elements = [self._shape(other, depth + 1) for other in sorted(facts.element)]
+            element = next((shape for shape in elements if shape != ANY), ANY)
+            if element == ANY and "nested" in kinds:
+                element = ("list", INT)
+            if element == ANY and _strings_only(self._constants(name)):
+                element = STR
+            if element == STR and "iterable" in kinds and (_hint(name) == STR or all(
+                    len(v) <= 1 for v in self._constants(name) if isinstance(v, str))):
+                return STR  # iterated character by character
+            return ("list", INT if element == ANY else element)
+        if "dict" in kinds:
+            return ("dict", STR, INT)
+        if kinds & {"int", "number"}:
+            return FLOAT if any(type(v) is float for v in facts.constants) else INT
+        if facts.constants:
+            return _value_shape(sorted(facts.constants, key=repr)[0])
+        return ANY
+
+    def _slot_shape(self, facts: Facts, index: int, depth: int) -> Shape:
+        shapes = [self._shape(other, depth + 1) for other in sorted(facts.slots.get(index, ()))]
+        return next((shape for shape in shapes if shape != ANY), INT)
+
+
+def _strings_only(values: set) -> bool:
+    return bool(values) and all(isinstance(v, str) for v in values)
+
+
+class Maker:
+    """Values of a shape, drawn with one `random.Random`."""
+
+    def __init__(self, signature: Signature, rng: random.Random):
+        self.rng = rng
+        self.ints = signature.ints
+        self.strings = [s for s in signature.strings if s.strip()] or ["a", "b", "ab"]
+        letters = sorted({c for s in self.strings for c in s if c.isprintable()}) or list(string.ascii_lowercase[:6])
+        self.letters = letters
+
+    def boundary_int(self, constants: tuple) -> int:
+        numbers = [v for v in constants if type(v) is int] or self.ints or [0, 1]
+        base = self.rng.choice(numbers)
+        return base + self.rng.choice((-1, 0, 1))
+
+    def value(self, shape: Shape, mode: str, constants: tuple = (), lengths: tuple = (), depth: int = 0) -> Any:
+        rng = self.rng
+        kind = shape[0]
+        if kind in ("int", "any"):
+            if mode == "boundary" or (constants and rng.random() < 0.5):
+                return self.boundary_int(constants)
+            return rng.choice((rng.randint(0, 10), rng.randint(-3, 25), rng.randint(0, 3)))
+        if kind == "float":
+            numbers = [float(v) for v in constants if type(v) in (int, float)]
+            if numbers and (mode == "boundary" or rng.random() < 0.5):
+                return round(rng.choice(numbers) + rng.choice((-0.5, 0.0, 0.5)), 2)
+            return round(rng.uniform(-2, 20), rng.choice((0, 1, 2)))
+        if kind == "bool":
+            return rng.random() < 0.5
+        if kind == "str":
+            words = [v for v in constants if isinstance(v, str)]
+            if words and (mode == "boundary" or rng.random() < 0.6):
+                word = rng.choice(words)
+                return word if rng.random() < 0.8 else word + rng.choice(self.letters)
+            if mode == "edge":
+                return rng.choice(("", rng.choice(self.letters)))
+            if rng.random() < 0.3:
+                return rng.choice(self.strings)
+            return "".join(rng.choice(self.letters) for _ in range(rng.randint(0, 7)))
+        if kind == "record":
+            return [self.value(slot, mode if mode != "edge" else "random", constants, (), depth + 1)
+                    for slot in shape[1]]
+        if kind == "list":
+            size = self.size(mode, lengths, depth)
+            return [self.value(shape[1], "random" if mode == "edge" else mode, constants, (), depth + 1)
+                    for _ in range(size)]
+        if kind == "dict":
+            size = self.size(mode, lengths, depth)
+            return {str(self.value(STR, mode, constants)) or "k": self.value(shape[2], mode, ()) for _ in range(size)}
+        return 0
+
+    def size(self, mode: str, lengths: tuple, depth: int) -> int:
+        rng = self.rng
+        if mode == "edge" and depth == 0:
+            return rng.choice((0, 1))
+        if lengths and (mode == "boundary" or rng.random() < 0.3):
+            return max(0, rng.choice(lengths) + rng.choice((-1, 0, 1)))
+        return rng.randint(0, 3 if depth else 6)
+
+
+def candidates(source: str, entry: str, seed: int, count: int) -> list[Candidate]:
+    """About `count` distinct candidate argument lists for `entry`, each with its origin; the same
+    `seed` gives the same list. Raises `ValueError` when the function cannot be read."""
+    signature = Signature(source, entry)
+    rng = random.Random(seed)
+    maker = Maker(signature, rng)
+    parameters = signature.parameters
+    found: list[Candidate] = []
+    seen: set[str] = set()
+
+    def add(args: list, origin: str) -> None:
+        key = repr(args)
+        if key not in seen:
+            seen.add(key)
+            found.append(Candidate(args, origin))
+
+    if parameters and all(p.has_default for p in parameters):
+        add([p.default for p in parameters], "defaults")
+    if not parameters:
+        add([], "defaults")
+        return found
+    plans = [("edge", "edge shape")] * max(2, count // 8) + [("boundary", "literal boundary")] * (count // 2)
+    plans += [("random", "random")] * max(0, count - len(plans))
+    for mode, origin in plans:
+        if len(found) >= count:
+            break
+        args = []
+        for parameter in parameters:
+            if parameter.has_default and rng.random() < 0.25:
+                args.append(parameter.default)
+                continue
+            own = mode if mode != "edge" or parameter.shape[0] in ("list", "dict", "str") else "random"
+            args.append(maker.value(parameter.shape, own, parameter.constants, parameter.lengths))
+        add(args, origin)
+    return found
+
+
+def describe_signature(source: str, entry: str) -> str:
+    """`name(a: int, b: list[str])`: the inferred shapes, for the prompt that asks a model for inputs."""
+    signature = Signature(source, entry)
+    return f"{entry}(" + ", ".join(f"{p.name}: {_shape_text(p.shape)}" for p in signature.parameters) + ")"
+
+
+def _shape_text(shape: Shape) -> str:
+    if shape[0] == "list":
+        return f"list[{_shape_text(shape[1])}]"
+    if shape[0] == "record":
+        return "[" + ", ".join(_shape_text(s) for s in shape[1]) + "]"
+    if shape[0] == "dict":
+        return f"dict[{_shape_text(shape[1])}, {_shape_text(shape[2])}]"
+    return shape[0]

@@ -1,0 +1,190 @@
+"""Inputs stage: a seed with no (or too few) test inputs gets a small set that covers its branches.
+
+Candidates come from the code (`codeops.candidates`: signature, constants, container shapes, seeded
+randomness) and, with a model, from the model (`propose_inputs` prompt). Each runs in the sandbox
+(the original seed, recording the arcs it takes); a candidate is kept only if it runs without
+error, runs at most `input_max_steps` lines, no line of it runs `max_tracker_value` times or more
+(no tracker counting loops or branches could pass execute's filter), and it passes execute's other
+filters. Then a greedy set cover over arcs keeps between `inputs_min` and `inputs_max`: always the
+candidate that adds the most arcs not yet covered (ties broken by the seeded order), then, up to
+the minimum, candidates with outputs not yet seen. Each input says where it came from.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections import Counter
+from typing import Any
+
+from pydantic import BaseModel
+
+from ifforge.core import sandbox
+from ifforge.core.llm import LLM, LLMError
+from ifforge.core.prompts import load_prompt
+from ifforge.core.store import canonical_json, code_version, content_hash
+from ifforge.core.untrusted import BadValue, check_value
+from ifforge.families.logicif.codeops.candidates import Candidate, Signature, candidates, describe_signature
+from ifforge.families.logicif.configs import InputsConfig
+from ifforge.families.logicif.records import DroppedItem, Outcome, SeedFunction, TestInput
+from ifforge.families.logicif.stages.execute import decimal_places, largest_magnitude
+
+STAGE = "inputs"
+VERSION = code_version(sys.modules[__name__])  # with every ifforge module it reaches
+CANDIDATE_SECONDS = 0.5  # a candidate is meant to be quick; one that is not must not eat the budget
+
+
+def needs_inputs(seed: SeedFunction, config: InputsConfig) -> bool:
+    return len(seed.inputs) < config.generate_inputs_below
+
+
+def problem(args: list, result: sandbox.CaseResult, config: InputsConfig) -> str | None:
+    """Why a candidate's run cannot become a test case (a short reason), or None."""
+    if not result.ok:
+        return result.status
+    if result.arcs is None or result.max_hits is None or result.steps is None:
+        return "not_traced"
+    if result.steps > config.input_max_steps:
+        return "too_slow"
+    if result.max_hits >= config.max_tracker_value:
+        return "loops_too_long"
+    if decimal_places(result.output) > config.max_decimal_places:
+        return "too_many_decimals"
+    if largest_magnitude(args) > config.max_input_magnitude or len(canonical_json(args)) > config.max_input_length:
+        return "input_too_large"
+    return None
+
+
+def select(pool: list[tuple[Candidate, sandbox.CaseResult]], forced: int, minimum: int, maximum: int,
+           rng: random.Random) -> list[tuple[int, int]]:
+    """(index in pool, arcs it added) of the chosen: the first `forced` always, then a greedy cover
+    of arcs, then new outputs up to `minimum`."""
+    arcs = [{tuple(arc) for arc in result.arcs} for _, result in pool]
+    order = list(range(forced, len(pool)))
+    rng.shuffle(order)  # the seeded order breaks ties: another seed, another set of the same reach
+    chosen: list[tuple[int, int]] = []
+    covered: set = set()
+    for index in range(forced):
+        chosen.append((index, len(arcs[index] - covered)))
+        covered |= arcs[index]
+    left = list(order)
+    while left and len(chosen) < maximum:
+        best = max(left, key=lambda i: len(arcs[i] - covered))  # the first of the best, in seeded order
+        gain = arcs[best] - covered
+        if not gain:
+            break
+        chosen.append((best, len(gain)))
+        covered |= gain
+        left.remove(best)
+    outputs = {canonical_json(pool[i][1].output) for i, _ in chosen}
+    for fresh_output_only in (True, False):
+        for index in list(left):
+            if len(chosen) >= minimum:
+                break
+            output = canonical_json(pool[index][1].output)
+            if fresh_output_only and output in outputs:
+                continue
+            chosen.append((index, 0))
+            outputs.add(output)
+            left.remove(index)
+    return chosen
+
+
+def generate(seed: SeedFunction, config: InputsConfig, proposed: list[Candidate] = (),
+             notes: list[str] = ()) -> Outcome[SeedFunction]:
+    """The seed with its given inputs and a covering set of generated ones; or a drop saying why none ran."""
+    item_seed = int(content_hash(config.input_seed, seed.task_id)[:12], 16)
+    try:
+        made = candidates(seed.source, seed.entry, item_seed, config.input_candidates)
+    except (SyntaxError, ValueError, RecursionError) as error:
+        return Outcome(dropped=[DroppedItem(task_id=seed.task_id, stage=STAGE, reason="no_working_inputs",
+                                            detail=f"cannot read the signature of {seed.entry}: {error}",
+                                            origin=seed.origin)])
+    given = [Candidate(list(i.args), "given") for i in seed.inputs]
+    seen, pool_candidates = set(), []
+    for candidate in [*given, *proposed, *made]:
+        key = canonical_json(candidate.args)
+        if key not in seen or candidate.origin == "given":
+            seen.add(key)
+            pool_candidates.append(candidate)
+    limits = sandbox.Limits(case_seconds=min(config.case_seconds, CANDIDATE_SECONDS),
+                            memory_bytes=config.memory_mb << 20)
+    results = sandbox.run_cases(seed.source, seed.entry, [c.args for c in pool_candidates], limits=limits,
+                                budget=config.budget(), coverage=True)
+    rejected: Counter = Counter()
+    first_error: dict[str, str] = {}
+    pool = []
+    for index, (candidate, result) in enumerate(zip(pool_candidates, results)):
+        why = problem(candidate.args, result, config)
+        if why is None or index < len(given):  # given inputs stay: execute judges them as before
+            pool.append((candidate, result if why is None else sandbox.CaseResult(index=index, status="ok", arcs=[])))
+            continue
+        rejected[why] += 1
+        if why not in first_error and result.error:
+            first_error[why] = result.error[:200] + (f" (seed line {result.line})" if result.line else "")
+    if len(pool) == len(given):
+        reasons = ", ".join(f"{why} {n}" + (f" (first: {first_error[why]})" if why in first_error else "")
+                            for why, n in rejected.most_common())
+        return Outcome(dropped=[DroppedItem(task_id=seed.task_id, stage=STAGE, reason="no_working_inputs",
+                                            detail=f"none of {len(pool_candidates) - len(given)} candidate inputs "
+                                                   f"passed: {reasons or 'no candidates'}", origin=seed.origin)])
+    chosen = select(pool, len(given), max(config.inputs_min, len(given)), max(config.inputs_max, len(given)),
+                    random.Random(item_seed))
+    inputs = list(seed.inputs) + [TestInput(args=pool[index][0].args, origin=pool[index][0].origin)
+                                  for index, _ in chosen[len(given):]]
+    every_arc = {tuple(arc) for _, result in pool for arc in result.arcs}
+    kept_arcs = {tuple(arc) for index, _ in chosen for arc in pool[index][1].arcs}
+    report = {"input_seed": config.input_seed, "candidates": len(pool_candidates) - len(given),
+              "from": dict(Counter(c.origin for c in pool_candidates[len(given):])),
+              "passed": len(pool) - len(given), "rejected": dict(rejected), "first_error": first_error,
+              "arcs_covered": len(kept_arcs), "arcs_seen": len(every_arc),
+              "chosen": [{"args": pool[index][0].args, "origin": pool[index][0].origin, "new_arcs": gain}
+                         for index, gain in chosen], "notes": list(notes)}
+    return Outcome(kept=seed.model_copy(update={"inputs": inputs}), evidence=[report])
+
+
+def run(seed: SeedFunction, config: InputsConfig) -> Outcome[SeedFunction]:
+    return generate(seed, config) if needs_inputs(seed, config) else Outcome(kept=seed)
+
+
+class InputsReply(BaseModel):
+    inputs: list[list[Any]]
+
+
+def proposals(seed: SeedFunction, reply: InputsReply) -> tuple[list[Candidate], list[str]]:
+    """The model's calls that fit the signature and are storable values; notes on the rest."""
+    signature = Signature(seed.source, seed.entry)
+    total, notes, found = len(signature.parameters), [], []
+    for number, args in enumerate(reply.inputs, start=1):
+        if not signature.required <= len(args) <= total:
+            notes.append(f"model input {number}: {len(args)} arguments, {seed.entry} takes "
+                         f"{signature.required} to {total}")
+            continue
+        try:
+            check_value(args)
+        except BadValue as error:
+            notes.append(f"model input {number} {error}")
+            continue
+        found.append(Candidate(args, "llm"))
+    return found, notes
+
+
+async def run_llm(seed: SeedFunction, llm: LLM, config: InputsConfig) -> Outcome[SeedFunction]:
+    """The model proposes calls too; they compete with the code's candidates for coverage."""
+    if not needs_inputs(seed, config):
+        return Outcome(kept=seed)
+    prompt = load_prompt("propose_inputs")
+    notes: list[str] = []
+    proposed: list[Candidate] = []
+    try:
+        signature = describe_signature(seed.source, seed.entry)
+        messages = [{"role": "user", "content": prompt.render(source=seed.source, entry=seed.entry,
+                                                               signature=signature, count=config.inputs_max)}]
+        reply, _ = await llm.chat_json(messages, InputsReply, stage=STAGE,
+                                       prompt_versions={"propose_inputs": prompt.hash})
+        proposed, notes = proposals(seed, reply)
+    except LLMError as error:
+        notes.append(f"no inputs from the model: {str(error)[:300]}")
+    except (SyntaxError, ValueError) as error:
+        notes.append(f"cannot read the signature: {error}")
+    return await sandbox.off_loop(generate, seed, config, proposed, notes)

@@ -1,0 +1,202 @@
+"""Input generation for seeds without inputs: covering sets from the code (and a model), seeded."""
+
+import asyncio
+import json
+
+from ifforge.core.llm import LLM, LLMConfig
+from ifforge.core.sandbox import run_cases
+from ifforge.families.logicif.configs import InputsConfig, from_settings
+from ifforge.families.logicif.records import SeedFunction, TestInput
+from ifforge.families.logicif.settings import LogicIFSettings
+from ifforge.families.logicif.stages import inputs
+from ifforge.testing.openai_stub import Answer, StubServer
+
+ROUTE = '''
+def route(parcels, limit, mode="fast"):
+    total = 0
+    for weight in parcels:
+        if weight > 20:
+            total += 3
+        elif weight == 0:
+            total -= 1
+        else:
+            total += 1
+    if len(parcels) == 0:
+        return -1
+    if limit < 5:
+        return total * 2
+    if mode == "slow":
+        return total + limit
+    return total
+'''
+ORIGINS = {"defaults", "literal boundary", "edge shape", "random", "llm", "given"}
+
+
+def _config(**settings):
+    return from_settings(InputsConfig, LogicIFSettings(**settings))
+
+
+def _seed(source=ROUTE, entry="route", given=()):
+    return SeedFunction(task_id=entry, source=source, entry=entry, origin=f"{entry}.py",
+                        inputs=[TestInput(args=args, line=i + 1) for i, args in enumerate(given)])
+
+
+def _branches(args_list):
+    """Which side of each branch of ROUTE the inputs take (computed here on the inputs, not by running them)."""
+    sides = set()
+    for parcels, limit, *mode in args_list:
+        mode = mode[0] if mode else "fast"
+        for weight in parcels:
+            sides.add("heavy" if weight > 20 else "empty parcel" if weight == 0 else "light")
+        if not parcels:
+            sides.add("no parcels")
+        elif limit < 5:
+            sides.add("low limit")
+        else:
+            sides.add("slow" if mode == "slow" else "fast")
+    return sides
+
+
+def test_the_sandbox_records_both_sides_of_a_branch_and_the_busiest_line():
+    code = "def g(x):\n    if x > 3:\n        return 1\n    for i in range(x):\n        x += 1\n    return x\n"
+    high, low = run_cases(code, "g", [[5], [2]], coverage=True)
+    assert {tuple(a) for a in high.arcs} == {(-1, 2), (2, 3), (3, -1)} and high.max_hits == 1
+    assert (2, 4) in {tuple(a) for a in low.arcs} and (5, 4) in {tuple(a) for a in low.arcs}
+    assert low.max_hits == 3 and low.output == 4
+
+
+def test_a_function_without_inputs_gets_a_small_set_that_takes_every_branch_both_ways():
+    outcome = inputs.run(_seed(), _config())
+    chosen = outcome.kept.inputs
+    assert 8 <= len(chosen) <= 12
+    assert {i.origin for i in chosen} <= ORIGINS and all(i.origin for i in chosen)
+    assert _branches([i.args for i in chosen]) == {"heavy", "empty parcel", "light", "no parcels", "low limit",
+                                                   "slow", "fast"}
+    report = outcome.evidence[0]
+    assert report["arcs_covered"] == report["arcs_seen"] and report["passed"] >= len(chosen)
+    assert [c["args"] for c in report["chosen"]] == [i.args for i in chosen]
+    assert all(len(json.dumps(i.args)) < 200 for i in chosen)
+
+
+def test_the_same_seed_gives_the_same_inputs_and_another_seed_gives_others():
+    first = inputs.run(_seed(), _config(input_seed=0)).kept.inputs
+    again = inputs.run(_seed(), _config(input_seed=0)).kept.inputs
+    other = inputs.run(_seed(), _config(input_seed=7)).kept.inputs
+    assert first == again
+    assert [i.args for i in first] != [i.args for i in other]
+    assert _branches([i.args for i in other]) == _branches([i.args for i in first])  # the same surface, anew
+
+
+def test_inputs_that_break_the_filters_are_not_kept():
+    loops = "def spin(n):\n    total = 0\n    if n > 60:\n        total = 1\n    for i in range(n):\n" \
+            "        total += i % 3\n    return total\n"
+    outcome = inputs.run(_seed(loops, "spin"), _config())
+    assert all(i.args[0] < 49 for i in outcome.kept.inputs)  # no line runs 50 times: a tracker's limit
+    assert outcome.evidence[0]["rejected"]["loops_too_long"] >= 2  # 60 and 61 at least
+    sevenths = inputs.run(_seed("def part(n):\n    return n / 7\n", "part"), _config())
+    assert sevenths.kept.inputs and all(i.args[0] % 7 == 0 for i in sevenths.kept.inputs)  # <= 6 decimals
+    assert sevenths.evidence[0]["rejected"]["too_many_decimals"] > 0
+
+
+def test_a_function_no_candidate_runs_on_is_dropped_with_the_reason():
+    outcome = inputs.run(_seed("def boom(x, y):\n    raise ValueError('never')\n", "boom"), _config())
+    assert outcome.kept is None
+    [drop] = outcome.dropped
+    assert drop.reason == "no_working_inputs" and drop.stage == "inputs"
+    assert "exception" in drop.detail and "ValueError: never" in drop.detail and "seed line 2" in drop.detail
+
+
+def test_seeds_with_inputs_pass_unchanged_and_few_inputs_are_topped_up():
+    given = [[[1, 2], 3], [[], 9]]
+    seed = _seed(given=given)
+    assert inputs.run(seed, _config()).kept is seed
+    topped = inputs.run(seed, _config(generate_inputs_below=5)).kept.inputs
+    assert [i.args for i in topped[:2]] == given and topped[0].line == 1
+    assert 8 <= len(topped) <= 12 and all(i.origin not in (None, "given") for i in topped[2:])
+
+
+GATE = """
+def gate(codes, key):
+    if sum(codes) == 777 and len(codes) == 3:
+        return key * 2
+    if key in codes:
+        return 1
+    return 0
+"""
+
+
+def test_a_model_proposes_inputs_that_compete_for_coverage():
+    proposed = {"inputs": [[[700, 70, 7], 3], [[1, 2], 2], [[5]], [[4], 5, 6], [[0, 0, 777], 9]]}
+    with StubServer(lambda request: Answer(content=json.dumps(proposed))) as server:
+        async def ask():
+            llm = LLM(LLMConfig(model="stub", base_url=server.url))
+            try:
+                return await inputs.run_llm(_seed(GATE, "gate"), llm, _config())
+            finally:
+                await llm.close()
+
+        outcome = asyncio.run(ask())
+    [request] = server.requests
+    prompt = request["messages"][0]["content"]
+    assert "if sum(codes) == 777" in prompt and "gate(codes: list[int], key: int)" in prompt
+    report = outcome.evidence[0]
+    assert report["from"]["llm"] == 3  # two calls do not fit the signature: noted, not run
+    assert sum("arguments" in note for note in report["notes"]) == 2
+    chosen = {json.dumps(i.args): i.origin for i in outcome.kept.inputs}
+    assert chosen[json.dumps([[700, 70, 7], 3])] == "llm"  # the one branch only the model's input takes
+    assert 8 <= len(outcome.kept.inputs) <= 12 and report["arcs_covered"] == report["arcs_seen"]
+
+
+def test_generate_takes_a_functions_file_alone_and_a_seed_without_input_lines(tmp_path, prefect_server):
+    from conftest import needs_fixture
+
+    from ifforge.cli import main
+
+    tasks = [json.loads(line) for line in needs_fixture("tasks.jsonl").read_text().splitlines()][:2]
+    functions = tmp_path / "functions.jsonl"
+    functions.write_text("".join(json.dumps({"task_id": t["task_id"], "function": t["function"]}) + "\n"
+                                 for t in tasks) + json.dumps({"task_id": "route", "function": ROUTE}) + "\n")
+    out = tmp_path / "out"
+    assert main(["generate", "--functions", str(functions), "--out", str(out), "--llm", "none", "--no-progress",
+                 "--set", "dedup=false", "--set", "expressions=0"]) == 0
+    [version] = (out / "logicif").glob("v001")
+    rows = [json.loads(line) for line in (version / "benchmark.jsonl").read_text().splitlines()]
+    by_task = {}
+    for row in rows:
+        by_task.setdefault(row["task_id"], []).append(row["input"])
+    assert set(by_task) == {t["task_id"] for t in tasks} | {"route"}
+    assert all(3 <= len(cases) <= 12 for cases in by_task.values())
+    record = json.loads((version / "items" / "route" / "inputs.json").read_text())
+    assert record["kept"] and record["arcs_covered"] == record["arcs_seen"] and record["input_seed"] == 0
+    assert {row["input_origin"] for row in rows if row["task_id"] == "route"} <= ORIGINS - {"given"}
+    executed = json.loads((version / "items" / "route" / "execute.json").read_text())
+    assert {case["origin"] for case in executed["cases"]} <= ORIGINS - {"given"}
+    manifest = json.loads((version / "manifest.json").read_text())
+    assert manifest["stages"]["inputs"]["computed"] == 3 and "test_cases" not in manifest["inputs"]
+
+
+LEDGER = '''
+def ledger(ops, limits: dict[str, int], rate=1.5, label="a"):
+    total = 0
+    for op in sorted(ops):
+        kind = op[0]
+        if kind == "pay":
+            _, who, amount = op
+            if amount > 100 and who.upper() in limits:
+                total += amount * rate
+    return total
+'''
+
+
+def test_shapes_come_from_annotations_defaults_and_how_the_code_uses_a_value():
+    from ifforge.families.logicif.codeops.candidates import candidates, describe_signature
+
+    assert describe_signature(LEDGER, "ledger") == \
+        "ledger(ops: list[[str, str, int]], limits: dict[str, int], rate: float, label: str)"
+    made = candidates(LEDGER, "ledger", seed=3, count=60)
+    records = [op for c in made for op in c.args[0]]
+    assert any(op[0] == "pay" for op in records)  # the string the code compares with
+    assert {99, 100, 101} & {op[2] for op in records}  # boundaries of the constant it is compared with
+    assert {c.origin for c in made} >= {"edge shape", "literal boundary", "random"}
+    assert any(c.args[0] == [] for c in made)
+    assert candidates(LEDGER, "ledger", seed=3, count=60) == made
