@@ -29,6 +29,7 @@ from prefect.cache_policies import NO_CACHE  # noqa: E402
 
 from ifforge.core.store import VersionStore  # noqa: E402
 from ifforge.factory import (  # noqa: E402
+    changes_line,
     fingerprint,
     run_stage_shard,
     summary_markdown,
@@ -156,6 +157,9 @@ def generate(family: str = "logicif", seeds: str | None = None, functions: str |
     manifest = write_manifest(store, family=bench, settings=settings, plan=plan, inputs=loaded.inputs,
                               stage_counts=counts, dropped=dropped, export=export, timings=timings, started=started,
                               llm=usage)
+    changed = json.loads(manifest.read_text()).get("changed")
+    if changed:
+        logger.info(changes_line(changed))
     create_markdown_artifact(summary_markdown(store, counts, dropped, export, timings, usage),
                              key=f"{bench.id}-generate-summary", description=f"{bench.id} generate run summary")
     table = bench.summary_table(store)
