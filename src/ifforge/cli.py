@@ -23,6 +23,31 @@ def _parse_option(text: str) -> tuple[str, object]:
     return key.strip().replace("-", "_"), parsed
 
 
+def _temporary_port(args: argparse.Namespace) -> int:
+    """`--temp-port P`: the port of Prefect's temporary server, checked before anything starts."""
+    import os
+
+    from ifforge.core.prefect_env import TEMP_PORT_VARIABLE, port_free
+
+    if args.temp_port is None:
+        return 0
+    if not port_free(args.temp_port):
+        print(f"ifforge: port {args.temp_port} for Prefect's temporary server is busy; choose another "
+              "with --temp-port", file=sys.stderr)
+        return 2
+    os.environ[TEMP_PORT_VARIABLE] = str(args.temp_port)
+    return 0
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("ifforge")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        return "unknown (not installed)"
+
+
 def _generate(args: argparse.Namespace) -> int:
     from ifforge.core.llm_setup import LLMSetupError, resolve_llm
     from ifforge.core.settings import SettingsError
@@ -54,6 +79,8 @@ def _generate(args: argparse.Namespace) -> int:
             resolve_llm(settings, get_family(settings.family).llm_stages)
     except (SettingsError, LLMSetupError) as error:
         print(f"ifforge: {error}", file=sys.stderr)
+        return 2
+    if _temporary_port(args):
         return 2
     from ifforge.core.untrusted import InputError, check_out_dir
 
@@ -144,6 +171,8 @@ def _evaluate(args: argparse.Namespace) -> int:
         estimate = dry_run(rows, settings, version / "evals" / ".llm_cache.sqlite")
         print(json.dumps({"benchmark": str(rows_path), "model": settings.model, **estimate}, indent=2))
         return 0
+    if _temporary_port(args):
+        return 2
     from ifforge.flows.evaluate import evaluate
 
     try:
@@ -239,10 +268,12 @@ def _serve_until_stopped(start, banner) -> int:
 
 def _server(args: argparse.Namespace) -> int:
     """The Prefect server and UI on 127.0.0.1 until Ctrl-C; flows started meanwhile report to it."""
-    from ifforge.core.prefect_env import configure
+    import os
+
+    from ifforge.core.prefect_env import prefect_home
     from ifforge.core.prefect_server import PrefectServer
 
-    configure()
+    os.environ.setdefault("PREFECT_HOME", str(prefect_home()))  # the project's, where later runs look for it
     return _serve_until_stopped(lambda: PrefectServer(args.port), lambda server: (
         f"Prefect UI: {server.ui_url}   (API {server.api_url}; flows started now report here). Ctrl-C stops it."))
 
@@ -408,6 +439,7 @@ def _complexity(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ifforge", description="Verifiable instruction-following benchmarks.")
+    parser.add_argument("--version", action="version", version=f"ifforge {_version()}")
     commands = parser.add_subparsers(dest="command", required=True)
 
     families = commands.add_parser("families", help="list the benchmark families, one line each")
@@ -430,6 +462,8 @@ def build_parser() -> argparse.ArgumentParser:
     generate.add_argument("--base-url", help="OpenAI-compatible server (default: OPENAI_BASE_URL)")
     generate.add_argument("--no-cache", action="store_true", help="neither read nor write the LLM response cache")
     generate.add_argument("--no-progress", action="store_true", help="no progress bars")
+    generate.add_argument("--temp-port", type=int, metavar="PORT",
+                          help="port of Prefect's temporary server when no `ifforge server` is up (default: random)")
     generate.set_defaults(run=_generate)
 
     evaluate = commands.add_parser("evaluate", help="score a model on a benchmark (the evaluate flow)")
@@ -462,6 +496,8 @@ def build_parser() -> argparse.ArgumentParser:
                                "ends it Failed, exit 1)")
     evaluate.add_argument("--price-input", type=float, metavar="USD", help="price per 1M prompt tokens (for cost)")
     evaluate.add_argument("--price-output", type=float, metavar="USD", help="price per 1M completion tokens")
+    evaluate.add_argument("--temp-port", type=int, metavar="PORT",
+                          help="port of Prefect's temporary server when no `ifforge server` is up (default: random)")
     evaluate.set_defaults(run=_evaluate)
 
     score = commands.add_parser("score", help="score responses in LogicIF's result format")
@@ -482,7 +518,7 @@ def build_parser() -> argparse.ArgumentParser:
     compare_parser.set_defaults(run=_compare)
 
     server = commands.add_parser("server", help="the Prefect server and UI on 127.0.0.1 (offline, sqlite)")
-    server.add_argument("--port", type=int, default=4200)
+    server.add_argument("--port", type=int, default=4200, help="port (default 4200); later runs find it on any port")
     server.set_defaults(run=_server)
 
     deploy = commands.add_parser("deploy", help="serve the generate and evaluate deployments (needs `ifforge server`)")

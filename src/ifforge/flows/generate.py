@@ -38,6 +38,7 @@ from ifforge.factory import (  # noqa: E402
 )
 from ifforge.families import get_family, load_family_settings  # noqa: E402
 from ifforge.families.base import BatchStage  # noqa: E402
+from ifforge.flows.naming import rename_flow_run, slug  # noqa: E402
 
 
 class LostItems(RuntimeError):
@@ -79,7 +80,7 @@ stage_task = task(retries=2, retry_delay_seconds=2, cache_policy=NO_CACHE, persi
                   retry_condition_fn=_no_retry_on_fatal)(run_stage_shard)  # importable by name: Dask pickles it so
 
 
-@flow(name="generate", log_prints=True)
+@flow(name="generate", log_prints=True, flow_run_name="generate-{family}")
 def generate(family: str = "logicif", seeds: str | None = None, functions: str | None = None,
              test_cases: str | None = None, out: str | None = None, benchmark: str | None = None,
              options: dict[str, Any] | None = None, config: str | None = None) -> str:
@@ -105,6 +106,7 @@ def generate(family: str = "logicif", seeds: str | None = None, functions: str |
     for item in dropped:
         logger.warning(item.detail)
     store = VersionStore(settings.benchmark_root, fingerprint(bench, loaded.items, settings, plan))
+    rename_flow_run(slug("generate", settings.benchmark, store.version))
     if store.finished:
         logger.info(f"Nothing changed since {store.version}: the benchmark is at {store.path}")
         return str(store.path)
@@ -161,10 +163,12 @@ def generate(family: str = "logicif", seeds: str | None = None, functions: str |
     if changed:
         logger.info(changes_line(changed))
     create_markdown_artifact(summary_markdown(store, counts, dropped, export, timings, usage),
-                             key=f"{bench.id}-generate-summary", description=f"{bench.id} generate run summary")
+                             key=slug(settings.benchmark, "generate-summary"),
+                             description=f"{settings.benchmark} ({bench.id}) generate run summary")
     table = bench.summary_table(store)
     if table:
-        create_table_artifact(table, key=f"{bench.id}-generate-tasks", description="finished tasks")
+        create_table_artifact(table, key=slug(settings.benchmark, "generate-tasks"),
+                              description=f"{settings.benchmark}: finished tasks")
     logger.info(f"Wrote {export['tasks']} tasks, {export['rows']} rows to {store.path} (manifest: {manifest})")
     return str(store.path)
 

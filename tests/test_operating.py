@@ -1,0 +1,68 @@
+"""Operating ifforge without Prefect running: busy ports get one line, the temporary server's
+port can be pinned, names are what Prefect accepts, `--version`, and the one log line per stage."""
+
+import socket
+
+import pytest
+
+from ifforge.cli import main
+from ifforge.core.prefect_env import PortBusy, pin_temporary_port
+from ifforge.flows.naming import slug
+
+
+@pytest.fixture
+def busy_port():
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        yield taken.getsockname()[1]
+
+
+def _free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_a_busy_port_is_one_line_not_a_traceback(busy_port, capsys, tmp_path):
+    assert main(["server", "--port", str(busy_port)]) == 2
+    error = capsys.readouterr().err.strip()
+    assert error == f"ifforge: port {busy_port} is busy (another program listens on it); choose another with --port"
+    seeds = tmp_path / "seeds"
+    seeds.mkdir()
+    (seeds / "a.py").write_text("def a(x):\n    return x\n\n# input: [1]\n")
+    assert main(["generate", "--seeds", str(seeds), "--out", str(tmp_path / "out"), "--llm", "none",
+                 "--temp-port", str(busy_port)]) == 2
+    assert capsys.readouterr().err.strip().splitlines() == [
+        f"ifforge: port {busy_port} for Prefect's temporary server is busy; choose another with --temp-port"]
+    assert not (tmp_path / "out").exists()  # nothing started, nothing written
+
+
+def test_the_temporary_server_port_is_the_one_asked_for(busy_port):
+    from prefect.server.api.server import SubprocessASGIServer
+
+    prior = SubprocessASGIServer._instances.pop(None, None)  # the test session's own server, put back below
+    try:
+        port = _free_port()
+        pin_temporary_port(port)
+        assert SubprocessASGIServer().port == port  # the instance Prefect's client starts when it needs one
+        with pytest.raises(PortBusy, match=f"port {busy_port} for Prefect's temporary server is busy"):
+            pin_temporary_port(busy_port)
+    finally:
+        SubprocessASGIServer._instances.pop(None, None)
+        if prior is not None:
+            SubprocessASGIServer._instances[None] = prior
+
+
+def test_names_are_what_prefect_accepts():
+    assert slug("generate", "LogicIF", "v004") == "generate-logicif-v004"
+    assert slug("evaluate", "Qwen/Qwen3-8B", "my_bench", "v001") == "evaluate-qwen-qwen3-8b-my-bench-v001"
+    assert slug("", None, "--") == "run"
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0
+    name, version = capsys.readouterr().out.split()
+    assert name == "ifforge" and version[0].isdigit()
