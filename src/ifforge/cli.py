@@ -325,7 +325,7 @@ def _review(args: argparse.Namespace) -> int:
     """Serve the review page (or print review statistics) for one benchmark version."""
     import time
 
-    from ifforge.review import ReviewError, ReviewServer, format_stats, review_stats
+    from ifforge.review import ReviewServer, format_stats, review_stats
 
     version = _version_folder(args.version)
     if not (version / "benchmark.jsonl").exists():
@@ -339,7 +339,7 @@ def _review(args: argparse.Namespace) -> int:
             print(f"review page: {server.url}  (marks go to {version / 'reviews'}); Ctrl-C stops it", flush=True)
             while True:
                 time.sleep(1)
-    except ReviewError as error:
+    except (ValueError, OSError) as error:  # a busy port, a corrupt review file, rows that are not JSON
         print(f"ifforge: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
@@ -361,17 +361,18 @@ def _export(args: argparse.Namespace) -> int:
             return 2
         out = Path(args.out or version / "benchmark_verified.jsonl")
         try:
-            path, tasks = export_verified(version, out)
+            path, tasks = export_verified(version, out, args.min_reviewers)
         except (ValueError, OSError) as error:
             print(f"ifforge: {error}", file=sys.stderr)
             return 2
-        print(f"{tasks} verified tasks written to {path}")
+        print(f"{tasks} verified tasks (at least {args.min_reviewers} reviewer(s), none against) written to {path}")
         return 0
     from ifforge.exports import export
     from ifforge.exports.benchmark import read_benchmark
 
     try:
-        benchmark = read_benchmark(Path(args.version), args.split, args.expressions, args.verified_only)
+        benchmark = read_benchmark(Path(args.version), args.split, args.expressions, args.verified_only,
+                                   min_reviewers=args.min_reviewers)
         out = Path(args.out) if args.out else benchmark.source.parent / "exports" / args.format
         written = export(benchmark, args.format, out)
     except (BenchmarkError, ValueError, OSError) as error:
@@ -545,6 +546,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="jsonl: the verified rows; inspect: an inspect-ai task; lm-eval: an "
                              "lm-evaluation-harness task; hf: a Hugging Face datasets folder with a card")
     export.add_argument("--verified-only", action="store_true", help="only items every reviewer marked faithful")
+    export.add_argument("--min-reviewers", type=int, default=1, metavar="N",
+                        help="with --verified-only: only items at least N people reviewed (default 1)")
     export.add_argument("--split", choices=["full", "mini"], default="full")
     export.add_argument("--expressions", default="original", help="LogicIF: original, all, or ids (e.g. e1,e2)")
     export.add_argument("--out", help="output file (jsonl) or folder (default: <version>/benchmark_verified.jsonl, "
