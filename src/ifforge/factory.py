@@ -159,6 +159,17 @@ def write_manifest(store: VersionStore, *, family, settings: Settings, plan: lis
     })
 
 
+def stage_line(name: str, counts: dict[str, Any], seconds: float, dropped: int | None = None) -> str:
+    """The run's log line for one stage: `execute: 40 in, 38 out (2 dropped), 3 computed, 37 reused, 4.2 s`."""
+    line = f"{name}: {counts.get('in', 0)} in, {counts.get('out', 0)} out"
+    if dropped:
+        line += f" ({dropped} dropped)"
+    for key in ("computed", "reused", "embedded"):
+        if key in counts:
+            line += f", {counts[key]} {key}"
+    return f"{line}, {seconds:.1f} s"
+
+
 def summary_markdown(store: VersionStore, counts: dict, dropped: list[DroppedItem], export: dict, timings: dict,
                      usage: dict) -> str:
     """The run summary published to the Prefect UI."""

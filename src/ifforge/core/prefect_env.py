@@ -104,6 +104,9 @@ def configure() -> str | None:
     os.environ.setdefault("PREFECT_HOME", str(project_root() / ".prefect"))
     os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "120")
     os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
+    # a run logs one line per stage (ifforge's own); Prefect's "Finished in state Completed()" per
+    # task run is left out, its warnings and errors are not
+    os.environ.setdefault("PREFECT_LOGGING_LOGGERS_PREFECT_TASK_RUNS_LEVEL", "WARNING")
     if os.environ.get("PREFECT_API_URL"):
         return os.environ["PREFECT_API_URL"]
     if os.environ.get("IFFORGE_NO_SERVER_PROBE") != "1":

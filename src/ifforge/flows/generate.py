@@ -30,6 +30,7 @@ from prefect.cache_policies import NO_CACHE  # noqa: E402
 from ifforge.core.store import VersionStore  # noqa: E402
 from ifforge.factory import (  # noqa: E402
     changes_line,
+    stage_line,
     fingerprint,
     run_stage_shard,
     summary_markdown,
@@ -110,8 +111,9 @@ def generate(family: str = "logicif", seeds: str | None = None, functions: str |
     if store.finished:
         logger.info(f"Nothing changed since {store.version}: the benchmark is at {store.path}")
         return str(store.path)
-    logger.info(f"{'Resuming' if store.state == 'resumed' else 'Writing'} {store.path} "
-                f"({len(loaded.items)} items loaded, {len(dropped)} skipped)")
+    logger.info(f"{'Resuming' if store.state == 'resumed' else 'Writing'} {store.path}")
+    logger.info(stage_line("load", {"in": len(loaded.items) + len(dropped), "out": len(loaded.items)},
+                           timings["load"], len(dropped)))
     bench.write_loaded(store, loaded.items)
     counts: dict[str, Any] = {"load": {"in": len(loaded.items) + len(loaded.dropped), "out": len(loaded.items)}}
     run_id = uuid.uuid4().hex
@@ -129,17 +131,19 @@ def generate(family: str = "logicif", seeds: str | None = None, functions: str |
                 begun = time.monotonic()
                 items, step_dropped, counts[step.name] = batch_task.with_options(name=step.name)(step, items, settings)
                 for item in step_dropped:
-                    logger.info(f"{item.task_id}: {item.detail}")
+                    logger.debug(f"{item.task_id}: {item.detail}")  # each one is in dropped.jsonl
                     store.write(f"items/{item.task_id}/{step.name}.json", item)
                 dropped += step_dropped
                 timings[step.name] = time.monotonic() - begun
+                logger.info(stage_line(step.name, counts[step.name], timings[step.name], len(step_dropped)))
                 position += 1
                 continue
             chain = []  # the per-item stages from here to the next batch step, pipelined by shard
             while position < len(plan) and not isinstance(plan[position], BatchStage):
                 chain.append(plan[position])
                 position += 1
-            items, lost_here = _run_chain(chain, items, settings, store, run_id, counts, timings, dropped, usage, calls)
+            items, lost_here = _run_chain(chain, items, settings, store, run_id, counts, timings, dropped, usage, calls,
+                                          logger)
             lost += lost_here
         side_results = {name: future.result() for name, future in side.items()}
     finally:
@@ -155,6 +159,7 @@ def generate(family: str = "logicif", seeds: str | None = None, functions: str |
         logger.info(note)
     timings["export"] = time.monotonic() - begun
     counts["export"] = {"in": len(items), "out": export["tasks"]}
+    logger.info(stage_line("export", counts["export"], timings["export"]))
     timings["total"] = time.monotonic() - started
     manifest = write_manifest(store, family=bench, settings=settings, plan=plan, inputs=loaded.inputs,
                               stage_counts=counts, dropped=dropped, export=export, timings=timings, started=started,
@@ -174,7 +179,7 @@ def generate(family: str = "logicif", seeds: str | None = None, functions: str |
 
 
 def _run_chain(chain: list, items: list, settings, store: VersionStore, run_id: str, counts: dict, timings: dict,
-               dropped: list, usage: dict, calls: list) -> tuple[list, int]:
+               dropped: list, usage: dict, calls: list, logger) -> tuple[list, int]:
     """Submit every shard of every stage at once, each shard waiting only for its own previous stage;
     then gather in order, write the per-item artifacts, count and collect drops."""
     from ifforge.core.llm import Usage
@@ -209,6 +214,8 @@ def _run_chain(chain: list, items: list, settings, store: VersionStore, run_id: 
         if stage.uses_llm:
             usage[stage.name] = {"model": stage.model, **stage_usage.report(stage.llm)}
         timings[stage.name] = time.monotonic() - begun  # pipelined: time from the chain's start to this stage's end
+        logger.info(stage_line(stage.name, counts[stage.name], timings[stage.name],
+                               sum(outcome.kept is None for outcome in outcomes)))
     return kept, lost
 
 
