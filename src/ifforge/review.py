@@ -611,8 +611,9 @@ _PAGE = """<!doctype html>
   <span id="shown"></span>
   <span id="message"></span>
   <span id="progress"></span>
-  <p id="keys">Keys: <kbd>n</kbd> next unreviewed, <kbd>j</kbd>/<kbd>k</kbd> next/previous item,
-    <kbd>f</kbd> faithful, <kbd>x</kbd> not faithful, <kbd>c</kbd> comment, <kbd>Esc</kbd> leave a box.</p>
+  <p id="keys">Keys, on the highlighted item (click one, or press n): <kbd>n</kbd> next unreviewed,
+    <kbd>j</kbd>/<kbd>k</kbd> next/previous item, <kbd>f</kbd> faithful, <kbd>x</kbd> not faithful,
+    <kbd>c</kbd> comment, <kbd>Esc</kbd> leave a box.</p>
 </header>
 <main>
 <p class="help">For each task, check that following the <b>instruction</b> on the right gives exactly what the
@@ -661,6 +662,7 @@ async function loadMarks() {
   marks = {};
   items.forEach(item => { show(item, null); item.querySelector(".comment").value = ""; });
   progress();
+  applyFilters();
   if (!name) { reviewerBox.classList.remove("invalid"); say("Enter your name to start."); return; }
   if (!NAME_OK.test(name)) {
     reviewerBox.classList.add("invalid");
