@@ -66,3 +66,30 @@ def test_version(capsys):
     assert done.value.code == 0
     name, version = capsys.readouterr().out.split()
     assert name == "ifforge" and version[0].isdigit()
+
+
+def test_changes_name_the_setting_the_stages_it_invalidated_and_what_was_reused():
+    import json
+
+    from ifforge.core.store import canonical_json
+    from ifforge.factory import changes, changes_line, step_identity
+    from ifforge.families import get_family, load_family_settings
+
+    def plan_of(**options):
+        settings = load_family_settings({"llm": "none", "dedup": False, **options})
+        return settings, get_family("logicif").plan(settings)
+
+    before, before_plan = plan_of(min_cases=3)
+    previous = {"version": "v007", "parameters": before.model_dump(mode="json"),
+                "stages_used": {s.name: json.loads(canonical_json(step_identity(s))) for s in before_plan}}
+    now, plan = plan_of(min_cases=4, workers=7)  # workers changes how a run goes, not what it writes
+    counts = {"load": {"in": 3, "out": 3}, "instrument": {"in": 3, "out": 3, "computed": 0},
+              "execute": {"in": 3, "out": 2, "computed": 3}, "complexity": {"in": 2, "out": 2, "computed": 1},
+              "describe": {"in": 2, "out": 2, "computed": 0}, "verify": {"in": 2, "out": 2, "computed": 0}}
+    changed = changes(previous, now, plan, counts)
+    assert changed == {"previous_version": "v007", "settings": {"min_cases": {"before": 3, "now": 4}},
+                       "invalidated": ["execute"], "reused": ["instrument", "describe", "verify"],
+                       "recomputed": {"complexity": 1}, "removed": []}
+    assert changes_line(changed) == ("since v007: min_cases 3 -> 4 changed; invalidated: execute; reused: "
+                                     "instrument, describe, verify; recomputed: complexity (1 computed)")
+    assert changes(None, now, plan, counts) is None  # a benchmark's first version

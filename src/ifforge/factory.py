@@ -124,7 +124,7 @@ def changes(previous: dict[str, Any] | None, settings: Settings, plan: list,
 def changes_line(changed: dict[str, Any]) -> str:
     """One log line: which settings changed since which version, and which stages that invalidated."""
     settings = ", ".join(f"{k} {v['before']!r} -> {v['now']!r}" for k, v in changed["settings"].items()) or "no setting"
-    recomputed = ", ".join(f"{k} ({n} items)" for k, n in changed["recomputed"].items())
+    recomputed = ", ".join(f"{k} ({n} computed)" for k, n in changed["recomputed"].items())
     return (f"since {changed['previous_version']}: {settings} changed; invalidated: "
             f"{', '.join(changed['invalidated']) or 'nothing'}; reused: {', '.join(changed['reused']) or 'nothing'}"
             + (f"; recomputed: {recomputed}" if recomputed else ""))
@@ -171,9 +171,12 @@ def stage_line(name: str, counts: dict[str, Any], seconds: float, dropped: int |
 
 
 def summary_markdown(store: VersionStore, counts: dict, dropped: list[DroppedItem], export: dict, timings: dict,
-                     usage: dict) -> str:
+                     usage: dict, changed: dict | None = None) -> str:
     """The run summary published to the Prefect UI."""
-    lines = [f"# {store.path}", "", "| stage | in | out | computed | reused | seconds |", "|---|---|---|---|---|---|"]
+    lines = [f"# {store.path}", ""]
+    if changed:
+        lines += [f"Changed {changes_line(changed)}.", ""]
+    lines += ["| stage | in | out | computed | reused | seconds |", "|---|---|---|---|---|---|"]
     for name, row in counts.items():
         lines.append(f"| {name} | {row['in']} | {row['out']} | {row.get('computed', '')} | {row.get('reused', '')} "
                      f"| {timings.get(name, 0):.2f} |")

@@ -167,7 +167,7 @@ def generate(family: str = "logicif", seeds: str | None = None, functions: str |
     changed = json.loads(manifest.read_text()).get("changed")
     if changed:
         logger.info(changes_line(changed))
-    create_markdown_artifact(summary_markdown(store, counts, dropped, export, timings, usage),
+    create_markdown_artifact(summary_markdown(store, counts, dropped, export, timings, usage, changed),
                              key=slug(settings.benchmark, "generate-summary"),
                              description=f"{settings.benchmark} ({bench.id}) generate run summary")
     table = bench.summary_table(store)
