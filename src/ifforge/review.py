@@ -4,8 +4,11 @@ An LLM writes the natural-language `description` of every anonymised function, s
 check that following the description gives what the code gives. `ReviewServer` serves one page
 (standard library only) where reviewers mark each task "faithful" or "not faithful"; every
 reviewer's marks live in `<version>/reviews/<reviewer>.json`, so several people can review the same
-version and their files can be copied around. `review_stats` measures coverage and agreement
-between reviewers; `export_verified` keeps only the tasks everyone who looked at them accepted.
+version and their files can be copied around. The page is made for hundreds of items: each step
+of a description beside the code line it describes (`align_steps`), every test case, filters by
+tier, status and reviewer, a jump to the next unreviewed item and keys for all of it.
+`review_stats` measures coverage and agreement between reviewers; `export_verified` keeps only
+the tasks enough people reviewed and no one rejected.
 
     python -m ifforge.review serve out/logicif/v001 [--port 8000]
     python -m ifforge.review stats out/logicif/v001

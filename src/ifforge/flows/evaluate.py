@@ -39,7 +39,7 @@ from ifforge.eval.evaluation import (  # noqa: E402
     run_folder,
 )
 from ifforge.families import get_family  # noqa: E402
-from ifforge.flows.naming import rename_flow_run, slug  # noqa: E402
+from ifforge.flows.naming import provisional_name, rename_flow_run, slug  # noqa: E402
 
 
 @task(name="ask-and-score", retries=1, retry_delay_seconds=2, cache_policy=NO_CACHE)
@@ -50,7 +50,7 @@ def evaluate_task(family_id: str, rows: list[dict], settings: EvalSettings, cach
         return get_family(family_id).evaluate(rows, settings, Path(cache_path), Path(folder), title, advance, run)
 
 
-@flow(name="evaluate", log_prints=True, flow_run_name="evaluate-{model}")
+@flow(name="evaluate", log_prints=True, flow_run_name=provisional_name("evaluate", "model"))
 def evaluate(benchmark: str, model: str, base_url: str | None = None, split: str = "full",
              expressions: str = "original", options: dict[str, Any] | None = None, progress: bool = True) -> str:
     """Score `model` on a benchmark version of any family; returns the folder of its responses and report."""

@@ -39,7 +39,7 @@ from ifforge.factory import (  # noqa: E402
 )
 from ifforge.families import get_family, load_family_settings  # noqa: E402
 from ifforge.families.base import BatchStage  # noqa: E402
-from ifforge.flows.naming import rename_flow_run, slug  # noqa: E402
+from ifforge.flows.naming import provisional_name, rename_flow_run, slug  # noqa: E402
 
 
 class LostItems(RuntimeError):
@@ -81,7 +81,7 @@ stage_task = task(retries=2, retry_delay_seconds=2, cache_policy=NO_CACHE, persi
                   retry_condition_fn=_no_retry_on_fatal)(run_stage_shard)  # importable by name: Dask pickles it so
 
 
-@flow(name="generate", log_prints=True, flow_run_name="generate-{family}")
+@flow(name="generate", log_prints=True, flow_run_name=provisional_name("generate", "benchmark", "family"))
 def generate(family: str = "logicif", seeds: str | None = None, functions: str | None = None,
              test_cases: str | None = None, out: str | None = None, benchmark: str | None = None,
              options: dict[str, Any] | None = None, config: str | None = None) -> str:

@@ -6,6 +6,7 @@ dashes in artifact keys; run names follow the same rule to stay alike."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 
 def slug(*parts: object) -> str:
@@ -24,3 +25,17 @@ def rename_flow_run(name: str) -> None:
         return
     with get_client(sync_client=True) as client:
         client.update_flow_run(context.flow_run.id, name=name)
+
+
+def provisional_name(kind: str, *parameters: str) -> Callable[[], str]:
+    """A flow's `flow_run_name` until the run knows its version: `kind` and the first parameter
+    given of `parameters` (a deployment run may leave any of them out)."""
+
+    def name() -> str:
+        from prefect.context import FlowRunContext
+
+        context = FlowRunContext.get()
+        given = (context.parameters if context else None) or {}
+        return slug(kind, next((given[p] for p in parameters if given.get(p)), ""))
+
+    return name
