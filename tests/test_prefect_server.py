@@ -104,6 +104,7 @@ def test_a_run_started_from_the_served_deployment(server, seeds, tmp_path):
                 time.sleep(2)
         assert run.state.is_completed(), run.state
         assert (out / "logicif" / "v001" / "manifest.json").exists()
+        assert run.name == "generate-logicif-v001"  # named in a deployment run too (no family parameter given)
 
         # what `ifforge watch` does on a change: start the served deployment (it does not wait)
         os.environ["PREFECT_API_URL"] = server.api_url
