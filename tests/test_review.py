@@ -369,3 +369,9 @@ def test_page_in_a_real_browser(server, version, browser):
     body.send_keys("x")
     status_is("t1_sum", "not faithful")
     browser.find_element(By.ID, "next-unreviewed")  # the same jump, as a button
+
+
+def test_a_loop_index_named_i_is_found_but_the_pronoun_is_not():
+    function = "def f(xs):\n    total = 0\n    for i in range(len(xs)):\n        total += xs[i] * i\n    return total"
+    steps = ["I start with a total of 0.", "Walk i over the positions of xs.", "Add xs at i, times i, to the total."]
+    assert align_steps(function, steps) == [2, 3, 4]

@@ -425,7 +425,7 @@ _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\d+(?:\.\d+)?")
 _TICKED = re.compile(r"`([^`\n]+)`")
 _NUMBERING = re.compile(r"^\s*(?:\d+[.)]|[-*\u2022])\s*")  # "1. ", "2) ", "- ", "• "
 # English words that are also common short names: matched only when a step puts them in backticks
-_STOPWORDS = frozenset("a an the in is and or not to of it as by be on at with if for i s t".split())
+_STOPWORDS = frozenset("a an the in is and or not to of it as by be on at with if for s t".split())
 
 
 def description_steps(description: str) -> list[str]:
@@ -449,7 +449,7 @@ def align_steps(function: str, steps: list[str]) -> list[int]:
     for step in steps:
         text = _NUMBERING.sub("", step)
         ticked = {word for code in _TICKED.findall(text) for word in _WORD.findall(code)}
-        words = {w for w in _WORD.findall(text) if w.lower() not in _STOPWORDS} | ticked
+        words = {w for w in _WORD.findall(text) if w.lower() not in _STOPWORDS and w != "I"} | ticked
         scores = [sum(weight[w] for w in words & line_names) for line_names in names]
         best = max(scores)
         if best > 0:
