@@ -30,9 +30,9 @@ from prefect.cache_policies import NO_CACHE  # noqa: E402
 from ifforge.core.store import VersionStore  # noqa: E402
 from ifforge.factory import (  # noqa: E402
     changes_line,
-    stage_line,
     fingerprint,
     run_stage_shard,
+    stage_line,
     summary_markdown,
     write_manifest,
     write_stage_artifacts,
