@@ -48,9 +48,13 @@ def embedder(tmp_path_factory):
     return Embedder(cache=EmbeddingCache(tmp_path_factory.mktemp("emb") / "vectors.sqlite"))
 
 
-def test_near_duplicates_are_found_and_the_longer_one_kept(embedder):
+def test_near_duplicates_are_found_and_the_longer_one_kept(embedder, capfd):
+    from transformers.utils import logging as transformers_logging
+
     seeds = [_seed("serve_queue", QUEUE), _seed("caesar", TEXT_MACHINE), _seed("handle_line", QUEUE_RENAMED)]
     vectors = embedder.embed([dedup.dedup_text(s) for s in seeds])
+    assert "Loading weights" not in capfd.readouterr().err  # no bar per tensor in a run's log
+    assert not transformers_logging.is_progress_bar_enabled()
     assert os.environ["HF_HUB_OFFLINE"] == "1"
     assert vectors.shape == (3, 384) and np.allclose(np.linalg.norm(vectors, axis=1), 1, atol=1e-4)
     kept, dropped, pairs = dedup.run(seeds, embedder.embed, 0.7, 0.75, embedder.name)

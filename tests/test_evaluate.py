@@ -79,6 +79,17 @@ def _student(request):
     return Answer(content=f"Working... so\n```json\n{{\"output\": {case * 10}, \"stats\": {{\"steps\": {steps}}}}}\n```")
 
 
+def _run_name_and_artifact_keys(flow_run_id):
+    from prefect.client.orchestration import get_client
+
+    with get_client(sync_client=True) as client:
+        name = client.read_flow_run(flow_run_id).name
+        # the filters left out, as this server version refuses the nulls read_artifacts() sends
+        response = client._client.post("/artifacts/filter", json={
+            "artifacts": {"flow_run_id": {"any_": [str(flow_run_id)]}}, "limit": 20, "offset": 0})
+    return name, {row["key"] for row in response.json()}
+
+
 def test_evaluate_flow_reports_exactly_the_share_answered_right(tmp_path, prefect_server):
     from ifforge.flows.evaluate import evaluate
 
@@ -113,9 +124,14 @@ def test_evaluate_flow_reports_exactly_the_share_answered_right(tmp_path, prefec
         assert "Failure modes (LLM-labelled, not code-checked)" in open(f"{folder}/report.md").read()
 
         # resumed / repeated: nothing is asked twice, and the same run keeps its folder
-        again = evaluate(benchmark=str(version), model="org/student-1", base_url=server.url,
-                         options={"analyze_errors": True, "system_prompt": "Be careful."}, progress=False)
+        state = evaluate(benchmark=str(version), model="org/student-1", base_url=server.url,
+                         options={"analyze_errors": True, "system_prompt": "Be careful."}, progress=False,
+                         return_state=True)
+        again = state.result()
         assert len(server.requests) == asked and again == folder
+        name, keys = _run_name_and_artifact_keys(state.state_details.flow_run_id)
+        assert name == "evaluate-org-student-1-bench-v001"  # named after what it did
+        assert keys == {"bench-org-student-1-evaluate-report", "bench-org-student-1-evaluate-table"}
         mini = evaluate(benchmark=str(version), model="org/student-1", base_url=server.url, split="mini",
                         options={"system_prompt": "Be careful."}, progress=False)
         assert len(server.requests) == asked

@@ -33,11 +33,15 @@ def _manifest(version):
     return json.loads((version / "manifest.json").read_text())
 
 
-def test_generate_writes_a_versioned_benchmark_and_recomputes_only_what_changed(seeds, tmp_path):
+def test_generate_writes_a_versioned_benchmark_and_recomputes_only_what_changed(seeds, tmp_path, capfd, caplog):
     out = tmp_path / "out"
     first = generate(seeds=str(seeds), out=str(out), options={"progress": False})
     version = out / "logicif" / "v001"
     assert first == str(version)
+    log = caplog.text  # one line per stage with its counts; no loading bars
+    assert "load: 5 in, 4 out (1 dropped), " in log and "dedup: 4 in, 4 out, 4 embedded, " in log
+    assert "instrument: 4 in, 4 out, 4 computed, 0 reused, " in log and "export: 4 in, 4 out, " in log
+    assert "Loading weights" not in capfd.readouterr().err
 
     manifest = _manifest(version)
     assert manifest["stages"]["load"] == {"in": 5, "out": 4}

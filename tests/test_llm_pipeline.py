@@ -203,6 +203,24 @@ def test_generate_with_an_llm_keeps_drops_and_caches(seed_dir, tmp_path, prefect
         assert generate(seeds=str(seed_dir), out=str(out), options=options) == folder
         assert len(server.requests) == requests_after_first
 
+        # one setting changed, and a new response cache: only the stage it invalidates asks the model
+        kinds_before = len(oracle.kinds)
+        rounds = generate(seeds=str(seed_dir), out=str(out),
+                          options={**options, "verify_rounds": 3, "llm_cache": str(tmp_path / "other.sqlite")})
+        asked = oracle.kinds[kinds_before:]
+        assert rounds != folder
+        assert sorted(set(asked)) == ["refine", "verify"], asked  # no anonymise, evolve, describe, rewrite
+        # alpha and bravo pass at once, charlie after one refine, delta fails all three rounds
+        assert asked.count("verify") == 1 + 1 + 2 + 3 and asked.count("refine") == 1 + 2
+        changed = json.loads(open(f"{rounds}/manifest.json").read())["changed"]
+        assert changed["previous_version"] == folder.rsplit("/", 1)[1]
+        assert changed["settings"] == {"verify_rounds": {"before": 2, "now": 3}}
+        assert changed["invalidated"] == ["verify"] and changed["recomputed"] == {}
+        assert changed["reused"] == ["dedup", "instrument", "evolve", "execute", "complexity", "describe"]
+        stages = json.loads(open(f"{rounds}/manifest.json").read())["stages"]
+        assert stages["describe"]["computed"] == 0 and stages["verify"]["computed"] == 4
+        first_run, requests_after_first = requests_after_first, len(server.requests)
+
         # a fresh outputs root (no versions, no stage cache): the response cache still answers everything
         again = generate(seeds=str(seed_dir), out=str(tmp_path / "elsewhere"), options=options)
         assert len(server.requests) == requests_after_first
@@ -214,7 +232,7 @@ def test_generate_with_an_llm_keeps_drops_and_caches(seed_dir, tmp_path, prefect
 
         # --no-cache: the model is asked again (a new version; nothing served from any cache)
         fresh = generate(seeds=str(seed_dir), out=str(out), options={**options, "no_cache": True})
-        assert fresh != folder and len(server.requests) >= 2 * requests_after_first - oracle.kinds.count("rewrite")
+        assert fresh != folder and len(server.requests) - requests_after_first >= first_run - 2  # rewrites: 2
         assert json.loads(open(f"{fresh}/manifest.json").read())["llm"]["instrument"]["cache_hits"] == 0
 
     # --llm none: the deterministic path, and it says so

@@ -52,7 +52,8 @@ def test_a_flow_run_its_task_runs_and_artifacts_are_read_back_from_the_server(se
 
     from ifforge.flows.generate import generate
 
-    state = generate(seeds=str(seeds), out=str(tmp_path / "out"), options={"progress": False}, return_state=True)
+    state = generate(seeds=str(seeds), out=str(tmp_path / "out"), benchmark="Shop_Sims", options={"progress": False},
+                     return_state=True)
     assert state.is_completed()
     flow_run_id = state.state_details.flow_run_id
 
@@ -72,12 +73,13 @@ def test_a_flow_run_its_task_runs_and_artifacts_are_read_back_from_the_server(se
 
     flow_run, task_runs, artifacts = asyncio.run(read())
     assert flow_run.state.is_completed() and flow_run.parameters["seeds"] == str(seeds)
+    assert flow_run.name == "generate-shop-sims-v001"  # named after what it made
     names = {run.name.rsplit("-", 1)[0] for run in task_runs}
     assert {"load", "dedup", "instrument", "execute", "complexity", "describe", "verify", "export"} <= names
     assert all(run.state.is_completed() for run in task_runs)
     by_key = {artifact.key: artifact for artifact in artifacts}
-    assert "| instrument | 2 | 2 |" in by_key["logicif-generate-summary"].data
-    table = by_key["logicif-generate-tasks"].data
+    assert "| instrument | 2 | 2 |" in by_key["shop-sims-generate-summary"].data  # per benchmark, not family
+    table = by_key["shop-sims-generate-tasks"].data
     table = json.loads(table) if isinstance(table, str) else table
     assert {row["task_id"] for row in table} == {"printer_queue", "bus_route_load"}
 
@@ -102,6 +104,7 @@ def test_a_run_started_from_the_served_deployment(server, seeds, tmp_path):
                 time.sleep(2)
         assert run.state.is_completed(), run.state
         assert (out / "logicif" / "v001" / "manifest.json").exists()
+        assert run.name == "generate-logicif-v001"  # named in a deployment run too (no family parameter given)
 
         # what `ifforge watch` does on a change: start the served deployment (it does not wait)
         os.environ["PREFECT_API_URL"] = server.api_url
@@ -146,3 +149,26 @@ def test_watch_calls_back_once_per_settled_change(tmp_path):
     stop.set()
     thread.join(timeout=5)
     assert calls == ["added: b.py; changed: a.py"]
+
+
+def _configured(home, *code):
+    """What a later, separate process finds: no PREFECT_API_URL, the project's PREFECT_HOME."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PREFECT_API_URL", "IFFORGE_NO_SERVER_PROBE")}
+    env.update(PREFECT_HOME=str(home), IFFORGE_PREFECT_PORT=str(_free_port()))  # nothing on the default port
+    return subprocess.run([sys.executable, "-c", "; ".join(code)], env=env, capture_output=True, text=True,
+                          timeout=60).stdout.strip()
+
+
+def test_later_runs_find_the_server_on_any_port_and_ignore_a_stale_record(server, tmp_path):
+    from ifforge.cli import main
+
+    record = json.loads((server.home / "ifforge-server.json").read_text())
+    assert record["api_url"] == server.api_url and server.port != 4200
+    assert _configured(server.home, "from ifforge.core.prefect_env import configure", "print(configure())") == \
+        server.api_url
+    stale = tmp_path / "home"
+    stale.mkdir()
+    (stale / "ifforge-server.json").write_text(json.dumps({"api_url": f"http://127.0.0.1:{_free_port()}/api"}))
+    assert _configured(stale, "from ifforge.core.prefect_env import running_server", "print(running_server())") == \
+        "None"
+    assert main(["server", "--port", str(server.port)]) == 2  # already up there: one line, not a second server

@@ -12,9 +12,13 @@ from pathlib import Path
 
 import pytest
 
+from ifforge.cli import main
 from ifforge.review import (
+    ReviewError,
     ReviewServer,
+    align_steps,
     cohen_kappa,
+    description_steps,
     export_verified,
     format_stats,
     review_stats,
@@ -22,6 +26,7 @@ from ifforge.review import (
 )
 
 TASKS = ["t1_sum", "t2_max", "t3_count", "t4_join"]
+TIERS = {"t1_sum": "easy", "t2_max": "medium", "t3_count": "hard", "t4_join": "hard"}
 
 
 def _row(task_id: str, case: int) -> dict:
@@ -34,13 +39,15 @@ def _row(task_id: str, case: int) -> dict:
             "def f(a, b):\n    stats = {'loop_iterations': 0, 'branch_hits': 0}\n    v1 = 0\n"
             "    for v2 in a:\n        stats['loop_iterations'] += 1\n        if v2 < b:\n"
             "            stats['branch_hits'] += 1\n        v1 += v2\n    return (v1, stats)\n"),
-        "description": f"INPUTS: `a`, a list of whole numbers; `b`, a whole number.\n\nLOGICS: task {task_id}: "
-                       "add up `a`, counting items below `b` as branch hits.",
+        "description": f"INPUTS: `a`, a list of whole numbers; `b`, a whole number.\n\nLOGICS: task {task_id}.\n"
+                       "1. Start a total `v1` at 0.\n2. Go through each value `v2` of `a`, adding 1 to "
+                       "loop_iterations each time.\n3. When `v2` is below `b`, add 1 to branch_hits.\n\n"
+                       "OUTPUTS: return the total `v1` and `stats`.",
         "instruction": "solve it",
         "stats_keys": ["loop_iterations", "branch_hits"],
         "output_format": "JSON",
         "complexity_metrics": {"cyclomatic": 2},
-        "difficulty": "easy",
+        "difficulty": TIERS[task_id],
     }
 
 
@@ -87,6 +94,8 @@ def test_items_and_page(server, version):
     items = json.loads(text)
     assert status == 200 and [item["task_id"] for item in items] == TASKS
     assert all(item["test_case_id"] == 0 for item in items)  # one entry per task: its first test case
+    assert [case["test_case_id"] for case in items[0]["cases"]] == [0, 1]  # and all its cases
+    assert items[0]["cases"][1]["code_output"]["output"] == 7
     assert items[0]["stats_keys"] == ["loop_iterations", "branch_hits"]
     status, page = _get(server.url)
     assert status == 200 and page.startswith("<!doctype html>")
@@ -198,12 +207,51 @@ def test_stats_verified_and_export(server, version, tmp_path):
     assert "alice / bob" in table and "67%" in table and "0.40" in table and "*" in table
 
     assert verified_task_ids(version) == {"t1_sum", "t4_join"}  # t2, t3: someone said not faithful
+    assert verified_task_ids(version, min_reviewers=2) == {"t1_sum"}  # t4: carol alone
+    assert main(["export", str(version), "--verified-only", "--min-reviewers", "3",
+                 "--out", str(tmp_path / "three.jsonl")]) == 0
+    assert {json.loads(line)["task_id"] for line in (tmp_path / "three.jsonl").read_text().splitlines()} == {"t1_sum"}
     path, count = export_verified(version, tmp_path / "out" / "verified.jsonl")
     assert count == 2 and path == tmp_path / "out" / "verified.jsonl"
     rows = [json.loads(line) for line in path.read_text().splitlines()]
     source = [json.loads(line) for line in (version / "benchmark.jsonl").read_text().splitlines()]
     assert rows == [row for row in source if row["task_id"] in {"t1_sum", "t4_join"}]  # every test case
     assert len(rows) == 4
+
+
+def test_each_step_stands_beside_the_code_line_it_describes():
+    row = _row("t1_sum", 0)
+    steps = description_steps(row["description"])
+    assert steps[2] == "1. Start a total `v1` at 0."  # a list number does not end a sentence
+    lines = row["function"].splitlines()
+    placed = {step: lines[n - 1].strip() for step, n in zip(steps, align_steps(row["function"], steps))}
+    assert placed["INPUTS: `a`, a list of whole numbers; `b`, a whole number."] == "def f(a, b):"
+    assert placed["1. Start a total `v1` at 0."] == "v1 = 0"
+    assert placed["3. When `v2` is below `b`, add 1 to branch_hits."] == "stats['branch_hits'] += 1"
+    assert placed["OUTPUTS: return the total `v1` and `stats`."] == "return (v1, stats)"
+
+
+@pytest.mark.parametrize("content, problem", [
+    ("{not json", "not JSON"), ("[1, 2]", "not a review file"), ('{"t1_sum": {"verdict": "maybe"}}', "no verdict")])
+def test_a_corrupt_review_file_is_one_clear_line(version, tmp_path, capsys, content, problem):
+    (version / "reviews").mkdir()
+    (version / "reviews" / "alice.json").write_text(content)
+    with pytest.raises(ReviewError, match=f"alice.json: .*{problem}"):
+        ReviewServer(version)
+    for command in (["review", str(version)], ["review", str(version), "--stats"],
+                    ["export", str(version), "--verified-only", "--out", str(tmp_path / "v.jsonl")]):
+        assert main(command) == 2
+        error = capsys.readouterr().err.strip().splitlines()
+        assert len(error) == 1 and problem in error[0] and "fix the file or move it away" in error[0]
+
+
+def test_a_busy_port_is_one_clear_line(server, version, capsys):
+    port = int(server.url.rsplit(":", 1)[1].strip("/"))
+    with pytest.raises(ReviewError, match=f"cannot serve on 127.0.0.1:{port}"):
+        ReviewServer(version, port=port)
+    assert main(["review", str(version), "--port", str(port)]) == 2
+    error = capsys.readouterr().err.strip().splitlines()
+    assert len(error) == 1 and "choose another --port" in error[0]
 
 
 CHROMIUM, CHROMEDRIVER = Path("/usr/bin/chromium"), Path("/usr/bin/chromedriver")
@@ -273,3 +321,57 @@ def test_page_in_a_real_browser(server, version, browser):
     assert on_disk["t1_sum"]["verdict"] == "faithful"
     assert on_disk["t3_count"]["verdict"] == "not_faithful"
     assert on_disk["t3_count"]["comment"] == "step 3 skips the last item"
+
+    # every test case, and each step beside its code line
+    assert len(item("t1_sum").find_elements(By.CSS_SELECTOR, "table.cases tr.case-row")) == 2
+    row = item("t1_sum").find_element(By.CSS_SELECTOR, 'tr.code-line[data-line="3"]')
+    assert row.find_element(By.CSS_SELECTOR, "td.src").text.strip() == "v1 = 0"
+    assert row.find_element(By.CSS_SELECTOR, ".step").text == "1. Start a total v1 at 0."
+
+    def shown():
+        return [i.get_attribute("data-task-id") for i in browser.find_elements(By.CSS_SELECTOR, ".item")
+                if i.is_displayed()]
+
+    def choose(select, value):
+        from selenium.webdriver.support.ui import Select
+
+        Select(browser.find_element(By.ID, select)).select_by_value(value)
+
+    # filters: tier, my status, another reviewer's marks
+    choose("filter-tier", "hard")
+    assert shown() == ["t3_count", "t4_join"] and browser.find_element(By.ID, "shown").text == "showing 2 of 4"
+    choose("filter-tier", "")
+    choose("filter-status", "todo")
+    assert shown() == ["t2_max"]
+    choose("filter-status", "")
+    _mark(server, "erin", "t4_join", "not_faithful")
+    browser.refresh()
+    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#filter-reviewer option")) == 3)  # anyone, dana, erin
+    choose("filter-reviewer", "erin")
+    assert shown() == ["t4_join"]
+    assert "erin: not faithful" in item("t4_join").find_element(By.CSS_SELECTOR, ".others").text
+    choose("filter-reviewer", "")
+    choose("filter-status", "disputed")  # dana said faithful, erin not
+    assert shown() == ["t4_join"]
+    choose("filter-status", "")
+
+    # keys: n jumps to the next unreviewed item, f marks it, n finds none left
+    body = browser.find_element(By.TAG_NAME, "body")
+    body.send_keys("n")
+    wait.until(lambda _: "current" in item("t2_max").get_attribute("class"))
+    body.send_keys("f")
+    status_is("t2_max", "faithful")
+    assert json.loads((version / "reviews" / "dana.json").read_text())["t2_max"]["verdict"] == "faithful"
+    body.send_keys("n")
+    wait.until(lambda d: "Every item shown is reviewed by dana" in d.find_element(By.ID, "message").text)
+    body.send_keys("k")  # the previous item, then x marks it not faithful
+    wait.until(lambda _: "current" in item("t1_sum").get_attribute("class"))
+    body.send_keys("x")
+    status_is("t1_sum", "not faithful")
+    browser.find_element(By.ID, "next-unreviewed")  # the same jump, as a button
+
+
+def test_a_loop_index_named_i_is_found_but_the_pronoun_is_not():
+    function = "def f(xs):\n    total = 0\n    for i in range(len(xs)):\n        total += xs[i] * i\n    return total"
+    steps = ["I start with a total of 0.", "Walk i over the positions of xs.", "Add xs at i, times i, to the total."]
+    assert align_steps(function, steps) == [2, 3, 4]

@@ -23,6 +23,31 @@ def _parse_option(text: str) -> tuple[str, object]:
     return key.strip().replace("-", "_"), parsed
 
 
+def _temporary_port(args: argparse.Namespace) -> int:
+    """`--temp-port P`: the port of Prefect's temporary server, checked before anything starts."""
+    import os
+
+    from ifforge.core.prefect_env import TEMP_PORT_VARIABLE, port_free
+
+    if args.temp_port is None:
+        return 0
+    if not port_free(args.temp_port):
+        print(f"ifforge: port {args.temp_port} for Prefect's temporary server is busy; choose another "
+              "with --temp-port", file=sys.stderr)
+        return 2
+    os.environ[TEMP_PORT_VARIABLE] = str(args.temp_port)
+    return 0
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("ifforge")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        return "unknown (not installed)"
+
+
 def _generate(args: argparse.Namespace) -> int:
     from ifforge.core.llm_setup import LLMSetupError, resolve_llm
     from ifforge.core.settings import SettingsError
@@ -54,6 +79,8 @@ def _generate(args: argparse.Namespace) -> int:
             resolve_llm(settings, get_family(settings.family).llm_stages)
     except (SettingsError, LLMSetupError) as error:
         print(f"ifforge: {error}", file=sys.stderr)
+        return 2
+    if _temporary_port(args):
         return 2
     from ifforge.core.untrusted import InputError, check_out_dir
 
@@ -151,6 +178,8 @@ def _evaluate(args: argparse.Namespace) -> int:
         estimate = dry_run(rows, settings, version / "evals" / ".llm_cache.sqlite")
         print(json.dumps({"benchmark": str(rows_path), "model": settings.model, **estimate}, indent=2))
         return 0
+    if _temporary_port(args):
+        return 2
     from ifforge.flows.evaluate import evaluate
 
     try:
@@ -246,10 +275,12 @@ def _serve_until_stopped(start, banner) -> int:
 
 def _server(args: argparse.Namespace) -> int:
     """The Prefect server and UI on 127.0.0.1 until Ctrl-C; flows started meanwhile report to it."""
-    from ifforge.core.prefect_env import configure
+    import os
+
+    from ifforge.core.prefect_env import prefect_home
     from ifforge.core.prefect_server import PrefectServer
 
-    configure()
+    os.environ.setdefault("PREFECT_HOME", str(prefect_home()))  # the project's, where later runs look for it
     return _serve_until_stopped(lambda: PrefectServer(args.port), lambda server: (
         f"Prefect UI: {server.ui_url}   (API {server.api_url}; flows started now report here). Ctrl-C stops it."))
 
@@ -301,7 +332,7 @@ def _review(args: argparse.Namespace) -> int:
     """Serve the review page (or print review statistics) for one benchmark version."""
     import time
 
-    from ifforge.review import ReviewError, ReviewServer, format_stats, review_stats
+    from ifforge.review import ReviewServer, format_stats, review_stats
 
     version = _version_folder(args.version)
     if not (version / "benchmark.jsonl").exists():
@@ -315,7 +346,7 @@ def _review(args: argparse.Namespace) -> int:
             print(f"review page: {server.url}  (marks go to {version / 'reviews'}); Ctrl-C stops it", flush=True)
             while True:
                 time.sleep(1)
-    except ReviewError as error:
+    except (ValueError, OSError) as error:  # a busy port, a corrupt review file, rows that are not JSON
         print(f"ifforge: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
@@ -337,17 +368,18 @@ def _export(args: argparse.Namespace) -> int:
             return 2
         out = Path(args.out or version / "benchmark_verified.jsonl")
         try:
-            path, tasks = export_verified(version, out)
+            path, tasks = export_verified(version, out, args.min_reviewers)
         except (ValueError, OSError) as error:
             print(f"ifforge: {error}", file=sys.stderr)
             return 2
-        print(f"{tasks} verified tasks written to {path}")
+        print(f"{tasks} verified tasks (at least {args.min_reviewers} reviewer(s), none against) written to {path}")
         return 0
     from ifforge.exports import export
     from ifforge.exports.benchmark import read_benchmark
 
     try:
-        benchmark = read_benchmark(Path(args.version), args.split, args.expressions, args.verified_only)
+        benchmark = read_benchmark(Path(args.version), args.split, args.expressions, args.verified_only,
+                                   min_reviewers=args.min_reviewers)
         out = Path(args.out) if args.out else benchmark.source.parent / "exports" / args.format
         written = export(benchmark, args.format, out)
     except (BenchmarkError, ValueError, OSError) as error:
@@ -441,6 +473,7 @@ def _batch(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ifforge", description="Verifiable instruction-following benchmarks.")
+    parser.add_argument("--version", action="version", version=f"ifforge {_version()}")
     commands = parser.add_subparsers(dest="command", required=True)
 
     families = commands.add_parser("families", help="list the benchmark families, one line each")
@@ -464,6 +497,8 @@ def build_parser() -> argparse.ArgumentParser:
     generate.add_argument("--base-url", help="OpenAI-compatible server (default: OPENAI_BASE_URL)")
     generate.add_argument("--no-cache", action="store_true", help="neither read nor write the LLM response cache")
     generate.add_argument("--no-progress", action="store_true", help="no progress bars")
+    generate.add_argument("--temp-port", type=int, metavar="PORT",
+                          help="port of Prefect's temporary server when no `ifforge server` is up (default: random)")
     generate.set_defaults(run=_generate)
 
     evaluate = commands.add_parser("evaluate", help="score a model on a benchmark (the evaluate flow)")
@@ -496,6 +531,8 @@ def build_parser() -> argparse.ArgumentParser:
                                "ends it Failed, exit 1)")
     evaluate.add_argument("--price-input", type=float, metavar="USD", help="price per 1M prompt tokens (for cost)")
     evaluate.add_argument("--price-output", type=float, metavar="USD", help="price per 1M completion tokens")
+    evaluate.add_argument("--temp-port", type=int, metavar="PORT",
+                          help="port of Prefect's temporary server when no `ifforge server` is up (default: random)")
     evaluate.set_defaults(run=_evaluate)
 
     score = commands.add_parser("score", help="score responses in LogicIF's result format")
@@ -516,7 +553,7 @@ def build_parser() -> argparse.ArgumentParser:
     compare_parser.set_defaults(run=_compare)
 
     server = commands.add_parser("server", help="the Prefect server and UI on 127.0.0.1 (offline, sqlite)")
-    server.add_argument("--port", type=int, default=4200)
+    server.add_argument("--port", type=int, default=4200, help="port (default 4200); later runs find it on any port")
     server.set_defaults(run=_server)
 
     deploy = commands.add_parser("deploy", help="serve the generate and evaluate deployments (needs `ifforge server`)")
@@ -543,6 +580,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="jsonl: the verified rows; inspect: an inspect-ai task; lm-eval: an "
                              "lm-evaluation-harness task; hf: a Hugging Face datasets folder with a card")
     export.add_argument("--verified-only", action="store_true", help="only items every reviewer marked faithful")
+    export.add_argument("--min-reviewers", type=int, default=1, metavar="N",
+                        help="with --verified-only: only items at least N people reviewed (default 1)")
     export.add_argument("--split", choices=["full", "mini"], default="full")
     export.add_argument("--expressions", default="original", help="LogicIF: original, all, or ids (e.g. e1,e2)")
     export.add_argument("--out", help="output file (jsonl) or folder (default: <version>/benchmark_verified.jsonl, "

@@ -5,6 +5,7 @@ other engine could drive the same steps.
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from pathlib import Path
@@ -14,7 +15,7 @@ from ifforge.core.llm_batch import BatchOptions, batch_folder
 from ifforge.core.records import DroppedItem
 from ifforge.core.runner import Stage, StageRun, run_items
 from ifforge.core.settings import Settings
-from ifforge.core.store import ItemCache, VersionStore, canonical_json, content_hash, provenance
+from ifforge.core.store import MANIFEST, ItemCache, VersionStore, canonical_json, content_hash, provenance
 from ifforge.families import get_family
 from ifforge.core.sandbox import describe_isolation
 from ifforge.families.base import BatchStage
@@ -89,12 +90,55 @@ def dropped_summary(dropped: list[DroppedItem]) -> dict[str, dict[str, int]]:
     return {scope: dict(sorted(counts.items())) for scope, counts in summary.items()}
 
 
+def previous_manifest(store: VersionStore) -> dict[str, Any] | None:
+    """The manifest of the version LATEST named before this run (None for a first run, or when this
+    run rewrites that same version, or when it cannot be read)."""
+    try:
+        latest = (store.benchmark_root / "LATEST").read_text().strip()
+        if latest == store.version:
+            return None
+        return json.loads((store.benchmark_root / latest / MANIFEST).read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def changes(previous: dict[str, Any] | None, settings: Settings, plan: list,
+            stage_counts: dict[str, Any]) -> dict[str, Any] | None:
+    """What differs from the previous version and what that cost: the settings that change output,
+    the stages whose identity (config, code, model, prompts) changed, hence invalidated, the stages
+    whose every item was reused, and the stages recomputed only because items reaching them changed."""
+    if previous is None:
+        return None
+    runtime = {name for name, info in type(settings).model_fields.items()
+               if (info.json_schema_extra or {}).get("affects_output") is False}
+    before, now = previous.get("parameters") or {}, settings.model_dump(mode="json")
+    differ = {name: {"before": before.get(name), "now": value} for name, value in now.items()
+              if name not in runtime and before.get(name) != value}
+    used = previous.get("stages_used") or {}
+    invalidated = [step.name for step in plan if used.get(step.name) != json.loads(canonical_json(step_identity(step)))]
+    recomputed = {name: row["computed"] for name, row in stage_counts.items()
+                  if name not in invalidated and row.get("computed")}
+    reused = [step.name for step in plan if step.name not in invalidated and step.name not in recomputed]
+    return {"previous_version": previous.get("version"), "settings": differ, "invalidated": invalidated,
+            "reused": reused, "recomputed": recomputed, "removed": sorted(set(used) - {s.name for s in plan})}
+
+
+def changes_line(changed: dict[str, Any]) -> str:
+    """One log line: which settings changed since which version, and which stages that invalidated."""
+    settings = ", ".join(f"{k} {v['before']!r} -> {v['now']!r}" for k, v in changed["settings"].items()) or "no setting"
+    recomputed = ", ".join(f"{k} ({n} computed)" for k, n in changed["recomputed"].items())
+    return (f"since {changed['previous_version']}: {settings} changed; invalidated: "
+            f"{', '.join(changed['invalidated']) or 'nothing'}; reused: {', '.join(changed['reused']) or 'nothing'}"
+            + (f"; recomputed: {recomputed}" if recomputed else ""))
+
+
 def write_manifest(store: VersionStore, *, family, settings: Settings, plan: list, inputs: dict[str, Any],
                    stage_counts: dict[str, Any], dropped: list[DroppedItem], export: dict[str, Any],
                    timings: dict[str, float], started: float, llm: dict[str, Any], isolation: Any = None) -> Path:
     store.write("dropped.jsonl", "".join(canonical_json(d) + "\n" for d in dropped))
     export = dict(export)
     paths = export.pop("paths", None)  # which path (deterministic or LLM) made each item, where a family says
+    changed = changes(previous_manifest(store), settings, plan, stage_counts)
     return store.write_manifest({
         "family": family.id,
         "benchmark": settings.benchmark,
@@ -104,6 +148,7 @@ def write_manifest(store: VersionStore, *, family, settings: Settings, plan: lis
         "parameters": settings.model_dump(mode="json"),
         "inputs": inputs,
         "stages_used": {step.name: step_identity(step) for step in plan},
+        "changed": changed,
         "llm": llm,
         "notes": store.notes,
         "sandbox": describe_isolation(),  # the walls seed code ran behind on this machine
@@ -116,10 +161,24 @@ def write_manifest(store: VersionStore, *, family, settings: Settings, plan: lis
     })
 
 
+def stage_line(name: str, counts: dict[str, Any], seconds: float, dropped: int | None = None) -> str:
+    """The run's log line for one stage: `execute: 40 in, 38 out (2 dropped), 3 computed, 37 reused, 4.2 s`."""
+    line = f"{name}: {counts.get('in', 0)} in, {counts.get('out', 0)} out"
+    if dropped:
+        line += f" ({dropped} dropped)"
+    for key in ("computed", "reused", "embedded"):
+        if key in counts:
+            line += f", {counts[key]} {key}"
+    return f"{line}, {seconds:.1f} s"
+
+
 def summary_markdown(store: VersionStore, counts: dict, dropped: list[DroppedItem], export: dict, timings: dict,
-                     usage: dict) -> str:
+                     usage: dict, changed: dict | None = None) -> str:
     """The run summary published to the Prefect UI."""
-    lines = [f"# {store.path}", "", "| stage | in | out | computed | reused | seconds |", "|---|---|---|---|---|---|"]
+    lines = [f"# {store.path}", ""]
+    if changed:
+        lines += [f"Changed {changes_line(changed)}.", ""]
+    lines += ["| stage | in | out | computed | reused | seconds |", "|---|---|---|---|---|---|"]
     for name, row in counts.items():
         lines.append(f"| {name} | {row['in']} | {row['out']} | {row.get('computed', '')} | {row.get('reused', '')} "
                      f"| {timings.get(name, 0):.2f} |")

@@ -4,8 +4,11 @@ An LLM writes the natural-language `description` of every anonymised function, s
 check that following the description gives what the code gives. `ReviewServer` serves one page
 (standard library only) where reviewers mark each task "faithful" or "not faithful"; every
 reviewer's marks live in `<version>/reviews/<reviewer>.json`, so several people can review the same
-version and their files can be copied around. `review_stats` measures coverage and agreement
-between reviewers; `export_verified` keeps only the tasks everyone who looked at them accepted.
+version and their files can be copied around. The page is made for hundreds of items: each step
+of a description beside the code line it describes (`align_steps`), every test case, filters by
+tier, status and reviewer, a jump to the next unreviewed item and keys for all of it.
+`review_stats` measures coverage and agreement between reviewers; `export_verified` keeps only
+the tasks enough people reviewed and no one rejected.
 
     python -m ifforge.review serve out/logicif/v001 [--port 8000]
     python -m ifforge.review stats out/logicif/v001
@@ -17,6 +20,7 @@ from __future__ import annotations
 import argparse
 import html
 import json
+import math
 import re
 import sys
 import threading
@@ -39,6 +43,7 @@ MAX_COMMENT = 5000
 MAX_BODY = 64 * 1024
 ITEM_FIELDS = ("task_id", "test_case_id", "function", "description", "stats_keys", "input",
                "code_output", "output_format", "difficulty")
+CASE_FIELDS = ("test_case_id", "input", "code_output")
 
 # One lock for every read-modify-write of a reviewer file, shared by all servers in this process.
 _LOCK = threading.Lock()
@@ -71,13 +76,16 @@ def read_rows(version: Path) -> list[dict[str, Any]]:
 
 
 def load_items(version: Path) -> list[dict[str, Any]]:
-    """One item per task, from its first test case: a reviewer checks the function once, not per input."""
+    """One item per task (a reviewer checks the function once), with every test case of the task."""
     items: dict[str, dict[str, Any]] = {}
     for row in read_rows(version):
         if row["task_id"] not in items:
             family = row.get("family", "logicif")
             items[row["task_id"]] = ({key: row.get(key) for key in ITEM_FIELDS} if family == "logicif"
                                      else {"task_id": row["task_id"], "family": family, "view": _family_view(row)})
+            items[row["task_id"]]["cases"] = []
+        if "view" not in items[row["task_id"]]:
+            items[row["task_id"]]["cases"].append({key: row.get(key) for key in CASE_FIELDS})
     return list(items.values())
 
 
@@ -95,9 +103,31 @@ def _reviewer_path(version: Path, reviewer: str) -> Path:
     return Path(version) / REVIEWS / f"{check_reviewer(reviewer)}.json"
 
 
+class ReviewFileError(ReviewError):
+    """A reviewer file that is not what the page writes (hand-edited, truncated): named, never guessed at."""
+
+    def __init__(self, path: Path, problem: str):
+        super().__init__("file", f"{path}: {problem}; fix the file or move it away")
+
+
+def _read_marks(path: Path) -> dict[str, dict[str, Any]]:
+    try:
+        marks = json.loads(path.read_text())
+    except UnicodeDecodeError:
+        raise ReviewFileError(path, "not UTF-8 text") from None
+    except json.JSONDecodeError as error:
+        raise ReviewFileError(path, f"not JSON ({error.msg} at line {error.lineno})") from None
+    if not isinstance(marks, dict):
+        raise ReviewFileError(path, "not a review file (expected an object of task id -> mark)")
+    for task, record in marks.items():
+        if not isinstance(record, dict) or record.get("verdict") not in VERDICTS:
+            raise ReviewFileError(path, f"the mark of task {task!r} has no verdict ({' or '.join(VERDICTS)})")
+    return marks
+
+
 def load_reviews(version: Path, reviewer: str) -> dict[str, dict[str, Any]]:
     path = _reviewer_path(version, reviewer)
-    return json.loads(path.read_text()) if path.exists() else {}
+    return _read_marks(path) if path.exists() else {}
 
 
 def all_reviews(version: Path) -> dict[str, dict[str, dict[str, Any]]]:
@@ -105,7 +135,7 @@ def all_reviews(version: Path) -> dict[str, dict[str, dict[str, Any]]]:
     folder = Path(version) / REVIEWS
     if not folder.is_dir():
         return {}
-    return {path.stem: json.loads(path.read_text())
+    return {path.stem: _read_marks(path)
             for path in sorted(folder.glob("*.json")) if REVIEWER_PATTERN.fullmatch(path.stem)}
 
 
@@ -145,8 +175,13 @@ class ReviewServer:
         self.version = Path(version)
         self.items = load_items(self.version)
         self.task_ids = {item["task_id"] for item in self.items}
+        all_reviews(self.version)  # a corrupt reviewer file is said now, not at the first page load
         self.page = render_page(self.items, self.version).encode()
-        self.httpd = ThreadingHTTPServer((host, port), _Handler)
+        try:
+            self.httpd = ThreadingHTTPServer((host, port), _Handler)
+        except OSError as error:
+            raise ReviewError("port", f"cannot serve on {host}:{port}: {error.strerror or error}; choose another "
+                              "--port (or leave it out for a free one)") from None
         self.httpd.daemon_threads = True
         self.httpd.review = self  # type: ignore[attr-defined]
         self._thread: threading.Thread | None = None
@@ -211,8 +246,13 @@ class _Handler(BaseHTTPRequestHandler):
             elif url.path == "/api/reviews":
                 reviewer = parse_qs(url.query).get("reviewer", [""])[0]
                 self._json(load_reviews(self.review.version, reviewer))
+            elif url.path == "/api/verdicts":  # every reviewer's verdicts, for the status and reviewer filters
+                self._json({name: {task: record["verdict"] for task, record in marks.items()}
+                            for name, marks in all_reviews(self.review.version).items()})
             else:
                 self._json({"error": f"no such page {url.path}"}, HTTPStatus.NOT_FOUND)
+        except ReviewFileError as error:
+            self._error(error, HTTPStatus.INTERNAL_SERVER_ERROR)
         except ReviewError as error:
             self._error(error)
 
@@ -232,6 +272,8 @@ class _Handler(BaseHTTPRequestHandler):
             except (json.JSONDecodeError, UnicodeDecodeError):
                 raise ReviewError("body", "body: not valid JSON") from None
             self._json(save_review(self.review.version, self.review.task_ids, body))
+        except ReviewFileError as error:
+            self._error(error, HTTPStatus.INTERNAL_SERVER_ERROR)
         except ReviewError as error:
             self._error(error)
 
@@ -317,22 +359,25 @@ def format_stats(stats: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def verified_task_ids(version: Path) -> set[str]:
-    """Tasks someone reviewed and no reviewer rejected: the ones safe to publish as human-checked."""
-    verdicts: dict[str, set[str]] = {}
+def verified_task_ids(version: Path, min_reviewers: int = 1) -> set[str]:
+    """Tasks at least `min_reviewers` people reviewed and none rejected: safe to publish as human-checked."""
+    verdicts: dict[str, list[str]] = {}
     for marks in all_reviews(version).values():
         for task, record in marks.items():
-            verdicts.setdefault(task, set()).add(record["verdict"])
+            verdicts.setdefault(task, []).append(record["verdict"])
     known = {item["task_id"] for item in load_items(version)}
-    return {task for task, seen in verdicts.items() if task in known and seen == {"faithful"}}
+    return {task for task, seen in verdicts.items()
+            if task in known and set(seen) == {"faithful"} and len(seen) >= min_reviewers}
 
 
-def export_verified(version: Path, out: Path) -> tuple[Path, int]:
+def export_verified(version: Path, out: Path, min_reviewers: int = 1) -> tuple[Path, int]:
     """Write the benchmark rows (every test case) of verified tasks to `out`; returns (out, tasks)."""
     if not all_reviews(version):
         raise ValueError(f"{version}: no reviews in {Path(version) / REVIEWS}/ yet, so nothing is verified "
                          "(run `python -m ifforge.review serve` and mark some tasks first)")
-    keep = verified_task_ids(version)
+    if min_reviewers < 1:
+        raise ValueError(f"--min-reviewers: at least 1, got {min_reviewers}")
+    keep = verified_task_ids(version, min_reviewers)
     rows = [row for row in read_rows(version) if row["task_id"] in keep]
     out = Path(out)
     atomic_write(out, "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows))
@@ -361,8 +406,8 @@ def _render_view(item: dict[str, Any]) -> str:
     details = "".join(f'<div class="label">{html.escape(label)}</div><pre class="input">{html.escape(text)}</pre>'
                       for label, text in view["details"].items())
     return f"""
-<section class="item" data-task-id="{task_id}">
-  <h2>{html.escape(view["title"])} <span class="badge">{html.escape(item["family"])}</span><span class="status" aria-live="polite"></span><span class="saved-at"></span></h2>
+<section class="item" tabindex="-1" data-task-id="{task_id}" data-tier="">
+  <h2>{html.escape(view["title"])} <span class="badge">{html.escape(item["family"])}</span><span class="status" aria-live="polite"></span><span class="saved-at"></span><span class="others"></span></h2>
   <div class="pair">
     <div class="panel"><h3>Reference code</h3><pre class="code">{html.escape(view["source"])}</pre></div>
     <div class="panel"><h3>Instruction</h3><pre class="description">{html.escape(view["instruction"])}</pre></div>
@@ -376,31 +421,88 @@ def _render_view(item: dict[str, Any]) -> str:
 </section>"""
 
 
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\d+(?:\.\d+)?")
+_TICKED = re.compile(r"`([^`\n]+)`")
+_NUMBERING = re.compile(r"^\s*(?:\d+[.)]|[-*\u2022])\s*")  # "1. ", "2) ", "- ", "• "
+# English words that are also common short names: matched only when a step puts them in backticks
+_STOPWORDS = frozenset("a an the in is and or not to of it as by be on at with if for s t".split())
+
+
+def description_steps(description: str) -> list[str]:
+    """The description cut into steps: each line, and each sentence of a long line."""
+    steps = []
+    for line in description.splitlines():
+        # a sentence ends at . ! ? or : after a word, never after a list number ("1. Add ...")
+        steps += [part.strip() for part in re.split(r"(?<=[A-Za-z)\]`'\"][.!?:])\s+(?=[A-Z0-9])", line) if part.strip()]
+    return steps
+
+
+def align_steps(function: str, steps: list[str]) -> list[int]:
+    """The code line (1-based) each step describes: the line sharing the most telling names with it
+    (names rare in the code weigh more), the nearest one at or after the previous step's on a tie;
+    a step naming nothing in the code stays with the step before it."""
+    lines = function.splitlines() or [""]
+    names = [set(_WORD.findall(line)) for line in lines]
+    count = Counter(name for line_names in names for name in line_names)
+    weight = {name: math.log((len(lines) + 1) / n) for name, n in count.items()}
+    placed, previous = [], 1
+    for step in steps:
+        text = _NUMBERING.sub("", step)
+        ticked = {word for code in _TICKED.findall(text) for word in _WORD.findall(code)}
+        words = {w for w in _WORD.findall(text) if w.lower() not in _STOPWORDS and w != "I"} | ticked
+        scores = [sum(weight[w] for w in words & line_names) for line_names in names]
+        best = max(scores)
+        if best > 0:
+            previous = max(range(1, len(lines) + 1),
+                           key=lambda n: (scores[n - 1] >= best - 1e-9, n >= previous, -abs(n - previous)))
+        placed.append(previous)
+    return placed
+
+
+def _render_aligned(function: str, description: str) -> str:
+    """The code line by line, each description step in the cell beside the line it describes."""
+    steps = description_steps(description)
+    beside: dict[int, list[str]] = {}
+    for step, line in zip(steps, align_steps(function, steps)):
+        beside.setdefault(line, []).append(f'<div class="step">{_inline_code(step)}</div>')
+    rows = "".join(f'<tr class="code-line" data-line="{n}"><td class="ln">{n}</td>'
+                   f'<td class="src"><code>{html.escape(text)}</code></td><td class="steps">{"".join(beside.get(n, []))}'
+                   f"</td></tr>" for n, text in enumerate(function.splitlines() or [""], start=1))
+    return f'<table class="aligned"><thead><tr><th></th><th>Function</th><th>Instruction, step by step</th></tr></thead>' \
+           f"<tbody>{rows}</tbody></table>"
+
+
+def _render_cases(item: dict[str, Any]) -> str:
+    def cell(value: Any) -> str:
+        return f"<td><code>{html.escape(json.dumps(value, ensure_ascii=False))}</code></td>"
+
+    rows = []
+    for case in item.get("cases") or []:
+        inputs, gold = case.get("input"), case.get("code_output") or {}
+        call = (f"f({', '.join(json.dumps(arg, ensure_ascii=False) for arg in inputs)})"
+                if isinstance(inputs, list) else json.dumps(inputs, ensure_ascii=False))
+        rows.append(f'<tr class="case-row"><td>{html.escape(str(case.get("test_case_id")))}</td>'
+                    f"<td><code>{html.escape(call)}</code></td>{cell(gold.get('output'))}{cell(gold.get('stats'))}</tr>")
+    return (f'<table class="cases"><thead><tr><th>case</th><th>input</th><th>gold output</th><th>gold trackers</th>'
+            f'</tr></thead><tbody>{"".join(rows)}</tbody></table>')
+
+
 def _render_item(item: dict[str, Any]) -> str:
     if "view" in item:
         return _render_view(item)
     task_id = html.escape(str(item["task_id"]))
-    inputs = item.get("input")
-    call = (f"f({', '.join(json.dumps(arg, ensure_ascii=False) for arg in inputs)})"
-            if isinstance(inputs, list) else json.dumps(inputs, ensure_ascii=False))
-    gold = item.get("code_output") or {}
     trackers = "".join(f"<li><code>{html.escape(str(key))}</code></li>" for key in item.get("stats_keys") or [])
     difficulty = item.get("difficulty")
     badge = f'<span class="badge">{html.escape(str(difficulty))}</span>' if difficulty is not None else ""
+    description = item.get("description") or ""
     return f"""
-<section class="item" data-task-id="{task_id}">
-  <h2>{task_id} {badge}<span class="status" aria-live="polite"></span><span class="saved-at"></span></h2>
-  <div class="pair">
-    <div class="panel"><h3>Function</h3><pre class="code">{html.escape(item.get("function") or "")}</pre></div>
-    <div class="panel"><h3>Instruction</h3><div class="description">{_inline_code(item.get("description") or "")}</div></div>
-  </div>
+<section class="item" tabindex="-1" data-task-id="{task_id}" data-tier="{html.escape(str(difficulty or ''))}">
+  <h2>{task_id} {badge}<span class="status" aria-live="polite"></span><span class="saved-at"></span><span class="others"></span></h2>
+  {_render_aligned(item.get("function") or "", description)}
+  <details class="full"><summary>The instruction as the model reads it</summary><div class="description">{_inline_code(description)}</div></details>
   <div class="facts">
     <div><h3>Trackers</h3><ul class="trackers">{trackers or "<li>none</li>"}</ul></div>
-    <div class="case"><h3>Test case {html.escape(str(item.get("test_case_id")))}</h3>
-      <div class="label">input</div><pre class="input">{html.escape(call)}</pre>
-      <div class="label">gold output</div><pre class="gold">{html.escape(json.dumps(gold.get("output"), ensure_ascii=False))}</pre>
-      <div class="label">gold stats</div><pre class="gold">{html.escape(json.dumps(gold.get("stats"), ensure_ascii=False))}</pre>
-    </div>
+    <div class="case"><h3>Test cases ({len(item.get("cases") or [])})</h3>{_render_cases(item)}</div>
   </div>
   <div class="actions">
     <button type="button" class="mark-faithful">faithful</button>
@@ -414,8 +516,14 @@ def render_page(items: list[dict[str, Any]], version: Path) -> str:
     """One self-contained page: the items are rendered here, the marks fetched by the script."""
     title = html.escape(f"Review {Path(version).parent.name}/{Path(version).name}")
     body = "".join(_render_item(item) for item in items) or "<p>No tasks in this version.</p>"
+    tiers = sorted({str(item.get("difficulty")) for item in items if item.get("difficulty")},
+                   key=lambda tier: (TIER_ORDER.index(tier) if tier in TIER_ORDER else len(TIER_ORDER), tier))
+    options = "".join(f'<option value="{html.escape(tier)}">{html.escape(tier)}</option>' for tier in tiers)
     return (_PAGE.replace("__TITLE__", title).replace("__COUNT__", str(len(items)))
-            .replace("__ITEMS__", body))
+            .replace("__TIERS__", options).replace("__ITEMS__", body))
+
+
+TIER_ORDER = ("easy", "medium", "hard")
 
 
 _PAGE = """<!doctype html>
@@ -467,18 +575,53 @@ _PAGE = """<!doctype html>
   .verdict-faithful .mark-faithful { background: var(--ok); color: #fff; border-color: var(--ok); }
   .verdict-not_faithful .mark-unfaithful { background: var(--bad); color: #fff; border-color: var(--bad); }
   .comment { flex: 1; font: inherit; padding: 6px 8px; border: 1px solid var(--line); border-radius: 6px; min-height: 2.4em; }
+  .item { scroll-margin-top: 130px; }
+  .item.current { box-shadow: 0 0 0 3px #0969da55; }
+  .item:focus { outline: none; }
+  header select, header button { font: inherit; padding: 3px 6px; border: 1px solid var(--line); border-radius: 6px; background: #fff; }
+  #keys { flex-basis: 100%; margin: 0; color: var(--muted); font-size: 13px; }
+  #keys kbd { font: 12px ui-monospace, monospace; border: 1px solid var(--line); border-bottom-width: 2px; border-radius: 4px; padding: 0 4px; background: #f6f8fa; }
+  .others { font-size: 12px; font-weight: 400; color: var(--muted); margin-left: auto; }
+  table.aligned { width: 100%; border-collapse: collapse; table-layout: fixed; }
+  table.aligned th { text-align: left; font-size: 13px; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); }
+  table.aligned th:first-child, table.aligned td.ln { width: 3em; }
+  table.aligned td { vertical-align: top; border-top: 1px solid #eaeef2; padding: 1px 8px; }
+  table.aligned td.ln { color: var(--muted); text-align: right; font: 12px ui-monospace, monospace; }
+  table.aligned td.src code { white-space: pre; display: block; overflow-x: auto; background: #f6f8fa; }
+  table.aligned td.steps { width: 50%; }
+  .step { padding: 1px 0; }
+  .step + .step { border-top: 1px dotted var(--line); }
+  tr.code-line:has(.step) td.src code { background: #ddf4ff; }
+  details.full { margin-top: 8px; }
+  table.cases { border-collapse: collapse; font-size: 13px; }
+  table.cases th, table.cases td { border: 1px solid var(--line); padding: 2px 8px; text-align: left; vertical-align: top; }
+  table.cases code { white-space: pre-wrap; word-break: break-word; }
 </style></head>
 <body>
 <header>
   <h1>__TITLE__</h1>
   <label for="reviewer">Your name</label>
   <input id="reviewer" autocomplete="username" placeholder="e.g. alice" maxlength="64">
+  <label for="filter-tier">Tier</label>
+  <select id="filter-tier"><option value="">all</option>__TIERS__</select>
+  <label for="filter-status">Status</label>
+  <select id="filter-status"><option value="">all</option><option value="todo">not reviewed by me</option>
+    <option value="faithful">I marked faithful</option><option value="not_faithful">I marked not faithful</option>
+    <option value="disputed">reviewers disagree</option></select>
+  <label for="filter-reviewer">Reviewer</label>
+  <select id="filter-reviewer"><option value="">anyone</option></select>
+  <button type="button" id="next-unreviewed">next unreviewed</button>
+  <span id="shown"></span>
   <span id="message"></span>
   <span id="progress"></span>
+  <p id="keys">Keys, on the highlighted item (click one, or press n): <kbd>n</kbd> next unreviewed,
+    <kbd>j</kbd>/<kbd>k</kbd> next/previous item, <kbd>f</kbd> faithful, <kbd>x</kbd> not faithful,
+    <kbd>c</kbd> comment, <kbd>Esc</kbd> leave a box.</p>
 </header>
 <main>
 <p class="help">For each task, check that following the <b>instruction</b> on the right gives exactly what the
-<b>function</b> on the left computes, trackers included. Mark it <b>faithful</b> or <b>not faithful</b> and say
+<b>function</b> on the left computes, trackers included, on every test case: each step stands beside the code
+line it describes. Mark it <b>faithful</b> or <b>not faithful</b> and say
 why in the comment. Every mark is saved at once; a changed comment is saved when you leave the box.</p>
 __ITEMS__
 </main>
@@ -491,6 +634,11 @@ const reviewerBox = document.getElementById("reviewer");
 const message = document.getElementById("message");
 const items = Array.from(document.querySelectorAll(".item"));
 let marks = {};   // task_id -> stored record of the current reviewer
+let verdicts = {};   // reviewer -> task_id -> verdict, everyone's (for the filters)
+let current = null;   // the item the keys act on
+const tierBox = document.getElementById("filter-tier");
+const statusBox = document.getElementById("filter-status");
+const reviewerFilter = document.getElementById("filter-reviewer");
 
 function say(text, isError) { message.textContent = text; message.className = isError ? "error" : ""; }
 function reviewer() { return reviewerBox.value.trim(); }
@@ -517,6 +665,7 @@ async function loadMarks() {
   marks = {};
   items.forEach(item => { show(item, null); item.querySelector(".comment").value = ""; });
   progress();
+  applyFilters();
   if (!name) { reviewerBox.classList.remove("invalid"); say("Enter your name to start."); return; }
   if (!NAME_OK.test(name)) {
     reviewerBox.classList.add("invalid");
@@ -540,6 +689,78 @@ async function loadMarks() {
     progress();
     say("Reviewing as " + name + ".");
   } catch (error) { say("Could not load marks: " + error.message, true); }
+  applyFilters();
+}
+
+function othersOf(task) {
+  return Object.keys(verdicts).filter(who => task in verdicts[who]).map(who => [who, verdicts[who][task]]);
+}
+
+function showOthers(item) {
+  item.querySelector(".others").textContent =
+    othersOf(item.dataset.taskId).map(([who, verdict]) => who + ": " + LABEL[verdict]).join(", ");
+}
+
+async function loadVerdicts() {
+  try {
+    const response = await fetch("api/verdicts", { cache: "no-store" });
+    const data = await response.json();
+    if (!response.ok) throw new Error(data.error);
+    verdicts = data;
+  } catch (error) { say("Could not load the reviews: " + error.message, true); }
+  fillReviewers();
+  items.forEach(showOthers);
+  applyFilters();
+}
+
+function fillReviewers() {
+  const chosen = reviewerFilter.value;
+  reviewerFilter.replaceChildren(new Option("anyone", ""));
+  Object.keys(verdicts).sort().forEach(who => reviewerFilter.add(new Option(who, who)));
+  reviewerFilter.value = chosen in verdicts ? chosen : "";
+}
+
+function visible(item) {
+  const task = item.dataset.taskId, mine = marks[task], status = statusBox.value, who = reviewerFilter.value;
+  if (tierBox.value && item.dataset.tier !== tierBox.value) return false;
+  if (status === "todo" && mine) return false;
+  if ((status === "faithful" || status === "not_faithful") && (!mine || mine.verdict !== status)) return false;
+  if (status === "disputed" && new Set(othersOf(task).map(pair => pair[1])).size < 2) return false;
+  if (who && !(task in (verdicts[who] || {}))) return false;
+  return true;
+}
+
+function applyFilters() {
+  let count = 0;
+  items.forEach(item => { item.hidden = !visible(item); if (!item.hidden) count++; });
+  document.getElementById("shown").textContent = "showing " + count + " of " + TOTAL;
+  if (current && current.hidden) setCurrent(null);
+}
+
+function shownItems() { return items.filter(item => !item.hidden); }
+
+function setCurrent(item, scroll) {
+  if (current) current.classList.remove("current");
+  current = item;
+  if (!item) return;
+  item.classList.add("current");
+  if (scroll) { item.scrollIntoView({ block: "start" }); item.focus({ preventScroll: true }); }
+}
+
+function move(step) {
+  const list = shownItems();
+  if (!list.length) return;
+  const at = list.indexOf(current);
+  setCurrent(list[at < 0 ? 0 : Math.min(list.length - 1, Math.max(0, at + step))], true);
+}
+
+function nextUnreviewed() {
+  const list = shownItems(), at = list.indexOf(current);
+  for (let k = 1; k <= list.length; k++) {
+    const item = list[(at + k) % list.length];
+    if (!marks[item.dataset.taskId]) { setCurrent(item, true); return; }
+  }
+  say("Every item shown is reviewed" + (reviewer() ? " by " + reviewer() : "") + ".");
 }
 
 // Saves of one item run one after another, so a comment saved on blur cannot overtake the click after it.
@@ -566,6 +787,10 @@ async function send(item, verdict) {
     marks[item.dataset.taskId] = record;
     show(item, record);
     progress();
+    const known = name in verdicts;
+    (verdicts[name] = verdicts[name] || {})[item.dataset.taskId] = record.verdict;
+    if (!known) fillReviewers();
+    showOthers(item);
   } catch (error) {
     status.className = "status error";
     status.textContent = "not saved: " + error.message;
@@ -581,10 +806,31 @@ items.forEach(item => {
   });
 });
 
+items.forEach(item => item.addEventListener("click", () => { if (current !== item) setCurrent(item, false); }));
+[tierBox, statusBox, reviewerFilter].forEach(box => box.addEventListener("change", applyFilters));
+document.getElementById("next-unreviewed").addEventListener("click", nextUnreviewed);
+
+// Keys act on the current item; never while typing in a box (Esc leaves it).
+const KEYS = {
+  n: nextUnreviewed, j: () => move(1), k: () => move(-1),
+  f: () => current && save(current, "faithful"), x: () => current && save(current, "not_faithful"),
+  c: () => current && current.querySelector(".comment").focus(),
+};
+document.addEventListener("keydown", event => {
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  if (["INPUT", "TEXTAREA", "SELECT"].includes(event.target.tagName)) {
+    if (event.key === "Escape") event.target.blur();
+    return;
+  }
+  const act = KEYS[event.key];
+  if (act) { event.preventDefault(); act(); }
+});
+
 let timer = null;
 reviewerBox.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(loadMarks, 400); });
 reviewerBox.value = localStorage.getItem("ifforge-reviewer") || "";
 loadMarks();
+loadVerdicts();
 </script>
 </body></html>
 """

@@ -1,25 +1,34 @@
 """Prefect's environment for this project; call `configure()` before importing prefect.
 
 Prefect reads its settings when it is first imported, so the defaults must be in place by then.
-A user's own PREFECT_* variables always win. When no API URL is set and `ifforge server` is up
-on 127.0.0.1, flows report to it (and show in its UI); otherwise Prefect runs them in its
-ephemeral mode with a temporary local server.
+A user's own PREFECT_* variables always win. Without PREFECT_API_URL, flows report to the server
+`ifforge server` started (it names itself in `$PREFECT_HOME/ifforge-server.json`, read only while
+that server answers), else to one on the default port; otherwise Prefect runs them with a temporary
+local server, on the port `IFFORGE_TEMP_SERVER_PORT` names (`--temp-port`) or a random one.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import socket
 from pathlib import Path
 
 from ifforge.core.child_server import answers
 
 _CHECKOUT = Path(__file__).resolve().parents[3]  # src/ifforge/core/ -> the checkout, in an editable install
+DEFAULT_PORT = 4200
+STATE_FILE = "ifforge-server.json"
+TEMP_PORT_VARIABLE = "IFFORGE_TEMP_SERVER_PORT"
+
+
+class PortBusy(RuntimeError):
+    """A port asked for is taken; the message says which and what to do."""
 
 
 def project_root() -> Path:
     """The checkout when running from one (its .prefect/ keeps Prefect's data), else the current folder."""
     return _CHECKOUT if (_CHECKOUT / "pyproject.toml").exists() else Path.cwd()
-DEFAULT_PORT = 4200
 
 
 def server_url(port: int | None = None) -> str:
@@ -31,17 +40,83 @@ def server_is_up(url: str, timeout: float = 0.5) -> bool:
     return answers(f"{url}/health", timeout)
 
 
+def port_free(port: int) -> bool:
+    with socket.socket() as probe:
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+def prefect_home() -> Path:
+    return Path(os.environ.get("PREFECT_HOME") or project_root() / ".prefect")
+
+
+def state_path(home: Path | None = None) -> Path:
+    return Path(home or prefect_home()) / STATE_FILE
+
+
+def record_server(api_url: str, pid: int, home: Path | None = None) -> None:
+    """Name the running `ifforge server` for later runs (written by the server's parent)."""
+    from ifforge.core.store import write_json
+
+    write_json(state_path(home), {"api_url": api_url, "pid": pid})
+
+
+def forget_server(api_url: str, home: Path | None = None) -> None:
+    """Remove the state file, if it still names this server (another may have replaced it)."""
+    path = state_path(home)
+    if recorded_url(path) == api_url:
+        path.unlink(missing_ok=True)
+
+
+def recorded_url(path: Path) -> str | None:
+    try:
+        url = json.loads(path.read_text()).get("api_url")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return url if isinstance(url, str) and url.startswith("http://127.0.0.1:") else None
+
+
+def running_server() -> str | None:
+    """The API URL of a live `ifforge server`: the recorded one, else one on the default port."""
+    recorded = recorded_url(state_path())
+    for url in (recorded, server_url()):
+        if url and server_is_up(url):
+            return url
+    return None
+
+
+def pin_temporary_port(port: int) -> None:
+    """Prefect has no setting for its temporary server's port: the instance it will start is
+    created here with that port (Prefect keeps one instance per port, `None` being the default)."""
+    if not port_free(port):
+        raise PortBusy(f"port {port} for Prefect's temporary server is busy; choose another with --temp-port "
+                       f"(or {TEMP_PORT_VARIABLE})")
+    from prefect.server.api.server import SubprocessASGIServer
+
+    SubprocessASGIServer().port = port
+
+
 def configure() -> str | None:
     """Set the project's Prefect defaults; return the API URL flows will report to, if any."""
     os.environ.setdefault("PREFECT_HOME", str(project_root() / ".prefect"))
     os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "120")
     os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
+    # a run logs one line per stage (ifforge's own); Prefect's "Finished in state Completed()" per
+    # task run is left out, its warnings and errors are not
+    os.environ.setdefault("PREFECT_LOGGING_LOGGERS_PREFECT_TASK_RUNS_LEVEL", "WARNING")
     if os.environ.get("PREFECT_API_URL"):
         return os.environ["PREFECT_API_URL"]
-    if os.environ.get("IFFORGE_NO_SERVER_PROBE") != "1" and server_is_up(server_url()):
-        os.environ["PREFECT_API_URL"] = server_url()
-        return os.environ["PREFECT_API_URL"]
+    if os.environ.get("IFFORGE_NO_SERVER_PROBE") != "1":
+        url = running_server()
+        if url:
+            os.environ["PREFECT_API_URL"] = url
+            return url
     from ifforge.core.orphans import guard_prefect_temporary_server
 
+    if os.environ.get(TEMP_PORT_VARIABLE):
+        pin_temporary_port(int(os.environ[TEMP_PORT_VARIABLE]))
     guard_prefect_temporary_server()  # the temporary server dies with us, even on SIGKILL
     return None

@@ -1,7 +1,8 @@
 """A Prefect server with its UI on 127.0.0.1 (sqlite under PREFECT_HOME), offline.
 
-`ifforge server` keeps one in the foreground; tests start one in the background. While one is up
-on the default port, flows started from this project report to it (see `prefect_env.configure`).
+`ifforge server` keeps one in the foreground; tests start one in the background. While it is up
+it is named in `$PREFECT_HOME/ifforge-server.json`, so flows started from this project report to
+it whatever its port (see `prefect_env.configure`).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import sys
 from pathlib import Path
 
 from ifforge.core.child_server import ChildServer, ChildServerError
-from ifforge.core.prefect_env import server_is_up, server_url
+from ifforge.core.prefect_env import forget_server, port_free, prefect_home, record_server, server_is_up, server_url
 
 
 class PrefectServerError(ChildServerError):
@@ -28,7 +29,7 @@ class PrefectServer(ChildServer):
         if home:
             env["PREFECT_HOME"] = str(home)
         super().__init__(port, startup_seconds, env)
-        self.home = home
+        self.home = Path(home) if home else prefect_home()
 
     @property
     def api_url(self) -> str:
@@ -44,6 +45,19 @@ class PrefectServer(ChildServer):
 
     def command(self) -> list[str]:
         if server_is_up(self.api_url):
-            raise PrefectServerError(f"something already answers on {self.api_url}")
+            raise PrefectServerError(f"a Prefect server already answers on {self.api_url}; flows report to it "
+                                     "already (or choose another --port)")
+        if not port_free(self.port):
+            raise PrefectServerError(f"port {self.port} is busy (another program listens on it); "
+                                     "choose another with --port")
         return [sys.executable, "-m", "prefect", "server", "start", "--host", "127.0.0.1",
                 "--port", str(self.port), "--analytics-off"]
+
+    def start(self):
+        super().start()
+        record_server(self.api_url, self.process.pid, self.home)
+        return self
+
+    def stop(self) -> None:
+        forget_server(self.api_url, self.home)
+        super().stop()

@@ -30,7 +30,7 @@ class Benchmark:
 
 
 def read_benchmark(given: Path, split: str = "full", expressions: str = "original",
-                   verified_only: bool = False) -> Benchmark:
+                   verified_only: bool = False, min_reviewers: int = 1) -> Benchmark:
     """The rows to export from a version folder, a benchmark folder (its LATEST) or a .jsonl file."""
     rows_path, version = locate(Path(given), split)
     rows = load_rows(rows_path, expressions)
@@ -39,7 +39,7 @@ def read_benchmark(given: Path, split: str = "full", expressions: str = "origina
 
         if not all_reviews(version):
             raise BenchmarkError(f"{version}: no reviews yet, so nothing is verified (run `ifforge review` first)")
-        keep = verified_task_ids(version)
+        keep = verified_task_ids(version, min_reviewers)
         rows = [row for row in rows if row["task_id"] in keep]
     if not rows:
         raise BenchmarkError(f"{rows_path}: no rows to export")

@@ -39,6 +39,7 @@ from ifforge.eval.evaluation import (  # noqa: E402
     run_folder,
 )
 from ifforge.families import get_family  # noqa: E402
+from ifforge.flows.naming import provisional_name, rename_flow_run, slug  # noqa: E402
 
 
 @task(name="ask-and-score", retries=1, retry_delay_seconds=2, cache_policy=NO_CACHE)
@@ -49,7 +50,7 @@ def evaluate_task(family_id: str, rows: list[dict], settings: EvalSettings, cach
         return get_family(family_id).evaluate(rows, settings, Path(cache_path), Path(folder), title, advance, run)
 
 
-@flow(name="evaluate", log_prints=True)
+@flow(name="evaluate", log_prints=True, flow_run_name=provisional_name("evaluate", "model"))
 def evaluate(benchmark: str, model: str, base_url: str | None = None, split: str = "full",
              expressions: str = "original", options: dict[str, Any] | None = None, progress: bool = True) -> str:
     """Score `model` on a benchmark version of any family; returns the folder of its responses and report."""
@@ -61,6 +62,8 @@ def evaluate(benchmark: str, model: str, base_url: str | None = None, split: str
                             **(options or {}))
     rows_path, version = locate(Path(benchmark), settings.split)
     check = benchmark_check(rows_path, version)
+    artifacts = slug(version.parent.name, settings.model)  # one key per benchmark and model, across versions
+    rename_flow_run(slug("evaluate", settings.model, version.parent.name, version.name))
     if check["matches_manifest"] is False:
         logger.warning(f"{rows_path} differs from what its manifest recorded when it was generated "
                        f"(sha256 {check['sha256'][:12]}, manifest {check['manifest_sha256'][:12]}): scores are for "
@@ -83,12 +86,12 @@ def evaluate(benchmark: str, model: str, base_url: str | None = None, split: str
     title = f"{settings.model} on {version.parent.name}/{version.name} ({settings.split})"
     summary = evaluate_task(family_id, rows, settings, cache_path, str(folder), title, progress, run)
     write_json(folder / "benchmark_check.json", check)  # which file, byte for byte, the scores are for
-    create_markdown_artifact((folder / "report.md").read_text(), key=f"{family_id}-evaluate-report",
+    create_markdown_artifact((folder / "report.md").read_text(), key=f"{artifacts}-evaluate-report",
                              description=f"evaluation of {settings.model}")
     table = summary.get("table") or [{"tier": tier, **{k: v for k, v in row.items() if not isinstance(v, (list, dict))}}
                                      for tier, row in summary.get("by_difficulty", {}).items()]
     if table:
-        create_table_artifact(table, key=f"{family_id}-evaluate-table", description="accuracy by group")
+        create_table_artifact(table, key=f"{artifacts}-evaluate-table", description="accuracy by group")
     logger.info(f"{settings.model}: {summary.get('headline', '')}; report in {folder}")
     failures = summary.get("request_failures", 0)
     if failures > settings.allow_failures * len(rows):

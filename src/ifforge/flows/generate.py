@@ -29,15 +29,20 @@ from prefect.cache_policies import NO_CACHE  # noqa: E402
 
 from ifforge.core.store import VersionStore  # noqa: E402
 from ifforge.factory import (  # noqa: E402
+    changes,
+    changes_line,
     fingerprint,
     outcome_line,
     run_stage_shard,
+    stage_line,
+    previous_manifest,
     summary_markdown,
     write_manifest,
     write_stage_artifacts,
 )
 from ifforge.families import get_family, load_family_settings  # noqa: E402
 from ifforge.families.base import BatchStage  # noqa: E402
+from ifforge.flows.naming import provisional_name, rename_flow_run, slug  # noqa: E402
 
 
 class LostItems(RuntimeError):
@@ -79,7 +84,7 @@ stage_task = task(retries=2, retry_delay_seconds=2, cache_policy=NO_CACHE, persi
                   retry_condition_fn=_no_retry_on_fatal)(run_stage_shard)  # importable by name: Dask pickles it so
 
 
-@flow(name="generate", log_prints=True)
+@flow(name="generate", log_prints=True, flow_run_name=provisional_name("generate", "benchmark", "family"))
 def generate(family: str = "logicif", seeds: str | None = None, functions: str | None = None,
              test_cases: str | None = None, out: str | None = None, benchmark: str | None = None,
              options: dict[str, Any] | None = None, config: str | None = None) -> str:
@@ -105,12 +110,14 @@ def generate(family: str = "logicif", seeds: str | None = None, functions: str |
     for item in dropped:
         logger.warning(item.detail)
     store = VersionStore(settings.benchmark_root, fingerprint(bench, loaded.items, settings, plan))
+    rename_flow_run(slug("generate", settings.benchmark, store.version))
     if store.finished:
         logger.info(f"Nothing changed since {store.version}: "
                     f"{outcome_line(json.loads((store.path / 'manifest.json').read_text()), store.path)}")
         return str(store.path)
-    logger.info(f"{'Resuming' if store.state == 'resumed' else 'Writing'} {store.path} "
-                f"({len(loaded.items)} items loaded, {len(dropped)} skipped)")
+    logger.info(f"{'Resuming' if store.state == 'resumed' else 'Writing'} {store.path}")
+    logger.info(stage_line("load", {"in": len(loaded.items) + len(dropped), "out": len(loaded.items)},
+                           timings["load"], len(dropped)))
     bench.write_loaded(store, loaded.items)
     counts: dict[str, Any] = {"load": {"in": len(loaded.items) + len(loaded.dropped), "out": len(loaded.items)}}
     run_id = uuid.uuid4().hex
@@ -128,17 +135,19 @@ def generate(family: str = "logicif", seeds: str | None = None, functions: str |
                 begun = time.monotonic()
                 items, step_dropped, counts[step.name] = batch_task.with_options(name=step.name)(step, items, settings)
                 for item in step_dropped:
-                    logger.info(f"{item.task_id}: {item.detail}")
+                    logger.debug(f"{item.task_id}: {item.detail}")  # each one is in dropped.jsonl
                     store.write(f"items/{item.task_id}/{step.name}.json", item)
                 dropped += step_dropped
                 timings[step.name] = time.monotonic() - begun
+                logger.info(stage_line(step.name, counts[step.name], timings[step.name], len(step_dropped)))
                 position += 1
                 continue
             chain = []  # the per-item stages from here to the next batch step, pipelined by shard
             while position < len(plan) and not isinstance(plan[position], BatchStage):
                 chain.append(plan[position])
                 position += 1
-            items, lost_here = _run_chain(chain, items, settings, store, run_id, counts, timings, dropped, usage, calls)
+            items, lost_here = _run_chain(chain, items, settings, store, run_id, counts, timings, dropped, usage, calls,
+                                          logger)
             lost += lost_here
         side_results = {name: future.result() for name, future in side.items()}
     finally:
@@ -154,14 +163,20 @@ def generate(family: str = "logicif", seeds: str | None = None, functions: str |
         logger.info(note)
     timings["export"] = time.monotonic() - begun
     counts["export"] = {"in": len(items), "out": export["tasks"]}
+    logger.info(stage_line("export", counts["export"], timings["export"]))
     timings["total"] = time.monotonic() - started
     # the Prefect artifacts before the manifest: the manifest marks the version finished, so a run
     # that fails before it is resumed, never reported as "Nothing changed"
-    create_markdown_artifact(summary_markdown(store, counts, dropped, export, timings, usage),
-                             key=f"{bench.id}-generate-summary", description=f"{bench.id} generate run summary")
+    changed = changes(previous_manifest(store), settings, plan, counts)
+    if changed:
+        logger.info(changes_line(changed))
+    create_markdown_artifact(summary_markdown(store, counts, dropped, export, timings, usage, changed),
+                             key=slug(settings.benchmark, "generate-summary"),
+                             description=f"{settings.benchmark} ({bench.id}) generate run summary")
     table = bench.summary_table(store)
     if table:
-        create_table_artifact(table, key=f"{bench.id}-generate-tasks", description="finished tasks")
+        create_table_artifact(table, key=slug(settings.benchmark, "generate-tasks"),
+                              description=f"{settings.benchmark}: finished tasks")
     manifest = write_manifest(store, family=bench, settings=settings, plan=plan, inputs=loaded.inputs,
                               stage_counts=counts, dropped=dropped, export=export, timings=timings, started=started,
                               llm=usage)
@@ -170,7 +185,7 @@ def generate(family: str = "logicif", seeds: str | None = None, functions: str |
 
 
 def _run_chain(chain: list, items: list, settings, store: VersionStore, run_id: str, counts: dict, timings: dict,
-               dropped: list, usage: dict, calls: list) -> tuple[list, int]:
+               dropped: list, usage: dict, calls: list, logger) -> tuple[list, int]:
     """Submit every shard of every stage at once, each shard waiting only for its own previous stage;
     then gather in order, write the per-item artifacts, count and collect drops."""
     from ifforge.core.llm import Usage
@@ -205,6 +220,8 @@ def _run_chain(chain: list, items: list, settings, store: VersionStore, run_id: 
         if stage.uses_llm:
             usage[stage.name] = {"model": stage.model, **stage_usage.report(stage.llm)}
         timings[stage.name] = time.monotonic() - begun  # pipelined: time from the chain's start to this stage's end
+        logger.info(stage_line(stage.name, counts[stage.name], timings[stage.name],
+                               sum(outcome.kept is None for outcome in outcomes)))
     return kept, lost
 
 

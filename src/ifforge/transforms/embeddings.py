@@ -41,10 +41,14 @@ def model_name(path: Path | None) -> str:
 def _load(path: str):
     os.environ["HF_HUB_OFFLINE"] = "1"
     os.environ["TRANSFORMERS_OFFLINE"] = "1"
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")  # a run's log has one line per stage, no bars
     if not Path(path).is_dir():
         raise EmbeddingError(f"{path}: embedding model folder not found (it must be on local disk)")
     from sentence_transformers import SentenceTransformer
+    from transformers.utils import logging as transformers_logging
 
+    transformers_logging.disable_progress_bar()  # "Loading weights" per tensor, even when imported earlier
+    transformers_logging.set_verbosity_error()
     return SentenceTransformer(path, device="cpu", local_files_only=True)
 
 

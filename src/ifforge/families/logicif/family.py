@@ -18,7 +18,7 @@ import pandas as pd
 from ifforge.core.llm_setup import resolve_llm
 from ifforge.core.prompts import Prompt, load_prompt
 from ifforge.core.runner import Stage
-from ifforge.core.store import VersionStore, atomic_path, code_version, content_hash, file_hash, provenance
+from ifforge.core.store import ItemCache, VersionStore, atomic_path, code_version, content_hash, file_hash, provenance
 from ifforge.core.untrusted import InputError
 from ifforge.families.base import BatchStage, Family, Loaded
 from ifforge.families.logicif import configs
@@ -276,9 +276,17 @@ def choose_expressions(settings: LogicIFSettings, hub=None) -> tuple[Any, Any, s
     template = expressions.template_prompt(settings.expression_template)
     config = resolve_llm(settings, LLM_STAGES)[0].get("expressions")
     if config is not None:
-        cache = None if settings.no_cache else settings.response_cache
-        texts = hub.run(lambda: expressions.llm_rewrites(template, settings.rewrites, hub.llm(config, cache)),
-                        "expressions")
+        # kept in the benchmark's item cache too, so a run whose rewrites' identity is unchanged
+        # (say, a new verify_rounds) asks nothing even when the response cache is elsewhere
+        identity = expressions_identity(settings)
+        kept, key = ItemCache(settings.benchmark_root / ".cache"), content_hash(identity["template"], identity["source"])
+        texts = None if settings.no_cache else kept.get("rewrites", key)
+        if texts is None:
+            cache = None if settings.no_cache else settings.response_cache
+            texts = hub.run(lambda: expressions.llm_rewrites(template, settings.rewrites, hub.llm(config, cache)),
+                            "expressions")
+            if texts:
+                kept.put("rewrites", key, texts)
         origin = [config.model] * len(texts)
     elif expressions.bank_exists(template.name):
         texts = expressions.load_bank(template.name)
