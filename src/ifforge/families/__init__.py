@@ -26,7 +26,8 @@ FAMILIES: dict[str, Entry] = {entry.id: entry for entry in (
           "ifforge.families.pacific.family"),
     Entry("ifeval-fc", "format rules inside tool schemas, scored on real tool calls", None, "the IFEval-FC issue"),
     Entry("mcbench", "step-by-step metric rubrics, gold from parallel reference code", None, "the MCBench issue"),
-    Entry("lifbench", "long-input scenarios, LIFEval rubric scores and stability (IFS)", None, "the LIFBench issue"),
+    Entry("lifbench", "long-input scenarios, LIFEval rubric scores and stability (IFS)",
+          "ifforge.families.lifbench.family"),
 )}
 
 

@@ -1,6 +1,8 @@
 """Expression extension (LIFBench): Rewriting, Encoding, Clustering, Sampling of a prompt template.
 
-Rewrites of a template come from the LLM (asked for `rewrites` of them, keeping every placeholder)
+Any family may use it: `gather` collects a template's rewrites (from a model, else its bank) and
+`extend` embeds and clusters them and picks `k` (LogicIF's solve prompt, LIFBench's instruction
+templates). Rewrites of a template come from the LLM (asked for `rewrites` of them, keeping every placeholder)
 or, offline, from a hand-written bank in `prompts/<template>_rewrites.md`. All are embedded and
 clustered with k-means (k = the number of expressions wanted, fixed seed); from each cluster the
 usable rewrite nearest the centre is chosen. Usable: every placeholder of the template exactly
@@ -23,7 +25,7 @@ from pydantic import BaseModel
 from ifforge.core.store import atomic_path, code_version
 from ifforge.core.llm import LLM, LLMError
 from ifforge.core.prompts import PROMPTS_DIR, Prompt, load_prompt
-from ifforge.families.logicif.records import Record
+from ifforge.core.records import Record
 
 STAGE = "expressions"
 VERSION = code_version(sys.modules[__name__])  # with every ifforge module it reaches
@@ -164,6 +166,26 @@ def template_prompt(name_or_path: str) -> Prompt:
     if path.suffix == ".md" and path.exists():
         return load_prompt(path.stem, path.parent)
     return load_prompt(name_or_path)
+
+
+def gather(template: Prompt, wanted: int, config=None, hub=None, cache=None) -> tuple[list[str], list[str], str]:
+    """A template's rewrites, their origins and where they came from: `wanted` from the model when
+    `config` names one (asked through the run's `hub`), else the hand-written bank, else none."""
+    if config is not None:
+        texts = hub.run(lambda: llm_rewrites(template, wanted, hub.llm(config, cache)), STAGE)
+        return texts, [config.model] * len(texts), config.model
+    if bank_exists(template.name):
+        texts = load_bank(template.name)
+        return texts, ["bank"] * len(texts), "the bank"
+    return [], [], "nothing"
+
+
+def extend(template: Prompt, k: int, texts: list[str], origin: list[str], embedder, veto: set[str] = frozenset(),
+           seed: int = 0) -> tuple[ExpressionSet, np.ndarray]:
+    """Encode the rewrites (and the original, for the near-copy check), cluster, sample `k`."""
+    vectors = embedder.embed(texts)
+    original = embedder.embed([template.text])[0]
+    return choose(template, texts, origin, vectors, original, k, set(veto), embedder.name, seed), vectors
 
 
 def bank_exists(template: str) -> bool:
