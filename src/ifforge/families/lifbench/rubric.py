@@ -154,12 +154,12 @@ class GoldShare(Point):
 
 
 class GoldOrder(Point):
-    id, description = "order", "the asked items that are there come in the asked order"
+    id, description = "order", "the asked items that are there (at least one) come in the asked order"
 
     def score(self, reply, row):
         text = clean(reply)
         places = [text.find(item) for item in row["gold"] if item in text]
-        return 1.0 if places == sorted(places) else 0.0
+        return 1.0 if places and places == sorted(places) else 0.0
 
 
 class OneEntrySide(Point):
@@ -438,7 +438,8 @@ def total(task: str) -> float:
 
 def score(row: dict[str, Any], reply: str | None) -> dict[str, Any]:
     """Every point's earned weight, the sum, the total and the ARS (earned / total) of one reply."""
-    points = {point.id: round(point.weight * min(1.0, max(0.0, point.score(reply or "", row))), 6)
+    answered = bool(clean(reply))  # an empty reply follows nothing
+    points = {point.id: round(point.weight * min(1.0, max(0.0, point.score(reply or "", row))), 6) if answered else 0.0
               for point in RUBRICS[row["task"]]}
     earned, weight = sum(points.values()), total(row["task"])
     return {"points": points, "earned": round(earned, 6), "total": weight, "ars": round(earned / weight, 6),

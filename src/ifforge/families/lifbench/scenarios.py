@@ -146,6 +146,8 @@ def build_onedoc(spec: ContextSpec) -> tuple[str, dict[str, Any]]:
             if used >= room:
                 break
     while True:
+        while blocks and blocks[-1].startswith("Essay "):  # no heading without its essay
+            blocks.pop()
         paragraphs = [i for i, b in enumerate(blocks) if not b.startswith("Essay ")]
         where = sorted(rng_for(spec.seed, "onedoc-keys", spec.length, spec.sample, len(blocks)).sample(
             paragraphs, len(keys)) if len(paragraphs) >= len(keys) else paragraphs * len(keys))[:len(keys)]

@@ -15,6 +15,7 @@ import importlib
 import inspect
 import random
 import re
+import warnings
 
 MODULES = ("argparse", "bisect", "calendar", "collections", "configparser", "csv", "decimal", "difflib",
            "email.message", "fractions", "ftplib", "functools", "heapq", "http.client", "imaplib", "inspect",
@@ -54,7 +55,10 @@ def paragraphs() -> tuple[tuple[str, str], ...]:
         members += [value for member in members if inspect.isclass(member)
                     for key, value in sorted(vars(member).items()) if inspect.isfunction(value) and not key.startswith("_")]
         for member in members:
-            for paragraph in _prose(inspect.getdoc(member) or "", 120):
+            with warnings.catch_warnings():  # typing's deprecated submodules warn when read
+                warnings.simplefilter("ignore", DeprecationWarning)
+                doc = inspect.getdoc(member) or ""
+            for paragraph in _prose(doc, 120):
                 seen.setdefault(paragraph, f"{module_name} docs")
     return tuple((source, text) for text, source in seen.items())
 
