@@ -64,6 +64,20 @@ def test_inputs_fit_their_budget_are_seeded_and_hold_what_the_scenario_needs():
             wrapped[1] == TAGS[key["tag"]] != wrapped[2])
 
 
+def test_the_same_seed_gives_the_same_rows_byte_for_byte_and_another_seed_others():
+    def text(seed: int) -> str:
+        settings = LifbenchSettings(family="lifbench", lengths=[1024], expressions=0, variable_sets=3, seed=seed)
+        rows = [row for scenario in scenarios.SCENARIOS for row in render_rows(build(scenario, 1024, seed), settings, {})]
+        return "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
+
+    first = text(5)
+    assert first == text(5) and first != text(6)
+    rows = [json.loads(line) for line in first.splitlines()]
+    for task in rubric.RUBRICS:  # the variable sets of one input differ
+        drawn = [json.dumps(r["variables"]) for r in rows if r["task"] == task]
+        assert len(drawn) == 3 and len(set(drawn)) == 3, task
+
+
 def test_rows_carry_the_grid_and_fit_their_length(rows):
     for row in rows.values():
         assert {"family", "task_id", "scenario", "task", "length_tokens", "expression_id", "prompt", "gold",
@@ -188,9 +202,9 @@ def test_onedoc_points(rows):
         "format": 4, "correct": round(4 * 7 / 8 * len(gold) / (len(gold) + 1), 4),
         "order": 4 * (keys.index(fake) > max(keys.index(k) for k in keys if k["text"] in gold)), "original": 2}
     two = [keys[-1]["text"], keys[0]["text"]]  # in the wrong order, and not of the tag
-    assert points(extract, json.dumps(two)) == {"format": 4, "correct": 0.5, "order": 0, "original": 2}
+    assert points(extract, json.dumps(two)) == {"format": 4, "correct": 0, "order": 0, "original": 2}
     assert points(extract, "Sentences: " + json.dumps(gold)) == {"format": 3, "correct": 4, "order": 4, "original": 2}
-    assert points(extract, json.dumps([1])) == {"format": 3, "correct": 0.5, "order": 0, "original": 0}
+    assert points(extract, json.dumps([1])) == {"format": 3, "correct": 0, "order": 0, "original": 0}
 
     qa = rows["qa"]
     yes, no = qa["facts"]["options"]
@@ -250,3 +264,12 @@ def test_every_template_has_a_bank_whose_rewrites_keep_its_variables_and_extend_
             continue  # k-means on two templates is enough; every bank is checked above
         chosen, vectors = expressions.extend(template, 2, texts, origin, StandIn())
         assert len(chosen.chosen) == 2 and len(set(chosen.texts().values())) == 2 and vectors.shape == (len(texts), 8)
+
+
+def test_a_reply_that_does_not_try_the_task_earns_nothing_but_its_format_at_most(rows):
+    for row in rows.values():
+        for reply in ("?", "I am not sure."):
+            assert FAMILY.check(row, [reply])["ars"] == 0.0, (row["task"], reply)
+        for reply in ("[]", "{}"):  # an empty list or object: the format, and nothing else
+            earned = FAMILY.check(row, [reply])["points"]
+            assert all(v == 0 for k, v in earned.items() if k != "format"), (row["task"], reply, earned)

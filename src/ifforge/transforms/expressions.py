@@ -192,16 +192,10 @@ def bank_exists(template: str) -> bool:
     return (PROMPTS_DIR / f"{template}_rewrites.md").exists()
 
 
-def plot_clusters(expressions: ExpressionSet, vectors: np.ndarray, path: Path) -> Path:
-    """A 2-D PCA picture of the rewrites, coloured by cluster, chosen ones marked."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+def _draw(axis, expressions: ExpressionSet, vectors: np.ndarray) -> None:
     from sklearn.decomposition import PCA
 
     points = PCA(n_components=2, random_state=0).fit_transform(vectors) if len(vectors) > 2 else np.zeros((len(vectors), 2))
-    figure, axis = plt.subplots(figsize=(7, 5))
     clusters = [r.cluster if r.cluster is not None else -1 for r in expressions.rewrites]
     axis.scatter(points[:, 0], points[:, 1], c=clusters, cmap="tab10", s=30, alpha=0.8)
     for point, rewrite in zip(points, expressions.rewrites):
@@ -210,13 +204,49 @@ def plot_clusters(expressions: ExpressionSet, vectors: np.ndarray, path: Path) -
             axis.annotate(rewrite.id[:6], point, fontsize=7, xytext=(4, 4), textcoords="offset points")
         elif not rewrite.usable:
             axis.scatter(*point, marker="x", c="red", s=25)
-    axis.set_title(f"{len(expressions.rewrites)} rewrites of '{expressions.template}', k={expressions.k} "
-                   f"(circled: chosen, x: unusable)")
+
+
+def _save(figure, path: Path) -> Path:
+    import matplotlib.pyplot as plt
+
     figure.tight_layout()
     with atomic_path(path) as temporary:
-        figure.savefig(temporary, dpi=110)
+        figure.savefig(temporary, dpi=110, format="png")
     plt.close(figure)
     return path
+
+
+def plot_clusters(expressions: ExpressionSet, vectors: np.ndarray, path: Path) -> Path:
+    """A 2-D PCA picture of the rewrites, coloured by cluster, chosen ones marked."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axis = plt.subplots(figsize=(7, 5))
+    _draw(axis, expressions, vectors)
+    axis.set_title(f"{len(expressions.rewrites)} rewrites of '{expressions.template}', k={expressions.k} "
+                   f"(circled: chosen, x: unusable)")
+    return _save(figure, path)
+
+
+def plot_cluster_grid(sets: dict[str, tuple[ExpressionSet, np.ndarray]], path: Path) -> Path:
+    """`plot_clusters` for several templates, one panel each, in one picture."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    columns = min(4, len(sets))
+    rows = -(-len(sets) // columns)
+    figure, axes = plt.subplots(rows, columns, figsize=(4 * columns, 3.2 * rows), squeeze=False)
+    for axis, (name, (chosen, vectors)) in zip(axes.flat, sets.items()):
+        _draw(axis, chosen, vectors)
+        axis.set_title(f"{name}: {len(chosen.rewrites)} rewrites, k={chosen.k}", fontsize=9)
+    for axis in list(axes.flat)[len(sets):]:
+        axis.axis("off")
+    figure.suptitle("rewrites by cluster (circled: chosen, x: unusable)")
+    return _save(figure, path)
 
 
 def to_jsonl(expressions: ExpressionSet) -> str:

@@ -88,8 +88,14 @@ def render_rows(context: Context, settings: LifbenchSettings, chosen: dict[str, 
         template = load_prompt(task.template)
         picked = chosen.get(task.id, (None,))[0]
         forms = {"e0": template.text, **(picked.texts() if picked is not None else {})}
+        drawn: set[str] = set()
         for v in range(settings.variable_sets):
-            values, gold, facts = task.draw(context, scenarios.rng_for(settings.seed, context.task_id, task.id, v))
+            for attempt in range(20):  # variable sets of one input differ, as far as the input allows
+                values, gold, facts = task.draw(context, scenarios.rng_for(settings.seed, context.task_id, task.id,
+                                                                           v, attempt))
+                if json.dumps(values, sort_keys=True) not in drawn:
+                    break
+            drawn.add(json.dumps(values, sort_keys=True))
             for expression_id, text in forms.items():
                 instruction = expressions.PLACEHOLDER.sub(lambda m: str(values[m[1]]), text)
                 prompt = tasks.prompt(context, instruction)
@@ -105,6 +111,11 @@ def render_rows(context: Context, settings: LifbenchSettings, chosen: dict[str, 
 
 
 def write_expressions(store: VersionStore, chosen: dict[str, Any]) -> None:
+    """Per task: every rewrite with its cluster, the chosen expressions; one picture of all clusters."""
+    plotted = {task_id: (picked, vectors) for task_id, (picked, vectors, _) in chosen.items()
+               if picked is not None and vectors is not None and len(vectors) > 1}
+    if plotted:
+        expressions.plot_cluster_grid(plotted, store.path / "expressions" / "clusters.png")
     for task_id, (picked, vectors, _) in chosen.items():
         if picked is None:
             continue
@@ -114,8 +125,6 @@ def write_expressions(store: VersionStore, chosen: dict[str, Any]) -> None:
             "embedding_model": picked.embedding_model, "notes": picked.notes,
             "chosen": [{"expression_id": eid, "rewrite_id": rid, "text": text}
                        for (eid, text), rid in zip(picked.texts().items(), picked.chosen)]})
-        if vectors is not None and len(vectors) > 1:
-            expressions.plot_clusters(picked, vectors, store.path / "expressions" / task_id / "clusters.png")
 
 
 class Lifbench(Family):
@@ -184,6 +193,10 @@ class Lifbench(Family):
         from ifforge.families.lifbench.evaluate import evaluate
 
         return evaluate(rows, settings, Path(cache_path), Path(folder), title, on_done, run)
+
+    def turns(self, row: dict[str, Any]) -> list[str]:
+        """One user turn: the whole prompt (`instruction` is only its last part)."""
+        return [row["prompt"]]
 
     def check(self, row: dict[str, Any], replies: list[str]) -> dict[str, Any]:
         """The rubric's verdict: `correct` when every point is earned in full, with the ARS and points."""

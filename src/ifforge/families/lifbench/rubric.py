@@ -249,11 +249,11 @@ class GroupLines(Point):
 
 
 class GroupCount(Point):
-    id, description = "count", "as many groups as there are (a fifth for exactly so many)"
+    id, description = "count", "as many groups as there are, at least one given (a fifth for exactly so many)"
 
     def score(self, reply, row):
         got, wanted = len(_group_lines(reply)[0]), len(row["gold"])
-        return (got == wanted) / 5 + 4 / 5 * closeness(got, wanted, 2)
+        return (got == wanted) / 5 + 4 / 5 * closeness(got, wanted, 2) if got else 0.0
 
 
 class GroupValuesFromInput(Point):
@@ -290,16 +290,24 @@ def _keys(row: dict[str, Any]) -> list[dict[str, Any]]:
     return row["facts"]["keys"]
 
 
+def _copied(reply: str, row: dict[str, Any]) -> int:
+    """Key sentences (real or fake) in the reply: without one, the reply did not try the task."""
+    text = clean(reply)
+    return sum(k["text"] in text for k in _keys(row))
+
+
 def _repeat_lines(reply: str) -> list[str]:
     return [line.strip() for line in clean(reply).splitlines() if line.strip()]
 
 
 class RepeatLayout(Point):
-    id, description = ("format", "one line each (a sixth), the separator used (a sixth), lines of sentence, "
-                                 "separator, tag (two thirds, by share)")
+    id, description = ("format", "with a key sentence copied: one line each (a sixth), the separator used (a "
+                                 "sixth), lines of sentence, separator, tag (two thirds, by share)")
 
     def score(self, reply, row):
         lines, sep, wanted = _repeat_lines(reply), row["gold"]["sep"], row["gold"]["num"]
+        if not _copied(reply, row):
+            return 0.0
         earned = (wanted == 1 or len(lines) > 1) / 6 + (sep in clean(reply)) / 6
         good = sum(len(line.split(sep)) == 2 for line in lines)
         return earned + 2 / 3 * min(1.0, share(good, max(len(lines), wanted)))
@@ -325,13 +333,14 @@ class RepeatHits(Point):
 
 
 class RepeatCount(Point):
-    id, description = ("num", "the number asked, counted three ways: lines, separators, key sentences; "
-                              "a quarter each, and a quarter for the three agreeing")
+    id, description = ("num", "with a key sentence copied, the number asked counted three ways: lines, "
+                              "separators, key sentences; a quarter each, and a quarter for the three agreeing")
 
     def score(self, reply, row):
         text, wanted = clean(reply), row["gold"]["num"]
-        counts = (len(_repeat_lines(reply)), text.count(row["gold"]["sep"]),
-                  sum(k["text"] in text for k in _keys(row)))
+        counts = (len(_repeat_lines(reply)), text.count(row["gold"]["sep"]), _copied(reply, row))
+        if not counts[2]:
+            return 0.0
         return (sum(c == wanted for c in counts) + (len(set(counts)) == 1)) / 4
 
 
@@ -355,7 +364,7 @@ def _extracted(reply: str) -> list[Any] | None:
 
 class ExtractCorrect(Point):
     id, description = ("correct", "the real sentences of the tag found, over the most of found, given and asked "
-                                  "(seven eighths), and the fake of the tag left out (an eighth)")
+                                  "(seven eighths), and, with one found, the fake of the tag left out (an eighth)")
 
     def score(self, reply, row):
         text, gold = clean(reply), row["gold"]
@@ -363,6 +372,8 @@ class ExtractCorrect(Point):
         given = len(_extracted(reply) or [])
         hits = sum(sentence in text for sentence in gold)
         fakes = [k["text"] for k in _keys(row) if not k["true"] and k["tag"] == row["facts"]["tag"]]
+        if not hits:
+            return 0.0
         return 7 / 8 * share(hits, max(found_keys, given, len(gold))) + 1 / 8 * all(f not in text for f in fakes)
 
 
