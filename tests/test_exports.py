@@ -19,6 +19,9 @@ from ifforge.eval.evaluation import EvalSettings
 from ifforge.exports import export
 from ifforge.exports.benchmark import read_benchmark, unflatten
 from ifforge.families import get_family
+from ifforge.families.lifbench import scenarios
+from ifforge.families.lifbench.family import render_rows
+from ifforge.families.lifbench.settings import LifbenchSettings
 from ifforge.families.pacific import chains, instructions
 from ifforge.families.pacific.family import GoldConfig, compute_gold, rows_of
 from ifforge.families.pacific.settings import PacificSettings
@@ -82,6 +85,20 @@ def pacific_reply(rows: list[dict], messages: list[dict]) -> str:
     return " ".join(f"[ANSWER][{step}] {value(step)} [\\ANSWER]" for step in steps)
 
 
+def lifbench_rows() -> list[dict]:
+    settings = LifbenchSettings(family="lifbench", lengths=[1024], expressions=0, variable_sets=1)
+    return [row for scenario in scenarios.SCENARIOS for row in render_rows(scenarios.build(scenarios.ContextSpec(
+        task_id=f"{scenario}-L1024-s0", scenario=scenario, length=1024, sample=0, seed=3)), settings, {})]
+
+
+def lifbench_reply(rows: list[dict], prompt: str) -> str:
+    """The gold answer on every other row (where it is a reply as it is), else no answer."""
+    index, row = next((i, r) for i, r in enumerate(rows) if r["prompt"] == prompt)
+    if index % 2 or isinstance(row["gold"], dict) and "side" in row["gold"]:
+        return "I am not sure."
+    return row["gold"] if isinstance(row["gold"], str) else json.dumps(row["gold"])
+
+
 def write_rows(folder: Path, rows: list[dict]) -> Path:
     folder.mkdir(parents=True)
     path = folder / "benchmark.jsonl"
@@ -111,6 +128,8 @@ def benchmarks(tmp_path_factory):
     base = tmp_path_factory.mktemp("exports")
     logic, replies = logicif_rows()
     pacific = pacific_rows()
+    lifbench = lifbench_rows()
+    long_prompts = {row["prompt"] for row in lifbench}
 
     def answer(request: dict) -> Answer:
         messages = request.get("messages")
@@ -119,16 +138,18 @@ def benchmarks(tmp_path_factory):
         users = [m for m in messages if m["role"] == "user"]
         if users[0]["content"] in replies:
             return Answer(content=replies[users[0]["content"]])
+        if users[0]["content"] in long_prompts:
+            return Answer(content=lifbench_reply(lifbench, users[0]["content"]))
         return Answer(content=pacific_reply(pacific, messages))
 
-    return base, logic, pacific, answer
+    return base, logic, pacific, answer, lifbench
 
 
 def test_hf_folder_loads_with_datasets_and_gives_the_rows_back(benchmarks):
     import datasets
 
-    base, logic, pacific, _ = benchmarks
-    for name, rows in (("logicif", logic), ("pacific", pacific)):
+    base, logic, pacific, _, lifbench = benchmarks
+    for name, rows in (("logicif", logic), ("pacific", pacific), ("lifbench", lifbench)):
         version = write_rows(base / "hf" / name / "v001", rows)
         written = export(read_benchmark(version), "hf", base / "hf-out" / name)
         folder = Path(written["folder"])
@@ -138,16 +159,17 @@ def test_hf_folder_loads_with_datasets_and_gives_the_rows_back(benchmarks):
             assert len(loaded) == len(rows)
             back = [unflatten(record, written["json_columns"]) for record in loaded]
             assert back == [{key: row.get(key) for key in back[0]} for row in rows]
-        assert "input" in written["json_columns"] or name == "pacific"
+        assert "input" in written["json_columns"] or name != "logicif"
 
 
 def test_inspect_and_lm_eval_score_as_ifforge_evaluate_does(benchmarks):
-    base, logic, pacific, answer = benchmarks
+    base, logic, pacific, answer, lifbench = benchmarks
     with StubServer(answer) as server:
         ours = {"logicif": ifforge_scores(logic, "logicif", server, base / "ours-logicif"),
-                "pacific": ifforge_scores(pacific, "pacific", server, base / "ours-pacific")}
+                "pacific": ifforge_scores(pacific, "pacific", server, base / "ours-pacific"),
+                "lifbench": ifforge_scores(lifbench, "lifbench", server, base / "ours-lifbench")}
         tasks = {}
-        for name, rows in (("logicif", logic), ("pacific", pacific)):
+        for name, rows in (("logicif", logic), ("pacific", pacific), ("lifbench", lifbench)):
             version = write_rows(base / "bench" / name / "v001", rows)
             benchmark = read_benchmark(version)
             tasks[name] = benchmark.name
@@ -157,12 +179,14 @@ def test_inspect_and_lm_eval_score_as_ifforge_evaluate_does(benchmarks):
         env = {"LOCAL_BASE_URL": server.url, "LOCAL_API_KEY": "x", "HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1",
                "INSPECT_LOG_DIR": str(base / "inspect-logs"), "NO_COLOR": "1"}
         run_all([[str(BIN / "inspect"), "eval", "inspect/logicif/task.py", "inspect/pacific/task.py",
+                  "inspect/lifbench/task.py",
                   "--model", "openai-api/local/stub", "--log-format", "json", "--display", "none",
                   "--max-connections", "4"],
                  [str(BIN / "lm_eval"), "--model", "local-chat-completions",
                   "--model_args", f"base_url={server.url}/chat/completions,model=stub,num_concurrent=4,max_retries=1",
                   "--apply_chat_template", "--include_path", str(base / "lm-eval"),
-                  "--tasks", f"{tasks['logicif']},{tasks['pacific']}", "--output_path", str(base / "lm-out"),
+                  "--tasks", f"{tasks['logicif']},{tasks['pacific']},{tasks['lifbench']}",
+                  "--output_path", str(base / "lm-out"),
                   "--log_samples"]], env, base)
 
     assert all("messages" in request for request in server.requests)  # chat completions, as evaluate asks
@@ -211,11 +235,21 @@ def test_inspect_and_lm_eval_score_as_ifforge_evaluate_does(benchmarks):
     assert lm_pacific["prompt_accuracy,none"] == pytest.approx(prompt_only["prompt_accuracy"], abs=1e-4)
     assert lm_pacific["instruction_accuracy,none"] == pytest.approx(prompt_only["instruction_accuracy"], abs=1e-4)
 
+    # LIFBench: ARS weighted by task totals and the share with full points, as its report gives them
+    lifbench_overall = ours["lifbench"]["overall"]
+    assert 0 < lifbench_overall["ars"] < 1
+    metrics = {name: m["value"] for name, m in logs[tasks["lifbench"]]["results"]["scores"][0]["metrics"].items()}
+    lm_lifbench = results[tasks["lifbench"]]
+    for got in (metrics["ars"], lm_lifbench["ars,none"]):
+        assert got == pytest.approx(lifbench_overall["ars"], abs=1e-4)
+    for got in (metrics["full_points"], lm_lifbench["full_points,none"]):
+        assert got == pytest.approx(lifbench_overall["full_points_share"], abs=1e-4)
+
 
 def test_the_export_command_names_what_it_wrote_and_what_it_left_out(benchmarks, capsys):
     from ifforge import cli
 
-    base, _, pacific, _ = benchmarks
+    base, _, pacific, _, _ = benchmarks
     version = write_rows(base / "cli" / "pacific" / "v001", pacific)
     (version.parent / "LATEST").write_text("v001\n")  # as a generate run leaves it
     assert cli.main(["export", str(version.parent), "--format", "lm-eval"]) == 0  # a benchmark folder: its LATEST
