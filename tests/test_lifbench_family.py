@@ -273,3 +273,20 @@ def test_a_reply_that_does_not_try_the_task_earns_nothing_but_its_format_at_most
         for reply in ("[]", "{}"):  # an empty list or object: the format, and nothing else
             earned = FAMILY.check(row, [reply])["points"]
             assert all(v == 0 for k, v in earned.items() if k != "format"), (row["task"], reply, earned)
+
+
+def test_a_prompts_tokens_are_its_heads_plus_its_instructions_whatever_the_instruction_starts_with():
+    from ifforge.families.lifbench import tasks
+
+    for scenario in scenarios.SCENARIOS:
+        head = tasks.head(build(scenario, 1024))
+        for instruction in ('"Quoted" first.', "42 entries.", "...and so on", "\n\nafter blank lines", "Ünïcode ✓",
+                            "] } ) closing", " spaced", "-> arrows"):
+            tail = tasks.tail(instruction)
+            assert tokens.count(head) + tokens.count(tail) == tokens.count(head + tail), (scenario, instruction)
+
+
+def test_the_review_page_shows_a_row_without_its_whole_input(rows):
+    view = FAMILY.review_view(rows["find_dup"])
+    assert view["title"] == rows["find_dup"]["task_id"] and view["instruction"] == rows["find_dup"]["instruction"]
+    assert len(view["details"]["input (start)"]) <= 1500 and "correct 4" in view["details"]["rubric"]

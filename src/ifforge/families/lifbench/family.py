@@ -82,6 +82,8 @@ def choose_expressions(settings: LifbenchSettings, hub=None) -> dict[str, Any]:
 def render_rows(context: Context, settings: LifbenchSettings, chosen: dict[str, Any]) -> list[dict[str, Any]]:
     """Every row of one input: its scenario's tasks x variable sets x expressions (e0: the original)."""
     rows = []
+    head = tasks.head(context)
+    head_tokens = tokens.count(head)
     for task in enabled_tasks(settings):
         if task.scenario != context.scenario:
             continue
@@ -98,11 +100,12 @@ def render_rows(context: Context, settings: LifbenchSettings, chosen: dict[str, 
             drawn.add(json.dumps(values, sort_keys=True))
             for expression_id, text in forms.items():
                 instruction = expressions.PLACEHOLDER.sub(lambda m: str(values[m[1]]), text)
-                prompt = tasks.prompt(context, instruction)
+                tail = tasks.tail(instruction)
+                prompt = head + tail
                 rows.append({
                     "family": "lifbench", "task_id": f"{context.task_id}-{task.id}-v{v}-{expression_id}",
                     "sample_id": f"{context.task_id}-{task.id}-v{v}", "scenario": context.scenario, "task": task.id,
-                    "length_tokens": context.length, "prompt_tokens": tokens.count(prompt),
+                    "length_tokens": context.length, "prompt_tokens": head_tokens + tokens.count(tail),
                     "input_id": context.task_id, "expression_id": expression_id, "variables_id": f"v{v}",
                     "variables": values, "instruction": instruction, "prompt": prompt, "gold": gold, "facts": facts,
                     "rubric": rubric.rubric_entries(task.id), "rubric_total": rubric.total(task.id),

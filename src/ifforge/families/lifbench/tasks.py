@@ -155,6 +155,17 @@ TASKS: dict[str, Task] = {task.id: task for task in (
 )}
 
 
-def prompt(context: Context, instruction: str) -> str:
+def head(context: Context) -> str:
+    """Everything of a prompt before its instruction (the same for every row of one input)."""
     description, header = DESCRIPTIONS[context.scenario]
-    return f"{description}\n\n{header}\n{context.text}\n\nInstruction: {instruction.strip()}\n"
+    return f"{description}\n\n{header}\n{context.text}\n\nInstruction:"
+
+
+def tail(instruction: str) -> str:
+    """The rest: it starts with a space after a colon, where cl100k_base's pre-tokenizer always splits,
+    so a prompt's tokens are the head's plus the tail's, and the long head is counted once."""
+    return f" {instruction.strip()}\n"
+
+
+def prompt(context: Context, instruction: str) -> str:
+    return head(context) + tail(instruction)
