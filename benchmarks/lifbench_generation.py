@@ -6,6 +6,7 @@ embedding model's load is a one-off, timed by benchmarks/dedup.py); counting is 
 """
 
 import argparse
+import json
 import time
 
 from ifforge.core.prompts import load_prompt
@@ -36,8 +37,9 @@ def main() -> None:
     chosen = {task.id: (BankExpressions(task.template, args.expressions), None, "") for task in enabled_tasks(settings)}
     load_prompt("lifbench_qa")
     scenarios.build(scenarios.ContextSpec(task_id="warm", scenario="list", length=1024, sample=0, seed=0))  # imports
-    print(f"{'length':>7} {'rows':>5} {'prompt tokens':>14} {'build s':>8} {'render s':>9} {'s per 1M tokens':>16}")
-    totals = [0, 0, 0.0, 0.0]
+    print(f"{'length':>7} {'rows':>5} {'prompt tokens':>14} {'build s':>8} {'render s':>9} {'write s':>8} "
+          f"{'s per 1M tokens':>16}")
+    totals = [0, 0, 0.0, 0.0, 0.0, 0]
     cpu = time.process_time()
     for length in args.lengths:
         started = time.perf_counter()
@@ -46,17 +48,20 @@ def main() -> None:
         built = time.perf_counter()
         rows = [row for context in contexts for row in render_rows(context, settings, chosen)]
         rendered = time.perf_counter()
+        written = len("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows).encode())
+        done = time.perf_counter()
         tokens = sum(row["prompt_tokens"] for row in rows)
-        seconds = rendered - started
         print(f"{length:>7} {len(rows):>5} {tokens:>14,} {built - started:>8.2f} {rendered - built:>9.2f} "
-              f"{seconds / tokens * 1e6:>16.2f}")
-        totals = [totals[0] + len(rows), totals[1] + tokens, totals[2] + built - started, totals[3] + rendered - built]
-    rows, tokens, build, render = totals
-    print(f"{'all':>7} {rows:>5} {tokens:>14,} {build:>8.2f} {render:>9.2f} {(build + render) / tokens * 1e6:>16.2f}")
+              f"{done - rendered:>8.2f} {(done - started) / tokens * 1e6:>16.2f}")
+        totals = [a + b for a, b in zip(totals, [len(rows), tokens, built - started, rendered - built, done - rendered,
+                                                  written])]
+    rows, tokens, build, render, write, size = totals
+    seconds = build + render + write
+    print(f"{'all':>7} {rows:>5} {tokens:>14,} {build:>8.2f} {render:>9.2f} {write:>8.2f} {seconds / tokens * 1e6:>16.2f}")
     cpu = time.process_time() - cpu
-    print(f"generation: {(build + render) / tokens * 1e6:.2f} s per 1M prompt tokens wall "
-          f"({tokens / (build + render) / 1e6:.2f}M tokens/s), {cpu / tokens * 1e6:.2f} s per 1M of CPU time "
-          "(wall exceeds CPU when the machine is shared)")
+    print(f"generation: {seconds / tokens * 1e6:.2f} s per 1M prompt tokens wall ({tokens / seconds / 1e6:.2f}M "
+          f"tokens/s; {size / 1e6:.0f} MB of rows), {cpu / tokens * 1e6:.2f} s per 1M of CPU time (wall exceeds "
+          "CPU when the machine is shared)")
 
 
 if __name__ == "__main__":
