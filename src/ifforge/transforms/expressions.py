@@ -168,15 +168,20 @@ def template_prompt(name_or_path: str) -> Prompt:
     return load_prompt(name_or_path)
 
 
-def gather(template: Prompt, wanted: int, config=None, hub=None, cache=None) -> tuple[list[str], list[str], str]:
+def gather(template: Prompt, wanted: int, config=None, hub=None, cache=None,
+           with_bank: bool = False) -> tuple[list[str], list[str], str]:
     """A template's rewrites, their origins and where they came from: `wanted` from the model when
-    `config` names one (asked through the run's `hub`), else the hand-written bank, else none."""
+    `config` names one (asked through the run's `hub`; `with_bank`: beside the bank's), else the
+    hand-written bank, else none."""
+    bank = load_bank(template.name) if bank_exists(template.name) else []
     if config is not None:
         texts = hub.run(lambda: llm_rewrites(template, wanted, hub.llm(config, cache)), STAGE)
+        if with_bank and bank:
+            fresh = [text for text in texts if rewrite_id(text) not in {rewrite_id(b) for b in bank}]
+            return bank + fresh, ["bank"] * len(bank) + [config.model] * len(fresh), f"the bank and {config.model}"
         return texts, [config.model] * len(texts), config.model
-    if bank_exists(template.name):
-        texts = load_bank(template.name)
-        return texts, ["bank"] * len(texts), "the bank"
+    if bank:
+        return bank, ["bank"] * len(bank), "the bank"
     return [], [], "nothing"
 
 

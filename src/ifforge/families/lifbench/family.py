@@ -61,7 +61,8 @@ def templates(settings: LifbenchSettings) -> dict[str, Any]:
 
 
 def choose_expressions(settings: LifbenchSettings, hub=None) -> dict[str, Any]:
-    """Per task: (its chosen expressions or None, the rewrites' vectors, a line saying what happened)."""
+    """Per task: (its chosen expressions or None, the rewrites' vectors, a line saying what happened).
+    The rewrites are the template's bank, and with a model configured, the model's beside them."""
     from ifforge.transforms.embeddings import for_settings
 
     config = resolve_llm(settings, LLM_STAGES)[0].get("expressions")
@@ -69,7 +70,7 @@ def choose_expressions(settings: LifbenchSettings, hub=None) -> dict[str, Any]:
     model = for_settings(settings)
     chosen = {}
     for task_id, template in templates(settings).items():
-        texts_, origin, source = expressions.gather(template, settings.rewrites, config, hub, cache)
+        texts_, origin, source = expressions.gather(template, settings.rewrites, config, hub, cache, with_bank=True)
         if not texts_:
             chosen[task_id] = (None, None, f"{task_id}: no rewrites from {source}: the original template only")
             continue
@@ -165,8 +166,9 @@ class Lifbench(Family):
                  if expressions.bank_exists(name)}
         return {"templates": {k: p.hash for k, p in templates(settings).items()},
                 "rubric": code_version(rubric, tasks), "expressions": expressions.VERSION,
-                "source": ({"model": config.model, **config.generation_parameters(),
-                            "prompt": load_prompt("rewrite").hash} if config else banks),
+                "source": {"banks": banks, "model": ({"model": config.model, **config.generation_parameters(),
+                                                      "prompt": load_prompt("rewrite").hash, "rewrites": settings.rewrites}
+                                                     if config else None)},
                 "embedding_model": str(settings.embedding_model or "default")}
 
     def export(self, store: VersionStore, items: list[Context], settings: LifbenchSettings,

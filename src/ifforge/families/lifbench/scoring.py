@@ -2,7 +2,7 @@
 overall weighted by the tasks' totals; the capability map; stability (IFS) per perspective.
 
 IFS of a perspective (expression, variables, length) is computed as LogicIF's per-expression IFS
-is: per task, the ARS of each group of the perspective (averaged over everything else), then
+is (`eval.report.variation`): per task, the ARS of each group of the perspective (averaged over everything else), then
 std / mean across the groups; the mean over tasks is the IFS (0 is perfectly steady). Shares of
 samples with full points carry 95% Wilson intervals. Failed requests are not answers: they are
 counted apart and left out of every score.
@@ -18,6 +18,7 @@ import pandas as pd
 
 from ifforge.core.store import atomic_path, atomic_write
 from ifforge.eval.intervals import shown, wilson
+from ifforge.eval.report import variation
 from ifforge.families.lifbench import rubric
 
 GROUPS = ("task", "scenario", "length_tokens", "expression_id", "variables_id")
@@ -78,12 +79,9 @@ def stability(frame: pd.DataFrame, column: str) -> dict[str, Any] | None:
     answered = frame[~frame["request_failed"]]
     if answered.empty or answered[column].nunique() < 2:
         return None
-    per_group = answered.groupby(["task", column])["ars"].mean().unstack()
-    means, spread = per_group.mean(axis=1), per_group.std(axis=1, ddof=0)
-    scored = means > 0
-    cv = spread[scored] / means[scored]
+    cv, means = variation(answered, "task", column, "ars")
     return {"ifs": round(float(cv.mean()), 4) if len(cv) else None, "groups": int(answered[column].nunique()),
-            "tasks": int(scored.sum()), "tasks_never_scored": int((~scored).sum()),
+            "tasks": int(len(cv)), "tasks_never_scored": int((means <= 0).sum()),
             "by_task": {str(task): round(float(value), 4) for task, value in cv.items()}}
 
 
