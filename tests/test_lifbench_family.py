@@ -76,6 +76,10 @@ def test_the_same_seed_gives_the_same_rows_byte_for_byte_and_another_seed_others
     for task in rubric.RUBRICS:  # the variable sets of one input differ
         drawn = [json.dumps(r["variables"]) for r in rows if r["task"] == task]
         assert len(drawn) == 3 and len(set(drawn)) == 3, task
+    for row in rows:  # at the shortest length allowed, every sample can still be answered in full
+        assert FAMILY.check(row, [perfect(row)])["correct"], row["task_id"]
+    with pytest.raises(ValueError):
+        LifbenchSettings(family="lifbench", lengths=[512])
 
 
 def test_rows_carry_the_grid_and_fit_their_length(rows):
@@ -96,7 +100,7 @@ def perfect(row: dict) -> str:
         return gold
     if task in ("blur_id", "blur_element"):
         entries = rubric.list_entries(row["prompt"])
-        return entries[gold["position"] + (1 if gold["side"] == "after" else -2) - 1]
+        return entries[gold["position"] if gold["side"] == "after" else gold["position"] - 2]  # the next or previous
     if task == "find_dup":
         return "\n".join(json.dumps(group) for group in gold)
     if task == "repeat":

@@ -17,7 +17,7 @@ class LifbenchSettings(Settings):
     scenarios: list[Literal["list", "multidoc", "onedoc"]] = Field(["list", "multidoc", "onedoc"],
                                                                    description="scenarios to build")
     tasks: list[str] = Field([], description="task ids to keep (default: every task of the scenarios)")
-    lengths: list[Annotated[int, Field(ge=512, le=1_048_576)]] = Field(
+    lengths: list[Annotated[int, Field(ge=1024, le=1_048_576)]] = Field(
         LENGTHS, description="prompt lengths in tokens (cl100k_base); the paper's six intervals by default, "
                              "short ones (e.g. [1024]) for quick runs")
     samples: int = Field(1, ge=1, description="inputs per (scenario, length)")
