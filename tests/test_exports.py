@@ -29,6 +29,9 @@ from ifforge.families.mcbench.family import GoldConfig as McbenchGold, compute_g
 from ifforge.families.mcbench.pairs import CATEGORIES, make_pairs
 from ifforge.families.mcbench.records import MetricTask
 from ifforge.families.mcbench.settings import McbenchSettings
+from ifforge.families.lifbench import scenarios
+from ifforge.families.lifbench.family import render_rows
+from ifforge.families.lifbench.settings import LifbenchSettings
 from ifforge.families.pacific import chains, instructions
 from ifforge.families.pacific.family import GoldConfig, compute_gold, rows_of
 from ifforge.families.pacific.settings import PacificSettings
@@ -156,6 +159,20 @@ def mcbench_reply(rows: list[dict], prompt: str) -> str | None:
     return f"### Final Results ###\n{lines}\n[Final] : {final}"
 
 
+def lifbench_rows() -> list[dict]:
+    settings = LifbenchSettings(family="lifbench", lengths=[1024], expressions=0, variable_sets=1)
+    return [row for scenario in scenarios.SCENARIOS for row in render_rows(scenarios.build(scenarios.ContextSpec(
+        task_id=f"{scenario}-L1024-s0", scenario=scenario, length=1024, sample=0, seed=3)), settings, {})]
+
+
+def lifbench_reply(rows: list[dict], prompt: str) -> str:
+    """The gold answer on every other row (where it is a reply as it is), else no answer."""
+    index, row = next((i, r) for i, r in enumerate(rows) if r["prompt"] == prompt)
+    if index % 2 or isinstance(row["gold"], dict) and "side" in row["gold"]:
+        return "I am not sure."
+    return row["gold"] if isinstance(row["gold"], str) else json.dumps(row["gold"])
+
+
 def write_rows(folder: Path, rows: list[dict]) -> Path:
     folder.mkdir(parents=True)
     path = folder / "benchmark.jsonl"
@@ -187,6 +204,8 @@ def benchmarks(tmp_path_factory):
     pacific = pacific_rows()
     fc = ifeval_fc_rows()
     mcbench = mcbench_rows()
+    lifbench = lifbench_rows()
+    long_prompts = {row["prompt"] for row in lifbench}
 
     def answer(request: dict) -> Answer:
         messages = request.get("messages")
@@ -197,17 +216,20 @@ def benchmarks(tmp_path_factory):
         users = [m for m in messages if m["role"] == "user"]
         if users[0]["content"] in replies:
             return Answer(content=replies[users[0]["content"]])
+        if users[0]["content"] in long_prompts:
+            return Answer(content=lifbench_reply(lifbench, users[0]["content"]))
         reply = mcbench_reply(mcbench, users[0]["content"])
         return Answer(content=reply if reply is not None else pacific_reply(pacific, messages))
 
-    return base, logic, pacific, answer, fc, mcbench
+    return base, logic, pacific, answer, fc, mcbench, lifbench
 
 
 def test_hf_folder_loads_with_datasets_and_gives_the_rows_back(benchmarks):
     import datasets
 
-    base, logic, pacific, _, fc, mcbench = benchmarks
-    for name, rows in (("logicif", logic), ("pacific", pacific), ("ifeval-fc", fc), ("mcbench", mcbench)):
+    base, logic, pacific, _, fc, mcbench, lifbench = benchmarks
+    for name, rows in (("logicif", logic), ("pacific", pacific), ("ifeval-fc", fc), ("mcbench", mcbench),
+                       ("lifbench", lifbench)):
         version = write_rows(base / "hf" / name / "v001", rows)
         written = export(read_benchmark(version), "hf", base / "hf-out" / name)
         folder = Path(written["folder"])
@@ -225,8 +247,9 @@ def test_hf_folder_loads_with_datasets_and_gives_the_rows_back(benchmarks):
 
 
 def test_inspect_and_lm_eval_score_as_ifforge_evaluate_does(benchmarks):
-    base, logic, pacific, answer, fc, mcbench = benchmarks
-    families = (("logicif", logic), ("pacific", pacific), ("ifeval-fc", fc), ("mcbench", mcbench))
+    base, logic, pacific, answer, fc, mcbench, lifbench = benchmarks
+    families = (("logicif", logic), ("pacific", pacific), ("ifeval-fc", fc), ("mcbench", mcbench),
+                ("lifbench", lifbench))
     with StubServer(answer) as server:
         ours = {name: ifforge_scores(rows, name, server, base / f"ours-{name}") for name, rows in families}
         asked_by_evaluate = [r for r in server.requests if r.get("tools")]
@@ -242,13 +265,14 @@ def test_inspect_and_lm_eval_score_as_ifforge_evaluate_does(benchmarks):
                "HF_DATASETS_CACHE": str(base / "hf-cache-lm-eval"),  # never an earlier run's docs at a reused path
                "INSPECT_LOG_DIR": str(base / "inspect-logs"), "NO_COLOR": "1"}
         run_all([[str(BIN / "inspect"), "eval", "inspect/logicif/task.py", "inspect/pacific/task.py",
-                  "inspect/ifeval-fc/task.py", "inspect/mcbench/task.py",
+                  "inspect/ifeval-fc/task.py", "inspect/mcbench/task.py", "inspect/lifbench/task.py",
                   "--model", "openai-api/local/stub", "--log-format", "json", "--display", "none",
                   "--max-connections", "4"],
                  [str(BIN / "lm_eval"), "--model", "local-chat-completions",
                   "--model_args", f"base_url={server.url}/chat/completions,model=stub,num_concurrent=4,max_retries=1",
                   "--apply_chat_template", "--include_path", str(base / "lm-eval"),
-                  "--tasks", f"{tasks['logicif']},{tasks['pacific']},{tasks['ifeval-fc']}_text,{tasks['mcbench']}",
+                  "--tasks", f"{tasks['logicif']},{tasks['pacific']},{tasks['ifeval-fc']}_text,{tasks['mcbench']},"
+                             f"{tasks['lifbench']}",
                   "--output_path", str(base / "lm-out"),
                   "--log_samples"]], env, base)
 
@@ -348,11 +372,21 @@ def test_inspect_and_lm_eval_score_as_ifforge_evaluate_does(benchmarks):
     got = {s["id"]: s["scores"]["ifforge_checker"]["value"] == "C" for s in inspect_mcbench["samples"]}
     assert got == expected and len(got) == len(mcbench)
 
+    # LIFBench: ARS weighted by task totals and the share with full points, as its report gives them
+    lifbench_overall = ours["lifbench"]["overall"]
+    assert 0 < lifbench_overall["ars"] < 1
+    metrics = {name: m["value"] for name, m in logs[tasks["lifbench"]]["results"]["scores"][0]["metrics"].items()}
+    lm_lifbench = results[tasks["lifbench"]]
+    for got in (metrics["ars"], lm_lifbench["ars,none"]):
+        assert got == pytest.approx(lifbench_overall["ars"], abs=1e-4)
+    for got in (metrics["full_points"], lm_lifbench["full_points,none"]):
+        assert got == pytest.approx(lifbench_overall["full_points_share"], abs=1e-4)
+
 
 def test_the_export_command_names_what_it_wrote_and_what_it_left_out(benchmarks, capsys):
     from ifforge import cli
 
-    base, _, pacific, _, _, _ = benchmarks
+    base, _, pacific, _, _, _, _ = benchmarks
     version = write_rows(base / "cli" / "pacific" / "v001", pacific)
     (version.parent / "LATEST").write_text("v001\n")  # as a generate run leaves it
     assert cli.main(["export", str(version.parent), "--format", "lm-eval"]) == 0  # a benchmark folder: its LATEST

@@ -386,6 +386,7 @@ def dry_run(rows: list[dict[str, Any]], settings: EvalSettings, cache_path: Path
     """What a run would send, sending nothing: requests, how many the cache already answers, and an
     estimate of tokens (4 characters a token; replies at most `max_tokens`) and of cost."""
     from ifforge.core.llm import request_key
+    from ifforge.families import get_family
 
     config = settings.llm_config()
     cache = ResponseCache(cache_path) if cache_path is not None and Path(cache_path).exists() else None
@@ -393,8 +394,7 @@ def dry_run(rows: list[dict[str, Any]], settings: EvalSettings, cache_path: Path
     requests = cached = characters = 0
     try:
         for row in rows:
-            turns = [m["content"] for m in row.get("messages", []) if m.get("role", "user") == "user"] \
-                or [row.get("instruction") or row.get("prompt", "")]
+            turns = get_family(row.get("family", "logicif")).turns(row)  # what the family's evaluate sends
             requests += len(turns)
             characters += sum(len(turn) * (len(turns) - i) for i, turn in enumerate(turns))  # history is resent
             characters += len(settings.system_prompt or "") * len(turns)

@@ -49,19 +49,25 @@ def _accuracy(frame: pd.DataFrame, task_keys: list[str]) -> dict[str, Any]:
     return row
 
 
+def variation(frame: pd.DataFrame, unit: str, groups: str, score: str) -> tuple[pd.Series, pd.Series]:
+    """LIFBench's stability, for any family: per `unit` (a task), the mean `score` of each value of
+    `groups` (an expression, a length, ...), then std / mean across those values. Returns the
+    coefficients of variation of the units whose mean is above 0, and every unit's mean."""
+    per_group = frame.groupby([unit, groups])[score].mean().unstack()
+    means, spread = per_group.mean(axis=1), per_group.std(axis=1, ddof=0)
+    scored = means > 0
+    return spread[scored] / means[scored], means
+
+
 def stability(frame: pd.DataFrame) -> dict[str, Any] | None:
     """IFS: mean over tasks of std / mean of the task's case-level score across expressions."""
     if "expression_id" not in frame or frame["expression_id"].nunique() < 2:
         return None
     if "request_failed" in frame:
         frame = frame[~frame["request_failed"]]
-    per_expression = frame.groupby(["task_id", "expression_id"])["both_ok"].mean().unstack()
-    means = per_expression.mean(axis=1)
-    spread = per_expression.std(axis=1, ddof=0)
-    scored = means > 0
-    cv = (spread[scored] / means[scored])
-    return {"ifs": round(float(cv.mean()), 4) if len(cv) else None, "tasks": int(scored.sum()),
-            "tasks_never_solved": int((~scored).sum()), "expressions": int(frame["expression_id"].nunique())}
+    cv, means = variation(frame, "task_id", "expression_id", "both_ok")
+    return {"ifs": round(float(cv.mean()), 4) if len(cv) else None, "tasks": int(len(cv)),
+            "tasks_never_solved": int((means <= 0).sum()), "expressions": int(frame["expression_id"].nunique())}
 
 
 def task_deciles(frame: pd.DataFrame) -> pd.Series | None:

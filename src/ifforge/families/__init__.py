@@ -28,7 +28,8 @@ FAMILIES: dict[str, Entry] = {entry.id: entry for entry in (
           "ifforge.families.ifeval_fc.family"),
     Entry("mcbench", "step-by-step metric rubrics, gold from parallel reference code",
           "ifforge.families.mcbench.family"),
-    Entry("lifbench", "long-input scenarios, LIFEval rubric scores and stability (IFS)", None, "the LIFBench issue"),
+    Entry("lifbench", "long-input scenarios, LIFEval rubric scores and stability (IFS)",
+          "ifforge.families.lifbench.family"),
 )}
 
 

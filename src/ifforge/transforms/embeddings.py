@@ -108,3 +108,9 @@ class Embedder:
         if not texts:
             return np.zeros((0, 0), dtype=np.float32)
         return np.stack([known[key] for key in keys])
+
+
+def for_settings(settings) -> Embedder:
+    """The run's embedder: its model (default all-MiniLM-L6-v2) and its sqlite cache under the outputs."""
+    cache = EmbeddingCache(settings.embedding_cache or Path(settings.out) / ".embeddings.sqlite")
+    return Embedder(settings.embedding_model, cache)

@@ -1,6 +1,8 @@
 """Expression extension (LIFBench): Rewriting, Encoding, Clustering, Sampling of a prompt template.
 
-Rewrites of a template come from the LLM (asked for `rewrites` of them, keeping every placeholder)
+Any family may use it: `gather` collects a template's rewrites (from a model, else its bank) and
+`extend` embeds and clusters them and picks `k` (LogicIF's solve prompt, LIFBench's instruction
+templates). Rewrites of a template come from the LLM (asked for `rewrites` of them, keeping every placeholder)
 or, offline, from a hand-written bank in `prompts/<template>_rewrites.md`. All are embedded and
 clustered with k-means (k = the number of expressions wanted, fixed seed); from each cluster the
 usable rewrite nearest the centre is chosen. Usable: every placeholder of the template exactly
@@ -23,7 +25,7 @@ from pydantic import BaseModel
 from ifforge.core.store import atomic_path, code_version
 from ifforge.core.llm import LLM, LLMError
 from ifforge.core.prompts import PROMPTS_DIR, Prompt, load_prompt
-from ifforge.families.logicif.records import Record
+from ifforge.core.records import Record
 
 STAGE = "expressions"
 VERSION = code_version(sys.modules[__name__])  # with every ifforge module it reaches
@@ -166,20 +168,44 @@ def template_prompt(name_or_path: str) -> Prompt:
     return load_prompt(name_or_path)
 
 
+def gather(template: Prompt, wanted: int, config=None, hub=None, cache=None,
+           with_bank: bool = False, kept=None) -> tuple[list[str], list[str], str]:
+    """A template's rewrites, their origins and where they came from: `wanted` from the model when
+    `config` names one (asked through the run's `hub`; `with_bank`: beside the bank's), else the
+    hand-written bank, else none. `kept`, an (item cache, key) pair, keeps the model's rewrites
+    beside the benchmark, so a run with the same rewrite identity asks nothing again."""
+    bank = load_bank(template.name) if bank_exists(template.name) else []
+    if config is not None:
+        texts = kept[0].get("rewrites", kept[1]) if kept else None
+        if texts is None:
+            texts = hub.run(lambda: llm_rewrites(template, wanted, hub.llm(config, cache)), STAGE)
+            if texts and kept:
+                kept[0].put("rewrites", kept[1], texts)
+        if with_bank and bank:
+            fresh = [text for text in texts if rewrite_id(text) not in {rewrite_id(b) for b in bank}]
+            return bank + fresh, ["bank"] * len(bank) + [config.model] * len(fresh), f"the bank and {config.model}"
+        return texts, [config.model] * len(texts), config.model
+    if bank:
+        return bank, ["bank"] * len(bank), "the bank"
+    return [], [], "nothing"
+
+
+def extend(template: Prompt, k: int, texts: list[str], origin: list[str], embedder, veto: set[str] = frozenset(),
+           seed: int = 0) -> tuple[ExpressionSet, np.ndarray]:
+    """Encode the rewrites (and the original, for the near-copy check), cluster, sample `k`."""
+    vectors = embedder.embed(texts)
+    original = embedder.embed([template.text])[0]
+    return choose(template, texts, origin, vectors, original, k, set(veto), embedder.name, seed), vectors
+
+
 def bank_exists(template: str) -> bool:
     return (PROMPTS_DIR / f"{template}_rewrites.md").exists()
 
 
-def plot_clusters(expressions: ExpressionSet, vectors: np.ndarray, path: Path) -> Path:
-    """A 2-D PCA picture of the rewrites, coloured by cluster, chosen ones marked."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+def _draw(axis, expressions: ExpressionSet, vectors: np.ndarray) -> None:
     from sklearn.decomposition import PCA
 
     points = PCA(n_components=2, random_state=0).fit_transform(vectors) if len(vectors) > 2 else np.zeros((len(vectors), 2))
-    figure, axis = plt.subplots(figsize=(7, 5))
     clusters = [r.cluster if r.cluster is not None else -1 for r in expressions.rewrites]
     axis.scatter(points[:, 0], points[:, 1], c=clusters, cmap="tab10", s=30, alpha=0.8)
     for point, rewrite in zip(points, expressions.rewrites):
@@ -188,13 +214,49 @@ def plot_clusters(expressions: ExpressionSet, vectors: np.ndarray, path: Path) -
             axis.annotate(rewrite.id[:6], point, fontsize=7, xytext=(4, 4), textcoords="offset points")
         elif not rewrite.usable:
             axis.scatter(*point, marker="x", c="red", s=25)
-    axis.set_title(f"{len(expressions.rewrites)} rewrites of '{expressions.template}', k={expressions.k} "
-                   f"(circled: chosen, x: unusable)")
+
+
+def _save(figure, path: Path) -> Path:
+    import matplotlib.pyplot as plt
+
     figure.tight_layout()
     with atomic_path(path) as temporary:
-        figure.savefig(temporary, dpi=110)
+        figure.savefig(temporary, dpi=110, format="png")
     plt.close(figure)
     return path
+
+
+def plot_clusters(expressions: ExpressionSet, vectors: np.ndarray, path: Path) -> Path:
+    """A 2-D PCA picture of the rewrites, coloured by cluster, chosen ones marked."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axis = plt.subplots(figsize=(7, 5))
+    _draw(axis, expressions, vectors)
+    axis.set_title(f"{len(expressions.rewrites)} rewrites of '{expressions.template}', k={expressions.k} "
+                   f"(circled: chosen, x: unusable)")
+    return _save(figure, path)
+
+
+def plot_cluster_grid(sets: dict[str, tuple[ExpressionSet, np.ndarray]], path: Path) -> Path:
+    """`plot_clusters` for several templates, one panel each, in one picture."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    columns = min(4, len(sets))
+    rows = -(-len(sets) // columns)
+    figure, axes = plt.subplots(rows, columns, figsize=(4 * columns, 3.2 * rows), squeeze=False)
+    for axis, (name, (chosen, vectors)) in zip(axes.flat, sets.items()):
+        _draw(axis, chosen, vectors)
+        axis.set_title(f"{name}: {len(chosen.rewrites)} rewrites, k={chosen.k}", fontsize=9)
+    for axis in list(axes.flat)[len(sets):]:
+        axis.axis("off")
+    figure.suptitle("rewrites by cluster (circled: chosen, x: unusable)")
+    return _save(figure, path)
 
 
 def to_jsonl(expressions: ExpressionSet) -> str:

@@ -232,10 +232,9 @@ FAMILY = LogicIF()
 
 # ---- whole-batch and side work ---------------------------------------------------------------------
 def embedder(settings):
-    from ifforge.transforms.embeddings import Embedder, EmbeddingCache
+    from ifforge.transforms.embeddings import for_settings
 
-    cache = EmbeddingCache(settings.embedding_cache or Path(settings.out) / ".embeddings.sqlite")
-    return Embedder(settings.embedding_model, cache)
+    return for_settings(settings)
 
 
 def dedup_seeds(seeds: list[SeedFunction], settings: LogicIFSettings) -> tuple[list, list, dict]:
@@ -275,32 +274,20 @@ def choose_expressions(settings: LogicIFSettings, hub=None) -> tuple[Any, Any, s
     """The template's expressions, the rewrites' vectors (for the plot) and a line saying what happened."""
     template = expressions.template_prompt(settings.expression_template)
     config = resolve_llm(settings, LLM_STAGES)[0].get("expressions")
-    if config is not None:
+    kept = None
+    if config is not None and not settings.no_cache:
         # kept in the benchmark's item cache too, so a run whose rewrites' identity is unchanged
         # (say, a new verify_rounds) asks nothing even when the response cache is elsewhere
         identity = expressions_identity(settings)
-        kept, key = ItemCache(settings.benchmark_root / ".cache"), content_hash(identity["template"], identity["source"])
-        texts = None if settings.no_cache else kept.get("rewrites", key)
-        if texts is None:
-            cache = None if settings.no_cache else settings.response_cache
-            texts = hub.run(lambda: expressions.llm_rewrites(template, settings.rewrites, hub.llm(config, cache)),
-                            "expressions")
-            if texts:
-                kept.put("rewrites", key, texts)
-        origin = [config.model] * len(texts)
-    elif expressions.bank_exists(template.name):
-        texts = expressions.load_bank(template.name)
-        origin = ["bank"] * len(texts)
-    else:
+        kept = (ItemCache(settings.benchmark_root / ".cache"), content_hash(identity["template"], identity["source"]))
+    texts, origin, source = expressions.gather(template, settings.rewrites, config, hub,
+                                               None if settings.no_cache else settings.response_cache, kept=kept)
+    if source == "nothing":
         return None, None, f"no LLM and no bank prompts/{template.name}_rewrites.md: expressions skipped"
     if not texts:
         return None, None, "the LLM gave no rewrites: expressions skipped"
-    model = embedder(settings)
-    vectors = model.embed(texts)
-    original = model.embed([template.text])[0]
-    chosen = expressions.choose(template, texts, origin, vectors, original, settings.expressions,
-                                expressions.read_veto(veto_path(settings)), model.name)
-    source = config.model if config else "the bank"
+    chosen, vectors = expressions.extend(template, texts=texts, origin=origin, k=settings.expressions,
+                                         embedder=embedder(settings), veto=expressions.read_veto(veto_path(settings)))
     return chosen, vectors, (f"{len(chosen.chosen)} expressions of '{template.name}' chosen from {len(texts)} "
                              f"rewrites by {source}")
 

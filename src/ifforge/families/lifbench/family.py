@@ -1,0 +1,231 @@
+"""LIFBench: long inputs (List, MultiDoc, OneDoc) at six lengths, each task's instruction under k
+rewritten templates (the Expression Extension) and several variable sets, scored by LIFEval's
+weighted rubrics; stability (IFS) across expressions, variables and lengths.
+
+Plan: load lists the inputs to build (scenario x length x sample) -> build (per input, cached:
+the long text to its token budget, and the facts every answer comes from) -> export renders
+every task of the input's scenario under every variable set and expression. Beside the stages,
+the expression side work picks each template's expressions (bank offline, a model when
+configured, clustered by the shared transform).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from ifforge.core.llm_setup import resolve_llm
+from ifforge.core.prompts import load_prompt
+from ifforge.core.records import Outcome, Record
+from ifforge.core.runner import Stage
+from ifforge.core.store import VersionStore, code_version, content_hash, provenance
+from ifforge.families.base import Family, Loaded
+from ifforge.families.lifbench import rubric, scenarios, tasks, texts, tokens
+from ifforge.families.lifbench.scenarios import Context, ContextSpec
+from ifforge.families.lifbench.settings import LifbenchSettings
+from ifforge.transforms import expressions
+
+BUILD_VERSION = code_version(sys.modules[__name__], scenarios)
+LLM_STAGES = ("expressions",)
+
+
+class BuildConfig(Record):
+    """What a built input depends on besides its spec: the prose corpus and the token encoding."""
+
+    corpus: str
+    encoding: str
+
+
+def build_context(spec: ContextSpec, config: BuildConfig) -> Outcome[Context]:
+    return Outcome(kept=scenarios.build(spec))
+
+
+def _built_files(spec: ContextSpec, outcome: Outcome) -> tuple[dict, dict]:
+    context = outcome.kept
+    if context is None:
+        return {}, {}
+    return {"tokens": context.tokens}, {"input.txt": context.text,
+                                        "facts.json": json.dumps(context.facts, indent=1, ensure_ascii=False)}
+
+
+def enabled_tasks(settings: LifbenchSettings) -> list[tasks.Task]:
+    return [task for task in tasks.TASKS.values() if task.scenario in settings.scenarios
+            and (not settings.tasks or task.id in settings.tasks)]
+
+
+def templates(settings: LifbenchSettings) -> dict[str, Any]:
+    return {task.id: load_prompt(task.template) for task in enabled_tasks(settings)}
+
+
+def choose_expressions(settings: LifbenchSettings, hub=None) -> dict[str, Any]:
+    """Per task: (its chosen expressions or None, the rewrites' vectors, a line saying what happened).
+    The rewrites are the template's bank, and with a model configured, the model's beside them."""
+    from ifforge.transforms.embeddings import for_settings
+
+    config = resolve_llm(settings, LLM_STAGES)[0].get("expressions")
+    cache = None if settings.no_cache else settings.response_cache
+    model = for_settings(settings)
+    chosen = {}
+    for task_id, template in templates(settings).items():
+        texts_, origin, source = expressions.gather(template, settings.rewrites, config, hub, cache, with_bank=True)
+        if not texts_:
+            chosen[task_id] = (None, None, f"{task_id}: no rewrites from {source}: the original template only")
+            continue
+        picked, vectors = expressions.extend(template, settings.expressions, texts_, origin, model)
+        chosen[task_id] = (picked, vectors, f"{task_id}: {len(picked.chosen)} expressions chosen from "
+                                            f"{len(texts_)} rewrites by {source}")
+    return chosen
+
+
+def render_rows(context: Context, settings: LifbenchSettings, chosen: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every row of one input: its scenario's tasks x variable sets x expressions (e0: the original)."""
+    rows = []
+    head = tasks.head(context)
+    head_tokens = tokens.count(head)
+    for task in enabled_tasks(settings):
+        if task.scenario != context.scenario:
+            continue
+        template = load_prompt(task.template)
+        picked = chosen.get(task.id, (None,))[0]
+        forms = {"e0": template.text, **(picked.texts() if picked is not None else {})}
+        drawn: set[str] = set()
+        for v in range(settings.variable_sets):
+            for attempt in range(20):  # variable sets of one input differ, as far as the input allows
+                values, gold, facts = task.draw(context, scenarios.rng_for(settings.seed, context.task_id, task.id,
+                                                                           v, attempt))
+                if json.dumps(values, sort_keys=True) not in drawn:
+                    break
+            drawn.add(json.dumps(values, sort_keys=True))
+            for expression_id, text in forms.items():
+                instruction = expressions.PLACEHOLDER.sub(lambda m: str(values[m[1]]), text)
+                tail = tasks.tail(instruction)
+                prompt = head + tail
+                rows.append({
+                    "family": "lifbench", "task_id": f"{context.task_id}-{task.id}-v{v}-{expression_id}",
+                    "sample_id": f"{context.task_id}-{task.id}-v{v}", "scenario": context.scenario, "task": task.id,
+                    "length_tokens": context.length, "prompt_tokens": head_tokens + tokens.count(tail),
+                    "input_id": context.task_id, "expression_id": expression_id, "variables_id": f"v{v}",
+                    "variables": values, "instruction": instruction, "prompt": prompt, "gold": gold, "facts": facts,
+                    "rubric": rubric.rubric_entries(task.id), "rubric_total": rubric.total(task.id),
+                    "seed": settings.seed})
+    return rows
+
+
+def write_expressions(store: VersionStore, chosen: dict[str, Any]) -> None:
+    """Per task: every rewrite with its cluster, the chosen expressions; one picture of all clusters."""
+    plotted = {task_id: (picked, vectors) for task_id, (picked, vectors, _) in chosen.items()
+               if picked is not None and vectors is not None and len(vectors) > 1}
+    if plotted:
+        expressions.plot_cluster_grid(plotted, store.path / "expressions" / "clusters.png")
+    for task_id, (picked, vectors, _) in chosen.items():
+        if picked is None:
+            continue
+        store.write(f"expressions/{task_id}/rewrites.jsonl", expressions.to_jsonl(picked))
+        store.write(f"expressions/{task_id}/expressions.json", {
+            "template": picked.template, "template_hash": picked.template_hash, "k": picked.k,
+            "embedding_model": picked.embedding_model, "notes": picked.notes,
+            "chosen": [{"expression_id": eid, "rewrite_id": rid, "text": text}
+                       for (eid, text), rid in zip(picked.texts().items(), picked.chosen)]})
+
+
+class Lifbench(Family):
+    id = "lifbench"
+    title = "long-input scenarios, LIFEval rubric scores and stability (IFS)"
+    settings_class = LifbenchSettings
+    llm_stages = LLM_STAGES
+
+    def load(self, settings: LifbenchSettings) -> Loaded:
+        wanted = {task.scenario for task in enabled_tasks(settings)}
+        specs = [ContextSpec(task_id=f"{scenario}-L{length}-s{sample}", scenario=scenario, length=length,
+                             sample=sample, seed=settings.seed)
+                 for scenario in scenarios.SCENARIOS if scenario in wanted
+                 for length in settings.lengths for sample in range(settings.samples)]
+        return Loaded(items=specs, dropped=[], inputs={"seed": settings.seed, "corpus": texts.corpus_hash(),
+                                                       "python": sys.version.split()[0],
+                                                       "tokenizer": tokens.DESCRIPTION})
+
+    def write_loaded(self, store: VersionStore, items: list[ContextSpec]) -> None:
+        for spec in items:
+            store.write(f"items/{spec.task_id}/spec.json", {**spec.model_dump(mode="json"),
+                                                            "provenance": provenance("load", "1", content_hash(spec))})
+
+    def plan(self, settings: LifbenchSettings) -> list:
+        return [Stage("build", BUILD_VERSION, Context, build_context,
+                      config=BuildConfig(corpus=texts.corpus_hash(), encoding=tokens.ENCODING),
+                      artifacts=_built_files)]
+
+    def side_work(self, settings: LifbenchSettings) -> dict:
+        return {"expressions": choose_expressions} if settings.expressions else {}
+
+    def side_identity(self, settings: LifbenchSettings) -> Any:
+        config = resolve_llm(settings, LLM_STAGES)[0].get("expressions") if settings.expressions else None
+        banks = {name: load_prompt(f"{name}_rewrites").hash for name in (t.template for t in enabled_tasks(settings))
+                 if expressions.bank_exists(name)}
+        return {"templates": {k: p.hash for k, p in templates(settings).items()},
+                "rubric": code_version(rubric, tasks), "expressions": expressions.VERSION,
+                "source": {"banks": banks, "model": ({"model": config.model, **config.generation_parameters(),
+                                                      "prompt": load_prompt("rewrite").hash, "rewrites": settings.rewrites}
+                                                     if config else None)},
+                "embedding_model": str(settings.embedding_model or "default")}
+
+    def export(self, store: VersionStore, items: list[Context], settings: LifbenchSettings,
+               side: dict[str, Any]) -> dict[str, Any]:
+        chosen = side.get("expressions", {})
+        store.notes.extend(message for _, _, message in chosen.values())
+        write_expressions(store, chosen)
+        rows = [row for context in sorted(items, key=lambda c: c.task_id) for row in render_rows(context, settings, chosen)]
+        store.write("benchmark.jsonl", "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows))
+        return {"tasks": len(rows), "rows": len(rows), "inputs": len(items), "tokenizer": tokens.DESCRIPTION,
+                "prompt_tokens": sum(row["prompt_tokens"] for row in rows),
+                "by_task": dict(Counter(row["task"] for row in rows)),
+                "by_length": {str(k): v for k, v in sorted(Counter(row["length_tokens"] for row in rows).items())},
+                "expressions": sorted({row["expression_id"] for row in rows})}
+
+    def summary_table(self, store: VersionStore) -> list[dict[str, Any]]:
+        table = []
+        with open(store.path / "benchmark.jsonl") as rows:
+            for line in rows:
+                row = json.loads(line)
+                table.append({k: row[k] for k in ("task_id", "scenario", "task", "length_tokens", "prompt_tokens",
+                                                  "expression_id", "variables_id")})
+        return table
+
+    # ---- evaluate -------------------------------------------------------------------------------
+    def evaluate(self, rows, settings, cache_path, folder, title, on_done=None, run=None):
+        from ifforge.families.lifbench.evaluate import evaluate
+
+        return evaluate(rows, settings, Path(cache_path), Path(folder), title, on_done, run)
+
+    def turns(self, row: dict[str, Any]) -> list[str]:
+        """One user turn: the whole prompt (`instruction` is only its last part)."""
+        return [row["prompt"]]
+
+    def check(self, row: dict[str, Any], replies: list[str]) -> dict[str, Any]:
+        """The rubric's verdict: `correct` when every point is earned in full, with the ARS and points."""
+        verdict = rubric.score(row, replies[-1] if replies else "")
+        return {**verdict, "task": row["task"]}
+
+    def aggregate(self, verdicts: list[tuple[str, dict[str, Any]]]) -> dict[str, float]:
+        """ARS as the report gives it: per task the mean sample ARS, overall weighted by the tasks'
+        total weights; and the share of samples with full points."""
+        if not verdicts:
+            return {}
+        from ifforge.families.lifbench.scoring import weighted_ars
+
+        return {"ars": weighted_ars([(v["task"], v["ars"]) for _, v in verdicts]),
+                "full_points": sum(bool(v["correct"]) for _, v in verdicts) / len(verdicts)}
+
+    def review_view(self, row: dict[str, Any]) -> dict[str, Any]:
+        return {"title": row["task_id"], "source": json.dumps(row["gold"], indent=1, ensure_ascii=False)[:4000],
+                "instruction": row["instruction"],
+                "details": {"setting": f"{row['scenario']} / {row['task']}, {row['prompt_tokens']} tokens "
+                                       f"(target {row['length_tokens']}), expression {row['expression_id']}, "
+                                       f"variables {row['variables_id']}",
+                            "rubric": ", ".join(f"{p['id']} {p['weight']:g}" for p in row["rubric"]),
+                            "input (start)": row["prompt"][:1500]}}
+
+
+FAMILY = Lifbench()

@@ -1,0 +1,44 @@
+"""LIFBench's settings: which scenarios, tasks, lengths, expressions and variable sets make the grid."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field, field_validator
+
+from ifforge.core.settings import Settings
+
+LENGTHS = [3 * 1024, 6 * 1024, 14 * 1024, 28 * 1024, 60 * 1024, 120 * 1024]  # the LIFBench repository's six
+
+
+class LifbenchSettings(Settings):
+    seed: int = Field(0, description="the same seed gives the same benchmark byte for byte (on the same Python, "
+                                     "whose documentation is the prose); a new one new inputs and variables")
+    scenarios: list[Literal["list", "multidoc", "onedoc"]] = Field(["list", "multidoc", "onedoc"],
+                                                                   description="scenarios to build")
+    tasks: list[str] = Field([], description="task ids to keep (default: every task of the scenarios)")
+    lengths: list[Annotated[int, Field(ge=1024, le=1_048_576)]] = Field(
+        LENGTHS, description="prompt lengths in tokens (cl100k_base); the paper's six intervals by default, "
+                             "short ones (e.g. [1024]) for quick runs")
+    samples: int = Field(1, ge=1, description="inputs per (scenario, length)")
+    expressions: int = Field(2, ge=0, description="rewritten templates per task beside the original (e0): "
+                                                  "chosen by k-means among the rewrites")
+    rewrites: int = Field(12, ge=1, description="rewrites asked of the model per template (with an LLM)")
+    variable_sets: int = Field(2, ge=1, description="variable sets per (input, task): the variables perspective")
+
+    @field_validator("tasks")
+    @classmethod
+    def _known_tasks(cls, ids: list[str]) -> list[str]:
+        from ifforge.families.lifbench.tasks import TASKS
+
+        unknown = sorted(set(ids) - set(TASKS))
+        if unknown:
+            raise ValueError(f"unknown task {unknown[0]!r} (tasks: {', '.join(TASKS)})")
+        return ids
+
+    @field_validator("lengths", "scenarios")
+    @classmethod
+    def _once_each(cls, values: list) -> list:
+        if not values or len(set(values)) != len(values):
+            raise ValueError(f"give each value once, at least one: {values}")
+        return values
