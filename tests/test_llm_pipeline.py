@@ -216,7 +216,7 @@ def test_generate_with_an_llm_keeps_drops_and_caches(seed_dir, tmp_path, prefect
         assert changed["previous_version"] == folder.rsplit("/", 1)[1]
         assert changed["settings"] == {"verify_rounds": {"before": 2, "now": 3}}
         assert changed["invalidated"] == ["verify"] and changed["recomputed"] == {}
-        assert changed["reused"] == ["dedup", "instrument", "evolve", "execute", "complexity", "describe"]
+        assert changed["reused"] == ["dedup", "inputs", "instrument", "evolve", "execute", "complexity", "describe"]
         stages = json.loads(open(f"{rounds}/manifest.json").read())["stages"]
         assert stages["describe"]["computed"] == 0 and stages["verify"]["computed"] == 4
         first_run, requests_after_first = requests_after_first, len(server.requests)

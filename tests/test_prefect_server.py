@@ -84,6 +84,9 @@ def test_a_flow_run_its_task_runs_and_artifacts_are_read_back_from_the_server(se
     assert {row["task_id"] for row in table} == {"printer_queue", "bus_route_load"}
 
 
+QUICK = {"progress": False, "dedup": False, "expressions": 0}  # no embedding model to load: this is about serving
+
+
 def test_a_run_started_from_the_served_deployment(server, seeds, tmp_path):
     from prefect.deployments import run_deployment
 
@@ -96,7 +99,7 @@ def test_a_run_started_from_the_served_deployment(server, seeds, tmp_path):
         while True:  # the deployment exists once serve.py has registered it
             try:
                 run = run_deployment("generate/generate", timeout=240, parameters={
-                    "seeds": str(seeds), "out": str(out), "options": {"progress": False}})
+                    "seeds": str(seeds), "out": str(out), "options": QUICK})
                 break
             except Exception:  # noqa: BLE001 - not registered yet
                 if time.monotonic() > deadline:
@@ -109,7 +112,7 @@ def test_a_run_started_from_the_served_deployment(server, seeds, tmp_path):
         # what `ifforge watch` does on a change: start the served deployment (it does not wait)
         os.environ["PREFECT_API_URL"] = server.api_url
         watched = tmp_path / "watched"
-        started = trigger(seeds, {"out": str(watched), "progress": False})
+        started = trigger(seeds, {"out": str(watched), **QUICK})
         assert started.flow_run_id and started.message.startswith("started deployment run")
         run_id = started.flow_run_id
 
