@@ -9,12 +9,10 @@ resumed run asks nothing twice; requests that failed are kept apart, never score
 from __future__ import annotations
 
 import asyncio
-import json
 from pathlib import Path
 from typing import Any
 
-from ifforge.core.llm import LLM, LLMError, ResponseCache
-from ifforge.core.store import atomic_path, atomic_write
+from ifforge.eval.asking import ask_rows, write_results
 from ifforge.families.ifeval_fc import scoring
 
 
@@ -51,29 +49,18 @@ def messages_of(row: dict[str, Any], system_prompt: str | None) -> list[dict[str
 
 
 async def ask_all(rows: list[dict[str, Any]], settings, cache_path: Path | None, on_done=None) -> list[dict[str, Any]]:
-    cache = None if settings.no_cache or cache_path is None else ResponseCache(cache_path)
-    llm = LLM(settings.llm_config(), cache)
+    async def ask(llm, row):
+        reply = await llm.chat(messages_of(row, settings.system_prompt), stage="evaluate", tools=row["tools"],
+                               tool_choice=row.get("tool_choice", "auto"))
+        return {"response": reply.text, "tool_calls": list(reply.tool_calls), "finish_reason": reply.finish_reason,
+                "prompt_tokens": reply.prompt_tokens, "completion_tokens": reply.completion_tokens,
+                "cached": reply.cached}
 
-    async def one(row: dict[str, Any]) -> dict[str, Any]:
-        result: dict[str, Any] = {k: row.get(k) for k in ("task_id", "function_name", "parameter", "rule_id", "relation")}
-        try:
-            reply = await llm.chat(messages_of(row, settings.system_prompt), stage="evaluate", tools=row["tools"],
-                                   tool_choice=row.get("tool_choice", "auto"))
-            result |= {"response": reply.text, "tool_calls": list(reply.tool_calls), "finish_reason": reply.finish_reason,
-                       "prompt_tokens": reply.prompt_tokens, "completion_tokens": reply.completion_tokens,
-                       "cached": reply.cached, "request_failed": False}
-        except LLMError as error:
-            result |= {"response": None, "tool_calls": [], "request_failed": True, "error": str(error)}
-        if on_done:
-            on_done()
-        return result
+    def carry(row):
+        return {k: row.get(k) for k in ("task_id", "function_name", "parameter", "rule_id", "relation")}
 
-    try:
-        return list(await asyncio.gather(*(one(row) for row in rows)))
-    finally:
-        await llm.close()
-        if cache is not None:
-            cache.close()
+    return await ask_rows(rows, settings, cache_path, carry, ask, failed={"response": None, "tool_calls": []},
+                          on_done=on_done)
 
 
 def evaluate(rows: list[dict[str, Any]], settings, cache_path: Path, folder: Path, title: str,
@@ -83,11 +70,8 @@ def evaluate(rows: list[dict[str, Any]], settings, cache_path: Path, folder: Pat
     check_rows(rows)
     results = asyncio.run(ask_all(rows, settings, cache_path, on_done))
     run = finish_run(run, results, settings)
-    folder.mkdir(parents=True, exist_ok=True)
-    atomic_write(folder / "responses.jsonl", "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in results))
     frame = scoring.score_frame(results, {row["task_id"]: row for row in rows})
-    with atomic_path(folder / "scores.parquet") as temporary:
-        frame.to_parquet(temporary, index=False)
+    write_results(folder, results, frame)
     summary = scoring.write_report(frame, folder, title, run)
     overall = summary["overall"]
     summary["request_failures"] = overall.get("request_failures", 0)

@@ -9,44 +9,28 @@ answers, and the scorer leaves them out of every accuracy.
 from __future__ import annotations
 
 import asyncio
-import json
 from pathlib import Path
 from typing import Any
 
-from ifforge.core.llm import LLM, LLMError, ResponseCache
-from ifforge.core.store import atomic_write
+from ifforge.eval.asking import ask_rows, user_messages, write_results
 from ifforge.families.pacific import scoring
 
 
 async def ask_all(rows: list[dict[str, Any]], settings, cache_path: Path | None, on_done=None) -> list[dict[str, Any]]:
-    cache = None if settings.no_cache or cache_path is None else ResponseCache(cache_path)
-    llm = LLM(settings.llm_config(), cache)
     system = settings.system_prompt
 
-    async def one(row: dict[str, Any]) -> dict[str, Any]:
+    async def ask(llm, row):
+        if row["mode"] == "chat":
+            replies = await llm.converse([m["content"] for m in row["messages"]], stage="evaluate", system=system)
+            return {"responses": [reply.text for reply in replies]}
+        return {"response": (await llm.chat(user_messages(row["prompt"], system), stage="evaluate")).text}
+
+    def carry(row):
         result = {k: row[k] for k in ("task_id", "mode", "form", "chain_length", "output_length", "gold")}
         result["language"] = row.get("language")  # absent from rows written before code came in three languages
-        try:
-            if row["mode"] == "chat":
-                replies = await llm.converse([m["content"] for m in row["messages"]], stage="evaluate", system=system)
-                result["responses"] = [reply.text for reply in replies]
-            else:
-                messages = ([{"role": "system", "content": system}] if system else [])
-                messages.append({"role": "user", "content": row["prompt"]})
-                result["response"] = (await llm.chat(messages, stage="evaluate")).text
-            result["request_failed"] = False
-        except LLMError as error:
-            result |= {"request_failed": True, "error": str(error)}
-        if on_done:
-            on_done()
         return result
 
-    try:
-        return list(await asyncio.gather(*(one(row) for row in rows)))
-    finally:
-        await llm.close()
-        if cache is not None:
-            cache.close()
+    return await ask_rows(rows, settings, cache_path, carry, ask, on_done=on_done)
 
 
 def evaluate(rows: list[dict[str, Any]], settings, cache_path: Path, folder: Path, title: str,
@@ -55,13 +39,8 @@ def evaluate(rows: list[dict[str, Any]], settings, cache_path: Path, folder: Pat
 
     results = asyncio.run(ask_all(rows, settings, cache_path, on_done))
     run = finish_run(run, results, settings)
-    folder.mkdir(parents=True, exist_ok=True)
-    atomic_write(folder / "responses.jsonl", "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in results))
     frame = scoring.score_frame(results)
-    from ifforge.core.store import atomic_path
-
-    with atomic_path(folder / "scores.parquet") as temporary:
-        frame.to_parquet(temporary, index=False)
+    write_results(folder, results, frame)
     summary = scoring.write_report(frame, folder, title, run)
     overall = summary["overall"]
     summary["request_failures"] = sum(1 for r in results if r.get("request_failed"))
