@@ -9,8 +9,9 @@ and is left out, and the export says how many (inspect-ai runs them). Its chat-c
 sends no tools, so a row that needs them goes in as the family's text protocol (`Family.text_row`;
 IFEval-FC: the tools in the prompt, the call written as a JSON object in the reply), which is a
 different protocol from the tools API: its task name ends in `_text` and its YAML says so. Each
-reply is scored by ifforge's checker for the row's family; the metrics are `ifforge evaluate`'s: case accuracy, task
-accuracy (a task passes only when all its cases do) and the family's finer numbers.
+reply is scored by ifforge's checker for the row's family; the metrics are `ifforge evaluate`'s:
+case accuracy, task accuracy (a task passes only when all its cases do) and the family's finer
+numbers.
 """
 
 from __future__ import annotations
