@@ -399,6 +399,22 @@ def _export(args: argparse.Namespace) -> int:
     return 0
 
 
+def _convert(args: argparse.Namespace) -> int:
+    """The IFEval-FC paper's data files as rows our evaluate scores with our checkers."""
+    from ifforge.core.store import atomic_write
+    from ifforge.core.untrusted import InputError
+    from ifforge.families.ifeval_fc import paper
+
+    try:
+        rows = paper.convert(Path(args.folder))
+        atomic_write(Path(args.out), "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows))
+    except (InputError, OSError) as error:
+        print(f"ifforge: {error}", file=sys.stderr)
+        return 2
+    print(f"{len(rows)} rows from {args.folder} written to {args.out} (score them: ifforge evaluate {args.out})")
+    return 0
+
+
 def _llm_serve(args: argparse.Namespace) -> int:
     """Start llama.cpp's OpenAI-compatible server and keep it up until Ctrl-C."""
     from ifforge.core.local_llm import LocalServer
@@ -547,6 +563,12 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--out", help="folder for scores.parquet, report.md, plots (default: RESULTS_scored/)")
     score.add_argument("--title")
     score.set_defaults(run=_score)
+
+    convert = commands.add_parser("convert", help="an original benchmark's own files as ifforge rows")
+    convert.add_argument("source", choices=["ifeval-fc"], help="ifeval-fc: the IFEval-FC repository's data/ folder")
+    convert.add_argument("folder")
+    convert.add_argument("--out", required=True, help="the rows .jsonl to write (then: ifforge evaluate OUT)")
+    convert.set_defaults(run=_convert)
 
     compare_parser = commands.add_parser("compare", help="several models' reports side by side")
     compare_parser.add_argument("reports", nargs="+", help="eval folders or report.json files")
