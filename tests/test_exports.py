@@ -393,10 +393,32 @@ def test_the_export_command_names_what_it_wrote_and_what_it_left_out(benchmarks,
     printed = capsys.readouterr().out
     chat = sum(row["mode"] == "chat" for row in pacific)
     assert f"{len(pacific) - chat} rows of ifforge_pacific_v001 (pacific)" in printed
-    assert f"{chat} multi-turn chat rows left out" in printed
-    docs = (version / "exports" / "lm-eval" / "docs.jsonl").read_text().splitlines()
+    assert f"{chat} rows left out (multi-turn chats" in printed
+    docs = (version / "exports" / "lm-eval" / "ifforge_pacific_v001" / "docs.jsonl").read_text().splitlines()
     assert len(docs) == len(pacific) - chat
     assert cli.main(["export", str(version)]) == 2  # a plain jsonl export is the reviewed subset only
     assert "--verified-only" in capsys.readouterr().err
     assert cli.main(["export", str(base / "nowhere"), "--format", "hf"]) == 2
     assert "no benchmark.jsonl" in capsys.readouterr().err
+
+
+def test_export_names_bare_files_apart_and_refuses_rows_it_cannot_score(tmp_path, capsys):
+    from ifforge import cli
+
+    folder = tmp_path / "sub"
+    folder.mkdir()
+    row = {"family": "logicif", "task_id": "t", "test_case_id": 0, "code_output": {"output": 1, "stats": {}},
+           "instruction": "Say 1."}
+    for name in ("mine.jsonl", "theirs.jsonl"):
+        (folder / name).write_text(json.dumps(row) + "\n")
+    assert read_benchmark(folder / "mine.jsonl").name == "ifforge_mine"
+    assert read_benchmark(folder / "theirs.jsonl").name == "ifforge_theirs"
+    (folder / "odd.jsonl").write_text(json.dumps({**row, "family": "nosuch"}) + "\n")
+    assert cli.main(["export", str(folder / "odd.jsonl"), "--format", "hf"]) == 2
+    assert "unknown family 'nosuch'" in capsys.readouterr().err
+    (folder / "fc.jsonl").write_text(json.dumps({"family": "ifeval-fc", "task_id": "x"}) + "\n")
+    assert cli.main(["export", str(folder / "fc.jsonl"), "--format", "inspect"]) == 2
+    assert "missing field" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        cli.main(["review", str(folder), "--port", "70000"])
+    assert "70000 is not a port" in capsys.readouterr().err

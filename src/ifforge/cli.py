@@ -23,6 +23,17 @@ def _parse_option(text: str) -> tuple[str, object]:
     return key.strip().replace("-", "_"), parsed
 
 
+def _port(text: str) -> int:
+    """A TCP port from the command line: 0 (any free one) to 65535, or one clear argparse error."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port (0 to 65535)")
+    return port
+
+
 def _temporary_port(args: argparse.Namespace) -> int:
     """`--temp-port P`: the port of Prefect's temporary server, checked before anything starts."""
     import os
@@ -168,10 +179,10 @@ def _evaluate(args: argparse.Namespace) -> int:
         rows_path, version = locate(Path(args.benchmark), args.split)
         rows = limit_tasks(load_rows(rows_path, args.expressions), settings.limit)
         from ifforge.eval.evaluation import family_of
-        from ifforge.families import get_family
+        from ifforge.families import UnknownFamily, get_family
 
         get_family(family_of(rows, rows_path)).check_rows(rows)
-    except (BenchmarkError, ValidationError) as error:
+    except (BenchmarkError, ValidationError, UnknownFamily) as error:
         print(f"ifforge: {error}", file=sys.stderr)
         return 2
     if args.dry_run:
@@ -380,7 +391,7 @@ def _export(args: argparse.Namespace) -> int:
     try:
         benchmark = read_benchmark(Path(args.version), args.split, args.expressions, args.verified_only,
                                    min_reviewers=args.min_reviewers)
-        out = Path(args.out) if args.out else benchmark.source.parent / "exports" / args.format
+        out = Path(args.out) if args.out else benchmark.source.parent / "exports" / args.format / benchmark.name
         written = export(benchmark, args.format, out)
     except (BenchmarkError, ValueError, OSError) as error:
         print(f"ifforge: {error}", file=sys.stderr)
@@ -390,7 +401,8 @@ def _export(args: argparse.Namespace) -> int:
         return 2
     left = written.get("left_out_chat_rows")
     print(f"{written['rows']} rows of {benchmark.name} ({benchmark.family}) exported to {written['folder']}"
-          + (f"; {left} multi-turn chat rows left out (lm-eval asks one prompt; use --format inspect)" if left else ""))
+          + (f"; {left} rows left out (multi-turn chats, which lm-eval cannot ask; use --format inspect)"
+             if left else ""))
     if written.get("protocol") not in (None, "prompt"):
         print(f"note: lm-eval sends no tools, so these rows use the {written['protocol']} protocol (the tools shown in "
               "the prompt, the call written as JSON in the reply): scores are not comparable with `ifforge evaluate` "
@@ -513,7 +525,7 @@ def build_parser() -> argparse.ArgumentParser:
     generate.add_argument("--base-url", help="OpenAI-compatible server (default: OPENAI_BASE_URL)")
     generate.add_argument("--no-cache", action="store_true", help="neither read nor write the LLM response cache")
     generate.add_argument("--no-progress", action="store_true", help="no progress bars")
-    generate.add_argument("--temp-port", type=int, metavar="PORT",
+    generate.add_argument("--temp-port", type=_port, metavar="PORT",
                           help="port of Prefect's temporary server when no `ifforge server` is up (default: random)")
     generate.set_defaults(run=_generate)
 
@@ -547,7 +559,7 @@ def build_parser() -> argparse.ArgumentParser:
                                "ends it Failed, exit 1)")
     evaluate.add_argument("--price-input", type=float, metavar="USD", help="price per 1M prompt tokens (for cost)")
     evaluate.add_argument("--price-output", type=float, metavar="USD", help="price per 1M completion tokens")
-    evaluate.add_argument("--temp-port", type=int, metavar="PORT",
+    evaluate.add_argument("--temp-port", type=_port, metavar="PORT",
                           help="port of Prefect's temporary server when no `ifforge server` is up (default: random)")
     evaluate.set_defaults(run=_evaluate)
 
@@ -575,7 +587,7 @@ def build_parser() -> argparse.ArgumentParser:
     compare_parser.set_defaults(run=_compare)
 
     server = commands.add_parser("server", help="the Prefect server and UI on 127.0.0.1 (offline, sqlite)")
-    server.add_argument("--port", type=int, default=4200, help="port (default 4200); later runs find it on any port")
+    server.add_argument("--port", type=_port, default=4200, help="port (default 4200); later runs find it on any port")
     server.set_defaults(run=_server)
 
     deploy = commands.add_parser("deploy", help="serve the generate and evaluate deployments (needs `ifforge server`)")
@@ -592,7 +604,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     review = commands.add_parser("review", help="human verification page for a benchmark version")
     review.add_argument("version", help="a version folder, or a benchmark folder (its LATEST)")
-    review.add_argument("--port", type=int, default=0, help="port (default: a free one)")
+    review.add_argument("--port", type=_port, default=0, help="port (default: a free one)")
     review.add_argument("--stats", action="store_true", help="print coverage and inter-reviewer agreement")
     review.set_defaults(run=_review)
 
@@ -613,7 +625,7 @@ def build_parser() -> argparse.ArgumentParser:
     llm = commands.add_parser("llm", help="local model serving").add_subparsers(dest="llm_command", required=True)
     serve = llm.add_parser("serve", help="llama.cpp's OpenAI-compatible server on 127.0.0.1 (extra: ifforge[local])")
     serve.add_argument("--model", required=True, help="a GGUF file, or gemma3-270m (from its PyPI package)")
-    serve.add_argument("--port", type=int, help="port (default: a free one)")
+    serve.add_argument("--port", type=_port, help="port (default: a free one)")
     serve.add_argument("--chat-format", help="llama.cpp chat format, when the GGUF does not carry a template")
     serve.add_argument("--n-ctx", type=int, default=8192, help="context size")
     serve.set_defaults(run=_llm_serve)

@@ -43,6 +43,8 @@ def read_benchmark(given: Path, split: str = "full", expressions: str = "origina
         rows = [row for row in rows if row["task_id"] in keep]
     if not rows:
         raise BenchmarkError(f"{rows_path}: no rows to export")
+    family = family_of(rows, rows_path)
+    _family({"family": family}).check_rows(rows)  # a row the family cannot score is named, as evaluate does
     facts: dict[str, Any] = {}
     try:
         manifest = json.loads((version / "manifest.json").read_text())
@@ -50,14 +52,14 @@ def read_benchmark(given: Path, split: str = "full", expressions: str = "origina
                  if key in manifest}
     except (OSError, ValueError):
         pass
-    stem = version.name if rows_path.parent == version else rows_path.stem
-    parts = [version.parent.name, stem] if rows_path.parent == version else [stem]
-    if split == "mini":
+    generated = rows_path.name in ("benchmark.jsonl", "benchmark_mini.jsonl")  # a version's own rows
+    parts = [version.parent.name, version.name] if generated else [rows_path.stem]
+    if split == "mini" and generated:
         parts.append("mini")
     if verified_only:
         parts.append("verified")
     name = re.sub(r"[^A-Za-z0-9_]+", "_", "_".join(["ifforge", *parts])).strip("_")
-    return Benchmark(name=name, family=family_of(rows, rows_path), rows=rows, source=rows_path,
+    return Benchmark(name=name, family=family, rows=rows, source=rows_path,
                      sha256=file_hash(rows_path), split=split, expressions=expressions, facts=facts)
 
 

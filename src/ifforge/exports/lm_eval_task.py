@@ -63,7 +63,7 @@ def write(benchmark: Benchmark, out: Path) -> dict[str, Any]:
                       for key in keys)
     atomic_write(out / f"{benchmark.name}.yaml", (
         f"# {benchmark.family} benchmark {benchmark.name}: {len(single)} rows from {benchmark.source}"
-        + (f" ({left_out} multi-turn chat rows left out)" if left_out else "") + "\n"
+        + (f" ({left_out} rows left out: multi-turn chats, or rows lm-eval cannot ask)" if left_out else "") + "\n"
         + (f"# Protocol: {protocol}. lm-eval sends no tools, so each prompt shows the tools as JSON and the model "
            "writes its call as a JSON object {name, arguments} in its reply: not the tools API that `ifforge "
            "evaluate` and the inspect-ai export use, so scores are not comparable with theirs.\n" if protocol else "")

@@ -33,8 +33,11 @@ FAMILIES: dict[str, Entry] = {entry.id: entry for entry in (
 )}
 
 
-class UnknownFamily(KeyError):
-    pass
+class UnknownFamily(KeyError, ValueError):
+    """An unknown or unbuilt family id: a KeyError for lookups, a ValueError for commands that report bad input."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
 
 
 def get_family(family_id: str):
