@@ -422,3 +422,23 @@ def scan(values):
     inputs = [[[1, 5, 2, 9]], [[0, 1]], [[3]]]
     results = _assert_same_behaviour(source, "scan", code, "f", inputs, tracked=True)
     assert [[r.stats[t.name] for t in trackers] for r in results] == [[2, 4], [2, 2], [1, 1]]
+
+
+def test_cases_with_different_argument_counts_and_a_bytes_default_do_not_break_instrument():
+    source = '''
+def scan(values, limit=3, tag=b"x"):
+    kept = 0
+    for v in values:
+        if v > limit:
+            kept += v
+    return kept
+'''
+    inputs = [[[1, 5, 2]], [[4, 4], 1], [[9, 1, 7, 2], 5], [[], 2], [[8, 6]]]
+    outcome = _stage(source, inputs)
+    assert outcome.kept is not None, outcome.dropped
+    import json
+
+    from ifforge.families.logicif.codeops.candidates import candidates
+
+    made = candidates(source, "scan", seed=1, count=20)  # the bytes default is no input to reuse
+    assert made and all(json.dumps(c.args) for c in made)

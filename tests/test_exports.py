@@ -277,6 +277,9 @@ def test_inspect_and_lm_eval_score_as_ifforge_evaluate_does(benchmarks):
                   "--log_samples"]], env, base)
 
     assert all("messages" in request for request in server.requests)  # chat completions, as evaluate asks
+    for name, _ in families:  # every family's report counts the tokens its requests used
+        tokens = json.loads((base / f"ours-{name}" / "run" / "report.json").read_text())["run"]["tokens"]
+        assert tokens["prompt"] > 0 and tokens["requests"] > 0, (name, tokens)
     logs = {}
     for path in (base / "inspect-logs").glob("*.json"):
         log = json.loads(path.read_text())

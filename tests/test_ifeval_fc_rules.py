@@ -114,3 +114,12 @@ def test_a_query_that_names_a_rule_is_seen():
     assert rules.REGISTRY["comma_count"].named_in("no commas")
     assert not rules.REGISTRY["spaces_between"].named_in("is there space for a piano?")
     assert not rules.REGISTRY["word_count"].named_in("a few words about my day")
+
+
+def test_review_edge_cases_no_numbers_end_phrase_boundaries():
+    from ifforge.families.ifeval_fc.rules import REGISTRY, sentences
+
+    assert len(sentences("The answer is no. I disagree.")) == 2  # "no." ends a sentence
+    assert len(sentences("See No. 5 on the list. Then stop.")) == 2  # but "No. 5" does not
+    end = REGISTRY["end_phrase"](phrase="Over and out.")
+    assert end.check("Roger. Over and out.") and not end.check("Leftover and out.")

@@ -294,3 +294,11 @@ def test_the_review_page_shows_a_row_without_its_whole_input(rows):
     view = FAMILY.review_view(rows["find_dup"])
     assert view["title"] == rows["find_dup"]["task_id"] and view["instruction"] == rows["find_dup"]["instruction"]
     assert len(view["details"]["input (start)"]) <= 1500 and "correct 4" in view["details"]["rubric"]
+
+
+def test_a_task_outside_the_chosen_scenarios_is_refused_not_an_empty_benchmark():
+    from ifforge.core.settings import SettingsError
+    from ifforge.families import load_family_settings
+
+    with pytest.raises(SettingsError, match="task 'repeat' belongs to scenario 'onedoc'"):
+        load_family_settings({"family": "lifbench", "scenarios": ["list"], "tasks": ["repeat"]})

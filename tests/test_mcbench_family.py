@@ -141,3 +141,9 @@ def test_unknown_metric_and_repeated_variant_are_named_with_their_setting():
     with pytest.raises(SettingsError, match="listed twice"):
         load_family_settings({"family": "mcbench", "variants": ["code", "code"]})
     assert render(metrics.get("hamming"), "requirement", "ab", "abc").count("[Step") == 5
+
+
+def test_a_typographic_minus_keeps_its_sign():
+    from ifforge.families.mcbench.answers import read_value
+
+    assert read_value("\u22120.25") == -0.25 and read_value("-0.25") == -0.25

@@ -24,6 +24,19 @@ def user_messages(text: str, system: str | None) -> list[dict[str, str]]:
     return ([{"role": "system", "content": system}] if system else []) + [{"role": "user", "content": text}]
 
 
+def usage(*replies) -> Row:
+    """Tokens and cache hits of a row's replies (several in a chat), for the run's totals and cost."""
+    return {"prompt_tokens": sum(r.prompt_tokens or 0 for r in replies),
+            "completion_tokens": sum(r.completion_tokens or 0 for r in replies),
+            "cached": all(r.cached for r in replies)}
+
+
+async def ask_prompt(llm: LLM, row: Row, system: str | None) -> Row:
+    """A one-prompt row (`prompt`): its reply's text and usage."""
+    reply = await llm.chat(user_messages(row["prompt"], system), stage="evaluate")
+    return {"response": reply.text, **usage(reply)}
+
+
 async def ask_rows(rows: list[Row], settings, cache_path: Path | None,
                    carry: Callable[[Row], Row], ask: Callable[[LLM, Row], Awaitable[Row]],
                    failed: Row | None = None, on_done: Callable[[], None] | None = None) -> list[Row]:

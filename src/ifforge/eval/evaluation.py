@@ -194,32 +194,16 @@ def limit_tasks(rows: list[dict[str, Any]], limit: int | None) -> list[dict[str,
 async def ask_all(rows: list[dict[str, Any]], settings: EvalSettings, cache_path: Path | None,
                   on_done=None) -> list[dict[str, Any]]:
     """One response per row, in row order; cached by request, so a resumed run asks nothing twice."""
-    cache = None if settings.no_cache or cache_path is None else ResponseCache(cache_path)
-    llm = LLM(settings.llm_config(), cache)
+    from ifforge.eval.asking import ask_rows, usage, user_messages
 
-    async def one(row: dict[str, Any]) -> dict[str, Any]:
-        messages = ([{"role": "system", "content": settings.system_prompt}] if settings.system_prompt else [])
-        messages.append({"role": "user", "content": row["instruction"]})
-        result = {key: row[key] for key in ("task_id", "test_case_id", "code_output") if key in row}
-        if "expression_id" in row:
-            result["expression_id"] = row["expression_id"]
-        try:
-            reply = await llm.chat(messages, stage="evaluate")
-            result |= {"response": reply.text, "prompt_tokens": reply.prompt_tokens,
-                       "completion_tokens": reply.completion_tokens, "cached": reply.cached}
-            result["request_failed"] = False
-        except LLMError as error:
-            result |= {"response": None, "error": str(error), "request_failed": True}
-        if on_done:
-            on_done()
-        return result
+    async def ask(llm: LLM, row: dict[str, Any]) -> dict[str, Any]:
+        reply = await llm.chat(user_messages(row["instruction"], settings.system_prompt), stage="evaluate")
+        return {"response": reply.text, **usage(reply)}
 
-    try:
-        return await asyncio.gather(*(one(row) for row in rows))
-    finally:
-        await llm.close()
-        if cache is not None:
-            cache.close()
+    def carry(row: dict[str, Any]) -> dict[str, Any]:
+        return {key: row[key] for key in ("task_id", "test_case_id", "code_output", "expression_id") if key in row}
+
+    return await ask_rows(rows, settings, cache_path, carry, ask, failed={"response": None}, on_done=on_done)
 
 
 def response_text(result: dict[str, Any]) -> str | None:

@@ -23,8 +23,13 @@ def rename_flow_run(name: str) -> None:
     context = FlowRunContext.get()
     if context is None or context.flow_run is None:
         return
-    with get_client(sync_client=True) as client:
-        client.update_flow_run(context.flow_run.id, name=name)
+    try:
+        with get_client(sync_client=True) as client:
+            client.update_flow_run(context.flow_run.id, name=name)
+    except Exception as error:  # noqa: BLE001 - a name is cosmetic: the run goes on under its first one
+        from prefect.logging import get_run_logger
+
+        get_run_logger().warning(f"could not rename the flow run to {name!r}: {error}")
 
 
 def provisional_name(kind: str, *parameters: str) -> Callable[[], str]:

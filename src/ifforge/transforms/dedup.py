@@ -126,18 +126,12 @@ def duplicates(vectors: np.ndarray, sources: list[str], threshold: float, struct
     for a, b, cosine in zip(i.tolist(), j.tolist(), cosines.tolist()):
         first, second = (a, b) if rank[a] < rank[b] else (b, a)
         partners.setdefault(second, []).append((first, cosine))
-    prints: dict[int, frozenset] = {}
-
-    def fingerprint(index: int) -> frozenset:
-        if index not in prints:
-            prints[index] = shingles(sources[index])
-        return prints[index]
-
+    prints = [shingles(source) for source in sources]
     alike: dict[frozenset, list[int]] = {}  # identical structure, in order: copies whatever the cosine
     for index in order:
-        alike.setdefault(fingerprint(index), []).append(index)
-    for group in alike.values():
-        if len(group) > 1 and same_structure(fingerprint(group[0]), fingerprint(group[0])):
+        alike.setdefault(prints[index], []).append(index)
+    for key, group in alike.items():
+        if len(group) > 1 and len(key) >= SAME_STRUCTURE_MIN:
             for position, second in enumerate(group[1:], start=1):
                 known = {other for other, _ in partners.get(second, [])}
                 partners.setdefault(second, []).extend(
@@ -146,10 +140,10 @@ def duplicates(vectors: np.ndarray, sources: list[str], threshold: float, struct
     dropped: set[int] = set()
     pairs: list[Pair] = []
     for index in order:
-        tried = [Pair(index, other, cosine, jaccard(fingerprint(index), fingerprint(other)), False)
+        tried = [Pair(index, other, cosine, jaccard(prints[index], prints[other]), False)
                  for other, cosine in partners.get(index, []) if other not in dropped]
         confirmed = [pair for pair in tried if (pair.cosine > threshold and pair.structural >= structural)
-                     or same_structure(fingerprint(pair.item), fingerprint(pair.partner))]
+                     or same_structure(prints[pair.item], prints[pair.partner])]
         if confirmed:
             best = max(confirmed, key=lambda pair: (pair.structural, pair.cosine))
             pairs.append(replace(best, duplicate=True))

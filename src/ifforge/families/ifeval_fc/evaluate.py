@@ -12,7 +12,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from ifforge.eval.asking import ask_rows, write_results
+from ifforge.eval.asking import ask_rows, usage, write_results
 from ifforge.families.ifeval_fc import scoring
 
 
@@ -31,13 +31,18 @@ def check_rows(rows: list[dict[str, Any]]) -> None:
             raise BenchmarkError(f"{where}: missing field {missing[0]!r}")
         if row["rule_id"] not in rules.REGISTRY:
             raise BenchmarkError(f"{where}: field 'rule_id': unknown rule {row['rule_id']!r}")
+        if not isinstance(row["rule_args"], dict):
+            raise BenchmarkError(f"{where}: field 'rule_args' must be an object")
         try:
-            rules.get(row["rule_id"], **(row["rule_args"] if isinstance(row["rule_args"], dict) else {}))
+            rules.get(row["rule_id"], **row["rule_args"])
         except (ValueError, TypeError) as error:
             raise BenchmarkError(f"{where}: field 'rule_args': {error}") from None
-        names = [t.get("function", {}).get("name") for t in row["tools"] if isinstance(t, dict)] \
-            if isinstance(row["tools"], list) else []
-        if row["function_name"] not in names:
+        if not isinstance(row["messages"], list) or not all(isinstance(m, dict) for m in row["messages"]):
+            raise BenchmarkError(f"{where}: field 'messages' must be a list of objects")
+        tools = row["tools"] if isinstance(row["tools"], list) else []
+        if not all(isinstance(t, dict) and isinstance(t.get("function"), dict) for t in tools):
+            raise BenchmarkError(f"{where}: field 'tools': every tool must be an object with a 'function' object")
+        if row["function_name"] not in [t["function"].get("name") for t in tools]:
             raise BenchmarkError(f"{where}: field 'function_name' {row['function_name']!r} is not among the tools")
 
 
@@ -53,8 +58,7 @@ async def ask_all(rows: list[dict[str, Any]], settings, cache_path: Path | None,
         reply = await llm.chat(messages_of(row, settings.system_prompt), stage="evaluate", tools=row["tools"],
                                tool_choice=row.get("tool_choice", "auto"))
         return {"response": reply.text, "tool_calls": list(reply.tool_calls), "finish_reason": reply.finish_reason,
-                "prompt_tokens": reply.prompt_tokens, "completion_tokens": reply.completion_tokens,
-                "cached": reply.cached}
+                **usage(reply)}
 
     def carry(row):
         return {k: row.get(k) for k in ("task_id", "function_name", "parameter", "rule_id", "relation")}

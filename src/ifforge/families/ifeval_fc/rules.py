@@ -51,7 +51,7 @@ def words(text: str) -> list[str]:
     return _WORD.findall(normal(text))
 
 
-_ABBREVIATIONS = {"mr", "mrs", "ms", "dr", "prof", "st", "jr", "sr", "vs", "etc", "inc", "ltd", "co", "no", "e.g",
+_ABBREVIATIONS = {"mr", "mrs", "ms", "dr", "prof", "st", "jr", "sr", "vs", "etc", "inc", "ltd", "e.g",
                   "i.e", "approx", "dept", "fig", "mt", "ave", "a.m", "p.m"}
 _SENTENCE_END = re.compile(r"([.!?…。！？]+)([\"'”’)\]]*)(?=\s|$)")
 
@@ -65,7 +65,9 @@ def sentences(text: str) -> list[str]:
     for match in _SENTENCE_END.finditer(text):
         before = text[start:match.start()]
         last = before.split()[-1].lower() if before.split() else ""
-        if match.group(1) == "." and (last.rstrip(".") in _ABBREVIATIONS or (len(last) == 1 and last.isalpha())):
+        numbered = last in ("no", "nos") and re.match(r"\.\s*\d", text[match.start():])  # "No. 5"
+        if match.group(1) == "." and (last.rstrip(".") in _ABBREVIATIONS or numbered
+                                      or (len(last) == 1 and last.isalpha())):
             continue
         found.append(text[start:match.end()].strip())
         start = match.end()
@@ -450,7 +452,9 @@ class EndPhrase(Rule):
         return f"The value must end with the exact phrase \"{self.args['phrase']}\"; nothing but whitespace may follow it."
 
     def check(self, value):
-        return normal(value).rstrip().casefold().endswith(normal(self.args["phrase"]).strip().casefold())
+        text, phrase = normal(value).rstrip().casefold(), normal(self.args["phrase"]).strip().casefold()
+        before = text[:-len(phrase)]
+        return text.endswith(phrase) and not (before[-1:].isalnum() and phrase[:1].isalnum())  # a whole phrase
 
 
 class Quotation(Rule):

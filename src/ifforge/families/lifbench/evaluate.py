@@ -10,18 +10,16 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from ifforge.eval.asking import ask_rows, user_messages, write_results
+from ifforge.eval.asking import ask_prompt, ask_rows, write_results
 from ifforge.families.lifbench import scoring
 
 
 async def ask_all(rows: list[dict[str, Any]], settings, cache_path: Path | None, on_done=None) -> list[dict[str, Any]]:
-    async def ask(llm, row):
-        return {"response": (await llm.chat(user_messages(row["prompt"], settings.system_prompt), stage="evaluate")).text}
-
     def carry(row):
         return {k: row[k] for k in ("task_id", "task", "length_tokens", "expression_id", "variables_id")}
 
-    return await ask_rows(rows, settings, cache_path, carry, ask, on_done=on_done)
+    return await ask_rows(rows, settings, cache_path, carry,
+                          lambda llm, row: ask_prompt(llm, row, settings.system_prompt), on_done=on_done)
 
 
 def evaluate(rows: list[dict[str, Any]], settings, cache_path: Path, folder: Path, title: str,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 
 from ifforge.core.settings import Settings
 
@@ -35,6 +35,17 @@ class LifbenchSettings(Settings):
         if unknown:
             raise ValueError(f"unknown task {unknown[0]!r} (tasks: {', '.join(TASKS)})")
         return ids
+
+    @model_validator(mode="after")
+    def _tasks_in_scenarios(self):
+        """A task outside the chosen scenarios would leave an empty benchmark: say so instead."""
+        from ifforge.families.lifbench.tasks import TASKS
+
+        stray = [task for task in self.tasks if TASKS[task].scenario not in self.scenarios]
+        if stray:
+            raise ValueError(f"task {stray[0]!r} belongs to scenario {TASKS[stray[0]].scenario!r}, "
+                             f"which is not among scenarios {self.scenarios}")
+        return self
 
     @field_validator("lengths", "scenarios")
     @classmethod

@@ -103,7 +103,7 @@ def read_value(raw: str | None) -> Any:
     """The value of a step or final answer, or UNREAD."""
     if raw is None:
         return UNREAD
-    text = raw.strip().rstrip(".;,").strip()
+    text = raw.strip().rstrip(".;,").strip().replace("\u2212", "-")  # a typographic minus is a minus
     if not text:
         return UNREAD
     try:

@@ -12,7 +12,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from ifforge.eval.asking import ask_rows, user_messages, write_results
+from ifforge.eval.asking import ask_prompt, ask_rows, usage, write_results
 from ifforge.families.pacific import scoring
 
 
@@ -22,8 +22,8 @@ async def ask_all(rows: list[dict[str, Any]], settings, cache_path: Path | None,
     async def ask(llm, row):
         if row["mode"] == "chat":
             replies = await llm.converse([m["content"] for m in row["messages"]], stage="evaluate", system=system)
-            return {"responses": [reply.text for reply in replies]}
-        return {"response": (await llm.chat(user_messages(row["prompt"], system), stage="evaluate")).text}
+            return {"responses": [reply.text for reply in replies], **usage(*replies)}
+        return await ask_prompt(llm, row, system)
 
     def carry(row):
         result = {k: row[k] for k in ("task_id", "mode", "form", "chain_length", "output_length", "gold")}

@@ -359,6 +359,17 @@ class Parameter:
     lengths: tuple = ()
 
 
+def _json_value(value: Any) -> bool:
+    """Whether a default can be given as a test input (inputs are JSON values)."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return True
+    if isinstance(value, list):
+        return all(_json_value(item) for item in value)
+    if isinstance(value, dict):
+        return all(isinstance(key, str) and _json_value(item) for key, item in value.items())
+    return False
+
+
 class Signature:
     """The entry function's positional parameters with their shapes, and the code's constants."""
 
@@ -384,8 +395,10 @@ class Signature:
             if default is not None:
                 try:
                     value, literal = ast.literal_eval(default), True
-                except (ValueError, SyntaxError, TypeError):
+                except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
                     pass
+                if literal and not _json_value(value):  # bytes, sets, complex: no input can carry them
+                    value, literal = None, False
             shape = _annotation_shape(arg.annotation) or self._shape(arg.arg, 0)
             if shape == ANY:
                 shape = _value_shape(value) if literal and value is not None else _hint(arg.arg)

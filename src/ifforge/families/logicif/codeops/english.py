@@ -916,12 +916,8 @@ def _same(a: cst.CSTNode, b: cst.CSTNode) -> bool:
     return a.deep_equals(b)
 
 
-def _plain_constant(node: cst.BaseExpression) -> bool:
-    return is_constant(node) and not isinstance(node, (cst.Tuple, cst.List))
 
 
-def _is_int(node: cst.BaseExpression, value: int) -> bool:
-    return _int_value(node) == value
 
 
 def _int_value(node: cst.BaseExpression) -> int | None:

@@ -661,8 +661,8 @@ def _problem(values: tuple, facts: list[list], limit: float) -> str | None:
         return f"reaching {limit:g}"
     if len(set(values)) < 2:
         return "constant"
-    for position in range(len(facts[0])):
-        if all(fact[position] == value for fact, value in zip(facts, values)):
+    for position in range(max(len(fact) for fact in facts)):  # cases may give different numbers of arguments
+        if all(position < len(fact) and fact[position] == value for fact, value in zip(facts, values)):
             return f"always argument {position + 1}'s length or value"
     return None
 
