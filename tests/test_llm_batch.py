@@ -158,3 +158,12 @@ def test_a_logicif_stage_of_a_run_takes_its_answers_from_a_batch(tmp_path):
     assert "def gate(codes, key)" in server.batch_requests[0]["messages"][0]["content"]
     made = {json.dumps(i.args): i.origin for i in run.outcomes[0].kept.inputs}
     assert made[json.dumps([[700, 70, 7], 3])] == "llm"
+
+
+def test_a_corrupt_batch_state_file_is_one_line_naming_it(tmp_path, capsys):
+    folder = batch_folder(tmp_path / ".llm_cache.sqlite")
+    folder.mkdir(parents=True)
+    (folder / "describe-0123.json").write_text('{"batch_id": "b')  # cut off mid-write by something else
+    assert main(["batch", "list", "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "describe-0123.json: not a batch state file" in err and "Traceback" not in err

@@ -483,19 +483,27 @@ def _batch(args: argparse.Namespace) -> int:
 
     from ifforge.core import llm_batch
 
+    import openai
+
+    from ifforge.core.untrusted import InputError
+
     cache = Path(args.llm_cache) if args.llm_cache else Path(args.out) / ".llm_cache.sqlite"
     folder = llm_batch.batch_folder(cache)
-    batches = llm_batch.pending(folder) if folder.is_dir() else []
-    if not batches:
-        print(f"ifforge: no pending batches in {folder}", file=sys.stderr)
-        return 0
-    if args.batch_command == "list":
-        for path, state in batches:
-            print(f"{state['batch_id']}\t{state['stage']}\t{state['requests']} requests\t{state.get('base_url') or 'OpenAI'}"
-                  f"\t{path}")
-        return 0
-    for batch_id, status in llm_batch.cancel(folder, os.environ.get("OPENAI_API_KEY")):
-        print(f"{batch_id}\t{status}")
+    try:
+        batches = llm_batch.pending(folder) if folder.is_dir() else []
+        if not batches:
+            print(f"ifforge: no pending batches in {folder}", file=sys.stderr)
+            return 0
+        if args.batch_command == "list":
+            for path, state in batches:
+                print(f"{state['batch_id']}\t{state.get('stage')}\t{state.get('requests')} requests\t"
+                      f"{state.get('base_url') or 'OpenAI'}\t{path}")
+            return 0
+        for batch_id, status in llm_batch.cancel(folder, os.environ.get("OPENAI_API_KEY")):
+            print(f"{batch_id}\t{status}")
+    except (InputError, openai.OpenAIError) as error:
+        print(f"ifforge: {error}", file=sys.stderr)
+        return 2
     return 0
 
 

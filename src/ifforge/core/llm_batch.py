@@ -34,7 +34,7 @@ import openai
 
 from ifforge.core.llm import CALL_TAG, LLM, Deferred, Ledger, LLMConfig, LLMFatal, ResponseCache
 from ifforge.core.store import content_hash, write_json
-from ifforge.core.untrusted import clean_text
+from ifforge.core.untrusted import InputError, clean_text
 
 log = logging.getLogger("ifforge.core.llm_batch")
 ENDED = {"completed", "failed", "expired", "cancelled"}
@@ -103,12 +103,29 @@ def state_path(folder: Path, stage: str, keys: Any) -> Path:
     return Path(folder) / f"{stage}-{content_hash(sorted(keys))[:16]}.json"
 
 
+def read_state(path: Path) -> dict[str, Any]:
+    """A saved batch's state, or one clear error naming the file (a truncated or edited one)."""
+    try:
+        state = json.loads(Path(path).read_text())
+    except (OSError, UnicodeError, ValueError) as error:
+        raise InputError(f"{path}: not a batch state file ({error}); remove it to submit the batch again") from None
+    if not isinstance(state, dict) or not isinstance(state.get("batch_id"), str):
+        raise InputError(f"{path}: not a batch state file (no batch_id); remove it to submit the batch again")
+    return state
+
+
 def run_batch(stage: str, config: LLMConfig, cache: ResponseCache, requests: dict[str, dict[str, Any]],
               options: BatchOptions, ledger: Ledger | None = None, tag: str | None = None) -> dict[str, int]:
     """Submit (or resume) one batch of `requests`, wait for it, cache its answers; counts."""
-    client = _client(config.base_url, config.api_key, config)
     path = state_path(options.folder, stage, requests)
-    state = json.loads(path.read_text()) if path.exists() else None
+    state = read_state(path) if path.exists() else None
+    with _client(config.base_url, config.api_key, config) as client:
+        return _submit_and_wait(client, stage, config, cache, requests, options, ledger, tag, path, state)
+
+
+def _submit_and_wait(client: openai.OpenAI, stage: str, config: LLMConfig, cache: ResponseCache,
+                     requests: dict[str, dict[str, Any]], options: BatchOptions, ledger: Ledger | None,
+                     tag: str | None, path: Path, state: dict[str, Any] | None) -> dict[str, int]:
     if state is None:
         lines = "".join(json.dumps({"custom_id": key, "method": "POST", "url": ENDPOINT, "body": body},
                                    ensure_ascii=False) + "\n" for key, body in sorted(requests.items()))
@@ -179,13 +196,14 @@ def save_answers(client: openai.OpenAI, batch: Any, cache: ResponseCache, config
 
 def pending(folder: Path) -> list[tuple[Path, dict[str, Any]]]:
     """The state files of batches submitted and not yet saved (a run waits on them, or was killed)."""
-    return [(path, json.loads(path.read_text())) for path in sorted(Path(folder).glob("*.json"))]
+    return [(path, read_state(path)) for path in sorted(Path(folder).glob("*.json"))]
 
 
 def cancel(folder: Path, api_key: str | None) -> list[tuple[str, str]]:
     """Ask the server to cancel every pending batch; (batch id, its status now) each."""
     done = []
     for _, state in pending(folder):
-        batch = _client(state.get("base_url"), api_key).batches.cancel(state["batch_id"])
+        with _client(state.get("base_url"), api_key) as client:
+            batch = client.batches.cancel(state["batch_id"])
         done.append((batch.id, batch.status))
     return done
