@@ -78,7 +78,7 @@ def test_the_same_seed_gives_the_same_rows_byte_for_byte_and_another_seed_others
         assert len(drawn) == 3 and len(set(drawn)) == 3, task
     for row in rows:  # at the shortest length allowed, every sample can still be answered in full
         assert FAMILY.check(row, [perfect(row)])["correct"], row["task_id"]
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="greater than or equal to 1024"):
         LifbenchSettings(family="lifbench", lengths=[512])
 
 
