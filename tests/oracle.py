@@ -7,7 +7,7 @@ import ast
 import json
 
 from ifforge.families.logicif.codeops.anonymise import anonymise
-from ifforge.families.logicif.codeops.instrument import build, propose
+from ifforge.families.logicif.codeops.trackers import build, propose
 from ifforge.families.logicif.codeops.narrate import describe
 from ifforge.families.logicif.records import Tracker
 from ifforge.testing.openai_stub import Answer

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from ifforge.families.logicif.codeops.anonymise import anonymise
-from ifforge.families.logicif.codeops.instrument import NothingToTrack, instrument
+from ifforge.families.logicif.codeops.trackers import NothingToTrack, instrument
 from ifforge.families.logicif.codeops.narrate import Undescribable, describe, holds_code, uncovered
 from ifforge.core.sandbox import run_cases
 
@@ -364,7 +364,7 @@ def spin(n, m):
 
 def test_a_peak_size_sees_growth_through_a_helper():
     """The running max is taken after every line naming the container, not only after its own appends."""
-    from ifforge.families.logicif.codeops.instrument import build, propose
+    from ifforge.families.logicif.codeops.trackers import build, propose
 
     source = '''
 def add_all(target, values):
@@ -385,7 +385,7 @@ def run(values):
 
 
 def test_a_generator_nested_in_a_comprehension_or_a_lambda_is_counted():
-    from ifforge.families.logicif.codeops.instrument import build, propose
+    from ifforge.families.logicif.codeops.trackers import build, propose
 
     source = '''
 def count(grid, mark):
@@ -410,7 +410,7 @@ def test_the_choice_is_the_same_on_every_run():
 
 
 def test_a_generator_read_whole_becomes_a_list_and_one_cut_short_stays_lazy():
-    from ifforge.families.logicif.codeops.instrument import build, propose
+    from ifforge.families.logicif.codeops.trackers import build, propose
 
     source = '''
 def scan(values):

@@ -6,8 +6,9 @@ import pandas as pd
 from conftest import PROJECT, needs_fixture
 
 from ifforge.cli import main
-from ifforge.families.logicif.codeops.complexity import difficulty_tiers, logicif_metrics, measure
-from ifforge.families.logicif.stages import difficulty
+from ifforge.families.logicif.codeops.complexity_metrics import logicif_metrics, measure
+from ifforge.families.logicif import difficulty
+from ifforge.families.logicif.difficulty import difficulty_tiers
 
 
 def test_reproduces_logicifeval_complexity_metrics_exactly():

@@ -211,7 +211,7 @@ def test_a_model_description_that_quotes_code_is_asked_again_in_plain_english():
 
     from ifforge.core.llm import LLM, LLMConfig
     from ifforge.families.logicif.configs import DescribeConfig
-    from ifforge.families.logicif.stages.describe import code_problem, write_with_llm
+    from ifforge.families.logicif.writer import code_problem, write_with_llm
     from ifforge.testing.openai_stub import Answer, StubServer
 
     quoted = "INPUTS: a list `a`.\nLOGICS: Set `b = a[0] // 2`.\nOUTPUTS: b and the counter."

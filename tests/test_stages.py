@@ -12,6 +12,7 @@ from ifforge.core.settings import SettingsError
 from ifforge.families import load_family_settings as load_settings
 from ifforge.families.logicif.settings import LogicIFSettings as Settings
 from ifforge.families.logicif.configs import ExecuteConfig, TrackerConfig, from_settings
+from ifforge.families.logicif import difficulty, typenames
 from ifforge.families.logicif.stages import complexity, describe, execute, finalize, instrument, load
 
 GOOD = '''"""A counter."""
@@ -205,10 +206,10 @@ def test_every_project_seed_goes_through_with_a_covering_description():
         executed = execute.run(outcome.kept, _execute(settings))
         assert executed.kept is not None, executed.dropped
         measured.append(complexity.run(executed.kept).kept)
-    measured = complexity.assign_tiers(measured)
+    measured = difficulty.assign_tiers(measured)
     assert {m.difficulty for m in measured} == {"easy", "medium", "hard"}
     assert all(case.steps for m in measured for case in m.executed.cases)  # every case's lines counted
-    by_lines = complexity.assign_tiers(measured, "executed")
+    by_lines = difficulty.assign_tiers(measured, "executed")
     assert {m.difficulty for m in by_lines} == {"easy", "medium", "hard"}
     for item in measured:  # every description covers its function and holds no code (issue: Python in disguise)
         described = describe.run(item).kept
@@ -224,10 +225,10 @@ def test_every_project_seed_goes_through_with_a_covering_description():
 
 
 def test_output_format_names_types_like_logicifeval():
-    assert execute.merge_output_types(["list[int]", "list", "list[int]"]) == "list[int]"
-    assert execute.merge_output_types(["int", "int", "str"]) == "Union[int, str]"  # true of every case
-    assert execute.merge_output_types(["list", "list"]) == "list"
-    assert execute.merge_output_types(["list[int]", "list[str]", "None"]) == "Union[list[Union[int, str]], None]"
+    assert typenames.merge_output_types(["list[int]", "list", "list[int]"]) == "list[int]"
+    assert typenames.merge_output_types(["int", "int", "str"]) == "Union[int, str]"  # true of every case
+    assert typenames.merge_output_types(["list", "list"]) == "list"
+    assert typenames.merge_output_types(["list[int]", "list[str]", "None"]) == "Union[list[Union[int, str]], None]"
 
 
 def test_settings_errors_name_their_source(tmp_path, monkeypatch):
@@ -255,4 +256,4 @@ def test_fixture_cases_are_reproduced_by_the_sandbox():
         for case, result in zip(mine, results):
             assert result.ok, (task_id, result.error)
             assert {"output": result.output, "stats": result.stats} == case["code_output"]
-        assert execute.merge_output_types([r.output_type for r in results]) == task["output_format"]
+        assert typenames.merge_output_types([r.output_type for r in results]) == task["output_format"]

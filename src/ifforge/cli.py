@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from ifforge.core import pyast
-from ifforge.families.logicif.codeops.complexity import measure
+from ifforge.families.logicif.codeops.complexity_metrics import measure
 from ifforge.families.logicif.codeops.source import SeedSyntaxError, top_level_functions
 
 

@@ -41,6 +41,13 @@ CHILD = Path(__file__).with_name("_sandbox_child.py")
 _POOL = ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2), thread_name_prefix="ifforge-sandbox")
 
 
+def type_name(value: Any) -> str:
+    """The name the sandbox gives a case's output type (`list[int]`, `tuple(int, str)`); a stage
+    naming input types calls it so inputs and outputs are named alike. The child holds the one
+    implementation: it runs alone, on the standard library only."""
+    return _sandbox_child._type_name(value)
+
+
 async def off_loop(function, *args, **kwargs):
     """Run sandbox- or CPU-bound `function` in this thread pool and await its result."""
     return await asyncio.get_running_loop().run_in_executor(_POOL, functools.partial(function, *args, **kwargs))

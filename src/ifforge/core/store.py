@@ -16,7 +16,6 @@ and a version whose files no longer match is resumed (rewritten), never reused.
 from __future__ import annotations
 
 import ast
-import functools
 import hashlib
 import json
 import logging
@@ -65,45 +64,84 @@ def content_hash(*parts: Any) -> str:
 
 
 def code_version(*modules: ModuleType) -> str:
-    """Hash of the modules' source and of every ifforge module they import, directly or not.
+    """Hash of what the modules do, with every ifforge module they import, directly or not.
 
-    The closure is found by reading import statements, so a stage's version changes whenever any
-    code it can reach changes; no hand-kept list of modules can miss one.
+    The closure is found by reading import statements, so no hand-kept list of modules can miss
+    one; each module counts by its syntax tree without comments and docstrings (`behaviour_dump`),
+    so a reworded comment re-versions nothing and only code that can act differently recomputes.
     """
-    names = sorted(_ifforge_closure(tuple(m.__name__ for m in modules)))
-    digest = hashlib.sha256()
-    for name in names:
-        digest.update(name.encode() + b"\x00" + _module_source(name).encode() + b"\x00")
-    return digest.hexdigest()[:16]
+    return _INSTALLED.version(*(m.__name__ for m in modules))
 
 
-@functools.lru_cache(maxsize=None)
-def _module_source(name: str) -> str:
-    """The source of an ifforge module by its dotted name ("" when the name is not a module)."""
-    base = PACKAGE_ROOT.joinpath(*name.split(".")[1:])
-    for path in (base.with_suffix(".py"), base / "__init__.py"):
-        if path.is_file():
-            return path.read_text()
-    return ""
+def behaviour_dump(tree: ast.Module) -> str:
+    """The module's syntax tree as text, without comments, line numbers or the docstrings of the
+    module and its functions (`tree` is changed). A class keeps its docstring: pydantic puts it in
+    the JSON schema a model is sent, so there it is behaviour."""
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef)) and _has_docstring(node):
+            node.body = node.body[1:] or [ast.Pass()]
+    return ast.dump(tree, include_attributes=False)
 
 
-@functools.lru_cache(maxsize=None)
-def _ifforge_closure(roots: tuple[str, ...]) -> frozenset[str]:
-    seen: set[str] = set()
-    todo = list(roots)
-    while todo:
-        name = todo.pop()
-        if name in seen or not _module_source(name):
-            continue
-        seen.add(name)
-        tree = pyast.parse(_module_source(name))
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Import):
-                todo += [alias.name for alias in node.names if alias.name.startswith("ifforge.")]
-            elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("ifforge"):
-                todo.append(node.module)
-                todo += [f"{node.module}.{alias.name}" for alias in node.names]  # submodules imported by name
-    return frozenset(seen)
+def _has_docstring(node: ast.Module | ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    first = node.body[0] if node.body else None
+    return (isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
+            and isinstance(first.value.value, str))
+
+
+def _imported(tree: ast.Module) -> list[str]:
+    """The ifforge modules a module's import statements may name (names that are no module drop out later)."""
+    found: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [alias.name for alias in node.names if alias.name.startswith("ifforge.")]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("ifforge"):
+            found.append(node.module)
+            found += [f"{node.module}.{alias.name}" for alias in node.names]  # submodules imported by name
+    return found
+
+
+class CodeTree:
+    """The ifforge modules under one package folder (the installed one, or a copy a test edits),
+    each read once: what it imports and what it does."""
+
+    def __init__(self, root: Path):
+        self.root = Path(root)
+        self._modules: dict[str, tuple[list[str], str] | None] = {}
+
+    def version(self, *names: str) -> str:
+        digest = hashlib.sha256()
+        for name in sorted(self.closure(names)):
+            digest.update(name.encode() + b"\x00" + self._module(name)[1].encode() + b"\x00")
+        return digest.hexdigest()[:16]
+
+    def closure(self, roots: tuple[str, ...]) -> set[str]:
+        """The roots and every ifforge module their import statements reach."""
+        seen: set[str] = set()
+        todo = list(roots)
+        while todo:
+            name = todo.pop()
+            module = self._module(name)
+            if name in seen or module is None:
+                continue
+            seen.add(name)
+            todo += module[0]
+        return seen
+
+    def _module(self, name: str) -> tuple[list[str], str] | None:
+        """(ifforge modules it imports, its behaviour dump), or None when the name is no module here."""
+        if name not in self._modules:
+            base = self.root.joinpath(*name.split(".")[1:])
+            found = [path for path in (base.with_suffix(".py"), base / "__init__.py") if path.is_file()]
+            if not found:
+                self._modules[name] = None
+            else:
+                tree = pyast.parse(found[0].read_text(), str(found[0]))
+                self._modules[name] = (_imported(tree), behaviour_dump(tree))
+        return self._modules[name]
+
+
+_INSTALLED = CodeTree(PACKAGE_ROOT)
 
 
 def bytes_hash(data: bytes) -> str:

@@ -32,7 +32,8 @@ from ifforge.families.logicif.records import (
     VerificationRound,
 )
 from ifforge.families.logicif.settings import LogicIFSettings
-from ifforge.families.logicif.stages import complexity, describe, difficulty, evolve, execute, finalize, instrument, load, verify
+from ifforge.families.logicif import difficulty
+from ifforge.families.logicif.stages import complexity, describe, evolve, execute, finalize, instrument, load, verify
 from ifforge.families.logicif.stages import inputs as inputs_stage
 from ifforge.transforms import dedup, expressions
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 import sys
 
 from ifforge.core.store import code_version
-from ifforge.families.logicif.codeops.complexity import measure
-from ifforge.families.logicif.stages import difficulty
+from ifforge.families.logicif.codeops.complexity_metrics import measure
 from ifforge.families.logicif.records import ExecutedFunction, MeasuredFunction, Outcome
 
 STAGE = "complexity"
@@ -16,8 +15,3 @@ VERSION = code_version(sys.modules[__name__])  # with every ifforge module it re
 def run(item: ExecutedFunction) -> Outcome[MeasuredFunction]:
     return Outcome(kept=MeasuredFunction(executed=item, complexity=measure(item.function.instrumented_source)))
 
-
-def assign_tiers(items: list[MeasuredFunction], rule: difficulty.TierRule = "static") -> list[MeasuredFunction]:
-    """Tiers are relative to the run's own tasks, so they are set once all are measured."""
-    tiers = difficulty.tiers(items, rule)
-    return [m.model_copy(update={"difficulty": tiers[m.task_id]}) for m in items]

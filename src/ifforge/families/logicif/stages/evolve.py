@@ -17,8 +17,8 @@ from ifforge.core.llm import LLM, LLMError
 from ifforge.core.prompts import load_prompt
 from ifforge.families.logicif.records import InstrumentedFunction, Outcome, Tracker
 from ifforge.families.logicif.configs import EvolveConfig
-from ifforge.families.logicif.stages import checks
-from ifforge.families.logicif.stages.instrument import TrackerReply, informative
+from ifforge.families.logicif import checks
+from ifforge.families.logicif.checks import TrackerReply, informative
 
 STAGE = "evolve"
 VERSION = code_version(sys.modules[__name__])  # with every ifforge module it reaches

@@ -12,7 +12,6 @@ recorded with its reason.
 
 from __future__ import annotations
 
-import decimal
 import sys
 from typing import Any
 
@@ -20,53 +19,12 @@ from ifforge.core import sandbox
 from ifforge.core.store import canonical_json, code_version
 from ifforge.families.logicif.records import DroppedItem, ExecutedFunction, InstrumentedFunction, Outcome, TestCase
 from ifforge.families.logicif.configs import ExecuteConfig
+from ifforge.families.logicif.filters import case_problem
 
 STAGE = "execute"
 CLOCK_SHIFT = -((23 * 365 + 137) * 86400 + 7 * 3600 + 31 * 60 + 17)  # another year, day, hour, minute, second
 TRACE_SLOWDOWN = 4  # counting lines slows a call down; the perturbed pass gets this much more time
 VERSION = code_version(sys.modules[__name__])  # with every ifforge module it reaches
-
-
-def decimal_places(value: Any) -> int:
-    """Most decimal places of any float inside `value` (1e-07 has 7)."""
-    if isinstance(value, bool):
-        return 0
-    if isinstance(value, float):
-        if value != value or value in (float("inf"), float("-inf")):
-            return 10**6
-        exponent = decimal.Decimal(repr(value)).as_tuple().exponent
-        return max(0, -exponent)
-    if isinstance(value, dict):
-        return max((decimal_places(v) for v in value.values()), default=0)
-    if isinstance(value, (list, tuple)):
-        return max((decimal_places(v) for v in value), default=0)
-    return 0
-
-
-def largest_magnitude(value: Any) -> float:
-    if isinstance(value, bool):
-        return 0
-    if isinstance(value, (int, float)):
-        return abs(value)
-    if isinstance(value, dict):
-        value = list(value.values())
-    if isinstance(value, (list, tuple)):
-        return max((largest_magnitude(v) for v in value), default=0)
-    return 0
-
-
-def case_problem(args: list, output: Any, settings) -> tuple[str, str] | None:
-    """(reason, detail) when LogicIF's filters drop a case for its output or input, else None.
-    The instrument stage asks it too: trackers are judged on the cases that will be kept."""
-    places = decimal_places(output)
-    if places > settings.max_decimal_places:
-        return "too_many_decimals", f"output has {places} decimal places"
-    magnitude = largest_magnitude(args)
-    if magnitude > settings.max_input_magnitude:
-        return "input_too_large", f"input holds {magnitude:g}, over {settings.max_input_magnitude:g}"
-    if len(canonical_json(args)) > settings.max_input_length:
-        return "input_too_large", f"input is over {settings.max_input_length} characters as JSON"
-    return None
 
 
 def stats_problem(stats: Any, expected: list[str]) -> str | None:
@@ -79,43 +37,6 @@ def stats_problem(stats: Any, expected: list[str]) -> str | None:
         if not isinstance(value, (int, float, bool)):
             return f"tracker {key!r} holds a {type(value).__name__}, not a number"
     return None
-
-
-def merge_output_types(names: list[str]) -> str:
-    """One type that holds for every case: `int` and `str` give `Union[int, str]`, never the commoner one.
-
-    An empty list (`list`) says nothing about its items, so it joins `list[int]`; lists of different
-    items merge their item types (`list[Union[int, str]]`). Types come in order of first appearance."""
-    members: list[str] = []
-    for name in names:
-        for member in _union_members(name):
-            if member not in members:
-                members.append(member)
-    lists = [m for m in members if m == "list" or m.startswith("list[")]
-    if len(lists) > 1:
-        items = merge_output_types([m[5:-1] for m in lists if m != "list"])
-        at = members.index(lists[0])
-        members = [m for m in members if m not in lists]
-        members.insert(at, f"list[{items}]")
-    if len(members) == 1:
-        return members[0]
-    return "Union[" + ", ".join(members) + "]"
-
-
-def _union_members(name: str) -> list[str]:
-    """`Union[a, b[c, d]]` -> [a, b[c, d]]; any other name is its own single member."""
-    if not (name.startswith("Union[") and name.endswith("]")):
-        return [name]
-    parts, depth, current = [], 0, ""
-    for char in name[6:-1]:
-        depth += char in "[("
-        depth -= char in "])"
-        if char == "," and depth == 0:
-            parts.append(current.strip())
-            current = ""
-        else:
-            current += char
-    return parts + [current.strip()]
 
 
 def run(item: InstrumentedFunction, settings: ExecuteConfig) -> Outcome[ExecutedFunction]:

@@ -10,8 +10,8 @@ from typing import Any
 
 from ifforge.core.prompts import Prompt
 from ifforge.families.logicif.records import BenchmarkTask, DescribedFunction
-from ifforge.families.logicif.stages import difficulty
-from ifforge.families.logicif.stages.describe import output_format
+from ifforge.families.logicif import difficulty
+from ifforge.families.logicif.typenames import output_format
 
 STAGE = "finalize"
 

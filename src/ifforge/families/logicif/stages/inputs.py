@@ -27,7 +27,7 @@ from ifforge.core.untrusted import BadValue, check_value
 from ifforge.families.logicif.codeops.candidates import Candidate, Signature, candidates, describe_signature
 from ifforge.families.logicif.configs import InputsConfig
 from ifforge.families.logicif.records import DroppedItem, Outcome, SeedFunction, TestInput
-from ifforge.families.logicif.stages.execute import decimal_places, largest_magnitude
+from ifforge.families.logicif.filters import decimal_places, largest_magnitude
 
 STAGE = "inputs"
 VERSION = code_version(sys.modules[__name__])  # with every ifforge module it reaches

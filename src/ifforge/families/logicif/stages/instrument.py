@@ -2,7 +2,7 @@
 
 Deterministic path (`run`): libcst renaming, then trackers picked by running the cases: every
 candidate counter goes into one probe version of f, run once in the sandbox, and the 1 to 3 that
-tell something on the cases execute will keep are written into f (codeops/instrument.py). Whether
+tell something on the cases execute will keep are written into f (codeops/trackers.py). Whether
 the rewriting kept the behaviour is checked by execution in the execute stage. LLM path
 (`run_llm`): the model rewrites the function, and the answer is kept only if it passes the checks
 in `checks.py` and its trackers tell something on the same cases.
@@ -19,39 +19,17 @@ from ifforge.core.workers import in_worker
 from ifforge.core import sandbox
 from ifforge.core.store import code_version
 from ifforge.families.logicif.codeops.anonymise import anonymise
-from ifforge.families.logicif.codeops.instrument import (NothingInformative, NothingToTrack, build, choose, propose,
-                                                         tracker_problems)
+from ifforge.families.logicif.codeops.trackers import NothingInformative, NothingToTrack, build, choose, propose
 from ifforge.families.logicif.codeops.source import strip_comments_and_docstrings
 from ifforge.core.llm import LLM, LLMError
 from ifforge.core.prompts import load_prompt
 from ifforge.families.logicif.records import DroppedItem, InstrumentedFunction, Outcome, SeedFunction, Tracker
 from ifforge.families.logicif.configs import InstrumentConfig, TrackerConfig
-from ifforge.families.logicif.stages import checks
-from ifforge.families.logicif.stages.execute import case_problem
+from ifforge.families.logicif import checks
+from ifforge.families.logicif.checks import TrackerReply, informative, kept_cases
 
 STAGE = "instrument"
 VERSION = code_version(sys.modules[__name__])  # with every ifforge module it reaches
-
-
-def kept_cases(results: list[sandbox.CaseResult], args: list[list], settings: TrackerConfig,
-               tracked: bool = True) -> tuple[list[tuple[list, dict]], list[str]]:
-    """(arguments, stats) of the cases execute would keep, judged on one run; and why others are out.
-    `tracked=False` reads a probe's result, the pair (output, stats) as the function returned it."""
-    kept, lost = [], []
-    for arguments, result in zip(args, results):
-        output, stats = result.output, result.stats
-        if result.ok and not tracked:
-            pair = result.output
-            output, stats = (pair[0], pair[1]) if isinstance(pair, list) and len(pair) == 2 else (None, None)
-        if not result.ok or not isinstance(stats, dict):
-            lost.append(f"{result.status}: {result.error[:200]}" if not result.ok else "no stats")
-            continue
-        problem = case_problem(arguments, output, settings)
-        if problem:
-            lost.append(problem[0])
-            continue
-        kept.append((arguments, stats))
-    return kept, lost
 
 
 def run(seed: SeedFunction, settings: TrackerConfig) -> Outcome[InstrumentedFunction]:
@@ -93,24 +71,6 @@ def run(seed: SeedFunction, settings: TrackerConfig) -> Outcome[InstrumentedFunc
         inputs=seed.inputs,
         notes=[f"{len(trackers)} of {len(probe.candidates)} candidate trackers kept, judged on {len(cases)} cases"],
     ))
-
-
-def informative(names: list[str], args: list[list], settings: TrackerConfig):
-    """A judge for `checks.tracked_function_problem`: a model's trackers must tell something on the
-    cases execute will keep, like the deterministic path's (judged on the run the check makes)."""
-
-    def judge(results: list[sandbox.CaseResult]) -> str | None:
-        cases, _ = kept_cases(results, args, settings)
-        found = tracker_problems(names, cases, settings.max_tracker_value) if len(cases) >= settings.min_cases else []
-        return ("each tracker must vary across the test inputs, not repeat an input's length or value, stay below "
-                f"{settings.max_tracker_value:g}, and not equal another: " + "; ".join(found)) if found else None
-
-    return judge
-
-
-class TrackerReply(BaseModel):
-    name: str
-    explanation: str = ""
 
 
 class AnonymiseReply(BaseModel):

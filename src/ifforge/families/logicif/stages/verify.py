@@ -18,7 +18,7 @@ from ifforge.core.llm import LLM, LLMError
 from ifforge.core.prompts import load_prompt
 from ifforge.families.logicif.records import DescribedFunction, DroppedItem, Outcome, Review, VerificationRound
 from ifforge.families.logicif.configs import VerifyConfig
-from ifforge.families.logicif.stages.describe import write_with_llm
+from ifforge.families.logicif.writer import write_with_llm
 
 STAGE = "verify"
 VERSION = code_version(sys.modules[__name__])  # with every ifforge module it reaches

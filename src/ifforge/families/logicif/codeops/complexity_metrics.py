@@ -72,19 +72,3 @@ def measure(source: str) -> ComplexityMetrics:
         radon_maintainability_index=round(maintainability, 2),
         radon_halstead_volume=round(halstead.volume, 2),
     )
-
-
-def difficulty_tiers(scores: dict[str, float]) -> dict[str, str]:
-    """Split tasks into easy / medium / hard thirds by score (rank-based, so ties stay together)."""
-    ordered = sorted(scores.items(), key=lambda item: (item[1], item[0]))
-    n = len(ordered)
-    tiers: dict[str, str] = {}
-    for rank, (task_id, _) in enumerate(ordered):
-        tiers[task_id] = ("easy", "medium", "hard")[min(2, rank * 3 // n)]
-    # keep equal scores in one tier: a task takes the lowest tier any task of its score got
-    lowest: dict[float, str] = {}
-    order = {"easy": 0, "medium": 1, "hard": 2}
-    for task_id, score in ordered:
-        if score not in lowest or order[tiers[task_id]] < order[lowest[score]]:
-            lowest[score] = tiers[task_id]
-    return {task_id: lowest[score] for task_id, score in ordered}

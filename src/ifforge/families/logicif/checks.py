@@ -1,6 +1,8 @@
 """Checks an LLM-written function must pass before it is kept: it parses, has the right signature,
-returns `(output, trackers)` with 1 to 3 trackers on every input, gives the expected outputs, and
-(for anonymisation) keeps none of the author's names. Everything runs in the sandbox."""
+returns `(output, trackers)` with 1 to 3 trackers on every input, gives the expected outputs, its
+trackers tell something on the cases execute would keep (the deterministic path judges its own by
+the same `kept_cases`), and (for anonymisation) it keeps none of the author's names. Everything
+runs in the sandbox."""
 
 from __future__ import annotations
 
@@ -8,9 +10,13 @@ import ast
 import builtins
 import re
 
-from ifforge.core import sandbox
+from pydantic import BaseModel
+
+from ifforge.core import pyast, sandbox
 from ifforge.core.store import canonical_json
-from ifforge.core import pyast
+from ifforge.families.logicif.codeops.trackers import tracker_problems
+from ifforge.families.logicif.configs import TrackerConfig
+from ifforge.families.logicif.filters import case_problem
 
 
 def signature(source: str, name: str) -> str | None:
@@ -68,3 +74,42 @@ def tracked_function_problem(code: str, args: list[list], tracker_names: list[st
                 return (f"on input {shown}: f returns {canonical_json(result.output)[:200]}, but the original returns "
                         f"{canonical_json(expected[index])[:200]}")
     return judge(results) if judge is not None else None
+
+
+def kept_cases(results: list[sandbox.CaseResult], args: list[list], settings: TrackerConfig,
+               tracked: bool = True) -> tuple[list[tuple[list, dict]], list[str]]:
+    """(arguments, stats) of the cases execute would keep, judged on one run; and why others are out.
+    `tracked=False` reads a probe's result, the pair (output, stats) as the function returned it."""
+    kept, lost = [], []
+    for arguments, result in zip(args, results):
+        output, stats = result.output, result.stats
+        if result.ok and not tracked:
+            pair = result.output
+            output, stats = (pair[0], pair[1]) if isinstance(pair, list) and len(pair) == 2 else (None, None)
+        if not result.ok or not isinstance(stats, dict):
+            lost.append(f"{result.status}: {result.error[:200]}" if not result.ok else "no stats")
+            continue
+        problem = case_problem(arguments, output, settings)
+        if problem:
+            lost.append(problem[0])
+            continue
+        kept.append((arguments, stats))
+    return kept, lost
+
+
+def informative(names: list[str], args: list[list], settings: TrackerConfig):
+    """A judge for `tracked_function_problem`: a model's trackers must tell something on the
+    cases execute will keep, like the deterministic path's (judged on the run the check makes)."""
+
+    def judge(results: list[sandbox.CaseResult]) -> str | None:
+        cases, _ = kept_cases(results, args, settings)
+        found = tracker_problems(names, cases, settings.max_tracker_value) if len(cases) >= settings.min_cases else []
+        return ("each tracker must vary across the test inputs, not repeat an input's length or value, stay below "
+                f"{settings.max_tracker_value:g}, and not equal another: " + "; ".join(found)) if found else None
+
+    return judge
+
+
+class TrackerReply(BaseModel):
+    name: str
+    explanation: str = ""

@@ -16,7 +16,6 @@ import math
 from statistics import mean
 from typing import Literal
 
-from ifforge.families.logicif.codeops.complexity import difficulty_tiers
 from ifforge.families.logicif.records import MeasuredFunction
 
 TierRule = Literal["static", "executed", "combined"]
@@ -55,6 +54,28 @@ def tier_scores(items: list[MeasuredFunction], rule: TierRule) -> dict[str, floa
 
 def tiers(items: list[MeasuredFunction], rule: TierRule) -> dict[str, str]:
     return difficulty_tiers(tier_scores(items, rule)) if items else {}
+
+
+def assign_tiers(items: list[MeasuredFunction], rule: TierRule = "static") -> list[MeasuredFunction]:
+    """Tiers are relative to the run's own tasks, so they are set once all are measured."""
+    found = tiers(items, rule)
+    return [m.model_copy(update={"difficulty": found[m.task_id]}) for m in items]
+
+
+def difficulty_tiers(scores: dict[str, float]) -> dict[str, str]:
+    """Split tasks into easy / medium / hard thirds by score (rank-based, so ties stay together)."""
+    ordered = sorted(scores.items(), key=lambda item: (item[1], item[0]))
+    n = len(ordered)
+    tiers: dict[str, str] = {}
+    for rank, (task_id, _) in enumerate(ordered):
+        tiers[task_id] = ("easy", "medium", "hard")[min(2, rank * 3 // n)]
+    # keep equal scores in one tier: a task takes the lowest tier any task of its score got
+    lowest: dict[float, str] = {}
+    order = {"easy": 0, "medium": 1, "hard": 2}
+    for task_id, score in ordered:
+        if score not in lowest or order[tiers[task_id]] < order[lowest[score]]:
+            lowest[score] = tiers[task_id]
+    return {task_id: lowest[score] for task_id, score in ordered}
 
 
 def spearman(first: dict[str, float], second: dict[str, float | None]) -> float | None:

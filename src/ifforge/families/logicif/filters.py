@@ -1,0 +1,51 @@
+"""LogicIF's test-case filters on a case's input and output, shared by the stages that judge cases:
+execute drops what they reject, instrument picks trackers on the cases they keep, and inputs keeps
+only candidates that pass them."""
+
+from __future__ import annotations
+
+import decimal
+from typing import Any
+
+from ifforge.core.store import canonical_json
+
+
+def decimal_places(value: Any) -> int:
+    """Most decimal places of any float inside `value` (1e-07 has 7)."""
+    if isinstance(value, bool):
+        return 0
+    if isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            return 10**6
+        exponent = decimal.Decimal(repr(value)).as_tuple().exponent
+        return max(0, -exponent)
+    if isinstance(value, dict):
+        return max((decimal_places(v) for v in value.values()), default=0)
+    if isinstance(value, (list, tuple)):
+        return max((decimal_places(v) for v in value), default=0)
+    return 0
+
+
+def largest_magnitude(value: Any) -> float:
+    if isinstance(value, bool):
+        return 0
+    if isinstance(value, (int, float)):
+        return abs(value)
+    if isinstance(value, dict):
+        value = list(value.values())
+    if isinstance(value, (list, tuple)):
+        return max((largest_magnitude(v) for v in value), default=0)
+    return 0
+
+
+def case_problem(args: list, output: Any, settings) -> tuple[str, str] | None:
+    """(reason, detail) when LogicIF's filters drop a case for its output or input, else None."""
+    places = decimal_places(output)
+    if places > settings.max_decimal_places:
+        return "too_many_decimals", f"output has {places} decimal places"
+    magnitude = largest_magnitude(args)
+    if magnitude > settings.max_input_magnitude:
+        return "input_too_large", f"input holds {magnitude:g}, over {settings.max_input_magnitude:g}"
+    if len(canonical_json(args)) > settings.max_input_length:
+        return "input_too_large", f"input is over {settings.max_input_length} characters as JSON"
+    return None
