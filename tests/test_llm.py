@@ -1,6 +1,7 @@
 """llm.py against a scripted OpenAI-compatible server on 127.0.0.1, through the real openai client."""
 
 import asyncio
+import threading
 import time
 
 import pytest
@@ -138,8 +139,26 @@ def test_the_same_model_name_on_another_server_is_asked_again(tmp_path):
     assert (one.score, other.score) == (1, 2) and len(first.requests) == len(second.requests) == 1
 
 
-def test_concurrency_keeps_many_requests_in_flight(tmp_path):
-    with StubServer(lambda request: Answer(content='{"ok": true, "score": 1}', delay=0.3)) as server:
+def test_concurrency_keeps_as_many_requests_in_flight_as_allowed_and_no_more():
+    arrived = threading.Condition()
+    count = {"seen": 0, "open": 0, "peak": 0}
+
+    def hold_until_no_more_come(request):
+        """Every request is held until all 16 are in or none has come for 0.5 s: the most held at
+        once is the most the client lets out at once (the hold only paces the test)."""
+        with arrived:
+            count["seen"] += 1
+            count["open"] += 1
+            count["peak"] = max(count["peak"], count["open"])
+            arrived.notify_all()
+            while count["seen"] < 16:
+                seen = count["seen"]
+                if not arrived.wait_for(lambda: count["seen"] > seen, timeout=0.5):
+                    break
+            count["open"] -= 1
+        return Answer(content='{"ok": true, "score": 1}')
+
+    with StubServer(hold_until_no_more_come) as server:
         llm = _llm(server, concurrency=8)
 
         async def go():
@@ -149,11 +168,9 @@ def test_concurrency_keeps_many_requests_in_flight(tmp_path):
             finally:
                 await llm.close()
 
-        started = time.monotonic()
         asyncio.run(go())
-        elapsed = time.monotonic() - started
     assert len(server.requests) == 16
-    assert elapsed < 0.3 * 16 / 2  # far from one at a time (4.8 s); ideal is 0.6 s
+    assert count["peak"] == 8  # 8 at once, never the 16 asked for
 
 
 def test_adaptive_concurrency_halves_on_throttle_and_recovers():

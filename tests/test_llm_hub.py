@@ -113,10 +113,10 @@ def test_the_timeout_bounds_the_whole_request_even_when_bytes_keep_coming():
     with StubServer() as server:
         server.script(Answer(content="x" * 200, trickle=0.05), Answer(content="fine"))
         llm = LLM(_config(server, timeout=1.0, max_retries=1))
-        started = time.monotonic()
         [reply] = _session(llm, lambda: llm.chat([{"role": "user", "content": "hi"}], stage="s"))
+    # waited out, the trickle is a whole reply ("xxx..."), and a byte every 0.05 s never trips a read
+    # timeout: only a bound on the whole request gives it up and asks again (the second request)
     assert reply.text == "fine" and len(server.requests) == 2
-    assert time.monotonic() - started < 4  # the trickle alone would take over 10 s
 
 
 def test_the_server_is_part_of_the_cache_key(tmp_path):

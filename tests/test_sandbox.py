@@ -157,15 +157,15 @@ def f(x):
 
 def test_a_time_budget_bounds_all_passes_over_one_function():
     code = "def f(x):\n    while True:\n        pass\n"
-    budget = Budget(3.0)
-    started = time.monotonic()
-    first = run_cases(code, "f", [[i] for i in range(4)], limits=Limits(case_seconds=1.0), budget=budget)
-    second = run_cases(code, "f", [[i] for i in range(4)], limits=Limits(case_seconds=1.0), budget=budget)
-    elapsed = time.monotonic() - started
-    assert elapsed < 5.0, f"8 endless cases took {elapsed:.1f} s under a 3 s budget"
+    budget = Budget(1.5)
+    limits = Limits(case_seconds=0.5)
+    first = run_cases(code, "f", [[i] for i in range(4)], limits=limits, budget=budget)
+    second = run_cases(code, "f", [[i] for i in range(4)], limits=limits, budget=budget)
     assert all(r.status == "timeout" for r in first + second)
-    assert any("time budget of 3 s is spent" in r.error for r in first + second)
-    assert all("time budget" in r.error for r in second)
+    ran_out = [r for r in first + second if "time budget of 1.5 s is spent" in r.error]
+    # a case that used its whole 0.5 s is one of at most 3 in 1.5 s: the budget stopped the rest unrun
+    assert len(first + second) - len(ran_out) <= 3 and ran_out
+    assert all(r in ran_out for r in second)
 
 
 def test_random_state_is_fresh_for_every_case_and_set_by_the_random_seed():
