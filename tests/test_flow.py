@@ -3,6 +3,7 @@
 import json
 import shutil
 from pathlib import Path
+from types import SimpleNamespace
 
 import pandas as pd
 import pytest
@@ -19,29 +20,50 @@ def _prefect(prefect_server):
     """The session's shared Prefect server (conftest)."""
 
 
-@pytest.fixture
-def seeds(tmp_path):
-    folder = tmp_path / "seeds"
-    folder.mkdir()
-    for name in ("bank_ledger", "robot_grid_walk", "printer_queue", "tic_tac_toe_judge"):
+SEEDS = ("bank_ledger", "robot_grid_walk", "printer_queue", "tic_tac_toe_judge")
+
+
+def _seed_folder(folder: Path) -> Path:
+    folder.mkdir(parents=True)
+    for name in SEEDS:
         shutil.copy(PROJECT / "seeds" / f"{name}.py", folder)
     (folder / "broken.py").write_text("def broken(a):\n    return a\n\n# input: [1]\n# input: [oops]\n")
     return folder
+
+
+@pytest.fixture(scope="module")
+def _made_once():
+    return {}
+
+
+@pytest.fixture
+def first_run(_made_once, tmp_path_factory, caplog, capfd):
+    """The first threads run of the four seeds (and a broken one), made once for the module: the
+    versioning test goes on from it and the Dask test compares its own run with it. What the run
+    logged and printed, and the files the Dask run must match, are kept whichever test asks first;
+    `pristine` is a copy of the seeds no test edits."""
+    if not _made_once:
+        root = tmp_path_factory.mktemp("first_run")
+        seeds, pristine, out = _seed_folder(root / "seeds"), _seed_folder(root / "pristine"), root / "out"
+        version = Path(generate(seeds=str(seeds), out=str(out), options={"progress": False}))
+        _made_once.update(seeds=seeds, pristine=pristine, out=out, version=version, log=caplog.text,
+                          stderr=capfd.readouterr().err,
+                          benchmark=(version / "benchmark.jsonl").read_text(),
+                          expressions=(version / "benchmark_expressions.jsonl").read_text())
+    return SimpleNamespace(**_made_once)
 
 
 def _manifest(version):
     return json.loads((version / "manifest.json").read_text())
 
 
-def test_generate_writes_a_versioned_benchmark_and_recomputes_only_what_changed(seeds, tmp_path, capfd, caplog):
-    out = tmp_path / "out"
-    first = generate(seeds=str(seeds), out=str(out), options={"progress": False})
-    version = out / "logicif" / "v001"
-    assert first == str(version)
-    log = caplog.text  # one line per stage with its counts; no loading bars
+def test_generate_writes_a_versioned_benchmark_and_recomputes_only_what_changed(first_run):
+    seeds, out, version = first_run.seeds, first_run.out, first_run.version
+    assert version == out / "logicif" / "v001"
+    log = first_run.log  # one line per stage with its counts; no loading bars
     assert "load: 5 in, 4 out (1 dropped), " in log and "dedup: 4 in, 4 out, 4 embedded, " in log
     assert "instrument: 4 in, 4 out, 4 computed, 0 reused, " in log and "export: 4 in, 4 out, " in log
-    assert "Loading weights" not in capfd.readouterr().err
+    assert "Loading weights" not in first_run.stderr
 
     manifest = _manifest(version)
     assert manifest["stages"]["load"] == {"in": 5, "out": 4}
@@ -150,18 +172,16 @@ def test_generate_takes_logicif_input_files_and_keeps_task_ids(tmp_path):
     assert manifest["inputs"]["functions_sha256"]
 
 
-def test_a_local_dask_cluster_of_two_workers_makes_the_same_benchmark(seeds, tmp_path):
+def test_a_local_dask_cluster_of_two_workers_makes_the_same_benchmark(first_run, tmp_path):
     from ifforge.flows.generate import flow_for
     from ifforge.families.logicif.settings import LogicIFSettings as Settings
 
-    (seeds / "broken.py").unlink()
-    threads = generate(seeds=str(seeds), out=str(tmp_path / "threads"), options={"progress": False})
     dask_flow = flow_for(Settings(task_runner="dask", dask_workers=2))
-    on_dask = dask_flow(seeds=str(seeds), out=str(tmp_path / "dask"),
-                        options={"progress": False, "task_runner": "dask", "shard_size": 2})
-    assert open(f"{on_dask}/benchmark.jsonl").read() == open(f"{threads}/benchmark.jsonl").read()
-    assert open(f"{on_dask}/benchmark_expressions.jsonl").read() == open(f"{threads}/benchmark_expressions.jsonl").read()
-    stages = _manifest(Path(on_dask))["stages"]
+    on_dask = Path(dask_flow(seeds=str(first_run.pristine), out=str(tmp_path / "dask"),
+                             options={"progress": False, "task_runner": "dask", "shard_size": 2}))
+    assert (on_dask / "benchmark.jsonl").read_text() == first_run.benchmark  # the threads run's
+    assert (on_dask / "benchmark_expressions.jsonl").read_text() == first_run.expressions
+    stages = _manifest(on_dask)["stages"]
     assert stages["instrument"]["computed"] == 4 and stages["execute"]["computed"] == 4  # counted on the workers
 
 
