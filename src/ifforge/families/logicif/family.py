@@ -36,7 +36,7 @@ from ifforge.families.logicif.stages import complexity, describe, difficulty, ev
 from ifforge.families.logicif.stages import inputs as inputs_stage
 from ifforge.transforms import dedup, expressions
 
-DEFAULT_SEEDS = Path(__file__).parent / "seeds"  # seeds/logicif/ of the checkout; package data in a wheel
+DEFAULT_SEEDS = Path(__file__).resolve().parent / "seeds"  # a link to seeds/logicif/; package data in a wheel
 LLM_STAGES = ("inputs", "instrument", "evolve", "describe", "verify", "expressions")
 
 
