@@ -24,7 +24,7 @@ def seeds(tmp_path):
     folder = tmp_path / "seeds"
     folder.mkdir()
     for name in ("bank_ledger", "robot_grid_walk", "printer_queue", "tic_tac_toe_judge"):
-        shutil.copy(PROJECT / "seeds" / f"{name}.py", folder)
+        shutil.copy(PROJECT / "seeds" / "logicif" / f"{name}.py", folder)
     (folder / "broken.py").write_text("def broken(a):\n    return a\n\n# input: [1]\n# input: [oops]\n")
     return folder
 
@@ -207,7 +207,7 @@ def test_a_run_that_fails_after_its_export_is_resumed_never_reported_unchanged(t
 
     folder = tmp_path / "seeds"
     folder.mkdir()
-    shutil.copy(PROJECT / "seeds" / "bank_ledger.py", folder)
+    shutil.copy(PROJECT / "seeds" / "logicif" / "bank_ledger.py", folder)
     options = {"progress": False, "expressions": 0}
 
     def broken(self, store):

@@ -351,9 +351,10 @@ def _review(args: argparse.Namespace) -> int:
         return 2
     try:
         if args.stats:
-            print(format_stats(review_stats(version)))
+            stats = review_stats(version)
+            print(json.dumps(stats, indent=2) if args.json else format_stats(stats))
             return 0
-        with ReviewServer(version, port=args.port) as server:
+        with ReviewServer(version, host=args.host, port=args.port) as server:
             print(f"review page: {server.url}  (marks go to {version / 'reviews'}); Ctrl-C stops it", flush=True)
             while True:
                 time.sleep(1)
@@ -612,8 +613,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     review = commands.add_parser("review", help="human verification page for a benchmark version")
     review.add_argument("version", help="a version folder, or a benchmark folder (its LATEST)")
+    review.add_argument("--host", default="127.0.0.1", help="address to serve on (default: this machine only)")
     review.add_argument("--port", type=_port, default=0, help="port (default: a free one)")
     review.add_argument("--stats", action="store_true", help="print coverage and inter-reviewer agreement")
+    review.add_argument("--json", action="store_true", help="with --stats: the statistics as JSON")
     review.set_defaults(run=_review)
 
     export = commands.add_parser("export", help="a reviewed subset (jsonl), or an inspect-ai / lm-eval / datasets export")

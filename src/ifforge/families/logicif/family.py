@@ -36,7 +36,7 @@ from ifforge.families.logicif.stages import complexity, describe, difficulty, ev
 from ifforge.families.logicif.stages import inputs as inputs_stage
 from ifforge.transforms import dedup, expressions
 
-DEFAULT_SEEDS = Path(__file__).resolve().parent / "seeds"  # package data: works from a wheel too
+DEFAULT_SEEDS = Path(__file__).resolve().parent / "seeds"  # a link to seeds/logicif/; package data in a wheel
 LLM_STAGES = ("inputs", "instrument", "evolve", "describe", "verify", "expressions")
 
 
@@ -283,7 +283,7 @@ def choose_expressions(settings: LogicIFSettings, hub=None) -> tuple[Any, Any, s
     texts, origin, source = expressions.gather(template, settings.rewrites, config, hub,
                                                None if settings.no_cache else settings.response_cache, kept=kept)
     if source == "nothing":
-        return None, None, f"no LLM and no bank prompts/{template.name}_rewrites.md: expressions skipped"
+        return None, None, f"no LLM and no bank prompts/<family>/{template.name}_rewrites.md: expressions skipped"
     if not texts:
         return None, None, "the LLM gave no rewrites: expressions skipped"
     chosen, vectors = expressions.extend(template, texts=texts, origin=origin, k=settings.expressions,
