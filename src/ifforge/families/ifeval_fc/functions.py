@@ -78,8 +78,12 @@ def from_file(path: Path) -> list[Function]:
     path = Path(path)
     if not path.is_file():
         raise InputError(f"{path}: no such file (setting 'functions')")
+    try:
+        lines = read_lines(path)
+    except BadValue as error:
+        raise InputError(f"{path}: {error} (setting 'functions')") from None
     found = []
-    for number, line in read_lines(path):
+    for number, line in lines:
         if isinstance(line, BadValue):
             raise InputError(f"{path}:{number}: {line}")
         if not line.strip():
