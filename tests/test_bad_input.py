@@ -415,3 +415,16 @@ def test_sandbox_folders_of_a_killed_run_are_removed_by_the_next(tmp_path):
     mine.mkdir()
     assert remove_stale_workdirs(tmp_path) == len(left)
     assert not any(path.exists() for path in left) and mine.exists()
+
+
+def test_a_fifo_or_folder_handed_to_any_command_is_one_line_not_a_hang(tmp_path, capsys):
+    os.mkfifo(tmp_path / "pipe.py")
+    os.mkfifo(tmp_path / "pipe.toml")
+    (tmp_path / "folder.jsonl").mkdir()
+    for command, message in ((["complexity", str(tmp_path / "pipe.py")], "pipe.py: is a named pipe (FIFO)"),
+                             (["complexity", str(tmp_path / "folder.jsonl")], "folder.jsonl: is a folder"),
+                             (["generate", "--config", str(tmp_path / "pipe.toml"), "--llm", "none"],
+                              "pipe.toml: is a named pipe (FIFO)")):
+        assert main(command) == 2
+        error = capsys.readouterr().err
+        assert message in error and error.count("\n") == 1

@@ -436,11 +436,13 @@ def _llm_serve(args: argparse.Namespace) -> int:
 
 def _complexity(args: argparse.Namespace) -> int:
     """One JSON line per function: each top-level function of a .py file, or each JSONL `function`."""
+    from ifforge.core.untrusted import BadValue, read_file
+
     path = Path(args.file)
     try:
-        text = path.read_text()
-    except OSError as error:
-        print(f"ifforge: {path}: {error.strerror}", file=sys.stderr)
+        text = read_file(path).decode("utf-8")
+    except (BadValue, UnicodeDecodeError) as error:
+        print(f"ifforge: {path}: {error if isinstance(error, BadValue) else 'is not UTF-8 text'}", file=sys.stderr)
         return 2
     failures = 0
     if path.suffix == ".jsonl":
