@@ -164,6 +164,7 @@ def _evaluate(args: argparse.Namespace) -> int:
         load_rows,
         locate,
     )
+    from ifforge.families import UnknownFamily
 
     options = {k: v for k, v in {
         "temperature": args.temperature, "max_tokens": args.max_tokens, "reasoning_effort": args.reasoning_effort,
@@ -177,11 +178,7 @@ def _evaluate(args: argparse.Namespace) -> int:
         settings = EvalSettings(model=args.model, base_url=args.base_url or os.environ.get("OPENAI_BASE_URL"),
                                 split=args.split, expressions=args.expressions, **options)
         rows_path, version = locate(Path(args.benchmark), args.split)
-        rows = limit_tasks(load_rows(rows_path, args.expressions), settings.limit)
-        from ifforge.eval.evaluation import family_of
-        from ifforge.families import UnknownFamily, get_family
-
-        get_family(family_of(rows, rows_path)).check_rows(rows)
+        rows = limit_tasks(load_rows(rows_path, args.expressions), settings.limit)  # checked for their family
     except (BenchmarkError, ValidationError, UnknownFamily) as error:
         print(f"ifforge: {error}", file=sys.stderr)
         return 2
@@ -440,11 +437,13 @@ def _llm_serve(args: argparse.Namespace) -> int:
 
 def _complexity(args: argparse.Namespace) -> int:
     """One JSON line per function: each top-level function of a .py file, or each JSONL `function`."""
+    from ifforge.core.untrusted import BadValue, read_file
+
     path = Path(args.file)
     try:
-        text = path.read_text()
-    except OSError as error:
-        print(f"ifforge: {path}: {error.strerror}", file=sys.stderr)
+        text = read_file(path).decode("utf-8")
+    except (BadValue, UnicodeDecodeError) as error:
+        print(f"ifforge: {path}: {error if isinstance(error, BadValue) else 'is not UTF-8 text'}", file=sys.stderr)
         return 2
     failures = 0
     if path.suffix == ".jsonl":

@@ -26,6 +26,7 @@ from ifforge.core.store import atomic_path, code_version
 from ifforge.core.llm import LLM, LLMError
 from ifforge.core.prompts import Prompt, load_prompt, prompt_file
 from ifforge.core.records import Record
+from ifforge.core.untrusted import BadValue, InputError, read_lines
 
 STAGE = "expressions"
 VERSION = code_version(sys.modules[__name__])  # with every ifforge module it reaches
@@ -88,7 +89,13 @@ def read_veto(path: Path | None) -> set[str]:
     if path is None or not Path(path).exists():
         return set()
     ids = set()
-    for line in Path(path).read_text().splitlines():
+    try:
+        lines = read_lines(path)
+    except BadValue as error:
+        raise InputError(f"{path}: {error} (the veto file)") from None
+    for number, line in lines:
+        if isinstance(line, BadValue):
+            raise InputError(f"{path}:{number}: {line} (the veto file)")
         token = line.split("#", 1)[0].strip()
         if token:
             ids.add(token)

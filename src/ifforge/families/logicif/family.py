@@ -92,6 +92,12 @@ class LogicIF(Family):
     title = "logic-rich instructions: an anonymised function with state trackers, gold by running it"
     settings_class = LogicIFSettings
     llm_stages = LLM_STAGES
+    row_fields = {"task_id": object, "test_case_id": object, "code_output": dict}
+
+    def row_problem(self, row: dict[str, Any]) -> str | None:
+        problem = super().row_problem(row)
+        missing = [key for key in ("output", "stats") if not problem and key not in row["code_output"]]
+        return problem or (f"field 'code_output' has no {missing[0]!r} (the gold)" if missing else None)
 
     # ---- generate -------------------------------------------------------------------------------
     def check_inputs(self, settings: LogicIFSettings) -> None:
