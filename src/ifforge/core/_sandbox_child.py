@@ -50,8 +50,10 @@ MODULES = {
     "heapq": set(), "itertools": set(), "json": set(), "math": set(), "numbers": set(),
     "operator": {"attrgetter", "methodcaller"}, "random": {"SystemRandom"}, "re": set(),
     "statistics": set(), "string": {"Formatter"}, "textwrap": set(),
-    "typing": {"get_type_hints", "ForwardRef"},
+    "typing": {"get_type_hints", "ForwardRef"}, "sys": set(),
 }
+# modules of which code gets only these names (LogicIF's functions call `sys.setrecursionlimit`)
+ONLY = {"sys": {"setrecursionlimit", "getrecursionlimit", "maxsize", "maxunicode", "float_info", "int_info"}}
 # dunder names code may use: protocol methods it defines or calls; none leads to globals, frames,
 # classes' insides or the interpreter (`__globals__`, `__subclasses__`, `__dict__`, ...)
 SAFE_DUNDERS = {
@@ -122,7 +124,7 @@ class _Walls:
             real = importlib.import_module(name)
             self.public[name] = {key: value for key, value in vars(real).items()
                                  if not key.startswith("_") and key not in MODULES[name]
-                                 and type(value) is not type(real)}
+                                 and type(value) is not type(real) and key in ONLY.get(name, (key,))}
         return self.public[name]
 
     def builtins(self):

@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 import string
 
-from ifforge.core._sandbox_child import MODULES, REMOVED_BUILTINS, hidden
+from ifforge.core._sandbox_child import MODULES, ONLY, REMOVED_BUILTINS, hidden
 from ifforge.core import pyast
 
 ATTRIBUTE_FUNCTIONS = {"getattr", "setattr", "delattr", "hasattr"}
@@ -62,7 +62,7 @@ def _problem(node: ast.AST, bound: set[str]) -> str | None:
         if node.level or module not in MODULES:
             return _module_refused("." * node.level + module)
         for alias in node.names:
-            if alias.name.startswith("_") or alias.name in MODULES[module]:
+            if alias.name.startswith("_") or alias.name in MODULES[module] or alias.name not in ONLY.get(module, (alias.name,)):
                 return f"imports {alias.name} from {module}, which benchmark code may not use"
     elif isinstance(node, ast.Name):
         if node.id.startswith("__") and node.id.endswith("__") and hidden(node.id):
@@ -74,6 +74,9 @@ def _problem(node: ast.AST, bound: set[str]) -> str | None:
             return _format_problem(node.value.value)
         if hidden(node.attr):
             return f"uses the attribute {node.attr}, which benchmark code may not touch"
+        if isinstance(node.value, ast.Name) and node.value.id in ONLY and node.attr not in ONLY[node.value.id]:
+            return f"uses {node.value.id}.{node.attr}, which benchmark code may not use (of {node.value.id} only " \
+                   f"{', '.join(sorted(ONLY[node.value.id]))})"
     elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ATTRIBUTE_FUNCTIONS:
         name = node.args[1] if len(node.args) > 1 else None
         if isinstance(name, ast.Constant) and isinstance(name.value, str) and hidden(name.value):
