@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import string
+from dataclasses import dataclass
 
 from ifforge.core._sandbox_child import MODULES, ONLY, REMOVED_BUILTINS, hidden
 from ifforge.core import pyast
@@ -20,8 +21,17 @@ from ifforge.core import pyast
 ATTRIBUTE_FUNCTIONS = {"getattr", "setattr", "delattr", "hasattr"}
 
 
-def policy_problem(source: str) -> str | None:
-    """The first thing in `source` benchmark code may not do, as "line N: ...", or None.
+@dataclass(frozen=True)
+class Refusal:
+    line: int | None
+    reason: str
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.reason}" if self.line else self.reason
+
+
+def policy_problem(source: str) -> Refusal | None:
+    """The first thing in `source` benchmark code may not do, or None.
     A source that does not parse is not refused here: the sandbox reports its syntax error."""
     try:
         tree = pyast.parse(source)
@@ -31,7 +41,7 @@ def policy_problem(source: str) -> str | None:
     for node in ast.walk(tree):
         problem = _problem(node, bound)
         if problem:
-            return f"line {getattr(node, 'lineno', '?')}: {problem}"
+            return Refusal(getattr(node, "lineno", None), problem)
     return None
 
 

@@ -266,7 +266,8 @@ def run_cases(
     if limits.policy:
         problem = codepolicy.policy_problem(code)
         if problem:
-            return [CaseResult(index=i, status="forbidden", error=problem) for i in range(len(cases))]
+            return [CaseResult(index=i, status="forbidden", error=str(problem), line=problem.line)
+                    for i in range(len(cases))]
     results: dict[int, CaseResult] = {}
     pending = list(range(len(cases)))[::-1] if reverse else list(range(len(cases)))
     while pending and (budget is None or budget.left() > 0):

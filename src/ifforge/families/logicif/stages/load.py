@@ -2,8 +2,8 @@
 
 Nothing here runs seed code: sources are parsed, inputs are read from `# input: [...]` comment
 lines (one JSON array of positional arguments each). A seed may have none: the inputs stage
-generates them. A bad seed is dropped with one message that
-names its file and line; the other seeds load as usual.
+generates them. A bad seed (one that touches what the sandbox's policy refuses, too) is dropped
+with one message that names its file and line; the other seeds load as usual.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from ifforge.core.codepolicy import policy_problem
 from ifforge.core.untrusted import BadValue, InputError, check_task_id, parse_json, read_lines
 from ifforge.families.logicif.codeops.source import SeedSyntaxError, choose_entry
 from ifforge.families.logicif.records import DroppedItem, SeedFunction, TestInput
@@ -44,6 +45,9 @@ def parse_seed_file(path: Path, display: str | None = None, max_bytes: int = MAX
     except BadValue as error:
         raise SeedSyntaxError(f"has a name that cannot be a task id: {error}", None) from None
     entry = choose_entry(source, Path(path).stem)
+    refused = policy_problem(source)
+    if refused:
+        raise SeedSyntaxError(refused.reason, refused.line)
     inputs = []
     for number, line in enumerate(source.splitlines(), start=1):
         match = INPUT_LINE.match(line)
@@ -168,6 +172,11 @@ def load_logicif_jsonl(functions: Path, test_cases: Path | None = None,
         except SeedSyntaxError as error:
             inner = f" (line {error.line} of the function)" if error.line else ""
             dropped.append(_drop(task_id, where, "bad_seed", f"{where}: function {error}{inner}"))
+            continue
+        refused = policy_problem(str(row["function"]))
+        if refused:
+            inner = f" (line {refused.line} of the function)" if refused.line else ""
+            dropped.append(_drop(task_id, where, "bad_seed", f"{where}: function {refused.reason}{inner}"))
             continue
         case_line, cases = cases_by_task.get(task_id, (None, []))
         inputs = [TestInput(args=args, line=case_line) for args in cases]
