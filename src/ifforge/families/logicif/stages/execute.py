@@ -1,6 +1,6 @@
 """Execute + filter stage: gold answers come from running code in the sandbox, never from a model.
 
-Per function, three sandbox passes: the original seed, the instrumented `f` with every case in a
+Per function, three sandbox passes: the original seed and the instrumented `f`, each case in a
 process of its own (the gold: what `f` returns on that input alone), and `f` again in a perturbed
 world: another hash seed and random seed, the cases run last to first in one process, counting the
 lines each executes. Code that reads the host or the clock never runs (the sandbox's policy);
@@ -122,8 +122,8 @@ def run(item: InstrumentedFunction, settings: ExecuteConfig) -> Outcome[Executed
     limits, budget = settings.limits(), settings.budget()
     args = [test_input.args for test_input in item.inputs]
     evolved = item.evolved_turns > 0  # an evolved f computes something new: nothing to compare it with
-    original = (sandbox.run_cases(item.original_source, item.original_entry, args, limits=limits, budget=budget)
-                if not evolved else [sandbox.CaseResult(index=i, status="ok") for i in range(len(args))])
+    original = (sandbox.run_cases(item.original_source, item.original_entry, args, limits=limits, budget=budget,
+                                  alone=True) if not evolved else [sandbox.CaseResult(index=i, status="ok") for i in range(len(args))])
     tracked = sandbox.run_cases(item.instrumented_source, "f", args, tracked=True, limits=limits, budget=budget,
                                 alone=True)
     perturbed_limits = sandbox.Limits(**{**limits.__dict__, "hash_seed": 1, "random_seed": 1,
