@@ -314,8 +314,10 @@ class _Fresh:
         used = resource.getrusage(resource.RUSAGE_SELF)
         allowance = int(used.ru_utime + used.ru_stime + request["case_seconds"]) + 2
         resource.setrlimit(resource.RLIMIT_CPU, (allowance, resource.RLIM_INFINITY))
-        seen = self.walls.builtins() if self.walls else dict(self.builtins)
-        return {"__name__": "__sandbox__", "__builtins__": seen}
+        module = type(sys)("__sandbox__")  # registered: dataclasses and enum look their class's module up
+        module.__builtins__ = self.walls.builtins() if self.walls else dict(self.builtins)
+        sys.modules["__sandbox__"] = module
+        return module.__dict__
 
     def left_behind(self, base, own_pid_namespace):
         """True when the case left a thread, a process or a file: the next case must not meet it."""
