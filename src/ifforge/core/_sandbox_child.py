@@ -6,7 +6,12 @@ compiles the seed and forks a runner, which has no way to the protocol pipe (clo
 process is not dumpable, so /proc cannot hand it back). The runner runs each case as if it were
 alone: the seed module is executed again into a fresh namespace (fresh globals and default
 arguments), with fresh builtins, random and decimal state, recursion limit, environment, working
-directory and CPU allowance, and sends one JSON line per case. A case that leaves a thread, a
+directory and CPU allowance, and sends one JSON line per case; a request for cases `alone` gets a
+runner per case, so nothing one case did reaches another. Under the policy (`MODULES` and the
+lists beside it; `codepolicy.py` reads the source against them first) a case gets builtins without
+files, `eval` or the namespaces, attribute functions that refuse hidden names, and `import` of
+allowed modules only, each seen through a module of its public names. Its value is read through the
+base types into plain JSON data (`plain`), so no method it overrides changes the gold. A case that leaves a thread, a
 process or a file behind ends its runner: this process kills what the case started, empties the
 case's folders and forks a new runner for the cases left; so does a case that dies or hangs, which
 is reported as that case's failure. This process checks every line and writes one per case on the

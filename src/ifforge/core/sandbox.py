@@ -4,7 +4,9 @@ Warm children (`_sandbox_child.py`), behind the walls `isolation` finds, serve o
 cases at a time and are kept for the next: each forks a runner per function that runs every case
 as if it were alone (the seed module executed afresh: new globals and defaults; fresh builtins,
 random state, working directory, CPU allowance; a case that leaves a process or file behind ends
-the runner) and streams a result line per case. A child has no site-packages and a fixed hash seed, and ends when its request pipe
+the runner; on request a runner per case) and streams a result line per case. By default the code
+must first pass the policy of `codepolicy` (no host, no clock, no interpreter internals), which the
+child enforces again while it runs. A child has no site-packages and a fixed hash seed, and ends when its request pipe
 closes (so when we do, however we end). If a child dies or hangs (seed code killed or stopped it),
 the parent kills it, marks that case, and starts a new child for the cases left. A `Budget` bounds
 all the passes over one function together.
