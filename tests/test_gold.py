@@ -71,6 +71,11 @@ def test_doors_opened_only_at_run_time_are_walled_in_the_child():
         seen["getattr"](test_doors_opened_only_at_run_time_are_walled_in_the_child, "__glo" + "bals__")
     with pytest.raises(AttributeError, match="now"):
         seen["getattr"](__import__("datetime").datetime, "n" + "ow")
+    class Sly(str):
+        def startswith(self, *args):
+            return False
+    with pytest.raises(AttributeError, match="__globals__"):
+        seen["getattr"](test_doors_opened_only_at_run_time_are_walled_in_the_child, Sly("__globals__"))
     with pytest.raises(ImportError, match="may not import os"):
         seen["__import__"]("o" + "s")
     assert "open" not in seen and "eval" not in seen and "id" not in seen

@@ -10,11 +10,11 @@ directory and CPU allowance, and sends one JSON line per case; a request for cas
 runner per case, so nothing one case did reaches another. Under the policy (`MODULES` and the
 lists beside it; `codepolicy.py` reads the source against them first) a case gets builtins without
 files, `eval` or the namespaces, attribute functions that refuse hidden names, and `import` of
-allowed modules only, each seen through a module of its public names. Its value is read through the
-base types into plain JSON data (`plain`), so no method it overrides changes the gold. A case that leaves a thread, a
-process or a file behind ends its runner: this process kills what the case started, empties the
-case's folders and forks a new runner for the cases left; so does a case that dies or hangs, which
-is reported as that case's failure. This process checks every line and writes one per case on the
+allowed modules only, each seen through a module of its public names. Its value is read through
+the base types into plain JSON data (`plain`), so no method it overrides changes the gold. A case
+that leaves a thread, a process or a file behind ends its runner: this process kills what the case
+started, empties the case's folders and forks a new runner for the cases left; so does a case that
+dies or hangs, which is reported as that case's failure. This process checks every line and writes one per case on the
 protocol pipe (the original stdout), in case order. It never runs seed code. Standard library only:
 the child runs without site-packages.
 """
@@ -104,25 +104,25 @@ class _Walls:
         self.public = {}  # module name -> its public names, found once
 
     @staticmethod
-    def _refuse(name):
-        if isinstance(name, str) and hidden(name):
-            raise AttributeError("benchmark code may not use the attribute " + repr(name))
+    def _checked(name):
+        """The name as a plain str (a subclass could lie to `startswith`), unless it is hidden."""
+        if isinstance(name, str):
+            name = str.__str__(name)
+            if hidden(name):
+                raise AttributeError("benchmark code may not use the attribute " + repr(name))
+        return name
 
     def _getattr(self, target, name, *default):
-        self._refuse(name)
-        return getattr(target, name, *default)
+        return getattr(target, self._checked(name), *default)
 
     def _setattr(self, target, name, value):
-        self._refuse(name)
-        setattr(target, name, value)
+        setattr(target, self._checked(name), value)
 
     def _delattr(self, target, name):
-        self._refuse(name)
-        delattr(target, name)
+        delattr(target, self._checked(name))
 
     def _hasattr(self, target, name):
-        self._refuse(name)
-        return hasattr(target, name)
+        return hasattr(target, self._checked(name))
 
     def _names(self, name):
         if name not in self.public:
@@ -146,6 +146,7 @@ class _Walls:
             return views[name]
 
         def guarded_import(name, globals=None, locals=None, fromlist=(), level=0):
+            name = str.__str__(name) if isinstance(name, str) else ""  # a subclass could lie to `in`
             if level or name not in MODULES:
                 raise ImportError("benchmark code may not import " + str(name))
             return view(name) if fromlist else view(name.split(".")[0])
