@@ -4,8 +4,9 @@ Nothing here runs seed code: sources are parsed, inputs are read from `# input: 
 (one JSON array of positional arguments each; real comments only, found by Python's tokenizer, so
 such a line inside a docstring or any string is text, not an input). A seed may have none: the
 inputs stage generates them. A bad seed is dropped with one message that names its file and line;
-so is a `.py` that is no regular file (a folder, a FIFO, a dangling link) or a link leading out of
-the seed folder, which is never opened. The other seeds load as usual.
+so is a seed that touches what the sandbox's policy refuses, a `.py` that is no regular file (a
+folder, a FIFO, a dangling link) or a link leading out of the seed folder, which is never opened.
+The other seeds load as usual.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import re
 import tokenize
 from pathlib import Path
 
+from ifforge.core.codepolicy import policy_problem
 from ifforge.core.untrusted import (
     BadValue,
     InputError,
@@ -76,6 +78,9 @@ def parse_seed_file(path: Path, display: str | None = None, max_bytes: int = MAX
     except BadValue as error:
         raise SeedSyntaxError(f"has a name that cannot be a task id: {error}", None) from None
     entry = choose_entry(source, Path(path).stem)
+    refused = policy_problem(source)
+    if refused:
+        raise SeedSyntaxError(refused.reason, refused.line)
     inputs = []
     for number, text in input_comments(source):
         try:
@@ -206,6 +211,11 @@ def load_logicif_jsonl(functions: Path, test_cases: Path | None = None,
         except SeedSyntaxError as error:
             inner = f" (line {error.line} of the function)" if error.line else ""
             dropped.append(_drop(task_id, where, "bad_seed", f"{where}: function {error}{inner}"))
+            continue
+        refused = policy_problem(str(row["function"]))
+        if refused:
+            inner = f" (line {refused.line} of the function)" if refused.line else ""
+            dropped.append(_drop(task_id, where, "bad_seed", f"{where}: function {refused.reason}{inner}"))
             continue
         case_line, cases = cases_by_task.get(task_id, (None, []))
         inputs = [TestInput(args=args, line=case_line) for args in cases]
