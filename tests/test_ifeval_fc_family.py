@@ -212,7 +212,7 @@ def test_the_papers_own_data_files_become_rows_our_evaluate_accepts(tmp_path):
     and arguments map to our rule, each query is a row; a bad file is named with its field."""
     from ifforge.core.untrusted import InputError
     from ifforge.families.ifeval_fc import paper
-    from ifforge.families.ifeval_fc.evaluate import check_rows
+    from ifforge.families.ifeval_fc.scoring import check_rows
 
     schema = {"name": "plan_walk", "description": "Plan a walk.", "parameters": {"type": "object", "properties": {
         "route_notes": {"type": "string", "description": "Notes on the route. It must have at most 4 commas."},
