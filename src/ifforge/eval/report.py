@@ -1,4 +1,4 @@
-"""What every family's report shares: the run's facts, stability across groups, and figures.
+"""What every family's report shares: the run's facts, tables, stability across groups, figures.
 
 Each family's own tables and plots are its `Scorer`'s (see `eval.template`); these are the parts
 they would otherwise write again.
@@ -33,6 +33,11 @@ def run_lines(run: dict[str, Any]) -> list[str]:
         shown_parameters = ", ".join(f"{k}={v}" for k, v in sorted(run["parameters"].items()) if v is not None)
         lines.append(f"- parameters: {shown_parameters}")
     return lines + [""]
+
+
+def table_lines(header: list[str] | tuple[str, ...], lines: list[str]) -> list[str]:
+    """A markdown table: the header, its rule, and the lines given (each already `| a | b |`)."""
+    return ["| " + " | ".join(header) + " |", "|" + "---|" * len(header), *lines]
 
 
 def variation(frame: pd.DataFrame, unit: str, groups: str, score: str) -> tuple[pd.Series, pd.Series]:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from ifforge.core.store import atomic_write
 from ifforge.eval.asking import ask_prompt, ask_rows, write_results
 from ifforge.eval.evaluation import finish_run
-from ifforge.eval.report import run_lines
+from ifforge.eval.report import run_lines, table_lines
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -33,8 +33,8 @@ def scalars(row: Row) -> Row:
 
 
 class Scorer:
-    """A family's part of evaluate. Set the attributes, implement `frame`, `scores` (or
-    `summarise`), `sections` and `headline`; the other hooks have defaults most families keep."""
+    """A family's part of evaluate. Set the attributes and implement `frame`, `scores` (or
+    `summarise`) and `line` (or `sections`); the other hooks have defaults most families keep."""
 
     name: str = ""  # the report's title starts with it ("PACIFIC: ...")
     preface: str = ""  # a paragraph between the title and the run's facts
@@ -42,6 +42,8 @@ class Scorer:
     failed: Row | None = None  # the reply fields a failed request gets in their place
     groups: tuple[str, ...] = ()  # frame columns the summary breaks down by, as `by_<column>`
     empty: Row = {}  # the overall numbers when nothing was scored
+    columns: tuple[str, ...] = ()  # the header of the report's table (overall, then every group value)
+    headline_shares: tuple[tuple[str, str], ...] = ()  # (label, key in `overall`) of the headline's shares
 
     # ---- hooks ------------------------------------------------------------------------------------
     def carry(self, row: Row) -> Row:
@@ -76,28 +78,36 @@ class Scorer:
             summary[f"by_{key}"] = {str(value): self.scores(part) for value, part in frame.groupby(key)}
         return summary
 
-    def sections(self, summary: Row) -> list[str]:
-        """The report's markdown lines after the run's facts."""
+    def line(self, label: str, row: Row) -> str:
+        """One line of the report's table: a group's numbers."""
         raise NotImplementedError
+
+    def notes(self, summary: Row) -> list[str]:
+        """What the table's numbers mean, written under it."""
+        return []
+
+    def sections(self, summary: Row) -> list[str]:
+        """The report's markdown lines after the run's facts: by default one table (overall, then
+        every group value), and the notes under it."""
+        labelled = [("overall", summary["overall"])] + [(f"{key} = {value}", row) for key in self.groups
+                                                        for value, row in summary.get(f"by_{key}", {}).items()]
+        notes = self.notes(summary)
+        return table_lines(self.columns, [self.line(label, row) for label, row in labelled]) + (
+            ["", *notes] if notes else [])
 
     def plots(self, summary: Row, folder: Path) -> list[Path] | None:
         """PNG files drawn in `folder` (listed in report.json); None for a family that draws none."""
         return None
 
     def headline(self, summary: Row) -> str:
-        """One line for the flow's log."""
-        raise NotImplementedError
+        """One line for the flow's log: by default the overall shares named in `headline_shares`."""
+        overall = summary["overall"]
+        return ", ".join(f"{label} {overall.get(key) or 0:.1%}" for label, key in self.headline_shares)
 
     def table(self, summary: Row) -> list[Row]:
         """Rows of the table artifact: one per group value."""
         return [{"group": f"{key}={value}", **scalars(row)}
                 for key in self.groups for value, row in summary.get(f"by_{key}", {}).items()]
-
-    # ---- shared by the hooks ------------------------------------------------------------------------
-    def group_rows(self, summary: Row) -> list[tuple[str, Row]]:
-        """(label, numbers): overall, then every group value, for a report's one table."""
-        return [("overall", summary["overall"])] + [(f"{key} = {value}", row) for key in self.groups
-                                                    for value, row in summary.get(f"by_{key}", {}).items()]
 
     # ---- the template -------------------------------------------------------------------------------
     def evaluate(self, rows: list[Row], settings, cache_path: Path | None, folder: Path, title: str,

@@ -136,12 +136,6 @@ def score_frame(results: list[dict[str, Any]], rows: dict[str, dict[str, Any]]) 
     return pd.DataFrame(records)
 
 
-def _line(name: str, row: dict[str, Any]) -> str:
-    n = row.get("cases", 0)
-    return (f"| {name} | {n} | {shown(row.get('called', 0), n)} | {shown(row.get('provided', 0), n)} "
-            f"| {shown(row.get('format_right', 0), n)} | {row.get('request_failures', 0)} |")
-
-
 class IfevalFcScorer(Scorer):
     """Each row is one request: its system message (or `--system-prompt` in its place), its user
     query, its tools and its `tool_choice`. The reply's tool calls are kept as they came (raw
@@ -152,6 +146,8 @@ class IfevalFcScorer(Scorer):
     failed = {"response": None, "tool_calls": []}
     groups = GROUPS
     empty = {"cases": 0, "request_failures": 0}
+    columns = ("group", "cases", "called", "provided (string)", "format right", "failed requests")
+    headline_shares = (("format right", "format_right_rate"), ("called", "called_rate"), ("provided", "provided_rate"))
 
     async def ask(self, llm, row: dict[str, Any], settings) -> dict[str, Any]:
         reply = await llm.chat(messages_of(row, settings.system_prompt), stage="evaluate", tools=row["tools"],
@@ -176,20 +172,18 @@ class IfevalFcScorer(Scorer):
                           if (answered["reason"] == reason).any()}
         return row
 
-    def sections(self, summary: dict[str, Any]) -> list[str]:
+    def line(self, label: str, row: dict[str, Any]) -> str:
+        n = row.get("cases", 0)
+        return (f"| {label} | {n} | {shown(row.get('called', 0), n)} | {shown(row.get('provided', 0), n)} "
+                f"| {shown(row.get('format_right', 0), n)} | {row.get('request_failures', 0)} |")
+
+    def notes(self, summary: dict[str, Any]) -> list[str]:
         reasons = summary["overall"].get("reasons", {})
-        return ["| group | cases | called | provided (string) | format right | failed requests |",
-                "|---|---|---|---|---|---|", *(_line(name, row) for name, row in self.group_rows(summary)),
-                "", "Why cases failed: " + (", ".join(f"{k} {v}" for k, v in reasons.items() if k != "ok") or "none"),
+        return ["Why cases failed: " + (", ".join(f"{k} {v}" for k, v in reasons.items() if k != "ok") or "none"),
                 "", "Called: the model called the function (with distractors, the right one). Provided: it gave the "
                 "parameter as a string, in arguments that are a JSON object. Format right: the string follows the rule "
                 "(the score). Rates over answered cases; intervals: 95% Wilson. Failed requests are not answers and are "
                 "left out of every rate."]
-
-    def headline(self, summary: dict[str, Any]) -> str:
-        overall = summary["overall"]
-        return (f"format right {overall.get('format_right_rate') or 0:.1%}, called "
-                f"{overall.get('called_rate') or 0:.1%}, provided {overall.get('provided_rate') or 0:.1%}")
 
 
 SCORER = IfevalFcScorer()

@@ -18,7 +18,7 @@ from typing import Any
 import pandas as pd
 
 from ifforge.eval.intervals import shown, wilson
-from ifforge.eval.report import pyplot, save_figure, variation
+from ifforge.eval.report import pyplot, save_figure, table_lines, variation
 from ifforge.eval.template import Scorer
 from ifforge.families.lifbench import rubric
 
@@ -73,13 +73,6 @@ def stability(frame: pd.DataFrame, column: str) -> dict[str, Any] | None:
             "by_task": {str(task): round(float(value), 4) for task, value in cv.items()}}
 
 
-def _line(name: str, row: dict[str, Any]) -> str:
-    if not row.get("samples"):
-        return f"| {name} | 0 | | | | {row.get('request_failures', 0)} |"
-    return (f"| {name} | {row['samples']} | {row['ars']:.3f} | {row['mean_ars']:.3f} | {row['full_points_shown']} "
-            f"| {row['request_failures']} |")
-
-
 TITLES = {"task": "By task", "scenario": "By scenario", "length_tokens": "By length (tokens)",
           "expression_id": "By expression (e0: the original template)", "variables_id": "By variable set"}
 
@@ -89,6 +82,7 @@ class LifbenchScorer(Scorer):
     carried = ("task_id", "task", "length_tokens", "expression_id", "variables_id")
     groups = GROUPS
     empty = {"samples": 0, "request_failures": 0}
+    columns = ("group", "samples", "ARS (weighted)", "mean ARS", "full points", "failed requests")
 
     def frame(self, results: list[dict[str, Any]], rows: list[dict[str, Any]], settings) -> pd.DataFrame:
         return score_frame(rows, results)
@@ -118,24 +112,31 @@ class LifbenchScorer(Scorer):
         summary["stability"] = {name: stability(frame, column) for name, column in PERSPECTIVES.items()}
         return summary
 
+    def line(self, label: str, row: dict[str, Any]) -> str:
+        if not row.get("samples"):
+            return f"| {label} | 0 | | | | {row.get('request_failures', 0)} |"
+        return (f"| {label} | {row['samples']} | {row['ars']:.3f} | {row['mean_ars']:.3f} | {row['full_points_shown']} "
+                f"| {row['request_failures']} |")
+
     def sections(self, summary: dict[str, Any]) -> list[str]:
-        header = ["| group | samples | ARS (weighted) | mean ARS | full points | failed requests |",
-                  "|---|---|---|---|---|---|"]
-        lines = ["## Overall", "", *header, _line("overall", summary["overall"])]
+        """A table per group, the rubric points per task, the capability map, stability per perspective."""
+        lines = ["## Overall", "", *table_lines(self.columns, [self.line("overall", summary["overall"])])]
         for key in GROUPS:
-            lines += ["", f"## {TITLES[key]}", "", *header]
-            lines += [_line(str(value), row) for value, row in summary.get(f"by_{key}", {}).items()]
-        lines += ["", "## Rubric points (share of each point's weight earned)", "", "| task | points |", "|---|---|"]
-        for task, row in summary.get("by_task", {}).items():
-            lines.append(f"| {task} | " + ", ".join(f"{k} {v:.2f}" for k, v in row.get("points", {}).items()) + " |")
-        lines += ["", "## Capability map", "", "| capability | score |", "|---|---|"]
-        lines += [f"| {k} | {'n/a' if v is None else f'{v:.3f}'} |" for k, v in summary.get("capabilities", {}).items()]
+            rows = [self.line(str(value), row) for value, row in summary.get(f"by_{key}", {}).items()]
+            lines += ["", f"## {TITLES[key]}", "", *table_lines(self.columns, rows)]
+        points = [f"| {task} | " + ", ".join(f"{k} {v:.2f}" for k, v in row.get("points", {}).items()) + " |"
+                  for task, row in summary.get("by_task", {}).items()]
+        lines += ["", "## Rubric points (share of each point's weight earned)", "",
+                  *table_lines(("task", "points"), points)]
+        capabilities = [f"| {k} | {'n/a' if v is None else f'{v:.3f}'} |"
+                        for k, v in summary.get("capabilities", {}).items()]
+        lines += ["", "## Capability map", "", *table_lines(("capability", "score"), capabilities)]
+        stable = [f"| {name} | n/a (one group) | | | |" if ifs is None else
+                  f"| {name} | {ifs['ifs']} | {ifs['groups']} | {ifs['tasks']} | {ifs['tasks_never_scored']} |"
+                  for name, ifs in summary.get("stability", {}).items()]
         lines += ["", "## Stability (IFS = std / mean of ARS across a perspective's groups, per task, averaged; "
-                  "lower is steadier)", "", "| perspective | IFS | groups | tasks | tasks never scored |",
-                  "|---|---|---|---|---|"]
-        for name, ifs in summary.get("stability", {}).items():
-            lines.append(f"| {name} | n/a (one group) | | | |" if ifs is None else
-                         f"| {name} | {ifs['ifs']} | {ifs['groups']} | {ifs['tasks']} | {ifs['tasks_never_scored']} |")
+                  "lower is steadier)", "",
+                  *table_lines(("perspective", "IFS", "groups", "tasks", "tasks never scored"), stable)]
         lines += ["", "ARS: a sample's rubric points earned over its task's total weight; a task's ARS is the mean of "
                   "its samples'; overall, tasks are weighted by their total weight. Full points: every rubric point "
                   "earned (95% Wilson interval). Failed requests are not answers and are left out of every score."]

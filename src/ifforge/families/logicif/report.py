@@ -18,7 +18,7 @@ from typing import Any
 import pandas as pd
 
 from ifforge.eval.intervals import shown, wilson
-from ifforge.eval.report import pyplot, save_figure, variation
+from ifforge.eval.report import pyplot, save_figure, table_lines, variation
 
 KINDS = ("output_ok", "stats_ok", "both_ok")
 NAMES = {"output_ok": "output", "stats_ok": "state", "both_ok": "both"}
@@ -100,7 +100,7 @@ def _table(rows: dict[str, dict[str, Any]], first: str) -> list[str]:
     columns = [("case", "output"), ("case", "state"), ("case", "both"), ("task", "output"), ("task", "state"),
                ("task", "both")]
     header = [first, "cases", "tasks"] + [f"{level} {name}" for level, name in columns] + ["format fail", "failed req"]
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines = []
     for label, row in rows.items():
         cells = [str(label), str(row.get("cases", 0)), str(row.get("tasks", 0))]
         for level, name in columns:
@@ -108,7 +108,7 @@ def _table(rows: dict[str, dict[str, Any]], first: str) -> list[str]:
             cells.append(shown(row.get(f"{level}_{name}_right", 0), total))
         cells += [str(row.get("format_failures", 0)), str(row.get("request_failures", 0))]
         lines.append("| " + " | ".join(cells) + " |")
-    return lines
+    return table_lines(header, lines)
 
 
 def sections(summary: dict[str, Any]) -> list[str]:
@@ -193,7 +193,7 @@ def compare(reports: list[Path]) -> str:
     """Several models' report.json side by side, like LogicIFEval's Table 1, and what differs."""
     header = ["model", "cases", "case both", "task output", "task state", "task both", "easy", "medium", "hard",
               "format fail"]
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines = []
     datas = [json.loads(Path(path).read_text()) for path in reports]
     for path, data in zip(reports, datas):
         overall, tiers = data["overall"], data.get("by_difficulty", {})
@@ -204,6 +204,7 @@ def compare(reports: list[Path]) -> str:
                   for t in TIERS]
         cells.append(str(overall.get("format_failures", 0)))
         lines.append("| " + " | ".join(cells) + " |")
+    lines = table_lines(header, lines)
     notes = _differences([data.get("run") or {} for data in datas], [data["overall"] for data in datas])
     if notes:
         lines += ["", "**Not like with like**: these runs differ, so their scores are not directly comparable:"]

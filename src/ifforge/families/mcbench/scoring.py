@@ -109,19 +109,14 @@ def score_frame(results: list[dict[str, Any]]) -> pd.DataFrame:
     return pd.DataFrame(records)
 
 
-def _line(name: str, row: dict[str, Any]) -> str:
-    if not row.get("rows"):
-        return f"| {name} | 0 | | | | | {row.get('request_failures', 0)} |"
-    cells = [shown(*row[f"{score}_counts"]) for score in ("final_accuracy", "format_following", "following_depth",
-                                                           "final_results_block")]
-    return f"| {name} | {row['rows']} | {' | '.join(cells)} | {row['request_failures']} |"
-
-
 class McbenchScorer(Scorer):
     name = "MCBench"
     carried = ("task_id", "metric", "variant", "category", "pair_id", "gold_steps", "gold_final", "unordered_steps")
     groups = GROUPS
     empty = {"rows": 0, "steps": 0}
+    columns = ("group", "rows", "FA (final accuracy)", "FF (format following)", "FD (following depth, steps)",
+               "`### Final Results ###`", "failed requests")
+    headline_shares = (("FA", "final_accuracy"), ("FF", "format_following"), ("FD", "following_depth"))
 
     def frame(self, results: list[dict[str, Any]], rows: list[dict[str, Any]], settings) -> pd.DataFrame:
         return score_frame(results)
@@ -140,20 +135,19 @@ class McbenchScorer(Scorer):
             out[f"{name}_ci95"] = wilson(hits, total)
         return out
 
-    def sections(self, summary: dict[str, Any]) -> list[str]:
-        return ["| group | rows | FA (final accuracy) | FF (format following) | FD (following depth, steps) "
-                "| `### Final Results ###` | failed requests |", "|---|---|---|---|---|---|---|",
-                *(_line(name, row) for name, row in self.group_rows(summary)),
-                "", f"FA: the `[Final]` value within {FINAL_RELATIVE:.0%} of the gold (|value| <= {FINAL_AT_ZERO:g} "
+    def line(self, label: str, row: dict[str, Any]) -> str:
+        if not row.get("rows"):
+            return f"| {label} | 0 | | | | | {row.get('request_failures', 0)} |"
+        cells = [shown(*row[f"{score}_counts"]) for score in ("final_accuracy", "format_following", "following_depth",
+                                                               "final_results_block")]
+        return f"| {label} | {row['rows']} | {' | '.join(cells)} | {row['request_failures']} |"
+
+    def notes(self, summary: dict[str, Any]) -> list[str]:
+        return [f"FA: the `[Final]` value within {FINAL_RELATIVE:.0%} of the gold (|value| <= {FINAL_AT_ZERO:g} "
                 f"when the gold is 0). FF: a `[Final]` line is present. FD: steps whose value matches the reference "
                 f"code's (whole numbers exactly, other numbers within {STEP_RELATIVE:.0%} or {STEP_ABSOLUTE:g}), "
                 "pooled over rows. "
                 "Intervals: 95% Wilson. Failed requests are not answers and are left out of every score."]
-
-    def headline(self, summary: dict[str, Any]) -> str:
-        overall = summary["overall"]
-        return (f"FA {overall.get('final_accuracy') or 0:.1%}, FF {overall.get('format_following') or 0:.1%}, "
-                f"FD {overall.get('following_depth') or 0:.1%}")
 
 
 SCORER = McbenchScorer()

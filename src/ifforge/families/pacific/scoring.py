@@ -69,14 +69,6 @@ def _percent(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.1%}"
 
 
-def _line(name: str, row: dict[str, Any]) -> str:
-    if not row.get("samples") and not row.get("request_failures"):
-        return f"| {name} | 0 | | | | | | | |"
-    return (f"| {name} | {row['samples']} | {_percent(row['prompt_accuracy'])} {row['prompt_accuracy_ci95']} "
-            f"| {_percent(row['instruction_accuracy'])} | {_percent(row['conditional_accuracy'])} "
-            f"| {row['missing']} | {row['wrong_type']} | {row['wrong_value']} | {row['request_failures']} |")
-
-
 class PacificScorer(Scorer):
     """In chat mode every instruction is its own user turn, and the model's own reply goes back into
     the conversation before the next one, as a user of a chat model would see it; each request is
@@ -87,6 +79,9 @@ class PacificScorer(Scorer):
                "language")  # language: absent from rows written before code came in three languages
     groups = GROUPS
     empty = {"samples": 0, "steps": 0}
+    columns = ("group", "samples", "prompt-level", "instruction-level", "given previous right", "missing", "wrong type",
+               "wrong value", "failed requests")
+    headline_shares = (("prompt-level accuracy", "prompt_accuracy"), ("instruction-level", "instruction_accuracy"))
 
     async def ask(self, llm, row: dict[str, Any], settings) -> dict[str, Any]:
         if row["mode"] == "chat":
@@ -113,17 +108,16 @@ class PacificScorer(Scorer):
             row[status] = int((answered["status"] == status).sum())
         return row
 
-    def sections(self, summary: dict[str, Any]) -> list[str]:
-        return ["| group | samples | prompt-level | instruction-level | given previous right | missing | wrong type "
-                "| wrong value | failed requests |", "|---|---|---|---|---|---|---|---|---|",
-                *(_line(name, row) for name, row in self.group_rows(summary)),
-                "", "Prompt level: every step of a sample right. Instruction level: share of steps right. "
-                "Intervals: 95% Wilson. Failed requests are not answers and are left out of every accuracy."]
+    def line(self, label: str, row: dict[str, Any]) -> str:
+        if not row.get("samples") and not row.get("request_failures"):
+            return f"| {label} | 0 | | | | | | | |"
+        return (f"| {label} | {row['samples']} | {_percent(row['prompt_accuracy'])} {row['prompt_accuracy_ci95']} "
+                f"| {_percent(row['instruction_accuracy'])} | {_percent(row['conditional_accuracy'])} "
+                f"| {row['missing']} | {row['wrong_type']} | {row['wrong_value']} | {row['request_failures']} |")
 
-    def headline(self, summary: dict[str, Any]) -> str:
-        overall = summary["overall"]
-        return (f"prompt-level accuracy {overall.get('prompt_accuracy', 0):.1%}, "
-                f"instruction-level {overall.get('instruction_accuracy', 0):.1%}")
+    def notes(self, summary: dict[str, Any]) -> list[str]:
+        return ["Prompt level: every step of a sample right. Instruction level: share of steps right. "
+                "Intervals: 95% Wilson. Failed requests are not answers and are left out of every accuracy."]
 
 
 SCORER = PacificScorer()
