@@ -69,7 +69,7 @@ def test_near_duplicates_are_found_and_the_longer_one_kept(embedder, capfd):
 
 
 def test_structure_ignores_names_formatting_comments_and_helper_order_but_not_the_algorithm():
-    source = dedup.dedup_text(_seed("s", (PROJECT / "seeds" / "mine_sweeper_counts.py").read_text()))
+    source = dedup.dedup_text(_seed("s", (PROJECT / "seeds" / "logicif" / "mine_sweeper_counts.py").read_text()))
     copy = dedup_pairs.renamed_copy(source, seed=3)
     assert "CellsMine" in copy and copy.index("def AroundCountV") < copy.index("def AdjacentIsV")  # shuffled
     commented = "# a comment\n" + copy.replace("(", "( ").replace("\n\n", "\n\n\n")
@@ -81,7 +81,7 @@ def test_structure_ignores_names_formatting_comments_and_helper_order_but_not_th
 
 
 def test_a_copy_under_meaningless_names_is_caught_by_its_identical_structure(embedder):
-    source = (PROJECT / "seeds" / "mine_sweeper_counts.py").read_text()
+    source = (PROJECT / "seeds" / "logicif" / "mine_sweeper_counts.py").read_text()
     copy = dedup_pairs.renamed_copy(dedup.dedup_text(_seed("s", source)), anonymous=True)
     seeds = [_seed("mine_sweeper_counts", source), _seed("anonymous_copy", copy)]
     vectors = embedder.embed([dedup.dedup_text(s) for s in seeds])
@@ -144,7 +144,7 @@ def test_on_a_labelled_set_structure_keeps_distinct_algorithms_and_catches_every
     """Copies: every other project seed renamed, reformatted, helpers shuffled (and with a helper
     added; all 42 in `benchmarks/dedup.py`). Distinct: every pair of 34 standard-library functions.
     Both rules measured; printed with -s."""
-    seeds, _ = load_seed_dir(PROJECT / "seeds")
+    seeds, _ = load_seed_dir(PROJECT / "seeds" / "logicif")
     pairs = dedup_pairs.labelled_pairs({seed.task_id: seed.source for seed in seeds[::2]})
     cosine, structural = dedup_pairs.scores(pairs, embedder.embed)
     embedding_only, combined = dedup_pairs.figures(pairs, cosine, structural, 0.7, 0.75)
@@ -157,7 +157,7 @@ def test_on_a_labelled_set_structure_keeps_distinct_algorithms_and_catches_every
 
 
 def test_the_project_seeds_lose_none_to_chains_or_look_alikes(embedder):
-    seeds, _ = load_seed_dir(PROJECT / "seeds")
+    seeds, _ = load_seed_dir(PROJECT / "seeds" / "logicif")
     kept, dropped, pairs = dedup.run(seeds, embedder.embed, 0.7, 0.75, embedder.name)
     assert dropped == [] and len(kept) == len(seeds)
     names = {frozenset((seeds[p.item].task_id, seeds[p.partner].task_id)) for p in pairs}

@@ -19,6 +19,7 @@ import json
 import os
 import resource
 import select
+import shutil
 import signal
 import subprocess
 import sys
@@ -32,6 +33,7 @@ from typing import Any, Literal
 
 from ifforge.core import _sandbox_child  # noqa: E402,F401 - not run here: imported so its source counts in code versions
 from ifforge.core import isolation
+from ifforge.core.orphans import pid_alive
 
 CHILD = Path(__file__).with_name("_sandbox_child.py")
 # Sandbox and other CPU work of async stages runs here: never on the event loop (it serves every
@@ -139,8 +141,27 @@ def describe_isolation() -> dict:
     return isolation.detect().describe()
 
 
+WORKDIR_PREFIX = "ifforge-sandbox-"  # then the owning process's id: a later run knows when its owner is gone
+
+
+def remove_stale_workdirs(folder: Path | None = None) -> int:
+    """Children's working folders left by a run that was killed (SIGKILL skips our clean-up), in the
+    temporary folder: removed when the process named in their name is gone. Returns how many."""
+    removed = 0
+    for path in Path(folder or tempfile.gettempdir()).glob(f"{WORKDIR_PREFIX}*-*"):
+        owner = path.name[len(WORKDIR_PREFIX):].split("-")[0]
+        if owner.isdigit() and not pid_alive(int(owner)) and path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path, ignore_errors=True)
+            removed += not path.exists()
+    return removed
+
+
+_clean_up_once = functools.lru_cache(maxsize=1)(remove_stale_workdirs)  # the first child of a run does it
+
+
 def _spawn(limits: Limits) -> _Child:
-    workdir = tempfile.TemporaryDirectory(prefix="ifforge-sandbox-")
+    _clean_up_once()
+    workdir = tempfile.TemporaryDirectory(prefix=f"{WORKDIR_PREFIX}{os.getpid()}-")
     stderr_path = Path(workdir.name) / "stderr.txt"
     command, env = _command(limits.hash_seed)
     walls = isolation.detect()

@@ -73,8 +73,10 @@ class RequestsFailed(RuntimeError):
 def locate(benchmark: Path, split: str) -> tuple[Path, Path]:
     """(the rows file, the version folder) from a version folder, a benchmark folder or a .jsonl file."""
     benchmark = Path(benchmark)
-    if benchmark.is_file():
+    if benchmark.is_file() or (benchmark.exists() and not benchmark.is_dir()):  # read_file names what it is
         return benchmark, benchmark.parent
+    if benchmark.suffix == ".jsonl" and not benchmark.exists():
+        raise BenchmarkError(f"{benchmark}: file not found")
     if (benchmark / "LATEST").exists():
         benchmark = benchmark / (benchmark / "LATEST").read_text().strip()
     name = "benchmark_mini.jsonl" if split == "mini" else "benchmark.jsonl"
@@ -96,10 +98,15 @@ def benchmark_check(rows_path: Path, version: Path) -> dict[str, Any]:
             "matches_manifest": None if expected is None else digest == expected}
 
 
-def read_jsonl(path: Path, required: tuple[str, ...] = ("task_id",)) -> list[dict[str, Any]]:
-    """Rows of a JSONL file; a line that is not JSON or lacks a field is named with its number."""
+def numbered_rows(path: Path, required: tuple[str, ...] = ("task_id",)) -> list[tuple[int, dict[str, Any]]]:
+    """(line number, row) of a JSONL file; a file or line that cannot be read, is not JSON or lacks
+    a field is one `BenchmarkError` naming the file and line."""
+    try:
+        lines = read_lines(path)
+    except BadValue as error:
+        raise BenchmarkError(f"{path}: {error}") from None
     rows = []
-    for number, line in read_lines(path):
+    for number, line in lines:
         if isinstance(line, BadValue):
             raise BenchmarkError(f"{path}:{number}: {line}")
         if not line.strip():
@@ -113,8 +120,13 @@ def read_jsonl(path: Path, required: tuple[str, ...] = ("task_id",)) -> list[dic
         for key in required:
             if key not in row:
                 raise BenchmarkError(f"{path}:{number}: missing field {key!r}")
-        rows.append(row)
+        rows.append((number, row))
     return rows
+
+
+def read_jsonl(path: Path, required: tuple[str, ...] = ("task_id",)) -> list[dict[str, Any]]:
+    """Rows of a JSONL file; a line that is not JSON or lacks a field is named with its number."""
+    return [row for _, row in numbered_rows(path, required)]
 
 
 LOGICIF_FIELDS = ("task_id", "test_case_id", "code_output")
@@ -128,14 +140,35 @@ def family_of(rows: list[dict[str, Any]], path: Path) -> str:
     return families.pop() if families else "logicif"
 
 
+def checked_rows(path: Path, required: tuple[str, ...] = ("task_id",)) -> list[dict[str, Any]]:
+    """Rows of a JSONL file that their family can score: the first row it cannot is one
+    `BenchmarkError` naming the file, the line and the field, before anything is asked."""
+    from ifforge.families import UnknownFamily, get_family
+
+    numbered = numbered_rows(path, required)
+    for number, row in numbered:
+        if not isinstance(row.get("family", "logicif"), str):
+            raise BenchmarkError(f"{path}:{number}: field 'family' must be text, the family's id")
+    rows = [row for _, row in numbered]
+    try:
+        family = get_family(family_of(rows, path))
+    except UnknownFamily as error:
+        raise BenchmarkError(f"{path}: {error}") from None
+    for number, row in numbered:
+        problem = family.row_problem(row)
+        if problem:
+            raise BenchmarkError(f"{path}:{number}: {problem}")
+    return rows
+
+
 def load_rows(path: Path, expressions: str = "original") -> list[dict[str, Any]]:
     """The cases to ask: the split's rows, or (with expressions) those tasks under each chosen expression."""
-    rows = read_jsonl(path)
+    rows = checked_rows(path)
     if family_of(rows, path) != "logicif":
         if expressions != "original":
             raise BenchmarkError(f"{path}: --expressions applies to LogicIF benchmarks only")
         return rows
-    rows = read_jsonl(path, LOGICIF_FIELDS)
+    rows = checked_rows(path, LOGICIF_FIELDS)
     if expressions == "original":
         return rows
     expression_file = Path(path).parent / "benchmark_expressions.jsonl"
@@ -143,7 +176,7 @@ def load_rows(path: Path, expressions: str = "original") -> list[dict[str, Any]]
         raise BenchmarkError(f"{Path(path).parent}: no benchmark_expressions.jsonl (generate with expressions > 0)")
     tasks = {row["task_id"] for row in rows}
     wanted = None if expressions == "all" else {e.strip() for e in expressions.split(",")}
-    chosen = [row for row in read_jsonl(expression_file, LOGICIF_FIELDS)
+    chosen = [row for row in checked_rows(expression_file, LOGICIF_FIELDS)
               if row["task_id"] in tasks and (wanted is None or row["expression_id"] in wanted)]
     if wanted and not chosen:
         raise BenchmarkError(f"{expression_file}: no rows with expression ids {sorted(wanted)}")

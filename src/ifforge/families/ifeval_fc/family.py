@@ -191,10 +191,10 @@ class IfevalFc(Family):
 
         return SCORER
 
-    def check_rows(self, rows: list[dict[str, Any]]) -> None:
-        from ifforge.families.ifeval_fc.scoring import check_rows
+    def row_problem(self, row: dict[str, Any]) -> str | None:
+        from ifforge.families.ifeval_fc.scoring import row_problem
 
-        check_rows(rows)
+        return row_problem(row)
 
     def turns(self, row: dict[str, Any]) -> list[str]:
         if row.get("protocol") == "text":

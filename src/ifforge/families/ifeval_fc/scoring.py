@@ -18,7 +18,6 @@ import pandas as pd
 
 from ifforge.core.jsontext import json_objects
 from ifforge.eval.asking import usage
-from ifforge.eval.evaluation import BenchmarkError
 from ifforge.eval.intervals import shown, wilson
 from ifforge.eval.template import Scorer
 from ifforge.families.ifeval_fc import rules
@@ -29,28 +28,27 @@ RATES = (("called", "called"), ("provided", "provided"), ("correct", "format rig
 REASONS = ("no_call", "wrong_function", "arguments_not_json", "parameter_missing", "not_a_string", "format_wrong", "ok")
 
 
-def check_rows(rows: list[dict[str, Any]]) -> None:
-    """Refuse, before asking anything, a row that cannot be scored, naming the row and the field."""
-    for number, row in enumerate(rows, 1):
-        where = f"row {number} ({row.get('task_id', '?')})"
-        missing = [key for key in FIELDS if key not in row]
-        if missing:
-            raise BenchmarkError(f"{where}: missing field {missing[0]!r}")
-        if row["rule_id"] not in rules.REGISTRY:
-            raise BenchmarkError(f"{where}: field 'rule_id': unknown rule {row['rule_id']!r}")
-        if not isinstance(row["rule_args"], dict):
-            raise BenchmarkError(f"{where}: field 'rule_args' must be an object")
-        try:
-            rules.get(row["rule_id"], **row["rule_args"])
-        except (ValueError, TypeError) as error:
-            raise BenchmarkError(f"{where}: field 'rule_args': {error}") from None
-        if not isinstance(row["messages"], list) or not all(isinstance(m, dict) for m in row["messages"]):
-            raise BenchmarkError(f"{where}: field 'messages' must be a list of objects")
-        tools = row["tools"] if isinstance(row["tools"], list) else []
-        if not all(isinstance(t, dict) and isinstance(t.get("function"), dict) for t in tools):
-            raise BenchmarkError(f"{where}: field 'tools': every tool must be an object with a 'function' object")
-        if row["function_name"] not in [t["function"].get("name") for t in tools]:
-            raise BenchmarkError(f"{where}: field 'function_name' {row['function_name']!r} is not among the tools")
+def row_problem(row: dict[str, Any]) -> str | None:
+    """Why a row cannot be asked or scored, naming the field (see `Family.row_problem`), or None."""
+    missing = [key for key in FIELDS if key not in row]
+    if missing:
+        return f"missing field {missing[0]!r}"
+    if not isinstance(row["rule_id"], str) or row["rule_id"] not in rules.REGISTRY:
+        return f"field 'rule_id': unknown rule {row['rule_id']!r}"
+    if not isinstance(row["rule_args"], dict):
+        return "field 'rule_args' must be an object"
+    try:
+        rules.get(row["rule_id"], **row["rule_args"])
+    except (ValueError, TypeError) as error:
+        return f"field 'rule_args': {error}"
+    if not isinstance(row["messages"], list) or not all(isinstance(m, dict) for m in row["messages"]):
+        return "field 'messages' must be a list of objects"
+    tools = row["tools"] if isinstance(row["tools"], list) else []
+    if not all(isinstance(t, dict) and isinstance(t.get("function"), dict) for t in tools):
+        return "field 'tools': every tool must be an object with a 'function' object"
+    if row["function_name"] not in [t["function"].get("name") for t in tools]:
+        return f"field 'function_name' {row['function_name']!r} is not among the tools"
+    return None
 
 
 def messages_of(row: dict[str, Any], system_prompt: str | None) -> list[dict[str, str]]:

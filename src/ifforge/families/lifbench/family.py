@@ -135,6 +135,14 @@ class Lifbench(Family):
     title = "long-input scenarios, LIFEval rubric scores and stability (IFS)"
     settings_class = LifbenchSettings
     llm_stages = LLM_STAGES
+    row_fields = {"task_id": object, "sample_id": object, "scenario": object, "task": str, "length_tokens": int,
+                  "expression_id": object, "variables_id": object, "prompt": str, "gold": object, "facts": dict}
+
+    def row_problem(self, row: dict[str, Any]) -> str | None:
+        problem = super().row_problem(row)
+        if not problem and row["task"] not in rubric.RUBRICS:
+            return f"field 'task': unknown task {row['task']!r} (tasks: {', '.join(rubric.RUBRICS)})"
+        return problem
 
     def load(self, settings: LifbenchSettings) -> Loaded:
         wanted = {task.scenario for task in enabled_tasks(settings)}

@@ -6,14 +6,14 @@ same folder again for the same benchmark file and parameters, with `LATEST` poin
 Requests are cached by content, so a crashed run resumes without asking anything twice, and a re-run
 asks only the requests that failed. When more requests failed than `allow_failures` allows, the
 report is still written, but the run ends Failed: failures are not scores.
-Run it as `ifforge evaluate ...` or `python -m ifforge.flows.evaluate`.
+Run it as `ifforge evaluate ...`, from Python (`ifforge.flows.evaluate.evaluate`), or as a deployment
+(`ifforge deploy`, see `serve.py`).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import sys
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -98,8 +98,3 @@ def evaluate(benchmark: str, model: str, base_url: str | None = None, split: str
                              "rest. Run the same command again to ask only those.")
     return str(folder)
 
-
-if __name__ == "__main__":
-    from ifforge.cli import main
-
-    sys.exit(main(["evaluate", *sys.argv[1:]]))
