@@ -114,6 +114,32 @@ def test_pairs_never_chain_through_a_dropped_seed():
     assert [(p.item, p.partner, p.duplicate) for p in refused] == [(1, 0, False), (2, 1, False)]
 
 
+def test_dedup_takes_any_item_with_an_id_and_source_text():
+    """Not LogicIF's seeds: a plain object with `task_id` and `source` (no origin), code or prose.
+    Code is compared without its comments; prose as written, by its words."""
+    from dataclasses import dataclass
+
+    @dataclass(frozen=True)
+    class Item:
+        task_id: str
+        source: str
+
+    commented = Item("commented", "# counts positives\n" + QUEUE)
+    prose = Item("prose", "Rotate each letter of the text by the shift, wrapping around the alphabet, twice over.")
+    reworded = Item("reworded", prose.source.replace("twice over", "two times"))
+    items = [Item("plain", QUEUE), commented, prose, reworded]
+    assert dedup.dedup_text(commented) == dedup.dedup_text(items[0])  # the comment is not compared
+    assert dedup.dedup_text(prose) == prose.source  # not Python: as written
+
+    def embed(texts):  # the two codes alike, the two prose texts alike, code far from prose
+        return np.array([[1.0, 0.0] if text.lstrip().startswith("def") else [0.0, 1.0] for text in texts])
+
+    kept, dropped, _ = dedup.run(items, embed, 0.7, 0.5, "fake")
+    assert kept == [items[0], prose]  # the same objects back: of each pair the longer (else the earlier)
+    assert [(d.task_id, d.origin) for d in dropped] == [("commented", None), ("reworded", None)]
+    assert "near-duplicate of plain" in dropped[0].detail and "near-duplicate of prose" in dropped[1].detail
+
+
 def test_on_a_labelled_set_structure_keeps_distinct_algorithms_and_catches_every_copy(embedder):
     """Copies: every other project seed renamed, reformatted, helpers shuffled (and with a helper
     added; all 42 in `benchmarks/dedup.py`). Distinct: every pair of 34 standard-library functions.

@@ -205,22 +205,12 @@ def _score(args: argparse.Namespace) -> int:
     import asyncio
     import os
 
-    from ifforge.eval.evaluation import (
-        BenchmarkError,
-        EvalSettings,
-        extract_with_llm,
-        load_rows,
-        locate,
-        score_frame,
-        write_outputs,
-    )
+    from ifforge.eval.evaluation import BenchmarkError, EvalSettings, load_rows, locate
+    from ifforge.families.logicif.scoring import SCORER, by_key, extract_with_llm
 
     try:
         results = load_rows(Path(args.results))
-        rows_by_key = None
-        if args.benchmark:
-            rows = load_rows(locate(Path(args.benchmark), "full")[0])
-            rows_by_key = {(r["task_id"], r["test_case_id"], r.get("expression_id")): r for r in rows}
+        rows = load_rows(locate(Path(args.benchmark), "full")[0]) if args.benchmark else []
         answer_fields = ("response", "llm_response", "llm_output")
         missing = next((i for i, r in enumerate(results, 1) if not any(k in r for k in answer_fields)), None)
         if missing:
@@ -230,22 +220,21 @@ def _score(args: argparse.Namespace) -> int:
     except BenchmarkError as error:
         print(f"ifforge: {error}", file=sys.stderr)
         return 2
+    settings = EvalSettings(model=args.model or "", base_url=args.base_url or os.environ.get("OPENAI_BASE_URL"),
+                            api_key=os.environ.get("OPENAI_API_KEY"), strict_types=args.strict_types)
     if args.extractor == "llm":
-        settings = EvalSettings(model=args.model, base_url=args.base_url or os.environ.get("OPENAI_BASE_URL"),
-                                api_key=os.environ.get("OPENAI_API_KEY"), strict_types=args.strict_types)
         cache = Path(args.results).with_suffix("").as_posix() + "_extract_cache.sqlite"
-        found = asyncio.run(extract_with_llm(results, settings, Path(cache), rows_by_key))
+        found = asyncio.run(extract_with_llm(results, settings, Path(cache), by_key(rows)))
         print(f"the LLM extractor found {found} answer(s) the rules did not", file=sys.stderr)
-    scores = score_frame(results, rows_by_key, args.strict_types)
     folder = Path(args.out or Path(args.results).with_suffix("").as_posix() + "_scored")
-    write_outputs(folder, results, scores, args.title or Path(args.results).stem)
+    SCORER.score(results, rows, settings, folder, args.title or Path(args.results).stem)
     print((folder / "report.md").read_text())
     print(f"written to {folder}", file=sys.stderr)
     return 0
 
 
 def _compare(args: argparse.Namespace) -> int:
-    from ifforge.eval.report import compare
+    from ifforge.families.logicif.report import compare
 
     reports = []
     for given in args.reports:

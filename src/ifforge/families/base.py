@@ -102,12 +102,18 @@ class Family:
         return []
 
     # ---- evaluate -------------------------------------------------------------------------------
+    def scorer(self):
+        """This family's part of the one evaluate: an `eval.template.Scorer` (its scoring module,
+        imported when the family is first scored)."""
+        raise NotImplementedError
+
     def evaluate(self, rows: list[dict[str, Any]], settings: Any, cache_path: Path, folder: Path,
                  title: str, on_done: Callable[[], None] | None = None, run: dict[str, Any] | None = None,
                  ) -> dict[str, Any]:
         """Ask a model every row, write responses and scores and a report in `folder`; return the summary
-        (with `request_failures`). `run` holds the run's facts for the report (see `finish_run`)."""
-        raise NotImplementedError
+        (with `request_failures`, `headline` and `table`). `run` holds the run's facts for the report."""
+        self.check_rows(rows)
+        return self.scorer().evaluate(rows, settings, Path(cache_path), Path(folder), title, on_done, run)
 
     row_fields: dict[str, Kind] = {"task_id": object}  # what every row needs to be asked and scored
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import sys
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 from ifforge.core.llm_setup import resolve_llm
@@ -202,10 +201,10 @@ class Lifbench(Family):
         return table
 
     # ---- evaluate -------------------------------------------------------------------------------
-    def evaluate(self, rows, settings, cache_path, folder, title, on_done=None, run=None):
-        from ifforge.families.lifbench.evaluate import evaluate
+    def scorer(self):
+        from ifforge.families.lifbench.scoring import SCORER
 
-        return evaluate(rows, settings, Path(cache_path), Path(folder), title, on_done, run)
+        return SCORER
 
     def turns(self, row: dict[str, Any]) -> list[str]:
         """One user turn: the whole prompt (`instruction` is only its last part)."""

@@ -197,10 +197,10 @@ class LogicIF(Family):
         return table.assign(folder=[store.item_dir(t).resolve().as_uri() for t in table.task_id]).to_dict("records")
 
     # ---- evaluate -------------------------------------------------------------------------------
-    def evaluate(self, rows, settings, cache_path, folder, title, on_done=None, run=None):
-        from ifforge.families.logicif.scorer import evaluate
+    def scorer(self):
+        from ifforge.families.logicif.scoring import SCORER
 
-        return evaluate(rows, settings, cache_path, folder, title, on_done, run)
+        return SCORER
 
     def check(self, row: dict[str, Any], replies: list[str]) -> dict[str, Any]:
         from ifforge.families.logicif.verdicts import judge

@@ -15,7 +15,6 @@ import json
 import math
 import sys
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 from ifforge.core import sandbox
@@ -196,10 +195,10 @@ class Mcbench(Family):
             table.append({k: row.get(k) for k in ("task_id", "metric", "variant", "category", "steps")})
         return table
 
-    def evaluate(self, rows, settings, cache_path, folder, title, on_done=None, run=None):
-        from ifforge.families.mcbench.evaluate import evaluate
+    def scorer(self):
+        from ifforge.families.mcbench.scoring import SCORER
 
-        return evaluate(rows, settings, Path(cache_path), Path(folder), title, on_done, run)
+        return SCORER
 
     def check(self, row: dict[str, Any], replies: list[str]) -> dict[str, Any]:
         from ifforge.families.mcbench.scoring import judge

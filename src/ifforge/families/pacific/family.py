@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import sys
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 from ifforge.core import sandbox
@@ -233,10 +232,10 @@ class Pacific(Family):
                                                   "output_length")})
         return table
 
-    def evaluate(self, rows, settings, cache_path, folder, title, on_done=None, run=None):
-        from ifforge.families.pacific.evaluate import evaluate
+    def scorer(self):
+        from ifforge.families.pacific.scoring import SCORER
 
-        return evaluate(rows, settings, Path(cache_path), Path(folder), title, on_done, run)
+        return SCORER
 
     def check(self, row: dict[str, Any], replies: list[str]) -> dict[str, Any]:
         from ifforge.families.pacific.answers import parse_answers, parse_chat
