@@ -38,6 +38,14 @@ class Answer:
 Handler = Callable[[dict[str, Any]], Answer]
 
 
+class _Server(ThreadingHTTPServer):
+    """A thread per request, and a listen queue long enough for a client's whole burst: with the
+    default of 5, the sixth connection at once waits a second for the kernel to retry it."""
+
+    daemon_threads = True
+    request_queue_size = 128
+
+
 class StubServer:
     """`StubServer(handler)`; or queue answers with `.script(...)`, which go first, in order."""
 
@@ -51,8 +59,7 @@ class StubServer:
         self.batch_requests: list[dict[str, Any]] = []  # bodies of the lines of every batch run
         self.hold = False  # True: batches stay in progress until it is False again
         self._lock = threading.RLock()  # re-entered: a batch run uploads its output file
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._make_handler())
-        self._server.daemon_threads = True
+        self._server = _Server(("127.0.0.1", 0), self._make_handler())
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
     @property
