@@ -155,8 +155,14 @@ def test_a_model_reply_with_a_module_level_write_cannot_touch_the_host(seed_dir,
     with StubServer() as server:
         server.script(Answer(content=json.dumps(hostile)))
         outcome = _run(lambda llm: instrument.run_llm(seed, llm, _config(llm_reasks=0)), server)
-    assert outcome.kept.path == "llm"  # it passed every check, and ran only behind the walls
+    # the code policy refuses `open` before anything runs: the model's function is not used
+    assert outcome.kept.path == "deterministic"
     assert not target.exists()
+    # without the write, the same reply passes every check and is the one kept
+    with StubServer() as server:
+        server.script(Answer(content=json.dumps(good)))
+        outcome = _run(lambda llm: instrument.run_llm(seed, llm, _config(llm_reasks=0)), server)
+    assert outcome.kept.path == "llm"
 
 
 def test_generate_with_an_llm_keeps_drops_and_caches(seed_dir, tmp_path, prefect_server):
