@@ -10,7 +10,8 @@ from ifforge.cli.common import fail
 
 
 def register(commands) -> None:
-    parser = commands.add_parser("export", help="a reviewed subset (jsonl), or an inspect-ai / lm-eval / datasets export")
+    parser = commands.add_parser("export",
+                                 help="a reviewed subset (jsonl), or an inspect-ai / lm-eval / datasets export")
     parser.add_argument("version", help="a version folder, a benchmark folder (its LATEST) or a rows .jsonl")
     parser.add_argument("--format", choices=["jsonl", "inspect", "lm-eval", "hf"], default="jsonl",
                         help="jsonl: the verified rows; inspect: an inspect-ai task; lm-eval: an "

@@ -23,7 +23,8 @@ def register(commands) -> None:
     parser.add_argument("--test-cases", help="LogicIF test cases JSONL: {task_id, test_cases} per line (optional: "
                                              "functions without test cases get generated inputs)")
     parser.add_argument("--out", help="outputs root (default: outputs)")
-    parser.add_argument("--benchmark", help="benchmark name, the folder under the outputs root (default: the family id)")
+    parser.add_argument("--benchmark",
+                        help="benchmark name, the folder under the outputs root (default: the family id)")
     parser.add_argument("--config", type=Path, help="settings file (default: ./ifforge.toml when present)")
     parser.add_argument("--set", action="append", type=key_value, metavar="KEY=VALUE",
                         help="any setting, e.g. --set min_cases=4 --set max_input_magnitude=1e5")
