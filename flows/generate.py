@@ -74,10 +74,10 @@ def batch_task(step: BatchStage, items: list, settings):
 
 
 @task(retries=1, retry_delay_seconds=1, cache_policy=NO_CACHE)
-def side_task(name: str, settings, run_id: str):
+def side_task(work, settings, run_id: str):
     from ifforge.core.llm import hub_for
 
-    return get_family(settings.family).side_work(settings)[name](settings, hub_for(run_id))
+    return work(settings, hub_for(run_id))
 
 
 stage_task = task(retries=2, retry_delay_seconds=2, cache_policy=NO_CACHE, persist_result=False,
@@ -121,8 +121,8 @@ def generate(family: str = "logicif", seeds: str | None = None, functions: str |
     bench.write_loaded(store, loaded.items)
     counts: dict[str, Any] = {"load": {"in": len(loaded.items) + len(loaded.dropped), "out": len(loaded.items)}}
     run_id = uuid.uuid4().hex
-    side = {name: side_task.with_options(name=name).submit(name, settings, run_id)
-            for name in bench.side_work(settings)}
+    side = {name: side_task.with_options(name=name).submit(work, settings, run_id)
+            for name, work in bench.side_work(settings).items()}
     usage: dict[str, Any] = {}
     calls: list[dict[str, Any]] = []
     items = loaded.items
@@ -196,7 +196,7 @@ def _run_chain(chain: list, items: list, settings, store: VersionStore, run_id: 
     previous: list[Any] = shards
     for stage in chain:
         futures[stage.name] = previous = [stage_task.with_options(name=stage.name).submit(
-            stage.name, upstream, settings, run_id, index) for index, upstream in enumerate(previous)]
+            stage, upstream, settings, run_id, index) for index, upstream in enumerate(previous)]
     kept: list = []
     lost = 0
     for stage in chain:

@@ -153,7 +153,12 @@ def test_generate_writes_a_versioned_benchmark_and_recomputes_only_what_changed(
     assert (version / "manifest.json").exists()  # the old version is untouched
 
 
-def test_generate_takes_logicif_input_files_and_keeps_task_ids(tmp_path):
+def test_generate_takes_logicif_input_files_and_keeps_task_ids(tmp_path, monkeypatch):
+    from ifforge.families import get_family
+
+    family, plans = get_family("logicif"), []
+    build = family.plan
+    monkeypatch.setattr(family, "plan", lambda settings: plans.append(settings.shard_size) or build(settings))
     tasks = [json.loads(line) for line in needs_fixture("tasks.jsonl").read_text().splitlines()][:6]
     cases = [json.loads(line) for line in needs_fixture("cases.jsonl").read_text().splitlines()]
     functions = tmp_path / "functions.jsonl"
@@ -163,7 +168,8 @@ def test_generate_takes_logicif_input_files_and_keeps_task_ids(tmp_path):
         json.dumps({"task_id": t["task_id"], "test_cases": [c["input"] for c in cases if c["task_id"] == t["task_id"]]})
         + "\n" for t in tasks))
     folder = generate(functions=str(functions), test_cases=str(test_cases), out=str(tmp_path / "out"),
-                      benchmark="from-logicif", options={"progress": False})
+                      benchmark="from-logicif", options={"progress": False, "shard_size": 2})
+    assert plans == [2]  # the flow builds the plan once; each of the 3 shards of each stage is handed its stage
     rows = [json.loads(line) for line in open(f"{folder}/benchmark.jsonl")]
     manifest = json.loads(open(f"{folder}/manifest.json").read())
     kept = {row["task_id"] for row in rows}

@@ -144,7 +144,7 @@ def test_batch_mode_needs_the_response_cache():
 
 def test_a_logicif_stage_of_a_run_takes_its_answers_from_a_batch(tmp_path):
     from ifforge.factory import run_stage_shard
-    from ifforge.families import load_family_settings
+    from ifforge.families import get_family, load_family_settings
     from ifforge.families.logicif.records import SeedFunction
 
     source = "def gate(codes, key):\n    if sum(codes) == 777:\n        return key\n    return 0\n"
@@ -153,7 +153,8 @@ def test_a_logicif_stage_of_a_run_takes_its_answers_from_a_batch(tmp_path):
     with StubServer(lambda request: Answer(content=proposal)) as server:
         settings = load_family_settings({"out": str(tmp_path), "model": "stub", "base_url": server.url,
                                          "llm_batch": True, "llm_batch_poll": 0.02, "progress": False})
-        run = run_stage_shard("inputs", [seed], settings, run_id="")
+        stage = next(step for step in get_family("logicif").plan(settings) if step.name == "inputs")
+        run = run_stage_shard(stage, [seed], settings, run_id="")
     assert server.requests == [] and server.calls.count(("POST", "/v1/batches")) == 1
     assert "def gate(codes, key)" in server.batch_requests[0]["messages"][0]["content"]
     made = {json.dumps(i.args): i.origin for i in run.outcomes[0].kept.inputs}

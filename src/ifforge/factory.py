@@ -16,7 +16,6 @@ from ifforge.core.records import DroppedItem
 from ifforge.core.runner import Stage, StageRun, run_items
 from ifforge.core.settings import Settings
 from ifforge.core.store import MANIFEST, ItemCache, VersionStore, canonical_json, content_hash, provenance
-from ifforge.families import get_family
 from ifforge.core.sandbox import describe_isolation
 from ifforge.families.base import BatchStage
 
@@ -37,26 +36,18 @@ def fingerprint(family, items: list, settings: Settings, plan: list) -> str:
     )
 
 
-def stage_of(settings: Settings, name: str) -> Stage:
-    stage = next((s for s in get_family(settings.family).plan(settings) if s.name == name), None)
-    if not isinstance(stage, Stage):
-        raise KeyError(f"family {settings.family!r} has no per-item stage {name!r}")
-    return stage
-
-
-def run_stage_shard(stage_name: str, items: list | StageRun, settings: Settings, run_id: str,
-                    shard: int = 0) -> StageRun:
-    """One shard of one per-item stage (the body of the flow's stage task). `items` may be the
-    previous stage's run of the same shard: its kept items go on, so shards are pipelined. The
-    shard's index is its requests' priority (see `core.llm.priority`)."""
+def run_stage_shard(stage: Stage, items: list | StageRun, settings: Settings, run_id: str, shard: int = 0) -> StageRun:
+    """One shard of one per-item stage (the body of the flow's stage task). The flow builds the plan
+    once and hands each shard its stage, so no shard rebuilds it. `items` may be the previous
+    stage's run of the same shard: its kept items go on, so shards are pipelined. The shard's index
+    is its requests' priority (see `core.llm.priority`)."""
     from ifforge.core.progress import stage_bar
 
     if isinstance(items, StageRun):
         items = [outcome.kept for outcome in items.outcomes if outcome.kept is not None]
-    stage = stage_of(settings, stage_name)
     cache = ItemCache(settings.benchmark_root / ".cache")
     batch = BatchOptions(batch_folder(settings.response_cache), settings.llm_batch_poll) if settings.llm_batch else None
-    with stage_bar(stage_name, len(items), settings.progress) as advance:
+    with stage_bar(stage.name, len(items), settings.progress) as advance:
         run = run_items(stage, items, cache, workers=settings.workers, run_id=run_id,
                         response_cache=None if settings.no_cache else settings.response_cache,
                         fresh=settings.no_cache, on_item=advance, priority=shard, batch=batch)

@@ -234,6 +234,15 @@ def changed_artifacts(version: Path) -> list[str]:
     return changed
 
 
+def latest_version(folder: Path) -> Path:
+    """The version a benchmark folder's `LATEST` names (or an eval model folder's latest run);
+    any other path as given, so a caller may pass either."""
+    folder = Path(folder)
+    if (folder / "LATEST").exists():
+        return folder / (folder / "LATEST").read_text().strip()
+    return folder
+
+
 class ItemCache:
     """Per-item stage results, addressed by content; shared across runs and versions.
 

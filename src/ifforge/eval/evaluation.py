@@ -15,7 +15,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from ifforge.core.llm import LLMConfig, ResponseCache
-from ifforge.core.store import file_hash
+from ifforge.core.store import file_hash, latest_version
 from ifforge.core.untrusted import BadValue, parse_json, read_lines
 
 
@@ -77,12 +77,32 @@ def locate(benchmark: Path, split: str) -> tuple[Path, Path]:
         return benchmark, benchmark.parent
     if benchmark.suffix == ".jsonl" and not benchmark.exists():
         raise BenchmarkError(f"{benchmark}: file not found")
-    if (benchmark / "LATEST").exists():
-        benchmark = benchmark / (benchmark / "LATEST").read_text().strip()
+    benchmark = latest_version(benchmark)
     name = "benchmark_mini.jsonl" if split == "mini" else "benchmark.jsonl"
     if not (benchmark / name).exists():
         raise BenchmarkError(f"{benchmark}: no {name} here (give a version folder, a benchmark folder or a .jsonl)")
     return benchmark / name, benchmark
+
+
+def locate_report(given: Path) -> Path:
+    """The report.json of an evaluation: a run folder, a model's folder (its latest run) or the file."""
+    path = Path(given)
+    if path.is_dir() and not (path / "report.json").exists():
+        path = latest_version(path)
+    path = path / "report.json" if path.is_dir() else path
+    if not path.exists():
+        raise BenchmarkError(f"{path}: no report.json (run ifforge evaluate or score first)")
+    return path
+
+
+def read_results(path: Path) -> list[dict[str, Any]]:
+    """Responses produced elsewhere, to score: rows that each carry an answer field (ours or LogicIF's)."""
+    results = load_rows(Path(path))
+    answer_fields = ("response", "llm_response", "llm_output")
+    missing = next((i for i, r in enumerate(results, 1) if not any(k in r for k in answer_fields)), None)
+    if missing:
+        raise BenchmarkError(f"{path}:{missing}: no answer field (one of {', '.join(answer_fields)})")
+    return results
 
 
 def benchmark_check(rows_path: Path, version: Path) -> dict[str, Any]:

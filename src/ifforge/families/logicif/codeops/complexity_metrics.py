@@ -12,6 +12,7 @@ from radon.complexity import cc_visit
 from radon.metrics import h_visit, mi_visit
 
 from ifforge.core import pyast
+from ifforge.families.logicif.codeops.source import top_level_functions
 from ifforge.families.logicif.records import ComplexityMetrics
 
 _BLOCKS = (ast.If, ast.For, ast.While, ast.Try, ast.With)
@@ -58,6 +59,19 @@ def logicif_metrics(source: str) -> dict:
         "function_calls": calls,
         "total_function_lines": sum(lines),
     }
+
+
+def measure_functions(source: str) -> list[tuple[str, int, ComplexityMetrics]]:
+    """(name, line, metrics) of each top-level function of a module, measured alone with its
+    decorators, as LogicIF measures one function; raises `SeedSyntaxError` when it does not parse."""
+    names = top_level_functions(source)
+    measured = []
+    for node in pyast.parse(source).body:
+        if isinstance(node, ast.FunctionDef) and node.name in names:
+            text = ast.get_source_segment(source, node, padded=False)
+            decorators = "".join(f"@{ast.unparse(d)}\n" for d in node.decorator_list)
+            measured.append((node.name, node.lineno, measure(decorators + text if not text.startswith("@") else text)))
+    return measured
 
 
 def measure(source: str) -> ComplexityMetrics:

@@ -1,0 +1,100 @@
+"""`ifforge evaluate`: score a model on a benchmark (the evaluate flow), or estimate what that costs.
+
+The settings and the rows are read and checked before Prefect starts; `--dry-run` sends nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from ifforge.cli.common import add_temp_port, fail, use_temp_port
+
+
+def register(commands) -> None:
+    parser = commands.add_parser("evaluate", help="score a model on a benchmark (the evaluate flow)")
+    parser.add_argument("benchmark", help="a version folder, a benchmark folder (its LATEST) or a .jsonl")
+    parser.add_argument("--model", required=True)
+    parser.add_argument("--base-url", help="OpenAI-compatible server (default: OPENAI_BASE_URL)")
+    parser.add_argument("--split", choices=["full", "mini"], default="full")
+    parser.add_argument("--expressions", default="original",
+                        help="original (default), all (e0 = original plus e1..ek), or comma-separated ids")
+    parser.add_argument("--temperature", type=float)
+    parser.add_argument("--max-tokens", type=int, help="default 16000, as in the paper")
+    parser.add_argument("--reasoning-effort", help="passed through to reasoning models")
+    parser.add_argument("--system-prompt")
+    parser.add_argument("--strict-types", action="store_true", help="true is not 1, 20 is not 20.0")
+    parser.add_argument("--analyze-errors", action="store_true", help="LLM-label each failed case's failure mode")
+    parser.add_argument("--analyzer-model", help="model for --analyze-errors (default: --model)")
+    parser.add_argument("--concurrency", type=int)
+    parser.add_argument("--max-retries", type=int, help="retries of a failed request (default 5, with backoff)")
+    parser.add_argument("--no-cache", action="store_true")
+    parser.add_argument("--no-progress", action="store_true")
+    parser.add_argument("--extractor", choices=["rules", "llm"],
+                        help="rules (default): last JSON answer, then LogicIF's **Output:**/**Statistics:**; "
+                             "llm: also an LLM's extraction where the rules find none (reported apart)")
+    parser.add_argument("--extractor-model", help="model for --extractor llm (default: --model)")
+    parser.add_argument("--limit", type=int, help="only the first N tasks (all their cases)")
+    parser.add_argument("--dry-run", action="store_true",
+                        help="print cases, requests, cached requests and a token and cost estimate; send nothing")
+    parser.add_argument("--allow-failures", type=float, metavar="SHARE",
+                        help="share of failed requests that still ends the run well (default 0: any failure "
+                             "ends it Failed, exit 1)")
+    parser.add_argument("--price-input", type=float, metavar="USD", help="price per 1M prompt tokens (for cost)")
+    parser.add_argument("--price-output", type=float, metavar="USD", help="price per 1M completion tokens")
+    add_temp_port(parser)
+    parser.set_defaults(run=run)
+
+
+def options_of(args: argparse.Namespace) -> dict:
+    """The flow's `options`: the evaluation settings given on the command line, and only those."""
+    return {k: v for k, v in {
+        "temperature": args.temperature, "max_tokens": args.max_tokens, "reasoning_effort": args.reasoning_effort,
+        "system_prompt": args.system_prompt, "strict_types": args.strict_types or None,
+        "analyze_errors": args.analyze_errors or None, "analyzer_model": args.analyzer_model,
+        "concurrency": args.concurrency, "no_cache": args.no_cache or None, "extractor": args.extractor,
+        "extractor_model": args.extractor_model, "limit": args.limit, "allow_failures": args.allow_failures,
+        "price_input": args.price_input, "price_output": args.price_output,
+        "max_retries": args.max_retries}.items() if v is not None}
+
+
+def run(args: argparse.Namespace) -> int:
+    import os
+
+    from pydantic import ValidationError
+
+    from ifforge.eval.evaluation import (
+        BenchmarkError,
+        EvalSettings,
+        RequestsFailed,
+        dry_run,
+        limit_tasks,
+        load_rows,
+        locate,
+    )
+    from ifforge.families import UnknownFamily
+
+    options = options_of(args)
+    try:
+        settings = EvalSettings(model=args.model, base_url=args.base_url or os.environ.get("OPENAI_BASE_URL"),
+                                split=args.split, expressions=args.expressions, **options)
+        rows_path, version = locate(Path(args.benchmark), args.split)
+        rows = limit_tasks(load_rows(rows_path, args.expressions), settings.limit)  # checked for their family
+    except (BenchmarkError, ValidationError, UnknownFamily) as error:
+        return fail(error)
+    if args.dry_run:
+        estimate = dry_run(rows, settings, version / "evals" / ".llm_cache.sqlite")
+        print(json.dumps({"benchmark": str(rows_path), "model": settings.model, **estimate}, indent=2))
+        return 0
+    if use_temp_port(args):
+        return 2
+    from ifforge.flows.evaluate import evaluate
+
+    try:
+        folder = evaluate(benchmark=args.benchmark, model=args.model, base_url=args.base_url, split=args.split,
+                          expressions=args.expressions, options=options, progress=not args.no_progress)
+    except RequestsFailed as error:
+        return fail(error, 1)
+    print(Path(folder) / "report.md")
+    return 0

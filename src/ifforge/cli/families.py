@@ -1,0 +1,19 @@
+"""`ifforge families`: one line per family: its id, whether it is built, what a sample is."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def register(commands) -> None:
+    parser = commands.add_parser("families", help="list the benchmark families, one line each")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ifforge.families import FAMILIES
+
+    for entry in FAMILIES.values():
+        state = "" if entry.module else f"  (not built yet: {entry.issue})"
+        print(f"{entry.id:<10} {entry.title}{state}")
+    return 0

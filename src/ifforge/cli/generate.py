@@ -1,0 +1,119 @@
+"""`ifforge generate`: the generate flow, from seeds (or LogicIF's files) to a benchmark version.
+
+Settings, the LLM setup, the input paths and the output folder are checked before Prefect starts,
+so a typo costs no server start-up. With `--llm local` the run asks a llama.cpp server started
+for it and stopped after it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from ifforge.cli.common import add_temp_port, fail, key_value, use_temp_port
+
+
+def register(commands) -> None:
+    parser = commands.add_parser("generate", help="run the generate flow (seeds -> benchmark version)")
+    parser.add_argument("--family", help="benchmark family (default: logicif; `ifforge families` lists them)")
+    parser.add_argument("--seeds", help="LogicIF: folder of seed .py files (default: the seeds shipped with ifforge)")
+    parser.add_argument("--functions", help="LogicIF functions JSONL: {task_id, function} per line")
+    parser.add_argument("--test-cases", help="LogicIF test cases JSONL: {task_id, test_cases} per line (optional: "
+                                             "functions without test cases get generated inputs)")
+    parser.add_argument("--out", help="outputs root (default: outputs)")
+    parser.add_argument("--benchmark",
+                        help="benchmark name, the folder under the outputs root (default: the family id)")
+    parser.add_argument("--config", type=Path, help="settings file (default: ./ifforge.toml when present)")
+    parser.add_argument("--set", action="append", type=key_value, metavar="KEY=VALUE",
+                        help="any setting, e.g. --set min_cases=4 --set max_input_magnitude=1e5")
+    parser.add_argument("--llm", choices=["auto", "none", "openai", "local"],
+                        help="auto (default): LLM stages when a model and server are configured; none: offline; "
+                             "local: start llama.cpp on --model FILE.gguf")
+    parser.add_argument("--model", help="model name (or a GGUF file / gemma3-270m with --llm local)")
+    parser.add_argument("--base-url", help="OpenAI-compatible server (default: OPENAI_BASE_URL)")
+    parser.add_argument("--no-cache", action="store_true", help="neither read nor write the LLM response cache")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bars")
+    add_temp_port(parser)
+    parser.set_defaults(run=run)
+
+
+def options_of(args: argparse.Namespace) -> dict:
+    """The flow's `options`: every `--set`, with the dedicated flags on top."""
+    options = dict(args.set or [])
+    for flag in ("llm", "model", "base_url"):
+        if getattr(args, flag) is not None:
+            options[flag] = getattr(args, flag)
+    if args.no_cache:
+        options["no_cache"] = True
+    if args.no_progress:
+        options["progress"] = False
+    return options
+
+
+def run(args: argparse.Namespace) -> int:
+    from ifforge.core.llm_setup import LLMSetupError, resolve_llm
+    from ifforge.core.settings import SettingsError
+    from ifforge.families import get_family, load_family_settings
+
+    options = options_of(args)
+    local = options.get("llm") == "local"
+    if local:  # the model is a file to serve: the run itself talks to that server over OpenAI's API
+        if not options.get("model"):
+            return fail("--llm local needs --model FILE.gguf (or gemma3-270m)")
+        options["local_model"] = options.pop("model")
+        options["llm"] = "openai"
+    if args.family:
+        options["family"] = args.family
+    for flag in ("seeds", "functions", "test_cases"):
+        if getattr(args, flag) is not None:
+            options[flag] = getattr(args, flag)
+    try:  # validate before Prefect starts, so a typo costs no server start-up
+        settings = load_family_settings({"out": args.out, "benchmark": args.benchmark, **options}, args.config)
+        if not local:
+            resolve_llm(settings, get_family(settings.family).llm_stages)
+    except (SettingsError, LLMSetupError) as error:
+        return fail(error)
+    if use_temp_port(args):
+        return 2
+    from ifforge.core.untrusted import InputError, check_out_dir
+
+    try:  # the inputs' paths and the output folder, before Prefect starts or anything is written
+        get_family(settings.family).check_inputs(settings)
+        check_out_dir(settings.out)
+    except InputError as error:
+        return fail(error)
+    from ifforge.flows.generate import flow_for
+
+    generate = flow_for(settings)
+
+    def flow_run() -> str:
+        return generate(family=settings.family, out=args.out, benchmark=args.benchmark, options=options,
+                        config=str(args.config) if args.config else None)
+
+    if local:
+        from ifforge.core.local_llm import LocalServer, LocalServerError
+
+        try:
+            with LocalServer(str(settings.local_model)) as server:
+                print(f"ifforge: local llama.cpp server on {server.url} ({server.model_name})", file=sys.stderr)
+                options.update(base_url=server.url, model=server.model_name)
+                folder = flow_run()
+        except (LocalServerError, InputError) as error:
+            return fail(error)
+    else:
+        from ifforge.core.llm import LLMFatal
+        from ifforge.flows.generate import LostItems
+
+        try:
+            folder = flow_run()
+        except InputError as error:
+            return fail(error)
+        except (LostItems, LLMFatal) as error:  # the run is Failed in Prefect; here, one line
+            return fail(error, 1)
+    from ifforge.factory import outcome_line
+
+    print(folder)  # stdout: the version's folder, for scripts; stderr, last: what it holds
+    print(f"ifforge: {outcome_line(json.loads((Path(folder) / 'manifest.json').read_text()), folder)}", file=sys.stderr)
+    return 0
