@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
+import threading
 from pathlib import Path
 
 from ifforge.core import pyast
@@ -32,6 +34,17 @@ def _port(text: str) -> int:
     if not 0 <= port <= 65535:
         raise argparse.ArgumentTypeError(f"{port} is not a port (0 to 65535)")
     return port
+
+
+def _seconds(text: str) -> float:
+    """A duration from the command line: a number of seconds above 0, or one clear argparse error."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not seconds > 0 or seconds == float("inf"):
+        raise argparse.ArgumentTypeError(f"{text} is not a duration (a number of seconds above 0)")
+    return seconds
 
 
 def _temporary_port(args: argparse.Namespace) -> int:
@@ -70,6 +83,8 @@ def _generate(args: argparse.Namespace) -> int:
             options[flag] = getattr(args, flag)
     if args.no_cache:
         options["no_cache"] = True
+    if args.timeout is not None:
+        options["llm_timeout"] = args.timeout
     if args.no_progress:
         options["progress"] = False
     local = options.get("llm") == "local"
@@ -173,7 +188,7 @@ def _evaluate(args: argparse.Namespace) -> int:
         "concurrency": args.concurrency, "no_cache": args.no_cache or None, "extractor": args.extractor,
         "extractor_model": args.extractor_model, "limit": args.limit, "allow_failures": args.allow_failures,
         "price_input": args.price_input, "price_output": args.price_output,
-        "max_retries": args.max_retries}.items() if v is not None}
+        "max_retries": args.max_retries, "timeout": args.timeout}.items() if v is not None}
     try:
         settings = EvalSettings(model=args.model, base_url=args.base_url or os.environ.get("OPENAI_BASE_URL"),
                                 split=args.split, expressions=args.expressions, **options)
@@ -521,6 +536,9 @@ def build_parser() -> argparse.ArgumentParser:
     generate.add_argument("--model", help="model name (or a GGUF file / gemma3-270m with --llm local)")
     generate.add_argument("--base-url", help="OpenAI-compatible server (default: OPENAI_BASE_URL)")
     generate.add_argument("--no-cache", action="store_true", help="neither read nor write the LLM response cache")
+    generate.add_argument("--timeout", type=_seconds, metavar="SECONDS",
+                          help="seconds one LLM request may take in all (setting llm_timeout; default 120, "
+                               "1800 with --llm local)")
     generate.add_argument("--no-progress", action="store_true", help="no progress bars")
     generate.add_argument("--temp-port", type=_port, metavar="PORT",
                           help="port of Prefect's temporary server when no `ifforge server` is up (default: random)")
@@ -542,6 +560,8 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--analyzer-model", help="model for --analyze-errors (default: --model)")
     evaluate.add_argument("--concurrency", type=int)
     evaluate.add_argument("--max-retries", type=int, help="retries of a failed request (default 5, with backoff)")
+    evaluate.add_argument("--timeout", type=_seconds, metavar="SECONDS",
+                          help="seconds one request may take in all, reply included (default 600)")
     evaluate.add_argument("--no-cache", action="store_true")
     evaluate.add_argument("--no-progress", action="store_true")
     evaluate.add_argument("--extractor", choices=["rules", "llm"],
@@ -641,13 +661,34 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
-    import signal
+def _stop(signum: int, frame) -> None:
+    """Ctrl-C or TERM: cancel the LLM requests in flight (a reply can take minutes; the run must not
+    wait for it), then unwind, so child servers are stopped too. What was answered is cached."""
+    llm = sys.modules.get("ifforge.core.llm")  # not imported: no request was ever sent
+    if llm is not None:
+        llm.stop_requests()
+    if signum == signal.SIGINT:
+        raise KeyboardInterrupt
+    sys.exit(128 + signum)
 
+
+def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    # a TERM (from `timeout`, a supervisor, CI) unwinds like Ctrl-C, so child servers are stopped too
-    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
-    return args.run(args)
+    if threading.current_thread() is threading.main_thread():  # signal handlers can only be set there
+        signal.signal(signal.SIGTERM, _stop)  # from `timeout`, a supervisor, CI
+        signal.signal(signal.SIGINT, _stop)
+    try:
+        return args.run(args)
+    except KeyboardInterrupt:
+        code = 128 + signal.SIGINT
+    except SystemExit as stop:
+        if stop.code != 128 + signal.SIGTERM:
+            raise
+        code = stop.code
+    if args.command in ("generate", "evaluate"):
+        print(f"ifforge: {args.command} stopped; what was answered is cached: run the same command again to "
+              "resume", file=sys.stderr)
+    return code
 
 
 if __name__ == "__main__":
