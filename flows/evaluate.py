@@ -42,10 +42,12 @@ from ifforge.families import get_family  # noqa: E402
 from ifforge.flows.naming import provisional_name, rename_flow_run, slug  # noqa: E402
 
 
-@task(name="ask-and-score", retries=1, retry_delay_seconds=2, cache_policy=NO_CACHE)
+@task(name="ask-and-score", retries=0, cache_policy=NO_CACHE)
 def evaluate_task(family_id: str, rows: list[dict], settings: EvalSettings, cache_path: str, folder: str,
                   title: str, progress: bool, run: dict[str, Any]) -> dict[str, Any]:
-    """No Prefect cache on purpose: the response cache answers repeated requests, row by row."""
+    """No Prefect cache on purpose: the response cache answers repeated requests, row by row. No
+    Prefect retry either: the LLM client already retried every request within its budget, and a
+    task retry would send every failed request again, with a fresh budget."""
     with stage_bar("evaluate", len(rows), progress) as advance:
         return get_family(family_id).evaluate(rows, settings, Path(cache_path), Path(folder), title, advance, run)
 

@@ -155,7 +155,8 @@ def generate(family: str = "logicif", seeds: str | None = None, functions: str |
     if calls:
         store.write("llm_calls.jsonl", "".join(json.dumps(c) + "\n" for c in calls))
     if lost:
-        raise LostItems(f"{lost} item(s) met an unreachable LLM server and were not cached; {store.path} is left "
+        raise LostItems(f"{lost} item(s) met an unreachable LLM server (or one that answered 200 with no answer) "
+                        f"and were not cached; {store.path} is left "
                         f"unfinished: run again to ask for exactly those")
     begun = time.monotonic()
     export = finalize_task(bench, store, items, settings, side_results)

@@ -7,7 +7,9 @@ of its own. Prefect and the heavy libraries are imported only by the commands th
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
+import threading
 
 from ifforge.cli import (
     batch,
@@ -48,10 +50,31 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
-    import signal
+def _stop(signum: int, frame) -> None:
+    """Ctrl-C or TERM: cancel the LLM requests in flight (a reply can take minutes; the run must not
+    wait for it), then unwind, so child servers are stopped too. What was answered is cached."""
+    llm = sys.modules.get("ifforge.core.llm")  # not imported: no request was ever sent
+    if llm is not None:
+        llm.stop_requests()
+    if signum == signal.SIGINT:
+        raise KeyboardInterrupt
+    sys.exit(128 + signum)
 
+
+def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    # a TERM (from `timeout`, a supervisor, CI) unwinds like Ctrl-C, so child servers are stopped too
-    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
-    return args.run(args)
+    if threading.current_thread() is threading.main_thread():  # signal handlers can only be set there
+        signal.signal(signal.SIGTERM, _stop)  # from `timeout`, a supervisor, CI
+        signal.signal(signal.SIGINT, _stop)
+    try:
+        return args.run(args)
+    except KeyboardInterrupt:
+        code = 128 + signal.SIGINT
+    except SystemExit as stop:
+        if stop.code != 128 + signal.SIGTERM:
+            raise
+        code = stop.code
+    if args.command in ("generate", "evaluate"):
+        print(f"ifforge: {args.command} stopped; what was answered is cached: run the same command again to "
+              "resume", file=sys.stderr)
+    return code

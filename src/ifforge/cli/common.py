@@ -26,6 +26,17 @@ def key_value(text: str) -> tuple[str, object]:
     return key.strip().replace("-", "_"), parsed
 
 
+def seconds(text: str) -> float:
+    """A duration from the command line: a number of seconds above 0, or one clear argparse error."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"{text} is not a duration (a number of seconds above 0)")
+    return value
+
+
 def port(text: str) -> int:
     """A TCP port from the command line: 0 (any free one) to 65535, or one clear argparse error."""
     try:

@@ -9,7 +9,7 @@ import argparse
 import json
 from pathlib import Path
 
-from ifforge.cli.common import add_temp_port, fail, use_temp_port
+from ifforge.cli.common import add_temp_port, fail, seconds, use_temp_port
 
 
 def register(commands) -> None:
@@ -29,6 +29,8 @@ def register(commands) -> None:
     parser.add_argument("--analyzer-model", help="model for --analyze-errors (default: --model)")
     parser.add_argument("--concurrency", type=int)
     parser.add_argument("--max-retries", type=int, help="retries of a failed request (default 5, with backoff)")
+    parser.add_argument("--timeout", type=seconds, metavar="SECONDS",
+                        help="seconds one request may take in all, reply included (default 600)")
     parser.add_argument("--no-cache", action="store_true")
     parser.add_argument("--no-progress", action="store_true")
     parser.add_argument("--extractor", choices=["rules", "llm"],
@@ -56,7 +58,7 @@ def options_of(args: argparse.Namespace) -> dict:
         "concurrency": args.concurrency, "no_cache": args.no_cache or None, "extractor": args.extractor,
         "extractor_model": args.extractor_model, "limit": args.limit, "allow_failures": args.allow_failures,
         "price_input": args.price_input, "price_output": args.price_output,
-        "max_retries": args.max_retries}.items() if v is not None}
+        "max_retries": args.max_retries, "timeout": args.timeout}.items() if v is not None}
 
 
 def run(args: argparse.Namespace) -> int:

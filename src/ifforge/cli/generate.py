@@ -12,7 +12,7 @@ import json
 import sys
 from pathlib import Path
 
-from ifforge.cli.common import add_temp_port, fail, key_value, use_temp_port
+from ifforge.cli.common import add_temp_port, fail, key_value, seconds, use_temp_port
 
 
 def register(commands) -> None:
@@ -34,6 +34,9 @@ def register(commands) -> None:
     parser.add_argument("--model", help="model name (or a GGUF file / gemma3-270m with --llm local)")
     parser.add_argument("--base-url", help="OpenAI-compatible server (default: OPENAI_BASE_URL)")
     parser.add_argument("--no-cache", action="store_true", help="neither read nor write the LLM response cache")
+    parser.add_argument("--timeout", type=seconds, metavar="SECONDS",
+                        help="seconds one LLM request may take in all (setting llm_timeout; default 120, "
+                             "1800 with --llm local)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bars")
     add_temp_port(parser)
     parser.set_defaults(run=run)
@@ -47,6 +50,8 @@ def options_of(args: argparse.Namespace) -> dict:
             options[flag] = getattr(args, flag)
     if args.no_cache:
         options["no_cache"] = True
+    if args.timeout is not None:
+        options["llm_timeout"] = args.timeout
     if args.no_progress:
         options["progress"] = False
     return options

@@ -3,7 +3,8 @@
 What every caller gets without asking: a persistent response cache (sqlite; a re-run makes no
 call it made before, even after a crash), many requests in flight with a concurrency that halves
 on 429 and creeps back up (AIMD), request- and token-per-minute limits, retries with exponential
-backoff and jitter on 429 / 5xx / timeouts / dropped connections (honouring Retry-After), JSON
+backoff and jitter on 429 / 5xx / timeouts / dropped connections (honouring Retry-After) and on a
+200 that carries no answer (an HTML or empty body, no choices, empty content: never cached), JSON
 replies validated against a pydantic model with bounded re-asks, and a usage ledger per stage
 (calls, cache hits, tokens, retries, failures, latency, cost from user-given prices).
 Nothing random or time-based goes into a request, so a re-run is byte-identical and hits the cache.
@@ -28,9 +29,10 @@ from pathlib import Path
 from typing import Any, Literal
 
 import openai
+from openai.types.chat import ChatCompletion
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from ifforge.core.jsontext import last_json_object
+from ifforge.core.jsontext import last_json_object, refusal
 from ifforge.core.untrusted import clean_text
 
 log = logging.getLogger("ifforge.core.llm")
@@ -71,8 +73,18 @@ class LLMUnavailable(LLMError):
     """Retries spent on 429 / 5xx / timeouts / dropped connections: the server, not the model, failed."""
 
 
+class NoAnswer(RuntimeError):
+    """A 200 that carries no answer: a body that is no chat completion (an HTML page, nothing),
+    no choices, or an empty message. A failed request, retried like a 5xx and never cached."""
+
+
 class LLMFatal(RuntimeError):
     """401, 403 or 404: no retry can help, the run must stop. Not an LLMError, so no fallback swallows it."""
+
+
+class Stopped(BaseException):
+    """The run is stopping (Ctrl-C, TERM; see `stop_requests`). A BaseException, so no `except
+    Exception` of a stage takes it for the item's failure: nothing is cached, the item is asked again."""
 
 
 class Deferred(BaseException):
@@ -86,6 +98,28 @@ class Unreachable:
 
     count: int = 0
     last: str = ""
+
+
+_STOPPING = threading.Event()
+_IN_FLIGHT: dict[asyncio.Task, asyncio.AbstractEventLoop] = {}  # every `_send` running, on its loop
+_IN_FLIGHT_LOCK = threading.Lock()
+
+
+def stop_requests() -> None:
+    """Cancel every LLM request in flight in this process (CancelledError) and refuse new ones
+    (`Stopped`), so Ctrl-C or TERM ends a run in seconds, not when the slowest reply comes. What
+    was answered is cached; what was not is asked again by the next run."""
+    _STOPPING.set()
+    with _IN_FLIGHT_LOCK:
+        running = list(_IN_FLIGHT.items())
+    for task, loop in running:
+        with contextlib.suppress(RuntimeError):  # a loop closed meanwhile: nothing left to cancel
+            loop.call_soon_threadsafe(task.cancel)
+
+
+def resume_requests() -> None:
+    """Accept requests again after `stop_requests` (a process that goes on, such as a test's)."""
+    _STOPPING.clear()
 
 
 UNREACHABLE: contextvars.ContextVar[Unreachable | None] = contextvars.ContextVar("ifforge_unreachable", default=None)
@@ -362,7 +396,7 @@ class LLM:
         key = request_key(self.config, messages, schema, prompt_versions or {}, tools, tool_choice)
         if self.cache is not None:
             hit = self.cache.get(key)
-            if hit is not None:
+            if hit is not None and (hit[0] or hit[3].get("tool_calls")):  # an empty reply an older run kept is no answer
                 self.ledger.add(stage, cache_hits=1)
                 extra = hit[3]
                 return Reply(text=hit[0], prompt_tokens=hit[1], completion_tokens=hit[2], cached=True, latency=0.0,
@@ -390,6 +424,20 @@ class LLM:
 
     async def _send(self, messages, *, stage: str, schema: dict | None, tools: list[dict] | None = None,
                     tool_choice: Any = None) -> Reply:
+        task = asyncio.current_task()
+        with _IN_FLIGHT_LOCK:
+            _IN_FLIGHT[task] = asyncio.get_running_loop()
+        try:
+            if _STOPPING.is_set():
+                raise Stopped("the run is stopping: no new requests")
+            return await self._attempts(messages, stage=stage, schema=schema, tools=tools, tool_choice=tool_choice)
+        finally:
+            with _IN_FLIGHT_LOCK:
+                _IN_FLIGHT.pop(task, None)
+
+    async def _attempts(self, messages, *, stage: str, schema: dict | None, tools: list[dict] | None,
+                        tool_choice: Any) -> Reply:
+        """Send until answered, retrying what may pass on a later try, within the retry budget."""
         estimated = sum(len(str(m.get("content") or "")) for m in messages) // 4 + (self.config.max_tokens or 0)
         tooling = {k: v for k, v in {"tools": tools, "tool_choice": tool_choice}.items() if v is not None}
         attempt = 0
@@ -416,26 +464,16 @@ class LLM:
                 failure = error if not isinstance(error, asyncio.TimeoutError) else TimeoutError(
                     f"no complete reply within {self.config.timeout:g} s")
                 retry, wait = self._retryable(failure, attempt)
+            except json.JSONDecodeError as error:  # a 200 that says it is JSON and is not (an empty body)
+                failure = NoAnswer(f"the server answered 200 with a body that is not JSON ({error})")
+                retry, wait = self._retryable(failure, attempt)
             else:
-                latency = time.monotonic() - started
-                self.concurrency.succeeded()
-                choice = response.choices[0] if response.choices else None
-                text = clean_text(choice.message.content or "") if choice else ""
-                calls = tuple({"id": call.id, "type": "function",
-                               "function": {"name": call.function.name,
-                                            "arguments": clean_text(call.function.arguments or "")}}
-                              for call in (choice.message.tool_calls or [] if choice else []))
-                usage = response.usage
-                prompt_tokens = getattr(usage, "prompt_tokens", 0) or 0
-                completion_tokens = getattr(usage, "completion_tokens", 0) or 0
-                self.ledger.add(stage, calls=1, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens,
-                                latency_seconds=latency)
-                self.ledger.record_call({"stage": stage, "model": self.config.model, "prompt_tokens": prompt_tokens,
-                                         "completion_tokens": completion_tokens, "latency": round(latency, 3),
-                                         "attempts": attempt + 1})
-                log.debug("%s: %d+%d tokens in %.2fs", stage, prompt_tokens, completion_tokens, latency)
-                return Reply(text, prompt_tokens, completion_tokens, False, latency, calls,
-                             choice.finish_reason if choice else None)
+                problem = no_answer(response)
+                if problem is not None:
+                    failure = NoAnswer(f"the server answered 200 with {problem}")
+                    retry, wait = self._retryable(failure, attempt)
+                else:
+                    return self._reply(response, stage, time.monotonic() - started, attempt)
             if not retry:
                 self.ledger.add(stage, failures=1)
                 seen = UNREACHABLE.get()
@@ -450,6 +488,25 @@ class LLM:
             self.ledger.add(stage, retries=1)
             log.info("%s: %s, retry %d in %.2fs", stage, type(failure).__name__, attempt, wait)
             await asyncio.sleep(wait)
+
+    def _reply(self, response: Any, stage: str, latency: float, attempt: int) -> Reply:
+        """The answer of a completion `no_answer` found usable, counted in the ledger."""
+        self.concurrency.succeeded()
+        choice = response.choices[0]
+        text = clean_text(choice.message.content or "")
+        calls = tuple({"id": call.id, "type": "function",
+                       "function": {"name": call.function.name, "arguments": clean_text(call.function.arguments or "")}}
+                      for call in choice.message.tool_calls or [])
+        usage = getattr(response, "usage", None)
+        prompt_tokens = getattr(usage, "prompt_tokens", 0) or 0
+        completion_tokens = getattr(usage, "completion_tokens", 0) or 0
+        self.ledger.add(stage, calls=1, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens,
+                        latency_seconds=latency)
+        self.ledger.record_call({"stage": stage, "model": self.config.model, "prompt_tokens": prompt_tokens,
+                                 "completion_tokens": completion_tokens, "latency": round(latency, 3),
+                                 "attempts": attempt + 1})
+        log.debug("%s: %d+%d tokens in %.2fs", stage, prompt_tokens, completion_tokens, latency)
+        return Reply(text, prompt_tokens, completion_tokens, False, latency, calls, choice.finish_reason)
 
     def _fatal(self, error: openai.APIStatusError) -> LLMFatal:
         where = self.config.base_url or "the OpenAI API"
@@ -519,11 +576,28 @@ class LLM:
         raise LLMError(f"reply never fit {model.__name__} after {self.config.reasks + 1} tries: {problem}")
 
 
+def no_answer(response: Any) -> str | None:
+    """What a 200 lacks to be an answer, or None. `openai` hands back a body that is not JSON as
+    text, and one that is JSON of another shape unchecked: neither may reach the cache."""
+    if not isinstance(response, ChatCompletion):
+        return f"a body that is no chat completion ({str(response)[:80]!r})"
+    choices = getattr(response, "choices", None)
+    if not isinstance(choices, list) or not choices:
+        return "no choices"
+    message = getattr(choices[0], "message", None)
+    if message is None:
+        return "a choice without a message"
+    if not getattr(message, "content", None) and not getattr(message, "tool_calls", None):
+        return f"an empty reply (finish_reason {getattr(choices[0], 'finish_reason', None)})"
+    return None
+
+
 def parse_reply(text: str, model: type[BaseModel]) -> tuple[BaseModel | None, str]:
     """The last JSON object in `text` validated as `model`, or None and the reason it failed."""
     value = last_json_object(text)
     if value is None:
-        return None, "no JSON object found in the reply"
+        refused = refusal(text)
+        return None, f"no JSON object read: the reply {refused}" if refused else "no JSON object found in the reply"
     value = json.loads(clean_text(json.dumps(value, ensure_ascii=False)))  # a "\ud800" escape in the reply: no lone surrogates
     try:
         return model.model_validate(value), ""
@@ -547,6 +621,7 @@ class LLMHub:
         self._clients: dict[tuple, LLM] = {}
         self._limits: dict[str | None, tuple[AdaptiveConcurrency, RateLimit]] = {}
         self._caches: dict[str, ResponseCache] = {}
+        self.closed = False
 
     def llm(self, config: LLMConfig, cache_path: Path | None = None) -> LLM:
         """The run's client for this model and response cache (one of each, made on first use)."""
@@ -565,6 +640,9 @@ class LLMHub:
 
     def run(self, make: Any, tag: str) -> Any:
         """Run the coroutine `make()` on the hub's loop with CALL_TAG = tag; block for its result."""
+        if self.closed:
+            raise Stopped("the run's LLM hub is closed: the run is stopping")
+
         async def tagged():
             CALL_TAG.set(tag)
             return await make()
@@ -578,7 +656,16 @@ class LLMHub:
         return self.ledger.calls_tagged(tag)
 
     def close(self) -> None:
+        """Cancel what still runs (a run stopped by Ctrl-C or TERM: its shards, blocked in `run`,
+        get CancelledError instead of waiting forever on a loop that is gone), then close the
+        clients and stop the loop. A closed hub runs nothing more."""
+        self.closed = True
+
         async def close_all():
+            running = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
+            for task in running:
+                task.cancel()
+            await asyncio.gather(*running, return_exceptions=True)
             for client in list(self._clients.values()):
                 await client.close()
 
@@ -592,12 +679,15 @@ class LLMHub:
 
 
 _HUBS: dict[str, LLMHub] = {}
+_CLOSED_RUNS: set[str] = set()  # a shard that starts after its run closed its hub must not open another
 _HUBS_LOCK = threading.Lock()
 
 
 def hub_for(run_id: str) -> LLMHub:
     """The hub of a run in this process (made on first use): every shard of the run finds the same."""
     with _HUBS_LOCK:
+        if run_id in _CLOSED_RUNS:
+            raise Stopped(f"run {run_id}: its LLM hub is closed, the run is stopping")
         if run_id not in _HUBS:
             _HUBS[run_id] = LLMHub()
         return _HUBS[run_id]
@@ -606,6 +696,7 @@ def hub_for(run_id: str) -> LLMHub:
 def close_hub(run_id: str) -> None:
     with _HUBS_LOCK:
         hub = _HUBS.pop(run_id, None)
+        _CLOSED_RUNS.add(run_id)
     if hub is not None:
         hub.close()
 

@@ -180,6 +180,8 @@ def save_answers(client: openai.OpenAI, batch: Any, cache: ResponseCache, config
                   "function": {"name": call["function"]["name"],
                                "arguments": clean_text(call["function"].get("arguments") or "")}}
                  for call in message.get("tool_calls") or []]
+        if not message.get("content") and not calls:  # no answer: asked again online, never cached
+            continue
         usage = body.get("usage") or {}
         prompt_tokens, completion_tokens = usage.get("prompt_tokens") or 0, usage.get("completion_tokens") or 0
         cache.put(key, config.model, clean_text(message.get("content") or ""), prompt_tokens, completion_tokens,

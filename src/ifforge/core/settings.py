@@ -91,6 +91,18 @@ class Settings(BaseModel):
         return self
 
     @model_validator(mode="after")
+    def _local_serving_defaults(self) -> Settings:
+        """llama.cpp's server answers one request at a time, and a small model on a CPU may take
+        minutes per reply: requests queued behind it would time out, and their retries would pile
+        up behind the abandoned ones it still works on. So with a local model, unless set: one
+        request in flight, a long timeout, one retry."""
+        if self.local_model is not None:
+            for name, value in LOCAL_DEFAULTS.items():
+                if name not in self.model_fields_set:
+                    object.__setattr__(self, name, value)
+        return self
+
+    @model_validator(mode="after")
     def _benchmark_defaults_to_family(self) -> Settings:
         if not self.benchmark:
             object.__setattr__(self, "benchmark", self.family)
@@ -113,6 +125,7 @@ class Settings(BaseModel):
         return {k: v for k, v in dumped.items() if k not in skip | INPUT_PATHS}
 
 
+LOCAL_DEFAULTS = {"llm_concurrency": 1, "llm_timeout": 1800.0, "llm_max_retries": 1}  # --llm local
 INPUT_PATHS = {"seeds", "functions", "test_cases"}  # hashed by content, not by path
 
 

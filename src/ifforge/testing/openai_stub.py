@@ -2,7 +2,8 @@
 
 It speaks just enough of the chat-completions API for the real `openai` client: a test decides,
 request by request, what comes back (a reply, an HTTP error with headers, a delay, a dropped
-connection), and every request body is recorded for assertions. It also speaks the files and
+connection, a 200 that is no answer: any body at all, or a completion without choices), and every
+request body is recorded for assertions. It also speaks the files and
 batches endpoints of the Batch API: a batch's lines are answered by the same handler when the batch
 is next retrieved (unless `hold` is set: then it stays in progress), and it can be cancelled.
 Every call is recorded as (method, path) in `calls`.
@@ -10,6 +11,7 @@ Every call is recorded as (method, path) in `calls`.
 
 from __future__ import annotations
 
+import contextlib
 import email.parser
 import email.policy
 import json
@@ -33,6 +35,9 @@ class Answer:
     drop: bool = False  # close the connection without answering
     tool_calls: list[dict[str, str]] | None = None  # [{"name": ..., "arguments": "<json text>"}]
     trickle: float = 0.0  # seconds between bytes of the body: a server that never quite finishes
+    body: str | None = None  # status 200 with exactly this body (an HTML page, nothing), in place of a completion
+    content_type: str = "application/json"  # of `body`
+    no_choices: bool = False  # a completion with `choices: []`
 
 
 Handler = Callable[[dict[str, Any]], Answer]
@@ -154,7 +159,8 @@ class StubServer:
                     self.send_header(key, value)
                 self.end_headers()
                 if not trickle:
-                    self.wfile.write(data)
+                    with contextlib.suppress(OSError):  # the client gave up (a timeout, a stopped run)
+                        self.wfile.write(data)
                     return
                 try:
                     for index in range(len(data)):
@@ -164,9 +170,9 @@ class StubServer:
                 except OSError:  # the client gave up
                     pass
 
-            def _raw(self, data: bytes) -> None:
+            def _raw(self, data: bytes, content_type: str = "application/octet-stream") -> None:
                 self.send_response(200)
-                self.send_header("Content-Type", "application/octet-stream")
+                self.send_header("Content-Type", content_type)
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
                 self.wfile.write(data)
@@ -222,6 +228,9 @@ class StubServer:
                     self.close_connection = True
                     self.connection.shutdown(2)
                     return
+                if answer.body is not None:
+                    self._raw(answer.body.encode(), answer.content_type)
+                    return
                 if answer.status != 200:
                     self._send(answer.status, {"error": {"message": answer.error or f"status {answer.status}",
                                                          "type": "stub_error"}}, answer.headers)
@@ -242,6 +251,7 @@ def _completion(request: dict[str, Any], answer: Answer) -> dict[str, Any]:
                                  for i, c in enumerate(answer.tool_calls)]
     return {
         "id": "chatcmpl-stub", "object": "chat.completion", "created": 0, "model": request.get("model", "stub"),
-        "choices": [{"index": 0, "finish_reason": "tool_calls" if answer.tool_calls else "stop", "message": message}],
+        "choices": [] if answer.no_choices else [
+            {"index": 0, "finish_reason": "tool_calls" if answer.tool_calls else "stop", "message": message}],
         "usage": {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion},
     }

@@ -16,7 +16,7 @@ from typing import Any
 
 import pandas as pd
 
-from ifforge.core.jsontext import json_objects
+from ifforge.core import jsontext
 from ifforge.eval.asking import usage
 from ifforge.eval.intervals import shown, wilson
 from ifforge.eval.template import Scorer
@@ -67,7 +67,7 @@ def calls_of(replies: list, protocol: str | None) -> list[tuple[str, Any]]:
     for reply in replies:
         if protocol == "text":
             text = reply if isinstance(reply, str) else (reply or {}).get("text") or ""
-            found = [o for o in json_objects(text) if "name" in o and "arguments" in o]
+            found = [o for o in jsontext.json_objects(text) if "name" in o and "arguments" in o]
             if found:
                 calls.append((str(found[-1]["name"]), found[-1]["arguments"]))
         elif isinstance(reply, dict):
@@ -84,8 +84,8 @@ def _arguments(raw: Any) -> dict[str, Any] | None:
     if not isinstance(raw, str):
         return None
     try:
-        parsed = json.loads(raw)
-    except (ValueError, RecursionError):
+        parsed = jsontext.loads(raw)
+    except ValueError:
         return None
     return parsed if isinstance(parsed, dict) else None
 

@@ -15,6 +15,7 @@ import json
 import re
 from typing import Any
 
+from ifforge.core import jsontext
 from ifforge.families.lifbench.scenarios import TAGS
 
 CAPABILITIES = ("original", "numerical", "spatial", "format", "logic", "recognition")
@@ -35,14 +36,14 @@ def clean(reply: str | None) -> str:
 def json_in(text: str, opener: str) -> tuple[Any, str | None]:
     """(value, how): the whole text as JSON (`whole`), else the outermost `[...]` / `{...}` in it (`inside`)."""
     try:
-        return json.loads(text), "whole"
+        return jsontext.loads(text), "whole"
     except ValueError:
         pass
     closer = {"[": "]", "{": "}"}[opener]
     start, end = text.find(opener), text.rfind(closer)
     if 0 <= start < end:
         try:
-            return json.loads(text[start:end + 1]), "inside"
+            return jsontext.loads(text[start:end + 1]), "inside"
         except ValueError:
             pass
     return None, None
@@ -226,7 +227,7 @@ def _group_lines(reply: str) -> tuple[list[list[list[Any]]], int]:
     groups = []
     for line in lines:
         try:
-            value = json.loads(line)
+            value = jsontext.loads(line)
         except ValueError:
             continue
         if isinstance(value, list) and value and all(isinstance(v, list) for v in value):

@@ -175,7 +175,7 @@ class LifbenchScorer(Scorer):
     def headline(self, summary: dict[str, Any]) -> str:
         overall = summary["overall"]
         ifs = {name: (value or {}).get("ifs") for name, value in summary.get("stability", {}).items()}
-        return f"ARS {overall.get('ars', 0):.3f}, full points {overall.get('full_points_shown', '-')}, IFS {ifs}"
+        return f"ARS {overall.get('ars') or 0:.3f}, full points {overall.get('full_points_shown', '-')}, IFS {ifs}"
 
 
 SCORER = LifbenchScorer()

@@ -146,17 +146,18 @@ def sections(summary: dict[str, Any]) -> list[str]:
 
 
 def plots(summary: dict[str, Any], folder: Path) -> list[Path]:
-    """PNG plots: accuracy by tier, by complexity decile, and failure modes."""
+    """PNG plots: accuracy by tier, by complexity decile, and failure modes. A group with nothing
+    scored (every request failed) has no point to plot: it is left out, and a plot with no group is not drawn."""
     pyplot()  # the file-only backend, before pandas draws
     written = []
-    tiers = summary.get("by_difficulty") or {}
+    tiers = {tier: row for tier, row in (summary.get("by_difficulty") or {}).items() if row.get("tasks")}
     if tiers:
         frame = pd.DataFrame({tier: {k: row.get(f"task_{k}") for k in ("output", "state", "both")}
                               for tier, row in tiers.items()}).T
         axis = frame.plot.bar(rot=0, ylim=(0, 1), title="Task accuracy by difficulty")
         axis.set_ylabel("accuracy")
         written.append(save_figure(axis.figure, folder / "accuracy_by_tier.png", 110))
-    deciles = summary.get("by_complexity_decile") or {}
+    deciles = {k: row for k, row in (summary.get("by_complexity_decile") or {}).items() if row.get("cases")}
     if deciles:
         frame = pd.DataFrame({k: {m: row.get(f"case_{m}") for m in ("output", "state", "both")}
                               for k, row in deciles.items()}).T

@@ -5,7 +5,8 @@ The answer is taken from the response in this order, and how it was found is kep
 2. `labelled`: LogicIF's own answer format, `**Output:** <value>` then `**Statistics:** <object>`
    (the last such pair; values as JSON, or as Python literals, which are read, never run);
 3. `llm`: on request, an LLM's extraction, as LogicIF's release does it (`extraction.py`).
-A response with none of these is a format failure, counted apart. Output passes iff it equals the
+A response with none of these is a format failure, counted apart; so is a response the bounded
+reader refuses (`core/jsontext.py`: too long, too deeply nested, an integer too long), with the reason. Output passes iff it equals the
 gold output, state passes iff the whole tracker dict equals the gold one, with Python equality after
 JSON decoding (so `true == 1` and `20 == 20.0`), as the original release does. `strict_types` also
 requires the same JSON types everywhere (`true` is not `1`, `20` is not `20.0`).
@@ -13,15 +14,12 @@ requires the same JSON types everywhere (`true` is not `1`, `20` is not `20.0`).
 
 from __future__ import annotations
 
-import ast
 import json
 import re
 from dataclasses import dataclass
 from typing import Any
 
-from ifforge.core.jsontext import last_json_object
-
-_decoder = json.JSONDecoder()
+from ifforge.core.jsontext import decode_at, last_json_object, python_literal, refusal
 # a label on its own: "**Output:**", "Output:", "### Statistics", "__Stats__:", "- **Output**:"
 _LABEL = re.compile(r"(?im)^[ \t>#*_-]*(output|statistics|stats)[ \t*_]*:?[ \t*_]*(?::[ \t*_]*)?(?=\S|$)")
 _FENCE = re.compile(r"^```[a-zA-Z]*\s*|\s*```$")
@@ -34,6 +32,7 @@ class Verdict:
     output_ok: bool
     stats_ok: bool
     extracted_by: str = "none"  # json, labelled, llm, given (a LogicIF `llm_output`), none
+    reason: str = ""  # why no answer was read, when the reply was refused unread
 
     @property
     def both_ok(self) -> bool:
@@ -46,14 +45,14 @@ def _literal(text: str) -> tuple[bool, Any]:
     if not text:
         return False, None
     try:
-        value, end = _decoder.raw_decode(text)
+        value, end = decode_at(text)
         if not text[end:].strip():
             return True, value
-    except json.JSONDecodeError:
+    except ValueError:
         pass
     try:
-        return True, ast.literal_eval(text)
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return True, python_literal(text)
+    except ValueError:
         return False, None
 
 
@@ -79,10 +78,10 @@ def _stats_after(text: str) -> dict[str, Any] | None:
         if ok and isinstance(value, dict):
             return value
         try:
-            value, _ = _decoder.raw_decode(stripped)
+            value, _ = decode_at(stripped)
             if isinstance(value, dict):
                 return value
-        except json.JSONDecodeError:
+        except ValueError:
             pass
     found: dict[str, Any] = {}
     for line in stripped.splitlines():
@@ -132,7 +131,7 @@ def labelled_answer(response: str) -> dict[str, Any] | None:
 
 def extract_answer(response: str | None) -> tuple[dict[str, Any] | None, str]:
     """(the answer holding `output` and `stats`, how it was found) or (None, "none")."""
-    if not response:
+    if not response or refusal(response):
         return None, "none"
     answer = last_json_object(response, required=("output", "stats"))
     if answer is not None:
@@ -164,4 +163,6 @@ def judge_answer(gold_output: Any, gold_stats: dict[str, Any], answer: dict[str,
 
 def judge(gold_output: Any, gold_stats: dict[str, Any], response: str | None, strict_types: bool = False) -> Verdict:
     answer, how = extract_answer(response)
-    return judge_answer(gold_output, gold_stats, answer, how, strict_types)
+    verdict = judge_answer(gold_output, gold_stats, answer, how, strict_types)
+    refused = refusal(response) if response and not verdict.formatted else None
+    return Verdict(False, False, False, reason=f"reply {refused}") if refused else verdict

@@ -16,14 +16,15 @@ Decisions, so scores are reproducible:
 
 from __future__ import annotations
 
-import ast
 import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from ifforge.core import jsontext
+
 _BLOCK = re.compile(r"#{2,}\s*final\s+results\s*#{2,}", re.IGNORECASE)
-_LINE = re.compile(r"^[\s*`>_-]*\[\s*(step\s*(\d+)|final)\s*\][\s*`_]*[:：=]?(.*)$", re.IGNORECASE | re.MULTILINE)
+_LINE = re.compile(r"^[\s*`>_-]*\[\s*(step\s*(\d{1,9})|final)\s*\][\s*`_]*[:：=]?(.*)$", re.IGNORECASE | re.MULTILINE)  # a step number of at most 9 digits: int() refuses 4,301
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 UNREAD = object()  # a value that could not be read (None is a value: JSON null, minus infinity)
 
@@ -55,14 +56,14 @@ def parse_reply(text: str | None) -> Reply:
 
 def _structured(text: str) -> bool:
     try:
-        json.loads(text)
+        jsontext.loads(text)
         return True
     except ValueError:
         pass
     try:
-        ast.literal_eval(text)
+        jsontext.python_literal(text)
         return True
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+    except ValueError:
         return False
 
 
@@ -107,19 +108,20 @@ def read_value(raw: str | None) -> Any:
     if not text:
         return UNREAD
     try:
-        value = json.loads(text)
+        value = jsontext.loads(text)
         return None if value == float("-inf") else value
     except ValueError:
         pass
     try:
-        return _plain(ast.literal_eval(text))
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return _plain(jsontext.python_literal(text))
+    except ValueError:
         pass
     if re.fullmatch(r"[-−]\s*(inf|infinity|∞)", text, re.IGNORECASE):
         return None
-    if match := re.fullmatch(r"([-+]?\d*\.?\d+)\s*%", text):
+    short = len(text) <= 100  # the two patterns below backtrack: on a long run of digits, for seconds
+    if short and (match := re.fullmatch(r"([-+]?\d*\.?\d+)\s*%", text)):
         return float(match[1]) / 100
-    if match := re.fullmatch(r"([-+]?\d*\.?\d+)\s*/\s*(\d*\.?\d+)", text):
+    if short and (match := re.fullmatch(r"([-+]?\d*\.?\d+)\s*/\s*(\d*\.?\d+)", text)):
         denominator = float(match[2])
         return float(match[1]) / denominator if denominator else UNREAD
     if match := _NUMBER.search(text):

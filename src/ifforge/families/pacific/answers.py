@@ -14,7 +14,9 @@ from __future__ import annotations
 import re
 from typing import Any, Literal
 
-_OPENING = re.compile(r"\[\s*answer\s*\]\s*\[\s*(\d+)\s*\]", re.IGNORECASE)
+from ifforge.core.untrusted import MAX_INT_DIGITS
+
+_OPENING = re.compile(r"\[\s*answer\s*\]\s*\[\s*(\d{1,9})\s*\]", re.IGNORECASE)  # at most 9 digits: int() refuses 4,301
 _CLOSING = re.compile(r"\[\s*[\\/]\s*answer\s*\]", re.IGNORECASE)
 _UNCLOSED_LINE = re.compile(r"[^\n]*")
 _INT = re.compile(r"[+-]?\d+")
@@ -70,6 +72,8 @@ def coerce(raw: str, expected: Literal["int", "str"]) -> tuple[Any, str]:
         bare = value.strip("\"'`").strip()
         bare = bare[:-1] if bare.endswith(".") else bare
         if _INT.fullmatch(bare):
+            if len(bare.lstrip("+-")) > MAX_INT_DIGITS:  # Python refuses to read it: a traceback, not a verdict
+                return None, f"a whole number of more than {MAX_INT_DIGITS} digits"
             return int(bare), ""
         return None, f"not a whole number: {raw[:60]!r}"
     if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'`":

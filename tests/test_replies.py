@@ -1,0 +1,326 @@
+"""A model reply cannot end a run (issue 21, part 2): hostile replies are verdicts, a 200 without an
+answer is a failed request (retried, never cached, never scored), every family's evaluate ends with
+its report, a re-run asks again for exactly what failed, and Ctrl-C stops a run with a request in
+flight. Every reply comes from the stub OpenAI-compatible server, over HTTP."""
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+import zlib
+from pathlib import Path
+
+import pytest
+
+from ifforge.core import jsontext
+from ifforge.core.llm import (
+    LLM,
+    LLMConfig,
+    LLMUnavailable,
+    ResponseCache,
+    Stopped,
+    close_hub,
+    hub_for,
+    resume_requests,
+    stop_requests,
+)
+from ifforge.eval.evaluation import EvalSettings, RequestsFailed
+from ifforge.families.logicif.scoring import score_frame
+from ifforge.families import get_family
+from ifforge.testing.openai_stub import Answer, StubServer
+
+HUGE = "9" * 5000  # Python refuses to read an int of more than 4,300 digits
+DEEP = "[" * 3000 + "]" * 3000  # deeper than the interpreter's recursion
+HOSTILE = (f'{{"output": {HUGE}, "stats": {{"n": 1}}}}', f'Sure: {{"output": {DEEP}, "stats": {{}}}}',
+           f"**Output:** 0x{'f' * 5000}\n**Statistics:** {{\"n\": {HUGE}}}", f"[ANSWER][{HUGE}] 1 [\\ANSWER]",
+           f"### Final Results ###\n[Step1] : {DEEP}\n[Step{HUGE}] : 1\n[Final] : 0x{'f' * 5000}",
+           f"[Final] : {HUGE}", "{" * 200_000, "x" * (jsontext.MAX_CHARS + 1))
+NO_ANSWER = {  # a 200 that carries no answer, each way a server was seen to send one
+    "html": Answer(body="<html><body><h1>502 Bad Gateway</h1></body></html>", content_type="text/html"),
+    "empty body": Answer(body=""),
+    "no choices": Answer(no_choices=True),
+    "empty content": Answer(content=""),
+}
+
+
+def test_the_json_reader_refuses_what_python_cannot_read_and_reads_the_rest():
+    assert jsontext.last_json_object(f'{{"output": {HUGE}}}') is None
+    assert jsontext.last_json_object(f'{{"output": {DEEP}}}') is None
+    assert jsontext.refusal(DEEP) == "nests brackets deeper than 100 levels"
+    assert "longer than" in jsontext.refusal("x" * (jsontext.MAX_CHARS + 1))
+    with pytest.raises(ValueError, match="4300 digits"):
+        jsontext.loads(HUGE)
+    with pytest.raises(ValueError, match="4300 digits"):
+        jsontext.python_literal(f"[1, 0x{'f' * 5000}]")
+    with pytest.raises(ValueError, match="deeper"):
+        jsontext.loads("[" * 150 + "]" * 150)
+    # what is within the bounds reads as before: an object after a broken one, the largest int allowed
+    text = f'{{broken {{"output": {"9" * 4300}, "stats": {{"n": [[1]]}}}} and prose'
+    assert jsontext.last_json_object(text, ("output",))["stats"] == {"n": [[1]]}
+    assert jsontext.loads(" [1, 2] ") == [1, 2] and jsontext.python_literal("(1, {2})") == (1, {2})
+
+
+def _rows_of_every_family() -> dict[str, list[dict]]:
+    from test_exports import ifeval_fc_rows, lifbench_rows, mcbench_rows, pacific_rows
+
+    logicif = [{"family": "logicif", "task_id": f"t{k}", "test_case_id": case, "instruction": f"[t{k}#{case}] Do it.",
+                "code_output": {"output": k, "stats": {"n": case}}} for k in range(3) for case in range(2)]
+    return {"logicif": logicif, "pacific": pacific_rows()[:6], "ifeval-fc": ifeval_fc_rows()[:6],
+            "mcbench": mcbench_rows()[:6], "lifbench": lifbench_rows()[:4]}
+
+
+@pytest.fixture(scope="module")
+def family_rows():
+    return _rows_of_every_family()
+
+
+def test_hostile_replies_are_verdicts_in_every_family(family_rows):
+    for family_id, rows in family_rows.items():
+        family = get_family(family_id)
+        for row in {row.get("mode"): row for row in rows}.values():  # PACIFIC: a prompt and a chat; others: one
+            for reply in HOSTILE:
+                turns = len(row.get("messages", [])) if row.get("mode") == "chat" else 1
+                replies = [{"text": reply, "tool_calls": [{"function": {"name": row["function_name"], "arguments": reply}}]}] \
+                    if family_id == "ifeval-fc" else [reply] * turns
+                if family_id == "logicif":
+                    verdict = score_frame([{**row, "response": reply}]).iloc[0]
+                    assert not verdict["both_ok"] and not verdict["request_failed"]
+                else:
+                    assert family.check(row, replies)["correct"] is False, (family_id, reply[:40])
+    refused = score_frame([{**family_rows["logicif"][0], "response": "{" * 200_000}]).iloc[0]
+    assert refused["unread"] == "reply nests brackets deeper than 100 levels" and not refused["formatted"]
+
+
+def _llm(server, cache=None, **overrides):
+    return LLM(LLMConfig(model="m", base_url=server.url, api_key="k", timeout=10, **overrides), cache)
+
+
+def _chat(llm, text="hi"):
+    async def go():
+        try:
+            return await llm.chat([{"role": "user", "content": text}], stage="t")
+        finally:
+            await llm.close()
+    return asyncio.run(go())
+
+
+def test_a_200_without_an_answer_is_a_failed_request_retried_then_asked_again_never_cached(tmp_path):
+    for kind, answer in NO_ANSWER.items():
+        cache = ResponseCache(tmp_path / f"{kind}.sqlite")
+        with StubServer(lambda request: answer) as server:
+            with pytest.raises(LLMUnavailable, match="answered 200 with"):
+                _chat(_llm(server, cache, max_retries=1))
+            assert len(server.requests) == 2, kind  # retried within the budget, like a 5xx
+            server.handler = lambda request: Answer(content="an answer")
+            assert _chat(_llm(server, cache)).text == "an answer"  # nothing was cached: asked again
+            assert len(server.requests) == 3
+            assert _chat(_llm(server, cache)).cached and len(server.requests) == 3
+        cache.close()
+    # an empty reply that an older version cached is no answer either: it is asked again
+    old = ResponseCache(tmp_path / "old.sqlite")
+    with StubServer(lambda request: Answer(content="")) as server:
+        llm = _llm(server, old, max_retries=0)
+        from ifforge.core.llm import request_key
+
+        old.put(request_key(llm.config, [{"role": "user", "content": "hi"}], None, {}), "m", "", 1, 0)
+        with pytest.raises(LLMUnavailable):
+            _chat(llm)
+        assert len(server.requests) == 1
+    old.close()
+
+
+def test_an_empty_reply_in_a_generate_stage_is_lost_not_cached_and_asked_again(tmp_path):
+    """A stage falls back when the model fails (as LogicIF's stages do); a fallback after a 200
+    without an answer must not be cached as the item's outcome."""
+    from ifforge.core.llm import LLMError
+    from ifforge.core.records import Outcome
+    from ifforge.core.runner import Stage, run_items
+    from ifforge.core.store import ItemCache
+
+    async def ask(item, llm, config):
+        try:
+            return Outcome(kept=(await llm.chat([{"role": "user", "content": item}], stage="ask")).text)
+        except LLMError:
+            return Outcome(kept=f"fallback for {item}")
+
+    def answer(request):
+        text = request["messages"][-1]["content"]
+        return Answer(content="" if text == "b" else text.upper())
+
+    with StubServer(answer) as server:
+        stage = Stage(name="ask", version="1", output=str, function=lambda item: None, llm_function=ask,
+                      llm=LLMConfig(model="m", base_url=server.url, api_key="k", max_retries=1))
+        cache, responses = ItemCache(tmp_path / "items"), tmp_path / "responses.sqlite"
+        first = run_items(stage, ["a", "b", "c"], cache, response_cache=responses)
+        assert first.lost == 1 and [o.kept for o in first.outcomes] == ["A", None, "C"]
+        assert first.outcomes[1].dropped[0].reason == "llm_unreachable"
+        assert "empty reply" in first.outcomes[1].dropped[0].detail
+        asked = len(server.requests)
+        assert asked == 2 + 2  # a and c once, b twice (one retry)
+        server.handler = lambda request: Answer(content=request["messages"][-1]["content"].upper())
+        second = run_items(stage, ["a", "b", "c"], cache, response_cache=responses)
+        assert [o.kept for o in second.outcomes] == ["A", "B", "C"] and second.lost == 0
+        assert [r["messages"][-1]["content"] for r in server.requests[asked:]] == ["b"]  # exactly what failed
+
+
+def _kind(request) -> str:
+    """What the server says to a request, fixed by its content: no answer, a hostile answer, or a fine one."""
+    kinds = [*NO_ANSWER, "hostile", "fine", "fine"]
+    return kinds[zlib.crc32(json.dumps(request["messages"]).encode()) % len(kinds)]
+
+
+def _flaky(request):
+    kind = _kind(request)
+    if kind in NO_ANSWER:
+        return NO_ANSWER[kind]
+    if kind == "hostile":
+        return Answer(content=HOSTILE[zlib.crc32(json.dumps(request["messages"]).encode()) % 3])
+    return Answer(content="I think the answer is 3.")
+
+
+def test_every_familys_evaluate_scores_hostile_replies_keeps_failures_apart_and_a_rerun_asks_only_those(
+        family_rows, tmp_path):
+    for family_id, rows in family_rows.items():
+        family, folder = get_family(family_id), tmp_path / family_id
+        with StubServer(_flaky) as server:
+            settings = EvalSettings(model="m", base_url=server.url, api_key="k", max_retries=0)
+            summary = family.evaluate(rows, settings, folder / "cache.sqlite", folder / "run1", "t")
+            assert (folder / "run1" / "report.md").exists()
+            results = [json.loads(line) for line in (folder / "run1" / "responses.jsonl").read_text().splitlines()]
+            failed = sum(bool(r["request_failed"]) for r in results)
+            assert summary["request_failures"] == failed > 0, family_id
+            assert failed < len(rows), family_id  # the hostile and fine replies were scored as answers
+            keys = [json.dumps(r["messages"]) for r in server.requests]
+            no_answer = {k for k, r in zip(keys, server.requests) if _kind(r) in NO_ANSWER}
+            answered = set(keys) - no_answer
+
+            server.handler = lambda request: Answer(content="Now an answer.")
+            server.requests.clear()
+            family.evaluate(rows, settings, folder / "cache.sqlite", folder / "run2", "t")
+            asked = {json.dumps(r["messages"]) for r in server.requests}
+            assert no_answer <= asked and not asked & answered, family_id  # again: what failed, nothing else
+            if family_id != "pacific":  # a chat also asks the turns it never reached
+                assert asked == no_answer and len(server.requests) == len(no_answer), family_id
+            results = [json.loads(line) for line in (folder / "run2" / "responses.jsonl").read_text().splitlines()]
+            assert not any(r["request_failed"] for r in results)
+
+
+def test_every_familys_evaluate_with_every_request_failed_still_writes_its_report(family_rows, tmp_path):
+    with StubServer(lambda request: Answer(status=503)) as server:
+        settings = EvalSettings(model="m", base_url=server.url, api_key="k", max_retries=0, no_cache=True)
+        for family_id, rows in family_rows.items():
+            summary = get_family(family_id).evaluate(rows, settings, tmp_path / "c.sqlite", tmp_path / family_id, "t")
+            assert summary["request_failures"] > 0 and (tmp_path / family_id / "report.md").exists(), family_id
+
+
+def test_the_evaluate_flow_with_every_request_failed_reports_and_resends_nothing_itself(tmp_path, prefect_server):
+    from test_evaluate import _benchmark
+
+    from ifforge.flows.evaluate import evaluate
+
+    _benchmark(tmp_path)
+    with StubServer(lambda request: Answer(content="")) as server:
+        state = evaluate(benchmark=str(tmp_path / "bench"), model="m", base_url=server.url,
+                         options={"max_retries": 1}, progress=False, return_state=True)
+        assert state.is_failed() and isinstance(state.result(raise_on_failure=False), RequestsFailed)
+        assert len(server.requests) == 9 * 2  # nine cases, one retry each in the client; no task retry on top
+    report = json.loads((tmp_path / "bench" / "v001" / "evals" / "m" / "r001" / "report.json").read_text())
+    assert report["overall"]["request_failures"] == 9 and report["overall"]["cases"] == 0
+
+
+def test_stopping_cancels_requests_in_flight_and_refuses_new_ones_and_a_closed_hub_runs_nothing():
+    with StubServer(lambda request: Answer(content="late", delay=30)) as server:
+        hub = hub_for("stop-test")
+        llm = hub.llm(LLMConfig(model="m", base_url=server.url, api_key="k"))
+
+        async def three():
+            return await asyncio.gather(*(llm.chat([{"role": "user", "content": str(i)}], stage="s") for i in range(3)))
+
+        timer = threading.Timer(0.5, stop_requests)
+        timer.start()
+        started = time.monotonic()
+        try:
+            with pytest.raises(BaseException) as stopped:
+                hub.run(three, "tag")
+            assert type(stopped.value).__name__ == "CancelledError"
+            assert time.monotonic() - started < 20  # well before the stub's 30 s delay ends
+            with pytest.raises(Stopped):
+                hub.run(three, "tag")  # no new request once stopping
+        finally:
+            resume_requests()
+        assert len(server.requests) == 3
+
+        # a hub closed while a shard waits on it: the shard is released, and the run opens no other hub
+        waiting = threading.Thread(target=lambda: pytest.raises(BaseException, hub.run, three, "tag"))
+        waiting.start()
+        while len(server.requests) < 6:
+            time.sleep(0.05)
+        close_hub("stop-test")
+        waiting.join(timeout=20)
+        assert not waiting.is_alive()
+        with pytest.raises(Stopped):
+            hub_for("stop-test")
+
+
+def test_ctrl_c_stops_evaluate_with_requests_in_flight_and_the_rerun_asks_only_the_unanswered(
+        tmp_path, prefect_server):
+    from prefect.settings import PREFECT_API_URL
+
+    from ifforge.flows.evaluate import evaluate
+
+    rows = [{"task_id": f"t{k}", "test_case_id": 0, "input": [k], "code_output": {"output": k, "stats": {"n": k}},
+             "instruction": f"[t{k}#0] Do it."} for k in range(4)]
+    (tmp_path / "rows.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows))
+    slow = {"[t1#0] Do it.", "[t3#0] Do it."}
+
+    def answer(request):
+        text = request["messages"][-1]["content"]
+        return Answer(content="later", delay=60) if text in slow else Answer(content="no idea")
+
+    env = {**os.environ, "PREFECT_API_URL": PREFECT_API_URL.value(), "OPENAI_API_KEY": "k",
+           "PYTHONPATH": os.pathsep.join([str(Path(__file__).parents[1] / "src"), os.environ.get("PYTHONPATH", "")])}
+    with StubServer(answer) as server:
+        process = subprocess.Popen([sys.executable, "-m", "ifforge.cli", "evaluate", str(tmp_path / "rows.jsonl"),
+                                    "--model", "m", "--base-url", server.url, "--no-progress", "--timeout", "300"],
+                                   env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            deadline = time.monotonic() + 120
+            while len(server.requests) < 4 and time.monotonic() < deadline and process.poll() is None:
+                time.sleep(0.1)
+            assert len(server.requests) == 4
+            time.sleep(1.0)  # the two quick answers reach the cache
+            process.send_signal(signal.SIGINT)
+            _, err = process.communicate(timeout=45)  # the slow replies would take 60 s
+        finally:
+            if process.poll() is None:
+                process.kill()
+        assert process.returncode == 130, err[-2000:]
+        assert err.strip().splitlines()[-1].startswith("ifforge: evaluate stopped"), err[-2000:]
+
+        server.handler = lambda request: Answer(content="no idea")
+        server.requests.clear()
+        folder = evaluate(benchmark=str(tmp_path / "rows.jsonl"), model="m", base_url=server.url, progress=False)
+        assert sorted(r["messages"][-1]["content"] for r in server.requests) == sorted(slow)
+        assert json.loads((Path(folder) / "report.json").read_text())["overall"]["cases"] == 4
+
+
+def test_timeout_flags_and_local_serving_defaults():
+    from ifforge.cli import build_parser
+    from ifforge.families import load_family_settings
+
+    parser = build_parser()
+    assert parser.parse_args(["evaluate", "b", "--model", "m", "--timeout", "30"]).timeout == 30.0
+    assert parser.parse_args(["generate", "--timeout", "45.5"]).timeout == 45.5
+    for bad in ("0", "-1", "soon", "inf"):
+        with pytest.raises(SystemExit):
+            parser.parse_args(["evaluate", "b", "--model", "m", "--timeout", bad])
+    local = load_family_settings({"local_model": "model.gguf"}, None)
+    assert (local.llm_concurrency, local.llm_timeout, local.llm_max_retries) == (1, 1800.0, 1)
+    chosen = load_family_settings({"local_model": "model.gguf", "llm_concurrency": 2, "llm_timeout": 90}, None)
+    assert (chosen.llm_concurrency, chosen.llm_timeout, chosen.llm_max_retries) == (2, 90.0, 1)
+    remote = load_family_settings({}, None)
+    assert (remote.llm_concurrency, remote.llm_timeout, remote.llm_max_retries) == (8, 120.0, 5)
