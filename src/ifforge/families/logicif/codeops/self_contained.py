@@ -73,18 +73,16 @@ def _descendants(table: symtable.SymbolTable):
 
 
 def _check_globals(table: symtable.SymbolTable, enclosing: list[symtable.SymbolTable]) -> None:
-    """A `global` that becomes `nonlocal` must not land on a function between it and the module.
-    The top-level function (the entry, or a helper moved into it) is not between: its binding is the
-    moved one."""
+    """A `global` that becomes `nonlocal` must not land on a function between it and the module."""
     for symbol in table.get_symbols():
         if symbol.is_declared_global():
-            hidden = [t.get_name() for t in enclosing[1:] if t.get_type() == "function"
+            hidden = [t.get_name() for t in enclosing if t.get_type() == "function"
                       and symbol.get_name() in t.get_locals()]
             if hidden:
                 raise NotSelfContained(f"global {symbol.get_name()} in {table.get_name()} skips the binding in "
                                        f"{hidden[-1]}")
     for child in table.get_children():
-        _check_globals(child, [*enclosing, child] if table.get_type() != "module" else [child])
+        _check_globals(child, [*enclosing, table] if table.get_type() != "module" else [])
 
 
 def _future_import(statement: cst.CSTNode) -> bool:
