@@ -64,7 +64,11 @@ def _evolved_files(item: Any, outcome: Outcome) -> tuple[dict, dict]:
 
 
 def _executed_files(item: Any, outcome: Outcome) -> tuple[dict, dict]:
-    return ({"cases": [c.model_dump() for c in outcome.kept.cases]} if outcome.kept else {}), {}
+    """The gold cases, and the self-contained f they came from: the rows' `function`."""
+    kept = outcome.kept
+    if kept is None:
+        return {}, {}
+    return {"cases": [c.model_dump() for c in kept.cases]}, {"function_exported.py": kept.exported_source}
 
 
 def _measured_files(item: Any, outcome: Outcome) -> tuple[dict, dict]:

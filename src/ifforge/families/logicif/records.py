@@ -78,6 +78,7 @@ class ExecutedFunction(Record):
 
     function: InstrumentedFunction
     cases: list[TestCase]
+    exported_source: str = Field(description="the self-contained f the cases ran: the row's `function`")
 
     @property
     def task_id(self) -> str:

@@ -21,7 +21,7 @@ def to_task(item: DescribedFunction) -> BenchmarkTask:
     function = measured.executed.function
     return BenchmarkTask(
         task_id=function.task_id,
-        function=function.instrumented_source,
+        function=measured.executed.exported_source,
         description=item.instruction.description,
         stats_keys=[tracker.name for tracker in function.trackers],
         output_format=output_format(measured),
