@@ -42,8 +42,8 @@ def test_the_module_form_fails_there_and_globals_become_the_functions_own():
 
 
 def test_a_lone_function_is_left_as_it_is_and_logicifs_own_functions_too():
-    lone = "def f(a):\n    stats = {'n': 0}\n    return (a, stats)\n"
-    assert self_contained(lone) == lone
+    lone = "\n  \ndef f(a):\n    stats = {'n': 0}\n    return (a, stats)\n"
+    assert self_contained(lone) == lone.lstrip()
     for line in needs_fixture("tasks.jsonl").read_text().splitlines():
         function = json.loads(line)["function"]
         assert self_contained(function) == function

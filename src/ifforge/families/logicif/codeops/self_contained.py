@@ -12,9 +12,13 @@ guessed at: the execute stage runs the result, so gold always comes from the for
 
 from __future__ import annotations
 
+import re
 import symtable
 
 import libcst as cst
+
+
+_BLANK_LINES = re.compile(r"\A(?:[ \t]*\n)+")
 
 
 class NotSelfContained(ValueError):
@@ -31,7 +35,7 @@ def self_contained(source: str, entry: str = "f") -> str:
     [function] = entries
     moved = [s.with_changes(leading_lines=[]) for s in module.body if s is not function and not _future_import(s)]
     if not moved:
-        return source
+        return _BLANK_LINES.sub("", source)  # already one function: as written, from its first line
     body = list(function.body.body)
     head = body[:1] if body and _is_docstring(body[0]) else []
     function = function.with_changes(body=function.body.with_changes(body=[*head, *moved, *body[len(head):]]))
