@@ -66,6 +66,8 @@ def test_docstring_stays_first_future_imports_go_and_an_emptied_block_keeps_a_pa
      "def f(a):\n    return (g() + a, {})\n", "global N in h skips the binding in g"),
     ("from math import *\n\ndef f(a):\n    return (floor(a), {})\n", "does not compile"),
     ("def f(a):\n    return (a, {})\n\ndef f(b):\n    return (b, {})\n", "2 top-level functions named f"),
+    ("LIMIT = 3\n\ndef f(a, b=LIMIT):\n    return (a + b, {})\n", "defaults or annotations of f read LIMIT"),
+    ("from typing import List\n\ndef f(a: List[int]):\n    return (a, {})\n", "read List"),
 ])
 def test_what_would_change_meaning_is_refused_with_the_reason(source, why):
     with pytest.raises(NotSelfContained, match=why):

@@ -6,8 +6,8 @@ import at the top fails with `NameError`. Moved to the top of f's body, in sourc
 f's own names, which every function defined inside f reads as a closure; `global` in f goes (the
 names are f's now) and `global` further in becomes `nonlocal`. Where that would change what a name
 means (f binds a name the moved code reads from the module or the builtins, a `global` that skips a
-function binding the same name, code outside f calling f by name), the source is refused rather than
-guessed at: the execute stage runs the result, so gold always comes from the form that is exported.
+function binding the same name, f called by name, f's defaults or annotations reading a moved name),
+the source is refused rather than guessed at: the execute stage runs the result, so gold always comes from the form that is exported.
 """
 
 from __future__ import annotations
@@ -16,6 +16,8 @@ import re
 import symtable
 
 import libcst as cst
+
+from ifforge.families.logicif.codeops.source import cst_parameters
 
 
 _BLANK_LINES = re.compile(r"\A(?:[ \t]*\n)+")
@@ -27,12 +29,19 @@ class NotSelfContained(ValueError):
 
 def self_contained(source: str, entry: str = "f") -> str:
     """`source` as one function `entry` that needs nothing else in its module; raises `NotSelfContained`."""
-    module = cst.parse_module(source)
+    try:
+        module = cst.parse_module(source)
+    except cst.ParserSyntaxError as error:
+        raise NotSelfContained(f"does not parse: {error.message}") from None
     entries = [s for s in module.body if isinstance(s, cst.FunctionDef) and s.name.value == entry]
     if len(entries) != 1:
         raise NotSelfContained(f"the module defines {len(entries)} top-level functions named {entry}, not one")
-    _check_scopes(source, entry)
     [function] = entries
+    bound = _check_scopes(source, entry)
+    header = sorted(bound & _names_in_header(function))
+    if header:
+        raise NotSelfContained(f"the decorators, defaults or annotations of {entry} read {', '.join(header)}, "
+                               "which only exist once its body runs")
     moved = [s.with_changes(leading_lines=[]) for s in module.body if s is not function and not _future_import(s)]
     if not moved:
         return _BLANK_LINES.sub("", source)  # already one function: as written, from its first line
@@ -48,8 +57,9 @@ def self_contained(source: str, entry: str = "f") -> str:
     return code
 
 
-def _check_scopes(source: str, entry: str) -> None:
-    """Refuse what moving the module into `entry` would silently change (see the module docstring)."""
+def _check_scopes(source: str, entry: str) -> set[str]:
+    """Refuse what moving the module into `entry` would silently change (see the module docstring);
+    return the names the module binds beside `entry`."""
     try:
         module = symtable.symtable(source, "<function>", "exec")
     except SyntaxError as error:
@@ -68,6 +78,22 @@ def _check_scopes(source: str, entry: str) -> None:
         raise NotSelfContained(f"{entry} binds {', '.join(clashes)}, which code around it or inside it reads "
                                "from the module or the builtins")
     _check_globals(module, [])
+    return {s.get_name() for s in module.get_symbols() if s.get_name() != entry
+            and (s.is_assigned() or s.is_imported() or s.is_namespace())}
+
+
+def _names_in_header(function: cst.FunctionDef) -> set[str]:
+    """Names read where f is defined rather than called: its decorators, defaults and annotations."""
+    parts: list[cst.CSTNode] = [*function.decorators, *([function.returns] if function.returns else [])]
+    for param in cst_parameters(function):
+        parts += [node for node in (param.default, param.annotation) if node is not None]
+    return {node.value for part in parts for node in _walk(part) if isinstance(node, cst.Name)}
+
+
+def _walk(node: cst.CSTNode):
+    yield node
+    for child in node.children:
+        yield from _walk(child)
 
 
 def _descendants(table: symtable.SymbolTable):
