@@ -6,6 +6,7 @@
 - LogicIF-style: what LogicIF's executor does per test case, written here as a baseline: a forked
   `multiprocessing.Process` that execs the code and puts the result on a `multiprocessing.Queue`,
   joined with a timeout (no walls, no rlimits).
+- ifforge alone: `run_cases(..., alone=True)`, a runner forked per case (how gold is run).
 - one call per case: `run_cases` called once per case (what a function with one input costs).
 
 Prints cases/s for each, and ifforge's ratio to each (issue target: 10x LogicIF-style).
@@ -79,14 +80,17 @@ def main() -> None:
     assert all(result.ok for result in ours), ours[0].error
     theirs_seconds, theirs = _timed(lambda: logicif_style(FUNCTION, "f", cases))
     assert [[r.output, r.stats] for r in ours] == [list(t) for t in theirs]
+    alone_seconds, alone = _timed(lambda: run_cases(FUNCTION, "f", cases, tracked=True, alone=True))
+    assert [r.output for r in alone] == [r.output for r in ours]
     per_call = cases[: args.per_call_cases]
     per_call_seconds, singles = _timed(lambda: [run_cases(FUNCTION, "f", [case], tracked=True)[0] for case in per_call])
     assert [r.output for r in singles] == [r.output for r in ours[: len(singles)]]
 
     rate = {name: n / seconds for name, n, seconds in [
         ("ifforge", len(cases), ours_seconds), ("logicif", len(cases), theirs_seconds),
-        ("per_call", len(per_call), per_call_seconds)]}
+        ("per_call", len(per_call), per_call_seconds), ("alone", len(cases), alone_seconds)]}
     print(f"ifforge (warm child, runner)       : {len(cases)} cases in {ours_seconds:.3f} s = {rate['ifforge']:,.0f} cases/s")
+    print(f"ifforge alone (a runner per case)  : {len(cases)} cases in {alone_seconds:.3f} s = {rate['alone']:,.0f} cases/s")
     print(f"LogicIF-style (Process + Queue)    : {len(cases)} cases in {theirs_seconds:.3f} s = {rate['logicif']:,.0f} cases/s")
     print(f"one run_cases call per case        : {len(per_call)} cases in {per_call_seconds:.3f} s = {rate['per_call']:,.0f} cases/s")
     print(f"ifforge vs LogicIF-style: {rate['ifforge'] / rate['logicif']:.1f}x (target 10x); "

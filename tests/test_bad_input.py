@@ -217,3 +217,214 @@ def test_evaluation_knows_whether_the_rows_are_the_ones_generated(tmp_path):
     loose = tmp_path / "rows.jsonl"
     loose.write_text('{"task_id": "a"}\n')
     assert benchmark_check(loose, tmp_path)["matches_manifest"] is None
+
+
+# ---- files that stay where they are (issue 21, part 3) ------------------------------------------
+
+SECRET = "hunter2-do-not-ship"
+
+
+def _hostile_seed_folder(tmp_path: Path) -> Path:
+    """A seed folder holding one good seed and every kind of file that once leaked, crashed or hung a run."""
+    import socket
+
+    outside, folder = tmp_path / "outside", tmp_path / "seeds"
+    outside.mkdir()
+    folder.mkdir()
+    (outside / "secret.py").write_text(f"def f(n):\n    return {SECRET!r} * n\n# input: [1]\n# input: [2]\n# input: [3]\n")
+    _seed(folder, "good", GOOD + INPUTS)
+    (folder / "leak.py").symlink_to(outside / "secret.py")  # a link out of the folder: refused
+    (folder / "alias.py").symlink_to(folder / "good.py")  # a link that stays inside: a seed like any other
+    (folder / "folder.py").mkdir()
+    (folder / "dangling.py").symlink_to(folder / "nowhere.py")
+    os.mkfifo(folder / "pipe.py")  # opened for reading, it blocks until a writer comes: none will
+    with socket.socket(socket.AF_UNIX) as listener:
+        listener.bind(str(folder / "socket.py"))
+    _seed(folder, "bom", b"\xef\xbb\xbf" + (GOOD + INPUTS).encode())
+    _seed(folder, "docstring", 'def f(n):\n    """Counts.\n    # input: [99]\n    """\n    x = "# input: [98]"\n'
+                               "    return n\n# input: [1]\n# input: [2]\n# input: [3]\n")
+    return folder
+
+
+def test_seeds_that_are_no_file_or_lead_outside_their_folder_are_dropped_never_opened(tmp_path):
+    import threading
+
+    folder = _hostile_seed_folder(tmp_path)
+    loaded: list = []
+    worker = threading.Thread(target=lambda: loaded.append(load_seed_dir(folder)), daemon=True)
+    worker.start()
+    worker.join(60)  # a hang guard (the FIFO), not a speed check: a blocked open never returns
+    assert loaded, "loading the seeds blocked (on the FIFO)"
+    seeds, dropped = loaded[0]
+    assert sorted(s.task_id for s in seeds) == ["alias", "bom", "docstring", "good"]
+    assert {d.task_id: d.detail for d in dropped} == {
+        "dangling": f"{folder / 'dangling.py'}: is a symbolic link to {folder / 'nowhere.py'}, which does not exist",
+        "folder": f"{folder / 'folder.py'}: is a folder, not a file: not read",
+        "leak": f"{folder / 'leak.py'}: leads to {tmp_path / 'outside' / 'secret.py'}, outside the folder {folder}: "
+                "not read",
+        "pipe": f"{folder / 'pipe.py'}: is a named pipe (FIFO), not a file: not read",
+        "socket": f"{folder / 'socket.py'}: is a socket, not a file: not read"}
+    assert all(d.reason == "bad_seed" for d in dropped)
+    assert not any(SECRET in s.source for s in seeds)
+    by_id = {s.task_id: s for s in seeds}
+    assert by_id["bom"].source == GOOD + INPUTS and [i.args for i in by_id["bom"].inputs] == [[3], [4], [5]]
+    assert [(i.line, i.args) for i in by_id["docstring"].inputs] == [(7, [1]), (8, [2]), (9, [3])]
+
+
+def test_logicif_jsonl_files_with_a_bom_keep_their_first_line_and_a_fifo_is_refused(tmp_path):
+    functions, cases = tmp_path / "functions.jsonl", tmp_path / "cases.jsonl"
+    functions.write_bytes(b"\xef\xbb\xbf" + json.dumps({"task_id": "first", "function": GOOD}).encode() + b"\n")
+    cases.write_bytes(b"\xef\xbb\xbf" + json.dumps({"task_id": "first", "test_cases": [[3], [4], [5]]}).encode())
+    seeds, dropped = load_logicif_jsonl(functions, cases)
+    assert [(s.task_id, len(s.inputs)) for s in seeds] == [("first", 3)] and not dropped
+    os.mkfifo(tmp_path / "pipe.jsonl")
+    with pytest.raises(ValueError, match=r"pipe\.jsonl: not a file"):
+        load_logicif_jsonl(tmp_path / "pipe.jsonl")
+
+
+PACIFIC_ROW = {"family": "pacific", "task_id": "p1", "mode": "prompt", "form": "code", "chain_length": 2,
+               "output_length": 1, "gold": [1, 2], "prompt": "Go."}
+MCBENCH_ROW = {"family": "mcbench", "task_id": "m1", "prompt": "Go.", "gold_steps": [1, 2], "gold_final": 2}
+LIFBENCH_ROW = {"family": "lifbench", "task_id": "l1", "sample_id": "s", "scenario": "List", "task": "single_id",
+                "length_tokens": 4000, "expression_id": "e0", "variables_id": "v0", "prompt": "Go.", "gold": "x",
+                "facts": {}}
+
+
+@pytest.mark.parametrize("row, line", [
+    ({**PACIFIC_ROW, "mode": "chat"}, "field 'messages' must be a list of objects with text 'content'"),
+    ({k: v for k, v in PACIFIC_ROW.items() if k != "gold"}, "missing field 'gold'"),
+    ({**PACIFIC_ROW, "mode": "voice"}, "field 'mode' must be 'chat' or 'prompt', not 'voice'"),
+    ({k: v for k, v in MCBENCH_ROW.items() if k != "gold_final"}, "missing field 'gold_final'"),
+    ({**MCBENCH_ROW, "gold_steps": "1, 2"}, "field 'gold_steps' must be a list, not text"),
+    ({**MCBENCH_ROW, "gold_final": True}, "field 'gold_final' must be a number, not true or false"),
+    ({k: v for k, v in LIFBENCH_ROW.items() if k != "prompt"}, "missing field 'prompt'"),
+    ({**LIFBENCH_ROW, "task": "dance"}, "field 'task': unknown task 'dance'"),
+    ({"family": "logicif", "task_id": "t", "test_case_id": 0, "code_output": {"output": 1}, "instruction": "x"},
+     "field 'code_output' has no 'stats' (the gold)"),
+    ({"family": ["pacific"], "task_id": "t"}, "field 'family' must be text"),
+])
+def test_evaluate_names_the_file_line_and_field_of_a_row_it_cannot_score(tmp_path, capsys, row, line):
+    good = {"pacific": PACIFIC_ROW, "mcbench": MCBENCH_ROW, "lifbench": LIFBENCH_ROW}.get(row["family"], row) \
+        if isinstance(row["family"], str) else row
+    rows = tmp_path / "rows.jsonl"
+    rows.write_text(json.dumps(good) + "\n\n" + json.dumps(row) + "\n")  # the bad row is on line 3
+    for command in (["evaluate", str(rows), "--model", "m", "--base-url", "http://127.0.0.1:9/v1", "--dry-run"],
+                    ["export", str(rows), "--format", "inspect", "--out", str(tmp_path / "export")]):
+        assert main(command) == 2
+        error = capsys.readouterr().err
+        assert error.startswith(f"ifforge: {rows}:") and line in error and "Traceback" not in error
+        assert error.count("\n") == 1
+    assert not (tmp_path / "export").exists()
+
+
+def test_rows_files_that_are_missing_or_no_file_are_one_line_and_a_bom_keeps_the_first_row(tmp_path, capsys):
+    evaluate = ["--model", "m", "--base-url", "http://127.0.0.1:9/v1", "--dry-run"]
+    os.mkfifo(tmp_path / "pipe.jsonl")
+    for given, message in ((tmp_path / "missing.jsonl", "missing.jsonl: file not found"),
+                           (tmp_path / "pipe.jsonl", "pipe.jsonl: is a named pipe (FIFO), not a file")):
+        assert main(["evaluate", str(given), *evaluate]) == 2
+        error = capsys.readouterr().err
+        assert message in error and error.count("\n") == 1
+    assert main(["score", str(tmp_path / "missing.jsonl")]) == 2
+    assert "missing.jsonl: file not found" in capsys.readouterr().err
+    rows = tmp_path / "bom.jsonl"
+    rows.write_bytes(b"\xef\xbb\xbf" + (json.dumps(MCBENCH_ROW) + "\n" + json.dumps({**MCBENCH_ROW, "task_id": "m2"})
+                                        + "\n").encode())
+    assert main(["evaluate", str(rows), *evaluate]) == 0
+    assert json.loads(capsys.readouterr().out)["cases"] == 2
+
+
+def test_convert_names_the_file_and_field_of_a_paper_file_that_does_not_fit(tmp_path, capsys):
+    schema = {"name": "plan", "parameters": {"type": "object", "properties": {"notes": {"type": "string"}}}}
+    good = {"chosen_param": "notes", "fn_schema": schema, "user_queries": ["A walk."],
+            "format": {"name": "NCommasChecker", "args": {"N": 2, "comparison_option": "at most"}}}
+    data = tmp_path / "data"
+    data.mkdir()
+    out = tmp_path / "rows.jsonl"
+    cases = [({**good, "format": "NCommasChecker"}, "field 'format' must be an object"),
+             ({**good, "fn_schema": "plan"}, "field 'fn_schema' must be an object"),
+             ({**good, "fn_schema": {"name": "plan"}}, "missing field 'fn_schema.parameters'"),
+             ({**good, "user_queries": "A walk."}, "field 'user_queries' must be a list"),
+             ({**good, "user_queries": [3]}, "field 'user_queries': query 1 is not a non-empty text"),
+             ({**good, "format": {"name": ["NCommasChecker"]}}, "field 'format.name': unknown checker"),
+             ([good], "must hold a JSON object")]
+    for content, message in cases:
+        (data / "one.json").write_text(json.dumps(content))
+        assert main(["convert", "ifeval-fc", str(data), "--out", str(out)]) == 2
+        error = capsys.readouterr().err
+        assert error == f"ifforge: {data / 'one.json'}: {message}" + error[len(f"ifforge: {data / 'one.json'}: {message}"):]
+        assert error.count("\n") == 1 and not out.exists()
+    (data / "one.json").write_text(json.dumps(good))
+    (tmp_path / "secret.json").write_text(json.dumps({**good, "user_queries": [SECRET]}))
+    (data / "two.json").symlink_to(tmp_path / "secret.json")
+    assert main(["convert", "ifeval-fc", str(data), "--out", str(out)]) == 2
+    assert "two.json: leads to" in capsys.readouterr().err and not out.exists()
+    (data / "two.json").unlink()
+    assert main(["convert", "ifeval-fc", str(data), "--out", str(out)]) == 0
+    assert [json.loads(line)["messages"][-1]["content"] for line in out.read_text().splitlines()] == ["A walk."]
+
+
+HOSTILE_NAME = 'x""";__import__("os").system("touch PWNED");"""y'
+
+
+def test_a_rows_file_name_or_field_never_becomes_code_in_an_export(tmp_path, monkeypatch, capsys):
+    """The inspect task.py and the lm-eval utils.py and YAML hold a rows file's name (and a row's
+    `protocol`) only as data: importing them runs nothing, and the name comes back exactly."""
+    import ast
+    import importlib.util
+
+    import yaml
+
+    monkeypatch.chdir(tmp_path)
+    row = {"family": "logicif", "task_id": "t", "test_case_id": 0, "code_output": {"output": 1, "stats": {}},
+           "instruction": "Say 1.", "protocol": '"""\nimport os\nos.system("touch PWNED")\n"""'}
+    rows = tmp_path / f"{HOSTILE_NAME}.jsonl"
+    rows.write_text(json.dumps(row) + "\n")
+    for export_format in ("inspect", "lm-eval"):
+        assert main(["export", str(rows), "--format", export_format, "--out", str(tmp_path / export_format)]) == 0
+    capsys.readouterr()
+    lm_eval = tmp_path / "lm-eval"
+    for path in (tmp_path / "inspect" / "task.py", lm_eval / "utils.py"):
+        spec = importlib.util.spec_from_file_location(f"exported_{path.parent.name.replace('-', '_')}", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    assert module.load_docs  # the utils module imported in full
+    assert not (tmp_path / "PWNED").exists()
+    task_py = (tmp_path / "inspect" / "task.py").read_text()
+    constants = [node.value for node in ast.parse(task_py).body if isinstance(node, ast.Assign)]
+    assert [ast.literal_eval(value) for value in constants] == [str(rows)]  # the name, as a string literal
+    [task_yaml] = lm_eval.glob("*.yaml")
+    first_line = task_yaml.read_text().splitlines()[0]
+    assert first_line.startswith("# ") and json.dumps(str(rows)) in first_line  # one comment line, quoted
+    loaded = yaml.load(task_yaml.read_text().replace("!function ", ""), Loader=yaml.SafeLoader)
+    assert loaded["task"] == task_yaml.stem and loaded["task"].isidentifier()
+
+
+def test_sandbox_folders_of_a_killed_run_are_removed_by_the_next(tmp_path):
+    from ifforge.core.sandbox import WORKDIR_PREFIX, remove_stale_workdirs
+
+    script = ("import os, signal\nfrom ifforge.core.sandbox import run_cases\n"
+              "assert run_cases('def f():\\n    return 1\\n', 'f', [[]])[0].ok\n"
+              "print(os.getpid(), flush=True)\nos.kill(os.getpid(), signal.SIGKILL)\n")
+    killed = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                            env={**os.environ, "TMPDIR": str(tmp_path)})
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    left = list(tmp_path.glob(f"{WORKDIR_PREFIX}{killed.stdout.strip()}-*"))
+    assert left, "the killed run left no folder: nothing to test"
+    mine = tmp_path / f"{WORKDIR_PREFIX}{os.getpid()}-live"
+    mine.mkdir()
+    assert remove_stale_workdirs(tmp_path) == len(left)
+    assert not any(path.exists() for path in left) and mine.exists()
+
+
+def test_a_fifo_or_folder_handed_to_any_command_is_one_line_not_a_hang(tmp_path, capsys):
+    os.mkfifo(tmp_path / "pipe.py")
+    os.mkfifo(tmp_path / "pipe.toml")
+    (tmp_path / "folder.jsonl").mkdir()
+    for command, message in ((["complexity", str(tmp_path / "pipe.py")], "pipe.py: is a named pipe (FIFO)"),
+                             (["complexity", str(tmp_path / "folder.jsonl")], "folder.jsonl: is a folder"),
+                             (["generate", "--config", str(tmp_path / "pipe.toml"), "--llm", "none"],
+                              "pipe.toml: is a named pipe (FIFO)")):
+        assert main(command) == 2
+        error = capsys.readouterr().err
+        assert message in error and error.count("\n") == 1

@@ -48,7 +48,7 @@ def shadows(values):
         sum += max
         len_seen[max] = len([v for v in values if v == max])
     pairs = [(a, b) for a in values for b in values if a < b and b - a == 1]
-    total = __builtins__ if False else None
+    total = __name__ if False else None
     return sum, sorted(len_seen.items()), pairs, {k: v for k, v in len_seen.items() if v > 1}
 ''', [[[1, 2, 2, 3]], [[]], [[5, 4, 5]]]),
     "global_and_defaults_and_keywords": ('''

@@ -76,7 +76,7 @@ def test_complexity_command_prints_one_json_line_per_function(capsys):
     for got, task in zip(lines, expected):
         assert {k: got[k] for k in task["complexity_metrics"]} == task["complexity_metrics"]
 
-    seed = PROJECT / "seeds" / "bank_ledger.py"
+    seed = PROJECT / "seeds" / "logicif" / "bank_ledger.py"
     assert main(["complexity", str(seed)]) == 0
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert "bank_ledger" in [row["function"] for row in rows]
@@ -96,7 +96,7 @@ def test_measuring_from_many_threads_at_once_is_safe():
     every parse goes through one lock, so this stress run must finish without an error."""
     from concurrent.futures import ThreadPoolExecutor
 
-    sources = [path.read_text() for path in sorted((PROJECT / "seeds").glob("*.py"))] * 5
+    sources = [path.read_text() for path in sorted((PROJECT / "seeds" / "logicif").glob("*.py"))] * 5
     with ThreadPoolExecutor(max_workers=8) as pool:
         results = list(pool.map(measure, sources))
     assert len(results) == len(sources) and all(r.cyclomatic_complexity >= 1 for r in results)

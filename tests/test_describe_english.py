@@ -154,7 +154,7 @@ def test_mixed_input_and_output_types_are_declared_truthfully(tmp_path):
 
 
 def _measured_one(task_id):
-    seeds, _ = load.load_seed_dir(PROJECT / "seeds")
+    seeds, _ = load.load_seed_dir(PROJECT / "seeds" / "logicif")
     [seed] = [s for s in seeds if s.task_id == task_id]
     executed = execute.run(instrument.run(seed, from_settings(TrackerConfig, LogicIFSettings())).kept,
                            from_settings(ExecuteConfig, LogicIFSettings())).kept

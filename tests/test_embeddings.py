@@ -69,7 +69,7 @@ def test_near_duplicates_are_found_and_the_longer_one_kept(embedder, capfd):
 
 
 def test_structure_ignores_names_formatting_comments_and_helper_order_but_not_the_algorithm():
-    source = dedup.dedup_text(_seed("s", (PROJECT / "seeds" / "mine_sweeper_counts.py").read_text()))
+    source = dedup.dedup_text(_seed("s", (PROJECT / "seeds" / "logicif" / "mine_sweeper_counts.py").read_text()))
     copy = dedup_pairs.renamed_copy(source, seed=3)
     assert "CellsMine" in copy and copy.index("def AroundCountV") < copy.index("def AdjacentIsV")  # shuffled
     commented = "# a comment\n" + copy.replace("(", "( ").replace("\n\n", "\n\n\n")
@@ -81,7 +81,7 @@ def test_structure_ignores_names_formatting_comments_and_helper_order_but_not_th
 
 
 def test_a_copy_under_meaningless_names_is_caught_by_its_identical_structure(embedder):
-    source = (PROJECT / "seeds" / "mine_sweeper_counts.py").read_text()
+    source = (PROJECT / "seeds" / "logicif" / "mine_sweeper_counts.py").read_text()
     copy = dedup_pairs.renamed_copy(dedup.dedup_text(_seed("s", source)), anonymous=True)
     seeds = [_seed("mine_sweeper_counts", source), _seed("anonymous_copy", copy)]
     vectors = embedder.embed([dedup.dedup_text(s) for s in seeds])
@@ -114,11 +114,37 @@ def test_pairs_never_chain_through_a_dropped_seed():
     assert [(p.item, p.partner, p.duplicate) for p in refused] == [(1, 0, False), (2, 1, False)]
 
 
+def test_dedup_takes_any_item_with_an_id_and_source_text():
+    """Not LogicIF's seeds: a plain object with `task_id` and `source` (no origin), code or prose.
+    Code is compared without its comments; prose as written, by its words."""
+    from dataclasses import dataclass
+
+    @dataclass(frozen=True)
+    class Item:
+        task_id: str
+        source: str
+
+    commented = Item("commented", "# counts positives\n" + QUEUE)
+    prose = Item("prose", "Rotate each letter of the text by the shift, wrapping around the alphabet, twice over.")
+    reworded = Item("reworded", prose.source.replace("twice over", "two times"))
+    items = [Item("plain", QUEUE), commented, prose, reworded]
+    assert dedup.dedup_text(commented) == dedup.dedup_text(items[0])  # the comment is not compared
+    assert dedup.dedup_text(prose) == prose.source  # not Python: as written
+
+    def embed(texts):  # the two codes alike, the two prose texts alike, code far from prose
+        return np.array([[1.0, 0.0] if text.lstrip().startswith("def") else [0.0, 1.0] for text in texts])
+
+    kept, dropped, _ = dedup.run(items, embed, 0.7, 0.5, "fake")
+    assert kept == [items[0], prose]  # the same objects back: of each pair the longer (else the earlier)
+    assert [(d.task_id, d.origin) for d in dropped] == [("commented", None), ("reworded", None)]
+    assert "near-duplicate of plain" in dropped[0].detail and "near-duplicate of prose" in dropped[1].detail
+
+
 def test_on_a_labelled_set_structure_keeps_distinct_algorithms_and_catches_every_copy(embedder):
     """Copies: every other project seed renamed, reformatted, helpers shuffled (and with a helper
     added; all 42 in `benchmarks/dedup.py`). Distinct: every pair of 34 standard-library functions.
     Both rules measured; printed with -s."""
-    seeds, _ = load_seed_dir(PROJECT / "seeds")
+    seeds, _ = load_seed_dir(PROJECT / "seeds" / "logicif")
     pairs = dedup_pairs.labelled_pairs({seed.task_id: seed.source for seed in seeds[::2]})
     cosine, structural = dedup_pairs.scores(pairs, embedder.embed)
     embedding_only, combined = dedup_pairs.figures(pairs, cosine, structural, 0.7, 0.75)
@@ -131,7 +157,7 @@ def test_on_a_labelled_set_structure_keeps_distinct_algorithms_and_catches_every
 
 
 def test_the_project_seeds_lose_none_to_chains_or_look_alikes(embedder):
-    seeds, _ = load_seed_dir(PROJECT / "seeds")
+    seeds, _ = load_seed_dir(PROJECT / "seeds" / "logicif")
     kept, dropped, pairs = dedup.run(seeds, embedder.embed, 0.7, 0.75, embedder.name)
     assert dropped == [] and len(kept) == len(seeds)
     names = {frozenset((seeds[p.item].task_id, seeds[p.partner].task_id)) for p in pairs}

@@ -176,7 +176,7 @@ def test_score_and_compare_commands(tmp_path, capsys):
 
 
 def test_stability_is_the_mean_coefficient_of_variation_across_expressions():
-    from ifforge.eval.report import summarise
+    from ifforge.families.logicif.report import summarise
 
     rows = []
     # task a: both-accuracy 1.0, 0.5 over two expressions -> mean .75, std .25, cv 1/3

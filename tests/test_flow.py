@@ -1,6 +1,7 @@
 """The generate flow end to end through the real Prefect engine (a temporary local server)."""
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -24,7 +25,7 @@ def seeds(tmp_path):
     folder = tmp_path / "seeds"
     folder.mkdir()
     for name in ("bank_ledger", "robot_grid_walk", "printer_queue", "tic_tac_toe_judge"):
-        shutil.copy(PROJECT / "seeds" / f"{name}.py", folder)
+        shutil.copy(PROJECT / "seeds" / "logicif" / f"{name}.py", folder)
     (folder / "broken.py").write_text("def broken(a):\n    return a\n\n# input: [1]\n# input: [oops]\n")
     return folder
 
@@ -179,18 +180,27 @@ def test_a_run_that_drops_every_item_ends_well_and_its_rerun_reports_the_same(tm
                                     "\n# input: [[1, 2]]\n")  # one case: under min_cases
     (folder / "boom.py").write_text("def boom(a):\n    total = 0\n    for x in a:\n        total += x\n"
                                     "    return total // (total - total)\n\n# input: [[1]]\n# input: [[2]]\n# input: [[3]]\n")
+    secret = tmp_path / "secret.py"  # a good seed, but outside the folder: its link is refused, it is never read
+    secret.write_text("def leak(n):\n    return 'hunter2' * n\n\n# input: [1]\n# input: [2]\n# input: [3]\n")
+    (folder / "leak.py").symlink_to(secret)
+    (folder / "folder.py").mkdir()
+    (folder / "dangling.py").symlink_to(folder / "nowhere.py")
+    os.mkfifo(folder / "pipe.py")  # it once held a run until it was killed
     command = ["generate", "--seeds", str(folder), "--out", str(tmp_path / "out"), "--no-progress", "--set", "expressions=0"]
     assert main(command) == 0
     first = capsys.readouterr()
     version = tmp_path / "out" / "logicif" / "v001"
     assert first.out.splitlines()[-1] == str(version)
     manifest = _manifest(version)
-    assert manifest["export"]["tasks"] == 0 and manifest["dropped"]["items"] == {"instrument:too_few_cases": 2}
+    assert manifest["export"]["tasks"] == 0
+    assert manifest["dropped"]["items"] == {"instrument:too_few_cases": 2, "load:bad_seed": 4}
+    assert not any("hunter2" in path.read_text(errors="replace") for path in version.rglob("*") if path.is_file())
     assert (version / "benchmark.jsonl").read_text() == "" and pd.read_parquet(version / "tasks.parquet").empty
     drops = [json.loads(line) for line in (version / "dropped.jsonl").read_text().splitlines()]
     assert any("ZeroDivisionError" in drop["detail"] for drop in drops)  # why boom's cases were lost
     last = first.err.splitlines()[-1]
-    assert last == f"ifforge: 0 tasks in {version}: every one of the 2 item(s) was dropped (instrument:too_few_cases 2)"
+    assert last == (f"ifforge: 0 tasks in {version}: every one of the 6 item(s) was dropped (instrument:too_few_cases 2, "
+                    "load:bad_seed 4)")
 
     assert main(command) == 0  # nothing changed: the same version, reported the same way
     again = capsys.readouterr()
@@ -212,7 +222,7 @@ def test_a_run_that_fails_after_its_export_is_resumed_never_reported_unchanged(t
 
     folder = tmp_path / "seeds"
     folder.mkdir()
-    shutil.copy(PROJECT / "seeds" / "bank_ledger.py", folder)
+    shutil.copy(PROJECT / "seeds" / "logicif" / "bank_ledger.py", folder)
     options = {"progress": False, "expressions": 0}
 
     def broken(self, store):

@@ -212,7 +212,6 @@ def test_the_papers_own_data_files_become_rows_our_evaluate_accepts(tmp_path):
     and arguments map to our rule, each query is a row; a bad file is named with its field."""
     from ifforge.core.untrusted import InputError
     from ifforge.families.ifeval_fc import paper
-    from ifforge.families.ifeval_fc.evaluate import check_rows
 
     schema = {"name": "plan_walk", "description": "Plan a walk.", "parameters": {"type": "object", "properties": {
         "route_notes": {"type": "string", "description": "Notes on the route. It must have at most 4 commas."},
@@ -224,7 +223,7 @@ def test_the_papers_own_data_files_become_rows_our_evaluate_accepts(tmp_path):
         "chosen_param": "route_notes", "fn_schema": schema, "user_queries": ["Through the park."],
         "format": {"name": "QuotationChecker", "args": {"quotation_type": "single"}}}))
     rows = paper.convert(tmp_path)
-    check_rows(rows)
+    FAMILY.check_rows(rows)
     assert [(r["rule_id"], r["rule_args"]) for r in rows] == [
         ("comma_count", {"relation": "at most", "n": 4}), ("comma_count", {"relation": "at most", "n": 4}),
         ("quotation", {"quotes": "single"})]

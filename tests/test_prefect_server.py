@@ -40,7 +40,7 @@ def seeds(tmp_path):
     folder = tmp_path / "seeds"
     folder.mkdir()
     for name in ("printer_queue", "bus_route_load"):
-        shutil.copy(PROJECT / "seeds" / f"{name}.py", folder)
+        shutil.copy(PROJECT / "seeds" / "logicif" / f"{name}.py", folder)
     return folder
 
 

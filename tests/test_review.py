@@ -22,6 +22,7 @@ from ifforge.review import (
     export_verified,
     format_stats,
     review_stats,
+    save_review,
     verified_task_ids,
 )
 
@@ -252,6 +253,15 @@ def test_a_busy_port_is_one_clear_line(server, version, capsys):
     assert main(["review", str(version), "--port", str(port)]) == 2
     error = capsys.readouterr().err.strip().splitlines()
     assert len(error) == 1 and "choose another --port" in error[0]
+
+
+def test_review_stats_as_json_on_the_command_line(version, capsys):
+    for reviewer, verdict in (("alice", "faithful"), ("bob", "not_faithful")):
+        save_review(version, set(TASKS), {"reviewer": reviewer, "task_id": "t1_sum", "verdict": verdict})
+    assert main(["review", str(version), "--stats", "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed == review_stats(version)
+    assert printed["coverage"]["reviewed_twice"] == 1 and printed["pairs"][0]["agreement"] == 0.0
 
 
 CHROMIUM, CHROMEDRIVER = Path("/usr/bin/chromium"), Path("/usr/bin/chromedriver")

@@ -1,5 +1,6 @@
 """Hostile seed code, tried as an attacker would: each escape the sandbox once allowed, each a test
-that fails if it works again. They need the walls (bubblewrap); where a machine lacks them the tests
+that fails if it works again. The code here imports `os` and the like, which the policy refuses
+before it runs (`test_gold.py`); these tests switch the policy off to test the OS walls behind it. They need the walls (bubblewrap); where a machine lacks them the tests
 say so and skip, and `test_without_bubblewrap_the_run_is_told` checks the warning such a run gets."""
 
 import json
@@ -19,10 +20,11 @@ from ifforge.core.sandbox import Limits, run_cases
 WALLS = isolation.detect()
 needs_walls = pytest.mark.skipif(WALLS.method != "bubblewrap", reason="bubblewrap is not installed here")
 needs_cgroup = pytest.mark.skipif(WALLS.cgroup is None, reason="no writable cgroup hierarchy here")
+OS = Limits(policy=False)  # every seed here does what the policy refuses: these are tests of the walls behind it
 
 
 def _one(code: str, args: list, **limits):
-    [result] = run_cases(code, "f", [args], limits=Limits(**limits) if limits else Limits())
+    [result] = run_cases(code, "f", [args], limits=Limits(**limits, policy=False))
     return result
 
 
@@ -158,7 +160,7 @@ def f(how):
         os.killpg(0, signal.SIGKILL)
     return how
 '''
-    results = run_cases(code, "f", [["kill"], ["stop"], ["group"], ["fine"]], limits=Limits(case_seconds=2))
+    results = run_cases(code, "f", [["kill"], ["stop"], ["group"], ["fine"]], limits=Limits(case_seconds=2, policy=False))
     assert results[-1].ok and results[-1].output == "fine"  # we are still here, and so is the run
     assert results[0].status == "crash" and "killed by signal 9" in results[0].error
     assert results[1].status == "timeout"  # a stopped sandbox is noticed, killed, and reported
@@ -180,7 +182,7 @@ def f(x):
         os._exit(0)
     return x
 '''
-    results = run_cases(code, "f", [["forge"], ["one"], ["two"]])
+    results = run_cases(code, "f", [["forge"], ["one"], ["two"]], limits=OS)
     assert not results[0].ok
     assert [r.output for r in results[1:]] == ["one", "two"]  # computed again, not taken from the forger
 
@@ -252,8 +254,8 @@ def f(tag):
     os.chmod("locked", 0)
     return found
 '''
-    first = run_cases(writer, "f", [["a"], ["b"], ["c"]])
-    second = run_cases(writer.replace("def f", "def g"), "g", [["d"]])
+    first = run_cases(writer, "f", [["a"], ["b"], ["c"]], limits=OS)
+    second = run_cases(writer.replace("def f", "def g"), "g", [["d"]], limits=OS)
     assert all(r.ok for r in first + second), [r.error for r in first + second]
     listings = [r.output for r in first + second]
     assert all(listing == listings[0] for listing in listings), listings  # the same empty world every time

@@ -150,25 +150,31 @@ def test_execute_drops_nondeterministic_cases():
     assert {d.reason for d in outcome.dropped} == {"nondeterministic", "too_few_cases"}
 
 
-def test_gold_that_reads_the_clock_or_entropy_is_dropped_as_nondeterministic():
-    """A two-digit year read against today's date (as http.cookiejar does) or bytes of /dev/urandom:
-    a model cannot know them, so no case of either is kept, and never as an anonymisation problem."""
+def test_gold_that_reads_the_clock_never_runs_and_gold_from_entropy_is_dropped():
+    """A two-digit year read against today's date (as http.cookiejar does) is refused before it
+    runs, naming the line; `random` seeded from entropy gives gold a model cannot know: no case of
+    either is kept, and never as an anonymisation problem."""
     clock = ("import time\n"
              "def f(two_digits):\n    stats = {'n': 1}\n    now = time.localtime().tm_year\n"
-             "    year = two_digits + now - now % 100\n    if year - now > 50:\n        year -= 100\n"
-             "    elif now - year > 50:\n        year += 100\n    return (year, stats)\n")
-    entropy = ("import os\ndef f(n):\n    stats = {'n': n}\n    return (os.urandom(4).hex(), stats)\n")
-    for code, inputs in ((clock, [[75], [10], [99]]), (entropy, [[1], [2], [3]])):
-        original = code.replace(", stats)", ")").replace("(os.", "os.").replace("hex())", "hex()")
-        outcome = execute.run(_instrumented(code, ["n"], inputs, original), _execute(Settings()))
-        assert outcome.kept is None
-        assert {d.reason for d in outcome.dropped} == {"nondeterministic", "too_few_cases"}, outcome.dropped
+             "    year = two_digits + now - now % 100\n    return (year, stats)\n")
+    outcome = execute.run(_instrumented(clock, ["n"], [[75], [10], [99]], clock.replace(", stats)", ")")),
+                          _execute(Settings()))
+    assert outcome.kept is None
+    assert {d.reason for d in outcome.dropped} == {"original_forbidden", "too_few_cases"}, outcome.dropped
+    assert "line 1: imports time" in outcome.dropped[0].detail
+    entropy = ("import random\ndef f(n):\n    stats = {'n': n}\n    random.seed()\n"
+               "    return (random.random(), stats)\n")
+    outcome = execute.run(_instrumented(entropy, ["n"], [[1], [2], [3]], entropy.replace(", stats)", ")")),
+                          _execute(Settings()))
+    assert outcome.kept is None
+    assert {d.reason for d in outcome.dropped} == {"nondeterministic", "too_few_cases"}, outcome.dropped
 
 
 def test_each_case_is_gold_as_if_alone_and_order_leaks_are_caught():
-    """Mutable defaults and module lists start fresh for every case (1, 1, 1 as a model would say);
-    state hidden where a fresh module cannot reach (the builtins module) shows when the cases run
-    in the other order, and those cases are dropped."""
+    """Mutable defaults and module lists start fresh for every case (1, 1, 1 as a model would say).
+    State hidden where a fresh module cannot reach (an attribute set on a standard class) never
+    becomes gold: gold runs every case alone, and the cases whose result depends on an earlier one
+    differ in the perturbed pass and are dropped."""
     fresh = ("HISTORY = []\n"
              "def f(x, acc=[]):\n    stats = {'n': 0}\n    acc.append(x)\n    HISTORY.append(x)\n"
              "    for _ in acc + HISTORY:\n        stats['n'] += 1\n    return (len(acc), stats)\n")
@@ -176,13 +182,15 @@ def test_each_case_is_gold_as_if_alone_and_order_leaks_are_caught():
                           _execute(Settings()))
     assert [case.output for case in outcome.kept.cases] == [1, 1, 1, 1]
     assert all(case.stats == {"n": 2} and case.steps for case in outcome.kept.cases)
-    hidden = ("import builtins\n"
-              "def f(x):\n    stats = {'n': 1}\n    seen = getattr(builtins, 'seen', 0) + 1\n"
-              "    builtins.seen = seen\n    return (seen * 10 + x, stats)\n")
-    outcome = execute.run(_instrumented(hidden, ["n"], [[1], [2], [3]], hidden.replace(", stats)", ")")),
-                          _execute(Settings()))
-    assert outcome.kept is None
-    assert {d.reason for d in outcome.dropped} == {"nondeterministic", "too_few_cases"}
+    hidden = ("from collections import Counter\n"
+              "def f(x):\n    stats = {'n': 1}\n    later = hasattr(Counter, 'seen')\n"
+              "    Counter.seen = True\n    return (x + 1000 if later else x, stats)\n")
+    inputs = [[1], [2], [3], [4], [5]]
+    outcome = execute.run(_instrumented(hidden, ["n"], inputs, hidden.replace(", stats)", ")")),
+                          _execute(Settings(min_cases=1)))
+    assert outcome.kept is not None and all(case.output == case.input[0] for case in outcome.kept.cases)
+    assert {d.reason for d in outcome.dropped} == {"nondeterministic"}
+    assert len(outcome.dropped) == 4  # all but the case the reversed pass runs first
 
 
 def test_execute_records_the_lines_each_case_executes():
@@ -195,7 +203,7 @@ def test_execute_records_the_lines_each_case_executes():
 
 
 def test_every_project_seed_goes_through_with_a_covering_description():
-    seeds, dropped = load.load_seed_dir(PROJECT / "seeds")
+    seeds, dropped = load.load_seed_dir(PROJECT / "seeds" / "logicif")
     assert len(seeds) >= 40 and not dropped
     settings = Settings()
     measured = []

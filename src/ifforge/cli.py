@@ -164,6 +164,7 @@ def _evaluate(args: argparse.Namespace) -> int:
         load_rows,
         locate,
     )
+    from ifforge.families import UnknownFamily
 
     options = {k: v for k, v in {
         "temperature": args.temperature, "max_tokens": args.max_tokens, "reasoning_effort": args.reasoning_effort,
@@ -177,11 +178,7 @@ def _evaluate(args: argparse.Namespace) -> int:
         settings = EvalSettings(model=args.model, base_url=args.base_url or os.environ.get("OPENAI_BASE_URL"),
                                 split=args.split, expressions=args.expressions, **options)
         rows_path, version = locate(Path(args.benchmark), args.split)
-        rows = limit_tasks(load_rows(rows_path, args.expressions), settings.limit)
-        from ifforge.eval.evaluation import family_of
-        from ifforge.families import UnknownFamily, get_family
-
-        get_family(family_of(rows, rows_path)).check_rows(rows)
+        rows = limit_tasks(load_rows(rows_path, args.expressions), settings.limit)  # checked for their family
     except (BenchmarkError, ValidationError, UnknownFamily) as error:
         print(f"ifforge: {error}", file=sys.stderr)
         return 2
@@ -208,22 +205,12 @@ def _score(args: argparse.Namespace) -> int:
     import asyncio
     import os
 
-    from ifforge.eval.evaluation import (
-        BenchmarkError,
-        EvalSettings,
-        extract_with_llm,
-        load_rows,
-        locate,
-        score_frame,
-        write_outputs,
-    )
+    from ifforge.eval.evaluation import BenchmarkError, EvalSettings, load_rows, locate
+    from ifforge.families.logicif.scoring import SCORER, by_key, extract_with_llm
 
     try:
         results = load_rows(Path(args.results))
-        rows_by_key = None
-        if args.benchmark:
-            rows = load_rows(locate(Path(args.benchmark), "full")[0])
-            rows_by_key = {(r["task_id"], r["test_case_id"], r.get("expression_id")): r for r in rows}
+        rows = load_rows(locate(Path(args.benchmark), "full")[0]) if args.benchmark else []
         answer_fields = ("response", "llm_response", "llm_output")
         missing = next((i for i, r in enumerate(results, 1) if not any(k in r for k in answer_fields)), None)
         if missing:
@@ -233,22 +220,21 @@ def _score(args: argparse.Namespace) -> int:
     except BenchmarkError as error:
         print(f"ifforge: {error}", file=sys.stderr)
         return 2
+    settings = EvalSettings(model=args.model or "", base_url=args.base_url or os.environ.get("OPENAI_BASE_URL"),
+                            api_key=os.environ.get("OPENAI_API_KEY"), strict_types=args.strict_types)
     if args.extractor == "llm":
-        settings = EvalSettings(model=args.model, base_url=args.base_url or os.environ.get("OPENAI_BASE_URL"),
-                                api_key=os.environ.get("OPENAI_API_KEY"), strict_types=args.strict_types)
         cache = Path(args.results).with_suffix("").as_posix() + "_extract_cache.sqlite"
-        found = asyncio.run(extract_with_llm(results, settings, Path(cache), rows_by_key))
+        found = asyncio.run(extract_with_llm(results, settings, Path(cache), by_key(rows)))
         print(f"the LLM extractor found {found} answer(s) the rules did not", file=sys.stderr)
-    scores = score_frame(results, rows_by_key, args.strict_types)
     folder = Path(args.out or Path(args.results).with_suffix("").as_posix() + "_scored")
-    write_outputs(folder, results, scores, args.title or Path(args.results).stem)
+    SCORER.score(results, rows, settings, folder, args.title or Path(args.results).stem)
     print((folder / "report.md").read_text())
     print(f"written to {folder}", file=sys.stderr)
     return 0
 
 
 def _compare(args: argparse.Namespace) -> int:
-    from ifforge.eval.report import compare
+    from ifforge.families.logicif.report import compare
 
     reports = []
     for given in args.reports:
@@ -351,9 +337,10 @@ def _review(args: argparse.Namespace) -> int:
         return 2
     try:
         if args.stats:
-            print(format_stats(review_stats(version)))
+            stats = review_stats(version)
+            print(json.dumps(stats, indent=2) if args.json else format_stats(stats))
             return 0
-        with ReviewServer(version, port=args.port) as server:
+        with ReviewServer(version, host=args.host, port=args.port) as server:
             print(f"review page: {server.url}  (marks go to {version / 'reviews'}); Ctrl-C stops it", flush=True)
             while True:
                 time.sleep(1)
@@ -439,11 +426,13 @@ def _llm_serve(args: argparse.Namespace) -> int:
 
 def _complexity(args: argparse.Namespace) -> int:
     """One JSON line per function: each top-level function of a .py file, or each JSONL `function`."""
+    from ifforge.core.untrusted import BadValue, read_file
+
     path = Path(args.file)
     try:
-        text = path.read_text()
-    except OSError as error:
-        print(f"ifforge: {path}: {error.strerror}", file=sys.stderr)
+        text = read_file(path).decode("utf-8")
+    except (BadValue, UnicodeDecodeError) as error:
+        print(f"ifforge: {path}: {error if isinstance(error, BadValue) else 'is not UTF-8 text'}", file=sys.stderr)
         return 2
     failures = 0
     if path.suffix == ".jsonl":
@@ -612,8 +601,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     review = commands.add_parser("review", help="human verification page for a benchmark version")
     review.add_argument("version", help="a version folder, or a benchmark folder (its LATEST)")
+    review.add_argument("--host", default="127.0.0.1", help="address to serve on (default: this machine only)")
     review.add_argument("--port", type=_port, default=0, help="port (default: a free one)")
     review.add_argument("--stats", action="store_true", help="print coverage and inter-reviewer agreement")
+    review.add_argument("--json", action="store_true", help="with --stats: the statistics as JSON")
     review.set_defaults(run=_review)
 
     export = commands.add_parser("export", help="a reviewed subset (jsonl), or an inspect-ai / lm-eval / datasets export")

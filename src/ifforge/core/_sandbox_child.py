@@ -6,10 +6,15 @@ compiles the seed and forks a runner, which has no way to the protocol pipe (clo
 process is not dumpable, so /proc cannot hand it back). The runner runs each case as if it were
 alone: the seed module is executed again into a fresh namespace (fresh globals and default
 arguments), with fresh builtins, random and decimal state, recursion limit, environment, working
-directory and CPU allowance, and sends one JSON line per case. A case that leaves a thread, a
-process or a file behind ends its runner: this process kills what the case started, empties the
-case's folders and forks a new runner for the cases left; so does a case that dies or hangs, which
-is reported as that case's failure. This process checks every line and writes one per case on the
+directory and CPU allowance, and sends one JSON line per case; a request for cases `alone` gets a
+runner per case, so nothing one case did reaches another. Under the policy (`MODULES` and the
+lists beside it; `codepolicy.py` reads the source against them first) a case gets builtins without
+files, `eval` or the namespaces, attribute functions that refuse hidden names, and `import` of
+allowed modules only, each seen through a module of its public names. Its value is read through
+the base types into plain JSON data (`plain`), so no method it overrides changes the gold. A case
+that leaves a thread, a process or a file behind ends its runner: this process kills what the case
+started, empties the case's folders and forks a new runner for the cases left; so does a case that
+dies or hangs, which is reported as that case's failure. This process checks every line and writes one per case on the
 protocol pipe (the original stdout), in case order. It never runs seed code. Standard library only:
 the child runs without site-packages.
 """
@@ -37,6 +42,117 @@ WARM = {"bisect", "collections", "copy", "datetime", "decimal", "fractions", "fu
 STATUSES = {"ok", "timeout", "memory", "exception", "bad_shape", "not_json", "too_large", "crash"}
 TAINTED = []  # what a case left that we could not remove: this child ends after its request
 GRACE = 0.5  # seconds past the case's alarm before the case process is killed from outside
+
+# The policy for benchmark code (checked before it runs by `codepolicy.py`, enforced here while it
+# runs): gold must be what the function returns on its input anywhere, any day, so the code may use
+# only standard modules that compute, never ones that reach the host (files, clock, processes, the
+# interpreter). Per allowed module, the names it may not use: each reads entropy, evaluates text as
+# code, or looks up attributes by a name made at run time.
+MODULES = {
+    "__future__": set(), "abc": set(), "bisect": set(), "cmath": set(), "collections": set(),
+    "collections.abc": set(), "copy": set(), "dataclasses": set(), "datetime": set(), "decimal": set(),
+    "enum": set(), "fractions": set(), "functools": {"singledispatch", "singledispatchmethod"},
+    "heapq": set(), "itertools": set(), "json": set(), "math": set(), "numbers": set(),
+    "operator": {"attrgetter", "methodcaller"}, "random": {"SystemRandom"}, "re": set(),
+    "statistics": set(), "string": {"Formatter"}, "textwrap": set(),
+    "typing": {"get_type_hints", "ForwardRef"}, "sys": set(),
+}
+# modules of which code gets only these names (LogicIF's functions call `sys.setrecursionlimit`)
+ONLY = {"sys": {"setrecursionlimit", "getrecursionlimit", "maxsize", "maxunicode", "float_info", "int_info"}}
+# dunder names code may use: protocol methods it defines or calls; none leads to globals, frames,
+# classes' insides or the interpreter (`__globals__`, `__subclasses__`, `__dict__`, ...)
+SAFE_DUNDERS = {
+    "__name__", "__qualname__", "__doc__", "__class__", "__module__", "__init__", "__new__", "__post_init__",
+    "__slots__", "__repr__", "__str__", "__format__", "__bool__", "__len__", "__iter__", "__next__",
+    "__reversed__", "__contains__", "__getitem__", "__setitem__", "__delitem__", "__missing__", "__call__",
+    "__enter__", "__exit__", "__hash__", "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__",
+    "__index__", "__int__", "__float__", "__round__", "__neg__", "__pos__", "__abs__", "__invert__",
+    "__copy__", "__deepcopy__", "__add__", "__sub__", "__mul__", "__matmul__", "__truediv__",
+    "__floordiv__", "__mod__", "__divmod__", "__pow__", "__lshift__", "__rshift__", "__and__", "__or__",
+    "__xor__", "__radd__", "__rsub__", "__rmul__", "__rtruediv__", "__rfloordiv__", "__rmod__",
+    "__rpow__", "__rand__", "__ror__", "__rxor__", "__iadd__", "__isub__", "__imul__", "__itruediv__",
+    "__ifloordiv__", "__imod__", "__ipow__", "__iand__", "__ior__", "__ixor__",
+}
+# plain attribute names that open the same doors (frames, code, the class chain) or read the clock
+HIDDEN_ATTRIBUTES = {
+    "gi_frame", "gi_code", "gi_yieldfrom", "cr_frame", "cr_code", "cr_await", "cr_origin", "ag_frame",
+    "ag_code", "ag_await", "tb_frame", "tb_next", "f_back", "f_globals", "f_locals", "f_builtins", "f_code",
+    "mro", "now", "today", "utcnow", "format", "format_map",
+}
+# builtins benchmark code does not get: files, code from text, the namespaces, memory addresses
+REMOVED_BUILTINS = {"open", "exec", "eval", "compile", "input", "breakpoint", "help", "globals", "locals",
+                    "vars", "id", "__loader__", "__spec__"}
+
+
+def hidden(name):
+    """True for an attribute name benchmark code may not use."""
+    if name.startswith("__") and name.endswith("__"):
+        return name not in SAFE_DUNDERS
+    return name in HIDDEN_ATTRIBUTES
+
+
+class _Walls:
+    """What benchmark code sees instead of the interpreter: builtins without the removed ones,
+    attribute functions that refuse hidden names, and `import` of allowed modules only, each as a
+    new module holding the real one's public names (never a module: `enum.sys` is not there).
+    One per runner; `builtins()` makes a new set for every case."""
+
+    def __init__(self):
+        import builtins
+        self.base = {name: value for name, value in builtins.__dict__.items() if name not in REMOVED_BUILTINS}
+        self.base.update(getattr=self._getattr, setattr=self._setattr, delattr=self._delattr, hasattr=self._hasattr)
+        self.public = {}  # module name -> its public names, found once
+
+    @staticmethod
+    def _checked(name):
+        """The name as a plain str (a subclass could lie to `startswith`), unless it is hidden."""
+        if isinstance(name, str):
+            name = str.__str__(name)
+            if hidden(name):
+                raise AttributeError("benchmark code may not use the attribute " + repr(name))
+        return name
+
+    def _getattr(self, target, name, *default):
+        return getattr(target, self._checked(name), *default)
+
+    def _setattr(self, target, name, value):
+        setattr(target, self._checked(name), value)
+
+    def _delattr(self, target, name):
+        delattr(target, self._checked(name))
+
+    def _hasattr(self, target, name):
+        return hasattr(target, self._checked(name))
+
+    def _names(self, name):
+        if name not in self.public:
+            real = importlib.import_module(name)
+            self.public[name] = {key: value for key, value in vars(real).items()
+                                 if not key.startswith("_") and key not in MODULES[name]
+                                 and type(value) is not type(real) and key in ONLY.get(name, (key,))}
+        return self.public[name]
+
+    def builtins(self):
+        views = {}
+
+        def view(name):
+            if name not in views:
+                module = type(sys)(name)
+                module.__dict__.update(self._names(name))
+                for sub in MODULES:
+                    if sub.startswith(name + ".") and "." not in sub[len(name) + 1:]:
+                        setattr(module, sub[len(name) + 1:], view(sub))
+                views[name] = module
+            return views[name]
+
+        def guarded_import(name, globals=None, locals=None, fromlist=(), level=0):
+            name = str.__str__(name) if isinstance(name, str) else ""  # a subclass could lie to `in`
+            if level or name not in MODULES:
+                raise ImportError("benchmark code may not import " + str(name))
+            return view(name) if fromlist else view(name.split(".")[0])
+
+        return {**self.base, "__import__": guarded_import}
+
 
 
 class CaseTimeout(BaseException):
@@ -119,6 +235,49 @@ def _no_constants(name):
     raise ValueError(name + " is not a JSON value")
 
 
+def _key_text(key):
+    """The JSON text of a dict key, as `json.dumps` writes it; None for a key JSON cannot hold."""
+    if type(key) is str:
+        return key
+    if key is None or type(key) is bool:
+        return json.dumps(key)
+    if type(key) in (int, float):
+        return json.dumps(key, allow_nan=False)
+    return None
+
+
+def plain(value):
+    """`value` as plain JSON data, read through the base types so no method a class overrides can
+    change what is written; a tuple becomes a list. ValueError when it is not JSON data, or when
+    two keys of a dict would become one JSON key (`1` and `"1"`): gold that silently lost an entry."""
+    kind = type(value)
+    if value is None or kind in (bool, str, int):
+        return value
+    if kind is float:
+        if value != value or value in (float("inf"), float("-inf")):
+            raise ValueError(repr(value) + " is not a JSON number")
+        return value
+    for base, read in ((int, int.__index__), (float, float.__float__), (str, str.__str__)):
+        if isinstance(value, base):
+            return plain(read(value))
+    if isinstance(value, (list, tuple)):
+        items = list.__iter__(value) if isinstance(value, list) else tuple.__iter__(value)
+        return [plain(item) for item in items]
+    if isinstance(value, dict):
+        result, origin = {}, {}
+        for key, item in dict.items(value):
+            key = plain(key) if isinstance(key, (int, float, str)) else key
+            text = _key_text(key)
+            if text is None:
+                raise ValueError("a dict key of type " + type(key).__name__ + " is not a JSON key")
+            if text in result:
+                raise ValueError("the dict keys " + repr(origin[text]) + " and " + repr(key)
+                                 + " would both become the JSON key " + json.dumps(text))
+            result[text], origin[text] = plain(item), key
+        return result
+    raise ValueError("a " + kind.__name__ + " is not JSON data")
+
+
 def _encode(message):
     """One JSON line; text must be valid Unicode (a lone surrogate is not) and numbers finite."""
     return (json.dumps(message, allow_nan=False, ensure_ascii=False) + "\n").encode("utf-8")
@@ -132,6 +291,7 @@ class _Fresh:
     def __init__(self, request, workdir):
         import builtins
         self.builtins = dict(builtins.__dict__)
+        self.walls = _Walls() if request.get("policy") else None
         self.environ = dict(os.environ)
         self.recursion = sys.getrecursionlimit()
         self.workdir = workdir
@@ -160,7 +320,10 @@ class _Fresh:
         used = resource.getrusage(resource.RUSAGE_SELF)
         allowance = int(used.ru_utime + used.ru_stime + request["case_seconds"]) + 2
         resource.setrlimit(resource.RLIMIT_CPU, (allowance, resource.RLIM_INFINITY))
-        return {"__name__": "__sandbox__", "__builtins__": dict(self.builtins)}
+        module = type(sys)("__sandbox__")  # registered: dataclasses and enum look their class's module up
+        module.__builtins__ = self.walls.builtins() if self.walls else dict(self.builtins)
+        sys.modules["__sandbox__"] = module
+        return module.__dict__
 
     def left_behind(self, base, own_pid_namespace):
         """True when the case left a thread, a process or a file: the next case must not meet it."""
@@ -185,43 +348,6 @@ class _Fresh:
                     return True
             return any(os.path.join("/tmp", name) != base for name in os.listdir("/tmp"))
         return False
-
-
-def _shift_clock(offset):
-    """Move the wall clock the seed sees by `offset` seconds: gold that reads the date changes."""
-    real_time, real_ns = time.time, time.time_ns
-    real = {name: getattr(time, name) for name in ("localtime", "gmtime", "ctime")}
-    real_asctime, real_strftime = time.asctime, time.strftime
-    time.time = lambda: real_time() + offset
-    time.time_ns = lambda: real_ns() + int(offset * 1_000_000_000)
-    for name, function in real.items():
-        setattr(time, name, lambda seconds=None, _f=function: _f(time.time() if seconds is None else seconds))
-    time.asctime = lambda moment=None: real_asctime(time.localtime() if moment is None else moment)
-    time.strftime = lambda form, moment=None: real_strftime(form, time.localtime() if moment is None else moment)
-    import datetime as calendar_module
-
-    class Date(calendar_module.date):
-        @classmethod
-        def today(cls):
-            return cls.fromtimestamp(time.time())
-
-    class DateTime(calendar_module.datetime):
-        @classmethod
-        def today(cls):
-            return cls.fromtimestamp(time.time())
-
-        @classmethod
-        def now(cls, tz=None):
-            return cls.fromtimestamp(time.time(), tz)
-
-        @classmethod
-        def utcnow(cls):
-            return cls.fromtimestamp(time.time(), calendar_module.timezone.utc).replace(tzinfo=None)
-
-    for kind in (Date, DateTime):
-        kind.__name__ = kind.__qualname__ = kind.__mro__[1].__name__
-        kind.__module__ = "datetime"
-    calendar_module.date, calendar_module.datetime = Date, DateTime
 
 
 def _count_steps(function, args):
@@ -301,16 +427,20 @@ def _run_case(code, request, args, namespace):
     if problem:
         return {"status": "bad_shape", "error": problem}
     try:
+        output_type = _type_name(output)
+        output, stats = plain(output), plain(stats)
         _encode({"output": output, "stats": stats})
     except (TypeError, ValueError, UnicodeError, RecursionError) as error:
         return {"status": "not_json", "error": type(error).__name__ + ": " + str(error)[:300]}
-    message = {"status": "ok", "output": output, "stats": stats, "output_type": _type_name(output), "steps": steps}
+    message = {"status": "ok", "output": output, "stats": stats, "output_type": output_type, "steps": steps}
     return {**message, **coverage} if coverage else message
 
 
-def _runner(code, request, start, write_end, workdir, base, own_pid_namespace):
+def _runner(code, request, start, write_end, workdir, base, own_pid_namespace, write=os.write):
     """Body of the forked runner: the request's cases from `start` on, one line each; never returns.
-    It ends after a case that left a thread, a process or a file, so this process can clear it."""
+    It ends after a case that left a thread, a process or a file, so this process can clear it, and
+    after its first case when each case must run `alone`. `write` is bound before any seed code
+    runs: what a case does to the `os` module cannot reach the result lines."""
     try:
         os.setpgid(0, 0)
         devnull = os.open(os.devnull, os.O_WRONLY)
@@ -318,10 +448,8 @@ def _runner(code, request, start, write_end, workdir, base, own_pid_namespace):
         os.environ["TMPDIR"] = workdir
         tempfile.tempdir = None
         resource.setrlimit(resource.RLIMIT_AS, (request["memory_bytes"], request["memory_bytes"]))
-        if request.get("clock_offset"):
-            _shift_clock(request["clock_offset"])
         fresh = _Fresh(request, workdir)
-        for args in request["cases"][start:]:
+        for args in request["cases"][start:start + 1] if request.get("alone") else request["cases"][start:]:
             try:
                 namespace = fresh.reset()
                 signal.setitimer(signal.ITIMER_REAL, request["case_seconds"])
@@ -343,7 +471,7 @@ def _runner(code, request, start, write_end, workdir, base, own_pid_namespace):
                 line = line[:-2] + b', "dirty": true}\n'
             view = memoryview(line)
             while view:
-                view = view[os.write(write_end, view):]
+                view = view[write(write_end, view):]
             if dirty:
                 break
     except BaseException:  # noqa: BLE001 - a failure to report is reported by our silence
@@ -469,12 +597,20 @@ def _empty(workdir, base, own_pid_namespace):
         return False
 
 
+def _unique_keys(pairs):
+    """A JSON object whose keys are all different: a repeated key would lose an entry unseen."""
+    result = dict(pairs)
+    if len(result) != len(pairs):
+        raise ValueError("a JSON object repeats a key")
+    return result
+
+
 def _verdict(raw):
     """The runner's line, checked: it may hold anything seed code chose to write.
     Returns (the case's result, whether the runner says the case left something behind)."""
     broken = {"status": "crash", "error": "the case wrote something that is not a result"}
     try:
-        message = json.loads(raw.decode("utf-8"), parse_constant=_no_constants)
+        message = json.loads(raw.decode("utf-8"), parse_constant=_no_constants, object_pairs_hook=_unique_keys)
     except (ValueError, UnicodeError, RecursionError):
         return broken, True
     if not isinstance(message, dict) or message.get("status") not in STATUSES:
@@ -528,7 +664,8 @@ def run_from(code, request, start, emit, private_fds, base, own_pid_namespace):
     except OSError:
         pass
     lines = _Lines(pid, read_end, request["output_limit"] + 1024)
-    position, total, why = start, len(request["cases"]), "sent"
+    total = start + 1 if request.get("alone") else len(request["cases"])
+    position, why = start, "sent"
     while position < total:
         raw, why = lines.next(time.monotonic() + request["case_seconds"] + GRACE)
         if raw is None:

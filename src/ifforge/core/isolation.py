@@ -2,6 +2,7 @@
 
 With bubblewrap (Debian's `bubblewrap`): new user, network, PID, IPC, UTS and mount namespaces, so
 the child has no network, sees no other process (not its parent's environment in /proc either),
+has a host name of its own and cannot read what /proc says of the host (memory, uptime, kernel),
 runs as `nobody` without capabilities, sees the system read-only (only the directories programs
 need: no /etc, no /home, no /root, no outputs or caches), writes only to a private tmpfs, and
 dies with everything it started when its parent stops it. With a writable cgroup hierarchy (v1 or
@@ -28,6 +29,10 @@ from ifforge.core.orphans import pid_alive
 log = logging.getLogger("ifforge.sandbox")
 
 SYSTEM_DIRS = ("/usr", "/lib", "/lib64", "/lib32", "/bin", "/sbin")
+# what /proc tells of the host and its clock (memory, uptime, kernel, CPUs, load, boot): unreadable inside
+HOST_FILES = ("/proc/meminfo", "/proc/uptime", "/proc/version", "/proc/cpuinfo", "/proc/loadavg", "/proc/stat",
+              "/proc/sys/kernel/osrelease", "/proc/sys/kernel/version", "/proc/sys/kernel/random/boot_id")
+HOST_NAME = "sandbox"  # the host name inside: the same on every machine
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 MAX_PROCESSES = 32  # per sandbox child, all descendants together
 
@@ -44,7 +49,8 @@ class Isolation:
         if self.method == "bubblewrap":
             walls += ["no network", "own PID namespace", "read-only system, no /etc /home /root",
                       "only a private /tmp writable, emptied after every case", "nobody, no capabilities",
-                      "everything a case started killed when it ends", "ends when its parent does"]
+                      "everything a case started killed when it ends", "ends when its parent does",
+                      f"host name {HOST_NAME!r}; /proc's memory, uptime, kernel and boot files unreadable"]
         if self.cgroup:
             walls.append(f"cgroup {self.cgroup}: total memory and process cap")
         return {"method": self.method, "cgroup": self.cgroup, "walls": walls}
@@ -59,9 +65,12 @@ def _python_dirs() -> list[str]:
 def bwrap_prefix(bwrap: str) -> list[str]:
     # no --die-with-parent: it fires when the *thread* that started bubblewrap ends, and warm children
     # outlive threads; a child ends when its request pipe closes instead, which our death also does
-    command = [bwrap, "--unshare-all", "--new-session", "--uid", "65534", "--gid", "65534",
+    command = [bwrap, "--unshare-all", "--new-session", "--uid", "65534", "--gid", "65534", "--hostname", HOST_NAME,
                "--cap-drop", "ALL", "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--chdir", "/tmp",
                "--clearenv"]
+    for path in HOST_FILES:
+        if os.path.exists(path):  # the same kernel inside: what exists here exists there
+            command += ["--ro-bind", "/dev/null", path]
     for folder in [*SYSTEM_DIRS, *_python_dirs()]:
         if os.path.lexists(folder):
             if os.path.islink(folder):

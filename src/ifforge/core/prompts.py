@@ -1,11 +1,16 @@
 """Prompt files: a `version:` line, a `---` line, then the text with `{{placeholder}}` slots.
 
-A prompt's hash (of the whole file) goes into every cache key and run fingerprint that uses it.
+They live at the top of the checkout, one folder per family (`prompts/<family>/<name>.md`, shared
+ones in `prompts/common/`); the package reaches them as `ifforge/prompts` (a link in a checkout,
+real files in a wheel). Code names a prompt by its name alone, unique across the folders, so a
+prompt can move between folders without touching its callers or its hash. A prompt's hash (of the
+whole file) goes into every cache key and run fingerprint that uses it.
 """
 
 from __future__ import annotations
 
 import hashlib
+import functools
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,8 +41,29 @@ class Prompt:
         return _SLOT.sub(lambda match: str(values[match[1]]), self.text)
 
 
+@functools.cache
+def _shipped() -> dict[str, Path]:
+    """Every shipped prompt by name; a name in two family folders would be ambiguous, so it is refused."""
+    found: dict[str, Path] = {}
+    for path in sorted(PROMPTS_DIR.glob("*/*.md")):
+        if path.stem in found:
+            raise PromptError(f"{path}: prompt {path.stem!r} is also {found[path.stem]}; prompt names are unique "
+                              "across family folders")
+        found[path.stem] = path
+    return found
+
+
+def prompt_file(name: str) -> Path | None:
+    """The shipped file of prompt `name` (`prompts/<family>/<name>.md`), None when there is none."""
+    return _shipped().get(name)
+
+
 def load_prompt(name: str, folder: Path | None = None) -> Prompt:
-    path = Path(folder or PROMPTS_DIR) / f"{name}.md"
+    """A shipped prompt by name, or `<folder>/<name>.md` when a folder is given."""
+    if folder is not None:
+        path = Path(folder) / f"{name}.md"
+    elif (path := prompt_file(name)) is None:
+        raise PromptError(f"{PROMPTS_DIR}: no prompt {name!r} in any family folder (prompts/<family>/{name}.md)")
     try:
         raw = path.read_text()
     except OSError as error:

@@ -1,11 +1,12 @@
-"""Records every family shares: the base record, a drop with its reason, one item's outcome.
+"""Records every family shares: the base record, a drop with its reason, one item's outcome, and
+what an item must have for whole-batch transforms (dedup) to take it.
 
 Each family defines its own records (one type per hand-off) in `families/<id>/records.py`.
 """
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
@@ -35,3 +36,14 @@ class Outcome(BaseModel, Generic[T]):
     kept: T | None = None
     dropped: list[DroppedItem] = []
     evidence: list[Any] = []  # what a person needs to see why (e.g. every verification round)
+
+
+class Sourced(Protocol):
+    """Any item known by an id and its source text (code or prose): what dedup reads. An `origin`
+    attribute, when the item has one, is carried into its drop."""
+
+    @property
+    def task_id(self) -> str: ...
+
+    @property
+    def source(self) -> str: ...

@@ -4,7 +4,9 @@ Warm children (`_sandbox_child.py`), behind the walls `isolation` finds, serve o
 cases at a time and are kept for the next: each forks a runner per function that runs every case
 as if it were alone (the seed module executed afresh: new globals and defaults; fresh builtins,
 random state, working directory, CPU allowance; a case that leaves a process or file behind ends
-the runner) and streams a result line per case. A child has no site-packages and a fixed hash seed, and ends when its request pipe
+the runner; on request a runner per case) and streams a result line per case. By default the code
+must first pass the policy of `codepolicy` (no host, no clock, no interpreter internals), which the
+child enforces again while it runs. A child has no site-packages and a fixed hash seed, and ends when its request pipe
 closes (so when we do, however we end). If a child dies or hangs (seed code killed or stopped it),
 the parent kills it, marks that case, and starts a new child for the cases left. A `Budget` bounds
 all the passes over one function together.
@@ -19,6 +21,7 @@ import json
 import os
 import resource
 import select
+import shutil
 import signal
 import subprocess
 import sys
@@ -31,7 +34,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 from ifforge.core import _sandbox_child  # noqa: E402,F401 - not run here: imported so its source counts in code versions
-from ifforge.core import isolation
+from ifforge.core import codepolicy, isolation
+from ifforge.core.orphans import pid_alive
 
 CHILD = Path(__file__).with_name("_sandbox_child.py")
 # Sandbox and other CPU work of async stages runs here: never on the event loop (it serves every
@@ -45,7 +49,7 @@ async def off_loop(function, *args, **kwargs):
     """Run sandbox- or CPU-bound `function` in this thread pool and await its result."""
     return await asyncio.get_running_loop().run_in_executor(_POOL, functools.partial(function, *args, **kwargs))
 
-Status = Literal["ok", "timeout", "memory", "exception", "bad_shape", "not_json", "too_large", "crash"]
+Status = Literal["ok", "timeout", "memory", "exception", "bad_shape", "not_json", "too_large", "crash", "forbidden"]
 
 
 @dataclass(frozen=True)
@@ -56,7 +60,7 @@ class Limits:
     print_chars: int = 1 << 20  # what the function may print in total (discarded)
     hash_seed: int = 0
     random_seed: int = 0  # `random` is seeded with it before every case
-    clock_offset: float = 0.0  # seconds added to the wall clock the code sees (time, datetime)
+    policy: bool = True  # benchmark code: only what `codepolicy` allows; False for tests of the OS walls alone
 
 
 class Budget:
@@ -139,8 +143,27 @@ def describe_isolation() -> dict:
     return isolation.detect().describe()
 
 
+WORKDIR_PREFIX = "ifforge-sandbox-"  # then the owning process's id: a later run knows when its owner is gone
+
+
+def remove_stale_workdirs(folder: Path | None = None) -> int:
+    """Children's working folders left by a run that was killed (SIGKILL skips our clean-up), in the
+    temporary folder: removed when the process named in their name is gone. Returns how many."""
+    removed = 0
+    for path in Path(folder or tempfile.gettempdir()).glob(f"{WORKDIR_PREFIX}*-*"):
+        owner = path.name[len(WORKDIR_PREFIX):].split("-")[0]
+        if owner.isdigit() and not pid_alive(int(owner)) and path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path, ignore_errors=True)
+            removed += not path.exists()
+    return removed
+
+
+_clean_up_once = functools.lru_cache(maxsize=1)(remove_stale_workdirs)  # the first child of a run does it
+
+
 def _spawn(limits: Limits) -> _Child:
-    workdir = tempfile.TemporaryDirectory(prefix="ifforge-sandbox-")
+    _clean_up_once()
+    workdir = tempfile.TemporaryDirectory(prefix=f"{WORKDIR_PREFIX}{os.getpid()}-")
     stderr_path = Path(workdir.name) / "stderr.txt"
     command, env = _command(limits.hash_seed)
     walls = isolation.detect()
@@ -197,7 +220,7 @@ _POOL_OF_CHILDREN = _Pool(keep=2 * (os.cpu_count() or 2))
 
 
 def _send(child: _Child, code: str, entry: str, indices: list[int], cases: list[list], tracked: bool,
-          limits: Limits, count_steps: bool, coverage: bool = False) -> bool:
+          limits: Limits, count_steps: bool, coverage: bool = False, alone: bool = False) -> bool:
     """Hand the child one request; False if it is gone (a case of an earlier request killed it)."""
     if child.group is not None and child.memory_limit != limits.memory_bytes:
         try:
@@ -209,8 +232,8 @@ def _send(child: _Child, code: str, entry: str, indices: list[int], cases: list[
         "code": code, "entry": entry, "indices": indices, "cases": cases, "tracked": tracked,
         "case_seconds": limits.case_seconds, "memory_bytes": limits.memory_bytes,
         "output_limit": limits.output_bytes, "print_limit": limits.print_chars,
-        "random_seed": limits.random_seed, "clock_offset": limits.clock_offset, "count_steps": count_steps,
-        "coverage": coverage,
+        "random_seed": limits.random_seed, "policy": limits.policy, "count_steps": count_steps,
+        "coverage": coverage, "alone": alone,
     }
     try:
         child.process.stdin.write(json.dumps(request).encode() + b"\n")
@@ -250,23 +273,33 @@ def _no_constants(name: str):
 def run_cases(
     code: str, entry: str, cases: list[list], *, tracked: bool = False, limits: Limits = Limits(),
     budget: Budget | None = None, reverse: bool = False, count_steps: bool = False, coverage: bool = False,
+    alone: bool = False,
 ) -> list[CaseResult]:
     """Run `entry(*args)` for every args list in `cases`; one result per case, in order.
 
     `tracked` expects the function to return `(output, {tracker: value})` with 1 to 3 trackers.
-    Once `budget` is spent, the cases not run yet are timeouts that say so. `reverse` runs the
-    cases last to first (results still come back in order): gold that depends on the order of
-    cases then shows. `count_steps` counts the lines of seed code each call executes (slower);
-    `coverage` also records the arcs each call takes and its busiest line's count (branch coverage).
+    Under `limits.policy` (the default) code that touches what `codepolicy` refuses runs no case:
+    every case is `forbidden`, with the line. Once `budget` is spent, the cases not run yet are
+    timeouts that say so. `reverse` runs the cases last to first (results still come back in
+    order). `alone` runs each case in a process of its own, forked from one that never ran seed
+    code: nothing an earlier case did can reach it (slower: about 2 ms a case; gold is run so).
+    `count_steps` counts the lines of seed code each call executes (slower); `coverage` also
+    records the arcs each call takes and its busiest line's count (branch coverage).
     """
+    if limits.policy:
+        problem = codepolicy.policy_problem(code)
+        if problem:
+            return [CaseResult(index=i, status="forbidden", error=str(problem), line=problem.line)
+                    for i in range(len(cases))]
     results: dict[int, CaseResult] = {}
     pending = list(range(len(cases)))[::-1] if reverse else list(range(len(cases)))
     while pending and (budget is None or budget.left() > 0):
         child = _POOL_OF_CHILDREN.take(limits)
-        if not _send(child, code, entry, pending, [cases[i] for i in pending], tracked, limits, count_steps, coverage):
+        request = (code, entry, pending, [cases[i] for i in pending], tracked, limits, count_steps, coverage, alone)
+        if not _send(child, *request):
             _stop(child)
             child = _spawn(limits)
-            _send(child, code, entry, pending, [cases[i] for i in pending], tracked, limits, count_steps, coverage)
+            _send(child, *request)
         pending, healthy = _collect(child, pending, results, limits, budget)
         if healthy:
             _POOL_OF_CHILDREN.give_back(child)

@@ -14,6 +14,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from ifforge.core.untrusted import BadValue, read_file
+
 
 class SettingsError(ValueError):
     """A setting that is unknown or has a bad value; the message names where it came from."""
@@ -126,9 +128,11 @@ def load_settings(overrides: dict[str, Any] | None = None, toml_path: Path | Non
     table: dict[str, Any] = {}
     if toml_path is not None:
         try:
-            data = tomllib.loads(Path(toml_path).read_text())
-        except (OSError, tomllib.TOMLDecodeError) as error:
+            data = tomllib.loads(read_file(Path(toml_path)).decode("utf-8"))
+        except (BadValue, tomllib.TOMLDecodeError) as error:
             raise SettingsError(f"{toml_path}: {error}") from None
+        except UnicodeDecodeError:
+            raise SettingsError(f"{toml_path}: is not UTF-8 text") from None
         table = data.get("ifforge", data)
     overrides = {k: v for k, v in (overrides or {}).items() if v is not None}
     family = str(overrides.get("family") or os.environ.get("IFFORGE_FAMILY") or table.get("family") or "logicif")

@@ -3,18 +3,21 @@
 Every check here exists because a value passed it once and broke a run later: an integer of
 thousands of digits (Python refuses to turn it into text), nesting deep enough to exhaust the
 interpreter's recursion, a lone surrogate (valid in a JSON escape, not writable as UTF-8), NaN
-(not JSON at all), a line that is not UTF-8, a task id that is a path. A `BadValue` names what is
-wrong, phrased to follow "input" or "line N": callers add the file and line and drop only that item.
+(not JSON at all), a line that is not UTF-8, a task id that is a path; a "file" that is a FIFO (it
+hung a run), a directory or a dangling link (they crashed one), or a link out of the seed folder (it
+put a secret into a benchmark). A `BadValue` names what is wrong, phrased to follow "input", "line N"
+or the file's name: callers add the file and line and drop only that item.
 """
 
 from __future__ import annotations
 
+import codecs
 import json
 import math
 import os
 import re
+import stat
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +29,10 @@ TASK_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,127}$")
 
 class BadValue(ValueError):
     """A value or line we refuse, with a message that says why."""
+
+
+class TooLarge(BadValue):
+    """A file over its size limit (callers name the setting that raises it)."""
 
 
 class InputError(ValueError):
@@ -94,14 +101,60 @@ def check_value(value: Any) -> None:
             raise BadValue(f"holds {item}, which is not a JSON number")
 
 
-def read_lines(path: Path) -> Iterator[tuple[int, str | BadValue]]:
-    """The lines of a text file, numbered from 1; a line that is not UTF-8 comes as a `BadValue`."""
-    data = Path(path).read_bytes()
-    for number, raw in enumerate(data.split(b"\n"), start=1):
+KINDS = {stat.S_ISDIR: "a folder", stat.S_ISFIFO: "a named pipe (FIFO)", stat.S_ISSOCK: "a socket",
+         stat.S_ISCHR: "a character device", stat.S_ISBLK: "a block device"}
+
+
+def _kind(mode: int) -> str:
+    return next((name for test, name in KINDS.items() if test(mode)), "not a regular file")
+
+
+def read_file(path: Path, inside: Path | None = None, max_bytes: int | None = None) -> bytes:
+    """The bytes of a regular file a user handed us, without a UTF-8 byte-order mark. Looked at
+    (lstat, stat) before it is opened and opened without blocking, so a FIFO, a device, a folder
+    or a dangling link is refused, never read; with `inside`, so is a file whose real path
+    (links followed) leaves that folder. `BadValue`s follow the file's name; `TooLarge` too."""
+    path = Path(path)
+    try:
+        link = stat.S_ISLNK(os.lstat(path).st_mode)
+        if inside is not None:
+            real, root = Path(os.path.realpath(path)), Path(os.path.realpath(inside))
+            if not real.is_relative_to(root):
+                raise BadValue(f"leads to {real}, outside the folder {inside}: not read")
         try:
-            yield number, raw.decode("utf-8").rstrip("\r")
+            info = os.stat(path)
+        except FileNotFoundError:
+            raise BadValue(f"is a symbolic link to {os.readlink(path)}, which does not exist") from None
+        if not stat.S_ISREG(info.st_mode):
+            raise BadValue(f"is {_kind(info.st_mode)}{' (through a link)' if link else ''}, not a file: not read")
+        if max_bytes is not None and info.st_size > max_bytes:
+            raise TooLarge(f"is {info.st_size:,} bytes, over the limit of {max_bytes:,}")
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
+        with os.fdopen(fd, "rb") as handle:
+            opened = os.fstat(fd)
+            if (opened.st_dev, opened.st_ino) != (info.st_dev, info.st_ino):
+                raise BadValue("was replaced while it was being opened: not read")
+            data = handle.read() if max_bytes is None else handle.read(max_bytes + 1)
+    except FileNotFoundError:
+        raise BadValue("file not found") from None
+    except OSError as error:
+        raise BadValue(f"cannot be read ({error.strerror or error})") from None
+    if max_bytes is not None and len(data) > max_bytes:  # it grew after we looked
+        raise TooLarge(f"is over the limit of {max_bytes:,} bytes")
+    return data.removeprefix(codecs.BOM_UTF8)
+
+
+def read_lines(path: Path) -> list[tuple[int, str | BadValue]]:
+    """The lines of a text file, numbered from 1; a line that is not UTF-8 comes as a `BadValue`.
+    A file that cannot be read at all (see `read_file`) raises `BadValue` instead."""
+    lines: list[tuple[int, str | BadValue]] = []
+    for number, raw in enumerate(read_file(path).split(b"\n"), start=1):
+        try:
+            lines.append((number, raw.decode("utf-8").rstrip("\r")))
         except UnicodeDecodeError as error:
-            yield number, BadValue(f"is not UTF-8 text (byte {raw[error.start]:#04x} at column {error.start + 1})")
+            lines.append((number, BadValue(f"is not UTF-8 text (byte {raw[error.start]:#04x} at column "
+                                           f"{error.start + 1})")))
+    return lines
 
 
 def check_task_id(task_id: Any) -> str:

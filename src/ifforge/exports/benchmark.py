@@ -43,8 +43,7 @@ def read_benchmark(given: Path, split: str = "full", expressions: str = "origina
         rows = [row for row in rows if row["task_id"] in keep]
     if not rows:
         raise BenchmarkError(f"{rows_path}: no rows to export")
-    family = family_of(rows, rows_path)
-    _family({"family": family}).check_rows(rows)  # a row the family cannot score is named, as evaluate does
+    family = family_of(rows, rows_path)  # load_rows refused, with file and line, any row it cannot score
     facts: dict[str, Any] = {}
     try:
         manifest = json.loads((version / "manifest.json").read_text())
@@ -58,9 +57,15 @@ def read_benchmark(given: Path, split: str = "full", expressions: str = "origina
         parts.append("mini")
     if verified_only:
         parts.append("verified")
-    name = re.sub(r"[^A-Za-z0-9_]+", "_", "_".join(["ifforge", *parts])).strip("_")
-    return Benchmark(name=name, family=family, rows=rows, source=rows_path,
+    return Benchmark(name=task_name("ifforge", *parts), family=family, rows=rows, source=rows_path,
                      sha256=file_hash(rows_path), split=split, expressions=expressions, facts=facts)
+
+
+def task_name(*parts: Any) -> str:
+    """A name every tool accepts and that is safe to write into code and YAML: letters, digits and
+    `_` only (whatever the file or folder names it comes from), starting with a letter."""
+    name = re.sub(r"[^A-Za-z0-9_]+", "_", "_".join(str(part) for part in parts)).strip("_")
+    return name if name[:1].isalpha() else f"ifforge_{name}"
 
 
 def _family(row: dict[str, Any]):

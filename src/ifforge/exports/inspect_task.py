@@ -13,14 +13,25 @@ where it runs; nothing else of the benchmark is read.
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 from typing import Any
 
 from ifforge.core.store import atomic_write
-from ifforge.exports.benchmark import Benchmark, aggregate, check, request, row_ids, score_names, task_key, turns
+from ifforge.exports.benchmark import (
+    Benchmark,
+    aggregate,
+    check,
+    request,
+    row_ids,
+    score_names,
+    task_key,
+    task_name,
+    turns,
+)
 
 DEFAULT_MAX_TOKENS = 16_000  # what `ifforge evaluate` asks for by default
-TASK_FILE = '''"""inspect-ai task: {name} ({family}, {rows} rows from {source}).
+TASK_FILE = '''"""inspect-ai task: {name} ({family}, {rows} rows from the file named in SOURCE).
 
     inspect eval task.py --model openai-api/local/<model>    # with LOCAL_BASE_URL, LOCAL_API_KEY set
 
@@ -32,6 +43,8 @@ from pathlib import Path
 from inspect_ai import task
 
 from ifforge.exports.inspect_task import benchmark_task
+
+SOURCE = {source}  # the rows file this task was exported from: data, never run
 
 
 @task
@@ -48,10 +61,11 @@ def write(benchmark: Benchmark, out: Path) -> dict[str, Any]:
         lines.append(json.dumps({"id": sample_id, "turns": turns(row), "task_id": task_key(row), **request(row),
                                  "row": json.dumps(row, ensure_ascii=False)}, ensure_ascii=False) + "\n")
     atomic_write(out / "samples.jsonl", "".join(lines))
-    atomic_write(out / "task.py", TASK_FILE.format(name=benchmark.name, family=benchmark.family,
-                                                   rows=len(benchmark.rows), source=benchmark.source))
+    # only a checked identifier and a Python literal (repr) of the file's name go into the code
+    atomic_write(out / "task.py", TASK_FILE.format(name=task_name(benchmark.name), family=benchmark.family,
+                                                   rows=len(benchmark.rows), source=repr(str(benchmark.source))))
     return {"format": "inspect", "folder": str(out), "rows": len(benchmark.rows),
-            "run": f"cd {out} && inspect eval task.py --model openai-api/local/<model>  "
+            "run": f"cd {shlex.quote(str(out))} && inspect eval task.py --model openai-api/local/<model>  "
                    "(LOCAL_BASE_URL, LOCAL_API_KEY set)"}
 
 

@@ -17,12 +17,23 @@ numbers.
 from __future__ import annotations
 
 import json
+import shlex
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from ifforge.core.store import atomic_write
-from ifforge.exports.benchmark import Benchmark, aggregate, check, row_ids, score_names, task_key, text_row, turns
+from ifforge.exports.benchmark import (
+    Benchmark,
+    aggregate,
+    check,
+    row_ids,
+    score_names,
+    task_key,
+    task_name,
+    text_row,
+    turns,
+)
 from ifforge.exports.inspect_task import DEFAULT_MAX_TOKENS
 
 UTILS_FILE = '''"""lm-evaluation-harness hooks for {name}: the rows beside this file, ifforge's checker."""
@@ -50,9 +61,8 @@ def write(benchmark: Benchmark, out: Path) -> dict[str, Any]:
     if not single:
         raise ValueError(f"{benchmark.source}: no row can be asked as one text prompt, which is all "
                          "lm-evaluation-harness sends (export to inspect-ai instead)")
-    protocol = next((row["protocol"] for _, row in single if row.get("protocol")), None)
-    if protocol:
-        benchmark = replace(benchmark, name=f"{benchmark.name}_{protocol}")
+    protocol = next((task_name(row["protocol"]) for _, row in single if row.get("protocol")), None)
+    benchmark = replace(benchmark, name=task_name(benchmark.name, protocol or ""))  # a name safe in YAML and code
     out.mkdir(parents=True, exist_ok=True)
     atomic_write(out / "docs.jsonl", "".join(
         json.dumps({"id": sample_id, "prompt": turns(row)[0], "task_id": task_key(row), "family": benchmark.family,
@@ -62,7 +72,7 @@ def write(benchmark: Benchmark, out: Path) -> dict[str, Any]:
     metrics = "".join(f"  - metric: {key}\n    aggregation: !function utils.{key}\n    higher_is_better: true\n"
                       for key in keys)
     atomic_write(out / f"{benchmark.name}.yaml", (
-        f"# {benchmark.family} benchmark {benchmark.name}: {len(single)} rows from {benchmark.source}"
+        f"# {benchmark.family} benchmark {benchmark.name}: {len(single)} rows from {json.dumps(str(benchmark.source))}"
         + (f" ({left_out} rows left out: multi-turn chats, or rows lm-eval cannot ask)" if left_out else "") + "\n"
         + (f"# Protocol: {protocol}. lm-eval sends no tools, so each prompt shows the tools as JSON and the model "
            "writes its call as a JSON object {name, arguments} in its reply: not the tools API that `ifforge "
@@ -86,7 +96,7 @@ def write(benchmark: Benchmark, out: Path) -> dict[str, Any]:
     return {"format": "lm-eval", "folder": str(out), "rows": len(single), "left_out_chat_rows": left_out,
             "task": benchmark.name, "protocol": protocol or "prompt",
             "run": f"lm_eval --model local-chat-completions --model_args base_url=<server>/v1/chat/completions,"
-                   f"model=<model> --apply_chat_template --include_path {out} --tasks {benchmark.name}"}
+                   f"model=<model> --apply_chat_template --include_path {shlex.quote(str(out))} --tasks {benchmark.name}"}
 
 
 # ---- what the exported utils.py calls -------------------------------------------------------------

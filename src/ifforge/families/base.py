@@ -19,6 +19,30 @@ from ifforge.core.settings import Settings
 from ifforge.core.store import VersionStore
 
 
+JSON_KINDS = {str: "text", bool: "true or false", int: "a whole number", float: "a number", list: "a list",
+              dict: "an object", type(None): "null"}
+Kind = type | tuple[type, ...]
+NUMBER = (int, float)
+
+
+def _kind_name(value: Any) -> str:
+    return next((name for kind, name in JSON_KINDS.items() if isinstance(value, kind)), type(value).__name__)
+
+
+def field_problem(row: dict[str, Any], fields: dict[str, Kind]) -> str | None:
+    """The first field of `fields` that `row` lacks or holds with another JSON type (`object`: any),
+    as a phrase that follows a file and line; None when all fit. `true` is not a number here."""
+    for key, kind in fields.items():
+        if key not in row:
+            return f"missing field {key!r}"
+        kinds = kind if isinstance(kind, tuple) else (kind,)
+        value = row[key]
+        if object not in kinds and (not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds)):
+            wanted = " or ".join(JSON_KINDS[k] for k in kinds if not (k is int and float in kinds))
+            return f"field {key!r} must be {wanted}, not {_kind_name(value)}"
+    return None
+
+
 @dataclass(frozen=True)
 class BatchStage:
     """Whole-batch work: `function(items, settings) -> (kept, dropped, counts for the manifest)`."""
@@ -78,16 +102,35 @@ class Family:
         return []
 
     # ---- evaluate -------------------------------------------------------------------------------
+    def scorer(self):
+        """This family's part of the one evaluate: an `eval.template.Scorer` (its scoring module,
+        imported when the family is first scored)."""
+        raise NotImplementedError
+
     def evaluate(self, rows: list[dict[str, Any]], settings: Any, cache_path: Path, folder: Path,
                  title: str, on_done: Callable[[], None] | None = None, run: dict[str, Any] | None = None,
                  ) -> dict[str, Any]:
         """Ask a model every row, write responses and scores and a report in `folder`; return the summary
-        (with `request_failures`). `run` holds the run's facts for the report (see `finish_run`)."""
-        raise NotImplementedError
+        (with `request_failures`, `headline` and `table`). `run` holds the run's facts for the report."""
+        self.check_rows(rows)
+        return self.scorer().evaluate(rows, settings, Path(cache_path), Path(folder), title, on_done, run)
+
+    row_fields: dict[str, Kind] = {"task_id": object}  # what every row needs to be asked and scored
+
+    def row_problem(self, row: dict[str, Any]) -> str | None:
+        """Why this family cannot ask or score `row` ("missing field 'gold'", "field 'mode' must be
+        ..."), or None. Rows read from a file are checked with it line by line (`checked_rows`)."""
+        return field_problem(row, self.row_fields)
 
     def check_rows(self, rows: list[dict[str, Any]]) -> None:
         """Refuse rows this family cannot score (raise `BenchmarkError` naming the row and field),
         before anything is asked."""
+        from ifforge.eval.evaluation import BenchmarkError
+
+        for number, row in enumerate(rows, 1):
+            problem = self.row_problem(row)
+            if problem:
+                raise BenchmarkError(f"row {number} ({row.get('task_id', '?')}): {problem}")
 
     def turns(self, row: dict[str, Any]) -> list[str]:
         """The user turns `evaluate` sends for one row: the chat's user messages, else its one prompt.

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ifforge.families.logicif.codeops.source import strip_comments_and_docstrings
+from ifforge.core.pysource import strip_comments_and_docstrings
 from ifforge.transforms import dedup
 
 STDLIB = (

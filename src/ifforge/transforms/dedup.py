@@ -1,4 +1,5 @@
-"""Dedup stage (before anonymisation): near-duplicate seeds, by pairs, confirmed by structure.
+"""Dedup, for any family: near-duplicate items (anything with an id and source text:
+`core.records.Sourced`), by pairs, confirmed by structure.
 
 A sentence model rates different code alike (on standard-library functions, MiniLM puts
 `colorsys.rgb_to_hsv` and `hls_to_rgb`, or `shlex.quote` and `html.escape`, above 0.7), so an
@@ -9,9 +10,11 @@ Shingles are k-grams of the AST node stream with user names and literals made an
 per top-level definition: renaming, reformatting, comments and the order of helpers change
 nothing, while another algorithm shares few of them.
 
-Seeds are taken longest first; one is dropped when it duplicates a seed already kept, so a drop
-always names a kept partner and groups never chain through a third seed. The candidate search is
-a blocked matrix product, so 10,000 seeds take seconds once embedded.
+Items are taken longest first; one is dropped when it duplicates an item already kept, so a drop
+always names a kept partner and groups never chain through a third item. Python source is compared
+without its comments and docstrings; text that does not parse as Python is compared as written
+(its shingles are then word k-grams). The candidate search is a blocked matrix product, so 10,000
+seeds take seconds once embedded.
 """
 
 from __future__ import annotations
@@ -19,16 +22,17 @@ from __future__ import annotations
 import ast
 import builtins
 from dataclasses import dataclass, replace
-from typing import Callable, Iterator
+from typing import Callable, Iterator, TypeVar
 
 import numpy as np
 
-from ifforge.families.logicif.codeops.source import strip_comments_and_docstrings
-from ifforge.families.logicif.records import DroppedItem, SeedFunction
+from ifforge.core.pysource import strip_comments_and_docstrings
+from ifforge.core.records import DroppedItem, Sourced
 
 STAGE = "dedup"
 SHINGLE = 5  # AST nodes per shingle (on the labelled set, 5 parts copies from distinct code widest)
 _BUILTINS = frozenset(dir(builtins))
+Item = TypeVar("Item", bound=Sourced)
 
 
 def similar_pairs(vectors: np.ndarray, threshold: float, block: int = 2048) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -153,25 +157,26 @@ def duplicates(vectors: np.ndarray, sources: list[str], threshold: float, struct
     return pairs
 
 
-def dedup_text(seed: SeedFunction) -> str:
-    """What is compared: the code without comments and docstrings (prose would dominate the vector)."""
+def dedup_text(item: Sourced) -> str:
+    """What is compared: code without comments and docstrings (prose would dominate the vector)."""
     try:
-        return strip_comments_and_docstrings(seed.source)
-    except Exception:  # noqa: BLE001 - unparsable code is compared as written
-        return seed.source
+        return strip_comments_and_docstrings(item.source)
+    except Exception:  # noqa: BLE001 - text that is not Python is compared as written
+        return item.source
 
 
-def run(seeds: list[SeedFunction], embed: Callable[[list[str]], np.ndarray], threshold: float, structural: float,
-        model: str) -> tuple[list[SeedFunction], list[DroppedItem], list[Pair]]:
-    """Kept seeds, a drop per near-duplicate naming its kept partner and both scores, and every pair.
+def run(items: list[Item], embed: Callable[[list[str]], np.ndarray], threshold: float, structural: float,
+        model: str) -> tuple[list[Item], list[DroppedItem], list[Pair]]:
+    """Kept items, a drop per near-duplicate naming its kept partner and both scores, and every pair.
     `embed` gives unit vectors for the compared texts (computed once: libcst is slow at scale)."""
-    texts = [dedup_text(seed) for seed in seeds]
+    texts = [dedup_text(item) for item in items]
     pairs = duplicates(embed(texts), texts, threshold, structural)
     gone = {pair.item: pair for pair in pairs if pair.duplicate}
     dropped = [DroppedItem(
-        task_id=seeds[index].task_id, stage=STAGE, reason="near_duplicate", origin=seeds[index].origin,
-        detail=f"near-duplicate of {seeds[pair.partner].task_id}: cosine {pair.cosine:.3f} with {model} "
+        task_id=items[index].task_id, stage=STAGE, reason="near_duplicate",
+        origin=getattr(items[index], "origin", None),
+        detail=f"near-duplicate of {items[pair.partner].task_id}: cosine {pair.cosine:.3f} with {model} "
                f"(threshold {threshold}) and structural similarity {pair.structural:.3f} (threshold {structural}; "
                f"1.000 is the same code under other names); the longer one is kept")
         for index, pair in sorted(gone.items())]
-    return [seed for index, seed in enumerate(seeds) if index not in gone], dropped, pairs
+    return [item for index, item in enumerate(items) if index not in gone], dropped, pairs

@@ -3,7 +3,7 @@
 Any family may use it: `gather` collects a template's rewrites (from a model, else its bank) and
 `extend` embeds and clusters them and picks `k` (LogicIF's solve prompt, LIFBench's instruction
 templates). Rewrites of a template come from the LLM (asked for `rewrites` of them, keeping every placeholder)
-or, offline, from a hand-written bank in `prompts/<template>_rewrites.md`. All are embedded and
+or, offline, from a hand-written bank in `prompts/<family>/<template>_rewrites.md`. All are embedded and
 clustered with k-means (k = the number of expressions wanted, fixed seed); from each cluster the
 usable rewrite nearest the centre is chosen. Usable: every placeholder of the template exactly
 once, no new one, not a near-copy of the original, not vetoed by a person in the veto file (then
@@ -24,8 +24,9 @@ from pydantic import BaseModel
 
 from ifforge.core.store import atomic_path, code_version
 from ifforge.core.llm import LLM, LLMError
-from ifforge.core.prompts import PROMPTS_DIR, Prompt, load_prompt
+from ifforge.core.prompts import Prompt, load_prompt, prompt_file
 from ifforge.core.records import Record
+from ifforge.core.untrusted import BadValue, InputError, read_lines
 
 STAGE = "expressions"
 VERSION = code_version(sys.modules[__name__])  # with every ifforge module it reaches
@@ -66,7 +67,7 @@ def rewrite_id(text: str) -> str:
 
 
 def load_bank(template: str, folder: Path | None = None) -> list[str]:
-    """The hand-written rewrites of `template`: `prompts/<template>_rewrites.md`, split on `=====` lines."""
+    """The hand-written rewrites of `template`: `prompts/<family>/<template>_rewrites.md`, split on `=====` lines."""
     bank = load_prompt(f"{template}_rewrites", folder)
     return [part.strip() for part in SEPARATOR.split(bank.text) if part.strip()]
 
@@ -88,7 +89,13 @@ def read_veto(path: Path | None) -> set[str]:
     if path is None or not Path(path).exists():
         return set()
     ids = set()
-    for line in Path(path).read_text().splitlines():
+    try:
+        lines = read_lines(path)
+    except BadValue as error:
+        raise InputError(f"{path}: {error} (the veto file)") from None
+    for number, line in lines:
+        if isinstance(line, BadValue):
+            raise InputError(f"{path}:{number}: {line} (the veto file)")
         token = line.split("#", 1)[0].strip()
         if token:
             ids.add(token)
@@ -199,7 +206,7 @@ def extend(template: Prompt, k: int, texts: list[str], origin: list[str], embedd
 
 
 def bank_exists(template: str) -> bool:
-    return (PROMPTS_DIR / f"{template}_rewrites.md").exists()
+    return prompt_file(f"{template}_rewrites") is not None
 
 
 def _draw(axis, expressions: ExpressionSet, vectors: np.ndarray) -> None:

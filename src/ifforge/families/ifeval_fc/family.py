@@ -15,7 +15,6 @@ import json
 import random
 import sys
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 from ifforge.core.records import DroppedItem
@@ -187,15 +186,15 @@ class IfevalFc(Family):
                                                                .splitlines())]
 
     # ---- asking and scoring ---------------------------------------------------------------------
-    def evaluate(self, rows, settings, cache_path, folder, title, on_done=None, run=None):
-        from ifforge.families.ifeval_fc.evaluate import evaluate
+    def scorer(self):
+        from ifforge.families.ifeval_fc.scoring import SCORER
 
-        return evaluate(rows, settings, Path(cache_path), Path(folder), title, on_done, run)
+        return SCORER
 
-    def check_rows(self, rows: list[dict[str, Any]]) -> None:
-        from ifforge.families.ifeval_fc.evaluate import check_rows
+    def row_problem(self, row: dict[str, Any]) -> str | None:
+        from ifforge.families.ifeval_fc.scoring import row_problem
 
-        check_rows(rows)
+        return row_problem(row)
 
     def turns(self, row: dict[str, Any]) -> list[str]:
         if row.get("protocol") == "text":

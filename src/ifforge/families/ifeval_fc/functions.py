@@ -76,10 +76,12 @@ def from_file(path: Path) -> list[Function]:
     """Functions of a JSONL file, one `{domain, tool, carriers, queries}` per line. A line that does
     not fit stops the run with its file, line and field: a typo should not silently shrink a benchmark."""
     path = Path(path)
-    if not path.is_file():
-        raise InputError(f"{path}: no such file (setting 'functions')")
+    try:
+        lines = read_lines(path)
+    except BadValue as error:
+        raise InputError(f"{path}: {error} (setting 'functions')") from None
     found = []
-    for number, line in read_lines(path):
+    for number, line in lines:
         if isinstance(line, BadValue):
             raise InputError(f"{path}:{number}: {line}")
         if not line.strip():

@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ifforge.core.untrusted import InputError
+from ifforge.core.untrusted import BadValue, InputError, parse_json, read_file
 from ifforge.families.ifeval_fc import rules
 from ifforge.families.ifeval_fc.settings import SYSTEM_MESSAGE
 
@@ -42,17 +42,46 @@ CHECKERS = {
 }
 
 
-def rows_of_file(path: Path, system_message: str = SYSTEM_MESSAGE) -> list[dict[str, Any]]:
-    """One row per query of one paper file; a file that does not fit is an error naming it and the field."""
+KIND_NAMES = {str: "text", dict: "an object", list: "a list"}
+
+
+def _field(data: Any, dotted: str, kind: type) -> Any:
+    """The value at a dotted name (`fn_schema.name`), which must be a `kind`; a `ValueError` names the field."""
+    value, seen = data, []
+    for key in dotted.split("."):
+        if not isinstance(value, dict):
+            raise ValueError(f"field {'.'.join(seen)!r} must be an object" if seen else "must hold a JSON object")
+        seen.append(key)
+        if key not in value:
+            raise ValueError(f"missing field {'.'.join(seen)!r}")
+        value = value[key]
+    if not isinstance(value, kind):
+        raise ValueError(f"field {dotted!r} must be {KIND_NAMES[kind]}")
+    return value
+
+
+def rows_of_file(path: Path, system_message: str = SYSTEM_MESSAGE, inside: Path | None = None) -> list[dict[str, Any]]:
+    """One row per query of one paper file; a file that does not fit is an error naming it and the field.
+    With `inside`, a file that is a link leading out of that folder (or no regular file) is refused."""
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-        schema, parameter, checker = data["fn_schema"], data["chosen_param"], data["format"]
-        name, queries = schema["name"], data["user_queries"]
-    except (OSError, UnicodeError, ValueError) as error:
+        data = parse_json(read_file(path, inside).decode("utf-8"))
+    except UnicodeError as error:
         raise InputError(f"{path}: not a readable JSON file ({error})") from None
-    except (KeyError, TypeError) as error:
-        raise InputError(f"{path}: missing field {error}") from None
-    if checker.get("name") not in CHECKERS:
+    except BadValue as error:
+        raise InputError(f"{path}: {error}") from None
+    try:
+        schema, parameter, checker = (_field(data, "fn_schema", dict), _field(data, "chosen_param", str),
+                                      _field(data, "format", dict))
+        name, queries = _field(data, "fn_schema.name", str), _field(data, "user_queries", list)
+        properties = _field(data, "fn_schema.parameters.properties", dict)
+        if not isinstance(checker.get("args") or {}, dict):
+            raise ValueError("field 'format.args' must be an object")
+    except ValueError as error:
+        raise InputError(f"{path}: {error}") from None
+    bad_query = next((n for n, query in enumerate(queries, 1) if not isinstance(query, str) or not query.strip()), None)
+    if bad_query:
+        raise InputError(f"{path}: field 'user_queries': query {bad_query} is not a non-empty text")
+    if not isinstance(checker.get("name"), str) or checker["name"] not in CHECKERS:
         raise InputError(f"{path}: field 'format.name': unknown checker {checker.get('name')!r} "
                          f"(known: {', '.join(CHECKERS)})")
     rule_id, convert = CHECKERS[checker["name"]]
@@ -61,7 +90,7 @@ def rows_of_file(path: Path, system_message: str = SYSTEM_MESSAGE) -> list[dict[
         rule = rules.get(rule_id, **rule_args)
     except (KeyError, ValueError, TypeError) as error:
         raise InputError(f"{path}: field 'format.args': {error}") from None
-    if parameter not in schema.get("parameters", {}).get("properties", {}):
+    if parameter not in properties:
         raise InputError(f"{path}: field 'chosen_param': {parameter!r} is not a parameter of {name}")
     tool = {"type": "function", "function": schema}
     return [{"family": "ifeval-fc", "task_id": f"paper.{Path(path).stem}.q{index}", "function_id": f"paper.{name}",
@@ -74,7 +103,10 @@ def rows_of_file(path: Path, system_message: str = SYSTEM_MESSAGE) -> list[dict[
 
 def convert(folder: Path) -> list[dict[str, Any]]:
     """Every `*.json` file of the paper's data folder, in name order."""
+    if not Path(folder).is_dir():
+        raise InputError(f"{folder}: {'not a folder' if Path(folder).exists() else 'folder not found'} "
+                         "(give the IFEval-FC repository's data/ folder)")
     files = sorted(Path(folder).glob("*.json"))
     if not files:
         raise InputError(f"{folder}: no .json files (give the IFEval-FC repository's data/ folder)")
-    return [row for path in files for row in rows_of_file(path)]
+    return [row for path in files for row in rows_of_file(path, inside=folder)]

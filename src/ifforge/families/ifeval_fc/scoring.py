@@ -1,4 +1,5 @@
-"""IFEval-FC's verdicts and report.
+"""IFEval-FC's part of the one evaluate (`eval.template`): its rows checked and asked through the
+tools API, its verdicts and its report.
 
 A case passes when the model called the function, gave the parameter as a string, and the string
 follows the rule (as the paper scores it, and with distractors the call must be to the right
@@ -11,19 +12,50 @@ counted apart and left out of every rate.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from ifforge.core.jsontext import json_objects
-from ifforge.core.store import atomic_write
+from ifforge.eval.asking import usage
 from ifforge.eval.intervals import shown, wilson
+from ifforge.eval.template import Scorer
 from ifforge.families.ifeval_fc import rules
 
 GROUPS = ("rule_id", "relation", "domain", "source")  # relation "none": a rule without a count
+FIELDS = ("task_id", "tools", "messages", "function_name", "parameter", "rule_id", "rule_args")
 RATES = (("called", "called"), ("provided", "provided"), ("correct", "format right"))
 REASONS = ("no_call", "wrong_function", "arguments_not_json", "parameter_missing", "not_a_string", "format_wrong", "ok")
+
+
+def row_problem(row: dict[str, Any]) -> str | None:
+    """Why a row cannot be asked or scored, naming the field (see `Family.row_problem`), or None."""
+    missing = [key for key in FIELDS if key not in row]
+    if missing:
+        return f"missing field {missing[0]!r}"
+    if not isinstance(row["rule_id"], str) or row["rule_id"] not in rules.REGISTRY:
+        return f"field 'rule_id': unknown rule {row['rule_id']!r}"
+    if not isinstance(row["rule_args"], dict):
+        return "field 'rule_args' must be an object"
+    try:
+        rules.get(row["rule_id"], **row["rule_args"])
+    except (ValueError, TypeError) as error:
+        return f"field 'rule_args': {error}"
+    if not isinstance(row["messages"], list) or not all(isinstance(m, dict) for m in row["messages"]):
+        return "field 'messages' must be a list of objects"
+    tools = row["tools"] if isinstance(row["tools"], list) else []
+    if not all(isinstance(t, dict) and isinstance(t.get("function"), dict) for t in tools):
+        return "field 'tools': every tool must be an object with a 'function' object"
+    if row["function_name"] not in [t["function"].get("name") for t in tools]:
+        return f"field 'function_name' {row['function_name']!r} is not among the tools"
+    return None
+
+
+def messages_of(row: dict[str, Any], system_prompt: str | None) -> list[dict[str, str]]:
+    messages = [dict(m) for m in row["messages"]]
+    if system_prompt is not None:
+        messages = [{"role": "system", "content": system_prompt}] + [m for m in messages if m["role"] != "system"]
+    return messages
 
 
 def calls_of(replies: list, protocol: str | None) -> list[tuple[str, Any]]:
@@ -102,54 +134,54 @@ def score_frame(results: list[dict[str, Any]], rows: dict[str, dict[str, Any]]) 
     return pd.DataFrame(records)
 
 
-def _rates(frame: pd.DataFrame) -> dict[str, Any]:
-    answered = frame[~frame["request_failed"]]
-    n = len(answered)
-    row: dict[str, Any] = {"cases": n, "request_failures": int(frame["request_failed"].sum())}
-    for column, _ in RATES:
-        hits = int(answered[column].sum())
-        name = "format_right" if column == "correct" else column
-        row[f"{name}_rate"] = round(hits / n, 4) if n else None
-        row[f"{name}_ci95"] = wilson(hits, n)
-        row[name] = hits
-    row["reasons"] = {reason: int((answered["reason"] == reason).sum()) for reason in REASONS
-                      if (answered["reason"] == reason).any()}
-    return row
+class IfevalFcScorer(Scorer):
+    """Each row is one request: its system message (or `--system-prompt` in its place), its user
+    query, its tools and its `tool_choice`. The reply's tool calls are kept as they came (raw
+    argument text), so the checker sees exactly what the server returned."""
 
+    name = "IFEval-FC"
+    carried = ("task_id", "function_name", "parameter", "rule_id", "relation")
+    failed = {"response": None, "tool_calls": []}
+    groups = GROUPS
+    empty = {"cases": 0, "request_failures": 0}
+    columns = ("group", "cases", "called", "provided (string)", "format right", "failed requests")
+    headline_shares = (("format right", "format_right_rate"), ("called", "called_rate"), ("provided", "provided_rate"))
 
-def summarise(frame: pd.DataFrame) -> dict[str, Any]:
-    if frame.empty:
-        return {"overall": {"cases": 0, "request_failures": 0}}
-    summary: dict[str, Any] = {"overall": _rates(frame)}
-    for key in GROUPS:
-        summary[f"by_{key}"] = {value: _rates(part) for value, part in frame.groupby(key)}
-    return summary
+    async def ask(self, llm, row: dict[str, Any], settings) -> dict[str, Any]:
+        reply = await llm.chat(messages_of(row, settings.system_prompt), stage="evaluate", tools=row["tools"],
+                               tool_choice=row.get("tool_choice", "auto"))
+        return {"response": reply.text, "tool_calls": list(reply.tool_calls), "finish_reason": reply.finish_reason,
+                **usage(reply)}
 
+    def frame(self, results: list[dict[str, Any]], rows: list[dict[str, Any]], settings) -> pd.DataFrame:
+        return score_frame(results, {row["task_id"]: row for row in rows})
 
-def write_report(frame: pd.DataFrame, folder: Path, title: str, run: dict[str, Any] | None = None) -> dict[str, Any]:
-    """report.json and report.md in `folder` (each written whole, then renamed); returns the summary."""
-    from ifforge.eval.report import run_lines
+    def scores(self, part: pd.DataFrame) -> dict[str, Any]:
+        answered = part[~part["request_failed"]]
+        n = len(answered)
+        row: dict[str, Any] = {"cases": n, "request_failures": int(part["request_failed"].sum())}
+        for column, _ in RATES:
+            hits = int(answered[column].sum())
+            name = "format_right" if column == "correct" else column
+            row[f"{name}_rate"] = round(hits / n, 4) if n else None
+            row[f"{name}_ci95"] = wilson(hits, n)
+            row[name] = hits
+        row["reasons"] = {reason: int((answered["reason"] == reason).sum()) for reason in REASONS
+                          if (answered["reason"] == reason).any()}
+        return row
 
-    summary = summarise(frame)
-    folder.mkdir(parents=True, exist_ok=True)
-    atomic_write(folder / "report.json", json.dumps({"title": title, "run": run or {}, **summary}, indent=2) + "\n")
-    lines = [f"# IFEval-FC: {title}", "", *run_lines(run or {}),
-             "| group | cases | called | provided (string) | format right | failed requests |", "|---|---|---|---|---|---|"]
-
-    def line(name: str, row: dict[str, Any]) -> str:
+    def line(self, label: str, row: dict[str, Any]) -> str:
         n = row.get("cases", 0)
-        return (f"| {name} | {n} | {shown(row.get('called', 0), n)} | {shown(row.get('provided', 0), n)} "
+        return (f"| {label} | {n} | {shown(row.get('called', 0), n)} | {shown(row.get('provided', 0), n)} "
                 f"| {shown(row.get('format_right', 0), n)} | {row.get('request_failures', 0)} |")
 
-    lines.append(line("overall", summary["overall"]))
-    for key in GROUPS:
-        for value, row in summary.get(f"by_{key}", {}).items():
-            lines.append(line(f"{key} = {value}", row))
-    reasons = summary["overall"].get("reasons", {})
-    lines += ["", "Why cases failed: " + (", ".join(f"{k} {v}" for k, v in reasons.items() if k != "ok") or "none"),
-              "", "Called: the model called the function (with distractors, the right one). Provided: it gave the "
-              "parameter as a string, in arguments that are a JSON object. Format right: the string follows the rule "
-              "(the score). Rates over answered cases; intervals: 95% Wilson. Failed requests are not answers and are "
-              "left out of every rate."]
-    atomic_write(folder / "report.md", "\n".join(lines) + "\n")
-    return summary
+    def notes(self, summary: dict[str, Any]) -> list[str]:
+        reasons = summary["overall"].get("reasons", {})
+        return ["Why cases failed: " + (", ".join(f"{k} {v}" for k, v in reasons.items() if k != "ok") or "none"),
+                "", "Called: the model called the function (with distractors, the right one). Provided: it gave the "
+                "parameter as a string, in arguments that are a JSON object. Format right: the string follows the rule "
+                "(the score). Rates over answered cases; intervals: 95% Wilson. Failed requests are not answers and are "
+                "left out of every rate."]
+
+
+SCORER = IfevalFcScorer()

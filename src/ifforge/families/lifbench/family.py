@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import sys
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 from ifforge.core.llm_setup import resolve_llm
@@ -136,6 +135,14 @@ class Lifbench(Family):
     title = "long-input scenarios, LIFEval rubric scores and stability (IFS)"
     settings_class = LifbenchSettings
     llm_stages = LLM_STAGES
+    row_fields = {"task_id": object, "sample_id": object, "scenario": object, "task": str, "length_tokens": int,
+                  "expression_id": object, "variables_id": object, "prompt": str, "gold": object, "facts": dict}
+
+    def row_problem(self, row: dict[str, Any]) -> str | None:
+        problem = super().row_problem(row)
+        if not problem and row["task"] not in rubric.RUBRICS:
+            return f"field 'task': unknown task {row['task']!r} (tasks: {', '.join(rubric.RUBRICS)})"
+        return problem
 
     def load(self, settings: LifbenchSettings) -> Loaded:
         wanted = {task.scenario for task in enabled_tasks(settings)}
@@ -194,10 +201,10 @@ class Lifbench(Family):
         return table
 
     # ---- evaluate -------------------------------------------------------------------------------
-    def evaluate(self, rows, settings, cache_path, folder, title, on_done=None, run=None):
-        from ifforge.families.lifbench.evaluate import evaluate
+    def scorer(self):
+        from ifforge.families.lifbench.scoring import SCORER
 
-        return evaluate(rows, settings, Path(cache_path), Path(folder), title, on_done, run)
+        return SCORER
 
     def turns(self, row: dict[str, Any]) -> list[str]:
         """One user turn: the whole prompt (`instruction` is only its last part)."""

@@ -1,9 +1,10 @@
-"""LIFEval's report: ARS (points earned over the task's total weight) per sample, per task, and
-overall weighted by the tasks' totals; the capability map; stability (IFS) per perspective.
+"""LIFBench's part of the one evaluate (`eval.template`): one prompt a row, scored by LIFEval's
+rubric. ARS (points earned over the task's total weight) per sample, per task, and overall
+weighted by the tasks' totals; the capability map; stability (IFS) per perspective.
 
 IFS of a perspective (expression, variables, length) is computed as LogicIF's per-expression IFS
-is (`eval.report.variation`): per task, the ARS of each group of the perspective (averaged over everything else), then
-std / mean across the groups; the mean over tasks is the IFS (0 is perfectly steady). Shares of
+is (`eval.report.variation`): per task, the ARS of each group of the perspective (averaged over
+everything else), then std / mean across the groups; the mean over tasks is the IFS (0 is perfectly steady). Shares of
 samples with full points carry 95% Wilson intervals. Failed requests are not answers: they are
 counted apart and left out of every score.
 """
@@ -16,9 +17,9 @@ from typing import Any
 
 import pandas as pd
 
-from ifforge.core.store import atomic_path, atomic_write
 from ifforge.eval.intervals import shown, wilson
-from ifforge.eval.report import variation
+from ifforge.eval.report import pyplot, save_figure, table_lines, variation
+from ifforge.eval.template import Scorer
 from ifforge.families.lifbench import rubric
 
 GROUPS = ("task", "scenario", "length_tokens", "expression_id", "variables_id")
@@ -52,19 +53,6 @@ def score_frame(rows: list[dict[str, Any]], results: list[dict[str, Any]]) -> pd
     return pd.DataFrame(records)
 
 
-def _scores(frame: pd.DataFrame) -> dict[str, Any]:
-    answered = frame[~frame["request_failed"]]
-    full = int(answered["full_points"].sum())
-    row: dict[str, Any] = {"samples": int(len(answered)),
-                           "request_failures": int(frame["request_failed"].sum())}
-    if len(answered):
-        row["ars"] = round(weighted_ars(list(zip(answered["task"], answered["ars"]))), 4)
-        row["mean_ars"] = round(float(answered["ars"].mean()), 4)
-    row |= {"full_points": full, "full_points_share": round(full / len(answered), 4) if len(answered) else None,
-            "full_points_ci95": wilson(full, len(answered)), "full_points_shown": shown(full, len(answered))}
-    return row
-
-
 def capability_map(frame: pd.DataFrame) -> dict[str, float | None]:
     answered = frame[~frame["request_failed"]]
     out = {}
@@ -85,101 +73,110 @@ def stability(frame: pd.DataFrame, column: str) -> dict[str, Any] | None:
             "by_task": {str(task): round(float(value), 4) for task, value in cv.items()}}
 
 
-def summarise(frame: pd.DataFrame) -> dict[str, Any]:
-    if frame.empty:
-        return {"overall": {"samples": 0, "request_failures": 0}}
-    summary: dict[str, Any] = {"overall": _scores(frame)}
-    for key in GROUPS:
-        summary[f"by_{key}"] = {str(value): _scores(part) for value, part in frame.groupby(key)}
-    for task, part in frame[~frame["request_failed"]].groupby("task"):
-        points = pd.DataFrame([json.loads(p) for p in part["points"]])
-        weights = {p.id: p.weight for p in rubric.RUBRICS[task]}
-        summary["by_task"][task]["points"] = {k: round(float(points[k].mean() / weights[k]), 4) for k in points}
-    summary["capabilities"] = capability_map(frame)
-    summary["stability"] = {name: stability(frame, column) for name, column in PERSPECTIVES.items()}
-    return summary
+TITLES = {"task": "By task", "scenario": "By scenario", "length_tokens": "By length (tokens)",
+          "expression_id": "By expression (e0: the original template)", "variables_id": "By variable set"}
 
 
-def _line(name: str, row: dict[str, Any]) -> str:
-    if not row.get("samples"):
-        return f"| {name} | 0 | | | | {row.get('request_failures', 0)} |"
-    return (f"| {name} | {row['samples']} | {row['ars']:.3f} | {row['mean_ars']:.3f} | {row['full_points_shown']} "
-            f"| {row['request_failures']} |")
+class LifbenchScorer(Scorer):
+    name = "LIFBench"
+    carried = ("task_id", "task", "length_tokens", "expression_id", "variables_id")
+    groups = GROUPS
+    empty = {"samples": 0, "request_failures": 0}
+    columns = ("group", "samples", "ARS (weighted)", "mean ARS", "full points", "failed requests")
+
+    def frame(self, results: list[dict[str, Any]], rows: list[dict[str, Any]], settings) -> pd.DataFrame:
+        return score_frame(rows, results)
+
+    def scores(self, part: pd.DataFrame) -> dict[str, Any]:
+        answered = part[~part["request_failed"]]
+        full = int(answered["full_points"].sum())
+        row: dict[str, Any] = {"samples": int(len(answered)), "request_failures": int(part["request_failed"].sum())}
+        if len(answered):
+            row["ars"] = round(weighted_ars(list(zip(answered["task"], answered["ars"]))), 4)
+            row["mean_ars"] = round(float(answered["ars"].mean()), 4)
+        row |= {"full_points": full, "full_points_share": round(full / len(answered), 4) if len(answered) else None,
+                "full_points_ci95": wilson(full, len(answered)), "full_points_shown": shown(full, len(answered))}
+        return row
+
+    def summarise(self, frame: pd.DataFrame) -> dict[str, Any]:
+        """The groups' numbers, then the share of each rubric point earned per task, the capability
+        map and the stability of every perspective."""
+        summary = super().summarise(frame)
+        if frame.empty:
+            return summary
+        for task, part in frame[~frame["request_failed"]].groupby("task"):
+            points = pd.DataFrame([json.loads(p) for p in part["points"]])
+            weights = {p.id: p.weight for p in rubric.RUBRICS[task]}
+            summary["by_task"][task]["points"] = {k: round(float(points[k].mean() / weights[k]), 4) for k in points}
+        summary["capabilities"] = capability_map(frame)
+        summary["stability"] = {name: stability(frame, column) for name, column in PERSPECTIVES.items()}
+        return summary
+
+    def line(self, label: str, row: dict[str, Any]) -> str:
+        if not row.get("samples"):
+            return f"| {label} | 0 | | | | {row.get('request_failures', 0)} |"
+        return (f"| {label} | {row['samples']} | {row['ars']:.3f} | {row['mean_ars']:.3f} | {row['full_points_shown']} "
+                f"| {row['request_failures']} |")
+
+    def sections(self, summary: dict[str, Any]) -> list[str]:
+        """A table per group, the rubric points per task, the capability map, stability per perspective."""
+        lines = ["## Overall", "", *table_lines(self.columns, [self.line("overall", summary["overall"])])]
+        for key in GROUPS:
+            rows = [self.line(str(value), row) for value, row in summary.get(f"by_{key}", {}).items()]
+            lines += ["", f"## {TITLES[key]}", "", *table_lines(self.columns, rows)]
+        points = [f"| {task} | " + ", ".join(f"{k} {v:.2f}" for k, v in row.get("points", {}).items()) + " |"
+                  for task, row in summary.get("by_task", {}).items()]
+        lines += ["", "## Rubric points (share of each point's weight earned)", "",
+                  *table_lines(("task", "points"), points)]
+        capabilities = [f"| {k} | {'n/a' if v is None else f'{v:.3f}'} |"
+                        for k, v in summary.get("capabilities", {}).items()]
+        lines += ["", "## Capability map", "", *table_lines(("capability", "score"), capabilities)]
+        stable = [f"| {name} | n/a (one group) | | | |" if ifs is None else
+                  f"| {name} | {ifs['ifs']} | {ifs['groups']} | {ifs['tasks']} | {ifs['tasks_never_scored']} |"
+                  for name, ifs in summary.get("stability", {}).items()]
+        lines += ["", "## Stability (IFS = std / mean of ARS across a perspective's groups, per task, averaged; "
+                  "lower is steadier)", "",
+                  *table_lines(("perspective", "IFS", "groups", "tasks", "tasks never scored"), stable)]
+        lines += ["", "ARS: a sample's rubric points earned over its task's total weight; a task's ARS is the mean of "
+                  "its samples'; overall, tasks are weighted by their total weight. Full points: every rubric point "
+                  "earned (95% Wilson interval). Failed requests are not answers and are left out of every score."]
+        return lines
+
+    def plots(self, summary: dict[str, Any], folder: Path) -> list[Path]:
+        """ARS by length and by task; the capability map beside the IFS of each perspective."""
+        plt = pyplot()
+        made = []
+        by_length = {k: v for k, v in summary.get("by_length_tokens", {}).items() if v.get("samples")}
+        if by_length:
+            figure, axis = plt.subplots(figsize=(6, 4))
+            axis.plot([int(k) for k in by_length], [v["ars"] for v in by_length.values()], marker="o")
+            axis.set_xscale("log", base=2)
+            axis.set(xlabel="prompt length (tokens)", ylabel="ARS", ylim=(0, 1), title="ARS by length")
+            made.append(save_figure(figure, folder / "ars_by_length.png", 100))
+        tasks = {k: v for k, v in summary.get("by_task", {}).items() if v.get("samples")}
+        if tasks:
+            figure, axis = plt.subplots(figsize=(7, 4))
+            axis.bar(list(tasks), [v["ars"] for v in tasks.values()])
+            axis.set(ylabel="ARS", ylim=(0, 1), title="ARS by task")
+            axis.tick_params(axis="x", rotation=45)
+            made.append(save_figure(figure, folder / "ars_by_task.png", 100))
+        capabilities = {k: v for k, v in summary.get("capabilities", {}).items() if v is not None}
+        stable = {k: v["ifs"] for k, v in summary.get("stability", {}).items() if v and v["ifs"] is not None}
+        if capabilities or stable:
+            figure, (left, right) = plt.subplots(1, 2, figsize=(9, 4))
+            left.bar(list(capabilities), list(capabilities.values()))
+            left.set(ylim=(0, 1), title="capability map")
+            left.tick_params(axis="x", rotation=45)
+            right.bar(list(stable), list(stable.values()), color="tab:orange")
+            right.set(title="IFS by perspective (lower: steadier)")
+            made.append(save_figure(figure, folder / "capabilities_and_ifs.png", 100))
+        return made
+
+    def headline(self, summary: dict[str, Any]) -> str:
+        overall = summary["overall"]
+        ifs = {name: (value or {}).get("ifs") for name, value in summary.get("stability", {}).items()}
+        return f"ARS {overall.get('ars', 0):.3f}, full points {overall.get('full_points_shown', '-')}, IFS {ifs}"
 
 
-def markdown(summary: dict[str, Any], title: str, run: dict[str, Any]) -> str:
-    from ifforge.eval.report import run_lines
-
-    header = ["| group | samples | ARS (weighted) | mean ARS | full points | failed requests |", "|---|---|---|---|---|---|"]
-    lines = [f"# LIFBench: {title}", "", *run_lines(run), "## Overall", "", *header, _line("overall", summary["overall"])]
-    names = {"task": "By task", "scenario": "By scenario", "length_tokens": "By length (tokens)",
-             "expression_id": "By expression (e0: the original template)", "variables_id": "By variable set"}
-    for key in GROUPS:
-        lines += ["", f"## {names[key]}", "", *header]
-        lines += [_line(str(value), row) for value, row in summary.get(f"by_{key}", {}).items()]
-    lines += ["", "## Rubric points (share of each point's weight earned)", "", "| task | points |", "|---|---|"]
-    for task, row in summary.get("by_task", {}).items():
-        lines.append(f"| {task} | " + ", ".join(f"{k} {v:.2f}" for k, v in row.get("points", {}).items()) + " |")
-    lines += ["", "## Capability map", "", "| capability | score |", "|---|---|"]
-    lines += [f"| {k} | {'n/a' if v is None else f'{v:.3f}'} |" for k, v in summary.get("capabilities", {}).items()]
-    lines += ["", "## Stability (IFS = std / mean of ARS across a perspective's groups, per task, averaged; "
-              "lower is steadier)", "", "| perspective | IFS | groups | tasks | tasks never scored |", "|---|---|---|---|---|"]
-    for name, ifs in summary.get("stability", {}).items():
-        lines.append(f"| {name} | n/a (one group) | | | |" if ifs is None else
-                     f"| {name} | {ifs['ifs']} | {ifs['groups']} | {ifs['tasks']} | {ifs['tasks_never_scored']} |")
-    lines += ["", "ARS: a sample's rubric points earned over its task's total weight; a task's ARS is the mean of its "
-              "samples'; overall, tasks are weighted by their total weight. Full points: every rubric point earned "
-              "(95% Wilson interval). Failed requests are not answers and are left out of every score."]
-    return "\n".join(lines) + "\n"
-
-
-def plots(summary: dict[str, Any], folder: Path) -> list[Path]:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    made = []
-
-    def save(figure, name: str) -> None:
-        figure.tight_layout()
-        with atomic_path(folder / name) as temporary:
-            figure.savefig(temporary, dpi=100, format="png")
-        plt.close(figure)
-        made.append(folder / name)
-
-    by_length = {k: v for k, v in summary.get("by_length_tokens", {}).items() if v.get("samples")}
-    if by_length:
-        figure, axis = plt.subplots(figsize=(6, 4))
-        axis.plot([int(k) for k in by_length], [v["ars"] for v in by_length.values()], marker="o")
-        axis.set_xscale("log", base=2)
-        axis.set(xlabel="prompt length (tokens)", ylabel="ARS", ylim=(0, 1), title="ARS by length")
-        save(figure, "ars_by_length.png")
-    tasks = {k: v for k, v in summary.get("by_task", {}).items() if v.get("samples")}
-    if tasks:
-        figure, axis = plt.subplots(figsize=(7, 4))
-        axis.bar(list(tasks), [v["ars"] for v in tasks.values()])
-        axis.set(ylabel="ARS", ylim=(0, 1), title="ARS by task")
-        axis.tick_params(axis="x", rotation=45)
-        save(figure, "ars_by_task.png")
-    capabilities = {k: v for k, v in summary.get("capabilities", {}).items() if v is not None}
-    stable = {k: v["ifs"] for k, v in summary.get("stability", {}).items() if v and v["ifs"] is not None}
-    if capabilities or stable:
-        figure, (left, right) = plt.subplots(1, 2, figsize=(9, 4))
-        left.bar(list(capabilities), list(capabilities.values()))
-        left.set(ylim=(0, 1), title="capability map")
-        left.tick_params(axis="x", rotation=45)
-        right.bar(list(stable), list(stable.values()), color="tab:orange")
-        right.set(title="IFS by perspective (lower: steadier)")
-        save(figure, "capabilities_and_ifs.png")
-    return made
-
-
-def write_report(frame: pd.DataFrame, folder: Path, title: str, run: dict[str, Any] | None = None) -> dict[str, Any]:
-    """report.json, report.md and the plots in `folder`; returns the summary."""
-    summary = summarise(frame)
-    folder.mkdir(parents=True, exist_ok=True)
-    summary["plots"] = [path.name for path in plots(summary, folder)]
-    atomic_write(folder / "report.json", json.dumps({"title": title, "run": run or {}, **summary}, indent=2) + "\n")
-    atomic_write(folder / "report.md", markdown(summary, title, run or {}))
-    return summary
+SCORER = LifbenchScorer()
+summarise = SCORER.summarise

@@ -36,7 +36,7 @@ from ifforge.families.logicif.stages import complexity, describe, difficulty, ev
 from ifforge.families.logicif.stages import inputs as inputs_stage
 from ifforge.transforms import dedup, expressions
 
-DEFAULT_SEEDS = Path(__file__).resolve().parent / "seeds"  # package data: works from a wheel too
+DEFAULT_SEEDS = Path(__file__).resolve().parent / "seeds"  # a link to seeds/logicif/; package data in a wheel
 LLM_STAGES = ("inputs", "instrument", "evolve", "describe", "verify", "expressions")
 
 
@@ -96,6 +96,12 @@ class LogicIF(Family):
     title = "logic-rich instructions: an anonymised function with state trackers, gold by running it"
     settings_class = LogicIFSettings
     llm_stages = LLM_STAGES
+    row_fields = {"task_id": object, "test_case_id": object, "code_output": dict}
+
+    def row_problem(self, row: dict[str, Any]) -> str | None:
+        problem = super().row_problem(row)
+        missing = [key for key in ("output", "stats") if not problem and key not in row["code_output"]]
+        return problem or (f"field 'code_output' has no {missing[0]!r} (the gold)" if missing else None)
 
     # ---- generate -------------------------------------------------------------------------------
     def check_inputs(self, settings: LogicIFSettings) -> None:
@@ -197,10 +203,10 @@ class LogicIF(Family):
         return table.assign(folder=[store.item_dir(t).resolve().as_uri() for t in table.task_id]).to_dict("records")
 
     # ---- evaluate -------------------------------------------------------------------------------
-    def evaluate(self, rows, settings, cache_path, folder, title, on_done=None, run=None):
-        from ifforge.families.logicif.scorer import evaluate
+    def scorer(self):
+        from ifforge.families.logicif.scoring import SCORER
 
-        return evaluate(rows, settings, cache_path, folder, title, on_done, run)
+        return SCORER
 
     def check(self, row: dict[str, Any], replies: list[str]) -> dict[str, Any]:
         from ifforge.families.logicif.verdicts import judge
@@ -289,7 +295,7 @@ def choose_expressions(settings: LogicIFSettings, hub=None) -> tuple[Any, Any, s
     texts, origin, source = expressions.gather(template, settings.rewrites, config, hub,
                                                None if settings.no_cache else settings.response_cache, kept=kept)
     if source == "nothing":
-        return None, None, f"no LLM and no bank prompts/{template.name}_rewrites.md: expressions skipped"
+        return None, None, f"no LLM and no bank prompts/<family>/{template.name}_rewrites.md: expressions skipped"
     if not texts:
         return None, None, "the LLM gave no rewrites: expressions skipped"
     chosen, vectors = expressions.extend(template, texts=texts, origin=origin, k=settings.expressions,

@@ -15,7 +15,6 @@ import json
 import math
 import sys
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 from ifforge.core import sandbox
@@ -23,7 +22,7 @@ from ifforge.core.prompts import load_prompt
 from ifforge.core.records import DroppedItem, Outcome, Record
 from ifforge.core.runner import Stage
 from ifforge.core.store import VersionStore, code_version, content_hash, provenance
-from ifforge.families.base import Family, Loaded
+from ifforge.families.base import NUMBER, Family, Loaded
 from ifforge.families.mcbench import metrics, pairs
 from ifforge.families.mcbench.records import GoldCase, GoldMetric, MetricTask
 from ifforge.families.mcbench.rubric import EXAMPLES, Metric, shown
@@ -142,6 +141,13 @@ class Mcbench(Family):
     title = "step-by-step metric rubrics, gold from parallel reference code"
     settings_class = McbenchSettings
     llm_stages = ()
+    row_fields = {"task_id": object, "prompt": str, "gold_steps": list, "gold_final": NUMBER}
+
+    def row_problem(self, row: dict[str, Any]) -> str | None:
+        problem = super().row_problem(row)
+        if not problem and not isinstance(row.get("unordered_steps", []), list):
+            return "field 'unordered_steps' must be a list of step numbers"
+        return problem
 
     def metric_ids(self, settings: McbenchSettings) -> list[str]:
         return list(settings.metrics) if settings.metrics else list(metrics.METRICS)
@@ -189,10 +195,10 @@ class Mcbench(Family):
             table.append({k: row.get(k) for k in ("task_id", "metric", "variant", "category", "steps")})
         return table
 
-    def evaluate(self, rows, settings, cache_path, folder, title, on_done=None, run=None):
-        from ifforge.families.mcbench.evaluate import evaluate
+    def scorer(self):
+        from ifforge.families.mcbench.scoring import SCORER
 
-        return evaluate(rows, settings, Path(cache_path), Path(folder), title, on_done, run)
+        return SCORER
 
     def check(self, row: dict[str, Any], replies: list[str]) -> dict[str, Any]:
         from ifforge.families.mcbench.scoring import judge

@@ -16,14 +16,23 @@ the rubric): prompts call it "NLP score".
 
 from __future__ import annotations
 
+import ast
 import json
 import math
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from ifforge.core import pyast
+
 # The fixed pairs every example is computed on, by the metric's unit (words or characters).
 EXAMPLES = {"words": ("the small cat sat on the mat", "the cat sat on the red mat"),
             "characters": ("kitten", "sitting")}
+
+
+def _parameters(code: str) -> tuple[str, ...]:
+    """The parameter names of the step function `code` defines (the values it is called with)."""
+    [function] = [node for node in pyast.parse(code).body if isinstance(node, ast.FunctionDef)]
+    return tuple(arg.arg for arg in function.args.args)
 
 
 @dataclass(frozen=True)
@@ -53,14 +62,13 @@ class Metric:
     @classmethod
     def program(cls) -> str:
         """What the sandbox runs: the reference and `run(a, b)`, every step's value in order."""
-        names = ", ".join(f"step{k}" for k in range(1, len(cls.steps) + 1))
+        calls = ", ".join(f"(step{k}, {_parameters(step.code)!r})" for k, step in enumerate(cls.steps, 1))
         return cls.source() + f"""
 
 def run(a, b):
     values = {{"a": a, "b": b}}
     out = []
-    for k, function in enumerate(({names},), 1):
-        wanted = function.__code__.co_varnames[:function.__code__.co_argcount]
+    for k, (function, wanted) in enumerate(({calls},), 1):
         value = function(*[values[name] for name in wanted])
         values["s" + str(k)] = value
         out.append(value)

@@ -1,4 +1,5 @@
-"""MCBench's scores, as the paper defines them, with our tolerances written down:
+"""MCBench's part of the one evaluate (`eval.template`): one prompt a row, and its scores, as the
+paper defines them, with our tolerances written down:
 
 - FA, final accuracy: the `[Final]` value is a number within 5% of the gold, relative:
   |got - gold| <= 0.05 |gold|; when the gold is 0, |got| <= 0.001 (no relative bound exists at 0);
@@ -18,13 +19,12 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-from ifforge.core.store import atomic_write
 from ifforge.eval.intervals import shown, wilson
+from ifforge.eval.template import Scorer
 from ifforge.families.mcbench.answers import UNREAD, parse_reply, read_value
 
 GROUPS = ("metric", "variant", "category")
@@ -109,56 +109,46 @@ def score_frame(results: list[dict[str, Any]]) -> pd.DataFrame:
     return pd.DataFrame(records)
 
 
-def _scores(frame: pd.DataFrame) -> dict[str, Any]:
-    answered = frame[~frame["request_failed"]]
-    rows = len(answered)
-    steps = int(answered["steps"].sum())
-    out: dict[str, Any] = {"rows": rows, "steps": steps, "request_failures": int(frame["request_failed"].sum())}
-    for name, hits, total in (("final_accuracy", int(answered["fa"].sum()), rows),
-                              ("format_following", int(answered["ff"].sum()), rows),
-                              ("following_depth", int(answered["steps_right"].sum()), steps),
-                              ("final_results_block", int(answered["block"].sum()), rows)):
-        out[name] = round(hits / total, 4) if total else None
-        out[f"{name}_counts"] = [hits, total]
-        out[f"{name}_ci95"] = wilson(hits, total)
-    return out
+class McbenchScorer(Scorer):
+    name = "MCBench"
+    carried = ("task_id", "metric", "variant", "category", "pair_id", "gold_steps", "gold_final", "unordered_steps")
+    groups = GROUPS
+    empty = {"rows": 0, "steps": 0}
+    columns = ("group", "rows", "FA (final accuracy)", "FF (format following)", "FD (following depth, steps)",
+               "`### Final Results ###`", "failed requests")
+    headline_shares = (("FA", "final_accuracy"), ("FF", "format_following"), ("FD", "following_depth"))
 
+    def frame(self, results: list[dict[str, Any]], rows: list[dict[str, Any]], settings) -> pd.DataFrame:
+        return score_frame(results)
 
-def summarise(frame: pd.DataFrame) -> dict[str, Any]:
-    if frame.empty:
-        return {"overall": {"rows": 0, "steps": 0}}
-    summary: dict[str, Any] = {"overall": _scores(frame)}
-    for key in GROUPS:
-        summary[f"by_{key}"] = {str(value): _scores(part) for value, part in frame.groupby(key, sort=True)}
-    return summary
+    def scores(self, part: pd.DataFrame) -> dict[str, Any]:
+        answered = part[~part["request_failed"]]
+        rows = len(answered)
+        steps = int(answered["steps"].sum())
+        out: dict[str, Any] = {"rows": rows, "steps": steps, "request_failures": int(part["request_failed"].sum())}
+        for name, hits, total in (("final_accuracy", int(answered["fa"].sum()), rows),
+                                  ("format_following", int(answered["ff"].sum()), rows),
+                                  ("following_depth", int(answered["steps_right"].sum()), steps),
+                                  ("final_results_block", int(answered["block"].sum()), rows)):
+            out[name] = round(hits / total, 4) if total else None
+            out[f"{name}_counts"] = [hits, total]
+            out[f"{name}_ci95"] = wilson(hits, total)
+        return out
 
-
-def write_report(frame: pd.DataFrame, folder: Path, title: str, run: dict[str, Any] | None = None) -> dict[str, Any]:
-    """report.json and report.md in `folder` (each written whole, then renamed); returns the summary."""
-    from ifforge.eval.report import run_lines
-
-    summary = summarise(frame)
-    folder.mkdir(parents=True, exist_ok=True)
-    atomic_write(folder / "report.json", json.dumps({"title": title, "run": run or {}, **summary}, indent=2) + "\n")
-    lines = [f"# MCBench: {title}", "", *run_lines(run or {}),
-             "| group | rows | FA (final accuracy) | FF (format following) | FD (following depth, steps) "
-             "| `### Final Results ###` | failed requests |", "|---|---|---|---|---|---|---|"]
-
-    def line(name: str, row: dict[str, Any]) -> str:
+    def line(self, label: str, row: dict[str, Any]) -> str:
         if not row.get("rows"):
-            return f"| {name} | 0 | | | | | {row.get('request_failures', 0)} |"
+            return f"| {label} | 0 | | | | | {row.get('request_failures', 0)} |"
         cells = [shown(*row[f"{score}_counts"]) for score in ("final_accuracy", "format_following", "following_depth",
                                                                "final_results_block")]
-        return f"| {name} | {row['rows']} | {' | '.join(cells)} | {row['request_failures']} |"
+        return f"| {label} | {row['rows']} | {' | '.join(cells)} | {row['request_failures']} |"
 
-    lines.append(line("overall", summary["overall"]))
-    for key in GROUPS:
-        for value, row in summary.get(f"by_{key}", {}).items():
-            lines.append(line(f"{key} = {value}", row))
-    lines += ["", f"FA: the `[Final]` value within {FINAL_RELATIVE:.0%} of the gold (|value| <= {FINAL_AT_ZERO:g} when "
-              f"the gold is 0). FF: a `[Final]` line is present. FD: steps whose value matches the reference code's "
-              f"(whole numbers exactly, other numbers within {STEP_RELATIVE:.0%} or {STEP_ABSOLUTE:g}), "
-              "pooled over rows. "
-              "Intervals: 95% Wilson. Failed requests are not answers and are left out of every score."]
-    atomic_write(folder / "report.md", "\n".join(lines) + "\n")
-    return summary
+    def notes(self, summary: dict[str, Any]) -> list[str]:
+        return [f"FA: the `[Final]` value within {FINAL_RELATIVE:.0%} of the gold (|value| <= {FINAL_AT_ZERO:g} "
+                f"when the gold is 0). FF: a `[Final]` line is present. FD: steps whose value matches the reference "
+                f"code's (whole numbers exactly, other numbers within {STEP_RELATIVE:.0%} or {STEP_ABSOLUTE:g}), "
+                "pooled over rows. "
+                "Intervals: 95% Wilson. Failed requests are not answers and are left out of every score."]
+
+
+SCORER = McbenchScorer()
+summarise = SCORER.summarise

@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import sys
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 from ifforge.core import sandbox
@@ -21,7 +20,7 @@ from ifforge.core.prompts import load_prompt
 from ifforge.core.records import DroppedItem, Outcome, Record
 from ifforge.core.runner import Stage
 from ifforge.core.store import VersionStore, code_version, content_hash, provenance
-from ifforge.families.base import BatchStage, Family, Loaded
+from ifforge.families.base import BatchStage, Family, Loaded, field_problem
 from ifforge.families.pacific import chains, instructions, languages
 from ifforge.families.pacific.records import Chain, GoldChain
 from ifforge.families.pacific.settings import PacificSettings
@@ -165,6 +164,22 @@ class Pacific(Family):
     title = "instruction chains: an initial value through small code or text instructions, gold per step"
     settings_class = PacificSettings
     llm_stages = ()
+    row_fields = {"task_id": object, "mode": str, "form": str, "chain_length": int, "output_length": int,
+                  "gold": list}
+
+    def row_problem(self, row: dict[str, Any]) -> str | None:
+        """Besides the fields: a chat row's turns are `messages` (objects with text `content`), a
+        prompt row's text is `prompt`."""
+        problem = super().row_problem(row)
+        if problem or row["mode"] not in ("chat", "prompt"):
+            return problem or f"field 'mode' must be 'chat' or 'prompt', not {row['mode']!r}"
+        if row["mode"] == "prompt":
+            return field_problem(row, {"prompt": str})
+        messages = row.get("messages")
+        if not isinstance(messages, list) or not messages or not all(
+                isinstance(m, dict) and isinstance(m.get("content"), str) for m in messages):
+            return "field 'messages' must be a list of objects with text 'content' (a chat row's turns)"
+        return None
 
     def pool(self, settings: PacificSettings) -> list[str]:
         unknown = sorted(set(settings.instructions) - set(instructions.REGISTRY))
@@ -217,10 +232,10 @@ class Pacific(Family):
                                                   "output_length")})
         return table
 
-    def evaluate(self, rows, settings, cache_path, folder, title, on_done=None, run=None):
-        from ifforge.families.pacific.evaluate import evaluate
+    def scorer(self):
+        from ifforge.families.pacific.scoring import SCORER
 
-        return evaluate(rows, settings, Path(cache_path), Path(folder), title, on_done, run)
+        return SCORER
 
     def check(self, row: dict[str, Any], replies: list[str]) -> dict[str, Any]:
         from ifforge.families.pacific.answers import parse_answers, parse_chat

@@ -26,7 +26,8 @@ from libcst.metadata import (
     ScopeProvider,
 )
 
-from ifforge.families.logicif.codeops.source import cst_parameters, strip_comments_and_docstrings
+from ifforge.core.pysource import strip_comments_and_docstrings
+from ifforge.families.logicif.codeops.source import cst_parameters
 
 
 @dataclass(frozen=True)

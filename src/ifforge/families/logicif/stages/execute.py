@@ -1,11 +1,13 @@
 """Execute + filter stage: gold answers come from running code in the sandbox, never from a model.
 
-Per function, three sandbox passes: the original seed, the instrumented `f` in the self-contained
-form the rows export (codeops/self_contained.py: what LogicIF's executor runs), and that `f` again in
-a perturbed world: another hash seed, random seed and wall clock (23 years earlier), the cases run last
-to first, counting the lines each executes. Gold a model cannot know (it reads the clock, entropy,
-hash order, or an earlier case's leftovers) differs there: that case is dropped as
-`nondeterministic`, before the anonymised `f` is compared with the original, which must give the
+Per function, three sandbox passes: the original seed and the instrumented `f` in the self-contained
+form the rows export (codeops/self_contained.py: what LogicIF's executor runs), each case in a
+process of its own (the gold: what `f` returns on that input alone), and that `f` again in a
+perturbed world: another hash seed and random seed, the cases run last to first in one process,
+counting the lines each executes. Code that reads the host or the clock never runs (the sandbox's
+policy); gold a model cannot know (entropy, hash order, what an earlier case left) differs in the
+perturbed pass: that case is dropped as `nondeterministic`, before the anonymised `f` is compared
+with the original, which must give the
 original's output on every input the original completes, or the whole item is dropped. Then
 LogicIF's case filters apply, and a function left with too few cases is dropped. Every drop is
 recorded with its reason.
@@ -24,7 +26,6 @@ from ifforge.families.logicif.records import DroppedItem, ExecutedFunction, Inst
 from ifforge.families.logicif.configs import ExecuteConfig
 
 STAGE = "execute"
-CLOCK_SHIFT = -((23 * 365 + 137) * 86400 + 7 * 3600 + 31 * 60 + 17)  # another year, day, hour, minute, second
 TRACE_SLOWDOWN = 4  # counting lines slows a call down; the perturbed pass gets this much more time
 VERSION = code_version(sys.modules[__name__])  # with every ifforge module it reaches
 
@@ -129,11 +130,10 @@ def run(item: InstrumentedFunction, settings: ExecuteConfig) -> Outcome[Executed
         return Outcome(dropped=[DroppedItem(task_id=item.task_id, stage=STAGE, reason="not_self_contained",
                                             detail=str(error))])
     evolved = item.evolved_turns > 0  # an evolved f computes something new: nothing to compare it with
-    original = (sandbox.run_cases(item.original_source, item.original_entry, args, limits=limits, budget=budget)
-                if not evolved else [sandbox.CaseResult(index=i, status="ok") for i in range(len(args))])
-    tracked = sandbox.run_cases(exported, "f", args, tracked=True, limits=limits, budget=budget)
+    original = (sandbox.run_cases(item.original_source, item.original_entry, args, limits=limits, budget=budget,
+                                  alone=True) if not evolved else [sandbox.CaseResult(index=i, status="ok") for i in range(len(args))])
+    tracked = sandbox.run_cases(exported, "f", args, tracked=True, limits=limits, budget=budget, alone=True)
     perturbed_limits = sandbox.Limits(**{**limits.__dict__, "hash_seed": 1, "random_seed": 1,
-                                         "clock_offset": CLOCK_SHIFT,
                                          "case_seconds": limits.case_seconds * TRACE_SLOWDOWN})
     perturbed = sandbox.run_cases(exported, "f", args, tracked=True, budget=budget,
                                   limits=perturbed_limits, reverse=True, count_steps=True)
@@ -158,7 +158,7 @@ def run(item: InstrumentedFunction, settings: ExecuteConfig) -> Outcome[Executed
         if not unsure and (again.status != result.status or canonical_json([result.output, result.stats])
                            != canonical_json([again.output, again.stats])):
             dropped.append(drop(index, "nondeterministic",
-                                "the result changes with the clock, entropy, hash seed or order of cases"
+                                "the result changes with entropy, the hash seed or what an earlier case did"
                                 + (f" ({again.status}: {again.error[:200]})" if not again.ok else "")))
             continue
         if not evolved and (canonical_json(result.output) != canonical_json(plain.output)

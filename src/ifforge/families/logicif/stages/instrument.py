@@ -21,7 +21,7 @@ from ifforge.core.store import code_version
 from ifforge.families.logicif.codeops.anonymise import anonymise
 from ifforge.families.logicif.codeops.instrument import (NothingInformative, NothingToTrack, build, choose, propose,
                                                          tracker_problems)
-from ifforge.families.logicif.codeops.source import strip_comments_and_docstrings
+from ifforge.core.pysource import strip_comments_and_docstrings
 from ifforge.core.llm import LLM, LLMError
 from ifforge.core.prompts import load_prompt
 from ifforge.families.logicif.records import DroppedItem, InstrumentedFunction, Outcome, SeedFunction, Tracker

@@ -1,33 +1,51 @@
 """Load stage: seed files or LogicIF's JSONL pair become `SeedFunction` records.
 
-Nothing here runs seed code: sources are parsed, inputs are read from `# input: [...]` comment
-lines (one JSON array of positional arguments each). A seed may have none: the inputs stage
-generates them. A bad seed is dropped with one message that
-names its file and line; the other seeds load as usual.
+Nothing here runs seed code: sources are parsed, inputs are read from `# input: [...]` comments
+(one JSON array of positional arguments each; real comments only, found by Python's tokenizer, so
+such a line inside a docstring or any string is text, not an input). A seed may have none: the
+inputs stage generates them. A bad seed is dropped with one message that names its file and line;
+so is a seed that touches what the sandbox's policy refuses, a `.py` that is no regular file (a
+folder, a FIFO, a dangling link) or a link leading out of the seed folder, which is never opened.
+The other seeds load as usual.
 """
 
 from __future__ import annotations
 
+import io
 import re
+import tokenize
 from pathlib import Path
 
-from ifforge.core.untrusted import BadValue, InputError, check_task_id, parse_json, read_lines
+from ifforge.core.codepolicy import policy_problem
+from ifforge.core.untrusted import (
+    BadValue,
+    InputError,
+    TooLarge,
+    check_task_id,
+    parse_json,
+    read_file,
+    read_lines,
+)
 from ifforge.families.logicif.codeops.source import SeedSyntaxError, choose_entry
 from ifforge.families.logicif.records import DroppedItem, SeedFunction, TestInput
 
 STAGE = "load"
 MAX_SEED_BYTES = 100_000  # LogicIF's functions are a few kB; a 5 MB seed held a run for ten minutes
-INPUT_LINE = re.compile(r"^\s*#\s*input:\s*(?P<json>.*?)\s*$")
+INPUT_LINE = re.compile(r"^#\s*input:\s*(?P<json>.*?)\s*$")  # matched against a comment token
 
 
 def _drop(task_id: str, origin: str, reason: str, detail: str) -> DroppedItem:
     return DroppedItem(task_id=task_id, stage=STAGE, reason=reason, detail=detail, origin=origin)
 
 
-def _source_text(data: bytes, max_bytes: int) -> str:
-    """Seed source from bytes: UTF-8 and not too large, or a `SeedSyntaxError` naming the line."""
-    if len(data) > max_bytes:
-        raise SeedSyntaxError(f"is {len(data):,} bytes, over the limit of {max_bytes:,} (setting max_seed_bytes)", None)
+def _source_text(path: Path, inside: Path | None, max_bytes: int) -> str:
+    """Seed source: a regular file (in `inside`), UTF-8 and not too large, or a `SeedSyntaxError`."""
+    try:
+        data = read_file(path, inside, max_bytes)
+    except TooLarge as error:
+        raise SeedSyntaxError(f"{error} (setting max_seed_bytes)", None) from None
+    except BadValue as error:
+        raise SeedSyntaxError(str(error), None) from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -35,22 +53,38 @@ def _source_text(data: bytes, max_bytes: int) -> str:
         raise SeedSyntaxError(f"is not UTF-8 text (byte {data[error.start]:#04x})", line) from None
 
 
-def parse_seed_file(path: Path, display: str | None = None, max_bytes: int = MAX_SEED_BYTES) -> SeedFunction:
+def input_comments(source: str) -> list[tuple[int, str]]:
+    """(line, JSON text) of each `# input:` comment on a line of its own: comment tokens only, so
+    never text in a docstring or any other string."""
+    found = []
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(source).readline):
+            alone = token.type == tokenize.COMMENT and not token.line[:token.start[1]].strip()
+            match = INPUT_LINE.match(token.string) if alone else None
+            if match:
+                found.append((token.start[0], match["json"]))
+    except (tokenize.TokenError, SyntaxError) as error:  # the source parsed, so this is rare
+        raise SeedSyntaxError(f"cannot be read as Python tokens ({error})", None) from None
+    return found
+
+
+def parse_seed_file(path: Path, display: str | None = None, max_bytes: int = MAX_SEED_BYTES,
+                    inside: Path | None = None) -> SeedFunction:
     """One seed file as a record; raises `SeedSyntaxError` (with a line) on bad input."""
     display = display or str(path)
-    source = _source_text(Path(path).read_bytes(), max_bytes)
+    source = _source_text(Path(path), inside, max_bytes)
     try:
         task_id = check_task_id(Path(path).stem)
     except BadValue as error:
         raise SeedSyntaxError(f"has a name that cannot be a task id: {error}", None) from None
     entry = choose_entry(source, Path(path).stem)
+    refused = policy_problem(source)
+    if refused:
+        raise SeedSyntaxError(refused.reason, refused.line)
     inputs = []
-    for number, line in enumerate(source.splitlines(), start=1):
-        match = INPUT_LINE.match(line)
-        if not match:
-            continue
+    for number, text in input_comments(source):
         try:
-            args = parse_json(match["json"])
+            args = parse_json(text)
         except BadValue as error:
             raise SeedSyntaxError(f"input {error}", number) from None
         if not isinstance(args, list):
@@ -74,9 +108,18 @@ def seed_paths(folder: Path) -> list[Path]:
 
 
 def check_jsonl_pair(functions: Path, test_cases: Path | None) -> None:
+    """The files named on the command line exist and are regular files (links the user named are
+    followed); a FIFO, a folder or a device is refused before anything opens it."""
     for path in (functions, test_cases) if test_cases else (functions,):
         if not Path(path).is_file():
             raise InputError(f"{path}: file not found" if not Path(path).exists() else f"{path}: not a file")
+
+
+def _lines(path: Path) -> list[tuple[int, str | BadValue]]:
+    try:
+        return read_lines(path)
+    except BadValue as error:
+        raise InputError(f"{path}: {error}") from None
 
 
 def load_seed_dir(folder: Path, max_bytes: int = MAX_SEED_BYTES) -> tuple[list[SeedFunction], list[DroppedItem]]:
@@ -92,7 +135,7 @@ def load_seed_dir(folder: Path, max_bytes: int = MAX_SEED_BYTES) -> tuple[list[S
                                  f"{display}:1: task id {task_id!r} is already used by {first_seen[task_id]}"))
             continue
         try:
-            seed = parse_seed_file(path, display, max_bytes)
+            seed = parse_seed_file(path, display, max_bytes, inside=folder)
         except SeedSyntaxError as error:
             where = f"{display}:{error.line}" if error.line else display
             dropped.append(_drop(task_id[:128], where, "bad_seed", f"{where}: {error}"))
@@ -104,7 +147,7 @@ def load_seed_dir(folder: Path, max_bytes: int = MAX_SEED_BYTES) -> tuple[list[S
 
 def _read_jsonl(path: Path, required: tuple[str, ...], dropped: list[DroppedItem]) -> list[tuple[int, dict]]:
     rows = []
-    for number, line in read_lines(path):
+    for number, line in _lines(path):
         where = f"{path}:{number}"
         if isinstance(line, BadValue):
             dropped.append(_drop(f"{Path(path).name}:{number}", where, "bad_jsonl", f"{where}: {line}"))
@@ -168,6 +211,11 @@ def load_logicif_jsonl(functions: Path, test_cases: Path | None = None,
         except SeedSyntaxError as error:
             inner = f" (line {error.line} of the function)" if error.line else ""
             dropped.append(_drop(task_id, where, "bad_seed", f"{where}: function {error}{inner}"))
+            continue
+        refused = policy_problem(str(row["function"]))
+        if refused:
+            inner = f" (line {refused.line} of the function)" if refused.line else ""
+            dropped.append(_drop(task_id, where, "bad_seed", f"{where}: function {refused.reason}{inner}"))
             continue
         case_line, cases = cases_by_task.get(task_id, (None, []))
         inputs = [TestInput(args=args, line=case_line) for args in cases]

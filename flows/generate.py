@@ -8,13 +8,13 @@ items (LogicIF's expression rewrites) runs beside them. Caching is per item, by 
 `<out>/<benchmark>/.cache/` (see `ifforge.core.runner`): Prefect caches no results, so deleting
 the outputs folder starts over for real.
 
-Run it as `ifforge generate --family F ...`, `python -m ifforge.flows.generate ...`, or from Python.
+Run it as `ifforge generate --family F ...`, from Python (`ifforge.flows.generate.generate`), or as a
+deployment (`ifforge deploy`, see `serve.py`).
 """
 
 from __future__ import annotations
 
 import json
-import sys
 import time
 import uuid
 from typing import Any
@@ -243,8 +243,3 @@ def flow_for(settings):
                                                 "processes": True, "dashboard_address": None})
     return generate.with_options(task_runner=runner)
 
-
-if __name__ == "__main__":
-    from ifforge.cli import main
-
-    sys.exit(main(["generate", *sys.argv[1:]]))

@@ -1,19 +1,19 @@
 """The `evaluate` flow, one for every family: ask a model every row, keep every response, score, report.
 
-DAG wiring only: the family's `evaluate` asks and scores (LogicIF: `families/logicif/scorer.py`,
-PACIFIC: `families/pacific/family.py`). Each run gets its own folder, `evals/<model>/rNNN/` (the
+DAG wiring only: the one evaluate template (`eval/template.py`) asks and scores, through the
+family's scorer (`families/<family>/scoring.py`). Each run gets its own folder, `evals/<model>/rNNN/` (the
 same folder again for the same benchmark file and parameters, with `LATEST` pointing at the newest).
 Requests are cached by content, so a crashed run resumes without asking anything twice, and a re-run
 asks only the requests that failed. When more requests failed than `allow_failures` allows, the
 report is still written, but the run ends Failed: failures are not scores.
-Run it as `ifforge evaluate ...` or `python -m ifforge.flows.evaluate`.
+Run it as `ifforge evaluate ...`, from Python (`ifforge.flows.evaluate.evaluate`), or as a deployment
+(`ifforge deploy`, see `serve.py`).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import sys
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -88,10 +88,8 @@ def evaluate(benchmark: str, model: str, base_url: str | None = None, split: str
     write_json(folder / "benchmark_check.json", check)  # which file, byte for byte, the scores are for
     create_markdown_artifact((folder / "report.md").read_text(), key=f"{artifacts}-evaluate-report",
                              description=f"evaluation of {settings.model}")
-    table = summary.get("table") or [{"tier": tier, **{k: v for k, v in row.items() if not isinstance(v, (list, dict))}}
-                                     for tier, row in summary.get("by_difficulty", {}).items()]
-    if table:
-        create_table_artifact(table, key=f"{artifacts}-evaluate-table", description="accuracy by group")
+    if summary.get("table"):
+        create_table_artifact(summary["table"], key=f"{artifacts}-evaluate-table", description="accuracy by group")
     logger.info(f"{settings.model}: {summary.get('headline', '')}; report in {folder}")
     failures = summary.get("request_failures", 0)
     if failures > settings.allow_failures * len(rows):
@@ -100,8 +98,3 @@ def evaluate(benchmark: str, model: str, base_url: str | None = None, split: str
                              "rest. Run the same command again to ask only those.")
     return str(folder)
 
-
-if __name__ == "__main__":
-    from ifforge.cli import main
-
-    sys.exit(main(["evaluate", *sys.argv[1:]]))

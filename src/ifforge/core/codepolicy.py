@@ -1,0 +1,118 @@
+"""What benchmark code may touch, checked before it runs: gold must not depend on where or when.
+
+A row's gold is what its function returns on its input, anywhere, any day. Code that reads the
+host (files, the clock, the host name, memory, processes) or reaches into the interpreter (its
+modules, frames, globals, the protocol pipe) could return something else elsewhere, or forge its
+own result; such code is refused here with the line it does it on, and the sandbox child enforces
+the same lists while the code runs (`_sandbox_child.py`: they are defined there, once). The check
+reads the source, so it names what it refuses; the walls in the child catch what only shows when
+the code runs (an attribute name made from pieces, a module reached through another).
+"""
+
+from __future__ import annotations
+
+import ast
+import string
+from dataclasses import dataclass
+
+from ifforge.core._sandbox_child import MODULES, ONLY, REMOVED_BUILTINS, hidden
+from ifforge.core import pyast
+
+ATTRIBUTE_FUNCTIONS = {"getattr", "setattr", "delattr", "hasattr"}
+
+
+@dataclass(frozen=True)
+class Refusal:
+    line: int | None
+    reason: str
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.reason}" if self.line else self.reason
+
+
+def policy_problem(source: str) -> Refusal | None:
+    """The first thing in `source` benchmark code may not do, or None.
+    A source that does not parse is not refused here: the sandbox reports its syntax error."""
+    try:
+        tree = pyast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    bound = _bound_names(tree)
+    for node in ast.walk(tree):
+        problem = _problem(node, bound)
+        if problem:
+            return Refusal(getattr(node, "lineno", None), problem)
+    return None
+
+
+def _bound_names(tree: ast.AST) -> set[str]:
+    """Every name the code binds somewhere: its own `id` or `open` is not the builtin."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            names.add(node.id)
+        elif isinstance(node, ast.arg):
+            names.add(node.arg)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.alias):
+            names.add((node.asname or node.name).split(".")[0])
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            names.add(node.name)
+    return names
+
+
+def _problem(node: ast.AST, bound: set[str]) -> str | None:
+    if isinstance(node, ast.Import):
+        for alias in node.names:
+            if alias.name not in MODULES:
+                return _module_refused(alias.name)
+    elif isinstance(node, ast.ImportFrom):
+        module = node.module or ""
+        if node.level or module not in MODULES:
+            return _module_refused("." * node.level + module)
+        for alias in node.names:
+            if alias.name.startswith("_") or alias.name in MODULES[module] or alias.name not in ONLY.get(module, (alias.name,)):
+                return f"imports {alias.name} from {module}, which benchmark code may not use"
+    elif isinstance(node, ast.Name):
+        if node.id.startswith("__") and node.id.endswith("__") and hidden(node.id):
+            return f"uses {node.id}, which benchmark code may not touch"
+        if node.id in REMOVED_BUILTINS and node.id not in bound:
+            return f"calls {node.id}, which benchmark code does not get (files, code from text, namespaces, addresses)"
+    elif isinstance(node, ast.Attribute):
+        if node.attr in ("format", "format_map") and _literal_format(node.value):
+            return _format_problem(node.value.value)
+        if hidden(node.attr):
+            return f"uses the attribute {node.attr}, which benchmark code may not touch"
+        if isinstance(node.value, ast.Name) and node.value.id in ONLY and node.attr not in ONLY[node.value.id]:
+            return f"uses {node.value.id}.{node.attr}, which benchmark code may not use (of {node.value.id} only " \
+                   f"{', '.join(sorted(ONLY[node.value.id]))})"
+    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ATTRIBUTE_FUNCTIONS:
+        name = node.args[1] if len(node.args) > 1 else None
+        if isinstance(name, ast.Constant) and isinstance(name.value, str) and hidden(name.value):
+            return f"uses the attribute {name.value} through {node.func.id}, which benchmark code may not touch"
+    return None
+
+
+def _module_refused(name: str) -> str:
+    allowed = ", ".join(sorted(m for m in MODULES if not m.startswith("_")))
+    return (f"imports {name or 'a relative module'}, which benchmark code may not use: it may reach the "
+            f"host or the interpreter (allowed: {allowed})")
+
+
+def _literal_format(value: ast.AST) -> bool:
+    return isinstance(value, ast.Constant) and isinstance(value.value, str)
+
+
+def _format_problem(text: str) -> str | None:
+    """`"{0.x}".format(v)` reads attributes by name: allowed on a literal whose fields read no hidden one."""
+    try:
+        fields = [field for _, field, _, _ in string.Formatter().parse(text) if field]
+    except ValueError:
+        return None  # the call fails when it runs
+    for field in fields:
+        for part in field.replace("[", ".").split(".")[1:]:
+            if hidden(part.rstrip("]")) or part.startswith("_"):
+                return f"formats the field {{{field}}}, which reads an attribute benchmark code may not touch"
+    return None
+

@@ -1,0 +1,150 @@
+"""The one evaluate, for every family: ask the rows, score the replies, summarise, write the report.
+
+A family fills the hooks of a `Scorer` (what a row carries and how it is asked, its verdict frame,
+the numbers of a part of that frame, its report's sections, plots and headline); the steps and
+their order, the files written and what goes back to the flow are this module's alone. Requests
+that failed are never answers: the family's frame marks them, and its numbers leave them out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ifforge.core.store import atomic_write
+from ifforge.eval.asking import ask_prompt, ask_rows, write_results
+from ifforge.eval.evaluation import finish_run
+from ifforge.eval.report import run_lines, table_lines
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from ifforge.core.llm import LLM
+
+Row = dict[str, Any]
+
+
+def scalars(row: Row) -> Row:
+    """A summary row without its lists and objects: what a table artifact can show."""
+    return {key: value for key, value in row.items() if not isinstance(value, (list, dict))}
+
+
+class Scorer:
+    """A family's part of evaluate. Set the attributes and implement `frame`, `scores` (or
+    `summarise`) and `line` (or `sections`); the other hooks have defaults most families keep."""
+
+    name: str = ""  # the report's title starts with it ("PACIFIC: ...")
+    preface: str = ""  # a paragraph between the title and the run's facts
+    carried: tuple[str, ...] = ("task_id",)  # row fields kept beside each reply (what `frame` reads)
+    failed: Row | None = None  # the reply fields a failed request gets in their place
+    groups: tuple[str, ...] = ()  # frame columns the summary breaks down by, as `by_<column>`
+    empty: Row = {}  # the overall numbers when nothing was scored
+    columns: tuple[str, ...] = ()  # the header of the report's table (overall, then every group value)
+    headline_shares: tuple[tuple[str, str], ...] = ()  # (label, key in `overall`) of the headline's shares
+
+    # ---- hooks ------------------------------------------------------------------------------------
+    def carry(self, row: Row) -> Row:
+        return {key: row.get(key) for key in self.carried}
+
+    async def ask(self, llm: LLM, row: Row, settings) -> Row:
+        """One row's reply fields (`response` and usage); by default its one prompt."""
+        return await ask_prompt(llm, row, settings.system_prompt)
+
+    def refine(self, results: list[Row], rows: list[Row], settings, cache_path: Path | None) -> None:
+        """Work on the replies before they are scored (LogicIF: an LLM finds answers the rules missed)."""
+
+    def frame(self, results: list[Row], rows: list[Row], settings) -> pd.DataFrame:
+        """The verdicts: one line per reply (or per part of one), with `request_failed`."""
+        raise NotImplementedError
+
+    def annotate(self, results: list[Row], frame: pd.DataFrame, rows: list[Row], settings,
+                 cache_path: Path | None, folder: Path) -> Row:
+        """Findings beyond the verdicts, written beside the report; returns what the summary gains."""
+        return {}
+
+    def scores(self, part: pd.DataFrame) -> Row:
+        """The numbers of a part of the frame (all of it, or one group's)."""
+        raise NotImplementedError
+
+    def summarise(self, frame: pd.DataFrame) -> Row:
+        """Every table of the report as plain data: `overall`, then `by_<group>` per group."""
+        if frame.empty:
+            return {"overall": dict(self.empty)}
+        summary: Row = {"overall": self.scores(frame)}
+        for key in self.groups:
+            summary[f"by_{key}"] = {str(value): self.scores(part) for value, part in frame.groupby(key)}
+        return summary
+
+    def line(self, label: str, row: Row) -> str:
+        """One line of the report's table: a group's numbers."""
+        raise NotImplementedError
+
+    def notes(self, summary: Row) -> list[str]:
+        """What the table's numbers mean, written under it."""
+        return []
+
+    def sections(self, summary: Row) -> list[str]:
+        """The report's markdown lines after the run's facts: by default one table (overall, then
+        every group value), and the notes under it."""
+        labelled = [("overall", summary["overall"])] + [(f"{key} = {value}", row) for key in self.groups
+                                                        for value, row in summary.get(f"by_{key}", {}).items()]
+        notes = self.notes(summary)
+        return table_lines(self.columns, [self.line(label, row) for label, row in labelled]) + (
+            ["", *notes] if notes else [])
+
+    def plots(self, summary: Row, folder: Path) -> list[Path] | None:
+        """PNG files drawn in `folder` (listed in report.json); None for a family that draws none."""
+        return None
+
+    def headline(self, summary: Row) -> str:
+        """One line for the flow's log: by default the overall shares named in `headline_shares`."""
+        overall = summary["overall"]
+        return ", ".join(f"{label} {overall.get(key) or 0:.1%}" for label, key in self.headline_shares)
+
+    def table(self, summary: Row) -> list[Row]:
+        """Rows of the table artifact: one per group value."""
+        return [{"group": f"{key}={value}", **scalars(row)}
+                for key in self.groups for value, row in summary.get(f"by_{key}", {}).items()]
+
+    # ---- the template -------------------------------------------------------------------------------
+    def evaluate(self, rows: list[Row], settings, cache_path: Path | None, folder: Path, title: str,
+                 on_done: Callable[[], None] | None = None, run: Row | None = None) -> Row:
+        """Ask a model every row, then `score`; `run` holds the run's facts for the report."""
+        results = asyncio.run(ask_rows(rows, settings, cache_path, self.carry,
+                                       lambda llm, row: self.ask(llm, row, settings), self.failed, on_done))
+        self.refine(results, rows, settings, cache_path)
+        return self.score(results, rows, settings, folder, title, finish_run(run, results, settings), cache_path)
+
+    def score(self, results: list[Row], rows: list[Row], settings, folder: Path, title: str,
+              run: Row | None = None, cache_path: Path | None = None) -> Row:
+        """Score replies (asked here, or elsewhere: `ifforge score`), keep them and their verdicts
+        beside the report; return the summary with `request_failures`, `headline` and `table`."""
+        frame = self.frame(results, rows, settings)
+        notes = self.annotate(results, frame, rows, settings, cache_path, folder)
+        write_results(folder, results, frame)
+        summary = self.write_report(frame, folder, title, run, notes)
+        summary["request_failures"] = sum(1 for result in results if result.get("request_failed"))
+        summary["headline"] = self.headline(summary)
+        summary["table"] = self.table(summary)
+        return summary
+
+    def write_report(self, frame: pd.DataFrame, folder: Path, title: str, run: Row | None = None,
+                     notes: Row | None = None) -> Row:
+        """report.json, report.md and the plots in `folder` (each written whole); returns the summary."""
+        summary = {**self.summarise(frame), **(notes or {})}
+        folder.mkdir(parents=True, exist_ok=True)
+        drawn = self.plots(summary, folder)
+        if drawn is not None:
+            summary["plots"] = [path.name for path in drawn]
+        atomic_write(folder / "report.json", json.dumps({"title": title, "run": run or {}, **summary}, indent=2) + "\n")
+        atomic_write(folder / "report.md", self.markdown(summary, title, run or {}))
+        return summary
+
+    def markdown(self, summary: Row, title: str, run: Row) -> str:
+        lines = [f"# {self.name}: {title}" if self.name else f"# {title}", ""]
+        if self.preface:
+            lines += [self.preface, ""]
+        return "\n".join(lines + run_lines(run) + self.sections(summary)) + "\n"

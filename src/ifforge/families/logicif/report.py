@@ -1,0 +1,212 @@
+"""LogicIF's numbers: case and task accuracy, and the tables, plots and comparison built on them.
+
+Case-level and task-level accuracy (a task passes only if all its cases pass) for output, state
+and both: overall, per difficulty tier, per expression, and by complexity decile of the tasks;
+every accuracy with its counts and a 95% Wilson interval (tasks are few: the intervals are wide).
+Requests that failed are not answers: they are counted apart and left out of every accuracy, and a
+task with a failed case is left out of task accuracy. Format failures are answers: they count as
+wrong, and are counted apart too. Stability (IFS): per task, the coefficient of variation of its
+score across expressions, averaged over tasks (lower is more stable).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from ifforge.eval.intervals import shown, wilson
+from ifforge.eval.report import pyplot, save_figure, table_lines, variation
+
+KINDS = ("output_ok", "stats_ok", "both_ok")
+NAMES = {"output_ok": "output", "stats_ok": "state", "both_ok": "both"}
+TIERS = ("easy", "medium", "hard")
+PREFACE = ("Accuracy: case level, and task level (a task passes only if all its cases pass); each as percent "
+           "(right/total) [95% Wilson interval]. Failed requests are not answers: they are left out of every "
+           "accuracy (and their tasks out of task accuracy).")
+
+
+def task_keys(frame: pd.DataFrame) -> list[str]:
+    """What makes a task: its id, and its expression when the cases come under several."""
+    return ["task_id", "expression_id"] if "expression_id" in frame else ["task_id"]
+
+
+def accuracy(frame: pd.DataFrame, keys: list[str]) -> dict[str, Any]:
+    """Counts, exact shares and intervals; failed requests apart (their tasks leave task accuracy)."""
+    failed = frame["request_failed"] if "request_failed" in frame else pd.Series(False, index=frame.index)
+    answered = frame[~failed]
+    if answered.empty:
+        return {"cases": 0, "tasks": 0, "request_failures": int(failed.sum())}
+    incomplete = set(frame.loc[failed, keys].itertuples(index=False, name=None))
+    tasks = answered.groupby(keys)[list(KINDS)].all()
+    tasks = tasks[[(key if isinstance(key, tuple) else (key,)) not in incomplete for key in tasks.index]]
+    row: dict[str, Any] = {"cases": len(answered), "tasks": len(tasks),
+                           "format_failures": int((~answered["formatted"]).sum()),
+                           "request_failures": int(failed.sum()), "tasks_left_out": len(incomplete)}
+    if "extracted_by" in answered:
+        row["extracted_by"] = {str(k): int(v) for k, v in answered["extracted_by"].value_counts().items()}
+    for kind in KINDS:
+        name = NAMES[kind]
+        for level, part in (("case", answered[kind]), ("task", tasks[kind])):
+            right, total = int(part.sum()), int(len(part))
+            row[f"{level}_{name}_right"] = right
+            row[f"{level}_{name}"] = right / total if total else None
+            row[f"{level}_{name}_ci95"] = wilson(right, total)
+    return row
+
+
+def stability(frame: pd.DataFrame) -> dict[str, Any] | None:
+    """IFS: mean over tasks of std / mean of the task's case-level score across expressions."""
+    if "expression_id" not in frame or frame["expression_id"].nunique() < 2:
+        return None
+    if "request_failed" in frame:
+        frame = frame[~frame["request_failed"]]
+    cv, means = variation(frame, "task_id", "expression_id", "both_ok")
+    return {"ifs": round(float(cv.mean()), 4) if len(cv) else None, "tasks": int(len(cv)),
+            "tasks_never_solved": int((means <= 0).sum()), "expressions": int(frame["expression_id"].nunique())}
+
+
+def task_deciles(frame: pd.DataFrame) -> pd.Series | None:
+    """Each case's decile (1 = simplest) by its task's complexity: tasks are binned, never split."""
+    if "code_complexity_score" not in frame:
+        return None
+    per_task = frame.groupby("task_id")["code_complexity_score"].mean()
+    if per_task.nunique() < 2:
+        return None
+    bins = min(10, len(per_task))
+    decile = pd.qcut(per_task.rank(method="first"), bins, labels=False) + 1
+    return frame["task_id"].map(decile)
+
+
+def summarise(frame: pd.DataFrame) -> dict[str, Any]:
+    """Every table of the report, as plain data (also written as report.json)."""
+    keys = task_keys(frame)
+    summary: dict[str, Any] = {"overall": accuracy(frame, keys)}
+    if "difficulty" in frame:
+        summary["by_difficulty"] = {tier: accuracy(frame[frame["difficulty"] == tier], keys)
+                                    for tier in TIERS if (frame["difficulty"] == tier).any()}
+    if "expression_id" in frame and frame["expression_id"].nunique() > 1:
+        summary["by_expression"] = {str(e): accuracy(part, keys) for e, part in frame.groupby("expression_id")}
+        summary["stability"] = stability(frame)
+    deciles = task_deciles(frame)
+    if deciles is not None:
+        summary["by_complexity_decile"] = {int(d): accuracy(part, keys) for d, part in frame.groupby(deciles)}
+    return summary
+
+
+def _table(rows: dict[str, dict[str, Any]], first: str) -> list[str]:
+    columns = [("case", "output"), ("case", "state"), ("case", "both"), ("task", "output"), ("task", "state"),
+               ("task", "both")]
+    header = [first, "cases", "tasks"] + [f"{level} {name}" for level, name in columns] + ["format fail", "failed req"]
+    lines = []
+    for label, row in rows.items():
+        cells = [str(label), str(row.get("cases", 0)), str(row.get("tasks", 0))]
+        for level, name in columns:
+            total = row.get("cases" if level == "case" else "tasks", 0)
+            cells.append(shown(row.get(f"{level}_{name}_right", 0), total))
+        cells += [str(row.get("format_failures", 0)), str(row.get("request_failures", 0))]
+        lines.append("| " + " | ".join(cells) + " |")
+    return table_lines(header, lines)
+
+
+def sections(summary: dict[str, Any]) -> list[str]:
+    """The report's tables after the run's facts: overall, then by how answers were found, tier,
+    expression and complexity decile, then the failure modes when they were labelled."""
+    overall = summary["overall"]
+    lines: list[str] = []
+    if overall.get("request_failures"):
+        lines += [f"**{overall['request_failures']} request(s) failed** and are not scored; "
+                  f"{overall.get('tasks_left_out', 0)} task(s) left out of task accuracy. Run again to ask only those.",
+                  ""]
+    lines += _table({"all": overall}, "split")
+    if overall.get("extracted_by"):
+        found = ", ".join(f"{how}: {n}" for how, n in sorted(overall["extracted_by"].items()))
+        lines += ["", f"Answers found by: {found} (json: the last JSON object; labelled: LogicIF's **Output:** / "
+                      "**Statistics:** format; llm: an LLM's extraction, asked for with --extractor llm; given: "
+                      "`llm_output` of a LogicIF result file; none: format failure)."]
+    if summary.get("by_extraction"):
+        lines += ["", "## By how the answer was found", ""] + _table(summary["by_extraction"], "found by")
+    if summary.get("by_difficulty"):
+        lines += ["", "## By difficulty", ""] + _table(summary["by_difficulty"], "tier")
+    if summary.get("by_expression"):
+        lines += ["", "## By expression", ""] + _table(summary["by_expression"], "expression")
+        ifs = summary.get("stability") or {}
+        lines += ["", f"Stability (IFS, std / mean across expressions, lower is steadier): {ifs.get('ifs')} "
+                      f"over {ifs.get('tasks')} tasks ({ifs.get('tasks_never_solved')} never solved, left out)."]
+    if summary.get("by_complexity_decile"):
+        lines += ["", "## By complexity decile of the tasks (1 = simplest)", ""] + _table(
+            {str(k): v for k, v in summary["by_complexity_decile"].items()}, "decile")
+    failure_modes = summary.get("failure_modes")
+    if failure_modes:
+        lines += ["", "## Failure modes (LLM-labelled, not code-checked)", "", "| mode | cases |", "|---|---|"]
+        lines += [f"| {mode} | {count} |" for mode, count in sorted(failure_modes.items(), key=lambda kv: -kv[1])]
+    return lines
+
+
+def plots(summary: dict[str, Any], folder: Path) -> list[Path]:
+    """PNG plots: accuracy by tier, by complexity decile, and failure modes."""
+    pyplot()  # the file-only backend, before pandas draws
+    written = []
+    tiers = summary.get("by_difficulty") or {}
+    if tiers:
+        frame = pd.DataFrame({tier: {k: row.get(f"task_{k}") for k in ("output", "state", "both")}
+                              for tier, row in tiers.items()}).T
+        axis = frame.plot.bar(rot=0, ylim=(0, 1), title="Task accuracy by difficulty")
+        axis.set_ylabel("accuracy")
+        written.append(save_figure(axis.figure, folder / "accuracy_by_tier.png", 110))
+    deciles = summary.get("by_complexity_decile") or {}
+    if deciles:
+        frame = pd.DataFrame({k: {m: row.get(f"case_{m}") for m in ("output", "state", "both")}
+                              for k, row in deciles.items()}).T
+        axis = frame.plot(marker="o", ylim=(0, 1), title="Case accuracy by complexity decile of the tasks")
+        axis.set_xlabel("complexity decile (1 = simplest)")
+        written.append(save_figure(axis.figure, folder / "accuracy_by_complexity.png", 110))
+    failure_modes = summary.get("failure_modes")
+    if failure_modes:
+        axis = pd.Series(failure_modes).sort_values().plot.barh(title="Failure modes (LLM-labelled)")
+        written.append(save_figure(axis.figure, folder / "failure_modes.png", 110))
+    return written
+
+
+LIKE = ("benchmark_sha256", "split", "expressions", "limit")  # what must match for scores to compare
+
+
+def _differences(runs: list[dict[str, Any]], overall: list[dict[str, Any]]) -> list[str]:
+    """What differs between the runs' inputs, in plain words (empty when like is compared with like)."""
+    notes = []
+    for key in LIKE:
+        values = [run.get(key) for run in runs]
+        if len({json.dumps(v, sort_keys=True) for v in values}) > 1:
+            notes.append(f"{key} differs: " + ", ".join(str(v)[:16] if v is not None else "unknown" for v in values))
+    cases = [row.get("cases", 0) + row.get("request_failures", 0) for row in overall]
+    if len(set(cases)) > 1:
+        notes.append("cases differ: " + ", ".join(str(c) for c in cases))
+    failures = [row.get("request_failures", 0) for row in overall]
+    if any(failures):
+        notes.append("failed requests (left out of accuracy): " + ", ".join(str(f) for f in failures))
+    return notes
+
+
+def compare(reports: list[Path]) -> str:
+    """Several models' report.json side by side, like LogicIFEval's Table 1, and what differs."""
+    header = ["model", "cases", "case both", "task output", "task state", "task both", "easy", "medium", "hard",
+              "format fail"]
+    lines = []
+    datas = [json.loads(Path(path).read_text()) for path in reports]
+    for path, data in zip(reports, datas):
+        overall, tiers = data["overall"], data.get("by_difficulty", {})
+        cells = [data.get("title", str(path)), str(overall.get("cases", 0)),
+                 shown(overall.get("case_both_right", 0), overall.get("cases", 0))]
+        cells += [shown(overall.get(f"task_{k}_right", 0), overall.get("tasks", 0)) for k in ("output", "state", "both")]
+        cells += [shown(tiers[t].get("task_both_right", 0), tiers[t].get("tasks", 0)) if t in tiers else "-"
+                  for t in TIERS]
+        cells.append(str(overall.get("format_failures", 0)))
+        lines.append("| " + " | ".join(cells) + " |")
+    lines = table_lines(header, lines)
+    notes = _differences([data.get("run") or {} for data in datas], [data["overall"] for data in datas])
+    if notes:
+        lines += ["", "**Not like with like**: these runs differ, so their scores are not directly comparable:"]
+        lines += [f"- {note}" for note in notes]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,222 @@
+"""LogicIF's part of the one evaluate: ask each case its instruction, judge output and trackers by
+LogicIFEval's rules (`verdicts`), and, on request, let an LLM find answers the rules missed and
+label why formatted answers failed. The numbers and the report are `report`'s.
+
+`ifforge score` scores replies produced elsewhere through the same scorer: LogicIF's result files
+(`task_id, test_case_id, code_output` with the raw `llm_response`, or with `llm_output`, LogicIF's
+extracted answer, scored as it is) or ours (`response`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections import Counter
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any, Literal
+
+import pandas as pd
+from pydantic import BaseModel, Field
+
+from ifforge.core.llm import LLM, LLMError, ResponseCache
+from ifforge.core.prompts import load_prompt
+from ifforge.core.store import atomic_write
+from ifforge.eval.asking import usage, user_messages
+from ifforge.eval.template import Scorer, scalars
+from ifforge.families.logicif import report
+from ifforge.families.logicif.verdicts import judge, judge_answer
+
+FAILURE_MODES = ("control_flow_misexecution", "state_tracking_error", "missing_logic_element",
+                 "misordered_execution", "instruction_misinterpretation")
+Row = dict[str, Any]
+
+
+def by_key(rows: list[Row]) -> dict[tuple, Row]:
+    """The benchmark's rows by case: (task, case, expression)."""
+    return {(r["task_id"], r["test_case_id"], r.get("expression_id")): r for r in rows}
+
+
+def response_text(result: Row) -> str | None:
+    """The raw reply: ours (`response`) or LogicIF's (`llm_response`)."""
+    return result["response"] if "response" in result else result.get("llm_response")
+
+
+def request_failed(result: Row) -> bool:
+    if "request_failed" in result:
+        return bool(result["request_failed"])
+    return response_text(result) is None and bool(result.get("error"))
+
+
+def verdict_of(result: Row, strict_types: bool = False):
+    """A case's verdict: LogicIF's own extracted `llm_output` as it is, an LLM's extraction we asked
+    for, else the rules (last JSON object, then LogicIF's labelled format)."""
+    gold = result["code_output"]
+    given = result.get("llm_output")
+    if isinstance(given, dict) and "response" not in result:
+        answer = given if given.get("success", True) else None
+        return judge_answer(gold["output"], gold["stats"], answer, "given", strict_types)
+    verdict = judge(gold["output"], gold["stats"], response_text(result), strict_types)
+    if not verdict.formatted and isinstance(result.get("extracted"), dict):
+        return judge_answer(gold["output"], gold["stats"], result["extracted"], "llm", strict_types)
+    return verdict
+
+
+def score_frame(results: list[Row], rows_by_key: dict[tuple, Row] | None = None,
+                strict_types: bool = False) -> pd.DataFrame:
+    """One scored row per case: verdicts plus the task's difficulty and complexity when known."""
+    records = []
+    for result in results:
+        verdict = verdict_of(result, strict_types)
+        failed = request_failed(result)
+        key = (result["task_id"], result["test_case_id"], result.get("expression_id"))
+        source = (rows_by_key or {}).get(key, result)
+        record = {"task_id": result["task_id"], "test_case_id": result["test_case_id"],
+                  "formatted": verdict.formatted and not failed, "output_ok": verdict.output_ok and not failed,
+                  "stats_ok": verdict.stats_ok and not failed, "both_ok": verdict.both_ok and not failed,
+                  "request_failed": failed, "extracted_by": "failed" if failed else verdict.extracted_by}
+        if result.get("expression_id") is not None:
+            record["expression_id"] = str(result["expression_id"])
+        if source.get("difficulty"):
+            record["difficulty"] = source["difficulty"]
+        metrics = source.get("complexity_metrics") or {}
+        score = metrics.get("code_complexity_score", source.get("complexity_score"))
+        if isinstance(score, (int, float)) and not isinstance(score, bool):
+            record["code_complexity_score"] = score
+        records.append(record)
+    return pd.DataFrame(records)
+
+
+@asynccontextmanager
+async def reader(settings, cache_path: Path | None, model: str | None, max_tokens: int):
+    """A model that reads replies (the extractor, the error analyst): temperature 0, JSON answers,
+    cached like every request."""
+    cache = None if settings.no_cache or cache_path is None else ResponseCache(cache_path)
+    llm = LLM(settings.llm_config(model or settings.model, json_mode="auto").model_copy(
+        update={"temperature": 0.0, "max_tokens": max_tokens}), cache)
+    try:
+        yield llm
+    finally:
+        await llm.close()
+        if cache is not None:
+            cache.close()
+
+
+class ExtractedAnswer(BaseModel):
+    found: bool
+    output: Any = None
+    stats: dict[str, Any] = Field(default_factory=dict)
+
+
+async def extract_with_llm(results: list[Row], settings, cache_path: Path | None,
+                           rows_by_key: dict[tuple, Row] | None = None) -> int:
+    """LogicIF's way: an LLM reads the replies the rules found no answer in and copies the answer out.
+    Sets `extracted` on those results (cached like every request); returns how many it found."""
+    todo = [r for r in results if not request_failed(r) and response_text(r)
+            and not verdict_of(r, settings.strict_types).formatted]
+    if not todo:
+        return 0
+    prompt = load_prompt("extract_answer")
+
+    async def one(llm: LLM, result: Row) -> bool:
+        row = (rows_by_key or {}).get((result["task_id"], result["test_case_id"], result.get("expression_id")), result)
+        keys = row.get("stats_keys") or sorted((result["code_output"].get("stats") or {}))
+        messages = [{"role": "user", "content": prompt.render(stats_keys=", ".join(keys),
+                                                              response=response_text(result)[-20_000:])}]
+        try:
+            answer, _ = await llm.chat_json(messages, ExtractedAnswer, stage="extract",
+                                            prompt_versions={"extract_answer": prompt.hash})
+        except LLMError as error:
+            result["extraction_error"] = str(error)[:300]
+            return False
+        if answer.found:
+            result["extracted"] = {"output": answer.output, "stats": answer.stats}
+        return answer.found
+
+    async with reader(settings, cache_path, settings.extractor_model, 4096) as llm:
+        return sum(await asyncio.gather(*(one(llm, r) for r in todo)))
+
+
+class ErrorLabel(BaseModel):
+    mode: Literal[FAILURE_MODES]  # type: ignore[valid-type]
+    explanation: str = ""
+
+
+async def analyze_errors(results: list[Row], scores: pd.DataFrame, rows_by_key: dict,
+                         settings, cache_path: Path | None) -> list[Row]:
+    """An LLM labels each failed (but formatted) case with one of the paper's five failure modes."""
+    prompt = load_prompt("analyze_error")
+    failed = scores[scores["formatted"] & ~scores["both_ok"]]
+    by_case = {(r["task_id"], r["test_case_id"], r.get("expression_id")): r for r in results}
+
+    async def one(llm: LLM, task_id, case_id, expression):
+        result = by_case[(task_id, case_id, expression)]
+        row = rows_by_key.get((task_id, case_id, expression), {})
+        messages = [{"role": "user", "content": prompt.render(
+            instruction=row.get("instruction", "(not available)"), gold=json.dumps(result["code_output"]),
+            response=result["response"])}]
+        try:
+            label, _ = await llm.chat_json(messages, ErrorLabel, stage="analyze_errors",
+                                           prompt_versions={"analyze_error": prompt.hash})
+            return {"task_id": task_id, "test_case_id": case_id, "mode": label.mode, "explanation": label.explanation}
+        except LLMError as error:
+            return {"task_id": task_id, "test_case_id": case_id, "mode": "unlabelled", "explanation": str(error)}
+
+    expressions = failed["expression_id"] if "expression_id" in failed else [None] * len(failed)
+    async with reader(settings, cache_path, settings.analyzer_model, 2048) as llm:
+        return await asyncio.gather(*(one(llm, t, c, e) for t, c, e in zip(failed["task_id"], failed["test_case_id"],
+                                                                            expressions)))
+
+
+class LogicIFScorer(Scorer):
+    preface = report.PREFACE
+    failed = {"response": None}
+
+    def carry(self, row: Row) -> Row:
+        return {key: row[key] for key in ("task_id", "test_case_id", "code_output", "expression_id") if key in row}
+
+    async def ask(self, llm: LLM, row: Row, settings) -> Row:
+        reply = await llm.chat(user_messages(row["instruction"], settings.system_prompt), stage="evaluate")
+        return {"response": reply.text, **usage(reply)}
+
+    def refine(self, results: list[Row], rows: list[Row], settings, cache_path: Path | None) -> None:
+        if settings.extractor == "llm":
+            asyncio.run(extract_with_llm(results, settings, cache_path, by_key(rows)))
+
+    def frame(self, results: list[Row], rows: list[Row], settings) -> pd.DataFrame:
+        return score_frame(results, by_key(rows), settings.strict_types)
+
+    def annotate(self, results: list[Row], frame: pd.DataFrame, rows: list[Row], settings,
+                 cache_path: Path | None, folder: Path) -> Row:
+        """The failure modes of the formatted wrong answers, when asked for (`failure_modes.jsonl`)."""
+        if not settings.analyze_errors:
+            return {"failure_modes": {}}
+        labels = asyncio.run(analyze_errors(results, frame, by_key(rows), settings, cache_path))
+        folder.mkdir(parents=True, exist_ok=True)
+        atomic_write(folder / "failure_modes.jsonl", "".join(json.dumps(label) + "\n" for label in labels))
+        return {"failure_modes": dict(Counter(label["mode"] for label in labels))}
+
+    def summarise(self, frame: pd.DataFrame) -> Row:
+        summary = report.summarise(frame)
+        if "extracted_by" in frame and frame["extracted_by"].nunique() > 1:
+            keys = report.task_keys(frame)
+            summary["by_extraction"] = {str(how): report.accuracy(part, keys) for how, part in frame.groupby("extracted_by")}
+        return summary
+
+    def sections(self, summary: Row) -> list[str]:
+        return report.sections(summary)
+
+    def plots(self, summary: Row, folder: Path) -> list[Path]:
+        return report.plots(summary, folder)
+
+    def headline(self, summary: Row) -> str:
+        overall, failures = summary["overall"], summary["request_failures"]
+        return (f"task accuracy (both) {overall.get('task_both') or 0:.1%} of {overall.get('tasks', 0)} tasks, "
+                f"case accuracy {overall.get('case_both') or 0:.1%} of {overall.get('cases', 0)} cases"
+                + (f", {failures} failed requests not scored" if failures else ""))
+
+    def table(self, summary: Row) -> list[Row]:
+        return [{"tier": tier, **scalars(row)} for tier, row in summary.get("by_difficulty", {}).items()]
+
+
+SCORER = LogicIFScorer()
