@@ -64,6 +64,7 @@ def test_generate_writes_a_versioned_benchmark_and_recomputes_only_what_changed(
     log = first_run.log  # one line per stage with its counts; no loading bars
     assert "load: 5 in, 4 out (1 dropped), " in log and "dedup: 4 in, 4 out, 4 embedded, " in log
     assert "instrument: 4 in, 4 out, 4 computed, 0 reused, " in log and "export: 4 in, 4 out, " in log
+    assert "(load:bad_seed 1); descriptions: all deterministic (written by ifforge's renderer, no model)" in log
     assert "Loading weights" not in first_run.stderr
 
     manifest = _manifest(version)
@@ -71,6 +72,9 @@ def test_generate_writes_a_versioned_benchmark_and_recomputes_only_what_changed(
     assert manifest["stages"]["dedup"]["out"] == 4 and manifest["stages"]["dedup"]["embedding_model"] == "all-MiniLM-L6-v2"
     assert manifest["stages"]["instrument"]["computed"] == 4
     assert manifest["export"]["tasks"] == 4
+    assert manifest["export"]["descriptions"] == {"model": 0, "deterministic": 4, "models": []}
+    assert manifest["paths"]["bank_ledger"] == {"instrument": "deterministic", "evolved_turns": 0,
+                                                "description_by": "deterministic", "description_model": None}
     assert manifest["dropped"]["items"] == {"load:bad_seed": 1}
     dropped = [json.loads(line) for line in (version / "dropped.jsonl").read_text().splitlines()]
     assert dropped[0]["detail"].startswith(f"{seeds / 'broken.py'}:5: input is not JSON")
@@ -83,7 +87,8 @@ def test_generate_writes_a_versioned_benchmark_and_recomputes_only_what_changed(
         assert set(row["code_output"]) == {"output", "stats"}
         assert list(row["code_output"]["stats"]) == row["stats_keys"]
         assert row["description"].startswith("INPUTS:") and row["description"] in row["instruction"]
-        assert "def f(" in row["function"]
+        assert row["function"].startswith("def f(") and (row["description_by"], row["description_model"]) == (
+            "deterministic", None)
     fixture_keys = set(json.loads(needs_fixture("cases.jsonl").read_text().splitlines()[0])) - {"response"}
     assert fixture_keys <= set(rows[0])
 
@@ -104,7 +109,7 @@ def test_generate_writes_a_versioned_benchmark_and_recomputes_only_what_changed(
 
     item = version / "items" / "bank_ledger"
     for name in ("seed.py", "seed.json", "function_anonymised.py", "function_with_stats.py", "instrument.json",
-                 "execute.json", "complexity.json", "description_turn_1.txt", "describe.json", "verify.json",
+                 "execute.json", "function_exported.py", "complexity.json", "description_turn_1.txt", "describe.json", "verify.json",
                  "verification_history.json", "task.json"):
         assert (item / name).exists(), name
     provenance = json.loads((item / "execute.json").read_text())["provenance"]

@@ -190,7 +190,10 @@ def test_generate_with_an_llm_keeps_drops_and_caches(seed_dir, tmp_path, prefect
         assert manifest["dropped"]["items"] == {"verify:verification_failed": 1}
         dropped = [json.loads(line) for line in open(f"{folder}/dropped.jsonl")]
         assert "the order of the two updates is ambiguous" in dropped[0]["detail"]
-        assert manifest["paths"]["alpha"] == {"instrument": "llm", "evolved_turns": 1, "describe": "llm"}
+        assert manifest["paths"]["alpha"] == {"instrument": "llm", "evolved_turns": 1, "description_by": "model",
+                                              "description_model": "stub-model"}
+        assert all((row["description_by"], row["description_model"]) == ("model", "stub-model") for row in rows)
+        assert manifest["export"]["descriptions"] == {"model": 3, "deterministic": 0, "models": ["stub-model"]}
         assert manifest["paths"]["bravo"]["evolved_turns"] == 0
 
         items = out / "logicif" / folder.rsplit("/", 1)[1] / "items"
@@ -244,7 +247,7 @@ def test_generate_with_an_llm_keeps_drops_and_caches(seed_dir, tmp_path, prefect
     # --llm none: the deterministic path, and it says so
     offline = generate(seeds=str(seed_dir), out=str(out), options={"llm": "none", "progress": False})
     offline_manifest = json.loads(open(f"{offline}/manifest.json").read())
-    assert offline_manifest["llm"] == {} and set(offline_manifest["paths"]["alpha"].values()) <= {"deterministic", 0}
+    assert offline_manifest["llm"] == {} and set(offline_manifest["paths"]["alpha"].values()) <= {"deterministic", 0, None}
 
 
 def test_an_outage_is_never_cached_the_run_fails_and_a_rerun_asks_exactly_for_what_was_lost(seed_dir, tmp_path,

@@ -182,7 +182,23 @@ def summary_markdown(store: VersionStore, counts: dict, dropped: list[DroppedIte
                   f"{u['completion_tokens']} | {u['retries']} | {u['failures']} |" for name, u in usage.items()]
     lines += ["", f"Wall time {timings.get('total', sum(timings.values())):.1f} s."]
     lines += ["", f"Exported {export.get('tasks', 0)} tasks and {export.get('rows', 0)} rows."]
+    written = descriptions_line(export.get("descriptions"))
+    if written:
+        lines += ["", written[0].upper() + written[1:] + "."]
     return "\n".join(lines)
+
+
+def descriptions_line(written: dict[str, Any] | None) -> str | None:
+    """Who wrote the descriptions, when the family counts them (`{model, deterministic, models}`): a
+    model (which) or ifforge's deterministic renderer. An offline benchmark says so wherever it is read."""
+    if not written or not (written["model"] or written["deterministic"]):
+        return None
+    models = ", ".join(written["models"])
+    if not written["model"]:
+        return "descriptions: all deterministic (written by ifforge's renderer, no model)"
+    if not written["deterministic"]:
+        return f"descriptions: all by model {models}"
+    return f"descriptions: {written['model']} by model {models}, {written['deterministic']} deterministic"
 
 
 def _reasons(counts: dict[str, int]) -> str:
@@ -204,4 +220,5 @@ def outcome_line(manifest: dict[str, Any], folder: Path | str) -> str:
         line += f"; {sum(items.values())} item(s) dropped ({_reasons(items)})" if items else "; no item dropped"
     if cases:
         line += f"; {sum(cases.values())} case(s) dropped ({_reasons(cases)})"
-    return line
+    written = descriptions_line(manifest["export"].get("descriptions"))
+    return f"{line}; {written}" if written else line

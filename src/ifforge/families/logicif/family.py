@@ -65,7 +65,11 @@ def _evolved_files(item: Any, outcome: Outcome) -> tuple[dict, dict]:
 
 
 def _executed_files(item: Any, outcome: Outcome) -> tuple[dict, dict]:
-    return ({"cases": [c.model_dump() for c in outcome.kept.cases]} if outcome.kept else {}), {}
+    """The gold cases, and the self-contained f they came from: the rows' `function`."""
+    kept = outcome.kept
+    if kept is None:
+        return {}, {}
+    return {"cases": [c.model_dump() for c in kept.cases]}, {"function_exported.py": kept.exported_source}
 
 
 def _measured_files(item: Any, outcome: Outcome) -> tuple[dict, dict]:
@@ -187,7 +191,9 @@ class LogicIF(Family):
         counts = write_benchmark(store, items, settings, load_prompt("solve"), chosen)
         counts["paths"] = {item.task_id: {"instrument": item.measured.executed.function.path,
                                           "evolved_turns": item.measured.executed.function.evolved_turns,
-                                          "describe": item.instruction.path} for item in items}
+                                          "description_by": item.instruction.written_by,
+                                          "description_model": item.instruction.model} for item in items}
+        counts["descriptions"] = descriptions_written(items)
         return counts
 
     def summary_table(self, store: VersionStore) -> list[dict[str, Any]]:
@@ -312,6 +318,14 @@ def write_expressions(store: VersionStore, chosen: expressions.ExpressionSet, ve
 
 
 # ---- export ----------------------------------------------------------------------------------------
+def descriptions_written(items: list[DescribedFunction]) -> dict[str, Any]:
+    """How many descriptions a model wrote (and which models) and how many ifforge's renderer wrote:
+    for the manifest, the run's last line and its summary."""
+    by = Counter(item.instruction.written_by for item in items)
+    return {"model": by["model"], "deterministic": by["deterministic"],
+            "models": sorted({item.instruction.model for item in items if item.instruction.written_by == "model"})}
+
+
 def _jsonl(rows: list[dict[str, Any]]) -> str:
     return "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
 

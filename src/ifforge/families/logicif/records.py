@@ -78,6 +78,7 @@ class ExecutedFunction(Record):
 
     function: InstrumentedFunction
     cases: list[TestCase]
+    exported_source: str = Field(description="the self-contained f the cases ran: the row's `function`")
 
     @property
     def task_id(self) -> str:
@@ -121,10 +122,15 @@ class Instruction(Record):
     """The natural-language side of a task: how it was written and the text itself."""
 
     description: str
-    path: Literal["deterministic", "llm"] = "deterministic"
+    path: Literal["deterministic", "llm"] = "deterministic"  # of the text as kept: a reviewer's rewrite is "llm"
     prompt_hash: str | None = None
     model: str | None = None
     notes: list[str] = []
+
+    @property
+    def written_by(self) -> Literal["model", "deterministic"]:
+        """What the rows and the manifest say wrote the text: a model or ifforge's renderer."""
+        return "model" if self.path == "llm" else "deterministic"
 
 
 class BenchmarkTask(Record):
@@ -140,6 +146,8 @@ class BenchmarkTask(Record):
     cases: list[TestCase]
     trackers: list[Tracker]
     path: Literal["deterministic", "llm"] = "deterministic"
+    description_by: Literal["model", "deterministic"] = "deterministic"
+    description_model: str | None = None
     executed_steps: float | None = None  # mean lines executed per case
 
 

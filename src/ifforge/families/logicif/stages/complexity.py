@@ -1,4 +1,7 @@
-"""Complexity stage: LogicIF's metrics of the exported function (tiers: see `difficulty`)."""
+"""Complexity stage: LogicIF's metrics of the exported function (tiers: see `difficulty`).
+
+Measured on the row's `function`, the self-contained form, as LogicIF's release measures its own
+function text (its helpers and imports sit inside f too)."""
 
 from __future__ import annotations
 
@@ -13,5 +16,5 @@ VERSION = code_version(sys.modules[__name__])  # with every ifforge module it re
 
 
 def run(item: ExecutedFunction) -> Outcome[MeasuredFunction]:
-    return Outcome(kept=MeasuredFunction(executed=item, complexity=measure(item.function.instrumented_source)))
+    return Outcome(kept=MeasuredFunction(executed=item, complexity=measure(item.exported_source)))
 

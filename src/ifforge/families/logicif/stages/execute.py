@@ -1,11 +1,13 @@
 """Execute + filter stage: gold answers come from running code in the sandbox, never from a model.
 
-Per function, three sandbox passes: the original seed and the instrumented `f`, each case in a
-process of its own (the gold: what `f` returns on that input alone), and `f` again in a perturbed
-world: another hash seed and random seed, the cases run last to first in one process, counting the
-lines each executes. Code that reads the host or the clock never runs (the sandbox's policy);
-gold a model cannot know (entropy, hash order, what an earlier case left) differs in the perturbed
-pass: that case is dropped as `nondeterministic`, before the anonymised `f` is compared with the original, which must give the
+Per function, three sandbox passes: the original seed and the instrumented `f` in the self-contained
+form the rows export (codeops/self_contained.py: what LogicIF's executor runs), each case in a
+process of its own (the gold: what `f` returns on that input alone), and that `f` again in a
+perturbed world: another hash seed and random seed, the cases run last to first in one process,
+counting the lines each executes. Code that reads the host or the clock never runs (the sandbox's
+policy); gold a model cannot know (entropy, hash order, what an earlier case left) differs in the
+perturbed pass: that case is dropped as `nondeterministic`, before the anonymised `f` is compared
+with the original, which must give the
 original's output on every input the original completes, or the whole item is dropped. Then
 LogicIF's case filters apply, and a function left with too few cases is dropped. Every drop is
 recorded with its reason.
@@ -18,6 +20,7 @@ from typing import Any
 
 from ifforge.core import sandbox
 from ifforge.core.store import canonical_json, code_version
+from ifforge.families.logicif.codeops.self_contained import NotSelfContained, self_contained
 from ifforge.families.logicif.records import DroppedItem, ExecutedFunction, InstrumentedFunction, Outcome, TestCase
 from ifforge.families.logicif.configs import ExecuteConfig
 from ifforge.families.logicif.filters import case_problem
@@ -42,14 +45,18 @@ def stats_problem(stats: Any, expected: list[str]) -> str | None:
 def run(item: InstrumentedFunction, settings: ExecuteConfig) -> Outcome[ExecutedFunction]:
     limits, budget = settings.limits(), settings.budget()
     args = [test_input.args for test_input in item.inputs]
+    try:
+        exported = self_contained(item.instrumented_source)
+    except NotSelfContained as error:
+        return Outcome(dropped=[DroppedItem(task_id=item.task_id, stage=STAGE, reason="not_self_contained",
+                                            detail=str(error))])
     evolved = item.evolved_turns > 0  # an evolved f computes something new: nothing to compare it with
     original = (sandbox.run_cases(item.original_source, item.original_entry, args, limits=limits, budget=budget,
                                   alone=True) if not evolved else [sandbox.CaseResult(index=i, status="ok") for i in range(len(args))])
-    tracked = sandbox.run_cases(item.instrumented_source, "f", args, tracked=True, limits=limits, budget=budget,
-                                alone=True)
+    tracked = sandbox.run_cases(exported, "f", args, tracked=True, limits=limits, budget=budget, alone=True)
     perturbed_limits = sandbox.Limits(**{**limits.__dict__, "hash_seed": 1, "random_seed": 1,
                                          "case_seconds": limits.case_seconds * TRACE_SLOWDOWN})
-    perturbed = sandbox.run_cases(item.instrumented_source, "f", args, tracked=True, budget=budget,
+    perturbed = sandbox.run_cases(exported, "f", args, tracked=True, budget=budget,
                                   limits=perturbed_limits, reverse=True, count_steps=True)
     tracker_names = [tracker.name for tracker in item.trackers]
 
@@ -105,4 +112,4 @@ def run(item: InstrumentedFunction, settings: ExecuteConfig) -> Outcome[Executed
                  output_type=result.output_type, steps=steps, origin=item.inputs[index].origin)
         for number, (index, result, steps) in enumerate(survivors)
     ]
-    return Outcome(kept=ExecutedFunction(function=item, cases=cases), dropped=dropped)
+    return Outcome(kept=ExecutedFunction(function=item, cases=cases, exported_source=exported), dropped=dropped)

@@ -1,7 +1,9 @@
 """Finalize stage: described functions become benchmark tasks, rows in LogicIFEval's format, a mini split.
 
 Rows carry LogicIFEval's keys (`task_id, test_case_id, input, code_output{output, stats}, function,
-description, instruction, stats_keys, output_format, complexity_metrics`) plus `difficulty`.
+description, instruction, stats_keys, output_format, complexity_metrics`) plus `difficulty` and who
+wrote the description (`description_by`: model or deterministic, `description_model`). The
+`function` is the self-contained form LogicIF's executor runs; gold came from running it.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ def to_task(item: DescribedFunction) -> BenchmarkTask:
     function = measured.executed.function
     return BenchmarkTask(
         task_id=function.task_id,
-        function=function.instrumented_source,
+        function=measured.executed.exported_source,
         description=item.instruction.description,
         stats_keys=[tracker.name for tracker in function.trackers],
         output_format=output_format(measured),
@@ -31,6 +33,8 @@ def to_task(item: DescribedFunction) -> BenchmarkTask:
         cases=measured.executed.cases,
         trackers=function.trackers,
         path=function.path,
+        description_by=item.instruction.written_by,
+        description_model=item.instruction.model,
     )
 
 
@@ -52,6 +56,8 @@ def rows(task: BenchmarkTask, solve: Prompt) -> list[dict[str, Any]]:
             "code_output": {"output": case.output, "stats": case.stats},
             "function": task.function,
             "description": task.description,
+            "description_by": task.description_by,  # "model" or "deterministic" (ifforge's renderer)
+            "description_model": task.description_model,  # the model that wrote it; None: deterministic
             "instruction": instruction,
             "stats_keys": task.stats_keys,
             "output_format": task.output_format,
@@ -87,5 +93,7 @@ def task_table(tasks: list[BenchmarkTask], mini: list[str]) -> list[dict[str, An
             **task.complexity.model_dump(),
             "function": task.function,
             "description": task.description,
+            "description_by": task.description_by,
+            "description_model": task.description_model,
         })
     return table

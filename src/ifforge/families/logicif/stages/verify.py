@@ -59,7 +59,10 @@ async def run_llm(item: DescribedFunction, llm: LLM, settings: VerifyConfig) -> 
         history.append(VerificationRound(round=round_number, description=text, review=review, uncovered=missing,
                                          passed=passed))
         if passed:
-            instruction = item.instruction.model_copy(update={"description": text})
+            rewritten = {"path": "llm", "model": llm.config.model, "prompt_hash": load_prompt("refine").hash,
+                         "notes": [*item.instruction.notes, f"rewritten by the reviewer, passed in round {round_number}"]}
+            instruction = item.instruction.model_copy(update={"description": text, **(rewritten if round_number > 1
+                                                                                      else {})})
             return Outcome(kept=item.model_copy(update={"instruction": instruction, "history": history}))
         if round_number == settings.verify_rounds:
             break

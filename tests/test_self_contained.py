@@ -1,0 +1,74 @@
+"""Exported functions run unchanged in LogicIF's executor (separate globals and locals dicts)."""
+
+import ast
+import json
+
+import pytest
+from conftest import needs_fixture
+from logicif_executor import call_like_logicif
+from test_codeops import TRICKY
+
+from ifforge.families.logicif.codeops.anonymise import anonymise
+from ifforge.families.logicif.codeops.instrument import instrument
+from ifforge.families.logicif.codeops.self_contained import NotSelfContained, self_contained
+
+
+def _call_as_module(code, args):
+    """f as an ordinary module runs it: one namespace for everything."""
+    namespace = {}
+    exec(code, namespace)
+    return namespace["f"](*json.loads(json.dumps(args)))
+
+
+@pytest.mark.parametrize("name", sorted(TRICKY))
+def test_an_instrumented_module_runs_in_logicifs_executor_once_self_contained(name):
+    source, inputs = TRICKY[name]
+    entry = [n.name for n in ast.parse(source).body if isinstance(n, ast.FunctionDef)][-1]
+    module, _ = instrument(anonymise(source, entry).source)
+    code = self_contained(module)
+    assert [n.name for n in ast.parse(code).body] == ["f"]  # one statement: f
+    for args in inputs:
+        assert call_like_logicif(code, args) == _call_as_module(module, args)
+
+
+def test_the_module_form_fails_there_and_globals_become_the_functions_own():
+    source, inputs = TRICKY["global_and_defaults_and_keywords"]  # imports, a constant, `global` in two functions
+    module, _ = instrument(anonymise(source, "normalise").source)
+    with pytest.raises(NameError):  # what issue 23 saw on 141 of 349 rows
+        call_like_logicif(module, inputs[0])
+    code = self_contained(module)
+    assert "global " not in code and code.count("nonlocal ") == 1  # the helper's; f's own `global` went
+    assert code.index("import math") < code.index("stats = ")
+
+
+def test_a_lone_function_is_left_as_it_is_and_logicifs_own_functions_too():
+    lone = "\n  \ndef f(a):\n    stats = {'n': 0}\n    return (a, stats)\n"
+    assert self_contained(lone) == lone.lstrip()
+    for line in needs_fixture("tasks.jsonl").read_text().splitlines():
+        function = json.loads(line)["function"]
+        assert self_contained(function) == function
+
+
+def test_docstring_stays_first_future_imports_go_and_an_emptied_block_keeps_a_pass():
+    code = self_contained('from __future__ import annotations\nN = 2\n\ndef f(a):\n    """doc"""\n'
+                          '    if a:\n        global N\n    N = N + a\n    return (N, {})\n')
+    assert code.startswith('def f(a):\n    """doc"""\n    N = 2\n') and "__future__" not in code
+    assert "        pass\n" in code
+    assert call_like_logicif(code, [3]) == (5, {})
+
+
+@pytest.mark.parametrize("source, why", [
+    ("def g(x):\n    return len(x)\n\ndef f(a):\n    len = 3\n    return (g(a) + len, {})\n", "binds len"),
+    ("K = 2\n\ndef f(K):\n    return (K, {})\n", "binds K"),
+    ("def f(a):\n    return (a and f(a - 1)[0], {})\n", "calls f by name"),
+    ("def f(a):\n    return (a, {})\n\nSTART = f(1)\n", "outside f refers to f"),
+    ("N = 1\n\ndef g():\n    N = 2\n    def h():\n        global N\n        return N\n    return h()\n\n"
+     "def f(a):\n    return (g() + a, {})\n", "global N in h skips the binding in g"),
+    ("from math import *\n\ndef f(a):\n    return (floor(a), {})\n", "does not compile"),
+    ("def f(a):\n    return (a, {})\n\ndef f(b):\n    return (b, {})\n", "2 top-level functions named f"),
+    ("LIMIT = 3\n\ndef f(a, b=LIMIT):\n    return (a + b, {})\n", "defaults or annotations of f read LIMIT"),
+    ("from typing import List\n\ndef f(a: List[int]):\n    return (a, {})\n", "read List"),
+])
+def test_what_would_change_meaning_is_refused_with_the_reason(source, why):
+    with pytest.raises(NotSelfContained, match=why):
+        self_contained(source)
