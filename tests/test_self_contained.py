@@ -9,7 +9,7 @@ from logicif_executor import call_like_logicif
 from test_codeops import TRICKY
 
 from ifforge.families.logicif.codeops.anonymise import anonymise
-from ifforge.families.logicif.codeops.instrument import instrument
+from ifforge.families.logicif.codeops.trackers import instrument
 from ifforge.families.logicif.codeops.self_contained import NotSelfContained, self_contained
 
 
