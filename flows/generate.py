@@ -32,6 +32,7 @@ from ifforge.factory import (  # noqa: E402
     changes,
     changes_line,
     fingerprint,
+    in_window,
     outcome_line,
     previous_manifest,
     run_stage_shard,
@@ -187,43 +188,55 @@ def generate(family: str = "logicif", seeds: str | None = None, functions: str |
 
 def _run_chain(chain: list, items: list, settings, store: VersionStore, run_id: str, counts: dict, timings: dict,
                dropped: list, usage: dict, calls: list, logger) -> tuple[list, int]:
-    """Submit every shard of every stage at once, each shard waiting only for its own previous stage;
-    then gather in order, write the per-item artifacts, count and collect drops."""
+    """Run the chain shard by shard, each shard's stages one after the other, with at most
+    `settings.shards_in_flight` shards submitted and not yet gathered (see `factory.in_window`);
+    gather in order: write the shard's per-item artifacts, count, collect drops, and let it go."""
     from ifforge.core.llm import Usage
 
     begun = time.monotonic()
     shards = [items[i:i + settings.shard_size] for i in range(0, len(items), settings.shard_size)]
-    futures: dict[str, list] = {}
-    previous: list[Any] = shards
-    for stage in chain:
-        futures[stage.name] = previous = [stage_task.with_options(name=stage.name).submit(
-            stage, upstream, settings, run_id, index) for index, upstream in enumerate(previous)]
-    kept: list = []
-    lost = 0
-    for stage in chain:
-        runs = [future.result() for future in futures[stage.name]]
-        stage_items = [item for run in runs for item in run.items]
-        stage_usage = Usage()
-        for run in runs:
+    kept_by_shard: list[list] = [[] for _ in shards]
+    tally = {stage.name: {"in": 0, "out": 0, "computed": 0, "lost": 0, "dropped": 0} for stage in chain}
+    stage_usage = {stage.name: Usage() for stage in chain}
+
+    def start(index: int) -> list:
+        upstream: Any = shards[index]
+        futures = []
+        for stage in chain:
+            upstream = stage_task.with_options(name=stage.name).submit(stage, upstream, settings, run_id, index)
+            futures.append(upstream)
+        return futures
+
+    def finish(index: int, futures: list) -> None:
+        for stage, future in zip(chain, futures):
+            run = future.result()
             write_stage_artifacts(store, stage, run.items, run)
             calls.extend(run.calls)
             for name, value in (run.usage or {}).items():
-                if hasattr(stage_usage, name):
-                    setattr(stage_usage, name, getattr(stage_usage, name) + value)
-        outcomes = [outcome for run in runs for outcome in run.outcomes]
-        kept = [outcome.kept for outcome in outcomes if outcome.kept is not None]
-        for outcome in outcomes:
-            dropped.extend(outcome.dropped)
-        computed = sum(run.computed for run in runs)
-        lost += sum(run.lost for run in runs)
-        counts[stage.name] = {"in": len(stage_items), "out": len(kept), "computed": computed,
-                              "reused": len(stage_items) - computed - sum(run.lost for run in runs)}
+                if hasattr(stage_usage[stage.name], name):
+                    setattr(stage_usage[stage.name], name, getattr(stage_usage[stage.name], name) + value)
+            row = tally[stage.name]
+            row["in"] += len(run.items)
+            row["computed"] += run.computed
+            row["lost"] += run.lost
+            for outcome in run.outcomes:
+                dropped.extend(outcome.dropped)
+                row["out"] += outcome.kept is not None
+                row["dropped"] += outcome.kept is None
+            kept_by_shard[index] = [outcome.kept for outcome in run.outcomes if outcome.kept is not None]
+            timings[stage.name] = time.monotonic() - begun  # pipelined: from the chain's start to its last shard's end
+        futures.clear()  # the shard's results go with it: memory stays flat in the number of shards
+
+    in_window(len(shards), settings.shards_in_flight, start, finish)
+    for stage in chain:
+        row = tally[stage.name]
+        counts[stage.name] = {"in": row["in"], "out": row["out"], "computed": row["computed"],
+                              "reused": row["in"] - row["computed"] - row["lost"]}
         if stage.uses_llm:
-            usage[stage.name] = {"model": stage.model, **stage_usage.report(stage.llm)}
-        timings[stage.name] = time.monotonic() - begun  # pipelined: time from the chain's start to this stage's end
-        logger.info(stage_line(stage.name, counts[stage.name], timings[stage.name],
-                               sum(outcome.kept is None for outcome in outcomes)))
-    return kept, lost
+            usage[stage.name] = {"model": stage.model, **stage_usage[stage.name].report(stage.llm)}
+        timings.setdefault(stage.name, time.monotonic() - begun)
+        logger.info(stage_line(stage.name, counts[stage.name], timings[stage.name], row["dropped"]))
+    return [item for shard in kept_by_shard for item in shard], sum(row["lost"] for row in tally.values())
 
 
 @task(name="export", cache_policy=NO_CACHE)

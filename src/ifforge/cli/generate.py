@@ -1,7 +1,9 @@
 """`ifforge generate`: the generate flow, from seeds (or LogicIF's files) to a benchmark version.
 
 Settings, the LLM setup, the input paths and the output folder are checked before Prefect starts,
-so a typo costs no server start-up. With `--llm local` the run asks a llama.cpp server started
+so a typo costs no server start-up. With no Prefect server up, a run whose seeds and settings match
+a finished version returns it without starting Prefect at all (with one up, the run is recorded
+there as usual). With `--llm local` the run asks a llama.cpp server started
 for it and stopped after it.
 """
 
@@ -89,6 +91,20 @@ def run(args: argparse.Namespace) -> int:
         check_out_dir(settings.out)
     except InputError as error:
         return fail(error)
+    if not local:
+        from ifforge.core.prefect_env import reporting_server
+
+        if reporting_server() is None:  # no UI to show a run in: an unchanged re-run need not start Prefect
+            from ifforge.factory import unchanged_version
+
+            try:
+                folder = unchanged_version(get_family(settings.family), settings)
+            except InputError as error:
+                return fail(error)
+            if folder is not None:
+                return _done(str(folder), f"nothing changed since {folder.name} (no Prefect server is up, so no "
+                                          "flow run was recorded)")
+    get_family(settings.family).warm_up(settings)  # a model loads while Prefect starts
     from ifforge.flows.generate import flow_for
 
     generate = flow_for(settings)
@@ -117,8 +133,14 @@ def run(args: argparse.Namespace) -> int:
             return fail(error)
         except (LostItems, LLMFatal) as error:  # the run is Failed in Prefect; here, one line
             return fail(error, 1)
+    return _done(folder)
+
+
+def _done(folder: str, note: str | None = None) -> int:
     from ifforge.factory import outcome_line
 
+    if note:
+        print(f"ifforge: {note}", file=sys.stderr)
     print(folder)  # stdout: the version's folder, for scripts; stderr, last: what it holds
     print(f"ifforge: {outcome_line(json.loads((Path(folder) / 'manifest.json').read_text()), folder)}", file=sys.stderr)
     return 0

@@ -88,6 +88,16 @@ def running_server() -> str | None:
     return None
 
 
+def reporting_server() -> str | None:
+    """The API URL flows would report to (PREFECT_API_URL, else a live `ifforge server`), or None:
+    then a flow call starts Prefect's temporary server."""
+    if os.environ.get("PREFECT_API_URL"):
+        return os.environ["PREFECT_API_URL"]
+    if os.environ.get("IFFORGE_NO_SERVER_PROBE") != "1":
+        return running_server()
+    return None
+
+
 def pin_temporary_port(port: int) -> None:
     """Prefect has no setting for its temporary server's port: the instance it will start is
     created here with that port (Prefect keeps one instance per port, `None` being the default)."""
@@ -107,13 +117,10 @@ def configure() -> str | None:
     # a run logs one line per stage (ifforge's own); Prefect's "Finished in state Completed()" per
     # task run is left out, its warnings and errors are not
     os.environ.setdefault("PREFECT_LOGGING_LOGGERS_PREFECT_TASK_RUNS_LEVEL", "WARNING")
-    if os.environ.get("PREFECT_API_URL"):
-        return os.environ["PREFECT_API_URL"]
-    if os.environ.get("IFFORGE_NO_SERVER_PROBE") != "1":
-        url = running_server()
-        if url:
-            os.environ["PREFECT_API_URL"] = url
-            return url
+    url = reporting_server()
+    if url:
+        os.environ["PREFECT_API_URL"] = url
+        return url
     from ifforge.core.orphans import guard_prefect_temporary_server
 
     if os.environ.get(TEMP_PORT_VARIABLE):

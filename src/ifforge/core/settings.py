@@ -45,6 +45,8 @@ class Settings(BaseModel):
     out: Path = _runtime("outputs root", default=Path("outputs"))
     shard_size: int = _runtime("items per Prefect task run within a stage (smaller shards overlap one shard's sandbox "
                                "work with the next one's model calls sooner)", default=32, ge=1)
+    shards_in_flight: int = _runtime("shards a run works on at once (each through its whole chain of stages); the next "
+                                     "starts when the oldest is written", default=2 * (os.cpu_count() or 1), ge=1)
     workers: int = _runtime("parallel sandbox children", default=max(1, os.cpu_count() or 1), ge=1)
     progress: bool = _runtime("show a progress bar per stage", default=True)
     task_runner: Literal["threads", "dask"] = _runtime(

@@ -295,6 +295,27 @@ def provenance(stage: str, stage_version: str, input_hash: str, prompt_hash: str
     }
 
 
+def _versions(root: Path) -> list[Path]:
+    return sorted(p for p in Path(root).glob("v[0-9]*") if p.is_dir())
+
+
+def _run_fingerprint(version: Path) -> str | None:
+    try:
+        return json.loads((version / RUN_FILE).read_text()).get("fingerprint")
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
+def finished_version(root: Path, fingerprint: str) -> Path | None:
+    """The version a run with `fingerprint` would find finished (as `VersionStore` chooses), or None;
+    only reads, so a caller can ask before deciding to start a run at all."""
+    for candidate in reversed(_versions(root)):
+        if _run_fingerprint(candidate) == fingerprint:
+            finished = (candidate / MANIFEST).exists() and not changed_artifacts(candidate)
+            return candidate if finished else None
+    return None
+
+
 class VersionStore:
     """One version folder of one benchmark: where a run writes, and what it wrote."""
 
@@ -317,13 +338,9 @@ class VersionStore:
     def _choose(self) -> tuple[Path, str]:
         self.benchmark_root.mkdir(parents=True, exist_ok=True)
         remove_stale_temporaries(self.benchmark_root)
-        versions = sorted(p for p in self.benchmark_root.glob("v[0-9]*") if p.is_dir())
+        versions = _versions(self.benchmark_root)
         for candidate in reversed(versions):
-            try:
-                run = json.loads((candidate / RUN_FILE).read_text())
-            except (OSError, ValueError):
-                continue
-            if run.get("fingerprint") == self.fingerprint:
+            if _run_fingerprint(candidate) == self.fingerprint:
                 if not (candidate / MANIFEST).exists():
                     return candidate, "resumed"
                 changed = changed_artifacts(candidate)

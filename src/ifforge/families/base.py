@@ -90,6 +90,10 @@ class Family:
         """What decides the side work's results (goes into the run fingerprint)."""
         return None
 
+    def warm_up(self, settings: Settings) -> None:
+        """Start, in the background, slow loads the run will need (a model), so that they overlap the
+        start of Prefect's temporary server rather than follow it. Nothing by default."""
+
     def write_loaded(self, store: VersionStore, items: list) -> None:
         """Per-item artifacts of what was loaded, before any stage ran."""
 

@@ -37,8 +37,16 @@ def model_name(path: Path | None) -> str:
     return DEFAULT_MODEL if path is None else Path(path).name
 
 
-@lru_cache(maxsize=4)
+_LOADING = threading.Lock()  # one load at a time: a warm-up thread and the stage never load a model twice
+
+
 def _load(path: str):
+    with _LOADING:
+        return _load_once(path)
+
+
+@lru_cache(maxsize=4)
+def _load_once(path: str):
     os.environ["HF_HUB_OFFLINE"] = "1"
     os.environ["TRANSFORMERS_OFFLINE"] = "1"
     os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")  # a run's log has one line per stage, no bars
@@ -79,6 +87,10 @@ class EmbeddingCache:
                                  [(model, key, vector.astype(np.float32).tobytes()) for key, vector in items.items()])
             self._db.commit()
 
+    def has_any(self, model: str) -> bool:
+        with self._lock:
+            return self._db.execute("SELECT 1 FROM vectors WHERE model = ? LIMIT 1", (model,)).fetchone() is not None
+
     def close(self) -> None:
         self._db.close()
 
@@ -114,3 +126,30 @@ def for_settings(settings) -> Embedder:
     """The run's embedder: its model (default all-MiniLM-L6-v2) and its sqlite cache under the outputs."""
     cache = EmbeddingCache(settings.embedding_cache or Path(settings.out) / ".embeddings.sqlite")
     return Embedder(settings.embedding_model, cache)
+
+
+def warm_up(settings) -> threading.Thread | None:
+    """Load the run's model in a background thread when its cache holds no vector of that model yet
+    (a first run on this outputs root): importing sentence-transformers and loading the model take
+    5 to 13 s, which then overlap the start of Prefect's temporary server instead of following it.
+    A later run, whose texts are mostly cached, loads the model only if it needs it."""
+    embedder = for_settings(settings)
+    try:
+        if embedder.cache.has_any(embedder.name):
+            return None
+    finally:
+        embedder.cache.close()
+    try:
+        path = str(embedder.path or default_model_path())
+    except EmbeddingError:  # the stage says so when it needs the model
+        return None
+    thread = threading.Thread(target=_quiet_load, args=(path,), name="ifforge-embedding-warm-up", daemon=True)
+    thread.start()
+    return thread
+
+
+def _quiet_load(path: str) -> None:
+    try:
+        _load(path)
+    except Exception:  # noqa: BLE001 - the stage that needs the model loads it again and reports the error
+        pass

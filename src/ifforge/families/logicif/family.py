@@ -174,6 +174,12 @@ class LogicIF(Family):
                            artifacts=_verified_files))
         return steps
 
+    def warm_up(self, settings: LogicIFSettings) -> None:
+        if settings.dedup or settings.expressions:
+            from ifforge.transforms.embeddings import warm_up
+
+            warm_up(settings)
+
     def side_work(self, settings: LogicIFSettings) -> dict:
         return {"expressions": choose_expressions} if settings.expressions else {}
 

@@ -1,0 +1,127 @@
+"""The offline generate flow at scale: N seeds made from the project's 42, wall, CPU and peak memory.
+
+The seeds are the project's own, renamed (every top-level function gets a suffix, so each copy is
+a new item with its own cache keys) in a temporary folder that is removed afterwards; dedup is off
+(it would rightly drop the copies). `ifforge generate` runs as a user runs it, in a process of its
+own, while this script samples the resident memory of that process and all its children (sandbox
+children, workers, Prefect's temporary server) twice a second. Prints the load average with every
+figure, and the seconds per stage and per item from the manifest.
+
+Usage: python benchmarks/flow_scale.py --seeds-count 420 [--seeds-count 2000 ...] [--set KEY=VALUE ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import psutil
+
+PROJECT_SEEDS = Path(__file__).resolve().parents[1] / "seeds" / "logicif"
+
+
+def make_seeds(count: int, folder: Path, source: Path = PROJECT_SEEDS) -> None:
+    """`count` seeds: the project's, round-robin, each copy's top-level functions renamed `name_cK`."""
+    seeds = sorted(source.glob("*.py"))
+    folder.mkdir(parents=True, exist_ok=True)
+    for number in range(count):
+        path = seeds[number % len(seeds)]
+        copy = number // len(seeds)
+        text = path.read_text()
+        for name in re.findall(r"^def (\w+)", text, flags=re.M):
+            text = re.sub(rf"\b{name}\b", f"{name}_c{copy}", text)
+        (folder / f"{path.stem}_c{copy}.py").write_text(text)
+
+
+def load() -> str:
+    return "/".join(f"{value:.1f}" for value in os.getloadavg())
+
+
+class TreeMemory:
+    """Peak resident memory of a process and its descendants, sampled."""
+
+    def __init__(self, pid: int, every: float = 0.5):
+        self.root, self.every, self.peak, self.done = psutil.Process(pid), every, 0, threading.Event()
+        self.thread = threading.Thread(target=self._sample, daemon=True)
+        self.thread.start()
+
+    def _sample(self) -> None:
+        while not self.done.wait(self.every):
+            total = 0
+            try:
+                for process in [self.root, *self.root.children(recursive=True)]:
+                    try:
+                        total += process.memory_info().rss
+                    except psutil.Error:
+                        pass
+            except psutil.Error:
+                return
+            self.peak = max(self.peak, total)
+
+    def stop(self) -> int:
+        self.done.set()
+        self.thread.join()
+        return self.peak
+
+
+def run(count: int, work: Path, extra: list[str]) -> None:
+    seeds, out = work / f"seeds{count}", work / f"out{count}"
+    make_seeds(count, seeds)
+    command = [sys.executable, "-m", "ifforge.cli", "generate", "--seeds", str(seeds), "--out", str(out),
+               "--no-progress", "--set", "dedup=false", *(item for pair in extra for item in ("--set", pair))]
+    print(f"\n{count} seeds, load before {load()}", flush=True)
+    started, cpu_before = time.perf_counter(), os.times()
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    memory = TreeMemory(process.pid)
+    stdout, stderr = process.communicate()
+    wall, peak = time.perf_counter() - started, memory.stop()
+    cpu = sum(os.times()[2:4]) - sum(cpu_before[2:4])
+    if process.returncode != 0:
+        print(stderr[-3000:])
+        raise SystemExit(f"generate failed with {process.returncode}")
+    manifest = json.loads((Path(stdout.strip().splitlines()[-1]) / "manifest.json").read_text())
+    print(f"{count} seeds: {wall:.1f} s wall ({wall / count * 1000:.0f} ms per seed), {cpu:.1f} s CPU of the run and "
+          f"its children, peak memory {peak / 2**30:.2f} GB (process tree), load after {load()}; "
+          f"{manifest['export']['tasks']} tasks, {manifest['export']['cases']} cases")
+    print(f"  {'stage':<11} {'in':>6} {'ends at s':>9} {'own s':>7} {'ms/item':>8}")
+    previous = 0.0
+    for stage, seconds in manifest["seconds"].items():
+        if stage == "total":
+            continue
+        counts = manifest["stages"].get(stage, {})
+        own = seconds - previous if stage not in ("load", "export") else seconds
+        n = counts.get("in", 0) or 1
+        print(f"  {stage:<11} {counts.get('in', ''):>6} {seconds:>9.1f} {own:>7.1f} {1000 * own / n:>8.1f}")
+        previous = seconds if stage not in ("load", "export") else previous
+    print(f"  flow body {manifest['seconds']['total']:.1f} s; the rest of the wall time is start-up (imports, "
+          f"Prefect's temporary server)", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds-count", type=int, action="append", required=True)
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="passed to generate")
+    parser.add_argument("--keep", action="store_true", help="keep the temporary folder (its path is printed)")
+    args = parser.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="ifforge-scale-"))
+    try:
+        for count in args.seeds_count:
+            run(count, work, args.set)
+    finally:
+        if args.keep:
+            print(f"kept {work}")
+        else:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
