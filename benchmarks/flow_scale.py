@@ -46,26 +46,46 @@ def load() -> str:
     return "/".join(f"{value:.1f}" for value in os.getloadavg())
 
 
+def _kind(process: psutil.Process, root: psutil.Process) -> str:
+    if process.pid == root.pid:
+        return "the run"
+    line = " ".join(process.cmdline())
+    for needle, kind in (("_sandbox_child", "sandbox"), ("bwrap", "sandbox"), ("uvicorn", "Prefect server"),
+                         ("prefect", "Prefect server"), ("ifforge.core.workers", "workers")):
+        if needle in line:
+            return kind
+    return process.name()
+
+
+def _breakdown(kinds: dict[str, list[int]]) -> str:
+    return ", ".join(f"{kind} {sum(sizes) / 2**30:.2f} GB ({len(sizes)})"
+                     for kind, sizes in sorted(kinds.items(), key=lambda pair: -sum(pair[1])))
+
+
 class TreeMemory:
     """Peak resident memory of a process and its descendants, sampled."""
 
     def __init__(self, pid: int, every: float = 0.5):
         self.root, self.every, self.peak, self.done = psutil.Process(pid), every, 0, threading.Event()
+        self.at_peak: dict[str, list[int]] = {}  # what held the memory at the peak: kind -> RSS of each process
         self.thread = threading.Thread(target=self._sample, daemon=True)
         self.thread.start()
 
     def _sample(self) -> None:
         while not self.done.wait(self.every):
-            total = 0
+            total, kinds = 0, {}
             try:
                 for process in [self.root, *self.root.children(recursive=True)]:
                     try:
-                        total += process.memory_info().rss
+                        rss = process.memory_info().rss
+                        kinds.setdefault(_kind(process, self.root), []).append(rss)
+                        total += rss
                     except psutil.Error:
                         pass
             except psutil.Error:
                 return
-            self.peak = max(self.peak, total)
+            if total > self.peak:
+                self.peak, self.at_peak = total, kinds
 
     def stop(self) -> int:
         self.done.set()
@@ -92,16 +112,15 @@ def run(count: int, work: Path, extra: list[str]) -> None:
     print(f"{count} seeds: {wall:.1f} s wall ({wall / count * 1000:.0f} ms per seed), {cpu:.1f} s CPU of the run and "
           f"its children, peak memory {peak / 2**30:.2f} GB (process tree), load after {load()}; "
           f"{manifest['export']['tasks']} tasks, {manifest['export']['cases']} cases")
-    print(f"  {'stage':<11} {'in':>6} {'ends at s':>9} {'own s':>7} {'ms/item':>8}")
-    previous = 0.0
-    for stage, seconds in manifest["seconds"].items():
-        if stage == "total":
-            continue
-        counts = manifest["stages"].get(stage, {})
-        own = seconds - previous if stage not in ("load", "export") else seconds
+    print(f"  at the peak (processes): {_breakdown(memory.at_peak)}")
+    busy = manifest.get("busy_seconds", {})
+    print(f"  {'stage':<11} {'in':>6} {'computed':>8} {'seconds':>8} {'ms/item':>8}   (per-item stages: seconds "
+          f"their shards ran, summed; shards overlap)")
+    for stage, counts in manifest["stages"].items():
+        seconds = busy.get(stage, manifest["seconds"].get(stage, 0.0))
         n = counts.get("in", 0) or 1
-        print(f"  {stage:<11} {counts.get('in', ''):>6} {seconds:>9.1f} {own:>7.1f} {1000 * own / n:>8.1f}")
-        previous = seconds if stage not in ("load", "export") else previous
+        print(f"  {stage:<11} {counts.get('in', ''):>6} {counts.get('computed', ''):>8} {seconds:>8.1f} "
+              f"{1000 * seconds / n:>8.1f}")
     print(f"  flow body {manifest['seconds']['total']:.1f} s; the rest of the wall time is start-up (imports, "
           f"Prefect's temporary server)", flush=True)
 

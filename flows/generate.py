@@ -104,6 +104,7 @@ def generate(family: str = "logicif", seeds: str | None = None, functions: str |
     plan = bench.plan(settings)
     logger.info(f"family {bench.id}: {resolve_llm(settings, bench.llm_stages)[1]}")
     timings: dict[str, float] = {}
+    busy: dict[str, float] = {}  # per-item stages: seconds their shards ran, summed
 
     loaded = load_task(settings)
     timings["load"] = time.monotonic() - started
@@ -147,8 +148,8 @@ def generate(family: str = "logicif", seeds: str | None = None, functions: str |
             while position < len(plan) and not isinstance(plan[position], BatchStage):
                 chain.append(plan[position])
                 position += 1
-            items, lost_here = _run_chain(chain, items, settings, store, run_id, counts, timings, dropped, usage, calls,
-                                          logger)
+            items, lost_here = _run_chain(chain, items, settings, store, run_id, counts, timings, busy, dropped, usage,
+                                          calls, logger)
             lost += lost_here
         side_results = {name: future.result() for name, future in side.items()}
     finally:
@@ -181,13 +182,13 @@ def generate(family: str = "logicif", seeds: str | None = None, functions: str |
                               description=f"{settings.benchmark}: finished tasks")
     manifest = write_manifest(store, family=bench, settings=settings, plan=plan, inputs=loaded.inputs,
                               stage_counts=counts, dropped=dropped, export=export, timings=timings, started=started,
-                              llm=usage)
+                              llm=usage, busy=busy)
     logger.info(f"Wrote {outcome_line(json.loads(manifest.read_text()), store.path)}")
     return str(store.path)
 
 
 def _run_chain(chain: list, items: list, settings, store: VersionStore, run_id: str, counts: dict, timings: dict,
-               dropped: list, usage: dict, calls: list, logger) -> tuple[list, int]:
+               busy: dict, dropped: list, usage: dict, calls: list, logger) -> tuple[list, int]:
     """Run the chain shard by shard, each shard's stages one after the other, with at most
     `settings.shards_in_flight` shards submitted and not yet gathered (see `factory.in_window`);
     gather in order: write the shard's per-item artifacts, count, collect drops, and let it go."""
@@ -219,6 +220,7 @@ def _run_chain(chain: list, items: list, settings, store: VersionStore, run_id: 
             row["in"] += len(run.items)
             row["computed"] += run.computed
             row["lost"] += run.lost
+            busy[stage.name] = busy.get(stage.name, 0.0) + run.seconds
             for outcome in run.outcomes:
                 dropped.extend(outcome.dropped)
                 row["out"] += outcome.kept is not None

@@ -68,11 +68,13 @@ def run_stage_shard(stage: Stage, items: list | StageRun, settings: Settings, ru
         items = [outcome.kept for outcome in items.outcomes if outcome.kept is not None]
     cache = ItemCache(settings.benchmark_root / ".cache")
     batch = BatchOptions(batch_folder(settings.response_cache), settings.llm_batch_poll) if settings.llm_batch else None
+    started = time.monotonic()
     with stage_bar(stage.name, len(items), settings.progress) as advance:
         run = run_items(stage, items, cache, workers=settings.workers, run_id=run_id,
                         response_cache=None if settings.no_cache else settings.response_cache,
                         fresh=settings.no_cache, on_item=advance, priority=shard, batch=batch)
     run.items = items  # what went in, for the artifacts
+    run.seconds = time.monotonic() - started
     return run
 
 
@@ -161,7 +163,8 @@ def changes_line(changed: dict[str, Any]) -> str:
 
 def write_manifest(store: VersionStore, *, family, settings: Settings, plan: list, inputs: dict[str, Any],
                    stage_counts: dict[str, Any], dropped: list[DroppedItem], export: dict[str, Any],
-                   timings: dict[str, float], started: float, llm: dict[str, Any], isolation: Any = None) -> Path:
+                   timings: dict[str, float], started: float, llm: dict[str, Any], isolation: Any = None,
+                   busy: dict[str, float] | None = None) -> Path:
     store.write("dropped.jsonl", "".join(canonical_json(d) + "\n" for d in dropped))
     export = dict(export)
     paths = export.pop("paths", None)  # which path (deterministic or LLM) made each item, where a family says
@@ -184,6 +187,8 @@ def write_manifest(store: VersionStore, *, family, settings: Settings, plan: lis
         "export": export,
         **({"paths": paths} if paths is not None else {}),
         "seconds": {**{k: round(v, 3) for k, v in timings.items()}, "total": round(time.monotonic() - started, 3)},
+        # per-item stages: the seconds their shards ran, summed (shards overlap, so more than the wall time)
+        "busy_seconds": {k: round(v, 3) for k, v in (busy or {}).items()},
         "finished_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     })
 

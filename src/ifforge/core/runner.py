@@ -95,6 +95,7 @@ class StageRun:
     usage: dict[str, Any] | None = None
     calls: list[dict[str, Any]] = field(default_factory=list)
     items: list = field(default_factory=list)  # what went in (set by the caller that knows it)
+    seconds: float = 0.0  # wall time of the run (set by the caller that times it)
 
 
 def _failure(stage: Stage, item: Any, error: BaseException) -> Outcome:

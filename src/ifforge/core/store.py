@@ -149,7 +149,12 @@ def bytes_hash(data: bytes) -> str:
 
 
 def file_hash(path: Path) -> str:
-    return bytes_hash(Path(path).read_bytes())
+    """Read in blocks: a benchmark file of a large run is gigabytes."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 def atomic_write(path: Path, data: str | bytes, durable: bool = True) -> None:
@@ -377,6 +382,17 @@ class VersionStore:
             write_json(target, data, durable)
         self.artifacts.append(relative)
         return target
+
+    @contextmanager
+    def writing(self, relative: str) -> Iterator[Any]:
+        """A text file written as it goes (a large benchmark's rows never sit in memory whole), under
+        a temporary name renamed into place when the block succeeds; remembered for the manifest."""
+        with atomic_path(self.path / relative) as temporary:
+            with open(temporary, "w", encoding="utf-8", errors="backslashreplace") as handle:
+                yield handle
+                handle.flush()
+                os.fsync(handle.fileno())
+        self.artifacts.append(relative)
 
     def write_manifest(self, manifest: dict[str, Any]) -> Path:
         artifacts = sorted(set(self.artifacts))

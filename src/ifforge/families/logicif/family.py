@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -349,33 +350,38 @@ def write_benchmark(store: VersionStore, described: list[DescribedFunction], set
     correlation = difficulty.spearman({m.task_id: m.complexity.code_complexity_score for m in measured},
                                       {m.task_id: difficulty.executed_steps(m) for m in measured})
     tasks = sorted((finalize.to_task(item) for item in described), key=lambda t: t.task_id)
-    mini = finalize.mini_split(tasks, settings.mini_fraction, settings.sample_seed)
-    all_rows, mini_rows = [], []
-    for task in tasks:
-        rows = finalize.rows(task, solve)
-        all_rows += rows
-        if task.task_id in mini:
-            mini_rows += rows
-        store.write(f"items/{task.task_id}/task.json", {
-            "task_id": task.task_id, "difficulty": task.difficulty, "in_mini": task.task_id in mini,
-            "stats_keys": task.stats_keys, "output_format": task.output_format, "n_cases": len(task.cases),
-            "provenance": provenance("finalize", "1", content_hash(task), solve.hash),
-        })
-    store.write("benchmark.jsonl", _jsonl(all_rows))
-    expression_rows = 0
+    mini = set(finalize.mini_split(tasks, settings.mini_fraction, settings.sample_seed))
+    templates = None
     if chosen is not None and chosen.chosen:
         templates = {"e0": solve, **{eid: Prompt(name=eid, version=solve.version, text=text, hash=solve.hash)
                                      for eid, text in chosen.texts().items()}}
-        lines = [{**row, "expression_id": eid} for task in tasks for eid, template in templates.items()
-                 for row in finalize.rows(task, template)]
-        store.write("benchmark_expressions.jsonl", _jsonl(lines))
-        expression_rows = len(lines)
-    store.write("benchmark_mini.jsonl", _jsonl(mini_rows))
+    written = Counter()
+    # rows go to the files task by task: a large run's rows (gigabytes with expressions) never sit in memory
+    with ExitStack() as files:
+        every = files.enter_context(store.writing("benchmark.jsonl"))
+        small = files.enter_context(store.writing("benchmark_mini.jsonl"))
+        reworded = files.enter_context(store.writing("benchmark_expressions.jsonl")) if templates else None
+        for task in tasks:
+            text = _jsonl(finalize.rows(task, solve))
+            written["rows"] += len(task.cases)
+            every.write(text)
+            if task.task_id in mini:
+                small.write(text)
+                written["mini"] += len(task.cases)
+            if reworded is not None:
+                for eid, template in templates.items():
+                    reworded.write(_jsonl([{**row, "expression_id": eid} for row in finalize.rows(task, template)]))
+                    written["expressions"] += len(task.cases)
+            store.write(f"items/{task.task_id}/task.json", {
+                "task_id": task.task_id, "difficulty": task.difficulty, "in_mini": task.task_id in mini,
+                "stats_keys": task.stats_keys, "output_format": task.output_format, "n_cases": len(task.cases),
+                "provenance": provenance("finalize", "1", content_hash(task), solve.hash),
+            })
     table = pd.DataFrame(finalize.task_table(tasks, mini))
     with atomic_path(store.path / "tasks.parquet") as temporary:
         table.to_parquet(temporary, index=False)
     store.artifacts.append("tasks.parquet")
-    return {"tasks": len(tasks), "rows": len(all_rows), "cases": len(all_rows), "mini_tasks": len(mini),
-            "mini_cases": len(mini_rows), "by_difficulty": dict(Counter(task.difficulty for task in tasks)),
+    return {"tasks": len(tasks), "rows": written["rows"], "cases": written["rows"], "mini_tasks": len(mini),
+            "mini_cases": written["mini"], "by_difficulty": dict(Counter(task.difficulty for task in tasks)),
             "tier_rule": settings.tier_rule, "spearman_static_vs_executed": correlation,
-            "expression_rows": expression_rows}
+            "expression_rows": written["expressions"]}
