@@ -1,5 +1,7 @@
 """What keeps a large run's cost and memory flat: the window of shards in flight (events counted, no clocks)."""
 
+import pytest
+
 from ifforge.factory import in_window
 
 
@@ -26,3 +28,57 @@ def test_a_window_of_one_alternates_and_a_wide_window_starts_everything_first():
     assert _trace(3, 1) == [("start", 0), ("finish", 0), ("start", 1), ("finish", 1), ("start", 2), ("finish", 2)]
     assert [kind for kind, _ in _trace(3, 8)] == ["start"] * 3 + ["finish"] * 3
     assert _trace(0, 4) == []
+
+
+def _finished(tmp_path, names=("printer_queue", "bus_route_load")):
+    """Two project seeds and a finished version of them, as a run would leave it (no flow run)."""
+    import shutil
+
+    from ifforge.core.store import VersionStore
+    from ifforge.factory import fingerprint
+    from ifforge.families import get_family, load_family_settings
+    from ifforge.families.logicif.family import DEFAULT_SEEDS
+
+    seeds = tmp_path / "seeds"
+    seeds.mkdir()
+    for name in names:
+        shutil.copy(DEFAULT_SEEDS / f"{name}.py", seeds)
+    settings = load_family_settings({"seeds": str(seeds), "out": str(tmp_path / "out")}, None)
+    family = get_family("logicif")
+    store = VersionStore(settings.benchmark_root,
+                         fingerprint(family, family.load(settings).items, settings, family.plan(settings)))
+    store.write("benchmark.jsonl", "")
+    store.write_manifest({"export": {"tasks": 0, "rows": 0}, "stages": {"load": {"in": 2, "out": 2}}})
+    return family, settings, seeds, store
+
+
+def test_an_unchanged_run_is_found_without_writing_and_a_changed_seed_is_not(tmp_path):
+    from ifforge.factory import unchanged_version
+
+    family, settings, seeds, store = _finished(tmp_path)
+    assert unchanged_version(family, settings) == store.path
+    (seeds / "printer_queue.py").write_text((seeds / "printer_queue.py").read_text() + "# input: [[], 2]\n")
+    versions = sorted(p.name for p in settings.benchmark_root.iterdir())
+    assert unchanged_version(family, settings) is None
+    assert sorted(p.name for p in settings.benchmark_root.iterdir()) == versions  # nothing written
+    (store.path / "benchmark.jsonl").write_text("edited\n")
+    (seeds / "printer_queue.py").write_text((seeds / "printer_queue.py").read_text().rsplit("# input: [[], 2]", 1)[0])
+    assert unchanged_version(family, settings) is None  # a finished version whose files changed is rewritten
+
+
+def test_without_a_server_the_cli_returns_an_unchanged_version_without_starting_a_flow(tmp_path, monkeypatch, capsys):
+    import ifforge.core.prefect_env as prefect_env
+    import ifforge.flows.generate as flow_module
+    from ifforge.cli import main
+
+    family, settings, seeds, store = _finished(tmp_path)
+    monkeypatch.setattr(prefect_env, "reporting_server", lambda: None)
+    monkeypatch.setattr(flow_module, "flow_for", lambda settings: pytest.fail("a flow was started"))
+    assert main(["generate", "--seeds", str(seeds), "--out", str(tmp_path / "out"), "--no-progress"]) == 0
+    out, err = capsys.readouterr()
+    assert out.strip() == str(store.path)
+    assert f"nothing changed since {store.path.name}" in err
+    monkeypatch.setattr(type(family), "warm_up", lambda self, settings: None)  # no model load in a test
+    monkeypatch.setattr(prefect_env, "reporting_server", lambda: "http://127.0.0.1:9/api")  # a server is up
+    with pytest.raises(pytest.fail.Exception, match="a flow was started"):
+        main(["generate", "--seeds", str(seeds), "--out", str(tmp_path / "out"), "--no-progress"])
