@@ -82,3 +82,38 @@ def test_without_a_server_the_cli_returns_an_unchanged_version_without_starting_
     monkeypatch.setattr(prefect_env, "reporting_server", lambda: "http://127.0.0.1:9/api")  # a server is up
     with pytest.raises(pytest.fail.Exception, match="a flow was started"):
         main(["generate", "--seeds", str(seeds), "--out", str(tmp_path / "out"), "--no-progress"])
+
+
+def test_the_original_runs_shared_and_only_cases_it_would_drop_are_run_again_alone(monkeypatch):
+    """Execute's cheaper isolation: the original's pass shares one process; a case where it fails or
+    disagrees with the gold is asked again alone, so no drop rests on a shared run."""
+    from ifforge.core import sandbox
+    from ifforge.families.logicif.configs import ExecuteConfig, from_settings
+    from ifforge.families.logicif.records import InstrumentedFunction, TestInput, Tracker
+    from ifforge.families.logicif.settings import LogicIFSettings
+    from ifforge.families.logicif.stages import execute
+
+    passes, originals = [], set()
+    real = sandbox.run_cases
+
+    def counted(code, entry, cases, **options):
+        passes.append(("original" if code in originals else "f", options.get("alone", False), len(cases)))
+        return real(code, entry, cases, **options)
+
+    monkeypatch.setattr(execute.sandbox, "run_cases", counted)
+    tracked = "def f(x):\n    stats = {'n': 1}\n    return (x, stats)\n"
+    leaky = "from collections import Counter\ndef f(x):\n    later = hasattr(Counter, 'seen')\n" \
+            "    Counter.seen = True\n    return x + 1000 if later else x\n"
+    config = from_settings(ExecuteConfig, LogicIFSettings(min_cases=1))
+    for original, again in ((tracked.replace(", stats)", ")"), 0), (leaky, 3)):
+        passes.clear()
+        originals.add(original)
+        item = InstrumentedFunction(
+            task_id="t", original_source=original, original_entry="f", anonymised_source=tracked,
+            instrumented_source=tracked, renames={}, inputs=[TestInput(args=[n]) for n in (1, 2, 3, 4)],
+            trackers=[Tracker(name="n", kind="loop_iterations", explanation="x")])
+        outcome = execute.run(item, config)
+        assert [case.output for case in outcome.kept.cases] == [1, 2, 3, 4]  # the shared run's +1000 is no drop
+        assert passes[0] == ("original", False, 4)
+        assert [p for p in passes if p[0] == "original" and p[1]] == [("original", True, 1)] * again
+        assert ("f", True, 4) in passes  # the gold: every case alone

@@ -1,6 +1,6 @@
 """Execute + filter stage: gold answers come from running code in the sandbox, never from a model.
 
-Per function, three sandbox passes: the original seed and the instrumented `f` in the self-contained
+Per function, three sandbox passes: the original seed, the instrumented `f` in the self-contained
 form the rows export (codeops/self_contained.py: what LogicIF's executor runs), each case in a
 process of its own (the gold: what `f` returns on that input alone), and that `f` again in a
 perturbed world: another hash seed and random seed, the cases run last to first in one process,
@@ -8,7 +8,10 @@ counting the lines each executes. Code that reads the host or the clock never ru
 policy); gold a model cannot know (entropy, hash order, what an earlier case left) differs in the
 perturbed pass: that case is dropped as `nondeterministic`, before the anonymised `f` is compared
 with the original, which must give the
-original's output on every input the original completes, or the whole item is dropped. Then
+original's output on every input the original completes, or the whole item is dropped.
+The original's pass runs its cases in one process (a fork per case cost a third of the stage): it
+is only compared with the gold, never exported, and a case where it fails or disagrees with the
+gold is run again alone before anything is dropped, so every drop rests on an isolated run. Then
 LogicIF's case filters apply, and a function left with too few cases is dropped. Every drop is
 recorded with its reason.
 """
@@ -42,6 +45,10 @@ def stats_problem(stats: Any, expected: list[str]) -> str | None:
     return None
 
 
+def _differs(result: sandbox.CaseResult, plain: sandbox.CaseResult) -> bool:
+    return canonical_json(result.output) != canonical_json(plain.output) or result.output_type != plain.output_type
+
+
 def run(item: InstrumentedFunction, settings: ExecuteConfig) -> Outcome[ExecutedFunction]:
     limits, budget = settings.limits(), settings.budget()
     args = [test_input.args for test_input in item.inputs]
@@ -51,8 +58,14 @@ def run(item: InstrumentedFunction, settings: ExecuteConfig) -> Outcome[Executed
         return Outcome(dropped=[DroppedItem(task_id=item.task_id, stage=STAGE, reason="not_self_contained",
                                             detail=str(error))])
     evolved = item.evolved_turns > 0  # an evolved f computes something new: nothing to compare it with
-    original = (sandbox.run_cases(item.original_source, item.original_entry, args, limits=limits, budget=budget,
-                                  alone=True) if not evolved else [sandbox.CaseResult(index=i, status="ok") for i in range(len(args))])
+    original = (sandbox.run_cases(item.original_source, item.original_entry, args, limits=limits, budget=budget)
+                if not evolved else [sandbox.CaseResult(index=i, status="ok") for i in range(len(args))])
+
+    def original_alone(index: int) -> sandbox.CaseResult:
+        """The original on this case alone: asked only where the shared pass would drop something."""
+        return sandbox.run_cases(item.original_source, item.original_entry, [args[index]], limits=limits,
+                                 budget=budget, alone=True)[0]
+
     tracked = sandbox.run_cases(exported, "f", args, tracked=True, limits=limits, budget=budget, alone=True)
     perturbed_limits = sandbox.Limits(**{**limits.__dict__, "hash_seed": 1, "random_seed": 1,
                                          "case_seconds": limits.case_seconds * TRACE_SLOWDOWN})
@@ -68,6 +81,8 @@ def run(item: InstrumentedFunction, settings: ExecuteConfig) -> Outcome[Executed
     dropped: list[DroppedItem] = []
     survivors: list[tuple[int, sandbox.CaseResult, int | None]] = []
     for index, (plain, result, again) in enumerate(zip(original, tracked, perturbed)):
+        if not evolved and (not plain.ok or (result.ok and _differs(result, plain))):
+            plain = original_alone(index)
         if not plain.ok:
             where = f" (seed line {plain.line})" if plain.line else ""
             dropped.append(drop(index, f"original_{plain.status}", plain.error + where))
@@ -82,8 +97,7 @@ def run(item: InstrumentedFunction, settings: ExecuteConfig) -> Outcome[Executed
                                 "the result changes with entropy, the hash seed or what an earlier case did"
                                 + (f" ({again.status}: {again.error[:200]})" if not again.ok else "")))
             continue
-        if not evolved and (canonical_json(result.output) != canonical_json(plain.output)
-                            or result.output_type != plain.output_type):
+        if not evolved and _differs(result, plain):
             detail = (f"input {canonical_json(args[index])[:200]}: original gave "
                       f"{canonical_json(plain.output)[:200]}, anonymised gave {canonical_json(result.output)[:200]}")
             return Outcome(dropped=[DroppedItem(task_id=item.task_id, stage=STAGE,
