@@ -4,7 +4,7 @@ The seeds are the project's own, renamed (every top-level function gets a suffix
 a new item with its own cache keys) in a temporary folder that is removed afterwards; dedup is off
 (it would rightly drop the copies). `ifforge generate` runs as a user runs it, in a process of its
 own, while this script samples the resident memory of that process and all its children (sandbox
-children, workers, Prefect's temporary server) twice a second. Prints the load average with every
+children, workers, Prefect's temporary server) twice a second (proportional set size, so pages shared after a fork count once). Prints the load average with every
 figure, and the seconds per stage and per item from the manifest.
 
 Usage: python benchmarks/flow_scale.py --seeds-count 420 [--seeds-count 2000 ...] [--set KEY=VALUE ...]
@@ -46,6 +46,19 @@ def load() -> str:
     return "/".join(f"{value:.1f}" for value in os.getloadavg())
 
 
+def _pss(process: psutil.Process) -> int:
+    """Proportional set size: shared pages split between their sharers. RSS would count a forked
+    child (the sandbox forks before it execs) as a second copy of the whole run."""
+    try:
+        with open(f"/proc/{process.pid}/smaps_rollup") as rollup:
+            for line in rollup:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return process.memory_info().rss
+
+
 def _kind(process: psutil.Process, root: psutil.Process) -> str:
     if process.pid == root.pid:
         return "the run"
@@ -77,7 +90,7 @@ class TreeMemory:
             try:
                 for process in [self.root, *self.root.children(recursive=True)]:
                     try:
-                        rss = process.memory_info().rss
+                        rss = _pss(process)
                         kinds.setdefault(_kind(process, self.root), []).append(rss)
                         total += rss
                     except psutil.Error:
@@ -110,7 +123,7 @@ def run(count: int, work: Path, extra: list[str]) -> None:
         raise SystemExit(f"generate failed with {process.returncode}")
     manifest = json.loads((Path(stdout.strip().splitlines()[-1]) / "manifest.json").read_text())
     print(f"{count} seeds: {wall:.1f} s wall ({wall / count * 1000:.0f} ms per seed), {cpu:.1f} s CPU of the run and "
-          f"its children, peak memory {peak / 2**30:.2f} GB (process tree), load after {load()}; "
+          f"its children, peak memory {peak / 2**30:.2f} GB (PSS of the process tree), load after {load()}; "
           f"{manifest['export']['tasks']} tasks, {manifest['export']['cases']} cases")
     print(f"  at the peak (processes): {_breakdown(memory.at_peak)}")
     busy = manifest.get("busy_seconds", {})
