@@ -107,21 +107,31 @@ def call(name: str, arguments: str) -> dict:
     return {"text": "", "tool_calls": [{"id": "c", "type": "function", "function": {"name": name, "arguments": arguments}}]}
 
 
-@pytest.mark.parametrize("reply, called, provided, correct, reason", [
-    (call("send_note", '{"body": "hello there"}'), True, True, True, "ok"),
-    (call("send_note", '{"body": "hello"}'), True, True, False, "format_wrong"),
-    ({"text": "Sure, what should it say?", "tool_calls": []}, False, False, False, "no_call"),
-    ("I would call send_note", False, False, False, "no_call"),
-    (call("other_tool", '{"body": "hello there"}'), False, False, False, "wrong_function"),
-    (call("send_note", '{"to": "hello there"}'), True, False, False, "parameter_missing"),
-    (call("send_note", '{"body": "hello there"'), True, False, False, "arguments_not_json"),
-    (call("send_note", '"hello there"'), True, False, False, "arguments_not_json"),
-    (call("send_note", '{"body": ["hello", "there"]}'), True, False, False, "not_a_string"),
+OK, WRONG, NO_CALL = (True, True, True, "ok"), (True, True, False, "format_wrong"), (False, False, False, "no_call")
+
+
+@pytest.mark.parametrize("reply, ours, papers", [  # (called, provided, correct, reason) by our rules, by the paper's
+    (call("send_note", '{"body": "hello there"}'), OK, OK),
+    (call("send_note", '{"body": "hello"}'), WRONG, WRONG),
+    (call("send_note", '{"body": "hello\nthere"}'), OK, OK),  # a raw newline inside the string: read, as clients do
+    ({"text": "Sure, what should it say?", "tool_calls": []}, NO_CALL, NO_CALL),
+    ("I would call send_note", NO_CALL, NO_CALL),
+    (call("other_tool", '{"body": "hello there"}'), (False, False, False, "wrong_function"), OK),  # the paper: any name
+    (call("send_note", '{"to": "hello there"}'), (True, False, False, "parameter_missing"),
+     (True, False, False, "parameter_missing")),
+    (call("send_note", ""), (True, False, False, "parameter_missing"), (True, False, False, "parameter_missing")),
+    (call("send_note", "[]"), (True, False, False, "arguments_not_json"), (True, False, False, "parameter_missing")),
+    (call("send_note", '{"body": "hello there"'), (True, False, False, "arguments_not_json"), NO_CALL),
+    (call("send_note", '"hello there"'), (True, False, False, "arguments_not_json"),
+     (False, False, False, "reply_unreadable")),
+    (call("send_note", '{"body": ["hello", "there"]}'), (True, True, False, "not_a_string"),
+     (True, True, False, "not_a_string")),  # provided, though not as a string (as the paper counts it)
 ])
-def test_the_verdict_reads_the_tool_call(reply, called, provided, correct, reason):
-    verdict = judge(ROW, [reply])
-    assert (verdict["called"], verdict["provided"], verdict["correct"], verdict["reason"]) == \
-        (called, provided, correct, reason)
+def test_the_verdict_reads_the_tool_call_by_our_rules_and_the_papers(reply, ours, papers):
+    for mode, expected in (("ifforge", ours), ("paper", papers)):
+        verdict = judge(ROW, [reply], mode)
+        assert (verdict["called"], verdict["provided"], verdict["correct"], verdict["reason"]) == expected, mode
+    assert judge({**ROW, "rules": "paper"}, [reply])["reason"] == papers[3]  # an exported row carries its mode
 
 
 def test_every_call_to_the_function_must_pass_and_the_text_protocol_reads_json():

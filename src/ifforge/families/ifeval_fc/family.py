@@ -119,6 +119,7 @@ class IfevalFc(Family):
     title = "format rules inside tool schemas, scored on real tool calls"
     settings_class = IfevalFcSettings
     llm_stages = ("write",)
+    rule_modes = ("ifforge", "paper")
 
     def check_inputs(self, settings: IfevalFcSettings) -> None:
         if settings.functions is not None:
