@@ -219,26 +219,36 @@ def test_a_row_that_cannot_be_scored_is_refused_before_asking(tmp_path):
 
 def test_the_papers_own_data_files_become_rows_our_evaluate_accepts(tmp_path):
     """Files in the IFEval-FC repository's data/ format (written here, not copied): the checker's name
-    and arguments map to our rule, each query is a row; a bad file is named with its field."""
+    and arguments map to our rule, each query is a row with the repository's own system message
+    (read from its evaluate.py); a bad file is named with its field."""
     from ifforge.core.untrusted import InputError
     from ifforge.families.ifeval_fc import paper
+    from ifforge.families.ifeval_fc.settings import SYSTEM_MESSAGE
 
+    data = tmp_path / "repo" / "data"
+    data.mkdir(parents=True)
     schema = {"name": "plan_walk", "description": "Plan a walk.", "parameters": {"type": "object", "properties": {
         "route_notes": {"type": "string", "description": "Notes on the route. It must have at most 4 commas."},
         "miles": {"type": "integer", "description": "Length."}}, "required": ["route_notes"]}}
-    (tmp_path / "plan_walk__fmt_NCommasChecker.json").write_text(json.dumps({
+    (data / "plan_walk__fmt_NCommasChecker.json").write_text(json.dumps({
         "chosen_param": "route_notes", "fn_schema": schema, "user_queries": ["A short loop by the river.", "Hills."],
         "format": {"name": "NCommasChecker", "args": {"N": 4, "comparison_option": "at most"}}}))
-    (tmp_path / "plan_walk__fmt_QuotationChecker.json").write_text(json.dumps({
+    (data / "plan_walk__fmt_QuotationChecker.json").write_text(json.dumps({
         "chosen_param": "route_notes", "fn_schema": schema, "user_queries": ["Through the park."],
         "format": {"name": "QuotationChecker", "args": {"quotation_type": "single"}}}))
-    rows = paper.convert(tmp_path)
+    with pytest.raises(InputError, match="no evaluate.py here or one folder up"):
+        paper.convert(data)
+    (tmp_path / "repo" / "evaluate.py").write_text('import os\nSYSTEM_MESSAGE = """\nCall a tool, always.\n""".strip()\n')
+    rows = paper.convert(data)
     FAMILY.check_rows(rows)
     assert [(r["rule_id"], r["rule_args"]) for r in rows] == [
         ("comma_count", {"relation": "at most", "n": 4}), ("comma_count", {"relation": "at most", "n": 4}),
         ("quotation", {"quotes": "single"})]
     assert rows[0]["tools"][0]["function"] == schema and rows[1]["messages"][-1]["content"] == "Hills."
-    (tmp_path / "bad.json").write_text(json.dumps({"chosen_param": "route_notes", "fn_schema": schema,
-                                                   "user_queries": [], "format": {"name": "RhymeChecker"}}))
+    assert rows[0]["messages"][0] == {"role": "system", "content": "Call a tool, always."}
+    assert paper.convert(tmp_path / "repo") == rows  # the repository itself: its data/ folder
+    assert paper.convert(data, "ifforge")[0]["messages"][0]["content"] == SYSTEM_MESSAGE
+    (data / "bad.json").write_text(json.dumps({"chosen_param": "route_notes", "fn_schema": schema,
+                                               "user_queries": [], "format": {"name": "RhymeChecker"}}))
     with pytest.raises(InputError, match=r"bad\.json: field 'format\.name': unknown checker 'RhymeChecker'"):
-        paper.convert(tmp_path)
+        paper.convert(data)
