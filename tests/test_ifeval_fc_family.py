@@ -14,7 +14,7 @@ from ifforge.eval.evaluation import EvalSettings
 from ifforge.families import get_family, load_family_settings
 from ifforge.families.ifeval_fc import bank, functions, rules
 from ifforge.families.ifeval_fc.family import assign, row_of
-from ifforge.families.ifeval_fc.scoring import judge
+from ifforge.families.ifeval_fc.scoring import SCORER, judge
 from ifforge.families.ifeval_fc.settings import IfevalFcSettings
 from ifforge.testing.openai_stub import Answer, StubServer
 
@@ -252,3 +252,53 @@ def test_the_papers_own_data_files_become_rows_our_evaluate_accepts(tmp_path):
                                                "user_queries": [], "format": {"name": "RhymeChecker"}}))
     with pytest.raises(InputError, match=r"bad\.json: field 'format\.name': unknown checker 'RhymeChecker'"):
         paper.convert(data)
+
+
+def test_export_writes_the_papers_file_layout_that_reads_back_as_the_same_cases(tmp_path, capsys):
+    """`export --format ifeval-fc`: one file per function and rule, in the paper's fields and argument
+    names; read back as the paper's data, they are the same cases. Distractors cannot go there."""
+    from ifforge import cli
+    from ifforge.families.ifeval_fc import paper
+
+    rows = rows_for(queries_per_function=2, rules_per_function=2)
+    source = tmp_path / "fc.jsonl"
+    source.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    out = tmp_path / "paper_layout"
+    (out / "stale.json").parent.mkdir()
+    (out / "stale.json").write_text("{}")  # the paper's evaluate.py reads every .json in the folder
+    assert cli.main(["export", str(source), "--format", "ifeval-fc", "--out", str(out)]) == 0
+    assert f"exported to {out} as {len(rows) // 2} files" in capsys.readouterr().out
+    files = sorted(out.glob("*.json"))
+    assert len(files) == len(rows) // 2 and not (out / "stale.json").exists()
+    first = json.loads(files[0].read_text())
+    assert set(first) == {"chosen_param", "format", "fn_schema", "user_queries"} and len(first["user_queries"]) == 2
+    checker = first["format"]["name"]
+    assert files[0].name == f"{first['fn_schema']['name']}__param_{first['chosen_param']}__fmt_{checker}.json"
+    assert set(first["format"]["args"]) == set(paper.CHECKERS[checker][1])  # the paper's argument names
+
+    def case(row):
+        return (row["function_name"], row["parameter"], row["rule_id"], json.dumps(row["rule_args"], sort_keys=True),
+                row["messages"][-1]["content"], json.dumps(row["tools"], sort_keys=True), row["query_index"])
+
+    assert sorted(map(case, paper.convert(out, "ifforge"))) == sorted(map(case, rows))
+    crowded = tmp_path / "crowded.jsonl"
+    crowded.write_text("".join(json.dumps(row) + "\n" for row in rows_for(queries_per_function=1, distractors=2)))
+    assert cli.main(["export", str(crowded), "--format", "ifeval-fc", "--out", str(tmp_path / "x")]) == 2
+    assert "offers 3 tools" in capsys.readouterr().err
+
+
+def test_rules_paper_is_refused_where_a_family_has_no_paper_scorer_and_recorded_where_it_has(tmp_path, capsys):
+    from ifforge import cli
+    from ifforge.eval.evaluation import BenchmarkError, check_rule_mode
+
+    rows = rows_for(queries_per_function=1)
+    check_rule_mode(rows, tmp_path / "fc.jsonl", "paper")
+    with pytest.raises(BenchmarkError, match="pacific has no `--rules paper`"):
+        check_rule_mode([{"family": "pacific", "task_id": "t"}], tmp_path / "p.jsonl", "paper")
+    settings = EvalSettings(model="stub", base_url="http://127.0.0.1:9/v1", api_key="x", rules="paper")
+    results = [{"task_id": rows[0]["task_id"], "response": "", "tool_calls": [
+        {"id": "c", "type": "function", "function": {"name": "not_the_function", "arguments": "{}"}}]}]
+    summary = SCORER.score(results, rows[:1], settings, tmp_path / "scored", "t")
+    assert summary["overall"]["called"] == 1  # the paper counts a call whatever function it names
+    assert json.loads((tmp_path / "scored" / "report.json").read_text())["rules"] == "paper"
+    assert "Rules: the paper's" in (tmp_path / "scored" / "report.md").read_text()

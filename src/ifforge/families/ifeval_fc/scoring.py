@@ -38,6 +38,8 @@ def row_problem(row: dict[str, Any]) -> str | None:
         return f"field 'rule_id': unknown rule {row['rule_id']!r}"
     if not isinstance(row["rule_args"], dict):
         return "field 'rule_args' must be an object"
+    if row.get("rules", "ifforge") not in ("ifforge", "paper"):
+        return f"field 'rules' must be 'ifforge' or 'paper', got {row['rules']!r}"
     try:
         rules.get(row["rule_id"], **row["rule_args"])
     except (ValueError, TypeError) as error:
