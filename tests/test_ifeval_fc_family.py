@@ -302,3 +302,17 @@ def test_rules_paper_is_refused_where_a_family_has_no_paper_scorer_and_recorded_
     assert summary["overall"]["called"] == 1  # the paper counts a call whatever function it names
     assert json.loads((tmp_path / "scored" / "report.json").read_text())["rules"] == "paper"
     assert "Rules: the paper's" in (tmp_path / "scored" / "report.md").read_text()
+
+
+def test_no_query_already_follows_its_rows_rule_and_the_redraws_are_counted():
+    """A model that copies the query into the parameter must not pass (issue 25): arguments are
+    redrawn until no query of the function follows them, and a rule no draw gets past is skipped."""
+    bank_functions = list(checked_bank(5))
+    cases, _, stats = assign(bank_functions, IfevalFcSettings(family="ifeval-fc", llm="none"))
+    assert len(cases) == 330
+    assert not [c.task_id for c in cases if rules.get(c.rule_id, **c.rule_args).check(c.function.queries[c.query_index])]
+    assert stats["query_already_follows"]["redrawn"] > 0 and stats["query_already_follows"]["rules_skipped"] == 0
+    at_most = IfevalFcSettings(family="ifeval-fc", llm="none", rules=["placeholder_count", "json_format"],
+                               relations=["at most"])  # no query holds a placeholder: "at most N" is always followed
+    cases, _, stats = assign(bank_functions, at_most)
+    assert {c.rule_id for c in cases} == {"json_format"} and stats["query_already_follows"]["rules_skipped"] > 0
