@@ -15,7 +15,9 @@ ORIGINALS_DIR, in that Python, in a child process. Printed:
 3. end to end: a scripted server answers every query with the same tool call for both (calls of
    every shape: right, wrong format, no call, missing parameter, a number, JSON that does not parse,
    another function's name, a reply the paper's client cannot read); the paper's evaluate.py and
-   ifforge's evaluate (both rule modes) score them; agreement per case and the three rates.
+   ifforge's evaluate (both rule modes) score them; agreement per case and the three rates;
+4. the same for ifforge's own bank benchmark, exported in the paper's layout (`export --format
+   ifeval-fc`) for the paper's evaluate.py, beside ifforge's evaluate on the rows themselves.
 """
 
 from __future__ import annotations
@@ -131,8 +133,8 @@ def candidates(data: dict) -> list[str]:
 # ---- ifforge's side -------------------------------------------------------------------------------
 
 
-def load_files(originals: Path) -> list[tuple[str, dict]]:
-    return [(path.stem, json.loads(path.read_text())) for path in sorted((originals / "data").glob("*.json"))]
+def load_files(originals: Path, data: Path | None = None) -> list[tuple[str, dict]]:
+    return [(path.stem, json.loads(path.read_text())) for path in sorted((data or originals / "data").glob("*.json"))]
 
 
 def paper_shim(mode: str) -> types.ModuleType:
@@ -240,14 +242,33 @@ def scripted_reply(query: str, files: dict[str, list[tuple[dict, list[str]]]]):
     return Answer(content=None if calls else "Which details would you like?", tool_calls=calls or None)
 
 
-def end_to_end(originals: Path, python: str, work: Path) -> None:
+def our_bank_in_paper_layout(work: Path) -> tuple[Path, list[dict]]:
+    """ifforge's default offline benchmark (the bank, seed 0), exported in the paper's layout."""
+    from ifforge.exports import export
+    from ifforge.exports.benchmark import read_benchmark
+    from ifforge.families.ifeval_fc import functions
+    from ifforge.families.ifeval_fc.family import assign, enabled_rules, row_of
+    from ifforge.families.ifeval_fc.settings import IfevalFcSettings
+
+    settings = IfevalFcSettings(family="ifeval-fc", llm="none")
+    config = functions.CheckConfig(queries=settings.queries_per_function, rules=enabled_rules(settings))
+    cases, _, _ = assign([functions.check(f, config).kept for f in functions.from_bank()], settings)
+    rows = [row_of(case, settings) for case in cases]
+    source = work / "bank.jsonl"
+    source.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    export(read_benchmark(source), "ifeval-fc", work / "bank_layout")
+    return work / "bank_layout", rows
+
+
+def end_to_end(originals: Path, python: str, work: Path, data_dir: Path | None = None,
+               our_rows: list[dict] | None = None) -> None:
     from ifforge.eval.evaluation import EvalSettings
     from ifforge.families.ifeval_fc import paper
     from ifforge.families.ifeval_fc.family import FAMILY
     from ifforge.testing.openai_stub import StubServer
 
     files: dict[str, list] = defaultdict(list)
-    for _, data in load_files(originals):
+    for _, data in load_files(originals, data_dir):
         for query in data["user_queries"]:
             files[query].append((data, candidates(data)))
 
@@ -255,12 +276,13 @@ def end_to_end(originals: Path, python: str, work: Path) -> None:
         query = next(m["content"] for m in request["messages"] if m["role"] == "user")
         return scripted_reply(query, files)
 
-    rows = paper.convert(originals / "data")
+    rows = our_rows or paper.convert(originals / "data")
+    label = "ifforge's bank exported in the paper's layout" if our_rows else "the paper's 150 data files"
     with StubServer(handler) as server:
         env = {"OPENAI_API_KEY": "stub", "OPENAI_BASE_URL": server.url, "OPENAI_MAX_RETRIES": "0",
                "PATH": "/usr/bin:/bin", "HOME": str(work)}
         out = work / "paper_results.json"
-        done = subprocess.run([python, "evaluate.py", "--data-dir", "data", "--provider", "openai", "--model", "stub",
+        done = subprocess.run([python, "evaluate.py", "--data-dir", str(data_dir or "data"), "--provider", "openai", "--model", "stub",
                                "--output", str(out)], cwd=originals, env=env, capture_output=True, text=True)
         if done.returncode or not out.exists():
             sys.exit(f"the paper's evaluate.py failed:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
@@ -268,8 +290,9 @@ def end_to_end(originals: Path, python: str, work: Path) -> None:
         for mode in ("ifforge", "paper"):
             settings = EvalSettings(model="stub", base_url=server.url, api_key="stub", rules=mode, concurrency=8,
                                     max_retries=0)
-            folder = work / f"ours_{mode}"
-            summaries[mode] = FAMILY.evaluate(rows, settings, work / "cache.sqlite", folder, mode)["overall"]
+            folder = work / f"ours_{mode}_{len(rows)}_{bool(our_rows)}"
+            summaries[mode] = FAMILY.evaluate(rows, settings, work / f"cache_{bool(our_rows)}.sqlite", folder,
+                                              mode)["overall"]
             import pandas as pd
 
             frames[mode] = pd.read_parquet(folder / "scores.parquet").set_index("task_id")
@@ -290,7 +313,7 @@ def end_to_end(originals: Path, python: str, work: Path) -> None:
             if mode == "paper" and ours != paper_says and len(disagreements) < 5:
                 disagreements.append((row["task_id"], line["reason"], paper_says, ours))
     n = len(rows)
-    print(f"\n## 3. End to end: {n} cases, the same scripted tool calls for both\n")
+    print(f"\n## {4 if our_rows else 3}. End to end, {label}: {n} cases, the same scripted tool calls for both\n")
     print("| scorer | called | provided | format right (score) | same verdicts as the paper's evaluate.py |")
     print("|---|---|---|---|---|")
     print(f"| the paper's evaluate.py | {theirs['function_called_rate']:.1%} | {theirs['parameter_provided_rate']:.1%} "
@@ -320,6 +343,8 @@ def main() -> None:
         test_agreement(args.originals.resolve(), theirs)
         if not args.no_end_to_end:
             end_to_end(args.originals.resolve(), args.paper_python, Path(folder))
+            layout, rows = our_bank_in_paper_layout(Path(folder))
+            end_to_end(args.originals.resolve(), args.paper_python, Path(folder), layout, rows)
 
 
 if __name__ == "__main__":
