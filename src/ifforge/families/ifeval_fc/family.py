@@ -147,6 +147,7 @@ class IfevalFc(Family):
     settings_class = IfevalFcSettings
     llm_stages = ("write",)
     rule_modes = ("ifforge", "paper")
+    own_exports = {"ifeval-fc": "ifforge.families.ifeval_fc.export_files"}  # the paper's file layout
 
     def check_inputs(self, settings: IfevalFcSettings) -> None:
         if settings.functions is not None:

@@ -43,8 +43,6 @@ def write(benchmark: Benchmark, out: Path) -> dict[str, Any]:
     from ifforge.families.ifeval_fc import paper
     from ifforge.families.ifeval_fc.scoring import batch_key
 
-    if benchmark.family != "ifeval-fc":
-        raise ValueError(f"the ifeval-fc format holds IFEval-FC rows, not {benchmark.family}")
     crowded = next((row for row in benchmark.rows if len(row["tools"]) != 1), None)
     if crowded:
         raise ValueError(f"row {crowded['task_id']} offers {len(crowded['tools'])} tools; the paper's evaluate.py "
