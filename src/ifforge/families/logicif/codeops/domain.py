@@ -2,10 +2,10 @@
 and from its docstrings, so that a model's description or tracker names cannot bring back what
 anonymisation removed (players, squares, a buy book).
 
-A word counts when it is in a name the author chose (split at `_` and capitals), or appears at
-least twice in the docstrings (a topic recurs; a passing word does not), is not a generic word of
-programming, arithmetic or plain English (`GENERIC`), has three letters or more, and is not in the
-anonymised function itself (its string values and method names stay, so a description may say them).
+A word counts when it is in a name the author chose (split at `_` and capitals) or appears at least
+twice in the docstrings (a topic recurs; a passing word does not); and it has three letters or more,
+is no generic word of programming, arithmetic or plain English (`GENERIC`), and is not kept by
+anonymisation (string values and method names stay, so a description may say them).
 Words match by a crude stem (`bidders` is `bidder`, `captured` is `capture`).
 """
 
@@ -89,27 +89,28 @@ def _docstrings(tree: ast.AST) -> list[str]:
             and (text := ast.get_docstring(node))]
 
 
-def _kept_words(anonymised: str) -> set[str]:
-    """Stems of the words the anonymised function still holds: its string values, names and methods."""
-    tree = pyast.parse(anonymised)
+def _kept_words(tree: ast.AST) -> set[str]:
+    """Stems of the words anonymisation keeps: string values (not docstrings) and method names."""
+    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                  if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+                  and ast.get_docstring(node) is not None}
     found = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
             found.update(re.findall(r"[A-Za-z]+", node.value))
         elif isinstance(node, ast.Attribute):
             found.update(split_name(node.attr))
-        elif isinstance(node, ast.Name):
-            found.update(split_name(node.id))
     return {stem(word) for word in found}
 
 
-def domain_words(original: str, anonymised: str, task_id: str = "") -> list[str]:
-    """The words of the original's domain that the anonymised function no longer shows, sorted."""
+def domain_words(original: str, task_id: str = "", keep: list[str] = ()) -> list[str]:
+    """The words of the original's domain that anonymisation removed, sorted. `keep`: names the
+    text must use (f's parameters and tracker keys), so never forbidden."""
     tree = pyast.parse(original)
     named = [word for name in [*_author_names(tree), task_id] for word in split_name(name)]
     prose = [word for text in _docstrings(tree) for word in re.findall(r"[A-Za-z]+", text)]
     recurring = {word.lower() for word in prose if sum(stem(w) == stem(word) for w in prose) >= 2}
-    kept = _kept_words(anonymised)
+    kept = _kept_words(tree) | {stem(word) for name in keep for word in split_name(name)}
     by_stem: dict[str, str] = {}
     for word in sorted({w.lower() for w in named} | recurring):
         if len(word) >= 3 and stem(word) not in _GENERIC_STEMS and stem(word) not in kept:
@@ -117,12 +118,13 @@ def domain_words(original: str, anonymised: str, task_id: str = "") -> list[str]
     return sorted(by_stem.values())
 
 
-def domain_problem(text: str, words: list[str]) -> str | None:
-    """Which domain words `text` uses (a description, or tracker names split at `_`), or None."""
+def domain_used(text: str, words: list[str]) -> list[str]:
+    """The domain words `text` uses (a description, or tracker names: split at `_` and capitals)."""
     stems = {stem(word): word for word in words}
     pieces = [piece for token in re.findall(r"[A-Za-z]+", text.replace("_", " ")) for piece in split_name(token)]
-    used = sorted({stems[stem(piece)] for piece in pieces if stem(piece) in stems})
-    if not used:
-        return None
-    return ("it uses words that give away what the original code was about (" + ", ".join(used) + "); "
-            "say what the steps do in neutral words instead")
+    return sorted({stems[stem(piece)] for piece in pieces if stem(piece) in stems})
+
+
+def listed(words: list[str]) -> str:
+    """The words as a prompt states them."""
+    return ", ".join(words) if words else "(none for this function)"
