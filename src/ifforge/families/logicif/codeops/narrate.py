@@ -660,6 +660,8 @@ _NUMBER_WORDS = dict(enumerate(
 _NOT_AFTER_ARTICLE = ("and", "or", "is", "are", "was", "to", "by", "from", "with", "of", "in", "at", "as", "into",
                       "than", "plus", "minus", "times", "holds", "has", "equals", "becomes", "stays", "itself",
                       "if", "when", "then", "gets", "changes")
+_NAME_BEFORE = ("list", "input", "number", "parameter", "argument", "value", "text", "string", "dictionary", "tuple",
+                "set", "called", "named")  # "the list a contains ..."
 
 
 def uncovered(description: str, source: str, trackers: list[Tracker]) -> list[str]:
@@ -669,7 +671,8 @@ def uncovered(description: str, source: str, trackers: list[Tracker]) -> list[st
     (`255`) or as its English word ("zero", "one", ..., "twenty", "thirty", "hundred"); a constant
     that is only a position or slice bound (`x[0]`, `x[-1]`, `x[1:]`) need not be mentioned, since
     a description says "the first" or "the last" instead of quoting the index. A parameter named
-    `a` is not mentioned by the article "a": only by an "a" that no noun follows ("add a to b")."""
+    `a` is not mentioned by the article "a": only by an "a" that no noun follows ("add a to b") or
+    that a kind of value comes before ("the list a contains")."""
     module = cst.parse_module(source)
     entry = next(s for s in module.body if isinstance(s, cst.FunctionDef) and s.name.value == "f")
     wanted: list[tuple[str, set[str]]] = [(p.name.value, {p.name.value}) for p in cst_parameters(entry)]
@@ -711,7 +714,8 @@ def uncovered(description: str, source: str, trackers: list[Tracker]) -> list[st
     module.visit(Numbers())
     words = set(re.findall(r"0[xob][0-9a-f]+|[A-Za-z_][A-Za-z_0-9]*|\d+(?:\.\d+)?(?:e[-+]?\d+)?", description, re.I))
     numbers = {w.lower() for w in words}  # "0XFF", "Zero"
-    if not re.search(r"\ba\b(?!\s+(?!(?:" + "|".join(_NOT_AFTER_ARTICLE) + r")\b)[A-Za-z])", description):
+    if not (re.search(r"\ba\b(?!\s+(?!(?:" + "|".join(_NOT_AFTER_ARTICLE) + r")\b)[A-Za-z])", description)
+            or re.search(r"\b(?:" + "|".join(_NAME_BEFORE) + r")\s+a\b", description)):
         words.discard("a")  # only ever the article
     return [name for name, forms in wanted if not forms & words] + [
         value for value, forms in sorted(constants.items()) if not forms & numbers]
