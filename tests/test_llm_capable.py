@@ -214,3 +214,14 @@ def test_a_verdict_that_stays_contradictory_is_no_pass_and_refine_gets_the_findi
                      "- it never says the number 3 (in digits or as a word)")
     assert "incomplete" not in refine and "`" not in found
     assert usage["verify"].reasks == 0  # no re-ask allowed: the contradiction was simply no pass
+
+
+def test_domain_words_come_from_the_authors_names_and_recurring_docstring_words():
+    from ifforge.families.logicif.codeops.domain import domain_used, domain_words
+
+    # "board", "piece" and "strength" appear once in the docstring; "count" is a generic word
+    assert domain_words(SEED, "count_captures") == ["attacker", "captures", "square"]
+    assert domain_used("Captured pieces, the squares_left", ["captures", "square"]) == ["captures", "square"]
+    book = 'def match(book, side):\n    """Match a buy book."""\n    resting_bids = []\n    return side == "buy"\n'
+    assert domain_words(book) == ["bids", "book"]  # "buy" is a string value the function keeps; "rest" is generic
+    assert domain_words(book, keep=["book"]) == ["bids"]  # a name the text must use is never forbidden
