@@ -166,11 +166,13 @@ class LogicIF(Family):
                            artifacts=_measured_files))
         steps.append(Stage("describe", describe.VERSION, DescribedFunction, describe.run,
                            config=configs.from_settings(configs.DescribeConfig, settings) if "describe" in models else None,
-                           llm_function=describe.run_llm, llm=models.get("describe"), prompts=("describe", "description_rules"),
+                           llm_function=describe.run_llm, llm=models.get("describe"),
+                           prompts=("describe", "description_rules"),
                            artifacts=_described_files))
         steps.append(Stage("verify", verify.VERSION, DescribedFunction, verify.run,
                            config=configs.from_settings(configs.VerifyConfig, settings) if "verify" in models else None,
-                           llm_function=verify.run_llm, llm=models.get("verify"), prompts=("verify", "refine", "description_rules"),
+                           llm_function=verify.run_llm, llm=models.get("verify"),
+                           prompts=("verify", "refine", "description_rules"),
                            artifacts=_verified_files))
         return steps
 
