@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from ifforge.core.llm import LLM, LLMConfig
+from ifforge.core.llm import LLM, Ledger, LLMConfig
 from ifforge.core.settings import SettingsError
 from ifforge.core.untrusted import InputError
 from ifforge.eval.evaluation import EvalSettings
@@ -185,7 +185,9 @@ def test_an_llm_writes_a_function_checked_and_asked_again(tmp_path):
     second = {**template, "queries": ["Write it as JSON please"] + template["queries"][1:]}
     with StubServer() as server:
         server.script(*(Answer(content=json.dumps(reply)) for reply in (first, second, template)))
-        llm = LLM(LLMConfig(model="stub", base_url=server.url, api_key="x", max_retries=0, json_mode="none"))
+        ledger = Ledger()
+        llm = LLM(LLMConfig(model="stub", base_url=server.url, api_key="x", max_retries=0, json_mode="none"),
+                  ledger=ledger)
         config = functions.WriteConfig(queries=5, rules=list(rules.DEFAULT_RULES), reasks=2)
         [request] = functions.requests(1, ["maritime"])
 
@@ -201,6 +203,7 @@ def test_an_llm_writes_a_function_checked_and_asked_again(tmp_path):
     assert written.tool["function"]["name"] == "log_tide" and len(written.queries) == 5
     asked = [r["messages"][-1]["content"] for r in server.requests]
     assert "carrier 'missing' is not a parameter" in asked[1] and "json_format" in asked[2]
+    assert ledger.snapshot()["write"].reasks == 2  # each re-ask after a refused function is counted
 
 
 def test_a_row_that_cannot_be_scored_is_refused_before_asking(tmp_path):
