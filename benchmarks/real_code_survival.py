@@ -9,7 +9,7 @@ to `PER_MODULE` per module. Each seed gets its inputs from the `inputs` stage, t
 instrument, execute, complexity, describe and verify as plain functions, without Prefect (as
 `description_code_share.py` does). Printed: the share exported with a description that holds no
 code, the drops by stage and reason, and the `not_describable` drops by construct.
-Usage: python benchmarks/real_code_survival.py [--limit N] [--show NAME] [--list]
+Usage: python benchmarks/real_code_survival.py [--limit N] [--show NAME] [--list] [--describer]
 """
 
 from __future__ import annotations
@@ -19,12 +19,14 @@ import ast
 import builtins
 import importlib
 import inspect
+import re
 import sys
 import tempfile
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from ifforge.families.logicif.codeops import narrate
 from ifforge.families.logicif.codeops.narrate import holds_code
 from ifforge.families.logicif.configs import ExecuteConfig, InputsConfig, TrackerConfig, from_settings
 from ifforge.families.logicif.settings import LogicIFSettings
@@ -200,12 +202,32 @@ def report(results: list) -> None:
             print(f"    {count} x {name}")
 
 
+def describer_alone(picked: list[Picked]) -> None:
+    """The describer on every picked function as written (no trackers), whatever the other stages say."""
+    constructs = Counter()
+    for item in picked:
+        source = re.sub(rf"^def {item.function}\(", "def f(", item.source, flags=re.M)
+        try:
+            narrate.describe(source, [], {}, "int")
+        except narrate.Undescribable as error:
+            constructs[error.construct] += 1
+    said = len(picked) - sum(constructs.values())
+    print(f"describer alone: {said} of {len(picked)} said in English")
+    for name, count in constructs.most_common(15):
+        print(f"    {count} x {name}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--limit", type=int, help="only the first N picked functions")
     parser.add_argument("--list", action="store_true", help="print each function's fate")
     parser.add_argument("--show", help="print the seed and the description of one task id")
+    parser.add_argument("--describer", action="store_true",
+                        help="only the describer, on up to 30 functions per module, whatever the other stages say")
     args = parser.parse_args()
+    if args.describer:
+        describer_alone(pick(per_module=30))
+        return
     picked = pick()[: args.limit]
     if args.show:
         picked = [p for p in picked if p.task_id == args.show]
