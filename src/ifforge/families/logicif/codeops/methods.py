@@ -52,9 +52,8 @@ METHODS: dict[tuple[str, int], tuple[str, tuple[str, ...]]] = {
                      "overlapping; all of them if {2} is negative)", ()),
     ("zfill", 1): ("{o} padded on the left with zeros to a length of {0} (after a leading + or - sign; "
                    "unchanged if it is already that long)", ()),
-    ("center", 1): ("{o} with spaces added on both sides to a length of {0} (when one more is needed on one "
-                    "side, it goes on the right unless both the length of {o} and {0} are odd; unchanged if it "
-                    "is already that long)", ()),
+    ("center", 1): ("{o} with spaces added on both sides to a length of {0} (when one side needs one more, "
+                    "that is the left side if {0} is odd, else the right; unchanged if it is already that long)", ()),
     ("ljust", 1): ("{o} with spaces added at its end to a length of {0} (unchanged if it is already that long)", ()),
     ("rjust", 1): ("{o} with spaces added at its start to a length of {0} (unchanged if it is already that "
                    "long)", ()),
