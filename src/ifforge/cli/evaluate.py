@@ -37,6 +37,9 @@ def register(commands) -> None:
                         help="rules (default): last JSON answer, then LogicIF's **Output:**/**Statistics:**; "
                              "llm: also an LLM's extraction where the rules find none (reported apart)")
     parser.add_argument("--extractor-model", help="model for --extractor llm (default: --model)")
+    parser.add_argument("--rules", choices=["ifforge", "paper"],
+                        help="ifforge (default): ifforge's rules; paper: the original benchmark's own verdicts "
+                             "(LIFBench: rows from ifforge convert lifbench)")
     parser.add_argument("--limit", type=int, help="only the first N tasks (all their cases)")
     parser.add_argument("--dry-run", action="store_true",
                         help="print cases, requests, cached requests and a token and cost estimate; send nothing")
@@ -56,7 +59,7 @@ def options_of(args: argparse.Namespace) -> dict:
         "system_prompt": args.system_prompt, "strict_types": args.strict_types or None,
         "analyze_errors": args.analyze_errors or None, "analyzer_model": args.analyzer_model,
         "concurrency": args.concurrency, "no_cache": args.no_cache or None, "extractor": args.extractor,
-        "extractor_model": args.extractor_model, "limit": args.limit, "allow_failures": args.allow_failures,
+        "extractor_model": args.extractor_model, "rules": args.rules, "limit": args.limit, "allow_failures": args.allow_failures,
         "price_input": args.price_input, "price_output": args.price_output,
         "max_retries": args.max_retries, "timeout": args.timeout}.items() if v is not None}
 
@@ -69,6 +72,7 @@ def run(args: argparse.Namespace) -> int:
     from ifforge.eval.evaluation import (
         BenchmarkError,
         EvalSettings,
+        check_rules,
         RequestsFailed,
         dry_run,
         limit_tasks,
@@ -83,6 +87,7 @@ def run(args: argparse.Namespace) -> int:
                                 split=args.split, expressions=args.expressions, **options)
         rows_path, version = locate(Path(args.benchmark), args.split)
         rows = limit_tasks(load_rows(rows_path, args.expressions), settings.limit)  # checked for their family
+        check_rules(rows, settings.rules, rows_path)
     except (BenchmarkError, ValidationError, UnknownFamily) as error:
         return fail(error)
     if args.dry_run:

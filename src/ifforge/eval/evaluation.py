@@ -41,6 +41,7 @@ class EvalSettings(BaseModel):
     tokens_per_minute: int | None = None
     no_cache: bool = False
     extractor: Literal["rules", "llm"] = "rules"  # llm: when the rules find no answer, an LLM extracts it
+    rules: Literal["ifforge", "paper"] = "ifforge"  # paper: the original benchmark's own verdicts
     extractor_model: str | None = None  # default: the evaluated model
     limit: int | None = Field(None, ge=1)  # only the first N tasks (all their cases)
     allow_failures: float = Field(0.0, ge=0, le=1)  # share of failed requests that still ends the run well
@@ -179,6 +180,16 @@ def checked_rows(path: Path, required: tuple[str, ...] = ("task_id",)) -> list[d
         if problem:
             raise BenchmarkError(f"{path}:{number}: {problem}")
     return rows
+
+
+def check_rules(rows: list[dict[str, Any]], rules: str, path: Path) -> None:
+    """Refuse, before anything is asked, rows the chosen rules cannot score (one line naming the row)."""
+    from ifforge.families import get_family
+
+    for number, row in enumerate(rows, 1):
+        problem = get_family(row.get("family", "logicif")).rules_problem(row, rules)
+        if problem:
+            raise BenchmarkError(f"{path}: row {number} ({row.get('task_id')}): {problem}")
 
 
 def load_rows(path: Path, expressions: str = "original") -> list[dict[str, Any]]:

@@ -144,6 +144,12 @@ class Lifbench(Family):
             return f"field 'task': unknown task {row['task']!r} (tasks: {', '.join(rubric.RUBRICS)})"
         return problem
 
+    def rules_problem(self, row: dict[str, Any], rules: str) -> str | None:
+        if rules == "paper" and not isinstance(row.get("paper"), dict):
+            return ("--rules paper scores with LIFBench's own judges, which read the original's fields ('paper': "
+                    "rows made by ifforge convert lifbench); generated rows are scored by ifforge's rules")
+        return None
+
     def load(self, settings: LifbenchSettings) -> Loaded:
         wanted = {task.scenario for task in enabled_tasks(settings)}
         specs = [ContextSpec(task_id=f"{scenario}-L{length}-s{sample}", scenario=scenario, length=length,
