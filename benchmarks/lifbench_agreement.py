@@ -58,7 +58,7 @@ def list_replies(name: str, item: dict, entries: list[str], rng: random.Random) 
                 "Here you go:\n" + json.dumps(gold, indent=1) + "\nDone.", "\n".join(gold),
                 str(gold), json.dumps([param["id_arr"][0]] + gold[1:]), json.dumps(gold, ensure_ascii=True),
                 json.dumps([typo(g, rng) for g in gold]), "[]", "I am not sure.", "```json\n" + json.dumps(gold) + "\n```",
-                json.dumps({"elements": gold}), json.dumps(gold[:1])]
+                json.dumps({"elements": gold}), json.dumps(gold[:1]), json.dumps(gold) + "\\"]
     n = param["id"] - 1
     if "blur" in name:
         after = param["bias"] == 1
@@ -100,7 +100,8 @@ def doc_replies(name: str, item: dict, rng: random.Random) -> list[str]:
             "\n".join(lines[:-1]), "\n".join(lines + lines[:1]), "Here are the groups:\n" + "\n".join(lines),
             "\n".join(swapped), "\n".join(json.dumps(g, ensure_ascii=True).replace('"', '\\"') for g in groups),
             "```\n" + "\n".join(lines) + "\n```", "[]", "I am not sure.",
-            "\n".join(json.dumps([[None if v is None else str(v)[:-1] for v in d] for d in g]) for g in groups)]
+            "\n".join(json.dumps([[None if v is None else str(v)[:-1] for v in d] for d in g]) for g in groups),
+            '\\"', "Groups: " + " ".join(lines)]
 
 
 def onedoc_replies(name: str, item: dict, rng: random.Random) -> list[str]:
@@ -118,7 +119,7 @@ def onedoc_replies(name: str, item: dict, rng: random.Random) -> list[str]:
         return [json.dumps(real), json.dumps(real[::-1]), json.dumps(real + fake), json.dumps(real[:1]), "[]",
                 "Here:\n" + json.dumps(real), json.dumps(real, ensure_ascii=True), json.dumps(other),
                 "\n".join(real), str(real), json.dumps([{"s": s} for s in real]), "I am not sure.",
-                json.dumps([f"<{tag}-{i}>{s}<{tag}>" for i, s in enumerate(real)])]
+                json.dumps([f"<{tag}-{i}>{s}<{tag}>" for i, s in enumerate(real)]), json.dumps(real) + "\\x"]
     sep, num = param["sep"], param["num"]
     real = [(g, t) for g, t, true in keys if true]
     fake = [(g, t) for g, t, true in keys if not true]

@@ -177,6 +177,14 @@ def test_find_dup_one_line_per_group_and_python_none(rows):
     assert one_line["points"]["count"] == 0.0
 
 
+def test_where_the_original_raises_paper_mode_scores_the_reply_zero(rows):
+    row = rows["find_dup", "v0"]
+    with pytest.raises(ValueError):  # the original's assert: nothing left of the reply once its escapes go
+        paper.judge("find_dup", row["prompt"], row["paper"]["param"], row["paper"]["label"], '\\"')
+    verdict = paper.score(row, '\\"')
+    assert verdict["ars"] == 0.0 and "raises ValueError" in verdict["error"]
+
+
 def test_paper_mode_never_runs_a_reply():
     assert paper.literal("[['a', None], [1 + 2, -3]]") == [["a", None], [3, -3]]
     for code in ("[[__import__('os').system('true')]]", "[[open('x')]]", "[[1][0]]", "[['a' * 10**9]]"):

@@ -476,7 +476,11 @@ def score(row: dict[str, Any], reply: str | None) -> dict[str, Any]:
     if not isinstance(original, dict):
         raise ValueError(f"row {row.get('task_id')}: --rules paper needs the original's fields ('paper': "
                          "rows made by ifforge convert lifbench)")
-    verdict = judge(task, row["prompt"], original["param"], original["label"], reply or "")
+    try:
+        verdict = judge(task, row["prompt"], original["param"], original["label"], reply or "")
+    except Exception as error:  # the original's judge stops the whole run here; ours scores the reply 0
+        return {"points": {name: 0.0 for name, _, _ in POINTS[task]}, "earned": 0.0, "total": total(task),
+                "ars": 0.0, "correct": False, "error": f"the original's judge raises {type(error).__name__}"}
     points = {name: round(weight * verdict[name], 6) for name, weight, _ in POINTS[task]}
     ars = verdict["total_score"]
     return {"points": points, "earned": round(ars * total(task), 6), "total": total(task), "ars": round(ars, 6),
