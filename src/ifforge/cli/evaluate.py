@@ -33,13 +33,13 @@ def register(commands) -> None:
                         help="seconds one request may take in all, reply included (default 600)")
     parser.add_argument("--no-cache", action="store_true")
     parser.add_argument("--no-progress", action="store_true")
+    parser.add_argument("--rules", choices=["ifforge", "paper"],
+                        help="ifforge (default): our checkers; paper: the original's own scorer, verdict for verdict "
+                             "(families that have one: ifeval-fc; lifbench, on rows from ifforge convert lifbench)")
     parser.add_argument("--extractor", choices=["rules", "llm"],
                         help="rules (default): last JSON answer, then LogicIF's **Output:**/**Statistics:**; "
                              "llm: also an LLM's extraction where the rules find none (reported apart)")
     parser.add_argument("--extractor-model", help="model for --extractor llm (default: --model)")
-    parser.add_argument("--rules", choices=["ifforge", "paper"],
-                        help="ifforge (default): ifforge's rules; paper: the original benchmark's own verdicts "
-                             "(LIFBench: rows from ifforge convert lifbench)")
     parser.add_argument("--limit", type=int, help="only the first N tasks (all their cases)")
     parser.add_argument("--dry-run", action="store_true",
                         help="print cases, requests, cached requests and a token and cost estimate; send nothing")
@@ -58,8 +58,8 @@ def options_of(args: argparse.Namespace) -> dict:
         "temperature": args.temperature, "max_tokens": args.max_tokens, "reasoning_effort": args.reasoning_effort,
         "system_prompt": args.system_prompt, "strict_types": args.strict_types or None,
         "analyze_errors": args.analyze_errors or None, "analyzer_model": args.analyzer_model,
-        "concurrency": args.concurrency, "no_cache": args.no_cache or None, "extractor": args.extractor,
-        "extractor_model": args.extractor_model, "rules": args.rules, "limit": args.limit, "allow_failures": args.allow_failures,
+        "concurrency": args.concurrency, "no_cache": args.no_cache or None, "extractor": args.extractor, "rules": args.rules,
+        "extractor_model": args.extractor_model, "limit": args.limit, "allow_failures": args.allow_failures,
         "price_input": args.price_input, "price_output": args.price_output,
         "max_retries": args.max_retries, "timeout": args.timeout}.items() if v is not None}
 
@@ -72,8 +72,9 @@ def run(args: argparse.Namespace) -> int:
     from ifforge.eval.evaluation import (
         BenchmarkError,
         EvalSettings,
-        check_rules,
         RequestsFailed,
+        check_rule_mode,
+        check_rules,
         dry_run,
         limit_tasks,
         load_rows,
@@ -87,7 +88,8 @@ def run(args: argparse.Namespace) -> int:
                                 split=args.split, expressions=args.expressions, **options)
         rows_path, version = locate(Path(args.benchmark), args.split)
         rows = limit_tasks(load_rows(rows_path, args.expressions), settings.limit)  # checked for their family
-        check_rules(rows, settings.rules, rows_path)
+        check_rule_mode(rows, rows_path, settings.rules)
+        check_rules(rows, settings.rules, rows_path)  # and every row can be scored under them
     except (BenchmarkError, ValidationError, UnknownFamily) as error:
         return fail(error)
     if args.dry_run:

@@ -1,7 +1,8 @@
 """Exports of a generated benchmark to where users already run evaluations.
 
 `inspect` (an inspect-ai task), `lm-eval` (an lm-evaluation-harness task) and `hf` (a Hugging Face
-`datasets` folder with a card). The first two score with ifforge's own checker for the row's
+`datasets` folder with a card), and `ifeval-fc` (IFEval-FC rows in the paper's file layout, for its
+own evaluate.py). The first two score with ifforge's own checker for the row's
 family (`benchmark.check`), so their scores equal `ifforge evaluate`'s on the same replies.
 """
 
@@ -12,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 FORMATS = {"inspect": "ifforge.exports.inspect_task", "lm-eval": "ifforge.exports.lm_eval_task",
-           "hf": "ifforge.exports.hf_dataset"}
+           "hf": "ifforge.exports.hf_dataset", "ifeval-fc": "ifforge.exports.ifeval_fc_files"}
 
 
 def export(benchmark, format: str, out: Path) -> dict[str, Any]:
