@@ -206,6 +206,10 @@ def test_rules_paper_needs_converted_rows_and_is_recorded_in_the_report(rows, tm
     summary = SCORER.score(results, converted, settings, tmp_path / "report", "paper rules")
     assert summary["rules"] == "paper" and "Rules: paper" in (tmp_path / "report" / "report.md").read_text()
     assert summary["by_task"]["qa"]["points"] == {"correct": 0.0, "format": 0.25}  # the original's point names
+    from ifforge.families.lifbench.family import FAMILY
+
+    row = rows["repeat", "v0"]  # an exported row carries its rules; the exports' check reads them
+    assert FAMILY.check({**row, "rules": "paper"}, ["hello"])["ars"] > 0 == FAMILY.check(row, ["hello"])["ars"]
 
 
 def released(per_sample: list[tuple[str, str, int, float, dict[str, float]]]) -> pd.DataFrame:
