@@ -21,7 +21,7 @@ def register(commands) -> None:
     parser.add_argument("--model", help="model for --extractor llm")
     parser.add_argument("--base-url", help="server for --extractor llm (default: OPENAI_BASE_URL)")
     parser.add_argument("--rules", choices=["ifforge", "paper"], default="ifforge",
-                        help="paper: the original's own scorer (families that have one: ifeval-fc; needs --benchmark)")
+                        help="paper: the original's own scorer (families that have one: ifeval-fc, lifbench; needs --benchmark)")
     parser.add_argument("--out", help="folder for scores.parquet, report.md, plots (default: RESULTS_scored/)")
     parser.add_argument("--title")
     parser.set_defaults(run=run)
@@ -31,7 +31,15 @@ def run(args: argparse.Namespace) -> int:
     import asyncio
     import os
 
-    from ifforge.eval.evaluation import BenchmarkError, EvalSettings, family_of, load_rows, locate, read_results
+    from ifforge.eval.evaluation import (
+        BenchmarkError,
+        EvalSettings,
+        check_rules,
+        family_of,
+        load_rows,
+        locate,
+        read_results,
+    )
     from ifforge.families import get_family
     from ifforge.families.logicif.scoring import by_key, extract_with_llm
 
@@ -45,6 +53,7 @@ def run(args: argparse.Namespace) -> int:
         if args.rules not in family.rule_modes:
             raise BenchmarkError(f"{family.id} has no `--rules {args.rules}`"
                                  + ("" if rows else " (give --benchmark: its rows say their family)"))
+        check_rules(rows, args.rules, rows_path)
     except BenchmarkError as error:
         return fail(error)
     settings = EvalSettings(model=args.model or "", base_url=args.base_url or os.environ.get("OPENAI_BASE_URL"),

@@ -124,6 +124,10 @@ class Family:
         ..."), or None. Rows read from a file are checked with it line by line (`checked_rows`)."""
         return field_problem(row, self.row_fields)
 
+    def rules_problem(self, row: dict[str, Any], rules: str) -> str | None:
+        """Why `row` cannot be scored under `rules` (`--rules paper` may need the original's fields), or None."""
+        return None
+
     def check_rows(self, rows: list[dict[str, Any]]) -> None:
         """Refuse rows this family cannot score (raise `BenchmarkError` naming the row and field),
         before anything is asked."""
