@@ -5,10 +5,15 @@ with `inspect` when this runs (never stored in the repository), and are picked b
 by hand: every top-level function of the modules in `MODULES`, in source order, that takes at least
 one parameter, is 2 to 60 lines long, and whose every global name resolves inside its module (a
 helper, a class, a constant or an import, each moved into the seed with what it needs in turn), up
-to `PER_MODULE` per module. Each seed gets its inputs from the `inputs` stage, then goes through
+to `PER_MODULE` per module. Of these, the LogicIF-able ones are decided from the source before any
+stage runs (`logicif_able`): every parameter can take a JSON value (no annotation naming another
+type, no default that is not a JSON literal, never called, no attribute a str, number, list or dict
+lacks, never next to a bytes literal), there is a loop or a branch in the function or the helpers
+it brings, and the code policy allows it (gold that is the same on any host). Each seed gets its inputs from the `inputs` stage, then goes through
 instrument, execute, complexity, describe and verify as plain functions, without Prefect (as
-`description_code_share.py` does). Printed: the share exported with a description that holds no
-code, the drops by stage and reason, and the `not_describable` drops by construct.
+`description_code_share.py` does). Printed, for everything
+picked and for the LogicIF-able ones: the share exported with a description that holds no code,
+the drops by stage and reason, and the `not_describable` drops by construct.
 Usage: python benchmarks/real_code_survival.py [--limit N] [--show NAME] [--list] [--describer]
 """
 
@@ -26,6 +31,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from ifforge.core.codepolicy import policy_problem
 from ifforge.families.logicif.codeops import narrate
 from ifforge.families.logicif.codeops.narrate import holds_code
 from ifforge.families.logicif.configs import ExecuteConfig, InputsConfig, TrackerConfig, from_settings
@@ -37,8 +43,11 @@ MODULES = ["fnmatch", "shlex", "difflib", "quopri", "ntpath", "urllib.parse", "e
            "email.quoprimime", "string", "_pydecimal", "datetime", "gettext", "tokenize", "ipaddress", "operator",
            "getopt", "optparse", "ftplib", "http.cookiejar", "urllib.request", "xml.sax.saxutils", "json.encoder",
            "tomllib._parser", "wsgiref.util", "platform", "reprlib", "_strptime", "base64", "fractions", "imaplib",
-           "smtplib", "re._parser", "email._header_value_parser", "keyword", "token", "pydoc", "inspect"]
-PER_MODULE = 8
+           "smtplib", "re._parser", "email._header_value_parser", "keyword", "token", "pydoc", "inspect",
+           "email._encoded_words", "email.base64mime", "stringprep", "pprint", "argparse", "re._compiler",
+           "unittest.util", "xml.etree.ElementPath", "http.client", "glob", "doctest", "locale", "nturl2path",
+           "codecs", "dataclasses", "traceback", "uuid", "plistlib", "tarfile", "cgi", "ast"]
+PER_MODULE = 12
 MIN_LINES, MAX_LINES, MAX_SEED_LINES = 2, 60, 200
 
 
@@ -150,6 +159,75 @@ def pick(modules: list[str] = MODULES, per_module: int = PER_MODULE) -> list[Pic
     return chosen
 
 
+JSON_TYPES = {"str", "int", "float", "bool", "list", "dict", "tuple", "None", "Optional", "Union", "List", "Dict",
+              "Tuple", "Any", "Sequence", "Iterable", "Mapping", "typing", "collections", "abc"}
+# what a JSON value (str, number, bool, None, list, dict) can be asked for: its types' attributes
+JSON_ATTRIBUTES = set().union(*(dir(kind) for kind in (str, int, float, bool, list, dict)))
+
+
+def _json_literal(node: ast.AST) -> bool:
+    if isinstance(node, ast.Constant):
+        return node.value is None or isinstance(node.value, (str, int, float, bool))
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return _json_literal(node.operand)
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return all(_json_literal(e) for e in node.elts)
+    if isinstance(node, ast.Dict):
+        return all(k is not None and _json_literal(k) and _json_literal(v) for k, v in zip(node.keys, node.values))
+    return False
+
+
+def _not_json_parameter(function: ast.FunctionDef) -> str | None:
+    """Why one of the function's parameters cannot take a JSON value, or None: an annotation naming
+    another type, a default that is not a JSON literal, or a use JSON values do not have (called,
+    an attribute no str, number, list or dict has, a bytes literal next to it)."""
+    arguments = function.args
+    every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
+    defaults = dict(zip([a.arg for a in [*arguments.posonlyargs, *arguments.args]][::-1], arguments.defaults[::-1]))
+    defaults.update((a.arg, d) for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults) if d is not None)
+    names = {a.arg for a in every} | {a.arg for a in (arguments.vararg, arguments.kwarg) if a}
+    for argument in every:
+        if argument.annotation is not None:
+            text = ast.unparse(argument.annotation)
+            other = set(re.findall(r"[A-Za-z_]\w*", text)) - JSON_TYPES
+            if other:
+                return f"parameter {argument.arg} is annotated {text}"
+        if argument.arg in defaults and not _json_literal(defaults[argument.arg]):
+            return f"parameter {argument.arg} defaults to {ast.unparse(defaults[argument.arg])}"
+    for node in ast.walk(function):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in names:
+            return f"parameter {node.func.id} is called"
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in names \
+                and node.attr not in JSON_ATTRIBUTES:
+            return f"parameter {node.value.id} has .{node.attr}"
+        if isinstance(node, (ast.BinOp, ast.Compare, ast.Call)):
+            parts = [getattr(node, "left", None), getattr(node, "right", None), *getattr(node, "comparators", []),
+                     *getattr(node, "args", []), getattr(getattr(node, "func", None), "value", None)]
+            if any(isinstance(p, ast.Name) and p.id in names for p in parts) and \
+                    any(isinstance(p, ast.Constant) and isinstance(p.value, bytes) for p in parts):
+                return "a parameter meets a bytes literal"
+    return None
+
+
+def logicif_able(item: Picked) -> str | None:
+    """Why the function cannot be a LogicIF task, or None. Decided from the source alone, before
+    any stage runs: a task gives the function JSON inputs, tracks what its loops and branches do,
+    and needs gold that is the same on any host (the sandbox's code policy)."""
+    tree = ast.parse(item.source)
+    functions = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]
+    entry = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == item.function)
+    reason = _not_json_parameter(entry)
+    if reason:
+        return f"no JSON inputs: {reason}"
+    branching = (ast.For, ast.While, ast.If, ast.IfExp, ast.comprehension, ast.Match, ast.Try)
+    if not any(isinstance(n, branching) for f in functions for n in ast.walk(f)):
+        return "nothing to track: no loop or branch in it or its helpers"
+    refusal = policy_problem(item.source)
+    if refusal:
+        return f"gold depends on the host: {refusal.reason.split(',')[0]}"
+    return None
+
+
 def survive(picked: list[Picked], folder: Path) -> list[tuple[Picked, str, str, str]]:
     """(function, stage reached, reason, detail) per function: stage "exported" when it survived
     with a description holding no code."""
@@ -184,11 +262,11 @@ def construct(detail: str) -> str:
     return detail.removeprefix("no clear English for ")
 
 
-def report(results: list) -> None:
+def report(results: list, label: str) -> None:
     total = len(results)
     clean = sum(1 for r in results if r[1] == "exported" and r[2] == "ok")
-    print(f"real code: {total} standard-library functions from {len({r[0].module for r in results})} modules")
-    print(f"  exported with a code-free description: {clean} of {total} ({clean / total:.0%})")
+    print(f"{label}: {total} standard-library functions from {len({r[0].module for r in results})} modules")
+    print(f"  exported with a code-free description: {clean} of {total} ({clean / max(total, 1):.0%})")
     with_code = [r for r in results if r[1] == "exported" and r[2] != "ok"]
     print(f"  exported but holding code: {len(with_code)}" + "".join(f"\n    {r[0].task_id}: {r[3]}" for r in with_code))
     lost = Counter((r[1], r[2]) for r in results if r[1] != "exported")
@@ -200,6 +278,16 @@ def report(results: list) -> None:
         print("  not describable, by construct:")
         for name, count in constructs.most_common():
             print(f"    {count} x {name}")
+
+
+def report_both(results: list) -> None:
+    """Everything picked, why some cannot be LogicIF tasks, then the LogicIF-able ones alone."""
+    report(results, "everything picked")
+    why = {r[0].task_id: logicif_able(r[0]) for r in results}
+    print("  not LogicIF-able, by reason:")
+    for reason, count in Counter(w.split(":")[0] for w in why.values() if w).most_common():
+        print(f"    {count} x {reason}")
+    report([r for r in results if not why[r[0].task_id]], "LogicIF-able (JSON inputs, a loop or branch, host-free gold)")
 
 
 def describer_alone(picked: list[Picked]) -> None:
@@ -237,7 +325,7 @@ def main() -> None:
     if args.list or args.show:
         for item, stage, reason, detail in results:
             print(f"{item.task_id:50} {stage:10} {reason:22} {detail[:150]}")
-    report(results)
+    report_both(results)
 
 
 if __name__ == "__main__":
