@@ -27,6 +27,17 @@ STR_METHODS = {"split", "lower", "upper", "strip", "lstrip", "rstrip", "isdigit"
                "capitalize", "swapcase", "zfill", "partition", "splitlines"}
 LIST_METHODS = {"append", "pop", "sort", "extend", "insert", "remove", "reverse", "copy"}
 DICT_METHODS = {"items", "keys", "values", "get", "setdefault", "update"}
+# every method only one JSON kind has: `s.isascii()` says str as surely as `s.lower()`
+_PUBLIC = {kind: {m for m in dir(kind) if not m.startswith("_")} for kind in (str, list, dict)}
+STR_METHODS |= _PUBLIC[str] - _PUBLIC[list] - _PUBLIC[dict]
+LIST_METHODS |= _PUBLIC[list] - _PUBLIC[str] - _PUBLIC[dict]
+DICT_METHODS |= _PUBLIC[dict] - _PUBLIC[str] - _PUBLIC[list] - {"copy", "pop"}
+# what `isinstance(x, T)` says x may be, for the JSON kinds
+ISINSTANCE_KINDS = {"str": "str", "int": "int", "float": "number", "list": "iterable", "tuple": "iterable",
+                    "dict": "dict"}
+# calls whose arguments are text: the `re` functions and a compiled pattern's methods, path functions
+TEXT_CALLS = {"match", "search", "fullmatch", "findall", "finditer", "sub", "subn", "fspath", "basename", "dirname",
+              "splitext", "normpath", "normcase", "isabs", "splitdrive", "quote", "unquote", "category"}
 ITERATING = {"zip", "deque", "Counter", "frozenset", "tuple", "any", "all", "map", "filter", "heapify"}
 NAME_HINTS = [  # (name pieces, shape): used only when the code says nothing
     (("grid", "board", "matrix", "maze", "field"), ("list", ("list", INT))),
@@ -204,6 +215,17 @@ class _Reader(ast.NodeVisitor):
                         self.facts[arg.id].kinds.add("number")
             elif node.func.id == "ord":
                 self.facts[name].kinds.add("str")
+        if isinstance(node.func, ast.Name) and node.func.id == "isinstance" and len(node.args) == 2 \
+                and isinstance(node.args[0], ast.Name):
+            kinds = [k.id for k in (node.args[1].elts if isinstance(node.args[1], ast.Tuple) else [node.args[1]])
+                     if isinstance(k, ast.Name)]
+            if kinds and kinds[0] in ISINSTANCE_KINDS:  # the first type named is the one it is written for
+                self.facts[node.args[0].id].kinds.add(ISINSTANCE_KINDS[kinds[0]])
+        called = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", None)
+        if called in TEXT_CALLS:
+            for arg in node.args:
+                if isinstance(arg, ast.Name):
+                    self.facts[arg.id].kinds.add("str")
         if isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name):
             name, method = node.func.value.id, node.func.attr
             if method in STR_METHODS:
