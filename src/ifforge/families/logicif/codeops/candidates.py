@@ -76,6 +76,7 @@ class _Reader(ast.NodeVisitor):
         self.aliases: list[tuple[str, str]] = []  # (copy, original): x = sorted(v), list(v), v[:], v.copy()
         self.ints: set[int] = set()
         self.strings: set[str] = set()
+        self.passed: list[tuple[str, int, str]] = []  # (function called, position, name passed there)
 
     # ---- bindings: for x in v, a, b = v, a = v[0]
     def _bind(self, target: ast.AST, source: ast.AST) -> None:
@@ -221,6 +222,8 @@ class _Reader(ast.NodeVisitor):
                      if isinstance(k, ast.Name)]
             if kinds and kinds[0] in ISINSTANCE_KINDS:  # the first type named is the one it is written for
                 self.facts[node.args[0].id].kinds.add(ISINSTANCE_KINDS[kinds[0]])
+        if isinstance(node.func, ast.Name):
+            self.passed.extend((node.func.id, i, arg.id) for i, arg in enumerate(node.args) if isinstance(arg, ast.Name))
         called = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", None)
         if called in TEXT_CALLS:
             for arg in node.args:
@@ -392,6 +395,27 @@ def _json_value(value: Any) -> bool:
     return False
 
 
+def _borrow(reader: _Reader, helpers: dict[str, ast.FunctionDef], seen: set[str]) -> None:
+    """A name passed to a helper of the seed is what the helper does with it too: `basename(p)`
+    calling `splitdrive(p)` calling `os.fspath(p)` says p is text."""
+    for callee, position, name in reader.passed:
+        if callee not in helpers or callee in seen:
+            continue
+        helper = helpers[callee]
+        parameters = [*helper.args.posonlyargs, *helper.args.args]
+        if position >= len(parameters):
+            continue
+        inner = _Reader()
+        inner.visit(helper)
+        inner.merge_aliases()
+        _borrow(inner, helpers, seen | {callee})
+        facts, theirs = reader.facts[name], inner.facts.get(parameters[position].arg)
+        if theirs is not None:
+            facts.kinds |= theirs.kinds
+            facts.constants |= theirs.constants
+            facts.lengths |= theirs.lengths
+
+
 class Signature:
     """The entry function's positional parameters with their shapes, and the code's constants."""
 
@@ -404,6 +428,8 @@ class Signature:
         reader = _Reader()
         reader.visit(function)
         reader.merge_aliases()
+        helpers = {node.name: node for node in tree.body if isinstance(node, ast.FunctionDef)}
+        _borrow(reader, helpers, {entry})
         whole = _Reader()
         whole.visit(tree)
         self.ints = sorted(whole.ints)
