@@ -216,3 +216,12 @@ def tidy(a, b, c, d, e):
 '''
     # e's count is a str's and a list's: it says nothing, and e gets the default shape
     assert describe_signature(code, "tidy") == "tidy(a: str, b: dict[str, int], c: str, d: dict[str, int], e: int)"
+    swaps = '''
+def _swap(s, d):
+    for key, value in d.items():
+        s = s.replace(key, value)
+    return s
+def escape(data, entities={}):
+    return _swap(data.replace("&", "&amp;"), entities) if entities else data
+'''
+    assert describe_signature(swaps, "escape") == "escape(data: str, entities: dict[str, str])"

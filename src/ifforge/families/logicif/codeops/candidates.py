@@ -32,6 +32,9 @@ _PUBLIC = {kind: {m for m in dir(kind) if not m.startswith("_")} for kind in (st
 STR_METHODS |= _PUBLIC[str] - _PUBLIC[list] - _PUBLIC[dict]
 LIST_METHODS |= _PUBLIC[list] - _PUBLIC[str] - _PUBLIC[dict]
 DICT_METHODS |= _PUBLIC[dict] - _PUBLIC[str] - _PUBLIC[list] - {"copy", "pop"}
+# str methods whose arguments are text too: `s.replace(old, new)` says old and new are
+STR_ARGUMENTS = {"replace", "startswith", "endswith", "find", "rfind", "split", "rsplit", "partition", "rpartition",
+                 "removeprefix", "removesuffix", "strip", "lstrip", "rstrip"}
 # what `isinstance(x, T)` says x may be, for the JSON kinds
 ISINSTANCE_KINDS = {"str": "str", "int": "int", "float": "number", "list": "iterable", "tuple": "iterable",
                     "dict": "dict"}
@@ -233,6 +236,10 @@ class _Reader(ast.NodeVisitor):
             name, method = node.func.value.id, node.func.attr
             if method in STR_METHODS:
                 self.facts[name].kinds.add("str")
+                if method in STR_ARGUMENTS:
+                    for arg in node.args:
+                        if isinstance(arg, ast.Name):
+                            self.facts[arg.id].kinds.add("str")
             elif method in LIST_METHODS:
                 self.facts[name].kinds.add("iterable")
             elif method in DICT_METHODS:
@@ -409,11 +416,29 @@ def _borrow(reader: _Reader, helpers: dict[str, ast.FunctionDef], seen: set[str]
         inner.visit(helper)
         inner.merge_aliases()
         _borrow(inner, helpers, seen | {callee})
-        facts, theirs = reader.facts[name], inner.facts.get(parameters[position].arg)
-        if theirs is not None:
-            facts.kinds |= theirs.kinds
-            facts.constants |= theirs.constants
-            facts.lengths |= theirs.lengths
+        if parameters[position].arg not in inner.facts:
+            continue
+        prefix = f"{callee}:{position}:"  # the helper's names, kept apart from the caller's
+        for other, theirs in list(inner.facts.items()):
+            reader.facts[prefix + other] = _renamed(theirs, prefix)
+        facts, theirs = reader.facts[name], reader.facts[prefix + parameters[position].arg]
+        facts.kinds |= theirs.kinds
+        facts.constants |= theirs.constants
+        facts.lengths |= theirs.lengths
+        facts.element |= theirs.element
+        facts.keys |= theirs.keys
+        facts.values |= theirs.values
+        facts.width = max(facts.width, theirs.width)
+        for index, names in theirs.slots.items():
+            facts.slots[index] |= names
+
+
+def _renamed(facts: Facts, prefix: str) -> Facts:
+    """A copy of `facts` whose names of parts carry `prefix`."""
+    slots = defaultdict(set, {index: {prefix + n for n in names} for index, names in facts.slots.items()})
+    return Facts(set(facts.kinds), {prefix + n for n in facts.element}, slots, facts.width,
+                 {prefix + n for n in facts.keys}, {prefix + n for n in facts.values}, set(facts.constants),
+                 set(facts.lengths))
 
 
 class Signature:
@@ -488,7 +513,9 @@ class Signature:
                 return STR  # iterated character by character
             return ("list", INT if element == ANY else element)
         if "dict" in kinds:
-            return ("dict", STR, INT)
+            keys = [self._shape(other, depth + 1) for other in sorted(facts.keys)]
+            values = [self._shape(other, depth + 1) for other in sorted(facts.values)]
+            return ("dict", next((k for k in keys if k in (STR, INT)), STR), next((v for v in values if v != ANY), INT))
         if kinds & {"int", "number"}:
             return FLOAT if any(type(v) is float for v in facts.constants) else INT
         if facts.constants:
