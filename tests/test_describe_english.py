@@ -254,3 +254,17 @@ def test_a_model_description_that_quotes_code_is_asked_again_in_plain_english():
         text, problem = asyncio.run(ask())
         assert text == plain + "\n" and problem == ""
         assert "quotes code" in server.requests[1]["messages"][-1]["content"]
+
+
+def test_pure_path_and_url_functions_are_said_as_the_string_operations_they_are():
+    from urllib.parse import unquote
+
+    code = ("import os, urllib.parse\ndef f(a, b):\n"
+            "    return [os.path.basename(a), os.path.join(a, b, 'c'), urllib.parse.unquote(b)], {}\n")
+    text = describe(code, [], {}, "list")
+    assert 'the part of a after its last "/" (all of a when it has no "/")' in text
+    assert 'a, then each of b and "c" in turn added to it: a part that starts with "/" replaces' in text
+    assert "each character cut short" in text and unquote("%E2%82x%FF") == "\ufffdx\ufffd"  # the words' reading
+    assert not holds_code(text), holds_code(text)
+    with pytest.raises(Undescribable, match="os.path.join with these arguments"):
+        describe(code.replace("b, 'c')", "b, start='c')"), [], {}, "list")

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from ifforge.families.logicif.codeops import formats, methods, regex
+from ifforge.families.logicif.codeops import formats, methods, paths, regex
 from ifforge.families.logicif.codeops.errors import Undescribable
 
 
@@ -612,6 +612,9 @@ class Speaker:
                 return self._builtin("deque", call, cond)
             if dotted and dotted.startswith("re."):
                 return regex.module_call(self, dotted[3:], call)
+            if paths.covers(dotted):
+                args, keywords = self.arguments(call)
+                return paths.words(dotted, [self.grouped(a) for a in args], keywords)
             if dotted == "os.fspath":
                 args, _ = self.arguments(call)
                 return (f"{self.grouped(args[0])} itself (it must be text or bytes, or an object that stands for "
