@@ -1,8 +1,10 @@
 """Deterministic describer: walks the instrumented code with libcst and tells it as steps in English.
 
 The text has LogicIF's three parts, INPUTS / LOGICS / OUTPUTS, and addresses the reader as "you".
-Every statement is said in words (`english.Speaker` renders expressions), never quoted as code, and
-the fine points it relies on are numbered rules at the top of LOGICS. Branches that can never run
+Numbered variables get role names first (`roles`: `count`, `stack`, `i`, ...). Every statement is
+said in words (`english.Speaker` renders expressions), never quoted as code, and a fine point it
+relies on (floor division, ties, ...) is said once, in one sentence, at the first step that needs
+it, as a note after that step. Branches that can never run
 (`if False:`, the right side of `0 and x`) and statements after a `return` are left out. A construct
 with no clear English rendering raises `english.Undescribable`; the describe stage drops the item.
 It is the offline describer and the fallback for the LLM one.
@@ -14,6 +16,7 @@ import re
 
 import libcst as cst
 
+from ifforge.families.logicif.codeops import roles
 from ifforge.families.logicif.codeops.english import (Speaker, Undescribable, constant_truth, float_words, holds_code,
                                                       is_constant)
 from ifforge.families.logicif.codeops.source import cst_parameters
@@ -44,11 +47,16 @@ def _is_docstring_or_noop(small: cst.BaseSmallStatement) -> bool:
 
 
 class _Narrator:
-    def __init__(self, stats: str, trackers: dict[str, Tracker], helpers: set[str]):
+    def __init__(self, stats: str, trackers: dict[str, Tracker], helpers: set[str], kinds: dict[str, str]):
         self.stats = stats
         self.trackers = trackers
         self.helpers = helpers
-        self.say = Speaker(stats=stats, helpers=helpers)
+        self.say = Speaker(stats=stats, helpers=helpers, kinds=kinds)
+
+    def with_notes(self, sentence: str) -> str:
+        """The sentence, followed by the rules it is the first to need."""
+        notes = self.say.fresh_rules()
+        return " ".join([sentence] + [f"(Note: {note})" for note in notes])
 
     # ---- statements -------------------------------------------------------------------------
     def block(self, statements, prefix: str, in_entry: bool) -> list[str]:
@@ -56,6 +64,7 @@ class _Narrator:
         number = 0
         for statement in statements:
             for head, children in self.statement(statement, in_entry):
+                head = self.with_notes(head)
                 number += 1
                 label = f"{prefix}{number}."
                 lines.append(f"{'   ' * prefix.count('.')}{label} {head}")
@@ -89,9 +98,9 @@ class _Narrator:
         if isinstance(statement, cst.FunctionDef):
             if statement.decorators or statement.asynchronous:
                 raise Undescribable("a decorated or async inner function")
-            return [(f"Set up a small inner helper called {statement.name.value} that takes "
-                     f"{_param_list(cst_parameters(statement), self.say)}. It can read and change the variables "
-                     f"of the steps around it. When it is called, it does this:", [("", self.body(statement.body))])]
+            return [(f"Define a helper {statement.name.value} taking {_param_list(cst_parameters(statement), self.say)} "
+                     f"(it can use and change the variables around it); when called, it does this:",
+                     [("", self.body(statement.body))])]
         if isinstance(statement, cst.Try):
             return [self.try_(statement)]
         if isinstance(statement, cst.With):
@@ -122,13 +131,12 @@ class _Narrator:
             for small_statement in arms[0][1]:
                 steps.extend(self.statement(small_statement, in_entry))
             return steps
-        head = f"If {self.say.condition(arms[0][0])}, do this:"
+        head = f"If {self.say.condition(arms[0][0])}:"
         children: list = [("", arms[0][1])]
         letter = "a"
         for test, body in arms[1:]:
             letter = chr(ord(letter) + 1)
-            words = (f"Otherwise, if {self.say.condition(test)}, do this:" if test is not None
-                     else "Otherwise (none of the conditions above held), do this:")
+            words = f"Otherwise, if {self.say.condition(test)}:" if test is not None else "Otherwise:"
             children += [("", words), (letter, body)]
         return [(head, children)]
 
@@ -138,13 +146,12 @@ class _Narrator:
             return [] if statement.orelse is None else [
                 ("Do this:", [("", self.body(statement.orelse.body))])]
         if truth is True:
-            head = "Repeat the following steps over and over, until a step breaks out of the loop or stops:"
+            head = "Repeat these steps until one of them leaves the loop or stops:"
         else:
-            head = (f"Repeat the following steps for as long as {self.say.condition(statement.test)} "
-                    f"(check this before every round, including the first):")
+            head = f"While {self.say.condition(statement.test)} (checked before each round), repeat:"
         children: list = [("", self.body(statement.body))]
         if statement.orelse is not None:
-            children += [("", "If the loop ends because the check failed (not through a break), then:"),
+            children += [("", "If the loop ends because the check failed (not by leaving it), then:"),
                          ("e", self.body(statement.orelse.body))]
         return [(head, children)]
 
@@ -159,37 +166,42 @@ class _Narrator:
             args, keywords = say.arguments(source)
             kind = source.func.value
             if kind == "range" and not keywords:
-                head = f"For {name} taking each of the whole numbers {say.counting(args)}, in order, do this:"
+                if _rebinds(statement.body, args):
+                    say.rule("range")
+                head = f"For each {name} {say.counting(args)}, in increasing order:" if len(args) < 3 else \
+                    f"For each {name} {say.counting(args)}:"
             elif kind == "enumerate" and args and isinstance(target, cst.Tuple) and len(target.elements) == 2:
                 start = keywords.get("start", args[1] if len(args) > 1 else None)
                 first = say.grouped(start) if start is not None else "0"
                 number, item = (say.target(e.value) for e in target.elements)
-                head = (f"Go through the items of {say.grouped(args[0])} in order, numbering them from {first} "
-                        f"(the first item gets {first}); with {number} as the number and {item} as the item, "
-                        f"do this:")
+                head = f"For each {item} of {say.grouped(args[0])} in order, with {number} counting from {first}:"
             elif kind == "zip" and args and not keywords and isinstance(target, cst.Tuple) \
                     and len(target.elements) == len(args):
                 names = [say.target(e.value) for e in target.elements]
                 pairs = _join_words([f"{n} from {say.grouped(a)}" for n, a in zip(names, args)])
-                head = (f"Go through {_join_words([say.grouped(a) for a in args])} side by side, position by "
-                        f"position, stopping at the end of the shortest; taking {pairs} at each position, do this:")
+                head = f"For each position, taking {pairs} side by side (stop at the end of the shortest):"
             elif kind == "reversed" and len(args) == 1 and not keywords:
-                head = f"Go through the items of {say.grouped(args[0])} from last to first, calling each one {name}, and do this:"
+                head = f"For each {name} of {say.grouped(args[0])}, from last to first:"
         if head is None and isinstance(source, cst.Call) and isinstance(source.func, cst.Attribute) \
                 and source.func.attr.value == "items" and not source.args and isinstance(target, cst.Tuple) \
                 and len(target.elements) == 2:
             key, value = (say.target(e.value) for e in target.elements)
-            head = (f"Go through the entries of the dictionary {say.grouped(source.func.value)} in the order they "
-                    f"were added; with {key} as the key and {value} as its value, do this:")
+            head = (f"For each key {key} of the dictionary {say.grouped(source.func.value)}, in the order the keys "
+                    f"were added, with {value} its value:")
         if head is None:
             what = say.grouped(source)
-            what = what if what.startswith(("the whole numbers", "the items of")) else f"the items of {what}"
-            unpack = " (each item is unpacked into the names in brackets, in order)" if isinstance(target, cst.Tuple) else ""
-            head = (f"Go through {what} one by one, from first to last{say.cite('dict_order')}, calling each one "
-                    f"{name}{unpack}, and do this:")
+            if not say.ordered(source):
+                say.rule("dict_order")
+            unpack = f" (unpacking each item into {_join_words(say.target(target).strip('()').split(', '))})" \
+                if isinstance(target, cst.Tuple) else ""
+            if what.startswith(("the whole numbers", "the items of", "the values", "the keys", "the lines",
+                                "the pieces", "the (key, value)")):
+                head = f"For each {name} of {what}{unpack}:"
+            else:
+                head = f"For each {name} of {what}, from first to last{unpack}:"
         children: list = [("", self.body(statement.body))]
         if statement.orelse is not None:
-            children += [("", "If the loop finishes without a break, then:"), ("e", self.body(statement.orelse.body))]
+            children += [("", "If the loop finishes without leaving early, then:"), ("e", self.body(statement.orelse.body))]
         return head, children
 
     def try_(self, statement: cst.Try) -> tuple[str, list]:
@@ -235,9 +247,9 @@ class _Narrator:
         if isinstance(small, cst.Return):
             return self.return_(small, in_entry)
         if isinstance(small, cst.Break):
-            return "Break out of the innermost loop right away."
+            return "Leave the innermost loop now."
         if isinstance(small, cst.Continue):
-            return "Skip the rest of this round of the innermost loop and go straight to its next round."
+            return "Skip straight to the next round of the innermost loop."
         if isinstance(small, cst.Pass):
             return "Do nothing here."
         if isinstance(small, (cst.Nonlocal, cst.Global)):
@@ -264,6 +276,9 @@ class _Narrator:
             return self.start_stats(value)
         if len(targets) > 1:
             return f"Set {_join_words([say.place(t) for t in targets])} all to {say.value(value)}."
+        extreme = self.extreme(targets[0], value)
+        if extreme:
+            return extreme
         target = targets[0]
         if isinstance(target, (cst.Tuple, cst.List)):
             names = [say.target(e.value) for e in target.elements if isinstance(e, cst.Element)]
@@ -272,12 +287,14 @@ class _Narrator:
             if isinstance(value, (cst.Tuple, cst.List)) and len(value.elements) == len(names) and all(
                     isinstance(e, cst.Element) for e in value.elements):
                 pairs = [f"{n} to {say.value(e.value)}" for n, e in zip(names, value.elements)]
-                return f"At the same time (using the values from before this step), set {_join_words(pairs)}."
+                if _reads_any(value, target):
+                    return f"At the same time (using the values from before this step), set {_join_words(pairs)}."
+                return f"Set {_join_words(pairs)}."
             ordinals = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth"]
             if len(names) > len(ordinals):
                 raise Undescribable("unpacking into more than eight names")
-            parts = [f"{n} to its {ordinals[i]} item" for i, n in enumerate(names)]
-            return (f"Work out {say.value(value)}; it holds exactly {len(names)} items. Set {_join_words(parts)}.")
+            return (f"Set {_join_words(names)} to the {_join_words(ordinals[:len(names)])} items of "
+                    f"{say.value(value)} (it holds exactly {len(names)}).")
         if isinstance(target, cst.Subscript):
             return self.store(target, value)
         return f"Set {say.place(target)} to {say.value(value)}."
@@ -286,7 +303,8 @@ class _Narrator:
         say = self.say
         if len(target.slice) == 1 and isinstance(target.slice[0].slice, cst.Index):
             counter = isinstance(target.value, cst.Name) and target.value.value == self.stats
-            note = "" if counter else " (for a dictionary, adding the key if it is new)"
+            known = (say.kind(target.value) or "").split("[")[0] in ("list", "dict")
+            note = "" if counter or known else " (for a dictionary, adding the key if it is new)"
             return f"Set {say.place(target)} to {say.value(value)}{note}."
         if len(target.slice) == 1 and isinstance(target.slice[0].slice, cst.Slice):
             return f"Replace {say.place(target)} by the items of {say.grouped(value)}."
@@ -298,8 +316,27 @@ class _Narrator:
         for element in value.elements:
             if not isinstance(element, cst.DictElement) or not isinstance(element.key, cst.SimpleString):
                 raise Undescribable("a tracker dictionary with computed keys")
-            entries.append(f"{element.key.evaluated_value} set to {self.say.value(element.value)}")
-        return f"Start a dictionary called {self.stats} that keeps the counters {_join_words(entries)}."
+            entries.append((element.key.evaluated_value, self.say.value(element.value)))
+        if len({start for _, start in entries}) == 1:
+            return (f"Start the counter{'s' if len(entries) > 1 else ''} {_join_words([k for k, _ in entries])} "
+                    f"(kept in the dictionary {self.stats}) at {entries[0][1]}.")
+        return (f"Start the counters {_join_words([f'{k} at {v}' for k, v in entries])} (kept in the dictionary "
+                f"{self.stats}).")
+
+    def extreme(self, target: cst.BaseExpression, value: cst.BaseExpression) -> str | None:
+        """`x = max(x, e)`: "Raise x to e if that is larger." (for numbers, the same value either way)."""
+        if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value in ("max", "min")
+                and len(value.args) == 2 and not any(a.keyword or a.star for a in value.args)):
+            return None
+        first, second = (a.value for a in value.args)
+        other = second if first.deep_equals(target) else first if second.deep_equals(target) else None
+        if other is None:
+            return None
+        # max(x, e) keeps x unless e is larger; max(e, x) takes e on a tie
+        verb, size = ("Raise", "larger") if value.func.value == "max" else ("Lower", "smaller")
+        if other is first:
+            size = "at least as large" if size == "larger" else "at most as large"
+        return f"{verb} {self.say.place(target)} to {self.say.value(other)} if that is {size}."
 
     def augment(self, small: cst.AugAssign) -> str:
         kind = type(small.operator)
@@ -313,7 +350,7 @@ class _Narrator:
         target = self.say.place(small.target)
         value = self.say.grouped(small.value)
         if kind is cst.AddAssign and isinstance(small.value, (cst.SimpleString, cst.FormattedString)):
-            return f"Add {value} to the end of the text {target}."
+            return f"Add {value} to the end of {target}."
         if kind is cst.AddAssign and isinstance(small.value, (cst.List, cst.ListComp)):
             return f"Put every item of {value} at the end of the list {target}, in order."
         if kind in (cst.AddAssign, cst.SubtractAssign, cst.MultiplyAssign):
@@ -386,6 +423,11 @@ class _Narrator:
             owner = self.say.grouped(target.value)
             if isinstance(index, cst.Slice):
                 return f"Remove from {owner} its part {self.say.bounds(index)} (the items after it move up)."
+            kind = (self.say.kind(target.value) or "").split("[")[0]
+            if kind == "dict":
+                return f"Remove the key {self.say.grouped(index.value)} and its value from {owner}."
+            if kind == "list":
+                return f"Remove from {owner} the item at position {self.say.grouped(index.value)} (later items move up)."
             return (f"Remove from {owner} the item at position {self.say.grouped(index.value)} (the items after it "
                     f"move up; for a dictionary, remove that key and its value).")
         if isinstance(target, cst.Name):
@@ -408,11 +450,10 @@ class _Narrator:
         if in_entry and isinstance(value, cst.Tuple) and len(value.elements) == 2 and isinstance(
                 value.elements[1].value, cst.Name) and value.elements[1].value.value == self.stats:
             result = value.elements[0].value
-            return (f"You're done: stop here. The result is {say.value(result)}; hand it back together with "
-                    f"the {self.stats} dictionary.")
+            return f"Stop: the result is {say.value(result)}."
         if value is None:
-            return "Stop here; this gives back nothing (None)."
-        return f"Stop here and give back this value: {say.value(value)}."
+            return "Stop and give back None."
+        return f"Stop and give back {say.value(value)}."
 
 
 def _ends_block(statement) -> bool:
@@ -454,11 +495,15 @@ def describe(source: str, trackers: list[Tracker], input_types: dict[str, str], 
 
     Raises `Undescribable` when some construct cannot be said clearly in English."""
     module = cst.parse_module(source)
+    named = roles.assign(module, input_types, [t.name for t in trackers])
+    module = roles.rename(module, named.names)
+    trackers = [t.model_copy(update={"explanation": roles.rename_in_text(t.explanation, named.names)}) for t in trackers]
     functions = [s for s in module.body if isinstance(s, cst.FunctionDef)]
     entry = next(s for s in functions if s.name.value == "f")
     helpers = [s for s in functions if s is not entry]
     stats = _stats_name(entry)
-    narrator = _Narrator(stats, {t.name: t for t in trackers}, {h.name.value for h in helpers} | _nested(entry))
+    narrator = _Narrator(stats, {t.name: t for t in trackers}, {h.name.value for h in helpers} | _nested(entry),
+                         named.kinds)
     say = narrator.say
     params = cst_parameters(entry)
 
@@ -480,26 +525,24 @@ def describe(source: str, trackers: list[Tracker], input_types: dict[str, str], 
     fixed = [f for f in fixed if f]
     if fixed:
         inputs += " You can also use these fixed values: " + "; ".join(fixed) + "."
+    inputs = narrator.with_notes(inputs)
 
     steps = []
     for helper in helpers:
         if helper.decorators or helper.asynchronous:
             raise Undescribable("a decorated or async helper function")
-        steps.append(f"\nFirst, a helper you will use, called {helper.name.value}. It takes "
-                     f"{_param_list(cst_parameters(helper), say)}. Whenever it is called, it does this:")
+        steps.append(narrator.with_notes(f"\nA helper you will use, {helper.name.value}, takes "
+                                         f"{_param_list(cst_parameters(helper), say)} and does this:"))
         steps.extend(narrator.block(narrator.body(helper.body), "", in_entry=False))
         if not _ends_with_return(helper):
-            steps.append("If it reaches the end of these steps without stopping, it gives back None.")
-    steps.append("\nNow the main steps" + (", starting from your inputs:" if params else ":"))
+            steps.append("If it reaches the end of these steps, it gives back None.")
+    steps.append("\nThe main steps" + (", starting from your inputs:" if params else ":"))
     steps.extend(narrator.block(narrator.body(entry.body), "", in_entry=True))
     if not _ends_with_return(entry):
         steps.append("If you reach the end without stopping, the result is None.")
-    outputs = _outputs(trackers, stats, output_format, say)
+    outputs = narrator.with_notes(_outputs(trackers, stats, output_format, say))
 
-    logic = ["LOGICS: Here's how to work it out, step by step. Keep careful track of every variable as you go."]
-    if say.rules:
-        logic.append("These rules say exactly what some of the steps mean; the steps refer to them by number.")
-        logic.extend(say.rule_lines())
+    logic = ["LOGICS: Here's how to work it out, step by step, keeping careful track of every variable."]
     logic.extend(steps)
     return "\n\n".join([inputs, "\n".join(logic), outputs]) + "\n"
 
@@ -522,9 +565,9 @@ def _fixed(statement, say: Speaker) -> str:
 def _outputs(trackers: list[Tracker], stats: str, output_format: str, say: Speaker) -> str:
     lines = [f"- {t.name}: {_tracker_words(t, say)}." for t in trackers]
     counters = "this counter" if len(trackers) == 1 else f"these {len(trackers)} counters, each"
-    return (f"OUTPUTS: You end up with two things. First, the result you handed back, which is "
-            f"{type_words(output_format)}. Second, the dictionary {stats} with exactly {counters} holding the "
-            f"value the steps above leave in it:\n" + "\n".join(lines))
+    return (f"OUTPUTS: You end up with two things: the result, which is {type_words(output_format)}, and the "
+            f"dictionary {stats} with exactly {counters} holding the value the steps above leave in it:\n"
+            + "\n".join(lines))
 
 
 _FRAGMENT = re.compile(r"`([^`]*)`")
@@ -678,3 +721,44 @@ def uncovered(description: str, source: str, trackers: list[Tracker]) -> list[st
     words = set(re.findall(r"0[xob][0-9a-f]+|[A-Za-z_][A-Za-z_0-9]*|\d+(?:\.\d+)?(?:e[-+]?\d+)?", description, re.I))
     words |= {w.lower() for w in words if w[:1].isdigit()}
     return [name for name, forms in wanted if not forms & words]
+
+
+def _names_in(nodes) -> set[str]:
+    found: set[str] = set()
+
+    class Names(cst.CSTVisitor):
+        def visit_Name(self, node):
+            found.add(node.value)
+
+    for node in nodes:
+        node.visit(Names())
+    return found
+
+
+def _bound_in(body) -> set[str]:
+    """Names a block assigns to (anywhere inside it)."""
+    found: set[str] = set()
+
+    class Bound(cst.CSTVisitor):
+        def visit_AssignTarget(self, node):
+            found.update(_names_in([node.target]))
+
+        def visit_AugAssign(self, node):
+            found.update(_names_in([node.target]))
+
+        def visit_For(self, node):
+            found.update(_names_in([node.target]))
+
+    body.visit(Bound())
+    return found
+
+
+def _rebinds(body, args) -> bool:
+    """Does the loop body change a variable the range's bounds read? Then the reader must know the
+    bounds were fixed before the loop started."""
+    return bool(_names_in(args) & _bound_in(body))
+
+
+def _reads_any(value: cst.BaseExpression, target: cst.BaseExpression) -> bool:
+    """Does the right side of `a, b = x, y` read a name the left side sets?"""
+    return bool(_names_in([value]) & _names_in([target]))
