@@ -26,13 +26,11 @@ class Undescribable(ValueError):
 
 
 RULES = {  # one sentence each, said once, at the first step that needs it
-    "truth": "0, None, false and empty text, lists, tuples, dictionaries, sets or queues count as false; every "
-             "other value counts as true.",
-    "shortcut": "In \"A and B\" the part B is only checked when A holds, and in \"A or B\" only when A does not.",
-    "plus": "\"Plus\" joins two texts, lists or tuples end to end, and gives a decimal number as soon as one "
-            "side is a decimal number (2 plus 1.0 is 3.0).",
+    "truth": "0, None, false, empty text and empty collections count as false; anything else counts as true.",
+    "shortcut": "In \"A and B\", B is checked only if A holds; in \"A or B\", only if A does not.",
+    "plus": "\"Plus\" on two texts, lists or tuples joins them end to end.",
     "times": "A list, tuple or text times a whole number n is n copies of it joined end to end (nothing when n "
-             "is 0 or less), and a product is a decimal number as soon as one side is.",
+             "is 0 or less).",
     "floor": "\"Floor-divided by\" divides and rounds down toward minus infinity: 7 floor-divided by 2 is 3, "
              "-7 floor-divided by 2 is -4, and 7.5 floor-divided by 2 is 3.0.",
     "mod": "\"The remainder of a divided by b\" takes the sign of b: the remainder of -7 divided by 3 is 2, "
@@ -43,17 +41,16 @@ RULES = {  # one sentence each, said once, at the first step that needs it
     "bits": "Bitwise AND, OR and XOR work on binary digits (a negative number has endless leading 1s; on sets "
             "they keep the common items, all items, or the items in exactly one), and shifting left or right "
             "by n multiplies or floor-divides by 2 to the power n (-5 shifted right by 1 is -3).",
-    "index": "Positions count from 0, and a negative position counts back from the end (-1 is the last item).",
-    "slice": "A part from position i up to position j includes position i but not position j; a negative bound "
-             "has the length added to it first, a bound past either end stops at that end, and the part is "
-             "empty when its start is not before its end.",
-    "in": "\"x is in y\" means x equals an item of a list, tuple, set or queue, occurs as a run of characters "
-          "in a text, or is a key of a dictionary.",
-    "order": "Texts compare character by character by Unicode code point (digits before capitals before "
-             "lowercase letters, a text before any longer text it starts), and lists or tuples item by item.",
-    "minmax": "When several tie for smallest or largest, the first of them (in order) is the one taken.",
-    "sorted": "Sorting is stable: equal items (or items with equal keys) keep their order, also when sorting "
-              "from largest to smallest.",
+    "index": "Positions count from 0, and position -1 is the last item (-2 the one before).",
+    "slice": "A part from position i up to position j includes position i but not position j; a negative "
+             "bound has the length added to it first, a bound past either end stops at that end, and the part "
+             "is empty when its start is not before its end.",
+    "in": "\"x is in y\" means x equals an item of y, is a key of y for a dictionary, or occurs inside y for a text.",
+    "order": "Texts compare character by character by Unicode code point (digits, then capitals, then "
+             "lowercase; a text before any longer text it starts), lists and tuples item by item.",
+    "minmax": "On a tie for smallest or largest, the first of the tied items is taken.",
+    "sorted": "Sorting is stable: items with equal keys keep their order, also when sorting from largest to "
+              "smallest.",
     "round": "Rounding sends a value exactly halfway to the even neighbour (2.5 gives 2, 3.5 gives 4, -0.5 "
              "gives 0), to d decimals on the value as the computer stores it.",
     "int": "Turning a value into a whole number reads text of digits (sign and surrounding spaces allowed) as "
@@ -61,8 +58,8 @@ RULES = {  # one sentence each, said once, at the first step that needs it
     "str": "Written as text, a whole number is plain (-12 gives \"-12\"), a decimal number keeps at least one "
            "digit after the point (2.0 gives \"2.0\"), and true, false and None are \"True\", \"False\" and "
            "\"None\".",
-    "dict_order": "Going through a dictionary gives its keys in the order they were first added, and through a "
-                  "set its items in the order Python keeps them.",
+    "dict_order": "A dictionary gives its keys in the order they were first added, a set its items in Python's "
+                  "own order.",
     "heap": "A heap is a list from which taking out always removes the smallest item.",
     "range": "The numbers of the counting range are fixed before the loop starts, even if a step changes "
              "the variables in its bounds.",
@@ -312,13 +309,17 @@ class Speaker:
         if kind is cst.Modulo and isinstance(node.left, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
             raise Undescribable("printf-style text formatting with %")
         if kind is cst.Multiply and isinstance(node.left, cst.List) and len(node.left.elements) == 1:
-            self.rule("times")
-            return (f"a list of {self.grouped(node.right)} copies of {self.grouped(node.left.elements[0].value)} "
-                    f"(empty when that count is 0 or less)")
+            never_negative = isinstance(node.right, cst.Call) and isinstance(node.right.func, cst.Name) and \
+                node.right.func.value == "len" or (_int_value(node.right) or 0) > 0
+            return (f"a list of {self.grouped(node.right)} copies of {self.grouped(node.left.elements[0].value)}"
+                    + ("" if never_negative else " (empty when that count is 0 or less)"))
         if kind not in self._BINARY:
             raise Undescribable("the matrix-multiplication operator")
         template, rule = self._BINARY[kind]
         text = template.format(a=self.operand(node.left), b=self.operand(node.right))
+        if rule in ("plus", "times", None) and not (
+                self._maybe_text_or_sequence(node.left) and self._maybe_text_or_sequence(node.right)):
+            return text  # on numbers, plus, minus and times need no rule
         return text + self.cite(rule or "plus")
 
     def _boolean(self, node: cst.BooleanOperation, cond: bool) -> str:
@@ -372,7 +373,8 @@ class Speaker:
                 clauses.append(self._membership(left, right, verb))
             else:
                 if kind in (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual):
-                    if self._maybe_text_or_sequence(left) or self._maybe_text_or_sequence(right):
+                    # a number only compares with a number: one known number rules text out
+                    if self._maybe_text_or_sequence(left) and self._maybe_text_or_sequence(right):
                         self.rule("order")
                 clauses.append(f"{self.grouped(left)} {verb} {self.grouped(right)}")
             left = right
@@ -586,7 +588,7 @@ class Speaker:
         if isinstance(func, cst.Name):
             name = func.value
             if name in self.helpers:
-                return f"what the helper {name} gives back when called {self.call_with(call)}"
+                return f"the result of {name} {self.call_with(call)}"
             if name in _METHOD_FREE:
                 return self._builtin(name, call, cond)
             if name in ("heappush", "heappop", "heapify"):

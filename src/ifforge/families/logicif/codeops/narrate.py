@@ -18,7 +18,7 @@ import libcst as cst
 
 from ifforge.families.logicif.codeops import roles
 from ifforge.families.logicif.codeops.english import (Speaker, Undescribable, constant_truth, float_words, holds_code,
-                                                      is_constant)
+                                                      is_constant, loose)
 from ifforge.families.logicif.codeops.source import cst_parameters
 from ifforge.families.logicif.records import Tracker
 
@@ -62,7 +62,7 @@ class _Narrator:
     def block(self, statements, prefix: str, in_entry: bool) -> list[str]:
         lines: list[str] = []
         number = 0
-        for statement in statements:
+        for statement in _merge_settings(statements):
             for head, children in self.statement(statement, in_entry):
                 head = self.with_notes(head)
                 number += 1
@@ -85,6 +85,12 @@ class _Narrator:
 
     def statement(self, statement, in_entry: bool) -> list[tuple[str, list]]:
         """The numbered steps one statement becomes: (sentence, [(label, sub-statements or a line)])."""
+        if isinstance(statement, _Settings):
+            values = [self.say.value(value) for _, value, _ in statement.run]
+            parts = [f"{name} to {value}" for (name, _, _), value in zip(statement.run, values)]
+            if any(loose(value) for value in values):  # a value with its own commas: keep the parts apart
+                return [("Set " + "; ".join(parts) + ".", [])]
+            return [(f"Set {_join_words(parts)}.", [])]
         if isinstance(statement, cst.SimpleStatementLine):
             sentences = [self.small(small, in_entry) for small in statement.body if not _is_docstring_or_noop(small)]
             sentences = [s for s in sentences if s]
@@ -98,8 +104,8 @@ class _Narrator:
         if isinstance(statement, cst.FunctionDef):
             if statement.decorators or statement.asynchronous:
                 raise Undescribable("a decorated or async inner function")
-            return [(f"Define a helper {statement.name.value} taking {_param_list(cst_parameters(statement), self.say)} "
-                     f"(it can use and change the variables around it); when called, it does this:",
+            return [(f"Define a helper {statement.name.value} taking {_param_list(cst_parameters(statement), self.say)}; "
+                     f"when called, it does this:",
                      [("", self.body(statement.body))])]
         if isinstance(statement, cst.Try):
             return [self.try_(statement)]
@@ -132,6 +138,10 @@ class _Narrator:
                 steps.extend(self.statement(small_statement, in_entry))
             return steps
         head = f"If {self.say.condition(arms[0][0])}:"
+        if len(arms) == 1 and len(arms[0][1]) == 1 and isinstance(arms[0][1][0], cst.SimpleStatementLine):
+            [(sentence, _)] = self.statement(arms[0][1][0], in_entry) or [("", [])]
+            if sentence and sentence[0].isupper() and sentence[1:2].islower():
+                return [(f"{head[:-1]}, {sentence[0].lower()}{sentence[1:]}", [])]
         children: list = [("", arms[0][1])]
         letter = "a"
         for test, body in arms[1:]:
@@ -254,9 +264,9 @@ class _Narrator:
             return "Do nothing here."
         if isinstance(small, (cst.Nonlocal, cst.Global)):
             names = [n.name.value for n in small.names]
-            verb, noun = ("means", "variable") if len(names) == 1 else ("mean", "variables")
-            where = "of the steps around it" if isinstance(small, cst.Nonlocal) else "shared by every step"
-            return f"(From here on, {_join_words(names)} {verb} the {noun} {where}, not a new one.)"
+            where = "outer" if isinstance(small, cst.Nonlocal) else "shared"
+            return f"(Here {_join_words(names)} {'is the' if len(names) == 1 else 'are the'} {where} " \
+                   f"variable{'s' if len(names) > 1 else ''}, not a new one.)"
         if isinstance(small, (cst.Import, cst.ImportFrom)):
             return ""  # the module's functions are told in words where they are used
         if isinstance(small, cst.Raise):
@@ -399,7 +409,7 @@ class _Narrator:
         if isinstance(func, cst.Name) and func.value in ("heappush", "heappop", "heapify"):
             return self.heap_statement(func.value, call)
         if isinstance(func, cst.Name) and func.value in self.helpers:
-            return f"Call the helper {func.value} {say.call_with(call)} (what it gives back is not kept)."
+            return f"Call {func.value} {say.call_with(call)}."
         if isinstance(func, cst.Name) and func.value == "print":
             raise Undescribable("printing")
         return f"Work out {say.value(call)} (the result is not kept)."
@@ -762,3 +772,50 @@ def _rebinds(body, args) -> bool:
 def _reads_any(value: cst.BaseExpression, target: cst.BaseExpression) -> bool:
     """Does the right side of `a, b = x, y` read a name the left side sets?"""
     return bool(_names_in([value]) & _names_in([target]))
+
+
+def _plain_setting(statement) -> tuple[str, cst.BaseExpression, cst.SimpleStatementLine] | None:
+    """`name = value` alone on its line (not a counter, not an unpacking): (name, value, line)."""
+    if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1:
+        small = statement.body[0]
+        if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name) \
+                and not isinstance(small.value, cst.Dict) and not (
+                    isinstance(small.value, cst.Call) and isinstance(small.value.func, cst.Name)
+                    and small.value.func.value in ("max", "min")):
+            return small.targets[0].target.value, small.value, statement
+    return None
+
+
+def _merge_settings(statements) -> list:
+    """Runs of `x = ...` lines none of which reads a name set earlier in the run, as one line
+    `x, y = ..., ...`: told as one step ("Set x to 0, y to 1 and z to a new empty list.")."""
+    merged: list = []
+    run: list[tuple[str, cst.BaseExpression, cst.SimpleStatementLine]] = []
+
+    def flush():
+        if len(run) == 1:
+            merged.append(run[0][2])
+        elif run:
+            merged.append(_Settings(run=list(run)))
+        run.clear()
+
+    for statement in statements:
+        setting = _plain_setting(statement)
+        earlier = {name for name, _, _ in run}
+        if setting and not (_names_in([setting[1]]) & earlier) and setting[0] not in earlier:
+            run.append(setting)
+            continue
+        flush()
+        if setting:
+            run.append(setting)
+        else:
+            merged.append(statement)
+    flush()
+    return merged
+
+
+class _Settings:
+    """Several independent `name = value` lines told as one step."""
+
+    def __init__(self, run):
+        self.run = run

@@ -72,6 +72,11 @@ class _Survey(cst.CSTVisitor):
         self.facts: dict[str, _Facts] = {}
         self.known = kinds  # parameter kinds, to type what is taken out of them
         self.all_names: set[str] = set()
+        self.params: dict[str, list[str]] = {}  # helper -> its parameter names, in order
+        self.passed: dict[str, list[tuple[int | str, str | None]]] = {}  # helper -> (position or keyword, kind)
+        self.returns: dict[str, set[str | None]] = {}  # helper -> the kinds it gives back
+        self.inside: list[str] = []
+        self.closed: set[str] = set()  # helpers whose last step is a return
 
     def fact(self, name: str) -> _Facts:
         return self.facts.setdefault(name, _Facts())
@@ -128,7 +133,11 @@ class _Survey(cst.CSTVisitor):
                 kinds = {self.kind(a.value) for a in node.args}
                 if len(node.args) > 1 and len(kinds) == 1 and kinds & {"int", "float"}:
                     return kinds.pop()
+                if len(node.args) > 1 and kinds & {"int", "float", "number"}:
+                    return "number"  # a number only compares with numbers
                 return self.kind(node.args[0].value) if func.value == "abs" else None
+            if isinstance(func, cst.Name) and func.value in self.known:
+                return self.known[func.value]  # a helper that always gives back one kind
             if isinstance(func, cst.Name):
                 return {"len": "int", "int": "int", "ord": "int", "str": "str", "chr": "str", "float": "float",
                         "list": "list", "sorted": "list", "dict": "dict", "set": "set", "bool": "bool",
@@ -167,9 +176,32 @@ class _Survey(cst.CSTVisitor):
     def visit_Name(self, node: cst.Name) -> None:
         self.all_names.add(node.value)
 
-    def visit_Param(self, node: cst.Param) -> None:
-        if node.name.value not in self.known:
-            self.fact(node.name.value).kinds.append(None)
+    def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.inside.pop()
+
+    def visit_Return(self, node: cst.Return) -> None:
+        if self.inside:
+            self.returns.setdefault(self.inside[-1], set()).add(self.kind(node.value) if node.value else None)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.inside.append(node.name.value)
+        last = node.body.body[-1] if isinstance(node.body, cst.IndentedBlock) and node.body.body else None
+        if isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[-1], cst.Return):
+            self.closed.add(node.name.value)
+        if node.name.value != "f":
+            params = node.params
+            self.params[node.name.value] = [p.name.value for p in [*params.posonly_params, *params.params]]
+            for param in [*params.posonly_params, *params.params]:
+                if param.default is not None:
+                    self.fact(param.name.value).kinds.append(self.kind(param.default))
+            if params.star_arg or params.kwonly_params or params.star_kwarg:
+                for param in [*params.kwonly_params, params.star_arg, params.star_kwarg]:
+                    if isinstance(param, cst.Param):
+                        self.fact(param.name.value).kinds.append(None)
+
+    def visit_Lambda(self, node: cst.Lambda) -> None:
+        for param in node.params.params:
+            self.fact(param.name.value).kinds.append(None)
 
     def visit_Assign(self, node: cst.Assign) -> None:
         for target in node.targets:
@@ -225,7 +257,7 @@ class _Survey(cst.CSTVisitor):
             number, item = (e.value for e in target.elements)
             self.bind(number, None, "int")
             self.mark(number, "index")
-            self.bind(item, None, None)
+            self.bind(item, None, self.element(self.kind(source.args[0].value)) if source.args else None)
             self.mark(item, "element")
             return
         if isinstance(source, cst.Call) and isinstance(source.func, cst.Attribute) and source.func.attr.value == "items" \
@@ -236,9 +268,30 @@ class _Survey(cst.CSTVisitor):
             self.bind(value, None, None)
             self.mark(value, "entry")
             return
-        element = "str" if kind == "str" else _kind_of_type(kind[5:-1]) if kind and kind.startswith("list[") else None
-        self.bind(target, None, element)
+        self.bind(target, None, self.element(kind))
         self.mark(target, "char" if kind == "str" else "key" if kind == "dict" else "element")
+
+    def helper_returns(self) -> dict[str, _Facts]:
+        """Each helper's result as a pseudo-name `<g1>` with the kinds it gives back."""
+        return {f"<{helper}>": _Facts(kinds=list(kinds)) for helper, kinds in self.returns.items()
+                if helper in self.params and not _ends_open(helper, self)}
+
+    def helper_params(self) -> None:
+        """A helper's parameter has the kind of what every call passes it (unknown if a helper is
+        also passed around as a value: then its callers cannot all be seen)."""
+        for helper, names in self.params.items():
+            calls = self.passed.get(helper, [])
+            for index, name in enumerate(names):
+                given = [kind for where, kind in calls if where in (index, name, "*")]
+                escapes = helper in self.all_names and not calls
+                self.fact(name).kinds.extend(given if given and not escapes else [None])
+
+    @staticmethod
+    def element(kind: str | None) -> str | None:
+        """The kind of the items of something of this kind."""
+        if kind == "str":
+            return "str"
+        return _kind_of_type(kind[5:-1]) if kind and kind.startswith("list[") else None
 
     def mark(self, target: cst.BaseExpression, role: str) -> None:
         names = [target] if isinstance(target, cst.Name) else [e.value for e in getattr(target, "elements", [])]
@@ -248,6 +301,11 @@ class _Survey(cst.CSTVisitor):
 
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func
+        if isinstance(func, cst.Name):
+            calls = self.passed.setdefault(func.value, [])
+            for position, arg in enumerate(node.args):
+                where = arg.keyword.value if arg.keyword else position
+                calls.append(("*" if arg.star else where, self.kind(arg.value)))
         if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
             self.fact(func.value.value).methods.add(func.attr.value)
         dotted = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
@@ -303,6 +361,11 @@ def _role(facts: _Facts) -> str:
     return "other"
 
 
+def _ends_open(helper: str, survey: _Survey) -> bool:
+    """Can the helper run off its end (giving back None)? Then its result has no one kind."""
+    return helper not in survey.closed
+
+
 def _is_zero(node: cst.BaseExpression | None) -> bool:
     return isinstance(node, (cst.Integer, cst.Float)) and float(node.value.replace("_", "")) == 0
 
@@ -312,11 +375,15 @@ def assign(module: cst.Module, input_types: dict[str, str], tracker_keys: list[s
     params = {name: kind for name, kind in ((n, _kind_of_type(t)) for n, t in input_types.items()) if kind}
     survey = _Survey(dict(params))
     module.visit(survey)
-    # a second walk now that locals have kinds: loops over them and values taken from them type better
+    survey.helper_params()
+    # more walks now that locals have kinds: loops over them and values taken from them type better
     settled = _settled(survey.facts, params)
-    survey2 = _Survey(settled)
-    module.visit(survey2)
-    settled = _settled(survey2.facts, params)
+    for _ in range(3):
+        survey2 = _Survey(settled)
+        module.visit(survey2)
+        survey2.helper_params()
+        settled = _settled(survey2.facts, params)
+        settled.update({name[1:-1]: kind for name, kind in _settled(survey2.helper_returns(), {}).items()})
     taken = survey.all_names | set(tracker_keys) | set(dir(builtins)) | set(keyword.kwlist) | _AVOID
     used: dict[str, int] = {}
     names: dict[str, str] = {}
@@ -340,7 +407,7 @@ def _settled(facts: dict[str, _Facts], params: dict[str, str]) -> dict[str, str]
         kinds = set(fact.kinds)
         if len(kinds) == 1 and None not in kinds:
             settled[name] = kinds.pop()
-        elif kinds == {"int", "float"}:
+        elif kinds and kinds <= {"int", "float", "number"}:
             settled[name] = "number"
     return settled
 
