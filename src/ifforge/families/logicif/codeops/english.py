@@ -31,8 +31,8 @@ RULES = {  # one sentence each, said once, at the first step that needs it
     "plus": "\"Plus\" on two texts, lists or tuples joins them end to end.",
     "times": "A list, tuple or text times a whole number n is n copies of it joined end to end (nothing when n "
              "is 0 or less).",
-    "floor": "\"Floor-divided by\" divides and rounds down toward minus infinity: 7 floor-divided by 2 is 3, "
-             "-7 floor-divided by 2 is -4, and 7.5 floor-divided by 2 is 3.0.",
+    "floor": "\"Floor-divided by\" rounds the quotient down: -7 floor-divided by 2 is -4, 7.5 floor-divided "
+             "by 2 is 3.0.",
     "mod": "\"The remainder of a divided by b\" takes the sign of b: the remainder of -7 divided by 3 is 2, "
            "and of 7 divided by -3 is -2.",
     "truediv": "\"Divided by\" always gives a decimal number, even when it comes out even (6 divided by 3 is 2.0).",
@@ -41,10 +41,9 @@ RULES = {  # one sentence each, said once, at the first step that needs it
     "bits": "Bitwise AND, OR and XOR work on binary digits (a negative number has endless leading 1s; on sets "
             "they keep the common items, all items, or the items in exactly one), and shifting left or right "
             "by n multiplies or floor-divides by 2 to the power n (-5 shifted right by 1 is -3).",
-    "index": "Positions count from 0, and position -1 is the last item (-2 the one before).",
+    "index": "Positions count from 0; -1 is the last one, -2 the one before.",
     "slice": "A part from position i up to position j includes position i but not position j; a negative "
-             "bound has the length added to it first, a bound past either end stops at that end, and the part "
-             "is empty when its start is not before its end.",
+             "bound has the length added to it first, and bounds past the ends stop at the ends.",
     "in": "\"x is in y\" means x equals an item of y, is a key of y for a dictionary, or occurs inside y for a text.",
     "order": "Texts compare character by character by Unicode code point (digits, then capitals, then "
              "lowercase; a text before any longer text it starts), lists and tuples item by item.",
@@ -53,11 +52,9 @@ RULES = {  # one sentence each, said once, at the first step that needs it
               "smallest.",
     "round": "Rounding sends a value exactly halfway to the even neighbour (2.5 gives 2, 3.5 gives 4, -0.5 "
              "gives 0), to d decimals on the value as the computer stores it.",
-    "int": "Turning a value into a whole number reads text of digits (sign and surrounding spaces allowed) as "
-           "that number, cuts a decimal number toward zero (-2.7 gives -2), and gives 1 for true, 0 for false.",
-    "str": "Written as text, a whole number is plain (-12 gives \"-12\"), a decimal number keeps at least one "
-           "digit after the point (2.0 gives \"2.0\"), and true, false and None are \"True\", \"False\" and "
-           "\"None\".",
+    "int": "Turning text into a whole number reads its digits (a sign and surrounding spaces allowed); a "
+           "decimal number is cut toward zero (-2.7 gives -2).",
+    "str": "Written as text, 2.0 gives \"2.0\", true gives \"True\" and None gives \"None\".",
     "dict_order": "A dictionary gives its keys in the order they were first added, a set its items in Python's "
                   "own order.",
     "heap": "A heap is a list from which taking out always removes the smallest item.",
@@ -391,7 +388,12 @@ class Speaker:
             self.rule("in")
             where = "does not occur" if negative else "occurs"
             return f"{self.grouped(item)} {where} in the text {self.value(container)}"
-        return f"{self.grouped(item)} {verb} {self.grouped(container)}{self.cite('in')}"
+        kind = (self.kind(container) or "").split("[")[0]
+        if kind == "dict":
+            return f"{self.grouped(item)} {'is not' if negative else 'is'} a key of {self.grouped(container)}"
+        if kind not in ("list", "set", "tuple", "deque"):
+            self.rule("in")
+        return f"{self.grouped(item)} {verb} {self.grouped(container)}"
 
     # ---- containers -------------------------------------------------------------------------
     def _sequence(self, node) -> str:
@@ -529,10 +531,10 @@ class Speaker:
         if isinstance(owner, cst.Subscript):
             whole = f"({whole})"
         if isinstance(key, cst.UnaryOperation) and isinstance(key.operator, cst.Minus) and isinstance(key.expression, cst.Integer):
-            ordinal = {"1": "the last item", "2": "the second-to-last item"}.get(key.expression.value)
+            ordinal = {"1": "the last", "2": "the second-to-last"}.get(key.expression.value)
             if ordinal:
-                position = f"{position}, {ordinal}"
-        return f"the item of {whole} at position {position}"
+                position = f"{position} ({ordinal})"
+        return f"item {position} of {whole}"
 
     def _slice(self, owner: cst.BaseExpression, index: cst.Slice) -> str:
         whole = self.grouped(owner)
@@ -770,7 +772,8 @@ class Speaker:
             raise Undescribable("sorting with a computed reverse flag")
         down = bool(reverse is not None and constant_truth(reverse))
         direction = "from largest to smallest" if down else "from smallest to largest"
-        self.rule("order")
+        if keywords.get("key") is not None or self.kind(source) not in ("list[int]", "list[float]"):
+            self.rule("order")
         by = ""
         key = keywords.get("key")
         if key is not None and not (isinstance(key, cst.Name) and key.value == "None"):

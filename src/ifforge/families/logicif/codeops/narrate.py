@@ -259,7 +259,7 @@ class _Narrator:
         if isinstance(small, cst.Break):
             return "Leave the innermost loop now."
         if isinstance(small, cst.Continue):
-            return "Skip straight to the next round of the innermost loop."
+            return "Skip to the next round of the innermost loop."
         if isinstance(small, cst.Pass):
             return "Do nothing here."
         if isinstance(small, (cst.Nonlocal, cst.Global)):
@@ -462,8 +462,8 @@ class _Narrator:
             result = value.elements[0].value
             return f"Stop: the result is {say.value(result)}."
         if value is None:
-            return "Stop and give back None."
-        return f"Stop and give back {say.value(value)}."
+            return "Return None."
+        return f"Return {say.value(value)}."
 
 
 def _ends_block(statement) -> bool:
@@ -545,14 +545,14 @@ def describe(source: str, trackers: list[Tracker], input_types: dict[str, str], 
                                          f"{_param_list(cst_parameters(helper), say)} and does this:"))
         steps.extend(narrator.block(narrator.body(helper.body), "", in_entry=False))
         if not _ends_with_return(helper):
-            steps.append("If it reaches the end of these steps, it gives back None.")
+            steps.append("If it reaches the end of these steps, it returns None.")
     steps.append("\nThe main steps" + (", starting from your inputs:" if params else ":"))
     steps.extend(narrator.block(narrator.body(entry.body), "", in_entry=True))
     if not _ends_with_return(entry):
         steps.append("If you reach the end without stopping, the result is None.")
     outputs = narrator.with_notes(_outputs(trackers, stats, output_format, say))
 
-    logic = ["LOGICS: Here's how to work it out, step by step, keeping careful track of every variable."]
+    logic = ["LOGICS: Work it out step by step, keeping careful track of every variable."]
     logic.extend(steps)
     return "\n\n".join([inputs, "\n".join(logic), outputs]) + "\n"
 
@@ -575,9 +575,8 @@ def _fixed(statement, say: Speaker) -> str:
 def _outputs(trackers: list[Tracker], stats: str, output_format: str, say: Speaker) -> str:
     lines = [f"- {t.name}: {_tracker_words(t, say)}." for t in trackers]
     counters = "this counter" if len(trackers) == 1 else f"these {len(trackers)} counters, each"
-    return (f"OUTPUTS: You end up with two things: the result, which is {type_words(output_format)}, and the "
-            f"dictionary {stats} with exactly {counters} holding the value the steps above leave in it:\n"
-            + "\n".join(lines))
+    return (f"OUTPUTS: The result ({type_words(output_format)}) and the dictionary {stats} with exactly "
+            f"{counters} at its final value:\n" + "\n".join(lines))
 
 
 _FRAGMENT = re.compile(r"`([^`]*)`")

@@ -136,6 +136,9 @@ class _Survey(cst.CSTVisitor):
                 if len(node.args) > 1 and kinds & {"int", "float", "number"}:
                     return "number"  # a number only compares with numbers
                 return self.kind(node.args[0].value) if func.value == "abs" else None
+            if isinstance(func, cst.Name) and func.value in ("sorted", "list") and len(node.args) >= 1:
+                source = self.kind(node.args[0].value) or ""
+                return source if source.startswith("list[") else "list[str]" if source == "str" else "list"
             if isinstance(func, cst.Name) and func.value in self.known:
                 return self.known[func.value]  # a helper that always gives back one kind
             if isinstance(func, cst.Name):
