@@ -557,8 +557,8 @@ class Speaker:
         """Where a slice starts and stops, in words, citing the slice rule."""
         if index.step is not None:
             raise Undescribable("a slice with a step")
-        lower = None if index.lower is None else self.grouped(index.lower)
-        upper = None if index.upper is None else self.grouped(index.upper)
+        lower = None if index.lower is None else self.operand(index.lower)
+        upper = None if index.upper is None else self.operand(index.upper)
         if lower is None and upper is None:
             return "from the start to the end"
         cite = self.cite("slice")
@@ -590,7 +590,7 @@ class Speaker:
         if isinstance(func, cst.Name):
             name = func.value
             if name in self.helpers:
-                return f"the result of {name} {self.call_with(call)}"
+                return f"what {name} gives back {self.call_with(call)}"
             if name in _METHOD_FREE:
                 return self._builtin(name, call, cond)
             if name in ("heappush", "heappop", "heapify"):
