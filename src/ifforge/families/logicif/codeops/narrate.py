@@ -158,7 +158,7 @@ class _Narrator:
         if truth is True:
             head = "Repeat these steps until one of them leaves the loop or stops:"
         else:
-            head = f"While {self.say.condition(statement.test)} (checked before each round), repeat:"
+            head = f"While {self.say.condition(statement.test)}, repeat:"
         children: list = [("", self.body(statement.body))]
         if statement.orelse is not None:
             children += [("", "If the loop ends because the check failed (not by leaving it), then:"),
@@ -178,8 +178,7 @@ class _Narrator:
             if kind == "range" and not keywords:
                 if _rebinds(statement.body, args):
                     say.rule("range")
-                head = f"For each {name} {say.counting(args)}, in increasing order:" if len(args) < 3 else \
-                    f"For each {name} {say.counting(args)}:"
+                head = f"For each {name} {say.counting(args)}:"
             elif kind == "enumerate" and args and isinstance(target, cst.Tuple) and len(target.elements) == 2:
                 start = keywords.get("start", args[1] if len(args) > 1 else None)
                 first = say.grouped(start) if start is not None else "0"
@@ -204,11 +203,7 @@ class _Narrator:
                 say.rule("dict_order")
             unpack = f" (unpacking each item into {_join_words(say.target(target).strip('()').split(', '))})" \
                 if isinstance(target, cst.Tuple) else ""
-            if what.startswith(("the whole numbers", "the items of", "the values", "the keys", "the lines",
-                                "the pieces", "the (key, value)")):
-                head = f"For each {name} of {what}{unpack}:"
-            else:
-                head = f"For each {name} of {what}, from first to last{unpack}:"
+            head = f"For each {name} of {what}{unpack}, in order:"
         children: list = [("", self.body(statement.body))]
         if statement.orelse is not None:
             children += [("", "If the loop finishes without leaving early, then:"), ("e", self.body(statement.orelse.body))]
