@@ -312,9 +312,13 @@ class Speaker:
                     + ("" if never_negative else " (empty when that count is 0 or less)"))
         if kind not in self._BINARY:
             raise Undescribable("the matrix-multiplication operator")
+        if kind is cst.Subtract and "set" in ((self.kind(node.left) or "")[:3], (self.kind(node.right) or "")[:3]):
+            return f"the items of {self.operand(node.left)} that are not in {self.operand(node.right)}"
         template, rule = self._BINARY[kind]
         text = template.format(a=self.operand(node.left), b=self.operand(node.right))
-        if rule in ("plus", "times", None) and not (
+        if rule is None:
+            return text  # minus needs no rule
+        if rule in ("plus", "times") and not (
                 self._maybe_text_or_sequence(node.left) and self._maybe_text_or_sequence(node.right)):
             return text  # on numbers, plus, minus and times need no rule
         return text + self.cite(rule or "plus")

@@ -35,7 +35,7 @@ _AUG = {
     cst.BitXorAssign: "Replace {t} by the bitwise XOR of {t} and {v}{rule}.",
     cst.LeftShiftAssign: "Shift {t} left by {v} bits{rule}.", cst.RightShiftAssign: "Shift {t} right by {v} bits{rule}.",
 }
-_AUG_RULE = {cst.AddAssign: "plus", cst.SubtractAssign: "plus", cst.MultiplyAssign: "times",
+_AUG_RULE = {cst.AddAssign: "plus", cst.MultiplyAssign: "times",
              cst.DivideAssign: "truediv", cst.FloorDivideAssign: "floor", cst.ModuloAssign: "mod",
              cst.PowerAssign: "power"}
 _ENDS_BLOCK = (cst.Return, cst.Break, cst.Continue, cst.Raise)
@@ -349,8 +349,8 @@ class _Narrator:
             raise Undescribable("an in-place matrix multiplication")
         numeric = isinstance(small.value, (cst.Integer, cst.Float)) or (  # a counter only ever holds a number
             isinstance(small.target, cst.Subscript) and isinstance(small.target.value, cst.Name)
-            and small.target.value.value == self.stats)
-        rule = "" if numeric and kind in (cst.AddAssign, cst.SubtractAssign) else \
+            and small.target.value.value == self.stats) or self.say.kind(small.target) in ("int", "float", "number")
+        rule = "" if (numeric and kind is cst.AddAssign) or kind is cst.SubtractAssign else \
             self.say.cite(_AUG_RULE[kind]) if kind in _AUG_RULE else self.say.cite("bits")
         target = self.say.place(small.target)
         value = self.say.grouped(small.value)
@@ -395,6 +395,11 @@ class _Narrator:
                 ("setdefault", 1): "If {o} has no key {0}, store None under it.",
             }
             form = forms.get((method, len(args)))
+            if method == "update" and len(args) == 1 and (say.kind(func.value) or "").startswith("set"):
+                form = "Add every item of {0} to the set {o}."
+            elif method == "update" and len(args) == 1 and not (say.kind(func.value) or "").startswith("dict"):
+                form = ("Add every item of {0} to {o} (for a dictionary: copy every key and value of {0} into it, "
+                        "replacing values of keys it already has).")
             if form:
                 if method in ("pop",) and len(args) == 1:
                     say.rule("index")
