@@ -235,3 +235,20 @@ def test_a_model_description_that_quotes_code_is_asked_again_in_plain_english():
         text, problem = asyncio.run(ask())
         assert text == plain + "\n" and problem == ""
         assert "quotes code" in server.requests[1]["messages"][-1]["content"]
+
+
+def test_a_one_line_if_before_an_otherwise_says_which_check_the_otherwise_answers():
+    text = _text("if a > 1:\n    if a > 5:\n        a = 0\nelse:\n    a = 2\nreturn (a, stats)")
+    assert "2.1. If a is greater than 5, set a to 0." in text
+    assert "Otherwise (for step 2):" in text  # not the one-line check just above it
+    plain = _text("if a > 1:\n    if a > 5:\n        a = 0\n    a += 1\nelse:\n    a = 2\nreturn (a, stats)")
+    assert "Otherwise:" in plain  # with a step between them there is no doubt
+
+
+def test_a_rule_is_said_once_at_the_first_step_that_needs_it_and_never_as_a_preamble():
+    text = _text("v1 = a // 2\nv2 = v1 // 3\nreturn (v2 % 4, stats)")
+    steps = text.split("LOGICS:")[1]
+    assert text.count("rounds the quotient down") == 1 and text.count("takes the sign of b") == 1
+    first = next(line for line in steps.splitlines() if "floor-divided" in line)
+    assert "rounds the quotient down" in first  # the note sits on the step that first floor-divides
+    assert "Rule 1" not in text and "see rule" not in text

@@ -70,6 +70,9 @@ class _Narrator:
                 lines.append(f"{'   ' * prefix.count('.')}{label} {head}")
                 for child_prefix, child_statements in children:
                     if isinstance(child_statements, str):
+                        if child_statements.startswith("Otherwise") and _inline_if(lines[-1]):
+                            # the line above is a one-line "If ..., ...": say which check this answers
+                            child_statements = child_statements.replace("Otherwise", f"Otherwise (for step {label[:-1]})", 1)
                         lines.append(f"{'   ' * (prefix.count('.') + 1)}{child_statements}")
                     else:
                         lines.extend(self.block(child_statements, f"{label}{child_prefix}", in_entry))
@@ -299,7 +302,7 @@ class _Narrator:
             if len(names) > len(ordinals):
                 raise Undescribable("unpacking into more than eight names")
             return (f"Set {_join_words(names)} to the {_join_words(ordinals[:len(names)])} items of "
-                    f"{say.value(value)} (it holds exactly {len(names)}).")
+                    f"{say.grouped(value)} (it holds exactly {len(names)}).")
         if isinstance(target, cst.Subscript):
             return self.store(target, value)
         return f"Set {say.place(target)} to {say.value(value)}."
@@ -818,3 +821,9 @@ class _Settings:
 
     def __init__(self, run):
         self.run = run
+
+
+def _inline_if(line: str) -> bool:
+    """Is this numbered line a whole `if` told in one sentence ("3.2. If x is 0, add 1 to count.")?"""
+    text = re.sub(r"^\s*(?:[0-9a-z]+\.)+\s", "", line)
+    return text.startswith("If ") and not text.rstrip().endswith(":")

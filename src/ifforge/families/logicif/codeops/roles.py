@@ -318,7 +318,7 @@ class _Survey(cst.CSTVisitor):
 
 def _role(facts: _Facts) -> str:
     """The role of one variable, from its facts."""
-    kinds = set(facts.kinds)
+    kinds = {k.split("[")[0] if k else k for k in facts.kinds}  # `list[int]` plays the role of a list
     kind = kinds.pop() if len(kinds) == 1 else None
     if facts.loop and kind not in ("list", "dict", "set", "str") or facts.loop == "char":
         return facts.loop
