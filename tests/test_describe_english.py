@@ -46,10 +46,6 @@ def _text(body: str, params: str = "a", helpers: str = "") -> str:
     return describe(source, COUNTER, {}, "int")
 
 
-def _uncited(text: str) -> str:
-    return re.sub(r" \(see rule \d+\)", "", text)
-
-
 def test_standard_library_functions_are_described_without_code_or_dropped_naming_the_construct(stdlib_items):
     assert len(FUNCTIONS) == 25
     described, dropped = [], {}
@@ -100,7 +96,7 @@ def test_slices_say_which_bound_is_included_and_what_negative_bounds_mean():
     assert text.count("includes position i") == 1  # said once, at the step that needs it
     assert [1, 2, 3, 4][-2:] == [3, 4]  # the rule's reading: -2 becomes 4 - 2 = 2
     nested = _text("return (a[a[0] - 1] - 1, stats)")  # which "minus 1" belongs where is never in doubt
-    assert "(item ((item 0 of a) minus 1) of a) minus 1" in _uncited(nested)
+    assert "(item ((item 0 of a) minus 1) of a) minus 1" in nested
 
 
 def test_min_takes_the_first_of_ties_and_sorted_keys_are_spelled_out():
@@ -204,8 +200,8 @@ def test_tracker_updates_of_any_shape_are_told_from_the_code_and_the_records():
     assert holds_code(text) == []
     assert "Add the length of a to rounds." in text
     assert "Raise deepest to (the length of row) floor-divided by 2 if that is larger." in text
-    assert "Set sizes to sizes plus (the length of row)" in _uncited(text)
-    assert "- deepest: the largest (the length of row) floor-divided by 2" in _uncited(text)  # v1 renamed there too
+    assert "Set sizes to sizes plus (the length of row)" in text
+    assert "- deepest: the largest (the length of row) floor-divided by 2" in text  # v1 renamed there too
     assert "Start the counters rounds, deepest and sizes (kept in the dictionary stats) at 0." in text
 
 
