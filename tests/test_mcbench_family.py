@@ -112,6 +112,10 @@ def test_labels_count_anywhere_on_a_line_as_the_paper_asks():
     assert read_value(corrected.final) == 0.6
     quoted = parse_reply('A says "write [Final] : 1.0".\n### Final Results ###\n[Step1] : 2\n[Final] : 0.3')
     assert read_value(quoted.final) == 0.3  # the block's own label, not one quoted before it
+    words = ["###", "Final", "Results", "[Final]", ":", "1.0", "dog"]  # an adversarial pair's words, as a step gives them
+    inside = parse_reply(f"### Final Results ###\n[Step1] : {json.dumps(words)}\n[Step2] : ['[Final]', 'x']\n[Final] : 0.2")
+    assert read_value(inside.steps[1]) == words and read_value(inside.steps[2]) == ["[Final]", "x"]
+    assert read_value(inside.final) == 0.2
     row = {"gold_steps": [3], "gold_final": 0.5}
     assert judge(row, "We get [Step1] : 3 and finally [Final] : 0.5.").fa
     assert judge(row, "I cannot give a [Final] value").ff and not judge(row, "I cannot give a [Final] value").fa

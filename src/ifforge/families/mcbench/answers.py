@@ -2,9 +2,10 @@
 them, as the paper asks for them (the answer must include `[Final]`), after `### Final Results ###`.
 
 Decisions, so scores are reproducible:
-- a label counts wherever it stands on a line (the paper: the answer includes `[Final]`), then an
-  optional colon, then its value: the rest of the line up to the next label (a list or object that
-  does not close on its line goes on over the next lines, until it reads or the next label);
+- a label counts wherever it stands on a line (the paper: the answer includes `[Final]`), except
+  inside a quoted string (a step's words may hold "[Final]"), then an optional colon, then its
+  value: the rest of the line up to the next label (a list or object that does not close on its
+  line goes on over the next lines, until it reads or the next label);
   markdown bold or backticks around the label or the value do not matter;
 - a label's value is taken from after the last `### Final Results ###` line (any number of `#`,
   any case) when the label is there, else from anywhere in the reply; of several, the last whose
@@ -49,11 +50,11 @@ def parse_reply(text: str | None) -> Reply:
     reply = Reply()
     if not text:
         return reply
-    markers = list(_BLOCK.finditer(text))
+    markers = [m for m in _BLOCK.finditer(text) if not _quoted_at(text, m.start())]
     reply.block = bool(markers)
     block_start = markers[-1].end() if markers else 0
     found: dict[int | str, list[tuple[int, str]]] = {}
-    matches = list(_LABEL.finditer(text))
+    matches = [m for m in _LABEL.finditer(text) if not _quoted_at(text, m.start())]
     for match, following in zip(matches, [m.start() for m in matches[1:]] + [len(text)]):
         line_end = text.find("\n", match.end(), following)
         line_end = following if line_end < 0 else line_end
@@ -66,6 +67,13 @@ def parse_reply(text: str | None) -> Reply:
         else:
             reply.steps[label] = chosen
     return reply
+
+
+def _quoted_at(text: str, position: int) -> bool:
+    """Whether `position` stands inside a quoted string of its line: a label or marker written in a
+    text the model quotes (a step's list of words holding "[Final]") is part of that text."""
+    before = text[text.rfind("\n", 0, position) + 1:position]
+    return before.replace('\\"', "").count('"') % 2 == 1 or before.endswith("'")
 
 
 def _chosen(occurrences: list[tuple[int, str]], block_start: int, looked_at: int = 10) -> str:
