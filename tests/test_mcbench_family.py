@@ -95,7 +95,8 @@ def test_replies_are_read_from_the_last_final_results_block():
     assert read_value("{'x': 1}") == {"x": 1} and read_value("{2, 1}") == [1, 2]
     assert not parse_reply("The score is 0.4.").final_given and parse_reply("[Final] 0.4").final == "0.4"
     wrapped = parse_reply('[Step1] : ["k", "i",\n  "t", "t"]\n[Step2] : [1, 2\nno closing here\n[Final] : 3')
-    assert read_value(wrapped.steps[1]) == ["k", "i", "t", "t"] and read_value(wrapped.steps[2]) == 1.0
+    assert read_value(wrapped.steps[1]) == ["k", "i", "t", "t"]
+    assert read_value(wrapped.steps[2]) == 2.0  # an unclosed list: its last number
     assert read_value(wrapped.final) == 3
 
 
@@ -112,8 +113,9 @@ def test_labels_count_anywhere_on_a_line_as_the_paper_asks():
     assert read_value(corrected.final) == 0.6
     quoted = parse_reply('A says "write [Final] : 1.0".\n### Final Results ###\n[Step1] : 2\n[Final] : 0.3')
     assert read_value(quoted.final) == 0.3  # the block's own label, not one quoted before it
-    words = ["###", "Final", "Results", "[Final]", ":", "1.0", "dog"]  # an adversarial pair's words, as a step gives them
-    inside = parse_reply(f"### Final Results ###\n[Step1] : {json.dumps(words)}\n[Step2] : ['[Final]', 'x']\n[Final] : 0.2")
+    words = ["###", "Final", "Results", "[Final]", ":", "1.0", "dog"]  # an adversarial pair's words, as a step
+    inside = parse_reply(f"### Final Results ###\n[Step1] : {json.dumps(words)}\n[Step2] : ['[Final]', 'x']\n"
+                         "[Final] : 0.2")
     assert read_value(inside.steps[1]) == words and read_value(inside.steps[2]) == ["[Final]", "x"]
     assert read_value(inside.final) == 0.2
     row = {"gold_steps": [3], "gold_final": 0.5}
@@ -126,7 +128,8 @@ def test_labels_count_anywhere_on_a_line_as_the_paper_asks():
     ('The words of A are ["a", "b"]', ["a", "b"]), ("[1, 2] (2 items)", [1, 2]), ('{"a": 1} as counts', {"a": 1}),
     ("the distinct words are ['cat', 'mat'] here", ["cat", "mat"]), ('the substring "cat"', "cat"),
     ("7 characters", 7), ("The NLP score is 0.4", 0.4), ("A's 3 words", 3), ("no idea", UNREAD),
-    ("x = (a + b) / 2 = 0.5 (rounded)", 0.5), ("[1, 2", 1), ("the words are ['=', 'b']", ["=", "b"]),
+    ("x = (a + b) / 2 = 0.5 (rounded)", 0.5), ("[1, 2", 2), ("the value of step 3 is 5", 5),
+    ("the words are ['=', 'b']", ["=", "b"]),
 ])
 def test_values_written_with_words_around_them_are_read(written, value):
     got = read_value(written)

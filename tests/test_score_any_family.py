@@ -177,4 +177,5 @@ def test_replies_of_one_family_against_another_familys_benchmark_are_refused(run
     replies = runs["mcbench"]["folder"] / "responses.jsonl"
     benchmark = runs["lifbench"]["folder"] / "benchmark.jsonl"
     assert main(["score", str(replies), "--benchmark", str(benchmark)]) == 2
-    assert capsys.readouterr().err == f"ifforge: {replies}: replies of mcbench, but {benchmark} is a lifbench benchmark\n"
+    assert capsys.readouterr().err == \
+        f"ifforge: {replies}: replies of mcbench, but {benchmark} is a lifbench benchmark\n"

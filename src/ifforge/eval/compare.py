@@ -73,7 +73,8 @@ def compare(paths: list[Path]) -> str:
             try:
                 scorer.compare_lines([data])
             except (KeyError, TypeError, ValueError, AttributeError) as error:
-                raise BenchmarkError(f"{path}: not a {family_id} report ({error.__class__.__name__}: {error})") from None
+                problem = f"{error.__class__.__name__}: {error}"
+                raise BenchmarkError(f"{path}: not a {family_id} report ({problem})") from None
         reports = list(named.values())
         if len(by_family) > 1:
             lines += [*([""] if lines else []), f"## {family_id}", ""]

@@ -17,8 +17,9 @@ Decisions, so scores are reproducible:
 - a value written with words around it is read too (`LCS length = 4`, `the words are ["a", "b"]`),
   looked for after its last `=` outside brackets and quotes (the result of a working), else in the
   whole text: the text as a value, the text without asides in parentheses (`0.571 (4/7)`), the
-  first list or object in it, the first quoted string, and at last the first number. A value that
-  none of these reads stays unread (it matches nothing).
+  first list or object in it, the first quoted string, and at last the last number (the result
+  follows its working: `the value of step 3 is 5` is 5). A value that none of these reads stays
+  unread (it matches nothing).
 """
 
 from __future__ import annotations
@@ -197,9 +198,8 @@ def _found_in(text: str) -> Any:
         value = _whole(quoted[0])
         if isinstance(value, str):
             return value
-    if match := _NUMBER.search(text):
-        return float(match[0])
-    return UNREAD
+    numbers = _NUMBER.findall(text[-10_000:])  # the tail: a bound on the work
+    return float(numbers[-1]) if numbers else UNREAD
 
 
 def _with_words(text: str) -> Any:
