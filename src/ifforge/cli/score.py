@@ -23,6 +23,8 @@ def register(commands) -> None:
                         help="LogicIF: llm: where the rules find no answer, an LLM extracts it (needs --model)")
     parser.add_argument("--model", help="model for --extractor llm")
     parser.add_argument("--base-url", help="server for --extractor llm (default: OPENAI_BASE_URL)")
+    parser.add_argument("--rules", choices=["ifforge", "paper"], default="ifforge",
+                        help="paper: the original's own scorer (families that have one: ifeval-fc)")
     parser.add_argument("--out", help="folder for scores.parquet, report.md, plots (default: RESULTS_scored/)")
     parser.add_argument("--title")
     parser.set_defaults(run=run)
@@ -38,11 +40,14 @@ def run(args: argparse.Namespace) -> int:
         if args.extractor == "llm" and not args.model:
             raise BenchmarkError("--extractor llm needs --model (and --base-url or OPENAI_BASE_URL)")
         family, results, rows = read_results(Path(args.results), args.benchmark and Path(args.benchmark))
+        if args.rules not in family.rule_modes:
+            raise BenchmarkError(f"{args.results}: {family.id} has no `--rules {args.rules}` "
+                                 f"(it has: {', '.join(family.rule_modes)})")
     except BenchmarkError as error:
         return fail(error)
     settings = EvalSettings(model=args.model or "", base_url=args.base_url or os.environ.get("OPENAI_BASE_URL"),
                             api_key=os.environ.get("OPENAI_API_KEY"), strict_types=args.strict_types,
-                            extractor=args.extractor)
+                            extractor=args.extractor, rules=args.rules)
     scorer = family.scorer()
     cache = Path(Path(args.results).with_suffix("").as_posix() + "_extract_cache.sqlite")
     scorer.refine(results, rows, settings, cache)

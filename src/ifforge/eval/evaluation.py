@@ -40,6 +40,7 @@ class EvalSettings(BaseModel):
     requests_per_minute: int | None = None
     tokens_per_minute: int | None = None
     no_cache: bool = False
+    rules: Literal["ifforge", "paper"] = "ifforge"  # paper: the original's own scorer, for families that have one
     extractor: Literal["rules", "llm"] = "rules"  # llm: when the rules find no answer, an LLM extracts it
     extractor_model: str | None = None  # default: the evaluated model
     limit: int | None = Field(None, ge=1)  # only the first N tasks (all their cases)
@@ -193,6 +194,15 @@ def family_of(rows: list[dict[str, Any]], path: Path) -> str:
     if len(families) > 1:
         raise BenchmarkError(f"{path}: rows of several families {sorted(families)}; score one family at a time")
     return families.pop() if families else "logicif"
+
+
+def check_rule_mode(rows: list[dict[str, Any]], path: Path, mode: str) -> None:
+    """Refuse `--rules MODE` for a family that has no such scorer."""
+    from ifforge.families import get_family
+
+    family = get_family(family_of(rows, path))
+    if mode not in family.rule_modes:
+        raise BenchmarkError(f"{path}: {family.id} has no `--rules {mode}` (it has: {', '.join(family.rule_modes)})")
 
 
 def checked_rows(path: Path, required: tuple[str, ...] = ("task_id",)) -> list[dict[str, Any]]:

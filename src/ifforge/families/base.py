@@ -72,6 +72,8 @@ class Family:
     title: str = ""  # one line for `ifforge families`
     settings_class: type[Settings] = Settings
     llm_stages: tuple[str, ...] = ()  # stages that may use a model (names accepted by stage_models)
+    own_exports: dict[str, str] = {}  # export formats only this family writes: format -> module with `write`
+    rule_modes: tuple[str, ...] = ("ifforge",)  # with "paper": `--rules paper` scores as the original's own code
 
     def load(self, settings: Settings) -> Loaded:
         raise NotImplementedError

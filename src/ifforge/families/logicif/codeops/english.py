@@ -943,14 +943,17 @@ def _maybe_text_or_sequence(node: cst.BaseExpression) -> bool:
 
 # ---- what counts as code in a description ------------------------------------------------------
 _QUOTED = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+# what a minus between two operands looks like, not a dash between words ("row - which"): a number,
+# a one-letter name, a name with a digit or underscore (v1, g_2), or a closing bracket
+_OPERAND = r"(?:\b\d[\d.]*\b|\b[A-Za-z]\b|\b[A-Za-z_]*[\d_]\w*\b|\))"
 _CODE = [
     ("backtick", re.compile(r"`")),
     ("operator", re.compile(r"==|!=|<=|>=|//|\*\*|\+=|-=|\*=|/=|%=|:=|->|<<|>>")),
     ("comparison", re.compile(r"\w\s?[<>]\s?[\w(-]")),
     ("assignment", re.compile(r"\w\s?=\s?[\w(\[{\"'-]")),
-    ("arithmetic", re.compile(r"\w\s?[+*%]\s?[\w(]|\w \- [\w(]|\w / \w")),
-    ("call", re.compile(r"\b[A-Za-z_]\w*\(")),
-    ("method or attribute", re.compile(r"\b(?!e\.g\b|i\.e\b)[A-Za-z_]\w*\.[A-Za-z_]\w*")),
+    ("arithmetic", re.compile(r"\w\s?[+*%]\s?[\w(]|" + _OPERAND + r" \- (?:\(|" + _OPERAND + r")|\w / \w")),
+    ("call", re.compile(r"\b[A-Za-z_]\w*\((?!e?s\))")),  # not a plural in brackets: "square(s)"
+    ("method or attribute", re.compile(r"\b(?!e\.g\b|i\.e\b|[A-Za-z]\.[A-Za-z]\.)[A-Za-z_]\w*\.[A-Za-z_]\w*")),
     ("subscript", re.compile(r"\w\[|\[[^\]\s]*:[^\]\s]*\]")),
     ("braces", re.compile(r"[{}]")),
     ("keyword", re.compile(r"\blambda\b|\bdef\b|\belif\b|\bTrue\b|\bFalse\b")),
