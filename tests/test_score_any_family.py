@@ -179,3 +179,13 @@ def test_replies_of_one_family_against_another_familys_benchmark_are_refused(run
     assert main(["score", str(replies), "--benchmark", str(benchmark)]) == 2
     assert capsys.readouterr().err == \
         f"ifforge: {replies}: replies of mcbench, but {benchmark} is a lifbench benchmark\n"
+
+
+def test_ifeval_fc_replies_are_scored_by_the_papers_rules_on_request(runs, capsys):
+    base = runs["ifeval-fc"]["folder"]
+    paths = [str(base / "bare.jsonl"), "--benchmark", str(base / "benchmark.jsonl")]
+    report = _score([*paths, "--rules", "paper"], base / "paper", capsys)
+    assert report["rules"] == "paper" and report["overall"]["cases"] == runs["ifeval-fc"]["expected"]["cases"]
+    mcbench = runs["mcbench"]["folder"] / "responses.jsonl"
+    assert main(["score", str(mcbench), "--rules", "paper"]) == 2
+    assert "mcbench has no `--rules paper` (it has: ifforge)" in capsys.readouterr().err
