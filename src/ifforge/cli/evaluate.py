@@ -35,7 +35,7 @@ def register(commands) -> None:
     parser.add_argument("--no-progress", action="store_true")
     parser.add_argument("--rules", choices=["ifforge", "paper"],
                         help="ifforge (default): our checkers; paper: the original's own scorer, verdict for verdict "
-                             "(families that have one: ifeval-fc)")
+                             "(families that have one: ifeval-fc; lifbench, on rows from ifforge convert lifbench)")
     parser.add_argument("--extractor", choices=["rules", "llm"],
                         help="rules (default): last JSON answer, then LogicIF's **Output:**/**Statistics:**; "
                              "llm: also an LLM's extraction where the rules find none (reported apart)")
@@ -74,6 +74,7 @@ def run(args: argparse.Namespace) -> int:
         EvalSettings,
         RequestsFailed,
         check_rule_mode,
+        check_rules,
         dry_run,
         limit_tasks,
         load_rows,
@@ -88,6 +89,7 @@ def run(args: argparse.Namespace) -> int:
         rows_path, version = locate(Path(args.benchmark), args.split)
         rows = limit_tasks(load_rows(rows_path, args.expressions), settings.limit)  # checked for their family
         check_rule_mode(rows, rows_path, settings.rules)
+        check_rules(rows, settings.rules, rows_path)  # and every row can be scored under them
     except (BenchmarkError, ValidationError, UnknownFamily) as error:
         return fail(error)
     if args.dry_run:

@@ -57,7 +57,7 @@ def task_export(args: argparse.Namespace) -> int:
     """The benchmark (or its reviewed subset) as a task another harness runs."""
     from dataclasses import replace
 
-    from ifforge.eval.evaluation import BenchmarkError, check_rule_mode
+    from ifforge.eval.evaluation import BenchmarkError, check_rule_mode, check_rules
     from ifforge.exports import export
     from ifforge.exports.benchmark import read_benchmark
 
@@ -65,6 +65,7 @@ def task_export(args: argparse.Namespace) -> int:
         benchmark = read_benchmark(Path(args.version), args.split, args.expressions, args.verified_only,
                                    min_reviewers=args.min_reviewers)
         check_rule_mode(benchmark.rows, benchmark.source, args.rules)
+        check_rules(benchmark.rows, args.rules, benchmark.source)
         if args.rules != "ifforge":  # each row carries the mode its family's checker scores it by
             benchmark = replace(benchmark, rows=[{**row, "rules": args.rules} for row in benchmark.rows])
         out = Path(args.out) if args.out else benchmark.source.parent / "exports" / args.format / benchmark.name

@@ -24,7 +24,7 @@ def register(commands) -> None:
     parser.add_argument("--model", help="model for --extractor llm")
     parser.add_argument("--base-url", help="server for --extractor llm (default: OPENAI_BASE_URL)")
     parser.add_argument("--rules", choices=["ifforge", "paper"], default="ifforge",
-                        help="paper: the original's own scorer (families that have one: ifeval-fc)")
+                        help="paper: the original's own scorer (families that have one: ifeval-fc, lifbench)")
     parser.add_argument("--out", help="folder for scores.parquet, report.md, plots (default: RESULTS_scored/)")
     parser.add_argument("--title")
     parser.set_defaults(run=run)
@@ -34,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
     import os
     import sys
 
-    from ifforge.eval.evaluation import BenchmarkError, EvalSettings, read_results
+    from ifforge.eval.evaluation import BenchmarkError, EvalSettings, check_rules, read_results
 
     try:
         if args.extractor == "llm" and not args.model:
@@ -43,6 +43,8 @@ def run(args: argparse.Namespace) -> int:
         if args.rules not in family.rule_modes:
             raise BenchmarkError(f"{args.results}: {family.id} has no `--rules {args.rules}` "
                                  f"(it has: {', '.join(family.rule_modes)})")
+        if rows:
+            check_rules(rows, args.rules, Path(args.benchmark))
     except BenchmarkError as error:
         return fail(error)
     settings = EvalSettings(model=args.model or "", base_url=args.base_url or os.environ.get("OPENAI_BASE_URL"),

@@ -226,6 +226,16 @@ def checked_rows(path: Path, required: tuple[str, ...] = ("task_id",)) -> list[d
     return rows
 
 
+def check_rules(rows: list[dict[str, Any]], rules: str, path: Path) -> None:
+    """Refuse, before anything is asked, rows the chosen rules cannot score (one line naming the row)."""
+    from ifforge.families import get_family
+
+    for number, row in enumerate(rows, 1):
+        problem = get_family(row.get("family", "logicif")).rules_problem(row, rules)
+        if problem:
+            raise BenchmarkError(f"{path}: row {number} ({row.get('task_id')}): {problem}")
+
+
 def load_rows(path: Path, expressions: str = "original") -> list[dict[str, Any]]:
     """The cases to ask: the split's rows, or (with expressions) those tasks under each chosen expression."""
     rows = checked_rows(path)

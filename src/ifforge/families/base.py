@@ -133,6 +133,10 @@ class Family:
             return problem
         return f"no answer field (one of {', '.join(scorer.answers)})"
 
+    def rules_problem(self, row: dict[str, Any], rules: str) -> str | None:
+        """Why `row` cannot be scored under `rules` (`--rules paper` may need the original's fields), or None."""
+        return None
+
     def check_rows(self, rows: list[dict[str, Any]]) -> None:
         """Refuse rows this family cannot score (raise `BenchmarkError` naming the row and field),
         before anything is asked."""

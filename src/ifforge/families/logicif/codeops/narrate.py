@@ -460,6 +460,8 @@ def describe(source: str, trackers: list[Tracker], input_types: dict[str, str], 
     stats = _stats_name(entry)
     narrator = _Narrator(stats, {t.name: t for t in trackers}, {h.name.value for h in helpers} | _nested(entry))
     say = narrator.say
+    say.patterns, say.bound = _patterns(module)
+    say.classes = {s.name.value for s in module.body if isinstance(s, cst.ClassDef)}
     params = cst_parameters(entry)
 
     if params:
@@ -504,6 +506,57 @@ def describe(source: str, trackers: list[Tracker], input_types: dict[str, str], 
     return "\n\n".join([inputs, "\n".join(logic), outputs]) + "\n"
 
 
+def _patterns(module: cst.Module) -> tuple[set[str], dict[str, cst.Attribute]]:
+    """Names only ever bound to a compiled regular expression (or None before it is made), and
+    module-level names bound to a method of one (`_find = re.compile(...).search`)."""
+    values: dict[str, list[cst.BaseExpression]] = {}
+
+    class Assigned(cst.CSTVisitor):
+        def visit_Assign(self, node: cst.Assign) -> None:
+            for target in node.targets:
+                if isinstance(target.target, cst.Name):
+                    values.setdefault(target.target.value, []).append(node.value)
+                else:
+                    for name in _names_in(target.target):
+                        values.setdefault(name, []).append(target.target)
+
+    module.visit(Assigned())
+
+    def compiled(value) -> bool:
+        return isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and \
+            isinstance(value.func.value, cst.Name) and value.func.value.value == "re" and value.func.attr.value == "compile"
+
+    patterns = {name for name, found in values.items()
+                if any(compiled(v) for v in found) and all(compiled(v) or (isinstance(v, cst.Name) and v.value == "None")
+                                                          for v in found)}
+    bound = {name: found[0] for name, found in values.items()
+             if len(found) == 1 and isinstance(found[0], cst.Attribute) and (compiled(found[0].value) or (
+                 isinstance(found[0].value, cst.Name) and found[0].value.value in patterns))}
+    return patterns, bound
+
+
+def _names_in(node: cst.BaseExpression) -> list[str]:
+    if isinstance(node, cst.Name):
+        return [node.value]
+    if isinstance(node, (cst.Tuple, cst.List)):
+        return [n for e in node.elements for n in _names_in(e.value)]
+    return []
+
+
+_ERROR_BASES = ("Error", "Exception", "Warning")
+
+
+def _error_class(statement: cst.ClassDef, errors: set[str]) -> str | None:
+    """`X is a kind of error ...` for a class that only names a kind of error (what its methods do
+    shapes only the error's message, which no step reads), else None."""
+    bases = [a.value for a in statement.bases]
+    if not bases or not all(isinstance(b, cst.Name) and (b.value.endswith(_ERROR_BASES) or b.value in errors)
+                            for b in bases):
+        return None
+    names = " and ".join(b.value for b in bases)
+    return f"{statement.name.value} is a kind of error of its own, a special case of {names}"
+
+
 def _fixed(statement, say: Speaker) -> str:
     """A module-level line (a constant, an import) as a fixed value, or nothing for an import."""
     if isinstance(statement, cst.SimpleStatementLine):
@@ -516,7 +569,13 @@ def _fixed(statement, say: Speaker) -> str:
                 continue
             raise Undescribable("a module-level statement other than a constant or an import")
         return "; ".join(parts)
-    raise Undescribable("a module-level class or compound statement")
+    if isinstance(statement, cst.ClassDef):
+        errors = {name for name in say.classes}
+        described = _error_class(statement, errors)
+        if described:
+            return described
+        raise Undescribable("a module-level class other than a kind of error")
+    raise Undescribable("a module-level compound statement")
 
 
 def _outputs(trackers: list[Tracker], stats: str, output_format: str, say: Speaker) -> str:
