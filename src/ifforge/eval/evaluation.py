@@ -40,6 +40,7 @@ class EvalSettings(BaseModel):
     requests_per_minute: int | None = None
     tokens_per_minute: int | None = None
     no_cache: bool = False
+    rules: Literal["ifforge", "paper"] = "ifforge"  # paper: the original's own scorer, for families that have one
     extractor: Literal["rules", "llm"] = "rules"  # llm: when the rules find no answer, an LLM extracts it
     extractor_model: str | None = None  # default: the evaluated model
     limit: int | None = Field(None, ge=1)  # only the first N tasks (all their cases)
@@ -95,14 +96,49 @@ def locate_report(given: Path) -> Path:
     return path
 
 
-def read_results(path: Path) -> list[dict[str, Any]]:
-    """Responses produced elsewhere, to score: rows that each carry an answer field (ours or LogicIF's)."""
-    results = load_rows(Path(path))
-    answer_fields = ("response", "llm_response", "llm_output")
-    missing = next((i for i, r in enumerate(results, 1) if not any(k in r for k in answer_fields)), None)
-    if missing:
-        raise BenchmarkError(f"{path}:{missing}: no answer field (one of {', '.join(answer_fields)})")
-    return results
+def read_results(path: Path, benchmark: Path | None = None) -> tuple[Any, list[dict[str, Any]], list[dict[str, Any]]]:
+    """Replies produced elsewhere, to score without asking anything (`ifforge score`): (their family,
+    the replies, the benchmark row of each reply; none without `benchmark`). The family is the
+    replies' `family` (else the benchmark's; LogicIF's own result files carry none). With a
+    benchmark, each reply is matched to its row by the scorer's `keys` and gains what the scorer
+    carries of it that the reply lacks. The first reply that cannot be scored is one
+    `BenchmarkError` naming the file, the line and the field."""
+    from ifforge.families import UnknownFamily, get_family
+
+    numbered = numbered_rows(Path(path))
+    for number, result in numbered:
+        if not isinstance(result.get("family", "logicif"), str):
+            raise BenchmarkError(f"{path}:{number}: field 'family' must be text, the family's id")
+    results = [result for _, result in numbered]
+    rows_path = locate(Path(benchmark), "full")[0] if benchmark is not None else None
+    rows = load_rows(rows_path) if rows_path is not None else []
+    given = any("family" in result for result in results)
+    family_id = family_of(results, path) if given or not rows else family_of(rows, rows_path)
+    if rows and family_of(rows, rows_path) != family_id:
+        raise BenchmarkError(f"{path}: replies of {family_id}, but {rows_path} is a {family_of(rows, rows_path)} "
+                             "benchmark")
+    try:
+        family = get_family(family_id)
+    except UnknownFamily as error:
+        raise BenchmarkError(f"{path}: {error}") from None
+    scorer = family.scorer()
+    if scorer.needs_rows and not rows:
+        raise BenchmarkError(f"{path}: {family_id} replies are scored against their benchmark's rows: "
+                             "give --benchmark")
+    index = {scorer.key(row): row for row in rows}
+    matched = []
+    for number, result in numbered:
+        if rows:
+            row = index.get(scorer.key(result))
+            if row is None:
+                named = ", ".join(f"{key} {result.get(key)!r}" for key in scorer.keys)
+                raise BenchmarkError(f"{path}:{number}: no row with {named} in {rows_path}")
+            result.update({key: value for key, value in scorer.carry(row).items() if key not in result})
+            matched.append(row)
+        problem = family.result_problem(result)
+        if problem:
+            raise BenchmarkError(f"{path}:{number}: {problem}")
+    return family, results, matched
 
 
 def benchmark_check(rows_path: Path, version: Path) -> dict[str, Any]:
@@ -160,6 +196,15 @@ def family_of(rows: list[dict[str, Any]], path: Path) -> str:
     return families.pop() if families else "logicif"
 
 
+def check_rule_mode(rows: list[dict[str, Any]], path: Path, mode: str) -> None:
+    """Refuse `--rules MODE` for a family that has no such scorer."""
+    from ifforge.families import get_family
+
+    family = get_family(family_of(rows, path))
+    if mode not in family.rule_modes:
+        raise BenchmarkError(f"{path}: {family.id} has no `--rules {mode}` (it has: {', '.join(family.rule_modes)})")
+
+
 def checked_rows(path: Path, required: tuple[str, ...] = ("task_id",)) -> list[dict[str, Any]]:
     """Rows of a JSONL file that their family can score: the first row it cannot is one
     `BenchmarkError` naming the file, the line and the field, before anything is asked."""
@@ -179,6 +224,16 @@ def checked_rows(path: Path, required: tuple[str, ...] = ("task_id",)) -> list[d
         if problem:
             raise BenchmarkError(f"{path}:{number}: {problem}")
     return rows
+
+
+def check_rules(rows: list[dict[str, Any]], rules: str, path: Path) -> None:
+    """Refuse, before anything is asked, rows the chosen rules cannot score (one line naming the row)."""
+    from ifforge.families import get_family
+
+    for number, row in enumerate(rows, 1):
+        problem = get_family(row.get("family", "logicif")).rules_problem(row, rules)
+        if problem:
+            raise BenchmarkError(f"{path}: row {number} ({row.get('task_id')}): {problem}")
 
 
 def load_rows(path: Path, expressions: str = "original") -> list[dict[str, Any]]:
