@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from ifforge.core.llm import LLM, LLMConfig
+from ifforge.core.llm_client import LLM, LLMConfig
 from ifforge.core.settings import SettingsError
 from ifforge.core.untrusted import InputError
 from ifforge.eval.evaluation import EvalSettings

@@ -17,17 +17,9 @@ from pathlib import Path
 import pytest
 
 from ifforge.core import jsontext
-from ifforge.core.llm import (
-    LLM,
-    LLMConfig,
-    LLMUnavailable,
-    ResponseCache,
-    Stopped,
-    close_hub,
-    hub_for,
-    resume_requests,
-    stop_requests,
-)
+from ifforge.core.llm_cache import ResponseCache
+from ifforge.core.llm_client import LLM, LLMConfig, LLMUnavailable, resume_requests, stop_requests, Stopped
+from ifforge.core.llm_hub import close_hub, hub_for
 from ifforge.eval.evaluation import EvalSettings, RequestsFailed
 from ifforge.families.logicif.scoring import score_frame
 from ifforge.families import get_family
@@ -124,7 +116,7 @@ def test_a_200_without_an_answer_is_a_failed_request_retried_then_asked_again_ne
     old = ResponseCache(tmp_path / "old.sqlite")
     with StubServer(lambda request: Answer(content="")) as server:
         llm = _llm(server, old, max_retries=0)
-        from ifforge.core.llm import request_key
+        from ifforge.core.llm_cache import request_key
 
         old.put(request_key(llm.config, [{"role": "user", "content": "hi"}], None, {}), "m", "", 1, 0)
         with pytest.raises(LLMUnavailable):
@@ -136,7 +128,7 @@ def test_a_200_without_an_answer_is_a_failed_request_retried_then_asked_again_ne
 def test_an_empty_reply_in_a_generate_stage_is_lost_not_cached_and_asked_again(tmp_path):
     """A stage falls back when the model fails (as LogicIF's stages do); a fallback after a 200
     without an answer must not be cached as the item's outcome."""
-    from ifforge.core.llm import LLMError
+    from ifforge.core.llm_client import LLMError
     from ifforge.core.records import Outcome
     from ifforge.core.runner import Stage, run_items
     from ifforge.core.store import ItemCache

@@ -13,7 +13,8 @@ from typing import Any
 
 import pandas as pd
 
-from ifforge.core.llm import LLM, LLMError, ResponseCache
+from ifforge.core.llm_cache import ResponseCache
+from ifforge.core.llm_client import LLM, LLMError
 from ifforge.core.store import atomic_path, atomic_write
 
 Row = dict[str, Any]

@@ -14,7 +14,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ifforge.core.llm import LLMConfig, ResponseCache
+from ifforge.core.llm_cache import ResponseCache
+from ifforge.core.llm_client import LLMConfig
 from ifforge.core.store import file_hash, latest_version
 from ifforge.core.untrusted import BadValue, parse_json, read_lines
 
@@ -255,7 +256,7 @@ def finish_run(run: dict[str, Any] | None, results: list[dict[str, Any]], settin
 def dry_run(rows: list[dict[str, Any]], settings: EvalSettings, cache_path: Path | None) -> dict[str, Any]:
     """What a run would send, sending nothing: requests, how many the cache already answers, and an
     estimate of tokens (4 characters a token; replies at most `max_tokens`) and of cost."""
-    from ifforge.core.llm import request_key
+    from ifforge.core.llm_cache import request_key
     from ifforge.families import get_family
 
     config = settings.llm_config()

@@ -22,7 +22,7 @@ from ifforge.eval.report import run_lines, table_lines
 if TYPE_CHECKING:
     import pandas as pd
 
-    from ifforge.core.llm import LLM
+    from ifforge.core.llm_client import LLM
 
 Row = dict[str, Any]
 

@@ -19,7 +19,8 @@ from typing import Any, Literal
 import pandas as pd
 from pydantic import BaseModel, Field
 
-from ifforge.core.llm import LLM, LLMError, ResponseCache
+from ifforge.core.llm_cache import ResponseCache
+from ifforge.core.llm_client import LLM, LLMError
 from ifforge.core.prompts import load_prompt
 from ifforge.core.store import atomic_write
 from ifforge.eval.asking import usage, user_messages

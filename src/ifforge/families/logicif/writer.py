@@ -3,7 +3,7 @@ the three parts INPUTS: / LOGICS: / OUTPUTS: and quotes no code, a bounded numbe
 
 from __future__ import annotations
 
-from ifforge.core.llm import LLM, LLMError
+from ifforge.core.llm_client import LLM, LLMError
 from ifforge.core.prompts import load_prompt
 from ifforge.families.logicif.codeops import english
 from ifforge.families.logicif.configs import DescribeConfig
