@@ -179,7 +179,7 @@ def test_every_familys_evaluate_scores_hostile_replies_keeps_failures_apart_and_
     for family_id, rows in family_rows.items():
         family, folder = get_family(family_id), tmp_path / family_id
         with StubServer(_flaky) as server:
-            settings = EvalSettings(model="m", base_url=server.url, api_key="k", max_retries=0)
+            settings = EvalSettings(model="m", base_url=server.url, api_key="k", llm_max_retries=0)
             summary = family.evaluate(rows, settings, folder / "cache.sqlite", folder / "run1", "t")
             assert (folder / "run1" / "report.md").exists()
             results = [json.loads(line) for line in (folder / "run1" / "responses.jsonl").read_text().splitlines()]
@@ -203,7 +203,7 @@ def test_every_familys_evaluate_scores_hostile_replies_keeps_failures_apart_and_
 
 def test_every_familys_evaluate_with_every_request_failed_still_writes_its_report(family_rows, tmp_path):
     with StubServer(lambda request: Answer(status=503)) as server:
-        settings = EvalSettings(model="m", base_url=server.url, api_key="k", max_retries=0, no_cache=True)
+        settings = EvalSettings(model="m", base_url=server.url, api_key="k", llm_max_retries=0, no_cache=True)
         for family_id, rows in family_rows.items():
             summary = get_family(family_id).evaluate(rows, settings, tmp_path / "c.sqlite", tmp_path / family_id, "t")
             assert summary["request_failures"] > 0 and (tmp_path / family_id / "report.md").exists(), family_id
@@ -217,7 +217,7 @@ def test_the_evaluate_flow_with_every_request_failed_reports_and_resends_nothing
     _benchmark(tmp_path)
     with StubServer(lambda request: Answer(content="")) as server:
         state = evaluate(benchmark=str(tmp_path / "bench"), model="m", base_url=server.url,
-                         options={"max_retries": 1}, progress=False, return_state=True)
+                         options={"llm_max_retries": 1}, progress=False, return_state=True)
         assert state.is_failed() and isinstance(state.result(raise_on_failure=False), RequestsFailed)
         assert len(server.requests) == 9 * 2  # nine cases, one retry each in the client; no task retry on top
     report = json.loads((tmp_path / "bench" / "v001" / "evals" / "m" / "r001" / "report.json").read_text())

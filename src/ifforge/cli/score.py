@@ -26,9 +26,9 @@ def register(commands) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import asyncio
     import os
 
+    from ifforge.eval.asking import Asker
     from ifforge.eval.evaluation import BenchmarkError, EvalSettings, load_rows, locate, read_results
     from ifforge.families.logicif.scoring import SCORER, by_key, extract_with_llm
 
@@ -43,7 +43,8 @@ def run(args: argparse.Namespace) -> int:
                             api_key=os.environ.get("OPENAI_API_KEY"), strict_types=args.strict_types)
     if args.extractor == "llm":
         cache = Path(args.results).with_suffix("").as_posix() + "_extract_cache.sqlite"
-        found = asyncio.run(extract_with_llm(results, settings, Path(cache), by_key(rows)))
+        with Asker(settings, Path(cache)) as asker:
+            found = extract_with_llm(results, settings, asker, by_key(rows))
         print(f"the LLM extractor found {found} answer(s) the rules did not", file=sys.stderr)
     folder = Path(args.out or Path(args.results).with_suffix("").as_posix() + "_scored")
     SCORER.score(results, rows, settings, folder, args.title or Path(args.results).stem)
