@@ -204,7 +204,7 @@ def merge_layers(cls: type[BaseModel], layers: list[tuple[str, dict[str, Any]]],
     """`cls` from `start` and the layers, later ones winning; the first unknown or bad value is one
     `SettingsError` naming its layer and field."""
     merged: dict[str, Any] = dict(start or {})
-    for source, values in layers:
+    for number, (source, values) in enumerate(layers, 1):
         unknown = sorted(set(values) - set(cls.model_fields))
         if unknown:
             family = f" for family {merged['family']!r}" if "family" in merged else ""
@@ -213,7 +213,9 @@ def merge_layers(cls: type[BaseModel], layers: list[tuple[str, dict[str, Any]]],
         try:
             cls(**merged)
         except ValidationError as error:
-            first = error.errors()[0]
-            field = ".".join(str(part) for part in first["loc"])
-            raise SettingsError(f"{source}: setting {field!r}: {first['msg']}") from None
+            last = number == len(layers)  # a required setting may come from a later layer
+            first = next((e for e in error.errors() if last or e["type"] != "missing"), None)
+            if first is not None:
+                field = ".".join(str(part) for part in first["loc"])
+                raise SettingsError(f"{source}: setting {field!r}: {first['msg']}") from None
     return cls(**merged)

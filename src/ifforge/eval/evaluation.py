@@ -69,10 +69,10 @@ def load_eval_settings(given: dict[str, Any], toml_path: Path | None = None) -> 
     """Generate's layers, for the settings they share (`SHARED_FROM_FILES` from the file's
     `[ifforge]` table and the environment), under `given` (flags, --set, the flow's options)."""
     toml_path = toml_path or default_toml()
-    table = read_table(toml_path)
-    layers = [(str(toml_path), {k: v for k, v in table.items() if k in SHARED_FROM_FILES}),
-              ("environment (IFFORGE_*)", environment(SHARED_FROM_FILES)),
-              ("command line", {k: v for k, v in given.items() if v is not None})]
+    layers = [(str(toml_path), {k: v for k, v in read_table(toml_path).items() if k in SHARED_FROM_FILES})
+              ] if toml_path is not None else []
+    layers += [("environment (IFFORGE_*)", environment(SHARED_FROM_FILES)),
+               ("command line", {k: v for k, v in given.items() if v is not None})]
     return merge_layers(EvalSettings, layers)
 
 
