@@ -38,6 +38,15 @@ def test_generate_and_evaluate_build_their_requests_from_one_set_of_settings():
     assert (evaluate.concurrency, evaluate.requests_per_minute, evaluate.timeout) == (3, 60, 30.0)
 
 
+def test_a_runs_folder_is_named_by_what_it_always_was_named_by():
+    """Renamed settings are limits, retries and prices: none decides a score, so an evaluation
+    run made before the renaming is found again by its fingerprint (and its folder reused)."""
+    fields = EvalSettings(model="m", llm_concurrency=3, price_input_per_mtok=1.0).fingerprint_fields()
+    assert set(fields) == {"model", "base_url", "split", "expressions", "temperature", "max_tokens", "reasoning_effort",
+                           "system_prompt", "strict_types", "analyze_errors", "analyzer_model", "extractor",
+                           "extractor_model", "limit"}
+
+
 def test_the_flags_evaluate_always_had_set_the_common_settings():
     args = build_parser().parse_args(["evaluate", "bench", "--model", "m", "--concurrency", "3", "--max-retries", "0",
                                       "--timeout", "9", "--price-input", "0.4", "--price-output", "1.6",
