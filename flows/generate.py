@@ -74,10 +74,13 @@ def batch_task(step: BatchStage, items: list, settings):
 
 
 @task(retries=1, retry_delay_seconds=1, cache_policy=NO_CACHE)
-def side_task(work, settings, run_id: str):
+def side_task(work, settings, run_id: str, name: str):
+    """A family's side work, with the LLM usage and calls it made (its requests carry its name as
+    their tag), so the manifest and llm_calls.jsonl count them like a stage's."""
     from ifforge.core.llm_hub import hub_for
 
-    return work(settings, hub_for(run_id))
+    hub = hub_for(run_id)
+    return work(settings, hub), hub.usage(name), hub.calls(name)
 
 
 stage_task = task(retries=2, retry_delay_seconds=2, cache_policy=NO_CACHE, persist_result=False,
@@ -121,7 +124,7 @@ def generate(family: str = "logicif", seeds: str | None = None, functions: str |
     bench.write_loaded(store, loaded.items)
     counts: dict[str, Any] = {"load": {"in": len(loaded.items) + len(loaded.dropped), "out": len(loaded.items)}}
     run_id = uuid.uuid4().hex
-    side = {name: side_task.with_options(name=name).submit(work, settings, run_id)
+    side = {name: side_task.with_options(name=name).submit(work, settings, run_id, name)
             for name, work in bench.side_work(settings).items()}
     usage: dict[str, Any] = {}
     calls: list[dict[str, Any]] = []
@@ -149,7 +152,13 @@ def generate(family: str = "logicif", seeds: str | None = None, functions: str |
             items, lost_here = _run_chain(chain, items, settings, store, run_id, counts, timings, dropped, usage, calls,
                                           logger)
             lost += lost_here
-        side_results = {name: future.result() for name, future in side.items()}
+        side_results = {}
+        for name, future in side.items():
+            side_results[name], side_usage, side_calls = future.result()
+            if side_usage.calls or side_usage.cache_hits:
+                config = resolve_llm(settings, bench.llm_stages)[0].get(name)
+                usage[name] = {"model": config.model if config else None, **side_usage.report(config)}
+                calls.extend(side_calls)
     finally:
         close_hub(run_id)
     if calls:

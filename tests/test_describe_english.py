@@ -164,12 +164,12 @@ def _measured_one(task_id):
 def test_an_undescribable_construct_drops_the_item_with_its_name(tmp_path):
     (tmp_path / "mapped.py").write_text(
         "def mapped(xs):\n    total = 0\n    for x in xs:\n        if x > 2:\n            total += x\n"
-        "    return list(map(str, [total, len(xs)]))\n\n"
+        "    return list(map(lambda a, b: a + b, xs, [total, len(xs)]))\n\n"
         "# input: [[1, 2, 3]]\n# input: [[]]\n# input: [[5, 6]]\n# input: [[4]]\n")
     outcome = describe_stage.run(_measured(tmp_path)["mapped"])
     assert outcome.kept is None
     [drop] = outcome.dropped
-    assert drop.reason == "not_describable" and "map" in drop.detail
+    assert drop.reason == "not_describable" and "this use of the built-in map" in drop.detail
     with pytest.raises(Undescribable, match="with statement"):
         _text("with open(a) as h:\n    pass\nreturn (1, stats)")
 
@@ -185,6 +185,24 @@ def test_holds_code_finds_code_and_lets_quoted_data_and_english_pass():
     assert holds_code("1.2.b1. Set v3 to the item of v2 at position -1, the last item.") == []
     logicif = [json.loads(line)["description"] for line in needs_fixture("tasks.jsonl").read_text().splitlines()]
     assert sum(bool(holds_code(text)) for text in logicif) > len(logicif) // 2  # LogicIFEval's own texts slip often
+
+
+def test_prose_a_capable_model_writes_is_not_taken_for_code():
+    assert holds_code("Count the square(s) and the match(es) you pass, U.S. style, on the row - which is the last.") == []
+    assert holds_code("Subtract: v1 - v2.") and holds_code("Use n - 1.") and holds_code("Take (a plus b) - c.")
+    assert holds_code("Call g1(v2).") and holds_code("Call v2.append.")
+
+
+def test_coverage_takes_number_words_skips_positions_and_does_not_take_the_article_for_the_name_a():
+    source = ("def f(a, b):\n    stats = {'hits': 0}\n    v = 0\n    for x in a[1:]:\n        if x > 7:\n"
+              "            v += 1\n            stats['hits'] += 1\n    return (v + a[-1] + b[0], stats)\n")
+    hits = [Tracker(name="hits", kind="llm", explanation="")]
+    words = "INPUTS: a list a and b. LOGICS: From zero, add One per item above seven to hits. OUTPUTS: the sum."
+    assert uncovered(words, source, hits) == []  # 0, 1, 7 as words; 1 and -1 and 0 as positions need none
+    assert uncovered(words.replace("zero", "nothing"), source, hits) == ["0"]  # v = 0 is a number, not a position
+    assert uncovered(words.replace("list a and", "list and"), source, hits) == ["a"]  # only articles left
+    for named in ("Add a to b.", "the list a contains", "Look at a, then", "the input a of whole numbers"):
+        assert "a" not in uncovered(words.replace("a list a and b.", named + " b."), source, hits), named
 
 
 def test_tracker_updates_of_any_shape_are_told_from_the_code_and_the_records():
@@ -211,6 +229,7 @@ def test_a_model_description_that_quotes_code_is_asked_again_in_plain_english():
 
     from ifforge.core.llm_client import LLM, LLMConfig
     from ifforge.families.logicif.configs import DescribeConfig
+    from ifforge.families.logicif.records import InstrumentedFunction, Tracker
     from ifforge.families.logicif.writer import code_problem, write_with_llm
     from ifforge.testing.openai_stub import Answer, StubServer
 
@@ -218,14 +237,17 @@ def test_a_model_description_that_quotes_code_is_asked_again_in_plain_english():
     plain = ("INPUTS: a list a of whole numbers.\nLOGICS: Take the first item of a, divide it by 2 and round "
              "down (toward negative infinity), and call that b.\nOUTPUTS: b and the counter.")
     assert code_problem(plain) is None and "quotes code" in code_problem(quoted)
+    source = "def f(a):\n    stats = {'c': 0}\n    return (a[0] // 2, stats)\n"
+    function = InstrumentedFunction(task_id="t", original_source="def g(a):\n    return a[0] // 2\n", original_entry="g",
+                                    anonymised_source=source, instrumented_source=source, renames={},
+                                    trackers=[Tracker(name="c", kind="llm", explanation="")], inputs=[])
     with StubServer() as server:
         server.script(Answer(content=quoted), Answer(content=plain))
         llm = LLM(LLMConfig(model="m", base_url=server.url, api_key="k", max_retries=1, timeout=5))
 
         async def ask():
             try:
-                return await write_with_llm(llm, "describe", {"function": "def f(a): ...", "stats_keys": "c"},
-                                            DescribeConfig(llm_reasks=1), "describe")
+                return await write_with_llm(llm, "describe", function, {}, DescribeConfig(llm_reasks=1), "describe")
             finally:
                 await llm.close()
 

@@ -44,7 +44,8 @@ def described(tmp_path_factory):
 
 
 def _review(complete: bool) -> Answer:
-    return Answer(content=json.dumps({"desc_is_complete": complete, "reasoning": "", "missing_aspects": [],
+    return Answer(content=json.dumps({"desc_is_complete": complete, "reasoning": "",
+                                      "missing_aspects": [] if complete else ["say when the loop stops"],
                                       "coverage_percentage": 100 if complete else 60}))
 
 

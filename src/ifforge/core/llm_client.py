@@ -346,6 +346,11 @@ class LLM:
             return True
         return False
 
+    def reasked(self, stage: str) -> None:
+        """Count a re-ask a stage makes because its own check refused an answer (`chat_json` counts
+        the re-asks for a reply that is no JSON of the right shape): every re-ask is in `reasks`."""
+        self.ledger.add(stage, reasks=1)
+
     # ---- JSON ---------------------------------------------------------------------------------
     async def chat_json(self, messages: list[dict[str, str]], model: type[BaseModel], *, stage: str,
                         prompt_versions: dict[str, str] | None = None) -> tuple[BaseModel, list[dict[str, str]]]:

@@ -37,6 +37,8 @@ class EvalSettings(LLMSettings):
     strict_types: bool = Field(False, description="LogicIF: true is not 1, 20 is not 20.0")
     analyze_errors: bool = Field(False, description="LogicIF: an LLM labels each formatted wrong answer's failure mode")
     analyzer_model: str | None = Field(None, description="model for analyze_errors (default: the evaluated model)")
+    rules: Literal["ifforge", "paper"] = Field(
+        "ifforge", description="paper: the original's own scorer, for families that have one (ifeval-fc, lifbench)")
     extractor: Literal["rules", "llm"] = Field(
         "rules", description="LogicIF: llm lets an LLM extract an answer where the rules find none (reported apart)")
     extractor_model: str | None = Field(None, description="model for the llm extractor (default: the evaluated model)")
@@ -174,6 +176,15 @@ def family_of(rows: list[dict[str, Any]], path: Path) -> str:
     return families.pop() if families else "logicif"
 
 
+def check_rule_mode(rows: list[dict[str, Any]], path: Path, mode: str) -> None:
+    """Refuse `--rules MODE` for a family that has no such scorer."""
+    from ifforge.families import get_family
+
+    family = get_family(family_of(rows, path))
+    if mode not in family.rule_modes:
+        raise BenchmarkError(f"{path}: {family.id} has no `--rules {mode}` (it has: {', '.join(family.rule_modes)})")
+
+
 def checked_rows(path: Path, required: tuple[str, ...] = ("task_id",)) -> list[dict[str, Any]]:
     """Rows of a JSONL file that their family can score: the first row it cannot is one
     `BenchmarkError` naming the file, the line and the field, before anything is asked."""
@@ -193,6 +204,16 @@ def checked_rows(path: Path, required: tuple[str, ...] = ("task_id",)) -> list[d
         if problem:
             raise BenchmarkError(f"{path}:{number}: {problem}")
     return rows
+
+
+def check_rules(rows: list[dict[str, Any]], rules: str, path: Path) -> None:
+    """Refuse, before anything is asked, rows the chosen rules cannot score (one line naming the row)."""
+    from ifforge.families import get_family
+
+    for number, row in enumerate(rows, 1):
+        problem = get_family(row.get("family", "logicif")).rules_problem(row, rules)
+        if problem:
+            raise BenchmarkError(f"{path}: row {number} ({row.get('task_id')}): {problem}")
 
 
 def load_rows(path: Path, expressions: str = "original") -> list[dict[str, Any]]:

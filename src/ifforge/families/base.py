@@ -72,6 +72,8 @@ class Family:
     title: str = ""  # one line for `ifforge families`
     settings_class: type[Settings] = Settings
     llm_stages: tuple[str, ...] = ()  # stages that may use a model (names accepted by stage_models)
+    own_exports: dict[str, str] = {}  # export formats only this family writes: format -> module with `write`
+    rule_modes: tuple[str, ...] = ("ifforge",)  # with "paper": `--rules paper` scores as the original's own code
 
     def load(self, settings: Settings) -> Loaded:
         raise NotImplementedError
@@ -121,6 +123,10 @@ class Family:
         """Why this family cannot ask or score `row` ("missing field 'gold'", "field 'mode' must be
         ..."), or None. Rows read from a file are checked with it line by line (`checked_rows`)."""
         return field_problem(row, self.row_fields)
+
+    def rules_problem(self, row: dict[str, Any], rules: str) -> str | None:
+        """Why `row` cannot be scored under `rules` (`--rules paper` may need the original's fields), or None."""
+        return None
 
     def check_rows(self, rows: list[dict[str, Any]]) -> None:
         """Refuse rows this family cannot score (raise `BenchmarkError` naming the row and field),

@@ -135,6 +135,7 @@ class Lifbench(Family):
     title = "long-input scenarios, LIFEval rubric scores and stability (IFS)"
     settings_class = LifbenchSettings
     llm_stages = LLM_STAGES
+    rule_modes = ("ifforge", "paper")  # paper: LIFBench's own verdicts, on rows converted from its files
     row_fields = {"task_id": object, "sample_id": object, "scenario": object, "task": str, "length_tokens": int,
                   "expression_id": object, "variables_id": object, "prompt": str, "gold": object, "facts": dict}
 
@@ -143,6 +144,12 @@ class Lifbench(Family):
         if not problem and row["task"] not in rubric.RUBRICS:
             return f"field 'task': unknown task {row['task']!r} (tasks: {', '.join(rubric.RUBRICS)})"
         return problem
+
+    def rules_problem(self, row: dict[str, Any], rules: str) -> str | None:
+        if rules == "paper" and not isinstance(row.get("paper"), dict):
+            return ("--rules paper scores with LIFBench's own judges, which read the original's fields ('paper': "
+                    "rows made by ifforge convert lifbench); generated rows are scored by ifforge's rules")
+        return None
 
     def load(self, settings: LifbenchSettings) -> Loaded:
         wanted = {task.scenario for task in enabled_tasks(settings)}
@@ -211,8 +218,12 @@ class Lifbench(Family):
         return [row["prompt"]]
 
     def check(self, row: dict[str, Any], replies: list[str]) -> dict[str, Any]:
-        """The rubric's verdict: `correct` when every point is earned in full, with the ARS and points."""
-        verdict = rubric.score(row, replies[-1] if replies else "")
+        """The rubric's verdict (the original's, for a row exported with `rules: paper`): `correct`
+        when every point is earned in full, with the ARS and points."""
+        from ifforge.families.lifbench import paper
+
+        judge = paper.score if row.get("rules") == "paper" else rubric.score
+        verdict = judge(row, replies[-1] if replies else "")
         return {**verdict, "task": row["task"]}
 
     def aggregate(self, verdicts: list[tuple[str, dict[str, Any]]]) -> dict[str, float]:

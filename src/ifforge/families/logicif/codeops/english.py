@@ -16,13 +16,8 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-
-class Undescribable(ValueError):
-    """A construct with no clear English rendering; `construct` names it for the drop reason."""
-
-    def __init__(self, construct: str):
-        super().__init__(f"no plain-English rendering for {construct}")
-        self.construct = construct
+from ifforge.families.logicif.codeops import formats, methods, regex
+from ifforge.families.logicif.codeops.errors import Undescribable
 
 
 RULES = {
@@ -79,14 +74,35 @@ RULES = {
             "item (when several are equal, any one of them, as they are indistinguishable).",
     "range": "The numbers of a counting range are worked out once, before the loop starts; changing the "
              "variables in the bounds later does not change them.",
+    "bytes": "Bytes are a sequence of whole numbers from 0 to 255, shown here as the text whose characters have "
+             "those codes. The bytes of a text in an encoding are its characters' codes in that encoding (in "
+             "ASCII and UTF-8 a character below code 128 is one byte, its code). One position of bytes is a whole "
+             "number; a part of bytes is bytes.",
+    "regex": "A pattern is matched against text from left to right; a match covers a run of consecutive "
+             "characters. A repeated piece first takes as many characters as it may (\"as few as possible\": as "
+             "few), then gives some back if the rest of the pattern needs them. Groups are numbered from 1 in the "
+             "order their opening brackets appear; a match found by one call is the first that fits.",
+    "identity": "\"Is the very same object as\" holds only for one and the same object, not merely an equal one "
+                "(a copy of a list is not the very same object as the list).",
+    "lazy": "The values of \"the results of ...\" are worked out one at a time, only when something goes "
+            "through them, and only once: going through them a second time gives nothing.",
 }
 
-_METHOD_FREE = {"len", "abs", "int", "str", "float", "bool", "list", "tuple", "set", "dict", "sorted", "reversed",
+_METHOD_FREE = {"len", "abs", "int", "str", "float", "bool", "list", "tuple", "set", "dict", "sorted", "reversed", "hex",
+                "oct", "bin",
                 "min", "max", "sum", "any", "all", "range", "enumerate", "zip", "round", "divmod", "ord", "chr",
                 "isinstance", "pow", "deque", "frozenset", "map", "filter"}
 
 _TYPE_WORDS = {"int": "a whole number", "float": "a decimal number", "str": "text", "bool": "true or false",
-               "list": "a list", "tuple": "a tuple", "dict": "a dictionary", "set": "a set"}
+               "list": "a list", "tuple": "a tuple", "dict": "a dictionary", "set": "a set",
+               "frozenset": "a fixed set", "bytes": "bytes", "bytearray": "a changeable bytes value",
+               "complex": "a complex number", "type": "a class", "object": "any value at all (always true)",
+               "NoneType": "None"}
+# methods only a compiled regular expression has; questions only a match answers
+_PATTERN_ONLY = {"search", "match", "fullmatch", "findall", "finditer", "sub", "subn"}
+_MATCH_METHODS = {"group", "groups", "groupdict", "start", "end", "span"}
+_STRING_CONSTANTS = ("ascii_letters", "ascii_lowercase", "ascii_uppercase", "digits", "hexdigits", "octdigits",
+                     "punctuation", "whitespace", "printable")
 
 
 def quote(value: str) -> str:
@@ -143,6 +159,9 @@ class Speaker:
 
     stats: str = "stats"
     helpers: set[str] = field(default_factory=set)
+    patterns: set[str] = field(default_factory=set)  # names of compiled regular expressions
+    classes: set[str] = field(default_factory=set)  # classes the code defines
+    bound: dict[str, cst.Attribute] = field(default_factory=dict)  # name -> the bound method it stands for
     rules: dict[str, int] = field(default_factory=dict)
 
     def rule(self, key: str) -> str:
@@ -195,7 +214,8 @@ class Speaker:
         if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
             value = node.evaluated_value
             if not isinstance(value, str):
-                raise Undescribable("a bytes literal")
+                self.rule("bytes")
+                return f"the bytes {quote(value.decode('latin-1'))}" + (" (empty)" if not value else "")
             return f"{quote(value)} (empty text)" if value == "" else quote(value)
         if isinstance(node, cst.FormattedString):
             return self._fstring(node)
@@ -259,10 +279,12 @@ class Speaker:
                 text = ast.literal_eval(f'"""{part.value}"""') if "\\" in part.value else part.value
                 parts.append(quote(text.replace("{{", "{").replace("}}", "}")))
                 continue
-            if part.conversion is not None or part.format_spec is not None:
-                raise Undescribable("a formatted value with a conversion or format spec in an f-string")
             self.rule("str")
-            parts.append(f"{self.grouped(part.expression)} written as text")
+            spec = part.format_spec or []
+            if any(not isinstance(p, cst.FormattedStringText) for p in spec):
+                raise Undescribable("an f-string field with a computed format spec")
+            parts.append(formats.spec_words(self.grouped(part.expression), "".join(p.value for p in spec),
+                                            part.conversion))
         if not parts:
             return quote("")
         if len(parts) == 1:
@@ -301,7 +323,10 @@ class Speaker:
 
     def _binary(self, node: cst.BinaryOperation) -> str:
         kind = type(node.operator)
-        if kind is cst.Modulo and isinstance(node.left, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
+        if kind is cst.Modulo and isinstance(node.left, (cst.SimpleString, cst.ConcatenatedString)) and isinstance(
+                node.left.evaluated_value, str):
+            return formats.printf(self, node.left.evaluated_value, node.right)
+        if kind is cst.Modulo and isinstance(node.left, cst.FormattedString):
             raise Undescribable("printf-style text formatting with %")
         if kind is cst.Multiply and isinstance(node.left, cst.List) and len(node.left.elements) == 1:
             self.rule("times")
@@ -353,9 +378,12 @@ class Speaker:
         for target in node.comparisons:
             kind = type(target.operator)
             right = target.comparator
-            if kind in (cst.Is, cst.IsNot) and not (isinstance(right, cst.Name) and right.value in ("None", "True", "False")):
-                raise Undescribable("an identity test (is) against something other than None")
             verb = (self._NEGATED if negate else self._COMPARE)[kind]
+            if kind in (cst.Is, cst.IsNot) and not (isinstance(right, cst.Name) and right.value in ("None", "True", "False")):
+                verb = ("is not" if (kind is cst.IsNot) != negate else "is") + " the very same object as"
+                clauses.append(f"{self.grouped(left)} {verb} {self.grouped(right)}{self.cite('identity')}")
+                left = right
+                continue
             if kind in (cst.Is, cst.IsNot) and right.value in ("True", "False"):  # identity, not truthiness
                 verb += " exactly the value"
             if kind in (cst.In, cst.NotIn):
@@ -466,6 +494,13 @@ class Speaker:
                  "string.ascii_uppercase": quote("ABCDEFGHIJKLMNOPQRSTUVWXYZ"), "string.digits": quote("0123456789")}
         if dotted in known:
             return known[dotted]
+        if dotted and dotted.startswith("string.") and dotted[7:] in _STRING_CONSTANTS:
+            import string
+            return quote(getattr(string, dotted[7:]))
+        if dotted in ("sys.maxsize",):
+            return "the largest whole number a list position can be (9223372036854775807)"
+        if isinstance(node.value, cst.Call) and regex._is_compile(node.value) and node.attr.value in _PATTERN_ONLY:
+            return f"the {node.attr.value} of {regex.compile_call(self, node.value)} (used below as a function)"
         raise Undescribable(f"the attribute {dotted or node.attr.value}")
 
     def place(self, node: cst.BaseExpression) -> str:
@@ -556,6 +591,10 @@ class Speaker:
             name = func.value
             if name in self.helpers:
                 return f"what the helper {name} gives back when called {self.call_with(call)}"
+            if name in self.bound:
+                return self._call(call.with_changes(func=self.bound[name]), cond)
+            if name in self.classes:
+                return f"a new object of the class {name}, made {self.call_with(call)}"
             if name in _METHOD_FREE:
                 return self._builtin(name, call, cond)
             if name in ("heappush", "heappop", "heapify"):
@@ -571,6 +610,15 @@ class Speaker:
                 return self._math(dotted[5:], call)
             if dotted and dotted.startswith("collections.") and dotted[12:] == "deque":
                 return self._builtin("deque", call, cond)
+            if dotted and dotted.startswith("re."):
+                return regex.module_call(self, dotted[3:], call)
+            if dotted == "os.fspath":
+                args, _ = self.arguments(call)
+                return (f"{self.grouped(args[0])} itself (it must be text or bytes, or an object that stands for "
+                        f"a file path, which gives its path)")
+            if isinstance(func.value, cst.Call) and regex._is_compile(func.value):
+                args, keywords = self.arguments(call)
+                return regex.pattern_method(self, func.value, func.attr.value, args, keywords)
             return self.method(func.value, func.attr.value, call)
         raise Undescribable("a call of a computed function")
 
@@ -663,6 +711,9 @@ class Speaker:
             kinds = args[1].elements if isinstance(args[1], cst.Tuple) else [cst.Element(args[1])]
             words = []
             for kind in kinds:
+                if isinstance(kind.value, cst.Name) and kind.value.value in self.classes:
+                    words.append(f"an object of the class {kind.value.value} (or of a class built on it)")
+                    continue
                 if not isinstance(kind.value, cst.Name) or kind.value.value not in _TYPE_WORDS:
                     raise Undescribable("isinstance against a type other than a built-in one")
                 words.append(_TYPE_WORDS[kind.value.value])
@@ -672,9 +723,65 @@ class Speaker:
         if name == "enumerate" and args:
             start = g(keywords.get("start", args[1] if len(args) > 1 else cst.Integer("0")))
             return f"the (position, item) pairs of {g(args[0])}, positions counted from {start}"
+        if name in ("hex", "oct", "bin") and one is not None:
+            base, prefix = {"hex": ("hexadecimal with small letters", "0x"), "oct": ("octal", "0o"),
+                            "bin": ("binary", "0b")}[name]
+            return f"{g(one)} written in {base} with {prefix} in front (a minus sign before that if negative)"
+        if name == "map" and len(args) == 2 and not keywords:
+            self.rule("lazy")
+            return f"the results of {self.applied(args[0], 'each item')}, for each item of {g(args[1])} in order"
+        if name == "filter" and len(args) == 2 and not keywords:
+            self.rule("lazy")
+            self.rule("truth")
+            if isinstance(args[0], cst.Name) and args[0].value == "None":
+                return f"the results of keeping the items of {g(args[1])} that count as true, in order"
+            return (f"the results of keeping the items of {g(args[1])}, in order, for which "
+                    f"{self.applied(args[0], 'the item')} counts as true")
         if name == "zip" and args and not keywords:
             return f"the tuples of items at the same position in {_join([g(a) for a in args])} (stopping at the end of the shortest)"
         raise Undescribable(f"this use of the built-in {name}")
+
+    _APPLIED = {"str": "{i} written as text", "int": "{i} turned into a whole number", "float": "{i} as a decimal number",
+                "len": "the length of {i}", "abs": "the absolute value of {i}", "ord": "the Unicode code point of {i}",
+                "chr": "the character with Unicode code point {i}", "bool": "whether {i} counts as true",
+                "list": "a new list of the items of {i}", "tuple": "a tuple of the items of {i}",
+                "sorted": "a new list of the items of {i}, sorted from smallest to largest"}
+    _APPLIED_RULES = {"str": "str", "int": "int", "bool": "truth", "sorted": "sorted"}
+
+    def applied(self, func: cst.BaseExpression, item: str) -> str:
+        """What a function passed as a value (to map, filter, a sort key) gives for `item`."""
+        if isinstance(func, cst.Name):
+            if func.value in self.helpers:
+                return f"what the helper {func.value} gives back for {item}"
+            if func.value in self._APPLIED:
+                if func.value in self._APPLIED_RULES:
+                    self.rule(self._APPLIED_RULES[func.value])
+                return self._APPLIED[func.value].format(i=item)
+            if func.value in self.bound:
+                return self.applied(self.bound[func.value], item)
+        if isinstance(func, cst.Attribute):
+            owner, name = func.value, func.attr.value
+            if isinstance(owner, cst.Name) and owner.value in ("str", "bytes", "list", "dict", "set", "int", "float"):
+                found = methods.method_words(name, item, [])
+                if found:
+                    for rule in found[1]:
+                        self.rule(rule)
+                    return found[0]
+            elif not (isinstance(owner, cst.Name) and owner.value in ("re", "math", "os", "string", "heapq")):
+                if name == "join":
+                    self.rule("str")
+                    return f"the items of {item} joined into one text with {self.grouped(owner)} between each two"
+                found = methods.method_words(name, self.operand(owner), [item])
+                if found:
+                    for rule in found[1]:
+                        self.rule(rule)
+                    return found[0]
+        if isinstance(func, cst.Lambda):
+            params = func.params
+            if len(params.params) == 1 and not params.kwonly_params and not params.posonly_params and \
+                    not isinstance(params.star_arg, cst.Param) and params.star_kwarg is None:
+                return f"{self.grouped(func.body)} (with {params.params[0].name.value} standing for {item})"
+        raise Undescribable("a function passed as a value that is not a helper, a lambda, a built-in or a method")
 
     def _items(self, node: cst.BaseExpression) -> str:
         if isinstance(node, cst.GeneratorExp):
@@ -700,7 +807,7 @@ class Speaker:
                 return {"len": "the length of the item", "abs": "the absolute value of the item"}[key.value], ""
         if isinstance(key, cst.Attribute) and key.attr.value == "get" and _same(key.value, source):
             return f"the value stored under the item in {self.grouped(source)}", ""
-        raise Undescribable("a key function other than a lambda, len, abs, a helper or the dictionary's get")
+        return self.applied(key, "the item"), ""
 
     def _extreme(self, name: str, args, keywords) -> str:
         small = name == "min"
@@ -762,77 +869,55 @@ class Speaker:
     def method(self, owner_node: cst.BaseExpression, name: str, call: cst.Call) -> str:
         """A method call used for its value."""
         args, keywords = self.arguments(call)
-        owner = self.operand(owner_node)
+        if isinstance(owner_node, cst.Name) and owner_node.value in self.patterns or name in _PATTERN_ONLY:
+            return regex.pattern_method(self, owner_node, name, args, keywords)
+        if name in _MATCH_METHODS and not keywords:
+            return regex.match_method(self, owner_node, name, args)
+        if name == "format":
+            return formats.format_call(self, owner_node, args, keywords)
+        if keywords:
+            if name == "sort":
+                raise Undescribable("the method sort used as a value")
+            if name in ("split", "rsplit") and set(keywords) <= {"sep", "maxsplit"}:
+                args = [*args, keywords.get("sep", cst.Name("None")), keywords.get("maxsplit")]
+                args = args[:2] if args[1] is not None else args[:1]
+            else:
+                raise Undescribable(f"the method {name} with keyword arguments")
+        return self.method_value(self.operand(owner_node), name, args, owner_node)
+
+    def method_value(self, owner: str, name: str, args: list[cst.BaseExpression],
+                     owner_node: cst.BaseExpression | None = None) -> str:
+        """`owner.name(args)` in words, the owner already a phrase (a value, or "the item" when the
+        method is passed as a function)."""
         g = self.grouped
         count = len(args)
-        if keywords and name not in ("sort",):
-            raise Undescribable(f"the method {name} with keyword arguments")
-        checks = {"isdigit": "consists only of digits (and is not empty)",
-                  "isalpha": "consists only of letters (and is not empty)",
-                  "isalnum": "consists only of letters and digits (and is not empty)",
-                  "isspace": "consists only of whitespace (and is not empty)",
-                  "isascii": "consists only of ASCII characters (true for empty text)",
-                  "isupper": "has at least one letter and no lowercase letters",
-                  "islower": "has at least one letter and no capital letters"}
-        if name in checks and count == 0:
-            return f"{owner} {checks[name]}"
-        simple = {"upper": f"{owner} with every letter made a capital",
-                  "lower": f"{owner} with every letter made lowercase",
-                  "strip": f"{owner} without the whitespace at its start and end",
-                  "lstrip": f"{owner} without the whitespace at its start",
-                  "rstrip": f"{owner} without the whitespace at its end",
-                  "split": f"the pieces of {owner} split at each run of whitespace (leading and trailing "
-                           f"whitespace ignored, no empty pieces)",
-                  "keys": f"the keys of {owner}, in the order they were added",
-                  "values": f"the values of {owner}, in the order their keys were added",
-                  "items": f"the (key, value) pairs of {owner}, in the order they were added",
-                  "copy": f"a copy of {owner}", "pop": f"the last item of {owner}, removed from it",
-                  "popleft": f"the first item of {owner}, removed from it",
-                  "capitalize": f"{owner} with its first character a capital and the rest lowercase",
-                  "title": f"{owner} with each word's first letter a capital and the rest lowercase",
-                  "splitlines": f"the lines of {owner} (line breaks removed)"}
-        if name in simple and count == 0:
-            return simple[name]
-        if count == 1:
-            a = g(args[0])
-            one = {"strip": f"{owner} without any of the characters of {a} at its start and end",
-                   "lstrip": f"{owner} without any of the characters of {a} at its start",
-                   "rstrip": f"{owner} without any of the characters of {a} at its end",
-                   "split": f"the pieces of {owner} split at every occurrence of {a} (empty pieces kept)",
-                   "startswith": f"{owner} starts with {a}", "endswith": f"{owner} ends with {a}",
-                   "count": f"how many times {a} occurs in {owner} (non-overlapping, for text)",
-                   "index": f"the position of the first occurrence of {a} in {owner} (it must be there)",
-                   "find": f"the position of the first occurrence of {a} in {owner}, or -1 if it does not occur",
-                   "rfind": f"the position of the last occurrence of {a} in {owner}, or -1 if it does not occur",
-                   "splitlines": {True: f"the lines of {owner}, each keeping its line break",
-                                  False: f"the lines of {owner} (line breaks removed)"}.get(constant_truth(args[0])),
-                   "get": f"the value stored under the key {a} in {owner}, or None if there is none",
-                   "pop": f"the item of {owner} at position {a}, removed from it (later items move up)"
-                   if not isinstance(args[0], (cst.SimpleString,)) else
-                   f"the value under the key {a} in {owner}, removed from it",
-                   "setdefault": f"the value under the key {a} in {owner}, first storing None there if absent"}
-            if name == "join":
-                self.rule("str")
-                joined = self._items(args[0])
-                joined = f"({joined})" if loose(joined) else joined
-                if isinstance(owner_node, cst.SimpleString) and owner_node.evaluated_value == "":
-                    return f"{joined} joined into one text with nothing between them (each must be text)"
-                return f"{joined} joined into one text with {owner} between each two (each must be text)"
-            if name == "count" or name == "index":
-                self.rule("in")
-            if one.get(name):
-                return one[name]
-        if count == 2:
-            a, b = g(args[0]), g(args[1])
-            two = {"replace": f"{owner} with every occurrence of {a} replaced by {b} (left to right, not "
-                              f"overlapping)",
-                   "get": f"the value stored under the key {a} in {owner}, or {b} if there is none",
-                   "setdefault": f"the value under the key {a} in {owner}, first storing {b} there if absent",
-                   "pop": f"the value under the key {a} in {owner}, removed from it, or {b} if there is none",
-                   "split": f"the pieces of {owner} split at the first {b} occurrences of {a}"}
-            if name in two:
-                return two[name]
-        raise Undescribable(f"the method {name} with {count} argument{'s' if count != 1 else ''}")
+        if name == "join" and count == 1:
+            self.rule("str")
+            joined = self._items(args[0])
+            joined = f"({joined})" if loose(joined) else joined
+            if isinstance(owner_node, cst.SimpleString) and owner_node.evaluated_value == "":
+                return f"{joined} joined into one text with nothing between them (each must be text)"
+            return f"{joined} joined into one text with {owner} between each two (each must be text)"
+        if name == "splitlines" and count == 1 and constant_truth(args[0]) is not None:
+            return (f"the list of lines of {owner}, each keeping its line break" if constant_truth(args[0]) else
+                    f"the list of lines of {owner} (line breaks removed)")
+        if name == "pop" and count == 1:
+            if isinstance(args[0], (cst.SimpleString, cst.ConcatenatedString)):
+                return f"the value under the key {g(args[0])} in {owner}, removed from it"
+            self.rule("index")
+            return (f"the item of {owner} at position {g(args[0])}, removed from it (later items move up; for a "
+                    f"dictionary, the value under that key, removed with its key)")
+        if name == "pop" and count == 2:
+            return f"the value under the key {g(args[0])} in {owner}, removed from it, or {g(args[1])} if there is none"
+        if name == "translate":
+            raise Undescribable("the method translate (a character table)")
+        found = methods.method_words(name, owner, [g(a) for a in args])
+        if found is None:
+            raise Undescribable(f"the method {name} with {count} argument{'s' if count != 1 else ''}")
+        text, rules = found
+        for rule in rules:
+            self.rule(rule)
+        return text
 
 
 def float_words(written: str) -> str:
@@ -943,14 +1028,17 @@ def _maybe_text_or_sequence(node: cst.BaseExpression) -> bool:
 
 # ---- what counts as code in a description ------------------------------------------------------
 _QUOTED = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+# what a minus between two operands looks like, not a dash between words ("row - which"): a number,
+# a one-letter name, a name with a digit or underscore (v1, g_2), or a closing bracket
+_OPERAND = r"(?:\b\d[\d.]*\b|\b[A-Za-z]\b|\b[A-Za-z_]*[\d_]\w*\b|\))"
 _CODE = [
     ("backtick", re.compile(r"`")),
     ("operator", re.compile(r"==|!=|<=|>=|//|\*\*|\+=|-=|\*=|/=|%=|:=|->|<<|>>")),
     ("comparison", re.compile(r"\w\s?[<>]\s?[\w(-]")),
     ("assignment", re.compile(r"\w\s?=\s?[\w(\[{\"'-]")),
-    ("arithmetic", re.compile(r"\w\s?[+*%]\s?[\w(]|\w \- [\w(]|\w / \w")),
-    ("call", re.compile(r"\b[A-Za-z_]\w*\(")),
-    ("method or attribute", re.compile(r"\b(?!e\.g\b|i\.e\b)[A-Za-z_]\w*\.[A-Za-z_]\w*")),
+    ("arithmetic", re.compile(r"\w\s?[+*%]\s?[\w(]|" + _OPERAND + r" \- (?:\(|" + _OPERAND + r")|\w / \w")),
+    ("call", re.compile(r"\b[A-Za-z_]\w*\((?!e?s\))")),  # not a plural in brackets: "square(s)"
+    ("method or attribute", re.compile(r"\b(?!e\.g\b|i\.e\b|[A-Za-z]\.[A-Za-z]\.)[A-Za-z_]\w*\.[A-Za-z_]\w*")),
     ("subscript", re.compile(r"\w\[|\[[^\]\s]*:[^\]\s]*\]")),
     ("braces", re.compile(r"[{}]")),
     ("keyword", re.compile(r"\blambda\b|\bdef\b|\belif\b|\bTrue\b|\bFalse\b")),

@@ -460,6 +460,8 @@ def describe(source: str, trackers: list[Tracker], input_types: dict[str, str], 
     stats = _stats_name(entry)
     narrator = _Narrator(stats, {t.name: t for t in trackers}, {h.name.value for h in helpers} | _nested(entry))
     say = narrator.say
+    say.patterns, say.bound = _patterns(module)
+    say.classes = {s.name.value for s in module.body if isinstance(s, cst.ClassDef)}
     params = cst_parameters(entry)
 
     if params:
@@ -504,6 +506,57 @@ def describe(source: str, trackers: list[Tracker], input_types: dict[str, str], 
     return "\n\n".join([inputs, "\n".join(logic), outputs]) + "\n"
 
 
+def _patterns(module: cst.Module) -> tuple[set[str], dict[str, cst.Attribute]]:
+    """Names only ever bound to a compiled regular expression (or None before it is made), and
+    module-level names bound to a method of one (`_find = re.compile(...).search`)."""
+    values: dict[str, list[cst.BaseExpression]] = {}
+
+    class Assigned(cst.CSTVisitor):
+        def visit_Assign(self, node: cst.Assign) -> None:
+            for target in node.targets:
+                if isinstance(target.target, cst.Name):
+                    values.setdefault(target.target.value, []).append(node.value)
+                else:
+                    for name in _names_in(target.target):
+                        values.setdefault(name, []).append(target.target)
+
+    module.visit(Assigned())
+
+    def compiled(value) -> bool:
+        return isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and \
+            isinstance(value.func.value, cst.Name) and value.func.value.value == "re" and value.func.attr.value == "compile"
+
+    patterns = {name for name, found in values.items()
+                if any(compiled(v) for v in found) and all(compiled(v) or (isinstance(v, cst.Name) and v.value == "None")
+                                                          for v in found)}
+    bound = {name: found[0] for name, found in values.items()
+             if len(found) == 1 and isinstance(found[0], cst.Attribute) and (compiled(found[0].value) or (
+                 isinstance(found[0].value, cst.Name) and found[0].value.value in patterns))}
+    return patterns, bound
+
+
+def _names_in(node: cst.BaseExpression) -> list[str]:
+    if isinstance(node, cst.Name):
+        return [node.value]
+    if isinstance(node, (cst.Tuple, cst.List)):
+        return [n for e in node.elements for n in _names_in(e.value)]
+    return []
+
+
+_ERROR_BASES = ("Error", "Exception", "Warning")
+
+
+def _error_class(statement: cst.ClassDef, errors: set[str]) -> str | None:
+    """`X is a kind of error ...` for a class that only names a kind of error (what its methods do
+    shapes only the error's message, which no step reads), else None."""
+    bases = [a.value for a in statement.bases]
+    if not bases or not all(isinstance(b, cst.Name) and (b.value.endswith(_ERROR_BASES) or b.value in errors)
+                            for b in bases):
+        return None
+    names = " and ".join(b.value for b in bases)
+    return f"{statement.name.value} is a kind of error of its own, a special case of {names}"
+
+
 def _fixed(statement, say: Speaker) -> str:
     """A module-level line (a constant, an import) as a fixed value, or nothing for an import."""
     if isinstance(statement, cst.SimpleStatementLine):
@@ -516,7 +569,13 @@ def _fixed(statement, say: Speaker) -> str:
                 continue
             raise Undescribable("a module-level statement other than a constant or an import")
         return "; ".join(parts)
-    raise Undescribable("a module-level class or compound statement")
+    if isinstance(statement, cst.ClassDef):
+        errors = {name for name in say.classes}
+        described = _error_class(statement, errors)
+        if described:
+            return described
+        raise Undescribable("a module-level class other than a kind of error")
+    raise Undescribable("a module-level compound statement")
 
 
 def _outputs(trackers: list[Tracker], stats: str, output_format: str, say: Speaker) -> str:
@@ -651,30 +710,71 @@ def _stats_name(entry: cst.FunctionDef) -> str:
     return "stats"
 
 
+_NUMBER_WORDS = dict(enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen twenty".split())) | {30: "thirty", 40: "forty", 50: "fifty", 60: "sixty",
+                                                     70: "seventy", 80: "eighty", 90: "ninety", 100: "hundred",
+                                                     1000: "thousand"}
+# words that never follow the article "a", so "a" before them is the name a ("add a to b", "a is empty")
+_NOT_AFTER_ARTICLE = ("and", "or", "is", "are", "was", "to", "by", "from", "with", "of", "in", "at", "as", "into",
+                      "than", "plus", "minus", "times", "holds", "has", "equals", "becomes", "stays", "itself",
+                      "if", "when", "then", "gets", "changes")
+_NAME_BEFORE = ("list", "input", "number", "parameter", "argument", "value", "text", "string", "dictionary", "tuple",
+                "set", "called", "named")  # "the list a contains ..."
+
+
 def uncovered(description: str, source: str, trackers: list[Tracker]) -> list[str]:
     """What a description fails to mention: parameters, tracker keys and numeric constants of f.
 
-    A constant counts as mentioned in the form it is written in the code (`0xff`) or as its value
-    (`255`), so a renderer may say either."""
+    A constant counts as mentioned in the form it is written in the code (`0xff`), as its value
+    (`255`) or as its English word ("zero", "one", ..., "twenty", "thirty", "hundred"); a constant
+    that is only a position or slice bound (`x[0]`, `x[-1]`, `x[1:]`) need not be mentioned, since
+    a description says "the first" or "the last" instead of quoting the index. A parameter named
+    `a` is not mentioned by the article "a": only by an "a" that no noun follows ("add a to b") or
+    that a kind of value comes before ("the list a contains")."""
     module = cst.parse_module(source)
     entry = next(s for s in module.body if isinstance(s, cst.FunctionDef) and s.name.value == "f")
     wanted: list[tuple[str, set[str]]] = [(p.name.value, {p.name.value}) for p in cst_parameters(entry)]
     wanted += [(t.name, {t.name}) for t in trackers]
     constants: dict[str, set[str]] = {}
+    positions: set[int] = set()  # ids of the constants that are only positions
+
+    def position(node) -> None:
+        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+            node = node.expression
+        if isinstance(node, cst.Integer):
+            positions.add(id(node))
 
     class Numbers(cst.CSTVisitor):
+        def visit_SubscriptElement(self, node):
+            if isinstance(node.slice, cst.Index):
+                position(node.slice.value)
+            elif isinstance(node.slice, cst.Slice):
+                for bound in (node.slice.lower, node.slice.upper, node.slice.step):
+                    position(bound)
+
         def visit_Integer(self, node):
+            if id(node) in positions:
+                return
             written = node.value.replace("_", "").lower()
-            constants.setdefault(str(int(written, 0)), set()).update({written, str(int(written, 0))})
+            value = int(written, 0)
+            constants.setdefault(str(value), set()).update({written, str(value), _NUMBER_WORDS.get(value, str(value))})
 
         def visit_Float(self, node):
             written = node.value.replace("_", "").lower()
             if not written.endswith("j"):
-                constants.setdefault(repr(float(written)), set()).update(
-                    {written, repr(float(written)), float_words(written)})
+                forms = {written, repr(float(written)), float_words(written)}
+                if float(written).is_integer() and int(float(written)) in _NUMBER_WORDS:
+                    forms.add(_NUMBER_WORDS[int(float(written))])
+                if float(written) == 0.5:
+                    forms.add("half")
+                constants.setdefault(repr(float(written)), set()).update(forms)
 
     module.visit(Numbers())
-    wanted += sorted(constants.items())
     words = set(re.findall(r"0[xob][0-9a-f]+|[A-Za-z_][A-Za-z_0-9]*|\d+(?:\.\d+)?(?:e[-+]?\d+)?", description, re.I))
-    words |= {w.lower() for w in words if w[:1].isdigit()}
-    return [name for name, forms in wanted if not forms & words]
+    numbers = {w.lower() for w in words}  # "0XFF", "Zero"
+    if not (re.search(r"\ba\b(?!\s+(?!(?:" + "|".join(_NOT_AFTER_ARTICLE) + r")\b)[A-Za-z])", description)
+            or re.search(r"\b(?:" + "|".join(_NAME_BEFORE) + r")\s+a\b", description)):
+        words.discard("a")  # only ever the article
+    return [name for name, forms in wanted if not forms & words] + [
+        value for value, forms in sorted(constants.items()) if not forms & numbers]
