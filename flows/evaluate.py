@@ -80,7 +80,7 @@ def evaluate(benchmark: str, model: str, base_url: str | None = None, split: str
     identity = {"rows_sha256": check["sha256"], "rows_file": rows_path.name, "settings": settings.fingerprint_fields()}
     fingerprint = hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()
     folder = run_folder(version, settings.model, fingerprint)
-    run = {"benchmark": str(rows_path), "benchmark_sha256": check["sha256"], "split": settings.split,
+    run = {"family": family_id, "benchmark": str(rows_path), "benchmark_sha256": check["sha256"], "split": settings.split,
            "expressions": settings.expressions, "limit": settings.limit, "model": settings.model,
            "server": settings.base_url, "cases": len(rows), "run_folder": f"{folder.parent.name}/{folder.name}",
            "started": datetime.now(timezone.utc).isoformat(timespec="seconds"), "fingerprint": fingerprint,

@@ -306,7 +306,7 @@ def test_rules_paper_is_refused_where_a_family_has_no_paper_scorer_and_recorded_
     assert summary["overall"]["called"] == 1  # the paper counts a call whatever function it names
     assert json.loads((tmp_path / "scored" / "report.json").read_text())["rules"] == "paper"
     assert "Rules: the paper's" in (tmp_path / "scored" / "report.md").read_text()
-    from ifforge import cli  # `ifforge score` reads LogicIF-shaped results today (issue 24 part 4 widens it)
+    from ifforge import cli  # replies without a family are LogicIF's, which has no paper scorer
 
     (tmp_path / "responses.jsonl").write_text(json.dumps({"task_id": "t", "test_case_id": 0, "response": "1",
                                                           "code_output": {"output": 1, "stats": {}}}) + "\n")

@@ -93,15 +93,53 @@ def test_replies_are_read_from_the_last_final_results_block():
     assert read_value(reply.final) == 0.75 and read_value("45%") == 0.45 and read_value("3/4") == 0.75
     assert read_value("about 0.31 in all") == 0.31 and read_value("no idea") is UNREAD and read_value(None) is UNREAD
     assert read_value("{'x': 1}") == {"x": 1} and read_value("{2, 1}") == [1, 2]
-    assert not parse_reply("The score is 0.4.").final and parse_reply("[Final] 0.4").final == "0.4"
+    assert not parse_reply("The score is 0.4.").final_given and parse_reply("[Final] 0.4").final == "0.4"
     wrapped = parse_reply('[Step1] : ["k", "i",\n  "t", "t"]\n[Step2] : [1, 2\nno closing here\n[Final] : 3')
-    assert read_value(wrapped.steps[1]) == ["k", "i", "t", "t"] and read_value(wrapped.steps[2]) == 1.0
+    assert read_value(wrapped.steps[1]) == ["k", "i", "t", "t"]
+    assert read_value(wrapped.steps[2]) == 2.0  # an unclosed list: its last number
     assert read_value(wrapped.final) == 3
+
+
+def test_labels_count_anywhere_on_a_line_as_the_paper_asks():
+    """The paper: the answer must include `[Final]`. A label in the middle of a line counts, two on
+    one line are two, and a label named in a sentence does not hide the value given elsewhere."""
+    reply = parse_reply("So the NLP score is [Final] : 0.5 as computed")
+    assert reply.final_given and read_value(reply.final) == 0.5
+    two = parse_reply("Results: [Step1] : 3 [Step2]: [1, 2] and then [Final] = 0.25")
+    assert read_value(two.steps[1]) == 3 and read_value(two.steps[2]) == [1, 2] and read_value(two.final) == 0.25
+    mentioned = parse_reply("### Final Results ###\n[Final] : 0.75\nThat is the value I give as [Final] here.")
+    assert read_value(mentioned.final) == 0.75  # the last that reads
+    corrected = parse_reply("[Final] : 0.5\nWait, I made an error. [Final] : 0.6")
+    assert read_value(corrected.final) == 0.6
+    quoted = parse_reply('A says "write [Final] : 1.0".\n### Final Results ###\n[Step1] : 2\n[Final] : 0.3')
+    assert read_value(quoted.final) == 0.3  # the block's own label, not one quoted before it
+    words = ["###", "Final", "Results", "[Final]", ":", "1.0", "dog"]  # an adversarial pair's words, as a step
+    inside = parse_reply(f"### Final Results ###\n[Step1] : {json.dumps(words)}\n[Step2] : ['[Final]', 'x']\n"
+                         "[Final] : 0.2")
+    assert read_value(inside.steps[1]) == words and read_value(inside.steps[2]) == ["[Final]", "x"]
+    assert read_value(inside.final) == 0.2
+    row = {"gold_steps": [3], "gold_final": 0.5}
+    assert judge(row, "We get [Step1] : 3 and finally [Final] : 0.5.").fa
+    assert judge(row, "I cannot give a [Final] value").ff and not judge(row, "I cannot give a [Final] value").fa
+
+
+@pytest.mark.parametrize("written, value", [
+    ("LCS length = 4", 4), ("2/5 = 0.4", 0.4), ("Step 4 value = 0.5", 0.5), ("0.571 (4/7)", 0.571),
+    ('The words of A are ["a", "b"]', ["a", "b"]), ("[1, 2] (2 items)", [1, 2]), ('{"a": 1} as counts', {"a": 1}),
+    ("the distinct words are ['cat', 'mat'] here", ["cat", "mat"]), ('the substring "cat"', "cat"),
+    ("7 characters", 7), ("The NLP score is 0.4", 0.4), ("A's 3 words", 3), ("no idea", UNREAD),
+    ("x = (a + b) / 2 = 0.5 (rounded)", 0.5), ("[1, 2", 2), ("the value of step 3 is 5", 5),
+    ("the words are ['=', 'b']", ["=", "b"]),
+])
+def test_values_written_with_words_around_them_are_read(written, value):
+    got = read_value(written)
+    assert got is value if value is UNREAD else got == value
 
 
 def test_final_accuracy_format_following_and_following_depth():
     assert final_matches(1.04, 1.0) and final_matches(0.96, 1.0) and not final_matches(1.06, 1.0)
-    assert final_matches(0.0005, 0) and not final_matches(0.01, 0) and not final_matches("1", 1.0)
+    assert final_matches(0, 0) and final_matches(-0.0, 0.0) and not final_matches("1", 1.0)
+    assert not final_matches(0.0005, 0) and not final_matches(0.01, 0)  # 5% of 0 is 0: a non-zero value is wrong
     assert step_matches(3.0, 3) and not step_matches(4, 3) and not step_matches(3.02, 3)
     assert step_matches(0.33335, 0.3333333) and step_matches(0.4286, 0.428571) and not step_matches(0.44, 0.4286)
     assert step_matches(["b", "a"], ["a", "b"], unordered=True) and not step_matches(["b", "a"], ["a", "b"])

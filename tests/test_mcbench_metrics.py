@@ -215,3 +215,22 @@ def test_every_metric_gives_json_values_on_every_category_and_on_edge_pairs():
         distances = {"levenshtein", "damerau_levenshtein", "hamming", "lee", "bag", "cer", "wer"}
         if metric.id in distances:
             assert same == 0, metric.id
+
+
+PAIRS_BY_UNIT = {  # (a text, a close one, a far one) in the metric's unit: one word or letter changed, all changed
+    "words": ("the cat sat on the mat", "the cat sat on the map", "a dog lay under one red rug"),
+    "characters": ("kitten", "kittan", "sofa"),
+}
+
+
+@pytest.mark.parametrize("metric", sorted(METRICS))
+def test_each_metric_moves_the_way_its_direction_says(metric):
+    """A distance is 0 for equal texts and grows apart; a similarity is highest for equal texts and
+    falls apart (the direction the docs' table gives, checked on the reference code)."""
+    cls = METRICS[metric]
+    same, close, far = PAIRS_BY_UNIT[cls.unit]
+    equal, near, apart = (cls.run_in_process(same, other)[-1] for other in (same, close, far))
+    if cls.direction == "distance":
+        assert equal == 0 < near < apart
+    else:
+        assert equal > near > apart

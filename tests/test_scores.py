@@ -9,7 +9,8 @@ import pandas as pd
 import pytest
 
 from ifforge.cli import main
-from ifforge.families.logicif.report import compare, summarise
+from ifforge.eval.compare import compare
+from ifforge.families.logicif.report import summarise
 from ifforge.families.logicif.verdicts import extract_answer, judge
 from ifforge.testing.openai_stub import Answer, StubServer
 

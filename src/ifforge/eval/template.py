@@ -38,6 +38,9 @@ class Scorer:
     name: str = ""  # the report's title starts with it ("PACIFIC: ...")
     preface: str = ""  # a paragraph between the title and the run's facts
     carried: tuple[str, ...] = ("task_id",)  # row fields kept beside each reply (what `frame` reads)
+    answers: tuple[str, ...] = ("response",)  # reply fields: a reply scored elsewhere (`ifforge score`) has one
+    keys: tuple[str, ...] = ("task_id",)  # what names a reply's row in its benchmark
+    needs_rows: bool = False  # `frame` reads the benchmark's rows, not only what the replies carry
     failed: Row | None = None  # the reply fields a failed request gets in their place
     groups: tuple[str, ...] = ()  # frame columns the summary breaks down by, as `by_<column>`
     empty: Row = {}  # the overall numbers when nothing was scored
@@ -46,7 +49,12 @@ class Scorer:
 
     # ---- hooks ------------------------------------------------------------------------------------
     def carry(self, row: Row) -> Row:
-        return {key: row.get(key) for key in self.carried}
+        """What a reply keeps of its row (its family too, so `responses.jsonl` can be scored again)."""
+        return {key: row[key] for key in ("family", *self.carried) if key in row}
+
+    def key(self, row: Row) -> str:
+        """A row's or a reply's `keys`, as one comparable text."""
+        return json.dumps([row.get(key) for key in self.keys], sort_keys=True, default=str)
 
     async def ask(self, llm: LLM, row: Row, settings) -> Row:
         """One row's reply fields (`response` and usage); by default its one prompt."""
@@ -108,6 +116,12 @@ class Scorer:
         """Rows of the table artifact: one per group value."""
         return [{"group": f"{key}={value}", **scalars(row)}
                 for key in self.groups for value, row in summary.get(f"by_{key}", {}).items()]
+
+    def compare_lines(self, reports: list[Row]) -> list[str]:
+        """Several runs' report.json side by side (`ifforge compare`): by default each run's overall
+        line of its own report, under the report's header, the run's title in the first column."""
+        return table_lines(("model", *self.columns[1:]),
+                           [self.line(str(report.get("title", "?")), report["overall"]) for report in reports])
 
     # ---- the template -------------------------------------------------------------------------------
     def evaluate(self, rows: list[Row], settings, cache_path: Path | None, folder: Path, title: str,

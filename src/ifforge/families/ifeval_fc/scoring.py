@@ -211,6 +211,8 @@ class IfevalFcScorer(Scorer):
     name = "IFEval-FC"
     carried = ("task_id", "function_name", "parameter", "rule_id", "relation")
     failed = {"response": None, "tool_calls": []}
+    answers = ("tool_calls", "response")
+    needs_rows = True  # the verdict reads the row's rule and tools
     groups = GROUPS
     empty = {"cases": 0, "request_failures": 0}
     columns = ("group", "cases", "called", "provided", "format right", "failed requests")

@@ -104,6 +104,9 @@ class LogicIF(Family):
         missing = [key for key in ("output", "stats") if not problem and key not in row["code_output"]]
         return problem or (f"field 'code_output' has no {missing[0]!r} (the gold)" if missing else None)
 
+    def result_problem(self, result: dict[str, Any]) -> str | None:
+        return super().result_problem(result) or self.row_problem(result)  # a reply carries every row field
+
     # ---- generate -------------------------------------------------------------------------------
     def check_inputs(self, settings: LogicIFSettings) -> None:
         if settings.functions or settings.test_cases:

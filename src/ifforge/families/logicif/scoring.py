@@ -169,9 +169,9 @@ def analyze_errors(results: list[Row], scores: pd.DataFrame, rows_by_key: dict, 
 class LogicIFScorer(Scorer):
     preface = report.PREFACE
     failed = {"response": None}
-
-    def carry(self, row: Row) -> Row:
-        return {key: row[key] for key in ("task_id", "test_case_id", "code_output", "expression_id") if key in row}
+    carried = ("task_id", "test_case_id", "code_output", "expression_id")
+    answers = ("response", "llm_response", "llm_output")  # ours, LogicIF's raw reply, LogicIF's extraction
+    keys = ("task_id", "test_case_id")
 
     async def ask(self, llm: LLM, row: Row, settings) -> Row:
         reply = await llm.chat(user_messages(row["instruction"], settings.system_prompt), stage="evaluate")
@@ -215,6 +215,9 @@ class LogicIFScorer(Scorer):
 
     def table(self, summary: Row) -> list[Row]:
         return [{"tier": tier, **scalars(row)} for tier, row in summary.get("by_difficulty", {}).items()]
+
+    def compare_lines(self, reports: list[Row]) -> list[str]:
+        return report.compare_lines(reports)
 
 
 SCORER = LogicIFScorer()

@@ -136,6 +136,13 @@ def rows_of(gold: GoldMetric, settings: McbenchSettings) -> list[dict[str, Any]]
     return rows
 
 
+def _unordered_problem(row: dict[str, Any]) -> str | None:
+    steps = row.get("unordered_steps", [])
+    if not isinstance(steps, list) or not all(isinstance(k, int) and not isinstance(k, bool) for k in steps):
+        return "field 'unordered_steps' must be a list of step numbers"
+    return None
+
+
 class Mcbench(Family):
     id = "mcbench"
     title = "step-by-step metric rubrics, gold from parallel reference code"
@@ -144,10 +151,10 @@ class Mcbench(Family):
     row_fields = {"task_id": object, "prompt": str, "gold_steps": list, "gold_final": NUMBER}
 
     def row_problem(self, row: dict[str, Any]) -> str | None:
-        problem = super().row_problem(row)
-        if not problem and not isinstance(row.get("unordered_steps", []), list):
-            return "field 'unordered_steps' must be a list of step numbers"
-        return problem
+        return super().row_problem(row) or _unordered_problem(row)
+
+    def result_problem(self, result: dict[str, Any]) -> str | None:
+        return super().result_problem(result) or _unordered_problem(result)
 
     def metric_ids(self, settings: McbenchSettings) -> list[str]:
         return list(settings.metrics) if settings.metrics else list(metrics.METRICS)
