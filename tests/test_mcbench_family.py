@@ -8,7 +8,7 @@ import pytest
 from ifforge.families.mcbench import metrics
 from ifforge.families.mcbench.answers import UNREAD, parse_reply, read_value
 from ifforge.families.mcbench.family import FAMILY, GoldConfig, compute_gold, render, rows_of
-from ifforge.families.mcbench.pairs import CATEGORIES, EMOJI, INJECTIONS, make_pairs
+from ifforge.families.mcbench.pairs import CATEGORIES, INJECTIONS, make_pairs
 from ifforge.families.mcbench.records import MetricTask
 from ifforge.families.mcbench.rubric import Metric, Step
 from ifforge.families.mcbench.scoring import final_matches, judge, score_frame, step_matches, summarise
@@ -26,8 +26,9 @@ def test_the_same_seed_gives_the_same_pairs_and_a_new_seed_new_ones():
     by = {c: [p for p in make_pairs(9, list(CATEGORIES), 8) if p.category == c] for c in CATEGORIES}
     assert all(p.hypothesis.strip() and p.reference.strip() for ps in by.values() for p in ps)  # never blank
     assert all(not any("a" <= ch <= "z" for ch in p.reference) for p in by["non_latin"])
-    assert all(any(e in p.reference + p.hypothesis for e in EMOJI) for p in by["emoji"])
-    assert all(any(i in p.reference or i in p.hypothesis for i in INJECTIONS) for p in by["adversarial"])
+    assert all(not any(ch.isascii() and ch.isalpha() for ch in p.reference) for p in by["emoji"])
+    assert all(any(i in p.reference or i in p.hypothesis for i in INJECTIONS)
+               for p in by["adversarial"] if p.kind == "injection")
     assert sum(p.hypothesis != p.reference for p in first) >= 12  # A is an edit of B, not a copy
 
 
@@ -185,3 +186,34 @@ def test_a_typographic_minus_keeps_its_sign():
     from ifforge.families.mcbench.answers import read_value
 
     assert read_value("\u22120.25") == -0.25 and read_value("-0.25") == -0.25
+
+
+def test_generated_pairs_are_real_sentences_full_emoji_unspaced_scripts_and_adversarial_shapes():
+    from collections import Counter
+
+    from ifforge.families.mcbench import pairs as pair_module
+
+    drawn = make_pairs(5, list(CATEGORIES), 20)
+    by = {c: [p for p in drawn if p.category == c] for c in CATEGORIES}
+    corpus = set(pair_module.sentences())
+    assert len(corpus) > 100  # read from Python's own help topics, offline
+    assert all(p.reference in corpus for p in by["plain"])  # B is a real sentence, not a word string
+    words = [len(p.reference.split()) for p in by["plain"]]
+    assert min(words) >= 4 and max(words) <= 30 and 8 <= sum(words) / len(words) <= 20
+    emoji = "".join(p.reference + p.hypothesis for p in by["emoji"])
+    assert not any(ch.isalpha() for ch in emoji)  # emoji only
+    assert "\u200d" in emoji and "\u20e3" in emoji  # ZWJ sequences and keycaps
+    assert any(0x1F3FB <= ord(ch) <= 0x1F3FF for ch in emoji)  # skin tones
+    assert any(0x1F1E6 <= ord(ch) <= 0x1F1FF for ch in emoji)  # flags (regional indicators)
+    scripts = Counter(p.kind for p in by["non_latin"])
+    assert set(scripts) == {"thai", "japanese", "dzongkha"}, scripts
+    for p in by["non_latin"]:  # written without spaces: a few phrases, each many words long
+        assert len(p.reference.split()) <= 4 and not any("a" <= ch.lower() <= "z" for ch in p.reference)
+    shapes = {p.kind: p for p in by["adversarial"]}
+    assert set(shapes) == set(pair_module.ADVERSARIAL_KINDS)
+    reordered, case, one = shapes["reordered"], shapes["case"], shapes["one_character"]
+    assert sorted(reordered.hypothesis.split()) == sorted(reordered.reference.split()) != reordered.hypothesis.split()
+    assert case.hypothesis.lower() == case.reference.lower() and case.hypothesis != case.reference
+    assert len(one.hypothesis) == len(one.reference)
+    assert sum(a != b for a, b in zip(one.hypothesis, one.reference)) == 1
+    assert Counter(shapes["repeated"].hypothesis.split()).most_common(1)[0][1] >= 4

@@ -82,7 +82,7 @@ def test_character_edit_metrics_agree_with_rapidfuzz_and_jellyfish():
 
     pairs = PAIRS + TINY_CHARS
     plain = [(a, b) for a, b in pairs if no_combining(a + b)]  # jellyfish compares grapheme clusters
-    assert len(plain) >= len(pairs) - 10
+    assert len(plain) >= len(pairs) - 2 * 6  # at most the non_latin and emoji pairs carry combining marks
     count = agree("levenshtein", rd.Levenshtein.distance, pairs)
     count += agree("levenshtein", jellyfish.levenshtein_distance, plain)
     count += agree("damerau_levenshtein", rd.DamerauLevenshtein.distance, pairs)

@@ -20,6 +20,8 @@ def test_pacific_generates_the_same_benchmark_for_the_same_seed_and_scores_a_mod
     assert len(rows) == 4 * 4  # 4 chains x (2 modes x 2 forms)
     manifest = json.loads(open(f"{folder}/manifest.json").read())
     assert manifest["family"] == "pacific" and manifest["stages"]["gold"]["computed"] == 4
+    assert sum(manifest["export"]["by_instruction"].values()) == 2 * 3 + 2 * 4  # every step counted
+    assert isinstance(manifest["export"]["identity_redraws"], int)
     assert (out / "pacific" / "v001" / "items" / rows[0]["chain_id"] / "chain.py").exists()
     assert generate(family="pacific", out=str(out), options=OPTIONS) == folder  # nothing changed: same version
     again = generate(family="pacific", out=str(tmp_path / "again"), options=OPTIONS)

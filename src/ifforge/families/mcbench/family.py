@@ -164,7 +164,8 @@ class Mcbench(Family):
         items = [MetricTask(task_id=metric_id, pairs=drawn) for metric_id in self.metric_ids(settings)]
         return Loaded(items=items, dropped=[], inputs={"seed": settings.seed, "metrics": self.metric_ids(settings),
                                                        "metrics_version": code_version(metrics),
-                                                       "pairs_version": code_version(pairs)})
+                                                       "pairs_version": code_version(pairs),
+                                                       "pairs_corpus": pairs.corpus_hash()})
 
     def write_loaded(self, store: VersionStore, items: list[MetricTask]) -> None:
         if items:

@@ -222,7 +222,9 @@ class Pacific(Family):
         rows = [row for chain in sorted(items, key=lambda c: c.task_id) for row in rows_of(chain, settings)]
         store.write("benchmark.jsonl", "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows))
         return {"tasks": len(rows), "rows": len(rows), "chains": len(items),
-                "by_setting": dict(Counter(f"L{c.chain.chain_length}-O{c.chain.output_length}" for c in items))}
+                "by_setting": dict(Counter(f"L{c.chain.chain_length}-O{c.chain.output_length}" for c in items)),
+                "by_instruction": dict(sorted(Counter(s.id for c in items for s in c.chain.steps).items())),
+                "identity_redraws": sum(c.chain.redraws for c in items)}
 
     def summary_table(self, store: VersionStore) -> list[dict[str, Any]]:
         table = []
