@@ -169,12 +169,13 @@ def build_onedoc(spec: ContextSpec) -> tuple[str, dict[str, Any]]:
             blocks.pop()
         paragraphs = [i for i, b in enumerate(blocks) if not b.startswith("Essay ")]
         where = sorted(rng_for(spec.seed, "onedoc-keys", spec.length, spec.sample, len(blocks)).sample(
-            paragraphs, len(keys)) if len(paragraphs) >= len(keys) else paragraphs * len(keys))[:len(keys)]
+            paragraphs, len(keys)) if len(paragraphs) >= len(keys) else  # short inputs: spread evenly
+            [paragraphs[i * len(paragraphs) // len(keys)] for i in range(len(keys))])
         placed = list(blocks)
         for index, sentence in sorted(zip(where, marked), key=lambda pair: -pair[0]):
             placed[index] = f"{placed[index]} {sentence}"
         text = "\n\n".join(placed)
-        if tokens.count(text) <= limit or len(paragraphs) <= len(keys):
+        if tokens.count(text) <= limit or len(paragraphs) <= 1:
             break
         blocks = blocks[:-1]
     order = sorted(range(len(keys)), key=lambda i: text.index(marked[i]))
