@@ -86,7 +86,8 @@ def render(manifest: dict[str, Any], rows: list[dict[str, Any]], floors: dict[st
 
 
 def read_card(version: Path) -> str:
-    """The version's card.md, or (for a version written before cards) one rendered from its files."""
+    """The version's card.md, or (for a version written before cards) one rendered from its files,
+    its floors computed now."""
     version = Path(version)
     card = version / "card.md"
     if card.exists():
@@ -97,6 +98,10 @@ def read_card(version: Path) -> str:
         manifest = json.loads((version / "manifest.json").read_text())
     except (OSError, ValueError) as error:
         raise BenchmarkError(f"{version}: no readable manifest.json ({error})") from error
+    from ifforge.eval.floors import floors
+    from ifforge.families import get_family
+
+    rows = read_jsonl(version / "benchmark.jsonl")
     floors_file = version / "floors.json"
-    floors = json.loads(floors_file.read_text()) if floors_file.exists() else None
-    return render(manifest, read_jsonl(version / "benchmark.jsonl"), floors)
+    found = json.loads(floors_file.read_text()) if floors_file.exists() else floors(get_family(manifest["family"]), rows)
+    return render(manifest, rows, found)

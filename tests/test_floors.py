@@ -1,0 +1,76 @@
+"""Floors: every trivial baseline scored by the family's own checker, every row one passes counted,
+and the card that shows them."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from ifforge import card
+from ifforge.eval.floors import baselines_of, floors
+from ifforge.families import FAMILIES, get_family
+from ifforge.families.ifeval_fc import rules
+from test_ifeval_fc_family import rows_for
+
+PACIFIC = get_family("pacific")
+
+
+def pacific_row(task_id: str, initial, gold: list, mode: str = "prompt") -> dict:
+    row = {"family": "pacific", "task_id": task_id, "mode": mode, "initial_input": initial, "gold": gold}
+    return row | ({"messages": [{"role": "user", "content": f"step {i}"} for i in range(len(gold))]}
+                  if mode == "chat" else {"prompt": "the chain"})
+
+
+def test_every_family_declares_baselines_beyond_the_empty_reply():
+    for family in (get_family(key) for key, entry in FAMILIES.items() if entry.module):
+        kinds = [baseline.id for baseline in baselines_of(family)]
+        assert "empty" in kinds and len(kinds) >= 3, (family.id, kinds)
+        assert family.measures and family.follows, family.id
+
+
+def test_a_row_an_identity_chain_passes_is_counted_and_named():
+    rows = [pacific_row("same", 7, [7, 7, 7]), pacific_row("chat-same", "ab", ["ab", "ab"], "chat"),
+            pacific_row("moves", 7, [8, 9, 7])]
+    found = floors(PACIFIC, rows)
+    identity = found["baselines"]["identity"]
+    assert identity["rows_passed"] == 2
+    assert identity["scores"] == {"prompt_accuracy": round(2 / 3, 4), "instruction_accuracy": round(6 / 8, 4)}
+    assert found["trivially_passed"]["rows"] == 2
+    # "ab" is the only string gold, so the most frequent one too
+    assert found["trivially_passed"]["by_row"] == {"chat-same": ["identity", "most_frequent_gold"], "same": ["identity", "most_frequent_gold"]}
+    assert found["baselines"]["empty"]["rows_passed"] == 0
+
+
+def test_ifeval_fc_echo_floor_is_the_rows_whose_rule_the_query_follows():
+    rows = rows_for()
+    query = {row["task_id"]: next(m["content"] for m in row["messages"] if m["role"] == "user") for row in rows}
+    follows = {row["task_id"] for row in rows if rules.get(row["rule_id"], **row["rule_args"]).check(query[row["task_id"]])}
+    broken = dict(rows[0], rule_id="word_count", rule_args={"relation": "at most", "n": 10_000})  # a rule any query follows
+    found = floors(get_family("ifeval-fc"), rows + [broken])
+    echo = found["baselines"]["echo_query"]
+    assert echo["rows_passed"] == len(follows) + 1
+    assert broken["task_id"] in found["trivially_passed"]["by_row"]
+    assert found["baselines"]["no_call" if "no_call" in found["baselines"] else "empty"]["rows_passed"] == 0
+
+
+def test_the_card_carries_the_floors_and_ifforge_card_prints_it(tmp_path):
+    rows = [pacific_row("same", 7, [7, 7]), pacific_row("moves", 7, [8, 9])]
+    found = floors(PACIFIC, rows)
+    manifest = {"family": "pacific", "benchmark": "pacific", "version": "v001", "fingerprint": "f" * 8,
+                "parameters": {"seed": 3, "chain_lengths": [2], "out": None}, "inputs": {"seed": 3},
+                "stages_used": {"gold": {"name": "gold", "llm": None}}, "stages": {"gold": {"in": 2, "out": 2}}}
+    text = card.render(manifest, rows, found)
+    assert "| `identity` |" in text and "1 of 2" in text and "seed `3`" in text
+    assert "| gold | deterministic (code) | 2 | 2 |" in text and PACIFIC.follows in text
+    assert "chain_lengths = [2]" in text and "out =" not in text
+    assert "## Differences from the original" in text and "Default chain lengths" in text  # from the docs page
+    version = tmp_path / "pacific" / "v001"
+    version.mkdir(parents=True)
+    (version / "manifest.json").write_text(json.dumps(manifest))
+    (version / "benchmark.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows))
+    shown = subprocess.run([sys.executable, "-m", "ifforge.cli", "card", str(version)], capture_output=True, text=True)
+    assert shown.returncode == 0 and "| `identity` |" in shown.stdout  # rendered for a version without card.md
+    (version / "card.md").write_text("# kept\n")
+    assert card.read_card(version) == "# kept\n"
