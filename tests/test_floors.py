@@ -32,14 +32,17 @@ def test_every_family_declares_baselines_beyond_the_empty_reply():
 
 def test_a_row_an_identity_chain_passes_is_counted_and_named():
     rows = [pacific_row("same", 7, [7, 7, 7]), pacific_row("chat-same", "ab", ["ab", "ab"], "chat"),
-            pacific_row("moves", 7, [8, 9, 7])]
+            pacific_row("moves", 7, [8, 8, 7])]
     found = floors(PACIFIC, rows)
-    identity = found["baselines"]["identity"]
-    assert identity["rows_passed"] == 2
+    identity, initial = found["baselines"]["identity"], found["baselines"]["initial"]
+    assert identity["rows_passed"] == initial["rows_passed"] == 2
+    # "moves": its second step leaves 8 unchanged (identity right), its third gives back the start (initial right)
     assert identity["scores"] == {"prompt_accuracy": round(2 / 3, 4), "instruction_accuracy": round(6 / 8, 4)}
+    assert initial["scores"]["instruction_accuracy"] == round(6 / 8, 4)
     assert found["trivially_passed"]["rows"] == 2
-    # "ab" is the only string gold, so the most frequent one too
-    assert found["trivially_passed"]["by_row"] == {"chat-same": ["identity", "most_frequent_gold"], "same": ["identity", "most_frequent_gold"]}
+    # "ab" is the only string gold, so the most frequent one too; 7 is the most frequent whole number
+    assert found["trivially_passed"]["by_row"] == {
+        "chat-same": ["identity", "initial", "most_frequent_gold"], "same": ["identity", "initial", "most_frequent_gold"]}
     assert found["baselines"]["empty"]["rows_passed"] == 0
 
 

@@ -1,6 +1,7 @@
-"""PACIFIC's trivial baselines (see `eval.floors`): the identity step (every step answers the
-starting value, so "repeat the last value" is right wherever a step leaves its input unchanged),
-the most frequent gold value at every step, and an empty reply."""
+"""PACIFIC's trivial baselines (see `eval.floors`): the identity step (each step's input given back,
+so its instruction-level floor is the share of steps that leave their input unchanged: "repeat the
+last value" once the previous step is right), the starting value at every step, the most frequent
+gold value at every step, and an empty reply."""
 
 from __future__ import annotations
 
@@ -18,7 +19,16 @@ def tagged(row: dict[str, Any], values: list[Any]) -> list[str]:
 
 class Identity(Baseline):
     id = "identity"
-    description = "the starting value at every step (each step left its input unchanged)"
+    description = ("each step's input given back (the starting value, then the previous step's gold): "
+                   "right where a step leaves its input unchanged")
+
+    def replies(self, row, turns):
+        return tagged(row, [row["initial_input"], *row["gold"][:-1]])
+
+
+class Initial(Baseline):
+    id = "initial"
+    description = "the starting value at every step"
 
     def replies(self, row, turns):
         return tagged(row, [row["initial_input"]] * len(row["gold"]))
@@ -36,4 +46,4 @@ class MostFrequentGold(Baseline):
         return tagged(row, [self.by_type.get(type(gold)) for gold in row["gold"]])
 
 
-BASELINES = {kind.id: kind for kind in (Empty, Identity, MostFrequentGold)}
+BASELINES = {kind.id: kind for kind in (Empty, Identity, Initial, MostFrequentGold)}
