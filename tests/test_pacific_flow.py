@@ -7,6 +7,7 @@ from ifforge.families.pacific.answers import parse_answers
 from ifforge.flows.evaluate import evaluate
 from ifforge.flows.generate import generate
 from ifforge.testing.openai_stub import Answer, StubServer
+from floors_check import assert_floors_counted
 
 OPTIONS = {"progress": False, "chain_lengths": [3, 4], "output_lengths": [3], "samples": 2, "seed": 11}
 
@@ -20,6 +21,7 @@ def test_pacific_generates_the_same_benchmark_for_the_same_seed_and_scores_a_mod
     assert len(rows) == 4 * 4  # 4 chains x (2 modes x 2 forms)
     manifest = json.loads(open(f"{folder}/manifest.json").read())
     assert manifest["family"] == "pacific" and manifest["stages"]["gold"]["computed"] == 4
+    assert_floors_counted(folder)
     assert (out / "pacific" / "v001" / "items" / rows[0]["chain_id"] / "chain.py").exists()
     assert generate(family="pacific", out=str(out), options=OPTIONS) == folder  # nothing changed: same version
     again = generate(family="pacific", out=str(tmp_path / "again"), options=OPTIONS)
