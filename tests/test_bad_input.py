@@ -15,7 +15,7 @@ from pydantic import BaseModel
 
 from ifforge.cli import main
 from ifforge.core import pyast
-from ifforge.core.llm import parse_reply
+from ifforge.core.llm_client import parse_reply
 from ifforge.core.sandbox import run_cases
 from ifforge.core.store import ItemCache, VersionStore, atomic_path, write_json
 from ifforge.core.untrusted import MAX_DEPTH, check_task_id, clean_text

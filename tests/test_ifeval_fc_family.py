@@ -7,7 +7,8 @@ import json
 
 import pytest
 
-from ifforge.core.llm import LLM, Ledger, LLMConfig
+from ifforge.core.llm_client import LLM, LLMConfig
+from ifforge.core.llm_usage import Ledger
 from ifforge.core.settings import SettingsError
 from ifforge.core.untrusted import InputError
 from ifforge.eval.evaluation import EvalSettings
@@ -163,7 +164,7 @@ def test_evaluate_asks_through_the_tools_api_and_reports_three_rates(tmp_path):
         return Answer(content=None, tool_calls=[{"name": row["function_name"], "arguments": arguments}])
 
     with StubServer(answer) as server:
-        settings = EvalSettings(model="stub", base_url=server.url, api_key="x", no_cache=True, max_retries=0)
+        settings = EvalSettings(model="stub", base_url=server.url, api_key="x", no_cache=True, llm_max_retries=0)
         summary = FAMILY.evaluate(rows, settings, tmp_path / "cache.sqlite", tmp_path / "run", "t")
     overall = summary["overall"]
     assert (overall["cases"], overall["called"], overall["provided"], overall["format_right"]) == (4, 3, 2, 1)

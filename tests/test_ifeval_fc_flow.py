@@ -63,7 +63,7 @@ def test_ifeval_fc_generates_offline_and_with_an_llm_and_scores_tool_calls(tmp_p
         return Answer(tool_calls=[{"name": row["function_name"], "arguments": arguments}])
 
     with StubServer(model) as server:
-        report = evaluate(benchmark=folder, model="stub-model", base_url=server.url, options={"max_retries": 0})
+        report = evaluate(benchmark=folder, model="stub-model", base_url=server.url, options={"llm_max_retries": 0})
     summary = json.loads(open(f"{report}/report.json").read())
     queries = sorted(by_query)
     right = sum(right_value(r) is not None or (queries.index(r["messages"][-1]["content"]) % 4 == 1  # "zz" may pass

@@ -54,7 +54,7 @@ def stand_in_vectors(folder):
 
 def test_lifbench_generates_a_grid_with_model_rewrites_and_scores_a_model(tmp_path, prefect_server, monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", "test")
-    with StubServer(rewriter) as writer:  # rewrites from a model, through core/llm.py, then clustered
+    with StubServer(rewriter) as writer:  # rewrites from a model, through core/llm_client.py, then clustered
         options = {"progress": False, "lengths": [1024, 1536], "expressions": 1, "variable_sets": 2, "rewrites": 3,
                    "model": "stub-writer", "base_url": writer.url, **stand_in_vectors(tmp_path)}
         folder = generate(family="lifbench", out=str(tmp_path / "out"), options=options)
@@ -87,7 +87,7 @@ def test_lifbench_generates_a_grid_with_model_rewrites_and_scores_a_model(tmp_pa
         return Answer(content=json.dumps(gold) if row["task"] in ("multi_id", "batch_label", "extract") else "?")
 
     with StubServer(model) as server:
-        report = evaluate(benchmark=folder, model="stub-model", base_url=server.url, options={"max_retries": 0})
+        report = evaluate(benchmark=folder, model="stub-model", base_url=server.url, options={"llm_max_retries": 0})
     summary = json.loads(open(f"{report}/report.json").read())
     assert summary["overall"]["samples"] == len(rows) and summary["overall"]["request_failures"] == 0
     assert summary["by_task"]["qa"]["ars"] == 0.75 and summary["by_task"]["find_dup"]["ars"] == 0.0

@@ -47,7 +47,7 @@ def test_mcbench_generates_the_same_benchmark_for_the_same_seed_and_scores_a_mod
 
     monkeypatch.setenv("OPENAI_API_KEY", "test")
     with StubServer(model) as server:
-        report = evaluate(benchmark=folder, model="stub-model", base_url=server.url, options={"max_retries": 0})
+        report = evaluate(benchmark=folder, model="stub-model", base_url=server.url, options={"llm_max_retries": 0})
     summary = json.loads(open(f"{report}/report.json").read())
     overall = summary["overall"]
     steps = {variant: sum(r["steps"] for r in rows if r["variant"] == variant) for variant in ("code", "example")}

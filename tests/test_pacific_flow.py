@@ -60,7 +60,7 @@ def test_pacific_generates_the_same_benchmark_for_the_same_seed_and_scores_a_mod
 
     monkeypatch.setenv("OPENAI_API_KEY", "test")
     with StubServer(model) as server:
-        report = evaluate(benchmark=folder, model="stub-model", base_url=server.url, options={"max_retries": 0})
+        report = evaluate(benchmark=folder, model="stub-model", base_url=server.url, options={"llm_max_retries": 0})
     summary = json.loads(open(f"{report}/report.json").read())
     assert summary["overall"]["samples"] == 16 and summary["overall"]["prompt_accuracy"] == 0.5
     assert summary["by_form"]["code"]["prompt_accuracy"] == 1.0 and summary["by_form"]["nl"]["prompt_accuracy"] == 0.0

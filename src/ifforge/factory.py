@@ -42,7 +42,7 @@ def run_stage_shard(stage: Stage, items: list | StageRun, settings: Settings, ru
     """One shard of one per-item stage (the body of the flow's stage task). The flow builds the plan
     once and hands each shard its stage, so no shard rebuilds it. `items` may be the previous
     stage's run of the same shard: its kept items go on, so shards are pipelined. The shard's index
-    is its requests' priority (see `core.llm.priority`)."""
+    is its requests' priority (see `core.llm_limits.priority`)."""
     from ifforge.core.progress import stage_bar
 
     if isinstance(items, StageRun):

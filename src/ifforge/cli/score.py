@@ -34,6 +34,7 @@ def run(args: argparse.Namespace) -> int:
     import os
     import sys
 
+    from ifforge.eval.asking import Asker
     from ifforge.eval.evaluation import BenchmarkError, EvalSettings, check_rules, read_results
 
     try:
@@ -52,10 +53,12 @@ def run(args: argparse.Namespace) -> int:
                             extractor=args.extractor, rules=args.rules)
     scorer = family.scorer()
     cache = Path(Path(args.results).with_suffix("").as_posix() + "_extract_cache.sqlite")
-    scorer.refine(results, rows, settings, cache)
     folder = Path(args.out or Path(args.results).with_suffix("").as_posix() + "_scored")
     run = {"family": family.id, "results": str(args.results), "benchmark": args.benchmark, "cases": len(results)}
-    scorer.score(results, rows, settings, folder, args.title or Path(args.results).stem, run, cache)
+    with Asker(settings, cache) as asker:  # a model is asked only with --extractor llm
+        scorer.refine(results, rows, settings, asker)
+        scorer.score(results, rows, settings, folder, args.title or Path(args.results).stem, run,
+                     asker if args.extractor == "llm" else None)
     print((folder / "report.md").read_text())
     print(f"written to {folder}", file=sys.stderr)
     return 0

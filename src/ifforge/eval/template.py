@@ -8,21 +8,20 @@ that failed are never answers: the family's frame marks them, and its numbers le
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ifforge.core.store import atomic_write
-from ifforge.eval.asking import ask_prompt, ask_rows, write_results
+from ifforge.eval.asking import Asker, ask_prompt, ask_rows, write_results
 from ifforge.eval.evaluation import finish_run
 from ifforge.eval.report import run_lines, table_lines
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from ifforge.core.llm import LLM
+    from ifforge.core.llm_client import LLM
 
 Row = dict[str, Any]
 
@@ -61,7 +60,7 @@ class Scorer:
         """One row's reply fields (`response` and usage); by default its one prompt."""
         return await ask_prompt(llm, row, settings.system_prompt)
 
-    def refine(self, results: list[Row], rows: list[Row], settings, cache_path: Path | None) -> None:
+    def refine(self, results: list[Row], rows: list[Row], settings, asker: Asker) -> None:
         """Work on the replies before they are scored (LogicIF: an LLM finds answers the rules missed)."""
 
     def frame(self, results: list[Row], rows: list[Row], settings) -> pd.DataFrame:
@@ -69,8 +68,9 @@ class Scorer:
         raise NotImplementedError
 
     def annotate(self, results: list[Row], frame: pd.DataFrame, rows: list[Row], settings,
-                 cache_path: Path | None, folder: Path) -> Row:
-        """Findings beyond the verdicts, written beside the report; returns what the summary gains."""
+                 asker: Asker | None, folder: Path) -> Row:
+        """Findings beyond the verdicts, written beside the report; returns what the summary gains
+        (`asker` is None when replies made elsewhere are scored: no model to ask)."""
         return {}
 
     def scores(self, part: pd.DataFrame) -> Row:
@@ -126,19 +126,24 @@ class Scorer:
     # ---- the template -------------------------------------------------------------------------------
     def evaluate(self, rows: list[Row], settings, cache_path: Path | None, folder: Path, title: str,
                  on_done: Callable[[], None] | None = None, run: Row | None = None) -> Row:
-        """Ask a model every row, then `score`; `run` holds the run's facts for the report."""
-        results = asyncio.run(ask_rows(rows, settings, cache_path, self.carry,
-                                       lambda llm, row: self.ask(llm, row, settings), self.failed, on_done))
-        self.refine(results, rows, settings, cache_path)
-        return self.score(results, rows, settings, folder, title, finish_run(run, results, settings), cache_path)
+        """Ask a model every row, then `score`; `run` holds the run's facts for the report. Every
+        request of the run goes through one `Asker` (its hub, limits, cache and ledger)."""
+        with Asker(settings, cache_path) as asker:
+            results = ask_rows(rows, asker, self.carry, lambda llm, row: self.ask(llm, row, settings), self.failed,
+                               on_done)
+            self.refine(results, rows, settings, asker)
+            return self.score(results, rows, settings, folder, title, finish_run(run, results, settings), asker)
 
     def score(self, results: list[Row], rows: list[Row], settings, folder: Path, title: str,
-              run: Row | None = None, cache_path: Path | None = None) -> Row:
+              run: Row | None = None, asker: Asker | None = None) -> Row:
         """Score replies (asked here, or elsewhere: `ifforge score`), keep them and their verdicts
-        beside the report; return the summary with `request_failures`, `headline` and `table`."""
+        beside the report (and the requests sent, `llm_calls.jsonl`, with their usage per stage in
+        the run's facts); return the summary with `request_failures`, `headline` and `table`."""
         frame = self.frame(results, rows, settings)
-        notes = self.annotate(results, frame, rows, settings, cache_path, folder)
-        write_results(folder, results, frame)
+        notes = self.annotate(results, frame, rows, settings, asker, folder)
+        write_results(folder, results, frame, asker.calls() if asker else None)
+        if asker is not None:
+            run = {**(run or {}), "llm": asker.usage()}
         summary = self.write_report(frame, folder, title, run, notes)
         summary["request_failures"] = sum(1 for result in results if result.get("request_failed"))
         summary["headline"] = self.headline(summary)

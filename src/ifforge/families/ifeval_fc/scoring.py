@@ -227,7 +227,7 @@ class IfevalFcScorer(Scorer):
     def frame(self, results: list[dict[str, Any]], rows: list[dict[str, Any]], settings) -> pd.DataFrame:
         return score_frame(results, {row["task_id"]: row for row in rows}, getattr(settings, "rules", "ifforge"))
 
-    def annotate(self, results, frame, rows, settings, cache_path, folder) -> dict[str, Any]:
+    def annotate(self, results, frame, rows, settings, asker, folder) -> dict[str, Any]:
         return {"rules": getattr(settings, "rules", "ifforge")}
 
     def scores(self, part: pd.DataFrame) -> dict[str, Any]:
