@@ -77,3 +77,45 @@ def test_the_card_carries_the_floors_and_ifforge_card_prints_it(tmp_path):
     assert shown.returncode == 0 and "| `identity` |" in shown.stdout  # rendered for a version without card.md
     (version / "card.md").write_text("# kept\n")
     assert card.read_card(version) == "# kept\n"
+
+
+# ---- the floors of generated benchmarks, against the originals' (measured by benchmarks/floors.py
+# on their released rows: IFEval-FC's 750 cases, LIFBench's 810 rows; see docs/scoring.md) ----------
+
+def test_ifeval_fc_no_query_passes_its_own_rule_and_a_constant_passes_fewer_rows_than_in_the_paper():
+    found = floors(get_family("ifeval-fc"), rows_for())
+    assert found["baselines"]["echo_query"]["rows_passed"] == 0  # the queries are redrawn until they fail their rule
+    assert found["baselines"]["constant"]["scores"]["accuracy"] <= 0.233  # the paper's data: 23.3%
+    assert found["trivially_passed"]["share"] <= 0.295  # the paper's data: 29.5%
+
+
+def test_pacific_identity_floor_is_the_share_of_steps_that_leave_their_input_unchanged():
+    from ifforge.families.pacific import chains, instructions
+    from ifforge.families.pacific.settings import PacificSettings
+
+    settings = PacificSettings(family="pacific")
+    built = chains.build_all(settings.seed, settings.chain_lengths, settings.output_lengths, settings.samples,
+                             sorted(instructions.REGISTRY))
+    rows = [pacific_row(f"c{n}", chain.initial_input, chain.planned) for n, chain in enumerate(built)]
+    unchanged = sum(value == previous for chain in built
+                    for previous, value in zip([chain.initial_input, *chain.planned], chain.planned))
+    steps = sum(len(chain.planned) for chain in built)
+    identity = floors(PACIFIC, rows)["baselines"]["identity"]
+    assert identity["scores"]["instruction_accuracy"] == round(unchanged / steps, 4)
+    assert identity["rows_passed"] == sum(all(v == chain.initial_input for v in chain.planned) for chain in built)
+
+
+def test_lifbench_labelling_every_document_alike_earns_no_more_than_on_the_originals_rows():
+    from ifforge.families.lifbench import scenarios
+    from ifforge.families.lifbench.family import render_rows
+    from ifforge.families.lifbench.scenarios import ContextSpec
+    from ifforge.families.lifbench.settings import LifbenchSettings
+
+    settings = LifbenchSettings(family="lifbench", lengths=[1536], expressions=0, variable_sets=2)
+    rows = [row for seed in range(8) for row in render_rows(scenarios.build(ContextSpec(
+        task_id=f"multidoc-s{seed}", scenario="multidoc", length=1536, sample=0, seed=seed)), settings, {})
+            if row["task"] == "batch_label"]
+    found = floors(get_family("lifbench"), rows)
+    assert len(rows) >= 6
+    assert found["baselines"]["most_frequent_gold"]["scores"]["ars"] <= 0.695  # LIFBench's own rows: 0.695
+    assert found["baselines"]["echo_instruction"]["scores"]["ars"] <= 0.384  # LIFBench's own rows: 0.384
