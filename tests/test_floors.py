@@ -18,7 +18,8 @@ PACIFIC = get_family("pacific")
 
 
 def pacific_row(task_id: str, initial, gold: list, mode: str = "prompt") -> dict:
-    row = {"family": "pacific", "task_id": task_id, "mode": mode, "initial_input": initial, "gold": gold}
+    row = {"family": "pacific", "task_id": task_id, "mode": mode, "form": "code", "chain_length": len(gold),
+           "output_length": 3, "initial_input": initial, "gold": gold}
     return row | ({"messages": [{"role": "user", "content": f"step {i}"} for i in range(len(gold))]}
                   if mode == "chat" else {"prompt": "the chain"})
 
@@ -119,3 +120,21 @@ def test_lifbench_labelling_every_document_alike_earns_no_more_than_on_the_origi
     assert len(rows) >= 6
     assert found["baselines"]["most_frequent_gold"]["scores"]["ars"] <= 0.695  # LIFBench's own rows: 0.695
     assert found["baselines"]["echo_instruction"]["scores"]["ars"] <= 0.384  # LIFBench's own rows: 0.384
+
+
+def test_the_datasets_export_carries_the_versions_card(tmp_path):
+    from ifforge.exports import export
+    from ifforge.exports.benchmark import read_benchmark
+
+    rows = [pacific_row("same", 7, [7, 7]), pacific_row("moves", 7, [8, 9])]
+    version = tmp_path / "pacific" / "v001"
+    version.mkdir(parents=True)
+    manifest = {"family": "pacific", "benchmark": "pacific", "version": "v001", "fingerprint": "f" * 8,
+                "parameters": {"seed": 3}, "inputs": {}, "stages_used": {}, "stages": {}}
+    (version / "manifest.json").write_text(json.dumps(manifest))
+    (version / "benchmark.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows))
+    (version / "card.md").write_text(card.render(manifest, rows, floors(PACIFIC, rows)))
+    written = export(read_benchmark(version), "hf", tmp_path / "hf")
+    readme = (Path(written["folder"]) / "README.md").read_text()
+    assert readme.startswith("---\n") and "## The version's card" in readme
+    assert "| `identity` |" in readme and "1 of 2" in readme
