@@ -138,3 +138,15 @@ def test_the_datasets_export_carries_the_versions_card(tmp_path):
     readme = (Path(written["folder"]) / "README.md").read_text()
     assert readme.startswith("---\n") and "## The version's card" in readme
     assert "| `identity` |" in readme and "1 of 2" in readme
+
+
+def test_the_cards_settings_load_back_as_the_same_settings(tmp_path):
+    from ifforge.families import load_family_settings
+    from ifforge.families.pacific.settings import PacificSettings
+
+    parameters = PacificSettings(family="pacific", seed=5, chain_lengths=[3, 8]).model_dump(mode="json")
+    manifest = {"family": "pacific", "benchmark": "pacific", "version": "v002", "fingerprint": "f", "parameters": parameters}
+    text = card.render(manifest, [pacific_row("same", 7, [7, 7])], None)
+    toml = text.split("```toml\n", 1)[1].split("```", 1)[0]
+    (tmp_path / "ifforge.toml").write_text(toml)
+    assert load_family_settings({}, tmp_path / "ifforge.toml").model_dump(mode="json") == parameters

@@ -14,6 +14,7 @@ from ifforge.eval.floors import floors_lines
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "families"
 DIFFERENCES = "## Differences from the original"
+SIZE_FIELDS = ("difficulty", "category", "scenario", "task", "rule_id", "metric")  # tiers and categories, where rows have them
 
 
 def differences(family_id: str) -> list[str]:
@@ -41,9 +42,9 @@ def stage_lines(manifest: dict[str, Any]) -> list[str]:
 
 
 def size_lines(family, rows: list[dict[str, Any]]) -> list[str]:
-    """Rows and tasks, then counts of rows by each of the report's groups the rows carry."""
+    """Rows and tasks, then counts of rows by tier, category and each of the report's groups the rows carry."""
     lines = [f"{len(rows)} rows, {len({row['task_id'] for row in rows})} tasks.", ""]
-    for key in family.scorer().groups:
+    for key in dict.fromkeys((*SIZE_FIELDS, *family.scorer().groups)):
         values = Counter(str(row[key]) for row in rows if row.get(key) is not None)
         if values:
             lines.append(f"- by {key}: " + ", ".join(f"{value} {n}" for value, n in sorted(values.items())))
