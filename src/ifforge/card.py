@@ -6,15 +6,13 @@ line comes from the manifest, the rows and the family's own declarations: nothin
 from __future__ import annotations
 
 import json
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from ifforge.eval.floors import floors_lines
+from ifforge.eval.floors import counts_by_group, floors_lines, group_lines
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "families"
 DIFFERENCES = "## Differences from the original"
-SIZE_FIELDS = ("difficulty", "category", "scenario", "task", "rule_id", "metric")  # tiers and categories, where rows have them
 
 
 def differences(family_id: str) -> list[str]:
@@ -43,12 +41,8 @@ def stage_lines(manifest: dict[str, Any]) -> list[str]:
 
 def size_lines(family, rows: list[dict[str, Any]]) -> list[str]:
     """Rows and tasks, then counts of rows by tier, category and each of the report's groups the rows carry."""
-    lines = [f"{len(rows)} rows, {len({row['task_id'] for row in rows})} tasks.", ""]
-    for key in dict.fromkeys((*SIZE_FIELDS, *family.scorer().groups)):
-        values = Counter(str(row[key]) for row in rows if row.get(key) is not None)
-        if values:
-            lines.append(f"- by {key}: " + ", ".join(f"{value} {n}" for value, n in sorted(values.items())))
-    return lines
+    return [f"{len(rows)} rows, {len({row['task_id'] for row in rows})} tasks.", "",
+            *group_lines(counts_by_group(family, rows))]
 
 
 def toml_lines(parameters: dict[str, Any]) -> list[str]:

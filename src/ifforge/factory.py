@@ -171,7 +171,7 @@ def floors_summary(found: dict[str, Any]) -> dict[str, Any]:
     rows some baseline passes (the rows themselves are in floors.json)."""
     passed = found["trivially_passed"]
     return {"rows": found["rows"], "baselines": found["baselines"],
-            "trivially_passed": {"rows": passed["rows"], "share": passed["share"]}}
+            "trivially_passed": {"rows": passed["rows"], "share": passed["share"], "by_group": passed["by_group"]}}
 
 
 def stage_line(name: str, counts: dict[str, Any], seconds: float, dropped: int | None = None) -> str:

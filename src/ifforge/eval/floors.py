@@ -17,6 +17,7 @@ from collections import Counter
 from typing import Any
 
 Row = dict[str, Any]
+SIZE_FIELDS = ("difficulty", "category", "scenario", "task", "rule_id", "metric")  # tiers and categories, where rows have them
 
 
 class Baseline:
@@ -89,9 +90,29 @@ def floors(family, rows: list[Row]) -> dict[str, Any]:
         result["baselines"][baseline.id] = {"description": baseline.description,
                                             "scores": _rounded(family.aggregate(verdicts)),
                                             "rows_passed": sum(bool(v.get("correct")) for _, v in verdicts)}
+    passed = [row for row in rows if row_name(row) in passed_by]
     result["trivially_passed"] = {"rows": len(passed_by), "share": round(len(passed_by) / len(rows), 4) if rows else 0.0,
-                                  "by_row": dict(sorted(passed_by.items()))}
+                                  "by_group": counts_by_group(family, passed), "by_row": dict(sorted(passed_by.items()))}
     return result
+
+
+def group_fields(family) -> tuple[str, ...]:
+    """The fields rows are counted by: tiers and categories, then the report's groups."""
+    return tuple(dict.fromkeys((*SIZE_FIELDS, *family.scorer().groups)))
+
+
+def counts_by_group(family, rows: list[Row]) -> dict[str, dict[str, int]]:
+    """Rows per value of each group field the rows carry."""
+    counts: dict[str, dict[str, int]] = {}
+    for key in group_fields(family):
+        values = Counter(str(row[key]) for row in rows if row.get(key) is not None)
+        if values:
+            counts[key] = dict(sorted(values.items()))
+    return counts
+
+
+def group_lines(counts: dict[str, dict[str, int]]) -> list[str]:
+    return [f"- by {key}: " + ", ".join(f"{value} {n}" for value, n in values.items()) for key, values in counts.items()]
 
 
 def row_name(row: Row) -> str:
@@ -111,4 +132,5 @@ def floors_lines(found: dict[str, Any]) -> list[str]:
     passed = found.get("trivially_passed") or {}
     lines += ["", f"Rows some trivial baseline passes: {passed.get('rows', 0)} of {found['rows']} "
                   f"({passed.get('share', 0):.1%}); each is listed in `floors.json`."]
-    return lines
+    by_group = group_lines(passed.get("by_group") or {})
+    return lines + (["", *by_group] if by_group else [])
