@@ -45,6 +45,8 @@ def test_a_row_an_identity_chain_passes_is_counted_and_named():
     assert found["trivially_passed"]["by_row"] == {
         "chat-same": ["identity", "initial", "most_frequent_gold"], "same": ["identity", "initial", "most_frequent_gold"]}
     assert found["baselines"]["empty"]["rows_passed"] == 0
+    assert found["trivially_passed"]["by_group"]["mode"] == {"chat": 1, "prompt": 1}
+    assert found["trivially_passed"]["by_group"]["chain_length"] == {"2": 1, "3": 1}
 
 
 def test_ifeval_fc_echo_floor_is_the_rows_whose_rule_the_query_follows():
