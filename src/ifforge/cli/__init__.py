@@ -13,6 +13,7 @@ import threading
 
 from ifforge.cli import (
     batch,
+    card,
     compare,
     complexity,
     convert,
@@ -29,7 +30,7 @@ from ifforge.cli import (
 )
 
 COMMANDS = (families, generate, evaluate, score, convert, compare, server, deploy, watch, review, export, llm, batch,
-            complexity)  # in the order `ifforge --help` lists them
+            complexity, card)  # in the order `ifforge --help` lists them
 
 
 def _version() -> str:

@@ -70,6 +70,8 @@ class Family:
 
     id: str = ""
     title: str = ""  # one line for `ifforge families`
+    measures: str = ""  # what a score on it says about a model (the card's first line)
+    follows: str = ""  # the published benchmark it follows, as the card cites it
     settings_class: type[Settings] = Settings
     llm_stages: tuple[str, ...] = ()  # stages that may use a model (names accepted by stage_models)
     own_exports: dict[str, str] = {}  # export formats only this family writes: format -> module with `write`

@@ -152,6 +152,8 @@ def write_expressions(store: VersionStore, chosen: dict[str, Any]) -> None:
 class Lifbench(Family):
     id = "lifbench"
     title = "long-input scenarios, LIFEval rubric scores and stability (IFS)"
+    measures = 'instruction following over long inputs (List, MultiDoc, OneDoc scenarios) scored by rubric points (ARS), and its stability across rewordings, variables and lengths (IFS)'
+    follows = 'LIFBench: Wu et al., Evaluating the Instruction Following Performance and Stability of Large Language Models in Long-Context Scenarios (arXiv 2411.07037); code: github.com/SheldonWu0327/LIFBench-2024'
     settings_class = LifbenchSettings
     llm_stages = LLM_STAGES
     rule_modes = ("ifforge", "paper")  # paper: LIFBench's own verdicts, on rows converted from its files

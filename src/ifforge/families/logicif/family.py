@@ -95,6 +95,8 @@ def _verified_files(item: Any, outcome: Outcome) -> tuple[dict, dict]:
 class LogicIF(Family):
     id = "logicif"
     title = "logic-rich instructions: an anonymised function with state trackers, gold by running it"
+    measures = 'whether a model can follow a long, logic-rich natural-language description of a program step by step: the final output and the values of state trackers must match running the code'
+    follows = 'LogicIFGen / LogicIFEval: Zhang et al., Complex Logical Instruction Generation (arXiv 2508.09125); code: github.com/mianzhang/LogicIF'
     settings_class = LogicIFSettings
     llm_stages = LLM_STAGES
     row_fields = {"task_id": object, "test_case_id": object, "code_output": dict}

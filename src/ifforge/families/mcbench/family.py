@@ -146,6 +146,8 @@ def _unordered_problem(row: dict[str, Any]) -> str | None:
 class Mcbench(Family):
     id = "mcbench"
     title = "step-by-step metric rubrics, gold from parallel reference code"
+    measures = 'whether a model can follow a step-by-step rubric for a string metric (BLEU, Levenshtein, ...) exactly, every step and the final value checked'
+    follows = 'MCBench (metric computation as step-by-step rubrics); see docs/families/mcbench.md'
     settings_class = McbenchSettings
     llm_stages = ()
     row_fields = {"task_id": object, "prompt": str, "gold_steps": list, "gold_final": NUMBER}

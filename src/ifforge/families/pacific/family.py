@@ -162,6 +162,8 @@ def rows_of(chain: GoldChain, settings: PacificSettings) -> list[dict[str, Any]]
 class Pacific(Family):
     id = "pacific"
     title = "instruction chains: an initial value through small code or text instructions, gold per step"
+    measures = 'whether a model can carry a value through a chain of small instructions (code or text) without running code, every intermediate value checked'
+    follows = 'PACIFIC (precise, automatically checked instruction following in code); see docs/families/pacific.md'
     settings_class = PacificSettings
     llm_stages = ()
     row_fields = {"task_id": object, "mode": str, "form": str, "chain_length": int, "output_length": int,
