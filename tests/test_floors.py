@@ -106,6 +106,7 @@ def test_pacific_identity_floor_is_the_share_of_steps_that_leave_their_input_unc
     identity = floors(PACIFIC, rows)["baselines"]["identity"]
     assert identity["scores"]["instruction_accuracy"] == round(unchanged / steps, 4)
     assert identity["rows_passed"] == sum(all(v == chain.initial_input for v in chain.planned) for chain in built)
+    assert unchanged == 0 and identity["scores"]["instruction_accuracy"] == 0  # identity steps are redrawn
 
 
 def test_lifbench_labelling_every_document_alike_earns_no_more_than_on_the_originals_rows():
