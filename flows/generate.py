@@ -50,7 +50,7 @@ class LostItems(RuntimeError):
 
 
 def _no_retry_on_fatal(task, task_run, state) -> bool:
-    from ifforge.core.llm import LLMFatal
+    from ifforge.core.llm_client import LLMFatal
     from ifforge.core.untrusted import InputError
 
     try:
@@ -77,7 +77,7 @@ def batch_task(step: BatchStage, items: list, settings):
 def side_task(work, settings, run_id: str, name: str):
     """A family's side work, with the LLM usage and calls it made (its requests carry its name as
     their tag), so the manifest and llm_calls.jsonl count them like a stage's."""
-    from ifforge.core.llm import hub_for
+    from ifforge.core.llm_hub import hub_for
 
     hub = hub_for(run_id)
     return work(settings, hub), hub.usage(name), hub.calls(name)
@@ -94,7 +94,7 @@ def generate(family: str = "logicif", seeds: str | None = None, functions: str |
     """Generate (or find, when nothing changed) a benchmark version of `family`; returns its folder."""
     from pathlib import Path
 
-    from ifforge.core.llm import close_hub
+    from ifforge.core.llm_hub import close_hub
     from ifforge.core.llm_setup import resolve_llm
 
     logger = get_run_logger()
@@ -198,7 +198,7 @@ def _run_chain(chain: list, items: list, settings, store: VersionStore, run_id: 
                dropped: list, usage: dict, calls: list, logger) -> tuple[list, int]:
     """Submit every shard of every stage at once, each shard waiting only for its own previous stage;
     then gather in order, write the per-item artifacts, count and collect drops."""
-    from ifforge.core.llm import Usage
+    from ifforge.core.llm_usage import Usage
 
     begun = time.monotonic()
     shards = [items[i:i + settings.shard_size] for i in range(0, len(items), settings.shard_size)]

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from ifforge.core.llm import LLM, LLMConfig
+from ifforge.core.llm_client import LLM, LLMConfig
 from ifforge.core.prompts import load_prompt
 from ifforge.exports.hf_dataset import _descriptions
 from ifforge.factory import descriptions_line, outcome_line

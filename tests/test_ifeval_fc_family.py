@@ -7,7 +7,8 @@ import json
 
 import pytest
 
-from ifforge.core.llm import LLM, Ledger, LLMConfig
+from ifforge.core.llm_client import LLM, LLMConfig
+from ifforge.core.llm_usage import Ledger
 from ifforge.core.settings import SettingsError
 from ifforge.core.untrusted import InputError
 from ifforge.eval.evaluation import EvalSettings
@@ -163,7 +164,7 @@ def test_evaluate_asks_through_the_tools_api_and_reports_three_rates(tmp_path):
         return Answer(content=None, tool_calls=[{"name": row["function_name"], "arguments": arguments}])
 
     with StubServer(answer) as server:
-        settings = EvalSettings(model="stub", base_url=server.url, api_key="x", no_cache=True, max_retries=0)
+        settings = EvalSettings(model="stub", base_url=server.url, api_key="x", no_cache=True, llm_max_retries=0)
         summary = FAMILY.evaluate(rows, settings, tmp_path / "cache.sqlite", tmp_path / "run", "t")
     overall = summary["overall"]
     assert (overall["cases"], overall["called"], overall["provided"], overall["format_right"]) == (4, 3, 2, 1)
@@ -305,7 +306,7 @@ def test_rules_paper_is_refused_where_a_family_has_no_paper_scorer_and_recorded_
     assert summary["overall"]["called"] == 1  # the paper counts a call whatever function it names
     assert json.loads((tmp_path / "scored" / "report.json").read_text())["rules"] == "paper"
     assert "Rules: the paper's" in (tmp_path / "scored" / "report.md").read_text()
-    from ifforge import cli  # `ifforge score` reads LogicIF-shaped results today (issue 24 part 4 widens it)
+    from ifforge import cli  # replies without a family are LogicIF's, which has no paper scorer
 
     (tmp_path / "responses.jsonl").write_text(json.dumps({"task_id": "t", "test_case_id": 0, "response": "1",
                                                           "code_output": {"output": 1, "stats": {}}}) + "\n")

@@ -8,7 +8,7 @@ from oracle import Oracle
 
 from ifforge.cli import main
 from ifforge.flows.generate import generate
-from ifforge.core.llm import LLM, LLMConfig
+from ifforge.core.llm_client import LLM, LLMConfig
 from ifforge.core import isolation
 from ifforge.families.logicif.configs import InstrumentConfig
 from ifforge.families.logicif.stages import instrument, load

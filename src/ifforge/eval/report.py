@@ -19,7 +19,7 @@ def run_lines(run: dict[str, Any]) -> list[str]:
     if not run:
         return []
     lines = ["## Run", ""]
-    for key in ("benchmark", "benchmark_sha256", "split", "expressions", "limit", "model", "server", "started",
+    for key in ("family", "results", "benchmark", "benchmark_sha256", "split", "expressions", "limit", "model", "server", "started",
                 "finished", "run_folder"):
         if run.get(key) is not None:
             lines.append(f"- {key}: {run[key]}")

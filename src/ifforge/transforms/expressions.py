@@ -23,7 +23,7 @@ import numpy as np
 from pydantic import BaseModel
 
 from ifforge.core.store import atomic_path, code_version
-from ifforge.core.llm import LLM, LLMError
+from ifforge.core.llm_client import LLM, LLMError
 from ifforge.core.prompts import Prompt, load_prompt, prompt_file
 from ifforge.core.records import Record
 from ifforge.core.untrusted import BadValue, InputError, read_lines

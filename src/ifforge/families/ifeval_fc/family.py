@@ -144,6 +144,8 @@ Answer with exactly one function call, written as one JSON object: {{"name": "<f
 class IfevalFc(Family):
     id = "ifeval-fc"
     title = "format rules inside tool schemas, scored on real tool calls"
+    measures = "whether a model follows a format rule written in a tool's parameter description when it fills that parameter in a real tool call"
+    follows = 'IFEval-FC: Instruction-Following Evaluation in Function Calling (arXiv 2509.18420); code: github.com/Skripkon/ifeval-fc'
     settings_class = IfevalFcSettings
     llm_stages = ("write",)
     rule_modes = ("ifforge", "paper")

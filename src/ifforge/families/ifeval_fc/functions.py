@@ -17,7 +17,7 @@ from typing import Any
 import jsonschema
 from pydantic import BaseModel, Field
 
-from ifforge.core.llm import LLM, LLMError
+from ifforge.core.llm_client import LLM, LLMError
 from ifforge.core.prompts import load_prompt
 from ifforge.core.records import DroppedItem, Outcome, Record
 from ifforge.core.untrusted import BadValue, InputError, parse_json, read_lines

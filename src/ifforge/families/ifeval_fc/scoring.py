@@ -211,6 +211,8 @@ class IfevalFcScorer(Scorer):
     name = "IFEval-FC"
     carried = ("task_id", "function_name", "parameter", "rule_id", "relation")
     failed = {"response": None, "tool_calls": []}
+    answers = ("tool_calls", "response")
+    needs_rows = True  # the verdict reads the row's rule and tools
     groups = GROUPS
     empty = {"cases": 0, "request_failures": 0}
     columns = ("group", "cases", "called", "provided", "format right", "failed requests")
@@ -225,7 +227,7 @@ class IfevalFcScorer(Scorer):
     def frame(self, results: list[dict[str, Any]], rows: list[dict[str, Any]], settings) -> pd.DataFrame:
         return score_frame(results, {row["task_id"]: row for row in rows}, getattr(settings, "rules", "ifforge"))
 
-    def annotate(self, results, frame, rows, settings, cache_path, folder) -> dict[str, Any]:
+    def annotate(self, results, frame, rows, settings, asker, folder) -> dict[str, Any]:
         return {"rules": getattr(settings, "rules", "ifforge")}
 
     def scores(self, part: pd.DataFrame) -> dict[str, Any]:

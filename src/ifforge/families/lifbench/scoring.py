@@ -98,6 +98,7 @@ TITLES = {"task": "By task", "scenario": "By scenario", "length_tokens": "By len
 class LifbenchScorer(Scorer):
     name = "LIFBench"
     carried = ("task_id", "task", "length_tokens", "expression_id", "variables_id")
+    needs_rows = True  # the rubric reads the row's gold and facts
     groups = GROUPS
     empty = {"samples": 0, "request_failures": 0}
     columns = ("group", "samples", "ARS (weighted)", "mean ARS", "full points", "failed requests")

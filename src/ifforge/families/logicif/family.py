@@ -95,6 +95,8 @@ def _verified_files(item: Any, outcome: Outcome) -> tuple[dict, dict]:
 class LogicIF(Family):
     id = "logicif"
     title = "logic-rich instructions: an anonymised function with state trackers, gold by running it"
+    measures = 'whether a model can follow a long, logic-rich natural-language description of a program step by step: the final output and the values of state trackers must match running the code'
+    follows = 'LogicIFGen / LogicIFEval: Zhang et al., Complex Logical Instruction Generation (arXiv 2508.09125); code: github.com/mianzhang/LogicIF'
     settings_class = LogicIFSettings
     llm_stages = LLM_STAGES
     row_fields = {"task_id": object, "test_case_id": object, "code_output": dict}
@@ -103,6 +105,9 @@ class LogicIF(Family):
         problem = super().row_problem(row)
         missing = [key for key in ("output", "stats") if not problem and key not in row["code_output"]]
         return problem or (f"field 'code_output' has no {missing[0]!r} (the gold)" if missing else None)
+
+    def result_problem(self, result: dict[str, Any]) -> str | None:
+        return super().result_problem(result) or self.row_problem(result)  # a reply carries every row field
 
     # ---- generate -------------------------------------------------------------------------------
     def check_inputs(self, settings: LogicIFSettings) -> None:

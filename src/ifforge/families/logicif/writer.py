@@ -5,7 +5,7 @@ the reason, a bounded number of times; every such re-ask is counted."""
 
 from __future__ import annotations
 
-from ifforge.core.llm import LLM, LLMError
+from ifforge.core.llm_client import LLM, LLMError
 from ifforge.core.prompts import load_prompt
 from ifforge.families.logicif.codeops import english
 from ifforge.families.logicif.codeops.domain import domain_used, domain_words, listed

@@ -14,7 +14,7 @@ import sys
 from ifforge.core.workers import in_worker
 from ifforge.core.store import code_version
 from ifforge.families.logicif.codeops import narrate
-from ifforge.core.llm import LLM
+from ifforge.core.llm_client import LLM
 from ifforge.core.prompts import load_prompt
 from ifforge.families.logicif.records import DescribedFunction, DroppedItem, Instruction, MeasuredFunction, Outcome
 from ifforge.families.logicif.configs import DescribeConfig

@@ -15,7 +15,7 @@ from pydantic import BaseModel
 
 from ifforge.core import sandbox
 from ifforge.core.store import code_version
-from ifforge.core.llm import LLM, LLMError
+from ifforge.core.llm_client import LLM, LLMError
 from ifforge.core.prompts import load_prompt
 from ifforge.families.logicif.records import InstrumentedFunction, Outcome, Tracker
 from ifforge.families.logicif.configs import EvolveConfig

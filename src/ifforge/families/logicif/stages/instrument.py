@@ -24,7 +24,7 @@ from ifforge.families.logicif.codeops.anonymise import anonymise
 from ifforge.families.logicif.codeops.domain import domain_words
 from ifforge.families.logicif.codeops.trackers import NothingInformative, NothingToTrack, build, choose, propose
 from ifforge.core.pysource import strip_comments_and_docstrings
-from ifforge.core.llm import LLM, LLMError
+from ifforge.core.llm_client import LLM, LLMError
 from ifforge.core.prompts import load_prompt
 from ifforge.families.logicif.records import DroppedItem, InstrumentedFunction, Outcome, SeedFunction, Tracker
 from ifforge.families.logicif.configs import InstrumentConfig, TrackerConfig

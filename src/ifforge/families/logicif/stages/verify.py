@@ -16,7 +16,7 @@ import sys
 from ifforge.core.store import code_version
 from ifforge.families.logicif.codeops import narrate
 from ifforge.core import sandbox
-from ifforge.core.llm import LLM, LLMError
+from ifforge.core.llm_client import LLM, LLMError
 from ifforge.core.prompts import load_prompt
 from ifforge.families.logicif.codeops.source import parameter_names
 from ifforge.families.logicif.records import (DescribedFunction, DroppedItem, InstrumentedFunction, Outcome, Review,
