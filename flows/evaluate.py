@@ -32,8 +32,10 @@ from ifforge.eval.evaluation import (  # noqa: E402
     EvalSettings,
     RequestsFailed,
     benchmark_check,
+    cache_file,
     family_of,
     limit_tasks,
+    load_eval_settings,
     load_rows,
     locate,
     run_folder,
@@ -54,14 +56,17 @@ def evaluate_task(family_id: str, rows: list[dict], settings: EvalSettings, cach
 
 @flow(name="evaluate", log_prints=True, flow_run_name=provisional_name("evaluate", "model"))
 def evaluate(benchmark: str, model: str, base_url: str | None = None, split: str = "full",
-             expressions: str = "original", options: dict[str, Any] | None = None, progress: bool = True) -> str:
-    """Score `model` on a benchmark version of any family; returns the folder of its responses and report."""
+             expressions: str = "original", options: dict[str, Any] | None = None, progress: bool = True,
+             config: str | None = None) -> str:
+    """Score `model` on a benchmark version of any family; returns the folder of its responses and
+    report. `options` are settings by their names (`llm_concurrency`, `llm_max_retries`, ...);
+    `config` a settings file for the limits and prices evaluate shares with generate."""
     import os
 
     logger = get_run_logger()
-    settings = EvalSettings(model=model, base_url=base_url or os.environ.get("OPENAI_BASE_URL"),
-                            api_key=os.environ.get("OPENAI_API_KEY"), split=split, expressions=expressions,
-                            **(options or {}))
+    settings = load_eval_settings({"model": model, "base_url": base_url or os.environ.get("OPENAI_BASE_URL"),
+                                   "api_key": os.environ.get("OPENAI_API_KEY"), "split": split,
+                                   "expressions": expressions, **(options or {})}, Path(config) if config else None)
     rows_path, version = locate(Path(benchmark), settings.split)
     check = benchmark_check(rows_path, version)
     artifacts = slug(version.parent.name, settings.model)  # one key per benchmark and model, across versions
@@ -75,7 +80,7 @@ def evaluate(benchmark: str, model: str, base_url: str | None = None, split: str
     identity = {"rows_sha256": check["sha256"], "rows_file": rows_path.name, "settings": settings.fingerprint_fields()}
     fingerprint = hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()
     folder = run_folder(version, settings.model, fingerprint)
-    run = {"benchmark": str(rows_path), "benchmark_sha256": check["sha256"], "split": settings.split,
+    run = {"family": family_id, "benchmark": str(rows_path), "benchmark_sha256": check["sha256"], "split": settings.split,
            "expressions": settings.expressions, "limit": settings.limit, "model": settings.model,
            "server": settings.base_url, "cases": len(rows), "run_folder": f"{folder.parent.name}/{folder.name}",
            "started": datetime.now(timezone.utc).isoformat(timespec="seconds"), "fingerprint": fingerprint,
@@ -83,7 +88,7 @@ def evaluate(benchmark: str, model: str, base_url: str | None = None, split: str
                           if k not in ("model", "base_url", "split", "expressions", "limit")}}
     write_json(folder / "run.json", run)  # first: a crashed run is found again by its fingerprint
     atomic_write(folder.parent / "LATEST", folder.name + "\n")
-    cache_path = str(version / "evals" / ".llm_cache.sqlite")
+    cache_path = str(cache_file(settings, version))
     logger.info(f"Asking {settings.model} {len(rows)} rows of {rows_path} ({family_id}) into {folder}")
     title = f"{settings.model} on {version.parent.name}/{version.name} ({settings.split})"
     summary = evaluate_task(family_id, rows, settings, cache_path, str(folder), title, progress, run)

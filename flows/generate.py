@@ -51,7 +51,7 @@ class LostItems(RuntimeError):
 
 
 def _no_retry_on_fatal(task, task_run, state) -> bool:
-    from ifforge.core.llm import LLMFatal
+    from ifforge.core.llm_client import LLMFatal
     from ifforge.core.untrusted import InputError
 
     try:
@@ -75,10 +75,13 @@ def batch_task(step: BatchStage, items: list, settings):
 
 
 @task(retries=1, retry_delay_seconds=1, cache_policy=NO_CACHE)
-def side_task(work, settings, run_id: str):
-    from ifforge.core.llm import hub_for
+def side_task(work, settings, run_id: str, name: str):
+    """A family's side work, with the LLM usage and calls it made (its requests carry its name as
+    their tag), so the manifest and llm_calls.jsonl count them like a stage's."""
+    from ifforge.core.llm_hub import hub_for
 
-    return work(settings, hub_for(run_id))
+    hub = hub_for(run_id)
+    return work(settings, hub), hub.usage(name), hub.calls(name)
 
 
 stage_task = task(retries=2, retry_delay_seconds=2, cache_policy=NO_CACHE, persist_result=False,
@@ -92,7 +95,7 @@ def generate(family: str = "logicif", seeds: str | None = None, functions: str |
     """Generate (or find, when nothing changed) a benchmark version of `family`; returns its folder."""
     from pathlib import Path
 
-    from ifforge.core.llm import close_hub
+    from ifforge.core.llm_hub import close_hub
     from ifforge.core.llm_setup import resolve_llm
 
     logger = get_run_logger()
@@ -123,7 +126,7 @@ def generate(family: str = "logicif", seeds: str | None = None, functions: str |
     bench.write_loaded(store, loaded.items)
     counts: dict[str, Any] = {"load": {"in": len(loaded.items) + len(loaded.dropped), "out": len(loaded.items)}}
     run_id = uuid.uuid4().hex
-    side = {name: side_task.with_options(name=name).submit(work, settings, run_id)
+    side = {name: side_task.with_options(name=name).submit(work, settings, run_id, name)
             for name, work in bench.side_work(settings).items()}
     usage: dict[str, Any] = {}
     calls: list[dict[str, Any]] = []
@@ -151,7 +154,13 @@ def generate(family: str = "logicif", seeds: str | None = None, functions: str |
             items, lost_here = _run_chain(chain, items, settings, store, run_id, counts, timings, busy, dropped, usage,
                                           calls, logger)
             lost += lost_here
-        side_results = {name: future.result() for name, future in side.items()}
+        side_results = {}
+        for name, future in side.items():
+            side_results[name], side_usage, side_calls = future.result()
+            if side_usage.calls or side_usage.cache_hits:
+                config = resolve_llm(settings, bench.llm_stages)[0].get(name)
+                usage[name] = {"model": config.model if config else None, **side_usage.report(config)}
+                calls.extend(side_calls)
     finally:
         close_hub(run_id)
     if calls:
@@ -192,7 +201,7 @@ def _run_chain(chain: list, items: list, settings, store: VersionStore, run_id: 
     """Run the chain shard by shard, each shard's stages one after the other, with at most
     `settings.shards_in_flight` shards submitted and not yet gathered (see `factory.in_window`);
     gather in order: write the shard's per-item artifacts, count, collect drops, and let it go."""
-    from ifforge.core.llm import Usage
+    from ifforge.core.llm_usage import Usage
 
     begun = time.monotonic()
     shards = [items[i:i + settings.shard_size] for i in range(0, len(items), settings.shard_size)]

@@ -46,7 +46,7 @@ class Oracle:
             kind, answer = "describe", self.describe(first, retry)
         elif "You are reviewing a natural-language description" in first:
             kind, answer = "verify", self.verify(first)
-        elif "was reviewed and found incomplete" in first:
+        elif "was checked, and the points listed below must be fixed" in first:
             kind, answer = "refine", self.refine(first)
         elif "Write " in first and "new versions of this template" in first:
             kind, answer = "rewrite", self.rewrite(first)

@@ -15,7 +15,7 @@ from pydantic import BaseModel
 
 from ifforge.cli import main
 from ifforge.core import pyast
-from ifforge.core.llm import parse_reply
+from ifforge.core.llm_client import parse_reply
 from ifforge.core.sandbox import run_cases
 from ifforge.core.store import ItemCache, VersionStore, atomic_path, write_json
 from ifforge.core.untrusted import MAX_DEPTH, check_task_id, clean_text
@@ -353,17 +353,17 @@ def test_convert_names_the_file_and_field_of_a_paper_file_that_does_not_fit(tmp_
              ([good], "must hold a JSON object")]
     for content, message in cases:
         (data / "one.json").write_text(json.dumps(content))
-        assert main(["convert", "ifeval-fc", str(data), "--out", str(out)]) == 2
+        assert main(["convert", "ifeval-fc", str(data), "--out", str(out), "--system-message", "ifforge"]) == 2
         error = capsys.readouterr().err
         assert error == f"ifforge: {data / 'one.json'}: {message}" + error[len(f"ifforge: {data / 'one.json'}: {message}"):]
         assert error.count("\n") == 1 and not out.exists()
     (data / "one.json").write_text(json.dumps(good))
     (tmp_path / "secret.json").write_text(json.dumps({**good, "user_queries": [SECRET]}))
     (data / "two.json").symlink_to(tmp_path / "secret.json")
-    assert main(["convert", "ifeval-fc", str(data), "--out", str(out)]) == 2
+    assert main(["convert", "ifeval-fc", str(data), "--out", str(out), "--system-message", "ifforge"]) == 2
     assert "two.json: leads to" in capsys.readouterr().err and not out.exists()
     (data / "two.json").unlink()
-    assert main(["convert", "ifeval-fc", str(data), "--out", str(out)]) == 0
+    assert main(["convert", "ifeval-fc", str(data), "--out", str(out), "--system-message", "ifforge"]) == 0
     assert [json.loads(line)["messages"][-1]["content"] for line in out.read_text().splitlines()] == ["A walk."]
 
 

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from ifforge.core.llm import LLM, LLMConfig
+from ifforge.core.llm_client import LLM, LLMConfig
 from ifforge.core.prompts import load_prompt
 from ifforge.exports.hf_dataset import _descriptions
 from ifforge.factory import descriptions_line, outcome_line
@@ -44,7 +44,8 @@ def described(tmp_path_factory):
 
 
 def _review(complete: bool) -> Answer:
-    return Answer(content=json.dumps({"desc_is_complete": complete, "reasoning": "", "missing_aspects": [],
+    return Answer(content=json.dumps({"desc_is_complete": complete, "reasoning": "",
+                                      "missing_aspects": [] if complete else ["say when the loop stops"],
                                       "coverage_percentage": 100 if complete else 60}))
 
 

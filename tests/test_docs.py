@@ -72,7 +72,7 @@ def test_readme_stays_short_and_keeps_its_two_commands():
 
 
 def test_every_setting_is_documented():
-    """Common settings on docs/settings.md; a family's own on its page."""
+    """Common settings on docs/settings.md; a family's own on its page; evaluate's own on docs/scoring.md."""
     from ifforge.core.settings import Settings
     from ifforge.families import FAMILIES, settings_class
 
@@ -83,4 +83,9 @@ def test_every_setting_is_documented():
         text = page.read_text()
         own = set(settings_class(family_id).model_fields) - set(Settings.model_fields)
         missing += [f"{name} (docs/families/{page.name})" for name in sorted(own) if f"| `{name}` |" not in text]
+    from ifforge.eval.evaluation import EvalSettings
+
+    scoring = (ROOT / "docs" / "scoring.md").read_text()
+    own = sorted(set(EvalSettings.model_fields) - set(Settings.model_fields))
+    missing += [f"{name} (docs/scoring.md)" for name in own if f"| `{name}` |" not in scoring]
     assert not missing, f"settings without documentation: {missing}"

@@ -11,6 +11,7 @@ import pytest
 from conftest import PROJECT, needs_fixture
 
 from ifforge.flows.generate import generate
+from floors_check import assert_floors_counted
 
 LOGICIF_KEYS = {"task_id", "test_case_id", "input", "code_output", "function", "description", "instruction",
                 "stats_keys", "output_format", "complexity_metrics"}
@@ -182,6 +183,7 @@ def test_generate_takes_logicif_input_files_and_keeps_task_ids(tmp_path, monkeyp
     assert kept <= {t["task_id"] for t in tasks}
     assert len(kept) >= 4, (kept, dropped)
     assert manifest["inputs"]["functions_sha256"]
+    assert_floors_counted(folder)
 
 
 def test_a_local_dask_cluster_of_two_workers_makes_the_same_benchmark(first_run, tmp_path):

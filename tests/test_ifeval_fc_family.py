@@ -7,14 +7,15 @@ import json
 
 import pytest
 
-from ifforge.core.llm import LLM, LLMConfig
+from ifforge.core.llm_client import LLM, LLMConfig
+from ifforge.core.llm_usage import Ledger
 from ifforge.core.settings import SettingsError
 from ifforge.core.untrusted import InputError
 from ifforge.eval.evaluation import EvalSettings
 from ifforge.families import get_family, load_family_settings
 from ifforge.families.ifeval_fc import bank, functions, rules
 from ifforge.families.ifeval_fc.family import assign, row_of
-from ifforge.families.ifeval_fc.scoring import judge
+from ifforge.families.ifeval_fc.scoring import SCORER, judge
 from ifforge.families.ifeval_fc.settings import IfevalFcSettings
 from ifforge.testing.openai_stub import Answer, StubServer
 
@@ -107,21 +108,31 @@ def call(name: str, arguments: str) -> dict:
     return {"text": "", "tool_calls": [{"id": "c", "type": "function", "function": {"name": name, "arguments": arguments}}]}
 
 
-@pytest.mark.parametrize("reply, called, provided, correct, reason", [
-    (call("send_note", '{"body": "hello there"}'), True, True, True, "ok"),
-    (call("send_note", '{"body": "hello"}'), True, True, False, "format_wrong"),
-    ({"text": "Sure, what should it say?", "tool_calls": []}, False, False, False, "no_call"),
-    ("I would call send_note", False, False, False, "no_call"),
-    (call("other_tool", '{"body": "hello there"}'), False, False, False, "wrong_function"),
-    (call("send_note", '{"to": "hello there"}'), True, False, False, "parameter_missing"),
-    (call("send_note", '{"body": "hello there"'), True, False, False, "arguments_not_json"),
-    (call("send_note", '"hello there"'), True, False, False, "arguments_not_json"),
-    (call("send_note", '{"body": ["hello", "there"]}'), True, False, False, "not_a_string"),
+OK, WRONG, NO_CALL = (True, True, True, "ok"), (True, True, False, "format_wrong"), (False, False, False, "no_call")
+
+
+@pytest.mark.parametrize("reply, ours, papers", [  # (called, provided, correct, reason) by our rules, by the paper's
+    (call("send_note", '{"body": "hello there"}'), OK, OK),
+    (call("send_note", '{"body": "hello"}'), WRONG, WRONG),
+    (call("send_note", '{"body": "hello\nthere"}'), OK, OK),  # a raw newline inside the string: read, as clients do
+    ({"text": "Sure, what should it say?", "tool_calls": []}, NO_CALL, NO_CALL),
+    ("I would call send_note", NO_CALL, NO_CALL),
+    (call("other_tool", '{"body": "hello there"}'), (False, False, False, "wrong_function"), OK),  # the paper: any name
+    (call("send_note", '{"to": "hello there"}'), (True, False, False, "parameter_missing"),
+     (True, False, False, "parameter_missing")),
+    (call("send_note", ""), (True, False, False, "parameter_missing"), (True, False, False, "parameter_missing")),
+    (call("send_note", "[]"), (True, False, False, "arguments_not_json"), (True, False, False, "parameter_missing")),
+    (call("send_note", '{"body": "hello there"'), (True, False, False, "arguments_not_json"), NO_CALL),
+    (call("send_note", '"hello there"'), (True, False, False, "arguments_not_json"),
+     (False, False, False, "reply_unreadable")),
+    (call("send_note", '{"body": ["hello", "there"]}'), (True, True, False, "not_a_string"),
+     (True, True, False, "not_a_string")),  # provided, though not as a string (as the paper counts it)
 ])
-def test_the_verdict_reads_the_tool_call(reply, called, provided, correct, reason):
-    verdict = judge(ROW, [reply])
-    assert (verdict["called"], verdict["provided"], verdict["correct"], verdict["reason"]) == \
-        (called, provided, correct, reason)
+def test_the_verdict_reads_the_tool_call_by_our_rules_and_the_papers(reply, ours, papers):
+    for mode, expected in (("ifforge", ours), ("paper", papers)):
+        verdict = judge(ROW, [reply], mode)
+        assert (verdict["called"], verdict["provided"], verdict["correct"], verdict["reason"]) == expected, mode
+    assert judge({**ROW, "rules": "paper"}, [reply])["reason"] == papers[3]  # an exported row carries its mode
 
 
 def test_every_call_to_the_function_must_pass_and_the_text_protocol_reads_json():
@@ -153,7 +164,7 @@ def test_evaluate_asks_through_the_tools_api_and_reports_three_rates(tmp_path):
         return Answer(content=None, tool_calls=[{"name": row["function_name"], "arguments": arguments}])
 
     with StubServer(answer) as server:
-        settings = EvalSettings(model="stub", base_url=server.url, api_key="x", no_cache=True, max_retries=0)
+        settings = EvalSettings(model="stub", base_url=server.url, api_key="x", no_cache=True, llm_max_retries=0)
         summary = FAMILY.evaluate(rows, settings, tmp_path / "cache.sqlite", tmp_path / "run", "t")
     overall = summary["overall"]
     assert (overall["cases"], overall["called"], overall["provided"], overall["format_right"]) == (4, 3, 2, 1)
@@ -175,7 +186,9 @@ def test_an_llm_writes_a_function_checked_and_asked_again(tmp_path):
     second = {**template, "queries": ["Write it as JSON please"] + template["queries"][1:]}
     with StubServer() as server:
         server.script(*(Answer(content=json.dumps(reply)) for reply in (first, second, template)))
-        llm = LLM(LLMConfig(model="stub", base_url=server.url, api_key="x", max_retries=0, json_mode="none"))
+        ledger = Ledger()
+        llm = LLM(LLMConfig(model="stub", base_url=server.url, api_key="x", max_retries=0, json_mode="none"),
+                  ledger=ledger)
         config = functions.WriteConfig(queries=5, rules=list(rules.DEFAULT_RULES), reasks=2)
         [request] = functions.requests(1, ["maritime"])
 
@@ -191,6 +204,7 @@ def test_an_llm_writes_a_function_checked_and_asked_again(tmp_path):
     assert written.tool["function"]["name"] == "log_tide" and len(written.queries) == 5
     asked = [r["messages"][-1]["content"] for r in server.requests]
     assert "carrier 'missing' is not a parameter" in asked[1] and "json_format" in asked[2]
+    assert ledger.snapshot()["write"].reasks == 2  # each re-ask after a refused function is counted
 
 
 def test_a_row_that_cannot_be_scored_is_refused_before_asking(tmp_path):
@@ -209,26 +223,106 @@ def test_a_row_that_cannot_be_scored_is_refused_before_asking(tmp_path):
 
 def test_the_papers_own_data_files_become_rows_our_evaluate_accepts(tmp_path):
     """Files in the IFEval-FC repository's data/ format (written here, not copied): the checker's name
-    and arguments map to our rule, each query is a row; a bad file is named with its field."""
+    and arguments map to our rule, each query is a row with the repository's own system message
+    (read from its evaluate.py); a bad file is named with its field."""
     from ifforge.core.untrusted import InputError
     from ifforge.families.ifeval_fc import paper
+    from ifforge.families.ifeval_fc.settings import SYSTEM_MESSAGE
 
+    data = tmp_path / "repo" / "data"
+    data.mkdir(parents=True)
     schema = {"name": "plan_walk", "description": "Plan a walk.", "parameters": {"type": "object", "properties": {
         "route_notes": {"type": "string", "description": "Notes on the route. It must have at most 4 commas."},
         "miles": {"type": "integer", "description": "Length."}}, "required": ["route_notes"]}}
-    (tmp_path / "plan_walk__fmt_NCommasChecker.json").write_text(json.dumps({
+    (data / "plan_walk__fmt_NCommasChecker.json").write_text(json.dumps({
         "chosen_param": "route_notes", "fn_schema": schema, "user_queries": ["A short loop by the river.", "Hills."],
         "format": {"name": "NCommasChecker", "args": {"N": 4, "comparison_option": "at most"}}}))
-    (tmp_path / "plan_walk__fmt_QuotationChecker.json").write_text(json.dumps({
+    (data / "plan_walk__fmt_QuotationChecker.json").write_text(json.dumps({
         "chosen_param": "route_notes", "fn_schema": schema, "user_queries": ["Through the park."],
         "format": {"name": "QuotationChecker", "args": {"quotation_type": "single"}}}))
-    rows = paper.convert(tmp_path)
+    with pytest.raises(InputError, match="no evaluate.py here or one folder up"):
+        paper.convert(data)
+    (tmp_path / "repo" / "evaluate.py").write_text('import os\nSYSTEM_MESSAGE = """\nCall a tool, always.\n""".strip()\n')
+    rows = paper.convert(data)
     FAMILY.check_rows(rows)
     assert [(r["rule_id"], r["rule_args"]) for r in rows] == [
         ("comma_count", {"relation": "at most", "n": 4}), ("comma_count", {"relation": "at most", "n": 4}),
         ("quotation", {"quotes": "single"})]
     assert rows[0]["tools"][0]["function"] == schema and rows[1]["messages"][-1]["content"] == "Hills."
-    (tmp_path / "bad.json").write_text(json.dumps({"chosen_param": "route_notes", "fn_schema": schema,
-                                                   "user_queries": [], "format": {"name": "RhymeChecker"}}))
+    assert rows[0]["messages"][0] == {"role": "system", "content": "Call a tool, always."}
+    assert paper.convert(tmp_path / "repo") == rows  # the repository itself: its data/ folder
+    assert paper.convert(data, "ifforge")[0]["messages"][0]["content"] == SYSTEM_MESSAGE
+    (data / "bad.json").write_text(json.dumps({"chosen_param": "route_notes", "fn_schema": schema,
+                                               "user_queries": [], "format": {"name": "RhymeChecker"}}))
     with pytest.raises(InputError, match=r"bad\.json: field 'format\.name': unknown checker 'RhymeChecker'"):
-        paper.convert(tmp_path)
+        paper.convert(data)
+
+
+def test_export_writes_the_papers_file_layout_that_reads_back_as_the_same_cases(tmp_path, capsys):
+    """`export --format ifeval-fc`: one file per function and rule, in the paper's fields and argument
+    names; read back as the paper's data, they are the same cases. Distractors cannot go there."""
+    from ifforge import cli
+    from ifforge.families.ifeval_fc import paper
+
+    rows = rows_for(queries_per_function=2, rules_per_function=2)
+    source = tmp_path / "fc.jsonl"
+    source.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    out = tmp_path / "paper_layout"
+    (out / "stale.json").parent.mkdir()
+    (out / "stale.json").write_text("{}")  # the paper's evaluate.py reads every .json in the folder
+    assert cli.main(["export", str(source), "--format", "ifeval-fc", "--out", str(out)]) == 0
+    assert f"exported to {out} as {len(rows) // 2} files" in capsys.readouterr().out
+    files = sorted(out.glob("*.json"))
+    assert len(files) == len(rows) // 2 and not (out / "stale.json").exists()
+    first = json.loads(files[0].read_text())
+    assert set(first) == {"chosen_param", "format", "fn_schema", "user_queries"} and len(first["user_queries"]) == 2
+    checker = first["format"]["name"]
+    assert files[0].name == f"{first['fn_schema']['name']}__param_{first['chosen_param']}__fmt_{checker}.json"
+    assert set(first["format"]["args"]) == set(paper.CHECKERS[checker][1])  # the paper's argument names
+
+    def case(row):
+        return (row["function_name"], row["parameter"], row["rule_id"], json.dumps(row["rule_args"], sort_keys=True),
+                row["messages"][-1]["content"], json.dumps(row["tools"], sort_keys=True), row["query_index"])
+
+    assert sorted(map(case, paper.convert(out, "ifforge"))) == sorted(map(case, rows))
+    crowded = tmp_path / "crowded.jsonl"
+    crowded.write_text("".join(json.dumps(row) + "\n" for row in rows_for(queries_per_function=1, distractors=2)))
+    assert cli.main(["export", str(crowded), "--format", "ifeval-fc", "--out", str(tmp_path / "x")]) == 2
+    assert "offers 3 tools" in capsys.readouterr().err
+
+
+def test_rules_paper_is_refused_where_a_family_has_no_paper_scorer_and_recorded_where_it_has(tmp_path, capsys):
+    from ifforge import cli
+    from ifforge.eval.evaluation import BenchmarkError, check_rule_mode
+
+    rows = rows_for(queries_per_function=1)
+    check_rule_mode(rows, tmp_path / "fc.jsonl", "paper")
+    with pytest.raises(BenchmarkError, match="pacific has no `--rules paper`"):
+        check_rule_mode([{"family": "pacific", "task_id": "t"}], tmp_path / "p.jsonl", "paper")
+    settings = EvalSettings(model="stub", base_url="http://127.0.0.1:9/v1", api_key="x", rules="paper")
+    results = [{"task_id": rows[0]["task_id"], "response": "", "tool_calls": [
+        {"id": "c", "type": "function", "function": {"name": "not_the_function", "arguments": "{}"}}]}]
+    summary = SCORER.score(results, rows[:1], settings, tmp_path / "scored", "t")
+    assert summary["overall"]["called"] == 1  # the paper counts a call whatever function it names
+    assert json.loads((tmp_path / "scored" / "report.json").read_text())["rules"] == "paper"
+    assert "Rules: the paper's" in (tmp_path / "scored" / "report.md").read_text()
+    from ifforge import cli  # replies without a family are LogicIF's, which has no paper scorer
+
+    (tmp_path / "responses.jsonl").write_text(json.dumps({"task_id": "t", "test_case_id": 0, "response": "1",
+                                                          "code_output": {"output": 1, "stats": {}}}) + "\n")
+    assert cli.main(["score", str(tmp_path / "responses.jsonl"), "--rules", "paper"]) == 2  # no rows: LogicIF's
+    assert "logicif has no `--rules paper`" in capsys.readouterr().err
+
+
+def test_no_query_already_follows_its_rows_rule_and_the_redraws_are_counted():
+    """A model that copies the query into the parameter must not pass (issue 25): arguments are
+    redrawn until no query of the function follows them, and a rule no draw gets past is skipped."""
+    bank_functions = list(checked_bank(5))
+    cases, _, stats = assign(bank_functions, IfevalFcSettings(family="ifeval-fc", llm="none"))
+    assert len(cases) == 330
+    assert not [c.task_id for c in cases if rules.get(c.rule_id, **c.rule_args).check(c.function.queries[c.query_index])]
+    assert stats["query_already_follows"]["redrawn"] > 0 and stats["query_already_follows"]["rules_skipped"] == 0
+    at_most = IfevalFcSettings(family="ifeval-fc", llm="none", rules=["placeholder_count", "json_format"],
+                               relations=["at most"])  # no query holds a placeholder: "at most N" is always followed
+    cases, _, stats = assign(bank_functions, at_most)
+    assert {c.rule_id for c in cases} == {"json_format"} and stats["query_already_follows"]["rules_skipped"] > 0

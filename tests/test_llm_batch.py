@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from ifforge.cli import main
-from ifforge.core.llm import LLMConfig
+from ifforge.core.llm_client import LLMConfig
 from ifforge.core.llm_batch import BatchEnded, BatchOptions, batch_folder
 from ifforge.core.records import Outcome, Record
 from ifforge.core.runner import Stage, run_items

@@ -8,7 +8,7 @@ from oracle import Oracle
 
 from ifforge.cli import main
 from ifforge.flows.generate import generate
-from ifforge.core.llm import LLM, LLMConfig
+from ifforge.core.llm_client import LLM, LLMConfig
 from ifforge.core import isolation
 from ifforge.families.logicif.configs import InstrumentConfig
 from ifforge.families.logicif.stages import instrument, load
@@ -184,7 +184,16 @@ def test_generate_with_an_llm_keeps_drops_and_caches(seed_dir, tmp_path, prefect
         assert len(chosen["chosen"]) == 3
         rewrites = [json.loads(line) for line in open(f"{folder}/expressions/rewrites.jsonl")]
         assert len(rewrites) == 20 and {r["origin"] for r in rewrites} == {"stub-model"}
-        assert manifest["llm"]["instrument"]["reasks"] == 0  # a failed check is a new ask, not a JSON re-ask
+        # every re-ask is counted: alpha's anonymisation failed its check once, its first description had no parts
+        assert manifest["llm"]["instrument"]["reasks"] == 1 and manifest["llm"]["describe"]["reasks"] == 1
+        # the template rewrites (side work) are counted like a stage, and logged call by call
+        assert manifest["llm"]["expressions"]["calls"] == 2 and manifest["llm"]["expressions"]["model"] == "stub-model"
+        logged = [json.loads(line) for line in open(f"{folder}/llm_calls.jsonl")]
+        assert sum(call["stage"] == "expressions" for call in logged) == 2
+        assert len(logged) == sum(usage["calls"] for usage in manifest["llm"].values())
+        assert manifest["export"]["reviewer"] == {"model": "stub-model", "writer_model": "stub-model",
+                                                  "same_as_writer": True}
+        assert any("reviewer is the writer's own model" in note for note in manifest["notes"])
         rows = [json.loads(line) for line in open(f"{folder}/benchmark.jsonl")]
         assert {row["task_id"] for row in rows} == {"alpha", "bravo", "charlie"}
         assert manifest["dropped"]["items"] == {"verify:verification_failed": 1}

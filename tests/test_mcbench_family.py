@@ -8,7 +8,7 @@ import pytest
 from ifforge.families.mcbench import metrics
 from ifforge.families.mcbench.answers import UNREAD, parse_reply, read_value
 from ifforge.families.mcbench.family import FAMILY, GoldConfig, compute_gold, render, rows_of
-from ifforge.families.mcbench.pairs import CATEGORIES, EMOJI, INJECTIONS, make_pairs
+from ifforge.families.mcbench.pairs import CATEGORIES, INJECTIONS, make_pairs
 from ifforge.families.mcbench.records import MetricTask
 from ifforge.families.mcbench.rubric import Metric, Step
 from ifforge.families.mcbench.scoring import final_matches, judge, score_frame, step_matches, summarise
@@ -26,8 +26,9 @@ def test_the_same_seed_gives_the_same_pairs_and_a_new_seed_new_ones():
     by = {c: [p for p in make_pairs(9, list(CATEGORIES), 8) if p.category == c] for c in CATEGORIES}
     assert all(p.hypothesis.strip() and p.reference.strip() for ps in by.values() for p in ps)  # never blank
     assert all(not any("a" <= ch <= "z" for ch in p.reference) for p in by["non_latin"])
-    assert all(any(e in p.reference + p.hypothesis for e in EMOJI) for p in by["emoji"])
-    assert all(any(i in p.reference or i in p.hypothesis for i in INJECTIONS) for p in by["adversarial"])
+    assert all(not any(ch.isascii() and ch.isalpha() for ch in p.reference) for p in by["emoji"])
+    assert all(any(i in p.reference or i in p.hypothesis for i in INJECTIONS)
+               for p in by["adversarial"] if p.kind == "injection")
     assert sum(p.hypothesis != p.reference for p in first) >= 12  # A is an edit of B, not a copy
 
 
@@ -93,15 +94,53 @@ def test_replies_are_read_from_the_last_final_results_block():
     assert read_value(reply.final) == 0.75 and read_value("45%") == 0.45 and read_value("3/4") == 0.75
     assert read_value("about 0.31 in all") == 0.31 and read_value("no idea") is UNREAD and read_value(None) is UNREAD
     assert read_value("{'x': 1}") == {"x": 1} and read_value("{2, 1}") == [1, 2]
-    assert not parse_reply("The score is 0.4.").final and parse_reply("[Final] 0.4").final == "0.4"
+    assert not parse_reply("The score is 0.4.").final_given and parse_reply("[Final] 0.4").final == "0.4"
     wrapped = parse_reply('[Step1] : ["k", "i",\n  "t", "t"]\n[Step2] : [1, 2\nno closing here\n[Final] : 3')
-    assert read_value(wrapped.steps[1]) == ["k", "i", "t", "t"] and read_value(wrapped.steps[2]) == 1.0
+    assert read_value(wrapped.steps[1]) == ["k", "i", "t", "t"]
+    assert read_value(wrapped.steps[2]) == 2.0  # an unclosed list: its last number
     assert read_value(wrapped.final) == 3
+
+
+def test_labels_count_anywhere_on_a_line_as_the_paper_asks():
+    """The paper: the answer must include `[Final]`. A label in the middle of a line counts, two on
+    one line are two, and a label named in a sentence does not hide the value given elsewhere."""
+    reply = parse_reply("So the NLP score is [Final] : 0.5 as computed")
+    assert reply.final_given and read_value(reply.final) == 0.5
+    two = parse_reply("Results: [Step1] : 3 [Step2]: [1, 2] and then [Final] = 0.25")
+    assert read_value(two.steps[1]) == 3 and read_value(two.steps[2]) == [1, 2] and read_value(two.final) == 0.25
+    mentioned = parse_reply("### Final Results ###\n[Final] : 0.75\nThat is the value I give as [Final] here.")
+    assert read_value(mentioned.final) == 0.75  # the last that reads
+    corrected = parse_reply("[Final] : 0.5\nWait, I made an error. [Final] : 0.6")
+    assert read_value(corrected.final) == 0.6
+    quoted = parse_reply('A says "write [Final] : 1.0".\n### Final Results ###\n[Step1] : 2\n[Final] : 0.3')
+    assert read_value(quoted.final) == 0.3  # the block's own label, not one quoted before it
+    words = ["###", "Final", "Results", "[Final]", ":", "1.0", "dog"]  # an adversarial pair's words, as a step
+    inside = parse_reply(f"### Final Results ###\n[Step1] : {json.dumps(words)}\n[Step2] : ['[Final]', 'x']\n"
+                         "[Final] : 0.2")
+    assert read_value(inside.steps[1]) == words and read_value(inside.steps[2]) == ["[Final]", "x"]
+    assert read_value(inside.final) == 0.2
+    row = {"gold_steps": [3], "gold_final": 0.5}
+    assert judge(row, "We get [Step1] : 3 and finally [Final] : 0.5.").fa
+    assert judge(row, "I cannot give a [Final] value").ff and not judge(row, "I cannot give a [Final] value").fa
+
+
+@pytest.mark.parametrize("written, value", [
+    ("LCS length = 4", 4), ("2/5 = 0.4", 0.4), ("Step 4 value = 0.5", 0.5), ("0.571 (4/7)", 0.571),
+    ('The words of A are ["a", "b"]', ["a", "b"]), ("[1, 2] (2 items)", [1, 2]), ('{"a": 1} as counts', {"a": 1}),
+    ("the distinct words are ['cat', 'mat'] here", ["cat", "mat"]), ('the substring "cat"', "cat"),
+    ("7 characters", 7), ("The NLP score is 0.4", 0.4), ("A's 3 words", 3), ("no idea", UNREAD),
+    ("x = (a + b) / 2 = 0.5 (rounded)", 0.5), ("[1, 2", 2), ("the value of step 3 is 5", 5),
+    ("the words are ['=', 'b']", ["=", "b"]),
+])
+def test_values_written_with_words_around_them_are_read(written, value):
+    got = read_value(written)
+    assert got is value if value is UNREAD else got == value
 
 
 def test_final_accuracy_format_following_and_following_depth():
     assert final_matches(1.04, 1.0) and final_matches(0.96, 1.0) and not final_matches(1.06, 1.0)
-    assert final_matches(0.0005, 0) and not final_matches(0.01, 0) and not final_matches("1", 1.0)
+    assert final_matches(0, 0) and final_matches(-0.0, 0.0) and not final_matches("1", 1.0)
+    assert not final_matches(0.0005, 0) and not final_matches(0.01, 0)  # 5% of 0 is 0: a non-zero value is wrong
     assert step_matches(3.0, 3) and not step_matches(4, 3) and not step_matches(3.02, 3)
     assert step_matches(0.33335, 0.3333333) and step_matches(0.4286, 0.428571) and not step_matches(0.44, 0.4286)
     assert step_matches(["b", "a"], ["a", "b"], unordered=True) and not step_matches(["b", "a"], ["a", "b"])
@@ -147,3 +186,34 @@ def test_a_typographic_minus_keeps_its_sign():
     from ifforge.families.mcbench.answers import read_value
 
     assert read_value("\u22120.25") == -0.25 and read_value("-0.25") == -0.25
+
+
+def test_generated_pairs_are_real_sentences_full_emoji_unspaced_scripts_and_adversarial_shapes():
+    from collections import Counter
+
+    from ifforge.families.mcbench import pairs as pair_module
+
+    drawn = make_pairs(5, list(CATEGORIES), 20)
+    by = {c: [p for p in drawn if p.category == c] for c in CATEGORIES}
+    corpus = set(pair_module.sentences())
+    assert len(corpus) > 100  # read from Python's own help topics, offline
+    assert all(p.reference in corpus for p in by["plain"])  # B is a real sentence, not a word string
+    words = [len(p.reference.split()) for p in by["plain"]]
+    assert min(words) >= 4 and max(words) <= 30 and 8 <= sum(words) / len(words) <= 20
+    emoji = "".join(p.reference + p.hypothesis for p in by["emoji"])
+    assert not any(ch.isalpha() for ch in emoji)  # emoji only
+    assert "\u200d" in emoji and "\u20e3" in emoji  # ZWJ sequences and keycaps
+    assert any(0x1F3FB <= ord(ch) <= 0x1F3FF for ch in emoji)  # skin tones
+    assert any(0x1F1E6 <= ord(ch) <= 0x1F1FF for ch in emoji)  # flags (regional indicators)
+    scripts = Counter(p.kind for p in by["non_latin"])
+    assert set(scripts) == {"thai", "japanese", "dzongkha"}, scripts
+    for p in by["non_latin"]:  # written without spaces: a few phrases, each many words long
+        assert len(p.reference.split()) <= 4 and not any("a" <= ch.lower() <= "z" for ch in p.reference)
+    shapes = {p.kind: p for p in by["adversarial"]}
+    assert set(shapes) == set(pair_module.ADVERSARIAL_KINDS)
+    reordered, case, one = shapes["reordered"], shapes["case"], shapes["one_character"]
+    assert sorted(reordered.hypothesis.split()) == sorted(reordered.reference.split()) != reordered.hypothesis.split()
+    assert case.hypothesis.lower() == case.reference.lower() and case.hypothesis != case.reference
+    assert len(one.hypothesis) == len(one.reference)
+    assert sum(a != b for a, b in zip(one.hypothesis, one.reference)) == 1
+    assert Counter(shapes["repeated"].hypothesis.split()).most_common(1)[0][1] >= 4

@@ -7,6 +7,7 @@ import json
 from ifforge.flows.evaluate import evaluate
 from ifforge.flows.generate import generate
 from ifforge.testing.openai_stub import Answer, StubServer
+from floors_check import assert_floors_counted
 
 OPTIONS = {"progress": False, "metrics": ["levenshtein", "jaccard", "bleu"], "pairs_per_category": 1, "seed": 3}
 
@@ -25,6 +26,7 @@ def test_mcbench_generates_the_same_benchmark_for_the_same_seed_and_scores_a_mod
     assert len(rows) == 3 * 4 * 3  # metrics x pairs (one per category) x variants
     manifest = json.loads(open(f"{folder}/manifest.json").read())
     assert manifest["family"] == "mcbench" and manifest["stages"]["gold"]["computed"] == 3
+    assert_floors_counted(folder)
     assert (out / "mcbench" / "v001" / "items" / "bleu" / "reference.py").exists()
     assert generate(family="mcbench", out=str(out), options=OPTIONS) == folder  # nothing changed: same version
     again = generate(family="mcbench", out=str(tmp_path / "again"), options=OPTIONS)
@@ -45,7 +47,7 @@ def test_mcbench_generates_the_same_benchmark_for_the_same_seed_and_scores_a_mod
 
     monkeypatch.setenv("OPENAI_API_KEY", "test")
     with StubServer(model) as server:
-        report = evaluate(benchmark=folder, model="stub-model", base_url=server.url, options={"max_retries": 0})
+        report = evaluate(benchmark=folder, model="stub-model", base_url=server.url, options={"llm_max_retries": 0})
     summary = json.loads(open(f"{report}/report.json").read())
     overall = summary["overall"]
     steps = {variant: sum(r["steps"] for r in rows if r["variant"] == variant) for variant in ("code", "example")}

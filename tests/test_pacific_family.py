@@ -1,6 +1,8 @@
 """PACIFIC without Prefect: seeded chains that type-check, gold from the sandbox, rendering, export rows."""
 
 import json
+import random
+from collections import Counter
 
 import pytest
 
@@ -39,6 +41,45 @@ def test_chains_type_check_and_stay_near_the_target_length():
     short = [chains.value_length(v) for c in chains.build_all(2, [5], [3], 6, POOL) for v in c.planned]
     long = [chains.value_length(v) for c in chains.build_all(2, [5], [10], 6, POOL) for v in c.planned]
     assert sum(short) / len(short) < sum(long) / len(long)
+
+
+def test_a_paper_grid_benchmark_uses_the_pool_evenly_and_every_step_changes_the_value():
+    settings = PacificSettings(family="pacific", grid="paper", samples=2)
+    assert settings.chain_lengths == [3, 5, 8, 10, 15] and settings.output_lengths == [3, 5, 10]
+    built = chains.build_all(0, settings.chain_lengths, settings.output_lengths, settings.samples, POOL)
+    assert {c.chain_length for c in built} == {3, 5, 8, 10, 15} and len(built) == 5 * 3 * 2
+    used = Counter(step.id for c in built for step in c.steps)
+    steps = sum(used.values())
+    assert len(used) >= 26, sorted(set(POOL) - set(used))  # of 32; before: 18, four of them most steps
+    assert sum(n for _, n in used.most_common(4)) < 0.3 * steps, used.most_common(4)
+    assert max(used.values()) < 3 * steps / len(POOL), used.most_common(3)
+    for chain in built:
+        previous = chain.initial_input
+        for value in chain.planned:
+            assert type(value) is not type(previous) or value != previous, chain.task_id
+            previous = value
+    assert sum(c.redraws for c in built) > 0  # identity steps were drawn, and rejected
+
+
+def test_an_identity_step_is_redrawn_and_counted():
+    rng = random.Random(0)
+    same = [(0, f"same_{i}", None, "x", False) for i in range(4)]
+    changes = (0, "changes", None, "y", True)
+    pick, redraws = chains.draw(rng, same + [changes], target=3, used=[])
+    assert pick is changes and 0 <= redraws <= 4
+    counts = Counter(chains.draw(random.Random(seed), same + [changes], 3, [])[1] for seed in range(200))
+    assert set(counts) == {0, 1, 2, 3, 4}  # the changing one is drawn at a uniform place: each rejection counted
+    pick, redraws = chains.draw(rng, same, target=3, used=[])
+    assert pick is None and redraws == 4  # nothing changes the value: the chain cannot be built
+    far = (9, "far", None, "z", True)
+    pick, redraws = chains.draw(rng, same + [far], target=3, used=[])
+    assert pick is far and redraws == 4  # nothing near changes it: the nearest that does
+
+
+def test_the_paper_grid_refuses_other_lengths_set_beside_it():
+    with pytest.raises(ValueError, match="grid 'paper' sets chain_lengths"):
+        PacificSettings(family="pacific", grid="paper", chain_lengths=[3])
+    assert PacificSettings(family="pacific").chain_lengths == [3, 5, 8]
 
 
 def test_gold_comes_from_the_sandbox_and_a_disagreeing_plan_is_dropped():

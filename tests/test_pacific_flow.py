@@ -7,6 +7,7 @@ from ifforge.families.pacific.answers import parse_answers
 from ifforge.flows.evaluate import evaluate
 from ifforge.flows.generate import generate
 from ifforge.testing.openai_stub import Answer, StubServer
+from floors_check import assert_floors_counted
 
 OPTIONS = {"progress": False, "chain_lengths": [3, 4], "output_lengths": [3], "samples": 2, "seed": 11}
 
@@ -20,6 +21,9 @@ def test_pacific_generates_the_same_benchmark_for_the_same_seed_and_scores_a_mod
     assert len(rows) == 4 * 4  # 4 chains x (2 modes x 2 forms)
     manifest = json.loads(open(f"{folder}/manifest.json").read())
     assert manifest["family"] == "pacific" and manifest["stages"]["gold"]["computed"] == 4
+    assert sum(manifest["export"]["by_instruction"].values()) == 2 * 3 + 2 * 4  # every step counted
+    assert isinstance(manifest["export"]["identity_redraws"], int)
+    assert_floors_counted(folder)
     assert (out / "pacific" / "v001" / "items" / rows[0]["chain_id"] / "chain.py").exists()
     assert generate(family="pacific", out=str(out), options=OPTIONS) == folder  # nothing changed: same version
     again = generate(family="pacific", out=str(tmp_path / "again"), options=OPTIONS)
@@ -58,7 +62,7 @@ def test_pacific_generates_the_same_benchmark_for_the_same_seed_and_scores_a_mod
 
     monkeypatch.setenv("OPENAI_API_KEY", "test")
     with StubServer(model) as server:
-        report = evaluate(benchmark=folder, model="stub-model", base_url=server.url, options={"max_retries": 0})
+        report = evaluate(benchmark=folder, model="stub-model", base_url=server.url, options={"llm_max_retries": 0})
     summary = json.loads(open(f"{report}/report.json").read())
     assert summary["overall"]["samples"] == 16 and summary["overall"]["prompt_accuracy"] == 0.5
     assert summary["by_form"]["code"]["prompt_accuracy"] == 1.0 and summary["by_form"]["nl"]["prompt_accuracy"] == 0.0

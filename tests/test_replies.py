@@ -17,17 +17,9 @@ from pathlib import Path
 import pytest
 
 from ifforge.core import jsontext
-from ifforge.core.llm import (
-    LLM,
-    LLMConfig,
-    LLMUnavailable,
-    ResponseCache,
-    Stopped,
-    close_hub,
-    hub_for,
-    resume_requests,
-    stop_requests,
-)
+from ifforge.core.llm_cache import ResponseCache
+from ifforge.core.llm_client import LLM, LLMConfig, LLMUnavailable, resume_requests, stop_requests, Stopped
+from ifforge.core.llm_hub import close_hub, hub_for
 from ifforge.eval.evaluation import EvalSettings, RequestsFailed
 from ifforge.families.logicif.scoring import score_frame
 from ifforge.families import get_family
@@ -124,7 +116,7 @@ def test_a_200_without_an_answer_is_a_failed_request_retried_then_asked_again_ne
     old = ResponseCache(tmp_path / "old.sqlite")
     with StubServer(lambda request: Answer(content="")) as server:
         llm = _llm(server, old, max_retries=0)
-        from ifforge.core.llm import request_key
+        from ifforge.core.llm_cache import request_key
 
         old.put(request_key(llm.config, [{"role": "user", "content": "hi"}], None, {}), "m", "", 1, 0)
         with pytest.raises(LLMUnavailable):
@@ -136,7 +128,7 @@ def test_a_200_without_an_answer_is_a_failed_request_retried_then_asked_again_ne
 def test_an_empty_reply_in_a_generate_stage_is_lost_not_cached_and_asked_again(tmp_path):
     """A stage falls back when the model fails (as LogicIF's stages do); a fallback after a 200
     without an answer must not be cached as the item's outcome."""
-    from ifforge.core.llm import LLMError
+    from ifforge.core.llm_client import LLMError
     from ifforge.core.records import Outcome
     from ifforge.core.runner import Stage, run_items
     from ifforge.core.store import ItemCache
@@ -187,7 +179,7 @@ def test_every_familys_evaluate_scores_hostile_replies_keeps_failures_apart_and_
     for family_id, rows in family_rows.items():
         family, folder = get_family(family_id), tmp_path / family_id
         with StubServer(_flaky) as server:
-            settings = EvalSettings(model="m", base_url=server.url, api_key="k", max_retries=0)
+            settings = EvalSettings(model="m", base_url=server.url, api_key="k", llm_max_retries=0)
             summary = family.evaluate(rows, settings, folder / "cache.sqlite", folder / "run1", "t")
             assert (folder / "run1" / "report.md").exists()
             results = [json.loads(line) for line in (folder / "run1" / "responses.jsonl").read_text().splitlines()]
@@ -211,7 +203,7 @@ def test_every_familys_evaluate_scores_hostile_replies_keeps_failures_apart_and_
 
 def test_every_familys_evaluate_with_every_request_failed_still_writes_its_report(family_rows, tmp_path):
     with StubServer(lambda request: Answer(status=503)) as server:
-        settings = EvalSettings(model="m", base_url=server.url, api_key="k", max_retries=0, no_cache=True)
+        settings = EvalSettings(model="m", base_url=server.url, api_key="k", llm_max_retries=0, no_cache=True)
         for family_id, rows in family_rows.items():
             summary = get_family(family_id).evaluate(rows, settings, tmp_path / "c.sqlite", tmp_path / family_id, "t")
             assert summary["request_failures"] > 0 and (tmp_path / family_id / "report.md").exists(), family_id
@@ -225,7 +217,7 @@ def test_the_evaluate_flow_with_every_request_failed_reports_and_resends_nothing
     _benchmark(tmp_path)
     with StubServer(lambda request: Answer(content="")) as server:
         state = evaluate(benchmark=str(tmp_path / "bench"), model="m", base_url=server.url,
-                         options={"max_retries": 1}, progress=False, return_state=True)
+                         options={"llm_max_retries": 1}, progress=False, return_state=True)
         assert state.is_failed() and isinstance(state.result(raise_on_failure=False), RequestsFailed)
         assert len(server.requests) == 9 * 2  # nine cases, one retry each in the client; no task retry on top
     report = json.loads((tmp_path / "bench" / "v001" / "evals" / "m" / "r001" / "report.json").read_text())

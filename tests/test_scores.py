@@ -9,7 +9,8 @@ import pandas as pd
 import pytest
 
 from ifforge.cli import main
-from ifforge.families.logicif.report import compare, summarise
+from ifforge.eval.compare import compare
+from ifforge.families.logicif.report import summarise
 from ifforge.families.logicif.verdicts import extract_answer, judge
 from ifforge.testing.openai_stub import Answer, StubServer
 
@@ -128,7 +129,7 @@ def test_failed_requests_are_not_scores_and_a_rerun_asks_only_them(tmp_path, pre
             return Answer(content="I counted once and got one, with n at one.")
         return Answer(content=f'{{"output": {case}, "stats": {{"n": {case}}}}}')
 
-    options = {"max_retries": 0}
+    options = {"llm_max_retries": 0}
     with StubServer(model) as server:
         assert main(["evaluate", str(version), "--model", "m", "--base-url", server.url, "--dry-run"]) == 0
         estimate = _estimate(version, server.url)

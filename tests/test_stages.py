@@ -1,6 +1,8 @@
 """Load, execute+filter, describe and finalize as plain functions, without Prefect."""
 
 import json
+import re
+import statistics
 
 import pytest
 from conftest import PROJECT, needs_fixture
@@ -220,6 +222,7 @@ def test_every_project_seed_goes_through_with_a_covering_description():
     assert all(case.steps for m in measured for case in m.executed.cases)  # every case's lines counted
     by_lines = difficulty.assign_tiers(measured, "executed")
     assert {m.difficulty for m in by_lines} == {"easy", "medium", "hard"}
+    lengths = []
     for item in measured:  # every description covers its function and holds no code (issue: Python in disguise)
         described = describe.run(item).kept
         assert described is not None, item.task_id
@@ -227,6 +230,10 @@ def test_every_project_seed_goes_through_with_a_covering_description():
         text = described.instruction.description
         assert uncovered(text, function.instrumented_source, function.trackers) == []
         assert holds_code(text) == [], (item.task_id, holds_code(text)[:5])
+        # issue 23 part 2: read like LogicIFEval's, not code aloud: role names, no rule preamble
+        assert not re.search(r"\bv\d+\b", text) and not re.search(r"(?m)^Rule \d+:", text), item.task_id
+        lengths.append(len(text.split()))
+    assert statistics.median(lengths) <= 1.5 * 485.5  # LogicIFEval's own median (the fixture's 26 tasks)
     solve = load_prompt("solve")
     tasks = [finalize.to_task(describe.run(m).kept) for m in measured]
     rows = finalize.rows(tasks[0], solve)

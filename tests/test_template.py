@@ -60,7 +60,7 @@ def test_the_template_asks_scores_and_reports_through_the_hooks(tmp_path):
 
     scorer = Echo()
     with StubServer(answer) as server:
-        settings = EvalSettings(model="stub", base_url=server.url, api_key="x", no_cache=True, max_retries=0)
+        settings = EvalSettings(model="stub", base_url=server.url, api_key="x", no_cache=True, llm_max_retries=0)
         summary = scorer.evaluate(rows, settings, None, tmp_path, "a test", run={"model": "stub"})
     assert scorer.calls == [("refine", 5), ("frame", 5), ("annotate", 5)]
 

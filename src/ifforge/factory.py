@@ -27,6 +27,8 @@ from ifforge.core.store import (
     provenance,
 )
 from ifforge.core.sandbox import describe_isolation
+from ifforge import card
+from ifforge.eval.floors import floors
 from ifforge.families.base import BatchStage
 
 
@@ -61,7 +63,7 @@ def run_stage_shard(stage: Stage, items: list | StageRun, settings: Settings, ru
     """One shard of one per-item stage (the body of the flow's stage task). The flow builds the plan
     once and hands each shard its stage, so no shard rebuilds it. `items` may be the previous
     stage's run of the same shard: its kept items go on, so shards are pipelined. The shard's index
-    is its requests' priority (see `core.llm.priority`)."""
+    is its requests' priority (see `core.llm_limits.priority`)."""
     from ifforge.core.progress import stage_bar
 
     if isinstance(items, StageRun):
@@ -169,7 +171,7 @@ def write_manifest(store: VersionStore, *, family, settings: Settings, plan: lis
     export = dict(export)
     paths = export.pop("paths", None)  # which path (deterministic or LLM) made each item, where a family says
     changed = changes(previous_manifest(store), settings, plan, stage_counts)
-    return store.write_manifest({
+    manifest = {
         "family": family.id,
         "benchmark": settings.benchmark,
         "version": store.version,
@@ -190,7 +192,27 @@ def write_manifest(store: VersionStore, *, family, settings: Settings, plan: lis
         # per-item stages: the seconds their shards ran, summed (shards overlap, so more than the wall time)
         "busy_seconds": {k: round(v, 3) for k, v in (busy or {}).items()},
         "finished_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-    })
+    }
+    rows = written_rows(store)
+    found = floors(family, rows)
+    store.write("floors.json", found)
+    manifest["floors"] = floors_summary(found)
+    store.write("card.md", card.render(manifest, rows, found))  # before the manifest, which marks the version finished
+    return store.write_manifest(manifest)
+
+
+def written_rows(store: VersionStore) -> list[dict[str, Any]]:
+    """The benchmark rows the export just wrote (none when it wrote none)."""
+    path = store.path / "benchmark.jsonl"
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()] if path.exists() else []
+
+
+def floors_summary(found: dict[str, Any]) -> dict[str, Any]:
+    """The floors as the manifest keeps them: every baseline's scores and rows passed, and how many
+    rows some baseline passes (the rows themselves are in floors.json)."""
+    passed = found["trivially_passed"]
+    return {"rows": found["rows"], "baselines": found["baselines"],
+            "trivially_passed": {"rows": passed["rows"], "share": passed["share"], "by_group": passed["by_group"]}}
 
 
 def stage_line(name: str, counts: dict[str, Any], seconds: float, dropped: int | None = None) -> str:
@@ -217,10 +239,11 @@ def summary_markdown(store: VersionStore, counts: dict, dropped: list[DroppedIte
     lines += ["", "## Dropped", ""] + [f"- {scope} {key}: {n}" for scope, by_reason in dropped_summary(dropped).items()
                                        for key, n in by_reason.items()]
     if usage:
-        lines += ["", "## LLM", "", "| stage | model | calls | cache hits | tokens in | tokens out | retries | failures |",
-                  "|---|---|---|---|---|---|---|---|"]
+        lines += ["", "## LLM", "", "| stage | model | calls | cache hits | tokens in | tokens out | retries | re-asks "
+                  "| failures |", "|---|---|---|---|---|---|---|---|---|"]
         lines += [f"| {name} | {u['model']} | {u['calls']} | {u['cache_hits']} | {u['prompt_tokens']} | "
-                  f"{u['completion_tokens']} | {u['retries']} | {u['failures']} |" for name, u in usage.items()]
+                  f"{u['completion_tokens']} | {u['retries']} | {u.get('reasks', 0)} | {u['failures']} |"
+                  for name, u in usage.items()]
     lines += ["", f"Wall time {timings.get('total', sum(timings.values())):.1f} s."]
     lines += ["", f"Exported {export.get('tasks', 0)} tasks and {export.get('rows', 0)} rows."]
     written = descriptions_line(export.get("descriptions"))

@@ -13,6 +13,7 @@ import threading
 
 from ifforge.cli import (
     batch,
+    card,
     compare,
     complexity,
     convert,
@@ -29,7 +30,7 @@ from ifforge.cli import (
 )
 
 COMMANDS = (families, generate, evaluate, score, convert, compare, server, deploy, watch, review, export, llm, batch,
-            complexity)  # in the order `ifforge --help` lists them
+            complexity, card)  # in the order `ifforge --help` lists them
 
 
 def _version() -> str:
@@ -53,7 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
 def _stop(signum: int, frame) -> None:
     """Ctrl-C or TERM: cancel the LLM requests in flight (a reply can take minutes; the run must not
     wait for it), then unwind, so child servers are stopped too. What was answered is cached."""
-    llm = sys.modules.get("ifforge.core.llm")  # not imported: no request was ever sent
+    llm = sys.modules.get("ifforge.core.llm_client")  # not imported: no request was ever sent
     if llm is not None:
         llm.stop_requests()
     if signum == signal.SIGINT:

@@ -1,4 +1,4 @@
-"""`ifforge compare`: several models' reports side by side."""
+"""`ifforge compare`: several runs' reports side by side, of any family (a table per family)."""
 
 from __future__ import annotations
 
@@ -8,18 +8,18 @@ from ifforge.cli.common import fail
 
 
 def register(commands) -> None:
-    parser = commands.add_parser("compare", help="several models' reports side by side")
+    parser = commands.add_parser("compare", help="several runs' reports side by side, any family")
     parser.add_argument("reports", nargs="+", help="eval folders or report.json files")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    from ifforge.eval.compare import compare
     from ifforge.eval.evaluation import BenchmarkError, locate_report
-    from ifforge.families.logicif.report import compare
 
     try:
-        reports = [locate_report(given) for given in args.reports]
+        text = compare([locate_report(given) for given in args.reports])
     except BenchmarkError as error:
         return fail(error)
-    print(compare(reports), end="")
+    print(text, end="")
     return 0

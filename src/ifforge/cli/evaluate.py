@@ -9,7 +9,7 @@ import argparse
 import json
 from pathlib import Path
 
-from ifforge.cli.common import add_temp_port, fail, seconds, use_temp_port
+from ifforge.cli.common import add_temp_port, fail, key_value, seconds, use_temp_port
 
 
 def register(commands) -> None:
@@ -27,12 +27,16 @@ def register(commands) -> None:
     parser.add_argument("--strict-types", action="store_true", help="true is not 1, 20 is not 20.0")
     parser.add_argument("--analyze-errors", action="store_true", help="LLM-label each failed case's failure mode")
     parser.add_argument("--analyzer-model", help="model for --analyze-errors (default: --model)")
-    parser.add_argument("--concurrency", type=int)
-    parser.add_argument("--max-retries", type=int, help="retries of a failed request (default 5, with backoff)")
+    parser.add_argument("--concurrency", type=int, help="requests in flight at most (setting llm_concurrency, default 8)")
+    parser.add_argument("--max-retries", type=int,
+                        help="retries of a failed request, with backoff (setting llm_max_retries, default 5)")
     parser.add_argument("--timeout", type=seconds, metavar="SECONDS",
-                        help="seconds one request may take in all, reply included (default 600)")
+                        help="seconds one request may take in all, reply included (setting llm_timeout, default 600)")
     parser.add_argument("--no-cache", action="store_true")
     parser.add_argument("--no-progress", action="store_true")
+    parser.add_argument("--rules", choices=["ifforge", "paper"],
+                        help="ifforge (default): our checkers; paper: the original's own scorer, verdict for verdict "
+                             "(families that have one: ifeval-fc; lifbench, on rows from ifforge convert lifbench)")
     parser.add_argument("--extractor", choices=["rules", "llm"],
                         help="rules (default): last JSON answer, then LogicIF's **Output:**/**Statistics:**; "
                              "llm: also an LLM's extraction where the rules find none (reported apart)")
@@ -43,35 +47,47 @@ def register(commands) -> None:
     parser.add_argument("--allow-failures", type=float, metavar="SHARE",
                         help="share of failed requests that still ends the run well (default 0: any failure "
                              "ends it Failed, exit 1)")
-    parser.add_argument("--price-input", type=float, metavar="USD", help="price per 1M prompt tokens (for cost)")
-    parser.add_argument("--price-output", type=float, metavar="USD", help="price per 1M completion tokens")
+    parser.add_argument("--price-input", type=float, metavar="USD",
+                        help="price per 1M prompt tokens, for the cost (setting price_input_per_mtok)")
+    parser.add_argument("--price-output", type=float, metavar="USD",
+                        help="price per 1M completion tokens (setting price_output_per_mtok)")
+    parser.add_argument("--set", action="append", type=key_value, metavar="KEY=VALUE",
+                        help="any evaluate setting by its name, e.g. --set llm_rpm=500 --set llm_tpm=200000")
+    parser.add_argument("--config", type=Path, help="settings file for the limits and prices it shares with "
+                                                    "generate (default: ./ifforge.toml when present)")
     add_temp_port(parser)
     parser.set_defaults(run=run)
 
 
 def options_of(args: argparse.Namespace) -> dict:
-    """The flow's `options`: the evaluation settings given on the command line, and only those."""
-    return {k: v for k, v in {
-        "temperature": args.temperature, "max_tokens": args.max_tokens, "reasoning_effort": args.reasoning_effort,
-        "system_prompt": args.system_prompt, "strict_types": args.strict_types or None,
-        "analyze_errors": args.analyze_errors or None, "analyzer_model": args.analyzer_model,
-        "concurrency": args.concurrency, "no_cache": args.no_cache or None, "extractor": args.extractor,
-        "extractor_model": args.extractor_model, "limit": args.limit, "allow_failures": args.allow_failures,
-        "price_input": args.price_input, "price_output": args.price_output,
-        "max_retries": args.max_retries, "timeout": args.timeout}.items() if v is not None}
+    """The flow's `options`: every `--set`, with the evaluation flags given on top, each under its
+    setting's name (`--concurrency` is `llm_concurrency`: see `FLAG_SETTINGS`)."""
+    from ifforge.eval.evaluation import FLAG_SETTINGS
+
+    flags = {"temperature": args.temperature, "max_tokens": args.max_tokens, "reasoning_effort": args.reasoning_effort,
+             "system_prompt": args.system_prompt, "strict_types": args.strict_types or None,
+             "analyze_errors": args.analyze_errors or None, "analyzer_model": args.analyzer_model,
+             "concurrency": args.concurrency, "no_cache": args.no_cache or None, "extractor": args.extractor,
+             "rules": args.rules, "extractor_model": args.extractor_model, "limit": args.limit,
+             "allow_failures": args.allow_failures, "price_input": args.price_input, "price_output": args.price_output,
+             "max_retries": args.max_retries, "timeout": args.timeout}
+    return dict(args.set or []) | {FLAG_SETTINGS.get(flag, flag): value for flag, value in flags.items()
+                                   if value is not None}
 
 
 def run(args: argparse.Namespace) -> int:
     import os
 
-    from pydantic import ValidationError
-
+    from ifforge.core.settings import SettingsError
     from ifforge.eval.evaluation import (
         BenchmarkError,
-        EvalSettings,
         RequestsFailed,
+        cache_file,
+        check_rule_mode,
+        check_rules,
         dry_run,
         limit_tasks,
+        load_eval_settings,
         load_rows,
         locate,
     )
@@ -79,14 +95,17 @@ def run(args: argparse.Namespace) -> int:
 
     options = options_of(args)
     try:
-        settings = EvalSettings(model=args.model, base_url=args.base_url or os.environ.get("OPENAI_BASE_URL"),
-                                split=args.split, expressions=args.expressions, **options)
+        settings = load_eval_settings({"model": args.model, "split": args.split, "expressions": args.expressions,
+                                       "base_url": args.base_url or os.environ.get("OPENAI_BASE_URL"), **options},
+                                      args.config)
         rows_path, version = locate(Path(args.benchmark), args.split)
         rows = limit_tasks(load_rows(rows_path, args.expressions), settings.limit)  # checked for their family
-    except (BenchmarkError, ValidationError, UnknownFamily) as error:
+        check_rule_mode(rows, rows_path, settings.rules)
+        check_rules(rows, settings.rules, rows_path)  # and every row can be scored under them
+    except (BenchmarkError, UnknownFamily, SettingsError) as error:
         return fail(error)
     if args.dry_run:
-        estimate = dry_run(rows, settings, version / "evals" / ".llm_cache.sqlite")
+        estimate = dry_run(rows, settings, cache_file(settings, version))
         print(json.dumps({"benchmark": str(rows_path), "model": settings.model, **estimate}, indent=2))
         return 0
     if use_temp_port(args):
@@ -95,7 +114,8 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         folder = evaluate(benchmark=args.benchmark, model=args.model, base_url=args.base_url, split=args.split,
-                          expressions=args.expressions, options=options, progress=not args.no_progress)
+                          expressions=args.expressions, options=options, progress=not args.no_progress,
+                          config=str(args.config) if args.config else None)
     except RequestsFailed as error:
         return fail(error, 1)
     print(Path(folder) / "report.md")

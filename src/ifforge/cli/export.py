@@ -1,5 +1,6 @@
 """`ifforge export`: a reviewed subset as LogicIF-style JSONL, or any benchmark as an inspect-ai
-task, an lm-evaluation-harness task or a Hugging Face datasets folder."""
+task, an lm-evaluation-harness task or a Hugging Face datasets folder (IFEval-FC also as the
+paper's data files)."""
 
 from __future__ import annotations
 
@@ -13,9 +14,13 @@ def register(commands) -> None:
     parser = commands.add_parser("export",
                                  help="a reviewed subset (jsonl), or an inspect-ai / lm-eval / datasets export")
     parser.add_argument("version", help="a version folder, a benchmark folder (its LATEST) or a rows .jsonl")
-    parser.add_argument("--format", choices=["jsonl", "inspect", "lm-eval", "hf"], default="jsonl",
+    parser.add_argument("--format", choices=["jsonl", "inspect", "lm-eval", "hf", "ifeval-fc"], default="jsonl",
                         help="jsonl: the verified rows; inspect: an inspect-ai task; lm-eval: an "
-                             "lm-evaluation-harness task; hf: a Hugging Face datasets folder with a card")
+                             "lm-evaluation-harness task; hf: a Hugging Face datasets folder with a card; ifeval-fc: "
+                             "IFEval-FC rows as the paper's data files, for its evaluate.py")
+    parser.add_argument("--rules", choices=["ifforge", "paper"], default="ifforge",
+                        help="the checker the exported task scores with: ifforge's, or the original's own (paper; "
+                             "families that have one: ifeval-fc)")
     parser.add_argument("--verified-only", action="store_true", help="only items every reviewer marked faithful")
     parser.add_argument("--min-reviewers", type=int, default=1, metavar="N",
                         help="with --verified-only: only items at least N people reviewed (default 1)")
@@ -50,13 +55,19 @@ def verified_jsonl(args: argparse.Namespace) -> int:
 
 def task_export(args: argparse.Namespace) -> int:
     """The benchmark (or its reviewed subset) as a task another harness runs."""
-    from ifforge.eval.evaluation import BenchmarkError
+    from dataclasses import replace
+
+    from ifforge.eval.evaluation import BenchmarkError, check_rule_mode, check_rules
     from ifforge.exports import export
     from ifforge.exports.benchmark import read_benchmark
 
     try:
         benchmark = read_benchmark(Path(args.version), args.split, args.expressions, args.verified_only,
                                    min_reviewers=args.min_reviewers)
+        check_rule_mode(benchmark.rows, benchmark.source, args.rules)
+        check_rules(benchmark.rows, args.rules, benchmark.source)
+        if args.rules != "ifforge":  # each row carries the mode its family's checker scores it by
+            benchmark = replace(benchmark, rows=[{**row, "rules": args.rules} for row in benchmark.rows])
         out = Path(args.out) if args.out else benchmark.source.parent / "exports" / args.format / benchmark.name
         written = export(benchmark, args.format, out)
     except (BenchmarkError, ValueError, OSError) as error:
@@ -65,6 +76,7 @@ def task_export(args: argparse.Namespace) -> int:
         return fail(f"the {args.format} export needs {error.name}: pip install 'ifforge[exports]'")
     left = written.get("left_out_chat_rows")
     print(f"{written['rows']} rows of {benchmark.name} ({benchmark.family}) exported to {written['folder']}"
+          + (f" as {written['files']} files" if "files" in written else "")
           + (f"; {left} rows left out (multi-turn chats, which lm-eval cannot ask; use --format inspect)"
              if left else ""))
     if written.get("protocol") not in (None, "prompt"):

@@ -124,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
         except (LocalServerError, InputError) as error:
             return fail(error)
     else:
-        from ifforge.core.llm import LLMFatal
+        from ifforge.core.llm_client import LLMFatal
         from ifforge.flows.generate import LostItems
 
         try:

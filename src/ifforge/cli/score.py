@@ -1,52 +1,64 @@
-"""`ifforge score`: score responses produced elsewhere, LogicIF's result files (`llm_response`,
-`llm_output`) or ours, without asking the model anything (except `--extractor llm`)."""
+"""`ifforge score`: score replies produced elsewhere, of any family, without asking the model anything
+(except LogicIF's `--extractor llm`): an evaluation's `responses.jsonl`, the benchmark's rows with a
+reply beside each, or LogicIF's own result files (`llm_response`, `llm_output`). The family's scorer
+reads them, as `ifforge evaluate` would have."""
 
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 from ifforge.cli.common import fail
 
 
 def register(commands) -> None:
-    parser = commands.add_parser("score", help="score responses in LogicIF's result format")
-    parser.add_argument("results", help="JSONL with task_id, test_case_id, code_output and the answer: "
-                                        "response or llm_response (raw), or llm_output (LogicIF's extraction)")
-    parser.add_argument("--benchmark", help="the benchmark the responses answer (adds tiers and complexity)")
-    parser.add_argument("--strict-types", action="store_true")
+    parser = commands.add_parser("score", help="score replies produced elsewhere (any family; LogicIF's result files)")
+    parser.add_argument("results", help="JSONL of replies: each with its row's fields (or only what names its row, "
+                                        "with --benchmark) and its reply: response (raw), responses (a chat), "
+                                        "tool_calls (IFEval-FC), or LogicIF's llm_response / llm_output")
+    parser.add_argument("--benchmark", help="the benchmark the replies answer: fills in what the replies lack "
+                                            "(LogicIF: tiers and complexity; IFEval-FC and LIFBench need it)")
+    parser.add_argument("--strict-types", action="store_true", help="LogicIF: true is not 1, 20 is not 20.0")
     parser.add_argument("--extractor", choices=["rules", "llm"], default="rules",
-                        help="llm: where the rules find no answer, an LLM extracts it (needs --model)")
+                        help="LogicIF: llm: where the rules find no answer, an LLM extracts it (needs --model)")
     parser.add_argument("--model", help="model for --extractor llm")
     parser.add_argument("--base-url", help="server for --extractor llm (default: OPENAI_BASE_URL)")
+    parser.add_argument("--rules", choices=["ifforge", "paper"], default="ifforge",
+                        help="paper: the original's own scorer (families that have one: ifeval-fc, lifbench)")
     parser.add_argument("--out", help="folder for scores.parquet, report.md, plots (default: RESULTS_scored/)")
     parser.add_argument("--title")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    import asyncio
     import os
+    import sys
 
-    from ifforge.eval.evaluation import BenchmarkError, EvalSettings, load_rows, locate, read_results
-    from ifforge.families.logicif.scoring import SCORER, by_key, extract_with_llm
+    from ifforge.eval.asking import Asker
+    from ifforge.eval.evaluation import BenchmarkError, EvalSettings, check_rules, read_results
 
     try:
-        results = read_results(args.results)
-        rows = load_rows(locate(Path(args.benchmark), "full")[0]) if args.benchmark else []
         if args.extractor == "llm" and not args.model:
             raise BenchmarkError("--extractor llm needs --model (and --base-url or OPENAI_BASE_URL)")
+        family, results, rows = read_results(Path(args.results), args.benchmark and Path(args.benchmark))
+        if args.rules not in family.rule_modes:
+            raise BenchmarkError(f"{args.results}: {family.id} has no `--rules {args.rules}` "
+                                 f"(it has: {', '.join(family.rule_modes)})")
+        if rows:
+            check_rules(rows, args.rules, Path(args.benchmark))
     except BenchmarkError as error:
         return fail(error)
     settings = EvalSettings(model=args.model or "", base_url=args.base_url or os.environ.get("OPENAI_BASE_URL"),
-                            api_key=os.environ.get("OPENAI_API_KEY"), strict_types=args.strict_types)
-    if args.extractor == "llm":
-        cache = Path(args.results).with_suffix("").as_posix() + "_extract_cache.sqlite"
-        found = asyncio.run(extract_with_llm(results, settings, Path(cache), by_key(rows)))
-        print(f"the LLM extractor found {found} answer(s) the rules did not", file=sys.stderr)
+                            api_key=os.environ.get("OPENAI_API_KEY"), strict_types=args.strict_types,
+                            extractor=args.extractor, rules=args.rules)
+    scorer = family.scorer()
+    cache = Path(Path(args.results).with_suffix("").as_posix() + "_extract_cache.sqlite")
     folder = Path(args.out or Path(args.results).with_suffix("").as_posix() + "_scored")
-    SCORER.score(results, rows, settings, folder, args.title or Path(args.results).stem)
+    run = {"family": family.id, "results": str(args.results), "benchmark": args.benchmark, "cases": len(results)}
+    with Asker(settings, cache) as asker:  # a model is asked only with --extractor llm
+        scorer.refine(results, rows, settings, asker)
+        scorer.score(results, rows, settings, folder, args.title or Path(args.results).stem, run,
+                     asker if args.extractor == "llm" else None)
     print((folder / "report.md").read_text())
     print(f"written to {folder}", file=sys.stderr)
     return 0

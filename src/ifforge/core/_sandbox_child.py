@@ -37,7 +37,8 @@ import traceback
 # standard modules seed code often imports: when the seed names one, it is loaded once here, so
 # each case's fork finds it warm (only these: importing runs a module's code in this process)
 WARM = {"bisect", "collections", "copy", "datetime", "decimal", "fractions", "functools", "heapq", "itertools",
-        "math", "operator", "random", "re", "statistics", "string", "typing", "dataclasses", "enum"}
+        "math", "operator", "random", "re", "statistics", "string", "typing", "dataclasses", "enum",
+        "unicodedata", "posixpath"}
 
 STATUSES = {"ok", "timeout", "memory", "exception", "bad_shape", "not_json", "too_large", "crash"}
 TAINTED = []  # what a case left that we could not remove: this child ends after its request
@@ -56,9 +57,21 @@ MODULES = {
     "operator": {"attrgetter", "methodcaller"}, "random": {"SystemRandom"}, "re": set(),
     "statistics": set(), "string": {"Formatter"}, "textwrap": set(),
     "typing": {"get_type_hints", "ForwardRef"}, "sys": set(),
+    # pure text and byte functions real library code leans on
+    "binascii": set(), "unicodedata": set(), "ipaddress": set(), "urllib": set(),
+    "urllib.parse": {"clear_cache"}, "os": set(), "os.path": set(), "posixpath": set(), "types": set(),
 }
+# the path functions that compute on the string alone: none reads the file system, cwd or environment
+PURE_PATH = {"join", "split", "splitext", "splitdrive", "basename", "dirname", "normpath", "normcase",
+             "commonprefix", "commonpath", "isabs", "sep", "altsep", "curdir", "pardir", "extsep", "pathsep"}
 # modules of which code gets only these names (LogicIF's functions call `sys.setrecursionlimit`)
-ONLY = {"sys": {"setrecursionlimit", "getrecursionlimit", "maxsize", "maxunicode", "float_info", "int_info"}}
+ONLY = {"sys": {"setrecursionlimit", "getrecursionlimit", "maxsize", "maxunicode", "float_info", "int_info"},
+        "os": {"fspath", "path", "sep", "altsep", "curdir", "pardir", "extsep", "pathsep"},
+        "os.path": PURE_PATH, "posixpath": PURE_PATH, "urllib": {"parse"},
+        # the types that classify or wrap values; none builds code, a function, a class or a module
+        "types": {"NoneType", "EllipsisType", "NotImplementedType", "GeneratorType", "MappingProxyType",
+                  "SimpleNamespace", "GenericAlias", "UnionType", "BuiltinFunctionType", "FunctionType",
+                  "LambdaType", "MethodType"}}
 # dunder names code may use: protocol methods it defines or calls; none leads to globals, frames,
 # classes' insides or the interpreter (`__globals__`, `__subclasses__`, `__dict__`, ...)
 SAFE_DUNDERS = {

@@ -38,8 +38,9 @@ def policy_problem(source: str) -> Refusal | None:
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
     bound = _bound_names(tree)
+    modules = _module_names(tree)
     for node in ast.walk(tree):
-        problem = _problem(node, bound)
+        problem = _problem(node, bound, modules)
         if problem:
             return Refusal(getattr(node, "lineno", None), problem)
     return None
@@ -62,7 +63,31 @@ def _bound_names(tree: ast.AST) -> set[str]:
     return names
 
 
-def _problem(node: ast.AST, bound: set[str]) -> str | None:
+def _module_names(tree: ast.AST) -> dict[str, str]:
+    """Name in the code -> the module it stands for, for the modules of which code gets only some
+    names: `import os.path as osp` makes `osp` stand for `os.path`, `from os import path` `path`."""
+    names = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                names[alias.asname or alias.name.split(".")[0]] = alias.name if alias.asname else alias.name.split(".")[0]
+        elif isinstance(node, ast.ImportFrom) and not node.level:
+            names.update((alias.asname or alias.name, f"{node.module}.{alias.name}") for alias in node.names
+                         if f"{node.module}.{alias.name}" in MODULES)
+    return names
+
+
+def _dotted(node: ast.AST, modules: dict[str, str]) -> str | None:
+    """The module an expression names (`os.path`, `osp`), or None when it names none."""
+    if isinstance(node, ast.Name):
+        return modules.get(node.id)
+    if isinstance(node, ast.Attribute):
+        inner = _dotted(node.value, modules)
+        return f"{inner}.{node.attr}" if inner and f"{inner}.{node.attr}" in MODULES else None
+    return None
+
+
+def _problem(node: ast.AST, bound: set[str], modules: dict[str, str]) -> str | None:
     if isinstance(node, ast.Import):
         for alias in node.names:
             if alias.name not in MODULES:
@@ -84,9 +109,10 @@ def _problem(node: ast.AST, bound: set[str]) -> str | None:
             return _format_problem(node.value.value)
         if hidden(node.attr):
             return f"uses the attribute {node.attr}, which benchmark code may not touch"
-        if isinstance(node.value, ast.Name) and node.value.id in ONLY and node.attr not in ONLY[node.value.id]:
-            return f"uses {node.value.id}.{node.attr}, which benchmark code may not use (of {node.value.id} only " \
-                   f"{', '.join(sorted(ONLY[node.value.id]))})"
+        module = _dotted(node.value, modules)
+        if module in ONLY and node.attr not in ONLY[module]:
+            return f"uses {module}.{node.attr}, which benchmark code may not use (of {module} only " \
+                   f"{', '.join(sorted(ONLY[module]))})"
     elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ATTRIBUTE_FUNCTIONS:
         name = node.args[1] if len(node.args) > 1 else None
         if isinstance(name, ast.Constant) and isinstance(name.value, str) and hidden(name.value):

@@ -34,6 +34,7 @@ def _bounded_int(digits: str) -> int:
 
 
 _decoder = json.JSONDecoder(parse_int=_bounded_int)
+_lenient = json.JSONDecoder(parse_int=_bounded_int, strict=False)  # raw control characters inside strings
 
 
 def refusal(text: str) -> str | None:
@@ -51,20 +52,21 @@ def refusal(text: str) -> str | None:
     return None
 
 
-def decode_at(text: str, position: int = 0) -> tuple[Any, int]:
-    """`JSONDecoder.raw_decode`, bounded: (value, end), or a ValueError (`Unreadable` past a bound)."""
+def decode_at(text: str, position: int = 0, strict: bool = True) -> tuple[Any, int]:
+    """`JSONDecoder.raw_decode`, bounded: (value, end), or a ValueError (`Unreadable` past a bound).
+    `strict=False` reads raw control characters (a newline) inside strings, as most clients do."""
     try:
-        return _decoder.raw_decode(text, position)
+        return (_decoder if strict else _lenient).raw_decode(text, position)
     except RecursionError:
         raise Unreadable(f"nests brackets deeper than {MAX_DEPTH} levels") from None
 
 
-def loads(text: str) -> Any:
+def loads(text: str, strict: bool = True) -> Any:
     """`json.loads` for a model's text, bounded; any failure is a ValueError."""
     reason = refusal(text)
     if reason:
         raise Unreadable(reason)
-    value, end = decode_at(text, len(text) - len(text.lstrip()))
+    value, end = decode_at(text, len(text) - len(text.lstrip()), strict)
     if text[end:].strip():
         raise json.JSONDecodeError("Extra data", text, end)
     return value

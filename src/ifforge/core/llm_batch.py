@@ -32,7 +32,9 @@ from typing import Any
 
 import openai
 
-from ifforge.core.llm import CALL_TAG, LLM, Deferred, Ledger, LLMConfig, LLMFatal, ResponseCache
+from ifforge.core.llm_cache import ResponseCache
+from ifforge.core.llm_client import Deferred, LLM, LLMConfig, LLMFatal
+from ifforge.core.llm_usage import CALL_TAG, Ledger
 from ifforge.core.store import content_hash, write_json
 from ifforge.core.untrusted import InputError, clean_text
 

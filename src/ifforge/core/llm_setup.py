@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from ifforge.core.llm import LLMConfig
+from ifforge.core.llm_client import LLMConfig
 from ifforge.core.settings import Settings
 
 
@@ -29,17 +29,9 @@ def resolve_llm(settings: Settings, stages: tuple[str, ...]) -> tuple[dict[str, 
                                 "(OPENAI_BASE_URL or --base-url, and OPENAI_API_KEY where the server wants one)")
         return {}, ("No LLM configured (set OPENAI_BASE_URL and IFFORGE_MODEL, or use --llm local --model FILE.gguf): "
                     "running the deterministic stages")
-    extra = {"reasoning_effort": settings.reasoning_effort} if settings.reasoning_effort else {}
-    configs = {
-        stage: LLMConfig(model=model, base_url=base_url, api_key=api_key, temperature=settings.temperature,
-                         max_tokens=settings.max_tokens, extra_body=extra, timeout=settings.llm_timeout,
-                         max_retries=settings.llm_max_retries, concurrency=settings.llm_concurrency,
-                         requests_per_minute=settings.llm_rpm, tokens_per_minute=settings.llm_tpm,
-                         json_mode=settings.json_mode, reasks=settings.llm_reasks,
-                         price_input_per_mtok=settings.price_input_per_mtok,
-                         price_output_per_mtok=settings.price_output_per_mtok)
-        for stage, model in models.items() if model
-    }
+    configs = {stage: settings.llm_config(model, api_key, base_url, json_mode=settings.json_mode,
+                                          reasks=settings.llm_reasks)
+               for stage, model in models.items() if model}
     where = base_url or "the OpenAI API"
     names = ", ".join(f"{stage}={config.model}" for stage, config in configs.items())
     return configs, f"LLM stages on, through {where}: {names}"

@@ -25,8 +25,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from ifforge.core.llm import LLMConfig, LLMFatal, close_hub, hub_for, track_unreachable
-from ifforge.core.llm import priority as request_priority
+from ifforge.core.llm_client import LLMConfig, LLMFatal, track_unreachable
+from ifforge.core.llm_hub import close_hub, hub_for
+from ifforge.core.llm_limits import priority as request_priority
 from ifforge.core.llm_batch import BatchOptions, fill_cache
 from ifforge.core.prompts import load_prompt
 from ifforge.core.records import DroppedItem, Outcome
@@ -113,7 +114,7 @@ def run_items(stage: Stage, items: Sequence[Any], cache: ItemCache, *, workers: 
     """Outcomes in item order; cached ones are read back, the rest computed.
 
     `fresh` (--no-cache) asks the model again whatever was kept; `run_id` names the LLM hub
-    shared by every shard of the run (see `core.llm.hub_for`); `priority` orders this shard's
+    shared by every shard of the run (see `core.llm_hub.hub_for`); `priority` orders this shard's
     requests against other shards' when the run is at its concurrency ceiling (lower first).
     `batch` sends the requests of the items not cached yet through the provider's Batch API first
     (`core.llm_batch`); the stage then runs as usual, answered from the response cache.

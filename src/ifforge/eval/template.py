@@ -8,21 +8,20 @@ that failed are never answers: the family's frame marks them, and its numbers le
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ifforge.core.store import atomic_write
-from ifforge.eval.asking import ask_prompt, ask_rows, write_results
+from ifforge.eval.asking import Asker, ask_prompt, ask_rows, write_results
 from ifforge.eval.evaluation import finish_run
 from ifforge.eval.report import run_lines, table_lines
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from ifforge.core.llm import LLM
+    from ifforge.core.llm_client import LLM
 
 Row = dict[str, Any]
 
@@ -39,6 +38,9 @@ class Scorer:
     name: str = ""  # the report's title starts with it ("PACIFIC: ...")
     preface: str = ""  # a paragraph between the title and the run's facts
     carried: tuple[str, ...] = ("task_id",)  # row fields kept beside each reply (what `frame` reads)
+    answers: tuple[str, ...] = ("response",)  # reply fields: a reply scored elsewhere (`ifforge score`) has one
+    keys: tuple[str, ...] = ("task_id",)  # what names a reply's row in its benchmark
+    needs_rows: bool = False  # `frame` reads the benchmark's rows, not only what the replies carry
     failed: Row | None = None  # the reply fields a failed request gets in their place
     groups: tuple[str, ...] = ()  # frame columns the summary breaks down by, as `by_<column>`
     empty: Row = {}  # the overall numbers when nothing was scored
@@ -47,13 +49,18 @@ class Scorer:
 
     # ---- hooks ------------------------------------------------------------------------------------
     def carry(self, row: Row) -> Row:
-        return {key: row.get(key) for key in self.carried}
+        """What a reply keeps of its row (its family too, so `responses.jsonl` can be scored again)."""
+        return {key: row[key] for key in ("family", *self.carried) if key in row}
+
+    def key(self, row: Row) -> str:
+        """A row's or a reply's `keys`, as one comparable text."""
+        return json.dumps([row.get(key) for key in self.keys], sort_keys=True, default=str)
 
     async def ask(self, llm: LLM, row: Row, settings) -> Row:
         """One row's reply fields (`response` and usage); by default its one prompt."""
         return await ask_prompt(llm, row, settings.system_prompt)
 
-    def refine(self, results: list[Row], rows: list[Row], settings, cache_path: Path | None) -> None:
+    def refine(self, results: list[Row], rows: list[Row], settings, asker: Asker) -> None:
         """Work on the replies before they are scored (LogicIF: an LLM finds answers the rules missed)."""
 
     def frame(self, results: list[Row], rows: list[Row], settings) -> pd.DataFrame:
@@ -61,8 +68,9 @@ class Scorer:
         raise NotImplementedError
 
     def annotate(self, results: list[Row], frame: pd.DataFrame, rows: list[Row], settings,
-                 cache_path: Path | None, folder: Path) -> Row:
-        """Findings beyond the verdicts, written beside the report; returns what the summary gains."""
+                 asker: Asker | None, folder: Path) -> Row:
+        """Findings beyond the verdicts, written beside the report; returns what the summary gains
+        (`asker` is None when replies made elsewhere are scored: no model to ask)."""
         return {}
 
     def scores(self, part: pd.DataFrame) -> Row:
@@ -109,22 +117,33 @@ class Scorer:
         return [{"group": f"{key}={value}", **scalars(row)}
                 for key in self.groups for value, row in summary.get(f"by_{key}", {}).items()]
 
+    def compare_lines(self, reports: list[Row]) -> list[str]:
+        """Several runs' report.json side by side (`ifforge compare`): by default each run's overall
+        line of its own report, under the report's header, the run's title in the first column."""
+        return table_lines(("model", *self.columns[1:]),
+                           [self.line(str(report.get("title", "?")), report["overall"]) for report in reports])
+
     # ---- the template -------------------------------------------------------------------------------
     def evaluate(self, rows: list[Row], settings, cache_path: Path | None, folder: Path, title: str,
                  on_done: Callable[[], None] | None = None, run: Row | None = None) -> Row:
-        """Ask a model every row, then `score`; `run` holds the run's facts for the report."""
-        results = asyncio.run(ask_rows(rows, settings, cache_path, self.carry,
-                                       lambda llm, row: self.ask(llm, row, settings), self.failed, on_done))
-        self.refine(results, rows, settings, cache_path)
-        return self.score(results, rows, settings, folder, title, finish_run(run, results, settings), cache_path)
+        """Ask a model every row, then `score`; `run` holds the run's facts for the report. Every
+        request of the run goes through one `Asker` (its hub, limits, cache and ledger)."""
+        with Asker(settings, cache_path) as asker:
+            results = ask_rows(rows, asker, self.carry, lambda llm, row: self.ask(llm, row, settings), self.failed,
+                               on_done)
+            self.refine(results, rows, settings, asker)
+            return self.score(results, rows, settings, folder, title, finish_run(run, results, settings), asker)
 
     def score(self, results: list[Row], rows: list[Row], settings, folder: Path, title: str,
-              run: Row | None = None, cache_path: Path | None = None) -> Row:
+              run: Row | None = None, asker: Asker | None = None) -> Row:
         """Score replies (asked here, or elsewhere: `ifforge score`), keep them and their verdicts
-        beside the report; return the summary with `request_failures`, `headline` and `table`."""
+        beside the report (and the requests sent, `llm_calls.jsonl`, with their usage per stage in
+        the run's facts); return the summary with `request_failures`, `headline` and `table`."""
         frame = self.frame(results, rows, settings)
-        notes = self.annotate(results, frame, rows, settings, cache_path, folder)
-        write_results(folder, results, frame)
+        notes = self.annotate(results, frame, rows, settings, asker, folder)
+        write_results(folder, results, frame, asker.calls() if asker else None)
+        if asker is not None:
+            run = {**(run or {}), "llm": asker.usage()}
         summary = self.write_report(frame, folder, title, run, notes)
         summary["request_failures"] = sum(1 for result in results if result.get("request_failed"))
         summary["headline"] = self.headline(summary)

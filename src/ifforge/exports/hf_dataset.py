@@ -78,6 +78,17 @@ def _descriptions(rows: list[dict[str, Any]]) -> str:
     return f" {line[0].upper()}{line[1:]}, counted over tasks."
 
 
+def _version_card(benchmark: Benchmark) -> str:
+    """The generated version's card (`card.md`), under the loading notes; nothing for a bare rows file."""
+    from ifforge.card import read_card
+
+    version = Path(benchmark.source).parent
+    if not (version / "manifest.json").exists():
+        return ""
+    card = read_card(version)
+    return "\n## The version's card\n\n" + card.split("\n", 1)[1].lstrip("\n")
+
+
 def _size(rows: int) -> str:
     for limit, name in ((1_000, "n<1K"), (10_000, "1K<n<10K"), (100_000, "10K<n<100K")):
         if rows < limit:
@@ -115,7 +126,7 @@ def write(benchmark: Benchmark, out: Path) -> dict[str, Any]:
         split=benchmark.split, descriptions=_descriptions(benchmark.rows),
         expressions="" if benchmark.expressions == "original" else f", expressions `{benchmark.expressions}`",
         facts=facts + ("\n" if facts else ""), json_columns=json_columns,
-        json_list=", ".join(f"`{c}`" for c in json_columns) or "none", metrics=metrics))
+        json_list=", ".join(f"`{c}`" for c in json_columns) or "none", metrics=metrics) + _version_card(benchmark))
     atomic_write(out / "ifforge_export.json", json.dumps(
         {"name": benchmark.name, "family": benchmark.family, "rows": len(flat), "source": str(benchmark.source),
          "sha256": benchmark.sha256, "json_columns": json_columns}, indent=2) + "\n")

@@ -70,8 +70,12 @@ class Family:
 
     id: str = ""
     title: str = ""  # one line for `ifforge families`
+    measures: str = ""  # what a score on it says about a model (the card's first line)
+    follows: str = ""  # the published benchmark it follows, as the card cites it
     settings_class: type[Settings] = Settings
     llm_stages: tuple[str, ...] = ()  # stages that may use a model (names accepted by stage_models)
+    own_exports: dict[str, str] = {}  # export formats only this family writes: format -> module with `write`
+    rule_modes: tuple[str, ...] = ("ifforge",)  # with "paper": `--rules paper` scores as the original's own code
 
     def load(self, settings: Settings) -> Loaded:
         raise NotImplementedError
@@ -125,6 +129,19 @@ class Family:
         """Why this family cannot ask or score `row` ("missing field 'gold'", "field 'mode' must be
         ..."), or None. Rows read from a file are checked with it line by line (`checked_rows`)."""
         return field_problem(row, self.row_fields)
+
+    def result_problem(self, result: dict[str, Any]) -> str | None:
+        """Why a reply scored elsewhere (`ifforge score`) cannot be scored, or None: a field the scorer
+        reads of its row that it lacks or holds with another type, or no reply field at all."""
+        scorer = self.scorer()
+        problem = field_problem(result, {key: kind for key, kind in self.row_fields.items() if key in scorer.carried})
+        if problem or result.get("request_failed") or any(key in result for key in scorer.answers):
+            return problem
+        return f"no answer field (one of {', '.join(scorer.answers)})"
+
+    def rules_problem(self, row: dict[str, Any], rules: str) -> str | None:
+        """Why `row` cannot be scored under `rules` (`--rules paper` may need the original's fields), or None."""
+        return None
 
     def check_rows(self, rows: list[dict[str, Any]]) -> None:
         """Refuse rows this family cannot score (raise `BenchmarkError` naming the row and field),

@@ -39,9 +39,27 @@ def enabled_rules(settings: IfevalFcSettings) -> list[str]:
     return usable
 
 
+DRAWS = 20  # tries at arguments that no query of the function already satisfies, before the next rule
+
+
+def draw(cls: type[rules.Rule], function: Function, settings: IfevalFcSettings,
+         rng: random.Random) -> tuple[dict[str, Any] | None, int]:
+    """Arguments (a relation among `relations`, the rest in the paper's ranges) that none of the
+    function's queries satisfies as it stands: a model that copies the query into the parameter
+    must not pass. Returns (arguments, draws taken), or (None, DRAWS) when every draw was satisfied."""
+    for attempt in range(DRAWS):
+        relation = rng.choice([r for r in (cls.drawn or cls.relations) if r in settings.relations]) \
+            if cls.relations else None
+        args = cls.sample_args(rng, relation)
+        if not any(cls(**args).check(query) for query in function.queries):
+            return args, attempt + 1
+    return None, DRAWS
+
+
 def assign(items: list[Function], settings: IfevalFcSettings) -> tuple[list[Case], list[DroppedItem], dict[str, Any]]:
     """Cases for every function: `rules_per_function` rules each, dealt from a seeded cycle of the
-    enabled rules so each gets an even share, skipping any rule a query of the function names."""
+    enabled rules so each gets an even share, skipping any rule a query of the function names or
+    already follows whatever the arguments (then the next rule of the cycle is tried)."""
     rng = random.Random(f"ifeval-fc:{settings.seed}")
     enabled = enabled_rules(settings)
     cycle = list(enabled)
@@ -50,25 +68,31 @@ def assign(items: list[Function], settings: IfevalFcSettings) -> tuple[list[Case
     rng.shuffle(ordered)
     cases: list[Case] = []
     dropped: list[DroppedItem] = []
-    slot = 0
+    slot = redrawn = skipped = 0
     for function in ordered:
         taken: list[str] = []
         for _ in range(settings.rules_per_function):
-            rule_id = next((cycle[(slot + step) % len(cycle)] for step in range(len(cycle))
-                            if cycle[(slot + step) % len(cycle)] not in taken
-                            and not any(rules.REGISTRY[cycle[(slot + step) % len(cycle)]].named_in(q)
-                                        for q in function.queries)), None)
+            chosen = None
+            for step in range(len(cycle)):
+                rule_id = cycle[(slot + step) % len(cycle)]
+                if rule_id in taken or any(rules.REGISTRY[rule_id].named_in(q) for q in function.queries):
+                    continue
+                args, draws = draw(rules.REGISTRY[rule_id], function, settings, rng)
+                if args is None:
+                    skipped += 1
+                    continue
+                redrawn += draws > 1
+                chosen = rule_id, args
+                break
             slot += 1
-            if rule_id is None:
+            if chosen is None:
                 dropped.append(DroppedItem(task_id=function.task_id, stage="assign", reason="no_rule_left",
                                            detail=f"{len(taken)} rule(s) given; every other enabled rule is named "
-                                                  "in a query or taken", origin=function.origin))
+                                                  "in a query, already followed by one, or taken",
+                                           origin=function.origin))
                 break
+            rule_id, args = chosen
             taken.append(rule_id)
-            cls = rules.REGISTRY[rule_id]
-            relation = rng.choice([r for r in (cls.drawn or cls.relations) if r in settings.relations]) \
-                if cls.relations else None
-            args = cls.sample_args(rng, relation)
             parameter = rng.choice(function.carriers)
             name = function.tool["function"]["name"]
             others = [f for f in items if f.tool["function"]["name"] != name]
@@ -82,7 +106,10 @@ def assign(items: list[Function], settings: IfevalFcSettings) -> tuple[list[Case
                                   distractors=[f.tool for f in picked], position=position))
     cases.sort(key=lambda c: c.task_id)
     return cases, dropped, {"in": len(items), "out": len(cases), "rules": dict(sorted(Counter(
-        c.rule_id for c in cases).items()))}
+        c.rule_id for c in cases).items())), "query_already_follows": {
+        "redrawn": redrawn, "rules_skipped": skipped,
+        "note": "a rule's arguments are redrawn (up to 20 times) until no query of the function follows it as "
+                "written; a rule no draw gets past is skipped for the next one"}}
 
 
 def target_tool(case: Case) -> dict[str, Any]:
@@ -117,8 +144,12 @@ Answer with exactly one function call, written as one JSON object: {{"name": "<f
 class IfevalFc(Family):
     id = "ifeval-fc"
     title = "format rules inside tool schemas, scored on real tool calls"
+    measures = "whether a model follows a format rule written in a tool's parameter description when it fills that parameter in a real tool call"
+    follows = 'IFEval-FC: Instruction-Following Evaluation in Function Calling (arXiv 2509.18420); code: github.com/Skripkon/ifeval-fc'
     settings_class = IfevalFcSettings
     llm_stages = ("write",)
+    rule_modes = ("ifforge", "paper")
+    own_exports = {"ifeval-fc": "ifforge.families.ifeval_fc.export_files"}  # the paper's file layout
 
     def check_inputs(self, settings: IfevalFcSettings) -> None:
         if settings.functions is not None:

@@ -17,7 +17,7 @@ from typing import Any
 import jsonschema
 from pydantic import BaseModel, Field
 
-from ifforge.core.llm import LLM, LLMError
+from ifforge.core.llm_client import LLM, LLMError
 from ifforge.core.prompts import load_prompt
 from ifforge.core.records import DroppedItem, Outcome, Record
 from ifforge.core.untrusted import BadValue, InputError, parse_json, read_lines
@@ -182,7 +182,9 @@ async def write(function: Function, llm: LLM, config: WriteConfig) -> Outcome[Fu
                                                           example=_example(function.domain),
                                                           taken=", ".join(sorted(taken)))}]
     problem = "no reply"
-    for _ in range(config.reasks + 1):
+    for attempt in range(config.reasks + 1):
+        if attempt:
+            llm.reasked("write")  # counted in the manifest's `reasks`, like every re-ask
         try:
             written, messages = await llm.chat_json(messages, WrittenFunction, stage="write",
                                                     prompt_versions={"ifeval_fc_function": prompt.hash})

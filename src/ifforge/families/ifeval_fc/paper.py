@@ -3,11 +3,13 @@
 Each of the paper's files holds one function schema (`fn_schema`), the parameter that carries the
 rule (`chosen_param`, whose description already states it), the rule as a checker name with its
 arguments (`format`) and the user queries. Every query becomes one row in our format (the schema
-and queries as the paper wrote them; our system message), ready for `ifforge evaluate`.
+and queries as the paper wrote them, and by default the paper's system message, read from its
+evaluate.py), ready for `ifforge evaluate` (`--rules paper` scores them as the paper's code does).
 """
 
 from __future__ import annotations
 
+import ast
 import json
 from pathlib import Path
 from typing import Any
@@ -17,29 +19,42 @@ from ifforge.families.ifeval_fc import rules
 from ifforge.families.ifeval_fc.settings import SYSTEM_MESSAGE
 
 
-def _counted(args: dict[str, Any]) -> dict[str, Any]:
-    return {"relation": args["comparison_option"], "n": args["N"]}
+_COUNTED = {"comparison_option": "relation", "N": "n"}
 
-
-# the paper's checker name -> (our rule id, its arguments in ours)
-CHECKERS = {
-    "CyrillicGreekChecker": ("cyrillic_greek", lambda a: {"script": a["script"]}),
-    "HighlightedSectionsCountChecker": ("highlighted_sections", _counted),
-    "JsonFormatChecker": ("json_format", lambda a: {}),
-    "KeywordFrequencyChecker": ("keyword_frequency", lambda a: {"keyword": a["keyword"], **_counted(a)}),
-    "KeywordsPresenceChecker": ("keywords_present", lambda a: {"keywords": a["list_of_keywords"],
-                                                               "present": a["must_include"]}),
-    "LetterFrequencyChecker": ("letter_frequency", lambda a: {"letter": a["letter"], **_counted(a)}),
-    "NAllCapitalWordsChecker": ("capital_words", _counted),
-    "NCommasChecker": ("comma_count", _counted),
-    "PlaceholderCountChecker": ("placeholder_count", _counted),
-    "PythonListFormatChecker": ("python_list", lambda a: {}),
-    "QuotationChecker": ("quotation", lambda a: {"quotes": a["quotation_type"]}),
-    "SentenceCountChecker": ("sentence_count", _counted),
-    "SpacesInBetweenChecker": ("spaces_between", lambda a: {"n": a["N"]}),
-    "TitleFormatChecker": ("title_format", lambda a: {}),
-    "WordCountChecker": ("word_count", _counted),
+# the paper's checker name -> (our rule id, {the paper's argument name: ours})
+CHECKERS: dict[str, tuple[str, dict[str, str]]] = {
+    "CyrillicGreekChecker": ("cyrillic_greek", {"script": "script"}),
+    "HighlightedSectionsCountChecker": ("highlighted_sections", _COUNTED),
+    "JsonFormatChecker": ("json_format", {}),
+    "KeywordFrequencyChecker": ("keyword_frequency", {"keyword": "keyword", **_COUNTED}),
+    "KeywordsPresenceChecker": ("keywords_present", {"list_of_keywords": "keywords", "must_include": "present"}),
+    "LetterFrequencyChecker": ("letter_frequency", {"letter": "letter", **_COUNTED}),
+    "NAllCapitalWordsChecker": ("capital_words", _COUNTED),
+    "NCommasChecker": ("comma_count", _COUNTED),
+    "PlaceholderCountChecker": ("placeholder_count", _COUNTED),
+    "PythonListFormatChecker": ("python_list", {}),
+    "QuotationChecker": ("quotation", {"quotation_type": "quotes"}),
+    "SentenceCountChecker": ("sentence_count", _COUNTED),
+    "SpacesInBetweenChecker": ("spaces_between", {"N": "n"}),
+    "TitleFormatChecker": ("title_format", {}),
+    "WordCountChecker": ("word_count", _COUNTED),
+    # the four the paper's benchmark leaves out
+    "PostscriptChecker": ("postscript", {"postscript_marker": "marker"}),
+    "AllUppercaseChecker": ("all_upper", {}),
+    "AllLowercaseChecker": ("all_lower", {}),
+    "EndPhraseChecker": ("end_phrase", {"end_phrase": "phrase"}),
 }
+CHECKER_OF = {rule_id: name for name, (rule_id, _) in CHECKERS.items()}
+
+
+def our_args(checker: str, args: dict[str, Any]) -> dict[str, Any]:
+    """A paper checker's arguments in our names (a missing one is a KeyError naming it)."""
+    return {ours: args[theirs] for theirs, ours in CHECKERS[checker][1].items()}
+
+
+def paper_args(rule_id: str, args: dict[str, Any]) -> dict[str, Any]:
+    """Our rule's arguments in the paper checker's names."""
+    return {theirs: args[ours] for theirs, ours in CHECKERS[CHECKER_OF[rule_id]][1].items()}
 
 
 KIND_NAMES = {str: "text", dict: "an object", list: "a list"}
@@ -84,9 +99,9 @@ def rows_of_file(path: Path, system_message: str = SYSTEM_MESSAGE, inside: Path 
     if not isinstance(checker.get("name"), str) or checker["name"] not in CHECKERS:
         raise InputError(f"{path}: field 'format.name': unknown checker {checker.get('name')!r} "
                          f"(known: {', '.join(CHECKERS)})")
-    rule_id, convert = CHECKERS[checker["name"]]
+    rule_id = CHECKERS[checker["name"]][0]
     try:
-        rule_args = convert(checker.get("args") or {})
+        rule_args = our_args(checker["name"], checker.get("args") or {})
         rule = rules.get(rule_id, **rule_args)
     except (KeyError, ValueError, TypeError) as error:
         raise InputError(f"{path}: field 'format.args': {error}") from None
@@ -101,12 +116,48 @@ def rows_of_file(path: Path, system_message: str = SYSTEM_MESSAGE, inside: Path 
             for index, query in enumerate(queries, 1)]
 
 
-def convert(folder: Path) -> list[dict[str, Any]]:
-    """Every `*.json` file of the paper's data folder, in name order."""
-    if not Path(folder).is_dir():
-        raise InputError(f"{folder}: {'not a folder' if Path(folder).exists() else 'folder not found'} "
-                         "(give the IFEval-FC repository's data/ folder)")
-    files = sorted(Path(folder).glob("*.json"))
+def data_folder(given: Path) -> Path:
+    """The paper's data folder: `given`, or its `data/` when given the repository."""
+    given = Path(given)
+    if not given.is_dir():
+        raise InputError(f"{given}: {'not a folder' if given.exists() else 'folder not found'} "
+                         "(give the IFEval-FC repository or its data/ folder)")
+    if not any(given.glob("*.json")) and (given / "data").is_dir():
+        return given / "data"
+    return given
+
+
+def paper_system_message(folder: Path) -> str:
+    """The system message the paper's evaluate.py sends (its `SYSTEM_MESSAGE`), read from the
+    repository that holds the data folder: the text is the paper's, so it is read there, not copied
+    here. An InputError says where it looked."""
+    for script in (Path(folder) / "evaluate.py", Path(folder).parent / "evaluate.py"):
+        if not script.is_file():
+            continue
+        try:
+            tree = ast.parse(read_file(script).decode("utf-8"))
+        except (BadValue, UnicodeError, SyntaxError, ValueError) as error:
+            raise InputError(f"{script}: not a readable Python file ({error})") from None
+        for node in tree.body:
+            if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "SYSTEM_MESSAGE" for t in node.targets):
+                value, strip = node.value, False
+                if (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "strip"
+                        and not value.args):
+                    value, strip = value.func.value, True
+                if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                    return value.value.strip() if strip else value.value
+        raise InputError(f"{script}: no SYSTEM_MESSAGE text in it")
+    raise InputError(f"{folder}: no evaluate.py here or one folder up, to read the paper's system message from "
+                     "(give the IFEval-FC repository or its data/ folder, or --system-message ifforge)")
+
+
+def convert(given: Path, system_message: str = "paper") -> list[dict[str, Any]]:
+    """Every `*.json` file of the paper's data folder, in name order. `system_message`: `paper`
+    (the paper's own, which moved models' call rates), `ifforge` (ours), or the text itself."""
+    folder = data_folder(given)
+    files = sorted(folder.glob("*.json"))
     if not files:
-        raise InputError(f"{folder}: no .json files (give the IFEval-FC repository's data/ folder)")
-    return [row for path in files for row in rows_of_file(path, inside=folder)]
+        raise InputError(f"{folder}: no .json files (give the IFEval-FC repository or its data/ folder)")
+    message = {"paper": lambda: paper_system_message(folder), "ifforge": lambda: SYSTEM_MESSAGE}.get(
+        system_message, lambda: system_message)()
+    return [row for path in files for row in rows_of_file(path, message, inside=folder)]

@@ -20,12 +20,13 @@ from ifforge.core import jsontext
 from ifforge.eval.asking import usage
 from ifforge.eval.intervals import shown, wilson
 from ifforge.eval.template import Scorer
-from ifforge.families.ifeval_fc import rules
+from ifforge.families.ifeval_fc import paper_rules, rules
 
 GROUPS = ("rule_id", "relation", "domain", "source")  # relation "none": a rule without a count
 FIELDS = ("task_id", "tools", "messages", "function_name", "parameter", "rule_id", "rule_args")
 RATES = (("called", "called"), ("provided", "provided"), ("correct", "format right"))
-REASONS = ("no_call", "wrong_function", "arguments_not_json", "parameter_missing", "not_a_string", "format_wrong", "ok")
+REASONS = ("no_call", "wrong_function", "arguments_not_json", "reply_unreadable", "batch_failed", "parameter_missing",
+           "not_a_string", "format_wrong", "ok")
 
 
 def row_problem(row: dict[str, Any]) -> str | None:
@@ -37,6 +38,8 @@ def row_problem(row: dict[str, Any]) -> str | None:
         return f"field 'rule_id': unknown rule {row['rule_id']!r}"
     if not isinstance(row["rule_args"], dict):
         return "field 'rule_args' must be an object"
+    if row.get("rules", "ifforge") not in ("ifforge", "paper"):
+        return f"field 'rules' must be 'ifforge' or 'paper', got {row['rules']!r}"
     try:
         rules.get(row["rule_id"], **row["rule_args"])
     except (ValueError, TypeError) as error:
@@ -77,22 +80,49 @@ def calls_of(replies: list, protocol: str | None) -> list[tuple[str, Any]]:
     return calls
 
 
-def _arguments(raw: Any) -> dict[str, Any] | None:
-    """Arguments as an object: a JSON text (the tools API) or an object (the text protocol)."""
+def arguments_of(raw: Any) -> dict[str, Any] | None:
+    """Arguments as an object, or None: a JSON text (the tools API; raw control characters inside
+    strings are read, as clients read them; an empty text is no arguments) or an object (the text
+    protocol)."""
     if isinstance(raw, dict):
         return raw
+    if raw is None or raw == "":
+        return {}
     if not isinstance(raw, str):
         return None
     try:
-        parsed = jsontext.loads(raw)
+        parsed = jsontext.loads(raw, strict=False)
     except ValueError:
         return None
     return parsed if isinstance(parsed, dict) else None
 
 
-def judge(row: dict[str, Any], replies: list) -> dict[str, Any]:
+UNREADABLE = "unreadable"
+
+
+def paper_arguments(raw: Any) -> dict[str, Any] | str | None:
+    """Arguments as the paper's client (langchain-openai) reads a call: text that is not JSON drops
+    the call (None); JSON that is false-like (`null`, `0`, `[]`, `""`) is no arguments; any other
+    JSON that is not an object makes the whole reply unreadable (`UNREADABLE`)."""
+    if isinstance(raw, str) and raw:
+        try:  # the client's own reader, unbounded as it is: a reply is bounded by its max_tokens
+            parsed = json.loads(raw, strict=False)
+        except (ValueError, RecursionError):
+            return None
+    else:
+        parsed = raw
+    if not parsed:
+        return {}
+    return parsed if isinstance(parsed, dict) else UNREADABLE
+
+
+def judge(row: dict[str, Any], replies: list, mode: str | None = None) -> dict[str, Any]:
     """One case's verdict: `called`, `provided`, `correct` (format right), the `reason` it stopped
-    at, and the values the model gave."""
+    at, and the values the model gave. `mode` (default: the row's `rules`, else `ifforge`) picks
+    our reading or the paper's (`paper_judge`)."""
+    mode = mode or row.get("rules") or "ifforge"
+    if mode == "paper":
+        return paper_judge(row, replies)
     calls = calls_of(replies, row.get("protocol"))
     mine = [raw for name, raw in calls if name == row["function_name"]]
     verdict: dict[str, Any] = {"called": bool(mine), "provided": False, "correct": False, "values": []}
@@ -101,7 +131,7 @@ def judge(row: dict[str, Any], replies: list) -> dict[str, Any]:
     rule = rules.get(row["rule_id"], **row["rule_args"])
     reason = "ok"
     for raw in mine:
-        arguments = _arguments(raw)
+        arguments = arguments_of(raw)
         value = arguments.get(row["parameter"]) if arguments is not None else None
         verdict["values"].append(value)
         if arguments is None:
@@ -114,24 +144,63 @@ def judge(row: dict[str, Any], replies: list) -> dict[str, Any]:
             reason = "format_wrong"
         if reason not in ("ok", "format_wrong"):
             break
-    provided = reason in ("ok", "format_wrong")
+    provided = reason in ("ok", "format_wrong", "not_a_string")
     return {**verdict, "provided": provided, "correct": reason == "ok", "reason": reason}
 
 
-def score_frame(results: list[dict[str, Any]], rows: dict[str, dict[str, Any]]) -> pd.DataFrame:
-    """One scored row per case."""
+def paper_judge(row: dict[str, Any], replies: list) -> dict[str, Any]:
+    """The verdict as the paper's evaluate.py gives it: every call counts whatever function it
+    names; a call whose arguments are not JSON is no call; the parameter must be in every call's
+    arguments (any type: `provided`), and every value a string that passes the paper's checker."""
+    parsed = [paper_arguments(raw) for _, raw in calls_of(replies, row.get("protocol"))]
+    verdict: dict[str, Any] = {"called": False, "provided": False, "correct": False, "values": []}
+    if UNREADABLE in parsed:
+        return {**verdict, "reason": "reply_unreadable"}
+    calls = [arguments for arguments in parsed if arguments is not None]
+    if not calls:
+        return {**verdict, "reason": "no_call"}
+    parameter = row["parameter"]
+    values = [arguments.get(parameter) for arguments in calls]
+    verdict.update(called=True, values=values)
+    if any(parameter not in arguments for arguments in calls):
+        return {**verdict, "reason": "parameter_missing"}
+    verdict["provided"] = True
+    rule = paper_rules.get(row["rule_id"], **row["rule_args"])
+    for value in values:
+        if not isinstance(value, str):
+            return {**verdict, "reason": "not_a_string"}
+        if not rule.check(value):
+            return {**verdict, "reason": "format_wrong"}
+    return {**verdict, "correct": True, "reason": "ok"}
+
+
+def batch_key(row: dict[str, Any]) -> str:
+    """The paper's data file a row comes from (its function, parameter and rule): the paper asks a
+    file's queries in one batch, and one unreadable reply fails the whole batch."""
+    return json.dumps([row.get("function_id"), row["function_name"], row["parameter"], row["rule_id"],
+                       row["rule_args"]], sort_keys=True)
+
+
+def score_frame(results: list[dict[str, Any]], rows: dict[str, dict[str, Any]], mode: str = "ifforge") -> pd.DataFrame:
+    """One scored row per case, by our rules or the paper's (`mode`)."""
     records = []
     for result in results:
         row = rows[result["task_id"]]
         failed = bool(result.get("request_failed"))
         verdict = judge(row, [] if failed else [{"text": result.get("response") or "",
-                                                "tool_calls": result.get("tool_calls") or []}])
+                                                "tool_calls": result.get("tool_calls") or []}], mode)
         records.append({"task_id": row["task_id"], **{key: str(row.get(key) or "none") for key in GROUPS},
                         "request_failed": failed, "called": verdict["called"] and not failed,
                         "provided": verdict["provided"] and not failed, "correct": verdict["correct"] and not failed,
                         "reason": "request_failed" if failed else verdict["reason"],
-                        "values": json.dumps(verdict["values"], ensure_ascii=False)})
-    return pd.DataFrame(records)
+                        "values": json.dumps(verdict["values"], ensure_ascii=False), "batch": batch_key(row)})
+    frame = pd.DataFrame(records)
+    if mode == "paper" and not frame.empty:  # the paper's client retries, then gives the batch no calls
+        broken = set(frame.loc[frame["reason"] == "reply_unreadable", "batch"])
+        hit = frame["batch"].isin(broken) & ~frame["request_failed"] & (frame["reason"] != "reply_unreadable")
+        frame.loc[hit, ["called", "provided", "correct"]] = False
+        frame.loc[hit, "reason"] = "batch_failed"
+    return frame.drop(columns="batch") if not frame.empty else frame
 
 
 class IfevalFcScorer(Scorer):
@@ -142,9 +211,11 @@ class IfevalFcScorer(Scorer):
     name = "IFEval-FC"
     carried = ("task_id", "function_name", "parameter", "rule_id", "relation")
     failed = {"response": None, "tool_calls": []}
+    answers = ("tool_calls", "response")
+    needs_rows = True  # the verdict reads the row's rule and tools
     groups = GROUPS
     empty = {"cases": 0, "request_failures": 0}
-    columns = ("group", "cases", "called", "provided (string)", "format right", "failed requests")
+    columns = ("group", "cases", "called", "provided", "format right", "failed requests")
     headline_shares = (("format right", "format_right_rate"), ("called", "called_rate"), ("provided", "provided_rate"))
 
     async def ask(self, llm, row: dict[str, Any], settings) -> dict[str, Any]:
@@ -154,7 +225,10 @@ class IfevalFcScorer(Scorer):
                 **usage(reply)}
 
     def frame(self, results: list[dict[str, Any]], rows: list[dict[str, Any]], settings) -> pd.DataFrame:
-        return score_frame(results, {row["task_id"]: row for row in rows})
+        return score_frame(results, {row["task_id"]: row for row in rows}, getattr(settings, "rules", "ifforge"))
+
+    def annotate(self, results, frame, rows, settings, asker, folder) -> dict[str, Any]:
+        return {"rules": getattr(settings, "rules", "ifforge")}
 
     def scores(self, part: pd.DataFrame) -> dict[str, Any]:
         answered = part[~part["request_failed"]]
@@ -177,11 +251,14 @@ class IfevalFcScorer(Scorer):
 
     def notes(self, summary: dict[str, Any]) -> list[str]:
         reasons = summary["overall"].get("reasons", {})
-        return ["Why cases failed: " + (", ".join(f"{k} {v}" for k, v in reasons.items() if k != "ok") or "none"),
-                "", "Called: the model called the function (with distractors, the right one). Provided: it gave the "
-                "parameter as a string, in arguments that are a JSON object. Format right: the string follows the rule "
-                "(the score). Rates over answered cases; intervals: 95% Wilson. Failed requests are not answers and are "
-                "left out of every rate."]
+        paper = ["Rules: the paper's (`--rules paper`): its checkers, its reading of calls (every call counts, "
+                 "whatever function it names) and its batches.", ""] if summary.get("rules") == "paper" else []
+        return paper + [
+            "Why cases failed: " + (", ".join(f"{k} {v}" for k, v in reasons.items() if k != "ok") or "none"),
+            "", "Called: the model called the function (with distractors, the right one). Provided: the parameter is in "
+                "the call's arguments (a JSON object), whatever its type. Format right: it is a string that follows the "
+                "rule (the score). Rates over answered cases; intervals: 95% Wilson. Failed requests are not answers and "
+                "are left out of every rate."]
 
 
 SCORER = IfevalFcScorer()

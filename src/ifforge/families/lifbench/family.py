@@ -79,6 +79,26 @@ def choose_expressions(settings: LifbenchSettings, hub=None) -> dict[str, Any]:
     return chosen
 
 
+PAPER_WORDINGS = {"offset_id": 12, "offset_element": 12, "blur_element": 12, "blur_id": 11}  # others: 5
+PAPER_VARIABLE_SETS = {"single_id": 6, "offset_id": 6, "offset_element": 6, "blur_id": 6, "blur_element": 6,
+                       "qa": 6}  # others: 5
+
+
+def forms_for(task: tasks.Task, settings: LifbenchSettings, chosen: dict[str, Any]) -> dict[str, str]:
+    """The task's wordings by expression id: the template (e0), then the chosen rewrites, or under the
+    paper's grid the bank's first ones, as many as the paper has wordings."""
+    template = load_prompt(task.template)
+    if settings.grid == "paper":
+        bank = expressions.load_bank(task.template)[:PAPER_WORDINGS.get(task.id, 5) - 1]
+        return {"e0": template.text, **{f"e{i}": text for i, text in enumerate(bank, 1)}}
+    picked = chosen.get(task.id, (None,))[0]
+    return {"e0": template.text, **(picked.texts() if picked is not None else {})}
+
+
+def variable_sets(task: tasks.Task, settings: LifbenchSettings) -> int:
+    return PAPER_VARIABLE_SETS.get(task.id, 5) if settings.grid == "paper" else settings.variable_sets
+
+
 def render_rows(context: Context, settings: LifbenchSettings, chosen: dict[str, Any]) -> list[dict[str, Any]]:
     """Every row of one input: its scenario's tasks x variable sets x expressions (e0: the original)."""
     rows = []
@@ -87,14 +107,12 @@ def render_rows(context: Context, settings: LifbenchSettings, chosen: dict[str, 
     for task in enabled_tasks(settings):
         if task.scenario != context.scenario:
             continue
-        template = load_prompt(task.template)
-        picked = chosen.get(task.id, (None,))[0]
-        forms = {"e0": template.text, **(picked.texts() if picked is not None else {})}
+        forms = forms_for(task, settings, chosen)
         drawn: set[str] = set()
-        for v in range(settings.variable_sets):
+        for v in range(variable_sets(task, settings)):
             for attempt in range(20):  # variable sets of one input differ, as far as the input allows
                 values, gold, facts = task.draw(context, scenarios.rng_for(settings.seed, context.task_id, task.id,
-                                                                           v, attempt))
+                                                                           v, attempt), v)
                 if json.dumps(values, sort_keys=True) not in drawn:
                     break
             drawn.add(json.dumps(values, sort_keys=True))
@@ -105,7 +123,8 @@ def render_rows(context: Context, settings: LifbenchSettings, chosen: dict[str, 
                 rows.append({
                     "family": "lifbench", "task_id": f"{context.task_id}-{task.id}-v{v}-{expression_id}",
                     "sample_id": f"{context.task_id}-{task.id}-v{v}", "scenario": context.scenario, "task": task.id,
-                    "length_tokens": context.length, "prompt_tokens": head_tokens + tokens.count(tail),
+                    "length_tokens": context.length, "input_tokens": context.tokens,
+                    "prompt_tokens": head_tokens + tokens.count(tail),
                     "input_id": context.task_id, "expression_id": expression_id, "variables_id": f"v{v}",
                     "variables": values, "instruction": instruction, "prompt": prompt, "gold": gold, "facts": facts,
                     "rubric": rubric.rubric_entries(task.id), "rubric_total": rubric.total(task.id),
@@ -133,8 +152,11 @@ def write_expressions(store: VersionStore, chosen: dict[str, Any]) -> None:
 class Lifbench(Family):
     id = "lifbench"
     title = "long-input scenarios, LIFEval rubric scores and stability (IFS)"
+    measures = 'instruction following over long inputs (List, MultiDoc, OneDoc scenarios) scored by rubric points (ARS), and its stability across rewordings, variables and lengths (IFS)'
+    follows = 'LIFBench: Wu et al., Evaluating the Instruction Following Performance and Stability of Large Language Models in Long-Context Scenarios (arXiv 2411.07037); code: github.com/SheldonWu0327/LIFBench-2024'
     settings_class = LifbenchSettings
     llm_stages = LLM_STAGES
+    rule_modes = ("ifforge", "paper")  # paper: LIFBench's own verdicts, on rows converted from its files
     row_fields = {"task_id": object, "sample_id": object, "scenario": object, "task": str, "length_tokens": int,
                   "expression_id": object, "variables_id": object, "prompt": str, "gold": object, "facts": dict}
 
@@ -143,6 +165,12 @@ class Lifbench(Family):
         if not problem and row["task"] not in rubric.RUBRICS:
             return f"field 'task': unknown task {row['task']!r} (tasks: {', '.join(rubric.RUBRICS)})"
         return problem
+
+    def rules_problem(self, row: dict[str, Any], rules: str) -> str | None:
+        if rules == "paper" and not isinstance(row.get("paper"), dict):
+            return ("--rules paper scores with LIFBench's own judges, which read the original's fields ('paper': "
+                    "rows made by ifforge convert lifbench); generated rows are scored by ifforge's rules")
+        return None
 
     def load(self, settings: LifbenchSettings) -> Loaded:
         wanted = {task.scenario for task in enabled_tasks(settings)}
@@ -165,10 +193,11 @@ class Lifbench(Family):
                       artifacts=_built_files)]
 
     def side_work(self, settings: LifbenchSettings) -> dict:
-        return {"expressions": choose_expressions} if settings.expressions else {}
+        return {"expressions": choose_expressions} if settings.expressions and settings.grid != "paper" else {}
 
     def side_identity(self, settings: LifbenchSettings) -> Any:
-        config = resolve_llm(settings, LLM_STAGES)[0].get("expressions") if settings.expressions else None
+        config = (resolve_llm(settings, LLM_STAGES)[0].get("expressions")
+                  if settings.expressions and settings.grid != "paper" else None)
         banks = {name: load_prompt(f"{name}_rewrites").hash for name in (t.template for t in enabled_tasks(settings))
                  if expressions.bank_exists(name)}
         return {"templates": {k: p.hash for k, p in templates(settings).items()},
@@ -211,8 +240,12 @@ class Lifbench(Family):
         return [row["prompt"]]
 
     def check(self, row: dict[str, Any], replies: list[str]) -> dict[str, Any]:
-        """The rubric's verdict: `correct` when every point is earned in full, with the ARS and points."""
-        verdict = rubric.score(row, replies[-1] if replies else "")
+        """The rubric's verdict (the original's, for a row exported with `rules: paper`): `correct`
+        when every point is earned in full, with the ARS and points."""
+        from ifforge.families.lifbench import paper
+
+        judge = paper.score if row.get("rules") == "paper" else rubric.score
+        verdict = judge(row, replies[-1] if replies else "")
         return {**verdict, "task": row["task"]}
 
     def aggregate(self, verdicts: list[tuple[str, dict[str, Any]]]) -> dict[str, float]:
@@ -228,8 +261,8 @@ class Lifbench(Family):
     def review_view(self, row: dict[str, Any]) -> dict[str, Any]:
         return {"title": row["task_id"], "source": json.dumps(row["gold"], indent=1, ensure_ascii=False)[:4000],
                 "instruction": row["instruction"],
-                "details": {"setting": f"{row['scenario']} / {row['task']}, {row['prompt_tokens']} tokens "
-                                       f"(target {row['length_tokens']}), expression {row['expression_id']}, "
+                "details": {"setting": f"{row['scenario']} / {row['task']}, input of {row.get('input_tokens')} tokens "
+                                       f"(target {row['length_tokens']}), prompt {row['prompt_tokens']}, expression {row['expression_id']}, "
                                        f"variables {row['variables_id']}",
                             "rubric": ", ".join(f"{p['id']} {p['weight']:g}" for p in row["rubric"]),
                             "input (start)": row["prompt"][:1500]}}

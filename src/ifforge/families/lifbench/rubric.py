@@ -9,6 +9,7 @@ nothing but the reply and the benchmark row (its prompt, gold and facts).
 
 from __future__ import annotations
 
+import ast
 import difflib
 import functools
 import json
@@ -47,6 +48,22 @@ def json_in(text: str, opener: str) -> tuple[Any, str | None]:
         except ValueError:
             pass
     return None, None
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        value = list(value.values())
+    return [s for v in value for s in _strings(v)] if isinstance(value, list) else []
+
+
+def readable(reply: str | None, opener: str = "[") -> str:
+    """The reply as a reader sees it: the strings of its JSON value (escapes such as `\\"`
+    decoded), in order, then the reply itself; without JSON, the reply."""
+    text = clean(reply)
+    value, how = json_in(text, opener)
+    return "\n".join(_strings(value)) + "\n" + text if how else text
 
 
 def near(expected: str, got: str) -> bool:
@@ -150,7 +167,7 @@ class GoldShare(Point):
     id, description = "correct", "the share of the asked items found in the reply"
 
     def score(self, reply, row):
-        text = clean(reply)
+        text = readable(reply)
         return share(sum(item in text for item in row["gold"]), len(row["gold"]))
 
 
@@ -158,7 +175,7 @@ class GoldOrder(Point):
     id, description = "order", "the asked items that are there (at least one) come in the asked order"
 
     def score(self, reply, row):
-        text = clean(reply)
+        text = readable(reply)
         places = [text.find(item) for item in row["gold"] if item in text]
         return 1.0 if places and places == sorted(places) else 0.0
 
@@ -221,22 +238,39 @@ class LabelsByRule(Point):
         return share(sum((labels or {}).get(k) == v for k, v in row["gold"].items()), len(row["gold"]))
 
 
+def _line_value(line: str) -> Any:
+    """A line as JSON, else as a Python literal (the instruction asks for `None` where a field is
+    missing, which JSON does not read); None when it is neither."""
+    try:
+        return jsontext.loads(line)
+    except ValueError:
+        pass
+    try:
+        return ast.literal_eval(line) if len(line) < 100_000 else None
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+
+
+def _is_group(value: Any) -> bool:
+    """One group: a non-empty list of documents, each a list of plain values (a line holding
+    several groups is not one)."""
+    return (isinstance(value, list) and bool(value) and all(isinstance(doc, (list, tuple)) for doc in value)
+            and not any(isinstance(v, (list, tuple, dict)) for doc in value for v in doc))
+
+
 def _group_lines(reply: str) -> tuple[list[list[list[Any]]], int]:
-    """The reply's groups (lines that are JSON lists of lists) and its count of non-empty lines."""
+    """The reply's groups (lines that are one group each) and its count of non-empty lines."""
     lines = [line.strip() for line in clean(reply).splitlines() if line.strip()]
-    groups = []
-    for line in lines:
-        try:
-            value = jsontext.loads(line)
-        except ValueError:
-            continue
-        if isinstance(value, list) and value and all(isinstance(v, list) for v in value):
-            groups.append(value)
+    groups = [[list(doc) for doc in value] for value in map(_line_value, lines) if _is_group(value)]
     return groups, len(lines)
 
 
+def _missing(value: Any) -> bool:
+    return value is None or value == "None"
+
+
 def _key(values: list[Any]) -> str:
-    return json.dumps([None if v is None else str(v) for v in values])
+    return json.dumps([None if _missing(v) else str(v) for v in values])
 
 
 class GroupLines(Point):
@@ -261,11 +295,10 @@ class GroupValuesFromInput(Point):
     id, description = "original", "the share of values given that are in the documents as they are"
 
     def score(self, reply, row):
-        values = [v for group in _group_lines(reply)[0] for doc in group if isinstance(doc, list)
-                  for v in doc if v is not None]
-        prompt = row["prompt"]
-        return share(sum(isinstance(v, str) and json.dumps(v, ensure_ascii=False) in prompt for v in values),
-                     len(values))
+        values = [v for group in _group_lines(reply)[0] for doc in group for v in doc if not _missing(v)]
+        prompt, known = row["prompt"], set(row["facts"].get("values", ()))  # converted rows list theirs
+        return share(sum(isinstance(v, str) and (v in known or json.dumps(v, ensure_ascii=False) in prompt)
+                         for v in values), len(values))
 
 
 class GroupsRight(Point):
@@ -277,8 +310,7 @@ class GroupsRight(Point):
         given: dict[str, int] = {}
         for g, group in enumerate(_group_lines(reply)[0]):
             for doc in group:
-                if isinstance(doc, list):
-                    given.setdefault(_key(doc), g)
+                given.setdefault(_key(doc), g)
         named = share(sum(k in given for k in gold), len(gold))
         keys = list(gold)
         pairs = [(a, b) for i, a in enumerate(keys) for b in keys[i + 1:]]
@@ -345,6 +377,11 @@ class RepeatCount(Point):
         return (sum(c == wanted for c in counts) + (len(set(counts)) == 1)) / 4
 
 
+def _tag(name: str) -> str:
+    """A tag type's name without its marks, case or a closing full stop (`#Topic#` is `topic`)."""
+    return name.strip().strip(".").strip("#@!|*~-<> ").lower()
+
+
 class RepeatTypes(Point):
     id, description = "correct", "the share of lines whose sentence is a real key sentence of the tag type named"
 
@@ -353,8 +390,7 @@ class RepeatTypes(Point):
         right = 0
         for line in lines:
             sentence, _, named = line.partition(sep)
-            named = named.strip().strip(".").lower()
-            right += any(k["true"] and k["tag"].lower() == named and k["text"] in sentence for k in _keys(row))
+            right += any(k["true"] and _tag(k["tag"]) == _tag(named) and k["text"] in sentence for k in _keys(row))
         return share(right, len(lines))
 
 
@@ -363,12 +399,21 @@ def _extracted(reply: str) -> list[Any] | None:
     return value if isinstance(value, list) else None
 
 
+def _nothing_asked(reply: str, row: dict[str, Any]) -> float | None:
+    """For a tag with no key sentence: full marks for an empty list, none otherwise; else None."""
+    return None if row["gold"] else float(_extracted(reply) == [])
+
+
 class ExtractCorrect(Point):
     id, description = ("correct", "the real sentences of the tag found, over the most of found, given and asked "
-                                  "(seven eighths), and, with one found, the fake of the tag left out (an eighth)")
+                                  "(seven eighths), and, with one found, the fake of the tag left out (an eighth); "
+                                  "for a tag with none, an empty list")
 
     def score(self, reply, row):
-        text, gold = clean(reply), row["gold"]
+        empty = _nothing_asked(reply, row)
+        if empty is not None:
+            return empty
+        text, gold = readable(reply), row["gold"]
         found_keys = sum(k["text"] in text for k in _keys(row))
         given = len(_extracted(reply) or [])
         hits = sum(sentence in text for sentence in gold)
@@ -379,24 +424,37 @@ class ExtractCorrect(Point):
 
 
 class ExtractOrder(Point):
-    id, description = "order", "the key sentences given come in the document's order"
+    id, description = "order", "the key sentences given come in the asked order (for a tag with none: an empty list)"
 
     def score(self, reply, row):
-        text = clean(reply)
+        empty = _nothing_asked(reply, row)
+        if empty is not None:
+            return empty
+        text = readable(reply)
         places = [text.find(k["text"]) for k in _keys(row) if k["text"] in text]
         return 1.0 if places and places == sorted(places) else 0.0
 
 
 class ExtractOriginal(Point):
-    id, description = "original", "at least one key sentence copied as it is"
+    id, description = "original", "at least one key sentence copied as it is (for a tag with none: an empty list)"
 
     def score(self, reply, row):
-        return 1.0 if any(k["text"] in clean(reply) for k in _keys(row)) else 0.0
+        empty = _nothing_asked(reply, row)
+        if empty is not None:
+            return empty
+        return 1.0 if any(k["text"] in readable(reply) for k in _keys(row)) else 0.0
+
+
+def _case_matters(row: dict[str, Any]) -> bool:
+    """Options such as apple / APPLE differ only in case: then case tells them apart."""
+    options = row["facts"]["options"]
+    return len({o.lower() for o in options}) < len(options)
 
 
 def _options(reply: str, row: dict[str, Any]) -> list[str]:
     text = clean(reply).strip(" .!")
-    return [o for o in row["facts"]["options"] if re.search(rf"\b{re.escape(o)}\b", text, re.IGNORECASE)]
+    flags = 0 if _case_matters(row) else re.IGNORECASE
+    return [o for o in row["facts"]["options"] if re.search(rf"\b{re.escape(o)}\b", text, flags)]
 
 
 class AnswerOnly(Point):
@@ -404,7 +462,8 @@ class AnswerOnly(Point):
 
     def score(self, reply, row):
         text = clean(reply).strip(" .!")
-        if text.lower() in (o.lower() for o in row["facts"]["options"]):
+        same = (lambda o: o) if _case_matters(row) else str.lower
+        if same(text) in (same(o) for o in row["facts"]["options"]):
             return 1.0
         return 0.5 if len(_options(reply, row)) == 1 else 0.0
 

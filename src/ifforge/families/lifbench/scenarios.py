@@ -2,16 +2,23 @@
 also knows its answers: gold never comes from anywhere else).
 
 - List: numbered entries, UUIDs mixed with short instruction texts.
-- MultiDoc: documents as JSON lines (id, second id, title, date, source, text); about a quarter
-  repeat another document's text under new metadata; some lack a title or a source.
-- OneDoc: essays of Python's own documentation, concatenated, with key sentences inside them,
-  each wrapped in the marks of one of six tag types; a sentence whose two marks differ is a fake.
+- MultiDoc: documents as JSON lines (id, second id, title, date, source, text); as in the paper,
+  about a quarter of them fall in five groups sharing one text under different metadata (groups
+  grow with the input); half lack a title, half a source, independently, so no label dominates.
+- OneDoc: essays of Python's own documentation, concatenated, with the paper's 23 key sentences
+  inside them, each wrapped in the marks of its tag type; a sentence whose two marks differ is a
+  fake. The paper's layout: per tag 4, 4, 6, 0, 4 and 5 sentences (three of them fakes), so one
+  tag has none; which tag gets which count is drawn from the seed.
+
+`length` is the token count of the input alone (the paper's definition and its code), not of the
+prompt around it.
 """
 
 from __future__ import annotations
 
 import json
 import random
+import re
 from typing import Any
 
 from ifforge.core.records import Record
@@ -19,11 +26,12 @@ from ifforge.families.lifbench import texts, tokens
 
 SCENARIOS = ("list", "multidoc", "onedoc")
 TAGS = {"Topic": "#", "Argument": "@", "Transition": "!", "Summary": "|", "Evidence": "*", "Concession": "~"}
-RESERVE = 400  # tokens kept for the scenario's description and the instruction around the input
+LAYOUT = ((4, 0), (3, 1), (5, 1), (0, 0), (4, 0), (4, 1))  # the paper's (true, fake) key sentences per tag
+DUPLICATE_GROUPS, DUPLICATE_SHARE = 5, 0.25  # the paper's: five groups holding a quarter of the documents
 
 
 class ContextSpec(Record):
-    """One long input to build: its scenario, target length (tokens of the whole prompt) and sample."""
+    """One long input to build: its scenario, target length (tokens of the input alone) and sample."""
 
     task_id: str
     scenario: str
@@ -51,7 +59,8 @@ def rng_for(*parts: Any) -> random.Random:
 
 
 def budget(length: int) -> int:
-    return max(64, length - RESERVE)
+    """The input's own token budget: its length (the prompt around it is not counted, as in the paper)."""
+    return length
 
 
 def _fit(lines: list[str], limit: int, joiner: str = "\n") -> list[str]:
@@ -83,29 +92,37 @@ def build_multidoc(spec: ContextSpec) -> tuple[str, dict[str, Any]]:
     pairs = [f"{a} {b}" for a, b in zip(singles[::2], singles[1::2])]
     fresh = iter(singles + pairs)
     docs: list[dict[str, Any]] = []
-    copies: dict[str, int] = {}  # text -> documents carrying it (at most 3)
     used = 0
     while used < limit:
-        open_texts = [text for text, n in copies.items() if n < 3]
-        text = rng.choice(open_texts) if open_texts and rng.random() < 0.25 else next(fresh)
-        copies[text] = copies.get(text, 0) + 1
         doc: dict[str, Any] = {"id": f"{rng.getrandbits(32):08x}", "id2": f"D2-{rng.randint(10000, 99999)}"}
-        if rng.random() < 0.7:
+        if rng.random() < 0.5:
             doc["title"] = texts.title(rng)
         doc["date"] = texts.date(rng)
-        if rng.random() < 0.7:
+        if rng.random() < 0.5:
             doc["source"] = rng.choice(texts.SOURCES)
-        doc["text"] = text
+        doc["text"] = next(fresh)
         docs.append(doc)
         used += tokens.count(json.dumps(doc, ensure_ascii=False) + "\n")
+    _duplicate(docs, rng)
     lines = _fit([json.dumps(d, ensure_ascii=False) for d in docs], limit)
     docs = docs[:len(lines)]
     if len(docs) >= 2 and not _groups(docs):  # every input has at least one pair to find
         docs[-1]["text"] = docs[0]["text"]
-        lines = [json.dumps(d, ensure_ascii=False) for d in docs]
-        lines = _fit(lines, limit)
+        lines = _fit([json.dumps(d, ensure_ascii=False) for d in docs], limit)
         docs = docs[:len(lines)]
     return "\n".join(lines), {"docs": docs, "groups": _groups(docs)}
+
+
+def _duplicate(docs: list[dict[str, Any]], rng: random.Random) -> None:
+    """The paper's duplicates: a quarter of the documents, in five groups (fewer in short inputs),
+    each group's later members carrying its first member's text."""
+    count = max(2, round(DUPLICATE_SHARE * len(docs)))
+    groups = max(1, min(DUPLICATE_GROUPS, count // 2))
+    members = rng.sample(range(len(docs)), min(len(docs), count))
+    for g in range(groups):
+        group = sorted(members[g::groups])
+        for index in group[1:]:
+            docs[index]["text"] = docs[group[0]]["text"]
 
 
 def _groups(docs: list[dict[str, Any]]) -> list[list[int]]:
@@ -123,12 +140,14 @@ def mark(sentence: str, tag: str, close: str | None = None) -> str:
 def build_onedoc(spec: ContextSpec) -> tuple[str, dict[str, Any]]:
     rng = rng_for(spec.seed, "onedoc", spec.length, spec.sample)
     limit = budget(spec.length)
-    per_type = 1 + min(3, spec.length // 32768)
-    sentences = iter(texts.key_sentences(rng, per_type * len(TAGS) + 3))
-    keys = [{"text": next(sentences), "tag": tag, "true": True} for tag in TAGS for _ in range(per_type)]
-    for tag in rng.sample(list(TAGS), 3):  # three fakes: the closing mark belongs to another tag
-        keys.append({"text": next(sentences), "tag": tag, "true": False,
-                     "close": rng.choice([t for t in TAGS if t != tag])})
+    tags = list(TAGS)
+    rng.shuffle(tags)  # which tag gets which of the paper's counts (one gets none)
+    sentences = iter(texts.key_sentences(rng, sum(true + fake for true, fake in LAYOUT)))
+    keys = []
+    for tag, (true, fake) in zip(tags, LAYOUT):
+        keys += [{"text": next(sentences), "tag": tag, "true": True} for _ in range(true)]
+        keys += [{"text": next(sentences), "tag": tag, "true": False,  # the closing mark is another tag's
+                  "close": rng.choice([t for t in TAGS if t != tag])} for _ in range(fake)]
     rng.shuffle(keys)
     marked = [mark(k["text"], k["tag"], k.get("close")) for k in keys]
     room = limit - sum(tokens.count_many([m + " " for m in marked]))
@@ -150,17 +169,29 @@ def build_onedoc(spec: ContextSpec) -> tuple[str, dict[str, Any]]:
             blocks.pop()
         paragraphs = [i for i, b in enumerate(blocks) if not b.startswith("Essay ")]
         where = sorted(rng_for(spec.seed, "onedoc-keys", spec.length, spec.sample, len(blocks)).sample(
-            paragraphs, len(keys)) if len(paragraphs) >= len(keys) else paragraphs * len(keys))[:len(keys)]
+            paragraphs, len(keys)) if len(paragraphs) >= len(keys) else  # short inputs: spread evenly
+            [paragraphs[i * len(paragraphs) // len(keys)] for i in range(len(keys))])
         placed = list(blocks)
         for index, sentence in sorted(zip(where, marked), key=lambda pair: -pair[0]):
             placed[index] = f"{placed[index]} {sentence}"
         text = "\n\n".join(placed)
-        if tokens.count(text) <= limit or len(paragraphs) <= len(keys):
+        if tokens.count(text) <= limit or len(paragraphs) <= 1:
             break
         blocks = blocks[:-1]
     order = sorted(range(len(keys)), key=lambda i: text.index(marked[i]))
-    facts = {"keys": [{"text": keys[i]["text"], "tag": keys[i]["tag"], "true": keys[i]["true"]} for i in order]}
+    facts = {"keys": [{"text": keys[i]["text"], "tag": keys[i]["tag"], "true": keys[i]["true"]} for i in order],
+             "plain": _plain_sentences(blocks, text, rng)}
     return text, facts
+
+
+def _plain_sentences(blocks: list[str], text: str, rng: random.Random, wanted: int = 6) -> list[str]:
+    """Sentences of the prose that are no key sentence (qa asks about them too, as the paper does):
+    whole sentences of 6 to 40 words, found once in the input, with no mark in them."""
+    found = {sentence for block in blocks if not block.startswith("Essay ")
+             for sentence in re.split(r"(?<=[.!?])\s+", block)
+             if 6 <= len(sentence.split()) <= 40 and sentence.endswith(".") and not set(sentence) & set(TAGS.values())}
+    usable = sorted(sentence for sentence in found if text.count(sentence) == 1)
+    return rng.sample(usable, min(wanted, len(usable)))
 
 
 BUILDERS = {"list": build_list, "multidoc": build_multidoc, "onedoc": build_onedoc}

@@ -2,9 +2,11 @@
 rubric. ARS (points earned over the task's total weight) per sample, per task, and overall
 weighted by the tasks' totals; the capability map; stability (IFS) per perspective.
 
-IFS of a perspective (expression, variables, length) is computed as LogicIF's per-expression IFS
-is (`eval.report.variation`): per task, the ARS of each group of the perspective (averaged over
-everything else), then std / mean across the groups; the mean over tasks is the IFS (0 is perfectly steady). Shares of
+IFS of a perspective (expression, variables, length) is LIFBench's Eq. 6 (`eval.report.variation`):
+per task, the ARS of each group of the perspective (averaged over everything else), then the sample
+std / mean across the groups; the mean over tasks is the IFS (0 is perfectly steady). The
+capability map is its Eq. 4 (each task counts once). `--rules paper` scores with the original's
+own verdicts (`paper.py`, rows from `ifforge convert lifbench`). Shares of
 samples with full points carry 95% Wilson intervals. Failed requests are not answers: they are
 counted apart and left out of every score.
 """
@@ -20,7 +22,7 @@ import pandas as pd
 from ifforge.eval.intervals import shown, wilson
 from ifforge.eval.report import pyplot, save_figure, table_lines, variation
 from ifforge.eval.template import Scorer
-from ifforge.families.lifbench import rubric
+from ifforge.families.lifbench import paper, rubric
 
 GROUPS = ("task", "scenario", "length_tokens", "expression_id", "variables_id")
 PERSPECTIVES = {"expression": "expression_id", "variables": "variables_id", "length": "length_tokens"}
@@ -35,40 +37,56 @@ def weighted_ars(pairs: list[tuple[str, float]]) -> float:
     return sum(weights[t] * sum(v) / len(v) for t, v in by_task.items()) / sum(weights.values())
 
 
-def score_frame(rows: list[dict[str, Any]], results: list[dict[str, Any]]) -> pd.DataFrame:
-    """One line per row: its grid coordinates, the reply's points, ARS and capability points."""
+def points_of(task: str, rules: str = "ifforge") -> list[tuple[str, float, tuple[str, ...]]]:
+    """A task's rubric points under the rules: (id, weight, capabilities)."""
+    if rules == "paper":
+        return paper.POINTS[task]
+    return [(p.id, float(p.weight), p.capabilities) for p in rubric.RUBRICS[task]]
+
+
+def score_frame(rows: list[dict[str, Any]], results: list[dict[str, Any]], rules: str = "ifforge") -> pd.DataFrame:
+    """One line per row: its grid coordinates, the reply's points (earned weight each), ARS."""
+    judge = paper.score if rules == "paper" else rubric.score
     records = []
     for row, result in zip(rows, results):
         failed = bool(result.get("request_failed"))
-        verdict = rubric.score(row, None if failed else result.get("response"))
+        verdict = judge(row, None if failed else result.get("response"))
         record = {key: row[key] for key in ("task_id", "sample_id", *GROUPS)}
-        record |= {"request_failed": failed, "ars": verdict["ars"], "earned": verdict["earned"],
+        record |= {"request_failed": failed, "rules": rules, "ars": verdict["ars"], "earned": verdict["earned"],
                    "total": verdict["total"], "full_points": verdict["correct"] and not failed,
                    "points": json.dumps(verdict["points"])}
-        for capability in rubric.CAPABILITIES:
-            points = [p for p in rubric.RUBRICS[row["task"]] if capability in p.capabilities]
-            record[f"cap_{capability}_earned"] = sum(verdict["points"][p.id] for p in points)
-            record[f"cap_{capability}_weight"] = float(sum(p.weight for p in points))
         records.append(record)
     return pd.DataFrame(records)
 
 
+def _rules(frame: pd.DataFrame) -> str:
+    return str(frame["rules"].iloc[0]) if "rules" in frame and len(frame) else "ifforge"
+
+
 def capability_map(frame: pd.DataFrame) -> dict[str, float | None]:
+    """LIFBench's Eq. 4: per task, each point's mean earned weight over the task's samples; a
+    capability's score is the sum of those means over every point (of every task) that measures
+    it, over the sum of their weights. A task counts once however many samples it has."""
     answered = frame[~frame["request_failed"]]
-    out = {}
-    for capability in rubric.CAPABILITIES:
-        weight = answered[f"cap_{capability}_weight"].sum()
-        out[capability] = round(float(answered[f"cap_{capability}_earned"].sum() / weight), 4) if weight else None
-    return out
+    earned = dict.fromkeys(rubric.CAPABILITIES, 0.0)
+    weight = dict.fromkeys(rubric.CAPABILITIES, 0.0)
+    for task, part in answered.groupby("task"):
+        means = pd.DataFrame([json.loads(p) for p in part["points"]]).mean()
+        for point, point_weight, capabilities in points_of(str(task), _rules(frame)):
+            for capability in capabilities:
+                earned[capability] += float(means[point])
+                weight[capability] += point_weight
+    return {c: round(earned[c] / weight[c], 6) if weight[c] else None for c in rubric.CAPABILITIES}
 
 
 def stability(frame: pd.DataFrame, column: str) -> dict[str, Any] | None:
-    """IFS across the groups of `column`: per task std / mean of the groups' ARS, averaged over tasks."""
+    """IFS across the groups of `column` (LIFBench's Eq. 6): per task, the sample standard
+    deviation over the mean of the groups' ARS; the mean over tasks."""
     answered = frame[~frame["request_failed"]]
     if answered.empty or answered[column].nunique() < 2:
         return None
-    cv, means = variation(answered, "task", column, "ars")
-    return {"ifs": round(float(cv.mean()), 4) if len(cv) else None, "groups": int(answered[column].nunique()),
+    cv, means = variation(answered, "task", column, "ars", ddof=1)
+    return {"ifs": round(float(cv.mean()), 6) if len(cv) else None, "groups": int(answered[column].nunique()),
             "tasks": int(len(cv)), "tasks_never_scored": int((means <= 0).sum()),
             "by_task": {str(task): round(float(value), 4) for task, value in cv.items()}}
 
@@ -80,12 +98,13 @@ TITLES = {"task": "By task", "scenario": "By scenario", "length_tokens": "By len
 class LifbenchScorer(Scorer):
     name = "LIFBench"
     carried = ("task_id", "task", "length_tokens", "expression_id", "variables_id")
+    needs_rows = True  # the rubric reads the row's gold and facts
     groups = GROUPS
     empty = {"samples": 0, "request_failures": 0}
     columns = ("group", "samples", "ARS (weighted)", "mean ARS", "full points", "failed requests")
 
     def frame(self, results: list[dict[str, Any]], rows: list[dict[str, Any]], settings) -> pd.DataFrame:
-        return score_frame(rows, results)
+        return score_frame(rows, results, getattr(settings, "rules", "ifforge"))
 
     def scores(self, part: pd.DataFrame) -> dict[str, Any]:
         answered = part[~part["request_failed"]]
@@ -106,8 +125,9 @@ class LifbenchScorer(Scorer):
             return summary
         for task, part in frame[~frame["request_failed"]].groupby("task"):
             points = pd.DataFrame([json.loads(p) for p in part["points"]])
-            weights = {p.id: p.weight for p in rubric.RUBRICS[task]}
+            weights = {point: weight for point, weight, _ in points_of(task, _rules(frame))}
             summary["by_task"][task]["points"] = {k: round(float(points[k].mean() / weights[k]), 4) for k in points}
+        summary["rules"] = _rules(frame)
         summary["capabilities"] = capability_map(frame)
         summary["stability"] = {name: stability(frame, column) for name, column in PERSPECTIVES.items()}
         return summary
@@ -120,7 +140,9 @@ class LifbenchScorer(Scorer):
 
     def sections(self, summary: dict[str, Any]) -> list[str]:
         """A table per group, the rubric points per task, the capability map, stability per perspective."""
-        lines = ["## Overall", "", *table_lines(self.columns, [self.line("overall", summary["overall"])])]
+        rules = {"paper": "paper (LIFBench's own EvaluateFunc verdicts)", "ifforge": "ifforge (LIFEval, fixed)"}
+        lines = [f"Rules: {rules.get(summary.get('rules', 'ifforge'), summary.get('rules'))}", "",
+                 "## Overall", "", *table_lines(self.columns, [self.line("overall", summary["overall"])])]
         for key in GROUPS:
             rows = [self.line(str(value), row) for value, row in summary.get(f"by_{key}", {}).items()]
             lines += ["", f"## {TITLES[key]}", "", *table_lines(self.columns, rows)]

@@ -8,7 +8,7 @@ from pydantic import Field, field_validator, model_validator
 
 from ifforge.core.settings import Settings
 
-LENGTHS = [3 * 1024, 6 * 1024, 14 * 1024, 28 * 1024, 60 * 1024, 120 * 1024]  # the LIFBench repository's six
+LENGTHS = [3 * 1024, 6 * 1024, 13 * 1024, 28 * 1024, 60 * 1024, 120 * 1024]  # the released data's six buckets
 
 
 class LifbenchSettings(Settings):
@@ -18,13 +18,17 @@ class LifbenchSettings(Settings):
                                                                    description="scenarios to build")
     tasks: list[str] = Field([], description="task ids to keep (default: every task of the scenarios)")
     lengths: list[Annotated[int, Field(ge=1024, le=1_048_576)]] = Field(
-        LENGTHS, description="prompt lengths in tokens (cl100k_base); the paper's six intervals by default, "
-                             "short ones (e.g. [1024]) for quick runs")
+        LENGTHS, description="input lengths in tokens (cl100k_base), the long input alone as in the paper; "
+                             "the released data's six buckets by default, short ones (e.g. [1024]) for quick runs")
     samples: int = Field(1, ge=1, description="inputs per (scenario, length)")
     expressions: int = Field(2, ge=0, description="rewritten templates per task beside the original (e0): "
                                                   "chosen by k-means among the rewrites")
     rewrites: int = Field(12, ge=1, description="rewrites asked of the model per template (with an LLM)")
     variable_sets: int = Field(2, ge=1, description="variable sets per (input, task): the variables perspective")
+    grid: Literal["sampled", "paper"] = Field(
+        "sampled", description="paper: the paper's full grid, every task under as many wordings as the paper has "
+                               "(the template and its bank, no clustering) and as many variable sets (5 or 6), "
+                               "2,802 rows at the six lengths; `expressions` and `variable_sets` are then unused")
 
     @field_validator("tasks")
     @classmethod

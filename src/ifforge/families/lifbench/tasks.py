@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
-from ifforge.families.lifbench.scenarios import TAGS, Context
+from ifforge.families.lifbench.scenarios import TAGS, Context, rng_for
 
 DESCRIPTIONS = {
     "list": ("You will be given a long numbered list. Each entry is either an identifier (a UUID) or a short "
@@ -35,57 +35,68 @@ Draw = tuple[dict[str, Any], Any, dict[str, Any]]  # (template values, gold, fac
 class Task:
     id: str
     scenario: str
-    draw: Callable[[Context, random.Random], Draw]
+    draw: Callable[[Context, random.Random, int], Draw]  # (input, generator, variable set's number)
 
     @property
     def template(self) -> str:
         return f"lifbench_{self.id}"
 
 
+def cycle(context: Context, name: str, choices: Sequence, v: int):
+    """The v-th of `choices` from a start drawn per input: consecutive variable sets take each choice
+    in turn (as the paper's sets do), and different inputs start at different ones."""
+    start = rng_for(context.seed, context.task_id, name, "start").randrange(len(choices))
+    return choices[(start + v) % len(choices)]
+
+
 def _entries(context: Context) -> list[str]:
     return context.facts["entries"]
 
 
-def _direction(rng: random.Random) -> str:
-    return rng.choice(["before", "after"])
+def _position(context: Context, rng: random.Random, v: int) -> int:
+    """An entry with neighbours on both sides, as the paper draws them: two near the start (the first
+    ten), two in the middle, two near the end (the last ten), in turn."""
+    last = len(_entries(context)) - 1
+    edge = min(10, max(1, (last - 1) // 3))
+    region = ((2, 1 + edge), (2 + edge, last - edge), (last - edge + 1, last))[v % 3]
+    low, high = region if region[0] <= region[1] else (2, last)
+    return rng.randint(low, max(low, high))
 
 
-def single_id(context, rng):
+def single_id(context, rng, v):
+    n = _position(context, rng, v)
+    return {"id": n}, _entries(context)[n - 1], {"position": n}
+
+
+def multi_id(context, rng, v):
     entries = _entries(context)
-    n = rng.randint(1, len(entries))
-    return {"id": n}, entries[n - 1], {"position": n}
-
-
-def multi_id(context, rng):
-    entries = _entries(context)
-    ids = rng.sample(range(1, len(entries) + 1), min(len(entries), rng.randint(3, 5)))
+    ids = rng.sample(range(1, len(entries) + 1), min(len(entries), rng.randint(2, 10)))  # the paper's 2 to 10
     return {"ids": ", ".join(map(str, ids))}, [entries[i - 1] for i in ids], {"positions": ids}
 
 
-def _neighbour(context, rng) -> tuple[int, str, int]:
-    entries = _entries(context)
-    n, direction = rng.randint(2, len(entries) - 1), _direction(rng)
+def _neighbour(context, rng, v) -> tuple[int, str, int]:
+    n, direction = _position(context, rng, v), rng.choice(["before", "after"])
     return n, direction, n - 1 if direction == "before" else n + 1
 
 
-def offset_id(context, rng):
-    n, direction, other = _neighbour(context, rng)
+def offset_id(context, rng, v):
+    n, direction, other = _neighbour(context, rng, v)
     return {"id": n, "direction": direction}, _entries(context)[other - 1], {"position": other}
 
 
-def offset_element(context, rng):
-    n, direction, other = _neighbour(context, rng)
+def offset_element(context, rng, v):
+    n, direction, other = _neighbour(context, rng, v)
     entries = _entries(context)
     return {"element": entries[n - 1], "direction": direction}, entries[other - 1], {"position": other}
 
 
-def blur_id(context, rng):
-    n, direction, _ = _neighbour(context, rng)
+def blur_id(context, rng, v):
+    n, direction, _ = _neighbour(context, rng, v)
     return {"id": n, "direction": direction}, {"position": n, "side": direction}, {}
 
 
-def blur_element(context, rng):
-    n, direction, _ = _neighbour(context, rng)
+def blur_element(context, rng, v):
+    n, direction, _ = _neighbour(context, rng, v)
     return ({"element": _entries(context)[n - 1], "direction": direction}, {"position": n, "side": direction}, {})
 
 
@@ -93,8 +104,8 @@ LABEL_SETS = (("red", "green", "blue", "yellow"), ("alpha", "beta", "gamma", "de
               ("north", "south", "east", "west"), ("oak", "pine", "elm", "ash"), ("K1", "K2", "K3", "K4"))
 
 
-def batch_label(context, rng):
-    labels = list(rng.choice(LABEL_SETS))
+def batch_label(context, rng, v):
+    labels = list(cycle(context, "labels", LABEL_SETS, v))
     rng.shuffle(labels)
     both, title_only, source_only, neither = labels
     rule = (f'"{both}" if it has both a title and a source, "{title_only}" if it has a title but no source, '
@@ -108,42 +119,57 @@ def batch_label(context, rng):
 FIELD_SETS = (["id"], ["id2"], ["id", "title"], ["id2", "date"], ["id", "source"])
 
 
-def find_dup(context, rng):
-    fields = list(rng.choice(FIELD_SETS))
+def find_dup(context, rng, v):
+    fields = list(cycle(context, "fields", FIELD_SETS, v))
     docs = context.facts["docs"]
     gold = [[[docs[i].get(f) for f in fields] for i in group] for group in context.facts["groups"]]
     return {"fields": ", ".join(fields)}, gold, {"fields": fields}
 
 
-SEPARATORS = ("=>", "::", ">>", "->")
+SEPARATORS = ("=>", "::", ">>", "->", "%%")
+REPEAT_COUNTS = (1, 2, 4, 6, 8)  # the paper's
 
 
 def _keys(context) -> list[dict[str, Any]]:
     return context.facts["keys"]
 
 
-def repeat(context, rng):
+def repeat(context, rng, v):
     real = sum(k["true"] for k in _keys(context))
-    num, sep = rng.randint(1, min(4, real)), rng.choice(SEPARATORS)
+    num, sep = min(real, cycle(context, "num", REPEAT_COUNTS, v)), rng.choice(SEPARATORS)
     return ({"num": num, "sep": sep, "types": ", ".join(TAGS)}, {"num": num, "sep": sep}, {"keys": _keys(context)})
 
 
-def extract(context, rng):
-    tag = rng.choice(list(TAGS))
+def extract(context, rng, v):
+    tag = cycle(context, "tag", list(TAGS), v)  # one tag has no key sentence: one set in six asks for it
     gold = [k["text"] for k in _keys(context) if k["true"] and k["tag"] == tag]
     return {"tag": tag, "mark": TAGS[tag]}, gold, {"keys": _keys(context), "tag": tag}
 
 
-OPTIONS = (("Yes", "No"), ("True", "False"), ("Genuine", "Fake"))
+OPTIONS = (("Yes", "No"), ("True", "False"), ("Genuine", "Fake"), ("kiwi", "KIWI"), "digits")
+ASKED = ("true", "fake", "plain")  # the paper's sets: two true key sentences, two fakes, two plain sentences
 
 
-def qa(context, rng):
+def _options(context, rng, v) -> tuple[str, str]:
+    """Option pairs as the paper's: words, pairs that differ only in case, numbers one digit apart."""
+    pair = cycle(context, "options", OPTIONS, v)
+    if pair == "digits":
+        number = rng.randint(1000, 9999) * 10 + rng.randint(0, 8)
+        return str(number), str(number + 1)
+    return pair
+
+
+def qa(context, rng, v):
     keys = _keys(context)
-    fakes = [k for k in keys if not k["true"]]
-    key = rng.choice(fakes if fakes and rng.random() < 0.5 else [k for k in keys if k["true"]])
-    yes, no = rng.choice(OPTIONS)
-    return ({"sentence": key["text"], "yes": yes, "no": no}, yes if key["true"] else no,
-            {"keys": keys, "options": [yes, no]})
+    asked = cycle(context, "asked", ASKED, v)
+    pool = {"true": [k["text"] for k in keys if k["true"]], "fake": [k["text"] for k in keys if not k["true"]],
+            "plain": context.facts.get("plain", [])}
+    if not pool[asked]:
+        asked = "true"
+    sentence = rng.choice(pool[asked])
+    yes, no = _options(context, rng, v)
+    return ({"sentence": sentence, "yes": yes, "no": no}, yes if asked == "true" else no,
+            {"keys": keys, "options": [yes, no], "asked": asked})
 
 
 TASKS: dict[str, Task] = {task.id: task for task in (

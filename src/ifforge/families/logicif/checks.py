@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import ast
 import builtins
+import json
 import re
 
 from pydantic import BaseModel
 
 from ifforge.core import pyast, sandbox
+from ifforge.core.prompts import load_prompt
 from ifforge.core.store import canonical_json
+from ifforge.families.logicif.codeops.domain import domain_used, listed
 from ifforge.families.logicif.codeops.trackers import tracker_problems
 from ifforge.families.logicif.configs import TrackerConfig
 from ifforge.families.logicif.filters import case_problem
@@ -108,6 +111,30 @@ def informative(names: list[str], args: list[list], settings: TrackerConfig):
                 f"{settings.max_tracker_value:g}, and not equal another: " + "; ".join(found)) if found else None
 
     return judge
+
+
+SHOWN_INPUTS, SHOWN_CHARACTERS = 40, 600
+
+
+def tracker_rules(args: list[list], settings: TrackerConfig, words: list[str]) -> str:
+    """The checks a model's tracked `f` must pass, as the anonymise and evolve prompts state them,
+    with the inputs they run on (so "vary across the inputs" is something the model can see)."""
+    lines = []
+    for arguments in args[:SHOWN_INPUTS]:
+        shown = json.dumps(arguments, ensure_ascii=False)  # in the input's own key order
+        lines.append(shown if len(shown) <= SHOWN_CHARACTERS else shown[:SHOWN_CHARACTERS] + " ... (cut here)")
+    if len(args) > SHOWN_INPUTS:
+        lines.append(f"... and {len(args) - SHOWN_INPUTS} more inputs")
+    return load_prompt("tracker_rules").render(max_tracker_value=f"{settings.max_tracker_value:g}",
+                                               domain_words=listed(words),
+                                               inputs="\n".join(lines))
+
+
+def tracker_names_problem(names: list[str], words: list[str]) -> str | None:
+    """Tracker names that say what the original code was about undo the anonymisation."""
+    used = domain_used(" ".join(names), words)
+    return (f"the tracker names use words that give away what the original code was about ({', '.join(used)}); "
+            "name what each one measures in neutral words") if used else None
 
 
 class TrackerReply(BaseModel):

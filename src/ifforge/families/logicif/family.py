@@ -96,6 +96,8 @@ def _verified_files(item: Any, outcome: Outcome) -> tuple[dict, dict]:
 class LogicIF(Family):
     id = "logicif"
     title = "logic-rich instructions: an anonymised function with state trackers, gold by running it"
+    measures = 'whether a model can follow a long, logic-rich natural-language description of a program step by step: the final output and the values of state trackers must match running the code'
+    follows = 'LogicIFGen / LogicIFEval: Zhang et al., Complex Logical Instruction Generation (arXiv 2508.09125); code: github.com/mianzhang/LogicIF'
     settings_class = LogicIFSettings
     llm_stages = LLM_STAGES
     row_fields = {"task_id": object, "test_case_id": object, "code_output": dict}
@@ -104,6 +106,9 @@ class LogicIF(Family):
         problem = super().row_problem(row)
         missing = [key for key in ("output", "stats") if not problem and key not in row["code_output"]]
         return problem or (f"field 'code_output' has no {missing[0]!r} (the gold)" if missing else None)
+
+    def result_problem(self, result: dict[str, Any]) -> str | None:
+        return super().result_problem(result) or self.row_problem(result)  # a reply carries every row field
 
     # ---- generate -------------------------------------------------------------------------------
     def check_inputs(self, settings: LogicIFSettings) -> None:
@@ -153,12 +158,12 @@ class LogicIF(Family):
         steps.append(Stage("instrument", instrument.VERSION, InstrumentedFunction, instrument.run,
                            config=configs.from_settings(configs.InstrumentConfig if llm_instrument
                                                         else configs.TrackerConfig, settings),
-                           llm_function=instrument.run_llm, llm=llm_instrument, prompts=("anonymise",),
+                           llm_function=instrument.run_llm, llm=llm_instrument, prompts=("anonymise", "tracker_rules"),
                            artifacts=_instrumented_files))
         if "evolve" in models and settings.evolve_turns > 0:
             steps.append(Stage("evolve", evolve.VERSION, InstrumentedFunction, lambda item: Outcome(kept=item),
                                config=configs.from_settings(configs.EvolveConfig, settings),
-                               llm_function=evolve.run_llm, llm=models["evolve"], prompts=("evolve",),
+                               llm_function=evolve.run_llm, llm=models["evolve"], prompts=("evolve", "tracker_rules"),
                                artifacts=_evolved_files))
         steps.append(Stage("execute", execute.VERSION, ExecutedFunction, execute.run,
                            config=configs.from_settings(configs.ExecuteConfig, settings),
@@ -167,11 +172,13 @@ class LogicIF(Family):
                            artifacts=_measured_files))
         steps.append(Stage("describe", describe.VERSION, DescribedFunction, describe.run,
                            config=configs.from_settings(configs.DescribeConfig, settings) if "describe" in models else None,
-                           llm_function=describe.run_llm, llm=models.get("describe"), prompts=("describe",),
+                           llm_function=describe.run_llm, llm=models.get("describe"),
+                           prompts=("describe", "description_rules"),
                            artifacts=_described_files))
         steps.append(Stage("verify", verify.VERSION, DescribedFunction, verify.run,
                            config=configs.from_settings(configs.VerifyConfig, settings) if "verify" in models else None,
-                           llm_function=verify.run_llm, llm=models.get("verify"), prompts=("verify", "refine"),
+                           llm_function=verify.run_llm, llm=models.get("verify"),
+                           prompts=("verify", "refine", "description_rules"),
                            artifacts=_verified_files))
         return steps
 
@@ -201,6 +208,10 @@ class LogicIF(Family):
                                           "description_by": item.instruction.written_by,
                                           "description_model": item.instruction.model} for item in items}
         counts["descriptions"] = descriptions_written(items)
+        counts["reviewer"] = reviewer(settings)
+        if counts["reviewer"] and counts["reviewer"]["same_as_writer"]:
+            store.notes.append(f"the verify reviewer is the writer's own model ({counts['reviewer']['model']}): set "
+                               "stage_models.verify to another model for an independent review")
         return counts
 
     def summary_table(self, store: VersionStore) -> list[dict[str, Any]]:
@@ -331,6 +342,16 @@ def descriptions_written(items: list[DescribedFunction]) -> dict[str, Any]:
     by = Counter(item.instruction.written_by for item in items)
     return {"model": by["model"], "deterministic": by["deterministic"],
             "models": sorted({item.instruction.model for item in items if item.instruction.written_by == "model"})}
+
+
+def reviewer(settings: LogicIFSettings) -> dict[str, Any] | None:
+    """Which model reviews the descriptions, which wrote them, and whether it is the same one (then
+    the review is the writer checking itself); None when no model reviews."""
+    models = resolve_llm(settings, LLM_STAGES)[0]
+    if "verify" not in models:
+        return None
+    review, writer = models["verify"].model, models["describe"].model if "describe" in models else None
+    return {"model": review, "writer_model": writer, "same_as_writer": review == writer}
 
 
 def _jsonl(rows: list[dict[str, Any]]) -> str:

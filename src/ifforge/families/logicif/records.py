@@ -161,12 +161,23 @@ class Review(Record):
     missing_aspects: list[str] = []
     coverage_percentage: float = Field(ge=0, le=100)
 
+    def contradiction(self) -> str | None:
+        """Why the verdict contradicts itself, or None: "complete" with missing aspects or under 100%
+        coverage is no pass, and "incomplete" without a missing aspect gives refine nothing to fix."""
+        if self.desc_is_complete and (self.missing_aspects or self.coverage_percentage < 100):
+            return (f"desc_is_complete is true, yet missing_aspects lists {len(self.missing_aspects)} point(s) and "
+                    f"coverage_percentage is {self.coverage_percentage:g}")
+        if not self.desc_is_complete and not self.missing_aspects:
+            return "desc_is_complete is false, yet missing_aspects is empty"
+        return None
+
 
 class VerificationRound(Record):
     round: int
     description: str
     review: Review | None = None  # None on the deterministic path
     uncovered: list[str] = []  # parameters, tracker keys and constants the text never mentions
+    contradiction: str | None = None  # the reviewer's verdict contradicted itself (after its re-asks)
     passed: bool
 
 

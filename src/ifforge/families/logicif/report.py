@@ -171,43 +171,18 @@ def plots(summary: dict[str, Any], folder: Path) -> list[Path]:
     return written
 
 
-LIKE = ("benchmark_sha256", "split", "expressions", "limit")  # what must match for scores to compare
-
-
-def _differences(runs: list[dict[str, Any]], overall: list[dict[str, Any]]) -> list[str]:
-    """What differs between the runs' inputs, in plain words (empty when like is compared with like)."""
-    notes = []
-    for key in LIKE:
-        values = [run.get(key) for run in runs]
-        if len({json.dumps(v, sort_keys=True) for v in values}) > 1:
-            notes.append(f"{key} differs: " + ", ".join(str(v)[:16] if v is not None else "unknown" for v in values))
-    cases = [row.get("cases", 0) + row.get("request_failures", 0) for row in overall]
-    if len(set(cases)) > 1:
-        notes.append("cases differ: " + ", ".join(str(c) for c in cases))
-    failures = [row.get("request_failures", 0) for row in overall]
-    if any(failures):
-        notes.append("failed requests (left out of accuracy): " + ", ".join(str(f) for f in failures))
-    return notes
-
-
-def compare(reports: list[Path]) -> str:
-    """Several models' report.json side by side, like LogicIFEval's Table 1, and what differs."""
+def compare_lines(reports: list[dict[str, Any]]) -> list[str]:
+    """Several runs' report.json side by side, like LogicIFEval's Table 1."""
     header = ["model", "cases", "case both", "task output", "task state", "task both", "easy", "medium", "hard",
               "format fail"]
     lines = []
-    datas = [json.loads(Path(path).read_text()) for path in reports]
-    for path, data in zip(reports, datas):
+    for data in reports:
         overall, tiers = data["overall"], data.get("by_difficulty", {})
-        cells = [data.get("title", str(path)), str(overall.get("cases", 0)),
+        cells = [str(data.get("title", "?")), str(overall.get("cases", 0)),
                  shown(overall.get("case_both_right", 0), overall.get("cases", 0))]
         cells += [shown(overall.get(f"task_{k}_right", 0), overall.get("tasks", 0)) for k in ("output", "state", "both")]
         cells += [shown(tiers[t].get("task_both_right", 0), tiers[t].get("tasks", 0)) if t in tiers else "-"
                   for t in TIERS]
         cells.append(str(overall.get("format_failures", 0)))
         lines.append("| " + " | ".join(cells) + " |")
-    lines = table_lines(header, lines)
-    notes = _differences([data.get("run") or {} for data in datas], [data["overall"] for data in datas])
-    if notes:
-        lines += ["", "**Not like with like**: these runs differ, so their scores are not directly comparable:"]
-        lines += [f"- {note}" for note in notes]
-    return "\n".join(lines) + "\n"
+    return table_lines(header, lines)

@@ -12,17 +12,16 @@ from __future__ import annotations
 import asyncio
 import json
 from collections import Counter
-from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Literal
 
 import pandas as pd
 from pydantic import BaseModel, Field
 
-from ifforge.core.llm import LLM, LLMError, ResponseCache
+from ifforge.core.llm_client import LLM, LLMError
 from ifforge.core.prompts import load_prompt
 from ifforge.core.store import atomic_write
-from ifforge.eval.asking import usage, user_messages
+from ifforge.eval.asking import Asker, usage, user_messages
 from ifforge.eval.template import Scorer, scalars
 from ifforge.families.logicif import report
 from ifforge.families.logicif.verdicts import judge, judge_answer
@@ -89,19 +88,10 @@ def score_frame(results: list[Row], rows_by_key: dict[tuple, Row] | None = None,
     return pd.DataFrame(records)
 
 
-@asynccontextmanager
-async def reader(settings, cache_path: Path | None, model: str | None, max_tokens: int):
+def reader(asker: Asker, model: str | None, max_tokens: int) -> LLM:
     """A model that reads replies (the extractor, the error analyst): temperature 0, JSON answers,
-    cached like every request."""
-    cache = None if settings.no_cache or cache_path is None else ResponseCache(cache_path)
-    llm = LLM(settings.llm_config(model or settings.model, json_mode="auto").model_copy(
-        update={"temperature": 0.0, "max_tokens": max_tokens}), cache)
-    try:
-        yield llm
-    finally:
-        await llm.close()
-        if cache is not None:
-            cache.close()
+    asked through the run's hub and cached like every request."""
+    return asker.llm(model, temperature=0.0, max_tokens=max_tokens)
 
 
 class ExtractedAnswer(BaseModel):
@@ -110,8 +100,7 @@ class ExtractedAnswer(BaseModel):
     stats: dict[str, Any] = Field(default_factory=dict)
 
 
-async def extract_with_llm(results: list[Row], settings, cache_path: Path | None,
-                           rows_by_key: dict[tuple, Row] | None = None) -> int:
+def extract_with_llm(results: list[Row], settings, asker: Asker, rows_by_key: dict[tuple, Row] | None = None) -> int:
     """LogicIF's way: an LLM reads the replies the rules found no answer in and copies the answer out.
     Sets `extracted` on those results (cached like every request); returns how many it found."""
     todo = [r for r in results if not request_failed(r) and response_text(r)
@@ -135,8 +124,12 @@ async def extract_with_llm(results: list[Row], settings, cache_path: Path | None
             result["extracted"] = {"output": answer.output, "stats": answer.stats}
         return answer.found
 
-    async with reader(settings, cache_path, settings.extractor_model, 4096) as llm:
+    llm = reader(asker, settings.extractor_model, 4096)
+
+    async def every() -> int:
         return sum(await asyncio.gather(*(one(llm, r) for r in todo)))
+
+    return asker.run(every)
 
 
 class ErrorLabel(BaseModel):
@@ -144,8 +137,7 @@ class ErrorLabel(BaseModel):
     explanation: str = ""
 
 
-async def analyze_errors(results: list[Row], scores: pd.DataFrame, rows_by_key: dict,
-                         settings, cache_path: Path | None) -> list[Row]:
+def analyze_errors(results: list[Row], scores: pd.DataFrame, rows_by_key: dict, settings, asker: Asker) -> list[Row]:
     """An LLM labels each failed (but formatted) case with one of the paper's five failure modes."""
     prompt = load_prompt("analyze_error")
     failed = scores[scores["formatted"] & ~scores["both_ok"]]
@@ -165,35 +157,39 @@ async def analyze_errors(results: list[Row], scores: pd.DataFrame, rows_by_key: 
             return {"task_id": task_id, "test_case_id": case_id, "mode": "unlabelled", "explanation": str(error)}
 
     expressions = failed["expression_id"] if "expression_id" in failed else [None] * len(failed)
-    async with reader(settings, cache_path, settings.analyzer_model, 2048) as llm:
-        return await asyncio.gather(*(one(llm, t, c, e) for t, c, e in zip(failed["task_id"], failed["test_case_id"],
-                                                                            expressions)))
+    llm = reader(asker, settings.analyzer_model, 2048)
+
+    async def every() -> list[Row]:
+        return list(await asyncio.gather(*(one(llm, t, c, e) for t, c, e in zip(
+            failed["task_id"], failed["test_case_id"], expressions))))
+
+    return asker.run(every)
 
 
 class LogicIFScorer(Scorer):
     preface = report.PREFACE
     failed = {"response": None}
-
-    def carry(self, row: Row) -> Row:
-        return {key: row[key] for key in ("task_id", "test_case_id", "code_output", "expression_id") if key in row}
+    carried = ("task_id", "test_case_id", "code_output", "expression_id")
+    answers = ("response", "llm_response", "llm_output")  # ours, LogicIF's raw reply, LogicIF's extraction
+    keys = ("task_id", "test_case_id")
 
     async def ask(self, llm: LLM, row: Row, settings) -> Row:
         reply = await llm.chat(user_messages(row["instruction"], settings.system_prompt), stage="evaluate")
         return {"response": reply.text, **usage(reply)}
 
-    def refine(self, results: list[Row], rows: list[Row], settings, cache_path: Path | None) -> None:
+    def refine(self, results: list[Row], rows: list[Row], settings, asker: Asker) -> None:
         if settings.extractor == "llm":
-            asyncio.run(extract_with_llm(results, settings, cache_path, by_key(rows)))
+            extract_with_llm(results, settings, asker, by_key(rows))
 
     def frame(self, results: list[Row], rows: list[Row], settings) -> pd.DataFrame:
         return score_frame(results, by_key(rows), settings.strict_types)
 
     def annotate(self, results: list[Row], frame: pd.DataFrame, rows: list[Row], settings,
-                 cache_path: Path | None, folder: Path) -> Row:
+                 asker: Asker | None, folder: Path) -> Row:
         """The failure modes of the formatted wrong answers, when asked for (`failure_modes.jsonl`)."""
-        if not settings.analyze_errors:
+        if not settings.analyze_errors or asker is None:
             return {"failure_modes": {}}
-        labels = asyncio.run(analyze_errors(results, frame, by_key(rows), settings, cache_path))
+        labels = analyze_errors(results, frame, by_key(rows), settings, asker)
         folder.mkdir(parents=True, exist_ok=True)
         atomic_write(folder / "failure_modes.jsonl", "".join(json.dumps(label) + "\n" for label in labels))
         return {"failure_modes": dict(Counter(label["mode"] for label in labels))}
@@ -219,6 +215,9 @@ class LogicIFScorer(Scorer):
 
     def table(self, summary: Row) -> list[Row]:
         return [{"tier": tier, **scalars(row)} for tier, row in summary.get("by_difficulty", {}).items()]
+
+    def compare_lines(self, reports: list[Row]) -> list[str]:
+        return report.compare_lines(reports)
 
 
 SCORER = LogicIFScorer()

@@ -1,14 +1,20 @@
-"""A model writes (describe) or rewrites (refine) a description: it is asked again until the text has
-the three parts INPUTS: / LOGICS: / OUTPUTS: and quotes no code, a bounded number of times."""
+"""A model writes (describe) or rewrites (refine) a description, told the rules its text is checked
+by (`description_rules`): three parts INPUTS: / LOGICS: / OUTPUTS:, no code, every input, tracker
+and number named, none of the original's domain words. A text that breaks one is sent back with
+the reason, a bounded number of times; every such re-ask is counted."""
 
 from __future__ import annotations
 
-from ifforge.core.llm import LLM, LLMError
+from ifforge.core.llm_client import LLM, LLMError
 from ifforge.core.prompts import load_prompt
 from ifforge.families.logicif.codeops import english
+from ifforge.families.logicif.codeops.domain import domain_used, domain_words, listed
+from ifforge.families.logicif.codeops.source import parameter_names
 from ifforge.families.logicif.configs import DescribeConfig
+from ifforge.families.logicif.records import InstrumentedFunction
 
 SECTIONS = ("INPUTS:", "LOGICS:", "OUTPUTS:")
+RULES = "description_rules"
 
 
 def sections_problem(text: str) -> str | None:
@@ -32,24 +38,51 @@ def code_problem(text: str) -> str | None:
             "without backticks, operators, calls or indexing brackets")
 
 
+def domain_problem(text: str, words: list[str]) -> str | None:
+    """A description that says what the original code was about undoes the anonymisation."""
+    used = domain_used(text, words)
+    return (f"it uses words that give away what the original code was about ({', '.join(used)}); "
+            "say what the steps do in neutral words") if used else None
+
+
 def from_labels(text: str) -> str:
     """Drop any preamble a model puts before `INPUTS:`."""
     start = text.find("INPUTS:")
     return text[start:].strip() + "\n" if start >= 0 else text
 
 
-async def write_with_llm(llm: LLM, prompt_name: str, values: dict[str, str], settings: DescribeConfig,
-                         stage: str) -> tuple[str | None, str]:
-    """A description from the LLM that has the three parts (re-asked when it does not), or None and why."""
+def function_domain_words(function: InstrumentedFunction) -> list[str]:
+    """The original's domain words a description of `function` may not use (its names it must use)."""
+    names = parameter_names(function.instrumented_source, "f") + [t.name for t in function.trackers]
+    return domain_words(function.original_source, function.task_id, keep=names)
+
+
+def description_rules(function: InstrumentedFunction) -> str:
+    """The rules a description is checked by, for this function, as the prompts state them."""
+    return load_prompt(RULES).render(parameters=", ".join(parameter_names(function.instrumented_source, "f")),
+                                     stats_keys=", ".join(t.name for t in function.trackers),
+                                     domain_words=listed(function_domain_words(function)))
+
+
+async def write_with_llm(llm: LLM, prompt_name: str, function: InstrumentedFunction, values: dict[str, str],
+                         settings: DescribeConfig, stage: str) -> tuple[str | None, str]:
+    """A description from the LLM that passes the checks (re-asked with the reason when it does not),
+    or None and why."""
     prompt = load_prompt(prompt_name)
-    messages = [{"role": "user", "content": prompt.render(**values)}]
+    words = function_domain_words(function)
+    text = prompt.render(function=function.instrumented_source, stats_keys=", ".join(t.name for t in function.trackers),
+                         rules=description_rules(function), **values)
+    messages = [{"role": "user", "content": text}]
     problem = "no reply"
-    for _ in range(settings.llm_reasks + 1):
+    for attempt in range(settings.llm_reasks + 1):
+        if attempt:
+            llm.reasked(stage)
         try:
-            reply = await llm.chat(messages, stage=stage, prompt_versions={prompt_name: prompt.hash})
+            reply = await llm.chat(messages, stage=stage,
+                                   prompt_versions={prompt_name: prompt.hash, RULES: load_prompt(RULES).hash})
         except LLMError as error:
             return None, str(error)
-        problem = sections_problem(reply.text) or code_problem(reply.text)
+        problem = sections_problem(reply.text) or code_problem(reply.text) or domain_problem(reply.text, words)
         if problem is None:
             return from_labels(reply.text), ""
         messages = messages + [{"role": "assistant", "content": reply.text},

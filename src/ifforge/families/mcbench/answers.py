@@ -1,17 +1,25 @@
-"""Reading an MCBench reply: the `### Final Results ###` block, its `[Stepk] : value` lines and its
-`[Final] : value` line, and the values in them.
+"""Reading an MCBench reply: its `[Stepk] : value` and `[Final] : value` labels and the values after
+them, as the paper asks for them (the answer must include `[Final]`), after `### Final Results ###`.
 
 Decisions, so scores are reproducible:
-- the block starts at the last `### Final Results ###` line (any number of `#`, any case); a reply
-  without it is read whole (format following asks only for `[Final]`);
-- a line is `[Stepk]` or `[Final]`, then an optional colon, then the value up to the line's end
-  (a list or object that does not close on its line goes on over the next lines, until it reads
-  or the next label); markdown bold or backticks around the label or the value do not matter;
-  when a label comes twice, the last one counts (a model that corrects itself);
+- a label counts wherever it stands on a line (the paper: the answer includes `[Final]`), except
+  inside a quoted string (a step's words may hold "[Final]"), then an optional colon, then its
+  value: the rest of the line up to the next label (a list or object that does not close on its
+  line goes on over the next lines, until it reads or the next label);
+  markdown bold or backticks around the label or the value do not matter;
+- a label's value is taken from after the last `### Final Results ###` line (any number of `#`,
+  any case) when the label is there, else from anywhere in the reply; of several, the last whose
+  value reads counts (a model that corrects itself; a label named in a sentence does not hide the
+  value given), else the last (only the last 10 are read: a bound on the work a reply can cause);
 - a value is read as JSON, else as a Python literal (tuples and sets become lists; it is read,
-  never run), else `-inf`/`-Infinity` (minus infinity, gold's null), a percentage (`45%` is 0.45),
-  a fraction of two numbers (`3/7`), and at last the first number in the text. A value that none
-  of these reads stays unread (it matches nothing).
+  never run), else `-inf`/`-Infinity` (minus infinity, gold's null), a percentage (`45%` is 0.45)
+  or a fraction of two numbers (`3/7`);
+- a value written with words around it is read too (`LCS length = 4`, `the words are ["a", "b"]`),
+  looked for after its last `=` outside brackets and quotes (the result of a working), else in the
+  whole text: the text as a value, the text without asides in parentheses (`0.571 (4/7)`), the
+  first list or object in it, the first quoted string, and at last the last number (the result
+  follows its working: `the value of step 3 is 5` is 5). A value that none of these reads stays
+  unread (it matches nothing).
 """
 
 from __future__ import annotations
@@ -24,7 +32,9 @@ from typing import Any
 from ifforge.core import jsontext
 
 _BLOCK = re.compile(r"#{2,}\s*final\s+results\s*#{2,}", re.IGNORECASE)
-_LINE = re.compile(r"^[\s*`>_-]*\[\s*(step\s*(\d{1,9})|final)\s*\][\s*`_]*[:：=]?(.*)$", re.IGNORECASE | re.MULTILINE)  # a step number of at most 9 digits: int() refuses 4,301
+_LABEL = re.compile(r"\[\s*(step\s*(\d{1,9})|final)\s*\][\s*`_]*[:：=]?", re.IGNORECASE)  # int() refuses 4,301 digits
+_QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"|(?<![\w\'])\'(?:[^\'\\]|\\.)*\'(?![\w\'])')
+_ASIDE = re.compile(r"\([^()]*\)")
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 UNREAD = object()  # a value that could not be read (None is a value: JSON null, minus infinity)
 
@@ -34,24 +44,46 @@ class Reply:
     block: bool = False  # the `### Final Results ###` line was there
     steps: dict[int, str] = field(default_factory=dict)  # step number -> raw value text
     final: str | None = None  # the raw `[Final]` value, None when absent
+    final_given: bool = False  # `[Final]` stands somewhere in the reply (the paper's format following)
 
 
 def parse_reply(text: str | None) -> Reply:
     reply = Reply()
     if not text:
         return reply
-    markers = list(_BLOCK.finditer(text))
-    if markers:
-        reply.block = True
-        text = text[markers[-1].end():]
-    matches = list(_LINE.finditer(text))
+    markers = [m for m in _BLOCK.finditer(text) if not _quoted_at(text, m.start())]
+    reply.block = bool(markers)
+    block_start = markers[-1].end() if markers else 0
+    found: dict[int | str, list[tuple[int, str]]] = {}
+    matches = [m for m in _LABEL.finditer(text) if not _quoted_at(text, m.start())]
     for match, following in zip(matches, [m.start() for m in matches[1:]] + [len(text)]):
-        raw = _continued(match[3], text[match.end():following].splitlines())
-        if match[2] is not None:
-            reply.steps[int(match[2])] = raw
+        line_end = text.find("\n", match.end(), following)
+        line_end = following if line_end < 0 else line_end
+        raw = _continued(text[match.end():line_end], text[line_end:following].splitlines())
+        found.setdefault(int(match[2]) if match[2] is not None else "final", []).append((match.start(), raw))
+    for label, occurrences in found.items():
+        chosen = _chosen(occurrences, block_start)
+        if label == "final":
+            reply.final, reply.final_given = chosen, True
         else:
-            reply.final = raw
+            reply.steps[label] = chosen
     return reply
+
+
+def _quoted_at(text: str, position: int) -> bool:
+    """Whether `position` stands inside a quoted string of its line: a label or marker written in a
+    text the model quotes (a step's list of words holding "[Final]") is part of that text."""
+    before = text[text.rfind("\n", 0, position) + 1:position]
+    return before.replace('\\"', "").count('"') % 2 == 1 or before.endswith("'")
+
+
+def _chosen(occurrences: list[tuple[int, str]], block_start: int, looked_at: int = 10) -> str:
+    """The occurrences after the block when there are any, else all; of the last `looked_at` of
+    them (a bound on the work a reply can ask for), the last that reads, else the last."""
+    pool = [raw for start, raw in occurrences if start >= block_start] or [raw for _, raw in occurrences]
+    if len(pool) == 1:
+        return pool[0]
+    return next((raw for raw in reversed(pool[-looked_at:]) if read_value(raw) is not UNREAD), pool[-1])
 
 
 def _structured(text: str) -> bool:
@@ -100,13 +132,8 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def read_value(raw: str | None) -> Any:
-    """The value of a step or final answer, or UNREAD."""
-    if raw is None:
-        return UNREAD
-    text = raw.strip().rstrip(".;,").strip().replace("\u2212", "-")  # a typographic minus is a minus
-    if not text:
-        return UNREAD
+def _whole(text: str) -> Any:
+    """The value when the text is nothing but a value, or UNREAD."""
     try:
         value = jsontext.loads(text)
         return None if value == float("-inf") else value
@@ -124,6 +151,72 @@ def read_value(raw: str | None) -> Any:
     if short and (match := re.fullmatch(r"([-+]?\d*\.?\d+)\s*/\s*(\d*\.?\d+)", text)):
         denominator = float(match[2])
         return float(match[1]) / denominator if denominator else UNREAD
-    if match := _NUMBER.search(text):
-        return float(match[0])
     return UNREAD
+
+
+def _bracketed(text: str, tries: int = 5) -> Any:
+    """The first list or object written inside the text that reads (of the first `tries` that close;
+    brackets are matched in one pass, so a long text costs one pass)."""
+    opened: list[int] = []
+    spans: list[tuple[int, int]] = []
+    for i, c in enumerate(text):
+        if c in "[{":
+            opened.append(i)
+        elif c in "]}" and opened:
+            start = opened.pop()
+            if not opened:
+                spans.append((start, i))
+                if len(spans) == tries:
+                    break
+    for start, end in spans:
+        value = _whole(text[start:end + 1])
+        if isinstance(value, (list, dict)):
+            return value
+    return UNREAD
+
+
+def _last_equals(text: str) -> int | None:
+    """Where the last `=` outside brackets and quotes stands (`x = (a + b) / 2 = 0.5`), or None."""
+    depth, quoted, found = 0, False, None
+    for i, c in enumerate(text):
+        if c == '"':
+            quoted = not quoted
+        elif not quoted:
+            depth += 1 if c in "([{" else -1 if c in ")]}" else 0
+            if c == "=" and depth == 0:
+                found = i
+    return found
+
+
+def _found_in(text: str) -> Any:
+    for candidate in (text, _ASIDE.sub(" ", text)):
+        if (value := _whole(_clean(candidate))) is not UNREAD:
+            return value
+    if (value := _bracketed(text)) is not UNREAD:
+        return value
+    if quoted := _QUOTED.search(text):
+        value = _whole(quoted[0])
+        if isinstance(value, str):
+            return value
+    numbers = _NUMBER.findall(text[-10_000:])  # the tail: a bound on the work
+    return float(numbers[-1]) if numbers else UNREAD
+
+
+def _with_words(text: str) -> Any:
+    """A value written with words around it: looked for after the last `=` (the result of a working),
+    then in the whole text (the module's docstring says in which order)."""
+    equals = _last_equals(text)
+    if equals is not None and (value := _found_in(text[equals + 1:])) is not UNREAD:
+        return value
+    return _found_in(text)
+
+
+def read_value(raw: str | None) -> Any:
+    """The value of a step or final answer, or UNREAD."""
+    if raw is None:
+        return UNREAD
+    text = raw.strip().rstrip(".;,").strip().replace("\u2212", "-")  # a typographic minus is a minus
+    if not text:
+        return UNREAD
+    value = _whole(text)
+    return _with_words(text) if value is UNREAD else value

@@ -136,18 +136,27 @@ def rows_of(gold: GoldMetric, settings: McbenchSettings) -> list[dict[str, Any]]
     return rows
 
 
+def _unordered_problem(row: dict[str, Any]) -> str | None:
+    steps = row.get("unordered_steps", [])
+    if not isinstance(steps, list) or not all(isinstance(k, int) and not isinstance(k, bool) for k in steps):
+        return "field 'unordered_steps' must be a list of step numbers"
+    return None
+
+
 class Mcbench(Family):
     id = "mcbench"
     title = "step-by-step metric rubrics, gold from parallel reference code"
+    measures = 'whether a model can follow a step-by-step rubric for a string metric (BLEU, Levenshtein, ...) exactly, every step and the final value checked'
+    follows = 'MCBench (metric computation as step-by-step rubrics); see docs/families/mcbench.md'
     settings_class = McbenchSettings
     llm_stages = ()
     row_fields = {"task_id": object, "prompt": str, "gold_steps": list, "gold_final": NUMBER}
 
     def row_problem(self, row: dict[str, Any]) -> str | None:
-        problem = super().row_problem(row)
-        if not problem and not isinstance(row.get("unordered_steps", []), list):
-            return "field 'unordered_steps' must be a list of step numbers"
-        return problem
+        return super().row_problem(row) or _unordered_problem(row)
+
+    def result_problem(self, result: dict[str, Any]) -> str | None:
+        return super().result_problem(result) or _unordered_problem(result)
 
     def metric_ids(self, settings: McbenchSettings) -> list[str]:
         return list(settings.metrics) if settings.metrics else list(metrics.METRICS)
@@ -157,7 +166,8 @@ class Mcbench(Family):
         items = [MetricTask(task_id=metric_id, pairs=drawn) for metric_id in self.metric_ids(settings)]
         return Loaded(items=items, dropped=[], inputs={"seed": settings.seed, "metrics": self.metric_ids(settings),
                                                        "metrics_version": code_version(metrics),
-                                                       "pairs_version": code_version(pairs)})
+                                                       "pairs_version": code_version(pairs),
+                                                       "pairs_corpus": pairs.corpus_hash()})
 
     def write_loaded(self, store: VersionStore, items: list[MetricTask]) -> None:
         if items:

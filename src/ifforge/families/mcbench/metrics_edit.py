@@ -23,6 +23,7 @@ CHARS_B = Step("Characters of B", r"Split B into its characters (Unicode code po
 @register
 class Levenshtein(Metric):
     id, name, unit = "levenshtein", "Levenshtein distance", "characters"
+    direction = "distance"
     summary = "the least number of single-character insertions, deletions and substitutions that turn A into B"
     steps = (CHARS_A, CHARS_B, Step(
         "Last row of the edit table",
@@ -45,6 +46,7 @@ class Levenshtein(Metric):
 @register
 class DamerauLevenshtein(Metric):
     id, name, unit = "damerau_levenshtein", "Damerau-Levenshtein distance", "characters"
+    direction = "distance"
     summary = ("the least number of insertions, deletions, substitutions and transpositions of two adjacent "
                "characters that turn A into B, where a transposed pair may still be edited afterwards")
     steps = (CHARS_A, CHARS_B, Step(
@@ -86,6 +88,7 @@ class DamerauLevenshtein(Metric):
 @register
 class Hamming(Metric):
     id, name, unit = "hamming", "Hamming distance", "characters"
+    direction = "distance"
     summary = ("the number of positions where A and B differ, every position past the shorter string counting as "
                "different")
     steps = (CHARS_A, CHARS_B, Step(
@@ -104,6 +107,7 @@ class Hamming(Metric):
 @register
 class Lee(Metric):
     id, name, unit = "lee", "Lee distance", "characters"
+    direction = "distance"
     summary = ("a circular distance between the characters of A and B at each position, over the alphabet the two "
                "strings use")
     notes = ("Lee distance is defined for equal lengths over a fixed alphabet; here the alphabet is the sorted set of "
@@ -135,6 +139,7 @@ class Lee(Metric):
 @register
 class Bag(Metric):
     id, name, unit = "bag", "bag distance", "characters"
+    direction = "distance"
     summary = "how many characters are left over when the multisets of characters of A and B are matched"
     steps = (Step(
         "Character counts of A", "Count each character of A. Give an object from character to count.",
@@ -431,6 +436,7 @@ def shown(row):
 @register
 class CharacterErrorRate(Metric):
     id, name, unit = "cer", "character error rate", "characters"
+    direction = "distance"
     summary = "the character edits that turn A into B, per character of B"
     steps = (CHARS_A, CHARS_B, Step(
         "Last row of the edit table",

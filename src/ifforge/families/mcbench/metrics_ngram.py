@@ -389,6 +389,7 @@ def occurrences(words, gram):
 @register
 class WordErrorRate(Metric):
     id, name, unit = "wer", "word error rate", "words"
+    direction = "distance"
     summary = "the word edits that turn A into B, per word of B"
     steps = (WORDS_A, WORDS_B, Step(
         "Last row of the edit table",

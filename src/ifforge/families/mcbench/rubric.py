@@ -46,7 +46,8 @@ class Step:
 class Metric:
     id: ClassVar[str]  # lowercase, e.g. "jaro_winkler"
     name: ClassVar[str]  # the real name (reports and READMEs only, never prompts)
-    unit: ClassVar[str]  # "words" or "characters": which example pair the rubric shows
+    unit: ClassVar[str]  # "words" or "characters": what the metric compares, and which example pair it shows
+    direction: ClassVar[str] = "similarity"  # higher for closer texts; "distance": 0 for equal texts, higher apart
     summary: ClassVar[str]  # one line for the rubric's head, without the metric's name
     steps: ClassVar[tuple[Step, ...]]
     helpers: ClassVar[str] = ""  # functions several steps call, shown once with the code
@@ -94,6 +95,8 @@ REGISTRY: dict[str, type[Metric]] = {}
 def register(cls: type[Metric]) -> type[Metric]:
     if cls.id in REGISTRY:
         raise ValueError(f"metric {cls.id!r} is registered twice")
+    if cls.unit not in EXAMPLES or cls.direction not in ("distance", "similarity"):
+        raise ValueError(f"metric {cls.id!r}: unit {cls.unit!r} or direction {cls.direction!r} is not one we know")
     REGISTRY[cls.id] = cls
     return cls
 

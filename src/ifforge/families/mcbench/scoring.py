@@ -2,8 +2,9 @@
 paper defines them, with our tolerances written down:
 
 - FA, final accuracy: the `[Final]` value is a number within 5% of the gold, relative:
-  |got - gold| <= 0.05 |gold|; when the gold is 0, |got| <= 0.001 (no relative bound exists at 0);
-- FF, format following: the reply has a `[Final]` line;
+  |got - gold| <= 0.05 |gold|, as the paper says; so when the gold is 0 the value must be 0 (both
+  below 1e-9 in size, floating-point noise): 0.0005 against a gold of 0 is a wrong answer;
+- FF, format following: the reply includes `[Final]` (the paper's rule), anywhere on a line;
 - FD, following depth: the share of steps whose value matches the reference code's. A whole
   number must be equal; any other number within 1% relative or 0.001 absolute (so rounding to 4
   decimals always passes); strings exactly; lists element by element (a step marked as a set in
@@ -29,7 +30,7 @@ from ifforge.families.mcbench.answers import UNREAD, parse_reply, read_value
 
 GROUPS = ("metric", "variant", "category")
 FINAL_RELATIVE = 0.05
-FINAL_AT_ZERO = 1e-3
+ZERO = 1e-9  # a gold (and a value) this close to 0 is 0: floating-point noise, not a result
 STEP_RELATIVE = 0.01
 STEP_ABSOLUTE = 1e-3
 
@@ -41,8 +42,8 @@ def _number(value: Any) -> bool:
 def final_matches(got: Any, gold: float) -> bool:
     if not _number(got):
         return False
-    if gold == 0:
-        return abs(got) <= FINAL_AT_ZERO
+    if abs(gold) < ZERO:
+        return abs(got) < ZERO
     return abs(got - gold) <= FINAL_RELATIVE * abs(gold)
 
 
@@ -92,7 +93,7 @@ def judge(row: dict[str, Any], text: str | None) -> Verdict:
     right = sum(step_matches(read_value(reply.steps.get(k)), gold, k in unordered)
                 for k, gold in enumerate(row["gold_steps"], 1))
     final = read_value(reply.final)
-    return Verdict(fa=final_matches(final, row["gold_final"]), ff=reply.final is not None, block=reply.block,
+    return Verdict(fa=final_matches(final, row["gold_final"]), ff=reply.final_given, block=reply.block,
                    steps_right=right, steps=len(row["gold_steps"]), final=None if final is UNREAD else final)
 
 
@@ -143,8 +144,8 @@ class McbenchScorer(Scorer):
         return f"| {label} | {row['rows']} | {' | '.join(cells)} | {row['request_failures']} |"
 
     def notes(self, summary: dict[str, Any]) -> list[str]:
-        return [f"FA: the `[Final]` value within {FINAL_RELATIVE:.0%} of the gold (|value| <= {FINAL_AT_ZERO:g} "
-                f"when the gold is 0). FF: a `[Final]` line is present. FD: steps whose value matches the reference "
+        return [f"FA: the `[Final]` value within {FINAL_RELATIVE:.0%} of the gold, relative (0 when the gold is 0). "
+                f"FF: the reply includes `[Final]`. FD: steps whose value matches the reference "
                 f"code's (whole numbers exactly, other numbers within {STEP_RELATIVE:.0%} or {STEP_ABSOLUTE:g}), "
                 "pooled over rows. "
                 "Intervals: 95% Wilson. Failed requests are not answers and are left out of every score."]

@@ -162,6 +162,8 @@ def rows_of(chain: GoldChain, settings: PacificSettings) -> list[dict[str, Any]]
 class Pacific(Family):
     id = "pacific"
     title = "instruction chains: an initial value through small code or text instructions, gold per step"
+    measures = 'whether a model can carry a value through a chain of small instructions (code or text) without running code, every intermediate value checked'
+    follows = 'PACIFIC (precise, automatically checked instruction following in code); see docs/families/pacific.md'
     settings_class = PacificSettings
     llm_stages = ()
     row_fields = {"task_id": object, "mode": str, "form": str, "chain_length": int, "output_length": int,
@@ -222,7 +224,9 @@ class Pacific(Family):
         rows = [row for chain in sorted(items, key=lambda c: c.task_id) for row in rows_of(chain, settings)]
         store.write("benchmark.jsonl", "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows))
         return {"tasks": len(rows), "rows": len(rows), "chains": len(items),
-                "by_setting": dict(Counter(f"L{c.chain.chain_length}-O{c.chain.output_length}" for c in items))}
+                "by_setting": dict(Counter(f"L{c.chain.chain_length}-O{c.chain.output_length}" for c in items)),
+                "by_instruction": dict(sorted(Counter(s.id for c in items for s in c.chain.steps).items())),
+                "identity_redraws": sum(c.chain.redraws for c in items)}
 
     def summary_table(self, store: VersionStore) -> list[dict[str, Any]]:
         table = []

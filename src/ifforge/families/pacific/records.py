@@ -24,6 +24,7 @@ class Chain(Record):
     steps: list[Step]
     planned: list[Any]  # the in-process reference's outputs, checked against the sandbox's gold
     origin: str  # the seed and position that made it, so a person can rebuild it
+    redraws: int = 0  # drawn steps rejected because they left the value unchanged
 
 
 class GoldChain(Record):

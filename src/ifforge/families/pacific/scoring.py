@@ -77,6 +77,7 @@ class PacificScorer(Scorer):
     name = "PACIFIC"
     carried = ("task_id", "mode", "form", "chain_length", "output_length", "gold",
                "language")  # language: absent from rows written before code came in three languages
+    answers = ("response", "responses")  # a prompt's reply, a chat's replies
     groups = GROUPS
     empty = {"samples": 0, "steps": 0}
     columns = ("group", "samples", "prompt-level", "instruction-level", "given previous right", "missing", "wrong type",

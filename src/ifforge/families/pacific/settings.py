@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 
 from ifforge.core.settings import Settings
 
@@ -18,6 +18,9 @@ class PacificSettings(Settings):
     chain_lengths: list[Positive] = Field([3, 5, 8], description="instructions per chain (the paper: 3, 5, 8, 10, 15)")
     output_lengths: list[Positive] = Field([3, 5, 10], description="target output length: characters for strings, "
                                                               "bits for numbers (the paper: 3, 5, 10)")
+    grid: Literal["ours", "paper"] = Field("ours", description="paper: the paper's grid, chain lengths 3, 5, 8, "
+                                                               "10, 15 by output lengths 3, 5, 10 (then leave "
+                                                               "chain_lengths and output_lengths unset)")
     samples: int = Field(4, ge=1, description="chains per (chain length, output length)")
     modes: list[Literal["prompt", "chat"]] = Field(["prompt", "chat"], description="prompt: one prompt holds the "
                                                    "chain; chat: one instruction per turn")
@@ -49,3 +52,14 @@ class PacificSettings(Settings):
             raise ValueError(f"unknown instruction {unknown[0]!r} (the pool: {', '.join(sorted(REGISTRY))})")
         return ids
 
+    @model_validator(mode="after")
+    def _paper_grid(self) -> "PacificSettings":
+        if self.grid == "paper":
+            from ifforge.families.pacific.chains import PAPER_CHAIN_LENGTHS, PAPER_OUTPUT_LENGTHS
+
+            paper = {"chain_lengths": PAPER_CHAIN_LENGTHS, "output_lengths": PAPER_OUTPUT_LENGTHS}
+            for name, lengths in paper.items():
+                if name in self.model_fields_set and getattr(self, name) != lengths:
+                    raise ValueError(f"grid 'paper' sets {name} to {lengths}: leave {name} unset, or drop grid")
+                object.__setattr__(self, name, list(lengths))
+        return self

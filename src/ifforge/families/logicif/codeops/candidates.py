@@ -27,6 +27,20 @@ STR_METHODS = {"split", "lower", "upper", "strip", "lstrip", "rstrip", "isdigit"
                "capitalize", "swapcase", "zfill", "partition", "splitlines"}
 LIST_METHODS = {"append", "pop", "sort", "extend", "insert", "remove", "reverse", "copy"}
 DICT_METHODS = {"items", "keys", "values", "get", "setdefault", "update"}
+# every method only one JSON kind has: `s.isascii()` says str as surely as `s.lower()`
+_PUBLIC = {kind: {m for m in dir(kind) if not m.startswith("_")} for kind in (str, list, dict)}
+STR_METHODS |= _PUBLIC[str] - _PUBLIC[list] - _PUBLIC[dict]
+LIST_METHODS |= _PUBLIC[list] - _PUBLIC[str] - _PUBLIC[dict]
+DICT_METHODS |= _PUBLIC[dict] - _PUBLIC[str] - _PUBLIC[list] - {"copy", "pop"}
+# str methods whose arguments are text too: `s.replace(old, new)` says old and new are
+STR_ARGUMENTS = {"replace", "startswith", "endswith", "find", "rfind", "split", "rsplit", "partition", "rpartition",
+                 "removeprefix", "removesuffix", "strip", "lstrip", "rstrip"}
+# what `isinstance(x, T)` says x may be, for the JSON kinds
+ISINSTANCE_KINDS = {"str": "str", "int": "int", "float": "number", "list": "iterable", "tuple": "iterable",
+                    "dict": "dict"}
+# calls whose arguments are text: the `re` functions and a compiled pattern's methods, path functions
+TEXT_CALLS = {"match", "search", "fullmatch", "findall", "finditer", "sub", "subn", "fspath", "basename", "dirname",
+              "splitext", "normpath", "normcase", "isabs", "splitdrive", "quote", "unquote", "category"}
 ITERATING = {"zip", "deque", "Counter", "frozenset", "tuple", "any", "all", "map", "filter", "heapify"}
 NAME_HINTS = [  # (name pieces, shape): used only when the code says nothing
     (("grid", "board", "matrix", "maze", "field"), ("list", ("list", INT))),
@@ -65,6 +79,7 @@ class _Reader(ast.NodeVisitor):
         self.aliases: list[tuple[str, str]] = []  # (copy, original): x = sorted(v), list(v), v[:], v.copy()
         self.ints: set[int] = set()
         self.strings: set[str] = set()
+        self.passed: list[tuple[str, int, str]] = []  # (function called, position, name passed there)
 
     # ---- bindings: for x in v, a, b = v, a = v[0]
     def _bind(self, target: ast.AST, source: ast.AST) -> None:
@@ -204,10 +219,27 @@ class _Reader(ast.NodeVisitor):
                         self.facts[arg.id].kinds.add("number")
             elif node.func.id == "ord":
                 self.facts[name].kinds.add("str")
+        if isinstance(node.func, ast.Name) and node.func.id == "isinstance" and len(node.args) == 2 \
+                and isinstance(node.args[0], ast.Name):
+            kinds = [k.id for k in (node.args[1].elts if isinstance(node.args[1], ast.Tuple) else [node.args[1]])
+                     if isinstance(k, ast.Name)]
+            if kinds and kinds[0] in ISINSTANCE_KINDS:  # the first type named is the one it is written for
+                self.facts[node.args[0].id].kinds.add(ISINSTANCE_KINDS[kinds[0]])
+        if isinstance(node.func, ast.Name):
+            self.passed.extend((node.func.id, i, arg.id) for i, arg in enumerate(node.args) if isinstance(arg, ast.Name))
+        called = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", None)
+        if called in TEXT_CALLS:
+            for arg in node.args:
+                if isinstance(arg, ast.Name):
+                    self.facts[arg.id].kinds.add("str")
         if isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name):
             name, method = node.func.value.id, node.func.attr
             if method in STR_METHODS:
                 self.facts[name].kinds.add("str")
+                if method in STR_ARGUMENTS:
+                    for arg in node.args:
+                        if isinstance(arg, ast.Name):
+                            self.facts[arg.id].kinds.add("str")
             elif method in LIST_METHODS:
                 self.facts[name].kinds.add("iterable")
             elif method in DICT_METHODS:
@@ -370,6 +402,45 @@ def _json_value(value: Any) -> bool:
     return False
 
 
+def _borrow(reader: _Reader, helpers: dict[str, ast.FunctionDef], seen: set[str]) -> None:
+    """A name passed to a helper of the seed is what the helper does with it too: `basename(p)`
+    calling `splitdrive(p)` calling `os.fspath(p)` says p is text."""
+    for callee, position, name in reader.passed:
+        if callee not in helpers or callee in seen:
+            continue
+        helper = helpers[callee]
+        parameters = [*helper.args.posonlyargs, *helper.args.args]
+        if position >= len(parameters):
+            continue
+        inner = _Reader()
+        inner.visit(helper)
+        inner.merge_aliases()
+        _borrow(inner, helpers, seen | {callee})
+        if parameters[position].arg not in inner.facts:
+            continue
+        prefix = f"{callee}:{position}:"  # the helper's names, kept apart from the caller's
+        for other, theirs in list(inner.facts.items()):
+            reader.facts[prefix + other] = _renamed(theirs, prefix)
+        facts, theirs = reader.facts[name], reader.facts[prefix + parameters[position].arg]
+        facts.kinds |= theirs.kinds
+        facts.constants |= theirs.constants
+        facts.lengths |= theirs.lengths
+        facts.element |= theirs.element
+        facts.keys |= theirs.keys
+        facts.values |= theirs.values
+        facts.width = max(facts.width, theirs.width)
+        for index, names in theirs.slots.items():
+            facts.slots[index] |= names
+
+
+def _renamed(facts: Facts, prefix: str) -> Facts:
+    """A copy of `facts` whose names of parts carry `prefix`."""
+    slots = defaultdict(set, {index: {prefix + n for n in names} for index, names in facts.slots.items()})
+    return Facts(set(facts.kinds), {prefix + n for n in facts.element}, slots, facts.width,
+                 {prefix + n for n in facts.keys}, {prefix + n for n in facts.values}, set(facts.constants),
+                 set(facts.lengths))
+
+
 class Signature:
     """The entry function's positional parameters with their shapes, and the code's constants."""
 
@@ -382,6 +453,8 @@ class Signature:
         reader = _Reader()
         reader.visit(function)
         reader.merge_aliases()
+        helpers = {node.name: node for node in tree.body if isinstance(node, ast.FunctionDef)}
+        _borrow(reader, helpers, {entry})
         whole = _Reader()
         whole.visit(tree)
         self.ints = sorted(whole.ints)
@@ -440,7 +513,9 @@ class Signature:
                 return STR  # iterated character by character
             return ("list", INT if element == ANY else element)
         if "dict" in kinds:
-            return ("dict", STR, INT)
+            keys = [self._shape(other, depth + 1) for other in sorted(facts.keys)]
+            values = [self._shape(other, depth + 1) for other in sorted(facts.values)]
+            return ("dict", next((k for k in keys if k in (STR, INT)), STR), next((v for v in values if v != ANY), INT))
         if kinds & {"int", "number"}:
             return FLOAT if any(type(v) is float for v in facts.constants) else INT
         if facts.constants:

@@ -2,8 +2,8 @@
 
 LogicIFEval's descriptions hold no code, so neither do ours: every operator, call, slice and literal
 becomes words. Fine points (floor division on negatives, remainder signs, slice bounds, ties in
-`min`/`max`, stable sorting, truthiness) are explained once per description as numbered rules the
-text refers to. What cannot be said clearly raises `Undescribable`, naming the construct, and the
+`min`/`max`, stable sorting, truthiness) are each said once per description, in one sentence, at the
+first step that needs them (the describer takes them from `fresh_rules`). What cannot be said clearly raises `Undescribable`, naming the construct, and the
 item is dropped: code is never quoted.
 """
 
@@ -16,77 +16,74 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-
-class Undescribable(ValueError):
-    """A construct with no clear English rendering; `construct` names it for the drop reason."""
-
-    def __init__(self, construct: str):
-        super().__init__(f"no plain-English rendering for {construct}")
-        self.construct = construct
+from ifforge.families.logicif.codeops import formats, methods, paths, regex
+from ifforge.families.logicif.codeops.errors import Undescribable
 
 
-RULES = {
-    "truth": "A value counts as false when it is false, None, zero, empty text, or an empty list, tuple, "
-             "dictionary, set or queue; every other value counts as true. In \"A and B\", B is only looked at "
-             "when A holds; in \"A or B\", only when A does not.",
-    "plus": "\"Plus\" adds numbers; on two pieces of text, two lists or two tuples it joins them end to end, the "
-            "second after the first. Arithmetic on whole numbers gives a whole number; as soon as a decimal "
-            "number takes part, the result is a decimal number (2 plus 1.0 is 3.0).",
-    "times": "\"Times\" multiplies numbers; a list, tuple or text times a whole number n is n copies of it joined "
-             "end to end (nothing at all when n is 0 or less). Whole numbers times whole numbers stay whole; "
-             "with a decimal number the result is a decimal number.",
-    "floor": "\"Floor-divided by\" means: divide, then round down toward minus infinity, so 7 floor-divided by 2 "
-             "is 3 and -7 floor-divided by 2 is -4. With a decimal number involved the result is a decimal "
-             "number without fraction (7.5 floor-divided by 2 is 3.0).",
-    "mod": "\"The remainder of a divided by b\" always has the sign of b (or is 0): it is a minus b times "
-           "(a floor-divided by b). So the remainder of -7 divided by 3 is 2, and of 7 divided by -3 is -2.",
-    "truediv": "\"Divided by\" is exact division and always gives a decimal number, even when it comes out even "
-               "(6 divided by 3 is 2.0).",
-    "power": "\"To the power\" with whole numbers and an exponent of 0 or more gives a whole number; a negative "
-             "exponent or a decimal number gives a decimal number (2 to the power -1 is 0.5).",
-    "bits": "Bitwise AND, OR and XOR work on the binary digits of whole numbers (a negative number acts as if "
-            "it had endless leading 1 digits); on sets, AND keeps the common items, OR all items, XOR the items "
-            "in exactly one. Shifting left by n multiplies by 2 to the power n; shifting right by n "
-            "floor-divides by 2 to the power n (-5 shifted right by 1 is -3).",
-    "index": "Positions count from 0. A negative position counts back from the end: -1 is the last item, -2 "
-             "the one before. For a dictionary, the value at a key is the value stored under that key.",
-    "slice": "A part \"from position i up to position j\" includes position i but not position j. A negative "
-             "bound has the length added to it first, a bound beyond either end is moved to that end, and if "
-             "the start is then not before the end the part is empty. With no start the part begins at the "
-             "very beginning; with no end it runs to the very end.",
-    "in": "\"x is in y\" means: for a list, tuple, set or queue, x equals one of its items; for text, x occurs "
-          "inside it as a run of consecutive characters; for a dictionary, x is one of its keys.",
-    "order": "Comparing values: numbers by size (true counts as 1, false as 0); text character by character "
-             "by Unicode code point (digits before capitals, capitals before lowercase letters), a text "
-             "that is the start of a longer one coming first; lists and tuples item by item from the first, "
-             "the same way.",
-    "minmax": "The smallest or largest of several values: when several tie, the first of them (in order) is "
-              "the one taken.",
-    "sorted": "Sorting is stable: items that are equal (or have equal sort keys) keep the order they already "
-              "had, also when sorting from largest to smallest.",
-    "round": "Rounding to a whole number sends a value exactly halfway between two whole numbers to the even "
-             "one (2.5 gives 2, 3.5 gives 4, -0.5 gives 0); rounding to d decimals works the same way on the "
-             "value as the computer stores it.",
-    "int": "Turning a value into a whole number: text of digits (with an optional sign and surrounding "
-           "spaces) is read as that number; a decimal number is cut toward zero (2.7 gives 2, -2.7 gives -2); "
-           "true gives 1 and false 0.",
-    "str": "Writing a value as text: a whole number plainly (-12 gives \"-12\"), a decimal number with at least "
-           "one digit after the point (2.0 gives \"2.0\"), true and false as \"True\" and \"False\", None as "
-           "\"None\".",
-    "dict_order": "Going through a dictionary gives its keys in the order they were first added; through text, "
-                  "its characters one by one; through a set, its items in the order Python keeps them.",
-    "heap": "A list used as a heap: adding puts an item into it, and taking out always removes the smallest "
-            "item (when several are equal, any one of them, as they are indistinguishable).",
-    "range": "The numbers of a counting range are worked out once, before the loop starts; changing the "
-             "variables in the bounds later does not change them.",
+RULES = {  # one sentence each, said once, at the first step that needs it
+    "truth": "0, None, false, empty text and empty collections count as false; anything else counts as true.",
+    "shortcut": "In \"A and B\", B is checked only if A holds; in \"A or B\", only if A does not.",
+    "plus": "\"Plus\" on two texts, lists or tuples joins them end to end.",
+    "times": "A list, tuple or text times a whole number n is n copies of it joined end to end (nothing when n "
+             "is 0 or less).",
+    "floor": "\"Floor-divided by\" rounds the quotient down: -7 floor-divided by 2 is -4, 7.5 floor-divided "
+             "by 2 is 3.0.",
+    "mod": "\"The remainder of a divided by b\" takes the sign of b: the remainder of -7 divided by 3 is 2, "
+           "and of 7 divided by -3 is -2.",
+    "truediv": "\"Divided by\" always gives a decimal number, even when it comes out even (6 divided by 3 is 2.0).",
+    "power": "A whole number to a power of 0 or more stays whole, while a negative power or a decimal number "
+             "gives a decimal number (2 to the power -1 is 0.5).",
+    "bits": "Bitwise AND, OR and XOR work on binary digits (a negative number has endless leading 1s; on sets "
+            "they keep the common items, all items, or the items in exactly one), and shifting left or right "
+            "by n multiplies or floor-divides by 2 to the power n (-5 shifted right by 1 is -3).",
+    "index": "Positions count from 0; -1 is the last one, -2 the one before.",
+    "slice": "A part from position i up to position j includes position i but not position j; a negative "
+             "bound has the length added to it first, and bounds past the ends stop at the ends.",
+    "in": "\"x is in y\" means x equals an item of y, is a key of y for a dictionary, or occurs inside y for a text.",
+    "order": "Texts compare character by character by Unicode code point (digits, then capitals, then "
+             "lowercase; a text before any longer text it starts), lists and tuples item by item.",
+    "minmax": "On a tie for smallest or largest, the first of the tied items is taken.",
+    "sorted": "Sorting is stable: items with equal keys keep their order, also when sorting from largest to "
+              "smallest.",
+    "round": "Rounding sends a value exactly halfway to the even neighbour (2.5 gives 2, 3.5 gives 4, -0.5 "
+             "gives 0), to d decimals on the value as the computer stores it.",
+    "int": "Turning text into a whole number reads its digits (a sign and surrounding spaces allowed); a "
+           "decimal number is cut toward zero (-2.7 gives -2).",
+    "str": "Written as text, 2.0 gives \"2.0\", true gives \"True\" and None gives \"None\".",
+    "dict_order": "A dictionary gives its keys in the order they were first added, a set its items in Python's "
+                  "own order.",
+    "heap": "A heap is a list from which taking out always removes the smallest item.",
+    "range": "The numbers of the counting range are fixed before the loop starts, even if a step changes "
+             "the variables in its bounds.",
+    "bytes": "Bytes are whole numbers from 0 to 255, shown as the text whose characters have those codes; a "
+             "text's bytes in an encoding are its characters' codes there (in ASCII and UTF-8 a character below "
+             "code 128 is one byte, its code), one position of bytes is a whole number, and a part of bytes is "
+             "bytes.",
+    "regex": "A pattern is matched from left to right against a run of consecutive characters: a repeated piece "
+             "first takes as many characters as it may (\"as few as possible\": as few) and gives some back if "
+             "the rest of the pattern needs them, groups are numbered from 1 in the order their opening brackets "
+             "appear, and a match found by one call is the first that fits.",
+    "identity": "\"Is the very same object as\" holds only for one and the same object, not merely an equal one "
+                "(a copy of a list is not the very same object as the list).",
+    "lazy": "The values of \"the results of ...\" are worked out one at a time, only when something goes "
+            "through them, and only once: going through them a second time gives nothing.",
 }
 
-_METHOD_FREE = {"len", "abs", "int", "str", "float", "bool", "list", "tuple", "set", "dict", "sorted", "reversed",
+_METHOD_FREE = {"len", "abs", "int", "str", "float", "bool", "list", "tuple", "set", "dict", "sorted", "reversed", "hex",
+                "oct", "bin",
                 "min", "max", "sum", "any", "all", "range", "enumerate", "zip", "round", "divmod", "ord", "chr",
                 "isinstance", "pow", "deque", "frozenset", "map", "filter"}
 
 _TYPE_WORDS = {"int": "a whole number", "float": "a decimal number", "str": "text", "bool": "true or false",
-               "list": "a list", "tuple": "a tuple", "dict": "a dictionary", "set": "a set"}
+               "list": "a list", "tuple": "a tuple", "dict": "a dictionary", "set": "a set",
+               "frozenset": "a fixed set", "bytes": "bytes", "bytearray": "a changeable bytes value",
+               "complex": "a complex number", "type": "a class", "object": "any value at all (always true)",
+               "NoneType": "None"}
+# methods only a compiled regular expression has; questions only a match answers
+_PATTERN_ONLY = {"search", "match", "fullmatch", "findall", "finditer", "sub", "subn"}
+_MATCH_METHODS = {"group", "groups", "groupdict", "start", "end", "span"}
+_STRING_CONSTANTS = ("ascii_letters", "ascii_lowercase", "ascii_uppercase", "digits", "hexdigits", "octdigits",
+                     "punctuation", "whitespace", "printable")
 
 
 def quote(value: str) -> str:
@@ -143,22 +140,37 @@ class Speaker:
 
     stats: str = "stats"
     helpers: set[str] = field(default_factory=set)
-    rules: dict[str, int] = field(default_factory=dict)
+    kinds: dict[str, str] = field(default_factory=dict)  # name -> its certain kind (`int`, `list[str]`, ...)
+    patterns: set[str] = field(default_factory=set)  # names of compiled regular expressions
+    classes: set[str] = field(default_factory=set)  # classes the code defines
+    bound: dict[str, cst.Attribute] = field(default_factory=dict)  # name -> the bound method it stands for
+    rules: dict[str, bool] = field(default_factory=dict)  # rule -> already said
 
     def rule(self, key: str) -> str:
-        """The number of a rule, registering it on first use."""
-        if key not in self.rules:
-            self.rules[key] = len(self.rules) + 1
-        return f"rule {self.rules[key]}"
+        """Note that the text relies on a rule; the describer says it at the step that first needs it."""
+        self.rules.setdefault(key, False)
+        return ""
 
-    def cite(self, key: str) -> str:
-        """" (see rule N)" the first time a rule is needed, then nothing: the reader knows it by then."""
-        first = key not in self.rules
-        number = self.rule(key)
-        return f" (see {number})" if first else ""
+    cite = rule
 
-    def rule_lines(self) -> list[str]:
-        return [f"Rule {number}: {RULES[key]}" for key, number in self.rules.items()]
+    def fresh_rules(self) -> list[str]:
+        """The rules needed since the last call and not yet said, as sentences."""
+        fresh = [key for key, said in self.rules.items() if not said]
+        for key in fresh:
+            self.rules[key] = True
+        return [RULES[key] for key in fresh]
+
+    def kind(self, node: cst.BaseExpression) -> str | None:
+        """The certain kind of a name, or of an item taken from a name whose items all have one kind."""
+        if isinstance(node, cst.Name):
+            return self.kinds.get(node.value)
+        if isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
+            owner = self.kind(node.value) or ""
+            if owner.startswith("list[") and owner.endswith("]") and not owner.startswith("list[Union"):
+                return owner[5:-1]
+            if owner == "str":
+                return "str"
+        return None
 
     # ---- entry points -----------------------------------------------------------------------
     def value(self, node: cst.BaseExpression) -> str:
@@ -184,8 +196,7 @@ class Speaker:
     # ---- dispatch ---------------------------------------------------------------------------
     def _expr(self, node: cst.BaseExpression, cond: bool) -> str:
         if cond and not is_boolean(node) and not isinstance(node, (cst.Name, cst.BooleanOperation, cst.UnaryOperation)):
-            self.rule("truth")
-            return f"{self.grouped(node)} counts as true"
+            return self._truth(node, True)
         if isinstance(node, cst.Name):
             return self._name(node, cond)
         if isinstance(node, cst.Integer):
@@ -195,7 +206,8 @@ class Speaker:
         if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
             value = node.evaluated_value
             if not isinstance(value, str):
-                raise Undescribable("a bytes literal")
+                self.rule("bytes")
+                return f"the bytes {quote(value.decode('latin-1'))}" + (" (empty)" if not value else "")
             return f"{quote(value)} (empty text)" if value == "" else quote(value)
         if isinstance(node, cst.FormattedString):
             return self._fstring(node)
@@ -240,9 +252,21 @@ class Speaker:
         if node.value == "None":
             return "None"
         if cond:
-            self.rule("truth")
-            return f"{node.value} counts as true"
+            return self._truth(node, True)
         return node.value
+
+    def _truth(self, node: cst.BaseExpression, holds: bool) -> str:
+        """"x is not empty" / "x is not 0" / "x" when the kind is certain, else "x counts as true"."""
+        kind = (self.kind(node) or "").split("[")[0]
+        text = self.grouped(node)
+        if kind == "bool":
+            return text if holds else f"{text} is false"
+        if kind in ("int", "float", "number"):
+            return f"{text} is {'not ' if holds else ''}0"
+        if kind in ("str", "list", "dict", "set", "tuple", "deque"):
+            return f"{text} is {'not ' if holds else ''}empty"
+        self.rule("truth")
+        return f"{text} counts as {'true' if holds else 'false'}"
 
     def _integer(self, node: cst.Integer) -> str:
         written = node.value.replace("_", "")
@@ -259,10 +283,12 @@ class Speaker:
                 text = ast.literal_eval(f'"""{part.value}"""') if "\\" in part.value else part.value
                 parts.append(quote(text.replace("{{", "{").replace("}}", "}")))
                 continue
-            if part.conversion is not None or part.format_spec is not None:
-                raise Undescribable("a formatted value with a conversion or format spec in an f-string")
             self.rule("str")
-            parts.append(f"{self.grouped(part.expression)} written as text")
+            spec = part.format_spec or []
+            if any(not isinstance(p, cst.FormattedStringText) for p in spec):
+                raise Undescribable("an f-string field with a computed format spec")
+            parts.append(formats.spec_words(self.grouped(part.expression), "".join(p.value for p in spec),
+                                            part.conversion))
         if not parts:
             return quote("")
         if len(parts) == 1:
@@ -273,13 +299,11 @@ class Speaker:
         operand = node.expression
         if isinstance(node.operator, cst.Not):
             if isinstance(operand, cst.Name) and operand.value not in ("True", "False", "None"):
-                self.rule("truth")
-                return f"{operand.value} counts as false"
+                return self._truth(operand, False)
             if isinstance(operand, cst.Comparison) and len(operand.comparisons) == 1:
                 return self._comparison(operand, negate=True)
             if not is_boolean(operand) and not isinstance(operand, cst.BooleanOperation):
-                self.rule("truth")
-                return f"{self.grouped(operand)} counts as false"
+                return self._truth(operand, False)
             return f"it is not the case that {self.grouped(operand, cond=True)}"
         if isinstance(node.operator, cst.Minus):
             if isinstance(operand, (cst.Integer, cst.Float)):
@@ -301,16 +325,27 @@ class Speaker:
 
     def _binary(self, node: cst.BinaryOperation) -> str:
         kind = type(node.operator)
-        if kind is cst.Modulo and isinstance(node.left, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
+        if kind is cst.Modulo and isinstance(node.left, (cst.SimpleString, cst.ConcatenatedString)) and isinstance(
+                node.left.evaluated_value, str):
+            return formats.printf(self, node.left.evaluated_value, node.right)
+        if kind is cst.Modulo and isinstance(node.left, cst.FormattedString):
             raise Undescribable("printf-style text formatting with %")
         if kind is cst.Multiply and isinstance(node.left, cst.List) and len(node.left.elements) == 1:
-            self.rule("times")
-            return (f"a list of {self.grouped(node.right)} copies of {self.grouped(node.left.elements[0].value)} "
-                    f"(empty when that count is 0 or less)")
+            never_negative = isinstance(node.right, cst.Call) and isinstance(node.right.func, cst.Name) and \
+                node.right.func.value == "len" or (_int_value(node.right) or 0) > 0
+            return (f"a list of {self.grouped(node.right)} copies of {self.grouped(node.left.elements[0].value)}"
+                    + ("" if never_negative else " (empty when that count is 0 or less)"))
         if kind not in self._BINARY:
             raise Undescribable("the matrix-multiplication operator")
+        if kind is cst.Subtract and "set" in ((self.kind(node.left) or "")[:3], (self.kind(node.right) or "")[:3]):
+            return f"the items of {self.operand(node.left)} that are not in {self.operand(node.right)}"
         template, rule = self._BINARY[kind]
         text = template.format(a=self.operand(node.left), b=self.operand(node.right))
+        if rule is None:
+            return text  # minus needs no rule
+        if rule in ("plus", "times") and not (
+                self._maybe_text_or_sequence(node.left) and self._maybe_text_or_sequence(node.right)):
+            return text  # on numbers, plus, minus and times need no rule
         return text + self.cite(rule or "plus")
 
     def _boolean(self, node: cst.BooleanOperation, cond: bool) -> str:
@@ -327,12 +362,14 @@ class Speaker:
                 return self._expr(child, cond)
             return self.grouped(child, cond)
 
-        self.rule("truth")
+        if _acts_or_fails(node.right):
+            self.rule("shortcut")
         if cond:
             return f"{side(node.left)} {word} {side(node.right)}"
         if is_boolean(node.left) and is_boolean(node.right):
             cond = True
             return f"whether {side(node.left)} {word} {side(node.right)}"
+        self.rule("truth")
         left, right = self.grouped(node.left), self.grouped(node.right)
         if is_and:
             return f"{right} if {left} counts as true, otherwise {left}"
@@ -353,16 +390,20 @@ class Speaker:
         for target in node.comparisons:
             kind = type(target.operator)
             right = target.comparator
-            if kind in (cst.Is, cst.IsNot) and not (isinstance(right, cst.Name) and right.value in ("None", "True", "False")):
-                raise Undescribable("an identity test (is) against something other than None")
             verb = (self._NEGATED if negate else self._COMPARE)[kind]
+            if kind in (cst.Is, cst.IsNot) and not (isinstance(right, cst.Name) and right.value in ("None", "True", "False")):
+                verb = ("is not" if (kind is cst.IsNot) != negate else "is") + " the very same object as"
+                clauses.append(f"{self.grouped(left)} {verb} {self.grouped(right)}{self.cite('identity')}")
+                left = right
+                continue
             if kind in (cst.Is, cst.IsNot) and right.value in ("True", "False"):  # identity, not truthiness
                 verb += " exactly the value"
             if kind in (cst.In, cst.NotIn):
                 clauses.append(self._membership(left, right, verb))
             else:
                 if kind in (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual):
-                    if _maybe_text_or_sequence(left) or _maybe_text_or_sequence(right):
+                    # a number only compares with a number: one known number rules text out
+                    if self._maybe_text_or_sequence(left) and self._maybe_text_or_sequence(right):
                         self.rule("order")
                 clauses.append(f"{self.grouped(left)} {verb} {self.grouped(right)}")
             left = right
@@ -379,7 +420,12 @@ class Speaker:
             self.rule("in")
             where = "does not occur" if negative else "occurs"
             return f"{self.grouped(item)} {where} in the text {self.value(container)}"
-        return f"{self.grouped(item)} {verb} {self.grouped(container)}{self.cite('in')}"
+        kind = (self.kind(container) or "").split("[")[0]
+        if kind == "dict":
+            return f"{self.grouped(item)} {'is not' if negative else 'is'} a key of {self.grouped(container)}"
+        if kind not in ("list", "set", "tuple", "deque"):
+            self.rule("in")
+        return f"{self.grouped(item)} {verb} {self.grouped(container)}"
 
     # ---- containers -------------------------------------------------------------------------
     def _sequence(self, node) -> str:
@@ -429,13 +475,25 @@ class Speaker:
                 raise Undescribable("an async comprehension")
             target = self.target(clause.target)
             source = self.grouped(clause.iter)
-            words.append(f"{'for' if first else 'and, inside that, for'} each {target} of {source} in order")
+            order = "" if "order" in source else " in order"
+            words.append(f"{'for' if first else 'and, inside that, for'} each {target} of {source}{order}")
+            if not self.ordered(clause.iter):
+                self.rule("dict_order")
             for condition in clause.ifs:
                 words.append(f"keeping only those where {self.condition(condition.test)}")
             clause = clause.inner_for_in
             first = False
-        self.rule("dict_order")
         return ", ".join(words)
+
+    def ordered(self, node: cst.BaseExpression) -> bool:
+        """Does going through this give its items in an order a reader sees (a list, text, range, ...)?"""
+        kind = (self.kind(node) or "").split("[")[0]
+        if kind in ("list", "str", "tuple", "deque"):
+            return True
+        if isinstance(node, (cst.List, cst.Tuple, cst.ListComp, cst.SimpleString)):
+            return True
+        return isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in (
+            "range", "sorted", "enumerate", "zip", "reversed", "list")
 
     def _comprehension(self, node) -> str:
         clauses = self._clauses(node)
@@ -466,6 +524,13 @@ class Speaker:
                  "string.ascii_uppercase": quote("ABCDEFGHIJKLMNOPQRSTUVWXYZ"), "string.digits": quote("0123456789")}
         if dotted in known:
             return known[dotted]
+        if dotted and dotted.startswith("string.") and dotted[7:] in _STRING_CONSTANTS:
+            import string
+            return quote(getattr(string, dotted[7:]))
+        if dotted in ("sys.maxsize",):
+            return "the largest whole number a list position can be (9223372036854775807)"
+        if isinstance(node.value, cst.Call) and regex._is_compile(node.value) and node.attr.value in _PATTERN_ONLY:
+            return f"the {node.attr.value} of {regex.compile_call(self, node.value)} (used below as a function)"
         raise Undescribable(f"the attribute {dotted or node.attr.value}")
 
     def place(self, node: cst.BaseExpression) -> str:
@@ -485,21 +550,30 @@ class Speaker:
             return self._slice(owner, index)
         key = index.value
         if isinstance(owner, cst.Name) and owner.value == self.stats and isinstance(key, cst.SimpleString):
-            return f"the counter {key.evaluated_value}"
+            return key.evaluated_value
         if isinstance(owner, cst.Dict):
             return f"the value under the key {self.grouped(key)} in {self.value(owner)}"
         if isinstance(key, (cst.SimpleString, cst.ConcatenatedString)):
             return f"the value of {self.grouped(owner)} under the key {self.value(key)}"
+        kind = (self.kind(owner) or "").split("[")[0]
+        if kind == "dict":
+            return f"the value of {self.grouped(owner)} under the key {self.grouped(key)}"
         self.rule("index")
+        ordinal = {"0": "first", "1": "second", "2": "third"}.get(key.value) if isinstance(key, cst.Integer) else None
+        if ordinal and kind in ("list", "str", "tuple", "deque"):
+            return f"the {ordinal} item of {self.grouped(owner)}"
+        if isinstance(key, cst.UnaryOperation) and isinstance(key.operator, cst.Minus) and isinstance(
+                key.expression, cst.Integer) and key.expression.value == "1" and kind in ("list", "str", "tuple", "deque"):
+            return f"the last item of {self.grouped(owner)}"
         position = self.grouped(key)
         whole = self.grouped(owner)
         if isinstance(owner, cst.Subscript):
             whole = f"({whole})"
         if isinstance(key, cst.UnaryOperation) and isinstance(key.operator, cst.Minus) and isinstance(key.expression, cst.Integer):
-            ordinal = {"1": "the last item", "2": "the second-to-last item"}.get(key.expression.value)
+            ordinal = {"1": "the last", "2": "the second-to-last"}.get(key.expression.value)
             if ordinal:
-                position = f"{position}, {ordinal}"
-        return f"the item of {whole} at position {position}"
+                position = f"{position} ({ordinal})"
+        return f"item {position} of {whole}"
 
     def _slice(self, owner: cst.BaseExpression, index: cst.Slice) -> str:
         whole = self.grouped(owner)
@@ -522,8 +596,8 @@ class Speaker:
         """Where a slice starts and stops, in words, citing the slice rule."""
         if index.step is not None:
             raise Undescribable("a slice with a step")
-        lower = None if index.lower is None else self.grouped(index.lower)
-        upper = None if index.upper is None else self.grouped(index.upper)
+        lower = None if index.lower is None else self.operand(index.lower)
+        upper = None if index.upper is None else self.operand(index.upper)
         if lower is None and upper is None:
             return "from the start to the end"
         cite = self.cite("slice")
@@ -555,7 +629,11 @@ class Speaker:
         if isinstance(func, cst.Name):
             name = func.value
             if name in self.helpers:
-                return f"what the helper {name} gives back when called {self.call_with(call)}"
+                return f"what {name} gives back {self.call_with(call)}"
+            if name in self.bound:
+                return self._call(call.with_changes(func=self.bound[name]), cond)
+            if name in self.classes:
+                return f"a new object of the class {name}, made {self.call_with(call)}"
             if name in _METHOD_FREE:
                 return self._builtin(name, call, cond)
             if name in ("heappush", "heappop", "heapify"):
@@ -571,8 +649,25 @@ class Speaker:
                 return self._math(dotted[5:], call)
             if dotted and dotted.startswith("collections.") and dotted[12:] == "deque":
                 return self._builtin("deque", call, cond)
+            if dotted and dotted.startswith("re."):
+                return regex.module_call(self, dotted[3:], call)
+            if paths.covers(dotted):
+                args, keywords = self.arguments(call)
+                return paths.words(dotted, [self.grouped(a) for a in args], keywords)
+            if dotted == "os.fspath":
+                args, _ = self.arguments(call)
+                return (f"{self.grouped(args[0])} itself (it must be text or bytes, or an object that stands for "
+                        f"a file path, which gives its path)")
+            if isinstance(func.value, cst.Call) and regex._is_compile(func.value):
+                args, keywords = self.arguments(call)
+                return regex.pattern_method(self, func.value, func.attr.value, args, keywords)
             return self.method(func.value, func.attr.value, call)
         raise Undescribable("a call of a computed function")
+
+    def _maybe_text_or_sequence(self, node: cst.BaseExpression) -> bool:
+        if (self.kind(node) or "") in ("int", "float", "number", "bool"):
+            return False
+        return _maybe_text_or_sequence(node)
 
     def _math(self, name: str, call: cst.Call) -> str:
         args, _ = self.arguments(call)
@@ -618,7 +713,7 @@ class Speaker:
                     "deque": "a new queue (a list you can also take from the front)"}[name]
             if not args:
                 return noun.replace("a new ", "a new empty ").replace("a tuple", "an empty tuple")
-            order = self.cite("dict_order")
+            order = "" if self.ordered(args[0]) else self.cite("dict_order")
             if name in ("set", "frozenset"):
                 return f"{noun} of the distinct items of {g(args[0])}{order}"
             return f"{noun} of the items of {g(args[0])}, in order{order}"
@@ -663,6 +758,9 @@ class Speaker:
             kinds = args[1].elements if isinstance(args[1], cst.Tuple) else [cst.Element(args[1])]
             words = []
             for kind in kinds:
+                if isinstance(kind.value, cst.Name) and kind.value.value in self.classes:
+                    words.append(f"an object of the class {kind.value.value} (or of a class built on it)")
+                    continue
                 if not isinstance(kind.value, cst.Name) or kind.value.value not in _TYPE_WORDS:
                     raise Undescribable("isinstance against a type other than a built-in one")
                 words.append(_TYPE_WORDS[kind.value.value])
@@ -672,9 +770,65 @@ class Speaker:
         if name == "enumerate" and args:
             start = g(keywords.get("start", args[1] if len(args) > 1 else cst.Integer("0")))
             return f"the (position, item) pairs of {g(args[0])}, positions counted from {start}"
+        if name in ("hex", "oct", "bin") and one is not None:
+            base, prefix = {"hex": ("hexadecimal with small letters", "0x"), "oct": ("octal", "0o"),
+                            "bin": ("binary", "0b")}[name]
+            return f"{g(one)} written in {base} with {prefix} in front (a minus sign before that if negative)"
+        if name == "map" and len(args) == 2 and not keywords:
+            self.rule("lazy")
+            return f"the results of {self.applied(args[0], 'each item')}, for each item of {g(args[1])} in order"
+        if name == "filter" and len(args) == 2 and not keywords:
+            self.rule("lazy")
+            self.rule("truth")
+            if isinstance(args[0], cst.Name) and args[0].value == "None":
+                return f"the results of keeping the items of {g(args[1])} that count as true, in order"
+            return (f"the results of keeping the items of {g(args[1])}, in order, for which "
+                    f"{self.applied(args[0], 'the item')} counts as true")
         if name == "zip" and args and not keywords:
             return f"the tuples of items at the same position in {_join([g(a) for a in args])} (stopping at the end of the shortest)"
         raise Undescribable(f"this use of the built-in {name}")
+
+    _APPLIED = {"str": "{i} written as text", "int": "{i} turned into a whole number", "float": "{i} as a decimal number",
+                "len": "the length of {i}", "abs": "the absolute value of {i}", "ord": "the Unicode code point of {i}",
+                "chr": "the character with Unicode code point {i}", "bool": "whether {i} counts as true",
+                "list": "a new list of the items of {i}", "tuple": "a tuple of the items of {i}",
+                "sorted": "a new list of the items of {i}, sorted from smallest to largest"}
+    _APPLIED_RULES = {"str": "str", "int": "int", "bool": "truth", "sorted": "sorted"}
+
+    def applied(self, func: cst.BaseExpression, item: str) -> str:
+        """What a function passed as a value (to map, filter, a sort key) gives for `item`."""
+        if isinstance(func, cst.Name):
+            if func.value in self.helpers:
+                return f"what the helper {func.value} gives back for {item}"
+            if func.value in self._APPLIED:
+                if func.value in self._APPLIED_RULES:
+                    self.rule(self._APPLIED_RULES[func.value])
+                return self._APPLIED[func.value].format(i=item)
+            if func.value in self.bound:
+                return self.applied(self.bound[func.value], item)
+        if isinstance(func, cst.Attribute):
+            owner, name = func.value, func.attr.value
+            if isinstance(owner, cst.Name) and owner.value in ("str", "bytes", "list", "dict", "set", "int", "float"):
+                found = methods.method_words(name, item, [])
+                if found:
+                    for rule in found[1]:
+                        self.rule(rule)
+                    return found[0]
+            elif not (isinstance(owner, cst.Name) and owner.value in ("re", "math", "os", "string", "heapq")):
+                if name == "join":
+                    self.rule("str")
+                    return f"the items of {item} joined into one text with {self.grouped(owner)} between each two"
+                found = methods.method_words(name, self.operand(owner), [item])
+                if found:
+                    for rule in found[1]:
+                        self.rule(rule)
+                    return found[0]
+        if isinstance(func, cst.Lambda):
+            params = func.params
+            if len(params.params) == 1 and not params.kwonly_params and not params.posonly_params and \
+                    not isinstance(params.star_arg, cst.Param) and params.star_kwarg is None:
+                return f"{self.grouped(func.body)} (with {params.params[0].name.value} standing for {item})"
+        raise Undescribable("a function passed as a value that is not a helper, a lambda, a built-in or a method")
 
     def _items(self, node: cst.BaseExpression) -> str:
         if isinstance(node, cst.GeneratorExp):
@@ -700,7 +854,7 @@ class Speaker:
                 return {"len": "the length of the item", "abs": "the absolute value of the item"}[key.value], ""
         if isinstance(key, cst.Attribute) and key.attr.value == "get" and _same(key.value, source):
             return f"the value stored under the item in {self.grouped(source)}", ""
-        raise Undescribable("a key function other than a lambda, len, abs, a helper or the dictionary's get")
+        return self.applied(key, "the item"), ""
 
     def _extreme(self, name: str, args, keywords) -> str:
         small = name == "min"
@@ -732,7 +886,8 @@ class Speaker:
             raise Undescribable("sorting with a computed reverse flag")
         down = bool(reverse is not None and constant_truth(reverse))
         direction = "from largest to smallest" if down else "from smallest to largest"
-        self.rule("order")
+        if keywords.get("key") is not None or self.kind(source) not in ("list[int]", "list[float]"):
+            self.rule("order")
         by = ""
         key = keywords.get("key")
         if key is not None and not (isinstance(key, cst.Name) and key.value == "None"):
@@ -743,7 +898,6 @@ class Speaker:
     def counting(self, args) -> str:
         """The numbers of range(...) in words."""
         g = self.grouped
-        self.rule("range")
         if len(args) == 1:
             caveat = "" if (_int_value(args[0]) or 0) > 0 else " (none if that is 0 or less)"
             return f"from 0 up to but not including {g(args[0])}{caveat}"
@@ -762,77 +916,55 @@ class Speaker:
     def method(self, owner_node: cst.BaseExpression, name: str, call: cst.Call) -> str:
         """A method call used for its value."""
         args, keywords = self.arguments(call)
-        owner = self.operand(owner_node)
+        if isinstance(owner_node, cst.Name) and owner_node.value in self.patterns or name in _PATTERN_ONLY:
+            return regex.pattern_method(self, owner_node, name, args, keywords)
+        if name in _MATCH_METHODS and not keywords:
+            return regex.match_method(self, owner_node, name, args)
+        if name == "format":
+            return formats.format_call(self, owner_node, args, keywords)
+        if keywords:
+            if name == "sort":
+                raise Undescribable("the method sort used as a value")
+            if name in ("split", "rsplit") and set(keywords) <= {"sep", "maxsplit"}:
+                args = [*args, keywords.get("sep", cst.Name("None")), keywords.get("maxsplit")]
+                args = args[:2] if args[1] is not None else args[:1]
+            else:
+                raise Undescribable(f"the method {name} with keyword arguments")
+        return self.method_value(self.operand(owner_node), name, args, owner_node)
+
+    def method_value(self, owner: str, name: str, args: list[cst.BaseExpression],
+                     owner_node: cst.BaseExpression | None = None) -> str:
+        """`owner.name(args)` in words, the owner already a phrase (a value, or "the item" when the
+        method is passed as a function)."""
         g = self.grouped
         count = len(args)
-        if keywords and name not in ("sort",):
-            raise Undescribable(f"the method {name} with keyword arguments")
-        checks = {"isdigit": "consists only of digits (and is not empty)",
-                  "isalpha": "consists only of letters (and is not empty)",
-                  "isalnum": "consists only of letters and digits (and is not empty)",
-                  "isspace": "consists only of whitespace (and is not empty)",
-                  "isascii": "consists only of ASCII characters (true for empty text)",
-                  "isupper": "has at least one letter and no lowercase letters",
-                  "islower": "has at least one letter and no capital letters"}
-        if name in checks and count == 0:
-            return f"{owner} {checks[name]}"
-        simple = {"upper": f"{owner} with every letter made a capital",
-                  "lower": f"{owner} with every letter made lowercase",
-                  "strip": f"{owner} without the whitespace at its start and end",
-                  "lstrip": f"{owner} without the whitespace at its start",
-                  "rstrip": f"{owner} without the whitespace at its end",
-                  "split": f"the pieces of {owner} split at each run of whitespace (leading and trailing "
-                           f"whitespace ignored, no empty pieces)",
-                  "keys": f"the keys of {owner}, in the order they were added",
-                  "values": f"the values of {owner}, in the order their keys were added",
-                  "items": f"the (key, value) pairs of {owner}, in the order they were added",
-                  "copy": f"a copy of {owner}", "pop": f"the last item of {owner}, removed from it",
-                  "popleft": f"the first item of {owner}, removed from it",
-                  "capitalize": f"{owner} with its first character a capital and the rest lowercase",
-                  "title": f"{owner} with each word's first letter a capital and the rest lowercase",
-                  "splitlines": f"the lines of {owner} (line breaks removed)"}
-        if name in simple and count == 0:
-            return simple[name]
-        if count == 1:
-            a = g(args[0])
-            one = {"strip": f"{owner} without any of the characters of {a} at its start and end",
-                   "lstrip": f"{owner} without any of the characters of {a} at its start",
-                   "rstrip": f"{owner} without any of the characters of {a} at its end",
-                   "split": f"the pieces of {owner} split at every occurrence of {a} (empty pieces kept)",
-                   "startswith": f"{owner} starts with {a}", "endswith": f"{owner} ends with {a}",
-                   "count": f"how many times {a} occurs in {owner} (non-overlapping, for text)",
-                   "index": f"the position of the first occurrence of {a} in {owner} (it must be there)",
-                   "find": f"the position of the first occurrence of {a} in {owner}, or -1 if it does not occur",
-                   "rfind": f"the position of the last occurrence of {a} in {owner}, or -1 if it does not occur",
-                   "splitlines": {True: f"the lines of {owner}, each keeping its line break",
-                                  False: f"the lines of {owner} (line breaks removed)"}.get(constant_truth(args[0])),
-                   "get": f"the value stored under the key {a} in {owner}, or None if there is none",
-                   "pop": f"the item of {owner} at position {a}, removed from it (later items move up)"
-                   if not isinstance(args[0], (cst.SimpleString,)) else
-                   f"the value under the key {a} in {owner}, removed from it",
-                   "setdefault": f"the value under the key {a} in {owner}, first storing None there if absent"}
-            if name == "join":
-                self.rule("str")
-                joined = self._items(args[0])
-                joined = f"({joined})" if loose(joined) else joined
-                if isinstance(owner_node, cst.SimpleString) and owner_node.evaluated_value == "":
-                    return f"{joined} joined into one text with nothing between them (each must be text)"
-                return f"{joined} joined into one text with {owner} between each two (each must be text)"
-            if name == "count" or name == "index":
-                self.rule("in")
-            if one.get(name):
-                return one[name]
-        if count == 2:
-            a, b = g(args[0]), g(args[1])
-            two = {"replace": f"{owner} with every occurrence of {a} replaced by {b} (left to right, not "
-                              f"overlapping)",
-                   "get": f"the value stored under the key {a} in {owner}, or {b} if there is none",
-                   "setdefault": f"the value under the key {a} in {owner}, first storing {b} there if absent",
-                   "pop": f"the value under the key {a} in {owner}, removed from it, or {b} if there is none",
-                   "split": f"the pieces of {owner} split at the first {b} occurrences of {a}"}
-            if name in two:
-                return two[name]
-        raise Undescribable(f"the method {name} with {count} argument{'s' if count != 1 else ''}")
+        if name == "join" and count == 1:
+            self.rule("str")
+            joined = self._items(args[0])
+            joined = f"({joined})" if loose(joined) else joined
+            if isinstance(owner_node, cst.SimpleString) and owner_node.evaluated_value == "":
+                return f"{joined} joined into one text with nothing between them (each must be text)"
+            return f"{joined} joined into one text with {owner} between each two (each must be text)"
+        if name == "splitlines" and count == 1 and constant_truth(args[0]) is not None:
+            return (f"the list of lines of {owner}, each keeping its line break" if constant_truth(args[0]) else
+                    f"the list of lines of {owner} (line breaks removed)")
+        if name == "pop" and count == 1:
+            if isinstance(args[0], (cst.SimpleString, cst.ConcatenatedString)):
+                return f"the value under the key {g(args[0])} in {owner}, removed from it"
+            self.rule("index")
+            return (f"the item of {owner} at position {g(args[0])}, removed from it (later items move up; for a "
+                    f"dictionary, the value under that key, removed with its key)")
+        if name == "pop" and count == 2:
+            return f"the value under the key {g(args[0])} in {owner}, removed from it, or {g(args[1])} if there is none"
+        if name == "translate":
+            raise Undescribable("the method translate (a character table)")
+        found = methods.method_words(name, owner, [g(a) for a in args])
+        if found is None:
+            raise Undescribable(f"the method {name} with {count} argument{'s' if count != 1 else ''}")
+        text, rules = found
+        for rule in rules:
+            self.rule(rule)
+        return text
 
 
 def float_words(written: str) -> str:
@@ -928,6 +1060,26 @@ def _int_value(node: cst.BaseExpression) -> int | None:
     return None
 
 
+def _acts_or_fails(node: cst.BaseExpression) -> bool:
+    """Could working this out change something or fail (a call, a position, a division)? Then whether it
+    is worked out at all matters."""
+    found = []
+
+    class Find(cst.CSTVisitor):
+        def visit_Call(self, _):
+            found.append(True)
+
+        def visit_Subscript(self, _):
+            found.append(True)
+
+        def visit_BinaryOperation(self, op):
+            if isinstance(op.operator, (cst.Divide, cst.FloorDivide, cst.Modulo)):
+                found.append(True)
+
+    node.visit(Find())
+    return bool(found)
+
+
 def _maybe_text_or_sequence(node: cst.BaseExpression) -> bool:
     """Could this be text, a list or a tuple (so ordering rules matter)? Numbers and lengths cannot."""
     if isinstance(node, (cst.Integer, cst.Float)):
@@ -943,14 +1095,17 @@ def _maybe_text_or_sequence(node: cst.BaseExpression) -> bool:
 
 # ---- what counts as code in a description ------------------------------------------------------
 _QUOTED = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+# what a minus between two operands looks like, not a dash between words ("row - which"): a number,
+# a one-letter name, a name with a digit or underscore (v1, g_2), or a closing bracket
+_OPERAND = r"(?:\b\d[\d.]*\b|\b[A-Za-z]\b|\b[A-Za-z_]*[\d_]\w*\b|\))"
 _CODE = [
     ("backtick", re.compile(r"`")),
     ("operator", re.compile(r"==|!=|<=|>=|//|\*\*|\+=|-=|\*=|/=|%=|:=|->|<<|>>")),
     ("comparison", re.compile(r"\w\s?[<>]\s?[\w(-]")),
     ("assignment", re.compile(r"\w\s?=\s?[\w(\[{\"'-]")),
-    ("arithmetic", re.compile(r"\w\s?[+*%]\s?[\w(]|\w \- [\w(]|\w / \w")),
-    ("call", re.compile(r"\b[A-Za-z_]\w*\(")),
-    ("method or attribute", re.compile(r"\b(?!e\.g\b|i\.e\b)[A-Za-z_]\w*\.[A-Za-z_]\w*")),
+    ("arithmetic", re.compile(r"\w\s?[+*%]\s?[\w(]|" + _OPERAND + r" \- (?:\(|" + _OPERAND + r")|\w / \w")),
+    ("call", re.compile(r"\b[A-Za-z_]\w*\((?!e?s\))")),  # not a plural in brackets: "square(s)"
+    ("method or attribute", re.compile(r"\b(?!e\.g\b|i\.e\b|[A-Za-z]\.[A-Za-z]\.)[A-Za-z_]\w*\.[A-Za-z_]\w*")),
     ("subscript", re.compile(r"\w\[|\[[^\]\s]*:[^\]\s]*\]")),
     ("braces", re.compile(r"[{}]")),
     ("keyword", re.compile(r"\blambda\b|\bdef\b|\belif\b|\bTrue\b|\bFalse\b")),

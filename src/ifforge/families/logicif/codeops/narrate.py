@@ -1,8 +1,10 @@
 """Deterministic describer: walks the instrumented code with libcst and tells it as steps in English.
 
 The text has LogicIF's three parts, INPUTS / LOGICS / OUTPUTS, and addresses the reader as "you".
-Every statement is said in words (`english.Speaker` renders expressions), never quoted as code, and
-the fine points it relies on are numbered rules at the top of LOGICS. Branches that can never run
+Numbered variables get role names first (`roles`: `count`, `stack`, `i`, ...). Every statement is
+said in words (`english.Speaker` renders expressions), never quoted as code, and a fine point it
+relies on (floor division, ties, ...) is said once, in one sentence, at the first step that needs
+it, as a note after that step. Branches that can never run
 (`if False:`, the right side of `0 and x`) and statements after a `return` are left out. A construct
 with no clear English rendering raises `english.Undescribable`; the describe stage drops the item.
 It is the offline describer and the fallback for the LLM one.
@@ -14,8 +16,9 @@ import re
 
 import libcst as cst
 
+from ifforge.families.logicif.codeops import roles
 from ifforge.families.logicif.codeops.english import (Speaker, Undescribable, constant_truth, float_words, holds_code,
-                                                      is_constant)
+                                                      is_constant, loose)
 from ifforge.families.logicif.codeops.source import cst_parameters
 from ifforge.families.logicif.records import Tracker
 
@@ -32,7 +35,7 @@ _AUG = {
     cst.BitXorAssign: "Replace {t} by the bitwise XOR of {t} and {v}{rule}.",
     cst.LeftShiftAssign: "Shift {t} left by {v} bits{rule}.", cst.RightShiftAssign: "Shift {t} right by {v} bits{rule}.",
 }
-_AUG_RULE = {cst.AddAssign: "plus", cst.SubtractAssign: "plus", cst.MultiplyAssign: "times",
+_AUG_RULE = {cst.AddAssign: "plus", cst.MultiplyAssign: "times",
              cst.DivideAssign: "truediv", cst.FloorDivideAssign: "floor", cst.ModuloAssign: "mod",
              cst.PowerAssign: "power"}
 _ENDS_BLOCK = (cst.Return, cst.Break, cst.Continue, cst.Raise)
@@ -44,23 +47,32 @@ def _is_docstring_or_noop(small: cst.BaseSmallStatement) -> bool:
 
 
 class _Narrator:
-    def __init__(self, stats: str, trackers: dict[str, Tracker], helpers: set[str]):
+    def __init__(self, stats: str, trackers: dict[str, Tracker], helpers: set[str], kinds: dict[str, str]):
         self.stats = stats
         self.trackers = trackers
         self.helpers = helpers
-        self.say = Speaker(stats=stats, helpers=helpers)
+        self.say = Speaker(stats=stats, helpers=helpers, kinds=kinds)
+
+    def with_notes(self, sentence: str) -> str:
+        """The sentence, followed by the rules it is the first to need."""
+        notes = self.say.fresh_rules()
+        return " ".join([sentence] + [f"(Note: {note})" for note in notes])
 
     # ---- statements -------------------------------------------------------------------------
     def block(self, statements, prefix: str, in_entry: bool) -> list[str]:
         lines: list[str] = []
         number = 0
-        for statement in statements:
+        for statement in _merge_settings(statements):
             for head, children in self.statement(statement, in_entry):
+                head = self.with_notes(head)
                 number += 1
                 label = f"{prefix}{number}."
                 lines.append(f"{'   ' * prefix.count('.')}{label} {head}")
                 for child_prefix, child_statements in children:
                     if isinstance(child_statements, str):
+                        if child_statements.startswith("Otherwise") and _inline_if(lines[-1]):
+                            # the line above is a one-line "If ..., ...": say which check this answers
+                            child_statements = child_statements.replace("Otherwise", f"Otherwise (for step {label[:-1]})", 1)
                         lines.append(f"{'   ' * (prefix.count('.') + 1)}{child_statements}")
                     else:
                         lines.extend(self.block(child_statements, f"{label}{child_prefix}", in_entry))
@@ -76,6 +88,12 @@ class _Narrator:
 
     def statement(self, statement, in_entry: bool) -> list[tuple[str, list]]:
         """The numbered steps one statement becomes: (sentence, [(label, sub-statements or a line)])."""
+        if isinstance(statement, _Settings):
+            values = [self.say.value(value) for _, value, _ in statement.run]
+            parts = [f"{name} to {value}" for (name, _, _), value in zip(statement.run, values)]
+            if any(loose(value) for value in values):  # a value with its own commas: keep the parts apart
+                return [("Set " + "; ".join(parts) + ".", [])]
+            return [(f"Set {_join_words(parts)}.", [])]
         if isinstance(statement, cst.SimpleStatementLine):
             sentences = [self.small(small, in_entry) for small in statement.body if not _is_docstring_or_noop(small)]
             sentences = [s for s in sentences if s]
@@ -89,9 +107,9 @@ class _Narrator:
         if isinstance(statement, cst.FunctionDef):
             if statement.decorators or statement.asynchronous:
                 raise Undescribable("a decorated or async inner function")
-            return [(f"Set up a small inner helper called {statement.name.value} that takes "
-                     f"{_param_list(cst_parameters(statement), self.say)}. It can read and change the variables "
-                     f"of the steps around it. When it is called, it does this:", [("", self.body(statement.body))])]
+            return [(f"Define a helper {statement.name.value} taking {_param_list(cst_parameters(statement), self.say)}; "
+                     f"when called, it does this:",
+                     [("", self.body(statement.body))])]
         if isinstance(statement, cst.Try):
             return [self.try_(statement)]
         if isinstance(statement, cst.With):
@@ -122,13 +140,16 @@ class _Narrator:
             for small_statement in arms[0][1]:
                 steps.extend(self.statement(small_statement, in_entry))
             return steps
-        head = f"If {self.say.condition(arms[0][0])}, do this:"
+        head = f"If {self.say.condition(arms[0][0])}:"
+        if len(arms) == 1 and len(arms[0][1]) == 1 and isinstance(arms[0][1][0], cst.SimpleStatementLine):
+            [(sentence, _)] = self.statement(arms[0][1][0], in_entry) or [("", [])]
+            if sentence and sentence[0].isupper() and sentence[1:2].islower():
+                return [(f"{head[:-1]}, {sentence[0].lower()}{sentence[1:]}", [])]
         children: list = [("", arms[0][1])]
         letter = "a"
         for test, body in arms[1:]:
             letter = chr(ord(letter) + 1)
-            words = (f"Otherwise, if {self.say.condition(test)}, do this:" if test is not None
-                     else "Otherwise (none of the conditions above held), do this:")
+            words = f"Otherwise, if {self.say.condition(test)}:" if test is not None else "Otherwise:"
             children += [("", words), (letter, body)]
         return [(head, children)]
 
@@ -138,13 +159,12 @@ class _Narrator:
             return [] if statement.orelse is None else [
                 ("Do this:", [("", self.body(statement.orelse.body))])]
         if truth is True:
-            head = "Repeat the following steps over and over, until a step breaks out of the loop or stops:"
+            head = "Repeat these steps until one of them leaves the loop or stops:"
         else:
-            head = (f"Repeat the following steps for as long as {self.say.condition(statement.test)} "
-                    f"(check this before every round, including the first):")
+            head = f"While {self.say.condition(statement.test)}, repeat:"
         children: list = [("", self.body(statement.body))]
         if statement.orelse is not None:
-            children += [("", "If the loop ends because the check failed (not through a break), then:"),
+            children += [("", "If the loop ends because the check failed (not by leaving it), then:"),
                          ("e", self.body(statement.orelse.body))]
         return [(head, children)]
 
@@ -159,37 +179,37 @@ class _Narrator:
             args, keywords = say.arguments(source)
             kind = source.func.value
             if kind == "range" and not keywords:
-                head = f"For {name} taking each of the whole numbers {say.counting(args)}, in order, do this:"
+                if _rebinds(statement.body, args):
+                    say.rule("range")
+                head = f"For each {name} {say.counting(args)}:"
             elif kind == "enumerate" and args and isinstance(target, cst.Tuple) and len(target.elements) == 2:
                 start = keywords.get("start", args[1] if len(args) > 1 else None)
                 first = say.grouped(start) if start is not None else "0"
                 number, item = (say.target(e.value) for e in target.elements)
-                head = (f"Go through the items of {say.grouped(args[0])} in order, numbering them from {first} "
-                        f"(the first item gets {first}); with {number} as the number and {item} as the item, "
-                        f"do this:")
+                head = f"For each {item} of {say.grouped(args[0])} in order, with {number} counting from {first}:"
             elif kind == "zip" and args and not keywords and isinstance(target, cst.Tuple) \
                     and len(target.elements) == len(args):
                 names = [say.target(e.value) for e in target.elements]
                 pairs = _join_words([f"{n} from {say.grouped(a)}" for n, a in zip(names, args)])
-                head = (f"Go through {_join_words([say.grouped(a) for a in args])} side by side, position by "
-                        f"position, stopping at the end of the shortest; taking {pairs} at each position, do this:")
+                head = f"For each position, taking {pairs} side by side (stop at the end of the shortest):"
             elif kind == "reversed" and len(args) == 1 and not keywords:
-                head = f"Go through the items of {say.grouped(args[0])} from last to first, calling each one {name}, and do this:"
+                head = f"For each {name} of {say.grouped(args[0])}, from last to first:"
         if head is None and isinstance(source, cst.Call) and isinstance(source.func, cst.Attribute) \
                 and source.func.attr.value == "items" and not source.args and isinstance(target, cst.Tuple) \
                 and len(target.elements) == 2:
             key, value = (say.target(e.value) for e in target.elements)
-            head = (f"Go through the entries of the dictionary {say.grouped(source.func.value)} in the order they "
-                    f"were added; with {key} as the key and {value} as its value, do this:")
+            head = (f"For each key {key} of the dictionary {say.grouped(source.func.value)}, in the order the keys "
+                    f"were added, with {value} its value:")
         if head is None:
             what = say.grouped(source)
-            what = what if what.startswith(("the whole numbers", "the items of")) else f"the items of {what}"
-            unpack = " (each item is unpacked into the names in brackets, in order)" if isinstance(target, cst.Tuple) else ""
-            head = (f"Go through {what} one by one, from first to last{say.cite('dict_order')}, calling each one "
-                    f"{name}{unpack}, and do this:")
+            if not say.ordered(source):
+                say.rule("dict_order")
+            unpack = f" (unpacking each item into {_join_words(say.target(target).strip('()').split(', '))})" \
+                if isinstance(target, cst.Tuple) else ""
+            head = f"For each {name} of {what}{unpack}, in order:"
         children: list = [("", self.body(statement.body))]
         if statement.orelse is not None:
-            children += [("", "If the loop finishes without a break, then:"), ("e", self.body(statement.orelse.body))]
+            children += [("", "If the loop finishes without leaving early, then:"), ("e", self.body(statement.orelse.body))]
         return head, children
 
     def try_(self, statement: cst.Try) -> tuple[str, list]:
@@ -235,16 +255,16 @@ class _Narrator:
         if isinstance(small, cst.Return):
             return self.return_(small, in_entry)
         if isinstance(small, cst.Break):
-            return "Break out of the innermost loop right away."
+            return "Leave the innermost loop now."
         if isinstance(small, cst.Continue):
-            return "Skip the rest of this round of the innermost loop and go straight to its next round."
+            return "Skip to the next round of the innermost loop."
         if isinstance(small, cst.Pass):
             return "Do nothing here."
         if isinstance(small, (cst.Nonlocal, cst.Global)):
             names = [n.name.value for n in small.names]
-            verb, noun = ("means", "variable") if len(names) == 1 else ("mean", "variables")
-            where = "of the steps around it" if isinstance(small, cst.Nonlocal) else "shared by every step"
-            return f"(From here on, {_join_words(names)} {verb} the {noun} {where}, not a new one.)"
+            where = "outer" if isinstance(small, cst.Nonlocal) else "shared"
+            return f"(Here {_join_words(names)} {'is the' if len(names) == 1 else 'are the'} {where} " \
+                   f"variable{'s' if len(names) > 1 else ''}, not a new one.)"
         if isinstance(small, (cst.Import, cst.ImportFrom)):
             return ""  # the module's functions are told in words where they are used
         if isinstance(small, cst.Raise):
@@ -264,6 +284,9 @@ class _Narrator:
             return self.start_stats(value)
         if len(targets) > 1:
             return f"Set {_join_words([say.place(t) for t in targets])} all to {say.value(value)}."
+        extreme = self.extreme(targets[0], value)
+        if extreme:
+            return extreme
         target = targets[0]
         if isinstance(target, (cst.Tuple, cst.List)):
             names = [say.target(e.value) for e in target.elements if isinstance(e, cst.Element)]
@@ -272,12 +295,14 @@ class _Narrator:
             if isinstance(value, (cst.Tuple, cst.List)) and len(value.elements) == len(names) and all(
                     isinstance(e, cst.Element) for e in value.elements):
                 pairs = [f"{n} to {say.value(e.value)}" for n, e in zip(names, value.elements)]
-                return f"At the same time (using the values from before this step), set {_join_words(pairs)}."
+                if _reads_any(value, target):
+                    return f"At the same time (using the values from before this step), set {_join_words(pairs)}."
+                return f"Set {_join_words(pairs)}."
             ordinals = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth"]
             if len(names) > len(ordinals):
                 raise Undescribable("unpacking into more than eight names")
-            parts = [f"{n} to its {ordinals[i]} item" for i, n in enumerate(names)]
-            return (f"Work out {say.value(value)}; it holds exactly {len(names)} items. Set {_join_words(parts)}.")
+            return (f"Set {_join_words(names)} to the {_join_words(ordinals[:len(names)])} items of "
+                    f"{say.grouped(value)} (it holds exactly {len(names)}).")
         if isinstance(target, cst.Subscript):
             return self.store(target, value)
         return f"Set {say.place(target)} to {say.value(value)}."
@@ -286,7 +311,8 @@ class _Narrator:
         say = self.say
         if len(target.slice) == 1 and isinstance(target.slice[0].slice, cst.Index):
             counter = isinstance(target.value, cst.Name) and target.value.value == self.stats
-            note = "" if counter else " (for a dictionary, adding the key if it is new)"
+            known = (say.kind(target.value) or "").split("[")[0] in ("list", "dict")
+            note = "" if counter or known else " (for a dictionary, adding the key if it is new)"
             return f"Set {say.place(target)} to {say.value(value)}{note}."
         if len(target.slice) == 1 and isinstance(target.slice[0].slice, cst.Slice):
             return f"Replace {say.place(target)} by the items of {say.grouped(value)}."
@@ -298,8 +324,27 @@ class _Narrator:
         for element in value.elements:
             if not isinstance(element, cst.DictElement) or not isinstance(element.key, cst.SimpleString):
                 raise Undescribable("a tracker dictionary with computed keys")
-            entries.append(f"{element.key.evaluated_value} set to {self.say.value(element.value)}")
-        return f"Start a dictionary called {self.stats} that keeps the counters {_join_words(entries)}."
+            entries.append((element.key.evaluated_value, self.say.value(element.value)))
+        if len({start for _, start in entries}) == 1:
+            return (f"Start the counter{'s' if len(entries) > 1 else ''} {_join_words([k for k, _ in entries])} "
+                    f"(kept in the dictionary {self.stats}) at {entries[0][1]}.")
+        return (f"Start the counters {_join_words([f'{k} at {v}' for k, v in entries])} (kept in the dictionary "
+                f"{self.stats}).")
+
+    def extreme(self, target: cst.BaseExpression, value: cst.BaseExpression) -> str | None:
+        """`x = max(x, e)`: "Raise x to e if that is larger." (for numbers, the same value either way)."""
+        if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value in ("max", "min")
+                and len(value.args) == 2 and not any(a.keyword or a.star for a in value.args)):
+            return None
+        first, second = (a.value for a in value.args)
+        other = second if first.deep_equals(target) else first if second.deep_equals(target) else None
+        if other is None:
+            return None
+        # max(x, e) keeps x unless e is larger; max(e, x) takes e on a tie
+        verb, size = ("Raise", "larger") if value.func.value == "max" else ("Lower", "smaller")
+        if other is first:
+            size = "at least as large" if size == "larger" else "at most as large"
+        return f"{verb} {self.say.place(target)} to {self.say.value(other)} if that is {size}."
 
     def augment(self, small: cst.AugAssign) -> str:
         kind = type(small.operator)
@@ -307,13 +352,13 @@ class _Narrator:
             raise Undescribable("an in-place matrix multiplication")
         numeric = isinstance(small.value, (cst.Integer, cst.Float)) or (  # a counter only ever holds a number
             isinstance(small.target, cst.Subscript) and isinstance(small.target.value, cst.Name)
-            and small.target.value.value == self.stats)
-        rule = "" if numeric and kind in (cst.AddAssign, cst.SubtractAssign) else \
+            and small.target.value.value == self.stats) or self.say.kind(small.target) in ("int", "float", "number")
+        rule = "" if (numeric and kind is cst.AddAssign) or kind is cst.SubtractAssign else \
             self.say.cite(_AUG_RULE[kind]) if kind in _AUG_RULE else self.say.cite("bits")
         target = self.say.place(small.target)
         value = self.say.grouped(small.value)
         if kind is cst.AddAssign and isinstance(small.value, (cst.SimpleString, cst.FormattedString)):
-            return f"Add {value} to the end of the text {target}."
+            return f"Add {value} to the end of {target}."
         if kind is cst.AddAssign and isinstance(small.value, (cst.List, cst.ListComp)):
             return f"Put every item of {value} at the end of the list {target}, in order."
         if kind in (cst.AddAssign, cst.SubtractAssign, cst.MultiplyAssign):
@@ -353,6 +398,11 @@ class _Narrator:
                 ("setdefault", 1): "If {o} has no key {0}, store None under it.",
             }
             form = forms.get((method, len(args)))
+            if method == "update" and len(args) == 1 and (say.kind(func.value) or "").startswith("set"):
+                form = "Add every item of {0} to the set {o}."
+            elif method == "update" and len(args) == 1 and not (say.kind(func.value) or "").startswith("dict"):
+                form = ("Add every item of {0} to {o} (for a dictionary: copy every key and value of {0} into it, "
+                        "replacing values of keys it already has).")
             if form:
                 if method in ("pop",) and len(args) == 1:
                     say.rule("index")
@@ -362,7 +412,7 @@ class _Narrator:
         if isinstance(func, cst.Name) and func.value in ("heappush", "heappop", "heapify"):
             return self.heap_statement(func.value, call)
         if isinstance(func, cst.Name) and func.value in self.helpers:
-            return f"Call the helper {func.value} {say.call_with(call)} (what it gives back is not kept)."
+            return f"Call {func.value} {say.call_with(call)}."
         if isinstance(func, cst.Name) and func.value == "print":
             raise Undescribable("printing")
         return f"Work out {say.value(call)} (the result is not kept)."
@@ -386,6 +436,11 @@ class _Narrator:
             owner = self.say.grouped(target.value)
             if isinstance(index, cst.Slice):
                 return f"Remove from {owner} its part {self.say.bounds(index)} (the items after it move up)."
+            kind = (self.say.kind(target.value) or "").split("[")[0]
+            if kind == "dict":
+                return f"Remove the key {self.say.grouped(index.value)} and its value from {owner}."
+            if kind == "list":
+                return f"Remove from {owner} the item at position {self.say.grouped(index.value)} (later items move up)."
             return (f"Remove from {owner} the item at position {self.say.grouped(index.value)} (the items after it "
                     f"move up; for a dictionary, remove that key and its value).")
         if isinstance(target, cst.Name):
@@ -408,11 +463,10 @@ class _Narrator:
         if in_entry and isinstance(value, cst.Tuple) and len(value.elements) == 2 and isinstance(
                 value.elements[1].value, cst.Name) and value.elements[1].value.value == self.stats:
             result = value.elements[0].value
-            return (f"You're done: stop here. The result is {say.value(result)}; hand it back together with "
-                    f"the {self.stats} dictionary.")
+            return f"Stop: the result is {say.value(result)}."
         if value is None:
-            return "Stop here; this gives back nothing (None)."
-        return f"Stop here and give back this value: {say.value(value)}."
+            return "Return None."
+        return f"Return {say.value(value)}."
 
 
 def _ends_block(statement) -> bool:
@@ -454,12 +508,18 @@ def describe(source: str, trackers: list[Tracker], input_types: dict[str, str], 
 
     Raises `Undescribable` when some construct cannot be said clearly in English."""
     module = cst.parse_module(source)
+    named = roles.assign(module, input_types, [t.name for t in trackers])
+    module = roles.rename(module, named.names)
+    trackers = [t.model_copy(update={"explanation": roles.rename_in_text(t.explanation, named.names)}) for t in trackers]
     functions = [s for s in module.body if isinstance(s, cst.FunctionDef)]
     entry = next(s for s in functions if s.name.value == "f")
     helpers = [s for s in functions if s is not entry]
     stats = _stats_name(entry)
-    narrator = _Narrator(stats, {t.name: t for t in trackers}, {h.name.value for h in helpers} | _nested(entry))
+    narrator = _Narrator(stats, {t.name: t for t in trackers}, {h.name.value for h in helpers} | _nested(entry),
+                         named.kinds)
     say = narrator.say
+    say.patterns, say.bound = _patterns(module)
+    say.classes = {s.name.value for s in module.body if isinstance(s, cst.ClassDef)}
     params = cst_parameters(entry)
 
     if params:
@@ -480,28 +540,77 @@ def describe(source: str, trackers: list[Tracker], input_types: dict[str, str], 
     fixed = [f for f in fixed if f]
     if fixed:
         inputs += " You can also use these fixed values: " + "; ".join(fixed) + "."
+    inputs = narrator.with_notes(inputs)
 
     steps = []
     for helper in helpers:
         if helper.decorators or helper.asynchronous:
             raise Undescribable("a decorated or async helper function")
-        steps.append(f"\nFirst, a helper you will use, called {helper.name.value}. It takes "
-                     f"{_param_list(cst_parameters(helper), say)}. Whenever it is called, it does this:")
+        steps.append(narrator.with_notes(f"\nA helper you will use, {helper.name.value}, takes "
+                                         f"{_param_list(cst_parameters(helper), say)} and does this:"))
         steps.extend(narrator.block(narrator.body(helper.body), "", in_entry=False))
         if not _ends_with_return(helper):
-            steps.append("If it reaches the end of these steps without stopping, it gives back None.")
-    steps.append("\nNow the main steps" + (", starting from your inputs:" if params else ":"))
+            steps.append("If it reaches the end of these steps, it returns None.")
+    steps.append("\nThe main steps" + (", starting from your inputs:" if params else ":"))
     steps.extend(narrator.block(narrator.body(entry.body), "", in_entry=True))
     if not _ends_with_return(entry):
         steps.append("If you reach the end without stopping, the result is None.")
-    outputs = _outputs(trackers, stats, output_format, say)
+    outputs = narrator.with_notes(_outputs(trackers, stats, output_format, say))
 
-    logic = ["LOGICS: Here's how to work it out, step by step. Keep careful track of every variable as you go."]
-    if say.rules:
-        logic.append("These rules say exactly what some of the steps mean; the steps refer to them by number.")
-        logic.extend(say.rule_lines())
+    logic = ["LOGICS: Work it out step by step, keeping careful track of every variable."]
     logic.extend(steps)
     return "\n\n".join([inputs, "\n".join(logic), outputs]) + "\n"
+
+
+def _patterns(module: cst.Module) -> tuple[set[str], dict[str, cst.Attribute]]:
+    """Names only ever bound to a compiled regular expression (or None before it is made), and
+    module-level names bound to a method of one (`_find = re.compile(...).search`)."""
+    values: dict[str, list[cst.BaseExpression]] = {}
+
+    class Assigned(cst.CSTVisitor):
+        def visit_Assign(self, node: cst.Assign) -> None:
+            for target in node.targets:
+                if isinstance(target.target, cst.Name):
+                    values.setdefault(target.target.value, []).append(node.value)
+                else:
+                    for name in _names_in(target.target):
+                        values.setdefault(name, []).append(target.target)
+
+    module.visit(Assigned())
+
+    def compiled(value) -> bool:
+        return isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and \
+            isinstance(value.func.value, cst.Name) and value.func.value.value == "re" and value.func.attr.value == "compile"
+
+    patterns = {name for name, found in values.items()
+                if any(compiled(v) for v in found) and all(compiled(v) or (isinstance(v, cst.Name) and v.value == "None")
+                                                          for v in found)}
+    bound = {name: found[0] for name, found in values.items()
+             if len(found) == 1 and isinstance(found[0], cst.Attribute) and (compiled(found[0].value) or (
+                 isinstance(found[0].value, cst.Name) and found[0].value.value in patterns))}
+    return patterns, bound
+
+
+def _names_in(node: cst.BaseExpression) -> list[str]:
+    if isinstance(node, cst.Name):
+        return [node.value]
+    if isinstance(node, (cst.Tuple, cst.List)):
+        return [n for e in node.elements for n in _names_in(e.value)]
+    return []
+
+
+_ERROR_BASES = ("Error", "Exception", "Warning")
+
+
+def _error_class(statement: cst.ClassDef, errors: set[str]) -> str | None:
+    """`X is a kind of error ...` for a class that only names a kind of error (what its methods do
+    shapes only the error's message, which no step reads), else None."""
+    bases = [a.value for a in statement.bases]
+    if not bases or not all(isinstance(b, cst.Name) and (b.value.endswith(_ERROR_BASES) or b.value in errors)
+                            for b in bases):
+        return None
+    names = " and ".join(b.value for b in bases)
+    return f"{statement.name.value} is a kind of error of its own, a special case of {names}"
 
 
 def _fixed(statement, say: Speaker) -> str:
@@ -516,15 +625,20 @@ def _fixed(statement, say: Speaker) -> str:
                 continue
             raise Undescribable("a module-level statement other than a constant or an import")
         return "; ".join(parts)
-    raise Undescribable("a module-level class or compound statement")
+    if isinstance(statement, cst.ClassDef):
+        errors = {name for name in say.classes}
+        described = _error_class(statement, errors)
+        if described:
+            return described
+        raise Undescribable("a module-level class other than a kind of error")
+    raise Undescribable("a module-level compound statement")
 
 
 def _outputs(trackers: list[Tracker], stats: str, output_format: str, say: Speaker) -> str:
     lines = [f"- {t.name}: {_tracker_words(t, say)}." for t in trackers]
     counters = "this counter" if len(trackers) == 1 else f"these {len(trackers)} counters, each"
-    return (f"OUTPUTS: You end up with two things. First, the result you handed back, which is "
-            f"{type_words(output_format)}. Second, the dictionary {stats} with exactly {counters} holding the "
-            f"value the steps above leave in it:\n" + "\n".join(lines))
+    return (f"OUTPUTS: The result ({type_words(output_format)}) and the dictionary {stats} with exactly "
+            f"{counters} at its final value:\n" + "\n".join(lines))
 
 
 _FRAGMENT = re.compile(r"`([^`]*)`")
@@ -651,30 +765,166 @@ def _stats_name(entry: cst.FunctionDef) -> str:
     return "stats"
 
 
+_NUMBER_WORDS = dict(enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen twenty".split())) | {30: "thirty", 40: "forty", 50: "fifty", 60: "sixty",
+                                                     70: "seventy", 80: "eighty", 90: "ninety", 100: "hundred",
+                                                     1000: "thousand"}
+# words that never follow the article "a", so "a" before them is the name a ("add a to b", "a is empty")
+_NOT_AFTER_ARTICLE = ("and", "or", "is", "are", "was", "to", "by", "from", "with", "of", "in", "at", "as", "into",
+                      "than", "plus", "minus", "times", "holds", "has", "equals", "becomes", "stays", "itself",
+                      "if", "when", "then", "gets", "changes")
+_NAME_BEFORE = ("list", "input", "number", "parameter", "argument", "value", "text", "string", "dictionary", "tuple",
+                "set", "called", "named")  # "the list a contains ..."
+
+
 def uncovered(description: str, source: str, trackers: list[Tracker]) -> list[str]:
     """What a description fails to mention: parameters, tracker keys and numeric constants of f.
 
-    A constant counts as mentioned in the form it is written in the code (`0xff`) or as its value
-    (`255`), so a renderer may say either."""
+    A constant counts as mentioned in the form it is written in the code (`0xff`), as its value
+    (`255`) or as its English word ("zero", "one", ..., "twenty", "thirty", "hundred"); a constant
+    that is only a position or slice bound (`x[0]`, `x[-1]`, `x[1:]`) need not be mentioned, since
+    a description says "the first" or "the last" instead of quoting the index. A parameter named
+    `a` is not mentioned by the article "a": only by an "a" that no noun follows ("add a to b") or
+    that a kind of value comes before ("the list a contains")."""
     module = cst.parse_module(source)
     entry = next(s for s in module.body if isinstance(s, cst.FunctionDef) and s.name.value == "f")
     wanted: list[tuple[str, set[str]]] = [(p.name.value, {p.name.value}) for p in cst_parameters(entry)]
     wanted += [(t.name, {t.name}) for t in trackers]
     constants: dict[str, set[str]] = {}
+    positions: set[int] = set()  # ids of the constants that are only positions
+
+    def position(node) -> None:
+        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+            node = node.expression
+        if isinstance(node, cst.Integer):
+            positions.add(id(node))
 
     class Numbers(cst.CSTVisitor):
+        def visit_SubscriptElement(self, node):
+            if isinstance(node.slice, cst.Index):
+                position(node.slice.value)
+            elif isinstance(node.slice, cst.Slice):
+                for bound in (node.slice.lower, node.slice.upper, node.slice.step):
+                    position(bound)
+
         def visit_Integer(self, node):
+            if id(node) in positions:
+                return
             written = node.value.replace("_", "").lower()
-            constants.setdefault(str(int(written, 0)), set()).update({written, str(int(written, 0))})
+            value = int(written, 0)
+            constants.setdefault(str(value), set()).update({written, str(value), _NUMBER_WORDS.get(value, str(value))})
 
         def visit_Float(self, node):
             written = node.value.replace("_", "").lower()
             if not written.endswith("j"):
-                constants.setdefault(repr(float(written)), set()).update(
-                    {written, repr(float(written)), float_words(written)})
+                forms = {written, repr(float(written)), float_words(written)}
+                if float(written).is_integer() and int(float(written)) in _NUMBER_WORDS:
+                    forms.add(_NUMBER_WORDS[int(float(written))])
+                if float(written) == 0.5:
+                    forms.add("half")
+                constants.setdefault(repr(float(written)), set()).update(forms)
 
     module.visit(Numbers())
-    wanted += sorted(constants.items())
     words = set(re.findall(r"0[xob][0-9a-f]+|[A-Za-z_][A-Za-z_0-9]*|\d+(?:\.\d+)?(?:e[-+]?\d+)?", description, re.I))
-    words |= {w.lower() for w in words if w[:1].isdigit()}
-    return [name for name, forms in wanted if not forms & words]
+    numbers = {w.lower() for w in words}  # "0XFF", "Zero"
+    if not (re.search(r"\ba\b(?!\s+(?!(?:" + "|".join(_NOT_AFTER_ARTICLE) + r")\b)[A-Za-z])", description)
+            or re.search(r"\b(?:" + "|".join(_NAME_BEFORE) + r")\s+a\b", description)):
+        words.discard("a")  # only ever the article
+    return [name for name, forms in wanted if not forms & words] + [
+        value for value, forms in sorted(constants.items()) if not forms & numbers]
+
+
+def _mentioned(nodes) -> set[str]:
+    """Every name that occurs in the nodes."""
+    found: set[str] = set()
+
+    class Names(cst.CSTVisitor):
+        def visit_Name(self, node):
+            found.add(node.value)
+
+    for node in nodes:
+        node.visit(Names())
+    return found
+
+
+def _bound_in(body) -> set[str]:
+    """Names a block assigns to (anywhere inside it)."""
+    found: set[str] = set()
+
+    class Bound(cst.CSTVisitor):
+        def visit_AssignTarget(self, node):
+            found.update(_mentioned([node.target]))
+
+        def visit_AugAssign(self, node):
+            found.update(_mentioned([node.target]))
+
+        def visit_For(self, node):
+            found.update(_mentioned([node.target]))
+
+    body.visit(Bound())
+    return found
+
+
+def _rebinds(body, args) -> bool:
+    """Does the loop body change a variable the range's bounds read? Then the reader must know the
+    bounds were fixed before the loop started."""
+    return bool(_mentioned(args) & _bound_in(body))
+
+
+def _reads_any(value: cst.BaseExpression, target: cst.BaseExpression) -> bool:
+    """Does the right side of `a, b = x, y` read a name the left side sets?"""
+    return bool(_mentioned([value]) & _mentioned([target]))
+
+
+def _plain_setting(statement) -> tuple[str, cst.BaseExpression, cst.SimpleStatementLine] | None:
+    """`name = value` alone on its line (not a counter, not an unpacking): (name, value, line)."""
+    if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1:
+        small = statement.body[0]
+        if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name) \
+                and not isinstance(small.value, cst.Dict) and not (
+                    isinstance(small.value, cst.Call) and isinstance(small.value.func, cst.Name)
+                    and small.value.func.value in ("max", "min")):
+            return small.targets[0].target.value, small.value, statement
+    return None
+
+
+def _merge_settings(statements) -> list:
+    """Runs of `x = ...` lines none of which reads a name set earlier in the run, as one line
+    `x, y = ..., ...`: told as one step ("Set x to 0, y to 1 and z to a new empty list.")."""
+    merged: list = []
+    run: list[tuple[str, cst.BaseExpression, cst.SimpleStatementLine]] = []
+
+    def flush():
+        if len(run) == 1:
+            merged.append(run[0][2])
+        elif run:
+            merged.append(_Settings(run=list(run)))
+        run.clear()
+
+    for statement in statements:
+        setting = _plain_setting(statement)
+        earlier = {name for name, _, _ in run}
+        if setting and not (_mentioned([setting[1]]) & earlier) and setting[0] not in earlier:
+            run.append(setting)
+            continue
+        flush()
+        if setting:
+            run.append(setting)
+        else:
+            merged.append(statement)
+    flush()
+    return merged
+
+
+class _Settings:
+    """Several independent `name = value` lines told as one step."""
+
+    def __init__(self, run):
+        self.run = run
+
+
+def _inline_if(line: str) -> bool:
+    """Is this numbered line a whole `if` told in one sentence ("3.2. If x is 0, add 1 to count.")?"""
+    text = re.sub(r"^\s*(?:[0-9a-z]+\.)+\s", "", line)
+    return text.startswith("If ") and not text.rstrip().endswith(":")

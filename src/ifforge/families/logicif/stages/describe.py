@@ -1,6 +1,7 @@
 """Describe stage: the instruction text for each measured function.
 
-With an LLM (`run_llm`) the model writes it, re-asked until it has the three parts; without one,
+With an LLM (`run_llm`) the model writes it, re-asked until it passes the checks the prompt states
+(three parts, no code, none of the seed's domain words: `writer.py`); without one,
 or when the model fails, the deterministic renderer (`run`) writes it, in English only: an item
 with a construct that cannot be said clearly is dropped as `not_describable`, naming it.
 Declared types (`input_types`, `output_format`) hold for every case, unions included.
@@ -13,7 +14,7 @@ import sys
 from ifforge.core.workers import in_worker
 from ifforge.core.store import code_version
 from ifforge.families.logicif.codeops import narrate
-from ifforge.core.llm import LLM
+from ifforge.core.llm_client import LLM
 from ifforge.core.prompts import load_prompt
 from ifforge.families.logicif.records import DescribedFunction, DroppedItem, Instruction, MeasuredFunction, Outcome
 from ifforge.families.logicif.configs import DescribeConfig
@@ -38,9 +39,7 @@ def run(item: MeasuredFunction) -> Outcome[DescribedFunction]:
 
 async def run_llm(item: MeasuredFunction, llm: LLM, settings: DescribeConfig) -> Outcome[DescribedFunction]:
     function = item.executed.function
-    text, problem = await write_with_llm(
-        llm, "describe", {"function": function.instrumented_source,
-                          "stats_keys": ", ".join(t.name for t in function.trackers)}, settings, STAGE)
+    text, problem = await write_with_llm(llm, "describe", function, {}, settings, STAGE)
     if text is None:
         outcome = await in_worker(Outcome[DescribedFunction], run, item)  # CPU work: off the run's GIL
         if outcome.kept is None:

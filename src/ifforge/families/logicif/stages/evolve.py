@@ -1,8 +1,10 @@
 """Evolve stage (LLM only): n turns, each asking for a logically harder `f` with the same signature.
 
 Unlike the original pipeline, a turn is checked: the new `f` must keep the signature and run on
-every test input in the sandbox, returning `(output, trackers)`. A failed turn keeps the previous
-version and is recorded in the item's notes.
+every test input in the sandbox, returning `(output, trackers)` whose trackers tell something on
+those inputs (shown in the prompt, with every check: the `tracker_rules` prompt) and whose names hold
+none of the seed's domain words. A refused answer is sent back with the reason (`llm_reasks` times);
+a turn that still fails keeps the previous version, and the item's notes say why.
 """
 
 from __future__ import annotations
@@ -13,12 +15,13 @@ from pydantic import BaseModel
 
 from ifforge.core import sandbox
 from ifforge.core.store import code_version
-from ifforge.core.llm import LLM, LLMError
+from ifforge.core.llm_client import LLM, LLMError
 from ifforge.core.prompts import load_prompt
 from ifforge.families.logicif.records import InstrumentedFunction, Outcome, Tracker
 from ifforge.families.logicif.configs import EvolveConfig
 from ifforge.families.logicif import checks
 from ifforge.families.logicif.checks import TrackerReply, informative
+from ifforge.families.logicif.codeops.domain import domain_words
 
 STAGE = "evolve"
 VERSION = code_version(sys.modules[__name__])  # with every ifforge module it reaches
@@ -56,19 +59,33 @@ def turn_problem(current: InstrumentedFunction, reply: EvolveReply, settings: Ev
 
 async def run_llm(item: InstrumentedFunction, llm: LLM, settings: EvolveConfig) -> Outcome[InstrumentedFunction]:
     prompt = load_prompt("evolve")
+    versions = {"evolve": prompt.hash, "tracker_rules": load_prompt("tracker_rules").hash}
+    words = domain_words(item.original_source, item.task_id)
+    rules = checks.tracker_rules([i.args for i in item.inputs], settings, words)
     current = item
     notes = list(item.notes)
     for turn in range(1, settings.evolve_turns + 1):
         messages = [{"role": "user", "content": prompt.render(
-            function=current.instrumented_source, trackers=", ".join(t.name for t in current.trackers))}]
-        try:
-            reply, _ = await llm.chat_json(messages, EvolveReply, stage=STAGE, prompt_versions={"evolve": prompt.hash})
-        except LLMError as error:
-            notes.append(f"evolve turn {turn} failed, previous version kept: {str(error)[:300]}")
-            continue
-        problem = await sandbox.off_loop(turn_problem, current, reply, settings)
-        if problem:
-            notes.append(f"evolve turn {turn} rejected, previous version kept: {problem[:300]}")
+            function=current.instrumented_source, trackers=", ".join(t.name for t in current.trackers),
+            tracker_rules=rules)}]
+        reply, problem = None, "no reply"
+        for attempt in range(settings.llm_reasks + 1):
+            if attempt:
+                llm.reasked(STAGE)
+            try:
+                reply, conversation = await llm.chat_json(messages, EvolveReply, stage=STAGE, prompt_versions=versions)
+            except LLMError as error:
+                problem = str(error)
+                break
+            problem = await sandbox.off_loop(turn_problem, current, reply, settings) or \
+                checks.tracker_names_problem([t.name for t in reply.trackers], words)
+            if problem is None:
+                break
+            messages = conversation + [{"role": "user", "content": (
+                f"That code cannot be used: {problem}. Fix it and answer again with the whole JSON object.")}]
+        tries = f"after {attempt + 1} tr{'y' if attempt == 0 else 'ies'}"
+        if problem is not None:
+            notes.append(f"evolve turn {turn} rejected {tries}, previous version kept: {problem[:300]}")
             continue
         current = current.model_copy(update={
             "instrumented_source": reply.function,
@@ -76,5 +93,5 @@ async def run_llm(item: InstrumentedFunction, llm: LLM, settings: EvolveConfig) 
             "evolved_turns": current.evolved_turns + 1,
             "path": "llm",
         })
-        notes.append(f"evolve turn {turn} kept: {reply.change[:300]}")
+        notes.append(f"evolve turn {turn} kept {tries}: {reply.change[:300]}")
     return Outcome(kept=current.model_copy(update={"notes": notes}))

@@ -20,7 +20,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from ifforge.core import sandbox
-from ifforge.core.llm import LLM, LLMError
+from ifforge.core.llm_client import LLM, LLMError
 from ifforge.core.prompts import load_prompt
 from ifforge.core.store import canonical_json, code_version, content_hash
 from ifforge.core.untrusted import BadValue, check_value

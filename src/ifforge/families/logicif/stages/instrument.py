@@ -4,8 +4,10 @@ Deterministic path (`run`): libcst renaming, then trackers picked by running the
 candidate counter goes into one probe version of f, run once in the sandbox, and the 1 to 3 that
 tell something on the cases execute will keep are written into f (codeops/trackers.py). Whether
 the rewriting kept the behaviour is checked by execution in the execute stage. LLM path
-(`run_llm`): the model rewrites the function, and the answer is kept only if it passes the checks
-in `checks.py` and its trackers tell something on the same cases.
+(`run_llm`): the model rewrites the function, told every check its answer must pass (the
+`tracker_rules` prompt, with the inputs); the answer is kept only if it passes them (`checks.py`):
+the original's outputs, no original name, trackers that tell something on the same cases, and
+tracker names free of the seed's domain words.
 """
 
 from __future__ import annotations
@@ -19,9 +21,10 @@ from ifforge.core.workers import in_worker
 from ifforge.core import sandbox
 from ifforge.core.store import code_version
 from ifforge.families.logicif.codeops.anonymise import anonymise
+from ifforge.families.logicif.codeops.domain import domain_words
 from ifforge.families.logicif.codeops.trackers import NothingInformative, NothingToTrack, build, choose, propose
 from ifforge.core.pysource import strip_comments_and_docstrings
-from ifforge.core.llm import LLM, LLMError
+from ifforge.core.llm_client import LLM, LLMError
 from ifforge.core.prompts import load_prompt
 from ifforge.families.logicif.records import DroppedItem, InstrumentedFunction, Outcome, SeedFunction, Tracker
 from ifforge.families.logicif.configs import InstrumentConfig, TrackerConfig
@@ -91,7 +94,7 @@ def llm_problem(seed: SeedFunction, reply: AnonymiseReply, expected: list, setti
     leaked = sorted(checks.author_names(seed.source) & checks.identifiers(reply.function))
     if leaked:
         return f"these names of the original are still there: {', '.join(leaked)}"
-    return None
+    return checks.tracker_names_problem(names, domain_words(seed.source, seed.task_id))
 
 
 async def run_llm(seed: SeedFunction, llm: LLM, settings: InstrumentConfig) -> Outcome[InstrumentedFunction]:
@@ -102,13 +105,16 @@ async def run_llm(seed: SeedFunction, llm: LLM, settings: InstrumentConfig) -> O
                                        budget=settings.budget())
     expected = [r.output if r.ok else None for r in reference]
     prompt = load_prompt("anonymise")
+    rules = checks.tracker_rules(args, settings, domain_words(seed.source, seed.task_id))
     messages = [{"role": "user", "content": prompt.render(source=strip_comments_and_docstrings(seed.source),
-                                                           entry=seed.entry)}]
+                                                           entry=seed.entry, tracker_rules=rules)}]
+    versions = {"anonymise": prompt.hash, "tracker_rules": load_prompt("tracker_rules").hash}
     problem = "no reply"
     for attempt in range(settings.llm_reasks + 1):
+        if attempt:
+            llm.reasked(STAGE)
         try:
-            reply, conversation = await llm.chat_json(messages, AnonymiseReply, stage=STAGE,
-                                                      prompt_versions={"anonymise": prompt.hash})
+            reply, conversation = await llm.chat_json(messages, AnonymiseReply, stage=STAGE, prompt_versions=versions)
         except LLMError as error:
             problem = str(error)
             break

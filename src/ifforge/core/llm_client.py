@@ -1,31 +1,26 @@
-"""The one door to any OpenAI-compatible server (OpenAI, vLLM, llama.cpp, Ollama).
+"""The request to any OpenAI-compatible server (OpenAI, vLLM, llama.cpp, Ollama): how one model is
+reached (`LLMConfig`), and `LLM`, which asks it.
 
-What every caller gets without asking: a persistent response cache (sqlite; a re-run makes no
-call it made before, even after a crash), many requests in flight with a concurrency that halves
-on 429 and creeps back up (AIMD), request- and token-per-minute limits, retries with exponential
-backoff and jitter on 429 / 5xx / timeouts / dropped connections (honouring Retry-After) and on a
-200 that carries no answer (an HTML or empty body, no choices, empty content: never cached), JSON
-replies validated against a pydantic model with bounded re-asks, and a usage ledger per stage
-(calls, cache hits, tokens, retries, failures, latency, cost from user-given prices).
-Nothing random or time-based goes into a request, so a re-run is byte-identical and hits the cache.
+What a caller gets: the response cache consulted first (`llm_cache`), the limits of its server
+(`llm_limits`), retries with exponential backoff and jitter on 429 / 5xx / timeouts / dropped
+connections (honouring Retry-After) and on a 200 that carries no answer (an HTML or empty body, no
+choices, empty content: never cached), JSON replies validated against a pydantic model with
+bounded re-asks, and every call in its ledger (`llm_usage`). A run shares clients, limits, caches
+and ledger through its hub (`llm_hub`). Nothing random or time-based goes into a request, so a
+re-run is byte-identical and hits the cache.
 """
 
 from __future__ import annotations
 
 import asyncio
-import collections
 import contextlib
 import contextvars
-import hashlib
-import heapq
 import json
 import logging
 import random
-import sqlite3
 import threading
 import time
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Literal
 
 import openai
@@ -33,9 +28,12 @@ from openai.types.chat import ChatCompletion
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from ifforge.core.jsontext import last_json_object, refusal
+from ifforge.core.llm_cache import ResponseCache, request_key
+from ifforge.core.llm_limits import AdaptiveConcurrency, RateLimit
+from ifforge.core.llm_usage import Ledger
 from ifforge.core.untrusted import clean_text
 
-log = logging.getLogger("ifforge.core.llm")
+log = logging.getLogger(__name__)
 
 JsonMode = Literal["auto", "json_schema", "json_object", "none"]
 
@@ -148,214 +146,8 @@ class Reply:
     finish_reason: str | None = None
 
 
-@dataclass
-class Usage:
-    calls: int = 0
-    cache_hits: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    retries: int = 0
-    failures: int = 0
-    reasks: int = 0
-    latency_seconds: float = 0.0
-
-    def report(self, config: LLMConfig | None = None) -> dict[str, Any]:
-        row: dict[str, Any] = {k: (round(v, 3) if isinstance(v, float) else v) for k, v in self.__dict__.items()}
-        if config and config.price_input_per_mtok is not None and config.price_output_per_mtok is not None:
-            row["cost"] = round(self.prompt_tokens / 1e6 * config.price_input_per_mtok
-                                + self.completion_tokens / 1e6 * config.price_output_per_mtok, 6)
-        return row
-
-
-CALL_TAG: contextvars.ContextVar[str | None] = contextvars.ContextVar("ifforge_call_tag", default=None)
-
-
-class Ledger:
-    """Usage per stage, and per CALL_TAG (the shard or task that made the calls), so each piece of
-    work reads exactly its own usage, however many run at once."""
-
-    def __init__(self):
-        self._lock = threading.Lock()
-        self.by_stage: dict[str, Usage] = collections.defaultdict(Usage)
-        self.by_tag: dict[str | None, Usage] = collections.defaultdict(Usage)
-        self.calls: list[dict[str, Any]] = []
-
-    def add(self, stage: str, **deltas: float) -> None:
-        tag = CALL_TAG.get()
-        with self._lock:
-            for usage in (self.by_stage[stage], self.by_tag[tag]):
-                for name, value in deltas.items():
-                    setattr(usage, name, getattr(usage, name) + value)
-
-    def usage_tagged(self, tag: str) -> Usage:
-        with self._lock:
-            return Usage(**self.by_tag[tag].__dict__)
-
-    def record_call(self, entry: dict[str, Any]) -> None:
-        with self._lock:
-            self.calls.append({**entry, "tag": CALL_TAG.get()})
-
-    def calls_tagged(self, tag: str) -> list[dict[str, Any]]:
-        with self._lock:
-            return [{k: v for k, v in call.items() if k != "tag"} for call in self.calls if call["tag"] == tag]
-
-    def snapshot(self) -> dict[str, Usage]:
-        with self._lock:
-            return {stage: Usage(**usage.__dict__) for stage, usage in self.by_stage.items()}
-
-
-LEDGER = Ledger()
-
 # JSON modes learnt per server, so a later client does not ask the same server what it rejected
 _JSON_MODE_BY_SERVER: dict[str | None, JsonMode] = {}
-
-
-def usage_since(before: dict[str, Usage], stage: str) -> Usage:
-    now = LEDGER.snapshot().get(stage, Usage())
-    then = before.get(stage, Usage())
-    return Usage(**{k: getattr(now, k) - getattr(then, k) for k in now.__dict__})
-
-
-class ResponseCache:
-    """Replies by request hash in sqlite; each write commits at once, so a crash of the process loses
-    nothing. WAL with synchronous=NORMAL: commits do not wait for the disk (they run on the event
-    loop that serves every request of the run), so a power cut may lose the last few replies."""
-
-    def __init__(self, path: Path):
-        self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._lock = threading.Lock()
-        self._db = sqlite3.connect(self.path, check_same_thread=False, timeout=30)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.execute("CREATE TABLE IF NOT EXISTS replies (key TEXT PRIMARY KEY, model TEXT, reply TEXT, "
-                         "prompt_tokens INTEGER, completion_tokens INTEGER, created REAL)")
-        columns = {row[1] for row in self._db.execute("PRAGMA table_info(replies)")}
-        if "extra" not in columns:  # caches written before tool calls were kept still open
-            self._db.execute("ALTER TABLE replies ADD COLUMN extra TEXT")
-        self._db.commit()
-
-    def get(self, key: str) -> tuple[str, int, int, dict[str, Any]] | None:
-        """(reply text, prompt tokens, completion tokens, extra: tool calls and finish reason)."""
-        with self._lock:
-            row = self._db.execute("SELECT reply, prompt_tokens, completion_tokens, extra FROM replies WHERE key = ?",
-                                   (key,)).fetchone()
-        return (row[0], row[1], row[2], json.loads(row[3]) if row[3] else {}) if row else None
-
-    def put(self, key: str, model: str, reply: str, prompt_tokens: int, completion_tokens: int,
-            extra: dict[str, Any] | None = None) -> None:
-        with self._lock:
-            self._db.execute("INSERT OR REPLACE INTO replies (key, model, reply, prompt_tokens, completion_tokens, "
-                             "created, extra) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                             (key, model, reply, prompt_tokens, completion_tokens, time.time(),
-                              json.dumps(extra) if extra else None))
-            self._db.commit()
-
-    def close(self) -> None:
-        with self._lock:
-            self._db.close()
-
-
-PRIORITY: contextvars.ContextVar[int] = contextvars.ContextVar("ifforge_priority", default=0)
-
-
-@contextlib.contextmanager
-def priority(value: int):
-    """Requests made inside wait behind those of a lower value when the run is at its concurrency
-    ceiling. The generate flow gives each shard its index: the first shard gets through its LLM
-    stages first and moves on to its sandbox stages while later shards keep the model busy, where
-    fair sharing brought every shard to the sandbox at once and left the model idle."""
-    token = PRIORITY.set(value)
-    try:
-        yield
-    finally:
-        PRIORITY.reset(token)
-
-
-class AdaptiveConcurrency:
-    """At most `limit` requests in flight; halve on a 429, add one per `limit` successes. Waiters
-    are served by priority (`PRIORITY`, lower first), then in arrival order."""
-
-    def __init__(self, maximum: int):
-        self.maximum = max(1, maximum)
-        self.limit = float(self.maximum)
-        self.in_flight = 0
-        self._waiting: list[tuple[int, int, asyncio.Future]] = []  # a heap
-        self._arrivals = 0
-
-    async def __aenter__(self):
-        if self.in_flight < int(self.limit) and not self._waiting:
-            self.in_flight += 1
-            return
-        self._arrivals += 1
-        turn = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._waiting, (PRIORITY.get(), self._arrivals, turn))
-        try:
-            await turn  # resolved by _admit, which has counted this request in flight
-        except asyncio.CancelledError:
-            if turn.done() and not turn.cancelled():
-                self.in_flight -= 1  # admitted and cancelled at once: give the place back
-                self._admit()
-            else:
-                self._waiting = [entry for entry in self._waiting if entry[2] is not turn]
-                heapq.heapify(self._waiting)
-            raise
-
-    async def __aexit__(self, *exc):
-        self.in_flight -= 1
-        self._admit()
-
-    def _admit(self) -> None:
-        while self._waiting and self.in_flight < int(self.limit):
-            _, _, turn = heapq.heappop(self._waiting)
-            if not turn.done():
-                self.in_flight += 1
-                turn.set_result(None)
-
-    def succeeded(self) -> None:
-        self.limit = min(self.maximum, self.limit + 1 / max(1.0, self.limit))
-        self._admit()
-
-    def throttled(self) -> None:
-        self.limit = max(1.0, self.limit / 2)
-
-
-class RateLimit:
-    """Sliding one-minute windows of requests and (estimated) tokens (`window` is for tests)."""
-
-    def __init__(self, requests_per_minute: int | None, tokens_per_minute: int | None, window: float = 60.0):
-        self.rpm, self.tpm, self.window = requests_per_minute, tokens_per_minute, window
-        self._sent: collections.deque[tuple[float, int]] = collections.deque()
-        self._lock = asyncio.Lock()
-
-    async def wait(self, tokens: int) -> None:
-        if not self.rpm and not self.tpm:
-            return
-        async with self._lock:
-            while True:
-                now = time.monotonic()
-                while self._sent and now - self._sent[0][0] >= self.window:
-                    self._sent.popleft()
-                used = sum(t for _, t in self._sent)
-                requests_ok = not self.rpm or len(self._sent) < self.rpm
-                tokens_ok = not self.tpm or not self._sent or used + tokens <= self.tpm  # one big request may pass alone
-                if requests_ok and tokens_ok:
-                    self._sent.append((now, tokens))
-                    return
-                await asyncio.sleep(max(0.01, self.window - (now - self._sent[0][0])))
-
-
-def request_key(config: LLMConfig, messages: list[dict[str, Any]], schema: dict | None, prompt_versions: dict[str, str],
-                tools: list[dict] | None = None, tool_choice: Any = None) -> str:
-    """Everything that decides the reply: model, messages, parameters, format, tools, prompts and
-    the server (the same model name on another server is another model)."""
-    payload = {"model": config.model, "messages": messages, "parameters": config.generation_parameters(),
-               "schema": schema, "json_mode": config.json_mode if schema else None, "prompts": prompt_versions}
-    if tools is not None or tool_choice is not None:
-        payload |= {"tools": tools, "tool_choice": tool_choice}
-    if config.base_url:
-        payload["server"] = config.base_url.rstrip("/")
-    return hashlib.sha256(json.dumps(payload, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
 
 class LLM:
@@ -365,7 +157,7 @@ class LLM:
                  concurrency: AdaptiveConcurrency | None = None, rate: RateLimit | None = None):
         self.config = config
         self.cache = cache
-        self.ledger = ledger or LEDGER
+        self.ledger = ledger or Ledger()  # a client of its own counts alone
         self.client = openai.AsyncOpenAI(base_url=config.base_url, api_key=config.api_key or "not-needed",
                                          max_retries=0, timeout=config.timeout)
         self.concurrency = concurrency or AdaptiveConcurrency(config.concurrency)
@@ -554,6 +346,11 @@ class LLM:
             return True
         return False
 
+    def reasked(self, stage: str) -> None:
+        """Count a re-ask a stage makes because its own check refused an answer (`chat_json` counts
+        the re-asks for a reply that is no JSON of the right shape): every re-ask is in `reasks`."""
+        self.ledger.add(stage, reasks=1)
+
     # ---- JSON ---------------------------------------------------------------------------------
     async def chat_json(self, messages: list[dict[str, str]], model: type[BaseModel], *, stage: str,
                         prompt_versions: dict[str, str] | None = None) -> tuple[BaseModel, list[dict[str, str]]]:
@@ -605,98 +402,3 @@ def parse_reply(text: str, model: type[BaseModel]) -> tuple[BaseModel | None, st
         first = error.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "(root)"
         return None, f"field {where}: {first['msg']}"
-
-
-class LLMHub:
-    """One run's LLM side: one event loop in a background thread, one client per model, and one
-    concurrency limit and rate limit per server for the whole run, so `llm_concurrency` is a
-    ceiling however many shards (threads) ask at once. Shards hand it coroutines with `run`."""
-
-    def __init__(self):
-        self.ledger = Ledger()
-        self.loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self.loop.run_forever, name="ifforge-llm-hub", daemon=True)
-        self._thread.start()
-        self._lock = threading.Lock()
-        self._clients: dict[tuple, LLM] = {}
-        self._limits: dict[str | None, tuple[AdaptiveConcurrency, RateLimit]] = {}
-        self._caches: dict[str, ResponseCache] = {}
-        self.closed = False
-
-    def llm(self, config: LLMConfig, cache_path: Path | None = None) -> LLM:
-        """The run's client for this model and response cache (one of each, made on first use)."""
-        key = (config.model_dump_json(), str(cache_path))
-        with self._lock:
-            if key not in self._clients:
-                if cache_path is not None and str(cache_path) not in self._caches:
-                    self._caches[str(cache_path)] = ResponseCache(Path(cache_path))
-                if config.base_url not in self._limits:
-                    self._limits[config.base_url] = (AdaptiveConcurrency(config.concurrency),
-                                                     RateLimit(config.requests_per_minute, config.tokens_per_minute))
-                concurrency, rate = self._limits[config.base_url]
-                cache = self._caches.get(str(cache_path)) if cache_path is not None else None
-                self._clients[key] = LLM(config, cache, ledger=self.ledger, concurrency=concurrency, rate=rate)
-            return self._clients[key]
-
-    def run(self, make: Any, tag: str) -> Any:
-        """Run the coroutine `make()` on the hub's loop with CALL_TAG = tag; block for its result."""
-        if self.closed:
-            raise Stopped("the run's LLM hub is closed: the run is stopping")
-
-        async def tagged():
-            CALL_TAG.set(tag)
-            return await make()
-
-        return asyncio.run_coroutine_threadsafe(tagged(), self.loop).result()
-
-    def usage(self, tag: str) -> Usage:
-        return self.ledger.usage_tagged(tag)
-
-    def calls(self, tag: str) -> list[dict[str, Any]]:
-        return self.ledger.calls_tagged(tag)
-
-    def close(self) -> None:
-        """Cancel what still runs (a run stopped by Ctrl-C or TERM: its shards, blocked in `run`,
-        get CancelledError instead of waiting forever on a loop that is gone), then close the
-        clients and stop the loop. A closed hub runs nothing more."""
-        self.closed = True
-
-        async def close_all():
-            running = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
-            for task in running:
-                task.cancel()
-            await asyncio.gather(*running, return_exceptions=True)
-            for client in list(self._clients.values()):
-                await client.close()
-
-        try:
-            asyncio.run_coroutine_threadsafe(close_all(), self.loop).result(timeout=30)
-        finally:
-            self.loop.call_soon_threadsafe(self.loop.stop)
-            self._thread.join(timeout=5)
-            for cache in self._caches.values():
-                cache.close()
-
-
-_HUBS: dict[str, LLMHub] = {}
-_CLOSED_RUNS: set[str] = set()  # a shard that starts after its run closed its hub must not open another
-_HUBS_LOCK = threading.Lock()
-
-
-def hub_for(run_id: str) -> LLMHub:
-    """The hub of a run in this process (made on first use): every shard of the run finds the same."""
-    with _HUBS_LOCK:
-        if run_id in _CLOSED_RUNS:
-            raise Stopped(f"run {run_id}: its LLM hub is closed, the run is stopping")
-        if run_id not in _HUBS:
-            _HUBS[run_id] = LLMHub()
-        return _HUBS[run_id]
-
-
-def close_hub(run_id: str) -> None:
-    with _HUBS_LOCK:
-        hub = _HUBS.pop(run_id, None)
-        _CLOSED_RUNS.add(run_id)
-    if hub is not None:
-        hub.close()
-

@@ -1,0 +1,332 @@
+"""How much real code survives the offline pipeline: standard-library functions as seeds without inputs.
+
+The functions come from standard-library modules that `tests/stdlib_functions.py` does not use, read
+with `inspect` when this runs (never stored in the repository), and are picked by a fixed rule, not
+by hand: every top-level function of the modules in `MODULES`, in source order, that takes at least
+one parameter, is 2 to 60 lines long, and whose every global name resolves inside its module (a
+helper, a class, a constant or an import, each moved into the seed with what it needs in turn), up
+to `PER_MODULE` per module. Of these, the LogicIF-able ones are decided from the source before any
+stage runs (`logicif_able`): every parameter can take a JSON value (no annotation naming another
+type, no default that is not a JSON literal, never called, no attribute a str, number, list or dict
+lacks, never next to a bytes literal), there is a loop or a branch in the function or the helpers
+it brings, and the code policy allows it (gold that is the same on any host). Each seed gets its inputs from the `inputs` stage, then goes through
+instrument, execute, complexity, describe and verify as plain functions, without Prefect (as
+`description_code_share.py` does). Printed, for everything
+picked and for the LogicIF-able ones: the share exported with a description that holds no code,
+the drops by stage and reason, and the `not_describable` drops by construct.
+Usage: python benchmarks/real_code_survival.py [--limit N] [--show NAME] [--list] [--describer]
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import builtins
+import importlib
+import inspect
+import re
+import sys
+import tempfile
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from ifforge.core.codepolicy import policy_problem
+from ifforge.families.logicif.codeops import narrate
+from ifforge.families.logicif.codeops.narrate import holds_code
+from ifforge.families.logicif.configs import ExecuteConfig, InputsConfig, TrackerConfig, from_settings
+from ifforge.families.logicif.settings import LogicIFSettings
+from ifforge.families.logicif.stages import complexity, describe, execute, inputs, instrument, load, verify
+
+# pure text and number processing; none of these is used by tests/stdlib_functions.py
+MODULES = ["fnmatch", "shlex", "difflib", "quopri", "ntpath", "urllib.parse", "email.utils", "email._parseaddr",
+           "email.quoprimime", "string", "_pydecimal", "datetime", "gettext", "tokenize", "ipaddress", "operator",
+           "getopt", "optparse", "ftplib", "http.cookiejar", "urllib.request", "xml.sax.saxutils", "json.encoder",
+           "tomllib._parser", "wsgiref.util", "platform", "reprlib", "_strptime", "base64", "fractions", "imaplib",
+           "smtplib", "re._parser", "email._header_value_parser", "keyword", "token", "pydoc", "inspect",
+           "email._encoded_words", "email.base64mime", "stringprep", "pprint", "argparse", "re._compiler",
+           "unittest.util", "xml.etree.ElementPath", "http.client", "glob", "doctest", "locale", "nturl2path",
+           "codecs", "dataclasses", "traceback", "uuid", "plistlib", "tarfile", "cgi", "ast"]
+PER_MODULE = 12
+MIN_LINES, MAX_LINES, MAX_SEED_LINES = 2, 60, 200
+
+
+@dataclass
+class Picked:
+    module: str
+    function: str
+    source: str
+
+    @property
+    def task_id(self) -> str:
+        return f"{self.module.replace('.', '_')}__{self.function.strip('_')}"
+
+
+def _top_level(tree: ast.Module) -> dict[str, ast.stmt]:
+    """Name -> the first top-level statement defining it (also inside a top-level if or try)."""
+    found: dict[str, ast.stmt] = {}
+    statements = []
+    for statement in tree.body:
+        statements.append(statement)
+        if isinstance(statement, (ast.If, ast.Try)):
+            inner = [*statement.body, *statement.orelse,
+                     *(s for h in getattr(statement, "handlers", []) for s in h.body)]
+            statements.extend(inner)
+    for statement in statements:
+        if isinstance(statement, (ast.FunctionDef, ast.ClassDef)):
+            found.setdefault(statement.name, statement)
+        elif isinstance(statement, ast.Assign):
+            for target in statement.targets:
+                for node in ast.walk(target):
+                    if isinstance(node, ast.Name):
+                        found.setdefault(node.id, statement)
+        elif isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
+            found.setdefault(statement.target.id, statement)
+        elif isinstance(statement, (ast.Import, ast.ImportFrom)):
+            for alias in statement.names:
+                if alias.name != "*":
+                    found.setdefault((alias.asname or alias.name).split(".")[0], ast.copy_location(
+                        type(statement)(**{**statement.__dict__, "names": [alias]}), statement))
+    return found
+
+
+def _free_names(node: ast.AST) -> set[str]:
+    """Names a definition reads that it does not bind itself (a close, simple approximation)."""
+    loaded, bound = set(), set()
+    for inner in ast.walk(node):
+        if isinstance(inner, ast.Name):
+            (loaded if isinstance(inner.ctx, ast.Load) else bound).add(inner.id)
+        elif isinstance(inner, ast.arg):
+            bound.add(inner.arg)
+        elif isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and inner is not node:
+            bound.add(inner.name)
+        elif isinstance(inner, ast.ExceptHandler) and inner.name:
+            bound.add(inner.name)
+        elif isinstance(inner, (ast.Import, ast.ImportFrom)):
+            bound.update((a.asname or a.name).split(".")[0] for a in inner.names)
+    if isinstance(node, (ast.Assign, ast.AnnAssign)):
+        bound = set()
+    return loaded - bound - set(dir(builtins))
+
+
+def seed_source(module_name: str, function: str) -> str | None:
+    """The seed for one function: what it needs from its module, then the function; None when a
+    global name does not resolve in the module or the seed grows past MAX_SEED_LINES."""
+    text = inspect.getsource(importlib.import_module(module_name))
+    tree = ast.parse(text)
+    index = _top_level(tree)
+    needed: dict[int, ast.stmt] = {}
+    pending = [index[function]]
+    while pending:
+        node = pending.pop()
+        if id(node) in needed:
+            continue
+        needed[id(node)] = node
+        for name in sorted(_free_names(node)):
+            if name not in index:
+                return None
+            pending.append(index[name])
+    entry = index[function]
+    others = sorted((n for n in needed.values() if n is not entry), key=lambda n: (
+        not isinstance(n, (ast.Import, ast.ImportFrom)), n.lineno))
+    parts = [ast.unparse(n) if isinstance(n, (ast.Import, ast.ImportFrom)) else ast.get_source_segment(text, n)
+             for n in [*others, entry]]
+    source = "\n\n\n".join(parts) + "\n"
+    return source if source.count("\n") <= MAX_SEED_LINES else None
+
+
+def pick(modules: list[str] = MODULES, per_module: int = PER_MODULE) -> list[Picked]:
+    """The functions the fixed rule (module docstring) picks, in module order then source order."""
+    chosen = []
+    for module_name in modules:
+        tree = ast.parse(inspect.getsource(importlib.import_module(module_name)))
+        taken = 0
+        for node in tree.body:
+            if taken >= per_module:
+                break
+            if not isinstance(node, ast.FunctionDef):
+                continue
+            arguments = node.args
+            if not (arguments.posonlyargs or arguments.args or arguments.kwonlyargs or arguments.vararg):
+                continue
+            if not MIN_LINES <= node.end_lineno - node.lineno + 1 <= MAX_LINES:
+                continue
+            source = seed_source(module_name, node.name)
+            if source is None:
+                continue
+            chosen.append(Picked(module_name, node.name, source))
+            taken += 1
+    return chosen
+
+
+JSON_TYPES = {"str", "int", "float", "bool", "list", "dict", "tuple", "None", "Optional", "Union", "List", "Dict",
+              "Tuple", "Any", "Sequence", "Iterable", "Mapping", "typing", "collections", "abc"}
+# what a JSON value (str, number, bool, None, list, dict) can be asked for: its types' attributes
+JSON_ATTRIBUTES = set().union(*(dir(kind) for kind in (str, int, float, bool, list, dict)))
+
+
+def _json_literal(node: ast.AST) -> bool:
+    if isinstance(node, ast.Constant):
+        return node.value is None or isinstance(node.value, (str, int, float, bool))
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return _json_literal(node.operand)
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return all(_json_literal(e) for e in node.elts)
+    if isinstance(node, ast.Dict):
+        return all(k is not None and _json_literal(k) and _json_literal(v) for k, v in zip(node.keys, node.values))
+    return False
+
+
+def _not_json_parameter(function: ast.FunctionDef) -> str | None:
+    """Why one of the function's parameters cannot take a JSON value, or None: an annotation naming
+    another type, a default that is not a JSON literal, or a use JSON values do not have (called,
+    an attribute no str, number, list or dict has, a bytes literal next to it)."""
+    arguments = function.args
+    every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
+    defaults = dict(zip([a.arg for a in [*arguments.posonlyargs, *arguments.args]][::-1], arguments.defaults[::-1]))
+    defaults.update((a.arg, d) for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults) if d is not None)
+    names = {a.arg for a in every} | {a.arg for a in (arguments.vararg, arguments.kwarg) if a}
+    for argument in every:
+        if argument.annotation is not None:
+            text = ast.unparse(argument.annotation)
+            other = set(re.findall(r"[A-Za-z_]\w*", text)) - JSON_TYPES
+            if other:
+                return f"parameter {argument.arg} is annotated {text}"
+        if argument.arg in defaults and not _json_literal(defaults[argument.arg]):
+            return f"parameter {argument.arg} defaults to {ast.unparse(defaults[argument.arg])}"
+    for node in ast.walk(function):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in names:
+            return f"parameter {node.func.id} is called"
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in names \
+                and node.attr not in JSON_ATTRIBUTES:
+            return f"parameter {node.value.id} has .{node.attr}"
+        if isinstance(node, (ast.BinOp, ast.Compare, ast.Call)):
+            parts = [getattr(node, "left", None), getattr(node, "right", None), *getattr(node, "comparators", []),
+                     *getattr(node, "args", []), getattr(getattr(node, "func", None), "value", None)]
+            if any(isinstance(p, ast.Name) and p.id in names for p in parts) and \
+                    any(isinstance(p, ast.Constant) and isinstance(p.value, bytes) for p in parts):
+                return "a parameter meets a bytes literal"
+    return None
+
+
+def logicif_able(item: Picked) -> str | None:
+    """Why the function cannot be a LogicIF task, or None. Decided from the source alone, before
+    any stage runs: a task gives the function JSON inputs, tracks what its loops and branches do,
+    and needs gold that is the same on any host (the sandbox's code policy)."""
+    tree = ast.parse(item.source)
+    functions = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]
+    entry = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == item.function)
+    reason = _not_json_parameter(entry)
+    if reason:
+        return f"no JSON inputs: {reason}"
+    branching = (ast.For, ast.While, ast.If, ast.IfExp, ast.comprehension, ast.Match, ast.Try)
+    if not any(isinstance(n, branching) for f in functions for n in ast.walk(f)):
+        return "nothing to track: no loop or branch in it or its helpers"
+    refusal = policy_problem(item.source)
+    if refusal:
+        return f"gold depends on the host: {refusal.reason.split(',')[0]}"
+    return None
+
+
+def survive(picked: list[Picked], folder: Path) -> list[tuple[Picked, str, str, str]]:
+    """(function, stage reached, reason, detail) per function: stage "exported" when it survived
+    with a description holding no code."""
+    for item in picked:
+        (folder / f"{item.task_id}.py").write_text(item.source)
+    by_id = {item.task_id: item for item in picked}
+    seeds, bad = load.load_seed_dir(folder)
+    settings = LogicIFSettings()
+    results = [(by_id[d.task_id], "load", d.reason, d.detail) for d in bad if d.task_id in by_id]
+    for seed in seeds:
+        item = by_id[seed.task_id]
+        outcome = inputs.run(seed, from_settings(InputsConfig, settings))
+        steps = [("instrument", lambda s: instrument.run(s, from_settings(TrackerConfig, settings))),
+                 ("execute", lambda s: execute.run(s, from_settings(ExecuteConfig, settings))),
+                 ("complexity", complexity.run), ("describe", describe.run), ("verify", verify.run)]
+        stage = "inputs"
+        for name, step in steps:
+            if outcome.kept is None:
+                break
+            stage = name
+            outcome = step(outcome.kept)
+        if outcome.kept is None:
+            drop = outcome.dropped[-1]
+            results.append((item, drop.stage, drop.reason, drop.detail or ""))
+            continue
+        code = holds_code(outcome.kept.instruction.description)
+        results.append((item, "exported", "holds_code" if code else "ok", "; ".join(code[:3])))
+    return results
+
+
+def construct(detail: str) -> str:
+    return detail.removeprefix("no clear English for ")
+
+
+def report(results: list, label: str) -> None:
+    total = len(results)
+    clean = sum(1 for r in results if r[1] == "exported" and r[2] == "ok")
+    print(f"{label}: {total} standard-library functions from {len({r[0].module for r in results})} modules")
+    print(f"  exported with a code-free description: {clean} of {total} ({clean / max(total, 1):.0%})")
+    with_code = [r for r in results if r[1] == "exported" and r[2] != "ok"]
+    print(f"  exported but holding code: {len(with_code)}" + "".join(f"\n    {r[0].task_id}: {r[3]}" for r in with_code))
+    lost = Counter((r[1], r[2]) for r in results if r[1] != "exported")
+    print("  lost, by stage and reason:")
+    for (stage, reason), count in lost.most_common():
+        print(f"    {count} x {stage}: {reason}")
+    constructs = Counter(construct(r[3]) for r in results if r[2] == "not_describable")
+    if constructs:
+        print("  not describable, by construct:")
+        for name, count in constructs.most_common():
+            print(f"    {count} x {name}")
+
+
+def report_both(results: list) -> None:
+    """Everything picked, why some cannot be LogicIF tasks, then the LogicIF-able ones alone."""
+    report(results, "everything picked")
+    why = {r[0].task_id: logicif_able(r[0]) for r in results}
+    print("  not LogicIF-able, by reason:")
+    for reason, count in Counter(w.split(":")[0] for w in why.values() if w).most_common():
+        print(f"    {count} x {reason}")
+    report([r for r in results if not why[r[0].task_id]], "LogicIF-able (JSON inputs, a loop or branch, host-free gold)")
+
+
+def describer_alone(picked: list[Picked]) -> None:
+    """The describer on every picked function as written (no trackers), whatever the other stages say."""
+    constructs = Counter()
+    for item in picked:
+        source = re.sub(rf"^def {item.function}\(", "def f(", item.source, flags=re.M)
+        try:
+            narrate.describe(source, [], {}, "int")
+        except narrate.Undescribable as error:
+            constructs[error.construct] += 1
+    said = len(picked) - sum(constructs.values())
+    print(f"describer alone: {said} of {len(picked)} said in English")
+    for name, count in constructs.most_common(15):
+        print(f"    {count} x {name}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--limit", type=int, help="only the first N picked functions")
+    parser.add_argument("--list", action="store_true", help="print each function's fate")
+    parser.add_argument("--show", help="print the seed and the description of one task id")
+    parser.add_argument("--describer", action="store_true",
+                        help="only the describer, on up to 30 functions per module, whatever the other stages say")
+    args = parser.parse_args()
+    if args.describer:
+        describer_alone(pick(per_module=30))
+        return
+    picked = pick()[: args.limit]
+    if args.show:
+        picked = [p for p in picked if p.task_id == args.show]
+        print(picked[0].source)
+    with tempfile.TemporaryDirectory() as folder:
+        results = survive(picked, Path(folder))
+    if args.list or args.show:
+        for item, stage, reason, detail in results:
+            print(f"{item.task_id:50} {stage:10} {reason:22} {detail[:150]}")
+    report_both(results)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,70 @@
+"""Export an IFEval-FC benchmark in the paper's own file layout, for its evaluate.py:
+
+    cd <IFEval-FC repository> && python evaluate.py --data-dir <folder> --provider openai --model M
+
+One JSON file per function and rule, `<function>__param_<parameter>__fmt_<Checker>.json`, holding
+what the paper's files hold: `fn_schema` (the function, the rule already in its parameter's
+description), `chosen_param`, `format` (checker name, description, group, arguments in the
+paper's names) and `user_queries` in order. The paper's evaluate.py offers one tool and sends its
+own system message: rows with distractor tools cannot be written, and our system message is not.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from ifforge.core.store import atomic_write
+from ifforge.exports.benchmark import Benchmark
+
+GROUPS = {"keywords": "KEYWORDS", "language": "LANGUAGE", "length": "LENGTH CONSTRAINTS",
+          "content": "DETECTABLE CONTENT", "format": "DETECTABLE FORMAT", "case": "CASE", "start_end": "START_END",
+          "punctuation": "PUNCTUATION"}  # the paper's group names (labels only: its evaluate.py reads name and args)
+
+
+def paper_file(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """The paper's data file for the rows of one function and rule (in query order)."""
+    from ifforge.families.ifeval_fc import paper, rules
+
+    first = rows[0]
+    tool = next(t for t in first["tools"] if t["function"]["name"] == first["function_name"])
+    rule = rules.get(first["rule_id"], **first["rule_args"])
+    return {"chosen_param": first["parameter"],
+            "format": {"name": paper.CHECKER_OF[first["rule_id"]], "description": rule.describe(),
+                       "group": GROUPS[rule.group], "args": paper.paper_args(first["rule_id"], first["rule_args"])},
+            "fn_schema": tool["function"],
+            "user_queries": [next(m["content"] for m in row["messages"] if m["role"] == "user")
+                             for row in sorted(rows, key=lambda r: r.get("query_index", 0))]}
+
+
+def write(benchmark: Benchmark, out: Path) -> dict[str, Any]:
+    from ifforge.families.ifeval_fc import paper
+    from ifforge.families.ifeval_fc.scoring import batch_key
+
+    crowded = next((row for row in benchmark.rows if len(row["tools"]) != 1), None)
+    if crowded:
+        raise ValueError(f"row {crowded['task_id']} offers {len(crowded['tools'])} tools; the paper's evaluate.py "
+                         "offers one per file (generate with distractors=0)")
+    files: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for row in benchmark.rows:
+        files[batch_key(row)].append(row)
+    out.mkdir(parents=True, exist_ok=True)
+    for old in out.glob("*.json"):  # the paper's evaluate.py reads every .json here
+        old.unlink()
+    names: set[str] = set()
+    for rows in files.values():
+        first = rows[0]
+        stem = f"{first['function_name']}__param_{first['parameter']}__fmt_{paper.CHECKER_OF[first['rule_id']]}"
+        name, k = f"{stem}.json", 1
+        while name in names:
+            k += 1
+            name = f"{stem}__{k}.json"
+        names.add(name)
+        atomic_write(out / name, json.dumps(paper_file(rows), indent=2, ensure_ascii=False) + "\n")
+    run = f"cd <IFEval-FC repository> && python evaluate.py --data-dir {out} --provider openai --model <model>"
+    atomic_write(out / "README.md", f"# {benchmark.name}\n\n{len(files)} files, {len(benchmark.rows)} queries, in the "
+                 f"IFEval-FC paper's data layout (from {benchmark.source}, SHA-256 `{benchmark.sha256}`).\n\n"
+                 f"    {run}\n\nThe paper's evaluate.py sends its own system message, not the rows'.\n")
+    return {"rows": len(benchmark.rows), "files": len(files), "folder": str(out), "run": run}

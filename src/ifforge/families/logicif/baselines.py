@@ -1,0 +1,51 @@
+"""LogicIF's trivial baselines (see `eval.floors`): the input given back as the output, a constant
+(0 for the output and every tracker), the most frequent gold output and trackers, and an empty reply."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ifforge.eval.floors import Baseline, Empty, most_frequent
+
+
+def answer(output: Any, stats: dict[str, Any]) -> list[str]:
+    return [json.dumps({"output": output, "stats": stats}, ensure_ascii=False)]
+
+
+def _input(row: dict[str, Any]) -> Any:
+    value = row["input"]
+    return value[0] if isinstance(value, list) and len(value) == 1 else value
+
+
+class EchoInput(Baseline):
+    id = "echo_input"
+    description = "the function's input as its output, every tracker 0"
+
+    def replies(self, row, turns):
+        return answer(_input(row), {key: 0 for key in row["code_output"]["stats"]})
+
+
+class Zeros(Baseline):
+    id = "constant"
+    description = "0 as the output and as every tracker"
+
+    def replies(self, row, turns):
+        return answer(0, {key: 0 for key in row["code_output"]["stats"]})
+
+
+class MostFrequentGold(Baseline):
+    id = "most_frequent_gold"
+    description = "the most frequent gold output, and each tracker's most frequent gold value, of the benchmark"
+
+    def fit(self, rows):
+        self.output = most_frequent([row["code_output"]["output"] for row in rows])
+        keys = {key for row in rows for key in row["code_output"]["stats"]}
+        self.stats = {key: most_frequent([row["code_output"]["stats"][key] for row in rows
+                                          if key in row["code_output"]["stats"]]) for key in keys}
+
+    def replies(self, row, turns):
+        return answer(self.output, {key: self.stats.get(key, 0) for key in row["code_output"]["stats"]})
+
+
+BASELINES = {kind.id: kind for kind in (Empty, EchoInput, Zeros, MostFrequentGold)}

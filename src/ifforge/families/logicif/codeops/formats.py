@@ -1,0 +1,158 @@
+"""Text formatting in words: `%` (printf style), `str.format` and f-string format specs.
+
+A literal format is split into its plain text and its fields; each field says how its value is
+written (as text, as a whole number, with n decimals, padded to a width with spaces or zeros, in
+hexadecimal, with thousands separators). The result reads "the text made of A, followed by B, ...".
+A field the words would not pin down exactly (`%r`, `%g`, nested or computed specs, attribute
+fields) raises `Undescribable`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import string
+
+import libcst as cst
+
+from ifforge.families.logicif.codeops.errors import Undescribable
+
+_PRINTF = re.compile(r"%(?:\((?P<key>[^)]*)\))?(?P<flags>[-+ #0]*)(?P<width>\*|\d+)?(?:\.(?P<precision>\*|\d+))?"
+                     r"[hlL]?(?P<kind>.)", re.S)
+_SPEC = re.compile(r"(?:(?P<fill>.)?(?P<align>[<>=^]))?(?P<sign>[-+ ])?(?P<alt>#)?(?P<zero>0)?(?P<width>\d+)?"
+                   r"(?P<group>[,_])?(?:\.(?P<precision>\d+))?(?P<kind>[bcdeEfFgGnosxX%])?\Z", re.S)
+
+
+def field_words(value: str, kind: str, precision: str | None = None, width: str | None = None,
+                align: str = ">", fill: str = " ", sign: str = "-", alt: bool = False, group: str | None = None) -> str:
+    """How one value is written into a formatted text."""
+    if kind in ("s", ""):
+        words = f"{value} written as text"
+        if precision is not None:
+            words += f", cut to its first {precision} characters"
+    elif kind in ("d", "i", "u"):
+        words = f"{value} written as a whole number (a decimal number is cut toward zero first)"
+    elif kind in ("f", "F"):
+        words = (f"{value} written as a decimal number with exactly {precision or 6} digits after the point "
+                 f"(rounded to the nearest; a value exactly halfway goes by how the computer stores it)")
+    elif kind in ("x", "X", "o", "b"):
+        base = {"x": "hexadecimal with small letters", "X": "hexadecimal with capital letters", "o": "octal",
+                "b": "binary"}[kind]
+        prefix = {"x": "0x", "X": "0X", "o": "0o", "b": "0b"}[kind]
+        words = f"{value} written in {base}" + (f", with {prefix} in front" if alt else "")
+        alt = False
+    elif kind == "c":
+        words = f"the character with code {value}"
+    elif kind == "%":
+        words = f"{value} times 100 written with exactly {precision or 6} digits after the point, then \"%\""
+    else:
+        raise Undescribable(f"a text format field of the kind {kind!r}")
+    if alt:
+        raise Undescribable("the # option in a text format field")
+    if sign == "+":
+        words += ", with a + sign before a value that is not negative"
+    elif sign == " ":
+        words += ", with a space before a value that is not negative"
+    if group:
+        words += f", with {'commas' if group == ',' else 'underscores'} between groups of three digits"
+    if width is not None and int(width) > 0:
+        padding = "zeros" if fill == "0" else "spaces" if fill == " " else f"copies of \"{fill}\""
+        where = {"<": "on the right", ">": "on the left", "^": "on both sides (one more on the right when uneven)",
+                 "=": "after the sign"}[align]
+        words += f", padded {where} with {padding} to at least {width} characters"
+    return words
+
+
+def joined(parts: list[str]) -> str:
+    if not parts:
+        return "\"\" (empty text)"
+    return parts[0] if len(parts) == 1 else "the text made of " + ", followed by ".join(parts)
+
+
+def printf(speaker, template: str, values: cst.BaseExpression) -> str:
+    """`template % values`, in words."""
+    fields = list(_PRINTF.finditer(template))
+    real = [m for m in fields if m["kind"] != "%"]
+    if any(m["key"] is not None for m in real):
+        if not isinstance(values, cst.Dict):
+            raise Undescribable("printf-style formatting with named fields and a computed dictionary")
+        raise Undescribable("printf-style formatting with named fields")
+    if isinstance(values, cst.Tuple):
+        items = [e.value for e in values.elements]
+    elif len(real) == 1:
+        items = [values]
+    else:
+        raise Undescribable("printf-style formatting with a computed tuple of values")
+    if len(items) != len(real):
+        raise Undescribable("printf-style formatting whose values do not match its fields")
+    speaker.rule("str")
+    parts, position, values_left = [], 0, iter(items)
+    for match in fields:
+        if match.start() > position:
+            parts.append(json.dumps(template[position:match.start()], ensure_ascii=False))
+        position = match.end()
+        if match["kind"] == "%":
+            parts.append('"%"')
+            continue
+        if "*" in (match["width"] or "") + (match["precision"] or ""):
+            raise Undescribable("printf-style formatting with a computed width")
+        flags = match["flags"]
+        align = "<" if "-" in flags else "=" if "0" in flags and match["kind"] not in "sc" else ">"
+        fill = "0" if align == "=" else " "
+        parts.append(field_words(speaker.grouped(next(values_left)), match["kind"], match["precision"],
+                                 match["width"], align, fill, "+" if "+" in flags else " " if " " in flags else "-",
+                                 "#" in flags))
+    if position < len(template):
+        parts.append(json.dumps(template[position:], ensure_ascii=False))
+    return joined(parts)
+
+
+def spec_words(value: str, spec: str, conversion: str | None) -> str:
+    """One `{...:spec}` field: `value` written as the spec says."""
+    if conversion not in (None, "s"):
+        raise Undescribable(f"a text format field with the !{conversion} conversion")
+    found = _SPEC.match(spec)
+    if found is None:
+        raise Undescribable(f"the text format spec {spec!r}")
+    align = found["align"] or (">" if found["kind"] not in (None, "s", "c") else "<")
+    fill = found["fill"] or " "
+    if found["zero"] and not found["align"]:
+        align, fill = "=", "0"
+    kind = found["kind"] or ""
+    if found["precision"] and not found["kind"]:
+        raise Undescribable("a text format spec with a precision and no type")
+    if found["width"] and not found["align"] and not found["kind"] and not found["zero"]:
+        raise Undescribable("a text format width with no alignment and no type (it aligns by the value's type)")
+    return field_words(value, kind, found["precision"], found["width"], align, fill, found["sign"] or "-",
+                       bool(found["alt"]), found["group"])
+
+
+def format_call(speaker, owner: cst.BaseExpression, args: list, keywords: dict) -> str:
+    """`"...".format(...)` on a literal template, in words."""
+    if not isinstance(owner, (cst.SimpleString, cst.ConcatenatedString)) or not isinstance(owner.evaluated_value, str):
+        raise Undescribable("str.format on a template that is not written in the code")
+    template = owner.evaluated_value
+    speaker.rule("str")
+    parts, automatic = [], 0
+    try:
+        pieces = list(string.Formatter().parse(template))
+    except ValueError:
+        raise Undescribable("a text format that does not parse") from None
+    for text, field, spec, conversion in pieces:
+        if text:
+            parts.append(json.dumps(text, ensure_ascii=False))
+        if field is None:
+            continue
+        if "{" in (spec or ""):
+            raise Undescribable("a text format with a computed spec")
+        if field == "":
+            field = str(automatic)
+            automatic += 1
+        if field.isdigit() and int(field) < len(args):
+            value = args[int(field)]
+        elif field in keywords:
+            value = keywords[field]
+        else:
+            raise Undescribable("a text format field that reads an attribute or an item")
+        parts.append(spec_words(speaker.grouped(value), spec or "", conversion))
+    return joined(parts)

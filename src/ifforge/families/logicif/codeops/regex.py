@@ -1,0 +1,254 @@
+"""Regular expressions in words: a pattern is told by what it matches, never quoted as code.
+
+`gloss` reads a literal pattern with Python's own parser (`re._parser`, so it means exactly what the
+`re` module will do) and says each piece: literal text, character classes, repeats (greedy or not),
+groups, alternatives, anchors and look-arounds, and the flags that change them. A piece with no
+clear wording (conditional groups, possessive repeats, unusual flags) raises `Undescribable`.
+`pattern_method` and `match_method` say what the calls on patterns and on matches give back.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from re import _constants as c  # noqa: the parser's opcodes
+from re import _parser
+
+import libcst as cst
+
+from ifforge.families.logicif.codeops.errors import Undescribable
+
+FLAGS = {"ASCII": re.ASCII, "A": re.ASCII, "IGNORECASE": re.IGNORECASE, "I": re.IGNORECASE,
+         "MULTILINE": re.MULTILINE, "M": re.MULTILINE, "DOTALL": re.DOTALL, "S": re.DOTALL,
+         "VERBOSE": re.VERBOSE, "X": re.VERBOSE, "UNICODE": re.UNICODE, "U": re.UNICODE}
+_FLAG_WORDS = [(re.IGNORECASE, "letters match regardless of case"),
+               (re.MULTILINE, "start and end of text also match at the start and end of every line"),
+               (re.DOTALL, "'any character' includes the line break"),
+               (re.ASCII, "digits, word characters and whitespace mean the ASCII ones only")]
+_CATEGORIES = {
+    c.CATEGORY_DIGIT: "a digit", c.CATEGORY_NOT_DIGIT: "a character that is not a digit",
+    c.CATEGORY_WORD: "a word character (a letter, a digit or an underscore)",
+    c.CATEGORY_NOT_WORD: "a character that is not a word character (a letter, a digit or an underscore)",
+    c.CATEGORY_SPACE: "a whitespace character", c.CATEGORY_NOT_SPACE: "a character that is not whitespace",
+}
+_ANCHORS = {
+    c.AT_BEGINNING: ("the start of the text", "the start of a line"),
+    c.AT_BEGINNING_STRING: ("the very start of the text", "the very start of the text"),
+    c.AT_END: ("the end of the text (or just before a line break that ends it)", "the end of a line"),
+    c.AT_END_STRING: ("the very end of the text", "the very end of the text"),
+    c.AT_BOUNDARY: ("a word boundary (between a word character and a non-word character, or the text's "
+                    "edge)",) * 2,
+    c.AT_NON_BOUNDARY: ("a place that is not a word boundary",) * 2,
+}
+
+
+def flag_value(node: cst.BaseExpression) -> int:
+    """The value of `re.X | re.Y` written with the re module's flag names."""
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.BitOr):
+        return flag_value(node.left) | flag_value(node.right)
+    if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "re" \
+            and node.attr.value in FLAGS:
+        return int(FLAGS[node.attr.value])
+    if isinstance(node, cst.Integer) and node.value == "0":
+        return 0
+    raise Undescribable("regular-expression flags that are not written as re's flag names")
+
+
+def gloss(pattern: str, flags: int = 0) -> str:
+    """`the pattern that matches ...`, in words."""
+    if flags & ~(re.IGNORECASE | re.MULTILINE | re.DOTALL | re.ASCII | re.VERBOSE | re.UNICODE):
+        raise Undescribable("an unusual regular-expression flag")
+    try:
+        parsed = _parser.parse(pattern, flags)
+    except re.error:
+        raise Undescribable("a regular expression that does not compile") from None
+    flags = parsed.state.flags
+    words = _sequence(list(parsed), flags)
+    notes = [text for flag, text in _FLAG_WORDS if flags & flag]
+    tail = f" ({'; '.join(notes)})" if notes else ""
+    return f"the pattern matching {words}{tail}"
+
+
+def _sequence(items: list, flags: int) -> str:
+    if not items:
+        return "the empty text"
+    parts, run = [], []
+    for op, av in items:
+        if op is c.LITERAL:
+            run.append(chr(av))
+            continue
+        if run:
+            parts.append(_literal("".join(run)))
+            run = []
+        parts.append(_item(op, av, flags))
+    if run:
+        parts.append(_literal("".join(run)))
+    return parts[0] if len(parts) == 1 else "(" + ", then ".join(parts) + ")"
+
+
+def _literal(text: str) -> str:
+    return f"the text {json.dumps(text, ensure_ascii=False)}"
+
+
+def _item(op, av, flags: int) -> str:
+    if op is c.LITERAL:
+        return _literal(chr(av))
+    if op is c.NOT_LITERAL:
+        return f"any one character other than {_literal(chr(av))[9:]}"
+    if op is c.ANY:
+        return "any one character" + ("" if flags & re.DOTALL else " except a line break")
+    if op is c.IN:
+        return _class(av)
+    if op in (c.MAX_REPEAT, c.MIN_REPEAT):
+        low, high, inner = av
+        what = _sequence(list(inner), flags)
+        greed = "as many as possible" if op is c.MAX_REPEAT else "as few as possible"
+        if (low, high) == (0, 1):
+            return f"optionally {what} ({'taken when it can be' if op is c.MAX_REPEAT else 'left out when it can be'})"
+        count = (f"{low} or more times" if high is c.MAXREPEAT else
+                 f"exactly {low} times" if low == high else f"{low} to {high} times")
+        return f"{what} repeated {count} ({greed}, giving back as the rest of the pattern needs)"
+    if op is c.SUBPATTERN:
+        group, add, remove, inner = av
+        if add or remove:
+            raise Undescribable("a group that changes the regular-expression flags")
+        what = _sequence(list(inner), flags)
+        return f"group {group}, which is {what}" if group else what
+    if op is c.BRANCH:
+        options = [_sequence(list(p), flags) for p in av[1]]
+        return "either " + " or ".join(options) + " (the first that fits, left to right)"
+    if op is c.AT:
+        words = _ANCHORS.get(av)
+        if words is None:
+            raise Undescribable("an unusual regular-expression anchor")
+        return words[1 if flags & re.MULTILINE else 0]
+    if op in (c.ASSERT, c.ASSERT_NOT):
+        direction, inner = av
+        what = _sequence(list(inner), flags)
+        where = "followed" if direction == 1 else "preceded"
+        return f"a place {'not ' if op is c.ASSERT_NOT else ''}{where} by {what} (nothing is used up)"
+    if op is c.GROUPREF:
+        return f"the same text group {av} matched"
+    raise Undescribable(f"the regular-expression construct {str(op).lower()}")
+
+
+def _class(items) -> str:
+    negate = bool(items) and items[0][0] is c.NEGATE
+    words = []
+    for op, av in items[1:] if negate else items:
+        if op is c.LITERAL:
+            words.append(_literal(chr(av))[9:])
+        elif op is c.RANGE:
+            words.append(f"from {_literal(chr(av[0]))[9:]} to {_literal(chr(av[1]))[9:]}")
+        elif op is c.CATEGORY and av in _CATEGORIES:
+            words.append(_CATEGORIES[av])
+        else:
+            raise Undescribable("an unusual regular-expression character class")
+    if len(words) == 1 and not negate and not words[0].startswith("from"):
+        return words[0] if words[0].startswith("a") else f"the character {words[0]}"
+    listed = "; ".join(words)
+    return (f"one character that is none of: {listed}" if negate else f"one character that is one of: {listed}")
+
+
+# ---- calls --------------------------------------------------------------------------------------
+_MATCHES = {
+    "search": "the first match of {p} anywhere in {0} (tried from each position, left to right), or None if "
+              "there is none",
+    "match": "the match of {p} at the very start of {0}, or None if it does not match there",
+    "fullmatch": "the match of {p} against the whole of {0}, or None if it does not match all of it",
+    "findall": "the list of every match of {p} in {0}, left to right and not overlapping; each is the matched "
+               "text, or, when the pattern has groups, the text of its one group (a tuple of the groups' texts "
+               "when it has several; empty text for a group that took no part)",
+    "split": "the list of pieces of {0} split at every match of {p} (the text of any groups goes between the "
+             "pieces)",
+}
+
+
+def literal_pattern(speaker, node: cst.BaseExpression, flags: int = 0) -> str:
+    """A pattern given as a literal, a compiled constant, or a variable, as a phrase."""
+    if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)) and isinstance(node.evaluated_value, str):
+        return gloss(node.evaluated_value, flags)
+    if isinstance(node, cst.Name) and node.value in speaker.patterns and not flags:
+        return f"the pattern {node.value}"
+    if isinstance(node, cst.Call) and _is_compile(node):
+        return compile_call(speaker, node)
+    raise Undescribable("a regular expression that is not written in the code")
+
+
+def _is_compile(node: cst.Call) -> bool:
+    return isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name) and \
+        node.func.value.value == "re" and node.func.attr.value == "compile"
+
+
+def compile_call(speaker, call: cst.Call) -> str:
+    args, keywords = speaker.arguments(call)
+    flags = keywords.get("flags", args[1] if len(args) > 1 else None)
+    return literal_pattern(speaker, args[0], flag_value(flags) if flags is not None else 0)
+
+
+def module_call(speaker, name: str, call: cst.Call) -> str:
+    """`re.name(pattern, ...)`, in words."""
+    args, keywords = speaker.arguments(call)
+    if name == "compile" and args:
+        return compile_call(speaker, call)
+    if name == "escape" and len(args) == 1 and not keywords:
+        return (f"{speaker.grouped(args[0])} with a backslash put before every character that is not a letter, "
+                f"a digit or an underscore (so it matches itself as a pattern)")
+    if not args:
+        raise Undescribable(f"re.{name} without a pattern")
+    flags = keywords.pop("flags", None)
+    extra = {"search": 2, "match": 2, "fullmatch": 2, "findall": 2, "split": 2, "sub": 3}.get(name)
+    if extra is None or keywords:
+        raise Undescribable(f"the regular-expression function re.{name} used this way")
+    if flags is None and len(args) > extra:
+        flags, args = args[extra], args[:extra]
+    pattern = literal_pattern(speaker, args[0], flag_value(flags) if flags is not None else 0)
+    return _use(speaker, pattern, name, args[1:])
+
+
+def pattern_method(speaker, owner: cst.BaseExpression, name: str, args: list, keywords: dict) -> str:
+    """`pattern.name(...)` for a compiled pattern."""
+    if keywords:
+        raise Undescribable(f"the pattern method {name} with keyword arguments")
+    return _use(speaker, literal_pattern(speaker, owner), name, args)
+
+
+def _use(speaker, pattern: str, name: str, args: list) -> str:
+    g = speaker.grouped
+    speaker.rule("regex")
+    if name in _MATCHES and len(args) == 1:
+        return _MATCHES[name].format(g(args[0]), p=pattern)
+    if name == "sub" and len(args) == 2:
+        replacement, text = args
+        if isinstance(replacement, cst.Name) and replacement.value in speaker.helpers:
+            by = f"what the helper {replacement.value} gives back for that match"
+        elif isinstance(replacement, (cst.SimpleString, cst.ConcatenatedString)):
+            value = replacement.evaluated_value
+            if "\\" in value:
+                raise Undescribable("a regular-expression replacement with group references")
+            by = speaker.value(replacement)
+        else:
+            raise Undescribable("a regular-expression replacement that is neither text nor a helper")
+        return f"{g(text)} with every match of {pattern} (left to right, not overlapping) replaced by {by}"
+    raise Undescribable(f"the regular-expression call {name} with {len(args)} arguments")
+
+
+def match_method(speaker, owner: cst.BaseExpression, name: str, args: list) -> str:
+    """`match.group(n)` and the other questions put to a match."""
+    m = speaker.grouped(owner)
+    speaker.rule("regex")
+    number = speaker.grouped(args[0]) if args else None
+    whole = not args or (isinstance(args[0], cst.Integer) and args[0].value == "0")
+    if name == "group" and len(args) <= 1:
+        return (f"the whole text the match {m} covers" if whole else
+                f"the text group {number} of the match {m} covers (None if that group took no part)")
+    if name == "groups" and not args:
+        return f"the tuple of the texts every group of the match {m} covers, in order (None for a group that took no part)"
+    if name in ("start", "end") and len(args) <= 1:
+        edge = "starts" if name == "start" else "ends (the position just after it)"
+        what = f"the match {m}" if whole else f"group {number} of the match {m}"
+        return f"the position in the text where {what} {edge}"
+    if name == "span" and len(args) <= 1:
+        what = f"the match {m}" if whole else f"group {number} of the match {m}"
+        return f"the pair of the positions where {what} starts and ends (the end just after it)"
+    raise Undescribable(f"the match method {name} with {len(args)} arguments")

@@ -1,0 +1,44 @@
+"""MCBench's trivial baselines (see `eval.floors`): a constant final score (0, and 1), the metric's
+most frequent gold final score, each in the asked format with no step, and an empty reply."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ifforge.eval.floors import Baseline, Empty, most_frequent
+
+
+def final_only(value: Any) -> list[str]:
+    return [f"### Final Results ###\n[Final] : {json.dumps(value)}"]
+
+
+class Zero(Baseline):
+    id = "constant_0"
+    description = "`[Final] : 0` in the results block, no step"
+
+    def replies(self, row, turns):
+        return final_only(0)
+
+
+class One(Baseline):
+    id = "constant_1"
+    description = "`[Final] : 1` in the results block, no step"
+
+    def replies(self, row, turns):
+        return final_only(1)
+
+
+class MostFrequentGold(Baseline):
+    id = "most_frequent_gold"
+    description = "the metric's most frequent gold final score over the benchmark, no step"
+
+    def fit(self, rows):
+        metrics = {row["metric"] for row in rows}
+        self.by_metric = {m: most_frequent([row["gold_final"] for row in rows if row["metric"] == m]) for m in metrics}
+
+    def replies(self, row, turns):
+        return final_only(self.by_metric[row["metric"]])
+
+
+BASELINES = {kind.id: kind for kind in (Empty, Zero, One, MostFrequentGold)}

@@ -1,0 +1,107 @@
+"""Constructs real code uses, said in English: methods, formatting, regular expressions, functions as
+values, bytes, identity, error classes; and a small sample of the real-code survival benchmark."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from ifforge.families.logicif.codeops.narrate import Undescribable, describe, holds_code
+from ifforge.families.logicif.codeops.regex import gloss
+from ifforge.families.logicif.records import Tracker
+
+COUNTER = [Tracker(name="loop_iterations", kind="loop_iterations", explanation="iterations of the loop")]
+
+
+def _text(body: str, params: str = "a", module: str = "") -> str:
+    source = (f"{module}\n\ndef f({params}):\n    stats = {{'loop_iterations': 0}}\n"
+              + "".join(f"    {line}\n" for line in body.strip().splitlines()))
+    text = describe(source, COUNTER, {}, "int")
+    assert not holds_code(text), holds_code(text)
+    return text
+
+
+@pytest.mark.parametrize("expression, phrases", [
+    ("a.partition(':')", ["before the first occurrence of \":\"", "two empty texts"]),
+    ("a.find(':', 3)", ["starts at position 3 or later", "-1"]),
+    ("a.expandtabs(4)", ["multiple of 4"]),
+    ("a.rsplit('.', 1)", ["last 1 occurrences of \".\""]),
+    ("a.encode('ascii')", ["bytes of a in the encoding \"ascii\""]),
+    ("a.bit_length()", ["binary digits of the absolute value of a"]),
+    ("a.removeprefix('x')", ["unchanged if it does not start with it"]),
+])
+def test_common_methods_say_their_result_and_edge_cases(expression, phrases):
+    text = _text(f"r = {expression}\nreturn (r, stats)")
+    for phrase in phrases:
+        assert phrase in text
+
+
+def test_printf_and_format_say_each_field_exactly():
+    text = _text("r = '%s=%05.2f%%' % (a, b)\nreturn (r, stats)", "a, b")
+    assert "a written as text" in text and "\"=\"" in text and "\"%\"" in text
+    assert "exactly 2 digits after the point" in text and "padded after the sign with zeros to at least 5" in text
+    text = _text("r = '{:>6}|{}'.format(a, b)\nreturn (r, stats)", "a, b")
+    assert "padded on the left with spaces to at least 6 characters" in text and "\"|\"" in text
+    text = _text("r = f'{a:x}-{b:,d}'\nreturn (r, stats)", "a, b")
+    assert "hexadecimal with small letters" in text and "commas between groups of three digits" in text
+    for unclear in ("r = '%r' % a", "r = '{0.real}'.format(a)", "r = '{:5}'.format(a)", "r = '%s %s' % a"):
+        with pytest.raises(Undescribable):
+            _text(unclear + "\nreturn (r, stats)")
+
+
+def test_regular_expressions_are_glossed_from_python_s_own_parser():
+    words = gloss(r"^(\d+)-[a-f]*?$", re.MULTILINE)
+    assert words.startswith("the pattern matching (the start of a line, then group 1")
+    assert "a digit repeated 1 or more times (as many as possible" in words
+    assert "from \"a\" to \"f\"" in words and "as few as possible" in words and "the end of a line" in words
+    assert "start and end of text also match" in words
+    with pytest.raises(Undescribable):
+        gloss(r"(a)(?(1)b|c)")
+    module = "import re\n_num = re.compile(r'\\d+', re.ASCII)\n_find = re.compile('[^a-z]').search"
+    text = _text("m = _num.match(a)\nif m is None:\n    return (0, stats)\nr = _find(m.group(0))\n"
+                 "return (len(m.group()), stats)", module=module)
+    assert "_num is the pattern matching a digit repeated" in text and "ASCII ones only" in text
+    assert "the match of the pattern _num at the very start of a" in text
+    assert "the whole text the match m covers" in text
+    assert "the first match of the pattern matching one character that is none of" in text
+    text = _text("return (re.sub('a+', '-', a), stats)", module="import re")
+    assert "with every match of the pattern matching the text \"a\" repeated 1 or more times" in text
+
+
+def test_functions_as_values_bytes_identity_and_error_classes():
+    text = _text("r = list(map(str.upper, a))\nreturn (sorted(r, key=str.lower), stats)")
+    assert "the results of each item with every letter made a capital" in text
+    assert "by the item with every letter made lowercase" in text
+    assert "worked out one at a time" in text  # the lazy rule
+    text = _text("if a is b:\n    return (b'\\x00ab', stats)\nreturn (None, stats)", "a, b")
+    assert "a is the very same object as b" in text and "the bytes \"\\u0000ab\"" in text
+    module = "class Error(Exception):\n    pass\n\nclass BadCount(Error):\n    def __init__(self, n):\n        self.n = n"
+    text = _text("if not isinstance(a, int):\n    raise BadCount(a)\nreturn (a, stats)", module=module)
+    assert "BadCount is a kind of error of its own, a special case of Error" in text
+    with pytest.raises(Undescribable, match="class other than a kind of error"):
+        _text("return (Point(a), stats)", module="class Point:\n    def __init__(self, x):\n        self.x = x")
+
+
+def _benchmark():
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "real_code_survival.py"
+    spec = importlib.util.spec_from_file_location("real_code_survival", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclass looks its module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_real_code_survival_sample(tmp_path):
+    """Three functions the benchmark's fixed rule picks, read from this interpreter at test time."""
+    bench = _benchmark()
+    picked = {p.task_id: p for p in bench.pick(["urllib.parse"], per_module=8)}
+    assert "def _splitnetloc(" in picked["urllib_parse__splitnetloc"].source
+    sample = [picked[name] for name in ("urllib_parse__splitnetloc", "urllib_parse__splitparams", "urllib_parse__noop")]
+    results = {item.task_id: (stage, reason) for item, stage, reason, _ in bench.survive(sample, tmp_path)}
+    assert results["urllib_parse__splitnetloc"] == ("exported", "ok")
+    assert results["urllib_parse__splitparams"] == ("exported", "ok")
+    assert results["urllib_parse__noop"] == ("instrument", "nothing_to_track")

@@ -1,0 +1,155 @@
+"""Floors: every trivial baseline scored by the family's own checker, every row one passes counted,
+and the card that shows them."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from ifforge import card
+from ifforge.eval.floors import baselines_of, floors
+from ifforge.families import FAMILIES, get_family
+from ifforge.families.ifeval_fc import rules
+from test_ifeval_fc_family import rows_for
+
+PACIFIC = get_family("pacific")
+
+
+def pacific_row(task_id: str, initial, gold: list, mode: str = "prompt") -> dict:
+    row = {"family": "pacific", "task_id": task_id, "mode": mode, "form": "code", "chain_length": len(gold),
+           "output_length": 3, "initial_input": initial, "gold": gold}
+    return row | ({"messages": [{"role": "user", "content": f"step {i}"} for i in range(len(gold))]}
+                  if mode == "chat" else {"prompt": "the chain"})
+
+
+def test_every_family_declares_baselines_beyond_the_empty_reply():
+    for family in (get_family(key) for key, entry in FAMILIES.items() if entry.module):
+        kinds = [baseline.id for baseline in baselines_of(family)]
+        assert "empty" in kinds and len(kinds) >= 3, (family.id, kinds)
+        assert family.measures and family.follows, family.id
+
+
+def test_a_row_an_identity_chain_passes_is_counted_and_named():
+    rows = [pacific_row("same", 7, [7, 7, 7]), pacific_row("chat-same", "ab", ["ab", "ab"], "chat"),
+            pacific_row("moves", 7, [8, 8, 7])]
+    found = floors(PACIFIC, rows)
+    identity, initial = found["baselines"]["identity"], found["baselines"]["initial"]
+    assert identity["rows_passed"] == initial["rows_passed"] == 2
+    # "moves": its second step leaves 8 unchanged (identity right), its third gives back the start (initial right)
+    assert identity["scores"] == {"prompt_accuracy": round(2 / 3, 4), "instruction_accuracy": round(6 / 8, 4)}
+    assert initial["scores"]["instruction_accuracy"] == round(6 / 8, 4)
+    assert found["trivially_passed"]["rows"] == 2
+    # "ab" is the only string gold, so the most frequent one too; 7 is the most frequent whole number
+    assert found["trivially_passed"]["by_row"] == {
+        "chat-same": ["identity", "initial", "most_frequent_gold"], "same": ["identity", "initial", "most_frequent_gold"]}
+    assert found["baselines"]["empty"]["rows_passed"] == 0
+    assert found["trivially_passed"]["by_group"]["mode"] == {"chat": 1, "prompt": 1}
+    assert found["trivially_passed"]["by_group"]["chain_length"] == {"2": 1, "3": 1}
+
+
+def test_ifeval_fc_echo_floor_is_the_rows_whose_rule_the_query_follows():
+    rows = rows_for()
+    query = {row["task_id"]: next(m["content"] for m in row["messages"] if m["role"] == "user") for row in rows}
+    follows = {row["task_id"] for row in rows if rules.get(row["rule_id"], **row["rule_args"]).check(query[row["task_id"]])}
+    broken = dict(rows[0], rule_id="word_count", rule_args={"relation": "at most", "n": 10_000})  # a rule any query follows
+    found = floors(get_family("ifeval-fc"), rows + [broken])
+    echo = found["baselines"]["echo_query"]
+    assert echo["rows_passed"] == len(follows) + 1
+    assert broken["task_id"] in found["trivially_passed"]["by_row"]
+    assert found["baselines"]["no_call" if "no_call" in found["baselines"] else "empty"]["rows_passed"] == 0
+
+
+def test_the_card_carries_the_floors_and_ifforge_card_prints_it(tmp_path):
+    rows = [pacific_row("same", 7, [7, 7]), pacific_row("moves", 7, [8, 9])]
+    found = floors(PACIFIC, rows)
+    manifest = {"family": "pacific", "benchmark": "pacific", "version": "v001", "fingerprint": "f" * 8,
+                "parameters": {"seed": 3, "chain_lengths": [2], "out": None}, "inputs": {"seed": 3},
+                "stages_used": {"gold": {"name": "gold", "llm": None}}, "stages": {"gold": {"in": 2, "out": 2}}}
+    text = card.render(manifest, rows, found)
+    assert "| `identity` |" in text and "1 of 2" in text and "seed `3`" in text
+    assert "| gold | deterministic (code) | 2 | 2 |" in text and PACIFIC.follows in text
+    assert "chain_lengths = [2]" in text and "out =" not in text
+    assert "## Differences from the original" in text and "Default chain lengths" in text  # from the docs page
+    version = tmp_path / "pacific" / "v001"
+    version.mkdir(parents=True)
+    (version / "manifest.json").write_text(json.dumps(manifest))
+    (version / "benchmark.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows))
+    shown = subprocess.run([sys.executable, "-m", "ifforge.cli", "card", str(version)], capture_output=True, text=True)
+    assert shown.returncode == 0 and "| `identity` |" in shown.stdout  # rendered for a version without card.md
+    (version / "card.md").write_text("# kept\n")
+    assert card.read_card(version) == "# kept\n"
+
+
+# ---- the floors of generated benchmarks, against the originals' (measured by benchmarks/floors.py
+# on their released rows: IFEval-FC's 750 cases, LIFBench's 810 rows; see docs/scoring.md) ----------
+
+def test_ifeval_fc_no_query_passes_its_own_rule_and_a_constant_passes_fewer_rows_than_in_the_paper():
+    found = floors(get_family("ifeval-fc"), rows_for())
+    assert found["baselines"]["echo_query"]["rows_passed"] == 0  # the queries are redrawn until they fail their rule
+    assert found["baselines"]["constant"]["scores"]["accuracy"] <= 0.233  # the paper's data: 23.3%
+    assert found["trivially_passed"]["share"] <= 0.295  # the paper's data: 29.5%
+
+
+def test_pacific_identity_floor_is_the_share_of_steps_that_leave_their_input_unchanged():
+    from ifforge.families.pacific import chains, instructions
+    from ifforge.families.pacific.settings import PacificSettings
+
+    settings = PacificSettings(family="pacific")
+    built = chains.build_all(settings.seed, settings.chain_lengths, settings.output_lengths, settings.samples,
+                             sorted(instructions.REGISTRY))
+    rows = [pacific_row(f"c{n}", chain.initial_input, chain.planned) for n, chain in enumerate(built)]
+    unchanged = sum(value == previous for chain in built
+                    for previous, value in zip([chain.initial_input, *chain.planned], chain.planned))
+    steps = sum(len(chain.planned) for chain in built)
+    identity = floors(PACIFIC, rows)["baselines"]["identity"]
+    assert identity["scores"]["instruction_accuracy"] == round(unchanged / steps, 4)
+    assert identity["rows_passed"] == sum(all(v == chain.initial_input for v in chain.planned) for chain in built)
+    assert unchanged == 0 and identity["scores"]["instruction_accuracy"] == 0  # identity steps are redrawn
+
+
+def test_lifbench_labelling_every_document_alike_earns_no_more_than_on_the_originals_rows():
+    from ifforge.families.lifbench import scenarios
+    from ifforge.families.lifbench.family import render_rows
+    from ifforge.families.lifbench.scenarios import ContextSpec
+    from ifforge.families.lifbench.settings import LifbenchSettings
+
+    settings = LifbenchSettings(family="lifbench", lengths=[1536], expressions=0, variable_sets=2)
+    rows = [row for seed in range(8) for row in render_rows(scenarios.build(ContextSpec(
+        task_id=f"multidoc-s{seed}", scenario="multidoc", length=1536, sample=0, seed=seed)), settings, {})
+            if row["task"] == "batch_label"]
+    found = floors(get_family("lifbench"), rows)
+    assert len(rows) >= 6
+    assert found["baselines"]["most_frequent_gold"]["scores"]["ars"] <= 0.695  # LIFBench's own rows: 0.695
+    assert found["baselines"]["echo_instruction"]["scores"]["ars"] <= 0.384  # LIFBench's own rows: 0.384
+
+
+def test_the_datasets_export_carries_the_versions_card(tmp_path):
+    from ifforge.exports import export
+    from ifforge.exports.benchmark import read_benchmark
+
+    rows = [pacific_row("same", 7, [7, 7]), pacific_row("moves", 7, [8, 9])]
+    version = tmp_path / "pacific" / "v001"
+    version.mkdir(parents=True)
+    manifest = {"family": "pacific", "benchmark": "pacific", "version": "v001", "fingerprint": "f" * 8,
+                "parameters": {"seed": 3}, "inputs": {}, "stages_used": {}, "stages": {}}
+    (version / "manifest.json").write_text(json.dumps(manifest))
+    (version / "benchmark.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows))
+    (version / "card.md").write_text(card.render(manifest, rows, floors(PACIFIC, rows)))
+    written = export(read_benchmark(version), "hf", tmp_path / "hf")
+    readme = (Path(written["folder"]) / "README.md").read_text()
+    assert readme.startswith("---\n") and "## The version's card" in readme
+    assert "| `identity` |" in readme and "1 of 2" in readme
+
+
+def test_the_cards_settings_load_back_as_the_same_settings(tmp_path):
+    from ifforge.families import load_family_settings
+    from ifforge.families.pacific.settings import PacificSettings
+
+    parameters = PacificSettings(family="pacific", seed=5, chain_lengths=[3, 8]).model_dump(mode="json")
+    manifest = {"family": "pacific", "benchmark": "pacific", "version": "v002", "fingerprint": "f", "parameters": parameters}
+    text = card.render(manifest, [pacific_row("same", 7, [7, 7])], None)
+    toml = text.split("```toml\n", 1)[1].split("```", 1)[0]
+    (tmp_path / "ifforge.toml").write_text(toml)
+    assert load_family_settings({}, tmp_path / "ifforge.toml").model_dump(mode="json") == parameters

@@ -1,0 +1,235 @@
+"""LIFBench's own files and rules: `ifforge convert lifbench` on small files written here in the
+original's format, `--rules paper` (the original's verdicts, quirks included) beside ifforge's
+fixed rubric, and the stability and capability figures as the paper computes them."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from ifforge.core.untrusted import InputError
+from ifforge.eval.evaluation import BenchmarkError, EvalSettings, check_rules
+from ifforge.families.lifbench import paper, rubric
+from ifforge.families.lifbench.convert import convert, prompts_from_meta
+from ifforge.families.lifbench.scoring import SCORER, capability_map, stability
+
+LIST_HEAD = ("You're a searcher. You need to output the corresponding list elements based on the instructions and "
+             "the list below. Please follow the instructions directly without anything else. List to be retrieved:\n")
+ENTRIES = ["3f2a9c0d11e0", "Write a poem about the sea.", "77aa0b1c22d4", "Name three rivers in Europe.",
+           "e0c4d5f6a7b8", "Explain how a lever works."]
+DOCS_HEAD = ("You are a document manager. Here is a collection of documents.\n\n Documents:\n"
+             "******************** doc-1 ********************\nid: Kx1\ntitle: First\nsource: news\ntext: same words\n\n\n"
+             "******************** doc-2 ********************\nid: Kx2\ntext: same words\n\n\n"
+             "******************** doc-3 ********************\nid: Kx3\ntitle: Third\ntext: other words\n\n\n"
+             "\n\n Instructions:")
+LABEL = {"#Topic#": [["Essays find truth.", 0, 9, True], ['He said "stop" twice.', 1, 2, True]],
+         "@argument@": [["Writing is thinking.", 2, 5, True], ["A fake argument.", 3, 7, False]]}
+ONEDOC_HEAD = "There are several different types of KEY SENTENCE in the input text.\n\nInput text: ...\n\nInstruction: "
+
+
+def item(prompt, param, label, ins_id=0, param_id=0, length=3):
+    return {"prompt": prompt, "label": label, "param": param, "length": length, "ins_id": ins_id, "param_id": param_id}
+
+
+@pytest.fixture(scope="module")
+def rows(tmp_path_factory):
+    """Rows converted from a small data/prompts/ folder in LIFBench's own format."""
+    folder = tmp_path_factory.mktemp("lifbench") / "data" / "prompts"
+    folder.mkdir(parents=True)
+    listing = "".join(f"{i}. {e}\n" for i, e in enumerate(ENTRIES, 1))
+    files = {
+        "list-offset_query_id": [item(f"{LIST_HEAD}{listing}\nInstruction: What is the next item to 2nd?\n",
+                                      {"id": 2, "ordid": "2nd", "element": ENTRIES[1], "pre_element": ENTRIES[0],
+                                       "post_element": ENTRIES[2], "bias": 1}, 6)],
+        "list-single_query_id": [item(f"{LIST_HEAD}{listing}\nInstruction: What is the 3rd element?\n",
+                                      {"id": 3, "ordid": "3rd", "element": ENTRIES[2], "pre_element": ENTRIES[1],
+                                       "post_element": ENTRIES[3]}, 6)],
+        "multidoc-batch_label": [item(DOCS_HEAD + "Label the documents.",
+                                      {"rule_key": "cmmi", "candidates": ["complete", "miss_title", "miss_source",
+                                                                          "incomplete"], "rules": "...",
+                                       "doc_keys": [["id", "title", "source", "text"], ["id", "text"],
+                                                    ["id", "title", "text"]]}, 3)],
+        "multidoc-find_dup_text": [item(DOCS_HEAD + "Find the duplicates.",
+                                        {"info_text": "id and title", "info_keys": "id title", "example": "...",
+                                         "dup_idxs": [[0, 1]],
+                                         "dup_infos": [[{"id": "Kx1", "title": "First"}, {"id": "Kx2", "title": None}]]},
+                                        3)],
+        "onedoc-extract": [item(ONEDOC_HEAD + "Gather every <#Topic#>.", {"type": "<#Topic#>"}, LABEL),
+                           item(ONEDOC_HEAD + "Gather every <|Summary|>.", {"type": "<|Summary|>"}, LABEL, param_id=1)],
+        "onedoc-qa": [item(ONEDOC_HEAD + 'Is "Essays find truth." key?', {"evidence": "Essays find truth.",
+                                                                          "options": ["apple", "APPLE"]}, LABEL),
+                      item(ONEDOC_HEAD + 'Is "A fake argument." key?', {"evidence": "A fake argument.",
+                                                                        "options": ["Yes", "No"]}, LABEL, param_id=1)],
+        "onedoc-repeat": [item(ONEDOC_HEAD + "Provide 2 KEY SENTENCE.", {"num": 2, "sep": "###"}, LABEL)],
+    }
+    for name, items in files.items():
+        (folder / f"{name}.json").write_text(json.dumps(items))
+    converted = convert(folder.parent)  # the data/ folder: its prompts/
+    return {(row["task"], row["variables_id"]): row for row in converted}
+
+
+def test_convert_gives_ifforge_gold_and_keeps_the_originals_fields(rows):
+    offset = rows["offset_id", "v0"]
+    assert offset["gold"] == ENTRIES[2] and offset["facts"] == {"position": 3}  # bias 1: the next entry
+    assert offset["length_tokens"] == 3072 and offset["expression_id"] == "e0" and offset["paper"]["label"] == 6
+    assert offset["instruction"] == "What is the next item to 2nd?"
+    assert rows["batch_label", "v0"]["gold"] == {"doc1": "complete", "doc2": "incomplete", "doc3": "miss_title"}
+    assert rows["find_dup", "v0"]["gold"] == [[["Kx1", "First"], ["Kx2", None]]]
+    assert {"Kx1", "First", "news", "Third"} <= set(rows["find_dup", "v0"]["facts"]["values"])
+    extract = rows["extract", "v0"]
+    assert extract["gold"] == ["Essays find truth.", 'He said "stop" twice.'] and extract["facts"]["tag"] == "#Topic#"
+    assert rows["extract", "v1"]["gold"] == []  # no |Summary| sentence in the document
+    assert rows["qa", "v0"]["gold"] == "apple" and rows["qa", "v1"]["gold"] == "No"  # a fake is not a key sentence
+    assert [k["tag"] for k in rows["repeat", "v0"]["facts"]["keys"]] == ["#Topic#"] * 2 + ["@argument@"] * 2
+
+
+def test_convert_names_the_file_and_item_of_bad_input(tmp_path):
+    (tmp_path / "onedoc-qa.json").write_text(json.dumps([item("p", {"evidence": "x", "options": ["a", "b"]}, {}),
+                                                        {"prompt": "p"}]))
+    with pytest.raises(InputError, match=r"onedoc-qa.json: item 1: missing field 'label'"):
+        convert(tmp_path)
+    (tmp_path / "onedoc-qa.json").write_text("[{")
+    with pytest.raises(InputError, match="onedoc-qa.json"):
+        convert(tmp_path / "onedoc-qa.json")
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(InputError, match="no LIFBench prompt files"):
+        convert(tmp_path / "empty")
+
+
+def test_prompt_items_are_rendered_from_meta_when_there_are_no_prompt_files(tmp_path):
+    meta = tmp_path / "meta"
+    meta.mkdir()
+    tasks = {"onedoc": {"sys_instruction": "Head.\n\nInput text: {input}\n\nInstruction: {instruction}\n",
+                        "subtasks": {"extract": {"instructions": ["Collect {type}.", "Gather {type}."],
+                                                 "params": {"type": ["<#Topic#>", "<@argument@>"]}}}}}
+    (meta / "tasks.json").write_text(json.dumps(tasks))
+    (meta / "onedoc_input.json").write_text(json.dumps({"info": [], "inputs": [
+        {"input_text": "Some text.", "label": LABEL, "length": 3}]}))
+    items = prompts_from_meta(meta)["onedoc-extract"]
+    assert len(items) == 4 and items[0]["prompt"] == "Head.\n\nInput text: Some text.\n\nInstruction: Collect <#Topic#>.\n"
+    assert [(i["ins_id"], i["param_id"]) for i in items] == [(0, 0), (0, 1), (1, 0), (1, 1)]
+    converted = convert(tmp_path)
+    assert len(converted) == 4 and converted[1]["gold"] == ["Writing is thinking."]
+
+
+# ---- the original's quirks in paper mode, ifforge's rules beside them ----------------------------------
+def both(row, reply):
+    return paper.score(row, reply), rubric.score(row, reply)
+
+
+def test_paper_mode_finds_complete_inside_incomplete(rows):
+    row = rows["batch_label", "v0"]
+    reply = json.dumps({"doc1": "incomplete", "doc2": "incomplete", "doc3": "miss_title"})
+    theirs, ours = both(row, reply)
+    assert theirs["points"]["logit_correct"] == 3 and theirs["ars"] == 1.0  # "complete" is in "incomplete"
+    assert ours["points"]["correct"] == 2 and ours["ars"] == pytest.approx(13 / 14)
+
+
+def test_paper_mode_extract_order_never_fails_and_ifforge_reads_escaped_json(rows):
+    row = rows["extract", "v0"]
+    reversed_reply = json.dumps(row["gold"][::-1])  # the second sentence has quotes: JSON escapes them
+    theirs, ours = both(row, reversed_reply)
+    assert theirs["points"]["order"] == 4 and theirs["ars"] == 1.0
+    assert ours["points"]["order"] == 0 and ours["points"]["correct"] == 4  # found though escaped
+    assert rubric.score(row, json.dumps(row["gold"]))["ars"] == 1.0
+
+
+def test_an_empty_list_for_a_tag_with_no_sentences_earns_everything(rows):
+    row = rows["extract", "v1"]
+    assert rubric.score(row, "[]")["ars"] == 1.0 and paper.score(row, "[]")["ars"] == 1.0
+    wrong = rubric.score(row, json.dumps(["Essays find truth."]))
+    assert wrong["points"] == {"format": 4, "correct": 0.0, "order": 0.0, "original": 0.0}
+
+
+def test_paper_mode_gives_any_repeat_reply_half_of_ori_and_unsure_replies_points(rows):
+    theirs, ours = both(rows["repeat", "v0"], "hello")
+    assert theirs["points"]["ori"] == 1 and theirs["ars"] == pytest.approx((1 + 1 / 3) / 14)
+    assert ours["ars"] == 0
+    theirs, ours = both(rows["qa", "v1"], "I am not sure.")
+    assert theirs["ars"] == pytest.approx(0.1) and ours["ars"] == 0
+
+
+def test_options_that_differ_only_in_case_are_told_apart(rows):
+    row = rows["qa", "v0"]  # options apple / APPLE, gold apple
+    assert rubric.score(row, "apple")["ars"] == 1.0
+    wrong = rubric.score(row, "APPLE")
+    assert wrong["points"] == {"correct": 0.0, "format": 2}
+    assert paper.score(row, "APPLE")["ars"] == pytest.approx((0.1 + 2) / 5)
+
+
+def test_list_reply_quoting_no_entry_keeps_its_format_points_out_of_the_paper_total(rows):
+    row = rows["single_id", "v0"]
+    verdict = paper.judge("single_id", row["prompt"], row["paper"]["param"], row["paper"]["label"], "x" * 12)
+    assert verdict["format"] == 0.2 and verdict["total_score"] == 0.0
+    assert paper.score(row, ENTRIES[2])["ars"] == 1.0 and rubric.score(row, ENTRIES[2])["ars"] == 1.0
+
+
+def test_find_dup_one_line_per_group_and_python_none(rows):
+    row = rows["find_dup", "v0"]
+    by_line = '[["Kx1", "First"], ["Kx2", None]]'  # Python's None, as the instruction asks
+    assert rubric.score(row, by_line)["ars"] == 1.0
+    assert rubric.score(row, '[["Kx1", "First"], ["Kx2", "None"]]')["ars"] == 1.0
+    one_line = rubric.score(row, '[[["Kx1", "First"], ["Kx2", null]], [["Kx3", "Third"]]]')
+    assert one_line["points"]["format"] == pytest.approx(1.0)  # 0.2 of 5: brackets only, no group read
+    assert one_line["points"]["count"] == 0.0
+
+
+def test_where_the_original_raises_paper_mode_scores_the_reply_zero(rows):
+    row = rows["find_dup", "v0"]
+    with pytest.raises(ValueError):  # the original's assert: nothing left of the reply once its escapes go
+        paper.judge("find_dup", row["prompt"], row["paper"]["param"], row["paper"]["label"], '\\"')
+    verdict = paper.score(row, '\\"')
+    assert verdict["ars"] == 0.0 and "raises ValueError" in verdict["error"]
+
+
+def test_paper_mode_never_runs_a_reply():
+    assert paper.literal("[['a', None], [1 + 2, -3]]") == [["a", None], [3, -3]]
+    for code in ("[[__import__('os').system('true')]]", "[[open('x')]]", "[[1][0]]", "[['a' * 10**9]]"):
+        with pytest.raises(Exception):
+            paper.literal(code)
+
+
+# ---- evaluate with --rules paper; stability and capabilities as the paper computes them ----------------
+def test_rules_paper_needs_converted_rows_and_is_recorded_in_the_report(rows, tmp_path):
+    converted = list(rows.values())
+    check_rules(converted, "paper", tmp_path / "rows.jsonl")
+    generated = {**converted[0]}
+    generated.pop("paper")
+    with pytest.raises(BenchmarkError, match=r"row 2 .*--rules paper"):
+        check_rules([converted[0], generated], "paper", tmp_path / "rows.jsonl")
+    check_rules([generated], "ifforge", tmp_path / "rows.jsonl")
+    settings = EvalSettings(model="m", rules="paper")
+    results = [{"task_id": r["task_id"], "response": "I am not sure."} for r in converted]
+    summary = SCORER.score(results, converted, settings, tmp_path / "report", "paper rules")
+    assert summary["rules"] == "paper" and "Rules: paper" in (tmp_path / "report" / "report.md").read_text()
+    assert summary["by_task"]["qa"]["points"] == {"correct": 0.0, "format": 0.25}  # the original's point names
+    from ifforge.families.lifbench.family import FAMILY
+
+    row = rows["repeat", "v0"]  # an exported row carries its rules; the exports' check reads them
+    assert FAMILY.check({**row, "rules": "paper"}, ["hello"])["ars"] > 0 == FAMILY.check(row, ["hello"])["ars"]
+
+
+def released(per_sample: list[tuple[str, str, int, float, dict[str, float]]]) -> pd.DataFrame:
+    """A frame as the benchmark builds it from the original's per-sample scores (paper points)."""
+    return pd.DataFrame([{"task": task, "expression_id": expression, "variables_id": "v0", "length_tokens": length,
+                          "ars": ars, "request_failed": False, "rules": "paper", "points": json.dumps(points)}
+                         for task, expression, length, ars, points in per_sample])
+
+
+def test_ifs_uses_the_sample_std_and_the_capability_map_counts_each_task_once():
+    frame = released([("qa", "e0", 3, 1.0, {"correct": 3, "format": 2}),
+                      ("qa", "e1", 3, 0.0, {"correct": 0, "format": 0}),
+                      ("single_id", "e0", 3, 0.5, {"format": 1, "correct": 0, "ori": 1}),
+                      ("single_id", "e0", 6, 0.5, {"format": 1, "correct": 0, "ori": 1}),
+                      ("single_id", "e1", 3, 1.0, {"format": 1, "correct": 2, "ori": 1}),
+                      ("single_id", "e1", 6, 1.0, {"format": 1, "correct": 2, "ori": 1})])
+    qa, single = np.std([1.0, 0.0], ddof=1) / 0.5, np.std([0.5, 1.0], ddof=1) / 0.75
+    assert stability(frame, "expression_id")["ifs"] == pytest.approx((qa + single) / 2, abs=1e-6)
+    caps = capability_map(frame)
+    # format: qa's mean 1 of 2 and single_id's 1 of 1, each task once: 2 / 3 (per sample it would be 6 / 8)
+    assert caps["format"] == pytest.approx(2 / 3, abs=1e-6)
+    # logic is qa's correct only: mean 1.5 of 3; recognition single_id's correct: mean 1 of 2
+    assert caps["logic"] == 0.5 and caps["recognition"] == 0.5
