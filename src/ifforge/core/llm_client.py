@@ -136,6 +136,19 @@ def track_unreachable():
 
 
 @dataclass(frozen=True)
+class Checked:
+    """What `chat_checked` ends with: the last reply, what its check refused (None: it passed), tries."""
+
+    reply: Any
+    problem: str | None
+    tries: int
+
+    @property
+    def tries_said(self) -> str:
+        return f"{self.tries} tr{'y' if self.tries == 1 else 'ies'}"
+
+
+@dataclass(frozen=True)
 class Reply:
     text: str
     prompt_tokens: int
@@ -371,6 +384,32 @@ class LLM:
                 f"Your reply could not be used: {problem}. Reply again with only one JSON object that fits "
                 f"this JSON schema: {json.dumps(schema)}")})
         raise LLMError(f"reply never fit {model.__name__} after {self.config.reasks + 1} tries: {problem}")
+
+    async def chat_checked(self, messages: list[dict[str, str]], model: type[BaseModel] | None, *, stage: str,
+                           prompt_versions: dict[str, str], check, reasks: int, again: str) -> Checked:
+        """Ask until `check` (reply -> problem or None; may be async) finds nothing to refuse, re-asking
+        with the problem (`again` holds `{problem}`) at most `reasks` times; every re-ask is counted.
+        `model` None asks for text. A request that fails ends the asking with its error as the problem."""
+        conversation, reply, problem = list(messages), None, "no reply"
+        for attempt in range(reasks + 1):
+            if attempt:
+                self.reasked(stage)
+            try:
+                if model is None:
+                    answer = await self.chat(conversation, stage=stage, prompt_versions=prompt_versions)
+                    reply, conversation = answer.text, conversation + [{"role": "assistant", "content": answer.text}]
+                else:
+                    reply, conversation = await self.chat_json(conversation, model, stage=stage,
+                                                               prompt_versions=prompt_versions)
+            except LLMError as error:
+                return Checked(None, str(error), attempt + 1)
+            problem = check(reply)
+            if asyncio.iscoroutine(problem):
+                problem = await problem
+            if problem is None:
+                return Checked(reply, None, attempt + 1)
+            conversation = conversation + [{"role": "user", "content": again.format(problem=problem)}]
+        return Checked(reply, problem, reasks + 1)
 
 
 def no_answer(response: Any) -> str | None:

@@ -17,7 +17,7 @@ from typing import Any
 import jsonschema
 from pydantic import BaseModel, Field
 
-from ifforge.core.llm_client import LLM, LLMError
+from ifforge.core.llm_client import LLM
 from ifforge.core.prompts import load_prompt
 from ifforge.core.records import DroppedItem, Outcome, Record
 from ifforge.core.untrusted import BadValue, InputError, parse_json, read_lines
@@ -181,24 +181,16 @@ async def write(function: Function, llm: LLM, config: WriteConfig) -> Outcome[Fu
     messages = [{"role": "user", "content": prompt.render(domain=function.domain, index=index, queries=config.queries,
                                                           example=_example(function.domain),
                                                           taken=", ".join(sorted(taken)))}]
-    problem = "no reply"
-    for attempt in range(config.reasks + 1):
-        if attempt:
-            llm.reasked("write")  # counted in the manifest's `reasks`, like every re-ask
-        try:
-            written, messages = await llm.chat_json(messages, WrittenFunction, stage="write",
-                                                    prompt_versions={"ifeval_fc_function": prompt.hash})
-        except LLMError as error:
-            problem = str(error)
-            break
-        problem = written_problem(written, config, taken)
-        if problem is None:
-            tool = {"type": "function", "function": {"name": written.name, "description": written.description,
-                                                     "parameters": written.parameters}}
-            return Outcome(kept=function.model_copy(update={
-                "tool": tool, "carriers": [written.carrier], "queries": written.queries[:config.queries],
-                "model": llm.config.model}))
-        messages = messages + [{"role": "user", "content": f"That cannot be used: {problem}. Write it again, as "
-                                                           "one JSON object of the same shape."}]
+    asked = await llm.chat_checked(
+        messages, WrittenFunction, stage="write", prompt_versions={"ifeval_fc_function": prompt.hash},
+        reasks=config.reasks, check=lambda written: written_problem(written, config, taken),
+        again="That cannot be used: {problem}. Write it again, as one JSON object of the same shape.")
+    written, problem = asked.reply, asked.problem
+    if problem is None:
+        tool = {"type": "function", "function": {"name": written.name, "description": written.description,
+                                                 "parameters": written.parameters}}
+        return Outcome(kept=function.model_copy(update={
+            "tool": tool, "carriers": [written.carrier], "queries": written.queries[:config.queries],
+            "model": llm.config.model}))
     return Outcome(dropped=[DroppedItem(task_id=function.task_id, stage="write", reason="llm_function_unusable",
                                         detail=problem[:800], origin=function.origin)])

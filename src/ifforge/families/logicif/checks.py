@@ -21,6 +21,9 @@ from ifforge.families.logicif.codeops.trackers import tracker_problems
 from ifforge.families.logicif.configs import TrackerConfig
 from ifforge.families.logicif.filters import case_problem
 
+# how a model is asked again when the code it wrote is refused (instrument and evolve)
+CODE_AGAIN = "That code cannot be used: {problem}. Fix it and answer again with the whole JSON object."
+
 
 def signature(source: str, name: str) -> str | None:
     """The parameter list of top-level function `name` as text, or None when it is missing."""

@@ -5,7 +5,7 @@ the reason, a bounded number of times; every such re-ask is counted."""
 
 from __future__ import annotations
 
-from ifforge.core.llm_client import LLM, LLMError
+from ifforge.core.llm_client import LLM
 from ifforge.core.prompts import load_prompt
 from ifforge.families.logicif.codeops import english
 from ifforge.families.logicif.codeops.domain import domain_used, domain_words, listed
@@ -72,19 +72,11 @@ async def write_with_llm(llm: LLM, prompt_name: str, function: InstrumentedFunct
     words = function_domain_words(function)
     text = prompt.render(function=function.instrumented_source, stats_keys=", ".join(t.name for t in function.trackers),
                          rules=description_rules(function), **values)
-    messages = [{"role": "user", "content": text}]
-    problem = "no reply"
-    for attempt in range(settings.llm_reasks + 1):
-        if attempt:
-            llm.reasked(stage)
-        try:
-            reply = await llm.chat(messages, stage=stage,
-                                   prompt_versions={prompt_name: prompt.hash, RULES: load_prompt(RULES).hash})
-        except LLMError as error:
-            return None, str(error)
-        problem = sections_problem(reply.text) or code_problem(reply.text) or domain_problem(reply.text, words)
-        if problem is None:
-            return from_labels(reply.text), ""
-        messages = messages + [{"role": "assistant", "content": reply.text},
-                               {"role": "user", "content": f"That cannot be used: {problem}. Write it again."}]
-    return None, problem
+    asked = await llm.chat_checked(
+        [{"role": "user", "content": text}], None, stage=stage, reasks=settings.llm_reasks,
+        prompt_versions={prompt_name: prompt.hash, RULES: load_prompt(RULES).hash},
+        again="That cannot be used: {problem}. Write it again.",
+        check=lambda reply: sections_problem(reply) or code_problem(reply) or domain_problem(reply, words))
+    if asked.problem is None:
+        return from_labels(asked.reply), ""
+    return None, asked.problem

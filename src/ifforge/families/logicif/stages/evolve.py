@@ -15,7 +15,7 @@ from pydantic import BaseModel
 
 from ifforge.core import sandbox
 from ifforge.core.store import code_version
-from ifforge.core.llm_client import LLM, LLMError
+from ifforge.core.llm_client import LLM
 from ifforge.core.prompts import load_prompt
 from ifforge.families.logicif.records import InstrumentedFunction, Outcome, Tracker
 from ifforge.families.logicif.configs import EvolveConfig
@@ -68,22 +68,14 @@ async def run_llm(item: InstrumentedFunction, llm: LLM, settings: EvolveConfig) 
         messages = [{"role": "user", "content": prompt.render(
             function=current.instrumented_source, trackers=", ".join(t.name for t in current.trackers),
             tracker_rules=rules)}]
-        reply, problem = None, "no reply"
-        for attempt in range(settings.llm_reasks + 1):
-            if attempt:
-                llm.reasked(STAGE)
-            try:
-                reply, conversation = await llm.chat_json(messages, EvolveReply, stage=STAGE, prompt_versions=versions)
-            except LLMError as error:
-                problem = str(error)
-                break
-            problem = await sandbox.off_loop(turn_problem, current, reply, settings) or \
+
+        async def problem_of(reply: EvolveReply, current=current) -> str | None:
+            return await sandbox.off_loop(turn_problem, current, reply, settings) or \
                 checks.tracker_names_problem([t.name for t in reply.trackers], words)
-            if problem is None:
-                break
-            messages = conversation + [{"role": "user", "content": (
-                f"That code cannot be used: {problem}. Fix it and answer again with the whole JSON object.")}]
-        tries = f"after {attempt + 1} tr{'y' if attempt == 0 else 'ies'}"
+
+        asked = await llm.chat_checked(messages, EvolveReply, stage=STAGE, prompt_versions=versions,
+                                       reasks=settings.llm_reasks, again=checks.CODE_AGAIN, check=problem_of)
+        reply, problem, tries = asked.reply, asked.problem, f"after {asked.tries_said}"
         if problem is not None:
             notes.append(f"evolve turn {turn} rejected {tries}, previous version kept: {problem[:300]}")
             continue

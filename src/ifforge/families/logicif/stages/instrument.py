@@ -24,7 +24,7 @@ from ifforge.families.logicif.codeops.anonymise import anonymise
 from ifforge.families.logicif.codeops.domain import domain_words
 from ifforge.families.logicif.codeops.trackers import NothingInformative, NothingToTrack, build, choose, propose
 from ifforge.core.pysource import strip_comments_and_docstrings
-from ifforge.core.llm_client import LLM, LLMError
+from ifforge.core.llm_client import LLM
 from ifforge.core.prompts import load_prompt
 from ifforge.families.logicif.records import DroppedItem, InstrumentedFunction, Outcome, SeedFunction, Tracker
 from ifforge.families.logicif.configs import InstrumentConfig, TrackerConfig
@@ -109,26 +109,17 @@ async def run_llm(seed: SeedFunction, llm: LLM, settings: InstrumentConfig) -> O
     messages = [{"role": "user", "content": prompt.render(source=strip_comments_and_docstrings(seed.source),
                                                            entry=seed.entry, tracker_rules=rules)}]
     versions = {"anonymise": prompt.hash, "tracker_rules": load_prompt("tracker_rules").hash}
-    problem = "no reply"
-    for attempt in range(settings.llm_reasks + 1):
-        if attempt:
-            llm.reasked(STAGE)
-        try:
-            reply, conversation = await llm.chat_json(messages, AnonymiseReply, stage=STAGE, prompt_versions=versions)
-        except LLMError as error:
-            problem = str(error)
-            break
-        problem = await sandbox.off_loop(llm_problem, seed, reply, expected, settings)
-        if problem is None:
-            return Outcome(kept=InstrumentedFunction(
-                task_id=seed.task_id, original_source=seed.source, original_entry=seed.entry,
-                anonymised_source=reply.function, instrumented_source=reply.function, renames={},
-                trackers=[Tracker(name=t.name, kind="llm", explanation=t.explanation) for t in reply.trackers],
-                inputs=seed.inputs, path="llm",
-                notes=[f"LLM answer kept after {attempt + 1} tr{'y' if attempt == 0 else 'ies'}"],
-            ))
-        messages = conversation + [{"role": "user", "content": (
-            f"That code cannot be used: {problem}. Fix it and answer again with the whole JSON object.")}]
+    asked = await llm.chat_checked(
+        messages, AnonymiseReply, stage=STAGE, prompt_versions=versions, reasks=settings.llm_reasks,
+        again=checks.CODE_AGAIN, check=lambda reply: sandbox.off_loop(llm_problem, seed, reply, expected, settings))
+    reply, problem = asked.reply, asked.problem
+    if problem is None:
+        return Outcome(kept=InstrumentedFunction(
+            task_id=seed.task_id, original_source=seed.source, original_entry=seed.entry,
+            anonymised_source=reply.function, instrumented_source=reply.function, renames={},
+            trackers=[Tracker(name=t.name, kind="llm", explanation=t.explanation) for t in reply.trackers],
+            inputs=seed.inputs, path="llm", notes=[f"LLM answer kept after {asked.tries_said}"],
+        ))
     fallback = await in_worker(Outcome[InstrumentedFunction], run, seed, settings)  # libcst: off the run's GIL
     note = f"LLM anonymisation not used ({problem[:300]}); deterministic anonymiser took over"
     if fallback.kept is not None:
