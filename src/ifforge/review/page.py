@@ -12,6 +12,12 @@ from typing import Any
 from ifforge.review.align import align_steps, description_steps
 
 TIER_ORDER = ("easy", "medium", "hard")
+# the reviewer's marks, the same under every item of every family
+ACTIONS = """  <div class="actions">
+    <button type="button" class="mark-faithful">faithful</button>
+    <button type="button" class="mark-unfaithful">not faithful</button>
+    <textarea class="comment" rows="2" placeholder="comment (what is wrong or unclear?)"></textarea>
+  </div>"""
 
 
 def _inline_code(text: str) -> str:
@@ -33,11 +39,7 @@ def _render_view(item: dict[str, Any]) -> str:
     <div class="panel"><h3>Instruction</h3><pre class="description">{html.escape(view["instruction"])}</pre></div>
   </div>
   <div class="facts"><div class="case">{details}</div></div>
-  <div class="actions">
-    <button type="button" class="mark-faithful">faithful</button>
-    <button type="button" class="mark-unfaithful">not faithful</button>
-    <textarea class="comment" rows="2" placeholder="comment (what is wrong or unclear?)"></textarea>
-  </div>
+{ACTIONS}
 </section>"""
 
 
@@ -86,11 +88,7 @@ def _render_item(item: dict[str, Any]) -> str:
     <div><h3>Trackers</h3><ul class="trackers">{trackers or "<li>none</li>"}</ul></div>
     <div class="case"><h3>Test cases ({len(item.get("cases") or [])})</h3>{_render_cases(item)}</div>
   </div>
-  <div class="actions">
-    <button type="button" class="mark-faithful">faithful</button>
-    <button type="button" class="mark-unfaithful">not faithful</button>
-    <textarea class="comment" rows="2" placeholder="comment (what is wrong or unclear?)"></textarea>
-  </div>
+{ACTIONS}
 </section>"""
 
 

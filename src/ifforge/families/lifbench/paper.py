@@ -150,6 +150,13 @@ def _finish(points: dict[str, float], weights: dict[str, float]) -> dict[str, fl
 
 
 # ---- List -----------------------------------------------------------------------------------------
+def _entry_sized(reply: str, entries: list[str]) -> float:
+    """The original's format point of a one-entry answer: 0.2 when the reply is no shorter than the
+    shortest entry and no longer than the longest."""
+    lengths = [len(entry) for entry in entries]
+    return 0.2 if min(lengths) <= len(reply) <= max(lengths) else 0.0
+
+
 def one_entry(item: dict[str, Any]) -> dict[str, float]:
     """single_id, offset_id, offset_element."""
     points = {"format": 0.0, "correct": 0.0, "ori": 0.0, "total_score": 0.0}
@@ -158,11 +165,9 @@ def one_entry(item: dict[str, Any]) -> dict[str, float]:
     expected = {0: "element", 1: "post_element", -1: "pre_element"}
     expected = param[expected[bias]]
     entries = _list_input(item["prompt"])
-    lengths = {len(e) for e in entries}
     if reply == "":
         return points
-    if min(lengths) <= len(reply) <= max(lengths):
-        points["format"] = 0.2
+    points["format"] = _entry_sized(reply, entries)
     found = sum(reply.count(entry) for entry in entries)
     if found == 0:
         return points  # the format points stay out of total_score
@@ -222,11 +227,9 @@ def one_side(item: dict[str, Any]) -> dict[str, float]:
     anchor, after = item["param"]["id"] - 1, item["param"]["bias"] == 1
     reply = item["output"].strip()
     entries = _list_input(item["prompt"])
-    lengths = {len(e) for e in entries}
     if reply == "":
         return points
-    if min(lengths) <= len(reply) <= max(lengths):
-        points["format"] = 0.2
+    points["format"] = _entry_sized(reply, entries)
     found = [i for i, entry in enumerate(entries) if entry in reply]
     if not found:
         return points

@@ -72,6 +72,14 @@ class Facts:
     constants: set = field(default_factory=set)  # numbers and strings it is compared with
     lengths: set = field(default_factory=set)  # numbers len(it) is compared with
 
+    def absorb(self, other: Facts) -> None:
+        """Take in what the code says about another name that holds the same value."""
+        for name in ("kinds", "element", "keys", "values", "constants", "lengths"):
+            getattr(self, name).update(getattr(other, name))
+        self.width = max(self.width, other.width)
+        for index, names in other.slots.items():
+            self.slots[index] |= names
+
 
 class _Reader(ast.NodeVisitor):
     def __init__(self):
@@ -170,16 +178,7 @@ class _Reader(ast.NodeVisitor):
     def merge_aliases(self) -> None:
         """What the code does with a copy (`events = sorted(v)`) tells about the original too."""
         for copy, original in reversed(self.aliases):
-            into, source = self.facts[original], self.facts[copy]
-            into.kinds |= source.kinds
-            into.element |= source.element
-            into.keys |= source.keys
-            into.values |= source.values
-            into.constants |= source.constants
-            into.lengths |= source.lengths
-            into.width = max(into.width, source.width)
-            for index, names in source.slots.items():
-                into.slots[index] |= names
+            self.facts[original].absorb(self.facts[copy])
 
     # ---- uses
     def visit_Subscript(self, node: ast.Subscript) -> None:
@@ -421,16 +420,7 @@ def _borrow(reader: _Reader, helpers: dict[str, ast.FunctionDef], seen: set[str]
         prefix = f"{callee}:{position}:"  # the helper's names, kept apart from the caller's
         for other, theirs in list(inner.facts.items()):
             reader.facts[prefix + other] = _renamed(theirs, prefix)
-        facts, theirs = reader.facts[name], reader.facts[prefix + parameters[position].arg]
-        facts.kinds |= theirs.kinds
-        facts.constants |= theirs.constants
-        facts.lengths |= theirs.lengths
-        facts.element |= theirs.element
-        facts.keys |= theirs.keys
-        facts.values |= theirs.values
-        facts.width = max(facts.width, theirs.width)
-        for index, names in theirs.slots.items():
-            facts.slots[index] |= names
+        reader.facts[name].absorb(reader.facts[prefix + parameters[position].arg])
 
 
 def _renamed(facts: Facts, prefix: str) -> Facts:
