@@ -25,6 +25,7 @@ configure()
 from prefect import flow, get_run_logger, task  # noqa: E402
 from prefect.artifacts import create_markdown_artifact, create_table_artifact  # noqa: E402
 from prefect.cache_policies import NO_CACHE  # noqa: E402
+from prefect.states import Failed  # noqa: E402
 
 from ifforge.core.progress import stage_bar  # noqa: E402
 from ifforge.core.store import atomic_write, write_json  # noqa: E402
@@ -100,8 +101,10 @@ def evaluate(benchmark: str, model: str, base_url: str | None = None, split: str
     logger.info(f"{settings.model}: {summary.get('headline', '')}; report in {folder}")
     failures = summary.get("request_failures", 0)
     if failures > settings.allow_failures * len(rows):
-        raise RequestsFailed(f"{failures} of {len(rows)} requests failed after retries (allowed: "
-                             f"{settings.allow_failures:.0%}); they are not scored: the report in {folder} covers the "
-                             "rest. Run the same command again to ask only those.")
+        # a failed run, but no crash: the state says why, with no traceback in the log
+        failed = RequestsFailed(f"{failures} of {len(rows)} requests failed after retries (allowed: "
+                                f"{settings.allow_failures:.0%}); they are not scored: the report in {folder} covers "
+                                "the rest. Run the same command again to ask only those.")
+        return Failed(message=str(failed), data=failed)
     return str(folder)
 
