@@ -59,7 +59,8 @@ class Picked:
 
     @property
     def task_id(self) -> str:
-        return f"{self.module.replace('.', '_')}__{self.function.strip('_')}"
+        # no leading underscore: the load stage skips files named `_*.py`
+        return f"{self.module.replace('.', '_').lstrip('_')}__{self.function.strip('_')}"
 
 
 def _top_level(tree: ast.Module) -> dict[str, ast.stmt]:
@@ -106,7 +107,27 @@ def _free_names(node: ast.AST) -> set[str]:
             bound.update((a.asname or a.name).split(".")[0] for a in inner.names)
     if isinstance(node, (ast.Assign, ast.AnnAssign)):
         bound = set()
-    return loaded - bound - set(dir(builtins))
+    elif isinstance(node, (ast.For, ast.While, ast.Expr, ast.AugAssign)):  # a builder: only its loop variable is its own
+        bound = {n.id for n in ast.walk(node.target) if isinstance(n, ast.Name)} if isinstance(node, ast.For) else set()
+    declared = {name for inner in ast.walk(node) if isinstance(inner, ast.Global) for name in inner.names}
+    return (loaded - bound | declared) - set(dir(builtins))  # a `global` name lives in the module
+
+
+def _builders(tree: ast.Module) -> dict[str, list[ast.stmt]]:
+    """Name -> the later top-level statements that fill it in (`for m in ...: TABLE.append(m)`):
+    without them a table defined as `[-1]` and grown by a loop reaches the seed half-built."""
+    found: dict[str, list[ast.stmt]] = {}
+    for statement in tree.body:
+        if isinstance(statement, (ast.For, ast.While, ast.Expr, ast.AugAssign)):
+            for node in ast.walk(statement):
+                if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+                        and isinstance(node.ctx, ast.Load):
+                    found.setdefault(node.value.id, []).append(statement)
+                elif isinstance(node, (ast.Subscript, ast.Name)) and isinstance(node.ctx, ast.Store):
+                    target = node.value if isinstance(node, ast.Subscript) else node
+                    if isinstance(target, ast.Name):
+                        found.setdefault(target.id, []).append(statement)
+    return found
 
 
 def seed_source(module_name: str, function: str) -> str | None:
@@ -115,6 +136,7 @@ def seed_source(module_name: str, function: str) -> str | None:
     text = inspect.getsource(importlib.import_module(module_name))
     tree = ast.parse(text)
     index = _top_level(tree)
+    builders = _builders(tree)
     needed: dict[int, ast.stmt] = {}
     pending = [index[function]]
     while pending:
@@ -126,6 +148,8 @@ def seed_source(module_name: str, function: str) -> str | None:
             if name not in index:
                 return None
             pending.append(index[name])
+            if isinstance(index[name], (ast.Assign, ast.AnnAssign)):
+                pending.extend(builders.get(name, []))
     entry = index[function]
     others = sorted((n for n in needed.values() if n is not entry), key=lambda n: (
         not isinstance(n, (ast.Import, ast.ImportFrom)), n.lineno))
