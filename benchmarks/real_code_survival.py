@@ -46,6 +46,7 @@ MODULES = ["fnmatch", "shlex", "difflib", "quopri", "ntpath", "urllib.parse", "e
            "smtplib", "re._parser", "email._header_value_parser", "keyword", "token", "pydoc", "inspect",
            "email._encoded_words", "email.base64mime", "stringprep", "pprint", "argparse", "re._compiler",
            "unittest.util", "xml.etree.ElementPath", "http.client", "glob", "doctest", "locale", "nturl2path",
+           "http.cookies", "encodings.idna",
            "codecs", "dataclasses", "traceback", "uuid", "plistlib", "tarfile", "cgi", "ast"]
 PER_MODULE = 12
 MIN_LINES, MAX_LINES, MAX_SEED_LINES = 2, 60, 200
@@ -183,6 +184,7 @@ def pick(modules: list[str] = MODULES, per_module: int = PER_MODULE) -> list[Pic
     return chosen
 
 
+ITERATOR_OR_BUFFER = {"next", "memoryview"}  # an iterator, a bytes-like buffer: no JSON value is either
 JSON_TYPES = {"str", "int", "float", "bool", "list", "dict", "tuple", "None", "Optional", "Union", "List", "Dict",
               "Tuple", "Any", "Sequence", "Iterable", "Mapping", "typing", "collections", "abc"}
 # what a JSON value (str, number, bool, None, list, dict) can be asked for: its types' attributes
@@ -221,6 +223,9 @@ def _not_json_parameter(function: ast.FunctionDef) -> str | None:
     for node in ast.walk(function):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in names:
             return f"parameter {node.func.id} is called"
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ITERATOR_OR_BUFFER \
+                and any(isinstance(a, ast.Name) and a.id in names for a in node.args):
+            return f"a parameter is passed to {node.func.id}(), which no JSON value can be"
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in names \
                 and node.attr not in JSON_ATTRIBUTES:
             return f"parameter {node.value.id} has .{node.attr}"
@@ -230,6 +235,60 @@ def _not_json_parameter(function: ast.FunctionDef) -> str | None:
             if any(isinstance(p, ast.Name) and p.id in names for p in parts) and \
                     any(isinstance(p, ast.Constant) and isinstance(p.value, bytes) for p in parts):
                 return "a parameter meets a bytes literal"
+    return None
+
+
+BYTES_MAKERS = {"bytes", "bytearray", "memoryview"}
+
+
+def _generators(tree: ast.Module) -> set[str]:
+    """Top-level functions whose body yields (what they return is a generator)."""
+    return {f.name for f in tree.body if isinstance(f, ast.FunctionDef) and _yields(f)}
+
+
+def _yields(function: ast.FunctionDef) -> bool:
+    pending = list(function.body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, (ast.Yield, ast.YieldFrom)):
+            return True
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            pending.extend(ast.iter_child_nodes(node))
+    return False
+
+
+def _not_json_output(function: ast.FunctionDef, tree: ast.Module) -> str | None:
+    """Why the source shows the function's output is never a JSON value, or None: it yields (a
+    generator; a LogicIF task calls the function once and compares what it returns, and its trackers
+    are returned with that output), or every value it returns is a function (a nested def, a lambda)
+    or bytes (a bytes literal, `bytes(...)`, `x.encode(...)`, `b"".join(...)`) or a generator from
+    a helper that yields. One JSON return is enough to keep it: `return b"/" if bytes else "/"`."""
+    if _yields(function):
+        return "a generator (it yields)"
+    generators = _generators(tree)
+    local_functions = {n.name for n in ast.walk(function) if isinstance(n, ast.FunctionDef) and n is not function}
+    kinds = [_returned_kind(node.value, local_functions, generators) for node in ast.walk(function)
+             if isinstance(node, ast.Return) and node.value is not None]
+    if kinds and all(kinds):
+        return " or ".join(sorted(set(kinds)))
+    return None
+
+
+def _returned_kind(value: ast.AST, local_functions: set[str], generators: set[str]) -> str | None:
+    """"a function", "bytes" or "a generator" when the returned expression is surely one, else None."""
+    if isinstance(value, ast.Lambda) or (isinstance(value, ast.Name) and value.id in local_functions):
+        return "a function"
+    if isinstance(value, ast.Constant) and isinstance(value.value, bytes):
+        return "bytes"
+    if isinstance(value, ast.Call):
+        called = value.func
+        if isinstance(called, ast.Name) and called.id in BYTES_MAKERS:
+            return "bytes"
+        if isinstance(called, ast.Name) and called.id in generators:
+            return "a generator"
+        if isinstance(called, ast.Attribute) and (called.attr == "encode" or (
+                isinstance(called.value, ast.Constant) and isinstance(called.value.value, bytes))):
+            return "bytes"
     return None
 
 
@@ -243,6 +302,9 @@ def logicif_able(item: Picked) -> str | None:
     reason = _not_json_parameter(entry)
     if reason:
         return f"no JSON inputs: {reason}"
+    reason = _not_json_output(entry, tree)
+    if reason:
+        return f"no JSON output: {reason}"
     branching = (ast.For, ast.While, ast.If, ast.IfExp, ast.comprehension, ast.Match, ast.Try)
     if not any(isinstance(n, branching) for f in functions for n in ast.walk(f)):
         return "nothing to track: no loop or branch in it or its helpers"
