@@ -46,7 +46,7 @@ MODULES = ["fnmatch", "shlex", "difflib", "quopri", "ntpath", "urllib.parse", "e
            "smtplib", "re._parser", "email._header_value_parser", "keyword", "token", "pydoc", "inspect",
            "email._encoded_words", "email.base64mime", "stringprep", "pprint", "argparse", "re._compiler",
            "unittest.util", "xml.etree.ElementPath", "http.client", "glob", "doctest", "locale", "nturl2path",
-           "http.cookies", "encodings.idna",
+           "http.cookies", "encodings.idna", "xml.etree.ElementTree", "email.message", "tomllib._re",
            "codecs", "dataclasses", "traceback", "uuid", "plistlib", "tarfile", "cgi", "ast"]
 PER_MODULE = 12
 MIN_LINES, MAX_LINES, MAX_SEED_LINES = 2, 60, 200
@@ -203,10 +203,19 @@ def _json_literal(node: ast.AST) -> bool:
     return False
 
 
-def _not_json_parameter(function: ast.FunctionDef) -> str | None:
+def _bytes_names(tree: ast.Module) -> set[str]:
+    """Module-level names whose value is made from a bytes literal (`_DELIM = b":"`,
+    `Flags = re.compile(br"...")`): next to a parameter they say it is bytes as a literal would."""
+    return {target.id for statement in tree.body if isinstance(statement, ast.Assign)
+            for target in statement.targets if isinstance(target, ast.Name)
+            if any(isinstance(n, ast.Constant) and isinstance(n.value, bytes) for n in ast.walk(statement.value))}
+
+
+def _not_json_parameter(function: ast.FunctionDef, bytes_names: set[str] = frozenset()) -> str | None:
     """Why one of the function's parameters cannot take a JSON value, or None: an annotation naming
     another type, a default that is not a JSON literal, or a use JSON values do not have (called,
-    an attribute no str, number, list or dict has, a bytes literal next to it)."""
+    given to next() or memoryview(), an attribute no str, number, list or dict has, a bytes literal
+    or a module name made from one next to it)."""
     arguments = function.args
     every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
     defaults = dict(zip([a.arg for a in [*arguments.posonlyargs, *arguments.args]][::-1], arguments.defaults[::-1]))
@@ -233,7 +242,8 @@ def _not_json_parameter(function: ast.FunctionDef) -> str | None:
             parts = [getattr(node, "left", None), getattr(node, "right", None), *getattr(node, "comparators", []),
                      *getattr(node, "args", []), getattr(getattr(node, "func", None), "value", None)]
             if any(isinstance(p, ast.Name) and p.id in names for p in parts) and \
-                    any(isinstance(p, ast.Constant) and isinstance(p.value, bytes) for p in parts):
+                    any(isinstance(p, ast.Constant) and isinstance(p.value, bytes)
+                        or isinstance(p, ast.Name) and p.id in bytes_names for p in parts):
                 return "a parameter meets a bytes literal"
     return None
 
@@ -299,7 +309,7 @@ def logicif_able(item: Picked) -> str | None:
     tree = ast.parse(item.source)
     functions = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]
     entry = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == item.function)
-    reason = _not_json_parameter(entry)
+    reason = _not_json_parameter(entry, _bytes_names(tree))
     if reason:
         return f"no JSON inputs: {reason}"
     reason = _not_json_output(entry, tree)

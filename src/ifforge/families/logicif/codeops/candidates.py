@@ -400,6 +400,7 @@ class Parameter:
     lengths: tuple = ()
     fields: tuple = ()  # the string keys the code reads it with, when it is a mapping
     spread: bool = False  # `*args`: the value is a list whose items are passed one by one
+    alternative: Shape | None = None  # the other reading where the code's uses allow two
 
 
 def _json_value(value: Any) -> bool:
@@ -462,6 +463,7 @@ class Signature:
         self.ints = sorted(whole.ints)
         self.strings = sorted(whole.strings)
         self.reader = reader
+        self.alternatives: dict[str, Shape] = {}
         positional = [*function.args.posonlyargs, *function.args.args]
         defaults = [None] * (len(positional) - len(function.args.defaults)) + list(function.args.defaults)
         self.parameters: list[Parameter] = []
@@ -488,7 +490,8 @@ class Signature:
     def _parameter(self, name: str, shape: Shape, default: Any, has_default: bool, spread: bool = False) -> Parameter:
         facts = self.reader.facts[name]
         return Parameter(name, shape, default, has_default, tuple(sorted(self._constants(name), key=repr)),
-                         tuple(sorted(facts.lengths)), tuple(sorted(facts.fields)), spread)
+                         tuple(sorted(facts.lengths)), tuple(sorted(facts.fields)), spread,
+                         self.alternatives.get(name))
 
     @property
     def most(self) -> float:
@@ -527,6 +530,7 @@ class Signature:
                 element = STR
             if element == STR and "iterable" in kinds and (_hint(name) == STR or all(
                     len(v) <= 1 for v in self._constants(name) if isinstance(v, str))):
+                self.alternatives[name] = ("list", STR)
                 return STR  # iterated character by character
             return ("list", INT if element == ANY else element)
         if "dict" in kinds:
@@ -607,14 +611,16 @@ class Maker:
             return rng.choice(ones) if ones and rng.random() < 0.5 else rng.choice(self.letters + list(string.digits))
         if kind == "str":
             words = [v for v in constants if isinstance(v, str)]
-            if words and (mode == "boundary" or rng.random() < 0.6):
+            if words and (mode == "boundary" or rng.random() < (0.3 if self.digits else 0.6)):
                 word = rng.choice(words)
                 return word if rng.random() < 0.8 else word + rng.choice(self.letters)
             if mode == "edge":
                 return rng.choice(("", rng.choice(self.letters)))
             if lengths and (mode == "boundary" or rng.random() < 0.3):  # `len(s) in (7, 8, 10)`
                 return self.text(max(0, rng.choice(lengths) + rng.choice((-1, 0, 0, 1))))
-            if rng.random() < (0.5 if self.digits else 0.2):
+            if self.digits and rng.random() < 0.7:
+                return self.tokens() if rng.random() < 0.5 else self.text(rng.randint(1, 8))
+            if rng.random() < 0.2:
                 return self.tokens()
             if rng.random() < 0.3:
                 return rng.choice(self.strings)
@@ -672,6 +678,7 @@ def candidates(source: str, entry: str, seed: int, count: int, lessons=None) -> 
     boundary = count * 3 // 4 if lessons is not None and lessons.boundary else count // 2
     plans = [("edge", "edge shape")] * max(2, count // 8) + [("boundary", "literal boundary")] * boundary
     plans += [("random", "random")] * max(0, count - len(plans))
+    plans *= 3  # repeats draw anew: a narrow shape gives few distinct values per pass
     for mode, origin in plans:
         if len(found) >= count:
             break

@@ -57,6 +57,8 @@ def named_types(message: str) -> tuple[set[str], str | None]:
     had = set(re.findall(r"'(\w+)' object", message)) | set(re.findall(r"\bnot '?\"?(\w+)", message))
     had |= set(re.findall(r"got '?(\w+)'?", message)) | set(re.findall(r"type '(\w+)'", message))
     had |= set(re.findall(r"instances of '(\w+)'", message))
+    for pair in re.findall(r"operand type\(s\) for [^:]+: '(\w+)' and '(\w+)'", message):
+        had |= set(pair)
     had &= set(TYPE_NAMES)
     wanted = None
     method = re.search(r"has no attribute '(\w+)'", message)
@@ -64,8 +66,8 @@ def named_types(message: str) -> tuple[set[str], str | None]:
         name = method.group(1)
         wanted = "str" if name in STR_METHODS else "list" if name in LIST_METHODS else \
             "dict" if name in DICT_METHODS else None
-    asked = re.search(r"(?:must be|expected|requires?|only concatenate) (?:an? )?(unicode character|character|str"
-                      r"|string|int|integer|float|list|dict)\b", message)
+    asked = re.search(r"(?:must be|expected|requires?|only concatenate|interpreted as) (?:an? )?(unicode character"
+                      r"|character|str|string|int|integer|float|list|dict)\b", message)
     if asked and wanted is None:
         wanted = asked.group(1)
     return had, wanted
@@ -94,6 +96,8 @@ def _arguments(parameters: list[Parameter], args: list) -> list[tuple[Parameter,
 
 
 def _next_shape(shape: Shape, wanted: str | None, tried: set) -> Shape | None:
+    if wanted in WANTED and shape == STR and WANTED[wanted] in (INT, FLOAT) and ("list", WANTED[wanted]) not in tried:
+        return ("list", WANTED[wanted])  # text asked to be a number: it was iterated, its items are numbers
     if wanted in WANTED and WANTED[wanted] not in tried:
         return WANTED[wanted]
     return next((other for other in ROTATION if other not in tried), None)
@@ -136,6 +140,13 @@ def learn(parameters: list[Parameter], failures: list[tuple[list, str]], before:
             learned.shapes[name] = counter.most_common(1)[0][0]
             learned.tried[name].add(learned.shapes[name])
     learned.boundary = before.boundary or value_errors * 2 >= len(failures) > 0
+    if value_errors == len(failures) > 0 and learned.boundary == before.boundary:
+        for parameter in parameters:  # values near the constants did not help: the code's other reading
+            other = parameter.alternative
+            if other is not None and other not in learned.tried[parameter.name]:
+                learned.former[parameter.name] = shapes[parameter.name]
+                learned.shapes[parameter.name] = other
+                learned.tried[parameter.name].add(other)
     return learned
 
 
