@@ -576,6 +576,10 @@ class Maker:
     def tokens(self) -> str:
         """Digit runs, letter runs and the code's separators, one after another."""
         rng, parts = self.rng, []
+        if self.digits and rng.random() < 0.8:  # numbers joined by one separator: "12:05", "2024-1-31", "1.2.3"
+            size = rng.choice((1, 2, 2, 4))
+            return rng.choice(self.separators).join(str(rng.randrange(10 ** size)).zfill(rng.choice((1, size)))
+                                                    for _ in range(rng.randint(1, 4)))
         for _ in range(rng.randint(1, 5)):
             pick = rng.random()
             if pick < 0.4:
@@ -611,7 +615,7 @@ class Maker:
             return rng.choice(ones) if ones and rng.random() < 0.5 else rng.choice(self.letters + list(string.digits))
         if kind == "str":
             words = [v for v in constants if isinstance(v, str)]
-            if words and (mode == "boundary" or rng.random() < (0.3 if self.digits else 0.6)):
+            if words and rng.random() < (0.3 if self.digits else 1.0 if mode == "boundary" else 0.6):
                 word = rng.choice(words)
                 return word if rng.random() < 0.8 else word + rng.choice(self.letters)
             if mode == "edge":
@@ -619,7 +623,7 @@ class Maker:
             if lengths and (mode == "boundary" or rng.random() < 0.3):  # `len(s) in (7, 8, 10)`
                 return self.text(max(0, rng.choice(lengths) + rng.choice((-1, 0, 0, 1))))
             if self.digits and rng.random() < 0.7:
-                return self.tokens() if rng.random() < 0.5 else self.text(rng.randint(1, 8))
+                return self.tokens() if rng.random() < 0.7 else self.text(rng.randint(1, 8))
             if rng.random() < 0.2:
                 return self.tokens()
             if rng.random() < 0.3:

@@ -7,7 +7,8 @@ error, runs at most `input_max_steps` lines, no line of it runs `max_tracker_val
 (no tracker counting loops or branches could pass execute's filter), and it passes execute's other
 filters. When fewer than `inputs_min` pass, the errors of the failed runs teach the next round
 (`codeops.lessons`: another type for a parameter an error names, values nearer the code's constants),
-up to `LEARNED_ROUNDS` more rounds of as many candidates. Then a greedy set cover over arcs keeps between `inputs_min` and `inputs_max`: always the
+up to `LEARNED_ROUNDS` more rounds of as many candidates, while a round learns something new or
+passes more than the one before. Then a greedy set cover over arcs keeps between `inputs_min` and `inputs_max`: always the
 candidate that adds the most arcs not yet covered (ties broken by the seeded order), then, up to
 the minimum, candidates with outputs not yet seen. Each input says where it came from.
 """
@@ -144,8 +145,8 @@ def generate(seed: SeedFunction, config: InputsConfig, proposed: list[Candidate]
         if len(pool) - len(given) >= config.inputs_min or round_number == LEARNED_ROUNDS:
             break
         learned = learn(parameters, failures, lessons)
-        if not taught(lessons, learned):
-            break
+        if not taught(lessons, learned) and not (len(rounds) > 1 and rounds[-1]["passed"] > rounds[-2]["passed"]):
+            break  # nothing new to try, and the last lessons did not help: another draw would not either
         lessons = learned
         batch = candidates(seed.source, seed.entry, item_seed + round_number + 1, config.input_candidates, lessons)
     if len(pool) == len(given):
