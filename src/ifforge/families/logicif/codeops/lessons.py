@@ -26,7 +26,7 @@ TYPE_NAMES = {"str": str, "int": int, "float": float, "bool": bool, "list": list
 WANTED = {"str": STR, "string": STR, "int": INT, "integer": INT, "float": FLOAT, "list": ("list", INT),
           "dict": ("dict", STR, STR), "character": CHAR, "unicode character": CHAR}
 TYPE_ERRORS = ("TypeError", "AttributeError")
-VALUE_ERRORS = ("ValueError", "IndexError", "KeyError", "AssertionError", "ZeroDivisionError")
+INT_METHODS = {m for m in dir(int) if not m.startswith("_")} - {m for m in dir(float) if not m.startswith("_")}
 
 
 @dataclass
@@ -65,7 +65,7 @@ def named_types(message: str) -> tuple[set[str], str | None]:
     if method:
         name = method.group(1)
         wanted = "str" if name in STR_METHODS else "list" if name in LIST_METHODS else \
-            "dict" if name in DICT_METHODS else None
+            "dict" if name in DICT_METHODS else "int" if name in INT_METHODS else None
     asked = re.search(r"(?:must be|expected|requires?|only concatenate|interpreted as) (?:an? )?(unicode character"
                       r"|character|str|string|int|integer|float|list|dict)\b", message)
     if asked and wanted is None:

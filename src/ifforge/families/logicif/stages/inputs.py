@@ -136,10 +136,10 @@ def generate(seed: SeedFunction, config: InputsConfig, proposed: list[Candidate]
                                                                                       arcs=[])))
                 continue
             rejected[why] += 1
-            if result.error:
+            if why == "exception" and result.error:  # an output that is no JSON says nothing about the inputs
                 failures.append((candidate.args, result.error))
-                if why not in first_error:
-                    first_error[why] = result.error[:200] + (f" (seed line {result.line})" if result.line else "")
+            if result.error and why not in first_error:
+                first_error[why] = result.error[:200] + (f" (seed line {result.line})" if result.line else "")
         rounds.append({"candidates": len(fresh) - (len(given) if round_number == 0 else 0),
                        "passed": len(pool) - len(given), **({"lessons": lessons.summary()} if lessons else {})})
         if len(pool) - len(given) >= config.inputs_min or round_number == LEARNED_ROUNDS:
