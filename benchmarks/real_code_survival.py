@@ -60,8 +60,9 @@ class Picked:
 
     @property
     def task_id(self) -> str:
-        # no leading underscore: the load stage skips files named `_*.py`
-        return f"{self.module.replace('.', '_').lstrip('_')}__{self.function.strip('_')}"
+        # no leading underscore (the load stage skips files named `_*.py`); the function's own kept,
+        # so `_b32decode` and `b32decode` stay two seeds
+        return f"{self.module.replace('.', '_').lstrip('_')}__{self.function}"
 
 
 def _top_level(tree: ast.Module) -> dict[str, ast.stmt]:
@@ -271,7 +272,7 @@ def _not_json_output(function: ast.FunctionDef, tree: ast.Module) -> str | None:
     """Why the source shows the function's output is never a JSON value, or None: it yields (a
     generator; a LogicIF task calls the function once and compares what it returns, and its trackers
     are returned with that output), or every value it returns is a function (a nested def, a lambda)
-    or bytes (a bytes literal, `bytes(...)`, `x.encode(...)`, `b"".join(...)`) or a generator from
+    or bytes (a bytes literal, `bytes(...)`, `x.encode(...)`, `n.to_bytes(...)`, `b"".join(...)`) or a generator from
     a helper that yields. One JSON return is enough to keep it: `return b"/" if bytes else "/"`."""
     if _yields(function):
         return "a generator (it yields)"
@@ -296,7 +297,7 @@ def _returned_kind(value: ast.AST, local_functions: set[str], generators: set[st
             return "bytes"
         if isinstance(called, ast.Name) and called.id in generators:
             return "a generator"
-        if isinstance(called, ast.Attribute) and (called.attr == "encode" or (
+        if isinstance(called, ast.Attribute) and (called.attr in ("encode", "to_bytes") or (
                 isinstance(called.value, ast.Constant) and isinstance(called.value.value, bytes))):
             return "bytes"
     return None
