@@ -644,8 +644,16 @@ def _outputs(trackers: list[Tracker], stats: str, output_format: str, say: Speak
 _FRAGMENT = re.compile(r"`([^`]*)`")
 
 
+_WHERE = re.compile(r" \((inside the helper \w+)\)$")
+
+
 def _tracker_words(tracker: Tracker, say: Speaker) -> str:
-    """A tracker's explanation with its code fragments said in words (or left out when they cannot be)."""
+    """A tracker's explanation with its code fragments said in words (or left out when they cannot be);
+    a counter inside a helper says which one."""
+    where = _WHERE.search(tracker.explanation)
+    if where:
+        inner = tracker.model_copy(update={"explanation": tracker.explanation[:where.start()]})
+        return f"{_tracker_words(inner, say)}, {where[1]}"
     fragments = _FRAGMENT.findall(tracker.explanation)
     if len(fragments) == 1 and tracker.kind in ("loop_iterations", "branch_taken"):
         fragment = fragments[0].strip()
