@@ -284,3 +284,34 @@ def test_a_rule_is_said_once_at_the_first_step_that_needs_it_and_never_as_a_prea
     first = next(line for line in steps.splitlines() if "floor-divided" in line)
     assert "rounds the quotient down" in first  # the note sits on the step that first floor-divides
     assert "Rule 1" not in text and "see rule" not in text
+
+
+def _typed(body: str, types: dict) -> str:
+    source = (f"def f({', '.join(types)}):\n    stats = {{'loop_iterations': 0}}\n"
+              + "".join(f"    {line}\n" for line in body.strip().splitlines()))
+    return describe(source, COUNTER, types, "str")
+
+
+def test_a_repr_field_is_said_only_on_a_value_whose_repr_words_are_exact():
+    text = _typed("for v in a:\n    stats['loop_iterations'] += 1\nreturn (f'{b!r}={c!r}', stats)",
+                  {"a": "list[int]", "b": "str", "c": "int"})
+    assert "in quotes as Python shows a text" in text and "c written as text" in text
+    assert "double quotes when it holds a single quote" in text and holds_code(text) == []
+    with pytest.raises(Undescribable, match="!r conversion"):  # a list's repr has no short exact words
+        _typed("for v in a:\n    stats['loop_iterations'] += 1\nreturn (f'{a!r}', stats)", {"a": "list[int]"})
+
+
+def test_a_dictionary_display_copying_another_with_double_star_is_said_in_order():
+    text = _typed("d = {**b, 'x': 1}\nfor v in a:\n    stats['loop_iterations'] += 1\nreturn (d, stats)",
+                  {"a": "list[int]", "b": "dict"})
+    assert "a new dictionary with every key and value of b, then mapping" in text
+    assert "replacing the value of a key already there" in text and holds_code(text) == []
+    with pytest.raises(Undescribable, match=r"\*\* after other keys"):
+        _typed("d = {'x': 1, **b}\nfor v in a:\n    stats['loop_iterations'] += 1\nreturn (d, stats)",
+               {"a": "list[int]", "b": "dict"})
+
+
+def test_two_names_set_to_one_value_are_not_all_set():
+    text = _typed("p = q = None\nfor v in a:\n    stats['loop_iterations'] += 1\nreturn (p, stats)",
+                  {"a": "list[int]"})
+    assert "Set p and q to None." in text and " all to None" not in text

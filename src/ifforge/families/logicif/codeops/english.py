@@ -50,6 +50,11 @@ RULES = {  # one sentence each, said once, at the first step that needs it
     "int": "Turning text into a whole number reads its digits (a sign and surrounding spaces allowed); a "
            "decimal number is cut toward zero (-2.7 gives -2).",
     "str": "Written as text, 2.0 gives \"2.0\", true gives \"True\" and None gives \"None\".",
+    "repr": "A text in quotes as Python shows it is the text between single quotes (double quotes when it "
+            "holds a single quote and no double quote), with a backslash put before every backslash and "
+            "before each quote of the kind used, a newline, tab or carriage return written as backslash-n, "
+            "backslash-t or backslash-r, and any other character that does not print written as a backslash "
+            "escape of its hexadecimal code.",
     "dict_order": "A dictionary gives its keys in the order they were first added, a set its items in Python's "
                   "own order.",
     "heap": "A heap is a list from which taking out always removes the smallest item.",
@@ -288,7 +293,7 @@ class Speaker:
             if any(not isinstance(p, cst.FormattedStringText) for p in spec):
                 raise Undescribable("an f-string field with a computed format spec")
             parts.append(formats.spec_words(self.grouped(part.expression), "".join(p.value for p in spec),
-                                            part.conversion))
+                                            part.conversion, self.kind(part.expression), self))
         if not parts:
             return quote("")
         if len(parts) == 1:
@@ -458,12 +463,22 @@ class Speaker:
     def _dict(self, node: cst.Dict) -> str:
         if not node.elements:
             return "a new empty dictionary"
-        pairs = []
+        pairs, copied = [], []
         for element in node.elements:
-            if not isinstance(element, cst.DictElement):
-                raise Undescribable("unpacking with ** inside a dictionary")
+            if isinstance(element, cst.StarredDictElement):
+                if pairs:  # what it copies would replace keys set before it: said in order, or not at all
+                    raise Undescribable("unpacking with ** after other keys inside a dictionary")
+                copied.append(self.grouped(element.value))
+                continue
             pairs.append(f"{self.grouped(element.key)} to {self.grouped(element.value)}")
-        return f"a new dictionary mapping {_join(pairs)}"
+        if not copied:
+            return f"a new dictionary mapping {_join(pairs)}"
+        start = f"a new dictionary with every key and value of {_join(copied)}"
+        if len(copied) > 1:
+            start += " (in that order, a later one's value winning for a key they share)"
+        if not pairs:
+            return start
+        return f"{start}, then mapping {_join(pairs)} (replacing the value of a key already there)"
 
     def _clauses(self, node) -> str:
         """The `for ... in ... if ...` part of a comprehension, in words."""

@@ -283,7 +283,8 @@ class _Narrator:
                 and isinstance(value, cst.Dict)):
             return self.start_stats(value)
         if len(targets) > 1:
-            return f"Set {_join_words([say.place(t) for t in targets])} all to {say.value(value)}."
+            places = [say.place(t) for t in targets]
+            return f"Set {_join_words(places)} {'all ' if len(places) > 2 else ''}to {say.value(value)}."
         extreme = self.extreme(targets[0], value)
         if extreme:
             return extreme
