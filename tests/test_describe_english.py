@@ -287,7 +287,7 @@ def test_a_rule_is_said_once_at_the_first_step_that_needs_it_and_never_as_a_prea
 
 
 def _typed(body: str, types: dict) -> str:
-    source = (f"def f({', '.join(types)}):\n    stats = {{'loop_iterations': 0}}\n"
+    source = (f"import re\n\ndef f({', '.join(types)}):\n    stats = {{'loop_iterations': 0}}\n"
               + "".join(f"    {line}\n" for line in body.strip().splitlines()))
     return describe(source, COUNTER, types, "str")
 
@@ -315,3 +315,13 @@ def test_two_names_set_to_one_value_are_not_all_set():
     text = _typed("p = q = None\nfor v in a:\n    stats['loop_iterations'] += 1\nreturn (p, stats)",
                   {"a": "list[int]"})
     assert "Set p and q to None." in text and " all to None" not in text
+
+
+def test_a_re_sub_replacement_with_group_references_says_each_group():
+    text = _typed("for v in a:\n    stats['loop_iterations'] += 1\n"
+                  "return (re.sub(r'([\"\\\\])', r'\\\\\\1', b), stats)", {"a": "list[int]", "b": "str"})
+    assert ('replaced by the text made of "\\\\", followed by the text group 1 of that match covers'
+            in text), text
+    with pytest.raises(Undescribable, match="octal or letter escape"):
+        _typed("for v in a:\n    stats['loop_iterations'] += 1\nreturn (re.sub('x', r'\\x41', b), stats)",
+               {"a": "list[int]", "b": "str"})
