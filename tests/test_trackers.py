@@ -75,3 +75,37 @@ def test_the_new_trackers_are_said_in_english_with_where_they_are():
 def test_a_returned_choice_written_as_if_statements_ends_f_without_a_trailing_return_none():
     code, _, _ = _run({"pick"})
     assert "return None" not in code
+
+
+def test_the_largest_value_a_stepped_whole_number_holds_is_tracked():
+    source = '''
+def depth(text, start):
+    level = 0
+    label = "x"
+    for ch in text:
+        if ch == "(":
+            level += 1
+        elif ch == ")":
+            level -= 1
+    return level, label
+'''
+    probe = propose(anonymise(source, "depth").source)
+    assert [c.role for c in probe.candidates if c.role == "high"] == ["high"]  # not the text, not the parameter
+    code, [tracker] = build(probe, [c for c in probe.candidates if c.role == "high"])
+    inputs = [["(()())", 0], [")(", 1], ["(((", 2], ["", 3]]
+    expected = run_cases(source, "depth", inputs)
+    got = run_cases(code, "f", inputs, tracked=True)
+    assert [r.output for r in got] == [r.output for r in expected]
+    assert tracker.kind == "peak_value" and [r.stats[tracker.name] for r in got] == [2, 0, 3, 0]
+
+
+def test_a_name_that_may_hold_something_else_gets_no_largest_value_tracker():
+    source = '''
+def mixed(values):
+    total = 0
+    for v in values:
+        total += v
+    total = str(total)
+    return total
+'''
+    assert not [c for c in propose(anonymise(source, "mixed").source).candidates if c.role == "high"]

@@ -53,8 +53,9 @@ RULES = {  # one sentence each, said once, at the first step that needs it
     "repr": "A text in quotes as Python shows it is the text between single quotes (double quotes when it "
             "holds a single quote and no double quote), with a backslash put before every backslash and "
             "before each quote of the kind used, a newline, tab or carriage return written as backslash-n, "
-            "backslash-t or backslash-r, and any other character that does not print written as a backslash "
-            "escape of its hexadecimal code.",
+            "backslash-t or backslash-r, and any other character that does not print written as backslash-x "
+            "and its code in two hexadecimal digits (backslash-u and four digits above 255, backslash-U and "
+            "eight above 65535; small letters).",
     "dict_order": "A dictionary gives its keys in the order they were first added, a set its items in Python's "
                   "own order.",
     "heap": "A heap is a list from which taking out always removes the smallest item.",

@@ -36,7 +36,8 @@ KINDS = {"loop": ("loop_iterations", "loop_iterations", 0), "branch": ("branch_h
          "kept": ("items_kept", "branch_taken", 1), "call": ("helper_calls", "helper_calls", 2),
          "recursion": ("recursive_calls", "recursive_calls", 2),
          "iter": ("item_checks", "comprehension_iterations", 3), "peak": ("peak_size", "peak_size", 4),
-         "pick": ("first_choices", "branch_taken", 1), "caught": ("errors_caught", "branch_taken", 1)}
+         "pick": ("first_choices", "branch_taken", 1), "caught": ("errors_caught", "branch_taken", 1),
+         "high": ("highest_value", "peak_value", 4)}
 
 
 class NothingToTrack(ValueError):
@@ -362,6 +363,87 @@ def _containers(entry: cst.FunctionDef) -> list[str]:
                   key=grown.index)
 
 
+def _counts(entry: cst.FunctionDef) -> list[str]:
+    """Names in f's own scope that only ever hold whole numbers and go up or down in steps
+    (`n = 0`, `n = len(x)`, `n += 1`, `n -= len(x)`): their largest value can be tracked safely."""
+    steps: list[str] = []
+    bindings: dict[str, bool] = {}  # name -> every binding is a whole number
+    parameters = {p.name.value for p in cst_parameters(entry)}
+
+    def whole(value) -> bool:
+        if isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Minus):
+            value = value.expression
+        return isinstance(value, cst.Integer) or (
+            isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "len")
+
+    class Survey(cst.CSTVisitor):
+        def bind(self, target, ok):
+            if isinstance(target, cst.Name):
+                bindings[target.value] = bindings.get(target.value, True) and ok
+            elif isinstance(target, (cst.Tuple, cst.List)):
+                for element in target.elements:
+                    self.bind(element.value, False)
+            elif isinstance(target, cst.StarredElement):
+                self.bind(target.value, False)
+
+        def visit_Assign(self, node):
+            for target in node.targets:
+                self.bind(target.target, whole(node.value))
+
+        def visit_AnnAssign(self, node):
+            self.bind(node.target, node.value is not None and whole(node.value))
+
+        def visit_AugAssign(self, node):
+            ok = isinstance(node.operator, (cst.AddAssign, cst.SubtractAssign)) and whole(node.value)
+            self.bind(node.target, ok)
+            if isinstance(node.target, cst.Name):
+                steps.append(node.target.value)
+
+        def visit_For(self, node):
+            self.bind(node.target, False)
+
+        def visit_NamedExpr(self, node):
+            self.bind(node.target, False)
+
+        def visit_WithItem(self, node):
+            if node.asname is not None:
+                self.bind(node.asname.name, False)
+
+        def visit_CompFor(self, node):
+            self.bind(node.target, False)
+
+        def visit_ExceptHandler(self, node):
+            if node.name is not None:
+                self.bind(node.name.name, False)
+
+        def visit_FunctionDef(self, node):
+            enclosed.update(_names_in(node))
+            return False
+
+        def visit_Lambda(self, node):
+            enclosed.update(_names_in(node))
+            return False
+
+        def visit_ClassDef(self, node):
+            enclosed.update(_names_in(node))
+            return False
+
+    enclosed: set[str] = set()
+    entry.body.visit(Survey())
+    return sorted({name for name in steps if bindings.get(name) and name not in parameters | enclosed},
+                  key=steps.index)
+
+
+def _binds(line: cst.SimpleStatementLine, name: str) -> bool:
+    """Whether the line assigns to `name` itself (not an item or attribute of it)."""
+    for small in line.body:
+        targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else \
+            [small.target] if isinstance(small, (cst.AugAssign, cst.AnnAssign)) else []
+        if any(isinstance(t, cst.Name) and t.value == name for t in targets):
+            return True
+    return False
+
+
 # ---- helpers that can move into f ----------------------------------------------------------------
 def _movable_helpers(module: cst.Module, entry: cst.FunctionDef) -> tuple[list[str], dict[str, set[str]]]:
     """Top-level helpers that can live inside f (nothing outside f's body needs them at module
@@ -400,6 +482,7 @@ class _Context:
     stats: str
     sites: _Sites
     containers: list[str]
+    counts: list[str]
     movable: list[str]
     callers: dict[str, set[str]]
     recursive: bool
@@ -415,6 +498,7 @@ def _prepare(source: str) -> _Context:
     sites = _Sites(names)
     entry.body.visit(sites)
     containers = _containers(entry)
+    counts = _counts(entry)
     movable, callers = _movable_helpers(module, entry)
     helpers = {s.name.value: s for s in module.body if isinstance(s, cst.FunctionDef)}
     sites.functions = 1
@@ -433,11 +517,16 @@ def _prepare(source: str) -> _Context:
         candidates.append(Candidate(id=f"peak:{name}", role="peak", anchor=name, order=order, main=True,
                                     explanation=f"the largest number of items `{name}` holds at any point"))
         order += 1
+    for name in counts:
+        candidates.append(Candidate(id=f"high:{name}", role="high", anchor=name, order=order, main=True,
+                                    explanation=f"the largest value `{name}` holds at any point (0 if it is "
+                                                f"never above 0)"))
+        order += 1
     if recursive:
         candidates.append(Candidate(id="recursion", role="recursion", anchor="f", order=-1, main=True,
                                     explanation="how many times the function's body runs, counting every recursive call"))
     stats = next(name for name in ("stats", "stats_", "tracked", "counts") if name not in names)
-    return _Context(module, entry, names, stats, sites, containers, movable, callers, recursive, candidates)
+    return _Context(module, entry, names, stats, sites, containers, counts, movable, callers, recursive, candidates)
 
 
 def _calls_itself(entry: cst.FunctionDef) -> bool:
@@ -504,12 +593,16 @@ class _Writer:
             after = []
             if peaks and not _returns(statement):
                 named = _names_in(statement)  # any line naming a container may change it (a helper it is passed to)
+                stats = self.context.stats
                 for name in peaks:
                     key = self.keys.get(f"peak:{name}")
                     if key and name in named:
                         self.emitted.add(f"peak:{name}")
-                        stats = self.context.stats
                         after.append(_statement(f"{stats}[{key!r}] = max({stats}[{key!r}], len({name}))"))
+                    key = self.keys.get(f"high:{name}")
+                    if key and _binds(statement, name):
+                        self.emitted.add(f"high:{name}")
+                        after.append(_statement(f"{stats}[{key!r}] = max({stats}[{key!r}], {name})"))
             return [*hoisted, line, *after]
         if isinstance(statement, cst.If):
             test_hoisted: list[cst.BaseStatement] = []
@@ -641,7 +734,8 @@ def _render(context: _Context, keys: dict[str, str], convert: set[int], moved: l
         body = helpers[name].body
         inner_helpers.append(helpers[name].with_changes(
             body=_block(body, [*writer.bump(f"helper:{name}"), *writer.block(_lines(body), [])])))
-    peaks = [name for name in context.containers if f"peak:{name}" in keys]
+    peaks = [name for name in context.containers if f"peak:{name}" in keys] + \
+        [name for name in context.counts if f"high:{name}" in keys]
     body = writer.block(_lines(entry.body), peaks)
     initial = {key: 0 for key in keys.values()}
     if context.recursive:
