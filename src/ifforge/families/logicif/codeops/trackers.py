@@ -36,7 +36,7 @@ KINDS = {"loop": ("loop_iterations", "loop_iterations", 0), "branch": ("branch_h
          "kept": ("items_kept", "branch_taken", 1), "call": ("helper_calls", "helper_calls", 2),
          "recursion": ("recursive_calls", "recursive_calls", 2),
          "iter": ("item_checks", "comprehension_iterations", 3), "peak": ("peak_size", "peak_size", 4),
-         "pick": ("first_choices", "branch_taken", 1), "caught": ("errors_caught", "branch_taken", 1),
+         "pick": ("first_choices", "branch_taken", 3), "caught": ("errors_caught", "branch_taken", 1),
          "high": ("highest_value", "peak_value", 4)}
 
 
