@@ -325,3 +325,11 @@ def test_a_re_sub_replacement_with_group_references_says_each_group():
     with pytest.raises(Undescribable, match="octal or letter escape"):
         _typed("for v in a:\n    stats['loop_iterations'] += 1\nreturn (re.sub('x', r'\\x41', b), stats)",
                {"a": "list[int]", "b": "str"})
+
+
+def test_a_match_used_as_a_check_is_said_as_whether_the_pattern_matches():
+    text = _typed("for v in a:\n    stats['loop_iterations'] += 1\n    if not re.search(r'^x+$', b):\n"
+                  "        return (1, stats)\n    if re.match('y', b):\n        return (2, stats)\nreturn (0, stats)",
+                  {"a": "list[int]", "b": "str"})
+    assert "matches nowhere in b" in text and "matches at the very start of b" in text
+    assert "or None if" not in text and "counts as false" not in text

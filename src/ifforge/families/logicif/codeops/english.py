@@ -262,7 +262,11 @@ class Speaker:
         return node.value
 
     def _truth(self, node: cst.BaseExpression, holds: bool) -> str:
-        """"x is not empty" / "x is not 0" / "x" when the kind is certain, else "x counts as true"."""
+        """"x is not empty" / "x is not 0" / "x" when the kind is certain, else "x counts as true";
+        a regular-expression match as whether the pattern matches."""
+        match = self._match_test(node, holds)
+        if match is not None:
+            return match
         kind = (self.kind(node) or "").split("[")[0]
         text = self.grouped(node)
         if kind == "bool":
@@ -273,6 +277,20 @@ class Speaker:
             return f"{text} is {'not ' if holds else ''}empty"
         self.rule("truth")
         return f"{text} counts as {'true' if holds else 'false'}"
+
+    def _match_test(self, node: cst.BaseExpression, holds: bool) -> str | None:
+        """`re.search(p, x)` / `pattern.match(x)` as a check: "p matches somewhere in x"."""
+        if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
+                and node.func.attr.value in ("search", "match", "fullmatch")):
+            return None
+        owner, name = node.func.value, node.func.attr.value
+        if _dotted(node.func) == f"re.{name}":
+            return regex.module_call(self, name, node, test=holds)
+        if isinstance(owner, cst.Name) and owner.value in self.patterns or (
+                isinstance(owner, cst.Call) and regex._is_compile(owner)):
+            args, keywords = self.arguments(node)
+            return regex.pattern_method(self, owner, name, args, keywords, test=holds)
+        return None
 
     def _integer(self, node: cst.Integer) -> str:
         written = node.value.replace("_", "")

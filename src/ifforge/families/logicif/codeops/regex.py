@@ -187,8 +187,15 @@ def compile_call(speaker, call: cst.Call) -> str:
     return literal_pattern(speaker, args[0], flag_value(flags) if flags is not None else 0)
 
 
-def module_call(speaker, name: str, call: cst.Call) -> str:
-    """`re.name(pattern, ...)`, in words."""
+# a match used as a condition: whether there is one, not "the match, or None"
+_TESTS = {"search": ("{p} matches somewhere in {0}", "{p} matches nowhere in {0}"),
+          "match": ("{p} matches at the very start of {0}", "{p} does not match at the very start of {0}"),
+          "fullmatch": ("{p} matches the whole of {0}", "{p} does not match the whole of {0}")}
+
+
+def module_call(speaker, name: str, call: cst.Call, test: bool | None = None) -> str:
+    """`re.name(pattern, ...)`, in words; with `test`, a match call as the check that there is (or
+    is not) a match."""
     args, keywords = speaker.arguments(call)
     if name == "compile" and args:
         return compile_call(speaker, call)
@@ -204,19 +211,22 @@ def module_call(speaker, name: str, call: cst.Call) -> str:
     if flags is None and len(args) > extra:
         flags, args = args[extra], args[:extra]
     pattern = literal_pattern(speaker, args[0], flag_value(flags) if flags is not None else 0)
-    return _use(speaker, pattern, name, args[1:])
+    return _use(speaker, pattern, name, args[1:], test)
 
 
-def pattern_method(speaker, owner: cst.BaseExpression, name: str, args: list, keywords: dict) -> str:
+def pattern_method(speaker, owner: cst.BaseExpression, name: str, args: list, keywords: dict,
+                   test: bool | None = None) -> str:
     """`pattern.name(...)` for a compiled pattern."""
     if keywords:
         raise Undescribable(f"the pattern method {name} with keyword arguments")
-    return _use(speaker, literal_pattern(speaker, owner), name, args)
+    return _use(speaker, literal_pattern(speaker, owner), name, args, test)
 
 
-def _use(speaker, pattern: str, name: str, args: list) -> str:
+def _use(speaker, pattern: str, name: str, args: list, test: bool | None = None) -> str:
     g = speaker.grouped
     speaker.rule("regex")
+    if test is not None and name in _TESTS and len(args) == 1:
+        return _TESTS[name][0 if test else 1].format(g(args[0]), p=pattern)
     if name in _MATCHES and len(args) == 1:
         return _MATCHES[name].format(g(args[0]), p=pattern)
     if name == "sub" and len(args) == 2:
