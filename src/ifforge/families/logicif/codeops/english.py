@@ -66,8 +66,8 @@ RULES = {  # one sentence each, said once, at the first step that needs it
              "code 128 is one byte, its code), one position of bytes is a whole number, and a part of bytes is "
              "bytes.",
     "regex": "A pattern is matched from left to right against a run of consecutive characters: a repeated piece "
-             "first takes as many characters as it may (\"as few as possible\": as few) and gives some back if "
-             "the rest of the pattern needs them, groups are numbered from 1 in the order their opening brackets "
+             "first takes as many characters as it may (one marked \"as few as possible\" takes as few) and gives "
+             "some back (or takes more) if the rest of the pattern needs them, groups are numbered from 1 in the order their opening brackets "
              "appear, and a match found by one call is the first that fits.",
     "identity": "\"Is the very same object as\" holds only for one and the same object, not merely an equal one "
                 "(a copy of a list is not the very same object as the list).",
@@ -429,9 +429,18 @@ class Speaker:
                     # a number only compares with a number: one known number rules text out
                     if self._maybe_text_or_sequence(left) and self._maybe_text_or_sequence(right):
                         self.rule("order")
-                clauses.append(f"{self.grouped(left)} {verb} {self.grouped(right)}")
+                clauses.append(f"{self._compared(left)} {verb} {self._compared(right)}")
             left = right
         return " and ".join(clauses)
+
+    def _compared(self, node: cst.BaseExpression) -> str:
+        """A side of a comparison: arithmetic needs no brackets of its own there ("x is at least y
+        plus 1" can only mean one thing), anything else is grouped as usual."""
+        if isinstance(node, cst.BinaryOperation) and not node.lpar and not isinstance(node.operator, _BITWISE):
+            text = self._expr(node, False)
+            if not loose(text):
+                return text
+        return self.grouped(node)
 
     def _membership(self, item: cst.BaseExpression, container: cst.BaseExpression, verb: str) -> str:
         negative = "not" in verb
@@ -1027,6 +1036,9 @@ def _bracketed(text: str) -> bool:
     return True
 
 
+_BITWISE = (cst.BitAnd, cst.BitOr, cst.BitXor, cst.LeftShift, cst.RightShift)
+
+
 def loose(text: str) -> bool:
     """Does a phrase hold a list or clause of its own (a comma, "and", "or", "if" outside brackets and
     quotes)? Then it must be bracketed wherever it is a part of something larger."""
@@ -1122,7 +1134,11 @@ def _maybe_text_or_sequence(node: cst.BaseExpression) -> bool:
         return False
     if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in ("len", "abs", "int", "ord", "sum"):
         return False
-    if isinstance(node, cst.BinaryOperation) and not isinstance(node.operator, (cst.Add, cst.Multiply)):
+    if isinstance(node, cst.BinaryOperation):
+        if isinstance(node.operator, cst.Add):  # text or a sequence only from two of them
+            return _maybe_text_or_sequence(node.left) and _maybe_text_or_sequence(node.right)
+        if isinstance(node.operator, cst.Multiply):  # a sequence times a count
+            return _maybe_text_or_sequence(node.left) or _maybe_text_or_sequence(node.right)
         return False
     return True
 
