@@ -1,0 +1,50 @@
+"""LogicIF's extracted answers (`llm_output`, its result files' format) scored as its
+`compare_outputs` does: a missing field is null or `{}`, and `--rules paper` also compares a failed
+extraction, whose null output then matches a gold null (the one place the default differs)."""
+
+import json
+
+from ifforge.cli import main
+from ifforge.families.logicif.scoring import score_frame
+
+
+def _entry(case, gold_output, llm_output):
+    """One line of a LogicIF result file (its sample_result.jsonl): the gold and the extraction."""
+    return {"task_id": "search_binary_search", "test_case_id": case, "input": [[1, 2, 3], 2],
+            "code_output": {"output": gold_output, "stats": {"probes": 2}},
+            "llm_response": "(the model's reply)", "llm_output": llm_output}
+
+
+ENTRIES = [
+    _entry(0, 1, {"output": 1, "stats": {"probes": 2}, "success": True, "extract_response": "{}"}),
+    _entry(1, 1, {"output": 1, "success": True}),  # the extractor lost the trackers: the output still counts
+    _entry(2, 1, {"stats": {"probes": 2}, "success": True}),  # lost the output: null, wrong here
+    _entry(3, None, {"output": None, "stats": {}, "success": False, "extract_response": "[ERROR]"}),
+]
+
+
+def verdicts(rules):
+    frame = score_frame(ENTRIES, rules=rules)
+    return [tuple(row) for row in frame[["formatted", "output_ok", "stats_ok"]].itertuples(index=False)]
+
+
+def test_missing_fields_read_as_logicif_reads_them():
+    assert verdicts("ifforge")[:3] == [(True, True, True), (True, True, False), (True, False, True)]
+
+
+def test_a_failed_extraction_is_no_answer_except_in_paper_mode():
+    assert verdicts("ifforge")[3] == (False, False, False)
+    assert verdicts("paper")[3] == (True, True, False)  # compare_outputs: None == None
+    assert verdicts("paper")[:3] == verdicts("ifforge")[:3]
+
+
+def test_score_takes_rules_paper_for_logicif_result_files(tmp_path, capsys):
+    path = tmp_path / "sample_result.jsonl"
+    path.write_text("".join(json.dumps(entry) + "\n" for entry in ENTRIES))
+    for rules in ("ifforge", "paper"):
+        assert main(["score", str(path), "--rules", rules, "--out", str(tmp_path / rules)]) == 0
+    capsys.readouterr()
+    overall = {rules: json.loads((tmp_path / rules / "report.json").read_text())["overall"]
+               for rules in ("ifforge", "paper")}
+    assert overall["ifforge"]["format_failures"] == 1 and overall["paper"]["format_failures"] == 0
+    assert overall["paper"]["case_output_right"] == overall["ifforge"]["case_output_right"] + 1
