@@ -48,3 +48,26 @@ def test_score_takes_rules_paper_for_logicif_result_files(tmp_path, capsys):
                for rules in ("ifforge", "paper")}
     assert overall["ifforge"]["format_failures"] == 1 and overall["paper"]["format_failures"] == 0
     assert overall["paper"]["case_output_right"] == overall["ifforge"]["case_output_right"] + 1
+
+
+def test_agreement_candidates_are_read_in_every_format_but_prose():
+    """The agreement script's replies (benchmarks/logicif_agreement.py): the exact answer, written
+    every way, is read right by the rules, except in prose (what `--extractor llm` is for)."""
+    import importlib.util
+    from pathlib import Path
+
+    from ifforge.families.logicif.scoring import verdict_of
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "logicif_agreement.py"
+    spec = importlib.util.spec_from_file_location("logicif_agreement", path)
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    row = {"task_id": "t", "test_case_id": 0, "code_output": {"output": [[1, 2], None, "a"], "stats": {"n": 0, "m": 3}},
+           "_source": "test"}
+    cases = script.candidates([row])
+    exact = {case["render"]: verdict_of(case | {"llm_output": None}).both_ok
+             for case in cases if case["variant"] == "exact"}
+    assert set(exact) == set(script.RENDERS)
+    assert {render for render, right in exact.items() if not right} == {"prose"}
+    missing = next(case for case in cases if case["variant"] == "missing_zero_tracker")
+    assert missing["llm_output"]["stats"] == {"n": 0, "m": 3}  # LogicIF's extractor sets an unstated tracker to 0
