@@ -48,6 +48,8 @@ def test_score_takes_rules_paper_for_logicif_result_files(tmp_path, capsys):
                for rules in ("ifforge", "paper")}
     assert overall["ifforge"]["format_failures"] == 1 and overall["paper"]["format_failures"] == 0
     assert overall["paper"]["case_output_right"] == overall["ifforge"]["case_output_right"] + 1
+    assert "--rules paper" in (tmp_path / "paper" / "report.md").read_text()
+    assert "--rules paper" not in (tmp_path / "ifforge" / "report.md").read_text()
 
 
 def test_agreement_candidates_are_read_in_every_format_but_prose():

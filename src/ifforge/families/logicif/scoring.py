@@ -85,6 +85,8 @@ def score_frame(results: list[Row], rows_by_key: dict[tuple, Row] | None = None,
                   "request_failed": failed, "extracted_by": "failed" if failed else verdict.extracted_by}
         if verdict.reason and not failed:
             record["unread"] = verdict.reason  # a reply the bounded JSON reader refused: no answer, and why
+        if rules == "paper":
+            record["rules"] = "paper"
         if result.get("expression_id") is not None:
             record["expression_id"] = str(result["expression_id"])
         if source.get("difficulty"):
