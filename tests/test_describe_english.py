@@ -333,3 +333,9 @@ def test_a_match_used_as_a_check_is_said_as_whether_the_pattern_matches():
                   {"a": "list[int]", "b": "str"})
     assert "matches nowhere in b" in text and "matches at the very start of b" in text
     assert "or None if" not in text and "counts as false" not in text
+
+
+def test_str_and_bytes_with_an_encoding_are_said_as_decoding_and_encoding():
+    text = _typed("for v in a:\n    stats['loop_iterations'] += 1\nreturn (str(bytes(b, 'latin-1'), 'latin-1'), stats)",
+                  {"a": "list[int]", "b": "str"})
+    assert 'the bytes of the text b in the encoding "latin-1"' in text and "spell in the encoding" in text

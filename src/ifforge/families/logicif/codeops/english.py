@@ -744,6 +744,13 @@ class Speaker:
             return f"{g(one)} as a decimal number"
         if name == "str" and one is not None:
             return f"{g(one)} written as text{self.cite('str')}"
+        if name in ("str", "bytes") and len(args) == 2 and not keywords:  # the same as .decode / .encode
+            self.rule("bytes")
+            if name == "str":
+                return (f"the text the bytes {g(args[0])} spell in the encoding {g(args[1])} (the steps stop with "
+                        f"an error if they are not valid in it)")
+            return (f"the bytes of the text {g(args[0])} in the encoding {g(args[1])} (the steps stop with an "
+                    f"error if a character has none)")
         if name == "bool" and one is not None:
             self.rule("truth")
             return f"whether {g(one)} counts as true"
