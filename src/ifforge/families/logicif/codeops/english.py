@@ -78,7 +78,7 @@ RULES = {  # one sentence each, said once, at the first step that needs it
 _METHOD_FREE = {"len", "abs", "int", "str", "float", "bool", "list", "tuple", "set", "dict", "sorted", "reversed", "hex",
                 "oct", "bin",
                 "min", "max", "sum", "any", "all", "range", "enumerate", "zip", "round", "divmod", "ord", "chr",
-                "isinstance", "pow", "deque", "frozenset", "map", "filter"}
+                "isinstance", "pow", "deque", "frozenset", "map", "filter", "bytes"}
 
 _TYPE_WORDS = {"int": "a whole number", "float": "a decimal number", "str": "text", "bool": "true or false",
                "list": "a list", "tuple": "a tuple", "dict": "a dictionary", "set": "a set",
