@@ -52,7 +52,7 @@ class Fragile(Metric):
 
 def test_a_pair_whose_reference_run_fails_is_dropped_with_its_reason(monkeypatch):
     monkeypatch.setitem(metrics.METRICS, "fragile", Fragile)
-    pairs = make_pairs(2, ["plain", "emoji"], 4)
+    pairs = make_pairs(2, ["plain", "emoji"], 6)  # plain-05's A has 7 words: kept
     outcome = compute_gold(MetricTask(task_id="fragile", pairs=pairs), GOLD)
     reasons = {d.task_id: d.reason for d in outcome.dropped}
     assert all(reasons.get(f"fragile-{p.pair_id}") == "sandbox_exception"
@@ -207,8 +207,12 @@ def test_generated_pairs_are_real_sentences_full_emoji_unspaced_scripts_and_adve
     assert any(0x1F1E6 <= ord(ch) <= 0x1F1FF for ch in emoji)  # flags (regional indicators)
     scripts = Counter(p.kind for p in by["non_latin"])
     assert set(scripts) == {"thai", "japanese", "dzongkha"}, scripts
-    for p in by["non_latin"]:  # written without spaces: a few phrases, each many words long
-        assert len(p.reference.split()) <= 4 and not any("a" <= ch.lower() <= "z" for ch in p.reference)
+    for p in by["non_latin"]:  # written without spaces: 4 to 8 phrases of words joined
+        phrases = p.reference.split()
+        assert 4 <= len(phrases) <= 8 and not any("a" <= ch.lower() <= "z" for ch in p.reference)
+        # A is edited phrase by phrase: a metric splitting at whitespace finds phrases the two share
+        assert set(p.hypothesis.split()) & set(phrases) and p.hypothesis != p.reference
+    assert all(p.hypothesis != p.reference for ps in by.values() for p in ps)  # a copy scores 1 (or 0) on every metric
     shapes = {p.kind: p for p in by["adversarial"]}
     assert set(shapes) == set(pair_module.ADVERSARIAL_KINDS)
     reordered, case, one = shapes["reordered"], shapes["case"], shapes["one_character"]

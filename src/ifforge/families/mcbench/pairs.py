@@ -34,7 +34,7 @@ CATEGORIES = ("plain", "non_latin", "emoji", "adversarial")
 SENTENCE_WORDS = (4, 30)  # a plain sentence's words: short ones kept too, so lengths vary as real text does
 EMOJI_GROUPS = (4, 9)  # space-separated groups of 1 to 3 emoji, so word metrics have words to count
 PHRASES = (4, 8)  # phrases of an unspaced script per text: word metrics get n-grams up to 4 to match
-PHRASE_WORDS = (1, 3)  # words of an unspaced script joined without a space into one phrase
+PHRASE_WORDS = (2, 4)  # words of an unspaced script joined without a space into one phrase
 KEEP = (0.3, 0.9)  # the share of B's words (phrases, emoji groups) A keeps, drawn per pair
 
 UNSPACED = {
