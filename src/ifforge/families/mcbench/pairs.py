@@ -171,11 +171,11 @@ def _unspaced(pool: list[str], rng: random.Random, keep: float) -> tuple[str, st
     return " ".join(map("".join, hypothesis)), " ".join(map("".join, reference))
 
 
-def _adversarial(rng: random.Random, kind: str) -> tuple[list[str], list[str]]:
+def _adversarial(rng: random.Random, kind: str, keep: float) -> tuple[list[str], list[str]]:
     """(A's words, B's words) of one adversarial shape, B a real sentence."""
     reference = rng.choice(sentences()).split()
     if kind == "injection":
-        hypothesis = _edit(reference, vocabulary(), rng, letters=True, keep=KEEP[1])
+        hypothesis = _edit(reference, vocabulary(), rng, letters=True, keep=keep)
         injection = rng.choice(INJECTIONS).split()
         where = rng.random()
         if where < 0.4:  # in the hypothesis only
@@ -223,7 +223,7 @@ def make_pair(seed: int, category: str, index: int) -> Pair:
         a, b = " ".join(_edit(groups, pool, rng, letters=False, keep=keep)), " ".join(groups)
     else:
         kind = ADVERSARIAL_KINDS[index % len(ADVERSARIAL_KINDS)]  # each shape as often as the others
-        hypothesis, reference = _adversarial(rng, kind)
+        hypothesis, reference = _adversarial(rng, kind, keep)
         a, b = " ".join(hypothesis), " ".join(reference)
     return Pair(pair_id=f"{category}-{index:02d}", category=category, hypothesis=a, reference=b, kind=kind)
 
