@@ -16,8 +16,8 @@
 B is drawn first; A is B edited word by word (kept, replaced, dropped, a word inserted, two
 neighbours swapped, a letter changed), so the pair overlaps the way a system output and its
 reference do. How much A keeps is drawn per pair, from a near copy to a loose paraphrase, so a
-metric's values spread: at one fixed rate they bunch, and one constant answer lands within 5% of
-most of them. Each (category, index) has its own generator derived from the seed, so adding pairs
+metric's values spread instead of bunching around what one edit rate gives (where one constant
+answer lands within 5% of many); A is never B. Each (category, index) has its own generator derived from the seed, so adding pairs
 or categories never changes the others, and a new seed gives new pairs.
 """
 
@@ -140,8 +140,9 @@ def _edit(words: list, pool: list | tuple, rng: random.Random, letters: bool, ke
             out += [word, rng.choice(pool)]
     if len(out) < 3:
         out = list(words)
-    while out == list(words):  # A is never B: on a copy every similarity is 1 and every distance 0
-        out[rng.randrange(len(out))] = rng.choice(pool)
+    if out == list(words):  # A is never B: on a copy every similarity is 1 and every distance 0
+        i = rng.randrange(len(out))
+        out[i] = rng.choice([word for word in pool if word != out[i]] or [*pool, out[i] + out[i]])
     if len(out) > 3 and rng.random() < 0.4:
         i = rng.randrange(len(out) - 1)
         out[i], out[i + 1] = out[i + 1], out[i]
