@@ -221,3 +221,24 @@ def test_generated_pairs_are_real_sentences_full_emoji_unspaced_scripts_and_adve
     assert len(one.hypothesis) == len(one.reference)
     assert sum(a != b for a, b in zip(one.hypothesis, one.reference)) == 1
     assert Counter(shapes["repeated"].hypothesis.split()).most_common(1)[0][1] >= 4
+
+
+def test_a_pair_whose_final_value_a_constant_gives_makes_way_for_a_spare():
+    from ifforge.families.mcbench.family import chosen_cases
+    from ifforge.families.mcbench.records import GoldCase, GoldMetric
+
+    drawn = make_pairs(0, ["plain", "emoji"], 4)
+
+    def gold(finals: list[float]) -> GoldMetric:  # the same finals in both categories
+        cases = [GoldCase(pair=pair, steps=[pair.hypothesis, finals[i % 4]]) for i, pair in enumerate(drawn)]
+        return GoldMetric(task_id="bleu", code="", cases=cases)
+
+    chosen, replaced, kept = chosen_cases(gold([0.0, 0.5, 1.02, 0.7]), 2)  # 0 and 1 (within 5%): a constant's
+    assert [case.steps[-1] for case in chosen] == [0.5, 0.7, 0.5, 0.7] and (replaced, kept) == (2, 0)
+    chosen, replaced, kept = chosen_cases(gold([1.0, 0.0, 0.97, 0.3]), 2)  # one spare only: the first stays
+    assert [case.steps[-1] for case in chosen] == [1.0, 0.3, 1.0, 0.3] and (replaced, kept) == (2, 2)
+    rows = rows_of(gold([0.0, 0.5, 0.6, 0.7]), McbenchSettings(family="mcbench", pairs_per_category=2, variants=["code"]))
+    assert [row["pair_id"] for row in rows] == ["plain-01", "plain-02", "emoji-01", "emoji-02"]
+    settings = McbenchSettings(family="mcbench")
+    assert settings.spares == 5 and McbenchSettings(family="mcbench", spare_pairs=0).spares == 0
+    assert len(FAMILY.load(settings).items[0].pairs) == 15 * 4  # 10 pairs and 5 spares per category
