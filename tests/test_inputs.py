@@ -255,6 +255,12 @@ def test_the_parameter_an_error_names_gets_another_shape_and_the_other_keeps_its
     # every int is suspect (the message does not say which): the items of words and count both change,
     # and each keeps its former shape to draw from at times
     assert by_items.shapes == {"words": ("list", STR), "count": STR} and by_items.former["count"] == INT
+    on_line = learn([words, count], [([[1, 2], 5], "TypeError: 'in <string>' requires string as left operand, not int",
+                                      "    return sum(1 for w in words if 'x' in w) + count")])
+    assert on_line.shapes == {"words": ("list", STR), "count": STR}  # both named on the line that raised
+    only_words = learn([words, count], [([[1, 2], 5], "TypeError: 'in <string>' requires string as left operand, not int",
+                                         "    hits = [w for w in words if 'x' in w]")])
+    assert only_words.shapes == {"words": ("list", STR)}  # count is not on it: left alone
     values = learn([words, count], [([[], 99], "IndexError: list index out of range")] * 3)
     assert values.boundary and values.shapes == {} and not learn([words, count], []).boundary
 

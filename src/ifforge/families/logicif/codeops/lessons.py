@@ -5,7 +5,8 @@ that names a type (a `TypeError` or `AttributeError`: "'list' object has no attr
 "must be str, not int", 'can only concatenate str (not "int") to str') blames each parameter whose
 value, or whose items, had that type, and gives it the type the message asks for when it names one
 (`.lower` asks for text, "must be a unicode character" for one character), else the next untried
-type in a fixed order. Errors about values (`ValueError`, `IndexError`, `KeyError`, an assertion,
+type in a fixed order; when the line that raised names some of the parameters, only those are
+blamed. Errors about values (`ValueError`, `IndexError`, `KeyError`, an assertion,
 the function's own exception) ask for values nearer the constants the code compares with, and
 "invalid literal for int()" for text made of digits. Each parameter follows the majority of the
 runs that blame it, so one odd run does not steer it.
@@ -103,15 +104,23 @@ def _next_shape(shape: Shape, wanted: str | None, tried: set) -> Shape | None:
     return next((other for other in ROTATION if other not in tried), None)
 
 
-def learn(parameters: list[Parameter], failures: list[tuple[list, str]], before: Lessons | None = None) -> Lessons:
-    """The lessons of one round: `failures` are (arguments, error text) of the runs that raised."""
+def _named_on(line: str, parameters: list[Parameter]) -> set[str]:
+    """The parameters the line that raised names; all of them when it names none (an alias raised)."""
+    named = {p.name for p in parameters if re.search(rf"\b{re.escape(p.name)}\b", line)}
+    return named or {p.name for p in parameters}
+
+
+def learn(parameters: list[Parameter], failures: list[tuple], before: Lessons | None = None) -> Lessons:
+    """The lessons of one round: `failures` are (arguments, error text[, the source line that raised])
+    of the runs that raised."""
     before = before or Lessons()
     shapes = {p.name: before.shapes.get(p.name, p.shape) for p in parameters}
     tried = {p.name: set(before.tried.get(p.name, ())) | {p.shape, shapes[p.name]} for p in parameters}
     votes: dict[str, Counter] = {p.name: Counter() for p in parameters}
     value_errors = 0
     digits = before.digits
-    for args, error in failures:
+    for args, error, *line in failures:
+        suspects = _named_on(line[0] if line else "", parameters)
         kind = error.split(":", 1)[0].strip()
         if "invalid literal for int()" in error or "could not convert string to float" in error:
             digits = True
@@ -120,7 +129,7 @@ def learn(parameters: list[Parameter], failures: list[tuple[list, str]], before:
             continue
         had, wanted = named_types(error)
         for parameter, value in _arguments(parameters, args):
-            where = _blame(parameter, value, had)
+            where = _blame(parameter, value, had) if parameter.name in suspects else None
             shape = shapes[parameter.name]
             if where == "whole":
                 new = _next_shape(shape, wanted, tried[parameter.name])

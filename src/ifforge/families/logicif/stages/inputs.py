@@ -106,6 +106,7 @@ def generate(seed: SeedFunction, config: InputsConfig, proposed: list[Candidate]
                                             detail=f"cannot read the signature of {seed.entry}: {error}",
                                             origin=seed.origin)])
     parameters = Signature(seed.source, seed.entry).parameters
+    lines = seed.source.splitlines()
     given = [Candidate(list(i.args), "given") for i in seed.inputs]
     seen: set[str] = set()
     limits = sandbox.Limits(case_seconds=min(config.case_seconds, CANDIDATE_SECONDS),
@@ -137,7 +138,7 @@ def generate(seed: SeedFunction, config: InputsConfig, proposed: list[Candidate]
                 continue
             rejected[why] += 1
             if why == "exception" and result.error:  # an output that is no JSON says nothing about the inputs
-                failures.append((candidate.args, result.error))
+                failures.append((candidate.args, result.error, lines[result.line - 1] if result.line else ""))
             if result.error and why not in first_error:
                 first_error[why] = result.error[:200] + (f" (seed line {result.line})" if result.line else "")
         rounds.append({"candidates": len(fresh) - (len(given) if round_number == 0 else 0),
