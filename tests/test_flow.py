@@ -186,13 +186,29 @@ def test_generate_takes_logicif_input_files_and_keeps_task_ids(tmp_path, monkeyp
     assert_floors_counted(folder)
 
 
-def test_a_local_dask_cluster_of_two_workers_makes_the_same_benchmark(first_run, tmp_path):
-    from ifforge.flows.generate import flow_for
-    from ifforge.families.logicif.settings import LogicIFSettings as Settings
+def test_an_existing_dask_cluster_of_two_workers_makes_the_same_benchmark_reporting_to_the_flows_server(
+        first_run, tmp_path):
+    """Prefect's ephemeral mode, as a user without a server runs it (the flow's temporary server is
+    the session's, already up): the workers report to it instead of each starting one."""
+    from distributed import Client, LocalCluster
+    from prefect.settings import PREFECT_API_URL, temporary_settings
 
-    dask_flow = flow_for(Settings(task_runner="dask", dask_workers=2))
-    on_dask = Path(dask_flow(seeds=str(first_run.pristine), out=str(tmp_path / "dask"),
-                             options={"progress": False, "task_runner": "dask", "shard_size": 2}))
+    from ifforge.families.logicif.settings import LogicIFSettings as Settings
+    from ifforge.flows.generate import flow_for
+
+    def temporary_servers_here() -> int:  # runs on each worker (pickled by value)
+        from prefect.server.api.server import SubprocessASGIServer
+
+        return sum(server.server_process is not None for server in SubprocessASGIServer._instances.values())
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+            Client(cluster) as client, temporary_settings(restore_defaults={PREFECT_API_URL}):
+        assert PREFECT_API_URL.value() is None
+        dask_flow = flow_for(Settings(task_runner="dask", dask_address=cluster.scheduler_address))
+        on_dask = Path(dask_flow(seeds=str(first_run.pristine), out=str(tmp_path / "dask"),
+                                 options={"progress": False, "shard_size": 2}))
+        servers = client.run(temporary_servers_here)  # {worker address: servers it started}
+    assert sorted(servers.values()) == [0, 0]
     assert (on_dask / "benchmark.jsonl").read_text() == first_run.benchmark  # the threads run's
     assert (on_dask / "benchmark_expressions.jsonl").read_text() == first_run.expressions
     stages = _manifest(on_dask)["stages"]
