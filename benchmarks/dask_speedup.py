@@ -57,6 +57,26 @@ def generate(seeds: Path, out: Path, extra: list[str]) -> tuple[float, Path, flo
             cluster_cpu() - cluster)
 
 
+def print_difference(first: Path, second: Path) -> None:
+    """Which tasks only one run kept, and why the other dropped them (its dropped.jsonl)."""
+    import json
+
+    def tasks(version: Path) -> set[str]:
+        return {json.loads(line)["task_id"] for line in (version / "benchmark.jsonl").open()}
+
+    def drops(version: Path) -> dict[str, str]:
+        path = version / "dropped.jsonl"
+        rows = [json.loads(line) for line in path.open()] if path.exists() else []
+        return {row.get("task_id", "?"): f"{row.get('stage')}: {str(row.get('detail') or row.get('reason'))[:120]}"
+                for row in rows}
+
+    for name, mine, other in (("threads", first, second), ("dask", second, first)):
+        only = sorted(tasks(mine) - tasks(other))
+        reasons = drops(other)
+        print(f"only in the {name} run: {len(only)} tasks", *(f"  {task}: {reasons.get(task, '?')}" for task in only[:10]),
+              sep="\n")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds-count", type=int, default=126)
@@ -81,6 +101,8 @@ def main() -> None:
                   f"{workers:.1f} s the workers = {cpu + workers:.1f} s; load {before} -> {load()}", flush=True)
         same = (first / "benchmark.jsonl").read_bytes() == (second / "benchmark.jsonl").read_bytes()
         print(f"speed-up {alone / spread:.2f}x; the same benchmark.jsonl: {same}")
+        if not same:
+            print_difference(first, second)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
