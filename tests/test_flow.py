@@ -174,7 +174,7 @@ def test_generate_takes_logicif_input_files_and_keeps_task_ids(tmp_path, monkeyp
         json.dumps({"task_id": t["task_id"], "test_cases": [c["input"] for c in cases if c["task_id"] == t["task_id"]]})
         + "\n" for t in tasks))
     folder = generate(functions=str(functions), test_cases=str(test_cases), out=str(tmp_path / "out"),
-                      benchmark="from-logicif", options={"progress": False, "shard_size": 2})
+                      benchmark="from-logicif", options={"progress": False, "shard_size": 2, "expressions": 0})
     assert plans == [2]  # the flow builds the plan once; each of the 3 shards of each stage is handed its stage
     rows = [json.loads(line) for line in open(f"{folder}/benchmark.jsonl")]
     manifest = json.loads(open(f"{folder}/manifest.json").read())
@@ -187,12 +187,17 @@ def test_generate_takes_logicif_input_files_and_keeps_task_ids(tmp_path, monkeyp
 
 
 def test_a_local_dask_cluster_of_two_workers_makes_the_same_benchmark(first_run, tmp_path):
+    """The workers read the threads run's embedding cache: every stage still runs on them, but no
+    worker spends seconds loading the sentence model to compute vectors the cache already holds."""
     from ifforge.flows.generate import flow_for
     from ifforge.families.logicif.settings import LogicIFSettings as Settings
 
     dask_flow = flow_for(Settings(task_runner="dask", dask_workers=2))
+    vectors = first_run.out / ".embeddings.sqlite"
+    assert vectors.exists()
     on_dask = Path(dask_flow(seeds=str(first_run.pristine), out=str(tmp_path / "dask"),
-                             options={"progress": False, "task_runner": "dask", "shard_size": 2}))
+                             options={"progress": False, "task_runner": "dask", "shard_size": 2,
+                                      "embedding_cache": str(vectors)}))
     assert (on_dask / "benchmark.jsonl").read_text() == first_run.benchmark  # the threads run's
     assert (on_dask / "benchmark_expressions.jsonl").read_text() == first_run.expressions
     stages = _manifest(on_dask)["stages"]
