@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ifforge.core import pyast
 from ifforge.core.pysource import strip_comments_and_docstrings
 from ifforge.transforms import dedup
 
@@ -61,7 +62,7 @@ def stdlib_source(dotted: str) -> str:
 def renamed_copy(source: str, seed: int = 0, anonymous: bool = False) -> str:
     """Every bound name renamed, reformatted, top-level functions shuffled: the same algorithm.
     `anonymous` names them v0, v1, ... instead, which hides a copy from the sentence model."""
-    tree = ast.parse(source)
+    tree = pyast.parse(source)
     bound = ({node.arg for node in ast.walk(tree) if isinstance(node, ast.arg)}
              | {node.name for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)}
              | {node.id for node in ast.walk(tree) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)})

@@ -16,6 +16,7 @@ import json
 import re
 from typing import Any
 
+from ifforge.core import pyast
 from ifforge.core import jsontext
 from ifforge.families.lifbench.scenarios import TAGS
 
@@ -264,7 +265,7 @@ def _line_value(line: str) -> Any:
     except ValueError:
         pass
     try:
-        return ast.literal_eval(line) if len(line) < 100_000 else None
+        return pyast.literal_eval(line) if len(line) < 100_000 else None
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         return None
 

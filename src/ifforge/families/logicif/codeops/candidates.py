@@ -19,6 +19,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from ifforge.core import pyast
+
 Shape = tuple  # ("int",) ("float",) ("str",) ("char",) ("bool",) ("list", elem) ("record", (slots...)) ("dict", k, v) ("any",)
 INT, FLOAT, STR, CHAR, BOOL, ANY = ("int",), ("float",), ("str",), ("char",), ("bool",), ("any",)
 
@@ -338,7 +340,7 @@ def _annotation_shape(node: ast.AST | None) -> Shape | None:
         return None
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         try:
-            node = ast.parse(node.value, mode="eval").body
+            node = pyast.parse(node.value, mode="eval").body
         except SyntaxError:
             return None
     if isinstance(node, ast.Name):
@@ -448,7 +450,7 @@ class Signature:
     """The entry function's positional parameters with their shapes, and the code's constants."""
 
     def __init__(self, source: str, entry: str):
-        tree = ast.parse(source)
+        tree = pyast.parse(source)
         function = next((node for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
                          and node.name == entry), None)
         if function is None:
@@ -471,7 +473,7 @@ class Signature:
             value, literal = None, False
             if default is not None:
                 try:
-                    value, literal = ast.literal_eval(default), True
+                    value, literal = pyast.literal_eval(default), True
                 except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
                     pass
                 if literal and not _json_value(value):  # bytes, sets, complex: no input can carry them

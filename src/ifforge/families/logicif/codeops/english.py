@@ -19,6 +19,8 @@ import libcst as cst
 from ifforge.families.logicif.codeops import formats, methods, paths, regex
 from ifforge.families.logicif.codeops.errors import Undescribable
 
+from ifforge.core import pyast
+
 
 RULES = {  # one sentence each, said once, at the first step that needs it
     "truth": "0, None, false, empty text and empty collections count as false; anything else counts as true.",
@@ -114,7 +116,7 @@ def constant_truth(node: cst.BaseExpression) -> bool | None:
     if isinstance(node, cst.Name) and node.value in ("True", "False", "None"):
         return node.value == "True"
     if isinstance(node, (cst.Integer, cst.Float, cst.SimpleString)):
-        return bool(ast.literal_eval(node.value))
+        return bool(pyast.literal_eval(node.value))
     if isinstance(node, (cst.List, cst.Tuple, cst.Dict)) and not node.elements:
         return False
     if isinstance(node, cst.BooleanOperation):
@@ -304,7 +306,7 @@ class Speaker:
         parts = []
         for part in node.parts:
             if isinstance(part, cst.FormattedStringText):
-                text = ast.literal_eval(f'"""{part.value}"""') if "\\" in part.value else part.value
+                text = pyast.literal_eval(f'"""{part.value}"""') if "\\" in part.value else part.value
                 parts.append(quote(text.replace("{{", "{").replace("}}", "}")))
                 continue
             self.rule("str")
