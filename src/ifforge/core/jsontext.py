@@ -11,7 +11,6 @@ the same bounds (`python_literal`). Nothing here raises anything but `ValueError
 
 from __future__ import annotations
 
-import ast
 import json
 import re
 from typing import Any

@@ -8,7 +8,6 @@ Where our default reading differs, `docs/families/ifeval-fc.md` lists the case a
 
 from __future__ import annotations
 
-import ast
 import json
 import re
 import string

@@ -22,7 +22,6 @@ out, and `''` is wrapped in quotes. `paper_rules.py` holds the paper's readings,
 
 from __future__ import annotations
 
-import ast
 import json
 import random
 import re

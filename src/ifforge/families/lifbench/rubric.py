@@ -9,7 +9,6 @@ nothing but the reply and the benchmark row (its prompt, gold and facts).
 
 from __future__ import annotations
 
-import ast
 import difflib
 import functools
 import json
