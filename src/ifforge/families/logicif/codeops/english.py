@@ -665,8 +665,17 @@ class Speaker:
         return positional, keywords
 
     def call_with(self, call: cst.Call) -> str:
-        args, keywords = self.arguments(call)
-        words = [self.grouped(a) for a in args] + [f"{k} set to {self.grouped(v)}" for k, v in keywords.items()]
+        """A helper's inputs in words; `*xs` and `**d` pass the items of xs in order, the keys of d by name."""
+        words = []
+        for arg in call.args:
+            if arg.star == "*":
+                words.append(f"each item of {self.grouped(arg.value)} in order")
+            elif arg.star == "**":
+                words.append(f"each key of the dictionary {self.grouped(arg.value)} set to its value")
+            elif arg.keyword is not None:
+                words.append(f"{arg.keyword.value} set to {self.grouped(arg.value)}")
+            else:
+                words.append(self.grouped(arg.value))
         return "with " + _join(words) if words else "with no inputs"
 
     def _call(self, call: cst.Call, cond: bool) -> str:

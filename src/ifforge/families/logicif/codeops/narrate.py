@@ -497,11 +497,20 @@ def _param_list(params: list[cst.Param], say: Speaker) -> str:
     for param in params:
         star = param.star if isinstance(param.star, str) else ""
         if star:
-            raise Undescribable("a function taking *args or **kwargs")
+            names.append(_gathered(param, alone=not names))
+            continue
         names.append(param.name.value)
         if param.default is not None:
             defaults.append(f"{param.name.value} is {say.value(param.default)} unless it is given")
     return _join_words(names) + (f" ({'; '.join(defaults)})" if defaults else "")
+
+
+def _gathered(param: cst.Param, alone: bool) -> str:
+    """A `*args` or `**kwargs` parameter: what the call's extra inputs become."""
+    further = "" if alone else "further "
+    if param.star == "*":
+        return f"any number of {further}values, in order, as the tuple {param.name.value}"
+    return f"any number of {further}named values, as the dictionary {param.name.value} from each name to its value"
 
 
 def describe(source: str, trackers: list[Tracker], input_types: dict[str, str], output_format: str) -> str:
@@ -527,7 +536,8 @@ def describe(source: str, trackers: list[Tracker], input_types: dict[str, str], 
         given = []
         for param in params:
             if isinstance(param.star, str) and param.star:
-                raise Undescribable("a function taking *args or **kwargs")
+                given.append(_gathered(param, alone=not given))
+                continue
             kind = input_types.get(param.name.value)
             words = param.name.value + (f", {type_words(kind)}" if kind else "")
             if param.default is not None:
@@ -537,13 +547,18 @@ def describe(source: str, trackers: list[Tracker], input_types: dict[str, str], 
         inputs = f"INPUTS: You're given {count}: " + "; ".join(given) + "."
     else:
         inputs = "INPUTS: There are no inputs."
-    fixed = [_fixed(s, say) for s in module.body if not isinstance(s, cst.FunctionDef)]
-    fixed = [f for f in fixed if f]
+    top = [s for s in module.body if not isinstance(s, cst.FunctionDef)]
+    first_compound = next((i for i, s in enumerate(top) if isinstance(s, cst.BaseCompoundStatement)
+                           and not isinstance(s, cst.ClassDef)), len(top))
+    fixed = [f for f in (_fixed(s, say) for s in top[:first_compound]) if f]
     if fixed:
         inputs += " You can also use these fixed values: " + "; ".join(fixed) + "."
     inputs = narrator.with_notes(inputs)
 
     steps = []
+    if top[first_compound:]:  # a table built by code when the module loads: its steps come first, once
+        steps.append("\nFirst, once, build the fixed values:")
+        steps.extend(narrator.block(narrator.body(cst.IndentedBlock(top[first_compound:])), "", in_entry=False))
     for helper in helpers:
         if helper.decorators or helper.asynchronous:
             raise Undescribable("a decorated or async helper function")
