@@ -10,6 +10,7 @@ item is dropped: code is never quoted.
 from __future__ import annotations
 
 import ast
+import builtins
 import json
 import re
 from dataclasses import dataclass, field
@@ -82,6 +83,7 @@ _METHOD_FREE = {"len", "abs", "int", "str", "float", "bool", "list", "tuple", "s
                 "min", "max", "sum", "any", "all", "range", "enumerate", "zip", "round", "divmod", "ord", "chr",
                 "isinstance", "pow", "deque", "frozenset", "map", "filter", "bytes"}
 
+_BUILTINS = frozenset(dir(builtins))
 _TYPE_WORDS = {"int": "a whole number", "float": "a decimal number", "str": "text", "bool": "true or false",
                "list": "a list", "tuple": "a tuple", "dict": "a dictionary", "set": "a set",
                "frozenset": "a fixed set", "bytes": "bytes", "bytearray": "a changeable bytes value",
@@ -152,6 +154,8 @@ class Speaker:
     patterns: set[str] = field(default_factory=set)  # names of compiled regular expressions
     classes: set[str] = field(default_factory=set)  # classes the code defines
     bound: dict[str, cst.Attribute] = field(default_factory=dict)  # name -> the bound method it stands for
+    imported: dict[str, str] = field(default_factory=dict)  # name -> module.name (`from module import name`)
+    constants: dict[str, cst.BaseExpression] = field(default_factory=dict)  # module-level name -> its one value
     rules: dict[str, bool] = field(default_factory=dict)  # rule -> already said
 
     def rule(self, key: str) -> str:
@@ -694,7 +698,11 @@ class Speaker:
                 return self._heap(name, call)
             if name in ("floor", "ceil", "sqrt", "gcd", "isqrt"):
                 return self._math(name, call)
-            return f"what {name} gives back when called {self.call_with(call)}"
+            if name in self.imported:  # `from m import g`: said as m.g
+                return self._call(call.with_changes(func=cst.parse_expression(self.imported[name])), cond)
+            if name in _BUILTINS:
+                return self._builtin(name, call, cond)
+            return f"what the function held in {name} gives back when called {self.call_with(call)}"
         if isinstance(func, cst.Attribute):
             dotted = _dotted(func)
             if dotted and dotted.startswith("heapq."):
@@ -717,6 +725,23 @@ class Speaker:
                 return regex.pattern_method(self, func.value, func.attr.value, args, keywords)
             return self.method(func.value, func.attr.value, call)
         raise Undescribable("a call of a computed function")
+
+    def _type_elements(self, kind: cst.Element) -> list[cst.Element]:
+        """A module-level constant naming a tuple of types (`bytes_types = (bytes, bytearray)`) as those types."""
+        if isinstance(kind.value, cst.Name) and isinstance(self.constants.get(kind.value.value), cst.Tuple):
+            inner = self.constants[kind.value.value].elements
+            if all(isinstance(e.value, cst.Name) and (e.value.value in _TYPE_WORDS or e.value.value in self.classes)
+                   for e in inner):
+                return list(inner)
+        return [kind]
+
+    def _certain_kind(self, node: cst.BaseExpression) -> str | None:
+        """`int` or `str` for a literal of that kind, else what `kind` knows."""
+        if isinstance(node, cst.Integer):
+            return "int"
+        if isinstance(node, cst.FormattedString) or isinstance(node, cst.SimpleString) and "b" not in node.prefix.lower():
+            return "str"
+        return self.kind(node)
 
     def _maybe_text_or_sequence(self, node: cst.BaseExpression) -> bool:
         if (self.kind(node) or "") in ("int", "float", "number", "bool"):
@@ -817,6 +842,7 @@ class Speaker:
             return f"{g(args[0])} to the power {g(args[1])}"
         if name == "isinstance" and len(args) == 2:
             kinds = args[1].elements if isinstance(args[1], cst.Tuple) else [cst.Element(args[1])]
+            kinds = [k for kind in kinds for k in self._type_elements(kind)]
             words = []
             for kind in kinds:
                 if isinstance(kind.value, cst.Name) and kind.value.value in self.classes:
@@ -845,6 +871,20 @@ class Speaker:
                 return f"the results of keeping the items of {g(args[1])} that count as true, in order"
             return (f"the results of keeping the items of {g(args[1])}, in order, for which "
                     f"{self.applied(args[0], 'the item')} counts as true")
+        if name == "repr" and one is not None and self._certain_kind(one) in ("int", "str"):
+            if self._certain_kind(one) == "int":
+                return f"{g(one)} written as text"
+            self.rule("repr")
+            return f"{g(one)} in quotes as Python shows a text"
+        if name == "iter" and one is not None:
+            return f"a reader of the items of {g(one)}, in order, that gives each of them once"
+        if name == "next" and len(args) in (1, 2) and not keywords:
+            taken = f"the next item the reader {g(args[0])} gives (it moves on past it)"
+            if len(args) == 2:
+                return f"{taken}, or {g(args[1])} if it has none left"
+            return f"{taken}; the steps stop with an error if it has none left"
+        if name == "callable" and one is not None:
+            return f"whether {g(one)} is a function or a class (something that can be called)"
         if name == "zip" and args and not keywords:
             return f"the tuples of items at the same position in {_join([g(a) for a in args])} (stopping at the end of the shortest)"
         raise Undescribable(f"this use of the built-in {name}")

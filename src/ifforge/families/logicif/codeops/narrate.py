@@ -530,6 +530,8 @@ def describe(source: str, trackers: list[Tracker], input_types: dict[str, str], 
     say = narrator.say
     say.patterns, say.bound = _patterns(module)
     say.classes = {s.name.value for s in module.body if isinstance(s, cst.ClassDef)}
+    say.imported = _imported(module)
+    say.constants = _constants(module)
     params = cst_parameters(entry)
 
     if params:
@@ -605,6 +607,40 @@ def _patterns(module: cst.Module) -> tuple[set[str], dict[str, cst.Attribute]]:
              if len(found) == 1 and isinstance(found[0], cst.Attribute) and (compiled(found[0].value) or (
                  isinstance(found[0].value, cst.Name) and found[0].value.value in patterns))}
     return patterns, bound
+
+
+def _constants(module: cst.Module) -> dict[str, cst.BaseExpression]:
+    """Module-level names bound once, at module level, and never anywhere else: {name: value}."""
+    bindings: dict[str, list] = {}
+
+    class Bound(cst.CSTVisitor):
+        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+            for name in _names_in(node.target):
+                bindings.setdefault(name, []).append(None)
+
+    module.visit(Bound())
+    found = {}
+    for line in module.body:
+        for small in line.body if isinstance(line, cst.SimpleStatementLine) else []:
+            if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
+                name = small.targets[0].target.value
+                if len(bindings.get(name, [])) == 1:
+                    found[name] = small.value
+    return found
+
+
+def _imported(module: cst.Module) -> dict[str, str]:
+    """Names a module-level `from m import g [as h]` binds: {h: "m.g"}."""
+    found = {}
+    for line in module.body:
+        for small in line.body if isinstance(line, cst.SimpleStatementLine) else []:
+            if isinstance(small, cst.ImportFrom) and not small.relative and small.module is not None \
+                    and not isinstance(small.names, cst.ImportStar):
+                origin = cst.Module([]).code_for_node(small.module)
+                for alias in small.names:
+                    bound = alias.asname.name.value if alias.asname else cst.Module([]).code_for_node(alias.name)
+                    found[bound] = f"{origin}.{cst.Module([]).code_for_node(alias.name)}"
+    return found
 
 
 def _names_in(node: cst.BaseExpression) -> list[str]:
