@@ -698,8 +698,12 @@ class Speaker:
                 return self._heap(name, call)
             if name in ("floor", "ceil", "sqrt", "gcd", "isqrt"):
                 return self._math(name, call)
-            if name in self.imported:  # `from m import g`: said as m.g
-                return self._call(call.with_changes(func=cst.parse_expression(self.imported[name])), cond)
+            if name in self.imported:  # `from m import g`: said as m.g where m.g has words
+                dotted = self.imported[name]
+                if not (dotted.startswith(("math.", "heapq.", "re.")) or paths.covers(dotted)
+                        or dotted in ("collections.deque", "os.fspath")):
+                    raise Undescribable(f"the imported function {dotted}")
+                return self._call(call.with_changes(func=cst.parse_expression(dotted)), cond)
             if name in _BUILTINS:
                 return self._builtin(name, call, cond)
             return f"what the function held in {name} gives back when called {self.call_with(call)}"
