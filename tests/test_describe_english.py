@@ -339,3 +339,57 @@ def test_str_and_bytes_with_an_encoding_are_said_as_decoding_and_encoding():
     text = _typed("for v in a:\n    stats['loop_iterations'] += 1\nreturn (str(bytes(b, 'latin-1'), 'latin-1'), stats)",
                   {"a": "list[int]", "b": "str"})
     assert 'the bytes of the text b in the encoding "latin-1"' in text and "spell in the encoding" in text
+
+
+def test_a_table_built_by_a_module_level_loop_is_built_first_as_numbered_steps():
+    source = ("DAYS = [31, 28, 31]\nBEFORE = [0]\ntotal = 0\nfor d in DAYS:\n    BEFORE.append(total)\n"
+              "    total += d\ndel total, d\n\n"
+              "def f(a):\n    stats = {'loop_iterations': 0}\n    for v in a:\n"
+              "        stats['loop_iterations'] += 1\n    return (BEFORE[a[0]], stats)\n")
+    text = describe(source, COUNTER, {}, "int")
+    setup = text.split("First, once, build the fixed values:")[1].split("The main steps")[0]
+    assert "fixed values: DAYS is the list [31, 28, 31]; BEFORE is the list [0]; total is 0." in text
+    assert "1. For each d of DAYS, in order:" in setup and "Put total at the end of BEFORE." in setup
+    assert "Forget the variable total. Forget the variable d." in setup and holds_code(text) == []
+
+
+def test_args_and_kwargs_are_any_number_of_values_and_a_star_call_passes_each_item():
+    text = _text("for v in a:\n    stats['loop_iterations'] += 1\nreturn (g(*a, **b), stats)", "a, b",
+                 helpers="def g(first, *rest, **named):\n    return len(rest) + len(named)")
+    assert ("takes first, any number of further values, in order, as the tuple rest and any number of further "
+            "named values, as the dictionary named from each name to its value") in text
+    assert "what g gives back with each item of a in order and each key of the dictionary b set to its value" in text
+    alone = describe("def f(*items):\n    stats = {'loop_iterations': 0}\n    return (len(items), stats)\n",
+                     [], {}, "int")
+    assert "You're given one input: any number of values, in order, as the tuple items." in alone
+
+
+def test_built_ins_are_said_exactly_or_the_item_is_dropped_naming_them():
+    text = _text("for v in a:\n    stats['loop_iterations'] += 1\nr = iter(a)\n"
+                 "return ((next(r, None), next(r), repr(3), repr('x'), callable(a)), stats)")
+    assert "Set r to a reader of the items of a, in order, that gives each of them once." in text
+    assert "the next item the reader r gives (it moves on past it), or None if it has none left" in text
+    assert "the steps stop with an error if it has none left" in text
+    assert "3 written as text" in text and '"x" in quotes as Python shows a text' in text
+    assert "what " not in text and holds_code(text) == []
+    for call, construct in [("repr(a)", "built-in repr"), ("hasattr(a, 'x')", "built-in hasattr"),
+                            ("type(a)", "built-in type"), ("id(a)", "built-in id")]:
+        with pytest.raises(Undescribable, match=construct):
+            _text(f"for v in a:\n    stats['loop_iterations'] += 1\nreturn ({call}, stats)")
+    held = _text("g = len\nfor v in a:\n    stats['loop_iterations'] += 1\nreturn (g(a), stats)")
+    assert "what the function held in g gives back when called with a" in held
+
+
+def test_from_imports_are_read_as_their_module_function_or_dropped_naming_it():
+    text = _text("for v in a:\n    stats['loop_iterations'] += 1\nreturn (floor(a[0] / 2), stats)",
+                 helpers="from math import floor")
+    assert "rounded down to a whole number" in text
+    with pytest.raises(Undescribable, match=r"imported function collections\.Counter"):
+        _text("for v in a:\n    stats['loop_iterations'] += 1\nreturn (Counter(a), stats)",
+              helpers="from collections import Counter")
+
+
+def test_isinstance_against_a_module_tuple_of_types_names_each_type():
+    text = _text("for v in a:\n    stats['loop_iterations'] += 1\nreturn (isinstance(a, KINDS), stats)",
+                 helpers="KINDS = (bytes, bytearray)")
+    assert "a is bytes or a changeable bytes value" in text
