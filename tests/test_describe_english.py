@@ -393,3 +393,15 @@ def test_isinstance_against_a_module_tuple_of_types_names_each_type():
     text = _text("for v in a:\n    stats['loop_iterations'] += 1\nreturn (isinstance(a, KINDS), stats)",
                  helpers="KINDS = (bytes, bytearray)")
     assert "a is bytes or a changeable bytes value" in text
+
+
+def test_module_names_bound_to_a_method_or_a_namedtuple_are_said_where_they_are_used():
+    helpers = ("import re\nfrom collections import namedtuple\n_join = ''.join\n_bits = int.bit_length\n"
+               "Pair = namedtuple('Pair', 'low high')\n_digit = re.compile(r'[0-9]')")
+    text = _text("for v in a:\n    stats['loop_iterations'] += 1\n"
+                 "return ((_join(a), _bits(len(a)), Pair(1, 2), _digit.search(b, 2)), stats)", "a, b", helpers)
+    assert "the items of a joined into one text with nothing between them" in text
+    assert "the number of binary digits of the absolute value of (the length of a)" in text
+    assert "Pair makes a tuple whose items are also named low and high" in text and "a new Pair tuple of 1 and 2" in text
+    assert "in b beginning at position 2 or later (the start of the text stays at position 0)" in text
+    assert "_join is" not in text and holds_code(text) == []

@@ -84,6 +84,7 @@ _METHOD_FREE = {"len", "abs", "int", "str", "float", "bool", "list", "tuple", "s
                 "isinstance", "pow", "deque", "frozenset", "map", "filter", "bytes"}
 
 _BUILTINS = frozenset(dir(builtins))
+_METHOD_TYPES = ("str", "bytes", "list", "dict", "set", "int", "float")  # a type whose methods can be named on it
 _TYPE_WORDS = {"int": "a whole number", "float": "a decimal number", "str": "text", "bool": "true or false",
                "list": "a list", "tuple": "a tuple", "dict": "a dictionary", "set": "a set",
                "frozenset": "a fixed set", "bytes": "bytes", "bytearray": "a changeable bytes value",
@@ -156,6 +157,7 @@ class Speaker:
     bound: dict[str, cst.Attribute] = field(default_factory=dict)  # name -> the bound method it stands for
     imported: dict[str, str] = field(default_factory=dict)  # name -> module.name (`from module import name`)
     constants: dict[str, cst.BaseExpression] = field(default_factory=dict)  # module-level name -> its one value
+    records: dict[str, list[str]] = field(default_factory=dict)  # a namedtuple -> its field names
     rules: dict[str, bool] = field(default_factory=dict)  # rule -> already said
 
     def rule(self, key: str) -> str:
@@ -689,7 +691,15 @@ class Speaker:
             if name in self.helpers:
                 return f"what {name} gives back {self.call_with(call)}"
             if name in self.bound:
-                return self._call(call.with_changes(func=self.bound[name]), cond)
+                method = self.bound[name]
+                if isinstance(method.value, cst.Name) and method.value.value in _METHOD_TYPES and call.args:
+                    # `int.bit_length(x)` is `x.bit_length()`
+                    return self._call(call.with_changes(func=method.with_changes(value=call.args[0].value),
+                                                        args=call.args[1:]), cond)
+                return self._call(call.with_changes(func=method), cond)
+            if name in self.records and len(call.args) == len(self.records[name]) and not any(a.keyword or a.star
+                                                                                             for a in call.args):
+                return f"a new {name} tuple of {_join([self.grouped(a.value) for a in call.args])}"
             if name in self.classes:
                 return f"a new object of the class {name}, made {self.call_with(call)}"
             if name in _METHOD_FREE:
@@ -913,7 +923,7 @@ class Speaker:
                 return self.applied(self.bound[func.value], item)
         if isinstance(func, cst.Attribute):
             owner, name = func.value, func.attr.value
-            if isinstance(owner, cst.Name) and owner.value in ("str", "bytes", "list", "dict", "set", "int", "float"):
+            if isinstance(owner, cst.Name) and owner.value in _METHOD_TYPES:
                 found = methods.method_words(name, item, [])
                 if found:
                     for rule in found[1]:

@@ -16,9 +16,10 @@ import re
 
 import libcst as cst
 
+from ifforge.core import pyast
 from ifforge.families.logicif.codeops import roles
-from ifforge.families.logicif.codeops.english import (Speaker, Undescribable, constant_truth, float_words, holds_code,
-                                                      is_constant, loose)
+from ifforge.families.logicif.codeops.english import (_METHOD_TYPES, Speaker, Undescribable, constant_truth, float_words,
+                                                      holds_code, is_constant, loose)
 from ifforge.families.logicif.codeops.source import cst_parameters
 from ifforge.families.logicif.records import Tracker
 
@@ -532,6 +533,7 @@ def describe(source: str, trackers: list[Tracker], input_types: dict[str, str], 
     say.classes = {s.name.value for s in module.body if isinstance(s, cst.ClassDef)}
     say.imported = _imported(module)
     say.constants = _constants(module)
+    say.records = {name: fields for name, value in say.constants.items() if (fields := _record_fields(value))}
     params = cst_parameters(entry)
 
     if params:
@@ -603,9 +605,13 @@ def _patterns(module: cst.Module) -> tuple[set[str], dict[str, cst.Attribute]]:
     patterns = {name for name, found in values.items()
                 if any(compiled(v) for v in found) and all(compiled(v) or (isinstance(v, cst.Name) and v.value == "None")
                                                           for v in found)}
+    def method_of_value(owner) -> bool:  # `"".join`, `int.bit_length`: a method of a literal or a type
+        return isinstance(owner, cst.SimpleString) or isinstance(owner, cst.Name) and owner.value in _METHOD_TYPES
+
     bound = {name: found[0] for name, found in values.items()
              if len(found) == 1 and isinstance(found[0], cst.Attribute) and (compiled(found[0].value) or (
-                 isinstance(found[0].value, cst.Name) and found[0].value.value in patterns))}
+                 isinstance(found[0].value, cst.Name) and found[0].value.value in patterns)
+                 or method_of_value(found[0].value))}
     return patterns, bound
 
 
@@ -627,6 +633,23 @@ def _constants(module: cst.Module) -> dict[str, cst.BaseExpression]:
                 if len(bindings.get(name, [])) == 1:
                     found[name] = small.value
     return found
+
+
+def _record_fields(value: cst.BaseExpression) -> list[str] | None:
+    """The field names of `namedtuple("Name", "a b")` (or a list of names), else None."""
+    if not (isinstance(value, cst.Call) and len(value.args) == 2 and all(a.keyword is None and not a.star
+                                                                           for a in value.args)):
+        return None
+    if not (isinstance(value.func, cst.Name) and value.func.value == "namedtuple" or isinstance(value.func, cst.Attribute)
+            and value.func.attr.value == "namedtuple"):
+        return None
+    try:
+        fields = pyast.literal_eval(cst.Module([]).code_for_node(value.args[1].value))
+    except (ValueError, SyntaxError):
+        return None
+    if isinstance(fields, str):
+        fields = fields.replace(",", " ").split()
+    return list(fields) if all(isinstance(f, str) and f.isidentifier() for f in fields) else None
 
 
 def _imported(module: cst.Module) -> dict[str, str]:
@@ -673,6 +696,13 @@ def _fixed(statement, say: Speaker) -> str:
             if isinstance(small, (cst.Import, cst.ImportFrom)) or _is_docstring_or_noop(small):
                 continue
             if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
+                if small.targets[0].target.value in say.records:
+                    fields = _join_words(say.records[small.targets[0].target.value])
+                    parts.append(f"{small.targets[0].target.value} makes a tuple whose items are also named {fields}")
+                    continue
+                if isinstance(small.value, cst.Attribute) and small.targets[0].target.value in say.bound and \
+                        not isinstance(small.value.value, cst.Call):
+                    continue  # a method bound to a name is said where it is called
                 parts.append(f"{small.targets[0].target.value} is {say.value(small.value)}")
                 continue
             raise Undescribable("a module-level statement other than a constant or an import")

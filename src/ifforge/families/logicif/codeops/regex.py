@@ -219,7 +219,17 @@ def pattern_method(speaker, owner: cst.BaseExpression, name: str, args: list, ke
     """`pattern.name(...)` for a compiled pattern."""
     if keywords:
         raise Undescribable(f"the pattern method {name} with keyword arguments")
+    if name in _FROM_POSITION and len(args) == 2:  # pattern.search(text, pos): read in the whole text
+        speaker.rule("regex")
+        return _FROM_POSITION[name].format(*[speaker.grouped(a) for a in args], p=literal_pattern(speaker, owner))
     return _use(speaker, literal_pattern(speaker, owner), name, args, test)
+
+
+_FROM_POSITION = {
+    "search": "the first match of {p} in {0} beginning at position {1} or later (the start of the text stays at "
+              "position 0), or None if there is none",
+    "match": "the match of {p} beginning exactly at position {1} of {0} (the start of the text stays at "
+             "position 0), or None if it does not match there"}
 
 
 def _use(speaker, pattern: str, name: str, args: list, test: bool | None = None) -> str:
