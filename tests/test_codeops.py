@@ -90,7 +90,7 @@ def parse_tokens(tokens):
 }
 
 
-UNDESCRIBABLE = {"global_and_defaults_and_keywords": r"imported function collections\.Counter", "lambda_walrus_try_while": "lambda|:="}  # a lambda a tracker counts becomes an inner function
+UNDESCRIBABLE = {"global_and_defaults_and_keywords": "most_common", "lambda_walrus_try_while": "lambda|:="}  # a lambda a tracker counts becomes an inner function
 
 
 def _assert_same_behaviour(original, entry, other, other_entry, inputs, tracked=False):

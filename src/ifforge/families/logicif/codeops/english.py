@@ -711,7 +711,7 @@ class Speaker:
             if name in self.imported:  # `from m import g`: said as m.g where m.g has words
                 dotted = self.imported[name]
                 if not (dotted.startswith(("math.", "heapq.", "re.")) or paths.covers(dotted)
-                        or dotted in ("collections.deque", "os.fspath")):
+                        or dotted in ("collections.deque", "collections.Counter", "os.fspath")):
                     raise Undescribable(f"the imported function {dotted}")
                 return self._call(call.with_changes(func=cst.parse_expression(dotted)), cond)
             if name in _BUILTINS:
@@ -723,8 +723,8 @@ class Speaker:
                 return self._heap(dotted[6:], call)
             if dotted and dotted.startswith("math."):
                 return self._math(dotted[5:], call)
-            if dotted and dotted.startswith("collections.") and dotted[12:] == "deque":
-                return self._builtin("deque", call, cond)
+            if dotted in ("collections.deque", "collections.Counter"):
+                return self._builtin(dotted[12:], call, cond)
             if dotted and dotted.startswith("re."):
                 return regex.module_call(self, dotted[3:], call)
             if paths.covers(dotted):
@@ -817,6 +817,9 @@ class Speaker:
             if name in ("set", "frozenset"):
                 return f"{noun} of the distinct items of {g(args[0])}{order}"
             return f"{noun} of the items of {g(args[0])}, in order{order}"
+        if name == "Counter" and one is not None:
+            return (f"a new dictionary from each distinct item of {g(one)}, in order of first appearance, to how many "
+                    f"times it occurs there (reading a key it lacks gives 0; a dictionary given is copied as the counts)")
         if name == "dict" and not args and not keywords:
             return "a new empty dictionary"
         if name == "reversed" and one is not None:
