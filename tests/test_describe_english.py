@@ -376,6 +376,8 @@ def test_built_ins_are_said_exactly_or_the_item_is_dropped_naming_them():
                             ("type(a)", "built-in type"), ("id(a)", "built-in id")]:
         with pytest.raises(Undescribable, match=construct):
             _text(f"for v in a:\n    stats['loop_iterations'] += 1\nreturn ({call}, stats)")
+    marker = _text("m = object()\nfor v in a:\n    stats['loop_iterations'] += 1\nreturn (a[0] is m, stats)")
+    assert "Set m to a new marker object, equal to nothing but itself." in marker
     held = _text("g = len\nfor v in a:\n    stats['loop_iterations'] += 1\nreturn (g(a), stats)")
     assert "what the function held in g gives back when called with a" in held
 

@@ -817,6 +817,8 @@ class Speaker:
             if name in ("set", "frozenset"):
                 return f"{noun} of the distinct items of {g(args[0])}{order}"
             return f"{noun} of the items of {g(args[0])}, in order{order}"
+        if name == "object" and not args and not keywords:  # a sentinel
+            return "a new marker object, equal to nothing but itself"
         if name == "Counter" and one is not None:
             return (f"a new dictionary from each distinct item of {g(one)}, in order of first appearance, to how many "
                     f"times it occurs there (reading a key it lacks gives 0; a dictionary given is copied as the counts)")
