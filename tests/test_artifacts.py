@@ -1,5 +1,8 @@
 """Versions are never overwritten, writes are atomic, an unfinished version is resumed."""
 
+import os
+import stat
+
 import pytest
 
 from ifforge.core.store import ItemCache, VersionStore, atomic_write, content_hash
@@ -30,6 +33,18 @@ def test_atomic_write_leaves_no_partial_file(tmp_path):
         atomic_write(target, Boom("new"))
     assert target.read_text() == "old"
     assert [p.name for p in target.parent.iterdir()] == ["file.txt"]
+
+
+def test_atomic_write_gives_the_mode_a_plain_open_would(tmp_path):
+    """mkstemp makes 0600 files: a benchmark written that way is unreadable to the lab's group."""
+    target = tmp_path / "a.json"
+    atomic_write(target, "{}")
+    umask = os.umask(0)
+    os.umask(umask)
+    assert stat.S_IMODE(target.stat().st_mode) == 0o666 & ~umask
+    target.chmod(0o640)
+    atomic_write(target, "[]")  # an existing file keeps the mode it was given
+    assert stat.S_IMODE(target.stat().st_mode) == 0o640
 
 
 def test_item_cache_round_trip_keeps_dict_order(tmp_path):

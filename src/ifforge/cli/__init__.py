@@ -7,6 +7,7 @@ of its own. Prefect and the heavy libraries are imported only by the commands th
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 import threading
@@ -69,6 +70,9 @@ def main(argv: list[str] | None = None) -> int:
         signal.signal(signal.SIGINT, _stop)
     try:
         return args.run(args)
+    except BrokenPipeError:  # `ifforge ... | head` closed the pipe: the reader has what it wanted
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
+        return 0
     except KeyboardInterrupt:
         code = 128 + signal.SIGINT
     except SystemExit as stop:

@@ -36,7 +36,8 @@ def register(commands) -> None:
     parser.add_argument("--no-progress", action="store_true")
     parser.add_argument("--rules", choices=["ifforge", "paper"],
                         help="ifforge (default): our checkers; paper: the original's own scorer, verdict for verdict "
-                             "(families that have one: ifeval-fc; lifbench, on rows from ifforge convert lifbench)")
+                             "(families that have one: ifeval-fc; lifbench, on rows from ifforge convert lifbench; "
+                             "logicif, on LogicIF's extracted llm_output with ifforge score)")
     parser.add_argument("--extractor", choices=["rules", "llm"],
                         help="rules (default): last JSON answer, then LogicIF's **Output:**/**Statistics:**; "
                              "llm: also an LLM's extraction where the rules find none (reported apart)")

@@ -24,7 +24,7 @@ def register(commands) -> None:
     parser.add_argument("--model", help="model for --extractor llm")
     parser.add_argument("--base-url", help="server for --extractor llm (default: OPENAI_BASE_URL)")
     parser.add_argument("--rules", choices=["ifforge", "paper"], default="ifforge",
-                        help="paper: the original's own scorer (families that have one: ifeval-fc, lifbench)")
+                        help="paper: the original's own scorer (families that have one: ifeval-fc, lifbench, logicif)")
     parser.add_argument("--out", help="folder for scores.parquet, report.md, plots (default: RESULTS_scored/)")
     parser.add_argument("--title")
     parser.set_defaults(run=run)

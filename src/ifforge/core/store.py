@@ -21,6 +21,7 @@ import json
 import logging
 import os
 import re
+import stat
 import tempfile
 import time
 import uuid
@@ -36,6 +37,8 @@ from ifforge.core import pyast
 from ifforge.core.orphans import pid_alive
 
 log = logging.getLogger("ifforge.store")
+_UMASK = os.umask(0o022)  # read once at import (reading it means setting it), then put back
+os.umask(_UMASK)
 PACKAGE_ROOT = Path(__file__).resolve().parents[1]
 MANIFEST = "manifest.json"
 RUN_FILE = "run.json"
@@ -157,6 +160,14 @@ def file_hash(path: Path) -> str:
     return digest.hexdigest()
 
 
+def _mode_for(path: Path) -> int:
+    """The mode a plain `open(path, "w")` would give: the file's own if it exists, else the umask's."""
+    try:
+        return stat.S_IMODE(path.stat().st_mode)
+    except OSError:
+        return 0o666 & ~_UMASK
+
+
 def atomic_write(path: Path, data: str | bytes, durable: bool = True) -> None:
     """Write to a temporary name, then rename: a reader never sees half a file, and a crash of the
     process loses nothing renamed. `durable` also waits for the disk (fsync), which survives a power
@@ -165,6 +176,7 @@ def atomic_write(path: Path, data: str | bytes, durable: bool = True) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.{os.getpid()}-", suffix=".tmp")
     try:
+        os.fchmod(fd, _mode_for(path))  # mkstemp's 0600 would hide a shared benchmark from its readers
         with os.fdopen(fd, "wb") as handle:
             # a lone surrogate (from a model's JSON escape) cannot be UTF-8: shown escaped, never a crash
             handle.write(data.encode("utf-8", "backslashreplace") if isinstance(data, str) else data)

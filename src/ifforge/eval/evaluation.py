@@ -38,7 +38,7 @@ class EvalSettings(LLMSettings):
     analyze_errors: bool = Field(False, description="LogicIF: an LLM labels each formatted wrong answer's failure mode")
     analyzer_model: str | None = Field(None, description="model for analyze_errors (default: the evaluated model)")
     rules: Literal["ifforge", "paper"] = Field(
-        "ifforge", description="paper: the original's own scorer, for families that have one (ifeval-fc, lifbench)")
+        "ifforge", description="paper: the original's own scorer, for families that have one (ifeval-fc, lifbench, logicif)")
     extractor: Literal["rules", "llm"] = Field(
         "rules", description="LogicIF: llm lets an LLM extract an answer where the rules find none (reported apart)")
     extractor_model: str | None = Field(None, description="model for the llm extractor (default: the evaluated model)")

@@ -102,6 +102,7 @@ class LogicIF(Family):
     settings_class = LogicIFSettings
     llm_stages = LLM_STAGES
     row_fields = {"task_id": object, "test_case_id": object, "code_output": dict}
+    rule_modes = ("ifforge", "paper")  # paper: LogicIF's compare_outputs on its extracted `llm_output`, failures too
 
     def row_problem(self, row: dict[str, Any]) -> str | None:
         problem = super().row_problem(row)

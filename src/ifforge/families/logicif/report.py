@@ -84,6 +84,8 @@ def summarise(frame: pd.DataFrame) -> dict[str, Any]:
     """Every table of the report, as plain data (also written as report.json)."""
     keys = task_keys(frame)
     summary: dict[str, Any] = {"overall": accuracy(frame, keys)}
+    if "rules" in frame:
+        summary["rules"] = "paper"
     if "difficulty" in frame:
         summary["by_difficulty"] = {tier: accuracy(frame[frame["difficulty"] == tier], keys)
                                     for tier in TIERS if (frame["difficulty"] == tier).any()}
@@ -120,6 +122,9 @@ def sections(summary: dict[str, Any]) -> list[str]:
         lines += [f"**{overall['request_failures']} request(s) failed** and are not scored; "
                   f"{overall.get('tasks_left_out', 0)} task(s) left out of task accuracy. Run again to ask only those.",
                   ""]
+    if summary.get("rules") == "paper":
+        lines += ["Scored with `--rules paper`: LogicIF's `compare_outputs`, a failed extraction of a LogicIF "
+                  "result file compared as its null output and `{}` trackers.", ""]
     lines += _table({"all": overall}, "split")
     if overall.get("extracted_by"):
         found = ", ".join(f"{how}: {n}" for how, n in sorted(overall["extracted_by"].items()))

@@ -47,14 +47,23 @@ def request_failed(result: Row) -> bool:
     return response_text(result) is None and bool(result.get("error"))
 
 
-def verdict_of(result: Row, strict_types: bool = False):
+def given_answer(given: Row, rules: str = "ifforge") -> Row | None:
+    """LogicIF's extracted `llm_output` as its `compare_outputs` reads it: a missing `output` is
+    null and missing `stats` are `{}`, so a correct output still counts when the extractor lost the
+    trackers. A failed extraction (`success: false`) is no answer here; `paper` compares it too
+    (its null output then matches a gold null)."""
+    if rules != "paper" and not given.get("success", True):
+        return None
+    return {"output": given.get("output"), "stats": given.get("stats", {})}
+
+
+def verdict_of(result: Row, strict_types: bool = False, rules: str = "ifforge"):
     """A case's verdict: LogicIF's own extracted `llm_output` as it is, an LLM's extraction we asked
     for, else the rules (last JSON object, then LogicIF's labelled format)."""
     gold = result["code_output"]
     given = result.get("llm_output")
     if isinstance(given, dict) and "response" not in result:
-        answer = given if given.get("success", True) else None
-        return judge_answer(gold["output"], gold["stats"], answer, "given", strict_types)
+        return judge_answer(gold["output"], gold["stats"], given_answer(given, rules), "given", strict_types)
     verdict = judge(gold["output"], gold["stats"], response_text(result), strict_types)
     if not verdict.formatted and isinstance(result.get("extracted"), dict):
         return judge_answer(gold["output"], gold["stats"], result["extracted"], "llm", strict_types)
@@ -62,11 +71,11 @@ def verdict_of(result: Row, strict_types: bool = False):
 
 
 def score_frame(results: list[Row], rows_by_key: dict[tuple, Row] | None = None,
-                strict_types: bool = False) -> pd.DataFrame:
+                strict_types: bool = False, rules: str = "ifforge") -> pd.DataFrame:
     """One scored row per case: verdicts plus the task's difficulty and complexity when known."""
     records = []
     for result in results:
-        verdict = verdict_of(result, strict_types)
+        verdict = verdict_of(result, strict_types, rules)
         failed = request_failed(result)
         key = (result["task_id"], result["test_case_id"], result.get("expression_id"))
         source = (rows_by_key or {}).get(key, result)
@@ -76,6 +85,8 @@ def score_frame(results: list[Row], rows_by_key: dict[tuple, Row] | None = None,
                   "request_failed": failed, "extracted_by": "failed" if failed else verdict.extracted_by}
         if verdict.reason and not failed:
             record["unread"] = verdict.reason  # a reply the bounded JSON reader refused: no answer, and why
+        if rules == "paper":
+            record["rules"] = "paper"
         if result.get("expression_id") is not None:
             record["expression_id"] = str(result["expression_id"])
         if source.get("difficulty"):
@@ -182,7 +193,7 @@ class LogicIFScorer(Scorer):
             extract_with_llm(results, settings, asker, by_key(rows))
 
     def frame(self, results: list[Row], rows: list[Row], settings) -> pd.DataFrame:
-        return score_frame(results, by_key(rows), settings.strict_types)
+        return score_frame(results, by_key(rows), settings.strict_types, settings.rules)
 
     def annotate(self, results: list[Row], frame: pd.DataFrame, rows: list[Row], settings,
                  asker: Asker | None, folder: Path) -> Row:
