@@ -207,9 +207,8 @@ def _run_chain(chain: list, items: Sequence, settings, store: VersionStore, run_
     `settings.shards_in_flight` shards submitted and not yet gathered (see `factory.in_window`);
     gather in order: write the shard's per-item artifacts, count, collect drops, append its kept
     items to the chain's files on disk (`core.kept`: what is returned), and let it go."""
-    from ifforge.core.llm_usage import Usage
-
     from ifforge.core.kept import Kept
+    from ifforge.core.llm_usage import Usage
 
     begun = time.monotonic()
     shards = [items[i:i + settings.shard_size] for i in range(0, len(items), settings.shard_size)]

@@ -4,13 +4,14 @@ The generate flow used to hold every kept record of the run in one list until th
 0.1 MB per item with LogicIF's sources and cases: a gigabyte at 10,000 seeds). Now each finished
 shard appends its kept records to a JSON-lines file and `Kept` remembers only where each record
 starts; it is a read-only sequence (len, index, iterate), so an export or batch stage reads it
-like the list it replaced, while a record is in memory only while it is used.
+like the list it replaced, while a record is in memory only while it is used. The flow removes
+the files after the export.
 """
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator, Sequence
+from itertools import groupby
 from pathlib import Path
 from typing import Any
 
@@ -45,19 +46,8 @@ class Kept(Sequence):
             return self.record.model_validate_json(file.readline())
 
     def __iter__(self) -> Iterator[Any]:
-        opened: tuple[Path, Any] | None = None
-        try:
-            for path, offset in self._where:
-                if opened is None or opened[0] != path:
-                    if opened is not None:
-                        opened[1].close()
-                    opened = (path, path.open("rb"))
-                opened[1].seek(offset)
-                yield self.record.model_validate_json(opened[1].readline())
-        finally:
-            if opened is not None:
-                opened[1].close()
-
-    def remove(self) -> None:
-        """The files go when the run is done with them (the store's artifacts hold what a person reads)."""
-        shutil.rmtree(self.folder, ignore_errors=True)
+        for path, places in groupby(self._where, key=lambda where: where[0]):
+            with path.open("rb") as file:
+                for _, offset in places:
+                    file.seek(offset)
+                    yield self.record.model_validate_json(file.readline())
