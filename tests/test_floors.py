@@ -8,10 +8,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from ifforge import card
 from ifforge.eval.floors import baselines_of, floors
 from ifforge.families import FAMILIES, get_family
 from ifforge.families.ifeval_fc import rules
+from ifforge.families.lifbench import tasks
 from test_ifeval_fc_family import rows_for
 
 PACIFIC = get_family("pacific")
@@ -109,20 +112,82 @@ def test_pacific_identity_floor_is_the_share_of_steps_that_leave_their_input_unc
     assert unchanged == 0 and identity["scores"]["instruction_accuracy"] == 0  # identity steps are redrawn
 
 
-def test_lifbench_labelling_every_document_alike_earns_no_more_than_on_the_originals_rows():
+def lifbench_rows(scenario: str, task: str, seeds: int, variable_sets: int) -> list[dict]:
+    """Generated rows of one task, over `seeds` short inputs (family functions, no flow)."""
     from ifforge.families.lifbench import scenarios
     from ifforge.families.lifbench.family import render_rows
     from ifforge.families.lifbench.scenarios import ContextSpec
     from ifforge.families.lifbench.settings import LifbenchSettings
 
-    settings = LifbenchSettings(family="lifbench", lengths=[1536], expressions=0, variable_sets=2)
-    rows = [row for seed in range(8) for row in render_rows(scenarios.build(ContextSpec(
-        task_id=f"multidoc-s{seed}", scenario="multidoc", length=1536, sample=0, seed=seed)), settings, {})
-            if row["task"] == "batch_label"]
+    settings = LifbenchSettings(family="lifbench", lengths=[1536], scenarios=[scenario], tasks=[task],
+                                expressions=0, variable_sets=variable_sets)
+    return [row for seed in range(seeds) for row in render_rows(scenarios.build(ContextSpec(
+        task_id=f"{scenario}-s{seed}", scenario=scenario, length=1536, sample=0, seed=seed)), settings, {})]
+
+
+def test_lifbench_labelling_every_document_alike_earns_no_more_than_on_the_originals_rows():
+    from ifforge.families.lifbench import rubric
+
+    rows = lifbench_rows("multidoc", "batch_label", 8, 2)
     found = floors(get_family("lifbench"), rows)
     assert len(rows) >= 6
     assert found["baselines"]["most_frequent_gold"]["scores"]["ars"] <= 0.695  # LIFBench's own rows: 0.695
     assert found["baselines"]["echo_instruction"]["scores"]["ars"] <= 0.384  # LIFBench's own rows: 0.384
+    best = []
+    for row in rows:  # any offered label on every document: well formed, right only where the rule says so
+        scores = []
+        for label in row["facts"]["labels"]:
+            right = sum(value == label for value in row["gold"].values()) / len(row["gold"])
+            verdict = rubric.score(row, json.dumps({key: label for key in row["gold"]}))
+            assert verdict["ars"] == pytest.approx(right, abs=1e-6)  # format, count, offered: as far as right
+            scores.append(verdict["ars"])
+        best.append(max(scores))
+        assert rubric.score(row, json.dumps(row["gold"]))["ars"] == 1.0
+    assert sum(best) / len(best) <= 0.695  # the best constant label, row by row (in full points it was 0.85)
+
+
+def test_lifbench_qa_gold_word_is_as_often_a_yes_as_a_no():
+    rows = lifbench_rows("onedoc", "qa", 12, 6)
+    words = [row for row in rows if not row["facts"]["options"][0].isdigit()]
+    assert len(words) >= 50
+    # each pair in its listed order stands for (key sentence, not): the second word is gold for every
+    # fake and plain sentence, two rows in three, unless the pair is reversed every other set
+    listed = {word: i for pair in tasks.OPTIONS if pair != "digits" for i, word in enumerate(pair)}
+    second = sum(listed[row["gold"]] == 1 for row in words) / len(words)
+    assert 0.4 <= second <= 0.6, second
+    assert {tuple(row["facts"]["options"]) for row in words} & {pair[::-1] for pair in tasks.OPTIONS if pair != "digits"}
+    found = floors(get_family("lifbench"), rows)
+    assert found["baselines"]["most_frequent_gold"]["scores"]["ars"] <= 0.283  # LIFBench's own rows: 0.283
+
+
+def test_mcbench_unspaced_pairs_give_word_metrics_something_to_compute():
+    """Word metrics on pairs as the family chooses them (spares in place of pairs whose value a
+    constant gives). Before, on a script written without spaces A and B shared no whitespace-split
+    "word", so every word metric gave 0 and `[Final] : 0` passed 9 rows in 10 of the category."""
+    from ifforge.families.mcbench import metrics, pairs
+    from ifforge.families.mcbench.family import chosen_cases
+    from ifforge.families.mcbench.records import GoldCase, GoldMetric
+
+    drawn = pairs.make_pairs(0, list(pairs.CATEGORIES), 15)
+    rows, unspaced_alone = [], []
+    for metric_id, metric in metrics.METRICS.items():
+        if metric.unit != "words":
+            continue
+        # the reference in process: the same values as the sandbox gives (test_mcbench_family)
+        cases = [GoldCase(pair=pair, steps=metric.run_in_process(pair.hypothesis, pair.reference)) for pair in drawn]
+        unspaced_alone += [case.steps[-1] for case in cases if case.pair.category == "non_latin"][:10]
+        for case in chosen_cases(GoldMetric(task_id=metric_id, code="", cases=cases), 10)[0]:
+            rows.append({"family": "mcbench", "task_id": f"{metric_id}-{case.pair.pair_id}", "metric": metric_id,
+                         "category": case.pair.category, "gold_steps": case.steps, "gold_final": case.steps[-1],
+                         "steps": len(case.steps), "unordered_steps": []})
+    assert sum(value == 0 for value in unspaced_alone) <= 0.2 * len(unspaced_alone)  # before any choice
+    found = floors(get_family("mcbench"), rows)
+    passed = found["trivially_passed"]
+    unspaced = sum(row["category"] == "non_latin" for row in rows)
+    assert len(rows) == 19 * 40 and passed["by_group"]["category"].get("non_latin", 0) <= 0.25 * unspaced
+    assert found["baselines"]["constant_0"]["scores"]["final_accuracy"] <= 0.03
+    assert found["baselines"]["constant_1"]["scores"]["final_accuracy"] <= 0.03
+    assert passed["share"] <= 0.18, passed["share"]
 
 
 def test_the_datasets_export_carries_the_versions_card(tmp_path):

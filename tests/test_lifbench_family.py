@@ -154,15 +154,23 @@ def test_multidoc_points(rows):
     gold, labels = row["gold"], row["facts"]["labels"]
     n = len(gold)
     both = sum(v == labels[0] for v in gold.values())
+    assert 0 < both < n
+    # one label on every document: well formed, but its format, count and offered-label points are
+    # earned only as far as its labels are right (in full they made a constant label's ARS 0.85)
+    right = both / n
     assert points(row, json.dumps({k: labels[0] for k in gold})) == {
-        "original": 3, "correct": round(3 * both / n, 4), "count": 3, "format": 5}
-    assert points(row, json.dumps({k: "purple" for k in gold})) == {"original": 0, "correct": 0, "count": 3,
-                                                                   "format": 5}
+        "original": round(3 * right, 4), "correct": round(3 * right, 4), "count": round(3 * right, 4),
+        "format": round(5 * right, 4)}
+    assert rubric.score(row, json.dumps({k: labels[0] for k in gold}))["ars"] == pytest.approx(right, abs=1e-6)
+    assert points(row, json.dumps({k: "purple" for k in gold})) == {"original": 0, "correct": 0, "count": 0,
+                                                                   "format": 0}
+    assert points(row, json.dumps(gold)) == {"original": 3, "correct": 3, "count": 3, "format": 5}
     half = dict(list(gold.items())[: n // 2])
     assert points(row, "Labels: " + json.dumps(half)) == {
-        "original": 3, "correct": round(3 * len(half) / n, 4), "count": round(3 * 5 / 6 * len(half) / n, 4),
-        "format": round(2 + 2 * len(half) / n, 4)}
-    assert points(row, "no idea") == {"original": 0, "correct": 0, "count": round(3 * 5 / 6 * 0, 4), "format": 0}
+        "original": round(3 * len(half) / n, 4), "correct": round(3 * len(half) / n, 4),
+        "count": round(3 * 5 / 6 * len(half) / n * len(half) / n, 4),
+        "format": round((2 + 2 * len(half) / n) * len(half) / n, 4)}
+    assert points(row, "no idea") == {"original": 0, "correct": 0, "count": 0, "format": 0}
 
     dup = rows["find_dup"]
     groups = dup["gold"]

@@ -125,7 +125,8 @@ def test_paper_mode_finds_complete_inside_incomplete(rows):
     reply = json.dumps({"doc1": "incomplete", "doc2": "incomplete", "doc3": "miss_title"})
     theirs, ours = both(row, reply)
     assert theirs["points"]["logit_correct"] == 3 and theirs["ars"] == 1.0  # "complete" is in "incomplete"
-    assert ours["points"]["correct"] == 2 and ours["ars"] == pytest.approx(13 / 14)
+    # ifforge: two documents of three labelled right, and the other points earned as far as that
+    assert ours["points"]["correct"] == 2 and ours["ars"] == pytest.approx(2 / 3, abs=1e-6)
 
 
 def test_paper_mode_extract_order_never_fails_and_ifforge_reads_escaped_json(rows):

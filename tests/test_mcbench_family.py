@@ -52,7 +52,7 @@ class Fragile(Metric):
 
 def test_a_pair_whose_reference_run_fails_is_dropped_with_its_reason(monkeypatch):
     monkeypatch.setitem(metrics.METRICS, "fragile", Fragile)
-    pairs = make_pairs(2, ["plain", "emoji"], 4)
+    pairs = make_pairs(2, ["plain", "emoji"], 6)  # plain-05's A has 7 words: kept
     outcome = compute_gold(MetricTask(task_id="fragile", pairs=pairs), GOLD)
     reasons = {d.task_id: d.reason for d in outcome.dropped}
     assert all(reasons.get(f"fragile-{p.pair_id}") == "sandbox_exception"
@@ -207,8 +207,12 @@ def test_generated_pairs_are_real_sentences_full_emoji_unspaced_scripts_and_adve
     assert any(0x1F1E6 <= ord(ch) <= 0x1F1FF for ch in emoji)  # flags (regional indicators)
     scripts = Counter(p.kind for p in by["non_latin"])
     assert set(scripts) == {"thai", "japanese", "dzongkha"}, scripts
-    for p in by["non_latin"]:  # written without spaces: a few phrases, each many words long
-        assert len(p.reference.split()) <= 4 and not any("a" <= ch.lower() <= "z" for ch in p.reference)
+    for p in by["non_latin"]:  # written without spaces: 4 to 8 phrases of words joined
+        phrases = p.reference.split()
+        assert 4 <= len(phrases) <= 8 and not any("a" <= ch.lower() <= "z" for ch in p.reference)
+        # A is edited phrase by phrase: a metric splitting at whitespace finds phrases the two share
+        assert set(p.hypothesis.split()) & set(phrases) and p.hypothesis != p.reference
+    assert all(p.hypothesis != p.reference for ps in by.values() for p in ps)  # a copy scores 1 (or 0) on every metric
     shapes = {p.kind: p for p in by["adversarial"]}
     assert set(shapes) == set(pair_module.ADVERSARIAL_KINDS)
     reordered, case, one = shapes["reordered"], shapes["case"], shapes["one_character"]
@@ -217,3 +221,24 @@ def test_generated_pairs_are_real_sentences_full_emoji_unspaced_scripts_and_adve
     assert len(one.hypothesis) == len(one.reference)
     assert sum(a != b for a, b in zip(one.hypothesis, one.reference)) == 1
     assert Counter(shapes["repeated"].hypothesis.split()).most_common(1)[0][1] >= 4
+
+
+def test_a_pair_whose_final_value_a_constant_gives_makes_way_for_a_spare():
+    from ifforge.families.mcbench.family import chosen_cases
+    from ifforge.families.mcbench.records import GoldCase, GoldMetric
+
+    drawn = make_pairs(0, ["plain", "emoji"], 4)
+
+    def gold(finals: list[float]) -> GoldMetric:  # the same finals in both categories
+        cases = [GoldCase(pair=pair, steps=[pair.hypothesis, finals[i % 4]]) for i, pair in enumerate(drawn)]
+        return GoldMetric(task_id="bleu", code="", cases=cases)
+
+    chosen, replaced, kept = chosen_cases(gold([0.0, 0.5, 1.02, 0.7]), 2)  # 0 and 1 (within 5%): a constant's
+    assert [case.steps[-1] for case in chosen] == [0.5, 0.7, 0.5, 0.7] and (replaced, kept) == (2, 0)
+    chosen, replaced, kept = chosen_cases(gold([1.0, 0.0, 0.97, 0.3]), 2)  # one spare only: the first stays
+    assert [case.steps[-1] for case in chosen] == [1.0, 0.3, 1.0, 0.3] and (replaced, kept) == (2, 2)
+    rows = rows_of(gold([0.0, 0.5, 0.6, 0.7]), McbenchSettings(family="mcbench", pairs_per_category=2, variants=["code"]))
+    assert [row["pair_id"] for row in rows] == ["plain-01", "plain-02", "emoji-01", "emoji-02"]
+    settings = McbenchSettings(family="mcbench")
+    assert settings.spares == 5 and McbenchSettings(family="mcbench", spare_pairs=0).spares == 0
+    assert len(FAMILY.load(settings).items[0].pairs) == 15 * 4  # 10 pairs and 5 spares per category

@@ -1,10 +1,11 @@
 """LIFBench's trivial baselines (see `eval.floors`): the instruction echoed, the task's most
-frequent gold (for a labelling task: its most frequent label on every document), and an empty reply.
-A rubric point one of them earns is a point any reply earns."""
+frequent gold (for a labelling task: one label on every document, the offered one most often gold),
+and an empty reply. A rubric point one of them earns is a point any reply earns."""
 
 from __future__ import annotations
 
 import json
+from collections import Counter
 from typing import Any
 
 from ifforge.eval.floors import Baseline, Empty, most_frequent
@@ -24,20 +25,23 @@ class EchoInstruction(Baseline):
 
 class MostFrequentGold(Baseline):
     id = "most_frequent_gold"
-    description = ("the task's most frequent gold answer; for a task whose gold labels each document, "
-                   "its most frequent label on every document")
+    description = ("the task's most frequent gold answer; for a task whose gold labels each document, one label "
+                   "on every document: of the labels the row offers, the one most often gold over the task")
 
     def fit(self, rows):
         by_task: dict[str, list[Any]] = {}
         for row in rows:
             by_task.setdefault(row["task"], []).append(row["gold"])
         self.gold = {task: most_frequent(golds) for task, golds in by_task.items()}
-        self.label = {task: most_frequent([v for g in golds for v in g.values()])
-                      for task, golds in by_task.items() if all(isinstance(g, dict) for g in golds)}
+        self.labels = {task: Counter(v for g in golds for v in g.values())
+                       for task, golds in by_task.items() if all(isinstance(g, dict) for g in golds)}
 
     def replies(self, row, turns):
-        if row["task"] in self.label and isinstance(row["gold"], dict):
-            return [rendered({key: self.label[row["task"]] for key in row["gold"]})]
+        counts = self.labels.get(row["task"])
+        if counts is not None and isinstance(row["gold"], dict):
+            offered = (row.get("facts") or {}).get("labels") or [counts.most_common(1)[0][0]]
+            label = max(offered, key=lambda name: counts[name])  # the first offered wins a tie
+            return [rendered({key: label for key in row["gold"]})]
         return [rendered(self.gold[row["task"]])]
 
 

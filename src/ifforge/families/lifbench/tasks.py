@@ -151,12 +151,15 @@ ASKED = ("true", "fake", "plain")  # the paper's sets: two true key sentences, t
 
 
 def _options(context, rng, v) -> tuple[str, str]:
-    """Option pairs as the paper's: words, pairs that differ only in case, numbers one digit apart."""
+    """Option pairs as the paper's: words, pairs that differ only in case, numbers one digit apart;
+    every other set in reverse order (as the paper's False / True beside True / False), so a word
+    is the gold as often for a key sentence as for another: one sentence in three is a key one, and
+    without the reversal "No" would be right on two rows in three of its pair."""
     pair = cycle(context, "options", OPTIONS, v)
     if pair == "digits":
         number = rng.randint(1000, 9999) * 10 + rng.randint(0, 8)
-        return str(number), str(number + 1)
-    return pair
+        pair = (str(number), str(number + 1))
+    return pair[::-1] if cycle(context, "reversed", (False, True), v) else pair
 
 
 def qa(context, rng, v):

@@ -16,17 +16,26 @@ def final_only(value: Any) -> list[str]:
 class Zero(Baseline):
     id = "constant_0"
     description = "`[Final] : 0` in the results block, no step"
+    value = 0
 
     def replies(self, row, turns):
-        return final_only(0)
+        return final_only(self.value)
 
 
 class One(Baseline):
     id = "constant_1"
     description = "`[Final] : 1` in the results block, no step"
+    value = 1
 
     def replies(self, row, turns):
-        return final_only(1)
+        return final_only(self.value)
+
+
+def a_constant_passes(final: float) -> bool:
+    """Whether `[Final] : 0` or `[Final] : 1` is right on a row whose gold final value is `final`."""
+    from ifforge.families.mcbench.scoring import final_matches
+
+    return any(final_matches(kind.value, final) for kind in (Zero, One))
 
 
 class MostFrequentGold(Baseline):

@@ -2,9 +2,10 @@
 texts (hypothesis A, reference B); gold for every step from the metric's reference code, run in
 the sandbox.
 
-Plan: load draws the seeded pairs (shared by every metric) and makes one item per metric -> gold
+Plan: load draws the seeded pairs (with spares per category) and makes one item per metric -> gold
 (per metric, one sandbox call over all pairs; a pair whose run fails or gives a malformed value is
-dropped with its reason) -> export renders every (metric, pair) in each rubric variant:
+dropped with its reason) -> export picks each metric's pairs (a spare stands in for a pair whose
+final value a constant answer gives) and renders every (metric, pair) in each rubric variant:
 requirements only; + an example per step; + an example and the reference code per step.
 """
 
@@ -24,6 +25,7 @@ from ifforge.core.runner import Stage
 from ifforge.core.store import VersionStore, code_version, content_hash, provenance
 from ifforge.families.base import NUMBER, Family, Loaded
 from ifforge.families.mcbench import metrics, pairs
+from ifforge.families.mcbench.baselines import a_constant_passes
 from ifforge.families.mcbench.records import GoldCase, GoldMetric, MetricTask
 from ifforge.families.mcbench.rubric import EXAMPLES, Metric, shown
 from ifforge.families.mcbench.settings import McbenchSettings
@@ -118,10 +120,31 @@ def render(metric: type[Metric], variant: str, hypothesis: str, reference: str) 
                                       reference=json.dumps(reference, ensure_ascii=False), answer_lines=answer_lines)
 
 
+def chosen_cases(gold: GoldMetric, per_category: int) -> tuple[list[GoldCase], int, int]:
+    """Per category the first `per_category` pairs, in order, whose final value no constant answer
+    (0 or 1) gives; spares stand in for those that do, which fill in only when the spares run out.
+    Also: how many were replaced, and how many are left in."""
+    by_category: dict[str, list[GoldCase]] = {}
+    for case in gold.cases:
+        by_category.setdefault(case.pair.category, []).append(case)
+    chosen: list[GoldCase] = []
+    replaced = kept = 0
+    for cases in by_category.values():
+        trivial = [a_constant_passes(case.steps[-1]) for case in cases]
+        order = sorted(range(len(cases)), key=lambda i: trivial[i])  # stable: in order, the trivial last
+        picked = sorted(order[:per_category])
+        left_in = sum(trivial[i] for i in picked)  # the earliest of them: all among the first per_category
+        kept += left_in
+        replaced += sum(trivial[:per_category]) - left_in
+        chosen += [cases[i] for i in picked]
+    position = {id(case): i for i, case in enumerate(gold.cases)}
+    return sorted(chosen, key=lambda case: position[id(case)]), replaced, kept
+
+
 def rows_of(gold: GoldMetric, settings: McbenchSettings) -> list[dict[str, Any]]:
     metric = metrics.get(gold.task_id)
     rows = []
-    for case in gold.cases:
+    for case in chosen_cases(gold, settings.pairs_per_category)[0]:
         for variant in settings.variants:
             rows.append({
                 "family": "mcbench", "task_id": f"{metric.id}-{case.pair.pair_id}-{variant}", "metric": metric.id,
@@ -162,7 +185,7 @@ class Mcbench(Family):
         return list(settings.metrics) if settings.metrics else list(metrics.METRICS)
 
     def load(self, settings: McbenchSettings) -> Loaded:
-        drawn = pairs.make_pairs(settings.seed, list(settings.categories), settings.pairs_per_category)
+        drawn = pairs.make_pairs(settings.seed, list(settings.categories), settings.pairs_per_category + settings.spares)
         items = [MetricTask(task_id=metric_id, pairs=drawn) for metric_id in self.metric_ids(settings)]
         return Loaded(items=items, dropped=[], inputs={"seed": settings.seed, "metrics": self.metric_ids(settings),
                                                        "metrics_version": code_version(metrics),
@@ -191,9 +214,14 @@ class Mcbench(Family):
 
     def export(self, store: VersionStore, items: list[GoldMetric], settings: McbenchSettings,
                side: dict[str, Any]) -> dict[str, Any]:
-        rows = [row for gold in sorted(items, key=lambda g: g.task_id) for row in rows_of(gold, settings)]
+        golds = sorted(items, key=lambda g: g.task_id)
+        rows = [row for gold in golds for row in rows_of(gold, settings)]
         store.write("benchmark.jsonl", "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows))
-        return {"tasks": len(rows), "rows": len(rows), "metrics": len(items),
+        choices = [chosen_cases(gold, settings.pairs_per_category)[1:] for gold in golds]
+        constant = {"replaced": sum(r for r, _ in choices), "kept": sum(k for _, k in choices)}
+        store.notes.append(f"(metric, pair)s whose final value a constant answer (0 or 1) gives: {constant['replaced']} "
+                           f"replaced by a spare pair, {constant['kept']} left in (no spare left)")
+        return {"tasks": len(rows), "rows": len(rows), "metrics": len(items), "constant_final": constant,
                 "pairs": len({row["pair_id"] for row in rows}),
                 "by_category": dict(Counter(row["category"] for row in rows)),
                 "by_variant": dict(Counter(row["variant"] for row in rows))}

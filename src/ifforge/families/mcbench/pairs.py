@@ -4,7 +4,9 @@
 - `plain`: real English sentences, read from the help topics that ship with Python
   (`pydoc_data.topics`), so nothing is downloaded;
 - `non_latin`: a script written without spaces between words (Thai, Japanese, or Dzongkha in
-  Tibetan script), words joined into phrases, phrases separated by one space;
+  Tibetan script), words joined into phrases, phrases separated by one space; A is B edited
+  phrase by phrase, so a metric that splits at whitespace finds phrases the two share (edited
+  word by word and phrased apart, A and B shared no "word", and every word metric gave 0);
 - `emoji`: emoji only, as grapheme clusters of several code points where emoji have them: ZWJ
   sequences, skin tones, flags, keycaps and presentation selectors, besides single code points;
 - `adversarial`: a real sentence with a pair shape that trips a careless computation: an
@@ -13,7 +15,9 @@
 
 B is drawn first; A is B edited word by word (kept, replaced, dropped, a word inserted, two
 neighbours swapped, a letter changed), so the pair overlaps the way a system output and its
-reference do. Each (category, index) has its own generator derived from the seed, so adding pairs
+reference do. How much A keeps is drawn per pair, from a near copy to a loose paraphrase, so a
+metric's values spread instead of bunching around what one edit rate gives (where one constant
+answer lands within 5% of many); A is never B. Each (category, index) has its own generator derived from the seed, so adding pairs
 or categories never changes the others, and a new seed gives new pairs.
 """
 
@@ -29,7 +33,9 @@ from ifforge.core.records import Record
 CATEGORIES = ("plain", "non_latin", "emoji", "adversarial")
 SENTENCE_WORDS = (4, 30)  # a plain sentence's words: short ones kept too, so lengths vary as real text does
 EMOJI_GROUPS = (4, 9)  # space-separated groups of 1 to 3 emoji, so word metrics have words to count
-PHRASES = (2, 4)  # phrases of an unspaced script, each 2 to 5 words joined without a space
+PHRASES = (4, 8)  # phrases of an unspaced script per text: word metrics get n-grams up to 4 to match
+PHRASE_WORDS = (2, 4)  # words of an unspaced script joined without a space into one phrase
+KEEP = (0.3, 0.9)  # the share of B's words (phrases, emoji groups) A keeps, drawn per pair
 
 UNSPACED = {
     "thai": "ฉัน กิน ข้าว ที่ บ้าน แมว นอน บน โต๊ะ วันนี้ อากาศ ดี มาก เรา ไป ตลาด ซื้อ ผลไม้ หนังสือ "
@@ -115,22 +121,28 @@ def vocabulary() -> tuple[str, ...]:
     return tuple(sorted({word for sentence in sentences() for word in sentence.split()}))
 
 
-def _edit(words: list[str], pool: list[str] | tuple[str, ...], rng: random.Random, letters: bool) -> list[str]:
-    """A, made from B's words: each kept, replaced, dropped, or followed by a new word; then maybe a swap
-    of neighbours and (for scripts where it is safe) one changed letter."""
-    out: list[str] = []
+def _edit(words: list, pool: list | tuple, rng: random.Random, letters: bool, keep: float) -> list:
+    """A, made from B's words: each kept (with probability `keep`), else replaced, dropped, or followed
+    by a new word (in the ratio 15 : 10 : 13), at least one word changed; then maybe a swap of
+    neighbours and (for scripts where it is safe) one changed letter."""
+    out: list = []
     for word in words:
         roll = rng.random()
-        if roll < 0.62:
+        if roll < keep:
             out.append(word)
-        elif roll < 0.77:
+            continue
+        roll = (roll - keep) / (1 - keep)
+        if roll < 15 / 38:
             out.append(rng.choice(pool))
-        elif roll < 0.87:
+        elif roll < 25 / 38:
             continue
         else:
             out += [word, rng.choice(pool)]
     if len(out) < 3:
         out = list(words)
+    if out == list(words):  # A is never B: on a copy every similarity is 1 and every distance 0
+        i = rng.randrange(len(out))
+        out[i] = rng.choice([word for word in pool if word != out[i]] or [*pool, out[i] + out[i]])
     if len(out) > 3 and rng.random() < 0.4:
         i = rng.randrange(len(out) - 1)
         out[i], out[i + 1] = out[i + 1], out[i]
@@ -143,19 +155,28 @@ def _edit(words: list[str], pool: list[str] | tuple[str, ...], rng: random.Rando
     return out
 
 
-def _phrases(words: list[str], rng: random.Random) -> str:
-    """Words of an unspaced script joined into phrases; one space between phrases."""
-    count = min(len(words), rng.randint(*PHRASES))
-    cuts = sorted(rng.sample(range(1, len(words)), count - 1)) if count > 1 else []
-    bounds = [0, *cuts, len(words)]
-    return " ".join("".join(words[a:b]) for a, b in zip(bounds, bounds[1:]))
+def _unspaced(pool: list[str], rng: random.Random, keep: float) -> tuple[str, str]:
+    """(A, B) in a script written without spaces: B's phrases are words joined without a space; A
+    keeps, replaces, drops or adds whole phrases, and may change one word inside one of them (so
+    its characters stay close where its phrase no longer matches)."""
+    def phrase() -> tuple[str, ...]:
+        return tuple(rng.choice(pool) for _ in range(rng.randint(*PHRASE_WORDS)))
+
+    reference = [phrase() for _ in range(rng.randint(*PHRASES))]
+    hypothesis = _edit(reference, [phrase() for _ in range(6)], rng, letters=False, keep=keep)
+    if rng.random() < 0.5:
+        i = rng.randrange(len(hypothesis))
+        words = list(hypothesis[i])
+        words[rng.randrange(len(words))] = rng.choice(pool)
+        hypothesis[i] = tuple(words)
+    return " ".join(map("".join, hypothesis)), " ".join(map("".join, reference))
 
 
-def _adversarial(rng: random.Random, kind: str) -> tuple[list[str], list[str]]:
+def _adversarial(rng: random.Random, kind: str, keep: float) -> tuple[list[str], list[str]]:
     """(A's words, B's words) of one adversarial shape, B a real sentence."""
     reference = rng.choice(sentences()).split()
     if kind == "injection":
-        hypothesis = _edit(reference, vocabulary(), rng, letters=True)
+        hypothesis = _edit(reference, vocabulary(), rng, letters=True, keep=keep)
         injection = rng.choice(INJECTIONS).split()
         where = rng.random()
         if where < 0.4:  # in the hypothesis only
@@ -187,24 +208,23 @@ def _adversarial(rng: random.Random, kind: str) -> tuple[list[str], list[str]]:
 
 def make_pair(seed: int, category: str, index: int) -> Pair:
     rng = random.Random(f"mcbench:{seed}:{category}:{index}")
+    keep = rng.uniform(*KEEP)
     if category == "plain":
         kind = "sentence"
         reference = rng.choice(sentences()).split()
-        hypothesis = _edit(reference, vocabulary(), rng, letters=True)
+        hypothesis = _edit(reference, vocabulary(), rng, letters=True, keep=keep)
         a, b = " ".join(hypothesis), " ".join(reference)
     elif category == "non_latin":
         kind = rng.choice(sorted(UNSPACED))
-        pool = UNSPACED[kind]
-        words = [rng.choice(pool) for _ in range(rng.randint(6, 14))]
-        a, b = _phrases(_edit(words, pool, rng, letters=False), rng), _phrases(words, rng)
+        a, b = _unspaced(UNSPACED[kind], rng, keep)
     elif category == "emoji":
         kind = "emoji"
         groups = ["".join(emoji(rng) for _ in range(rng.randint(1, 3))) for _ in range(rng.randint(*EMOJI_GROUPS))]
         pool = [emoji(rng) for _ in range(8)]
-        a, b = " ".join(_edit(groups, pool, rng, letters=False)), " ".join(groups)
+        a, b = " ".join(_edit(groups, pool, rng, letters=False, keep=keep)), " ".join(groups)
     else:
         kind = ADVERSARIAL_KINDS[index % len(ADVERSARIAL_KINDS)]  # each shape as often as the others
-        hypothesis, reference = _adversarial(rng, kind)
+        hypothesis, reference = _adversarial(rng, kind, keep)
         a, b = " ".join(hypothesis), " ".join(reference)
     return Pair(pair_id=f"{category}-{index:02d}", category=category, hypothesis=a, reference=b, kind=kind)
 

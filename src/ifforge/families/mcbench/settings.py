@@ -33,6 +33,11 @@ class McbenchSettings(Settings):
                                        description="pair categories (the paper: plain, Dzongkha, emoji, harmful)")
     pairs_per_category: int = Field(10, ge=1, description="pairs (A, B) per category, shared by every metric "
                                                           "(the paper: 10)")
+    spare_pairs: int | None = Field(None, ge=0, description="spare pairs per category (default: half of "
+                                                           "pairs_per_category): a metric whose final value on a "
+                                                           "pair is what a constant answer, 0 or 1, gives takes the "
+                                                           "category's next spare instead; 0: every metric on the "
+                                                           "same pairs")
     case_seconds: float = Field(10.0, gt=0, description="sandbox wall-clock limit per (metric, pair)")
     memory_mb: int = Field(512, ge=64, description="sandbox address-space limit")
 
@@ -55,3 +60,7 @@ class McbenchSettings(Settings):
     @classmethod
     def _categories_once(cls, values: list[str]) -> list[str]:
         return _once(values, "category")
+
+    @property
+    def spares(self) -> int:
+        return self.pairs_per_category // 2 if self.spare_pairs is None else self.spare_pairs
