@@ -4,7 +4,8 @@ Starts a local Dask cluster (2 worker processes, 1 thread each) as the "existing
 seeds as `flow_scale.py` does (the project's 42 renamed; dedup off), and runs `ifforge generate`
 twice into fresh outputs roots: on Prefect's thread runner (one process), then with
 `task_runner=dask` and `dask_address` naming the cluster. Checks both wrote the same benchmark
-and prints the walls, the speed-up and the load average.
+and prints the walls, the CPU (user+sys) of each run's processes, the speed-up and the load
+average: on 2 cores a speed-up needs CPU the one process leaves idle.
 
 Usage: python benchmarks/dask_speedup.py [--seeds-count 126]
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -20,17 +22,59 @@ import tempfile
 import time
 from pathlib import Path
 
+import psutil
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from flow_scale import load, make_seeds  # noqa: E402
 
 
-def generate(seeds: Path, out: Path, extra: list[str]) -> tuple[float, Path]:
-    started = time.perf_counter()
+def cluster_cpu() -> float:
+    """User+sys seconds of the live processes under this one (the cluster's nannies and workers,
+    with the children they reaped: the sandbox's)."""
+    total = 0.0
+    for process in psutil.Process().children(recursive=True):
+        try:
+            times = process.cpu_times()
+        except psutil.Error:
+            continue
+        total += times.user + times.system + times.children_user + times.children_system
+    return total
+
+
+def reaped_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def generate(seeds: Path, out: Path, extra: list[str]) -> tuple[float, Path, float, float]:
+    """Wall seconds, the version, the CPU of the `ifforge generate` process tree and of the cluster."""
+    started, cli, cluster = time.perf_counter(), reaped_cpu(), cluster_cpu()
     done = subprocess.run([sys.executable, "-m", "ifforge.cli", "generate", "--seeds", str(seeds), "--out", str(out),
                            "--no-progress", "--set", "dedup=false", *extra], capture_output=True, text=True)
     if done.returncode != 0:
         raise SystemExit(done.stderr[-3000:])
-    return time.perf_counter() - started, Path(done.stdout.strip().splitlines()[-1])
+    return (time.perf_counter() - started, Path(done.stdout.strip().splitlines()[-1]), reaped_cpu() - cli,
+            cluster_cpu() - cluster)
+
+
+def print_difference(first: Path, second: Path) -> None:
+    """Which tasks only one run kept, and why the other dropped them (its dropped.jsonl)."""
+    import json
+
+    def tasks(version: Path) -> set[str]:
+        return {json.loads(line)["task_id"] for line in (version / "benchmark.jsonl").open()}
+
+    def drops(version: Path) -> dict[str, str]:
+        path = version / "dropped.jsonl"
+        rows = [json.loads(line) for line in path.open()] if path.exists() else []
+        return {row.get("task_id", "?"): f"{row.get('stage')}: {str(row.get('detail') or row.get('reason'))[:120]}"
+                for row in rows}
+
+    for name, mine, other in (("threads", first, second), ("dask", second, first)):
+        only = sorted(tasks(mine) - tasks(other))
+        reasons = drops(other)
+        print(f"only in the {name} run: {len(only)} tasks", *(f"  {task}: {reasons.get(task, '?')}" for task in only[:10]),
+              sep="\n")
 
 
 def main() -> None:
@@ -46,14 +90,19 @@ def main() -> None:
             print(f"{args.seeds_count} seeds; Dask cluster {cluster.scheduler_address} (2 workers x 1 thread); "
                   f"{os.cpu_count()} cores", flush=True)
             before = load()
-            alone, first = generate(work / "seeds", work / "threads", [])
-            print(f"one process (threads): {alone:6.1f} s wall, load {before} -> {load()}", flush=True)
+            alone, first, cpu, idle = generate(work / "seeds", work / "threads", [])
+            print(f"one process (threads): {alone:6.1f} s wall, CPU {cpu:.1f} s (the cluster, idle: {idle:.1f} s); "
+                  f"load {before} -> {load()}", flush=True)
             before = load()
-            spread, second = generate(work / "seeds", work / "dask",
-                                      ["--set", "task_runner=dask", "--set", f"dask_address={cluster.scheduler_address}"])
-            print(f"Dask, 2 workers:       {spread:6.1f} s wall, load {before} -> {load()}", flush=True)
+            spread, second, cpu, workers = generate(
+                work / "seeds", work / "dask",
+                ["--set", "task_runner=dask", "--set", f"dask_address={cluster.scheduler_address}"])
+            print(f"Dask, 2 workers:       {spread:6.1f} s wall, CPU {cpu:.1f} s the flow's process + "
+                  f"{workers:.1f} s the workers = {cpu + workers:.1f} s; load {before} -> {load()}", flush=True)
         same = (first / "benchmark.jsonl").read_bytes() == (second / "benchmark.jsonl").read_bytes()
         print(f"speed-up {alone / spread:.2f}x; the same benchmark.jsonl: {same}")
+        if not same:
+            print_difference(first, second)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

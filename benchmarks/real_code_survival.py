@@ -46,6 +46,7 @@ MODULES = ["fnmatch", "shlex", "difflib", "quopri", "ntpath", "urllib.parse", "e
            "smtplib", "re._parser", "email._header_value_parser", "keyword", "token", "pydoc", "inspect",
            "email._encoded_words", "email.base64mime", "stringprep", "pprint", "argparse", "re._compiler",
            "unittest.util", "xml.etree.ElementPath", "http.client", "glob", "doctest", "locale", "nturl2path",
+           "http.cookies", "encodings.idna", "xml.etree.ElementTree", "email.message", "tomllib._re",
            "codecs", "dataclasses", "traceback", "uuid", "plistlib", "tarfile", "cgi", "ast"]
 PER_MODULE = 12
 MIN_LINES, MAX_LINES, MAX_SEED_LINES = 2, 60, 200
@@ -59,7 +60,9 @@ class Picked:
 
     @property
     def task_id(self) -> str:
-        return f"{self.module.replace('.', '_')}__{self.function.strip('_')}"
+        # no leading underscore (the load stage skips files named `_*.py`); the function's own kept,
+        # so `_b32decode` and `b32decode` stay two seeds
+        return f"{self.module.replace('.', '_').lstrip('_')}__{self.function}"
 
 
 def _top_level(tree: ast.Module) -> dict[str, ast.stmt]:
@@ -106,7 +109,27 @@ def _free_names(node: ast.AST) -> set[str]:
             bound.update((a.asname or a.name).split(".")[0] for a in inner.names)
     if isinstance(node, (ast.Assign, ast.AnnAssign)):
         bound = set()
-    return loaded - bound - set(dir(builtins))
+    elif isinstance(node, (ast.For, ast.While, ast.Expr, ast.AugAssign)):  # a builder: only its loop variable is its own
+        bound = {n.id for n in ast.walk(node.target) if isinstance(n, ast.Name)} if isinstance(node, ast.For) else set()
+    declared = {name for inner in ast.walk(node) if isinstance(inner, ast.Global) for name in inner.names}
+    return (loaded - bound | declared) - set(dir(builtins))  # a `global` name lives in the module
+
+
+def _builders(tree: ast.Module) -> dict[str, list[ast.stmt]]:
+    """Name -> the later top-level statements that fill it in (`for m in ...: TABLE.append(m)`):
+    without them a table defined as `[-1]` and grown by a loop reaches the seed half-built."""
+    found: dict[str, list[ast.stmt]] = {}
+    for statement in tree.body:
+        if isinstance(statement, (ast.For, ast.While, ast.Expr, ast.AugAssign)):
+            for node in ast.walk(statement):
+                if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+                        and isinstance(node.ctx, ast.Load):
+                    found.setdefault(node.value.id, []).append(statement)
+                elif isinstance(node, (ast.Subscript, ast.Name)) and isinstance(node.ctx, ast.Store):
+                    target = node.value if isinstance(node, ast.Subscript) else node
+                    if isinstance(target, ast.Name):
+                        found.setdefault(target.id, []).append(statement)
+    return found
 
 
 def seed_source(module_name: str, function: str) -> str | None:
@@ -115,6 +138,7 @@ def seed_source(module_name: str, function: str) -> str | None:
     text = inspect.getsource(importlib.import_module(module_name))
     tree = ast.parse(text)
     index = _top_level(tree)
+    builders = _builders(tree)
     needed: dict[int, ast.stmt] = {}
     pending = [index[function]]
     while pending:
@@ -126,6 +150,8 @@ def seed_source(module_name: str, function: str) -> str | None:
             if name not in index:
                 return None
             pending.append(index[name])
+            if isinstance(index[name], (ast.Assign, ast.AnnAssign)):
+                pending.extend(builders.get(name, []))
     entry = index[function]
     others = sorted((n for n in needed.values() if n is not entry), key=lambda n: (
         not isinstance(n, (ast.Import, ast.ImportFrom)), n.lineno))
@@ -159,6 +185,7 @@ def pick(modules: list[str] = MODULES, per_module: int = PER_MODULE) -> list[Pic
     return chosen
 
 
+ITERATOR_OR_BUFFER = {"next", "memoryview"}  # an iterator, a bytes-like buffer: no JSON value is either
 JSON_TYPES = {"str", "int", "float", "bool", "list", "dict", "tuple", "None", "Optional", "Union", "List", "Dict",
               "Tuple", "Any", "Sequence", "Iterable", "Mapping", "typing", "collections", "abc"}
 # what a JSON value (str, number, bool, None, list, dict) can be asked for: its types' attributes
@@ -177,10 +204,19 @@ def _json_literal(node: ast.AST) -> bool:
     return False
 
 
-def _not_json_parameter(function: ast.FunctionDef) -> str | None:
+def _bytes_names(tree: ast.Module) -> set[str]:
+    """Module-level names whose value is made from a bytes literal (`_DELIM = b":"`,
+    `Flags = re.compile(br"...")`): next to a parameter they say it is bytes as a literal would."""
+    return {target.id for statement in tree.body if isinstance(statement, ast.Assign)
+            for target in statement.targets if isinstance(target, ast.Name)
+            if any(isinstance(n, ast.Constant) and isinstance(n.value, bytes) for n in ast.walk(statement.value))}
+
+
+def _not_json_parameter(function: ast.FunctionDef, bytes_names: set[str] = frozenset()) -> str | None:
     """Why one of the function's parameters cannot take a JSON value, or None: an annotation naming
     another type, a default that is not a JSON literal, or a use JSON values do not have (called,
-    an attribute no str, number, list or dict has, a bytes literal next to it)."""
+    given to next() or memoryview(), an attribute no str, number, list or dict has, a bytes literal
+    or a module name made from one next to it)."""
     arguments = function.args
     every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
     defaults = dict(zip([a.arg for a in [*arguments.posonlyargs, *arguments.args]][::-1], arguments.defaults[::-1]))
@@ -197,6 +233,9 @@ def _not_json_parameter(function: ast.FunctionDef) -> str | None:
     for node in ast.walk(function):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in names:
             return f"parameter {node.func.id} is called"
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ITERATOR_OR_BUFFER \
+                and any(isinstance(a, ast.Name) and a.id in names for a in node.args):
+            return f"a parameter is passed to {node.func.id}(), which no JSON value can be"
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in names \
                 and node.attr not in JSON_ATTRIBUTES:
             return f"parameter {node.value.id} has .{node.attr}"
@@ -204,8 +243,63 @@ def _not_json_parameter(function: ast.FunctionDef) -> str | None:
             parts = [getattr(node, "left", None), getattr(node, "right", None), *getattr(node, "comparators", []),
                      *getattr(node, "args", []), getattr(getattr(node, "func", None), "value", None)]
             if any(isinstance(p, ast.Name) and p.id in names for p in parts) and \
-                    any(isinstance(p, ast.Constant) and isinstance(p.value, bytes) for p in parts):
+                    any(isinstance(p, ast.Constant) and isinstance(p.value, bytes)
+                        or isinstance(p, ast.Name) and p.id in bytes_names for p in parts):
                 return "a parameter meets a bytes literal"
+    return None
+
+
+BYTES_MAKERS = {"bytes", "bytearray", "memoryview"}
+
+
+def _generators(tree: ast.Module) -> set[str]:
+    """Top-level functions whose body yields (what they return is a generator)."""
+    return {f.name for f in tree.body if isinstance(f, ast.FunctionDef) and _yields(f)}
+
+
+def _yields(function: ast.FunctionDef) -> bool:
+    pending = list(function.body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, (ast.Yield, ast.YieldFrom)):
+            return True
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            pending.extend(ast.iter_child_nodes(node))
+    return False
+
+
+def _not_json_output(function: ast.FunctionDef, tree: ast.Module) -> str | None:
+    """Why the source shows the function's output is never a JSON value, or None: it yields (a
+    generator; a LogicIF task calls the function once and compares what it returns, and its trackers
+    are returned with that output), or every value it returns is a function (a nested def, a lambda)
+    or bytes (a bytes literal, `bytes(...)`, `x.encode(...)`, `n.to_bytes(...)`, `b"".join(...)`) or a generator from
+    a helper that yields. One JSON return is enough to keep it: `return b"/" if bytes else "/"`."""
+    if _yields(function):
+        return "a generator (it yields)"
+    generators = _generators(tree)
+    local_functions = {n.name for n in ast.walk(function) if isinstance(n, ast.FunctionDef) and n is not function}
+    kinds = [_returned_kind(node.value, local_functions, generators) for node in ast.walk(function)
+             if isinstance(node, ast.Return) and node.value is not None]
+    if kinds and all(kinds):
+        return " or ".join(sorted(set(kinds)))
+    return None
+
+
+def _returned_kind(value: ast.AST, local_functions: set[str], generators: set[str]) -> str | None:
+    """"a function", "bytes" or "a generator" when the returned expression is surely one, else None."""
+    if isinstance(value, ast.Lambda) or (isinstance(value, ast.Name) and value.id in local_functions):
+        return "a function"
+    if isinstance(value, ast.Constant) and isinstance(value.value, bytes):
+        return "bytes"
+    if isinstance(value, ast.Call):
+        called = value.func
+        if isinstance(called, ast.Name) and called.id in BYTES_MAKERS:
+            return "bytes"
+        if isinstance(called, ast.Name) and called.id in generators:
+            return "a generator"
+        if isinstance(called, ast.Attribute) and (called.attr in ("encode", "to_bytes") or (
+                isinstance(called.value, ast.Constant) and isinstance(called.value.value, bytes))):
+            return "bytes"
     return None
 
 
@@ -216,9 +310,12 @@ def logicif_able(item: Picked) -> str | None:
     tree = ast.parse(item.source)
     functions = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]
     entry = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == item.function)
-    reason = _not_json_parameter(entry)
+    reason = _not_json_parameter(entry, _bytes_names(tree))
     if reason:
         return f"no JSON inputs: {reason}"
+    reason = _not_json_output(entry, tree)
+    if reason:
+        return f"no JSON output: {reason}"
     branching = (ast.For, ast.While, ast.If, ast.IfExp, ast.comprehension, ast.Match, ast.Try)
     if not any(isinstance(n, branching) for f in functions for n in ast.walk(f)):
         return "nothing to track: no loop or branch in it or its helpers"

@@ -12,8 +12,6 @@ Run it as `ifforge evaluate ...`, from Python (`ifforge.flows.evaluate.evaluate`
 
 from __future__ import annotations
 
-import hashlib
-import json
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -39,6 +37,7 @@ from ifforge.eval.evaluation import (  # noqa: E402
     load_eval_settings,
     load_rows,
     locate,
+    run_fingerprint,
     run_folder,
 )
 from ifforge.families import get_family  # noqa: E402
@@ -78,8 +77,7 @@ def evaluate(benchmark: str, model: str, base_url: str | None = None, split: str
                        "the modified file; regenerate to score the benchmark as generated")
     rows = limit_tasks(load_rows(rows_path, settings.expressions), settings.limit)
     family_id = family_of(rows, rows_path)
-    identity = {"rows_sha256": check["sha256"], "rows_file": rows_path.name, "settings": settings.fingerprint_fields()}
-    fingerprint = hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()
+    fingerprint = run_fingerprint(rows_path, check["sha256"], settings)
     folder = run_folder(version, settings.model, fingerprint)
     run = {"family": family_id, "benchmark": str(rows_path), "benchmark_sha256": check["sha256"], "split": settings.split,
            "expressions": settings.expressions, "limit": settings.limit, "model": settings.model,

@@ -267,12 +267,11 @@ def flow_for(settings):
     """The generate flow on the task runner the settings ask for."""
     if settings.task_runner == "threads":
         return generate
-    from prefect_dask import DaskTaskRunner
+    from ifforge.flows.dask_runner import ReportingDaskTaskRunner
 
     if settings.dask_address:
-        runner = DaskTaskRunner(address=settings.dask_address)
+        runner = ReportingDaskTaskRunner(address=settings.dask_address)
     else:
-        runner = DaskTaskRunner(cluster_kwargs={"n_workers": settings.dask_workers, "threads_per_worker": 1,
-                                                "processes": True, "dashboard_address": None})
+        runner = ReportingDaskTaskRunner(cluster_kwargs={"n_workers": settings.dask_workers, "threads_per_worker": 1,
+                                                         "processes": True, "dashboard_address": None})
     return generate.with_options(task_runner=runner)
-

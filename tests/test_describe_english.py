@@ -284,3 +284,58 @@ def test_a_rule_is_said_once_at_the_first_step_that_needs_it_and_never_as_a_prea
     first = next(line for line in steps.splitlines() if "floor-divided" in line)
     assert "rounds the quotient down" in first  # the note sits on the step that first floor-divides
     assert "Rule 1" not in text and "see rule" not in text
+
+
+def _typed(body: str, types: dict) -> str:
+    source = (f"import re\n\ndef f({', '.join(types)}):\n    stats = {{'loop_iterations': 0}}\n"
+              + "".join(f"    {line}\n" for line in body.strip().splitlines()))
+    return describe(source, COUNTER, types, "str")
+
+
+def test_a_repr_field_is_said_only_on_a_value_whose_repr_words_are_exact():
+    text = _typed("for v in a:\n    stats['loop_iterations'] += 1\nreturn (f'{b!r}={c!r}', stats)",
+                  {"a": "list[int]", "b": "str", "c": "int"})
+    assert "in quotes as Python shows a text" in text and "c written as text" in text
+    assert "double quotes when it holds a single quote" in text and holds_code(text) == []
+    with pytest.raises(Undescribable, match="!r conversion"):  # a list's repr has no short exact words
+        _typed("for v in a:\n    stats['loop_iterations'] += 1\nreturn (f'{a!r}', stats)", {"a": "list[int]"})
+
+
+def test_a_dictionary_display_copying_another_with_double_star_is_said_in_order():
+    text = _typed("d = {**b, 'x': 1}\nfor v in a:\n    stats['loop_iterations'] += 1\nreturn (d, stats)",
+                  {"a": "list[int]", "b": "dict"})
+    assert "a new dictionary with every key and value of b, then mapping" in text
+    assert "replacing the value of a key already there" in text and holds_code(text) == []
+    with pytest.raises(Undescribable, match=r"\*\* after other keys"):
+        _typed("d = {'x': 1, **b}\nfor v in a:\n    stats['loop_iterations'] += 1\nreturn (d, stats)",
+               {"a": "list[int]", "b": "dict"})
+
+
+def test_two_names_set_to_one_value_are_not_all_set():
+    text = _typed("p = q = None\nfor v in a:\n    stats['loop_iterations'] += 1\nreturn (p, stats)",
+                  {"a": "list[int]"})
+    assert "Set p and q to None." in text and " all to None" not in text
+
+
+def test_a_re_sub_replacement_with_group_references_says_each_group():
+    text = _typed("for v in a:\n    stats['loop_iterations'] += 1\n"
+                  "return (re.sub(r'([\"\\\\])', r'\\\\\\1', b), stats)", {"a": "list[int]", "b": "str"})
+    assert ('replaced by the text made of "\\\\", followed by the text group 1 of that match covers'
+            in text), text
+    with pytest.raises(Undescribable, match="octal or letter escape"):
+        _typed("for v in a:\n    stats['loop_iterations'] += 1\nreturn (re.sub('x', r'\\x41', b), stats)",
+               {"a": "list[int]", "b": "str"})
+
+
+def test_a_match_used_as_a_check_is_said_as_whether_the_pattern_matches():
+    text = _typed("for v in a:\n    stats['loop_iterations'] += 1\n    if not re.search(r'^x+$', b):\n"
+                  "        return (1, stats)\n    if re.match('y', b):\n        return (2, stats)\nreturn (0, stats)",
+                  {"a": "list[int]", "b": "str"})
+    assert "matches nowhere in b" in text and "matches at the very start of b" in text
+    assert "or None if" not in text and "counts as false" not in text
+
+
+def test_str_and_bytes_with_an_encoding_are_said_as_decoding_and_encoding():
+    text = _typed("for v in a:\n    stats['loop_iterations'] += 1\nreturn (str(bytes(b, 'latin-1'), 'latin-1'), stats)",
+                  {"a": "list[int]", "b": "str"})
+    assert 'the bytes of the text b in the encoding "latin-1"' in text and "spell in the encoding" in text

@@ -157,6 +157,38 @@ def test_evaluate_flow_reports_exactly_the_share_answered_right(tmp_path, prefec
         assert report["stability"]["ifs"] == round((2 ** 0.5 / 2) / 3, 4)
 
 
+def test_asking_started_before_the_flow_is_taken_over_by_its_run_and_nothing_is_asked_twice(tmp_path):
+    """`ifforge evaluate` starts asking while Prefect starts; the run with its fingerprint takes the
+    replies, the calls and the progress over. Another run's early asking is stopped, not taken."""
+    import time
+
+    from ifforge.eval.asking import ask_early, take_early
+    from ifforge.eval.evaluation import load_eval_settings
+    from ifforge.families import get_family
+
+    _, rows = _benchmark(tmp_path)
+    family = get_family("logicif")
+    with StubServer(_student) as server:
+        settings = load_eval_settings({"model": "m", "base_url": server.url, "api_key": "k"})
+        ask_early("run-a", rows, settings, None, family.scorer())
+        deadline = time.monotonic() + 30
+        while len(server.requests) < 9 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(server.requests) == 9  # all sent before the run's evaluate began
+        advanced = []
+        summary = family.evaluate(rows, settings, tmp_path / "cache.sqlite", tmp_path / "out", "early",
+                                  lambda: advanced.append(1), {"fingerprint": "run-a"})
+        assert len(server.requests) == 9 and len(advanced) == 9
+        assert summary["overall"]["case_both_right"] == 7 and summary["request_failures"] == 0
+        assert len((tmp_path / "out" / "llm_calls.jsonl").read_text().splitlines()) == 9  # the run's calls
+
+        ask_early("run-b", [], settings, None, family.scorer())
+        from ifforge.eval import asking
+
+        other = asking._EARLY[0]
+        assert take_early("run-c") is None and other.asker.hub.closed and not asking._EARLY
+
+
 def test_score_and_compare_commands(tmp_path, capsys):
     cases = needs_fixture("cases.jsonl")
     assert main(["score", str(cases), "--out", str(tmp_path / "a"), "--title", "gpt-5"]) == 0

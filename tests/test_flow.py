@@ -174,7 +174,7 @@ def test_generate_takes_logicif_input_files_and_keeps_task_ids(tmp_path, monkeyp
         json.dumps({"task_id": t["task_id"], "test_cases": [c["input"] for c in cases if c["task_id"] == t["task_id"]]})
         + "\n" for t in tasks))
     folder = generate(functions=str(functions), test_cases=str(test_cases), out=str(tmp_path / "out"),
-                      benchmark="from-logicif", options={"progress": False, "shard_size": 2})
+                      benchmark="from-logicif", options={"progress": False, "shard_size": 2, "expressions": 0})
     assert plans == [2]  # the flow builds the plan once; each of the 3 shards of each stage is handed its stage
     rows = [json.loads(line) for line in open(f"{folder}/benchmark.jsonl")]
     manifest = json.loads(open(f"{folder}/manifest.json").read())
@@ -186,13 +186,33 @@ def test_generate_takes_logicif_input_files_and_keeps_task_ids(tmp_path, monkeyp
     assert_floors_counted(folder)
 
 
-def test_a_local_dask_cluster_of_two_workers_makes_the_same_benchmark(first_run, tmp_path):
-    from ifforge.flows.generate import flow_for
-    from ifforge.families.logicif.settings import LogicIFSettings as Settings
+def test_an_existing_dask_cluster_of_two_workers_makes_the_same_benchmark_reporting_to_the_flows_server(
+        first_run, tmp_path):
+    """Prefect's ephemeral mode, as a user without a server runs it (the flow's temporary server is
+    the session's, already up): the workers report to it instead of each starting one. They read the
+    threads run's embedding cache: every stage still runs on them, but no worker spends seconds
+    loading the sentence model to compute vectors the cache already holds."""
+    from distributed import Client, LocalCluster
+    from prefect.settings import PREFECT_API_URL, temporary_settings
 
-    dask_flow = flow_for(Settings(task_runner="dask", dask_workers=2))
-    on_dask = Path(dask_flow(seeds=str(first_run.pristine), out=str(tmp_path / "dask"),
-                             options={"progress": False, "task_runner": "dask", "shard_size": 2}))
+    from ifforge.families.logicif.settings import LogicIFSettings as Settings
+    from ifforge.flows.generate import flow_for
+
+    def temporary_servers_here() -> int:  # runs on each worker (pickled by value)
+        from prefect.server.api.server import SubprocessASGIServer
+
+        return sum(server.server_process is not None for server in SubprocessASGIServer._instances.values())
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+            Client(cluster) as client, temporary_settings(restore_defaults={PREFECT_API_URL}):
+        assert PREFECT_API_URL.value() is None
+        dask_flow = flow_for(Settings(task_runner="dask", dask_address=cluster.scheduler_address))
+        vectors = first_run.out / ".embeddings.sqlite"
+        assert vectors.exists()
+        on_dask = Path(dask_flow(seeds=str(first_run.pristine), out=str(tmp_path / "dask"),
+                                 options={"progress": False, "shard_size": 2, "embedding_cache": str(vectors)}))
+        servers = client.run(temporary_servers_here)  # {worker address: servers it started}
+    assert sorted(servers.values()) == [0, 0]
     assert (on_dask / "benchmark.jsonl").read_text() == first_run.benchmark  # the threads run's
     assert (on_dask / "benchmark_expressions.jsonl").read_text() == first_run.expressions
     stages = _manifest(on_dask)["stages"]

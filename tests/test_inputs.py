@@ -225,3 +225,106 @@ def escape(data, entities={}):
     return _swap(data.replace("&", "&amp;"), entities) if entities else data
 '''
     assert describe_signature(swaps, "escape") == "escape(data: str, entities: dict[str, str])"
+
+
+# ---- learning from failed runs (codeops/lessons.py) and what the code's uses say
+
+
+def test_an_error_message_says_which_type_a_value_had_and_which_it_wanted():
+    from ifforge.families.logicif.codeops.lessons import named_types
+    assert named_types("AttributeError: 'list' object has no attribute 'lower'") == ({"list"}, "str")
+    assert named_types('TypeError: can only concatenate str (not "int") to str') == ({"int"}, "str")
+    assert named_types("TypeError: unsupported operand type(s) for +: 'int' and 'str'") == ({"int", "str"}, None)
+    assert named_types("TypeError: category() argument must be a unicode character, not str") == (
+        {"str"}, "unicode character")
+    assert named_types("ValueError: month must be in 1..12") == (set(), None)
+
+
+def test_the_parameter_an_error_names_gets_another_shape_and_the_other_keeps_its_own():
+    from ifforge.families.logicif.codeops.candidates import INT, STR, Parameter
+    from ifforge.families.logicif.codeops.lessons import learn, taught
+    words, count = Parameter("words", ("list", INT)), Parameter("count", INT)
+    failures = [([[3, 4], 2], "TypeError: descriptor 'upper' for 'str' objects doesn't apply to a 'list' object"),
+                ([[1], 0], "AttributeError: 'list' object has no attribute 'upper'")]
+    lessons = learn([words, count], failures)
+    assert lessons.shapes == {"words": STR} and lessons.former == {"words": ("list", INT)}
+    assert not lessons.boundary and taught(None, lessons)
+    again = learn([words, count], failures, lessons)  # str was tried: the next guess, never a repeat
+    assert again.shapes["words"] not in (STR, ("list", INT))
+    by_items = learn([words, count], [([[1, 2], 5], "TypeError: 'in <string>' requires string as left operand, not int")])
+    # every int is suspect (the message does not say which): the items of words and count both change,
+    # and each keeps its former shape to draw from at times
+    assert by_items.shapes == {"words": ("list", STR), "count": STR} and by_items.former["count"] == INT
+    on_line = learn([words, count], [([[1, 2], 5], "TypeError: 'in <string>' requires string as left operand, not int",
+                                      "    return sum(1 for w in words if 'x' in w) + count")])
+    assert on_line.shapes == {"words": ("list", STR), "count": STR}  # both named on the line that raised
+    only_words = learn([words, count], [([[1, 2], 5], "TypeError: 'in <string>' requires string as left operand, not int",
+                                         "    hits = [w for w in words if 'x' in w]")])
+    assert only_words.shapes == {"words": ("list", STR)}  # count is not on it: left alone
+    values = learn([words, count], [([[], 99], "IndexError: list index out of range")] * 3)
+    assert values.boundary and values.shapes == {} and not learn([words, count], []).boundary
+
+
+TALLY = '''
+def tally(items):
+    seen = 0
+    for item in items:
+        if str.isupper(item):
+            seen += 1
+        elif seen > 2:
+            seen -= 1
+    return seen
+'''
+
+
+def test_a_type_the_code_hides_is_found_from_the_errors_of_the_first_round():
+    outcome = inputs.run(_seed(TALLY, "tally"), _config())
+    report = outcome.evidence[0]
+    assert report["rounds"][0]["passed"] < 8 <= report["rounds"][-1]["passed"]  # round 1: only the empty list ran
+    assert report["rounds"][1]["lessons"]["shapes"] == {"items": "list[str]"}
+    kept = [i.args[0] for i in outcome.kept.inputs]
+    assert any(kept) and all(isinstance(x, str) for items in kept for x in items)
+    assert any(i.origin.endswith("learned") for i in outcome.kept.inputs)
+    assert inputs.run(_seed(TALLY, "tally"), _config()).kept.inputs == outcome.kept.inputs  # seeded
+
+
+URI = '''
+def uri(env, *parts):
+    url = env["scheme"] + "://" + env["host"]
+    if env.get("port") and env["port"] != "80":
+        url += ":" + env["port"]
+    for part in parts:
+        url += "/" + part
+    return url
+'''
+
+
+def test_a_mapping_gets_the_keys_the_code_reads_and_star_args_get_items():
+    from ifforge.families.logicif.codeops.candidates import candidates, describe_signature
+    assert describe_signature(URI, "uri").startswith("uri(env: dict[str, ")
+    made = candidates(URI, "uri", 7, 40)
+    assert any({"scheme", "host"} <= set(c.args[0]) for c in made)
+    assert {len(c.args) for c in made} >= {1, 2, 3}  # *parts: none, one, several
+    outcome = inputs.run(_seed(URI, "uri"), _config())
+    report = outcome.evidence[0]
+    assert report["rounds"][-1]["lessons"]["shapes"]["env"] == "dict[str, str]"  # values were ints, then text
+    assert any(len(i.args) > 1 for i in outcome.kept.inputs)
+    assert all({"scheme", "host"} <= set(i.args[0]) for i in outcome.kept.inputs)
+
+
+CLOCK = '''
+def clock(stamp):
+    hours, minutes = stamp.split(":")
+    h, m = int(hours), int(minutes)
+    if h > 23 or m > 59:
+        raise ValueError("out of range")
+    return h * 60 + m
+'''
+
+
+def test_invalid_literals_teach_text_made_of_digits():
+    outcome = inputs.run(_seed(CLOCK, "clock"), _config())
+    report = outcome.evidence[0]
+    assert report["rounds"][0]["passed"] < 8 and report["rounds"][-1]["lessons"]["digits"]
+    stamps = [i.args[0] for i in outcome.kept.inputs]
+    assert len(stamps) >= 3 and all(s.count(":") == 1 for s in stamps)

@@ -97,8 +97,8 @@ def run(args: argparse.Namespace) -> int:
     options = options_of(args)
     try:
         settings = load_eval_settings({"model": args.model, "split": args.split, "expressions": args.expressions,
-                                       "base_url": args.base_url or os.environ.get("OPENAI_BASE_URL"), **options},
-                                      args.config)
+                                       "base_url": args.base_url or os.environ.get("OPENAI_BASE_URL"),
+                                       "api_key": os.environ.get("OPENAI_API_KEY"), **options}, args.config)
         rows_path, version = locate(Path(args.benchmark), args.split)
         rows = limit_tasks(load_rows(rows_path, args.expressions), settings.limit)  # checked for their family
         check_rule_mode(rows, rows_path, settings.rules)
@@ -111,6 +111,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if use_temp_port(args):
         return 2
+    _ask_early(rows, rows_path, version, settings)
+    from ifforge.eval.asking import drop_early
     from ifforge.flows.evaluate import evaluate
 
     try:
@@ -119,5 +121,19 @@ def run(args: argparse.Namespace) -> int:
                           config=str(args.config) if args.config else None)
     except RequestsFailed as error:
         return fail(error, 1)
+    finally:
+        drop_early()
     print(Path(folder) / "report.md")
     return 0
+
+
+def _ask_early(rows: list, rows_path: Path, version: Path, settings) -> None:
+    """Start asking now, while Prefect is imported and its temporary server starts (seconds, tens
+    on a loaded machine); the flow takes the asking over by the run's fingerprint."""
+    from ifforge.eval.asking import ask_early
+    from ifforge.eval.evaluation import benchmark_check, cache_file, family_of, run_fingerprint
+    from ifforge.families import get_family
+
+    fingerprint = run_fingerprint(rows_path, benchmark_check(rows_path, version)["sha256"], settings)
+    cache = None if settings.no_cache else cache_file(settings, version)
+    ask_early(fingerprint, rows, settings, cache, get_family(family_of(rows, rows_path)).scorer())

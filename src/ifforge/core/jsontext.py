@@ -11,11 +11,11 @@ the same bounds (`python_literal`). Nothing here raises anything but `ValueError
 
 from __future__ import annotations
 
-import ast
 import json
 import re
 from typing import Any
 
+from ifforge.core import pyast
 from ifforge.core.untrusted import MAX_DEPTH, MAX_INT_DIGITS
 
 MAX_CHARS = 1_000_000  # about 250k tokens: far beyond any reply a max_tokens setting lets through
@@ -79,7 +79,7 @@ def python_literal(text: str) -> Any:
     if reason:
         raise Unreadable(reason)
     try:
-        value = ast.literal_eval(text)
+        value = pyast.literal_eval(text)
     except (SyntaxError, TypeError, MemoryError, RecursionError) as error:
         raise ValueError(f"not a Python literal ({type(error).__name__})") from None
     stack = [value]

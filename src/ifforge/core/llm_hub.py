@@ -5,6 +5,7 @@ ledger, however many shards (threads) ask at once."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import threading
 from pathlib import Path
 from typing import Any
@@ -46,8 +47,8 @@ class LLMHub:
                 self._clients[key] = LLM(config, cache, ledger=self.ledger, concurrency=concurrency, rate=rate)
             return self._clients[key]
 
-    def run(self, make: Any, tag: str) -> Any:
-        """Run the coroutine `make()` on the hub's loop with CALL_TAG = tag; block for its result."""
+    def submit(self, make: Any, tag: str) -> concurrent.futures.Future:
+        """Start the coroutine `make()` on the hub's loop with CALL_TAG = tag; its future."""
         if self.closed:
             raise Stopped("the run's LLM hub is closed: the run is stopping")
 
@@ -55,7 +56,11 @@ class LLMHub:
             CALL_TAG.set(tag)
             return await make()
 
-        return asyncio.run_coroutine_threadsafe(tagged(), self.loop).result()
+        return asyncio.run_coroutine_threadsafe(tagged(), self.loop)
+
+    def run(self, make: Any, tag: str) -> Any:
+        """`submit`, and block for its result."""
+        return self.submit(make, tag).result()
 
     def usage(self, tag: str) -> Usage:
         return self.ledger.usage_tagged(tag)

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 from collections.abc import Awaitable, Callable
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -63,6 +65,10 @@ class Asker:
         """`make()` on the hub's event loop; blocks for its result."""
         return self.hub.run(make, self.TAG)
 
+    def submit(self, make: Callable[[], Awaitable[T]]) -> Future[T]:
+        """`make()` started on the hub's event loop; its future."""
+        return self.hub.submit(make, self.TAG)
+
     def usage(self) -> dict[str, Row]:
         """Usage per stage (evaluate, extract, analyze_errors), with its cost at the prices given."""
         config = self.settings.config_for()
@@ -79,9 +85,11 @@ class Asker:
         self.hub.close()
 
 
-def ask_rows(rows: list[Row], asker: Asker, carry: Callable[[Row], Row], ask: Callable[[LLM, Row], Awaitable[Row]],
-             failed: Row | None = None, on_done: Callable[[], None] | None = None) -> list[Row]:
-    """`carry(row)` (what the scorer needs of the row) merged with `ask(llm, row)` (the reply's
+def start_asking(rows: list[Row], asker: Asker, carry: Callable[[Row], Row],
+                 ask: Callable[[LLM, Row], Awaitable[Row]], failed: Row | None = None,
+                 on_done: Callable[[], None] | None = None) -> Future[list[Row]]:
+    """Every row asked, started now (up to the ceiling): through the future, in row order,
+    `carry(row)` (what the scorer needs of the row) merged with `ask(llm, row)` (the reply's
     fields), or with `failed` and the error when the request failed after its retries."""
     llm = asker.llm()
 
@@ -98,7 +106,62 @@ def ask_rows(rows: list[Row], asker: Asker, carry: Callable[[Row], Row], ask: Ca
     async def every() -> list[Row]:
         return list(await asyncio.gather(*(one(row) for row in rows)))
 
-    return asker.run(every)
+    return asker.submit(every)
+
+
+class EarlyAsking:
+    """A run's asking, started before its evaluate flow (by `ifforge evaluate`, while Prefect is
+    imported and its temporary server starts: seconds, tens of seconds on a loaded machine, in
+    which the model could already answer). The flow's evaluate takes it over by the run's
+    fingerprint: its Asker (hub, cache, ledger: the calls are the run's) and its results. Replies
+    that came before the take-over advance the flow's progress then."""
+
+    def __init__(self, fingerprint: str, rows: list[Row], settings, cache_path: Path | None, scorer):
+        self.fingerprint = fingerprint
+        self.asker = Asker(settings, cache_path)
+        self._lock = threading.Lock()
+        self._done, self._advance = 0, None
+        self.results = start_asking(rows, self.asker, scorer.carry, lambda llm, row: scorer.ask(llm, row, settings),
+                                    scorer.failed, self._one_done)
+
+    def _one_done(self) -> None:
+        with self._lock:
+            self._done += 1
+            advance = self._advance
+        if advance:
+            advance()
+
+    def take(self, on_done: Callable[[], None] | None) -> tuple[Asker, Future[list[Row]]]:
+        with self._lock:
+            self._advance, done = on_done, self._done
+        for _ in range(done if on_done else 0):
+            on_done()
+        return self.asker, self.results
+
+
+_EARLY: list[EarlyAsking] = []  # at most one: a process runs one `ifforge evaluate`
+
+
+def ask_early(fingerprint: str, rows: list[Row], settings, cache_path: Path | None, scorer) -> None:
+    """Start asking the run `fingerprint` names now; `take_early` hands it to the flow."""
+    drop_early()
+    _EARLY.append(EarlyAsking(fingerprint, rows, settings, cache_path, scorer))
+
+
+def take_early(fingerprint: str | None) -> EarlyAsking | None:
+    """The early asking of this run, if one was started; one of another run is stopped (its
+    requests are not this run's)."""
+    early = _EARLY.pop() if _EARLY else None
+    if early is not None and early.fingerprint != fingerprint:
+        early.asker.hub.close()
+        return None
+    return early
+
+
+def drop_early() -> None:
+    """Stop an early asking no flow took (the flow failed before asking)."""
+    while _EARLY:
+        _EARLY.pop().asker.hub.close()
 
 
 def write_results(folder: Path, results: list[Row], frame: pd.DataFrame, calls: list[Row] | None = None) -> None:

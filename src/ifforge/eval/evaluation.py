@@ -7,6 +7,7 @@ decides its scores, with `LATEST` pointing at the newest. Asking and scoring are
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from pathlib import Path
@@ -280,6 +281,12 @@ def cache_file(settings: EvalSettings, version: Path) -> Path:
 
 def model_folder(version: Path, model: str) -> Path:
     return version / "evals" / re.sub(r"[^A-Za-z0-9._-]+", "_", model)
+
+
+def run_fingerprint(rows_path: Path, rows_sha256: str, settings: EvalSettings) -> str:
+    """What names a run: the rows (by content) and every setting that decides its scores."""
+    identity = {"rows_sha256": rows_sha256, "rows_file": Path(rows_path).name, "settings": settings.fingerprint_fields()}
+    return hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()
 
 
 def run_folder(version: Path, model: str, fingerprint: str) -> Path:

@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ifforge.core.store import atomic_write
-from ifforge.eval.asking import Asker, ask_prompt, ask_rows, write_results
+from ifforge.eval.asking import Asker, ask_prompt, start_asking, take_early, write_results
 from ifforge.eval.evaluation import finish_run
-from ifforge.eval.report import run_lines, table_lines
+from ifforge.eval.report import pyplot, run_lines, table_lines
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -59,6 +59,15 @@ class Scorer:
     async def ask(self, llm: LLM, row: Row, settings) -> Row:
         """One row's reply fields (`response` and usage); by default its one prompt."""
         return await ask_prompt(llm, row, settings.system_prompt)
+
+    def warm_up(self) -> None:
+        """Import, while the replies come, what scoring first imports when it runs (pyarrow for
+        the verdicts' parquet, matplotlib for a family that draws): seconds on a loaded machine
+        that would otherwise come after the last answer."""
+        import pyarrow.parquet  # noqa: F401
+
+        if type(self).plots is not Scorer.plots:
+            pyplot()
 
     def refine(self, results: list[Row], rows: list[Row], settings, asker: Asker) -> None:
         """Work on the replies before they are scored (LogicIF: an LLM finds answers the rules missed)."""
@@ -127,10 +136,18 @@ class Scorer:
     def evaluate(self, rows: list[Row], settings, cache_path: Path | None, folder: Path, title: str,
                  on_done: Callable[[], None] | None = None, run: Row | None = None) -> Row:
         """Ask a model every row, then `score`; `run` holds the run's facts for the report. Every
-        request of the run goes through one `Asker` (its hub, limits, cache and ledger)."""
-        with Asker(settings, cache_path) as asker:
-            results = ask_rows(rows, asker, self.carry, lambda llm, row: self.ask(llm, row, settings), self.failed,
-                               on_done)
+        request of the run goes through one `Asker` (its hub, limits, cache and ledger): the one
+        `ifforge evaluate` started asking with before the flow, when the run's fingerprint is its."""
+        early = take_early((run or {}).get("fingerprint"))
+        if early is not None:  # the CLI started asking while Prefect started
+            asker, asking = early.take(on_done)
+        else:
+            asker = Asker(settings, cache_path)
+            asking = start_asking(rows, asker, self.carry, lambda llm, row: self.ask(llm, row, settings),
+                                  self.failed, on_done)
+        with asker:
+            self.warm_up()
+            results = asking.result()
             self.refine(results, rows, settings, asker)
             return self.score(results, rows, settings, folder, title, finish_run(run, results, settings), asker)
 

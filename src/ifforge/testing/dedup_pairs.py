@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ifforge.core import pyast
 from ifforge.core.pysource import strip_comments_and_docstrings
 from ifforge.transforms import dedup
 
@@ -61,7 +62,7 @@ def stdlib_source(dotted: str) -> str:
 def renamed_copy(source: str, seed: int = 0, anonymous: bool = False) -> str:
     """Every bound name renamed, reformatted, top-level functions shuffled: the same algorithm.
     `anonymous` names them v0, v1, ... instead, which hides a copy from the sentence model."""
-    tree = ast.parse(source)
+    tree = pyast.parse(source)
     bound = ({node.arg for node in ast.walk(tree) if isinstance(node, ast.arg)}
              | {node.name for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)}
              | {node.id for node in ast.walk(tree) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)})
@@ -123,7 +124,8 @@ def scores(pairs: list[LabelledPair], embed) -> tuple[np.ndarray, np.ndarray]:
     texts = {}
     for pair in pairs:
         for source in (pair.first, pair.second):
-            texts.setdefault(source, strip_comments_and_docstrings(source))
+            if source not in texts:  # 34 functions make 561 pairs: strip each once, not once per pair
+                texts[source] = strip_comments_and_docstrings(source)
     vectors = dict(zip(texts, embed(list(texts.values()))))
     cosine = np.array([float(vectors[pair.first] @ vectors[pair.second]) for pair in pairs])
     prints = {source: dedup.shingles(text) for source, text in texts.items()}

@@ -26,6 +26,7 @@ from typing import Callable, Iterator, TypeVar
 
 import numpy as np
 
+from ifforge.core import pyast
 from ifforge.core.pysource import strip_comments_and_docstrings
 from ifforge.core.records import DroppedItem, Sourced
 
@@ -75,7 +76,7 @@ def shingles(source: str, k: int = SHINGLE) -> frozenset[tuple[str, ...]]:
     """The code's structural fingerprint: k-grams of each top-level statement's node stream (a
     definition is one statement, so helpers may come in any order)."""
     try:
-        module = ast.parse(source)
+        module = pyast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):  # compared as words when it cannot be parsed
         words = source.split()
         return frozenset(tuple(words[i:i + k]) for i in range(max(1, len(words) - k + 1)))

@@ -14,6 +14,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from ifforge.core import pyast
 from ifforge.core.untrusted import BadValue, InputError, parse_json, read_file
 from ifforge.families.ifeval_fc import rules
 from ifforge.families.ifeval_fc.settings import SYSTEM_MESSAGE
@@ -135,7 +136,7 @@ def paper_system_message(folder: Path) -> str:
         if not script.is_file():
             continue
         try:
-            tree = ast.parse(read_file(script).decode("utf-8"))
+            tree = pyast.parse(read_file(script).decode("utf-8"))
         except (BadValue, UnicodeError, SyntaxError, ValueError) as error:
             raise InputError(f"{script}: not a readable Python file ({error})") from None
         for node in tree.body:

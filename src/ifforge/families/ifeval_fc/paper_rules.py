@@ -8,7 +8,6 @@ Where our default reading differs, `docs/families/ifeval-fc.md` lists the case a
 
 from __future__ import annotations
 
-import ast
 import json
 import re
 import string
@@ -16,6 +15,8 @@ from typing import Any
 
 from ifforge.families.ifeval_fc import rules
 from ifforge.families.ifeval_fc.rules import compare
+
+from ifforge.core import pyast
 
 _PUNCTUATION_TO_SPACE = str.maketrans(string.punctuation, " " * len(string.punctuation))
 
@@ -161,7 +162,7 @@ class PythonList(rules.PythonList):
         if text.endswith("```"):
             text = text[:-3].strip()
         try:
-            parsed = ast.literal_eval(text)
+            parsed = pyast.literal_eval(text)
         except Exception:  # noqa: BLE001 - the paper's evaluate counts any failure as not following
             return False
         return isinstance(parsed, list) and all(isinstance(item, str) for item in parsed)

@@ -22,12 +22,13 @@ out, and `''` is wrapped in quotes. `paper_rules.py` holds the paper's readings,
 
 from __future__ import annotations
 
-import ast
 import json
 import random
 import re
 import unicodedata
 from typing import Any, ClassVar, Literal
+
+from ifforge.core import pyast
 
 Relation = Literal["exactly", "at most", "at least"]
 RELATIONS: tuple[str, ...] = ("exactly", "at most", "at least")
@@ -395,7 +396,7 @@ class PythonList(Rule):
 
     def check(self, value):
         try:
-            parsed = ast.literal_eval(_unfenced(value, ("python", "py")))
+            parsed = pyast.literal_eval(_unfenced(value, ("python", "py")))
         except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
             return False
         return isinstance(parsed, list) and all(isinstance(item, str) for item in parsed)

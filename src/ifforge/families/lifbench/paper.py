@@ -22,6 +22,8 @@ import re
 import warnings
 from typing import Any
 
+from ifforge.core import pyast
+
 # The original's points per task: (name, weight, capabilities in ifforge's names). Weights are its
 # score map's; capabilities its capability map's (ori, num, spat, format, logit, recog).
 POINTS: dict[str, list[tuple[str, float, tuple[str, ...]]]] = {
@@ -132,7 +134,7 @@ def literal(text: str) -> Any:
             return _OPERATORS[type(node.op)](left, right)
         raise ValueError(f"not evaluated: {type(node).__name__}")
 
-    return value(ast.parse(text.strip(), mode="eval").body)
+    return value(pyast.parse(text.strip(), mode="eval").body)
 
 
 def _evaluable(text: str) -> bool:

@@ -9,13 +9,13 @@ nothing but the reply and the benchmark row (its prompt, gold and facts).
 
 from __future__ import annotations
 
-import ast
 import difflib
 import functools
 import json
 import re
 from typing import Any
 
+from ifforge.core import pyast
 from ifforge.core import jsontext
 from ifforge.families.lifbench.scenarios import TAGS
 
@@ -264,7 +264,7 @@ def _line_value(line: str) -> Any:
     except ValueError:
         pass
     try:
-        return ast.literal_eval(line) if len(line) < 100_000 else None
+        return pyast.literal_eval(line) if len(line) < 100_000 else None
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         return None
 

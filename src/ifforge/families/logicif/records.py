@@ -37,7 +37,7 @@ class Tracker(Record):
     """One state tracker added to a function: its key, what it counts, and the code it hangs on."""
 
     name: str
-    kind: Literal["loop_iterations", "branch_taken", "peak_size", "helper_calls", "recursive_calls",
+    kind: Literal["loop_iterations", "branch_taken", "peak_size", "peak_value", "helper_calls", "recursive_calls",
                   "comprehension_iterations", "llm"]
     explanation: str
     anchor: str = ""  # the loop header, condition, function or container the counter belongs to

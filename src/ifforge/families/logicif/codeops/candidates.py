@@ -19,8 +19,10 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-Shape = tuple  # ("int",) ("float",) ("str",) ("bool",) ("list", elem) ("record", (slots...)) ("dict", k, v) ("any",)
-INT, FLOAT, STR, BOOL, ANY = ("int",), ("float",), ("str",), ("bool",), ("any",)
+from ifforge.core import pyast
+
+Shape = tuple  # ("int",) ("float",) ("str",) ("char",) ("bool",) ("list", elem) ("record", (slots...)) ("dict", k, v) ("any",)
+INT, FLOAT, STR, CHAR, BOOL, ANY = ("int",), ("float",), ("str",), ("char",), ("bool",), ("any",)
 
 STR_METHODS = {"split", "lower", "upper", "strip", "lstrip", "rstrip", "isdigit", "isalpha", "isalnum", "isspace",
                "startswith", "endswith", "replace", "find", "join", "title", "isupper", "islower", "encode",
@@ -34,7 +36,8 @@ LIST_METHODS |= _PUBLIC[list] - _PUBLIC[str] - _PUBLIC[dict]
 DICT_METHODS |= _PUBLIC[dict] - _PUBLIC[str] - _PUBLIC[list] - {"copy", "pop"}
 # str methods whose arguments are text too: `s.replace(old, new)` says old and new are
 STR_ARGUMENTS = {"replace", "startswith", "endswith", "find", "rfind", "split", "rsplit", "partition", "rpartition",
-                 "removeprefix", "removesuffix", "strip", "lstrip", "rstrip"}
+                 "removeprefix", "removesuffix", "strip", "lstrip", "rstrip", "encode", "decode", "index", "rindex",
+                 "count"}
 # what `isinstance(x, T)` says x may be, for the JSON kinds
 ISINSTANCE_KINDS = {"str": "str", "int": "int", "float": "number", "list": "iterable", "tuple": "iterable",
                     "dict": "dict"}
@@ -71,10 +74,11 @@ class Facts:
     values: set = field(default_factory=set)
     constants: set = field(default_factory=set)  # numbers and strings it is compared with
     lengths: set = field(default_factory=set)  # numbers len(it) is compared with
+    fields: set = field(default_factory=set)  # string keys it is read with: v["host"], v.get("port")
 
     def absorb(self, other: Facts) -> None:
         """Take in what the code says about another name that holds the same value."""
-        for name in ("kinds", "element", "keys", "values", "constants", "lengths"):
+        for name in ("kinds", "element", "keys", "values", "constants", "lengths", "fields"):
             getattr(self, name).update(getattr(other, name))
         self.width = max(self.width, other.width)
         for index, names in other.slots.items():
@@ -194,6 +198,7 @@ class _Reader(ast.NodeVisitor):
                 facts.width = max(facts.width, index.value + 1)
             elif isinstance(index, ast.Constant) and isinstance(index.value, str):
                 facts.kinds.add("dict")
+                facts.fields.add(index.value)
         if isinstance(node.value, ast.Subscript) and isinstance(node.value.value, ast.Name):
             self.facts[node.value.value.id].kinds.add("nested")
         self.generic_visit(node)
@@ -243,6 +248,13 @@ class _Reader(ast.NodeVisitor):
                 self.facts[name].kinds.add("iterable")
             elif method in DICT_METHODS:
                 self.facts[name].kinds.add("dict")
+                if method == "get" and node.args and isinstance(node.args[0], ast.Constant) \
+                        and isinstance(node.args[0].value, str):
+                    self.facts[name].fields.add(node.args[0].value)
+        if isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Subscript) \
+                and isinstance(node.func.value.value, ast.Name) and isinstance(node.func.value.slice, ast.Slice) \
+                and node.func.attr in STR_METHODS:  # `v[:2].lower()`: a slice of v is text, so v is
+            self.facts[node.func.value.value.id].kinds.add("str")
         self.generic_visit(node)
 
     def visit_BinOp(self, node: ast.BinOp) -> None:
@@ -328,7 +340,7 @@ def _annotation_shape(node: ast.AST | None) -> Shape | None:
         return None
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         try:
-            node = ast.parse(node.value, mode="eval").body
+            node = pyast.parse(node.value, mode="eval").body
         except SyntaxError:
             return None
     if isinstance(node, ast.Name):
@@ -388,6 +400,9 @@ class Parameter:
     has_default: bool = False
     constants: tuple = ()  # what the code compares this value (or its parts) with
     lengths: tuple = ()
+    fields: tuple = ()  # the string keys the code reads it with, when it is a mapping
+    spread: bool = False  # `*args`: the value is a list whose items are passed one by one
+    alternative: Shape | None = None  # the other reading where the code's uses allow two
 
 
 def _json_value(value: Any) -> bool:
@@ -428,14 +443,14 @@ def _renamed(facts: Facts, prefix: str) -> Facts:
     slots = defaultdict(set, {index: {prefix + n for n in names} for index, names in facts.slots.items()})
     return Facts(set(facts.kinds), {prefix + n for n in facts.element}, slots, facts.width,
                  {prefix + n for n in facts.keys}, {prefix + n for n in facts.values}, set(facts.constants),
-                 set(facts.lengths))
+                 set(facts.lengths), set(facts.fields))
 
 
 class Signature:
     """The entry function's positional parameters with their shapes, and the code's constants."""
 
     def __init__(self, source: str, entry: str):
-        tree = ast.parse(source)
+        tree = pyast.parse(source)
         function = next((node for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
                          and node.name == entry), None)
         if function is None:
@@ -450,6 +465,7 @@ class Signature:
         self.ints = sorted(whole.ints)
         self.strings = sorted(whole.strings)
         self.reader = reader
+        self.alternatives: dict[str, Shape] = {}
         positional = [*function.args.posonlyargs, *function.args.args]
         defaults = [None] * (len(positional) - len(function.args.defaults)) + list(function.args.defaults)
         self.parameters: list[Parameter] = []
@@ -457,7 +473,7 @@ class Signature:
             value, literal = None, False
             if default is not None:
                 try:
-                    value, literal = ast.literal_eval(default), True
+                    value, literal = pyast.literal_eval(default), True
                 except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
                     pass
                 if literal and not _json_value(value):  # bytes, sets, complex: no input can carry them
@@ -465,10 +481,24 @@ class Signature:
             shape = _annotation_shape(arg.annotation) or self._shape(arg.arg, 0)
             if shape == ANY:
                 shape = _value_shape(value) if literal and value is not None else _hint(arg.arg)
-            self.parameters.append(Parameter(arg.arg, shape, value, default is not None and literal,
-                                             tuple(sorted(self._constants(arg.arg), key=repr)),
-                                             tuple(sorted(reader.facts[arg.arg].lengths))))
+            self.parameters.append(self._parameter(arg.arg, shape, value, default is not None and literal))
         self.required = len(positional) - len(function.args.defaults)
+        if function.args.vararg:  # *args: its items get the shape the code gives its elements
+            name = function.args.vararg.arg
+            shape = self._shape(name, 0)
+            element = shape[1] if shape[0] == "list" else INT if shape == ANY else shape
+            self.parameters.append(self._parameter(name, ("list", element), None, False, spread=True))
+
+    def _parameter(self, name: str, shape: Shape, default: Any, has_default: bool, spread: bool = False) -> Parameter:
+        facts = self.reader.facts[name]
+        return Parameter(name, shape, default, has_default, tuple(sorted(self._constants(name), key=repr)),
+                         tuple(sorted(facts.lengths)), tuple(sorted(facts.fields)), spread,
+                         self.alternatives.get(name))
+
+    @property
+    def most(self) -> float:
+        """How many arguments it takes at most (no limit with `*args`)."""
+        return float("inf") if any(p.spread for p in self.parameters) else len(self.parameters)
 
     def _constants(self, name: str, depth: int = 0) -> set:
         """Constants compared with this name or any name bound to its parts."""
@@ -489,6 +519,8 @@ class Signature:
         kinds = facts.kinds
         if "str" in kinds:
             return STR
+        if "dict" in kinds and facts.fields and not facts.slots:  # v["host"]: a mapping, though it is indexed
+            return self._dict_shape(facts, depth)
         if kinds & {"iterable", "container", "indexed", "record", "nested"} or facts.element or facts.slots:
             if facts.slots and facts.width and not facts.element and "iterable" not in kinds:
                 return ("record", tuple(self._slot_shape(facts, i, depth) for i in range(facts.width)))
@@ -500,17 +532,21 @@ class Signature:
                 element = STR
             if element == STR and "iterable" in kinds and (_hint(name) == STR or all(
                     len(v) <= 1 for v in self._constants(name) if isinstance(v, str))):
+                self.alternatives[name] = ("list", STR)
                 return STR  # iterated character by character
             return ("list", INT if element == ANY else element)
         if "dict" in kinds:
-            keys = [self._shape(other, depth + 1) for other in sorted(facts.keys)]
-            values = [self._shape(other, depth + 1) for other in sorted(facts.values)]
-            return ("dict", next((k for k in keys if k in (STR, INT)), STR), next((v for v in values if v != ANY), INT))
+            return self._dict_shape(facts, depth)
         if kinds & {"int", "number"}:
             return FLOAT if any(type(v) is float for v in facts.constants) else INT
         if facts.constants:
             return _value_shape(sorted(facts.constants, key=repr)[0])
         return ANY
+
+    def _dict_shape(self, facts: Facts, depth: int) -> Shape:
+        keys = [self._shape(other, depth + 1) for other in sorted(facts.keys)]
+        values = [self._shape(other, depth + 1) for other in sorted(facts.values)]
+        return ("dict", next((k for k in keys if k in (STR, INT)), STR), next((v for v in values if v != ANY), INT))
 
     def _slot_shape(self, facts: Facts, index: int, depth: int) -> Shape:
         shapes = [self._shape(other, depth + 1) for other in sorted(facts.slots.get(index, ()))]
@@ -530,13 +566,39 @@ class Maker:
         self.strings = [s for s in signature.strings if s.strip()] or ["a", "b", "ab"]
         letters = sorted({c for s in self.strings for c in s if c.isprintable()}) or list(string.ascii_lowercase[:6])
         self.letters = letters
+        # the code's short non-word strings (":", "-", ", "): text joining them with digit and letter runs
+        # reads like what parsers take ("12:05", "a-3")
+        self.separators = [s for s in signature.strings if 0 < len(s) <= 3 and not s.isalnum()] or [" ", ",", "-"]
+        self.digits = False  # a lesson: the text it wants is made of digits
+
+    def text(self, size: int) -> str:
+        alphabet = string.digits if self.digits and self.rng.random() < 0.7 else self.letters
+        return "".join(self.rng.choice(alphabet) for _ in range(size))
+
+    def tokens(self) -> str:
+        """Digit runs, letter runs and the code's separators, one after another."""
+        rng, parts = self.rng, []
+        if self.digits and rng.random() < 0.8:  # numbers joined by one separator: "12:05", "2024-1-31", "1.2.3"
+            size = rng.choice((1, 2, 2, 4))
+            return rng.choice(self.separators).join(str(rng.randrange(10 ** size)).zfill(rng.choice((1, size)))
+                                                    for _ in range(rng.randint(1, 4)))
+        for _ in range(rng.randint(1, 5)):
+            pick = rng.random()
+            if pick < 0.4:
+                parts.append("".join(rng.choice(string.digits) for _ in range(rng.randint(1, 4))))
+            elif pick < 0.7:
+                parts.append(rng.choice(self.separators))
+            else:
+                parts.append("".join(rng.choice(self.letters) for _ in range(rng.randint(1, 4))))
+        return "".join(parts)
 
     def boundary_int(self, constants: tuple) -> int:
         numbers = [v for v in constants if type(v) is int] or self.ints or [0, 1]
         base = self.rng.choice(numbers)
         return base + self.rng.choice((-1, 0, 1))
 
-    def value(self, shape: Shape, mode: str, constants: tuple = (), lengths: tuple = (), depth: int = 0) -> Any:
+    def value(self, shape: Shape, mode: str, constants: tuple = (), lengths: tuple = (), depth: int = 0,
+              fields: tuple = ()) -> Any:
         rng = self.rng
         kind = shape[0]
         if kind in ("int", "any"):
@@ -550,16 +612,25 @@ class Maker:
             return round(rng.uniform(-2, 20), rng.choice((0, 1, 2)))
         if kind == "bool":
             return rng.random() < 0.5
+        if kind == "char":
+            ones = [v for v in constants if isinstance(v, str) and len(v) == 1]
+            return rng.choice(ones) if ones and rng.random() < 0.5 else rng.choice(self.letters + list(string.digits))
         if kind == "str":
             words = [v for v in constants if isinstance(v, str)]
-            if words and (mode == "boundary" or rng.random() < 0.6):
+            if words and rng.random() < (0.3 if self.digits else 1.0 if mode == "boundary" else 0.6):
                 word = rng.choice(words)
                 return word if rng.random() < 0.8 else word + rng.choice(self.letters)
             if mode == "edge":
                 return rng.choice(("", rng.choice(self.letters)))
+            if lengths and (mode == "boundary" or rng.random() < 0.3):  # `len(s) in (7, 8, 10)`
+                return self.text(max(0, rng.choice(lengths) + rng.choice((-1, 0, 0, 1))))
+            if self.digits and rng.random() < 0.7:
+                return self.tokens() if rng.random() < 0.7 else self.text(rng.randint(1, 8))
+            if rng.random() < 0.2:
+                return self.tokens()
             if rng.random() < 0.3:
                 return rng.choice(self.strings)
-            return "".join(rng.choice(self.letters) for _ in range(rng.randint(0, 7)))
+            return self.text(rng.randint(0, 7))
         if kind == "record":
             return [self.value(slot, mode if mode != "edge" else "random", constants, (), depth + 1)
                     for slot in shape[1]]
@@ -569,7 +640,11 @@ class Maker:
                     for _ in range(size)]
         if kind == "dict":
             size = self.size(mode, lengths, depth)
-            return {str(self.value(STR, mode, constants)) or "k": self.value(shape[2], mode, ()) for _ in range(size)}
+            made = {str(self.value(STR, mode, constants)) or "k": self.value(shape[2], mode, ()) for _ in range(size)}
+            for key in fields:  # the keys the code reads: all of them at a boundary, some of them otherwise
+                if mode == "boundary" or rng.random() < 0.6:
+                    made[key] = self.value(shape[2], "random", constants)
+            return made
         return 0
 
     def size(self, mode: str, lengths: tuple, depth: int) -> int:
@@ -581,13 +656,16 @@ class Maker:
         return rng.randint(0, 3 if depth else 6)
 
 
-def candidates(source: str, entry: str, seed: int, count: int) -> list[Candidate]:
+def candidates(source: str, entry: str, seed: int, count: int, lessons=None) -> list[Candidate]:
     """About `count` distinct candidate argument lists for `entry`, each with its origin; the same
-    `seed` gives the same list. Raises `ValueError` when the function cannot be read."""
+    `seed` gives the same list. `lessons` (`codeops.lessons.Lessons`, from the errors of an earlier
+    round) change shapes and how values are drawn. Raises `ValueError` when the function cannot be read."""
     signature = Signature(source, entry)
     rng = random.Random(seed)
     maker = Maker(signature, rng)
     parameters = signature.parameters
+    if lessons is not None:
+        maker.digits = lessons.digits
     found: list[Candidate] = []
     seen: set[str] = set()
 
@@ -597,13 +675,16 @@ def candidates(source: str, entry: str, seed: int, count: int) -> list[Candidate
             seen.add(key)
             found.append(Candidate(args, origin))
 
-    if parameters and all(p.has_default for p in parameters):
-        add([p.default for p in parameters], "defaults")
+    fixed = [p for p in parameters if not p.spread]
+    if fixed and all(p.has_default for p in fixed) and lessons is None:
+        add([p.default for p in fixed], "defaults")
     if not parameters:
         add([], "defaults")
         return found
-    plans = [("edge", "edge shape")] * max(2, count // 8) + [("boundary", "literal boundary")] * (count // 2)
+    boundary = count * 3 // 4 if lessons is not None and lessons.boundary else count // 2
+    plans = [("edge", "edge shape")] * max(2, count // 8) + [("boundary", "literal boundary")] * boundary
     plans += [("random", "random")] * max(0, count - len(plans))
+    plans *= 3  # repeats draw anew: a narrow shape gives few distinct values per pass
     for mode, origin in plans:
         if len(found) >= count:
             break
@@ -612,19 +693,29 @@ def candidates(source: str, entry: str, seed: int, count: int) -> list[Candidate
             if parameter.has_default and rng.random() < 0.25:
                 args.append(parameter.default)
                 continue
-            own = mode if mode != "edge" or parameter.shape[0] in ("list", "dict", "str") else "random"
-            args.append(maker.value(parameter.shape, own, parameter.constants, parameter.lengths))
-        add(args, origin)
+            shape = parameter.shape
+            if lessons is not None and parameter.name in lessons.shapes:
+                shape = lessons.shapes[parameter.name] if rng.random() < 0.75 else lessons.former[parameter.name]
+            own = mode if mode != "edge" or shape[0] in ("list", "dict", "str") else "random"
+            value = maker.value(shape, own, parameter.constants, parameter.lengths, fields=parameter.fields)
+            if parameter.spread:
+                args.extend(value[:4])
+            else:
+                args.append(value)
+        add(args, origin if lessons is None else f"{origin}, learned")
     return found
 
 
 def describe_signature(source: str, entry: str) -> str:
     """`name(a: int, b: list[str])`: the inferred shapes, for the prompt that asks a model for inputs."""
     signature = Signature(source, entry)
-    return f"{entry}(" + ", ".join(f"{p.name}: {_shape_text(p.shape)}" for p in signature.parameters) + ")"
+    return f"{entry}(" + ", ".join(f"{'*' if p.spread else ''}{p.name}: {_shape_text(p.shape[1] if p.spread else p.shape)}"
+                                   for p in signature.parameters) + ")"
 
 
 def _shape_text(shape: Shape) -> str:
+    if shape[0] == "char":
+        return "str (one character)"
     if shape[0] == "list":
         return f"list[{_shape_text(shape[1])}]"
     if shape[0] == "record":

@@ -19,6 +19,8 @@ import libcst as cst
 from ifforge.families.logicif.codeops import formats, methods, paths, regex
 from ifforge.families.logicif.codeops.errors import Undescribable
 
+from ifforge.core import pyast
+
 
 RULES = {  # one sentence each, said once, at the first step that needs it
     "truth": "0, None, false, empty text and empty collections count as false; anything else counts as true.",
@@ -50,6 +52,12 @@ RULES = {  # one sentence each, said once, at the first step that needs it
     "int": "Turning text into a whole number reads its digits (a sign and surrounding spaces allowed); a "
            "decimal number is cut toward zero (-2.7 gives -2).",
     "str": "Written as text, 2.0 gives \"2.0\", true gives \"True\" and None gives \"None\".",
+    "repr": "A text in quotes as Python shows it is the text between single quotes (double quotes when it "
+            "holds a single quote and no double quote), with a backslash put before every backslash and "
+            "before each quote of the kind used, a newline, tab or carriage return written as backslash-n, "
+            "backslash-t or backslash-r, and any other character that does not print written as backslash-x "
+            "and its code in two hexadecimal digits (backslash-u and four digits above 255, backslash-U and "
+            "eight above 65535; small letters).",
     "dict_order": "A dictionary gives its keys in the order they were first added, a set its items in Python's "
                   "own order.",
     "heap": "A heap is a list from which taking out always removes the smallest item.",
@@ -60,8 +68,8 @@ RULES = {  # one sentence each, said once, at the first step that needs it
              "code 128 is one byte, its code), one position of bytes is a whole number, and a part of bytes is "
              "bytes.",
     "regex": "A pattern is matched from left to right against a run of consecutive characters: a repeated piece "
-             "first takes as many characters as it may (\"as few as possible\": as few) and gives some back if "
-             "the rest of the pattern needs them, groups are numbered from 1 in the order their opening brackets "
+             "first takes as many characters as it may (one marked \"as few as possible\" takes as few) and gives "
+             "some back (or takes more) if the rest of the pattern needs them, groups are numbered from 1 in the order their opening brackets "
              "appear, and a match found by one call is the first that fits.",
     "identity": "\"Is the very same object as\" holds only for one and the same object, not merely an equal one "
                 "(a copy of a list is not the very same object as the list).",
@@ -72,7 +80,7 @@ RULES = {  # one sentence each, said once, at the first step that needs it
 _METHOD_FREE = {"len", "abs", "int", "str", "float", "bool", "list", "tuple", "set", "dict", "sorted", "reversed", "hex",
                 "oct", "bin",
                 "min", "max", "sum", "any", "all", "range", "enumerate", "zip", "round", "divmod", "ord", "chr",
-                "isinstance", "pow", "deque", "frozenset", "map", "filter"}
+                "isinstance", "pow", "deque", "frozenset", "map", "filter", "bytes"}
 
 _TYPE_WORDS = {"int": "a whole number", "float": "a decimal number", "str": "text", "bool": "true or false",
                "list": "a list", "tuple": "a tuple", "dict": "a dictionary", "set": "a set",
@@ -108,7 +116,7 @@ def constant_truth(node: cst.BaseExpression) -> bool | None:
     if isinstance(node, cst.Name) and node.value in ("True", "False", "None"):
         return node.value == "True"
     if isinstance(node, (cst.Integer, cst.Float, cst.SimpleString)):
-        return bool(ast.literal_eval(node.value))
+        return bool(pyast.literal_eval(node.value))
     if isinstance(node, (cst.List, cst.Tuple, cst.Dict)) and not node.elements:
         return False
     if isinstance(node, cst.BooleanOperation):
@@ -256,7 +264,11 @@ class Speaker:
         return node.value
 
     def _truth(self, node: cst.BaseExpression, holds: bool) -> str:
-        """"x is not empty" / "x is not 0" / "x" when the kind is certain, else "x counts as true"."""
+        """"x is not empty" / "x is not 0" / "x" when the kind is certain, else "x counts as true";
+        a regular-expression match as whether the pattern matches."""
+        match = self._match_test(node, holds)
+        if match is not None:
+            return match
         kind = (self.kind(node) or "").split("[")[0]
         text = self.grouped(node)
         if kind == "bool":
@@ -267,6 +279,20 @@ class Speaker:
             return f"{text} is {'not ' if holds else ''}empty"
         self.rule("truth")
         return f"{text} counts as {'true' if holds else 'false'}"
+
+    def _match_test(self, node: cst.BaseExpression, holds: bool) -> str | None:
+        """`re.search(p, x)` / `pattern.match(x)` as a check: "p matches somewhere in x"."""
+        if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
+                and node.func.attr.value in ("search", "match", "fullmatch")):
+            return None
+        owner, name = node.func.value, node.func.attr.value
+        if _dotted(node.func) == f"re.{name}":
+            return regex.module_call(self, name, node, test=holds)
+        if isinstance(owner, cst.Name) and owner.value in self.patterns or (
+                isinstance(owner, cst.Call) and regex._is_compile(owner)):
+            args, keywords = self.arguments(node)
+            return regex.pattern_method(self, owner, name, args, keywords, test=holds)
+        return None
 
     def _integer(self, node: cst.Integer) -> str:
         written = node.value.replace("_", "")
@@ -280,7 +306,7 @@ class Speaker:
         parts = []
         for part in node.parts:
             if isinstance(part, cst.FormattedStringText):
-                text = ast.literal_eval(f'"""{part.value}"""') if "\\" in part.value else part.value
+                text = pyast.literal_eval(f'"""{part.value}"""') if "\\" in part.value else part.value
                 parts.append(quote(text.replace("{{", "{").replace("}}", "}")))
                 continue
             self.rule("str")
@@ -288,7 +314,7 @@ class Speaker:
             if any(not isinstance(p, cst.FormattedStringText) for p in spec):
                 raise Undescribable("an f-string field with a computed format spec")
             parts.append(formats.spec_words(self.grouped(part.expression), "".join(p.value for p in spec),
-                                            part.conversion))
+                                            part.conversion, self.kind(part.expression), self))
         if not parts:
             return quote("")
         if len(parts) == 1:
@@ -405,9 +431,18 @@ class Speaker:
                     # a number only compares with a number: one known number rules text out
                     if self._maybe_text_or_sequence(left) and self._maybe_text_or_sequence(right):
                         self.rule("order")
-                clauses.append(f"{self.grouped(left)} {verb} {self.grouped(right)}")
+                clauses.append(f"{self._compared(left)} {verb} {self._compared(right)}")
             left = right
         return " and ".join(clauses)
+
+    def _compared(self, node: cst.BaseExpression) -> str:
+        """A side of a comparison: arithmetic needs no brackets of its own there ("x is at least y
+        plus 1" can only mean one thing), anything else is grouped as usual."""
+        if isinstance(node, cst.BinaryOperation) and not node.lpar and not isinstance(node.operator, _BITWISE):
+            text = self._expr(node, False)
+            if not loose(text):
+                return text
+        return self.grouped(node)
 
     def _membership(self, item: cst.BaseExpression, container: cst.BaseExpression, verb: str) -> str:
         negative = "not" in verb
@@ -458,12 +493,22 @@ class Speaker:
     def _dict(self, node: cst.Dict) -> str:
         if not node.elements:
             return "a new empty dictionary"
-        pairs = []
+        pairs, copied = [], []
         for element in node.elements:
-            if not isinstance(element, cst.DictElement):
-                raise Undescribable("unpacking with ** inside a dictionary")
+            if isinstance(element, cst.StarredDictElement):
+                if pairs:  # what it copies would replace keys set before it: said in order, or not at all
+                    raise Undescribable("unpacking with ** after other keys inside a dictionary")
+                copied.append(self.grouped(element.value))
+                continue
             pairs.append(f"{self.grouped(element.key)} to {self.grouped(element.value)}")
-        return f"a new dictionary mapping {_join(pairs)}"
+        if not copied:
+            return f"a new dictionary mapping {_join(pairs)}"
+        start = f"a new dictionary with every key and value of {_join(copied)}"
+        if len(copied) > 1:
+            start += " (in that order, a later one's value winning for a key they share)"
+        if not pairs:
+            return start
+        return f"{start}, then mapping {_join(pairs)} (replacing the value of a key already there)"
 
     def _clauses(self, node) -> str:
         """The `for ... in ... if ...` part of a comprehension, in words."""
@@ -701,6 +746,13 @@ class Speaker:
             return f"{g(one)} as a decimal number"
         if name == "str" and one is not None:
             return f"{g(one)} written as text{self.cite('str')}"
+        if name in ("str", "bytes") and len(args) == 2 and not keywords:  # the same as .decode / .encode
+            self.rule("bytes")
+            if name == "str":
+                return (f"the text the bytes {g(args[0])} spell in the encoding {g(args[1])} (the steps stop with "
+                        f"an error if they are not valid in it)")
+            return (f"the bytes of the text {g(args[0])} in the encoding {g(args[1])} (the steps stop with an "
+                    f"error if a character has none)")
         if name == "bool" and one is not None:
             self.rule("truth")
             return f"whether {g(one)} counts as true"
@@ -993,6 +1045,9 @@ def _bracketed(text: str) -> bool:
     return True
 
 
+_BITWISE = (cst.BitAnd, cst.BitOr, cst.BitXor, cst.LeftShift, cst.RightShift)
+
+
 def loose(text: str) -> bool:
     """Does a phrase hold a list or clause of its own (a comma, "and", "or", "if" outside brackets and
     quotes)? Then it must be bracketed wherever it is a part of something larger."""
@@ -1088,7 +1143,11 @@ def _maybe_text_or_sequence(node: cst.BaseExpression) -> bool:
         return False
     if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in ("len", "abs", "int", "ord", "sum"):
         return False
-    if isinstance(node, cst.BinaryOperation) and not isinstance(node.operator, (cst.Add, cst.Multiply)):
+    if isinstance(node, cst.BinaryOperation):
+        if isinstance(node.operator, cst.Add):  # text or a sequence only from two of them
+            return _maybe_text_or_sequence(node.left) and _maybe_text_or_sequence(node.right)
+        if isinstance(node.operator, cst.Multiply):  # a sequence times a count
+            return _maybe_text_or_sequence(node.left) or _maybe_text_or_sequence(node.right)
         return False
     return True
 

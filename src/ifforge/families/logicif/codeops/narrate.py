@@ -283,7 +283,8 @@ class _Narrator:
                 and isinstance(value, cst.Dict)):
             return self.start_stats(value)
         if len(targets) > 1:
-            return f"Set {_join_words([say.place(t) for t in targets])} all to {say.value(value)}."
+            places = [say.place(t) for t in targets]
+            return f"Set {_join_words(places)} {'all ' if len(places) > 2 else ''}to {say.value(value)}."
         extreme = self.extreme(targets[0], value)
         if extreme:
             return extreme
@@ -644,8 +645,16 @@ def _outputs(trackers: list[Tracker], stats: str, output_format: str, say: Speak
 _FRAGMENT = re.compile(r"`([^`]*)`")
 
 
+_WHERE = re.compile(r" \((inside the helper \w+)\)$")
+
+
 def _tracker_words(tracker: Tracker, say: Speaker) -> str:
-    """A tracker's explanation with its code fragments said in words (or left out when they cannot be)."""
+    """A tracker's explanation with its code fragments said in words (or left out when they cannot be);
+    a counter inside a helper says which one."""
+    where = _WHERE.search(tracker.explanation)
+    if where:
+        inner = tracker.model_copy(update={"explanation": tracker.explanation[:where.start()]})
+        return f"{_tracker_words(inner, say)}, {where[1]}"
     fragments = _FRAGMENT.findall(tracker.explanation)
     if len(fragments) == 1 and tracker.kind in ("loop_iterations", "branch_taken"):
         fragment = fragments[0].strip()

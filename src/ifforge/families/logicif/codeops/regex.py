@@ -17,6 +17,7 @@ from re import _parser
 import libcst as cst
 
 from ifforge.families.logicif.codeops.errors import Undescribable
+from ifforge.families.logicif.codeops.formats import joined
 
 FLAGS = {"ASCII": re.ASCII, "A": re.ASCII, "IGNORECASE": re.IGNORECASE, "I": re.IGNORECASE,
          "MULTILINE": re.MULTILINE, "M": re.MULTILINE, "DOTALL": re.DOTALL, "S": re.DOTALL,
@@ -186,8 +187,15 @@ def compile_call(speaker, call: cst.Call) -> str:
     return literal_pattern(speaker, args[0], flag_value(flags) if flags is not None else 0)
 
 
-def module_call(speaker, name: str, call: cst.Call) -> str:
-    """`re.name(pattern, ...)`, in words."""
+# a match used as a condition: whether there is one, not "the match, or None"
+_TESTS = {"search": ("{p} matches somewhere in {0}", "{p} matches nowhere in {0}"),
+          "match": ("{p} matches at the very start of {0}", "{p} does not match at the very start of {0}"),
+          "fullmatch": ("{p} matches the whole of {0}", "{p} does not match the whole of {0}")}
+
+
+def module_call(speaker, name: str, call: cst.Call, test: bool | None = None) -> str:
+    """`re.name(pattern, ...)`, in words; with `test`, a match call as the check that there is (or
+    is not) a match."""
     args, keywords = speaker.arguments(call)
     if name == "compile" and args:
         return compile_call(speaker, call)
@@ -203,19 +211,22 @@ def module_call(speaker, name: str, call: cst.Call) -> str:
     if flags is None and len(args) > extra:
         flags, args = args[extra], args[:extra]
     pattern = literal_pattern(speaker, args[0], flag_value(flags) if flags is not None else 0)
-    return _use(speaker, pattern, name, args[1:])
+    return _use(speaker, pattern, name, args[1:], test)
 
 
-def pattern_method(speaker, owner: cst.BaseExpression, name: str, args: list, keywords: dict) -> str:
+def pattern_method(speaker, owner: cst.BaseExpression, name: str, args: list, keywords: dict,
+                   test: bool | None = None) -> str:
     """`pattern.name(...)` for a compiled pattern."""
     if keywords:
         raise Undescribable(f"the pattern method {name} with keyword arguments")
-    return _use(speaker, literal_pattern(speaker, owner), name, args)
+    return _use(speaker, literal_pattern(speaker, owner), name, args, test)
 
 
-def _use(speaker, pattern: str, name: str, args: list) -> str:
+def _use(speaker, pattern: str, name: str, args: list, test: bool | None = None) -> str:
     g = speaker.grouped
     speaker.rule("regex")
+    if test is not None and name in _TESTS and len(args) == 1:
+        return _TESTS[name][0 if test else 1].format(g(args[0]), p=pattern)
     if name in _MATCHES and len(args) == 1:
         return _MATCHES[name].format(g(args[0]), p=pattern)
     if name == "sub" and len(args) == 2:
@@ -223,14 +234,44 @@ def _use(speaker, pattern: str, name: str, args: list) -> str:
         if isinstance(replacement, cst.Name) and replacement.value in speaker.helpers:
             by = f"what the helper {replacement.value} gives back for that match"
         elif isinstance(replacement, (cst.SimpleString, cst.ConcatenatedString)):
-            value = replacement.evaluated_value
-            if "\\" in value:
-                raise Undescribable("a regular-expression replacement with group references")
-            by = speaker.value(replacement)
+            by = template_words(replacement.evaluated_value)
         else:
             raise Undescribable("a regular-expression replacement that is neither text nor a helper")
         return f"{g(text)} with every match of {pattern} (left to right, not overlapping) replaced by {by}"
     raise Undescribable(f"the regular-expression call {name} with {len(args)} arguments")
+
+
+_TEMPLATE = re.compile(r"\\(?:g<(?P<named>\w+)>|(?P<number>[1-9]\d?)(?![0-7])|(?P<char>[^\w])|(?P<escape>[ntr]))")
+
+
+def template_words(template: str) -> str:
+    """A replacement text of `re.sub` in words: its plain parts quoted, each group reference said
+    as the text that group of the match covers. (Octal escapes, named groups and other letter
+    escapes are not said.)"""
+    parts, plain, position = [], "", 0
+    for found in _TEMPLATE.finditer(template):
+        if "\\" in template[position:found.start()]:
+            break
+        plain += template[position:found.start()]
+        position = found.end()
+        if found["char"] is not None:  # "\\" is one backslash; "\&" stays as it is
+            plain += "\\" if found["char"] == "\\" else found[0]
+        elif found["escape"] is not None:
+            plain += {"n": "\n", "t": "\t", "r": "\r"}[found["escape"]]
+        elif found["named"] is not None and not found["named"].isdigit():
+            raise Undescribable("a regular-expression replacement naming a group")
+        else:
+            if plain:
+                parts.append(json.dumps(plain, ensure_ascii=False))
+                plain = ""
+            group = int(found["named"] or found["number"])
+            parts.append(f"the text group {group} of that match covers (empty if it took no part)")
+    if "\\" in template[position:]:
+        raise Undescribable("a regular-expression replacement with an octal or letter escape")
+    plain += template[position:]
+    if plain:
+        parts.append(json.dumps(plain, ensure_ascii=False))
+    return joined(parts)
 
 
 def match_method(speaker, owner: cst.BaseExpression, name: str, args: list) -> str:

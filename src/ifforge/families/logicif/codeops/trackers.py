@@ -1,8 +1,9 @@
 """State trackers for an anonymised entry function `f`: candidates, a probe, the chosen few.
 
 `propose` puts a counter on everything f does that could tell something (each loop, branch,
-comprehension, inner function, lambda, helper function, growing container, recursive call) into
-one probe version of f. The stage runs the probe on the test cases; `choose` keeps the 1 to 3
+conditional expression that is a statement's whole value, caught error, comprehension, inner
+function, lambda, helper function, growing container, recursive call; in f and in every helper
+that can move into f) into one probe version of f. The stage runs the probe on the test cases; `choose` keeps the 1 to 3
 counters that vary across cases, are not an input's length (or value) and do not copy each other;
 `build` writes f with only those, returning `(output, stats)`.
 
@@ -34,7 +35,9 @@ CONSUMERS = {"sum", "min", "max", "sorted", "list", "tuple", "set", "frozenset",
 KINDS = {"loop": ("loop_iterations", "loop_iterations", 0), "branch": ("branch_hits", "branch_taken", 1),
          "kept": ("items_kept", "branch_taken", 1), "call": ("helper_calls", "helper_calls", 2),
          "recursion": ("recursive_calls", "recursive_calls", 2),
-         "iter": ("item_checks", "comprehension_iterations", 3), "peak": ("peak_size", "peak_size", 4)}
+         "iter": ("item_checks", "comprehension_iterations", 3), "peak": ("peak_size", "peak_size", 4),
+         "pick": ("first_choices", "branch_taken", 3), "caught": ("errors_caught", "branch_taken", 1),
+         "high": ("highest_value", "peak_value", 4)}
 
 
 class NothingToTrack(ValueError):
@@ -56,6 +59,7 @@ class Candidate:
     order: int  # position in f (source order)
     main: bool  # in f's own statements, not in an inner function, helper, comprehension or lambda
     needs: frozenset[int] = frozenset()  # comprehensions / lambdas to turn into inner functions first
+    helper: str | None = None  # the helper it lives in, which must then move into f
 
     @property
     def kind(self) -> str:
@@ -123,6 +127,16 @@ def _returns(line: cst.SimpleStatementLine) -> bool:
     return any(isinstance(small, (cst.Return, cst.Raise, cst.Break, cst.Continue)) for small in line.body)
 
 
+def _always_returns(statement: cst.BaseStatement) -> bool:
+    """Whether running `statement` always leaves f (a return or raise, or an if whose every branch does)."""
+    if isinstance(statement, cst.SimpleStatementLine):
+        return any(isinstance(small, (cst.Return, cst.Raise)) for small in statement.body)
+    if isinstance(statement, cst.If) and statement.orelse is not None:
+        last = statement.orelse if isinstance(statement.orelse, cst.If) else _lines(statement.orelse.body)[-1]
+        return _always_returns(_lines(statement.body)[-1]) and _always_returns(last)
+    return False
+
+
 # ---- the survey: every site f has, numbered in source order ----------------------------------------
 class _Sites(cst.CSTVisitor):
     """Numbers f's loops, branches, comprehensions, lambdas and inner functions; notes which
@@ -138,6 +152,7 @@ class _Sites(cst.CSTVisitor):
         self.candidates: list[Candidate] = []
         self.enclosing: list[int | None] = []  # comprehension / lambda sites (None: not convertible)
         self.functions = 0  # depth of inner functions
+        self.helper: str | None = None  # the helper being surveyed, if not f
 
     def on_visit(self, node) -> bool:
         self.known.add(id(node))
@@ -159,9 +174,11 @@ class _Sites(cst.CSTVisitor):
         if len(needs) != len(self.enclosing):  # inside something that cannot be rewritten
             return
         main = not self.enclosing and not self.functions
+        if self.helper is not None:
+            explanation += f" (inside the helper {self.helper})"
         self.candidates.append(Candidate(id=f"{role}{self.number[id(node)]}", role=role, explanation=explanation,
                                          anchor=anchor, order=self.number[id(node)], main=main,
-                                         needs=frozenset([*needs, *extra])))
+                                         needs=frozenset([*needs, *extra]), helper=self.helper))
 
     def visit_For(self, node):
         self._site(node)
@@ -185,6 +202,18 @@ class _Sites(cst.CSTVisitor):
         self._site(node)
         header = f"if {_short(node.test)}"
         self._add(node, "branch", f"how many times the branch `{header}` is taken", header)
+
+    def visit_IfExp(self, node):
+        if not self.enclosing and _choice_statement(self.path[:-1], node) is not None:
+            self._site(node)
+            header = f"if {_short(node.test)}"
+            self._add(node, "pick", f"how many times the branch `{header}` is taken", header)
+
+    def visit_ExceptHandler(self, node):
+        kinds = _error_kinds(node)
+        if kinds is not None:
+            self._site(node)
+            self._add(node, "caught", f"how many times a step tried fails with {kinds} and is caught", "except")
 
     def visit_FunctionDef(self, node):
         self._site(node)
@@ -228,6 +257,33 @@ class _Sites(cst.CSTVisitor):
 
     def visit_ClassDef(self, node):
         return False  # a class's body is its own world: not counted
+
+
+def _choice_statement(path: list[cst.CSTNode], node: cst.IfExp) -> cst.CSTNode | None:
+    """The return or assignment whose whole value `node` is (directly, or as the last part of a
+    chain `a if x else b if y else c`): such a choice can be written as an if statement."""
+    top, index = node, len(path) - 1
+    while index >= 0 and isinstance(path[index], cst.IfExp) and path[index].orelse is top:
+        top, index = path[index], index - 1
+    owner = path[index] if index >= 1 else None
+    if isinstance(owner, (cst.Return, cst.Assign, cst.AnnAssign)) and owner.value is top \
+            and isinstance(path[index - 1], cst.SimpleStatementLine) and len(path[index - 1].body) == 1:
+        return owner
+    return None
+
+
+def _error_kinds(handler: cst.ExceptHandler) -> str | None:
+    """The errors a handler catches, in words ("any error", "an error of the kind KeyError or
+    IndexError"), or None when they are computed or the error object is kept (not said in English)."""
+    if handler.name is not None:
+        return None
+    if handler.type is None:
+        return "any error"
+    kinds = handler.type.elements if isinstance(handler.type, cst.Tuple) else [cst.Element(handler.type)]
+    if not all(isinstance(k.value, cst.Name) for k in kinds):
+        return None
+    names = [k.value.value for k in kinds]
+    return "an error of the kind " + (names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1])
 
 
 def _comprehension_ifs(node) -> bool:
@@ -307,6 +363,87 @@ def _containers(entry: cst.FunctionDef) -> list[str]:
                   key=grown.index)
 
 
+def _counts(entry: cst.FunctionDef) -> list[str]:
+    """Names in f's own scope that only ever hold whole numbers and go up or down in steps
+    (`n = 0`, `n = len(x)`, `n += 1`, `n -= len(x)`): their largest value can be tracked safely."""
+    steps: list[str] = []
+    bindings: dict[str, bool] = {}  # name -> every binding is a whole number
+    parameters = {p.name.value for p in cst_parameters(entry)}
+
+    def whole(value) -> bool:
+        if isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Minus):
+            value = value.expression
+        return isinstance(value, cst.Integer) or (
+            isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "len")
+
+    class Survey(cst.CSTVisitor):
+        def bind(self, target, ok):
+            if isinstance(target, cst.Name):
+                bindings[target.value] = bindings.get(target.value, True) and ok
+            elif isinstance(target, (cst.Tuple, cst.List)):
+                for element in target.elements:
+                    self.bind(element.value, False)
+            elif isinstance(target, cst.StarredElement):
+                self.bind(target.value, False)
+
+        def visit_Assign(self, node):
+            for target in node.targets:
+                self.bind(target.target, whole(node.value))
+
+        def visit_AnnAssign(self, node):
+            self.bind(node.target, node.value is not None and whole(node.value))
+
+        def visit_AugAssign(self, node):
+            ok = isinstance(node.operator, (cst.AddAssign, cst.SubtractAssign)) and whole(node.value)
+            self.bind(node.target, ok)
+            if isinstance(node.target, cst.Name):
+                steps.append(node.target.value)
+
+        def visit_For(self, node):
+            self.bind(node.target, False)
+
+        def visit_NamedExpr(self, node):
+            self.bind(node.target, False)
+
+        def visit_WithItem(self, node):
+            if node.asname is not None:
+                self.bind(node.asname.name, False)
+
+        def visit_CompFor(self, node):
+            self.bind(node.target, False)
+
+        def visit_ExceptHandler(self, node):
+            if node.name is not None:
+                self.bind(node.name.name, False)
+
+        def visit_FunctionDef(self, node):
+            enclosed.update(_names_in(node))
+            return False
+
+        def visit_Lambda(self, node):
+            enclosed.update(_names_in(node))
+            return False
+
+        def visit_ClassDef(self, node):
+            enclosed.update(_names_in(node))
+            return False
+
+    enclosed: set[str] = set()
+    entry.body.visit(Survey())
+    return sorted({name for name in steps if bindings.get(name) and name not in parameters | enclosed},
+                  key=steps.index)
+
+
+def _binds(line: cst.SimpleStatementLine, name: str) -> bool:
+    """Whether the line assigns to `name` itself (not an item or attribute of it)."""
+    for small in line.body:
+        targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else \
+            [small.target] if isinstance(small, (cst.AugAssign, cst.AnnAssign)) else []
+        if any(isinstance(t, cst.Name) and t.value == name for t in targets):
+            return True
+    return False
+
+
 # ---- helpers that can move into f ----------------------------------------------------------------
 def _movable_helpers(module: cst.Module, entry: cst.FunctionDef) -> tuple[list[str], dict[str, set[str]]]:
     """Top-level helpers that can live inside f (nothing outside f's body needs them at module
@@ -345,6 +482,7 @@ class _Context:
     stats: str
     sites: _Sites
     containers: list[str]
+    counts: list[str]
     movable: list[str]
     callers: dict[str, set[str]]
     recursive: bool
@@ -360,7 +498,14 @@ def _prepare(source: str) -> _Context:
     sites = _Sites(names)
     entry.body.visit(sites)
     containers = _containers(entry)
+    counts = _counts(entry)
     movable, callers = _movable_helpers(module, entry)
+    helpers = {s.name.value: s for s in module.body if isinstance(s, cst.FunctionDef)}
+    sites.functions = 1
+    for name in movable:  # what a helper does counts too, once it moves into f
+        sites.helper = name
+        helpers[name].body.visit(sites)
+    sites.functions, sites.helper = 0, None
     recursive = _calls_itself(entry)
     candidates = list(sites.candidates)
     order = len(sites.number)
@@ -372,11 +517,16 @@ def _prepare(source: str) -> _Context:
         candidates.append(Candidate(id=f"peak:{name}", role="peak", anchor=name, order=order, main=True,
                                     explanation=f"the largest number of items `{name}` holds at any point"))
         order += 1
+    for name in counts:
+        candidates.append(Candidate(id=f"high:{name}", role="high", anchor=name, order=order, main=True,
+                                    explanation=f"the largest value `{name}` holds at any point (0 if it is "
+                                                f"never above 0)"))
+        order += 1
     if recursive:
         candidates.append(Candidate(id="recursion", role="recursion", anchor="f", order=-1, main=True,
                                     explanation="how many times the function's body runs, counting every recursive call"))
     stats = next(name for name in ("stats", "stats_", "tracked", "counts") if name not in names)
-    return _Context(module, entry, names, stats, sites, containers, movable, callers, recursive, candidates)
+    return _Context(module, entry, names, stats, sites, containers, counts, movable, callers, recursive, candidates)
 
 
 def _calls_itself(entry: cst.FunctionDef) -> bool:
@@ -436,16 +586,23 @@ class _Writer:
     def statement(self, statement: cst.BaseStatement, peaks: list[str]) -> list[cst.BaseStatement]:
         hoisted: list[cst.BaseStatement] = []
         if isinstance(statement, cst.SimpleStatementLine):
+            choice = self.choice(statement)
+            if choice is not None:
+                return self.statement(choice, peaks)
             line = self.hoist(statement, hoisted)
             after = []
             if peaks and not _returns(statement):
                 named = _names_in(statement)  # any line naming a container may change it (a helper it is passed to)
+                stats = self.context.stats
                 for name in peaks:
                     key = self.keys.get(f"peak:{name}")
                     if key and name in named:
                         self.emitted.add(f"peak:{name}")
-                        stats = self.context.stats
                         after.append(_statement(f"{stats}[{key!r}] = max({stats}[{key!r}], len({name}))"))
+                    key = self.keys.get(f"high:{name}")
+                    if key and _binds(statement, name):
+                        self.emitted.add(f"high:{name}")
+                        after.append(_statement(f"{stats}[{key!r}] = max({stats}[{key!r}], {name})"))
             return [*hoisted, line, *after]
         if isinstance(statement, cst.If):
             test_hoisted: list[cst.BaseStatement] = []
@@ -460,7 +617,8 @@ class _Writer:
         if isinstance(statement, (cst.Try, cst.TryStar)):
             return [statement.with_changes(
                 body=self.suite(statement.body, peaks),
-                handlers=[h.with_changes(body=self.suite(h.body, peaks)) for h in statement.handlers],
+                handlers=[h.with_changes(body=self.suite(h.body, peaks, self.bump(self.role_id("caught", h))))
+                          for h in statement.handlers],
                 orelse=statement.orelse and statement.orelse.with_changes(body=self.suite(statement.orelse.body, peaks)),
                 finalbody=statement.finalbody and statement.finalbody.with_changes(
                     body=self.suite(statement.finalbody.body, peaks)))]
@@ -474,6 +632,23 @@ class _Writer:
             first = self.bump(self.role_id("call", statement)) if self.site(statement) is not None else []
             return [statement.with_changes(body=self.suite(statement.body, [], first))]
         return [statement]
+
+    def choice(self, line: cst.SimpleStatementLine) -> cst.If | None:
+        """`return a if x else b` (or an assignment of it) as `if x: return a` / `else: return b`,
+        with a counter on each counted choice; None when no choice in the line is counted."""
+        [small] = line.body if len(line.body) == 1 else [None]
+        chain = []
+        value = getattr(small, "value", None) if isinstance(small, (cst.Return, cst.Assign, cst.AnnAssign)) else None
+        while isinstance(value, cst.IfExp) and self.site(value) is not None:
+            chain.append(value)
+            value = value.orelse
+        if not any(self.role_id("pick", c) in self.keys for c in chain):
+            return None
+        orelse = cst.Else(body=cst.IndentedBlock(body=[line.with_changes(body=[small.with_changes(value=value)])]))
+        for node in reversed(chain):
+            body = [*self.bump(self.role_id("pick", node)), line.with_changes(body=[small.with_changes(value=node.body)])]
+            orelse = cst.If(test=node.test, body=cst.IndentedBlock(body=body), orelse=orelse)
+        return orelse
 
     def if_(self, statement: cst.If, peaks: list[str], hoisted: list) -> cst.If:
         test = self.hoist(statement.test, hoisted)
@@ -557,14 +732,16 @@ def _render(context: _Context, keys: dict[str, str], convert: set[int], moved: l
     inner_helpers: list[cst.BaseStatement] = []
     for name in moved:  # as they are, but for their own counter
         body = helpers[name].body
-        inner_helpers.append(helpers[name].with_changes(body=_block(body, [*writer.bump(f"helper:{name}"), *_lines(body)])))
-    peaks = [name for name in context.containers if f"peak:{name}" in keys]
+        inner_helpers.append(helpers[name].with_changes(
+            body=_block(body, [*writer.bump(f"helper:{name}"), *writer.block(_lines(body), [])])))
+    peaks = [name for name in context.containers if f"peak:{name}" in keys] + \
+        [name for name in context.counts if f"high:{name}" in keys]
     body = writer.block(_lines(entry.body), peaks)
     initial = {key: 0 for key in keys.values()}
     if context.recursive:
         new_entry = _wrap_recursive(entry, body, stats, initial, writer, inner_helpers)
     else:
-        if not body or not isinstance(body[-1], cst.SimpleStatementLine) or not _returns(body[-1]):
+        if not body or not _always_returns(body[-1]):
             body.append(_statement("return None"))
         new_entry = entry.with_changes(body=_block(entry.body, body)).visit(_WrapReturns(stats))
         new_entry = new_entry.with_changes(body=new_entry.body.with_changes(
@@ -723,7 +900,8 @@ def build(probe: Probe, chosen: list[Candidate]) -> tuple[str, list[Tracker]]:
             name, number = f"{base}_{number}", number + 1
         names[candidate.id] = name
     convert = {site for candidate in chosen for site in candidate.needs}
-    moved = _move_closure([c.anchor for c in chosen if c.id.startswith("helper:")], context)
+    moved = _move_closure([c.anchor if c.id.startswith("helper:") else c.helper for c in chosen
+                           if c.id.startswith("helper:") or c.helper], context)
     code, writer = _render(context, names, convert, moved)
     missing = [c.id for c in chosen if c.id not in writer.emitted]
     if missing:

@@ -5,7 +5,10 @@ randomness) and, with a model, from the model (`propose_inputs` prompt). Each ru
 (the original seed, recording the arcs it takes); a candidate is kept only if it runs without
 error, runs at most `input_max_steps` lines, no line of it runs `max_tracker_value` times or more
 (no tracker counting loops or branches could pass execute's filter), and it passes execute's other
-filters. Then a greedy set cover over arcs keeps between `inputs_min` and `inputs_max`: always the
+filters. When fewer than `inputs_min` pass, the errors of the failed runs teach the next round
+(`codeops.lessons`: another type for a parameter an error names, values nearer the code's constants),
+up to `LEARNED_ROUNDS` more rounds of as many candidates, while a round learns something new or
+passes more than the one before. Then a greedy set cover over arcs keeps between `inputs_min` and `inputs_max`: always the
 candidate that adds the most arcs not yet covered (ties broken by the seeded order), then, up to
 the minimum, candidates with outputs not yet seen. Each input says where it came from.
 """
@@ -25,6 +28,7 @@ from ifforge.core.prompts import load_prompt
 from ifforge.core.store import canonical_json, code_version, content_hash
 from ifforge.core.untrusted import BadValue, check_value
 from ifforge.families.logicif.codeops.candidates import Candidate, Signature, candidates, describe_signature
+from ifforge.families.logicif.codeops.lessons import Lessons, learn, taught
 from ifforge.families.logicif.configs import InputsConfig
 from ifforge.families.logicif.records import DroppedItem, Outcome, SeedFunction, TestInput
 from ifforge.families.logicif.filters import decimal_places, largest_magnitude
@@ -32,6 +36,7 @@ from ifforge.families.logicif.filters import decimal_places, largest_magnitude
 STAGE = "inputs"
 VERSION = code_version(sys.modules[__name__])  # with every ifforge module it reaches
 CANDIDATE_SECONDS = 0.5  # a candidate is meant to be quick; one that is not must not eat the budget
+LEARNED_ROUNDS = 2  # rounds after the first, each taught by the errors of the rounds before
 
 
 def needs_inputs(seed: SeedFunction, config: InputsConfig) -> bool:
@@ -100,33 +105,57 @@ def generate(seed: SeedFunction, config: InputsConfig, proposed: list[Candidate]
         return Outcome(dropped=[DroppedItem(task_id=seed.task_id, stage=STAGE, reason="no_working_inputs",
                                             detail=f"cannot read the signature of {seed.entry}: {error}",
                                             origin=seed.origin)])
+    parameters = Signature(seed.source, seed.entry).parameters
+    lines = seed.source.splitlines()
     given = [Candidate(list(i.args), "given") for i in seed.inputs]
-    seen, pool_candidates = set(), []
-    for candidate in [*given, *proposed, *made]:
-        key = canonical_json(candidate.args)
-        if key not in seen or candidate.origin == "given":
-            seen.add(key)
-            pool_candidates.append(candidate)
+    seen: set[str] = set()
     limits = sandbox.Limits(case_seconds=min(config.case_seconds, CANDIDATE_SECONDS),
                             memory_bytes=config.memory_mb << 20)
-    results = sandbox.run_cases(seed.source, seed.entry, [c.args for c in pool_candidates], limits=limits,
-                                budget=config.budget(), coverage=True)
     rejected: Counter = Counter()
     first_error: dict[str, str] = {}
-    pool = []
-    for index, (candidate, result) in enumerate(zip(pool_candidates, results)):
-        why = problem(candidate.args, result, config)
-        if why is None or index < len(given):  # given inputs stay: execute judges them as before
-            pool.append((candidate, result if why is None else sandbox.CaseResult(index=index, status="ok", arcs=[])))
-            continue
-        rejected[why] += 1
-        if why not in first_error and result.error:
-            first_error[why] = result.error[:200] + (f" (seed line {result.line})" if result.line else "")
+    pool: list[tuple[Candidate, sandbox.CaseResult]] = []
+    ran: Counter = Counter()  # the origins of the candidates run, the given ones aside
+    rounds: list[dict] = []
+    lessons: Lessons | None = None
+    batch = [*given, *proposed, *made]
+    for round_number in range(1 + LEARNED_ROUNDS):
+        fresh = []
+        for candidate in batch:
+            key = canonical_json(candidate.args)
+            if key not in seen or candidate.origin == "given":
+                seen.add(key)
+                fresh.append(candidate)
+        results = sandbox.run_cases(seed.source, seed.entry, [c.args for c in fresh], limits=limits,
+                                    budget=config.budget(), coverage=True)
+        failures = []
+        for candidate, result in zip(fresh, results):
+            is_given = candidate.origin == "given"
+            ran[candidate.origin] += not is_given
+            why = problem(candidate.args, result, config)
+            if why is None or is_given:  # given inputs stay: execute judges them as before
+                pool.append((candidate, result if why is None else sandbox.CaseResult(index=result.index, status="ok",
+                                                                                      arcs=[])))
+                continue
+            rejected[why] += 1
+            if why == "exception" and result.error:  # an output that is no JSON says nothing about the inputs
+                failures.append((candidate.args, result.error, lines[result.line - 1] if result.line else ""))
+            if result.error and why not in first_error:
+                first_error[why] = result.error[:200] + (f" (seed line {result.line})" if result.line else "")
+        rounds.append({"candidates": len(fresh) - (len(given) if round_number == 0 else 0),
+                       "passed": len(pool) - len(given), **({"lessons": lessons.summary()} if lessons else {})})
+        if len(pool) - len(given) >= config.inputs_min or round_number == LEARNED_ROUNDS:
+            break
+        learned = learn(parameters, failures, lessons)
+        if not taught(lessons, learned) and not (len(rounds) > 1 and rounds[-1]["passed"] > rounds[-2]["passed"]):
+            break  # nothing new to try, and the last lessons did not help: another draw would not either
+        lessons = learned
+        batch = candidates(seed.source, seed.entry, item_seed + round_number + 1, config.input_candidates, lessons)
     if len(pool) == len(given):
         reasons = ", ".join(f"{why} {n}" + (f" (first: {first_error[why]})" if why in first_error else "")
                             for why, n in rejected.most_common())
         return Outcome(dropped=[DroppedItem(task_id=seed.task_id, stage=STAGE, reason="no_working_inputs",
-                                            detail=f"none of {len(pool_candidates) - len(given)} candidate inputs "
+                                            detail=f"none of {sum(ran.values())} candidate inputs "
+                                                   f"in {len(rounds)} round{'s' if len(rounds) > 1 else ''} "
                                                    f"passed: {reasons or 'no candidates'}", origin=seed.origin)])
     chosen = select(pool, len(given), max(config.inputs_min, len(given)), max(config.inputs_max, len(given)),
                     random.Random(item_seed))
@@ -134,10 +163,10 @@ def generate(seed: SeedFunction, config: InputsConfig, proposed: list[Candidate]
                                   for index, _ in chosen[len(given):]]
     every_arc = {tuple(arc) for _, result in pool for arc in result.arcs}
     kept_arcs = {tuple(arc) for index, _ in chosen for arc in pool[index][1].arcs}
-    report = {"input_seed": config.input_seed, "candidates": len(pool_candidates) - len(given),
-              "from": dict(Counter(c.origin for c in pool_candidates[len(given):])),
+    report = {"input_seed": config.input_seed, "candidates": sum(ran.values()), "from": dict(ran),
               "passed": len(pool) - len(given), "rejected": dict(rejected), "first_error": first_error,
               "arcs_covered": len(kept_arcs), "arcs_seen": len(every_arc),
+              "rounds": rounds,
               "chosen": [{"args": pool[index][0].args, "origin": pool[index][0].origin, "new_arcs": gain}
                          for index, gain in chosen], "notes": list(notes)}
     return Outcome(kept=seed.model_copy(update={"inputs": inputs}), evidence=[report])
@@ -154,11 +183,11 @@ class InputsReply(BaseModel):
 def proposals(seed: SeedFunction, reply: InputsReply) -> tuple[list[Candidate], list[str]]:
     """The model's calls that fit the signature and are storable values; notes on the rest."""
     signature = Signature(seed.source, seed.entry)
-    total, notes, found = len(signature.parameters), [], []
+    total, notes, found = signature.most, [], []
     for number, args in enumerate(reply.inputs, start=1):
         if not signature.required <= len(args) <= total:
-            notes.append(f"model input {number}: {len(args)} arguments, {seed.entry} takes "
-                         f"{signature.required} to {total}")
+            takes = f"{signature.required} to {total}" if total < float("inf") else f"at least {signature.required}"
+            notes.append(f"model input {number}: {len(args)} arguments, {seed.entry} takes {takes}")
             continue
         try:
             check_value(args)

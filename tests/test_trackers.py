@@ -1,0 +1,111 @@
+"""The widened tracker candidates: inside helpers, conditional expressions, caught errors.
+
+Each is checked by running the instrumented code in the sandbox against the seed, never by reading it."""
+
+import ast
+
+from ifforge.core.sandbox import run_cases
+from ifforge.families.logicif.codeops.anonymise import anonymise
+from ifforge.families.logicif.codeops.narrate import describe, holds_code
+from ifforge.families.logicif.codeops.trackers import build, propose
+
+SOURCE = '''
+def order(x, y):
+    return 0 if x == y else 1 if x > y else -1
+
+def tail(path):
+    i = len(path)
+    while i and path[i - 1] != "/":
+        i -= 1
+    return path[i:]
+
+def main(path, text):
+    try:
+        number = int(text)
+    except (ValueError, TypeError):
+        number = 0
+    return tail(path), order(number, 3)
+'''
+INPUTS = [["a/bc", "x"], ["abc", "5"], ["/", "3"], ["q/r/stu", "-1"], ["", "nope"]]
+
+
+def _run(roles, one_each=False):
+    probe = propose(anonymise(SOURCE, "main").source)
+    chosen = [c for c in probe.candidates if c.role in roles]
+    if one_each:
+        chosen = [c for i, c in enumerate(chosen) if c.role not in {d.role for d in chosen[:i]}]
+    code, trackers = build(probe, chosen)
+    expected = run_cases(SOURCE, "main", INPUTS)
+    got = run_cases(code, "f", INPUTS, tracked=True)
+    assert [r.output for r in got] == [r.output for r in expected], [r.error for r in got]
+    return code, trackers, {t.name: [r.stats[t.name] for r in got] for t in trackers}
+
+
+def test_a_loop_inside_a_helper_is_counted_once_the_helper_moves_into_f():
+    code, trackers, values = _run({"loop"})
+    [tracker] = trackers
+    assert "inside the helper" in tracker.explanation
+    assert values[tracker.name] == [2, 3, 0, 3, 0]  # the characters after the last slash
+
+
+def test_each_choice_of_a_conditional_expression_is_a_branch():
+    code, trackers, values = _run({"pick"})
+    assert [t.kind for t in trackers] == ["branch_taken", "branch_taken"]
+    # number == 3 (only "3"), then number > 3 (only "5")
+    assert sorted(values.values()) == [[0, 0, 1, 0, 0], [0, 1, 0, 0, 0]]
+    assert not any(isinstance(node, ast.IfExp) for node in ast.walk(ast.parse(code)))  # written as if statements
+
+
+def test_a_caught_error_is_counted():
+    _, [tracker], values = _run({"caught"})
+    assert values[tracker.name] == [1, 0, 0, 0, 1]
+
+
+def test_the_new_trackers_are_said_in_english_with_where_they_are():
+    code, trackers, _ = _run({"loop", "pick", "caught"}, one_each=True)
+    assert sorted(t.kind for t in trackers) == ["branch_taken", "branch_taken", "loop_iterations"]
+    probe = propose(anonymise(SOURCE, "main").source)
+    text = describe(code, trackers, {}, "list")
+    assert holds_code(text) == []
+    outputs = text.split("OUTPUTS:", 1)[1]
+    assert "inside the helper" in outputs and "error of the kind ValueError or TypeError" in outputs
+    assert len(probe.candidates) >= 5
+
+
+def test_a_returned_choice_written_as_if_statements_ends_f_without_a_trailing_return_none():
+    code, _, _ = _run({"pick"})
+    assert "return None" not in code
+
+
+def test_the_largest_value_a_stepped_whole_number_holds_is_tracked():
+    source = '''
+def depth(text, start):
+    level = 0
+    label = "x"
+    for ch in text:
+        if ch == "(":
+            level += 1
+        elif ch == ")":
+            level -= 1
+    return level, label
+'''
+    probe = propose(anonymise(source, "depth").source)
+    assert [c.role for c in probe.candidates if c.role == "high"] == ["high"]  # not the text, not the parameter
+    code, [tracker] = build(probe, [c for c in probe.candidates if c.role == "high"])
+    inputs = [["(()())", 0], [")(", 1], ["(((", 2], ["", 3]]
+    expected = run_cases(source, "depth", inputs)
+    got = run_cases(code, "f", inputs, tracked=True)
+    assert [r.output for r in got] == [r.output for r in expected]
+    assert tracker.kind == "peak_value" and [r.stats[tracker.name] for r in got] == [2, 0, 3, 0]
+
+
+def test_a_name_that_may_hold_something_else_gets_no_largest_value_tracker():
+    source = '''
+def mixed(values):
+    total = 0
+    for v in values:
+        total += v
+    total = str(total)
+    return total
+'''
+    assert not [c for c in propose(anonymise(source, "mixed").source).candidates if c.role == "high"]
