@@ -84,7 +84,7 @@ _METHOD_FREE = {"len", "abs", "int", "str", "float", "bool", "list", "tuple", "s
                 "isinstance", "pow", "deque", "frozenset", "map", "filter", "bytes"}
 
 _BUILTINS = frozenset(dir(builtins))
-_METHOD_TYPES = ("str", "bytes", "list", "dict", "set", "int", "float")  # a type whose methods can be named on it
+METHOD_TYPES = ("str", "bytes", "list", "dict", "set", "int", "float")  # a type whose methods can be named on it
 _TYPE_WORDS = {"int": "a whole number", "float": "a decimal number", "str": "text", "bool": "true or false",
                "list": "a list", "tuple": "a tuple", "dict": "a dictionary", "set": "a set",
                "frozenset": "a fixed set", "bytes": "bytes", "bytearray": "a changeable bytes value",
@@ -692,7 +692,7 @@ class Speaker:
                 return f"what {name} gives back {self.call_with(call)}"
             if name in self.bound:
                 method = self.bound[name]
-                if isinstance(method.value, cst.Name) and method.value.value in _METHOD_TYPES and call.args:
+                if isinstance(method.value, cst.Name) and method.value.value in METHOD_TYPES and call.args:
                     # `int.bit_length(x)` is `x.bit_length()`
                     return self._call(call.with_changes(func=method.with_changes(value=call.args[0].value),
                                                         args=call.args[1:]), cond)
@@ -928,7 +928,7 @@ class Speaker:
                 return self.applied(self.bound[func.value], item)
         if isinstance(func, cst.Attribute):
             owner, name = func.value, func.attr.value
-            if isinstance(owner, cst.Name) and owner.value in _METHOD_TYPES:
+            if isinstance(owner, cst.Name) and owner.value in METHOD_TYPES:
                 found = methods.method_words(name, item, [])
                 if found:
                     for rule in found[1]:

@@ -13,12 +13,13 @@ It is the offline describer and the fallback for the LLM one.
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 import libcst as cst
 
 from ifforge.core import pyast
 from ifforge.families.logicif.codeops import roles
-from ifforge.families.logicif.codeops.english import (_METHOD_TYPES, Speaker, Undescribable, constant_truth, float_words,
+from ifforge.families.logicif.codeops.english import (METHOD_TYPES, Speaker, Undescribable, constant_truth, float_words,
                                                       holds_code, is_constant, loose)
 from ifforge.families.logicif.codeops.source import cst_parameters
 from ifforge.families.logicif.records import Tracker
@@ -605,24 +606,25 @@ def _patterns(module: cst.Module) -> tuple[set[str], dict[str, cst.Attribute]]:
     patterns = {name for name, found in values.items()
                 if any(compiled(v) for v in found) and all(compiled(v) or (isinstance(v, cst.Name) and v.value == "None")
                                                           for v in found)}
-    def method_of_value(owner) -> bool:  # `"".join`, `int.bit_length`: a method of a literal or a type
-        return isinstance(owner, cst.SimpleString) or isinstance(owner, cst.Name) and owner.value in _METHOD_TYPES
-
     bound = {name: found[0] for name, found in values.items()
              if len(found) == 1 and isinstance(found[0], cst.Attribute) and (compiled(found[0].value) or (
                  isinstance(found[0].value, cst.Name) and found[0].value.value in patterns)
-                 or method_of_value(found[0].value))}
+                 or _method_of_value(found[0].value))}
     return patterns, bound
+
+
+def _method_of_value(owner: cst.BaseExpression) -> bool:
+    """`"".join`, `int.bit_length`: the owner of a method of a literal or of a type."""
+    return isinstance(owner, cst.SimpleString) or isinstance(owner, cst.Name) and owner.value in METHOD_TYPES
 
 
 def _constants(module: cst.Module) -> dict[str, cst.BaseExpression]:
     """Module-level names bound once, at module level, and never anywhere else: {name: value}."""
-    bindings: dict[str, list] = {}
+    bindings: Counter[str] = Counter()
 
     class Bound(cst.CSTVisitor):
         def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-            for name in _names_in(node.target):
-                bindings.setdefault(name, []).append(None)
+            bindings.update(_names_in(node.target))
 
     module.visit(Bound())
     found = {}
@@ -630,7 +632,7 @@ def _constants(module: cst.Module) -> dict[str, cst.BaseExpression]:
         for small in line.body if isinstance(line, cst.SimpleStatementLine) else []:
             if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
                 name = small.targets[0].target.value
-                if len(bindings.get(name, [])) == 1:
+                if bindings[name] == 1:
                     found[name] = small.value
     return found
 
@@ -701,7 +703,7 @@ def _fixed(statement, say: Speaker) -> str:
                     parts.append(f"{small.targets[0].target.value} makes a tuple whose items are also named {fields}")
                     continue
                 if isinstance(small.value, cst.Attribute) and small.targets[0].target.value in say.bound and \
-                        not isinstance(small.value.value, cst.Call):
+                        _method_of_value(small.value.value):
                     continue  # a method bound to a name is said where it is called
                 parts.append(f"{small.targets[0].target.value} is {say.value(small.value)}")
                 continue
