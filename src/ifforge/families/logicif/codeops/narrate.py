@@ -690,6 +690,19 @@ def _error_class(statement: cst.ClassDef, errors: set[str]) -> str | None:
     return f"{statement.name.value} is a kind of error of its own, a special case of {names}"
 
 
+def _marker_class(statement: cst.ClassDef) -> str | None:
+    """A class with nothing in it (`class _MISSING: pass`), whose objects serve as markers, else None."""
+    bases = [a.value for a in statement.bases]
+    if statement.decorators or any(not (isinstance(b, cst.Name) and b.value == "object") for b in bases):
+        return None
+    suite = statement.body
+    lines = [suite] if isinstance(suite, cst.SimpleStatementSuite) else list(suite.body)
+    if not all(isinstance(line, (cst.SimpleStatementLine, cst.SimpleStatementSuite)) and
+               all(isinstance(small, cst.Pass) or _is_docstring_or_noop(small) for small in line.body) for line in lines):
+        return None
+    return f"{statement.name.value} is a kind of object of its own with nothing in it (each one made equals only itself)"
+
+
 def _fixed(statement, say: Speaker) -> str:
     """A module-level line (a constant, an import) as a fixed value, or nothing for an import."""
     if isinstance(statement, cst.SimpleStatementLine):
@@ -711,7 +724,7 @@ def _fixed(statement, say: Speaker) -> str:
         return "; ".join(parts)
     if isinstance(statement, cst.ClassDef):
         errors = {name for name in say.classes}
-        described = _error_class(statement, errors)
+        described = _error_class(statement, errors) or _marker_class(statement)
         if described:
             return described
         raise Undescribable("a module-level class other than a kind of error")
