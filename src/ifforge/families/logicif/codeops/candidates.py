@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ifforge.core import pyast
+from ifforge.families.logicif.codeops.texts import Texts, read_hints
 
 Shape = tuple  # ("int",) ("float",) ("str",) ("char",) ("bool",) ("list", elem) ("record", (slots...)) ("dict", k, v) ("any",)
 INT, FLOAT, STR, CHAR, BOOL, ANY = ("int",), ("float",), ("str",), ("char",), ("bool",), ("any",)
@@ -464,6 +465,7 @@ class Signature:
         whole.visit(tree)
         self.ints = sorted(whole.ints)
         self.strings = sorted(whole.strings)
+        self.hints = read_hints(tree)  # what the code tests text against, for texts that reach its paths
         self.reader = reader
         self.alternatives: dict[str, Shape] = {}
         positional = [*function.args.posonlyargs, *function.args.args]
@@ -570,6 +572,7 @@ class Maker:
         # reads like what parsers take ("12:05", "a-3")
         self.separators = [s for s in signature.strings if 0 < len(s) <= 3 and not s.isalnum()] or [" ", ",", "-"]
         self.digits = False  # a lesson: the text it wants is made of digits
+        self.texts = Texts(signature.hints, rng, letters)
 
     def text(self, size: int) -> str:
         alphabet = string.digits if self.digits and self.rng.random() < 0.7 else self.letters
@@ -612,6 +615,10 @@ class Maker:
             return round(rng.uniform(-2, 20), rng.choice((0, 1, 2)))
         if kind == "bool":
             return rng.random() < 0.5
+        if kind == "char" and mode == "reach":
+            return self.texts.char()
+        if kind == "str" and mode == "reach":
+            return self.texts.draw()
         if kind == "char":
             ones = [v for v in constants if isinstance(v, str) and len(v) == 1]
             return rng.choice(ones) if ones and rng.random() < 0.5 else rng.choice(self.letters + list(string.digits))
@@ -683,6 +690,9 @@ def candidates(source: str, entry: str, seed: int, count: int, lessons=None) -> 
         return found
     boundary = count * 3 // 4 if lessons is not None and lessons.boundary else count // 2
     plans = [("edge", "edge shape")] * max(2, count // 8) + [("boundary", "literal boundary")] * boundary
+    shapes = [p.shape for p in parameters] + list(lessons.shapes.values() if lessons is not None else ())
+    if signature.hints and any(_holds_text(shape) for shape in shapes):
+        plans += [("reach", "text from the code")] * (count // 4)
     plans += [("random", "random")] * max(0, count - len(plans))
     plans *= 3  # repeats draw anew: a narrow shape gives few distinct values per pass
     for mode, origin in plans:
@@ -704,6 +714,13 @@ def candidates(source: str, entry: str, seed: int, count: int, lessons=None) -> 
                 args.append(value)
         add(args, origin if lessons is None else f"{origin}, learned")
     return found
+
+
+def _holds_text(shape: Shape) -> bool:
+    """Whether a value of this shape is or holds text (a string, a character, a list or dict of them)."""
+    if shape[0] in ("str", "char"):
+        return True
+    return any(_holds_text(part) for part in (shape[1] if shape[0] == "record" else shape[1:]))
 
 
 def describe_signature(source: str, entry: str) -> str:
