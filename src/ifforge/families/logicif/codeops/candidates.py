@@ -117,8 +117,16 @@ class _Reader(ast.NodeVisitor):
             element = self._element_record(source.value.value.id)
             element.slots[source.slice.value].add(target.id)
             return
+        if isinstance(source, ast.Call) and isinstance(source.func, ast.Attribute) and source.func.attr == "get" \
+                and isinstance(source.func.value, ast.Name) and source.args:  # x = d.get("k", ""): a value of d
+            self.facts[source.func.value.id].values.add(target.id)
+            if len(source.args) > 1 and isinstance(source.args[1], ast.Constant) and isinstance(source.args[1].value, str):
+                self.facts[target.id].kinds.add("str")
+            return
         if isinstance(source, ast.Subscript) and isinstance(source.value, ast.Name):
             index = source.slice
+            if isinstance(index, ast.Constant) and isinstance(index.value, str):  # x = d["k"]: a value of d
+                self.facts[source.value.id].values.add(target.id)
             if isinstance(index, ast.Constant) and type(index.value) is int and 0 <= index.value < 8:
                 self.facts[source.value.id].slots[index.value].add(target.id)
             elif not isinstance(index, ast.Slice):

@@ -52,9 +52,11 @@ class Hints:
     patterns: list = field(default_factory=list)  # [(pattern text, flags)]
     pieces: set = field(default_factory=set)  # strings and characters it looks for
     classes: set = field(default_factory=set)  # characters standing for the classes it asks about
+    prefixes: set = field(default_factory=set)  # what it checks a text starts with: `s[:3] == "227"`
+    suffixes: set = field(default_factory=set)  # and ends with: `s.endswith("/")`, `s[-1] == ")"`
 
     def __bool__(self) -> bool:
-        return bool(self.patterns or self.pieces or self.classes)
+        return bool(self.patterns or self.pieces or self.classes or self.prefixes or self.suffixes)
 
 
 def _strings(node: ast.AST) -> list[str]:
@@ -102,7 +104,12 @@ class _Reader(ast.NodeVisitor):
         if isinstance(func, ast.Attribute):
             if func.attr in PIECE_METHODS:
                 for arg in node.args[:1]:
-                    self.hints.pieces.update(s for s in _strings(arg) if 0 < len(s) <= 20)
+                    found = [s for s in _strings(arg) if 0 < len(s) <= 20]
+                    self.hints.pieces.update(found)
+                    if func.attr in ("startswith", "removeprefix"):
+                        self.hints.prefixes.update(found)
+                    elif func.attr in ("endswith", "removesuffix"):
+                        self.hints.suffixes.update(found)
             elif func.attr == "join" and isinstance(func.value, ast.Constant) and isinstance(func.value.value, str) \
                     and 0 < len(func.value.value) <= 5:
                 self.hints.pieces.add(func.value.value)
@@ -119,6 +126,9 @@ class _Reader(ast.NodeVisitor):
             else:
                 self.hints.pieces.update(s for s in _strings(right) if 0 < len(s) <= 20)
             self.hints.pieces.update(s for s in _strings(left) if 0 < len(s) <= 20)
+            if isinstance(op, (ast.Eq, ast.NotEq, ast.In, ast.NotIn)) and _end(left):
+                found = [s for s in _strings(right) if 0 < len(s) <= 20]
+                (self.hints.prefixes if _end(left) == "start" else self.hints.suffixes).update(found)
             if isinstance(left, ast.Call) and isinstance(left.func, ast.Name) and left.func.id == "ord" \
                     and isinstance(right, ast.Constant) and type(right.value) is int:
                 for point in (right.value - 1, right.value, right.value + 1):  # both sides of `ord(c) < 128`
@@ -126,6 +136,25 @@ class _Reader(ast.NodeVisitor):
                         self.hints.classes.add(chr(point))
             left = right
         self.generic_visit(node)
+
+
+def _end(node: ast.AST) -> str | None:
+    """Which end of a text a subscript reads: "start" for `s[0]`, `s[:3]`; "end" for `s[-1]`, `s[-2:]`."""
+    if not isinstance(node, ast.Subscript):
+        return None
+    index = node.slice
+    if isinstance(index, ast.Slice) and index.step is None:
+        if index.lower is None and index.upper is not None:
+            return "start"
+        if index.upper is None and isinstance(index.lower, ast.UnaryOp) and isinstance(index.lower.op, ast.USub):
+            return "end"
+        return None
+    if isinstance(index, ast.Constant) and index.value == 0:
+        return "start"
+    if isinstance(index, ast.UnaryOp) and isinstance(index.op, ast.USub) and isinstance(index.operand, ast.Constant) \
+            and index.operand.value == 1:
+        return "end"
+    return None
 
 
 def read_hints(tree: ast.AST) -> Hints:
@@ -249,28 +278,34 @@ class Texts:
     def __init__(self, hints: Hints, rng: random.Random, letters: list[str]):
         self.hints, self.rng = hints, rng
         self.pieces = sorted(hints.pieces)
-        self.runs = sorted(hints.classes) + list(letters or string.ascii_lowercase[:6]) + list(string.digits)
+        self.classes = sorted(hints.classes)
+        self.runs = list(letters or string.ascii_lowercase[:6]) + list(string.digits)
+
+    def run(self) -> str:
+        """One to three characters, half of them of the classes the code asks about."""
+        rng = self.rng
+        return "".join(rng.choice(self.classes if self.classes and rng.random() < 0.5 else self.runs)
+                       for _ in range(rng.randint(1, 3)))
 
     def draw(self) -> str:
-        rng, patterns = self.rng, self.hints.patterns
-        pick = rng.random()
-        if patterns and pick < 0.6:
-            compiled, parsed = rng.choice(patterns)
+        """A text matching one of the code's expressions, a near miss of one, or a run of its pieces;
+        often starting and ending the way the code checks."""
+        rng = self.rng
+        text = None
+        if self.hints.patterns and rng.random() < 0.6:
+            compiled, parsed = rng.choice(self.hints.patterns)
             text = matching(compiled, parsed, rng)
-            if text is not None:
-                if pick < 0.15:
-                    return near_miss(text, rng)
-                if pick < 0.25 and self.pieces:
-                    return (text + rng.choice(self.pieces))[:MAX_TEXT]
-                return text
-        parts = []
-        for _ in range(rng.randint(1, 5)):
-            if self.pieces and rng.random() < 0.5:
-                parts.append(rng.choice(self.pieces))
-            else:
-                parts.append("".join(rng.choice(self.runs) for _ in range(rng.randint(1, 3))))
-        return "".join(parts)[:MAX_TEXT]
+            if text is not None and rng.random() < 0.25:
+                text = near_miss(text, rng)
+        if text is None:
+            text = "".join(rng.choice(self.pieces) if self.pieces and rng.random() < 0.5 else self.run()
+                           for _ in range(rng.randint(1, 5)))
+        if self.hints.prefixes and rng.random() < 0.5:
+            text = rng.choice(sorted(self.hints.prefixes)) + rng.choice(("", " ")) + text
+        if self.hints.suffixes and rng.random() < 0.4:
+            text += rng.choice(sorted(self.hints.suffixes))
+        return text[:MAX_TEXT]
 
     def char(self) -> str:
-        ones = [p for p in self.pieces if len(p) == 1] + sorted(self.hints.classes)
+        ones = [p for p in self.pieces if len(p) == 1] + self.classes
         return self.rng.choice(ones or self.runs)
