@@ -37,8 +37,9 @@ CLASS_CHARS = {"isdigit": "0123456789", "isdecimal": "0123456789", "isnumeric": 
                "isalpha": "abcXYZ", "isalnum": "a1Z", "isspace": " \t\n", "isupper": "ABZ", "islower": "abz",
                "isidentifier": "a_b", "isprintable": "\x07", "isascii": "\u00e9", "istitle": "Ab"}
 PRINTABLE = [c for c in string.printable if c not in "\x0b\x0c\r"]
+SMALL_DIGITS = "0011223456789"  # 0-2 twice as often: a month, day or hour written with `\d\d` is valid more often
 CATEGORY_CHARS = {
-    _sre.CATEGORY_DIGIT: string.digits, _sre.CATEGORY_NOT_DIGIT: string.ascii_letters + " _-.",
+    _sre.CATEGORY_DIGIT: SMALL_DIGITS, _sre.CATEGORY_NOT_DIGIT: string.ascii_letters + " _-.",
     _sre.CATEGORY_SPACE: " \t\n", _sre.CATEGORY_NOT_SPACE: string.ascii_letters + string.digits + "_-.",
     _sre.CATEGORY_WORD: string.ascii_letters + string.digits + "_", _sre.CATEGORY_NOT_WORD: " -.,:;/",
     _sre.CATEGORY_LINEBREAK: "\n", _sre.CATEGORY_NOT_LINEBREAK: string.ascii_letters,
@@ -230,6 +231,8 @@ class _Generator:
             return chr(av)
         if op is _sre.RANGE:
             low, high = av
+            if (low, high) == (ord("0"), ord("9")):
+                return rng.choice(SMALL_DIGITS)
             return chr(rng.randint(low, min(high, max(low, 0x2FF))))
         if op is _sre.CATEGORY:
             return rng.choice(CATEGORY_CHARS.get(av, string.ascii_letters))
