@@ -44,7 +44,7 @@ ISINSTANCE_KINDS = {"str": "str", "int": "int", "float": "number", "list": "iter
                     "dict": "dict"}
 # calls whose arguments are text: the `re` functions and a compiled pattern's methods, path functions
 TEXT_CALLS = {"match", "search", "fullmatch", "findall", "finditer", "sub", "subn", "fspath", "basename", "dirname",
-              "splitext", "normpath", "normcase", "isabs", "splitdrive", "quote", "unquote", "category"}
+              "splitext", "normpath", "normcase", "isabs", "splitdrive", "quote", "unquote", "category", "path.join"}
 ITERATING = {"zip", "deque", "Counter", "frozenset", "tuple", "any", "all", "map", "filter", "heapify"}
 NAME_HINTS = [  # (name pieces, shape): used only when the code says nothing
     (("grid", "board", "matrix", "maze", "field"), ("list", ("list", INT))),
@@ -241,6 +241,9 @@ class _Reader(ast.NodeVisitor):
         if isinstance(node.func, ast.Name):
             self.passed.extend((node.func.id, i, arg.id) for i, arg in enumerate(node.args) if isinstance(arg, ast.Name))
         called = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", None)
+        if called == "join" and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Attribute) \
+                and node.func.value.attr == "path":
+            called = "path.join"  # os.path.join(a, b): a and b are text, unlike the items of "-".join(v)
         if called in TEXT_CALLS:
             for arg in node.args:
                 if isinstance(arg, ast.Name):
@@ -297,6 +300,11 @@ class _Reader(ast.NodeVisitor):
                     if isinstance(op, (ast.Lt, ast.LtE, ast.Gt, ast.GtE)) and all(
                             type(v) is int for v in values):
                         facts.kinds.add("int")
+                elif _looked_up(side):  # d.get("k") in ("yes", "on"): what d's values are compared with
+                    owner = self.facts[_looked_up(side)]
+                    owner.kinds.add("dict")
+                    owner.values.add(f"{_looked_up(side)}[.]")
+                    self.facts[f"{_looked_up(side)}[.]"].constants |= values
                 elif isinstance(side, ast.Call) and isinstance(side.func, ast.Name) and side.func.id == "len" \
                         and side.args and isinstance(side.args[0], ast.Name):
                     self.facts[side.args[0].id].lengths |= {v for v in values if type(v) is int}
@@ -314,6 +322,18 @@ class _Reader(ast.NodeVisitor):
             self.ints.add(node.value)
         elif isinstance(node.value, str) and len(node.value) <= 20 and "\n" not in node.value:
             self.strings.add(node.value)
+
+
+def _looked_up(node: ast.AST) -> str | None:
+    """The mapping a value is read from by a constant string key (`d.get("k")`, `d["k"]`), else None."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" \
+            and isinstance(node.func.value, ast.Name) and node.args and isinstance(node.args[0], ast.Constant) \
+            and isinstance(node.args[0].value, str):
+        return node.func.value.id
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and isinstance(node.slice, ast.Constant) \
+            and isinstance(node.slice.value, str):
+        return node.value.id
+    return None
 
 
 def _copied(node: ast.AST) -> str | None:
