@@ -302,13 +302,14 @@ def uri(env, *parts):
 
 def test_a_mapping_gets_the_keys_the_code_reads_and_star_args_get_items():
     from ifforge.families.logicif.codeops.candidates import candidates, describe_signature
-    assert describe_signature(URI, "uri").startswith("uri(env: dict[str, ")
+    # `env["port"] != "80"`: a value read by a constant key is compared with text, so the values are text
+    assert describe_signature(URI, "uri") == "uri(env: dict[str, str], *parts: str)"
     made = candidates(URI, "uri", 7, 40)
     assert any({"scheme", "host"} <= set(c.args[0]) for c in made)
     assert {len(c.args) for c in made} >= {1, 2, 3}  # *parts: none, one, several
     outcome = inputs.run(_seed(URI, "uri"), _config())
     report = outcome.evidence[0]
-    assert report["rounds"][-1]["lessons"]["shapes"]["env"] == "dict[str, str]"  # values were ints, then text
+    assert len(report["rounds"]) == 1  # right from the first round: nothing to learn
     assert any(len(i.args) > 1 for i in outcome.kept.inputs)
     assert all({"scheme", "host"} <= set(i.args[0]) for i in outcome.kept.inputs)
 
