@@ -393,12 +393,14 @@ def test_hints_are_the_characters_prefixes_classes_and_separators_the_code_tests
 def f(s, c):
     if c in "%+" or s[:3] == "227" or s.endswith(")"):
         return "-".join(s.split(";"))
-    return c.isdigit() or ord(c) > 127
+    point = ord(c)
+    return c.isdigit() or ord(c) > 127 or 0xFDD0 <= point < 0xFDF0
 '''
     hints = read_hints(ast.parse(code))
     assert {"%", "+", "227", ")", "-", ";"} <= hints.pieces
     assert hints.prefixes == {"227"} and hints.suffixes == {")"}
-    assert set("0123456789") | {"\x7f", "\x80"} <= hints.classes and not hints.patterns
+    assert set("0123456789") | {"\x7f", "\x80", "\ufdcf", "\ufdd0", "\ufdef", "\ufdf0"} <= hints.classes
+    assert not hints.patterns
 
 
 def test_text_checked_by_a_pattern_or_by_characters_gets_inputs_that_reach_its_paths():

@@ -83,10 +83,13 @@ class _Reader(ast.NodeVisitor):
     def __init__(self):
         self.hints = Hints()
         self.named: dict[str, str] = {}  # NAME = "pattern text": names later passed to re.compile
+        self.ordinals: set[str] = set()  # names holding a code point: c = ord(ch)
 
     def visit_Assign(self, node: ast.Assign) -> None:
         if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
             self.named.update((t.id, node.value.value) for t in node.targets if isinstance(t, ast.Name))
+        if _is_ord(node.value, set()):
+            self.ordinals.update(t.id for t in node.targets if isinstance(t, ast.Name))
         self.generic_visit(node)
 
     def visit_Call(self, node: ast.Call) -> None:
@@ -130,13 +133,20 @@ class _Reader(ast.NodeVisitor):
             if isinstance(op, (ast.Eq, ast.NotEq, ast.In, ast.NotIn)) and _end(left):
                 found = [s for s in _strings(right) if 0 < len(s) <= 20]
                 (self.hints.prefixes if _end(left) == "start" else self.hints.suffixes).update(found)
-            if isinstance(left, ast.Call) and isinstance(left.func, ast.Name) and left.func.id == "ord" \
-                    and isinstance(right, ast.Constant) and type(right.value) is int:
-                for point in (right.value - 1, right.value, right.value + 1):  # both sides of `ord(c) < 128`
-                    if 0 < point < 0x110000 and not 0xD800 <= point < 0xE000:
-                        self.hints.classes.add(chr(point))
+            for side, other in ((left, right), (right, left)):
+                if _is_ord(side, self.ordinals) and isinstance(other, ast.Constant) and type(other.value) is int:
+                    for point in (other.value - 1, other.value, other.value + 1):  # both sides of `ord(c) < 128`
+                        if 0 < point < 0x110000 and not 0xD800 <= point < 0xE000:
+                            self.hints.classes.add(chr(point))
             left = right
         self.generic_visit(node)
+
+
+def _is_ord(node: ast.AST, ordinals: set[str]) -> bool:
+    """Whether the expression is a code point: `ord(ch)` or a name bound to one."""
+    if isinstance(node, ast.Name):
+        return node.id in ordinals
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "ord"
 
 
 def _end(node: ast.AST) -> str | None:
