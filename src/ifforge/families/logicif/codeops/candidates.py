@@ -263,6 +263,11 @@ class _Reader(ast.NodeVisitor):
                 if method == "get" and node.args and isinstance(node.args[0], ast.Constant) \
                         and isinstance(node.args[0].value, str):
                     self.facts[name].fields.add(node.args[0].value)
+        if isinstance(node.func, ast.Attribute) and node.func.attr in STR_METHODS \
+                and isinstance(node.func.value, ast.Call) and isinstance(node.func.value.func, ast.Name) \
+                and node.func.value.func.id == "str" and len(node.func.value.args) == 1 \
+                and isinstance(node.func.value.args[0], ast.Name):  # str(v).partition(";"): v is text to split
+            self.facts[node.func.value.args[0].id].kinds.add("str")
         if isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Subscript) \
                 and isinstance(node.func.value.value, ast.Name) and isinstance(node.func.value.slice, ast.Slice) \
                 and node.func.attr in STR_METHODS:  # `v[:2].lower()`: a slice of v is text, so v is
