@@ -8,6 +8,7 @@ children, workers, Prefect's temporary server) twice a second (proportional set 
 figure, and the seconds per stage and per item from the manifest.
 
 Usage: python benchmarks/flow_scale.py --seeds-count 420 [--seeds-count 2000 ...] [--set KEY=VALUE ...]
+       [--progress-every 60]  (a line a minute: items finished, the run's memory, CPU so far)
 """
 
 from __future__ import annotations
@@ -81,6 +82,7 @@ class TreeMemory:
     def __init__(self, pid: int, every: float = 0.5):
         self.root, self.every, self.peak, self.done = psutil.Process(pid), every, 0, threading.Event()
         self.at_peak: dict[str, list[int]] = {}  # what held the memory at the peak: kind -> RSS of each process
+        self.now: dict[str, list[int]] = {}  # the last sample's, for the progress lines
         self.thread = threading.Thread(target=self._sample, daemon=True)
         self.thread.start()
 
@@ -97,6 +99,7 @@ class TreeMemory:
                         pass
             except psutil.Error:
                 return
+            self.now = kinds
             if total > self.peak:
                 self.peak, self.at_peak = total, kinds
 
@@ -106,7 +109,33 @@ class TreeMemory:
         return self.peak
 
 
-def run(count: int, work: Path, extra: list[str]) -> None:
+def _tree_cpu(root: psutil.Process) -> float:
+    """CPU seconds of the process tree so far, the children it has already reaped included."""
+    total = 0.0
+    for process in [root, *root.children(recursive=True)]:
+        try:
+            times = process.cpu_times()
+            total += times.user + times.system + times.children_user + times.children_system
+        except psutil.Error:
+            pass
+    return total
+
+
+def _progress(memory: TreeMemory, items: Path, started: float, every: float) -> None:
+    """A line every `every` seconds: items through the last stage, the run's memory, the tree's CPU,
+    so a long run shows whether memory stays flat and what a finished item costs while it goes."""
+    while not memory.done.wait(every):
+        try:
+            cpu = _tree_cpu(memory.root)
+        except psutil.Error:
+            return
+        finished = sum(1 for _ in items.glob("*/verify.json")) if items.is_dir() else 0
+        run = sum(memory.now.get("the run", [0])) / 2**30
+        print(f"  {time.perf_counter() - started:7.0f} s: {finished} items finished, the run {run:.2f} GB, "
+              f"tree {sum(map(sum, memory.now.values())) / 2**30:.2f} GB, {cpu:.0f} s CPU, load {load()}", flush=True)
+
+
+def run(count: int, work: Path, extra: list[str], every: float = 0) -> None:
     seeds, out = work / f"seeds{count}", work / f"out{count}"
     make_seeds(count, seeds)
     command = [sys.executable, "-m", "ifforge.cli", "generate", "--seeds", str(seeds), "--out", str(out),
@@ -115,6 +144,9 @@ def run(count: int, work: Path, extra: list[str]) -> None:
     started, cpu_before = time.perf_counter(), os.times()
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     memory = TreeMemory(process.pid)
+    if every:
+        threading.Thread(target=_progress, daemon=True,
+                         args=(memory, out / "logicif" / "v001" / "items", started, every)).start()
     stdout, stderr = process.communicate()
     wall, peak = time.perf_counter() - started, memory.stop()
     cpu = sum(os.times()[2:4]) - sum(cpu_before[2:4])
@@ -143,11 +175,13 @@ def main() -> None:
     parser.add_argument("--seeds-count", type=int, action="append", required=True)
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="passed to generate")
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder (its path is printed)")
+    parser.add_argument("--progress-every", type=float, default=0, metavar="SECONDS",
+                        help="print items finished, the run's memory and the CPU so far this often")
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="ifforge-scale-"))
     try:
         for count in args.seeds_count:
-            run(count, work, args.set)
+            run(count, work, args.set, args.progress_every)
     finally:
         if args.keep:
             print(f"kept {work}")

@@ -15,8 +15,10 @@ deployment (`ifforge deploy`, see `serve.py`).
 from __future__ import annotations
 
 import json
+import shutil
 import time
 import uuid
+from collections.abc import Sequence
 from typing import Any
 
 from ifforge.core.prefect_env import configure
@@ -170,7 +172,10 @@ def generate(family: str = "logicif", seeds: str | None = None, functions: str |
                         f"and were not cached; {store.path} is left "
                         f"unfinished: run again to ask for exactly those")
     begun = time.monotonic()
-    export = finalize_task(bench, store, items, settings, side_results)
+    try:
+        export = finalize_task(bench, store, items, settings, side_results)
+    finally:  # the chains' kept items (`core.kept`), this run's and any an interrupted run left
+        shutil.rmtree(store.path / ".kept", ignore_errors=True)
     for note in store.notes:
         logger.info(note)
     timings["export"] = time.monotonic() - begun
@@ -196,16 +201,18 @@ def generate(family: str = "logicif", seeds: str | None = None, functions: str |
     return str(store.path)
 
 
-def _run_chain(chain: list, items: list, settings, store: VersionStore, run_id: str, counts: dict, timings: dict,
-               busy: dict, dropped: list, usage: dict, calls: list, logger) -> tuple[list, int]:
+def _run_chain(chain: list, items: Sequence, settings, store: VersionStore, run_id: str, counts: dict, timings: dict,
+               busy: dict, dropped: list, usage: dict, calls: list, logger) -> tuple[Sequence, int]:
     """Run the chain shard by shard, each shard's stages one after the other, with at most
     `settings.shards_in_flight` shards submitted and not yet gathered (see `factory.in_window`);
-    gather in order: write the shard's per-item artifacts, count, collect drops, and let it go."""
+    gather in order: write the shard's per-item artifacts, count, collect drops, append its kept
+    items to the chain's files on disk (`core.kept`: what is returned), and let it go."""
+    from ifforge.core.kept import Kept
     from ifforge.core.llm_usage import Usage
 
     begun = time.monotonic()
     shards = [items[i:i + settings.shard_size] for i in range(0, len(items), settings.shard_size)]
-    kept_by_shard: list[list] = [[] for _ in shards]
+    kept = Kept(store.path / ".kept" / f"{run_id}-{chain[0].name}", chain[-1].output)  # memory flat in the items
     tally = {stage.name: {"in": 0, "out": 0, "computed": 0, "lost": 0, "dropped": 0} for stage in chain}
     stage_usage = {stage.name: Usage() for stage in chain}
 
@@ -234,7 +241,8 @@ def _run_chain(chain: list, items: list, settings, store: VersionStore, run_id: 
                 dropped.extend(outcome.dropped)
                 row["out"] += outcome.kept is not None
                 row["dropped"] += outcome.kept is None
-            kept_by_shard[index] = [outcome.kept for outcome in run.outcomes if outcome.kept is not None]
+            if stage is chain[-1]:
+                kept.add_shard(index, [outcome.kept for outcome in run.outcomes if outcome.kept is not None])
             timings[stage.name] = time.monotonic() - begun  # pipelined: from the chain's start to its last shard's end
         futures.clear()  # the shard's results go with it: memory stays flat in the number of shards
 
@@ -247,11 +255,11 @@ def _run_chain(chain: list, items: list, settings, store: VersionStore, run_id: 
             usage[stage.name] = {"model": stage.model, **stage_usage[stage.name].report(stage.llm)}
         timings.setdefault(stage.name, time.monotonic() - begun)
         logger.info(stage_line(stage.name, counts[stage.name], timings[stage.name], row["dropped"]))
-    return [item for shard in kept_by_shard for item in shard], sum(row["lost"] for row in tally.values())
+    return kept, sum(row["lost"] for row in tally.values())
 
 
 @task(name="export", cache_policy=NO_CACHE)
-def finalize_task(bench, store: VersionStore, items: list, settings, side: dict) -> dict[str, Any]:
+def finalize_task(bench, store: VersionStore, items: Sequence, settings, side: dict) -> dict[str, Any]:
     return bench.export(store, items, settings, side)
 
 

@@ -99,9 +99,9 @@ def test_real_code_survival_sample(tmp_path):
     """Three functions the benchmark's fixed rule picks, read from this interpreter at test time."""
     bench = _benchmark()
     picked = {p.task_id: p for p in bench.pick(["urllib.parse"], per_module=8)}
-    assert "def _splitnetloc(" in picked["urllib_parse__splitnetloc"].source
-    sample = [picked[name] for name in ("urllib_parse__splitnetloc", "urllib_parse__splitparams", "urllib_parse__noop")]
+    assert "def _splitnetloc(" in picked["urllib_parse___splitnetloc"].source
+    sample = [picked[name] for name in ("urllib_parse___splitnetloc", "urllib_parse___splitparams", "urllib_parse___noop")]
     results = {item.task_id: (stage, reason) for item, stage, reason, _ in bench.survive(sample, tmp_path)}
-    assert results["urllib_parse__splitnetloc"] == ("exported", "ok")
-    assert results["urllib_parse__splitparams"] == ("exported", "ok")
-    assert results["urllib_parse__noop"] == ("instrument", "nothing_to_track")
+    assert results["urllib_parse___splitnetloc"] == ("exported", "ok")
+    assert results["urllib_parse___splitparams"] == ("exported", "ok")
+    assert results["urllib_parse___noop"] == ("instrument", "nothing_to_track")

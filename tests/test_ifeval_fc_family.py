@@ -291,8 +291,7 @@ def test_export_writes_the_papers_file_layout_that_reads_back_as_the_same_cases(
     assert "offers 3 tools" in capsys.readouterr().err
 
 
-def test_rules_paper_is_refused_where_a_family_has_no_paper_scorer_and_recorded_where_it_has(tmp_path, capsys):
-    from ifforge import cli
+def test_rules_paper_is_refused_where_a_family_has_no_paper_scorer_and_recorded_where_it_has(tmp_path):
     from ifforge.eval.evaluation import BenchmarkError, check_rule_mode
 
     rows = rows_for(queries_per_function=1)
@@ -306,12 +305,6 @@ def test_rules_paper_is_refused_where_a_family_has_no_paper_scorer_and_recorded_
     assert summary["overall"]["called"] == 1  # the paper counts a call whatever function it names
     assert json.loads((tmp_path / "scored" / "report.json").read_text())["rules"] == "paper"
     assert "Rules: the paper's" in (tmp_path / "scored" / "report.md").read_text()
-    from ifforge import cli  # replies without a family are LogicIF's, which has no paper scorer
-
-    (tmp_path / "responses.jsonl").write_text(json.dumps({"task_id": "t", "test_case_id": 0, "response": "1",
-                                                          "code_output": {"output": 1, "stats": {}}}) + "\n")
-    assert cli.main(["score", str(tmp_path / "responses.jsonl"), "--rules", "paper"]) == 2  # no rows: LogicIF's
-    assert "logicif has no `--rules paper`" in capsys.readouterr().err
 
 
 def test_no_query_already_follows_its_rows_rule_and_the_redraws_are_counted():

@@ -117,3 +117,61 @@ def test_the_original_runs_shared_and_only_cases_it_would_drop_are_run_again_alo
         assert passes[0] == ("original", False, 4)
         assert [p for p in passes if p[0] == "original" and p[1]] == [("original", True, 1)] * again
         assert ("f", True, 4) in passes  # the gold: every case alone
+
+
+# ---- kept items on disk, CPU-bound stages in worker processes ---------------------------------------
+from pydantic import BaseModel  # noqa: E402
+
+
+class Kept_(BaseModel):  # a record with text and floats that must survive the round trip
+    task_id: str
+    text: str
+    numbers: list[float]
+
+
+class _Seen(BaseModel):
+    pid: int
+    task_id: str
+
+
+def _where(item: Kept_, config: "Kept_ | None" = None):
+    """A stage function: the process it ran in; fails on purpose for task 'bad'."""
+    import os
+
+    from ifforge.core.records import Outcome
+
+    if item.task_id == "bad":
+        raise ValueError("bad on purpose")
+    return Outcome(kept=_Seen(pid=os.getpid(), task_id=item.task_id))
+
+
+def test_kept_items_come_back_from_disk_equal_in_shard_order_by_index_and_by_iteration(tmp_path):
+    from ifforge.core.kept import Kept
+
+    records = [Kept_(task_id=f"t{i}", text="é\n\"x\"" * i, numbers=[0.1 * i, 1e-7, 2.0 ** 60]) for i in range(7)]
+    kept = Kept(tmp_path / "kept", Kept_)
+    kept.add_shard(0, records[:3])
+    kept.add_shard(1, [])
+    kept.add_shard(2, records[3:])
+    assert len(kept) == 7
+    assert list(kept) == records and list(kept) == records  # iterable again
+    assert kept[4] == records[4] and kept[-1] == records[-1] and kept[1:3] == records[1:3]
+    assert sorted(kept, key=lambda r: r.task_id, reverse=True)[0] == records[-1]
+
+
+def test_a_stage_in_workers_runs_each_item_in_another_process_and_a_failure_stays_the_items(tmp_path):
+    import os
+
+    from ifforge.core.runner import Stage, run_items
+    from ifforge.core.store import ItemCache
+
+    items = [Kept_(task_id=name, text="", numbers=[]) for name in ("a", "bad", "c")]
+    stage = Stage("where", "1", _Seen, _where, in_workers=True)
+    run = run_items(stage, items, ItemCache(tmp_path / "cache"))
+    assert [o.kept.task_id if o.kept else None for o in run.outcomes] == ["a", None, "c"]
+    assert all(o.kept.pid != os.getpid() for o in run.outcomes if o.kept)
+    assert "bad on purpose" in run.outcomes[1].dropped[0].detail
+    again = run_items(stage, items, ItemCache(tmp_path / "cache"))  # the kept ones from the cache, as computed
+    assert [o.kept for o in again.outcomes] == [o.kept for o in run.outcomes] and again.computed == 1
+    here = run_items(Stage("where", "1", _Seen, _where), items[:1], ItemCache(tmp_path / "other"))
+    assert here.outcomes[0].kept.pid == os.getpid()

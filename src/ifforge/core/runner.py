@@ -5,7 +5,9 @@ called with exactly that config, and the item's cache key is the hash of the sta
 (name, code version with every module it can reach, model and prompts when an LLM is used), the
 config and the item. No list kept by hand decides what a key covers.
 
-Deterministic stages run in threads. LLM stages run as coroutines on the run's LLM hub, whose one
+Deterministic stages run in threads; those marked `in_workers` (CPU-bound: libcst, the sandbox's
+driving) hand each item to the run's worker processes (`core.workers`), so they use every core,
+not one GIL. LLM stages run as coroutines on the run's LLM hub, whose one
 client per model bounds the requests of the whole run. An item that met an unreachable server is
 not cached and counts as lost, so a re-run asks again exactly for those; a 401/404 (`LLMFatal`)
 stops the stage at once. Any other failure of one item is that item's: a drop with the error.
@@ -32,6 +34,7 @@ from ifforge.core.llm_batch import BatchOptions, fill_cache
 from ifforge.core.prompts import load_prompt
 from ifforge.core.records import DroppedItem, Outcome
 from ifforge.core.store import ItemCache, content_hash
+from ifforge.core import workers
 
 # (item, outcome) -> (extra fields of the stage's JSON record, extra files of the item's folder)
 ArtifactWriter = Callable[[Any, Outcome], tuple[dict[str, Any], dict[str, str]]]
@@ -50,6 +53,7 @@ class Stage:
     llm: LLMConfig | None = None
     prompts: tuple[str, ...] = ()
     artifacts: ArtifactWriter | None = None
+    in_workers: bool = False  # CPU-bound: each item runs in a worker process (`function` importable by name)
 
     @property
     def uses_llm(self) -> bool:
@@ -82,7 +86,10 @@ class Stage:
         return content_hash(self.identity_hash, item)
 
     def call(self, item: Any) -> Outcome:
-        return self.function(item) if self.config is None else self.function(item, self.config)
+        args = (item,) if self.config is None else (item, self.config)
+        if self.in_workers:
+            return workers.call(Outcome[self.output], self.function, *args)
+        return self.function(*args)
 
 
 @dataclass

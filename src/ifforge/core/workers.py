@@ -1,7 +1,8 @@
-"""CPU-bound pure work of async stages in worker processes, away from the run's GIL.
+"""CPU-bound pure work in worker processes, away from the run's GIL.
 
-On the run's own interpreter every thread shares one GIL with the event loop that serves all LLM
-requests; libcst's parses (the deterministic fallbacks) held it for seconds at a time. Workers are
+On the run's own interpreter every thread shares one GIL: with the event loop that serves all LLM
+requests (libcst's parses in the deterministic fallbacks held it for seconds at a time), and with
+each other (offline, LogicIF's libcst stages kept one core busy and left the other idle). Workers are
 plain child processes running this module (`python -m ifforge.core.workers`), not
 `multiprocessing` ones: those re-import the user's main script, which runs a flow again when the
 script has no `if __name__ == "__main__"` guard. A function sent here must be importable by name
@@ -26,7 +27,7 @@ from typing import Any, Callable, TypeVar
 from pydantic import BaseModel
 
 Model = TypeVar("Model", bound=BaseModel)
-WORKERS = max(1, (os.cpu_count() or 2) - 1)  # the run's own process keeps a core
+WORKERS = max(1, os.cpu_count() or 1)  # the run's own process mostly waits on them (or on the LLM)
 
 
 class WorkerError(RuntimeError):
@@ -119,14 +120,18 @@ def _in_dask_worker() -> bool:
         return False
 
 
+def call(result: type[Model], function: Callable[..., Model], *args: Any) -> Model:
+    """`function(*args)` in a worker process, validated back as `result`; blocks the calling thread."""
+    if _in_dask_worker():  # a Dask worker already is one process per core
+        return function(*args)
+    return result.model_validate(_POOL.call(function, args))
+
+
 async def in_worker(result: type[Model], function: Callable[..., Model], *args: Any) -> Model:
     """`function(*args)` in a worker process, validated back as `result`."""
     from ifforge.core.sandbox import off_loop
 
-    if _in_dask_worker():  # a Dask worker already is one process per core
-        return await off_loop(function, *args)
-    dumped = await off_loop(_POOL.call, function, args)  # a thread waits on the worker, not the loop
-    return result.model_validate(dumped)
+    return await off_loop(call, result, function, *args)  # a thread waits on the worker, not the loop
 
 
 def serve() -> None:

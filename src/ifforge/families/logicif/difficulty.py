@@ -40,10 +40,14 @@ def _percentile_ranks(values: dict[str, float]) -> dict[str, float]:
 
 def tier_scores(items: list[MeasuredFunction], rule: TierRule) -> dict[str, float]:
     """The score each task is ranked by. A task with no counted steps takes its static rank."""
-    static = {m.task_id: m.complexity.code_complexity_score for m in items}
+    return scores_by_rule({m.task_id: m.complexity.code_complexity_score for m in items},
+                          {m.task_id: executed_steps(m) for m in items}, rule)
+
+
+def scores_by_rule(static: dict[str, float], steps: dict[str, float | None], rule: TierRule) -> dict[str, float]:
+    """`tier_scores` from each task's static score and executed steps (what an export keeps of a task)."""
     if rule == "static":
         return static
-    steps = {m.task_id: executed_steps(m) for m in items}
     static_rank = _percentile_ranks(static)
     known = {key: value for key, value in steps.items() if value is not None}
     step_rank = {**static_rank, **_percentile_ranks(known)} if known else static_rank

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Sequence
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -144,6 +145,7 @@ class LogicIF(Family):
             })
 
     def plan(self, settings: LogicIFSettings) -> list:
+        """Every deterministic stage is CPU-bound (libcst, the sandbox's driving): `in_workers`."""
         models, _ = resolve_llm(settings, LLM_STAGES)
         steps: list = []
         if settings.dedup:
@@ -154,13 +156,13 @@ class LogicIF(Family):
         steps.append(Stage("inputs", inputs_stage.VERSION, SeedFunction, inputs_stage.run,
                            config=configs.from_settings(configs.InputsConfig, settings),
                            llm_function=inputs_stage.run_llm, llm=models.get("inputs"), prompts=("propose_inputs",),
-                           artifacts=_inputs_files))
+                           artifacts=_inputs_files, in_workers=True))
         llm_instrument = models.get("instrument")
         steps.append(Stage("instrument", instrument.VERSION, InstrumentedFunction, instrument.run,
                            config=configs.from_settings(configs.InstrumentConfig if llm_instrument
                                                         else configs.TrackerConfig, settings),
                            llm_function=instrument.run_llm, llm=llm_instrument, prompts=("anonymise", "tracker_rules"),
-                           artifacts=_instrumented_files))
+                           artifacts=_instrumented_files, in_workers=True))
         if "evolve" in models and settings.evolve_turns > 0:
             steps.append(Stage("evolve", evolve.VERSION, InstrumentedFunction, lambda item: Outcome(kept=item),
                                config=configs.from_settings(configs.EvolveConfig, settings),
@@ -168,19 +170,19 @@ class LogicIF(Family):
                                artifacts=_evolved_files))
         steps.append(Stage("execute", execute.VERSION, ExecutedFunction, execute.run,
                            config=configs.from_settings(configs.ExecuteConfig, settings),
-                           artifacts=_executed_files))
+                           artifacts=_executed_files, in_workers=True))
         steps.append(Stage("complexity", complexity.VERSION, MeasuredFunction, complexity.run,
-                           artifacts=_measured_files))
+                           artifacts=_measured_files, in_workers=True))
         steps.append(Stage("describe", describe.VERSION, DescribedFunction, describe.run,
                            config=configs.from_settings(configs.DescribeConfig, settings) if "describe" in models else None,
                            llm_function=describe.run_llm, llm=models.get("describe"),
                            prompts=("describe", "description_rules"),
-                           artifacts=_described_files))
+                           artifacts=_described_files, in_workers=True))
         steps.append(Stage("verify", verify.VERSION, DescribedFunction, verify.run,
                            config=configs.from_settings(configs.VerifyConfig, settings) if "verify" in models else None,
                            llm_function=verify.run_llm, llm=models.get("verify"),
                            prompts=("verify", "refine", "description_rules"),
-                           artifacts=_verified_files))
+                           artifacts=_verified_files, in_workers=True))
         return steps
 
     def warm_up(self, settings: LogicIFSettings) -> None:
@@ -195,7 +197,7 @@ class LogicIF(Family):
     def side_identity(self, settings: LogicIFSettings) -> Any:
         return {"solve": load_prompt("solve").hash, "expressions": expressions_identity(settings)}
 
-    def export(self, store: VersionStore, items: list[DescribedFunction], settings: LogicIFSettings,
+    def export(self, store: VersionStore, items: Sequence[DescribedFunction], settings: LogicIFSettings,
                side: dict[str, Any]) -> dict[str, Any]:
         chosen = None
         if "expressions" in side:
@@ -204,11 +206,7 @@ class LogicIF(Family):
             if chosen is not None:
                 write_expressions(store, chosen, vectors)
         counts = write_benchmark(store, items, settings, load_prompt("solve"), chosen)
-        counts["paths"] = {item.task_id: {"instrument": item.measured.executed.function.path,
-                                          "evolved_turns": item.measured.executed.function.evolved_turns,
-                                          "description_by": item.instruction.written_by,
-                                          "description_model": item.instruction.model} for item in items}
-        counts["descriptions"] = descriptions_written(items)
+        counts["descriptions"] = descriptions_written(counts["paths"])
         counts["reviewer"] = reviewer(settings)
         if counts["reviewer"] and counts["reviewer"]["same_as_writer"]:
             store.notes.append(f"the verify reviewer is the writer's own model ({counts['reviewer']['model']}): set "
@@ -337,12 +335,13 @@ def write_expressions(store: VersionStore, chosen: expressions.ExpressionSet, ve
 
 
 # ---- export ----------------------------------------------------------------------------------------
-def descriptions_written(items: list[DescribedFunction]) -> dict[str, Any]:
-    """How many descriptions a model wrote (and which models) and how many ifforge's renderer wrote:
-    for the manifest, the run's last line and its summary."""
-    by = Counter(item.instruction.written_by for item in items)
+def descriptions_written(paths: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """How many descriptions a model wrote (and which models) and how many ifforge's renderer wrote,
+    from the export's paths per task: for the manifest, the run's last line and its summary."""
+    by = Counter(path["description_by"] for path in paths.values())
     return {"model": by["model"], "deterministic": by["deterministic"],
-            "models": sorted({item.instruction.model for item in items if item.instruction.written_by == "model"})}
+            "models": sorted({path["description_model"] for path in paths.values()
+                              if path["description_by"] == "model"})}
 
 
 def reviewer(settings: LogicIFSettings) -> dict[str, Any] | None:
@@ -359,31 +358,45 @@ def _jsonl(rows: list[dict[str, Any]]) -> str:
     return "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
 
 
-def write_benchmark(store: VersionStore, described: list[DescribedFunction], settings: LogicIFSettings,
+def write_benchmark(store: VersionStore, described: Sequence[DescribedFunction], settings: LogicIFSettings,
                     solve: Prompt, chosen: expressions.ExpressionSet | None = None) -> dict[str, Any]:
     """benchmark.jsonl, benchmark_mini.jsonl, tasks.parquet; returns counts for the manifest.
 
     Difficulty tiers are terciles over this run's tasks, so they are set here, once all are measured
-    (an item's cached stages never depend on the other items)."""
-    measured = [d.measured for d in described]
-    tiers = difficulty.tiers(measured, settings.tier_rule)
-    described = [d.model_copy(update={"measured": d.measured.model_copy(update={"difficulty": tiers[d.task_id]})})
-                 for d in described]
-    correlation = difficulty.spearman({m.task_id: m.complexity.code_complexity_score for m in measured},
-                                      {m.task_id: difficulty.executed_steps(m) for m in measured})
-    tasks = sorted((finalize.to_task(item) for item in described), key=lambda t: t.task_id)
-    mini = set(finalize.mini_split(tasks, settings.mini_fraction, settings.sample_seed))
+    (an item's cached stages never depend on the other items). `described` is read one item at a
+    time, twice (a large run's items stay on disk: `core.kept`): for what the tiers, the split and
+    the manifest need, then task by task in task_id order to write the rows."""
+    static: dict[str, float] = {}
+    steps: dict[str, float | None] = {}
+    paths: dict[str, dict[str, Any]] = {}
+    for item in described:
+        function = item.measured.executed.function
+        static[item.task_id] = item.measured.complexity.code_complexity_score
+        steps[item.task_id] = difficulty.executed_steps(item.measured)
+        paths[item.task_id] = {"instrument": function.path, "evolved_turns": function.evolved_turns,
+                               "description_by": item.instruction.written_by,
+                               "description_model": item.instruction.model}
+    tiers = difficulty.difficulty_tiers(difficulty.scores_by_rule(static, steps, settings.tier_rule)) if static else {}
+    correlation = difficulty.spearman(static, steps)
+    task_ids = list(static)  # in `described`'s order
+    order = sorted(range(len(task_ids)), key=task_ids.__getitem__)
+    mini = set(finalize.mini_split(static, settings.mini_fraction, settings.sample_seed))
     templates = None
     if chosen is not None and chosen.chosen:
         templates = {"e0": solve, **{eid: Prompt(name=eid, version=solve.version, text=text, hash=solve.hash)
                                      for eid, text in chosen.texts().items()}}
-    written = Counter()
+    written, by_difficulty, table = Counter(), Counter(), []
     # rows go to the files task by task: a large run's rows (gigabytes with expressions) never sit in memory
     with ExitStack() as files:
         every = files.enter_context(store.writing("benchmark.jsonl"))
         small = files.enter_context(store.writing("benchmark_mini.jsonl"))
         reworded = files.enter_context(store.writing("benchmark_expressions.jsonl")) if templates else None
-        for task in tasks:
+        for index in order:
+            item = described[index]
+            task = finalize.to_task(item.model_copy(update={"measured": item.measured.model_copy(
+                update={"difficulty": tiers[item.task_id]})}))
+            by_difficulty[task.difficulty] += 1
+            table.extend(finalize.task_table([task], mini))
             text = _jsonl(finalize.rows(task, solve))
             written["rows"] += len(task.cases)
             every.write(text)
@@ -399,11 +412,10 @@ def write_benchmark(store: VersionStore, described: list[DescribedFunction], set
                 "stats_keys": task.stats_keys, "output_format": task.output_format, "n_cases": len(task.cases),
                 "provenance": provenance("finalize", "1", content_hash(task), solve.hash),
             })
-    table = pd.DataFrame(finalize.task_table(tasks, mini))
     with atomic_path(store.path / "tasks.parquet") as temporary:
-        table.to_parquet(temporary, index=False)
+        pd.DataFrame(table).to_parquet(temporary, index=False)
     store.artifacts.append("tasks.parquet")
-    return {"tasks": len(tasks), "rows": written["rows"], "cases": written["rows"], "mini_tasks": len(mini),
-            "mini_cases": written["mini"], "by_difficulty": dict(Counter(task.difficulty for task in tasks)),
+    return {"tasks": len(order), "rows": written["rows"], "cases": written["rows"], "mini_tasks": len(mini),
+            "mini_cases": written["mini"], "by_difficulty": dict(by_difficulty),
             "tier_rule": settings.tier_rule, "spearman_static_vs_executed": correlation,
-            "expression_rows": written["expressions"]}
+            "expression_rows": written["expressions"], "paths": paths}

@@ -385,8 +385,11 @@ def assign(module: cst.Module, input_types: dict[str, str], tracker_keys: list[s
         survey2 = _Survey(settled)
         module.visit(survey2)
         survey2.helper_params()
-        settled = _settled(survey2.facts, params)
-        settled.update({name[1:-1]: kind for name, kind in _settled(survey2.helper_returns(), {}).items()})
+        found = _settled(survey2.facts, params)
+        found.update({name[1:-1]: kind for name, kind in _settled(survey2.helper_returns(), {}).items()})
+        if found == settled:  # a fixed point: another walk from the same kinds would find the same
+            break
+        settled = found
     taken = survey.all_names | set(tracker_keys) | set(dir(builtins)) | set(keyword.kwlist) | _AVOID
     used: dict[str, int] = {}
     names: dict[str, str] = {}

@@ -8,6 +8,7 @@ wrote the description (`description_by`: model or deterministic, `description_mo
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from ifforge.core.prompts import Prompt
@@ -70,13 +71,13 @@ def rows(task: BenchmarkTask, solve: Prompt) -> list[dict[str, Any]]:
     return out
 
 
-def mini_split(tasks: list[BenchmarkTask], fraction: float, seed: int) -> list[str]:
+def mini_split(task_ids: Iterable[str], fraction: float, seed: int) -> list[str]:
     """Task ids of the mini split: each task's own hash decides (stable as seeds come and go), so
     every tier is sampled at the same expected share."""
-    return sorted(task.task_id for task in tasks if difficulty.in_mini(task.task_id, fraction, seed))
+    return sorted(task_id for task_id in task_ids if difficulty.in_mini(task_id, fraction, seed))
 
 
-def task_table(tasks: list[BenchmarkTask], mini: list[str]) -> list[dict[str, Any]]:
+def task_table(tasks: list[BenchmarkTask], mini: Iterable[str]) -> list[dict[str, Any]]:
     """One row per task for `tasks.parquet`."""
     table = []
     for task in tasks:
