@@ -4,11 +4,12 @@ Random letters rarely take a parser's branches: `unquote` never sees a `%`, a re
 never matches, so every tracker stays constant. The code says what it looks for: the regular
 expressions it compiles or calls (`re.compile(r"(\\d+)-(\\d+)")`, `re.match(P, s)`), the characters
 and strings it tests (`c in "%+"`, `c == "["`, `s.startswith("0x")`, `"=" in s`), the separators it
-splits and joins with, the character classes it asks about (`ch.isdigit()`, `ch.isspace()`) and the
-code points `ord(c)` is compared with. `Texts.draw` makes one string of these: a text matching one
-of the expressions (generated from its parsed form, repeats bounded), a near miss of one (a
-character dropped, changed or added), or a run of the code's pieces with digit and letter runs
-between them. Everything random comes from the caller's `random.Random`; a text is at most
+splits and joins with, the character classes it asks about (`ch.isdigit()`, `ch.isspace()`), the
+code points `ord(c)` is compared with, and how it checks a text starts or ends (`s[:3] == "227"`).
+`Texts.draw` makes one string of these: a text matching one of the expressions (generated from
+its parsed form, repeats bounded), a near miss of one (a character dropped, changed or added), or
+a run of the code's pieces with short runs of its characters between them, often led by a prefix
+it checks. Everything random comes from the caller's `random.Random`; a text is at most
 `MAX_TEXT` characters long.
 """
 
@@ -50,7 +51,7 @@ CATEGORY_CHARS = {
 class Hints:
     """What the code tests text against: its expressions (compiled), pieces and character classes."""
 
-    patterns: list = field(default_factory=list)  # [(pattern text, flags)]
+    patterns: list = field(default_factory=list)  # [(compiled, parsed)] of each constant pattern
     pieces: set = field(default_factory=set)  # strings and characters it looks for
     classes: set = field(default_factory=set)  # characters standing for the classes it asks about
     prefixes: set = field(default_factory=set)  # what it checks a text starts with: `s[:3] == "227"`
@@ -84,6 +85,7 @@ class _Reader(ast.NodeVisitor):
         self.hints = Hints()
         self.named: dict[str, str] = {}  # NAME = "pattern text": names later passed to re.compile
         self.ordinals: set[str] = set()  # names holding a code point: c = ord(ch)
+        self.sources: list[tuple[str, int]] = []  # (pattern text, flags) of every constant pattern
 
     def visit_Assign(self, node: ast.Assign) -> None:
         if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
@@ -104,7 +106,7 @@ class _Reader(ast.NodeVisitor):
                 position = 1 if func.attr == "compile" else 3 if func.attr in ("sub", "subn") else 2
                 flags = node.args[position] if len(node.args) > position else None
             if isinstance(text, str) and len(text) <= MAX_PATTERN:
-                self.hints.patterns.append((text, _flags(flags)))
+                self.sources.append((text, _flags(flags)))
         if isinstance(func, ast.Attribute):
             if func.attr in PIECE_METHODS:
                 for arg in node.args[:1]:
@@ -173,13 +175,11 @@ def read_hints(tree: ast.AST) -> Hints:
     reader = _Reader()
     reader.visit(tree)
     hints = reader.hints
-    compiled = []
-    for text, flags in dict.fromkeys(hints.patterns):
+    for text, flags in dict.fromkeys(reader.sources):
         try:
-            compiled.append((re.compile(text, flags), _parse.parse(text, flags)))
+            hints.patterns.append((re.compile(text, flags), _parse.parse(text, flags)))
         except (re.error, RecursionError, OverflowError, ValueError):
-            continue
-    hints.patterns = compiled
+            continue  # not a pattern Python compiles: no texts from it
     return hints
 
 
