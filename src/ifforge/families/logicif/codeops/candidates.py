@@ -6,9 +6,9 @@ record, dict) from their annotations, defaults and how the code uses them (`for 
 Values come from pools the code itself suggests: each constant a value is compared with, and its
 neighbours (c-1, c, c+1), strings the code compares with, lengths compared with `len(v)`; plus
 empty, one-element and several-element containers, plain random values, and, for text, texts
-made of what the code tests text against (`codeops.texts`: its patterns, characters, prefixes). Everything random
-comes from one `random.Random` seeded by the caller, so a seed value gives the same candidates and
-another gives others. Each candidate says where it came from (`origin`).
+made of what the code tests text against (`codeops.texts`: its patterns, characters, prefixes).
+Everything random comes from one `random.Random` seeded by the caller, so a seed value gives the
+same candidates and another gives others. Each candidate says where it came from (`origin`).
 """
 
 from __future__ import annotations
