@@ -2,6 +2,7 @@
 
 import asyncio
 import json
+import re
 
 from ifforge.core.llm_client import LLM, LLMConfig
 from ifforge.core.sandbox import run_cases
@@ -29,7 +30,7 @@ def route(parcels, limit, mode="fast"):
         return total + limit
     return total
 '''
-ORIGINS = {"defaults", "literal boundary", "edge shape", "random", "llm", "given"}
+ORIGINS = {"defaults", "literal boundary", "edge shape", "random", "text from the code", "llm", "given"}
 
 
 def _config(**settings):
@@ -301,13 +302,14 @@ def uri(env, *parts):
 
 def test_a_mapping_gets_the_keys_the_code_reads_and_star_args_get_items():
     from ifforge.families.logicif.codeops.candidates import candidates, describe_signature
-    assert describe_signature(URI, "uri").startswith("uri(env: dict[str, ")
+    # `env["port"] != "80"`: a value read by a constant key is compared with text, so the values are text
+    assert describe_signature(URI, "uri") == "uri(env: dict[str, str], *parts: str)"
     made = candidates(URI, "uri", 7, 40)
     assert any({"scheme", "host"} <= set(c.args[0]) for c in made)
     assert {len(c.args) for c in made} >= {1, 2, 3}  # *parts: none, one, several
     outcome = inputs.run(_seed(URI, "uri"), _config())
     report = outcome.evidence[0]
-    assert report["rounds"][-1]["lessons"]["shapes"]["env"] == "dict[str, str]"  # values were ints, then text
+    assert len(report["rounds"]) == 1  # right from the first round: nothing to learn
     assert any(len(i.args) > 1 for i in outcome.kept.inputs)
     assert all({"scheme", "host"} <= set(i.args[0]) for i in outcome.kept.inputs)
 
@@ -328,3 +330,90 @@ def test_invalid_literals_teach_text_made_of_digits():
     assert report["rounds"][0]["passed"] < 8 and report["rounds"][-1]["lessons"]["digits"]
     stamps = [i.args[0] for i in outcome.kept.inputs]
     assert len(stamps) >= 3 and all(s.count(":") == 1 for s in stamps)
+
+
+# ---- texts that reach the code's paths (codeops/texts.py)
+
+STAMP = r'''
+import re
+STAMP = re.compile(r"(\d{4})-(\d\d)-(\d\d)")
+def stamp(text):
+    found = STAMP.match(text)
+    if not found:
+        return -1
+    total = 0
+    for part in found.groups():
+        total += int(part) % 7
+    return total
+'''
+ESCAPES = '''
+def unescape(s):
+    out, i = [], 0
+    while i < len(s):
+        if s[i] == "%" and s[i + 1:i + 3].isdigit():
+            out.append(chr(int(s[i + 1:i + 3]) + 32))
+            i += 3
+        elif s.startswith("0x", i):
+            out.append("#")
+            i += 2
+        else:
+            out.append(s[i])
+            i += 1
+    return "".join(out)
+'''
+
+
+def test_a_text_is_generated_from_a_patterns_parsed_form_and_a_near_miss_differs():
+    import random
+    import re
+
+    from ifforge.families.logicif.codeops.texts import MAX_TEXT, matching, near_miss, read_hints
+
+    code = 'import re\nP = re.compile(r"(?P<q>[\\\'\\"])(ab|c+)\\w{2,}(?P=q)[^a-z]\\d{1,3}$", re.ASCII)\n' \
+           'def f(s):\n    return re.search("x[0-9]*y", s) is not None\n'
+    hints = read_hints(__import__("ast").parse(code))
+    assert [compiled.pattern for compiled, _ in hints.patterns] == [
+        "(?P<q>[\\'\\\"])(ab|c+)\\w{2,}(?P=q)[^a-z]\\d{1,3}$", "x[0-9]*y"]
+    for compiled, parsed in hints.patterns:
+        texts = [matching(compiled, parsed, random.Random(seed)) for seed in range(30)]
+        assert all(t is not None and compiled.fullmatch(t) and len(t) <= MAX_TEXT for t in texts)
+        assert len(set(texts)) > 10  # repeats and alternatives vary with the seed
+        assert texts == [matching(compiled, parsed, random.Random(seed)) for seed in range(30)]
+        misses = [near_miss(t, random.Random(1)) for t in texts]
+        assert all(m != t for m, t in zip(misses, texts)) and any(not compiled.fullmatch(m) for m in misses)
+    assert matching(re.compile("a{0}b"), __import__("re")._parser.parse("a{0}b"), random.Random(0)) == "b"
+
+
+def test_hints_are_the_characters_prefixes_classes_and_separators_the_code_tests():
+    import ast
+
+    from ifforge.families.logicif.codeops.texts import read_hints
+
+    code = '''
+def f(s, c):
+    if c in "%+" or s[:3] == "227" or s.endswith(")"):
+        return "-".join(s.split(";"))
+    point = ord(c)
+    return c.isdigit() or ord(c) > 127 or 0xFDD0 <= point < 0xFDF0
+'''
+    hints = read_hints(ast.parse(code))
+    assert {"%", "+", "227", ")", "-", ";"} <= hints.pieces
+    assert hints.prefixes == {"227"} and hints.suffixes == {")"}
+    assert set("0123456789") | {"\x7f", "\x80", "\ufdcf", "\ufdd0", "\ufdef", "\ufdf0"} <= hints.classes
+    assert not hints.patterns
+
+
+def test_text_checked_by_a_pattern_or_by_characters_gets_inputs_that_reach_its_paths():
+    from ifforge.families.logicif.codeops.candidates import candidates
+
+    made = candidates(STAMP, "stamp", seed=4, count=80)
+    assert candidates(STAMP, "stamp", seed=4, count=80) == made
+    reached = [c.args[0] for c in made if c.origin == "text from the code"]
+    assert len(reached) >= 20 and sum(1 for t in reached if re.match(r"\d{4}-\d\d-\d\d", t)) >= 5
+    chosen = inputs.run(_seed(STAMP, "stamp"), _config()).kept.inputs
+    outputs = {row.output for row in run_cases(STAMP, "stamp", [i.args for i in chosen])}
+    assert -1 in outputs and len(outputs - {-1}) >= 1  # both sides of the match, and the loop over its groups
+    reached = [c.args[0] for c in candidates(ESCAPES, "unescape", seed=4, count=80) if c.origin == "text from the code"]
+    assert sum(1 for t in reached if re.search(r"%\d", t)) >= 5 and sum(1 for t in reached if t.startswith("0x")) >= 5
+    texts = [i.args[0] for i in inputs.run(_seed(ESCAPES, "unescape"), _config()).kept.inputs]
+    assert any(re.search(r"%\d", t) for t in texts) and any("0x" in t for t in texts)  # every branch taken

@@ -5,9 +5,10 @@ record, dict) from their annotations, defaults and how the code uses them (`for 
 `a, b = v`, `len(v)`, `range(v)`, comparisons, string and list methods), else from their names.
 Values come from pools the code itself suggests: each constant a value is compared with, and its
 neighbours (c-1, c, c+1), strings the code compares with, lengths compared with `len(v)`; plus
-empty, one-element and several-element containers, and plain random values. Everything random
-comes from one `random.Random` seeded by the caller, so a seed value gives the same candidates and
-another gives others. Each candidate says where it came from (`origin`).
+empty, one-element and several-element containers, plain random values, and, for text, texts
+made of what the code tests text against (`codeops.texts`: its patterns, characters, prefixes).
+Everything random comes from one `random.Random` seeded by the caller, so a seed value gives the
+same candidates and another gives others. Each candidate says where it came from (`origin`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ifforge.core import pyast
+from ifforge.families.logicif.codeops.texts import Texts, read_hints
 
 Shape = tuple  # ("int",) ("float",) ("str",) ("char",) ("bool",) ("list", elem) ("record", (slots...)) ("dict", k, v) ("any",)
 INT, FLOAT, STR, CHAR, BOOL, ANY = ("int",), ("float",), ("str",), ("char",), ("bool",), ("any",)
@@ -43,7 +45,7 @@ ISINSTANCE_KINDS = {"str": "str", "int": "int", "float": "number", "list": "iter
                     "dict": "dict"}
 # calls whose arguments are text: the `re` functions and a compiled pattern's methods, path functions
 TEXT_CALLS = {"match", "search", "fullmatch", "findall", "finditer", "sub", "subn", "fspath", "basename", "dirname",
-              "splitext", "normpath", "normcase", "isabs", "splitdrive", "quote", "unquote", "category"}
+              "splitext", "normpath", "normcase", "isabs", "splitdrive", "quote", "unquote", "category", "path.join"}
 ITERATING = {"zip", "deque", "Counter", "frozenset", "tuple", "any", "all", "map", "filter", "heapify"}
 NAME_HINTS = [  # (name pieces, shape): used only when the code says nothing
     (("grid", "board", "matrix", "maze", "field"), ("list", ("list", INT))),
@@ -116,8 +118,16 @@ class _Reader(ast.NodeVisitor):
             element = self._element_record(source.value.value.id)
             element.slots[source.slice.value].add(target.id)
             return
+        if isinstance(source, ast.Call) and isinstance(source.func, ast.Attribute) and source.func.attr == "get" \
+                and isinstance(source.func.value, ast.Name) and source.args:  # x = d.get("k", ""): a value of d
+            self.facts[source.func.value.id].values.add(target.id)
+            if len(source.args) > 1 and isinstance(source.args[1], ast.Constant) and isinstance(source.args[1].value, str):
+                self.facts[target.id].kinds.add("str")
+            return
         if isinstance(source, ast.Subscript) and isinstance(source.value, ast.Name):
             index = source.slice
+            if isinstance(index, ast.Constant) and isinstance(index.value, str):  # x = d["k"]: a value of d
+                self.facts[source.value.id].values.add(target.id)
             if isinstance(index, ast.Constant) and type(index.value) is int and 0 <= index.value < 8:
                 self.facts[source.value.id].slots[index.value].add(target.id)
             elif not isinstance(index, ast.Slice):
@@ -232,6 +242,9 @@ class _Reader(ast.NodeVisitor):
         if isinstance(node.func, ast.Name):
             self.passed.extend((node.func.id, i, arg.id) for i, arg in enumerate(node.args) if isinstance(arg, ast.Name))
         called = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", None)
+        if called == "join" and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Attribute) \
+                and node.func.value.attr == "path":
+            called = "path.join"  # os.path.join(a, b): a and b are text, unlike the items of "-".join(v)
         if called in TEXT_CALLS:
             for arg in node.args:
                 if isinstance(arg, ast.Name):
@@ -251,6 +264,11 @@ class _Reader(ast.NodeVisitor):
                 if method == "get" and node.args and isinstance(node.args[0], ast.Constant) \
                         and isinstance(node.args[0].value, str):
                     self.facts[name].fields.add(node.args[0].value)
+        if isinstance(node.func, ast.Attribute) and node.func.attr in STR_METHODS \
+                and isinstance(node.func.value, ast.Call) and isinstance(node.func.value.func, ast.Name) \
+                and node.func.value.func.id == "str" and len(node.func.value.args) == 1 \
+                and isinstance(node.func.value.args[0], ast.Name):  # str(v).partition(";"): v is text to split
+            self.facts[node.func.value.args[0].id].kinds.add("str")
         if isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Subscript) \
                 and isinstance(node.func.value.value, ast.Name) and isinstance(node.func.value.slice, ast.Slice) \
                 and node.func.attr in STR_METHODS:  # `v[:2].lower()`: a slice of v is text, so v is
@@ -288,6 +306,11 @@ class _Reader(ast.NodeVisitor):
                     if isinstance(op, (ast.Lt, ast.LtE, ast.Gt, ast.GtE)) and all(
                             type(v) is int for v in values):
                         facts.kinds.add("int")
+                elif _looked_up(side):  # d.get("k") in ("yes", "on"): what d's values are compared with
+                    owner = self.facts[_looked_up(side)]
+                    owner.kinds.add("dict")
+                    owner.values.add(f"{_looked_up(side)}[.]")
+                    self.facts[f"{_looked_up(side)}[.]"].constants |= values
                 elif isinstance(side, ast.Call) and isinstance(side.func, ast.Name) and side.func.id == "len" \
                         and side.args and isinstance(side.args[0], ast.Name):
                     self.facts[side.args[0].id].lengths |= {v for v in values if type(v) is int}
@@ -305,6 +328,18 @@ class _Reader(ast.NodeVisitor):
             self.ints.add(node.value)
         elif isinstance(node.value, str) and len(node.value) <= 20 and "\n" not in node.value:
             self.strings.add(node.value)
+
+
+def _looked_up(node: ast.AST) -> str | None:
+    """The mapping a value is read from by a constant string key (`d.get("k")`, `d["k"]`), else None."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" \
+            and isinstance(node.func.value, ast.Name) and node.args and isinstance(node.args[0], ast.Constant) \
+            and isinstance(node.args[0].value, str):
+        return node.func.value.id
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and isinstance(node.slice, ast.Constant) \
+            and isinstance(node.slice.value, str):
+        return node.value.id
+    return None
 
 
 def _copied(node: ast.AST) -> str | None:
@@ -464,6 +499,7 @@ class Signature:
         whole.visit(tree)
         self.ints = sorted(whole.ints)
         self.strings = sorted(whole.strings)
+        self.hints = read_hints(tree)  # what the code tests text against, for texts that reach its paths
         self.reader = reader
         self.alternatives: dict[str, Shape] = {}
         positional = [*function.args.posonlyargs, *function.args.args]
@@ -570,6 +606,7 @@ class Maker:
         # reads like what parsers take ("12:05", "a-3")
         self.separators = [s for s in signature.strings if 0 < len(s) <= 3 and not s.isalnum()] or [" ", ",", "-"]
         self.digits = False  # a lesson: the text it wants is made of digits
+        self.texts = Texts(signature.hints, rng, letters)
 
     def text(self, size: int) -> str:
         alphabet = string.digits if self.digits and self.rng.random() < 0.7 else self.letters
@@ -612,6 +649,10 @@ class Maker:
             return round(rng.uniform(-2, 20), rng.choice((0, 1, 2)))
         if kind == "bool":
             return rng.random() < 0.5
+        if kind == "char" and mode == "reach":
+            return self.texts.char()
+        if kind == "str" and mode == "reach":
+            return self.texts.draw()
         if kind == "char":
             ones = [v for v in constants if isinstance(v, str) and len(v) == 1]
             return rng.choice(ones) if ones and rng.random() < 0.5 else rng.choice(self.letters + list(string.digits))
@@ -683,6 +724,9 @@ def candidates(source: str, entry: str, seed: int, count: int, lessons=None) -> 
         return found
     boundary = count * 3 // 4 if lessons is not None and lessons.boundary else count // 2
     plans = [("edge", "edge shape")] * max(2, count // 8) + [("boundary", "literal boundary")] * boundary
+    shapes = [p.shape for p in parameters] + list(lessons.shapes.values() if lessons is not None else ())
+    if signature.hints and any(_holds_text(shape) for shape in shapes):
+        plans += [("reach", "text from the code")] * (count // 4)
     plans += [("random", "random")] * max(0, count - len(plans))
     plans *= 3  # repeats draw anew: a narrow shape gives few distinct values per pass
     for mode, origin in plans:
@@ -704,6 +748,13 @@ def candidates(source: str, entry: str, seed: int, count: int, lessons=None) -> 
                 args.append(value)
         add(args, origin if lessons is None else f"{origin}, learned")
     return found
+
+
+def _holds_text(shape: Shape) -> bool:
+    """Whether a value of this shape is or holds text (a string, a character, a list or dict of them)."""
+    if shape[0] in ("str", "char"):
+        return True
+    return any(_holds_text(part) for part in (shape[1] if shape[0] == "record" else shape[1:]))
 
 
 def describe_signature(source: str, entry: str) -> str:
