@@ -295,48 +295,84 @@ def _comprehension_ifs(node) -> bool:
     return False
 
 
+class _Bindings(cst.CSTVisitor):
+    """Every binding of a name in f's own scope, each judged by `ok(value)` (a binding whose value
+    is not seen, a loop target or an unpacking, is never ok); names an inner function, lambda or
+    class mentions go to `enclosed`: it could change them between two of f's lines."""
+
+    def __init__(self, ok):
+        super().__init__()
+        self.ok = ok
+        self.bindings: dict[str, bool] = {}  # name -> every binding is ok
+        self.enclosed: set[str] = set()
+
+    def bind(self, target, ok):
+        if isinstance(target, cst.Name):
+            self.bindings[target.value] = self.bindings.get(target.value, True) and ok
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            for element in target.elements:
+                self.bind(element.value, False)
+        elif isinstance(target, cst.StarredElement):
+            self.bind(target.value, False)
+
+    def kept(self, names: list[str], entry: cst.FunctionDef) -> list[str]:
+        """`names` (in first-seen order) whose every binding is ok, neither parameters nor enclosed."""
+        parameters = {p.name.value for p in cst_parameters(entry)}
+        return sorted({name for name in names if self.bindings.get(name) and name not in parameters | self.enclosed},
+                      key=names.index)
+
+    def visit_Assign(self, node):
+        for target in node.targets:
+            self.bind(target.target, self.ok(node.value))
+
+    def visit_AnnAssign(self, node):
+        self.bind(node.target, node.value is not None and self.ok(node.value))
+
+    def visit_For(self, node):
+        self.bind(node.target, False)
+
+    def visit_NamedExpr(self, node):
+        self.bind(node.target, False)
+
+    def visit_WithItem(self, node):
+        if node.asname is not None:
+            self.bind(node.asname.name, False)
+
+    def visit_FunctionDef(self, node):
+        self.enclosed.update(_names_in(node))
+        return False
+
+    def visit_Lambda(self, node):
+        self.enclosed.update(_names_in(node))
+        return False
+
+    def visit_ClassDef(self, node):
+        self.enclosed.update(_names_in(node))
+        return False
+
+
+def _sized(value) -> bool:
+    if isinstance(value, (cst.List, cst.Set, cst.Dict, cst.Tuple, *COMPREHENSIONS, cst.SimpleString,
+                          cst.FormattedString)):
+        return True
+    if isinstance(value, cst.Call) and isinstance(value.func, (cst.Name, cst.Attribute)):
+        name = value.func.attr.value if isinstance(value.func, cst.Attribute) else value.func.value
+        return name in CONTAINER_CALLS
+    return False
+
+
+def _whole(value) -> bool:
+    if isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Minus):
+        value = value.expression
+    return isinstance(value, cst.Integer) or (
+        isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "len")
+
+
 def _containers(entry: cst.FunctionDef) -> list[str]:
     """Names in f's own scope that grow in place and are only ever bound to sized values."""
     grown: list[str] = []
-    bindings: dict[str, bool] = {}  # name -> every binding is sized
-    parameters = {p.name.value for p in cst_parameters(entry)}
 
-    def sized(value) -> bool:
-        if isinstance(value, (cst.List, cst.Set, cst.Dict, cst.Tuple, *COMPREHENSIONS, cst.SimpleString,
-                              cst.FormattedString)):
-            return True
-        if isinstance(value, cst.Call) and isinstance(value.func, (cst.Name, cst.Attribute)):
-            name = value.func.attr.value if isinstance(value.func, cst.Attribute) else value.func.value
-            return name in CONTAINER_CALLS
-        return False
-
-    class Survey(cst.CSTVisitor):
-        def bind(self, target, ok):
-            if isinstance(target, cst.Name):
-                bindings[target.value] = bindings.get(target.value, True) and ok
-            elif isinstance(target, (cst.Tuple, cst.List)):
-                for element in target.elements:
-                    self.bind(element.value, False)
-            elif isinstance(target, cst.StarredElement):
-                self.bind(target.value, False)
-
-        def visit_Assign(self, node):
-            for target in node.targets:
-                self.bind(target.target, sized(node.value))
-
-        def visit_AnnAssign(self, node):
-            self.bind(node.target, node.value is not None and sized(node.value))
-
-        def visit_For(self, node):
-            self.bind(node.target, False)
-
-        def visit_NamedExpr(self, node):
-            self.bind(node.target, False)
-
-        def visit_WithItem(self, node):
-            if node.asname is not None:
-                self.bind(node.asname.name, False)
-
+    class Survey(_Bindings):
         def visit_Call(self, node):
             if isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name):
                 if node.func.attr.value in GROWING_METHODS:
@@ -345,69 +381,22 @@ def _containers(entry: cst.FunctionDef) -> list[str]:
                 if isinstance(node.args[0].value, cst.Name):
                     grown.append(node.args[0].value.value)
 
-        def visit_FunctionDef(self, node):
-            enclosed.update(_names_in(node))
-            return False
-
-        def visit_Lambda(self, node):
-            enclosed.update(_names_in(node))
-            return False
-
-        def visit_ClassDef(self, node):
-            enclosed.update(_names_in(node))
-            return False
-
-    enclosed: set[str] = set()  # names an inner function could change between two of f's lines
-    entry.body.visit(Survey())
-    return sorted({name for name in grown if bindings.get(name) and name not in parameters | enclosed},
-                  key=grown.index)
+    survey = Survey(_sized)
+    entry.body.visit(survey)
+    return survey.kept(grown, entry)
 
 
 def _counts(entry: cst.FunctionDef) -> list[str]:
     """Names in f's own scope that only ever hold whole numbers and go up or down in steps
     (`n = 0`, `n = len(x)`, `n += 1`, `n -= len(x)`): their largest value can be tracked safely."""
     steps: list[str] = []
-    bindings: dict[str, bool] = {}  # name -> every binding is a whole number
-    parameters = {p.name.value for p in cst_parameters(entry)}
 
-    def whole(value) -> bool:
-        if isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Minus):
-            value = value.expression
-        return isinstance(value, cst.Integer) or (
-            isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "len")
-
-    class Survey(cst.CSTVisitor):
-        def bind(self, target, ok):
-            if isinstance(target, cst.Name):
-                bindings[target.value] = bindings.get(target.value, True) and ok
-            elif isinstance(target, (cst.Tuple, cst.List)):
-                for element in target.elements:
-                    self.bind(element.value, False)
-            elif isinstance(target, cst.StarredElement):
-                self.bind(target.value, False)
-
-        def visit_Assign(self, node):
-            for target in node.targets:
-                self.bind(target.target, whole(node.value))
-
-        def visit_AnnAssign(self, node):
-            self.bind(node.target, node.value is not None and whole(node.value))
-
+    class Survey(_Bindings):
         def visit_AugAssign(self, node):
-            ok = isinstance(node.operator, (cst.AddAssign, cst.SubtractAssign)) and whole(node.value)
+            ok = isinstance(node.operator, (cst.AddAssign, cst.SubtractAssign)) and _whole(node.value)
             self.bind(node.target, ok)
             if isinstance(node.target, cst.Name):
                 steps.append(node.target.value)
-
-        def visit_For(self, node):
-            self.bind(node.target, False)
-
-        def visit_NamedExpr(self, node):
-            self.bind(node.target, False)
-
-        def visit_WithItem(self, node):
-            if node.asname is not None:
-                self.bind(node.asname.name, False)
 
         def visit_CompFor(self, node):
             self.bind(node.target, False)
@@ -416,22 +405,9 @@ def _counts(entry: cst.FunctionDef) -> list[str]:
             if node.name is not None:
                 self.bind(node.name.name, False)
 
-        def visit_FunctionDef(self, node):
-            enclosed.update(_names_in(node))
-            return False
-
-        def visit_Lambda(self, node):
-            enclosed.update(_names_in(node))
-            return False
-
-        def visit_ClassDef(self, node):
-            enclosed.update(_names_in(node))
-            return False
-
-    enclosed: set[str] = set()
-    entry.body.visit(Survey())
-    return sorted({name for name in steps if bindings.get(name) and name not in parameters | enclosed},
-                  key=steps.index)
+    survey = Survey(_whole)
+    entry.body.visit(survey)
+    return survey.kept(steps, entry)
 
 
 def _binds(line: cst.SimpleStatementLine, name: str) -> bool:
