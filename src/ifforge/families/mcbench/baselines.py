@@ -22,13 +22,10 @@ class Zero(Baseline):
         return final_only(self.value)
 
 
-class One(Baseline):
+class One(Zero):
     id = "constant_1"
     description = "`[Final] : 1` in the results block, no step"
     value = 1
-
-    def replies(self, row, turns):
-        return final_only(self.value)
 
 
 def a_constant_passes(final: float) -> bool:
