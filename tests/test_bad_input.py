@@ -45,6 +45,8 @@ def test_each_bad_seed_is_skipped_with_its_file_and_line(tmp_path, monkeypatch):
     _seed(tmp_path, "latin1", (GOOD + "# caf\xe9\n" + INPUTS).encode("latin-1"))
     _seed(tmp_path, "nested_code", "def f(x):\n    return " + "(" * 1000 + "x" + ")" * 1000 + "\n" + INPUTS)
     _seed(tmp_path, "huge", GOOD + "".join(f"def g{i}(a):\n    return a + {i}\n" for i in range(200_000)) + INPUTS)
+    _seed(tmp_path, "_private", GOOD + INPUTS)  # skipped by rule, and said so
+    _seed(tmp_path, "__init__", "")  # a package marker is not a seed: nothing to say
     parsed = []
     real_parse = pyast.parse
     monkeypatch.setattr(pyast, "parse", lambda source, *rest: parsed.append(len(source)) or real_parse(source, *rest))
@@ -61,6 +63,9 @@ def test_each_bad_seed_is_skipped_with_its_file_and_line(tmp_path, monkeypatch):
     assert detail["latin1"].startswith(f"{tmp_path / 'latin1.py'}:6: is not UTF-8 text")
     assert detail["nested_code"].startswith(f"{tmp_path / 'nested_code.py'}")
     assert "over the limit of 100,000" in detail["huge"]
+    assert detail["_private"] == f"{tmp_path / '_private.py'}: a file whose name starts with '_' is not read as a seed " \
+        "(rename it to make it one)"
+    assert "__init__" not in detail
 
 
 def test_bad_jsonl_lines_and_task_ids_are_skipped_and_the_rest_loads(tmp_path):

@@ -127,6 +127,11 @@ def load_seed_dir(folder: Path, max_bytes: int = MAX_SEED_BYTES) -> tuple[list[S
     seeds: list[SeedFunction] = []
     dropped: list[DroppedItem] = []
     first_seen: dict[str, str] = {}
+    for path in sorted(Path(folder).rglob("_*.py")):  # skipped by rule, but never silently
+        if path.name != "__init__.py":
+            dropped.append(_drop(path.stem[:128], str(path), "skipped_file",
+                                 f"{path}: a file whose name starts with '_' is not read as a seed "
+                                 "(rename it to make it one)"))
     for path in seed_paths(folder):
         display = str(path)
         task_id = path.stem
