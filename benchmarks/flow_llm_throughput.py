@@ -22,6 +22,16 @@ from ifforge.families.logicif.family import DEFAULT_SEEDS
 from ifforge.testing.openai_stub import Answer, StubServer
 
 
+def copy_seeds(count: int, folder: Path) -> Path:
+    """`count` seeds in `folder`: the project's, round-robin, copied as they are (each its own task id)."""
+    folder.mkdir()
+    sources = sorted(DEFAULT_SEEDS.glob("*.py"))
+    for index in range(count):
+        source = sources[index % len(sources)]
+        shutil.copy(source, folder / f"{source.stem}_{index:04d}.py")
+    return folder
+
+
 def serve(delay: float, url: multiprocessing.Queue, stop: multiprocessing.Event, peak: multiprocessing.Value,
           log: str) -> None:
     """The server lives in its own process, as a real one does; it counts the requests in flight and
@@ -62,12 +72,7 @@ def main() -> None:
     from ifforge.flows.generate import generate
 
     work = Path(tempfile.mkdtemp(prefix="ifforge-flow-llm-"))
-    seeds = work / "seeds"
-    seeds.mkdir()
-    sources = sorted(DEFAULT_SEEDS.glob("*.py"))
-    for index in range(args.items):
-        source = sources[index % len(sources)]
-        shutil.copy(source, seeds / f"{source.stem}_{index:04d}.py")
+    seeds = copy_seeds(args.items, work / "seeds")
     url, stop, peak = multiprocessing.Queue(), multiprocessing.Event(), multiprocessing.Value("i", 0)
     log = str(work / "spans.json")
     server = multiprocessing.Process(target=serve, args=(args.delay, url, stop, peak, log), daemon=True)

@@ -32,7 +32,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from flow_llm_throughput import busy_share  # noqa: E402
+from flow_llm_throughput import busy_share, copy_seeds  # noqa: E402
+from flow_scale import load  # noqa: E402
 
 EVALUATE_MARK = "[t"  # an evaluate case's prompt starts with its label; generate's prompts never do
 
@@ -71,10 +72,6 @@ def cpu_children() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def load() -> str:
-    return "/".join(f"{value:.1f}" for value in os.getloadavg())
-
-
 def report(name: str, calls: int, args, begun: float, ended: float, cpu: float, before: str, spans: list) -> None:
     ideal = calls * args.delay / args.concurrency
     wall = ended - begun
@@ -106,8 +103,6 @@ def main() -> None:
     parser.add_argument("--delay", type=float, default=0.5)
     parser.add_argument("--concurrency", type=int, default=8)
     args = parser.parse_args()
-
-    from ifforge.families.logicif.family import DEFAULT_SEEDS
 
     work = Path(tempfile.mkdtemp(prefix="ifforge-llm-paths-"))
     log = str(work / "spans.json")
@@ -153,12 +148,7 @@ def main() -> None:
             if args.seeds:
                 from ifforge.flows.generate import generate
 
-                seeds = work / "seeds"
-                seeds.mkdir()
-                sources = sorted(DEFAULT_SEEDS.glob("*.py"))
-                for index in range(args.seeds):
-                    source = sources[index % len(sources)]
-                    shutil.copy(source, seeds / f"{source.stem}_{index:04d}.py")
+                seeds = copy_seeds(args.seeds, work / "seeds")
                 options = {"base_url": base_url, "model": "bench", "progress": False, "dedup": False,
                            "expressions": 0, "evolve_turns": 1, "verify_rounds": 1, "llm_reasks": 0,
                            "llm_concurrency": args.concurrency, "llm_cache": str(work / "responses.sqlite")}
