@@ -288,8 +288,8 @@ def end_to_end(originals: Path, python: str, work: Path, data_dir: Path | None =
             sys.exit(f"the paper's evaluate.py failed:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
         summaries, frames = {}, {}
         for mode in ("ifforge", "paper"):
-            settings = EvalSettings(model="stub", base_url=server.url, api_key="stub", rules=mode, concurrency=8,
-                                    max_retries=0)
+            settings = EvalSettings(model="stub", base_url=server.url, api_key="stub", rules=mode, llm_concurrency=8,
+                                    llm_max_retries=0)
             folder = work / f"ours_{mode}_{len(rows)}_{bool(our_rows)}"
             summaries[mode] = FAMILY.evaluate(rows, settings, work / f"cache_{bool(our_rows)}.sqlite", folder,
                                               mode)["overall"]
