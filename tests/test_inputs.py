@@ -30,7 +30,7 @@ def route(parcels, limit, mode="fast"):
         return total + limit
     return total
 '''
-ORIGINS = {"defaults", "literal boundary", "edge shape", "random", "text from the code", "llm", "given"}
+ORIGINS = {"defaults", "defaults kept", "literal boundary", "edge shape", "random", "text from the code", "llm", "given"}
 
 
 def _config(**settings):
