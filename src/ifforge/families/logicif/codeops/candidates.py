@@ -141,6 +141,10 @@ class _Reader(ast.NodeVisitor):
             if iterable.func.id == "enumerate" and isinstance(target, ast.Tuple) and len(target.elts) == 2:
                 self._loop(target.elts[1], iterable.args[0])
                 return
+            if iterable.func.id == "zip" and isinstance(target, ast.Tuple) and len(target.elts) == len(iterable.args):
+                for part, source in zip(target.elts, iterable.args):  # `for a, b in zip(x, y)`: a is x's
+                    self._loop(part, source)
+                return
             if iterable.func.id in ("sorted", "reversed", "list", "tuple"):
                 self._loop(target, iterable.args[0])
                 return
@@ -242,6 +246,8 @@ class _Reader(ast.NodeVisitor):
             for arg in node.args:
                 if isinstance(arg, ast.Name):
                     self.facts[arg.id].kinds.add("iterable")
+        if isinstance(node.func, ast.Name) and node.func.id == "len" and node.args and self._part(node.args[0]):
+            self.facts[self._part(node.args[0])].kinds.add("container")  # `len(v[-1])`: v holds containers
         if isinstance(node.func, ast.Name) and node.args and isinstance(node.args[0], ast.Name):
             name = node.args[0].id
             if node.func.id == "len":
@@ -815,8 +821,10 @@ def candidates(source: str, entry: str, seed: int, count: int, lessons=None) -> 
             shape = parameter.shape
             if lessons is not None and parameter.name in lessons.shapes:
                 shape = lessons.shapes[parameter.name] if rng.random() < 0.75 else lessons.former[parameter.name]
-            own = "boundary" if mode == "defaults" else mode if mode != "edge" or shape[0] in ("list", "dict", "str") \
-                else "random"
+            if mode == "defaults":  # the rest drawn as any other plan would
+                own = rng.choice(("boundary", "random", "reach") if signature.hints else ("boundary", "random"))
+            else:
+                own = mode if mode != "edge" or shape[0] in ("list", "dict", "str") else "random"
             value = maker.value(shape, own, parameter.constants, parameter.lengths, fields=parameter.fields)
             if parameter.spread:
                 args.extend(value[:4])
