@@ -262,7 +262,7 @@ class _Reader(ast.NodeVisitor):
                     if isinstance(arg, ast.Name):
                         self.facts[arg.id].kinds.add("number")
             elif node.func.id == "ord":
-                self.facts[name].kinds.add("str")
+                self.facts[name].kinds |= {"str", "char"}  # ord takes one character and nothing else
         if isinstance(node.func, ast.Name) and node.func.id == "isinstance" and len(node.args) == 2 \
                 and isinstance(node.args[0], ast.Name):
             kinds = [k.id for k in (node.args[1].elts if isinstance(node.args[1], ast.Tuple) else [node.args[1]])
@@ -629,6 +629,8 @@ class Signature:
             return ANY
         facts = self.reader.facts[name]
         kinds = facts.kinds
+        if "char" in kinds:
+            return CHAR
         if "str" in kinds:
             return STR
         if "dict" in kinds and facts.fields and not facts.slots:  # v["host"]: a mapping, though it is indexed
@@ -642,7 +644,7 @@ class Signature:
                 element = ("list", INT)
             if element == ANY and _strings_only(self._constants(name)):
                 element = STR
-            if element == STR and kinds & {"iterable", "indexed"} and (_hint(name) == STR or all(
+            if element == CHAR or element == STR and kinds & {"iterable", "indexed"} and (_hint(name) == STR or all(
                     len(v) <= 1 for v in self._constants(name) if isinstance(v, str))):
                 self.alternatives[name] = ("list", STR)
                 return STR  # iterated character by character
