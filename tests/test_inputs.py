@@ -511,3 +511,27 @@ def test_none_is_tried_where_the_code_tests_for_it_and_some_candidates_keep_ever
     assert kept and all(args[1] == "utf-8" for args in kept) and len({args[0] for args in kept}) > 1
     outcome = inputs.run(_seed(FIRST, "first"), _config())
     assert None in [i.args[0] for i in outcome.kept.inputs]  # the `is None` side is covered
+
+
+TABLE = '''
+SPECIAL = {0x3a3: "sigma", 0x3c0: "pi", 0x2126: "ohm"}
+MARKS = set([0x2010, 0x2013] + list(range(0x2018, 0x201c)))
+def look(ch):
+    point = ord(ch)
+    if point < 128:
+        return "ascii"
+    if point in MARKS:
+        return "mark"
+    return SPECIAL.get(point, "other")
+'''
+
+
+def test_a_character_given_to_ord_meets_the_tables_and_bounds_the_code_looks_it_up_in():
+    from ifforge.families.logicif.codeops.candidates import describe_signature
+
+    assert describe_signature(TABLE, "look") == "look(ch: str (one character))"
+    outcome = inputs.run(_seed(TABLE, "look"), _config())
+    points = {ord(i.args[0]) for i in outcome.kept.inputs}
+    sides = {"ascii" if p < 128 else "mark" if p in {0x2010, 0x2013, 0x2018, 0x2019, 0x201a, 0x201b}
+             else "table" if p in (0x3a3, 0x3c0, 0x2126) else "other" for p in points}
+    assert sides == {"ascii", "mark", "table", "other"}
