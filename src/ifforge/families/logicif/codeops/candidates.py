@@ -638,7 +638,9 @@ class Signature:
         if kinds & {"iterable", "container", "indexed", "record", "nested"} or facts.element or facts.slots:
             if facts.slots and facts.width and not facts.element and "iterable" not in kinds:
                 return ("record", tuple(self._slot_shape(facts, i, depth) for i in range(facts.width)))
-            elements = [self._shape(other, depth + 1) for other in sorted(facts.element)]
+            # a name that is only measured (`len(v[i])`) says least: text has a length too
+            named = sorted(facts.element, key=lambda other: (self.reader.facts[other].kinds == {"container"}, other))
+            elements = [self._shape(other, depth + 1) for other in named]
             element = next((shape for shape in elements if shape != ANY), ANY)
             if element == ANY and "nested" in kinds:
                 element = ("list", INT)
