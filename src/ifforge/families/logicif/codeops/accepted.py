@@ -40,8 +40,11 @@ DECODERS = {  # a decoder's name -> how to make a text it accepts from some byte
     "unhexlify": base64.b16encode, "fromhex": lambda raw: raw.hex().encode(),
 }
 ENCODING_TAKERS = {"encode": 0, "decode": 0, "lookup": 0}  # method or function -> the argument that is an encoding
-ISO_TEXTS = ["2024-01-31", "1999-12-05", "2024-02-29T13:45:00", "2023-07-04T08:30", "12:05", "23:59:59",
-             "2024-01-31 10:00:00+02:00", "0001-01-01"]
+ISO_TEXTS = {  # by the class whose fromisoformat reads them
+    "date": ["2024-01-31", "1999-12-05", "2024-02-29", "0001-01-01", "2023-07-04"],
+    "time": ["12:05", "23:59:59", "00:00", "08:30:15.250", "10:00:00+02:00"],
+    "datetime": ["2024-01-31", "2024-02-29T13:45:00", "2023-07-04T08:30", "2024-01-31 10:00:00+02:00",
+                 "1999-12-31T23:59:59"]}
 FORMATS = ["%d", "%5d", "%-4d", "%.2f", "%8.3f", "%e", "%g", "%s", "%x", "%i", "%u", "%03d", "%.0f"]
 SHARE = 4  # one candidate in SHARE of those drawn otherwise gets a twin with accepted values
 TEXT_FILL = string.digits  # what fills a text around the characters the code checks: parsers read digits
@@ -128,10 +131,11 @@ class _Reader(ast.NodeVisitor):
                 found = self._text(arguments[0].func.value)
             if found:
                 self.offers[found[0]].append(("decoded", called))
-        if called == "fromisoformat" and arguments:
+        if called == "fromisoformat" and arguments and isinstance(func, ast.Attribute):
             found = self._text(arguments[0])
+            owner = func.value.attr if isinstance(func.value, ast.Attribute) else getattr(func.value, "id", "")
             if found:
-                self.offers[found[0]].append(("iso",))
+                self.offers[found[0]].append(("iso", owner if owner in ISO_TEXTS else "datetime"))
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
         # PATTERN.match(p).group(...): the match is used as it is, so the text must match
@@ -256,8 +260,8 @@ class Offers:
         raw = bytes(rng.randrange(32, 127) for _ in range(rng.randint(0, 7)))
         return DECODERS[called](raw).decode("ascii")
 
-    def _iso(self, name, rng):
-        return rng.choice(ISO_TEXTS)
+    def _iso(self, name, rng, owner):
+        return rng.choice(ISO_TEXTS[owner])
 
     def _format(self, name, rng):
         return rng.choice(FORMATS)
