@@ -14,6 +14,7 @@ runs that blame it, so one odd run does not steer it.
 
 from __future__ import annotations
 
+import ast
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -27,6 +28,7 @@ TYPE_NAMES = {"str": str, "int": int, "float": float, "bool": bool, "list": list
 WANTED = {"str": STR, "string": STR, "int": INT, "integer": INT, "float": FLOAT, "list": ("list", INT),
           "dict": ("dict", STR, STR), "character": CHAR, "unicode character": CHAR}
 TYPE_ERRORS = ("TypeError", "AttributeError")
+OPERATOR_ERROR = re.compile(r"unsupported operand type|can only concatenate|bad operand type")
 INT_METHODS = {m for m in dir(int) if not m.startswith("_")} - {m for m in dir(float) if not m.startswith("_")}
 
 
@@ -104,10 +106,38 @@ def _next_shape(shape: Shape, wanted: str | None, tried: set) -> Shape | None:
     return next((other for other in ROTATION if other not in tried), None)
 
 
-def _named_on(line: str, parameters: list[Parameter]) -> set[str]:
-    """The parameters the line that raised names; all of them when it names none (an alias raised)."""
+def _named_on(line: str, parameters: list[Parameter], error: str = "") -> set[str]:
+    """The parameters the line that raised names; all of them when it names none (an alias raised).
+    When an operator raised, only those that are its operands: in `w * (n - len(s))` the text `s`
+    is not what `-` was given."""
+    if OPERATOR_ERROR.search(error):
+        operands = _operands(line)
+        if operands is not None:
+            return {p.name for p in parameters if p.name in operands}
     named = {p.name for p in parameters if re.search(rf"\b{re.escape(p.name)}\b", line)}
     return named or {p.name for p in parameters}
+
+
+def _operands(line: str) -> set[str] | None:
+    """The names a line gives straight to an operator (`a + b[0]` gives a and b); None when the
+    line alone does not parse (a piece of a longer statement)."""
+    text = line.strip()
+    text = text + " pass" if text.endswith(":") else text
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return None
+    found = set()
+    for node in ast.walk(tree):
+        sides = [node.left, node.right] if isinstance(node, ast.BinOp) else \
+            [node.operand] if isinstance(node, ast.UnaryOp) else \
+            [node.target, node.value] if isinstance(node, ast.AugAssign) else []
+        for side in sides:
+            while isinstance(side, (ast.Subscript, ast.Attribute)):
+                side = side.value
+            if isinstance(side, ast.Name):
+                found.add(side.id)
+    return found
 
 
 def learn(parameters: list[Parameter], failures: list[tuple], before: Lessons | None = None) -> Lessons:
@@ -120,7 +150,7 @@ def learn(parameters: list[Parameter], failures: list[tuple], before: Lessons | 
     value_errors = 0
     digits = before.digits
     for args, error, *line in failures:
-        suspects = _named_on(line[0] if line else "", parameters)
+        suspects = _named_on(line[0] if line else "", parameters, error)
         kind = error.split(":", 1)[0].strip()
         if "invalid literal for int()" in error or "could not convert string to float" in error:
             digits = True
