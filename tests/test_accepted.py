@@ -95,3 +95,22 @@ def test_inputs_stage_finds_inputs_only_a_callee_accepts():
     for case in outcome.kept.inputs:
         base64.b64decode(case.args[0], validate=True)
         assert {"cut", "step"} <= set(case.args[1])
+
+
+def test_errors_of_callees_teach_keys_encodings_and_base64():
+    from ifforge.families.logicif.codeops.candidates import INT, STR, Parameter
+    from ifforge.families.logicif.codeops.lessons import learn, taught
+    table, text, enc = Parameter("table", ("dict", STR, INT)), Parameter("text", STR), Parameter("enc", STR)
+    failures = [([{"a": 1}, "x", "zz"], "KeyError: 'size'", "    n = table[name]"),
+                ([{}, "x", "zz"], "LookupError: unknown encoding: zz", "    raw = text.encode(enc)"),
+                ([{}, "abc", "ascii"], "Error: Invalid base64-encoded string: number of data characters (3) "
+                                       "cannot be 1 more than a multiple of 4", "    raw = decode(text)")]
+    lessons = learn([table, text, enc], failures)
+    assert lessons.accepts == {"table": {("key", "size")}, "enc": {("encoding",)},
+                               "text": {("decoded", "b64decode")}} and taught(None, lessons)
+    source = "def f(table, text, enc):\n    name = 'size'\n    return table[name], decode(text), text.encode(enc)\n"
+    offers, rng = Offers(source, "f", lessons), random.Random(2)
+    assert all("size" in offers.value("table", rng) for _ in range(10))
+    for _ in range(10):
+        "x".encode(offers.value("enc", rng))
+        base64.b64decode(offers.value("text", rng), validate=True)

@@ -209,7 +209,7 @@ def _patterns(tree: ast.Module) -> dict[str, str]:
 class Offers:
     """What one function's callees accept, per parameter, drawn with one `random.Random`."""
 
-    def __init__(self, source: str, entry: str):
+    def __init__(self, source: str, entry: str, lessons=None):
         tree = ast.parse(source)
         function = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == entry)
         arguments = function.args
@@ -219,6 +219,12 @@ class Offers:
         self.reader.visit(function)
         self.compiled: dict[str, tuple] = {}
         self.function = function
+        for name, kinds in (getattr(lessons, "accepts", None) or {}).items():  # what callees' errors asked for
+            for kind in sorted(kinds):
+                if kind[0] == "key":
+                    self.reader.keys[name].setdefault(kind[1], None)
+                elif kind not in self.reader.offers[name]:
+                    self.reader.offers[name].append(kind)
 
     def __bool__(self) -> bool:
         return any(self.kinds(name) for name in self.names)
@@ -314,11 +320,12 @@ class Offers:
         return rng.randint(0, 9)
 
 
-def with_accepted(source: str, entry: str, made: list[Candidate], seed: int) -> list[Candidate]:
+def with_accepted(source: str, entry: str, made: list[Candidate], seed: int, lessons=None) -> list[Candidate]:
     """`made` and, for about one in SHARE of them, a twin whose parameters the callees read get
-    values those callees accept; nothing added when the code passes no parameter to such a callee."""
+    values those callees accept (as the code shows, or as their errors said: `lessons.accepts`);
+    nothing added when the code passes no parameter to such a callee."""
     try:
-        offers = Offers(source, entry)
+        offers = Offers(source, entry, lessons)
     except (SyntaxError, StopIteration, RecursionError):
         return list(made)
     if not offers:

@@ -28,6 +28,9 @@ TYPE_NAMES = {"str": str, "int": int, "float": float, "bool": bool, "list": list
 WANTED = {"str": STR, "string": STR, "int": INT, "integer": INT, "float": FLOAT, "list": ("list", INT),
           "dict": ("dict", STR, STR), "character": CHAR, "unicode character": CHAR}
 TYPE_ERRORS = ("TypeError", "AttributeError")
+# what a callee's error says it wants: (message pattern, the kind of value `codeops.accepted` makes)
+CALLEE_ERRORS = [(re.compile(r"base64|Incorrect padding|Only base64 data"), ("decoded", "b64decode")),
+                 (re.compile(r"Odd-length string|[Nn]on-hexadecimal"), ("decoded", "unhexlify"))]
 OPERATOR_ERROR = re.compile(r"unsupported operand type|can only concatenate|bad operand type")
 INT_METHODS = {m for m in dir(int) if not m.startswith("_")} - {m for m in dir(float) if not m.startswith("_")}
 
@@ -41,10 +44,13 @@ class Lessons:
     tried: dict[str, set] = field(default_factory=dict)  # every shape a parameter has had
     boundary: bool = False  # values near the code's constants rather than at random
     digits: bool = False  # text made of digits
+    accepts: dict[str, set] = field(default_factory=dict)  # what a callee said it wants (`codeops.accepted` kinds)
 
     def summary(self) -> dict:
         return {"shapes": {name: _text(shape) for name, shape in self.shapes.items()},
-                "boundary": self.boundary, "digits": self.digits}
+                "boundary": self.boundary, "digits": self.digits,
+                **({"accepts": {name: sorted(map(str, kinds)) for name, kinds in self.accepts.items()}}
+                   if self.accepts else {})}
 
 
 def _text(shape: Shape) -> str:
@@ -172,7 +178,8 @@ def learn(parameters: list[Parameter], failures: list[tuple], before: Lessons | 
                 continue
             if new is not None:
                 votes[parameter.name][new] += 1
-    learned = Lessons(dict(before.shapes), dict(before.former), tried, before.boundary, digits)
+    learned = Lessons(dict(before.shapes), dict(before.former), tried, before.boundary, digits,
+                      _accepts(parameters, failures, before.accepts))
     for name, counter in votes.items():
         if counter:
             learned.former[name] = shapes[name]  # the blame may be wrong (two ints, one culprit)
@@ -189,7 +196,30 @@ def learn(parameters: list[Parameter], failures: list[tuple], before: Lessons | 
     return learned
 
 
+def _accepts(parameters: list[Parameter], failures: list[tuple], before: dict[str, set]) -> dict[str, set]:
+    """What the errors of callees say a parameter must be: `KeyError: 'width'` a dict holding that
+    key (a dict parameter named on the line), "unknown encoding: X" an encoding name (the parameter
+    that was X), a base64 or hex complaint a text of that code (a text parameter named on the line)."""
+    found = {name: set(kinds) for name, kinds in before.items()}
+    for args, error, *line in failures:
+        suspects = _named_on(line[0] if line else "", parameters)
+        for parameter, value in _arguments(parameters, args):
+            kinds = set()
+            key = re.match(r"KeyError: '([^']*)'$", error)
+            if key and isinstance(value, dict) and parameter.name in suspects:
+                kinds.add(("key", key.group(1)))
+            encoding = re.search(r"unknown encoding: (.*)$", error)
+            if encoding and isinstance(value, str) and value == encoding.group(1):
+                kinds.add(("encoding",))
+            if isinstance(value, str) and parameter.name in suspects:
+                kinds.update(kind for pattern, kind in CALLEE_ERRORS if pattern.search(error))
+            if kinds:
+                found.setdefault(parameter.name, set()).update(kinds)
+    return found
+
+
 def taught(before: Lessons | None, after: Lessons) -> bool:
     """Whether a round has anything new to try."""
     before = before or Lessons()
-    return (after.shapes != before.shapes or after.boundary != before.boundary or after.digits != before.digits)
+    return (after.shapes != before.shapes or after.boundary != before.boundary or after.digits != before.digits
+            or after.accepts != before.accepts)

@@ -152,7 +152,7 @@ def generate(seed: SeedFunction, config: InputsConfig, proposed: list[Candidate]
             break  # nothing new to try, and the last lessons did not help: another draw would not either
         lessons = learned
         batch = with_accepted(seed.source, seed.entry, candidates(seed.source, seed.entry, item_seed + round_number + 1,
-                                                                  config.input_candidates, lessons), item_seed)
+                                                                  config.input_candidates, lessons), item_seed, lessons)
     if len(pool) == len(given):
         reasons = ", ".join(f"{why} {n}" + (f" (first: {first_error[why]})" if why in first_error else "")
                             for why, n in rejected.most_common())
