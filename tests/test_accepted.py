@@ -114,3 +114,13 @@ def test_errors_of_callees_teach_keys_encodings_and_base64():
     for _ in range(10):
         "x".encode(offers.value("enc", rng))
         base64.b64decode(offers.value("text", rng), validate=True)
+
+
+def test_text_where_bytes_were_wanted_becomes_a_list_of_small_ints():
+    from ifforge.families.logicif.codeops.candidates import INT, STR, Parameter
+    from ifforge.families.logicif.codeops.lessons import learn
+    raw, width = Parameter("raw", STR), Parameter("width", INT)
+    failures = [(["ab", 3], "TypeError: must be str, not bytes", "    end = raw.find(b'\\0')")] * 2
+    assert learn([raw, width], failures).shapes == {"raw": ("list", INT)}
+    assert learn([raw, width], [(["ab", 3], "TypeError: must be str, not int", "    end = raw.find(width)")]
+                 ).shapes.get("raw") != ("list", INT)

@@ -31,6 +31,9 @@ TYPE_ERRORS = ("TypeError", "AttributeError")
 # what a callee's error says it wants: (message pattern, the kind of value `codeops.accepted` makes)
 CALLEE_ERRORS = [(re.compile(r"base64|Incorrect padding|Only base64 data"), ("decoded", "b64decode")),
                  (re.compile(r"Odd-length string|[Nn]on-hexadecimal"), ("decoded", "unhexlify"))]
+# "must be str, not bytes" (a bytes literal met the text), "a bytes-like object is required, not 'str'"
+BYTES_WANTED = re.compile(r"\bnot '?bytes'?$|bytes-like object is required, not 'str'")
+BYTES_SHAPE = ("list", INT)
 OPERATOR_ERROR = re.compile(r"unsupported operand type|can only concatenate|bad operand type")
 INT_METHODS = {m for m in dir(int) if not m.startswith("_")} - {m for m in dir(float) if not m.startswith("_")}
 
@@ -162,6 +165,11 @@ def learn(parameters: list[Parameter], failures: list[tuple], before: Lessons | 
             digits = True
         if kind not in TYPE_ERRORS:
             value_errors += 1
+            continue
+        if BYTES_WANTED.search(error):  # text where bytes were wanted: bytes are a list of small ints in JSON
+            for parameter, value in _arguments(parameters, args):
+                if parameter.name in suspects and isinstance(value, str) and BYTES_SHAPE not in tried[parameter.name]:
+                    votes[parameter.name][BYTES_SHAPE] += 1
             continue
         had, wanted = named_types(error)
         for parameter, value in _arguments(parameters, args):
