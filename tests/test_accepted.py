@@ -124,3 +124,11 @@ def test_text_where_bytes_were_wanted_becomes_a_list_of_small_ints():
     assert learn([raw, width], failures).shapes == {"raw": ("list", INT)}
     assert learn([raw, width], [(["ab", 3], "TypeError: must be str, not int", "    end = raw.find(width)")]
                  ).shapes.get("raw") != ("list", INT)
+
+
+def test_items_turned_into_characters_get_the_code_points_they_are_compared_with():
+    source = ("def f(data):\n    n = 0\n    for c in data:\n        ch = bytes((c,))\n"
+              "        if b'0' <= ch <= b'9':\n            n = n * 10 + c - 48\n    return n\n")
+    values = _values(source, "f", "data", 40)
+    assert all(isinstance(v, list) and all(47 <= i <= 58 for i in v) for v in values)
+    assert any(any(48 <= i <= 57 for i in v) for v in values)

@@ -7,7 +7,8 @@ holding it after `.strip()`, a slice or `.split(sep)[k]`) passed to `int()` / `f
 digits; to `.encode()` / `.decode()` / `codecs.lookup()` as the encoding, encoding names; to a
 base64, base32 or hex decoder, texts of a valid length and alphabet; to `fromisoformat`, ISO dates
 and times; to a regular expression whose match is used without a None test, texts it matches;
-a text whose characters the code compares at fixed places (`s[4] == "-"`, `s[:3] == "257"`) gets
+items that become characters (`chr(c)`, `bytes((c,))`) compared
+with one-character constants, lists of those code points; a text whose characters the code compares at fixed places (`s[4] == "-"`, `s[:3] == "257"`) gets
 texts with those characters there, as long as the lengths it compares with; the left side of
 `text % values` gets printf formats; a parameter read as `p["k"]` gets a dict holding every key
 read, each value by how its name is used. `with_accepted` mixes these into candidates drawn
@@ -63,6 +64,9 @@ class _Reader(ast.NodeVisitor):
         self.length_names: dict[str, str] = {}  # n = len(p) -> p
         self.patterns = patterns  # NAME = re.compile("...") at module level -> the pattern text
         self.constants: dict[str, object] = {}  # separator = "-": a local name for a constant
+        self.items: dict[str, str] = {}  # for c in p: c -> p
+        self.characters: dict[str, str] = {}  # ch = chr(c) or bytes((c,)) of an item c of p -> p
+        self.codes: dict[str, set[int]] = defaultdict(set)  # p -> code points its items' characters meet
 
     def origin(self, node: ast.AST) -> str | None:
         """The parameter an expression is the text of: `p`, `p.strip()`, `p[1:]`, `parts[2]` of a split."""
@@ -75,8 +79,29 @@ class _Reader(ast.NodeVisitor):
             return self.origin(node.value)
         return None
 
+    def visit_For(self, node: ast.For) -> None:
+        if isinstance(node.target, ast.Name) and isinstance(node.iter, ast.Name) and node.iter.id in self.source_of:
+            self.items[node.target.id] = self.source_of[node.iter.id]
+        self.generic_visit(node)
+
+    def _code_of(self, node: ast.AST) -> str | None:
+        """The parameter whose item an expression turns into a character: `chr(c)`, `bytes((c,))`."""
+        if isinstance(node, ast.Name):
+            return self.characters.get(node.id)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.args:
+            inner = node.args[0]
+            if node.func.id == "bytes" and isinstance(inner, (ast.Tuple, ast.List)) and len(inner.elts) == 1:
+                inner = inner.elts[0]
+            elif node.func.id != "chr":
+                return None
+            return self.items.get(inner.id) if isinstance(inner, ast.Name) else None
+        return None
+
     def visit_Assign(self, node: ast.Assign) -> None:
         self.generic_visit(node)
+        for target in node.targets:
+            if isinstance(target, ast.Name) and self._code_of(node.value):
+                self.characters[target.id] = self._code_of(node.value)
         if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name):
             return
         name, value = node.targets[0].id, node.value
@@ -166,6 +191,11 @@ class _Reader(ast.NodeVisitor):
                 continue
             for one, other in ((left, right), (right, left)):
                 self._place(one, other)
+                owner = self._code_of(one)
+                if owner and isinstance(other, ast.Constant) and isinstance(other.value, (str, bytes)) \
+                        and len(other.value) == 1:
+                    point = ord(other.value)
+                    self.codes[owner].update(p for p in (point - 1, point, point + 1) if 0 <= p < 256)
                 if isinstance(one, ast.Name) and one.id in self.length_names and isinstance(other, ast.Constant) \
                         and type(other.value) is int and 0 <= other.value <= 40:
                     self.lengths[self.length_names[one.id]].add(other.value)
@@ -236,6 +266,8 @@ class Offers:
             found.append(("keys",))
         if reader.places.get(name):
             found.append(("places",))
+        if reader.codes.get(name):
+            found.append(("codes",))
         return found
 
     def value(self, name: str, rng: random.Random):
@@ -291,6 +323,17 @@ class Offers:
         size = rng.choice(sizes)
         kept = {i: c for i, c in places.items() if rng.random() < 0.7}
         return "".join(kept.get(i, rng.choice(TEXT_FILL)) for i in range(size))
+
+    def _codes(self, name, rng):
+        """Items that are the code points of the characters the code compares each item's character with
+        (`bytes((c,)) <= b"9"`), and between two of them: a list of ints standing for bytes."""
+        points = sorted(self.reader.codes[name])
+        def one() -> int:
+            if len(points) > 1 and rng.random() < 0.5:
+                low = rng.randrange(len(points) - 1)
+                return rng.randint(points[low], points[low + 1])
+            return rng.choice(points)
+        return [one() for _ in range(rng.randint(0, 5))]
 
     def _keys(self, name, rng):
         return {key: self._field_value(bound, rng) for key, bound in self.reader.keys[name].items()}
