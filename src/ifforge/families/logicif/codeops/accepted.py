@@ -6,12 +6,12 @@ candidate raises on the same line. The code says what the callee wants. A parame
 holding it after `.strip()`, a slice or `.split(sep)[k]`) passed to `int()` / `float()` gets texts of
 digits; to `.encode()` / `.decode()` / `codecs.lookup()` as the encoding, encoding names; to a
 base64, base32 or hex decoder, texts of a valid length and alphabet; to `fromisoformat`, ISO dates
-and times; to a regular expression whose match is used without a None test, texts it matches;
-items that become characters (`chr(c)`, `bytes((c,))`) compared
-with one-character constants, lists of those code points; a text whose characters the code compares at fixed places (`s[4] == "-"`, `s[:3] == "257"`) gets
-texts with those characters there, as long as the lengths it compares with; the left side of
-`text % values` gets printf formats; a parameter read as `p["k"]` gets a dict holding every key
-read, each value by how its name is used. `with_accepted` mixes these into candidates drawn
+and times; to a regular expression whose match is used without a None test, texts it matches. A
+text whose characters the code compares at fixed places (`s[4] == "-"`, `s[:3] == "257"`) gets
+texts with those characters there, as long as the lengths it compares with; items that become
+characters (`chr(c)`, `bytes((c,))`) compared with one-character constants, lists of those code
+points; the left side of `text % values`, printf formats; a parameter read as `p["k"]`, a dict
+holding every key read, each value by how its name is used. `with_accepted` mixes these into candidates drawn
 otherwise (`codeops.candidates`), so the other parameters keep their values; everything random
 comes from one `random.Random` seeded by the caller, and every value is JSON.
 """
