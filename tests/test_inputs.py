@@ -276,6 +276,8 @@ def test_an_operator_error_blames_only_the_operator_s_operands():
     concatenated = learn([sign, spec], [([[1], {}], 'TypeError: can only concatenate str (not "list") to str',
                                          "    out = pad + sign + spec['w']")] * 3)
     assert concatenated.shapes == {"sign": STR}
+    alias = learn([sign], [([[1]], 'TypeError: can only concatenate str (not "int") to str', "    part += item")] * 3)
+    assert alias.shapes == {"sign": ("list", STR)}  # no parameter on the line: a name holding one raised
 
 
 TALLY = '''

@@ -117,13 +117,13 @@ def _next_shape(shape: Shape, wanted: str | None, tried: set) -> Shape | None:
 
 def _named_on(line: str, parameters: list[Parameter], error: str = "") -> set[str]:
     """The parameters the line that raised names; all of them when it names none (an alias raised).
-    When an operator raised, only those that are its operands: in `w * (n - len(s))` the text `s`
-    is not what `-` was given."""
-    if OPERATOR_ERROR.search(error):
+    When an operator raised and the line names some, only those that are its operands: in
+    `w * (n - len(s))` the text `s` is not what `-` was given."""
+    named = {p.name for p in parameters if re.search(rf"\b{re.escape(p.name)}\b", line)}
+    if named and OPERATOR_ERROR.search(error):
         operands = _operands(line)
         if operands is not None:
-            return {p.name for p in parameters if p.name in operands}
-    named = {p.name for p in parameters if re.search(rf"\b{re.escape(p.name)}\b", line)}
+            return named & operands
     return named or {p.name for p in parameters}
 
 
