@@ -234,7 +234,7 @@ def _not_json_parameter(function: ast.FunctionDef, bytes_names: set[str] = froze
     names = names if only is None else names & only  # in a helper: the parameters given the caller's
     items = {node.target.id for node in ast.walk(function) if isinstance(node, (ast.For, ast.comprehension))
              and isinstance(node.target, ast.Name) and isinstance(node.iter, ast.Name) and node.iter.id in names}
-    for node in ast.walk(function):
+    for node in _unguarded(function) if depth else ast.walk(function):  # in a helper: what always runs
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in items - names \
                 and node.attr not in JSON_ATTRIBUTES:
             return f"the items of a parameter have .{node.attr}"
@@ -257,7 +257,7 @@ def _not_json_parameter(function: ast.FunctionDef, bytes_names: set[str] = froze
                 return f"parameter {argument.arg} is annotated {text}"
         if argument.arg in defaults and not _json_literal(defaults[argument.arg]):
             return f"parameter {argument.arg} defaults to {ast.unparse(defaults[argument.arg])}"
-    for node in ast.walk(function):
+    for node in _unguarded(function) if depth else ast.walk(function):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in names:
             return f"parameter {node.func.id} is called"
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ITERATOR_OR_BUFFER \
@@ -357,11 +357,24 @@ class _Context:
                                 and n is not function} | set(self.helpers)
         self.generators = _generators(tree)
         self.classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
-        self.bytes_names = set(_bytes_names(tree))
-        for _ in range(3):  # a name is bytes when it is given bytes: `val = b""`, `val = AP[i:j] + val`
-            for node in ast.walk(function):
-                if isinstance(node, ast.Assign) and _returned_kind(node.value, self) == "bytes":
-                    self.bytes_names.update(t.id for t in node.targets if isinstance(t, ast.Name))
+        module_bytes = set(_bytes_names(tree))
+        assigned: dict[str, list[ast.AST]] = {}
+        for node in ast.walk(function):
+            if isinstance(node, ast.Assign):
+                for target in node.targets:
+                    if isinstance(target, ast.Name):
+                        assigned.setdefault(target.id, []).append(node.value)
+            elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.comprehension, ast.NamedExpr)) \
+                    and isinstance(node.target, ast.Name):
+                assigned.setdefault(node.target.id, []).append(None)  # given a value this does not read
+        parameters = {a.arg for a in ast.walk(function.args) if isinstance(a, ast.arg)}
+        # a local name is bytes when everything it is given is: `val = b""`, then `val = AP[i:j] + val`
+        # (assumed of all such names at first, then dropped where one value is not), never a parameter
+        self.bytes_names = module_bytes | {name for name, values in assigned.items()
+                                           if name not in parameters and None not in values}
+        for _ in range(4):
+            self.bytes_names = module_bytes | {name for name in self.bytes_names - module_bytes
+                                               if all(_returned_kind(v, self) == "bytes" for v in assigned[name])}
 
     def resolve(self, node: ast.AST):
         """The object a name or dotted name stands for, through the module's imports; None if unknown."""

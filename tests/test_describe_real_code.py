@@ -134,3 +134,7 @@ def test_logicif_able_sees_outputs_and_inputs_no_json_value_can_be():
     assert why(wants_bytes + f"def f(s):\n{loop}    if isinstance(s, str):\n        return s\n    return len(g(s))\n") is None
     assert why(f"def f(s):\n{loop}    if s:\n        return b''\n    return ''\n") is None
     assert why(f"def f(s):\n{loop}    return str(s)\n") is None
+    either = "def f(s):\n    if isinstance(s, bytes):\n        sep = b'/'\n    else:\n        sep = '/'\n    return sep + s\n"
+    assert why(either) is None  # bytes on one path only
+    guarded = "def g(b):\n    if isinstance(b, bytes):\n        return b == b'**'\n    return b == '**'\n\n"
+    assert why(guarded + f"def f(s):\n    t = g(s)\n{loop}    return t\n") is None
