@@ -42,6 +42,8 @@ def test_encoding_names_base64_texts_iso_texts_and_formats_are_accepted():
     for value in _values(source, "f", "fmt"):
         assert value % 12
     assert _values(source, "f", "s") == [None] * 30  # `s.encode(enc)` says what enc is, not s
+    numbers = "def f(n, m, k):\n    return n % 2, (m % k) + m\n"
+    assert _values(numbers, "f", "n") == _values(numbers, "f", "m") == [None] * 30  # remainders, not formats
 
 
 def test_a_match_used_without_a_none_test_gets_texts_the_pattern_matches():

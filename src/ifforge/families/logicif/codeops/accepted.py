@@ -47,6 +47,7 @@ ISO_TEXTS = {  # by the class whose fromisoformat reads them
     "datetime": ["2024-01-31", "2024-02-29T13:45:00", "2023-07-04T08:30", "2024-01-31 10:00:00+02:00",
                  "1999-12-31T23:59:59"]}
 FORMATS = ["%d", "%5d", "%-4d", "%.2f", "%8.3f", "%e", "%g", "%s", "%x", "%i", "%u", "%03d", "%.0f"]
+NUMERIC_OPERATORS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Pow)
 SHARE = 4  # one candidate in SHARE of those drawn otherwise gets a twin with accepted values
 TEXT_FILL = string.digits  # what fills a text around the characters the code checks: parsers read digits
 
@@ -64,6 +65,8 @@ class _Reader(ast.NodeVisitor):
         self.length_names: dict[str, str] = {}  # n = len(p) -> p
         self.patterns = patterns  # NAME = re.compile("...") at module level -> the pattern text
         self.constants: dict[str, object] = {}  # separator = "-": a local name for a constant
+        self.modulo: set[str] = set()  # names on the left of `%` with a right side that is no number
+        self.numeric: set[str] = set()  # names an arithmetic operator is given
         self.items: dict[str, str] = {}  # for c in p: c -> p
         self.characters: dict[str, str] = {}  # ch = chr(c) or bytes((c,)) of an item c of p -> p
         self.codes: dict[str, set[int]] = defaultdict(set)  # p -> code points its items' characters meet
@@ -179,9 +182,19 @@ class _Reader(ast.NodeVisitor):
         self.generic_visit(node)
 
     def visit_BinOp(self, node: ast.BinOp) -> None:
-        if isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Name) and node.left.id in self.source_of:
-            self.offers[self.source_of[node.left.id]].append(("format",))
+        # `fmt % values` where fmt is only ever a format: `n % 2` and a name also added or
+        # multiplied are numbers
+        if isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Name) and node.left.id in self.source_of \
+                and not (isinstance(node.right, ast.Constant) and isinstance(node.right.value, (int, float))):
+            self.modulo.add(node.left.id)
+        if isinstance(node.op, NUMERIC_OPERATORS):
+            self.numeric.update(side.id for side in (node.left, node.right) if isinstance(side, ast.Name))
         self.generic_visit(node)
+
+    def formats(self) -> None:
+        """Offer printf formats to each parameter only ever used as one."""
+        for name in sorted(self.modulo - self.numeric):
+            self.offers[self.source_of[name]].append(("format",))
 
     def visit_Compare(self, node: ast.Compare) -> None:
         self.generic_visit(node)
@@ -247,6 +260,7 @@ class Offers:
         self.reader = _Reader(_patterns(tree))
         self.reader.source_of.update((name, name) for name in self.names)
         self.reader.visit(function)
+        self.reader.formats()
         self.compiled: dict[str, tuple] = {}
         self.function = function
         for name, kinds in (getattr(lessons, "accepts", None) or {}).items():  # what callees' errors asked for
