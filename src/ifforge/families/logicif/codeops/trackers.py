@@ -614,6 +614,7 @@ class _Writer:
         self.convert = convert
         self.emitted: set[str] = set()
         self.made: dict[int, str] = {}  # comprehension / lambda site -> the inner function it became
+        self.olds: dict[str, str] = {}  # a name counted for its changes -> the name keeping its old value
         self.taken = set(context.names) | {context.stats}
 
     def fresh(self, prefix: str) -> str:
@@ -701,7 +702,9 @@ class _Writer:
         name = _recomputed(line)
         if name is None or f"change:{name}" not in self.keys:
             return [], []
-        old = self.fresh("v")
+        if name not in self.olds:  # one name for "the value it had", however many steps
+            self.olds[name] = self.fresh("v")
+        old = self.olds[name]
         return [_statement(f"{old} = {name}")], [cst.If(test=cst.parse_expression(f"{name} != {old}"),
                                                         body=cst.IndentedBlock(body=self.bump(f"change:{name}")))]
 
