@@ -38,10 +38,11 @@ KINDS = {"loop": ("loop_iterations", "loop_iterations", 0), "branch": ("branch_h
          "iter": ("item_checks", "comprehension_iterations", 3), "peak": ("peak_size", "peak_size", 4),
          "pick": ("first_choices", "branch_taken", 3), "caught": ("errors_caught", "branch_taken", 1),
          "high": ("highest_value", "peak_value", 4), "change": ("value_changes", "value_changes", 5),
-         "repeat": ("repeated_keys", "repeated_items", 5), "pieces": ("peak_size", "peak_size", 5)}
+         "repeat": ("repeated_keys", "repeated_items", 5), "pieces": ("peak_size", "peak_size", 5),
+         "inline": ("first_choices", "branch_taken", 5)}
 # roles tried only when no other candidate tells something: code with few paths (no loop that
 # does more than walk an argument, a branch the cases never take) still has these to ask about
-FALLBACK_ROLES = {"change", "repeat", "pieces"}
+FALLBACK_ROLES = {"change", "repeat", "pieces", "inline"}
 # methods whose result is a new list of pieces, so its length is safe to take
 SPLITTING = {"split", "rsplit", "splitlines"}
 
@@ -218,6 +219,10 @@ class _Sites(cst.CSTVisitor):
             self._site(node)
             header = f"if {_short(node.test)}"
             self._add(node, "pick", f"how many times the branch `{header}` is taken", header)
+        elif not self.enclosing and _inline_choice(self.path[:-1]):
+            self._site(node)
+            header = f"if {_short(node.test)}"
+            self._add(node, "inline", f"how many times the branch `{header}` is taken", header)
 
     def visit_ExceptHandler(self, node):
         kinds = _error_kinds(node)
@@ -285,6 +290,21 @@ def _choice_statement(path: list[cst.CSTNode], node: cst.IfExp) -> cst.CSTNode |
     return None
 
 
+def _inline_choice(path: list[cst.CSTNode]) -> bool:
+    """Whether a conditional expression under `path` is evaluated exactly once whenever its line
+    runs, and its test can be evaluated once more just before the line with the same result: the
+    line is one simple statement with no call, walrus, yield or await, and nothing between it and
+    the expression skips or repeats it (`and` / `or`, another choice, a lambda, a comprehension)."""
+    for node in reversed(path):
+        if isinstance(node, cst.SimpleStatementLine):
+            return len(node.body) == 1 and isinstance(node.body[0], (cst.Return, cst.Assign, cst.AugAssign,
+                                                                      cst.AnnAssign, cst.Expr)) \
+                and not _has(node, (cst.Call, cst.NamedExpr, cst.Yield, cst.Await))
+        if isinstance(node, (cst.BaseCompoundStatement, cst.BooleanOperation, cst.IfExp, cst.Lambda, *COMPREHENSIONS)):
+            return False
+    return False
+
+
 def _error_kinds(handler: cst.ExceptHandler) -> str | None:
     """The errors a handler catches, in words ("any error", "an error of the kind KeyError or
     IndexError"), or None when they are computed or the error object is kept (not said in English)."""
@@ -346,20 +366,30 @@ def _split(value) -> bool:
     return isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value in SPLITTING
 
 
+def _text(value) -> bool:
+    return isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "str"
+
+
 def _pieces(entry: cst.FunctionDef, containers: list[str]) -> list[str]:
-    """Names in f's own scope bound to the pieces of a split (and only to sized values), that are
-    not already growing containers: how many pieces there are is worth asking."""
-    split: list[str] = []
+    """Names in f's own scope that are not growing containers, only ever bound to sized values,
+    and either bound to the pieces of a split or measured by f itself (`len(name)`, a text made by
+    `str`): how many items they hold is worth asking."""
+    wanted: list[str] = []
 
     class Survey(_Bindings):
         def visit_Assign(self, node):
             super().visit_Assign(node)
             if _split(node.value):
-                split.extend(t.target.value for t in node.targets if isinstance(t.target, cst.Name))
+                wanted.extend(t.target.value for t in node.targets if isinstance(t.target, cst.Name))
 
-    survey = Survey(lambda value: _sized(value) or _split(value))
+        def visit_Call(self, node):
+            if isinstance(node.func, cst.Name) and node.func.value == "len" and len(node.args) == 1 \
+                    and isinstance(node.args[0].value, cst.Name):
+                wanted.append(node.args[0].value.value)
+
+    survey = Survey(lambda value: _sized(value) or _split(value) or _text(value))
     entry.body.visit(survey)
-    return [name for name in survey.kept(split, entry) if name not in containers]
+    return [name for name in survey.kept(wanted, entry) if name not in containers]
 
 
 def _comprehension_ifs(node) -> bool:
@@ -577,7 +607,7 @@ def _prepare(source: str) -> _Context:
         order += 1
     for name in pieces:
         candidates.append(Candidate(id=f"peak:{name}", role="pieces", anchor=name, order=order, main=True,
-                                    explanation=f"the largest number of items `{name}` holds at any point"))
+                                    explanation=f"the largest length `{name}` has at any point"))
         order += 1
     for name in _changing(entry):
         candidates.append(Candidate(id=f"change:{name}", role="change", anchor=name, order=order, main=True,
@@ -655,6 +685,7 @@ class _Writer:
                 return self.statement(choice, peaks)
             line = self.hoist(statement, hoisted)
             before, after = self.change(statement)
+            before = [*self.inline_choices(statement), *before]
             if peaks and not _returns(statement):
                 named = _names_in(statement)  # any line naming a container may change it (a helper it is passed to)
                 stats = self.context.stats
@@ -707,6 +738,20 @@ class _Writer:
         old = self.olds[name]
         return [_statement(f"{old} = {name}")], [cst.If(test=cst.parse_expression(f"{name} != {old}"),
                                                         body=cst.IndentedBlock(body=self.bump(f"change:{name}")))]
+
+    def inline_choices(self, line: cst.SimpleStatementLine) -> list[cst.BaseStatement]:
+        """Before a line, `if <test>:` with a counter for each counted choice inside it."""
+        found: list[cst.If] = []
+        writer = self
+
+        class Find(cst.CSTVisitor):
+            def visit_IfExp(self, node):
+                key = writer.role_id("inline", node)
+                if key in writer.keys:
+                    found.append(cst.If(test=node.test, body=cst.IndentedBlock(body=writer.bump(key))))
+
+        line.visit(Find())
+        return found
 
     def choice(self, line: cst.SimpleStatementLine) -> cst.If | None:
         """`return a if x else b` (or an assignment of it) as `if x: return a` / `else: return b`,
