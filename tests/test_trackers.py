@@ -7,7 +7,7 @@ import ast
 from ifforge.core.sandbox import run_cases
 from ifforge.families.logicif.codeops.anonymise import anonymise
 from ifforge.families.logicif.codeops.narrate import describe, holds_code
-from ifforge.families.logicif.codeops.trackers import build, choose, propose
+from ifforge.families.logicif.codeops.trackers import NothingToTrack, build, choose, propose
 
 SOURCE = '''
 def order(x, y):
@@ -183,3 +183,37 @@ def clean(text, pairs):
     assert [c.role for c in choose(probe.candidates, cases)] == ["branch"]  # not the change counter beside it
     flat = [(args, {**stats, "branch1": 0}) for args, stats in cases]
     assert [c.role for c in choose(probe.candidates, flat)] == ["change"]  # the branch tells nothing: it steps in
+
+
+def test_a_choice_inside_a_larger_expression_counts_its_first_branch():
+    source = '''
+def blocks(items):
+    whole, rest = divmod(len(items), 3)
+    return whole * 4 + (4 if rest else 0)
+'''
+    code, tracker, values = _fallback(source, "blocks", [[[1, 2, 3]], [[1]], [[1, 2, 3, 4, 5]], [[]]], "inline")
+    assert tracker.kind == "branch_taken" and values == [0, 1, 1, 0]
+    text = describe(code, [tracker], {}, "int")
+    assert holds_code(text) == [] and "comes out true" in text.split("OUTPUTS:", 1)[1]
+
+
+def test_a_choice_that_may_be_skipped_or_whose_line_calls_something_is_not_counted_inline():
+    for line in ["return n and (1 if n > 2 else 0)", "return abs(n) + (1 if n else 0)",
+                 "return [1 if n else 0 for _ in range(2)]"]:
+        try:
+            roles = {c.role for c in propose(anonymise(f"def g(n):\n    {line}\n", "g").source).candidates}
+        except NothingToTrack:
+            roles = set()
+        assert "inline" not in roles, line
+
+
+def test_the_length_of_a_text_f_measures_is_tracked():
+    source = '''
+def digits(number):
+    if number < 0:
+        raise ValueError(number)
+    text = str(number)
+    return len(text) * 10
+'''
+    _, tracker, values = _fallback(source, "digits", [[7], [123], [45]], "pieces")
+    assert tracker.kind == "peak_size" and values == [1, 3, 2]
