@@ -375,8 +375,8 @@ def _text(value) -> bool:
 
 def _pieces(entry: cst.FunctionDef, containers: list[str]) -> list[str]:
     """Names in f's own scope that are not growing containers, only ever bound to sized values,
-    and either bound to the pieces of a split or measured by f itself (`len(name)`, a text made by
-    `str`): how many items they hold is worth asking."""
+    (a text made by `str` too), and either bound to the pieces of a split or measured by f itself
+    (`len(name)`): their length is worth asking."""
     wanted: list[str] = []
 
     class Survey(_Bindings):
