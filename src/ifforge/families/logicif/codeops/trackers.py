@@ -7,8 +7,9 @@ that can move into f) into one probe version of f. The stage runs the probe on t
 counters that vary across cases, are not an input's length (or value) and do not copy each other;
 `build` writes f with only those, returning `(output, stats)`. Code with few paths gets fallback
 candidates, judged only when no other tells something: changes of a name recomputed from itself,
-keys a comprehension meets again, the length of a split or of what f measures, and a choice inside
-a larger expression.
+keys a comprehension meets again, the length of a split or of what f measures, a choice inside
+a larger expression, the parts of an `and` / `or` chain worked out, and stores under a key already
+there.
 
 Counters are plain statements (`stats['k'] += 1`, or a running max of a `len`), so what has no
 statements of its own gets some: a counted comprehension or lambda becomes a small inner function
