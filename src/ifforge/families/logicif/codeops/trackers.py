@@ -169,6 +169,7 @@ class _Sites(cst.CSTVisitor):
         self.enclosing: list[int | None] = []  # comprehension / lambda sites (None: not convertible)
         self.functions = 0  # depth of inner functions
         self.helper: str | None = None  # the helper being surveyed, if not f
+        self.local: set[str] = set()  # names local to the function being surveyed
 
     def on_visit(self, node) -> bool:
         self.known.add(id(node))
@@ -238,7 +239,7 @@ class _Sites(cst.CSTVisitor):
 
     def visit_SimpleStatementLine(self, node):
         written = _keyed_write(node)
-        if written is not None and not self.enclosing:
+        if written is not None and not self.enclosing and written[0].value in self.local:
             self._site(node)
             holder, key = (_code(part) for part in written)
             self._add(node, "known", f"how many times a value is stored in `{holder}` under the key `{key}` when "
@@ -347,6 +348,24 @@ def _keyed_write(line: cst.BaseStatement) -> tuple[cst.Name, cst.BaseExpression]
         return None
     key = target.slice[0].slice.value
     return None if _has(key, (cst.Call, cst.NamedExpr, cst.Await, cst.Yield)) else (target.value, key)
+
+
+def _local_names(function: cst.FunctionDef) -> set[str]:
+    """The function's parameters and the names its own statements bind, less those declared global
+    or nonlocal: what it stores in them is the call's own, not left over from an earlier call."""
+    bound = {p.name.value for p in cst_parameters(function)}
+    shared: set[str] = set()
+
+    class Survey(_Bindings):
+        def visit_Global(self, node):
+            shared.update(item.name.value for item in node.names)
+
+        def visit_Nonlocal(self, node):
+            shared.update(item.name.value for item in node.names)
+
+    survey = Survey(lambda value: True)
+    function.body.visit(survey)
+    return (bound | set(survey.bindings)) - shared
 
 
 def _inline_choice(path: list[cst.CSTNode]) -> bool:
@@ -637,6 +656,7 @@ def _prepare(source: str) -> _Context:
         raise ValueError("the anonymised source has no function f")
     names = _names_in(module)
     sites = _Sites(names)
+    sites.local = _local_names(entry)
     entry.body.visit(sites)
     containers = _containers(entry)
     counts = _counts(entry)
@@ -646,6 +666,7 @@ def _prepare(source: str) -> _Context:
     sites.functions = 1
     for name in movable:  # what a helper does counts too, once it moves into f
         sites.helper = name
+        sites.local = _local_names(helpers[name])
         helpers[name].body.visit(sites)
     sites.functions, sites.helper = 0, None
     recursive = _calls_itself(entry)
