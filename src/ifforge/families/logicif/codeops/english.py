@@ -76,6 +76,10 @@ RULES = {  # one sentence each, said once, at the first step that needs it
                 "(a copy of a list is not the very same object as the list).",
     "lazy": "The values of \"the results of ...\" are worked out one at a time, only when something goes "
             "through them, and only once: going through them a second time gives nothing.",
+    "produce": "A helper that produces values runs only when its next value is asked for: from its start (or "
+               "from where it paused) up to the next step that produces one, where it pauses; once it stops it "
+               "has no more. Each value "
+               "is given once: going through them again gives only those not yet given.",
 }
 
 _METHOD_FREE = {"len", "abs", "int", "str", "float", "bool", "list", "tuple", "set", "dict", "sorted", "reversed", "hex",
@@ -158,6 +162,7 @@ class Speaker:
     imported: dict[str, str] = field(default_factory=dict)  # name -> module.name (`from module import name`)
     constants: dict[str, cst.BaseExpression] = field(default_factory=dict)  # module-level name -> its one value
     records: dict[str, list[str]] = field(default_factory=dict)  # a namedtuple -> its field names
+    generators: set[str] = field(default_factory=set)  # helpers that produce values (`yield`)
     rules: dict[str, bool] = field(default_factory=dict)  # rule -> already said
 
     def rule(self, key: str) -> str:
@@ -543,8 +548,8 @@ class Speaker:
             return True
         if isinstance(node, (cst.List, cst.Tuple, cst.ListComp, cst.SimpleString)):
             return True
-        return isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in (
-            "range", "sorted", "enumerate", "zip", "reversed", "list")
+        return isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and (node.func.value in (
+            "range", "sorted", "enumerate", "zip", "reversed", "list") or node.func.value in self.generators)
 
     def _comprehension(self, node) -> str:
         clauses = self._clauses(node)
@@ -688,6 +693,8 @@ class Speaker:
         func = call.func
         if isinstance(func, cst.Name):
             name = func.value
+            if name in self.generators:
+                return f"the values {name} produces {self.call_with(call)}"
             if name in self.helpers:
                 return f"what {name} gives back {self.call_with(call)}"
             if name in self.bound:
@@ -737,6 +744,8 @@ class Speaker:
             if isinstance(func.value, cst.Call) and regex._is_compile(func.value):
                 args, keywords = self.arguments(call)
                 return regex.pattern_method(self, func.value, func.attr.value, args, keywords)
+            if func.attr.value == "__next__" and not call.args:  # `it.__next__()` is `next(it)`
+                return self._builtin("next", cst.Call(func=cst.Name("next"), args=[cst.Arg(func.value)]), cond)
             return self.method(func.value, func.attr.value, call)
         raise Undescribable("a call of a computed function")
 

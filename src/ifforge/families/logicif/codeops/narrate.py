@@ -54,6 +54,7 @@ class _Narrator:
         self.trackers = trackers
         self.helpers = helpers
         self.say = Speaker(stats=stats, helpers=helpers, kinds=kinds)
+        self.stops: set[int] = set()  # ids of the returns that end a helper's values
 
     def with_notes(self, sentence: str) -> str:
         """The sentence, followed by the rules it is the first to need."""
@@ -109,8 +110,11 @@ class _Narrator:
         if isinstance(statement, cst.FunctionDef):
             if statement.decorators or statement.asynchronous:
                 raise Undescribable("a decorated or async inner function")
+            does = "it does this:"
+            if statement.name.value in self.say.generators:
+                does = f"it produces values one at a time{self.say.cite('produce')}, doing this:"
             return [(f"Define a helper {statement.name.value} taking {_param_list(cst_parameters(statement), self.say)}; "
-                     f"when called, it does this:",
+                     f"when called, {does}",
                      [("", self.body(statement.body))])]
         if isinstance(statement, cst.Try):
             return [self.try_(statement)]
@@ -251,8 +255,10 @@ class _Narrator:
         if isinstance(small, cst.Expr):
             if isinstance(small.value, cst.Call):
                 return self.call_statement(small.value)
-            if isinstance(small.value, (cst.Yield, cst.Await)):
-                raise Undescribable("a generator or coroutine (yield / await)")
+            if isinstance(small.value, cst.Yield):
+                return self.yield_(small.value)
+            if isinstance(small.value, cst.Await):
+                raise Undescribable("a coroutine (await)")
             raise Undescribable(f"an expression statement of kind {type(small.value).__name__}")
         if isinstance(small, cst.Return):
             return self.return_(small, in_entry)
@@ -460,9 +466,18 @@ class _Narrator:
             return f"Stop with an error (of the kind {error.value})."
         raise Undescribable("raising a computed error")
 
+    def yield_(self, node: cst.Yield) -> str:
+        """`yield v` in a helper that produces values; `yield from xs` produces each item of xs."""
+        if isinstance(node.value, cst.From):
+            return f"Produce {self.say._items(node.value.item)} in order, one value each."
+        value = "None" if node.value is None else self.say.value(node.value)
+        return f"Produce {value} as the next value."
+
     def return_(self, small: cst.Return, in_entry: bool) -> str:
         value = small.value
         say = self.say
+        if id(small) in self.stops:  # a return in a helper that produces values ends them
+            return "Stop: there are no more values."
         if in_entry and isinstance(value, cst.Tuple) and len(value.elements) == 2 and isinstance(
                 value.elements[1].value, cst.Name) and value.elements[1].value.value == self.stats:
             result = value.elements[0].value
@@ -530,6 +545,9 @@ def describe(source: str, trackers: list[Tracker], input_types: dict[str, str], 
     narrator = _Narrator(stats, {t.name: t for t in trackers}, {h.name.value for h in helpers} | _nested(entry),
                          named.kinds)
     say = narrator.say
+    say.generators, narrator.stops = _generators(module)
+    if entry.name.value in say.generators:
+        raise Undescribable("a main function that produces values (yield)")
     say.patterns, say.bound = _patterns(module)
     say.classes = {s.name.value for s in module.body if isinstance(s, cst.ClassDef)}
     say.imported = _imported(module)
@@ -567,11 +585,14 @@ def describe(source: str, trackers: list[Tracker], input_types: dict[str, str], 
     for helper in helpers:
         if helper.decorators or helper.asynchronous:
             raise Undescribable("a decorated or async helper function")
+        producing = helper.name.value in say.generators
+        does = f"produces values one at a time{say.cite('produce')}, doing this:" if producing else "does this:"
         steps.append(narrator.with_notes(f"\nA helper you will use, {helper.name.value}, takes "
-                                         f"{_param_list(cst_parameters(helper), say)} and does this:"))
+                                         f"{_param_list(cst_parameters(helper), say)} and {does}"))
         steps.extend(narrator.block(narrator.body(helper.body), "", in_entry=False))
         if not _ends_with_return(helper):
-            steps.append("If it reaches the end of these steps, it returns None.")
+            steps.append("If it reaches the end of these steps, it stops: there are no more values." if producing
+                         else "If it reaches the end of these steps, it returns None.")
     steps.append("\nThe main steps" + (", starting from your inputs:" if params else ":"))
     steps.extend(narrator.block(narrator.body(entry.body), "", in_entry=True))
     if not _ends_with_return(entry):
@@ -581,6 +602,42 @@ def describe(source: str, trackers: list[Tracker], input_types: dict[str, str], 
     logic = ["LOGICS: Work it out step by step, keeping careful track of every variable."]
     logic.extend(steps)
     return "\n\n".join([inputs, "\n".join(logic), outputs]) + "\n"
+
+
+class _Producers(cst.CSTVisitor):
+    """Functions whose own body (not a function inside it) yields, and the returns in their bodies."""
+
+    def __init__(self):
+        self.stack: list[tuple[str, list[int], list[bool]]] = []
+        self.names: set[str] = set()
+        self.stops: set[int] = set()
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.stack.append((node.name.value, [], [False]))
+
+    def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
+        name, returns, yields = self.stack.pop()
+        if yields[0]:
+            self.names.add(name)
+            self.stops.update(returns)
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False  # a lambda's body is its own function and cannot hold a return
+
+    def visit_Yield(self, node: cst.Yield) -> None:
+        if self.stack:
+            self.stack[-1][2][0] = True
+
+    def visit_Return(self, node: cst.Return) -> None:
+        if self.stack:
+            self.stack[-1][1].append(id(node))
+
+
+def _generators(module: cst.Module) -> tuple[set[str], set[int]]:
+    """The names of the functions that produce values (`yield`), and the ids of their returns."""
+    found = _Producers()
+    module.visit(found)
+    return found.names, found.stops
 
 
 def _patterns(module: cst.Module) -> tuple[set[str], dict[str, cst.Attribute]]:
