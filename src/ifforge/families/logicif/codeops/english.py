@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from ifforge.families.logicif.codeops import formats, methods, paths, regex
+from ifforge.families.logicif.codeops import dates, formats, methods, paths, regex, unicode
 from ifforge.families.logicif.codeops.errors import Undescribable
 
 from ifforge.core import pyast
@@ -163,6 +163,8 @@ class Speaker:
     constants: dict[str, cst.BaseExpression] = field(default_factory=dict)  # module-level name -> its one value
     records: dict[str, list[str]] = field(default_factory=dict)  # a namedtuple -> its field names
     generators: set[str] = field(default_factory=set)  # helpers that produce values (`yield`)
+    methods: set[str] = field(default_factory=set)  # the methods of the classes told as helpers
+    selves: set[str] = field(default_factory=set)  # the name of the object inside the method being told
     rules: dict[str, bool] = field(default_factory=dict)  # rule -> already said
 
     def rule(self, key: str) -> str:
@@ -585,6 +587,10 @@ class Speaker:
             return quote(getattr(string, dotted[7:]))
         if dotted in ("sys.maxsize",):
             return "the largest whole number a list position can be (9223372036854775807)"
+        if isinstance(node.value, cst.Name) and node.value.value in self.selves:
+            return f"the field {node.attr.value} of {node.value.value}"
+        if dates.is_made(node.value, self.resolved) and dates.field(node.attr.value, "") is not None:
+            return dates.field(node.attr.value, self.value(node.value))
         if isinstance(node.value, cst.Call) and regex._is_compile(node.value) and node.attr.value in _PATTERN_ONLY:
             return f"the {node.attr.value} of {regex.compile_call(self, node.value)} (used below as a function)"
         raise Undescribable(f"the attribute {dotted or node.attr.value}")
@@ -595,6 +601,8 @@ class Speaker:
             return node.value
         if isinstance(node, cst.Subscript):
             return self._subscript(node)
+        if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value in self.selves:
+            return self._attribute(node)
         raise Undescribable(f"assigning to {type(node).__name__}")
 
     def _subscript(self, node: cst.Subscript) -> str:
@@ -689,8 +697,28 @@ class Speaker:
                 words.append(self.grouped(arg.value))
         return "with " + _join(words) if words else "with no inputs"
 
+    def resolved(self, node: cst.BaseExpression) -> str | None:
+        """A dotted name with its first part traced through `from m import g [as h]` (`h.x` is `m.g.x`)."""
+        dotted = _dotted(node)
+        if dotted is None:
+            return None
+        head, dot, rest = dotted.partition(".")
+        return self.imported[head] + dot + rest if head in self.imported else dotted
+
     def _call(self, call: cst.Call, cond: bool) -> str:
         func = call.func
+        if self.resolved(func) == dates.MAKER:
+            args, keywords = self.arguments(call)
+            return dates.made([self.grouped(a) for a in args], keywords)
+        if unicode.covers(self.resolved(func)):
+            args, keywords = self.arguments(call)
+            return unicode.words(self.resolved(func), [self.grouped(a) for a in args], keywords)
+        if isinstance(func, cst.Attribute) and dates.is_made(func.value, self.resolved):
+            args, _ = self.arguments(call)
+            said = dates.method(func.attr.value, self.value(func.value), args)
+            if said is None:
+                raise Undescribable(f"the date method {func.attr.value}")
+            return said
         if isinstance(func, cst.Name):
             name = func.value
             if name in self.generators:
@@ -744,6 +772,11 @@ class Speaker:
             if isinstance(func.value, cst.Call) and regex._is_compile(func.value):
                 args, keywords = self.arguments(call)
                 return regex.pattern_method(self, func.value, func.attr.value, args, keywords)
+            if func.attr.value in self.methods:
+                if not (isinstance(func.value, cst.Name) and func.value.value in self.selves):
+                    raise Undescribable("a method of a class of the code called on an object made elsewhere")
+                return f"what its method {func.attr.value} gives back when called on {func.value.value} " \
+                       f"{self.call_with(call)}"
             if func.attr.value == "__next__" and not call.args:  # `it.__next__()` is `next(it)`
                 return self._builtin("next", cst.Call(func=cst.Name("next"), args=[cst.Arg(func.value)]), cond)
             return self.method(func.value, func.attr.value, call)
@@ -904,6 +937,10 @@ class Speaker:
                 return f"{g(one)} written as text"
             self.rule("repr")
             return f"{g(one)} in quotes as Python shows a text"
+        if name == "repr" and one is not None:  # any value: texts in it (or it, if a text) get quotes
+            self.rule("str")
+            self.rule("repr")
+            return f"{g(one)} written as text the way Python shows it, with every text in it (or it, if a text) in quotes"
         if name == "iter" and one is not None:
             return f"a reader of the items of {g(one)}, in order, that gives each of them once"
         if name == "next" and len(args) in (1, 2) and not keywords:
