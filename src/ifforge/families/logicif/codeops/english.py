@@ -937,10 +937,6 @@ class Speaker:
                 return f"{g(one)} written as text"
             self.rule("repr")
             return f"{g(one)} in quotes as Python shows a text"
-        if name == "repr" and one is not None:  # any value: texts in it (or it, if a text) get quotes
-            self.rule("str")
-            self.rule("repr")
-            return f"{g(one)} written as text the way Python shows it, with every text in it (or it, if a text) in quotes"
         if name == "iter" and one is not None:
             return f"a reader of the items of {g(one)}, in order, that gives each of them once"
         if name == "next" and len(args) in (1, 2) and not keywords:

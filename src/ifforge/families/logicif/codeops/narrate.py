@@ -471,8 +471,8 @@ class _Narrator:
     def yield_(self, node: cst.Yield) -> str:
         """`yield v` in a helper that produces values; `yield from xs` produces each item of xs."""
         if isinstance(node.value, cst.From):
-            return f"Produce {self.say._items(node.value.item)} in order, one value each."
-        value = "None" if node.value is None else self.say.value(node.value)
+            return f"Produce each of {self.say._items(node.value.item)}, in order, as the next values."
+        value = "None" if node.value is None else self.say.grouped(node.value)
         return f"Produce {value} as the next value."
 
     def return_(self, small: cst.Return, in_entry: bool) -> str:
