@@ -125,6 +125,8 @@ def test_a_helper_that_yields_is_told_as_steps_that_produce_values_lazily():
                   "return (first, stats)", module="def _pairs(s):\n    yield s\n    yield s + s\n")
     assert "Set first to the next item the reader r gives" in taken
     assert "If it reaches the end of these steps, it stops: there are no more values." in taken
+    with pytest.raises(Undescribable, match="truth of a helper's values"):  # true even when it has none
+        _text("if _pairs(a):\n    return (1, stats)\nreturn (0, stats)", module="def _pairs(s):\n    yield s\n")
     with pytest.raises(Undescribable, match="main function that produces values"):
         describe("def f(a):\n    stats = {'loop_iterations': 0}\n    yield a\n", COUNTER, {}, "int")
 
@@ -187,6 +189,8 @@ def test_a_small_class_is_told_as_its_making_and_its_methods_with_the_object_nam
     assert "Add n to the field total of self." in text
     assert "Return what its method twice gives back when called on self with no inputs." in text
     assert "Set r to what _add gives back with v." in text
+    with pytest.raises(Undescribable, match="method of a class of the code used as a value"):
+        _text("return (_add(1), stats)", module=module.replace("return self.twice()", "return self.twice"))
     with pytest.raises(Undescribable, match="called on an object made elsewhere"):  # never a list's add
         _text("t = Tally(1)\nfor v in a:\n    stats['loop_iterations'] += 1\n    t.add(v)\nreturn (0, stats)",
               module=module)

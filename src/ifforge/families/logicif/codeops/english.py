@@ -282,6 +282,8 @@ class Speaker:
         match = self._match_test(node, holds)
         if match is not None:
             return match
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in self.generators:
+            raise Undescribable("the truth of a helper's values (always true, even with none)")
         kind = (self.kind(node) or "").split("[")[0]
         text = self.grouped(node)
         if kind == "bool":
@@ -588,6 +590,8 @@ class Speaker:
         if dotted in ("sys.maxsize",):
             return "the largest whole number a list position can be (9223372036854775807)"
         if isinstance(node.value, cst.Name) and node.value.value in self.selves:
+            if node.attr.value in self.methods:
+                raise Undescribable("a method of a class of the code used as a value")
             return f"the field {node.attr.value} of {node.value.value}"
         if dates.is_made(node.value, self.resolved) and dates.field(node.attr.value, "") is not None:
             return dates.field(node.attr.value, self.value(node.value))

@@ -766,7 +766,8 @@ def _small_class(statement: cst.ClassDef) -> bool:
             name = line.name.value
             params = cst_parameters(line)
             if line.decorators or line.asynchronous or not params or isinstance(params[0].star, str) and \
-                    params[0].star or (name.startswith("__") and name != "__init__"):
+                    params[0].star or (name.startswith("__") and name != "__init__") or \
+                    _generators(cst.Module(body=[line]))[0]:  # a method that yields is not a helper's steps
                 return False
         elif not (isinstance(line, cst.SimpleStatementLine) and all(_is_docstring_or_noop(s) or isinstance(s, cst.Pass)
                                                                    for s in line.body)):
