@@ -144,11 +144,11 @@ def test_unicode_properties_name_the_unicode_version_and_dates_say_weekday_and_d
                 module="from unicodedata import ucd_3_2_0 as ucd")
     assert "Unicode 3.2.0 general category" in old
     days = _text("for v in range(a):\n    stats['loop_iterations'] += 1\n"
-                 "return ((day(a, 1, 4).isoweekday(), day(a, 1, 1).weekday(), datetime.date(a, 2, 1).toordinal()), "
-                 "stats)", module="import datetime\nfrom datetime import date as day")
+                 "return ((day(a, 1, 4).isoweekday(), day(a, 1, 1).weekday(), datetime.date(a, 2, 1).toordinal(), "
+                 "day(a, 5, 6).day), stats)", module="import datetime\nfrom datetime import date as day")
     assert "the weekday of the date day 4 of month 1 of year a (which must exist, in a year from 1 to 9999), as 1 " \
            "for Monday up to 7 for Sunday" in days
-    assert "as 0 for Monday up to 6 for Sunday" in days
+    assert "as 0 for Monday up to 6 for Sunday" in days and "the day of the month of the date day 6 of month 5" in days
     assert "the day number of the date day 1 of month 2 of year a" in days and "counting 1 January of year 1" in days
     with pytest.raises(Undescribable, match="date method strftime"):
         _text("return (day(a, 1, 1).strftime('%A'), stats)", module="from datetime import date as day")

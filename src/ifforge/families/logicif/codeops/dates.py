@@ -12,7 +12,7 @@ _METHODS = {"weekday": "the weekday of {d}, as 0 for Monday up to 6 for Sunday",
             "isoweekday": "the weekday of {d}, as 1 for Monday up to 7 for Sunday",
             "toordinal": "the day number of {d}, counting 1 January of year 1 as day 1 (in the Gregorian calendar "
                          "extended back to then)"}
-_FIELDS = {"year": "the year of {d}", "month": "the month of {d} (1 to 12)", "day": "the day of the month of {d}"}
+FIELDS = {"year": "the year of {d}", "month": "the month of {d} (1 to 12)", "day": "the day of the month of {d}"}
 
 
 def made(args: list[str], keywords: dict) -> str:
@@ -28,10 +28,6 @@ def method(name: str, date: str, args: list) -> str | None:
     if name in _METHODS and not args:
         return _METHODS[name].format(d=date)
     return None
-
-
-def field(name: str, date: str) -> str | None:
-    return _FIELDS[name].format(d=date) if name in _FIELDS else None
 
 
 def is_made(node: cst.BaseExpression, resolve) -> bool:

@@ -78,8 +78,7 @@ RULES = {  # one sentence each, said once, at the first step that needs it
             "through them, and only once: going through them a second time gives nothing.",
     "produce": "A helper that produces values runs only when its next value is asked for: from its start (or "
                "from where it paused) up to the next step that produces one, where it pauses; once it stops it "
-               "has no more. Each value "
-               "is given once: going through them again gives only those not yet given.",
+               "has no more. Each value is given once: going through them again gives only those not yet given.",
 }
 
 _METHOD_FREE = {"len", "abs", "int", "str", "float", "bool", "list", "tuple", "set", "dict", "sorted", "reversed", "hex",
@@ -593,8 +592,8 @@ class Speaker:
             if node.attr.value in self.methods:
                 raise Undescribable("a method of a class of the code used as a value")
             return f"the field {node.attr.value} of {node.value.value}"
-        if dates.is_made(node.value, self.resolved) and dates.field(node.attr.value, "") is not None:
-            return dates.field(node.attr.value, self.value(node.value))
+        if dates.is_made(node.value, self.resolved) and node.attr.value in dates.FIELDS:
+            return dates.FIELDS[node.attr.value].format(d=self.value(node.value))
         if isinstance(node.value, cst.Call) and regex._is_compile(node.value) and node.attr.value in _PATTERN_ONLY:
             return f"the {node.attr.value} of {regex.compile_call(self, node.value)} (used below as a function)"
         raise Undescribable(f"the attribute {dotted or node.attr.value}")
