@@ -266,6 +266,20 @@ def test_the_parameter_an_error_names_gets_another_shape_and_the_other_keeps_its
     assert values.boundary and values.shapes == {} and not learn([words, count], []).boundary
 
 
+def test_an_operator_error_blames_only_the_operator_s_operands():
+    from ifforge.families.logicif.codeops.candidates import INT, STR, Parameter
+    from ifforge.families.logicif.codeops.lessons import learn
+    sign, spec = Parameter("sign", ("list", INT)), Parameter("spec", ("dict", STR, STR))
+    error = "TypeError: unsupported operand type(s) for -: 'str' and 'int'"
+    inside_len = learn([sign, spec], [([[1], {"w": "x"}], error, "    pad = fill * (width - len(sign))")] * 3)
+    assert inside_len.shapes == {}  # sign is only len()'s argument: what `-` got came from elsewhere
+    concatenated = learn([sign, spec], [([[1], {}], 'TypeError: can only concatenate str (not "list") to str',
+                                         "    out = pad + sign + spec['w']")] * 3)
+    assert concatenated.shapes == {"sign": STR}
+    alias = learn([sign], [([[1]], 'TypeError: can only concatenate str (not "int") to str', "    part += item")] * 3)
+    assert alias.shapes == {"sign": ("list", STR)}  # no parameter on the line: a name holding one raised
+
+
 TALLY = '''
 def tally(items):
     seen = 0
