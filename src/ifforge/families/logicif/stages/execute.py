@@ -3,11 +3,12 @@
 Per function, three sandbox passes: the original seed, the instrumented `f` in the self-contained
 form the rows export (codeops/self_contained.py: what LogicIF's executor runs: the gold), and that
 `f` again in a perturbed world: another hash seed and random seed, the cases run last to first,
-counting the lines each executes. Each pass runs its cases one after another in one process, each
-case with fresh globals and its own time limit (a fork per case cost a quarter of the stage); a
-gold case is kept as it came only when the perturbed pass, which met the other cases in the
-opposite order, and the original agree with it: otherwise it is run again in a process of its own
-(what `f` returns on that input alone) before anything is decided. Code that reads the host or the clock never runs (the sandbox's
+counting the lines each executes. The gold is what `f` returns on that input alone: code that
+imports nothing runs its cases one after another in one process (each with fresh globals, fresh
+builtins and its own time limit: it can reach nothing that outlives a case), anything else each case
+in a process of its own (a standard module's classes and objects outlive a case); a gold case from
+the shared process is kept only when the perturbed pass and the original agree with it, otherwise
+it is run again alone before anything is decided. Code that reads the host or the clock never runs (the sandbox's
 policy); gold a model cannot know (entropy, hash order, what an earlier case left) differs in the
 perturbed pass: that case is dropped as `nondeterministic`, before the anonymised `f` is compared
 with the original, which must give the
@@ -52,6 +53,14 @@ def _differs(result: sandbox.CaseResult, plain: sandbox.CaseResult) -> bool:
     return canonical_json(result.output) != canonical_json(plain.output) or result.output_type != plain.output_type
 
 
+def _reaches_lasting_state(code: str, limits: sandbox.Limits) -> bool:
+    """Whether a case of `code` could leave something a later case in the same process meets.
+    Under the policy, code that imports nothing (no statement, no `__import__`: both say "import")
+    sees only its fresh globals and a fresh set of builtins, whose types and functions cannot be
+    changed; an imported module's classes and objects (an attribute set on `Counter`) outlive a case."""
+    return not limits.policy or "import" in code
+
+
 def _same(result: sandbox.CaseResult, again: sandbox.CaseResult) -> bool:
     """The perturbed pass confirms the gold: same status, output and trackers."""
     return again.status == result.status and (canonical_json([result.output, result.stats])
@@ -75,7 +84,8 @@ def run(item: InstrumentedFunction, settings: ExecuteConfig) -> Outcome[Executed
         return sandbox.run_cases(item.original_source, item.original_entry, [args[index]], limits=limits,
                                  budget=budget, alone=True)[0]
 
-    tracked = sandbox.run_cases(exported, "f", args, tracked=True, limits=limits, budget=budget)
+    shared = not _reaches_lasting_state(exported, limits)
+    tracked = sandbox.run_cases(exported, "f", args, tracked=True, limits=limits, budget=budget, alone=not shared)
 
     def tracked_alone(index: int) -> sandbox.CaseResult:
         """The gold on this case alone: asked where the shared pass's result is not confirmed."""
@@ -96,7 +106,8 @@ def run(item: InstrumentedFunction, settings: ExecuteConfig) -> Outcome[Executed
     dropped: list[DroppedItem] = []
     survivors: list[tuple[int, sandbox.CaseResult, int | None]] = []
     for index, (plain, result, again) in enumerate(zip(original, tracked, perturbed)):
-        if not (result.ok and _same(result, again) and (evolved or (plain.ok and not _differs(result, plain)))):
+        if shared and not (result.ok and _same(result, again)
+                           and (evolved or (plain.ok and not _differs(result, plain)))):
             result = tracked_alone(index)  # every drop and every unconfirmed gold rests on an isolated run
         if not evolved and (not plain.ok or (result.ok and _differs(result, plain))):
             plain = original_alone(index)
