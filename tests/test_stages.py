@@ -47,6 +47,23 @@ def _write(folder, name, text):
     return path
 
 
+def test_a_seed_folder_read_again_unchanged_is_not_parsed_again(tmp_path, monkeypatch):
+    """`generate` reads the seeds for its unchanged-version check and again in its flow: the second
+    read parses nothing, and any change to a file's bytes (even of the same size) is read anew."""
+    parsed = []
+    real = load.parse_seed_file
+    monkeypatch.setattr(load, "parse_seed_file", lambda path, *rest, **options: parsed.append(path.name)
+                        or real(path, *rest, **options))
+    _write(tmp_path, "a.py", GOOD)
+    _write(tmp_path, "b.py", GOOD.replace("count_up", "count_on"))
+    first, _ = load.load_seed_dir(tmp_path)
+    again, _ = load.load_seed_dir(tmp_path)
+    assert again == first and parsed == ["a.py", "b.py"]
+    _write(tmp_path, "b.py", GOOD.replace("count_up", "count_in"))  # same size, new bytes
+    changed, _ = load.load_seed_dir(tmp_path)
+    assert parsed == ["a.py", "b.py", "a.py", "b.py"] and changed[1].entry == "count_in"
+
+
 def test_bad_seeds_are_skipped_with_file_and_line_and_the_rest_load(tmp_path):
     _write(tmp_path, "count_up.py", GOOD)
     _write(tmp_path, "broken.py", "def broken(a):\n    return a +\n# input: [1]\n")
