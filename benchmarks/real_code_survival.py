@@ -186,6 +186,12 @@ def pick(modules: list[str] = MODULES, per_module: int = PER_MODULE) -> list[Pic
 
 
 ITERATOR_OR_BUFFER = {"next", "memoryview"}  # an iterator, a bytes-like buffer: no JSON value is either
+# binascii's converters: what they take from bytes only (`b2a_*`) and what they return (bytes, always)
+BYTES_ONLY = {"b2a_base64", "b2a_hex", "b2a_qp", "b2a_uu", "hexlify"}
+BYTES_RESULTS = BYTES_ONLY | {"a2b_base64", "a2b_hex", "a2b_qp", "a2b_uu", "unhexlify"}
+# the callable attributes of a compiled pattern and of str, list and dict: one returned uncalled is a bound method
+METHODS = {name for kind in (re.Pattern, str, list, dict) for name in dir(kind)
+           if not name.startswith("_") and callable(getattr(kind, name))}
 JSON_TYPES = {"str", "int", "float", "bool", "list", "dict", "tuple", "None", "Optional", "Union", "List", "Dict",
               "Tuple", "Any", "Sequence", "Iterable", "Mapping", "typing", "collections", "abc"}
 # what a JSON value (str, number, bool, None, list, dict) can be asked for: its types' attributes
@@ -212,16 +218,37 @@ def _bytes_names(tree: ast.Module) -> set[str]:
             if any(isinstance(n, ast.Constant) and isinstance(n.value, bytes) for n in ast.walk(statement.value))}
 
 
-def _not_json_parameter(function: ast.FunctionDef, bytes_names: set[str] = frozenset()) -> str | None:
+def _not_json_parameter(function: ast.FunctionDef, bytes_names: set[str] = frozenset(),
+                        helpers: dict[str, ast.FunctionDef] | None = None, depth: int = 0,
+                        only: set[str] | None = None) -> str | None:
     """Why one of the function's parameters cannot take a JSON value, or None: an annotation naming
     another type, a default that is not a JSON literal, or a use JSON values do not have (called,
-    given to next() or memoryview(), an attribute no str, number, list or dict has, a bytes literal
-    or a module name made from one next to it)."""
+    given to next() or memoryview() or a converter that takes bytes only, an attribute no str,
+    number, list or dict has, on it or on the items a loop takes from it, a bytes literal or a
+    module name made from one next to it), also inside a helper it is passed to."""
     arguments = function.args
     every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
     defaults = dict(zip([a.arg for a in [*arguments.posonlyargs, *arguments.args]][::-1], arguments.defaults[::-1]))
     defaults.update((a.arg, d) for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults) if d is not None)
     names = {a.arg for a in every} | {a.arg for a in (arguments.vararg, arguments.kwarg) if a}
+    names = names if only is None else names & only  # in a helper: the parameters given the caller's
+    items = {node.target.id for node in ast.walk(function) if isinstance(node, (ast.For, ast.comprehension))
+             and isinstance(node.target, ast.Name) and isinstance(node.iter, ast.Name) and node.iter.id in names}
+    for node in _unguarded(function) if depth else ast.walk(function):  # in a helper: what always runs
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in items - names \
+                and node.attr not in JSON_ATTRIBUTES:
+            return f"the items of a parameter have .{node.attr}"
+        if isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", None)) in BYTES_ONLY \
+                and any(isinstance(a, ast.Name) and a.id in names for a in node.args[:1]):
+            return "a parameter is passed to a converter that takes bytes only"
+    for node in _unguarded(function):  # a helper it always passes a parameter to, that wants bytes of it
+        helper = (helpers or {}).get(getattr(node.func, "id", None)) if isinstance(node, ast.Call) else None
+        given = {parameter.arg for parameter, a in zip([*helper.args.posonlyargs, *helper.args.args], node.args)
+                 if isinstance(a, ast.Name) and a.id in names} if helper is not None else set()
+        if given and helper is not function and depth < 3:
+            why = _not_json_parameter(helper, bytes_names, helpers, depth + 1, given)
+            if why and "bytes" in why:
+                return f"passed to {helper.name}, where {why}"
     for argument in every:
         if argument.annotation is not None:
             text = ast.unparse(argument.annotation)
@@ -230,7 +257,7 @@ def _not_json_parameter(function: ast.FunctionDef, bytes_names: set[str] = froze
                 return f"parameter {argument.arg} is annotated {text}"
         if argument.arg in defaults and not _json_literal(defaults[argument.arg]):
             return f"parameter {argument.arg} defaults to {ast.unparse(defaults[argument.arg])}"
-    for node in ast.walk(function):
+    for node in _unguarded(function) if depth else ast.walk(function):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in names:
             return f"parameter {node.func.id} is called"
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ITERATOR_OR_BUFFER \
@@ -250,6 +277,24 @@ def _not_json_parameter(function: ast.FunctionDef, bytes_names: set[str] = froze
 
 
 BYTES_MAKERS = {"bytes", "bytearray", "memoryview"}
+
+
+def _unguarded(function: ast.FunctionDef) -> list[ast.AST]:
+    """The nodes of the function's body that run on every call up to its first return or raise: not
+    under an if, a loop, a try, a conditional expression or a boolean operator."""
+    found = []
+    for statement in function.body:
+        if isinstance(statement, (ast.If, ast.For, ast.While, ast.Try, ast.With, ast.Match)):
+            break
+        pending = [statement]
+        while pending:
+            node = pending.pop()
+            found.append(node)
+            if not isinstance(node, (ast.IfExp, ast.BoolOp, ast.Lambda, ast.comprehension, ast.FunctionDef)):
+                pending.extend(ast.iter_child_nodes(node))
+        if isinstance(statement, (ast.Return, ast.Raise)):
+            break
+    return found
 
 
 def _generators(tree: ast.Module) -> set[str]:
@@ -276,30 +321,130 @@ def _not_json_output(function: ast.FunctionDef, tree: ast.Module) -> str | None:
     a helper that yields. One JSON return is enough to keep it: `return b"/" if bytes else "/"`."""
     if _yields(function):
         return "a generator (it yields)"
-    generators = _generators(tree)
-    local_functions = {n.name for n in ast.walk(function) if isinstance(n, ast.FunctionDef) and n is not function}
-    kinds = [_returned_kind(node.value, local_functions, generators) for node in ast.walk(function)
-             if isinstance(node, ast.Return) and node.value is not None]
+    if function.returns is not None and set(re.findall(r"[A-Za-z_]\w*", ast.unparse(function.returns))) - JSON_TYPES:
+        return f"annotated {ast.unparse(function.returns)}"
+    return _returns_kind(function, tree, 0)
+
+
+def _own_returns(function: ast.FunctionDef) -> list[ast.AST]:
+    """The values the function's own return statements give (not those of the functions it defines)."""
+    found, pending = [], list(function.body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.Return) and node.value is not None:
+            found.append(node.value)
+        elif not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            pending.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def _returns_kind(function: ast.FunctionDef, tree: ast.Module, depth: int) -> str | None:
+    """What every value the function returns surely is when none is JSON, else None."""
+    context = _Context(tree, function, depth)
+    kinds = [_returned_kind(value, context) for value in _own_returns(function)]
     if kinds and all(kinds):
         return " or ".join(sorted(set(kinds)))
     return None
 
 
-def _returned_kind(value: ast.AST, local_functions: set[str], generators: set[str]) -> str | None:
-    """"a function", "bytes" or "a generator" when the returned expression is surely one, else None."""
-    if isinstance(value, ast.Lambda) or (isinstance(value, ast.Name) and value.id in local_functions):
+class _Context:
+    """What `_returned_kind` needs to know about the function and its module."""
+
+    def __init__(self, tree: ast.Module, function: ast.FunctionDef, depth: int):
+        self.tree, self.depth = tree, depth
+        self.helpers = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
+        self.local_functions = {n.name for n in ast.walk(function) if isinstance(n, ast.FunctionDef)
+                                and n is not function} | set(self.helpers)
+        self.generators = _generators(tree)
+        self.classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
+        module_bytes = set(_bytes_names(tree))
+        assigned: dict[str, list[ast.AST]] = {}
+        for node in ast.walk(function):
+            if isinstance(node, ast.Assign):
+                for target in node.targets:
+                    if isinstance(target, ast.Name):
+                        assigned.setdefault(target.id, []).append(node.value)
+            elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.comprehension, ast.NamedExpr)) \
+                    and isinstance(node.target, ast.Name):
+                assigned.setdefault(node.target.id, []).append(None)  # given a value this does not read
+        parameters = {a.arg for a in ast.walk(function.args) if isinstance(a, ast.arg)}
+        # a local name is bytes when everything it is given is: `val = b""`, then `val = AP[i:j] + val`
+        # (assumed of all such names at first, then dropped where one value is not), never a parameter
+        self.bytes_names = module_bytes | {name for name, values in assigned.items()
+                                           if name not in parameters and None not in values}
+        for _ in range(4):
+            self.bytes_names = module_bytes | {name for name in self.bytes_names - module_bytes
+                                               if all(_returned_kind(v, self) == "bytes" for v in assigned[name])}
+
+    def resolve(self, node: ast.AST):
+        """The object a name or dotted name stands for, through the module's imports; None if unknown."""
+        if isinstance(node, ast.Attribute):
+            owner = self.resolve(node.value)
+            return getattr(owner, node.attr, None) if owner is not None else None
+        if not isinstance(node, ast.Name):
+            return None
+        if node.id in self.classes:
+            return self.classes[node.id]
+        for statement in self.tree.body:
+            if isinstance(statement, (ast.Import, ast.ImportFrom)):
+                for alias in statement.names:
+                    if (alias.asname or alias.name).split(".")[0] != node.id:
+                        continue
+                    try:
+                        if isinstance(statement, ast.Import):
+                            return importlib.import_module(alias.name.split(".")[0])
+                        return getattr(importlib.import_module(statement.module), alias.name, None)
+                    except ImportError:
+                        return None
+        return getattr(builtins, node.id, None)
+
+    def instance_kind(self, called: ast.AST) -> str | None:
+        """"an exception object" or "a <class> object" when a call makes an instance that is no JSON value."""
+        made = self.resolve(called)
+        if isinstance(made, ast.ClassDef):  # a class of the seed: an exception when a base is one
+            bases = [self.instance_kind(base) for base in made.bases]
+            return "an exception object" if "an exception object" in bases else f"a {made.name} object"
+        if not isinstance(made, type):
+            return None
+        if issubclass(made, BaseException):
+            return "an exception object"
+        return None if made.__module__ == "builtins" else f"a {made.__name__} object"
+
+
+def _returned_kind(value: ast.AST, context: _Context) -> str | None:
+    """"a function", "bytes", "a generator", "a bound method", "an exception object" or "a <class>
+    object" when the returned expression is surely one (or a tuple holding a function), else None."""
+    if isinstance(value, ast.Lambda) or (isinstance(value, ast.Name) and value.id in context.local_functions):
         return "a function"
+    if isinstance(value, (ast.Tuple, ast.List)) and any(_returned_kind(e, context) == "a function"
+                                                        for e in value.elts):
+        return "a function"  # a tuple holding a function is no JSON value
+    if isinstance(value, ast.Name) and value.id in context.bytes_names:
+        return "bytes"
     if isinstance(value, ast.Constant) and isinstance(value.value, bytes):
         return "bytes"
+    if isinstance(value, ast.BinOp) and isinstance(value.op, (ast.Add, ast.Mult)):
+        sides = {_returned_kind(value.left, context), _returned_kind(value.right, context)}
+        return "a function" if "a function" in sides else "bytes" if "bytes" in sides else None
+    if isinstance(value, ast.Subscript) and isinstance(value.slice, ast.Slice):
+        return "bytes" if _returned_kind(value.value, context) == "bytes" else None
+    if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Call) and value.attr in METHODS:
+        return "a bound method"  # `re.compile(p).match`: the method itself, not a call of it
     if isinstance(value, ast.Call):
         called = value.func
-        if isinstance(called, ast.Name) and called.id in BYTES_MAKERS:
+        name = called.id if isinstance(called, ast.Name) else called.attr if isinstance(called, ast.Attribute) else None
+        if isinstance(called, ast.Name) and called.id in BYTES_MAKERS or name in BYTES_RESULTS:
             return "bytes"
-        if isinstance(called, ast.Name) and called.id in generators:
+        if isinstance(called, ast.Name) and called.id in context.generators:
             return "a generator"
-        if isinstance(called, ast.Attribute) and (called.attr in ("encode", "to_bytes") or (
+        if isinstance(called, ast.Attribute) and (called.attr in ("encode", "to_bytes", "translate") and
+                                                  _returned_kind(called.value, context) == "bytes" or
+                                                  called.attr in ("encode", "to_bytes") or (
                 isinstance(called.value, ast.Constant) and isinstance(called.value.value, bytes))):
             return "bytes"
+        if isinstance(called, ast.Name) and called.id in context.helpers and context.depth < 3:
+            return _returns_kind(context.helpers[called.id], context.tree, context.depth + 1)
+        return context.instance_kind(called)
     return None
 
 
@@ -310,7 +455,8 @@ def logicif_able(item: Picked) -> str | None:
     tree = ast.parse(item.source)
     functions = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]
     entry = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == item.function)
-    reason = _not_json_parameter(entry, _bytes_names(tree))
+    helpers = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
+    reason = _not_json_parameter(entry, _bytes_names(tree), helpers)
     if reason:
         return f"no JSON inputs: {reason}"
     reason = _not_json_output(entry, tree)

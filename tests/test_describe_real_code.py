@@ -105,3 +105,36 @@ def test_real_code_survival_sample(tmp_path):
     assert results["urllib_parse___splitnetloc"] == ("exported", "ok")
     assert results["urllib_parse___splitparams"] == ("exported", "ok")
     assert results["urllib_parse___noop"] == ("instrument", "nothing_to_track")
+
+
+def test_logicif_able_sees_outputs_and_inputs_no_json_value_can_be():
+    """What the rule already excluded, in the forms its detection missed before (small functions of ours)."""
+    bench = _benchmark()
+
+    def why(source: str) -> str | None:
+        entry = [line for line in source.splitlines() if line.startswith("def ")][-1][4:].split("(")[0]
+        return bench.logicif_able(bench.Picked("m", entry, source))
+
+    loop = "    for c in s:\n        if c:\n            pass\n"
+    assert why(f"def f(s):\n{loop}    out = b''\n    out = out[:1] + out\n    return out\n") == "no JSON output: bytes"
+    assert why(f"def f(s):\n{loop}    return ValueError(s)\n") == "no JSON output: an exception object"
+    assert why(f"import re\n\ndef f(s):\n{loop}    return re.compile(s).match\n") == "no JSON output: a bound method"
+    nested = f"def f(s):\n{loop}    def g(x):\n        return 1\n    return g\n"
+    assert why(nested) == "no JSON output: a function"  # g's own return is not f's
+    assert why(f"def h(x):\n    return x\n\ndef f(s):\n{loop}    return (s, h)\n") == "no JSON output: a function"
+    assert why(f"import datetime\n\ndef f(s):\n{loop}    return datetime.date(2000, 1, s)\n") \
+        == "no JSON output: a date object"
+    assert why(f"def f(s) -> complex:\n{loop}    return s\n") == "no JSON output: annotated complex"
+    assert why("def f(rows):\n    return [r.name for r in rows if r.keep]\n") \
+        == "no JSON inputs: the items of a parameter have .name"
+    wants_bytes = "import binascii\n\ndef g(b):\n    return binascii.b2a_hex(b)\n\n"
+    assert why(wants_bytes + f"def f(s):\n    t = g(s)\n{loop}    return len(t)\n") == \
+        "no JSON inputs: passed to g, where a parameter is passed to a converter that takes bytes only"
+    # still LogicIF-able: the helper only on one path, a JSON value on another, a class of the builtins
+    assert why(wants_bytes + f"def f(s):\n{loop}    if isinstance(s, str):\n        return s\n    return len(g(s))\n") is None
+    assert why(f"def f(s):\n{loop}    if s:\n        return b''\n    return ''\n") is None
+    assert why(f"def f(s):\n{loop}    return str(s)\n") is None
+    either = "def f(s):\n    if isinstance(s, bytes):\n        sep = b'/'\n    else:\n        sep = '/'\n    return sep + s\n"
+    assert why(either) is None  # bytes on one path only
+    guarded = "def g(b):\n    if isinstance(b, bytes):\n        return b == b'**'\n    return b == '**'\n\n"
+    assert why(guarded + f"def f(s):\n    t = g(s)\n{loop}    return t\n") is None

@@ -30,7 +30,7 @@ def route(parcels, limit, mode="fast"):
         return total + limit
     return total
 '''
-ORIGINS = {"defaults", "literal boundary", "edge shape", "random", "text from the code", "llm", "given"}
+ORIGINS = {"defaults", "defaults kept", "literal boundary", "edge shape", "random", "text from the code", "llm", "given"}
 
 
 def _config(**settings):
@@ -266,6 +266,20 @@ def test_the_parameter_an_error_names_gets_another_shape_and_the_other_keeps_its
     assert values.boundary and values.shapes == {} and not learn([words, count], []).boundary
 
 
+def test_an_operator_error_blames_only_the_operator_s_operands():
+    from ifforge.families.logicif.codeops.candidates import INT, STR, Parameter
+    from ifforge.families.logicif.codeops.lessons import learn
+    sign, spec = Parameter("sign", ("list", INT)), Parameter("spec", ("dict", STR, STR))
+    error = "TypeError: unsupported operand type(s) for -: 'str' and 'int'"
+    inside_len = learn([sign, spec], [([[1], {"w": "x"}], error, "    pad = fill * (width - len(sign))")] * 3)
+    assert inside_len.shapes == {}  # sign is only len()'s argument: what `-` got came from elsewhere
+    concatenated = learn([sign, spec], [([[1], {}], 'TypeError: can only concatenate str (not "list") to str',
+                                         "    out = pad + sign + spec['w']")] * 3)
+    assert concatenated.shapes == {"sign": STR}
+    alias = learn([sign], [([[1]], 'TypeError: can only concatenate str (not "int") to str', "    part += item")] * 3)
+    assert alias.shapes == {"sign": ("list", STR)}  # no parameter on the line: a name holding one raised
+
+
 TALLY = '''
 def tally(items):
     seen = 0
@@ -417,3 +431,121 @@ def test_text_checked_by_a_pattern_or_by_characters_gets_inputs_that_reach_its_p
     assert sum(1 for t in reached if re.search(r"%\d", t)) >= 5 and sum(1 for t in reached if t.startswith("0x")) >= 5
     texts = [i.args[0] for i in inputs.run(_seed(ESCAPES, "unescape"), _config()).kept.inputs]
     assert any(re.search(r"%\d", t) for t in texts) and any("0x" in t for t in texts)  # every branch taken
+
+
+# ---- inputs that reach the code's other paths: what parts, constants and None say
+
+
+def test_a_part_read_by_subscript_tells_the_kind_of_the_items():
+    from ifforge.families.logicif.codeops.candidates import describe_signature
+
+    swap = '''
+def swap(text, *pairs):
+    while pairs:
+        text = pairs[1].join(text.split(pairs[0]))
+        pairs = pairs[2:]
+    return text
+'''
+    pad = '''
+def pad(s, n):
+    i = 0
+    while n and s[i] == " ":
+        i += 1
+        n -= 1
+    return s[i:]
+'''
+    pair = '''
+def pair(a, b):
+    return "".join(x if y == " " and x.isspace() else y for x, y in zip(a, b))
+'''
+    rows = '''
+def put(rows, s):
+    if not rows or len(rows[-1]) > 3:
+        rows.append(s)
+    return len(rows)
+'''
+    # `pairs[1].join(...)`: the items are text (were ints, so the loop never ran without an error)
+    assert describe_signature(swap, "swap") == "swap(text: str, *pairs: str)"
+    assert describe_signature(pad, "pad") == "pad(s: str, n: int)"  # `s[i] == " "`: s is text
+    assert describe_signature(pair, "pair") == "pair(a: str, b: str)"  # zip binds x to a, y to b
+    assert describe_signature(rows, "put") == "put(rows: list[list[int]], s: str)"  # len(rows[-1])
+
+
+def test_arithmetic_with_a_float_and_a_slice_joined_to_text_tell_the_kind():
+    from ifforge.families.logicif.codeops.candidates import describe_signature
+
+    ratio = "def ratio(matches, length):\n    if length:\n        return 2.0 * matches / length\n    return 1.0\n"
+    cut = "def cut(text, width):\n    if len(text) > width:\n        return text[:width] + '...'\n    return text\n"
+    assert describe_signature(ratio, "ratio") == "ratio(matches: int, length: int)"  # not a list by its name
+    assert describe_signature(cut, "cut") == "cut(text: str, width: int)"
+
+
+SIZES = '''
+BIG = 1 << 16
+def size(n):
+    if n < 1 << 8:
+        return 1
+    elif n < BIG:
+        return 2
+    return 4
+'''
+
+
+def test_constants_written_as_expressions_or_module_names_give_boundaries_that_reach_each_branch():
+    from ifforge.families.logicif.codeops.candidates import candidates
+
+    drawn = {c.args[0] for c in candidates(SIZES, "size", 1, 40)}
+    assert {255, 256, 65535, 65536} <= drawn
+    outcome = inputs.run(_seed(SIZES, "size"), _config())
+    outputs = {1 if n < 256 else 2 if n < 65536 else 4 for n in (i.args[0] for i in outcome.kept.inputs)}
+    assert outputs == {1, 2, 4}
+
+
+FIRST = '''
+def first(items, default=0):
+    if items is None:
+        return default
+    return items[0] if items else default
+'''
+DECODE = '''
+def decode(text, encoding="utf-8"):
+    if "%" not in text:
+        return text
+    return text.replace("%", "").encode(encoding).hex()
+'''
+
+
+def test_none_is_tried_where_the_code_tests_for_it_and_some_candidates_keep_every_default():
+    from ifforge.families.logicif.codeops.candidates import candidates
+
+    made = candidates(FIRST, "first", 1, 40)
+    assert any(c.args[0] is None for c in made) and any(isinstance(c.args[0], list) for c in made)
+    assert not any(c.args[0] is None for c in candidates(DECODE, "decode", 1, 40))  # never tested for None
+    kept = [c.args for c in candidates(DECODE, "decode", 1, 40) if c.origin == "defaults kept"]
+    assert kept and all(args[1] == "utf-8" for args in kept) and len({args[0] for args in kept}) > 1
+    outcome = inputs.run(_seed(FIRST, "first"), _config())
+    assert None in [i.args[0] for i in outcome.kept.inputs]  # the `is None` side is covered
+
+
+TABLE = '''
+SPECIAL = {0x3a3: "sigma", 0x3c0: "pi", 0x2126: "ohm"}
+MARKS = set([0x2010, 0x2013] + list(range(0x2018, 0x201c)))
+def look(ch):
+    point = ord(ch)
+    if point < 128:
+        return "ascii"
+    if point in MARKS:
+        return "mark"
+    return SPECIAL.get(point, "other")
+'''
+
+
+def test_a_character_given_to_ord_meets_the_tables_and_bounds_the_code_looks_it_up_in():
+    from ifforge.families.logicif.codeops.candidates import describe_signature
+
+    assert describe_signature(TABLE, "look") == "look(ch: str (one character))"
+    outcome = inputs.run(_seed(TABLE, "look"), _config())
+    points = {ord(i.args[0]) for i in outcome.kept.inputs}
+    sides = {"ascii" if p < 128 else "mark" if p in {0x2010, 0x2013, 0x2018, 0x2019, 0x201a, 0x201b}
+             else "table" if p in (0x3a3, 0x3c0, 0x2126) else "other" for p in points}
+    assert sides == {"ascii", "mark", "table", "other"}

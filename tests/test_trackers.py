@@ -7,7 +7,7 @@ import ast
 from ifforge.core.sandbox import run_cases
 from ifforge.families.logicif.codeops.anonymise import anonymise
 from ifforge.families.logicif.codeops.narrate import describe, holds_code
-from ifforge.families.logicif.codeops.trackers import build, propose
+from ifforge.families.logicif.codeops.trackers import NothingToTrack, build, choose, propose
 
 SOURCE = '''
 def order(x, y):
@@ -109,3 +109,111 @@ def mixed(values):
     return total
 '''
     assert not [c for c in propose(anonymise(source, "mixed").source).candidates if c.role == "high"]
+
+
+# ---- fallback kinds: code with few paths -------------------------------------------------------
+def _fallback(source, entry, inputs, role):
+    """The one candidate of `role` in f, built alone and run against the seed: (code, tracker, values)."""
+    probe = propose(anonymise(source, entry).source)
+    [candidate] = [c for c in probe.candidates if c.role == role]
+    code, [tracker] = build(probe, [candidate])
+    expected = run_cases(source, entry, inputs)
+    got = run_cases(code, "f", inputs, tracked=True)
+    assert [r.output for r in got] == [r.output for r in expected], [r.error for r in got]
+    return code, tracker, [r.stats[tracker.name] for r in got]
+
+
+def test_a_name_recomputed_from_itself_counts_the_steps_that_change_it():
+    source = '''
+def clean(text, pairs):
+    for old, new in pairs:
+        text = text.replace(old, new)
+    text = text.strip()
+    return text
+'''
+    inputs = [[" ab ", [["a", "x"], ["q", "y"]]], ["ab", [["c", "d"]]], ["aa", [["a", "b"], ["b", "c"]]]]
+    code, tracker, values = _fallback(source, "clean", inputs, "change")
+    assert tracker.kind == "value_changes" and values == [2, 0, 2]  # the strip changes only the first
+    text = describe(code, [tracker], {}, "str")
+    assert holds_code(text) == [] and "differs from the one it had" in text
+
+
+def test_a_dict_comprehension_counts_the_keys_it_meets_again():
+    source = '''
+def index(words):
+    return {w[0]: w for w in words}
+'''
+    code, tracker, values = _fallback(source, "index", [[["ab", "ac", "b"]], [["x"]], [["p", "q", "pp", "qq"]]],
+                                      "repeat")
+    assert tracker.kind == "repeated_items" and values == [1, 0, 2]
+    assert holds_code(describe(code, [tracker], {}, "dict")) == []
+
+
+def test_a_key_with_a_call_is_not_asked_about_twice():
+    probe = propose(anonymise("def index(words):\n    return {len(w): w for w in words}\n", "index").source)
+    assert "repeat" not in {c.role for c in probe.candidates}
+
+
+def test_the_pieces_of_a_split_are_counted():
+    source = '''
+def halves(text):
+    parts = text.split("/")
+    if len(parts) > 9:
+        raise ValueError(text)
+    return parts[0]
+'''
+    _, tracker, values = _fallback(source, "halves", [["a"], ["a/b/c"], ["/"]], "pieces")
+    assert tracker.kind == "peak_size" and values == [1, 3, 2]
+
+
+def test_fallback_kinds_are_kept_only_when_nothing_else_tells_something():
+    source = '''
+def clean(text, pairs):
+    for old, new in pairs:
+        if old in text:
+            text = text.replace(old, new)
+    return text
+'''
+    probe = propose(anonymise(source, "clean").source)
+    by_role = {c.role: c for c in probe.candidates}
+    assert {"branch", "change"} <= set(by_role)
+    inputs = [["ab", [["a", "x"], ["q", "y"]]], ["ab", [["c", "d"]]], ["aa", [["a", "b"], ["b", "c"]]]]
+    cases = [(args, {"branch1": hits, "change:a": hits, "loop0": len(args[1])})
+             for args, hits in zip(inputs, [1, 0, 2])]
+    assert [c.role for c in choose(probe.candidates, cases)] == ["branch"]  # not the change counter beside it
+    flat = [(args, {**stats, "branch1": 0}) for args, stats in cases]
+    assert [c.role for c in choose(probe.candidates, flat)] == ["change"]  # the branch tells nothing: it steps in
+
+
+def test_a_choice_inside_a_larger_expression_counts_its_first_branch():
+    source = '''
+def blocks(items):
+    whole, rest = divmod(len(items), 3)
+    return whole * 4 + (4 if rest else 0)
+'''
+    code, tracker, values = _fallback(source, "blocks", [[[1, 2, 3]], [[1]], [[1, 2, 3, 4, 5]], [[]]], "inline")
+    assert tracker.kind == "branch_taken" and values == [0, 1, 1, 0]
+    text = describe(code, [tracker], {}, "int")
+    assert holds_code(text) == [] and "comes out true" in text.split("OUTPUTS:", 1)[1]
+
+
+def test_a_choice_that_may_be_skipped_or_whose_line_calls_something_is_not_counted_inline():
+    for line in ["return n and (1 if n > 2 else 0)", "return abs(n) + (1 if n else 0)",
+                 "return [1 if n else 0 for _ in range(2)]"]:
+        try:
+            roles = {c.role for c in propose(anonymise(f"def g(n):\n    {line}\n", "g").source).candidates}
+        except NothingToTrack:
+            roles = set()
+        assert "inline" not in roles, line
+
+
+def test_the_length_of_a_text_f_measures_is_tracked():
+    source = '''
+def digits(number):
+    if number < 0:
+        raise ValueError(number)
+    text = str(number)
+    return len(text) * 10
+'''
+    _, tracker, values = _fallback(source, "digits", [[7], [123], [45]], "pieces")
+    assert tracker.kind == "peak_size" and values == [1, 3, 2]

@@ -77,18 +77,21 @@ class Facts:
     constants: set = field(default_factory=set)  # numbers and strings it is compared with
     lengths: set = field(default_factory=set)  # numbers len(it) is compared with
     fields: set = field(default_factory=set)  # string keys it is read with: v["host"], v.get("port")
+    nullable: bool = False  # the code asks whether it is None: `if v is None`
 
     def absorb(self, other: Facts) -> None:
         """Take in what the code says about another name that holds the same value."""
         for name in ("kinds", "element", "keys", "values", "constants", "lengths", "fields"):
             getattr(self, name).update(getattr(other, name))
         self.width = max(self.width, other.width)
+        self.nullable |= other.nullable
         for index, names in other.slots.items():
             self.slots[index] |= names
 
 
 class _Reader(ast.NodeVisitor):
-    def __init__(self):
+    def __init__(self, named: dict | None = None):
+        self.named = named or {}  # module constants by name: `LIMIT = 1 << 8` compares like 256
         self.facts: dict[str, Facts] = defaultdict(Facts)
         self.aliases: list[tuple[str, str]] = []  # (copy, original): x = sorted(v), list(v), v[:], v.copy()
         self.ints: set[int] = set()
@@ -137,6 +140,10 @@ class _Reader(ast.NodeVisitor):
         if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name) and iterable.args:
             if iterable.func.id == "enumerate" and isinstance(target, ast.Tuple) and len(target.elts) == 2:
                 self._loop(target.elts[1], iterable.args[0])
+                return
+            if iterable.func.id == "zip" and isinstance(target, ast.Tuple) and len(target.elts) == len(iterable.args):
+                for part, source in zip(target.elts, iterable.args):  # `for a, b in zip(x, y)`: a is x's
+                    self._loop(part, source)
                 return
             if iterable.func.id in ("sorted", "reversed", "list", "tuple"):
                 self._loop(target, iterable.args[0])
@@ -189,6 +196,27 @@ class _Reader(ast.NodeVisitor):
         record.kinds.add("record")
         return record
 
+    def _part(self, node: ast.AST) -> str | None:
+        """The pseudo-name of a part read by subscript, `v[1]` (a slot) or `v[i]` (an element), else None."""
+        if not isinstance(node, ast.Subscript) or not isinstance(node.value, ast.Name) \
+                or isinstance(node.slice, ast.Slice):
+            return None
+        name, index = node.value.id, node.slice
+        if isinstance(index, ast.Constant) and type(index.value) is int and 0 <= index.value < 8:
+            self.facts[name].slots[index.value].add(f"{name}[{index.value}]")
+            return f"{name}[{index.value}]"
+        if isinstance(index, ast.Constant) and isinstance(index.value, str):
+            return None  # a mapping's value: `_looked_up` reads those
+        self.facts[name].element.add(f"{name}[*]")
+        return f"{name}[*]"
+
+    def _text(self, node: ast.AST) -> None:
+        """`node` is used as text: a name, or a part of one (`pairs[1].join(...)`, `s.split(seps[0])`)."""
+        if isinstance(node, ast.Name):
+            self.facts[node.id].kinds.add("str")
+        elif self._part(node):
+            self.facts[self._part(node)].kinds.add("str")
+
     def merge_aliases(self) -> None:
         """What the code does with a copy (`events = sorted(v)`) tells about the original too."""
         for copy, original in reversed(self.aliases):
@@ -218,6 +246,8 @@ class _Reader(ast.NodeVisitor):
             for arg in node.args:
                 if isinstance(arg, ast.Name):
                     self.facts[arg.id].kinds.add("iterable")
+        if isinstance(node.func, ast.Name) and node.func.id == "len" and node.args and self._part(node.args[0]):
+            self.facts[self._part(node.args[0])].kinds.add("container")  # `len(v[-1])`: v holds containers
         if isinstance(node.func, ast.Name) and node.args and isinstance(node.args[0], ast.Name):
             name = node.args[0].id
             if node.func.id == "len":
@@ -232,7 +262,7 @@ class _Reader(ast.NodeVisitor):
                     if isinstance(arg, ast.Name):
                         self.facts[arg.id].kinds.add("number")
             elif node.func.id == "ord":
-                self.facts[name].kinds.add("str")
+                self.facts[name].kinds |= {"str", "char"}  # ord takes one character and nothing else
         if isinstance(node.func, ast.Name) and node.func.id == "isinstance" and len(node.args) == 2 \
                 and isinstance(node.args[0], ast.Name):
             kinds = [k.id for k in (node.args[1].elts if isinstance(node.args[1], ast.Tuple) else [node.args[1]])
@@ -247,16 +277,20 @@ class _Reader(ast.NodeVisitor):
             called = "path.join"  # os.path.join(a, b): a and b are text, unlike the items of "-".join(v)
         if called in TEXT_CALLS:
             for arg in node.args:
-                if isinstance(arg, ast.Name):
-                    self.facts[arg.id].kinds.add("str")
+                self._text(arg)
+        if isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Subscript) \
+                and node.func.attr in STR_METHODS and self._part(node.func.value):
+            self._text(node.func.value)
+            if node.func.attr in STR_ARGUMENTS:
+                for arg in node.args:
+                    self._text(arg)
         if isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name):
             name, method = node.func.value.id, node.func.attr
             if method in STR_METHODS:
                 self.facts[name].kinds.add("str")
                 if method in STR_ARGUMENTS:
                     for arg in node.args:
-                        if isinstance(arg, ast.Name):
-                            self.facts[arg.id].kinds.add("str")
+                        self._text(arg)
             elif method in LIST_METHODS:
                 self.facts[name].kinds.add("iterable")
             elif method in DICT_METHODS:
@@ -277,12 +311,15 @@ class _Reader(ast.NodeVisitor):
 
     def visit_BinOp(self, node: ast.BinOp) -> None:
         for side, other in ((node.left, node.right), (node.right, node.left)):
+            if isinstance(side, ast.Subscript) and isinstance(side.value, ast.Name) and isinstance(side.slice, ast.Slice) \
+                    and isinstance(other, ast.Constant) and isinstance(other.value, str):
+                self.facts[side.value.id].kinds.add("str")  # `text[:n] + "..."`: a slice of text is text
             if isinstance(side, ast.Name):
                 if isinstance(other, ast.Constant) and isinstance(other.value, str):
                     self.facts[side.id].kinds.add("str")
-                elif isinstance(node.op, (ast.Sub, ast.FloorDiv, ast.Mod, ast.Pow, ast.BitAnd, ast.BitOr,
+                elif isinstance(node.op, (ast.Sub, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow, ast.BitAnd, ast.BitOr,
                                           ast.LShift, ast.RShift)) or (
-                        isinstance(other, ast.Constant) and type(other.value) is int):
+                        isinstance(other, ast.Constant) and type(other.value) in (int, float)):
                     self.facts[side.id].kinds.add("number")
         self.generic_visit(node)
 
@@ -295,7 +332,10 @@ class _Reader(ast.NodeVisitor):
         operands = [node.left, *node.comparators]
         for left, op, right in zip(operands, node.ops, operands[1:]):
             for side, other in ((left, right), (right, left)):
-                values = _constants(other)
+                if isinstance(side, ast.Name) and isinstance(other, ast.Constant) and other.value is None:
+                    self.facts[side.id].nullable = True  # `v is None`: None takes the other side
+                    continue
+                values = _constants(other, self.named)
                 if values is None:
                     continue
                 if isinstance(side, ast.Name):
@@ -315,12 +355,11 @@ class _Reader(ast.NodeVisitor):
                         and side.args and isinstance(side.args[0], ast.Name):
                     self.facts[side.args[0].id].lengths |= {v for v in values if type(v) is int}
                     self.facts[side.args[0].id].kinds.add("container")
-                elif isinstance(side, ast.Subscript) and isinstance(side.value, ast.Name):
-                    index = side.slice
-                    if isinstance(index, ast.Constant) and type(index.value) is int and 0 <= index.value < 8:
-                        slot = f"{side.value.id}[{index.value}]"
-                        self.facts[side.value.id].slots[index.value].add(slot)
-                        self.facts[slot].constants |= values
+                elif self._part(side):  # `v[0] == "x"`, `s[i] == " "`, `s[-1] in "eEf"`: what its parts are
+                    if isinstance(op, (ast.In, ast.NotIn)) and isinstance(other, ast.Constant) \
+                            and isinstance(other.value, str):
+                        values = set(other.value)  # one character of the text
+                    self.facts[self._part(side)].constants |= values
         self.generic_visit(node)
 
     def visit_Constant(self, node: ast.Constant) -> None:
@@ -356,18 +395,51 @@ def _copied(node: ast.AST) -> str | None:
     return None
 
 
-def _constants(node: ast.AST) -> set | None:
-    """The constants of a literal (a number, a string, or a tuple / list / set of them), else None."""
+FOLDED = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
+          ast.LShift: lambda a, b: a << b if 0 <= b <= 64 else None,
+          ast.Pow: lambda a, b: a ** b if 0 <= b <= 64 and abs(a) <= 16 else None}
+
+
+def _constants(node: ast.AST, named: dict | None = None) -> set | None:
+    """The constants of a literal (a number, a string, or a tuple / list / set of them), of a sum or
+    shift of numbers (`1 << 16`), or of a module constant's name (`named`), else None."""
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant) \
             and type(node.operand.value) in (int, float):
         return {-node.operand.value}
     if isinstance(node, ast.Constant) and type(node.value) in (int, float, str):
         return {node.value}
+    if isinstance(node, ast.Name) and named and node.id in named:
+        return {named[node.id]}
+    if isinstance(node, ast.BinOp) and type(node.op) in FOLDED:
+        left, right = _constants(node.left, named), _constants(node.right, named)
+        if left and right and len(left) == len(right) == 1:
+            a, b = next(iter(left)), next(iter(right))
+            if type(a) is int and type(b) is int:
+                value = FOLDED[type(node.op)](a, b)
+                return {value} if value is not None and abs(value) <= 1 << 64 else None
+        return None
     if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
-        parts = [_constants(element) for element in node.elts]
+        parts = [_constants(element, named) for element in node.elts]
         if parts and all(part is not None for part in parts):
             return set().union(*parts)
     return None
+
+
+def module_constants(tree: ast.Module) -> dict:
+    """Module-level names bound once to a number or a short text: `LIMIT = 80`, `BIG = 1 << 16`."""
+    found: dict = {}
+    bound: dict = {}
+    for statement in tree.body:
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1 \
+                and isinstance(statement.targets[0], ast.Name):
+            name = statement.targets[0].id
+            bound[name] = bound.get(name, 0) + 1
+            values = _constants(statement.value, found)
+            if values is not None and len(values) == 1 and not isinstance(statement.value, (ast.Tuple, ast.List,
+                                                                                          ast.Set)):
+                found[name] = next(iter(values))
+    return {name: value for name, value in found.items() if bound[name] == 1
+            and not (isinstance(value, str) and len(value) > 20)}
 
 
 def _annotation_shape(node: ast.AST | None) -> Shape | None:
@@ -438,6 +510,7 @@ class Parameter:
     fields: tuple = ()  # the string keys the code reads it with, when it is a mapping
     spread: bool = False  # `*args`: the value is a list whose items are passed one by one
     alternative: Shape | None = None  # the other reading where the code's uses allow two
+    nullable: bool = False  # the code tests it against None, so None is a value to try
 
 
 def _json_value(value: Any) -> bool:
@@ -451,7 +524,7 @@ def _json_value(value: Any) -> bool:
     return False
 
 
-def _borrow(reader: _Reader, helpers: dict[str, ast.FunctionDef], seen: set[str]) -> None:
+def _borrow(reader: _Reader, helpers: dict[str, ast.FunctionDef], seen: set[str], named: dict | None = None) -> None:
     """A name passed to a helper of the seed is what the helper does with it too: `basename(p)`
     calling `splitdrive(p)` calling `os.fspath(p)` says p is text."""
     for callee, position, name in reader.passed:
@@ -461,10 +534,10 @@ def _borrow(reader: _Reader, helpers: dict[str, ast.FunctionDef], seen: set[str]
         parameters = [*helper.args.posonlyargs, *helper.args.args]
         if position >= len(parameters):
             continue
-        inner = _Reader()
+        inner = _Reader(named)
         inner.visit(helper)
         inner.merge_aliases()
-        _borrow(inner, helpers, seen | {callee})
+        _borrow(inner, helpers, seen | {callee}, named)
         if parameters[position].arg not in inner.facts:
             continue
         prefix = f"{callee}:{position}:"  # the helper's names, kept apart from the caller's
@@ -478,7 +551,7 @@ def _renamed(facts: Facts, prefix: str) -> Facts:
     slots = defaultdict(set, {index: {prefix + n for n in names} for index, names in facts.slots.items()})
     return Facts(set(facts.kinds), {prefix + n for n in facts.element}, slots, facts.width,
                  {prefix + n for n in facts.keys}, {prefix + n for n in facts.values}, set(facts.constants),
-                 set(facts.lengths), set(facts.fields))
+                 set(facts.lengths), set(facts.fields), facts.nullable)
 
 
 class Signature:
@@ -490,11 +563,12 @@ class Signature:
                          and node.name == entry), None)
         if function is None:
             raise ValueError(f"no top-level function named {entry}")
-        reader = _Reader()
+        named = module_constants(tree)
+        reader = _Reader(named)
         reader.visit(function)
         reader.merge_aliases()
         helpers = {node.name: node for node in tree.body if isinstance(node, ast.FunctionDef)}
-        _borrow(reader, helpers, {entry})
+        _borrow(reader, helpers, {entry}, named)
         whole = _Reader()
         whole.visit(tree)
         self.ints = sorted(whole.ints)
@@ -522,6 +596,8 @@ class Signature:
         if function.args.vararg:  # *args: its items get the shape the code gives its elements
             name = function.args.vararg.arg
             shape = self._shape(name, 0)
+            if shape[0] == "record":  # `args[0]`, `args[1]`: the items passed one by one, not a record
+                shape = ("list", next((slot for slot in shape[1] if slot != INT), INT))
             element = shape[1] if shape[0] == "list" else INT if shape == ANY else shape
             self.parameters.append(self._parameter(name, ("list", element), None, False, spread=True))
 
@@ -529,7 +605,7 @@ class Signature:
         facts = self.reader.facts[name]
         return Parameter(name, shape, default, has_default, tuple(sorted(self._constants(name), key=repr)),
                          tuple(sorted(facts.lengths)), tuple(sorted(facts.fields)), spread,
-                         self.alternatives.get(name))
+                         self.alternatives.get(name), facts.nullable and not spread)
 
     @property
     def most(self) -> float:
@@ -553,6 +629,8 @@ class Signature:
             return ANY
         facts = self.reader.facts[name]
         kinds = facts.kinds
+        if "char" in kinds:
+            return CHAR
         if "str" in kinds:
             return STR
         if "dict" in kinds and facts.fields and not facts.slots:  # v["host"]: a mapping, though it is indexed
@@ -560,13 +638,15 @@ class Signature:
         if kinds & {"iterable", "container", "indexed", "record", "nested"} or facts.element or facts.slots:
             if facts.slots and facts.width and not facts.element and "iterable" not in kinds:
                 return ("record", tuple(self._slot_shape(facts, i, depth) for i in range(facts.width)))
-            elements = [self._shape(other, depth + 1) for other in sorted(facts.element)]
+            # a name that is only measured (`len(v[i])`) says least: text has a length too
+            named = sorted(facts.element, key=lambda other: (self.reader.facts[other].kinds == {"container"}, other))
+            elements = [self._shape(other, depth + 1) for other in named]
             element = next((shape for shape in elements if shape != ANY), ANY)
             if element == ANY and "nested" in kinds:
                 element = ("list", INT)
             if element == ANY and _strings_only(self._constants(name)):
                 element = STR
-            if element == STR and "iterable" in kinds and (_hint(name) == STR or all(
+            if element == CHAR or element == STR and kinds & {"iterable", "indexed"} and (_hint(name) == STR or all(
                     len(v) <= 1 for v in self._constants(name) if isinstance(v, str))):
                 self.alternatives[name] = ("list", STR)
                 return STR  # iterated character by character
@@ -724,6 +804,8 @@ def candidates(source: str, entry: str, seed: int, count: int, lessons=None) -> 
         return found
     boundary = count * 3 // 4 if lessons is not None and lessons.boundary else count // 2
     plans = [("edge", "edge shape")] * max(2, count // 8) + [("boundary", "literal boundary")] * boundary
+    if any(p.has_default for p in fixed) and not all(p.has_default for p in fixed):
+        plans += [("defaults", "defaults kept")] * (count // 8)  # the usual call: a wrong option fails it all
     shapes = [p.shape for p in parameters] + list(lessons.shapes.values() if lessons is not None else ())
     if signature.hints and any(_holds_text(shape) for shape in shapes):
         plans += [("reach", "text from the code")] * (count // 4)
@@ -734,13 +816,19 @@ def candidates(source: str, entry: str, seed: int, count: int, lessons=None) -> 
             break
         args = []
         for parameter in parameters:
-            if parameter.has_default and rng.random() < 0.25:
+            if parameter.has_default and (mode == "defaults" or rng.random() < 0.25):
                 args.append(parameter.default)
+                continue
+            if parameter.nullable and rng.random() < 0.15:
+                args.append(None)
                 continue
             shape = parameter.shape
             if lessons is not None and parameter.name in lessons.shapes:
                 shape = lessons.shapes[parameter.name] if rng.random() < 0.75 else lessons.former[parameter.name]
-            own = mode if mode != "edge" or shape[0] in ("list", "dict", "str") else "random"
+            if mode == "defaults":  # the rest drawn as any other plan would
+                own = rng.choice(("boundary", "random", "reach") if signature.hints else ("boundary", "random"))
+            else:
+                own = mode if mode != "edge" or shape[0] in ("list", "dict", "str") else "random"
             value = maker.value(shape, own, parameter.constants, parameter.lengths, fields=parameter.fields)
             if parameter.spread:
                 args.extend(value[:4])

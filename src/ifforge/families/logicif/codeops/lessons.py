@@ -14,6 +14,7 @@ runs that blame it, so one odd run does not steer it.
 
 from __future__ import annotations
 
+import ast
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -27,6 +28,13 @@ TYPE_NAMES = {"str": str, "int": int, "float": float, "bool": bool, "list": list
 WANTED = {"str": STR, "string": STR, "int": INT, "integer": INT, "float": FLOAT, "list": ("list", INT),
           "dict": ("dict", STR, STR), "character": CHAR, "unicode character": CHAR}
 TYPE_ERRORS = ("TypeError", "AttributeError")
+# what a callee's error says it wants: (message pattern, the kind of value `codeops.accepted` makes)
+CALLEE_ERRORS = [(re.compile(r"base64|Incorrect padding|Only base64 data"), ("decoded", "b64decode")),
+                 (re.compile(r"Odd-length string|[Nn]on-hexadecimal"), ("decoded", "unhexlify"))]
+# "must be str, not bytes" (a bytes literal met the text), "a bytes-like object is required, not 'str'"
+BYTES_WANTED = re.compile(r"\bnot '?bytes'?$|bytes-like object is required, not 'str'")
+BYTES_SHAPE = ("list", INT)
+OPERATOR_ERROR = re.compile(r"unsupported operand type|can only concatenate|bad operand type")
 INT_METHODS = {m for m in dir(int) if not m.startswith("_")} - {m for m in dir(float) if not m.startswith("_")}
 
 
@@ -39,10 +47,13 @@ class Lessons:
     tried: dict[str, set] = field(default_factory=dict)  # every shape a parameter has had
     boundary: bool = False  # values near the code's constants rather than at random
     digits: bool = False  # text made of digits
+    accepts: dict[str, set] = field(default_factory=dict)  # what a callee said it wants (`codeops.accepted` kinds)
 
     def summary(self) -> dict:
         return {"shapes": {name: _text(shape) for name, shape in self.shapes.items()},
-                "boundary": self.boundary, "digits": self.digits}
+                "boundary": self.boundary, "digits": self.digits,
+                **({"accepts": {name: sorted(map(str, kinds)) for name, kinds in self.accepts.items()}}
+                   if self.accepts else {})}
 
 
 def _text(shape: Shape) -> str:
@@ -104,10 +115,38 @@ def _next_shape(shape: Shape, wanted: str | None, tried: set) -> Shape | None:
     return next((other for other in ROTATION if other not in tried), None)
 
 
-def _named_on(line: str, parameters: list[Parameter]) -> set[str]:
-    """The parameters the line that raised names; all of them when it names none (an alias raised)."""
+def _named_on(line: str, parameters: list[Parameter], error: str = "") -> set[str]:
+    """The parameters the line that raised names; all of them when it names none (an alias raised).
+    When an operator raised and the line names some, only those that are its operands: in
+    `w * (n - len(s))` the text `s` is not what `-` was given."""
     named = {p.name for p in parameters if re.search(rf"\b{re.escape(p.name)}\b", line)}
+    if named and OPERATOR_ERROR.search(error):
+        operands = _operands(line)
+        if operands is not None:
+            return named & operands
     return named or {p.name for p in parameters}
+
+
+def _operands(line: str) -> set[str] | None:
+    """The names a line gives straight to an operator (`a + b[0]` gives a and b); None when the
+    line alone does not parse (a piece of a longer statement)."""
+    text = line.strip()
+    text = text + " pass" if text.endswith(":") else text
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return None
+    found = set()
+    for node in ast.walk(tree):
+        sides = [node.left, node.right] if isinstance(node, ast.BinOp) else \
+            [node.operand] if isinstance(node, ast.UnaryOp) else \
+            [node.target, node.value] if isinstance(node, ast.AugAssign) else []
+        for side in sides:
+            while isinstance(side, (ast.Subscript, ast.Attribute)):
+                side = side.value
+            if isinstance(side, ast.Name):
+                found.add(side.id)
+    return found
 
 
 def learn(parameters: list[Parameter], failures: list[tuple], before: Lessons | None = None) -> Lessons:
@@ -120,12 +159,17 @@ def learn(parameters: list[Parameter], failures: list[tuple], before: Lessons | 
     value_errors = 0
     digits = before.digits
     for args, error, *line in failures:
-        suspects = _named_on(line[0] if line else "", parameters)
+        suspects = _named_on(line[0] if line else "", parameters, error)
         kind = error.split(":", 1)[0].strip()
         if "invalid literal for int()" in error or "could not convert string to float" in error:
             digits = True
         if kind not in TYPE_ERRORS:
             value_errors += 1
+            continue
+        if BYTES_WANTED.search(error):  # text where bytes were wanted: bytes are a list of small ints in JSON
+            for parameter, value in _arguments(parameters, args):
+                if parameter.name in suspects and isinstance(value, str) and BYTES_SHAPE not in tried[parameter.name]:
+                    votes[parameter.name][BYTES_SHAPE] += 1
             continue
         had, wanted = named_types(error)
         for parameter, value in _arguments(parameters, args):
@@ -142,7 +186,8 @@ def learn(parameters: list[Parameter], failures: list[tuple], before: Lessons | 
                 continue
             if new is not None:
                 votes[parameter.name][new] += 1
-    learned = Lessons(dict(before.shapes), dict(before.former), tried, before.boundary, digits)
+    learned = Lessons(dict(before.shapes), dict(before.former), tried, before.boundary, digits,
+                      _accepts(parameters, failures, before.accepts))
     for name, counter in votes.items():
         if counter:
             learned.former[name] = shapes[name]  # the blame may be wrong (two ints, one culprit)
@@ -159,7 +204,30 @@ def learn(parameters: list[Parameter], failures: list[tuple], before: Lessons | 
     return learned
 
 
+def _accepts(parameters: list[Parameter], failures: list[tuple], before: dict[str, set]) -> dict[str, set]:
+    """What the errors of callees say a parameter must be: `KeyError: 'width'` a dict holding that
+    key (a dict parameter named on the line), "unknown encoding: X" an encoding name (the parameter
+    that was X), a base64 or hex complaint a text of that code (a text parameter named on the line)."""
+    found = {name: set(kinds) for name, kinds in before.items()}
+    for args, error, *line in failures:
+        suspects = _named_on(line[0] if line else "", parameters)
+        for parameter, value in _arguments(parameters, args):
+            kinds = set()
+            key = re.match(r"KeyError: '([^']*)'$", error)
+            if key and isinstance(value, dict) and parameter.name in suspects:
+                kinds.add(("key", key.group(1)))
+            encoding = re.search(r"unknown encoding: (.*)$", error)
+            if encoding and isinstance(value, str) and value == encoding.group(1):
+                kinds.add(("encoding",))
+            if isinstance(value, str) and parameter.name in suspects:
+                kinds.update(kind for pattern, kind in CALLEE_ERRORS if pattern.search(error))
+            if kinds:
+                found.setdefault(parameter.name, set()).update(kinds)
+    return found
+
+
 def taught(before: Lessons | None, after: Lessons) -> bool:
     """Whether a round has anything new to try."""
     before = before or Lessons()
-    return (after.shapes != before.shapes or after.boundary != before.boundary or after.digits != before.digits)
+    return (after.shapes != before.shapes or after.boundary != before.boundary or after.digits != before.digits
+            or after.accepts != before.accepts)

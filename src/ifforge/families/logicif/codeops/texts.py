@@ -80,12 +80,38 @@ def _flags(node: ast.AST | None) -> int:
     return 0
 
 
+POINTS_PER_TABLE = 6  # characters taken from a table of code points the code looks a character up in
+
+
+def _points(node: ast.AST) -> list[int]:
+    """The code points a table literal holds: a dict's int keys, a set's or list's ints, range bounds."""
+    found = []
+    for part in ast.walk(node):
+        items = part.keys if isinstance(part, ast.Dict) else part.elts if isinstance(part, (ast.Set, ast.List, ast.Tuple)) \
+            else part.args if isinstance(part, ast.Call) and isinstance(part.func, ast.Name) and part.func.id == "range" \
+            else []
+        found += [item.value for item in items if isinstance(item, ast.Constant) and type(item.value) is int]
+    return sorted({p for p in found if 0 < p < 0x110000 and not 0xD800 <= p < 0xE000})
+
+
 class _Reader(ast.NodeVisitor):
-    def __init__(self):
+    def __init__(self, tables: dict[str, list[int]] | None = None):
         self.hints = Hints()
         self.named: dict[str, str] = {}  # NAME = "pattern text": names later passed to re.compile
         self.ordinals: set[str] = set()  # names holding a code point: c = ord(ch)
         self.sources: list[tuple[str, int]] = []  # (pattern text, flags) of every constant pattern
+        self.tables = tables or {}  # module names bound to tables of code points: {0xb5: "mu", ...}
+
+    def _looked_up(self, table: ast.AST, key: ast.AST) -> None:
+        """`TABLE.get(ord(c))`, `TABLE[ord(c)]`, `ord(c) in TABLE`: some characters the table holds."""
+        if isinstance(table, ast.Name) and table.id in self.tables and _is_ord(key, self.ordinals):
+            points = self.tables[table.id]
+            step = max(1, len(points) // POINTS_PER_TABLE)
+            self.hints.classes.update(chr(p) for p in points[::step][:POINTS_PER_TABLE])
+
+    def visit_Subscript(self, node: ast.Subscript) -> None:
+        self._looked_up(node.value, node.slice)
+        self.generic_visit(node)
 
     def visit_Assign(self, node: ast.Assign) -> None:
         if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
@@ -107,6 +133,8 @@ class _Reader(ast.NodeVisitor):
                 flags = node.args[position] if len(node.args) > position else None
             if isinstance(text, str) and len(text) <= MAX_PATTERN:
                 self.sources.append((text, _flags(flags)))
+        if isinstance(func, ast.Attribute) and func.attr == "get" and node.args:
+            self._looked_up(func.value, node.args[0])
         if isinstance(func, ast.Attribute):
             if func.attr in PIECE_METHODS:
                 for arg in node.args[:1]:
@@ -126,6 +154,8 @@ class _Reader(ast.NodeVisitor):
     def visit_Compare(self, node: ast.Compare) -> None:
         left = node.left
         for op, right in zip(node.ops, node.comparators):
+            if isinstance(op, (ast.In, ast.NotIn)):
+                self._looked_up(right, left)
             if isinstance(op, (ast.In, ast.NotIn)) and isinstance(right, ast.Constant) \
                     and isinstance(right.value, str) and len(right.value) <= 40:
                 self.hints.pieces.update(right.value)  # `c in "%+"`: each character is looked for
@@ -172,7 +202,12 @@ def _end(node: ast.AST) -> str | None:
 
 def read_hints(tree: ast.AST) -> Hints:
     """The hints of a whole seed: the function, its helpers and the module constants it brings."""
-    reader = _Reader()
+    tables = {}
+    for statement in getattr(tree, "body", []):
+        if isinstance(statement, ast.Assign) and not isinstance(statement.value, ast.Constant):
+            points = _points(statement.value)
+            tables.update((t.id, points) for t in statement.targets if isinstance(t, ast.Name) and points)
+    reader = _Reader(tables)
     reader.visit(tree)
     hints = reader.hints
     for text, flags in dict.fromkeys(reader.sources):

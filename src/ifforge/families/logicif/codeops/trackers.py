@@ -5,7 +5,10 @@ conditional expression that is a statement's whole value, caught error, comprehe
 function, lambda, helper function, growing container, recursive call; in f and in every helper
 that can move into f) into one probe version of f. The stage runs the probe on the test cases; `choose` keeps the 1 to 3
 counters that vary across cases, are not an input's length (or value) and do not copy each other;
-`build` writes f with only those, returning `(output, stats)`.
+`build` writes f with only those, returning `(output, stats)`. Code with few paths gets fallback
+candidates, judged only when no other tells something: changes of a name recomputed from itself,
+keys a comprehension meets again, the length of a split or of what f measures, and a choice inside
+a larger expression.
 
 Counters are plain statements (`stats['k'] += 1`, or a running max of a `len`), so what has no
 statements of its own gets some: a counted comprehension or lambda becomes a small inner function
@@ -37,7 +40,14 @@ KINDS = {"loop": ("loop_iterations", "loop_iterations", 0), "branch": ("branch_h
          "recursion": ("recursive_calls", "recursive_calls", 2),
          "iter": ("item_checks", "comprehension_iterations", 3), "peak": ("peak_size", "peak_size", 4),
          "pick": ("first_choices", "branch_taken", 3), "caught": ("errors_caught", "branch_taken", 1),
-         "high": ("highest_value", "peak_value", 4)}
+         "high": ("highest_value", "peak_value", 4), "change": ("value_changes", "value_changes", 5),
+         "repeat": ("repeated_keys", "repeated_items", 5), "pieces": ("peak_size", "peak_size", 5),
+         "inline": ("first_choices", "branch_taken", 5)}
+# roles tried only when no other candidate tells something: code with few paths (no loop that
+# does more than walk an argument, a branch the cases never take) still has these to ask about
+FALLBACK_ROLES = {"change", "repeat", "pieces", "inline"}
+# methods whose result is a new list of pieces, so its length is safe to take
+SPLITTING = {"split", "rsplit", "splitlines"}
 
 
 class NothingToTrack(ValueError):
@@ -64,6 +74,10 @@ class Candidate:
     @property
     def kind(self) -> str:
         return KINDS[self.role][1]
+
+    @property
+    def fallback(self) -> bool:
+        return self.role in FALLBACK_ROLES
 
 
 @dataclass
@@ -208,6 +222,10 @@ class _Sites(cst.CSTVisitor):
             self._site(node)
             header = f"if {_short(node.test)}"
             self._add(node, "pick", f"how many times the branch `{header}` is taken", header)
+        elif not self.enclosing and _inline_choice(self.path[:-1]):
+            self._site(node)
+            header = f"if {_short(node.test)}"
+            self._add(node, "inline", f"how many times the branch `{header}` is taken", header)
 
     def visit_ExceptHandler(self, node):
         kinds = _error_kinds(node)
@@ -247,6 +265,9 @@ class _Sites(cst.CSTVisitor):
                 self._add(node, "iter", f"how many items are looked at while evaluating `{anchor}`", anchor, [site])
                 if _comprehension_ifs(node):
                     self._add(node, "kept", f"how many items pass the conditions of `{anchor}`", anchor, [site])
+                if _repeat_key(node) is not None:
+                    what = "a key" if isinstance(node, cst.DictComp) else "an item"
+                    self._add(node, "repeat", f"how many times `{anchor}` meets {what} it already holds", anchor, [site])
         self.enclosing.append(site if convertible else None)
 
     def _leave_scope(self, node):
@@ -272,6 +293,21 @@ def _choice_statement(path: list[cst.CSTNode], node: cst.IfExp) -> cst.CSTNode |
     return None
 
 
+def _inline_choice(path: list[cst.CSTNode]) -> bool:
+    """Whether a conditional expression under `path` is evaluated exactly once whenever its line
+    runs, and its test can be evaluated once more just before the line with the same result: the
+    line is one simple statement with no call, walrus, yield or await, and nothing between it and
+    the expression skips or repeats it (`and` / `or`, another choice, a lambda, a comprehension)."""
+    for node in reversed(path):
+        if isinstance(node, cst.SimpleStatementLine):
+            return len(node.body) == 1 and isinstance(node.body[0], (cst.Return, cst.Assign, cst.AugAssign,
+                                                                      cst.AnnAssign, cst.Expr)) \
+                and not _has(node, (cst.Call, cst.NamedExpr, cst.Yield, cst.Await))
+        if isinstance(node, (cst.BaseCompoundStatement, cst.BooleanOperation, cst.IfExp, cst.Lambda, *COMPREHENSIONS)):
+            return False
+    return False
+
+
 def _error_kinds(handler: cst.ExceptHandler) -> str | None:
     """The errors a handler catches, in words ("any error", "an error of the kind KeyError or
     IndexError"), or None when they are computed or the error object is kept (not said in English)."""
@@ -284,6 +320,79 @@ def _error_kinds(handler: cst.ExceptHandler) -> str | None:
         return None
     names = [k.value.value for k in kinds]
     return "an error of the kind " + (names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1])
+
+
+def _repeat_key(node) -> cst.BaseExpression | None:
+    """What a dict or set comprehension files its items under, when asking whether it is already
+    there is safe (no call, so evaluating it twice changes nothing)."""
+    key = node.key if isinstance(node, cst.DictComp) else node.elt if isinstance(node, cst.SetComp) else None
+    return None if key is None or _has(key, (cst.Call, cst.NamedExpr, cst.Await, cst.Yield)) else key
+
+
+def _recomputed(line: cst.BaseStatement) -> str | None:
+    """The name a line gives a new value computed from itself (`a = a.replace(x, y)`), if it is one."""
+    if not isinstance(line, cst.SimpleStatementLine) or len(line.body) != 1 or not isinstance(line.body[0], cst.Assign):
+        return None
+    assign = line.body[0]
+    if len(assign.targets) != 1 or not isinstance(assign.targets[0].target, cst.Name):
+        return None
+    name = assign.targets[0].target.value
+    return name if name in _names_in(assign.value) else None
+
+
+def _changing(entry: cst.FunctionDef) -> list[str]:
+    """Names f's own statements recompute from themselves; not one whose recomputation is a
+    conditional expression (a counted choice is rewritten into lines that may not mention it)."""
+    found: list[str] = []
+    choices: set[str] = set()
+
+    class Survey(cst.CSTVisitor):
+        def visit_SimpleStatementLine(self, line):
+            name = _recomputed(line)
+            if name is not None:
+                (choices if isinstance(line.body[0].value, cst.IfExp) else found).append(name)
+
+        def visit_FunctionDef(self, node):
+            return False
+
+        def visit_Lambda(self, node):
+            return False
+
+        def visit_ClassDef(self, node):
+            return False
+
+    entry.body.visit(Survey())
+    return [name for name in dict.fromkeys(found) if name not in choices]
+
+
+def _split(value) -> bool:
+    return isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value in SPLITTING
+
+
+def _text(value) -> bool:
+    return isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "str"
+
+
+def _pieces(entry: cst.FunctionDef, containers: list[str]) -> list[str]:
+    """Names in f's own scope that are not growing containers, only ever bound to sized values,
+    (a text made by `str` too), and either bound to the pieces of a split or measured by f itself
+    (`len(name)`): their length is worth asking."""
+    wanted: list[str] = []
+
+    class Survey(_Bindings):
+        def visit_Assign(self, node):
+            super().visit_Assign(node)
+            if _split(node.value):
+                wanted.extend(t.target.value for t in node.targets if isinstance(t.target, cst.Name))
+
+        def visit_Call(self, node):
+            if isinstance(node.func, cst.Name) and node.func.value == "len" and len(node.args) == 1 \
+                    and isinstance(node.args[0].value, cst.Name):
+                wanted.append(node.args[0].value.value)
+
+    survey = Survey(lambda value: _sized(value) or _split(value) or _text(value))
+    entry.body.visit(survey)
+    return [name for name in survey.kept(wanted, entry) if name not in containers]
 
 
 def _comprehension_ifs(node) -> bool:
@@ -475,6 +584,7 @@ def _prepare(source: str) -> _Context:
     entry.body.visit(sites)
     containers = _containers(entry)
     counts = _counts(entry)
+    pieces = _pieces(entry, containers)
     movable, callers = _movable_helpers(module, entry)
     helpers = {s.name.value: s for s in module.body if isinstance(s, cst.FunctionDef)}
     sites.functions = 1
@@ -498,11 +608,21 @@ def _prepare(source: str) -> _Context:
                                     explanation=f"the largest value `{name}` holds at any point (0 if it is "
                                                 f"never above 0)"))
         order += 1
+    for name in pieces:
+        candidates.append(Candidate(id=f"peak:{name}", role="pieces", anchor=name, order=order, main=True,
+                                    explanation=f"the largest length `{name}` has at any point"))
+        order += 1
+    for name in _changing(entry):
+        candidates.append(Candidate(id=f"change:{name}", role="change", anchor=name, order=order, main=True,
+                                    explanation=f"how many times `{name}` is given a new value, computed from "
+                                                f"itself, that differs from the one it had"))
+        order += 1
     if recursive:
         candidates.append(Candidate(id="recursion", role="recursion", anchor="f", order=-1, main=True,
                                     explanation="how many times the function's body runs, counting every recursive call"))
     stats = next(name for name in ("stats", "stats_", "tracked", "counts") if name not in names)
-    return _Context(module, entry, names, stats, sites, containers, counts, movable, callers, recursive, candidates)
+    return _Context(module, entry, names, stats, sites, containers + pieces, counts, movable, callers, recursive,
+                    candidates)
 
 
 def _calls_itself(entry: cst.FunctionDef) -> bool:
@@ -527,6 +647,7 @@ class _Writer:
         self.convert = convert
         self.emitted: set[str] = set()
         self.made: dict[int, str] = {}  # comprehension / lambda site -> the inner function it became
+        self.olds: dict[str, str] = {}  # a name counted for its changes -> the name keeping its old value
         self.taken = set(context.names) | {context.stats}
 
     def fresh(self, prefix: str) -> str:
@@ -566,7 +687,8 @@ class _Writer:
             if choice is not None:
                 return self.statement(choice, peaks)
             line = self.hoist(statement, hoisted)
-            after = []
+            before, after = self.change(statement)
+            before = [*self.inline_choices(statement), *before]
             if peaks and not _returns(statement):
                 named = _names_in(statement)  # any line naming a container may change it (a helper it is passed to)
                 stats = self.context.stats
@@ -579,7 +701,7 @@ class _Writer:
                     if key and _binds(statement, name):
                         self.emitted.add(f"high:{name}")
                         after.append(_statement(f"{stats}[{key!r}] = max({stats}[{key!r}], {name})"))
-            return [*hoisted, line, *after]
+            return [*hoisted, *before, line, *after]
         if isinstance(statement, cst.If):
             test_hoisted: list[cst.BaseStatement] = []
             rewritten = self.if_(statement, peaks, test_hoisted)  # an elif's functions go before the whole `if`
@@ -608,6 +730,31 @@ class _Writer:
             first = self.bump(self.role_id("call", statement)) if self.site(statement) is not None else []
             return [statement.with_changes(body=self.suite(statement.body, [], first))]
         return [statement]
+
+    def change(self, line: cst.SimpleStatementLine) -> tuple[list, list]:
+        """Around `a = <from a>`: keep the old value, count when the new one differs."""
+        name = _recomputed(line)
+        if name is None or f"change:{name}" not in self.keys:
+            return [], []
+        if name not in self.olds:  # one name for "the value it had", however many steps
+            self.olds[name] = self.fresh("v")
+        old = self.olds[name]
+        return [_statement(f"{old} = {name}")], [cst.If(test=cst.parse_expression(f"{name} != {old}"),
+                                                        body=cst.IndentedBlock(body=self.bump(f"change:{name}")))]
+
+    def inline_choices(self, line: cst.SimpleStatementLine) -> list[cst.BaseStatement]:
+        """Before a line, `if <test>:` with a counter for each counted choice inside it."""
+        found: list[cst.If] = []
+        writer = self
+
+        class Find(cst.CSTVisitor):
+            def visit_IfExp(self, node):
+                key = writer.role_id("inline", node)
+                if key in writer.keys:
+                    found.append(cst.If(test=node.test, body=cst.IndentedBlock(body=writer.bump(key))))
+
+        line.visit(Find())
+        return found
 
     def choice(self, line: cst.SimpleStatementLine) -> cst.If | None:
         """`return a if x else b` (or an assignment of it) as `if x: return a` / `else: return b`,
@@ -672,6 +819,11 @@ class _Writer:
         source = self.fresh("v")
         lazy = isinstance(node, cst.GeneratorExp) and id(node) not in self.context.sites.eager
         result = None if lazy else self.fresh("v")
+        key = _repeat_key(node)
+        repeat = self.bump(self.role_id("repeat", node)) if key is not None and result is not None else []
+        if repeat:
+            repeat = [cst.If(test=cst.Comparison(key, [cst.ComparisonTarget(cst.In(), cst.Name(result))]),
+                             body=cst.IndentedBlock(body=repeat))]
         if isinstance(node, cst.DictComp):
             produce = cst.Assign(targets=[cst.AssignTarget(cst.Subscript(
                 value=cst.Name(result), slice=[cst.SubscriptElement(cst.Index(node.key))]))], value=node.value)
@@ -680,7 +832,8 @@ class _Writer:
             produce = cst.Expr(cst.Call(func=cst.Attribute(cst.Name(result), cst.Name(method)), args=[cst.Arg(node.elt)]))
         else:
             produce = cst.Expr(cst.Yield(value=node.elt))
-        body: list[cst.BaseStatement] = [*self.bump(self.role_id("kept", node)), cst.SimpleStatementLine([produce])]
+        body: list[cst.BaseStatement] = [*self.bump(self.role_id("kept", node)), *repeat,
+                                         cst.SimpleStatementLine([produce])]
         for index in range(len(clauses) - 1, -1, -1):
             clause = clauses[index]
             for condition in reversed(clause.ifs):
@@ -838,12 +991,15 @@ def choose(candidates: list[Candidate], cases: list[tuple[list, dict[str, int]]]
            limit: float = float("inf")) -> list[Candidate]:
     """The 1 to 3 candidates to keep, judged on `cases` (arguments, {candidate id: value}): each
     varies, stays under `limit`, is not an argument's length or value in every case and copies no
-    other; kinds as diverse as can be, f's own statements first. Raises NothingInformative."""
+    other; kinds as diverse as can be, f's own statements first; the fallback kinds only when no
+    other candidate qualifies. Raises NothingInformative."""
     reasons: dict[str, int] = {}
     facts = [_input_facts(args) for args, _ in cases]
     usable: dict[tuple, Candidate] = {}
-    ranked = sorted(candidates, key=lambda c: (not c.main, KINDS[c.role][2], c.order))
+    ranked = sorted(candidates, key=lambda c: (c.fallback, not c.main, KINDS[c.role][2], c.order))
     for candidate in ranked:
+        if candidate.fallback and usable:
+            break  # something better tells already
         values = tuple(stats.get(candidate.id) for _, stats in cases)
         problem = _problem(values, facts, limit)
         if problem:
@@ -894,6 +1050,7 @@ def _tracker(candidate: Candidate, name: str, function: str | None) -> Tracker:
             "call": f"how many times the inner function `{function}` runs, however it is called",
             "iter": f"how many items the inner function `{function}` looks at (passes of its innermost loop)",
             "kept": f"how many items the inner function `{function}` keeps (times all its conditions hold)",
+            "repeat": f"how many items the inner function `{function}` finds already in what it builds",
         }[candidate.role]
     return Tracker(name=name, kind=candidate.kind, explanation=explanation, anchor=anchor)
 
@@ -914,9 +1071,11 @@ def instrument(source: str) -> tuple[str, list[Tracker]]:
     """Without test cases to judge by: the first candidates in order of preference, one per kind.
     (The instrument stage judges them by running the probe; this is for tests and stand-ins.)"""
     probe = propose(source)
-    ranked = sorted(probe.candidates, key=lambda c: (not c.main, KINDS[c.role][2], c.order))
+    ranked = sorted(probe.candidates, key=lambda c: (c.fallback, not c.main, KINDS[c.role][2], c.order))
     chosen: list[Candidate] = []
     for candidate in ranked:
+        if candidate.fallback and chosen:
+            break
         if len(chosen) < MAX_TRACKERS and candidate.kind not in {c.kind for c in chosen}:
             chosen.append(candidate)
     return build(probe, chosen)

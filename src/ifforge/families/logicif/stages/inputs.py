@@ -27,6 +27,7 @@ from ifforge.core.llm_client import LLM, LLMError
 from ifforge.core.prompts import load_prompt
 from ifforge.core.store import canonical_json, code_version, content_hash
 from ifforge.core.untrusted import BadValue, check_value
+from ifforge.families.logicif.codeops.accepted import with_accepted
 from ifforge.families.logicif.codeops.candidates import Candidate, Signature, candidates, describe_signature
 from ifforge.families.logicif.codeops.lessons import Lessons, learn, taught
 from ifforge.families.logicif.configs import InputsConfig
@@ -100,7 +101,8 @@ def generate(seed: SeedFunction, config: InputsConfig, proposed: list[Candidate]
     """The seed with its given inputs and a covering set of generated ones; or a drop saying why none ran."""
     item_seed = int(content_hash(config.input_seed, seed.task_id)[:12], 16)
     try:
-        made = candidates(seed.source, seed.entry, item_seed, config.input_candidates)
+        made = with_accepted(seed.source, seed.entry, candidates(seed.source, seed.entry, item_seed,
+                                                                 config.input_candidates), item_seed)
     except (SyntaxError, ValueError, RecursionError) as error:
         return Outcome(dropped=[DroppedItem(task_id=seed.task_id, stage=STAGE, reason="no_working_inputs",
                                             detail=f"cannot read the signature of {seed.entry}: {error}",
@@ -149,7 +151,8 @@ def generate(seed: SeedFunction, config: InputsConfig, proposed: list[Candidate]
         if not taught(lessons, learned) and not (len(rounds) > 1 and rounds[-1]["passed"] > rounds[-2]["passed"]):
             break  # nothing new to try, and the last lessons did not help: another draw would not either
         lessons = learned
-        batch = candidates(seed.source, seed.entry, item_seed + round_number + 1, config.input_candidates, lessons)
+        batch = with_accepted(seed.source, seed.entry, candidates(seed.source, seed.entry, item_seed + round_number + 1,
+                                                                  config.input_candidates, lessons), item_seed, lessons)
     if len(pool) == len(given):
         reasons = ", ".join(f"{why} {n}" + (f" (first: {first_error[why]})" if why in first_error else "")
                             for why, n in rejected.most_common())

@@ -1,0 +1,136 @@
+"""codeops/accepted.py: values the functions a parameter reaches accept, on small functions of our own."""
+
+from __future__ import annotations
+
+import base64
+import random
+import re
+
+from ifforge.families.logicif.codeops.accepted import Offers, with_accepted
+from ifforge.families.logicif.codeops.candidates import Candidate
+from ifforge.families.logicif.configs import InputsConfig, from_settings
+from ifforge.families.logicif.records import SeedFunction
+from ifforge.families.logicif.settings import LogicIFSettings
+from ifforge.families.logicif.stages import inputs
+
+
+def _values(source: str, entry: str, name: str, count: int = 30) -> list:
+    offers, rng = Offers(source, entry), random.Random(7)
+    return [offers.value(name, rng) for _ in range(count)]
+
+
+def test_text_given_to_int_after_a_strip_or_a_split_is_digits():
+    source = ("def f(s, t):\n    a = int(s.strip())\n    parts = t.split(':')\n"
+              "    return a + int(parts[1], 8)\n")
+    for value in _values(source, "f", "s"):
+        int(value.strip())
+    for value in _values(source, "f", "t"):
+        int(value.split(":")[1], 8)
+
+
+def test_encoding_names_base64_texts_iso_texts_and_formats_are_accepted():
+    source = ("import base64\nfrom datetime import date\n\n"
+              "def f(s, enc, b, day, fmt):\n    n = len(s.encode(enc)) + len(base64.b64decode(b))\n"
+              "    return fmt % n, date.fromisoformat(day).year\n")
+    assert {e: "x".encode(e) for e in _values(source, "f", "enc")}  # LookupError for an unknown name
+    for value in _values(source, "f", "b"):
+        base64.b64decode(value, validate=True)
+    assert any(len(v) % 4 == 0 and v.endswith("=") for v in _values(source, "f", "b"))
+    from datetime import date
+    for value in _values(source, "f", "day"):
+        date.fromisoformat(value)
+    for value in _values(source, "f", "fmt"):
+        assert value % 12
+    assert _values(source, "f", "s") == [None] * 30  # `s.encode(enc)` says what enc is, not s
+    numbers = "def f(n, m, k):\n    return n % 2, (m % k) + m\n"
+    assert _values(numbers, "f", "n") == _values(numbers, "f", "m") == [None] * 30  # remainders, not formats
+
+
+def test_a_match_used_without_a_none_test_gets_texts_the_pattern_matches():
+    source = ("import re\nSTAMP = re.compile(r'(\\d\\d):(\\d\\d)(?::(\\d\\d))?Z')\n\n"
+              "def f(s, loose):\n    h, m, sec = STAMP.match(s).groups()\n    found = re.search(r'x', loose)\n"
+              "    return int(h) * 60 + int(m), found is None\n")
+    values = [v for v in _values(source, "f", "s") if v is not None]
+    assert len(values) >= 20 and all(re.match(r"(\d\d):(\d\d)(?::(\d\d))?Z", v) for v in values)
+    assert _values(source, "f", "loose") == [None] * 30  # a match tested before it is used needs nothing
+
+
+def test_characters_checked_at_places_and_compared_lengths():
+    source = ("def f(code):\n    size = len(code)\n    dash = '-'\n    if size < 8:\n        return 0\n"
+              "    if code[:3] != 'ABC':\n        return 1\n    if code[4] == dash:\n        return 2\n    return 3\n")
+    values = _values(source, "f", "code", 60)
+    assert {len(v) for v in values} <= {8, 9}
+    assert any(v.startswith("ABC") and v[4] == "-" for v in values)
+    assert any(not v.startswith("ABC") for v in values)  # the other side of the check too
+
+
+def test_a_dict_gets_every_key_read_with_values_by_use():
+    source = ("def f(spec, text):\n    width = spec['width']\n    fill = spec['fill']\n    side = spec['side']\n"
+              "    pad = fill * (width - len(text))\n    if side == 'left':\n        return pad + text\n"
+              "    if side == 'right':\n        return text + pad\n    raise ValueError(side)\n")
+    for value in _values(source, "f", "spec"):
+        assert set(value) == {"width", "fill", "side"}
+        assert isinstance(value["width"], int) and isinstance(value["fill"], str)
+        assert value["side"] in ("left", "right")
+
+
+def test_with_accepted_adds_twins_and_leaves_other_parameters_alone():
+    source = "def f(n, s):\n    return n + int(s)\n"
+    made = [Candidate([i, "x"], "random") for i in range(10)]
+    mixed = with_accepted(source, "f", made, 3)
+    twins = [c for c in mixed if c.origin.endswith("accepted by a callee")]
+    assert mixed[len(twins):] == made and len(twins) == 8
+    assert [c.args[0] for c in twins] == list(range(8)) and all(c.args[1].lstrip("-").isdigit() for c in twins)
+    assert with_accepted(source, "f", made, 3) == mixed  # seeded
+    assert with_accepted("def g(n):\n    return n + 1\n", "g", made, 3) == made  # nothing the callees want
+
+
+def test_inputs_stage_finds_inputs_only_a_callee_accepts():
+    """Random texts never decode and random dicts never hold both keys: every candidate raised before."""
+    source = ("import binascii\n\n\ndef f(blob, spec):\n    data = binascii.a2b_base64(blob, strict_mode=True)\n"
+              "    total = 0\n    for byte in data:\n        if byte > spec['cut']:\n            total += spec['step']\n"
+              "    return total\n")
+    seed = SeedFunction(task_id="decode_sum", source=source, entry="f", inputs=[], origin="test")
+    outcome = inputs.run(seed, from_settings(InputsConfig, LogicIFSettings()))
+    assert outcome.kept is not None, outcome.dropped
+    assert all("accepted by a callee" in i.origin for i in outcome.kept.inputs)
+    for case in outcome.kept.inputs:
+        base64.b64decode(case.args[0], validate=True)
+        assert {"cut", "step"} <= set(case.args[1])
+
+
+def test_errors_of_callees_teach_keys_encodings_and_base64():
+    from ifforge.families.logicif.codeops.candidates import INT, STR, Parameter
+    from ifforge.families.logicif.codeops.lessons import learn, taught
+    table, text, enc = Parameter("table", ("dict", STR, INT)), Parameter("text", STR), Parameter("enc", STR)
+    failures = [([{"a": 1}, "x", "zz"], "KeyError: 'size'", "    n = table[name]"),
+                ([{}, "x", "zz"], "LookupError: unknown encoding: zz", "    raw = text.encode(enc)"),
+                ([{}, "abc", "ascii"], "Error: Invalid base64-encoded string: number of data characters (3) "
+                                       "cannot be 1 more than a multiple of 4", "    raw = decode(text)")]
+    lessons = learn([table, text, enc], failures)
+    assert lessons.accepts == {"table": {("key", "size")}, "enc": {("encoding",)},
+                               "text": {("decoded", "b64decode")}} and taught(None, lessons)
+    source = "def f(table, text, enc):\n    name = 'size'\n    return table[name], decode(text), text.encode(enc)\n"
+    offers, rng = Offers(source, "f", lessons), random.Random(2)
+    assert all("size" in offers.value("table", rng) for _ in range(10))
+    for _ in range(10):
+        "x".encode(offers.value("enc", rng))
+        base64.b64decode(offers.value("text", rng), validate=True)
+
+
+def test_text_where_bytes_were_wanted_becomes_a_list_of_small_ints():
+    from ifforge.families.logicif.codeops.candidates import INT, STR, Parameter
+    from ifforge.families.logicif.codeops.lessons import learn
+    raw, width = Parameter("raw", STR), Parameter("width", INT)
+    failures = [(["ab", 3], "TypeError: must be str, not bytes", "    end = raw.find(b'\\0')")] * 2
+    assert learn([raw, width], failures).shapes == {"raw": ("list", INT)}
+    assert learn([raw, width], [(["ab", 3], "TypeError: must be str, not int", "    end = raw.find(width)")]
+                 ).shapes.get("raw") != ("list", INT)
+
+
+def test_items_turned_into_characters_get_the_code_points_they_are_compared_with():
+    source = ("def f(data):\n    n = 0\n    for c in data:\n        ch = bytes((c,))\n"
+              "        if b'0' <= ch <= b'9':\n            n = n * 10 + c - 48\n    return n\n")
+    values = _values(source, "f", "data", 40)
+    assert all(isinstance(v, list) and all(47 <= i <= 58 for i in v) for v in values)
+    assert any(any(48 <= i <= 57 for i in v) for v in values)
