@@ -47,7 +47,9 @@ MODULES = ["fnmatch", "shlex", "difflib", "quopri", "ntpath", "urllib.parse", "e
            "email._encoded_words", "email.base64mime", "stringprep", "pprint", "argparse", "re._compiler",
            "unittest.util", "xml.etree.ElementPath", "http.client", "glob", "doctest", "locale", "nturl2path",
            "http.cookies", "encodings.idna", "xml.etree.ElementTree", "email.message", "tomllib._re",
-           "codecs", "dataclasses", "traceback", "uuid", "plistlib", "tarfile", "cgi", "ast"]
+           "codecs", "dataclasses", "traceback", "uuid", "plistlib", "tarfile", "cgi", "ast",
+           "enum", "functools", "sysconfig", "tabnanny", "email.charset", "zoneinfo._tzpath", "collections",
+           "email.contentmanager"]
 PER_MODULE = 12
 MIN_LINES, MAX_LINES, MAX_SEED_LINES = 2, 60, 200
 
