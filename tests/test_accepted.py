@@ -134,3 +134,21 @@ def test_items_turned_into_characters_get_the_code_points_they_are_compared_with
     values = _values(source, "f", "data", 40)
     assert all(isinstance(v, list) and all(47 <= i <= 58 for i in v) for v in values)
     assert any(any(48 <= i <= 57 for i in v) for v in values)
+
+
+def test_a_length_computed_from_a_text_and_compared_with_a_constant_gets_longer_texts():
+    source = ("LIMIT = 9\n\n\ndef f(s, a, b, v):\n    gap = len(s) - a - b\n    shown = repr(v)\n"
+              "    if len(shown) < LIMIT:\n        return shown\n    return gap > 5\n")
+    for value in _values(source, "f", "s"):
+        assert 5 < len(value) <= 11  # past the constant, by up to as much again
+    for value in _values(source, "f", "v"):
+        assert 9 < len(value) <= 19
+    assert _values(source, "f", "a") == [None] * 30  # a and b are only subtracted: nothing to offer
+
+
+def test_items_ordered_inside_a_try_get_mixed_kinds_that_cannot_be_ordered():
+    source = ("def f(xs, ys):\n    try:\n        return sorted(xs)\n    except TypeError:\n        return list(xs)\n\n\n"
+              "def g(xs):\n    return sorted(xs)\n")
+    for value in _values(source, "f", "xs"):
+        assert {type(item) for item in value} == {int, str}
+    assert _values(source, "g", "xs") == [None] * 30  # no handler: an ordering error is not a path

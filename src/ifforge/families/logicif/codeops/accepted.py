@@ -48,6 +48,8 @@ ISO_TEXTS = {  # by the class whose fromisoformat reads them
                  "1999-12-31T23:59:59"]}
 FORMATS = ["%d", "%5d", "%-4d", "%.2f", "%8.3f", "%e", "%g", "%s", "%x", "%i", "%u", "%03d", "%.0f"]
 NUMERIC_OPERATORS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Pow)
+ORDERING = {"sorted", "min", "max"}  # built-ins that compare a collection's items with each other
+MAX_LONGER = 200  # a computed length compared with a larger constant is left alone
 SHARE = 4  # one candidate in SHARE of those drawn otherwise gets a twin with accepted values
 TEXT_FILL = string.digits  # what fills a text around the characters the code checks: parsers read digits
 
@@ -70,6 +72,9 @@ class _Reader(ast.NodeVisitor):
         self.items: dict[str, str] = {}  # for c in p: c -> p
         self.characters: dict[str, str] = {}  # ch = chr(c) or bytes((c,)) of an item c of p -> p
         self.codes: dict[str, set[int]] = defaultdict(set)  # p -> code points its items' characters meet
+        self.rendered: dict[str, str] = {}  # r = repr(p) or str(p): r -> p
+        self.reduced: dict[str, str] = {}  # n = len(p) - a - b: n -> p
+        self.longer: dict[str, set[int]] = defaultdict(set)  # p -> constants a length computed from p meets
 
     def origin(self, node: ast.AST) -> str | None:
         """The parameter an expression is the text of: `p`, `p.strip()`, `p[1:]`, `parts[2]` of a split."""
@@ -120,10 +125,47 @@ class _Reader(ast.NodeVisitor):
         elif isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "len" \
                 and value.args and self.origin(value.args[0]):
             self.length_names[name] = self.origin(value.args[0])
+        elif isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in ("repr", "str") \
+                and len(value.args) == 1 and self.origin(value.args[0]):
+            self.rendered[name] = self.origin(value.args[0])
+        elif isinstance(value, ast.BinOp) and self._computed_length(value):
+            self.reduced[name] = self._computed_length(value)
         elif isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name) \
                 and value.value.id in self.source_of and isinstance(value.slice, ast.Constant) \
                 and isinstance(value.slice.value, str):
             self.keys[self.source_of[value.value.id]][value.slice.value] = name
+
+    def _computed_length(self, node: ast.AST) -> str | None:
+        """The parameter whose length an expression computes other than as `len(p)` itself: the length
+        of its repr, or a length less other values (`len(s) - prefixlen - suffixlen`)."""
+        if isinstance(node, ast.Name):
+            return self.reduced.get(node.id)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub):
+            left = node.left
+            if isinstance(left, ast.Name) and left.id in self.length_names:
+                return self.length_names[left.id]
+            if isinstance(left, ast.Call) and isinstance(left.func, ast.Name) and left.func.id == "len" and left.args \
+                    and self.origin(left.args[0]):
+                return self.origin(left.args[0])
+            return self._computed_length(left)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len" and node.args \
+                and isinstance(node.args[0], ast.Name) and node.args[0].id in self.rendered:
+            return self.rendered[node.args[0].id]
+        return None
+
+    def visit_Try(self, node: ast.Try) -> None:
+        # `try: sorted(p) except TypeError:`: the handler runs only for items that cannot be ordered
+        catches = [h.type for h in node.handlers]
+        if any(t is None or isinstance(t, ast.Name) and t.id in ("Exception", "TypeError", "BaseException")
+               for t in catches):
+            for inner in (n for statement in node.body for n in ast.walk(statement)):
+                if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id in ORDERING \
+                        and inner.args and self.origin(inner.args[0]):
+                    self.offers[self.origin(inner.args[0])].append(("mixed",))
+                elif isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute) and inner.func.attr == "sort" \
+                        and self.origin(inner.func.value):
+                    self.offers[self.origin(inner.func.value)].append(("mixed",))
+        self.generic_visit(node)
 
     def _text(self, node: ast.AST) -> tuple[str, tuple | None] | None:
         """(parameter, (separator, part index) when it is one part of a split) for a text expression."""
@@ -209,6 +251,11 @@ class _Reader(ast.NodeVisitor):
                         and len(other.value) == 1:
                     point = ord(other.value)
                     self.codes[owner].update(p for p in (point - 1, point, point + 1) if 0 <= p < 256)
+                bound = ast.Constant(self.constants[other.id]) if isinstance(other, ast.Name) \
+                    and other.id in self.constants else other
+                if self._computed_length(one) and isinstance(bound, ast.Constant) and type(bound.value) is int \
+                        and 0 < bound.value <= MAX_LONGER:
+                    self.longer[self._computed_length(one)].add(bound.value)
                 if isinstance(one, ast.Name) and one.id in self.length_names and isinstance(other, ast.Constant) \
                         and type(other.value) is int and 0 <= other.value <= 40:
                     self.lengths[self.length_names[one.id]].add(other.value)
@@ -249,6 +296,13 @@ def _patterns(tree: ast.Module) -> dict[str, str]:
     return found
 
 
+def _module_ints(tree: ast.Module) -> dict[str, int]:
+    """NAME = 80 at the top of the module: the constants a length may be compared with by name."""
+    return {target.id: statement.value.value for statement in tree.body if isinstance(statement, ast.Assign)
+            and isinstance(statement.value, ast.Constant) and type(statement.value.value) is int
+            for target in statement.targets if isinstance(target, ast.Name)}
+
+
 class Offers:
     """What one function's callees accept, per parameter, drawn with one `random.Random`."""
 
@@ -259,6 +313,7 @@ class Offers:
         self.names = [a.arg for a in [*arguments.posonlyargs, *arguments.args]]
         self.reader = _Reader(_patterns(tree))
         self.reader.source_of.update((name, name) for name in self.names)
+        self.reader.constants.update(_module_ints(tree))
         self.reader.visit(function)
         self.reader.formats()
         self.compiled: dict[str, tuple] = {}
@@ -282,6 +337,8 @@ class Offers:
             found.append(("places",))
         if reader.codes.get(name):
             found.append(("codes",))
+        if reader.longer.get(name):
+            found.append(("longer",))
         return found
 
     def value(self, name: str, rng: random.Random):
@@ -348,6 +405,20 @@ class Offers:
                 return rng.randint(points[low], points[low + 1])
             return rng.choice(points)
         return [one() for _ in range(rng.randint(0, 5))]
+
+    def _longer(self, name, rng):
+        """A text longer than a constant a length computed from it meets (`len(s) - a - b > 12`,
+        `len(repr(v)) < 80`), by up to as much again: what is subtracted may be as large."""
+        bound = rng.choice(sorted(self.reader.longer[name]))
+        return "".join(rng.choice(string.ascii_lowercase + string.digits)
+                       for _ in range(bound + rng.randint(1, bound + 1)))
+
+    def _mixed(self, name, rng):
+        """Items of two kinds that cannot be ordered with each other (numbers and texts), in any order."""
+        items = [rng.randint(0, 9), rng.choice(string.ascii_lowercase)]
+        items += [rng.choice((rng.randint(0, 9), rng.choice(string.ascii_lowercase))) for _ in range(rng.randint(0, 3))]
+        rng.shuffle(items)
+        return items
 
     def _keys(self, name, rng):
         return {key: self._field_value(bound, rng) for key, bound in self.reader.keys[name].items()}
