@@ -152,3 +152,11 @@ def test_items_ordered_inside_a_try_get_mixed_kinds_that_cannot_be_ordered():
     for value in _values(source, "f", "xs"):
         assert {type(item) for item in value} == {int, str}
     assert _values(source, "g", "xs") == [None] * 30  # no handler: an ordering error is not a path
+
+
+def test_a_value_a_float_conversion_formats_gets_floats_also_through_a_helper():
+    source = ("def show(form, value):\n    return form % value\n\n\n"
+              "def f(v, w, n):\n    return show('%.3g', v) + '%5.1f|%d' % (w, n) + show('%d', n)\n")
+    for name in ("v", "w"):
+        assert all(type(value) is float for value in _values(source, "f", name))
+    assert _values(source, "f", "n") == [None] * 30  # only ever given to %d

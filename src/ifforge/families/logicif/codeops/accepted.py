@@ -48,6 +48,7 @@ ISO_TEXTS = {  # by the class whose fromisoformat reads them
                  "1999-12-31T23:59:59"]}
 FORMATS = ["%d", "%5d", "%-4d", "%.2f", "%8.3f", "%e", "%g", "%s", "%x", "%i", "%u", "%03d", "%.0f"]
 NUMERIC_OPERATORS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Pow)
+FLOAT_CONVERSION = re.compile(r"%[-+ #0]*\d*(?:\.\d+)?[eEfFgG]")
 ORDERING = {"sorted", "min", "max"}  # built-ins that compare a collection's items with each other
 MAX_LONGER = 200  # a computed length compared with a larger constant is left alone
 SHARE = 4  # one candidate in SHARE of those drawn otherwise gets a twin with accepted values
@@ -57,7 +58,7 @@ TEXT_FILL = string.digits  # what fills a text around the characters the code ch
 class _Reader(ast.NodeVisitor):
     """Which names reach which callees, for one function and the module constants beside it."""
 
-    def __init__(self, patterns: dict[str, str]):
+    def __init__(self, patterns: dict[str, str], formatters: dict[str, list[tuple[int, int]]] | None = None):
         self.source_of: dict[str, str] = {}  # a name holding a parameter's text -> that parameter
         self.split: dict[str, tuple[str, str]] = {}  # parts = p.split(sep) -> (p, sep)
         self.offers: dict[str, list] = defaultdict(list)  # a parameter -> kinds of value it is offered
@@ -72,6 +73,7 @@ class _Reader(ast.NodeVisitor):
         self.items: dict[str, str] = {}  # for c in p: c -> p
         self.characters: dict[str, str] = {}  # ch = chr(c) or bytes((c,)) of an item c of p -> p
         self.codes: dict[str, set[int]] = defaultdict(set)  # p -> code points its items' characters meet
+        self.formatters = formatters or {}  # helper -> (format position, value position) of its `fmt % value`
         self.rendered: dict[str, str] = {}  # r = repr(p) or str(p): r -> p
         self.reduced: dict[str, str] = {}  # n = len(p) - a - b: n -> p
         self.longer: dict[str, set[int]] = defaultdict(set)  # p -> constants a length computed from p meets
@@ -188,6 +190,9 @@ class _Reader(ast.NodeVisitor):
             base = arguments[1].value if len(arguments) > 1 and isinstance(arguments[1], ast.Constant) else 10
             if found and isinstance(base, int):
                 self.offers[found[0]].append(("number", called, base, found[1]))
+        for format_at, value_at in self.formatters.get(called, ()) if isinstance(func, ast.Name) else ():
+            if value_at < len(arguments) and format_at < len(arguments):
+                self._formatted(arguments[format_at], arguments[value_at])
         if called in ENCODING_TAKERS and isinstance(func, ast.Attribute):
             for argument in [*arguments[:1], *(k.value for k in node.keywords if k.arg == "encoding")]:
                 found = self._text(argument)
@@ -223,7 +228,16 @@ class _Reader(ast.NodeVisitor):
                 self.offers[found[0]].append(("pattern", text))
         self.generic_visit(node)
 
+    def _formatted(self, form: ast.AST, values: ast.AST) -> None:
+        """`"%.2f" % p`: a parameter a float conversion formats takes floats (an int prints no point)."""
+        if isinstance(form, ast.Constant) and isinstance(form.value, str) and FLOAT_CONVERSION.search(form.value):
+            for value in [values, *getattr(values, "elts", ())]:
+                if self.origin(value):
+                    self.offers[self.origin(value)].append(("float",))
+
     def visit_BinOp(self, node: ast.BinOp) -> None:
+        if isinstance(node.op, ast.Mod):
+            self._formatted(node.left, node.right)
         # `fmt % values` where fmt is only ever a format: `n % 2` and a name also added or
         # multiplied are numbers
         if isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Name) and node.left.id in self.source_of \
@@ -296,6 +310,23 @@ def _patterns(tree: ast.Module) -> dict[str, str]:
     return found
 
 
+def _formatters(tree: ast.Module) -> dict[str, list[tuple[int, int]]]:
+    """Top-level helpers that format one parameter with another (`percent % value`, `percent % (value,)`):
+    helper -> (format position, value position); a call giving a float format says the value is a float."""
+    found: dict[str, list[tuple[int, int]]] = {}
+    for helper in tree.body:
+        if not isinstance(helper, ast.FunctionDef):
+            continue
+        positions = {a.arg: i for i, a in enumerate([*helper.args.posonlyargs, *helper.args.args])}
+        for node in ast.walk(helper):
+            if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Name) \
+                    and node.left.id in positions:
+                for value in [node.right, *getattr(node.right, "elts", ())]:
+                    if isinstance(value, ast.Name) and value.id in positions and value.id != node.left.id:
+                        found.setdefault(helper.name, []).append((positions[node.left.id], positions[value.id]))
+    return found
+
+
 def _module_ints(tree: ast.Module) -> dict[str, int]:
     """NAME = 80 at the top of the module: the constants a length may be compared with by name."""
     return {target.id: statement.value.value for statement in tree.body if isinstance(statement, ast.Assign)
@@ -311,7 +342,7 @@ class Offers:
         function = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == entry)
         arguments = function.args
         self.names = [a.arg for a in [*arguments.posonlyargs, *arguments.args]]
-        self.reader = _Reader(_patterns(tree))
+        self.reader = _Reader(_patterns(tree), _formatters(tree))
         self.reader.source_of.update((name, name) for name in self.names)
         self.reader.constants.update(_module_ints(tree))
         self.reader.visit(function)
@@ -412,6 +443,9 @@ class Offers:
         bound = rng.choice(sorted(self.reader.longer[name]))
         return "".join(rng.choice(string.ascii_lowercase + string.digits)
                        for _ in range(bound + rng.randint(1, bound + 1)))
+
+    def _float(self, name, rng):
+        return round(rng.uniform(-1000, 1000) / rng.choice((1, 10, 100)), rng.choice((1, 2, 3)))
 
     def _mixed(self, name, rng):
         """Items of two kinds that cannot be ordered with each other (numbers and texts), in any order."""
