@@ -48,7 +48,7 @@ ISO_TEXTS = {  # by the class whose fromisoformat reads them
                  "1999-12-31T23:59:59"]}
 FORMATS = ["%d", "%5d", "%-4d", "%.2f", "%8.3f", "%e", "%g", "%s", "%x", "%i", "%u", "%03d", "%.0f"]
 NUMERIC_OPERATORS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Pow)
-FLOAT_CONVERSION = re.compile(r"%[-+ #0]*\d*(?:\.\d+)?[eEfFgG]")
+CONVERSION = re.compile(r"%(?:\([^)]*\))?[-+ #0]*\d*(?:\.\d+)?([a-zA-Z%])")  # the letter of each printf conversion
 ORDERING = {"sorted", "min", "max"}  # built-ins that compare a collection's items with each other
 MAX_LONGER = 200  # a computed length compared with a larger constant is left alone
 SHARE = 4  # one candidate in SHARE of those drawn otherwise gets a twin with accepted values
@@ -230,10 +230,13 @@ class _Reader(ast.NodeVisitor):
 
     def _formatted(self, form: ast.AST, values: ast.AST) -> None:
         """`"%.2f" % p`: a parameter a float conversion formats takes floats (an int prints no point)."""
-        if isinstance(form, ast.Constant) and isinstance(form.value, str) and FLOAT_CONVERSION.search(form.value):
-            for value in [values, *getattr(values, "elts", ())]:
-                if self.origin(value):
-                    self.offers[self.origin(value)].append(("float",))
+        if not (isinstance(form, ast.Constant) and isinstance(form.value, str)):
+            return
+        conversions = [c for c in CONVERSION.findall(form.value) if c != "%"]
+        given = values.elts if isinstance(values, ast.Tuple) else [values]
+        for value, conversion in zip(given, conversions):
+            if conversion in "eEfFgG" and self.origin(value):
+                self.offers[self.origin(value)].append(("float",))
 
     def visit_BinOp(self, node: ast.BinOp) -> None:
         if isinstance(node.op, ast.Mod):
