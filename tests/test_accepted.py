@@ -160,3 +160,13 @@ def test_a_value_a_float_conversion_formats_gets_floats_also_through_a_helper():
     for name in ("v", "w"):
         assert all(type(value) is float for value in _values(source, "f", name))
     assert _values(source, "f", "n") == [None] * 30  # only ever given to %d
+
+
+def test_a_text_an_ipaddress_reader_takes_is_an_address_of_its_version():
+    import ipaddress
+    source = ("import ipaddress\n\n\ndef f(host, six):\n    a = ipaddress.ip_address(host.strip())\n"
+              "    return a, ipaddress.IPv6Address(six)\n")
+    hosts = [ipaddress.ip_address(v) for v in _values(source, "f", "host")]
+    assert {a.version for a in hosts} == {4, 6}
+    for value in _values(source, "f", "six"):
+        ipaddress.IPv6Address(value)

@@ -6,12 +6,15 @@ candidate raises on the same line. The code says what the callee wants. A parame
 holding it after `.strip()`, a slice or `.split(sep)[k]`) passed to `int()` / `float()` gets texts of
 digits; to `.encode()` / `.decode()` / `codecs.lookup()` as the encoding, encoding names; to a
 base64, base32 or hex decoder, texts of a valid length and alphabet; to `fromisoformat`, ISO dates
-and times; to a regular expression whose match is used without a None test, texts it matches. A
+and times; to an `ipaddress` reader, addresses; to a printf float conversion (`"%.2f" % p`, also
+through a helper's `fmt % value`), floats; to a regular expression whose match is used without a None test, texts it matches. A
 text whose characters the code compares at fixed places (`s[4] == "-"`, `s[:3] == "257"`) gets
 texts with those characters there, as long as the lengths it compares with; items that become
 characters (`chr(c)`, `bytes((c,))`) compared with one-character constants, lists of those code
 points; the left side of `text % values`, printf formats; a parameter read as `p["k"]`, a dict
-holding every key read, each value by how its name is used. `with_accepted` mixes these into candidates drawn
+holding every key read, each value by how its name is used. A length computed from a parameter
+(`len(s) - a - b`, `len(repr(v))`) compared with a constant gets texts longer than it; items sorted
+inside a `try` that catches the error get items of two kinds that cannot be ordered. `with_accepted` mixes these into candidates drawn
 otherwise (`codeops.candidates`), so the other parameters keep their values; everything random
 comes from one `random.Random` seeded by the caller, and every value is JSON.
 """
@@ -46,7 +49,9 @@ ISO_TEXTS = {  # by the class whose fromisoformat reads them
     "time": ["12:05", "23:59:59", "00:00", "08:30:15.250", "10:00:00+02:00"],
     "datetime": ["2024-01-31", "2024-02-29T13:45:00", "2023-07-04T08:30", "2024-01-31 10:00:00+02:00",
                  "1999-12-31T23:59:59"]}
-FORMATS = ["%d", "%5d", "%-4d", "%.2f", "%8.3f", "%e", "%g", "%s", "%x", "%i", "%u", "%03d", "%.0f"]
+IP_TAKERS = {"ip_address": "any", "ip_interface": "any", "ip_network": "any", "IPv4Address": "4",
+             "IPv6Address": "6", "IPv4Interface": "4", "IPv6Interface": "6"}  # ipaddress readers -> version
+"%d", "%5d", "%-4d", "%.2f", "%8.3f", "%e", "%g", "%s", "%x", "%i", "%u", "%03d", "%.0f"]
 NUMERIC_OPERATORS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Pow)
 CONVERSION = re.compile(r"%(?:\([^)]*\))?[-+ #0]*\d*(?:\.\d+)?([a-zA-Z%])")  # the letter of each printf conversion
 ORDERING = {"sorted", "min", "max"}  # built-ins that compare a collection's items with each other
@@ -206,6 +211,8 @@ class _Reader(ast.NodeVisitor):
                 found = self._text(arguments[0].func.value)
             if found:
                 self.offers[found[0]].append(("decoded", called))
+        if called in IP_TAKERS and arguments and self._text(arguments[0]):
+            self.offers[self._text(arguments[0])[0]].append(("address", IP_TAKERS[called]))
         if called == "fromisoformat" and arguments and isinstance(func, ast.Attribute):
             found = self._text(arguments[0])
             owner = func.value.attr if isinstance(func.value, ast.Attribute) else getattr(func.value, "id", "")
@@ -446,6 +453,15 @@ class Offers:
         bound = rng.choice(sorted(self.reader.longer[name]))
         return "".join(rng.choice(string.ascii_lowercase + string.digits)
                        for _ in range(bound + rng.randint(1, bound + 1)))
+
+    def _address(self, name, rng, version):
+        """An IPv4 or IPv6 address text (either when the reader takes both), some of them special."""
+        four = version == "4" or version == "any" and rng.random() < 0.5
+        if four:
+            return rng.choice(["127.0.0.1", "0.0.0.0", ".".join(str(rng.randrange(256)) for _ in range(4))])
+        groups = [format(rng.randrange(0x10000), "x") if rng.random() < 0.6 else "0" for _ in range(8)]
+        text = ":".join(groups)
+        return rng.choice([text, "::1", "::", "fe80::" + groups[0], text.replace(":0:0:", "::", 1)])
 
     def _float(self, name, rng):
         return round(rng.uniform(-1000, 1000) / rng.choice((1, 10, 100)), rng.choice((1, 2, 3)))
