@@ -51,7 +51,7 @@ ISO_TEXTS = {  # by the class whose fromisoformat reads them
                  "1999-12-31T23:59:59"]}
 IP_TAKERS = {"ip_address": "any", "ip_interface": "any", "ip_network": "any", "IPv4Address": "4",
              "IPv6Address": "6", "IPv4Interface": "4", "IPv6Interface": "6"}  # ipaddress readers -> version
-"%d", "%5d", "%-4d", "%.2f", "%8.3f", "%e", "%g", "%s", "%x", "%i", "%u", "%03d", "%.0f"]
+FORMATS = ["%d", "%5d", "%-4d", "%.2f", "%8.3f", "%e", "%g", "%s", "%x", "%i", "%u", "%03d", "%.0f"]
 NUMERIC_OPERATORS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Pow)
 CONVERSION = re.compile(r"%(?:\([^)]*\))?[-+ #0]*\d*(?:\.\d+)?([a-zA-Z%])")  # the letter of each printf conversion
 ORDERING = {"sorted", "min", "max"}  # built-ins that compare a collection's items with each other
