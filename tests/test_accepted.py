@@ -170,3 +170,13 @@ def test_a_text_an_ipaddress_reader_takes_is_an_address_of_its_version():
     assert {a.version for a in hosts} == {4, 6}
     for value in _values(source, "f", "six"):
         ipaddress.IPv6Address(value)
+
+
+def test_a_table_looked_up_with_a_group_of_a_match_holds_the_groups_of_the_text_of_the_same_twin():
+    source = ("import re\n\nREF = r'<([a-z]+)>'\n\n\ndef f(s, table):\n    m = re.search(REF, s) or re.search('x', s)\n"
+              "    if m:\n        return s.replace(m.group(0), table.get(m.group(1)))\n    return s\n")
+    made = [Candidate(["", {}], "random") for _ in range(8)]
+    twins = [c.args for c in with_accepted(source, "f", made, seed=3) if c.origin.endswith("callee")]
+    assert twins
+    for text, table in twins:
+        assert table and set(table) == set(re.findall(r"<([a-z]+)>", text))

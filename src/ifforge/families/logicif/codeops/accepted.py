@@ -79,6 +79,7 @@ class _Reader(ast.NodeVisitor):
         self.characters: dict[str, str] = {}  # ch = chr(c) or bytes((c,)) of an item c of p -> p
         self.codes: dict[str, set[int]] = defaultdict(set)  # p -> code points its items' characters meet
         self.formatters = formatters or {}  # helper -> (format position, value position) of its `fmt % value`
+        self.searched: dict[str, tuple[str, str]] = {}  # m = re.search(PATTERN, p): m -> (pattern text, p)
         self.rendered: dict[str, str] = {}  # r = repr(p) or str(p): r -> p
         self.reduced: dict[str, str] = {}  # n = len(p) - a - b: n -> p
         self.longer: dict[str, set[int]] = defaultdict(set)  # p -> constants a length computed from p meets
@@ -120,6 +121,9 @@ class _Reader(ast.NodeVisitor):
         if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name):
             return
         name, value = node.targets[0].id, node.value
+        found = next(filter(None, map(self._search, getattr(value, "values", [value]))), None)
+        if found:
+            self.searched[name] = found
         if isinstance(value, ast.Constant):
             self.constants[name] = value.value
         holder = self.origin(value)
@@ -141,6 +145,38 @@ class _Reader(ast.NodeVisitor):
                 and value.value.id in self.source_of and isinstance(value.slice, ast.Constant) \
                 and isinstance(value.slice.value, str):
             self.keys[self.source_of[value.value.id]][value.slice.value] = name
+
+    def _search(self, node: ast.AST) -> tuple[str, str] | None:
+        """(pattern text, parameter) for `re.search(PATTERN, p)` or `COMPILED.search(p)` (also match)."""
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr in ("search", "match", "fullmatch") and node.args):
+            return None
+        owner, arguments = node.func.value, node.args
+        if isinstance(owner, ast.Name) and owner.id == "re" and len(arguments) > 1:
+            pattern, text = arguments[0], arguments[1]
+            pattern = pattern.value if isinstance(pattern, ast.Constant) else \
+                self.patterns.get(pattern.id) if isinstance(pattern, ast.Name) else None
+        elif isinstance(owner, ast.Name) and owner.id in self.patterns:
+            pattern, text = self.patterns[owner.id], arguments[0]
+        else:
+            return None
+        holder = self.origin(text)
+        return (pattern, holder) if isinstance(pattern, str) and holder else None
+
+    def _group_key(self, table: ast.AST, key: ast.AST) -> None:
+        """`q.get(m.group(k))`, `q[m.group(k)]`: q maps what group k of the match on p holds."""
+        if isinstance(table, ast.Name) and table.id in self.source_of and isinstance(key, ast.Call) \
+                and isinstance(key.func, ast.Attribute) and key.func.attr == "group" \
+                and isinstance(key.func.value, ast.Name) and key.func.value.id in self.searched:
+            index = key.args[0].value if key.args and isinstance(key.args[0], ast.Constant) else 0 if not key.args else None
+            if type(index) is int:
+                pattern, holder = self.searched[key.func.value.id]
+                self.offers[holder].append(("matched", pattern, index))
+                self.offers[self.source_of[table.id]].append(("lookup", pattern, index))
+
+    def visit_Subscript(self, node: ast.Subscript) -> None:
+        self._group_key(node.value, node.slice)
+        self.generic_visit(node)
 
     def _computed_length(self, node: ast.AST) -> str | None:
         """The parameter whose length an expression computes other than as `len(p)` itself: the length
@@ -195,6 +231,8 @@ class _Reader(ast.NodeVisitor):
             base = arguments[1].value if len(arguments) > 1 and isinstance(arguments[1], ast.Constant) else 10
             if found and isinstance(base, int):
                 self.offers[found[0]].append(("number", called, base, found[1]))
+        if called == "get" and isinstance(func, ast.Attribute) and arguments:
+            self._group_key(func.value, arguments[0])
         for format_at, value_at in self.formatters.get(called, ()) if isinstance(func, ast.Name) else ():
             if value_at < len(arguments) and format_at < len(arguments):
                 self._formatted(arguments[format_at], arguments[value_at])
@@ -307,8 +345,11 @@ class _Reader(ast.NodeVisitor):
 
 
 def _patterns(tree: ast.Module) -> dict[str, str]:
-    """NAME = re.compile("...") at the top of the module: name -> pattern text."""
-    found = {}
+    """NAME = re.compile("...") (or NAME = "...", given to re's functions) at the top of the module:
+    name -> pattern text."""
+    found = {target.id: statement.value.value for statement in tree.body if isinstance(statement, ast.Assign)
+             and isinstance(statement.value, ast.Constant) and isinstance(statement.value.value, str)
+             for target in statement.targets if isinstance(target, ast.Name)}
     for statement in tree.body:
         if isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Call) \
                 and isinstance(statement.value.func, ast.Attribute) and statement.value.func.attr == "compile" \
@@ -358,6 +399,7 @@ class Offers:
         self.reader.visit(function)
         self.reader.formats()
         self.compiled: dict[str, tuple] = {}
+        self.twin: dict[tuple, list[str]] = {}  # (pattern, group) -> group texts shared by one twin's values
         self.function = function
         for name, kinds in (getattr(lessons, "accepts", None) or {}).items():  # what callees' errors asked for
             for kind in sorted(kinds):
@@ -447,6 +489,36 @@ class Offers:
             return rng.choice(points)
         return [one() for _ in range(rng.randint(0, 5))]
 
+    def new_twin(self) -> None:
+        """Forget the matches drawn for the last twin: a text and the table its groups are looked up in agree."""
+        self.twin = {}
+
+    def _groups(self, rng, text, index) -> list[tuple[str, str]]:
+        """(matching text, its group) pairs, the same for every parameter of one twin."""
+        if (text, index) not in self.twin:
+            pairs = []
+            for _ in range(rng.randint(1, 2)):
+                whole = self._pattern(None, rng, text)
+                match = re.match(text, whole) if whole is not None else None
+                if match and index <= (match.re.groups or 0) and match.group(index):
+                    pairs.append((whole, match.group(index)))
+            self.twin[(text, index)] = pairs
+        return self.twin[(text, index)]
+
+    def _matched(self, name, rng, text, index):
+        """Matches of the pattern with letters around them: the text a table is looked up from."""
+        pairs = self._groups(rng, text, index)
+        if not pairs:
+            return None
+        filler = lambda: "".join(rng.choice(string.ascii_lowercase) for _ in range(rng.randint(0, 3)))
+        return filler() + "".join(whole + filler() for whole, _ in pairs)
+
+    def _lookup(self, name, rng, text, index):
+        """A table holding what the matches' group reads, each to a short word."""
+        pairs = self._groups(rng, text, index)
+        return {group: "".join(rng.choice(string.ascii_lowercase) for _ in range(rng.randint(1, 4)))
+                for _, group in pairs} or None
+
     def _longer(self, name, rng):
         """A text longer than a constant a length computed from it meets (`len(s) - a - b > 12`,
         `len(repr(v)) < 80`), by up to as much again: what is subtracted may be as large."""
@@ -514,6 +586,7 @@ def with_accepted(source: str, entry: str, made: list[Candidate], seed: int, les
     rng = random.Random(seed)
     twins = []
     for candidate in made[: max(8, len(made) // SHARE)]:
+        offers.new_twin()
         args = list(candidate.args)
         for index, name in enumerate(offers.names[: len(args)]):
             value = offers.value(name, rng)
