@@ -135,6 +135,14 @@ def _progress(memory: TreeMemory, items: Path, started: float, every: float) -> 
               f"tree {sum(map(sum, memory.now.values())) / 2**30:.2f} GB, {cpu:.0f} s CPU, load {load()}", flush=True)
 
 
+def _first_item(items: Path, started: float, done: threading.Event, found: list) -> None:
+    """When the first item came through the last stage: what the run does before it is start-up."""
+    while not done.wait(0.5):
+        if items.is_dir() and next(items.glob("*/verify.json"), None) is not None:
+            found.append(time.perf_counter() - started)
+            return
+
+
 def run(count: int, work: Path, extra: list[str], every: float = 0) -> None:
     seeds, out = work / f"seeds{count}", work / f"out{count}"
     make_seeds(count, seeds)
@@ -144,6 +152,9 @@ def run(count: int, work: Path, extra: list[str], every: float = 0) -> None:
     started, cpu_before = time.perf_counter(), os.times()
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     memory = TreeMemory(process.pid)
+    first: list[float] = []
+    threading.Thread(target=_first_item, daemon=True,
+                     args=(out / "logicif" / "v001" / "items", started, memory.done, first)).start()
     if every:
         threading.Thread(target=_progress, daemon=True,
                          args=(memory, out / "logicif" / "v001" / "items", started, every)).start()
@@ -156,7 +167,8 @@ def run(count: int, work: Path, extra: list[str], every: float = 0) -> None:
     manifest = json.loads((Path(stdout.strip().splitlines()[-1]) / "manifest.json").read_text())
     print(f"{count} seeds: {wall:.1f} s wall ({wall / count * 1000:.0f} ms per seed), {cpu:.1f} s CPU of the run and "
           f"its children, peak memory {peak / 2**30:.2f} GB (PSS of the process tree), load after {load()}; "
-          f"{manifest['export']['tasks']} tasks, {manifest['export']['cases']} cases")
+          f"{manifest['export']['tasks']} tasks, {manifest['export']['cases']} cases; the first item finished "
+          + (f"{first[0]:.0f} s after the start" if first else "after the last sample"))
     print(f"  at the peak (processes): {_breakdown(memory.at_peak)}")
     busy = manifest.get("busy_seconds", {})
     print(f"  {'stage':<11} {'in':>6} {'computed':>8} {'seconds':>8} {'ms/item':>8}   (per-item stages: seconds "

@@ -218,3 +218,17 @@ def test_the_cards_settings_load_back_as_the_same_settings(tmp_path):
     toml = text.split("```toml\n", 1)[1].split("```", 1)[0]
     (tmp_path / "ifforge.toml").write_text(toml)
     assert load_family_settings({}, tmp_path / "ifforge.toml").model_dump(mode="json") == parameters
+
+
+def test_the_written_rows_are_read_a_line_at_a_time_and_a_line_ends_at_a_newline_only(tmp_path):
+    """The manifest's floors read back benchmark.jsonl: a row's text may hold U+2028 or U+0085 raw
+    (JSON written without ASCII escapes), which `str.splitlines` would have cut a row at."""
+    from types import SimpleNamespace
+
+    from ifforge.factory import written_rows
+
+    rows = [{"task_id": "t1", "prompt": "a\u2028b\x85c"}, {"task_id": "t2", "prompt": "d"}]
+    (tmp_path / "benchmark.jsonl").write_text("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows),
+                                              encoding="utf-8")
+    assert written_rows(SimpleNamespace(path=tmp_path)) == rows
+    assert written_rows(SimpleNamespace(path=tmp_path / "none")) == []

@@ -9,6 +9,7 @@ from conftest import PROJECT, needs_fixture
 from logicif_executor import gives_its_gold
 
 from ifforge.families.logicif.codeops.narrate import holds_code, uncovered
+from ifforge.core import sandbox
 from ifforge.core.prompts import load_prompt
 from ifforge.families.logicif.records import InstrumentedFunction, TestInput, Tracker
 from ifforge.core.settings import SettingsError
@@ -44,6 +45,23 @@ def _write(folder, name, text):
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text)
     return path
+
+
+def test_a_seed_folder_read_again_unchanged_is_not_parsed_again(tmp_path, monkeypatch):
+    """`generate` reads the seeds for its unchanged-version check and again in its flow: the second
+    read parses nothing, and any change to a file's bytes (even of the same size) is read anew."""
+    parsed = []
+    real = load.parse_seed_file
+    monkeypatch.setattr(load, "parse_seed_file", lambda path, *rest, **options: parsed.append(path.name)
+                        or real(path, *rest, **options))
+    _write(tmp_path, "a.py", GOOD)
+    _write(tmp_path, "b.py", GOOD.replace("count_up", "count_on"))
+    first, _ = load.load_seed_dir(tmp_path)
+    again, _ = load.load_seed_dir(tmp_path)
+    assert again == first and parsed == ["a.py", "b.py"]
+    _write(tmp_path, "b.py", GOOD.replace("count_up", "count_in"))  # same size, new bytes
+    changed, _ = load.load_seed_dir(tmp_path)
+    assert parsed == ["a.py", "b.py", "a.py", "b.py"] and changed[1].entry == "count_in"
 
 
 def test_bad_seeds_are_skipped_with_file_and_line_and_the_rest_load(tmp_path):
@@ -194,6 +212,49 @@ def test_each_case_is_gold_as_if_alone_and_order_leaks_are_caught():
     assert outcome.kept is not None and all(case.output == case.input[0] for case in outcome.kept.cases)
     assert {d.reason for d in outcome.dropped} == {"nondeterministic"}
     assert len(outcome.dropped) == 4  # all but the case the reversed pass runs first
+
+
+def _gold_passes(monkeypatch):
+    """The `alone` flag of every gold pass `execute` asks the sandbox for (the tracked `f`'s runs
+    in the first world), recorded on the way to the real sandbox."""
+    asked = []
+    real = execute.sandbox.run_cases
+
+    def recording(code, entry, cases, **options):
+        if options.get("tracked") and options["limits"].hash_seed == sandbox.Limits().hash_seed:
+            asked.append((len(cases), options.get("alone", False)))
+        return real(code, entry, cases, **options)
+
+    monkeypatch.setattr(execute.sandbox, "run_cases", recording)
+    return asked
+
+
+def test_gold_of_code_that_imports_nothing_shares_a_process_and_the_rest_runs_alone(monkeypatch):
+    """Code that imports nothing can leave nothing a later case meets: its cases share one runner
+    (no case asked again: every one is confirmed); code that imports runs every case alone."""
+    asked = _gold_passes(monkeypatch)
+    plain = "def f(n):\n    stats = {'n': n}\n    return (n * 2, stats)\n"
+    outcome = execute.run(_instrumented(plain, ["n"], [[1], [2], [3]], plain.replace(", stats)", ")")), _execute(Settings()))
+    assert [case.output for case in outcome.kept.cases] == [2, 4, 6]
+    assert asked == [(3, False)]
+    asked.clear()
+    imports = "import math\n" + plain.replace("n * 2", "math.floor(n * 2)")
+    outcome = execute.run(_instrumented(imports, ["n"], [[1], [2], [3]], imports.replace(", stats)", ")")), _execute(Settings()))
+    assert [case.output for case in outcome.kept.cases] == [2, 4, 6]
+    assert asked == [(3, True)]
+
+
+def test_a_case_that_hangs_in_the_shared_gold_pass_costs_only_its_own_gold(monkeypatch):
+    """One case's timeout ends its runner, not the others' gold: the cases after it run in a new
+    runner, and the hanging case is dropped only after a run of its own (asked alone)."""
+    asked = _gold_passes(monkeypatch)
+    code = ("def f(n):\n    stats = {'n': 0}\n    while n == 2:\n        stats['n'] += 1\n"
+            "    return (n + 1, stats)\n")
+    outcome = execute.run(_instrumented(code, ["n"], [[1], [2], [3], [4]], code.replace(", stats)", ")")),
+                          _execute(Settings(case_seconds=0.3, min_cases=1)))
+    assert [(case.input, case.output) for case in outcome.kept.cases] == [([1], 2), ([3], 4), ([4], 5)]
+    assert [(d.test_case_id, d.reason) for d in outcome.dropped] == [(1, "original_timeout")]
+    assert asked == [(4, False), (1, True)]
 
 
 def test_execute_records_the_lines_each_case_executes():

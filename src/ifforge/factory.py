@@ -202,9 +202,13 @@ def write_manifest(store: VersionStore, *, family, settings: Settings, plan: lis
 
 
 def written_rows(store: VersionStore) -> list[dict[str, Any]]:
-    """The benchmark rows the export just wrote (none when it wrote none)."""
+    """The benchmark rows the export just wrote (none when it wrote none), read a line at a time:
+    the file's text never sits in memory beside the rows (at 10,000 seeds it is 0.9 GB)."""
     path = store.path / "benchmark.jsonl"
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()] if path.exists() else []
+    if not path.exists():
+        return []
+    with path.open(encoding="utf-8", newline="\n") as lines:  # a row ends at "\n" alone
+        return [json.loads(line) for line in lines if line.strip()]
 
 
 def floors_summary(found: dict[str, Any]) -> dict[str, Any]:

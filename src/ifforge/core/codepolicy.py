@@ -12,6 +12,7 @@ the code runs (an attribute name made from pieces, a module reached through anot
 from __future__ import annotations
 
 import ast
+import functools
 import string
 from dataclasses import dataclass
 
@@ -30,6 +31,7 @@ class Refusal:
         return f"line {self.line}: {self.reason}" if self.line else self.reason
 
 
+@functools.lru_cache(maxsize=64)  # a function's passes in the sandbox check the same source again
 def policy_problem(source: str) -> Refusal | None:
     """The first thing in `source` benchmark code may not do, or None.
     A source that does not parse is not refused here: the sandbox reports its syntax error."""
@@ -37,19 +39,20 @@ def policy_problem(source: str) -> Refusal | None:
         tree = pyast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
-    bound = _bound_names(tree)
-    modules = _module_names(tree)
-    for node in ast.walk(tree):
+    nodes = list(ast.walk(tree))  # walked once, read three times
+    bound = _bound_names(nodes)
+    modules = _module_names(nodes)
+    for node in nodes:
         problem = _problem(node, bound, modules)
         if problem:
             return Refusal(getattr(node, "lineno", None), problem)
     return None
 
 
-def _bound_names(tree: ast.AST) -> set[str]:
+def _bound_names(nodes: list[ast.AST]) -> set[str]:
     """Every name the code binds somewhere: its own `id` or `open` is not the builtin."""
     names = set()
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
             names.add(node.id)
         elif isinstance(node, ast.arg):
@@ -63,11 +66,11 @@ def _bound_names(tree: ast.AST) -> set[str]:
     return names
 
 
-def _module_names(tree: ast.AST) -> dict[str, str]:
+def _module_names(nodes: list[ast.AST]) -> dict[str, str]:
     """Name in the code -> the module it stands for, for the modules of which code gets only some
     names: `import os.path as osp` makes `osp` stand for `os.path`, `from os import path` `path`."""
     names = {}
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, ast.Import):
             for alias in node.names:
                 names[alias.asname or alias.name.split(".")[0]] = alias.name if alias.asname else alias.name.split(".")[0]

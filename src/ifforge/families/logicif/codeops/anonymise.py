@@ -21,8 +21,6 @@ from libcst.metadata import (
     ClassScope,
     GlobalScope,
     MetadataWrapper,
-    ParentNodeProvider,
-    PositionProvider,
     ScopeProvider,
 )
 
@@ -129,10 +127,11 @@ class _Renamer(cst.CSTTransformer):
 def anonymise(source: str, entry: str) -> Anonymised:
     """Rename every user-chosen name in `source`; `entry` becomes `f`."""
     module = cst.parse_module(strip_comments_and_docstrings(source))
-    wrapper = MetadataWrapper(module)
+    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)  # parsed here, shared with no one: no copy
     scopes = wrapper.resolve(ScopeProvider)
-    positions = wrapper.resolve(PositionProvider)
-    parents = wrapper.resolve(ParentNodeProvider)
+    walk = _Walk()
+    module.visit(walk)
+    parents = walk.parents
 
     # every binding, keyed by (scope, name), with its assignments
     bindings: dict[tuple[int, str], list[Assignment]] = {}
@@ -146,12 +145,12 @@ def anonymise(source: str, entry: str) -> Anonymised:
             bindings.setdefault((id(scope), assignment.name), []).append(assignment)
 
     def first_position(key):
-        return min((positions[a.node].start.line, positions[a.node].start.column) for a in bindings[key])
+        return min(walk.place(a.node) for a in bindings[key])
 
-    kept_names = {node.value for node in _all_names(module)} - {name for _, name in bindings}
+    kept_names = {node.value for node in walk.names} - {name for _, name in bindings}
     namer = _Namer(kept_names | {"f"})
     new_names: dict[tuple[int, str], str] = {}
-    entry_params = _entry_params(wrapper.module, entry)
+    entry_params = _entry_params(module, entry)
     for key in sorted(bindings, key=first_position):
         if _binding_kind(bindings[key][0]) == "function":
             is_entry = isinstance(scope_objects[key[0]], GlobalScope) and key[1] == entry
@@ -180,7 +179,7 @@ def anonymise(source: str, entry: str) -> Anonymised:
                 if owner is not None:
                     function_params.setdefault(id(owner), {})[assignment.name] = new
 
-    _rename_missed_accesses(wrapper.module, scopes, parents, new_names, by_node)
+    _rename_missed_accesses(walk.names, scopes, parents, new_names, by_node)
 
     keyword_maps: dict[int, dict[str, str]] = {}
     for assignments in bindings.values():
@@ -200,7 +199,7 @@ def anonymise(source: str, entry: str) -> Anonymised:
                         mapping[item.name.value] = new_names[key]
             global_names[id(node)] = mapping
 
-    renamed = wrapper.module.visit(_Renamer(by_node, keyword_maps, global_names))
+    renamed = module.visit(_Renamer(by_node, keyword_maps, global_names))
     readable = {}
     for (_, old), new in new_names.items():
         readable.setdefault(old, new)
@@ -209,15 +208,34 @@ def anonymise(source: str, entry: str) -> Anonymised:
     return Anonymised(source=renamed.code, renames=dict(sorted(readable.items(), key=lambda kv: kv[1])))
 
 
-def _all_names(module: cst.Module) -> list[cst.Name]:
-    found: list[cst.Name] = []
+class _Walk(cst.CSTVisitor):
+    """One pass over the tree for what libcst's position and parent metadata gave at three times
+    the cost: each node's parent, the order nodes are met in (source order) and every `Name`."""
 
-    class Collect(cst.CSTVisitor):
-        def visit_Name(self, node):
-            found.append(node)
+    def __init__(self):
+        self.parents: dict[cst.CSTNode, cst.CSTNode] = {}
+        self.order: dict[cst.CSTNode, int] = {}
+        self.names: list[cst.Name] = []
+        self._path: list[cst.CSTNode] = []
 
-    module.visit(Collect())
-    return found
+    def on_visit(self, node) -> bool:
+        if self._path:
+            self.parents[node] = self._path[-1]
+        self.order[node] = len(self.order)
+        self._path.append(node)
+        if isinstance(node, cst.Name):
+            self.names.append(node)
+        return True
+
+    def on_leave(self, original_node) -> None:
+        self._path.pop()
+
+    def place(self, node: cst.CSTNode) -> int:
+        """Where a binding starts in the source: a function or class at its `def`/`class` keyword
+        (after its decorators, as libcst's positions have it), any other node where it is met."""
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+            return self.order[node.name]
+        return self.order[node]
 
 
 def _entry_params(module: cst.Module, entry: str) -> list[cst.Param]:
@@ -235,10 +253,10 @@ def _owner_function(param: cst.Param, parents):
     return node if isinstance(node, cst.FunctionDef) else None
 
 
-def _rename_missed_accesses(module, scopes, parents, new_names, by_node) -> None:
+def _rename_missed_accesses(names, scopes, parents, new_names, by_node) -> None:
     """Accesses libcst's scope analysis leaves unrecorded (e.g. a later `for` clause's variable in a
     comprehension's `if`) are resolved by name in their own scope."""
-    for node in _all_names(module):
+    for node in names:
         if id(node) in by_node or not _is_access(node, parents):
             continue
         scope = scopes.get(node)

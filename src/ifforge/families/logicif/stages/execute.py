@@ -1,10 +1,14 @@
 """Execute + filter stage: gold answers come from running code in the sandbox, never from a model.
 
 Per function, three sandbox passes: the original seed, the instrumented `f` in the self-contained
-form the rows export (codeops/self_contained.py: what LogicIF's executor runs), each case in a
-process of its own (the gold: what `f` returns on that input alone), and that `f` again in a
-perturbed world: another hash seed and random seed, the cases run last to first in one process,
-counting the lines each executes. Code that reads the host or the clock never runs (the sandbox's
+form the rows export (codeops/self_contained.py: what LogicIF's executor runs: the gold), and that
+`f` again in a perturbed world: another hash seed and random seed, the cases run last to first,
+counting the lines each executes. The gold is what `f` returns on that input alone: code that
+imports nothing runs its cases one after another in one process (each with fresh globals, fresh
+builtins and its own time limit: it can reach nothing that outlives a case), anything else each case
+in a process of its own (a standard module's classes and objects outlive a case); a gold case from
+the shared process is kept only when the perturbed pass and the original agree with it, otherwise
+it is run again alone before anything is decided. Code that reads the host or the clock never runs (the sandbox's
 policy); gold a model cannot know (entropy, hash order, what an earlier case left) differs in the
 perturbed pass: that case is dropped as `nondeterministic`, before the anonymised `f` is compared
 with the original, which must give the
@@ -49,6 +53,20 @@ def _differs(result: sandbox.CaseResult, plain: sandbox.CaseResult) -> bool:
     return canonical_json(result.output) != canonical_json(plain.output) or result.output_type != plain.output_type
 
 
+def _reaches_lasting_state(code: str, limits: sandbox.Limits) -> bool:
+    """Whether a case of `code` could leave something a later case in the same process meets.
+    Under the policy, code that imports nothing (no statement, no `__import__`: both say "import")
+    sees only its fresh globals and a fresh set of builtins, whose types and functions cannot be
+    changed; an imported module's classes and objects (an attribute set on `Counter`) outlive a case."""
+    return not limits.policy or "import" in code
+
+
+def _same(result: sandbox.CaseResult, again: sandbox.CaseResult) -> bool:
+    """The perturbed pass confirms the gold: same status, output and trackers."""
+    return again.status == result.status and (canonical_json([result.output, result.stats])
+                                              == canonical_json([again.output, again.stats]))
+
+
 def run(item: InstrumentedFunction, settings: ExecuteConfig) -> Outcome[ExecutedFunction]:
     limits, budget = settings.limits(), settings.budget()
     args = [test_input.args for test_input in item.inputs]
@@ -66,7 +84,14 @@ def run(item: InstrumentedFunction, settings: ExecuteConfig) -> Outcome[Executed
         return sandbox.run_cases(item.original_source, item.original_entry, [args[index]], limits=limits,
                                  budget=budget, alone=True)[0]
 
-    tracked = sandbox.run_cases(exported, "f", args, tracked=True, limits=limits, budget=budget, alone=True)
+    shared = not _reaches_lasting_state(exported, limits)
+    tracked = sandbox.run_cases(exported, "f", args, tracked=True, limits=limits, budget=budget, alone=not shared)
+
+    def tracked_alone(index: int) -> sandbox.CaseResult:
+        """The gold on this case alone: asked where the shared pass's result is not confirmed."""
+        return sandbox.run_cases(exported, "f", [args[index]], tracked=True, limits=limits, budget=budget,
+                                 alone=True)[0]
+
     perturbed_limits = sandbox.Limits(**{**limits.__dict__, "hash_seed": 1, "random_seed": 1,
                                          "case_seconds": limits.case_seconds * TRACE_SLOWDOWN})
     perturbed = sandbox.run_cases(exported, "f", args, tracked=True, budget=budget,
@@ -81,6 +106,9 @@ def run(item: InstrumentedFunction, settings: ExecuteConfig) -> Outcome[Executed
     dropped: list[DroppedItem] = []
     survivors: list[tuple[int, sandbox.CaseResult, int | None]] = []
     for index, (plain, result, again) in enumerate(zip(original, tracked, perturbed)):
+        if shared and not (result.ok and _same(result, again)
+                           and (evolved or (plain.ok and not _differs(result, plain)))):
+            result = tracked_alone(index)  # every drop and every unconfirmed gold rests on an isolated run
         if not evolved and (not plain.ok or (result.ok and _differs(result, plain))):
             plain = original_alone(index)
         if not plain.ok:
@@ -91,8 +119,7 @@ def run(item: InstrumentedFunction, settings: ExecuteConfig) -> Outcome[Executed
             dropped.append(drop(index, f"instrumented_{result.status}", result.error))
             continue
         unsure = again.status == "timeout"  # slowed down by counting lines: no verdict, no steps
-        if not unsure and (again.status != result.status or canonical_json([result.output, result.stats])
-                           != canonical_json([again.output, again.stats])):
+        if not unsure and not _same(result, again):
             dropped.append(drop(index, "nondeterministic",
                                 "the result changes with entropy, the hash seed or what an earlier case did"
                                 + (f" ({again.status}: {again.error[:200]})" if not again.ok else "")))

@@ -11,8 +11,10 @@ The other seeds load as usual.
 
 from __future__ import annotations
 
+import hashlib
 import io
 import re
+import stat
 import tokenize
 from pathlib import Path
 
@@ -122,8 +124,33 @@ def _lines(path: Path) -> list[tuple[int, str | BadValue]]:
         raise InputError(f"{path}: {error}") from None
 
 
+def _files_state(folder: Path, max_bytes: int) -> str:
+    """A hash of what a seed folder holds: each `.py` file's path and bytes (as much as a seed may
+    have; of anything but a regular file only its kind: it is never opened here)."""
+    digest = hashlib.sha256()
+    for path in sorted(Path(folder).rglob("*.py")):
+        try:
+            mode = path.stat().st_mode
+            digest.update(f"{path}\0{mode}\0".encode())
+            if stat.S_ISREG(mode):
+                with path.open("rb") as file:
+                    digest.update(file.read(max_bytes + 1) + b"\0")
+        except OSError as error:
+            digest.update(f"{error.errno}\0".encode())
+    return digest.hexdigest()
+
+
+_last_read: tuple[tuple, list[SeedFunction], list[DroppedItem]] | None = None  # the folder read last, and what it gave
+
+
 def load_seed_dir(folder: Path, max_bytes: int = MAX_SEED_BYTES) -> tuple[list[SeedFunction], list[DroppedItem]]:
-    """Every `*.py` under `folder` (sorted), one seed each; task id = file stem, which must be unique."""
+    """Every `*.py` under `folder` (sorted), one seed each; task id = file stem, which must be unique.
+    A folder read again with no file changed (`generate` checks for an unchanged version, then its
+    flow loads, in one process) is not parsed again: parsing and checking is a few ms a seed."""
+    global _last_read
+    key = (str(Path(folder).resolve()), max_bytes, _files_state(folder, max_bytes))
+    if _last_read is not None and _last_read[0] == key:
+        return list(_last_read[1]), list(_last_read[2])
     seeds: list[SeedFunction] = []
     dropped: list[DroppedItem] = []
     first_seen: dict[str, str] = {}
@@ -147,6 +174,7 @@ def load_seed_dir(folder: Path, max_bytes: int = MAX_SEED_BYTES) -> tuple[list[S
             continue
         first_seen[task_id] = display
         seeds.append(seed)
+    _last_read = (key, list(seeds), list(dropped))
     return seeds, dropped
 
 
