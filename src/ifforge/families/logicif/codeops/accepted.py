@@ -122,7 +122,8 @@ class _Reader(ast.NodeVisitor):
         if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name):
             return
         name, value = node.targets[0].id, node.value
-        found = next(filter(None, map(self._search, getattr(value, "values", [value]))), None)
+        tried = value.values if isinstance(value, ast.BoolOp) else [value]  # re.search(A, s) or re.search(B, s)
+        found = next(filter(None, map(self._search, tried)), None)
         if found:
             self.searched[name] = found
         if isinstance(value, ast.Constant):
