@@ -14,7 +14,8 @@ characters (`chr(c)`, `bytes((c,))`) compared with one-character constants, list
 points; the left side of `text % values`, printf formats; a parameter read as `p["k"]`, a dict
 holding every key read, each value by how its name is used. A length computed from a parameter
 (`len(s) - a - b`, `len(repr(v))`) compared with a constant gets texts longer than it; items sorted
-inside a `try` that catches the error get items of two kinds that cannot be ordered. `with_accepted` mixes these into candidates drawn
+inside a `try` that catches the error get items of two kinds that cannot be ordered. A table looked up with
+a group of a match on a text (`table.get(m.group(1))`) and that text get values that agree. `with_accepted` mixes these into candidates drawn
 otherwise (`codeops.candidates`), so the other parameters keep their values; everything random
 comes from one `random.Random` seeded by the caller, and every value is JSON.
 """
