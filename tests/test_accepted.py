@@ -147,7 +147,8 @@ def test_a_length_computed_from_a_text_and_compared_with_a_constant_gets_longer_
 
 
 def test_items_ordered_inside_a_try_get_mixed_kinds_that_cannot_be_ordered():
-    source = ("def f(xs, ys):\n    try:\n        return sorted(xs)\n    except TypeError:\n        return list(xs)\n\n\n"
+    source = ("def f(xs, ys):\n    try:\n        return sorted(xs)\n    except TypeError:\n"
+              "        return list(xs)\n\n\n"
               "def g(xs):\n    return sorted(xs)\n")
     for value in _values(source, "f", "xs"):
         assert {type(item) for item in value} == {int, str}

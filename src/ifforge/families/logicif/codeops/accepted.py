@@ -2,22 +2,22 @@
 
 Drawn at random, text rarely gets past `int(s)`, `s.encode(enc)`, `base64.b64decode(s)` or
 `PATTERN.match(s).group(1)`, and a dict rarely holds the keys `spec["width"]` reads: every
-candidate raises on the same line. The code says what the callee wants. A parameter (or a name
-holding it after `.strip()`, a slice or `.split(sep)[k]`) passed to `int()` / `float()` gets texts of
-digits; to `.encode()` / `.decode()` / `codecs.lookup()` as the encoding, encoding names; to a
-base64, base32 or hex decoder, texts of a valid length and alphabet; to `fromisoformat`, ISO dates
-and times; to an `ipaddress` reader, addresses; to a printf float conversion (`"%.2f" % p`, also
-through a helper's `fmt % value`), floats; to a regular expression whose match is used without a None test, texts it matches. A
-text whose characters the code compares at fixed places (`s[4] == "-"`, `s[:3] == "257"`) gets
-texts with those characters there, as long as the lengths it compares with; items that become
-characters (`chr(c)`, `bytes((c,))`) compared with one-character constants, lists of those code
-points; the left side of `text % values`, printf formats; a parameter read as `p["k"]`, a dict
-holding every key read, each value by how its name is used. A length computed from a parameter
-(`len(s) - a - b`, `len(repr(v))`) compared with a constant gets texts longer than it; items sorted
-inside a `try` that catches the error get items of two kinds that cannot be ordered. A table looked up with
-a group of a match on a text (`table.get(m.group(1))`) and that text get values that agree. `with_accepted` mixes these into candidates drawn
-otherwise (`codeops.candidates`), so the other parameters keep their values; everything random
-comes from one `random.Random` seeded by the caller, and every value is JSON.
+candidate raises on the same line. The code says what the callee wants. A parameter (or a name holding
+it after `.strip()`, a slice or `.split(sep)[k]`) passed to `int()` / `float()` gets texts of digits; to
+`.encode()` / `.decode()` / `codecs.lookup()` as the encoding, encoding names; to a base64, base32 or
+hex decoder, texts of a valid length and alphabet; to `fromisoformat`, ISO dates and times; to an
+`ipaddress` reader, addresses; to a printf float conversion (`"%.2f" % p`, also through a helper's
+`fmt % value`), floats; to a regular expression whose match is used without a None test, texts it matches. A
+text whose characters the code compares at fixed places (`s[4] == "-"`, `s[:3] == "257"`) gets texts
+with those characters there, as long as the lengths it compares with; items that become characters
+(`chr(c)`, `bytes((c,))`) compared with one-character constants, lists of those code points; the left
+side of `text % values`, printf formats; a parameter read as `p["k"]`, a dict holding every key read,
+each value by how its name is used. A length computed from a parameter (`len(s) - a - b`,
+`len(repr(v))`) compared with a constant gets texts longer than it; items sorted inside a `try` that
+catches the error get items of two kinds that cannot be ordered. A table looked up with a group of a
+match on a text (`table.get(m.group(1))`) and that text get values that agree. `with_accepted` mixes
+these into candidates drawn otherwise (`codeops.candidates`), so the other parameters keep their values;
+everything random comes from one `random.Random` seeded by the caller, and every value is JSON.
 """
 
 from __future__ import annotations
@@ -171,7 +171,7 @@ class _Reader(ast.NodeVisitor):
         if isinstance(table, ast.Name) and table.id in self.source_of and isinstance(key, ast.Call) \
                 and isinstance(key.func, ast.Attribute) and key.func.attr == "group" \
                 and isinstance(key.func.value, ast.Name) and key.func.value.id in self.searched:
-            index = key.args[0].value if key.args and isinstance(key.args[0], ast.Constant) else 0 if not key.args else None
+            index = 0 if not key.args else key.args[0].value if isinstance(key.args[0], ast.Constant) else None
             if type(index) is int:
                 pattern, holder = self.searched[key.func.value.id]
                 self.offers[holder].append(("matched", pattern, index))
@@ -208,8 +208,8 @@ class _Reader(ast.NodeVisitor):
                 if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id in ORDERING \
                         and inner.args and self.origin(inner.args[0]):
                     self.offers[self.origin(inner.args[0])].append(("mixed",))
-                elif isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute) and inner.func.attr == "sort" \
-                        and self.origin(inner.func.value):
+                elif isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute) \
+                        and inner.func.attr == "sort" and self.origin(inner.func.value):
                     self.offers[self.origin(inner.func.value)].append(("mixed",))
         self.generic_visit(node)
 
