@@ -229,3 +229,74 @@ def test_logicif_able_sees_outputs_and_inputs_no_json_value_can_be():
     assert why(either) is None  # bytes on one path only
     guarded = "def g(b):\n    if isinstance(b, bytes):\n        return b == b'**'\n    return b == '**'\n\n"
     assert why(guarded + f"def f(s):\n    t = g(s)\n{loop}    return t\n") is None
+
+
+_GRID = [0, 1, -3, 2.5, 1.0, True, False, "a", "", "b", [1], [], [0, 2], None, {}, {"k": 1}]
+_OPS = {"__lt__": "<", "__le__": "<=", "__gt__": ">", "__ge__": ">=", "__eq__": "==", "__ne__": "!="}
+
+
+def _kind(value) -> str:
+    return {bool: "whole", int: "whole", float: "decimal", str: "text", list: "list", dict: "dict",
+            type(None): "None"}[type(value)]
+
+
+# what the rule sentence says each kind compares with, for order and for equality
+_SAID = {"whole": ({"whole"}, {"whole"}), "decimal": ({"whole", "decimal"}, {"whole", "decimal"}),
+         "text": ({"text"}, {"text"}), "list": ({"list"}, {"list"}), "dict": (set(), {"dict"}), "None": (set(), {"None"})}
+
+
+def test_a_comparison_by_a_value_s_own_kind_says_what_python_gives_on_json_values():
+    from ifforge.families.logicif.codeops.english import RULES
+    rule = RULES["own_compare"]
+    for phrase in ["a whole number (true and false count as the whole numbers 1 and 0) compares only with whole "
+                   "numbers, not decimal ones", "a decimal number with decimal and whole numbers",
+                   "a text only with texts", "a list only with lists", "a dictionary and None never for order",
+                   "for equality a dictionary only with dictionaries and None only with None",
+                   "Any other pair gives the special marker NotImplemented"]:
+        assert phrase in rule
+    checked = 0
+    for a in _GRID:
+        for b in _GRID:
+            for special, operator in _OPS.items():
+                order, equality = _SAID[_kind(a)]
+                said = _kind(b) in (equality if special in ("__eq__", "__ne__") else order)
+                got = getattr(type(a), special)(a, b)
+                if not said:
+                    assert got is NotImplemented, (a, special, b)
+                else:
+                    assert got is not NotImplemented and got == eval(f"a {operator} b"), (a, special, b)
+                checked += 1
+    assert checked == len(_GRID) ** 2 * 6
+
+
+def test_a_comparison_by_a_value_s_own_kind_and_its_marker_test_read_in_words():
+    text = _text("""
+op_result = type(a).__gt__(a, b)
+if op_result is NotImplemented:
+    return op_result
+return not op_result and a != b
+""", params="a, b")
+    assert "Set op_result to the special marker NotImplemented if b is not of a kind that a's own kind compares " \
+           "with" in text
+    assert "otherwise whether a is greater than b" in text
+    assert "If op_result is the special marker NotImplemented, return op_result." in text
+    with pytest.raises(Undescribable, match="special method __lt__"):
+        _text("return type(a).__lt__(b, a)", params="a, b")
+
+
+def test_a_method_stored_in_a_name_is_read_as_the_method_on_its_object():
+    text = _text("""
+get = a.get
+push = out.append
+for x in b:
+    push(get(x, 0))
+return out
+""", params="a, b, out")
+    assert "the value stored under the key x in a, or 0 if there is none" in text
+    assert "get" not in text.replace("gets", "")
+    with pytest.raises(Undescribable, match="the attribute a.get"):  # a rebound in between: no longer the same object
+        _text("""
+get = a.get
+a = {}
+return get(b, 0)
+""", params="a, b")

@@ -72,6 +72,11 @@ RULES = {  # one sentence each, said once, at the first step that needs it
              "first takes as many characters as it may (one marked \"as few as possible\" takes as few) and gives "
              "some back (or takes more) if the rest of the pattern needs them, groups are numbered from 1 in the order their opening brackets "
              "appear, and a match found by one call is the first that fits.",
+    "own_compare": "Compared by a value's own kind, a whole number (true and false count as the whole numbers 1 "
+                   "and 0) compares only with whole numbers, not decimal ones; a decimal number with decimal and "
+                   "whole numbers; a text only with texts; a list only with lists; a dictionary and None never "
+                   "for order, and for equality a dictionary only with dictionaries and None only with None. "
+                   "Any other pair gives the special marker NotImplemented.",
     "identity": "\"Is the very same object as\" holds only for one and the same object, not merely an equal one "
                 "(a copy of a list is not the very same object as the list).",
     "lazy": "The values of \"the results of ...\" are worked out one at a time, only when something goes "
@@ -87,6 +92,8 @@ _METHOD_FREE = {"len", "abs", "int", "str", "float", "bool", "list", "tuple", "s
                 "isinstance", "pow", "deque", "frozenset", "map", "filter", "bytes"}
 
 _BUILTINS = frozenset(dir(builtins))
+_OWN_COMPARISONS = {"__lt__": cst.LessThan, "__le__": cst.LessThanEqual, "__gt__": cst.GreaterThan,
+                    "__ge__": cst.GreaterThanEqual, "__eq__": cst.Equal, "__ne__": cst.NotEqual}
 METHOD_TYPES = ("str", "bytes", "list", "dict", "set", "int", "float")  # a type whose methods can be named on it
 _TYPE_WORDS = {"int": "a whole number", "float": "a decimal number", "str": "text", "bool": "true or false",
                "list": "a list", "tuple": "a tuple", "dict": "a dictionary", "set": "a set",
@@ -271,6 +278,8 @@ class Speaker:
             return node.value.lower()
         if node.value == "None":
             return "None"
+        if node.value == "NotImplemented":
+            return "the special marker NotImplemented"
         if cond:
             return self._truth(node, True)
         return node.value
@@ -431,6 +440,10 @@ class Speaker:
             kind = type(target.operator)
             right = target.comparator
             verb = (self._NEGATED if negate else self._COMPARE)[kind]
+            if kind in (cst.Is, cst.IsNot) and isinstance(right, cst.Name) and right.value == "NotImplemented":
+                clauses.append(f"{self.grouped(left)} {verb} the special marker NotImplemented")
+                left = right
+                continue
             if kind in (cst.Is, cst.IsNot) and not (isinstance(right, cst.Name) and right.value in ("None", "True", "False")):
                 verb = ("is not" if (kind is cst.IsNot) != negate else "is") + " the very same object as"
                 clauses.append(f"{self.grouped(left)} {verb} {self.grouped(right)}{self.cite('identity')}")
@@ -780,10 +793,26 @@ class Speaker:
                     raise Undescribable("a method of a class of the code called on an object made elsewhere")
                 return f"what its method {func.attr.value} gives back when called on {func.value.value} " \
                        f"{self.call_with(call)}"
+            if func.attr.value in _OWN_COMPARISONS and isinstance(func.value, cst.Call):
+                return self._own_comparison(func, call)
             if func.attr.value == "__next__" and not call.args:  # `it.__next__()` is `next(it)`
                 return self._builtin("next", cst.Call(func=cst.Name("next"), args=[cst.Arg(func.value)]), cond)
             return self.method(func.value, func.attr.value, call)
         raise Undescribable("a call of a computed function")
+
+    def _own_comparison(self, func: cst.Attribute, call: cst.Call) -> str:
+        """`type(a).__lt__(a, b)`: a comparison by a's own kind alone, which gives a marker, not an
+        answer, when that kind does not compare with b's (`int.__lt__(1, 2.5)`)."""
+        owner = func.value
+        if not (isinstance(owner.func, cst.Name) and owner.func.value == "type" and len(owner.args) == 1
+                and len(call.args) == 2 and not any(a.keyword or a.star for a in [*owner.args, *call.args])
+                and _same(owner.args[0].value, call.args[0].value)):
+            raise Undescribable(f"the special method {func.attr.value} called on a computed type")
+        left, right = call.args[0].value, call.args[1].value
+        compared = cst.Comparison(left, [cst.ComparisonTarget(_OWN_COMPARISONS[func.attr.value](), right)])
+        return (f"the special marker NotImplemented if {self.grouped(right)} is not of a kind that "
+                f"{self.grouped(left)}'s own kind compares with{self.cite('own_compare')}, otherwise whether "
+                f"{self._comparison(compared)}")
 
     def _type_elements(self, kind: cst.Element) -> list[cst.Element]:
         """A module-level constant naming a tuple of types (`bytes_types = (bytes, bytearray)`) as those types."""

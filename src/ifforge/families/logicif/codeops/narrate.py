@@ -18,7 +18,7 @@ from collections import Counter
 import libcst as cst
 
 from ifforge.core import pyast
-from ifforge.families.logicif.codeops import roles
+from ifforge.families.logicif.codeops import roles, stored_methods
 from ifforge.families.logicif.codeops.english import (METHOD_TYPES, Speaker, Undescribable, constant_truth, float_words,
                                                       holds_code, is_constant, loose)
 from ifforge.families.logicif.codeops.source import cst_parameters
@@ -536,7 +536,7 @@ def describe(source: str, trackers: list[Tracker], input_types: dict[str, str], 
     """The INPUTS / LOGICS / OUTPUTS description of the instrumented function in `source`.
 
     Raises `Undescribable` when some construct cannot be said clearly in English."""
-    module = cst.parse_module(source)
+    module = stored_methods.inline(cst.parse_module(source))
     named = roles.assign(module, input_types, [t.name for t in trackers])
     module = roles.rename(module, named.names)
     trackers = [t.model_copy(update={"explanation": roles.rename_in_text(t.explanation, named.names)}) for t in trackers]
