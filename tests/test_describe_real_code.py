@@ -82,8 +82,9 @@ def test_functions_as_values_bytes_identity_and_error_classes():
     module = "class Error(Exception):\n    pass\n\nclass BadCount(Error):\n    def __init__(self, n):\n        self.n = n"
     text = _text("if not isinstance(a, int):\n    raise BadCount(a)\nreturn (a, stats)", module=module)
     assert "BadCount is a kind of error of its own, a special case of Error" in text
-    with pytest.raises(Undescribable, match="class other than a kind of error"):
-        _text("return (Point(a), stats)", module="class Point:\n    def __init__(self, x):\n        self.x = x")
+    with pytest.raises(Undescribable, match="class other than a kind of error"):  # == on it is its own
+        _text("return (Point(a) == Point(a), stats)", module="class Point:\n    def __init__(self, x):\n"
+              "        self.x = x\n    def __eq__(self, other):\n        return True")
 
 
 def _benchmark():
@@ -105,6 +106,94 @@ def test_real_code_survival_sample(tmp_path):
     assert results["urllib_parse___splitnetloc"] == ("exported", "ok")
     assert results["urllib_parse___splitparams"] == ("exported", "ok")
     assert results["urllib_parse___noop"] == ("instrument", "nothing_to_track")
+
+
+def test_a_helper_that_yields_is_told_as_steps_that_produce_values_lazily():
+    module = ("def _runs(xs, limit):\n    for x in xs:\n        if x > limit:\n            return\n"
+              "        yield x * 2\n        yield from [x]\n")
+    text = _text("got = []\nfor v in _runs(a, 9):\n    stats['loop_iterations'] += 1\n    got.append(v)\n"
+                 "    if len(got) > 3:\n        break\nreturn (got, stats)", module=module)
+    assert "takes xs and limit and produces values one at a time" in text
+    assert "runs only when its next value is asked for" in text  # the rule, said once
+    assert text.count("runs only when its next value") == 1
+    assert "If x is greater than limit, stop: there are no more values." in text
+    assert "Produce (x times 2) as the next value." in text
+    assert "Produce each of the items of a new list holding just x, in order, as the next values." in text
+    # a helper's values come in the order it produces them: no note on dictionary order at this loop
+    assert "For each v of (the values _runs produces with a and 9), in order:\n" in text
+    taken = _text("r = _pairs(a)\nfirst = r.__next__()\nfor v in r:\n    stats['loop_iterations'] += 1\n"
+                  "return (first, stats)", module="def _pairs(s):\n    yield s\n    yield s + s\n")
+    assert "Set first to the next item the reader r gives" in taken
+    assert "If it reaches the end of these steps, it stops: there are no more values." in taken
+    with pytest.raises(Undescribable, match="truth of a helper's values"):  # true even when it has none
+        _text("if _pairs(a):\n    return (1, stats)\nreturn (0, stats)", module="def _pairs(s):\n    yield s\n")
+    with pytest.raises(Undescribable, match="main function that produces values"):
+        describe("def f(a):\n    stats = {'loop_iterations': 0}\n    yield a\n", COUNTER, {}, "int")
+
+
+def test_unicode_properties_name_the_unicode_version_and_dates_say_weekday_and_day_number():
+    import unicodedata
+    text = _text("for v in a:\n    stats['loop_iterations'] += 1\n"
+                 "return ((unicodedata.category(a), east_asian_width(a), unicodedata.normalize('NFC', a)), stats)",
+                 module="import unicodedata\nfrom unicodedata import east_asian_width")
+    version = unicodedata.unidata_version
+    assert f"the two-letter Unicode {version} general category of the character a" in text
+    assert f'the Unicode {version} East Asian Width of the character a ("F", "H", "W", "Na", "A" or "N")' in text
+    assert f'a in the Unicode {version} normalization form "NFC"' in text
+    old = _text("for v in a:\n    stats['loop_iterations'] += 1\nreturn (ucd.category(a), stats)",
+                module="from unicodedata import ucd_3_2_0 as ucd")
+    assert "Unicode 3.2.0 general category" in old
+    days = _text("for v in range(a):\n    stats['loop_iterations'] += 1\n"
+                 "return ((day(a, 1, 4).isoweekday(), day(a, 1, 1).weekday(), datetime.date(a, 2, 1).toordinal(), "
+                 "day(a, 5, 6).day), stats)", module="import datetime\nfrom datetime import date as day")
+    assert "the weekday of the date day 4 of month 1 of year a (which must exist, in a year from 1 to 9999), as 1 " \
+           "for Monday up to 7 for Sunday" in days
+    assert "as 0 for Monday up to 6 for Sunday" in days and "the day of the month of the date day 6 of month 5" in days
+    assert "the day number of the date day 1 of month 2 of year a" in days and "counting 1 January of year 1" in days
+    with pytest.raises(Undescribable, match="date method strftime"):
+        _text("return (day(a, 1, 1).strftime('%A'), stats)", module="from datetime import date as day")
+
+
+@pytest.mark.parametrize("path", ["", "/", "//", "///a//b/", "a/./b/../../..", "/../x/..", "../../a", "a/b/.."])
+def test_normpath_words_follow_python_on_tricky_paths(path):
+    """The words are steps; these are those steps done in Python, against posixpath itself."""
+    import posixpath
+    text = _text("for v in a:\n    stats['loop_iterations'] += 1\nreturn (posixpath.normpath(a), stats)",
+                 module="import posixpath")
+    assert "a tidied as a path" in text
+    kept: list[str] = []
+    for piece in path.split("/"):
+        if piece in ("", "."):
+            continue
+        if piece != "..":
+            kept.append(piece)
+        elif kept and kept[-1] != "..":
+            kept.pop()
+        elif not (not kept and path.startswith("/")):
+            kept.append(piece)
+    front = "//" if path.startswith("//") and not path.startswith("///") else "/" if path.startswith("/") else ""
+    assert (front + "/".join(kept) or ".") == posixpath.normpath(path)
+
+
+def test_a_small_class_is_told_as_its_making_and_its_methods_with_the_object_named():
+    module = ("class Tally(object):\n    'Counts.'\n    def __init__(self, start):\n        self.total = start\n"
+              "    def add(self, n):\n        self.total += n\n        return self.twice()\n"
+              "    def twice(self):\n        return self.total * 2\n\n_add = Tally(5).add\n")
+    text = _text("r = 0\nfor v in a:\n    stats['loop_iterations'] += 1\n    r = _add(v)\nreturn (r, stats)",
+                 module=module)
+    assert "_add is the method add of one new object of the class Tally, made with 5 before any step (the same " \
+           "object at every use)" in text
+    assert "A new object of the class Tally, made with start, keeps its own fields" in text
+    assert "Set the field total of self to start." in text
+    assert "The method add of an object self of the class Tally, called with n, does this:" in text
+    assert "Add n to the field total of self." in text
+    assert "Return what its method twice gives back when called on self with no inputs." in text
+    assert "Set r to what _add gives back with v." in text
+    with pytest.raises(Undescribable, match="method of a class of the code used as a value"):
+        _text("return (_add(1), stats)", module=module.replace("return self.twice()", "return self.twice"))
+    with pytest.raises(Undescribable, match="called on an object made elsewhere"):  # never a list's add
+        _text("t = Tally(1)\nfor v in a:\n    stats['loop_iterations'] += 1\n    t.add(v)\nreturn (0, stats)",
+              module=module)
 
 
 def test_logicif_able_sees_outputs_and_inputs_no_json_value_can_be():

@@ -25,6 +25,7 @@ import re
 import string
 from collections import defaultdict
 
+from ifforge.core import pyast
 from ifforge.families.logicif.codeops.candidates import Candidate
 from ifforge.families.logicif.codeops.texts import matching
 
@@ -253,7 +254,7 @@ class Offers:
     """What one function's callees accept, per parameter, drawn with one `random.Random`."""
 
     def __init__(self, source: str, entry: str, lessons=None):
-        tree = ast.parse(source)
+        tree = pyast.parse(source)
         function = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == entry)
         arguments = function.args
         self.names = [a.arg for a in [*arguments.posonlyargs, *arguments.args]]

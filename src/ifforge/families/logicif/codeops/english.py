@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from ifforge.families.logicif.codeops import formats, methods, paths, regex
+from ifforge.families.logicif.codeops import dates, formats, methods, paths, regex, unicode
 from ifforge.families.logicif.codeops.errors import Undescribable
 from ifforge.families.logicif.codeops.walk import walk
 
@@ -77,6 +77,9 @@ RULES = {  # one sentence each, said once, at the first step that needs it
                 "(a copy of a list is not the very same object as the list).",
     "lazy": "The values of \"the results of ...\" are worked out one at a time, only when something goes "
             "through them, and only once: going through them a second time gives nothing.",
+    "produce": "A helper that produces values runs only when its next value is asked for: from its start (or "
+               "from where it paused) up to the next step that produces one, where it pauses; once it stops it "
+               "has no more. Each value is given once: going through them again gives only those not yet given.",
 }
 
 _METHOD_FREE = {"len", "abs", "int", "str", "float", "bool", "list", "tuple", "set", "dict", "sorted", "reversed", "hex",
@@ -159,6 +162,9 @@ class Speaker:
     imported: dict[str, str] = field(default_factory=dict)  # name -> module.name (`from module import name`)
     constants: dict[str, cst.BaseExpression] = field(default_factory=dict)  # module-level name -> its one value
     records: dict[str, list[str]] = field(default_factory=dict)  # a namedtuple -> its field names
+    generators: set[str] = field(default_factory=set)  # helpers that produce values (`yield`)
+    methods: set[str] = field(default_factory=set)  # the methods of the classes told as helpers
+    selves: set[str] = field(default_factory=set)  # the name of the object inside the method being told
     rules: dict[str, bool] = field(default_factory=dict)  # rule -> already said
 
     def rule(self, key: str) -> str:
@@ -276,6 +282,8 @@ class Speaker:
         match = self._match_test(node, holds)
         if match is not None:
             return match
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in self.generators:
+            raise Undescribable("the truth of a helper's values (always true, even with none)")
         kind = (self.kind(node) or "").split("[")[0]
         text = self.grouped(node)
         if kind == "bool":
@@ -544,8 +552,8 @@ class Speaker:
             return True
         if isinstance(node, (cst.List, cst.Tuple, cst.ListComp, cst.SimpleString)):
             return True
-        return isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in (
-            "range", "sorted", "enumerate", "zip", "reversed", "list")
+        return isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and (node.func.value in (
+            "range", "sorted", "enumerate", "zip", "reversed", "list") or node.func.value in self.generators)
 
     def _comprehension(self, node) -> str:
         clauses = self._clauses(node)
@@ -581,6 +589,12 @@ class Speaker:
             return quote(getattr(string, dotted[7:]))
         if dotted in ("sys.maxsize",):
             return "the largest whole number a list position can be (9223372036854775807)"
+        if isinstance(node.value, cst.Name) and node.value.value in self.selves:
+            if node.attr.value in self.methods:
+                raise Undescribable("a method of a class of the code used as a value")
+            return f"the field {node.attr.value} of {node.value.value}"
+        if dates.is_made(node.value, self.resolved) and node.attr.value in dates.FIELDS:
+            return dates.FIELDS[node.attr.value].format(d=self.value(node.value))
         if isinstance(node.value, cst.Call) and regex._is_compile(node.value) and node.attr.value in _PATTERN_ONLY:
             return f"the {node.attr.value} of {regex.compile_call(self, node.value)} (used below as a function)"
         raise Undescribable(f"the attribute {dotted or node.attr.value}")
@@ -591,6 +605,8 @@ class Speaker:
             return node.value
         if isinstance(node, cst.Subscript):
             return self._subscript(node)
+        if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value in self.selves:
+            return self._attribute(node)
         raise Undescribable(f"assigning to {type(node).__name__}")
 
     def _subscript(self, node: cst.Subscript) -> str:
@@ -685,10 +701,32 @@ class Speaker:
                 words.append(self.grouped(arg.value))
         return "with " + _join(words) if words else "with no inputs"
 
+    def resolved(self, node: cst.BaseExpression) -> str | None:
+        """A dotted name with its first part traced through `from m import g [as h]` (`h.x` is `m.g.x`)."""
+        dotted = _dotted(node)
+        if dotted is None:
+            return None
+        head, dot, rest = dotted.partition(".")
+        return self.imported[head] + dot + rest if head in self.imported else dotted
+
     def _call(self, call: cst.Call, cond: bool) -> str:
         func = call.func
+        if self.resolved(func) == dates.MAKER:
+            args, keywords = self.arguments(call)
+            return dates.made([self.grouped(a) for a in args], keywords)
+        if unicode.covers(self.resolved(func)):
+            args, keywords = self.arguments(call)
+            return unicode.words(self.resolved(func), [self.grouped(a) for a in args], keywords)
+        if isinstance(func, cst.Attribute) and dates.is_made(func.value, self.resolved):
+            args, _ = self.arguments(call)
+            said = dates.method(func.attr.value, self.value(func.value), args)
+            if said is None:
+                raise Undescribable(f"the date method {func.attr.value}")
+            return said
         if isinstance(func, cst.Name):
             name = func.value
+            if name in self.generators:
+                return f"the values {name} produces {self.call_with(call)}"
             if name in self.helpers:
                 return f"what {name} gives back {self.call_with(call)}"
             if name in self.bound:
@@ -738,6 +776,13 @@ class Speaker:
             if isinstance(func.value, cst.Call) and regex._is_compile(func.value):
                 args, keywords = self.arguments(call)
                 return regex.pattern_method(self, func.value, func.attr.value, args, keywords)
+            if func.attr.value in self.methods:
+                if not (isinstance(func.value, cst.Name) and func.value.value in self.selves):
+                    raise Undescribable("a method of a class of the code called on an object made elsewhere")
+                return f"what its method {func.attr.value} gives back when called on {func.value.value} " \
+                       f"{self.call_with(call)}"
+            if func.attr.value == "__next__" and not call.args:  # `it.__next__()` is `next(it)`
+                return self._builtin("next", cst.Call(func=cst.Name("next"), args=[cst.Arg(func.value)]), cond)
             return self.method(func.value, func.attr.value, call)
         raise Undescribable("a call of a computed function")
 

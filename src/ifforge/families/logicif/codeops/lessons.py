@@ -19,6 +19,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
+from ifforge.core import pyast
 from ifforge.families.logicif.codeops.candidates import (
     CHAR, DICT_METHODS, FLOAT, INT, LIST_METHODS, STR, STR_METHODS, Parameter, Shape)
 
@@ -133,7 +134,7 @@ def _operands(line: str) -> set[str] | None:
     text = line.strip()
     text = text + " pass" if text.endswith(":") else text
     try:
-        tree = ast.parse(text)
+        tree = pyast.parse(text)
     except SyntaxError:
         return None
     found = set()

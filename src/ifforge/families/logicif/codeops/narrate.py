@@ -55,6 +55,7 @@ class _Narrator:
         self.trackers = trackers
         self.helpers = helpers
         self.say = Speaker(stats=stats, helpers=helpers, kinds=kinds)
+        self.stops: set[int] = set()  # ids of the returns that end a helper's values
 
     def with_notes(self, sentence: str) -> str:
         """The sentence, followed by the rules it is the first to need."""
@@ -110,8 +111,11 @@ class _Narrator:
         if isinstance(statement, cst.FunctionDef):
             if statement.decorators or statement.asynchronous:
                 raise Undescribable("a decorated or async inner function")
+            does = "it does this:"
+            if statement.name.value in self.say.generators:
+                does = f"it produces values one at a time{self.say.cite('produce')}, doing this:"
             return [(f"Define a helper {statement.name.value} taking {_param_list(cst_parameters(statement), self.say)}; "
-                     f"when called, it does this:",
+                     f"when called, {does}",
                      [("", self.body(statement.body))])]
         if isinstance(statement, cst.Try):
             return [self.try_(statement)]
@@ -252,8 +256,10 @@ class _Narrator:
         if isinstance(small, cst.Expr):
             if isinstance(small.value, cst.Call):
                 return self.call_statement(small.value)
-            if isinstance(small.value, (cst.Yield, cst.Await)):
-                raise Undescribable("a generator or coroutine (yield / await)")
+            if isinstance(small.value, cst.Yield):
+                return self.yield_(small.value)
+            if isinstance(small.value, cst.Await):
+                raise Undescribable("a coroutine (await)")
             raise Undescribable(f"an expression statement of kind {type(small.value).__name__}")
         if isinstance(small, cst.Return):
             return self.return_(small, in_entry)
@@ -376,6 +382,8 @@ class _Narrator:
             dotted = _dotted(func)
             if dotted in ("heapq.heappush", "heappush") or (isinstance(func.value, cst.Name) and func.value.value == "heapq"):
                 return self.heap_statement(func.attr.value, call)
+            if func.attr.value in say.methods:  # a method of a class of the code, never a list's or a set's
+                return f"Work out {say.value(call)} (the result is not kept)."
             owner = say.grouped(func.value)
             method = func.attr.value
             args, keywords = say.arguments(call)
@@ -461,9 +469,18 @@ class _Narrator:
             return f"Stop with an error (of the kind {error.value})."
         raise Undescribable("raising a computed error")
 
+    def yield_(self, node: cst.Yield) -> str:
+        """`yield v` in a helper that produces values; `yield from xs` produces each item of xs."""
+        if isinstance(node.value, cst.From):
+            return f"Produce each of {self.say._items(node.value.item)}, in order, as the next values."
+        value = "None" if node.value is None else self.say.grouped(node.value)
+        return f"Produce {value} as the next value."
+
     def return_(self, small: cst.Return, in_entry: bool) -> str:
         value = small.value
         say = self.say
+        if id(small) in self.stops:  # a return in a helper that produces values ends them
+            return "Stop: there are no more values."
         if in_entry and isinstance(value, cst.Tuple) and len(value.elements) == 2 and isinstance(
                 value.elements[1].value, cst.Name) and value.elements[1].value.value == self.stats:
             result = value.elements[0].value
@@ -531,8 +548,17 @@ def describe(source: str, trackers: list[Tracker], input_types: dict[str, str], 
     narrator = _Narrator(stats, {t.name: t for t in trackers}, {h.name.value for h in helpers} | _nested(entry),
                          named.kinds)
     say = narrator.say
+    say.generators, narrator.stops = _generators(module)
+    if entry.name.value in say.generators:
+        raise Undescribable("a main function that produces values (yield)")
     say.patterns, say.bound = _patterns(module)
     say.classes = {s.name.value for s in module.body if isinstance(s, cst.ClassDef)}
+    told = [s for s in module.body if isinstance(s, cst.ClassDef) and _small_class(s)]
+    say.methods = {m.name.value for c in told for m in _methods(c) if m.name.value != "__init__"}
+    for name, value in _constants(module).items():  # `name = C().m`: a method of one object, called as a helper
+        if isinstance(value, cst.Attribute) and isinstance(value.value, cst.Call) and \
+                isinstance(value.value.func, cst.Name) and value.value.func.value in {c.name.value for c in told}:
+            say.helpers.add(name)
     say.imported = _imported(module)
     say.constants = _constants(module)
     say.records = {name: fields for name, value in say.constants.items() if (fields := _record_fields(value))}
@@ -565,14 +591,19 @@ def describe(source: str, trackers: list[Tracker], input_types: dict[str, str], 
     if top[first_compound:]:  # a table built by code when the module loads: its steps come first, once
         steps.append("\nFirst, once, build the fixed values:")
         steps.extend(narrator.block(narrator.body(cst.IndentedBlock(top[first_compound:])), "", in_entry=False))
+    for told_class in told:
+        steps.extend(_class_steps(told_class, narrator))
     for helper in helpers:
         if helper.decorators or helper.asynchronous:
             raise Undescribable("a decorated or async helper function")
+        producing = helper.name.value in say.generators
+        does = f"produces values one at a time{say.cite('produce')}, doing this:" if producing else "does this:"
         steps.append(narrator.with_notes(f"\nA helper you will use, {helper.name.value}, takes "
-                                         f"{_param_list(cst_parameters(helper), say)} and does this:"))
+                                         f"{_param_list(cst_parameters(helper), say)} and {does}"))
         steps.extend(narrator.block(narrator.body(helper.body), "", in_entry=False))
         if not _ends_with_return(helper):
-            steps.append("If it reaches the end of these steps, it returns None.")
+            steps.append("If it reaches the end of these steps, it stops: there are no more values." if producing
+                         else "If it reaches the end of these steps, it returns None.")
     steps.append("\nThe main steps" + (", starting from your inputs:" if params else ":"))
     steps.extend(narrator.block(narrator.body(entry.body), "", in_entry=True))
     if not _ends_with_return(entry):
@@ -582,6 +613,42 @@ def describe(source: str, trackers: list[Tracker], input_types: dict[str, str], 
     logic = ["LOGICS: Work it out step by step, keeping careful track of every variable."]
     logic.extend(steps)
     return "\n\n".join([inputs, "\n".join(logic), outputs]) + "\n"
+
+
+class _Producers(cst.CSTVisitor):
+    """Functions whose own body (not a function inside it) yields, and the returns in their bodies."""
+
+    def __init__(self):
+        self.stack: list[tuple[str, list[int], list[bool]]] = []
+        self.names: set[str] = set()
+        self.stops: set[int] = set()
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.stack.append((node.name.value, [], [False]))
+
+    def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
+        name, returns, yields = self.stack.pop()
+        if yields[0]:
+            self.names.add(name)
+            self.stops.update(returns)
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False  # a lambda's body is its own function and cannot hold a return
+
+    def visit_Yield(self, node: cst.Yield) -> None:
+        if self.stack:
+            self.stack[-1][2][0] = True
+
+    def visit_Return(self, node: cst.Return) -> None:
+        if self.stack:
+            self.stack[-1][1].append(id(node))
+
+
+def _generators(module: cst.Module) -> tuple[set[str], set[int]]:
+    """The names of the functions that produce values (`yield`), and the ids of their returns."""
+    found = _Producers()
+    module.visit(found)
+    return found.names, found.stops
 
 
 def _patterns(module: cst.Module) -> tuple[set[str], dict[str, cst.Attribute]]:
@@ -680,6 +747,62 @@ def _names_in(node: cst.BaseExpression) -> list[str]:
 _ERROR_BASES = ("Error", "Exception", "Warning")
 
 
+def _methods(statement: cst.ClassDef) -> list[cst.FunctionDef]:
+    suite = statement.body
+    return [line for line in ([] if isinstance(suite, cst.SimpleStatementSuite) else suite.body)
+            if isinstance(line, cst.FunctionDef)]
+
+
+def _small_class(statement: cst.ClassDef) -> bool:
+    """A class with no base but object, holding only plain methods (`__init__` the one special one, since
+    the others change what operators do) and a docstring: its methods can be told as helpers."""
+    if statement.decorators or any(not (isinstance(a.value, cst.Name) and a.value.value == "object") or a.keyword
+                                   for a in statement.bases):
+        return False
+    suite = statement.body
+    if isinstance(suite, cst.SimpleStatementSuite):
+        return False
+    for line in suite.body:
+        if isinstance(line, cst.FunctionDef):
+            name = line.name.value
+            params = cst_parameters(line)
+            if line.decorators or line.asynchronous or not params or isinstance(params[0].star, str) and \
+                    params[0].star or (name.startswith("__") and name != "__init__") or \
+                    _generators(cst.Module(body=[line]))[0]:  # a method that yields is not a helper's steps
+                return False
+        elif not (isinstance(line, cst.SimpleStatementLine) and all(_is_docstring_or_noop(s) or isinstance(s, cst.Pass)
+                                                                   for s in line.body)):
+            return False
+    return bool(_methods(statement))
+
+
+def _class_steps(statement: cst.ClassDef, narrator: _Narrator) -> list[str]:
+    """A small class as its making and its methods, each told like a helper with its object named."""
+    say, name = narrator.say, statement.name.value
+    methods = _methods(statement)
+    init = next((m for m in methods if m.name.value == "__init__"), None)
+    steps = []
+    for method in ([init] if init else []) + [m for m in methods if m is not init]:
+        params = cst_parameters(method)
+        self, rest = params[0].name.value, params[1:]
+        say.selves = {self}
+        takes = f"with {_param_list(rest, say)}" if rest else "with no inputs"
+        if method is init:
+            head = (f"\nA new object of the class {name}, made {takes}, keeps its own fields (each a value stored "
+                    f"under a name); making one ({self} standing for it) does this:")
+        else:
+            head = (f"\nThe method {method.name.value} of an object {self} of the class {name}, called {takes}, "
+                    f"does this:")
+        steps.append(narrator.with_notes(head))
+        steps.extend(narrator.block(narrator.body(method.body), "", in_entry=False))
+        if method is not init and not _ends_with_return(method):
+            steps.append("If it reaches the end of these steps, it returns None.")
+        say.selves = set()
+    if init is None:
+        steps.append(f"(A new object of the class {name} starts with no fields.)")
+    return steps
+
+
 def _error_class(statement: cst.ClassDef, errors: set[str]) -> str | None:
     """`X is a kind of error ...` for a class that only names a kind of error (what its methods do
     shapes only the error's message, which no step reads), else None."""
@@ -719,6 +842,13 @@ def _fixed(statement, say: Speaker) -> str:
                 if isinstance(small.value, cst.Attribute) and small.targets[0].target.value in say.bound and \
                         _method_of_value(small.value.value):
                     continue  # a method bound to a name is said where it is called
+                if isinstance(small.value, cst.Attribute) and isinstance(small.value.value, cst.Call) and \
+                        small.targets[0].target.value in say.helpers:
+                    maker = small.value.value
+                    parts.append(f"{small.targets[0].target.value} is the method {small.value.attr.value} of one new "
+                                 f"object of the class {say.value(maker.func)}, made {say.call_with(maker)} before "
+                                 f"any step (the same object at every use)")
+                    continue
                 parts.append(f"{small.targets[0].target.value} is {say.value(small.value)}")
                 continue
             raise Undescribable("a module-level statement other than a constant or an import")
@@ -728,6 +858,8 @@ def _fixed(statement, say: Speaker) -> str:
         described = _error_class(statement, errors) or _marker_class(statement)
         if described:
             return described
+        if _small_class(statement):
+            return ""  # told with its methods among the helpers
         raise Undescribable("a module-level class other than a kind of error")
     raise Undescribable("a module-level compound statement")
 

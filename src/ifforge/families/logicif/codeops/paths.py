@@ -17,6 +17,11 @@ _WORDS = {
     "join": ("*", f"{{0}}, then each of {{rest}} in turn added to it: a part that starts with {SLASH} replaces "
                   f"everything so far, any other part is appended, with a {SLASH} between unless what there is so "
                   f"far is empty or ends with {SLASH}"),
+    "normpath": (1, f"{{0}} tidied as a path: split it at every {SLASH} and drop the empty and \".\" pieces; each "
+                    f"\"..\" removes the piece kept just before it if that is not \"..\", and is otherwise kept, except "
+                    f"that it is dropped when nothing is kept yet and the path starts with {SLASH}; then join the kept "
+                    f"pieces with {SLASH} between them, put {SLASH} in front if the path starts with {SLASH} (two if "
+                    f"it starts with exactly two), and give \".\" if that is empty"),
     "unquote": (1, '{0} with every escape "%" followed by two hexadecimal digits (either case) read as a byte, and '
                    "each run of such bytes turned into the characters whose UTF-8 encoding it is (each byte that "
                    'cannot start a character, and each character cut short, becomes "\\ufffd"); a "%" not followed '
@@ -24,8 +29,8 @@ _WORDS = {
     "quote": (1, "{0} with every character that is not an ASCII letter, a digit or one of \"_.-~/\" replaced by the "
                  "bytes of its UTF-8 encoding, each written as \"%\" and two hexadecimal digits in capitals"),
 }
-MODULES = {"os.path": {"basename", "dirname", "isabs", "normcase", "join"},
-           "posixpath": {"basename", "dirname", "isabs", "normcase", "join"},
+MODULES = {"os.path": {"basename", "dirname", "isabs", "normcase", "join", "normpath"},
+           "posixpath": {"basename", "dirname", "isabs", "normcase", "join", "normpath"},
            "urllib.parse": {"quote", "unquote"}}
 
 
