@@ -647,7 +647,7 @@ class _Producers(cst.CSTVisitor):
 def _generators(module: cst.Module) -> tuple[set[str], set[int]]:
     """The names of the functions that produce values (`yield`), and the ids of their returns."""
     found = _Producers()
-    module.visit(found)
+    walk(module, found)
     return found.names, found.stops
 
 
