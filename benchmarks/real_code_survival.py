@@ -225,8 +225,8 @@ def _not_json_parameter(function: ast.FunctionDef, bytes_names: set[str] = froze
                         only: set[str] | None = None) -> str | None:
     """Why one of the function's parameters cannot take a JSON value, or None: an annotation naming
     another type, a default that is not a JSON literal, or a use JSON values do not have (called,
-    given to next() or memoryview() or a converter that takes bytes only, an attribute no str,
-    number, list or dict has, on it or on the items a loop takes from it, a bytes literal or a
+    given to next() or memoryview() or, itself or a slice of it, to a converter that takes bytes only, an
+    attribute no str, number, list or dict has, on it or on the items a loop takes from it, a bytes literal or a
     module name made from one next to it), also inside a helper it is passed to."""
     arguments = function.args
     every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
@@ -236,13 +236,16 @@ def _not_json_parameter(function: ast.FunctionDef, bytes_names: set[str] = froze
     names = names if only is None else names & only  # in a helper: the parameters given the caller's
     items = {node.target.id for node in ast.walk(function) if isinstance(node, (ast.For, ast.comprehension))
              and isinstance(node.target, ast.Name) and isinstance(node.iter, ast.Name) and node.iter.id in names}
+    pieces = {target.id for node in ast.walk(function) if isinstance(node, ast.Assign)  # piece = p[i:j]
+              and isinstance(node.value, ast.Subscript) and isinstance(node.value.value, ast.Name)
+              and node.value.value.id in names for target in node.targets if isinstance(target, ast.Name)}
     for node in _unguarded(function) if depth else ast.walk(function):  # in a helper: what always runs
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in items - names \
                 and node.attr not in JSON_ATTRIBUTES:
             return f"the items of a parameter have .{node.attr}"
         if isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", None)) in BYTES_ONLY \
-                and any(isinstance(a, ast.Name) and a.id in names for a in node.args[:1]):
-            return "a parameter is passed to a converter that takes bytes only"
+                and any(isinstance(a, ast.Name) and a.id in names | pieces for a in node.args[:1]):
+            return "a parameter (or a piece of it) is passed to a converter that takes bytes only"
     for node in _unguarded(function):  # a helper it always passes a parameter to, that wants bytes of it
         helper = (helpers or {}).get(getattr(node.func, "id", None)) if isinstance(node, ast.Call) else None
         given = {parameter.arg for parameter, a in zip([*helper.args.posonlyargs, *helper.args.args], node.args)

@@ -134,3 +134,50 @@ def test_items_turned_into_characters_get_the_code_points_they_are_compared_with
     values = _values(source, "f", "data", 40)
     assert all(isinstance(v, list) and all(47 <= i <= 58 for i in v) for v in values)
     assert any(any(48 <= i <= 57 for i in v) for v in values)
+
+
+def test_a_length_computed_from_a_text_and_compared_with_a_constant_gets_longer_texts():
+    source = ("LIMIT = 9\n\n\ndef f(s, a, b, v):\n    gap = len(s) - a - b\n    shown = repr(v)\n"
+              "    if len(shown) < LIMIT:\n        return shown\n    return gap > 5\n")
+    for value in _values(source, "f", "s"):
+        assert 5 < len(value) <= 11  # past the constant, by up to as much again
+    for value in _values(source, "f", "v"):
+        assert 9 < len(value) <= 19
+    assert _values(source, "f", "a") == [None] * 30  # a and b are only subtracted: nothing to offer
+
+
+def test_items_ordered_inside_a_try_get_mixed_kinds_that_cannot_be_ordered():
+    source = ("def f(xs, ys):\n    try:\n        return sorted(xs)\n    except TypeError:\n"
+              "        return list(xs)\n\n\n"
+              "def g(xs):\n    return sorted(xs)\n")
+    for value in _values(source, "f", "xs"):
+        assert {type(item) for item in value} == {int, str}
+    assert _values(source, "g", "xs") == [None] * 30  # no handler: an ordering error is not a path
+
+
+def test_a_value_a_float_conversion_formats_gets_floats_also_through_a_helper():
+    source = ("def show(form, value):\n    return form % value\n\n\n"
+              "def f(v, w, n):\n    return show('%.3g', v) + '%5.1f|%d' % (w, n) + show('%d', n)\n")
+    for name in ("v", "w"):
+        assert all(type(value) is float for value in _values(source, "f", name))
+    assert _values(source, "f", "n") == [None] * 30  # only ever given to %d
+
+
+def test_a_text_an_ipaddress_reader_takes_is_an_address_of_its_version():
+    import ipaddress
+    source = ("import ipaddress\n\n\ndef f(host, six):\n    a = ipaddress.ip_address(host.strip())\n"
+              "    return a, ipaddress.IPv6Address(six)\n")
+    hosts = [ipaddress.ip_address(v) for v in _values(source, "f", "host")]
+    assert {a.version for a in hosts} == {4, 6}
+    for value in _values(source, "f", "six"):
+        ipaddress.IPv6Address(value)
+
+
+def test_a_table_looked_up_with_a_group_of_a_match_holds_the_groups_of_the_text_of_the_same_twin():
+    source = ("import re\n\nREF = r'<([a-z]+)>'\n\n\ndef f(s, table):\n    m = re.search(REF, s) or re.search('x', s)\n"
+              "    if m:\n        return s.replace(m.group(0), table.get(m.group(1)))\n    return s\n")
+    made = [Candidate(["", {}], "random") for _ in range(8)]
+    twins = [c.args for c in with_accepted(source, "f", made, seed=3) if c.origin.endswith("callee")]
+    assert twins
+    for text, table in twins:
+        assert table and set(table) == set(re.findall(r"<([a-z]+)>", text))

@@ -218,7 +218,9 @@ def test_logicif_able_sees_outputs_and_inputs_no_json_value_can_be():
         == "no JSON inputs: the items of a parameter have .name"
     wants_bytes = "import binascii\n\ndef g(b):\n    return binascii.b2a_hex(b)\n\n"
     assert why(wants_bytes + f"def f(s):\n    t = g(s)\n{loop}    return len(t)\n") == \
-        "no JSON inputs: passed to g, where a parameter is passed to a converter that takes bytes only"
+        "no JSON inputs: passed to g, where a parameter (or a piece of it) is passed to a converter that takes bytes only"
+    pieces = f"import binascii\n\ndef f(data, n):\n{loop}    piece = data[0:n]\n    return binascii.b2a_base64(piece)\n"
+    assert why(pieces) == "no JSON inputs: a parameter (or a piece of it) is passed to a converter that takes bytes only"
     # still LogicIF-able: the helper only on one path, a JSON value on another, a class of the builtins
     assert why(wants_bytes + f"def f(s):\n{loop}    if isinstance(s, str):\n        return s\n    return len(g(s))\n") is None
     assert why(f"def f(s):\n{loop}    if s:\n        return b''\n    return ''\n") is None

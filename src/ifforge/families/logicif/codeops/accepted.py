@@ -2,18 +2,22 @@
 
 Drawn at random, text rarely gets past `int(s)`, `s.encode(enc)`, `base64.b64decode(s)` or
 `PATTERN.match(s).group(1)`, and a dict rarely holds the keys `spec["width"]` reads: every
-candidate raises on the same line. The code says what the callee wants. A parameter (or a name
-holding it after `.strip()`, a slice or `.split(sep)[k]`) passed to `int()` / `float()` gets texts of
-digits; to `.encode()` / `.decode()` / `codecs.lookup()` as the encoding, encoding names; to a
-base64, base32 or hex decoder, texts of a valid length and alphabet; to `fromisoformat`, ISO dates
-and times; to a regular expression whose match is used without a None test, texts it matches. A
-text whose characters the code compares at fixed places (`s[4] == "-"`, `s[:3] == "257"`) gets
-texts with those characters there, as long as the lengths it compares with; items that become
-characters (`chr(c)`, `bytes((c,))`) compared with one-character constants, lists of those code
-points; the left side of `text % values`, printf formats; a parameter read as `p["k"]`, a dict
-holding every key read, each value by how its name is used. `with_accepted` mixes these into candidates drawn
-otherwise (`codeops.candidates`), so the other parameters keep their values; everything random
-comes from one `random.Random` seeded by the caller, and every value is JSON.
+candidate raises on the same line. The code says what the callee wants. A parameter (or a name holding
+it after `.strip()`, a slice or `.split(sep)[k]`) passed to `int()` / `float()` gets texts of digits; to
+`.encode()` / `.decode()` / `codecs.lookup()` as the encoding, encoding names; to a base64, base32 or
+hex decoder, texts of a valid length and alphabet; to `fromisoformat`, ISO dates and times; to an
+`ipaddress` reader, addresses; to a printf float conversion (`"%.2f" % p`, also through a helper's
+`fmt % value`), floats; to a regular expression whose match is used without a None test, texts it matches. A
+text whose characters the code compares at fixed places (`s[4] == "-"`, `s[:3] == "257"`) gets texts
+with those characters there, as long as the lengths it compares with; items that become characters
+(`chr(c)`, `bytes((c,))`) compared with one-character constants, lists of those code points; the left
+side of `text % values`, printf formats; a parameter read as `p["k"]`, a dict holding every key read,
+each value by how its name is used. A length computed from a parameter (`len(s) - a - b`,
+`len(repr(v))`) compared with a constant gets texts longer than it; items sorted inside a `try` that
+catches the error get items of two kinds that cannot be ordered. A table looked up with a group of a
+match on a text (`table.get(m.group(1))`) and that text get values that agree. `with_accepted` mixes
+these into candidates drawn otherwise (`codeops.candidates`), so the other parameters keep their values;
+everything random comes from one `random.Random` seeded by the caller, and every value is JSON.
 """
 
 from __future__ import annotations
@@ -47,8 +51,13 @@ ISO_TEXTS = {  # by the class whose fromisoformat reads them
     "time": ["12:05", "23:59:59", "00:00", "08:30:15.250", "10:00:00+02:00"],
     "datetime": ["2024-01-31", "2024-02-29T13:45:00", "2023-07-04T08:30", "2024-01-31 10:00:00+02:00",
                  "1999-12-31T23:59:59"]}
+IP_TAKERS = {"ip_address": "any", "ip_interface": "any", "ip_network": "any", "IPv4Address": "4",
+             "IPv6Address": "6", "IPv4Interface": "4", "IPv6Interface": "6"}  # ipaddress readers -> version
 FORMATS = ["%d", "%5d", "%-4d", "%.2f", "%8.3f", "%e", "%g", "%s", "%x", "%i", "%u", "%03d", "%.0f"]
 NUMERIC_OPERATORS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Pow)
+CONVERSION = re.compile(r"%(?:\([^)]*\))?[-+ #0]*\d*(?:\.\d+)?([a-zA-Z%])")  # the letter of each printf conversion
+ORDERING = {"sorted", "min", "max"}  # built-ins that compare a collection's items with each other
+MAX_LONGER = 200  # a computed length compared with a larger constant is left alone
 SHARE = 4  # one candidate in SHARE of those drawn otherwise gets a twin with accepted values
 TEXT_FILL = string.digits  # what fills a text around the characters the code checks: parsers read digits
 
@@ -56,7 +65,7 @@ TEXT_FILL = string.digits  # what fills a text around the characters the code ch
 class _Reader(ast.NodeVisitor):
     """Which names reach which callees, for one function and the module constants beside it."""
 
-    def __init__(self, patterns: dict[str, str]):
+    def __init__(self, patterns: dict[str, str], formatters: dict[str, list[tuple[int, int]]] | None = None):
         self.source_of: dict[str, str] = {}  # a name holding a parameter's text -> that parameter
         self.split: dict[str, tuple[str, str]] = {}  # parts = p.split(sep) -> (p, sep)
         self.offers: dict[str, list] = defaultdict(list)  # a parameter -> kinds of value it is offered
@@ -71,6 +80,11 @@ class _Reader(ast.NodeVisitor):
         self.items: dict[str, str] = {}  # for c in p: c -> p
         self.characters: dict[str, str] = {}  # ch = chr(c) or bytes((c,)) of an item c of p -> p
         self.codes: dict[str, set[int]] = defaultdict(set)  # p -> code points its items' characters meet
+        self.formatters = formatters or {}  # helper -> (format position, value position) of its `fmt % value`
+        self.searched: dict[str, tuple[str, str]] = {}  # m = re.search(PATTERN, p): m -> (pattern text, p)
+        self.rendered: dict[str, str] = {}  # r = repr(p) or str(p): r -> p
+        self.reduced: dict[str, str] = {}  # n = len(p) - a - b: n -> p
+        self.longer: dict[str, set[int]] = defaultdict(set)  # p -> constants a length computed from p meets
 
     def origin(self, node: ast.AST) -> str | None:
         """The parameter an expression is the text of: `p`, `p.strip()`, `p[1:]`, `parts[2]` of a split."""
@@ -109,6 +123,10 @@ class _Reader(ast.NodeVisitor):
         if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name):
             return
         name, value = node.targets[0].id, node.value
+        tried = value.values if isinstance(value, ast.BoolOp) else [value]  # re.search(A, s) or re.search(B, s)
+        found = next(filter(None, map(self._search, tried)), None)
+        if found:
+            self.searched[name] = found
         if isinstance(value, ast.Constant):
             self.constants[name] = value.value
         holder = self.origin(value)
@@ -121,10 +139,79 @@ class _Reader(ast.NodeVisitor):
         elif isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "len" \
                 and value.args and self.origin(value.args[0]):
             self.length_names[name] = self.origin(value.args[0])
+        elif isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in ("repr", "str") \
+                and len(value.args) == 1 and self.origin(value.args[0]):
+            self.rendered[name] = self.origin(value.args[0])
+        elif isinstance(value, ast.BinOp) and self._computed_length(value):
+            self.reduced[name] = self._computed_length(value)
         elif isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name) \
                 and value.value.id in self.source_of and isinstance(value.slice, ast.Constant) \
                 and isinstance(value.slice.value, str):
             self.keys[self.source_of[value.value.id]][value.slice.value] = name
+
+    def _search(self, node: ast.AST) -> tuple[str, str] | None:
+        """(pattern text, parameter) for `re.search(PATTERN, p)` or `COMPILED.search(p)` (also match)."""
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr in ("search", "match", "fullmatch") and node.args):
+            return None
+        owner, arguments = node.func.value, node.args
+        if isinstance(owner, ast.Name) and owner.id == "re" and len(arguments) > 1:
+            pattern, text = arguments[0], arguments[1]
+            pattern = pattern.value if isinstance(pattern, ast.Constant) else \
+                self.patterns.get(pattern.id) if isinstance(pattern, ast.Name) else None
+        elif isinstance(owner, ast.Name) and owner.id in self.patterns:
+            pattern, text = self.patterns[owner.id], arguments[0]
+        else:
+            return None
+        holder = self.origin(text)
+        return (pattern, holder) if isinstance(pattern, str) and holder else None
+
+    def _group_key(self, table: ast.AST, key: ast.AST) -> None:
+        """`q.get(m.group(k))`, `q[m.group(k)]`: q maps what group k of the match on p holds."""
+        if isinstance(table, ast.Name) and table.id in self.source_of and isinstance(key, ast.Call) \
+                and isinstance(key.func, ast.Attribute) and key.func.attr == "group" \
+                and isinstance(key.func.value, ast.Name) and key.func.value.id in self.searched:
+            index = 0 if not key.args else key.args[0].value if isinstance(key.args[0], ast.Constant) else None
+            if type(index) is int:
+                pattern, holder = self.searched[key.func.value.id]
+                self.offers[holder].append(("matched", pattern, index))
+                self.offers[self.source_of[table.id]].append(("lookup", pattern, index))
+
+    def visit_Subscript(self, node: ast.Subscript) -> None:
+        self._group_key(node.value, node.slice)
+        self.generic_visit(node)
+
+    def _computed_length(self, node: ast.AST) -> str | None:
+        """The parameter whose length an expression computes other than as `len(p)` itself: the length
+        of its repr, or a length less other values (`len(s) - prefixlen - suffixlen`)."""
+        if isinstance(node, ast.Name):
+            return self.reduced.get(node.id)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub):
+            left = node.left
+            if isinstance(left, ast.Name) and left.id in self.length_names:
+                return self.length_names[left.id]
+            if isinstance(left, ast.Call) and isinstance(left.func, ast.Name) and left.func.id == "len" and left.args \
+                    and self.origin(left.args[0]):
+                return self.origin(left.args[0])
+            return self._computed_length(left)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len" and node.args \
+                and isinstance(node.args[0], ast.Name) and node.args[0].id in self.rendered:
+            return self.rendered[node.args[0].id]
+        return None
+
+    def visit_Try(self, node: ast.Try) -> None:
+        # `try: sorted(p) except TypeError:`: the handler runs only for items that cannot be ordered
+        catches = [h.type for h in node.handlers]
+        if any(t is None or isinstance(t, ast.Name) and t.id in ("Exception", "TypeError", "BaseException")
+               for t in catches):
+            for inner in (n for statement in node.body for n in ast.walk(statement)):
+                if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id in ORDERING \
+                        and inner.args and self.origin(inner.args[0]):
+                    self.offers[self.origin(inner.args[0])].append(("mixed",))
+                elif isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute) \
+                        and inner.func.attr == "sort" and self.origin(inner.func.value):
+                    self.offers[self.origin(inner.func.value)].append(("mixed",))
+        self.generic_visit(node)
 
     def _text(self, node: ast.AST) -> tuple[str, tuple | None] | None:
         """(parameter, (separator, part index) when it is one part of a split) for a text expression."""
@@ -147,6 +234,11 @@ class _Reader(ast.NodeVisitor):
             base = arguments[1].value if len(arguments) > 1 and isinstance(arguments[1], ast.Constant) else 10
             if found and isinstance(base, int):
                 self.offers[found[0]].append(("number", called, base, found[1]))
+        if called == "get" and isinstance(func, ast.Attribute) and arguments:
+            self._group_key(func.value, arguments[0])
+        for format_at, value_at in self.formatters.get(called, ()) if isinstance(func, ast.Name) else ():
+            if value_at < len(arguments) and format_at < len(arguments):
+                self._formatted(arguments[format_at], arguments[value_at])
         if called in ENCODING_TAKERS and isinstance(func, ast.Attribute):
             for argument in [*arguments[:1], *(k.value for k in node.keywords if k.arg == "encoding")]:
                 found = self._text(argument)
@@ -160,6 +252,8 @@ class _Reader(ast.NodeVisitor):
                 found = self._text(arguments[0].func.value)
             if found:
                 self.offers[found[0]].append(("decoded", called))
+        if called in IP_TAKERS and arguments and self._text(arguments[0]):
+            self.offers[self._text(arguments[0])[0]].append(("address", IP_TAKERS[called]))
         if called == "fromisoformat" and arguments and isinstance(func, ast.Attribute):
             found = self._text(arguments[0])
             owner = func.value.attr if isinstance(func.value, ast.Attribute) else getattr(func.value, "id", "")
@@ -182,7 +276,19 @@ class _Reader(ast.NodeVisitor):
                 self.offers[found[0]].append(("pattern", text))
         self.generic_visit(node)
 
+    def _formatted(self, form: ast.AST, values: ast.AST) -> None:
+        """`"%.2f" % p`: a parameter a float conversion formats takes floats (an int prints no point)."""
+        if not (isinstance(form, ast.Constant) and isinstance(form.value, str)):
+            return
+        conversions = [c for c in CONVERSION.findall(form.value) if c != "%"]
+        given = values.elts if isinstance(values, ast.Tuple) else [values]
+        for value, conversion in zip(given, conversions):
+            if conversion in "eEfFgG" and self.origin(value):
+                self.offers[self.origin(value)].append(("float",))
+
     def visit_BinOp(self, node: ast.BinOp) -> None:
+        if isinstance(node.op, ast.Mod):
+            self._formatted(node.left, node.right)
         # `fmt % values` where fmt is only ever a format: `n % 2` and a name also added or
         # multiplied are numbers
         if isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Name) and node.left.id in self.source_of \
@@ -210,6 +316,11 @@ class _Reader(ast.NodeVisitor):
                         and len(other.value) == 1:
                     point = ord(other.value)
                     self.codes[owner].update(p for p in (point - 1, point, point + 1) if 0 <= p < 256)
+                bound = ast.Constant(self.constants[other.id]) if isinstance(other, ast.Name) \
+                    and other.id in self.constants else other
+                if self._computed_length(one) and isinstance(bound, ast.Constant) and type(bound.value) is int \
+                        and 0 < bound.value <= MAX_LONGER:
+                    self.longer[self._computed_length(one)].add(bound.value)
                 if isinstance(one, ast.Name) and one.id in self.length_names and isinstance(other, ast.Constant) \
                         and type(other.value) is int and 0 <= other.value <= 40:
                     self.lengths[self.length_names[one.id]].add(other.value)
@@ -237,8 +348,11 @@ class _Reader(ast.NodeVisitor):
 
 
 def _patterns(tree: ast.Module) -> dict[str, str]:
-    """NAME = re.compile("...") at the top of the module: name -> pattern text."""
-    found = {}
+    """NAME = re.compile("...") (or NAME = "...", given to re's functions) at the top of the module:
+    name -> pattern text."""
+    found = {target.id: statement.value.value for statement in tree.body if isinstance(statement, ast.Assign)
+             and isinstance(statement.value, ast.Constant) and isinstance(statement.value.value, str)
+             for target in statement.targets if isinstance(target, ast.Name)}
     for statement in tree.body:
         if isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Call) \
                 and isinstance(statement.value.func, ast.Attribute) and statement.value.func.attr == "compile" \
@@ -250,6 +364,30 @@ def _patterns(tree: ast.Module) -> dict[str, str]:
     return found
 
 
+def _formatters(tree: ast.Module) -> dict[str, list[tuple[int, int]]]:
+    """Top-level helpers that format one parameter with another (`percent % value`, `percent % (value,)`):
+    helper -> (format position, value position); a call giving a float format says the value is a float."""
+    found: dict[str, list[tuple[int, int]]] = {}
+    for helper in tree.body:
+        if not isinstance(helper, ast.FunctionDef):
+            continue
+        positions = {a.arg: i for i, a in enumerate([*helper.args.posonlyargs, *helper.args.args])}
+        for node in ast.walk(helper):
+            if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Name) \
+                    and node.left.id in positions:
+                for value in [node.right, *getattr(node.right, "elts", ())]:
+                    if isinstance(value, ast.Name) and value.id in positions and value.id != node.left.id:
+                        found.setdefault(helper.name, []).append((positions[node.left.id], positions[value.id]))
+    return found
+
+
+def _module_ints(tree: ast.Module) -> dict[str, int]:
+    """NAME = 80 at the top of the module: the constants a length may be compared with by name."""
+    return {target.id: statement.value.value for statement in tree.body if isinstance(statement, ast.Assign)
+            and isinstance(statement.value, ast.Constant) and type(statement.value.value) is int
+            for target in statement.targets if isinstance(target, ast.Name)}
+
+
 class Offers:
     """What one function's callees accept, per parameter, drawn with one `random.Random`."""
 
@@ -258,11 +396,13 @@ class Offers:
         function = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == entry)
         arguments = function.args
         self.names = [a.arg for a in [*arguments.posonlyargs, *arguments.args]]
-        self.reader = _Reader(_patterns(tree))
+        self.reader = _Reader(_patterns(tree), _formatters(tree))
         self.reader.source_of.update((name, name) for name in self.names)
+        self.reader.constants.update(_module_ints(tree))
         self.reader.visit(function)
         self.reader.formats()
         self.compiled: dict[str, tuple] = {}
+        self.twin: dict[tuple, list[str]] = {}  # (pattern, group) -> group texts shared by one twin's values
         self.function = function
         for name, kinds in (getattr(lessons, "accepts", None) or {}).items():  # what callees' errors asked for
             for kind in sorted(kinds):
@@ -283,6 +423,8 @@ class Offers:
             found.append(("places",))
         if reader.codes.get(name):
             found.append(("codes",))
+        if reader.longer.get(name):
+            found.append(("longer",))
         return found
 
     def value(self, name: str, rng: random.Random):
@@ -350,6 +492,62 @@ class Offers:
             return rng.choice(points)
         return [one() for _ in range(rng.randint(0, 5))]
 
+    def new_twin(self) -> None:
+        """Forget the matches drawn for the last twin: a text and the table its groups are looked up in agree."""
+        self.twin = {}
+
+    def _groups(self, rng, text, index) -> list[tuple[str, str]]:
+        """(matching text, its group) pairs, the same for every parameter of one twin."""
+        if (text, index) not in self.twin:
+            pairs = []
+            for _ in range(rng.randint(1, 2)):
+                whole = self._pattern(None, rng, text)
+                match = re.match(text, whole) if whole is not None else None
+                if match and index <= (match.re.groups or 0) and match.group(index):
+                    pairs.append((whole, match.group(index)))
+            self.twin[(text, index)] = pairs
+        return self.twin[(text, index)]
+
+    def _matched(self, name, rng, text, index):
+        """Matches of the pattern with letters around them: the text a table is looked up from."""
+        pairs = self._groups(rng, text, index)
+        if not pairs:
+            return None
+        filler = lambda: "".join(rng.choice(string.ascii_lowercase) for _ in range(rng.randint(0, 3)))
+        return filler() + "".join(whole + filler() for whole, _ in pairs)
+
+    def _lookup(self, name, rng, text, index):
+        """A table holding what the matches' group reads, each to a short word."""
+        pairs = self._groups(rng, text, index)
+        return {group: "".join(rng.choice(string.ascii_lowercase) for _ in range(rng.randint(1, 4)))
+                for _, group in pairs} or None
+
+    def _longer(self, name, rng):
+        """A text longer than a constant a length computed from it meets (`len(s) - a - b > 12`,
+        `len(repr(v)) < 80`), by up to as much again: what is subtracted may be as large."""
+        bound = rng.choice(sorted(self.reader.longer[name]))
+        return "".join(rng.choice(string.ascii_lowercase + string.digits)
+                       for _ in range(bound + rng.randint(1, bound + 1)))
+
+    def _address(self, name, rng, version):
+        """An IPv4 or IPv6 address text (either when the reader takes both), some of them special."""
+        four = version == "4" or version == "any" and rng.random() < 0.5
+        if four:
+            return rng.choice(["127.0.0.1", "0.0.0.0", ".".join(str(rng.randrange(256)) for _ in range(4))])
+        groups = [format(rng.randrange(0x10000), "x") if rng.random() < 0.6 else "0" for _ in range(8)]
+        text = ":".join(groups)
+        return rng.choice([text, "::1", "::", "fe80::" + groups[0], text.replace(":0:0:", "::", 1)])
+
+    def _float(self, name, rng):
+        return round(rng.uniform(-1000, 1000) / rng.choice((1, 10, 100)), rng.choice((1, 2, 3)))
+
+    def _mixed(self, name, rng):
+        """Items of two kinds that cannot be ordered with each other (numbers and texts), in any order."""
+        items = [rng.randint(0, 9), rng.choice(string.ascii_lowercase)]
+        items += [rng.choice((rng.randint(0, 9), rng.choice(string.ascii_lowercase))) for _ in range(rng.randint(0, 3))]
+        rng.shuffle(items)
+        return items
+
     def _keys(self, name, rng):
         return {key: self._field_value(bound, rng) for key, bound in self.reader.keys[name].items()}
 
@@ -391,6 +589,7 @@ def with_accepted(source: str, entry: str, made: list[Candidate], seed: int, les
     rng = random.Random(seed)
     twins = []
     for candidate in made[: max(8, len(made) // SHARE)]:
+        offers.new_twin()
         args = list(candidate.args)
         for index, name in enumerate(offers.names[: len(args)]):
             value = offers.value(name, rng)
