@@ -217,3 +217,78 @@ def digits(number):
 '''
     _, tracker, values = _fallback(source, "digits", [[7], [123], [45]], "pieces")
     assert tracker.kind == "peak_size" and values == [1, 3, 2]
+
+
+def test_an_and_chain_in_a_test_counts_the_parts_worked_out():
+    source = '''
+def private(prefix, name):
+    size = len(prefix)
+    if len(name) > size and name.startswith(prefix) and (name[-1] != "_" or name[-2] != "_"):
+        return True
+    return False
+'''
+    inputs = [["_A", "_Ax"], ["_A", "b"], ["_A", "_Ax__"], ["_A", "_Bxy"], ["_A", "_"]]
+    code, tracker, values = _fallback(source, "private", inputs, "checks")
+    # all three parts; the length fails; all three (the last is false); the prefix fails; the length fails
+    assert tracker.kind == "parts_checked" and values == [3, 1, 3, 2, 1]
+    text = describe(code, [tracker], {}, "bool")
+    assert holds_code(text) == [] and 'joined by "and"' in text.split("OUTPUTS:", 1)[1]
+
+
+def test_an_or_chain_returned_keeps_its_value_and_counts_the_parts_worked_out():
+    source = '''
+def either(first, second):
+    return first or second * 2 or "none"
+'''
+    inputs = [[3, 0], [0, 4], ["", 0], [[], []]]
+    code, tracker, values = _fallback(source, "either", inputs, "checks")  # outputs compared with the seed's
+    assert values == [1, 2, 3, 3]
+    assert holds_code(describe(code, [tracker], {}, "int")) == []
+
+
+def test_an_elif_test_or_a_chain_inside_an_expression_is_not_counted():
+    for body in ["if n > 1:\n        return 1\n    elif n and n < -1:\n        return 2\n    return 3",
+                 "return (n > 1 and n < 5) + 1", "return [n and m for m in range(3)]"]:
+        try:
+            roles = {c.role for c in propose(anonymise(f"def g(n):\n    {body}\n", "g").source).candidates}
+        except NothingToTrack:
+            roles = set()
+        assert "checks" not in roles, body
+
+
+def test_a_store_under_a_key_counts_the_keys_already_there():
+    source = '''
+def tally(counts, items):
+    for item in items:
+        counts[item] = counts.get(item, 0) + 1
+    return counts
+'''
+    inputs = [[{}, ["a", "b", "a"]], [{"a": 1}, ["a", "a", "c"]], [{}, []], [{"x": 2}, ["y"]]]
+    code, tracker, values = _fallback(source, "tally", inputs, "known")
+    assert tracker.kind == "repeated_items" and values == [1, 2, 0, 0]
+    assert holds_code(describe(code, [tracker], {}, "dict")) == []
+
+
+def test_a_store_in_a_list_is_not_counted_as_a_key_found():
+    source = '''
+def bump(values, position):
+    values[position] += 1
+    return values
+'''
+    _, _, values = _fallback(source, "bump", [[[0, 2], 0], [[1, 1], 1]], "known")
+    assert values == [0, 0]  # a list holds no keys: the count stays 0 rather than asking "is 0 among the items"
+
+
+def test_a_store_in_a_module_level_table_is_not_counted():
+    source = '''
+TABLE = {}
+
+def remember(key, value):
+    TABLE[key] = value
+    return len(TABLE)
+'''
+    try:
+        roles = {c.role for c in propose(anonymise(source, "remember").source).candidates}
+    except NothingToTrack:
+        roles = set()
+    assert "known" not in roles  # what an earlier call left there would decide the count

@@ -7,8 +7,9 @@ that can move into f) into one probe version of f. The stage runs the probe on t
 counters that vary across cases, are not an input's length (or value) and do not copy each other;
 `build` writes f with only those, returning `(output, stats)`. Code with few paths gets fallback
 candidates, judged only when no other tells something: changes of a name recomputed from itself,
-keys a comprehension meets again, the length of a split or of what f measures, and a choice inside
-a larger expression.
+keys a comprehension meets again, the length of a split or of what f measures, a choice inside
+a larger expression, the parts of an `and` / `or` chain worked out, and stores under a key already
+there.
 
 Counters are plain statements (`stats['k'] += 1`, or a running max of a `len`), so what has no
 statements of its own gets some: a counted comprehension or lambda becomes a small inner function
@@ -43,10 +44,11 @@ KINDS = {"loop": ("loop_iterations", "loop_iterations", 0), "branch": ("branch_h
          "pick": ("first_choices", "branch_taken", 3), "caught": ("errors_caught", "branch_taken", 1),
          "high": ("highest_value", "peak_value", 4), "change": ("value_changes", "value_changes", 5),
          "repeat": ("repeated_keys", "repeated_items", 5), "pieces": ("peak_size", "peak_size", 5),
-         "inline": ("first_choices", "branch_taken", 5)}
+         "inline": ("first_choices", "branch_taken", 5), "checks": ("parts_checked", "parts_checked", 5),
+         "known": ("keys_found", "repeated_items", 5)}
 # roles tried only when no other candidate tells something: code with few paths (no loop that
 # does more than walk an argument, a branch the cases never take) still has these to ask about
-FALLBACK_ROLES = {"change", "repeat", "pieces", "inline"}
+FALLBACK_ROLES = {"change", "repeat", "pieces", "inline", "checks", "known"}
 # methods whose result is a new list of pieces, so its length is safe to take
 SPLITTING = {"split", "rsplit", "splitlines"}
 
@@ -168,6 +170,7 @@ class _Sites(cst.CSTVisitor):
         self.enclosing: list[int | None] = []  # comprehension / lambda sites (None: not convertible)
         self.functions = 0  # depth of inner functions
         self.helper: str | None = None  # the helper being surveyed, if not f
+        self.local: set[str] = set()  # names local to the function being surveyed
 
     def on_visit(self, node) -> bool:
         self.known.add(id(node))
@@ -227,6 +230,21 @@ class _Sites(cst.CSTVisitor):
             self._site(node)
             header = f"if {_short(node.test)}"
             self._add(node, "inline", f"how many times the branch `{header}` is taken", header)
+
+    def visit_BooleanOperation(self, node):
+        if not self.enclosing and _counted_chain(self.path[:-1], node):
+            self._site(node)
+            word, stop = ("or", "true") if isinstance(node.operator, cst.Or) else ("and", "false")
+            self._add(node, "checks", f'how many parts of a chain joined by "{word}" are worked out, left to right, '
+                                      f'stopping at the first part that counts as {stop}', _short(node))
+
+    def visit_SimpleStatementLine(self, node):
+        written = _keyed_write(node)
+        if written is not None and not self.enclosing and written[0].value in self.local:
+            self._site(node)
+            holder, key = (_code(part) for part in written)
+            self._add(node, "known", f"how many times a value is stored in `{holder}` under the key `{key}` when "
+                                     f"`{holder}` is a dictionary that already has that key", holder)
 
     def visit_ExceptHandler(self, node):
         kinds = _error_kinds(node)
@@ -292,6 +310,63 @@ def _choice_statement(path: list[cst.CSTNode], node: cst.IfExp) -> cst.CSTNode |
             and isinstance(path[index - 1], cst.SimpleStatementLine) and len(path[index - 1].body) == 1:
         return owner
     return None
+
+
+def _counted_chain(path: list[cst.CSTNode], node: cst.BooleanOperation) -> bool:
+    """Whether an `and` / `or` chain can be worked out one part at a time in statements just before
+    its line: it is the whole test of an if (not an elif, whose test may never be reached) or the
+    whole value of a return or an assignment alone on its line, and holds no comprehension or
+    lambda (those have their own rewriting)."""
+    if len(path) < 2 or _has(node, (cst.Lambda, *COMPREHENSIONS)):
+        return False
+    owner, line = path[-1], path[-2]
+    if isinstance(owner, cst.If) and owner.test is node:
+        return not (isinstance(line, cst.If) and line.orelse is owner)
+    return isinstance(owner, (cst.Return, cst.Assign)) and owner.value is node \
+        and isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 and _recomputed(line) is None
+
+
+def _chain_parts(chain: cst.BooleanOperation) -> list[cst.BaseExpression]:
+    """`a or b or c` as [a, b, c]: the operands of the outermost operator, parenthesised ones whole."""
+    parts, node = [], chain
+    while isinstance(node, cst.BooleanOperation) and type(node.operator) is type(chain.operator) \
+            and (node is chain or not node.lpar):
+        parts.insert(0, node.right)
+        node = node.left
+    return [node, *parts]
+
+
+def _keyed_write(line: cst.BaseStatement) -> tuple[cst.Name, cst.BaseExpression] | None:
+    """(holder, key) for a line alone that stores under a key (`m[k] = v`, `m[k] += v`), when the key
+    has no call, so asking whether it is already there is safe."""
+    if not isinstance(line, cst.SimpleStatementLine) or len(line.body) != 1:
+        return None
+    small = line.body[0]
+    target = small.targets[0].target if isinstance(small, cst.Assign) and len(small.targets) == 1 else \
+        small.target if isinstance(small, cst.AugAssign) else None
+    if not isinstance(target, cst.Subscript) or not isinstance(target.value, cst.Name) or len(target.slice) != 1 \
+            or not isinstance(target.slice[0].slice, cst.Index):
+        return None
+    key = target.slice[0].slice.value
+    return None if _has(key, (cst.Call, cst.NamedExpr, cst.Await, cst.Yield)) else (target.value, key)
+
+
+def _local_names(function: cst.FunctionDef) -> set[str]:
+    """The function's parameters and the names its own statements bind, less those declared global
+    or nonlocal: what it stores in them is the call's own, not left over from an earlier call."""
+    bound = {p.name.value for p in cst_parameters(function)}
+    shared: set[str] = set()
+
+    class Survey(_Bindings):
+        def visit_Global(self, node):
+            shared.update(item.name.value for item in node.names)
+
+        def visit_Nonlocal(self, node):
+            shared.update(item.name.value for item in node.names)
+
+    survey = Survey(lambda value: True)
+    walk(function.body, survey)
+    return (bound | set(survey.bindings)) - shared
 
 
 def _inline_choice(path: list[cst.CSTNode]) -> bool:
@@ -582,6 +657,7 @@ def _prepare(source: str) -> _Context:
         raise ValueError("the anonymised source has no function f")
     names = _names_in(module)
     sites = _Sites(names)
+    sites.local = _local_names(entry)
     walk(entry.body, sites)
     containers = _containers(entry)
     counts = _counts(entry)
@@ -591,6 +667,7 @@ def _prepare(source: str) -> _Context:
     sites.functions = 1
     for name in movable:  # what a helper does counts too, once it moves into f
         sites.helper = name
+        sites.local = _local_names(helpers[name])
         walk(helpers[name].body, sites)
     sites.functions, sites.helper = 0, None
     recursive = _calls_itself(entry)
@@ -687,9 +764,15 @@ class _Writer:
             choice = self.choice(statement)
             if choice is not None:
                 return self.statement(choice, peaks)
+            small = statement.body[0]
+            checks = self.checks(small.value) if isinstance(small, (cst.Return, cst.Assign)) else None
+            if checks is not None:
+                steps, result = checks
+                rest = statement.with_changes(body=[small.with_changes(value=result)])
+                return [*self.block(steps, peaks), *self.statement(rest, peaks)]
             line = self.hoist(statement, hoisted)
             before, after = self.change(statement)
-            before = [*self.inline_choices(statement), *before]
+            before = [*self.known_key(statement), *self.inline_choices(statement), *before]
             if peaks and not _returns(statement):
                 named = _names_in(statement)  # any line naming a container may change it (a helper it is passed to)
                 stats = self.context.stats
@@ -706,6 +789,10 @@ class _Writer:
         if isinstance(statement, cst.If):
             test_hoisted: list[cst.BaseStatement] = []
             rewritten = self.if_(statement, peaks, test_hoisted)  # an elif's functions go before the whole `if`
+            checks = self.checks(statement.test)
+            if checks is not None:
+                steps, result = checks
+                return [*test_hoisted, *self.block(steps, peaks), rewritten.with_changes(test=result)]
             return [*test_hoisted, rewritten]
         if isinstance(statement, (cst.For, cst.While)):
             header = (statement.with_changes(iter=self.hoist(statement.iter, hoisted)) if isinstance(statement, cst.For)
@@ -742,6 +829,32 @@ class _Writer:
         old = self.olds[name]
         return [_statement(f"{old} = {name}")], [cst.If(test=cst.parse_expression(f"{name} != {old}"),
                                                         body=cst.IndentedBlock(body=self.bump(f"change:{name}")))]
+
+    def checks(self, chain) -> tuple[list[cst.BaseStatement], cst.Name] | None:
+        """A counted `a or b or c` as steps that work out one part at a time into a fresh name, with
+        a counter on each part worked out, and that name (None when the chain is not counted)."""
+        key = self.role_id("checks", chain)
+        if key not in self.keys:
+            return None
+        result = self.fresh("v")
+        steps: list[cst.BaseStatement] = []
+        for part in reversed(_chain_parts(chain)):
+            work = [cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(result))], part)]), *self.bump(key)]
+            if steps:
+                test = cst.UnaryOperation(cst.Not(), cst.Name(result)) if isinstance(chain.operator, cst.Or) \
+                    else cst.Name(result)
+                work.append(cst.If(test=test, body=cst.IndentedBlock(body=steps)))
+            steps = work
+        return steps, cst.Name(result)
+
+    def known_key(self, line: cst.SimpleStatementLine) -> list[cst.BaseStatement]:
+        """Before `m[k] = v`: count it when m is a dictionary that already has k."""
+        key = self.role_id("known", line)
+        if key not in self.keys:
+            return []
+        holder, name = (_code(part) for part in _keyed_write(line))
+        return [cst.If(test=cst.parse_expression(f"isinstance({holder}, dict) and {name} in {holder}"),
+                       body=cst.IndentedBlock(body=self.bump(key)))]
 
     def inline_choices(self, line: cst.SimpleStatementLine) -> list[cst.BaseStatement]:
         """Before a line, `if <test>:` with a counter for each counted choice inside it."""
