@@ -28,6 +28,9 @@ configure()
 from prefect import flow, get_run_logger, task  # noqa: E402
 from prefect.artifacts import create_markdown_artifact, create_table_artifact  # noqa: E402
 from prefect.cache_policies import NO_CACHE  # noqa: E402
+from prefect.context import FlowRunContext  # noqa: E402
+from prefect.task_runners import ThreadPoolTaskRunner  # noqa: E402
+from prefect.utilities.annotations import opaque  # noqa: E402
 
 from ifforge.core.store import VersionStore  # noqa: E402
 from ifforge.factory import (  # noqa: E402
@@ -201,6 +204,15 @@ def generate(family: str = "logicif", seeds: str | None = None, functions: str |
     return str(store.path)
 
 
+def _unwalked(*values) -> tuple:
+    """A shard's parameters marked `opaque` on Prefect's thread runner: it still waits for an upstream
+    shard, but no longer walks every field of every item (and of the stage and the settings) looking
+    for futures, a walk that cost the run's process more CPU per item than its own work. Not on Dask,
+    whose runner hands the marked values to the task still wrapped."""
+    runner = FlowRunContext.get().task_runner
+    return tuple(opaque(value) for value in values) if isinstance(runner, ThreadPoolTaskRunner) else values
+
+
 def _run_chain(chain: list, items: Sequence, settings, store: VersionStore, run_id: str, counts: dict, timings: dict,
                busy: dict, dropped: list, usage: dict, calls: list, logger) -> tuple[Sequence, int]:
     """Run the chain shard by shard, each shard's stages one after the other, with at most
@@ -220,7 +232,8 @@ def _run_chain(chain: list, items: Sequence, settings, store: VersionStore, run_
         upstream: Any = shards[index]
         futures = []
         for stage in chain:
-            upstream = stage_task.with_options(name=stage.name).submit(stage, upstream, settings, run_id, index)
+            upstream = stage_task.with_options(name=stage.name).submit(
+                *_unwalked(stage, upstream, settings), run_id, index)
             futures.append(upstream)
         return futures
 

@@ -16,6 +16,7 @@ import string
 from dataclasses import dataclass
 
 import libcst as cst
+
 from libcst.metadata import (
     Assignment,
     ClassScope,
@@ -26,6 +27,7 @@ from libcst.metadata import (
 
 from ifforge.core.pysource import strip_comments_and_docstrings
 from ifforge.families.logicif.codeops.source import cst_parameters
+from ifforge.families.logicif.codeops.walk import walk
 
 
 @dataclass(frozen=True)
@@ -129,9 +131,9 @@ def anonymise(source: str, entry: str) -> Anonymised:
     module = cst.parse_module(strip_comments_and_docstrings(source))
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)  # parsed here, shared with no one: no copy
     scopes = wrapper.resolve(ScopeProvider)
-    walk = _Walk()
-    module.visit(walk)
-    parents = walk.parents
+    tree = _Walk()
+    walk(module, tree)
+    parents = tree.parents
 
     # every binding, keyed by (scope, name), with its assignments
     bindings: dict[tuple[int, str], list[Assignment]] = {}
@@ -145,9 +147,9 @@ def anonymise(source: str, entry: str) -> Anonymised:
             bindings.setdefault((id(scope), assignment.name), []).append(assignment)
 
     def first_position(key):
-        return min(walk.place(a.node) for a in bindings[key])
+        return min(tree.place(a.node) for a in bindings[key])
 
-    kept_names = {node.value for node in walk.names} - {name for _, name in bindings}
+    kept_names = {node.value for node in tree.names} - {name for _, name in bindings}
     namer = _Namer(kept_names | {"f"})
     new_names: dict[tuple[int, str], str] = {}
     entry_params = _entry_params(module, entry)
@@ -179,7 +181,7 @@ def anonymise(source: str, entry: str) -> Anonymised:
                 if owner is not None:
                     function_params.setdefault(id(owner), {})[assignment.name] = new
 
-    _rename_missed_accesses(walk.names, scopes, parents, new_names, by_node)
+    _rename_missed_accesses(tree.names, scopes, parents, new_names, by_node)
 
     keyword_maps: dict[int, dict[str, str]] = {}
     for assignments in bindings.values():

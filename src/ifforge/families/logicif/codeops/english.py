@@ -19,6 +19,7 @@ import libcst as cst
 
 from ifforge.families.logicif.codeops import dates, formats, methods, paths, regex, unicode
 from ifforge.families.logicif.codeops.errors import Undescribable
+from ifforge.families.logicif.codeops.walk import walk
 
 from ifforge.core import pyast
 
@@ -1273,7 +1274,7 @@ def _acts_or_fails(node: cst.BaseExpression) -> bool:
             if isinstance(op.operator, (cst.Divide, cst.FloorDivide, cst.Modulo)):
                 found.append(True)
 
-    node.visit(Find())
+    walk(node, Find())
     return bool(found)
 
 

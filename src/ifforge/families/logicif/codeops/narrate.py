@@ -22,6 +22,7 @@ from ifforge.families.logicif.codeops import roles, stored_methods
 from ifforge.families.logicif.codeops.english import (METHOD_TYPES, Speaker, Undescribable, constant_truth, float_words,
                                                       holds_code, is_constant, loose)
 from ifforge.families.logicif.codeops.source import cst_parameters
+from ifforge.families.logicif.codeops.walk import walk
 from ifforge.families.logicif.records import Tracker
 
 __all__ = ["describe", "uncovered", "holds_code", "Undescribable", "type_words"]
@@ -646,7 +647,7 @@ class _Producers(cst.CSTVisitor):
 def _generators(module: cst.Module) -> tuple[set[str], set[int]]:
     """The names of the functions that produce values (`yield`), and the ids of their returns."""
     found = _Producers()
-    module.visit(found)
+    walk(module, found)
     return found.names, found.stops
 
 
@@ -664,7 +665,7 @@ def _patterns(module: cst.Module) -> tuple[set[str], dict[str, cst.Attribute]]:
                     for name in _names_in(target.target):
                         values.setdefault(name, []).append(target.target)
 
-    module.visit(Assigned())
+    walk(module, Assigned())
 
     def compiled(value) -> bool:
         return isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and \
@@ -693,7 +694,7 @@ def _constants(module: cst.Module) -> dict[str, cst.BaseExpression]:
         def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
             bindings.update(_names_in(node.target))
 
-    module.visit(Bound())
+    walk(module, Bound())
     found = {}
     for line in module.body:
         for small in line.body if isinstance(line, cst.SimpleStatementLine) else []:
@@ -991,7 +992,7 @@ def _nested(entry: cst.FunctionDef) -> set[str]:
     """Functions defined anywhere inside `f` (a tracker turns a counted lambda or comprehension into
     one, even inside a loop): each is a helper the steps may call or pass as a key."""
     found = _InnerFunctions()
-    entry.body.visit(found)
+    walk(entry.body, found)
     return found.names
 
 
@@ -1062,7 +1063,7 @@ def uncovered(description: str, source: str, trackers: list[Tracker]) -> list[st
                     forms.add("half")
                 constants.setdefault(repr(float(written)), set()).update(forms)
 
-    module.visit(Numbers())
+    walk(module, Numbers())
     words = set(re.findall(r"0[xob][0-9a-f]+|[A-Za-z_][A-Za-z_0-9]*|\d+(?:\.\d+)?(?:e[-+]?\d+)?", description, re.I))
     numbers = {w.lower() for w in words}  # "0XFF", "Zero"
     if not (re.search(r"\ba\b(?!\s+(?!(?:" + "|".join(_NOT_AFTER_ARTICLE) + r")\b)[A-Za-z])", description)
@@ -1081,7 +1082,7 @@ def _mentioned(nodes) -> set[str]:
             found.add(node.value)
 
     for node in nodes:
-        node.visit(Names())
+        walk(node, Names())
     return found
 
 
@@ -1099,7 +1100,7 @@ def _bound_in(body) -> set[str]:
         def visit_For(self, node):
             found.update(_mentioned([node.target]))
 
-    body.visit(Bound())
+    walk(body, Bound())
     return found
 
 

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from ifforge.families.logicif.codeops.walk import walk
+
 _NUMBERED = re.compile(r"v\d+")
 
 # role -> names to try in order; after the last, the first with 2, 3, ... appended
@@ -377,13 +379,13 @@ def assign(module: cst.Module, input_types: dict[str, str], tracker_keys: list[s
     """Role names for the module's numbered variables, and every kind that is certain."""
     params = {name: kind for name, kind in ((n, _kind_of_type(t)) for n, t in input_types.items()) if kind}
     survey = _Survey(dict(params))
-    module.visit(survey)
+    walk(module, survey)
     survey.helper_params()
     # more walks now that locals have kinds: loops over them and values taken from them type better
     settled = _settled(survey.facts, params)
     for _ in range(3):
         survey2 = _Survey(settled)
-        module.visit(survey2)
+        walk(module, survey2)
         survey2.helper_params()
         found = _settled(survey2.facts, params)
         found.update({name[1:-1]: kind for name, kind in _settled(survey2.helper_returns(), {}).items()})

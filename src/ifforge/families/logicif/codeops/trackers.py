@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from ifforge.families.logicif.codeops.source import cst_parameters
+from ifforge.families.logicif.codeops.walk import walk
 from ifforge.families.logicif.records import Tracker
 
 GROWING_METHODS = {"append", "appendleft", "add", "extend", "insert", "update", "setdefault"}
@@ -122,7 +123,7 @@ def _names_in(node: cst.CSTNode) -> set[str]:
         def visit_Name(self, name):
             found.add(name.value)
 
-    node.visit(Collect())
+    walk(node, Collect())
     return found
 
 
@@ -135,7 +136,7 @@ def _has(node: cst.CSTNode, kinds: tuple) -> bool:
                 hit.append(inner)
             return not hit
 
-    node.visit(Find())
+    walk(node, Find())
     return bool(hit)
 
 
@@ -364,7 +365,7 @@ def _local_names(function: cst.FunctionDef) -> set[str]:
             shared.update(item.name.value for item in node.names)
 
     survey = Survey(lambda value: True)
-    function.body.visit(survey)
+    walk(function.body, survey)
     return (bound | set(survey.bindings)) - shared
 
 
@@ -436,7 +437,7 @@ def _changing(entry: cst.FunctionDef) -> list[str]:
         def visit_ClassDef(self, node):
             return False
 
-    entry.body.visit(Survey())
+    walk(entry.body, Survey())
     return [name for name in dict.fromkeys(found) if name not in choices]
 
 
@@ -466,7 +467,7 @@ def _pieces(entry: cst.FunctionDef, containers: list[str]) -> list[str]:
                 wanted.append(node.args[0].value.value)
 
     survey = Survey(lambda value: _sized(value) or _split(value) or _text(value))
-    entry.body.visit(survey)
+    walk(entry.body, survey)
     return [name for name in survey.kept(wanted, entry) if name not in containers]
 
 
@@ -566,7 +567,7 @@ def _containers(entry: cst.FunctionDef) -> list[str]:
                     grown.append(node.args[0].value.value)
 
     survey = Survey(_sized)
-    entry.body.visit(survey)
+    walk(entry.body, survey)
     return survey.kept(grown, entry)
 
 
@@ -590,7 +591,7 @@ def _counts(entry: cst.FunctionDef) -> list[str]:
                 self.bind(node.name.name, False)
 
     survey = Survey(_whole)
-    entry.body.visit(survey)
+    walk(entry.body, survey)
     return survey.kept(steps, entry)
 
 
@@ -657,7 +658,7 @@ def _prepare(source: str) -> _Context:
     names = _names_in(module)
     sites = _Sites(names)
     sites.local = _local_names(entry)
-    entry.body.visit(sites)
+    walk(entry.body, sites)
     containers = _containers(entry)
     counts = _counts(entry)
     pieces = _pieces(entry, containers)
@@ -667,7 +668,7 @@ def _prepare(source: str) -> _Context:
     for name in movable:  # what a helper does counts too, once it moves into f
         sites.helper = name
         sites.local = _local_names(helpers[name])
-        helpers[name].body.visit(sites)
+        walk(helpers[name].body, sites)
     sites.functions, sites.helper = 0, None
     recursive = _calls_itself(entry)
     candidates = list(sites.candidates)
@@ -710,7 +711,7 @@ def _calls_itself(entry: cst.FunctionDef) -> bool:
             if isinstance(node.func, cst.Name) and node.func.value == "f":
                 found.append(node)
 
-    entry.body.visit(Find())
+    walk(entry.body, Find())
     return bool(found)
 
 
@@ -866,7 +867,7 @@ class _Writer:
                 if key in writer.keys:
                     found.append(cst.If(test=node.test, body=cst.IndentedBlock(body=writer.bump(key))))
 
-        line.visit(Find())
+        walk(line, Find())
         return found
 
     def choice(self, line: cst.SimpleStatementLine) -> cst.If | None:

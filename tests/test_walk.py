@@ -1,0 +1,118 @@
+"""codeops.walk: the same visitor calls as libcst's own visit, in the same order, with no node rebuilt."""
+
+import libcst as cst
+
+from ifforge.families.logicif.codeops.walk import walk
+
+SOURCE = '''
+from os.path import *
+from collections import (deque, Counter as C)
+import heapq as hq
+
+@decorate(1)
+class Box(Base, metaclass=Meta):
+    size: int = 3
+
+    def grow(self, /, n=2, *rest, key=None, **more) -> "Box":
+        global total
+        total += n
+        return self
+
+def solve(items, limit=10):
+    """Docstring."""
+    seen = {x: [y for y in range(x) if y % 2] for x in items if x}
+    pairs = [(a, b) for a in items for b in items if a < b]
+    lam = lambda p, *q: p + len(q)
+    value = f"{limit!r:>{limit}} and {'nested'}"
+    try:
+        first, *others = sorted(items, key=lambda v: -v)
+    except (ValueError, TypeError) as error:
+        raise RuntimeError("no") from error
+    else:
+        pass
+    finally:
+        del pairs[0]
+    while limit > 0 and not seen:
+        limit -= 1
+        if limit == 3: break
+        elif limit < 0: continue
+        else: limit = limit ** 2
+    with open("x") as handle, open("y"):
+        assert handle, "open"
+    match limit:
+        case 0 | 1:
+            out = ...
+        case [a, *_] if a:
+            out = {**seen, 1: a}
+        case {"k": v}:
+            out = v
+        case Box(size=s):
+            out = s
+    x = y = items[1:2:1][::-1]
+    async def inner():
+        async with lock:
+            await thing
+        async for z in gen():
+            yield z
+    return out if out else (yield from inner())
+'''
+
+
+class Recorder(cst.CSTVisitor):
+    """Records every on_visit/on_leave, by node identity; skips the children of `skip` kinds."""
+
+    def __init__(self, skip=()):
+        self.calls = []
+        self.skip = skip
+
+    def on_visit(self, node):
+        self.calls.append(("visit", id(node), type(node).__name__))
+        super().on_visit(node)
+        return not isinstance(node, self.skip)
+
+    def on_leave(self, node):
+        self.calls.append(("leave", id(node), type(node).__name__))
+        super().on_leave(node)
+
+
+def _both(node, **kwargs):
+    mine, libcsts = Recorder(**kwargs), Recorder(**kwargs)
+    walk(node, mine)
+    node.visit(libcsts)
+    return mine.calls, libcsts.calls
+
+
+def test_walk_makes_the_calls_libcst_makes_in_its_order():
+    module = cst.parse_module(SOURCE)
+    mine, libcsts = _both(module)
+    assert len(mine) > 1000
+    assert mine == libcsts
+
+
+def test_walk_skips_children_when_on_visit_says_so_and_still_leaves():
+    module = cst.parse_module(SOURCE)
+    mine, libcsts = _both(module, skip=(cst.FunctionDef,))
+    assert mine == libcsts
+    kinds = {kind for _, _, kind in mine}
+    assert "FunctionDef" in kinds and "Lambda" not in kinds  # every lambda is inside a function
+
+
+def test_walk_on_a_subtree_and_the_visit_methods_it_dispatches():
+    module = cst.parse_module(SOURCE)
+    function = next(s for s in module.body if isinstance(s, cst.FunctionDef) and s.name.value == "solve")
+
+    class Names(cst.CSTVisitor):
+        def __init__(self):
+            self.seen, self.left = [], 0
+
+        def visit_Name(self, node):
+            self.seen.append(node.value)
+
+        def leave_FunctionDef(self, node):
+            self.left += 1
+
+    mine, libcsts = Names(), Names()
+    walk(function.body, mine)
+    function.body.visit(libcsts)
+    assert mine.seen == libcsts.seen and "handle" in mine.seen
+    assert mine.left == libcsts.left == 1  # `inner`, not `solve`: the walk began below it
