@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import libcst as cst
 
+from ifforge.families.logicif.codeops.walk import walk
+
 
 class _Bindings(cst.CSTVisitor):
     """Every place a name is bound: {name: [the statement or parameter that binds it]}."""
@@ -76,7 +78,7 @@ class _Bindings(cst.CSTVisitor):
 
 def _bindings(node: cst.CSTNode) -> dict[str, list[cst.CSTNode]]:
     found = _Bindings()
-    node.visit(found)
+    walk(node, found)
     return found.found
 
 
@@ -103,7 +105,7 @@ def _within(node: cst.CSTNode, lines) -> bool:
     for line in lines:
         if line is node:
             return True
-        line.visit(Seen())
+        walk(line, Seen())
         if Seen.hit:
             return True
     return False
@@ -119,18 +121,18 @@ class _Uses(cst.CSTVisitor):
         self.count += node.value == self.name
 
     def visit_Attribute(self, node):
-        node.value.visit(self)
+        walk(node.value, self)
         return False
 
     def visit_Arg(self, node):
-        node.value.visit(self)
+        walk(node.value, self)
         return False
 
 
 def _uses(name: str, nodes) -> int:
     seen = _Uses(name)
     for node in nodes:
-        node.visit(seen)
+        walk(node, seen)
     return seen.count
 
 
@@ -201,7 +203,7 @@ def inline(module: cst.Module) -> cst.Module:
         def visit_FunctionDef(self, node):
             stored.update(_function_stored(node, everywhere, module))
 
-    module.visit(Functions())
+    walk(module, Functions())
     if not stored:
         return module
     lines = {id(line) for line, _ in stored.values()}
