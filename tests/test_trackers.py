@@ -197,14 +197,18 @@ def blocks(items):
     assert holds_code(text) == [] and "comes out true" in text.split("OUTPUTS:", 1)[1]
 
 
+def _roles_proposed(body: str) -> set[str]:
+    """The roles of the candidate trackers proposed for `def g(n):` with this body."""
+    try:
+        return {c.role for c in propose(anonymise(f"def g(n):\n    {body}\n", "g").source).candidates}
+    except NothingToTrack:
+        return set()
+
+
 def test_a_choice_that_may_be_skipped_or_whose_line_calls_something_is_not_counted_inline():
     for line in ["return n and (1 if n > 2 else 0)", "return abs(n) + (1 if n else 0)",
                  "return [1 if n else 0 for _ in range(2)]"]:
-        try:
-            roles = {c.role for c in propose(anonymise(f"def g(n):\n    {line}\n", "g").source).candidates}
-        except NothingToTrack:
-            roles = set()
-        assert "inline" not in roles, line
+        assert "inline" not in _roles_proposed(line), line
 
 
 def test_the_length_of_a_text_f_measures_is_tracked():
@@ -249,11 +253,7 @@ def either(first, second):
 def test_an_elif_test_or_a_chain_inside_an_expression_is_not_counted():
     for body in ["if n > 1:\n        return 1\n    elif n and n < -1:\n        return 2\n    return 3",
                  "return (n > 1 and n < 5) + 1", "return [n and m for m in range(3)]"]:
-        try:
-            roles = {c.role for c in propose(anonymise(f"def g(n):\n    {body}\n", "g").source).candidates}
-        except NothingToTrack:
-            roles = set()
-        assert "checks" not in roles, body
+        assert "checks" not in _roles_proposed(body), body
 
 
 def test_a_store_under_a_key_counts_the_keys_already_there():
