@@ -116,3 +116,15 @@ def test_walk_on_a_subtree_and_the_visit_methods_it_dispatches():
     function.body.visit(libcsts)
     assert mine.seen == libcsts.seen and "handle" in mine.seen
     assert mine.left == libcsts.left == 1  # `inner`, not `solve`: the walk began below it
+
+
+def test_the_first_node_of_a_kind_seen_does_not_decide_which_fields_later_ones_have(monkeypatch):
+    """An f-string field without a format spec learned first (libcst skips the empty spec): a later
+    field with one still has its spec walked."""
+    from ifforge.families.logicif.codeops import walk as walk_module
+
+    monkeypatch.setattr(walk_module, "_FIELD_ORDER", {})  # nothing learned yet, whatever ran before
+    walk(cst.parse_module('x = f"{a}"\n'), Recorder())
+    mine, libcsts = _both(cst.parse_module('y = f"{b:>{width}}"\n'))
+    assert mine == libcsts
+    assert sum(kind == "Name" for call, _, kind in mine if call == "visit") == 3  # y, b and width

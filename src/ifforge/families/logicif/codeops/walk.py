@@ -4,10 +4,13 @@
 only reads rebuilds (and re-validates) every node it passes: most of a read-only visit's cost.
 `walk` calls the same `on_visit`/`on_leave` (so `visit_X`/`leave_X`) in the same order, reading
 each node's children straight from its fields, in the order libcst visits them, learned once per
-node class from libcst itself. Attribute hooks (`visit_X_attr`) are not called.
+node class from libcst itself (so the first node of a class seen must not decide which fields the
+later ones have: a field libcst skips when empty is still read). Attribute hooks (`visit_X_attr`) are not called.
 """
 
 from __future__ import annotations
+
+import dataclasses
 
 import libcst as cst
 
@@ -33,7 +36,10 @@ def _fields(node: cst.CSTNode) -> tuple[str, ...]:
     if order is None:
         recorder = _FieldRecorder()
         node._visit_and_replace_children(recorder)
-        order = _FIELD_ORDER[kind] = tuple(recorder.fields)
+        # libcst passes over a field it would skip when empty (an f-string's format_spec that is
+        # None): such fields follow the recorded ones, in the order the node declares them
+        rest = [f.name for f in dataclasses.fields(node) if f.name not in recorder.fields]
+        order = _FIELD_ORDER[kind] = (*recorder.fields, *rest)
     return order
 
 
