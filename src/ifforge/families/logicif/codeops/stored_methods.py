@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from ifforge.families.logicif.codeops.source import cst_parameters
 from ifforge.families.logicif.codeops.walk import walk
 
 
@@ -162,7 +163,7 @@ def _function_stored(function: cst.FunctionDef, everywhere: dict[str, list[cst.C
                      module: cst.Module) -> dict[str, tuple[cst.BaseStatement, cst.Attribute]]:
     """The stored methods of one function that can be read as the method on their object."""
     body = list(function.body.body) if isinstance(function.body, cst.IndentedBlock) else []
-    params = {p.name.value for p in _all_params(function.params)}
+    params = {p.name.value for p in cst_parameters(function)}
     inside = _bindings(function.body)
     found = {}
     for position, line in enumerate(body):
@@ -188,22 +189,22 @@ def _function_stored(function: cst.FunctionDef, everywhere: dict[str, list[cst.C
     return found
 
 
-def _all_params(params: cst.Parameters) -> list[cst.Param]:
-    found = list(params.posonly_params) + list(params.params) + list(params.kwonly_params)
-    found += [p for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)]
-    return found
-
-
 def inline(module: cst.Module) -> cst.Module:
     """`module` with every stored method that qualifies read as the method on its object."""
-    everywhere = _bindings(module)
-    stored: dict[str, tuple[cst.BaseStatement, cst.Attribute]] = {}
+    candidates: list[cst.FunctionDef] = []
 
     class Functions(cst.CSTVisitor):
         def visit_FunctionDef(self, node):
-            stored.update(_function_stored(node, everywhere, module))
+            if isinstance(node.body, cst.IndentedBlock) and any(_stored(line) for line in node.body.body):
+                candidates.append(node)
 
     walk(module, Functions())
+    if not candidates:  # the usual case: no survey of the module's bindings
+        return module
+    everywhere = _bindings(module)
+    stored: dict[str, tuple[cst.BaseStatement, cst.Attribute]] = {}
+    for function in candidates:
+        stored.update(_function_stored(function, everywhere, module))
     if not stored:
         return module
     lines = {id(line) for line, _ in stored.values()}
