@@ -30,7 +30,7 @@ import string
 from collections import defaultdict
 
 from ifforge.core import pyast
-from ifforge.families.logicif.codeops.candidates import Candidate
+from ifforge.families.logicif.codeops.candidates import Candidate, module_constants
 from ifforge.families.logicif.codeops.texts import matching
 
 try:  # Python 3.11+
@@ -381,13 +381,6 @@ def _formatters(tree: ast.Module) -> dict[str, list[tuple[int, int]]]:
     return found
 
 
-def _module_ints(tree: ast.Module) -> dict[str, int]:
-    """NAME = 80 at the top of the module: the constants a length may be compared with by name."""
-    return {target.id: statement.value.value for statement in tree.body if isinstance(statement, ast.Assign)
-            and isinstance(statement.value, ast.Constant) and type(statement.value.value) is int
-            for target in statement.targets if isinstance(target, ast.Name)}
-
-
 class Offers:
     """What one function's callees accept, per parameter, drawn with one `random.Random`."""
 
@@ -398,7 +391,8 @@ class Offers:
         self.names = [a.arg for a in [*arguments.posonlyargs, *arguments.args]]
         self.reader = _Reader(_patterns(tree), _formatters(tree))
         self.reader.source_of.update((name, name) for name in self.names)
-        self.reader.constants.update(_module_ints(tree))
+        self.reader.constants.update({name: value for name, value in module_constants(tree).items()
+                                      if type(value) is int})  # what a length may be compared with by name
         self.reader.visit(function)
         self.reader.formats()
         self.compiled: dict[str, tuple] = {}
