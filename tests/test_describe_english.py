@@ -420,3 +420,30 @@ def test_an_empty_class_is_a_kind_of_marker_object_and_a_class_with_class_fields
     with pytest.raises(Undescribable, match="class other than a kind of error"):
         _text("for v in a:\n    stats['loop_iterations'] += 1\nreturn (a, stats)",
               helpers="class Box:\n    size = 3\n\n    def get(self):\n        return self.size")
+
+
+def test_an_exact_type_check_a_shallow_copy_and_a_function_name_are_said_in_words():
+    text = _text("for v in a:\n    stats['loop_iterations'] += 1\n"
+                 "if type(a) is list:\n    return (copy.copy(a), stats)\n"
+                 "return (int != type(a[0]), stats)", helpers="import copy")
+    assert "If a is exactly a list (of that very kind, not of a kind built on it)" in text
+    assert "a shallow copy of a (a list, dictionary or set becomes a new one holding the very same items" in text
+    assert "whether item 0 of a is not exactly a whole number (of that very kind: true and false do not count" in text
+    named = _text("for v in a:\n    stats['loop_iterations'] += 1\nreturn (g(a), stats)",
+                  helpers="def g(c, e=str):\n    return e(c) + e.__name__")
+    assert "e is the built-in function str (called with a value, it gives that value written as text)" in named
+    assert "the name of the function or class held in e" in named
+    assert holds_code(text) == [] and holds_code(named) == []
+    for written in ("str(1) == 'x'", "type(a) == type(v)", "type(a) is object"):  # no exact type named: still dropped
+        with pytest.raises(Undescribable):
+            _text(f"for v in a:\n    stats['loop_iterations'] += 1\nreturn (type(a).__name__ if {written} else 0, stats)")
+
+
+def test_a_module_level_text_used_only_as_a_pattern_is_said_as_the_pattern_where_it_is_used():
+    helpers = "import re\n_VAR = r'\\$\\((\\w+)\\)'\n_SHOWN = 'x+'"
+    text = _text("for v in a:\n    stats['loop_iterations'] += 1\n"
+                 "return ((re.search(_VAR, b), re.match(_SHOWN, b), _SHOWN), stats)", "a, b", helpers)
+    assert 'the first match of the pattern matching (the text "$(", then group 1' in text
+    assert "the match of the pattern matching the text \"x\" repeated 1 or more times" in text
+    assert "_VAR is" not in text and '_SHOWN is "x+"' in text  # a text also used as text stays a fixed value
+    assert holds_code(text) == []

@@ -164,6 +164,7 @@ class Speaker:
     helpers: set[str] = field(default_factory=set)
     kinds: dict[str, str] = field(default_factory=dict)  # name -> its certain kind (`int`, `list[str]`, ...)
     patterns: set[str] = field(default_factory=set)  # names of compiled regular expressions
+    pattern_texts: set[str] = field(default_factory=set)  # module-level texts used only as patterns
     classes: set[str] = field(default_factory=set)  # classes the code defines
     bound: dict[str, cst.Attribute] = field(default_factory=dict)  # name -> the bound method it stands for
     imported: dict[str, str] = field(default_factory=dict)  # name -> module.name (`from module import name`)
@@ -283,6 +284,8 @@ class Speaker:
             return "the special marker NotImplemented"
         if cond:
             return self._truth(node, True)
+        if node.value in self._APPLIED:  # a built-in function passed or kept as a value
+            return f"the built-in function {node.value} (called with a value, it gives {self.applied(node, 'that value')})"
         return node.value
 
     def _truth(self, node: cst.BaseExpression, holds: bool) -> str:
@@ -441,6 +444,14 @@ class Speaker:
             kind = type(target.operator)
             right = target.comparator
             verb = (self._NEGATED if negate else self._COMPARE)[kind]
+            exact = _exact_type(left, right) if kind in (cst.Is, cst.IsNot, cst.Equal, cst.NotEqual) else None
+            if exact is not None:
+                subject, name = exact
+                holds = (kind in (cst.Is, cst.Equal)) != negate
+                clauses.append(f"{self.grouped(subject)} is {'' if holds else 'not '}exactly {_TYPE_WORDS[name]} "
+                               f"({_EXACT_NOTES.get(name, 'of that very kind, not of a kind built on it')})")
+                left = right
+                continue
             if kind in (cst.Is, cst.IsNot) and isinstance(right, cst.Name) and right.value == "NotImplemented":
                 clauses.append(f"{self.grouped(left)} {verb} the special marker NotImplemented")
                 left = right
@@ -608,6 +619,8 @@ class Speaker:
             return f"the field {node.attr.value} of {node.value.value}"
         if dates.is_made(node.value, self.resolved) and node.attr.value in dates.FIELDS:
             return dates.FIELDS[node.attr.value].format(d=self.value(node.value))
+        if node.attr.value == "__name__" and isinstance(node.value, cst.Name):
+            return f"the name of the function or class held in {node.value.value}"
         if isinstance(node.value, cst.Call) and regex._is_compile(node.value) and node.attr.value in _PATTERN_ONLY:
             return f"the {node.attr.value} of {regex.compile_call(self, node.value)} (used below as a function)"
         raise Undescribable(f"the attribute {dotted or node.attr.value}")
@@ -763,7 +776,7 @@ class Speaker:
             if name in self.imported:  # `from m import g`: said as m.g where m.g has words
                 dotted = self.imported[name]
                 if not (dotted.startswith(("math.", "heapq.", "re.")) or paths.covers(dotted)
-                        or dotted in ("collections.deque", "collections.Counter", "os.fspath")):
+                        or dotted in ("collections.deque", "collections.Counter", "os.fspath", "copy.copy")):
                     raise Undescribable(f"the imported function {dotted}")
                 return self._call(call.with_changes(func=cst.parse_expression(dotted)), cond)
             if name in _BUILTINS:
@@ -782,6 +795,10 @@ class Speaker:
             if paths.covers(dotted):
                 args, keywords = self.arguments(call)
                 return paths.words(dotted, [self.grouped(a) for a in args], keywords)
+            if dotted == "copy.copy" and len(call.args) == 1 and not call.args[0].keyword and not call.args[0].star:
+                return (f"a shallow copy of {self.grouped(call.args[0].value)} (a list, dictionary or set becomes a "
+                        "new one holding the very same items; text, a number, a tuple, true, false or None is "
+                        "itself)")
             if dotted == "os.fspath":
                 args, _ = self.arguments(call)
                 return (f"{self.grouped(args[0])} itself (it must be text or bytes, or an object that stands for "
@@ -1248,6 +1265,22 @@ def _same(a: cst.CSTNode, b: cst.CSTNode) -> bool:
 
 
 
+
+
+# what `type(x) is int` leaves out that `isinstance` takes in
+_EXACT_NOTES = {"int": "of that very kind: true and false do not count, nor a kind built on it"}
+
+
+def _exact_type(left: cst.BaseExpression, right: cst.BaseExpression) -> tuple[cst.BaseExpression, str] | None:
+    """`type(x) is list` (either way round): (x, "list") when one side asks for a value's kind and the
+    other names a built-in kind of value, else None."""
+    for asked, named in ((left, right), (right, left)):
+        if isinstance(asked, cst.Call) and isinstance(asked.func, cst.Name) and asked.func.value == "type" \
+                and len(asked.args) == 1 and not asked.args[0].keyword and not asked.args[0].star \
+                and isinstance(named, cst.Name) and named.value in _TYPE_WORDS \
+                and named.value not in ("object", "type", "NoneType"):
+            return asked.args[0].value, named.value
+    return None
 
 
 def _int_value(node: cst.BaseExpression) -> int | None:

@@ -561,6 +561,7 @@ def describe(source: str, trackers: list[Tracker], input_types: dict[str, str], 
             say.helpers.add(name)
     say.imported = _imported(module)
     say.constants = _constants(module)
+    say.pattern_texts = _pattern_texts(module, say.constants)
     say.records = {name: fields for name, value in say.constants.items() if (fields := _record_fields(value))}
     params = cst_parameters(entry)
 
@@ -679,6 +680,27 @@ def _patterns(module: cst.Module) -> tuple[set[str], dict[str, cst.Attribute]]:
                  isinstance(found[0].value, cst.Name) and found[0].value.value in patterns)
                  or _method_of_value(found[0].value))}
     return patterns, bound
+
+
+def _pattern_texts(module: cst.Module, constants: dict[str, cst.BaseExpression]) -> set[str]:
+    """Module-level texts used only as the pattern of a call of the re module: said as patterns where
+    they are used, not as fixed values."""
+    uses: Counter[str] = Counter()
+    as_pattern: Counter[str] = Counter()
+
+    class Uses(cst.CSTVisitor):
+        def visit_Name(self, node: cst.Name) -> None:
+            uses[node.value] += 1
+
+        def visit_Call(self, node: cst.Call) -> None:
+            if isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name) and \
+                    node.func.value.value == "re" and node.args and isinstance(node.args[0].value, cst.Name) \
+                    and node.args[0].keyword is None and not node.args[0].star:
+                as_pattern[node.args[0].value.value] += 1
+
+    walk(module, Uses())
+    return {name for name, value in constants.items() if isinstance(value, (cst.SimpleString, cst.ConcatenatedString))
+            and as_pattern[name] and uses[name] == as_pattern[name] + 1}  # + 1: where it is set
 
 
 def _method_of_value(owner: cst.BaseExpression) -> bool:
@@ -839,6 +861,8 @@ def _fixed(statement, say: Speaker) -> str:
                     fields = _join_words(say.records[small.targets[0].target.value])
                     parts.append(f"{small.targets[0].target.value} makes a tuple whose items are also named {fields}")
                     continue
+                if small.targets[0].target.value in say.pattern_texts:
+                    continue  # a pattern is said where it is used
                 if isinstance(small.value, cst.Attribute) and small.targets[0].target.value in say.bound and \
                         _method_of_value(small.value.value):
                     continue  # a method bound to a name is said where it is called

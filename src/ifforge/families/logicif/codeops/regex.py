@@ -171,6 +171,9 @@ def literal_pattern(speaker, node: cst.BaseExpression, flags: int = 0) -> str:
         return gloss(node.evaluated_value, flags)
     if isinstance(node, cst.Name) and node.value in speaker.patterns and not flags:
         return f"the pattern {node.value}"
+    written = speaker.constants.get(node.value) if isinstance(node, cst.Name) else None
+    if isinstance(written, (cst.SimpleString, cst.ConcatenatedString)):  # a module-level text: the pattern it spells
+        return literal_pattern(speaker, written, flags)
     if isinstance(node, cst.Call) and _is_compile(node):
         return compile_call(speaker, node)
     raise Undescribable("a regular expression that is not written in the code")
