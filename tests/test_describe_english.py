@@ -447,3 +447,13 @@ def test_a_module_level_text_used_only_as_a_pattern_is_said_as_the_pattern_where
     assert "the match of the pattern matching the text \"x\" repeated 1 or more times" in text
     assert "_VAR is" not in text and '_SHOWN is "x+"' in text  # a text also used as text stays a fixed value
     assert holds_code(text) == []
+
+
+def test_a_changing_method_kept_in_a_name_is_said_with_the_object_it_belongs_to():
+    text = _text("out = []\nadd = out.append\nfor v in a:\n    stats['loop_iterations'] += 1\n    add(v)\n"
+                 "out = [out]\nadd = out.append\nadd(0)\nreturn (out, stats)")  # stored twice: not read in place
+    assert "Set add to the method append of out (it belongs to the very object out holds now" in text
+    assert "Put v at the end of the object add belongs to." in text and holds_code(text) == []
+    with pytest.raises(Undescribable, match="attribute out.append"):  # used as a value too: not a kept method
+        _text("out = []\nadd = out.append\nfor v in a:\n    stats['loop_iterations'] += 1\n    add(v)\n"
+              "out = [out]\nadd = out.append\nreturn ((out, add), stats)")

@@ -165,6 +165,7 @@ class Speaker:
     kinds: dict[str, str] = field(default_factory=dict)  # name -> its certain kind (`int`, `list[str]`, ...)
     patterns: set[str] = field(default_factory=set)  # names of compiled regular expressions
     pattern_texts: set[str] = field(default_factory=set)  # module-level texts used only as patterns
+    held: dict[str, str] = field(default_factory=dict)  # name -> the changing method it keeps (`add = xs.append`)
     classes: set[str] = field(default_factory=set)  # classes the code defines
     bound: dict[str, cst.Attribute] = field(default_factory=dict)  # name -> the bound method it stands for
     imported: dict[str, str] = field(default_factory=dict)  # name -> module.name (`from module import name`)
@@ -619,6 +620,10 @@ class Speaker:
             return f"the field {node.attr.value} of {node.value.value}"
         if dates.is_made(node.value, self.resolved) and node.attr.value in dates.FIELDS:
             return dates.FIELDS[node.attr.value].format(d=self.value(node.value))
+        if isinstance(node.value, cst.Name) and node.attr.value in self.held.values():  # `add = items.append`
+            owner = node.value.value
+            return (f"the method {node.attr.value} of {owner} (it belongs to the very object {owner} holds now, even "
+                    f"if {owner} is set to another one later)")
         if node.attr.value == "__name__" and isinstance(node.value, cst.Name):
             return f"the name of the function or class held in {node.value.value}"
         if isinstance(node.value, cst.Call) and regex._is_compile(node.value) and node.attr.value in _PATTERN_ONLY:

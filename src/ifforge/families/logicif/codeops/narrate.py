@@ -42,6 +42,23 @@ _AUG_RULE = {cst.AddAssign: "plus", cst.MultiplyAssign: "times",
              cst.DivideAssign: "truediv", cst.FloorDivideAssign: "floor", cst.ModuloAssign: "mod",
              cst.PowerAssign: "power"}
 _ENDS_BLOCK = (cst.Return, cst.Break, cst.Continue, cst.Raise)
+_CHANGES = {  # a method called for what it changes, as a step
+    ("append", 1): "Put {0} at the end of {o}.", ("appendleft", 1): "Put {0} at the front of {o}.",
+    ("add", 1): "Add {0} to the set {o} (nothing changes if it is already there).",
+    ("extend", 1): "Put {each} at the end of {o}, in order.",
+    ("pop", 0): "Remove the last item of {o}.", ("popleft", 0): "Remove the first item of {o}.",
+    ("pop", 1): "Remove the item at position {0} from {o} (for a dictionary, the key {0} and its value).",
+    ("remove", 1): "Remove the first item of {o} that equals {0} (it must be there).",
+    ("discard", 1): "Remove {0} from the set {o} if it is there.",
+    ("reverse", 0): "Reverse the order of the items of {o} in place.",
+    ("clear", 0): "Empty {o} completely.",
+    ("insert", 2): "Insert {1} into {o} so that it sits at position {0} (the items from there on move one "
+                   "place later; a position past the end means the end).",
+    ("update", 1): "Copy every key and value of {0} into the dictionary {o}, replacing values of keys it "
+                   "already has.",
+    ("setdefault", 2): "If {o} has no key {0}, store {1} under it.",
+    ("setdefault", 1): "If {o} has no key {0}, store None under it.",
+}
 
 
 def _is_docstring_or_noop(small: cst.BaseSmallStatement) -> bool:
@@ -378,13 +395,17 @@ class _Narrator:
     def call_statement(self, call: cst.Call) -> str:
         say = self.say
         func = call.func
+        owner = None
+        if isinstance(func, cst.Name) and func.value in say.held:  # `add = items.append` earlier, now `add(x)`
+            owner = f"the object {func.value} belongs to"
+            func = cst.Attribute(value=func, attr=cst.Name(say.held[func.value]))
         if isinstance(func, cst.Attribute):
             dotted = _dotted(func)
             if dotted in ("heapq.heappush", "heappush") or (isinstance(func.value, cst.Name) and func.value.value == "heapq"):
                 return self.heap_statement(func.attr.value, call)
             if func.attr.value in say.methods:  # a method of a class of the code, never a list's or a set's
                 return f"Work out {say.value(call)} (the result is not kept)."
-            owner = say.grouped(func.value)
+            owner = owner or say.grouped(func.value)
             method = func.attr.value
             args, keywords = say.arguments(call)
             a = [say.grouped(x) for x in args]
@@ -392,24 +413,7 @@ class _Narrator:
                 return f"Sort {owner} in place: it becomes {say.ordering(func.value, keywords)}."
             if keywords:
                 raise Undescribable(f"the method {method} with keyword arguments")
-            forms = {
-                ("append", 1): "Put {0} at the end of {o}.", ("appendleft", 1): "Put {0} at the front of {o}.",
-                ("add", 1): "Add {0} to the set {o} (nothing changes if it is already there).",
-                ("extend", 1): "Put {each} at the end of {o}, in order.",
-                ("pop", 0): "Remove the last item of {o}.", ("popleft", 0): "Remove the first item of {o}.",
-                ("pop", 1): "Remove the item at position {0} from {o} (for a dictionary, the key {0} and its value).",
-                ("remove", 1): "Remove the first item of {o} that equals {0} (it must be there).",
-                ("discard", 1): "Remove {0} from the set {o} if it is there.",
-                ("reverse", 0): "Reverse the order of the items of {o} in place.",
-                ("clear", 0): "Empty {o} completely.",
-                ("insert", 2): "Insert {1} into {o} so that it sits at position {0} (the items from there on move one "
-                               "place later; a position past the end means the end).",
-                ("update", 1): "Copy every key and value of {0} into the dictionary {o}, replacing values of keys it "
-                               "already has.",
-                ("setdefault", 2): "If {o} has no key {0}, store {1} under it.",
-                ("setdefault", 1): "If {o} has no key {0}, store None under it.",
-            }
-            form = forms.get((method, len(args)))
+            form = _CHANGES.get((method, len(args)))
             if method == "update" and len(args) == 1 and (say.kind(func.value) or "").startswith("set"):
                 form = "Add every item of {0} to the set {o}."
             elif method == "update" and len(args) == 1 and not (say.kind(func.value) or "").startswith("dict"):
@@ -420,6 +424,8 @@ class _Narrator:
                     say.rule("index")
                 each = a[0] if a and a[0].startswith("the items of") else f"every item of {a[0]}" if a else ""
                 return form.format(*a, o=owner, each=each)
+            if func.value is not call.func.value:
+                raise Undescribable(f"the method {method} kept in a name, called this way")
             return f"Work out {say.method(func.value, method, call)} (the result is not kept)."
         if isinstance(func, cst.Name) and func.value in ("heappush", "heappop", "heapify"):
             return self.heap_statement(func.value, call)
@@ -552,6 +558,7 @@ def describe(source: str, trackers: list[Tracker], input_types: dict[str, str], 
     if entry.name.value in say.generators:
         raise Undescribable("a main function that produces values (yield)")
     say.patterns, say.bound = _patterns(module)
+    say.held = _kept_methods(module)
     say.classes = {s.name.value for s in module.body if isinstance(s, cst.ClassDef)}
     told = [s for s in module.body if isinstance(s, cst.ClassDef) and _small_class(s)]
     say.methods = {m.name.value for c in told for m in _methods(c) if m.name.value != "__init__"}
@@ -652,9 +659,8 @@ def _generators(module: cst.Module) -> tuple[set[str], set[int]]:
     return found.names, found.stops
 
 
-def _patterns(module: cst.Module) -> tuple[set[str], dict[str, cst.Attribute]]:
-    """Names only ever bound to a compiled regular expression (or None before it is made), and
-    module-level names bound to a method of one (`_find = re.compile(...).search`)."""
+def _assigned(module: cst.Module) -> dict[str, list[cst.BaseExpression]]:
+    """Every value each name is set to by `=` (for a name inside an unpacking, the unpacking)."""
     values: dict[str, list[cst.BaseExpression]] = {}
 
     class Assigned(cst.CSTVisitor):
@@ -667,6 +673,38 @@ def _patterns(module: cst.Module) -> tuple[set[str], dict[str, cst.Attribute]]:
                         values.setdefault(name, []).append(target.target)
 
     walk(module, Assigned())
+    return values
+
+
+def _kept_methods(module: cst.Module) -> dict[str, str]:
+    """Names only ever set to one changing method of an object (`add = items.append`) and otherwise
+    only called as a step (`add(x)`): {name: method}."""
+    uses: Counter[str] = Counter()
+    steps: Counter[str] = Counter()
+
+    class Uses(cst.CSTVisitor):
+        def visit_Name(self, node: cst.Name) -> None:
+            uses[node.value] += 1
+
+        def visit_Expr(self, node: cst.Expr) -> None:
+            if isinstance(node.value, cst.Call) and isinstance(node.value.func, cst.Name):
+                steps[node.value.func.value] += 1
+
+    walk(module, Uses())
+    changing = {method for method, _ in _CHANGES}
+    kept = {}
+    for name, found in _assigned(module).items():
+        methods = {v.attr.value for v in found if isinstance(v, cst.Attribute) and isinstance(v.value, cst.Name)}
+        if len(methods) == 1 and len(found) == sum(isinstance(v, cst.Attribute) for v in found) \
+                and methods <= changing and uses[name] == len(found) + steps[name]:
+            kept[name] = methods.pop()
+    return kept
+
+
+def _patterns(module: cst.Module) -> tuple[set[str], dict[str, cst.Attribute]]:
+    """Names only ever bound to a compiled regular expression (or None before it is made), and
+    module-level names bound to a method of one (`_find = re.compile(...).search`)."""
+    values = _assigned(module)
 
     def compiled(value) -> bool:
         return isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and \
