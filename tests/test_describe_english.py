@@ -258,9 +258,11 @@ def test_a_model_description_that_quotes_code_is_asked_again_in_plain_english():
 def test_pure_path_and_url_functions_are_said_as_the_string_operations_they_are():
     from urllib.parse import unquote
 
-    code = ("import os, urllib.parse\ndef f(a, b):\n"
-            "    return [os.path.basename(a), os.path.join(a, b, 'c'), urllib.parse.unquote(b)], {}\n")
+    code = ("import os, posixpath, urllib.parse\ndef f(a, b):\n"
+            "    return [os.path.basename(a), os.path.join(a, b, 'c'), urllib.parse.unquote(b),\n"
+            "            os.path is not posixpath], {}\n")
     text = describe(code, [], {}, "list")
+    assert "whether paths do not follow POSIX rules here (they do, so this is false)" in text
     assert 'the part of a after its last "/" (all of a when it has no "/")' in text
     assert 'a, then each of b and "c" in turn added to it: a part that starts with "/" replaces' in text
     assert "each character cut short" in text and unquote("%E2%82x%FF") == "\ufffdx\ufffd"  # the words' reading
@@ -457,3 +459,66 @@ def test_a_changing_method_kept_in_a_name_is_said_with_the_object_it_belongs_to(
     with pytest.raises(Undescribable, match="attribute out.append"):  # used as a value too: not a kept method
         _text("out = []\nadd = out.append\nfor v in a:\n    stats['loop_iterations'] += 1\n    add(v)\n"
               "out = [out]\nadd = out.append\nreturn ((out, add), stats)")
+
+
+def _wildcard_by_the_words(wildcard: str, text: str) -> bool:
+    """Whether the wildcard matches all of the text, read as `wildcards.RULE` says, not as fnmatch does it."""
+    pieces, i = [], 0
+    while i < len(wildcard):
+        c, i = wildcard[i], i + 1
+        end = wildcard.find("]", i + (wildcard[i:i + 1] == "!") + (wildcard[i + (wildcard[i:i + 1] == "!"):][:1] == "]"))
+        if c == "[" and end >= 0:
+            body, i = wildcard[i:end], end + 1
+            negated, spans, k = body.startswith("!"), [], int(body.startswith("!"))
+            while k < len(body):  # "a character followed by - and one more character" is a range
+                wide = body[k + 1:k + 2] == "-" and k + 2 < len(body)
+                spans.append((body[k], body[k + 2] if wide else body[k]))
+                k += 3 if wide else 1
+            pieces.append(lambda ch, s=spans, n=negated: any(lo <= ch <= hi for lo, hi in s) != n)
+        else:
+            pieces.append(c if c == "*" else (lambda ch: True) if c == "?" else (lambda ch, c=c: ch == c))
+
+    def rest(p: int, t: int) -> bool:
+        if p == len(pieces):
+            return t == len(text)
+        if pieces[p] == "*":
+            return any(rest(p + 1, u) for u in range(t, len(text) + 1))
+        return t < len(text) and pieces[p](text[t]) and rest(p + 1, t + 1)
+    return rest(0, 0)
+
+
+def test_the_words_for_a_wildcard_match_what_fnmatch_does_on_random_wildcards():
+    import fnmatch
+    import random
+
+    from ifforge.families.logicif.codeops.wildcards import RULE
+    for said in ('"*" matches any run of characters (none, one or more, line breaks included)',  # what the
+                 '(a "]" just after the "[", or just after "[!", belongs to the set)',  # reading below does
+                 'a character followed by "-" and one more character standing for every character from the first',
+                 'from a place in a text only by taking all the rest of the text', "capital and small letters apart"):
+        assert said in RULE
+    rng = random.Random(7)
+    for _ in range(3000):  # the characters a wildcard gives a meaning to, and a few plain ones
+        wildcard = "".join(rng.choice("ab-!]^[*?\\z\n&") for _ in range(rng.randint(0, 8)))
+        text = "".join(rng.choice("ab-!]^[*?\\z\n") for _ in range(rng.randint(0, 6)))
+        assert _wildcard_by_the_words(wildcard, text) == fnmatch.fnmatchcase(text, wildcard), (wildcard, text)
+        found = re.compile(fnmatch.translate(wildcard)).search(text)  # from a place: all the rest, or nothing
+        first = next((s for s in range(len(text) + 1) if _wildcard_by_the_words(wildcard, text[s:])), None)
+        assert (found and found.start()) == first or found is None and first is None, (wildcard, text)
+
+
+def test_a_copy_of_the_wildcard_translation_is_said_by_the_wildcard_rules_and_a_changed_one_is_dropped():
+    import fnmatch
+    import inspect
+    import textwrap
+    translate = textwrap.dedent(inspect.getsource(fnmatch.translate)).replace("def translate(pat)", "def g(pat)")
+    uses = ("for v in a:\n    stats['loop_iterations'] += 1\nm = re.compile(g(b)).match\n"
+            "return (m(a[0]) is not None, stats)")
+    text = _text(uses, "a, b", helpers=f"import re\n\n{translate}")
+    assert "A helper you will use, g, takes pat and makes a pattern from the wildcard pat, doing this:" in text
+    assert "the match of the pattern made from the wildcard b at the very start of item 0 of a, or None" in text
+    assert ('"?" matches any one character' in text) and holds_code(text) == []
+    assert '")\\\\Z"' in text and '"\\\\n"' in _text("return (fr'\\n{a}', stats)")  # a raw f-string's backslash is itself
+    changed = translate.replace("add('.')", "add('..')")
+    with pytest.raises(Undescribable, match="regular expression that is not written in the code"):
+        _text(uses, "a, b", helpers=f"import re\n\n{changed}")

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from ifforge.families.logicif.codeops import dates, formats, methods, paths, regex, unicode
+from ifforge.families.logicif.codeops import dates, formats, methods, paths, regex, unicode, wildcards
 from ifforge.families.logicif.codeops.errors import Undescribable
 from ifforge.families.logicif.codeops.walk import walk
 
@@ -82,6 +82,7 @@ RULES = {  # one sentence each, said once, at the first step that needs it
                 "(a copy of a list is not the very same object as the list).",
     "lazy": "The values of \"the results of ...\" are worked out one at a time, only when something goes "
             "through them, and only once: going through them a second time gives nothing.",
+    "wildcard": wildcards.RULE,
     "produce": "A helper that produces values runs only when its next value is asked for: from its start (or "
                "from where it paused) up to the next step that produces one, where it pauses; once it stops it "
                "has no more. Each value is given once: going through them again gives only those not yet given.",
@@ -166,6 +167,8 @@ class Speaker:
     patterns: set[str] = field(default_factory=set)  # names of compiled regular expressions
     pattern_texts: set[str] = field(default_factory=set)  # module-level texts used only as patterns
     held: dict[str, str] = field(default_factory=dict)  # name -> the changing method it keeps (`add = xs.append`)
+    translators: set[str] = field(default_factory=set)  # functions that turn a shell wildcard into a pattern
+    wildcards: set[str] = field(default_factory=set)  # names that hold a wildcard turned into a pattern
     classes: set[str] = field(default_factory=set)  # classes the code defines
     bound: dict[str, cst.Attribute] = field(default_factory=dict)  # name -> the bound method it stands for
     imported: dict[str, str] = field(default_factory=dict)  # name -> module.name (`from module import name`)
@@ -334,7 +337,8 @@ class Speaker:
         parts = []
         for part in node.parts:
             if isinstance(part, cst.FormattedStringText):
-                text = pyast.literal_eval(f'"""{part.value}"""') if "\\" in part.value else part.value
+                raw = "r" in node.prefix.lower()  # fr"\Z": the backslash is itself
+                text = pyast.literal_eval(f'"""{part.value}"""') if "\\" in part.value and not raw else part.value
                 parts.append(quote(text.replace("{{", "{").replace("}}", "}")))
                 continue
             self.rule("str")
@@ -451,6 +455,12 @@ class Speaker:
                 holds = (kind in (cst.Is, cst.Equal)) != negate
                 clauses.append(f"{self.grouped(subject)} is {'' if holds else 'not '}exactly {_TYPE_WORDS[name]} "
                                f"({_EXACT_NOTES.get(name, 'of that very kind, not of a kind built on it')})")
+                left = right
+                continue
+            system = paths.rules_check(_dotted(left), _dotted(right), (kind is cst.Is) != negate) \
+                if kind in (cst.Is, cst.IsNot) else None
+            if system is not None:
+                clauses.append(system)
                 left = right
                 continue
             if kind in (cst.Is, cst.IsNot) and isinstance(right, cst.Name) and right.value == "NotImplemented":
@@ -627,7 +637,7 @@ class Speaker:
         if node.attr.value == "__name__" and isinstance(node.value, cst.Name):
             return f"the name of the function or class held in {node.value.value}"
         if isinstance(node.value, cst.Call) and regex._is_compile(node.value) and node.attr.value in _PATTERN_ONLY:
-            return f"the {node.attr.value} of {regex.compile_call(self, node.value)} (used below as a function)"
+            return regex.method_as_value(self, node.value, node.attr.value)
         raise Undescribable(f"the attribute {dotted or node.attr.value}")
 
     def place(self, node: cst.BaseExpression) -> str:

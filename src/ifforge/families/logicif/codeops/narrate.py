@@ -18,7 +18,7 @@ from collections import Counter
 import libcst as cst
 
 from ifforge.core import pyast
-from ifforge.families.logicif.codeops import roles, stored_methods
+from ifforge.families.logicif.codeops import roles, stored_methods, wildcards
 from ifforge.families.logicif.codeops.english import (METHOD_TYPES, Speaker, Undescribable, constant_truth, float_words,
                                                       holds_code, is_constant, loose)
 from ifforge.families.logicif.codeops.source import cst_parameters
@@ -128,9 +128,7 @@ class _Narrator:
         if isinstance(statement, cst.FunctionDef):
             if statement.decorators or statement.asynchronous:
                 raise Undescribable("a decorated or async inner function")
-            does = "it does this:"
-            if statement.name.value in self.say.generators:
-                does = f"it produces values one at a time{self.say.cite('produce')}, doing this:"
+            does = "it " + _does(statement, self.say)
             return [(f"Define a helper {statement.name.value} taking {_param_list(cst_parameters(statement), self.say)}; "
                      f"when called, {does}",
                      [("", self.body(statement.body))])]
@@ -496,6 +494,16 @@ class _Narrator:
         return f"Return {say.value(value)}."
 
 
+def _does(helper: cst.FunctionDef, say: Speaker) -> str:
+    """What a helper's steps are for, before them: "does this:", or what its values are."""
+    if helper.name.value in say.generators:
+        return f"produces values one at a time{say.cite('produce')}, doing this:"
+    if helper.name.value in say.translators:
+        wildcard = cst_parameters(helper)[0].name.value
+        return f"makes a pattern from the wildcard {wildcard}{say.cite('wildcard')}, doing this:"
+    return "does this:"
+
+
 def _ends_block(statement) -> bool:
     return isinstance(statement, cst.SimpleStatementLine) and any(isinstance(s, _ENDS_BLOCK) for s in statement.body)
 
@@ -559,6 +567,8 @@ def describe(source: str, trackers: list[Tracker], input_types: dict[str, str], 
         raise Undescribable("a main function that produces values (yield)")
     say.patterns, say.bound = _patterns(module)
     say.held = _kept_methods(module)
+    say.translators = wildcards.translators(module, stats)
+    say.wildcards = wildcards.pattern_names(_assigned(module), stored_methods.bindings(module), say.translators)
     say.classes = {s.name.value for s in module.body if isinstance(s, cst.ClassDef)}
     told = [s for s in module.body if isinstance(s, cst.ClassDef) and _small_class(s)]
     say.methods = {m.name.value for c in told for m in _methods(c) if m.name.value != "__init__"}
@@ -605,7 +615,7 @@ def describe(source: str, trackers: list[Tracker], input_types: dict[str, str], 
         if helper.decorators or helper.asynchronous:
             raise Undescribable("a decorated or async helper function")
         producing = helper.name.value in say.generators
-        does = f"produces values one at a time{say.cite('produce')}, doing this:" if producing else "does this:"
+        does = _does(helper, say)
         steps.append(narrator.with_notes(f"\nA helper you will use, {helper.name.value}, takes "
                                          f"{_param_list(cst_parameters(helper), say)} and {does}"))
         steps.extend(narrator.block(narrator.body(helper.body), "", in_entry=False))

@@ -4,6 +4,9 @@ Only the plain forms: a call with keywords or extra arguments is not said (the c
 
 from __future__ import annotations
 
+import os
+import posixpath
+
 from ifforge.families.logicif.codeops.errors import Undescribable
 
 SLASH = '"/"'
@@ -51,3 +54,14 @@ def words(dotted: str, args: list[str], keywords: dict) -> str:
         rest = args[1] if len(args) == 2 else ", ".join(args[1:-1]) + " and " + args[-1]
         return text.format(args[0], rest=rest)
     return text.format(*args)
+
+
+def rules_check(left: str | None, right: str | None, holds: bool) -> str | None:
+    """`os.path is posixpath` (either way round), asking which system's path rules apply: the words
+    say them as above, POSIX's, so the check holds (or, with `holds` false, fails) here; else None."""
+    if {left, right} != {"os.path", "posixpath"}:
+        return None
+    if os.path is not posixpath:
+        raise Undescribable("a check of which system's path rules apply, on a system without POSIX paths")
+    return "paths follow POSIX rules here (they do, so this is true)" if holds else \
+        "paths do not follow POSIX rules here (they do, so this is false)"

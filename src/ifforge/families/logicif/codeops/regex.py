@@ -16,6 +16,7 @@ from re import _parser
 
 import libcst as cst
 
+from ifforge.families.logicif.codeops import wildcards
 from ifforge.families.logicif.codeops.errors import Undescribable
 from ifforge.families.logicif.codeops.formats import joined
 
@@ -171,6 +172,10 @@ def literal_pattern(speaker, node: cst.BaseExpression, flags: int = 0) -> str:
         return gloss(node.evaluated_value, flags)
     if isinstance(node, cst.Name) and node.value in speaker.patterns and not flags:
         return f"the pattern {node.value}"
+    if isinstance(node, cst.Name) and node.value in speaker.wildcards and not flags:
+        return f"the pattern {node.value} holds (made from a wildcard{speaker.cite('wildcard')})"
+    if wildcards.translation(node, speaker.translators) and not flags:
+        return f"the pattern made from the wildcard {speaker.grouped(node.args[0].value)}{speaker.cite('wildcard')}"
     written = speaker.constants.get(node.value) if isinstance(node, cst.Name) else None
     if isinstance(written, (cst.SimpleString, cst.ConcatenatedString)):  # a module-level text: the pattern it spells
         return literal_pattern(speaker, written, flags)
@@ -182,6 +187,15 @@ def literal_pattern(speaker, node: cst.BaseExpression, flags: int = 0) -> str:
 def _is_compile(node: cst.Call) -> bool:
     return isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name) and \
         node.func.value.value == "re" and node.func.attr.value == "compile"
+
+
+def method_as_value(speaker, compiled: cst.Call, name: str) -> str:
+    """`re.compile(p).match` kept to be called later: the function it is, in words."""
+    pattern = compile_call(speaker, compiled)
+    if name in _MATCHES:
+        speaker.rule("regex")
+        return "a function which, called with a text, gives " + _MATCHES[name].format("that text", p=pattern)
+    return f"the {name} of {pattern} (used below as a function)"
 
 
 def compile_call(speaker, call: cst.Call) -> str:

@@ -79,7 +79,8 @@ class _Bindings(cst.CSTVisitor):
             self._add(node.name, node)
 
 
-def _bindings(node: cst.CSTNode) -> dict[str, list[cst.CSTNode]]:
+def bindings(node: cst.CSTNode) -> dict[str, list[cst.CSTNode]]:
+    """Every place a name is bound below `node`: {name: [the statement or parameter that binds it]}."""
     found = _Bindings()
     walk(node, found)
     return found.found
@@ -166,7 +167,7 @@ def _function_stored(function: cst.FunctionDef, everywhere: dict[str, list[cst.C
     """The stored methods of one function that can be read as the method on their object."""
     body = list(function.body.body) if isinstance(function.body, cst.IndentedBlock) else []
     params = {p.name.value for p in cst_parameters(function)}
-    inside = _bindings(function.body)
+    inside = bindings(function.body)
     found = {}
     for position, line in enumerate(body):
         stored = _stored(line)
@@ -203,7 +204,7 @@ def inline(module: cst.Module) -> cst.Module:
     walk(module, Functions())
     if not candidates:  # the usual case: no survey of the module's bindings
         return module
-    everywhere = _bindings(module)
+    everywhere = bindings(module)
     stored: dict[str, tuple[cst.BaseStatement, cst.Attribute]] = {}
     for function in candidates:
         stored.update(_function_stored(function, everywhere, module))
