@@ -29,7 +29,8 @@ RULE = ("A pattern made from a wildcard (as bytes, each byte standing for the ch
         "the set, or, when the set starts with \"!\", one character not in the rest of it; the set (after that "
         "\"!\") is read from left to right, a character followed by \"-\" and one more character standing for "
         "every character from the first to that one by code point (none if the first comes later), any other "
-        "character (\"-\" too) for itself; a \"[\" with no \"]\" to end its set, and any other character, a backslash too, matches only itself, "
+        "character (\"-\" too) for itself; a \"[\" with no \"]\" to end its set, and any other character, a "
+        "backslash too, matches only itself, "
         "capital and small letters apart.")
 _LATIN = ("ISO-8859-1", "latin-1", "latin1", "iso-8859-1")
 
