@@ -108,6 +108,21 @@ def test_real_code_survival_sample(tmp_path):
     assert results["urllib_parse___noop"] == ("instrument", "nothing_to_track")
 
 
+def test_a_seed_holds_the_bindings_its_function_sees_when_called():
+    """A def or class of the module body replaces a placeholder assigned before it (`enum.py`'s
+    `Enum = None`), a fallback in an except handler does not replace the import it stands for, and
+    an entry stored into a table after it is made is part of the table."""
+    import ast
+
+    bench = _benchmark()
+    tree = ast.parse("X = Y = None\ntry:\n    from m import Z\nexcept ImportError:\n    def Z():\n        pass\n"
+                     "class X:\n    pass\nT = {}\nT[1] = 'a'\n")
+    index = bench._top_level(tree)
+    assert isinstance(index["X"], ast.ClassDef) and isinstance(index["Y"], ast.Assign)
+    assert isinstance(index["Z"], ast.ImportFrom)
+    assert [ast.unparse(s) for s in bench._builders(tree)["T"]] == ["T[1] = 'a'"]
+
+
 def test_a_helper_that_yields_is_told_as_steps_that_produce_values_lazily():
     module = ("def _runs(xs, limit):\n    for x in xs:\n        if x > limit:\n            return\n"
               "        yield x * 2\n        yield from [x]\n")
