@@ -415,6 +415,10 @@ def f(s, c):
     assert hints.prefixes == {"227"} and hints.suffixes == {")"}
     assert set("0123456789") | {"\x7f", "\x80", "\ufdcf", "\ufdd0", "\ufdef", "\ufdf0"} <= hints.classes
     assert not hints.patterns
+    # a text given to a path function may be absolute: "/" leads it at times (a method of `self.path` is no path function)
+    paths = read_hints(ast.parse("import os\ndef f(p, q):\n    return os.path.isabs(p) or posixpath.join(q, 'x')"))
+    assert paths.prefixes == {"/"} and "/" in paths.pieces
+    assert not read_hints(ast.parse("def f(p):\n    return p.path.isabs(p)")).prefixes
 
 
 def test_text_checked_by_a_pattern_or_by_characters_gets_inputs_that_reach_its_paths():
