@@ -68,7 +68,9 @@ class Picked:
 
 
 def _top_level(tree: ast.Module) -> dict[str, ast.stmt]:
-    """Name -> the first top-level statement defining it (also inside a top-level if or try)."""
+    """Name -> the first top-level statement defining it (also inside a top-level if or try), except
+    that a def or class of the module body itself replaces an assignment before it: `enum.py` binds
+    `Enum = Flag = None` first and the classes later, and a call sees the classes."""
     found: dict[str, ast.stmt] = {}
     statements = []
     for statement in tree.body:
@@ -79,6 +81,9 @@ def _top_level(tree: ast.Module) -> dict[str, ast.stmt]:
             statements.extend(inner)
     for statement in statements:
         if isinstance(statement, (ast.FunctionDef, ast.ClassDef)):
+            placeholder = isinstance(found.get(statement.name), (ast.Assign, ast.AnnAssign))
+            if placeholder and statement in tree.body:  # a definition that surely runs, after the assignment
+                found[statement.name] = statement
             found.setdefault(statement.name, statement)
         elif isinstance(statement, ast.Assign):
             for target in statement.targets:
@@ -118,11 +123,13 @@ def _free_names(node: ast.AST) -> set[str]:
 
 
 def _builders(tree: ast.Module) -> dict[str, list[ast.stmt]]:
-    """Name -> the later top-level statements that fill it in (`for m in ...: TABLE.append(m)`):
-    without them a table defined as `[-1]` and grown by a loop reaches the seed half-built."""
+    """Name -> the later top-level statements that fill it in (`for m in ...: TABLE.append(m)`,
+    `TABLE[32] = '_'`): without them a table defined as `[-1]` and grown by a loop, or given one more
+    entry, reaches the seed half-built."""
     found: dict[str, list[ast.stmt]] = {}
     for statement in tree.body:
-        if isinstance(statement, (ast.For, ast.While, ast.Expr, ast.AugAssign)):
+        stores = isinstance(statement, ast.Assign) and not any(isinstance(t, ast.Name) for t in statement.targets)
+        if stores or isinstance(statement, (ast.For, ast.While, ast.Expr, ast.AugAssign)):
             for node in ast.walk(statement):
                 if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
                         and isinstance(node.ctx, ast.Load):

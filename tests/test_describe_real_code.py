@@ -87,6 +87,20 @@ def test_functions_as_values_bytes_identity_and_error_classes():
               "        self.x = x\n    def __eq__(self, other):\n        return True")
 
 
+def test_a_dictionary_that_fills_in_what_it_lacks_is_told_with_its_method_and_fixed_values():
+    module = ("from string import digits\n\nclass Codes(dict):\n    safe = b'-' + digits.encode('ascii')\n"
+              "    def __missing__(self, key):\n        self[key] = chr(key) if key in self.safe else '?'\n"
+              "        return self[key]\n\ncodes = Codes()\ncodes[32] = '_'\n")
+    text = _text("return (codes[a], stats)", module=module)
+    assert "First, once, build the fixed values:\n1. Set the value of codes under the key 32 to \"_\"." in text
+    assert "An object of the class Codes is a dictionary, empty when made, that fills in what it lacks" in text
+    assert 'starts with the field safe set to (the bytes "-") plus (the bytes of "0123456789" in the encoding' in text
+    assert "The method __missing__ of an object self of the class Codes, called with key, does this:" in text
+    assert "the value of self under the key key" in text and "the value of codes under the key a" in text
+    with pytest.raises(Undescribable, match="class other than a kind of error"):  # made from items: not empty
+        _text("return (Codes([(1, 'x')])[a], stats)", module=module.replace("codes = Codes()\ncodes[32] = '_'\n", ""))
+
+
 def _benchmark():
     path = Path(__file__).resolve().parents[1] / "benchmarks" / "real_code_survival.py"
     spec = importlib.util.spec_from_file_location("real_code_survival", path)
@@ -106,6 +120,21 @@ def test_real_code_survival_sample(tmp_path):
     assert results["urllib_parse___splitnetloc"] == ("exported", "ok")
     assert results["urllib_parse___splitparams"] == ("exported", "ok")
     assert results["urllib_parse___noop"] == ("instrument", "nothing_to_track")
+
+
+def test_a_seed_holds_the_bindings_its_function_sees_when_called():
+    """A def or class of the module body replaces a placeholder assigned before it (`enum.py`'s
+    `Enum = None`), a fallback in an except handler does not replace the import it stands for, and
+    an entry stored into a table after it is made is part of the table."""
+    import ast
+
+    bench = _benchmark()
+    tree = ast.parse("X = Y = None\ntry:\n    from m import Z\nexcept ImportError:\n    def Z():\n        pass\n"
+                     "class X:\n    pass\nT = {}\nT[1] = 'a'\n")
+    index = bench._top_level(tree)
+    assert isinstance(index["X"], ast.ClassDef) and isinstance(index["Y"], ast.Assign)
+    assert isinstance(index["Z"], ast.ImportFrom)
+    assert [ast.unparse(s) for s in bench._builders(tree)["T"]] == ["T[1] = 'a'"]
 
 
 def test_a_helper_that_yields_is_told_as_steps_that_produce_values_lazily():

@@ -415,6 +415,19 @@ def f(s, c):
     assert hints.prefixes == {"227"} and hints.suffixes == {")"}
     assert set("0123456789") | {"\x7f", "\x80", "\ufdcf", "\ufdd0", "\ufdef", "\ufdf0"} <= hints.classes
     assert not hints.patterns
+    # a text given to a path function may be absolute: "/" leads it at times (a method of `self.path` is no path function)
+    paths = read_hints(ast.parse("import os\ndef f(p, q):\n    return os.path.isabs(p) or posixpath.join(q, 'x')"))
+    assert paths.prefixes == {"/"} and "/" in paths.pieces
+    assert not read_hints(ast.parse("def f(p):\n    return p.path.isabs(p)")).prefixes
+
+
+def test_numbers_written_as_bytes_or_as_the_code_of_a_character_are_drawn():
+    from ifforge.families.logicif.codeops.candidates import Signature, candidates
+
+    code = 'SAFE = b"-!"\n\ndef f(codes):\n    return [c in SAFE or c == ord(" ") for c in codes]\n'
+    assert {32, 33, 45} <= set(Signature(code, "f").ints)  # items meet these: one of them, one off, one past
+    drawn = {n for c in candidates(code, "f", seed=1, count=40) for n in c.args[0]}
+    assert {32, 33, 45} <= drawn
 
 
 def test_text_checked_by_a_pattern_or_by_characters_gets_inputs_that_reach_its_paths():

@@ -197,10 +197,10 @@ def blocks(items):
     assert holds_code(text) == [] and "comes out true" in text.split("OUTPUTS:", 1)[1]
 
 
-def _roles_proposed(body: str) -> set[str]:
-    """The roles of the candidate trackers proposed for `def g(n):` with this body."""
+def _roles_proposed(body: str, module: str = "") -> set[str]:
+    """The roles of the candidate trackers proposed for `def g(n):` with this body (after `module`)."""
     try:
-        return {c.role for c in propose(anonymise(f"def g(n):\n    {body}\n", "g").source).candidates}
+        return {c.role for c in propose(anonymise(f"{module}def g(n):\n    {body}\n", "g").source).candidates}
     except NothingToTrack:
         return set()
 
@@ -292,3 +292,34 @@ def remember(key, value):
     except NothingToTrack:
         roles = set()
     assert "known" not in roles  # what an earlier call left there would decide the count
+
+
+def test_a_read_a_dictionary_fills_in_counts_the_keys_not_there_yet():
+    source = '''
+class _Doubled(dict):
+    def __missing__(self, key):
+        self[key] = str(key * 2)
+        return self[key]
+
+_doubled = _Doubled()
+'''
+    encode = source + "\ndef encode(numbers):\n    return '-'.join(_doubled[n] for n in numbers)\n"
+    code, tracker, values = _fallback(encode, "encode", [[[1, 12, 1]], [[]], [[3, 3, 3]], [[10, 11]]], "missing")
+    assert tracker.kind == "missing_keys" and values == [2, 0, 1, 2]  # a key read again is there already
+    assert "if v2 not in v1:" in code
+    text = describe(code, [tracker], {"a": "list[int]"}, "str")
+    assert holds_code(text) == [] and "it does not fail but runs its method __missing__" in text
+    assert "how many times a value is read from res under a key that res does not hold at that moment (so its " \
+           "method __missing__ runs)" in text
+    total = source + "\ndef total(numbers):\n    found = _Doubled()\n    for n in numbers:\n        size = len(found[n])\n" \
+                     "    return len(found)\n"
+    _, _, values = _fallback(total, "total", [[[1, 12, 1]], [[]], [[3, 3, 3]]], "missing")  # in f's own line
+    assert values == [2, 0, 1]
+
+
+def test_a_read_that_may_be_skipped_repeated_or_preceded_by_a_call_is_not_counted_as_missing():
+    module = "class Filling(dict):\n    def __missing__(self, key):\n        return 0\n\n"
+    for line in ["return seen[n] + seen[n + 1]", "return n and seen[n]", "return abs(n) + seen[n]",
+                 "seen[n] = 1", "return seen[abs(n)]", "return [seen[m] for m in range(n) if m]"]:
+        roles = _roles_proposed(f"seen = Filling()\n    {line}", module)
+        assert ("missing" in roles) == line.startswith("return [seen"), line  # only the comprehension's item

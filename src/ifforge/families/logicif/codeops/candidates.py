@@ -242,6 +242,9 @@ class _Reader(ast.NodeVisitor):
         self.generic_visit(node)
 
     def visit_Call(self, node: ast.Call) -> None:
+        if isinstance(node.func, ast.Name) and node.func.id == "ord" and node.args and isinstance(node.args[0], ast.Constant) \
+                and isinstance(node.args[0].value, str) and len(node.args[0].value) == 1:
+            self.ints.add(ord(node.args[0].value))  # `ord(" ")`: a code point the code writes as a character
         if isinstance(node.func, ast.Name) and node.func.id in ITERATING:
             for arg in node.args:
                 if isinstance(arg, ast.Name):
@@ -367,6 +370,8 @@ class _Reader(ast.NodeVisitor):
             self.ints.add(node.value)
         elif isinstance(node.value, str) and len(node.value) <= 20 and "\n" not in node.value:
             self.strings.add(node.value)
+        elif isinstance(node.value, bytes) and len(node.value) <= 8:
+            self.ints.update(node.value)  # `b"-!*"`: bytes are whole numbers the code may meet items as
 
 
 def _looked_up(node: ast.AST) -> str | None:

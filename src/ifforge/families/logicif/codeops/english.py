@@ -109,6 +109,14 @@ _STRING_CONSTANTS = ("ascii_letters", "ascii_lowercase", "ascii_uppercase", "dig
                      "punctuation", "whitespace", "printable")
 
 
+def _string_constant(dotted: str | None) -> str | None:
+    """`string.digits` and its kin as their text, quoted; None for anything else."""
+    if dotted and dotted.startswith("string.") and dotted[7:] in _STRING_CONSTANTS:
+        import string
+        return quote(getattr(string, dotted[7:]))
+    return None
+
+
 def quote(value: str) -> str:
     """A text value as data, in double quotes (never a Python literal with a prefix)."""
     return json.dumps(value, ensure_ascii=False)
@@ -286,6 +294,8 @@ class Speaker:
             return "None"
         if node.value == "NotImplemented":
             return "the special marker NotImplemented"
+        if _string_constant(self.imported.get(node.value)):  # `from string import digits`
+            return _string_constant(self.imported[node.value])
         if cond:
             return self._truth(node, True)
         if node.value in self._APPLIED:  # a built-in function passed or kept as a value
@@ -619,9 +629,8 @@ class Speaker:
                  "string.ascii_uppercase": quote("ABCDEFGHIJKLMNOPQRSTUVWXYZ"), "string.digits": quote("0123456789")}
         if dotted in known:
             return known[dotted]
-        if dotted and dotted.startswith("string.") and dotted[7:] in _STRING_CONSTANTS:
-            import string
-            return quote(getattr(string, dotted[7:]))
+        if _string_constant(dotted):
+            return _string_constant(dotted)
         if dotted in ("sys.maxsize",):
             return "the largest whole number a list position can be (9223372036854775807)"
         if isinstance(node.value, cst.Name) and node.value.value in self.selves:

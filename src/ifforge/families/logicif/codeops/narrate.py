@@ -570,8 +570,9 @@ def describe(source: str, trackers: list[Tracker], input_types: dict[str, str], 
     say.translators = wildcards.translators(module, stats)
     say.wildcards = wildcards.pattern_names(_assigned(module), stored_methods.bindings(module), say.translators)
     say.classes = {s.name.value for s in module.body if isinstance(s, cst.ClassDef)}
-    told = [s for s in module.body if isinstance(s, cst.ClassDef) and _small_class(s)]
-    say.methods = {m.name.value for c in told for m in _methods(c) if m.name.value != "__init__"}
+    told = [s for s in module.body if isinstance(s, cst.ClassDef) and _small_class(s, module)]
+    filling = {c.name.value for c in told if _filling_class(c, module)}
+    say.methods = {m.name.value for c in told for m in _methods(c) if m.name.value not in ("__init__", "__missing__")}
     for name, value in _constants(module).items():  # `name = C().m`: a method of one object, called as a helper
         if isinstance(value, cst.Attribute) and isinstance(value.value, cst.Call) and \
                 isinstance(value.value.func, cst.Name) and value.value.func.value in {c.name.value for c in told}:
@@ -579,6 +580,8 @@ def describe(source: str, trackers: list[Tracker], input_types: dict[str, str], 
     say.imported = _imported(module)
     say.constants = _constants(module)
     say.pattern_texts = _pattern_texts(module, say.constants)
+    say.kinds.update((name, "dict") for name, value in say.constants.items()  # `table = Filling()`
+                     if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value in filling)
     say.records = {name: fields for name, value in say.constants.items() if (fields := _record_fields(value))}
     params = cst_parameters(entry)
 
@@ -599,8 +602,8 @@ def describe(source: str, trackers: list[Tracker], input_types: dict[str, str], 
         inputs = "INPUTS: There are no inputs."
     top = [s for s in module.body if not isinstance(s, cst.FunctionDef)]
     first_compound = next((i for i, s in enumerate(top) if isinstance(s, cst.BaseCompoundStatement)
-                           and not isinstance(s, cst.ClassDef)), len(top))
-    fixed = [f for f in (_fixed(s, say) for s in top[:first_compound]) if f]
+                           and not isinstance(s, cst.ClassDef) or _stores_item(s)), len(top))
+    fixed = [f for f in (_fixed(s, say, {c.name.value for c in told}) for s in top[:first_compound]) if f]
     if fixed:
         inputs += " You can also use these fixed values: " + "; ".join(fixed) + "."
     inputs = narrator.with_notes(inputs)
@@ -610,7 +613,7 @@ def describe(source: str, trackers: list[Tracker], input_types: dict[str, str], 
         steps.append("\nFirst, once, build the fixed values:")
         steps.extend(narrator.block(narrator.body(cst.IndentedBlock(top[first_compound:])), "", in_entry=False))
     for told_class in told:
-        steps.extend(_class_steps(told_class, narrator))
+        steps.extend(_class_steps(told_class, narrator, told_class.name.value in filling))
     for helper in helpers:
         if helper.decorators or helper.asynchronous:
             raise Undescribable("a decorated or async helper function")
@@ -823,39 +826,97 @@ def _methods(statement: cst.ClassDef) -> list[cst.FunctionDef]:
             if isinstance(line, cst.FunctionDef)]
 
 
-def _small_class(statement: cst.ClassDef) -> bool:
+def _small_class(statement: cst.ClassDef, module: cst.Module) -> bool:
     """A class with no base but object, holding only plain methods (`__init__` the one special one, since
-    the others change what operators do) and a docstring: its methods can be told as helpers."""
-    if statement.decorators or any(not (isinstance(a.value, cst.Name) and a.value.value == "object") or a.keyword
-                                   for a in statement.bases):
+    the others change what operators do) and a docstring: its methods can be told as helpers. Or a
+    dictionary that fills in what it lacks (`_filling_class`), `__missing__` its one special method,
+    with fixed values of its own (`safe = b"-!*"`) too."""
+    filling = _filling_class(statement, module)
+    if statement.decorators or not filling and any(
+            not (isinstance(a.value, cst.Name) and a.value.value == "object") or a.keyword for a in statement.bases):
         return False
     suite = statement.body
     if isinstance(suite, cst.SimpleStatementSuite):
         return False
+    special = "__missing__" if filling else "__init__"
     for line in suite.body:
         if isinstance(line, cst.FunctionDef):
             name = line.name.value
             params = cst_parameters(line)
             if line.decorators or line.asynchronous or not params or isinstance(params[0].star, str) and \
-                    params[0].star or (name.startswith("__") and name != "__init__") or \
+                    params[0].star or (name.startswith("__") and name != special) or \
                     _generators(cst.Module(body=[line]))[0]:  # a method that yields is not a helper's steps
                 return False
         elif not (isinstance(line, cst.SimpleStatementLine) and all(_is_docstring_or_noop(s) or isinstance(s, cst.Pass)
-                                                                   for s in line.body)):
+                                                                   for s in line.body) or filling and _class_value(line)):
             return False
     return bool(_methods(statement))
 
 
-def _class_steps(statement: cst.ClassDef, narrator: _Narrator) -> list[str]:
-    """A small class as its making and its methods, each told like a helper with its object named."""
+def _filling_class(statement: cst.ClassDef, module: cst.Module) -> bool:
+    """A class made from `dict` alone, with `__missing__`, and only ever made with no inputs (so each
+    starts empty): a dictionary that fills in a key asked for before it holds it."""
+    if [_dotted(a.value) for a in statement.bases] != ["dict"] or any(a.keyword for a in statement.bases) or \
+            not any(m.name.value == "__missing__" for m in _methods(statement)):
+        return False
+    makes = _Makes(statement.name.value)
+    walk(module, makes)
+    return not makes.given
+
+
+class _Makes(cst.CSTVisitor):
+    """Whether some call of a class gives it inputs."""
+
+    def __init__(self, name: str):
+        super().__init__()
+        self.name, self.given = name, False
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self.given = self.given or isinstance(node.func, cst.Name) and node.func.value == self.name and bool(node.args)
+
+
+def _class_value(line: cst.BaseStatement) -> tuple[str, cst.BaseExpression] | None:
+    """(name, value) of a line of a class body that gives the class a fixed value no step can change
+    in place, shared by its objects: texts, bytes and numbers (`b"-!" + digits.encode("ascii")`), else None."""
+    if not (isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 and isinstance(line.body[0], cst.Assign)):
+        return None
+    assign = line.body[0]
+    if len(assign.targets) != 1 or not isinstance(assign.targets[0].target, cst.Name) or not _unchangeable(assign.value):
+        return None
+    return assign.targets[0].target.value, assign.value
+
+
+def _unchangeable(node: cst.BaseExpression) -> bool:
+    """A text, bytes or number written out, new bytes made by `.encode(...)`, or a sum of these."""
+    if isinstance(node, (cst.SimpleString, cst.ConcatenatedString, cst.Integer, cst.Float)):
+        return True
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
+        return _unchangeable(node.left) and _unchangeable(node.right)
+    return isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "encode"
+
+
+def _class_steps(statement: cst.ClassDef, narrator: _Narrator, filling: bool = False) -> list[str]:
+    """A small class as its making, its fixed values and its methods, each told like a helper with its
+    object named; a dictionary that fills in what it lacks says so first."""
     say, name = narrator.say, statement.name.value
     methods = _methods(statement)
     init = next((m for m in methods if m.name.value == "__init__"), None)
     steps = []
+    if filling:
+        steps.append(f"\nAn object of the class {name} is a dictionary, empty when made, that fills in what it "
+                     f"lacks: when a step asks for its value under a key it does not hold, it does not fail but "
+                     f"runs its method __missing__ (below) with that key, and the value asked for is what that "
+                     f"method gives back.")
+    values = [found for line in statement.body.body if (found := _class_value(line))]
+    if values:
+        steps.append(narrator.with_notes(f"Every object of the class {name} starts with " + _join_words(
+            [f"the field {field} set to {say.value(value)}" for field, value in values]) + "."))
     for method in ([init] if init else []) + [m for m in methods if m is not init]:
         params = cst_parameters(method)
         self, rest = params[0].name.value, params[1:]
         say.selves = {self}
+        if filling:
+            say.kinds[self] = "dict"
         takes = f"with {_param_list(rest, say)}" if rest else "with no inputs"
         if method is init:
             head = (f"\nA new object of the class {name}, made {takes}, keeps its own fields (each a value stored "
@@ -868,7 +929,8 @@ def _class_steps(statement: cst.ClassDef, narrator: _Narrator) -> list[str]:
         if method is not init and not _ends_with_return(method):
             steps.append("If it reaches the end of these steps, it returns None.")
         say.selves = set()
-    if init is None:
+        say.kinds.pop(self, None)
+    if init is None and not filling:
         steps.append(f"(A new object of the class {name} starts with no fields.)")
     return steps
 
@@ -897,8 +959,16 @@ def _marker_class(statement: cst.ClassDef) -> str | None:
     return f"{statement.name.value} is a kind of object of its own with nothing in it (each one made equals only itself)"
 
 
-def _fixed(statement, say: Speaker) -> str:
-    """A module-level line (a constant, an import) as a fixed value, or nothing for an import."""
+def _stores_item(statement: cst.BaseStatement) -> bool:
+    """A module-level line that stores into a table (`TABLE[32] = "_"`): a step of building the fixed values."""
+    return isinstance(statement, cst.SimpleStatementLine) and any(
+        isinstance(small, cst.Assign) and any(isinstance(t.target, cst.Subscript) for t in small.targets)
+        for small in statement.body)
+
+
+def _fixed(statement, say: Speaker, told: set[str] = frozenset()) -> str:
+    """A module-level line (a constant, an import) as a fixed value, or nothing for an import or a
+    class in `told` (told with its methods among the helpers)."""
     if isinstance(statement, cst.SimpleStatementLine):
         parts = []
         for small in statement.body:
@@ -930,7 +1000,7 @@ def _fixed(statement, say: Speaker) -> str:
         described = _error_class(statement, errors) or _marker_class(statement)
         if described:
             return described
-        if _small_class(statement):
+        if statement.name.value in told:
             return ""  # told with its methods among the helpers
         raise Undescribable("a module-level class other than a kind of error")
     raise Undescribable("a module-level compound statement")

@@ -5,7 +5,8 @@ never matches, so every tracker stays constant. The code says what it looks for:
 expressions it compiles or calls (`re.compile(r"(\\d+)-(\\d+)")`, `re.match(P, s)`), the characters
 and strings it tests (`c in "%+"`, `c == "["`, `s.startswith("0x")`, `"=" in s`), the separators it
 splits and joins with, the character classes it asks about (`ch.isdigit()`, `ch.isspace()`), the
-code points `ord(c)` is compared with, and how it checks a text starts or ends (`s[:3] == "227"`).
+`/` that leads an absolute path when it calls a path function (`os.path.isabs(p)`), the code points
+`ord(c)` is compared with, and how it checks a text starts or ends (`s[:3] == "227"`).
 `Texts.draw` makes one string of these: a text matching one of the expressions (generated from
 its parsed form, repeats bounded), a near miss of one (a character dropped, changed or added), or
 a run of the code's pieces with short runs of its characters between them, often led by a prefix
@@ -37,6 +38,7 @@ PIECE_METHODS = {"startswith", "endswith", "split", "rsplit", "partition", "rpar
 CLASS_CHARS = {"isdigit": "0123456789", "isdecimal": "0123456789", "isnumeric": "0123456789",
                "isalpha": "abcXYZ", "isalnum": "a1Z", "isspace": " \t\n", "isupper": "ABZ", "islower": "abz",
                "isidentifier": "a_b", "isprintable": "\x07", "isascii": "\u00e9", "istitle": "Ab"}
+PATH_MODULES = {"posixpath", "ntpath", "genericpath"}  # besides `os.path`: their functions take paths
 PRINTABLE = [c for c in string.printable if c not in "\x0b\x0c\r"]
 SMALL_DIGITS = "0011223456789"  # 0-2 twice as often: a month, day or hour written with `\d\d` is valid more often
 CATEGORY_CHARS = {
@@ -135,6 +137,9 @@ class _Reader(ast.NodeVisitor):
                 self.sources.append((text, _flags(flags)))
         if isinstance(func, ast.Attribute) and func.attr == "get" and node.args:
             self._looked_up(func.value, node.args[0])
+        if _path_function(func) and node.args:  # `os.path.isabs(p)`: p is a path, absolute when it starts with "/"
+            self.hints.pieces.add("/")
+            self.hints.prefixes.add("/")
         if isinstance(func, ast.Attribute):
             if func.attr in PIECE_METHODS:
                 for arg in node.args[:1]:
@@ -172,6 +177,14 @@ class _Reader(ast.NodeVisitor):
                             self.hints.classes.add(chr(point))
             left = right
         self.generic_visit(node)
+
+
+def _path_function(func: ast.AST) -> bool:
+    """Whether a call's function is one of a path module's (`os.path.join`, `posixpath.isabs`)."""
+    owner = func.value if isinstance(func, ast.Attribute) else None
+    if isinstance(owner, ast.Attribute):
+        return owner.attr == "path" and isinstance(owner.value, ast.Name) and owner.value.id == "os"
+    return isinstance(owner, ast.Name) and owner.id in PATH_MODULES
 
 
 def _is_ord(node: ast.AST, ordinals: set[str]) -> bool:

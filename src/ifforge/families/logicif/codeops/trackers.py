@@ -8,8 +8,8 @@ counters that vary across cases, are not an input's length (or value) and do not
 `build` writes f with only those, returning `(output, stats)`. Code with few paths gets fallback
 candidates, judged only when no other tells something: changes of a name recomputed from itself,
 keys a comprehension meets again, the length of a split or of what f measures, a choice inside
-a larger expression, the parts of an `and` / `or` chain worked out, and stores under a key already
-there.
+a larger expression, the parts of an `and` / `or` chain worked out, stores under a key already
+there, and reads of a key not there yet from a dictionary whose class fills it in (`__missing__`).
 
 Counters are plain statements (`stats['k'] += 1`, or a running max of a `len`), so what has no
 statements of its own gets some: a counted comprehension or lambda becomes a small inner function
@@ -45,10 +45,10 @@ KINDS = {"loop": ("loop_iterations", "loop_iterations", 0), "branch": ("branch_h
          "high": ("highest_value", "peak_value", 4), "change": ("value_changes", "value_changes", 5),
          "repeat": ("repeated_keys", "repeated_items", 5), "pieces": ("peak_size", "peak_size", 5),
          "inline": ("first_choices", "branch_taken", 5), "checks": ("parts_checked", "parts_checked", 5),
-         "known": ("keys_found", "repeated_items", 5)}
+         "known": ("keys_found", "repeated_items", 5), "missing": ("keys_missing", "missing_keys", 5)}
 # roles tried only when no other candidate tells something: code with few paths (no loop that
 # does more than walk an argument, a branch the cases never take) still has these to ask about
-FALLBACK_ROLES = {"change", "repeat", "pieces", "inline", "checks", "known"}
+FALLBACK_ROLES = {"change", "repeat", "pieces", "inline", "checks", "known", "missing"}
 # methods whose result is a new list of pieces, so its length is safe to take
 SPLITTING = {"split", "rsplit", "splitlines"}
 
@@ -171,6 +171,7 @@ class _Sites(cst.CSTVisitor):
         self.functions = 0  # depth of inner functions
         self.helper: str | None = None  # the helper being surveyed, if not f
         self.local: set[str] = set()  # names local to the function being surveyed
+        self.filling: set[str] = set()  # names of dictionaries that fill in a key read before it is there
 
     def on_visit(self, node) -> bool:
         self.known.add(id(node))
@@ -245,6 +246,14 @@ class _Sites(cst.CSTVisitor):
             holder, key = (_code(part) for part in written)
             self._add(node, "known", f"how many times a value is stored in `{holder}` under the key `{key}` when "
                                      f"`{holder}` is a dictionary that already has that key", holder)
+
+    def visit_Subscript(self, node):
+        owner = node.value
+        if isinstance(owner, cst.Name) and owner.value in self.filling and _missing_read(self.path[:-1], node):
+            self._site(node)
+            self._add(node, "missing", f"how many times a value is read from `{owner.value}` under a key that "
+                                       f"`{owner.value}` does not hold at that moment (so its method __missing__ "
+                                       f"runs)", owner.value)
 
     def visit_ExceptHandler(self, node):
         kinds = _error_kinds(node)
@@ -349,6 +358,68 @@ def _keyed_write(line: cst.BaseStatement) -> tuple[cst.Name, cst.BaseExpression]
         return None
     key = target.slice[0].slice.value
     return None if _has(key, (cst.Call, cst.NamedExpr, cst.Await, cst.Yield)) else (target.value, key)
+
+
+def _missing_read(path: list[cst.CSTNode], node: cst.Subscript) -> bool:
+    """Whether asking `key not in owner` just before the read `owner[key]` gives what the read finds: the
+    key has no call, and the read is the value part of a line alone (a return, an assignment, an
+    expression) or of a comprehension's item, evaluated once each time that runs, after no call but
+    the ones it is given to (`out.append(m[k])`, `len(m[k])`) and with no other read of the owner."""
+    if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index) or \
+            _has(node.slice[0].slice.value, (cst.Call, cst.NamedExpr, cst.Yield, cst.Await)):
+        return False
+    for index in range(len(path) - 1, -1, -1):
+        holder, inside = path[index], path[index + 1] if index + 1 < len(path) else node
+        if isinstance(holder, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
+            parts = [holder.key, holder.value] if isinstance(holder, cst.DictComp) else [holder.elt]
+            return any(inside is part for part in parts) and _reads_once(parts, node, path[index + 1:])
+        if isinstance(holder, (cst.Return, cst.Assign, cst.AugAssign, cst.AnnAssign, cst.Expr)):
+            line = path[index - 1] if index else None
+            return inside is holder.value and isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 \
+                and _reads_once([holder.value], node, path[index + 1:])
+        if isinstance(holder, (cst.BooleanOperation, cst.IfExp, cst.Lambda, cst.BaseStatement)):
+            return False  # evaluated some of the time, or more than once
+    return False
+
+
+class _Reads(cst.CSTVisitor):
+    """Calls, and reads of one owner by subscript, under a node."""
+
+    def __init__(self, owner: str):
+        super().__init__()
+        self.owner, self.calls, self.reads, self.other = owner, [], 0, False
+
+    def visit_Call(self, node):
+        self.calls.append(node)
+
+    def visit_Subscript(self, node):
+        self.reads += isinstance(node.value, cst.Name) and node.value.value == self.owner
+
+    def on_visit(self, node):
+        self.other = self.other or isinstance(node, (cst.NamedExpr, cst.Yield, cst.Await, cst.Lambda,
+                                                     cst.BooleanOperation, cst.IfExp, *COMPREHENSIONS))
+        return super().on_visit(node)
+
+
+def _reads_once(parts: list[cst.CSTNode], node: cst.Subscript, between: list[cst.CSTNode]) -> bool:
+    """The only read of its owner in `parts`, with no call but those holding it (`between` is the path
+    down to it), nothing that runs it some of the time or twice, and nothing that binds or pauses."""
+    reads = _Reads(node.value.value)
+    for part in parts:
+        walk(part, reads)
+    holding = {id(n) for n in between}
+    return reads.reads == 1 and not reads.other and all(id(call) in holding for call in reads.calls)
+
+
+def _filling(module: cst.Module, entry: cst.FunctionDef) -> set[str]:
+    """Names of the module or f every binding of which makes a dictionary that fills in a key read
+    before it is there: an object of a class of the module with `__missing__`."""
+    classes = {s.name.value for s in module.body if isinstance(s, cst.ClassDef) and any(
+        isinstance(m, cst.FunctionDef) and m.name.value == "__missing__" for m in _lines(s.body))}
+    survey = _Bindings(lambda value: isinstance(value, cst.Call) and _code(value.func) in classes)
+    walk(module, survey)
+    walk(entry.body, survey)
+    return {name for name, ok in survey.bindings.items() if ok}
 
 
 def _local_names(function: cst.FunctionDef) -> set[str]:
@@ -658,6 +729,7 @@ def _prepare(source: str) -> _Context:
     names = _names_in(module)
     sites = _Sites(names)
     sites.local = _local_names(entry)
+    sites.filling = _filling(module, entry)
     walk(entry.body, sites)
     containers = _containers(entry)
     counts = _counts(entry)
@@ -772,7 +844,8 @@ class _Writer:
                 return [*self.block(steps, peaks), *self.statement(rest, peaks)]
             line = self.hoist(statement, hoisted)
             before, after = self.change(statement)
-            before = [*self.known_key(statement), *self.inline_choices(statement), *before]
+            before = [*self.known_key(statement), *self.missing_keys(statement), *self.inline_choices(statement),
+                      *before]
             if peaks and not _returns(statement):
                 named = _names_in(statement)  # any line naming a container may change it (a helper it is passed to)
                 stats = self.context.stats
@@ -855,6 +928,13 @@ class _Writer:
         holder, name = (_code(part) for part in _keyed_write(line))
         return [cst.If(test=cst.parse_expression(f"isinstance({holder}, dict) and {name} in {holder}"),
                        body=cst.IndentedBlock(body=self.bump(key)))]
+
+    def missing_keys(self, line: cst.SimpleStatementLine) -> list[cst.BaseStatement]:
+        """Before a line, `if k not in m:` with a counter for each counted read `m[k]` in it (a
+        comprehension's item too, once it is the line of an inner function that gives it)."""
+        find = _CountedReads(self)
+        walk(line, find)
+        return find.found
 
     def inline_choices(self, line: cst.SimpleStatementLine) -> list[cst.BaseStatement]:
         """Before a line, `if <test>:` with a counter for each counted choice inside it."""
@@ -964,6 +1044,24 @@ class _Writer:
         hoisted.extend(self.statement(definition, []))
         call = cst.Call(func=cst.Name(name), args=[cst.Arg(clauses[0].iter)])
         return call.with_changes(lpar=node.lpar, rpar=node.rpar) if node.lpar else call
+
+
+class _CountedReads(cst.CSTVisitor):
+    """`if k not in m:` with a counter, for each read `m[k]` under a node that `writer` counts; not
+    inside a comprehension or lambda, which count their own once they are functions."""
+
+    def __init__(self, writer: _Writer):
+        super().__init__()
+        self.writer, self.found = writer, []
+
+    def visit_Subscript(self, node):
+        key = self.writer.role_id("missing", node)
+        if key in self.writer.keys:
+            test = cst.Comparison(node.slice[0].slice.value, [cst.ComparisonTarget(cst.NotIn(), node.value)])
+            self.found.append(cst.If(test=test, body=cst.IndentedBlock(body=self.writer.bump(key))))
+
+    def on_visit(self, node):
+        return not isinstance(node, (cst.Lambda, *COMPREHENSIONS)) and super().on_visit(node)
 
 
 def _render(context: _Context, keys: dict[str, str], convert: set[int], moved: list[str]) -> tuple[str, _Writer]:
