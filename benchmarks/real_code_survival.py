@@ -483,9 +483,9 @@ def logicif_able(item: Picked) -> str | None:
     return None
 
 
-def survive(picked: list[Picked], folder: Path) -> list[tuple[Picked, str, str, str]]:
+def survive(picked: list[Picked], folder: Path, show: bool = False) -> list[tuple[Picked, str, str, str]]:
     """(function, stage reached, reason, detail) per function: stage "exported" when it survived
-    with a description holding no code."""
+    with a description holding no code; with `show`, each exported description is printed."""
     for item in picked:
         (folder / f"{item.task_id}.py").write_text(item.source)
     by_id = {item.task_id: item for item in picked}
@@ -509,6 +509,8 @@ def survive(picked: list[Picked], folder: Path) -> list[tuple[Picked, str, str, 
             results.append((item, drop.stage, drop.reason, drop.detail or ""))
             continue
         code = holds_code(outcome.kept.instruction.description)
+        if show:
+            print(outcome.kept.instruction.description)
         results.append((item, "exported", "holds_code" if code else "ok", "; ".join(code[:3])))
     return results
 
@@ -576,7 +578,7 @@ def main() -> None:
         picked = [p for p in picked if p.task_id == args.show]
         print(picked[0].source)
     with tempfile.TemporaryDirectory() as folder:
-        results = survive(picked, Path(folder))
+        results = survive(picked, Path(folder), show=bool(args.show))
     if args.list or args.show:
         for item, stage, reason, detail in results:
             print(f"{item.task_id:50} {stage:10} {reason:22} {detail[:150]}")

@@ -260,12 +260,13 @@ def test_pure_path_and_url_functions_are_said_as_the_string_operations_they_are(
 
     code = ("import os, posixpath, urllib.parse\ndef f(a, b):\n"
             "    return [os.path.basename(a), os.path.join(a, b, 'c'), urllib.parse.unquote(b),\n"
-            "            os.path is not posixpath], {}\n")
+            "            os.path is not posixpath, os.path.commonprefix([a, b])], {}\n")
     text = describe(code, [], {}, "list")
     assert "whether paths do not follow POSIX rules here (they do, so this is false)" in text
     assert 'the part of a after its last "/" (all of a when it has no "/")' in text
     assert 'a, then each of b and "c" in turn added to it: a part that starts with "/" replaces' in text
     assert "each character cut short" in text and unquote("%E2%82x%FF") == "\ufffdx\ufffd"  # the words' reading
+    assert "the longest beginning that every item of (a new list of a and b, in that order) shares" in text
     assert not holds_code(text), holds_code(text)
     with pytest.raises(Undescribable, match="os.path.join with these arguments"):
         describe(code.replace("b, 'c')", "b, start='c')"), [], {}, "list")
@@ -299,8 +300,10 @@ def test_a_repr_field_is_said_only_on_a_value_whose_repr_words_are_exact():
                   {"a": "list[int]", "b": "str", "c": "int"})
     assert "in quotes as Python shows a text" in text and "c written as text" in text
     assert "double quotes when it holds a single quote" in text and holds_code(text) == []
-    with pytest.raises(Undescribable, match="!r conversion"):  # a list's repr has no short exact words
-        _typed("for v in a:\n    stats['loop_iterations'] += 1\nreturn (f'{a!r}', stats)", {"a": "list[int]"})
+    listed = _typed("for v in a:\n    stats['loop_iterations'] += 1\nreturn (f'{a!r}', stats)", {"a": "list[int]"})
+    assert "a as Python displays it" in listed and "in square brackets for a list" in listed  # an input is plain
+    with pytest.raises(Undescribable, match="!r conversion"):  # a set shows its items in Python's own order
+        _typed("for v in a:\n    stats['loop_iterations'] += 1\nreturn (f'{set(a)!r}', stats)", {"a": "list[int]"})
 
 
 def test_a_dictionary_display_copying_another_with_double_star_is_said_in_order():
@@ -374,7 +377,7 @@ def test_built_ins_are_said_exactly_or_the_item_is_dropped_naming_them():
     assert "the steps stop with an error if it has none left" in text
     assert "3 written as text" in text and '"x" in quotes as Python shows a text' in text
     assert "what " not in text and holds_code(text) == []
-    for call, construct in [("repr(a)", "built-in repr"), ("hasattr(a, 'x')", "built-in hasattr"),
+    for call, construct in [("repr(set(a))", "built-in repr"), ("hasattr(a, 'x')", "built-in hasattr"),
                             ("type(a)", "built-in type"), ("id(a)", "built-in id")]:
         with pytest.raises(Undescribable, match=construct):
             _text(f"for v in a:\n    stats['loop_iterations'] += 1\nreturn ({call}, stats)")
@@ -522,3 +525,126 @@ def test_a_copy_of_the_wildcard_translation_is_said_by_the_wildcard_rules_and_a_
     changed = translate.replace("add('.')", "add('..')")
     with pytest.raises(Undescribable, match="regular expression that is not written in the code"):
         _text(uses, "a, b", helpers=f"import re\n\n{changed}")
+
+
+def _shown_by_the_words(value) -> str:
+    """The 'shown' and 'repr' rules read as a person would, to compare with Python's own display."""
+    if isinstance(value, str):
+        quote = '"' if "'" in value and '"' not in value else "'"
+        escapes = {"\\": "\\\\", quote: "\\" + quote, "\n": "\\n", "\t": "\\t", "\r": "\\r"}
+        return quote + "".join(escapes.get(ch) or (ch if ch.isprintable() else f"\\x{ord(ch):02x}" if ord(ch) < 256
+                                                   else f"\\u{ord(ch):04x}" if ord(ch) < 65536 else
+                                                   f"\\U{ord(ch):08x}") for ch in value) + quote
+    if isinstance(value, list):
+        return "[" + ", ".join(map(_shown_by_the_words, value)) + "]"
+    if isinstance(value, tuple):
+        return "(" + ", ".join(map(_shown_by_the_words, value)) + ("," if len(value) == 1 else "") + ")"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_shown_by_the_words(k)}: {_shown_by_the_words(v)}" for k, v in value.items()) + "}"
+    return str(value)  # a number, true, false or None, written as text
+
+
+def test_a_plain_value_is_shown_as_python_displays_it_and_anything_else_is_dropped():
+    import random
+
+    rng = random.Random(7)
+    pieces = ["", "it's", 'say "hi"', "both ' \"", "a\\b\n\t\r\x00\x85é€\U0001F600", 3, -2.5, 1e22, True, None]
+    for _ in range(300):
+        value = [rng.choice(pieces), (rng.choice(pieces),), {rng.choice(["k", "'"]): [rng.choice(pieces)]}]
+        assert _shown_by_the_words(value) == repr(value)
+    text = _typed("for v in a:\n    stats['loop_iterations'] += 1\nreturn (repr(a), stats)", {"a": "list[int]"})
+    assert "a as Python displays it" in text and "round brackets for a tuple (with a comma after its item" in text
+    assert "backslash-n" in text and holds_code(text) == []
+    helper = ("def g(x):\n    try:\n        s = repr(x)\n    except Exception:\n        s = object.__repr__(x)\n"
+              "    return s[:5]")
+    fed = _text("for v in a:\n    stats['loop_iterations'] += 1\nreturn (tuple(map(g, a)), stats)", helpers=helper)
+    assert "Set s to x as Python displays it." in fed and "Try" not in fed  # its handler can never run
+    for body, helpers in [("b = [set(a)]\nfor v in a:\n    stats['loop_iterations'] += 1\nreturn (repr(b), stats)", ""),
+                          ("b = [[]]\nb[0].append({1})\nfor v in a:\n    stats['loop_iterations'] += 1\n"
+                           "return (repr(b[1:]), stats)", ""),  # a set put into a list makes nothing plain
+                          ("h({2})\nfor v in a:\n    stats['loop_iterations'] += 1\nreturn (sorted(a, key=h), stats)",
+                           "def h(x):\n    return repr(x)")]:  # a helper also given a set
+        with pytest.raises(Undescribable, match="built-in repr"):
+            _text(body, helpers=helpers)
+
+
+def test_printing_shows_a_line_that_changes_neither_the_result_nor_any_counter():
+    text = _text("for v in a:\n    stats['loop_iterations'] += 1\n    print(v, 'x', sep='-')\nprint()\n"
+                 "print(f'{a}', end='')\nreturn (0, stats)")
+    assert 'Show v written as text and "x" on one line, with "-" between each two (showing it changes' in text
+    assert "Show an empty line" in text and 'then "" (empty text) (and no line break)' in text
+    assert "changes neither the result nor any counter" in text and holds_code(text) == []
+    with pytest.raises(Undescribable, match="printing somewhere other than the screen"):
+        _text("print(a, file=b)\nreturn (0, stats)", "a, b")
+
+
+def test_bytes_of_numbers_a_starred_unpacking_and_a_bound_pattern_method_are_said_in_words():
+    text = _text("for v in a:\n    stats['loop_iterations'] += 1\n    c = bytes((v,))\n    if c == b'0':\n"
+                 "        assert False, 'no'\nfirst, *rest, last = _pieces(b, 1)\n"
+                 "return ((ord(b'A'), first, rest, last), stats)", "a, b",
+                 helpers="import re\n_pieces = re.compile(r'[,;]').split")
+    assert "Set c to the bytes holding just the one value v (it must be from 0 to 255)." in text
+    assert 'If c equals the bytes "0", stop with an error.' in text
+    assert 'the value of the one byte of the bytes "A"' in text
+    assert ("Taking the items of the list of pieces of b split at only the first match of the pattern matching one "
+            "character that is one of") in text
+    assert "(there must be at least 2), set first to the first, rest to a new list of those in between and last to " \
+           "the last." in text
+    assert "_pieces is a function which, called with a text, gives the list of pieces of that text split" in text
+    assert holds_code(text) == []
+
+
+def _ip_by_the_words(text: str) -> int | None:
+    """addresses.IPV4 and addresses.IPV6 read as a person would: 4, 6, or None for neither."""
+    def v4(part):
+        pieces = part.split(".")
+        return len(pieces) == 4 and all(0 < len(p) < 4 and set(p) <= set("0123456789") and int(p) <= 255
+                                        and (p == "0" or not p.startswith("0")) for p in pieces)
+
+    def form(part):
+        pieces, groups = part.split(":"), 0
+        if "." in pieces[-1]:
+            if not v4(pieces[-1]):
+                return False
+            pieces, groups = pieces[:-1], 2
+        for piece in filter(None, pieces):
+            if not (len(piece) < 5 and set(piece) <= set("0123456789abcdefABCDEF")):
+                return False
+            groups += 1
+        doubles = sum(part[i:i + 2] == "::" for i in range(len(part)))
+        if doubles == 0:
+            return groups == 8 and all(pieces)
+        return doubles == 1 and groups <= 7 and (part.startswith("::") or not part.startswith(":")) and (
+            part.endswith("::") or not part.endswith(":"))
+
+    before, percent, scope = text.partition("%")
+    six = "/" not in text and form(before) and (not percent or scope and "%" not in scope)
+    return 4 if v4(text) else 6 if six else None
+
+
+def test_an_ip_address_is_said_by_the_rules_python_checks_and_only_its_kind_is_used():
+    import ipaddress
+    import random
+
+    rng, seen = random.Random(5), set()
+    parts = ["", "0", "7", "255", "256", "01", "ff", "FFFF", "12345", "g", "1.2.3.4", "1.2.3.04", "::", "%x", "%", "/"]
+    for _ in range(3000):
+        text = rng.choice([":", ".", ""]).join(rng.choice(parts) for _ in range(rng.randint(1, 10)))
+        try:
+            python = ipaddress.ip_address(text).version
+        except ValueError:
+            python = None
+        assert _ip_by_the_words(text) == python, text
+        seen.add(python)
+    assert seen == {None, 4, 6}
+
+    def told(body: str) -> str:
+        source = (f"import ipaddress\n\ndef f(a):\n    stats = {{'loop_iterations': 0}}\n"
+                  f"    ip = ipaddress.ip_address(a)\n    {body}\n")
+        return describe(source, COUNTER, {"a": "str"}, "bool")
+
+    text = told("return (isinstance(ip, ipaddress.IPv4Address), stats)")
+    assert "Set ip to the IP address the text a spells: an IPv4 address if it is a valid IPv4 address" in text
+    assert "whether ip is an IPv4 address" in text and '":::" counts as twice' in text and holds_code(text) == []
+    with pytest.raises(Undescribable, match="used for more than its kind"):  # its text form is not the input's
+        told("return (str(ip), stats)")

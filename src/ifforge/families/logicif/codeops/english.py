@@ -17,8 +17,9 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from ifforge.families.logicif.codeops import dates, formats, methods, paths, regex, unicode, wildcards
+from ifforge.families.logicif.codeops import addresses, dates, formats, methods, paths, regex, unicode, wildcards
 from ifforge.families.logicif.codeops.errors import Undescribable
+from ifforge.families.logicif.codeops.plain import Plain
 from ifforge.families.logicif.codeops.walk import walk
 
 from ifforge.core import pyast
@@ -60,6 +61,11 @@ RULES = {  # one sentence each, said once, at the first step that needs it
             "backslash-t or backslash-r, and any other character that does not print written as backslash-x "
             "and its code in two hexadecimal digits (backslash-u and four digits above 255, backslash-U and "
             "eight above 65535; small letters).",
+    "shown": "Shown as Python displays it, a text is in quotes (as said for texts), a number, true, false and None "
+             "are written as text, and a list, tuple or dictionary is its items, each shown the same way, with a "
+             "comma and a space between each two, in square brackets for a list, round brackets for a tuple (with "
+             "a comma after its item when it has just one) and curly brackets for a dictionary (each key, then a "
+             "colon and a space, then its value).",
     "dict_order": "A dictionary gives its keys in the order they were first added, a set its items in Python's "
                   "own order.",
     "heap": "A heap is a list from which taking out always removes the smallest item.",
@@ -73,6 +79,7 @@ RULES = {  # one sentence each, said once, at the first step that needs it
              "first takes as many characters as it may (one marked \"as few as possible\" takes as few) and gives "
              "some back (or takes more) if the rest of the pattern needs them, groups are numbered from 1 in the order their opening brackets "
              "appear, and a match found by one call is the first that fits.",
+    "ip": addresses.RULE,
     "own_compare": "Compared by a value's own kind, a whole number (true and false count as the whole numbers 1 "
                    "and 0) compares only with whole numbers, not decimal ones; a decimal number with decimal and "
                    "whole numbers; a text only with texts; a list only with lists; a dictionary and None never "
@@ -186,6 +193,7 @@ class Speaker:
     methods: set[str] = field(default_factory=set)  # the methods of the classes told as helpers
     selves: set[str] = field(default_factory=set)  # the name of the object inside the method being told
     rules: dict[str, bool] = field(default_factory=dict)  # rule -> already said
+    plain: Plain | None = None  # which values are surely plain (their display has exact words)
 
     def rule(self, key: str) -> str:
         """Note that the text relies on a rule; the describer says it at the step that first needs it."""
@@ -356,7 +364,7 @@ class Speaker:
             if any(not isinstance(p, cst.FormattedStringText) for p in spec):
                 raise Undescribable("an f-string field with a computed format spec")
             parts.append(formats.spec_words(self.grouped(part.expression), "".join(p.value for p in spec),
-                                            part.conversion, self.kind(part.expression), self))
+                                            part.conversion, part.expression, self))
         if not parts:
             return quote("")
         if len(parts) == 1:
@@ -645,7 +653,8 @@ class Speaker:
                     f"if {owner} is set to another one later)")
         if node.attr.value == "__name__" and isinstance(node.value, cst.Name):
             return f"the name of the function or class held in {node.value.value}"
-        if isinstance(node.value, cst.Call) and regex._is_compile(node.value) and node.attr.value in _PATTERN_ONLY:
+        if isinstance(node.value, cst.Call) and regex._is_compile(node.value) and (
+                node.attr.value in _PATTERN_ONLY or node.attr.value == "split"):  # surely a pattern's split
             return regex.method_as_value(self, node.value, node.attr.value)
         raise Undescribable(f"the attribute {dotted or node.attr.value}")
 
@@ -767,6 +776,11 @@ class Speaker:
         if unicode.covers(self.resolved(func)):
             args, keywords = self.arguments(call)
             return unicode.words(self.resolved(func), [self.grouped(a) for a in args], keywords)
+        if addresses.covers(self.resolved(func)):
+            args, keywords = self.arguments(call)
+            text = len(args) == 1 and self._certain_kind(args[0]) == "str"
+            return addresses.words(self.resolved(func), [self.grouped(a) for a in args], keywords, text) + \
+                self.cite("ip")
         if isinstance(func, cst.Attribute) and dates.is_made(func.value, self.resolved):
             args, _ = self.arguments(call)
             said = dates.method(func.attr.value, self.value(func.value), args)
@@ -910,6 +924,9 @@ class Speaker:
             return f"{g(one)} as a decimal number"
         if name == "str" and one is not None:
             return f"{g(one)} written as text{self.cite('str')}"
+        if name == "bytes" and one is not None and (isinstance(one, (cst.Tuple, cst.List)) or self.kind(one) in (
+                "list[int]", "list[bool]")):
+            return self._byte_values(one)
         if name in ("str", "bytes") and len(args) == 2 and not keywords:  # the same as .decode / .encode
             self.rule("bytes")
             if name == "str":
@@ -921,6 +938,8 @@ class Speaker:
             self.rule("truth")
             return f"whether {g(one)} counts as true"
         if name == "ord" and one is not None:
+            if isinstance(one, (cst.SimpleString, cst.ConcatenatedString)) and isinstance(one.evaluated_value, bytes):
+                return f"the value of the one byte of {g(one)}"
             return f"the Unicode code point of the character {g(one)}"
         if name == "chr" and one is not None:
             return f"the character with Unicode code point {g(one)}"
@@ -983,12 +1002,16 @@ class Speaker:
                 if isinstance(kind.value, cst.Name) and kind.value.value in self.classes:
                     words.append(f"an object of the class {kind.value.value} (or of a class built on it)")
                     continue
+                if self.resolved(kind.value) in addresses.KINDS:
+                    words.append(addresses.KINDS[self.resolved(kind.value)])
+                    continue
                 if not isinstance(kind.value, cst.Name) or kind.value.value not in _TYPE_WORDS:
                     raise Undescribable("isinstance against a type other than a built-in one")
                 words.append(_TYPE_WORDS[kind.value.value])
             extra = " (true and false count as whole numbers here)" if any(
                 k.value.value == "int" for k in kinds) else ""
-            return f"{g(args[0])} is {_join(words, 'or')}{extra}"
+            test = f"{g(args[0])} is {_join(words, 'or')}{extra}"
+            return test if cond else f"whether {test}"  # as a value it is true or false
         if name == "enumerate" and args:
             start = g(keywords.get("start", args[1] if len(args) > 1 else cst.Integer("0")))
             return f"the (position, item) pairs of {g(args[0])}, positions counted from {start}"
@@ -1006,11 +1029,8 @@ class Speaker:
                 return f"the results of keeping the items of {g(args[1])} that count as true, in order"
             return (f"the results of keeping the items of {g(args[1])}, in order, for which "
                     f"{self.applied(args[0], 'the item')} counts as true")
-        if name == "repr" and one is not None and self._certain_kind(one) in ("int", "str"):
-            if self._certain_kind(one) == "int":
-                return f"{g(one)} written as text"
-            self.rule("repr")
-            return f"{g(one)} in quotes as Python shows a text"
+        if name == "repr" and one is not None and self.shown(one):
+            return self.shown(one)
         if name == "iter" and one is not None:
             return f"a reader of the items of {g(one)}, in order, that gives each of them once"
         if name == "next" and len(args) in (1, 2) and not keywords:
@@ -1023,6 +1043,32 @@ class Speaker:
         if name == "zip" and args and not keywords:
             return f"the tuples of items at the same position in {_join([g(a) for a in args])} (stopping at the end of the shortest)"
         raise Undescribable(f"this use of the built-in {name}")
+
+    def _byte_values(self, values: cst.BaseExpression) -> str:
+        """`bytes((c,))`, `bytes([a, b])`, `bytes(xs)`: the bytes whose values are those whole numbers."""
+        self.rule("bytes")
+        if not isinstance(values, (cst.Tuple, cst.List)):
+            return (f"the bytes whose values are the items of {self.grouped(values)}, in order (each must be from 0 "
+                    f"to 255)")
+        if any(not isinstance(e, cst.Element) for e in values.elements):
+            raise Undescribable("unpacking with * inside the values of bytes")
+        items = [self.grouped(e.value) for e in values.elements]
+        if len(items) == 1:
+            return f"the bytes holding just the one value {items[0]} (it must be from 0 to 255)"
+        return f"the bytes whose values are {_join(items)}, in that order (each must be from 0 to 255)" if items else \
+            'the bytes "" (empty)'
+
+    def shown(self, node: cst.BaseExpression) -> str | None:
+        """`repr(node)` in words where they are exact: a whole number as written, a text in quotes, any other
+        plain value (`plain`) as Python displays it; None where they would not be."""
+        kind = self._certain_kind(node)
+        if kind == "int":
+            return f"{self.grouped(node)} written as text"
+        if kind == "str":
+            return f"{self.grouped(node)} in quotes as Python shows a text{self.cite('repr')}"
+        if self.plain is None or not self.plain.value(node):
+            return None
+        return f"{self.grouped(node)} as Python displays it{self.cite('shown')}{self.cite('repr')}{self.cite('str')}"
 
     _APPLIED = {"str": "{i} written as text", "int": "{i} turned into a whole number", "float": "{i} as a decimal number",
                 "len": "the length of {i}", "abs": "the absolute value of {i}", "ord": "the Unicode code point of {i}",

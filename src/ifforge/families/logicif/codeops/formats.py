@@ -107,14 +107,12 @@ def printf(speaker, template: str, values: cst.BaseExpression) -> str:
     return joined(parts)
 
 
-def spec_words(value: str, spec: str, conversion: str | None, kind: str | None = None, speaker=None) -> str:
-    """One `{...:spec}` field: `value` written as the spec says. `!r` is said only where its words
-    are exact: on a value certain to be a whole number (written as usual) or a text (quoted)."""
-    if conversion == "r" and not spec and kind in ("int", "str"):
-        if kind == "int":
-            return f"{value} written as text"
-        speaker.rule("repr")
-        return f"{value} in quotes as Python shows a text"
+def spec_words(value: str, spec: str, conversion: str | None, node: cst.BaseExpression, speaker) -> str:
+    """One `{...:spec}` field: `value` (the words for `node`) written as the spec says. `!r` is said only
+    where its words are exact (`Speaker.shown`)."""
+    shown = speaker.shown(node) if conversion == "r" and not spec else None
+    if shown:
+        return shown
     if conversion not in (None, "s"):
         raise Undescribable(f"a text format field with the !{conversion} conversion")
     found = _SPEC.match(spec)
@@ -160,5 +158,5 @@ def format_call(speaker, owner: cst.BaseExpression, args: list, keywords: dict) 
             value = keywords[field]
         else:
             raise Undescribable("a text format field that reads an attribute or an item")
-        parts.append(spec_words(speaker.grouped(value), spec or "", conversion, speaker.kind(value), speaker))
+        parts.append(spec_words(speaker.grouped(value), spec or "", conversion, value, speaker))
     return joined(parts)

@@ -18,9 +18,10 @@ from collections import Counter
 import libcst as cst
 
 from ifforge.core import pyast
-from ifforge.families.logicif.codeops import roles, stored_methods, wildcards
+from ifforge.families.logicif.codeops import addresses, roles, stored_methods, wildcards
 from ifforge.families.logicif.codeops.english import (METHOD_TYPES, Speaker, Undescribable, constant_truth, float_words,
                                                       holds_code, is_constant, loose)
+from ifforge.families.logicif.codeops.plain import Plain, names_in
 from ifforge.families.logicif.codeops.source import cst_parameters
 from ifforge.families.logicif.codeops.walk import walk
 from ifforge.families.logicif.records import Tracker
@@ -59,6 +60,7 @@ _CHANGES = {  # a method called for what it changes, as a step
     ("setdefault", 2): "If {o} has no key {0}, store {1} under it.",
     ("setdefault", 1): "If {o} has no key {0}, store None under it.",
 }
+_ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth"]
 
 
 def _is_docstring_or_noop(small: cst.BaseSmallStatement) -> bool:
@@ -133,12 +135,26 @@ class _Narrator:
                      f"when called, {does}",
                      [("", self.body(statement.body))])]
         if isinstance(statement, cst.Try):
+            if statement.handlers and self.say.plain is not None and self.say.plain.dead(statement):
+                # its steps cannot fail: the handlers never run, and what is left is its steps in order
+                return self.inline([statement.body, statement.orelse, statement.finalbody], in_entry)
             return [self.try_(statement)]
         if isinstance(statement, cst.With):
             raise Undescribable("a with statement")
         if isinstance(statement, cst.ClassDef):
             raise Undescribable("a class definition")
         raise Undescribable(f"the statement kind {type(statement).__name__}")
+
+    def inline(self, blocks: list, in_entry: bool) -> list[tuple[str, list]]:
+        """The steps of blocks that always run, in order, as steps of the block around them (a block is a
+        list of statements, a suite, an `else` or `finally` clause, or None)."""
+        steps = []
+        for block in blocks:
+            if isinstance(block, (cst.Else, cst.Finally)):
+                block = block.body
+            for inner in self.body(block) if isinstance(block, cst.BaseSuite) else block or []:
+                steps.extend(self.statement(inner, in_entry))
+        return steps
 
     def if_(self, statement: cst.If, in_entry: bool) -> list[tuple[str, list]]:
         """An if / elif / else chain, without the branches a constant test rules out."""
@@ -158,10 +174,7 @@ class _Narrator:
         if not arms:
             return []
         if arms[0][0] is None:  # the first arm that can run always runs: no check to narrate
-            steps = []
-            for small_statement in arms[0][1]:
-                steps.extend(self.statement(small_statement, in_entry))
-            return steps
+            return self.inline([arms[0][1]], in_entry)
         head = f"If {self.say.condition(arms[0][0])}:"
         if len(arms) == 1 and len(arms[0][1]) == 1 and isinstance(arms[0][1][0], cst.SimpleStatementLine):
             [(sentence, _)] = self.statement(arms[0][1][0], in_entry) or [("", [])]
@@ -296,6 +309,8 @@ class _Narrator:
         if isinstance(small, cst.Del):
             return self.delete(small.target)
         if isinstance(small, cst.Assert):
+            if constant_truth(small.test) is False:  # `assert False, ...`: a step never meant to be reached
+                return "Stop with an error."
             return f"Make sure that {say.condition(small.test)}; if not, stop with an error."
         raise Undescribable(f"the statement kind {type(small).__name__}")
 
@@ -315,6 +330,8 @@ class _Narrator:
         target = targets[0]
         if isinstance(target, (cst.Tuple, cst.List)):
             names = [say.target(e.value) for e in target.elements if isinstance(e, cst.Element)]
+            if len(names) == len(target.elements) - 1:
+                return self.unpack_rest(target, value)
             if len(names) != len(target.elements):
                 raise Undescribable("starred unpacking (*name)")
             if isinstance(value, (cst.Tuple, cst.List)) and len(value.elements) == len(names) and all(
@@ -323,7 +340,7 @@ class _Narrator:
                 if _reads_any(value, target):
                     return f"At the same time (using the values from before this step), set {_join_words(pairs)}."
                 return f"Set {_join_words(pairs)}."
-            ordinals = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth"]
+            ordinals = _ORDINALS
             if len(names) > len(ordinals):
                 raise Undescribable("unpacking into more than eight names")
             return (f"Set {_join_words(names)} to the {_join_words(ordinals[:len(names)])} items of "
@@ -331,6 +348,29 @@ class _Narrator:
         if isinstance(target, cst.Subscript):
             return self.store(target, value)
         return f"Set {say.place(target)} to {say.value(value)}."
+
+    def unpack_rest(self, target: cst.Tuple | cst.List, value: cst.BaseExpression) -> str:
+        """`a, *rest, z = xs`: the names around the starred one take items from each end, it takes a new
+        list of the items between."""
+        say = self.say
+        star = next(i for i, e in enumerate(target.elements) if isinstance(e, cst.StarredElement))
+        before = [say.target(e.value) for e in target.elements[:star]]
+        after = [say.target(e.value) for e in target.elements[star + 1:]]
+        if not isinstance(target.elements[star].value, cst.Name) or len(before) + len(after) > 20:
+            raise Undescribable("starred unpacking (*name) into this many names")
+
+        def ends(names: list[str], end: str) -> str:
+            count = "" if len(names) == 1 else " " + _NUMBER_WORDS[len(names)]
+            return f"{_join_words(names)} to the {end}{count}"
+
+        rest = {(True, True): "those in between", (True, False): "the rest",
+                (False, True): f"all but the last{'' if len(after) == 1 else ' ' + _NUMBER_WORDS[len(after)]}",
+                (False, False): "all of them"}[bool(before), bool(after)]
+        parts = ([ends(before, "first")] if before else []) + [
+            f"{target.elements[star].value.value} to a new list of {rest}"] + ([ends(after, "last")] if after else [])
+        least = len(before) + len(after)
+        need = f" (there must be at least {least})" if least else ""
+        return f"Taking the items of {say.grouped(value)} in order{need}, set {_join_words(parts)}."
 
     def store(self, target: cst.Subscript, value: cst.BaseExpression) -> str:
         say = self.say
@@ -430,8 +470,26 @@ class _Narrator:
         if isinstance(func, cst.Name) and func.value in self.helpers:
             return f"Call {func.value} {say.call_with(call)}."
         if isinstance(func, cst.Name) and func.value == "print":
-            raise Undescribable("printing")
+            return self.print_(call)
         return f"Work out {say.value(call)} (the result is not kept)."
+
+    def print_(self, call: cst.Call) -> str:
+        """`print(...)`: the line it shows, said in full (working it out may still fail), and that showing
+        it changes nothing the task asks for (the result is what is given back, not what is shown)."""
+        say = self.say
+        args, keywords = say.arguments(call)
+        if set(keywords) - {"sep", "end", "flush"}:
+            raise Undescribable("printing somewhere other than the screen")
+        shown = [say.grouped(a) if say._certain_kind(a) == "str" else
+                 f"{say.grouped(a)} written as text{say.cite('str')}" for a in args]
+        sep, end = (None if _is_none(keywords.get(k)) else keywords[k] for k in ("sep", "end"))
+        between = f", with {'a space' if sep is None else say.grouped(sep)} between each two" if len(shown) > 1 else ""
+        if end is not None:
+            line = f"{_join_words(shown) or 'nothing'}{between}, then {say.grouped(end)} (and no line break)"
+        else:
+            line = {0: "an empty line", 1: f"{''.join(shown)} on a line of its own"}.get(
+                len(shown), f"{_join_words(shown)} on one line{between}")
+        return f"Show {line} (showing it changes neither the result nor any counter)."
 
     def heap_statement(self, name: str, call: cst.Call) -> str:
         args, _ = self.say.arguments(call)
@@ -517,6 +575,11 @@ def _dotted(node) -> str | None:
     return None
 
 
+def _is_none(node: cst.BaseExpression | None) -> bool:
+    """Is this argument left out, or given as None?"""
+    return node is None or isinstance(node, cst.Name) and node.value == "None"
+
+
 def _join_words(items: list[str], last: str = "and") -> str:
     if len(items) <= 1:
         return "".join(items)
@@ -578,6 +641,8 @@ def describe(source: str, trackers: list[Tracker], input_types: dict[str, str], 
                 isinstance(value.value.func, cst.Name) and value.value.func.value in {c.name.value for c in told}:
             say.helpers.add(name)
     say.imported = _imported(module)
+    addresses.check_uses(module, say.resolved)
+    say.plain = Plain(module, say.resolved)
     say.constants = _constants(module)
     say.pattern_texts = _pattern_texts(module, say.constants)
     say.kinds.update((name, "dict") for name, value in say.constants.items()  # `table = Filling()`
@@ -682,7 +747,7 @@ def _assigned(module: cst.Module) -> dict[str, list[cst.BaseExpression]]:
                 if isinstance(target.target, cst.Name):
                     values.setdefault(target.target.value, []).append(node.value)
                 else:
-                    for name in _names_in(target.target):
+                    for name in names_in(target.target):
                         values.setdefault(name, []).append(target.target)
 
     walk(module, Assigned())
@@ -765,7 +830,7 @@ def _constants(module: cst.Module) -> dict[str, cst.BaseExpression]:
 
     class Bound(cst.CSTVisitor):
         def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-            bindings.update(_names_in(node.target))
+            bindings.update(names_in(node.target))
 
     walk(module, Bound())
     found = {}
@@ -807,14 +872,6 @@ def _imported(module: cst.Module) -> dict[str, str]:
                     bound = alias.asname.name.value if alias.asname else cst.Module([]).code_for_node(alias.name)
                     found[bound] = f"{origin}.{cst.Module([]).code_for_node(alias.name)}"
     return found
-
-
-def _names_in(node: cst.BaseExpression) -> list[str]:
-    if isinstance(node, cst.Name):
-        return [node.value]
-    if isinstance(node, (cst.Tuple, cst.List)):
-        return [n for e in node.elements for n in _names_in(e.value)]
-    return []
 
 
 _ERROR_BASES = ("Error", "Exception", "Warning")

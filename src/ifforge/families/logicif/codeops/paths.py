@@ -17,6 +17,7 @@ _WORDS = {
                    f"then with the {SLASH} characters at its end removed unless it is made of {SLASH} alone"),
     "isabs": (1, f"whether {{0}} starts with {SLASH}"),
     "normcase": (1, "{0} itself"),
+    "commonprefix": (1, "the longest beginning that every item of {0} shares (empty text when {0} has no items)"),
     "join": ("*", f"{{0}}, then each of {{rest}} in turn added to it: a part that starts with {SLASH} replaces "
                   f"everything so far, any other part is appended, with a {SLASH} between unless what there is so "
                   f"far is empty or ends with {SLASH}"),
@@ -32,8 +33,8 @@ _WORDS = {
     "quote": (1, "{0} with every character that is not an ASCII letter, a digit or one of \"_.-~/\" replaced by the "
                  "bytes of its UTF-8 encoding, each written as \"%\" and two hexadecimal digits in capitals"),
 }
-MODULES = {"os.path": {"basename", "dirname", "isabs", "normcase", "join", "normpath"},
-           "posixpath": {"basename", "dirname", "isabs", "normcase", "join", "normpath"},
+_PATH = {"basename", "dirname", "isabs", "normcase", "join", "normpath", "commonprefix"}
+MODULES = {"os.path": _PATH, "posixpath": _PATH,
            "urllib.parse": {"quote", "unquote"}}
 
 

@@ -256,6 +256,13 @@ def _use(speaker, pattern: str, name: str, args: list, test: bool | None = None)
         return _TESTS[name][0 if test else 1].format(g(args[0]), p=pattern)
     if name in _MATCHES and len(args) == 1:
         return _MATCHES[name].format(g(args[0]), p=pattern)
+    if name == "split" and len(args) == 2 and isinstance(args[1], cst.Integer):  # at most that many splits
+        count = int(args[1].value, 0)
+        if count == 0:
+            return _MATCHES[name].format(g(args[0]), p=pattern)
+        first = "first match" if count == 1 else f"first {count} matches"
+        return (f"the list of pieces of {g(args[0])} split at only the {first} of {pattern} (the text after the last "
+                f"of those is the last piece, matches and all; the text of any groups goes between the pieces)")
     if name == "sub" and len(args) == 2:
         replacement, text = args
         if isinstance(replacement, cst.Name) and replacement.value in speaker.helpers:
