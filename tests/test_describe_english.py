@@ -648,3 +648,12 @@ def test_an_ip_address_is_said_by_the_rules_python_checks_and_only_its_kind_is_u
     assert "whether ip is an IPv4 address" in text and '":::" counts as twice' in text and holds_code(text) == []
     with pytest.raises(Undescribable, match="used for more than its kind"):  # its text form is not the input's
         told("return (str(ip), stats)")
+
+
+def test_a_yes_or_no_phrase_tested_is_said_as_its_clause_or_its_denial():
+    code = ("import os\ndef f(a):\n    n = 0\n    for ch in a:\n        if not os.path.isabs(ch):\n"
+            "            n += 1\n        elif os.path.isabs(ch + ch):\n            n -= 1\n    return n, {}\n")
+    text = describe(code, [], {}, "int")
+    assert 'If it is not the case that ch starts with "/"' in text
+    assert "whether" not in text.split("LOGICS")[1].split("OUTPUTS")[0] and "counts as" not in text, text
+    assert not holds_code(text), holds_code(text)

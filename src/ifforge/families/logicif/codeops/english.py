@@ -320,6 +320,9 @@ class Speaker:
             raise Undescribable("the truth of a helper's values (always true, even with none)")
         kind = (self.kind(node) or "").split("[")[0]
         text = self.grouped(node)
+        if text.startswith("whether "):  # a yes-or-no phrase already: the clause itself, or its denial
+            clause = text.removeprefix("whether ")
+            return clause if holds else f"it is not the case that {clause}"
         if kind == "bool":
             return text if holds else f"{text} is false"
         if kind in ("int", "float", "number"):
