@@ -594,6 +594,24 @@ def test_bytes_of_numbers_a_starred_unpacking_and_a_bound_pattern_method_are_sai
     assert holds_code(text) == []
 
 
+def test_a_pattern_built_when_the_module_loads_is_said_when_no_order_of_its_sets_changes_what_it_matches():
+    body = "for v in a:\n    stats['loop_iterations'] += 1\nfirst, *rest = _pieces(b, 1)\nreturn ((first, rest), stats)"
+    text = _text(body, "a, b", helpers="import re\nWSP = set(' \\t')\n"
+                                      "_pieces = re.compile(r'([{}]+)'.format(''.join(WSP))).split")
+    assert 'split at only the first match of the pattern matching group 1, which is one character that is one of: ' \
+           '"\\t"; " " repeated 1 or more times' in text  # the set's items said in sorted order, on every run
+    assert holds_code(text) == []
+    said = _text("return (re.split('[' + '%s' % ''.join(frozenset(';,')) + ']', b), stats)", "a, b",
+                 helpers="import re")
+    assert 'split at every match of the pattern matching one character that is one of: ","; ";"' in said
+    for built, why in [("''.join(set('ab'))", "order changes"),  # a set joined outside a character class
+                       ("'[{}]'.format(''.join(set('a-z')))", "order changes"),  # a range in some orders only
+                       ("'[{}]'.format(''.join(set('^ab')))", "order changes"),  # "none of" in some orders only
+                       ("'[{}]'.format(''.join(set('abcdefg')))", "too large")]:
+        with pytest.raises(Undescribable, match=why):
+            _text(f"return (re.split({built}, b), stats)", "a, b", helpers="import re")
+
+
 def _ip_by_the_words(text: str) -> int | None:
     """addresses.IPV4 and addresses.IPV6 read as a person would: 4, 6, or None for neither."""
     def v4(part):

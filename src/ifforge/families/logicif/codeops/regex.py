@@ -16,7 +16,7 @@ from re import _parser
 
 import libcst as cst
 
-from ifforge.families.logicif.codeops import wildcards
+from ifforge.families.logicif.codeops import built_patterns, wildcards
 from ifforge.families.logicif.codeops.errors import Undescribable
 from ifforge.families.logicif.codeops.formats import joined
 
@@ -181,6 +181,9 @@ def literal_pattern(speaker, node: cst.BaseExpression, flags: int = 0) -> str:
         return literal_pattern(speaker, written, flags)
     if isinstance(node, cst.Call) and _is_compile(node):
         return compile_call(speaker, node)
+    built = built_patterns.pattern_text(node, speaker.constants, flags)
+    if built is not None:  # built from written texts when the module loads
+        return gloss(built, flags)
     raise Undescribable("a regular expression that is not written in the code")
 
 

@@ -1,0 +1,126 @@
+"""Patterns a module builds from written texts when it loads (`'[{}]+'.format(''.join(WSP))`).
+
+Such a pattern is as fixed as a written one, so it is folded to its text and said the same way,
+with one catch: a set's order of items changes from run to run. A pattern built from sets is
+folded for every order of every set (small sets only) and kept only when every order parses to
+the same expression once the members of each character class are sorted; the text said is the
+one built from the sets' items in sorted order, so the wording is the same on every run.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from itertools import permutations, product
+from re import _constants as c  # noqa: the parser's opcodes
+from re import _parser
+
+import libcst as cst
+
+from ifforge.families.logicif.codeops.errors import Undescribable
+
+_ORDERS = 720  # at most this many orders of the sets are tried (one set of 6 items)
+
+
+class _NotFixed(Exception):
+    """The expression is not built only from written texts and small sets of characters."""
+
+
+class _Folder:
+    """Folds one expression, giving the sets it meets the items in `orders` (sorted when not given)."""
+
+    def __init__(self, constants: dict[str, cst.BaseExpression], orders: tuple = ()):
+        self.constants, self.orders, self.sets = constants, orders, []
+
+    def fold(self, node: cst.BaseExpression, seen: frozenset = frozenset()):
+        if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)) and isinstance(node.evaluated_value, str):
+            return node.evaluated_value
+        if isinstance(node, cst.Name) and node.value in self.constants and node.value not in seen:
+            return self.fold(self.constants[node.value], seen | {node.value})
+        if isinstance(node, (cst.List, cst.Tuple)):
+            return tuple(self.text(e.value, seen) for e in node.elements if not isinstance(e, cst.StarredElement))
+        if isinstance(node, cst.Set) or isinstance(node, cst.Call) and isinstance(node.func, cst.Name) \
+                and node.func.value in ("set", "frozenset") and len(node.args) == 1 and not node.args[0].keyword:
+            return self._set(node, seen)
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
+            return self.text(node.left, seen) + self.text(node.right, seen)
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Modulo):
+            values = self.fold(node.right, seen)
+            return self.text(node.left, seen) % (values if isinstance(values, tuple) else (values,))
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and \
+                node.func.attr.value in ("join", "format"):
+            owner = self.text(node.func.value, seen)
+            if any(a.star for a in node.args):
+                raise _NotFixed
+            if node.func.attr.value == "join" and len(node.args) == 1 and not node.args[0].keyword:
+                items = self.fold(node.args[0].value, seen)
+                return owner.join(items if isinstance(items, tuple) else tuple(items))
+            if node.func.attr.value == "format":
+                args = [self.text(a.value, seen) for a in node.args if a.keyword is None]
+                keywords = {a.keyword.value: self.text(a.value, seen) for a in node.args if a.keyword is not None}
+                return owner.format(*args, **keywords)
+        raise _NotFixed
+
+    def text(self, node: cst.BaseExpression, seen: frozenset) -> str:
+        value = self.fold(node, seen)
+        if not isinstance(value, str):
+            raise _NotFixed
+        return value
+
+    def _set(self, node, seen: frozenset) -> tuple:
+        if isinstance(node, cst.Set):
+            members = [self.text(e.value, seen) for e in node.elements if not isinstance(e, cst.StarredElement)]
+            if len(members) != len(node.elements):
+                raise _NotFixed
+        else:
+            members = list(self.fold(node.args[0].value, seen))
+        if not all(isinstance(m, str) and len(m) == 1 for m in members):
+            raise _NotFixed
+        members = tuple(sorted(set(members)))
+        index = len(self.sets)
+        self.sets.append(members)
+        return self.orders[index] if index < len(self.orders) else members
+
+
+def pattern_text(node: cst.BaseExpression, constants: dict[str, cst.BaseExpression], flags: int = 0) -> str | None:
+    """The text of a pattern built from written texts (and small sets of characters, when their order
+    cannot change what it matches), or None when it is not built that way."""
+    first = _Folder(constants)
+    try:
+        text = first.fold(node)
+    except (_NotFixed, TypeError, ValueError, IndexError, KeyError):
+        return None
+    if not isinstance(text, str):
+        return None
+    if not first.sets:
+        return text
+    if math.prod(math.factorial(len(s)) for s in first.sets) > _ORDERS:
+        raise Undescribable("a regular expression built from a set too large to try in every order")
+    meaning = _meaning(text, flags)
+    for orders in product(*(permutations(s) for s in first.sets)):
+        if _meaning(_Folder(constants, orders).fold(node), flags) != meaning:
+            raise Undescribable("a regular expression built from a set whose order changes what it matches")
+    return text
+
+
+def _meaning(text: str, flags: int):
+    """The parsed pattern with each character class's members sorted (their order matches the same)."""
+    try:
+        parsed = _parser.parse(text, flags)
+    except re.error:
+        return None
+    return parsed.state.flags, parsed.state.groups, _sorted_classes(parsed)
+
+
+def _sorted_classes(value):
+    if isinstance(value, _parser.SubPattern):
+        return [(op, _members(av) if op is c.IN else _sorted_classes(av)) for op, av in value.data]
+    if isinstance(value, (list, tuple)):
+        return type(value)(map(_sorted_classes, value))
+    return value
+
+
+def _members(items: list) -> list:
+    """A character class's members in sorted order, a leading "none of" kept first."""
+    negate = items[:1] if items and items[0][0] is c.NEGATE else []
+    return negate + sorted(items[len(negate):], key=repr)
