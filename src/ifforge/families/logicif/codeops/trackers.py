@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import libcst as cst
 
@@ -102,7 +103,10 @@ def _short(node: cst.CSTNode, limit: int = 90) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+@lru_cache(maxsize=1024)
 def _statement(code: str) -> cst.BaseStatement:
+    """A counter's statement (`stats['k'] += 1`), parsed once: every render of every item writes the
+    same few again, and a libcst node, never changed, may stand in many places."""
     return cst.parse_statement(code)
 
 
@@ -661,8 +665,8 @@ class _Context:
     candidates: list[Candidate]
 
 
-def _prepare(source: str) -> _Context:
-    module = cst.parse_module(source)
+def _prepare(source: str, module: cst.Module | None = None) -> _Context:
+    module = module if module is not None else cst.parse_module(source)
     entry = next((s for s in module.body if isinstance(s, cst.FunctionDef) and s.name.value == "f"), None)
     if entry is None:
         raise ValueError("the anonymised source has no function f")
@@ -1068,9 +1072,10 @@ def _wrap_recursive(entry: cst.FunctionDef, body, stats: str, initial: dict, wri
 
 
 # ---- the three steps -------------------------------------------------------------------------------
-def propose(source: str) -> Probe:
-    """f with every candidate counter (keys t0, t1, ...); raises NothingToTrack when there are none."""
-    context = _prepare(source)
+def propose(source: str, module: cst.Module | None = None) -> Probe:
+    """f with every candidate counter (keys t0, t1, ...); raises NothingToTrack when there are none.
+    `module`, when given, is `source`'s tree (anonymise made it): not parsed again."""
+    context = _prepare(source, module)
     keys = {candidate.id: f"t{index}" for index, candidate in enumerate(context.candidates)}
     convert = {site for candidate in context.candidates for site in candidate.needs}
     code, writer = _render(context, keys, convert, context.movable)
