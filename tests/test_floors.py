@@ -227,8 +227,12 @@ def test_the_written_rows_are_read_a_line_at_a_time_and_a_line_ends_at_a_newline
 
     from ifforge.factory import written_rows
 
-    rows = [{"task_id": "t1", "prompt": "a\u2028b\x85c"}, {"task_id": "t2", "prompt": "d"}]
+    rows = [{"task_id": "t1", "prompt": "a\u2028b\x85c", "function": "def f(): ..."},
+            {"task_id": "t1", "prompt": "d", "function": "def f(): ..."}, {"task_id": "t2", "prompt": "d", "function": "g"}]
     (tmp_path / "benchmark.jsonl").write_text("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows),
                                               encoding="utf-8")
-    assert written_rows(SimpleNamespace(path=tmp_path)) == rows
+    read = written_rows(SimpleNamespace(path=tmp_path))
+    assert read == rows
+    # a text equal to the previous row's is held once (a task's function and description, case after case)
+    assert read[1]["function"] is read[0]["function"] and read[2]["prompt"] is read[1]["prompt"]
     assert written_rows(SimpleNamespace(path=tmp_path / "none")) == []

@@ -308,6 +308,20 @@ def test_every_project_seed_goes_through_with_a_covering_description():
         assert gives_its_gold(row), (row["task_id"], row["test_case_id"])
 
 
+def test_a_rows_line_for_any_instruction_is_what_json_dumps_writes():
+    """The export encodes a row once and joins in each instruction (and expression id): the lines
+    must be `json.dumps`'s, byte for byte, whatever the values (text beyond ASCII, floats, None)."""
+    from ifforge.families.logicif.family import _RowText
+
+    row = {"family": "logicif", "input": [[1.5, None, "é\u2028"], {"k": -0.1}], "instruction": "",
+           "difficulty": "hard", "input_origin": None}
+    text = _RowText(row)
+    for value, eid in (("Solve: ü \"quoted\"\n", None), ("", "e3")):
+        expected = {**row, "instruction": value, **({"expression_id": eid} if eid else {})}
+        assert text.line(value, eid) == json.dumps(expected, ensure_ascii=False) + "\n"
+    assert _RowText({"instruction": "x"}).line("y") == '{"instruction": "y"}\n'
+
+
 def test_output_format_names_types_like_logicifeval():
     assert typenames.merge_output_types(["list[int]", "list", "list[int]"]) == "list[int]"
     assert typenames.merge_output_types(["int", "int", "str"]) == "Union[int, str]"  # true of every case

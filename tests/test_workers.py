@@ -45,3 +45,18 @@ def test_a_script_without_a_main_guard_is_not_run_again_by_the_worker(tmp_path):
     done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=60)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.splitlines() == ["ran 10"]
+
+
+def test_an_items_calls_go_to_its_worker_while_it_is_free_and_else_to_a_free_one():
+    pool = workers._Pool(2)  # slots only: no worker process starts here
+    slots = {}
+    for key in range(8):  # item keys (ints hash to themselves: no test depends on the run's hash seed)
+        slots[key] = pool._take(key)
+        pool._give_back(slots[key])
+        assert pool._take(key) == slots[key]  # the same item: the same worker, where its parse is remembered
+        pool._give_back(slots[key])
+    assert set(slots.values()) == {0, 1}
+    first = pool._take(0)
+    assert pool._take(0) == 1 - first  # its worker is busy and nobody waits for the other: that one
+    pool._give_back(0)
+    pool._give_back(1)

@@ -75,34 +75,59 @@ class _Worker:
 
 
 class _Pool:
+    """A worker per slot. A call names its item (`key`): an item's stages go to one worker when it
+    is free, so what one stage parsed the next finds remembered there (the run's threads wait
+    their turn anyway); a free worker no waiting call names takes any other call."""
+
     def __init__(self, size: int):
-        self.idle: list[_Worker] = []
-        self.slots = threading.BoundedSemaphore(size)
-        self.lock = threading.Lock()
+        self.workers: list[_Worker | None] = [None] * size
+        self.busy = [False] * size
+        self.wanted = [0] * size  # calls waiting for each slot, their item's
+        self.turn = threading.Condition()
         atexit.register(self.close)
 
-    def call(self, function: Callable, args: tuple) -> Any:
-        with self.slots:
-            with self.lock:
-                worker = self.idle.pop() if self.idle else None
-            if worker is None or worker.process.poll() is not None:
-                worker = _Worker()
+    def _take(self, key: Any) -> int:
+        preferred = hash(key) % len(self.busy) if key is not None else None
+        with self.turn:
+            if preferred is not None:
+                self.wanted[preferred] += 1
             try:
-                value = worker.call(function, args)
-            except WorkerError:
-                if worker.process.poll() is None:  # the function raised; the worker is fine
-                    with self.lock:
-                        self.idle.append(worker)
-                raise
-            with self.lock:
-                self.idle.append(worker)
-            return value
+                while True:
+                    if preferred is not None and not self.busy[preferred]:
+                        slot = preferred
+                        break
+                    free = [s for s, busy in enumerate(self.busy) if not busy and not self.wanted[s]]
+                    if free:
+                        slot = free[0]
+                        break
+                    self.turn.wait()
+            finally:
+                if preferred is not None:
+                    self.wanted[preferred] -= 1
+            self.busy[slot] = True
+            return slot
+
+    def _give_back(self, slot: int) -> None:
+        with self.turn:
+            self.busy[slot] = False
+            self.turn.notify_all()
+
+    def call(self, function: Callable, args: tuple, key: Any = None) -> Any:
+        slot = self._take(key)
+        try:
+            worker = self.workers[slot]
+            if worker is None or worker.process.poll() is not None:
+                worker = self.workers[slot] = _Worker()
+            return worker.call(function, args)  # a worker that died is replaced on its slot's next call
+        finally:
+            self._give_back(slot)
 
     def close(self) -> None:
-        with self.lock:
-            workers, self.idle = self.idle, []
+        with self.turn:
+            workers, self.workers = self.workers, [None] * len(self.workers)
         for worker in workers:
-            worker.close()
+            if worker is not None:
+                worker.close()
 
 
 _POOL = _Pool(WORKERS)
@@ -121,10 +146,11 @@ def _in_dask_worker() -> bool:
 
 
 def call(result: type[Model], function: Callable[..., Model], *args: Any) -> Model:
-    """`function(*args)` in a worker process, validated back as `result`; blocks the calling thread."""
+    """`function(*args)` in a worker process, validated back as `result`; blocks the calling thread.
+    Calls about one item (the first argument's `task_id`) go to one worker when it is free."""
     if _in_dask_worker():  # a Dask worker already is one process per core
         return function(*args)
-    return result.model_validate(_POOL.call(function, args))
+    return result.model_validate(_POOL.call(function, args, getattr(args[0], "task_id", None) if args else None))
 
 
 async def in_worker(result: type[Model], function: Callable[..., Model], *args: Any) -> Model:

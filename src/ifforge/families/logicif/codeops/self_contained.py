@@ -17,7 +17,7 @@ import symtable
 
 import libcst as cst
 
-from ifforge.families.logicif.codeops.source import cst_parameters
+from ifforge.families.logicif.codeops.source import cst_module, cst_parameters
 
 
 _BLANK_LINES = re.compile(r"\A(?:[ \t]*\n)+")
@@ -30,7 +30,7 @@ class NotSelfContained(ValueError):
 def self_contained(source: str, entry: str = "f") -> str:
     """`source` as one function `entry` that needs nothing else in its module; raises `NotSelfContained`."""
     try:
-        module = cst.parse_module(source)
+        module = cst_module(source)
     except cst.ParserSyntaxError as error:
         raise NotSelfContained(f"does not parse: {error.message}") from None
     entries = [s for s in module.body if isinstance(s, cst.FunctionDef) and s.name.value == entry]

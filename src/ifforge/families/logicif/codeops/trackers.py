@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import libcst as cst
 
@@ -102,7 +103,10 @@ def _short(node: cst.CSTNode, limit: int = 90) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+@lru_cache(maxsize=1024)
 def _statement(code: str) -> cst.BaseStatement:
+    """A counter's statement (`stats['k'] += 1`), parsed once: every render of every item writes the
+    same few again, and a libcst node, never changed, may stand in many places."""
     return cst.parse_statement(code)
 
 
@@ -116,28 +120,39 @@ def _block(suite: cst.BaseSuite, body: list[cst.BaseStatement]) -> cst.IndentedB
     return suite.with_changes(body=body) if isinstance(suite, cst.IndentedBlock) else cst.IndentedBlock(body=body)
 
 
+# The visitors called many times an item are classes made once: a class made anew each call costs
+# its making, and libcst's abstract-class checks grow with every visitor class alive.
+class _Names(cst.CSTVisitor):
+    def __init__(self):
+        super().__init__()
+        self.found: set[str] = set()
+
+    def visit_Name(self, name):
+        self.found.add(name.value)
+
+
 def _names_in(node: cst.CSTNode) -> set[str]:
-    found: set[str] = set()
+    collect = _Names()
+    walk(node, collect)
+    return collect.found
 
-    class Collect(cst.CSTVisitor):
-        def visit_Name(self, name):
-            found.add(name.value)
 
-    walk(node, Collect())
-    return found
+class _Find(cst.CSTVisitor):
+    """Stops at the first node of one of `kinds`."""
+
+    def __init__(self, kinds: tuple):
+        super().__init__()
+        self.kinds, self.hit = kinds, False
+
+    def on_visit(self, inner):
+        self.hit = self.hit or isinstance(inner, self.kinds)
+        return not self.hit
 
 
 def _has(node: cst.CSTNode, kinds: tuple) -> bool:
-    hit = []
-
-    class Find(cst.CSTVisitor):
-        def on_visit(self, inner):
-            if isinstance(inner, kinds):
-                hit.append(inner)
-            return not hit
-
-    walk(node, Find())
-    return bool(hit)
+    find = _Find(kinds)
+    walk(node, find)
+    return find.hit
 
 
 def _returns(line: cst.SimpleStatementLine) -> bool:
@@ -721,8 +736,8 @@ class _Context:
     candidates: list[Candidate]
 
 
-def _prepare(source: str) -> _Context:
-    module = cst.parse_module(source)
+def _prepare(source: str, module: cst.Module | None = None) -> _Context:
+    module = module if module is not None else cst.parse_module(source)
     entry = next((s for s in module.body if isinstance(s, cst.FunctionDef) and s.name.value == "f"), None)
     if entry is None:
         raise ValueError("the anonymised source has no function f")
@@ -938,17 +953,9 @@ class _Writer:
 
     def inline_choices(self, line: cst.SimpleStatementLine) -> list[cst.BaseStatement]:
         """Before a line, `if <test>:` with a counter for each counted choice inside it."""
-        found: list[cst.If] = []
-        writer = self
-
-        class Find(cst.CSTVisitor):
-            def visit_IfExp(self, node):
-                key = writer.role_id("inline", node)
-                if key in writer.keys:
-                    found.append(cst.If(test=node.test, body=cst.IndentedBlock(body=writer.bump(key))))
-
-        walk(line, Find())
-        return found
+        find = _InlineChoices(self)
+        walk(line, find)
+        return find.found
 
     def choice(self, line: cst.SimpleStatementLine) -> cst.If | None:
         """`return a if x else b` (or an assignment of it) as `if x: return a` / `else: return b`,
@@ -979,23 +986,10 @@ class _Writer:
 
     # comprehensions and lambdas into inner functions
     def hoist(self, node: cst.CSTNode, hoisted: list[cst.BaseStatement]) -> cst.CSTNode:
-        writer = self
-
-        class Hoist(cst.CSTTransformer):
-            def on_visit(self, inner):
-                if isinstance(inner, (cst.Lambda, *COMPREHENSIONS)):
-                    return False  # handled whole, on leaving
-                return id(inner) not in sites.known or id(inner) in sites.holders
-
-            def on_leave(self, original, updated):
-                if isinstance(original, (cst.Lambda, *COMPREHENSIONS)) and writer.site(original) in writer.convert:
-                    return writer.function_for(original, hoisted)
-                return updated
-
         sites = self.context.sites
         if id(node) in sites.known and id(node) not in sites.holders:
             return node  # nothing to turn into a function in there
-        return node.visit(Hoist())
+        return node.visit(_Hoist(self, hoisted))
 
     def function_for(self, node, hoisted: list[cst.BaseStatement]) -> cst.BaseExpression:
         name = self.fresh("g")
@@ -1062,6 +1056,40 @@ class _CountedReads(cst.CSTVisitor):
 
     def on_visit(self, node):
         return not isinstance(node, (cst.Lambda, *COMPREHENSIONS)) and super().on_visit(node)
+
+
+class _InlineChoices(cst.CSTVisitor):
+    """`if <test>:` with a counter for each conditional expression `writer` counts inline."""
+
+    def __init__(self, writer: _Writer):
+        super().__init__()
+        self.writer, self.found = writer, []
+
+    def visit_IfExp(self, node):
+        key = self.writer.role_id("inline", node)
+        if key in self.writer.keys:
+            self.found.append(cst.If(test=node.test, body=cst.IndentedBlock(body=self.writer.bump(key))))
+
+
+class _Hoist(cst.CSTTransformer):
+    """The comprehensions and lambdas under a node that `writer` converts, made inner functions
+    (appended to `hoisted`) and called in their place. libcst asks at every node whether its
+    visitor is a CSTVisitor: for a class made anew each call, that abstract-class check walked
+    every visitor class alive (a fifth of instrument's time)."""
+
+    def __init__(self, writer: _Writer, hoisted: list[cst.BaseStatement]):
+        super().__init__()
+        self.writer, self.hoisted, self.sites = writer, hoisted, writer.context.sites
+
+    def on_visit(self, inner):
+        if isinstance(inner, (cst.Lambda, *COMPREHENSIONS)):
+            return False  # handled whole, on leaving
+        return id(inner) not in self.sites.known or id(inner) in self.sites.holders
+
+    def on_leave(self, original, updated):
+        if isinstance(original, (cst.Lambda, *COMPREHENSIONS)) and self.writer.site(original) in self.writer.convert:
+            return self.writer.function_for(original, self.hoisted)
+        return updated
 
 
 def _render(context: _Context, keys: dict[str, str], convert: set[int], moved: list[str]) -> tuple[str, _Writer]:
@@ -1142,9 +1170,10 @@ def _wrap_recursive(entry: cst.FunctionDef, body, stats: str, initial: dict, wri
 
 
 # ---- the three steps -------------------------------------------------------------------------------
-def propose(source: str) -> Probe:
-    """f with every candidate counter (keys t0, t1, ...); raises NothingToTrack when there are none."""
-    context = _prepare(source)
+def propose(source: str, module: cst.Module | None = None) -> Probe:
+    """f with every candidate counter (keys t0, t1, ...); raises NothingToTrack when there are none.
+    `module`, when given, is `source`'s tree (anonymise made it): not parsed again."""
+    context = _prepare(source, module)
     keys = {candidate.id: f"t{index}" for index, candidate in enumerate(context.candidates)}
     convert = {site for candidate in context.candidates for site in candidate.needs}
     code, writer = _render(context, keys, convert, context.movable)

@@ -43,14 +43,25 @@ def _fields(node: cst.CSTNode) -> tuple[str, ...]:
     return order
 
 
+_NODE, _SEQUENCE, _OTHER = 1, 2, 3
+_KINDS: dict[type, int] = {}  # per class of field value, what it is: isinstance on CSTNode (an ABC) is slow
+
+
+def _learn(value_class: type) -> int:
+    kind = _KINDS[value_class] = (_NODE if issubclass(value_class, cst.CSTNode) else
+                                  _SEQUENCE if issubclass(value_class, (tuple, list)) else _OTHER)
+    return kind
+
+
 def walk(node: cst.CSTNode, visitor: cst.CSTVisitor) -> None:
     """`node.visit(visitor)` for a visitor that only reads: the same calls, no tree rebuilt."""
     if visitor.on_visit(node):
         for name in _fields(node):
             value = getattr(node, name)
-            if isinstance(value, cst.CSTNode):
+            kind = _KINDS.get(type(value)) or _learn(type(value))
+            if kind == _NODE:
                 walk(value, visitor)
-            elif isinstance(value, (tuple, list)):
+            elif kind == _SEQUENCE:
                 for child in value:
                     walk(child, visitor)
     visitor.on_leave(node)

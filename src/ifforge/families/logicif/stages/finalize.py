@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ifforge.core.prompts import Prompt
-from ifforge.families.logicif.records import BenchmarkTask, DescribedFunction
+from ifforge.families.logicif.records import BenchmarkTask, DescribedFunction, TestCase
 from ifforge.families.logicif import difficulty
 from ifforge.families.logicif.typenames import output_format
 
@@ -41,34 +41,39 @@ def to_task(item: DescribedFunction) -> BenchmarkTask:
 
 def rows(task: BenchmarkTask, solve: Prompt) -> list[dict[str, Any]]:
     """One row per test case, as LogicIFEval's benchmark files hold them."""
-    out = []
-    for case in task.cases:
-        instruction = solve.render(
-            description=task.description.strip(),
-            input=", ".join(repr(arg) for arg in case.input) if case.input else "(no inputs)",
-            stats_keys=", ".join(task.stats_keys),
-            output_format=task.output_format,
-        )
-        out.append({
-            "family": "logicif",
-            "task_id": task.task_id,
-            "test_case_id": case.test_case_id,
-            "input": case.input,
-            "code_output": {"output": case.output, "stats": case.stats},
-            "function": task.function,
-            "description": task.description,
-            "description_by": task.description_by,  # "model" or "deterministic" (ifforge's renderer)
-            "description_model": task.description_model,  # the model that wrote it; None: deterministic
-            "instruction": instruction,
-            "stats_keys": task.stats_keys,
-            "output_format": task.output_format,
-            "complexity_metrics": task.complexity.logicif_view(),
-            "difficulty": task.difficulty,
-            "complexity_score": task.complexity.code_complexity_score,  # LogicIF's top-level copy
-            "executed_steps": case.steps,  # lines of the function this case executes
-            "input_origin": case.origin,  # where a generated input came from; None: written in the seed
-        })
-    return out
+    return [row(task, case, instruction_text(task, case, solve)) for case in task.cases]
+
+
+def instruction_text(task: BenchmarkTask, case: TestCase, solve: Prompt) -> str:
+    """The prompt a model is given for one case: the solve template (or a rewording of it) filled in."""
+    return solve.render(
+        description=task.description.strip(),
+        input=", ".join(repr(arg) for arg in case.input) if case.input else "(no inputs)",
+        stats_keys=", ".join(task.stats_keys),
+        output_format=task.output_format,
+    )
+
+
+def row(task: BenchmarkTask, case: TestCase, instruction: str) -> dict[str, Any]:
+    return {
+        "family": "logicif",
+        "task_id": task.task_id,
+        "test_case_id": case.test_case_id,
+        "input": case.input,
+        "code_output": {"output": case.output, "stats": case.stats},
+        "function": task.function,
+        "description": task.description,
+        "description_by": task.description_by,  # "model" or "deterministic" (ifforge's renderer)
+        "description_model": task.description_model,  # the model that wrote it; None: deterministic
+        "instruction": instruction,
+        "stats_keys": task.stats_keys,
+        "output_format": task.output_format,
+        "complexity_metrics": task.complexity.logicif_view(),
+        "difficulty": task.difficulty,
+        "complexity_score": task.complexity.code_complexity_score,  # LogicIF's top-level copy
+        "executed_steps": case.steps,  # lines of the function this case executes
+        "input_origin": case.origin,  # where a generated input came from; None: written in the seed
+    }
 
 
 def mini_split(task_ids: Iterable[str], fraction: float, seed: int) -> list[str]:

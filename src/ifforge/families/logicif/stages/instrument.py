@@ -42,7 +42,7 @@ def run(seed: SeedFunction, settings: TrackerConfig) -> Outcome[InstrumentedFunc
 
     try:
         anonymised = anonymise(seed.source, seed.entry)
-        probe = propose(anonymised.source)
+        probe = propose(anonymised.source, anonymised.module)
     except NothingToTrack as error:
         return dropped("nothing_to_track", str(error))
     except (cst.ParserSyntaxError, ValueError) as error:
