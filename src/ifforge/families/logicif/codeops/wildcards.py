@@ -19,6 +19,7 @@ from functools import lru_cache
 
 import libcst as cst
 
+from ifforge.core import pyast
 from ifforge.families.logicif.codeops.walk import walk
 
 RULE = ("A pattern made from a wildcard (as bytes, each byte standing for the character with its code) "
@@ -38,7 +39,7 @@ _LATIN = ("ISO-8859-1", "latin-1", "latin1", "iso-8859-1")
 def _shape(source: str, stats: str) -> str:
     """The code of one function as a shape: no docstring, no tracker steps, and the names it binds
     itself numbered in order of first appearance (names from outside it stay as they are)."""
-    function = ast.parse(textwrap.dedent(source)).body[0]
+    function = pyast.parse(textwrap.dedent(source)).body[0]
     body = function.body
     if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
         body = body[1:]
