@@ -628,10 +628,11 @@ def describe(source: str, trackers: list[Tracker], input_types: dict[str, str], 
     say.generators, narrator.stops = _generators(module)
     if entry.name.value in say.generators:
         raise Undescribable("a main function that produces values (yield)")
-    say.patterns, say.bound = _patterns(module)
-    say.held = _kept_methods(module)
+    assigned = _assigned(module)  # one walk, read by the three below
+    say.patterns, say.bound = _patterns(assigned)
+    say.held = _kept_methods(module, assigned)
     say.translators = wildcards.translators(module, stats)
-    say.wildcards = wildcards.pattern_names(_assigned(module), stored_methods.bindings(module), say.translators)
+    say.wildcards = wildcards.pattern_names(assigned, stored_methods.bindings(module), say.translators)
     say.classes = {s.name.value for s in module.body if isinstance(s, cst.ClassDef)}
     told = [s for s in module.body if isinstance(s, cst.ClassDef) and _small_class(s, module)]
     filling = {c.name.value for c in told if _filling_class(c, module)}
@@ -754,7 +755,7 @@ def _assigned(module: cst.Module) -> dict[str, list[cst.BaseExpression]]:
     return values
 
 
-def _kept_methods(module: cst.Module) -> dict[str, str]:
+def _kept_methods(module: cst.Module, assigned: dict[str, list[cst.BaseExpression]]) -> dict[str, str]:
     """Names only ever set to one changing method of an object (`add = items.append`) and otherwise
     only called as a step (`add(x)`): {name: method}."""
     uses: Counter[str] = Counter()
@@ -771,7 +772,7 @@ def _kept_methods(module: cst.Module) -> dict[str, str]:
     walk(module, Uses())
     changing = {method for method, _ in _CHANGES}
     kept = {}
-    for name, found in _assigned(module).items():
+    for name, found in assigned.items():
         methods = {v.attr.value for v in found if isinstance(v, cst.Attribute) and isinstance(v.value, cst.Name)}
         if len(methods) == 1 and len(found) == sum(isinstance(v, cst.Attribute) for v in found) \
                 and methods <= changing and uses[name] == len(found) + steps[name]:
@@ -779,10 +780,9 @@ def _kept_methods(module: cst.Module) -> dict[str, str]:
     return kept
 
 
-def _patterns(module: cst.Module) -> tuple[set[str], dict[str, cst.Attribute]]:
+def _patterns(values: dict[str, list[cst.BaseExpression]]) -> tuple[set[str], dict[str, cst.Attribute]]:
     """Names only ever bound to a compiled regular expression (or None before it is made), and
-    module-level names bound to a method of one (`_find = re.compile(...).search`)."""
-    values = _assigned(module)
+    module-level names bound to a method of one (`_find = re.compile(...).search`); `values`: `_assigned`'s."""
 
     def compiled(value) -> bool:
         return isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and \
