@@ -55,5 +55,6 @@ def pytest_sessionfinish(session, exitstatus):
 
 
 def pytest_collection_modifyitems(items):
-    """Tests against a real `ifforge server` run last, after the shared server is stopped."""
+    """Tests against a real `ifforge server` run last, after the shared server is stopped (under
+    xdist's `--dist loadfile` their file is handed out last, to a process of its own server)."""
     items.sort(key=lambda item: 1 if item.path.name == "test_prefect_server.py" else 0)
