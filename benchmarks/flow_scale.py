@@ -4,7 +4,7 @@ The seeds are the project's own, renamed (every top-level function gets a suffix
 a new item with its own cache keys) in a temporary folder that is removed afterwards; dedup is off
 (it would rightly drop the copies). `ifforge generate` runs as a user runs it, in a process of its
 own, while this script samples the resident memory of that process and all its children (sandbox
-children, workers, Prefect's temporary server) twice a second (proportional set size, so pages shared after a fork count once). Prints the load average with every
+children, workers, Prefect's temporary server) once a second (proportional set size, so pages shared after a fork count once). Prints the load average with every
 figure, and the seconds per stage and per item from the manifest.
 
 Usage: python benchmarks/flow_scale.py --seeds-count 420 [--seeds-count 2000 ...] [--set KEY=VALUE ...]
@@ -60,7 +60,17 @@ def _pss(process: psutil.Process) -> int:
     return process.memory_info().rss
 
 
+_KINDS: dict[tuple[int, float], str] = {}  # (pid, start time) -> kind: a sandbox child's command line is long
+
+
 def _kind(process: psutil.Process, root: psutil.Process) -> str:
+    key = (process.pid, process.create_time())
+    if key not in _KINDS:
+        _KINDS[key] = _read_kind(process, root)
+    return _KINDS[key]
+
+
+def _read_kind(process: psutil.Process, root: psutil.Process) -> str:
     if process.pid == root.pid:
         return "the run"
     line = " ".join(process.cmdline())
@@ -77,9 +87,10 @@ def _breakdown(kinds: dict[str, list[int]]) -> str:
 
 
 class TreeMemory:
-    """Peak resident memory of a process and its descendants, sampled."""
+    """Peak resident memory of a process and its descendants, sampled (once a second: twice a
+    second, with every process's command line read each time, the sampler took 8% of a core)."""
 
-    def __init__(self, pid: int, every: float = 0.5):
+    def __init__(self, pid: int, every: float = 1.0):
         self.root, self.every, self.peak, self.done = psutil.Process(pid), every, 0, threading.Event()
         self.at_peak: dict[str, list[int]] = {}  # what held the memory at the peak: kind -> RSS of each process
         self.now: dict[str, list[int]] = {}  # the last sample's, for the progress lines
@@ -137,7 +148,7 @@ def _progress(memory: TreeMemory, items: Path, started: float, every: float) -> 
 
 def _first_item(items: Path, started: float, done: threading.Event, found: list) -> None:
     """When the first item came through the last stage: what the run does before it is start-up."""
-    while not done.wait(0.5):
+    while not done.wait(1.0):
         if items.is_dir() and next(items.glob("*/verify.json"), None) is not None:
             found.append(time.perf_counter() - started)
             return

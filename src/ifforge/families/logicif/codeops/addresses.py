@@ -10,7 +10,7 @@ from __future__ import annotations
 import libcst as cst
 
 from ifforge.families.logicif.codeops.errors import Undescribable
-from ifforge.families.logicif.codeops.walk import walk
+from ifforge.families.logicif.codeops.walk import Reader, walk
 
 IPV4 = ('A text is a valid IPv4 address when it is four parts joined by ".", each part one to three of the '
         'digits 0 to 9, at most 255, and starting with 0 only if it is "0".')
@@ -50,7 +50,7 @@ def check_uses(module: cst.Module, resolve) -> None:
     asked its kind (`isinstance(name, ...)`)."""
     made, fine, kept, names = [], set(), set(), []  # fine: ids of the places an address may stand
 
-    class Uses(cst.CSTVisitor):
+    class Uses(Reader):
         def visit_Call(self, node: cst.Call) -> None:
             if covers(resolve(node.func)):
                 made.append(node)

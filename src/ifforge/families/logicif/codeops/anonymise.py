@@ -27,7 +27,7 @@ from libcst.metadata import (
 
 from ifforge.core.pysource import strip_comments_and_docstrings
 from ifforge.families.logicif.codeops.source import cst_parameters
-from ifforge.families.logicif.codeops.walk import walk
+from ifforge.families.logicif.codeops.walk import Reader, walk
 
 
 @dataclass(frozen=True)
@@ -212,7 +212,7 @@ def anonymise(source: str, entry: str) -> Anonymised:
     return Anonymised(source=renamed.code, renames=dict(sorted(readable.items(), key=lambda kv: kv[1])), module=renamed)
 
 
-class _Walk(cst.CSTVisitor):
+class _Walk(Reader):
     """One pass over the tree for what libcst's position and parent metadata gave at three times
     the cost: each node's parent, the order nodes are met in (source order) and every `Name`."""
 

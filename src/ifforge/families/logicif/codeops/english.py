@@ -20,7 +20,7 @@ import libcst as cst
 from ifforge.families.logicif.codeops import addresses, dates, formats, methods, paths, regex, unicode, wildcards
 from ifforge.families.logicif.codeops.errors import Undescribable
 from ifforge.families.logicif.codeops.plain import Plain
-from ifforge.families.logicif.codeops.walk import walk
+from ifforge.families.logicif.codeops.walk import Reader, walk
 
 from ifforge.core import pyast
 
@@ -1369,7 +1369,7 @@ def _acts_or_fails(node: cst.BaseExpression) -> bool:
     is worked out at all matters."""
     found = []
 
-    class Find(cst.CSTVisitor):
+    class Find(Reader):
         def visit_Call(self, _):
             found.append(True)
 

@@ -23,7 +23,7 @@ from ifforge.families.logicif.codeops.english import (METHOD_TYPES, Speaker, Und
                                                       holds_code, is_constant, loose)
 from ifforge.families.logicif.codeops.plain import Plain, names_in
 from ifforge.families.logicif.codeops.source import cst_module, cst_parameters
-from ifforge.families.logicif.codeops.walk import walk
+from ifforge.families.logicif.codeops.walk import Reader, walk
 from ifforge.families.logicif.records import Tracker
 
 __all__ = ["describe", "uncovered", "holds_code", "Undescribable", "type_words"]
@@ -702,7 +702,7 @@ def describe(source: str, trackers: list[Tracker], input_types: dict[str, str], 
     return "\n\n".join([inputs, "\n".join(logic), outputs]) + "\n"
 
 
-class _Producers(cst.CSTVisitor):
+class _Producers(Reader):
     """Functions whose own body (not a function inside it) yields, and the returns in their bodies."""
 
     def __init__(self):
@@ -742,7 +742,7 @@ def _assigned(module: cst.Module) -> dict[str, list[cst.BaseExpression]]:
     """Every value each name is set to by `=` (for a name inside an unpacking, the unpacking)."""
     values: dict[str, list[cst.BaseExpression]] = {}
 
-    class Assigned(cst.CSTVisitor):
+    class Assigned(Reader):
         def visit_Assign(self, node: cst.Assign) -> None:
             for target in node.targets:
                 if isinstance(target.target, cst.Name):
@@ -761,7 +761,7 @@ def _kept_methods(module: cst.Module, assigned: dict[str, list[cst.BaseExpressio
     uses: Counter[str] = Counter()
     steps: Counter[str] = Counter()
 
-    class Uses(cst.CSTVisitor):
+    class Uses(Reader):
         def visit_Name(self, node: cst.Name) -> None:
             uses[node.value] += 1
 
@@ -804,7 +804,7 @@ def _pattern_texts(module: cst.Module, constants: dict[str, cst.BaseExpression])
     uses: Counter[str] = Counter()
     as_pattern: Counter[str] = Counter()
 
-    class Uses(cst.CSTVisitor):
+    class Uses(Reader):
         def visit_Name(self, node: cst.Name) -> None:
             uses[node.value] += 1
 
@@ -828,7 +828,7 @@ def _constants(module: cst.Module) -> dict[str, cst.BaseExpression]:
     """Module-level names bound once, at module level, and never anywhere else: {name: value}."""
     bindings: Counter[str] = Counter()
 
-    class Bound(cst.CSTVisitor):
+    class Bound(Reader):
         def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
             bindings.update(names_in(node.target))
 
@@ -921,7 +921,7 @@ def _filling_class(statement: cst.ClassDef, module: cst.Module) -> bool:
     return not makes.given
 
 
-class _Makes(cst.CSTVisitor):
+class _Makes(Reader):
     """Whether some call of a class gives it inputs."""
 
     def __init__(self, name: str):
@@ -1179,7 +1179,7 @@ def _ends_with_return(function: cst.FunctionDef) -> bool:
     return bool(body) and isinstance(body[-1], cst.SimpleStatementLine) and isinstance(body[-1].body[-1], cst.Return)
 
 
-class _InnerFunctions(cst.CSTVisitor):
+class _InnerFunctions(Reader):
     def __init__(self):
         self.names: set[str] = set()
 
@@ -1237,7 +1237,7 @@ def uncovered(description: str, source: str, trackers: list[Tracker]) -> list[st
         if isinstance(node, cst.Integer):
             positions.add(id(node))
 
-    class Numbers(cst.CSTVisitor):
+    class Numbers(Reader):
         def visit_SubscriptElement(self, node):
             if isinstance(node.slice, cst.Index):
                 position(node.slice.value)
@@ -1276,7 +1276,7 @@ def _mentioned(nodes) -> set[str]:
     """Every name that occurs in the nodes."""
     found: set[str] = set()
 
-    class Names(cst.CSTVisitor):
+    class Names(Reader):
         def visit_Name(self, node):
             found.add(node.value)
 
@@ -1289,7 +1289,7 @@ def _bound_in(body) -> set[str]:
     """Names a block assigns to (anywhere inside it)."""
     found: set[str] = set()
 
-    class Bound(cst.CSTVisitor):
+    class Bound(Reader):
         def visit_AssignTarget(self, node):
             found.update(_mentioned([node.target]))
 

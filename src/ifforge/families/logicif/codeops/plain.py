@@ -16,7 +16,7 @@ from __future__ import annotations
 import libcst as cst
 
 from ifforge.families.logicif.codeops.source import cst_parameters
-from ifforge.families.logicif.codeops.walk import walk
+from ifforge.families.logicif.codeops.walk import Reader, walk
 
 # built-ins whose result is plain whatever they are given (when they do not fail)
 _ALWAYS = {"len", "str", "repr", "ascii", "int", "float", "bool", "ord", "chr", "hex", "oct", "bin", "isinstance",
@@ -183,7 +183,7 @@ def _constant(node: cst.BaseExpression) -> bool:
     return isinstance(node, cst.Name) and node.value in ("True", "False", "None")
 
 
-class _Survey(cst.CSTVisitor):
+class _Survey(Reader):
     """One walk collecting every binding, return, call and insertion of the module, each with the `try`
     statements whose handlers it sits in."""
 

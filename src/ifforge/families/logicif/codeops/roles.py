@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from ifforge.families.logicif.codeops.walk import walk
+from ifforge.families.logicif.codeops.walk import Reader, walk
 
 _NUMBERED = re.compile(r"v\d+")
 
@@ -67,7 +67,7 @@ def _kind_of_type(type_name: str | None) -> str | None:
     return type_name
 
 
-class _Survey(cst.CSTVisitor):
+class _Survey(Reader):
     """One walk over the module, collecting `_Facts` for every name."""
 
     def __init__(self, kinds: dict[str, str]):

@@ -15,10 +15,10 @@ from __future__ import annotations
 import libcst as cst
 
 from ifforge.families.logicif.codeops.source import cst_parameters
-from ifforge.families.logicif.codeops.walk import walk
+from ifforge.families.logicif.codeops.walk import Reader, walk
 
 
-class _Bindings(cst.CSTVisitor):
+class _Bindings(Reader):
     """Every place a name is bound: {name: [the statement or parameter that binds it]}."""
 
     def __init__(self):
@@ -98,7 +98,7 @@ def _stored(line: cst.BaseStatement) -> tuple[str, cst.Attribute] | None:
 
 def _within(node: cst.CSTNode, lines) -> bool:
     """Is `node` one of `lines` or inside one of them?"""
-    class Seen(cst.CSTVisitor):
+    class Seen(Reader):
         hit = False
 
         def on_visit(self, visited):
@@ -115,7 +115,7 @@ def _within(node: cst.CSTNode, lines) -> bool:
     return False
 
 
-class _Uses(cst.CSTVisitor):
+class _Uses(Reader):
     """Counts the uses of a variable's name (not an attribute's or a keyword's of that name)."""
 
     def __init__(self, name: str):
@@ -196,7 +196,7 @@ def inline(module: cst.Module) -> cst.Module:
     """`module` with every stored method that qualifies read as the method on its object."""
     candidates: list[cst.FunctionDef] = []
 
-    class Functions(cst.CSTVisitor):
+    class Functions(Reader):
         def visit_FunctionDef(self, node):
             if isinstance(node.body, cst.IndentedBlock) and any(_stored(line) for line in node.body.body):
                 candidates.append(node)

@@ -27,7 +27,7 @@ from functools import lru_cache
 import libcst as cst
 
 from ifforge.families.logicif.codeops.source import cst_parameters
-from ifforge.families.logicif.codeops.walk import walk
+from ifforge.families.logicif.codeops.walk import Reader, walk
 from ifforge.families.logicif.records import Tracker
 
 GROWING_METHODS = {"append", "appendleft", "add", "extend", "insert", "update", "setdefault"}
@@ -122,7 +122,7 @@ def _block(suite: cst.BaseSuite, body: list[cst.BaseStatement]) -> cst.IndentedB
 
 # The visitors called many times an item are classes made once: a class made anew each call costs
 # its making, and libcst's abstract-class checks grow with every visitor class alive.
-class _Names(cst.CSTVisitor):
+class _Names(Reader):
     def __init__(self):
         super().__init__()
         self.found: set[str] = set()
@@ -137,7 +137,7 @@ def _names_in(node: cst.CSTNode) -> set[str]:
     return collect.found
 
 
-class _Find(cst.CSTVisitor):
+class _Find(Reader):
     """Stops at the first node of one of `kinds`."""
 
     def __init__(self, kinds: tuple):
@@ -170,7 +170,7 @@ def _always_returns(statement: cst.BaseStatement) -> bool:
 
 
 # ---- the survey: every site f has, numbered in source order ----------------------------------------
-class _Sites(cst.CSTVisitor):
+class _Sites(Reader):
     """Numbers f's loops, branches, comprehensions, lambdas and inner functions; notes which
     comprehensions / lambdas enclose each, and whether it is in f's own statements."""
 
@@ -397,7 +397,7 @@ def _missing_read(path: list[cst.CSTNode], node: cst.Subscript) -> bool:
     return False
 
 
-class _Reads(cst.CSTVisitor):
+class _Reads(Reader):
     """Calls, and reads of one owner by subscript, under a node."""
 
     def __init__(self, owner: str):
@@ -508,7 +508,7 @@ def _changing(entry: cst.FunctionDef) -> list[str]:
     found: list[str] = []
     choices: set[str] = set()
 
-    class Survey(cst.CSTVisitor):
+    class Survey(Reader):
         def visit_SimpleStatementLine(self, line):
             name = _recomputed(line)
             if name is not None:
@@ -566,7 +566,7 @@ def _comprehension_ifs(node) -> bool:
     return False
 
 
-class _Bindings(cst.CSTVisitor):
+class _Bindings(Reader):
     """Every binding of a name in f's own scope, each judged by `ok(value)` (a binding whose value
     is not seen, a loop target or an unpacking, is never ok); names an inner function, lambda or
     class mentions go to `enclosed`: it could change them between two of f's lines."""
@@ -793,7 +793,7 @@ def _prepare(source: str, module: cst.Module | None = None) -> _Context:
 def _calls_itself(entry: cst.FunctionDef) -> bool:
     found = []
 
-    class Find(cst.CSTVisitor):
+    class Find(Reader):
         def visit_Call(self, node):
             if isinstance(node.func, cst.Name) and node.func.value == "f":
                 found.append(node)
@@ -1040,7 +1040,7 @@ class _Writer:
         return call.with_changes(lpar=node.lpar, rpar=node.rpar) if node.lpar else call
 
 
-class _CountedReads(cst.CSTVisitor):
+class _CountedReads(Reader):
     """`if k not in m:` with a counter, for each read `m[k]` under a node that `writer` counts; not
     inside a comprehension or lambda, which count their own once they are functions."""
 
@@ -1058,7 +1058,7 @@ class _CountedReads(cst.CSTVisitor):
         return not isinstance(node, (cst.Lambda, *COMPREHENSIONS)) and super().on_visit(node)
 
 
-class _InlineChoices(cst.CSTVisitor):
+class _InlineChoices(Reader):
     """`if <test>:` with a counter for each conditional expression `writer` counts inline."""
 
     def __init__(self, writer: _Writer):

@@ -20,7 +20,7 @@ from functools import lru_cache
 import libcst as cst
 
 from ifforge.core import pyast
-from ifforge.families.logicif.codeops.walk import walk
+from ifforge.families.logicif.codeops.walk import Reader, walk
 
 RULE = ("A pattern made from a wildcard (as bytes, each byte standing for the character with its code) "
         "matches from a place in a text only by taking all the rest of the text, and does so exactly when the "
@@ -91,7 +91,7 @@ def translators(module: cst.Module, stats: str) -> set[str]:
     found: set[str] = set()
     library = _library_shape()
 
-    class Functions(cst.CSTVisitor):
+    class Functions(Reader):
         def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
             if library is not None and len(cst.ensure_type(node.params, cst.Parameters).params) == 1 and \
                     _shape(cst.Module([]).code_for_node(node.with_changes(decorators=[])), stats) == library:
