@@ -9,13 +9,14 @@ model's name is part of every cache key and artifact.
 from __future__ import annotations
 
 import hashlib
-import os
 import sqlite3
 import threading
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
+
+from ifforge.transforms.embedding_process import ModelProcess, ModelProcessError
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 
@@ -37,27 +38,20 @@ def model_name(path: Path | None) -> str:
     return DEFAULT_MODEL if path is None else Path(path).name
 
 
-_LOADING = threading.Lock()  # one load at a time: a warm-up thread and the stage never load a model twice
-
-
-def _load(path: str):
-    with _LOADING:
-        return _load_once(path)
+def _load(path: str) -> ModelProcess:
+    """The model at `path`, loading in its own process (started once per path and run)."""
+    if not Path(path).is_dir():
+        raise EmbeddingError(f"{path}: embedding model folder not found (it must be on local disk)")
+    model = _started(path)
+    if model.process.poll() is not None:  # its process died (killed, out of memory): a new one
+        _started.cache_clear()
+        model = _started(path)
+    return model
 
 
 @lru_cache(maxsize=4)
-def _load_once(path: str):
-    os.environ["HF_HUB_OFFLINE"] = "1"
-    os.environ["TRANSFORMERS_OFFLINE"] = "1"
-    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")  # a run's log has one line per stage, no bars
-    if not Path(path).is_dir():
-        raise EmbeddingError(f"{path}: embedding model folder not found (it must be on local disk)")
-    from sentence_transformers import SentenceTransformer
-    from transformers.utils import logging as transformers_logging
-
-    transformers_logging.disable_progress_bar()  # "Loading weights" per tensor, even when imported earlier
-    transformers_logging.set_verbosity_error()
-    return SentenceTransformer(path, device="cpu", local_files_only=True)
+def _started(path: str) -> ModelProcess:
+    return ModelProcess(path)
 
 
 class EmbeddingCache:
@@ -109,9 +103,11 @@ class Embedder:
         known = self.cache.get_many(self.name, sorted(set(keys))) if self.cache else {}
         missing = sorted({key: text for key, text in zip(keys, texts) if key not in known}.items())
         if missing:
-            model = _load(str(self.path or default_model_path()))
-            vectors = model.encode([text for _, text in missing], batch_size=self.batch_size,
-                                   normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False)
+            try:
+                vectors = _load(str(self.path or default_model_path())).encode(
+                    [text for _, text in missing], batch_size=self.batch_size)
+            except ModelProcessError as error:
+                raise EmbeddingError(str(error)) from None
             fresh = {key: vector.astype(np.float32) for (key, _), vector in zip(missing, vectors)}
             self.computed += len(fresh)
             if self.cache:
@@ -128,28 +124,18 @@ def for_settings(settings) -> Embedder:
     return Embedder(settings.embedding_model, cache)
 
 
-def warm_up(settings) -> threading.Thread | None:
-    """Load the run's model in a background thread when its cache holds no vector of that model yet
-    (a first run on this outputs root): importing sentence-transformers and loading the model take
-    5 to 13 s, which then overlap the start of Prefect's temporary server instead of following it.
-    A later run, whose texts are mostly cached, loads the model only if it needs it."""
+def warm_up(settings) -> None:
+    """Start the run's model loading in its own process when its cache holds no vector of that model
+    yet (a first run on this outputs root): the load then overlaps the start of Prefect's temporary
+    server, on the other core. A later run, whose texts are mostly cached, loads the model only if
+    it needs it."""
     embedder = for_settings(settings)
     try:
         if embedder.cache.has_any(embedder.name):
-            return None
+            return
     finally:
         embedder.cache.close()
     try:
-        path = str(embedder.path or default_model_path())
+        _load(str(embedder.path or default_model_path()))
     except EmbeddingError:  # the stage says so when it needs the model
-        return None
-    thread = threading.Thread(target=_quiet_load, args=(path,), name="ifforge-embedding-warm-up", daemon=True)
-    thread.start()
-    return thread
-
-
-def _quiet_load(path: str) -> None:
-    try:
-        _load(path)
-    except Exception:  # noqa: BLE001 - the stage that needs the model loads it again and reports the error
         pass
