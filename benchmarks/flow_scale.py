@@ -75,7 +75,8 @@ def _read_kind(process: psutil.Process, root: psutil.Process) -> str:
         return "the run"
     line = " ".join(process.cmdline())
     for needle, kind in (("_sandbox_child", "sandbox"), ("bwrap", "sandbox"), ("uvicorn", "Prefect server"),
-                         ("prefect", "Prefect server"), ("ifforge.core.workers", "workers")):
+                         ("prefect", "Prefect server"), ("ifforge.core.workers", "workers"),
+                         ("embedding_process", "embedding model")):
         if needle in line:
             return kind
     return process.name()
