@@ -55,9 +55,10 @@ def build_parser() -> argparse.ArgumentParser:
 def _stop(signum: int, frame) -> None:
     """Ctrl-C or TERM: cancel the LLM requests in flight (a reply can take minutes; the run must not
     wait for it), then unwind, so child servers are stopped too. What was answered is cached."""
-    llm = sys.modules.get("ifforge.core.llm_client")  # not imported: no request was ever sent
-    if llm is not None:
-        llm.stop_requests()
+    # not imported, or still being imported when the signal came: no request was ever sent
+    stop_requests = getattr(sys.modules.get("ifforge.core.llm_client"), "stop_requests", None)
+    if stop_requests is not None:
+        stop_requests()
     if signum == signal.SIGINT:
         raise KeyboardInterrupt
     sys.exit(128 + signum)
