@@ -34,12 +34,14 @@ class WorkerError(RuntimeError):
     """The function raised in the worker (its traceback is the message), or the worker died."""
 
 
-def _write(stream, payload: bytes) -> None:
+def write_frame(stream, payload: bytes) -> None:
+    """One message to a child process (or back): its length, then its bytes."""
     stream.write(struct.pack(">I", len(payload)) + payload)
     stream.flush()
 
 
-def _read(stream) -> bytes | None:
+def read_frame(stream) -> bytes | None:
+    """The next message `write_frame` sent; None when the other side is gone."""
     header = stream.read(4)
     if len(header) < 4:
         return None
@@ -54,8 +56,8 @@ class _Worker:
                                         stdout=subprocess.PIPE, env=env, close_fds=True)
 
     def call(self, function: Callable, args: tuple) -> Any:
-        _write(self.process.stdin, pickle.dumps((function.__module__, function.__qualname__, args)))
-        reply = _read(self.process.stdout)
+        write_frame(self.process.stdin, pickle.dumps((function.__module__, function.__qualname__, args)))
+        reply = read_frame(self.process.stdout)
         if reply is None:
             raise WorkerError(f"the worker process died (exit status {self.process.wait()})")
         ok, value = json.loads(reply)
@@ -64,14 +66,20 @@ class _Worker:
         return value
 
     def close(self) -> None:
-        try:
-            self.process.stdin.close()
-        except OSError:
-            pass
-        try:
-            self.process.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
+        end_child(self.process)
+
+
+def end_child(process: subprocess.Popen) -> None:
+    """A child that serves requests from its stdin ends when that closes; killed if it will not."""
+    try:
+        process.stdin.close()
+    except OSError:
+        pass
+    try:
+        process.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 class _Pool:
@@ -165,7 +173,7 @@ def serve() -> None:
     requests, replies = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr  # a stray print must not corrupt the replies
     while True:
-        request = _read(requests)
+        request = read_frame(requests)
         if request is None:
             return
         module, name, args = pickle.loads(request)
@@ -176,7 +184,7 @@ def serve() -> None:
             reply = [True, function(*args).model_dump(mode="json")]
         except Exception:  # noqa: BLE001 - the caller gets the traceback as its error
             reply = [False, traceback.format_exc()[-2000:]]
-        _write(replies, json.dumps(reply).encode())
+        write_frame(replies, json.dumps(reply).encode())
 
 
 if __name__ == "__main__":

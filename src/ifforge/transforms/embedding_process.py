@@ -15,12 +15,13 @@ from __future__ import annotations
 import atexit
 import os
 import pickle
-import struct
 import subprocess
 import sys
 import threading
 
 import numpy as np
+
+from ifforge.core.workers import end_child, read_frame, write_frame
 
 
 class ModelProcessError(RuntimeError):
@@ -28,17 +29,12 @@ class ModelProcessError(RuntimeError):
 
 
 def _write(stream, value) -> None:
-    payload = pickle.dumps(value)
-    stream.write(struct.pack(">I", len(payload)) + payload)
-    stream.flush()
+    write_frame(stream, pickle.dumps(value))
 
 
 def _read(stream):
-    header = stream.read(4)
-    if len(header) < 4:
-        return None
-    (size,) = struct.unpack(">I", header)
-    return pickle.loads(stream.read(size))
+    payload = read_frame(stream)
+    return None if payload is None else pickle.loads(payload)
 
 
 class ModelProcess:
@@ -73,15 +69,7 @@ class ModelProcess:
         return np.frombuffer(data, dtype=np.float32).reshape(shape)
 
     def close(self) -> None:
-        try:
-            self.process.stdin.close()
-        except OSError:
-            pass
-        try:
-            self.process.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+        end_child(self.process)
 
 
 def _serve(path: str) -> None:
