@@ -308,14 +308,50 @@ def test_a_signal_while_the_llm_client_is_still_being_imported_stops_cleanly(mon
     command died with an AttributeError (exit 1) instead of stopping (130)."""
     import types
 
+    import ifforge.cli as cli
     from ifforge.cli import _stop
 
+    monkeypatch.setattr(cli, "_SIGNALLED", [])  # what `_stop` notes stays in this test
     monkeypatch.setitem(sys.modules, "ifforge.core.llm_client", types.ModuleType("ifforge.core.llm_client"))
     with pytest.raises(KeyboardInterrupt):
         _stop(signal.SIGINT, None)
     with pytest.raises(SystemExit) as stopped:
         _stop(signal.SIGTERM, None)
     assert stopped.value.code == 128 + signal.SIGTERM
+
+
+def test_a_signal_that_a_library_wraps_in_its_own_error_still_stops_the_command(monkeypatch, capsys):
+    """Ctrl-C while Prefect imported met pydantic's serializer, which wrapped the KeyboardInterrupt in
+    a PydanticSerializationError: the command died with that traceback (exit 1), not stopped (130)."""
+    import ifforge.cli as cli
+
+    def interrupted(args):
+        try:
+            cli._stop(signal.SIGINT, None)
+        except KeyboardInterrupt as interrupt:
+            raise RuntimeError("Error calling function `_ser_model`: KeyboardInterrupt") from interrupt
+
+    def broken(args):
+        raise RuntimeError("a real failure, no signal")
+
+    monkeypatch.setattr(signal, "signal", lambda *args: None)  # keep pytest's own handlers
+    monkeypatch.setattr(cli, "_SIGNALLED", [])
+    monkeypatch.setattr(cli, "build_parser", lambda: _parser_running(interrupted))
+    assert cli.main(["evaluate"]) == 130
+    assert capsys.readouterr().err.startswith("ifforge: evaluate stopped")
+
+    monkeypatch.setattr(cli, "_SIGNALLED", [])
+    monkeypatch.setattr(cli, "build_parser", lambda: _parser_running(broken))
+    with pytest.raises(RuntimeError, match="a real failure"):
+        cli.main(["evaluate"])
+
+
+def _parser_running(run):
+    import argparse
+
+    made = argparse.ArgumentParser()
+    made.add_subparsers(dest="command").add_parser("evaluate").set_defaults(run=run)
+    return made
 
 
 def test_timeout_flags_and_local_serving_defaults():

@@ -52,9 +52,13 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+_SIGNALLED: list[int] = []  # the signals that asked this command to stop
+
+
 def _stop(signum: int, frame) -> None:
     """Ctrl-C or TERM: cancel the LLM requests in flight (a reply can take minutes; the run must not
     wait for it), then unwind, so child servers are stopped too. What was answered is cached."""
+    _SIGNALLED.append(signum)
     # not imported, or still being imported when the signal came: no request was ever sent
     stop_requests = getattr(sys.modules.get("ifforge.core.llm_client"), "stop_requests", None)
     if stop_requests is not None:
@@ -80,6 +84,12 @@ def main(argv: list[str] | None = None) -> int:
         if stop.code != 128 + signal.SIGTERM:
             raise
         code = stop.code
+    except Exception:
+        if not _SIGNALLED:
+            raise
+        # code the signal met may wrap its KeyboardInterrupt in an error of its own (pydantic's
+        # serializer, while Prefect imports): the command was still asked to stop
+        code = 128 + _SIGNALLED[0]
     if args.command in ("generate", "evaluate"):
         print(f"ifforge: {args.command} stopped; what was answered is cached: run the same command again to "
               "resume", file=sys.stderr)
