@@ -323,6 +323,8 @@ def test_a_signal_while_the_llm_client_is_still_being_imported_stops_cleanly(mon
 def test_a_signal_that_a_library_wraps_in_its_own_error_still_stops_the_command(monkeypatch, capsys):
     """Ctrl-C while Prefect imported met pydantic's serializer, which wrapped the KeyboardInterrupt in
     a PydanticSerializationError: the command died with that traceback (exit 1), not stopped (130)."""
+    import types
+
     import ifforge.cli as cli
 
     def interrupted(args):
@@ -336,6 +338,8 @@ def test_a_signal_that_a_library_wraps_in_its_own_error_still_stops_the_command(
 
     monkeypatch.setattr(signal, "signal", lambda *args: None)  # keep pytest's own handlers
     monkeypatch.setattr(cli, "_SIGNALLED", [])
+    # no request is stopped for real: this process's later tests still ask
+    monkeypatch.setitem(sys.modules, "ifforge.core.llm_client", types.ModuleType("ifforge.core.llm_client"))
     monkeypatch.setattr(cli, "build_parser", lambda: _parser_running(interrupted))
     assert cli.main(["evaluate"]) == 130
     assert capsys.readouterr().err.startswith("ifforge: evaluate stopped")
