@@ -51,7 +51,7 @@ class ModelProcess:
         self._lock = threading.Lock()
         atexit.register(self.close)
 
-    def encode(self, texts: list[str], batch_size: int = 64, **_fixed) -> np.ndarray:
+    def encode(self, texts: list[str], batch_size: int = 64) -> np.ndarray:
         """Unit-length float32 vectors, one row per text (normalised, as numpy: the only way asked)."""
         with self._lock:
             try:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 import threading
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -38,20 +37,19 @@ def model_name(path: Path | None) -> str:
     return DEFAULT_MODEL if path is None else Path(path).name
 
 
+_MODELS: dict[str, ModelProcess] = {}  # model folder -> its process, one per run
+_STARTING = threading.Lock()  # dedup and the expression bank may ask at once: one process, not two
+
+
 def _load(path: str) -> ModelProcess:
-    """The model at `path`, loading in its own process (started once per path and run)."""
+    """The model at `path`, loading in its own process (started once per path and run, again if it died)."""
     if not Path(path).is_dir():
         raise EmbeddingError(f"{path}: embedding model folder not found (it must be on local disk)")
-    model = _started(path)
-    if model.process.poll() is not None:  # its process died (killed, out of memory): a new one
-        _started.cache_clear()
-        model = _started(path)
+    with _STARTING:
+        model = _MODELS.get(path)
+        if model is None or model.process.poll() is not None:
+            model = _MODELS[path] = ModelProcess(path)
     return model
-
-
-@lru_cache(maxsize=4)
-def _started(path: str) -> ModelProcess:
-    return ModelProcess(path)
 
 
 class EmbeddingCache:
