@@ -27,12 +27,13 @@ def _free_port():
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    from conftest import stop_shared_prefect_server
+    from conftest import drain_prefect_workers, stop_shared_prefect_server
 
     stop_shared_prefect_server()
     with PrefectServer(_free_port(), home=tmp_path_factory.mktemp("prefect-home")) as running:
         with temporary_settings(updates={PREFECT_API_URL: running.api_url}):
             yield running
+            drain_prefect_workers()  # while this server is up: later flow tests here use the shared one
 
 
 @pytest.fixture
