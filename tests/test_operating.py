@@ -94,3 +94,19 @@ def test_changes_name_the_setting_the_stages_it_invalidated_and_what_was_reused(
     assert changes_line(changed) == ("since v007: min_cases 3 -> 4 changed; invalidated: instrument, execute; "
                                      "reused: inputs, describe, verify; recomputed: complexity (1 computed)")
     assert changes(None, now, plan, counts) is None  # a benchmark's first version
+
+
+def test_flow_runs_send_no_heartbeats_to_a_temporary_server_and_keep_them_for_a_real_one(monkeypatch):
+    from prefect.settings import get_current_settings
+
+    from ifforge.core.prefect_env import flow_run_settings
+
+    default = get_current_settings().flows.heartbeat_frequency
+    assert default is not None  # Prefect's own default sends them
+    monkeypatch.delenv("PREFECT_API_URL", raising=False)
+    with flow_run_settings():  # Prefect's temporary server: nothing outlives the run to read them
+        assert get_current_settings().flows.heartbeat_frequency is None
+    assert get_current_settings().flows.heartbeat_frequency == default
+    monkeypatch.setenv("PREFECT_API_URL", "http://127.0.0.1:9/api")  # a server that stays: it watches for crashed runs
+    with flow_run_settings():
+        assert get_current_settings().flows.heartbeat_frequency == default

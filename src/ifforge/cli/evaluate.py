@@ -112,13 +112,15 @@ def run(args: argparse.Namespace) -> int:
     if use_temp_port(args):
         return 2
     _ask_early(rows, rows_path, version, settings)
+    from ifforge.core.prefect_env import flow_run_settings
     from ifforge.eval.asking import drop_early
     from ifforge.flows.evaluate import evaluate
 
     try:
-        folder = evaluate(benchmark=args.benchmark, model=args.model, base_url=args.base_url, split=args.split,
-                          expressions=args.expressions, options=options, progress=not args.no_progress,
-                          config=str(args.config) if args.config else None)
+        with flow_run_settings():
+            folder = evaluate(benchmark=args.benchmark, model=args.model, base_url=args.base_url, split=args.split,
+                              expressions=args.expressions, options=options, progress=not args.no_progress,
+                              config=str(args.config) if args.config else None)
     except RequestsFailed as error:
         return fail(error, 1)
     finally:

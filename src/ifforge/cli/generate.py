@@ -110,8 +110,11 @@ def run(args: argparse.Namespace) -> int:
     generate = flow_for(settings)
 
     def flow_run() -> str:
-        return generate(family=settings.family, out=args.out, benchmark=args.benchmark, options=options,
-                        config=str(args.config) if args.config else None)
+        from ifforge.core.prefect_env import flow_run_settings
+
+        with flow_run_settings():
+            return generate(family=settings.family, out=args.out, benchmark=args.benchmark, options=options,
+                            config=str(args.config) if args.config else None)
 
     if local:
         from ifforge.core.local_llm import LocalServer, LocalServerError

@@ -9,6 +9,7 @@ local server, on the port `IFFORGE_TEMP_SERVER_PORT` names (`--temp-port`) or a 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
@@ -127,3 +128,15 @@ def configure() -> str | None:
         pin_temporary_port(int(os.environ[TEMP_PORT_VARIABLE]))
     guard_prefect_temporary_server()  # the temporary server dies with us, even on SIGKILL
     return None
+
+
+def flow_run_settings():
+    """Prefect's settings for a command's flow run. With no server to report to (Prefect's temporary
+    one ends with the command), no flow-run heartbeats: nothing outlives the run to read them, and
+    the run's end waits for the heartbeat thread, which sleeps in 1 s steps (0.5 s of `ifforge
+    evaluate`'s tail in a timeline)."""
+    if reporting_server() is not None:
+        return contextlib.nullcontext()
+    from prefect.settings import PREFECT_FLOWS_HEARTBEAT_FREQUENCY, temporary_settings
+
+    return temporary_settings(updates={PREFECT_FLOWS_HEARTBEAT_FREQUENCY: None})
