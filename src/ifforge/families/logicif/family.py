@@ -35,7 +35,8 @@ from ifforge.families.logicif.records import (
 )
 from ifforge.families.logicif.settings import LogicIFSettings
 from ifforge.families.logicif import difficulty
-from ifforge.families.logicif.stages import finalize, load
+from ifforge.families.logicif.stages import complexity, describe, evolve, execute, finalize, instrument, load, verify
+from ifforge.families.logicif.stages import inputs as inputs_stage
 from ifforge.transforms import dedup, expressions
 
 DEFAULT_SEEDS = Path(__file__).resolve().parent / "seeds"  # a link to seeds/logicif/; package data in a wheel
@@ -144,12 +145,7 @@ class LogicIF(Family):
             })
 
     def plan(self, settings: LogicIFSettings) -> list:
-        """Every deterministic stage is CPU-bound (libcst, the sandbox's driving): `in_workers`.
-        The stages are imported here, not with the family: scoring a model (`ifforge evaluate`)
-        never runs them, and importing them took 0.9 s before its first request."""
-        from ifforge.families.logicif.stages import complexity, describe, evolve, execute, instrument, verify
-        from ifforge.families.logicif.stages import inputs as inputs_stage
-
+        """Every deterministic stage is CPU-bound (libcst, the sandbox's driving): `in_workers`."""
         models, _ = resolve_llm(settings, LLM_STAGES)
         steps: list = []
         if settings.dedup:
