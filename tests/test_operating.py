@@ -96,17 +96,17 @@ def test_changes_name_the_setting_the_stages_it_invalidated_and_what_was_reused(
     assert changes(None, now, plan, counts) is None  # a benchmark's first version
 
 
-def test_flow_runs_send_no_heartbeats_to_a_temporary_server_and_keep_them_for_a_real_one(monkeypatch):
-    from prefect.settings import get_current_settings
+def test_flow_runs_send_no_heartbeats_to_a_temporary_server_and_keep_them_for_a_real_one():
+    from prefect.settings import PREFECT_API_URL, get_current_settings, temporary_settings
 
     from ifforge.core.prefect_env import flow_run_settings
 
     default = get_current_settings().flows.heartbeat_frequency
     assert default is not None  # Prefect's own default sends them
-    monkeypatch.delenv("PREFECT_API_URL", raising=False)
-    with flow_run_settings():  # Prefect's temporary server: nothing outlives the run to read them
-        assert get_current_settings().flows.heartbeat_frequency is None
-    assert get_current_settings().flows.heartbeat_frequency == default
-    monkeypatch.setenv("PREFECT_API_URL", "http://127.0.0.1:9/api")  # a server that stays: it watches for crashed runs
-    with flow_run_settings():
+    with temporary_settings(restore_defaults={PREFECT_API_URL}):  # no server: Prefect's temporary one
+        with flow_run_settings():  # nothing outlives the run to read them
+            assert get_current_settings().flows.heartbeat_frequency is None
         assert get_current_settings().flows.heartbeat_frequency == default
+    with temporary_settings(updates={PREFECT_API_URL: "http://127.0.0.1:9/api"}):  # set in a profile, say
+        with flow_run_settings():  # a server that stays: it watches for crashed runs
+            assert get_current_settings().flows.heartbeat_frequency == default

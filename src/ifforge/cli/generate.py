@@ -105,13 +105,12 @@ def run(args: argparse.Namespace) -> int:
                 return _done(str(folder), f"nothing changed since {folder.name} (no Prefect server is up, so no "
                                           "flow run was recorded)")
     get_family(settings.family).warm_up(settings)  # a model loads while Prefect starts
+    from ifforge.core.prefect_env import flow_run_settings
     from ifforge.flows.generate import flow_for
 
     generate = flow_for(settings)
 
     def flow_run() -> str:
-        from ifforge.core.prefect_env import flow_run_settings
-
         with flow_run_settings():
             return generate(family=settings.family, out=args.out, benchmark=args.benchmark, options=options,
                             config=str(args.config) if args.config else None)

@@ -135,8 +135,8 @@ def flow_run_settings():
     one ends with the command), no flow-run heartbeats: nothing outlives the run to read them, and
     the run's end waits for the heartbeat thread, which sleeps in 1 s steps (0.5 s of `ifforge
     evaluate`'s tail in a timeline)."""
-    if reporting_server() is not None:
-        return contextlib.nullcontext()
-    from prefect.settings import PREFECT_FLOWS_HEARTBEAT_FREQUENCY, temporary_settings
+    from prefect.settings import PREFECT_API_URL, PREFECT_FLOWS_HEARTBEAT_FREQUENCY, temporary_settings
 
+    if PREFECT_API_URL.value():  # Prefect's own answer: from the environment, a profile or a test harness
+        return contextlib.nullcontext()
     return temporary_settings(updates={PREFECT_FLOWS_HEARTBEAT_FREQUENCY: None})
