@@ -7,6 +7,7 @@ import asyncio
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -374,3 +375,24 @@ def test_timeout_flags_and_local_serving_defaults():
     assert (chosen.llm_concurrency, chosen.llm_timeout, chosen.llm_max_retries) == (2, 90.0, 1)
     remote = load_family_settings({}, None)
     assert (remote.llm_concurrency, remote.llm_timeout, remote.llm_max_retries) == (8, 120.0, 5)
+
+
+def test_evaluate_against_a_server_that_refuses_connections_reports_failed_requests_not_a_traceback(
+        tmp_path, prefect_server):
+    """Every request fails within milliseconds while the command imports Prefect (which loads
+    httpx): openai once met httpx half imported there and the command crashed with a traceback."""
+    from prefect.settings import PREFECT_API_URL
+
+    rows = [{"task_id": f"t{k}", "test_case_id": 0, "input": [k], "code_output": {"output": k, "stats": {"n": k}},
+             "instruction": f"[t{k}#0] Do it."} for k in range(300)]
+    (tmp_path / "rows.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows))
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        closed = probe.getsockname()[1]
+    env = {**os.environ, "PREFECT_API_URL": PREFECT_API_URL.value(), "OPENAI_API_KEY": "k",
+           "PYTHONPATH": os.pathsep.join([str(Path(__file__).parents[1] / "src"), os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run([sys.executable, "-m", "ifforge.cli", "evaluate", str(tmp_path / "rows.jsonl"), "--model", "m",
+                           "--base-url", f"http://127.0.0.1:{closed}/v1", "--no-progress", "--max-retries", "0"],
+                          env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1, done.stderr[-3000:]
+    assert "300 of 300 requests failed" in done.stderr and "Traceback" not in done.stderr, done.stderr[-3000:]

@@ -23,6 +23,11 @@ import time
 from dataclasses import dataclass
 from typing import Any, Literal
 
+# httpx before openai, in this thread: openai uses httpx only if some other code has loaded it, and
+# reads it from `sys.modules` without waiting for the import. Evaluate asks from a thread while this
+# one imports Prefect, which loads httpx: a request built meanwhile (a server that refuses
+# connections fails within milliseconds) met httpx half imported and crashed the command.
+import httpx  # noqa: F401
 import openai
 from openai.types.chat import ChatCompletion
 from pydantic import BaseModel, ConfigDict, ValidationError
