@@ -87,10 +87,23 @@ def parse_tokens(tokens):
             out.sort(key=key)
     return out, index
 ''', [[["3", "x", "10"]], [[]], [["abc", "-4"]]]),
+    "walrus_in_a_comprehension_match_and_a_later_clause": ('''
+def summarise(rows, cut):
+    items = list(rows)[:cut]
+    total = sum((last := row) * 0 + row for row in items)
+    match items:
+        case [first, *rest]:
+            head = first
+        case _:
+            head, rest = None, []
+    above = [value for group in [rest, items] for value in group if head is not None and value > head]
+    return [total, last if items else None, head, len(rest), above]
+''', [[[3, 1, 4, 1, 5], 3], [[2], 5], [[], 2], [[7, 9, 8], 2]]),
 }
 
 
-UNDESCRIBABLE = {"global_and_defaults_and_keywords": "most_common", "lambda_walrus_try_while": "lambda|:="}  # a lambda a tracker counts becomes an inner function
+UNDESCRIBABLE = {"global_and_defaults_and_keywords": "most_common", "lambda_walrus_try_while": "lambda|:=",
+                 "walrus_in_a_comprehension_match_and_a_later_clause": ":="}  # a lambda a tracker counts becomes an inner function
 
 
 def _assert_same_behaviour(original, entry, other, other_entry, inputs, tracked=False):
@@ -132,6 +145,56 @@ def test_anonymiser_keeps_behaviour_and_hides_names(name):
     for kept in ("Counter(", ".most_common(", "math.floor(", '"hit"', ".append("):
         if kept in source:
             assert kept in result.source
+
+
+def test_a_class_body_that_rebinds_a_module_name_reads_the_renamed_one():
+    """`LIMIT = LIMIT + 1` in a class body reads the module's LIMIT; `@size.setter` the class's own."""
+    source = '''
+LIMIT = 3
+
+class Box:
+    LIMIT = LIMIT + 1
+
+    def __init__(self, items):
+        self.items = items
+
+    @property
+    def size(self):
+        return len(self.items)
+
+    @size.setter
+    def size(self, value):
+        self.items = self.items[:value]
+
+def pack(items, cut):
+    box = Box(list(items))
+    box.size = cut
+    return [box.size, Box.LIMIT, LIMIT]
+'''
+    result = anonymise(source, "pack")
+    _assert_same_behaviour(source, "pack", result.source, "f", [[[1, 2, 3], 2], [[], 1]])
+    assert "LIMIT = v1 + 1" in result.source and "@size.setter" in result.source
+
+
+def test_a_name_both_imported_and_assigned_is_left_alone():
+    """Renaming the assignment but not the import would break one of the two branches."""
+    source = '''
+try:
+    from math import isqrt
+except ImportError:
+    isqrt = None
+
+def root(number):
+    return isqrt(number) if isqrt is not None else int(number ** 0.5)
+'''
+    result = anonymise(source, "root")
+    _assert_same_behaviour(source, "root", result.source, "f", [[10], [0]])
+    assert result.source.count("isqrt") == 4 and "number" not in result.source
+
+
+def test_a_name_an_f_string_prints_is_refused_with_the_reason():
+    with pytest.raises(ValueError, match=r"prints the name count itself \({count=}\)"):
+        anonymise("def show(count):\n    return f'{count=}'\n", "show")
 
 
 @pytest.mark.parametrize("name", sorted(TRICKY))
