@@ -814,6 +814,8 @@ class _Writer:
         self.made: dict[int, str] = {}  # comprehension / lambda site -> the inner function it became
         self.olds: dict[str, str] = {}  # a name counted for its changes -> the name keeping its old value
         self.taken = set(context.names) | {context.stats}
+        self.wrap_returns = False  # f's own `return X` becomes `return (X, stats)` (not a recursive f's)
+        self.depth = 0  # inner functions entered: their returns stay as they are
 
     def fresh(self, prefix: str) -> str:
         number = 1
@@ -873,7 +875,7 @@ class _Writer:
                     if key and _binds(statement, name):
                         self.emitted.add(f"high:{name}")
                         after.append(_statement(f"{stats}[{key!r}] = max({stats}[{key!r}], {name})"))
-            return [*hoisted, *before, line, *after]
+            return [*hoisted, *before, self.wrapped(line), *after]
         if isinstance(statement, cst.If):
             test_hoisted: list[cst.BaseStatement] = []
             rewritten = self.if_(statement, peaks, test_hoisted)  # an elif's functions go before the whole `if`
@@ -904,8 +906,18 @@ class _Writer:
                                                   for c in statement.cases])]
         if isinstance(statement, cst.FunctionDef):
             first = self.bump(self.role_id("call", statement)) if self.site(statement) is not None else []
-            return [statement.with_changes(body=self.suite(statement.body, [], first))]
+            self.depth += 1
+            body = self.suite(statement.body, [], first)
+            self.depth -= 1
+            return [statement.with_changes(body=body)]
         return [statement]
+
+    def wrapped(self, line: cst.SimpleStatementLine) -> cst.SimpleStatementLine:
+        """A line of f itself with each `return X` as `return (X, stats)`."""
+        if not self.wrap_returns or self.depth or not any(isinstance(small, cst.Return) for small in line.body):
+            return line
+        return line.with_changes(body=[_returning(small.value, self.context.stats) if isinstance(small, cst.Return)
+                                       else small for small in line.body])
 
     def change(self, line: cst.SimpleStatementLine) -> tuple[list, list]:
         """Around `a = <from a>`: keep the old value, count when the new one differs."""
@@ -1105,46 +1117,29 @@ def _render(context: _Context, keys: dict[str, str], convert: set[int], moved: l
             body=_block(body, [*writer.bump(f"helper:{name}"), *writer.block(_lines(body), [])])))
     peaks = [name for name in context.containers if f"peak:{name}" in keys] + \
         [name for name in context.counts if f"high:{name}" in keys]
+    writer.wrap_returns = not context.recursive
     body = writer.block(_lines(entry.body), peaks)
+    writer.wrap_returns = False
     initial = {key: 0 for key in keys.values()}
     if context.recursive:
         new_entry = _wrap_recursive(entry, body, stats, initial, writer, inner_helpers)
     else:
         if not body or not _always_returns(body[-1]):
-            body.append(_statement("return None"))
-        new_entry = entry.with_changes(body=_block(entry.body, body)).visit(_WrapReturns(stats))
-        new_entry = new_entry.with_changes(body=new_entry.body.with_changes(
-            body=[_statement(f"{stats} = {initial!r}"), *inner_helpers, *new_entry.body.body]))
+            body.append(cst.SimpleStatementLine([_returning(None, stats)]))
+        new_entry = entry.with_changes(body=_block(entry.body, [_statement(f"{stats} = {initial!r}"), *inner_helpers,
+                                                                *body]))
     kept = [s for s in context.module.body
             if not (isinstance(s, cst.FunctionDef) and s.name.value in moved)]
     new_module = context.module.with_changes(body=[new_entry if s is entry else s for s in kept])
     return new_module.code, writer
 
 
-class _WrapReturns(cst.CSTTransformer):
-    """`return X` in f itself becomes `return (X, stats)`."""
-
-    def __init__(self, stats: str):
-        self.stats = stats
-        self.depth = 0
-
-    def visit_FunctionDef(self, node):
-        self.depth += 1
-
-    def leave_FunctionDef(self, original, updated):
-        self.depth -= 1
-        return updated
-
-    def visit_Lambda(self, node):
-        return False
-
-    def leave_Return(self, original, updated):
-        if self.depth > 1:
-            return updated
-        value = _code(updated.value) if updated.value is not None else "None"
-        if isinstance(updated.value, cst.Tuple) and not updated.value.lpar:
-            value = f"({value})"  # `return a, b` must stay one value
-        return cst.parse_statement(f"return ({value}, {self.stats})").body[0]
+def _returning(value: cst.BaseExpression | None, stats: str) -> cst.Return:
+    """`return (X, stats)` for f's `return X`."""
+    code = _code(value) if value is not None else "None"
+    if isinstance(value, cst.Tuple) and not value.lpar:
+        code = f"({code})"  # `return a, b` must stay one value
+    return cst.parse_statement(f"return ({code}, {stats})").body[0]
 
 
 def _wrap_recursive(entry: cst.FunctionDef, body, stats: str, initial: dict, writer: _Writer,
