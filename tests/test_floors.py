@@ -20,6 +20,11 @@ from test_ifeval_fc_family import rows_for
 PACIFIC = get_family("pacific")
 
 
+def logicif_row(task_id: str, case: int, output, stats: dict) -> dict:
+    return {"family": "logicif", "task_id": task_id, "test_case_id": case, "input": [case], "instruction": "run f",
+            "code_output": {"output": output, "stats": stats}, "stats_keys": sorted(stats), "difficulty": "easy"}
+
+
 def pacific_row(task_id: str, initial, gold: list, mode: str = "prompt") -> dict:
     row = {"family": "pacific", "task_id": task_id, "mode": mode, "form": "code", "chain_length": len(gold),
            "output_length": 3, "initial_input": initial, "gold": gold}
@@ -223,16 +228,36 @@ def test_the_cards_settings_load_back_as_the_same_settings(tmp_path):
 def test_the_written_rows_are_read_a_line_at_a_time_and_a_line_ends_at_a_newline_only(tmp_path):
     """The manifest's floors read back benchmark.jsonl: a row's text may hold U+2028 or U+0085 raw
     (JSON written without ASCII escapes), which `str.splitlines` would have cut a row at."""
-    from types import SimpleNamespace
-
-    from ifforge.factory import written_rows
+    from ifforge.factory import WrittenRows
 
     rows = [{"task_id": "t1", "prompt": "a\u2028b\x85c", "function": "def f(): ..."},
             {"task_id": "t1", "prompt": "d", "function": "def f(): ..."}, {"task_id": "t2", "prompt": "d", "function": "g"}]
     (tmp_path / "benchmark.jsonl").write_text("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows),
                                               encoding="utf-8")
-    read = written_rows(SimpleNamespace(path=tmp_path))
-    assert read == rows
-    # a text equal to the previous row's is held once (a task's function and description, case after case)
-    assert read[1]["function"] is read[0]["function"] and read[2]["prompt"] is read[1]["prompt"]
-    assert written_rows(SimpleNamespace(path=tmp_path / "none")) == []
+    read = WrittenRows(tmp_path / "benchmark.jsonl")
+    assert list(read) == rows and list(read) == rows  # read again, from the file, at each pass
+    assert list(WrittenRows(tmp_path / "none.jsonl")) == []
+
+
+def test_floors_and_the_card_read_the_rows_in_three_passes_whatever_the_trackers(tmp_path):
+    """A 10,000-seed benchmark's rows are not held in memory: the floors and the card read them
+    from the file, once per baseline that learns from them and once to score, not once per tracker."""
+    from ifforge.factory import WrittenRows
+
+    rows = [logicif_row(f"t{n // 3}", n % 3, {"out": n % 2}, {f"key_{n % 7}": n % 4, "steps": 1}) for n in range(60)]
+    (tmp_path / "benchmark.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+
+    class Counted(WrittenRows):
+        passes = 0
+
+        def __iter__(self):
+            Counted.passes += 1
+            yield from super().__iter__()
+
+    family = get_family("logicif")
+    from_file = Counted(tmp_path / "benchmark.jsonl")
+    found = floors(family, from_file)
+    assert found == floors(family, rows)
+    manifest = {"family": "logicif", "benchmark": "logicif", "version": "v001", "fingerprint": "f", "parameters": {}}
+    assert card.render(manifest, from_file, found) == card.render(manifest, rows, found)
+    assert Counted.passes == 3  # the most frequent gold's fit, the scoring, the card's counts

@@ -6,6 +6,7 @@ line comes from the manifest, the rows and the family's own declarations: nothin
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -39,10 +40,20 @@ def stage_lines(manifest: dict[str, Any]) -> list[str]:
     return lines
 
 
-def size_lines(family, rows: list[dict[str, Any]]) -> list[str]:
-    """Rows and tasks, then counts of rows by tier, category and each of the report's groups the rows carry."""
-    return [f"{len(rows)} rows, {len({row['task_id'] for row in rows})} tasks.", "",
-            *group_lines(counts_by_group(family, rows))]
+def size_lines(family, rows: Iterable[dict[str, Any]]) -> list[str]:
+    """Rows and tasks, then counts of rows by tier, category and each of the report's groups the rows
+    carry: one pass, so `rows` may be a file read as it goes."""
+    count, tasks = 0, set()
+
+    def counted():
+        nonlocal count
+        for row in rows:
+            count += 1
+            tasks.add(row["task_id"])
+            yield row
+
+    groups = counts_by_group(family, counted())
+    return [f"{count} rows, {len(tasks)} tasks.", "", *group_lines(groups)]
 
 
 def toml_lines(parameters: dict[str, Any]) -> list[str]:
@@ -55,7 +66,7 @@ def toml_lines(parameters: dict[str, Any]) -> list[str]:
     return lines
 
 
-def render(manifest: dict[str, Any], rows: list[dict[str, Any]], floors: dict[str, Any] | None) -> str:
+def render(manifest: dict[str, Any], rows: Iterable[dict[str, Any]], floors: dict[str, Any] | None) -> str:
     from ifforge.families import get_family
 
     family = get_family(manifest["family"])

@@ -9,7 +9,7 @@ import json
 import os
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -193,7 +193,7 @@ def write_manifest(store: VersionStore, *, family, settings: Settings, plan: lis
         "busy_seconds": {k: round(v, 3) for k, v in (busy or {}).items()},
         "finished_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }
-    rows = written_rows(store)
+    rows = WrittenRows(store.path / "benchmark.jsonl")
     found = floors(family, rows)
     store.write("floors.json", found)
     manifest["floors"] = floors_summary(found)
@@ -201,27 +201,21 @@ def write_manifest(store: VersionStore, *, family, settings: Settings, plan: lis
     return store.write_manifest(manifest)
 
 
-def written_rows(store: VersionStore) -> list[dict[str, Any]]:
-    """The benchmark rows the export just wrote (none when it wrote none), read a line at a time:
-    the file's text never sits in memory beside the rows (at 10,000 seeds it is 0.9 GB). A text
-    field equal to the previous row's (a task's function and description, in each of its cases)
-    is that row's text, not a copy: the rows held for the floors take half the memory."""
-    path = store.path / "benchmark.jsonl"
-    if not path.exists():
-        return []
-    rows: list[dict[str, Any]] = []
-    with path.open(encoding="utf-8", newline="\n") as lines:  # a row ends at "\n" alone
-        for line in lines:
-            if line.strip():
-                rows.append(_sharing(json.loads(line), rows[-1] if rows else {}))
-    return rows
+class WrittenRows:
+    """The benchmark rows the export just wrote, read from the file again at each pass (the floors
+    and the card make three): at 10,000 seeds they are gigabytes as Python objects, never all in
+    memory at once; a pass takes seconds. Empty when the export wrote no file."""
 
+    def __init__(self, path: Path):
+        self.path = path
 
-def _sharing(row: Any, previous: dict[str, Any]) -> Any:
-    for key, value in row.items() if isinstance(row, dict) else ():
-        if type(value) is str and previous.get(key) == value:
-            row[key] = previous[key]
-    return row
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        if not self.path.exists():
+            return
+        with self.path.open(encoding="utf-8", newline="\n") as lines:  # a row ends at "\n" alone
+            for line in lines:
+                if line.strip():
+                    yield json.loads(line)
 
 
 def floors_summary(found: dict[str, Any]) -> dict[str, Any]:

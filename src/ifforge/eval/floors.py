@@ -14,6 +14,7 @@ from __future__ import annotations
 import importlib
 import json
 from collections import Counter
+from collections.abc import Iterable
 from typing import Any
 
 Row = dict[str, Any]
@@ -50,12 +51,26 @@ class EchoTurns(Baseline):
         return list(turns)
 
 
-def most_frequent(values: list[Any]) -> Any:
+class Tally:
+    """Values counted one at a time (compared as JSON), for a fit that reads the rows once."""
+
+    def __init__(self):
+        self.counts: Counter[str] = Counter()
+
+    def add(self, value: Any) -> None:
+        self.counts[json.dumps(value, sort_keys=True, ensure_ascii=False)] += 1
+
+    def most_frequent(self) -> Any:
+        """The most frequent value (the first seen wins a tie), or None."""
+        return json.loads(self.counts.most_common(1)[0][0]) if self.counts else None
+
+
+def most_frequent(values) -> Any:
     """The most frequent value (compared as JSON; the first seen wins a tie), or None."""
-    if not values:
-        return None
-    counts = Counter(json.dumps(value, sort_keys=True, ensure_ascii=False) for value in values)
-    return json.loads(counts.most_common(1)[0][0])
+    tally = Tally()
+    for value in values:
+        tally.add(value)
+    return tally.most_frequent()
 
 
 def baselines_of(family) -> list[Baseline]:
@@ -72,27 +87,47 @@ def _rounded(scores: dict[str, float]) -> dict[str, float]:
     return {key: round(value, 4) for key, value in scores.items()}
 
 
-def floors(family, rows: list[Row]) -> dict[str, Any]:
+def floors(family, rows: Iterable[Row]) -> dict[str, Any]:
     """Each baseline's scores (named as the family's report names them) and the rows it passes;
-    `trivially_passed`: the rows some baseline passes, with the baselines that pass each."""
+    `trivially_passed`: the rows some baseline passes, with the baselines that pass each.
+
+    `rows` may be a file read again at each pass (a 10,000-seed benchmark's rows are gigabytes as
+    Python objects): each baseline's `fit` reads it once, then one pass scores every baseline."""
     from ifforge.exports.benchmark import task_key
 
-    result: dict[str, Any] = {"rows": len(rows), "baselines": {}}
-    passed_by: dict[str, list[str]] = {}
-    for baseline in baselines_of(family):
+    baselines = baselines_of(family)
+    for baseline in baselines:
         baseline.fit(rows)
-        verdicts = []
-        for row in rows:
-            verdict = family.check(row, baseline.replies(row, family.turns(row)))
-            verdicts.append((task_key(row), verdict))
+    verdicts: dict[str, list[tuple[str, dict]]] = {baseline.id: [] for baseline in baselines}
+    passed_by: dict[str, list[str]] = {}
+    passed_groups: list[Row] = []  # of each passed row, only what it is counted by
+    fields = group_fields(family)
+    same: dict[Any, Any] = {}  # equal keys and verdicts held once: a verdict per row and baseline adds up
+    count = 0
+    for row in rows:
+        count += 1
+        key = same.setdefault(task_key(row), task_key(row))
+        turns = family.turns(row)
+        for baseline in baselines:
+            verdict = family.check(row, baseline.replies(row, turns))
+            try:
+                verdict = same.setdefault(tuple(verdict.items()), verdict)
+            except TypeError:  # a verdict holding a list or a dict is kept as it is
+                pass
+            verdicts[baseline.id].append((key, verdict))
             if verdict.get("correct"):
                 passed_by.setdefault(row_name(row), []).append(baseline.id)
+        if row_name(row) in passed_by:
+            passed_groups.append({field: row[field] for field in fields if field in row})
+    result: dict[str, Any] = {"rows": count, "baselines": {}}
+    for baseline in baselines:
+        given = verdicts[baseline.id]
         result["baselines"][baseline.id] = {"description": baseline.description,
-                                            "scores": _rounded(family.aggregate(verdicts)),
-                                            "rows_passed": sum(bool(v.get("correct")) for _, v in verdicts)}
-    passed = [row for row in rows if row_name(row) in passed_by]
-    result["trivially_passed"] = {"rows": len(passed_by), "share": round(len(passed_by) / len(rows), 4) if rows else 0.0,
-                                  "by_group": counts_by_group(family, passed), "by_row": dict(sorted(passed_by.items()))}
+                                            "scores": _rounded(family.aggregate(given)),
+                                            "rows_passed": sum(bool(v.get("correct")) for _, v in given)}
+    result["trivially_passed"] = {"rows": len(passed_by), "share": round(len(passed_by) / count, 4) if count else 0.0,
+                                  "by_group": counts_by_group(family, passed_groups),
+                                  "by_row": dict(sorted(passed_by.items()))}
     return result
 
 
@@ -101,14 +136,15 @@ def group_fields(family) -> tuple[str, ...]:
     return tuple(dict.fromkeys((*SIZE_FIELDS, *family.scorer().groups)))
 
 
-def counts_by_group(family, rows: list[Row]) -> dict[str, dict[str, int]]:
-    """Rows per value of each group field the rows carry."""
-    counts: dict[str, dict[str, int]] = {}
-    for key in group_fields(family):
-        values = Counter(str(row[key]) for row in rows if row.get(key) is not None)
-        if values:
-            counts[key] = dict(sorted(values.items()))
-    return counts
+def counts_by_group(family, rows: Iterable[Row]) -> dict[str, dict[str, int]]:
+    """Rows per value of each group field the rows carry (one pass over them)."""
+    fields = group_fields(family)
+    found: dict[str, Counter] = {key: Counter() for key in fields}
+    for row in rows:
+        for key in fields:
+            if row.get(key) is not None:
+                found[key][str(row[key])] += 1
+    return {key: dict(sorted(values.items())) for key, values in found.items() if values}
 
 
 def group_lines(counts: dict[str, dict[str, int]]) -> list[str]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ifforge.eval.floors import Baseline, Empty, most_frequent
+from ifforge.eval.floors import Baseline, Empty, Tally
 
 
 def answer(output: Any, stats: dict[str, Any]) -> list[str]:
@@ -39,10 +39,13 @@ class MostFrequentGold(Baseline):
     description = "the most frequent gold output, and each tracker's most frequent gold value, of the benchmark"
 
     def fit(self, rows):
-        self.output = most_frequent([row["code_output"]["output"] for row in rows])
-        keys = {key for row in rows for key in row["code_output"]["stats"]}
-        self.stats = {key: most_frequent([row["code_output"]["stats"][key] for row in rows
-                                          if key in row["code_output"]["stats"]]) for key in keys}
+        output, stats = Tally(), {}
+        for row in rows:  # once: the rows may be read from a file
+            output.add(row["code_output"]["output"])
+            for key, value in row["code_output"]["stats"].items():
+                stats.setdefault(key, Tally()).add(value)
+        self.output = output.most_frequent()
+        self.stats = {key: tally.most_frequent() for key, tally in stats.items()}
 
     def replies(self, row, turns):
         return answer(self.output, {key: self.stats.get(key, 0) for key in row["code_output"]["stats"]})

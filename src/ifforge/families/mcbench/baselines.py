@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ifforge.eval.floors import Baseline, Empty, most_frequent
+from ifforge.eval.floors import Baseline, Empty, Tally
 
 
 def final_only(value: Any) -> list[str]:
@@ -40,8 +40,10 @@ class MostFrequentGold(Baseline):
     description = "the metric's most frequent gold final score over the benchmark, no step"
 
     def fit(self, rows):
-        metrics = {row["metric"] for row in rows}
-        self.by_metric = {m: most_frequent([row["gold_final"] for row in rows if row["metric"] == m]) for m in metrics}
+        tallies: dict[str, Tally] = {}
+        for row in rows:  # once: the rows may be read from a file
+            tallies.setdefault(row["metric"], Tally()).add(row["gold_final"])
+        self.by_metric = {metric: tally.most_frequent() for metric, tally in tallies.items()}
 
     def replies(self, row, turns):
         return final_only(self.by_metric[row["metric"]])
