@@ -102,7 +102,7 @@ def floors(family, rows: Iterable[Row]) -> dict[str, Any]:
     passed_by: dict[str, list[str]] = {}
     passed_groups: list[Row] = []  # of each passed row, only what it is counted by
     fields = group_fields(family)
-    same: dict[Any, Any] = {}  # equal keys and verdicts held once: a verdict per row and baseline adds up
+    same: dict[Any, Any] = {}  # equal keys and verdicts (types too: 1 is not True) held once: they add up
     count = 0
     for row in rows:
         count += 1
@@ -111,7 +111,7 @@ def floors(family, rows: Iterable[Row]) -> dict[str, Any]:
         for baseline in baselines:
             verdict = family.check(row, baseline.replies(row, turns))
             try:
-                verdict = same.setdefault(tuple(verdict.items()), verdict)
+                verdict = same.setdefault(tuple((name, type(value), value) for name, value in verdict.items()), verdict)
             except TypeError:  # a verdict holding a list or a dict is kept as it is
                 pass
             verdicts[baseline.id].append((key, verdict))
