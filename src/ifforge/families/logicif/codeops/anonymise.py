@@ -103,6 +103,7 @@ class _Place:
 
 
 _BINDING_KINDS = ("function", "param", "variable", "import", "deleted")  # what makes a name local
+_NAMING_KINDS = ("function", "param", "variable", "import")  # what decides a binding's new name (or keeps it)
 _IDENTIFIER = re.compile(r"[^\W\d]\w*")
 _DEFINITION = re.compile(r"(?:async[\s\\]+)?(?:def|class)[\s\\]+")
 
@@ -370,16 +371,13 @@ def anonymise(source: str, entry: str) -> Anonymised:
 
     # every binding (scope, name) with the places that make it, in source order
     bindings: dict[tuple[int, str], list[_Place]] = {}
-    scope_of: dict[int, _Scope] = {}
     targets: list[tuple[_Place, tuple[int, str] | None]] = []
     for place in found.places:
         target = _resolve(place, module)
         key = None if target is None or target.kind == "class" else (id(target), place.name)
         targets.append((place, key))
-        if key is not None:
-            scope_of[key[0]] = target
-            if place.kind not in ("access", "deleted", "global", "nonlocal"):
-                bindings.setdefault(key, []).append(place)
+        if key is not None and place.kind in _NAMING_KINDS:
+            bindings.setdefault(key, []).append(place)
     imported = {key for key, places in bindings.items() if any(p.kind == "import" for p in places)}
     bindings = {key: sorted(places, key=lambda p: p.position) for key, places in bindings.items()
                 if key not in imported}  # an imported name stays: a module's names are not the author's to hide
@@ -391,7 +389,7 @@ def anonymise(source: str, entry: str) -> Anonymised:
     ordered = sorted(bindings, key=lambda key: bindings[key][0].position)
     for key in ordered:
         if bindings[key][0].kind == "function":
-            is_entry = scope_of[key[0]] is module and key[1] == entry
+            is_entry = key[0] == id(module) and key[1] == entry
             new_names[key] = "f" if is_entry else namer.numbered("g")
     entry_definition = next((node for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
                              and node.name == entry), None)
