@@ -323,3 +323,13 @@ def test_a_read_that_may_be_skipped_repeated_or_preceded_by_a_call_is_not_counte
                  "seen[n] = 1", "return seen[abs(n)]", "return [seen[m] for m in range(n) if m]"]:
         roles = _roles_proposed(f"seen = Filling()\n    {line}", module)
         assert ("missing" in roles) == line.startswith("return [seen"), line  # only the comprehension's item
+
+
+def test_a_name_recomputed_by_a_conditional_expression_is_a_choice_not_a_change():
+    """`level = level + 1 if step > 0 else level - 1`: counted as a choice; it is no `change`
+    candidate (a counted choice is rewritten into lines that may not mention it). This crashed the
+    instrument stage on a LogicIFEval function (CODEFORCES_1025E)."""
+    source = ("def walk(steps):\n    level = 0\n    for step in steps:\n"
+              "        level = level + 1 if step > 0 else level - 1\n    return level\n")
+    roles = {c.role for c in propose(anonymise(source, "walk").source).candidates}
+    assert "pick" in roles and "change" not in roles

@@ -506,7 +506,7 @@ def _changing(entry: cst.FunctionDef) -> list[str]:
     """Names f's own statements recompute from themselves; not one whose recomputation is a
     conditional expression (a counted choice is rewritten into lines that may not mention it)."""
     found: list[str] = []
-    choices: set[str] = set()
+    choices: list[str] = []
 
     class Survey(Reader):
         def visit_SimpleStatementLine(self, line):
