@@ -110,8 +110,10 @@ def _failure(stage: Stage, item: Any, error: BaseException) -> Outcome:
     task_id = getattr(item, "task_id", "?")
     frame = traceback.extract_tb(error.__traceback__)[-1] if error.__traceback__ else None
     where = f" at {Path(frame.filename).name}:{frame.lineno}" if frame else ""
-    return Outcome(dropped=[DroppedItem(task_id=task_id, stage=stage.name, reason="stage_error",
-                                        detail=f"{type(error).__name__}: {error}{where}"[:800])])
+    text = f"{type(error).__name__}: {error}{where}"
+    if len(text) > 800:  # a worker's error is its whole traceback: keep its start and the error itself
+        text = f"{text[:200]} ... {text[-595:]}"
+    return Outcome(dropped=[DroppedItem(task_id=task_id, stage=stage.name, reason="stage_error", detail=text)])
 
 
 def run_items(stage: Stage, items: Sequence[Any], cache: ItemCache, *, workers: int = 2, run_id: str = "",
