@@ -106,7 +106,8 @@ def floors(family, rows: Iterable[Row]) -> dict[str, Any]:
     count = 0
     for row in rows:
         count += 1
-        key = same.setdefault(task_key(row), task_key(row))
+        key = task_key(row)
+        key = same.setdefault(key, key)
         turns = family.turns(row)
         for baseline in baselines:
             verdict = family.check(row, baseline.replies(row, turns))
