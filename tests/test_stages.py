@@ -266,6 +266,15 @@ def test_execute_records_the_lines_each_case_executes():
     assert steps == [1 + 2 * 1 + 1 + 1, 1 + 2 * 4 + 1 + 1, 1 + 2 * 9 + 1 + 1]  # stats, loop head+body, last head, return
 
 
+def test_a_seed_nested_too_deeply_to_rewrite_is_dropped_as_instrument_failed_with_the_reason(tmp_path):
+    (tmp_path / "chain.py").write_text("def chain(n):\n    x = n" + "+n" * 450 + "\n    if x > 3:\n        x -= 1\n"
+                                       "    return x\n# input: [1]\n# input: [2]\n# input: [5]\n")
+    seeds, _ = load.load_seed_dir(tmp_path)
+    outcome = instrument.run(seeds[0], from_settings(TrackerConfig, Settings()))
+    assert outcome.kept is None
+    assert outcome.dropped[0].reason == "instrument_failed" and "RecursionError" in outcome.dropped[0].detail
+
+
 def test_every_project_seed_goes_through_with_a_covering_description():
     seeds, dropped = load.load_seed_dir(PROJECT / "seeds" / "logicif")
     assert len(seeds) >= 40 and not dropped
