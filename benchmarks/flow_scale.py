@@ -95,6 +95,7 @@ class TreeMemory:
         self.root, self.every, self.peak, self.done = psutil.Process(pid), every, 0, threading.Event()
         self.at_peak: dict[str, list[int]] = {}  # what held the memory at the peak: kind -> RSS of each process
         self.now: dict[str, list[int]] = {}  # the last sample's, for the progress lines
+        self.cpu: dict[tuple[int, float], tuple[str, float, float]] = {}  # process -> kind, own CPU, reaped children's
         self.thread = threading.Thread(target=self._sample, daemon=True)
         self.thread.start()
 
@@ -105,7 +106,11 @@ class TreeMemory:
                 for process in [self.root, *self.root.children(recursive=True)]:
                     try:
                         rss = _pss(process)
-                        kinds.setdefault(_kind(process, self.root), []).append(rss)
+                        kind = _kind(process, self.root)
+                        kinds.setdefault(kind, []).append(rss)
+                        times = process.cpu_times()
+                        self.cpu[(process.pid, process.create_time())] = (
+                            kind, times.user + times.system, times.children_user + times.children_system)
                         total += rss
                     except psutil.Error:
                         pass
@@ -114,6 +119,16 @@ class TreeMemory:
             self.now = kinds
             if total > self.peak:
                 self.peak, self.at_peak = total, kinds
+
+    def cpu_by_kind(self) -> str:
+        """CPU seconds each kind of process used (as last sampled), and what the processes that ended
+        between two samples used, counted where their parent reaped them."""
+        totals: dict[str, float] = {}
+        for kind, own, reaped in self.cpu.values():
+            totals[kind] = totals.get(kind, 0.0) + own
+            totals[f"ended children of {kind}"] = totals.get(f"ended children of {kind}", 0.0) + reaped
+        return ", ".join(f"{kind} {seconds:.0f} s" for kind, seconds in sorted(totals.items(), key=lambda p: -p[1])
+                         if seconds >= 0.5)
 
     def stop(self) -> int:
         self.done.set()
@@ -182,6 +197,7 @@ def run(count: int, work: Path, extra: list[str], every: float = 0) -> None:
           f"{manifest['export']['tasks']} tasks, {manifest['export']['cases']} cases; the first item finished "
           + (f"{first[0]:.0f} s after the start" if first else "after the last sample"))
     print(f"  at the peak (processes): {_breakdown(memory.at_peak)}")
+    print(f"  CPU by process (last sample; 'ended children' is what parents reaped, which may also be counted under the child's kind): {memory.cpu_by_kind()}")
     busy = manifest.get("busy_seconds", {})
     print(f"  {'stage':<11} {'in':>6} {'computed':>8} {'seconds':>8} {'ms/item':>8}   (per-item stages: seconds "
           f"their shards ran, summed; shards overlap)")

@@ -128,3 +128,60 @@ def test_the_first_node_of_a_kind_seen_does_not_decide_which_fields_later_ones_h
     mine, libcsts = _both(cst.parse_module('y = f"{b:>{width}}"\n'))
     assert mine == libcsts
     assert sum(kind == "Name" for call, _, kind in mine if call == "visit") == 3  # y, b and width
+
+
+class Hooks(cst.CSTVisitor):
+    """Hooks on a few classes only, one of which stops the walk below it (a nested function)."""
+
+    def __init__(self):
+        self.calls = []
+
+    def visit_Name(self, node):
+        self.calls.append(("Name", id(node)))
+
+    def visit_FunctionDef(self, node):
+        self.calls.append(("def", id(node)))
+        return node.name.value != "inner"
+
+    def leave_FunctionDef(self, node):
+        self.calls.append(("left def", id(node)))
+
+    def leave_Call(self, node):
+        self.calls.append(("left call", id(node)))
+
+
+def test_an_indexed_module_walks_as_libcst_visits_it_whole_and_below():
+    """Walks over a module noted by `index` (the hooks only, children skipped, a slice for a part
+    of it, a visitor with its own on_visit) make libcst's calls: a wrong partner or a missed
+    class in the record would drop or add some."""
+    from ifforge.families.logicif.codeops import walk as walk_module
+
+    module = walk_module.index(cst.parse_module(SOURCE))
+    assert walk_module._indexed(module) is not None
+    solve = next(s for s in module.body if isinstance(s, cst.FunctionDef) and s.name.value == "solve")
+    small = solve.body.body[2]  # one line: read straight, not chosen from the record
+    inner = next(s for s in solve.body.body if isinstance(s, cst.FunctionDef))  # small, and skipped below
+    for node in (module, solve, solve.body, small, inner):
+        assert walk_module._indexed(node) is not None
+        mine, libcsts = Hooks(), Hooks()
+        walk(node, mine)
+        node.visit(libcsts)
+        assert mine.calls == libcsts.calls
+    whole = Hooks()
+    walk(module, whole)
+    assert any(kind == "left call" for kind, _ in whole.calls) and any(kind == "def" for kind, _ in whole.calls)
+    mine, libcsts = _both(solve, skip=(cst.Lambda,))  # an on_visit of its own: every event, in order
+    assert mine == libcsts and any(kind == "Lambda" for _, _, kind in mine)
+
+
+def test_an_index_lets_go_of_old_modules_and_a_part_of_a_new_tree_walks_without_one():
+    from ifforge.families.logicif.codeops import walk as walk_module
+
+    first = walk_module.index(cst.parse_module(SOURCE))
+    for _ in range(walk_module._INDEXES.maxlen):
+        walk_module.index(cst.parse_module("x = 1\n"))
+    assert walk_module._indexed(first) is None  # let go: its ids may be anyone's now
+    mine, libcsts = Hooks(), Hooks()
+    walk(first, mine)
+    first.visit(libcsts)
+    assert mine.calls == libcsts.calls

@@ -23,7 +23,7 @@ from ifforge.families.logicif.codeops.english import (METHOD_TYPES, Speaker, Und
                                                       holds_code, is_constant, loose)
 from ifforge.families.logicif.codeops.plain import Plain, names_in
 from ifforge.families.logicif.codeops.source import cst_module, cst_parameters
-from ifforge.families.logicif.codeops.walk import Reader, walk
+from ifforge.families.logicif.codeops.walk import Reader, index, walk
 from ifforge.families.logicif.records import Tracker
 
 __all__ = ["describe", "uncovered", "holds_code", "Undescribable", "type_words"]
@@ -614,9 +614,9 @@ def describe(source: str, trackers: list[Tracker], input_types: dict[str, str], 
     """The INPUTS / LOGICS / OUTPUTS description of the instrumented function in `source`.
 
     Raises `Undescribable` when some construct cannot be said clearly in English."""
-    module = stored_methods.inline(cst_module(source))
+    module = index(stored_methods.inline(cst_module(source)))
     named = roles.assign(module, input_types, [t.name for t in trackers])
-    module = roles.rename(module, named.names)
+    module = index(roles.rename(module, named.names))
     trackers = [t.model_copy(update={"explanation": roles.rename_in_text(t.explanation, named.names)}) for t in trackers]
     functions = [s for s in module.body if isinstance(s, cst.FunctionDef)]
     entry = next(s for s in functions if s.name.value == "f")
