@@ -815,6 +815,7 @@ class _Writer:
         self.olds: dict[str, str] = {}  # a name counted for its changes -> the name keeping its old value
         self.taken = set(context.names) | {context.stats}
         self.wrap_returns = False  # f's own `return X` becomes `return (X, stats)` (not a recursive f's)
+        self.roles = {candidate.rstrip("0123456789") for candidate in keys}  # a line is searched only for these
         self.depth = 0  # inner functions entered: their returns stay as they are
 
     def fresh(self, prefix: str) -> str:
@@ -959,12 +960,16 @@ class _Writer:
     def missing_keys(self, line: cst.SimpleStatementLine) -> list[cst.BaseStatement]:
         """Before a line, `if k not in m:` with a counter for each counted read `m[k]` in it (a
         comprehension's item too, once it is the line of an inner function that gives it)."""
+        if "missing" not in self.roles:
+            return []
         find = _CountedReads(self)
         walk(line, find)
         return find.found
 
     def inline_choices(self, line: cst.SimpleStatementLine) -> list[cst.BaseStatement]:
         """Before a line, `if <test>:` with a counter for each counted choice inside it."""
+        if "inline" not in self.roles:
+            return []
         find = _InlineChoices(self)
         walk(line, find)
         return find.found
