@@ -72,3 +72,13 @@ def test_a_source_neither_can_parse_raises_libcsts_error():
 
     with pytest.raises(cst.ParserSyntaxError):
         strip_comments_and_docstrings("def f(:\n    pass\n")
+
+
+def test_prose_is_left_to_libcst_which_refuses_it():
+    """Any text has tokens: only what parses as Python is stripped from them (dedup keeps prose as written)."""
+    import libcst as cst
+
+    prose = "Rotate each row left, then sum the columns, twice over."
+    assert _strip_by_tokens(prose) is None
+    with pytest.raises(cst.ParserSyntaxError):
+        strip_comments_and_docstrings(prose)

@@ -267,8 +267,9 @@ def test_execute_records_the_lines_each_case_executes():
 
 
 def test_a_seed_nested_too_deeply_to_rewrite_is_dropped_as_instrument_failed_with_the_reason(tmp_path):
-    (tmp_path / "chain.py").write_text("def chain(n):\n    x = n" + "+n" * 450 + "\n    if x > 3:\n        x -= 1\n"
-                                       "    return x\n# input: [1]\n# input: [2]\n# input: [5]\n")
+    """A chain of 1,000 terms: Python parses it, the rewriting recurses too deeply (450 now go through)."""
+    (tmp_path / "chain.py").write_text("def chain(n):\n    x = 0\n    for i in range(n * 2):\n        x += i"
+                                       + "+i" * 1000 + "\n    return x\n# input: [1]\n# input: [2]\n# input: [5]\n")
     seeds, _ = load.load_seed_dir(tmp_path)
     outcome = instrument.run(seeds[0], from_settings(TrackerConfig, Settings()))
     assert outcome.kept is None

@@ -21,6 +21,8 @@ from tokenize import COMMENT, DEDENT, ENDMARKER, INDENT, NEWLINE, NL, OP, STRING
 
 import libcst as cst
 
+from ifforge.core import pyast
+
 
 class _StripCommentsAndDocstrings(cst.CSTTransformer):
     """The libcst pass behind `strip_comments_and_docstrings`."""
@@ -150,10 +152,11 @@ def _strip_by_tokens(source: str) -> str | None:
     if not source.endswith("\n"):
         source += "\n"
     try:
+        pyast.parse(source)  # tokens come out of prose too: only Python is read here
         tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
         lines = source.splitlines(keepends=True)
         return _joined(_Stripper(tokens, lines).blocks())
-    except (tokenize.TokenError, SyntaxError, _Unsure):
+    except (tokenize.TokenError, SyntaxError, ValueError, RecursionError, MemoryError, _Unsure):
         return None
 
 
