@@ -5,7 +5,8 @@ a new item with its own cache keys) in a temporary folder that is removed afterw
 (it would rightly drop the copies). `ifforge generate` runs as a user runs it, in a process of its
 own, while this script samples the resident memory of that process and all its children (sandbox
 children, workers, Prefect's temporary server) once a second (proportional set size, so pages shared after a fork count once). Prints the load average with every
-figure, and the seconds per stage and per item from the manifest.
+figure, the CPU of each kind of process (as last sampled), and the seconds per stage and per item from
+the manifest.
 
 Usage: python benchmarks/flow_scale.py --seeds-count 420 [--seeds-count 2000 ...] [--set KEY=VALUE ...]
        [--progress-every 60]  (a line a minute: items finished, the run's memory, CPU so far)
