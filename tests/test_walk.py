@@ -185,3 +185,50 @@ def test_an_index_lets_go_of_old_modules_and_a_part_of_a_new_tree_walks_without_
     walk(first, mine)
     first.visit(libcsts)
     assert mine.calls == libcsts.calls
+
+
+def test_walks_in_threads_while_others_index_new_modules():
+    """Threads stand in for worker processes inside Dask: one thread's walks must not trip over
+    another's new index (iterating a deque while it grows raises)."""
+    import sys
+    import threading
+
+    from ifforge.families.logicif.codeops import walk as walk_module
+
+    small = [cst.parse_module("x = 1\n") for _ in range(50)]
+    module = cst.parse_module(SOURCE)
+    done = threading.Event()
+
+    def indexing():
+        while not done.is_set():
+            for tree in small:
+                walk_module.index(tree)
+
+    def walking():
+        for _ in range(3000):  # every walk first looks through the indexes
+            walk(module.body[0], Hooks())
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads switch as often as they can: the race shows at once
+    errors = []
+    try:
+        indexer = threading.Thread(target=indexing)
+        indexer.start()
+        walkers = [threading.Thread(target=lambda: errors.extend(_failures(walking))) for _ in range(3)]
+        for thread in walkers:
+            thread.start()
+        for thread in walkers:
+            thread.join()
+    finally:
+        done.set()
+        indexer.join()
+        sys.setswitchinterval(interval)
+    assert errors == []
+
+
+def _failures(function):
+    try:
+        function()
+    except Exception as error:  # noqa: BLE001 - the test reports what a thread met
+        return [repr(error)]
+    return []

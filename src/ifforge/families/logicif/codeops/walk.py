@@ -249,8 +249,10 @@ def index(module: cst.Module) -> cst.Module:
 
 
 def _indexed(node: cst.CSTNode) -> tuple[_Index, int] | None:
-    """The index `node` is in, and where."""
-    for found in reversed(_INDEXES):
+    """The index `node` is in, and where. Read from a copy: another thread (a Dask worker's, or the
+    threads that stand in for worker processes) may be adding one, and a deque mutated while it is
+    iterated raises."""
+    for found in reversed(tuple(_INDEXES)):
         position = found.where.get(id(node))
         if position is not None:
             return found, position
