@@ -8,9 +8,9 @@ The rules are libcst's: what its tree calls a comment, a docstring, a block's fo
 leading lines. Most sources are stripped from their tokens by those rules, about ten times faster
 than building the tree (`_strip_by_tokens`); a source with anything the token reading does not
 handle (a comment or trailing space inside brackets, a tab, a backslash continuation, a form feed,
-a carriage return, a line ending in `;`, a space before a block's colon) is stripped through libcst
-itself. Both give the same text:
-`benchmarks/strip_agreement.py` compares them on the standard library, and the tests on hard cases.
+a carriage return, a line ending in `;`, a space before a block's colon, text that is not Python) is
+stripped through libcst itself. Both give the same text: `benchmarks/strip_agreement.py` compares
+them on the standard library, and the tests on hard cases.
 """
 
 from __future__ import annotations
@@ -104,8 +104,8 @@ def _opens_block(tokens: list, newline: int) -> bool:
 
 
 def _is_docstring_line(statement: list) -> bool:
-    """libcst's docstring (`_is_docstring`), from tokens: a line that is only a string (not an f-string alone) or adjacent strings,
-    in parentheses or not."""
+    """libcst's docstring (`_is_docstring`), from tokens: a line that is only a string (not an
+    f-string alone) or adjacent strings, in parentheses or not."""
     code = [t for t in statement if t.type != COMMENT]
     strings = [t for t in code if t.type == STRING]
     if not strings or any(t.type != STRING and t.string not in "()" for t in code):
@@ -168,7 +168,7 @@ class _Stripper:
         self.keep: list[str | None] = list(lines)
         self.starts: list[int] = []  # the first line of each top-level block
         self.indents: list[str] = []
-        self.first_in_def = False  # the next statement is the first of a def's indented body
+        self.first_in_def = True  # the next statement is the first of the module or of a def's indented body
         self.after_decorator = False
 
     def blocks(self) -> list[str]:
@@ -176,7 +176,6 @@ class _Stripper:
         closed: str | None = None  # the indent of the outermost block closed since then
         start = None  # the token the current logical line began with
         depth = 0
-        self.first_in_def = True  # the module's first statement may be its docstring
         for position, token in enumerate(self.tokens):
             kind = token.type
             if start is None:

@@ -107,11 +107,11 @@ def walk(node: cst.CSTNode, visitor: cst.CSTVisitor) -> None:
     plain = (kind.on_visit, kind.on_leave) in _PLAIN_HOOKS
     found = _indexed(node)
     if found is not None:
-        index, start = found
+        record, start = found
         if plain:
-            index.walk_hooks(start, visitor, _hooks_of(kind))
+            record.walk_hooks(start, visitor, _hooks_of(kind))
         else:
-            index.walk(start, visitor)
+            record.walk(start, visitor)
     elif plain:
         _walk_hooks(node, visitor, _hooks_of(kind))
     else:
