@@ -143,6 +143,8 @@ def _where(item: Kept_, config: "Kept_ | None" = None):
 
     if item.task_id == "bad":
         raise ValueError("bad on purpose")
+    if item.task_id == "nested":
+        raise RecursionError("maximum recursion depth exceeded")
     if item.task_id.startswith("deep"):
         return _where(item.model_copy(update={"task_id": item.task_id + "p"})) if len(item.task_id) < 30 else \
             int("deep on purpose")
@@ -169,15 +171,19 @@ def test_a_stage_in_workers_runs_each_item_in_another_process_and_a_failure_stay
     from ifforge.core.runner import Stage, run_items
     from ifforge.core.store import ItemCache
 
-    items = [Kept_(task_id=name, text="", numbers=[]) for name in ("a", "bad", "c", "deep")]
+    items = [Kept_(task_id=name, text="", numbers=[]) for name in ("a", "bad", "c", "deep", "nested")]
     stage = Stage("where", "1", _Seen, _where, in_workers=True)
     run = run_items(stage, items, ItemCache(tmp_path / "cache"))
-    assert [o.kept.task_id if o.kept else None for o in run.outcomes] == ["a", None, "c", None]
+    assert [o.kept.task_id if o.kept else None for o in run.outcomes] == ["a", None, "c", None, None]
+    assert [o.dropped[0].reason for o in run.outcomes[1:5:2]] == ["stage_error", "stage_error"]
+    nested = run.outcomes[4].dropped[0]  # the worker's RecursionError is the item's too deep code, as here
+    assert nested.reason == "nested_too_deeply" and "maximum recursion depth" in nested.detail
     assert all(o.kept.pid != os.getpid() for o in run.outcomes if o.kept)
     assert "bad on purpose" in run.outcomes[1].dropped[0].detail
     deep = run.outcomes[3].dropped[0].detail  # a long worker traceback: its end, the error, is kept
     assert len(deep) <= 800 and deep.startswith("WorkerError") and "invalid literal for int()" in deep
     again = run_items(stage, items, ItemCache(tmp_path / "cache"))  # the kept ones from the cache, as computed
-    assert [o.kept for o in again.outcomes] == [o.kept for o in run.outcomes] and again.computed == 2
-    here = run_items(Stage("where", "1", _Seen, _where), items[:1], ItemCache(tmp_path / "other"))
+    assert [o.kept for o in again.outcomes] == [o.kept for o in run.outcomes] and again.computed == 3
+    here = run_items(Stage("where", "1", _Seen, _where), [items[0], items[4]], ItemCache(tmp_path / "other"))
     assert here.outcomes[0].kept.pid == os.getpid()
+    assert here.outcomes[1].dropped[0].reason == "nested_too_deeply"

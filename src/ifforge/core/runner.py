@@ -113,7 +113,9 @@ def _failure(stage: Stage, item: Any, error: BaseException) -> Outcome:
     text = f"{type(error).__name__}: {error}{where}"
     if len(text) > 800:  # a worker's error is its whole traceback: keep its start and the error itself
         text = f"{text[:200]} ... {text[-595:]}"
-    return Outcome(dropped=[DroppedItem(task_id=task_id, stage=stage.name, reason="stage_error", detail=text)])
+    # a seed's code nested deeper than a stage's recursion can follow: the item's limit, not a bug
+    reason = "nested_too_deeply" if isinstance(error, RecursionError) else "stage_error"
+    return Outcome(dropped=[DroppedItem(task_id=task_id, stage=stage.name, reason=reason, detail=text)])
 
 
 def run_items(stage: Stage, items: Sequence[Any], cache: ItemCache, *, workers: int = 2, run_id: str = "",

@@ -60,9 +60,10 @@ class _Worker:
         reply = read_frame(self.process.stdout)
         if reply is None:
             raise WorkerError(f"the worker process died (exit status {self.process.wait()})")
-        ok, value = json.loads(reply)
+        ok, value, *kind = json.loads(reply)
         if not ok:
-            raise WorkerError(value)
+            # code nested too deeply for a stage is the item's, as it is in this process
+            raise (RecursionError if kind == ["RecursionError"] else WorkerError)(value)
         return value
 
     def close(self) -> None:
@@ -169,7 +170,8 @@ async def in_worker(result: type[Model], function: Callable[..., Model], *args: 
 
 
 def serve() -> None:
-    """The worker's side: (module, name, args) in, (ok, JSON of the model or traceback) out."""
+    """The worker's side: (module, name, args) in, (ok, JSON of the model or traceback, the error's
+    class) out."""
     requests, replies = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr  # a stray print must not corrupt the replies
     while True:
@@ -182,8 +184,8 @@ def serve() -> None:
             for part in name.split("."):
                 function = getattr(function, part)
             reply = [True, function(*args).model_dump(mode="json")]
-        except Exception:  # noqa: BLE001 - the caller gets the traceback as its error
-            reply = [False, traceback.format_exc()[-2000:]]
+        except Exception as error:  # noqa: BLE001 - the caller gets the traceback as its error
+            reply = [False, traceback.format_exc()[-2000:], type(error).__name__]
         write_frame(replies, json.dumps(reply).encode())
 
 
