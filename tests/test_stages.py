@@ -266,14 +266,23 @@ def test_execute_records_the_lines_each_case_executes():
     assert steps == [1 + 2 * 1 + 1 + 1, 1 + 2 * 4 + 1 + 1, 1 + 2 * 9 + 1 + 1]  # stats, loop head+body, last head, return
 
 
-def test_a_seed_nested_too_deeply_to_rewrite_is_dropped_as_instrument_failed_with_the_reason(tmp_path):
-    """A chain of 1,000 terms: Python parses it, the rewriting recurses too deeply (450 now go through)."""
-    (tmp_path / "chain.py").write_text("def chain(n):\n    x = 0\n    for i in range(n * 2):\n        x += i"
-                                       + "+i" * 1000 + "\n    return x\n# input: [1]\n# input: [2]\n# input: [5]\n")
-    seeds, _ = load.load_seed_dir(tmp_path)
-    outcome = instrument.run(seeds[0], from_settings(TrackerConfig, Settings()))
+def test_a_seed_nested_too_deeply_to_rewrite_is_dropped_as_nested_too_deeply_with_the_reason(tmp_path):
+    """A chain of 1,000 terms: Python parses it, the rewriting recurses too deeply (450 now go through).
+    The runner drops it with that reason, as it would in any stage, in a worker or not."""
+    from ifforge.core.runner import Stage, run_items
+    from ifforge.core.store import ItemCache
+    from ifforge.families.logicif.records import InstrumentedFunction
+
+    (tmp_path / "seeds").mkdir()
+    (tmp_path / "seeds" / "chain.py").write_text(
+        "def chain(n):\n    x = 0\n    for i in range(n * 2):\n        x += i" + "+i" * 1000
+        + "\n    return x\n# input: [1]\n# input: [2]\n# input: [5]\n")
+    seeds, _ = load.load_seed_dir(tmp_path / "seeds")
+    stage = Stage(instrument.STAGE, instrument.VERSION, InstrumentedFunction, instrument.run,
+                  config=from_settings(TrackerConfig, Settings()), in_workers=True)
+    [outcome] = run_items(stage, seeds, ItemCache(tmp_path / "cache")).outcomes
     assert outcome.kept is None
-    assert outcome.dropped[0].reason == "instrument_failed" and "RecursionError" in outcome.dropped[0].detail
+    assert outcome.dropped[0].reason == "nested_too_deeply" and "RecursionError" in outcome.dropped[0].detail
 
 
 def test_every_project_seed_goes_through_with_a_covering_description():

@@ -45,7 +45,7 @@ def run(seed: SeedFunction, settings: TrackerConfig) -> Outcome[InstrumentedFunc
         probe = propose(anonymised.source, anonymised.module)
     except NothingToTrack as error:
         return dropped("nothing_to_track", str(error))
-    except (cst.ParserSyntaxError, ValueError, RecursionError) as error:  # RecursionError: nested too deeply
+    except (cst.ParserSyntaxError, ValueError) as error:  # too deep (RecursionError): the runner drops it so
         return dropped("instrument_failed", f"{type(error).__name__}: {error}")
     args = [i.args for i in seed.inputs]
     results = sandbox.run_cases(probe.source, "f", args, limits=settings.limits(), budget=settings.budget())
@@ -61,7 +61,7 @@ def run(seed: SeedFunction, settings: TrackerConfig) -> Outcome[InstrumentedFunc
         instrumented, trackers = build(probe, chosen)
     except NothingInformative as error:
         return dropped("no_informative_tracker", str(error))
-    except (cst.ParserSyntaxError, ValueError, RecursionError) as error:  # RecursionError: nested too deeply
+    except (cst.ParserSyntaxError, ValueError) as error:  # too deep (RecursionError): the runner drops it so
         return dropped("instrument_failed", f"{type(error).__name__}: {error}")
     return Outcome(kept=InstrumentedFunction(
         task_id=seed.task_id,
