@@ -6,7 +6,8 @@ accepts, so every LLM stage re-asks and then falls back: the calls are real and 
 what the run made). Ideal = calls x delay / concurrency. Target: within 15% at 200 items.
 A Prefect server is started first, as `ifforge server` keeps one for a user's runs; its start-up is
 printed apart, and the ratio with it added too.
-Usage: python benchmarks/flow_llm_throughput.py [--items 200] [--delay 1.0] [--concurrency 8] [--timeline]
+Usage: python benchmarks/flow_llm_throughput.py [--items 200] [--delay 1.0] [--concurrency 8] [--shard-size N]
+       [--shards-in-flight N] [--timeline]
 """
 
 import argparse
@@ -65,7 +66,8 @@ def main() -> None:
     parser.add_argument("--items", type=int, default=200)
     parser.add_argument("--delay", type=float, default=1.0)
     parser.add_argument("--concurrency", type=int, default=8)
-    parser.add_argument("--shard-size", type=int, default=None, help="default: the setting's default")
+    parser.add_argument("--shard-size", type=int, default=None, help="default: the ceiling (factory.shard_size)")
+    parser.add_argument("--shards-in-flight", type=int, default=None, help="default: the setting's default")
     parser.add_argument("--timeline", action="store_true", help="print the mean requests in flight per 5 s")
     args = parser.parse_args()
 
@@ -90,6 +92,8 @@ def main() -> None:
                    "llm_cache": str(work / "responses.sqlite")}
         if args.shard_size:
             options["shard_size"] = args.shard_size
+        if args.shards_in_flight:
+            options["shards_in_flight"] = args.shards_in_flight
         started, started_clock = time.perf_counter(), time.time()
         folder = generate(seeds=str(seeds), out=str(work / "out"), options=options)
         wall, ended_clock = time.perf_counter() - started, time.time()
@@ -100,9 +104,7 @@ def main() -> None:
     manifest = json.loads((Path(folder) / "manifest.json").read_text())
     calls = sum(usage["calls"] for usage in manifest["llm"].values())
     ideal = calls * args.delay / args.concurrency
-    from ifforge.core.settings import Settings
-
-    shard_size = args.shard_size or Settings.model_fields["shard_size"].default
+    shard_size = args.shard_size or f"{args.concurrency} (the ceiling: factory.shard_size)"
     print(f"items {args.items}, shard size {shard_size}, delay {args.delay:g} s, concurrency {args.concurrency}")
     per_stage = ", ".join(f"{stage} {usage['calls']}" for stage, usage in manifest["llm"].items())
     print(f"LLM calls {calls} ({per_stage})")

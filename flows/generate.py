@@ -41,6 +41,7 @@ from ifforge.factory import (  # noqa: E402
     outcome_line,
     previous_manifest,
     run_stage_shard,
+    shard_size,
     stage_line,
     summary_markdown,
     write_manifest,
@@ -223,17 +224,18 @@ def _run_chain(chain: list, items: Sequence, settings, store: VersionStore, run_
     from ifforge.core.llm_usage import Usage
 
     begun = time.monotonic()
-    shards = [items[i:i + settings.shard_size] for i in range(0, len(items), settings.shard_size)]
+    size = shard_size(settings, chain)
+    shards = [items[i:i + size] for i in range(0, len(items), size)]
     kept = Kept(store.path / ".kept" / f"{run_id}-{chain[0].name}", chain[-1].output)  # memory flat in the items
     tally = {stage.name: {"in": 0, "out": 0, "computed": 0, "lost": 0, "dropped": 0} for stage in chain}
     stage_usage = {stage.name: Usage() for stage in chain}
+    tasks = [stage_task.with_options(name=stage.name) for stage in chain]  # once: a Task reads its source and hashes its code
 
     def start(index: int) -> list:
         upstream: Any = shards[index]
         futures = []
-        for stage in chain:
-            upstream = stage_task.with_options(name=stage.name).submit(
-                *_unwalked(stage, upstream, settings), run_id, index)
+        for stage, stage_run in zip(chain, tasks):
+            upstream = stage_run.submit(*_unwalked(stage, upstream, settings), run_id, index)
             futures.append(upstream)
         return futures
 

@@ -30,6 +30,24 @@ def test_a_window_of_one_alternates_and_a_wide_window_starts_everything_first():
     assert _trace(0, 4) == []
 
 
+def test_shards_of_a_chain_that_asks_a_model_hold_one_round_of_its_requests():
+    from ifforge.factory import SHARD_SIZE, shard_size
+    from ifforge.families import get_family, load_family_settings
+
+    def chain(**given):
+        settings = load_family_settings({"family": "logicif", "dedup": False, **given})
+        return settings, [step for step in get_family("logicif").plan(settings) if hasattr(step, "uses_llm")]
+
+    offline, stages = chain()
+    assert not any(stage.uses_llm for stage in stages) and shard_size(offline, stages) == SHARD_SIZE
+    asking, stages = chain(base_url="http://127.0.0.1:9/v1", model="m", llm_concurrency=5)
+    assert any(stage.uses_llm for stage in stages) and shard_size(asking, stages) == 5
+    given, stages = chain(base_url="http://127.0.0.1:9/v1", model="m", llm_concurrency=5, shard_size=12)
+    assert shard_size(given, stages) == 12  # the setting, when given, wins
+    batched, stages = chain(base_url="http://127.0.0.1:9/v1", model="m", llm_concurrency=5, llm_batch=True)
+    assert shard_size(batched, stages) == SHARD_SIZE  # a batch is a shard's requests: the ceiling does not bound it
+
+
 def _finished(tmp_path, names=("printer_queue", "bus_route_load")):
     """Two project seeds and a finished version of them, as a run would leave it (no flow run)."""
     import shutil

@@ -11,6 +11,7 @@ from logicif_executor import gives_its_gold
 from ifforge.families.logicif.codeops.narrate import holds_code, uncovered
 from ifforge.core import sandbox
 from ifforge.core.prompts import load_prompt
+from ifforge.core.store import code_version
 from ifforge.families.logicif.records import InstrumentedFunction, TestInput, Tracker
 from ifforge.core.settings import SettingsError
 from ifforge.families import load_family_settings as load_settings
@@ -278,7 +279,7 @@ def test_a_seed_nested_too_deeply_to_rewrite_is_dropped_as_nested_too_deeply_wit
         "def chain(n):\n    x = 0\n    for i in range(n * 2):\n        x += i" + "+i" * 1000
         + "\n    return x\n# input: [1]\n# input: [2]\n# input: [5]\n")
     seeds, _ = load.load_seed_dir(tmp_path / "seeds")
-    stage = Stage(instrument.STAGE, instrument.VERSION, InstrumentedFunction, instrument.run,
+    stage = Stage(instrument.STAGE, code_version(instrument), InstrumentedFunction, instrument.run,
                   config=from_settings(TrackerConfig, Settings()), in_workers=True)
     [outcome] = run_items(stage, seeds, ItemCache(tmp_path / "cache")).outcomes
     assert outcome.kept is None

@@ -80,6 +80,22 @@ def run_stage_shard(stage: Stage, items: list | StageRun, settings: Settings, ru
     return run
 
 
+SHARD_SIZE = 32  # items per shard of the deterministic stages: fewer Prefect task runs at 10,000 seeds
+
+
+def shard_size(settings: Settings, chain: list[Stage]) -> int:
+    """Items per shard of a chain of per-item stages: the setting when given. Otherwise, a chain that
+    asks a model takes its shards at the model's ceiling, so a shard's LLM stage is about one round
+    of requests: shards then reach their sandbox stages one after another while the others keep the
+    model busy, and the run's last shard is small. With 32 items a shard, 100 seeds at a ceiling of
+    8 kept the model 94% busy; with 8, 97% (docs/benchmarks.md, issue 26). Not with `llm_batch`: a
+    batch is a shard's requests, and the ceiling does not bound a batch."""
+    if settings.shard_size:
+        return settings.shard_size
+    ceilings = [stage.llm.concurrency for stage in chain if stage.uses_llm]
+    return max(ceilings) if ceilings and not settings.llm_batch else SHARD_SIZE
+
+
 def in_window(count: int, window: int, start: Callable[[int], Any], finish: Callable[[int, Any], None]) -> None:
     """`start(i)` jobs 0..count-1 and `finish(i, started)` them in order, with at most `window`
     started and not yet finished. The generate flow's shards: an unbounded run submitted every shard

@@ -15,21 +15,19 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import sys
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 from pydantic import BaseModel
 
-from ifforge.core.store import atomic_path, code_version
+from ifforge.core.store import atomic_path
 from ifforge.core.llm_client import LLM, LLMError
 from ifforge.core.prompts import Prompt, load_prompt, prompt_file
 from ifforge.core.records import Record
 from ifforge.core.untrusted import BadValue, InputError, read_lines
 
 STAGE = "expressions"  # its usage line, and the tag of its calls: the side work of that name reads them
-VERSION = code_version(sys.modules[__name__])  # with every ifforge module it reaches
 PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
 SEPARATOR = re.compile(r"^=====\s*$", re.MULTILINE)
 NEAR_COPY = 0.98  # cosine similarity to the original above which a rewrite is not a new expression

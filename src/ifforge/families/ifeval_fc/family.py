@@ -25,8 +25,6 @@ from ifforge.families.ifeval_fc import functions, rules
 from ifforge.families.ifeval_fc.records import Case, Function
 from ifforge.families.ifeval_fc.settings import IfevalFcSettings
 
-VERSION = code_version(sys.modules[__name__])
-
 
 def enabled_rules(settings: IfevalFcSettings) -> list[str]:
     """The rules a benchmark draws: those asked for (default the paper's 15) that can take one of
@@ -191,16 +189,17 @@ class IfevalFc(Family):
 
         models, _ = resolve_llm(settings, self.llm_stages)
         enabled = enabled_rules(settings)
+        version = code_version(sys.modules[__name__])
         steps: list = []
         if "write" in models:
-            steps.append(Stage("write", VERSION, Function, _unwritten, llm_function=functions.write,
+            steps.append(Stage("write", version, Function, _unwritten, llm_function=functions.write,
                                llm=models["write"], prompts=("ifeval_fc_function",),
                                config=functions.WriteConfig(queries=settings.queries_per_function, rules=enabled,
                                                             reasks=settings.llm_reasks),
                                artifacts=_written_files))
-        steps.append(Stage("check", VERSION, Function, functions.check,
+        steps.append(Stage("check", version, Function, functions.check,
                            config=functions.CheckConfig(queries=settings.queries_per_function, rules=enabled)))
-        steps.append(BatchStage("assign", assign, {"version": VERSION, "rules": enabled}))
+        steps.append(BatchStage("assign", assign, {"version": version, "rules": enabled}))
         return steps
 
     def export(self, store: VersionStore, items: list[Case], settings: IfevalFcSettings,

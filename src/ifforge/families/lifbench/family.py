@@ -27,7 +27,6 @@ from ifforge.families.lifbench.scenarios import Context, ContextSpec
 from ifforge.families.lifbench.settings import LifbenchSettings
 from ifforge.transforms import expressions
 
-BUILD_VERSION = code_version(sys.modules[__name__], scenarios)
 LLM_STAGES = ("expressions",)
 
 
@@ -188,7 +187,7 @@ class Lifbench(Family):
                                                             "provenance": provenance("load", "1", content_hash(spec))})
 
     def plan(self, settings: LifbenchSettings) -> list:
-        return [Stage("build", BUILD_VERSION, Context, build_context,
+        return [Stage("build", code_version(sys.modules[__name__], scenarios), Context, build_context,
                       config=BuildConfig(corpus=texts.corpus_hash(), encoding=tokens.ENCODING),
                       artifacts=_built_files)]
 
@@ -201,7 +200,7 @@ class Lifbench(Family):
         banks = {name: load_prompt(f"{name}_rewrites").hash for name in (t.template for t in enabled_tasks(settings))
                  if expressions.bank_exists(name)}
         return {"templates": {k: p.hash for k, p in templates(settings).items()},
-                "rubric": code_version(rubric, tasks), "expressions": expressions.VERSION,
+                "rubric": code_version(rubric, tasks), "expressions": code_version(expressions),
                 "source": {"banks": banks, "model": ({"model": config.model, **config.generation_parameters(),
                                                       "prompt": load_prompt("rewrite").hash, "rewrites": settings.rewrites}
                                                      if config else None)},

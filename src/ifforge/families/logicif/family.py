@@ -153,32 +153,32 @@ class LogicIF(Family):
                                                           "threshold": settings.dedup_threshold,
                                                           "structural": settings.dedup_structural,
                                                           "embedding_model": str(settings.embedding_model or "default")}))
-        steps.append(Stage("inputs", inputs_stage.VERSION, SeedFunction, inputs_stage.run,
+        steps.append(Stage("inputs", code_version(inputs_stage), SeedFunction, inputs_stage.run,
                            config=configs.from_settings(configs.InputsConfig, settings),
                            llm_function=inputs_stage.run_llm, llm=models.get("inputs"), prompts=("propose_inputs",),
                            artifacts=_inputs_files, in_workers=True))
         llm_instrument = models.get("instrument")
-        steps.append(Stage("instrument", instrument.VERSION, InstrumentedFunction, instrument.run,
+        steps.append(Stage("instrument", code_version(instrument), InstrumentedFunction, instrument.run,
                            config=configs.from_settings(configs.InstrumentConfig if llm_instrument
                                                         else configs.TrackerConfig, settings),
                            llm_function=instrument.run_llm, llm=llm_instrument, prompts=("anonymise", "tracker_rules"),
                            artifacts=_instrumented_files, in_workers=True))
         if "evolve" in models and settings.evolve_turns > 0:
-            steps.append(Stage("evolve", evolve.VERSION, InstrumentedFunction, lambda item: Outcome(kept=item),
+            steps.append(Stage("evolve", code_version(evolve), InstrumentedFunction, lambda item: Outcome(kept=item),
                                config=configs.from_settings(configs.EvolveConfig, settings),
                                llm_function=evolve.run_llm, llm=models["evolve"], prompts=("evolve", "tracker_rules"),
                                artifacts=_evolved_files))
-        steps.append(Stage("execute", execute.VERSION, ExecutedFunction, execute.run,
+        steps.append(Stage("execute", code_version(execute), ExecutedFunction, execute.run,
                            config=configs.from_settings(configs.ExecuteConfig, settings),
                            artifacts=_executed_files, in_workers=True))
-        steps.append(Stage("complexity", complexity.VERSION, MeasuredFunction, complexity.run,
+        steps.append(Stage("complexity", code_version(complexity), MeasuredFunction, complexity.run,
                            artifacts=_measured_files, in_workers=True))
-        steps.append(Stage("describe", describe.VERSION, DescribedFunction, describe.run,
+        steps.append(Stage("describe", code_version(describe), DescribedFunction, describe.run,
                            config=configs.from_settings(configs.DescribeConfig, settings) if "describe" in models else None,
                            llm_function=describe.run_llm, llm=models.get("describe"),
                            prompts=("describe", "description_rules"),
                            artifacts=_described_files, in_workers=True))
-        steps.append(Stage("verify", verify.VERSION, DescribedFunction, verify.run,
+        steps.append(Stage("verify", code_version(verify), DescribedFunction, verify.run,
                            config=configs.from_settings(configs.VerifyConfig, settings) if "verify" in models else None,
                            llm_function=verify.run_llm, llm=models.get("verify"),
                            prompts=("verify", "refine", "description_rules"),
@@ -295,7 +295,7 @@ def expressions_identity(settings: LogicIFSettings) -> dict[str, Any] | None:
     source: Any = {"model": config.model, **config.generation_parameters(),
                    "prompt": load_prompt("rewrite").hash, "rewrites": settings.rewrites} if config else (
         load_prompt(f"{template.name}_rewrites").hash if expressions.bank_exists(template.name) else None)
-    return {"version": expressions.VERSION, "template": template.hash, "k": settings.expressions, "source": source,
+    return {"version": code_version(expressions), "template": template.hash, "k": settings.expressions, "source": source,
             "veto": sorted(expressions.read_veto(veto_path(settings))),
             "embedding_model": str(settings.embedding_model or "default")}
 

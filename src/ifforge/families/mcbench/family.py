@@ -30,7 +30,6 @@ from ifforge.families.mcbench.records import GoldCase, GoldMetric, MetricTask
 from ifforge.families.mcbench.rubric import EXAMPLES, Metric, shown
 from ifforge.families.mcbench.settings import McbenchSettings
 
-GOLD_VERSION = code_version(sys.modules[__name__])
 PROMPT = "mcbench_rubric"
 
 
@@ -205,7 +204,7 @@ class Mcbench(Family):
                 "example": {"pair": EXAMPLES[metric.unit], "values": metric.example_values()}})
 
     def plan(self, settings: McbenchSettings) -> list:
-        return [Stage("gold", GOLD_VERSION, GoldMetric, compute_gold,
+        return [Stage("gold", code_version(sys.modules[__name__]), GoldMetric, compute_gold,
                       config=GoldConfig(case_seconds=settings.case_seconds, memory_mb=settings.memory_mb),
                       artifacts=_gold_files)]
 

@@ -25,8 +25,6 @@ from ifforge.families.pacific import chains, instructions, languages
 from ifforge.families.pacific.records import Chain, GoldChain
 from ifforge.families.pacific.settings import PacificSettings
 
-GOLD_VERSION = code_version(sys.modules[__name__])
-
 
 class GoldConfig(Record):
     case_seconds: float
@@ -202,7 +200,7 @@ class Pacific(Family):
                                                               "provenance": provenance("load", "1", content_hash(chain))})
 
     def plan(self, settings: PacificSettings) -> list:
-        steps: list = [Stage("gold", GOLD_VERSION, GoldChain, compute_gold,
+        steps: list = [Stage("gold", code_version(sys.modules[__name__]), GoldChain, compute_gold,
                              config=GoldConfig(case_seconds=settings.case_seconds, memory_mb=settings.memory_mb),
                              artifacts=_gold_files)]
         compiled = [language for language in settings.languages if language != "python"]

@@ -5,14 +5,11 @@ function text (its helpers and imports sit inside f too)."""
 
 from __future__ import annotations
 
-import sys
 
-from ifforge.core.store import code_version
 from ifforge.families.logicif.codeops.complexity_metrics import measure
 from ifforge.families.logicif.records import ExecutedFunction, MeasuredFunction, Outcome
 
 STAGE = "complexity"
-VERSION = code_version(sys.modules[__name__])  # with every ifforge module it reaches
 
 
 def run(item: ExecutedFunction) -> Outcome[MeasuredFunction]:

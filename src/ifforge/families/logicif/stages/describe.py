@@ -9,10 +9,8 @@ Declared types (`input_types`, `output_format`) hold for every case, unions incl
 
 from __future__ import annotations
 
-import sys
 
 from ifforge.core.workers import in_worker
-from ifforge.core.store import code_version
 from ifforge.families.logicif.codeops import narrate
 from ifforge.core.llm_client import LLM
 from ifforge.core.prompts import load_prompt
@@ -22,7 +20,6 @@ from ifforge.families.logicif.typenames import input_types, output_format
 from ifforge.families.logicif.writer import write_with_llm
 
 STAGE = "describe"
-VERSION = code_version(sys.modules[__name__])  # with every ifforge module it reaches
 
 
 def run(item: MeasuredFunction) -> Outcome[DescribedFunction]:

@@ -9,12 +9,10 @@ a turn that still fails keeps the previous version, and the item's notes say why
 
 from __future__ import annotations
 
-import sys
 
 from pydantic import BaseModel
 
 from ifforge.core import sandbox
-from ifforge.core.store import code_version
 from ifforge.core.llm_client import LLM
 from ifforge.core.prompts import load_prompt
 from ifforge.families.logicif.records import InstrumentedFunction, Outcome, Tracker
@@ -24,7 +22,6 @@ from ifforge.families.logicif.checks import TrackerReply, informative
 from ifforge.families.logicif.codeops.domain import domain_words
 
 STAGE = "evolve"
-VERSION = code_version(sys.modules[__name__])  # with every ifforge module it reaches
 
 
 class EvolveReply(BaseModel):

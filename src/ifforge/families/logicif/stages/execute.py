@@ -22,11 +22,10 @@ recorded with its reason.
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 from ifforge.core import sandbox
-from ifforge.core.store import canonical_json, code_version
+from ifforge.core.store import canonical_json
 from ifforge.families.logicif.codeops.self_contained import NotSelfContained, self_contained
 from ifforge.families.logicif.records import DroppedItem, ExecutedFunction, InstrumentedFunction, Outcome, TestCase
 from ifforge.families.logicif.configs import ExecuteConfig
@@ -34,7 +33,6 @@ from ifforge.families.logicif.filters import case_problem
 
 STAGE = "execute"
 TRACE_SLOWDOWN = 4  # counting lines slows a call down; the perturbed pass gets this much more time
-VERSION = code_version(sys.modules[__name__])  # with every ifforge module it reaches
 
 
 def stats_problem(stats: Any, expected: list[str]) -> str | None:

@@ -16,7 +16,6 @@ the minimum, candidates with outputs not yet seen. Each input says where it came
 from __future__ import annotations
 
 import random
-import sys
 from collections import Counter
 from typing import Any
 
@@ -25,7 +24,7 @@ from pydantic import BaseModel
 from ifforge.core import sandbox
 from ifforge.core.llm_client import LLM, LLMError
 from ifforge.core.prompts import load_prompt
-from ifforge.core.store import canonical_json, code_version, content_hash
+from ifforge.core.store import canonical_json, content_hash
 from ifforge.core.untrusted import BadValue, check_value
 from ifforge.families.logicif.codeops.accepted import with_accepted
 from ifforge.families.logicif.codeops.candidates import Candidate, Signature, candidates, describe_signature
@@ -35,7 +34,6 @@ from ifforge.families.logicif.records import DroppedItem, Outcome, SeedFunction,
 from ifforge.families.logicif.filters import decimal_places, largest_magnitude
 
 STAGE = "inputs"
-VERSION = code_version(sys.modules[__name__])  # with every ifforge module it reaches
 CANDIDATE_SECONDS = 0.5  # a candidate is meant to be quick; one that is not must not eat the budget
 LEARNED_ROUNDS = 2  # rounds after the first, each taught by the errors of the rounds before
 

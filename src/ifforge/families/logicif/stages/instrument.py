@@ -12,14 +12,12 @@ tracker names free of the seed's domain words.
 
 from __future__ import annotations
 
-import sys
 
 import libcst as cst
 from pydantic import BaseModel
 
 from ifforge.core.workers import in_worker
 from ifforge.core import sandbox
-from ifforge.core.store import code_version
 from ifforge.families.logicif.codeops.anonymise import anonymise
 from ifforge.families.logicif.codeops.domain import domain_words
 from ifforge.families.logicif.codeops.trackers import NothingInformative, NothingToTrack, build, choose, propose
@@ -32,7 +30,6 @@ from ifforge.families.logicif import checks
 from ifforge.families.logicif.checks import TrackerReply, informative, kept_cases
 
 STAGE = "instrument"
-VERSION = code_version(sys.modules[__name__])  # with every ifforge module it reaches
 
 
 def run(seed: SeedFunction, settings: TrackerConfig) -> Outcome[InstrumentedFunction]:

@@ -11,9 +11,7 @@ reason. Every round's description and review are kept in the item's history.
 
 from __future__ import annotations
 
-import sys
 
-from ifforge.core.store import code_version
 from ifforge.families.logicif.codeops import narrate
 from ifforge.core import sandbox
 from ifforge.core.llm_client import LLM, LLMError
@@ -25,7 +23,6 @@ from ifforge.families.logicif.configs import VerifyConfig
 from ifforge.families.logicif.writer import write_with_llm
 
 STAGE = "verify"
-VERSION = code_version(sys.modules[__name__])  # with every ifforge module it reaches
 
 
 def _uncovered(item: DescribedFunction, text: str) -> list[str]:
