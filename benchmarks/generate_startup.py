@@ -1,6 +1,7 @@
 """`ifforge generate` on the project's 42 seeds as a user runs it: a fresh process each time.
 
-Four runs: cold with an empty PREFECT_HOME (Prefect creates its database), cold again into a new
+Four runs: cold with an empty PREFECT_HOME (Prefect creates its database; ifforge's cache of code
+summaries is empty too, as after an install), cold again into a new
 outputs root with that PREFECT_HOME now warm, an unchanged re-run with no Prefect server up (the
 quick path: Prefect is not started), and, with `--server`, an unchanged re-run reported to an
 `ifforge server` as a flow run. Prints wall and CPU seconds with the load average of each run.
@@ -51,7 +52,8 @@ def main() -> None:
     parser.add_argument("--server", action="store_true", help="also an unchanged re-run reported to an ifforge server")
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="ifforge-startup-"))
-    env = {**os.environ, "PREFECT_HOME": str(work / "prefect-home"), "IFFORGE_NO_SERVER_PROBE": "1"}
+    env = {**os.environ, "PREFECT_HOME": str(work / "prefect-home"), "IFFORGE_NO_SERVER_PROBE": "1",
+           "IFFORGE_CACHE_DIR": str(work / "ifforge-cache")}  # the first run also reads every stage module
     env.pop("PREFECT_API_URL", None)
     try:
         generate("cold, empty PREFECT_HOME", work / "out1", env)

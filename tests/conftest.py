@@ -1,4 +1,4 @@
-"""Shared test set-up: Prefect runs against a throw-away home, never the user's."""
+"""Shared test set-up: Prefect runs, and ifforge's own cache, against a throw-away home, never the user's."""
 
 import atexit
 import contextlib
@@ -12,6 +12,7 @@ import pytest
 _HOME = tempfile.mkdtemp(prefix="ifforge-test-prefect-")
 atexit.register(shutil.rmtree, _HOME, ignore_errors=True)
 os.environ["PREFECT_HOME"] = _HOME
+os.environ["IFFORGE_CACHE_DIR"] = os.path.join(_HOME, "ifforge-cache")  # code summaries (core.store.CodeTree) too
 os.environ["IFFORGE_NO_SERVER_PROBE"] = "1"  # hermetic: never report to a server a developer left running
 os.environ.pop("PREFECT_API_URL", None)
 os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "120")

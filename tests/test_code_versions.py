@@ -89,3 +89,42 @@ def test_a_class_docstring_counts_as_behaviour():
     assert behaviour_dump(ast.parse('"""Module."""\ndef f():\n    """Why."""\n    return 1  # note\n')) == bare
     assert behaviour_dump(ast.parse('def f():\n    """Only a docstring."""\n')) == behaviour_dump(
         ast.parse("def f():\n    pass\n"))
+
+
+def test_a_later_tree_reads_the_summaries_instead_of_parsing_and_a_changed_module_is_parsed_again(
+        package_copy, baseline, tmp_path, monkeypatch):
+    from ifforge.core import pyast
+
+    summaries = tmp_path / "summaries.json"
+    first = {stem: CodeTree(package_copy, summaries).version(_module(stem)) for stem in STAGES}
+    assert first == baseline and summaries.exists()  # the same versions as a tree that keeps nothing
+
+    parsed = []
+    monkeypatch.setattr(pyast, "parse", lambda source, filename="", *rest: parsed.append(filename) or ast.parse(source))
+    again = CodeTree(package_copy, summaries)
+    assert {stem: again.version(_module(stem)) for stem in STAGES} == baseline and parsed == []
+
+    path = package_copy / "families/logicif/stages" / f"{STAGES[0]}.py"
+    original = path.read_text()
+    try:
+        path.write_text(original + "\nCHANGED = 1\n")
+        changed = CodeTree(package_copy, summaries)
+        assert changed.version(_module(STAGES[0])) != baseline[STAGES[0]]
+        assert parsed == [str(path)]  # only the changed text is parsed again
+    finally:
+        path.write_text(original)
+
+
+def test_summaries_that_cannot_be_read_or_written_only_cost_a_parse(package_copy, baseline, tmp_path):
+    broken = tmp_path / "broken.json"
+    broken.write_text("{not json")
+    assert CodeTree(package_copy, broken).version(_module(STAGES[0])) == baseline[STAGES[0]]
+    blocked = tmp_path / "a-file" / "summaries.json"
+    (tmp_path / "a-file").write_text("a file where the folder would be")
+    assert CodeTree(package_copy, blocked).version(_module(STAGES[0])) == baseline[STAGES[0]]
+    import hashlib
+
+    key = hashlib.sha256((package_copy / "families/logicif/stages" / f"{STAGES[0]}.py").read_bytes()).hexdigest()
+    forged = tmp_path / "forged.json"
+    forged.write_text('{"%s": [3, 4], "x": 3}' % key)  # not a summary: parsed again
+    assert CodeTree(package_copy, forged).version(_module(STAGES[0])) == baseline[STAGES[0]]

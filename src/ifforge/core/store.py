@@ -22,6 +22,7 @@ import logging
 import os
 import re
 import stat
+import sys
 import tempfile
 import time
 import uuid
@@ -106,16 +107,23 @@ def _imported(tree: ast.Module) -> list[str]:
 
 class CodeTree:
     """The ifforge modules under one package folder (the installed one, or a copy a test edits),
-    each read once: what it imports and what it does."""
+    each read once: what it imports and what it does. With `summaries`, a JSON file, what a module
+    imports and the hash of what it does are kept there by the hash of its text, so a later process
+    parses only the modules that changed (parsing and dumping LogicIF's stages is 0.6 s, paid by
+    every generate); a file that cannot be read or written is only slower."""
 
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, summaries: Path | None = None):
         self.root = Path(root)
+        self.summaries = summaries
         self._modules: dict[str, tuple[list[str], str] | None] = {}
+        self._saved: dict[str, list] | None = None  # the summaries file, read on first need
+        self._new = 0
 
     def version(self, *names: str) -> str:
         digest = hashlib.sha256()
         for name in sorted(self.closure(names)):
             digest.update(name.encode() + b"\x00" + self._module(name)[1].encode() + b"\x00")
+        self._save()
         return digest.hexdigest()[:16]
 
     def closure(self, roots: tuple[str, ...]) -> set[str]:
@@ -132,19 +140,63 @@ class CodeTree:
         return seen
 
     def _module(self, name: str) -> tuple[list[str], str] | None:
-        """(ifforge modules it imports, its behaviour dump), or None when the name is no module here."""
+        """(ifforge modules it imports, the hash of its behaviour dump), or None when the name is no
+        module here."""
         if name not in self._modules:
             base = self.root.joinpath(*name.split(".")[1:])
             found = [path for path in (base.with_suffix(".py"), base / "__init__.py") if path.is_file()]
-            if not found:
-                self._modules[name] = None
-            else:
-                tree = pyast.parse(found[0].read_text(), str(found[0]))
-                self._modules[name] = (_imported(tree), behaviour_dump(tree))
+            self._modules[name] = self._summary(found[0]) if found else None
         return self._modules[name]
 
+    def _summary(self, path: Path) -> tuple[list[str], str]:
+        text = path.read_bytes()
+        key = hashlib.sha256(text).hexdigest()
+        saved = self._read()
+        match saved.get(key):
+            case [list() as imports, str() as behaviour] if all(isinstance(name, str) for name in imports):
+                return imports, behaviour
+        tree = pyast.parse(text.decode("utf-8"), str(path))
+        summary = (_imported(tree), hashlib.sha256(behaviour_dump(tree).encode()).hexdigest())
+        saved[key] = list(summary)
+        self._new += 1
+        return summary
 
-_INSTALLED = CodeTree(PACKAGE_ROOT)
+    def _read(self) -> dict[str, list]:
+        if self._saved is None:
+            self._saved = {}
+            if self.summaries is not None:
+                try:
+                    loaded = json.loads(self.summaries.read_text())
+                    self._saved = loaded if isinstance(loaded, dict) else {}
+                except (OSError, ValueError):
+                    pass
+        return self._saved
+
+    def _save(self) -> None:
+        if not self._new or self.summaries is None:
+            return
+        try:
+            atomic_write(self.summaries, json.dumps(self._saved), durable=False)
+            self._new = 0
+        except OSError:
+            self.summaries = None  # read-only: this process keeps its summaries in memory
+
+
+def _summaries_file() -> Path | None:
+    """The installed package's summaries, in ifforge's cache folder (`IFFORGE_CACHE_DIR`, else
+    `$XDG_CACHE_HOME/ifforge`, else `~/.cache/ifforge`); named by the Python version (its `ast`
+    makes the dump) and by this file's own hash (its rules make it too)."""
+    folder = os.environ.get("IFFORGE_CACHE_DIR")
+    if not folder:
+        base = os.environ.get("XDG_CACHE_HOME") or (Path.home() / ".cache" if Path.home().is_dir() else None)
+        if base is None:
+            return None
+        folder = Path(base) / "ifforge"
+    rules = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
+    return Path(folder) / f"code-summaries-{sys.version.split()[0]}-{rules}.json"
+
+
+_INSTALLED = CodeTree(PACKAGE_ROOT, _summaries_file())
 
 
 def bytes_hash(data: bytes) -> str:
