@@ -128,6 +128,9 @@ def main() -> None:
         marks["evaluate CLI (its own temporary Prefect server)"] = (
             calls_of(Path(done.stdout.strip().splitlines()[-1]).parent), begun, ended, cpu_children() - cpu, before)
 
+        # prefect is first imported here, before any ifforge flow module sets the project's defaults:
+        # without this its test server's telemetry met a locked database and printed a traceback
+        os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
         from prefect.testing.utilities import prefect_test_harness
 
         started = time.perf_counter()
