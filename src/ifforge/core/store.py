@@ -188,10 +188,10 @@ def _summaries_file() -> Path | None:
     makes the dump) and by this file's own hash (its rules make it too)."""
     folder = os.environ.get("IFFORGE_CACHE_DIR")
     if not folder:
-        base = os.environ.get("XDG_CACHE_HOME") or (Path.home() / ".cache" if Path.home().is_dir() else None)
-        if base is None:
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
+        if base.startswith("~"):  # no home folder (expanduser leaves "~" then): no summaries kept
             return None
-        folder = Path(base) / "ifforge"
+        folder = os.path.join(base, "ifforge")
     rules = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
     return Path(folder) / f"code-summaries-{sys.version.split()[0]}-{rules}.json"
 
