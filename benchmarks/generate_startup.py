@@ -1,10 +1,10 @@
 """`ifforge generate` on the project's 42 seeds as a user runs it: a fresh process each time.
 
 Four runs: cold with an empty PREFECT_HOME (Prefect creates its database; ifforge's cache of code
-summaries is empty too, as after an install), cold again into a new
-outputs root with that PREFECT_HOME now warm, an unchanged re-run with no Prefect server up (the
-quick path: Prefect is not started), and, with `--server`, an unchanged re-run reported to an
-`ifforge server` as a flow run. Prints wall and CPU seconds with the load average of each run.
+summaries is empty too, as after an install), cold again into a new outputs root with that
+PREFECT_HOME now warm, an unchanged re-run with no Prefect server up (the quick path: Prefect is
+not started), and, with `--server`, an unchanged re-run reported to an `ifforge server` as a flow
+run. Prints wall and CPU seconds with the load average of each run.
 
 Usage: python benchmarks/generate_startup.py [--server]
 """

@@ -79,7 +79,7 @@ class Settings(LLMSettings):
     benchmark: str = Field("", description="name of the benchmark folder under the outputs root (default: the family id)")
     out: Path = _runtime("outputs root", default=Path("outputs"))
     shard_size: int | None = _runtime("items per Prefect task run within a stage (default: 32; in stages that ask a "
-                                      "model online, llm_concurrency: see factory.shard_size)", default=None, ge=1)
+                                      "model online, llm_concurrency, one round of requests)", default=None, ge=1)
     shards_in_flight: int = _runtime("shards a run works on at once (each through its whole chain of stages); the next "
                                      "starts when the oldest is written", default=2 * (os.cpu_count() or 1), ge=1)
     workers: int = _runtime("parallel sandbox children", default=max(1, os.cpu_count() or 1), ge=1)
