@@ -1,14 +1,20 @@
 """Human review of items: marks saved per reviewer over real HTTP, agreement stats, verified export,
 and the page itself in a real headless Chromium."""
 
+import http.client
 import json
+import re
 import shutil
+import subprocess
+import sys
 import tempfile
 import urllib.error
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -48,7 +54,7 @@ def _row(task_id: str, case: int) -> dict:
         "stats_keys": ["loop_iterations", "branch_hits"],
         "output_format": "JSON",
         "complexity_metrics": {"cyclomatic": 2},
-        "difficulty": TIERS[task_id],
+        "difficulty": TIERS.get(task_id, "easy"),
     }
 
 
@@ -67,20 +73,50 @@ def server(version):
         yield running
 
 
+@pytest.fixture(scope="module")
+def refusing(tmp_path_factory):
+    """One server for the tests of requests it refuses (they write nothing): (server, version)."""
+    folder = tmp_path_factory.mktemp("refusing") / "bench" / "v001"
+    folder.mkdir(parents=True)
+    (folder / "benchmark.jsonl").write_text("".join(json.dumps(_row(task, 0)) + "\n" for task in TASKS))
+    with ReviewServer(folder) as running:
+        yield running, folder
+
+
 def _get(url: str):
     with urllib.request.urlopen(url, timeout=10) as response:
         return response.status, response.read().decode()
 
 
-def _post(server: ReviewServer, body) -> tuple[int, dict]:
-    data = body if isinstance(body, bytes) else json.dumps(body).encode()
-    request = urllib.request.Request(server.url + "api/review", data=data, method="POST",
-                                     headers={"Content-Type": "application/json"})
+def _request(url: str, method: str = "GET", headers: dict | None = None, body: bytes = b"") -> tuple[int, dict, str]:
+    """One request exactly as written (any Host, any Content-Length): (status, response headers, body)."""
+    parts = urlsplit(url)
+    connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=10)
     try:
-        with urllib.request.urlopen(request, timeout=10) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read())
+        connection.putrequest(method, parts.path + (f"?{parts.query}" if parts.query else ""),
+                              skip_host=True, skip_accept_encoding=True)
+        for name, value in ({"Host": parts.netloc} | (headers or {})).items():
+            if value is not None:  # None: the header is left out
+                connection.putheader(name, value)
+        connection.endheaders(body or None)
+        response = connection.getresponse()
+        return response.status, dict(response.headers), response.read().decode()
+    finally:
+        connection.close()
+
+
+def _page_token(url: str) -> str:
+    """The token the page carries, read from the page as its own script reads it."""
+    return re.search(r'<meta name="review-token" content="([^"]+)">', _request(url)[2]).group(1)
+
+
+def _post(server, body, url: str | None = None, headers: dict | None = None) -> tuple[int, dict]:
+    """A mark posted as the page posts it (JSON, its token); `headers` change or (None) drop a header."""
+    data = body if isinstance(body, bytes) else json.dumps(body).encode()
+    url = url or server.url
+    sent = {"Content-Type": "application/json", "X-Review-Token": _page_token(url), "Content-Length": str(len(data))}
+    status, _, text = _request(url + "api/review", "POST", sent | (headers or {}), data)
+    return status, json.loads(text)
 
 
 def _mark(server, reviewer, task_id, verdict, comment=""):
@@ -146,6 +182,7 @@ def test_marks_are_saved_per_reviewer(server, version):
     ({"reviewer": "a" * 65, "task_id": "t1_sum", "verdict": "faithful"}, "reviewer"),
     ({"reviewer": "alice", "task_id": "t1_sum", "verdict": "faithful", "comment": 5}, "comment"),
     (b"{not json", "body"),
+    (b"[" * 60000, "body"),  # nested past Python's recursion limit
     ([1, 2], "body"),
 ])
 def test_bad_input_is_a_400_naming_the_field(server, version, body, field):
@@ -166,6 +203,150 @@ def test_concurrent_saves_lose_nothing(server, version):
     with ThreadPoolExecutor(8) as pool:
         list(pool.map(lambda mark: _mark(server, "alice", *mark), marks))
     assert set(json.loads((version / "reviews" / "alice.json").read_text())) == set(TASKS)
+
+
+MARK = {"reviewer": "mallory", "task_id": "t1_sum", "verdict": "faithful"}
+
+
+@pytest.mark.parametrize("headers, status, field", [
+    ({"Content-Type": "text/plain; x=application/json"}, 415, "Content-Type"),  # no CORS preflight for it
+    ({"Content-Type": "application/x-www-form-urlencoded"}, 415, "Content-Type"),
+    ({"Content-Type": "text/plain"}, 415, "Content-Type"),
+    ({"Content-Type": None}, 415, "Content-Type"),
+    ({"Content-Type": "application/jsonx"}, 415, "Content-Type"),
+    ({"Origin": "http://evil.example"}, 403, "Origin"),
+    ({"Origin": "null"}, 403, "Origin"),
+    ({"Sec-Fetch-Site": "cross-site"}, 403, "Sec-Fetch-Site"),
+    ({"Sec-Fetch-Site": "same-site"}, 403, "Sec-Fetch-Site"),
+    ({"X-Review-Token": None}, 403, "X-Review-Token"),
+    ({"X-Review-Token": "guessed"}, 403, "X-Review-Token"),
+])
+def test_a_mark_from_another_origin_is_refused(refusing, headers, status, field):
+    server, version = refusing
+    answer_status, answer = _post(server, MARK, headers=headers)
+    assert (answer_status, answer["field"]) == (status, field) and field in answer["error"]
+    assert not (version / "reviews").exists()
+
+
+def test_a_mark_from_the_page_own_origin_is_saved(server, version):
+    origin = server.url.rstrip("/")
+    status, record = _post(server, MARK, headers={"Origin": origin, "Sec-Fetch-Site": "same-origin",
+                                                  "Content-Type": "Application/JSON; charset=utf-8"})
+    assert status == 200 and record["verdict"] == "faithful"
+    assert json.loads((version / "reviews" / "mallory.json").read_text())["t1_sum"]["verdict"] == "faithful"
+    with ReviewServer(version) as other:  # every server has its own token: one page's is no good at another
+        assert _page_token(other.url) != _page_token(server.url)
+        status, answer = _post(other, MARK, headers={"X-Review-Token": _page_token(server.url)})
+        assert status == 403 and answer["field"] == "X-Review-Token"
+    _, headers, _ = _request(server.url)
+    assert headers["X-Frame-Options"] == "DENY"  # no other site can frame the page and click its buttons
+    assert "frame-ancestors 'none'" in headers["Content-Security-Policy"]
+
+
+@pytest.mark.parametrize("host", ["evil.example:{port}", "evil.example", "127.0.0.1:{other}", "localhost.evil.example:{port}",
+                                  "127.0.0.2:{port}", "", None])
+def test_a_request_for_another_host_is_refused(refusing, host):
+    """DNS rebinding: a site whose name now points at 127.0.0.1 reaches the server with its own name as Host."""
+    server, version = refusing
+    port = urlsplit(server.url).port
+    host = host and host.format(port=port, other=port + 1)
+    for path in ("", "api/items", "api/reviews?reviewer=alice", "api/verdicts"):
+        status, _, text = _request(server.url + path, headers={"Host": host})
+        assert status == 403 and json.loads(text)["field"] == "Host", path
+    data = json.dumps(MARK).encode()
+    status, _, text = _request(server.url + "api/review", "POST", {
+        "Host": host, "Content-Type": "application/json", "X-Review-Token": _page_token(server.url),
+        "Content-Length": str(len(data))}, data)
+    assert status == 403 and json.loads(text)["field"] == "Host"
+    assert not (version / "reviews").exists()
+
+
+def test_the_server_own_names_are_answered(server):
+    port = urlsplit(server.url).port
+    for host in (f"127.0.0.1:{port}", f"localhost:{port}", f"LOCALHOST:{port}"):
+        assert _request(server.url, headers={"Host": host})[0] == 200, host
+        assert _post(server, MARK, headers={"Host": host})[0] == 200, host
+
+
+def test_a_server_on_every_address_answers_its_addresses_not_other_names(version):
+    with ReviewServer(version, host="0.0.0.0") as server:
+        port = urlsplit(server.url).port
+        url = f"http://127.0.0.1:{port}/"
+        for host in (f"192.0.2.7:{port}", f"[::1]:{port}", f"localhost:{port}"):  # any address of this machine
+            assert _request(url, headers={"Host": host})[0] == 200, host
+        assert _request(url, headers={"Host": f"evil.example:{port}"})[0] == 403
+
+
+@pytest.mark.parametrize("length, status", [
+    ("abc", 400), ("-5", 400), ("+5", 400), ("1_0", 400), ("5 5", 400), ("", 400),
+    (str(10**12), 413), ("9" * 5000, 413), (str(64 * 1024 + 1), 413),
+    (None, 411), ("0", 400),
+])
+def test_a_bad_content_length_is_a_clear_answer_not_a_traceback(refusing, capfd, length, status):
+    server, version = refusing
+    headers = {"Content-Type": "application/json", "X-Review-Token": _page_token(server.url), "Content-Length": length}
+    answer_status, _, text = _request(server.url + "api/review", "POST", headers)
+    assert answer_status == status and json.loads(text)["field"] == "Content-Length"
+    out, err = capfd.readouterr()
+    assert (out, err) == ("", "")  # nothing on the terminal, least of all a traceback
+    assert not (version / "reviews").exists()
+
+
+def test_a_chunked_or_short_body_is_refused(version, capfd):
+    with ReviewServer(version, read_timeout=0.3) as server:
+        headers = {"Content-Type": "application/json", "X-Review-Token": _page_token(server.url)}
+        status, _, text = _request(server.url + "api/review", "POST",
+                                   headers | {"Transfer-Encoding": "chunked"}, b"2\r\n{}\r\n0\r\n\r\n")
+        assert status == 411 and json.loads(text)["field"] == "Content-Length"
+        # a body shorter than it says does not hold a thread forever
+        status, _, text = _request(server.url + "api/review", "POST", headers | {"Content-Length": "100"}, b"{}")
+        assert status == 408 and json.loads(text)["field"] == "body"
+    assert capfd.readouterr() == ("", "")
+
+
+def test_a_failure_inside_the_server_is_one_line_and_a_500(version, capfd):
+    (version / "reviews").write_text("a file where the reviews folder belongs")
+    with ReviewServer(version) as server:
+        status, answer = _post(server, MARK)
+    assert status == 500 and "the server failed" in answer["error"]
+    out, err = capfd.readouterr()
+    assert out == "" and len(err.splitlines()) == 1 and "POST /api/review failed" in err and "Traceback" not in err
+
+
+@contextmanager
+def _review_process(version: Path):
+    """`ifforge review VERSION` in a process of its own, as a reviewer starts it: yields its URL and process."""
+    process = subprocess.Popen([sys.executable, "-m", "ifforge.cli", "review", str(version)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = process.stdout.readline()
+        found = re.search(r"http://\S+/", line)
+        assert found, (line, process.stderr.read() if process.poll() is not None else "")
+        yield found.group(0), process
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+def test_two_review_servers_on_one_version_keep_every_acknowledged_mark(tmp_path):
+    """Two servers (two processes) on one version, one reviewer's 42 marks posted to both at once."""
+    version = tmp_path / "bench" / "v001"
+    version.mkdir(parents=True)
+    tasks = [f"t{n:02d}" for n in range(42)]
+    (version / "benchmark.jsonl").write_text("".join(json.dumps(_row(task, 0)) + "\n" for task in tasks))
+    with _review_process(version) as (first, one), _review_process(version) as (second, two):
+        def post(n: int):
+            url = (first, second)[n % 2]
+            return _post(None, {"reviewer": "alice", "task_id": tasks[n], "verdict": "faithful",
+                                "comment": f"mark {n}"}, url=url)
+
+        with ThreadPoolExecutor(8) as pool:
+            answers = list(pool.map(post, range(len(tasks))))
+    acknowledged = {record["task_id"]: record for status, record in answers if status == 200}
+    assert len(acknowledged) == len(tasks), answers
+    on_disk = json.loads((version / "reviews" / "alice.json").read_text())
+    assert {task: {"reviewer": "alice", "task_id": task, **record} for task, record in on_disk.items()} == acknowledged
+    assert one.stderr.read() == two.stderr.read() == ""  # two servers, no complaint, no traceback
 
 
 def test_kappa_hand_computed():

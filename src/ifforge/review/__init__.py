@@ -14,6 +14,7 @@ The command line is `ifforge review VERSION` (the page; `--stats` for the statis
     items     the rows of a version, one item per task
     marks     reviewer files: read, checked, written
     server    the page over HTTP
+    guard     which requests it answers: its own host, marks from its own page
     page      the page rendered from `page.html`
     align     each description step beside its code line
     stats     coverage and Cohen's kappa

@@ -1,14 +1,20 @@
 """Reviewers' marks: one file per reviewer, `<version>/reviews/<reviewer>.json`, checked when read.
 
 Several people can review the same version and their files can be copied around; a file that is
-not what the page writes is named, never guessed at.
+not what the page writes is named, never guessed at. Several servers may serve one version at once
+(one per reviewer, or a second one started by mistake): every read-modify-write of a reviewer file
+holds an exclusive `flock` on the `reviews/` folder, so no server writes over a mark another one
+acknowledged. The kernel drops the lock when its process dies: no lock file, nothing stale.
 """
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
 import re
-import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -19,10 +25,6 @@ REVIEWS = "reviews"
 VERDICTS = ("faithful", "not_faithful")
 REVIEWER_PATTERN = re.compile(r"[A-Za-z0-9._-]{1,64}")
 MAX_COMMENT = 5000
-
-# One lock for every read-modify-write of a reviewer file, shared by all servers in this process.
-_LOCK = threading.Lock()
-
 
 class ReviewError(ValueError):
     """Bad input from a reviewer; `field` names what to fix (sent back as HTTP 400)."""
@@ -82,6 +84,18 @@ def all_reviews(version: Path) -> dict[str, dict[str, dict[str, Any]]]:
             for path in sorted(folder.glob("*.json")) if REVIEWER_PATTERN.fullmatch(path.stem)}
 
 
+@contextmanager
+def _locked(folder: Path) -> Iterator[None]:
+    """Hold the folder's exclusive lock: across threads (each opens its own descriptor) and processes."""
+    folder.mkdir(parents=True, exist_ok=True)
+    descriptor = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(descriptor)  # closing releases the lock
+
+
 def save_review(version: Path, task_ids: set[str], body: Any) -> dict[str, Any]:
     """Validate one mark and store it in the reviewer's file; returns the stored record."""
     if not isinstance(body, dict):
@@ -100,7 +114,7 @@ def save_review(version: Path, task_ids: set[str], body: Any) -> dict[str, Any]:
         raise ReviewError("comment", f"comment: at most {MAX_COMMENT} characters")
     record = {"verdict": verdict, "comment": comment.strip(),
               "at": datetime.now(UTC).isoformat(timespec="seconds")}
-    with _LOCK:
+    with _locked(Path(version) / REVIEWS):
         reviews = load_reviews(version, reviewer)
         reviews[task_id] = record
         write_json(_reviewer_path(version, reviewer), reviews)

@@ -92,8 +92,9 @@ def _render_item(item: dict[str, Any]) -> str:
 </section>"""
 
 
-def render_page(items: list[dict[str, Any]], version: Path) -> str:
-    """One self-contained page: the items are rendered here, the marks fetched by the script."""
+def render_page(items: list[dict[str, Any]], version: Path, token: str = "") -> str:
+    """One self-contained page: the items are rendered here, the marks fetched by the script. `token`
+    is the server's: its script sends it with every mark, and no other site can read it."""
     title = html.escape(f"Review {Path(version).parent.name}/{Path(version).name}")
     body = "".join(_render_item(item) for item in items) or "<p>No tasks in this version.</p>"
     tiers = sorted({str(item.get("difficulty")) for item in items if item.get("difficulty")},
@@ -101,4 +102,4 @@ def render_page(items: list[dict[str, Any]], version: Path) -> str:
     options = "".join(f'<option value="{html.escape(tier)}">{html.escape(tier)}</option>' for tier in tiers)
     page = resources.files(__package__).joinpath("page.html").read_text(encoding="utf-8")
     return (page.replace("__TITLE__", title).replace("__COUNT__", str(len(items)))
-            .replace("__TIERS__", options).replace("__ITEMS__", body))
+            .replace("__TIERS__", options).replace("__TOKEN__", html.escape(token)).replace("__ITEMS__", body))
