@@ -1,6 +1,7 @@
 """Agreement of ifforge's LogicIF scorer with LogicIF's own, on thousands of tricky (row, reply) cases.
 
-    python benchmarks/logicif_agreement.py ORIGINALS_DIR --original-python /path/to/venv/bin/python \
+    python benchmarks/logicif_agreement.py ORIGINALS_DIR [CANDIDATES.jsonl ...] \
+        --original-python /path/to/venv/bin/python \
         [--fixtures ../shared/fixtures/logicifeval] [--rows outputs/logicif/v001/benchmark.jsonl]
 
 ORIGINALS_DIR is a fetched copy of mianzhang/LogicIF; --original-python a Python with its
@@ -23,7 +24,16 @@ Each case is one task in the original's run, and the cases of one function under
 render form one task in a second run (task-level: a task passes iff all its cases do), compared with
 the original's per-task lines.
 
-Cases: every test case of the fixture rows (and of --rows, ifforge's own generated rows), its gold
+CANDIDATES.jsonl are result files built by someone else, in the layout `compare_outputs` reads
+(`task_id`, `test_case_id`, `code_output`, `llm_output` and/or `llm_response`): a set this script
+did not make, so agreement does not rest on its own cases. Each file is scored as it is, line for
+line: `given` is `ifforge score` on the file (both rule modes) against `compare_outputs` on it;
+`reply`, where a line has `llm_response`, is ifforge's rules on the reply alone against
+`compare_outputs` on the file's `llm_output` (telling only where that is an extraction of the
+reply). Lines the original raises on, and lines ifforge refuses (with the reason), are counted
+apart from the agreement figures.
+
+Own cases: every test case of the fixture rows (and of --rows, ifforge's own generated rows), its gold
 answer rewritten on purpose (floats for ints, booleans for 0/1, key order, a wrong output or
 tracker, a tracker missing or extra, null, numbers as text, trackers nested one level down) and
 written in many ways (JSON plain, in a code fence, with trailing text, labelled, Python literals
@@ -50,9 +60,10 @@ from typing import Any
 # ---- LogicIF's side (runs in --original-python; imports nothing of ifforge) ---------------------
 
 
-def original_side(originals: Path, job: Path) -> None:
-    """compare_outputs on one result file per case (each its own task, so its question-level
-    numbers are the case's verdicts), then once on the whole file by real task; JSON on stdout."""
+def original_side(originals: Path, jobs: list[Path]) -> None:
+    """For each job (the lines of a result file as given, each marked whether it joins the task-level
+    run): compare_outputs on each line alone (its question-level numbers are the line's verdicts),
+    then once on the marked lines it can read, by their own task ids; JSON on stdout."""
     import importlib
     import types
 
@@ -62,29 +73,41 @@ def original_side(originals: Path, job: Path) -> None:
     sys.modules["logicif"] = module
     evaluation = importlib.import_module("logicif.evaluation")
     evaluator = evaluation.LogicIFEvaluator()
-    entries = [json.loads(line) for line in job.read_text().splitlines()]
-    verdicts = []
-    with tempfile.TemporaryDirectory() as folder, contextlib.redirect_stdout(io.StringIO()), \
-            contextlib.redirect_stderr(io.StringIO()):
-        path = Path(folder) / "one.jsonl"
-        for entry in entries:
-            path.write_text(json.dumps({**entry, "task_id": "one"}) + "\n")
-            result = evaluator.compare_outputs(result_file=str(path))["question_level_accuracy"]
-            verdicts.append([result["output"] == 100, result["stats"] == 100, result["both"] == 100])
-    with tempfile.TemporaryDirectory() as folder, contextlib.redirect_stderr(io.StringIO()):
-        path = Path(folder) / "all.jsonl"
-        path.write_text("".join(json.dumps(entry) + "\n" for entry in entries))
-        printed = io.StringIO()
-        with contextlib.redirect_stdout(printed):
-            summary = evaluator.compare_outputs(result_file=str(path))
-    # its per-task line, "  <task_id>: <both>/<cases> both matches"
-    tasks = {}
-    for line in printed.getvalue().splitlines():
-        if line.endswith(" both matches") and line.startswith("  "):
-            task, counts = line.strip()[:-len(" both matches")].rsplit(": ", 1)
-            both, cases = counts.split("/")
-            tasks[task] = both == cases
-    print(json.dumps({"cases": verdicts, "tasks": tasks, "summary": summary}))
+    answers = []
+    for job in jobs:
+        items = [json.loads(item) for item in job.read_text(encoding="utf-8").splitlines()]
+        lines = [item["line"] for item in items]
+        verdicts: list = []  # [output, stats, both], or the name of the exception it raised
+        with tempfile.TemporaryDirectory() as folder, contextlib.redirect_stdout(io.StringIO()), \
+                contextlib.redirect_stderr(io.StringIO()):
+            path = Path(folder) / "one.jsonl"
+            for line in lines:
+                path.write_text(line + "\n", encoding="utf-8")
+                try:
+                    result = evaluator.compare_outputs(result_file=str(path))["question_level_accuracy"]
+                except Exception as error:  # an outside line it cannot read (llm_output null, say)
+                    verdicts.append(type(error).__name__)
+                    continue
+                verdicts.append([result["output"] == 100, result["stats"] == 100, result["both"] == 100])
+        # a line that raises would stop the whole file, and one ifforge refuses has no verdict of ours
+        readable = [line for line, item, verdict in zip(lines, items, verdicts)
+                    if isinstance(verdict, list) and item["task_level"]]
+        tasks, summary = {}, None
+        if readable:
+            with tempfile.TemporaryDirectory() as folder, contextlib.redirect_stderr(io.StringIO()):
+                path = Path(folder) / "all.jsonl"
+                path.write_text("".join(line + "\n" for line in readable), encoding="utf-8")
+                printed = io.StringIO()
+                with contextlib.redirect_stdout(printed):
+                    summary = evaluator.compare_outputs(result_file=str(path))["question_level_accuracy"]
+            # its per-task line, "  <task_id>: <both>/<cases> both matches"
+            for line in printed.getvalue().splitlines():
+                if line.endswith(" both matches") and line.startswith("  "):
+                    task, counts = line[2:-len(" both matches")].rsplit(": ", 1)
+                    both, cases = counts.split("/")
+                    tasks[task] = both == cases
+        answers.append({"cases": verdicts, "tasks": tasks, "summary": summary})
+    print(json.dumps(answers))
 
 
 # ---- candidates (ifforge's side) ----------------------------------------------------------------
@@ -278,15 +301,112 @@ def group_of(case: dict[str, Any]) -> str:
     return f"{case['source']}/{case['task_id']}/{case['variant']}/{case['render']}"
 
 
+def outside_cases(path: Path) -> list[dict[str, Any]]:
+    """Each line of an outside result file: its raw text for the original, and the reply as
+    `ifforge score` reads it (`read_results` on that line alone, so a line ifforge refuses is
+    counted with its reason and does not hide the others)."""
+    from ifforge.core.untrusted import BadValue, read_lines
+    from ifforge.eval.evaluation import BenchmarkError, read_results
+
+    cases = []
+    with tempfile.TemporaryDirectory() as folder:
+        one = Path(folder) / "line.jsonl"
+        for number, line in read_lines(path):
+            case: dict[str, Any] = {"where": f"{path.name}:{number}", "raw": None, "result": None, "refused": None}
+            if isinstance(line, BadValue):  # the original opens the file as UTF-8 and stops there
+                cases.append({**case, "refused": str(line), "raised": "UnicodeDecodeError"})
+                continue
+            if not line.strip():
+                continue
+            case["raw"] = line
+            try:
+                task = json.loads(line).get("task_id")
+                case["group"] = str(task)  # the original groups by it and prints it with str()
+            except (ValueError, AttributeError, RecursionError):
+                case["group"] = None
+            one.write_text(line + "\n", encoding="utf-8")
+            try:
+                case["result"] = read_results(one)[1][0]
+            except BenchmarkError as error:
+                case["refused"] = str(error).replace(f"{one}:1", case["where"]).replace(str(one), case["where"])
+            cases.append(case)
+    return cases
+
+
+def ours_outside(case: dict[str, Any], level: str, rules: str) -> list[bool] | str | None:
+    """ifforge's verdicts on an outside line as `ifforge score` gives them, "refused: ..." when it
+    refuses the line, None when the level does not apply (`reply` needs `llm_response`)."""
+    from ifforge.families.logicif.scoring import score_frame
+
+    if level == "reply" and not isinstance((case["result"] or {}).get("llm_response"), str):
+        return None
+    if case["refused"]:
+        return "refused: " + case["refused"]
+    result = case["result"]
+    if level == "reply":
+        result = {k: v for k, v in result.items() if k != "llm_output"}
+    row = score_frame([result], rules=rules).iloc[0]
+    return [bool(row["output_ok"]), bool(row["stats_ok"]), bool(row["both_ok"])]
+
+
+def print_agreement(pairs: list[dict[str, Any]], tasks: dict[str, bool], show: int) -> None:
+    """Agreement on the cases both sides read (case level, and task level on the tasks of `tasks`,
+    the original's task-level run on those same cases), then the cases only one side could read,
+    then every disagreement class with examples. Each pair has `mine` and `original` (three
+    verdicts, or why that side could not read the case), `group`, `label` (its class) and `example`
+    (lines to show)."""
+    both = [p for p in pairs if isinstance(p["original"], list) and isinstance(p["mine"], list)]
+    agree = [sum(p["mine"][i] == p["original"][i] for p in both) for i in range(3)]
+    task_ok: dict[str, bool] = {}
+    for p in both:
+        task_ok[p["group"]] = task_ok.get(p["group"], True) and p["mine"][2]
+    whole = {task: ok for task, ok in task_ok.items() if task in tasks}  # the original's run read these whole
+    same_tasks = sum(ok == tasks[task] for task, ok in whole.items())
+    total = max(1, len(both))
+    task_line = f"{same_tasks / len(whole):.2%} of {len(whole)}" if whole else "none read whole"
+    print(f"  cases: output {agree[0] / total:.2%}, state {agree[1] / total:.2%}, both {agree[2] / total:.2%}"
+          f" of {len(both)}; tasks (both, all cases): {task_line}")
+    refused = [p for p in pairs if isinstance(p["original"], list) and isinstance(p["mine"], str)]
+    if refused:
+        print(f"  ifforge refuses {len(refused)} the original reads (left out above, tasks too):")
+        for reason, count in Counter(p["mine"].split(": ", 2)[-1] for p in refused).most_common():
+            print(f"    {count:5d}  {reason[:160]}")
+    raised = Counter(p["original"] for p in pairs if isinstance(p["original"], str))
+    if raised:
+        refused_too = sum(isinstance(p["mine"], str) for p in pairs if isinstance(p["original"], str))
+        print(f"  the original raises on {sum(raised.values())} ({', '.join(f'{k} {v}' for k, v in raised.items())});"
+              f" ifforge refuses {refused_too} of them and scores the rest")
+    classes: Counter = Counter()
+    examples: dict[tuple, list] = {}
+    for p in both:
+        if p["mine"] != p["original"]:
+            key = (*p["label"], "ifforge " + "".join("01"[x] for x in p["mine"]),
+                   "LogicIF " + "".join("01"[x] for x in p["original"]))
+            classes[key] += 1
+            examples.setdefault(key, []).append(p)
+    if classes:
+        print("  disagreements (class, verdicts output/state/both):")
+    for key, count in classes.most_common():
+        print(f"    {count:5d}  {' | '.join(key)}")
+        for p in examples[key][:show]:
+            for line in p["example"]:
+                print(f"           {line}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("originals", type=Path, help="a fetched copy of mianzhang/LogicIF")
+    parser.add_argument("candidates", type=Path, nargs="*",
+                        help="outside result files (JSONL, compare_outputs' layout) to score both ways")
     parser.add_argument("--original-python", default=sys.executable, help="a Python with tqdm, requests, openai")
     parser.add_argument("--fixtures", type=Path, default=Path(__file__).resolve().parents[2] / "shared/fixtures/logicifeval",
                         help="folder with LogicIFEval rows (cases.jsonl, tasks.jsonl)")
     parser.add_argument("--rows", type=Path, action="append", default=[], help="ifforge benchmark rows (JSONL)")
     parser.add_argument("--show", type=int, default=2, help="examples printed per disagreement class")
     args = parser.parse_args()
+    for path in [args.originals / "evaluation.py", *args.candidates]:
+        if not path.is_file():
+            parser.error(f"{path}: no such file")
 
     rows = []
     if (args.fixtures / "cases.jsonl").exists():
@@ -294,52 +414,69 @@ def main() -> int:
         rows += [{**c, "description": tasks.get(c["task_id"], {}).get("description"), "_source": "fixture"}
                  for c in read_rows([args.fixtures / "cases.jsonl"])]
     rows += [{**r, "_source": "ifforge"} for r in read_rows(args.rows) if r.get("family", "logicif") == "logicif"]
-    cases = candidates(rows)
     started = time.process_time(), time.perf_counter()
+    cases = candidates(rows)
+    outside = {path: outside_cases(path) for path in args.candidates}
     with tempfile.TemporaryDirectory() as folder:
-        job = Path(folder) / "job.jsonl"
-        job.write_text("".join(json.dumps({**{k: v for k, v in case.items() if k not in ("variant", "render", "source")},
-                                           "task_id": group_of(case)}) + "\n" for case in cases))
-        child = subprocess.run([args.original_python, __file__, "--original-side", str(args.originals.resolve()), str(job)],
-                               capture_output=True, text=True, check=False, env={**os.environ, "TQDM_DISABLE": "1"})
+        jobs = [Path(folder) / "own.jsonl"]
+        own = ({**{k: v for k, v in case.items() if k not in ("variant", "render", "source")}, "task_id": group_of(case)}
+               for case in cases)
+        jobs[0].write_text("".join(json.dumps({"line": json.dumps(entry), "task_level": True}) + "\n" for entry in own))
+        for index, lines in enumerate(outside.values()):
+            jobs.append(Path(folder) / f"outside{index}.jsonl")
+            jobs[-1].write_text("".join(json.dumps({"line": c["raw"], "task_level": not c["refused"]}) + "\n"
+                                        for c in lines if c["raw"] is not None), encoding="utf-8")
+        child = subprocess.run([args.original_python, __file__, "--original-side", str(args.originals.resolve()),
+                                *map(str, jobs)], capture_output=True, text=True, check=False,
+                               env={**os.environ, "TQDM_DISABLE": "1"})
     if child.returncode:
         print(child.stderr[-3000:], file=sys.stderr)
         return 1
-    theirs = json.loads(child.stdout)
-    print(f"LogicIF agreement: {len(cases)} cases from {len(rows)} test cases "
-          f"({Counter(r['_source'] for r in rows)}); the original's compare_outputs in {args.original_python}")
+    theirs, *theirs_outside = json.loads(child.stdout)
+    print(f"LogicIF agreement: the original's compare_outputs in {args.original_python}")
+    print(f"\n== own set: {len(cases)} cases from {len(rows)} test cases ({dict(Counter(r['_source'] for r in rows))})")
     for level, rules, what in (
             ("given", "ifforge", "LogicIF's extracted llm_output, ifforge's default rules"),
             ("given", "paper", "LogicIF's extracted llm_output, --rules paper"),
             ("reply", "ifforge", "the raw reply: ifforge's rules vs a faithful extractor + compare_outputs")):
-        classes: Counter = Counter()
-        examples: dict[tuple, list] = {}
-        agree = [0, 0, 0]
-        task_ok: dict[str, bool] = {}
-        for case, original in zip(cases, theirs["cases"]):
-            mine = ours(case, level, rules)
-            task_ok[group_of(case)] = task_ok.get(group_of(case), True) and mine[2]
-            for i in range(3):
-                agree[i] += mine[i] == original[i]
-            if mine != original:
-                key = (case["variant"], case["render"] if level == "reply" else "-",
-                       "ifforge " + "".join("1" if x else "0" for x in mine),
-                       "LogicIF " + "".join("1" if x else "0" for x in original))
-                classes[key] += 1
-                examples.setdefault(key, []).append(case)
-        total = len(cases)
-        same_tasks = sum(task_ok[task] == theirs["tasks"].get(task) for task in task_ok)
         print(f"\n[{level}, {rules}] {what}")
-        print(f"  cases: output {agree[0] / total:.2%}, state {agree[1] / total:.2%}, both {agree[2] / total:.2%}"
-              f" of {total}; tasks (both, all cases): {same_tasks / len(task_ok):.2%} of {len(task_ok)}")
-        if classes:
-            print("  disagreements (variant, render, verdicts output/state/both):")
-        for key, count in classes.most_common():
-            print(f"    {count:5d}  {' | '.join(key)}")
-            for case in examples[key][:args.show]:
-                print(f"           gold {json.dumps(case['code_output'])[:150]}")
-                print(f"           reply ...{case['llm_response'][-150:]!r}")
-    print(f"\nthe original's own task-level numbers on those tasks: {json.dumps(theirs['summary']['question_level_accuracy'])}")
+        pairs = [{"mine": ours(case, level, rules), "original": original, "group": group_of(case),
+                  "label": (case["variant"], case["render"] if level == "reply" else "-"),
+                  "example": [f"gold {json.dumps(case['code_output'])[:150]}",
+                              f"reply ...{case['llm_response'][-150:]!r}"]}
+                 for case, original in zip(cases, theirs["cases"])]
+        print_agreement(pairs, theirs["tasks"], args.show)
+    print(f"\nthe original's own task-level numbers on those tasks: {json.dumps(theirs['summary'])}")
+
+    for (path, lines), answer in zip(outside.items(), theirs_outside):
+        verdicts = iter(answer["cases"])
+        originals = [next(verdicts) if c["raw"] is not None else c["raised"] for c in lines]
+        print(f"\n== outside file {path}: {len(lines)} lines")
+        # the reply level's tasks: those whose every line in the original's task-level run has a reply
+        no_reply = {c.get("group") for c in lines if c["raw"] is not None and not c["refused"]
+                    and not isinstance(c["result"].get("llm_response"), str)}
+        for level, rules, what in (
+                ("given", "ifforge", "`ifforge score` on the file against compare_outputs on it"),
+                ("given", "paper", "`ifforge score --rules paper` on the file against compare_outputs on it"),
+                ("reply", "ifforge", "ifforge's rules on llm_response alone against compare_outputs on llm_output "
+                                     "(telling where llm_output is an extraction of llm_response)")):
+            pairs = []
+            for case, original in zip(lines, originals):
+                mine = ours_outside(case, level, rules)
+                if mine is None:
+                    continue
+                parsed = case["result"] or {}
+                shown = {k: json.dumps(parsed[k])[-150:] if k in parsed else "(none)" for k in
+                         ("code_output", "llm_output", "llm_response")}
+                pairs.append({"mine": mine, "original": original, "group": case.get("group"), "label": ("outside",),
+                              "example": [f"{case['where']}: gold {shown['code_output']}",
+                                          f"llm_output {shown['llm_output']}",
+                                          f"llm_response ...{shown['llm_response']}"]})
+            print(f"\n[{level}, {rules}] {what}: {len(pairs)} lines")
+            if pairs:
+                tasks = {t: ok for t, ok in answer["tasks"].items() if level == "given" or t not in no_reply}
+                print_agreement(pairs, tasks, args.show)
+        print(f"\nthe original's own task-level numbers on that file: {json.dumps(answer['summary'])}")
     wall = time.perf_counter() - started[1]
     child_cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
     print(f"time: wall {wall:.1f} s; CPU (user+sys) ifforge {time.process_time() - started[0]:.1f} s, "
@@ -348,7 +485,7 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 4 and sys.argv[1] == "--original-side":
-        original_side(Path(sys.argv[2]), Path(sys.argv[3]))
+    if len(sys.argv) >= 4 and sys.argv[1] == "--original-side":
+        original_side(Path(sys.argv[2]), [Path(job) for job in sys.argv[3:]])
     else:
         sys.exit(main())

@@ -118,6 +118,29 @@ def test_alignment_and_substring_metrics_agree_with_textdistance_and_difflib():
         assert blocks == [list(block) for block in expected], (a, b)
 
 
+def test_ratcliff_obershelp_is_difflib_without_autojunk_on_long_texts():
+    """difflib treats characters of a B of 200+ characters that occur more than 1% of the time as junk
+    unless autojunk=False; the rubric's algorithm has no such rule, so ours must equal difflib without it."""
+    import textdistance as td
+
+    a = ("The committee met on Tuesday to review the budget for next year. After a long discussion, members agreed "
+         "to fund the new library wing, delay the park renovation, and ask the city for a second estimate on the "
+         "bridge repairs.")
+    b = ("On Tuesday the committee reviewed next year's budget. After a short discussion, members agreed to fund "
+         "the library wing, to postpone the renovation of the park, and to ask the city for another estimate on "
+         "repairing the bridge.")
+    assert len(a) >= 200 and len(b) >= 200
+    for x, y in ((a, b), (b, a)):
+        without = difflib.SequenceMatcher(None, x, y, autojunk=False)
+        assert final("ratcliff_obershelp", x, y) == pytest.approx(without.ratio(), abs=1e-12)
+        assert final("ratcliff_obershelp", x, y) == pytest.approx(td.RatcliffObershelp()(x, y), abs=1e-12)
+        blocks = [list(block) for block in without.get_matching_blocks()[:-1]]
+        assert METRICS["ratcliff_obershelp"].run_in_process(x, y)[0] == blocks
+        assert difflib.SequenceMatcher(None, x, y).ratio() < without.ratio() - 0.3  # autojunk would change it
+    short = b[:199]  # below 200 characters difflib's default is the same as ours
+    assert difflib.SequenceMatcher(None, a, short).ratio() == final("ratcliff_obershelp", a, short)
+
+
 def test_error_rates_agree_with_jiwer():
     import jiwer
 

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from ifforge.families.pacific import instructions
+from ifforge.families.pacific import chains, instructions
 from ifforge.families.pacific.instructions import REGISTRY, get, run_python
 
 INTS = [0, 1, -1, 2, -7, 9, 10, 99, 1000, 999999, 10**30]
@@ -88,7 +88,9 @@ def test_code_is_one_function_of_one_argument_and_text_is_english(instruction_id
     assert len(tree.body) == 1 and isinstance(tree.body[0], ast.FunctionDef)
     assert tree.body[0].name == "step_3" and len(tree.body[0].args.args) == 1
     text = instruction.describe()
-    assert text.endswith(".") and "{" not in text
+    assert text.endswith(".")
+    text = text.split(" that order is: ")[0]  # the sort's listing names characters ({ % `), not code
+    assert "{" not in text
     for marker in ("`", "==", "//", "**", "lambda", "def ", "%"):
         assert marker not in text, (instruction_id, marker)
 
@@ -99,3 +101,52 @@ def test_arguments_are_checked_and_unknown_ids_named():
     with pytest.raises(ValueError, match="unknown instruction 'nope'"):
         get("nope")
     assert instructions.get("caesar", key=4).args() == {"key": 4}
+
+
+PRINTABLE = "".join(chr(c) for c in range(32, 127))  # the portable domain's characters
+
+
+def english_sort_order() -> str:
+    """The character order sort_characters' English states, read word by word: `space`, `X to Y`
+    ranges, and single characters; other words join the runs."""
+    text = get("sort_characters").describe()
+    tokens = text.split("that order is: ", 1)[1].removesuffix(" at the end.").split(" ")
+    order, i = [], 0
+    while i < len(tokens):
+        if tokens[i] == "space":
+            order.append(" ")
+        elif len(tokens[i]) == 1 and tokens[i + 1:i + 2] == ["to"]:
+            order += [chr(c) for c in range(ord(tokens[i]), ord(tokens[i + 2]) + 1)]
+            i += 2
+        elif len(tokens[i]) == 1:
+            order.append(tokens[i])
+        i += 1
+    return "".join(order)
+
+
+def test_the_sort_english_places_every_printable_character_where_the_gold_does():
+    order = english_sort_order()
+    assert sorted(order) == sorted(PRINTABLE) and len(order) == len(PRINTABLE)
+    rng = random.Random(3)
+    for _ in range(200):
+        value = "".join(rng.choice(PRINTABLE) for _ in range(rng.randint(0, 40)))
+        assert run_python(get("sort_characters"), value) == "".join(sorted(value, key=order.index)), value
+        # move_prefix's "never decrease in Unicode code point" is the same order
+        end = 1
+        while end < len(value) and order.index(value[end - 1]) <= order.index(value[end]):
+            end += 1
+        assert run_python(get("move_prefix"), value) == value[end:] + value[:end], value
+
+
+def test_every_sort_step_of_generated_chains_matches_the_english():
+    order = english_sort_order()
+    sorts = 0
+    for seed in range(3):
+        for chain in chains.build_all(seed, [3, 8, 15], [3, 5, 10], 4, sorted(REGISTRY)):
+            inputs = [chain.initial_input] + chain.planned[:-1]
+            for step, value, out in zip(chain.steps, inputs, chain.planned):
+                assert not isinstance(out, str) or set(out) <= set(order), (chain.task_id, out)
+                if step.id == "sort_characters":
+                    sorts += 1
+                    assert out == "".join(sorted(value, key=order.index)), (chain.task_id, value)
+    assert sorts > 20

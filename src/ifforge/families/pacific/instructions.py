@@ -467,9 +467,14 @@ class AlternateCapsReverse(Instruction):
 class SortCharacters(Instruction):
     id, input_type, output_type = "sort_characters", "str", "str"
     conflicts = frozenset({"sort_characters"})
+    # Every printable ASCII character (the portable domain) in its place: the marks sit in four runs
+    # around the digits and letters, so "punctuation before digits" would be wrong for @ [ _ { | } ~.
+    # Braces are doubled for str.format.
     text = ("Sort all the characters of the string by their Unicode code point, smallest first, keeping "
-            "repeats; spaces and punctuation come before digits, digits before uppercase letters, and "
-            "uppercase before lowercase letters.")
+            "repeats; for printable ASCII characters that order is: the space then the marks "
+            "! \" # $ % & ' ( ) * + , - . / then the digits 0 to 9 then the marks : ; < = > ? @ then the "
+            "uppercase letters A to Z then the marks [ \\ ] ^ _ ` then the lowercase letters a to z then the "
+            "marks {{ | }} ~ at the end.")
     body = """    return "".join(sorted(x))"""
     java = """    char[] chars = x.toCharArray();
     java.util.Arrays.sort(chars);
