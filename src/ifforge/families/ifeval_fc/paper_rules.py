@@ -1,4 +1,4 @@
-"""The IFEval-FC paper repository's checkers, as its code reads a value (`--rules paper`).
+r"""The IFEval-FC paper repository's checkers, as its code reads a value (`--rules paper`).
 
 Each class is our rule with `check` replaced by the paper's reading, behaviour for behaviour (its
 own tests' expectations included): same arguments, same descriptions, other verdicts. A checker
@@ -110,7 +110,7 @@ class ScriptOnly(rules.ScriptOnly):
 
 
 class WordCount(rules.WordCount):
-    """nltk's `RegexpTokenizer(r"\w+")` up to 3.10.2 (`NLTK`): runs of Python `re` word characters.
+    r"""nltk's `RegexpTokenizer(r"\w+")` up to 3.10.2 (`NLTK`): runs of Python `re` word characters.
     From 3.10.3 the `regex` engine also takes combining marks, ZWJ/ZWNJ and circled letters into
     words and leaves `½ ① ²` out, so `❤️ ❤️ ❤️` is 3 words there (its variation selectors) and 0 here."""
 
