@@ -87,7 +87,10 @@ def paper_side(originals: Path, job: Path) -> None:
             verdicts.append([bool(instance.check_following(value)), None])
         except Exception as error:  # noqa: BLE001 - the paper's evaluate.py counts it as not following
             verdicts.append([False, type(error).__name__])
-    print(json.dumps({"verdicts": verdicts, "tests": run_expectations(originals / "tests" / "test_checkers.py")}))
+    import nltk
+
+    print(json.dumps({"verdicts": verdicts, "tests": run_expectations(originals / "tests" / "test_checkers.py"),
+                      "nltk": nltk.__version__}))
 
 
 # ---- candidates -----------------------------------------------------------------------------------
@@ -130,6 +133,149 @@ def candidates(data: dict) -> list[str]:
     return found + EDGE
 
 
+# ---- the tricky set, and candidate files from elsewhere ---------------------------------------------
+
+ZW, ZWNJ, ZWJ, NBSP, VS16 = "\u200b", "\u200c", "\u200d", "\u00a0", "\ufe0f"
+TRICKY = {
+    "look-alikes": ["p\u0430per day", "ΑΒΓ ABC", "ＦＵＬＬ ｗｉｄｔｈ ＷＯＲＤＳ", "𝐁𝐎𝐋𝐃 𝐟𝐢𝐫𝐬𝐭 first", "ʀɪᴠᴇʀ ꜱᴍᴀʟʟ ᴄᴀᴘꜱ",
+                    "ﬁrst ﬂow ﬀ", "ſeparate ſtreet", "Ⅻ Ⓐ ℍ ⅻ ⓐ ℌ", "ǅungla ǈ Ǌ", "İstanbul ıi", "STRAẞE straße",
+                    "ΣΊΣΥΦΟΣ σίσυφος", "Ꭺ Ᏼ Ꮯ", "ⅰⅱⅲ", "К0Т kот", "DAY’S day's day‘s", "Ｐ.Ｓ. note", "𝒻𝒾𝓇𝓈𝓉 ℯ𝓃𝒹"],
+    "invisible": [f"word{ZW}word", f"a{ZWNJ}b{ZWJ}c", "\u2060join\u2060", "\ufeffBOM first", "soft\u00adhyphen",
+                  f"zero{ZW} {ZW}width", ZW, "two\u2009thin\u2009spaces", f"nbsp{NBSP}here", "ideo\u3000space",
+                  "line\u2028sep", "para\u2029sep", "nel\u0085next", "tab\there", "cr\r\nlf", f"P{ZW}.S. zero"],
+    "decomposed": ["cafe\u0301", "e\u0301te\u0301 d’e\u0301te\u0301", "Ame\u0301lie CAFE\u0301", "n\u0303o",
+                   "a\u0308\u0304", "\u1100\u1161\u11a8 \u1112\u1161\u11ab", "\u0301alone", "Z\u0351\u0300a\u0363l\u036bgo",
+                   "i\u0307 I\u0307", "Е\u0308ж мёд"],
+    "scripts": ["नमस्ते दुनिया", "தமிழ் மொழி", "ภาษาไทย ง่าย", "ক্ষমা", "مرحبا بالعالم", "שָׁלוֹם", "日本語の文章です。次の文。",
+                "中文，逗号。问号？感叹！", "한국어 문장입니다.", "Привет, мир! ВСЁ", "Καλημέρα κόσμε; ΝΑΙ", "Привеt", "ᲀᲁ ꙁ",
+                "Ϗϗ Ϳ ϴ", "Ѐ ѝ"],
+    "numbers": ["½ ① ² ٣ Ⅻ 〇 万", "3.14 and 2½", "x² + y² = z²", "①②③", "¼ cup", "٣٤٥", "१२३", "10,000,000", "1e999"],
+    "emoji": [f"❤{VS16} ❤{VS16} ❤{VS16}", "❤ ❤ ❤", "👍🏽 thumbs", f"👨{ZWJ}👩{ZWJ}👧 family", "🇫🇷 🇩🇪",
+              f"1{VS16}\u20e3 2{VS16}\u20e3 #{VS16}\u20e3", f"☀{VS16} sunny ☔", f"🏳{VS16}{ZWJ}🌈", f"I ❤{VS16} NY",
+              f"✔{VS16} DONE ✅", "😀" * 5],
+    "fences": ['```json\n{"a": 1}', '{"a": 1}\n```', '```py\n["a", "b"]\n```', '```py\n["a", "b"]', '["a"]\n```',
+               '```python3\n["x"]\n```', '```\n{"a": 1}\n```', '``` json\n{"a": 1}\n```', '```json {"a": 1}```',
+               '```json\n{"a": 1}\n```\nmore text', '~~~json\n{"a": 1}\n~~~', '````json\n{"a": 1}\n````',
+               '```json```{"a": 1}', '```JSON\n{"a": 1}\n```', "```python\n['a']\n```", '```PYTHON\n["a"]\n```',
+               '```Python\n["a"]```', '  ```json\n{"a": 1}\n```  ', f'{NBSP}{{"a": 1}}{NBSP}', '\ufeff{"a": 1}',
+               "```\n```", "```"],
+    "nesting": ["[" * 101, '{"a": ' * 101 + "1" + "}" * 101, "[" * 50 + "]" * 50, "[" * 120 + '"x"' + "]" * 120,
+                '[[[["a"]]]]', '["[[[[", "]]]"]', '{"k": "' + "[" * 150 + '"}', "[" * 999 + "]" * 999,
+                "[" * 1100 + "]" * 1100, "(" * 150 + ")" * 150, "[" + "[]," * 300 + "[]]",
+                '{"a": {"b": {"c": [1, {"d": "e"}]}}}', "[" * 200 + "'a'" + "]" * 200],
+    "json": ['{"a": 1,}', '{"a": 1} // c', '{"a": Infinity}', '{"a": -NaN}', '{"a": "\\ud800"}', '{"a": 1}{"b": 2}',
+             '{"a":1, "a":2}', '{"n": ' + "9" * 5000 + "}", '{"n": 1e400}', "{'a': 1}", '{"a": "b\nc"}', '{"a": true}',
+             " {} ", "{}", '{"é": "é"}', '"{}"', "[]"],
+    "python": ["['a' 'b']", "['a', *['b']]", "[f'x']", "['a',]", '["a"] # c', "['\\N{BULLET}']", "[b'x']", "[u'x']",
+               "[r'\\d']", "['a'] + ['b']", "list('ab')", "[" + "'" * 3 + "x" + "'" * 3 + "]", "[\n'a',\n'b'\n]",
+               "['a'][0:1]", "[None]", "[('a')]", "[('a',)]", "['\\x00']", "['a']\x00", "\t['a']", '["é"]', "[1_000]",
+               "['a' if 1 else 'b']", "[...]", "['" + "a" * 10000 + "']"],
+    "sentences": ["Hello… World… Again", "One。Two。Three。", "Mr. Smith. Dr. Who! Ph.D. yes.", "U.S.A. He left. It rained.",
+                  "a.b.c. They said so.", "Call 555.1234 now. ok", "Wait?! No!! Yes...", "He said “stop.” Then left.",
+                  'She said "go!" He went.', "Visit example.com. Now.", "Inc. They grew. Co. Ltd.", "end.” next",
+                  "e.g. i.e. etc. vs. fine.", "...", "!!!", "‼ ⁇ ‽ done.", "¿Qué? ¡Sí!", "Line one\nLine two.\nLine three",
+                  "No. 5 is here. No. it is not.", "「好。」然后呢？"],
+    "format": ["<<Cats > Dogs>>", "<<x<y>>", "<<<Title>>>", "<<a>>b>>", "\u00abTitle\u00bb", "《书名》", "≪Title≫",
+               f"<<{ZW}>>", "<< Title >>", "<<Title>>\n<<>>", "＜＜全角＞＞", "<<>> x <<>>", "<<>>>", "**bold*", "***x***",
+               f"*{ZW}*", "＊x＊", "** **", "*a*b*c*", "__under__", "[x] [[y]] [z\nw]", "［x］", f"[{ZW}]",
+               "[a] [b] [c] [d] [e] [f]", "“smart” ‘single’", "'mixed\"", '"' * 3 + "triple" + '"' * 3, "'" * 3,
+               f'"{ZW}"', "\u00abguillemets\u00bb", "a，b，c", "a、b", "a،b", "a﹐b", ",,,,,,,,", "one     two     three",
+               f"one{NBSP * 5}two", f"one     two{ZW}", "P.P.S. p.p.s. P. P. S.", "P.S.\nP.S.", "ps. not", "THAT'S IT",
+               "that’s it", f"all done{ZW}", "cafe\u0301", "all done.  \n"],
+    "case and words": ["ALL CAPS 123", "all lower 123", "ǅ", "ß", "ẞ", "ΣΑΣ", "ﬁ", "ℍ", "ℎ", "Ⓐ", "ⓐ", "Ⅻ", "ⅻ", "ᴀʙᴄ",
+                       "ＡＢＣ", "ａｂｃ", "123", "", " ", "ǈ", "snake_case and kebab-case", "don't won’t", "e-mail co-op",
+                       "C++ C# .NET", "http://example.com/a_b?c=d", "user@mail.com", "a/b\\c", "x‿y ‿", "word_ _",
+                       "— – -", "ab\u0300cd", "Ꮯherokee"],
+}
+COUNTED = {"exactly": range(0, 13), "at most": (0, 6, 12), "at least": (1, 7, 13)}  # sweeps that pin a count up to 12
+
+
+def counted(**fixed) -> list[dict]:
+    return [{**fixed, "N": n, "comparison_option": option} for option, ns in COUNTED.items() for n in ns]
+
+
+TRICKY_ARGS = {
+    "KeywordsPresenceChecker": [{"list_of_keywords": keywords, "must_include": include}
+                                for keywords in (["first", "separate"], ["day"], ["word", "width"], ["done", "all"])
+                                for include in (True, False)],
+    "KeywordFrequencyChecker": [args for keyword in ("first", "day", "a") for args in counted(keyword=keyword)[:4]],
+    "LetterFrequencyChecker": [args for letter in "esif" for args in counted(letter=letter)[:8]],
+    "CyrillicGreekChecker": [{"script": "cyrillic"}, {"script": "greek"}],
+    "WordCountChecker": counted(),
+    "SentenceCountChecker": counted(),
+    "PostscriptChecker": [{"postscript_marker": "P.S."}, {"postscript_marker": "P.P.S."}],
+    "PlaceholderCountChecker": counted(),
+    "SpacesInBetweenChecker": [{"N": 1}, {"N": 5}],
+    "TitleFormatChecker": [{}],
+    "HighlightedSectionsCountChecker": counted(),
+    "JsonFormatChecker": [{}],
+    "PythonListFormatChecker": [{}],
+    "AllUppercaseChecker": [{}],
+    "AllLowercaseChecker": [{}],
+    "NAllCapitalWordsChecker": counted(),
+    "EndPhraseChecker": [{"end_phrase": phrase} for phrase in ("that's it", "all done", "café", "it")],
+    "QuotationChecker": [{"quotation_type": "single"}, {"quotation_type": "double"}],
+    "NCommasChecker": counted(),
+}
+
+
+def tricky_values() -> list[str]:
+    """Every tricky value, and each short one again decomposed (NFD), with a zero-width space after
+    each space, and with no-break spaces for its spaces."""
+    import unicodedata
+
+    values = [value for group in TRICKY.values() for value in group]
+    variants = [variant for value in values if 0 < len(value) < 60 for variant in
+                (unicodedata.normalize("NFD", value), value.replace(" ", " " + ZW), value.replace(" ", NBSP))]
+    return list(dict.fromkeys(values + variants))
+
+
+def tricky_candidates() -> list[tuple[str, dict, str]]:
+    """(checker, args, value): every tricky value under every checker and its swept arguments."""
+    values = tricky_values()
+    return [(checker, args, value) for checker, arg_list in TRICKY_ARGS.items() for args in arg_list
+            for value in values]
+
+
+def read_candidates(path: Path) -> list[tuple[str, dict, str]]:
+    """(checker, args, value) triples of a candidate file: JSON lines, or one JSON list, of objects
+    with `format` ({"name", "args"}) and `value`. An item that does not fit stops the run, named."""
+    from ifforge.families.ifeval_fc import paper
+
+    text = path.read_text(encoding="utf-8")
+    if text.lstrip().startswith("["):
+        try:
+            items = [(f"{path}: item {n}", item) for n, item in enumerate(json.loads(text), 1)]
+        except ValueError as error:
+            sys.exit(f"{path}: not JSON ({error})")
+    else:
+        items = []
+        for n, line in enumerate(text.split("\n"), 1):  # not splitlines: U+2028 may sit inside a string
+            try:
+                items += [(f"{path}:{n}", json.loads(line))] if line.strip() else []
+            except ValueError as error:
+                sys.exit(f"{path}:{n}: not JSON ({error})")
+    found = []
+    for where, item in items:
+        form = item.get("format") if isinstance(item, dict) else None
+        if not isinstance(form, dict) or form.get("name") not in paper.CHECKERS:
+            sys.exit(f'{where}: needs "format": {{"name": <one of {", ".join(paper.CHECKERS)}>, "args": {{...}}}}')
+        args = form.get("args") or {}
+        if not isinstance(args, dict) or not isinstance(item.get("value"), str):
+            sys.exit(f'{where}: needs "format"."args" as an object and "value" as a string')
+        try:
+            paper.our_args(form["name"], args)
+        except KeyError as error:
+            sys.exit(f'{where}: "format"."args" lacks {error} for {form["name"]}')
+        found.append((form["name"], args, item["value"]))
+    return found
+
+
+def write_candidates(path: Path, triples: list[tuple[str, dict, str]]) -> None:
+    path.write_text("".join(json.dumps({"format": {"name": checker, "args": args}, "value": value}, ensure_ascii=False)
+                            + "\n" for checker, args, value in triples), encoding="utf-8")
+
+
 # ---- ifforge's side -------------------------------------------------------------------------------
 
 
@@ -165,40 +311,60 @@ def our_tests(originals: Path, mode: str) -> dict[str, bool]:
                 sys.modules[key] = module
 
 
-def checker_agreement(originals: Path, python: str, work: Path) -> dict[str, bool]:
-    from ifforge.families.ifeval_fc import paper, paper_rules
-
-    jobs, rule_of = [], []
-    for _, data in load_files(originals):
-        checker, args = data["format"]["name"], data["format"].get("args") or {}
-        for value in candidates(data):
-            jobs.append([checker, args, value])
-            rule_of.append((checker, paper.CHECKERS[checker][0], paper.our_args(checker, args)))
+def paper_verdicts(originals: Path, python: str, work: Path, jobs: list[tuple[str, dict, str]]) -> dict:
+    """The paper's side, run once on every (checker, args, value): its verdicts, its own test
+    expectations and the nltk it ran with."""
     job = work / "job.json"
     job.write_text(json.dumps(jobs))
     done = subprocess.run([python, __file__, str(originals), "--paper-side", str(job)], capture_output=True, text=True)
     if done.returncode:
         sys.exit(f"the paper's side failed:\n{done.stderr[-3000:]}")
-    theirs = json.loads(done.stdout)
+    return json.loads(done.stdout)
+
+
+def agreement_table(title: str, jobs: list[tuple[str, dict, str]], verdicts: list) -> None:
+    """Per paper checker: how often our rules, both modes, give the paper's verdict; a few of
+    paper mode's disagreements, if any."""
+    from ifforge.families.ifeval_fc import paper, paper_rules
+
     table: dict[str, Counter] = defaultdict(Counter)
     examples: dict[str, list] = defaultdict(list)
-    for (checker, rule_id, args), (_, _, value), (verdict, _) in zip(rule_of, jobs, theirs["verdicts"]):
+    for (checker, args, value), (verdict, _) in zip(jobs, verdicts):
+        rule_id, ours_args = paper.CHECKERS[checker][0], paper.our_args(checker, args)
         for mode in ("ifforge", "paper"):
-            ours = paper_rules.rule(mode, rule_id, args).check(value)
+            ours = paper_rules.rule(mode, rule_id, ours_args).check(value)
             table[checker][mode] += ours == verdict
             if mode == "paper" and ours != verdict and len(examples[checker]) < 3:
-                examples[checker].append((value[:60], verdict, ours))
+                examples[checker].append((value[:60], args, verdict, ours))
         table[checker]["n"] += 1
-    print(f"## 1. Checkers: {len(jobs):,} candidate argument strings from {len(load_files(originals))} data files\n")
+    print(f"\n## {title}: {len(jobs):,} candidate argument strings\n")
     print(f"| {'paper checker':<32} | cases | ifforge rules | paper rules |\n|---|---|---|---|")
     total = Counter()
     for checker in sorted(table):
         row = table[checker]
         total.update(row)
-        print(f"| {checker:<32} | {row['n']:5} | {row['ifforge'] / row['n']:13.1%} | {row['paper'] / row['n']:11.1%} |")
-    print(f"| {'all':<32} | {total['n']:5} | {total['ifforge'] / total['n']:13.1%} | {total['paper'] / total['n']:11.1%} |")
+        print(f"| {checker:<32} | {row['n']:5} | {row['ifforge'] / row['n']:13.1%} | {row['paper'] / row['n']:11.2%} |")
+    print(f"| {'all':<32} | {total['n']:5} | {total['ifforge'] / total['n']:13.1%} | {total['paper'] / total['n']:11.2%} |")
     for checker, cases in examples.items():
         print(f"  paper-mode disagreement, {checker}: {cases}")
+
+
+def checker_agreement(originals: Path, python: str, work: Path, outside: list[Path]) -> dict[str, bool]:
+    from ifforge.families.ifeval_fc.paper_rules import NLTK
+
+    files = load_files(originals)
+    sets = [(f"1. Checkers, candidates from the {len(files)} data files",
+             [(data["format"]["name"], data["format"].get("args") or {}, value)
+              for _, data in files for value in candidates(data)]),
+            ("1b. Checkers, the tricky set built here", tricky_candidates())]
+    sets += [(f"1{chr(ord('c') + n)}. Checkers, {path}", read_candidates(path)) for n, path in enumerate(outside)]
+    theirs = paper_verdicts(originals, python, work, [job for _, jobs in sets for job in jobs])
+    print(f"The paper's side ran with nltk {theirs['nltk']}; paper mode reproduces nltk {NLTK}'s word count "
+          "(every nltk before 3.10.3 counts words alike; later ones differ on marks, joiners, ½ ① ²).")
+    start = 0
+    for title, jobs in sets:
+        agreement_table(title, jobs, theirs["verdicts"][start:start + len(jobs)])
+        start += len(jobs)
     return theirs["tests"]
 
 
@@ -331,15 +497,25 @@ def end_to_end(originals: Path, python: str, work: Path, data_dir: Path | None =
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("originals", type=Path, help="a fetched copy of the IFEval-FC repository")
+    parser.add_argument("originals", type=Path, nargs="?", help="a fetched copy of the IFEval-FC repository")
+    parser.add_argument("candidates", type=Path, nargs="*",
+                        help='candidate files: JSON lines of {"format": {"name": ..., "args": ...}, "value": ...}')
+    parser.add_argument("--write-tricky", type=Path, metavar="FILE", help="write the tricky set as a candidate file")
     parser.add_argument("--paper-python", default=sys.executable, help="a Python with the paper's dependencies")
     parser.add_argument("--paper-side", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--no-end-to-end", action="store_true", help="skip part 3 (the paper's evaluate.py)")
     args = parser.parse_args()
+    if args.write_tricky:
+        return write_candidates(args.write_tricky, tricky_candidates())
+    if args.originals is None:
+        parser.error("give the IFEval-FC repository (or --write-tricky FILE)")
     if args.paper_side:
         return paper_side(args.originals, args.paper_side)
+    for path in args.candidates:
+        if not path.is_file():
+            parser.error(f"{path}: no such candidate file")
     with tempfile.TemporaryDirectory() as folder:
-        theirs = checker_agreement(args.originals.resolve(), args.paper_python, Path(folder))
+        theirs = checker_agreement(args.originals.resolve(), args.paper_python, Path(folder), args.candidates)
         test_agreement(args.originals.resolve(), theirs)
         if not args.no_end_to_end:
             end_to_end(args.originals.resolve(), args.paper_python, Path(folder))

@@ -127,6 +127,9 @@ OK, WRONG, NO_CALL = (True, True, True, "ok"), (True, True, False, "format_wrong
      (False, False, False, "reply_unreadable")),
     (call("send_note", '{"body": ["hello", "there"]}'), (True, True, False, "not_a_string"),
      (True, True, False, "not_a_string")),  # provided, though not as a string (as the paper counts it)
+    (call("send_note", json.dumps({"body": "hello there " + "[" * 150})), OK, OK),  # brackets in a string nest nothing
+    (call("send_note", '{"body": "hello there", "x": ' + "[" * 101 + "]" * 101 + "}"),
+     (True, False, False, "arguments_not_json"), OK),  # over 100 levels: past the bounded reader's depth
 ])
 def test_the_verdict_reads_the_tool_call_by_our_rules_and_the_papers(reply, ours, papers):
     for mode, expected in (("ifforge", ours), ("paper", papers)):
@@ -319,3 +322,13 @@ def test_no_query_already_follows_its_rows_rule_and_the_redraws_are_counted():
                                relations=["at most"])  # no query holds a placeholder: "at most N" is always followed
     cases, _, stats = assign(bank_functions, at_most)
     assert {c.rule_id for c in cases} == {"json_format"} and stats["query_already_follows"]["rules_skipped"] > 0
+
+
+def test_the_bounded_json_reader_counts_no_brackets_inside_strings_of_a_json_text():
+    from ifforge.core import jsontext
+
+    assert jsontext.loads('{"body": "' + "[" * 150 + '\\" {{{"}')["body"] == "[" * 150 + '" {{{'
+    for deep in ("[" * 101 + "]" * 101, '{"a": "\\\\", "b": ' + "[" * 101 + "]" * 101 + "}"):
+        with pytest.raises(jsontext.Unreadable, match="deeper than 100"):
+            jsontext.loads(deep)
+    assert jsontext.refusal('He wrote "' + "[" * 150)  # in prose a quote opens no string: still refused

@@ -124,3 +124,115 @@ def test_review_edge_cases_no_numbers_end_phrase_boundaries():
     assert len(sentences("See No. 5 on the list. Then stop.")) == 2  # but "No. 5" does not
     end = REGISTRY["end_phrase"](phrase="Over and out.")
     assert end.check("Roger. Over and out.") and not end.check("Leftover and out.")
+
+
+# ---- decisions on tricky text (docs/families/ifeval-fc.md, the table of differences) ---------------
+DECISIONS = [  # (rule id, args, value, ours, the paper's)
+    ("json_format", {}, '```json\n{"a": 1}', True, True),  # an unclosed fence runs to the end, as in markdown
+    ("json_format", {}, '{"a": 1}\n```', False, True),  # a closing fence alone opens nothing: stray text
+    ("json_format", {}, '```py\n{"a": 1}\n```', False, False),  # a fence for another language
+    ("python_list", {}, '```py\n["a"]\n```', True, False),  # `py` is Python
+    ("python_list", {}, '```py\n["a"]', True, False),
+    ("python_list", {}, '["a"]\n```', False, True),
+    ("keywords_present", {"keywords": ["first", "separate"], "present": True}, "ﬁrst, then ſeparate", True, False),
+    ("keywords_present", {"keywords": ["first"], "present": False}, "𝐟𝐢𝐫𝐬𝐭 of all", False, True),
+    ("keyword_frequency", {"keyword": "first", "relation": "exactly", "n": 2}, "ﬁrst and first", True, False),
+    ("letter_frequency", {"letter": "f", "relation": "exactly", "n": 2}, "ﬁrst ﬂag", True, False),
+    ("capital_words", {"relation": "exactly", "n": 3}, "Ⅻ Ⓐ ℍ", True, True),  # XII, A, H in capitals
+    ("capital_words", {"relation": "exactly", "n": 0}, "ⅻ ⓐ", True, True),  # ⅻ and ⓐ are lower case
+    ("all_upper", {}, "ℍ", True, True),
+    ("sentence_count", {"relation": "exactly", "n": 2}, "Wait… Now!", True, False),  # `…` ends one as `...` does
+    ("sentence_count", {"relation": "exactly", "n": 2}, "今天很好。明天见。", True, False),  # no space after 。
+    ("sentence_count", {"relation": "exactly", "n": 1}, "好……然后", True, True),  # `……` inside a CJK sentence
+    ("title_format", {}, "<<Cats > Dogs>>", True, True),  # a single < or > is part of a title
+    ("title_format", {}, "<<x<y>>", True, True),
+    ("title_format", {}, "<<>> x <<>>", False, True),  # a title ends at the first >>
+    ("title_format", {}, "<<...>>", False, True),  # and holds a word
+]
+
+
+@pytest.mark.parametrize("rule_id, args, value, ours, papers", DECISIONS)
+def test_decisions_on_fences_letters_sentence_ends_and_titles(rule_id, args, value, ours, papers):
+    from ifforge.families.ifeval_fc import paper_rules
+
+    assert get(rule_id, **args).check(value) is ours
+    assert paper_rules.get(rule_id, **args).check(value) is papers
+
+
+# Words the paper's WordCountChecker counts (run from its repository): under nltk 3.9.1 (and 3.10.2, the
+# same) and under 3.10.4, whose `regex` engine reads `\w` otherwise.
+NLTK_WORDS = [("❤️ ❤️ ❤️", 0, 3), ("½ ① ²", 3, 0), ("e\u0301te\u0301", 2, 1), ("नमस्ते", 2, 1),
+              ("a\u200db a\u200cb", 4, 2), ("ⒶⒷ Ⅻ", 1, 2), ("cafe\u0301", 1, 1), ("word\u200bword", 2, 2)]
+
+
+def load_agreement_script():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "ifeval_fc_agreement.py"
+    spec = importlib.util.spec_from_file_location("ifeval_fc_agreement", path)
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    return script
+
+
+def test_paper_word_count_is_nltk_3_9_1s_read_from_a_candidate_file(tmp_path):
+    """A candidate file in the paper's terms, read by the agreement script: paper mode gives the
+    verdicts of the paper's checker under nltk 3.9.1 (`paper_rules.NLTK`), not 3.10.4's."""
+    import json
+
+    from ifforge.families.ifeval_fc import paper, paper_rules
+
+    assert paper_rules.NLTK == "3.9.1"
+    items = [{"format": {"name": "WordCountChecker", "args": {"N": n, "comparison_option": "exactly"}},
+              "value": value, "old": old == n}
+             for value, old, new in NLTK_WORDS for n in sorted({old, new})]
+    path = tmp_path / "candidates.jsonl"
+    path.write_text("".join(json.dumps(item, ensure_ascii=False) + "\n" for item in items), encoding="utf-8")
+    for (checker, args, value), item in zip(load_agreement_script().read_candidates(path), items, strict=True):
+        rule = paper_rules.get(paper.CHECKERS[checker][0], **paper.our_args(checker, args))
+        assert rule.check(value) is item["old"], (value, args)
+
+
+def test_paper_mode_counts_words_without_nltk():
+    import subprocess
+    import sys
+
+    code = ("import sys; sys.modules['nltk'] = None\n"  # any `import nltk` now fails
+            "from ifforge.families.ifeval_fc import paper_rules\n"
+            "print(paper_rules.get('word_count', relation='exactly', n=3).check('½ ① ²'))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.stdout.strip() == "True", done.stderr[-2000:]
+
+
+def test_candidate_files_are_json_lines_or_a_list_and_a_bad_item_is_named(tmp_path):
+    import json
+
+    script = load_agreement_script()
+    item = {"format": {"name": "TitleFormatChecker", "args": {}}, "value": "<<a\u2028b>> \u0085"}
+    lines = tmp_path / "lines.jsonl"
+    lines.write_text(json.dumps(item, ensure_ascii=False) + "\n\n" + json.dumps(item) + "\n", encoding="utf-8")
+    listed = tmp_path / "listed.json"
+    listed.write_text(json.dumps([item]), encoding="utf-8")
+    assert script.read_candidates(lines) == [("TitleFormatChecker", {}, item["value"])] * 2
+    assert script.read_candidates(listed) == [("TitleFormatChecker", {}, item["value"])]
+    for bad, message in (({"format": {"name": "Haiku"}, "value": "x"}, "lines.jsonl:2: needs \"format\""),
+                         ({"format": {"name": "WordCountChecker", "args": {"N": 3}}, "value": "x"},
+                          "lines.jsonl:2: \"format\".\"args\" lacks 'comparison_option'"),
+                         ({"format": {"name": "TitleFormatChecker"}, "value": 3}, "lines.jsonl:2: needs")):
+        lines.write_text(json.dumps(item) + "\n" + json.dumps(bad) + "\n")
+        with pytest.raises(SystemExit, match=message):
+            script.read_candidates(lines)
+
+
+def test_the_tricky_set_covers_every_checker_and_pins_counts():
+    from ifforge.families.ifeval_fc import paper
+
+    script = load_agreement_script()
+    assert set(script.TRICKY_ARGS) == set(paper.CHECKERS)
+    values = script.tricky_values()
+    assert len(values) == len(set(values)) > 300
+    for needle in ("❤\ufe0f", "\u200d", "\u0301", "```py", "[" * 1100, "½", "ﬁ", "Ⓐ", "。", "<<Cats > Dogs>>"):
+        assert any(needle in value for value in values), needle
+    sweep = [args["N"] for args in script.counted() if args["comparison_option"] == "exactly"]
+    assert sweep == list(range(13))

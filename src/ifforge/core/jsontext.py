@@ -21,6 +21,7 @@ from ifforge.core.untrusted import MAX_DEPTH, MAX_INT_DIGITS
 MAX_CHARS = 1_000_000  # about 250k tokens: far beyond any reply a max_tokens setting lets through
 _MAX_INT_BITS = int(MAX_INT_DIGITS * 3.3219)  # log2(10): `0x` and 3,600 hex digits is as long as 4,300 decimal ones
 _BRACKETS = re.compile(r"[\[\]{}]")
+_JSON_TOKENS = re.compile(r'\\.|["\[\]{}]', re.DOTALL)  # an escape (two characters), a quote, a bracket
 
 
 class Unreadable(ValueError):
@@ -37,18 +38,24 @@ _decoder = json.JSONDecoder(parse_int=_bounded_int)
 _lenient = json.JSONDecoder(parse_int=_bounded_int, strict=False)  # raw control characters inside strings
 
 
-def refusal(text: str) -> str | None:
-    """Why `text` is not read at all (too long, nested too deep), or None. Brackets are counted
-    inside strings too: a reply needs over a hundred unclosed ones to be refused, which no answer has."""
+def refusal(text: str, json_text: bool = False) -> str | None:
+    """Why `text` is not read at all (too long, nested too deep), or None. In prose a quote mark
+    opens no string, so brackets are counted inside strings too: a reply needs over a hundred
+    unclosed ones to be refused, which no answer has. With `json_text` (the whole text is one JSON
+    value) brackets inside its strings are not counted: `{"body": "[[[..."}` nests one level."""
     if len(text) > MAX_CHARS:
         return f"is longer than {MAX_CHARS:,} characters"
     if text.count("[") + text.count("{") <= MAX_DEPTH:  # the common case: no scan needed
         return None
-    depth = 0
-    for match in _BRACKETS.finditer(text):
-        depth = depth + 1 if match.group() in "[{" else max(0, depth - 1)
-        if depth > MAX_DEPTH:
-            return f"nests brackets deeper than {MAX_DEPTH} levels"
+    depth, inside = 0, False
+    for match in (_JSON_TOKENS if json_text else _BRACKETS).finditer(text):
+        token = match.group()
+        if token == '"':
+            inside = not inside
+        elif not inside and token in "[]{}":
+            depth = depth + 1 if token in "[{" else max(0, depth - 1)
+            if depth > MAX_DEPTH:
+                return f"nests brackets deeper than {MAX_DEPTH} levels"
     return None
 
 
@@ -63,7 +70,7 @@ def decode_at(text: str, position: int = 0, strict: bool = True) -> tuple[Any, i
 
 def loads(text: str, strict: bool = True) -> Any:
     """`json.loads` for a model's text, bounded; any failure is a ValueError."""
-    reason = refusal(text)
+    reason = refusal(text, json_text=True)
     if reason:
         raise Unreadable(reason)
     value, end = decode_at(text, len(text) - len(text.lstrip()), strict)

@@ -1,9 +1,13 @@
-"""The IFEval-FC paper repository's checkers, as its code reads a value (`--rules paper`).
+r"""The IFEval-FC paper repository's checkers, as its code reads a value (`--rules paper`).
 
 Each class is our rule with `check` replaced by the paper's reading, behaviour for behaviour (its
 own tests' expectations included): same arguments, same descriptions, other verdicts. A checker
 that raises in the paper's code counts as failed there (its evaluate.py catches it), and here.
 Where our default reading differs, `docs/families/ifeval-fc.md` lists the case and the reason.
+
+One checker depends on the paper's environment: its word count is nltk's `RegexpTokenizer(r"\w+")`,
+which nltk 3.10.3 moved from Python's `re` to the `regex` engine, whose `\w` differs (see
+`WordCount`). Paper mode reproduces nltk `NLTK` whatever nltk is installed: it never imports nltk.
 """
 
 from __future__ import annotations
@@ -17,6 +21,10 @@ from ifforge.families.ifeval_fc import rules
 from ifforge.families.ifeval_fc.rules import compare
 
 from ifforge.core import pyast
+
+# The nltk release whose word count paper mode reproduces: the one current when the paper's code and
+# results were published (September 2025); every release before 3.10.3 counts the same.
+NLTK = "3.9.1"
 
 _PUNCTUATION_TO_SPACE = str.maketrans(string.punctuation, " " * len(string.punctuation))
 
@@ -102,6 +110,10 @@ class ScriptOnly(rules.ScriptOnly):
 
 
 class WordCount(rules.WordCount):
+    r"""nltk's `RegexpTokenizer(r"\w+")` up to 3.10.2 (`NLTK`): runs of Python `re` word characters.
+    From 3.10.3 the `regex` engine also takes combining marks, ZWJ/ZWNJ and circled letters into
+    words and leaves `½ ① ²` out, so `❤️ ❤️ ❤️` is 3 words there (its variation selectors) and 0 here."""
+
     def check(self, value):
         return compare(len(re.findall(r"\w+", value)), self.relation, self.args["n"])
 

@@ -5,6 +5,8 @@ decides whether the value a model put in that parameter follows it. The rule cla
 ranges are the IFEval-FC paper's (19 classes; its benchmark uses 15, `default_on`). Where the
 paper's checkers misread text, ours follow the rule as it is written, and say so:
 - text is NFC-normalised first, so a decomposed "é" is one letter, not a letter and a mark;
+  where a rule asks which letters are written (keywords, letter counts, capital words) it is read
+  in compatibility form (NFKC): "ﬁrst" is "first", "ſeparate" "separate", "Ⅻ" "XII", "Ⓐ" "A";
 - a word is a run of Unicode letters, digits or underscores (apostrophes, hyphens and dashes
   separate words), so "day’s" holds "day" as "day's" does, "STOP—NOW" is two words and
   "snake_case" one (as the paper's word count reads it);
@@ -12,9 +14,13 @@ paper's checkers misread text, ours follow the rule as it is written, and say so
   (so "", "123" and "..." do not pass; Cyrillic digits-free text with a Latin "a" does not);
 - "a valid JSON object" must be an object (`42`, `"text"` and `[1]` are JSON, not objects), and
   NaN / Infinity are not JSON;
-- a sentence ends at a run of terminators (`?!` or `...` is one end, not two or three);
+- a sentence ends at a run of terminators (`?!` or `...` is one end, not two or three); `…` ends
+  one as `...` does, and `。！？` end one with no space after them (CJK text has none);
 - a highlight, placeholder or title must hold something and stay on one line (a bullet list
-  "* a\\n* b" is not a highlight; "[]" is not a placeholder);
+  "* a\\n* b" is not a highlight; "[]" is not a placeholder); a title ends at the first `>>` and
+  may hold a single `<` or `>` ("<<Cats > Dogs>>");
+- a code fence around a JSON object or Python list is a markdown fence: an opening one may run to
+  the end, a closing one alone is stray text; "```py" is Python;
 - "N spaces between words" allows no other whitespace ("a\tb" passes the paper's checker).
 The paper's side is kept where it is right: a single word (or nothing) has no two words to space
 out, and `''` is wrapped in quotes. `paper_rules.py` holds the paper's readings, case for case.
@@ -46,6 +52,13 @@ def normal(text: str) -> str:
     return unicodedata.normalize("NFC", text)
 
 
+def plain(text: str) -> str:
+    """The text in compatibility form (NFKC), for rules about which letters are written: a
+    ligature, a long s, a full-width, circled or styled letter, a Roman numeral is read as the
+    plain letters it stands for, as a reader reads it."""
+    return unicodedata.normalize("NFKC", text)
+
+
 _WORD = re.compile(r"\w+")
 
 
@@ -56,16 +69,21 @@ def words(text: str) -> list[str]:
 
 _ABBREVIATIONS = {"mr", "mrs", "ms", "dr", "prof", "st", "jr", "sr", "vs", "etc", "inc", "ltd", "e.g",
                   "i.e", "approx", "dept", "fig", "mt", "ave", "a.m", "p.m"}
-_SENTENCE_END = re.compile(r"([.!?…。！？]+)([\"'”’)\]]*)(?=\s|$)")
+_SENTENCE_END = re.compile(r"([.!?…。！？]+)([\"'”’)\]」』）]*)")
+_WIDE_END = "。！？"  # CJK terminators: the next sentence follows with no space
 
 
 def sentences(text: str) -> list[str]:
-    """Sentences: spans ending at a run of terminators before whitespace or the end, except after
-    a known abbreviation, an initial ("J. Smith") or inside a number ("3.5" never ends one); a
-    trailing span without a terminator counts too. Spans with no letter or digit are not sentences."""
+    """Sentences: spans ending at a run of terminators before whitespace or the end (or at a CJK
+    terminator, which needs no space after it), except after a known abbreviation, an initial
+    ("J. Smith") or inside a number ("3.5" never ends one); a trailing span without a terminator
+    counts too. Spans with no letter or digit are not sentences."""
     text = normal(text)
     found, start = [], 0
     for match in _SENTENCE_END.finditer(text):
+        if not (match.group(1)[-1] in _WIDE_END or text[match.end():match.end() + 1].isspace()
+                or match.end() == len(text)):
+            continue
         before = text[start:match.start()]
         last = before.split()[-1].lower() if before.split() else ""
         numbered = last in ("no", "nos") and re.match(r"\.\s*\d", text[match.start():])  # "No. 5"
@@ -158,8 +176,9 @@ class KeywordsPresent(Rule):
         return f"The value must not contain any of the words {listed}; case does not matter."
 
     def check(self, value):
-        seen = {w.casefold() for w in words(value)}
-        hits = [k.casefold() in seen for k in self.args["keywords"]]
+        """Words are compared caseless in compatibility form: "ﬁrst" and "ſeparate" are the words."""
+        seen = {w.casefold() for w in words(plain(value))}
+        hits = [plain(k).casefold() in seen for k in self.args["keywords"]]
         return all(hits) if self.args["present"] else not any(hits)
 
 
@@ -184,8 +203,8 @@ class KeywordFrequency(Rule):
                 f"{_times(self.args['n'], 'time')}, as a whole word; case does not matter.")
 
     def check(self, value):
-        target = self.args["keyword"].casefold()
-        return compare(sum(w.casefold() == target for w in words(value)), self.relation, self.args["n"])
+        target = plain(self.args["keyword"]).casefold()
+        return compare(sum(w.casefold() == target for w in words(plain(value))), self.relation, self.args["n"])
 
 
 class LetterFrequency(Rule):
@@ -209,8 +228,9 @@ class LetterFrequency(Rule):
                 f"{_times(self.args['n'], 'time')}, counting upper and lower case.")
 
     def check(self, value):
+        """One letter at a time in compatibility form: "ﬁ" holds an f and an i, "é" no e."""
         letter = self.args["letter"].lower()
-        return compare(sum(c.lower() == letter for c in normal(value)), self.relation, self.args["n"])
+        return compare(sum(c.lower() == letter for c in plain(value)), self.relation, self.args["n"])
 
 
 # ---- language -----------------------------------------------------------------------------------
@@ -340,7 +360,9 @@ class TitleFormat(Rule):
         return "The value must contain a title wrapped in double angular brackets, such as <<a quiet morning>>."
 
     def check(self, value):
-        return any(t.strip() for t in re.findall(r"<<([^<>\n]+)>>", normal(value)))
+        """A title runs from `<<` to the first `>>` on one line and holds a word; a single `<` or `>`
+        inside is part of it ("<<Cats > Dogs>>"), a `<<` inside starts another."""
+        return any(words(title) for title in re.findall(r"<<((?:(?!<<|>>).)+)>>", normal(value)))
 
 
 class HighlightedSections(Rule):
@@ -360,10 +382,16 @@ class HighlightedSections(Rule):
         return compare(len(double) + len(single), self.relation, self.args["n"])
 
 
+_FENCED = re.compile(r"```(\w*)\n?(.*?)\n?```", re.DOTALL)
+_OPENED = re.compile(r"```(\w*)[ \t]*\n(.*)", re.DOTALL)  # in markdown an unclosed fence runs to the end
+
+
 def _unfenced(value: str, languages: tuple[str, ...]) -> str:
-    """The value without a surrounding markdown code fence (the paper accepts fenced values)."""
+    """The value without a surrounding markdown code fence (the paper accepts fenced values): a
+    closed fence, or an opening one that runs to the end as markdown reads it; a closing fence
+    alone opens nothing and stays, as does a fence for another language."""
     text = value.strip()
-    match = re.fullmatch(r"```(\w*)\n?(.*?)\n?```", text, re.DOTALL)
+    match = _FENCED.fullmatch(text) or _OPENED.fullmatch(text)
     if match and match.group(1).lower() in ("",) + languages:
         return match.group(2).strip()
     return text
@@ -396,7 +424,7 @@ class PythonList(Rule):
 
     def check(self, value):
         try:
-            parsed = pyast.literal_eval(_unfenced(value, ("python", "py")))
+            parsed = pyast.literal_eval(_unfenced(value, ("python", "py", "python3")))
         except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
             return False
         return isinstance(parsed, list) and all(isinstance(item, str) for item in parsed)
@@ -411,7 +439,7 @@ class AllUpper(Rule):
         return "The value must be in uppercase: every letter a capital, with at least one letter."
 
     def check(self, value):
-        cased = [c for c in normal(value) if c.lower() != c.upper()]
+        cased = [c for c in plain(value) if c.lower() != c.upper()]
         return bool(cased) and all(c == c.upper() for c in cased)
 
 
@@ -423,7 +451,7 @@ class AllLower(Rule):
         return "The value must be in lowercase: no capital letters, with at least one letter."
 
     def check(self, value):
-        cased = [c for c in normal(value) if c.lower() != c.upper()]
+        cased = [c for c in plain(value) if c.lower() != c.upper()]
         return bool(cased) and all(c == c.lower() for c in cased)
 
 
@@ -438,7 +466,8 @@ class CapitalWords(Rule):
                 "letters.")
 
     def check(self, value):
-        count = sum(any(c.isalpha() for c in w) and w == w.upper() and w != w.lower() for w in words(value))
+        """In compatibility form: "Ⅻ" is XII, "Ⓐ" A and "ℍ" H, each a word in capitals."""
+        count = sum(any(c.isalpha() for c in w) and w == w.upper() and w != w.lower() for w in words(plain(value)))
         return compare(count, self.relation, self.args["n"])
 
 
