@@ -16,8 +16,9 @@ def register(commands) -> None:
     parser.add_argument("results", help="JSONL of replies: each with its row's fields (or only what names its row, "
                                         "with --benchmark) and its reply: response (raw), responses (a chat), "
                                         "tool_calls (IFEval-FC), or LogicIF's llm_response / llm_output")
-    parser.add_argument("--benchmark", help="the benchmark the replies answer: fills in what the replies lack "
-                                            "(LogicIF: tiers and complexity; IFEval-FC and LIFBench need it)")
+    parser.add_argument("--benchmark", help="the benchmark the replies answer: it alone gives the gold and the rows' "
+                                            "fields (a reply carrying others is refused), and a row without a reply "
+                                            "is scored as wrong (IFEval-FC and LIFBench need it)")
     parser.add_argument("--strict-types", action="store_true", help="LogicIF: true is not 1, 20 is not 20.0")
     parser.add_argument("--extractor", choices=["rules", "llm"], default="rules",
                         help="LogicIF: llm: where the rules find no answer, an LLM extracts it (needs --model)")
@@ -35,7 +36,8 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from ifforge.eval.asking import Asker
-    from ifforge.eval.evaluation import BenchmarkError, EvalSettings, check_rules, read_results
+    from ifforge.eval.evaluation import BenchmarkError, EvalSettings, check_rules
+    from ifforge.eval.results_file import read_results
 
     try:
         if args.extractor == "llm" and not args.model:
@@ -58,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     with Asker(settings, cache) as asker:  # a model is asked only with --extractor llm
         scorer.refine(results, rows, settings, asker)
         scorer.score(results, rows, settings, folder, args.title or Path(args.results).stem, run,
-                     asker if args.extractor == "llm" else None)
+                     asker if args.extractor == "llm" else None, rows_known=bool(rows))
     print((folder / "report.md").read_text())
     print(f"written to {folder}", file=sys.stderr)
     return 0
