@@ -185,3 +185,13 @@ def test_malformed_tool_calls_are_one_line(runs, tmp_path, capsys, tool_calls, f
     path = _write(tmp_path / "replies.jsonl", replies)
     error = _refused(["score", str(path), "--benchmark", str(base / "benchmark.jsonl")], capsys)
     assert error.startswith(f"ifforge: {path}:3: {field}")
+
+
+@pytest.mark.parametrize("family_id", FAMILIES)
+def test_a_reply_that_is_not_text_is_one_line(runs, tmp_path, capsys, family_id):  # noqa: F811
+    base = runs[family_id]["folder"]
+    replies = _lines(base / "bare.jsonl")
+    replies[1] = {**{k: v for k, v in replies[1].items() if k not in ("responses", "tool_calls")}, "response": 5}
+    path = _write(tmp_path / "replies.jsonl", replies)
+    error = _refused(["score", str(path), "--benchmark", str(base / "benchmark.jsonl")], capsys)
+    assert error == f"ifforge: {path}:2: field 'response' must be text or null, not a whole number\n"

@@ -53,12 +53,13 @@ def reply_lines(counts: dict[str, Any] | None) -> list[str]:
     if not counts:
         return []
     why = [f"{counts['not_in_file']} not in the replies file: scored as wrong, no answer"] * bool(counts["not_in_file"])
-    why += [f"{counts['failed_requests']} failed requests: not scored"] * bool(counts["failed_requests"])
+    failed = f"{counts['failed_requests']} failed request" + "s" * (counts["failed_requests"] != 1)
+    why += [f"{failed}: not scored"] * bool(counts["failed_requests"])
     unreadable = (f"; {counts['unreadable']} unreadable (scored as wrong, no answer: each one's reason is its "
                   "`unreadable` in responses.jsonl)") if counts["unreadable"] else ""
     if counts["rows"] is None:
         line = (f"**Replies:** {counts['answered']} answered{unreadable}"
-                + (f"; {counts['failed_requests']} failed requests (not scored)" if counts["failed_requests"] else "")
+                + (f"; {failed} (not scored)" if counts["failed_requests"] else "")
                 + ". No benchmark given: the gold is the replies file's own, and rows without a reply are not known.")
     else:
         line = (f"**Replies:** {counts['answered']} of {counts['rows']} rows answered{unreadable}; "
