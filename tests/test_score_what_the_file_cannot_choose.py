@@ -87,12 +87,15 @@ def test_a_repeated_reply_is_refused_not_counted_twice(runs, tmp_path, capsys, f
     assert "one reply per row" in error
 
 
-def test_evaluate_refuses_a_row_asked_twice(runs, tmp_path, capsys):  # noqa: F811
+def test_evaluate_and_export_refuse_a_row_asked_twice(runs, tmp_path, capsys):  # noqa: F811
     row = _lines(runs["mcbench"]["folder"] / "benchmark.jsonl")[0]
     path = _write(tmp_path / "rows.jsonl", [row] * 30)
-    error = _refused(["evaluate", str(path), "--model", "m", "--dry-run"], capsys)
-    assert error == (f"ifforge: {path}: lines 1 and 2 are the same row (task_id {row['task_id']!r}): each row once "
-                     "(a repeated row would count twice)\n")
+    for command in (["evaluate", str(path), "--model", "m", "--dry-run"],
+                    ["export", str(path), "--format", "inspect", "--out", str(tmp_path / "export")]):
+        error = _refused(command, capsys)
+        assert error == (f"ifforge: {path}: lines 1 and 2 are the same row (task_id {row['task_id']!r}): each row "
+                         "once (a repeated row would count twice)\n")
+    assert not (tmp_path / "export").exists()
 
 
 @pytest.mark.parametrize("family_id", FAMILIES)
