@@ -3,10 +3,10 @@ benchmark, the gold and every field the verdict reads come from the benchmark al
 copy differs is refused), each row is answered at most once (a repeated reply is refused, not
 counted twice), and every benchmark row without a reply is scored as a reply with no answer.
 
-A line is read field by field when the bounded reader refuses it whole (NaN, Infinity, 1e400,
-nesting past its limit: Python's own reader, LogicIF's, takes them): a field the verdict reads that
-cannot be read makes that case a failure with the reason, as LogicIF's own scorer goes on case by
-case; only a line that is not JSON at all, or whose row cannot be named, stops the command.
+A line is read field by field (`core.json_members`): a field the verdict reads that cannot be read
+(NaN, Infinity, 1e400, nesting past the reader's limit: Python's own reader, LogicIF's, takes them)
+makes that case a failure with the reason, as LogicIF's own scorer goes on case by case; only a
+line that is not JSON at all, or whose row cannot be named, stops the command.
 """
 
 from __future__ import annotations
@@ -15,104 +15,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ifforge.core.untrusted import BadValue, parse_json, read_lines
+from ifforge.core.json_members import read_object
+from ifforge.core.untrusted import BadValue, read_lines
 from ifforge.eval.evaluation import BenchmarkError, family_of, load_rows, locate
 
 Row = dict[str, Any]
-
-
-def _value_end(text: str, start: int) -> int:
-    """Where the JSON value starting at `start` ends: the `,` or closing bracket after it at its own
-    level (strings skipped, nesting counted, nothing parsed, so any depth is fine)."""
-    depth, position, in_string = 0, start, False
-    while position < len(text):
-        char = text[position]
-        if in_string:
-            if char == "\\":
-                position += 1
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "[{":
-            depth += 1
-        elif char in "]}":
-            if depth == 0:
-                break
-            depth -= 1
-        elif char == "," and depth == 0:
-            break
-        position += 1
-    return position
-
-
-def members(text: str) -> list[tuple[str, str]] | None:
-    """(key, value text) of a JSON object's top-level members, the values left unread; None when
-    `text` is not one object."""
-    text = text.strip()
-    if not (text.startswith("{") and text.endswith("}")):
-        return None
-    found, position = [], 1
-    if not text[1:-1].strip():
-        return found
-    while position < len(text):
-        end = _value_end(text, position)
-        member = text[position:end].lstrip()
-        try:
-            key, after = json.JSONDecoder().raw_decode(member)
-        except ValueError:
-            return None
-        value = member[after:].lstrip()
-        if not isinstance(key, str) or not value.startswith(":"):
-            return None
-        found.append((key, value[1:]))
-        if end == len(text) - 1:
-            return found
-        if text[end] != ",":
-            return None
-        position = end + 1
-    return None
-
-
-def _member(text: str) -> tuple[Any, str | None] | None:
-    """(the member's value, None); (None, why) for a value the bounded reader refuses but Python's
-    own reader (LogicIF's) takes; None for a value no reader takes: it is not JSON."""
-    try:
-        return parse_json(text), None
-    except BadValue as error:
-        try:
-            json.loads(text)
-        except json.JSONDecodeError:
-            return None
-        except (RecursionError, ValueError):
-            pass
-        return None, str(error)
-
-
-def read_line(text: str) -> tuple[Row, dict[str, str]]:
-    """A reply line's fields, and why each field left out could not be read (`BadValue` when the
-    line is not a JSON object)."""
-    try:
-        value = parse_json(text)
-    except BadValue as error:
-        found = members(text)
-        if found is None:
-            raise
-        fields, unreadable = {}, {}
-        for key, value_text in found:
-            member = _member(value_text)
-            if member is None:
-                raise error from None
-            if member[1]:  # a key given twice: the last one counts, as Python's reader takes it
-                unreadable[key] = member[1]
-                fields.pop(key, None)
-            else:
-                fields[key] = member[0]
-                unreadable.pop(key, None)
-        return fields, unreadable
-    if not isinstance(value, dict):
-        raise BadValue("a row must be a JSON object")
-    return value, {}
 
 
 def reply_lines(path: Path) -> list[tuple[int, Row, dict[str, str]]]:
@@ -129,7 +36,7 @@ def reply_lines(path: Path) -> list[tuple[int, Row, dict[str, str]]]:
         if not line.strip():
             continue
         try:
-            fields, unreadable = read_line(line)
+            fields, unreadable = read_object(line)
         except BadValue as error:
             raise BenchmarkError(f"{path}:{number}: {error}") from None
         if "family" in unreadable or not isinstance(fields.get("family", ""), str):
