@@ -46,8 +46,8 @@ def _hits(family_id: str, overall: dict) -> int:
 @pytest.mark.parametrize("family_id, field, forged", [
     ("logicif", "code_output", {"output": "forged", "stats": {}}), ("pacific", "gold", ["forged"]),
     ("mcbench", "gold_final", 12345), ("ifeval-fc", "rule_id", "quotation"), ("lifbench", "length_tokens", 99)])
-def test_a_reply_carrying_other_gold_than_the_benchmarks_is_refused(runs, tmp_path, capsys, family_id, field,  # noqa: F811
-                                                                    forged):
+def test_a_reply_carrying_other_gold_than_the_benchmarks_is_refused(runs, tmp_path, capsys,  # noqa: F811
+                                                                    family_id, field, forged):
     base = runs[family_id]["folder"]
     replies = _lines(base / "responses.jsonl")
     replies[1][field] = forged if replies[1].get(field) != forged else "other"
@@ -198,3 +198,21 @@ def test_a_reply_that_is_not_text_is_one_line(runs, tmp_path, capsys, family_id)
     path = _write(tmp_path / "replies.jsonl", replies)
     error = _refused(["score", str(path), "--benchmark", str(base / "benchmark.jsonl")], capsys)
     assert error == f"ifforge: {path}:2: field 'response' must be text or null, not a whole number\n"
+
+
+def test_failed_requests_in_a_replies_file_are_not_a_score(runs, tmp_path, capsys):  # noqa: F811
+    base = runs["pacific"]["folder"]
+    replies = _lines(base / "responses.jsonl")
+    for reply in replies[:2]:  # a file that calls its two wrong replies failed requests
+        reply.update(request_failed=True, response=None, responses=None)
+    path = _write(tmp_path / "replies.jsonl", replies)
+    command = ["score", str(path), "--benchmark", str(base / "benchmark.jsonl"), "--out", str(tmp_path / "out")]
+    assert main(command) == 1
+    error = capsys.readouterr().err
+    assert error.endswith(f"ifforge: 2 of {len(replies)} rows are failed requests (allowed: 0%): not scored; the "
+                          f"report in {tmp_path / 'out'} covers the rest\n")
+    n = len(replies)
+    assert f"**Replies:** {n - 2} of {n} rows answered; 2 without a reply (2 failed requests: not scored)." in \
+        (tmp_path / "out" / "report.md").read_text()
+    assert main([*command, "--allow-failures", "0.2"]) == 0
+    capsys.readouterr()

@@ -28,7 +28,21 @@ def register(commands) -> None:
                         help="paper: the original's own scorer (families that have one: ifeval-fc, lifbench, logicif)")
     parser.add_argument("--out", help="folder for scores.parquet, report.md, plots (default: RESULTS_scored/)")
     parser.add_argument("--title")
+    parser.add_argument("--allow-failures", type=share, default=0.0, metavar="SHARE",
+                        help="share of rows whose reply is a failed request (request_failed) that still ends well "
+                             "(default 0: any ends the command with exit 1, as evaluate; they are never scored)")
     parser.set_defaults(run=run)
+
+
+def share(text: str) -> float:
+    """A share from 0 to 1, or one clear argparse error."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a share from 0 to 1")
+    return value
 
 
 def run(args: argparse.Namespace) -> int:
@@ -59,8 +73,12 @@ def run(args: argparse.Namespace) -> int:
     run = {"family": family.id, "results": str(args.results), "benchmark": args.benchmark, "cases": len(results)}
     with Asker(settings, cache) as asker:  # a model is asked only with --extractor llm
         scorer.refine(results, rows, settings, asker)
-        scorer.score(results, rows, settings, folder, args.title or Path(args.results).stem, run,
-                     asker if args.extractor == "llm" else None, rows_known=bool(rows))
+        summary = scorer.score(results, rows, settings, folder, args.title or Path(args.results).stem, run,
+                               asker if args.extractor == "llm" else None, rows_known=bool(rows))
     print((folder / "report.md").read_text())
     print(f"written to {folder}", file=sys.stderr)
+    failures = summary["request_failures"]
+    if failures > args.allow_failures * len(results):  # a file's failed requests are not a score, as evaluate's
+        return fail(f"{failures} of {len(results)} rows are failed requests (allowed: {args.allow_failures:.0%}): "
+                    f"not scored; the report in {folder} covers the rest", 1)
     return 0

@@ -44,18 +44,22 @@ def field_problem(row: dict[str, Any], fields: dict[str, Kind]) -> str | None:
 
 
 TEXT_OR_NULL = (str, type(None))
-ANSWER_KINDS: dict[str, Kind] = {"response": TEXT_OR_NULL, "llm_response": TEXT_OR_NULL, "responses": list}
+ANSWER_KINDS: dict[str, Kind] = {"response": TEXT_OR_NULL, "llm_response": TEXT_OR_NULL,
+                                 "responses": (list, type(None))}
 
 
 def answer_problem(result: dict[str, Any], answers: tuple[str, ...]) -> str | None:
     """The first reply field a checker would read as text that holds something else (a replies
     file's `response: 5` would end the scoring with a traceback), as a phrase naming the field."""
-    problem = field_problem(result, {key: ANSWER_KINDS[key] for key in answers if key in ANSWER_KINDS and key in result})
+    given = {key: ANSWER_KINDS[key] for key in answers if key in ANSWER_KINDS and key in result}
+    problem = field_problem(result, given)
     if problem:
         return problem
-    replies = result.get("responses") if "responses" in answers else None
-    wrong = next((place for place, reply in enumerate(replies or []) if not isinstance(reply, TEXT_OR_NULL)), None)
-    return None if wrong is None else f"field 'responses[{wrong}]' must be text or null, not {_kind_name(replies[wrong])}"
+    replies = (result.get("responses") if "responses" in answers else None) or []
+    wrong = next((place for place, reply in enumerate(replies) if not isinstance(reply, TEXT_OR_NULL)), None)
+    if wrong is None:
+        return None
+    return f"field 'responses[{wrong}]' must be text or null, not {_kind_name(replies[wrong])}"
 
 
 @dataclass(frozen=True)
