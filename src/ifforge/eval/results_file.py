@@ -105,7 +105,7 @@ def read_results(path: Path, benchmark: Path | None = None) -> tuple[Any, list[R
         missing = next((key for key in scorer.keys if key not in result), None)
         if missing in unreadable:
             raise BenchmarkError(f"{where}: field {missing!r} {unreadable[missing]}")
-        if missing and not rows and "family" not in result:
+        if missing and not rows and family_id == "logicif" and "family" not in result:
             raise BenchmarkError(f"{where}: which family? No field 'family' and no --benchmark, and as LogicIF's "
                                  f"result row it lacks {missing!r}: give --benchmark, the benchmark it answers")
         if missing:
