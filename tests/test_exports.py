@@ -108,14 +108,19 @@ def ifeval_fc_rows() -> list[dict]:
     return [row for rule_id in FC_RULES for row in [r for r in rows if r["rule_id"] == rule_id][:3]]
 
 
+# inspect-ai keeps a text over 100 characters out of its log's events, as `attachment://<hash>`
+LONG = "a note the model adds, long enough that inspect-ai logs it as an attachment, not inline. " * 2
+
+
 def ifeval_fc_call(rows: list[dict], query: str) -> tuple[str | None, object]:
-    """The call made for a row, by its place: right, wrong value, no call, missing parameter,
-    arguments that are not JSON, a bare string. (function name or None, arguments)."""
+    """The call made for a row, by its place: right, wrong value (both with argument text over 100
+    characters), no call, missing parameter, arguments that are not JSON, a bare string.
+    (function name or None, arguments)."""
     index, row = next((i, r) for i, r in enumerate(rows) if r["messages"][-1]["content"] in query)
     kind = index % 6
     name, parameter = row["function_name"], row["parameter"]
-    return {0: (name, {parameter: right_value(row)}), 1: (name, {parameter: "zz"}), 2: (None, None),
-            3: (name, {"other": "x"}), 4: (name, "{not json"), 5: (name, '"zz"')}[kind]
+    return {0: (name, {parameter: right_value(row), "note": LONG}), 1: (name, {parameter: "zz", "note": LONG}),
+            2: (None, None), 3: (name, {"other": "x"}), 4: (name, "{not json"), 5: (name, '"zz"')}[kind]
 
 
 def ifeval_fc_answer(rows: list[dict], request: dict) -> Answer:
@@ -243,6 +248,7 @@ def test_hf_folder_loads_with_datasets_and_gives_the_rows_back(benchmarks):
             assert back == [{key: row.get(key) for key in back[0]} for row in rows]
         assert "input" in written["json_columns"] or name != "logicif"
         assert name != "ifeval-fc" or {"tools", "messages", "rule_args"} <= set(written["json_columns"])
+        assert name != "ifeval-fc" or min(len(json.dumps(row["tools"])) for row in rows) > 100  # long texts back
         assert "gold_steps" in written["json_columns"] or name != "mcbench"
 
 

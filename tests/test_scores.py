@@ -143,6 +143,8 @@ def test_failed_requests_are_not_scores_and_a_rerun_asks_only_them(tmp_path, pre
         assert (report["cases"], report["request_failures"], report["tasks"], report["tasks_left_out"]) == (8, 1, 2, 1)
         assert report["case_both_right"] == 7 and report["format_failures"] == 1  # t2#1 has no answer
         assert "**1 request(s) failed**" in (folder / "report.md").read_text()
+        assert "**Replies:** 8 of 9 rows answered; 1 without a reply (1 failed request: not scored)." in \
+            (folder / "report.md").read_text()  # every report says how many rows had no reply
         asked = len(server.requests)
 
         assert _estimate(version, server.url)["already_cached"] == 8
@@ -151,6 +153,7 @@ def test_failed_requests_are_not_scores_and_a_rerun_asks_only_them(tmp_path, pre
         again = evaluate(benchmark=str(version), model="m", base_url=server.url, options=options, progress=False)
         assert len(server.requests) == asked + 1 and Path(again) == folder
         assert json.loads((folder / "report.json").read_text())["overall"]["request_failures"] == 0
+        assert "**Replies:** 9 of 9 rows answered; 0 without a reply." in (folder / "report.md").read_text()
 
         extracted = evaluate(benchmark=str(version), model="m", base_url=server.url, progress=False,
                              options={**options, "extractor": "llm", "limit": 2})

@@ -16,8 +16,9 @@ def register(commands) -> None:
     parser.add_argument("results", help="JSONL of replies: each with its row's fields (or only what names its row, "
                                         "with --benchmark) and its reply: response (raw), responses (a chat), "
                                         "tool_calls (IFEval-FC), or LogicIF's llm_response / llm_output")
-    parser.add_argument("--benchmark", help="the benchmark the replies answer: fills in what the replies lack "
-                                            "(LogicIF: tiers and complexity; IFEval-FC and LIFBench need it)")
+    parser.add_argument("--benchmark", help="the benchmark the replies answer: it alone gives the gold and the rows' "
+                                            "fields (a reply carrying others is refused), and a row without a reply "
+                                            "is scored as wrong (IFEval-FC and LIFBench need it)")
     parser.add_argument("--strict-types", action="store_true", help="LogicIF: true is not 1, 20 is not 20.0")
     parser.add_argument("--extractor", choices=["rules", "llm"], default="rules",
                         help="LogicIF: llm: where the rules find no answer, an LLM extracts it (needs --model)")
@@ -27,7 +28,21 @@ def register(commands) -> None:
                         help="paper: the original's own scorer (families that have one: ifeval-fc, lifbench, logicif)")
     parser.add_argument("--out", help="folder for scores.parquet, report.md, plots (default: RESULTS_scored/)")
     parser.add_argument("--title")
+    parser.add_argument("--allow-failures", type=share, default=0.0, metavar="SHARE",
+                        help="share of rows whose reply is a failed request (request_failed) that still ends well "
+                             "(default 0: any ends the command with exit 1, as evaluate; they are never scored)")
     parser.set_defaults(run=run)
+
+
+def share(text: str) -> float:
+    """A share from 0 to 1, or one clear argparse error."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a share from 0 to 1")
+    return value
 
 
 def run(args: argparse.Namespace) -> int:
@@ -35,7 +50,8 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from ifforge.eval.asking import Asker
-    from ifforge.eval.evaluation import BenchmarkError, EvalSettings, check_rules, read_results
+    from ifforge.eval.evaluation import BenchmarkError, EvalSettings, check_rules
+    from ifforge.eval.results_file import read_results
 
     try:
         if args.extractor == "llm" and not args.model:
@@ -57,8 +73,12 @@ def run(args: argparse.Namespace) -> int:
     run = {"family": family.id, "results": str(args.results), "benchmark": args.benchmark, "cases": len(results)}
     with Asker(settings, cache) as asker:  # a model is asked only with --extractor llm
         scorer.refine(results, rows, settings, asker)
-        scorer.score(results, rows, settings, folder, args.title or Path(args.results).stem, run,
-                     asker if args.extractor == "llm" else None)
+        summary = scorer.score(results, rows, settings, folder, args.title or Path(args.results).stem, run,
+                               asker if args.extractor == "llm" else None, rows_known=bool(rows))
     print((folder / "report.md").read_text())
     print(f"written to {folder}", file=sys.stderr)
+    failures = summary["request_failures"]
+    if failures > args.allow_failures * len(results):  # a file's failed requests are not a score, as evaluate's
+        return fail(f"{failures} of {len(results)} rows are failed requests (allowed: {args.allow_failures:.0%}): "
+                    f"not scored; the report in {folder} covers the rest", 1)
     return 0

@@ -112,51 +112,6 @@ def locate_report(given: Path) -> Path:
     return path
 
 
-def read_results(path: Path, benchmark: Path | None = None) -> tuple[Any, list[dict[str, Any]], list[dict[str, Any]]]:
-    """Replies produced elsewhere, to score without asking anything (`ifforge score`): (their family,
-    the replies, the benchmark row of each reply; none without `benchmark`). The family is the
-    replies' `family` (else the benchmark's; LogicIF's own result files carry none). With a
-    benchmark, each reply is matched to its row by the scorer's `keys` and gains what the scorer
-    carries of it that the reply lacks. The first reply that cannot be scored is one
-    `BenchmarkError` naming the file, the line and the field."""
-    from ifforge.families import UnknownFamily, get_family
-
-    numbered = numbered_rows(Path(path))
-    for number, result in numbered:
-        if not isinstance(result.get("family", "logicif"), str):
-            raise BenchmarkError(f"{path}:{number}: field 'family' must be text, the family's id")
-    results = [result for _, result in numbered]
-    rows_path = locate(Path(benchmark), "full")[0] if benchmark is not None else None
-    rows = load_rows(rows_path) if rows_path is not None else []
-    given = any("family" in result for result in results)
-    family_id = family_of(results, path) if given or not rows else family_of(rows, rows_path)
-    if rows and family_of(rows, rows_path) != family_id:
-        raise BenchmarkError(f"{path}: replies of {family_id}, but {rows_path} is a {family_of(rows, rows_path)} "
-                             "benchmark")
-    try:
-        family = get_family(family_id)
-    except UnknownFamily as error:
-        raise BenchmarkError(f"{path}: {error}") from None
-    scorer = family.scorer()
-    if scorer.needs_rows and not rows:
-        raise BenchmarkError(f"{path}: {family_id} replies are scored against their benchmark's rows: "
-                             "give --benchmark")
-    index = {scorer.key(row): row for row in rows}
-    matched = []
-    for number, result in numbered:
-        if rows:
-            row = index.get(scorer.key(result))
-            if row is None:
-                named = ", ".join(f"{key} {result.get(key)!r}" for key in scorer.keys)
-                raise BenchmarkError(f"{path}:{number}: no row with {named} in {rows_path}")
-            result.update({key: value for key, value in scorer.carry(row).items() if key not in result})
-            matched.append(row)
-        problem = family.result_problem(result)
-        if problem:
-            raise BenchmarkError(f"{path}:{number}: {problem}")
-    return family, results, matched
-
-
 def benchmark_check(rows_path: Path, version: Path) -> dict[str, Any]:
     """The rows file's SHA-256 against the one its version's manifest recorded at generation:
     `matches_manifest` is None when there is no manifest to compare with (a bare .jsonl)."""
@@ -239,7 +194,20 @@ def checked_rows(path: Path, required: tuple[str, ...] = ("task_id",)) -> list[d
         problem = family.row_problem(row)
         if problem:
             raise BenchmarkError(f"{path}:{number}: {problem}")
+    refuse_repeats(numbered, family.scorer(), path)
     return rows
+
+
+def refuse_repeats(numbered: list[tuple[int, dict[str, Any]]], scorer, path: Path) -> None:
+    """A row asked twice would count twice: the second line with one row's identity is refused."""
+    seen: dict[str, int] = {}
+    for number, row in numbered:
+        identity = scorer.identity(row)
+        if identity in seen:
+            named = ", ".join(f"{key} {row.get(key)!r}" for key in scorer.keys)
+            raise BenchmarkError(f"{path}: lines {seen[identity]} and {number} are the same row ({named}): "
+                                 "each row once (a repeated row would count twice)")
+        seen[identity] = number
 
 
 def check_rules(rows: list[dict[str, Any]], rules: str, path: Path) -> None:

@@ -35,6 +35,45 @@ def run_lines(run: dict[str, Any]) -> list[str]:
     return lines + [""]
 
 
+def reply_counts(results: list[dict[str, Any]], rows_known: bool = True) -> dict[str, Any]:
+    """How many rows were answered, and why the others were not: absent from a replies file
+    (`no_reply`, scored as no answer), a failed request (not scored), or unreadable (scored as no
+    answer). `rows` is None when the results are not known to stand for every row."""
+    def count(key: str) -> int:
+        return sum(1 for result in results if result.get(key))
+
+    missing, failed, unreadable = count("no_reply"), count("request_failed"), count("unreadable")
+    return {"rows": len(results) if rows_known else None, "answered": len(results) - missing - failed - unreadable,
+            "without_reply": missing + failed, "not_in_file": missing, "failed_requests": failed,
+            "unreadable": unreadable}
+
+
+def reply_lines(counts: dict[str, Any] | None) -> list[str]:
+    """The report's word on the rows without a reply: every report says how many there were."""
+    if not counts:
+        return []
+    why = [f"{counts['not_in_file']} not in the replies file: scored as wrong, no answer"] * bool(counts["not_in_file"])
+    failed = f"{counts['failed_requests']} failed request" + "s" * (counts["failed_requests"] != 1)
+    why += [f"{failed}: not scored"] * bool(counts["failed_requests"])
+    unreadable = (f"; {counts['unreadable']} unreadable (scored as wrong, no answer: each one's reason is its "
+                  "`unreadable` in responses.jsonl)") if counts["unreadable"] else ""
+    if counts["rows"] is None:
+        line = (f"**Replies:** {counts['answered']} answered{unreadable}"
+                + (f"; {failed} (not scored)" if counts["failed_requests"] else "")
+                + ". No benchmark given: the gold is the replies file's own, and rows without a reply are not known.")
+    else:
+        line = (f"**Replies:** {counts['answered']} of {counts['rows']} rows answered{unreadable}; "
+                f"{counts['without_reply']} without a reply" + (f" ({'; '.join(why)})" if why else "") + ".")
+    return [line, ""]
+
+
+def unanswered_phrase(counts: dict[str, Any]) -> str:
+    """What a headline adds when rows had no reply in a replies file."""
+    if not counts.get("not_in_file"):
+        return ""
+    return f"; {counts['not_in_file']} of {counts['rows']} rows without a reply (scored as wrong)"
+
+
 def table_lines(header: list[str] | tuple[str, ...], lines: list[str]) -> list[str]:
     """A markdown table: the header, its rule, and the lines given (each already `| a | b |`)."""
     return ["| " + " | ".join(header) + " |", "|" + "---|" * len(header), *lines]

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from ifforge.core.store import atomic_write
 from ifforge.eval.asking import Asker, ask_prompt, start_asking, take_early, write_results
 from ifforge.eval.evaluation import finish_run
-from ifforge.eval.report import pyplot, run_lines, table_lines
+from ifforge.eval.report import pyplot, reply_counts, reply_lines, run_lines, table_lines, unanswered_phrase
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -41,6 +41,7 @@ class Scorer:
     answers: tuple[str, ...] = ("response",)  # reply fields: a reply scored elsewhere (`ifforge score`) has one
     keys: tuple[str, ...] = ("task_id",)  # what names a reply's row in its benchmark
     needs_rows: bool = False  # `frame` reads the benchmark's rows, not only what the replies carry
+    scores_unreadable: bool = False  # `frame` scores a reply whose own gold could not be read (`unreadable`)
     failed: Row | None = None  # the reply fields a failed request gets in their place
     groups: tuple[str, ...] = ()  # frame columns the summary breaks down by, as `by_<column>`
     empty: Row = {}  # the overall numbers when nothing was scored
@@ -55,6 +56,11 @@ class Scorer:
     def key(self, row: Row) -> str:
         """A row's or a reply's `keys`, as one comparable text."""
         return json.dumps([row.get(key) for key in self.keys], sort_keys=True, default=str)
+
+    def identity(self, row: Row) -> str:
+        """What makes a row (or a reply) one of its own: two with one identity are one row asked or
+        answered twice, which would count twice. By default its `keys`."""
+        return self.key(row)
 
     async def ask(self, llm: LLM, row: Row, settings) -> Row:
         """One row's reply fields (`response` and usage); by default its one prompt."""
@@ -152,18 +158,21 @@ class Scorer:
             return self.score(results, rows, settings, folder, title, finish_run(run, results, settings), asker)
 
     def score(self, results: list[Row], rows: list[Row], settings, folder: Path, title: str,
-              run: Row | None = None, asker: Asker | None = None) -> Row:
+              run: Row | None = None, asker: Asker | None = None, rows_known: bool = True) -> Row:
         """Score replies (asked here, or elsewhere: `ifforge score`), keep them and their verdicts
         beside the report (and the requests sent, `llm_calls.jsonl`, with their usage per stage in
-        the run's facts); return the summary with `request_failures`, `headline` and `table`."""
+        the run's facts); return the summary with `request_failures`, `headline` and `table`.
+        `rows_known`: the results stand for every row of the benchmark (False: replies scored
+        without their benchmark, which alone could say which rows have no reply)."""
         frame = self.frame(results, rows, settings)
         notes = self.annotate(results, frame, rows, settings, asker, folder)
-        write_results(folder, results, frame, asker.calls() if asker else None)
+        notes = {**notes, "replies": reply_counts(results, rows_known)}
+        write_results(folder, [r for r in results if not r.get("no_reply")], frame, asker.calls() if asker else None)
         if asker is not None:
             run = {**(run or {}), "llm": asker.usage()}
         summary = self.write_report(frame, folder, title, run, notes)
         summary["request_failures"] = sum(1 for result in results if result.get("request_failed"))
-        summary["headline"] = self.headline(summary)
+        summary["headline"] = self.headline(summary) + unanswered_phrase(summary["replies"])
         summary["table"] = self.table(summary)
         return summary
 
@@ -183,4 +192,4 @@ class Scorer:
         lines = [f"# {self.name}: {title}" if self.name else f"# {title}", ""]
         if self.preface:
             lines += [self.preface, ""]
-        return "\n".join(lines + run_lines(run) + self.sections(summary)) + "\n"
+        return "\n".join(lines + run_lines(run) + reply_lines(summary.get("replies")) + self.sections(summary)) + "\n"

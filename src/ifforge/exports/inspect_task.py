@@ -137,10 +137,21 @@ def _ask_turns():
     return ask_turns()
 
 
-def _raw_arguments(call) -> str | None:
-    """A tool call's arguments as the model sent them: inspect-ai parses them (and maps text that
-    is not an object to the first parameter), so the raw text is read from the model event of this
-    sample when it is there; otherwise the parsed arguments, or None when they did not parse."""
+ATTACHMENT = "attachment://"  # inspect-ai's reference to a text over 100 characters kept apart
+
+
+def _resolved(text: Any, attachments: dict[str, str]) -> Any:
+    """The text itself where inspect-ai's transcript holds a reference to it (`attachment://<hash>`:
+    it keeps any text over 100 characters apart, in the log and in the events a scorer reads);
+    None for a reference it no longer holds (the text is then not known)."""
+    if not (isinstance(text, str) and text.startswith(ATTACHMENT)):
+        return text
+    return attachments.get(text[len(ATTACHMENT):])
+
+
+def _sent_arguments(call_id: str) -> str | None:
+    """The arguments text of the call `call_id` in this sample's model events, as the server sent
+    it (attachments resolved); None when it is not there."""
     from inspect_ai.event import ModelEvent
     from inspect_ai.log import transcript
 
@@ -148,8 +159,18 @@ def _raw_arguments(call) -> str | None:
         if isinstance(event, ModelEvent) and event.call is not None:
             for choice in (event.call.response or {}).get("choices", []):
                 for raw in (choice.get("message") or {}).get("tool_calls") or []:
-                    if raw.get("id") == call.id:
-                        return (raw.get("function") or {}).get("arguments")
+                    if raw.get("id") == call_id:
+                        return _resolved((raw.get("function") or {}).get("arguments"), transcript().attachments)
+    return None
+
+
+def _raw_arguments(call) -> str | None:
+    """A tool call's arguments as the model sent them: inspect-ai parses them (and maps text that
+    is not an object to the first parameter), so the raw text is read from the model event of this
+    sample when it is there; otherwise the parsed arguments, or None when they did not parse."""
+    sent = _sent_arguments(call.id)
+    if sent is not None:
+        return sent
     return None if call.parse_error else json.dumps(call.arguments, ensure_ascii=False)
 
 

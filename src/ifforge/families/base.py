@@ -43,6 +43,25 @@ def field_problem(row: dict[str, Any], fields: dict[str, Kind]) -> str | None:
     return None
 
 
+TEXT_OR_NULL = (str, type(None))
+ANSWER_KINDS: dict[str, Kind] = {"response": TEXT_OR_NULL, "llm_response": TEXT_OR_NULL,
+                                 "responses": (list, type(None))}
+
+
+def answer_problem(result: dict[str, Any], answers: tuple[str, ...]) -> str | None:
+    """The first reply field a checker would read as text that holds something else (a replies
+    file's `response: 5` would end the scoring with a traceback), as a phrase naming the field."""
+    given = {key: ANSWER_KINDS[key] for key in answers if key in ANSWER_KINDS and key in result}
+    problem = field_problem(result, given)
+    if problem:
+        return problem
+    replies = (result.get("responses") if "responses" in answers else None) or []
+    wrong = next((place for place, reply in enumerate(replies) if not isinstance(reply, TEXT_OR_NULL)), None)
+    if wrong is None:
+        return None
+    return f"field 'responses[{wrong}]' must be text or null, not {_kind_name(replies[wrong])}"
+
+
 @dataclass(frozen=True)
 class BatchStage:
     """Whole-batch work: `function(items, settings) -> (kept, dropped, counts for the manifest)`."""
@@ -135,6 +154,7 @@ class Family:
         reads of its row that it lacks or holds with another type, or no reply field at all."""
         scorer = self.scorer()
         problem = field_problem(result, {key: kind for key, kind in self.row_fields.items() if key in scorer.carried})
+        problem = problem or answer_problem(result, scorer.answers)
         if problem or result.get("request_failed") or any(key in result for key in scorer.answers):
             return problem
         return f"no answer field (one of {', '.join(scorer.answers)})"

@@ -226,6 +226,11 @@ class IfevalFc(Family):
 
         return row_problem(row)
 
+    def result_problem(self, result: dict[str, Any]) -> str | None:
+        from ifforge.families.ifeval_fc.scoring import tool_calls_problem
+
+        return super().result_problem(result) or tool_calls_problem(result.get("tool_calls"))
+
     def turns(self, row: dict[str, Any]) -> list[str]:
         if row.get("protocol") == "text":
             return [row["prompt"]]

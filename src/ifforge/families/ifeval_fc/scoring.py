@@ -80,6 +80,29 @@ def calls_of(replies: list, protocol: str | None) -> list[tuple[str, Any]]:
     return calls
 
 
+def tool_calls_problem(tool_calls: Any) -> str | None:
+    """Why a replies file's `tool_calls` are not calls `calls_of` can read (a list of objects, each
+    with a `function` object holding a text `name` and text, object or null `arguments`), naming
+    the field; None when they are. What the arguments say is the verdict's to judge."""
+    if tool_calls is None:
+        return None
+    if not isinstance(tool_calls, list):
+        return "field 'tool_calls' must be a list of calls"
+    for place, call in enumerate(tool_calls):
+        field = f"field 'tool_calls[{place}]"
+        if not isinstance(call, dict):
+            return f"{field}' must be an object (a call)"
+        function = call.get("function", call)
+        field += ".function" if "function" in call else ""
+        if not isinstance(function, dict):
+            return f"{field}' must be an object with 'name' and 'arguments'"
+        if not isinstance(function.get("name"), str):
+            return f"{field}.name' must be text, the function's name"
+        if not isinstance(function.get("arguments"), (str, dict, type(None))):
+            return f"{field}.arguments' must be text (JSON), an object or null"
+    return None
+
+
 def arguments_of(raw: Any) -> dict[str, Any] | None:
     """Arguments as an object, or None: a JSON text (the tools API; raw control characters inside
     strings are read, as clients read them; an empty text is no arguments) or an object (the text

@@ -130,7 +130,9 @@ def sections(summary: dict[str, Any]) -> list[str]:
         found = ", ".join(f"{how}: {n}" for how, n in sorted(overall["extracted_by"].items()))
         lines += ["", f"Answers found by: {found} (json: the last JSON object; labelled: LogicIF's **Output:** / "
                       "**Statistics:** format; llm: an LLM's extraction, asked for with --extractor llm; given: "
-                      "`llm_output` of a LogicIF result file; none: format failure)."]
+                      "`llm_output` of a LogicIF result file; none: format failure; unreadable: a line whose answer or "
+                      "gold could not be read; no reply: a benchmark row the replies file does not answer; the last "
+                      "two count as format failures)."]
     if summary.get("by_extraction"):
         lines += ["", "## By how the answer was found", ""] + _table(summary["by_extraction"], "found by")
     if summary.get("by_difficulty"):

@@ -24,7 +24,7 @@ from ifforge.core.store import atomic_write
 from ifforge.eval.asking import Asker, usage, user_messages
 from ifforge.eval.template import Scorer, scalars
 from ifforge.families.logicif import report
-from ifforge.families.logicif.verdicts import judge, judge_answer
+from ifforge.families.logicif.verdicts import Verdict, judge, judge_answer
 
 FAILURE_MODES = ("control_flow_misexecution", "state_tracking_error", "missing_logic_element",
                  "misordered_execution", "instruction_misinterpretation")
@@ -58,15 +58,22 @@ def given_answer(given: Row, rules: str = "ifforge") -> Row | None:
 
 
 def verdict_of(result: Row, strict_types: bool = False, rules: str = "ifforge"):
-    """A case's verdict: LogicIF's own extracted `llm_output` as it is, an LLM's extraction we asked
-    for, else the rules (last JSON object, then LogicIF's labelled format)."""
+    """A case's verdict: none for a reply that could not be read or is not there (`ifforge score`);
+    else LogicIF's own extracted `llm_output` as it is, an LLM's extraction we asked for, else the
+    rules (last JSON object, then LogicIF's labelled format). A gold without `output` or `stats` is
+    read as LogicIF's `compare_outputs` reads it: null, and `{}`."""
+    if result.get("unreadable"):
+        return Verdict(False, False, False, "unreadable", reason=result["unreadable"])
+    if result.get("no_reply"):
+        return Verdict(False, False, False, "no reply", reason="no reply in the replies file")
     gold = result["code_output"]
+    output, stats = gold.get("output"), gold.get("stats", {})
     given = result.get("llm_output")
     if isinstance(given, dict) and "response" not in result:
-        return judge_answer(gold["output"], gold["stats"], given_answer(given, rules), "given", strict_types)
-    verdict = judge(gold["output"], gold["stats"], response_text(result), strict_types)
+        return judge_answer(output, stats, given_answer(given, rules), "given", strict_types)
+    verdict = judge(output, stats, response_text(result), strict_types)
     if not verdict.formatted and isinstance(result.get("extracted"), dict):
-        return judge_answer(gold["output"], gold["stats"], result["extracted"], "llm", strict_types)
+        return judge_answer(output, stats, result["extracted"], "llm", strict_types)
     return verdict
 
 
@@ -183,6 +190,11 @@ class LogicIFScorer(Scorer):
     carried = ("task_id", "test_case_id", "code_output", "expression_id")
     answers = ("response", "llm_response", "llm_output")  # ours, LogicIF's raw reply, LogicIF's extraction
     keys = ("task_id", "test_case_id")
+    scores_unreadable = True  # LogicIF's own scorer goes on case by case: an unreadable gold fails its case
+
+    def identity(self, row: Row) -> str:
+        """A case under one expression: the same case under another is another row."""
+        return json.dumps([row.get("task_id"), row.get("test_case_id"), row.get("expression_id")], default=str)
 
     async def ask(self, llm: LLM, row: Row, settings) -> Row:
         reply = await llm.chat(user_messages(row["instruction"], settings.system_prompt), stage="evaluate")
