@@ -306,7 +306,8 @@ def outside_cases(path: Path) -> list[dict[str, Any]]:
     `ifforge score` reads it (`read_results` on that line alone, so a line ifforge refuses is
     counted with its reason and does not hide the others)."""
     from ifforge.core.untrusted import BadValue, read_lines
-    from ifforge.eval.evaluation import BenchmarkError, read_results
+    from ifforge.eval.evaluation import BenchmarkError
+    from ifforge.eval.results_file import read_results
 
     cases = []
     with tempfile.TemporaryDirectory() as folder:

@@ -29,13 +29,14 @@ def test_each_line_is_read_alone_and_scored_as_ifforge_score_scores_it(tmp_path)
     cases = script.outside_cases(path)
     assert [case["where"] for case in cases] == ["theirs.jsonl:1", "theirs.jsonl:2", "theirs.jsonl:4",
                                                  "theirs.jsonl:5"]
-    assert cases[1]["refused"].startswith("theirs.jsonl:2: ") and "NaN" in cases[1]["refused"]
+    # a case whose answer holds NaN is that case's failure, with its reason, not the file's refusal
+    assert cases[1]["refused"] is None and "NaN" in cases[1]["result"]["unreadable"]
     assert "not JSON" in cases[2]["refused"] and cases[2]["group"] is None
     assert cases[0]["group"] == "t" and cases[0]["raw"].startswith('{"task_id"')
     # a failed extraction with the right answer: no answer by default, right under --rules paper
     assert script.ours_outside(cases[0], "given", "ifforge") == [False, False, False]
     assert script.ours_outside(cases[0], "given", "paper") == [True, True, True]
     assert script.ours_outside(cases[0], "reply", "ifforge") == [False, False, False]  # "x" states nothing
-    assert script.ours_outside(cases[1], "given", "paper").startswith("refused: theirs.jsonl:2: ")
+    assert script.ours_outside(cases[1], "given", "paper") == [False, False, False]
     assert script.ours_outside(cases[1], "reply", "ifforge") is None  # no reply to read
     assert script.ours_outside(cases[3], "given", "paper") == [True, True, True]  # no llm_output: the reply
