@@ -179,7 +179,8 @@ def test_gold_from_a_texts_hash_is_dropped_where_two_hash_seeds_agree():
     fooling = [w for i, w in enumerate(words) if seen[0][i] == seen[1][i] and len({s[i] for s in seen.values()}) > 1]
     assert len(fooling) >= 3
     code = "def f(word):\n    stats = {'n': len(word)}\n    return (hash(word) % 2, stats)\n"
-    outcome = execute.run(_instrumented(code, [[w] for w in fooling[:3]]), from_settings(ExecuteConfig, LogicIFSettings()))
+    outcome = execute.run(_instrumented(code, [[w] for w in fooling[:3]]),
+                          from_settings(ExecuteConfig, LogicIFSettings()))
     assert outcome.kept is None
     assert [d.reason for d in outcome.dropped] == ["nondeterministic"] * 3 + ["too_few_cases"], outcome.dropped
 
