@@ -66,6 +66,13 @@ def toml_lines(parameters: dict[str, Any]) -> list[str]:
     return lines
 
 
+def unwalled_lines(manifest: dict[str, Any]) -> list[str]:
+    """Where code from outside ifforge ran without the sandbox's walls (a setting allowed it), a line saying so."""
+    unwalled = (manifest.get("sandbox") or {}).get("unwalled")
+    return [f"Without the sandbox's walls: {unwalled}; that code could read and write the files of the machine "
+            "that made this version and reach its network.", ""] if unwalled else []
+
+
 def render(manifest: dict[str, Any], rows: Iterable[dict[str, Any]], floors: dict[str, Any] | None) -> str:
     from ifforge.families import get_family
 
@@ -76,6 +83,7 @@ def render(manifest: dict[str, Any], rows: Iterable[dict[str, Any]], floors: dic
              f"Measures {family.measures}.", "", f"Follows {family.follows}.", "",
              "## How it was made", "", *stage_lines(manifest), "",
              f"Inputs: `{json.dumps(manifest.get('inputs') or {}, ensure_ascii=False)}`.", "",
+             *unwalled_lines(manifest),
              "## Size", "", *size_lines(family, rows), "",
              "## Floors: what a trivial answer scores", "",
              "Scored by the family's own checker, as `ifforge evaluate` would score these replies.", ""]

@@ -26,6 +26,7 @@ from ifforge.core.store import (
     finished_version,
     provenance,
 )
+from ifforge.core.isolation import UNWALLED_SETTING
 from ifforge.core.sandbox import describe_isolation
 from ifforge import card
 from ifforge.eval.floors import floors
@@ -179,6 +180,16 @@ def changes_line(changed: dict[str, Any]) -> str:
             + (f"; recomputed: {recomputed}" if recomputed else ""))
 
 
+def sandbox_record(family, settings: Settings) -> dict[str, Any]:
+    """The walls seed code ran behind on this machine, and under `unwalled` (for the manifest and the
+    card) the code from outside ifforge that ran without bubblewrap's walls because a setting allowed it."""
+    record = describe_isolation()
+    outside = family.outside_code(settings)
+    if outside and record["method"] != "bubblewrap":
+        record["unwalled"] = f"{outside} ran without bubblewrap's walls (setting {UNWALLED_SETTING})"
+    return record
+
+
 def write_manifest(store: VersionStore, *, family, settings: Settings, plan: list, inputs: dict[str, Any],
                    stage_counts: dict[str, Any], dropped: list[DroppedItem], export: dict[str, Any],
                    timings: dict[str, float], started: float, llm: dict[str, Any], isolation: Any = None,
@@ -199,7 +210,7 @@ def write_manifest(store: VersionStore, *, family, settings: Settings, plan: lis
         "changed": changed,
         "llm": llm,
         "notes": store.notes,
-        "sandbox": describe_isolation(),  # the walls seed code ran behind on this machine
+        "sandbox": sandbox_record(family, settings),
         "stages": stage_counts,
         "dropped": dropped_summary(dropped),
         "export": export,

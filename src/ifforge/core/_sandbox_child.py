@@ -47,25 +47,28 @@ GRACE = 0.5  # seconds past the case's alarm before the case process is killed f
 # The policy for benchmark code (checked before it runs by `codepolicy.py`, enforced here while it
 # runs): gold must be what the function returns on its input anywhere, any day, so the code may use
 # only standard modules that compute, never ones that reach the host (files, clock, processes, the
-# interpreter). Per allowed module, the names it may not use: each reads entropy, evaluates text as
-# code, or looks up attributes by a name made at run time.
+# interpreter and its version). Per allowed module, the names it may not use: each reads entropy,
+# evaluates text as code, looks up attributes by a name made at run time, or tells which Python
+# (or which build of it) runs the code.
 MODULES = {
     "__future__": set(), "abc": set(), "bisect": set(), "cmath": set(), "collections": set(),
-    "collections.abc": set(), "copy": set(), "dataclasses": set(), "datetime": set(), "decimal": set(),
+    "collections.abc": set(), "copy": set(), "dataclasses": set(), "datetime": set(),
+    "decimal": {"HAVE_THREADS", "HAVE_CONTEXTVAR"},
     "enum": set(), "fractions": set(), "functools": {"singledispatch", "singledispatchmethod"},
     "heapq": set(), "itertools": set(), "json": set(), "math": set(), "numbers": set(),
     "operator": {"attrgetter", "methodcaller"}, "random": {"SystemRandom"}, "re": set(),
     "statistics": set(), "string": {"Formatter"}, "textwrap": set(),
     "typing": {"get_type_hints", "ForwardRef"}, "sys": set(),
     # pure text and byte functions real library code leans on
-    "binascii": set(), "unicodedata": set(), "ipaddress": set(), "urllib": set(),
+    "binascii": set(), "unicodedata": {"unidata_version"}, "ipaddress": set(), "urllib": set(),
     "urllib.parse": {"clear_cache"}, "os": set(), "os.path": set(), "posixpath": set(), "types": set(),
 }
 # the path functions that compute on the string alone: none reads the file system, cwd or environment
 PURE_PATH = {"join", "split", "splitext", "splitdrive", "basename", "dirname", "normpath", "normcase",
              "commonprefix", "commonpath", "isabs", "sep", "altsep", "curdir", "pardir", "extsep", "pathsep"}
-# modules of which code gets only these names (LogicIF's functions call `sys.setrecursionlimit`)
-ONLY = {"sys": {"setrecursionlimit", "getrecursionlimit", "maxsize", "maxunicode", "float_info", "int_info"},
+# modules of which code gets only these names (LogicIF's functions call `sys.setrecursionlimit`; the
+# three numbers are the same on every 64-bit CPython 3, unlike `int_info`, `version` and the like)
+ONLY = {"sys": {"setrecursionlimit", "getrecursionlimit", "maxsize", "maxunicode", "float_info"},
         "os": {"fspath", "path", "sep", "altsep", "curdir", "pardir", "extsep", "pathsep"},
         "os.path": PURE_PATH, "posixpath": PURE_PATH, "urllib": {"parse"},
         # the types that classify or wrap values; none builds code, a function, a class or a module

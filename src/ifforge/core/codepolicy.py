@@ -7,6 +7,12 @@ own result; such code is refused here with the line it does it on, and the sandb
 the same lists while the code runs (`_sandbox_child.py`: they are defined there, once). The check
 reads the source, so it names what it refuses; the walls in the child catch what only shows when
 the code runs (an attribute name made from pieces, a module reached through another).
+
+Every way the code can name an attribute goes through one check (`_attribute_problem`): `a.b`,
+`getattr(a, "b")` and its kin, a keyword of a class pattern (`case object(b=x)`), a field of a
+format string (`"{0.b}"`, in its format spec too). A class pattern's positional parts read the
+attributes the class lists when it runs (`__match_args__`, which code can make from pieces), so
+they are allowed only on the builtin types that match themselves (`case int(n)`).
 """
 
 from __future__ import annotations
@@ -20,6 +26,8 @@ from ifforge.core._sandbox_child import MODULES, ONLY, REMOVED_BUILTINS, hidden
 from ifforge.core import pyast
 
 ATTRIBUTE_FUNCTIONS = {"getattr", "setattr", "delattr", "hasattr"}
+# the classes whose one positional pattern is the subject itself (`case int(n)`): no attribute is read
+SELF_MATCHING = {"bool", "bytearray", "bytes", "dict", "float", "frozenset", "int", "list", "set", "str", "tuple"}
 
 
 @dataclass(frozen=True)
@@ -63,6 +71,10 @@ def _bound_names(nodes: list[ast.AST]) -> set[str]:
             names.add((node.asname or node.name).split(".")[0])
         elif isinstance(node, ast.ExceptHandler) and node.name:
             names.add(node.name)
+        elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:  # `case str:` binds `str`
+            names.add(node.name)
+        elif isinstance(node, ast.MatchMapping) and node.rest:
+            names.add(node.rest)
     return names
 
 
@@ -110,16 +122,34 @@ def _problem(node: ast.AST, bound: set[str], modules: dict[str, str]) -> str | N
     elif isinstance(node, ast.Attribute):
         if node.attr in ("format", "format_map") and _literal_format(node.value):
             return _format_problem(node.value.value)
-        if hidden(node.attr):
-            return f"uses the attribute {node.attr}, which benchmark code may not touch"
-        module = _dotted(node.value, modules)
-        if module in ONLY and node.attr not in ONLY[module]:
-            return f"uses {module}.{node.attr}, which benchmark code may not use (of {module} only " \
-                   f"{', '.join(sorted(ONLY[module]))})"
+        return _attribute_problem(node.attr, _dotted(node.value, modules))
     elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ATTRIBUTE_FUNCTIONS:
         name = node.args[1] if len(node.args) > 1 else None
-        if isinstance(name, ast.Constant) and isinstance(name.value, str) and hidden(name.value):
-            return f"uses the attribute {name.value} through {node.func.id}, which benchmark code may not touch"
+        if isinstance(name, ast.Constant) and isinstance(name.value, str):  # made at run time: the child checks it
+            return _attribute_problem(name.value, _dotted(node.args[0], modules), f" through {node.func.id}")
+    elif isinstance(node, ast.MatchClass):
+        for attr in node.kwd_attrs:
+            problem = _attribute_problem(attr, None, " in a class pattern")
+            if problem:
+                return problem
+        if node.patterns and not (isinstance(node.cls, ast.Name) and node.cls.id in SELF_MATCHING
+                                  and node.cls.id not in bound):
+            name = ast.unparse(node.cls)
+            return (f"matches {name}(...) with positional patterns, which read the attributes its class lists when "
+                    f"it runs (__match_args__); name them as keywords instead ({name}(x=...))")
+    return None
+
+
+def _attribute_problem(attr: str, module: str | None, how: str = "") -> str | None:
+    """Why benchmark code may not name the attribute `attr` (of `module`, when it names one), or None:
+    the one check of every way the code names an attribute (`how` says which, for the message)."""
+    if hidden(attr):
+        return f"uses the attribute {attr}{how}, which benchmark code may not touch"
+    if module in MODULES and attr in MODULES[module]:
+        return f"uses {module}.{attr}{how}, which benchmark code may not use"
+    if module in ONLY and attr not in ONLY[module]:
+        return f"uses {module}.{attr}{how}, which benchmark code may not use (of {module} only " \
+               f"{', '.join(sorted(ONLY[module]))})"
     return None
 
 
@@ -133,15 +163,19 @@ def _literal_format(value: ast.AST) -> bool:
     return isinstance(value, ast.Constant) and isinstance(value.value, str)
 
 
-def _format_problem(text: str) -> str | None:
-    """`"{0.x}".format(v)` reads attributes by name: allowed on a literal whose fields read no hidden one."""
+def _format_problem(text: str, nested: bool = False) -> str | None:
+    """`"{0.x}".format(v)` reads attributes by name: allowed on a literal whose fields read no hidden
+    or private one, in its format specs too (`"{0:{1.x}}"` formats the spec's field first; Python
+    goes no deeper than that one level)."""
     try:
-        fields = [field for _, field, _, _ in string.Formatter().parse(text) if field]
+        parsed = list(string.Formatter().parse(text))
     except ValueError:
         return None  # the call fails when it runs
-    for field in fields:
-        for part in field.replace("[", ".").split(".")[1:]:
+    for _, field, spec, _ in parsed:
+        for part in (field or "").replace("[", ".").split(".")[1:]:
             if hidden(part.rstrip("]")) or part.startswith("_"):
                 return f"formats the field {{{field}}}, which reads an attribute benchmark code may not touch"
+        problem = _format_problem(spec, nested=True) if spec and not nested else None
+        if problem:
+            return problem
     return None
-

@@ -8,7 +8,9 @@ need: no /etc, no /home, no /root, no outputs or caches), writes only to a priva
 dies with everything it started when its parent stops it. With a writable cgroup hierarchy (v1 or
 v2, as root), a group per sandbox child caps the memory and the number of processes of all its descendants
 together. Without bubblewrap the child runs with rlimits only, and a warning says so once; the
-manifest of every run records which it had (`describe`).
+manifest of every run records which it had (`describe`). There, code from outside ifforge (a
+user's seeds) runs only once the user has said it may (`require_walls`): it could read and write
+the user's files and reach the network.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ifforge.core.orphans import pid_alive
+from ifforge.core.untrusted import InputError
 
 log = logging.getLogger("ifforge.sandbox")
 
@@ -35,6 +38,7 @@ HOST_FILES = ("/proc/meminfo", "/proc/uptime", "/proc/version", "/proc/cpuinfo",
 HOST_NAME = "sandbox"  # the host name inside: the same on every machine
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 MAX_PROCESSES = 32  # per sandbox child, all descendants together
+UNWALLED_SETTING = "allow_unwalled_seeds"  # the setting that lets outside code run without bubblewrap
 
 
 @dataclass(frozen=True)
@@ -131,6 +135,16 @@ def detect() -> Isolation:
         log.warning("SANDBOX: bubblewrap (Debian package `bubblewrap`) is not installed; seed code runs with "
                     "rlimits only: it can read files, reach the network and see other processes")
     return Isolation(method="bubblewrap" if bwrap else "rlimits", cgroup=cgroup, bwrap=bwrap)
+
+
+def require_walls(outside: str | None, allowed: bool) -> None:
+    """Code from outside ifforge (`outside` names it; None when there is none) runs only behind
+    bubblewrap's walls, or where the user set `allow_unwalled_seeds`: an `InputError` otherwise."""
+    if outside and not allowed and detect().method != "bubblewrap":
+        raise InputError(f"{outside} would run without the sandbox's walls (bubblewrap is not installed here, or "
+                         f"cannot make namespaces), so that code could read and write your files and reach the "
+                         f"network: install bubblewrap, or set {UNWALLED_SETTING} = true (--set "
+                         f"{UNWALLED_SETTING}=true) if you trust it")
 
 
 @dataclass

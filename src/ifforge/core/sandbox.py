@@ -223,7 +223,9 @@ class _Pool:
             _stop(child)
 
 
-_POOL_OF_CHILDREN = _Pool(keep=2 * (os.cpu_count() or 2))
+# an idle child per core for each hash seed a stage asks for together (execute's gold is confirmed
+# under four): fewer, and the threads of a run start children for what another just stopped
+_POOL_OF_CHILDREN = _Pool(keep=4 * (os.cpu_count() or 2))
 
 
 def _send(child: _Child, code: str, entry: str, indices: list[int], cases: list[list], tracked: bool,

@@ -83,6 +83,9 @@ class Settings(LLMSettings):
     shards_in_flight: int = _runtime("shards a run works on at once (each through its whole chain of stages); the next "
                                      "starts when the oldest is written", default=2 * (os.cpu_count() or 1), ge=1)
     workers: int = _runtime("parallel sandbox children", default=max(1, os.cpu_count() or 1), ge=1)
+    allow_unwalled_seeds: bool = _runtime(
+        "run seed code from outside ifforge (your seeds or functions) where the sandbox has no bubblewrap walls "
+        "(not installed, macOS): that code can then read and write your files and reach the network", default=False)
     progress: bool = _runtime("show a progress bar per stage", default=True)
     task_runner: Literal["threads", "dask"] = _runtime(
         "where stage shards run: Prefect's thread pool, or Dask (prefect-dask)", default="threads")

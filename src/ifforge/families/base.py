@@ -99,6 +99,12 @@ class Family:
     def load(self, settings: Settings) -> Loaded:
         raise NotImplementedError
 
+    def outside_code(self, settings: Settings) -> str | None:
+        """The code a run would execute that does not ship with ifforge (a user's seeds), named for a
+        message; None when there is none. It runs only behind bubblewrap's walls, or with the setting
+        `allow_unwalled_seeds` (`isolation.require_walls`), and the manifest says which."""
+        return None
+
     def check_inputs(self, settings: Settings) -> None:
         """Cheap checks of the inputs' paths before a run starts (raise `InputError`); load checks the rest."""
 

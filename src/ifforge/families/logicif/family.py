@@ -17,6 +17,7 @@ from typing import Any
 
 import pandas as pd
 
+from ifforge.core import isolation
 from ifforge.core.llm_setup import resolve_llm
 from ifforge.core.prompts import Prompt, load_prompt
 from ifforge.core.runner import Stage
@@ -115,6 +116,13 @@ class LogicIF(Family):
         return super().result_problem(result)
 
     # ---- generate -------------------------------------------------------------------------------
+    def outside_code(self, settings: LogicIFSettings) -> str | None:
+        if settings.functions:
+            return f"the functions in {settings.functions}"
+        if settings.seeds and Path(settings.seeds).resolve() != DEFAULT_SEEDS.resolve():
+            return f"the seeds in {settings.seeds}"
+        return None
+
     def check_inputs(self, settings: LogicIFSettings) -> None:
         if settings.functions or settings.test_cases:
             if not settings.functions:
@@ -122,10 +130,11 @@ class LogicIF(Family):
             load.check_jsonl_pair(settings.functions, settings.test_cases)
         else:
             load.seed_paths(settings.seeds or DEFAULT_SEEDS)
+        isolation.require_walls(self.outside_code(settings), settings.allow_unwalled_seeds)
 
     def load(self, settings: LogicIFSettings) -> Loaded:
+        self.check_inputs(settings)  # the command checked already; a flow called from Python has not
         if settings.functions or settings.test_cases:
-            self.check_inputs(settings)
             seeds, dropped = load.load_logicif_jsonl(settings.functions, settings.test_cases, settings.max_seed_bytes)
             inputs = {"functions": str(settings.functions), "functions_sha256": file_hash(settings.functions)}
             if settings.test_cases:

@@ -1,9 +1,14 @@
 """Execute + filter stage: gold answers come from running code in the sandbox, never from a model.
 
-Per function, three sandbox passes: the original seed, the instrumented `f` in the self-contained
-form the rows export (codeops/self_contained.py: what LogicIF's executor runs: the gold), and that
-`f` again in a perturbed world: another hash seed and random seed, the cases run last to first,
-counting the lines each executes. The gold is what `f` returns on that input alone: code that
+Per function, five sandbox passes: the original seed, the instrumented `f` in the self-contained
+form the rows export (codeops/self_contained.py: what LogicIF's executor runs: the gold), that `f`
+again in a perturbed world (another hash seed and random seed, the cases run last to first,
+counting the lines each executes), and twice more as the gold ran, each with a hash seed and random
+seed of its own: gold that hangs on the hash seed (a text's `hash`, the order of a set of two
+texts) agrees between two seeds half the time, between four an eighth. A gold case is confirmed
+only when every confirming pass finished and agrees with it: a case that one of them did not
+finish (it ran past its time, or the function's budget was spent) is dropped as `unconfirmed`.
+The gold is what `f` returns on that input alone: code that
 imports nothing runs its cases one after another in one process (each with fresh globals, fresh
 builtins and its own time limit: it can reach nothing that outlives a case), anything else each case
 in a process of its own (a standard module's classes and objects outlive a case); a gold case from
@@ -33,6 +38,7 @@ from ifforge.families.logicif.filters import case_problem
 
 STAGE = "execute"
 TRACE_SLOWDOWN = 4  # counting lines slows a call down; the perturbed pass gets this much more time
+HASH_SEEDS = (2, 3)  # the hash and random seeds of the passes that confirm the gold beside the perturbed one (1)
 
 
 def stats_problem(stats: Any, expected: list[str]) -> str | None:
@@ -94,6 +100,23 @@ def run(item: InstrumentedFunction, settings: ExecuteConfig) -> Outcome[Executed
                                          "case_seconds": limits.case_seconds * TRACE_SLOWDOWN})
     perturbed = sandbox.run_cases(exported, "f", args, tracked=True, budget=budget,
                                   limits=perturbed_limits, reverse=True, count_steps=True)
+
+    def reseeded(seed: int, indices: list[int], alone: bool) -> dict[int, sandbox.CaseResult]:
+        """`f` on these cases as the gold ran, but with hash seed and random seed `seed`."""
+        world = sandbox.Limits(**{**limits.__dict__, "hash_seed": seed, "random_seed": seed})
+        results = sandbox.run_cases(exported, "f", [args[i] for i in indices], tracked=True, limits=world,
+                                    budget=budget, alone=alone)
+        return dict(zip(indices, results))
+
+    finished = [index for index, result in enumerate(tracked) if result.ok]  # a failed gold needs no confirming
+    worlds = {seed: reseeded(seed, finished, not shared) for seed in HASH_SEEDS}
+
+    def confirming(index: int, again: sandbox.CaseResult) -> list[sandbox.CaseResult]:
+        """The passes that must agree with this case's gold: the perturbed one and one per hash seed
+        (asked alone for a gold that only its run alone finished)."""
+        return [again, *(world[index] if index in world else reseeded(seed, [index], True)[index]
+                         for seed, world in worlds.items())]
+
     tracker_names = [tracker.name for tracker in item.trackers]
 
     def drop(index: int, reason: str, detail: str) -> DroppedItem:
@@ -116,11 +139,17 @@ def run(item: InstrumentedFunction, settings: ExecuteConfig) -> Outcome[Executed
         if not result.ok:
             dropped.append(drop(index, f"instrumented_{result.status}", result.error))
             continue
-        unsure = again.status == "timeout"  # slowed down by counting lines: no verdict, no steps
-        if not unsure and not _same(result, again):
+        others = confirming(index, again)
+        unfinished = next((other for other in others if other.status == "timeout"), None)
+        if unfinished is not None:
+            dropped.append(drop(index, "unconfirmed", "a pass that must confirm the gold did not finish "
+                                                      f"({unfinished.error[:200]}): no gold without it"))
+            continue
+        differing = next((other for other in others if not _same(result, other)), None)
+        if differing is not None:
             dropped.append(drop(index, "nondeterministic",
                                 "the result changes with entropy, the hash seed or what an earlier case did"
-                                + (f" ({again.status}: {again.error[:200]})" if not again.ok else "")))
+                                + (f" ({differing.status}: {differing.error[:200]})" if not differing.ok else "")))
             continue
         if not evolved and _differs(result, plain):
             detail = (f"input {canonical_json(args[index])[:200]}: original gave "
@@ -140,7 +169,7 @@ def run(item: InstrumentedFunction, settings: ExecuteConfig) -> Outcome[Executed
         if problem:
             dropped.append(drop(index, *problem))
             continue
-        survivors.append((index, result, None if unsure else again.steps))
+        survivors.append((index, result, again.steps))
 
     if len(survivors) < settings.min_cases:
         dropped.append(DroppedItem(task_id=item.task_id, stage=STAGE, reason="too_few_cases",
