@@ -219,3 +219,22 @@ def test_rate_limit_holds_requests_and_tokens_to_the_window():
     first, second, third = asyncio.run(starts(RateLimit(None, 100, window=0.5), [60, 60, 30]))
     assert first < 0.1 and waited(second) and waited(third)
     assert asyncio.run(starts(RateLimit(None, 100, window=0.5), [500]))[0] < 0.1
+
+
+def test_the_install_secret_is_made_once_kept_private_and_differs_between_installs(tmp_path, monkeypatch):
+    """Cache keys are signed with it (`llm_cache.install_secret`): a cache another install wrote
+    holds no key this one asks for."""
+    import stat
+
+    from ifforge.core.llm_cache import install_secret, request_key
+
+    config, messages = LLMConfig(model="m", base_url="http://127.0.0.1:1/v1"), [{"role": "user", "content": "hi"}]
+    monkeypatch.setenv("IFFORGE_CACHE_DIR", str(tmp_path / "one"))
+    secret, key = install_secret(), request_key(config, messages, None, {})
+    assert stat.S_IMODE((tmp_path / "one" / "install-secret").stat().st_mode) == 0o600
+    monkeypatch.setenv("IFFORGE_CACHE_DIR", str(tmp_path / "two"))
+    assert install_secret() != secret and request_key(config, messages, None, {}) != key
+    assert request_key(config.model_copy(update={"base_url": "http://127.0.0.1:2/v1"}), messages, None, {}) != \
+        request_key(config, messages, None, {})  # another server, another key
+    monkeypatch.setenv("IFFORGE_CACHE_DIR", str(tmp_path / "one"))
+    assert request_key(config, messages, None, {}) == key  # made once: read again, not made anew

@@ -1,7 +1,9 @@
-"""A model reply cannot end a run (issue 21, part 2): hostile replies are verdicts, a 200 without an
-answer is a failed request (retried, never cached, never scored), every family's evaluate ends with
-its report, a re-run asks again for exactly what failed, and Ctrl-C stops a run with a request in
-flight. Every reply comes from the stub OpenAI-compatible server, over HTTP."""
+"""A model reply cannot end a run (issue 21, part 2; issue 37, parts 2 and 3): hostile replies are
+verdicts, a 200 without an answer or with a field of the wrong type is a failed request (retried,
+never cached, never scored), a body is bounded, an empty reply is the model's answer, every
+family's evaluate ends with its report, a re-run asks again for exactly what failed, a cache from
+another install decides nothing, and Ctrl-C stops a run with a request in flight. Every reply
+comes from the stub OpenAI-compatible server, over HTTP."""
 
 import asyncio
 import json
@@ -36,7 +38,6 @@ NO_ANSWER = {  # a 200 that carries no answer, each way a server was seen to sen
     "html": Answer(body="<html><body><h1>502 Bad Gateway</h1></body></html>", content_type="text/html"),
     "empty body": Answer(body=""),
     "no choices": Answer(no_choices=True),
-    "empty content": Answer(content=""),
 }
 
 
@@ -113,20 +114,9 @@ def test_a_200_without_an_answer_is_a_failed_request_retried_then_asked_again_ne
             assert len(server.requests) == 3
             assert _chat(_llm(server, cache)).cached and len(server.requests) == 3
         cache.close()
-    # an empty reply that an older version cached is no answer either: it is asked again
-    old = ResponseCache(tmp_path / "old.sqlite")
-    with StubServer(lambda request: Answer(content="")) as server:
-        llm = _llm(server, old, max_retries=0)
-        from ifforge.core.llm_cache import request_key
-
-        old.put(request_key(llm.config, [{"role": "user", "content": "hi"}], None, {}), "m", "", 1, 0)
-        with pytest.raises(LLMUnavailable):
-            _chat(llm)
-        assert len(server.requests) == 1
-    old.close()
 
 
-def test_an_empty_reply_in_a_generate_stage_is_lost_not_cached_and_asked_again(tmp_path):
+def test_a_request_without_an_answer_in_a_generate_stage_is_lost_not_cached_and_asked_again(tmp_path):
     """A stage falls back when the model fails (as LogicIF's stages do); a fallback after a 200
     without an answer must not be cached as the item's outcome."""
     from ifforge.core.llm_client import LLMError
@@ -142,7 +132,7 @@ def test_an_empty_reply_in_a_generate_stage_is_lost_not_cached_and_asked_again(t
 
     def answer(request):
         text = request["messages"][-1]["content"]
-        return Answer(content="" if text == "b" else text.upper())
+        return Answer(no_choices=True) if text == "b" else Answer(content=text.upper())
 
     with StubServer(answer) as server:
         stage = Stage(name="ask", version="1", output=str, function=lambda item: None, llm_function=ask,
@@ -151,7 +141,7 @@ def test_an_empty_reply_in_a_generate_stage_is_lost_not_cached_and_asked_again(t
         first = run_items(stage, ["a", "b", "c"], cache, response_cache=responses)
         assert first.lost == 1 and [o.kept for o in first.outcomes] == ["A", None, "C"]
         assert first.outcomes[1].dropped[0].reason == "llm_unreachable"
-        assert "empty reply" in first.outcomes[1].dropped[0].detail
+        assert "no choices" in first.outcomes[1].dropped[0].detail
         asked = len(server.requests)
         assert asked == 2 + 2  # a and c once, b twice (one retry)
         server.handler = lambda request: Answer(content=request["messages"][-1]["content"].upper())
@@ -216,7 +206,7 @@ def test_the_evaluate_flow_with_every_request_failed_reports_and_resends_nothing
     from ifforge.flows.evaluate import evaluate
 
     _benchmark(tmp_path)
-    with StubServer(lambda request: Answer(content="")) as server:
+    with StubServer(lambda request: Answer(no_choices=True)) as server:
         state = evaluate(benchmark=str(tmp_path / "bench"), model="m", base_url=server.url,
                          options={"llm_max_retries": 1}, progress=False, return_state=True)
         assert state.is_failed() and isinstance(state.result(raise_on_failure=False), RequestsFailed)
@@ -396,3 +386,254 @@ def test_evaluate_against_a_server_that_refuses_connections_reports_failed_reque
                           env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 1, done.stderr[-3000:]
     assert "300 of 300 requests failed" in done.stderr and "Traceback" not in done.stderr, done.stderr[-3000:]
+
+
+# ---- issue 37: replies that end a run or fill memory, empty replies, caches from elsewhere --------------
+
+BOUND = 100_000  # max_reply_bytes of the client's own test (evaluate keeps its default, 4,000,000)
+_squeeze = zlib.compressobj(9, zlib.DEFLATED, 31)  # gzip: 10 MB of text in about 10 kB, past the bound only inflated
+BOMB = _squeeze.compress(b'{"choices": [{"message": {"content": "' + b"a" * 10_000_000) + _squeeze.flush()
+
+
+def _body(message: dict, usage: object = "tokens", finish_reason: object = "stop") -> str:
+    """A chat-completion body around `message`; any field may hold any type."""
+    return json.dumps({"id": "c", "object": "chat.completion", "created": 0, "model": "m",
+                       "choices": [{"index": 0, "finish_reason": finish_reason,
+                                    "message": {"role": "assistant", **message}}],
+                       "usage": {"prompt_tokens": 7, "completion_tokens": 5} if usage == "tokens" else usage})
+
+
+def _call(name: object, arguments: object) -> dict:
+    return {"id": "call_0", "type": "function", "function": {"name": name, "arguments": arguments}}
+
+
+UNREADABLE_200 = {  # kind: (the body, what the row's error says)
+    "content a number": (_body({"content": 5}), "choices[0].message.content that is a number, not text"),
+    "content a list": (_body({"content": [{"type": "text", "text": "4"}]}), "message.content that is a list"),
+    "a call without function": (_body({"content": None, "tool_calls": [{"id": "c", "type": "function"}]}),
+                                "tool_calls[0] without a function"),
+    "a number for a name": (_body({"content": None, "tool_calls": [_call(5, [1, 2])]}),
+                            "tool_calls[0].function.name that is a number"),
+    "tokens in words": (_body({"content": "4"}, usage={"prompt_tokens": "lots", "completion_tokens": 1}),
+                        "usage.prompt_tokens that is text, not a whole number"),
+    "not UTF-8": (b'{"choices": [{"message": {"content": "\xff\xfe"}}]}', "a body that is not UTF-8 text (byte 0xff"),
+    "arguments an object": (_body({"content": None, "tool_calls": [_call("f", {"a": 1})]}),
+                            "function.arguments that is an object, not text (JSON)"),
+    "a custom call": (_body({"content": None, "tool_calls": [{"id": "c", "type": "custom",
+                                                               "custom": {"name": "f", "input": "x"}}]}),
+                      "tool_calls[0] of type 'custom', not a function call"),
+    "an integer past the bound": ('{"created": ' + HUGE + ', "choices": []}', "holds an integer of more than 4300"),
+    "an endless body": (None, "reply is over 4,000,000 bytes (setting llm_max_reply_bytes)"),
+    "a gzip bomb": (BOMB, "reply is over 4,000,000 bytes (setting llm_max_reply_bytes)"),
+}
+READABLE = ("right", "right, gzipped", "a lone surrogate in the text", "a lone surrogate in the arguments",
+            "an answer past the integer bound")
+
+
+def _json_format_row() -> dict:
+    """An IFEval-FC row whose rule (`json_format`) the value `{"ok": true}` follows."""
+    from ifforge.families.ifeval_fc import functions
+    from ifforge.families.ifeval_fc.family import assign, row_of
+    from ifforge.families.ifeval_fc.settings import IfevalFcSettings
+
+    settings = IfevalFcSettings(family="ifeval-fc", llm="none", queries_per_function=1, distractors=1, seed=2)
+    config = functions.CheckConfig(queries=1, rules=["json_format", "python_list", "title_format"])
+    cases, _, _ = assign([functions.check(f, config).kept for f in functions.from_bank()], settings)
+    return next(row for row in map(lambda case: row_of(case, settings), cases) if row["rule_id"] == "json_format")
+
+
+def _hostile_rows() -> dict[str, list[dict]]:
+    """A LogicIF and an IFEval-FC row per kind of reply; the kind leads the prompt, in brackets."""
+    fc = _json_format_row()
+    kinds = [*UNREADABLE_200, *READABLE]
+    logicif = [{"family": "logicif", "task_id": f"t{i}", "test_case_id": 0, "instruction": f"[{kind}] Do it.",
+                "code_output": {"output": i, "stats": {"n": i}}} for i, kind in enumerate(kinds)]
+    ifeval_fc = [{**fc, "task_id": f"fc{i}", "messages": [*fc["messages"][:-1], {
+        **fc["messages"][-1], "content": f"[{kind}] {fc['messages'][-1]['content']}"}]} for i, kind in enumerate(kinds)]
+    return {"logicif": logicif, "ifeval-fc": ifeval_fc}
+
+
+def _hostile_answer(rows_by_text: dict[str, dict], request: dict) -> Answer:
+    """What the server says to a row: its kind's body; a readable kind answers the row right."""
+    row = rows_by_text[request["messages"][-1]["content"]]
+    kind = request["messages"][-1]["content"][1:].split("]")[0]
+    if kind == "an endless body":
+        return Answer(endless=True)
+    if kind == "a gzip bomb":
+        return Answer(body=BOMB, headers={"Content-Encoding": "gzip"})
+    if kind in UNREADABLE_200:
+        return Answer(body=UNREADABLE_200[kind][0])
+    if row["family"] == "logicif":
+        gold = row["code_output"]
+        text = {"a lone surrogate in the text": "\ud800 " + json.dumps(gold),
+                "a lone surrogate in the arguments": '{"output": "\\ud800", "stats": {}}',
+                "an answer past the integer bound": f'{{"output": {HUGE}, "stats": {{}}}}'}.get(kind, json.dumps(gold))
+        body = _body({"content": text})
+    else:
+        value = "\ud800 x" if kind == "a lone surrogate in the arguments" else '{"ok": true}'
+        body = _body({"content": "\ud800" if kind == "a lone surrogate in the text" else None,
+                      "tool_calls": [_call(row["function_name"], json.dumps({row["parameter"]: value}))]})
+    if kind == "right, gzipped":
+        return Answer(body=zlib.compress(body.encode()), headers={"Content-Encoding": "deflate"})
+    return Answer(body=body)
+
+
+@pytest.fixture(scope="module")
+def hostile():
+    """One stub server for the module's hostile replies, and the rows that ask for them."""
+    rows = _hostile_rows()
+    by_text = {row.get("instruction") or row["messages"][-1]["content"]: row for family in rows.values() for row in family}
+    with StubServer(lambda request: _hostile_answer(by_text, request)) as server:
+        yield server, rows
+
+
+def _responses(folder: Path) -> list[dict]:
+    return [json.loads(line) for line in (folder / "responses.jsonl").read_text().splitlines()]
+
+
+def test_a_200_that_cannot_be_read_is_that_rows_failure_with_its_reason_and_a_rerun_reads_the_cache_safely(
+        hostile, tmp_path):
+    import sqlite3
+
+    import pandas as pd
+
+    server, rows = hostile
+    settings = EvalSettings(model="m", base_url=server.url, api_key="k", llm_max_retries=0)
+    for family_id, family_rows_ in rows.items():
+        folder, cache = tmp_path / family_id, tmp_path / f"{family_id}.sqlite"
+        summary = get_family(family_id).evaluate(family_rows_, settings, cache, folder / "run1", "t")
+        assert summary["request_failures"] == len(UNREADABLE_200), family_id
+        results = _responses(folder / "run1")
+        for result, kind in zip(results, [*UNREADABLE_200, *READABLE]):
+            if kind in UNREADABLE_200:
+                assert result["request_failed"] and UNREADABLE_200[kind][1] in result["error"], (family_id, kind)
+            else:
+                assert not result["request_failed"], (family_id, kind, result.get("error"))
+        verdicts = pd.read_parquet(folder / "run1" / "scores.parquet")  # lone surrogates were written, as U+FFFD
+        if family_id == "logicif":
+            right = verdicts.set_index("task_id")["both_ok"]
+            assert right[[f"t{len(UNREADABLE_200) + i}" for i in range(3)]].all()  # right, gzipped, surrogate in text
+            unread = verdicts.set_index("task_id")["unread"][f"t{len(UNREADABLE_200) + 4}"]
+            assert unread == "reply holds an integer of more than 4300 digits"
+        else:
+            assert verdicts["correct"].sum() == 4 and "\ufffd x" in "".join(verdicts["values"])
+        assert sqlite3.connect(cache).execute("SELECT max(length(reply) + length(coalesce(extra, ''))) "
+                                              "FROM replies").fetchone()[0] < BOUND
+
+        # rows an older version (or a hand) left in the cache with fields of the wrong type: asked again
+        with sqlite3.connect(cache) as db:
+            keys = [key for (key,) in db.execute("SELECT key FROM replies ORDER BY key")]
+            for key, extra, tokens in zip(keys, ['{"tool_calls": [{"function": {"name": 5, "arguments": [1]}}]}',
+                                                 "[" * 5000, '{"tool_calls": "x"}', None, None],
+                                          [1, 1, 1, "lots", -1]):
+                db.execute("UPDATE replies SET extra = ?, prompt_tokens = ? WHERE key = ?", (extra, tokens, key))
+        asked = len(server.requests)
+        summary = get_family(family_id).evaluate(family_rows_, settings, cache, folder / "run2", "t")
+        assert summary["request_failures"] == len(UNREADABLE_200)
+        assert len(server.requests) - asked == len(UNREADABLE_200) + 5  # the failures, and the five rows refused
+        assert [r["request_failed"] for r in _responses(folder / "run2")] == [r["request_failed"] for r in results]
+
+
+def test_a_reply_past_the_integer_bound_says_why_no_answer_was_read():
+    row = {"family": "logicif", "task_id": "t0", "test_case_id": 0, "code_output": {"output": 1, "stats": {"n": 1}}}
+    for reply in (f'{{"output": {HUGE}, "stats": {{"n": 1}}}}', f"**Output:** {HUGE}\n**Statistics:** {{\"n\": 1}}",
+                  f"**Output:** 0x{'f' * 5000}\n**Statistics:** {{\"n\": 1}}"):
+        verdict = score_frame([{**row, "response": reply}]).iloc[0]
+        assert verdict["unread"] == "reply holds an integer of more than 4300 digits" and not verdict["formatted"]
+    for reply in HOSTILE:  # every reply the reader refused says why
+        verdict = score_frame([{**row, "response": reply}]).iloc[0]
+        assert verdict.get("unread") or "{" not in reply, reply[:40]
+
+
+def test_a_body_is_bounded_compressed_and_inflated_by_the_setting_llm_max_reply_bytes(hostile):
+    from ifforge.eval.evaluation import load_eval_settings
+
+    server, _ = hostile
+    config = load_eval_settings({"model": "m", "base_url": server.url, "api_key": "k", "llm_max_retries": 0,
+                                 "llm_max_reply_bytes": BOUND}).config_for()
+    assert config.max_reply_bytes == BOUND
+    for kind in ("an endless body", "a gzip bomb"):
+        started = time.monotonic()
+        with pytest.raises(LLMUnavailable, match="over 100,000 bytes"):
+            _chat(LLM(config), f"[{kind}] Do it.")
+        assert time.monotonic() - started < 5
+    with StubServer(lambda request: Answer(body=b"x", headers={"Content-Encoding": "br"})) as other:
+        with pytest.raises(LLMUnavailable, match="Content-Encoding 'br'"):
+            _chat(_llm(other, max_retries=0))
+
+
+def test_an_empty_reply_is_the_models_answer_scored_wrong_counted_and_asked_once_more(tmp_path):
+    rows = [{"task_id": f"t{k}", "test_case_id": 0, "instruction": f"[t{k}] Do it.",
+             "code_output": {"output": k, "stats": {"n": k}}} for k in range(3)]
+    asked: dict[str, int] = {}
+
+    def answer(request):  # t0: always empty (cut at max_tokens, billed); t1: right; t2: empty once, then right
+        text = request["messages"][-1]["content"]
+        asked[text] = asked.get(text, 0) + 1
+        k = int(text[2])
+        if k == 0 or (k == 2 and asked[text] == 1):
+            return Answer(content="", finish_reason="length", usage={"prompt_tokens": 10, "completion_tokens": 300})
+        return Answer(content=json.dumps({"output": k, "stats": {"n": k}}), usage={"prompt_tokens": 10,
+                                                                                   "completion_tokens": 5})
+
+    with StubServer(answer) as server:
+        settings = EvalSettings(model="m", base_url=server.url, api_key="k")  # five retries: an empty reply uses one
+        summary = get_family("logicif").evaluate(rows, settings, tmp_path / "c.sqlite", tmp_path / "run1", "t")
+        assert asked == {"[t0] Do it.": 2, "[t1] Do it.": 1, "[t2] Do it.": 2}
+        report = json.loads((tmp_path / "run1" / "report.json").read_text())
+        assert summary["request_failures"] == 0 and report["overall"]["cases"] == 3  # in every denominator
+        assert report["overall"]["case_both_right"] == 2
+        results = _responses(tmp_path / "run1")
+        assert results[0]["response"] == "" and results[0]["empty_reply"] == "empty reply, finish_reason=length"
+        import pandas as pd
+
+        assert pd.read_parquet(tmp_path / "run1" / "scores.parquet")["unread"][0] == "empty reply, finish_reason=length"
+        usage = report["run"]["llm"]["evaluate"]
+        assert usage["calls"] == 5 and usage["completion_tokens"] == 3 * 300 + 2 * 5 and usage["prompt_tokens"] == 50
+        server.requests.clear()
+        again = get_family("logicif").evaluate(rows, settings, tmp_path / "c.sqlite", tmp_path / "run2", "t")
+        assert not server.requests and again["request_failures"] == 0  # the empty answer was kept: nothing to ask
+        assert _responses(tmp_path / "run2")[0]["empty_reply"] == "empty reply, finish_reason=length"
+
+
+def test_an_empty_reply_in_a_generate_stage_is_its_answer_asked_once_more_then_cached(tmp_path):
+    from ifforge.core.records import Outcome
+    from ifforge.core.runner import Stage, run_items
+    from ifforge.core.store import ItemCache
+
+    async def ask(item, llm, config):
+        return Outcome(kept=(await llm.chat([{"role": "user", "content": item}], stage="ask")).text)
+
+    with StubServer(lambda request: Answer(content="" if request["messages"][-1]["content"] == "b" else "A")) as server:
+        stage = Stage(name="ask", version="1", output=str, function=lambda item: None, llm_function=ask,
+                      llm=LLMConfig(model="m", base_url=server.url, api_key="k"))
+        first = run_items(stage, ["a", "b"], ItemCache(tmp_path / "items"), response_cache=tmp_path / "r.sqlite")
+        assert first.lost == 0 and [o.kept for o in first.outcomes] == ["A", ""] and len(server.requests) == 3
+        second = run_items(stage, ["a", "b"], ItemCache(tmp_path / "items2"), response_cache=tmp_path / "r.sqlite")
+        assert [o.kept for o in second.outcomes] == ["A", ""] and len(server.requests) == 3
+
+
+def test_a_cache_planted_in_the_version_folder_decides_no_score(tmp_path, prefect_server, monkeypatch):
+    """A `.llm_cache.sqlite` holding right answers, written by another install (its own secret) into
+    the version folder a benchmark ships in: the score comes from the server, which answers wrong."""
+    from test_evaluate import _benchmark
+
+    from ifforge.eval.evaluation import cache_file, load_rows
+    from ifforge.flows.evaluate import evaluate
+
+    version, rows = _benchmark(tmp_path)
+    right = {row["instruction"]: json.dumps(row["code_output"]) for row in rows}
+    with StubServer(lambda request: Answer(content=right[request["messages"][-1]["content"]])) as server:
+        settings = EvalSettings(model="m", base_url=server.url, api_key="k")
+        planted = cache_file(settings, version)
+        monkeypatch.setenv("IFFORGE_CACHE_DIR", str(tmp_path / "another-install"))
+        get_family("logicif").evaluate(load_rows(version / "benchmark.jsonl"), settings, planted, tmp_path / "x", "t")
+        assert len(server.requests) == 9 and planted.exists()
+        monkeypatch.undo()
+
+        server.requests.clear()
+        server.handler = lambda request: Answer(content='{"output": -1, "stats": {}}')
+        folder = evaluate(benchmark=str(tmp_path / "bench"), model="m", base_url=server.url, progress=False)
+        assert len(server.requests) == 9  # every row asked: the planted answers decided nothing
+        report = json.loads((Path(folder) / "report.json").read_text())
+        assert report["overall"]["cases"] == 9 and report["overall"]["case_both_right"] == 0

@@ -34,9 +34,10 @@ import openai
 
 from ifforge.core.llm_cache import ResponseCache
 from ifforge.core.llm_client import Deferred, LLM, LLMConfig, LLMFatal
+from ifforge.core.llm_reply import read_completion
 from ifforge.core.llm_usage import CALL_TAG, Ledger
 from ifforge.core.store import content_hash, write_json
-from ifforge.core.untrusted import InputError, clean_text
+from ifforge.core.untrusted import InputError
 
 log = logging.getLogger("ifforge.core.llm_batch")
 ENDED = {"completed", "failed", "expired", "cancelled"}
@@ -171,23 +172,20 @@ def save_answers(client: openai.OpenAI, batch: Any, cache: ResponseCache, config
     for line in text.splitlines():
         if not line.strip():
             continue
-        row = json.loads(line)
-        key, response = row.get("custom_id"), row.get("response") or {}
-        if key not in requests or response.get("status_code") != 200:
+        try:
+            row = json.loads(line)
+        except (ValueError, RecursionError):  # a line that is no JSON: its request is asked online
             continue
-        body = response.get("body") or {}
-        choice = (body.get("choices") or [None])[0] or {}
-        message = choice.get("message") or {}
-        calls = [{"id": call.get("id"), "type": "function",
-                  "function": {"name": call["function"]["name"],
-                               "arguments": clean_text(call["function"].get("arguments") or "")}}
-                 for call in message.get("tool_calls") or []]
-        if not message.get("content") and not calls:  # no answer: asked again online, never cached
+        key = row.get("custom_id") if isinstance(row, dict) else None
+        response = row.get("response") if isinstance(key, str) else None
+        if key not in requests or not isinstance(response, dict) or response.get("status_code") != 200:
             continue
-        usage = body.get("usage") or {}
-        prompt_tokens, completion_tokens = usage.get("prompt_tokens") or 0, usage.get("completion_tokens") or 0
-        cache.put(key, config.model, clean_text(message.get("content") or ""), prompt_tokens, completion_tokens,
-                  {"tool_calls": calls, "finish_reason": choice.get("finish_reason")})
+        read = read_completion(response.get("body"))  # the online reader: a line that does not fit is asked online
+        if read.problem is not None:
+            continue
+        cache.put(key, config.model, read.text, read.prompt_tokens, read.completion_tokens,
+                  {"tool_calls": list(read.tool_calls), "finish_reason": read.finish_reason})
+        prompt_tokens, completion_tokens = read.prompt_tokens, read.completion_tokens
         answered += 1
         if ledger is not None:
             token = CALL_TAG.set(tag)

@@ -2,10 +2,12 @@
 reached (`LLMConfig`), and `LLM`, which asks it.
 
 What a caller gets: the response cache consulted first (`llm_cache`), the limits of its server
-(`llm_limits`), retries with exponential backoff and jitter on 429 / 5xx / timeouts / dropped
-connections (honouring Retry-After) and on a 200 that carries no answer (an HTML or empty body, no
-choices, empty content: never cached), JSON replies validated against a pydantic model with
-bounded re-asks, and every call in its ledger (`llm_usage`). A run shares clients, limits, caches
+(`llm_limits`), a body bounded in bytes (`llm_body`) and read field by field (`llm_reply`),
+retries with exponential backoff and jitter on 429 / 5xx / timeouts / dropped connections
+(honouring Retry-After) and on a 200 that carries no answer (a body that is no chat completion, no
+choices, a field of the wrong type: never cached), an empty reply asked once more and then kept as
+the model's answer, JSON replies validated against a pydantic model with bounded re-asks, and
+every call and every billed token in its ledger (`llm_usage`). A run shares clients, limits, caches
 and ledger through its hub (`llm_hub`). Nothing random or time-based goes into a request, so a
 re-run is byte-identical and hits the cache.
 """
@@ -29,14 +31,14 @@ from typing import Any, Literal
 # connections fails within milliseconds) met httpx half imported and crashed the command.
 import httpx  # noqa: F401
 import openai
-from openai.types.chat import ChatCompletion
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from ifforge.core.jsontext import last_json_object, refusal
+from ifforge.core.llm_body import BadBody, BoundedClient
 from ifforge.core.llm_cache import ResponseCache, request_key
 from ifforge.core.llm_limits import AdaptiveConcurrency, RateLimit
+from ifforge.core.llm_reply import Completion, read_cached, read_completion
 from ifforge.core.llm_usage import Ledger
-from ifforge.core.untrusted import clean_text
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +65,7 @@ class LLMConfig(BaseModel):
     reasks: int = 2
     price_input_per_mtok: float | None = None
     price_output_per_mtok: float | None = None
+    max_reply_bytes: int = 4_000_000  # a reply's body at most, compressed or not (`llm_body`)
 
     def generation_parameters(self) -> dict[str, Any]:
         return {"temperature": self.temperature, "max_tokens": self.max_tokens, **self.extra_body}
@@ -77,8 +80,9 @@ class LLMUnavailable(LLMError):
 
 
 class NoAnswer(RuntimeError):
-    """A 200 that carries no answer: a body that is no chat completion (an HTML page, nothing),
-    no choices, or an empty message. A failed request, retried like a 5xx and never cached."""
+    """A 200 that carries no answer: a body over its bound or that is no chat completion (an HTML
+    page, nothing, not UTF-8), no choices, a field of the wrong type (`llm_reply`). A failed
+    request, retried like a 5xx and never cached. An empty message is an answer, not this."""
 
 
 class LLMFatal(RuntimeError):
@@ -163,6 +167,12 @@ class Reply:
     tool_calls: tuple[dict[str, Any], ...] = ()  # {"id", "type": "function", "function": {"name", "arguments"}}
     finish_reason: str | None = None
 
+    @property
+    def why_empty(self) -> str:
+        """"empty reply, finish_reason=length" for a reply with no text and no call, else "": the
+        model's answer all the same, scored as wrong."""
+        return "" if self.text or self.tool_calls else f"empty reply, finish_reason={self.finish_reason}"
+
 
 # JSON modes learnt per server, so a later client does not ask the same server what it rejected
 _JSON_MODE_BY_SERVER: dict[str | None, JsonMode] = {}
@@ -177,7 +187,8 @@ class LLM:
         self.cache = cache
         self.ledger = ledger or Ledger()  # a client of its own counts alone
         self.client = openai.AsyncOpenAI(base_url=config.base_url, api_key=config.api_key or "not-needed",
-                                         max_retries=0, timeout=config.timeout)
+                                         max_retries=0, timeout=config.timeout,
+                                         http_client=BoundedClient(config.max_reply_bytes))
         self.concurrency = concurrency or AdaptiveConcurrency(config.concurrency)
         self.rate = rate or RateLimit(config.requests_per_minute, config.tokens_per_minute)
         self._json_mode: JsonMode = _JSON_MODE_BY_SERVER.get(config.base_url, config.json_mode) \
@@ -202,15 +213,16 @@ class LLM:
                    prompt_versions: dict[str, str] | None = None, tools: list[dict] | None = None,
                    tool_choice: Any = None) -> Reply:
         """One reply, from the cache when this exact request was answered before. Only answers are
-        cached: a request that failed is asked again next time."""
+        cached (an empty one too): a request that failed is asked again next time, and so is a
+        cached row the reply reader refuses."""
         key = request_key(self.config, messages, schema, prompt_versions or {}, tools, tool_choice)
         if self.cache is not None:
             hit = self.cache.get(key)
-            if hit is not None and (hit[0] or hit[3].get("tool_calls")):  # an empty reply an older run kept is no answer
+            cached = read_cached(*hit) if hit is not None else None
+            if cached is not None and cached.problem is None:
                 self.ledger.add(stage, cache_hits=1)
-                extra = hit[3]
-                return Reply(text=hit[0], prompt_tokens=hit[1], completion_tokens=hit[2], cached=True, latency=0.0,
-                             tool_calls=tuple(extra.get("tool_calls", ())), finish_reason=extra.get("finish_reason"))
+                return Reply(cached.text, cached.prompt_tokens, cached.completion_tokens, True, 0.0,
+                             cached.tool_calls, cached.finish_reason)
         if self.collect is not None:
             self.collect[key] = self.request_body(messages, schema, tools, tool_choice)
             raise Deferred(key)
@@ -247,17 +259,18 @@ class LLM:
 
     async def _attempts(self, messages, *, stage: str, schema: dict | None, tools: list[dict] | None,
                         tool_choice: Any) -> Reply:
-        """Send until answered, retrying what may pass on a later try, within the retry budget."""
+        """Send until answered, retrying what may pass on a later try, within the retry budget. An
+        empty reply is asked once more (within the budget), then kept: it is the model's answer."""
         estimated = sum(len(str(m.get("content") or "")) for m in messages) // 4 + (self.config.max_tokens or 0)
         tooling = {k: v for k, v in {"tools": tools, "tool_choice": tool_choice}.items() if v is not None}
-        attempt = 0
+        attempt, empty_before = 0, False
         while True:
             await self.rate.wait(estimated)
             started = time.monotonic()
             try:
                 async with self.concurrency:
                     # the whole request, not each read: a server trickling a byte a second is cut off too
-                    response = await asyncio.wait_for(self.client.chat.completions.create(
+                    response = await asyncio.wait_for(self.client.chat.completions.with_raw_response.create(
                         model=self.config.model, messages=messages, **self._format(schema), **tooling,
                         temperature=self.config.temperature,
                         **({"max_tokens": self.config.max_tokens} if self.config.max_tokens else {}),
@@ -270,20 +283,27 @@ class LLM:
                     continue
                 failure: Exception = error
                 retry, wait = self._retryable(error, attempt)
-            except (openai.APITimeoutError, openai.APIConnectionError, asyncio.TimeoutError) as error:
-                failure = error if not isinstance(error, asyncio.TimeoutError) else TimeoutError(
-                    f"no complete reply within {self.config.timeout:g} s")
-                retry, wait = self._retryable(failure, attempt)
-            except json.JSONDecodeError as error:  # a 200 that says it is JSON and is not (an empty body)
-                failure = NoAnswer(f"the server answered 200 with a body that is not JSON ({error})")
+            except (openai.APITimeoutError, openai.APIConnectionError, asyncio.TimeoutError, BadBody) as error:
+                cause = error if isinstance(error, BadBody) else error.__cause__  # older openai wraps it
+                if isinstance(cause, BadBody):
+                    failure = NoAnswer(f"the server's reply {cause}")
+                else:
+                    failure = error if not isinstance(error, asyncio.TimeoutError) else TimeoutError(
+                        f"no complete reply within {self.config.timeout:g} s")
                 retry, wait = self._retryable(failure, attempt)
             else:
-                problem = no_answer(response)
-                if problem is not None:
-                    failure = NoAnswer(f"the server answered 200 with {problem}")
+                read = read_completion(response.http_response.content)
+                reply = self._counted(read, stage, time.monotonic() - started, attempt)
+                if read.problem is not None:
+                    failure = NoAnswer(f"the server answered 200 with {read.problem}")
                     retry, wait = self._retryable(failure, attempt)
+                elif reply.why_empty and not empty_before and attempt < self.config.max_retries:
+                    empty_before, attempt = True, attempt + 1  # once more: then it is the model's answer
+                    self.ledger.add(stage, retries=1)
+                    log.info("%s: %s, asked once more", stage, reply.why_empty)
+                    continue
                 else:
-                    return self._reply(response, stage, time.monotonic() - started, attempt)
+                    return reply
             if not retry:
                 self.ledger.add(stage, failures=1)
                 seen = UNREACHABLE.get()
@@ -299,24 +319,20 @@ class LLM:
             log.info("%s: %s, retry %d in %.2fs", stage, type(failure).__name__, attempt, wait)
             await asyncio.sleep(wait)
 
-    def _reply(self, response: Any, stage: str, latency: float, attempt: int) -> Reply:
-        """The answer of a completion `no_answer` found usable, counted in the ledger."""
+    def _counted(self, read: Completion, stage: str, latency: float, attempt: int) -> Reply:
+        """The reply of a 200, its tokens in the ledger (billed even when the reply is no answer);
+        a call, and a line of `llm_calls.jsonl`, when it is one."""
         self.concurrency.succeeded()
-        choice = response.choices[0]
-        text = clean_text(choice.message.content or "")
-        calls = tuple({"id": call.id, "type": "function",
-                       "function": {"name": call.function.name, "arguments": clean_text(call.function.arguments or "")}}
-                      for call in choice.message.tool_calls or [])
-        usage = getattr(response, "usage", None)
-        prompt_tokens = getattr(usage, "prompt_tokens", 0) or 0
-        completion_tokens = getattr(usage, "completion_tokens", 0) or 0
-        self.ledger.add(stage, calls=1, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens,
-                        latency_seconds=latency)
-        self.ledger.record_call({"stage": stage, "model": self.config.model, "prompt_tokens": prompt_tokens,
-                                 "completion_tokens": completion_tokens, "latency": round(latency, 3),
-                                 "attempts": attempt + 1})
-        log.debug("%s: %d+%d tokens in %.2fs", stage, prompt_tokens, completion_tokens, latency)
-        return Reply(text, prompt_tokens, completion_tokens, False, latency, calls, choice.finish_reason)
+        tokens = {"prompt_tokens": read.prompt_tokens, "completion_tokens": read.completion_tokens}
+        if read.problem is not None:
+            self.ledger.add(stage, **tokens)
+        else:
+            self.ledger.add(stage, calls=1, latency_seconds=latency, **tokens)
+            self.ledger.record_call({"stage": stage, "model": self.config.model, **tokens,
+                                     "latency": round(latency, 3), "attempts": attempt + 1})
+        log.debug("%s: %d+%d tokens in %.2fs", stage, read.prompt_tokens, read.completion_tokens, latency)
+        return Reply(read.text, read.prompt_tokens, read.completion_tokens, False, latency, read.tool_calls,
+                     read.finish_reason)
 
     def _fatal(self, error: openai.APIStatusError) -> LLMFatal:
         where = self.config.base_url or "the OpenAI API"
@@ -417,29 +433,12 @@ class LLM:
         return Checked(reply, problem, reasks + 1)
 
 
-def no_answer(response: Any) -> str | None:
-    """What a 200 lacks to be an answer, or None. `openai` hands back a body that is not JSON as
-    text, and one that is JSON of another shape unchecked: neither may reach the cache."""
-    if not isinstance(response, ChatCompletion):
-        return f"a body that is no chat completion ({str(response)[:80]!r})"
-    choices = getattr(response, "choices", None)
-    if not isinstance(choices, list) or not choices:
-        return "no choices"
-    message = getattr(choices[0], "message", None)
-    if message is None:
-        return "a choice without a message"
-    if not getattr(message, "content", None) and not getattr(message, "tool_calls", None):
-        return f"an empty reply (finish_reason {getattr(choices[0], 'finish_reason', None)})"
-    return None
-
-
 def parse_reply(text: str, model: type[BaseModel]) -> tuple[BaseModel | None, str]:
     """The last JSON object in `text` validated as `model`, or None and the reason it failed."""
     value = last_json_object(text)
     if value is None:
         refused = refusal(text)
         return None, f"no JSON object read: the reply {refused}" if refused else "no JSON object found in the reply"
-    value = json.loads(clean_text(json.dumps(value, ensure_ascii=False)))  # a "\ud800" escape in the reply: no lone surrogates
     try:
         return model.model_validate(value), ""
     except ValidationError as error:

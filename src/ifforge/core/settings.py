@@ -48,6 +48,8 @@ class LLMSettings(BaseModel):
     llm_tpm: int | None = _runtime("tokens per minute at most", default=None)
     llm_timeout: float = _runtime("seconds one LLM request may take in all", default=120.0, gt=0)
     llm_max_retries: int = _runtime("retries of one request on 429, 5xx, timeouts", default=5, ge=0)
+    llm_max_reply_bytes: int = _runtime("bytes one LLM reply may hold, compressed or not; a longer one is a "
+                                        "failed request", default=4_000_000, ge=1024)
     llm_cache: Path | None = _runtime("sqlite response cache (default: <out>/.llm_cache.sqlite)", default=None)
     no_cache: bool = _runtime("do not read or write the LLM response cache", default=False)
     price_input_per_mtok: float | None = _runtime("price per million prompt tokens, for the cost report",
@@ -63,6 +65,7 @@ class LLMSettings(BaseModel):
                          temperature=self.temperature, max_tokens=self.max_tokens,
                          extra_body={"reasoning_effort": self.reasoning_effort} if self.reasoning_effort else {},
                          timeout=self.llm_timeout, max_retries=self.llm_max_retries,
+                         max_reply_bytes=self.llm_max_reply_bytes,
                          concurrency=self.llm_concurrency, requests_per_minute=self.llm_rpm,
                          tokens_per_minute=self.llm_tpm, price_input_per_mtok=self.price_input_per_mtok,
                          price_output_per_mtok=self.price_output_per_mtok, **more)

@@ -186,14 +186,23 @@ def _summaries_file() -> Path | None:
     """The installed package's summaries, in ifforge's cache folder (`IFFORGE_CACHE_DIR`, else
     `$XDG_CACHE_HOME/ifforge`, else `~/.cache/ifforge`); named by the Python version (its `ast`
     makes the dump) and by this file's own hash (its rules make it too)."""
+    folder = user_cache_dir()
+    if folder is None:  # no home folder: no summaries kept
+        return None
+    rules = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
+    return folder / f"code-summaries-{sys.version.split()[0]}-{rules}.json"
+
+
+def user_cache_dir() -> Path | None:
+    """ifforge's own folder on this machine (`IFFORGE_CACHE_DIR`, else `$XDG_CACHE_HOME/ifforge`,
+    else `~/.cache/ifforge`); None without a home folder (expanduser leaves "~" then)."""
     folder = os.environ.get("IFFORGE_CACHE_DIR")
     if not folder:
         base = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
-        if base.startswith("~"):  # no home folder (expanduser leaves "~" then): no summaries kept
+        if base.startswith("~"):
             return None
         folder = os.path.join(base, "ifforge")
-    rules = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
-    return Path(folder) / f"code-summaries-{sys.version.split()[0]}-{rules}.json"
+    return Path(folder)
 
 
 _INSTALLED = CodeTree(PACKAGE_ROOT, _summaries_file())

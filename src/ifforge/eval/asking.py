@@ -29,10 +29,15 @@ def user_messages(text: str, system: str | None) -> list[dict[str, str]]:
 
 
 def usage(*replies) -> Row:
-    """Tokens and cache hits of a row's replies (several in a chat), for the run's totals and cost."""
-    return {"prompt_tokens": sum(r.prompt_tokens or 0 for r in replies),
-            "completion_tokens": sum(r.completion_tokens or 0 for r in replies),
-            "cached": all(r.cached for r in replies)}
+    """Tokens and cache hits of a row's replies (several in a chat), for the run's totals and cost;
+    and `empty_reply`, why a reply was empty ("empty reply, finish_reason=length"; in a chat, which
+    turn): the model's answer all the same, scored as wrong and counted like any other."""
+    row = {"prompt_tokens": sum(r.prompt_tokens or 0 for r in replies),
+           "completion_tokens": sum(r.completion_tokens or 0 for r in replies),
+           "cached": all(r.cached for r in replies)}
+    empty = [f"turn {turn}: {r.why_empty}" if len(replies) > 1 else r.why_empty
+             for turn, r in enumerate(replies, 1) if r.why_empty]
+    return row | ({"empty_reply": "; ".join(empty)} if empty else {})
 
 
 async def ask_prompt(llm: LLM, row: Row, system: str | None) -> Row:

@@ -65,7 +65,7 @@ FLAG_SETTINGS = {"concurrency": "llm_concurrency", "max_retries": "llm_max_retri
 # its prices. What decides the scores (model, temperature, max_tokens, ...) is given to it alone,
 # so generate's sampling settings never change a score.
 SHARED_FROM_FILES = ("llm_concurrency", "llm_rpm", "llm_tpm", "llm_timeout", "llm_max_retries",
-                     "price_input_per_mtok", "price_output_per_mtok")
+                     "llm_max_reply_bytes", "price_input_per_mtok", "price_output_per_mtok")
 
 
 def load_eval_settings(given: dict[str, Any], toml_path: Path | None = None) -> EvalSettings:

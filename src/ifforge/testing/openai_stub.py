@@ -2,8 +2,8 @@
 
 It speaks just enough of the chat-completions API for the real `openai` client: a test decides,
 request by request, what comes back (a reply, an HTTP error with headers, a delay, a dropped
-connection, a 200 that is no answer: any body at all, or a completion without choices), and every
-request body is recorded for assertions. It also speaks the files and
+connection, a 200 that is no answer: any body at all (bytes too, with any headers: a gzip bomb),
+a body that never ends, or a completion without choices), and every request body is recorded. It also speaks the files and
 batches endpoints of the Batch API: a batch's lines are answered by the same handler when the batch
 is next retrieved (unless `hold` is set: then it stays in progress), and it can be cancelled.
 Every call is recorded as (method, path) in `calls`.
@@ -16,6 +16,7 @@ import email.parser
 import email.policy
 import json
 import socket
+import sys
 import threading
 import time
 from collections import deque
@@ -35,9 +36,12 @@ class Answer:
     drop: bool = False  # close the connection without answering
     tool_calls: list[dict[str, str]] | None = None  # [{"name": ..., "arguments": "<json text>"}]
     trickle: float = 0.0  # seconds between bytes of the body: a server that never quite finishes
-    body: str | None = None  # status 200 with exactly this body (an HTML page, nothing), in place of a completion
+    body: str | bytes | None = None  # status 200 with exactly this body (an HTML page, nothing), in place of a completion
     content_type: str = "application/json"  # of `body`
     no_choices: bool = False  # a completion with `choices: []`
+    endless: bool = False  # status 200, a chunked JSON body that never ends (until the client hangs up)
+    finish_reason: str | None = None  # of the completion (default: "tool_calls" with calls, else "stop")
+    usage: dict[str, int] | None = None  # of the completion (default: 4 characters a token)
 
 
 Handler = Callable[[dict[str, Any]], Answer]
@@ -49,6 +53,11 @@ class _Server(ThreadingHTTPServer):
 
     daemon_threads = True
     request_queue_size = 128
+
+    def handle_error(self, request, client_address) -> None:
+        """A client that hung up (on a body over its bound) is no error of the stub's: no traceback."""
+        if not isinstance(sys.exc_info()[1], OSError):
+            super().handle_error(request, client_address)
 
 
 class StubServer:
@@ -170,12 +179,30 @@ class StubServer:
                 except OSError:  # the client gave up
                     pass
 
-            def _raw(self, data: bytes, content_type: str = "application/octet-stream") -> None:
+            def _raw(self, data: bytes, content_type: str = "application/octet-stream",
+                     headers: dict[str, str] | None = None) -> None:
                 self.send_response(200)
                 self.send_header("Content-Type", content_type)
                 self.send_header("Content-Length", str(len(data)))
+                for key, value in (headers or {}).items():
+                    self.send_header(key, value)
                 self.end_headers()
-                self.wfile.write(data)
+                with contextlib.suppress(OSError):  # the client gave up (a body over its bound)
+                    self.wfile.write(data)
+
+            def _endless(self) -> None:
+                """A chunked body that starts like a completion and never ends."""
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Transfer-Encoding", "chunked")
+                self.end_headers()
+                chunk = b'{"choices": [{"message": {"content": "' + b"a" * 65536
+                try:
+                    while True:
+                        self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+                        chunk = b"a" * 65536
+                except OSError:  # the client hung up
+                    self.close_connection = True
 
             def do_GET(self):
                 path = self.path.split("?")[0].rstrip("/")
@@ -228,8 +255,12 @@ class StubServer:
                     self.close_connection = True
                     self.connection.shutdown(2)
                     return
+                if answer.endless:
+                    self._endless()
+                    return
                 if answer.body is not None:
-                    self._raw(answer.body.encode(), answer.content_type)
+                    data = answer.body.encode() if isinstance(answer.body, str) else answer.body
+                    self._raw(data, answer.content_type, answer.headers)
                     return
                 if answer.status != 200:
                     self._send(answer.status, {"error": {"message": answer.error or f"status {answer.status}",
@@ -252,6 +283,8 @@ def _completion(request: dict[str, Any], answer: Answer) -> dict[str, Any]:
     return {
         "id": "chatcmpl-stub", "object": "chat.completion", "created": 0, "model": request.get("model", "stub"),
         "choices": [] if answer.no_choices else [
-            {"index": 0, "finish_reason": "tool_calls" if answer.tool_calls else "stop", "message": message}],
-        "usage": {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion},
+            {"index": 0, "finish_reason": answer.finish_reason or ("tool_calls" if answer.tool_calls else "stop"),
+             "message": message}],
+        "usage": answer.usage or {"prompt_tokens": prompt, "completion_tokens": completion,
+                                  "total_tokens": prompt + completion},
     }

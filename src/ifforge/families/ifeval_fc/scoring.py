@@ -128,8 +128,8 @@ def paper_arguments(raw: Any) -> dict[str, Any] | str | None:
     the call (None); JSON that is false-like (`null`, `0`, `[]`, `""`) is no arguments; any other
     JSON that is not an object makes the whole reply unreadable (`UNREADABLE`)."""
     if isinstance(raw, str) and raw:
-        try:  # the client's own reader, unbounded as it is: a reply is bounded by its max_tokens
-            parsed = json.loads(raw, strict=False)
+        try:  # the client's own reader, unbounded as it is (a reply is bounded by its max_tokens); a lone
+            parsed = jsontext.clean(json.loads(raw, strict=False))  # surrogate kept would make the verdicts unwritable
         except (ValueError, RecursionError):
             return None
     else:

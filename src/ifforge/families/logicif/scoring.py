@@ -90,8 +90,8 @@ def score_frame(results: list[Row], rows_by_key: dict[tuple, Row] | None = None,
                   "formatted": verdict.formatted and not failed, "output_ok": verdict.output_ok and not failed,
                   "stats_ok": verdict.stats_ok and not failed, "both_ok": verdict.both_ok and not failed,
                   "request_failed": failed, "extracted_by": "failed" if failed else verdict.extracted_by}
-        if verdict.reason and not failed:
-            record["unread"] = verdict.reason  # a reply the bounded JSON reader refused: no answer, and why
+        if (verdict.reason or result.get("empty_reply")) and not failed:  # no answer read, and why
+            record["unread"] = verdict.reason or str(result["empty_reply"])  # a bound met, or an empty reply
         if rules == "paper":
             record["rules"] = "paper"
         if result.get("expression_id") is not None:

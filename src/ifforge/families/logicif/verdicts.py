@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ifforge.core.jsontext import decode_at, last_json_object, python_literal, refusal
+from ifforge.core.jsontext import decode_at, last_json_object, noting, python_literal, refusal
 # a label on its own: "**Output:**", "Output:", "### Statistics", "__Stats__:", "- **Output**:"
 _LABEL = re.compile(r"(?im)^[ \t>#*_-]*(output|statistics|stats)[ \t*_]*:?[ \t*_]*(?::[ \t*_]*)?(?=\S|$)")
 _FENCE = re.compile(r"^```[a-zA-Z]*\s*|\s*```$")
@@ -162,7 +162,10 @@ def judge_answer(gold_output: Any, gold_stats: dict[str, Any], answer: dict[str,
 
 
 def judge(gold_output: Any, gold_stats: dict[str, Any], response: str | None, strict_types: bool = False) -> Verdict:
-    answer, how = extract_answer(response)
+    """The verdict on a reply; one with no answer read says why when a bound of the reader was met
+    (the whole reply refused, or the only answer in it holding a 5,000-digit integer)."""
+    with noting() as bounds:
+        answer, how = extract_answer(response)
     verdict = judge_answer(gold_output, gold_stats, answer, how, strict_types)
-    refused = refusal(response) if response and not verdict.formatted else None
+    refused = (refusal(response) or next(iter(bounds), None)) if response and not verdict.formatted else None
     return Verdict(False, False, False, reason=f"reply {refused}") if refused else verdict
