@@ -213,7 +213,8 @@ def test_the_datasets_export_carries_the_versions_card(tmp_path):
     assert "| `identity` |" in readme and "1 of 2" in readme
 
 
-def test_the_cards_settings_load_back_as_the_same_settings(tmp_path):
+def test_the_cards_settings_load_back_as_the_same_settings(tmp_path, monkeypatch):
+    monkeypatch.delenv("IFFORGE_ALLOW_UNWALLED_SEEDS", raising=False)  # the card's file alone decides
     from ifforge.families import load_family_settings
     from ifforge.families.pacific.settings import PacificSettings
 
