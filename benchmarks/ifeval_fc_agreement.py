@@ -5,7 +5,9 @@
 ORIGINALS_DIR is a fetched copy of the IFEval-FC repository (Skripkon/IFEval-FC); --paper-python a
 Python with its dependencies (nltk; langchain-openai and colorama for the end-to-end part). Nothing
 is fetched and nothing of the paper's is copied: its checkers, tests and evaluate.py are run from
-ORIGINALS_DIR, in that Python, in a child process. Printed:
+ORIGINALS_DIR, in that Python, in a child process. Paper mode counts words as the nltk that Python
+has (`--paper-nltk auto`: setting `paper_nltk` 3.10 for nltk 3.10.3 and later, else 3.9), or as
+`--paper-nltk` says; the first line printed names both. Printed:
 
 1. checkers: thousands of candidate argument strings built from the paper's 150 data files (its
    queries, their rewrites into each rule's format, and edge cases on purpose), each judged by the
@@ -26,6 +28,7 @@ import argparse
 import ast
 import hashlib
 import json
+import re
 import subprocess
 import sys
 import tempfile
@@ -283,22 +286,22 @@ def load_files(originals: Path, data: Path | None = None) -> list[tuple[str, dic
     return [(path.stem, json.loads(path.read_text())) for path in sorted((data or originals / "data").glob("*.json"))]
 
 
-def paper_shim(mode: str) -> types.ModuleType:
+def paper_shim(mode: str, nltk: str) -> types.ModuleType:
     """An `IFEval_FC.checkers` whose checker classes judge with our rules in `mode`."""
     from ifforge.families.ifeval_fc import paper, paper_rules
 
     module = types.ModuleType("IFEval_FC.checkers")
     for name, (rule_id, _) in paper.CHECKERS.items():
         def check_following(self, value, rule_id=rule_id, name=name):
-            return paper_rules.rule(mode, rule_id, paper.our_args(name, self.arguments)).check(value)
+            return paper_rules.rule(mode, rule_id, paper.our_args(name, self.arguments), nltk).check(value)
 
         setattr(module, name, type(name, (), {"arguments": {}, "check_following": check_following}))
     return module
 
 
-def our_tests(originals: Path, mode: str) -> dict[str, bool]:
+def our_tests(originals: Path, mode: str, nltk: str) -> dict[str, bool]:
     package = types.ModuleType("IFEval_FC")
-    package.checkers = paper_shim(mode)
+    package.checkers = paper_shim(mode, nltk)
     saved = {key: sys.modules.get(key) for key in ("IFEval_FC", "IFEval_FC.checkers")}
     sys.modules.update({"IFEval_FC": package, "IFEval_FC.checkers": package.checkers})
     try:
@@ -322,7 +325,7 @@ def paper_verdicts(originals: Path, python: str, work: Path, jobs: list[tuple[st
     return json.loads(done.stdout)
 
 
-def agreement_table(title: str, jobs: list[tuple[str, dict, str]], verdicts: list) -> None:
+def agreement_table(title: str, jobs: list[tuple[str, dict, str]], verdicts: list, nltk: str) -> None:
     """Per paper checker: how often our rules, both modes, give the paper's verdict; a few of
     paper mode's disagreements, if any."""
     from ifforge.families.ifeval_fc import paper, paper_rules
@@ -332,12 +335,12 @@ def agreement_table(title: str, jobs: list[tuple[str, dict, str]], verdicts: lis
     for (checker, args, value), (verdict, _) in zip(jobs, verdicts):
         rule_id, ours_args = paper.CHECKERS[checker][0], paper.our_args(checker, args)
         for mode in ("ifforge", "paper"):
-            ours = paper_rules.rule(mode, rule_id, ours_args).check(value)
+            ours = paper_rules.rule(mode, rule_id, ours_args, nltk).check(value)
             table[checker][mode] += ours == verdict
             if mode == "paper" and ours != verdict and len(examples[checker]) < 3:
                 examples[checker].append((value[:60], args, verdict, ours))
         table[checker]["n"] += 1
-    print(f"\n## {title}: {len(jobs):,} candidate argument strings\n")
+    print(f"\n## {title}: {len(jobs):,} candidate argument strings (paper rules: paper_nltk {nltk})\n")
     print(f"| {'paper checker':<32} | cases | ifforge rules | paper rules |\n|---|---|---|---|")
     total = Counter()
     for checker in sorted(table):
@@ -349,7 +352,16 @@ def agreement_table(title: str, jobs: list[tuple[str, dict, str]], verdicts: lis
         print(f"  paper-mode disagreement, {checker}: {cases}")
 
 
-def checker_agreement(originals: Path, python: str, work: Path, outside: list[Path]) -> dict[str, bool]:
+def nltk_variant(version: str) -> str:
+    """The `paper_nltk` that reproduces an nltk version: 3.10 from 3.10.3 (the `regex` engine), else 3.9."""
+    numbers = tuple(int(part) for part in re.findall(r"\d+", version)[:3])
+    return "3.10" if numbers >= (3, 10, 3) else "3.9"
+
+
+def checker_agreement(originals: Path, python: str, work: Path, outside: list[Path],
+                      nltk: str) -> tuple[dict[str, bool], str]:
+    """Prints the checker tables; returns the paper's own test expectations and the `paper_nltk`
+    used (`auto`: the one matching the nltk the paper's side ran with)."""
     from ifforge.families.ifeval_fc.paper_rules import NLTK
 
     files = load_files(originals)
@@ -359,20 +371,21 @@ def checker_agreement(originals: Path, python: str, work: Path, outside: list[Pa
             ("1b. Checkers, the tricky set built here", tricky_candidates())]
     sets += [(f"1{chr(ord('c') + n)}. Checkers, {path}", read_candidates(path)) for n, path in enumerate(outside)]
     theirs = paper_verdicts(originals, python, work, [job for _, jobs in sets for job in jobs])
-    print(f"The paper's side ran with nltk {theirs['nltk']}; paper mode reproduces nltk {NLTK}'s word count "
-          "(every nltk before 3.10.3 counts words alike; later ones differ on marks, joiners, ½ ① ²).")
+    chosen = nltk_variant(theirs["nltk"]) if nltk == "auto" else nltk
+    print(f"The paper's side ran with nltk {theirs['nltk']}; paper mode counts words as {NLTK[chosen]} does "
+          f"(paper_nltk {chosen}, {'matching it' if nltk == 'auto' else 'as --paper-nltk says'}).")
     start = 0
     for title, jobs in sets:
-        agreement_table(title, jobs, theirs["verdicts"][start:start + len(jobs)])
+        agreement_table(title, jobs, theirs["verdicts"][start:start + len(jobs)], chosen)
         start += len(jobs)
-    return theirs["tests"]
+    return theirs["tests"], chosen
 
 
-def test_agreement(originals: Path, theirs: dict[str, bool]) -> None:
+def test_agreement(originals: Path, theirs: dict[str, bool], nltk: str) -> None:
     print("\n## 2. The paper's own test expectations (tests/test_checkers.py, one per assert)\n")
     print(f"- met by the paper's code: {sum(theirs.values())} of {len(theirs)}")
     for mode in ("paper", "ifforge"):
-        ours = our_tests(originals, mode)
+        ours = our_tests(originals, mode, nltk)
         missed = sorted(key for key, met in ours.items() if not met)
         same = sum(ours.get(key) == met for key, met in theirs.items())
         print(f"- met by ifforge's {mode} rules: {sum(ours.values())} of {len(ours)} (same verdict as the paper's code "
@@ -426,7 +439,7 @@ def our_bank_in_paper_layout(work: Path) -> tuple[Path, list[dict]]:
     return work / "bank_layout", rows
 
 
-def end_to_end(originals: Path, python: str, work: Path, data_dir: Path | None = None,
+def end_to_end(originals: Path, python: str, work: Path, nltk: str, data_dir: Path | None = None,
                our_rows: list[dict] | None = None) -> None:
     from ifforge.eval.evaluation import EvalSettings
     from ifforge.families.ifeval_fc import paper
@@ -455,7 +468,7 @@ def end_to_end(originals: Path, python: str, work: Path, data_dir: Path | None =
         summaries, frames = {}, {}
         for mode in ("ifforge", "paper"):
             settings = EvalSettings(model="stub", base_url=server.url, api_key="stub", rules=mode, llm_concurrency=8,
-                                    llm_max_retries=0)
+                                    llm_max_retries=0, paper_nltk=nltk if mode == "paper" else "3.9")
             folder = work / f"ours_{mode}_{len(rows)}_{bool(our_rows)}"
             summaries[mode] = FAMILY.evaluate(rows, settings, work / f"cache_{bool(our_rows)}.sqlite", folder,
                                               mode)["overall"]
@@ -504,6 +517,9 @@ def main() -> None:
     parser.add_argument("--paper-python", default=sys.executable, help="a Python with the paper's dependencies")
     parser.add_argument("--paper-side", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--no-end-to-end", action="store_true", help="skip part 3 (the paper's evaluate.py)")
+    parser.add_argument("--paper-nltk", choices=["auto", "3.9", "3.10"], default="auto",
+                        help="the nltk paper mode counts words as (setting paper_nltk); auto: the one matching the "
+                             "nltk of --paper-python (3.10 for 3.10.3 and later, else 3.9)")
     args = parser.parse_args()
     if args.write_tricky:
         return write_candidates(args.write_tricky, tricky_candidates())
@@ -515,12 +531,13 @@ def main() -> None:
         if not path.is_file():
             parser.error(f"{path}: no such candidate file")
     with tempfile.TemporaryDirectory() as folder:
-        theirs = checker_agreement(args.originals.resolve(), args.paper_python, Path(folder), args.candidates)
-        test_agreement(args.originals.resolve(), theirs)
+        theirs, nltk = checker_agreement(args.originals.resolve(), args.paper_python, Path(folder), args.candidates,
+                                         args.paper_nltk)
+        test_agreement(args.originals.resolve(), theirs, nltk)
         if not args.no_end_to_end:
-            end_to_end(args.originals.resolve(), args.paper_python, Path(folder))
+            end_to_end(args.originals.resolve(), args.paper_python, Path(folder), nltk)
             layout, rows = our_bank_in_paper_layout(Path(folder))
-            end_to_end(args.originals.resolve(), args.paper_python, Path(folder), layout, rows)
+            end_to_end(args.originals.resolve(), args.paper_python, Path(folder), nltk, layout, rows)
 
 
 if __name__ == "__main__":

@@ -310,6 +310,44 @@ def test_rules_paper_is_refused_where_a_family_has_no_paper_scorer_and_recorded_
     assert "Rules: the paper's" in (tmp_path / "scored" / "report.md").read_text()
 
 
+def test_paper_nltk_is_one_evaluate_setting_checked_by_name_and_stated_in_the_report(tmp_path, capsys):
+    """`paper_nltk` picks the nltk whose word count `--rules paper` reproduces: 3.9 (the paper's
+    published results) by default, 3.10 (nltk 3.10.3 and later); the report names the one used."""
+    from ifforge import cli
+    from ifforge.eval.evaluation import load_eval_settings
+    from ifforge.families.ifeval_fc.scoring import row_problem
+
+    for given, message in (({"paper_nltk": 3.1, "rules": "paper"}, "setting 'paper_nltk': .*as text"),
+                           ({"paper_nltk": "3.8", "rules": "paper"}, "setting 'paper_nltk': "),
+                           ({"paper_nltk": "3.10"}, "setting 'paper_nltk': .*rules paper only")):
+        with pytest.raises(SettingsError, match=message):
+            load_eval_settings({"model": "m", **given})
+    from typing import get_args
+
+    from ifforge.families.ifeval_fc import paper_rules
+
+    assert set(get_args(EvalSettings.model_fields["paper_nltk"].annotation)) == set(paper_rules.NLTK)
+    assert load_eval_settings({"model": "m", "rules": "paper"}).fingerprint_fields()["paper_nltk"] == "3.9"
+    assert "paper_nltk" not in EvalSettings(model="m").fingerprint_fields()  # it decides paper scores only
+    for command in (["score", "replies.jsonl"], ["export", "rows.jsonl", "--format", "hf"]):
+        assert cli.main([*command, "--paper-nltk", "3.10"]) == 2
+        assert "--paper-nltk applies to --rules paper only" in capsys.readouterr().err
+
+    row = {**rows_for(queries_per_function=1)[0], "rule_id": "word_count", "rule_args": {"relation": "exactly", "n": 3}}
+    reply = call(row["function_name"], json.dumps({row["parameter"]: "❤️ ❤️ ❤️"}))  # 0 words to nltk 3.9.1, 3 to 3.10.4
+    results = [{"task_id": row["task_id"], "response": "", "tool_calls": reply["tool_calls"]}]
+    for nltk, reason, stated in (("3.9", "format_wrong", "nltk 3.9.1"), ("3.10", "ok", "nltk 3.10.3 or later")):
+        settings = EvalSettings(model="stub", base_url="http://127.0.0.1:9/v1", api_key="x", rules="paper",
+                                paper_nltk=nltk)
+        summary = SCORER.score(results, [row], settings, tmp_path / nltk, "t")
+        assert summary["overall"]["reasons"] == {reason: 1}
+        assert json.loads((tmp_path / nltk / "report.json").read_text())["paper_nltk"] == nltk
+        assert f"words counted as {stated}" in (tmp_path / nltk / "report.md").read_text()
+        assert judge({**row, "rules": "paper", "paper_nltk": nltk}, [reply])["reason"] == reason  # an exported row
+    assert judge(row, [reply], "paper")["reason"] == "format_wrong"  # default: 3.9
+    assert row_problem({**row, "paper_nltk": "3.11"}) == "field 'paper_nltk' must be one of '3.9', '3.10', got '3.11'"
+
+
 def test_no_query_already_follows_its_rows_rule_and_the_redraws_are_counted():
     """A model that copies the query into the parameter must not pass (issue 25): arguments are
     redrawn until no query of the function follows them, and a rule no draw gets past is skipped."""

@@ -159,10 +159,13 @@ def test_decisions_on_fences_letters_sentence_ends_and_titles(rule_id, args, val
     assert paper_rules.get(rule_id, **args).check(value) is papers
 
 
-# Words the paper's WordCountChecker counts (run from its repository): under nltk 3.9.1 (and 3.10.2, the
-# same) and under 3.10.4, whose `regex` engine reads `\w` otherwise.
+# Words the paper's WordCountChecker counts (run from its repository, Python 3.11.7, regex 2026.12.2): under
+# nltk 3.9.1 (and 3.10.2, the same) and under 3.10.4, whose `regex` engine reads `\w` otherwise.
 NLTK_WORDS = [("❤️ ❤️ ❤️", 0, 3), ("½ ① ²", 3, 0), ("e\u0301te\u0301", 2, 1), ("नमस्ते", 2, 1),
-              ("a\u200db a\u200cb", 4, 2), ("ⒶⒷ Ⅻ", 1, 2), ("cafe\u0301", 1, 1), ("word\u200bword", 2, 2)]
+              ("a\u200db a\u200cb", 4, 2), ("ⒶⒷ Ⅻ", 1, 2), ("cafe\u0301", 1, 1), ("word\u200bword", 2, 2),
+              ("हिन्दी भाषा", 5, 2), ("தமிழ் மொழி", 4, 2), ("ภาษาไทย ง่าย", 3, 2), ("שָׁלוֹם", 3, 1), ("شَمْس", 3, 1),
+              ("①②③ ⑩", 2, 0), ("👨\u200d👩\u200d👧 family", 1, 3), ("Z\u0351\u0300a\u0363l\u036bgo", 4, 1),
+              ("ʀɪᴠᴇʀ Ⓐ ⓐ ℍ", 2, 4), ("x² + y² = z²", 3, 3), ("x‿y ‿", 2, 2), ("soft\u00adhyphen", 2, 2)]
 
 
 def load_agreement_script():
@@ -176,22 +179,26 @@ def load_agreement_script():
     return script
 
 
-def test_paper_word_count_is_nltk_3_9_1s_read_from_a_candidate_file(tmp_path):
+def test_paper_word_count_is_each_nltks_read_from_a_candidate_file(tmp_path):
     """A candidate file in the paper's terms, read by the agreement script: paper mode gives the
-    verdicts of the paper's checker under nltk 3.9.1 (`paper_rules.NLTK`), not 3.10.4's."""
+    verdicts of the paper's checker under nltk 3.9.1 by default (`paper_nltk` 3.9), and those under
+    3.10.4 with `paper_nltk` 3.10."""
     import json
 
     from ifforge.families.ifeval_fc import paper, paper_rules
 
-    assert paper_rules.NLTK == "3.9.1"
+    assert paper_rules.DEFAULT_NLTK == "3.9" and "3.9.1" in paper_rules.NLTK["3.9"]
     items = [{"format": {"name": "WordCountChecker", "args": {"N": n, "comparison_option": "exactly"}},
-              "value": value, "old": old == n}
-             for value, old, new in NLTK_WORDS for n in sorted({old, new})]
+              "value": value, "3.9": old == n, "3.10": new == n}
+             for value, old, new in NLTK_WORDS for n in sorted({old, new, old + 1})]
     path = tmp_path / "candidates.jsonl"
     path.write_text("".join(json.dumps(item, ensure_ascii=False) + "\n" for item in items), encoding="utf-8")
     for (checker, args, value), item in zip(load_agreement_script().read_candidates(path), items, strict=True):
-        rule = paper_rules.get(paper.CHECKERS[checker][0], **paper.our_args(checker, args))
-        assert rule.check(value) is item["old"], (value, args)
+        rule_id, ours = paper.CHECKERS[checker][0], paper.our_args(checker, args)
+        assert paper_rules.get(rule_id, **ours).check(value) is item["3.9"], (value, args)
+        for nltk in ("3.9", "3.10"):
+            assert paper_rules.get(rule_id, nltk=nltk, **ours).check(value) is item[nltk], (nltk, value, args)
+            assert paper_rules.rule("paper", rule_id, ours, nltk).check(value) is item[nltk], (nltk, value, args)
 
 
 def test_paper_mode_counts_words_without_nltk():
@@ -200,9 +207,16 @@ def test_paper_mode_counts_words_without_nltk():
 
     code = ("import sys; sys.modules['nltk'] = None\n"  # any `import nltk` now fails
             "from ifforge.families.ifeval_fc import paper_rules\n"
-            "print(paper_rules.get('word_count', relation='exactly', n=3).check('½ ① ²'))")
+            "print(paper_rules.get('word_count', relation='exactly', n=3).check('½ ① ²'),\n"
+            "      paper_rules.get('word_count', nltk='3.10', relation='exactly', n=0).check('½ ① ²'))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert done.stdout.strip() == "True", done.stderr[-2000:]
+    assert done.stdout.strip() == "True True", done.stderr[-2000:]
+
+
+def test_the_agreement_script_picks_the_paper_nltk_of_the_originals_nltk():
+    script = load_agreement_script()
+    assert [script.nltk_variant(v) for v in ("3.8.1", "3.9.1", "3.10.2", "3.10.3", "3.10.4", "3.11.0", "4.0")] == [
+        "3.9", "3.9", "3.9", "3.10", "3.10", "3.10", "3.10"]
 
 
 def test_candidate_files_are_json_lines_or_a_list_and_a_bad_item_is_named(tmp_path):

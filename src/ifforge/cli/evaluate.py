@@ -38,6 +38,9 @@ def register(commands) -> None:
                         help="ifforge (default): our checkers; paper: the original's own scorer, verdict for verdict "
                              "(families that have one: ifeval-fc; lifbench, on rows from ifforge convert lifbench; "
                              "logicif, on LogicIF's extracted llm_output with ifforge score)")
+    parser.add_argument("--paper-nltk", choices=["3.9", "3.10"],
+                        help="ifeval-fc with --rules paper: count words as nltk 3.9.1 (3.9, default: the paper's "
+                             "results) or nltk 3.10.3 and later (3.10) does (setting paper_nltk)")
     parser.add_argument("--extractor", choices=["rules", "llm"],
                         help="rules (default): last JSON answer, then LogicIF's **Output:**/**Statistics:**; "
                              "llm: also an LLM's extraction where the rules find none (reported apart)")
@@ -69,7 +72,8 @@ def options_of(args: argparse.Namespace) -> dict:
              "system_prompt": args.system_prompt, "strict_types": args.strict_types or None,
              "analyze_errors": args.analyze_errors or None, "analyzer_model": args.analyzer_model,
              "concurrency": args.concurrency, "no_cache": args.no_cache or None, "extractor": args.extractor,
-             "rules": args.rules, "extractor_model": args.extractor_model, "limit": args.limit,
+             "rules": args.rules, "paper_nltk": args.paper_nltk, "extractor_model": args.extractor_model,
+             "limit": args.limit,
              "allow_failures": args.allow_failures, "price_input": args.price_input, "price_output": args.price_output,
              "max_retries": args.max_retries, "timeout": args.timeout}
     return dict(args.set or []) | {FLAG_SETTINGS.get(flag, flag): value for flag, value in flags.items()

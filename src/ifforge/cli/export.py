@@ -21,6 +21,9 @@ def register(commands) -> None:
     parser.add_argument("--rules", choices=["ifforge", "paper"], default="ifforge",
                         help="the checker the exported task scores with: ifforge's, or the original's own (paper; "
                              "families that have one: ifeval-fc)")
+    parser.add_argument("--paper-nltk", choices=["3.9", "3.10"], default="3.9",
+                        help="ifeval-fc with --rules paper: the exported task counts words as nltk 3.9.1 (3.9, "
+                             "default: the paper's results) or nltk 3.10.3 and later (3.10) does")
     parser.add_argument("--verified-only", action="store_true", help="only items every reviewer marked faithful")
     parser.add_argument("--min-reviewers", type=int, default=1, metavar="N",
                         help="with --verified-only: only items at least N people reviewed (default 1)")
@@ -62,12 +65,15 @@ def task_export(args: argparse.Namespace) -> int:
     from ifforge.exports.benchmark import read_benchmark
 
     try:
+        if args.paper_nltk != "3.9" and args.rules != "paper":
+            raise BenchmarkError("--paper-nltk applies to --rules paper only (IFEval-FC's paper mode)")
         benchmark = read_benchmark(Path(args.version), args.split, args.expressions, args.verified_only,
                                    min_reviewers=args.min_reviewers)
         check_rule_mode(benchmark.rows, benchmark.source, args.rules)
         check_rules(benchmark.rows, args.rules, benchmark.source)
         if args.rules != "ifforge":  # each row carries the mode its family's checker scores it by
-            benchmark = replace(benchmark, rows=[{**row, "rules": args.rules} for row in benchmark.rows])
+            nltk = {"paper_nltk": args.paper_nltk} if args.paper_nltk != "3.9" else {}
+            benchmark = replace(benchmark, rows=[{**row, "rules": args.rules, **nltk} for row in benchmark.rows])
         out = Path(args.out) if args.out else benchmark.source.parent / "exports" / args.format / benchmark.name
         written = export(benchmark, args.format, out)
     except (BenchmarkError, ValueError, OSError) as error:

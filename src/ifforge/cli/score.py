@@ -26,6 +26,9 @@ def register(commands) -> None:
     parser.add_argument("--base-url", help="server for --extractor llm (default: OPENAI_BASE_URL)")
     parser.add_argument("--rules", choices=["ifforge", "paper"], default="ifforge",
                         help="paper: the original's own scorer (families that have one: ifeval-fc, lifbench, logicif)")
+    parser.add_argument("--paper-nltk", choices=["3.9", "3.10"], default="3.9",
+                        help="ifeval-fc with --rules paper: count words as nltk 3.9.1 (3.9, default: the paper's "
+                             "results) or nltk 3.10.3 and later (3.10) does")
     parser.add_argument("--out", help="folder for scores.parquet, report.md, plots (default: RESULTS_scored/)")
     parser.add_argument("--title")
     parser.add_argument("--allow-failures", type=share, default=0.0, metavar="SHARE",
@@ -54,6 +57,8 @@ def run(args: argparse.Namespace) -> int:
     from ifforge.eval.results_file import read_results
 
     try:
+        if args.paper_nltk != "3.9" and args.rules != "paper":
+            raise BenchmarkError("--paper-nltk applies to --rules paper only (IFEval-FC's paper mode)")
         if args.extractor == "llm" and not args.model:
             raise BenchmarkError("--extractor llm needs --model (and --base-url or OPENAI_BASE_URL)")
         family, results, rows = read_results(Path(args.results), args.benchmark and Path(args.benchmark))
@@ -66,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
         return fail(error)
     settings = EvalSettings(model=args.model or "", base_url=args.base_url or os.environ.get("OPENAI_BASE_URL"),
                             api_key=os.environ.get("OPENAI_API_KEY"), strict_types=args.strict_types,
-                            extractor=args.extractor, rules=args.rules)
+                            extractor=args.extractor, rules=args.rules, paper_nltk=args.paper_nltk)
     scorer = family.scorer()
     cache = Path(Path(args.results).with_suffix("").as_posix() + "_extract_cache.sqlite")
     folder = Path(args.out or Path(args.results).with_suffix("").as_posix() + "_scored")

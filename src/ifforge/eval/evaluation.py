@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, ValidationInfo, field_validator
 
 from ifforge.core.llm_cache import ResponseCache
 from ifforge.core.settings import LLMSettings, _runtime, default_toml, environment, merge_layers, read_table
@@ -40,17 +40,40 @@ class EvalSettings(LLMSettings):
     analyzer_model: str | None = Field(None, description="model for analyze_errors (default: the evaluated model)")
     rules: Literal["ifforge", "paper"] = Field(
         "ifforge", description="paper: the original's own scorer, for families that have one (ifeval-fc, lifbench, logicif)")
+    paper_nltk: Literal["3.9", "3.10"] = Field(
+        "3.9", description="IFEval-FC, rules paper: the nltk whose word count is reproduced: 3.9 (3.9.1, the paper's "
+                           "published results) or 3.10 (3.10.3 and later, which tokenize with the regex engine)")
     extractor: Literal["rules", "llm"] = Field(
         "rules", description="LogicIF: llm lets an LLM extract an answer where the rules find none (reported apart)")
     extractor_model: str | None = Field(None, description="model for the llm extractor (default: the evaluated model)")
     limit: int | None = Field(None, ge=1, description="only the first N tasks (all their cases)")
     allow_failures: float = _runtime("share of failed requests that still ends the run well", default=0.0, ge=0, le=1)
 
+    @field_validator("paper_nltk", mode="before")
+    @classmethod
+    def _nltk_as_text(cls, value: Any) -> Any:
+        """`--set paper_nltk=3.10` reads as the number 3.1: ask for text."""
+        if isinstance(value, (int, float)):
+            raise ValueError(f'give the version as text, "3.9" or "3.10" ({value!r} is a number: '
+                             "--paper-nltk 3.10, or --set paper_nltk='\"3.10\"')")
+        return value
+
+    @field_validator("paper_nltk")
+    @classmethod
+    def _nltk_with_paper_rules(cls, value: str, info: ValidationInfo) -> str:
+        """The setting chooses among paper modes: with our rules it would change nothing, so it is refused."""
+        if value != "3.9" and info.data.get("rules") != "paper":
+            raise ValueError(f"{value!r} applies to rules paper only (IFEval-FC's paper mode), not to rules "
+                             f"{info.data.get('rules')!r}")
+        return value
+
     def fingerprint_fields(self) -> dict[str, Any]:
         """Everything that decides the scores: not the limits, retries, cache or prices, but the
-        server (the same model name on another server is another model, as in the cache's key)."""
+        server (the same model name on another server is another model, as in the cache's key).
+        `paper_nltk` only with rules paper, the only scores it decides."""
         runtime = {name for name, info in type(self).model_fields.items()
                    if (info.json_schema_extra or {}).get("affects_output") is False} - {"base_url"}
+        runtime |= set() if self.rules == "paper" else {"paper_nltk"}
         return {key: value for key, value in self.model_dump().items() if key not in runtime}
 
     def config_for(self, model: str | None = None):

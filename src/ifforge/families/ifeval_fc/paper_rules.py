@@ -7,7 +7,8 @@ Where our default reading differs, `docs/families/ifeval-fc.md` lists the case a
 
 One checker depends on the paper's environment: its word count is nltk's `RegexpTokenizer(r"\w+")`,
 which nltk 3.10.3 moved from Python's `re` to the `regex` engine, whose `\w` differs (see
-`WordCount`). Paper mode reproduces nltk `NLTK` whatever nltk is installed: it never imports nltk.
+`WordCount`). Paper mode reproduces either nltk (`NLTK`, chosen by the evaluate setting
+`paper_nltk`) whatever nltk is installed: it never imports nltk.
 """
 
 from __future__ import annotations
@@ -17,14 +18,18 @@ import re
 import string
 from typing import Any
 
+import regex
+
 from ifforge.families.ifeval_fc import rules
 from ifforge.families.ifeval_fc.rules import compare
 
 from ifforge.core import pyast
 
-# The nltk release whose word count paper mode reproduces: the one current when the paper's code and
-# results were published (September 2025); every release before 3.10.3 counts the same.
-NLTK = "3.9.1"
+# The nltk whose word count paper mode reproduces, by the evaluate setting `paper_nltk`: "3.9" (the
+# default) is 3.9.1, current when the paper's code and results were published (September 2025), and
+# every release before 3.10.3 counts the same; "3.10" is 3.10.3 and later, what a fresh install gets.
+NLTK = {"3.9": "nltk 3.9.1 (Python's re)", "3.10": "nltk 3.10.3 or later (the regex engine)"}
+DEFAULT_NLTK = "3.9"
 
 _PUNCTUATION_TO_SPACE = str.maketrans(string.punctuation, " " * len(string.punctuation))
 
@@ -109,13 +114,28 @@ class ScriptOnly(rules.ScriptOnly):
         return allowed.fullmatch(value) is not None
 
 
+# nltk's RegexpTokenizer(r"\w+") with its default flags: compiled by `re` up to 3.10.2, by `regex`
+# (its default VERSION0) from 3.10.3; only the engine changed, so the pattern and flags are the same
+_NLTK_FLAGS = re.UNICODE | re.MULTILINE | re.DOTALL
+_WORDS = {"3.9": re.compile(r"\w+", _NLTK_FLAGS), "3.10": regex.compile(r"\w+", _NLTK_FLAGS)}
+
+
 class WordCount(rules.WordCount):
-    r"""nltk's `RegexpTokenizer(r"\w+")` up to 3.10.2 (`NLTK`): runs of Python `re` word characters.
-    From 3.10.3 the `regex` engine also takes combining marks, ZWJ/ZWNJ and circled letters into
-    words and leaves `½ ① ²` out, so `❤️ ❤️ ❤️` is 3 words there (its variation selectors) and 0 here."""
+    r"""nltk's `RegexpTokenizer(r"\w+")` up to 3.10.2: runs of Python `re` word characters. From
+    3.10.3 (`WordCountRegex`) the `regex` engine also takes combining marks, ZWJ/ZWNJ and circled
+    letters into words and leaves `½ ① ²` out, so `❤️ ❤️ ❤️` is 0 words here and 3 there (its
+    variation selectors)."""
+
+    nltk = "3.9"
 
     def check(self, value):
-        return compare(len(re.findall(r"\w+", value)), self.relation, self.args["n"])
+        return compare(len(_WORDS[self.nltk].findall(value)), self.relation, self.args["n"])
+
+
+class WordCountRegex(WordCount):
+    """nltk 3.10.3 and later: the same pattern run by the `regex` engine (`paper_nltk = "3.10"`)."""
+
+    nltk = "3.10"
 
 
 class SentenceCount(rules.SentenceCount):
@@ -216,14 +236,16 @@ REGISTRY: dict[str, type[rules.Rule]] = {cls.id: cls for cls in (
     PlaceholderCount, SpacesBetween, TitleFormat, HighlightedSections, JsonFormat, PythonList, AllUpper, AllLower,
     CapitalWords, EndPhrase, Quotation, CommaCount)}
 assert set(REGISTRY) == set(rules.REGISTRY), "every rule has its paper reading"
+REGISTRIES = {"3.9": REGISTRY, "3.10": {**REGISTRY, "word_count": WordCountRegex}}  # by `paper_nltk`
 
 
-def get(rule_id: str, **args: Any) -> rules.Rule:
+def get(rule_id: str, *, nltk: str = DEFAULT_NLTK, **args: Any) -> rules.Rule:
+    """The paper's checker for `rule_id`, its word count as the nltk `nltk` (a key of `NLTK`) counts."""
     if rule_id not in REGISTRY:
         raise ValueError(f"unknown rule {rule_id!r} (rules: {', '.join(REGISTRY)})")
-    return REGISTRY[rule_id](**args)
+    return REGISTRIES[nltk][rule_id](**args)
 
 
-def rule(mode: str, rule_id: str, args: dict[str, Any]) -> rules.Rule:
-    """The rule with our reading (`ifforge`) or the paper's (`paper`)."""
-    return get(rule_id, **args) if mode == "paper" else rules.get(rule_id, **args)
+def rule(mode: str, rule_id: str, args: dict[str, Any], nltk: str = DEFAULT_NLTK) -> rules.Rule:
+    """The rule with our reading (`ifforge`) or the paper's (`paper`, under the nltk `nltk`)."""
+    return get(rule_id, nltk=nltk, **args) if mode == "paper" else rules.get(rule_id, **args)

@@ -40,6 +40,8 @@ def row_problem(row: dict[str, Any]) -> str | None:
         return "field 'rule_args' must be an object"
     if row.get("rules", "ifforge") not in ("ifforge", "paper"):
         return f"field 'rules' must be 'ifforge' or 'paper', got {row['rules']!r}"
+    if row.get("paper_nltk", paper_rules.DEFAULT_NLTK) not in list(paper_rules.NLTK):
+        return f"field 'paper_nltk' must be one of {', '.join(map(repr, paper_rules.NLTK))}, got {row['paper_nltk']!r}"
     try:
         rules.get(row["rule_id"], **row["rule_args"])
     except (ValueError, TypeError) as error:
@@ -139,13 +141,14 @@ def paper_arguments(raw: Any) -> dict[str, Any] | str | None:
     return parsed if isinstance(parsed, dict) else UNREADABLE
 
 
-def judge(row: dict[str, Any], replies: list, mode: str | None = None) -> dict[str, Any]:
+def judge(row: dict[str, Any], replies: list, mode: str | None = None, nltk: str | None = None) -> dict[str, Any]:
     """One case's verdict: `called`, `provided`, `correct` (format right), the `reason` it stopped
     at, and the values the model gave. `mode` (default: the row's `rules`, else `ifforge`) picks
-    our reading or the paper's (`paper_judge`)."""
+    our reading or the paper's (`paper_judge`); `nltk` (default: the row's `paper_nltk`, else 3.9)
+    the nltk whose word count the paper's reading reproduces (an exported row carries both)."""
     mode = mode or row.get("rules") or "ifforge"
     if mode == "paper":
-        return paper_judge(row, replies)
+        return paper_judge(row, replies, nltk or row.get("paper_nltk") or paper_rules.DEFAULT_NLTK)
     calls = calls_of(replies, row.get("protocol"))
     mine = [raw for name, raw in calls if name == row["function_name"]]
     verdict: dict[str, Any] = {"called": bool(mine), "provided": False, "correct": False, "values": []}
@@ -171,7 +174,7 @@ def judge(row: dict[str, Any], replies: list, mode: str | None = None) -> dict[s
     return {**verdict, "provided": provided, "correct": reason == "ok", "reason": reason}
 
 
-def paper_judge(row: dict[str, Any], replies: list) -> dict[str, Any]:
+def paper_judge(row: dict[str, Any], replies: list, nltk: str = paper_rules.DEFAULT_NLTK) -> dict[str, Any]:
     """The verdict as the paper's evaluate.py gives it: every call counts whatever function it
     names; a call whose arguments are not JSON is no call; the parameter must be in every call's
     arguments (any type: `provided`), and every value a string that passes the paper's checker."""
@@ -188,7 +191,7 @@ def paper_judge(row: dict[str, Any], replies: list) -> dict[str, Any]:
     if any(parameter not in arguments for arguments in calls):
         return {**verdict, "reason": "parameter_missing"}
     verdict["provided"] = True
-    rule = paper_rules.get(row["rule_id"], **row["rule_args"])
+    rule = paper_rules.get(row["rule_id"], nltk=nltk, **row["rule_args"])
     for value in values:
         if not isinstance(value, str):
             return {**verdict, "reason": "not_a_string"}
@@ -204,14 +207,15 @@ def batch_key(row: dict[str, Any]) -> str:
                        row["rule_args"]], sort_keys=True)
 
 
-def score_frame(results: list[dict[str, Any]], rows: dict[str, dict[str, Any]], mode: str = "ifforge") -> pd.DataFrame:
-    """One scored row per case, by our rules or the paper's (`mode`)."""
+def score_frame(results: list[dict[str, Any]], rows: dict[str, dict[str, Any]], mode: str = "ifforge",
+                nltk: str | None = None) -> pd.DataFrame:
+    """One scored row per case, by our rules or the paper's (`mode`, under the nltk `nltk`)."""
     records = []
     for result in results:
         row = rows[result["task_id"]]
         failed = bool(result.get("request_failed"))
         verdict = judge(row, [] if failed else [{"text": result.get("response") or "",
-                                                "tool_calls": result.get("tool_calls") or []}], mode)
+                                                "tool_calls": result.get("tool_calls") or []}], mode, nltk)
         records.append({"task_id": row["task_id"], **{key: str(row.get(key) or "none") for key in GROUPS},
                         "request_failed": failed, "called": verdict["called"] and not failed,
                         "provided": verdict["provided"] and not failed, "correct": verdict["correct"] and not failed,
@@ -248,10 +252,13 @@ class IfevalFcScorer(Scorer):
                 **usage(reply)}
 
     def frame(self, results: list[dict[str, Any]], rows: list[dict[str, Any]], settings) -> pd.DataFrame:
-        return score_frame(results, {row["task_id"]: row for row in rows}, getattr(settings, "rules", "ifforge"))
+        return score_frame(results, {row["task_id"]: row for row in rows}, getattr(settings, "rules", "ifforge"),
+                           getattr(settings, "paper_nltk", None))
 
     def annotate(self, results, frame, rows, settings, asker, folder) -> dict[str, Any]:
-        return {"rules": getattr(settings, "rules", "ifforge")}
+        mode = getattr(settings, "rules", "ifforge")
+        return {"rules": mode, **({"paper_nltk": getattr(settings, "paper_nltk", paper_rules.DEFAULT_NLTK)}
+                                  if mode == "paper" else {})}
 
     def scores(self, part: pd.DataFrame) -> dict[str, Any]:
         answered = part[~part["request_failed"]]
@@ -274,8 +281,10 @@ class IfevalFcScorer(Scorer):
 
     def notes(self, summary: dict[str, Any]) -> list[str]:
         reasons = summary["overall"].get("reasons", {})
+        nltk = summary.get("paper_nltk", paper_rules.DEFAULT_NLTK)
         paper = ["Rules: the paper's (`--rules paper`): its checkers, its reading of calls (every call counts, "
-                 "whatever function it names) and its batches.", ""] if summary.get("rules") == "paper" else []
+                 f"whatever function it names) and its batches; words counted as {paper_rules.NLTK[nltk]} counts them "
+                 f"(`paper_nltk` {nltk}).", ""] if summary.get("rules") == "paper" else []
         return paper + [
             "Why cases failed: " + (", ".join(f"{k} {v}" for k, v in reasons.items() if k != "ok") or "none"),
             "", "Called: the model called the function (with distractors, the right one). Provided: the parameter is in "
