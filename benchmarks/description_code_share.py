@@ -15,7 +15,7 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
-from ifforge.families.logicif.codeops.narrate import holds_code
+from ifforge.families.logicif.codeops.describe.narrate import holds_code
 from ifforge.families.logicif.configs import ExecuteConfig, TrackerConfig, from_settings
 from ifforge.families.logicif.family import DEFAULT_SEEDS
 from ifforge.families.logicif.settings import LogicIFSettings

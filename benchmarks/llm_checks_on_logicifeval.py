@@ -17,7 +17,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from ifforge.families.logicif.codeops.narrate import holds_code, uncovered
+from ifforge.families.logicif.codeops.describe.narrate import holds_code, uncovered
 from ifforge.families.logicif.records import Tracker
 
 FIXTURE = Path(__file__).resolve().parents[2] / "shared" / "fixtures" / "logicifeval" / "tasks.jsonl"

@@ -32,8 +32,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ifforge.core.codepolicy import policy_problem
-from ifforge.families.logicif.codeops import narrate
-from ifforge.families.logicif.codeops.narrate import holds_code
+from ifforge.families.logicif.codeops.describe import narrate
+from ifforge.families.logicif.codeops.describe.narrate import holds_code
 from ifforge.families.logicif.configs import ExecuteConfig, InputsConfig, TrackerConfig, from_settings
 from ifforge.families.logicif.settings import LogicIFSettings
 from ifforge.families.logicif.stages import complexity, describe, execute, inputs, instrument, load, verify

@@ -6,9 +6,9 @@ from __future__ import annotations
 import ast
 import json
 
-from ifforge.families.logicif.codeops.anonymise import anonymise
-from ifforge.families.logicif.codeops.trackers import build, propose
-from ifforge.families.logicif.codeops.narrate import describe
+from ifforge.families.logicif.codeops.describe.narrate import describe
+from ifforge.families.logicif.codeops.instrument.anonymise import anonymise
+from ifforge.families.logicif.codeops.instrument.trackers import build, propose
 from ifforge.families.logicif.records import Tracker
 from ifforge.testing.openai_stub import Answer
 

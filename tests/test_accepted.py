@@ -1,4 +1,4 @@
-"""codeops/accepted.py: values the functions a parameter reaches accept, on small functions of our own."""
+"""codeops/inputs/accepted.py: values the functions a parameter reaches accept, on small functions of our own."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import base64
 import random
 import re
 
-from ifforge.families.logicif.codeops.accepted import Offers, with_accepted
-from ifforge.families.logicif.codeops.candidates import Candidate
+from ifforge.families.logicif.codeops.inputs.accepted import Offers, with_accepted
+from ifforge.families.logicif.codeops.inputs.candidates import Candidate
 from ifforge.families.logicif.configs import InputsConfig, from_settings
 from ifforge.families.logicif.records import SeedFunction
 from ifforge.families.logicif.settings import LogicIFSettings
@@ -100,8 +100,8 @@ def test_inputs_stage_finds_inputs_only_a_callee_accepts():
 
 
 def test_errors_of_callees_teach_keys_encodings_and_base64():
-    from ifforge.families.logicif.codeops.candidates import INT, STR, Parameter
-    from ifforge.families.logicif.codeops.lessons import learn, taught
+    from ifforge.families.logicif.codeops.inputs.candidates import INT, STR, Parameter
+    from ifforge.families.logicif.codeops.inputs.lessons import learn, taught
     table, text, enc = Parameter("table", ("dict", STR, INT)), Parameter("text", STR), Parameter("enc", STR)
     failures = [([{"a": 1}, "x", "zz"], "KeyError: 'size'", "    n = table[name]"),
                 ([{}, "x", "zz"], "LookupError: unknown encoding: zz", "    raw = text.encode(enc)"),
@@ -119,8 +119,8 @@ def test_errors_of_callees_teach_keys_encodings_and_base64():
 
 
 def test_text_where_bytes_were_wanted_becomes_a_list_of_small_ints():
-    from ifforge.families.logicif.codeops.candidates import INT, STR, Parameter
-    from ifforge.families.logicif.codeops.lessons import learn
+    from ifforge.families.logicif.codeops.inputs.candidates import INT, STR, Parameter
+    from ifforge.families.logicif.codeops.inputs.lessons import learn
     raw, width = Parameter("raw", STR), Parameter("width", INT)
     failures = [(["ab", 3], "TypeError: must be str, not bytes", "    end = raw.find(b'\\0')")] * 2
     assert learn([raw, width], failures).shapes == {"raw": ("list", INT)}

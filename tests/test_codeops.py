@@ -6,9 +6,9 @@ import re
 
 import pytest
 
-from ifforge.families.logicif.codeops.anonymise import anonymise
-from ifforge.families.logicif.codeops.trackers import NothingToTrack, instrument
-from ifforge.families.logicif.codeops.narrate import Undescribable, describe, holds_code, uncovered
+from ifforge.families.logicif.codeops.describe.narrate import Undescribable, describe, holds_code, uncovered
+from ifforge.families.logicif.codeops.instrument.anonymise import anonymise
+from ifforge.families.logicif.codeops.instrument.trackers import NothingToTrack, instrument
 from ifforge.core.sandbox import run_cases
 
 TRICKY = {
@@ -427,7 +427,7 @@ def spin(n, m):
 
 def test_a_peak_size_sees_growth_through_a_helper():
     """The running max is taken after every line naming the container, not only after its own appends."""
-    from ifforge.families.logicif.codeops.trackers import build, propose
+    from ifforge.families.logicif.codeops.instrument.trackers import build, propose
 
     source = '''
 def add_all(target, values):
@@ -448,7 +448,7 @@ def run(values):
 
 
 def test_a_generator_nested_in_a_comprehension_or_a_lambda_is_counted():
-    from ifforge.families.logicif.codeops.trackers import build, propose
+    from ifforge.families.logicif.codeops.instrument.trackers import build, propose
 
     source = '''
 def count(grid, mark):
@@ -473,7 +473,7 @@ def test_the_choice_is_the_same_on_every_run():
 
 
 def test_a_generator_read_whole_becomes_a_list_and_one_cut_short_stays_lazy():
-    from ifforge.families.logicif.codeops.trackers import build, propose
+    from ifforge.families.logicif.codeops.instrument.trackers import build, propose
 
     source = '''
 def scan(values):
@@ -501,7 +501,7 @@ def scan(values, limit=3, tag=b"x"):
     assert outcome.kept is not None, outcome.dropped
     import json
 
-    from ifforge.families.logicif.codeops.candidates import candidates
+    from ifforge.families.logicif.codeops.inputs.candidates import candidates
 
     made = candidates(source, "scan", seed=1, count=20)  # the bytes default is no input to reuse
     assert made and all(json.dumps(c.args) for c in made)

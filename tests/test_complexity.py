@@ -6,7 +6,7 @@ import pandas as pd
 from conftest import PROJECT, needs_fixture
 
 from ifforge.cli import main
-from ifforge.families.logicif.codeops.complexity_metrics import logicif_metrics, measure
+from ifforge.families.logicif.codeops.metrics.complexity_metrics import logicif_metrics, measure
 from ifforge.families.logicif import difficulty
 from ifforge.families.logicif.difficulty import difficulty_tiers
 

@@ -8,7 +8,7 @@ import pytest
 from conftest import PROJECT, needs_fixture
 from stdlib_functions import FUNCTIONS, seed_name, write_seeds
 
-from ifforge.families.logicif.codeops.narrate import Undescribable, describe, holds_code, uncovered
+from ifforge.families.logicif.codeops.describe.narrate import Undescribable, describe, holds_code, uncovered
 from ifforge.families.logicif.configs import ExecuteConfig, TrackerConfig, from_settings
 from ifforge.families.logicif.records import Tracker
 from ifforge.families.logicif.settings import LogicIFSettings
@@ -494,7 +494,7 @@ def test_the_words_for_a_wildcard_match_what_fnmatch_does_on_random_wildcards():
     import fnmatch
     import random
 
-    from ifforge.families.logicif.codeops.wildcards import RULE
+    from ifforge.families.logicif.codeops.describe.wildcards import RULE
     for said in ('"*" matches any run of characters (none, one or more, line breaks included)',  # what the
                  '(a "]" just after the "[", or just after "[!", belongs to the set)',  # reading below does
                  'a character followed by "-" and one more character standing for every character from the first',

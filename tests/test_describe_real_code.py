@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from ifforge.families.logicif.codeops.narrate import Undescribable, describe, holds_code
-from ifforge.families.logicif.codeops.regex import gloss
+from ifforge.families.logicif.codeops.describe.narrate import Undescribable, describe, holds_code
+from ifforge.families.logicif.codeops.describe.regex import gloss
 from ifforge.families.logicif.records import Tracker
 
 COUNTER = [Tracker(name="loop_iterations", kind="loop_iterations", explanation="iterations of the loop")]
@@ -275,7 +275,7 @@ _SAID = {"whole": ({"whole"}, {"whole"}), "decimal": ({"whole", "decimal"}, {"wh
 
 
 def test_a_comparison_by_a_value_s_own_kind_says_what_python_gives_on_json_values():
-    from ifforge.families.logicif.codeops.english import RULES
+    from ifforge.families.logicif.codeops.describe.english import RULES
     rule = RULES["own_compare"]
     for phrase in ["a whole number (true and false count as the whole numbers 1 and 0) compares only with whole "
                    "numbers, not decimal ones", "a decimal number with decimal and whole numbers",

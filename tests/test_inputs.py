@@ -190,7 +190,7 @@ def ledger(ops, limits: dict[str, int], rate=1.5, label="a"):
 
 
 def test_shapes_come_from_annotations_defaults_and_how_the_code_uses_a_value():
-    from ifforge.families.logicif.codeops.candidates import candidates, describe_signature
+    from ifforge.families.logicif.codeops.inputs.candidates import candidates, describe_signature
 
     assert describe_signature(LEDGER, "ledger") == \
         "ledger(ops: list[[str, str, int]], limits: dict[str, int], rate: float, label: str)"
@@ -204,7 +204,7 @@ def test_shapes_come_from_annotations_defaults_and_how_the_code_uses_a_value():
 
 
 def test_a_kind_shows_in_any_method_only_it_has_in_isinstance_in_text_calls_and_in_helpers():
-    from ifforge.families.logicif.codeops.candidates import describe_signature
+    from ifforge.families.logicif.codeops.inputs.candidates import describe_signature
 
     code = '''
 import re
@@ -228,11 +228,11 @@ def escape(data, entities={}):
     assert describe_signature(swaps, "escape") == "escape(data: str, entities: dict[str, str])"
 
 
-# ---- learning from failed runs (codeops/lessons.py) and what the code's uses say
+# ---- learning from failed runs (codeops/inputs/lessons.py) and what the code's uses say
 
 
 def test_an_error_message_says_which_type_a_value_had_and_which_it_wanted():
-    from ifforge.families.logicif.codeops.lessons import named_types
+    from ifforge.families.logicif.codeops.inputs.lessons import named_types
     assert named_types("AttributeError: 'list' object has no attribute 'lower'") == ({"list"}, "str")
     assert named_types('TypeError: can only concatenate str (not "int") to str') == ({"int"}, "str")
     assert named_types("TypeError: unsupported operand type(s) for +: 'int' and 'str'") == ({"int", "str"}, None)
@@ -242,8 +242,8 @@ def test_an_error_message_says_which_type_a_value_had_and_which_it_wanted():
 
 
 def test_the_parameter_an_error_names_gets_another_shape_and_the_other_keeps_its_own():
-    from ifforge.families.logicif.codeops.candidates import INT, STR, Parameter
-    from ifforge.families.logicif.codeops.lessons import learn, taught
+    from ifforge.families.logicif.codeops.inputs.candidates import INT, STR, Parameter
+    from ifforge.families.logicif.codeops.inputs.lessons import learn, taught
     words, count = Parameter("words", ("list", INT)), Parameter("count", INT)
     failures = [([[3, 4], 2], "TypeError: descriptor 'upper' for 'str' objects doesn't apply to a 'list' object"),
                 ([[1], 0], "AttributeError: 'list' object has no attribute 'upper'")]
@@ -267,8 +267,8 @@ def test_the_parameter_an_error_names_gets_another_shape_and_the_other_keeps_its
 
 
 def test_an_operator_error_blames_only_the_operator_s_operands():
-    from ifforge.families.logicif.codeops.candidates import INT, STR, Parameter
-    from ifforge.families.logicif.codeops.lessons import learn
+    from ifforge.families.logicif.codeops.inputs.candidates import INT, STR, Parameter
+    from ifforge.families.logicif.codeops.inputs.lessons import learn
     sign, spec = Parameter("sign", ("list", INT)), Parameter("spec", ("dict", STR, STR))
     error = "TypeError: unsupported operand type(s) for -: 'str' and 'int'"
     inside_len = learn([sign, spec], [([[1], {"w": "x"}], error, "    pad = fill * (width - len(sign))")] * 3)
@@ -315,7 +315,7 @@ def uri(env, *parts):
 
 
 def test_a_mapping_gets_the_keys_the_code_reads_and_star_args_get_items():
-    from ifforge.families.logicif.codeops.candidates import candidates, describe_signature
+    from ifforge.families.logicif.codeops.inputs.candidates import candidates, describe_signature
     # `env["port"] != "80"`: a value read by a constant key is compared with text, so the values are text
     assert describe_signature(URI, "uri") == "uri(env: dict[str, str], *parts: str)"
     made = candidates(URI, "uri", 7, 40)
@@ -346,7 +346,7 @@ def test_invalid_literals_teach_text_made_of_digits():
     assert len(stamps) >= 3 and all(s.count(":") == 1 for s in stamps)
 
 
-# ---- texts that reach the code's paths (codeops/texts.py)
+# ---- texts that reach the code's paths (codeops/inputs/texts.py)
 
 STAMP = r'''
 import re
@@ -381,7 +381,7 @@ def test_a_text_is_generated_from_a_patterns_parsed_form_and_a_near_miss_differs
     import random
     import re
 
-    from ifforge.families.logicif.codeops.texts import MAX_TEXT, matching, near_miss, read_hints
+    from ifforge.families.logicif.codeops.inputs.texts import MAX_TEXT, matching, near_miss, read_hints
 
     code = 'import re\nP = re.compile(r"(?P<q>[\\\'\\"])(ab|c+)\\w{2,}(?P=q)[^a-z]\\d{1,3}$", re.ASCII)\n' \
            'def f(s):\n    return re.search("x[0-9]*y", s) is not None\n'
@@ -401,7 +401,7 @@ def test_a_text_is_generated_from_a_patterns_parsed_form_and_a_near_miss_differs
 def test_hints_are_the_characters_prefixes_classes_and_separators_the_code_tests():
     import ast
 
-    from ifforge.families.logicif.codeops.texts import read_hints
+    from ifforge.families.logicif.codeops.inputs.texts import read_hints
 
     code = '''
 def f(s, c):
@@ -422,7 +422,7 @@ def f(s, c):
 
 
 def test_numbers_written_as_bytes_or_as_the_code_of_a_character_are_drawn():
-    from ifforge.families.logicif.codeops.candidates import Signature, candidates
+    from ifforge.families.logicif.codeops.inputs.candidates import Signature, candidates
 
     code = 'SAFE = b"-!"\n\ndef f(codes):\n    return [c in SAFE or c == ord(" ") for c in codes]\n'
     assert {32, 33, 45} <= set(Signature(code, "f").ints)  # items meet these: one of them, one off, one past
@@ -431,7 +431,7 @@ def test_numbers_written_as_bytes_or_as_the_code_of_a_character_are_drawn():
 
 
 def test_text_checked_by_a_pattern_or_by_characters_gets_inputs_that_reach_its_paths():
-    from ifforge.families.logicif.codeops.candidates import candidates
+    from ifforge.families.logicif.codeops.inputs.candidates import candidates
 
     made = candidates(STAMP, "stamp", seed=4, count=80)
     assert candidates(STAMP, "stamp", seed=4, count=80) == made
@@ -450,7 +450,7 @@ def test_text_checked_by_a_pattern_or_by_characters_gets_inputs_that_reach_its_p
 
 
 def test_a_part_read_by_subscript_tells_the_kind_of_the_items():
-    from ifforge.families.logicif.codeops.candidates import describe_signature
+    from ifforge.families.logicif.codeops.inputs.candidates import describe_signature
 
     swap = '''
 def swap(text, *pairs):
@@ -485,7 +485,7 @@ def put(rows, s):
 
 
 def test_arithmetic_with_a_float_and_a_slice_joined_to_text_tell_the_kind():
-    from ifforge.families.logicif.codeops.candidates import describe_signature
+    from ifforge.families.logicif.codeops.inputs.candidates import describe_signature
 
     ratio = "def ratio(matches, length):\n    if length:\n        return 2.0 * matches / length\n    return 1.0\n"
     cut = "def cut(text, width):\n    if len(text) > width:\n        return text[:width] + '...'\n    return text\n"
@@ -505,7 +505,7 @@ def size(n):
 
 
 def test_constants_written_as_expressions_or_module_names_give_boundaries_that_reach_each_branch():
-    from ifforge.families.logicif.codeops.candidates import candidates
+    from ifforge.families.logicif.codeops.inputs.candidates import candidates
 
     drawn = {c.args[0] for c in candidates(SIZES, "size", 1, 40)}
     assert {255, 256, 65535, 65536} <= drawn
@@ -529,7 +529,7 @@ def decode(text, encoding="utf-8"):
 
 
 def test_none_is_tried_where_the_code_tests_for_it_and_some_candidates_keep_every_default():
-    from ifforge.families.logicif.codeops.candidates import candidates
+    from ifforge.families.logicif.codeops.inputs.candidates import candidates
 
     made = candidates(FIRST, "first", 1, 40)
     assert any(c.args[0] is None for c in made) and any(isinstance(c.args[0], list) for c in made)
@@ -554,7 +554,7 @@ def look(ch):
 
 
 def test_a_character_given_to_ord_meets_the_tables_and_bounds_the_code_looks_it_up_in():
-    from ifforge.families.logicif.codeops.candidates import describe_signature
+    from ifforge.families.logicif.codeops.inputs.candidates import describe_signature
 
     assert describe_signature(TABLE, "look") == "look(ch: str (one character))"
     outcome = inputs.run(_seed(TABLE, "look"), _config())

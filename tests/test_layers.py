@@ -4,6 +4,9 @@ Generic: core/, eval/, transforms/, exports/, flows/ (in the package, or at the 
 moves there) and factory.py. Their one door to a family is the lazy registry `ifforge.families`
 (`get_family`, ...) and `ifforge.families.base` (what a family is). Imports are read with `ast`,
 so lazy imports inside functions count too.
+
+Inside LogicIF, `codeops/` keeps one subpackage per purpose (inputs, instrument, describe, metrics),
+side by side above `common`: none imports another.
 """
 
 import ast
@@ -70,3 +73,75 @@ def test_every_parse_in_the_run_takes_the_ast_lock():
                     and node.func.attr in ("parse", "literal_eval")):
                 unlocked.append(f"{path.relative_to(PACKAGE)}:{node.lineno}")
     assert not unlocked, f"parse through ifforge.core.pyast: {unlocked}"
+
+
+# ---- LogicIF's code operations: one subpackage per purpose, each beside the others, `common` below them
+CODEOPS = PACKAGE / "families" / "logicif" / "codeops"
+CODEOPS_NAME = "ifforge.families.logicif.codeops"
+PURPOSES = ("inputs", "instrument", "describe", "metrics")
+SHARED = "common"
+
+
+def imported_modules(source: str, module: str) -> list[str]:
+    """The modules a source (module `module`) imports, as dotted names, relative imports resolved; a
+    name taken from a package counts as its submodule too (`from p import m` names `p` and `p.m`)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parent = module.split(".")[:-node.level]
+                base = ".".join(parent + ([base] if base else []))
+            found += [base] + [f"{base}.{alias.name}" for alias in node.names]
+    return found
+
+
+def codeops_part(name: str) -> str | None:
+    """The subpackage of codeops a dotted name is in ("" for the package itself), None outside codeops."""
+    if name != CODEOPS_NAME and not name.startswith(CODEOPS_NAME + "."):
+        return None
+    rest = name[len(CODEOPS_NAME) + 1:]
+    return rest.split(".")[0] if rest else ""
+
+
+def test_the_codeops_check_resolves_every_way_of_importing():
+    module = f"{CODEOPS_NAME}.describe.narrate"
+    assert imported_modules("from . import english", module) == [f"{CODEOPS_NAME}.describe",
+                                                                 f"{CODEOPS_NAME}.describe.english"]
+    assert imported_modules("def f():\n    from ..instrument.trackers import build", module) == [
+        f"{CODEOPS_NAME}.instrument.trackers", f"{CODEOPS_NAME}.instrument.trackers.build"]
+    assert [codeops_part(name) for name in imported_modules(f"from {CODEOPS_NAME} import inputs", module)] == [
+        "", "inputs"]
+    assert codeops_part("ifforge.families.logicif.records") is None
+
+
+def test_codeops_holds_only_its_purposes_and_common():
+    loose = sorted(path.name for path in CODEOPS.glob("*.py") if path.name != "__init__.py")
+    folders = sorted(path.name for path in CODEOPS.iterdir() if path.is_dir() and path.name != "__pycache__")
+    assert loose == [] and folders == sorted((*PURPOSES, SHARED))
+    assert all((CODEOPS / name / "__init__.py").exists() for name in folders)
+
+
+def test_each_purpose_imports_only_itself_and_common():
+    """inputs, instrument, describe and metrics sit side by side: none imports another (the describer
+    reads code, it does not rewrite it; trackers never ask how code is told), so each can change alone.
+    `common` (source facts, domain words, the read-only walk) imports none of them. From the rest of the
+    family, codeops reads only `records` (the shapes it returns): never the stages, checks or writer."""
+    offenders = []
+    for path in sorted(CODEOPS.rglob("*.py")):
+        relative = path.relative_to(PACKAGE.parent).with_suffix("")
+        module = ".".join(relative.parts[:-1] if path.name == "__init__.py" else relative.parts)
+        own = codeops_part(module)
+        allowed = {own, SHARED, ""} if own in PURPOSES else {own, ""}
+        for name in imported_modules(path.read_text(), module if path.name != "__init__.py" else module + ".__init__"):
+            part = codeops_part(name)
+            if part is None:
+                outside = name.startswith("ifforge.families.") and not name.startswith("ifforge.families.logicif.records")
+                bad = outside or name in ("ifforge.families", "ifforge.families.logicif")
+            else:
+                bad = part not in allowed
+            if bad:
+                offenders.append(f"{path.relative_to(CODEOPS)}: {name}")
+    assert offenders == []

@@ -218,7 +218,7 @@ def test_a_verdict_that_stays_contradictory_is_no_pass_and_refine_gets_the_findi
 
 
 def test_domain_words_come_from_the_authors_names_and_recurring_docstring_words():
-    from ifforge.families.logicif.codeops.domain import domain_used, domain_words
+    from ifforge.families.logicif.codeops.common.domain import domain_used, domain_words
 
     # "board", "piece" and "strength" appear once in the docstring; "count" is a generic word
     assert domain_words(SEED, "count_captures") == ["attacker", "captures", "square"]

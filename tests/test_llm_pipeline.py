@@ -126,8 +126,8 @@ def test_llm_anonymisation_that_changes_the_output_or_leaks_names_is_refused(see
 
 def test_llm_trackers_that_tell_nothing_are_sent_back(seed_dir):
     """A model's loop counter that only repeats an input's length is refused like a wrong output."""
-    from ifforge.families.logicif.codeops.anonymise import anonymise
-    from ifforge.families.logicif.codeops.trackers import build, propose
+    from ifforge.families.logicif.codeops.instrument.anonymise import anonymise
+    from ifforge.families.logicif.codeops.instrument.trackers import build, propose
 
     seed = _seed(seed_dir, "alpha")
     probe = propose(anonymise(seed.source, "alpha").source)

@@ -4,7 +4,7 @@ import re
 
 import libcst as cst
 
-from ifforge.families.logicif.codeops import roles
+from ifforge.families.logicif.codeops.describe import roles
 
 SOURCE = '''
 def f(a, b):

@@ -8,9 +8,9 @@ from conftest import needs_fixture
 from logicif_executor import call_like_logicif
 from test_codeops import TRICKY
 
-from ifforge.families.logicif.codeops.anonymise import anonymise
-from ifforge.families.logicif.codeops.trackers import instrument
-from ifforge.families.logicif.codeops.self_contained import NotSelfContained, self_contained
+from ifforge.families.logicif.codeops.instrument.anonymise import anonymise
+from ifforge.families.logicif.codeops.instrument.trackers import instrument
+from ifforge.families.logicif.codeops.instrument.self_contained import NotSelfContained, self_contained
 
 
 def _call_as_module(code, args):

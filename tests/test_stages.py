@@ -8,7 +8,7 @@ import pytest
 from conftest import PROJECT, needs_fixture
 from logicif_executor import gives_its_gold
 
-from ifforge.families.logicif.codeops.narrate import holds_code, uncovered
+from ifforge.families.logicif.codeops.describe.narrate import holds_code, uncovered
 from ifforge.core import sandbox
 from ifforge.core.prompts import load_prompt
 from ifforge.core.store import code_version

@@ -1,8 +1,8 @@
-"""codeops.walk: the same visitor calls as libcst's own visit, in the same order, with no node rebuilt."""
+"""codeops.common.walk: the same visitor calls as libcst's own visit, in the same order, with no node rebuilt."""
 
 import libcst as cst
 
-from ifforge.families.logicif.codeops.walk import walk
+from ifforge.families.logicif.codeops.common.walk import walk
 
 SOURCE = '''
 from os.path import *
@@ -121,7 +121,7 @@ def test_walk_on_a_subtree_and_the_visit_methods_it_dispatches():
 def test_the_first_node_of_a_kind_seen_does_not_decide_which_fields_later_ones_have(monkeypatch):
     """An f-string field without a format spec learned first (libcst skips the empty spec): a later
     field with one still has its spec walked."""
-    from ifforge.families.logicif.codeops import walk as walk_module
+    from ifforge.families.logicif.codeops.common import walk as walk_module
 
     monkeypatch.setattr(walk_module, "_FIELD_ORDER", {})  # nothing learned yet, whatever ran before
     walk(cst.parse_module('x = f"{a}"\n'), Recorder())
@@ -154,7 +154,7 @@ def test_an_indexed_module_walks_as_libcst_visits_it_whole_and_below():
     """Walks over a module noted by `index` (the hooks only, children skipped, a slice for a part
     of it, a visitor with its own on_visit) make libcst's calls: a wrong partner or a missed
     class in the record would drop or add some."""
-    from ifforge.families.logicif.codeops import walk as walk_module
+    from ifforge.families.logicif.codeops.common import walk as walk_module
 
     module = walk_module.index(cst.parse_module(SOURCE))
     assert walk_module._indexed(module) is not None
@@ -175,7 +175,7 @@ def test_an_indexed_module_walks_as_libcst_visits_it_whole_and_below():
 
 
 def test_an_index_lets_go_of_old_modules_and_a_part_of_a_new_tree_walks_without_one():
-    from ifforge.families.logicif.codeops import walk as walk_module
+    from ifforge.families.logicif.codeops.common import walk as walk_module
 
     first = walk_module.index(cst.parse_module(SOURCE))
     for _ in range(walk_module._INDEXES.maxlen):
@@ -193,7 +193,7 @@ def test_walks_in_threads_while_others_index_new_modules():
     import sys
     import threading
 
-    from ifforge.families.logicif.codeops import walk as walk_module
+    from ifforge.families.logicif.codeops.common import walk as walk_module
 
     small = [cst.parse_module("x = 1\n") for _ in range(50)]
     module = cst.parse_module(SOURCE)

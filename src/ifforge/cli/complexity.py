@@ -30,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
 
 def rows(path: Path, text: str) -> int:
     """Each row's `function`; a row that cannot be measured is one line on stderr, and exit 1."""
-    from ifforge.families.logicif.codeops.complexity_metrics import measure
+    from ifforge.families.logicif.codeops.metrics.complexity_metrics import measure
 
     failures = 0
     for number, line in enumerate(text.splitlines(), start=1):
@@ -49,8 +49,8 @@ def rows(path: Path, text: str) -> int:
 
 def functions(path: Path, text: str) -> int:
     """Each top-level function of a module; a module that does not parse is one line, and exit 1."""
-    from ifforge.families.logicif.codeops.complexity_metrics import measure_functions
-    from ifforge.families.logicif.codeops.source import SeedSyntaxError
+    from ifforge.families.logicif.codeops.metrics.complexity_metrics import measure_functions
+    from ifforge.families.logicif.codeops.common.source import SeedSyntaxError
 
     try:
         measured = measure_functions(text)

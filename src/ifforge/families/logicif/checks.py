@@ -16,8 +16,8 @@ from pydantic import BaseModel
 from ifforge.core import pyast, sandbox
 from ifforge.core.prompts import load_prompt
 from ifforge.core.store import canonical_json
-from ifforge.families.logicif.codeops.domain import domain_used, listed
-from ifforge.families.logicif.codeops.trackers import tracker_problems
+from ifforge.families.logicif.codeops.common.domain import domain_used, listed
+from ifforge.families.logicif.codeops.instrument.trackers import tracker_problems
 from ifforge.families.logicif.configs import TrackerConfig
 from ifforge.families.logicif.filters import case_problem
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from ifforge.core.llm_client import LLM
 from ifforge.core.prompts import load_prompt
-from ifforge.families.logicif.codeops import english
-from ifforge.families.logicif.codeops.domain import domain_used, domain_words, listed
-from ifforge.families.logicif.codeops.source import parameter_names
+from ifforge.families.logicif.codeops.common.domain import domain_used, domain_words, listed
+from ifforge.families.logicif.codeops.common.source import parameter_names
+from ifforge.families.logicif.codeops.describe import english
 from ifforge.families.logicif.configs import DescribeConfig
 from ifforge.families.logicif.records import InstrumentedFunction
 

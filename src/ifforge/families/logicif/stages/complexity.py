@@ -6,7 +6,7 @@ function text (its helpers and imports sit inside f too)."""
 from __future__ import annotations
 
 
-from ifforge.families.logicif.codeops.complexity_metrics import measure
+from ifforge.families.logicif.codeops.metrics.complexity_metrics import measure
 from ifforge.families.logicif.records import ExecutedFunction, MeasuredFunction, Outcome
 
 STAGE = "complexity"

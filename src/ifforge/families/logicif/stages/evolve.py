@@ -19,7 +19,7 @@ from ifforge.families.logicif.records import InstrumentedFunction, Outcome, Trac
 from ifforge.families.logicif.configs import EvolveConfig
 from ifforge.families.logicif import checks
 from ifforge.families.logicif.checks import TrackerReply, informative
-from ifforge.families.logicif.codeops.domain import domain_words
+from ifforge.families.logicif.codeops.common.domain import domain_words
 
 STAGE = "evolve"
 

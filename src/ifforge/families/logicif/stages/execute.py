@@ -1,7 +1,7 @@
 """Execute + filter stage: gold answers come from running code in the sandbox, never from a model.
 
 Per function, five sandbox passes: the original seed, the instrumented `f` in the self-contained
-form the rows export (codeops/self_contained.py: what LogicIF's executor runs: the gold), that `f`
+form the rows export (codeops/instrument/self_contained.py: what LogicIF's executor runs: the gold), that `f`
 again in a perturbed world (another hash seed and random seed, the cases run last to first,
 counting the lines each executes), and twice more as the gold ran, each with a hash seed and random
 seed of its own: gold that hangs on the hash seed (a text's `hash`, the order of a set of two
@@ -31,7 +31,7 @@ from typing import Any
 
 from ifforge.core import sandbox
 from ifforge.core.store import canonical_json
-from ifforge.families.logicif.codeops.self_contained import NotSelfContained, self_contained
+from ifforge.families.logicif.codeops.instrument.self_contained import NotSelfContained, self_contained
 from ifforge.families.logicif.records import DroppedItem, ExecutedFunction, InstrumentedFunction, Outcome, TestCase
 from ifforge.families.logicif.configs import ExecuteConfig
 from ifforge.families.logicif.filters import case_problem

@@ -1,12 +1,12 @@
 """Inputs stage: a seed with no (or too few) test inputs gets a small set that covers its branches.
 
-Candidates come from the code (`codeops.candidates`: signature, constants, container shapes, seeded
+Candidates come from the code (`codeops.inputs.candidates`: signature, constants, container shapes, seeded
 randomness) and, with a model, from the model (`propose_inputs` prompt). Each runs in the sandbox
 (the original seed, recording the arcs it takes); a candidate is kept only if it runs without
 error, runs at most `input_max_steps` lines, no line of it runs `max_tracker_value` times or more
 (no tracker counting loops or branches could pass execute's filter), and it passes execute's other
 filters. When fewer than `inputs_min` pass, the errors of the failed runs teach the next round
-(`codeops.lessons`: another type for a parameter an error names, values nearer the code's constants),
+(`codeops.inputs.lessons`: another type for a parameter an error names, values nearer the code's constants),
 up to `LEARNED_ROUNDS` more rounds of as many candidates, while a round learns something new or
 passes more than the one before. Then a greedy set cover over arcs keeps between `inputs_min` and `inputs_max`: always the
 candidate that adds the most arcs not yet covered (ties broken by the seeded order), then, up to
@@ -26,9 +26,9 @@ from ifforge.core.llm_client import LLM, LLMError
 from ifforge.core.prompts import load_prompt
 from ifforge.core.store import canonical_json, content_hash
 from ifforge.core.untrusted import BadValue, check_value
-from ifforge.families.logicif.codeops.accepted import with_accepted
-from ifforge.families.logicif.codeops.candidates import Candidate, Signature, candidates, describe_signature
-from ifforge.families.logicif.codeops.lessons import Lessons, learn, taught
+from ifforge.families.logicif.codeops.inputs.accepted import with_accepted
+from ifforge.families.logicif.codeops.inputs.candidates import Candidate, Signature, candidates, describe_signature
+from ifforge.families.logicif.codeops.inputs.lessons import Lessons, learn, taught
 from ifforge.families.logicif.configs import InputsConfig
 from ifforge.families.logicif.records import DroppedItem, Outcome, SeedFunction, TestInput
 from ifforge.families.logicif.filters import decimal_places, largest_magnitude

@@ -2,7 +2,7 @@
 
 Deterministic path (`run`): libcst renaming, then trackers picked by running the cases: every
 candidate counter goes into one probe version of f, run once in the sandbox, and the 1 to 3 that
-tell something on the cases execute will keep are written into f (codeops/trackers.py). Whether
+tell something on the cases execute will keep are written into f (codeops/instrument/trackers.py). Whether
 the rewriting kept the behaviour is checked by execution in the execute stage. LLM path
 (`run_llm`): the model rewrites the function, told every check its answer must pass (the
 `tracker_rules` prompt, with the inputs); the answer is kept only if it passes them (`checks.py`):
@@ -18,9 +18,10 @@ from pydantic import BaseModel
 
 from ifforge.core.workers import in_worker
 from ifforge.core import sandbox
-from ifforge.families.logicif.codeops.anonymise import anonymise
-from ifforge.families.logicif.codeops.domain import domain_words
-from ifforge.families.logicif.codeops.trackers import NothingInformative, NothingToTrack, build, choose, propose
+from ifforge.families.logicif.codeops.common.domain import domain_words
+from ifforge.families.logicif.codeops.instrument.anonymise import anonymise
+from ifforge.families.logicif.codeops.instrument.trackers import (NothingInformative, NothingToTrack, build, choose,
+                                                                  propose)
 from ifforge.core.pysource import strip_comments_and_docstrings
 from ifforge.core.llm_client import LLM
 from ifforge.core.prompts import load_prompt

@@ -28,7 +28,7 @@ from ifforge.core.untrusted import (
     read_file,
     read_lines,
 )
-from ifforge.families.logicif.codeops.source import SeedSyntaxError, choose_entry
+from ifforge.families.logicif.codeops.common.source import SeedSyntaxError, choose_entry
 from ifforge.families.logicif.records import DroppedItem, SeedFunction, TestInput
 
 STAGE = "load"

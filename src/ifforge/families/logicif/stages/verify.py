@@ -12,11 +12,11 @@ reason. Every round's description and review are kept in the item's history.
 from __future__ import annotations
 
 
-from ifforge.families.logicif.codeops import narrate
+from ifforge.families.logicif.codeops.describe import narrate
 from ifforge.core import sandbox
 from ifforge.core.llm_client import LLM, LLMError
 from ifforge.core.prompts import load_prompt
-from ifforge.families.logicif.codeops.source import parameter_names
+from ifforge.families.logicif.codeops.common.source import parameter_names
 from ifforge.families.logicif.records import (DescribedFunction, DroppedItem, InstrumentedFunction, Outcome, Review,
                                               VerificationRound)
 from ifforge.families.logicif.configs import VerifyConfig

@@ -16,7 +16,7 @@ each value by how its name is used. A length computed from a parameter (`len(s) 
 `len(repr(v))`) compared with a constant gets texts longer than it; items sorted inside a `try` that
 catches the error get items of two kinds that cannot be ordered. A table looked up with a group of a
 match on a text (`table.get(m.group(1))`) and that text get values that agree. `with_accepted` mixes
-these into candidates drawn otherwise (`codeops.candidates`), so the other parameters keep their values;
+these into candidates drawn otherwise (`codeops.inputs.candidates`), so the other parameters keep their values;
 everything random comes from one `random.Random` seeded by the caller, and every value is JSON.
 """
 
@@ -30,8 +30,8 @@ import string
 from collections import defaultdict
 
 from ifforge.core import pyast
-from ifforge.families.logicif.codeops.candidates import Candidate, module_constants
-from ifforge.families.logicif.codeops.texts import matching
+from ifforge.families.logicif.codeops.inputs.candidates import Candidate, module_constants
+from ifforge.families.logicif.codeops.inputs.texts import matching
 
 try:  # Python 3.11+
     from re import _parser as _parse

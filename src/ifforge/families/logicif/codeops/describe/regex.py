@@ -16,9 +16,9 @@ from re import _parser
 
 import libcst as cst
 
-from ifforge.families.logicif.codeops import built_patterns, wildcards
-from ifforge.families.logicif.codeops.errors import Undescribable
-from ifforge.families.logicif.codeops.formats import joined
+from ifforge.families.logicif.codeops.describe import built_patterns, wildcards
+from ifforge.families.logicif.codeops.describe.errors import Undescribable
+from ifforge.families.logicif.codeops.describe.formats import joined
 
 FLAGS = {"ASCII": re.ASCII, "A": re.ASCII, "IGNORECASE": re.IGNORECASE, "I": re.IGNORECASE,
          "MULTILINE": re.MULTILINE, "M": re.MULTILINE, "DOTALL": re.DOTALL, "S": re.DOTALL,

@@ -17,7 +17,7 @@ import symtable
 
 import libcst as cst
 
-from ifforge.families.logicif.codeops.source import cst_module, cst_parameters
+from ifforge.families.logicif.codeops.common.source import cst_module, cst_parameters
 
 
 _BLANK_LINES = re.compile(r"\A(?:[ \t]*\n)+")

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from ifforge.families.logicif.codeops.source import cst_parameters
-from ifforge.families.logicif.codeops.walk import Reader, walk
+from ifforge.families.logicif.codeops.common.source import cst_parameters
+from ifforge.families.logicif.codeops.common.walk import Reader, walk
 
 
 class _Bindings(Reader):

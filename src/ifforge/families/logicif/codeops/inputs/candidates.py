@@ -6,7 +6,7 @@ record, dict) from their annotations, defaults and how the code uses them (`for 
 Values come from pools the code itself suggests: each constant a value is compared with, and its
 neighbours (c-1, c, c+1), strings the code compares with, lengths compared with `len(v)`; plus
 empty, one-element and several-element containers, plain random values, and, for text, texts
-made of what the code tests text against (`codeops.texts`: its patterns, characters, prefixes).
+made of what the code tests text against (`codeops.inputs.texts`: its patterns, characters, prefixes).
 Everything random comes from one `random.Random` seeded by the caller, so a seed value gives the
 same candidates and another gives others. Each candidate says where it came from (`origin`).
 """
@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ifforge.core import pyast
-from ifforge.families.logicif.codeops.texts import Texts, read_hints
+from ifforge.families.logicif.codeops.inputs.texts import Texts, read_hints
 
 Shape = tuple  # ("int",) ("float",) ("str",) ("char",) ("bool",) ("list", elem) ("record", (slots...)) ("dict", k, v) ("any",)
 INT, FLOAT, STR, CHAR, BOOL, ANY = ("int",), ("float",), ("str",), ("char",), ("bool",), ("any",)
@@ -784,7 +784,7 @@ class Maker:
 
 def candidates(source: str, entry: str, seed: int, count: int, lessons=None) -> list[Candidate]:
     """About `count` distinct candidate argument lists for `entry`, each with its origin; the same
-    `seed` gives the same list. `lessons` (`codeops.lessons.Lessons`, from the errors of an earlier
+    `seed` gives the same list. `lessons` (`codeops.inputs.lessons.Lessons`, from the errors of an earlier
     round) change shapes and how values are drawn. Raises `ValueError` when the function cannot be read."""
     signature = Signature(source, entry)
     rng = random.Random(seed)

@@ -12,7 +12,7 @@ from radon.complexity import cc_visit
 from radon.metrics import h_visit, mi_visit
 
 from ifforge.core import pyast
-from ifforge.families.logicif.codeops.source import top_level_functions
+from ifforge.families.logicif.codeops.common.source import top_level_functions
 from ifforge.families.logicif.records import ComplexityMetrics
 
 _BLOCKS = (ast.If, ast.For, ast.While, ast.Try, ast.With)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import posixpath
 
-from ifforge.families.logicif.codeops.errors import Undescribable
+from ifforge.families.logicif.codeops.describe.errors import Undescribable
 
 SLASH = '"/"'
 # function -> (number of arguments, words with {0}, {1}... for them); "*" takes one or more

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from ifforge.families.logicif.codeops.errors import Undescribable
+from ifforge.families.logicif.codeops.describe.errors import Undescribable
 
 MAKER = "datetime.date"
 _METHODS = {"weekday": "the weekday of {d}, as 0 for Monday up to 6 for Sunday",

@@ -20,7 +20,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ifforge.core import pyast
-from ifforge.families.logicif.codeops.candidates import (
+from ifforge.families.logicif.codeops.inputs.candidates import (
     CHAR, DICT_METHODS, FLOAT, INT, LIST_METHODS, STR, STR_METHODS, Parameter, Shape)
 
 # the order tried when a message says what is wrong but not what is wanted
@@ -29,7 +29,7 @@ TYPE_NAMES = {"str": str, "int": int, "float": float, "bool": bool, "list": list
 WANTED = {"str": STR, "string": STR, "int": INT, "integer": INT, "float": FLOAT, "list": ("list", INT),
           "dict": ("dict", STR, STR), "character": CHAR, "unicode character": CHAR}
 TYPE_ERRORS = ("TypeError", "AttributeError")
-# what a callee's error says it wants: (message pattern, the kind of value `codeops.accepted` makes)
+# what a callee's error says it wants: (message pattern, the kind of value `codeops.inputs.accepted` makes)
 CALLEE_ERRORS = [(re.compile(r"base64|Incorrect padding|Only base64 data"), ("decoded", "b64decode")),
                  (re.compile(r"Odd-length string|[Nn]on-hexadecimal"), ("decoded", "unhexlify"))]
 # "must be str, not bytes" (a bytes literal met the text), "a bytes-like object is required, not 'str'"
@@ -48,7 +48,7 @@ class Lessons:
     tried: dict[str, set] = field(default_factory=dict)  # every shape a parameter has had
     boundary: bool = False  # values near the code's constants rather than at random
     digits: bool = False  # text made of digits
-    accepts: dict[str, set] = field(default_factory=dict)  # what a callee said it wants (`codeops.accepted` kinds)
+    accepts: dict[str, set] = field(default_factory=dict)  # what a callee said it wants (`inputs.accepted` kinds)
 
     def summary(self) -> dict:
         return {"shapes": {name: _text(shape) for name, shape in self.shapes.items()},

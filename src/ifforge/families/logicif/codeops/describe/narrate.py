@@ -18,12 +18,12 @@ from collections import Counter
 import libcst as cst
 
 from ifforge.core import pyast
-from ifforge.families.logicif.codeops import addresses, roles, stored_methods, wildcards
-from ifforge.families.logicif.codeops.english import (METHOD_TYPES, Speaker, Undescribable, constant_truth, float_words,
-                                                      holds_code, is_constant, loose)
-from ifforge.families.logicif.codeops.plain import Plain, names_in
-from ifforge.families.logicif.codeops.source import cst_module, cst_parameters
-from ifforge.families.logicif.codeops.walk import Reader, index, walk
+from ifforge.families.logicif.codeops.common.source import cst_module, cst_parameters
+from ifforge.families.logicif.codeops.common.walk import Reader, index, walk
+from ifforge.families.logicif.codeops.describe import addresses, roles, stored_methods, wildcards
+from ifforge.families.logicif.codeops.describe.english import (METHOD_TYPES, Speaker, Undescribable, constant_truth,
+                                                               float_words, holds_code, is_constant, loose)
+from ifforge.families.logicif.codeops.describe.plain import Plain, names_in
 from ifforge.families.logicif.records import Tracker
 
 __all__ = ["describe", "uncovered", "holds_code", "Undescribable", "type_words"]

@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from ifforge.families.logicif.codeops import addresses, dates, formats, methods, paths, regex, unicode, wildcards
-from ifforge.families.logicif.codeops.errors import Undescribable
-from ifforge.families.logicif.codeops.plain import Plain
-from ifforge.families.logicif.codeops.walk import Reader, walk
+from ifforge.families.logicif.codeops.common.walk import Reader, walk
+from ifforge.families.logicif.codeops.describe import addresses, dates, formats, methods, paths, regex, unicode, wildcards
+from ifforge.families.logicif.codeops.describe.errors import Undescribable
+from ifforge.families.logicif.codeops.describe.plain import Plain
 
 from ifforge.core import pyast
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from ifforge.families.logicif.codeops.errors import Undescribable
-from ifforge.families.logicif.codeops.walk import Reader, walk
+from ifforge.families.logicif.codeops.common.walk import Reader, walk
+from ifforge.families.logicif.codeops.describe.errors import Undescribable
 
 IPV4 = ('A text is a valid IPv4 address when it is four parts joined by ".", each part one to three of the '
         'digits 0 to 9, at most 255, and starting with 0 only if it is "0".')

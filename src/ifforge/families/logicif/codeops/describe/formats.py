@@ -15,7 +15,7 @@ import string
 
 import libcst as cst
 
-from ifforge.families.logicif.codeops.errors import Undescribable
+from ifforge.families.logicif.codeops.describe.errors import Undescribable
 
 _PRINTF = re.compile(r"%(?:\((?P<key>[^)]*)\))?(?P<flags>[-+ #0]*)(?P<width>\*|\d+)?(?:\.(?P<precision>\*|\d+))?"
                      r"[hlL]?(?P<kind>.)", re.S)

@@ -20,7 +20,7 @@ from functools import lru_cache
 import libcst as cst
 
 from ifforge.core import pyast
-from ifforge.families.logicif.codeops.walk import Reader, walk
+from ifforge.families.logicif.codeops.common.walk import Reader, walk
 
 RULE = ("A pattern made from a wildcard (as bytes, each byte standing for the character with its code) "
         "matches from a place in a text only by taking all the rest of the text, and does so exactly when the "

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from ifforge.families.logicif.codeops.source import cst_parameters
-from ifforge.families.logicif.codeops.walk import Reader, walk
+from ifforge.families.logicif.codeops.common.source import cst_parameters
+from ifforge.families.logicif.codeops.common.walk import Reader, walk
 
 # built-ins whose result is plain whatever they are given (when they do not fail)
 _ALWAYS = {"len", "str", "repr", "ascii", "int", "float", "bool", "ord", "chr", "hex", "oct", "bin", "isinstance",

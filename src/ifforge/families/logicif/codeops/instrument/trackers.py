@@ -26,8 +26,8 @@ from functools import lru_cache
 
 import libcst as cst
 
-from ifforge.families.logicif.codeops.source import cst_parameters
-from ifforge.families.logicif.codeops.walk import Reader, walk
+from ifforge.families.logicif.codeops.common.source import cst_parameters
+from ifforge.families.logicif.codeops.common.walk import Reader, walk
 from ifforge.families.logicif.records import Tracker
 
 GROWING_METHODS = {"append", "appendleft", "add", "extend", "insert", "update", "setdefault"}

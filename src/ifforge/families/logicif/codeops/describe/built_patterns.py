@@ -17,7 +17,7 @@ from re import _parser
 
 import libcst as cst
 
-from ifforge.families.logicif.codeops.errors import Undescribable
+from ifforge.families.logicif.codeops.describe.errors import Undescribable
 
 _ORDERS = 720  # at most this many orders of the sets are tried (one set of 6 items)
 

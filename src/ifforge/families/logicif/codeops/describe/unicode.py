@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from ifforge.families.logicif.codeops.errors import Undescribable
+from ifforge.families.logicif.codeops.describe.errors import Undescribable
 
 # function -> {number of arguments: words with {0}, {1} for the arguments and {v} for the version}
 _WORDS = {
