@@ -70,9 +70,15 @@ def _finished(tmp_path, names=("printer_queue", "bus_route_load")):
     return family, settings, seeds, store
 
 
-def test_an_unchanged_run_is_found_without_writing_and_a_changed_seed_is_not(tmp_path):
-    from ifforge.factory import unchanged_version
+def unchanged_version(family, settings):
+    from ifforge.generation import GenerateRun
 
+    run = GenerateRun(settings)
+    assert run.family is family
+    return run.finished()
+
+
+def test_an_unchanged_run_is_found_without_writing_and_a_changed_seed_is_not(tmp_path):
     family, settings, seeds, store = _finished(tmp_path)
     assert unchanged_version(family, settings) == store.path
     (seeds / "printer_queue.py").write_text((seeds / "printer_queue.py").read_text() + "# input: [[], 2]\n")

@@ -1,6 +1,6 @@
-"""The generic generate run's pieces that are not orchestration: fingerprint, one stage shard,
-per-item artifacts and the manifest. `ifforge.flows.generate` wires them as Prefect tasks; any
-other engine could drive the same steps.
+"""The generic generate run's pieces: fingerprint, one stage shard, the window of shards in flight,
+per-item artifacts, the manifest and the lines and summary a run reports. `ifforge.generation`
+puts them in order (`GenerateRun`); no orchestration engine here.
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ from ifforge.core.store import (
     VersionStore,
     canonical_json,
     content_hash,
-    finished_version,
     provenance,
 )
 from ifforge.core.isolation import UNWALLED_SETTING
@@ -47,17 +46,6 @@ def fingerprint(family, items: list, settings: Settings, plan: list) -> str:
         family.side_identity(settings),
         os.urandom(8).hex() if settings.no_cache else None,  # --no-cache asks again: always a new version
     )
-
-
-def unchanged_version(family, settings: Settings) -> Path | None:
-    """The finished version a run of these settings would return untouched ("Nothing changed"), or
-    None; writes nothing. `ifforge generate` asks first when no Prefect server is up, so an unchanged
-    re-run costs reading the seeds, not starting Prefect's temporary server (about 8 s, 19 s on an
-    empty PREFECT_HOME)."""
-    if settings.no_cache:
-        return None
-    loaded = family.load(settings)
-    return finished_version(settings.benchmark_root, fingerprint(family, loaded.items, settings, family.plan(settings)))
 
 
 def run_stage_shard(stage: Stage, items: list | StageRun, settings: Settings, run_id: str, shard: int = 0) -> StageRun:
