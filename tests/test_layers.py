@@ -1,7 +1,7 @@
 """No generic module imports a family: families plug into the factory, never the other way round.
 
 Generic: core/, eval/, transforms/, exports/, flows/ (in the package, or at the top level once it
-moves there) and factory.py. Their one door to a family is the lazy registry `ifforge.families`
+moves there), factory.py and generation/. Their one door to a family is the lazy registry `ifforge.families`
 (`get_family`, ...) and `ifforge.families.base` (what a family is). Imports are read with `ast`,
 so lazy imports inside functions count too.
 
@@ -41,7 +41,7 @@ def family_imports(source: str) -> list[str]:
 def generic_files() -> list[Path]:
     folders = [PACKAGE / name for name in ("core", "eval", "transforms", "exports", "flows")] + [REPOSITORY / "flows"]
     files = [path for folder in folders if folder.is_dir() for path in sorted(folder.rglob("*.py"))]
-    return files + [PACKAGE / "factory.py"]
+    return files + [PACKAGE / "factory.py"] + sorted((PACKAGE / "generation").rglob("*.py"))
 
 
 def test_the_check_sees_every_way_of_importing_a_family():
@@ -58,6 +58,14 @@ def test_no_generic_module_imports_a_family():
     offenders = {str(path.relative_to(REPOSITORY)): imports for path in files
                  if (imports := family_imports(path.read_text()))}
     assert offenders == {}
+
+
+def test_a_generate_run_imports_no_orchestrator():
+    """`ifforge.generation` runs a version in any engine: Prefect is only the flow's (flows/generate.py)."""
+    files = sorted((PACKAGE / "generation").rglob("*.py"))
+    imported = {path.name: [name for name in imported_modules(path.read_text(), f"ifforge.generation.{path.stem}")
+                            if name.split(".")[0] in ("prefect", "distributed", "dask")] for path in files}
+    assert files and not any(imported.values()), imported
 
 
 def test_every_parse_in_the_run_takes_the_ast_lock():
