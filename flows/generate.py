@@ -18,43 +18,30 @@ from collections.abc import Callable
 from typing import Any
 
 from ifforge.core.prefect_env import configure
+from ifforge.core.workers import in_dask_worker
 
-configure()
+if not in_dask_worker():  # a worker imports this module to unpickle each task's flow context: there,
+    configure()  # no server to find or guard (it reports where the task says); its server's import cost seconds
 
 from prefect import flow, get_run_logger, task  # noqa: E402
 from prefect.artifacts import create_markdown_artifact, create_table_artifact  # noqa: E402
 from prefect.cache_policies import NO_CACHE  # noqa: E402
-from prefect.context import FlowRunContext  # noqa: E402
-from prefect.task_runners import ThreadPoolTaskRunner  # noqa: E402
-from prefect.utilities.annotations import opaque  # noqa: E402
 
 from ifforge.flows.naming import provisional_name, rename_flow_run, slug  # noqa: E402
+from ifforge.flows.retries import unless_fatal  # noqa: E402
 from ifforge.generation.engines import BATCH, EXPORT, LOAD, SIDE, STAGE  # noqa: E402
 from ifforge.generation.run import GenerateRun, LostItems, Report  # noqa: E402
 
 __all__ = ["LostItems", "flow_for", "generate"]
 
 
-def _no_retry_on_fatal(task, task_run, state) -> bool:
-    from ifforge.core.llm_client import LLMFatal
-    from ifforge.core.untrusted import InputError
-
-    try:
-        state.result()
-    except (LLMFatal, InputError):
-        return False
-    except Exception:  # noqa: BLE001 - any other failure may be transient
-        return True
-    return True
-
-
 # how each kind of step runs as a Prefect task: reading the inputs is how a run learns what
 # changed, so nothing is cached by Prefect; a shard is retried unless its error is fatal
 TASK_OPTIONS: dict[str, dict[str, Any]] = {
-    LOAD: {"retries": 1, "retry_delay_seconds": 1, "retry_condition_fn": _no_retry_on_fatal},
+    LOAD: {"retries": 1, "retry_delay_seconds": 1, "retry_condition_fn": unless_fatal},
     BATCH: {"retries": 1, "retry_delay_seconds": 1},
     SIDE: {"retries": 1, "retry_delay_seconds": 1},
-    STAGE: {"retries": 2, "retry_delay_seconds": 2, "persist_result": False, "retry_condition_fn": _no_retry_on_fatal},
+    STAGE: {"retries": 2, "retry_delay_seconds": 2, "persist_result": False, "retry_condition_fn": unless_fatal},
     EXPORT: {},
 }
 
@@ -64,7 +51,6 @@ class PrefectTasks:
 
     def __init__(self):
         self._tasks: dict[tuple[str, str, Callable], Any] = {}
-        self._threads = isinstance(FlowRunContext.get().task_runner, ThreadPoolTaskRunner)
 
     def _task(self, kind: str, name: str, function: Callable):
         """Made once per step: a Task reads its function's source and hashes its code."""
@@ -77,11 +63,7 @@ class PrefectTasks:
         return self._task(kind, name, function)(*args)
 
     def submit(self, kind: str, name: str, function: Callable, *args: Any) -> Any:
-        # On the thread runner the arguments are marked opaque: an upstream shard's future is still
-        # waited for, but Prefect no longer walks every field of every item (and of the stage and
-        # the settings) looking for futures, a walk that cost the run's process more CPU per item
-        # than its own work. Not on Dask, whose runner hands marked values to the task still wrapped.
-        return self._task(kind, name, function).submit(*(opaque(arg) for arg in args) if self._threads else args)
+        return self._task(kind, name, function).submit(*args)  # a shard is one value to Prefect (`shards.Shard`)
 
 
 class PrefectReport(Report):

@@ -2,7 +2,7 @@
 
 import pytest
 
-from ifforge.factory import in_window
+from ifforge.generation.shards import in_window
 
 
 def _trace(count: int, window: int) -> list[tuple[str, int]]:
@@ -31,7 +31,7 @@ def test_a_window_of_one_alternates_and_a_wide_window_starts_everything_first():
 
 
 def test_shards_of_a_chain_that_asks_a_model_hold_one_round_of_its_requests():
-    from ifforge.factory import SHARD_SIZE, shard_size
+    from ifforge.generation.shards import SHARD_SIZE, shard_size
     from ifforge.families import get_family, load_family_settings
 
     def chain(**given):
@@ -71,7 +71,7 @@ def _finished(tmp_path, names=("printer_queue", "bus_route_load")):
 
 
 def unchanged_version(family, settings):
-    from ifforge.generation import GenerateRun
+    from ifforge.generation.run import GenerateRun
 
     run = GenerateRun(settings)
     assert run.family is family

@@ -1,19 +1,15 @@
-"""A generate run without an orchestrator: `GenerateRun` (run.py) does the work, an engine
-(engines.py) says where its steps run, `Accounts` (accounts.py) counts. `flows/generate.py`
-wraps the same run in Prefect."""
+"""A generate run without an orchestrator: `GenerateRun` (run.py) puts the steps in order and
+`Accounts` (accounts.py) counts them; an engine (engines.py) says where the steps run; shards.py
+is a chain's shard, all a Dask worker imports. `flows/generate.py` wraps the same run in Prefect.
+Nothing is imported here, so a worker importing `shards` loads no more than it needs."""
 
 from __future__ import annotations
 
-from pathlib import Path
 
-from ifforge.core.settings import Settings
-from ifforge.generation.engines import Engine, Threads
-from ifforge.generation.run import GenerateRun, LostItems, Report
-
-__all__ = ["Engine", "GenerateRun", "LostItems", "Report", "Threads", "generate"]
-
-
-def generate(settings: Settings) -> Path:
+def generate(settings):
     """A version of the benchmark `settings` ask for, made in this process (threads, no Prefect)."""
+    from ifforge.generation.engines import Threads
+    from ifforge.generation.run import GenerateRun
+
     with Threads() as engine:
         return GenerateRun(settings).execute(engine)

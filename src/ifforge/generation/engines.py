@@ -1,8 +1,9 @@
 """Where a generate run's steps run: the run says what to do and in which order, an engine where.
 
-A step is `call`ed when the run needs its result before it goes on (loading, batch steps, the
-export) and `submit`ted when it may overlap others (the shards of per-item stages, side work); a
-submitted step may take earlier submissions' futures as arguments and starts once they are done.
+A step is `call`ed when it runs in the run's own process (loading, batch steps, the export, and
+side work, which the run calls from a thread of its own) and `submit`ted when it may run anywhere
+the engine has room (the shards of per-item stages); a submitted step may take earlier
+submissions' futures as arguments and starts once they are done.
 `Threads` runs them in this process, with no orchestrator: what library users and family tests
 run. `flows.generate` adapts Prefect's tasks (on its thread runner or on Dask) to the same two
 calls, so the Prefect flow only says how each kind of step is retried and shown.

@@ -20,7 +20,9 @@ import shutil
 import time
 import uuid
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
+from contextvars import copy_context
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -33,11 +35,8 @@ from ifforge.factory import (
     changes,
     changes_line,
     fingerprint,
-    in_window,
     outcome_line,
     previous_manifest,
-    run_stage_shard,
-    shard_size,
     summary_markdown,
     write_manifest,
     write_stage_artifacts,
@@ -46,6 +45,7 @@ from ifforge.families import get_family, load_family_settings
 from ifforge.families.base import BatchStage, Loaded
 from ifforge.generation.accounts import Accounts
 from ifforge.generation.engines import BATCH, EXPORT, LOAD, SIDE, STAGE, Engine
+from ifforge.generation.shards import Shard, in_window, run_stage_shard, shard_size
 
 
 class LostItems(RuntimeError):
@@ -125,8 +125,11 @@ class GenerateRun:
         log.info(accounts.loaded(len(loaded.items), list(loaded.dropped), self.load_seconds))
         self.family.write_loaded(store, loaded.items)
         run_id = uuid.uuid4().hex
-        side = {name: engine.submit(SIDE, name, side_work, work, settings, run_id, name)
-                for name, work in self.family.side_work(settings).items()}
+        beside = ThreadPoolExecutor(thread_name_prefix="ifforge-side")
+        # side work runs beside the stages, in this process whatever the engine: where the run's
+        # LLM hub is, and the model `warm_up` loaded (on a Dask worker it was loaded again)
+        side = {name: beside.submit(copy_context().run, engine.call, SIDE, name, side_work, work, settings, run_id,
+                                    name) for name, work in self.family.side_work(settings).items()}
         try:
             items: Sequence = loaded.items
             for step in self._steps():
@@ -141,6 +144,7 @@ class GenerateRun:
         finally:
             from ifforge.core.llm_hub import close_hub
 
+            beside.shutdown(wait=False, cancel_futures=True)  # a failed run does not wait for it
             close_hub(run_id)
         if accounts.calls:
             store.write("llm_calls.jsonl", "".join(json.dumps(c) + "\n" for c in accounts.calls))
@@ -198,7 +202,7 @@ class GenerateRun:
     def _chain(self, engine: Engine, chain: list[Stage], items: Sequence, store: VersionStore, run_id: str,
                accounts: Accounts, log) -> Kept:
         """The chain shard by shard, each shard's stages one after the other, at most
-        `shards_in_flight` shards started and not yet finished (`factory.in_window`); finished in
+        `shards_in_flight` shards started and not yet finished (`shards.in_window`); finished in
         order: the shard's per-item artifacts written, counted, its kept items appended to the
         chain's files on disk (`core.kept`: what is returned), and let go."""
         size = shard_size(self.settings, chain)
@@ -207,17 +211,16 @@ class GenerateRun:
         account = accounts.chain(chain)
 
         def start(index: int) -> list:
-            upstream: Any = shards[index]
+            upstream: Any = Shard(index, shards[index])
             futures = []
-            for stage in chain:
-                upstream = engine.submit(STAGE, stage.name, run_stage_shard, stage, upstream, self.settings, run_id,
-                                         index)
+            for stage in chain:  # each stage takes the shard as the one before hands it on
+                upstream = engine.submit(STAGE, stage.name, run_stage_shard, stage, upstream, self.settings, run_id)
                 futures.append(upstream)
             return futures
 
         def finish(index: int, futures: list) -> None:
             for stage, future in zip(chain, futures):
-                run = future.result()
+                run = future.result().run
                 write_stage_artifacts(store, stage, run.items, run)
                 account.shard(stage, run)
                 if stage is chain[-1]:
