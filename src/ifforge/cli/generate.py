@@ -96,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
     if local:
         return _run_local(settings, parameters)
     from ifforge.core.prefect_env import reporting_server
-    from ifforge.generation import GenerateRun
+    from ifforge.generation.run import GenerateRun
 
     run = GenerateRun(settings)  # parsed once, planned and loaded at most once: the flow takes it over
     if reporting_server() is None:  # no UI to show a run in: an unchanged re-run need not start Prefect
@@ -109,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
                                       "flow run was recorded)")
     run.family.warm_up(settings)  # a model loads while Prefect starts
     from ifforge.core.llm_client import LLMFatal
-    from ifforge.generation import LostItems
+    from ifforge.generation.run import LostItems
 
     try:
         folder = _flow_run(run, parameters)
@@ -124,7 +124,7 @@ def _run_local(settings, parameters: dict) -> int:
     """With `--llm local`: the run asks a llama.cpp server started for it, and stopped after it."""
     from ifforge.core.local_llm import LocalServer, LocalServerError
     from ifforge.core.untrusted import InputError
-    from ifforge.generation import GenerateRun
+    from ifforge.generation.run import GenerateRun
 
     try:
         with LocalServer(str(settings.local_model)) as server:
