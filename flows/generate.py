@@ -4,7 +4,8 @@ The run decides what happens (load -> the family's plan -> export -> manifest) a
 flow only says how each kind of step becomes a Prefect task (retried or not, named after its
 stage) and what the UI shows: the run's name once its version is known, its log lines, a summary
 and a table of finished tasks as artifacts. Batch steps run as one task each, per-item stages as
-one task per stage per shard, on Prefect's thread runner or on Dask (`flow_for`). Caching is per
+one task per stage per shard, on Prefect's thread runner; with `task_runner=dask` a shard's task
+sends its work to a Dask cluster and waits for it (the workers run no Prefect). Caching is per
 item, by content, in `<out>/<benchmark>/.cache/` (see `ifforge.core.runner`): Prefect caches no
 results, so deleting the outputs folder starts over for real.
 
@@ -15,6 +16,7 @@ deployment (`ifforge deploy`, see `serve.py`).
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import nullcontext
 from typing import Any
 
 from ifforge.core.prefect_env import configure
@@ -29,10 +31,10 @@ from prefect.cache_policies import NO_CACHE  # noqa: E402
 
 from ifforge.flows.naming import provisional_name, rename_flow_run, slug  # noqa: E402
 from ifforge.flows.retries import unless_fatal  # noqa: E402
-from ifforge.generation.engines import BATCH, EXPORT, LOAD, SIDE, STAGE  # noqa: E402
+from ifforge.generation.engines import BATCH, EXPORT, LOAD, SIDE, STAGE, Dask  # noqa: E402
 from ifforge.generation.run import GenerateRun, LostItems, Report  # noqa: E402
 
-__all__ = ["LostItems", "flow_for", "generate"]
+__all__ = ["LostItems", "generate"]
 
 
 # how each kind of step runs as a Prefect task: reading the inputs is how a run learns what
@@ -47,9 +49,12 @@ TASK_OPTIONS: dict[str, dict[str, Any]] = {
 
 
 class PrefectTasks:
-    """The run's engine on Prefect: each step a task run, on the flow's task runner."""
+    """The run's engine on Prefect: each step a task run of this flow, on its thread runner. With
+    `task_runner=dask` a shard's task hands its work to the `Dask` engine and waits for it there:
+    the task run (its state, retries, timing) is recorded here, and the workers run no Prefect."""
 
-    def __init__(self):
+    def __init__(self, remote: Dask | None = None):
+        self.remote = remote
         self._tasks: dict[tuple[str, str, Callable], Any] = {}
 
     def _task(self, kind: str, name: str, function: Callable):
@@ -63,7 +68,19 @@ class PrefectTasks:
         return self._task(kind, name, function)(*args)
 
     def submit(self, kind: str, name: str, function: Callable, *args: Any) -> Any:
-        return self._task(kind, name, function).submit(*args)  # a shard is one value to Prefect (`shards.Shard`)
+        if self.remote is None:
+            return self._task(kind, name, function).submit(*args)  # a shard is one value to Prefect (`shards.Shard`)
+        return self._task(kind, name, on_remote).submit(self.remote, kind, name, function, *args)
+
+    def result(self, handle: Any) -> Any:
+        value = handle.result()
+        return value if self.remote is None else self.remote.result(value)
+
+
+def on_remote(engine: Dask, kind: str, name: str, function: Callable, *args: Any) -> Any:
+    """A step done on the remote engine, its task run recorded here: returns the step's handle
+    there, so the next stage of the shard takes its items from the worker that has them."""
+    return engine.settle(engine.submit(kind, name, function, *args))
 
 
 class PrefectReport(Report):
@@ -92,18 +109,7 @@ def generate(family: str = "logicif", seeds: str | None = None, functions: str |
     run = GenerateRun.from_parameters({"family": family, "seeds": seeds, "functions": functions,
                                        "test_cases": test_cases, "out": out, "benchmark": benchmark,
                                        "options": options, "config": config})
-    return str(run.execute(PrefectTasks(), PrefectReport()))
-
-
-def flow_for(settings):
-    """The generate flow on the task runner the settings ask for."""
-    if settings.task_runner == "threads":
-        return generate
-    from ifforge.flows.dask_runner import ReportingDaskTaskRunner
-
-    if settings.dask_address:
-        runner = ReportingDaskTaskRunner(address=settings.dask_address)
-    else:
-        runner = ReportingDaskTaskRunner(cluster_kwargs={"n_workers": settings.dask_workers, "threads_per_worker": 1,
-                                                         "processes": True, "dashboard_address": None})
-    return generate.with_options(task_runner=runner)
+    settings = run.settings
+    remote = Dask(settings.dask_address, settings.dask_workers) if settings.task_runner == "dask" else nullcontext()
+    with remote:
+        return str(run.execute(PrefectTasks(remote if settings.task_runner == "dask" else None), PrefectReport()))

@@ -47,30 +47,27 @@ def test_the_prefect_flow_writes_the_same_bytes(prefect_server, in_process, seed
     assert (folder / "benchmark.jsonl").read_bytes() == (in_process / "benchmark.jsonl").read_bytes()
 
 
-def test_the_flow_on_a_dask_cluster_writes_the_same_bytes_reporting_to_the_flows_server(
+def test_the_flow_with_its_shards_on_a_dask_cluster_writes_the_same_bytes_and_workers_run_no_prefect(
         prefect_server, in_process, seeds, tmp_path):
-    """Prefect's ephemeral mode, as a user without a server runs it (the flow's temporary server is
-    the session's, already up): the workers report to it instead of each starting one."""
+    """An existing cluster (`dask_address`): each shard's task run is recorded by the flow, its work
+    done on a worker, which never imports Prefect (so it starts no server and reports to none)."""
     import json
 
     from distributed import Client, LocalCluster
-    from prefect.settings import PREFECT_API_URL, temporary_settings
 
-    from ifforge.families.logicif.settings import LogicIFSettings
-    from ifforge.flows.generate import flow_for
+    from ifforge.flows.generate import generate
 
-    def temporary_servers_here() -> int:  # runs on each worker (pickled by value)
-        from prefect.server.api.server import SubprocessASGIServer
+    def imported_here() -> tuple[bool, bool]:  # runs on each worker (pickled by value)
+        import sys
 
-        return sum(server.server_process is not None for server in SubprocessASGIServer._instances.values())
+        return "ifforge.generation.shards" in sys.modules, "prefect" in sys.modules
 
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
-            Client(cluster) as client, temporary_settings(restore_defaults={PREFECT_API_URL}):
-        assert PREFECT_API_URL.value() is None
-        dask_flow = flow_for(LogicIFSettings(task_runner="dask", dask_address=cluster.scheduler_address))
-        folder = Path(dask_flow(seeds=str(seeds), out=str(tmp_path / "dask"), options={**QUICK, "shard_size": 2}))
-        servers = client.run(temporary_servers_here)  # {worker address: servers it started}
-    assert sorted(servers.values()) == [0, 0]
+            Client(cluster) as client:
+        folder = Path(generate(seeds=str(seeds), out=str(tmp_path / "dask"), options={
+            **QUICK, "shard_size": 2, "task_runner": "dask", "dask_address": cluster.scheduler_address}))
+        imported = client.run(imported_here)  # {worker address: (ran a shard, imported Prefect)}
+    assert sorted(imported.values()) == [(True, False), (True, False)]
     assert (folder / "benchmark.jsonl").read_bytes() == (in_process / "benchmark.jsonl").read_bytes()
     stages = json.loads((folder / "manifest.json").read_text())["stages"]
     assert stages["instrument"]["computed"] == 3 and stages["execute"]["computed"] == 3  # counted on the workers

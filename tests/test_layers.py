@@ -61,10 +61,10 @@ def test_no_generic_module_imports_a_family():
 
 
 def test_a_generate_run_imports_no_orchestrator():
-    """`ifforge.generation` runs a version in any engine: Prefect is only the flow's (flows/generate.py)."""
+    """`ifforge.generation` runs a version with no orchestrator: Prefect is only the flow's (flows/generate.py)."""
     files = sorted((PACKAGE / "generation").rglob("*.py"))
     imported = {path.name: [name for name in imported_modules(path.read_text(), f"ifforge.generation.{path.stem}")
-                            if name.split(".")[0] in ("prefect", "distributed", "dask")] for path in files}
+                            if name.split(".")[0] == "prefect"] for path in files}
     assert files and not any(imported.values()), imported
 
 

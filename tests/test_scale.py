@@ -97,7 +97,7 @@ def test_without_a_server_the_cli_returns_an_unchanged_version_without_starting_
 
     family, settings, seeds, store = _finished(tmp_path)
     monkeypatch.setattr(prefect_env, "reporting_server", lambda: None)
-    monkeypatch.setattr(flow_module, "flow_for", lambda settings: pytest.fail("a flow was started"))
+    monkeypatch.setattr(flow_module, "generate", lambda **parameters: pytest.fail("a flow was started"))
     assert main(["generate", "--seeds", str(seeds), "--out", str(tmp_path / "out"), "--no-progress"]) == 0
     out, err = capsys.readouterr()
     assert out.strip() == str(store.path)

@@ -140,13 +140,13 @@ def _run_local(settings, parameters: dict) -> int:
 
 
 def _flow_run(run, parameters: dict) -> str:
-    """The generate flow (on the task runner the settings ask for), handed the prepared run."""
+    """The generate flow, handed the prepared run."""
     from ifforge.core.prefect_env import flow_run_settings
-    from ifforge.flows.generate import flow_for
+    from ifforge.flows.generate import generate
     from ifforge.generation.run import handing_over
 
     with flow_run_settings(), handing_over(run, parameters):
-        return flow_for(run.settings)(**parameters)
+        return generate(**parameters)
 
 
 def _done(folder: str, note: str | None = None) -> int:

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 
 def generate(settings):
-    """A version of the benchmark `settings` ask for, made in this process (threads, no Prefect)."""
-    from ifforge.generation.engines import Threads
+    """A version of the benchmark `settings` ask for, made with no orchestrator: in threads of this
+    process, or its shards on Dask with `task_runner=dask`."""
+    from ifforge.generation.engines import engine_for
     from ifforge.generation.run import GenerateRun
 
-    with Threads() as engine:
+    with engine_for(settings) as engine:
         return GenerateRun(settings).execute(engine)

@@ -138,7 +138,7 @@ class GenerateRun:
                 else:
                     items = self._chain(engine, step, items, store, run_id, accounts, log)
             side_results = {}
-            for name, future in side.items():
+            for name, future in side.items():  # threads of this run's own
                 side_results[name], usage, calls = future.result()
                 accounts.side(name, usage, calls, self.llm[0].get(name))
         finally:
@@ -219,8 +219,8 @@ class GenerateRun:
             return futures
 
         def finish(index: int, futures: list) -> None:
-            for stage, future in zip(chain, futures):
-                run = future.result().run
+            for stage, handle in zip(chain, futures):
+                run = engine.result(handle).run
                 write_stage_artifacts(store, stage, run.items, run)
                 account.shard(stage, run)
                 if stage is chain[-1]:
