@@ -20,21 +20,33 @@ from contextlib import nullcontext
 from typing import Any
 
 from ifforge.core.prefect_env import configure
-from ifforge.core.workers import in_dask_worker
 
-if not in_dask_worker():  # a worker imports this module to unpickle each task's flow context: there,
-    configure()  # no server to find or guard (it reports where the task says); its server's import cost seconds
+configure()
 
 from prefect import flow, get_run_logger, task  # noqa: E402
 from prefect.artifacts import create_markdown_artifact, create_table_artifact  # noqa: E402
 from prefect.cache_policies import NO_CACHE  # noqa: E402
 
 from ifforge.flows.naming import provisional_name, rename_flow_run, slug  # noqa: E402
-from ifforge.flows.retries import unless_fatal  # noqa: E402
 from ifforge.generation.engines import BATCH, EXPORT, LOAD, SIDE, STAGE, Dask  # noqa: E402
 from ifforge.generation.run import GenerateRun, LostItems, Report  # noqa: E402
 
 __all__ = ["LostItems", "generate"]
+
+
+def unless_fatal(task, task_run, state) -> bool:
+    """Try a failed step again unless its error is fatal (a 401/404 from the LLM server, bad input):
+    another try would only repeat it."""
+    from ifforge.core.llm_client import LLMFatal
+    from ifforge.core.untrusted import InputError
+
+    try:
+        state.result()
+    except (LLMFatal, InputError):
+        return False
+    except Exception:  # noqa: BLE001 - any other failure may be transient
+        return True
+    return True
 
 
 # how each kind of step runs as a Prefect task: reading the inputs is how a run learns what
@@ -98,7 +110,8 @@ class PrefectReport(Report):
                                  description=f"{benchmark} ({run.family.id}) generate run summary")
         table = run.family.summary_table(store)
         if table:
-            create_table_artifact(table, key=slug(benchmark, "generate-tasks"), description=f"{benchmark}: finished tasks")
+            create_table_artifact(table, key=slug(benchmark, "generate-tasks"),
+                                  description=f"{benchmark}: finished tasks")
 
 
 @flow(name="generate", log_prints=True, flow_run_name=provisional_name("generate", "benchmark", "family"))
@@ -110,6 +123,6 @@ def generate(family: str = "logicif", seeds: str | None = None, functions: str |
                                        "test_cases": test_cases, "out": out, "benchmark": benchmark,
                                        "options": options, "config": config})
     settings = run.settings
-    remote = Dask(settings.dask_address, settings.dask_workers) if settings.task_runner == "dask" else nullcontext()
-    with remote:
-        return str(run.execute(PrefectTasks(remote if settings.task_runner == "dask" else None), PrefectReport()))
+    shards = Dask(settings.dask_address, settings.dask_workers) if settings.task_runner == "dask" else nullcontext()
+    with shards as remote:  # None on the thread runner
+        return str(run.execute(PrefectTasks(remote), PrefectReport()))
