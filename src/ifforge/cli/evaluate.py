@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 
 from ifforge.cli.common import add_temp_port, fail, key_value, seconds, use_temp_port
@@ -116,8 +115,6 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if use_temp_port(args):
         return 2
-    switching = sys.getswitchinterval()
-    sys.setswitchinterval(ASKING_SWITCH_INTERVAL)
     _ask_early(rows, rows_path, version, settings)
     from ifforge.core.prefect_env import flow_run_settings
     from ifforge.eval.asking import drop_early
@@ -132,16 +129,8 @@ def run(args: argparse.Namespace) -> int:
         return fail(error, 1)
     finally:
         drop_early()
-        sys.setswitchinterval(switching)
     print(Path(folder) / "report.md")
     return 0
-
-
-# While the requests go out, this process's main thread imports Prefect and starts its flow (seconds
-# of CPU, holding the GIL): each answer waited up to Python's 5 ms switch interval before the thread
-# that asks could send the next request, 1 to 4% of the ceiling unused. Switching every 0.5 ms hands
-# the asking thread the GIL ten times sooner; the extra switches cost nothing measurable.
-ASKING_SWITCH_INTERVAL = 0.0005
 
 
 def _ask_early(rows: list, rows_path: Path, version: Path, settings) -> None:
