@@ -103,6 +103,7 @@ def read_veto(path: Path | None) -> set[str]:
 def choose(template: Prompt, texts: list[str], origin: list[str], vectors: np.ndarray, original: np.ndarray,
            k: int, veto: set[str], embedding_model: str, seed: int = 0) -> ExpressionSet:
     """Cluster every rewrite and take, per cluster, the usable one nearest its centre."""
+    # lazy on purpose: scikit-learn (heavy), only when rewrites are clustered
     from sklearn.cluster import KMeans
 
     wanted = template.slots
@@ -208,6 +209,7 @@ def bank_exists(template: str) -> bool:
 
 
 def _draw(axis, expressions: ExpressionSet, vectors: np.ndarray) -> None:
+    # lazy on purpose: scikit-learn (heavy), only for the plot
     from sklearn.decomposition import PCA
 
     points = PCA(n_components=2, random_state=0).fit_transform(vectors) if len(vectors) > 2 else np.zeros((len(vectors), 2))
@@ -222,6 +224,7 @@ def _draw(axis, expressions: ExpressionSet, vectors: np.ndarray) -> None:
 
 
 def _save(figure, path: Path) -> Path:
+    # lazy on purpose: matplotlib (heavy), only for the plot
     import matplotlib.pyplot as plt
 
     figure.tight_layout()
@@ -233,6 +236,7 @@ def _save(figure, path: Path) -> Path:
 
 def plot_clusters(expressions: ExpressionSet, vectors: np.ndarray, path: Path) -> Path:
     """A 2-D PCA picture of the rewrites, coloured by cluster, chosen ones marked."""
+    # lazy on purpose: matplotlib (heavy), only for the plot
     import matplotlib
 
     matplotlib.use("Agg")
@@ -247,6 +251,7 @@ def plot_clusters(expressions: ExpressionSet, vectors: np.ndarray, path: Path) -
 
 def plot_cluster_grid(sets: dict[str, tuple[ExpressionSet, np.ndarray]], path: Path) -> Path:
     """`plot_clusters` for several templates, one panel each, in one picture."""
+    # lazy on purpose: matplotlib (heavy), only for the plot
     import matplotlib
 
     matplotlib.use("Agg")

@@ -8,12 +8,14 @@ from typing import Literal
 from pydantic import Field, field_validator
 
 from ifforge.core.settings import Settings
+from ifforge.families.ifeval_fc.rules import REGISTRY
 
 SYSTEM_MESSAGE = ("Answer every request by calling one of the functions you are given. Always call a function; "
                   "never ask the user to clarify or to add anything.")
 
 
 class IfevalFcSettings(Settings):
+    family: str = "ifeval-fc"  # these settings are ifeval-fc's
     seed: int = Field(0, description="draws rules, their arguments, parameters and distractors: the same seed "
                                      "gives the same benchmark byte for byte, a new one a new benchmark")
     queries_per_function: int = Field(5, ge=1, le=5, description="user queries asked per function and rule "
@@ -35,11 +37,7 @@ class IfevalFcSettings(Settings):
     @field_validator("rules")
     @classmethod
     def _known_rules(cls, ids: list[str]) -> list[str]:
-        from ifforge.families.ifeval_fc.rules import REGISTRY
-
-        unknown = sorted(set(ids) - set(REGISTRY))
-        if unknown:
-            raise ValueError(f"unknown rule {unknown[0]!r} (rules: {', '.join(REGISTRY)})")
+        REGISTRY.check(sorted(ids))
         return ids
 
     @field_validator("relations")

@@ -8,6 +8,7 @@ from typing import Literal
 from pydantic import Field, field_validator
 
 from ifforge.core.settings import Settings
+from ifforge.families.mcbench.metrics import METRICS
 
 Variant = Literal["requirement", "example", "code"]
 Category = Literal["plain", "non_latin", "emoji", "adversarial"]
@@ -22,6 +23,7 @@ def _once(values: list, what: str) -> list:
 
 
 class McbenchSettings(Settings):
+    family: str = "mcbench"  # these settings are mcbench's
     seed: int = Field(0, description="picks the pairs: the same seed gives the same benchmark byte for byte, a new "
                                      "one new pairs")
     metrics: list[str] = Field([], description="metric ids to include (default: all 33; `ifforge families` names "
@@ -44,11 +46,7 @@ class McbenchSettings(Settings):
     @field_validator("metrics")
     @classmethod
     def _known_metrics(cls, ids: list[str]) -> list[str]:
-        from ifforge.families.mcbench.metrics import METRICS
-
-        unknown = sorted(set(ids) - set(METRICS))
-        if unknown:
-            raise ValueError(f"unknown metric {unknown[0]!r} (metrics: {', '.join(METRICS)})")
+        METRICS.check(sorted(ids))
         return _once(ids, "metric") if ids else ids
 
     @field_validator("variants")

@@ -7,12 +7,15 @@ from typing import Annotated, Literal
 from pydantic import Field, field_validator, model_validator
 
 from ifforge.core.settings import Settings
+from ifforge.families.pacific.chains import PAPER_CHAIN_LENGTHS, PAPER_OUTPUT_LENGTHS
+from ifforge.families.pacific.instructions import REGISTRY
 
 
 Positive = Annotated[int, Field(ge=1)]
 
 
 class PacificSettings(Settings):
+    family: str = "pacific"  # these settings are pacific's
     seed: int = Field(0, description="picks the samples: the same seed gives the same benchmark byte for byte, "
                                      "a new one new samples at the same settings")
     chain_lengths: list[Positive] = Field([3, 5, 8], description="instructions per chain (the paper: 3, 5, 8, 10, 15)")
@@ -45,18 +48,12 @@ class PacificSettings(Settings):
     @field_validator("instructions")
     @classmethod
     def _known_instructions(cls, ids: list[str]) -> list[str]:
-        from ifforge.families.pacific.instructions import REGISTRY
-
-        unknown = sorted(set(ids) - set(REGISTRY))
-        if unknown:
-            raise ValueError(f"unknown instruction {unknown[0]!r} (the pool: {', '.join(sorted(REGISTRY))})")
+        REGISTRY.check(sorted(ids))
         return ids
 
     @model_validator(mode="after")
     def _paper_grid(self) -> "PacificSettings":
         if self.grid == "paper":
-            from ifforge.families.pacific.chains import PAPER_CHAIN_LENGTHS, PAPER_OUTPUT_LENGTHS
-
             paper = {"chain_lengths": PAPER_CHAIN_LENGTHS, "output_lengths": PAPER_OUTPUT_LENGTHS}
             for name, lengths in paper.items():
                 if name in self.model_fields_set and getattr(self, name) != lengths:
