@@ -1,9 +1,9 @@
 """The `evaluate` flow, one for every family: ask a model every row, keep every response, score, report.
 
 DAG wiring only: the one evaluate template (`eval/template.py`) asks and scores, through the
-family's contract (what each row is sent, how a reply is judged, what its report gives). Each run gets its own folder, `evals/<model>/rNNN/` (the
-same folder again for the same benchmark file and parameters, with `LATEST` pointing at the newest).
-Requests are cached by content, so a crashed run resumes without asking anything twice, and a re-run
+family's contract (what each row is sent, how a reply is judged, what its report gives). Each run
+gets its own folder, `evals/<model>/rNNN/` (the same folder again for the same benchmark file and
+parameters, with `LATEST` pointing at the newest). Requests are cached by content, so a crashed run resumes without asking anything twice, and a re-run
 asks only the requests that failed. When more requests failed than `allow_failures` allows, the
 report is still written, but the run ends Failed: failures are not scores.
 Run it as `ifforge evaluate ...`, from Python (`ifforge.flows.evaluate.evaluate`), or as a deployment

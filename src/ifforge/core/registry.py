@@ -59,7 +59,8 @@ class Registry(Mapping[str, T], Generic[T]):
             raise self.unknown(key) from None
 
     def check(self, keys: Iterable[str]) -> list[str]:
-        """`keys` as a list, or the error for the first unknown one (settings validate with it)."""
+        """`keys` as a list, or the error for the first unknown one (a setting's validator:
+        `Annotated[list[str], AfterValidator(REGISTRY.check)]`)."""
         keys = list(keys)
         for key in keys:
             if key not in self._items:

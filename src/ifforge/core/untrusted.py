@@ -18,6 +18,7 @@ import os
 import re
 import stat
 import tempfile
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -155,6 +156,25 @@ def read_lines(path: Path) -> list[tuple[int, str | BadValue]]:
             lines.append((number, BadValue(f"is not UTF-8 text (byte {raw[error.start]:#04x} at column "
                                            f"{error.start + 1})")))
     return lines
+
+
+def json_lines(path: Path, error: type[Exception],
+               read: Callable[[str], Any] = parse_json) -> Iterator[tuple[int, Any]]:
+    """(line number, what `read` makes of it) for every non-empty line of a JSON Lines file; a file
+    or a line that cannot be read is one `error` naming the file (and the line)."""
+    try:
+        lines = read_lines(path)
+    except BadValue as problem:
+        raise error(f"{path}: {problem}") from None
+    for number, line in lines:
+        if isinstance(line, BadValue):
+            raise error(f"{path}:{number}: {line}")
+        if not line.strip():
+            continue
+        try:
+            yield number, read(line)
+        except BadValue as problem:
+            raise error(f"{path}:{number}: {problem}") from None
 
 
 def check_task_id(task_id: Any) -> str:

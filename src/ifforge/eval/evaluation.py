@@ -20,7 +20,7 @@ from ifforge.core.llm_cache import ResponseCache, request_key
 from ifforge.core.registry import UnknownId
 from ifforge.core.settings import LLMSettings, _runtime, default_toml, environment, merge_layers, read_table
 from ifforge.core.store import file_hash, latest_version
-from ifforge.core.untrusted import BadValue, parse_json, read_lines
+from ifforge.core.untrusted import json_lines
 from ifforge.eval.asking import messages_for
 from ifforge.families import UNNAMED, family_id, family_of_row, get_family
 from ifforge.families.base import Family
@@ -156,20 +156,8 @@ def benchmark_check(rows_path: Path, version: Path) -> dict[str, Any]:
 def numbered_rows(path: Path, required: tuple[str, ...] = ("task_id",)) -> list[tuple[int, dict[str, Any]]]:
     """(line number, row) of a JSONL file; a file or line that cannot be read, is not JSON or lacks
     a field is one `BenchmarkError` naming the file and line."""
-    try:
-        lines = read_lines(path)
-    except BadValue as error:
-        raise BenchmarkError(f"{path}: {error}") from None
     rows = []
-    for number, line in lines:
-        if isinstance(line, BadValue):
-            raise BenchmarkError(f"{path}:{number}: {line}")
-        if not line.strip():
-            continue
-        try:
-            row = parse_json(line)
-        except BadValue as error:
-            raise BenchmarkError(f"{path}:{number}: {error}") from None
+    for number, row in json_lines(path, BenchmarkError):
         if not isinstance(row, dict):
             raise BenchmarkError(f"{path}:{number}: a row must be a JSON object")
         for key in required:

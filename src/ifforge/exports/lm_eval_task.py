@@ -23,7 +23,17 @@ from pathlib import Path
 from typing import Any
 
 from ifforge.core.store import atomic_write
-from ifforge.exports.benchmark import Benchmark, check, metric_names, metrics, request, row_ids, task_key, task_name, text_row
+from ifforge.exports.benchmark import (
+    Benchmark,
+    check,
+    metric_names,
+    metrics,
+    request,
+    row_ids,
+    task_key,
+    task_name,
+    text_row,
+)
 from ifforge.families.base import Verdict
 from ifforge.exports.inspect_task import DEFAULT_MAX_TOKENS
 
@@ -56,8 +66,8 @@ def write(benchmark: Benchmark, out: Path) -> dict[str, Any]:
     benchmark = replace(benchmark, name=task_name(benchmark.name, protocol or ""))  # a name safe in YAML and code
     out.mkdir(parents=True, exist_ok=True)
     atomic_write(out / "docs.jsonl", "".join(
-        json.dumps({"id": sample_id, "prompt": request(row).turns[0], "task_id": task_key(row), "family": benchmark.family,
-                    "row": json.dumps(row, ensure_ascii=False)}, ensure_ascii=False) + "\n"
+        json.dumps({"id": sample_id, "prompt": request(row).turns[0], "task_id": task_key(row),
+                    "family": benchmark.family, "row": json.dumps(row, ensure_ascii=False)}, ensure_ascii=False) + "\n"
         for sample_id, row in single))
     keys = metric_names(benchmark.family, single[0][1])
     metrics = "".join(f"  - metric: {key}\n    aggregation: !function utils.{key}\n    higher_is_better: true\n"

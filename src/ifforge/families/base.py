@@ -199,7 +199,8 @@ class Family:
     # its numbers
     rule_modes: tuple[str, ...] = ("ifforge",)  # with "paper": `--rules paper` scores as the original's own code
     report: Report = Report()  # metrics, groups, the report's sections and plots
-    counted_by: tuple[str, ...] = ()  # tiers and categories the card and floors count rows by (before the report's groups)
+    counted_by: tuple[str, ...] = ()  # tiers and categories the card and floors count rows by, before the
+    # report's groups
     baselines: Registry[type[Baseline]] = Registry("baseline", (Empty,))  # the floors on its card
 
     # what else it offers

@@ -31,11 +31,13 @@ def _render_item(item: dict[str, Any]) -> str:
     """One task through its family's view (`Family.review_view`): the family's own html, or its
     source beside its instruction; the reviewer's marks under it."""
     view = item["view"]
+    task_id, tier, title = (html.escape(str(value)) for value in (item["task_id"], view.get("tier") or "", view["title"]))
     badge = view.get("badge", item.get("family"))
     badge = f'<span class="badge">{html.escape(str(badge))}</span>' if badge is not None else ""
+    status = '<span class="status" aria-live="polite"></span><span class="saved-at"></span><span class="others"></span>'
     return f"""
-<section class="item" tabindex="-1" data-task-id="{html.escape(str(item["task_id"]))}" data-tier="{html.escape(str(view.get("tier") or ""))}">
-  <h2>{html.escape(str(view["title"]))} {badge}<span class="status" aria-live="polite"></span><span class="saved-at"></span><span class="others"></span></h2>
+<section class="item" tabindex="-1" data-task-id="{task_id}" data-tier="{tier}">
+  <h2>{title} {badge}{status}</h2>
   {view.get("html") or _pair(view)}
 {ACTIONS}
 </section>"""

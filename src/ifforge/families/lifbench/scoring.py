@@ -1,5 +1,6 @@
-"""LIFBench's verdicts and numbers: one prompt a row, scored by LIFEval's rubric. ARS (points earned over the task's total weight) per sample, per task, and overall
-weighted by the tasks' totals; the capability map; stability (IFS) per perspective.
+"""LIFBench's verdicts and numbers: one prompt a row, scored by LIFEval's rubric. ARS (points
+earned over the task's total weight) per sample, per task, and overall weighted by the tasks'
+totals; the capability map; stability (IFS) per perspective.
 
 IFS of a perspective (expression, variables, length) is LIFBench's Eq. 6 (`eval.report.variation`):
 per task, the ARS of each group of the perspective (averaged over everything else), then the sample

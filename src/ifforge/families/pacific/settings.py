@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import AfterValidator, Field, field_validator, model_validator
 
 from ifforge.core.settings import Settings
 from ifforge.families.pacific.chains import PAPER_CHAIN_LENGTHS, PAPER_OUTPUT_LENGTHS
@@ -32,7 +32,8 @@ class PacificSettings(Settings):
     languages: list[Literal["python", "java", "cpp"]] = Field(
         ["python"], description="languages the code form is shown in, a row each; Java and C++ are checked "
                                 "against the Python reference at generation time (needs javac/java, g++)")
-    instructions: list[str] = Field([], description="instruction ids to draw from (default: the whole pool)")
+    instructions: Annotated[list[str], AfterValidator(REGISTRY.check)] = Field(
+        [], description="instruction ids to draw from (default: the whole pool)")
     case_seconds: float = Field(5.0, gt=0, description="sandbox wall-clock limit per chain")
     memory_mb: int = Field(512, ge=64, description="sandbox address-space limit")
 
@@ -44,12 +45,6 @@ class PacificSettings(Settings):
         if len(set(languages)) != len(languages):
             raise ValueError(f"a language is listed twice: {languages}")
         return languages
-
-    @field_validator("instructions")
-    @classmethod
-    def _known_instructions(cls, ids: list[str]) -> list[str]:
-        REGISTRY.check(sorted(ids))
-        return ids
 
     @model_validator(mode="after")
     def _paper_grid(self) -> "PacificSettings":
