@@ -14,7 +14,8 @@ import pytest
 from ifforge.cli import main
 from ifforge.core.untrusted import BadValue
 from ifforge.families.lifbench.convert import convert
-from ifforge.flows import generate as _generate_flow  # noqa: F401 - Prefect sets up its logging at import, not under a test's capture
+# Prefect sets up its logging when imported: here, not inside a test's capture (which it would outlive)
+from ifforge.flows import generate as _generate_flow  # noqa: F401
 
 EVALUATE = ["--model", "m", "--base-url", "http://127.0.0.1:9/v1", "--dry-run"]
 
@@ -80,7 +81,10 @@ ITEM = {"prompt": "Text.\n\nInstruction: Is it key?", "label": {}, "param": {"ev
         "length": 3, "ins_id": 0, "param_id": 0}
 
 
-def meta_folder(root: Path, instruction: str, frame: str = "Input text: {input}\n\nInstruction: {instruction}\n") -> Path:
+FRAME = "Input text: {input}\n\nInstruction: {instruction}\n"
+
+
+def meta_folder(root: Path, instruction: str, frame: str = FRAME) -> Path:
     """A LIFBench `data/` folder with a `meta/` of one OneDoc qa template (the original's shape)."""
     meta = root / "data" / "meta"
     meta.mkdir(parents=True)
@@ -113,8 +117,9 @@ def test_convert_lifbench_fills_plain_fields_only_as_the_original_writes_them(tm
     assert "field 'onedoc.sys_instruction'" in one_line(capsys)
     from ifforge.core.fill import fill
 
-    for template, refusal in (("{0}", "not a plain"), ("{evidence!r}", "not a plain"), ("{evidence:>99999}", "not a plain"),
-                              ("{options[key]}", "not a plain"), ("{options[7]}", "has no item 7"),
+    for template, refusal in (("{0}", "not a plain"), ("{evidence!r}", "not a plain"),
+                              ("{evidence:>99999}", "not a plain"), ("{options[key]}", "not a plain"),
+                              ("{options[7]}", "has no item 7"),
                               ("{nothing}", "names no value"), ("a } b", "not a template")):
         with pytest.raises(BadValue, match=refusal):
             fill(template, {"evidence": "x", "options": ["Yes", "No"]})
@@ -168,7 +173,8 @@ def test_convert_lifbench_reads_through_the_untrusted_reader(tmp_path, capsys):
     ("llm_tpm = -5", "setting 'llm_tpm': Input should be greater than or equal to 1"),
     ("llm_timeout = inf", "setting 'llm_timeout': Input should be a finite number"),
     ("llm_concurrency = 0", "setting 'llm_concurrency': Input should be greater than or equal to 1"),
-    ("max_tracker_value = nan", "setting 'max_tracker_value': Input should be a finite number"),
+    ("case_seconds = inf", "setting 'case_seconds': Input should be a finite number"),
+    ("max_tracker_value = nan", "setting 'max_tracker_value': Input should be greater than 0"),  # inf: no cap
     ("max_input_length = -1", "setting 'max_input_length': Input should be greater than or equal to 1"),
     ("inputs_min = 20", "settings: Value error, inputs_min (20) is more than inputs_max (12)"),
 ])
@@ -210,7 +216,8 @@ def test_a_latest_file_naming_no_version_beside_it_is_one_line_naming_it(tmp_pat
     for command in (["evaluate", str(bench), *EVALUATE], ["review", str(bench), "--stats"],
                     ["export", str(bench), "--format", "inspect", "--out", str(tmp_path / "x")],
                     ["score", str(tmp_path / "replies.jsonl"), "--benchmark", str(bench)]):
-        (tmp_path / "replies.jsonl").write_text(json.dumps({"family": "mcbench", "task_id": "t", "response": "1"}) + "\n")
+        reply = {"family": "mcbench", "task_id": "t", "response": "1"}
+        (tmp_path / "replies.jsonl").write_text(json.dumps(reply) + "\n")
         assert main(command) == 2, command
         error = one_line(capsys)
         assert error.startswith(f"ifforge: {bench / 'LATEST'}: {message}"), (command, error)

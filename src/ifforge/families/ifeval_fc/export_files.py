@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ifforge.core.store import atomic_write
-from ifforge.core.untrusted import BadValue, plain_name
+from ifforge.core.untrusted import BadValue, plain_name, read_file
 from ifforge.exports.benchmark import Benchmark
 
 GROUPS = {"keywords": "KEYWORDS", "language": "LANGUAGE", "length": "LENGTH CONSTRAINTS",
@@ -42,11 +42,13 @@ def plain(row: dict[str, Any], field: str, source: Path) -> str:
 def earlier_export(out: Path) -> set[str]:
     """The file names an earlier export listed in `out` (plain names only: the list is a file anyone
     could edit). Another .json or a README.md there is the user's: a ValueError says so."""
-    try:
-        listed = {name for name in (out / WRITTEN).read_text(encoding="utf-8").split("\n")
-                  if name and name == Path(name).name and name not in (".", "..")}
-    except (OSError, UnicodeError):
-        listed = set()
+    listed: set[str] = set()
+    if (out / WRITTEN).exists() or (out / WRITTEN).is_symlink():
+        try:
+            text = read_file(out / WRITTEN, out, max_bytes=1_000_000).decode("utf-8")
+        except (BadValue, UnicodeError) as error:
+            raise ValueError(f"{out / WRITTEN}: {error}") from None
+        listed = {name for name in text.split("\n") if name and name == Path(name).name and name not in (".", "..")}
     foreign = sorted(path.name for path in [*out.glob("*.json"), out / "README.md"]
                      if (path.exists() or path.is_symlink()) and path.name not in listed)
     if foreign:

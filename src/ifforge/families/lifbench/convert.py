@@ -245,7 +245,8 @@ def prompts_from_meta(meta: Path, list_input: dict[str, Any] | None = None, seed
         raise InputError(f"{tasks_path}: must hold a JSON object of scenarios")
     items: dict[str, list[dict]] = {}
     for scenario, spec in tasks.items():
-        inputs, path = (list_input, Path("list_input")) if scenario == "list" and list_input is not None else (None, None)
+        given_list = scenario == "list" and list_input is not None
+        inputs, path = (list_input, Path("list_input")) if given_list else (None, None)
         if inputs is None:
             path = meta / f"{scenario}_input.json"
             if not _present(path):

@@ -16,10 +16,12 @@ class LogicIFSettings(Settings):
     test_cases: Path | None = Field(None, description="LogicIF test cases JSONL ({task_id, test_cases} per line)")
     max_seed_bytes: int = Field(100_000, ge=1, description="refuse a seed (file or JSONL function) larger than this")
     min_cases: int = Field(3, ge=1, description="drop a function left with fewer cases than this")
-    max_tracker_value: float = Field(50, gt=0, description="drop a case with a tracker value >= this")
+    # inf: no cap (a limit of these two may be lifted; NaN fails `gt`, so it stays refused)
+    max_tracker_value: float = Field(50, gt=0, allow_inf_nan=True,
+                                     description="drop a case with a tracker value >= this")
     max_decimal_places: int = Field(6, ge=0, description="drop a case whose output has more decimal places")
     max_input_magnitude: float = Field(
-        1e6, gt=0, description="drop a case with a number in its input above this in absolute value"
+        1e6, gt=0, allow_inf_nan=True, description="drop a case with a number in its input above this in absolute value"
     )
     max_input_length: int = Field(
         10_000, ge=1, description="drop a case whose input, as JSON, is longer than this many characters"
