@@ -18,7 +18,7 @@ from pydantic import Field, ValidationInfo, field_validator
 from ifforge.core.llm_cache import ResponseCache
 from ifforge.core.settings import LLMSettings, _runtime, default_toml, environment, merge_layers, read_table
 from ifforge.core.store import file_hash, latest_version
-from ifforge.core.untrusted import BadValue, parse_json, read_lines
+from ifforge.core.untrusted import BadValue, parse_json, read_json_lines
 
 
 class EvalSettings(LLMSettings):
@@ -152,7 +152,7 @@ def numbered_rows(path: Path, required: tuple[str, ...] = ("task_id",)) -> list[
     """(line number, row) of a JSONL file; a file or line that cannot be read, is not JSON or lacks
     a field is one `BenchmarkError` naming the file and line."""
     try:
-        lines = read_lines(path)
+        lines = read_json_lines(path)
     except BadValue as error:
         raise BenchmarkError(f"{path}: {error}") from None
     rows = []
