@@ -11,6 +11,7 @@ import hashlib
 import json
 import re
 from pathlib import Path
+from collections.abc import Callable, Iterator
 from typing import Any, Literal
 
 from pydantic import Field, ValidationInfo, field_validator
@@ -148,23 +149,30 @@ def benchmark_check(rows_path: Path, version: Path) -> dict[str, Any]:
             "matches_manifest": None if expected is None else digest == expected}
 
 
-def numbered_rows(path: Path, required: tuple[str, ...] = ("task_id",)) -> list[tuple[int, dict[str, Any]]]:
-    """(line number, row) of a JSONL file; a file or line that cannot be read, is not JSON or lacks
-    a field is one `BenchmarkError` naming the file and line."""
+def parsed_lines(path: Path, parse: Callable[[str], Any]) -> Iterator[tuple[int, Any]]:
+    """(line number, `parse(line)`) of every non-empty line of a JSON-lines file; a file or line that
+    cannot be read or parsed is one `BenchmarkError` naming the file and line."""
     try:
         lines = read_json_lines(path)
     except BadValue as error:
         raise BenchmarkError(f"{path}: {error}") from None
-    rows = []
     for number, line in lines:
         if isinstance(line, BadValue):
             raise BenchmarkError(f"{path}:{number}: {line}")
         if not line.strip():
             continue
         try:
-            row = parse_json(line)
+            parsed = parse(line)
         except BadValue as error:
             raise BenchmarkError(f"{path}:{number}: {error}") from None
+        yield number, parsed
+
+
+def numbered_rows(path: Path, required: tuple[str, ...] = ("task_id",)) -> list[tuple[int, dict[str, Any]]]:
+    """(line number, row) of a JSONL file; a file or line that cannot be read, is not JSON or lacks
+    a field is one `BenchmarkError` naming the file and line."""
+    rows = []
+    for number, row in parsed_lines(path, parse_json):
         if not isinstance(row, dict):
             raise BenchmarkError(f"{path}:{number}: a row must be a JSON object")
         for key in required:

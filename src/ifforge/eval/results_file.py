@@ -16,8 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ifforge.core.json_members import read_object
-from ifforge.core.untrusted import BadValue, read_lines
-from ifforge.eval.evaluation import BenchmarkError, family_of, load_rows, locate
+from ifforge.eval.evaluation import BenchmarkError, family_of, load_rows, locate, parsed_lines
 
 Row = dict[str, Any]
 
@@ -25,20 +24,8 @@ Row = dict[str, Any]
 def reply_lines(path: Path) -> list[tuple[int, Row, dict[str, str]]]:
     """(line number, fields, unreadable fields) of every non-empty line of a replies file; a line
     that cannot be read at all is one `BenchmarkError` naming the file and line."""
-    try:
-        lines = read_lines(path)
-    except BadValue as error:
-        raise BenchmarkError(f"{path}: {error}") from None
     read = []
-    for number, line in lines:
-        if isinstance(line, BadValue):
-            raise BenchmarkError(f"{path}:{number}: {line}")
-        if not line.strip():
-            continue
-        try:
-            fields, unreadable = read_object(line)
-        except BadValue as error:
-            raise BenchmarkError(f"{path}:{number}: {error}") from None
+    for number, (fields, unreadable) in parsed_lines(path, read_object):
         if "family" in unreadable or not isinstance(fields.get("family", ""), str):
             raise BenchmarkError(f"{path}:{number}: field 'family' must be text, the family's id")
         read.append((number, fields, unreadable))
