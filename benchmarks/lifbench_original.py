@@ -68,17 +68,11 @@ def at_depth(frames: int, function, argument):
     return at_depth(frames - 1, function, argument)
 
 
-def first_failing_depth(module, pad: int) -> int:
-    """The JSON nesting at which batch_label's json.loads gives up, the judge called `pad` deeper."""
-    def fails(depth: int) -> bool:
-        item = {"prompt": "p", "label": 1, "output": "[" * depth + "]" * depth,
-                "param": {"candidates": ["a", "b", "c", "d"], "rule_key": "abcd", "doc_keys": [["title", "source"]]}}
-        return at_depth(pad, module.judge_multidoc_batch_label, item)["format"] == 0
-    low, high = 10, 5000
-    while high - low > 1:
-        middle = (low + high) // 2
-        low, high = (low, middle) if fails(middle) else (middle, high)
-    return high
+def probe(depth: int) -> dict:
+    """A batch_label item whose reply nests `depth` deep: json.loads reads it (format points) or
+    gives up with a RecursionError, which the judge's bare `except:` swallows (no format points)."""
+    return {"prompt": "p", "label": 1, "output": "[" * depth + "]" * depth,
+            "param": {"candidates": ["a", "b", "c", "d"], "rule_key": "abcd", "doc_keys": [["title", "source"]]}}
 
 
 def guard(state: dict) -> None:
@@ -98,8 +92,16 @@ def main() -> None:
     originals, pairs, out = Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3])
     seconds = float(os.environ.get("LIFBENCH_ORIGINAL_TIMEOUT", "20"))
     module = Module(originals)
-    pad = first_failing_depth(module.fresh(), 0) - ORIGINAL_JSON_DEPTH
-    if pad < 0 or first_failing_depth(module.fresh(), pad) != ORIGINAL_JSON_DEPTH:
+    judge = module.fresh().judge_multidoc_batch_label
+    # calibration, called from this very frame as the pairs are below: the first depth that fails
+    low, high = 10, 5000
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (low, middle) if at_depth(0, judge, probe(middle))["format"] == 0 else (middle, high)
+    pad = high - ORIGINAL_JSON_DEPTH
+    below = at_depth(pad, judge, probe(ORIGINAL_JSON_DEPTH - 1))["format"] == 0  # no comprehension: a frame
+    at = at_depth(pad, judge, probe(ORIGINAL_JSON_DEPTH))["format"] == 0
+    if pad < 0 or below or not at:
         sys.exit(f"cannot call the judges as deep as the original's Evaluator does (pad {pad})")
     lines = pairs.read_text(encoding="utf-8").splitlines()
     sink = out.open("w", encoding="utf-8")

@@ -165,30 +165,6 @@ def json_depth(text: str) -> int:
             break
 
 
-class _LongInt(int):
-    """An integer of more than 4,000 digits, which Python 3.10 reads from JSON and prints (3.11
-    refuses both past 4,300): its digits kept as written."""
-
-    digits: str
-
-    def __repr__(self) -> str:
-        return self.digits
-
-    __str__ = __repr__
-
-
-def _int310(digits: str) -> int:
-    if len(digits) <= 4000:
-        return int(digits)
-    value = 0
-    for start in range(0, len(digits.lstrip("-")), 1000):
-        chunk = digits.lstrip("-")[start:start + 1000]
-        value = value * 10 ** len(chunk) + int(chunk)
-    number = _LongInt(-value if digits.startswith("-") else value)
-    number.digits = digits
-    return number
-
-
 def loads(text: str, limit: int = JSON_DEPTH) -> Any:
     """The original's json.loads: RecursionError where its nesting reaches `limit`, else the
     value, read on a stack of its own when deep (whatever depth our own caller is at)."""
@@ -196,8 +172,8 @@ def loads(text: str, limit: int = JSON_DEPTH) -> Any:
     if depth >= limit:
         raise RecursionError("maximum recursion depth exceeded while decoding a JSON array from a unicode string")
     if depth > 100:
-        return paper_eval.fresh_stack(json.loads, text, parse_int=_int310)
-    return json.loads(text, parse_int=_int310)
+        return paper_eval.fresh_stack(json.loads, text)
+    return json.loads(text)
 
 
 def _json(text: str, limit: int = JSON_DEPTH, bare: bool = False) -> tuple[bool, Any]:

@@ -3,8 +3,9 @@
 LIFBench's find_dup judge hands each `[[...]]` of a reply to Python's `eval`, twice: inside its
 `is_valid_eval` (whose one local name is `expression`, the text itself; any exception there
 means "skip the group"), then in the judge itself (where an exception stops the evaluation).
-Both see the module's globals (`re`, `json`, its functions) and the builtins, under Python 3.10,
-the version its repository's bytecode was compiled by.
+Both see the module's globals (`re`, `json`, its functions) and the builtins, under Python 3.10
+(its repository's bytecode is 3.10's; from 3.10.7 Python, like 3.11, prints no integer past
+4,300 digits, so a reply's huge number fails alike here and there).
 
 `evaluate` walks the expression's syntax tree instead and gives the value `eval` gives, or
 raises as it raises (NameError for a name the scope lacks, TypeError, ZeroDivisionError...),
@@ -12,8 +13,8 @@ for everything whose outcome is fixed by the text: constants, containers, arithm
 comparisons, `and`/`or`, `x if c else y`, subscripts, comprehensions, f-strings, lambdas and
 calls to builtins without side effects, each bounded in size. Where the outcome would depend
 on running code with effects (`open`, `__import__`, attributes, the original's own functions),
-on the machine (time, memory, object addresses) or on the Python version (numbers past 4300
-digits), it raises `Undetermined` rather than guess: the verdict then names the reason.
+or on the machine (time, memory, object addresses), it raises `Undetermined` rather than
+guess: the verdict then names the reason.
 """
 
 from __future__ import annotations
@@ -33,9 +34,15 @@ class Undetermined(Exception):
     """The original's result here cannot be told without running the reply (or its machine)."""
 
 
-LIMIT_INT_BITS = 10_000      # an int beyond this (about 3,000 digits) is refused
+class Endless(RecursionError):
+    """A lambda calling itself with the very arguments it got: the original recurses until
+    Python's limit stops it, whatever that limit is."""
+
+
+LIMIT_INT_BITS = 1_000_000   # an int beyond this is refused (Python prints none past 4,300 digits)
 LIMIT_WEIGHT = 1_000_000     # elements and characters one value holds, nested ones counted
 LIMIT_WORK = 5_000_000       # elements made and loop turns in one evaluation
+LIMIT_LOOP = 10_000_000      # items a builtin loops over in C (about a second)
 LIMIT_DEPTH = 200            # nesting of the expression (Python's parser stops at 200 brackets)
 LIMIT_CHAIN = 2_000          # `1 + 1 + ...` or `- - 1` (Python 3.10 cannot compile one near 3,000)
 LIMIT_CALLS = 100            # nested lambda calls
@@ -71,6 +78,7 @@ class _Function:
 
     def __init__(self, runner: _Eval, node: ast.Lambda, scope: _Scope | None, signature: inspect.Signature):
         self.runner, self.node, self.scope, self.signature = runner, node, scope, signature
+        self.generator = any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in _walk_own(node.body))
 
     def __repr__(self) -> str:
         return f"<function <lambda> at 0x{id(self):x}>"
@@ -78,12 +86,14 @@ class _Function:
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         bound = self.signature.bind(*args, **kwargs)
         bound.apply_defaults()
+        if self.generator:
+            raise Undetermined("a call to a generator lambda")
         scope = _Scope(self.scope, _declared(self.node))
         scope.values.update(bound.arguments)
         runner = self.runner
         call = (id(self), tuple(map(id, args)), tuple((k, id(v)) for k, v in kwargs.items()))
         if call in runner.calls:  # a lambda calling itself with the very same arguments never ends
-            raise RecursionError("maximum recursion depth exceeded")
+            raise Endless("maximum recursion depth exceeded")
         if len(runner.calls) >= LIMIT_CALLS:
             raise Undetermined("lambdas calling each other too deep")
         runner.calls.append(call)
@@ -163,6 +173,20 @@ PURE = ("abs", "all", "any", "ascii", "bin", "bool", "bytearray", "bytes", "call
         "iter", "len", "list", "map", "max", "min", "next", "object", "oct", "ord", "pow", "print", "range", "repr",
         "reversed", "round", "set", "slice", "sorted", "str", "sum", "tuple", "type", "zip")
 _PURE = {id(getattr(builtins, name)): name for name in PURE}
+# Attributes followed: those of texts, numbers and containers that change nothing and read nothing
+# but the value (methods that mutate, or call back into Python, are left out).
+_TEXT = ("capitalize", "casefold", "center", "count", "endswith", "expandtabs", "find", "index", "isalnum",
+         "isalpha", "isascii", "isdecimal", "isdigit", "isidentifier", "islower", "isnumeric", "isprintable",
+         "isspace", "istitle", "isupper", "join", "ljust", "lower", "lstrip", "partition", "removeprefix",
+         "removesuffix", "replace", "rfind", "rindex", "rjust", "rpartition", "rsplit", "rstrip", "split",
+         "splitlines", "startswith", "strip", "swapcase", "title", "upper", "zfill")
+_NUMBER = ("real", "imag", "conjugate", "bit_length", "is_integer", "numerator", "denominator", "hex")
+ATTRIBUTES = {str: _TEXT + ("encode",), bytes: _TEXT + ("decode", "hex"), int: _NUMBER, bool: _NUMBER,
+              float: _NUMBER, complex: ("real", "imag", "conjugate"), list: ("count", "index", "copy"),
+              tuple: ("count", "index"), dict: ("get", "keys", "values", "items", "copy"),
+              set: ("union", "intersection", "difference", "issubset", "issuperset", "copy"),
+              frozenset: ("union", "intersection", "difference", "issubset", "issuperset", "copy"),
+              range: ("start", "stop", "step", "count", "index")}
 
 
 class _Eval:
@@ -217,7 +241,7 @@ class _Eval:
         """A builtin looping in C over a huge argument could run for hours: refused."""
         for value in values:
             size = _range_len(value) if isinstance(value, range) else len(value) if isinstance(value, SIZED) else 0
-            if size > LIMIT_WEIGHT:
+            if size > LIMIT_LOOP:
                 raise Undetermined("a builtin over a huge argument")
 
     # ---- names ---------------------------------------------------------------------------------------
@@ -387,13 +411,25 @@ class _Eval:
 
     @staticmethod
     def identity(left: Any, right: Any) -> bool:
-        """`is` between numbers, texts or tuples depends on how CPython shared them: not followed."""
+        """`is` between numbers, texts or tuples depends on how CPython shared them (constants of
+        one expression are one object): followed where it does not, for values of different
+        types, small ints (CPython keeps one of each from -5 to 256) and empty texts and tuples."""
+        if type(left) is not type(right):
+            return False
+        if type(left) is int and -5 <= left <= 256 or left in ("", b"", ()):
+            return left == right
         for value in (left, right):
             if isinstance(value, SINGLETONS) or isinstance(value, (list, dict, set, bytearray, _Function, _Opaque)):
                 return left is right
             if getattr(builtins, getattr(value, "__name__", ""), None) is value:
                 return left is right
         raise Undetermined("`is` between values CPython may or may not share")
+
+    def _Attribute(self, node, scope):
+        value = self.value(node.value, scope)
+        if node.attr not in ATTRIBUTES.get(type(value), ()):
+            raise Undetermined(f"the attribute {node.attr} of {type(value).__name__}")
+        return getattr(value, node.attr)
 
     def _Subscript(self, node, scope):
         if any(isinstance(n, ast.Starred) for n in ast.walk(node.slice)):
@@ -408,8 +444,6 @@ class _Eval:
         a = node.args
         defaults = [self.value(d, scope) for d in a.defaults]
         kw_defaults = [self.value(d, scope) if d is not None else None for d in a.kw_defaults]
-        if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in _walk_own(node.body)):
-            raise Undetermined("a generator lambda")
         kind = inspect.Parameter
         positional = [(p, kind.POSITIONAL_ONLY) for p in a.posonlyargs] + [(p, kind.POSITIONAL_OR_KEYWORD) for p in a.args]
         first_default = len(positional) - len(defaults)
@@ -515,6 +549,8 @@ class _Eval:
         if isinstance(function, type) and issubclass(function, BaseException) and \
                 getattr(builtins, function.__name__, None) is function:
             return function(*args, **kwargs)  # an exception made, not raised
+        if type(function).__name__ == "builtin_function_or_method" and type(function.__self__) in ATTRIBUTES:
+            return self.method(function, args, kwargs)
         name = _PURE.get(id(function))
         if name is None:
             if not callable(function):
@@ -531,12 +567,10 @@ class _Eval:
             raise Undetermined(f"{name}() of a function")
         if name == "type" and len(args) != 1:
             raise Undetermined("type() making a class")
-        if name == "iter" and len(args) != 1:
-            raise Undetermined("iter() with a sentinel")
+        if name == "iter" and len(args) == 2:
+            args = [self.through(args[0]), args[1]]
         if name in ("bytes", "bytearray") and args and isinstance(args[0], int) and args[0] > LIMIT_WEIGHT:
             raise Undetermined("a huge bytes")
-        if name == "int" and args and isinstance(args[0], (str, bytes, bytearray)) and len(args[0]) > 4000:
-            raise Undetermined("int() of a long text (Python 3.11 refuses past 4300 digits, 3.10 does not)")
         if name == "pow" and len(args) == 2 and not kwargs:
             return self.binary(ast.Pow(), *args)
         if name == "sum" and (len(args) > 1 or "start" in kwargs):
@@ -550,6 +584,22 @@ class _Eval:
         if name in ("sorted", "min", "max") and kwargs.get("key") is not None:
             kwargs = {**kwargs, "key": self.through(kwargs["key"])}
         return getattr(builtins, name)(*args, **kwargs)
+
+    def method(self, function: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+        """A method of a text, number or container (the only ones `_Attribute` gives), bounded."""
+        owner, name = function.__self__, function.__name__
+        self.sized_arguments(args + list(kwargs.values()))
+        if name in ("ljust", "rjust", "center", "zfill") and args and isinstance(args[0], int) \
+                and args[0] > LIMIT_WEIGHT:
+            raise Undetermined(f"{name}() to a huge width")
+        if name == "expandtabs" and len(owner) * max([8] + [a for a in args if isinstance(a, int)]) > LIMIT_WEIGHT:
+            raise Undetermined("expandtabs() to a huge width")
+        if name == "replace" and len(args) > 1 and isinstance(args[1], type(owner)):
+            if (len(owner) + 1) * (len(args[1]) + 1) > LIMIT_WEIGHT:
+                raise Undetermined("replace() making a huge text")
+        if name == "join":
+            args = [list(self.iterate(args[0]))] + args[1:] if args else args
+        return function(*args, **kwargs)
 
     def through(self, function: Any):
         """A function a builtin calls back, called the way a reply's call is (checked, never run)."""
@@ -580,16 +630,12 @@ def fresh_stack(function, *args: Any, **kwargs: Any) -> Any:
 
 
 def _evaluate(text: str, expression: str | None) -> Any:
-    try:
-        with pyast.AST_LOCK, warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            compile(text, "<string>", "eval", dont_inherit=True)  # no code runs: Python's own checks
-    except SyntaxError as error:
-        if "Exceeds the limit" in str(error):
-            raise Undetermined("a number past 4300 digits (Python 3.11 refuses it, 3.10 does not)") from error
-        raise
-    # RecursionError and MemoryError pass: they come for an expression nested about 3,000 deep,
-    # which the original (its stack a few frames deeper than this thread's) cannot compile either
+    with pyast.AST_LOCK, warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        compile(text, "<string>", "eval", dont_inherit=True)  # no code runs: Python's own checks
+    # a SyntaxError there is the original's too; so are RecursionError and MemoryError, which come
+    # for an expression nested about 3,000 deep: the original, its stack a few frames deeper than
+    # this fresh thread's, cannot compile it either
     try:
         tree = pyast.parse(text, mode="eval")
     except (RecursionError, MemoryError) as error:
@@ -599,6 +645,8 @@ def _evaluate(text: str, expression: str | None) -> Any:
         raise Undetermined("an expression nested deeper than paper mode follows")
     try:
         return _Eval({} if expression is None else {"expression": expression}).value(tree.body, None)
+    except Endless:
+        raise
     except RecursionError as error:
         raise Undetermined("an evaluation deeper than this thread's stack") from error
 
