@@ -28,6 +28,7 @@ import os
 import resource
 import signal
 import sys
+import warnings
 from pathlib import Path
 
 JUDGES = {"list-single_query_id": "judge_label_equal_output", "list-multi_query_id": "judge_labels_equal_outputs",
@@ -106,6 +107,7 @@ def main() -> None:
     lines = pairs.read_text(encoding="utf-8").splitlines()
     sink = out.open("w", encoding="utf-8")
     sys.stdout = open(os.devnull, "w")  # what replies print through the original's eval
+    warnings.simplefilter("ignore")  # its eval's SyntaxWarnings ("is" with a literal): noise, not verdicts
     soft, hard = resource.getrlimit(resource.RLIMIT_AS)
     resource.setrlimit(resource.RLIMIT_AS, (min(4 << 30, hard) if hard > 0 else 4 << 30, hard))
     state = {"on": False, "blocked": []}

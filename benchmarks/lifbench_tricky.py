@@ -147,6 +147,7 @@ def find_dup_replies(item: dict, rng: random.Random) -> list[str]:
         "[[" + "not " * 3500 + "1]]", "[[1" + "0" * 5000 + "]]", "[[{**{1: 2}}]]", "[[*'ab']]",
         "[[dict(a=1)]]", "[[True + True]]", "[[1e400]]", "[['\\N{BULLET}']]", "[['\\x']]", "[[yield]]",
         "[[await x]]", "[[lambda: (yield)]]", "[[chr(10**7)]]", "[[bytes(10**9)]]", "[[iter(int, 1)]]",
+        "[[print(10**5000)]]", "[[print(1, sep=3)]]", "[[{(1, 2): 3}[*[1, 2]]]]", "[[sorted([3, 1])[0]]]",
     ]
     return wrappers(good, rng) + expressions + [
         each(lambda v: f"{v!r} if 1 else None"), each(lambda v: f"str({v!r})"), each(lambda v: f"(lambda: {v!r})()"),

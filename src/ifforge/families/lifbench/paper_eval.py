@@ -432,8 +432,6 @@ class _Eval:
         return getattr(value, node.attr)
 
     def _Subscript(self, node, scope):
-        if any(isinstance(n, ast.Starred) for n in ast.walk(node.slice)):
-            raise SyntaxError("invalid syntax")  # `x[*y]` is Python 3.11's, 3.10 refuses it
         value = self.value(node.value, scope)
         return value[self.value(node.slice, scope)]
 
@@ -562,6 +560,11 @@ class _Eval:
         if name == "print":
             if kwargs.get("file") is not None:
                 raise Undetermined("print to a file")
+            for key in ("sep", "end"):
+                if kwargs.get(key) is not None and not isinstance(kwargs[key], str):
+                    raise TypeError(f"{key} must be None or a string")
+            for value in args:
+                str(value)  # what print does to each, which can raise (a number past 4,300 digits)
             return None
         if name in ("type", "callable") and any(isinstance(a, (_Function, _Opaque)) for a in args):
             raise Undetermined(f"{name}() of a function")
@@ -640,6 +643,9 @@ def _evaluate(text: str, expression: str | None) -> Any:
         tree = pyast.parse(text, mode="eval")
     except (RecursionError, MemoryError) as error:
         raise Undetermined("an expression nested too deep to read here") from error
+    if any(isinstance(n, ast.Subscript) and any(isinstance(m, ast.Starred) for m in ast.walk(n.slice))
+           for n in ast.walk(tree)):
+        raise SyntaxError("invalid syntax")  # `x[*y]` is Python 3.11's; 3.10 refuses it before running
     deepest, folded = _depth(tree)
     if folded > LIMIT_DEPTH or deepest > LIMIT_CHAIN:
         raise Undetermined("an expression nested deeper than paper mode follows")
