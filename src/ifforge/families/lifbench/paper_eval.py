@@ -56,6 +56,8 @@ ORIGINAL_GLOBALS = ("re", "json", "judge_multidoc_batch_label", "op_answer2map",
                     "judge_label_equal_output", "judge_labels_equal_outputs", "judge_list_input_blur_offset_query")
 # Dunders whose value does not depend on the machine (the module is imported as `EvaluateFunc`).
 KNOWN_DUNDERS = {"__name__": "EvaluateFunc", "__doc__": None, "__package__": "", "__debug__": True}
+# The others: paths, loaders, the import machinery.
+MACHINE_DUNDERS = ("__builtins__", "__file__", "__cached__", "__loader__", "__spec__", "__import__", "__build_class__")
 # Builtins Python 3.10 does not have.
 NEWER_BUILTINS = {"BaseExceptionGroup", "ExceptionGroup", "PythonFinalizationError", "_IncompleteInputError"}
 BUILTIN_NAMES = {name for name in dir(builtins) if name not in NEWER_BUILTINS and not name.startswith("__")}
@@ -258,9 +260,7 @@ class _Eval:
             return self.top[name]
         if name in KNOWN_DUNDERS:
             return KNOWN_DUNDERS[name]
-        if name.startswith("__") and name.endswith("__") and name in ("__builtins__", "__file__", "__cached__",
-                                                                       "__loader__", "__spec__", "__import__",
-                                                                       "__build_class__"):
+        if name in MACHINE_DUNDERS:
             raise Undetermined(f"the original's {name}")
         if name in ORIGINAL_GLOBALS:
             return self.opaque.setdefault(name, _Opaque(name))
