@@ -14,7 +14,6 @@ original computes it, and `total_score` as its ARS.
 
 from __future__ import annotations
 
-import ast
 import copy
 import json
 import re
