@@ -5,11 +5,11 @@ What a caller gets: the response cache consulted first (`llm_cache`), the limits
 (`llm_limits`), a body bounded in bytes (`llm_body`) and read field by field (`llm_reply`),
 retries as its `RetryPolicy` (`llm_limits`) says: exponential backoff and jitter on 429 / 5xx /
 timeouts / dropped connections (honouring Retry-After) and on a 200 that carries no answer (a body
-that is no chat completion, no choices, a field of the wrong type: never cached), an empty reply asked once more and then kept as
-the model's answer, JSON replies validated against a pydantic model with bounded re-asks, and
-every call and every billed token in its ledger (`llm_usage`). A run shares clients, limits, caches
-and ledger through its hub (`llm_hub`). Nothing random or time-based goes into a request, so a
-re-run is byte-identical and hits the cache.
+that is no chat completion, no choices, a field of the wrong type: never cached), an empty reply
+asked once more and then kept as the model's answer, JSON replies validated against a pydantic
+model with bounded re-asks, and every call and every billed token in its ledger (`llm_usage`). A
+run shares clients, limits, caches and ledger through its hub (`llm_hub`). Nothing random or
+time-based goes into a request, so a re-run is byte-identical and hits the cache.
 """
 
 from __future__ import annotations
