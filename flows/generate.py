@@ -101,14 +101,22 @@ def generate(family: str = "logicif", seeds: str | None = None, functions: str |
     """Generate (or find, when nothing changed) a benchmark version of `family`; returns its folder."""
     from pathlib import Path
 
-    from ifforge.core.llm_hub import close_hub
-    from ifforge.core.llm_setup import resolve_llm
+    from ifforge.core.runlock import writing
 
-    logger = get_run_logger()
     started = time.monotonic()
     given = {"family": family, "seeds": seeds, "functions": functions, "test_cases": test_cases, "out": out,
              "benchmark": benchmark, **(options or {})}
     settings = load_family_settings(given, Path(config) if config else None)
+    with writing(settings.benchmark_root):  # one run at a time writes a benchmark (`core.runlock`)
+        return _write_version(settings, started)
+
+
+def _write_version(settings, started: float) -> str:
+    """The flow's work, under the benchmark folder's lock."""
+    from ifforge.core.llm_hub import close_hub
+    from ifforge.core.llm_setup import resolve_llm
+
+    logger = get_run_logger()
     bench = get_family(settings.family)
     plan = bench.plan(settings)
     logger.info(f"family {bench.id}: {resolve_llm(settings, bench.llm_stages)[1]}")

@@ -273,11 +273,14 @@ def test_export_writes_the_papers_file_layout_that_reads_back_as_the_same_cases(
     source.write_text("".join(json.dumps(row) + "\n" for row in rows))
     out = tmp_path / "paper_layout"
     (out / "stale.json").parent.mkdir()
-    (out / "stale.json").write_text("{}")  # the paper's evaluate.py reads every .json in the folder
+    (out / "stale.json").write_text("{}")  # the paper's evaluate.py reads every .json in the folder: refused, kept
+    assert cli.main(["export", str(source), "--format", "ifeval-fc", "--out", str(out)]) == 2
+    assert "holds stale.json" in capsys.readouterr().err and (out / "stale.json").exists()
+    (out / "stale.json").unlink()
     assert cli.main(["export", str(source), "--format", "ifeval-fc", "--out", str(out)]) == 0
     assert f"exported to {out} as {len(rows) // 2} files" in capsys.readouterr().out
     files = sorted(out.glob("*.json"))
-    assert len(files) == len(rows) // 2 and not (out / "stale.json").exists()
+    assert len(files) == len(rows) // 2
     first = json.loads(files[0].read_text())
     assert set(first) == {"chosen_param", "format", "fn_schema", "user_queries"} and len(first["user_queries"]) == 2
     checker = first["format"]["name"]

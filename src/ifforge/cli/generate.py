@@ -91,6 +91,21 @@ def run(args: argparse.Namespace) -> int:
         check_out_dir(settings.out)
     except InputError as error:
         return fail(error)
+    from ifforge.core.runlock import Busy, writing
+
+    try:  # one run at a time writes a benchmark folder: a second one stops here, before Prefect starts
+        with writing(settings.benchmark_root):
+            return _generate(args, settings, options, local)
+    except Busy as error:
+        return fail(error)
+
+
+def _generate(args: argparse.Namespace, settings, options: dict, local: bool) -> int:
+    """The run itself, under the benchmark folder's lock: an unchanged version found without Prefect,
+    else the flow (with a local llama.cpp server around it for `--llm local`)."""
+    from ifforge.core.untrusted import InputError
+    from ifforge.families import get_family
+
     if not local:
         from ifforge.core.prefect_env import reporting_server
 

@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
 import socket
 from pathlib import Path
 
 from ifforge.core.child_server import answers
 from ifforge.core.orphans import guard_prefect_temporary_server
-from ifforge.core.store import write_json
+from ifforge.core.store import out_of_space, write_json
+from ifforge.core.untrusted import InputError
 
 _CHECKOUT = Path(__file__).resolve().parents[3]  # src/ifforge/core/ -> the checkout, in an editable install
 DEFAULT_PORT = 4200
@@ -111,8 +113,30 @@ def pin_temporary_port(port: int) -> None:
     SubprocessASGIServer().port = port
 
 
+class UserErrorsInOneLine(logging.Filter):
+    """Prefect logs a failed task or flow run with its traceback. An error meant for the user (an
+    `InputError`: a full disk, a benchmark another run is writing, a bad input) keeps its one line
+    there; the command says it again, last."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if error is not None:
+            if isinstance(error, InputError) or out_of_space(error):
+                record.exc_info, record.exc_text = None, None
+        return True
+
+
+def quiet_user_errors() -> None:
+    """Put `UserErrorsInOneLine` on Prefect's flow-run and task-run loggers (once)."""
+    for name in ("prefect.flow_runs", "prefect.task_runs"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, UserErrorsInOneLine) for f in logger.filters):
+            logger.addFilter(UserErrorsInOneLine())
+
+
 def configure() -> str | None:
     """Set the project's Prefect defaults; return the API URL flows will report to, if any."""
+    quiet_user_errors()
     os.environ.setdefault("PREFECT_HOME", str(project_root() / ".prefect"))
     os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "120")
     os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Callable, Iterator
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Literal
@@ -20,7 +21,7 @@ from ifforge.core.llm_cache import ResponseCache, request_key
 from ifforge.core.registry import UnknownId
 from ifforge.core.settings import LLMSettings, _runtime, default_toml, environment, merge_layers, read_table
 from ifforge.core.store import file_hash, latest_version
-from ifforge.core.untrusted import json_lines
+from ifforge.core.untrusted import BadValue, parse_json, read_json_lines
 from ifforge.eval.asking import messages_for
 from ifforge.families import UNNAMED, family_id, family_of_row, get_family
 from ifforge.families.base import Family
@@ -153,11 +154,30 @@ def benchmark_check(rows_path: Path, version: Path) -> dict[str, Any]:
             "matches_manifest": None if expected is None else digest == expected}
 
 
+def parsed_lines(path: Path, parse: Callable[[str], Any]) -> Iterator[tuple[int, Any]]:
+    """(line number, `parse(line)`) of every non-empty line of a JSON-lines file; a file or line that
+    cannot be read or parsed is one `BenchmarkError` naming the file and line."""
+    try:
+        lines = read_json_lines(path)
+    except BadValue as error:
+        raise BenchmarkError(f"{path}: {error}") from None
+    for number, line in lines:
+        if isinstance(line, BadValue):
+            raise BenchmarkError(f"{path}:{number}: {line}")
+        if not line.strip():
+            continue
+        try:
+            parsed = parse(line)
+        except BadValue as error:
+            raise BenchmarkError(f"{path}:{number}: {error}") from None
+        yield number, parsed
+
+
 def numbered_rows(path: Path, required: tuple[str, ...] = ("task_id",)) -> list[tuple[int, dict[str, Any]]]:
     """(line number, row) of a JSONL file; a file or line that cannot be read, is not JSON or lacks
     a field is one `BenchmarkError` naming the file and line."""
     rows = []
-    for number, row in json_lines(path, BenchmarkError):
+    for number, row in parsed_lines(path, parse_json):
         if not isinstance(row, dict):
             raise BenchmarkError(f"{path}:{number}: a row must be a JSON object")
         for key in required:

@@ -17,8 +17,7 @@ from typing import Any
 
 from ifforge.core.json_members import read_object
 from ifforge.core.registry import UnknownId
-from ifforge.core.untrusted import json_lines
-from ifforge.eval.evaluation import BenchmarkError, family_of, load_rows, locate
+from ifforge.eval.evaluation import BenchmarkError, family_of, load_rows, locate, parsed_lines
 from ifforge.families import UNNAMED, get_family
 from ifforge.families.base import Family
 
@@ -29,7 +28,7 @@ def reply_lines(path: Path) -> list[tuple[int, Row, dict[str, str]]]:
     """(line number, fields, unreadable fields) of every non-empty line of a replies file; a line
     that cannot be read at all is one `BenchmarkError` naming the file and line."""
     read = []
-    for number, (fields, unreadable) in json_lines(path, BenchmarkError, read_object):
+    for number, (fields, unreadable) in parsed_lines(path, read_object):
         if "family" in unreadable or not isinstance(fields.get("family", ""), str):
             raise BenchmarkError(f"{path}:{number}: field 'family' must be text, the family's id")
         read.append((number, fields, unreadable))
