@@ -90,7 +90,7 @@ def test_a_functions_file_line_that_does_not_fit_is_named(tmp_path):
     assert loaded.task_id == "file.log_sighting" and loaded.origin == "more.jsonl:1"
     enum_carrier = json.loads(json.dumps(good))
     enum_carrier["tool"]["function"]["parameters"]["properties"]["notes"]["enum"] = ["a"]
-    for line, message in ((json.dumps(good)[:-1], "more.jsonl:2: the line is not JSON"),
+    for line, message in ((json.dumps(good)[:-1], "more.jsonl:2: is not JSON"),
                           (json.dumps({**good, "queries": "one"}), "more.jsonl:2: field 'queries' must be a list"),
                           (json.dumps(enum_carrier), "more.jsonl:2: carrier 'notes' must be a free-form string")):
         path.write_text(json.dumps(good) + "\n" + line + "\n")

@@ -21,7 +21,8 @@ from ifforge.core.llm_cache import ResponseCache, request_key
 from ifforge.core.registry import UnknownId
 from ifforge.core.settings import LLMSettings, _runtime, default_toml, environment, merge_layers, read_table
 from ifforge.core.store import file_hash, latest_version
-from ifforge.core.untrusted import BadValue, parse_json, read_json_lines
+from ifforge.core import untrusted
+from ifforge.core.untrusted import parse_json, read_json_lines
 from ifforge.eval.asking import messages_for
 from ifforge.families import UNNAMED, family_id, family_of_row, get_family
 from ifforge.families.base import Family
@@ -157,20 +158,7 @@ def benchmark_check(rows_path: Path, version: Path) -> dict[str, Any]:
 def parsed_lines(path: Path, parse: Callable[[str], Any]) -> Iterator[tuple[int, Any]]:
     """(line number, `parse(line)`) of every non-empty line of a JSON-lines file; a file or line that
     cannot be read or parsed is one `BenchmarkError` naming the file and line."""
-    try:
-        lines = read_json_lines(path)
-    except BadValue as error:
-        raise BenchmarkError(f"{path}: {error}") from None
-    for number, line in lines:
-        if isinstance(line, BadValue):
-            raise BenchmarkError(f"{path}:{number}: {line}")
-        if not line.strip():
-            continue
-        try:
-            parsed = parse(line)
-        except BadValue as error:
-            raise BenchmarkError(f"{path}:{number}: {error}") from None
-        yield number, parsed
+    return untrusted.parsed_lines(path, parse, BenchmarkError, read_json_lines)
 
 
 def numbered_rows(path: Path, required: tuple[str, ...] = ("task_id",)) -> list[tuple[int, dict[str, Any]]]:

@@ -25,7 +25,7 @@ from ifforge.core.store import atomic_path
 from ifforge.core.llm_client import LLM, LLMError
 from ifforge.core.prompts import Prompt, load_prompt, prompt_file
 from ifforge.core.records import Record
-from ifforge.core.untrusted import BadValue, InputError, read_lines
+from ifforge.core.untrusted import InputError, parsed_lines
 
 STAGE = "expressions"  # its usage line, and the tag of its calls: the side work of that name reads them
 PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
@@ -86,18 +86,9 @@ def read_veto(path: Path | None) -> set[str]:
     """Rewrite ids a person vetoed: one per line, `#` starts a comment."""
     if path is None or not Path(path).exists():
         return set()
-    ids = set()
-    try:
-        lines = read_lines(path)
-    except BadValue as error:
-        raise InputError(f"{path}: {error} (the veto file)") from None
-    for number, line in lines:
-        if isinstance(line, BadValue):
-            raise InputError(f"{path}:{number}: {line} (the veto file)")
-        token = line.split("#", 1)[0].strip()
-        if token:
-            ids.add(token)
-    return ids
+    lines = parsed_lines(path, lambda line: line.split("#", 1)[0].strip(),
+                         lambda message: InputError(f"{message} (the veto file)"))
+    return {token for _, token in lines if token}
 
 
 def choose(template: Prompt, texts: list[str], origin: list[str], vectors: np.ndarray, original: np.ndarray,
