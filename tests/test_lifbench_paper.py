@@ -11,10 +11,13 @@ import pandas as pd
 import pytest
 
 from ifforge.core.untrusted import InputError
+from ifforge.eval import template
 from ifforge.eval.evaluation import BenchmarkError, EvalSettings, check_rules
+from ifforge.families.base import Reply
 from ifforge.families.lifbench import paper, paper_eval, rubric
 from ifforge.families.lifbench.convert import convert, prompts_from_meta
-from ifforge.families.lifbench.scoring import SCORER, capability_map, stability
+from ifforge.families.lifbench.family import FAMILY
+from ifforge.families.lifbench.scoring import capability_map, stability
 
 LIST_HEAD = ("You're a searcher. You need to output the corresponding list elements based on the instructions and "
              "the list below. Please follow the instructions directly without anything else. List to be retrieved:\n")
@@ -279,13 +282,12 @@ def test_rules_paper_needs_converted_rows_and_is_recorded_in_the_report(rows, tm
     check_rules([generated], "ifforge", tmp_path / "rows.jsonl")
     settings = EvalSettings(model="m", rules="paper")
     results = [{"task_id": r["task_id"], "response": "I am not sure."} for r in converted]
-    summary = SCORER.score(results, converted, settings, tmp_path / "report", "paper rules")
+    summary = template.score(FAMILY, results, converted, settings, tmp_path / "report", "paper rules")
     assert summary["rules"] == "paper" and "Rules: paper" in (tmp_path / "report" / "report.md").read_text()
     assert summary["by_task"]["qa"]["points"] == {"correct": 0.0, "format": 0.25}  # the original's point names
-    from ifforge.families.lifbench.family import FAMILY
-
     row = rows["repeat", "v0"]  # an exported row carries its rules; the exports' check reads them
-    assert FAMILY.check({**row, "rules": "paper"}, ["hello"])["ars"] > 0 == FAMILY.check(row, ["hello"])["ars"]
+    ars = [FAMILY.check(given, Reply.of(["hello"])).lines[0]["ars"] for given in ({**row, "rules": "paper"}, row)]
+    assert ars[0] > 0 == ars[1]
 
 
 def released(per_sample: list[tuple[str, str, int, float, dict[str, float]]]) -> pd.DataFrame:

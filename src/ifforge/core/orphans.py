@@ -27,6 +27,7 @@ def guard(pid: int, *, group: bool = False) -> subprocess.Popen:
 def guard_prefect_temporary_server() -> None:
     """Prefect starts its temporary server with a plain Popen and stops it at exit, which SIGKILL
     skips: wrap its `start` (prefect 3.8) so every temporary server gets a watchdog."""
+    # lazy on purpose: Prefect's server (heavy), only when one starts
     from prefect.server.api import server as prefect_server
 
     cls = prefect_server.SubprocessASGIServer

@@ -17,6 +17,8 @@ import socket
 from pathlib import Path
 
 from ifforge.core.child_server import answers
+from ifforge.core.orphans import guard_prefect_temporary_server
+from ifforge.core.store import out_of_space, write_json
 from ifforge.core.untrusted import InputError
 
 _CHECKOUT = Path(__file__).resolve().parents[3]  # src/ifforge/core/ -> the checkout, in an editable install
@@ -62,8 +64,6 @@ def state_path(home: Path | None = None) -> Path:
 
 def record_server(api_url: str, pid: int, home: Path | None = None) -> None:
     """Name the running `ifforge server` for later runs (written by the server's parent)."""
-    from ifforge.core.store import write_json
-
     write_json(state_path(home), {"api_url": api_url, "pid": pid})
 
 
@@ -107,6 +107,7 @@ def pin_temporary_port(port: int) -> None:
     if not port_free(port):
         raise PortBusy(f"port {port} for Prefect's temporary server is busy; choose another with --temp-port "
                        f"(or {TEMP_PORT_VARIABLE})")
+    # lazy on purpose: Prefect's server (heavy), only when a port is pinned
     from prefect.server.api.server import SubprocessASGIServer
 
     SubprocessASGIServer().port = port
@@ -120,8 +121,6 @@ class UserErrorsInOneLine(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         error = record.exc_info[1] if record.exc_info else None
         if error is not None:
-            from ifforge.core.store import out_of_space
-
             if isinstance(error, InputError) or out_of_space(error):
                 record.exc_info, record.exc_text = None, None
         return True
@@ -148,8 +147,6 @@ def configure() -> str | None:
     if url:
         os.environ["PREFECT_API_URL"] = url
         return url
-    from ifforge.core.orphans import guard_prefect_temporary_server
-
     if os.environ.get(TEMP_PORT_VARIABLE):
         pin_temporary_port(int(os.environ[TEMP_PORT_VARIABLE]))
     guard_prefect_temporary_server()  # the temporary server dies with us, even on SIGKILL
@@ -161,6 +158,7 @@ def flow_run_settings():
     one ends with the command), no flow-run heartbeats: nothing outlives the run to read them, and
     the run's end waits for the heartbeat thread, which sleeps in 1 s steps (0.5 s of `ifforge
     evaluate`'s tail in a timeline)."""
+    # lazy on purpose: Prefect (heavy), after the settings it reads are set
     from prefect.settings import PREFECT_API_URL, PREFECT_FLOWS_HEARTBEAT_FREQUENCY, temporary_settings
 
     if PREFECT_API_URL.value():  # Prefect's own answer: from the environment, a profile or a test harness

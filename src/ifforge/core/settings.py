@@ -60,6 +60,7 @@ class LLMSettings(BaseModel):
     def llm_config(self, model: str, api_key: str | None = None, base_url: str | None = None, **more: Any):
         """How to reach `model` with these settings (`more`: other `LLMConfig` fields). Every request,
         of generate or of evaluate, is made from a config built here, so a name means one thing."""
+        # lazy on purpose: the client imports openai (heavy); settings are read by every command
         from ifforge.core.llm_client import LLMConfig
 
         return LLMConfig(model=model, base_url=base_url or self.base_url, api_key=api_key,
@@ -79,7 +80,7 @@ class Settings(LLMSettings):
     settings never re-version another family's benchmarks.
     """
 
-    family: str = Field("logicif", description="benchmark family (`ifforge families` lists them)")
+    family: str = Field("", description="benchmark family (`ifforge families` lists them)")
     benchmark: str = Field("", description="name of the benchmark folder under the outputs root (default: the family id)")
     out: Path = _runtime("outputs root", default=Path("outputs"))
     shard_size: int | None = _runtime("items per Prefect task run within a stage (default: 32; in stages that ask a "
@@ -170,7 +171,7 @@ INPUT_PATHS = {"seeds", "functions", "test_cases"}  # hashed by content, not by 
 
 
 def load_settings(overrides: dict[str, Any] | None = None, toml_path: Path | None = None,
-                  settings_class: Callable[[str], type[Settings]] | None = None) -> Settings:
+                  settings_class: Callable[[str], type[Settings]] | None = None, default_family: str = "") -> Settings:
     """Merge the layers; every error names its source and field.
 
     The family is read first (command line, then environment, then file); `settings_class` maps it
@@ -180,7 +181,7 @@ def load_settings(overrides: dict[str, Any] | None = None, toml_path: Path | Non
     toml_path = toml_path or default_toml()
     table = read_table(toml_path)
     overrides = {k: v for k, v in (overrides or {}).items() if v is not None}
-    family = str(overrides.get("family") or os.environ.get("IFFORGE_FAMILY") or table.get("family") or "logicif")
+    family = str(overrides.get("family") or os.environ.get("IFFORGE_FAMILY") or table.get("family") or default_family)
     try:
         cls = settings_class(family) if settings_class else Settings
     except KeyError as error:

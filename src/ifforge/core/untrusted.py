@@ -18,6 +18,7 @@ import os
 import re
 import stat
 import tempfile
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -167,6 +168,26 @@ def read_json_lines(path: Path) -> list[tuple[int, str | BadValue]]:
         raise BadValue("is a JSON array, not JSON lines (one object a line); if it is one of LIFBench's "
                        "per-task files, `ifforge convert lifbench FILE --out rows.jsonl` makes rows of it")
     return lines
+
+
+def parsed_lines(path: Path, parse: Callable[[str], Any], error: Callable[[str], Exception],
+                 read: Callable[[Path], list[tuple[int, str | BadValue]]] = read_lines) -> Iterator[tuple[int, Any]]:
+    """(line number, `parse(line)`) of every non-empty line of a text file (`read`: how its lines
+    are read); a file or line that cannot be read or parsed is one `error` naming the file and line."""
+    try:
+        lines = read(path)
+    except BadValue as problem:
+        raise error(f"{path}: {problem}") from None
+    for number, line in lines:
+        if isinstance(line, BadValue):
+            raise error(f"{path}:{number}: {line}")
+        if not line.strip():
+            continue
+        try:
+            parsed = parse(line)
+        except BadValue as problem:
+            raise error(f"{path}:{number}: {problem}") from None
+        yield number, parsed
 
 
 def plain_name(value: Any, what: str) -> str:

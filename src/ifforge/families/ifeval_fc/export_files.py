@@ -24,6 +24,8 @@ from typing import Any
 from ifforge.core.store import atomic_write
 from ifforge.core.untrusted import BadValue, plain_name, read_file
 from ifforge.exports.benchmark import Benchmark
+from ifforge.families.ifeval_fc import paper, rules
+from ifforge.families.ifeval_fc.scoring import batch_key
 
 GROUPS = {"keywords": "KEYWORDS", "language": "LANGUAGE", "length": "LENGTH CONSTRAINTS",
           "content": "DETECTABLE CONTENT", "format": "DETECTABLE FORMAT", "case": "CASE", "start_end": "START_END",
@@ -60,8 +62,6 @@ def earlier_export(out: Path) -> set[str]:
 
 def paper_file(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """The paper's data file for the rows of one function and rule (in query order)."""
-    from ifforge.families.ifeval_fc import paper, rules
-
     first = rows[0]
     tool = next(t for t in first["tools"] if t["function"]["name"] == first["function_name"])
     rule = rules.get(first["rule_id"], **first["rule_args"])
@@ -74,9 +74,6 @@ def paper_file(rows: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def write(benchmark: Benchmark, out: Path) -> dict[str, Any]:
-    from ifforge.families.ifeval_fc import paper
-    from ifforge.families.ifeval_fc.scoring import batch_key
-
     crowded = next((row for row in benchmark.rows if len(row["tools"]) != 1), None)
     if crowded:
         raise ValueError(f"row {crowded['task_id']} offers {len(crowded['tools'])} tools; the paper's evaluate.py "

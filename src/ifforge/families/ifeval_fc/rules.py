@@ -35,6 +35,7 @@ import unicodedata
 from typing import Any, ClassVar, Literal
 
 from ifforge.core import pyast
+from ifforge.core.registry import Registry
 
 Relation = Literal["exactly", "at most", "at least"]
 RELATIONS: tuple[str, ...] = ("exactly", "at most", "at least")
@@ -522,15 +523,13 @@ class CommaCount(Rule):
         return compare(value.count(","), self.relation, self.args["n"])
 
 
-REGISTRY: dict[str, type[Rule]] = {cls.id: cls for cls in (
+REGISTRY: Registry[type[Rule]] = Registry("rule", (
     ScriptOnly, HighlightedSections, JsonFormat, KeywordFrequency, KeywordsPresent, LetterFrequency, CapitalWords,
     CommaCount, PlaceholderCount, PythonList, Quotation, SentenceCount, SpacesBetween, TitleFormat, WordCount,
-    AllUpper, AllLower, EndPhrase, Postscript)}
+    AllUpper, AllLower, EndPhrase, Postscript))
 DEFAULT_RULES: tuple[str, ...] = tuple(rule_id for rule_id, cls in REGISTRY.items() if cls.default_on)
 
 
 def get(rule_id: str, **args: Any) -> Rule:
-    if rule_id not in REGISTRY:
-        raise ValueError(f"unknown rule {rule_id!r} (rules: {', '.join(REGISTRY)})")
     return REGISTRY[rule_id](**args)
 

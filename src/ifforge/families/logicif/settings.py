@@ -11,6 +11,7 @@ from ifforge.core.settings import Settings, _llm, _runtime
 
 
 class LogicIFSettings(Settings):
+    family: str = "logicif"  # these settings are logicif's
     seeds: Path | None = Field(None, description="folder of seed .py files (default: the seeds shipped with ifforge)")
     functions: Path | None = Field(None, description="LogicIF functions JSONL ({task_id, function} per line)")
     test_cases: Path | None = Field(None, description="LogicIF test cases JSONL ({task_id, test_cases} per line)")

@@ -13,6 +13,7 @@ import ast
 import builtins
 import json
 import re
+import string
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -119,7 +120,6 @@ _STRING_CONSTANTS = ("ascii_letters", "ascii_lowercase", "ascii_uppercase", "dig
 def _string_constant(dotted: str | None) -> str | None:
     """`string.digits` and its kin as their text, quoted; None for anything else."""
     if dotted and dotted.startswith("string.") and dotted[7:] in _STRING_CONSTANTS:
-        import string
         return quote(getattr(string, dotted[7:]))
     return None
 
