@@ -9,9 +9,10 @@ the inputs stage (the PyPI package `algorithms` 1.0.1, keon's "Pythonic Data Str
 Algorithms", unpacked outside the repository and passed as `--held-out DIR`): the functions the
 fixed rule of `real_code_survival.py` picks (up to 3 per module, LogicIF-able), every third in
 module order. It has no original inputs; printed are the share of tasks whose output is trivial
-(None, empty, 0, False) in most cases and the tasks with one output for every case.
-Lines executed = line events of seed code in the call (the sandbox's step count). A seed the
-stage drops counts as 0 lines, trivial, and one output. Wall = the inputs stage alone.
+(None, empty, 0, False) in most cases and the tasks with one output for every case, among the
+seeds the stage gives inputs (the ones it drops are counted apart). Lines executed = line events
+of seed code in the call (the sandbox's step count); a dropped seed counts as 0 lines in the
+ratio. Wall = the inputs stage alone.
 Usage: python benchmarks/inputs_depth.py [--sets logicifeval,seeds,heldout] [--held-out DIR] [--list]
 """
 
@@ -155,10 +156,12 @@ def report(name: str, measured: list[Measured], wall: float, show: bool) -> None
               f"worst {worst[0]:.2f} ({worst[1]}), under 0.5: {sum(r < 0.5 for r, _ in ratios)} of {len(ratios)}")
     print(f"  median lines a case (ours): {statistics.median(lines(m.ours) for m in measured):.0f}"
           + (f"; original: {statistics.median(lines(m.theirs) for m in measured):.0f}" if ratios else ""))
-    trivial = sum(trivial_most(m.ours) for m in measured)
-    same = sum(one_output(m.ours) for m in measured)
-    print(f"  trivial output in most cases: {trivial} of {n} ({trivial / max(n, 1):.1%}); "
-          f"one output for every case: {same} of {n} ({same / max(n, 1):.1%})")
+    kept = [m for m in measured if m.ours]
+    k = len(kept)
+    trivial = sum(trivial_most(m.ours) for m in kept)
+    same = sum(one_output(m.ours) for m in kept)
+    print(f"  tasks with inputs: {k} of {n} (dropped by the stage: {n - k}); of these, trivial output in most "
+          f"cases: {trivial} ({trivial / max(k, 1):.1%}); one output for every case: {same} ({same / max(k, 1):.1%})")
 
 
 def main() -> None:
