@@ -21,10 +21,10 @@ def f(items):
 
 
 def test_the_numbers_an_output_holds_are_found_by_where_they_sit():
-    assert returned_counters(7) == {(): 7}
-    assert returned_counters([3, {"calls": 2, "ok": True, "name": "x"}]) == {(0,): 3, (1, "calls"): 2}
-    assert returned_counters([[[1]]]) == {}  # two levels deep, no more
-    assert returned_counters(True) == {}
+    assert returned_counters([3, {"calls": 2, "ok": True, "name": "x"}]) == {(1, "calls"): 2}
+    assert returned_counters({"depth": 4, "rows": {"kept": 1}}) == {("depth",): 4, ("rows", "kept"): 1}
+    assert returned_counters([{"a": {"b": 1}}]) == {}  # two levels deep, no more
+    assert returned_counters(7) == returned_counters([7, 2]) == {}  # the answer itself is no counter
 
 
 def test_a_branch_counter_equal_to_the_functions_own_counter_is_not_added():

@@ -15,11 +15,13 @@ import copy
 import random
 from typing import Any
 
+from ifforge.core import pyast
+
 
 def compared_constants(source: str) -> tuple[list[int], list[str]]:
     """The numbers and the texts the code compares, tests membership in, or indexes with."""
     numbers, texts = set(), set()
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(pyast.parse(source)):
         parts = []
         if isinstance(node, ast.Compare):
             parts = [node.left, *node.comparators]

@@ -1228,16 +1228,21 @@ def tracker_problems(names: list[str], cases: list[tuple[list, dict]], limit: fl
     return found
 
 
-def returned_counters(output, depth: int = 2) -> dict[tuple, int]:
-    """The whole numbers a function returns, by where they sit: the output itself, a list's items,
-    a dict's values (`(val, {"calls": c})` gives (0,) and (1, "calls")), two levels deep."""
+def returned_counters(output) -> dict[tuple, int]:
+    """The counters a function returns itself, by where they sit: the whole numbers under a key of
+    a returned dict, two levels deep (`(val, {"calls": c})` gives (1, "calls"); `{"depth": d}`
+    gives ("depth",)). A returned number alone, or a tuple's, is the answer, not a counter."""
+    return {path: number for path, number in _numbers(output, 2).items() if any(isinstance(k, str) for k in path)}
+
+
+def _numbers(output, depth: int) -> dict[tuple, int]:
     if isinstance(output, int) and not isinstance(output, bool):
         return {(): output}
     found: dict[tuple, int] = {}
     if depth and isinstance(output, (list, dict)):
         items = output.items() if isinstance(output, dict) else enumerate(output)
         for key, value in items:
-            for path, number in returned_counters(value, depth - 1).items():
+            for path, number in _numbers(value, depth - 1).items():
                 found[(key, *path)] = number
     return found
 
