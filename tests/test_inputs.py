@@ -151,6 +151,8 @@ def test_a_model_proposes_inputs_that_compete_for_coverage():
     chosen = {json.dumps(i.args): i.origin for i in outcome.kept.inputs}
     assert chosen[json.dumps([[700, 70, 7], 3])] == "llm"  # the one branch only the model's input takes
     assert 8 <= len(outcome.kept.inputs) <= 12 and report["arcs_covered"] == report["arcs_seen"]
+    fates = {json.dumps(p["args"]): p["fate"] for p in report["proposals"]}
+    assert len(fates) == 3 and all(fate == "kept" for fate in fates.values())  # never displaced by random ones
 
 
 def test_generate_takes_a_functions_file_alone_and_a_seed_without_input_lines(tmp_path, prefect_server):

@@ -15,11 +15,11 @@ mutant that reaches arcs no kept call reached, runs deeper than the call it came
 non-trivial output, within the same filters; up to `SEARCH_ROUNDS_MOST` rounds while fewer than two
 non-trivial outputs were seen. A seed whose every working call returns one output is dropped
 (`one_output`): its output says nothing of the steps. Then a greedy set cover over arcs keeps between `inputs_min` and `inputs_max`: always
-the candidate that adds the most arcs not yet covered (ties: a non-trivial output, then the deeper
-run, then the seeded order), then, up to the minimum, candidates with outputs not yet seen, deepest
-first, and then, while most chosen outputs are trivial (None, empty, 0, False), calls with a
+the candidate that adds the most arcs not yet covered (ties: the model's proposal, a non-trivial
+output, the deeper run, then the seeded order), then, up to the minimum, candidates with outputs not
+yet seen, the model's first, then the deepest, and then, while most chosen outputs are trivial (None, empty, 0, False), calls with a
 non-trivial one, up to the maximum, and then the trivial calls that added fewest arcs are let go
-(down to `FEWEST_KEPT` calls). Each input says where it came from.
+(down to `FEWEST_KEPT` calls). Each input says where it came from, and the evidence says what became of each model proposal.
 """
 
 from __future__ import annotations
@@ -89,6 +89,7 @@ def select(pool: list[tuple[Candidate, sandbox.CaseResult]], forced: int, minimu
     rng.shuffle(order)  # the seeded order breaks the last ties: another seed, another set of the same reach
     rank = {index: place for place, index in enumerate(order)}
     plain = [trivial(result.output) for _, result in pool]
+    model = [candidate.origin == "llm" for candidate, _ in pool]  # the model's proposals win ties
     depth = [result.steps or 0 for _, result in pool]
     chosen: list[tuple[int, int]] = []
     covered: set = set()
@@ -97,7 +98,7 @@ def select(pool: list[tuple[Candidate, sandbox.CaseResult]], forced: int, minimu
         covered |= arcs[index]
     left = list(order)
     while left and len(chosen) < maximum:
-        best = max(left, key=lambda i: (len(arcs[i] - covered), not plain[i], depth[i], -rank[i]))
+        best = max(left, key=lambda i: (len(arcs[i] - covered), model[i], not plain[i], depth[i], -rank[i]))
         gain = arcs[best] - covered
         if not gain:
             break
@@ -105,7 +106,7 @@ def select(pool: list[tuple[Candidate, sandbox.CaseResult]], forced: int, minimu
         covered |= gain
         left.remove(best)
     outputs = {canonical_json(pool[i][1].output) for i, _ in chosen}
-    left.sort(key=lambda i: (plain[i], -depth[i], rank[i]))
+    left.sort(key=lambda i: (not model[i], plain[i], -depth[i], rank[i]))
     for fresh_output_only in (True, False):
         for index in list(left):
             if len(chosen) >= minimum:
@@ -200,6 +201,7 @@ def generate(seed: SeedFunction, config: InputsConfig, proposed: list[Candidate]
     rounds: list[dict] = []
     lessons: Lessons | None = None
     search_budget = config.budget()
+    fates: dict[str, str] = {canonical_json(c.args): "same as an earlier call" for c in proposed}
     batch = [*given, *proposed, *made]
     for round_number in range(1 + LEARNED_ROUNDS):
         fresh = []
@@ -215,6 +217,8 @@ def generate(seed: SeedFunction, config: InputsConfig, proposed: list[Candidate]
             is_given = candidate.origin == "given"
             ran[candidate.origin] += not is_given
             why = problem(candidate.args, result, config)
+            if candidate.origin == "llm":
+                fates[canonical_json(candidate.args)] = f"rejected: {why}" if why else "ran"
             if why is None or is_given:  # given inputs stay: execute judges them as before
                 pool.append((candidate, result if why is None else sandbox.CaseResult(index=result.index, status="ok",
                                                                                       arcs=[])))
@@ -258,8 +262,21 @@ def generate(seed: SeedFunction, config: InputsConfig, proposed: list[Candidate]
               "arcs_covered": len(kept_arcs), "arcs_seen": len(every_arc),
               "rounds": rounds, "search": searched,
               "chosen": [{"args": pool[index][0].args, "origin": pool[index][0].origin, "new_arcs": gain}
-                         for index, gain in chosen], "notes": list(notes)}
+                         for index, gain in chosen], "notes": list(notes),
+              "proposals": proposal_fates(proposed, fates, {canonical_json(pool[i][0].args) for i, _ in chosen})}
     return Outcome(kept=seed.model_copy(update={"inputs": inputs}), evidence=[report])
+
+
+def proposal_fates(proposed: list[Candidate], fates: dict[str, str], kept: set[str]) -> list[dict]:
+    """What became of each of the model's proposals: kept, ran but not kept, rejected (why), or a repeat."""
+    found = []
+    for candidate in proposed:
+        key = canonical_json(candidate.args)
+        fate = fates.get(key, "not run")
+        if fate == "ran":
+            fate = "kept" if key in kept else "ran, not kept: took no arc the kept calls miss"
+        found.append({"args": candidate.args, "fate": fate})
+    return found
 
 
 def run(seed: SeedFunction, config: InputsConfig) -> Outcome[SeedFunction]:
