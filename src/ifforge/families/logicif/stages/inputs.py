@@ -13,13 +13,15 @@ passes more than the one before. Then a coverage-guided search (`deepen`) change
 and grids, longer values) for at most `SEARCH_ROUNDS` rounds of `SEARCH_BATCH` mutants, keeping a
 mutant that reaches arcs no kept call reached, runs deeper than the call it came from, or gives a new
 non-trivial output, within the same filters; up to `SEARCH_ROUNDS_MOST` rounds while fewer than two
-non-trivial outputs were seen. A seed whose every working call returns one output is dropped
-(`one_output`): its output says nothing of the steps. Then a greedy set cover over arcs keeps between `inputs_min` and `inputs_max`: always
-the candidate that adds the most arcs not yet covered (ties: the model's proposal, a non-trivial
-output, the deeper run, then the seeded order), then, up to the minimum, candidates with outputs not
-yet seen, the model's first, then the deepest, and then, while most chosen outputs are trivial (None, empty, 0, False), calls with a
-non-trivial one, up to the maximum, and then the trivial calls that added fewest arcs are let go
-(down to `FEWEST_KEPT` calls). Each input says where it came from, and the evidence says what became of each model proposal.
+non-trivial outputs, or fewer than `inputs_min` / 2 calls with one, were seen. A seed whose every
+working call returns one output is dropped (`one_output`): its output says nothing of the steps.
+Then a greedy set cover over arcs keeps between `inputs_min` and `inputs_max`: always the candidate
+that adds the most arcs not yet covered (ties: the model's proposal, a non-trivial output, the
+deeper run, then the seeded order), then, up to the minimum, candidates with outputs not yet seen,
+the model's first, then the deepest; then, while most chosen outputs are trivial (None, empty, 0,
+False), calls with a non-trivial one, up to the maximum, and then the trivial calls that added
+fewest arcs are let go (down to `FEWEST_KEPT` calls). Each input says where it came from, and the
+evidence says what became of each model proposal.
 """
 
 from __future__ import annotations
@@ -47,14 +49,19 @@ STAGE = "inputs"
 CANDIDATE_SECONDS = 0.5  # a candidate is meant to be quick; one that is not must not eat the budget
 LEARNED_ROUNDS = 2  # rounds after the first, each taught by the errors of the rounds before
 SEARCH_ROUNDS = 3  # rounds of the coverage-guided search after the candidates, of SEARCH_BATCH runs each;
-SEARCH_ROUNDS_MOST = 12  # more, up to this, while fewer than two non-trivial outputs were seen: at most 288 runs a seed
+SEARCH_ROUNDS_MOST = 12  # more, up to this, while fewer than two non-trivial outputs, or fewer than inputs_min / 2
+# calls with one, were seen: at most 288 runs a seed
 SEARCH_BATCH = 24
 TRIVIAL = (None, 0, False, "", [], {})
 FEWEST_KEPT = 4  # trivial calls are let go to make them fewer than half, but not below this many calls
 
 
 def trivial(output) -> bool:
-    """An output a reader gets right without following the steps: None, empty, 0 or False."""
+    """An output a reader gets right without following the steps: None, empty, 0 or False. A seed
+    that returns `(answer, {counter: n})` itself (LogicIFEval's functions) is judged by its answer."""
+    if isinstance(output, list) and len(output) == 2 and isinstance(output[1], dict) and output[1] \
+            and all(type(v) is int for v in output[1].values()):
+        output = output[0]
     return any(output == t and type(output) is type(t) for t in TRIVIAL)
 
 
@@ -144,7 +151,9 @@ def deepen(seed: SeedFunction, pool: list[tuple[Candidate, sandbox.CaseResult]],
     tried = kept = 0
     for round_number in range(SEARCH_ROUNDS_MOST):
         parents = [index for index in range(given, len(pool))]
-        if not parents or budget.left() <= 0 or round_number >= SEARCH_ROUNDS and len(outputs) >= 2:
+        rich = sum(not trivial(result.output) for _, result in pool[given:])
+        if not parents or budget.left() <= 0 or round_number >= SEARCH_ROUNDS and len(outputs) >= 2 \
+                and 2 * rich >= config.inputs_min:
             break
         deepest = sorted(parents, key=lambda i: -(pool[i][1].steps or 0))[:4]
         batch: list[tuple[int, list]] = []
@@ -249,8 +258,9 @@ def generate(seed: SeedFunction, config: InputsConfig, proposed: list[Candidate]
     if not given and len({canonical_json(result.output) for _, result in pool}) == 1:
         return Outcome(dropped=[DroppedItem(
             task_id=seed.task_id, stage=STAGE, reason="one_output",
-            detail=f"all {len(pool)} calls that ran ({searched['tried']} of them by the search) returned "
-                   f"{canonical_json(pool[0][1].output)[:80]}: the output says nothing of the steps", origin=seed.origin)])
+            detail=f"all {len(pool)} working calls (after {searched['tried']} tried by the search) returned "
+                   f"{canonical_json(pool[0][1].output)[:80]}: the output says nothing of the steps",
+            origin=seed.origin)])
     chosen = select(pool, len(given), max(config.inputs_min, len(given)), max(config.inputs_max, len(given)),
                     random.Random(item_seed))
     inputs = list(seed.inputs) + [TestInput(args=pool[index][0].args, origin=pool[index][0].origin)

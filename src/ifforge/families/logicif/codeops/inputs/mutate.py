@@ -290,7 +290,8 @@ def _case(args: list, rng: random.Random, numbers: list, texts: list) -> list:
     return _set(args, path, leaf[:at] + rng.choice(" 0123456789" if how == 3 else "ABC .,-") + leaf[at:])
 
 
-CHANGES = (_case, _retype, _world, _plant, _plant, _paint, _grow, _length_of, _same_length, _permutation, _small, _collide)
+CHANGES = (_case, _retype, _world, _plant, _plant, _paint, _grow, _length_of, _same_length, _permutation, _small,
+           _collide)
 
 
 def mutate(args: list, rng: random.Random, numbers: list, texts: list) -> list:
