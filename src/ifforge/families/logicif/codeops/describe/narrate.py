@@ -1285,11 +1285,29 @@ def _mentioned(nodes) -> set[str]:
     return found
 
 
+_CHANGES_IN_PLACE = {"append", "extend", "insert", "pop", "remove", "clear", "popleft", "appendleft", "add",
+                     "discard", "update", "setdefault", "popitem", "sort", "reverse"}
+
+
+def _root(node) -> set[str]:
+    """The name a changed value is reached from: `v` of `v[i].items`, none for a call's result."""
+    while isinstance(node, (cst.Subscript, cst.Attribute)):
+        node = node.value
+    return {node.value} if isinstance(node, cst.Name) else set()
+
+
 def _bound_in(body) -> set[str]:
-    """Names a block assigns to (anywhere inside it)."""
+    """Names a block assigns to or changes in place (`v.pop()`, `v.append(x)`, `del v[0]`), anywhere inside it."""
     found: set[str] = set()
 
     class Bound(Reader):
+        def visit_Call(self, node):
+            if isinstance(node.func, cst.Attribute) and node.func.attr.value in _CHANGES_IN_PLACE:
+                found.update(_root(node.func.value))
+
+        def visit_Del(self, node):
+            found.update(_root(node.target))
+
         def visit_AssignTarget(self, node):
             found.update(_mentioned([node.target]))
 

@@ -137,6 +137,9 @@ class _Survey(Reader):
                     return kinds.pop()
                 if len(node.args) > 1 and kinds & {"int", "float", "number"}:
                     return "number"  # a number only compares with numbers
+                if len(node.args) == 1 and func.value in ("max", "min"):  # the largest item of a list of numbers
+                    item = self.element(self.kind(node.args[0].value))
+                    return item if item in ("int", "float") else None
                 return self.kind(node.args[0].value) if func.value == "abs" else None
             if isinstance(func, cst.Name) and func.value in ("sorted", "list") and len(node.args) >= 1:
                 source = self.kind(node.args[0].value) or ""
@@ -172,9 +175,10 @@ class _Survey(Reader):
         elif isinstance(target, (cst.Tuple, cst.List)):
             values = value.elements if isinstance(value, (cst.Tuple, cst.List)) and len(value.elements) == len(
                 target.elements) else [None] * len(target.elements)
+            item = self.element(kind) if value is None and kind not in (None, "str") else None  # `p, q` from a list[int]
             for element, part in zip(target.elements, values):
                 part = part.value if isinstance(part, cst.Element) else None
-                self.bind(element.value, part, self.kind(part) if part is not None else None)
+                self.bind(element.value, part, self.kind(part) if part is not None else item)
         elif isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name):
             self.fact(target.value.value).stored = True
 
