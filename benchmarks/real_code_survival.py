@@ -610,10 +610,11 @@ def main() -> None:
                         help="folders holding the held-out packages (unzipped wheels)")
     args = parser.parse_args()
     sys.path[1:1] = args.heldout_path
-    sets = {"tuning": MODULES, "heldout": HELDOUT_MODULES + package_modules(HELDOUT_PACKAGES)}
-    for name, modules in sets.items():
+    sets = {"tuning": lambda: MODULES, "heldout": lambda: HELDOUT_MODULES + package_modules(HELDOUT_PACKAGES)}
+    for name, listed in sets.items():
         if args.set not in (name, "both"):
             continue
+        modules = listed()
         print(f"=== {name} set: {len(modules)} modules")
         if args.describer:
             describer_alone(pick(modules, per_module=30))

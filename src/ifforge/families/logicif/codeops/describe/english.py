@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from ifforge.families.logicif.codeops.common.walk import Reader, walk
-from ifforge.families.logicif.codeops.describe import addresses, dates, formats, methods, paths, regex, unicode, wildcards
+from ifforge.families.logicif.codeops.describe import addresses, dates, formats, methods, paths, regex, unicode, vocab, wildcards
 from ifforge.families.logicif.codeops.describe.errors import Undescribable
 from ifforge.families.logicif.codeops.describe.plain import Plain
 
@@ -181,6 +181,7 @@ class Speaker:
     kinds: dict[str, str] = field(default_factory=dict)  # name -> its certain kind (`int`, `list[str]`, ...)
     patterns: set[str] = field(default_factory=set)  # names of compiled regular expressions
     pattern_texts: set[str] = field(default_factory=set)  # module-level texts used only as patterns
+    typing_only: set[str] = field(default_factory=set)  # module-level names read only by annotations
     held: dict[str, str] = field(default_factory=dict)  # name -> the changing method it keeps (`add = xs.append`)
     translators: set[str] = field(default_factory=set)  # functions that turn a shell wildcard into a pattern
     wildcards: set[str] = field(default_factory=set)  # names that hold a wildcard turned into a pattern
@@ -201,6 +202,11 @@ class Speaker:
         return ""
 
     cite = rule
+
+    @staticmethod
+    def join(items: list[str], last: str = "and") -> str:
+        """`a, b and c`, as every list in the text is joined (for the handlers in vocab/)."""
+        return _join(items, last)
 
     def fresh_rules(self) -> list[str]:
         """The rules needed since the last call and not yet said, as sentences."""
@@ -773,6 +779,11 @@ class Speaker:
 
     def _call(self, call: cst.Call, cond: bool) -> str:
         func = call.func
+        handler = vocab.TABLE.get(self.resolved(func)) if not (
+            isinstance(func, cst.Name) and func.value not in self.imported) else None
+        if handler is not None:  # a library function: its words live in vocab/, one file per library
+            args, keywords = self.arguments(call)
+            return handler(self, args, keywords)
         if self.resolved(func) == dates.MAKER:
             args, keywords = self.arguments(call)
             return dates.made([self.grouped(a) for a in args], keywords)
@@ -810,14 +821,9 @@ class Speaker:
                 return f"a new object of the class {name}, made {self.call_with(call)}"
             if name in _METHOD_FREE:
                 return self._builtin(name, call, cond)
-            if name in ("heappush", "heappop", "heapify"):
-                return self._heap(name, call)
-            if name in ("floor", "ceil", "sqrt", "gcd", "isqrt"):
-                return self._math(name, call)
             if name in self.imported:  # `from m import g`: said as m.g where m.g has words
                 dotted = self.imported[name]
-                if not (dotted.startswith(("math.", "heapq.", "re.")) or paths.covers(dotted)
-                        or dotted in ("collections.deque", "collections.Counter", "os.fspath", "copy.copy")):
+                if not (dotted.startswith("re.") or paths.covers(dotted)):
                     raise Undescribable(f"the imported function {dotted}")
                 return self._call(call.with_changes(func=cst.parse_expression(dotted)), cond)
             if name in _BUILTINS:
@@ -825,25 +831,13 @@ class Speaker:
             return f"what the function held in {name} gives back when called {self.call_with(call)}"
         if isinstance(func, cst.Attribute):
             dotted = _dotted(func)
-            if dotted and dotted.startswith("heapq."):
-                return self._heap(dotted[6:], call)
-            if dotted and dotted.startswith("math."):
-                return self._math(dotted[5:], call)
-            if dotted in ("collections.deque", "collections.Counter"):
-                return self._builtin(dotted[12:], call, cond)
+            if dotted and dotted.rpartition(".")[0] in vocab.LIBRARIES:  # a library function with no words
+                raise Undescribable(f"the {dotted.rpartition('.')[0]} function {dotted.rpartition('.')[2]}")
             if dotted and dotted.startswith("re."):
                 return regex.module_call(self, dotted[3:], call)
             if paths.covers(dotted):
                 args, keywords = self.arguments(call)
                 return paths.words(dotted, [self.grouped(a) for a in args], keywords)
-            if dotted == "copy.copy" and len(call.args) == 1 and not call.args[0].keyword and not call.args[0].star:
-                return (f"a shallow copy of {self.grouped(call.args[0].value)} (a list, dictionary or set becomes a "
-                        "new one holding the very same items; text, a number, a tuple, true, false or None is "
-                        "itself)")
-            if dotted == "os.fspath":
-                args, _ = self.arguments(call)
-                return (f"{self.grouped(args[0])} itself (it must be text or bytes, or an object that stands for "
-                        f"a file path, which gives its path)")
             if isinstance(func.value, cst.Call) and regex._is_compile(func.value):
                 args, keywords = self.arguments(call)
                 return regex.pattern_method(self, func.value, func.attr.value, args, keywords)
@@ -895,21 +889,9 @@ class Speaker:
             return False
         return _maybe_text_or_sequence(node)
 
-    def _math(self, name: str, call: cst.Call) -> str:
-        args, _ = self.arguments(call)
-        words = [self.grouped(a) for a in args]
-        forms = {"floor": "{0} rounded down to a whole number", "ceil": "{0} rounded up to a whole number",
-                 "sqrt": "the square root of {0} (a decimal number)", "isqrt": "the whole-number square root of {0} "
-                 "(rounded down)", "gcd": "the greatest common divisor of {all} (0 if all are 0; never negative)"}
-        if name not in forms:
-            raise Undescribable(f"the math function {name}")
-        return forms[name].format(*words, all=_join(words))
-
-    def _heap(self, name: str, call: cst.Call) -> str:
-        args, _ = self.arguments(call)
-        if name == "heappop" and len(args) == 1:
-            return f"the smallest item of the heap {self.grouped(args[0])}, taken out of it{self.cite('heap')}"
-        raise Undescribable(f"heapq.{name} used as a value")
+    def builtin_call(self, name: str, call: cst.Call) -> str:
+        """A built-in container made by a library function of the same meaning (`collections.deque`)."""
+        return self._builtin(name, call, cond=False)
 
     def _builtin(self, name: str, call: cst.Call, cond: bool) -> str:
         args, keywords = self.arguments(call)
@@ -1147,6 +1129,11 @@ class Speaker:
             if len(args) == 2:
                 return f"the {'smaller' if small else 'larger'} of {self.grouped(args[0])} and {self.grouped(args[1])}"
             return f"the {'smallest' if small else 'largest'} of {_join([self.grouped(a) for a in args])}"
+        if len(args) >= 2 and set(keywords) == {"key"}:  # max(a, b, key=len): the key of each given value
+            phrase, where = self.key_words(keywords["key"], cst.Tuple([cst.Element(a) for a in args]))
+            extreme = "smallest" if small else "largest"
+            return (f"the first of {_join([self.grouped(a) for a in args])} for which {phrase} is {extreme}{where}"
+                    f"{self.cite('minmax')}")
         if len(args) != 1 or set(keywords) - {"key", "default"}:
             raise Undescribable(f"this use of {name}")
         source = args[0]
@@ -1195,7 +1182,12 @@ class Speaker:
                 return f"from {g(args[0])} going up by {literal} while below {g(args[1])}"
             if literal is not None and literal < 0:
                 return f"from {g(args[0])} going down by {-literal} while above {g(args[1])}"
-        raise Undescribable("a counting range with a computed step")
+            if literal is None:
+                step = g(step)
+                return (f"from {g(args[0])}, adding {step} each time, as long as the number is below {g(args[1])} "
+                        f"if {step} is positive or above {g(args[1])} if {step} is negative (the steps stop with an "
+                        f"error if {step} is 0)")
+        raise Undescribable("a counting range with a step of 0")
 
     # ---- methods ----------------------------------------------------------------------------
     def method(self, owner_node: cst.BaseExpression, name: str, call: cst.Call) -> str:

@@ -20,7 +20,7 @@ import libcst as cst
 from ifforge.core import pyast
 from ifforge.families.logicif.codeops.common.source import cst_module, cst_parameters
 from ifforge.families.logicif.codeops.common.walk import Reader, index, walk
-from ifforge.families.logicif.codeops.describe import addresses, roles, stored_methods, wildcards
+from ifforge.families.logicif.codeops.describe import addresses, roles, stored_methods, vocab, wildcards
 from ifforge.families.logicif.codeops.describe.english import (METHOD_TYPES, Speaker, Undescribable, constant_truth,
                                                                float_words, holds_code, is_constant, loose)
 from ifforge.families.logicif.codeops.describe.plain import Plain, names_in
@@ -437,10 +437,14 @@ class _Narrator:
         if isinstance(func, cst.Name) and func.value in say.held:  # `add = items.append` earlier, now `add(x)`
             owner = f"the object {func.value} belongs to"
             func = cst.Attribute(value=func, attr=cst.Name(say.held[func.value]))
+        step = vocab.STEPS.get(say.resolved(func)) if not (
+            isinstance(func, cst.Name) and func.value not in say.imported) else None
+        if step is not None:  # a library function standing alone as a step: its words live in vocab/
+            args, keywords = say.arguments(call)
+            return step(say, args, keywords)
+        if (say.resolved(func) or "").rpartition(".")[0] in vocab.LIBRARIES:
+            return f"Work out {say.value(call)} (the result is not kept)."
         if isinstance(func, cst.Attribute):
-            dotted = _dotted(func)
-            if dotted in ("heapq.heappush", "heappush") or (isinstance(func.value, cst.Name) and func.value.value == "heapq"):
-                return self.heap_statement(func.attr.value, call)
             if func.attr.value in say.methods:  # a method of a class of the code, never a list's or a set's
                 return f"Work out {say.value(call)} (the result is not kept)."
             owner = owner or say.grouped(func.value)
@@ -465,8 +469,6 @@ class _Narrator:
             if func.value is not call.func.value:
                 raise Undescribable(f"the method {method} kept in a name, called this way")
             return f"Work out {say.method(func.value, method, call)} (the result is not kept)."
-        if isinstance(func, cst.Name) and func.value in ("heappush", "heappop", "heapify"):
-            return self.heap_statement(func.value, call)
         if isinstance(func, cst.Name) and func.value in self.helpers:
             return f"Call {func.value} {say.call_with(call)}."
         if isinstance(func, cst.Name) and func.value == "print":
@@ -490,17 +492,6 @@ class _Narrator:
             line = {0: "an empty line", 1: f"{''.join(shown)} on a line of its own"}.get(
                 len(shown), f"{_join_words(shown)} on one line{between}")
         return f"Show {line} (showing it changes neither the result nor any counter)."
-
-    def heap_statement(self, name: str, call: cst.Call) -> str:
-        args, _ = self.say.arguments(call)
-        rule = self.say.cite("heap")
-        if name == "heappush" and len(args) == 2:
-            return f"Add {self.say.grouped(args[1])} to the heap {self.say.grouped(args[0])}{rule}."
-        if name == "heappop" and len(args) == 1:
-            return f"Take the smallest item out of the heap {self.say.grouped(args[0])}{rule}."
-        if name == "heapify" and len(args) == 1:
-            return f"From now on treat {self.say.grouped(args[0])} as a heap{rule}."
-        raise Undescribable(f"heapq.{name}")
 
     def delete(self, target: cst.BaseExpression) -> str:
         if isinstance(target, cst.Tuple):
@@ -646,6 +637,7 @@ def describe(source: str, trackers: list[Tracker], input_types: dict[str, str], 
     say.plain = Plain(module, say.resolved)
     say.constants = _constants(module)
     say.pattern_texts = _pattern_texts(module, say.constants)
+    say.typing_only = _typing_only(module)
     say.kinds.update((name, "dict") for name, value in say.constants.items()  # `table = Filling()`
                      if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value in filling)
     say.records = {name: fields for name, value in say.constants.items() if (fields := _record_fields(value))}
@@ -753,6 +745,31 @@ def _assigned(module: cst.Module) -> dict[str, list[cst.BaseExpression]]:
 
     walk(module, Assigned())
     return values
+
+
+def _typing_only(module: cst.Module) -> set[str]:
+    """Names read in annotations and nowhere else (`T = TypeVar("T")` for `xs: list[T]`): annotations
+    change no value, so neither do these names, and they need no words."""
+    found: dict[bool, set[str]] = {True: set(), False: set()}
+
+    class Reads(Reader):
+        def __init__(self):
+            self.depth = 0
+
+        def visit_Annotation(self, node: cst.Annotation) -> None:
+            self.depth += 1
+
+        def leave_Annotation(self, node: cst.Annotation) -> None:
+            self.depth -= 1
+
+        def visit_Name(self, node: cst.Name) -> None:
+            found[self.depth > 0].add(node.value)
+
+        def visit_AssignTarget(self, node: cst.AssignTarget) -> bool:
+            return not isinstance(node.target, cst.Name)  # the name being set is no read
+
+    walk(module, Reads())
+    return found[True] - found[False]
 
 
 def _kept_methods(module: cst.Module, assigned: dict[str, list[cst.BaseExpression]]) -> dict[str, str]:
@@ -1038,6 +1055,8 @@ def _fixed(statement, say: Speaker, told: set[str] = frozenset()) -> str:
                     continue
                 if small.targets[0].target.value in say.pattern_texts:
                     continue  # a pattern is said where it is used
+                if small.targets[0].target.value in say.typing_only:
+                    continue  # read only by annotations, which change no value
                 if isinstance(small.value, cst.Attribute) and small.targets[0].target.value in say.bound and \
                         _method_of_value(small.value.value):
                     continue  # a method bound to a name is said where it is called
