@@ -375,3 +375,36 @@ def test_idioms_of_unseen_code_are_said_exactly_as_traced_from_the_words():
     assert namespace["f"](["ab", "c", "de"], 2) == traced
     # a negative step: nothing is above the length 3 starting from 0, so the loop never runs
     assert namespace["f"](["ab", "c", "de"], -1)[1] == {"loop_iterations": 0}
+
+
+def test_a_remembering_helper_an_annotated_constant_and_a_function_kept_in_a_name_are_traced_from_the_words():
+    """functools.lru_cache(maxsize=None) on an inner function, `LIMIT: int = 3` at module level and a
+    name holding a function passed to map (issue 38), each checked by tracing the text on one input."""
+    calls = [Tracker(name="calls", kind="helper_calls", explanation="calls of ways")]
+    source = ("from functools import lru_cache\n\n\ndef f(n):\n    stats = {'calls': 0}\n\n"
+              "    @lru_cache(maxsize=None)\n    def ways(k):\n        stats['calls'] += 1\n        if k <= 1:\n"
+              "            return 1\n        return ways(k - 1) + ways(k - 2)\n    return (ways(n), stats)\n")
+    text = describe(source, calls, {"n": "int"}, "int")
+    assert not holds_code(text)
+    assert ("it remembers what it gives back for each set of inputs (called again with inputs equal to earlier ones, "
+            "it gives back the remembered value at once, without doing its steps again") in text
+    # traced: ways(4) runs ways(3), ways(2), ways(1), ways(0) once each (5 calls); ways(1) and ways(2) are then
+    # remembered, so 1 + 1 = 2, 2 + 1 = 3, 3 + 2 = 5
+    namespace = {}
+    exec(source, namespace)
+    assert namespace["f"](4) == (5, {"calls": 5})
+    with pytest.raises(Undescribable, match="limited size"):  # a bounded cache forgets in an order of its own
+        describe(source.replace("maxsize=None", "maxsize=2"), calls, {"n": "int"}, "int")
+
+    text = _text("out = []\nfor x in a:\n    if len(out) < LIMIT:\n        out.append(x)\nreturn (out, stats)",
+                 module="LIMIT: int = 2")
+    assert "You can also use these fixed values: LIMIT is 2." in text
+
+    source = ("def g(x):\n    return -x\n\n\ndef f(a, flip):\n    stats = {'loop_iterations': 0}\n"
+              "    pick = g if flip else abs\n    return (list(map(pick, a)), stats)\n")
+    text = describe(source, COUNTER, {"a": "list[int]", "flip": "bool"}, "list")
+    assert "Set pick to g if flip, otherwise the built-in function abs" in text
+    assert "the results of what the function held in pick gives back for each item, for each item of a" in text
+    namespace = {}
+    exec(source, namespace)
+    assert namespace["f"]([1, -2], True)[0] == [-1, 2]  # traced: pick is g, which negates each item

@@ -1095,6 +1095,9 @@ class Speaker:
             if len(params.params) == 1 and not params.kwonly_params and not params.posonly_params and \
                     not isinstance(params.star_arg, cst.Param) and params.star_kwarg is None:
                 return f"{self.grouped(func.body)} (with {params.params[0].name.value} standing for {item})"
+        if isinstance(func, cst.Name) and func.value not in _BUILTINS and func.value not in self.imported \
+                and func.value not in self.classes:  # a name the steps set to a function, as a call says it
+            return f"what the function held in {func.value} gives back for {item}"
         raise Undescribable("a function passed as a value that is not a helper, a lambda, a built-in or a method")
 
     def _items(self, node: cst.BaseExpression) -> str:

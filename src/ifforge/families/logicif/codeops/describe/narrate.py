@@ -128,11 +128,10 @@ class _Narrator:
         if isinstance(statement, cst.While):
             return self.while_(statement)
         if isinstance(statement, cst.FunctionDef):
-            if statement.decorators or statement.asynchronous:
-                raise Undescribable("a decorated or async inner function")
+            remembers = _decorated(statement, self.say, "inner")
             does = "it " + _does(statement, self.say)
             return [(f"Define a helper {statement.name.value} taking {_param_list(cst_parameters(statement), self.say)}; "
-                     f"when called, {does}",
+                     f"{remembers + '; ' if remembers else ''}when called, {does}",
                      [("", self.body(statement.body))])]
         if isinstance(statement, cst.Try):
             if statement.handlers and self.say.plain is not None and self.say.plain.dead(statement):
@@ -553,6 +552,23 @@ def _does(helper: cst.FunctionDef, say: Speaker) -> str:
     return "does this:"
 
 
+def _decorated(function: cst.FunctionDef, say: Speaker, where: str) -> str:
+    """What the one decorator of a function does to it, in words from vocab/ (`functools.cache`), or ""
+    for none; any other decorator, or an async function, cannot be told."""
+    if function.asynchronous or len(function.decorators) > 1:
+        raise Undescribable(f"a decorated or async {where} function")
+    if not function.decorators:
+        return ""
+    node = function.decorators[0].decorator
+    called = node.func if isinstance(node, cst.Call) else node
+    said = vocab.DECORATORS.get(say.resolved(called)) if not (
+        isinstance(called, cst.Name) and called.value not in say.imported) else None
+    if said is None:
+        raise Undescribable(f"a decorated or async {where} function")
+    args, keywords = say.arguments(node) if isinstance(node, cst.Call) else ([], {})
+    return said(say, args, keywords)
+
+
 def _ends_block(statement) -> bool:
     return isinstance(statement, cst.SimpleStatementLine) and any(isinstance(s, _ENDS_BLOCK) for s in statement.body)
 
@@ -673,10 +689,9 @@ def describe(source: str, trackers: list[Tracker], input_types: dict[str, str], 
     for told_class in told:
         steps.extend(_class_steps(told_class, narrator, told_class.name.value in filling))
     for helper in helpers:
-        if helper.decorators or helper.asynchronous:
-            raise Undescribable("a decorated or async helper function")
+        remembers = _decorated(helper, say, "helper")
         producing = helper.name.value in say.generators
-        does = _does(helper, say)
+        does = (f"{remembers.removeprefix('it ')}; when called, it " if remembers else "") + _does(helper, say)
         steps.append(narrator.with_notes(f"\nA helper you will use, {helper.name.value}, takes "
                                          f"{_param_list(cst_parameters(helper), say)} and {does}"))
         steps.extend(narrator.block(narrator.body(helper.body), "", in_entry=False))
@@ -1048,6 +1063,8 @@ def _fixed(statement, say: Speaker, told: set[str] = frozenset()) -> str:
         for small in statement.body:
             if isinstance(small, (cst.Import, cst.ImportFrom)) or _is_docstring_or_noop(small):
                 continue
+            if isinstance(small, cst.AnnAssign) and small.value is not None and isinstance(small.target, cst.Name):
+                small = cst.Assign(targets=[cst.AssignTarget(small.target)], value=small.value)  # `N: int = 3`
             if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
                 if small.targets[0].target.value in say.records:
                     fields = _join_words(say.records[small.targets[0].target.value])

@@ -5,7 +5,8 @@ name in that library to a handler `(say, args, keywords) -> str` that says a cal
 (or raises `Undescribable` for a use it has no exact words for). The speaker looks a call's resolved
 dotted name up in `TABLE` once, so adding a library is adding a file here. A module may also set
 `KINDS`, name -> the kind a call of it surely makes (`defaultdict` -> `dict`), for the roles pass, and
-`STEPS`, name -> a handler that says a call of it standing alone as a step (`heapq.heappush`).
+`STEPS`, name -> a handler that says a call of it standing alone as a step (`heapq.heappush`), and
+`DECORATORS`, name -> a handler that says what decorating a function with it does (`functools.cache`).
 """
 
 from __future__ import annotations
@@ -17,19 +18,21 @@ from typing import Callable
 Handler = Callable[..., str]
 
 
-def _collect() -> tuple[dict[str, Handler], dict[str, str], dict[str, Handler]]:
+def _collect() -> tuple[dict[str, Handler], dict[str, str], dict[str, Handler], dict[str, Handler]]:
     table: dict[str, Handler] = {}
     kinds: dict[str, str] = {}
     steps: dict[str, Handler] = {}
+    decorators: dict[str, Handler] = {}
     for found in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
         module = importlib.import_module(f"{__name__}.{found.name}")
         table.update((f"{module.LIBRARY}.{name}", handler) for name, handler in module.WORDS.items())
         kinds.update((f"{module.LIBRARY}.{name}", kind) for name, kind in getattr(module, "KINDS", {}).items())
         steps.update((f"{module.LIBRARY}.{name}", step) for name, step in getattr(module, "STEPS", {}).items())
-    return table, kinds, steps
+        decorators.update((f"{module.LIBRARY}.{name}", said) for name, said in getattr(module, "DECORATORS", {}).items())
+    return table, kinds, steps, decorators
 
 
-TABLE, KINDS, STEPS = _collect()
+TABLE, KINDS, STEPS, DECORATORS = _collect()
 LIBRARIES = {dotted.rpartition(".")[0] for dotted in TABLE}  # a call into one of these not in TABLE has no words
 
 
