@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from ifforge.families.logicif.codeops.common.walk import Reader, walk
-from ifforge.families.logicif.codeops.describe import addresses, dates, formats, methods, paths, regex, unicode, vocab, wildcards
+from ifforge.families.logicif.codeops.describe import addresses, dates, formats, methods, paths, regex, vocab, wildcards
 from ifforge.families.logicif.codeops.describe.errors import Undescribable
 from ifforge.families.logicif.codeops.describe.plain import Plain
 
@@ -784,17 +784,6 @@ class Speaker:
         if handler is not None:  # a library function: its words live in vocab/, one file per library
             args, keywords = self.arguments(call)
             return handler(self, args, keywords)
-        if self.resolved(func) == dates.MAKER:
-            args, keywords = self.arguments(call)
-            return dates.made([self.grouped(a) for a in args], keywords)
-        if unicode.covers(self.resolved(func)):
-            args, keywords = self.arguments(call)
-            return unicode.words(self.resolved(func), [self.grouped(a) for a in args], keywords)
-        if addresses.covers(self.resolved(func)):
-            args, keywords = self.arguments(call)
-            text = len(args) == 1 and self._certain_kind(args[0]) == "str"
-            return addresses.words(self.resolved(func), [self.grouped(a) for a in args], keywords, text) + \
-                self.cite("ip")
         if isinstance(func, cst.Attribute) and dates.is_made(func.value, self.resolved):
             args, _ = self.arguments(call)
             said = dates.method(func.attr.value, self.value(func.value), args)
@@ -823,7 +812,7 @@ class Speaker:
                 return self._builtin(name, call, cond)
             if name in self.imported:  # `from m import g`: said as m.g where m.g has words
                 dotted = self.imported[name]
-                if not (dotted.startswith("re.") or paths.covers(dotted)):
+                if not dotted.startswith("re."):
                     raise Undescribable(f"the imported function {dotted}")
                 return self._call(call.with_changes(func=cst.parse_expression(dotted)), cond)
             if name in _BUILTINS:
@@ -835,9 +824,6 @@ class Speaker:
                 raise Undescribable(f"the {dotted.rpartition('.')[0]} function {dotted.rpartition('.')[2]}")
             if dotted and dotted.startswith("re."):
                 return regex.module_call(self, dotted[3:], call)
-            if paths.covers(dotted):
-                args, keywords = self.arguments(call)
-                return paths.words(dotted, [self.grouped(a) for a in args], keywords)
             if isinstance(func.value, cst.Call) and regex._is_compile(func.value):
                 args, keywords = self.arguments(call)
                 return regex.pattern_method(self, func.value, func.attr.value, args, keywords)
@@ -876,7 +862,7 @@ class Speaker:
                 return list(inner)
         return [kind]
 
-    def _certain_kind(self, node: cst.BaseExpression) -> str | None:
+    def certain_kind(self, node: cst.BaseExpression) -> str | None:
         """`int` or `str` for a literal of that kind, else what `kind` knows."""
         if isinstance(node, cst.Integer):
             return "int"
@@ -1046,7 +1032,7 @@ class Speaker:
     def shown(self, node: cst.BaseExpression) -> str | None:
         """`repr(node)` in words where they are exact: a whole number as written, a text in quotes, any other
         plain value (`plain`) as Python displays it; None where they would not be."""
-        kind = self._certain_kind(node)
+        kind = self.certain_kind(node)
         if kind == "int":
             return f"{self.grouped(node)} written as text"
         if kind == "str":

@@ -481,7 +481,7 @@ class _Narrator:
         args, keywords = say.arguments(call)
         if set(keywords) - {"sep", "end", "flush"}:
             raise Undescribable("printing somewhere other than the screen")
-        shown = [say.grouped(a) if say._certain_kind(a) == "str" else
+        shown = [say.grouped(a) if say.certain_kind(a) == "str" else
                  f"{say.grouped(a)} written as text{say.cite('str')}" for a in args]
         sep, end = (None if _is_none(keywords.get(k)) else keywords[k] for k in ("sep", "end"))
         between = f", with {'a space' if sep is None else say.grouped(sep)} between each two" if len(shown) > 1 else ""

@@ -1,6 +1,7 @@
 """What library functions mean, one file per library: the only place a library is named.
 
-Each module here sets `LIBRARY` (its dotted module name) and `WORDS`, a table from a function's
+Each module here sets `LIBRARY` (its dotted module name, or a tuple of names that hold the same
+functions) and `WORDS`, a table from a function's
 name in that library to a handler `(say, args, keywords) -> str` that says a call of it in English
 (or raises `Undescribable` for a use it has no exact words for). The speaker looks a call's resolved
 dotted name up in `TABLE` once, so adding a library is adding a file here. A module may also set
@@ -25,11 +26,16 @@ def _collect() -> tuple[dict[str, Handler], dict[str, str], dict[str, Handler], 
     decorators: dict[str, Handler] = {}
     for found in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
         module = importlib.import_module(f"{__name__}.{found.name}")
-        table.update((f"{module.LIBRARY}.{name}", handler) for name, handler in module.WORDS.items())
-        kinds.update((f"{module.LIBRARY}.{name}", kind) for name, kind in getattr(module, "KINDS", {}).items())
-        steps.update((f"{module.LIBRARY}.{name}", step) for name, step in getattr(module, "STEPS", {}).items())
-        decorators.update((f"{module.LIBRARY}.{name}", said) for name, said in getattr(module, "DECORATORS", {}).items())
+        for library in (module.LIBRARY,) if isinstance(module.LIBRARY, str) else module.LIBRARY:
+            _register(module, library, table, kinds, steps, decorators)
     return table, kinds, steps, decorators
+
+
+def _register(module, library: str, table: dict, kinds: dict, steps: dict, decorators: dict) -> None:
+    table.update((f"{library}.{name}", handler) for name, handler in module.WORDS.items())
+    kinds.update((f"{library}.{name}", kind) for name, kind in getattr(module, "KINDS", {}).items())
+    steps.update((f"{library}.{name}", step) for name, step in getattr(module, "STEPS", {}).items())
+    decorators.update((f"{library}.{name}", said) for name, said in getattr(module, "DECORATORS", {}).items())
 
 
 TABLE, KINDS, STEPS, DECORATORS = _collect()
