@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ifforge.core.codepolicy import policy_problem
-from ifforge.families.logicif.codeops.describe import narrate
+from ifforge.families.logicif.codeops.describe import narrate, vocab
 from ifforge.families.logicif.codeops.describe.narrate import holds_code
 from ifforge.families.logicif.configs import ExecuteConfig, InputsConfig, TrackerConfig, from_settings
 from ifforge.families.logicif.settings import LogicIFSettings
@@ -582,19 +582,35 @@ def report_both(results: list) -> None:
     report([r for r in results if not why[r[0].task_id]], "LogicIF-able (JSON inputs, a loop or branch, host-free gold)")
 
 
-def describer_alone(picked: list[Picked]) -> None:
-    """The describer on every picked function as written (no trackers), whatever the other stages say."""
-    constructs = Counter()
+def _said_alone(picked: list[Picked]) -> tuple[set[str], Counter]:
+    """The task ids the describer says in English as written (no trackers), and the constructs of the rest."""
+    said, constructs = set(), Counter()
     for item in picked:
         source = re.sub(rf"^def {item.function}\(", "def f(", item.source, flags=re.M)
         try:
             narrate.describe(source, [], {}, "int")
+            said.add(item.task_id)
         except narrate.Undescribable as error:
             constructs[error.construct] += 1
-    said = len(picked) - sum(constructs.values())
-    print(f"describer alone: {said} of {len(picked)} said in English")
+    return said, constructs
+
+
+def describer_alone(picked: list[Picked]) -> None:
+    """The describer on every picked function as written (no trackers), whatever the other stages say;
+    then what each vocabulary file saves: the functions said only while its words are there."""
+    said, constructs = _said_alone(picked)
+    print(f"describer alone: {len(said)} of {len(picked)} said in English")
     for name, count in constructs.most_common(15):
         print(f"    {count} x {name}")
+    tables = [vocab.TABLE, vocab.KINDS, vocab.STEPS, vocab.DECORATORS]
+    for file, names in sorted(vocab.FILES.items()):
+        kept = [{name: table.pop(name) for name in names if name in table} for table in tables]
+        try:
+            without, _ = _said_alone(picked)
+        finally:
+            for table, entries in zip(tables, kept):
+                table.update(entries)
+        print(f"  vocab/{file}.py saves {len(said - without)}")
 
 
 def main() -> None:

@@ -19,6 +19,9 @@ from typing import Callable
 Handler = Callable[..., str]
 
 
+FILES: dict[str, set[str]] = {}  # vocabulary file -> the dotted names it gives words (for measuring what each saves)
+
+
 def _collect() -> tuple[dict[str, Handler], dict[str, str], dict[str, Handler], dict[str, Handler]]:
     table: dict[str, Handler] = {}
     kinds: dict[str, str] = {}
@@ -32,6 +35,8 @@ def _collect() -> tuple[dict[str, Handler], dict[str, str], dict[str, Handler], 
 
 
 def _register(module, library: str, table: dict, kinds: dict, steps: dict, decorators: dict) -> None:
+    FILES.setdefault(module.__name__.rpartition(".")[2], set()).update(
+        f"{library}.{name}" for part in ("WORDS", "KINDS", "STEPS", "DECORATORS") for name in getattr(module, part, {}))
     table.update((f"{library}.{name}", handler) for name, handler in module.WORDS.items())
     kinds.update((f"{library}.{name}", kind) for name, kind in getattr(module, "KINDS", {}).items())
     steps.update((f"{library}.{name}", step) for name, step in getattr(module, "STEPS", {}).items())
