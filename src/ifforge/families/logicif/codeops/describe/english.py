@@ -810,11 +810,8 @@ class Speaker:
                 return f"a new object of the class {name}, made {self.call_with(call)}"
             if name in _METHOD_FREE:
                 return self._builtin(name, call, cond)
-            if name in self.imported:  # `from m import g`: said as m.g where m.g has words
-                dotted = self.imported[name]
-                if not dotted.startswith("re."):
-                    raise Undescribable(f"the imported function {dotted}")
-                return self._call(call.with_changes(func=cst.parse_expression(dotted)), cond)
+            if name in self.imported:  # `from m import g` with no words for m.g in vocab/
+                raise Undescribable(f"the imported function {self.imported[name]}")
             if name in _BUILTINS:
                 return self._builtin(name, call, cond)
             return f"what the function held in {name} gives back when called {self.call_with(call)}"
@@ -822,8 +819,6 @@ class Speaker:
             dotted = _dotted(func)
             if dotted and dotted.rpartition(".")[0] in vocab.LIBRARIES:  # a library function with no words
                 raise Undescribable(f"the {dotted.rpartition('.')[0]} function {dotted.rpartition('.')[2]}")
-            if dotted and dotted.startswith("re."):
-                return regex.module_call(self, dotted[3:], call)
             if isinstance(func.value, cst.Call) and regex._is_compile(func.value):
                 args, keywords = self.arguments(call)
                 return regex.pattern_method(self, func.value, func.attr.value, args, keywords)
