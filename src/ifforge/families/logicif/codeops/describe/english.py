@@ -181,7 +181,6 @@ class Speaker:
     kinds: dict[str, str] = field(default_factory=dict)  # name -> its certain kind (`int`, `list[str]`, ...)
     patterns: set[str] = field(default_factory=set)  # names of compiled regular expressions
     pattern_texts: set[str] = field(default_factory=set)  # module-level texts used only as patterns
-    typing_only: set[str] = field(default_factory=set)  # module-level names read only by annotations
     held: dict[str, str] = field(default_factory=dict)  # name -> the changing method it keeps (`add = xs.append`)
     translators: set[str] = field(default_factory=set)  # functions that turn a shell wildcard into a pattern
     wildcards: set[str] = field(default_factory=set)  # names that hold a wildcard turned into a pattern

@@ -653,7 +653,6 @@ def describe(source: str, trackers: list[Tracker], input_types: dict[str, str], 
     say.plain = Plain(module, say.resolved)
     say.constants = _constants(module)
     say.pattern_texts = _pattern_texts(module, say.constants)
-    say.typing_only = _typing_only(module)
     say.kinds.update((name, "dict") for name, value in say.constants.items()  # `table = Filling()`
                      if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value in filling)
     say.records = {name: fields for name, value in say.constants.items() if (fields := _record_fields(value))}
@@ -677,7 +676,8 @@ def describe(source: str, trackers: list[Tracker], input_types: dict[str, str], 
     top = [s for s in module.body if not isinstance(s, cst.FunctionDef)]
     first_compound = next((i for i, s in enumerate(top) if isinstance(s, cst.BaseCompoundStatement)
                            and not isinstance(s, cst.ClassDef) or _stores_item(s)), len(top))
-    fixed = [f for f in (_fixed(s, say, {c.name.value for c in told}) for s in top[:first_compound]) if f]
+    typing_only = _typing_only(module)
+    fixed = [f for f in (_fixed(s, say, {c.name.value for c in told}, typing_only) for s in top[:first_compound]) if f]
     if fixed:
         inputs += " You can also use these fixed values: " + "; ".join(fixed) + "."
     inputs = narrator.with_notes(inputs)
@@ -1055,9 +1055,9 @@ def _stores_item(statement: cst.BaseStatement) -> bool:
         for small in statement.body)
 
 
-def _fixed(statement, say: Speaker, told: set[str] = frozenset()) -> str:
-    """A module-level line (a constant, an import) as a fixed value, or nothing for an import or a
-    class in `told` (told with its methods among the helpers)."""
+def _fixed(statement, say: Speaker, told: set[str] = frozenset(), typing_only: set[str] = frozenset()) -> str:
+    """A module-level line (a constant, an import) as a fixed value, or nothing for an import, a
+    class in `told` (told with its methods among the helpers) or a name only annotations read."""
     if isinstance(statement, cst.SimpleStatementLine):
         parts = []
         for small in statement.body:
@@ -1072,7 +1072,7 @@ def _fixed(statement, say: Speaker, told: set[str] = frozenset()) -> str:
                     continue
                 if small.targets[0].target.value in say.pattern_texts:
                     continue  # a pattern is said where it is used
-                if small.targets[0].target.value in say.typing_only:
+                if small.targets[0].target.value in typing_only:
                     continue  # read only by annotations, which change no value
                 if isinstance(small.value, cst.Attribute) and small.targets[0].target.value in say.bound and \
                         _method_of_value(small.value.value):
