@@ -408,3 +408,9 @@ def test_a_remembering_helper_an_annotated_constant_and_a_function_kept_in_a_nam
     namespace = {}
     exec(source, namespace)
     assert namespace["f"]([1, -2], True)[0] == [-1, 2]  # traced: pick is g, which negates each item
+
+
+def test_a_nested_loop_target_is_unpacked_with_balanced_brackets():
+    """`for x, (p, q) in ...` once read "unpacking each item into x, (p and q" (seen tracing a held-out task)."""
+    text = _text("for x, (p, q) in a:\n    stats['loop_iterations'] += p\nreturn (0, stats)")
+    assert "For each (x, (p, q)) of a (unpacking each item into x and (p, q)), in order:" in text

@@ -238,8 +238,8 @@ class _Narrator:
             what = say.grouped(source)
             if not say.ordered(source):
                 say.rule("dict_order")
-            unpack = f" (unpacking each item into {_join_words(say.target(target).strip('()').split(', '))})" \
-                if isinstance(target, cst.Tuple) else ""
+            unpack = f" (unpacking each item into {_join_words([say.target(e.value) for e in target.elements])})" \
+                if isinstance(target, cst.Tuple) else ""  # a nested tuple stays whole: "x and (p, q)"
             head = f"For each {name} of {what}{unpack}, in order:"
         children: list = [("", self.body(statement.body))]
         if statement.orelse is not None:
