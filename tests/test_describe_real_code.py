@@ -414,3 +414,13 @@ def test_a_nested_loop_target_is_unpacked_with_balanced_brackets():
     """`for x, (p, q) in ...` once read "unpacking each item into x, (p and q" (seen tracing a held-out task)."""
     text = _text("for x, (p, q) in a:\n    stats['loop_iterations'] += p\nreturn (0, stats)")
     assert "For each (x, (p, q)) of a (unpacking each item into x and (p, q)), in order:" in text
+
+
+def test_a_library_constant_is_said_by_its_value_from_vocab():
+    """`datetime.MINYEAR` (issue 38) beside `math.pi` and `sys.maxsize`: each a fixed value in words."""
+    text = _text("if a < datetime.MINYEAR or a > datetime.MAXYEAR:\n    return (math.pi, stats)\nreturn (a, stats)",
+                 module="import datetime\nimport math")
+    assert "If (a is less than 1 (the smallest year a date may have)) or (a is greater than 9999 (the largest" in text
+    assert "the number pi (3.141592653589793)" in text
+    import datetime
+    assert (datetime.MINYEAR, datetime.MAXYEAR) == (1, 9999)  # the words agree with the library

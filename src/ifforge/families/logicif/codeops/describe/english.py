@@ -640,15 +640,14 @@ class Speaker:
     # ---- access -----------------------------------------------------------------------------
     def _attribute(self, node: cst.Attribute) -> str:
         dotted = _dotted(node)
-        known = {"math.pi": "the number pi (3.141592653589793)", "math.inf": "infinity",
-                 "string.ascii_lowercase": quote("abcdefghijklmnopqrstuvwxyz"),
+        if dotted in vocab.CONSTANTS:  # a library's fixed value: its words live in vocab/
+            return vocab.CONSTANTS[dotted]
+        known = {"string.ascii_lowercase": quote("abcdefghijklmnopqrstuvwxyz"),
                  "string.ascii_uppercase": quote("ABCDEFGHIJKLMNOPQRSTUVWXYZ"), "string.digits": quote("0123456789")}
         if dotted in known:
             return known[dotted]
         if _string_constant(dotted):
             return _string_constant(dotted)
-        if dotted in ("sys.maxsize",):
-            return "the largest whole number a list position can be (9223372036854775807)"
         if isinstance(node.value, cst.Name) and node.value.value in self.selves:
             if node.attr.value in self.methods:
                 raise Undescribable("a method of a class of the code used as a value")

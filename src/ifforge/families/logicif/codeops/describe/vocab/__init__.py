@@ -7,7 +7,8 @@ name in that library to a handler `(say, args, keywords) -> str` that says a cal
 dotted name up in `TABLE` once, so adding a library is adding a file here. A module may also set
 `KINDS`, name -> the kind a call of it surely makes (`defaultdict` -> `dict`), for the roles pass, and
 `STEPS`, name -> a handler that says a call of it standing alone as a step (`heapq.heappush`), and
-`DECORATORS`, name -> a handler that says what decorating a function with it does (`functools.cache`).
+`DECORATORS`, name -> a handler that says what decorating a function with it does (`functools.cache`),
+and `CONSTANTS`, name -> the words for a fixed value of the library read as an attribute (`math.pi`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Callable
 Handler = Callable[..., str]
 
 
+CONSTANTS: dict[str, str] = {}  # dotted name of a library's fixed value -> its words
 FILES: dict[str, set[str]] = {}  # vocabulary file -> the dotted names it gives words (for measuring what each saves)
 
 
@@ -36,11 +38,13 @@ def _collect() -> tuple[dict[str, Handler], dict[str, str], dict[str, Handler], 
 
 def _register(module, library: str, table: dict, kinds: dict, steps: dict, decorators: dict) -> None:
     FILES.setdefault(module.__name__.rpartition(".")[2], set()).update(
-        f"{library}.{name}" for part in ("WORDS", "KINDS", "STEPS", "DECORATORS") for name in getattr(module, part, {}))
+        f"{library}.{name}" for part in ("WORDS", "KINDS", "STEPS", "DECORATORS", "CONSTANTS")
+        for name in getattr(module, part, {}))
     table.update((f"{library}.{name}", handler) for name, handler in module.WORDS.items())
     kinds.update((f"{library}.{name}", kind) for name, kind in getattr(module, "KINDS", {}).items())
     steps.update((f"{library}.{name}", step) for name, step in getattr(module, "STEPS", {}).items())
     decorators.update((f"{library}.{name}", said) for name, said in getattr(module, "DECORATORS", {}).items())
+    CONSTANTS.update((f"{library}.{name}", words) for name, words in getattr(module, "CONSTANTS", {}).items())
 
 
 TABLE, KINDS, STEPS, DECORATORS = _collect()

@@ -12,3 +12,4 @@ def date(say, args, keywords) -> str:
 
 
 WORDS = {"date": date}
+CONSTANTS = {"MINYEAR": "1 (the smallest year a date may have)", "MAXYEAR": "9999 (the largest year a date may have)"}

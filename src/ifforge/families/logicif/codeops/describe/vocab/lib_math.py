@@ -20,3 +20,4 @@ WORDS = {"floor": _form("{0} rounded down to a whole number"), "ceil": _form("{0
          "sqrt": _form("the square root of {0} (a decimal number)"),
          "isqrt": _form("the whole-number square root of {0} (rounded down)"),
          "gcd": _form("the greatest common divisor of {all} (0 if all are 0; never negative)")}
+CONSTANTS = {"pi": "the number pi (3.141592653589793)", "inf": "infinity"}
