@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from ifforge.families.logicif.codeops.common.walk import Reader, walk
+from ifforge.families.logicif.codeops.describe import vocab
 
 _NUMBERED = re.compile(r"v\d+")
 
@@ -130,6 +131,9 @@ class _Survey(Reader):
             return None
         if isinstance(node, cst.Call):
             func = node.func
+            made = vocab.kind_of(_dotted_name(func))
+            if made is not None and not (isinstance(func, cst.Name) and func.value in self.known):
+                return made
             if isinstance(func, cst.Name) and func.value in ("max", "min", "abs") and node.args and all(
                     not a.keyword and not a.star for a in node.args):
                 kinds = {self.kind(a.value) for a in node.args}
@@ -463,3 +467,12 @@ def rename(module: cst.Module, names: dict[str, str]) -> cst.Module:
 def rename_in_text(text: str, names: dict[str, str]) -> str:
     """The same renaming inside code fragments of free text (a tracker's explanation)."""
     return re.sub(r"\bv\d+\b", lambda m: names.get(m[0], m[0]), text)
+
+
+def _dotted_name(node: cst.BaseExpression) -> str | None:
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        owner = _dotted_name(node.value)
+        return f"{owner}.{node.attr.value}" if owner else None
+    return None
