@@ -12,6 +12,7 @@ import threading
 import time
 from pathlib import Path
 
+from ifforge.eval import template
 from ifforge.eval.evaluation import EvalSettings
 from ifforge.families import get_family
 from ifforge.testing.openai_stub import Answer, StubServer
@@ -49,12 +50,12 @@ def main() -> None:
     try:
         settings = EvalSettings(model="bench", base_url=url.get(timeout=30), api_key="k",
                                 llm_concurrency=args.concurrency, llm_max_retries=0)
-        family = get_family("logicif")
-        family.scorer()  # imported before the clock starts
+        family = get_family("logicif")  # imported before the clock starts
         with tempfile.TemporaryDirectory() as folder:
             for run in ("asked", "cached"):
                 started = time.perf_counter()
-                summary = family.evaluate(rows, settings, Path(folder) / "cache.sqlite", Path(folder) / run, "bench")
+                summary = template.evaluate(family, rows, settings, Path(folder) / "cache.sqlite", Path(folder) / run,
+                                            "bench")
                 wall = time.perf_counter() - started
                 ideal = args.items * args.delay / args.concurrency if run == "asked" else 0.0
                 print(f"{run}: {args.items} cases in {wall:.2f} s (ideal {ideal:.2f} s, "

@@ -441,6 +441,7 @@ def our_bank_in_paper_layout(work: Path) -> tuple[Path, list[dict]]:
 
 def end_to_end(originals: Path, python: str, work: Path, nltk: str, data_dir: Path | None = None,
                our_rows: list[dict] | None = None) -> None:
+    from ifforge.eval import template
     from ifforge.eval.evaluation import EvalSettings
     from ifforge.families.ifeval_fc import paper
     from ifforge.families.ifeval_fc.family import FAMILY
@@ -470,8 +471,8 @@ def end_to_end(originals: Path, python: str, work: Path, nltk: str, data_dir: Pa
             settings = EvalSettings(model="stub", base_url=server.url, api_key="stub", rules=mode, llm_concurrency=8,
                                     llm_max_retries=0, paper_nltk=nltk if mode == "paper" else "3.9")
             folder = work / f"ours_{mode}_{len(rows)}_{bool(our_rows)}"
-            summaries[mode] = FAMILY.evaluate(rows, settings, work / f"cache_{bool(our_rows)}.sqlite", folder,
-                                              mode)["overall"]
+            summaries[mode] = template.evaluate(FAMILY, rows, settings, work / f"cache_{bool(our_rows)}.sqlite",
+                                                folder, mode)["overall"]
             import pandas as pd
 
             frames[mode] = pd.read_parquet(folder / "scores.parquet").set_index("task_id")

@@ -1,15 +1,20 @@
 """LIFBench: ifforge's rubric (both modes) against the original's EvaluateFunc, and the released
 tables recomputed from the released per-sample scores.
 
-Usage: python benchmarks/lifbench_agreement.py ORIGINALS_DIR [--lengths 3 6] [--tables-only]
+Usage: python benchmarks/lifbench_agreement.py ORIGINALS_DIR [CANDIDATES] [--python PY] [--lengths 3 6]
+                                               [--tables-only | --no-tables]
 
-ORIGINALS_DIR is a fetched copy of github.com/SheldonWu0327/LIFBench-2024. Its EvaluateFunc.py
-(standard library only) is imported from there at run time. Prompt items are rendered from its
-`data/meta/` (the repository has no prompt files; its List input is missing too, so the List
-items stand on a list made here of UUIDs and sentences of its documents), then every item gets
-a set of replies, many of them tricky on purpose. For every (prompt, reply) pair it prints, per
-task, how often each criterion's value and the sample's ARS agree with the original's: ifforge's
-paper mode (must be 100%) and its default rubric (differs on purpose: the docs list why).
+ORIGINALS_DIR is a fetched copy of github.com/SheldonWu0327/LIFBench-2024 with a venv of its own
+(`ORIGINALS_DIR/.venv`, Python 3.10, or `--python`): its EvaluateFunc.py scores every pair there,
+in a process apart (`lifbench_original.py`). The benchmark's own set: prompt items rendered from
+its `data/meta/` (the repository has no prompt files; its List input is missing too, so the List
+items stand on a list made here of UUIDs and sentences of its documents), each with a set of
+replies, many of them tricky on purpose. CANDIDATES, a set from outside, is scored the same way:
+a .jsonl of the original's items (`task`, `prompt`, `param`, `label`, `output`) or the original's
+own `<task>.json` output files. For each set it prints, per task, how often each criterion's
+value and the sample's ARS agree with the original's: ifforge's paper mode (must be 100%; pairs
+it declines, naming why, are counted apart) and its default rubric (differs on purpose: the
+docs list why).
 
 Then the released tables, recomputed by ifforge's own code from `data/scores/*.csv`: IFS per
 perspective (`ifs1120.xlsx`, `ifs_exp_len.xlsx`, `ifs_param_len.xlsx`), the capability map
@@ -19,12 +24,12 @@ perspective (`ifs1120.xlsx`, `ifs_exp_len.xlsx`, `ifs_param_len.xlsx`), the capa
 from __future__ import annotations
 
 import argparse
-import copy
-import importlib.util
 import json
 import random
 import re
+import subprocess
 import sys
+import tempfile
 import time
 import uuid
 import warnings
@@ -35,7 +40,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ifforge.families.lifbench import convert, paper, rubric, scoring
+from ifforge.families.lifbench import convert, paper, paper_eval, rubric, scoring
 
 CAPS = {"ori": "original", "num": "numerical", "spat": "spatial", "format": "format", "logit": "logic",
         "recog": "recognition"}
@@ -145,97 +150,143 @@ def synthetic_list(meta: Path, count: int = 400, seed: int = 0) -> dict:
     return {"info": entries, "inputs": [{"input_text": text, "length": 3, "label": len(entries) - 5}]}
 
 
-def their_judges(originals: Path):
-    spec = importlib.util.spec_from_file_location("lifbench_evaluatefunc", originals / "evaluation" / "EvaluateFunc.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return {"list-single_query_id": module.judge_label_equal_output, "list-multi_query_id": module.judge_labels_equal_outputs,
-            "list-offset_query_id": module.judge_label_equal_output, "list-offset_query_element": module.judge_label_equal_output,
-            "list-blur_offset_query_id": module.judge_list_input_blur_offset_query,
-            "list-blur_offset_query_element": module.judge_list_input_blur_offset_query,
-            "multidoc-batch_label": module.judge_multidoc_batch_label,
-            "multidoc-find_dup_text": module.judge_multidoc_find_dup_text,
-            "onedoc-repeat": module.judge_onedoc_repeat, "onedoc-qa": module.judge_onedoc_qa,
-            "onedoc-extract": module.judge_onedoc_extract}
+def original_verdicts(originals: Path, python: Path, pairs: list[tuple[str, dict, list[str]]]) -> list[list[dict]]:
+    """The original's verdict on every reply, from its own code run by its own Python
+    (`lifbench_original.py`, a process apart)."""
+    with tempfile.TemporaryDirectory() as folder:
+        given, taken = Path(folder) / "pairs.jsonl", Path(folder) / "verdicts.jsonl"
+        keep = ("prompt", "param", "label")
+        given.write_text("".join(json.dumps({"task": name, "item": {k: item[k] for k in keep}, "outputs": replies}) + "\n"
+                                 for name, item, replies in pairs))
+        subprocess.run([str(python), str(Path(__file__).with_name("lifbench_original.py")), str(originals), str(given),
+                        str(taken)], check=True)
+        return [json.loads(line) for line in taken.read_text().splitlines()]
 
 
-def run(call):
+def ours(task: str, item: dict, reply: str):
+    """Paper mode's verdict: its scores, the exception it raises as the original does, or
+    `Undetermined` where it does not follow what the original would run."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            return call()
+            return paper.judge(task, item["prompt"], item["param"], item["label"], reply)
+    except paper_eval.Undetermined as error:
+        return error
     except Exception as error:  # the original raises on some replies: ours must too
         return type(error)
 
 
-def agreement(originals: Path, lengths: set[int]) -> None:
+def compare(title: str, pairs: list[tuple[str, dict, list[str]]], theirs_all: list[list[dict]]) -> None:
+    """Per task, how often paper mode and the default rubric agree with the original's verdicts."""
+    stats = defaultdict(lambda: defaultdict(int))
+    mismatches, declined = [], defaultdict(int)
+    for number, ((name, item, replies), verdicts) in enumerate(zip(pairs, theirs_all)):
+        task = convert.TASKS[name]
+        row = convert.to_row(name, item, number)
+        for reply, theirs in zip(replies, verdicts):
+            s = stats[task]
+            s["pairs"] += 1
+            mine = ours(task, item, reply)
+            if isinstance(mine, paper_eval.Undetermined):
+                s["declined"] += 1
+                declined[str(mine)] += 1
+                continue
+            s["compared"] += 1
+            if "timeout" in theirs:  # paper mode gave a verdict where the original never finished
+                s["timeout"] += 1
+                s["criteria"] += len(paper.POINTS[task])
+                mismatches.append((name, reply, theirs, mine))
+                continue
+            if "raised" in theirs:
+                s["raised"] += 1
+                same = isinstance(mine, type)
+                s["paper_criteria"] += same * len(paper.POINTS[task])
+                s["paper_ars"] += same
+                s["criteria"] += len(paper.POINTS[task])
+                if not same:
+                    mismatches.append((name, reply, theirs, mine))
+                continue
+            theirs = theirs["score"]
+            default = rubric.score(row, reply)
+            s["criteria"] += len(paper.POINTS[task])
+            s["scored"] += 1
+            s["scored_criteria"] += len(paper.POINTS[task])
+            ok_all = not isinstance(mine, type)
+            for (point, weight, _), default_point in zip(paper.POINTS[task], rubric.RUBRICS[task]):
+                agree = ok_all and abs(mine[point] - theirs[point]) < 1e-9
+                s["paper_criteria"] += agree
+                s["default_criteria"] += abs(default["points"][default_point.id] / default_point.weight
+                                             - theirs[point]) < 1e-6
+                ok_all = ok_all and agree
+            same_ars = not isinstance(mine, type) and abs(mine["total_score"] - theirs["total_score"]) < 1e-9
+            s["paper_ars"] += same_ars
+            s["default_ars"] += abs(default["ars"] - theirs["total_score"]) < 1e-6
+            if not (ok_all and same_ars):
+                mismatches.append((name, reply, theirs, mine))
+    print(f"\n## {title}: {sum(s['pairs'] for s in stats.values())} (prompt, reply) pairs\n")
+    print(f"{'task':<15} {'pairs':>6} {'declined':>8} {'raised':>6} {'paper criteria':>15} {'paper ARS':>10} "
+          f"{'default criteria':>17} {'default ARS':>12}")
+    total = defaultdict(int)
+    for task, s in sorted(stats.items()):
+        for k, v in s.items():
+            total[k] += v
+        line(task, s)
+    line("all", total)
+    for reason, count in sorted(declined.items()):
+        print(f"  declined ({count}): {reason}")
+    for name, reply, theirs, mine in mismatches[:10]:
+        print(f"  paper mode differs: {name} reply {reply[:120]!r}\n    theirs {theirs}\n    ours   {mine}")
+
+
+def line(task: str, s: dict) -> None:
+    """One row: paper mode over the pairs it scores (declined ones apart), the default rubric over
+    those the original scored."""
+    print(f"{task:<15} {s['pairs']:>6} {s['declined']:>8} {s['raised']:>6} "
+          f"{s['paper_criteria'] / max(s['criteria'], 1):>15.1%} {s['paper_ars'] / max(s['compared'], 1):>10.1%} "
+          f"{s['default_criteria'] / max(s['scored_criteria'], 1):>17.1%} {s['default_ars'] / max(s['scored'], 1):>12.1%}")
+
+
+def own_pairs(originals: Path, lengths: set[int]) -> list[tuple[str, dict, list[str]]]:
+    """The benchmark's own set: prompt items rendered from the original's data, replies made here."""
     meta = originals / "data" / "meta"
-    judges = their_judges(originals)
     listing = synthetic_list(meta)
     items = convert.prompts_from_meta(meta, list_input=listing, lengths=lengths | {3})
-    items = {name: [i for i in its if i["length"] in lengths or name.startswith("list")] for name, its in items.items()}
-    stats = defaultdict(lambda: defaultdict(int))
-    mismatches = []
-    started = time.perf_counter()
+    pairs = []
     for name, its in items.items():
-        task = convert.TASKS[name]
         rng = random.Random(name)
-        for number, item in enumerate(its):
-            row = convert.to_row(name, item, number)
+        for item in its:
+            if item["length"] not in lengths and not name.startswith("list"):
+                continue
             if name.startswith("list"):
                 replies = list_replies(name, item, listing["info"], rng)
             elif name.startswith("multidoc"):
                 replies = doc_replies(name, item, rng)
             else:
                 replies = onedoc_replies(name, item, rng)
-            for reply in replies:
-                theirs = run(lambda: judges[name](copy.deepcopy({**item, "output": reply})))
-                ours = run(lambda: paper.judge(task, item["prompt"], item["param"], item["label"], reply))
-                mine = rubric.score(row, reply)
-                s = stats[task]
-                s["pairs"] += 1
-                if isinstance(theirs, type):
-                    s["raised"] += 1
-                    same = isinstance(ours, type)
-                    s["paper_criteria"] += same * len(paper.POINTS[task])
-                    s["paper_ars"] += same
-                    s["criteria"] += len(paper.POINTS[task])
-                    if not same:
-                        mismatches.append((name, reply[:80], theirs, ours))
-                    continue
-                s["criteria"] += len(paper.POINTS[task])
-                ok_all = not isinstance(ours, type)
-                for (point, weight, _), default_point in zip(paper.POINTS[task], rubric.RUBRICS[task]):
-                    agree = ok_all and abs(ours[point] - theirs[point]) < 1e-9
-                    s["paper_criteria"] += agree
-                    s["default_criteria"] += abs(mine["points"][default_point.id] / default_point.weight
-                                                 - theirs[point]) < 1e-6
-                    ok_all = ok_all and agree
-                same_ars = not isinstance(ours, type) and abs(ours["total_score"] - theirs["total_score"]) < 1e-9
-                s["paper_ars"] += same_ars
-                s["default_ars"] += abs(mine["ars"] - theirs["total_score"]) < 1e-6
-                if not (ok_all and same_ars):
-                    mismatches.append((name, reply[:80], theirs, ours))
-    seconds = time.perf_counter() - started
-    print(f"## Agreement with LIFBench's EvaluateFunc ({sum(s['pairs'] for s in stats.values())} (prompt, reply) "
-          f"pairs, lengths {sorted(lengths)}, {seconds:.0f} s)\n")
-    print(f"{'task':<15} {'pairs':>6} {'raised':>6} {'paper criteria':>15} {'paper ARS':>10} "
-          f"{'default criteria':>17} {'default ARS':>12}")
-    total = defaultdict(int)
-    for task, s in stats.items():
-        for k, v in s.items():
-            total[k] += v
-        answered = s["pairs"] - s["raised"]
-        crit = s["criteria"] - s["raised"] * len(paper.POINTS[task])
-        print(f"{task:<15} {s['pairs']:>6} {s['raised']:>6} {s['paper_criteria'] / s['criteria']:>15.1%} "
-              f"{s['paper_ars'] / s['pairs']:>10.1%} {s['default_criteria'] / max(crit, 1):>17.1%} "
-              f"{s['default_ars'] / max(answered, 1):>12.1%}")
-    crit = total["criteria"] - sum(stats[t]["raised"] * len(paper.POINTS[t]) for t in stats)
-    print(f"{'all':<15} {total['pairs']:>6} {total['raised']:>6} {total['paper_criteria'] / total['criteria']:>15.1%} "
-          f"{total['paper_ars'] / total['pairs']:>10.1%} {total['default_criteria'] / max(crit, 1):>17.1%} "
-          f"{total['default_ars'] / max(total['pairs'] - total['raised'], 1):>12.1%}")
-    for name, reply, theirs, ours in mismatches[:10]:
-        print(f"  paper mode differs: {name} reply {reply!r}\n    theirs {theirs}\n    ours   {ours}")
+            pairs.append((name, item, replies))
+    return pairs
+
+
+def file_pairs(path: Path) -> list[tuple[str, dict, list[str]]]:
+    """Candidates from outside: a JSONL of the original's output items (`prompt, param, label,
+    output`), each with its `task` (the original's file name, e.g. `multidoc-find_dup_text`); or
+    the original's own `<task>.json` files (a list of such items), one or a folder of them."""
+    pairs = []
+    if path.suffix == ".jsonl":
+        for number, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if text.strip():
+                item = json.loads(text)
+                if item.get("task") not in convert.TASKS:
+                    sys.exit(f"{path}:{number}: 'task' must be one of {sorted(convert.TASKS)}")
+                pairs.append((item["task"], item, [item["output"]]))
+        return pairs
+    for file in sorted(path.rglob("*.json")) if path.is_dir() else [path]:
+        if file.stem in convert.TASKS:
+            pairs += [(file.stem, item, [item["output"]]) for item in json.loads(file.read_text(encoding="utf-8"))
+                      if "output" in item]
+    if not pairs:
+        sys.exit(f"{path}: no candidates (a .jsonl with 'task' on each line, or the original's <task>.json files)")
+    return pairs
 
 
 # ---- the released tables -----------------------------------------------------------------------------
@@ -301,9 +352,13 @@ def tables(originals: Path) -> None:
     print("\n## The released tables, recomputed from data/scores/*.csv by ifforge's code\n")
     # IFS per perspective over all lengths (ifs1120.xlsx: three decimals)
     head, *lines = read_xlsx(results / "ifs1120.xlsx")
+    # the table's own `wavg` column (weighted ARS) tells whether it was made from the released scores
+    same_data = {line[0] for line in lines if line[0] != "standard" and
+                 round(scoring.weighted_ars(list(zip(frames[line[0]]["task"], frames[line[0]]["ars"]))), 3)
+                 == float(re.search(r"[\d.]+", line[head.index("wavg")])[0])}
     for column, perspective in (("ins-ifs", "expression_id"), ("param-ifs", "variables_id"), ("length-ifs", "length_tokens")):
         at = head.index(column)
-        exact = near = models = 0
+        exact, near, models, exact_same = 0, 0, 0, 0
         for line in lines:
             if line[0] == "standard":
                 continue
@@ -311,9 +366,13 @@ def tables(originals: Path) -> None:
             ours = scoring.stability(frames[line[0]], perspective)["ifs"]
             models += 1
             exact += round(ours, 3) == released
+            exact_same += round(ours, 3) == released and line[0] in same_data
             near += abs(ours - released) <= 0.0015
         print(f"IFS {column:<10} (ifs1120.xlsx): {exact}/{models} models equal at 3 decimals, "
-              f"{near}/{models} within 0.0015")
+              f"{near}/{models} within 0.0015; {exact_same}/{len(same_data)} of the models whose wavg there "
+              "equals the released scores' weighted ARS")
+    print(f"  ifs1120.xlsx's wavg equals the released scores' weighted ARS (3 decimals) for {len(same_data)} of "
+          f"{models} models: the table was made from other per-sample scores for the rest")
     for file, perspective in (("ifs_exp_len.xlsx", "expression_id"), ("ifs_param_len.xlsx", "variables_id")):
         head, *lines = read_xlsx(results / file)
         lengths = sorted({int(v) for v in frames["standard"]["length_tokens"]})
@@ -362,15 +421,34 @@ def tables(originals: Path) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("originals", type=Path, help="a fetched copy of LIFBench-2024")
+    parser.add_argument("candidates", type=Path, nargs="?",
+                        help="candidates from outside: a .jsonl of the original's items with 'task' and 'output', "
+                             "or the original's <task>.json output files")
+    parser.add_argument("--python", type=Path, help="the Python of the original's environment "
+                                                    "(default: ORIGINALS_DIR/.venv/bin/python)")
     parser.add_argument("--lengths", type=int, nargs="+", default=[3, 6],
                         help="MultiDoc and OneDoc input lengths to render (the original's units: 3 6 13 28 60 120)")
     parser.add_argument("--tables-only", action="store_true")
+    parser.add_argument("--no-tables", action="store_true")
     args = parser.parse_args()
     if not (args.originals / "evaluation" / "EvaluateFunc.py").exists():
         sys.exit(f"{args.originals}: no evaluation/EvaluateFunc.py (give the LIFBench-2024 folder)")
+    python = args.python or args.originals / ".venv" / "bin" / "python"
     if not args.tables_only:
-        agreement(args.originals, set(args.lengths))
-    tables(args.originals)
+        if not python.exists():
+            sys.exit(f"{python}: no Python for the original (make a venv with Python 3.10 there, or give --python)")
+        sets = [("Agreement with LIFBench's EvaluateFunc, the benchmark's own set "
+                 f"(lengths {sorted(args.lengths)})", own_pairs(args.originals, set(args.lengths)))]
+        if args.candidates:
+            sets.append((f"Agreement with LIFBench's EvaluateFunc, candidates from {args.candidates}",
+                         file_pairs(args.candidates)))
+        for title, pairs in sets:
+            started = time.perf_counter()
+            verdicts = original_verdicts(args.originals, python, pairs)
+            compare(title, pairs, verdicts)
+            print(f"({time.perf_counter() - started:.0f} s)")
+    if not args.no_tables:
+        tables(args.originals)
 
 
 if __name__ == "__main__":

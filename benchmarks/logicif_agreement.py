@@ -292,7 +292,7 @@ def ours(case: dict[str, Any], level: str, rules: str) -> list[bool]:
 
     result = {"task_id": case["task_id"], "test_case_id": case["test_case_id"], "code_output": case["code_output"]}
     result |= {"llm_output": case["llm_output"]} if level == "given" else {"llm_response": case["llm_response"]}
-    verdict = verdict_of(result, rules=rules)
+    verdict = verdict_of(result, result, rules=rules)
     return [verdict.output_ok, verdict.stats_ok, verdict.both_ok]
 
 
@@ -337,7 +337,8 @@ def outside_cases(path: Path) -> list[dict[str, Any]]:
 def ours_outside(case: dict[str, Any], level: str, rules: str) -> list[bool] | str | None:
     """ifforge's verdicts on an outside line as `ifforge score` gives them, "refused: ..." when it
     refuses the line, None when the level does not apply (`reply` needs `llm_response`)."""
-    from ifforge.families.logicif.scoring import score_frame
+    from ifforge.families.base import Reply
+    from ifforge.families.logicif.scoring import case_verdict
 
     if level == "reply" and not isinstance((case["result"] or {}).get("llm_response"), str):
         return None
@@ -346,7 +347,7 @@ def ours_outside(case: dict[str, Any], level: str, rules: str) -> list[bool] | s
     result = case["result"]
     if level == "reply":
         result = {k: v for k, v in result.items() if k != "llm_output"}
-    row = score_frame([result], rules=rules).iloc[0]
+    row = case_verdict(result, Reply(result), rules=rules).lines[0]
     return [bool(row["output_ok"]), bool(row["stats_ok"]), bool(row["both_ok"])]
 
 

@@ -1,9 +1,9 @@
 """The `evaluate` flow, one for every family: ask a model every row, keep every response, score, report.
 
 DAG wiring only: the one evaluate template (`eval/template.py`) asks and scores, through the
-family's scorer (`families/<family>/scoring.py`). Each run gets its own folder, `evals/<model>/rNNN/` (the
-same folder again for the same benchmark file and parameters, with `LATEST` pointing at the newest).
-Requests are cached by content, so a crashed run resumes without asking anything twice, and a re-run
+family's contract (what each row is sent, how a reply is judged, what its report gives). Each run
+gets its own folder, `evals/<model>/rNNN/` (the same folder again for the same benchmark file and
+parameters, with `LATEST` pointing at the newest). Requests are cached by content, so a crashed run resumes without asking anything twice, and a re-run
 asks only the requests that failed. When more requests failed than `allow_failures` allows, the
 report is still written, but the run ends Failed: failures are not scores.
 Run it as `ifforge evaluate ...`, from Python (`ifforge.flows.evaluate.evaluate`), or as a deployment
@@ -12,6 +12,7 @@ Run it as `ifforge evaluate ...`, from Python (`ifforge.flows.evaluate.evaluate`
 
 from __future__ import annotations
 
+import os
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -40,6 +41,7 @@ from ifforge.eval.evaluation import (  # noqa: E402
     run_fingerprint,
     run_folder,
 )
+from ifforge.eval.template import evaluate as evaluate_rows  # noqa: E402
 from ifforge.families import get_family  # noqa: E402
 from ifforge.flows.naming import provisional_name, rename_flow_run, slug  # noqa: E402
 
@@ -51,7 +53,7 @@ def evaluate_task(family_id: str, rows: list[dict], settings: EvalSettings, cach
     Prefect retry either: the LLM client already retried every request within its budget, and a
     task retry would send every failed request again, with a fresh budget."""
     with stage_bar("evaluate", len(rows), progress) as advance:
-        return get_family(family_id).evaluate(rows, settings, Path(cache_path), Path(folder), title, advance, run)
+        return evaluate_rows(get_family(family_id), rows, settings, Path(cache_path), Path(folder), title, advance, run)
 
 
 @flow(name="evaluate", log_prints=True, flow_run_name=provisional_name("evaluate", "model"))
@@ -61,8 +63,6 @@ def evaluate(benchmark: str, model: str, base_url: str | None = None, split: str
     """Score `model` on a benchmark version of any family; returns the folder of its responses and
     report. `options` are settings by their names (`llm_concurrency`, `llm_max_retries`, ...);
     `config` a settings file for the limits and prices evaluate shares with generate."""
-    import os
-
     logger = get_run_logger()
     settings = load_eval_settings({"model": model, "base_url": base_url or os.environ.get("OPENAI_BASE_URL"),
                                    "api_key": os.environ.get("OPENAI_API_KEY"), "split": split,

@@ -27,6 +27,8 @@ from prefect import flow, get_run_logger, task  # noqa: E402
 from prefect.artifacts import create_markdown_artifact, create_table_artifact  # noqa: E402
 from prefect.cache_policies import NO_CACHE  # noqa: E402
 
+from ifforge.core.llm_client import LLMFatal  # noqa: E402
+from ifforge.core.untrusted import InputError  # noqa: E402
 from ifforge.flows.naming import provisional_name, rename_flow_run, slug  # noqa: E402
 from ifforge.generation.engines import BATCH, EXPORT, LOAD, SIDE, STAGE, Dask  # noqa: E402
 from ifforge.generation.run import GenerateRun, LostItems, Report  # noqa: E402
@@ -37,9 +39,6 @@ __all__ = ["LostItems", "generate"]
 def unless_fatal(task, task_run, state) -> bool:
     """Try a failed step again unless its error is fatal (a 401/404 from the LLM server, bad input):
     another try would only repeat it."""
-    from ifforge.core.llm_client import LLMFatal
-    from ifforge.core.untrusted import InputError
-
     try:
         state.result()
     except (LLMFatal, InputError):

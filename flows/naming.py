@@ -17,6 +17,7 @@ def slug(*parts: object) -> str:
 
 def rename_flow_run(name: str) -> None:
     """Rename the current flow run once its name is known (the version is, only after loading)."""
+    # lazy on purpose: Prefect (heavy), so that `slug` is read without it
     from prefect.client.orchestration import get_client
     from prefect.context import FlowRunContext
 
@@ -27,7 +28,7 @@ def rename_flow_run(name: str) -> None:
         with get_client(sync_client=True) as client:
             client.update_flow_run(context.flow_run.id, name=name)
     except Exception as error:  # noqa: BLE001 - a name is cosmetic: the run goes on under its first one
-        from prefect.logging import get_run_logger
+        from prefect.logging import get_run_logger  # lazy on purpose: Prefect (heavy), as above
 
         get_run_logger().warning(f"could not rename the flow run to {name!r}: {error}")
 
@@ -37,7 +38,7 @@ def provisional_name(kind: str, *parameters: str) -> Callable[[], str]:
     given of `parameters` (a deployment run may leave any of them out)."""
 
     def name() -> str:
-        from prefect.context import FlowRunContext
+        from prefect.context import FlowRunContext  # lazy on purpose: Prefect (heavy), as above
 
         context = FlowRunContext.get()
         given = (context.parameters if context else None) or {}

@@ -6,8 +6,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ifforge.eval.floors import baselines_of, row_name
+from ifforge.eval.floors import row_name
 from ifforge.families import get_family
+from ifforge.families.base import Reply
 
 
 def assert_floors_counted(folder: str | Path) -> dict:
@@ -16,15 +17,15 @@ def assert_floors_counted(folder: str | Path) -> dict:
     rows = [json.loads(line) for line in (folder / "benchmark.jsonl").read_text().splitlines()]
     family = get_family(manifest["family"])
     passed: dict[str, list[str]] = {}
-    for baseline in baselines_of(family):
+    for baseline in (kind() for kind in family.baselines.values()):
         baseline.fit(rows)
         for row in rows:
-            if family.check(row, baseline.replies(row, family.turns(row)))["correct"]:
-                passed.setdefault(row_name(row), []).append(baseline.id)
+            if family.check(row, Reply.of(baseline.replies(row, family.request(row).turns))).correct:
+                passed.setdefault(row_name(family, row), []).append(baseline.id)
     written = json.loads((folder / "floors.json").read_text())
     assert written["trivially_passed"]["by_row"] == passed
     assert manifest["floors"]["trivially_passed"]["rows"] == len(passed)
-    assert set(manifest["floors"]["baselines"]) == {b.id for b in baselines_of(family)}
+    assert set(manifest["floors"]["baselines"]) == set(family.baselines)
     card = (folder / "card.md").read_text()
     assert all(f"| `{key}` |" in card for key in manifest["floors"]["baselines"])
     assert f"{len(passed)} of {len(rows)}" in card and family.follows in card

@@ -329,3 +329,98 @@ get = a.get
 a = {}
 return get(b, 0)
 """, params="a, b")
+
+
+HELD_OUT_IDIOMS = '''import copy
+from collections import defaultdict
+from itertools import product
+from typing import List, TypeVar
+T = TypeVar("T")
+
+
+def f(a: List[str], step: int) -> T:
+    stats = {'loop_iterations': 0}
+    groups = defaultdict(int)
+    for i in range(0, len(a), step):
+        stats['loop_iterations'] += 1
+        groups[a[i][0]] += 1
+    pairs = [x + y for x, y in product(a, 'xy')]
+    longest = max(a[0], a[-1], key=len)
+    grid = [[1], [2]]
+    copied = copy.deepcopy(grid)
+    copied[0].append(9)
+    return ((sorted(groups.items()), pairs[:3], longest, grid, copied), stats)
+'''
+
+
+def test_idioms_of_unseen_code_are_said_exactly_as_traced_from_the_words():
+    """defaultdict, itertools.product, max of several values by a key, copy.deepcopy, a range with a
+    computed step and a TypeVar read only by annotations (issue 38), traced from the text alone."""
+    text = describe(HELD_OUT_IDIOMS, COUNTER, {}, "list")
+    assert not holds_code(text) and "TypeVar" not in text
+    assert ("a new empty dictionary that, whenever a key it lacks is read with square brackets (not with get or in), "
+            "first stores 0 under that key and gives that") in text
+    assert ("For each i from 0, adding step each time, as long as the number is below the length of a if step is "
+            "positive or above the length of a if step is negative (the steps stop with an error if step is 0)") in text
+    assert ("the results of taking one item from each of a and \"xy\", as a tuple of those items in that order, for "
+            "every combination in order (the item from the last one changes fastest)") in text
+    assert ("the first of item 0 of a and item -1 (the last) of a for which the length of the item is largest"
+            in text and "On a tie for smallest or largest, the first" in text)
+    assert "a deep copy of grid (equal to it, but every list, dictionary and set inside it, at any depth" in text
+    # traced by hand from the text: i is 0 then 2; "a" and "d" each counted once from a stored 0; the pairs
+    # start "ab"+"x", "ab"+"y", "c"+"x"; "ab" and "de" tie on length, so the first; only the copy gets 9
+    namespace = {}
+    exec(HELD_OUT_IDIOMS, namespace)
+    traced = (([("a", 1), ("d", 1)], ["abx", "aby", "cx"], "ab", [[1], [2]], [[1, 9], [2]]), {"loop_iterations": 2})
+    assert namespace["f"](["ab", "c", "de"], 2) == traced
+    # a negative step: nothing is above the length 3 starting from 0, so the loop never runs
+    assert namespace["f"](["ab", "c", "de"], -1)[1] == {"loop_iterations": 0}
+
+
+def test_a_remembering_helper_an_annotated_constant_and_a_function_kept_in_a_name_are_traced_from_the_words():
+    """functools.lru_cache(maxsize=None) on an inner function, `LIMIT: int = 3` at module level and a
+    name holding a function passed to map (issue 38), each checked by tracing the text on one input."""
+    calls = [Tracker(name="calls", kind="helper_calls", explanation="calls of ways")]
+    source = ("from functools import lru_cache\n\n\ndef f(n):\n    stats = {'calls': 0}\n\n"
+              "    @lru_cache(maxsize=None)\n    def ways(k):\n        stats['calls'] += 1\n        if k <= 1:\n"
+              "            return 1\n        return ways(k - 1) + ways(k - 2)\n    return (ways(n), stats)\n")
+    text = describe(source, calls, {"n": "int"}, "int")
+    assert not holds_code(text)
+    assert ("it remembers what it gives back for each set of inputs (called again with inputs equal to earlier ones, "
+            "it gives back the remembered value at once, without doing its steps again") in text
+    # traced: ways(4) runs ways(3), ways(2), ways(1), ways(0) once each (5 calls); ways(1) and ways(2) are then
+    # remembered, so 1 + 1 = 2, 2 + 1 = 3, 3 + 2 = 5
+    namespace = {}
+    exec(source, namespace)
+    assert namespace["f"](4) == (5, {"calls": 5})
+    with pytest.raises(Undescribable, match="limited size"):  # a bounded cache forgets in an order of its own
+        describe(source.replace("maxsize=None", "maxsize=2"), calls, {"n": "int"}, "int")
+
+    text = _text("out = []\nfor x in a:\n    if len(out) < LIMIT:\n        out.append(x)\nreturn (out, stats)",
+                 module="LIMIT: int = 2")
+    assert "You can also use these fixed values: LIMIT is 2." in text
+
+    source = ("def g(x):\n    return -x\n\n\ndef f(a, flip):\n    stats = {'loop_iterations': 0}\n"
+              "    pick = g if flip else abs\n    return (list(map(pick, a)), stats)\n")
+    text = describe(source, COUNTER, {"a": "list[int]", "flip": "bool"}, "list")
+    assert "Set pick to g if flip, otherwise the built-in function abs" in text
+    assert "the results of what the function held in pick gives back for each item, for each item of a" in text
+    namespace = {}
+    exec(source, namespace)
+    assert namespace["f"]([1, -2], True)[0] == [-1, 2]  # traced: pick is g, which negates each item
+
+
+def test_a_nested_loop_target_is_unpacked_with_balanced_brackets():
+    """`for x, (p, q) in ...` once read "unpacking each item into x, (p and q" (seen tracing a held-out task)."""
+    text = _text("for x, (p, q) in a:\n    stats['loop_iterations'] += p\nreturn (0, stats)")
+    assert "For each (x, (p, q)) of a (unpacking each item into x and (p, q)), in order:" in text
+
+
+def test_a_library_constant_is_said_by_its_value_from_vocab():
+    """`datetime.MINYEAR` (issue 38) beside `math.pi` and `sys.maxsize`: each a fixed value in words."""
+    text = _text("if a < datetime.MINYEAR or a > datetime.MAXYEAR:\n    return (math.pi, stats)\nreturn (a, stats)",
+                 module="import datetime\nimport math")
+    assert "If (a is less than 1 (the smallest year a date may have)) or (a is greater than 9999 (the largest" in text
+    assert "the number pi (3.141592653589793)" in text
+    import datetime
+    assert (datetime.MINYEAR, datetime.MAXYEAR) == (1, 9999)  # the words agree with the library

@@ -7,9 +7,9 @@ import pytest
 
 from ifforge.core.llm_client import LLM, LLMConfig
 from ifforge.core.prompts import load_prompt
-from ifforge.exports.hf_dataset import _descriptions
 from ifforge.factory import descriptions_line, outcome_line
 from ifforge.families.logicif.configs import ExecuteConfig, TrackerConfig, VerifyConfig, from_settings
+from ifforge.families.logicif.family import FAMILY
 from ifforge.families.logicif.settings import LogicIFSettings
 from ifforge.families.logicif.stages import complexity, describe, execute, finalize, instrument, load, verify
 from ifforge.testing.openai_stub import Answer, StubServer
@@ -92,6 +92,6 @@ def test_the_last_line_the_summary_and_the_card_say_who_wrote_the_descriptions(d
     assert outcome_line(manifest, "v001") == ("42 tasks, 349 rows in v001; no item dropped; descriptions: all "
                                               "deterministic (written by ifforge's renderer, no model)")
     rows = finalize.rows(finalize.to_task(described), load_prompt("solve"))
-    assert _descriptions(rows) == (" Descriptions: all deterministic (written by ifforge's renderer, no model), "
-                                   "counted over tasks.")
-    assert _descriptions([{k: v for k, v in row.items() if k != "description_by"} for row in rows]) == ""
+    assert FAMILY.made_by(rows) == ("Descriptions: all deterministic (written by ifforge's renderer, no model), "
+                                    "counted over tasks.")
+    assert FAMILY.made_by([{k: v for k, v in row.items() if k != "description_by"} for row in rows]) == ""

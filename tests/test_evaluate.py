@@ -7,6 +7,7 @@ import pandas as pd
 from conftest import needs_fixture
 
 from ifforge.cli import main
+from ifforge.eval import template
 from ifforge.families.logicif.verdicts import extract_answer, judge
 from ifforge.testing.openai_stub import Answer, StubServer
 
@@ -170,19 +171,19 @@ def test_asking_started_before_the_flow_is_taken_over_by_its_run_and_nothing_is_
     family = get_family("logicif")
     with StubServer(_student) as server:
         settings = load_eval_settings({"model": "m", "base_url": server.url, "api_key": "k"})
-        ask_early("run-a", rows, settings, None, family.scorer())
+        ask_early("run-a", rows, settings, None, family)
         deadline = time.monotonic() + 30
         while len(server.requests) < 9 and time.monotonic() < deadline:
             time.sleep(0.05)
         assert len(server.requests) == 9  # all sent before the run's evaluate began
         advanced = []
-        summary = family.evaluate(rows, settings, tmp_path / "cache.sqlite", tmp_path / "out", "early",
-                                  lambda: advanced.append(1), {"fingerprint": "run-a"})
+        summary = template.evaluate(family, rows, settings, tmp_path / "cache.sqlite", tmp_path / "out", "early",
+                                    lambda: advanced.append(1), {"fingerprint": "run-a"})
         assert len(server.requests) == 9 and len(advanced) == 9
         assert summary["overall"]["case_both_right"] == 7 and summary["request_failures"] == 0
         assert len((tmp_path / "out" / "llm_calls.jsonl").read_text().splitlines()) == 9  # the run's calls
 
-        ask_early("run-b", [], settings, None, family.scorer())
+        ask_early("run-b", [], settings, None, family)
         from ifforge.eval import asking
 
         other = asking._EARLY[0]

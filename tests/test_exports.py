@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from ifforge.eval import template
 from ifforge.eval.evaluation import EvalSettings
 from ifforge.exports import export
 from ifforge.exports.benchmark import read_benchmark, unflatten
@@ -25,13 +26,13 @@ from ifforge.families.ifeval_fc import functions as fc_functions
 from ifforge.families.ifeval_fc.family import assign as fc_assign
 from ifforge.families.ifeval_fc.family import row_of as fc_row_of
 from ifforge.families.ifeval_fc.settings import IfevalFcSettings
+from ifforge.families.lifbench import scenarios
+from ifforge.families.lifbench.family import render_rows
+from ifforge.families.lifbench.settings import LifbenchSettings
 from ifforge.families.mcbench.family import GoldConfig as McbenchGold, compute_gold as mcbench_gold, rows_of as mcbench_rows_of
 from ifforge.families.mcbench.pairs import CATEGORIES, make_pairs
 from ifforge.families.mcbench.records import MetricTask
 from ifforge.families.mcbench.settings import McbenchSettings
-from ifforge.families.lifbench import scenarios
-from ifforge.families.lifbench.family import render_rows
-from ifforge.families.lifbench.settings import LifbenchSettings
 from ifforge.families.pacific import chains, instructions
 from ifforge.families.pacific.family import GoldConfig, compute_gold, rows_of
 from ifforge.families.pacific.settings import PacificSettings
@@ -189,7 +190,7 @@ def ifforge_scores(rows: list[dict], family: str, server: StubServer, folder: Pa
     """ifforge's own evaluation of the rows (as `ifforge evaluate` runs it, less Prefect):
     per-case verdicts from its scores, and the family's headline numbers from its report."""
     settings = EvalSettings(model="stub", base_url=server.url, api_key="x", no_cache=True)
-    summary = get_family(family).evaluate(rows, settings, folder / "cache.sqlite", folder / "run", "t")
+    summary = template.evaluate(get_family(family), rows, settings, folder / "cache.sqlite", folder / "run", "t")
     return summary
 
 
@@ -315,7 +316,7 @@ def test_inspect_and_lm_eval_score_as_ifforge_evaluate_does(benchmarks):
     assert got == expected and len(got) == len(logic)
     lm_samples = [json.loads(line) for path in (base / "lm-out").rglob(f"samples_{tasks['logicif']}_*.jsonl")
                   for line in path.read_text().splitlines()]
-    got = {s["doc"]["id"]: bool(s["accuracy"][1]["correct"]) for s in lm_samples}
+    got = {s["doc"]["id"]: bool(s["accuracy"]["correct"]) for s in lm_samples}
     assert got == expected
 
     # PACIFIC: prompt- and instruction-level accuracy; chat rows asked turn by turn in inspect,
@@ -362,7 +363,7 @@ def test_inspect_and_lm_eval_score_as_ifforge_evaluate_does(benchmarks):
     for row in fc:
         asked = text_row(row)
         reply = ifeval_fc_answer(fc, {"messages": [{"role": "user", "content": asked["prompt"]}]}).content
-        text_verdicts.append(check(asked, [reply])["correct"])
+        text_verdicts.append(check(asked, [reply]).correct)
     assert lm_fc["accuracy,none"] == pytest.approx(sum(text_verdicts) / len(fc))
     assert 0 < sum(text_verdicts) < len(fc)
 

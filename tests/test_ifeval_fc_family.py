@@ -11,11 +11,12 @@ from ifforge.core.llm_client import LLM, LLMConfig
 from ifforge.core.llm_usage import Ledger
 from ifforge.core.settings import SettingsError
 from ifforge.core.untrusted import InputError
-from ifforge.eval.evaluation import EvalSettings
+from ifforge.eval import template
+from ifforge.eval.evaluation import EvalSettings, check_rows
 from ifforge.families import get_family, load_family_settings
 from ifforge.families.ifeval_fc import bank, functions, rules
 from ifforge.families.ifeval_fc.family import assign, row_of
-from ifforge.families.ifeval_fc.scoring import SCORER, judge
+from ifforge.families.ifeval_fc.scoring import judge
 from ifforge.families.ifeval_fc.settings import IfevalFcSettings
 from ifforge.testing.openai_stub import Answer, StubServer
 
@@ -89,7 +90,7 @@ def test_a_functions_file_line_that_does_not_fit_is_named(tmp_path):
     assert loaded.task_id == "file.log_sighting" and loaded.origin == "more.jsonl:1"
     enum_carrier = json.loads(json.dumps(good))
     enum_carrier["tool"]["function"]["parameters"]["properties"]["notes"]["enum"] = ["a"]
-    for line, message in ((json.dumps(good)[:-1], "more.jsonl:2: the line is not JSON"),
+    for line, message in ((json.dumps(good)[:-1], "more.jsonl:2: is not JSON"),
                           (json.dumps({**good, "queries": "one"}), "more.jsonl:2: field 'queries' must be a list"),
                           (json.dumps(enum_carrier), "more.jsonl:2: carrier 'notes' must be a free-form string")):
         path.write_text(json.dumps(good) + "\n" + line + "\n")
@@ -168,7 +169,7 @@ def test_evaluate_asks_through_the_tools_api_and_reports_three_rates(tmp_path):
 
     with StubServer(answer) as server:
         settings = EvalSettings(model="stub", base_url=server.url, api_key="x", no_cache=True, llm_max_retries=0)
-        summary = FAMILY.evaluate(rows, settings, tmp_path / "cache.sqlite", tmp_path / "run", "t")
+        summary = template.evaluate(FAMILY, rows, settings, tmp_path / "cache.sqlite", tmp_path / "run", "t")
     overall = summary["overall"]
     assert (overall["cases"], overall["called"], overall["provided"], overall["format_right"]) == (4, 3, 2, 1)
     assert overall["format_right_ci95"][0] < 0.25 < overall["format_right_ci95"][1]
@@ -220,7 +221,7 @@ def test_a_row_that_cannot_be_scored_is_refused_before_asking(tmp_path):
                             ({**row, "function_name": "nope"}, "row 2 .*'nope' is not among the tools"),
                             ({k: v for k, v in row.items() if k != "parameter"}, "row 2 .*missing field 'parameter'")):
         with pytest.raises(BenchmarkError, match=message):
-            FAMILY.evaluate([row, broken], settings, tmp_path / "c.sqlite", tmp_path / "run", "t")
+            template.evaluate(FAMILY, [row, broken], settings, tmp_path / "c.sqlite", tmp_path / "run", "t")
 
 
 
@@ -247,7 +248,7 @@ def test_the_papers_own_data_files_become_rows_our_evaluate_accepts(tmp_path):
         paper.convert(data)
     (tmp_path / "repo" / "evaluate.py").write_text('import os\nSYSTEM_MESSAGE = """\nCall a tool, always.\n""".strip()\n')
     rows = paper.convert(data)
-    FAMILY.check_rows(rows)
+    check_rows(FAMILY, rows)
     assert [(r["rule_id"], r["rule_args"]) for r in rows] == [
         ("comma_count", {"relation": "at most", "n": 4}), ("comma_count", {"relation": "at most", "n": 4}),
         ("quotation", {"quotes": "single"})]
@@ -272,11 +273,14 @@ def test_export_writes_the_papers_file_layout_that_reads_back_as_the_same_cases(
     source.write_text("".join(json.dumps(row) + "\n" for row in rows))
     out = tmp_path / "paper_layout"
     (out / "stale.json").parent.mkdir()
-    (out / "stale.json").write_text("{}")  # the paper's evaluate.py reads every .json in the folder
+    (out / "stale.json").write_text("{}")  # the paper's evaluate.py reads every .json in the folder: refused, kept
+    assert cli.main(["export", str(source), "--format", "ifeval-fc", "--out", str(out)]) == 2
+    assert "holds stale.json" in capsys.readouterr().err and (out / "stale.json").exists()
+    (out / "stale.json").unlink()
     assert cli.main(["export", str(source), "--format", "ifeval-fc", "--out", str(out)]) == 0
     assert f"exported to {out} as {len(rows) // 2} files" in capsys.readouterr().out
     files = sorted(out.glob("*.json"))
-    assert len(files) == len(rows) // 2 and not (out / "stale.json").exists()
+    assert len(files) == len(rows) // 2
     first = json.loads(files[0].read_text())
     assert set(first) == {"chosen_param", "format", "fn_schema", "user_queries"} and len(first["user_queries"]) == 2
     checker = first["format"]["name"]
@@ -304,7 +308,7 @@ def test_rules_paper_is_refused_where_a_family_has_no_paper_scorer_and_recorded_
     settings = EvalSettings(model="stub", base_url="http://127.0.0.1:9/v1", api_key="x", rules="paper")
     results = [{"task_id": rows[0]["task_id"], "response": "", "tool_calls": [
         {"id": "c", "type": "function", "function": {"name": "not_the_function", "arguments": "{}"}}]}]
-    summary = SCORER.score(results, rows[:1], settings, tmp_path / "scored", "t")
+    summary = template.score(FAMILY, results, rows[:1], settings, tmp_path / "scored", "t")
     assert summary["overall"]["called"] == 1  # the paper counts a call whatever function it names
     assert json.loads((tmp_path / "scored" / "report.json").read_text())["rules"] == "paper"
     assert "Rules: the paper's" in (tmp_path / "scored" / "report.md").read_text()
@@ -339,7 +343,7 @@ def test_paper_nltk_is_one_evaluate_setting_checked_by_name_and_stated_in_the_re
     for nltk, reason, stated in (("3.9", "format_wrong", "nltk 3.9.1"), ("3.10", "ok", "nltk 3.10.3 or later")):
         settings = EvalSettings(model="stub", base_url="http://127.0.0.1:9/v1", api_key="x", rules="paper",
                                 paper_nltk=nltk)
-        summary = SCORER.score(results, [row], settings, tmp_path / nltk, "t")
+        summary = template.score(FAMILY, results, [row], settings, tmp_path / nltk, "t")
         assert summary["overall"]["reasons"] == {reason: 1}
         assert json.loads((tmp_path / nltk / "report.json").read_text())["paper_nltk"] == nltk
         assert f"words counted as {stated}" in (tmp_path / nltk / "report.md").read_text()

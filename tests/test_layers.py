@@ -1,9 +1,13 @@
 """No generic module imports a family: families plug into the factory, never the other way round.
 
-Generic: core/, eval/, transforms/, exports/, flows/ (in the package, or at the top level once it
-moves there), factory.py and generation/. Their one door to a family is the lazy registry `ifforge.families`
+Generic: core/, eval/, transforms/, exports/, review/, flows/ (in the package, or at the top level once
+it moves there), generation/, factory.py and card.py. Their one door to a family is the lazy registry `ifforge.families`
 (`get_family`, ...) and `ifforge.families.base` (what a family is). Imports are read with `ast`,
 so lazy imports inside functions count too.
+
+Generic code also names no family: no family id and no field only one family's rows have appear in
+core/, eval/, exports/, review/, transforms/ or cli/ (help texts and docstrings may say which family an
+option serves). And the generic layers stack: eval/ imports neither exports/ nor review/.
 
 Inside LogicIF, `codeops/` keeps one subpackage per purpose (inputs, instrument, describe, metrics),
 side by side above `common`: none imports another.
@@ -39,9 +43,9 @@ def family_imports(source: str) -> list[str]:
 
 
 def generic_files() -> list[Path]:
-    folders = [PACKAGE / name for name in ("core", "eval", "transforms", "exports", "flows")] + [REPOSITORY / "flows"]
-    files = [path for folder in folders if folder.is_dir() for path in sorted(folder.rglob("*.py"))]
-    return files + [PACKAGE / "factory.py"] + sorted((PACKAGE / "generation").rglob("*.py"))
+    folders = [PACKAGE / name for name in ("core", "eval", "transforms", "exports", "review", "flows", "generation")]
+    files = [path for folder in folders + [REPOSITORY / "flows"] if folder.is_dir() for path in sorted(folder.rglob("*.py"))]
+    return files + [PACKAGE / "factory.py", PACKAGE / "card.py"]
 
 
 def test_the_check_sees_every_way_of_importing_a_family():
@@ -66,6 +70,15 @@ def test_a_generate_run_imports_no_orchestrator():
     imported = {path.name: [name for name in imported_modules(path.read_text(), f"ifforge.generation.{path.stem}")
                             if name.split(".")[0] == "prefect"] for path in files}
     assert files and not any(imported.values()), imported
+
+
+def test_eval_sits_under_exports_and_review():
+    """Evaluate, floors and compare are what exports and the review page build on, never the reverse."""
+    above = ("ifforge.exports", "ifforge.review", "ifforge.cli", "ifforge.flows")
+    offenders = {str(path.relative_to(PACKAGE)): name for path in sorted((PACKAGE / "eval").rglob("*.py"))
+                 for name in imported_modules(path.read_text(), "ifforge.eval." + path.stem)
+                 if name.startswith(above)}
+    assert offenders == {}
 
 
 def test_every_parse_in_the_run_takes_the_ast_lock():
@@ -153,3 +166,69 @@ def test_each_purpose_imports_only_itself_and_common():
             if bad:
                 offenders.append(f"{path.relative_to(CODEOPS)}: {name}")
     assert offenders == []
+
+
+# ---- generic code names no family: no id, no field only one family's rows have --------------------------
+NAMED_FREE = ("core", "eval", "exports", "review", "transforms", "cli", "generation")  # generic: every family goes through it
+PLAIN_WORDS = {"source", "task"}  # one family's fields, and plain words of generic code too (a review view's
+# source, a harness's task): there they mean what they say, not that family's field
+
+
+def family_ids() -> set[str]:
+    from ifforge.families import FAMILIES
+
+    return set(FAMILIES) | {family_id.replace("-", "_") for family_id in FAMILIES}
+
+
+def family_words() -> set[str]:
+    """What names a family: its ids (and module names), and the fields only one family's rows have
+    (its row schema, what its replies carry, its groups)."""
+    from ifforge.families import FAMILIES, get_family
+
+    fields: dict[str, set[str]] = {}
+    for family_id in FAMILIES:
+        family = get_family(family_id)
+        declared = {*family.row_fields, *family.carried, *family.keys, *family.counted_by, *family.report.groups}
+        for field in declared - {"family", "task_id"}:
+            fields.setdefault(field, set()).add(family_id)
+    return family_ids() | {field for field, owners in fields.items() if len(owners) == 1} - PLAIN_WORDS
+
+
+def named(source: str, words: set[str], ids: set[str]) -> list[str]:
+    """Where code (not its docstrings or comments) names a word: a string that is one, or an
+    identifier that holds a family id (`LOGICIF_FIELDS`)."""
+    tree = ast.parse(source)
+    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                  if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+                  and node.body and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+            if node.value in words:
+                found.append(f"{node.lineno}: {node.value!r}")
+        name = (node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute)
+                else node.name if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+                else node.arg if isinstance(node, ast.arg) else None)
+        if name and any(family_id in name.lower().split("_") or family_id == name.lower() for family_id in ids):
+            found.append(f"{node.lineno}: {name}")
+    return found
+
+
+def test_the_names_check_sees_strings_and_names_not_prose():
+    words, ids = {"logicif", "test_case_id"}, {"logicif"}
+    assert named('row.get("family", "logicif")', words, ids) == ["1: 'logicif'"]
+    assert named("LOGICIF_FIELDS = ('task_id', 'test_case_id')", words, ids) == ["1: LOGICIF_FIELDS", "1: 'test_case_id'"]
+    assert named('def f():\n    """LogicIF\'s rows: logicif."""\n    return "LogicIF: a help text"', words, ids) == []
+
+
+def test_no_generic_module_names_a_family_or_a_field_of_one_familys_rows():
+    words, ids = family_words(), family_ids()
+    assert {"logicif", "ifeval-fc", "ifeval_fc", "code_output", "test_case_id", "chain_length"} <= words
+    assert not words & {"task_id", "family", "prompt", "expression_id"}  # every family's, or more than one's
+    offenders = {}
+    for folder in NAMED_FREE:
+        for path in sorted((PACKAGE / folder).rglob("*.py")):
+            found = named(path.read_text(), words, ids)
+            if found:
+                offenders[str(path.relative_to(PACKAGE))] = found
+    assert offenders == {}

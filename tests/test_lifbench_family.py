@@ -7,11 +7,14 @@ import re
 import numpy as np
 import pytest
 
+from ifforge.eval.evaluation import EvalSettings
+from ifforge.eval.template import verdict_frame
 from ifforge.families import get_family
+from ifforge.families.base import Reply
 from ifforge.families.lifbench import rubric, scenarios, tokens
 from ifforge.families.lifbench.family import render_rows
 from ifforge.families.lifbench.scenarios import TAGS, ContextSpec
-from ifforge.families.lifbench.scoring import score_frame, stability, summarise, weighted_ars
+from ifforge.families.lifbench.scoring import stability, weighted_ars
 from ifforge.families.lifbench.settings import LifbenchSettings
 from ifforge.transforms import expressions
 
@@ -34,8 +37,14 @@ def rows() -> dict[str, dict]:
     return out
 
 
+def verdict(row: dict, replies: list) -> dict:
+    """The row's verdict on the replies, as one dict (its points decoded)."""
+    found = FAMILY.check(row, Reply.of(replies)).as_dict()
+    return {**found, "points": json.loads(found["points"])}
+
+
 def points(row: dict, reply: str) -> dict[str, float]:
-    return {k: round(v, 4) for k, v in FAMILY.check(row, [reply])["points"].items()}
+    return {k: round(v, 4) for k, v in verdict(row, [reply])["points"].items()}
 
 
 def test_tokens_are_counted_offline_with_cl100k(monkeypatch, tmp_path):
@@ -77,7 +86,7 @@ def test_the_same_seed_gives_the_same_rows_byte_for_byte_and_another_seed_others
         drawn = [json.dumps(r["variables"]) for r in rows if r["task"] == task]
         assert len(drawn) == 3 and len(set(drawn)) == 3, task
     for row in rows:  # at the shortest length allowed, every sample can still be answered in full
-        assert FAMILY.check(row, [perfect(row)])["correct"], row["task_id"]
+        assert FAMILY.check(row, Reply.of([perfect(row)])).correct, row["task_id"]
     with pytest.raises(ValueError, match="greater than or equal to 1024"):
         LifbenchSettings(family="lifbench", lengths=[512])
 
@@ -114,9 +123,9 @@ def perfect(row: dict) -> str:
 def test_the_gold_answer_earns_every_point_of_every_task(rows):
     assert set(rows) == set(rubric.RUBRICS)
     for row in rows.values():
-        verdict = FAMILY.check(row, ["```\n" + perfect(row) + "\n```"])
-        assert verdict["correct"] and verdict["ars"] == 1.0, (row["task"], verdict)
-        assert FAMILY.check(row, [])["ars"] == 0.0
+        found = verdict(row, ["```\n" + perfect(row) + "\n```"])
+        assert found["correct"] and found["ars"] == 1.0, (row["task"], found)
+        assert verdict(row, [])["ars"] == 0.0
 
 
 def test_list_points(rows):
@@ -240,18 +249,17 @@ def test_ars_is_weighted_by_task_totals_and_ifs_measures_each_perspective(rows):
     # right under e0 always; under e1 only at length 1000: expressions and lengths differ, variables do not
     replies = [{"response": r["gold"] if r["expression_id"] == "e0" or r["length_tokens"] == 1000 else "?"}
                for r in grid]
-    frame = score_frame(grid, replies)
+    settings = EvalSettings(model="")
+    frame = verdict_frame(FAMILY, replies, grid, settings)
     assert stability(frame, "variables_id")["ifs"] == 0.0
     # LIFBench's Eq. 6: the sample standard deviation (ddof=1), not the population's
     assert stability(frame, "expression_id")["ifs"] == pytest.approx(np.std([1, 0.5], ddof=1) / 0.75, abs=1e-4)
     assert stability(frame, "length_tokens")["ifs"] == pytest.approx(np.std([1, 0.5], ddof=1) / 0.75, abs=1e-4)
-    summary = summarise(frame)
+    summary = FAMILY.report.summarise(frame)
     assert summary["overall"]["ars"] == 0.75 and summary["overall"]["full_points"] == 6
     assert summary["capabilities"]["logic"] == 0.75 and summary["capabilities"]["spatial"] is None
-    failed = score_frame(grid, [{"request_failed": True}] + replies[1:])
-    assert summarise(failed)["overall"]["request_failures"] == 1 and summarise(failed)["overall"]["samples"] == 7
-    verdicts = [(r["task_id"], FAMILY.check(r, [reply["response"]])) for r, reply in zip(grid, replies)]
-    assert FAMILY.aggregate(verdicts) == {"ars": 0.75, "full_points": 0.75}
+    failed = FAMILY.report.summarise(verdict_frame(FAMILY, [{"request_failed": True}] + replies[1:], grid, settings))
+    assert failed["overall"]["request_failures"] == 1 and failed["overall"]["samples"] == 7
 
 
 class StandIn:
@@ -284,9 +292,9 @@ def test_every_template_has_a_bank_whose_rewrites_keep_its_variables_and_extend_
 def test_a_reply_that_does_not_try_the_task_earns_nothing_but_its_format_at_most(rows):
     for row in rows.values():
         for reply in ("?", "I am not sure."):
-            assert FAMILY.check(row, [reply])["ars"] == 0.0, (row["task"], reply)
+            assert verdict(row, [reply])["ars"] == 0.0, (row["task"], reply)
         for reply in ("[]", "{}"):  # an empty list or object: the format, and nothing else
-            earned = FAMILY.check(row, [reply])["points"]
+            earned = verdict(row, [reply])["points"]
             assert all(v == 0 for k, v in earned.items() if k != "format"), (row["task"], reply, earned)
 
 

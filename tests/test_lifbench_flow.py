@@ -8,10 +8,8 @@ import json
 import re
 
 import numpy as np
-import pytest
 
 from ifforge.core.prompts import load_prompt
-from ifforge.families import get_family
 from ifforge.families.lifbench.tasks import TASKS
 from ifforge.flows.evaluate import evaluate
 from ifforge.flows.generate import generate
@@ -98,7 +96,3 @@ def test_lifbench_generates_a_grid_with_model_rewrites_and_scores_a_model(tmp_pa
     markdown = open(f"{report}/report.md").read()
     assert "## Capability map" in markdown and "| expression |" in markdown
 
-    family = get_family("lifbench")
-    replies = {json.loads(line)["task_id"]: json.loads(line)["response"] for line in open(f"{report}/responses.jsonl")}
-    verdicts = [(row["task_id"], family.check(row, [replies[row["task_id"]]])) for row in rows]
-    assert family.aggregate(verdicts)["ars"] == pytest.approx(summary["overall"]["ars"], abs=1e-4)

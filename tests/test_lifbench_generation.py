@@ -8,6 +8,7 @@ from collections import Counter
 import pytest
 from test_lifbench_family import FAMILY, build, perfect
 
+from ifforge.families.base import Reply
 from ifforge.families.lifbench import scenarios, tasks, tokens
 from ifforge.families.lifbench.family import render_rows
 from ifforge.families.lifbench.scenarios import TAGS
@@ -47,8 +48,8 @@ def test_repeat_asks_the_papers_counts_and_extract_once_a_tag_with_none(onedoc):
     extracts = [r for r in onedoc if r["task"] == "extract"]
     assert len({r["variables"]["tag"] for r in extracts}) == 6
     empty = [r for r in extracts if not r["gold"]]
-    assert len(empty) == 1 and FAMILY.check(empty[0], ["[]"])["correct"]
-    assert not FAMILY.check(next(r for r in extracts if r["gold"]), ["[]"])["correct"]
+    assert len(empty) == 1 and FAMILY.check(empty[0], Reply.of(["[]"])).correct
+    assert not FAMILY.check(next(r for r in extracts if r["gold"]), Reply.of(["[]"])).correct
 
 
 def test_qa_asks_of_true_fake_and_plain_sentences_with_the_papers_kinds_of_options(onedoc):
@@ -63,7 +64,7 @@ def test_qa_asks_of_true_fake_and_plain_sentences_with_the_papers_kinds_of_optio
     pairs = [tuple(r["facts"]["options"]) for r in asked]
     assert any(a != b and a.lower() == b.lower() for a, b in pairs)  # differ only in case
     assert any(a.isdigit() and sum(x != y for x, y in zip(a, b)) == 1 for a, b in pairs)  # one digit apart
-    always_yes = [FAMILY.check(r, [r["facts"]["options"][0]])["correct"] for r in asked]
+    always_yes = [FAMILY.check(r, Reply.of([r["facts"]["options"][0]])).correct for r in asked]
     assert sum(always_yes) == 2  # a constant answer is right a third of the time
 
 
@@ -106,7 +107,7 @@ def test_the_papers_grid_has_its_wordings_and_variable_sets_and_every_row_can_be
                 assert len(mine) == len(wordings) * len({r["variables_id"] for r in mine})
                 assert len({r["instruction"] for r in mine if r["variables_id"] == "v0"}) == len(wordings)
         for row in rows:
-            assert "{{" not in row["prompt"] and FAMILY.check(row, [perfect(row)])["correct"], row["task_id"]
+            assert "{{" not in row["prompt"] and FAMILY.check(row, Reply.of([perfect(row)])).correct, row["task_id"]
     assert per_length == {"list": 337, "multidoc": 50, "onedoc": 80}
     assert 6 * sum(per_length.values()) == 2802  # the released scores' rows per model at the six lengths
     assert re.fullmatch(r"e\d+", rows[-1]["expression_id"])

@@ -11,10 +11,13 @@ import pandas as pd
 import pytest
 
 from ifforge.core.untrusted import InputError
+from ifforge.eval import template
 from ifforge.eval.evaluation import BenchmarkError, EvalSettings, check_rules
-from ifforge.families.lifbench import paper, rubric
+from ifforge.families.base import Reply
+from ifforge.families.lifbench import paper, paper_eval, rubric
 from ifforge.families.lifbench.convert import convert, prompts_from_meta
-from ifforge.families.lifbench.scoring import SCORER, capability_map, stability
+from ifforge.families.lifbench.family import FAMILY
+from ifforge.families.lifbench.scoring import capability_map, stability
 
 LIST_HEAD = ("You're a searcher. You need to output the corresponding list elements based on the instructions and "
              "the list below. Please follow the instructions directly without anything else. List to be retrieved:\n")
@@ -186,11 +189,86 @@ def test_where_the_original_raises_paper_mode_scores_the_reply_zero(rows):
     assert verdict["ars"] == 0.0 and "raises ValueError" in verdict["error"]
 
 
-def test_paper_mode_never_runs_a_reply():
-    assert paper.literal("[['a', None], [1 + 2, -3]]") == [["a", None], [3, -3]]
-    for code in ("[[__import__('os').system('true')]]", "[[open('x')]]", "[[1][0]]", "[['a' * 10**9]]"):
-        with pytest.raises(Exception):
-            paper.literal(code)
+def test_paper_mode_never_runs_a_reply(tmp_path):
+    """find_dup's `[[...]]` is what the original `eval`s: followed over its syntax tree instead."""
+    assert paper_eval.evaluate("[['a', None], [1 + 2, -3]]") == [["a", None], [3, -3]]
+    assert paper_eval.evaluate("[[1 == 1, 2**40, 0 or 'x', 1 and 2, 'y' if 0 else 'z']]") == [[True, 2**40, "x", 2, "z"]]
+    assert paper_eval.evaluate("[[len('abc'), str(7), sorted('ba'), 'ab'.upper(), f'{1 + 1:>3}']]") == [
+        [3, "7", ["a", "b"], "AB", "  2"]]
+    assert paper_eval.evaluate("[[(lambda x: x * 2)(4), [y for y in range(3) if y]]]") == [[8, [1, 2]]]
+    assert paper_eval.evaluate("[[print('hi')]]") == [[None]]  # print only writes to the original's console
+    lambda_ = paper_eval.evaluate("[[lambda: 0]]")[0][0]
+    assert str(lambda_).startswith("<function <lambda> at 0x")
+    target = tmp_path / "written"
+    for code, why in ((f"[[open({str(target)!r}, 'w')]]", "open"), ("[[__import__('os').system('true')]]", "__import__"),
+                      ("[[json.loads('1')]]", "attribute"), ("[[is_valid_json('1')]]", "is_valid_json"),
+                      ("[['a' * 10**9]]", "repetition"), ("[[9**9**9]]", "power"), ("[[__file__]]", "__file__")):
+        with pytest.raises(paper_eval.Undetermined, match=why):
+            paper_eval.evaluate(code)
+    assert not target.exists()
+
+
+def test_eval_raises_where_the_original_does_in_its_two_scopes():
+    """is_valid_eval's one local is `expression`; the judge's eval has none of it; nested scopes see
+    neither, only the module's globals and the builtins."""
+    for code, error in (("[[foo()]]", NameError), ("[[1/0]]", ZeroDivisionError), ("[[1,2][0]]", None),
+                        ("[[x y]]", SyntaxError), ("[[" + "(" * 250 + "1" + ")" * 250 + "]]", SyntaxError),
+                        ("[[(lambda: expression)()]]", NameError), ("[[(a := 1), [a for _ in 'x']]]", NameError),
+                        ("[[len for _ in 'x' if len for len in 'y']]", NameError), ("[[json()]]", TypeError),
+                        ("[[(lambda f: f(f))(lambda f: f(f))]]", RecursionError), ("[[1" + "0" * 5000 + "]]", SyntaxError)):
+        if error is None:
+            assert paper_eval.evaluate(code) == [1]
+        else:
+            with pytest.raises(error):
+                paper_eval.evaluate(code, expression=code)
+    assert paper_eval.evaluate("[[expression]]", expression="[[expression]]") == [["[[expression]]"]]
+    with pytest.raises(NameError):
+        paper_eval.evaluate("[[expression]]")
+    assert paper_eval.evaluate("[[0 and expression, __name__, __doc__, 1 is 1]]") == [[0, "EvaluateFunc", None, True]]
+    assert paper_eval.evaluate("[[" + "+".join(["1"] * 1500) + ", " + "-" * 1001 + "1]]") == [[1500, -1]]
+
+
+def test_find_dup_scores_an_expression_as_its_value(rows):
+    row = rows["find_dup", "v0"]
+    as_value = paper.score(row, '[["Kx1", "First"], ["Kx2", None]]')
+    assert paper.score(row, '[["Kx1" if 1 else 0, "First" + ""], ["Kx2", None]]') == as_value
+    assert paper.score(row, '[[str("Kx1"), (lambda: "First")()], ["Kx2", None or None]]') == as_value
+    unread = paper.score(row, '[[x y]]')  # a group eval cannot read is skipped, as one naming nothing
+    assert paper.score(row, '[[foo()]]') == unread == paper.score(row, '[[lambda: )]]')
+    assert paper.score(row, '[[1 == 1]]') == paper.score(row, '[[True]]')
+    assert paper.score(row, "[['Kx' + '3']]") == paper.score(row, "[['Kx3']]") != unread  # a cell quoted
+    assert "raises NameError" in paper.score(row, '[[expression]]')["error"]  # valid in is_valid_eval only
+    assert "runs this reply as code" in paper.score(row, "[[open('x')]]")["error"]
+
+
+def test_json_nested_past_the_originals_recursion_limit(rows):
+    """The original's json.loads gives up 991 levels deep (990 through is_valid_json); where its
+    bare `except:` catches that, the reply is still scored."""
+    texts = ("[1, [2, [3]]]", '{"a": {"b": []}}', '["[[[["]', "[1,, [[[[", "[1] [[[[", "[[[[ x", "\ufeff[[[",
+             "[01, [[[[", '{"a" [[[[', "")
+    assert [paper.json_depth(t) for t in texts] == [3, 3, 1, 1, 1, 4, 0, 1, 1, 0]
+    assert paper.json_depth("[" * 5000) == 5000
+    paper.loads("[" * 990 + "]" * 990)
+    with pytest.raises(RecursionError):
+        paper.loads("[" * 991 + "]" * 991)
+    row = rows["batch_label", "v0"]
+    labels = json.dumps({"doc1": "complete", "doc2": "incomplete", "doc3": "miss_title"})
+    deep = paper.score(row, "[" * 991 + " " + labels)  # unread as a whole, its object read
+    assert deep == paper.score(row, "(" * 991 + " " + labels) and deep["ars"] > 0.3
+    assert paper.score(row, "[" * 990 + "]" * 990)["points"]["num_doc"] > 0 == \
+        paper.score(row, "[" * 991 + "]" * 991)["points"]["num_doc"]
+    single = rows["single_id", "v0"]
+    multi = {"prompt": single["prompt"], "param": {"elements": ENTRIES[:2]}, "label": 6}
+    paper.judge("multi_id", multi["prompt"], multi["param"], multi["label"], "[" * 989 + "]" * 989)
+    with pytest.raises(RecursionError):
+        paper.judge("multi_id", multi["prompt"], multi["param"], multi["label"], "[" * 990 + "]" * 990)
+
+    def down(frames):  # the same verdict however deep the caller's stack already is
+        return paper.score(row, "[" * 990 + "]" * 990) if frames == 0 else down(frames - 1)
+    assert down(800) == paper.score(row, "[" * 990 + "]" * 990)
+    fd = rows["find_dup", "v0"]
+    spaced = "[[" + "[" * 985 + " ]" * 985 + " ]]"  # one group, 987 deep: read, and printed
+    assert paper.score(fd, spaced)["points"]["format"] == 5.0
 
 
 # ---- evaluate with --rules paper; stability and capabilities as the paper computes them ----------------
@@ -204,13 +282,12 @@ def test_rules_paper_needs_converted_rows_and_is_recorded_in_the_report(rows, tm
     check_rules([generated], "ifforge", tmp_path / "rows.jsonl")
     settings = EvalSettings(model="m", rules="paper")
     results = [{"task_id": r["task_id"], "response": "I am not sure."} for r in converted]
-    summary = SCORER.score(results, converted, settings, tmp_path / "report", "paper rules")
+    summary = template.score(FAMILY, results, converted, settings, tmp_path / "report", "paper rules")
     assert summary["rules"] == "paper" and "Rules: paper" in (tmp_path / "report" / "report.md").read_text()
     assert summary["by_task"]["qa"]["points"] == {"correct": 0.0, "format": 0.25}  # the original's point names
-    from ifforge.families.lifbench.family import FAMILY
-
     row = rows["repeat", "v0"]  # an exported row carries its rules; the exports' check reads them
-    assert FAMILY.check({**row, "rules": "paper"}, ["hello"])["ars"] > 0 == FAMILY.check(row, ["hello"])["ars"]
+    ars = [FAMILY.check(given, Reply.of(["hello"])).lines[0]["ars"] for given in ({**row, "rules": "paper"}, row)]
+    assert ars[0] > 0 == ars[1]
 
 
 def released(per_sample: list[tuple[str, str, int, float, dict[str, float]]]) -> pd.DataFrame:
@@ -234,3 +311,6 @@ def test_ifs_uses_the_sample_std_and_the_capability_map_counts_each_task_once():
     assert caps["format"] == pytest.approx(2 / 3, abs=1e-6)
     # logic is qa's correct only: mean 1.5 of 3; recognition single_id's correct: mean 1 of 2
     assert caps["logic"] == 0.5 and caps["recognition"] == 0.5
+    # as the released capability table has it: find_dup's correct counts for recognition, not logic
+    dup = released([("find_dup", "e0", 3, 0.45, {"correct": 4, "num_text": 0, "ori": 0, "format": 5})])
+    assert capability_map(dup)["logic"] == 0.0 and capability_map(dup)["recognition"] == 1.0

@@ -2,7 +2,6 @@
 
 import asyncio
 import threading
-import time
 
 import pytest
 from pydantic import BaseModel
@@ -10,7 +9,7 @@ from pydantic import BaseModel
 from ifforge.core.jsontext import last_json_object
 from ifforge.core.llm_cache import ResponseCache
 from ifforge.core.llm_client import LLM, LLMConfig, LLMError, LLMFatal
-from ifforge.core.llm_limits import AdaptiveConcurrency
+from ifforge.core.llm_limits import AdaptiveConcurrency, RateLimit, RetryPolicy
 from ifforge.core.llm_usage import Ledger
 from ifforge.testing.openai_stub import Answer, StubServer
 
@@ -20,10 +19,26 @@ class Verdict(BaseModel):
     score: int
 
 
-def _llm(server, tmp_path=None, ledger=None, **overrides):
+class FakeClock:
+    """Time that passes only when waited on: the waits are asserted, not timed on a busy machine."""
+
+    def __init__(self):
+        self.time = 0.0
+        self.waits: list[float] = []
+
+    def now(self) -> float:
+        return self.time
+
+    async def sleep(self, seconds: float) -> None:
+        self.waits.append(seconds)
+        self.time += seconds
+        await asyncio.sleep(0)  # still a point where other requests run
+
+
+def _llm(server, tmp_path=None, ledger=None, clock=None, **overrides):
     config = LLMConfig(model="stub-model", base_url=server.url, api_key="test", max_retries=3, timeout=5, **overrides)
     cache = ResponseCache(tmp_path / "cache.sqlite") if tmp_path is not None else None
-    return LLM(config, cache, ledger=ledger)
+    return LLM(config, cache, ledger=ledger, clock=clock)
 
 
 def _ask(llm, model=Verdict, stage="test"):
@@ -69,17 +84,36 @@ def test_invalid_json_is_re_asked_with_the_error_then_given_up():
 
 
 def test_429_and_500_bursts_are_retried_with_backoff_honouring_retry_after():
-    ledger = Ledger()
+    ledger, clock = Ledger(), FakeClock()
     with StubServer() as server:
         server.script(Answer(status=429, headers={"Retry-After": "0.3"}), Answer(status=500), Answer(status=503),
                       Answer(content='{"ok": true, "score": 1}'))
-        started = time.monotonic()
-        verdict, _ = _ask(_llm(server, ledger=ledger, json_mode="json_object"), stage="bursts")
-        elapsed = time.monotonic() - started
+        llm = _llm(server, ledger=ledger, clock=clock, json_mode="json_object")
+        verdict, _ = _ask(llm, stage="bursts")
     assert verdict.ok and len(server.requests) == 4
-    assert elapsed >= 0.3  # waited at least what Retry-After asked
+    first, second, third = clock.waits
+    assert first == 0.3  # what Retry-After asked, over a backoff of at most 0.25 s
+    assert 0.25 <= second <= 0.5 and 0.5 <= third <= 1.0  # doubled each time, jittered by half at most
+    assert llm.concurrency.limit == 4.25  # the 429 halved the ceiling of 8; the answer crept back a quarter
     usage = ledger.snapshot()["bursts"]
     assert usage.retries == 3 and usage.calls == 1 and usage.failures == 0
+
+
+def test_the_retry_policy_retries_what_the_server_failed_within_its_budget_and_caps_its_waits():
+    class Failure(Exception):
+        def __init__(self, status=None, retry_after=None):
+            self.status_code = status
+            self.response = type("Response", (), {"headers": {"retry-after": retry_after} if retry_after else {}})()
+
+    policy = RetryPolicy(retries=12)
+    for status in (None, 408, 429, 500, 503):
+        assert policy.transient(Failure(status)) and policy.wait(Failure(status), 0) is not None
+    for status in (400, 401, 404, 422):
+        assert not policy.transient(Failure(status)) and policy.wait(Failure(status), 0) is None
+    assert policy.wait(Failure(500), 12) is None  # the budget is spent
+    assert 15.0 <= policy.wait(Failure(500), 10) <= 30.0  # 0.25 * 2**10 s, capped at 30 s
+    assert policy.wait(Failure(429, "1000"), 0) == 120.0  # Retry-After is honoured up to two minutes
+    assert policy.wait(Failure(429, "Wed, 21 Oct 2026 07:28:00 GMT"), 0) <= 0.25  # a date: the backoff alone
 
 
 def test_retries_are_bounded_and_client_errors_are_not_retried():
@@ -199,26 +233,24 @@ def test_usage_reports_cost_from_user_prices():
 
 
 def test_rate_limit_holds_requests_and_tokens_to_the_window():
-    from ifforge.core.llm_limits import RateLimit
+    def starts(requests, tokens_per_window, tokens):
+        """When each request may start, on a clock that passes only when the limit waits."""
+        clock = FakeClock()
+        limit = RateLimit(requests, tokens_per_window, window=0.5, clock=clock)
 
-    async def starts(limit, tokens):
-        began = time.monotonic()
-        moments = []
-        for amount in tokens:
-            await limit.wait(amount)
-            moments.append(time.monotonic() - began)
-        return moments
-
-    def waited(moment):  # on a busy machine a sleep may overshoot, never undershoot
-        return 0.45 <= moment < 1.2
+        async def go():
+            moments = []
+            for amount in tokens:
+                await limit.wait(amount)
+                moments.append(clock.now())
+            return moments
+        return asyncio.run(go())
 
     # two requests per 0.5 s window: the third and fourth wait for the window to move on
-    first, second, third, fourth = asyncio.run(starts(RateLimit(2, None, window=0.5), [1, 1, 1, 1]))
-    assert second < 0.1 and waited(third) and waited(fourth)
+    assert starts(2, None, [1, 1, 1, 1]) == [0.0, 0.0, 0.5, 0.5]
     # 100 tokens per window: 60 + 60 does not fit, so the second waits; an oversized first one passes alone
-    first, second, third = asyncio.run(starts(RateLimit(None, 100, window=0.5), [60, 60, 30]))
-    assert first < 0.1 and waited(second) and waited(third)
-    assert asyncio.run(starts(RateLimit(None, 100, window=0.5), [500]))[0] < 0.1
+    assert starts(None, 100, [60, 60, 30]) == [0.0, 0.5, 0.5]
+    assert starts(None, 100, [500]) == [0.0]
 
 
 def test_the_install_secret_is_made_once_kept_private_and_differs_between_installs(tmp_path, monkeypatch):

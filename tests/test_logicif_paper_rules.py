@@ -5,7 +5,9 @@ extraction, whose null output then matches a gold null (the one place the defaul
 import json
 
 from ifforge.cli import main
-from ifforge.families.logicif.scoring import score_frame
+from ifforge.eval.evaluation import EvalSettings
+from ifforge.eval.template import verdict_frame
+from ifforge.families.logicif.family import FAMILY
 
 
 def _entry(case, gold_output, llm_output):
@@ -24,7 +26,7 @@ ENTRIES = [
 
 
 def verdicts(rules):
-    frame = score_frame(ENTRIES, rules=rules)
+    frame = verdict_frame(FAMILY, ENTRIES, [], EvalSettings(model="", rules=rules))
     return [tuple(row) for row in frame[["formatted", "output_ok", "stats_ok"]].itertuples(index=False)]
 
 
@@ -67,7 +69,7 @@ def test_agreement_candidates_are_read_in_every_format_but_prose():
     row = {"task_id": "t", "test_case_id": 0, "code_output": {"output": [[1, 2], None, "a"], "stats": {"n": 0, "m": 3}},
            "_source": "test"}
     cases = script.candidates([row])
-    exact = {case["render"]: verdict_of(case | {"llm_output": None}).both_ok
+    exact = {case["render"]: verdict_of(case, case | {"llm_output": None}).both_ok
              for case in cases if case["variant"] == "exact"}
     assert set(exact) == set(script.RENDERS)
     assert {render for render, right in exact.items() if not right} == {"prose"}

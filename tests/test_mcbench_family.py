@@ -5,13 +5,15 @@ import json
 
 import pytest
 
+from ifforge.eval.evaluation import EvalSettings
+from ifforge.eval.template import verdict_frame
 from ifforge.families.mcbench import metrics
 from ifforge.families.mcbench.answers import UNREAD, parse_reply, read_value
 from ifforge.families.mcbench.family import FAMILY, GoldConfig, compute_gold, render, rows_of
 from ifforge.families.mcbench.pairs import CATEGORIES, INJECTIONS, make_pairs
 from ifforge.families.mcbench.records import MetricTask
 from ifforge.families.mcbench.rubric import Metric, Step
-from ifforge.families.mcbench.scoring import final_matches, judge, score_frame, step_matches, summarise
+from ifforge.families.mcbench.scoring import final_matches, judge, step_matches
 from ifforge.families.mcbench.settings import McbenchSettings
 
 GOLD = GoldConfig(case_seconds=10, memory_mb=512)
@@ -50,10 +52,10 @@ class Fragile(Metric):
              Step("Text", "Not a number.", "def step3(s1, s2):\n    return 'x' if s2 > 7 else s2 / 2"))
 
 
-def test_a_pair_whose_reference_run_fails_is_dropped_with_its_reason(monkeypatch):
-    monkeypatch.setitem(metrics.METRICS, "fragile", Fragile)
+def test_a_pair_whose_reference_run_fails_is_dropped_with_its_reason():
     pairs = make_pairs(2, ["plain", "emoji"], 6)  # plain-05's A has 7 words: kept
-    outcome = compute_gold(MetricTask(task_id="fragile", pairs=pairs), GOLD)
+    with metrics.METRICS.registered(Fragile):
+        outcome = compute_gold(MetricTask(task_id="fragile", pairs=pairs), GOLD)
     reasons = {d.task_id: d.reason for d in outcome.dropped}
     assert all(reasons.get(f"fragile-{p.pair_id}") == "sandbox_exception"
                for p in pairs if not p.hypothesis.isascii())
@@ -155,19 +157,16 @@ def test_final_accuracy_format_following_and_following_depth():
     assert not unformatted.fa and not unformatted.ff and unformatted.fd == 0
 
 
-def test_check_and_aggregate_give_the_reports_scores():
+def test_fa_ff_and_fd_count_answered_rows_and_leave_failed_requests_apart():
     rows = [{"task_id": f"t{i}", "metric": "m", "variant": "code", "category": "plain", "gold_steps": [1, 0.25],
              "gold_final": 0.25, "unordered_steps": []} for i in range(5)]
     replies = ["[Step1] : 1\n[Step2] : 0.25\n[Final] : 0.25", "[Step1] : 2\n[Step2] : 0.25\n[Final] : 0.25",
                "[Step1] : 1\n[Final] : 0.9", "nothing", None]
     results = [{**row, "response": reply, "request_failed": reply is None} for row, reply in zip(rows, replies)]
-    overall = summarise(score_frame(results))["overall"]
-    verdicts = [(row["task_id"], FAMILY.check(row, [reply])) for row, reply in zip(rows[:4], replies[:4])]
-    scores = FAMILY.aggregate(verdicts)
+    overall = FAMILY.report.summarise(verdict_frame(FAMILY, results, rows, EvalSettings(model="")))["overall"]
     assert overall["rows"] == 4 and overall["request_failures"] == 1
-    assert scores["final_accuracy"] == overall["final_accuracy"] == 0.5
-    assert scores["format_following"] == overall["format_following"] == 0.75
-    assert scores["following_depth"] == pytest.approx(overall["following_depth"]) == pytest.approx(4 / 8)
+    assert overall["final_accuracy"] == 0.5 and overall["format_following"] == 0.75
+    assert overall["following_depth"] == 0.5 and overall["following_depth_counts"] == [4, 8]
     assert overall["final_accuracy_ci95"][0] < 0.5 < overall["final_accuracy_ci95"][1]
 
 

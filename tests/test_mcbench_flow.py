@@ -61,14 +61,6 @@ def test_mcbench_generates_the_same_benchmark_for_the_same_seed_and_scores_a_mod
     assert set(summary["by_category"]) == {"plain", "non_latin", "emoji", "adversarial"}
     assert "| overall | 36 | 66.7% (24/36)" in open(f"{report}/report.md").read()
 
-    from ifforge.families import get_family
-
-    family = get_family("mcbench")
-    responses = {r["task_id"]: r["response"] for r in map(json.loads, open(f"{report}/responses.jsonl"))}
-    scores = family.aggregate([(row["task_id"], family.check(row, [responses[row["task_id"]]])) for row in rows])
-    assert scores["final_accuracy"] == summary["overall"]["final_accuracy_counts"][0] / 36
-    assert round(scores["following_depth"], 4) == overall["following_depth"]
-
     from ifforge.review import load_items, render_page
 
     page = render_page(load_items(folder), folder)

@@ -13,6 +13,7 @@ from ifforge.cli.evaluate import options_of
 from ifforge.core.llm_cache import ResponseCache, request_key
 from ifforge.core.llm_client import LLMConfig
 from ifforge.core.settings import LLMSettings, Settings, SettingsError
+from ifforge.eval import template
 from ifforge.eval.evaluation import EvalSettings, load_eval_settings
 from ifforge.families import get_family
 from ifforge.testing.openai_stub import Answer, StubServer
@@ -91,9 +92,9 @@ def test_evaluate_keeps_to_llm_concurrency_writes_its_ledger_and_the_next_run_is
     with StubServer(slow) as server:
         settings = EvalSettings(model="m", base_url=server.url, api_key="k", llm_concurrency=2, llm_max_retries=0,
                                 price_input_per_mtok=1.0, price_output_per_mtok=2.0)
-        first = family.evaluate(ROWS, settings, tmp_path / "cache.sqlite", tmp_path / "r1", "t")
+        first = template.evaluate(family, ROWS, settings, tmp_path / "cache.sqlite", tmp_path / "r1", "t")
         assert len(server.requests) == 6 and peak[0] == 2  # the ceiling held, and was reached
-        second = family.evaluate(ROWS, settings, tmp_path / "cache.sqlite", tmp_path / "r2", "t")
+        second = template.evaluate(family, ROWS, settings, tmp_path / "cache.sqlite", tmp_path / "r2", "t")
         assert len(server.requests) == 6  # nothing asked again
     assert first["overall"] == second["overall"] and first["overall"]["case_both_right"] == 6
     one, two = (json.loads((tmp_path / run / "report.json").read_text())["run"] for run in ("r1", "r2"))
@@ -118,5 +119,5 @@ def test_a_reply_cached_by_evaluate_before_the_hub_is_still_a_cache_hit(tmp_path
         cache.put(key, "m", f'{{"output": {k}, "stats": {{"n": {k}}}}}', 10, 5)
     cache.close()
     settings = EvalSettings(model="m", base_url=url, api_key="k", llm_max_retries=0)
-    summary = get_family("logicif").evaluate(ROWS, settings, tmp_path / "cache.sqlite", tmp_path / "run", "t")
+    summary = template.evaluate(get_family("logicif"), ROWS, settings, tmp_path / "cache.sqlite", tmp_path / "run", "t")
     assert summary["request_failures"] == 0 and summary["overall"]["case_both_right"] == 6

@@ -4,8 +4,11 @@ import json
 
 import pytest
 
+from ifforge.eval.evaluation import EvalSettings
+from ifforge.eval.template import verdict_frame, write_report
 from ifforge.families.pacific.answers import coerce, parse_answers, parse_chat
-from ifforge.families.pacific.scoring import judge_sample, score_frame, summarise, wilson, write_report
+from ifforge.families.pacific.family import FAMILY
+from ifforge.families.pacific.scoring import judge_sample, wilson
 
 
 def test_tags_both_closings_spaces_case_markdown_and_repeats():
@@ -55,8 +58,8 @@ def test_prompt_instruction_and_conditional_accuracy_by_hand(tmp_path):
         {**_result("e", ["x", "y"], None), "mode": "chat", "form": "nl",
          "responses": [tag(1, '"x"'), tag(2, '"z"')]},
     ]
-    frame = score_frame(results)
-    summary = summarise(frame)
+    frame = verdict_frame(FAMILY, results, [], EvalSettings(model=""))
+    summary = FAMILY.report.summarise(frame)
     overall = summary["overall"]
     # samples a, b, c, e (d failed): only a is fully right
     assert overall["samples"] == 4 and overall["prompt_accuracy"] == 0.25 and overall["request_failures"] == 1
@@ -67,7 +70,7 @@ def test_prompt_instruction_and_conditional_accuracy_by_hand(tmp_path):
     assert (overall["missing"], overall["wrong_type"], overall["wrong_value"]) == (2, 0, 3)
     assert summary["by_mode"]["chat"]["instruction_accuracy"] == 0.5
     assert summary["by_chain_length"]["3"]["samples"] == 3
-    written = write_report(frame, tmp_path / "r", "test")
+    written = write_report(FAMILY.report, frame, tmp_path / "r", "test")
     assert json.loads((tmp_path / "r" / "report.json").read_text()) == {"title": "test", "run": {}, **written}
     assert "| overall | 4 | 25.0%" in (tmp_path / "r" / "report.md").read_text()
 

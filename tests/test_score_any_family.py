@@ -11,6 +11,7 @@ import pytest
 
 from ifforge.cli import main
 from ifforge.eval.evaluation import EvalSettings
+from ifforge.eval.template import verdict_frame
 from ifforge.families import get_family
 from test_exports import (
     ifeval_fc_call,
@@ -49,21 +50,21 @@ def _reply(family: str, rows: list[dict], row: dict, extra) -> dict:
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory) -> dict[str, dict]:
-    """Per family: its benchmark rows, the replies as `evaluate` keeps them (row fields the scorer
+    """Per family: its benchmark rows, the replies as `evaluate` keeps them (row fields the family
     carries + reply), the same replies with only what names their row, and the overall numbers the
-    family's scorer gives them in process."""
+    family's report gives them in process."""
     folder = tmp_path_factory.mktemp("families")
     built = {"logicif": logicif_rows(2), "pacific": (pacific_rows()[:12], None), "ifeval-fc": (ifeval_fc_rows(), None),
              "mcbench": (mcbench_rows(), None), "lifbench": (lifbench_rows(), None)}
     out = {}
     for family_id, (rows, extra) in built.items():
-        scorer = get_family(family_id).scorer()
+        family = get_family(family_id)
         rows = [{**row, "family": family_id} for row in rows]
         replies = [_reply(family_id, rows, row, extra) for row in rows]
-        results = [{**scorer.carry(row), **reply} for row, reply in zip(rows, replies)]
-        bare = [{**{key: row[key] for key in scorer.keys}, **reply} for row, reply in zip(rows, replies)]
+        results = [{**family.carry(row), **reply} for row, reply in zip(rows, replies)]
+        bare = [{**{key: row[key] for key in family.keys}, **reply} for row, reply in zip(rows, replies)]
         settings = EvalSettings(model="")
-        expected = scorer.summarise(scorer.frame([dict(r) for r in results], rows, settings))["overall"]
+        expected = family.report.summarise(verdict_frame(family, [dict(r) for r in results], rows, settings))["overall"]
         base = folder / family_id
         base.mkdir()
         for name, content in (("benchmark.jsonl", rows), ("responses.jsonl", results), ("bare.jsonl", bare)):
@@ -86,7 +87,7 @@ def test_score_reads_every_familys_replies_as_evaluate_scores_them(runs, family_
     joined = _score([str(base / "bare.jsonl"), *benchmark], base / "joined", capsys)  # only task ids and replies
     assert joined["overall"] == run["expected"]
     assert joined["run"]["family"] == family_id and joined["run"]["cases"] == len(run["rows"])
-    if get_family(family_id).scorer().needs_rows:
+    if get_family(family_id).needs_rows:
         assert main(["score", str(base / "responses.jsonl")]) == 2
         error = capsys.readouterr().err
         assert error == f"ifforge: {base / 'responses.jsonl'}: {family_id} replies are scored against their " \
@@ -121,13 +122,13 @@ def test_compare_puts_every_familys_runs_side_by_side(runs, capsys):
     sections = ("\n" + out).split("\n## ")[1:]
     assert [section.split("\n", 1)[0] for section in sections] == list(FAMILIES)
     for family_id, section in zip(FAMILIES, sections):
-        scorer = get_family(family_id).scorer()
+        report = get_family(family_id).report
         overall = runs[family_id]["expected"]
         table = section.strip().splitlines()[2:]
         assert table[3].startswith(f"| {family_id}-other |") and len(table) == 4  # header, rule, two runs
         if family_id != "logicif":  # LogicIF keeps its Table-1 columns (test_scores, test_evaluate)
-            assert table[0] == "| model | " + " | ".join(scorer.columns[1:]) + " |"
-            assert table[3] == scorer.line(f"{family_id}-other", overall)
+            assert table[0] == "| model | " + " | ".join(report.columns[1:]) + " |"
+            assert table[3] == report.line(f"{family_id}-other", overall)
     assert "Not like with like" not in out  # each pair scored the same file
 
 

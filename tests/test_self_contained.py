@@ -57,6 +57,16 @@ def test_docstring_stays_first_future_imports_go_and_an_emptied_block_keeps_a_pa
     assert call_like_logicif(code, [3]) == (5, {})
 
 
+def test_annotations_that_read_moved_names_go_and_a_constant_default_takes_its_literal():
+    code = self_contained("from typing import List, Any\nLIMIT = 3\n\ndef g(x: Any) -> List[int]:\n    return [x]\n\n"
+                          "def f(a: List[int], b: Any = LIMIT) -> tuple:\n    return (g(a) + [b], {})\n")
+    assert code.startswith("def f(a, b=3):\n    from typing import List, Any\n    LIMIT = 3\n    def g(x):\n")
+    assert call_like_logicif(code, [1]) == ([1, 3], {})
+    future = self_contained("from __future__ import annotations\nN = 1\n\ndef f(a: Later) -> Later:\n"
+                            "    return (a + N, {})\n")
+    assert future == "def f(a):\n    N = 1\n    return (a + N, {})\n"
+
+
 @pytest.mark.parametrize("source, why", [
     ("def g(x):\n    return len(x)\n\ndef f(a):\n    len = 3\n    return (g(a) + len, {})\n", "binds len"),
     ("K = 2\n\ndef f(K):\n    return (K, {})\n", "binds K"),
@@ -66,8 +76,9 @@ def test_docstring_stays_first_future_imports_go_and_an_emptied_block_keeps_a_pa
      "def f(a):\n    return (g() + a, {})\n", "global N in h skips the binding in g"),
     ("from math import *\n\ndef f(a):\n    return (floor(a), {})\n", "does not compile"),
     ("def f(a):\n    return (a, {})\n\ndef f(b):\n    return (b, {})\n", "2 top-level functions named f"),
-    ("LIMIT = 3\n\ndef f(a, b=LIMIT):\n    return (a + b, {})\n", "defaults or annotations of f read LIMIT"),
-    ("from typing import List\n\ndef f(a: List[int]):\n    return (a, {})\n", "read List"),
+    ("LIMIT = len('abc')\n\ndef f(a, b=LIMIT):\n    return (a + b, {})\n", "defaults or annotations of f read LIMIT"),
+    ("LIMIT = 3\nLIMIT = 4\n\ndef f(a, b=LIMIT):\n    return (a + b, {})\n", "read LIMIT"),
+    ("import functools\n\n@functools.cache\ndef f(a):\n    return (a, {})\n", "read functools"),
 ])
 def test_what_would_change_meaning_is_refused_with_the_reason(source, why):
     with pytest.raises(NotSelfContained, match=why):

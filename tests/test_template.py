@@ -1,54 +1,48 @@
-"""The one evaluate template, with the smallest family a scorer can be: its steps in order, the
+"""The one evaluate template, with the smallest family the contract allows: its steps in order, the
 files it writes, and what it hands the flow, asked through the stub server."""
 
 import json
 
 import pandas as pd
 
+from ifforge.eval import template
 from ifforge.eval.evaluation import EvalSettings
-from ifforge.eval.template import Scorer
+from ifforge.eval.report import Report
+from ifforge.families.base import Family, Verdict
 from ifforge.testing.openai_stub import Answer, StubServer
 
 
-class Echo(Scorer):
+class EchoReport(Report):
+    name = "Echo"
+    groups = ("kind",)
+    notes = staticmethod(lambda summary: ["Right: the reply is the gold."])
+
+
+class Echo(Family):
     """Right when the reply is the row's gold; grouped by `kind`; records the order of its hooks."""
 
-    name = "Echo"
+    id = "echo"
     carried = ("task_id", "gold", "kind")
-    failed = {"response": None}
-    groups = ("kind",)
-    empty = {"answered": 0}
-    columns = ("group", "answered", "right")
-    headline_shares = (("right", "share"),)
+    report = EchoReport()
 
     def __init__(self):
         self.calls = []
 
-    def refine(self, results, rows, settings, cache_path):
+    def refine(self, results, rows, settings, asker):
         self.calls.append(("refine", len(results)))
 
-    def frame(self, results, rows, settings):
-        self.calls.append(("frame", len(results)))
-        return pd.DataFrame([{"task_id": r["task_id"], "kind": r["kind"], "request_failed": r["request_failed"],
-                              "right": not r["request_failed"] and r["response"] == r["gold"]} for r in results])
+    def check(self, row, reply, settings=None):
+        self.calls.append(("check", row["task_id"]))
+        right = not reply.failed and reply.text == row["gold"]
+        return Verdict(right, ({"task_id": row["task_id"], "kind": row["kind"], "request_failed": reply.failed,
+                                "correct": right},))
 
-    def annotate(self, results, frame, rows, settings, cache_path, folder):
+    def annotate(self, results, frame, rows, settings, asker, folder):
         self.calls.append(("annotate", len(frame)))
-        return {"seen": int(frame["right"].sum())}
-
-    def scores(self, part):
-        answered = part[~part["request_failed"]]
-        right = int(answered["right"].sum())
-        return {"answered": len(answered), "right": right, "share": right / len(answered) if len(answered) else None}
-
-    def line(self, label, row):
-        return f"| {label} | {row['answered']} | {row['right']} |"
-
-    def notes(self, summary):
-        return ["Right: the reply is the gold."]
+        return {"seen": int(frame["correct"].sum())}
 
 
-def test_the_template_asks_scores_and_reports_through_the_hooks(tmp_path):
+def test_the_template_asks_scores_and_reports_through_the_contract(tmp_path):
     rows = [{"task_id": f"t{i}", "prompt": f"say {i}", "gold": str(i), "kind": "odd" if i % 2 else "even"}
             for i in range(5)]
 
@@ -58,19 +52,18 @@ def test_the_template_asks_scores_and_reports_through_the_hooks(tmp_path):
             return Answer(status=400, error="refused")
         return Answer(content=number if number != "4" else "four")
 
-    scorer = Echo()
+    family = Echo()
     with StubServer(answer) as server:
         settings = EvalSettings(model="stub", base_url=server.url, api_key="x", no_cache=True, llm_max_retries=0)
-        summary = scorer.evaluate(rows, settings, None, tmp_path, "a test", run={"model": "stub"})
-    assert scorer.calls == [("refine", 5), ("frame", 5), ("annotate", 5)]
+        summary = template.evaluate(family, rows, settings, None, tmp_path, "a test", run={"model": "stub"})
+    assert family.calls == [("refine", 5), *(("check", f"t{i}") for i in range(5)), ("annotate", 5)]
 
-    assert summary["overall"] == {"answered": 4, "right": 3, "share": 0.75}
-    assert summary["by_kind"] == {"even": {"answered": 3, "right": 2, "share": 2 / 3},
-                                  "odd": {"answered": 1, "right": 1, "share": 1.0}}
+    right = {"rows": 4, "right": 3, "accuracy": 0.75, "accuracy_ci95": [0.3006, 0.9544], "request_failures": 1}
+    assert summary["overall"] == right
+    assert summary["by_kind"]["even"]["right"] == 2 and summary["by_kind"]["odd"]["rows"] == 1
     assert summary["seen"] == 3 and "plots" not in summary  # what annotate found; no plots drawn
-    assert summary["request_failures"] == 1 and summary["headline"] == "right 75.0%"
-    assert summary["table"] == [{"group": "kind=even", "answered": 3, "right": 2, "share": 2 / 3},
-                                {"group": "kind=odd", "answered": 1, "right": 1, "share": 1.0}]
+    assert summary["request_failures"] == 1 and summary["headline"] == "accuracy 75.0%"
+    assert [row["group"] for row in summary["table"]] == ["kind=even", "kind=odd"]
 
     responses = [json.loads(line) for line in (tmp_path / "responses.jsonl").read_text().splitlines()]
     assert [r["task_id"] for r in responses] == ["t0", "t1", "t2", "t3", "t4"]  # row order, carried fields kept
@@ -82,5 +75,6 @@ def test_the_template_asks_scores_and_reports_through_the_hooks(tmp_path):
         k: v for k, v in summary.items() if k not in ("request_failures", "headline", "table")}
     markdown = (tmp_path / "report.md").read_text()
     assert markdown.startswith("# Echo: a test\n\n## Run\n\n- model: stub\n- finished: ")
-    assert markdown.endswith("| group | answered | right |\n|---|---|---|\n| overall | 4 | 3 |\n| kind = even | 3 | 2 |\n"
-                             "| kind = odd | 1 | 1 |\n\nRight: the reply is the gold.\n")
+    assert markdown.endswith("| group | rows | correct | failed requests |\n|---|---|---|---|\n"
+                             "| overall | 4 | 75.0% (3/4) [30.1-95.4] | 1 |\n| kind = even | 3 | 66.7% (2/3) [20.8-93.8] | 0 |\n"
+                             "| kind = odd | 1 | 100.0% (1/1) [20.6-100.0] | 1 |\n\nRight: the reply is the gold.\n")

@@ -10,7 +10,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from ifforge.eval.floors import counts_by_group, floors_lines, group_lines
+from ifforge.eval.evaluation import BenchmarkError, read_jsonl
+from ifforge.eval.floors import counts_by_group, floors, floors_lines, group_lines
+from ifforge.families import get_family
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "families"
 DIFFERENCES = "## Differences from the original"
@@ -74,8 +76,6 @@ def unwalled_lines(manifest: dict[str, Any]) -> list[str]:
 
 
 def render(manifest: dict[str, Any], rows: Iterable[dict[str, Any]], floors: dict[str, Any] | None) -> str:
-    from ifforge.families import get_family
-
     family = get_family(manifest["family"])
     parameters = manifest.get("parameters") or {}
     name = f"{manifest.get('benchmark')} {manifest.get('version')}"
@@ -106,15 +106,10 @@ def read_card(version: Path) -> str:
     card = version / "card.md"
     if card.exists():
         return card.read_text()
-    from ifforge.eval.evaluation import BenchmarkError, read_jsonl
-
     try:
         manifest = json.loads((version / "manifest.json").read_text())
     except (OSError, ValueError) as error:
         raise BenchmarkError(f"{version}: no readable manifest.json ({error})") from error
-    from ifforge.eval.floors import floors
-    from ifforge.families import get_family
-
     rows = read_jsonl(version / "benchmark.jsonl")
     floors_file = version / "floors.json"
     found = json.loads(floors_file.read_text()) if floors_file.exists() else floors(get_family(manifest["family"]), rows)

@@ -20,6 +20,7 @@ from ifforge.core.store import (
     VersionStore,
     canonical_json,
     content_hash,
+    latest_version,
     provenance,
 )
 from ifforge.core.isolation import UNWALLED_SETTING
@@ -75,10 +76,10 @@ def previous_manifest(store: VersionStore) -> dict[str, Any] | None:
     """The manifest of the version LATEST named before this run (None for a first run, or when this
     run rewrites that same version, or when it cannot be read)."""
     try:
-        latest = (store.benchmark_root / "LATEST").read_text().strip()
-        if latest == store.version:
+        latest = latest_version(store.benchmark_root)  # a folder beside LATEST, or an InputError
+        if latest == store.benchmark_root or latest.name == store.version:
             return None
-        return json.loads((store.benchmark_root / latest / MANIFEST).read_text())
+        return json.loads((latest / MANIFEST).read_text())
     except (OSError, ValueError):
         return None
 

@@ -65,10 +65,12 @@ class Triggered:
 def trigger(folder: Path, options: dict | None = None, local: bool = False) -> Triggered:
     """Start a generate run for `folder`: through the served deployment when a server is up and it
     exists, else in this process."""
+    # lazy on purpose: Prefect's set-up, only when a run starts
     from ifforge.core.prefect_env import configure
 
     api = configure()
     if api and not local:
+        # lazy on purpose: Prefect (heavy), only when a run starts
         from prefect.deployments import run_deployment
         from prefect.exceptions import ObjectNotFound
 
@@ -78,6 +80,7 @@ def trigger(folder: Path, options: dict | None = None, local: bool = False) -> T
             return Triggered(f"started deployment run {run.name} ({run.id}) on {api}", str(run.id))
         except ObjectNotFound:
             pass
+    # lazy on purpose: the generate flow imports Prefect (heavy), only when a run starts
     from ifforge.flows.generate import generate
 
     folder_out = generate(seeds=str(folder), options=options or {})

@@ -31,6 +31,8 @@ from ifforge.cli import (
     server,
     watch,
 )
+from ifforge.cli.common import fail
+from ifforge.core.untrusted import InputError
 
 COMMANDS = (families, generate, evaluate, score, convert, compare, server, deploy, watch, review, export, llm, batch,
             complexity, card)  # in the order `ifforge --help` lists them
@@ -111,7 +113,13 @@ def main(argv: list[str] | None = None) -> int:
         if stop.code != 128 + signal.SIGTERM:
             raise
         code = stop.code
-    except Exception:
+    except InputError as error:  # a message for the user wherever it was raised (a LATEST naming no version, ...)
+        return fail(error)
+    except Exception as error:
+        from ifforge.core.store import disk_full, out_of_space
+
+        if not _SIGNALLED and out_of_space(error):  # a full disk under any writer: one line, not a traceback
+            return fail(disk_full(error))
         if not _SIGNALLED:
             raise
         # code the signal met may wrap its KeyboardInterrupt in an error of its own (pydantic's

@@ -1,5 +1,5 @@
-"""`ifforge convert`: an original benchmark's released files as ifforge rows (IFEval-FC's data/,
-LIFBench's prompt files or its data/ folder)."""
+"""`ifforge convert`: an original benchmark's released files as ifforge rows, by the converter its
+family declares (`Family.converter`; the family's docs page says which files it reads)."""
 
 from __future__ import annotations
 
@@ -8,13 +8,15 @@ import json
 from pathlib import Path
 
 from ifforge.cli.common import fail
+from ifforge.families import FAMILIES
 
 
 def register(commands) -> None:
     parser = commands.add_parser("convert", help="an original benchmark's own files as ifforge rows")
-    parser.add_argument("source", choices=["ifeval-fc", "lifbench"],
-                        help="ifeval-fc: the IFEval-FC repository's data/ folder; lifbench: LIFBench's data/ folder "
-                             "(its prompts/, else prompts rendered from its meta/) or one <scenario>-<task>.json")
+    parser.add_argument("source", choices=list(FAMILIES),
+                        help="the family whose original's files these are (ifeval-fc: the IFEval-FC repository's "
+                             "data/ folder; lifbench: LIFBench's data/ folder, its prompts/, else prompts rendered "
+                             "from its meta/, or one <scenario>-<task>.json)")
     parser.add_argument("folder", help="the original repository or its data/ folder (lifbench: also one file)")
     parser.add_argument("--system-message", default="paper",
                         help="ifeval-fc only: paper (default: the paper's own, read from its evaluate.py), "
@@ -28,15 +30,14 @@ def run(args: argparse.Namespace) -> int:
     from ifforge.core.store import atomic_write
     from ifforge.core.untrusted import InputError
 
+    from ifforge.families import get_family
+
+    family = get_family(args.source)
+    if family.converter is None:
+        converts = ", ".join(key for key in FAMILIES if get_family(key).converter is not None)
+        return fail(f"{family.id} has no converter of its original's files (families with one: {converts})")
     try:
-        if args.source == "lifbench":
-            from ifforge.families.lifbench.convert import convert
-
-            rows = convert(Path(args.folder))
-        else:
-            from ifforge.families.ifeval_fc import paper
-
-            rows = paper.convert(Path(args.folder), args.system_message)
+        rows = family.converter(Path(args.folder), {"system_message": args.system_message})
         atomic_write(Path(args.out), "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows))
     except (InputError, OSError) as error:
         return fail(error)

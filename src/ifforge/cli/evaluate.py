@@ -96,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
         load_rows,
         locate,
     )
-    from ifforge.families import UnknownFamily
+    from ifforge.core.registry import UnknownId
 
     options = options_of(args)
     try:
@@ -107,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
         rows = limit_tasks(load_rows(rows_path, args.expressions), settings.limit)  # checked for their family
         check_rule_mode(rows, rows_path, settings.rules)
         check_rules(rows, settings.rules, rows_path)  # and every row can be scored under them
-    except (BenchmarkError, UnknownFamily, SettingsError) as error:
+    except (BenchmarkError, UnknownId, SettingsError) as error:
         return fail(error)
     if args.dry_run:
         estimate = dry_run(rows, settings, cache_file(settings, version))
@@ -142,4 +142,4 @@ def _ask_early(rows: list, rows_path: Path, version: Path, settings) -> None:
 
     fingerprint = run_fingerprint(rows_path, benchmark_check(rows_path, version)["sha256"], settings)
     cache = None if settings.no_cache else cache_file(settings, version)
-    ask_early(fingerprint, rows, settings, cache, get_family(family_of(rows, rows_path)).scorer())
+    ask_early(fingerprint, rows, settings, cache, get_family(family_of(rows, rows_path)))

@@ -1,6 +1,6 @@
-"""`ifforge export`: a reviewed subset as LogicIF-style JSONL, or any benchmark as an inspect-ai
-task, an lm-evaluation-harness task or a Hugging Face datasets folder (IFEval-FC also as the
-paper's data files)."""
+"""`ifforge export`: a reviewed subset as JSONL, or any benchmark as an inspect-ai task, an
+lm-evaluation-harness task, a Hugging Face datasets folder, or a format its family writes itself
+(`Family.exports`)."""
 
 from __future__ import annotations
 
@@ -14,10 +14,11 @@ def register(commands) -> None:
     parser = commands.add_parser("export",
                                  help="a reviewed subset (jsonl), or an inspect-ai / lm-eval / datasets export")
     parser.add_argument("version", help="a version folder, a benchmark folder (its LATEST) or a rows .jsonl")
-    parser.add_argument("--format", choices=["jsonl", "inspect", "lm-eval", "hf", "ifeval-fc"], default="jsonl",
+    parser.add_argument("--format", default="jsonl",
                         help="jsonl: the verified rows; inspect: an inspect-ai task; lm-eval: an "
-                             "lm-evaluation-harness task; hf: a Hugging Face datasets folder with a card; ifeval-fc: "
-                             "IFEval-FC rows as the paper's data files, for its evaluate.py")
+                             "lm-evaluation-harness task; hf: a Hugging Face datasets folder with a card; or a format "
+                             "of the benchmark's own family (ifeval-fc: IFEval-FC rows as the paper's data files, for "
+                             "its evaluate.py)")
     parser.add_argument("--rules", choices=["ifforge", "paper"], default="ifforge",
                         help="the checker the exported task scores with: ifforge's, or the original's own (paper; "
                              "families that have one: ifeval-fc)")

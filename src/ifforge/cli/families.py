@@ -1,4 +1,4 @@
-"""`ifforge families`: one line per family: its id, whether it is built, what a sample is."""
+"""`ifforge families`: one line per family: its id and what a sample is."""
 
 from __future__ import annotations
 
@@ -14,6 +14,5 @@ def run(args: argparse.Namespace) -> int:
     from ifforge.families import FAMILIES
 
     for entry in FAMILIES.values():
-        state = "" if entry.module else f"  (not built yet: {entry.issue})"
-        print(f"{entry.id:<10} {entry.title}{state}")
+        print(f"{entry.id:<10} {entry.title}")
     return 0

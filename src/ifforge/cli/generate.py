@@ -1,10 +1,11 @@
 """`ifforge generate`: the generate flow, from seeds (or LogicIF's files) to a benchmark version.
 
 Settings, the LLM setup, the input paths and the output folder are checked before Prefect starts,
-so a typo costs no server start-up. With no Prefect server up, a run whose seeds and settings match
-a finished version returns it without starting Prefect at all (with one up, the run is recorded
-there as usual). With `--llm local` the run asks a llama.cpp server started
-for it and stopped after it.
+so a typo costs no server start-up. The settings are parsed once, here: the run built from them
+(`generation.run.GenerateRun`) is handed to the flow, which parses, plans and loads nothing again.
+With no Prefect server up, a run whose seeds and settings match a finished version returns it
+without starting Prefect at all (with one up, the run is recorded there as usual). With `--llm
+local` the run asks a llama.cpp server started for it and stopped after it.
 """
 
 from __future__ import annotations
@@ -93,10 +94,22 @@ def run(args: argparse.Namespace) -> int:
         return fail(error)
     parameters = {"family": settings.family, "out": args.out, "benchmark": args.benchmark, "options": options,
                   "config": str(args.config) if args.config else None}  # the flow's, as the UI shows them
-    if local:
-        return _run_local(settings, parameters)
+    from ifforge.core.runlock import Busy, writing
+
+    try:  # one run at a time writes a benchmark folder: a second one stops here, before Prefect starts
+        with writing(settings.benchmark_root):
+            return _run_local(settings, parameters) if local else _generate(settings, parameters)
+    except Busy as error:
+        return fail(error)
+
+
+def _generate(settings, parameters: dict) -> int:
+    """The run itself, under the benchmark folder's lock: an unchanged version found without Prefect,
+    else the flow, handed the run prepared here."""
+    from ifforge.core.llm_client import LLMFatal
     from ifforge.core.prefect_env import reporting_server
-    from ifforge.generation.run import GenerateRun
+    from ifforge.core.untrusted import InputError
+    from ifforge.generation.run import GenerateRun, LostItems
 
     run = GenerateRun(settings)  # parsed once, planned and loaded at most once: the flow takes it over
     if reporting_server() is None:  # no UI to show a run in: an unchanged re-run need not start Prefect
@@ -108,9 +121,6 @@ def run(args: argparse.Namespace) -> int:
             return _done(str(folder), f"nothing changed since {folder.name} (no Prefect server is up, so no "
                                       "flow run was recorded)")
     run.family.warm_up(settings)  # a model loads while Prefect starts
-    from ifforge.core.llm_client import LLMFatal
-    from ifforge.generation.run import LostItems
-
     try:
         folder = _flow_run(run, parameters)
     except InputError as error:

@@ -1,6 +1,6 @@
 """`ifforge score`: score replies produced elsewhere, of any family, without asking the model anything
 (except LogicIF's `--extractor llm`): an evaluation's `responses.jsonl`, the benchmark's rows with a
-reply beside each, or LogicIF's own result files (`llm_response`, `llm_output`). The family's scorer
+reply beside each, or LogicIF's own result files (`llm_response`, `llm_output`). The family's checker
 reads them, as `ifforge evaluate` would have."""
 
 from __future__ import annotations
@@ -55,6 +55,7 @@ def run(args: argparse.Namespace) -> int:
     from ifforge.eval.asking import Asker
     from ifforge.eval.evaluation import BenchmarkError, EvalSettings, check_rules
     from ifforge.eval.results_file import read_results
+    from ifforge.eval.template import score
 
     try:
         if args.paper_nltk != "3.9" and args.rules != "paper":
@@ -72,14 +73,13 @@ def run(args: argparse.Namespace) -> int:
     settings = EvalSettings(model=args.model or "", base_url=args.base_url or os.environ.get("OPENAI_BASE_URL"),
                             api_key=os.environ.get("OPENAI_API_KEY"), strict_types=args.strict_types,
                             extractor=args.extractor, rules=args.rules, paper_nltk=args.paper_nltk)
-    scorer = family.scorer()
     cache = Path(Path(args.results).with_suffix("").as_posix() + "_extract_cache.sqlite")
     folder = Path(args.out or Path(args.results).with_suffix("").as_posix() + "_scored")
     run = {"family": family.id, "results": str(args.results), "benchmark": args.benchmark, "cases": len(results)}
     with Asker(settings, cache) as asker:  # a model is asked only with --extractor llm
-        scorer.refine(results, rows, settings, asker)
-        summary = scorer.score(results, rows, settings, folder, args.title or Path(args.results).stem, run,
-                               asker if args.extractor == "llm" else None, rows_known=bool(rows))
+        family.refine(results, rows, settings, asker)
+        summary = score(family, results, rows, settings, folder, args.title or Path(args.results).stem, run,
+                        asker if args.extractor == "llm" else None, rows_known=bool(rows))
     print((folder / "report.md").read_text())
     print(f"written to {folder}", file=sys.stderr)
     failures = summary["request_failures"]

@@ -114,6 +114,7 @@ class _Walls:
     One per runner; `builtins()` makes a new set for every case."""
 
     def __init__(self):
+        # lazy on purpose: the child's own interpreter, read when the guard is built
         import builtins
         self.base = {name: value for name, value in builtins.__dict__.items() if name not in REMOVED_BUILTINS}
         self.base.update(getattr=self._getattr, setattr=self._setattr, delattr=self._delattr, hasattr=self._hasattr)
@@ -305,6 +306,7 @@ class _Fresh:
     recursion limit, environment, working directory, signal handlers and CPU-time allowance."""
 
     def __init__(self, request, workdir):
+        # lazy on purpose: the child's own interpreter, read when the guard is built
         import builtins
         self.builtins = dict(builtins.__dict__)
         self.walls = _Walls() if request.get("policy") else None

@@ -27,10 +27,12 @@ def answers(url: str, timeout: float = 1.0) -> bool:
 
 
 class ChildServer:
-    """Subclasses give `label`, `command()` and `health_url`; `error` is the exception they raise."""
+    """Subclasses give `label`, `command()` (listening on `host` and `port`) and `health_url`;
+    `error` is the exception they raise."""
 
     label = "server"
     error: type[Exception] = ChildServerError
+    host = "127.0.0.1"  # this machine only
 
     def __init__(self, port: int, startup_seconds: float, env: dict[str, str] | None = None):
         self.port = port
@@ -38,6 +40,11 @@ class ChildServer:
         self.env = env
         self.process: subprocess.Popen | None = None
         self.log_path = Path(os.environ.get("TMPDIR", "/tmp")) / f"ifforge-{self.label.split()[0].lower()}-{port}.log"
+
+    @property
+    def origin(self) -> str:
+        """Where the server answers, without a path."""
+        return f"http://{self.host}:{self.port}"
 
     @property
     def health_url(self) -> str:

@@ -23,6 +23,8 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ifforge.core.store import user_cache_dir
+
 if TYPE_CHECKING:
     from ifforge.core.llm_client import LLMConfig
 
@@ -87,8 +89,6 @@ def install_secret() -> bytes:
     """This install's cache secret: 32 random bytes in `<user cache dir>/install-secret` (mode
     0600), made once (linked into place, so two runs starting together agree on one). Without a
     folder to keep it in, a secret of this process: its cache then answers only its own requests."""
-    from ifforge.core.store import user_cache_dir
-
     folder = user_cache_dir()
     if str(folder) in _SECRETS:
         return _SECRETS[str(folder)]

@@ -3,13 +3,13 @@ reached (`LLMConfig`), and `LLM`, which asks it.
 
 What a caller gets: the response cache consulted first (`llm_cache`), the limits of its server
 (`llm_limits`), a body bounded in bytes (`llm_body`) and read field by field (`llm_reply`),
-retries with exponential backoff and jitter on 429 / 5xx / timeouts / dropped connections
-(honouring Retry-After) and on a 200 that carries no answer (a body that is no chat completion, no
-choices, a field of the wrong type: never cached), an empty reply asked once more and then kept as
-the model's answer, JSON replies validated against a pydantic model with bounded re-asks, and
-every call and every billed token in its ledger (`llm_usage`). A run shares clients, limits, caches
-and ledger through its hub (`llm_hub`). Nothing random or time-based goes into a request, so a
-re-run is byte-identical and hits the cache.
+retries as its `RetryPolicy` (`llm_limits`) says: exponential backoff and jitter on 429 / 5xx /
+timeouts / dropped connections (honouring Retry-After) and on a 200 that carries no answer (a body
+that is no chat completion, no choices, a field of the wrong type: never cached), an empty reply
+asked once more and then kept as the model's answer, JSON replies validated against a pydantic
+model with bounded re-asks, and every call and every billed token in its ledger (`llm_usage`). A
+run shares clients, limits, caches and ledger through its hub (`llm_hub`). Nothing random or
+time-based goes into a request, so a re-run is byte-identical and hits the cache.
 """
 
 from __future__ import annotations
@@ -19,9 +19,7 @@ import contextlib
 import contextvars
 import json
 import logging
-import random
 import threading
-import time
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -36,7 +34,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from ifforge.core.jsontext import last_json_object, refusal
 from ifforge.core.llm_body import BadBody, BoundedClient
 from ifforge.core.llm_cache import ResponseCache, request_key
-from ifforge.core.llm_limits import AdaptiveConcurrency, RateLimit
+from ifforge.core.llm_limits import AdaptiveConcurrency, Clock, RateLimit, RetryPolicy
 from ifforge.core.llm_reply import Completion, read_cached, read_completion
 from ifforge.core.llm_usage import Ledger
 
@@ -182,15 +180,18 @@ class LLM:
     """One model behind one server, shared by all the calls of a stage (or several stages)."""
 
     def __init__(self, config: LLMConfig, cache: ResponseCache | None = None, *, ledger: Ledger | None = None,
-                 concurrency: AdaptiveConcurrency | None = None, rate: RateLimit | None = None):
+                 concurrency: AdaptiveConcurrency | None = None, rate: RateLimit | None = None,
+                 clock: Clock | None = None):
         self.config = config
+        self.clock = clock or Clock()  # latencies and retry waits; a test's own makes them exact
+        self.retry = RetryPolicy(config.max_retries)
         self.cache = cache
         self.ledger = ledger or Ledger()  # a client of its own counts alone
         self.client = openai.AsyncOpenAI(base_url=config.base_url, api_key=config.api_key or "not-needed",
                                          max_retries=0, timeout=config.timeout,
                                          http_client=BoundedClient(config.max_reply_bytes))
         self.concurrency = concurrency or AdaptiveConcurrency(config.concurrency)
-        self.rate = rate or RateLimit(config.requests_per_minute, config.tokens_per_minute)
+        self.rate = rate or RateLimit(config.requests_per_minute, config.tokens_per_minute, clock=self.clock)
         self._json_mode: JsonMode = _JSON_MODE_BY_SERVER.get(config.base_url, config.json_mode) \
             if config.json_mode == "auto" else config.json_mode
         self.collect: dict[str, dict[str, Any]] | None = None  # set: record misses for a batch, never send
@@ -259,65 +260,78 @@ class LLM:
 
     async def _attempts(self, messages, *, stage: str, schema: dict | None, tools: list[dict] | None,
                         tool_choice: Any) -> Reply:
-        """Send until answered, retrying what may pass on a later try, within the retry budget. An
-        empty reply is asked once more (within the budget), then kept: it is the model's answer."""
+        """Send until answered; a failure is tried again as `self.retry` says. An empty reply is
+        asked once more at once (within the retries), then kept: it is the model's answer."""
         estimated = sum(len(str(m.get("content") or "")) for m in messages) // 4 + (self.config.max_tokens or 0)
         tooling = {k: v for k, v in {"tools": tools, "tool_choice": tool_choice}.items() if v is not None}
         attempt, empty_before = 0, False
         while True:
-            await self.rate.wait(estimated)
-            started = time.monotonic()
             try:
-                async with self.concurrency:
-                    # the whole request, not each read: a server trickling a byte a second is cut off too
-                    response = await asyncio.wait_for(self.client.chat.completions.with_raw_response.create(
-                        model=self.config.model, messages=messages, **self._format(schema), **tooling,
-                        temperature=self.config.temperature,
-                        **({"max_tokens": self.config.max_tokens} if self.config.max_tokens else {}),
-                        **({"extra_body": self.config.extra_body} if self.config.extra_body else {}),
-                    ), self.config.timeout)
-            except openai.APIStatusError as error:
-                if error.status_code in (401, 403, 404):
-                    raise self._fatal(error) from error
-                if schema is not None and self._rejects_json_schema(error):
-                    continue
-                failure: Exception = error
-                retry, wait = self._retryable(error, attempt)
-            except (openai.APITimeoutError, openai.APIConnectionError, asyncio.TimeoutError, BadBody) as error:
-                cause = error if isinstance(error, BadBody) else error.__cause__  # older openai wraps it
-                if isinstance(cause, BadBody):
-                    failure = NoAnswer(f"the server's reply {cause}")
-                else:
-                    failure = error if not isinstance(error, asyncio.TimeoutError) else TimeoutError(
-                        f"no complete reply within {self.config.timeout:g} s")
-                retry, wait = self._retryable(failure, attempt)
-            else:
-                read = read_completion(response.http_response.content)
-                reply = self._counted(read, stage, time.monotonic() - started, attempt)
-                if read.problem is not None:
-                    failure = NoAnswer(f"the server answered 200 with {read.problem}")
-                    retry, wait = self._retryable(failure, attempt)
-                elif reply.why_empty and not empty_before and attempt < self.config.max_retries:
-                    empty_before, attempt = True, attempt + 1  # once more: then it is the model's answer
-                    self.ledger.add(stage, retries=1)
-                    log.info("%s: %s, asked once more", stage, reply.why_empty)
-                    continue
-                else:
-                    return reply
-            if not retry:
-                self.ledger.add(stage, failures=1)
-                seen = UNREACHABLE.get()
-                message = f"{type(failure).__name__}: {str(failure)[:300]}"
-                unavailable = getattr(failure, "status_code", None) in (None, 408, 429) or \
-                    (getattr(failure, "status_code", 0) or 0) >= 500
-                if unavailable and seen is not None:
-                    seen.count += 1
-                    seen.last = f"{self.config.base_url or 'the OpenAI API'}: {message}"
-                raise (LLMUnavailable if unavailable else LLMError)(message) from failure
-            attempt += 1
+                reply = await self._once(messages, stage, schema, tooling, estimated, attempt)
+            except (openai.APIStatusError, openai.APIConnectionError, TimeoutError, NoAnswer) as failure:
+                if getattr(failure, "status_code", None) == 429:
+                    self.concurrency.throttled()
+                wait = self.retry.wait(failure, attempt)
+                if wait is None:
+                    raise self._failed(failure, stage) from failure
+                attempt += 1
+                self.ledger.add(stage, retries=1)
+                log.info("%s: %s, retry %d in %.2fs", stage, type(failure).__name__, attempt, wait)
+                await self.clock.sleep(wait)
+                continue
+            if reply is None:  # the server refused the json_schema form: the same try in json_object form
+                continue
+            if not reply.why_empty or empty_before or attempt >= self.retry.retries:
+                return reply
+            empty_before, attempt = True, attempt + 1
             self.ledger.add(stage, retries=1)
-            log.info("%s: %s, retry %d in %.2fs", stage, type(failure).__name__, attempt, wait)
-            await asyncio.sleep(wait)
+            log.info("%s: %s, asked once more", stage, reply.why_empty)
+
+    async def _once(self, messages, stage: str, schema: dict | None, tooling: dict[str, Any], estimated: int,
+                    attempt: int) -> Reply | None:
+        """One request: its reply, None when the server refused the json_schema form, or the failure
+        raised (NoAnswer for a 200 without an answer, TimeoutError for a reply not complete in time)."""
+        await self.rate.wait(estimated)
+        started = self.clock.now()
+        try:
+            async with self.concurrency:
+                # the whole request, not each read: a server trickling a byte a second is cut off too
+                response = await asyncio.wait_for(self.client.chat.completions.with_raw_response.create(
+                    model=self.config.model, messages=messages, **self._format(schema), **tooling,
+                    temperature=self.config.temperature,
+                    **({"max_tokens": self.config.max_tokens} if self.config.max_tokens else {}),
+                    **({"extra_body": self.config.extra_body} if self.config.extra_body else {}),
+                ), self.config.timeout)
+        except openai.APIStatusError as error:
+            if error.status_code in (401, 403, 404):
+                raise self._fatal(error) from error
+            if schema is not None and self._rejects_json_schema(error):
+                return None
+            raise
+        except asyncio.TimeoutError:
+            raise TimeoutError(f"no complete reply within {self.config.timeout:g} s") from None
+        except (openai.APIConnectionError, BadBody) as error:  # a timeout of openai's is a connection error
+            cause = error if isinstance(error, BadBody) else error.__cause__  # older openai wraps it
+            if isinstance(cause, BadBody):
+                raise NoAnswer(f"the server's reply {cause}") from error
+            raise
+        read = read_completion(response.http_response.content)
+        reply = self._counted(read, stage, self.clock.now() - started, attempt)
+        if read.problem is not None:
+            raise NoAnswer(f"the server answered 200 with {read.problem}")
+        return reply
+
+    def _failed(self, failure: Exception, stage: str) -> LLMError:
+        """The error of a request whose retries are spent or whose failure no retry can mend:
+        LLMUnavailable when the server failed (and counted for `track_unreachable`), else LLMError."""
+        self.ledger.add(stage, failures=1)
+        message = f"{type(failure).__name__}: {str(failure)[:300]}"
+        unavailable = self.retry.transient(failure)
+        seen = UNREACHABLE.get()
+        if unavailable and seen is not None:
+            seen.count += 1
+            seen.last = f"{self.config.base_url or 'the OpenAI API'}: {message}"
+        return (LLMUnavailable if unavailable else LLMError)(message)
 
     def _counted(self, read: Completion, stage: str, latency: float, attempt: int) -> Reply:
         """The reply of a 200, its tokens in the ledger (billed even when the reply is no answer);
@@ -340,24 +354,6 @@ class LLM:
                 404: "check the model name (--model) and the base URL (OPENAI_BASE_URL / --base-url)"}
         return LLMFatal(f"{where} answered {error.status_code} for model {self.config.model!r}: "
                         f"{hint[error.status_code]} ({str(error)[:200]})")
-
-    def _retryable(self, error: Exception, attempt: int) -> tuple[bool, float]:
-        if attempt >= self.config.max_retries:
-            return False, 0.0
-        status = getattr(error, "status_code", None)
-        if status is not None and status != 429 and status < 500 and status != 408:
-            return False, 0.0
-        if status == 429:
-            self.concurrency.throttled()
-        wait = min(30.0, 0.25 * 2 ** attempt) * random.uniform(0.5, 1.0)  # jitter: never all at once
-        response = getattr(error, "response", None)
-        header = response.headers.get("retry-after") if response is not None else None
-        if header:
-            try:
-                wait = max(wait, min(120.0, float(header)))
-            except ValueError:
-                pass
-        return True, wait
 
     def _format(self, schema: dict | None) -> dict[str, Any]:
         """The response_format this server accepts: OpenAI's json_schema, llama.cpp's json_object + schema, or none."""

@@ -1,6 +1,7 @@
-"""How much the run may ask at once: a concurrency ceiling that halves on 429 and creeps back up
-(AIMD), served by priority, and sliding one-minute windows of requests and tokens. The hub keeps
-one of each per server, for the whole run."""
+"""How much the run may ask at once, and when again: a concurrency ceiling that halves on 429 and
+creeps back up (AIMD), served by priority, sliding one-minute windows of requests and tokens (the
+hub keeps one of each per server, for the whole run), and the retry policy of a failed request.
+Every wait reads a `Clock`, so a test asserts the waits instead of timing them."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ import collections
 import contextlib
 import contextvars
 import heapq
+import random
 import time
+from dataclasses import dataclass
 
 PRIORITY: contextvars.ContextVar[int] = contextvars.ContextVar("ifforge_priority", default=0)
 
@@ -75,11 +78,52 @@ class AdaptiveConcurrency:
         self.limit = max(1.0, self.limit / 2)
 
 
+class Clock:
+    """Real time for the waits of the LLM side; a test passes an object with the same two members
+    whose `sleep` moves its `now` on, and asserts what was waited, with no wall-clock bound."""
+
+    now = staticmethod(time.monotonic)
+    sleep = staticmethod(asyncio.sleep)
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """A failed request is tried again when the server, not the request, failed (`transient`), at
+    most `retries` times, after an exponential backoff with jitter (clients that failed together do
+    not come back together) and never sooner than the server's Retry-After asks."""
+
+    retries: int
+    first_wait: float = 0.25  # seconds, doubled each retry
+    longest_wait: float = 30.0
+    longest_retry_after: float = 120.0  # the most of a server's Retry-After that is honoured
+
+    @staticmethod
+    def transient(error: Exception) -> bool:
+        """429, 408, 5xx, and failures without a status (timeouts, dropped connections, a 200 that
+        carries no answer): another try may pass. A failure that stays transient when the retries
+        are spent means the server is unavailable."""
+        status = getattr(error, "status_code", None)
+        return status is None or status in (408, 429) or status >= 500
+
+    def wait(self, error: Exception, attempt: int) -> float | None:
+        """Seconds to wait before trying again after try `attempt` (from 0) failed; None: give up."""
+        if attempt >= self.retries or not self.transient(error):
+            return None
+        wait = min(self.longest_wait, self.first_wait * 2 ** attempt) * random.uniform(0.5, 1.0)
+        response = getattr(error, "response", None)
+        asked = response.headers.get("retry-after") if response is not None else None
+        with contextlib.suppress(TypeError, ValueError):  # none, or an HTTP date: the backoff alone
+            wait = max(wait, min(self.longest_retry_after, float(asked)))
+        return wait
+
+
 class RateLimit:
     """Sliding one-minute windows of requests and (estimated) tokens (`window` is for tests)."""
 
-    def __init__(self, requests_per_minute: int | None, tokens_per_minute: int | None, window: float = 60.0):
+    def __init__(self, requests_per_minute: int | None, tokens_per_minute: int | None, window: float = 60.0,
+                 clock: Clock | None = None):
         self.rpm, self.tpm, self.window = requests_per_minute, tokens_per_minute, window
+        self.clock = clock or Clock()
         self._sent: collections.deque[tuple[float, int]] = collections.deque()
         self._lock = asyncio.Lock()
 
@@ -88,7 +132,7 @@ class RateLimit:
             return
         async with self._lock:
             while True:
-                now = time.monotonic()
+                now = self.clock.now()
                 while self._sent and now - self._sent[0][0] >= self.window:
                     self._sent.popleft()
                 used = sum(t for _, t in self._sent)
@@ -97,4 +141,4 @@ class RateLimit:
                 if requests_ok and tokens_ok:
                     self._sent.append((now, tokens))
                     return
-                await asyncio.sleep(max(0.01, self.window - (now - self._sent[0][0])))
+                await self.clock.sleep(max(0.01, self.window - (now - self._sent[0][0])))

@@ -55,7 +55,7 @@ class LocalServer(ChildServer):
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/v1"
+        return f"{self.origin}/v1"
 
     @property
     def health_url(self) -> str:
@@ -71,7 +71,7 @@ class LocalServer(ChildServer):
         except ImportError:
             raise LocalServerError("llama-cpp-python's server is not installed: pip install -e '.[local]'") from None
         command = [sys.executable, "-m", "llama_cpp.server", "--model", str(self.model_path),
-                   "--model_alias", self.model_name, "--host", "127.0.0.1", "--port", str(self.port),
+                   "--model_alias", self.model_name, "--host", self.host, "--port", str(self.port),
                    "--n_ctx", str(self.context), "--n_threads", str(self.threads),
                    "--logits_all", "False", "--verbose", "False"]
         if self.chat_format:

@@ -11,11 +11,15 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
 import socket
 from pathlib import Path
 
 from ifforge.core.child_server import answers
+from ifforge.core.orphans import guard_prefect_temporary_server
+from ifforge.core.store import out_of_space, write_json
+from ifforge.core.untrusted import InputError
 
 _CHECKOUT = Path(__file__).resolve().parents[3]  # src/ifforge/core/ -> the checkout, in an editable install
 DEFAULT_PORT = 4200
@@ -60,8 +64,6 @@ def state_path(home: Path | None = None) -> Path:
 
 def record_server(api_url: str, pid: int, home: Path | None = None) -> None:
     """Name the running `ifforge server` for later runs (written by the server's parent)."""
-    from ifforge.core.store import write_json
-
     write_json(state_path(home), {"api_url": api_url, "pid": pid})
 
 
@@ -105,13 +107,36 @@ def pin_temporary_port(port: int) -> None:
     if not port_free(port):
         raise PortBusy(f"port {port} for Prefect's temporary server is busy; choose another with --temp-port "
                        f"(or {TEMP_PORT_VARIABLE})")
+    # lazy on purpose: Prefect's server (heavy), only when a port is pinned
     from prefect.server.api.server import SubprocessASGIServer
 
     SubprocessASGIServer().port = port
 
 
+class UserErrorsInOneLine(logging.Filter):
+    """Prefect logs a failed task or flow run with its traceback. An error meant for the user (an
+    `InputError`: a full disk, a benchmark another run is writing, a bad input) keeps its one line
+    there; the command says it again, last."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if error is not None:
+            if isinstance(error, InputError) or out_of_space(error):
+                record.exc_info, record.exc_text = None, None
+        return True
+
+
+def quiet_user_errors() -> None:
+    """Put `UserErrorsInOneLine` on Prefect's flow-run and task-run loggers (once)."""
+    for name in ("prefect.flow_runs", "prefect.task_runs"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, UserErrorsInOneLine) for f in logger.filters):
+            logger.addFilter(UserErrorsInOneLine())
+
+
 def configure() -> str | None:
     """Set the project's Prefect defaults; return the API URL flows will report to, if any."""
+    quiet_user_errors()
     os.environ.setdefault("PREFECT_HOME", str(project_root() / ".prefect"))
     os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "120")
     os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
@@ -122,8 +147,6 @@ def configure() -> str | None:
     if url:
         os.environ["PREFECT_API_URL"] = url
         return url
-    from ifforge.core.orphans import guard_prefect_temporary_server
-
     if os.environ.get(TEMP_PORT_VARIABLE):
         pin_temporary_port(int(os.environ[TEMP_PORT_VARIABLE]))
     guard_prefect_temporary_server()  # the temporary server dies with us, even on SIGKILL
@@ -135,6 +158,7 @@ def flow_run_settings():
     one ends with the command), no flow-run heartbeats: nothing outlives the run to read them, and
     the run's end waits for the heartbeat thread, which sleeps in 1 s steps (0.5 s of `ifforge
     evaluate`'s tail in a timeline)."""
+    # lazy on purpose: Prefect (heavy), after the settings it reads are set
     from prefect.settings import PREFECT_API_URL, PREFECT_FLOWS_HEARTBEAT_FREQUENCY, temporary_settings
 
     if PREFECT_API_URL.value():  # Prefect's own answer: from the environment, a profile or a test harness

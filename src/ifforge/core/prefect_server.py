@@ -37,7 +37,7 @@ class PrefectServer(ChildServer):
 
     @property
     def ui_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        return self.origin
 
     @property
     def health_url(self) -> str:
@@ -50,7 +50,7 @@ class PrefectServer(ChildServer):
         if not port_free(self.port):
             raise PrefectServerError(f"port {self.port} is busy (another program listens on it); "
                                      "choose another with --port")
-        return [sys.executable, "-m", "prefect", "server", "start", "--host", "127.0.0.1",
+        return [sys.executable, "-m", "prefect", "server", "start", "--host", self.host,
                 "--port", str(self.port), "--analytics-off"]
 
     def start(self):

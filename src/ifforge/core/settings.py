@@ -12,9 +12,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from ifforge.core.untrusted import BadValue, read_file
+from ifforge.core.untrusted import BadValue, plain_name, read_file
 
 
 class SettingsError(ValueError):
@@ -36,7 +36,8 @@ class LLMSettings(BaseModel):
     server, its sampling parameters, the run's limits (one ceiling per server, through the run's
     LLM hub), the response cache and the prices of the cost report."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # no NaN or infinity in any number: `llm_timeout = inf` is no limit, and NaN passes every bound
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
     model: str | None = _llm(None, "model name for every LLM stage (env IFFORGE_MODEL)")
     base_url: str | None = _runtime("OpenAI-compatible base URL (default: env OPENAI_BASE_URL)", default=None)
@@ -44,8 +45,8 @@ class LLMSettings(BaseModel):
     max_tokens: int = _llm(4096, "max completion tokens per LLM call", ge=1)
     reasoning_effort: str | None = _llm(None, "passed through to reasoning models")
     llm_concurrency: int = _runtime("LLM requests in flight at most, for the whole run", default=8, ge=1)
-    llm_rpm: int | None = _runtime("requests per minute at most", default=None)
-    llm_tpm: int | None = _runtime("tokens per minute at most", default=None)
+    llm_rpm: int | None = _runtime("requests per minute at most", default=None, ge=1)
+    llm_tpm: int | None = _runtime("tokens per minute at most", default=None, ge=1)
     llm_timeout: float = _runtime("seconds one LLM request may take in all", default=120.0, gt=0)
     llm_max_retries: int = _runtime("retries of one request on 429, 5xx, timeouts", default=5, ge=0)
     llm_max_reply_bytes: int = _runtime("bytes one LLM reply may hold, compressed or not; a longer one is a "
@@ -59,6 +60,7 @@ class LLMSettings(BaseModel):
     def llm_config(self, model: str, api_key: str | None = None, base_url: str | None = None, **more: Any):
         """How to reach `model` with these settings (`more`: other `LLMConfig` fields). Every request,
         of generate or of evaluate, is made from a config built here, so a name means one thing."""
+        # lazy on purpose: the client imports openai (heavy); settings are read by every command
         from ifforge.core.llm_client import LLMConfig
 
         return LLMConfig(model=model, base_url=base_url or self.base_url, api_key=api_key,
@@ -78,7 +80,7 @@ class Settings(LLMSettings):
     settings never re-version another family's benchmarks.
     """
 
-    family: str = Field("logicif", description="benchmark family (`ifforge families` lists them)")
+    family: str = Field("", description="benchmark family (`ifforge families` lists them)")
     benchmark: str = Field("", description="name of the benchmark folder under the outputs root (default: the family id)")
     out: Path = _runtime("outputs root", default=Path("outputs"))
     shard_size: int | None = _runtime("items per Prefect task run within a stage (default: 32; in stages that ask a "
@@ -111,6 +113,17 @@ class Settings(LLMSettings):
                                "slower); answers go into the response cache", default=False)
     llm_batch_poll: float = _runtime("seconds between polls of a submitted batch", default=30.0, gt=0)
     local_model: Path | None = _runtime("GGUF file for --llm local", default=None)
+
+    @field_validator("benchmark")
+    @classmethod
+    def _benchmark_is_a_name(cls, value: str) -> str:
+        """A folder under the outputs root, never a path out of it (`../../x`)."""
+        if value:
+            try:
+                plain_name(value, "benchmark")
+            except BadValue as error:
+                raise ValueError(str(error)) from None
+        return value
 
     @model_validator(mode="after")
     def _batch_needs_the_cache(self) -> Settings:
@@ -158,7 +171,7 @@ INPUT_PATHS = {"seeds", "functions", "test_cases"}  # hashed by content, not by 
 
 
 def load_settings(overrides: dict[str, Any] | None = None, toml_path: Path | None = None,
-                  settings_class: Callable[[str], type[Settings]] | None = None) -> Settings:
+                  settings_class: Callable[[str], type[Settings]] | None = None, default_family: str = "") -> Settings:
     """Merge the layers; every error names its source and field.
 
     The family is read first (command line, then environment, then file); `settings_class` maps it
@@ -168,7 +181,7 @@ def load_settings(overrides: dict[str, Any] | None = None, toml_path: Path | Non
     toml_path = toml_path or default_toml()
     table = read_table(toml_path)
     overrides = {k: v for k, v in (overrides or {}).items() if v is not None}
-    family = str(overrides.get("family") or os.environ.get("IFFORGE_FAMILY") or table.get("family") or "logicif")
+    family = str(overrides.get("family") or os.environ.get("IFFORGE_FAMILY") or table.get("family") or default_family)
     try:
         cls = settings_class(family) if settings_class else Settings
     except KeyError as error:
@@ -225,5 +238,6 @@ def merge_layers(cls: type[BaseModel], layers: list[tuple[str, dict[str, Any]]],
             first = next((e for e in error.errors() if last or e["type"] != "missing"), None)
             if first is not None:
                 field = ".".join(str(part) for part in first["loc"])
-                raise SettingsError(f"{source}: setting {field!r}: {first['msg']}") from None
+                where = f"setting {field!r}" if field else "settings"  # no field: a rule between settings
+                raise SettingsError(f"{source}: {where}: {first['msg']}") from None
     return cls(**merged)

@@ -16,6 +16,7 @@ and a version whose files no longer match is resumed (rewritten), never reused.
 from __future__ import annotations
 
 import ast
+import errno
 import hashlib
 import json
 import logging
@@ -36,6 +37,7 @@ from pydantic import BaseModel
 
 from ifforge.core import pyast
 from ifforge.core.orphans import pid_alive
+from ifforge.core.untrusted import BadValue, InputError, plain_name, read_file
 
 log = logging.getLogger("ifforge.store")
 _UMASK = os.umask(0o022)  # read once at import (reading it means setting it), then put back
@@ -229,41 +231,78 @@ def _mode_for(path: Path) -> int:
         return 0o666 & ~_UMASK
 
 
+NO_SPACE = (errno.ENOSPC, errno.EDQUOT)
+SQLITE_FULL = 13  # sqlite3.SQLITE_FULL: "database or disk is full", from a cache's database
+
+
+class DiskFull(InputError):
+    """A write met a full disk or quota: one line for the user, who frees space and runs again (the
+    temporary file is gone, every file renamed before stays, so the run resumes where it stopped)."""
+
+
+def out_of_space(error: BaseException) -> bool:
+    """A full disk, as a file write (ENOSPC, EDQUOT) or a cache's sqlite database says it."""
+    if isinstance(error, OSError):
+        return error.errno in NO_SPACE
+    return getattr(error, "sqlite_errorcode", None) == SQLITE_FULL
+
+
+def disk_full(error: BaseException, path: Path | str | None = None) -> DiskFull:
+    """The one line a full disk gets, naming the file that could not be written when it is known."""
+    reason = os.strerror(error.errno) if isinstance(error, OSError) else str(error)
+    where = path or getattr(error, "filename", None)
+    return DiskFull(f"{f'{where}: cannot be written' if where else 'a write failed'}: {reason} (free some space, then "
+                    "run the same command again: it resumes where it stopped)")
+
+
+@contextmanager
+def _full_disk_said(path: Path) -> Iterator[None]:
+    try:
+        yield
+    except OSError as error:
+        if not out_of_space(error):
+            raise
+        raise disk_full(error, path) from None
+
+
 def atomic_write(path: Path, data: str | bytes, durable: bool = True) -> None:
     """Write to a temporary name, then rename: a reader never sees half a file, and a crash of the
     process loses nothing renamed. `durable` also waits for the disk (fsync), which survives a power
-    cut but costs milliseconds a file: per-item artifacts, hundreds a run, go without it."""
+    cut but costs milliseconds a file: per-item artifacts, hundreds a run, go without it. A full
+    disk is a `DiskFull` naming the file."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.{os.getpid()}-", suffix=".tmp")
-    try:
-        os.fchmod(fd, _mode_for(path))  # mkstemp's 0600 would hide a shared benchmark from its readers
-        with os.fdopen(fd, "wb") as handle:
-            # a lone surrogate (from a model's JSON escape) cannot be UTF-8: shown escaped, never a crash
-            handle.write(data.encode("utf-8", "backslashreplace") if isinstance(data, str) else data)
-            handle.flush()
-            if durable:
-                os.fsync(handle.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    with _full_disk_said(path):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.{os.getpid()}-", suffix=".tmp")
+        try:
+            os.fchmod(fd, _mode_for(path))  # mkstemp's 0600 would hide a shared benchmark from its readers
+            with os.fdopen(fd, "wb") as handle:
+                # a lone surrogate (from a model's JSON escape) cannot be UTF-8: shown escaped, never a crash
+                handle.write(data.encode("utf-8", "backslashreplace") if isinstance(data, str) else data)
+                handle.flush()
+                if durable:
+                    os.fsync(handle.fileno())
+            os.replace(temporary, path)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
 
 
 @contextmanager
 def atomic_path(path: Path) -> Iterator[Path]:
     """A temporary name beside `path` for writers that want a file name (pandas, matplotlib),
-    renamed into place when the block succeeds and removed when it fails."""
+    renamed into place when the block succeeds and removed when it fails (a full disk: `DiskFull`)."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    # unique (two runs on one --out write at once), and the suffix tells matplotlib the format
-    temporary = path.with_name(f".{path.stem}.{os.getpid()}-{uuid.uuid4().hex[:8]}.tmp{path.suffix}")
-    try:
-        yield temporary
-        os.replace(temporary, path)
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise
+    with _full_disk_said(path):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        # unique (two runs on one --out write at once), and the suffix tells matplotlib the format
+        temporary = path.with_name(f".{path.stem}.{os.getpid()}-{uuid.uuid4().hex[:8]}.tmp{path.suffix}")
+        try:
+            yield temporary
+            os.replace(temporary, path)
+        except BaseException:
+            temporary.unlink(missing_ok=True)
+            raise
 
 
 def remove_stale_temporaries(root: Path) -> int:
@@ -314,11 +353,26 @@ def changed_artifacts(version: Path) -> list[str]:
 
 def latest_version(folder: Path) -> Path:
     """The version a benchmark folder's `LATEST` names (or an eval model folder's latest run);
-    any other path as given, so a caller may pass either."""
+    any other path as given, so a caller may pass either. `LATEST` is a file anyone could edit:
+    it must name a folder beside it (`/etc` or `../x` is an `InputError` naming the file)."""
     folder = Path(folder)
-    if (folder / "LATEST").exists():
-        return folder / (folder / "LATEST").read_text().strip()
-    return folder
+    latest = folder / "LATEST"
+    if not (latest.is_symlink() or latest.exists()):
+        return folder
+    try:
+        text = read_file(latest, max_bytes=1024).decode("utf-8").strip()
+    except BadValue as error:
+        raise InputError(f"{latest}: {error}") from None
+    except UnicodeDecodeError:
+        raise InputError(f"{latest}: is not UTF-8 text") from None
+    try:
+        name = plain_name(text, "names")
+    except BadValue as error:
+        raise InputError(f"{latest}: {error}: it must name a version folder beside it") from None
+    version = folder / name
+    if not version.is_dir() or not Path(os.path.realpath(version)).is_relative_to(os.path.realpath(folder)):
+        raise InputError(f"{latest}: names {name!r}, which is no folder in {folder}")
+    return version
 
 
 class ItemCache:
@@ -436,8 +490,12 @@ class VersionStore:
                 break
             except FileExistsError:
                 number += 1
-        write_json(candidate / RUN_FILE, {"fingerprint": self.fingerprint,
-                                          "started_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())})
+        try:
+            write_json(candidate / RUN_FILE, {"fingerprint": self.fingerprint,
+                                              "started_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())})
+        except BaseException:  # a full disk: a folder no run can find again by its fingerprint is not left
+            candidate.rmdir()
+            raise
         return candidate, "new"
 
     def item_dir(self, task_id: str) -> Path:

@@ -18,6 +18,7 @@ import os
 import re
 import stat
 import tempfile
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -157,13 +158,50 @@ def read_lines(path: Path) -> list[tuple[int, str | BadValue]]:
     return lines
 
 
-def check_task_id(task_id: Any) -> str:
-    """A task id becomes a folder name: only plain names (letters, digits, `_`, `-`, `.`; no path)."""
-    text = str(task_id)
+def read_json_lines(path: Path) -> list[tuple[int, str | BadValue]]:
+    """`read_lines` of a file of JSON lines. A file whose first line opens a JSON array is one
+    array, not lines (LIFBench releases its per-task files so): refused as a whole, saying what it
+    is and what turns it into rows, where reading it line by line said only "line 1: is not JSON"."""
+    lines = read_lines(path)
+    first = next((line for _, line in lines if isinstance(line, BadValue) or line.strip()), "")
+    if isinstance(first, str) and first.lstrip().startswith("["):
+        raise BadValue("is a JSON array, not JSON lines (one object a line); if it is one of LIFBench's "
+                       "per-task files, `ifforge convert lifbench FILE --out rows.jsonl` makes rows of it")
+    return lines
+
+
+def parsed_lines(path: Path, parse: Callable[[str], Any], error: Callable[[str], Exception],
+                 read: Callable[[Path], list[tuple[int, str | BadValue]]] = read_lines) -> Iterator[tuple[int, Any]]:
+    """(line number, `parse(line)`) of every non-empty line of a text file (`read`: how its lines
+    are read); a file or line that cannot be read or parsed is one `error` naming the file and line."""
+    try:
+        lines = read(path)
+    except BadValue as problem:
+        raise error(f"{path}: {problem}") from None
+    for number, line in lines:
+        if isinstance(line, BadValue):
+            raise error(f"{path}:{number}: {line}")
+        if not line.strip():
+            continue
+        try:
+            parsed = parse(line)
+        except BadValue as problem:
+            raise error(f"{path}:{number}: {problem}") from None
+        yield number, parsed
+
+
+def plain_name(value: Any, what: str) -> str:
+    """A name that becomes a file or folder name: letters, digits, `_`, `-`, `.`; never a path."""
+    text = str(value)
     if not TASK_ID.match(text) or ".." in text:
-        raise BadValue(f"task id {text[:80]!r} is not a plain name (letters, digits, '_', '-', '.'; "
+        raise BadValue(f"{what} {text[:80]!r} is not a plain name (letters, digits, '_', '-', '.'; "
                        "at most 128 characters; no '/' or '..')")
     return text
+
+
+def check_task_id(task_id: Any) -> str:
+    """A task id becomes a folder name: only plain names (see `plain_name`)."""
+    return plain_name(task_id, "task id")
 
 
 def clean_text(text: str) -> str:

@@ -26,6 +26,8 @@ from typing import Any, Callable, TypeVar
 
 from pydantic import BaseModel
 
+from ifforge.core.sandbox import off_loop
+
 Model = TypeVar("Model", bound=BaseModel)
 WORKERS = max(1, os.cpu_count() or 1)  # the run's own process mostly waits on them (or on the LLM)
 
@@ -148,6 +150,7 @@ def in_dask_worker() -> bool:
     pool of its own, 2 more processes per worker importing the stages again)."""
     if "distributed" not in sys.modules:  # never imported: not a Dask worker (and no import cost)
         return False
+    # lazy on purpose: Dask, only inside a Dask worker
     from distributed import Worker
 
     return bool(Worker._instances)
@@ -163,8 +166,6 @@ def call(result: type[Model], function: Callable[..., Model], *args: Any) -> Mod
 
 async def in_worker(result: type[Model], function: Callable[..., Model], *args: Any) -> Model:
     """`function(*args)` in a worker process, validated back as `result`."""
-    from ifforge.core.sandbox import off_loop
-
     return await off_loop(call, result, function, *args)  # a thread waits on the worker, not the loop
 
 

@@ -1,8 +1,9 @@
 """Asking a model every row of a benchmark, for any family, through the run's LLM hub (generate's:
 `core.llm_hub`), so evaluate has generate's limits, response cache and ledger under the same
 setting names. Results come in row order, and a request that still fails is recorded as a failure
-(`request_failed`, `error`), never as an answer. Families say what they carry and how one row is
-asked; `write_results` keeps every raw reply, the verdicts and the calls beside the report."""
+(`request_failed`, `error`), never as an answer. A family says what its rows carry and what each
+is sent (`Family.request`); `write_results` keeps every raw reply, the verdicts and the calls beside
+the report."""
 
 from __future__ import annotations
 
@@ -19,13 +20,15 @@ import pandas as pd
 from ifforge.core.llm_client import LLM, LLMError
 from ifforge.core.llm_hub import LLMHub
 from ifforge.core.store import atomic_path, atomic_write
+from ifforge.families.base import Family, Request
 
 Row = dict[str, Any]
 
 
-def user_messages(text: str, system: str | None) -> list[dict[str, str]]:
-    """One user prompt, after the run's system prompt when it has one."""
-    return ([{"role": "system", "content": system}] if system else []) + [{"role": "user", "content": text}]
+def messages_for(request: Request, system_prompt: str | None = None) -> list[dict[str, str]]:
+    """A one-turn request's messages: the run's system prompt in place of the row's own, when given."""
+    system = system_prompt if system_prompt is not None else request.system
+    return ([{"role": "system", "content": system}] if system else []) + [{"role": "user", "content": request.turns[0]}]
 
 
 def usage(*replies) -> Row:
@@ -40,10 +43,23 @@ def usage(*replies) -> Row:
     return row | ({"empty_reply": "; ".join(empty)} if empty else {})
 
 
-async def ask_prompt(llm: LLM, row: Row, system: str | None) -> Row:
-    """A one-prompt row (`prompt`): its reply's text and usage."""
-    reply = await llm.chat(user_messages(row["prompt"], system), stage="evaluate")
-    return {"response": reply.text, **usage(reply)}
+async def ask(llm: LLM, request: Request, system_prompt: str | None = None) -> Row:
+    """One row's reply fields, as `responses.jsonl` keeps them: `response` (a chat: `responses`,
+    each turn asked with the model's earlier replies; with tools: its `tool_calls` and
+    `finish_reason` too), and usage."""
+    if request.chat:
+        system = system_prompt if system_prompt is not None else request.system
+        replies = await llm.converse(list(request.turns), stage="evaluate", system=system)
+        return {"responses": [reply.text for reply in replies], **usage(*replies)}
+    reply = await llm.chat(messages_for(request, system_prompt), stage="evaluate", tools=request.tools,
+                           tool_choice=request.tool_choice)
+    tools = {"tool_calls": list(reply.tool_calls), "finish_reason": reply.finish_reason} if request.tools else {}
+    return {"response": reply.text, **tools, **usage(reply)}
+
+
+def failed_fields(request: Request) -> Row:
+    """The reply fields a failed request gets in their place: no text, and no call where tools were offered."""
+    return {"response": None, **({"tool_calls": []} if request.tools else {})}
 
 
 T = TypeVar("T")
@@ -90,20 +106,20 @@ class Asker:
         self.hub.close()
 
 
-def start_asking(rows: list[Row], asker: Asker, carry: Callable[[Row], Row],
-                 ask: Callable[[LLM, Row], Awaitable[Row]], failed: Row | None = None,
+def start_asking(rows: list[Row], asker: Asker, family: Family, settings,
                  on_done: Callable[[], None] | None = None) -> Future[list[Row]]:
-    """Every row asked, started now (up to the ceiling): through the future, in row order,
-    `carry(row)` (what the scorer needs of the row) merged with `ask(llm, row)` (the reply's
-    fields), or with `failed` and the error when the request failed after its retries."""
+    """Every row asked as its family's `request` says, started now (up to the ceiling): through the
+    future, in row order, what the reply keeps of its row (`Family.carry`) merged with the reply's
+    fields, or with `failed_fields` and the error when the request failed after its retries."""
     llm = asker.llm()
 
     async def one(row: Row) -> Row:
-        result = carry(row)
+        result = family.carry(row)
+        request = family.request(row)
         try:
-            result |= {**await ask(llm, row), "request_failed": False}
+            result |= {**await ask(llm, request, settings.system_prompt), "request_failed": False}
         except LLMError as error:
-            result |= {**(failed or {}), "request_failed": True, "error": str(error)}
+            result |= {**failed_fields(request), "request_failed": True, "error": str(error)}
         if on_done:
             on_done()
         return result
@@ -121,13 +137,12 @@ class EarlyAsking:
     fingerprint: its Asker (hub, cache, ledger: the calls are the run's) and its results. Replies
     that came before the take-over advance the flow's progress then."""
 
-    def __init__(self, fingerprint: str, rows: list[Row], settings, cache_path: Path | None, scorer):
+    def __init__(self, fingerprint: str, rows: list[Row], settings, cache_path: Path | None, family: Family):
         self.fingerprint = fingerprint
         self.asker = Asker(settings, cache_path)
         self._lock = threading.Lock()
         self._done, self._advance = 0, None
-        self.results = start_asking(rows, self.asker, scorer.carry, lambda llm, row: scorer.ask(llm, row, settings),
-                                    scorer.failed, self._one_done)
+        self.results = start_asking(rows, self.asker, family, settings, self._one_done)
 
     def _one_done(self) -> None:
         with self._lock:
@@ -147,10 +162,10 @@ class EarlyAsking:
 _EARLY: list[EarlyAsking] = []  # at most one: a process runs one `ifforge evaluate`
 
 
-def ask_early(fingerprint: str, rows: list[Row], settings, cache_path: Path | None, scorer) -> None:
+def ask_early(fingerprint: str, rows: list[Row], settings, cache_path: Path | None, family: Family) -> None:
     """Start asking the run `fingerprint` names now; `take_early` hands it to the flow."""
     drop_early()
-    _EARLY.append(EarlyAsking(fingerprint, rows, settings, cache_path, scorer))
+    _EARLY.append(EarlyAsking(fingerprint, rows, settings, cache_path, family))
 
 
 def take_early(fingerprint: str | None) -> EarlyAsking | None:

@@ -1,9 +1,9 @@
 """Several runs' reports side by side (`ifforge compare`), for any family: each family's runs in one
-table drawn by its scorer (`Scorer.compare_lines`), then what differs between the runs' inputs,
+table drawn by its report (`Report.compare_lines`), then what differs between the runs' inputs,
 said plainly, so unlike runs are not read as like.
 
 A report says its family in its run's facts (`run.family`); a report.json written before reports
-did has none and is read as LogicIF's, as `compare` always read them.
+did has none and is read as the family of rows that name none (`families.UNNAMED`).
 """
 
 from __future__ import annotations
@@ -12,7 +12,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+from ifforge.core.registry import UnknownId
 from ifforge.eval.evaluation import BenchmarkError
+from ifforge.families import UNNAMED, get_family
 
 LIKE = ("benchmark_sha256", "split", "expressions", "limit")  # what must match for scores to compare
 Report = dict[str, Any]
@@ -32,7 +34,7 @@ def read_report(path: Path) -> Report:
 
 
 def family_of_report(data: Report) -> str:
-    family = (data.get("run") or {}).get("family") or "logicif"
+    family = (data.get("run") or {}).get("family") or UNNAMED
     return family if isinstance(family, str) else "?"
 
 
@@ -57,8 +59,6 @@ def differences(reports: list[Report]) -> list[str]:
 def compare(paths: list[Path]) -> str:
     """The reports' tables, one per family (headed by the family when there are several), each with
     its notes on what differs."""
-    from ifforge.families import UnknownFamily, get_family
-
     by_family: dict[str, dict[Path, Report]] = {}
     for path in paths:
         data = read_report(path)
@@ -66,19 +66,19 @@ def compare(paths: list[Path]) -> str:
     lines: list[str] = []
     for family_id, named in by_family.items():
         try:
-            scorer = get_family(family_id).scorer()
-        except UnknownFamily as error:
+            report = get_family(family_id).report
+        except UnknownId as error:
             raise BenchmarkError(f"{next(iter(named))}: run.family: {error}") from None
         for path, data in named.items():  # a report that is not its family's is named, not a traceback
             try:
-                scorer.compare_lines([data])
+                report.compare_lines([data])
             except (KeyError, TypeError, ValueError, AttributeError) as error:
                 problem = f"{error.__class__.__name__}: {error}"
                 raise BenchmarkError(f"{path}: not a {family_id} report ({problem})") from None
         reports = list(named.values())
         if len(by_family) > 1:
             lines += [*([""] if lines else []), f"## {family_id}", ""]
-        lines += scorer.compare_lines(reports)
+        lines += report.compare_lines(reports)
         notes = differences(reports)
         if notes:
             lines += ["", "**Not like with like**: these runs differ, so their scores are not directly comparable:"]

@@ -10,15 +10,22 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Callable, Iterator
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import Field, ValidationInfo, field_validator
 
-from ifforge.core.llm_cache import ResponseCache
+from ifforge.core.llm_cache import ResponseCache, request_key
+from ifforge.core.registry import UnknownId
 from ifforge.core.settings import LLMSettings, _runtime, default_toml, environment, merge_layers, read_table
 from ifforge.core.store import file_hash, latest_version
-from ifforge.core.untrusted import BadValue, parse_json, read_lines
+from ifforge.core import untrusted
+from ifforge.core.untrusted import parse_json, read_json_lines
+from ifforge.eval.asking import messages_for
+from ifforge.families import UNNAMED, family_id, family_of_row, get_family
+from ifforge.families.base import Family
 
 
 class EvalSettings(LLMSettings):
@@ -148,23 +155,17 @@ def benchmark_check(rows_path: Path, version: Path) -> dict[str, Any]:
             "matches_manifest": None if expected is None else digest == expected}
 
 
+def parsed_lines(path: Path, parse: Callable[[str], Any]) -> Iterator[tuple[int, Any]]:
+    """(line number, `parse(line)`) of every non-empty line of a JSON-lines file; a file or line that
+    cannot be read or parsed is one `BenchmarkError` naming the file and line."""
+    return untrusted.parsed_lines(path, parse, BenchmarkError, read_json_lines)
+
+
 def numbered_rows(path: Path, required: tuple[str, ...] = ("task_id",)) -> list[tuple[int, dict[str, Any]]]:
     """(line number, row) of a JSONL file; a file or line that cannot be read, is not JSON or lacks
     a field is one `BenchmarkError` naming the file and line."""
-    try:
-        lines = read_lines(path)
-    except BadValue as error:
-        raise BenchmarkError(f"{path}: {error}") from None
     rows = []
-    for number, line in lines:
-        if isinstance(line, BadValue):
-            raise BenchmarkError(f"{path}:{number}: {line}")
-        if not line.strip():
-            continue
-        try:
-            row = parse_json(line)
-        except BadValue as error:
-            raise BenchmarkError(f"{path}:{number}: {error}") from None
+    for number, row in parsed_lines(path, parse_json):
         if not isinstance(row, dict):
             raise BenchmarkError(f"{path}:{number}: a row must be a JSON object")
         for key in required:
@@ -179,55 +180,56 @@ def read_jsonl(path: Path, required: tuple[str, ...] = ("task_id",)) -> list[dic
     return [row for _, row in numbered_rows(path, required)]
 
 
-LOGICIF_FIELDS = ("task_id", "test_case_id", "code_output")
-
-
 def family_of(rows: list[dict[str, Any]], path: Path) -> str:
-    """The family the rows belong to (LogicIF's own files carry no `family`: they are LogicIF's)."""
-    families = {row.get("family", "logicif") for row in rows}
-    if len(families) > 1:
-        raise BenchmarkError(f"{path}: rows of several families {sorted(families)}; score one family at a time")
-    return families.pop() if families else "logicif"
+    """The family the rows belong to (one family a file)."""
+    found = {family_id(row) for row in rows}
+    if len(found) > 1:
+        raise BenchmarkError(f"{path}: rows of several families {sorted(found, key=str)}; score one family at a time")
+    return found.pop() if found else UNNAMED
 
 
 def check_rule_mode(rows: list[dict[str, Any]], path: Path, mode: str) -> None:
     """Refuse `--rules MODE` for a family that has no such scorer."""
-    from ifforge.families import get_family
-
     family = get_family(family_of(rows, path))
     if mode not in family.rule_modes:
         raise BenchmarkError(f"{path}: {family.id} has no `--rules {mode}` (it has: {', '.join(family.rule_modes)})")
 
 
-def checked_rows(path: Path, required: tuple[str, ...] = ("task_id",)) -> list[dict[str, Any]]:
+def check_rows(family: Family, rows: list[dict[str, Any]]) -> None:
+    """Refuse rows the family cannot score (naming the row and field), before anything is asked."""
+    for number, row in enumerate(rows, 1):
+        problem = family.row_problem(row)
+        if problem:
+            raise BenchmarkError(f"row {number} ({row.get('task_id', '?')}): {problem}")
+
+
+def checked_rows(path: Path) -> list[dict[str, Any]]:
     """Rows of a JSONL file that their family can score: the first row it cannot is one
     `BenchmarkError` naming the file, the line and the field, before anything is asked."""
-    from ifforge.families import UnknownFamily, get_family
-
-    numbered = numbered_rows(path, required)
+    numbered = numbered_rows(path)
     for number, row in numbered:
-        if not isinstance(row.get("family", "logicif"), str):
+        if not isinstance(family_id(row), str):
             raise BenchmarkError(f"{path}:{number}: field 'family' must be text, the family's id")
     rows = [row for _, row in numbered]
     try:
         family = get_family(family_of(rows, path))
-    except UnknownFamily as error:
+    except UnknownId as error:
         raise BenchmarkError(f"{path}: {error}") from None
     for number, row in numbered:
         problem = family.row_problem(row)
         if problem:
             raise BenchmarkError(f"{path}:{number}: {problem}")
-    refuse_repeats(numbered, family.scorer(), path)
+    refuse_repeats(numbered, family, path)
     return rows
 
 
-def refuse_repeats(numbered: list[tuple[int, dict[str, Any]]], scorer, path: Path) -> None:
+def refuse_repeats(numbered: list[tuple[int, dict[str, Any]]], family: Family, path: Path) -> None:
     """A row asked twice would count twice: the second line with one row's identity is refused."""
     seen: dict[str, int] = {}
     for number, row in numbered:
-        identity = scorer.identity(row)
+        identity = family.identity(row)
         if identity in seen:
-            named = ", ".join(f"{key} {row.get(key)!r}" for key in scorer.keys)
+            named = ", ".join(f"{key} {row.get(key)!r}" for key in family.keys)
             raise BenchmarkError(f"{path}: lines {seen[identity]} and {number} are the same row ({named}): "
                                  "each row once (a repeated row would count twice)")
         seen[identity] = number
@@ -235,30 +237,27 @@ def refuse_repeats(numbered: list[tuple[int, dict[str, Any]]], scorer, path: Pat
 
 def check_rules(rows: list[dict[str, Any]], rules: str, path: Path) -> None:
     """Refuse, before anything is asked, rows the chosen rules cannot score (one line naming the row)."""
-    from ifforge.families import get_family
-
     for number, row in enumerate(rows, 1):
-        problem = get_family(row.get("family", "logicif")).rules_problem(row, rules)
+        problem = family_of_row(row).rules_problem(row, rules)
         if problem:
             raise BenchmarkError(f"{path}: row {number} ({row.get('task_id')}): {problem}")
 
 
 def load_rows(path: Path, expressions: str = "original") -> list[dict[str, Any]]:
-    """The cases to ask: the split's rows, or (with expressions) those tasks under each chosen expression."""
+    """The cases to ask: the split's rows, or (with expressions) those tasks under each chosen
+    expression, from the file of its family's rows under other expressions (`Family.expression_rows`)."""
     rows = checked_rows(path)
-    if family_of(rows, path) != "logicif":
-        if expressions != "original":
-            raise BenchmarkError(f"{path}: --expressions applies to LogicIF benchmarks only")
-        return rows
-    rows = checked_rows(path, LOGICIF_FIELDS)
     if expressions == "original":
         return rows
-    expression_file = Path(path).parent / "benchmark_expressions.jsonl"
+    family = get_family(family_of(rows, path))
+    if family.expression_rows is None:
+        raise BenchmarkError(f"{path}: --expressions: {family.id} benchmarks keep no rows under other expressions")
+    expression_file = Path(path).parent / family.expression_rows
     if not expression_file.exists():
-        raise BenchmarkError(f"{Path(path).parent}: no benchmark_expressions.jsonl (generate with expressions > 0)")
+        raise BenchmarkError(f"{Path(path).parent}: no {family.expression_rows} (generate with expressions > 0)")
     tasks = {row["task_id"] for row in rows}
     wanted = None if expressions == "all" else {e.strip() for e in expressions.split(",")}
-    chosen = [row for row in checked_rows(expression_file, LOGICIF_FIELDS)
+    chosen = [row for row in checked_rows(expression_file)
               if row["task_id"] in tasks and (wanted is None or row["expression_id"] in wanted)]
     if wanted and not chosen:
         raise BenchmarkError(f"{expression_file}: no rows with expression ids {sorted(wanted)}")
@@ -320,8 +319,6 @@ def token_totals(results: list[dict[str, Any]], settings: EvalSettings | None = 
 
 def finish_run(run: dict[str, Any] | None, results: list[dict[str, Any]], settings: EvalSettings) -> dict[str, Any]:
     """The run's facts once every request is answered: when it ended, tokens and cost."""
-    from datetime import datetime, timezone
-
     return {**(run or {}), "finished": datetime.now(timezone.utc).isoformat(timespec="seconds"),
             **token_totals(results, settings)}
 
@@ -329,25 +326,22 @@ def finish_run(run: dict[str, Any] | None, results: list[dict[str, Any]], settin
 def dry_run(rows: list[dict[str, Any]], settings: EvalSettings, cache_path: Path | None) -> dict[str, Any]:
     """What a run would send, sending nothing: requests, how many the cache already answers, and an
     estimate of tokens (4 characters a token; replies at most `max_tokens`) and of cost."""
-    from ifforge.core.llm_cache import request_key
-    from ifforge.families import get_family
-
     config = settings.config_for()
     cache = ResponseCache(cache_path) if cache_path is not None and Path(cache_path).exists() else None
-    system = [{"role": "system", "content": settings.system_prompt}] if settings.system_prompt else []
     requests = cached = characters = 0
     try:
         for row in rows:
-            turns = get_family(row.get("family", "logicif")).turns(row)  # what the family's evaluate sends
+            request = family_of_row(row).request(row)  # what evaluate sends
+            turns = request.turns
             requests += len(turns)
             characters += sum(len(turn) * (len(turns) - i) for i, turn in enumerate(turns))  # history is resent
             characters += len(settings.system_prompt or "") * len(turns)
-            row_system = [m["content"] for m in row.get("messages", []) if m.get("role") == "system"]
-            if row.get("tools") or row_system:  # a tools row (IFEval-FC) sends its schemas and system message too
-                characters += (len(json.dumps(row.get("tools") or [])) + sum(map(len, row_system))) * len(turns)
+            if request.tools or request.system:  # a row's tool schemas and system message are sent too
+                characters += (len(json.dumps(request.tools or [])) + len(request.system or "")) * len(turns)
             if len(turns) == 1 and cache is not None and not settings.no_cache:
-                messages = [*system, {"role": "user", "content": turns[0]}]
-                cached += cache.get(request_key(config, messages, None, {})) is not None
+                key = request_key(config, messages_for(request, settings.system_prompt), None, {}, request.tools,
+                                  request.tool_choice)
+                cached += cache.get(key) is not None
     finally:
         if cache is not None:
             cache.close()

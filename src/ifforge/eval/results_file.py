@@ -16,8 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from ifforge.core.json_members import read_object
-from ifforge.core.untrusted import BadValue, read_lines
-from ifforge.eval.evaluation import BenchmarkError, family_of, load_rows, locate
+from ifforge.core.registry import UnknownId
+from ifforge.eval.evaluation import BenchmarkError, family_of, load_rows, locate, parsed_lines
+from ifforge.families import UNNAMED, get_family
+from ifforge.families.base import Family
 
 Row = dict[str, Any]
 
@@ -25,20 +27,8 @@ Row = dict[str, Any]
 def reply_lines(path: Path) -> list[tuple[int, Row, dict[str, str]]]:
     """(line number, fields, unreadable fields) of every non-empty line of a replies file; a line
     that cannot be read at all is one `BenchmarkError` naming the file and line."""
-    try:
-        lines = read_lines(path)
-    except BadValue as error:
-        raise BenchmarkError(f"{path}: {error}") from None
     read = []
-    for number, line in lines:
-        if isinstance(line, BadValue):
-            raise BenchmarkError(f"{path}:{number}: {line}")
-        if not line.strip():
-            continue
-        try:
-            fields, unreadable = read_object(line)
-        except BadValue as error:
-            raise BenchmarkError(f"{path}:{number}: {error}") from None
+    for number, (fields, unreadable) in parsed_lines(path, read_object):
         if "family" in unreadable or not isinstance(fields.get("family", ""), str):
             raise BenchmarkError(f"{path}:{number}: field 'family' must be text, the family's id")
         read.append((number, fields, unreadable))
@@ -47,7 +37,7 @@ def reply_lines(path: Path) -> list[tuple[int, Row, dict[str, str]]]:
 
 def choose_family(replies: list[Row], rows: list[Row], path: Path, rows_path: Path | None) -> str:
     """The replies' family: the benchmark's (a reply that names another is refused), else the one
-    the replies name, else LogicIF's (its own result files name none)."""
+    the replies name, else that of rows that name none (`families.UNNAMED`: LogicIF's result files)."""
     named = sorted({reply["family"] for reply in replies if "family" in reply})
     if len(named) > 1:
         raise BenchmarkError(f"{path}: rows of several families {named}; score one family at a time")
@@ -56,26 +46,26 @@ def choose_family(replies: list[Row], rows: list[Row], path: Path, rows_path: Pa
         if named and named[0] != family:
             raise BenchmarkError(f"{path}: replies of {named[0]}, but {rows_path} is a {family} benchmark")
         return family
-    return named[0] if named else "logicif"
+    return named[0] if named else UNNAMED
 
 
-def _named(scorer, result: Row) -> str:
-    return ", ".join(f"{key} {result.get(key)!r}" for key in scorer.keys)
+def _named(family: Family, result: Row) -> str:
+    return ", ".join(f"{key} {result.get(key)!r}" for key in family.keys)
 
 
 def _canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False)
 
 
-def differing_field(scorer, result: Row, row: Row) -> str | None:
+def differing_field(family: Family, result: Row, row: Row) -> str | None:
     """The first field the benchmark row gives the verdict that the reply carries otherwise."""
-    return next((key for key, value in scorer.carry(row).items()
+    return next((key for key, value in family.carry(row).items()
                  if key in result and _canonical(result[key]) != _canonical(value)), None)
 
 
-def no_answer(scorer, result: Row) -> Row:
-    """The result with no answer: its answer fields null (a failed request's fields), not failed."""
-    return {**result, **dict.fromkeys(scorer.answers), **(scorer.failed or {}), "request_failed": False}
+def no_answer(family: Family, result: Row) -> Row:
+    """The result with no answer: its answer fields null, not failed."""
+    return {**result, **dict.fromkeys(family.answers), "request_failed": False}
 
 
 def read_results(path: Path, benchmark: Path | None = None) -> tuple[Any, list[Row], list[Row]]:
@@ -83,8 +73,6 @@ def read_results(path: Path, benchmark: Path | None = None) -> tuple[Any, list[R
     score, the benchmark row of each; none without `benchmark`). With a benchmark, every benchmark
     row is scored: its reply (gaining the row's fields), else a reply with no answer (`no_reply`).
     A reply that cannot be scored is one `BenchmarkError` naming the file, the line and the field."""
-    from ifforge.families import UnknownFamily, get_family
-
     path = Path(path)
     lines = reply_lines(path)
     rows_path = locate(Path(benchmark), "full")[0] if benchmark is not None else None
@@ -92,53 +80,52 @@ def read_results(path: Path, benchmark: Path | None = None) -> tuple[Any, list[R
     family_id = choose_family([fields for _, fields, _ in lines], rows, path, rows_path)
     try:
         family = get_family(family_id)
-    except UnknownFamily as error:
+    except UnknownId as error:
         raise BenchmarkError(f"{path}: {error}") from None
-    scorer = family.scorer()
-    if scorer.needs_rows and not rows:
+    if family.needs_rows and not rows:
         raise BenchmarkError(f"{path}: {family_id} replies are scored against their benchmark's rows: give --benchmark")
-    index = {scorer.key(row): row for row in rows}
+    index = {family.key(row): row for row in rows}
     seen: dict[str, int] = {}
     results, matched = [], []
     for number, result, unreadable in lines:
         where = f"{path}:{number}"
-        missing = next((key for key in scorer.keys if key not in result), None)
+        missing = next((key for key in family.keys if key not in result), None)
         if missing in unreadable:
             raise BenchmarkError(f"{where}: field {missing!r} {unreadable[missing]}")
-        if missing and not rows and family_id == "logicif" and "family" not in result:
-            raise BenchmarkError(f"{where}: which family? No field 'family' and no --benchmark, and as LogicIF's "
+        if missing and not rows and family_id == UNNAMED and "family" not in result:
+            raise BenchmarkError(f"{where}: which family? No field 'family' and no --benchmark, and as a {family_id} "
                                  f"result row it lacks {missing!r}: give --benchmark, the benchmark it answers")
         if missing:
             raise BenchmarkError(f"{where}: missing field {missing!r}")
-        identity = scorer.identity(result)
+        identity = family.identity(result)
         if identity in seen:
-            raise BenchmarkError(f"{path}: lines {seen[identity]} and {number} both answer {_named(scorer, result)}: "
+            raise BenchmarkError(f"{path}: lines {seen[identity]} and {number} both answer {_named(family, result)}: "
                                  "one reply per row (a repeated reply would count twice)")
         seen[identity] = number
-        row = index.get(scorer.key(result)) if rows else None
+        row = index.get(family.key(result)) if rows else None
         if rows and row is None:
-            raise BenchmarkError(f"{where}: no row with {_named(scorer, result)} in {rows_path}")
+            raise BenchmarkError(f"{where}: no row with {_named(family, result)} in {rows_path}")
         if row is not None:
-            differs = differing_field(scorer, result, row)
+            differs = differing_field(family, result, row)
             if differs:
                 raise BenchmarkError(f"{where}: field {differs!r} differs from the benchmark's ({rows_path}): "
                                      "the gold comes from the benchmark only")
-            result.update(scorer.carry(row))
-        unread = next((key for key in unreadable if key in scorer.answers or key in scorer.carried), None)
-        own_gold_unread = unread is not None and unread not in result and unread not in scorer.answers
-        if own_gold_unread and not scorer.scores_unreadable:
+            result.update(family.carry(row))
+        unread = next((key for key in unreadable if key in family.answers or key in family.carried), None)
+        own_gold_unread = unread is not None and unread not in result and unread not in family.answers
+        if own_gold_unread and not family.scores_unreadable:
             raise BenchmarkError(f"{where}: field {unread!r} {unreadable[unread]}")
         if unread is not None:
-            result = {**no_answer(scorer, result), "unreadable": f"field {unread!r} {unreadable[unread]}"}
+            result = {**no_answer(family, result), "unreadable": f"field {unread!r} {unreadable[unread]}"}
         problem = None if own_gold_unread else family.result_problem(result)
         if problem:
             raise BenchmarkError(f"{where}: {problem}")
         results.append(result)
         if row is not None:
             matched.append(row)
-    answered = {scorer.key(result) for result in results}
+    answered = {family.key(result) for result in results}
     for row in rows:
-        if scorer.key(row) not in answered:
-            results.append({**no_answer(scorer, scorer.carry(row)), "no_reply": True})
+        if family.key(row) not in answered:
+            results.append({**no_answer(family, family.carry(row)), "no_reply": True})
             matched.append(row)
     return family, results, matched

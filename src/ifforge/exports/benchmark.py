@@ -1,8 +1,8 @@
 """A generated benchmark as every export reads it: its rows, its family, and what each row asks.
 
-Exports never re-implement a family's prompt or checker: `turns` gives the user turns exactly as
-`ifforge evaluate` sends them, and `check` is the family's own verdict, so an export scores as
-`ifforge evaluate` does on the same replies.
+Exports never re-implement a family's prompt, checker or numbers: `request` is what `ifforge
+evaluate` sends, `check` the family's own verdict and `metrics` its report's numbers, so an export
+scores as `ifforge evaluate` does on the same replies.
 """
 
 from __future__ import annotations
@@ -15,6 +15,10 @@ from typing import Any
 
 from ifforge.core.store import file_hash
 from ifforge.eval.evaluation import BenchmarkError, family_of, load_rows, locate
+from ifforge.eval.floors import row_name
+from ifforge.families import family_of_row, get_family
+from ifforge.families.base import Reply, Request, Verdict
+from ifforge.review import all_reviews, verified_task_ids
 
 
 @dataclass(frozen=True)
@@ -35,8 +39,6 @@ def read_benchmark(given: Path, split: str = "full", expressions: str = "origina
     rows_path, version = locate(Path(given), split)
     rows = load_rows(rows_path, expressions)
     if verified_only:
-        from ifforge.review import all_reviews, verified_task_ids
-
         if not all_reviews(version):
             raise BenchmarkError(f"{version}: no reviews yet, so nothing is verified (run `ifforge review` first)")
         keep = verified_task_ids(version, min_reviewers)
@@ -68,31 +70,31 @@ def task_name(*parts: Any) -> str:
     return name if name[:1].isalpha() else f"ifforge_{name}"
 
 
-def _family(row: dict[str, Any]):
-    from ifforge.families import get_family
-
-    return get_family(row.get("family", "logicif"))
-
-
-def turns(row: dict[str, Any]) -> list[str]:
-    """The user turns of one row, as `ifforge evaluate` sends them (several in a chat-mode row)."""
-    return _family(row).turns(row)
-
-
-def request(row: dict[str, Any]) -> dict[str, Any]:
-    """What `ifforge evaluate` sends besides the user turns: `system`, `tools`, `tool_choice`."""
-    return _family(row).request(row)
+def request(row: dict[str, Any]) -> Request:
+    """What `ifforge evaluate` sends for one row: user turns, system message, tools."""
+    return family_of_row(row).request(row)
 
 
 def text_row(row: dict[str, Any]) -> dict[str, Any] | None:
     """The row for a text-only harness (see `Family.text_row`), or None when it cannot be asked there."""
-    return _family(row).text_row(row)
+    return family_of_row(row).text_row(row)
 
 
-def check(row: dict[str, Any], replies: list) -> dict[str, Any]:
+def check(row: dict[str, Any], replies: list) -> Verdict:
     """One row's verdict on a model's replies (one per user turn: text, or a dict with `text` and
     `tool_calls` where the row offers tools), by the row's family's checker."""
-    return _family(row).check(row, replies)
+    return family_of_row(row).check(row, Reply.of(replies))
+
+
+def metrics(family_id: str, verdicts: list[Verdict]) -> dict[str, float]:
+    """The family's headline numbers of some verdicts, named and computed as its report does."""
+    report = get_family(family_id).report
+    return report.numbers(report.frame([line for verdict in verdicts for line in verdict.lines]))
+
+
+def metric_names(family_id: str, row: dict[str, Any]) -> list[str]:
+    """The names of the numbers an export reports for this family."""
+    return list(metrics(family_id, [check(row, [])]))
 
 
 def task_key(row: dict[str, Any]) -> str:
@@ -102,26 +104,14 @@ def task_key(row: dict[str, Any]) -> str:
 
 
 def row_ids(rows: list[dict[str, Any]]) -> list[str]:
-    """A unique, readable id per row: task, test case and expression where the row has them."""
+    """A unique, readable id per row: its family's keys, and its expression where it has one."""
     seen: dict[str, int] = {}
     ids = []
     for row in rows:
-        base = "/".join(str(row[key]) for key in ("task_id", "test_case_id", "expression_id") if key in row)
+        base = row_name(family_of_row(row), row)
         seen[base] = seen.get(base, 0) + 1
         ids.append(base if seen[base] == 1 else f"{base}#{seen[base]}")
     return ids
-
-
-def aggregate(family: str, verdicts: list[tuple[str, dict[str, Any]]]) -> dict[str, float]:
-    """The family's headline scores of (task_id, verdict) pairs, named as its report names them."""
-    from ifforge.families import get_family
-
-    return get_family(family).aggregate(verdicts)
-
-
-def score_names(benchmark_family: str, row: dict[str, Any]) -> list[str]:
-    """The names of the scores an export reports for this family."""
-    return list(aggregate(benchmark_family, [(task_key(row), check(row, []))]))
 
 
 def flat_columns(rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[str]]:

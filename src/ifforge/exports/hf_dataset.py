@@ -11,11 +11,14 @@ of mixed types): such columns are stored as JSON text and the card names them; `
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
+from ifforge.card import read_card
 from ifforge.core.store import atomic_path, atomic_write
-from ifforge.exports.benchmark import Benchmark, flat_columns, score_names
+from ifforge.exports.benchmark import Benchmark, flat_columns, metric_names
+from ifforge.families import get_family
 
 CARD = """---
 pretty_name: {name}
@@ -58,30 +61,21 @@ Score a model's replies with ifforge's own checker, exactly as `ifforge evaluate
 
 ```python
 from ifforge.exports.benchmark import check
-verdict = check(row, [reply])         # one reply per user turn; verdict["correct"] and the family's numbers
+verdict = check(row, [reply])         # one reply per user turn; verdict.correct, and verdict.lines to count
 ```
 
 Reported by ifforge: {metrics}. A task passes only when all its cases pass.
 """
 
 
-def _descriptions(rows: list[dict[str, Any]]) -> str:
-    """The card's sentence on who wrote the descriptions, from rows that say (`description_by`)."""
-    from ifforge.factory import descriptions_line
-
-    tasks = {row["task_id"]: row for row in rows if "description_by" in row}
-    if not tasks:
-        return ""
-    by_model = [row for row in tasks.values() if row["description_by"] == "model"]
-    line = descriptions_line({"model": len(by_model), "deterministic": len(tasks) - len(by_model),
-                              "models": sorted({str(row.get("description_model")) for row in by_model})})
-    return f" {line[0].upper()}{line[1:]}, counted over tasks."
+def made_by(benchmark: Benchmark) -> str:
+    """The card's sentence on how the rows were made, where their family says (`Family.made_by`)."""
+    line = get_family(benchmark.family).made_by(benchmark.rows)
+    return f" {line}" if line else ""
 
 
 def _version_card(benchmark: Benchmark) -> str:
     """The generated version's card (`card.md`), under the loading notes; nothing for a bare rows file."""
-    from ifforge.card import read_card
-
     version = Path(benchmark.source).parent
     if not (version / "manifest.json").exists():
         return ""
@@ -97,7 +91,7 @@ def _size(rows: int) -> str:
 
 
 def write(benchmark: Benchmark, out: Path) -> dict[str, Any]:
-    import datasets
+    import datasets  # lazy on purpose: heavy (an optional extra), for this export only
 
     datasets.disable_progress_bars()
     out.mkdir(parents=True, exist_ok=True)
@@ -112,18 +106,16 @@ def write(benchmark: Benchmark, out: Path) -> dict[str, Any]:
     staging = out / ".arrow.tmp"
     datasets.DatasetDict({"test": dataset}).save_to_disk(str(staging))
     if arrow.exists():
-        import shutil
-
         shutil.rmtree(arrow)
     staging.rename(arrow)
-    metrics = ", ".join(score_names(benchmark.family, benchmark.rows[0]))
+    metrics = ", ".join(metric_names(benchmark.family, benchmark.rows[0]))
     facts = "".join(f"- {key}: `{json.dumps(value) if not isinstance(value, str) else value}`\n"
                     for key, value in benchmark.facts.items() if key != "counts")
     atomic_write(out / "README.md", CARD.format(
         name=benchmark.name, family=benchmark.family, rows=len(flat), size=_size(len(flat)),
         tasks=len({row["task_id"] for row in benchmark.rows}), source=json.dumps(str(benchmark.source)),
         sha256=benchmark.sha256,
-        split=benchmark.split, descriptions=_descriptions(benchmark.rows),
+        split=benchmark.split, descriptions=made_by(benchmark),
         expressions="" if benchmark.expressions == "original" else f", expressions `{benchmark.expressions}`",
         facts=facts + ("\n" if facts else ""), json_columns=json_columns,
         json_list=", ".join(f"`{c}`" for c in json_columns) or "none", metrics=metrics) + _version_card(benchmark))

@@ -18,17 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from ifforge.core.store import atomic_write
-from ifforge.exports.benchmark import (
-    Benchmark,
-    aggregate,
-    check,
-    request,
-    row_ids,
-    score_names,
-    task_key,
-    task_name,
-    turns,
-)
+from ifforge.exports.benchmark import Benchmark, check, metric_names, metrics, request, row_ids, task_key, task_name
+from ifforge.families import family_id
+from ifforge.families.base import Verdict
 
 DEFAULT_MAX_TOKENS = 16_000  # what `ifforge evaluate` asks for by default
 TASK_FILE = '''"""inspect-ai task: {name} ({family}, {rows} rows from the file named in SOURCE).
@@ -58,7 +50,9 @@ def write(benchmark: Benchmark, out: Path) -> dict[str, Any]:
     out.mkdir(parents=True, exist_ok=True)
     lines = []
     for sample_id, row in zip(row_ids(benchmark.rows), benchmark.rows):
-        lines.append(json.dumps({"id": sample_id, "turns": turns(row), "task_id": task_key(row), **request(row),
+        asked = request(row)
+        lines.append(json.dumps({"id": sample_id, "turns": list(asked.turns), "task_id": task_key(row),
+                                 "system": asked.system, "tools": asked.tools, "tool_choice": asked.tool_choice,
                                  "row": json.dumps(row, ensure_ascii=False)}, ensure_ascii=False) + "\n")
     atomic_write(out / "samples.jsonl", "".join(lines))
     # only a checked identifier and a Python literal (repr) of the file's name go into the code
@@ -72,6 +66,7 @@ def write(benchmark: Benchmark, out: Path) -> dict[str, Any]:
 # ---- what the exported task.py calls (imports inspect-ai only here) ------------------------------
 
 def benchmark_task(samples_path: Path):
+    # lazy on purpose: inspect-ai (an optional extra), only where the task runs
     from inspect_ai import Task
     from inspect_ai.dataset import MemoryDataset, Sample
     from inspect_ai.model import GenerateConfig
@@ -84,14 +79,15 @@ def benchmark_task(samples_path: Path):
                                   metadata={key: record.get(key) for key in ("turns", "task_id", "row", "system",
                                                                              "tools", "tool_choice")}))
     first = json.loads(samples[0].metadata["row"])
-    family = first.get("family", "logicif")
+    family = family_id(first)
     return Task(dataset=MemoryDataset(samples, name=Path(samples_path).parent.name), solver=_ask_turns(),
-                scorer=_ifforge_checker(family, score_names(family, first)),
+                scorer=_ifforge_checker(family, metric_names(family, first)),
                 config=GenerateConfig(temperature=0.0, max_tokens=DEFAULT_MAX_TOKENS))
 
 
 def _tool_defs(tools: list[dict[str, Any]]):
     """The row's OpenAI `tools` entries as inspect-ai tools, schema as it is (never run)."""
+    # lazy on purpose: inspect-ai (an optional extra), only where the task runs
     from inspect_ai.tool import ToolDef, ToolParams
 
     def never_run():  # a callable of its own per tool: inspect-ai registers each under its name
@@ -111,6 +107,7 @@ def _tool_defs(tools: list[dict[str, Any]]):
 
 
 def _ask_turns():
+    # lazy on purpose: inspect-ai (an optional extra), only where the task runs
     from inspect_ai.model import ChatMessageSystem, ChatMessageUser
     from inspect_ai.solver import solver
 
@@ -152,6 +149,7 @@ def _resolved(text: Any, attachments: dict[str, str]) -> Any:
 def _sent_arguments(call_id: str) -> str | None:
     """The arguments text of the call `call_id` in this sample's model events, as the server sent
     it (attachments resolved); None when it is not there."""
+    # lazy on purpose: inspect-ai (an optional extra), only where the task runs
     from inspect_ai.event import ModelEvent
     from inspect_ai.log import transcript
 
@@ -184,13 +182,14 @@ def _reply(message, with_tools: bool):
 
 
 def _ifforge_metric(family: str, key: str):
+    # lazy on purpose: inspect-ai (an optional extra), only where the task runs
     from inspect_ai.scorer import SampleScore, metric
 
     @metric(name=key)
     def one():
         def compute(scores) -> float:
-            pairs = [(s.score.metadata["task_id"], s.score.metadata["verdict"]) for s in scores]
-            return aggregate(family, pairs).get(key, 0.0)  # (no scores yet: while a run is under way)
+            verdicts = [Verdict.from_dict(s.score.metadata["verdict"]) for s in scores]
+            return metrics(family, verdicts).get(key, 0.0)  # (no scores yet: while a run is under way)
 
         compute.__annotations__ = {"scores": list[SampleScore], "return": float}  # read by inspect, evaluated
         return compute
@@ -199,6 +198,7 @@ def _ifforge_metric(family: str, key: str):
 
 
 def _ifforge_checker(family: str, keys: list[str]):
+    # lazy on purpose: inspect-ai (an optional extra), only where the task runs
     from inspect_ai.scorer import CORRECT, INCORRECT, Score, scorer, stderr
 
     @scorer(metrics=[_ifforge_metric(family, key) for key in keys] + [stderr()])
@@ -211,9 +211,9 @@ def _ifforge_checker(family: str, keys: list[str]):
             replies = [_reply(message, with_tools) for message in state.messages if message.role == "assistant"]
             verdict = check(row, replies)
             last = replies[-1] if replies else ""
-            return Score(value=CORRECT if verdict["correct"] else INCORRECT,
+            return Score(value=CORRECT if verdict.correct else INCORRECT,
                          answer=last if isinstance(last, str) else json.dumps(last, ensure_ascii=False),
-                         metadata={"task_id": task_key(row), "verdict": verdict})
+                         metadata={"task_id": task_key(row), "verdict": verdict.as_dict()})
 
         return score
 

@@ -25,15 +25,16 @@ from typing import Any
 from ifforge.core.store import atomic_write
 from ifforge.exports.benchmark import (
     Benchmark,
-    aggregate,
     check,
+    metric_names,
+    metrics,
+    request,
     row_ids,
-    score_names,
     task_key,
     task_name,
     text_row,
-    turns,
 )
+from ifforge.families.base import Verdict
 from ifforge.exports.inspect_task import DEFAULT_MAX_TOKENS
 
 UTILS_FILE = '''"""lm-evaluation-harness hooks for {name}: the rows beside this file, ifforge's checker."""
@@ -56,7 +57,7 @@ process_results = _ifforge.process_results
 def write(benchmark: Benchmark, out: Path) -> dict[str, Any]:
     """Write the task folder; return what was written and what was left out."""
     as_text = [(sample_id, text_row(row)) for sample_id, row in zip(row_ids(benchmark.rows), benchmark.rows)]
-    single = [(sample_id, row) for sample_id, row in as_text if row is not None and len(turns(row)) == 1]
+    single = [(sample_id, row) for sample_id, row in as_text if row is not None and len(request(row).turns) == 1]
     left_out = len(benchmark.rows) - len(single)
     if not single:
         raise ValueError(f"{benchmark.source}: no row can be asked as one text prompt, which is all "
@@ -65,10 +66,10 @@ def write(benchmark: Benchmark, out: Path) -> dict[str, Any]:
     benchmark = replace(benchmark, name=task_name(benchmark.name, protocol or ""))  # a name safe in YAML and code
     out.mkdir(parents=True, exist_ok=True)
     atomic_write(out / "docs.jsonl", "".join(
-        json.dumps({"id": sample_id, "prompt": turns(row)[0], "task_id": task_key(row), "family": benchmark.family,
-                    "row": json.dumps(row, ensure_ascii=False)}, ensure_ascii=False) + "\n"
+        json.dumps({"id": sample_id, "prompt": request(row).turns[0], "task_id": task_key(row),
+                    "family": benchmark.family, "row": json.dumps(row, ensure_ascii=False)}, ensure_ascii=False) + "\n"
         for sample_id, row in single))
-    keys = score_names(benchmark.family, single[0][1])
+    keys = metric_names(benchmark.family, single[0][1])
     metrics = "".join(f"  - metric: {key}\n    aggregation: !function utils.{key}\n    higher_is_better: true\n"
                       for key in keys)
     atomic_write(out / f"{benchmark.name}.yaml", (
@@ -102,6 +103,7 @@ def write(benchmark: Benchmark, out: Path) -> dict[str, Any]:
 # ---- what the exported utils.py calls -------------------------------------------------------------
 
 def load_docs(path: Path):
+    # lazy on purpose: datasets (heavy, an optional extra), only where the task runs
     import datasets
 
     records = [json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()]
@@ -113,15 +115,14 @@ def doc_to_text(doc: dict[str, Any]) -> str:
 
 
 def process_results(doc: dict[str, Any], results: list[str]) -> dict[str, Any]:
-    """Every metric gets the same (task, verdict) pair; each aggregation reads what it needs."""
+    """Every metric gets the same verdict; each aggregation computes the family's numbers from all of them."""
     verdict = check(json.loads(doc["row"]), [results[0]])
-    pair = (doc["task_id"], verdict)
-    return {key: pair for key in aggregate(doc["family"], [pair])}
+    return {key: verdict.as_dict() for key in metrics(doc["family"], [verdict])}
 
 
 def aggregation(family: str, key: str):
-    def aggregate_key(pairs: list) -> float:
-        return aggregate(family, [(task_id, verdict) for task_id, verdict in pairs]).get(key, 0.0)
+    def aggregate_key(verdicts: list) -> float:
+        return metrics(family, [Verdict.from_dict(verdict) for verdict in verdicts]).get(key, 0.0)
 
     aggregate_key.__name__ = key
     return aggregate_key

@@ -1,4 +1,5 @@
-"""The factory's families, by id. Each is a generator plus a checker (see `families.base.Family`).
+"""The factory's families, by id: the one place that lists them. Each is one contract
+(`families.base.Family`) in a folder of its own; adding a family is one line here.
 
 Families load lazily: `ifforge families` lists them without importing any family's code.
 """
@@ -7,19 +8,20 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
+from typing import Any
 
-from ifforge.core.settings import Settings
+from ifforge.core.registry import Registry, UnknownId
+from ifforge.core.settings import Settings, load_settings
 
 
 @dataclass(frozen=True)
 class Entry:
     id: str
     title: str
-    module: str | None  # None: not built yet
-    issue: str = ""
+    module: str  # the module whose `FAMILY` is the family
 
 
-FAMILIES: dict[str, Entry] = {entry.id: entry for entry in (
+FAMILIES: Registry[Entry] = Registry("family", (
     Entry("logicif", "logic-rich instructions: an anonymised function with state trackers, gold by running it",
           "ifforge.families.logicif.family"),
     Entry("pacific", "instruction chains: an initial value through small code or text instructions, gold per step",
@@ -30,25 +32,29 @@ FAMILIES: dict[str, Entry] = {entry.id: entry for entry in (
           "ifforge.families.mcbench.family"),
     Entry("lifbench", "long-input scenarios, LIFEval rubric scores and stability (IFS)",
           "ifforge.families.lifbench.family"),
-)}
+), plural="families")
 
+DEFAULT = "logicif"  # what `ifforge generate` makes when no family is named
 
-class UnknownFamily(KeyError, ValueError):
-    """An unknown or unbuilt family id: a KeyError for lookups, a ValueError for commands that report bad input."""
+# Rows that name no family are LogicIF's: LogicIFEval's released files (and result files) are read
+# as they are, the one original whose rows ifforge scores without converting them.
+UNNAMED = "logicif"
 
-    def __str__(self) -> str:
-        return str(self.args[0]) if self.args else ""
+UnknownFamily = UnknownId
 
 
 def get_family(family_id: str):
-    """The family object for an id, with a clear error for unknown or not-yet-built ones."""
-    entry = FAMILIES.get(family_id)
-    if entry is None:
-        raise UnknownFamily(f"unknown family {family_id!r} (families: {', '.join(FAMILIES)})")
-    if entry.module is None:
-        raise UnknownFamily(f"family {family_id!r} is not built yet ({entry.issue}); built: "
-                            f"{', '.join(f for f, e in FAMILIES.items() if e.module)}")
-    return importlib.import_module(entry.module).FAMILY
+    """The family object for an id (an unknown one is an `UnknownId` naming the known ones)."""
+    return importlib.import_module(FAMILIES[family_id].module).FAMILY
+
+
+def family_id(row: dict[str, Any]) -> Any:
+    """The id of the family a row (or a reply, or a report's run) belongs to."""
+    return row.get("family", UNNAMED)
+
+
+def family_of_row(row: dict[str, Any]):
+    return get_family(family_id(row))
 
 
 def settings_class(family_id: str) -> type[Settings]:
@@ -57,6 +63,4 @@ def settings_class(family_id: str) -> type[Settings]:
 
 def load_family_settings(overrides: dict | None = None, toml_path=None) -> Settings:
     """`core.settings.load_settings` with the family's own settings class."""
-    from ifforge.core.settings import load_settings
-
-    return load_settings(overrides, toml_path, settings_class)
+    return load_settings(overrides, toml_path, settings_class, DEFAULT)

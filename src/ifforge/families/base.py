@@ -1,35 +1,55 @@
-"""What a benchmark family is: settings, loading, a stage plan, export, scoring and a review view.
+"""What a benchmark family is: one small contract, written once.
 
-The generic flows (`ifforge.flows.generate` / `evaluate`) know only this shape. A family's plan is
-a list of steps: `BatchStage`s (whole-batch work, such as dedup) and `core.runner.Stage`s
-(per-item work, run in shards and cached per item). Per-item stages that follow each other are
-pipelined shard by shard, so an item moves on as soon as its shard is done.
+A family says what it is (`id`, `title`, what it `measures` and `follows`); how it is generated
+(`settings_class`, `load`, `plan`, `export`); what a row is (`row_fields`, `keys`); what the model
+is sent for a row (`request`: evaluate, every export and the dry run send exactly this); how a
+reply is judged (`check` -> one `Verdict`, by its own rules or, where it has one, its original's
+`paper` scorer); which numbers and groups its report gives (`report`: headline metrics computed
+once from the verdicts, for evaluate, exports and floors alike); its trivial `baselines`; and
+optionally a `converter` for its original's released files, its own `exports` and a review view.
+
+Evaluate, floors, exports, compare and review are generic over this shape. A family's plan is a
+list of steps: `BatchStage`s (whole-batch work, such as dedup) and `core.runner.Stage`s (per-item
+work, run in shards and cached per item).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import json
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ifforge.core.records import DroppedItem
+from ifforge.core.registry import Registry
 from ifforge.core.runner import Stage
 from ifforge.core.settings import Settings
 from ifforge.core.store import VersionStore
+from ifforge.eval.baselines import Baseline, Empty
+from ifforge.eval.report import Report
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+Row = dict[str, Any]
 
 
+# ---- what a row needs: its fields, with their JSON types -------------------------------------------
 JSON_KINDS = {str: "text", bool: "true or false", int: "a whole number", float: "a number", list: "a list",
               dict: "an object", type(None): "null"}
 Kind = type | tuple[type, ...]
 NUMBER = (int, float)
+TEXT_OR_NULL = (str, type(None))
+ANSWER_KINDS: dict[str, Kind] = {"response": TEXT_OR_NULL, "llm_response": TEXT_OR_NULL,
+                                 "responses": (list, type(None))}
 
 
 def _kind_name(value: Any) -> str:
     return next((name for kind, name in JSON_KINDS.items() if isinstance(value, kind)), type(value).__name__)
 
 
-def field_problem(row: dict[str, Any], fields: dict[str, Kind]) -> str | None:
+def field_problem(row: Row, fields: dict[str, Kind]) -> str | None:
     """The first field of `fields` that `row` lacks or holds with another JSON type (`object`: any),
     as a phrase that follows a file and line; None when all fit. `true` is not a number here."""
     for key, kind in fields.items():
@@ -43,12 +63,7 @@ def field_problem(row: dict[str, Any], fields: dict[str, Kind]) -> str | None:
     return None
 
 
-TEXT_OR_NULL = (str, type(None))
-ANSWER_KINDS: dict[str, Kind] = {"response": TEXT_OR_NULL, "llm_response": TEXT_OR_NULL,
-                                 "responses": (list, type(None))}
-
-
-def answer_problem(result: dict[str, Any], answers: tuple[str, ...]) -> str | None:
+def answer_problem(result: Row, answers: tuple[str, ...]) -> str | None:
     """The first reply field a checker would read as text that holds something else (a replies
     file's `response: 5` would end the scoring with a traceback), as a phrase naming the field."""
     given = {key: ANSWER_KINDS[key] for key in answers if key in ANSWER_KINDS and key in result}
@@ -62,6 +77,79 @@ def answer_problem(result: dict[str, Any], answers: tuple[str, ...]) -> str | No
     return f"field 'responses[{wrong}]' must be text or null, not {_kind_name(replies[wrong])}"
 
 
+# ---- what is sent, what comes back, what it is judged ------------------------------------------
+@dataclass(frozen=True)
+class Request:
+    """What the model is sent for one row, by `ifforge evaluate` and every export alike: the user
+    `turns` (with `chat`, answered one by one, the model's own replies going back between them), a
+    `system` message, and OpenAI `tools` with their `tool_choice`."""
+
+    turns: tuple[str, ...]
+    chat: bool = False
+    system: str | None = None
+    tools: list[dict[str, Any]] | None = None
+    tool_choice: Any = None
+
+
+@dataclass(frozen=True)
+class Reply:
+    """A model's answer to one request, as every checker reads it: the fields evaluate keeps of it
+    (`response`; `responses` in a chat; `tool_calls`; `request_failed`; and whatever else a replies
+    file brings, such as LogicIF's `llm_output`), as in `responses.jsonl`."""
+
+    fields: Mapping[str, Any]
+
+    @classmethod
+    def of(cls, replies: list) -> Reply:
+        """The replies a harness collected, one per user turn: text, or a dict with `text` and
+        OpenAI-shaped `tool_calls`."""
+        texts = [reply.get("text") if isinstance(reply, dict) else reply for reply in replies]
+        calls = [call for reply in replies if isinstance(reply, dict) for call in reply.get("tool_calls") or []]
+        return cls({"response": texts[-1] if texts else None, "responses": texts, "tool_calls": calls})
+
+    @property
+    def texts(self) -> list[str | None]:
+        """The text of each turn's reply."""
+        responses = self.fields.get("responses")
+        return list(responses) if isinstance(responses, list) else [self.fields.get("response")]
+
+    @property
+    def text(self) -> str | None:
+        """The last reply's text (the answer, in a one-prompt row)."""
+        texts = self.texts
+        return texts[-1] if texts else None
+
+    @property
+    def tool_calls(self) -> list[dict[str, Any]]:
+        return list(self.fields.get("tool_calls") or [])
+
+    @property
+    def failed(self) -> bool:
+        """The request failed: no answer, left out of every score."""
+        return bool(self.fields.get("request_failed"))
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One row's verdict: `correct`, and the lines its numbers are computed from (one line; or one
+    per part, where the family scores parts, such as each step of a chain). The lines are the rows of
+    `scores.parquet`: the report, the floors and the exports compute every number from them."""
+
+    correct: bool
+    lines: tuple[Row, ...]
+
+    def as_dict(self) -> Row:
+        """The verdict as JSON (an export keeps it beside each sample): its one line, or its parts."""
+        if len(self.lines) == 1:
+            return {**self.lines[0], "correct": self.correct}
+        return {"correct": self.correct, "parts": list(self.lines)}
+
+    @classmethod
+    def from_dict(cls, data: Row) -> Verdict:
+        return cls(bool(data["correct"]), tuple(data["parts"]) if "parts" in data else (dict(data),))
+
+
+# ---- generation ---------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class BatchStage:
     """Whole-batch work: `function(items, settings) -> (kept, dropped, counts for the manifest)`."""
@@ -84,19 +172,50 @@ class Loaded:
     inputs: dict[str, Any]
 
 
+# ---- the contract -------------------------------------------------------------------------------------
 class Family:
-    """One benchmark family. Subclasses set the class attributes and implement the methods."""
+    """One benchmark family. A subclass sets the declarations and implements `load`, `plan`,
+    `export`, `check` (and `request` when its rows are not one `prompt`); the rest has defaults."""
 
+    # who it is
     id: str = ""
     title: str = ""  # one line for `ifforge families`
     measures: str = ""  # what a score on it says about a model (the card's first line)
     follows: str = ""  # the published benchmark it follows, as the card cites it
+
+    # its settings
     settings_class: type[Settings] = Settings
     llm_stages: tuple[str, ...] = ()  # stages that may use a model (names accepted by stage_models)
-    own_exports: dict[str, str] = {}  # export formats only this family writes: format -> module with `write`
-    rule_modes: tuple[str, ...] = ("ifforge",)  # with "paper": `--rules paper` scores as the original's own code
 
+    # its rows, and the replies scored against them
+    row_fields: dict[str, Kind] = {"task_id": object}  # what every row needs to be asked and scored
+    keys: tuple[str, ...] = ("task_id",)  # what names a row in its benchmark (a reply names its row so)
+    carried: tuple[str, ...] = ("task_id",)  # what a reply keeps of its row (what `check` reads of it)
+    answers: tuple[str, ...] = ("response",)  # reply fields: a reply scored elsewhere (`ifforge score`) has one
+    needs_rows: bool = False  # `check` reads more of the row than a reply carries: score against the benchmark
+    scores_unreadable: bool = False  # a reply whose own gold cannot be read is a failed case, not refused
+    expression_rows: str | None = None  # the file beside the rows holding them under other expressions
+
+    # its numbers
+    rule_modes: tuple[str, ...] = ("ifforge",)  # with "paper": `--rules paper` scores as the original's own code
+    report: Report = Report()  # metrics, groups, the report's sections and plots
+    counted_by: tuple[str, ...] = ()  # tiers and categories the card and floors count rows by, before the
+    # report's groups
+    baselines: Registry[type[Baseline]] = Registry("baseline", (Empty,))  # the floors on its card
+
+    # what else it offers
+    converter: Callable[[Path, dict[str, Any]], list[Row]] | None = None  # its original's released files as rows
+    exports: dict[str, str] = {}  # export formats only this family writes: format -> module with `write`
+
+    # ---- generate -----------------------------------------------------------------------------------
     def load(self, settings: Settings) -> Loaded:
+        raise NotImplementedError
+
+    def plan(self, settings: Settings) -> list[Step]:
+        raise NotImplementedError
+
+    def export(self, store: VersionStore, items: list, settings: Settings, side: dict[str, Any]) -> dict[str, Any]:
+        """Write the benchmark files; return counts (at least `tasks` and `rows`) for the manifest."""
         raise NotImplementedError
 
     def outside_code(self, settings: Settings) -> str | None:
@@ -107,9 +226,6 @@ class Family:
 
     def check_inputs(self, settings: Settings) -> None:
         """Cheap checks of the inputs' paths before a run starts (raise `InputError`); load checks the rest."""
-
-    def plan(self, settings: Settings) -> list[Step]:
-        raise NotImplementedError
 
     def side_work(self, settings: Settings) -> dict[str, Callable[[Settings], Any]]:
         """Work that does not depend on the items (runs beside the stages): name -> function."""
@@ -126,91 +242,85 @@ class Family:
     def write_loaded(self, store: VersionStore, items: list) -> None:
         """Per-item artifacts of what was loaded, before any stage ran."""
 
-    def export(self, store: VersionStore, items: list, settings: Settings, side: dict[str, Any]) -> dict[str, Any]:
-        """Write the benchmark files; return counts (at least `tasks` and `rows`) for the manifest."""
-        raise NotImplementedError
-
     def summary_table(self, store: VersionStore) -> list[dict[str, Any]]:
         """Rows of the finished-tasks table published to Prefect."""
         return []
 
-    # ---- evaluate -------------------------------------------------------------------------------
-    def scorer(self):
-        """This family's part of the one evaluate: an `eval.template.Scorer` (its scoring module,
-        imported when the family is first scored)."""
-        raise NotImplementedError
+    def made_by(self, rows: list[Row]) -> str:
+        """A sentence on how these rows were made, for an export's card (LogicIF: who wrote the
+        descriptions); empty when there is nothing to say beyond the version's card."""
+        return ""
 
-    def evaluate(self, rows: list[dict[str, Any]], settings: Any, cache_path: Path, folder: Path,
-                 title: str, on_done: Callable[[], None] | None = None, run: dict[str, Any] | None = None,
-                 ) -> dict[str, Any]:
-        """Ask a model every row, write responses and scores and a report in `folder`; return the summary
-        (with `request_failures`, `headline` and `table`). `run` holds the run's facts for the report."""
-        self.check_rows(rows)
-        return self.scorer().evaluate(rows, settings, Path(cache_path), Path(folder), title, on_done, run)
-
-    row_fields: dict[str, Kind] = {"task_id": object}  # what every row needs to be asked and scored
-
-    def row_problem(self, row: dict[str, Any]) -> str | None:
+    # ---- rows and replies ---------------------------------------------------------------------------
+    def row_problem(self, row: Row) -> str | None:
         """Why this family cannot ask or score `row` ("missing field 'gold'", "field 'mode' must be
-        ..."), or None. Rows read from a file are checked with it line by line (`checked_rows`)."""
+        ..."), or None. Rows read from a file are checked with it line by line."""
         return field_problem(row, self.row_fields)
 
-    def result_problem(self, result: dict[str, Any]) -> str | None:
-        """Why a reply scored elsewhere (`ifforge score`) cannot be scored, or None: a field the scorer
+    def result_problem(self, result: Row) -> str | None:
+        """Why a reply scored elsewhere (`ifforge score`) cannot be scored, or None: a field `check`
         reads of its row that it lacks or holds with another type, or no reply field at all."""
-        scorer = self.scorer()
-        problem = field_problem(result, {key: kind for key, kind in self.row_fields.items() if key in scorer.carried})
-        problem = problem or answer_problem(result, scorer.answers)
-        if problem or result.get("request_failed") or any(key in result for key in scorer.answers):
+        problem = field_problem(result, {key: kind for key, kind in self.row_fields.items() if key in self.carried})
+        problem = problem or answer_problem(result, self.answers)
+        if problem or result.get("request_failed") or any(key in result for key in self.answers):
             return problem
-        return f"no answer field (one of {', '.join(scorer.answers)})"
+        return f"no answer field (one of {', '.join(self.answers)})"
 
-    def rules_problem(self, row: dict[str, Any], rules: str) -> str | None:
+    def rules_problem(self, row: Row, rules: str) -> str | None:
         """Why `row` cannot be scored under `rules` (`--rules paper` may need the original's fields), or None."""
         return None
 
-    def check_rows(self, rows: list[dict[str, Any]]) -> None:
-        """Refuse rows this family cannot score (raise `BenchmarkError` naming the row and field),
-        before anything is asked."""
-        from ifforge.eval.evaluation import BenchmarkError
+    def carry(self, row: Row) -> Row:
+        """What a reply keeps of its row (its family too, so `responses.jsonl` can be scored again)."""
+        return {key: row[key] for key in ("family", *self.carried) if key in row}
 
-        for number, row in enumerate(rows, 1):
-            problem = self.row_problem(row)
-            if problem:
-                raise BenchmarkError(f"row {number} ({row.get('task_id', '?')}): {problem}")
+    def key(self, row: Row) -> str:
+        """A row's or a reply's `keys`, as one comparable text."""
+        return json.dumps([row.get(key) for key in self.keys], sort_keys=True, default=str)
 
-    def turns(self, row: dict[str, Any]) -> list[str]:
-        """The user turns `evaluate` sends for one row: the chat's user messages, else its one prompt.
-        Exports send exactly these, so their replies are the ones `evaluate` would score."""
-        messages = [m["content"] for m in row.get("messages", []) if m.get("role", "user") == "user"]
-        return messages or [row.get("instruction") or row.get("prompt") or ""]
+    def identity(self, row: Row) -> str:
+        """What makes a row one of its own: its `keys` under its expression. Two with one identity are
+        one row asked or answered twice, which would count twice."""
+        return json.dumps([*(row.get(key) for key in self.keys), row.get("expression_id")], default=str)
 
-    def request(self, row: dict[str, Any]) -> dict[str, Any]:
-        """What `evaluate` sends for one row besides its user turns: `system` (a system message or
-        None), `tools` (OpenAI `tools` entries or None) and `tool_choice`. Exports send the same."""
-        return {"system": None, "tools": None, "tool_choice": None}
+    # ---- asking and judging -------------------------------------------------------------------------
+    def request(self, row: Row) -> Request:
+        """What the model is sent for one row: by default its chat's user messages (and system
+        message), else its one `prompt`."""
+        messages = row.get("messages") or []
+        turns = [m["content"] for m in messages if m.get("role", "user") == "user"]
+        system = next((m["content"] for m in messages if m.get("role") == "system"), None)
+        return Request(tuple(turns or [row.get("prompt") or ""]), system=system)
 
-    def text_row(self, row: dict[str, Any]) -> dict[str, Any] | None:
+    def text_row(self, row: Row) -> Row | None:
         """The row for a harness that can only send text and read text back (lm-eval): the row
         itself when it needs no tools; a family whose rows need tools returns a row rewritten for a
-        text protocol (its `turns` and `check` then use it), or None to leave the row out."""
-        return None if self.request(row).get("tools") else row
+        text protocol (its `request` and `check` then read it), or None to leave the row out."""
+        return None if self.request(row).tools else row
 
-    def check(self, row: dict[str, Any], replies: list) -> dict[str, Any]:
-        """One row's verdict on a model's replies (one per user turn; one in prompt mode), by this
-        family's own checker: at least `correct` (bool), plus the family's finer numbers. A reply
-        is the text, or a dict with `text` and `tool_calls` (OpenAI-shaped) where the row offers
-        tools. Exports (inspect-ai, lm-eval) call this, so they score exactly as `ifforge evaluate` does."""
+    def check(self, row: Row, reply: Reply, settings: Any = None) -> Verdict:
+        """One row's verdict on a reply, by this family's rules (`settings`: an evaluation's, whose
+        `rules` may pick the original's; None: the row's own `rules`, as an export carries them). A
+        failed request (`reply.failed`) is judged too, and its lines say so (`request_failed`)."""
         raise NotImplementedError
 
-    def aggregate(self, verdicts: list[tuple[str, dict[str, Any]]]) -> dict[str, float]:
-        """The headline scores of `check` verdicts, as (task_id, verdict) pairs, by name: what the
-        family's report gives, so exports report the same numbers. By default, the share correct."""
-        return {"accuracy": sum(bool(v["correct"]) for _, v in verdicts) / len(verdicts)} if verdicts else {}
+    def refine(self, results: list[Row], rows: list[Row], settings: Any, asker: Any) -> None:
+        """Work on the replies before they are judged (LogicIF: an LLM finds answers its rules missed)."""
 
-    # ---- review ---------------------------------------------------------------------------------
-    def review_view(self, row: dict[str, Any]) -> dict[str, Any]:
-        """One benchmark row as the review page shows it: a title, the `source` (code or data), the
-        `instruction` text, and `details` (label -> text)."""
+    def annotate(self, results: list[Row], frame: pd.DataFrame, rows: list[Row], settings: Any, asker: Any,
+                 folder: Path) -> Row:
+        """Findings beyond the verdicts, written beside the report; returns what the summary gains
+        (`asker` is None when replies made elsewhere are scored: no model to ask)."""
+        return {}
+
+    # ---- review ---------------------------------------------------------------------------------------
+    def review_view(self, row: Row) -> Row:
+        """One task as the review page shows it: a `title`, the `source` (code or data), the
+        `instruction` text and `details` (label -> text); or the family's own `html`; with a `badge`
+        and a `tier` to filter by when it has them."""
         return {"title": row.get("task_id", "?"), "source": "", "instruction": str(row.get("prompt", "")),
                 "details": {}}
+
+    def review_item(self, rows: list[Row]) -> Row:
+        """What the reviewer sees of one task (all its rows): by default the view of its first row."""
+        return {"view": self.review_view(rows[0])}

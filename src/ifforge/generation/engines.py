@@ -74,7 +74,7 @@ class Dask:
     when the run reads a result (for the per-item artifacts)."""
 
     def __init__(self, address: str | None = None, workers: int = 2):
-        from distributed import Client, LocalCluster
+        from distributed import Client, LocalCluster  # lazy on purpose: Dask (heavy), only when a run asks for it
 
         self._cluster = None if address else LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                                           dashboard_address=None)
@@ -91,7 +91,7 @@ class Dask:
 
     def settle(self, handle: Any) -> Any:
         """Wait until a step is done where it ran; raise its error, leave its result there."""
-        from distributed import wait
+        from distributed import wait  # lazy on purpose: Dask, as above
 
         wait(handle)
         if handle.status != "finished":

@@ -28,6 +28,9 @@ from pathlib import Path
 from typing import Any
 
 from ifforge.core.kept import Kept
+from ifforge.core.llm_hub import close_hub, hub_for
+from ifforge.core.llm_setup import resolve_llm
+from ifforge.core.runlock import writing
 from ifforge.core.runner import Stage
 from ifforge.core.settings import Settings
 from ifforge.core.store import VersionStore, canonical_json, finished_version
@@ -85,8 +88,6 @@ class GenerateRun:
     @cached_property
     def llm(self) -> tuple[dict[str, Any], str]:
         """Which model each LLM stage uses, and a line saying so."""
-        from ifforge.core.llm_setup import resolve_llm
-
         return resolve_llm(self.settings, self.family.llm_stages)
 
     @cached_property
@@ -107,8 +108,12 @@ class GenerateRun:
         return finished_version(self.settings.benchmark_root, self.fingerprint)
 
     def execute(self, engine: Engine, report: Report | None = None) -> Path:
-        """Make the version (or find it finished); returns its folder."""
-        report = report or Report()
+        """Make the version (or find it finished); returns its folder. One run at a time writes a
+        benchmark folder (`core.runlock`; the command line holds the lock already)."""
+        with writing(self.settings.benchmark_root):
+            return self._execute(engine, report or Report())
+
+    def _execute(self, engine: Engine, report: Report) -> Path:
         log, settings = report.log, self.settings
         log.info(f"family {self.family.id}: {self.llm[1]}")
         accounts = Accounts()
@@ -142,8 +147,6 @@ class GenerateRun:
                 side_results[name], usage, calls = future.result()
                 accounts.side(name, usage, calls, self.llm[0].get(name))
         finally:
-            from ifforge.core.llm_hub import close_hub
-
             beside.shutdown(wait=False, cancel_futures=True)  # a failed run does not wait for it
             close_hub(run_id)
         if accounts.calls:
@@ -249,8 +252,6 @@ def export_items(family, store: VersionStore, items: Sequence, settings: Setting
 def side_work(work, settings: Settings, run_id: str, name: str) -> tuple[Any, Any, list[dict[str, Any]]]:
     """A family's side work, with the LLM usage and calls it made (its requests carry its name as
     their tag), so the manifest and llm_calls.jsonl count them like a stage's."""
-    from ifforge.core.llm_hub import hub_for
-
     hub = hub_for(run_id)
     return work(settings, hub), hub.usage(name), hub.calls(name)
 

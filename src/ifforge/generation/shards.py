@@ -1,6 +1,6 @@
 """A chain of per-item stages, shard by shard: how many items a shard holds, how many shards are
 in flight, and one stage's run over one shard (the body of the Prefect flow's stage task, and what
-a Dask worker imports: this module stays light, with no Prefect, export or report code).
+a Dask worker runs).
 """
 
 from __future__ import annotations
@@ -10,6 +10,8 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
+from ifforge.core.llm_batch import BatchOptions, batch_folder
+from ifforge.core.progress import stage_bar
 from ifforge.core.runner import Stage, StageRun, run_items
 from ifforge.core.settings import Settings
 from ifforge.core.store import ItemCache
@@ -32,13 +34,7 @@ def run_stage_shard(stage: Stage, shard: Shard, settings: Settings, run_id: str)
     """One stage over one shard; returns the shard as it goes on: the items the stage kept, and its
     run (outcomes, cache keys, counts, usage, what went in, seconds) for the artifacts and counts.
     The run builds the plan once and hands each shard its stage, so no shard rebuilds it."""
-    from ifforge.core.progress import stage_bar
-
-    batch = None
-    if settings.llm_batch:
-        from ifforge.core.llm_batch import BatchOptions, batch_folder
-
-        batch = BatchOptions(batch_folder(settings.response_cache), settings.llm_batch_poll)
+    batch = BatchOptions(batch_folder(settings.response_cache), settings.llm_batch_poll) if settings.llm_batch else None
     cache = ItemCache(settings.benchmark_root / ".cache")
     started = time.monotonic()
     with stage_bar(stage.name, len(shard.items), settings.progress) as advance:

@@ -1,4 +1,5 @@
-"""The items a reviewer checks: one per task of a version's `benchmark.jsonl`, with every test case."""
+"""The items a reviewer checks: one per task of a version's `benchmark.jsonl`, as its family shows
+it (`Family.review_item`: by default the view of the task's first row)."""
 
 from __future__ import annotations
 
@@ -6,10 +7,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+from ifforge.families import family_id, family_of_row
+
 BENCHMARK = "benchmark.jsonl"
-ITEM_FIELDS = ("task_id", "test_case_id", "function", "description", "stats_keys", "input",
-               "code_output", "output_format", "difficulty")
-CASE_FIELDS = ("test_case_id", "input", "code_output")
 
 
 def read_rows(version: Path) -> list[dict[str, Any]]:
@@ -27,20 +27,9 @@ def read_rows(version: Path) -> list[dict[str, Any]]:
 
 
 def load_items(version: Path) -> list[dict[str, Any]]:
-    """One item per task (a reviewer checks the function once), with every test case of the task."""
-    items: dict[str, dict[str, Any]] = {}
+    """One item per task (a reviewer checks a task once), from all the task's rows."""
+    tasks: dict[str, list[dict[str, Any]]] = {}
     for row in read_rows(version):
-        if row["task_id"] not in items:
-            family = row.get("family", "logicif")
-            items[row["task_id"]] = ({key: row.get(key) for key in ITEM_FIELDS} if family == "logicif"
-                                     else {"task_id": row["task_id"], "family": family, "view": _family_view(row)})
-            items[row["task_id"]]["cases"] = []
-        if "view" not in items[row["task_id"]]:
-            items[row["task_id"]]["cases"].append({key: row.get(key) for key in CASE_FIELDS})
-    return list(items.values())
-
-
-def _family_view(row: dict[str, Any]) -> dict[str, Any]:
-    from ifforge.families import get_family
-
-    return get_family(row["family"]).review_view(row)
+        tasks.setdefault(row["task_id"], []).append(row)
+    return [{"task_id": task_id, "family": family_id(rows[0]), **family_of_row(rows[0]).review_item(rows)}
+            for task_id, rows in tasks.items()]

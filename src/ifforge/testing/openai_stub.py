@@ -6,7 +6,8 @@ connection, a 200 that is no answer: any body at all (bytes too, with any header
 a body that never ends, or a completion without choices), and every request body is recorded. It also speaks the files and
 batches endpoints of the Batch API: a batch's lines are answered by the same handler when the batch
 is next retrieved (unless `hold` is set: then it stays in progress), and it can be cancelled.
-Every call is recorded as (method, path) in `calls`.
+Every call is recorded as (method, path) in `calls`; `wait_for_requests` lets a test wait for the
+requests themselves instead of sleeping a guess.
 """
 
 from __future__ import annotations
@@ -73,6 +74,7 @@ class StubServer:
         self.batch_requests: list[dict[str, Any]] = []  # bodies of the lines of every batch run
         self.hold = False  # True: batches stay in progress until it is False again
         self._lock = threading.RLock()  # re-entered: a batch run uploads its output file
+        self._arrived = threading.Condition(self._lock)
         self._server = _Server(("127.0.0.1", 0), self._make_handler())
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
@@ -82,6 +84,11 @@ class StubServer:
 
     def script(self, *answers: Answer) -> None:
         self.queue.extend(answers)
+
+    def wait_for_requests(self, count: int, timeout: float = 60.0) -> bool:
+        """Block until `count` chat requests have come (True) or `timeout` seconds have passed (False)."""
+        with self._arrived:
+            return self._arrived.wait_for(lambda: len(self.requests) >= count, timeout)
 
     def __enter__(self) -> StubServer:
         self._thread.start()
@@ -94,6 +101,7 @@ class StubServer:
     def _answer(self, request: dict[str, Any]) -> Answer:
         with self._lock:
             self.requests.append(request)
+            self._arrived.notify_all()
             scripted = self.queue.popleft() if self.queue else None
         return scripted or self.handler(request)
 

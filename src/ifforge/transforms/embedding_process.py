@@ -78,6 +78,7 @@ def _serve(path: str) -> None:
     sys.stdout = sys.stderr
     model, failure = None, None
     try:
+        # lazy on purpose: torch underneath (seconds), in the model's own process
         from sentence_transformers import SentenceTransformer
         from transformers.utils import logging as transformers_logging
 

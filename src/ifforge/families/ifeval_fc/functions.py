@@ -20,7 +20,7 @@ from pydantic import BaseModel, Field
 from ifforge.core.llm_client import LLM
 from ifforge.core.prompts import load_prompt
 from ifforge.core.records import DroppedItem, Outcome, Record
-from ifforge.core.untrusted import BadValue, InputError, parse_json, read_lines
+from ifforge.core.untrusted import InputError, parse_json, parsed_lines
 from ifforge.families.ifeval_fc import bank, rules
 from ifforge.families.ifeval_fc.records import Function
 
@@ -76,20 +76,9 @@ def from_file(path: Path) -> list[Function]:
     """Functions of a JSONL file, one `{domain, tool, carriers, queries}` per line. A line that does
     not fit stops the run with its file, line and field: a typo should not silently shrink a benchmark."""
     path = Path(path)
-    try:
-        lines = read_lines(path)
-    except BadValue as error:
-        raise InputError(f"{path}: {error} (setting 'functions')") from None
     found = []
-    for number, line in lines:
-        if isinstance(line, BadValue):
-            raise InputError(f"{path}:{number}: {line}")
-        if not line.strip():
-            continue
-        try:
-            entry = parse_json(line)
-        except BadValue as error:
-            raise InputError(f"{path}:{number}: the line {error}") from None
+    refused = lambda message: InputError(f"{message} (setting 'functions')")  # noqa: E731
+    for number, entry in parsed_lines(path, parse_json, refused):
         if not isinstance(entry, dict):
             raise InputError(f"{path}:{number}: a line must be a JSON object")
         for key, kind in (("domain", str), ("tool", dict), ("carriers", list), ("queries", list)):

@@ -20,6 +20,7 @@ from typing import Any
 
 import regex
 
+from ifforge.core.registry import Registry
 from ifforge.families.ifeval_fc import rules
 from ifforge.families.ifeval_fc.rules import compare
 
@@ -231,18 +232,17 @@ class CommaCount(rules.CommaCount):
         return compare(value.count(","), self.relation, self.args["n"])
 
 
-REGISTRY: dict[str, type[rules.Rule]] = {cls.id: cls for cls in (
+REGISTRY: Registry[type[rules.Rule]] = Registry("rule", (
     KeywordsPresent, KeywordFrequency, LetterFrequency, ScriptOnly, WordCount, SentenceCount, Postscript,
     PlaceholderCount, SpacesBetween, TitleFormat, HighlightedSections, JsonFormat, PythonList, AllUpper, AllLower,
-    CapitalWords, EndPhrase, Quotation, CommaCount)}
+    CapitalWords, EndPhrase, Quotation, CommaCount))
 assert set(REGISTRY) == set(rules.REGISTRY), "every rule has its paper reading"
 REGISTRIES = {"3.9": REGISTRY, "3.10": {**REGISTRY, "word_count": WordCountRegex}}  # by `paper_nltk`
 
 
 def get(rule_id: str, *, nltk: str = DEFAULT_NLTK, **args: Any) -> rules.Rule:
     """The paper's checker for `rule_id`, its word count as the nltk `nltk` (a key of `NLTK`) counts."""
-    if rule_id not in REGISTRY:
-        raise ValueError(f"unknown rule {rule_id!r} (rules: {', '.join(REGISTRY)})")
+    REGISTRY[rule_id]  # an unknown id is named with the known ones
     return REGISTRIES[nltk][rule_id](**args)
 
 

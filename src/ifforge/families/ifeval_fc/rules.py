@@ -35,6 +35,7 @@ import unicodedata
 from typing import Any, ClassVar, Literal
 
 from ifforge.core import pyast
+from ifforge.core.registry import Registry
 
 Relation = Literal["exactly", "at most", "at least"]
 RELATIONS: tuple[str, ...] = ("exactly", "at most", "at least")
@@ -105,7 +106,8 @@ def _times(n: int, noun: str) -> str:
 
 
 class Rule:
-    """One format rule with its arguments. Subclasses set `id`, `group` and the ranges."""
+    """One format rule with its arguments. Subclasses set `id`, `group`, and the ranges of a count
+    or the `choices` of an argument drawn from a few values (both drawn and checked here)."""
 
     id: ClassVar[str]
     group: ClassVar[str]
@@ -113,6 +115,7 @@ class Rule:
     relations: ClassVar[tuple[str, ...]] = ()  # relations it takes; () for rules without a count
     drawn: ClassVar[tuple[str, ...] | None] = None  # relations a benchmark draws (default: all it takes)
     ranges: ClassVar[dict[str, tuple[int, int]]] = {}  # relation -> (low, high) of N, as the paper draws
+    choices: ClassVar[dict[str, tuple[str, ...]]] = {}  # an argument that is one of a few values -> the values
     mentions: ClassVar[str] = r"$^"  # words a query would use to name this rule (it must not)
 
     def __init__(self, **args: Any):
@@ -121,6 +124,10 @@ class Rule:
 
     def validate(self) -> None:
         """Raise ValueError naming the argument that does not fit."""
+        for name, values in self.choices.items():
+            if self.args.get(name) not in values:
+                allowed = " or ".join(f"'{value}'" for value in values)
+                raise ValueError(f"rule {self.id!r}: {name} must be {allowed}, got {self.args.get(name)!r}")
         if self.relations:
             relation, n = self.args.get("relation"), self.args.get("n")
             if relation not in self.relations:
@@ -130,11 +137,12 @@ class Rule:
 
     @classmethod
     def sample_args(cls, rng: random.Random, relation: str | None = None) -> dict[str, Any]:
+        args = {name: rng.choice(values) for name, values in cls.choices.items()}
         if not cls.relations:
-            return {}
+            return args
         relation = relation or rng.choice(cls.drawn or cls.relations)
         low, high = cls.ranges[relation]
-        return {"relation": relation, "n": rng.randint(low, high)}
+        return {**args, "relation": relation, "n": rng.randint(low, high)}
 
     def describe(self) -> str:
         raise NotImplementedError
@@ -237,14 +245,7 @@ class LetterFrequency(Rule):
 class ScriptOnly(Rule):
     id, group = "cyrillic_greek", "language"
     mentions = r"\b(cyrillic|greek|russian|alphabet|script)\b"
-
-    @classmethod
-    def sample_args(cls, rng, relation=None):
-        return {"script": rng.choice(["cyrillic", "greek"])}
-
-    def validate(self):
-        if self.args.get("script") not in ("cyrillic", "greek"):
-            raise ValueError(f"rule {self.id!r}: script must be 'cyrillic' or 'greek', got {self.args.get('script')!r}")
+    choices = {"script": ("cyrillic", "greek")}
 
     def describe(self):
         return (f"The value must be written in {self.args['script'].capitalize()} letters only: no letter of "
@@ -289,14 +290,7 @@ class SentenceCount(Rule):
 class Postscript(Rule):
     id, group, default_on = "postscript", "content", False
     mentions = r"\bP\.\s?(P\.\s?)?S\b|\bpostscript\b"
-
-    @classmethod
-    def sample_args(cls, rng, relation=None):
-        return {"marker": rng.choice(["P.S.", "P.P.S."])}
-
-    def validate(self):
-        if self.args.get("marker") not in ("P.S.", "P.P.S."):
-            raise ValueError(f"rule {self.id!r}: marker must be 'P.S.' or 'P.P.S.', got {self.args.get('marker')!r}")
+    choices = {"marker": ("P.S.", "P.P.S.")}
 
     def describe(self):
         return f"The value must end with a postscript that starts with '{self.args['marker']}'."
@@ -431,6 +425,13 @@ class PythonList(Rule):
 
 
 # ---- case ---------------------------------------------------------------------------------------
+def _all_in_case(value: str, case) -> bool:
+    """At least one letter that has a case, and every such letter already in `case` (str.upper or
+    str.lower), read in compatibility form."""
+    cased = [c for c in plain(value) if c.lower() != c.upper()]
+    return bool(cased) and all(c == case(c) for c in cased)
+
+
 class AllUpper(Rule):
     id, group, default_on = "all_upper", "case", False
     mentions = r"\b(upper ?case|capital|caps)\b"
@@ -439,8 +440,7 @@ class AllUpper(Rule):
         return "The value must be in uppercase: every letter a capital, with at least one letter."
 
     def check(self, value):
-        cased = [c for c in plain(value) if c.lower() != c.upper()]
-        return bool(cased) and all(c == c.upper() for c in cased)
+        return _all_in_case(value, str.upper)
 
 
 class AllLower(Rule):
@@ -451,8 +451,7 @@ class AllLower(Rule):
         return "The value must be in lowercase: no capital letters, with at least one letter."
 
     def check(self, value):
-        cased = [c for c in plain(value) if c.lower() != c.upper()]
-        return bool(cased) and all(c == c.lower() for c in cased)
+        return _all_in_case(value, str.lower)
 
 
 class CapitalWords(Rule):
@@ -498,14 +497,7 @@ class Quotation(Rule):
     mentions = r"\bquot(e|es|ation|ed)\b"
     PAIRS: ClassVar[dict[str, tuple[tuple[str, str], ...]]] = {"double": (('"', '"'), ("“", "”")),
                                                                 "single": (("'", "'"), ("‘", "’"))}
-
-    @classmethod
-    def sample_args(cls, rng, relation=None):
-        return {"quotes": rng.choice(["single", "double"])}
-
-    def validate(self):
-        if self.args.get("quotes") not in self.PAIRS:
-            raise ValueError(f"rule {self.id!r}: quotes must be 'single' or 'double', got {self.args.get('quotes')!r}")
+    choices = {"quotes": ("single", "double")}  # in the order drawn from (not PAIRS'): the same draws
 
     def describe(self):
         return (f"The whole value must be wrapped in {self.args['quotes']} quotation marks, with nothing outside "
@@ -531,15 +523,13 @@ class CommaCount(Rule):
         return compare(value.count(","), self.relation, self.args["n"])
 
 
-REGISTRY: dict[str, type[Rule]] = {cls.id: cls for cls in (
+REGISTRY: Registry[type[Rule]] = Registry("rule", (
     ScriptOnly, HighlightedSections, JsonFormat, KeywordFrequency, KeywordsPresent, LetterFrequency, CapitalWords,
     CommaCount, PlaceholderCount, PythonList, Quotation, SentenceCount, SpacesBetween, TitleFormat, WordCount,
-    AllUpper, AllLower, EndPhrase, Postscript)}
+    AllUpper, AllLower, EndPhrase, Postscript))
 DEFAULT_RULES: tuple[str, ...] = tuple(rule_id for rule_id, cls in REGISTRY.items() if cls.default_on)
 
 
 def get(rule_id: str, **args: Any) -> Rule:
-    if rule_id not in REGISTRY:
-        raise ValueError(f"unknown rule {rule_id!r} (rules: {', '.join(REGISTRY)})")
     return REGISTRY[rule_id](**args)
 

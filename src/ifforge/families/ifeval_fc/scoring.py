@@ -1,5 +1,4 @@
-"""IFEval-FC's part of the one evaluate (`eval.template`): its rows checked and asked through the
-tools API, its verdicts and its report.
+"""IFEval-FC's verdicts and numbers: its rows' tool calls judged, and its report.
 
 A case passes when the model called the function, gave the parameter as a string, and the string
 follows the rule (as the paper scores it, and with distractors the call must be to the right
@@ -17,9 +16,9 @@ from typing import Any
 import pandas as pd
 
 from ifforge.core import jsontext
-from ifforge.eval.asking import usage
 from ifforge.eval.intervals import shown, wilson
-from ifforge.eval.template import Scorer
+from ifforge.eval.report import Report
+from ifforge.families.base import Reply, Verdict
 from ifforge.families.ifeval_fc import paper_rules, rules
 
 GROUPS = ("rule_id", "relation", "domain", "source")  # relation "none": a rule without a count
@@ -35,7 +34,7 @@ def row_problem(row: dict[str, Any]) -> str | None:
     if missing:
         return f"missing field {missing[0]!r}"
     if not isinstance(row["rule_id"], str) or row["rule_id"] not in rules.REGISTRY:
-        return f"field 'rule_id': unknown rule {row['rule_id']!r}"
+        return f"field 'rule_id': {rules.REGISTRY.unknown(row['rule_id'])}"
     if not isinstance(row["rule_args"], dict):
         return "field 'rule_args' must be an object"
     if row.get("rules", "ifforge") not in ("ifforge", "paper"):
@@ -54,13 +53,6 @@ def row_problem(row: dict[str, Any]) -> str | None:
     if row["function_name"] not in [t["function"].get("name") for t in tools]:
         return f"field 'function_name' {row['function_name']!r} is not among the tools"
     return None
-
-
-def messages_of(row: dict[str, Any], system_prompt: str | None) -> list[dict[str, str]]:
-    messages = [dict(m) for m in row["messages"]]
-    if system_prompt is not None:
-        messages = [{"role": "system", "content": system_prompt}] + [m for m in messages if m["role"] != "system"]
-    return messages
 
 
 def calls_of(replies: list, protocol: str | None) -> list[tuple[str, Any]]:
@@ -207,58 +199,39 @@ def batch_key(row: dict[str, Any]) -> str:
                        row["rule_args"]], sort_keys=True)
 
 
-def score_frame(results: list[dict[str, Any]], rows: dict[str, dict[str, Any]], mode: str = "ifforge",
-                nltk: str | None = None) -> pd.DataFrame:
-    """One scored row per case, by our rules or the paper's (`mode`, under the nltk `nltk`)."""
-    records = []
-    for result in results:
-        row = rows[result["task_id"]]
-        failed = bool(result.get("request_failed"))
-        verdict = judge(row, [] if failed else [{"text": result.get("response") or "",
-                                                "tool_calls": result.get("tool_calls") or []}], mode, nltk)
-        records.append({"task_id": row["task_id"], **{key: str(row.get(key) or "none") for key in GROUPS},
-                        "request_failed": failed, "called": verdict["called"] and not failed,
-                        "provided": verdict["provided"] and not failed, "correct": verdict["correct"] and not failed,
-                        "reason": "request_failed" if failed else verdict["reason"],
-                        "values": json.dumps(verdict["values"], ensure_ascii=False), "batch": batch_key(row)})
-    frame = pd.DataFrame(records)
-    if mode == "paper" and not frame.empty:  # the paper's client retries, then gives the batch no calls
-        broken = set(frame.loc[frame["reason"] == "reply_unreadable", "batch"])
-        hit = frame["batch"].isin(broken) & ~frame["request_failed"] & (frame["reason"] != "reply_unreadable")
-        frame.loc[hit, ["called", "provided", "correct"]] = False
-        frame.loc[hit, "reason"] = "batch_failed"
-    return frame.drop(columns="batch") if not frame.empty else frame
+def verdict(row: dict[str, Any], reply: Reply, mode: str | None = None, nltk: str | None = None) -> Verdict:
+    """One case's verdict line (`judge`'s), with its paper batch (`batch_key`, settled by the report)."""
+    failed = reply.failed
+    found = judge(row, [] if failed else [{"text": reply.text or "", "tool_calls": reply.tool_calls}], mode, nltk)
+    line = {"task_id": row["task_id"], **{key: str(row.get(key) or "none") for key in GROUPS},
+            "request_failed": failed, "called": found["called"] and not failed,
+            "provided": found["provided"] and not failed, "correct": found["correct"] and not failed,
+            "reason": "request_failed" if failed else found["reason"],
+            "values": json.dumps(found["values"], ensure_ascii=False), "batch": batch_key(row)}
+    return Verdict(line["correct"], (line,))
 
 
-class IfevalFcScorer(Scorer):
-    """Each row is one request: its system message (or `--system-prompt` in its place), its user
-    query, its tools and its `tool_choice`. The reply's tool calls are kept as they came (raw
-    argument text), so the checker sees exactly what the server returned."""
+class IfevalFcReport(Report):
+    """The paper's three rates (called, provided, format right), overall and by group."""
 
     name = "IFEval-FC"
-    carried = ("task_id", "function_name", "parameter", "rule_id", "relation")
-    failed = {"response": None, "tool_calls": []}
-    answers = ("tool_calls", "response")
-    needs_rows = True  # the verdict reads the row's rule and tools
     groups = GROUPS
+    metrics = {"accuracy": "format_right_rate", "called_rate": "called_rate", "provided_rate": "provided_rate"}
     empty = {"cases": 0, "request_failures": 0}
     columns = ("group", "cases", "called", "provided", "format right", "failed requests")
     headline_shares = (("format right", "format_right_rate"), ("called", "called_rate"), ("provided", "provided_rate"))
 
-    async def ask(self, llm, row: dict[str, Any], settings) -> dict[str, Any]:
-        reply = await llm.chat(messages_of(row, settings.system_prompt), stage="evaluate", tools=row["tools"],
-                               tool_choice=row.get("tool_choice", "auto"))
-        return {"response": reply.text, "tool_calls": list(reply.tool_calls), "finish_reason": reply.finish_reason,
-                **usage(reply)}
-
-    def frame(self, results: list[dict[str, Any]], rows: list[dict[str, Any]], settings) -> pd.DataFrame:
-        return score_frame(results, {row["task_id"]: row for row in rows}, getattr(settings, "rules", "ifforge"),
-                           getattr(settings, "paper_nltk", None))
-
-    def annotate(self, results, frame, rows, settings, asker, folder) -> dict[str, Any]:
-        mode = getattr(settings, "rules", "ifforge")
-        return {"rules": mode, **({"paper_nltk": getattr(settings, "paper_nltk", paper_rules.DEFAULT_NLTK)}
-                                  if mode == "paper" else {})}
+    def frame(self, lines) -> pd.DataFrame:
+        """Under the paper's rules one unreadable reply fails its whole batch: the paper's client
+        retries, then gives the batch no calls."""
+        frame = pd.DataFrame(lines)
+        if frame.empty:
+            return frame
+        broken = set(frame.loc[frame["reason"] == "reply_unreadable", "batch"])
+        hit = frame["batch"].isin(broken) & ~frame["request_failed"] & (frame["reason"] != "reply_unreadable")
+        frame.loc[hit, ["called", "provided", "correct"]] = False
+        frame.loc[hit, "reason"] = "batch_failed"
+        return frame.drop(columns="batch")
 
     def scores(self, part: pd.DataFrame) -> dict[str, Any]:
         answered = part[~part["request_failed"]]
@@ -293,4 +266,4 @@ class IfevalFcScorer(Scorer):
                 "are left out of every rate."]
 
 
-SCORER = IfevalFcScorer()
+REPORT = IfevalFcReport()

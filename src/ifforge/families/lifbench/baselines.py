@@ -8,7 +8,8 @@ import json
 from collections import Counter
 from typing import Any
 
-from ifforge.eval.floors import Baseline, Empty, most_frequent
+from ifforge.core.registry import Registry
+from ifforge.eval.baselines import Baseline, Empty, most_frequent
 
 
 def rendered(gold: Any) -> str:
@@ -45,4 +46,4 @@ class MostFrequentGold(Baseline):
         return [rendered(self.gold[row["task"]])]
 
 
-BASELINES = {kind.id: kind for kind in (Empty, EchoInstruction, MostFrequentGold)}
+BASELINES = Registry("baseline", (Empty, EchoInstruction, MostFrequentGold))

@@ -9,6 +9,11 @@ their marks, extract's gold in id order) and the original's fields under `paper`
 The public repository ships its inputs (`data/meta/`) but not its prompt files; without them,
 `prompts_from_meta` renders prompt items from `meta/tasks.json` and the `*_input.json` files, as
 the original's generator lays them out, with parameters drawn here (from a seed).
+
+Every file is read as untrusted input (`core.untrusted`): a FIFO, a folder or a link out of the
+given folder is refused, not read; a value nested too deep or a missing field is one `InputError`
+naming the file and the field. The original fills its templates with `str.format`; here they are
+filled with plain `{name}` fields only (`core.fill`), which gives the same text for its templates.
 """
 
 from __future__ import annotations
@@ -20,7 +25,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from ifforge.core.untrusted import InputError
+from ifforge.core.fill import fill
+from ifforge.core.untrusted import BadValue, InputError, parse_json, read_file
 from ifforge.families.lifbench import paper, rubric
 
 TASKS = {"list-single_query_id": "single_id", "list-multi_query_id": "multi_id",
@@ -107,30 +113,38 @@ def rows_of(name: str, items: Any, where: str) -> list[dict[str, Any]]:
     return rows
 
 
-def _read(path: Path) -> Any:
+def _read(path: Path, inside: Path | None = None) -> Any:
+    """A JSON file, read as untrusted input; with `inside`, not through a link that leaves it."""
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as error:
+        return parse_json(read_file(path, inside).decode("utf-8"))
+    except BadValue as error:
         raise InputError(f"{path}: {error}") from None
+    except UnicodeDecodeError as error:
+        raise InputError(f"{path}: is not UTF-8 text (byte {error.start + 1})") from None
+
+
+def _present(path: Path) -> bool:
+    """There is something by that name (a dangling link too: reading it says what it is)."""
+    return path.is_symlink() or path.exists()
 
 
 def convert(source: Path) -> list[dict[str, Any]]:
     """Rows from a prompt (or outputs) file, a folder of them, or LIFBench's `data/` folder (its
     `prompts/`, else prompt items rendered from its `meta/`)."""
     source = Path(source)
-    if source.is_file():
+    if _present(source) and not source.is_dir():
         if source.stem not in TASKS:
             raise InputError(f"{source}: not a LIFBench task file (names: {', '.join(f'{t}.json' for t in TASKS)})")
         return rows_of(source.stem, _read(source), str(source))
     if not source.is_dir():
         raise InputError(f"{source}: no such file or folder")
     for folder in (source, source / "prompts", source / "data" / "prompts"):
-        files = [folder / f"{name}.json" for name in TASKS if (folder / f"{name}.json").exists()]
+        files = [folder / f"{name}.json" for name in TASKS if _present(folder / f"{name}.json")]
         if files:
-            return [row for path in files for row in rows_of(path.stem, _read(path), str(path))]
+            return [row for path in files for row in rows_of(path.stem, _read(path, source), str(path))]
     for meta in (source / "meta", source / "data" / "meta"):
-        if (meta / "tasks.json").exists():
-            items = prompts_from_meta(meta)
+        if _present(meta / "tasks.json"):
+            items = prompts_from_meta(meta, inside=source)
             return [row for name, its in items.items() for row in rows_of(name, its, f"{meta} ({name})")]
     raise InputError(f"{source}: no LIFBench prompt files (<scenario>-<task>.json) and no meta/tasks.json here")
 
@@ -194,42 +208,92 @@ def _onedoc_params(task: str, params: dict[str, list], given: dict[str, Any], rn
     return combos if len(combos) <= 6 else rng.sample(combos, 5)
 
 
+KINDS = {dict: "an object", list: "a list", str: "text"}
+
+
+def _need(data: Any, key: str | int, kind: type | tuple[type, ...], path: Path, where: str) -> Any:
+    """`data[key]`, which must be a `kind`; an InputError names the file and the field (`where`)."""
+    present = key in data if isinstance(data, dict) else isinstance(data, list) and 0 <= key < len(data)
+    if not present:
+        raise InputError(f"{path}: missing field {where!r}")
+    value = data[key]
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if not isinstance(value, kinds) or isinstance(value, bool) and bool not in kinds:
+        raise InputError(f"{path}: field {where!r} must be {' or '.join(KINDS.get(k, k.__name__) for k in kinds)}")
+    return value
+
+
+def _filled(template: str, values: dict[str, Any], path: Path, where: str) -> str:
+    """`core.fill`, its refusal naming the file and the template's field."""
+    try:
+        return fill(template, values)
+    except BadValue as error:
+        raise InputError(f"{path}: field {where!r}: {error}") from None
+
+
 def prompts_from_meta(meta: Path, list_input: dict[str, Any] | None = None, seed: int = 0,
-                      lengths: set[int] | None = None) -> dict[str, list[dict]]:
+                      lengths: set[int] | None = None, inside: Path | None = None) -> dict[str, list[dict]]:
     """Prompt items `{prompt, label, param, length, ins_id, param_id}` per task file name, from
     `meta/tasks.json` and the inputs there (`list_input`, when given, stands for the List
     scenario's `list_input.json`, which the public repository lacks); `lengths` keeps only
-    inputs of those lengths (the original's units: 3, 6, 13, ...)."""
+    inputs of those lengths (the original's units: 3, 6, 13, ...). Files are read as untrusted
+    (links out of `inside` refused), and templates filled with plain fields only (`core.fill`)."""
     meta = Path(meta)
-    tasks = _read(meta / "tasks.json")
+    tasks_path = meta / "tasks.json"
+    tasks = _read(tasks_path, inside)
+    if not isinstance(tasks, dict):
+        raise InputError(f"{tasks_path}: must hold a JSON object of scenarios")
     items: dict[str, list[dict]] = {}
     for scenario, spec in tasks.items():
-        inputs = list_input if scenario == "list" and list_input is not None else None
+        given_list = scenario == "list" and list_input is not None
+        inputs, path = (list_input, Path("list_input")) if given_list else (None, None)
         if inputs is None:
             path = meta / f"{scenario}_input.json"
-            if not path.exists():
+            if not _present(path):
                 continue
-            inputs = _read(path)
-        for task, sub in spec["subtasks"].items():
+            inputs = _read(path, inside)
+        if not isinstance(spec, dict):
+            raise InputError(f"{tasks_path}: field {scenario!r} must be an object")
+        frame = _need(spec, "sys_instruction", str, tasks_path, f"{scenario}.sys_instruction")
+        subtasks = _need(spec, "subtasks", dict, tasks_path, f"{scenario}.subtasks")
+        if not isinstance(inputs, dict):
+            raise InputError(f"{path}: must hold a JSON object with 'inputs' and 'info'")
+        givens = _need(inputs, "inputs", list, path, "inputs")
+        for task, sub in subtasks.items():
             name = f"{scenario}-{task}"
             if name not in TASKS:
                 continue
+            where = f"{scenario}.subtasks.{task}"
+            if not isinstance(sub, dict):
+                raise InputError(f"{tasks_path}: field {where!r} must be an object")
+            instructions = _need(sub, "instructions", list, tasks_path, f"{where}.instructions")
             rows = items.setdefault(name, [])
-            for given in inputs["inputs"]:
-                if lengths is not None and given["length"] not in lengths:
+            for number, given in enumerate(givens):
+                if not isinstance(given, dict):
+                    raise InputError(f"{path}: field 'inputs[{number}]' must be an object")
+                length = _need(given, "length", int, path, f"inputs[{number}].length")
+                label = _need(given, "label", object, path, f"inputs[{number}].label")
+                text = _need(given, "input_text", str, path, f"inputs[{number}].input_text")
+                if lengths is not None and length not in lengths:
                     continue
-                for ins_id, instruction in enumerate(sub["instructions"]):
-                    rng = random.Random(f"{seed}:{name}:{given['length']}:{ins_id}")
-                    if scenario == "list":
-                        params = _list_params(task, instruction, inputs["info"], int(given["label"]), rng)
-                    elif scenario == "multidoc":
-                        params = _doc_params(task, sub["params"], inputs["info"], int(given["label"]))
-                    else:
-                        params = _onedoc_params(task, sub.get("params", {}), given, rng)
-                    text = instruction[0] if isinstance(instruction, list) else instruction
+                for ins_id, instruction in enumerate(instructions):
+                    field = f"{where}.instructions[{ins_id}]"
+                    template = _need(instruction, 0, str, tasks_path, f"{field}[0]") \
+                        if isinstance(instruction, list) else _need(instructions, ins_id, str, tasks_path, field)
+                    rng = random.Random(f"{seed}:{name}:{length}:{ins_id}")
+                    try:
+                        if scenario == "list":
+                            params = _list_params(task, instruction, inputs["info"], int(label), rng)
+                        elif scenario == "multidoc":
+                            params = _doc_params(task, sub["params"], inputs["info"], int(label))
+                        else:
+                            params = _onedoc_params(task, sub.get("params", {}), given, rng)
+                    except (KeyError, IndexError, TypeError, ValueError, AttributeError) as error:
+                        raise InputError(f"{path}: inputs[{number}] with {tasks_path} {where}: not a {name} input "
+                                         f"({type(error).__name__}: {error})") from None
                     for param_id, param in enumerate(params):
-                        prompt = spec["sys_instruction"].format(instruction=text.format(**param),
-                                                                input=given["input_text"])
-                        rows.append({"prompt": prompt, "label": given["label"], "param": param,
-                                     "length": given["length"], "ins_id": ins_id, "param_id": param_id})
+                        prompt = _filled(frame, {"instruction": _filled(template, param, tasks_path, field),
+                                                 "input": text}, tasks_path, f"{scenario}.sys_instruction")
+                        rows.append({"prompt": prompt, "label": label, "param": param,
+                                     "length": length, "ins_id": ins_id, "param_id": param_id})
     return items

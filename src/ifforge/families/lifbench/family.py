@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import sys
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 from ifforge.core.llm_setup import resolve_llm
@@ -21,11 +22,15 @@ from ifforge.core.prompts import load_prompt
 from ifforge.core.records import Outcome, Record
 from ifforge.core.runner import Stage
 from ifforge.core.store import VersionStore, code_version, content_hash, provenance
-from ifforge.families.base import Family, Loaded
+from ifforge.families.base import Family, Loaded, Reply, Verdict
 from ifforge.families.lifbench import rubric, scenarios, tasks, texts, tokens
+from ifforge.families.lifbench.baselines import BASELINES
+from ifforge.families.lifbench.convert import convert
 from ifforge.families.lifbench.scenarios import Context, ContextSpec
+from ifforge.families.lifbench.scoring import REPORT, verdict
 from ifforge.families.lifbench.settings import LifbenchSettings
 from ifforge.transforms import expressions
+from ifforge.transforms.embeddings import for_settings
 
 LLM_STAGES = ("expressions",)
 
@@ -61,8 +66,6 @@ def templates(settings: LifbenchSettings) -> dict[str, Any]:
 def choose_expressions(settings: LifbenchSettings, hub=None) -> dict[str, Any]:
     """Per task: (its chosen expressions or None, the rewrites' vectors, a line saying what happened).
     The rewrites are the template's bank, and with a model configured, the model's beside them."""
-    from ifforge.transforms.embeddings import for_settings
-
     config = resolve_llm(settings, LLM_STAGES)[0].get("expressions")
     cache = None if settings.no_cache else settings.response_cache
     model = for_settings(settings)
@@ -148,6 +151,11 @@ def write_expressions(store: VersionStore, chosen: dict[str, Any]) -> None:
                        for (eid, text), rid in zip(picked.texts().items(), picked.chosen)]})
 
 
+def convert_files(folder: Path, options: dict[str, Any]) -> list[dict[str, Any]]:
+    """LIFBench's data/ folder (its prompts/, else prompts rendered from its meta/) or one task file, as rows."""
+    return convert(folder)
+
+
 class Lifbench(Family):
     id = "lifbench"
     title = "long-input scenarios, LIFEval rubric scores and stability (IFS)"
@@ -158,11 +166,17 @@ class Lifbench(Family):
     rule_modes = ("ifforge", "paper")  # paper: LIFBench's own verdicts, on rows converted from its files
     row_fields = {"task_id": object, "sample_id": object, "scenario": object, "task": str, "length_tokens": int,
                   "expression_id": object, "variables_id": object, "prompt": str, "gold": object, "facts": dict}
+    carried = ("task_id", "task", "length_tokens", "expression_id", "variables_id")
+    needs_rows = True  # the rubric reads the row's gold and facts
+    counted_by = ("scenario", "task")
+    report = REPORT
+    baselines = BASELINES
+    converter = staticmethod(convert_files)
 
     def row_problem(self, row: dict[str, Any]) -> str | None:
         problem = super().row_problem(row)
-        if not problem and row["task"] not in rubric.RUBRICS:
-            return f"field 'task': unknown task {row['task']!r} (tasks: {', '.join(rubric.RUBRICS)})"
+        if not problem and row["task"] not in tasks.TASKS:
+            return f"field 'task': {tasks.TASKS.unknown(row['task'])}"
         return problem
 
     def rules_problem(self, row: dict[str, Any], rules: str) -> str | None:
@@ -229,33 +243,11 @@ class Lifbench(Family):
         return table
 
     # ---- evaluate -------------------------------------------------------------------------------
-    def scorer(self):
-        from ifforge.families.lifbench.scoring import SCORER
-
-        return SCORER
-
-    def turns(self, row: dict[str, Any]) -> list[str]:
-        """One user turn: the whole prompt (`instruction` is only its last part)."""
-        return [row["prompt"]]
-
-    def check(self, row: dict[str, Any], replies: list[str]) -> dict[str, Any]:
-        """The rubric's verdict (the original's, for a row exported with `rules: paper`): `correct`
-        when every point is earned in full, with the ARS and points."""
-        from ifforge.families.lifbench import paper
-
-        judge = paper.score if row.get("rules") == "paper" else rubric.score
-        verdict = judge(row, replies[-1] if replies else "")
-        return {**verdict, "task": row["task"]}
-
-    def aggregate(self, verdicts: list[tuple[str, dict[str, Any]]]) -> dict[str, float]:
-        """ARS as the report gives it: per task the mean sample ARS, overall weighted by the tasks'
-        total weights; and the share of samples with full points."""
-        if not verdicts:
-            return {}
-        from ifforge.families.lifbench.scoring import weighted_ars
-
-        return {"ars": weighted_ars([(v["task"], v["ars"]) for _, v in verdicts]),
-                "full_points": sum(bool(v["correct"]) for _, v in verdicts) / len(verdicts)}
+    def check(self, row: dict[str, Any], reply: Reply, settings: Any = None) -> Verdict:
+        """The rubric's verdict (the original's, under rules paper: the evaluation's, or the row's
+        own as an export carries it): `correct` when every point is earned in full."""
+        rules = settings.rules if settings is not None else row.get("rules") or "ifforge"
+        return verdict(row, reply, rules)
 
     def review_view(self, row: dict[str, Any]) -> dict[str, Any]:
         return {"title": row["task_id"], "source": json.dumps(row["gold"], indent=1, ensure_ascii=False)[:4000],

@@ -4,8 +4,8 @@ Each function below reads one reply the way the original's judge for that task d
 included (they are listed, with ifforge's rule beside each, on the family's docs page): a word is
 found inside a longer one, the extract order check never fails, any repeat reply earns half of
 `ori`, a reply to a List task that quotes no entry keeps its format points out of its total. What
-the original does with `eval` (a find_dup reply's lists) is done here without running anything:
-literals and arithmetic on them only, so a reply is never code.
+the original's `eval` makes of a find_dup reply's lists is found without running anything
+(`paper_eval.py`); where that cannot be told, the verdict says so instead of guessing.
 
 A row carries the original's fields under `paper` (`task`, `param`, `label`: what
 `ifforge convert lifbench` keeps); `score(row, reply)` gives every point's fraction as the
@@ -14,18 +14,19 @@ original computes it, and `total_score` as its ARS.
 
 from __future__ import annotations
 
-import ast
 import copy
 import json
-import operator
 import re
 import warnings
 from typing import Any
 
-from ifforge.core import pyast
+from ifforge.families.lifbench import paper_eval
 
 # The original's points per task: (name, weight, capabilities in ifforge's names). Weights are its
-# score map's; capabilities its capability map's (ori, num, spat, format, logit, recog).
+# score map's; capabilities its capability map's (ori, num, spat, format, logit, recog), as its
+# released capability table (`full_results_IFP.xlsx`) was computed: find_dup's `correct` counts
+# for recognition only there, though the repository's ScoreCapaMap.py also names logic for it
+# (with logic, none of the table's 20 logic cells comes out; without, all 120 cells do).
 POINTS: dict[str, list[tuple[str, float, tuple[str, ...]]]] = {
     "single_id": [("format", 1, ("format",)), ("correct", 2, ("recognition",)), ("ori", 1, ("original",))],
     "multi_id": [("format", 2, ("format",)), ("num", 3, ("numerical",)), ("correct", 3, ("recognition",)),
@@ -36,7 +37,7 @@ POINTS: dict[str, list[tuple[str, float, tuple[str, ...]]]] = {
     "blur_element": [("ori", 1, ("original",)), ("position", 3, ("spatial",)), ("format", 1, ("format",))],
     "batch_label": [("candi_ori", 3, ("original",)), ("logit_correct", 3, ("logic",)),
                     ("num_doc", 3, ("numerical", "recognition")), ("format", 5, ("format",))],
-    "find_dup": [("correct", 4, ("logic", "recognition")), ("num_text", 5, ("numerical", "logic")),
+    "find_dup": [("correct", 4, ("recognition",)), ("num_text", 5, ("numerical", "logic")),
                  ("ori", 6, ("original",)), ("format", 5, ("format",))],
     "repeat": [("format", 3, ("format",)), ("ori", 2, ("original",)), ("hit", 2, ("recognition",)),
                ("num", 4, ("numerical",)), ("correct", 3, ("logic",))],
@@ -83,11 +84,111 @@ def _list_input(prompt: str) -> list[str]:
     return _numbered(_between(prompt, "List to be retrieved:\n", "\nInstruction:"))
 
 
-def _json(text: str) -> tuple[bool, Any]:
+# How deep the original's json.loads nests before Python's recursion limit stops it with a
+# RecursionError: measured running its Evaluator.py as its scripts do (Fire, Python 3.10), 991
+# levels where a judge calls json.loads itself, 990 through its `is_valid_json` (a frame deeper).
+JSON_DEPTH = 991
+_JSON_WS = " \t\n\r"
+_JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
+
+
+def _skip(text: str, i: int) -> int:
+    while i < len(text) and text[i] in _JSON_WS:
+        i += 1
+    return i
+
+
+def _json_scalar(text: str, i: int) -> int:
+    """Where a JSON string, number or constant starting at i ends; -1 where none does."""
+    if text.startswith('"', i):
+        try:
+            return json.decoder.scanstring(text, i + 1, True)[1]
+        except ValueError:
+            return -1
+    for word in ("null", "true", "false", "NaN", "Infinity", "-Infinity"):
+        if text.startswith(word, i):
+            return i + len(word)
+    number = _JSON_NUMBER.match(text, i)
+    return number.end() if number else -1
+
+
+def _json_key(text: str, i: int) -> int:
+    """Past an object's `"key" :` at i, where its value starts; -1 at a fault."""
+    i = _json_scalar(text, i) if text.startswith('"', i) else -1
+    if i < 0:
+        return -1
+    i = _skip(text, i)
+    return _skip(text, i + 1) if text.startswith(":", i) else -1
+
+
+def json_depth(text: str) -> int:
+    """How deep json.loads nests before it stops, at the end of its value or at its first fault:
+    Python's scanner spends one level of the recursion limit per array or object it enters.
+    Followed here in a loop, as Python's C scanner reads, so any nesting can be measured."""
+    if text.startswith("\ufeff"):
+        return 0  # refused before scanning
+    i, stack, deepest = _skip(text, 0), [], 0
+    while True:
+        opening = text[i:i + 1]  # a value starts at i
+        if opening in ("[", "{"):
+            stack.append(opening)
+            deepest = max(deepest, len(stack))
+            i = _skip(text, i + 1)
+            if text[i:i + 1] == ("]" if opening == "[" else "}"):
+                stack.pop()
+                i += 1
+            elif opening == "{":
+                i = _json_key(text, i)
+                if i < 0:
+                    return deepest
+                continue
+            else:
+                continue
+        else:
+            i = _json_scalar(text, i)
+            if i < 0:
+                return deepest
+        while True:  # after a value: close what ends here, or take a comma
+            if not stack:
+                return deepest
+            i = _skip(text, i)
+            closing = "]" if stack[-1] == "[" else "}"
+            if text[i:i + 1] == closing:
+                stack.pop()
+                i += 1
+                continue
+            if text[i:i + 1] != ",":
+                return deepest
+            i = _skip(text, i + 1)
+            if stack[-1] == "{":
+                i = _json_key(text, i)
+                if i < 0:
+                    return deepest
+            break
+
+
+def loads(text: str, limit: int = JSON_DEPTH) -> Any:
+    """The original's json.loads: RecursionError where its nesting reaches `limit`, else the
+    value, read on a stack of its own when deep (whatever depth our own caller is at)."""
+    depth = json_depth(text)
+    if depth >= limit:
+        raise RecursionError("maximum recursion depth exceeded while decoding a JSON array from a unicode string")
+    if depth > 100:
+        return paper_eval.fresh_stack(json.loads, text)
+    return json.loads(text)
+
+
+def _json(text: str, limit: int = JSON_DEPTH, bare: bool = False) -> tuple[bool, Any]:
+    """(read, value). The original's `except ValueError` lets a RecursionError through (its
+    judge stops); where it has a bare `except:` (batch_label, find_dup) the text is unread."""
     try:
-        return True, json.loads(text)
+        return True, loads(text, limit)
     except ValueError:
         return False, None
+    except RecursionError:
+        if bare:
+            return False, None
+        raise
 
 
 def _unescape(text: str) -> str:
@@ -106,43 +207,6 @@ def edit_distance(a: str, b: str) -> int:
             current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x != y)))
         previous = current
     return previous[-1]
-
-
-_OPERATORS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
-              ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod}
-_UNARY = {ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Not: operator.not_, ast.Invert: operator.invert}
-
-
-def literal(text: str) -> Any:
-    """What the original's `eval` makes of a reply's `[[...]]`, for literals and arithmetic on
-    them; anything else (a name, a call, an attribute) raises, as it would not be run."""
-    def value(node: ast.AST) -> Any:
-        if isinstance(node, ast.Constant):
-            return node.value
-        if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
-            items = [value(e) for e in node.elts]
-            return items if isinstance(node, ast.List) else tuple(items) if isinstance(node, ast.Tuple) else set(items)
-        if isinstance(node, ast.Dict):
-            return {value(k): value(v) for k, v in zip(node.keys, node.values)}
-        if isinstance(node, ast.UnaryOp) and type(node.op) in _UNARY:
-            return _UNARY[type(node.op)](value(node.operand))
-        if isinstance(node, ast.BinOp) and type(node.op) in _OPERATORS:
-            left, right = value(node.left), value(node.right)
-            if isinstance(node.op, ast.Mult) and any(isinstance(v, (str, list, tuple)) for v in (left, right)):
-                if max(abs(v) for v in (left, right) if isinstance(v, int)) > 10_000:
-                    raise ValueError("too large")
-            return _OPERATORS[type(node.op)](left, right)
-        raise ValueError(f"not evaluated: {type(node).__name__}")
-
-    return value(pyast.parse(text.strip(), mode="eval").body)
-
-
-def _evaluable(text: str) -> bool:
-    try:
-        literal(text)
-        return True
-    except Exception:
-        return False
 
 
 def _finish(points: dict[str, float], weights: dict[str, float]) -> dict[str, float]:
@@ -191,7 +255,7 @@ def _json_list_format(reply: str, whole: tuple[float, float], inside: tuple[floa
     -1 items when no list was read."""
     inner = reply[reply.find("["):reply.rfind("]") + 1]
     for text, (strings, mixed) in ((reply, whole), (inner, inside)):
-        ok, value = _json(text)
+        ok, value = _json(text, JSON_DEPTH - 1)  # through the original's is_valid_json
         if ok:
             if isinstance(value, list):
                 return (strings if all(isinstance(v, str) for v in value) else mixed), len(value)
@@ -258,14 +322,14 @@ def batch_label(item: dict[str, Any]) -> dict[str, float]:
     objects = re.compile(r"\{[^\]]+\}")
     matches = objects.findall(reply)
     parsed: Any = ""
-    ok, value = _json(reply)
+    ok, value = _json(reply, bare=True)
     if ok:
         parsed = value
         points["format"] += 2.0
     else:
         matches = sorted(objects.findall(reply), key=len, reverse=True)
         if matches:
-            ok, value = _json(matches[0])
+            ok, value = _json(matches[0], bare=True)
             if ok:
                 parsed = value
                 points["format"] += 1.0
@@ -320,7 +384,7 @@ def find_dup(item: dict[str, Any]) -> dict[str, float]:
     parsed, any_read, all_read, all_lists = [], False, True, True
     start, end = reply.find("["), reply.rfind("]")
     for group in groups:
-        ok, value = _json(group[start:end + 1])  # the whole reply's bracket positions, on one group
+        ok, value = _json(group[start:end + 1], bare=True)  # the whole reply's bracket positions, on one group
         if not ok:
             all_read = False
             continue
@@ -331,7 +395,10 @@ def find_dup(item: dict[str, Any]) -> dict[str, float]:
             all_lists = False
     points["format"] += any_read + all_read + all_lists
     values = [v for group in parsed for doc in group for v in doc]
-    points["ori"] = sum(str(v) in documents or v is None for v in values) / len(values) * 3.0 if values else 0.0
+    if values:
+        quoting = lambda: sum(str(v) in documents or v is None for v in values)  # noqa: E731
+        deep = sum(g.count("[") + g.count("{") for g in groups) > 100  # str() of deep lists recurses
+        points["ori"] = (paper_eval.fresh_stack(quoting) if deep else quoting()) / len(values) * 3.0
     prompt = prompt.replace('"', "")
     reply = reply.replace("null", "None")
     contents = [value for group in answer for doc in group for value in doc.values()]
@@ -344,9 +411,13 @@ def find_dup(item: dict[str, Any]) -> dict[str, float]:
     number = cells = quoted = 0
     for group in re.findall(r"\[\[.*?\]\]", reply):
         group = group.replace(',"', "")
-        if not _evaluable(group):
+        try:  # the original's is_valid_eval: any exception there skips the group
+            paper_eval.evaluate(group, expression=group)
+        except paper_eval.Undetermined:
+            raise
+        except Exception:
             continue
-        value = literal(group)
+        value = paper_eval.evaluate(group)  # the judge's own eval: an exception here stops it
         cells += len(value) * len(value[0])
         keys, found = _reply_keys(value, number, prompt)
         given.update(keys)
@@ -483,6 +554,10 @@ def score(row: dict[str, Any], reply: str | None) -> dict[str, Any]:
                          "rows made by ifforge convert lifbench)")
     try:
         verdict = judge(task, row["prompt"], original["param"], original["label"], reply or "")
+    except paper_eval.Undetermined as error:  # what the original computes depends on running the reply
+        return {"points": {name: 0.0 for name, _, _ in POINTS[task]}, "earned": 0.0, "total": total(task),
+                "ars": 0.0, "correct": False,
+                "error": f"the original runs this reply as code, with an outcome not followed here: {error}"}
     except Exception as error:  # the original's judge stops the whole run here; ours scores the reply 0
         return {"points": {name: 0.0 for name, _, _ in POINTS[task]}, "earned": 0.0, "total": total(task),
                 "ars": 0.0, "correct": False, "error": f"the original's judge raises {type(error).__name__}"}

@@ -417,20 +417,23 @@ def _extracted(reply: str) -> list[Any] | None:
     return value if isinstance(value, list) else None
 
 
-def _nothing_asked(reply: str, row: dict[str, Any]) -> float | None:
-    """For a tag with no key sentence: full marks for an empty list, none otherwise; else None."""
-    return None if row["gold"] else float(_extracted(reply) == [])
+class _ExtractPoint(Point):
+    """An extract point: for a tag with no key sentence, full marks for an empty list and none
+    otherwise; for a tag with some, what `asked` gives."""
+
+    def score(self, reply, row):
+        return self.asked(reply, row) if row["gold"] else float(_extracted(reply) == [])
+
+    def asked(self, reply: str, row: dict[str, Any]) -> float:
+        raise NotImplementedError
 
 
-class ExtractCorrect(Point):
+class ExtractCorrect(_ExtractPoint):
     id, description = ("correct", "the real sentences of the tag found, over the most of found, given and asked "
                                   "(seven eighths), and, with one found, the fake of the tag left out (an eighth); "
                                   "for a tag with none, an empty list")
 
-    def score(self, reply, row):
-        empty = _nothing_asked(reply, row)
-        if empty is not None:
-            return empty
+    def asked(self, reply, row):
         text, gold = readable(reply), row["gold"]
         found_keys = sum(k["text"] in text for k in _keys(row))
         given = len(_extracted(reply) or [])
@@ -441,25 +444,19 @@ class ExtractCorrect(Point):
         return 7 / 8 * share(hits, max(found_keys, given, len(gold))) + 1 / 8 * all(f not in text for f in fakes)
 
 
-class ExtractOrder(Point):
+class ExtractOrder(_ExtractPoint):
     id, description = "order", "the key sentences given come in the asked order (for a tag with none: an empty list)"
 
-    def score(self, reply, row):
-        empty = _nothing_asked(reply, row)
-        if empty is not None:
-            return empty
+    def asked(self, reply, row):
         text = readable(reply)
         places = [text.find(k["text"]) for k in _keys(row) if k["text"] in text]
         return 1.0 if places and places == sorted(places) else 0.0
 
 
-class ExtractOriginal(Point):
+class ExtractOriginal(_ExtractPoint):
     id, description = "original", "at least one key sentence copied as it is (for a tag with none: an empty list)"
 
-    def score(self, reply, row):
-        empty = _nothing_asked(reply, row)
-        if empty is not None:
-            return empty
+    def asked(self, reply, row):
         return 1.0 if any(k["text"] in readable(reply) for k in _keys(row)) else 0.0
 
 

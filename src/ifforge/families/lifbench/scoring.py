@@ -1,6 +1,6 @@
-"""LIFBench's part of the one evaluate (`eval.template`): one prompt a row, scored by LIFEval's
-rubric. ARS (points earned over the task's total weight) per sample, per task, and overall
-weighted by the tasks' totals; the capability map; stability (IFS) per perspective.
+"""LIFBench's verdicts and numbers: one prompt a row, scored by LIFEval's rubric. ARS (points
+earned over the task's total weight) per sample, per task, and overall weighted by the tasks'
+totals; the capability map; stability (IFS) per perspective.
 
 IFS of a perspective (expression, variables, length) is LIFBench's Eq. 6 (`eval.report.variation`):
 per task, the ARS of each group of the perspective (averaged over everything else), then the sample
@@ -20,8 +20,8 @@ from typing import Any
 import pandas as pd
 
 from ifforge.eval.intervals import shown, wilson
-from ifforge.eval.report import pyplot, save_figure, table_lines, variation
-from ifforge.eval.template import Scorer
+from ifforge.eval.report import Report, pyplot, save_figure, table_lines, variation
+from ifforge.families.base import Reply, Verdict
 from ifforge.families.lifbench import paper, rubric
 
 GROUPS = ("task", "scenario", "length_tokens", "expression_id", "variables_id")
@@ -44,19 +44,17 @@ def points_of(task: str, rules: str = "ifforge") -> list[tuple[str, float, tuple
     return [(p.id, float(p.weight), p.capabilities) for p in rubric.RUBRICS[task]]
 
 
-def score_frame(rows: list[dict[str, Any]], results: list[dict[str, Any]], rules: str = "ifforge") -> pd.DataFrame:
-    """One line per row: its grid coordinates, the reply's points (earned weight each), ARS."""
+def verdict(row: dict[str, Any], reply: Reply, rules: str = "ifforge") -> Verdict:
+    """One row's verdict line: its grid coordinates, the reply's points (earned weight each), ARS;
+    by LIFEval's rubric or (`rules` paper) by the original's own verdicts."""
     judge = paper.score if rules == "paper" else rubric.score
-    records = []
-    for row, result in zip(rows, results):
-        failed = bool(result.get("request_failed"))
-        verdict = judge(row, None if failed else result.get("response"))
-        record = {key: row[key] for key in ("task_id", "sample_id", *GROUPS)}
-        record |= {"request_failed": failed, "rules": rules, "ars": verdict["ars"], "earned": verdict["earned"],
-                   "total": verdict["total"], "full_points": verdict["correct"] and not failed,
-                   "points": json.dumps(verdict["points"])}
-        records.append(record)
-    return pd.DataFrame(records)
+    failed = reply.failed
+    found = judge(row, None if failed else reply.text)
+    line = {key: row[key] for key in ("task_id", "sample_id", *GROUPS)}
+    line |= {"request_failed": failed, "rules": rules, "ars": found["ars"], "earned": found["earned"],
+             "total": found["total"], "full_points": found["correct"] and not failed,
+             "points": json.dumps(found["points"])}
+    return Verdict(line["full_points"], (line,))
 
 
 def _rules(frame: pd.DataFrame) -> str:
@@ -95,16 +93,12 @@ TITLES = {"task": "By task", "scenario": "By scenario", "length_tokens": "By len
           "expression_id": "By expression (e0: the original template)", "variables_id": "By variable set"}
 
 
-class LifbenchScorer(Scorer):
+class LifbenchReport(Report):
     name = "LIFBench"
-    carried = ("task_id", "task", "length_tokens", "expression_id", "variables_id")
-    needs_rows = True  # the rubric reads the row's gold and facts
     groups = GROUPS
+    metrics = {"ars": "ars", "full_points": "full_points_share"}
     empty = {"samples": 0, "request_failures": 0}
     columns = ("group", "samples", "ARS (weighted)", "mean ARS", "full points", "failed requests")
-
-    def frame(self, results: list[dict[str, Any]], rows: list[dict[str, Any]], settings) -> pd.DataFrame:
-        return score_frame(rows, results, getattr(settings, "rules", "ifforge"))
 
     def scores(self, part: pd.DataFrame) -> dict[str, Any]:
         answered = part[~part["request_failed"]]
@@ -200,5 +194,4 @@ class LifbenchScorer(Scorer):
         return f"ARS {overall.get('ars') or 0:.3f}, full points {overall.get('full_points_shown', '-')}, IFS {ifs}"
 
 
-SCORER = LifbenchScorer()
-summarise = SCORER.summarise
+REPORT = LifbenchReport()

@@ -12,6 +12,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
+from ifforge.core.registry import Registry
 from ifforge.families.lifbench.scenarios import TAGS, Context, rng_for
 
 DESCRIPTIONS = {
@@ -175,13 +176,13 @@ def qa(context, rng, v):
             {"keys": keys, "options": [yes, no], "asked": asked})
 
 
-TASKS: dict[str, Task] = {task.id: task for task in (
+TASKS: Registry[Task] = Registry("task", (
     Task("single_id", "list", single_id), Task("multi_id", "list", multi_id),
     Task("offset_id", "list", offset_id), Task("offset_element", "list", offset_element),
     Task("blur_id", "list", blur_id), Task("blur_element", "list", blur_element),
     Task("batch_label", "multidoc", batch_label), Task("find_dup", "multidoc", find_dup),
     Task("repeat", "onedoc", repeat), Task("extract", "onedoc", extract), Task("qa", "onedoc", qa),
-)}
+))
 
 
 def head(context: Context) -> str:

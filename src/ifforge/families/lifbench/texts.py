@@ -38,6 +38,7 @@ def _prose(text: str, shortest: int) -> list[str]:
 @functools.lru_cache(maxsize=1)
 def paragraphs() -> tuple[tuple[str, str], ...]:
     """(source name, paragraph) pairs, distinct, in a fixed order."""
+    # lazy on purpose: a 700 kB module, only when prose is drawn
     from pydoc_data.topics import topics
 
     seen: dict[str, str] = {}

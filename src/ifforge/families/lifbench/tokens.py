@@ -15,6 +15,7 @@ DESCRIPTION = "cl100k_base (OpenAI, GPT-4 / GPT-3.5), ranks shipped in the tikto
 
 @functools.lru_cache(maxsize=1)
 def encoding():
+    # lazy on purpose: tiktoken (heavy), only when tokens are counted
     import tiktoken
 
     return tiktoken.get_encoding(ENCODING)

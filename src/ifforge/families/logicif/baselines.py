@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ifforge.eval.floors import Baseline, Empty, Tally
+from ifforge.core.registry import Registry
+from ifforge.eval.baselines import Baseline, Empty, Tally
 
 
 def answer(output: Any, stats: dict[str, Any]) -> list[str]:
@@ -51,4 +52,4 @@ class MostFrequentGold(Baseline):
         return answer(self.output, {key: self.stats.get(key, 0) for key in row["code_output"]["stats"]})
 
 
-BASELINES = {kind.id: kind for kind in (Empty, EchoInput, Zeros, MostFrequentGold)}
+BASELINES = Registry("baseline", (Empty, EchoInput, Zeros, MostFrequentGold))

@@ -23,8 +23,10 @@ from ifforge.core.prompts import Prompt, load_prompt
 from ifforge.core.runner import Stage
 from ifforge.core.store import ItemCache, VersionStore, atomic_path, code_version, content_hash, file_hash, provenance
 from ifforge.core.untrusted import InputError
-from ifforge.families.base import BatchStage, Family, Loaded
-from ifforge.families.logicif import configs
+from ifforge.factory import descriptions_line
+from ifforge.families.base import BatchStage, Family, Loaded, Reply, Request, Verdict
+from ifforge.families.logicif import configs, review, scoring
+from ifforge.families.logicif.baselines import BASELINES
 from ifforge.families.logicif.records import (
     DescribedFunction,
     ExecutedFunction,
@@ -34,11 +36,12 @@ from ifforge.families.logicif.records import (
     SeedFunction,
     VerificationRound,
 )
+from ifforge.families.logicif.report import REPORT
 from ifforge.families.logicif.settings import LogicIFSettings
 from ifforge.families.logicif import difficulty
 from ifforge.families.logicif.stages import complexity, describe, evolve, execute, finalize, instrument, load, verify
 from ifforge.families.logicif.stages import inputs as inputs_stage
-from ifforge.transforms import dedup, expressions
+from ifforge.transforms import dedup, embeddings, expressions
 
 DEFAULT_SEEDS = Path(__file__).resolve().parent / "seeds"  # a link to seeds/logicif/; package data in a wheel
 LLM_STAGES = ("inputs", "instrument", "evolve", "describe", "verify", "expressions")
@@ -103,17 +106,20 @@ class LogicIF(Family):
     settings_class = LogicIFSettings
     llm_stages = LLM_STAGES
     row_fields = {"task_id": object, "test_case_id": object, "code_output": dict}
+    keys = ("task_id", "test_case_id")
+    carried = ("task_id", "test_case_id", "code_output", "expression_id")
+    answers = ("response", "llm_response", "llm_output")  # ours, LogicIF's raw reply, LogicIF's extraction
+    scores_unreadable = True  # LogicIF's own scorer goes on case by case: an unreadable gold fails its case
+    expression_rows = "benchmark_expressions.jsonl"
     rule_modes = ("ifforge", "paper")  # paper: LogicIF's compare_outputs on its extracted `llm_output`, failures too
+    report = REPORT
+    counted_by = ("difficulty",)
+    baselines = BASELINES
 
     def row_problem(self, row: dict[str, Any]) -> str | None:
         problem = super().row_problem(row)
         missing = [key for key in ("output", "stats") if not problem and key not in row["code_output"]]
         return problem or (f"field 'code_output' has no {missing[0]!r} (the gold)" if missing else None)
-
-    def result_problem(self, result: dict[str, Any]) -> str | None:
-        """A reply carries every row field; a gold without `output` or `stats` is read as LogicIF's
-        own scorer reads it (null, `{}`), so it is no reason to refuse the file."""
-        return super().result_problem(result)
 
     # ---- generate -------------------------------------------------------------------------------
     def outside_code(self, settings: LogicIFSettings) -> str | None:
@@ -198,9 +204,7 @@ class LogicIF(Family):
 
     def warm_up(self, settings: LogicIFSettings) -> None:
         if settings.dedup or settings.expressions:
-            from ifforge.transforms.embeddings import warm_up
-
-            warm_up(settings)
+            embeddings.warm_up(settings)
 
     def side_work(self, settings: LogicIFSettings) -> dict:
         return {"expressions": choose_expressions} if settings.expressions else {}
@@ -231,41 +235,37 @@ class LogicIF(Family):
         table = table[["task_id", "difficulty", "n_cases", "code_complexity_score", "in_mini"]]
         return table.assign(folder=[store.item_dir(t).resolve().as_uri() for t in table.task_id]).to_dict("records")
 
-    # ---- evaluate -------------------------------------------------------------------------------
-    def scorer(self):
-        from ifforge.families.logicif.scoring import SCORER
+    # ---- asking and judging ---------------------------------------------------------------------
+    def request(self, row: dict[str, Any]) -> Request:
+        """The case's instruction: the description, the input and the answer format."""
+        return Request((row.get("instruction") or row.get("prompt") or "",))
 
-        return SCORER
+    def check(self, row: dict[str, Any], reply: Reply, settings: Any = None) -> Verdict:
+        """Output and trackers against the gold, by LogicIFEval's equality (`strict_types`: by ours),
+        the answer found as `verdicts` reads it (or as a LogicIF result file gives it)."""
+        if settings is None:
+            return scoring.case_verdict(row, reply)
+        return scoring.case_verdict(row, reply, settings.strict_types, settings.rules)
 
-    def check(self, row: dict[str, Any], replies: list[str]) -> dict[str, Any]:
-        from ifforge.families.logicif.verdicts import judge
+    def refine(self, results, rows, settings, asker) -> None:
+        scoring.refine(results, rows, settings, asker)
 
-        gold = row["code_output"]
-        verdict = judge(gold["output"], gold["stats"], replies[-1] if replies else None)
-        return {"correct": verdict.both_ok, "output_ok": verdict.output_ok, "stats_ok": verdict.stats_ok,
-                "formatted": verdict.formatted}
+    def annotate(self, results, frame, rows, settings, asker, folder) -> dict[str, Any]:
+        return scoring.annotate(results, frame, rows, settings, asker, folder)
 
-    def aggregate(self, verdicts: list[tuple[str, dict[str, Any]]]) -> dict[str, float]:
-        """Case accuracy (output and state right), task accuracy (every case of the task right), and
-        the shares with the output right, the state right and an answer found."""
-        if not verdicts:
-            return {}
-        tasks: dict[str, bool] = {}
-        for task_id, verdict in verdicts:
-            tasks[task_id] = tasks.get(task_id, True) and bool(verdict["correct"])
-        share = {key: sum(bool(v[key]) for _, v in verdicts) / len(verdicts)
-                 for key in ("correct", "output_ok", "stats_ok", "formatted")}
-        return {"accuracy": share["correct"], "task_accuracy": sum(tasks.values()) / len(tasks),
-                "output_accuracy": share["output_ok"], "state_accuracy": share["stats_ok"],
-                "answer_found": share["formatted"]}
+    def made_by(self, rows: list[dict[str, Any]]) -> str:
+        """Who wrote the descriptions (counted over tasks), from rows that say (`description_by`)."""
+        tasks = {row["task_id"]: row for row in rows if "description_by" in row}
+        if not tasks:
+            return ""
+        by_model = [row for row in tasks.values() if row["description_by"] == "model"]
+        line = descriptions_line({"model": len(by_model), "deterministic": len(tasks) - len(by_model),
+                                  "models": sorted({str(row.get("description_model")) for row in by_model})})
+        return f"{line[0].upper()}{line[1:]}, counted over tasks."
 
-    def review_view(self, row: dict[str, Any]) -> dict[str, Any]:
-        case = row.get("code_output", {})
-        return {"title": row["task_id"], "source": row.get("function", ""), "instruction": row.get("description", ""),
-                "details": {"trackers": ", ".join(row.get("stats_keys", [])),
-                            "a test case": f"input {json.dumps(row.get('input'))} gives output "
-                                           f"{json.dumps(case.get('output'))} and trackers {json.dumps(case.get('stats'))}",
-                            "difficulty": str(row.get("difficulty", ""))}}
+    # ---- review ---------------------------------------------------------------------------------
+    def review_item(self, rows: list[dict[str, Any]]) -> dict[str, Any]:
+        return review.review_item(rows)
 
 
 FAMILY = LogicIF()
@@ -273,9 +273,7 @@ FAMILY = LogicIF()
 
 # ---- whole-batch and side work ---------------------------------------------------------------------
 def embedder(settings):
-    from ifforge.transforms.embeddings import for_settings
-
-    return for_settings(settings)
+    return embeddings.for_settings(settings)
 
 
 def dedup_seeds(seeds: list[SeedFunction], settings: LogicIFSettings) -> tuple[list, list, dict]:

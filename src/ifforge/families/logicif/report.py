@@ -18,7 +18,7 @@ from typing import Any
 import pandas as pd
 
 from ifforge.eval.intervals import shown, wilson
-from ifforge.eval.report import pyplot, save_figure, table_lines, variation
+from ifforge.eval.report import Report, pyplot, save_figure, scalars, table_lines, variation
 
 KINDS = ("output_ok", "stats_ok", "both_ok")
 NAMES = {"output_ok": "output", "stats_ok": "state", "both_ok": "both"}
@@ -193,3 +193,49 @@ def compare_lines(reports: list[dict[str, Any]]) -> list[str]:
         cells.append(str(overall.get("format_failures", 0)))
         lines.append("| " + " | ".join(cells) + " |")
     return table_lines(header, lines)
+
+
+def answer_found(scores: dict[str, Any]) -> float:
+    """The share of answered cases whose reply held an answer the rules could read."""
+    cases = scores.get("cases", 0)
+    return (cases - scores.get("format_failures", 0)) / cases if cases else 0.0
+
+
+class LogicIFReport(Report):
+    """Case and task accuracy for output, state and both; by tier, expression, complexity decile and
+    how answers were found; LogicIFEval's Table 1 when runs are compared."""
+
+    preface = PREFACE
+    metrics = {"accuracy": "case_both", "task_accuracy": "task_both", "output_accuracy": "case_output",
+               "state_accuracy": "case_state", "answer_found": answer_found}
+
+    def scores(self, part: pd.DataFrame) -> dict[str, Any]:
+        return accuracy(part, task_keys(part))
+
+    def summarise(self, frame: pd.DataFrame) -> dict[str, Any]:
+        summary = summarise(frame)
+        if "extracted_by" in frame and frame["extracted_by"].nunique() > 1:
+            keys = task_keys(frame)
+            summary["by_extraction"] = {str(how): accuracy(part, keys) for how, part in frame.groupby("extracted_by")}
+        return summary
+
+    def sections(self, summary: dict[str, Any]) -> list[str]:
+        return sections(summary)
+
+    def plots(self, summary: dict[str, Any], folder: Path) -> list[Path]:
+        return plots(summary, folder)
+
+    def headline(self, summary: dict[str, Any]) -> str:
+        overall, failures = summary["overall"], summary["request_failures"]
+        return (f"task accuracy (both) {overall.get('task_both') or 0:.1%} of {overall.get('tasks', 0)} tasks, "
+                f"case accuracy {overall.get('case_both') or 0:.1%} of {overall.get('cases', 0)} cases"
+                + (f", {failures} failed requests not scored" if failures else ""))
+
+    def table(self, summary: dict[str, Any]) -> list[dict[str, Any]]:
+        return [{"tier": tier, **scalars(row)} for tier, row in summary.get("by_difficulty", {}).items()]
+
+    def compare_lines(self, reports: list[dict[str, Any]]) -> list[str]:
+        return compare_lines(reports)
+
+
+REPORT = LogicIFReport()

@@ -1,10 +1,10 @@
-"""LogicIF's part of the one evaluate: ask each case its instruction, judge output and trackers by
-LogicIFEval's rules (`verdicts`), and, on request, let an LLM find answers the rules missed and
-label why formatted answers failed. The numbers and the report are `report`'s.
+"""LogicIF's verdicts: each case's output and trackers judged by LogicIFEval's rules (`verdicts`),
+and, on request, an LLM that finds answers the rules missed and labels why formatted answers
+failed. The numbers and the report are `report`'s.
 
-`ifforge score` scores replies produced elsewhere through the same scorer: LogicIF's result files
+`ifforge score` judges replies produced elsewhere the same way: LogicIF's result files
 (`task_id, test_case_id, code_output` with the raw `llm_response`, or with `llm_output`, LogicIF's
-extracted answer, scored as it is) or ours (`response`).
+extracted answer, judged as it is) or ours (`response`).
 """
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ from pydantic import BaseModel, Field
 from ifforge.core.llm_client import LLM, LLMError
 from ifforge.core.prompts import load_prompt
 from ifforge.core.store import atomic_write
-from ifforge.eval.asking import Asker, usage, user_messages
-from ifforge.eval.template import Scorer, scalars
-from ifforge.families.logicif import report
+from ifforge.eval.asking import Asker
+from ifforge.families.base import Reply
+from ifforge.families.base import Verdict as CaseVerdict
 from ifforge.families.logicif.verdicts import Verdict, judge, judge_answer
 
 FAILURE_MODES = ("control_flow_misexecution", "state_tracking_error", "missing_logic_element",
@@ -57,7 +57,7 @@ def given_answer(given: Row, rules: str = "ifforge") -> Row | None:
     return {"output": given.get("output"), "stats": given.get("stats", {})}
 
 
-def verdict_of(result: Row, strict_types: bool = False, rules: str = "ifforge"):
+def verdict_of(row: Row, result: Row, strict_types: bool = False, rules: str = "ifforge"):
     """A case's verdict: none for a reply that could not be read or is not there (`ifforge score`);
     else LogicIF's own extracted `llm_output` as it is, an LLM's extraction we asked for, else the
     rules (last JSON object, then LogicIF's labelled format). A gold without `output` or `stats` is
@@ -66,7 +66,7 @@ def verdict_of(result: Row, strict_types: bool = False, rules: str = "ifforge"):
         return Verdict(False, False, False, "unreadable", reason=result["unreadable"])
     if result.get("no_reply"):
         return Verdict(False, False, False, "no reply", reason="no reply in the replies file")
-    gold = result["code_output"]
+    gold = row["code_output"]
     output, stats = gold.get("output"), gold.get("stats", {})
     given = result.get("llm_output")
     if isinstance(given, dict) and "response" not in result:
@@ -77,33 +77,29 @@ def verdict_of(result: Row, strict_types: bool = False, rules: str = "ifforge"):
     return verdict
 
 
-def score_frame(results: list[Row], rows_by_key: dict[tuple, Row] | None = None,
-                strict_types: bool = False, rules: str = "ifforge") -> pd.DataFrame:
-    """One scored row per case: verdicts plus the task's difficulty and complexity when known."""
-    records = []
-    for result in results:
-        verdict = verdict_of(result, strict_types, rules)
-        failed = request_failed(result)
-        key = (result["task_id"], result["test_case_id"], result.get("expression_id"))
-        source = (rows_by_key or {}).get(key, result)
-        record = {"task_id": result["task_id"], "test_case_id": result["test_case_id"],
-                  "formatted": verdict.formatted and not failed, "output_ok": verdict.output_ok and not failed,
-                  "stats_ok": verdict.stats_ok and not failed, "both_ok": verdict.both_ok and not failed,
-                  "request_failed": failed, "extracted_by": "failed" if failed else verdict.extracted_by}
-        if (verdict.reason or result.get("empty_reply")) and not failed:  # no answer read, and why
-            record["unread"] = verdict.reason or str(result["empty_reply"])  # a bound met, or an empty reply
-        if rules == "paper":
-            record["rules"] = "paper"
-        if result.get("expression_id") is not None:
-            record["expression_id"] = str(result["expression_id"])
-        if source.get("difficulty"):
-            record["difficulty"] = source["difficulty"]
-        metrics = source.get("complexity_metrics") or {}
-        score = metrics.get("code_complexity_score", source.get("complexity_score"))
-        if isinstance(score, (int, float)) and not isinstance(score, bool):
-            record["code_complexity_score"] = score
-        records.append(record)
-    return pd.DataFrame(records)
+def case_verdict(row: Row, reply: Reply, strict_types: bool = False, rules: str = "ifforge") -> CaseVerdict:
+    """One case's verdict line: output, trackers, both, whether an answer was found and how; the
+    task's difficulty and complexity where the row has them."""
+    result = reply.fields
+    verdict = verdict_of(row, result, strict_types, rules)
+    failed = request_failed(result)
+    line = {"task_id": row["task_id"], "test_case_id": row["test_case_id"],
+            "formatted": verdict.formatted and not failed, "output_ok": verdict.output_ok and not failed,
+            "stats_ok": verdict.stats_ok and not failed, "both_ok": verdict.both_ok and not failed,
+            "request_failed": failed, "extracted_by": "failed" if failed else verdict.extracted_by}
+    if (verdict.reason or result.get("empty_reply")) and not failed:  # no answer read, and why
+        line["unread"] = verdict.reason or str(result["empty_reply"])  # a bound met, or an empty reply
+    if rules == "paper":
+        line["rules"] = "paper"
+    if row.get("expression_id") is not None:
+        line["expression_id"] = str(row["expression_id"])
+    if row.get("difficulty"):
+        line["difficulty"] = row["difficulty"]
+    metrics = row.get("complexity_metrics") or {}
+    score = metrics.get("code_complexity_score", row.get("complexity_score"))
+    if isinstance(score, (int, float)) and not isinstance(score, bool):
+        line["code_complexity_score"] = score
+    return CaseVerdict(line["both_ok"], (line,))
 
 
 def reader(asker: Asker, model: str | None, max_tokens: int) -> LLM:
@@ -122,7 +118,7 @@ def extract_with_llm(results: list[Row], settings, asker: Asker, rows_by_key: di
     """LogicIF's way: an LLM reads the replies the rules found no answer in and copies the answer out.
     Sets `extracted` on those results (cached like every request); returns how many it found."""
     todo = [r for r in results if not request_failed(r) and response_text(r)
-            and not verdict_of(r, settings.strict_types).formatted]
+            and not verdict_of(r, r, settings.strict_types).formatted]
     if not todo:
         return 0
     prompt = load_prompt("extract_answer")
@@ -184,63 +180,18 @@ def analyze_errors(results: list[Row], scores: pd.DataFrame, rows_by_key: dict, 
     return asker.run(every)
 
 
-class LogicIFScorer(Scorer):
-    preface = report.PREFACE
-    failed = {"response": None}
-    carried = ("task_id", "test_case_id", "code_output", "expression_id")
-    answers = ("response", "llm_response", "llm_output")  # ours, LogicIF's raw reply, LogicIF's extraction
-    keys = ("task_id", "test_case_id")
-    scores_unreadable = True  # LogicIF's own scorer goes on case by case: an unreadable gold fails its case
-
-    def identity(self, row: Row) -> str:
-        """A case under one expression: the same case under another is another row."""
-        return json.dumps([row.get("task_id"), row.get("test_case_id"), row.get("expression_id")], default=str)
-
-    async def ask(self, llm: LLM, row: Row, settings) -> Row:
-        reply = await llm.chat(user_messages(row["instruction"], settings.system_prompt), stage="evaluate")
-        return {"response": reply.text, **usage(reply)}
-
-    def refine(self, results: list[Row], rows: list[Row], settings, asker: Asker) -> None:
-        if settings.extractor == "llm":
-            extract_with_llm(results, settings, asker, by_key(rows))
-
-    def frame(self, results: list[Row], rows: list[Row], settings) -> pd.DataFrame:
-        return score_frame(results, by_key(rows), settings.strict_types, settings.rules)
-
-    def annotate(self, results: list[Row], frame: pd.DataFrame, rows: list[Row], settings,
-                 asker: Asker | None, folder: Path) -> Row:
-        """The failure modes of the formatted wrong answers, when asked for (`failure_modes.jsonl`)."""
-        if not settings.analyze_errors or asker is None:
-            return {"failure_modes": {}}
-        labels = analyze_errors(results, frame, by_key(rows), settings, asker)
-        folder.mkdir(parents=True, exist_ok=True)
-        atomic_write(folder / "failure_modes.jsonl", "".join(json.dumps(label) + "\n" for label in labels))
-        return {"failure_modes": dict(Counter(label["mode"] for label in labels))}
-
-    def summarise(self, frame: pd.DataFrame) -> Row:
-        summary = report.summarise(frame)
-        if "extracted_by" in frame and frame["extracted_by"].nunique() > 1:
-            keys = report.task_keys(frame)
-            summary["by_extraction"] = {str(how): report.accuracy(part, keys) for how, part in frame.groupby("extracted_by")}
-        return summary
-
-    def sections(self, summary: Row) -> list[str]:
-        return report.sections(summary)
-
-    def plots(self, summary: Row, folder: Path) -> list[Path]:
-        return report.plots(summary, folder)
-
-    def headline(self, summary: Row) -> str:
-        overall, failures = summary["overall"], summary["request_failures"]
-        return (f"task accuracy (both) {overall.get('task_both') or 0:.1%} of {overall.get('tasks', 0)} tasks, "
-                f"case accuracy {overall.get('case_both') or 0:.1%} of {overall.get('cases', 0)} cases"
-                + (f", {failures} failed requests not scored" if failures else ""))
-
-    def table(self, summary: Row) -> list[Row]:
-        return [{"tier": tier, **scalars(row)} for tier, row in summary.get("by_difficulty", {}).items()]
-
-    def compare_lines(self, reports: list[Row]) -> list[str]:
-        return report.compare_lines(reports)
+def refine(results: list[Row], rows: list[Row], settings, asker: Asker) -> None:
+    """With `--extractor llm`, an LLM reads the replies the rules found no answer in."""
+    if settings.extractor == "llm":
+        extract_with_llm(results, settings, asker, by_key(rows))
 
 
-SCORER = LogicIFScorer()
+def annotate(results: list[Row], frame: pd.DataFrame, rows: list[Row], settings, asker: Asker | None,
+             folder: Path) -> Row:
+    """The failure modes of the formatted wrong answers, when asked for (`failure_modes.jsonl`)."""
+    if not settings.analyze_errors or asker is None:
+        return {"failure_modes": {}}
+    labels = analyze_errors(results, frame, by_key(rows), settings, asker)
+    folder.mkdir(parents=True, exist_ok=True)
+    atomic_write(folder / "failure_modes.jsonl", "".join(json.dumps(label) + "\n" for label in labels))
+    return {"failure_modes": dict(Counter(label["mode"] for label in labels))}

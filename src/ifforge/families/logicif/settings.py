@@ -5,24 +5,27 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from ifforge.core.settings import Settings, _llm, _runtime
 
 
 class LogicIFSettings(Settings):
+    family: str = "logicif"  # these settings are logicif's
     seeds: Path | None = Field(None, description="folder of seed .py files (default: the seeds shipped with ifforge)")
     functions: Path | None = Field(None, description="LogicIF functions JSONL ({task_id, function} per line)")
     test_cases: Path | None = Field(None, description="LogicIF test cases JSONL ({task_id, test_cases} per line)")
     max_seed_bytes: int = Field(100_000, ge=1, description="refuse a seed (file or JSONL function) larger than this")
     min_cases: int = Field(3, ge=1, description="drop a function left with fewer cases than this")
-    max_tracker_value: float = Field(50, description="drop a case with a tracker value >= this")
+    # inf: no cap (a limit of these two may be lifted; NaN fails `gt`, so it stays refused)
+    max_tracker_value: float = Field(50, gt=0, allow_inf_nan=True,
+                                     description="drop a case with a tracker value >= this")
     max_decimal_places: int = Field(6, ge=0, description="drop a case whose output has more decimal places")
     max_input_magnitude: float = Field(
-        1e6, description="drop a case with a number in its input above this in absolute value"
+        1e6, gt=0, allow_inf_nan=True, description="drop a case with a number in its input above this in absolute value"
     )
     max_input_length: int = Field(
-        10_000, description="drop a case whose input, as JSON, is longer than this many characters"
+        10_000, ge=1, description="drop a case whose input, as JSON, is longer than this many characters"
     )
     input_seed: int = Field(0, description="seed of generated inputs: another value gives other inputs, same difficulty")
     input_candidates: int = Field(80, ge=1, le=2000, description="candidate inputs tried per function without inputs")
@@ -55,3 +58,9 @@ class LogicIFSettings(Settings):
 
     evolve_turns: int = _llm(1, "evolution turns per function (LLM only)", ge=0)
     verify_rounds: int = _llm(3, "verify / refine rounds before an item is dropped", ge=1)
+
+    @model_validator(mode="after")
+    def _inputs_min_is_at_most_inputs_max(self) -> LogicIFSettings:
+        if self.inputs_min > self.inputs_max:
+            raise ValueError(f"inputs_min ({self.inputs_min}) is more than inputs_max ({self.inputs_max})")
+        return self

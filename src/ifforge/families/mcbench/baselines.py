@@ -6,7 +6,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ifforge.eval.floors import Baseline, Empty, Tally
+from ifforge.core.registry import Registry
+from ifforge.eval.baselines import Baseline, Empty, Tally
+from ifforge.families.mcbench.scoring import final_matches
 
 
 def final_only(value: Any) -> list[str]:
@@ -30,8 +32,6 @@ class One(Zero):
 
 def a_constant_passes(final: float) -> bool:
     """Whether `[Final] : 0` or `[Final] : 1` is right on a row whose gold final value is `final`."""
-    from ifforge.families.mcbench.scoring import final_matches
-
     return any(final_matches(kind.value, final) for kind in (Zero, One))
 
 
@@ -49,4 +49,4 @@ class MostFrequentGold(Baseline):
         return final_only(self.by_metric[row["metric"]])
 
 
-BASELINES = {kind.id: kind for kind in (Empty, Zero, One, MostFrequentGold)}
+BASELINES = Registry("baseline", (Empty, Zero, One, MostFrequentGold))

@@ -23,11 +23,12 @@ from ifforge.core.prompts import load_prompt
 from ifforge.core.records import DroppedItem, Outcome, Record
 from ifforge.core.runner import Stage
 from ifforge.core.store import VersionStore, code_version, content_hash, provenance
-from ifforge.families.base import NUMBER, Family, Loaded
+from ifforge.families.base import NUMBER, Family, Loaded, Reply, Verdict
 from ifforge.families.mcbench import metrics, pairs
-from ifforge.families.mcbench.baselines import a_constant_passes
+from ifforge.families.mcbench.baselines import BASELINES, a_constant_passes
 from ifforge.families.mcbench.records import GoldCase, GoldMetric, MetricTask
 from ifforge.families.mcbench.rubric import EXAMPLES, Metric, shown
+from ifforge.families.mcbench.scoring import REPORT, verdict
 from ifforge.families.mcbench.settings import McbenchSettings
 
 PROMPT = "mcbench_rubric"
@@ -173,6 +174,10 @@ class Mcbench(Family):
     settings_class = McbenchSettings
     llm_stages = ()
     row_fields = {"task_id": object, "prompt": str, "gold_steps": list, "gold_final": NUMBER}
+    carried = ("task_id", "metric", "variant", "category", "pair_id", "gold_steps", "gold_final", "unordered_steps")
+    counted_by = ("category", "metric")
+    report = REPORT
+    baselines = BASELINES
 
     def row_problem(self, row: dict[str, Any]) -> str | None:
         return super().row_problem(row) or _unordered_problem(row)
@@ -232,26 +237,8 @@ class Mcbench(Family):
             table.append({k: row.get(k) for k in ("task_id", "metric", "variant", "category", "steps")})
         return table
 
-    def scorer(self):
-        from ifforge.families.mcbench.scoring import SCORER
-
-        return SCORER
-
-    def check(self, row: dict[str, Any], replies: list[str]) -> dict[str, Any]:
-        from ifforge.families.mcbench.scoring import judge
-
-        verdict = judge(row, replies[-1] if replies else None)
-        return {"correct": verdict.fa, "fa": verdict.fa, "ff": verdict.ff, "fd": verdict.fd,
-                "steps_right": verdict.steps_right, "steps": verdict.steps}
-
-    def aggregate(self, verdicts: list[tuple[str, dict[str, Any]]]) -> dict[str, float]:
-        """FA and FF (shares of rows) and FD (steps right over all steps, pooled as the report counts it)."""
-        if not verdicts:
-            return {}
-        steps = sum(v["steps"] for _, v in verdicts)
-        return {"final_accuracy": sum(bool(v["fa"]) for _, v in verdicts) / len(verdicts),
-                "format_following": sum(bool(v["ff"]) for _, v in verdicts) / len(verdicts),
-                "following_depth": sum(v["steps_right"] for _, v in verdicts) / steps if steps else 0.0}
+    def check(self, row: dict[str, Any], reply: Reply, settings: Any = None) -> Verdict:
+        return verdict(row, reply)
 
     def review_view(self, row: dict[str, Any]) -> dict[str, Any]:
         metric = metrics.get(row["metric"])

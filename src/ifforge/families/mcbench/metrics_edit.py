@@ -19,6 +19,24 @@ CHARS_B = Step("Characters of B", r"Split B into its characters (Unicode code po
                '''def step2(b):
     return list(b)''')
 
+# The edit table's last row (step 3 of Levenshtein and of the error rates, characters or words)
+EDIT_ROW = '''def step3(s1, s2):
+    row = list(range(len(s2) + 1))
+    for i, x in enumerate(s1, 1):
+        new = [i]
+        for j, y in enumerate(s2, 1):
+            new.append(min(row[j] + 1, new[j - 1] + 1, row[j - 1] + (0 if x == y else 1)))
+        row = new
+    return row'''
+# Steps 3 to 5 of an error rate (characters here, words in `metrics_ngram`): the edits per token of B
+EDIT_TABLE = Step("Last row of the edit table",
+                  r"$D_{i,0} = i$, $D_{0,j} = j$, $D_{i,j} = \min(D_{i-1,j} + 1,\ D_{i,j-1} + 1,\ D_{i-1,j-1} + c)$ "
+                  r"with $c = 0$ if $A_i = B_j$ else $1$. Give $[D_{|A|,0}, \dots, D_{|A|,|B|}]$.", EDIT_ROW)
+EDITS = Step("Edits", r"$E = D_{|A|,|B|}$.", '''def step4(s3):
+    return s3[-1]''')
+RATE = Step("Rate", r"The NLP score is $E / |B|$.", '''def step5(s2, s4):
+    return s4 / len(s2)''')
+
 
 @register
 class Levenshtein(Metric):
@@ -29,15 +47,7 @@ class Levenshtein(Metric):
         "Last row of the edit table",
         r"Fill the table $D$ with $D_{i,0} = i$, $D_{0,j} = j$ and, for $1 \le i \le |A|$, $1 \le j \le |B|$: "
         r"$D_{i,j} = \min(D_{i-1,j} + 1,\ D_{i,j-1} + 1,\ D_{i-1,j-1} + c)$ where $c = 0$ if $A_i = B_j$ and "
-        r"$c = 1$ otherwise. Give the last row $[D_{|A|,0}, \dots, D_{|A|,|B|}]$.",
-        '''def step3(s1, s2):
-    row = list(range(len(s2) + 1))
-    for i, x in enumerate(s1, 1):
-        new = [i]
-        for j, y in enumerate(s2, 1):
-            new.append(min(row[j] + 1, new[j - 1] + 1, row[j - 1] + (0 if x == y else 1)))
-        row = new
-    return row'''), Step(
+        r"$c = 1$ otherwise. Give the last row $[D_{|A|,0}, \dots, D_{|A|,|B|}]$.", EDIT_ROW), Step(
         "Distance", r"The NLP score is $D_{|A|,|B|}$, the last number of that row.",
         '''def step4(s3):
     return s3[-1]'''))
@@ -349,6 +359,14 @@ class NeedlemanWunsch(Metric):
         '''def step4(s3):
     return s3[-1]'''))
 
+# Smith-Waterman's table, row by row: its steps 3 and 4 each fill it (a step's code stands alone)
+LOCAL_TABLE = '''    row = [0] * (len(s2) + 1)
+    for x in s1:
+        new = [0]
+        for j, y in enumerate(s2, 1):
+            new.append(max(0, row[j - 1] + (2 if x == y else -1), row[j] - 1, new[j - 1] - 1))
+        row = new'''
+
 
 @register
 class SmithWaterman(Metric):
@@ -360,25 +378,9 @@ class SmithWaterman(Metric):
         "Last row of the score table",
         r"$H_{i,0} = H_{0,j} = 0$, and $H_{i,j} = \max(0,\ H_{i-1,j-1} + s,\ H_{i-1,j} - 1,\ H_{i,j-1} - 1)$ with "
         r"$s = 2$ if $A_i = B_j$ else $s = -1$. Give $[H_{|A|,0}, \dots, H_{|A|,|B|}]$.",
-        '''def step3(s1, s2):
-    row = [0] * (len(s2) + 1)
-    for x in s1:
-        new = [0]
-        for j, y in enumerate(s2, 1):
-            new.append(max(0, row[j - 1] + (2 if x == y else -1), row[j] - 1, new[j - 1] - 1))
-        row = new
-    return row'''), Step(
+        "def step3(s1, s2):\n" + LOCAL_TABLE + "\n    return row"), Step(
         "Score", r"The NLP score is the largest $H_{i,j}$ anywhere in the table (not only in its last row).",
-        '''def step4(s1, s2):
-    best = 0
-    row = [0] * (len(s2) + 1)
-    for x in s1:
-        new = [0]
-        for j, y in enumerate(s2, 1):
-            new.append(max(0, row[j - 1] + (2 if x == y else -1), row[j] - 1, new[j - 1] - 1))
-        row = new
-        best = max(best, max(row))
-    return best'''))
+        "def step4(s1, s2):\n    best = 0\n" + LOCAL_TABLE + "\n        best = max(best, max(row))\n    return best"))
 
 
 @register
@@ -438,21 +440,4 @@ class CharacterErrorRate(Metric):
     id, name, unit = "cer", "character error rate", "characters"
     direction = "distance"
     summary = "the character edits that turn A into B, per character of B"
-    steps = (CHARS_A, CHARS_B, Step(
-        "Last row of the edit table",
-        r"$D_{i,0} = i$, $D_{0,j} = j$, $D_{i,j} = \min(D_{i-1,j} + 1,\ D_{i,j-1} + 1,\ D_{i-1,j-1} + c)$ with "
-        r"$c = 0$ if $A_i = B_j$ else $1$. Give $[D_{|A|,0}, \dots, D_{|A|,|B|}]$.",
-        '''def step3(s1, s2):
-    row = list(range(len(s2) + 1))
-    for i, x in enumerate(s1, 1):
-        new = [i]
-        for j, y in enumerate(s2, 1):
-            new.append(min(row[j] + 1, new[j - 1] + 1, row[j - 1] + (0 if x == y else 1)))
-        row = new
-    return row'''), Step(
-        "Edits", r"$E = D_{|A|,|B|}$.",
-        '''def step4(s3):
-    return s3[-1]'''), Step(
-        "Rate", r"The NLP score is $E / |B|$.",
-        '''def step5(s2, s4):
-    return s4 / len(s2)'''))
+    steps = (CHARS_A, CHARS_B, EDIT_TABLE, EDITS, RATE)

@@ -8,7 +8,9 @@ step says otherwise. An n-gram is written as its words joined by one space.
 from __future__ import annotations
 
 import string
+from dataclasses import replace
 
+from ifforge.families.mcbench.metrics_edit import EDIT_TABLE, EDITS, RATE
 from ifforge.families.mcbench.rubric import Metric, Step, register
 
 NGRAMS = '''def ngrams(words, n):
@@ -63,6 +65,14 @@ class Bleu(Metric):
         return 0.0
     return s5 * math.exp(sum(math.log(m / t) for m, t in zip(s3, s4)) / 4)'''))
 
+# A smoothed BLEU after its smoothed precisions (step 5): the brevity penalty and the score
+SMOOTHED_END = (Step("Brevity penalty", BREVITY, "def step6(s1, s2):\n" + BREVITY_CODE),
+                Step("Score", r"If $m_1 = 0$ the NLP score is 0; else it is $BP \cdot $" + GEOMETRIC + ".",
+                     '''def step7(s3, s5, s6):
+    if s3[0] == 0:
+        return 0.0
+    return s6 * math.exp(sum(math.log(p) for p in s5) / 4)'''))
+
 
 @register
 class SmoothedBleu(Metric):
@@ -75,12 +85,7 @@ class SmoothedBleu(Metric):
         r"$p_n = m_n / t_n$ if $m_n > 0$, else $p_n = 0.1 / \max(1, t_n)$. Give $[p_1, p_2, p_3, p_4]$.",
         '''def step5(s3, s4):
     return [m / t if m > 0 else 0.1 / max(1, t) for m, t in zip(s3, s4)]'''),
-        Step("Brevity penalty", BREVITY, "def step6(s1, s2):\n" + BREVITY_CODE),
-        Step("Score", r"If $m_1 = 0$ the NLP score is 0; else it is $BP \cdot $" + GEOMETRIC + ".",
-             '''def step7(s3, s5, s6):
-    if s3[0] == 0:
-        return 0.0
-    return s6 * math.exp(sum(math.log(p) for p in s5) / 4)'''))
+        *SMOOTHED_END)
 
 
 @register
@@ -97,12 +102,7 @@ class Orange(Metric):
         r"Give $[p_1, p_2, p_3, p_4]$.",
         '''def step5(s3, s4):
     return [s3[0] / max(1, s4[0])] + [(m + 1) / (max(1, t) + 1) for m, t in zip(s3[1:], s4[1:])]'''),
-        Step("Brevity penalty", BREVITY, "def step6(s1, s2):\n" + BREVITY_CODE),
-        Step("Score", r"If $m_1 = 0$ the NLP score is 0; else it is $BP \cdot $" + GEOMETRIC + ".",
-             '''def step7(s3, s5, s6):
-    if s3[0] == 0:
-        return 0.0
-    return s6 * math.exp(sum(math.log(p) for p in s5) / 4)'''))
+        *SMOOTHED_END)
 
 
 @register
@@ -391,24 +391,7 @@ class WordErrorRate(Metric):
     id, name, unit = "wer", "word error rate", "words"
     direction = "distance"
     summary = "the word edits that turn A into B, per word of B"
-    steps = (WORDS_A, WORDS_B, Step(
-        "Last row of the edit table",
-        r"Over words: $D_{i,0} = i$, $D_{0,j} = j$, $D_{i,j} = \min(D_{i-1,j} + 1,\ D_{i,j-1} + 1,\ D_{i-1,j-1} + c)$ "
-        r"with $c = 0$ if $A_i = B_j$ else $1$. Give $[D_{|A|,0}, \dots, D_{|A|,|B|}]$.",
-        '''def step3(s1, s2):
-    row = list(range(len(s2) + 1))
-    for i, x in enumerate(s1, 1):
-        new = [i]
-        for j, y in enumerate(s2, 1):
-            new.append(min(row[j] + 1, new[j - 1] + 1, row[j - 1] + (0 if x == y else 1)))
-        row = new
-    return row'''), Step(
-        "Edits", r"$E = D_{|A|,|B|}$.",
-        '''def step4(s3):
-    return s3[-1]'''), Step(
-        "Rate", r"The NLP score is $E / |B|$.",
-        '''def step5(s2, s4):
-    return s4 / len(s2)'''))
+    steps = (WORDS_A, WORDS_B, replace(EDIT_TABLE, requirement="Over words: " + EDIT_TABLE.requirement), EDITS, RATE)
 
 
 FSCORE_HELPERS = '''def grams(text, n):

@@ -97,6 +97,7 @@ def emoji(rng: random.Random) -> str:
 @functools.lru_cache(maxsize=1)
 def sentences() -> tuple[str, ...]:
     """English sentences of the Python help topics: ASCII prose, no code, in a fixed order."""
+    # lazy on purpose: a 700 kB module, only when pairs are drawn
     from pydoc_data.topics import topics
 
     found: dict[str, None] = {}

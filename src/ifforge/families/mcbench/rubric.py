@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ifforge.core import pyast
+from ifforge.core.registry import Registry
 
 # The fixed pairs every example is computed on, by the metric's unit (words or characters).
 EXAMPLES = {"words": ("the small cat sat on the mat", "the cat sat on the red mat"),
@@ -89,16 +90,13 @@ def run(a, b):
         return cls.run_in_process(*EXAMPLES[cls.unit])
 
 
-REGISTRY: dict[str, type[Metric]] = {}
+REGISTRY: Registry[type[Metric]] = Registry("metric")
 
 
 def register(cls: type[Metric]) -> type[Metric]:
-    if cls.id in REGISTRY:
-        raise ValueError(f"metric {cls.id!r} is registered twice")
     if cls.unit not in EXAMPLES or cls.direction not in ("distance", "similarity"):
         raise ValueError(f"metric {cls.id!r}: unit {cls.unit!r} or direction {cls.direction!r} is not one we know")
-    REGISTRY[cls.id] = cls
-    return cls
+    return REGISTRY.add(cls)
 
 
 def shown(value: Any) -> str:

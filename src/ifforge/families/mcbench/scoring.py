@@ -1,5 +1,5 @@
-"""MCBench's part of the one evaluate (`eval.template`): one prompt a row, and its scores, as the
-paper defines them, with our tolerances written down:
+"""MCBench's verdicts and numbers: one prompt a row, and its scores, as the paper defines them,
+with our tolerances written down:
 
 - FA, final accuracy: the `[Final]` value is a number within 5% of the gold, relative:
   |got - gold| <= 0.05 |gold|, as the paper says; so when the gold is 0 the value must be 0 (both
@@ -25,7 +25,9 @@ from typing import Any
 import pandas as pd
 
 from ifforge.eval.intervals import shown, wilson
-from ifforge.eval.template import Scorer
+from ifforge.eval.report import Report
+from ifforge.families.base import Reply
+from ifforge.families.base import Verdict as RowVerdict
 from ifforge.families.mcbench.answers import UNREAD, parse_reply, read_value
 
 GROUPS = ("metric", "variant", "category")
@@ -97,30 +99,26 @@ def judge(row: dict[str, Any], text: str | None) -> Verdict:
                    steps_right=right, steps=len(row["gold_steps"]), final=None if final is UNREAD else final)
 
 
-def score_frame(results: list[dict[str, Any]]) -> pd.DataFrame:
-    """One line per row asked."""
-    records = []
-    for result in results:
-        failed = bool(result.get("request_failed"))
-        verdict = judge(result, None if failed else result.get("response"))
-        records.append({"task_id": result["task_id"], **{key: result.get(key) for key in GROUPS},
-                        "request_failed": failed, "fa": verdict.fa and not failed, "ff": verdict.ff and not failed,
-                        "block": verdict.block and not failed, "steps_right": 0 if failed else verdict.steps_right,
-                        "steps": verdict.steps, "final": json.dumps(verdict.final)})
-    return pd.DataFrame(records)
+def verdict(row: dict[str, Any], reply: Reply) -> RowVerdict:
+    """One row's verdict line: FA, FF, the results block, the steps right, the final value read."""
+    failed = reply.failed
+    found = judge(row, None if failed else reply.text)
+    line = {"task_id": row["task_id"], **{key: row.get(key) for key in GROUPS},
+            "request_failed": failed, "fa": found.fa and not failed, "ff": found.ff and not failed,
+            "block": found.block and not failed, "steps_right": 0 if failed else found.steps_right,
+            "steps": found.steps, "final": json.dumps(found.final)}
+    return RowVerdict(line["fa"], (line,))
 
 
-class McbenchScorer(Scorer):
+class McbenchReport(Report):
     name = "MCBench"
-    carried = ("task_id", "metric", "variant", "category", "pair_id", "gold_steps", "gold_final", "unordered_steps")
     groups = GROUPS
+    metrics = {"final_accuracy": "final_accuracy", "format_following": "format_following",
+               "following_depth": "following_depth"}
     empty = {"rows": 0, "steps": 0}
     columns = ("group", "rows", "FA (final accuracy)", "FF (format following)", "FD (following depth, steps)",
                "`### Final Results ###`", "failed requests")
     headline_shares = (("FA", "final_accuracy"), ("FF", "format_following"), ("FD", "following_depth"))
-
-    def frame(self, results: list[dict[str, Any]], rows: list[dict[str, Any]], settings) -> pd.DataFrame:
-        return score_frame(results)
 
     def scores(self, part: pd.DataFrame) -> dict[str, Any]:
         answered = part[~part["request_failed"]]
@@ -151,5 +149,4 @@ class McbenchScorer(Scorer):
                 "Intervals: 95% Wilson. Failed requests are not answers and are left out of every score."]
 
 
-SCORER = McbenchScorer()
-summarise = SCORER.summarise
+REPORT = McbenchReport()

@@ -3,11 +3,12 @@ sandbox's limits. The same settings and seed give the same benchmark byte for by
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import Field, field_validator
+from pydantic import AfterValidator, Field, field_validator
 
 from ifforge.core.settings import Settings
+from ifforge.families.mcbench.metrics import METRICS
 
 Variant = Literal["requirement", "example", "code"]
 Category = Literal["plain", "non_latin", "emoji", "adversarial"]
@@ -22,10 +23,12 @@ def _once(values: list, what: str) -> list:
 
 
 class McbenchSettings(Settings):
+    family: str = "mcbench"  # these settings are mcbench's
     seed: int = Field(0, description="picks the pairs: the same seed gives the same benchmark byte for byte, a new "
                                      "one new pairs")
-    metrics: list[str] = Field([], description="metric ids to include (default: all 33; `ifforge families` names "
-                                               "the family, the README lists the ids)")
+    metrics: Annotated[list[str], AfterValidator(METRICS.check)] = Field(
+        [], description="metric ids to include (default: all 33; `ifforge families` names "
+                        "the family, the README lists the ids)")
     variants: list[Variant] = Field(["requirement", "example", "code"],
                                     description="rubric variants: the requirements only; + an example per step; "
                                                 "+ an example and reference code per step")
@@ -43,12 +46,7 @@ class McbenchSettings(Settings):
 
     @field_validator("metrics")
     @classmethod
-    def _known_metrics(cls, ids: list[str]) -> list[str]:
-        from ifforge.families.mcbench.metrics import METRICS
-
-        unknown = sorted(set(ids) - set(METRICS))
-        if unknown:
-            raise ValueError(f"unknown metric {unknown[0]!r} (metrics: {', '.join(METRICS)})")
+    def _metrics_once(cls, ids: list[str]) -> list[str]:
         return _once(ids, "metric") if ids else ids
 
     @field_validator("variants")

@@ -11,6 +11,7 @@ Decisions, so scores are reproducible:
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any, Literal
 
@@ -78,8 +79,6 @@ def coerce(raw: str, expected: Literal["int", "str"]) -> tuple[Any, str]:
         return None, f"not a whole number: {raw[:60]!r}"
     if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'`":
         if value[0] == '"':
-            import json
-
             try:
                 decoded = json.loads(value)
                 if isinstance(decoded, str):

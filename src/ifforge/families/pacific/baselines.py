@@ -8,7 +8,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ifforge.eval.floors import Baseline, Empty, most_frequent
+from ifforge.core.registry import Registry
+from ifforge.eval.baselines import Baseline, Empty, most_frequent
 
 
 def tagged(row: dict[str, Any], values: list[Any]) -> list[str]:
@@ -46,4 +47,4 @@ class MostFrequentGold(Baseline):
         return tagged(row, [self.by_type.get(type(gold)) for gold in row["gold"]])
 
 
-BASELINES = {kind.id: kind for kind in (Empty, Identity, Initial, MostFrequentGold)}
+BASELINES = Registry("baseline", (Empty, Identity, Initial, MostFrequentGold))

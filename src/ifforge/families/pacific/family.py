@@ -20,9 +20,11 @@ from ifforge.core.prompts import load_prompt
 from ifforge.core.records import DroppedItem, Outcome, Record
 from ifforge.core.runner import Stage
 from ifforge.core.store import VersionStore, code_version, content_hash, provenance
-from ifforge.families.base import BatchStage, Family, Loaded, field_problem
+from ifforge.families.base import BatchStage, Family, Loaded, Reply, Request, Verdict, field_problem
 from ifforge.families.pacific import chains, instructions, languages
+from ifforge.families.pacific.baselines import BASELINES
 from ifforge.families.pacific.records import Chain, GoldChain
+from ifforge.families.pacific.scoring import REPORT, judge
 from ifforge.families.pacific.settings import PacificSettings
 
 
@@ -166,6 +168,11 @@ class Pacific(Family):
     llm_stages = ()
     row_fields = {"task_id": object, "mode": str, "form": str, "chain_length": int, "output_length": int,
                   "gold": list}
+    carried = ("task_id", "mode", "form", "chain_length", "output_length", "gold",
+               "language")  # language: absent from rows written before code came in three languages
+    answers = ("response", "responses")  # a prompt's reply, a chat's replies
+    report = REPORT
+    baselines = BASELINES
 
     def row_problem(self, row: dict[str, Any]) -> str | None:
         """Besides the fields: a chat row's turns are `messages` (objects with text `content`), a
@@ -182,10 +189,10 @@ class Pacific(Family):
         return None
 
     def pool(self, settings: PacificSettings) -> list[str]:
-        unknown = sorted(set(settings.instructions) - set(instructions.REGISTRY))
-        if unknown:
-            raise ValueError(f"setting 'instructions': unknown instruction {unknown[0]!r} "
-                             f"(the pool: {', '.join(sorted(instructions.REGISTRY))})")
+        try:
+            instructions.REGISTRY.check(sorted(settings.instructions))
+        except ValueError as error:
+            raise ValueError(f"setting 'instructions': {error}") from None
         return sorted(settings.instructions or instructions.REGISTRY)
 
     def load(self, settings: PacificSettings) -> Loaded:
@@ -234,29 +241,15 @@ class Pacific(Family):
                                                   "output_length")})
         return table
 
-    def scorer(self):
-        from ifforge.families.pacific.scoring import SCORER
+    def request(self, row: dict[str, Any]) -> Request:
+        """A prompt row is one prompt; a chat row's instructions are its turns, each answered before
+        the next, the model's own reply going back into the conversation (each request cached on its own)."""
+        if row["mode"] == "chat":
+            return Request(tuple(m["content"] for m in row["messages"]), chat=True)
+        return Request((row["prompt"],))
 
-        return SCORER
-
-    def check(self, row: dict[str, Any], replies: list[str]) -> dict[str, Any]:
-        from ifforge.families.pacific.answers import parse_answers, parse_chat
-        from ifforge.families.pacific.scoring import judge_sample
-
-        answers = parse_chat(replies) if row.get("mode") == "chat" else parse_answers(replies[-1] if replies else None)
-        verdicts = judge_sample(row["gold"], answers)
-        right = sum(v.status == "right" for v in verdicts)
-        return {"correct": right == len(verdicts), "steps_right": right, "steps": len(verdicts),
-                "instruction_accuracy": right / len(verdicts) if verdicts else 0.0}
-
-    def aggregate(self, verdicts: list[tuple[str, dict[str, Any]]]) -> dict[str, float]:
-        """Prompt-level accuracy (every step right) and instruction-level accuracy (right steps over
-        all steps, pooled as the report counts them)."""
-        if not verdicts:
-            return {}
-        steps = sum(v["steps"] for _, v in verdicts)
-        return {"prompt_accuracy": sum(bool(v["correct"]) for _, v in verdicts) / len(verdicts),
-                "instruction_accuracy": sum(v["steps_right"] for _, v in verdicts) / steps if steps else 0.0}
+    def check(self, row: dict[str, Any], reply: Reply, settings: Any = None) -> Verdict:
+        return judge(row, reply)
 
     def review_view(self, row: dict[str, Any]) -> dict[str, Any]:
         text = row.get("prompt") or "\n\n---\n\n".join(m["content"] for m in row.get("messages", []))

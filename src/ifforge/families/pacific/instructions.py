@@ -19,6 +19,8 @@ import random
 import re
 from typing import Any, ClassVar, Literal
 
+from ifforge.core.registry import Registry
+
 ValueType = Literal["int", "str"]
 Language = Literal["python", "java", "cpp"]
 LANGUAGES: tuple[str, ...] = ("python", "java", "cpp")
@@ -292,6 +294,21 @@ class ModAdd(Instruction):
 
 
 # ---- number -> string ---------------------------------------------------------------------------
+_CPP_IN_BASE = """    long long n = x < 0 ? -x : x;
+    std::string digits;
+    do {
+        digits.insert(digits.begin(), DIGIT);
+        n /= BASE;
+    } while (n > 0);
+    return (x < 0 ? "-" : "") + digits;"""
+
+
+def _cpp_in_base(base: int, digit: str, before: str = "") -> str:
+    """The C++ body that writes x in `base` with no leading zeros (zero is 0), a minus sign in front
+    when negative: `digit` is the character of `n % base`, after the lines `before`."""
+    return before + _CPP_IN_BASE.replace("DIGIT", digit).replace("BASE", str(base))
+
+
 DIGIT_PAIRS = ("ab", "cd", "ef", "gh", "ij", "kl", "mn", "op", "qr", "st")
 WORDS = ("apple", "river", "stone", "cloud", "ember", "maple", "orbit", "tulip", "quartz", "lemon", "pixel")
 WEEKDAYS = ("Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday")
@@ -396,13 +413,7 @@ class Binary(Instruction):
             "sign in front when the number is negative.")
     body = """    return ("-" if x < 0 else "") + format(abs(x), "b")"""
     java = """    return (x < 0 ? "-" : "") + Long.toBinaryString(Math.abs(x));"""
-    cpp = """    long long n = x < 0 ? -x : x;
-    std::string digits;
-    do {
-        digits.insert(digits.begin(), static_cast<char>('0' + n % 2));
-        n /= 2;
-    } while (n > 0);
-    return (x < 0 ? "-" : "") + digits;"""
+    cpp = _cpp_in_base(2, "static_cast<char>('0' + n % 2)")
 
 
 class Base3(Instruction):
@@ -416,13 +427,7 @@ class Base3(Instruction):
         n //= 3
     return ("-" if x < 0 else "") + (digits or "0")"""
     java = """    return (x < 0 ? "-" : "") + Long.toString(Math.abs(x), 3);"""
-    cpp = """    long long n = x < 0 ? -x : x;
-    std::string digits;
-    do {
-        digits.insert(digits.begin(), static_cast<char>('0' + n % 3));
-        n /= 3;
-    } while (n > 0);
-    return (x < 0 ? "-" : "") + digits;"""
+    cpp = _cpp_in_base(3, "static_cast<char>('0' + n % 3)")
 
 
 class Hex(Instruction):
@@ -431,17 +436,55 @@ class Hex(Instruction):
             "(zero is 0), with a minus sign in front when the number is negative.")
     body = """    return ("-" if x < 0 else "") + format(abs(x), "x")"""
     java = """    return (x < 0 ? "-" : "") + Long.toHexString(Math.abs(x));"""
-    cpp = """    const std::string hex_digits = "0123456789abcdef";
-    long long n = x < 0 ? -x : x;
-    std::string digits;
-    do {
-        digits.insert(digits.begin(), hex_digits[n % 16]);
-        n /= 16;
-    } while (n > 0);
-    return (x < 0 ? "-" : "") + digits;"""
+    cpp = _cpp_in_base(16, "hex_digits[n % 16]", '    const std::string hex_digits = "0123456789abcdef";\n')
 
 
 # ---- string -> string ---------------------------------------------------------------------------
+_BY_CASE = {  # each English lowercase letter to LOWER, each uppercase one to UPPER, any other kept
+    "python": """    out = []
+    for c in x:
+        if "a" <= c <= "z":
+            out.append(chr(LOWER))
+        elif "A" <= c <= "Z":
+            out.append(chr(UPPER))
+        else:
+            out.append(c)
+    return "".join(out)""",
+    "java": """    StringBuilder out = new StringBuilder();
+    for (char c : x.toCharArray()) {
+        if (c >= 'a' && c <= 'z') {
+            out.append((char) (LOWER));
+        } else if (c >= 'A' && c <= 'Z') {
+            out.append((char) (UPPER));
+        } else {
+            out.append(c);
+        }
+    }
+    return out.toString();""",
+    "cpp": """    std::string out;
+    for (char c : x) {
+        if (c >= 'a' && c <= 'z') {
+            out += static_cast<char>(LOWER);
+        } else if (c >= 'A' && c <= 'Z') {
+            out += static_cast<char>(UPPER);
+        } else {
+            out += c;
+        }
+    }
+    return out;""",
+}
+
+
+def _by_case(lower: str, upper: str, lower_c: str, upper_c: str) -> tuple[str, str, str]:
+    """The Python, Java and C++ bodies of an instruction that maps English letters by their case:
+    `lower` and `upper` are Python expressions of `ord(c)`, `lower_c` and `upper_c` the same in the
+    character arithmetic Java and C++ share."""
+    def filled(language: str, low: str, up: str) -> str:
+        return _BY_CASE[language].replace("LOWER", low).replace("UPPER", up)
+
+    return filled("python", lower, upper), filled("java", lower_c, upper_c), filled("cpp", lower_c, upper_c)
+
+
 class AlternateCapsReverse(Instruction):
     id, input_type, output_type = "alternate_caps_reverse", "str", "str"
     text = ("Make the characters at even positions (counting from 0) uppercase and those at odd positions "
@@ -488,74 +531,16 @@ class ShiftBackOne(Instruction):
     id, input_type, output_type = "shift_back_one", "str", "str"
     text = ("Replace every English letter by the letter before it in the alphabet, wrapping around so that a "
             "becomes z and A becomes Z; keep the case, and leave every other character unchanged.")
-    body = """    out = []
-    for c in x:
-        if "a" <= c <= "z":
-            out.append(chr((ord(c) - 97 - 1) % 26 + 97))
-        elif "A" <= c <= "Z":
-            out.append(chr((ord(c) - 65 - 1) % 26 + 65))
-        else:
-            out.append(c)
-    return "".join(out)"""
-    java = """    StringBuilder out = new StringBuilder();
-    for (char c : x.toCharArray()) {
-        if (c >= 'a' && c <= 'z') {
-            out.append((char) ((c - 'a' + 25) % 26 + 'a'));
-        } else if (c >= 'A' && c <= 'Z') {
-            out.append((char) ((c - 'A' + 25) % 26 + 'A'));
-        } else {
-            out.append(c);
-        }
-    }
-    return out.toString();"""
-    cpp = """    std::string out;
-    for (char c : x) {
-        if (c >= 'a' && c <= 'z') {
-            out += static_cast<char>((c - 'a' + 25) % 26 + 'a');
-        } else if (c >= 'A' && c <= 'Z') {
-            out += static_cast<char>((c - 'A' + 25) % 26 + 'A');
-        } else {
-            out += c;
-        }
-    }
-    return out;"""
+    body, java, cpp = _by_case("(ord(c) - 97 - 1) % 26 + 97", "(ord(c) - 65 - 1) % 26 + 65",
+                               "(c - 'a' + 25) % 26 + 'a'", "(c - 'A' + 25) % 26 + 'A'")
 
 
 class Caesar(Instruction):
     id, input_type, output_type = "caesar", "str", "str"
     text = ("Shift every English letter {key} places forward in the alphabet, wrapping around from z to a and "
             "from Z to A; keep the case, and leave every other character unchanged.")
-    body = """    out = []
-    for c in x:
-        if "a" <= c <= "z":
-            out.append(chr((ord(c) - 97 + {key}) % 26 + 97))
-        elif "A" <= c <= "Z":
-            out.append(chr((ord(c) - 65 + {key}) % 26 + 65))
-        else:
-            out.append(c)
-    return "".join(out)"""
-    java = """    StringBuilder out = new StringBuilder();
-    for (char c : x.toCharArray()) {
-        if (c >= 'a' && c <= 'z') {
-            out.append((char) ((c - 'a' + {key}) % 26 + 'a'));
-        } else if (c >= 'A' && c <= 'Z') {
-            out.append((char) ((c - 'A' + {key}) % 26 + 'A'));
-        } else {
-            out.append(c);
-        }
-    }
-    return out.toString();"""
-    cpp = """    std::string out;
-    for (char c : x) {
-        if (c >= 'a' && c <= 'z') {
-            out += static_cast<char>((c - 'a' + {key}) % 26 + 'a');
-        } else if (c >= 'A' && c <= 'Z') {
-            out += static_cast<char>((c - 'A' + {key}) % 26 + 'A');
-        } else {
-            out += c;
-        }
-    }
-    return out;"""
+    body, java, cpp = _by_case("(ord(c) - 97 + {key}) % 26 + 97", "(ord(c) - 65 + {key}) % 26 + 65",
+                               "(c - 'a' + {key}) % 26 + 'a'", "(c - 'A' + {key}) % 26 + 'A'")
 
     @classmethod
     def sample_args(cls, rng: random.Random) -> dict[str, Any]:
@@ -620,37 +605,7 @@ class SwapCase(Instruction):
     conflicts = frozenset({"swap_case"})
     text = ("Make every English uppercase letter (A to Z) lowercase and every English lowercase letter (a to z) "
             "uppercase; leave every other character unchanged.")
-    body = """    out = []
-    for c in x:
-        if "a" <= c <= "z":
-            out.append(chr(ord(c) - 32))
-        elif "A" <= c <= "Z":
-            out.append(chr(ord(c) + 32))
-        else:
-            out.append(c)
-    return "".join(out)"""
-    java = """    StringBuilder out = new StringBuilder();
-    for (char c : x.toCharArray()) {
-        if (c >= 'a' && c <= 'z') {
-            out.append((char) (c - 32));
-        } else if (c >= 'A' && c <= 'Z') {
-            out.append((char) (c + 32));
-        } else {
-            out.append(c);
-        }
-    }
-    return out.toString();"""
-    cpp = """    std::string out;
-    for (char c : x) {
-        if (c >= 'a' && c <= 'z') {
-            out += static_cast<char>(c - 32);
-        } else if (c >= 'A' && c <= 'Z') {
-            out += static_cast<char>(c + 32);
-        } else {
-            out += c;
-        }
-    }
-    return out;"""
+    body, java, cpp = _by_case("ord(c) - 32", "ord(c) + 32", "c - 32", "c + 32")
 
 
 class DedupeCharacters(Instruction):
@@ -845,13 +800,15 @@ class DistinctCount(Instruction):
     return static_cast<long long>(seen.size());"""
 
 
-REGISTRY: dict[str, type[Instruction]] = {cls.id: cls for cls in Instruction.__subclasses__()}
+REGISTRY: Registry[type[Instruction]] = Registry("instruction", sorted((
+    NextPrime, NextSquare, DigitsAtTwo, InvertBits, DigitSum, ReverseDigits, CollatzStep, CountOnes, ModAdd,
+    DigitsToPairs, WordAt, Roman, Weekday, Binary, Base3, Hex, AlternateCapsReverse, SortCharacters, ShiftBackOne,
+    Caesar, VowelsToGh, MovePrefix, SwapCase, DedupeCharacters, RotateLeft, RunLength, AlphabetSum, CodeSum,
+    Length, CountVowels, FirstCode, DistinctCount), key=lambda cls: cls.id))
 
 
 def get(instruction_id: str, **args: Any) -> Instruction:
-    """An instruction by id with its arguments; an unknown id is named with the pool's ids."""
-    if instruction_id not in REGISTRY:
-        raise ValueError(f"unknown instruction {instruction_id!r} (the pool: {', '.join(sorted(REGISTRY))})")
+    """An instruction by id with its arguments (an unknown id is named with the pool's ids)."""
     return REGISTRY[instruction_id](**args)
 
 

@@ -1,5 +1,5 @@
-"""PACIFIC's part of the one evaluate (`eval.template`): its chains asked, its steps judged, and its
-scores: every step right (prompt level), the share of steps right (instruction level), step
+"""PACIFIC's verdicts and numbers: every step of a chain judged (one verdict line per step), and
+the scores: every step right (prompt level), the share of steps right (instruction level), step
 accuracy given the previous step was right, and error classes (missing, wrong type, wrong value);
 overall and by chain length, output length, mode, form and code language, with 95% Wilson
 intervals. Requests that failed are not answers: they are counted apart and left out of every accuracy.
@@ -13,9 +13,9 @@ from typing import Any
 
 import pandas as pd
 
-from ifforge.eval.asking import ask_prompt, usage
 from ifforge.eval.intervals import wilson
-from ifforge.eval.template import Scorer
+from ifforge.eval.report import Report
+from ifforge.families.base import Reply, Verdict
 from ifforge.families.pacific.answers import coerce, parse_answers, parse_chat
 
 GROUPS = ("chain_length", "output_length", "mode", "form", "language")  # language: code-form rows only
@@ -44,55 +44,38 @@ def judge_sample(gold: list[Any], answers: dict[int, str]) -> list[StepVerdict]:
     return verdicts
 
 
-def score_frame(results: list[dict[str, Any]]) -> pd.DataFrame:
-    """One row per step of every sample."""
-    records = []
-    for result in results:
-        failed = bool(result.get("request_failed"))
-        if result.get("mode") == "chat":
-            answers = parse_chat(result.get("responses") or [])
-        else:
-            answers = parse_answers(result.get("response"))
-        previous = None
-        for verdict in judge_sample(result["gold"], answers):
-            right = verdict.status == "right" and not failed
-            records.append({"task_id": result["task_id"], "step": verdict.step,
-                            **{key: result.get(key) for key in GROUPS},
-                            "status": "request_failed" if failed else verdict.status, "right": right,
-                            "previous_right": previous, "request_failed": failed,
-                            "got": json.dumps(verdict.got, ensure_ascii=False)})
-            previous = right
-    return pd.DataFrame(records)
+def judge(row: dict[str, Any], reply: Reply) -> Verdict:
+    """Every step of the chain against its gold: one line per step, the previous step's result beside it."""
+    failed = reply.failed
+    if failed:
+        answers: dict[int, str] = {}
+    elif row.get("mode") == "chat":
+        answers = parse_chat(reply.texts)
+    else:
+        answers = parse_answers(reply.text)
+    lines, previous = [], None
+    for verdict in judge_sample(row["gold"], answers):
+        right = verdict.status == "right" and not failed
+        lines.append({"task_id": row["task_id"], "step": verdict.step, **{key: row.get(key) for key in GROUPS},
+                      "status": "request_failed" if failed else verdict.status, "right": right,
+                      "previous_right": previous, "request_failed": failed,
+                      "got": json.dumps(verdict.got, ensure_ascii=False)})
+        previous = right
+    return Verdict(all(line["right"] for line in lines), tuple(lines))
 
 
 def _percent(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.1%}"
 
 
-class PacificScorer(Scorer):
-    """In chat mode every instruction is its own user turn, and the model's own reply goes back into
-    the conversation before the next one, as a user of a chat model would see it; each request is
-    cached on its own."""
-
+class PacificReport(Report):
     name = "PACIFIC"
-    carried = ("task_id", "mode", "form", "chain_length", "output_length", "gold",
-               "language")  # language: absent from rows written before code came in three languages
-    answers = ("response", "responses")  # a prompt's reply, a chat's replies
     groups = GROUPS
+    metrics = {"prompt_accuracy": "prompt_accuracy", "instruction_accuracy": "instruction_accuracy"}
     empty = {"samples": 0, "steps": 0}
     columns = ("group", "samples", "prompt-level", "instruction-level", "given previous right", "missing", "wrong type",
                "wrong value", "failed requests")
     headline_shares = (("prompt-level accuracy", "prompt_accuracy"), ("instruction-level", "instruction_accuracy"))
-
-    async def ask(self, llm, row: dict[str, Any], settings) -> dict[str, Any]:
-        if row["mode"] == "chat":
-            replies = await llm.converse([m["content"] for m in row["messages"]], stage="evaluate",
-                                         system=settings.system_prompt)
-            return {"responses": [reply.text for reply in replies], **usage(*replies)}
-        return await ask_prompt(llm, row, settings.system_prompt)
-
-    def frame(self, results: list[dict[str, Any]], rows: list[dict[str, Any]], settings) -> pd.DataFrame:
-        return score_frame(results)
 
     def scores(self, part: pd.DataFrame) -> dict[str, Any]:
         answered = part[~part["request_failed"]]
@@ -121,6 +104,4 @@ class PacificScorer(Scorer):
                 "Intervals: 95% Wilson. Failed requests are not answers and are left out of every accuracy."]
 
 
-SCORER = PacificScorer()
-summarise = SCORER.summarise
-write_report = SCORER.write_report
+REPORT = PacificReport()

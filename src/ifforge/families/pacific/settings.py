@@ -4,15 +4,18 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import AfterValidator, Field, field_validator, model_validator
 
 from ifforge.core.settings import Settings
+from ifforge.families.pacific.chains import PAPER_CHAIN_LENGTHS, PAPER_OUTPUT_LENGTHS
+from ifforge.families.pacific.instructions import REGISTRY
 
 
 Positive = Annotated[int, Field(ge=1)]
 
 
 class PacificSettings(Settings):
+    family: str = "pacific"  # these settings are pacific's
     seed: int = Field(0, description="picks the samples: the same seed gives the same benchmark byte for byte, "
                                      "a new one new samples at the same settings")
     chain_lengths: list[Positive] = Field([3, 5, 8], description="instructions per chain (the paper: 3, 5, 8, 10, 15)")
@@ -29,7 +32,8 @@ class PacificSettings(Settings):
     languages: list[Literal["python", "java", "cpp"]] = Field(
         ["python"], description="languages the code form is shown in, a row each; Java and C++ are checked "
                                 "against the Python reference at generation time (needs javac/java, g++)")
-    instructions: list[str] = Field([], description="instruction ids to draw from (default: the whole pool)")
+    instructions: Annotated[list[str], AfterValidator(REGISTRY.check)] = Field(
+        [], description="instruction ids to draw from (default: the whole pool)")
     case_seconds: float = Field(5.0, gt=0, description="sandbox wall-clock limit per chain")
     memory_mb: int = Field(512, ge=64, description="sandbox address-space limit")
 
@@ -42,21 +46,9 @@ class PacificSettings(Settings):
             raise ValueError(f"a language is listed twice: {languages}")
         return languages
 
-    @field_validator("instructions")
-    @classmethod
-    def _known_instructions(cls, ids: list[str]) -> list[str]:
-        from ifforge.families.pacific.instructions import REGISTRY
-
-        unknown = sorted(set(ids) - set(REGISTRY))
-        if unknown:
-            raise ValueError(f"unknown instruction {unknown[0]!r} (the pool: {', '.join(sorted(REGISTRY))})")
-        return ids
-
     @model_validator(mode="after")
     def _paper_grid(self) -> "PacificSettings":
         if self.grid == "paper":
-            from ifforge.families.pacific.chains import PAPER_CHAIN_LENGTHS, PAPER_OUTPUT_LENGTHS
-
             paper = {"chain_lengths": PAPER_CHAIN_LENGTHS, "output_lengths": PAPER_OUTPUT_LENGTHS}
             for name, lengths in paper.items():
                 if name in self.model_fields_set and getattr(self, name) != lengths:

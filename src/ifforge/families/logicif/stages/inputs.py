@@ -8,9 +8,20 @@ error, runs at most `input_max_steps` lines, no line of it runs `max_tracker_val
 filters. When fewer than `inputs_min` pass, the errors of the failed runs teach the next round
 (`codeops.inputs.lessons`: another type for a parameter an error names, values nearer the code's constants),
 up to `LEARNED_ROUNDS` more rounds of as many candidates, while a round learns something new or
-passes more than the one before. Then a greedy set cover over arcs keeps between `inputs_min` and `inputs_max`: always the
-candidate that adds the most arcs not yet covered (ties broken by the seeded order), then, up to
-the minimum, candidates with outputs not yet seen. Each input says where it came from.
+passes more than the one before. Then a coverage-guided search (`deepen`) changes the working calls
+(`codeops.inputs.mutate`: relations between parameters, compared constants placed inside containers
+and grids, longer values) for at most `SEARCH_ROUNDS` rounds of `SEARCH_BATCH` mutants, keeping a
+mutant that reaches arcs no kept call reached, runs deeper than the call it came from, or gives a new
+non-trivial output, within the same filters; up to `SEARCH_ROUNDS_MOST` rounds while fewer than two
+non-trivial outputs, or fewer than `inputs_min` / 2 calls with one, were seen. A seed whose every
+working call returns one output is dropped (`one_output`): its output says nothing of the steps.
+Then a greedy set cover over arcs keeps between `inputs_min` and `inputs_max`: always the candidate
+that adds the most arcs not yet covered (ties: the model's proposal, a non-trivial output, the
+deeper run, then the seeded order), then, up to the minimum, candidates with outputs not yet seen,
+the model's first, then the deepest; then, while most chosen outputs are trivial (None, empty, 0,
+False), calls with a non-trivial one, up to the maximum, and then the trivial calls that added
+fewest arcs are let go (down to `FEWEST_KEPT` calls). Each input says where it came from, and the
+evidence says what became of each model proposal.
 """
 
 from __future__ import annotations
@@ -29,6 +40,7 @@ from ifforge.core.untrusted import BadValue, check_value
 from ifforge.families.logicif.codeops.inputs.accepted import with_accepted
 from ifforge.families.logicif.codeops.inputs.candidates import Candidate, Signature, candidates, describe_signature
 from ifforge.families.logicif.codeops.inputs.lessons import Lessons, learn, taught
+from ifforge.families.logicif.codeops.inputs.mutate import compared_constants, mutate
 from ifforge.families.logicif.configs import InputsConfig
 from ifforge.families.logicif.records import DroppedItem, Outcome, SeedFunction, TestInput
 from ifforge.families.logicif.filters import decimal_places, largest_magnitude
@@ -36,6 +48,21 @@ from ifforge.families.logicif.filters import decimal_places, largest_magnitude
 STAGE = "inputs"
 CANDIDATE_SECONDS = 0.5  # a candidate is meant to be quick; one that is not must not eat the budget
 LEARNED_ROUNDS = 2  # rounds after the first, each taught by the errors of the rounds before
+SEARCH_ROUNDS = 3  # rounds of the coverage-guided search after the candidates, of SEARCH_BATCH runs each;
+SEARCH_ROUNDS_MOST = 12  # more, up to this, while fewer than two non-trivial outputs, or fewer than inputs_min / 2
+# calls with one, were seen: at most 288 runs a seed
+SEARCH_BATCH = 24
+TRIVIAL = (None, 0, False, "", [], {})
+FEWEST_KEPT = 4  # trivial calls are let go to make them fewer than half, but not below this many calls
+
+
+def trivial(output) -> bool:
+    """An output a reader gets right without following the steps: None, empty, 0 or False. A seed
+    that returns `(answer, {counter: n})` itself (LogicIFEval's functions) is judged by its answer."""
+    if isinstance(output, list) and len(output) == 2 and isinstance(output[1], dict) and output[1] \
+            and all(type(v) is int for v in output[1].values()):
+        output = output[0]
+    return any(output == t and type(output) is type(t) for t in TRIVIAL)
 
 
 def needs_inputs(seed: SeedFunction, config: InputsConfig) -> bool:
@@ -62,10 +89,15 @@ def problem(args: list, result: sandbox.CaseResult, config: InputsConfig) -> str
 def select(pool: list[tuple[Candidate, sandbox.CaseResult]], forced: int, minimum: int, maximum: int,
            rng: random.Random) -> list[tuple[int, int]]:
     """(index in pool, arcs it added) of the chosen: the first `forced` always, then a greedy cover
-    of arcs, then new outputs up to `minimum`."""
+    of arcs, then new outputs up to `minimum`, then non-trivial outputs while most are trivial; then
+    trivial ones let go while most still are."""
     arcs = [{tuple(arc) for arc in result.arcs} for _, result in pool]
     order = list(range(forced, len(pool)))
-    rng.shuffle(order)  # the seeded order breaks ties: another seed, another set of the same reach
+    rng.shuffle(order)  # the seeded order breaks the last ties: another seed, another set of the same reach
+    rank = {index: place for place, index in enumerate(order)}
+    plain = [trivial(result.output) for _, result in pool]
+    model = [candidate.origin == "llm" for candidate, _ in pool]  # the model's proposals win ties
+    depth = [result.steps or 0 for _, result in pool]
     chosen: list[tuple[int, int]] = []
     covered: set = set()
     for index in range(forced):
@@ -73,7 +105,7 @@ def select(pool: list[tuple[Candidate, sandbox.CaseResult]], forced: int, minimu
         covered |= arcs[index]
     left = list(order)
     while left and len(chosen) < maximum:
-        best = max(left, key=lambda i: len(arcs[i] - covered))  # the first of the best, in seeded order
+        best = max(left, key=lambda i: (len(arcs[i] - covered), model[i], not plain[i], depth[i], -rank[i]))
         gain = arcs[best] - covered
         if not gain:
             break
@@ -81,6 +113,7 @@ def select(pool: list[tuple[Candidate, sandbox.CaseResult]], forced: int, minimu
         covered |= gain
         left.remove(best)
     outputs = {canonical_json(pool[i][1].output) for i, _ in chosen}
+    left.sort(key=lambda i: (not model[i], plain[i], -depth[i], rank[i]))
     for fresh_output_only in (True, False):
         for index in list(left):
             if len(chosen) >= minimum:
@@ -91,7 +124,66 @@ def select(pool: list[tuple[Candidate, sandbox.CaseResult]], forced: int, minimu
             chosen.append((index, 0))
             outputs.add(output)
             left.remove(index)
+    mostly_trivial = lambda: 2 * sum(plain[i] for i, _ in chosen) > len(chosen)  # noqa: E731
+    for index in [i for i in left if not plain[i]]:
+        if len(chosen) >= maximum or not mostly_trivial():
+            break
+        chosen.append((index, 0))
+    while mostly_trivial() and len(chosen) > FEWEST_KEPT:  # then the trivial calls that added least go
+        drop = min((place for place in range(forced, len(chosen)) if plain[chosen[place][0]]),
+                   key=lambda place: chosen[place][1], default=None)
+        if drop is None:
+            break
+        del chosen[drop]
     return chosen
+
+
+def deepen(seed: SeedFunction, pool: list[tuple[Candidate, sandbox.CaseResult]], given: int, config: InputsConfig,
+           limits: sandbox.Limits, budget: sandbox.Budget, item_seed: int) -> dict:
+    """Coverage-guided search from the working calls: mutants that reach new arcs, run deeper than
+    their parent, or give a non-trivial output not seen yet (while fewer than `inputs_min` are), join
+    the pool. Returns what it did, for the evidence."""
+    numbers, texts = compared_constants(seed.source)
+    rng = random.Random(item_seed + 7919)
+    covered = {tuple(arc) for _, result in pool for arc in result.arcs}
+    seen = {canonical_json(candidate.args) for candidate, _ in pool}
+    outputs = {canonical_json(result.output) for _, result in pool[given:] if not trivial(result.output)}
+    tried = kept = 0
+    for round_number in range(SEARCH_ROUNDS_MOST):
+        parents = [index for index in range(given, len(pool))]
+        rich = sum(not trivial(result.output) for _, result in pool[given:])
+        if not parents or budget.left() <= 0 or round_number >= SEARCH_ROUNDS and len(outputs) >= 2 \
+                and 2 * rich >= config.inputs_min:
+            break
+        deepest = sorted(parents, key=lambda i: -(pool[i][1].steps or 0))[:4]
+        batch: list[tuple[int, list]] = []
+        for _ in range(SEARCH_BATCH * 3):
+            if len(batch) >= SEARCH_BATCH:
+                break
+            parent = rng.choice(deepest if rng.random() < 0.5 else parents)
+            args = mutate(pool[parent][0].args, rng, numbers, texts)
+            key = canonical_json(args)
+            if key not in seen:
+                seen.add(key)
+                batch.append((parent, args))
+        if not batch:
+            break
+        results = sandbox.run_cases(seed.source, seed.entry, [args for _, args in batch], limits=limits,
+                                    budget=budget, coverage=True)
+        tried += len(batch)
+        for (parent, args), result in zip(batch, results):
+            if problem(args, result, config) is not None:
+                continue
+            arcs = {tuple(arc) for arc in result.arcs}
+            deeper = (result.steps or 0) > (pool[parent][1].steps or 0) and not trivial(result.output)
+            output = canonical_json(result.output)
+            varied = output not in outputs and not trivial(result.output) and len(outputs) < config.inputs_min
+            if arcs - covered or deeper or varied:
+                covered |= arcs
+                outputs.add(output)
+                pool.append((Candidate(args, pool[parent][0].origin.removesuffix(", searched") + ", searched"), result))
+                kept += 1
+    return {"tried": tried, "kept": kept}
 
 
 def generate(seed: SeedFunction, config: InputsConfig, proposed: list[Candidate] = (),
@@ -117,6 +209,8 @@ def generate(seed: SeedFunction, config: InputsConfig, proposed: list[Candidate]
     ran: Counter = Counter()  # the origins of the candidates run, the given ones aside
     rounds: list[dict] = []
     lessons: Lessons | None = None
+    search_budget = config.budget()
+    fates: dict[str, str] = {canonical_json(c.args): "same as an earlier call" for c in proposed}
     batch = [*given, *proposed, *made]
     for round_number in range(1 + LEARNED_ROUNDS):
         fresh = []
@@ -132,6 +226,8 @@ def generate(seed: SeedFunction, config: InputsConfig, proposed: list[Candidate]
             is_given = candidate.origin == "given"
             ran[candidate.origin] += not is_given
             why = problem(candidate.args, result, config)
+            if candidate.origin == "llm":
+                fates[canonical_json(candidate.args)] = f"rejected: {why}" if why else "ran"
             if why is None or is_given:  # given inputs stay: execute judges them as before
                 pool.append((candidate, result if why is None else sandbox.CaseResult(index=result.index, status="ok",
                                                                                       arcs=[])))
@@ -158,6 +254,13 @@ def generate(seed: SeedFunction, config: InputsConfig, proposed: list[Candidate]
                                             detail=f"none of {sum(ran.values())} candidate inputs "
                                                    f"in {len(rounds)} round{'s' if len(rounds) > 1 else ''} "
                                                    f"passed: {reasons or 'no candidates'}", origin=seed.origin)])
+    searched = deepen(seed, pool, len(given), config, limits, search_budget, item_seed)
+    if not given and len({canonical_json(result.output) for _, result in pool}) == 1:
+        return Outcome(dropped=[DroppedItem(
+            task_id=seed.task_id, stage=STAGE, reason="one_output",
+            detail=f"all {len(pool)} working calls (after {searched['tried']} tried by the search) returned "
+                   f"{canonical_json(pool[0][1].output)[:80]}: the output says nothing of the steps",
+            origin=seed.origin)])
     chosen = select(pool, len(given), max(config.inputs_min, len(given)), max(config.inputs_max, len(given)),
                     random.Random(item_seed))
     inputs = list(seed.inputs) + [TestInput(args=pool[index][0].args, origin=pool[index][0].origin)
@@ -167,10 +270,23 @@ def generate(seed: SeedFunction, config: InputsConfig, proposed: list[Candidate]
     report = {"input_seed": config.input_seed, "candidates": sum(ran.values()), "from": dict(ran),
               "passed": len(pool) - len(given), "rejected": dict(rejected), "first_error": first_error,
               "arcs_covered": len(kept_arcs), "arcs_seen": len(every_arc),
-              "rounds": rounds,
+              "rounds": rounds, "search": searched,
               "chosen": [{"args": pool[index][0].args, "origin": pool[index][0].origin, "new_arcs": gain}
-                         for index, gain in chosen], "notes": list(notes)}
+                         for index, gain in chosen], "notes": list(notes),
+              "proposals": proposal_fates(proposed, fates, {canonical_json(pool[i][0].args) for i, _ in chosen})}
     return Outcome(kept=seed.model_copy(update={"inputs": inputs}), evidence=[report])
+
+
+def proposal_fates(proposed: list[Candidate], fates: dict[str, str], kept: set[str]) -> list[dict]:
+    """What became of each of the model's proposals: kept, ran but not kept, rejected (why), or a repeat."""
+    found = []
+    for candidate in proposed:
+        key = canonical_json(candidate.args)
+        fate = fates.get(key, "not run")
+        if fate == "ran":
+            fate = "kept" if key in kept else "ran, not kept: took no arc the kept calls miss"
+        found.append({"args": candidate.args, "fate": fate})
+    return found
 
 
 def run(seed: SeedFunction, config: InputsConfig) -> Outcome[SeedFunction]:

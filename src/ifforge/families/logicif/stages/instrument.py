@@ -2,7 +2,8 @@
 
 Deterministic path (`run`): libcst renaming, then trackers picked by running the cases: every
 candidate counter goes into one probe version of f, run once in the sandbox, and the 1 to 3 that
-tell something on the cases execute will keep are written into f (codeops/instrument/trackers.py). Whether
+tell something on the cases execute will keep (none equal to a number f already returns, such as a
+seed's own counters) are written into f (codeops/instrument/trackers.py). Whether
 the rewriting kept the behaviour is checked by execution in the execute stage. LLM path
 (`run_llm`): the model rewrites the function, told every check its answer must pass (the
 `tracker_rules` prompt, with the inputs); the answer is kept only if it passes them (`checks.py`):
@@ -21,7 +22,7 @@ from ifforge.core import sandbox
 from ifforge.families.logicif.codeops.common.domain import domain_words
 from ifforge.families.logicif.codeops.instrument.anonymise import anonymise
 from ifforge.families.logicif.codeops.instrument.trackers import (NothingInformative, NothingToTrack, build, choose,
-                                                                  propose)
+                                                                  propose, returned_counters)
 from ifforge.core.pysource import strip_comments_and_docstrings
 from ifforge.core.llm_client import LLM
 from ifforge.core.prompts import load_prompt
@@ -48,6 +49,8 @@ def run(seed: SeedFunction, settings: TrackerConfig) -> Outcome[InstrumentedFunc
     args = [i.args for i in seed.inputs]
     results = sandbox.run_cases(probe.source, "f", args, limits=settings.limits(), budget=settings.budget())
     cases, lost = kept_cases(results, args, settings, tracked=False)
+    returned = [returned_counters(result.output[0]) for arguments, result in zip(args, results)
+                if kept_cases([result], [arguments], settings, tracked=False)[0]]  # aligned with `cases`
     if len(cases) < settings.min_cases:
         return dropped("too_few_cases", f"the probe of {len(probe.candidates)} candidate trackers kept {len(cases)} "
                                         f"of {len(args)} cases, {settings.min_cases} needed; first lost: "
@@ -55,7 +58,7 @@ def run(seed: SeedFunction, settings: TrackerConfig) -> Outcome[InstrumentedFunc
     by_id = {key: candidate for candidate, key in probe.keys.items()}
     cases = [(arguments, {by_id[k]: v for k, v in stats.items() if k in by_id}) for arguments, stats in cases]
     try:
-        chosen = choose(probe.candidates, cases, settings.max_tracker_value)
+        chosen = choose(probe.candidates, cases, settings.max_tracker_value, returned)
         instrumented, trackers = build(probe, chosen)
     except NothingInformative as error:
         return dropped("no_informative_tracker", str(error))

@@ -23,7 +23,7 @@ IPV6 = ('A text is a valid IPv6 address when it has no "/", the part of it befor
         'and the text starts with ":" only if it starts with "::" and ends with ":" only if it ends with "::".')
 RULE = f"{IPV4} {IPV6}"
 
-_MAKERS = {"ipaddress.ip_address": "the IP address the text {0} spells: an IPv4 address if it is a valid IPv4 "
+MAKERS = {"ipaddress.ip_address": "the IP address the text {0} spells: an IPv4 address if it is a valid IPv4 "
                                    "address, otherwise an IPv6 address if it is a valid IPv6 address (the steps "
                                    "stop with an error if it is neither)",
            "ipaddress.IPv4Address": "the IPv4 address the text {0} spells (the steps stop with an error if it is "
@@ -34,7 +34,7 @@ KINDS = {"ipaddress.IPv4Address": "an IPv4 address", "ipaddress.IPv6Address": "a
 
 
 def covers(dotted: str | None) -> bool:
-    return dotted in _MAKERS
+    return dotted in MAKERS
 
 
 def words(dotted: str, args: list[str], keywords: dict, text: bool) -> str:
@@ -42,7 +42,7 @@ def words(dotted: str, args: list[str], keywords: dict, text: bool) -> str:
     (a whole number makes an address too, by other rules)."""
     if keywords or len(args) != 1 or not text:
         raise Undescribable(f"{dotted} with these arguments")
-    return _MAKERS[dotted].format(args[0])
+    return MAKERS[dotted].format(args[0])
 
 
 def check_uses(module: cst.Module, resolve) -> None:

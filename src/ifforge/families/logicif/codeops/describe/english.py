@@ -13,12 +13,13 @@ import ast
 import builtins
 import json
 import re
+import string
 from dataclasses import dataclass, field
 
 import libcst as cst
 
 from ifforge.families.logicif.codeops.common.walk import Reader, walk
-from ifforge.families.logicif.codeops.describe import addresses, dates, formats, methods, paths, regex, unicode, wildcards
+from ifforge.families.logicif.codeops.describe import addresses, dates, formats, methods, paths, regex, vocab, wildcards
 from ifforge.families.logicif.codeops.describe.errors import Undescribable
 from ifforge.families.logicif.codeops.describe.plain import Plain
 
@@ -119,7 +120,6 @@ _STRING_CONSTANTS = ("ascii_letters", "ascii_lowercase", "ascii_uppercase", "dig
 def _string_constant(dotted: str | None) -> str | None:
     """`string.digits` and its kin as their text, quoted; None for anything else."""
     if dotted and dotted.startswith("string.") and dotted[7:] in _STRING_CONSTANTS:
-        import string
         return quote(getattr(string, dotted[7:]))
     return None
 
@@ -201,6 +201,11 @@ class Speaker:
         return ""
 
     cite = rule
+
+    @staticmethod
+    def join(items: list[str], last: str = "and") -> str:
+        """`a, b and c`, as every list in the text is joined (for the handlers in vocab/)."""
+        return _join(items, last)
 
     def fresh_rules(self) -> list[str]:
         """The rules needed since the last call and not yet said, as sentences."""
@@ -635,15 +640,14 @@ class Speaker:
     # ---- access -----------------------------------------------------------------------------
     def _attribute(self, node: cst.Attribute) -> str:
         dotted = _dotted(node)
-        known = {"math.pi": "the number pi (3.141592653589793)", "math.inf": "infinity",
-                 "string.ascii_lowercase": quote("abcdefghijklmnopqrstuvwxyz"),
+        if dotted in vocab.CONSTANTS:  # a library's fixed value: its words live in vocab/
+            return vocab.CONSTANTS[dotted]
+        known = {"string.ascii_lowercase": quote("abcdefghijklmnopqrstuvwxyz"),
                  "string.ascii_uppercase": quote("ABCDEFGHIJKLMNOPQRSTUVWXYZ"), "string.digits": quote("0123456789")}
         if dotted in known:
             return known[dotted]
         if _string_constant(dotted):
             return _string_constant(dotted)
-        if dotted in ("sys.maxsize",):
-            return "the largest whole number a list position can be (9223372036854775807)"
         if isinstance(node.value, cst.Name) and node.value.value in self.selves:
             if node.attr.value in self.methods:
                 raise Undescribable("a method of a class of the code used as a value")
@@ -773,17 +777,11 @@ class Speaker:
 
     def _call(self, call: cst.Call, cond: bool) -> str:
         func = call.func
-        if self.resolved(func) == dates.MAKER:
+        handler = vocab.TABLE.get(self.resolved(func)) if not (
+            isinstance(func, cst.Name) and func.value not in self.imported) else None
+        if handler is not None:  # a library function: its words live in vocab/, one file per library
             args, keywords = self.arguments(call)
-            return dates.made([self.grouped(a) for a in args], keywords)
-        if unicode.covers(self.resolved(func)):
-            args, keywords = self.arguments(call)
-            return unicode.words(self.resolved(func), [self.grouped(a) for a in args], keywords)
-        if addresses.covers(self.resolved(func)):
-            args, keywords = self.arguments(call)
-            text = len(args) == 1 and self._certain_kind(args[0]) == "str"
-            return addresses.words(self.resolved(func), [self.grouped(a) for a in args], keywords, text) + \
-                self.cite("ip")
+            return handler(self, args, keywords)
         if isinstance(func, cst.Attribute) and dates.is_made(func.value, self.resolved):
             args, _ = self.arguments(call)
             said = dates.method(func.attr.value, self.value(func.value), args)
@@ -810,40 +808,15 @@ class Speaker:
                 return f"a new object of the class {name}, made {self.call_with(call)}"
             if name in _METHOD_FREE:
                 return self._builtin(name, call, cond)
-            if name in ("heappush", "heappop", "heapify"):
-                return self._heap(name, call)
-            if name in ("floor", "ceil", "sqrt", "gcd", "isqrt"):
-                return self._math(name, call)
-            if name in self.imported:  # `from m import g`: said as m.g where m.g has words
-                dotted = self.imported[name]
-                if not (dotted.startswith(("math.", "heapq.", "re.")) or paths.covers(dotted)
-                        or dotted in ("collections.deque", "collections.Counter", "os.fspath", "copy.copy")):
-                    raise Undescribable(f"the imported function {dotted}")
-                return self._call(call.with_changes(func=cst.parse_expression(dotted)), cond)
+            if name in self.imported:  # `from m import g` with no words for m.g in vocab/
+                raise Undescribable(f"the imported function {self.imported[name]}")
             if name in _BUILTINS:
                 return self._builtin(name, call, cond)
             return f"what the function held in {name} gives back when called {self.call_with(call)}"
         if isinstance(func, cst.Attribute):
             dotted = _dotted(func)
-            if dotted and dotted.startswith("heapq."):
-                return self._heap(dotted[6:], call)
-            if dotted and dotted.startswith("math."):
-                return self._math(dotted[5:], call)
-            if dotted in ("collections.deque", "collections.Counter"):
-                return self._builtin(dotted[12:], call, cond)
-            if dotted and dotted.startswith("re."):
-                return regex.module_call(self, dotted[3:], call)
-            if paths.covers(dotted):
-                args, keywords = self.arguments(call)
-                return paths.words(dotted, [self.grouped(a) for a in args], keywords)
-            if dotted == "copy.copy" and len(call.args) == 1 and not call.args[0].keyword and not call.args[0].star:
-                return (f"a shallow copy of {self.grouped(call.args[0].value)} (a list, dictionary or set becomes a "
-                        "new one holding the very same items; text, a number, a tuple, true, false or None is "
-                        "itself)")
-            if dotted == "os.fspath":
-                args, _ = self.arguments(call)
-                return (f"{self.grouped(args[0])} itself (it must be text or bytes, or an object that stands for "
-                        f"a file path, which gives its path)")
+            if dotted and dotted.rpartition(".")[0] in vocab.LIBRARIES:  # a library function with no words
+                raise Undescribable(f"the {dotted.rpartition('.')[0]} function {dotted.rpartition('.')[2]}")
             if isinstance(func.value, cst.Call) and regex._is_compile(func.value):
                 args, keywords = self.arguments(call)
                 return regex.pattern_method(self, func.value, func.attr.value, args, keywords)
@@ -882,7 +855,7 @@ class Speaker:
                 return list(inner)
         return [kind]
 
-    def _certain_kind(self, node: cst.BaseExpression) -> str | None:
+    def certain_kind(self, node: cst.BaseExpression) -> str | None:
         """`int` or `str` for a literal of that kind, else what `kind` knows."""
         if isinstance(node, cst.Integer):
             return "int"
@@ -895,41 +868,61 @@ class Speaker:
             return False
         return _maybe_text_or_sequence(node)
 
-    def _math(self, name: str, call: cst.Call) -> str:
-        args, _ = self.arguments(call)
-        words = [self.grouped(a) for a in args]
-        forms = {"floor": "{0} rounded down to a whole number", "ceil": "{0} rounded up to a whole number",
-                 "sqrt": "the square root of {0} (a decimal number)", "isqrt": "the whole-number square root of {0} "
-                 "(rounded down)", "gcd": "the greatest common divisor of {all} (0 if all are 0; never negative)"}
-        if name not in forms:
-            raise Undescribable(f"the math function {name}")
-        return forms[name].format(*words, all=_join(words))
-
-    def _heap(self, name: str, call: cst.Call) -> str:
-        args, _ = self.arguments(call)
-        if name == "heappop" and len(args) == 1:
-            return f"the smallest item of the heap {self.grouped(args[0])}, taken out of it{self.cite('heap')}"
-        raise Undescribable(f"heapq.{name} used as a value")
+    def builtin_call(self, name: str, call: cst.Call) -> str:
+        """A built-in container made by a library function of the same meaning (`collections.deque`)."""
+        return self._builtin(name, call, cond=False)
 
     def _builtin(self, name: str, call: cst.Call, cond: bool) -> str:
+        """A built-in function's call in words: its forms are tried in turn (`_BUILTIN_FORMS`), the first
+        that fits says it."""
         args, keywords = self.arguments(call)
-        g = self.grouped
         one = args[0] if len(args) == 1 and not keywords else None
+        for form in _BUILTIN_FORMS.get(name, ()):
+            said = form(self, name, args, keywords, one, cond)
+            if said is not None:
+                return said
+        raise Undescribable(f"this use of the built-in {name}")
+
+    def _builtin_len(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
+        g = self.grouped
         if name == "len" and one is not None:
             return f"the length of {g(one)}"
+        return None
+
+    def _builtin_abs(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
+        g = self.grouped
         if name == "abs" and one is not None:
             return f"the absolute value of {g(one)}"
+        return None
+
+    def _builtin_int(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
+        g = self.grouped
         if name == "int" and one is not None:
             return f"{g(one)} turned into a whole number{self.cite('int')}"
         if name == "int" and len(args) == 2 and not keywords:
             return f"the whole number written in base {g(args[1])} by the text {g(args[0])}"
+        return None
+
+    def _builtin_float(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
+        g = self.grouped
         if name == "float" and one is not None:
             return f"{g(one)} as a decimal number"
+        return None
+
+    def _builtin_str(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
+        g = self.grouped
         if name == "str" and one is not None:
             return f"{g(one)} written as text{self.cite('str')}"
+        return None
+
+    def _builtin_bytes(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
         if name == "bytes" and one is not None and (isinstance(one, (cst.Tuple, cst.List)) or self.kind(one) in (
                 "list[int]", "list[bool]")):
             return self._byte_values(one)
+        return None
+
+    def _builtin_str_bytes(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
+        g = self.grouped
         if name in ("str", "bytes") and len(args) == 2 and not keywords:  # the same as .decode / .encode
             self.rule("bytes")
             if name == "str":
@@ -937,15 +930,31 @@ class Speaker:
                         f"an error if they are not valid in it)")
             return (f"the bytes of the text {g(args[0])} in the encoding {g(args[1])} (the steps stop with an "
                     f"error if a character has none)")
+        return None
+
+    def _builtin_bool(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
+        g = self.grouped
         if name == "bool" and one is not None:
             self.rule("truth")
             return f"whether {g(one)} counts as true"
+        return None
+
+    def _builtin_ord(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
+        g = self.grouped
         if name == "ord" and one is not None:
             if isinstance(one, (cst.SimpleString, cst.ConcatenatedString)) and isinstance(one.evaluated_value, bytes):
                 return f"the value of the one byte of {g(one)}"
             return f"the Unicode code point of the character {g(one)}"
+        return None
+
+    def _builtin_chr(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
+        g = self.grouped
         if name == "chr" and one is not None:
             return f"the character with Unicode code point {g(one)}"
+        return None
+
+    def _builtin_list_tuple_and_kin(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
+        g = self.grouped
         if name in ("list", "tuple", "set", "frozenset", "deque") and not keywords and len(args) <= 1:
             noun = {"list": "a new list", "tuple": "a tuple", "set": "a new set", "frozenset": "a fixed set",
                     "deque": "a new queue (a list you can also take from the front)"}[name]
@@ -955,25 +964,56 @@ class Speaker:
             if name in ("set", "frozenset"):
                 return f"{noun} of the distinct items of {g(args[0])}{order}"
             return f"{noun} of the items of {g(args[0])}, in order{order}"
+        return None
+
+    def _builtin_object(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
         if name == "object" and not args and not keywords:  # a sentinel
             return "a new marker object, equal to nothing but itself"
+        return None
+
+    def _builtin_Counter(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
+        g = self.grouped
         if name == "Counter" and one is not None:
             return (f"a new dictionary from each distinct item of {g(one)}, in order of first appearance, to how many "
                     f"times it occurs there (reading a key it lacks gives 0; a dictionary given is copied as the counts)")
+        return None
+
+    def _builtin_dict(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
         if name == "dict" and not args and not keywords:
             return "a new empty dictionary"
+        return None
+
+    def _builtin_reversed(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
+        g = self.grouped
         if name == "reversed" and one is not None:
             return f"the items of {g(one)} in reverse order"
+        return None
+
+    def _builtin_range(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
         if name == "range" and not keywords:
             return "the whole numbers " + self.counting(args)
+        return None
+
+    def _builtin_min_max(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
         if name in ("min", "max"):
             return self._extreme(name, args, keywords)
+        return None
+
+    def _builtin_sorted(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
         if name == "sorted":
             return self._sorted(args, keywords)
+        return None
+
+    def _builtin_sum(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
+        g = self.grouped
         if name == "sum" and len(args) in (1, 2) and not keywords:
             start = f", starting from {g(args[1])}" if len(args) == 2 else ""
             return f"the sum of {self._items(args[0])}{start} (0 if there are none)" if not start else \
                 f"the sum of {self._items(args[0])}{start}"
+        return None
+
+    def _builtin_any_all(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
+        g = self.grouped
         if name in ("any", "all") and one is not None:
             if isinstance(one, cst.GeneratorExp):
                 some = "at least one" if name == "any" else "every"
@@ -983,20 +1023,36 @@ class Speaker:
             self.rule("truth")
             return (f"whether {'at least one' if name == 'any' else 'every'} item of {g(one)} counts as true "
                     f"({'false' if name == 'any' else 'true'} if there are none)")
+        return None
+
+    def _builtin_round(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
+        g = self.grouped
         if name == "round" and len(args) in (1, 2) and not keywords:
             if len(args) == 1:
                 return f"{g(args[0])} rounded to the nearest whole number{self.cite('round')}"
             return f"{g(args[0])} rounded to {g(args[1])} decimals{self.cite('round')}"
+        return None
+
+    def _builtin_divmod(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
+        g = self.grouped
         if name == "divmod" and len(args) == 2:
             self.rule("floor")
             self.rule("mod")
             return (f"the pair of ({g(args[0])} floor-divided by {g(args[1])}) and (the remainder of {g(args[0])} "
                     f"divided by {g(args[1])})")
+        return None
+
+    def _builtin_pow(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
+        g = self.grouped
         if name == "pow" and len(args) == 3:
             return f"the remainder of ({g(args[0])} to the power {g(args[1])}) divided by {g(args[2])}"
         if name == "pow" and len(args) == 2:
             self.rule("power")
             return f"{g(args[0])} to the power {g(args[1])}"
+        return None
+
+    def _builtin_isinstance(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
+        g = self.grouped
         if name == "isinstance" and len(args) == 2:
             kinds = args[1].elements if isinstance(args[1], cst.Tuple) else [cst.Element(args[1])]
             kinds = [k for kind in kinds for k in self._type_elements(kind)]
@@ -1015,16 +1071,32 @@ class Speaker:
                 k.value.value == "int" for k in kinds) else ""
             test = f"{g(args[0])} is {_join(words, 'or')}{extra}"
             return test if cond else f"whether {test}"  # as a value it is true or false
+        return None
+
+    def _builtin_enumerate(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
+        g = self.grouped
         if name == "enumerate" and args:
             start = g(keywords.get("start", args[1] if len(args) > 1 else cst.Integer("0")))
             return f"the (position, item) pairs of {g(args[0])}, positions counted from {start}"
+        return None
+
+    def _builtin_hex_oct_and_kin(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
+        g = self.grouped
         if name in ("hex", "oct", "bin") and one is not None:
             base, prefix = {"hex": ("hexadecimal with small letters", "0x"), "oct": ("octal", "0o"),
                             "bin": ("binary", "0b")}[name]
             return f"{g(one)} written in {base} with {prefix} in front (a minus sign before that if negative)"
+        return None
+
+    def _builtin_map(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
+        g = self.grouped
         if name == "map" and len(args) == 2 and not keywords:
             self.rule("lazy")
             return f"the results of {self.applied(args[0], 'each item')}, for each item of {g(args[1])} in order"
+        return None
+
+    def _builtin_filter(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
+        g = self.grouped
         if name == "filter" and len(args) == 2 and not keywords:
             self.rule("lazy")
             self.rule("truth")
@@ -1032,20 +1104,40 @@ class Speaker:
                 return f"the results of keeping the items of {g(args[1])} that count as true, in order"
             return (f"the results of keeping the items of {g(args[1])}, in order, for which "
                     f"{self.applied(args[0], 'the item')} counts as true")
+        return None
+
+    def _builtin_repr(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
         if name == "repr" and one is not None and self.shown(one):
             return self.shown(one)
+        return None
+
+    def _builtin_iter(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
+        g = self.grouped
         if name == "iter" and one is not None:
             return f"a reader of the items of {g(one)}, in order, that gives each of them once"
+        return None
+
+    def _builtin_next(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
+        g = self.grouped
         if name == "next" and len(args) in (1, 2) and not keywords:
             taken = f"the next item the reader {g(args[0])} gives (it moves on past it)"
             if len(args) == 2:
                 return f"{taken}, or {g(args[1])} if it has none left"
             return f"{taken}; the steps stop with an error if it has none left"
+        return None
+
+    def _builtin_callable(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
+        g = self.grouped
         if name == "callable" and one is not None:
             return f"whether {g(one)} is a function or a class (something that can be called)"
+        return None
+
+    def _builtin_zip(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
+        g = self.grouped
         if name == "zip" and args and not keywords:
             return f"the tuples of items at the same position in {_join([g(a) for a in args])} (stopping at the end of the shortest)"
-        raise Undescribable(f"this use of the built-in {name}")
+        return None
+
 
     def _byte_values(self, values: cst.BaseExpression) -> str:
         """`bytes((c,))`, `bytes([a, b])`, `bytes(xs)`: the bytes whose values are those whole numbers."""
@@ -1064,7 +1156,7 @@ class Speaker:
     def shown(self, node: cst.BaseExpression) -> str | None:
         """`repr(node)` in words where they are exact: a whole number as written, a text in quotes, any other
         plain value (`plain`) as Python displays it; None where they would not be."""
-        kind = self._certain_kind(node)
+        kind = self.certain_kind(node)
         if kind == "int":
             return f"{self.grouped(node)} written as text"
         if kind == "str":
@@ -1113,6 +1205,9 @@ class Speaker:
             if len(params.params) == 1 and not params.kwonly_params and not params.posonly_params and \
                     not isinstance(params.star_arg, cst.Param) and params.star_kwarg is None:
                 return f"{self.grouped(func.body)} (with {params.params[0].name.value} standing for {item})"
+        if isinstance(func, cst.Name) and func.value not in _BUILTINS and func.value not in self.imported \
+                and func.value not in self.classes:  # a name the steps set to a function, as a call says it
+            return f"what the function held in {func.value} gives back for {item}"
         raise Undescribable("a function passed as a value that is not a helper, a lambda, a built-in or a method")
 
     def _items(self, node: cst.BaseExpression) -> str:
@@ -1147,6 +1242,11 @@ class Speaker:
             if len(args) == 2:
                 return f"the {'smaller' if small else 'larger'} of {self.grouped(args[0])} and {self.grouped(args[1])}"
             return f"the {'smallest' if small else 'largest'} of {_join([self.grouped(a) for a in args])}"
+        if len(args) >= 2 and set(keywords) == {"key"}:  # max(a, b, key=len): the key of each given value
+            phrase, where = self.key_words(keywords["key"], cst.Tuple([cst.Element(a) for a in args]))
+            extreme = "smallest" if small else "largest"
+            return (f"the first of {_join([self.grouped(a) for a in args])} for which {phrase} is {extreme}{where}"
+                    f"{self.cite('minmax')}")
         if len(args) != 1 or set(keywords) - {"key", "default"}:
             raise Undescribable(f"this use of {name}")
         source = args[0]
@@ -1195,7 +1295,12 @@ class Speaker:
                 return f"from {g(args[0])} going up by {literal} while below {g(args[1])}"
             if literal is not None and literal < 0:
                 return f"from {g(args[0])} going down by {-literal} while above {g(args[1])}"
-        raise Undescribable("a counting range with a computed step")
+            if literal is None:
+                step = g(step)
+                return (f"from {g(args[0])}, adding {step} each time, as long as the number is below {g(args[1])} "
+                        f"if {step} is positive or above {g(args[1])} if {step} is negative (the steps stop with an "
+                        f"error if {step} is 0)")
+        raise Undescribable("a counting range with a step of 0")
 
     # ---- methods ----------------------------------------------------------------------------
     def method(self, owner_node: cst.BaseExpression, name: str, call: cst.Call) -> str:
@@ -1251,6 +1356,50 @@ class Speaker:
             self.rule(rule)
         return text
 
+
+# built-in name -> the forms that may say a call of it, tried in order (each gives None when it does not fit)
+_BUILTIN_FORMS = {
+    "len": (Speaker._builtin_len,),
+    "abs": (Speaker._builtin_abs,),
+    "int": (Speaker._builtin_int,),
+    "float": (Speaker._builtin_float,),
+    "str": (Speaker._builtin_str, Speaker._builtin_str_bytes),
+    "bytes": (Speaker._builtin_bytes, Speaker._builtin_str_bytes),
+    "bool": (Speaker._builtin_bool,),
+    "ord": (Speaker._builtin_ord,),
+    "chr": (Speaker._builtin_chr,),
+    "list": (Speaker._builtin_list_tuple_and_kin,),
+    "tuple": (Speaker._builtin_list_tuple_and_kin,),
+    "set": (Speaker._builtin_list_tuple_and_kin,),
+    "frozenset": (Speaker._builtin_list_tuple_and_kin,),
+    "deque": (Speaker._builtin_list_tuple_and_kin,),
+    "object": (Speaker._builtin_object,),
+    "Counter": (Speaker._builtin_Counter,),
+    "dict": (Speaker._builtin_dict,),
+    "reversed": (Speaker._builtin_reversed,),
+    "range": (Speaker._builtin_range,),
+    "min": (Speaker._builtin_min_max,),
+    "max": (Speaker._builtin_min_max,),
+    "sorted": (Speaker._builtin_sorted,),
+    "sum": (Speaker._builtin_sum,),
+    "any": (Speaker._builtin_any_all,),
+    "all": (Speaker._builtin_any_all,),
+    "round": (Speaker._builtin_round,),
+    "divmod": (Speaker._builtin_divmod,),
+    "pow": (Speaker._builtin_pow,),
+    "isinstance": (Speaker._builtin_isinstance,),
+    "enumerate": (Speaker._builtin_enumerate,),
+    "hex": (Speaker._builtin_hex_oct_and_kin,),
+    "oct": (Speaker._builtin_hex_oct_and_kin,),
+    "bin": (Speaker._builtin_hex_oct_and_kin,),
+    "map": (Speaker._builtin_map,),
+    "filter": (Speaker._builtin_filter,),
+    "repr": (Speaker._builtin_repr,),
+    "iter": (Speaker._builtin_iter,),
+    "next": (Speaker._builtin_next,),
+    "callable": (Speaker._builtin_callable,),
+    "zip": (Speaker._builtin_zip,),
+}
 
 def float_words(written: str) -> str:
     """A decimal constant as written, with the digits a reader expects around the point."""

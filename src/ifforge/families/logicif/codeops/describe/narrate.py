@@ -20,7 +20,7 @@ import libcst as cst
 from ifforge.core import pyast
 from ifforge.families.logicif.codeops.common.source import cst_module, cst_parameters
 from ifforge.families.logicif.codeops.common.walk import Reader, index, walk
-from ifforge.families.logicif.codeops.describe import addresses, roles, stored_methods, wildcards
+from ifforge.families.logicif.codeops.describe import addresses, roles, stored_methods, vocab, wildcards
 from ifforge.families.logicif.codeops.describe.english import (METHOD_TYPES, Speaker, Undescribable, constant_truth,
                                                                float_words, holds_code, is_constant, loose)
 from ifforge.families.logicif.codeops.describe.plain import Plain, names_in
@@ -128,11 +128,10 @@ class _Narrator:
         if isinstance(statement, cst.While):
             return self.while_(statement)
         if isinstance(statement, cst.FunctionDef):
-            if statement.decorators or statement.asynchronous:
-                raise Undescribable("a decorated or async inner function")
+            remembers = _decorated(statement, self.say, "inner")
             does = "it " + _does(statement, self.say)
             return [(f"Define a helper {statement.name.value} taking {_param_list(cst_parameters(statement), self.say)}; "
-                     f"when called, {does}",
+                     f"{remembers + '; ' if remembers else ''}when called, {does}",
                      [("", self.body(statement.body))])]
         if isinstance(statement, cst.Try):
             if statement.handlers and self.say.plain is not None and self.say.plain.dead(statement):
@@ -239,8 +238,8 @@ class _Narrator:
             what = say.grouped(source)
             if not say.ordered(source):
                 say.rule("dict_order")
-            unpack = f" (unpacking each item into {_join_words(say.target(target).strip('()').split(', '))})" \
-                if isinstance(target, cst.Tuple) else ""
+            unpack = f" (unpacking each item into {_join_words([say.target(e.value) for e in target.elements])})" \
+                if isinstance(target, cst.Tuple) else ""  # a nested tuple stays whole: "x and (p, q)"
             head = f"For each {name} of {what}{unpack}, in order:"
         children: list = [("", self.body(statement.body))]
         if statement.orelse is not None:
@@ -437,10 +436,14 @@ class _Narrator:
         if isinstance(func, cst.Name) and func.value in say.held:  # `add = items.append` earlier, now `add(x)`
             owner = f"the object {func.value} belongs to"
             func = cst.Attribute(value=func, attr=cst.Name(say.held[func.value]))
+        step = vocab.STEPS.get(say.resolved(func)) if not (
+            isinstance(func, cst.Name) and func.value not in say.imported) else None
+        if step is not None:  # a library function standing alone as a step: its words live in vocab/
+            args, keywords = say.arguments(call)
+            return step(say, args, keywords)
+        if (say.resolved(func) or "").rpartition(".")[0] in vocab.LIBRARIES:
+            return f"Work out {say.value(call)} (the result is not kept)."
         if isinstance(func, cst.Attribute):
-            dotted = _dotted(func)
-            if dotted in ("heapq.heappush", "heappush") or (isinstance(func.value, cst.Name) and func.value.value == "heapq"):
-                return self.heap_statement(func.attr.value, call)
             if func.attr.value in say.methods:  # a method of a class of the code, never a list's or a set's
                 return f"Work out {say.value(call)} (the result is not kept)."
             owner = owner or say.grouped(func.value)
@@ -465,8 +468,6 @@ class _Narrator:
             if func.value is not call.func.value:
                 raise Undescribable(f"the method {method} kept in a name, called this way")
             return f"Work out {say.method(func.value, method, call)} (the result is not kept)."
-        if isinstance(func, cst.Name) and func.value in ("heappush", "heappop", "heapify"):
-            return self.heap_statement(func.value, call)
         if isinstance(func, cst.Name) and func.value in self.helpers:
             return f"Call {func.value} {say.call_with(call)}."
         if isinstance(func, cst.Name) and func.value == "print":
@@ -480,7 +481,7 @@ class _Narrator:
         args, keywords = say.arguments(call)
         if set(keywords) - {"sep", "end", "flush"}:
             raise Undescribable("printing somewhere other than the screen")
-        shown = [say.grouped(a) if say._certain_kind(a) == "str" else
+        shown = [say.grouped(a) if say.certain_kind(a) == "str" else
                  f"{say.grouped(a)} written as text{say.cite('str')}" for a in args]
         sep, end = (None if _is_none(keywords.get(k)) else keywords[k] for k in ("sep", "end"))
         between = f", with {'a space' if sep is None else say.grouped(sep)} between each two" if len(shown) > 1 else ""
@@ -490,17 +491,6 @@ class _Narrator:
             line = {0: "an empty line", 1: f"{''.join(shown)} on a line of its own"}.get(
                 len(shown), f"{_join_words(shown)} on one line{between}")
         return f"Show {line} (showing it changes neither the result nor any counter)."
-
-    def heap_statement(self, name: str, call: cst.Call) -> str:
-        args, _ = self.say.arguments(call)
-        rule = self.say.cite("heap")
-        if name == "heappush" and len(args) == 2:
-            return f"Add {self.say.grouped(args[1])} to the heap {self.say.grouped(args[0])}{rule}."
-        if name == "heappop" and len(args) == 1:
-            return f"Take the smallest item out of the heap {self.say.grouped(args[0])}{rule}."
-        if name == "heapify" and len(args) == 1:
-            return f"From now on treat {self.say.grouped(args[0])} as a heap{rule}."
-        raise Undescribable(f"heapq.{name}")
 
     def delete(self, target: cst.BaseExpression) -> str:
         if isinstance(target, cst.Tuple):
@@ -560,6 +550,23 @@ def _does(helper: cst.FunctionDef, say: Speaker) -> str:
         wildcard = cst_parameters(helper)[0].name.value
         return f"makes a pattern from the wildcard {wildcard}{say.cite('wildcard')}, doing this:"
     return "does this:"
+
+
+def _decorated(function: cst.FunctionDef, say: Speaker, where: str) -> str:
+    """What the one decorator of a function does to it, in words from vocab/ (`functools.cache`), or ""
+    for none; any other decorator, or an async function, cannot be told."""
+    if function.asynchronous or len(function.decorators) > 1:
+        raise Undescribable(f"a decorated or async {where} function")
+    if not function.decorators:
+        return ""
+    node = function.decorators[0].decorator
+    called = node.func if isinstance(node, cst.Call) else node
+    said = vocab.DECORATORS.get(say.resolved(called)) if not (
+        isinstance(called, cst.Name) and called.value not in say.imported) else None
+    if said is None:
+        raise Undescribable(f"a decorated or async {where} function")
+    args, keywords = say.arguments(node) if isinstance(node, cst.Call) else ([], {})
+    return said(say, args, keywords)
 
 
 def _ends_block(statement) -> bool:
@@ -669,7 +676,8 @@ def describe(source: str, trackers: list[Tracker], input_types: dict[str, str], 
     top = [s for s in module.body if not isinstance(s, cst.FunctionDef)]
     first_compound = next((i for i, s in enumerate(top) if isinstance(s, cst.BaseCompoundStatement)
                            and not isinstance(s, cst.ClassDef) or _stores_item(s)), len(top))
-    fixed = [f for f in (_fixed(s, say, {c.name.value for c in told}) for s in top[:first_compound]) if f]
+    typing_only = _typing_only(module)
+    fixed = [f for f in (_fixed(s, say, {c.name.value for c in told}, typing_only) for s in top[:first_compound]) if f]
     if fixed:
         inputs += " You can also use these fixed values: " + "; ".join(fixed) + "."
     inputs = narrator.with_notes(inputs)
@@ -681,10 +689,9 @@ def describe(source: str, trackers: list[Tracker], input_types: dict[str, str], 
     for told_class in told:
         steps.extend(_class_steps(told_class, narrator, told_class.name.value in filling))
     for helper in helpers:
-        if helper.decorators or helper.asynchronous:
-            raise Undescribable("a decorated or async helper function")
+        remembers = _decorated(helper, say, "helper")
         producing = helper.name.value in say.generators
-        does = _does(helper, say)
+        does = (f"{remembers.removeprefix('it ')}; when called, it " if remembers else "") + _does(helper, say)
         steps.append(narrator.with_notes(f"\nA helper you will use, {helper.name.value}, takes "
                                          f"{_param_list(cst_parameters(helper), say)} and {does}"))
         steps.extend(narrator.block(narrator.body(helper.body), "", in_entry=False))
@@ -753,6 +760,31 @@ def _assigned(module: cst.Module) -> dict[str, list[cst.BaseExpression]]:
 
     walk(module, Assigned())
     return values
+
+
+def _typing_only(module: cst.Module) -> set[str]:
+    """Names read in annotations and nowhere else (`T = TypeVar("T")` for `xs: list[T]`): annotations
+    change no value, so neither do these names, and they need no words."""
+    found: dict[bool, set[str]] = {True: set(), False: set()}
+
+    class Reads(Reader):
+        def __init__(self):
+            self.depth = 0
+
+        def visit_Annotation(self, node: cst.Annotation) -> None:
+            self.depth += 1
+
+        def leave_Annotation(self, node: cst.Annotation) -> None:
+            self.depth -= 1
+
+        def visit_Name(self, node: cst.Name) -> None:
+            found[self.depth > 0].add(node.value)
+
+        def visit_AssignTarget(self, node: cst.AssignTarget) -> bool:
+            return not isinstance(node.target, cst.Name)  # the name being set is no read
+
+    walk(module, Reads())
+    return found[True] - found[False]
 
 
 def _kept_methods(module: cst.Module, assigned: dict[str, list[cst.BaseExpression]]) -> dict[str, str]:
@@ -1023,14 +1055,16 @@ def _stores_item(statement: cst.BaseStatement) -> bool:
         for small in statement.body)
 
 
-def _fixed(statement, say: Speaker, told: set[str] = frozenset()) -> str:
-    """A module-level line (a constant, an import) as a fixed value, or nothing for an import or a
-    class in `told` (told with its methods among the helpers)."""
+def _fixed(statement, say: Speaker, told: set[str] = frozenset(), typing_only: set[str] = frozenset()) -> str:
+    """A module-level line (a constant, an import) as a fixed value, or nothing for an import, a
+    class in `told` (told with its methods among the helpers) or a name only annotations read."""
     if isinstance(statement, cst.SimpleStatementLine):
         parts = []
         for small in statement.body:
             if isinstance(small, (cst.Import, cst.ImportFrom)) or _is_docstring_or_noop(small):
                 continue
+            if isinstance(small, cst.AnnAssign) and small.value is not None and isinstance(small.target, cst.Name):
+                small = cst.Assign(targets=[cst.AssignTarget(small.target)], value=small.value)  # `N: int = 3`
             if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
                 if small.targets[0].target.value in say.records:
                     fields = _join_words(say.records[small.targets[0].target.value])
@@ -1038,6 +1072,8 @@ def _fixed(statement, say: Speaker, told: set[str] = frozenset()) -> str:
                     continue
                 if small.targets[0].target.value in say.pattern_texts:
                     continue  # a pattern is said where it is used
+                if small.targets[0].target.value in typing_only:
+                    continue  # read only by annotations, which change no value
                 if isinstance(small.value, cst.Attribute) and small.targets[0].target.value in say.bound and \
                         _method_of_value(small.value.value):
                     continue  # a method bound to a name is said where it is called
@@ -1285,11 +1321,29 @@ def _mentioned(nodes) -> set[str]:
     return found
 
 
+_CHANGES_IN_PLACE = {"append", "extend", "insert", "pop", "remove", "clear", "popleft", "appendleft", "add",
+                     "discard", "update", "setdefault", "popitem", "sort", "reverse"}
+
+
+def _root(node) -> set[str]:
+    """The name a changed value is reached from: `v` of `v[i].items`, none for a call's result."""
+    while isinstance(node, (cst.Subscript, cst.Attribute)):
+        node = node.value
+    return {node.value} if isinstance(node, cst.Name) else set()
+
+
 def _bound_in(body) -> set[str]:
-    """Names a block assigns to (anywhere inside it)."""
+    """Names a block assigns to or changes in place (`v.pop()`, `v.append(x)`, `del v[0]`), anywhere inside it."""
     found: set[str] = set()
 
     class Bound(Reader):
+        def visit_Call(self, node):
+            if isinstance(node.func, cst.Attribute) and node.func.attr.value in _CHANGES_IN_PLACE:
+                found.update(_root(node.func.value))
+
+        def visit_Del(self, node):
+            found.update(_root(node.target))
+
         def visit_AssignTarget(self, node):
             found.update(_mentioned([node.target]))
 

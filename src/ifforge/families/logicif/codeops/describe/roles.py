@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from ifforge.families.logicif.codeops.common.walk import Reader, walk
+from ifforge.families.logicif.codeops.describe import vocab
 
 _NUMBERED = re.compile(r"v\d+")
 
@@ -130,6 +131,9 @@ class _Survey(Reader):
             return None
         if isinstance(node, cst.Call):
             func = node.func
+            made = vocab.kind_of(_dotted_name(func))
+            if made is not None and not (isinstance(func, cst.Name) and func.value in self.known):
+                return made
             if isinstance(func, cst.Name) and func.value in ("max", "min", "abs") and node.args and all(
                     not a.keyword and not a.star for a in node.args):
                 kinds = {self.kind(a.value) for a in node.args}
@@ -137,6 +141,9 @@ class _Survey(Reader):
                     return kinds.pop()
                 if len(node.args) > 1 and kinds & {"int", "float", "number"}:
                     return "number"  # a number only compares with numbers
+                if len(node.args) == 1 and func.value in ("max", "min"):  # the largest item of a list of numbers
+                    item = self.element(self.kind(node.args[0].value))
+                    return item if item in ("int", "float") else None
                 return self.kind(node.args[0].value) if func.value == "abs" else None
             if isinstance(func, cst.Name) and func.value in ("sorted", "list") and len(node.args) >= 1:
                 source = self.kind(node.args[0].value) or ""
@@ -172,9 +179,10 @@ class _Survey(Reader):
         elif isinstance(target, (cst.Tuple, cst.List)):
             values = value.elements if isinstance(value, (cst.Tuple, cst.List)) and len(value.elements) == len(
                 target.elements) else [None] * len(target.elements)
+            item = self.element(kind) if value is None and kind not in (None, "str") else None  # `p, q` from a list[int]
             for element, part in zip(target.elements, values):
                 part = part.value if isinstance(part, cst.Element) else None
-                self.bind(element.value, part, self.kind(part) if part is not None else None)
+                self.bind(element.value, part, self.kind(part) if part is not None else item)
         elif isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name):
             self.fact(target.value.value).stored = True
 
@@ -459,3 +467,12 @@ def rename(module: cst.Module, names: dict[str, str]) -> cst.Module:
 def rename_in_text(text: str, names: dict[str, str]) -> str:
     """The same renaming inside code fragments of free text (a tracker's explanation)."""
     return re.sub(r"\bv\d+\b", lambda m: names.get(m[0], m[0]), text)
+
+
+def _dotted_name(node: cst.BaseExpression) -> str | None:
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        owner = _dotted_name(node.value)
+        return f"{owner}.{node.attr.value}" if owner else None
+    return None

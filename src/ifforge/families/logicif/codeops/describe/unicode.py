@@ -34,12 +34,13 @@ _WORDS = {
                    "an error if it has none)",
                 2: "the numeric value Unicode {v} gives the character {0}, as a decimal number, or {1} if it has none"},
 }
-_OLD = "ucd_3_2_0"  # the frozen Unicode 3.2.0 tables the module also offers
+OLD = "ucd_3_2_0"  # the frozen Unicode 3.2.0 tables the module also offers
+FUNCTIONS = tuple(_WORDS)
 
 
 def covers(dotted: str | None) -> bool:
     module, _, name = (dotted or "").rpartition(".")
-    return module in ("unicodedata", f"unicodedata.{_OLD}") and name in _WORDS
+    return module in ("unicodedata", f"unicodedata.{OLD}") and name in _WORDS
 
 
 def words(dotted: str, args: list[str], keywords: dict) -> str:
@@ -48,5 +49,5 @@ def words(dotted: str, args: list[str], keywords: dict) -> str:
     forms = _WORDS[name]
     if keywords or len(args) not in forms:
         raise Undescribable(f"{dotted} with these arguments")
-    version = "3.2.0" if module.endswith(_OLD) else unicodedata.unidata_version
+    version = "3.2.0" if module.endswith(OLD) else unicodedata.unidata_version
     return forms[len(args)].format(*args, v=version)

@@ -101,6 +101,11 @@ class _Reader(ast.NodeVisitor):
     # ---- bindings: for x in v, a, b = v, a = v[0]
     def _bind(self, target: ast.AST, source: ast.AST) -> None:
         if isinstance(target, (ast.Tuple, ast.List)):
+            if isinstance(source, ast.Subscript) and isinstance(source.value, ast.Name) \
+                    and not isinstance(source.slice, ast.Slice):  # x, y = v[i]: v's items are records
+                self._element_record(source.value.id)
+                self._bind(target, ast.Name(id=f"{source.value.id}[*]"))
+                return
             if isinstance(source, ast.Name):
                 facts = self.facts[source.id]
                 facts.width = max(facts.width, len(target.elts))

@@ -6,12 +6,16 @@ import at the top fails with `NameError`. Moved to the top of f's body, in sourc
 f's own names, which every function defined inside f reads as a closure; `global` in f goes (the
 names are f's now) and `global` further in becomes `nonlocal`. Where that would change what a name
 means (f binds a name the moved code reads from the module or the builtins, a `global` that skips a
-function binding the same name, f called by name, f's defaults or annotations reading a moved name),
+function binding the same name, f called by name, f's decorators or defaults reading a moved name),
 the source is refused rather than guessed at: the execute stage runs the result, so gold always comes from the form that is exported.
+Two header cases are safe to mend instead: annotations only describe (they go, from every function,
+when one of f's reads a moved name or `from __future__ import annotations` had kept them unread), and
+a default that reads a module constant bound once to a literal takes that literal in its place.
 """
 
 from __future__ import annotations
 
+import ast
 import re
 import symtable
 
@@ -38,11 +42,18 @@ def self_contained(source: str, entry: str = "f") -> str:
         raise NotSelfContained(f"the module defines {len(entries)} top-level functions named {entry}, not one")
     [function] = entries
     bound = _check_scopes(source, entry)
+    future = any(_future_import(s) and "annotations" in cst.Module(body=[s]).code for s in module.body)
+    if future or bound & _names_in_header(function, annotations_only=True):
+        module = module.visit(_NoAnnotations())
+        [function] = [s for s in module.body if isinstance(s, cst.FunctionDef) and s.name.value == entry]
+    constants = {name: value for name, value in _literal_constants(module).items() if name in bound}
+    function = function.visit(_ConstantDefaults(constants))
     header = sorted(bound & _names_in_header(function))
     if header:
         raise NotSelfContained(f"the decorators, defaults or annotations of {entry} read {', '.join(header)}, "
                                "which only exist once its body runs")
-    moved = [s.with_changes(leading_lines=[]) for s in module.body if s is not function and not _future_import(s)]
+    moved = [s.with_changes(leading_lines=[]) for s in module.body
+             if not (isinstance(s, cst.FunctionDef) and s.name.value == entry) and not _future_import(s)]
     if not moved:
         return _BLANK_LINES.sub("", source)  # already one function: as written, from its first line
     body = list(function.body.body)
@@ -82,11 +93,12 @@ def _check_scopes(source: str, entry: str) -> set[str]:
             and (s.is_assigned() or s.is_imported() or s.is_namespace())}
 
 
-def _names_in_header(function: cst.FunctionDef) -> set[str]:
+def _names_in_header(function: cst.FunctionDef, annotations_only: bool = False) -> set[str]:
     """Names read where f is defined rather than called: its decorators, defaults and annotations."""
-    parts: list[cst.CSTNode] = [*function.decorators, *([function.returns] if function.returns else [])]
+    parts: list[cst.CSTNode] = [*([] if annotations_only else function.decorators),
+                                *([function.returns] if function.returns else [])]
     for param in cst_parameters(function):
-        parts += [node for node in (param.default, param.annotation) if node is not None]
+        parts += [node for node in (None if annotations_only else param.default, param.annotation) if node is not None]
     return {node.value for part in parts for node in _walk(part) if isinstance(node, cst.Name)}
 
 
@@ -161,3 +173,63 @@ class _GlobalsBecomeEnclosing(cst.CSTTransformer):
     def leave_IndentedBlock(self, original, updated):
         """A block whose only statement was a `global` keeps a `pass`."""
         return updated if updated.body else updated.with_changes(body=[cst.SimpleStatementLine([cst.Pass()])])
+
+
+class _NoAnnotations(cst.CSTTransformer):
+    """Every parameter and return annotation removed: they change no value the code computes."""
+
+    def leave_Param(self, original, updated):
+        if updated.annotation is None:
+            return updated
+        tight = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
+        return updated.with_changes(annotation=None, **({"equal": tight} if updated.default is not None else {}))
+
+    def leave_FunctionDef(self, original, updated):
+        return updated.with_changes(returns=None)
+
+
+def _literal_constants(module: cst.Module) -> dict[str, cst.BaseExpression]:
+    """Module names bound exactly once, at the top, to a literal (`LIMIT = 3`) and never declared global."""
+    code = module.code
+    found: dict[str, cst.BaseExpression] = {}
+    counts: dict[str, int] = {}
+    for statement in module.body:
+        for small in getattr(statement, "body", []) if isinstance(statement, cst.SimpleStatementLine) else []:
+            if isinstance(small, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
+                targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
+                for target in targets:
+                    if isinstance(target, cst.Name):
+                        counts[target.value] = counts.get(target.value, 0) + 1
+                if isinstance(small, cst.Assign) and len(targets) == 1 and isinstance(targets[0], cst.Name):
+                    try:
+                        ast.literal_eval(cst.Module(body=[]).code_for_node(small.value))
+                    except (ValueError, SyntaxError):
+                        continue
+                    found[targets[0].value] = small.value
+    return {name: value for name, value in found.items()
+            if counts[name] == 1 and not re.search(rf"\bglobal\b[^\n]*\b{re.escape(name)}\b", code)}
+
+
+class _ConstantDefaults(cst.CSTTransformer):
+    """In f's defaults only, a module constant's name replaced by its literal."""
+
+    def __init__(self, constants: dict[str, cst.BaseExpression]):
+        super().__init__()
+        self.constants = constants
+
+    def leave_Param(self, original, updated):
+        if updated.default is None or not self.constants:
+            return updated
+        return updated.with_changes(default=updated.default.visit(_NamesToLiterals(self.constants)))
+
+    def visit_IndentedBlock(self, node):
+        return False  # f's body keeps its names
+
+
+class _NamesToLiterals(cst.CSTTransformer):
+    def __init__(self, constants: dict[str, cst.BaseExpression]):
+        super().__init__()
+        self.constants = constants
+
+    def leave_Name(self, original, updated):
+        return self.constants.get(updated.value, updated)

@@ -1228,12 +1228,42 @@ def tracker_problems(names: list[str], cases: list[tuple[list, dict]], limit: fl
     return found
 
 
+def returned_counters(output) -> dict[tuple, int]:
+    """The counters a function returns itself, by where they sit: the whole numbers under a key of
+    a returned dict, two levels deep (`(val, {"calls": c})` gives (1, "calls"); `{"depth": d}`
+    gives ("depth",)). A returned number alone, or a tuple's, is the answer, not a counter."""
+    return {path: number for path, number in _numbers(output, 2).items() if any(isinstance(k, str) for k in path)}
+
+
+def _numbers(output, depth: int) -> dict[tuple, int]:
+    if isinstance(output, int) and not isinstance(output, bool):
+        return {(): output}
+    found: dict[tuple, int] = {}
+    if depth and isinstance(output, (list, dict)):
+        items = output.items() if isinstance(output, dict) else enumerate(output)
+        for key, value in items:
+            for path, number in _numbers(value, depth - 1).items():
+                found[(key, *path)] = number
+    return found
+
+
+def _repeats_returned(values: tuple, returned: list[dict[tuple, int]]) -> tuple | None:
+    """Where the function already returns these values on every case, or None."""
+    if not returned or len(returned) != len(values):
+        return None
+    common = set(returned[0]).intersection(*returned[1:])
+    return next((path for path in sorted(common, key=repr)
+                 if all(counters[path] == value for counters, value in zip(returned, values))), None)
+
+
 def choose(candidates: list[Candidate], cases: list[tuple[list, dict[str, int]]],
-           limit: float = float("inf")) -> list[Candidate]:
+           limit: float = float("inf"), returned: list[dict[tuple, int]] | None = None) -> list[Candidate]:
     """The 1 to 3 candidates to keep, judged on `cases` (arguments, {candidate id: value}): each
-    varies, stays under `limit`, is not an argument's length or value in every case and copies no
-    other; kinds as diverse as can be, f's own statements first; the fallback kinds only when no
-    other candidate qualifies. Raises NothingInformative."""
+    varies, stays under `limit`, is not an argument's length or value in every case, is not a number
+    the function returns itself in every case (`returned`, per case: `returned_counters` of its
+    output; the model would be asked the same thing twice) and copies no other; kinds as diverse as
+    can be, f's own statements first; the fallback kinds only when no other candidate qualifies.
+    Raises NothingInformative."""
     reasons: dict[str, int] = {}
     facts = [_input_facts(args) for args, _ in cases]
     usable: dict[tuple, Candidate] = {}
@@ -1243,6 +1273,8 @@ def choose(candidates: list[Candidate], cases: list[tuple[list, dict[str, int]]]
             break  # something better tells already
         values = tuple(stats.get(candidate.id) for _, stats in cases)
         problem = _problem(values, facts, limit)
+        if not problem and _repeats_returned(values, returned or []) is not None:
+            problem = "a number the function returns itself"
         if problem:
             reasons[problem] = reasons.get(problem, 0) + 1
         else:

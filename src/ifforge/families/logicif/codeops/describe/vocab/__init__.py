@@ -1,0 +1,60 @@
+"""What library functions mean, one file per library: the only place a library is named.
+
+Each module here sets `LIBRARY` (its dotted module name, or a tuple of names that hold the same
+functions) and `WORDS`, a table from a function's
+name in that library to a handler `(say, args, keywords) -> str` that says a call of it in English
+(or raises `Undescribable` for a use it has no exact words for). The speaker looks a call's resolved
+dotted name up in `TABLE` once, so adding a library is adding a file here. A module may also set
+`KINDS`, name -> the kind a call of it surely makes (`defaultdict` -> `dict`), for the roles pass, and
+`STEPS`, name -> a handler that says a call of it standing alone as a step (`heapq.heappush`), and
+`DECORATORS`, name -> a handler that says what decorating a function with it does (`functools.cache`),
+and `CONSTANTS`, name -> the words for a fixed value of the library read as an attribute (`math.pi`).
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from typing import Callable
+
+Handler = Callable[..., str]
+
+
+CONSTANTS: dict[str, str] = {}  # dotted name of a library's fixed value -> its words
+FILES: dict[str, set[str]] = {}  # vocabulary file -> the dotted names it gives words (for measuring what each saves)
+
+
+def _collect() -> tuple[dict[str, Handler], dict[str, str], dict[str, Handler], dict[str, Handler]]:
+    table: dict[str, Handler] = {}
+    kinds: dict[str, str] = {}
+    steps: dict[str, Handler] = {}
+    decorators: dict[str, Handler] = {}
+    for found in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        module = importlib.import_module(f"{__name__}.{found.name}")
+        for library in (module.LIBRARY,) if isinstance(module.LIBRARY, str) else module.LIBRARY:
+            _register(module, library, table, kinds, steps, decorators)
+    return table, kinds, steps, decorators
+
+
+def _register(module, library: str, table: dict, kinds: dict, steps: dict, decorators: dict) -> None:
+    FILES.setdefault(module.__name__.rpartition(".")[2], set()).update(
+        f"{library}.{name}" for part in ("WORDS", "KINDS", "STEPS", "DECORATORS", "CONSTANTS")
+        for name in getattr(module, part, {}))
+    table.update((f"{library}.{name}", handler) for name, handler in module.WORDS.items())
+    kinds.update((f"{library}.{name}", kind) for name, kind in getattr(module, "KINDS", {}).items())
+    steps.update((f"{library}.{name}", step) for name, step in getattr(module, "STEPS", {}).items())
+    decorators.update((f"{library}.{name}", said) for name, said in getattr(module, "DECORATORS", {}).items())
+    CONSTANTS.update((f"{library}.{name}", words) for name, words in getattr(module, "CONSTANTS", {}).items())
+
+
+TABLE, KINDS, STEPS, DECORATORS = _collect()
+LIBRARIES = {dotted.rpartition(".")[0] for dotted in TABLE}  # a call into one of these not in TABLE has no words
+
+
+def kind_of(dotted: str | None) -> str | None:
+    """The kind a call of `dotted` surely makes: `collections.defaultdict` as written, or `defaultdict`
+    alone (as `from collections import defaultdict` binds it)."""
+    if dotted is None:
+        return None
+    return KINDS.get(dotted) or next((kind for name, kind in KINDS.items() if "." not in dotted
+                                      and name.rpartition(".")[2] == dotted), None)

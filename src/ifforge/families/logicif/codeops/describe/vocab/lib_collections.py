@@ -1,0 +1,49 @@
+"""collections: a dictionary that fills in what it lacks."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from ifforge.families.logicif.codeops.describe.errors import Undescribable
+
+LIBRARY = "collections"
+
+# a type called with nothing, as a default: what it makes
+_MADE = {"int": "0", "float": "0.0", "list": "a new empty list", "set": "a new empty set",
+         "dict": "a new empty dictionary", "str": "empty text", "tuple": "an empty tuple", "bool": "false"}
+
+
+def _default(say, factory: cst.BaseExpression) -> str:
+    """What one call of the default factory gives, made anew at each missing key."""
+    if isinstance(factory, cst.Name) and factory.value in _MADE:
+        return _MADE[factory.value]
+    if isinstance(factory, cst.Lambda) and not factory.params.params and not factory.params.kwonly_params \
+            and not isinstance(factory.params.star_arg, cst.Param) and factory.params.star_kwarg is None:
+        return f"{say.grouped(factory.body)} (worked out anew each time)"
+    if isinstance(factory, cst.Name) and factory.value in say.helpers:
+        return f"what the helper {factory.value} gives back with no inputs"
+    raise Undescribable("a defaultdict whose default is made by a function of another kind")
+
+
+def defaultdict(say, args, keywords) -> str:
+    if keywords or len(args) > 2:
+        raise Undescribable("this use of collections.defaultdict")
+    start = f"a new dictionary holding the keys and values of {say.grouped(args[1])}" if len(args) == 2 else \
+        "a new empty dictionary"
+    if not args or isinstance(args[0], cst.Name) and args[0].value == "None":
+        return f"{start} (an ordinary one: reading a key it lacks is an error)"
+    return (f"{start} that, whenever a key it lacks is read with square brackets (not with get or in), first stores "
+            f"{_default(say, args[0])} under that key and gives that")
+
+
+def _builtin(name: str):
+    """deque and Counter are said with the built-in containers (`list`, `set`), as the speaker's own."""
+    def said(say, args, keywords) -> str:
+        call = cst.Call(func=cst.Name(name), args=[*(cst.Arg(a) for a in args),
+                                                   *(cst.Arg(v, keyword=cst.Name(k)) for k, v in keywords.items())])
+        return say.builtin_call(name, call)
+    return said
+
+
+WORDS = {"defaultdict": defaultdict, "deque": _builtin("deque"), "Counter": _builtin("Counter")}
+KINDS = {"defaultdict": "dict"}
