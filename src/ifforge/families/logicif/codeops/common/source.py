@@ -71,3 +71,14 @@ def cst_parameters(function: cst.FunctionDef) -> list[cst.Param]:
     if params.star_kwarg is not None:
         ordered.append(params.star_kwarg)
     return ordered
+
+
+def dotted_name(node: cst.BaseExpression) -> str | None:
+    """`a.b.c` of a name or a chain of attributes over a name; None for anything else (a call, a
+    subscript), which no table of library names can match."""
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        owner = dotted_name(node.value)
+        return f"{owner}.{node.attr.value}" if owner else None
+    return None

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from ifforge.families.logicif.codeops.common.source import dotted_name
 from ifforge.families.logicif.codeops.common.walk import Reader, walk
 from ifforge.families.logicif.codeops.describe import addresses, dates, formats, methods, paths, regex, vocab, wildcards
 from ifforge.families.logicif.codeops.describe.errors import Undescribable
@@ -343,7 +344,7 @@ class Speaker:
                 and node.func.attr.value in ("search", "match", "fullmatch")):
             return None
         owner, name = node.func.value, node.func.attr.value
-        if _dotted(node.func) == f"re.{name}":
+        if dotted_name(node.func) == f"re.{name}":
             return regex.module_call(self, name, node, test=holds)
         if isinstance(owner, cst.Name) and owner.value in self.patterns or (
                 isinstance(owner, cst.Call) and regex._is_compile(owner)):
@@ -483,7 +484,7 @@ class Speaker:
                                f"({_EXACT_NOTES.get(name, 'of that very kind, not of a kind built on it')})")
                 left = right
                 continue
-            system = paths.rules_check(_dotted(left), _dotted(right), (kind is cst.Is) != negate) \
+            system = paths.rules_check(dotted_name(left), dotted_name(right), (kind is cst.Is) != negate) \
                 if kind in (cst.Is, cst.IsNot) else None
             if system is not None:
                 clauses.append(system)
@@ -639,7 +640,7 @@ class Speaker:
 
     # ---- access -----------------------------------------------------------------------------
     def _attribute(self, node: cst.Attribute) -> str:
-        dotted = _dotted(node)
+        dotted = dotted_name(node)
         if dotted in vocab.CONSTANTS:  # a library's fixed value: its words live in vocab/
             return vocab.CONSTANTS[dotted]
         known = {"string.ascii_lowercase": quote("abcdefghijklmnopqrstuvwxyz"),
@@ -769,7 +770,7 @@ class Speaker:
 
     def resolved(self, node: cst.BaseExpression) -> str | None:
         """A dotted name with its first part traced through `from m import g [as h]` (`h.x` is `m.g.x`)."""
-        dotted = _dotted(node)
+        dotted = dotted_name(node)
         if dotted is None:
             return None
         head, dot, rest = dotted.partition(".")
@@ -814,7 +815,7 @@ class Speaker:
                 return self._builtin(name, call, cond)
             return f"what the function held in {name} gives back when called {self.call_with(call)}"
         if isinstance(func, cst.Attribute):
-            dotted = _dotted(func)
+            dotted = dotted_name(func)
             if dotted and dotted.rpartition(".")[0] in vocab.LIBRARIES:  # a library function with no words
                 raise Undescribable(f"the {dotted.rpartition('.')[0]} function {dotted.rpartition('.')[2]}")
             if isinstance(func.value, cst.Call) and regex._is_compile(func.value):
@@ -1472,13 +1473,6 @@ def _ordinal(number: int) -> str:
     return {2: "second", 3: "third", 4: "fourth", 5: "fifth"}.get(number, f"{number}th")
 
 
-def _dotted(node: cst.BaseExpression) -> str | None:
-    if isinstance(node, cst.Name):
-        return node.value
-    if isinstance(node, cst.Attribute):
-        base = _dotted(node.value)
-        return f"{base}.{node.attr.value}" if base else None
-    return None
 
 
 def _same(a: cst.CSTNode, b: cst.CSTNode) -> bool:

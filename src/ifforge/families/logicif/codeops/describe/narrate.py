@@ -18,7 +18,7 @@ from collections import Counter
 import libcst as cst
 
 from ifforge.core import pyast
-from ifforge.families.logicif.codeops.common.source import cst_module, cst_parameters
+from ifforge.families.logicif.codeops.common.source import cst_module, cst_parameters, dotted_name
 from ifforge.families.logicif.codeops.common.walk import Reader, index, walk
 from ifforge.families.logicif.codeops.describe import addresses, roles, stored_methods, vocab, wildcards
 from ifforge.families.logicif.codeops.describe.english import (METHOD_TYPES, Speaker, Undescribable, constant_truth,
@@ -573,13 +573,6 @@ def _ends_block(statement) -> bool:
     return isinstance(statement, cst.SimpleStatementLine) and any(isinstance(s, _ENDS_BLOCK) for s in statement.body)
 
 
-def _dotted(node) -> str | None:
-    if isinstance(node, cst.Name):
-        return node.value
-    if isinstance(node, cst.Attribute):
-        base = _dotted(node.value)
-        return f"{base}.{node.attr.value}" if base else None
-    return None
 
 
 def _is_none(node: cst.BaseExpression | None) -> bool:
@@ -945,7 +938,7 @@ def _small_class(statement: cst.ClassDef, module: cst.Module) -> bool:
 def _filling_class(statement: cst.ClassDef, module: cst.Module) -> bool:
     """A class made from `dict` alone, with `__missing__`, and only ever made with no inputs (so each
     starts empty): a dictionary that fills in a key asked for before it holds it."""
-    if [_dotted(a.value) for a in statement.bases] != ["dict"] or any(a.keyword for a in statement.bases) or \
+    if [dotted_name(a.value) for a in statement.bases] != ["dict"] or any(a.keyword for a in statement.bases) or \
             not any(m.name.value == "__missing__" for m in _methods(statement)):
         return False
     makes = _Makes(statement.name.value)

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from ifforge.families.logicif.codeops.common.source import dotted_name
 from ifforge.families.logicif.codeops.common.walk import Reader, walk
 from ifforge.families.logicif.codeops.describe import vocab
 
@@ -131,7 +132,7 @@ class _Survey(Reader):
             return None
         if isinstance(node, cst.Call):
             func = node.func
-            made = vocab.kind_of(_dotted_name(func))
+            made = vocab.kind_of(dotted_name(func))
             if made is not None and not (isinstance(func, cst.Name) and func.value in self.known):
                 return made
             if isinstance(func, cst.Name) and func.value in ("max", "min", "abs") and node.args and all(
@@ -469,10 +470,3 @@ def rename_in_text(text: str, names: dict[str, str]) -> str:
     return re.sub(r"\bv\d+\b", lambda m: names.get(m[0], m[0]), text)
 
 
-def _dotted_name(node: cst.BaseExpression) -> str | None:
-    if isinstance(node, cst.Name):
-        return node.value
-    if isinstance(node, cst.Attribute):
-        owner = _dotted_name(node.value)
-        return f"{owner}.{node.attr.value}" if owner else None
-    return None

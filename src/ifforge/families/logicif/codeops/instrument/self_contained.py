@@ -15,12 +15,12 @@ a default that reads a module constant bound once to a literal takes that litera
 
 from __future__ import annotations
 
-import ast
 import re
 import symtable
 
 import libcst as cst
 
+from ifforge.core.pyast import literal_eval
 from ifforge.families.logicif.codeops.common.source import cst_module, cst_parameters
 
 
@@ -202,7 +202,7 @@ def _literal_constants(module: cst.Module) -> dict[str, cst.BaseExpression]:
                         counts[target.value] = counts.get(target.value, 0) + 1
                 if isinstance(small, cst.Assign) and len(targets) == 1 and isinstance(targets[0], cst.Name):
                     try:
-                        ast.literal_eval(cst.Module(body=[]).code_for_node(small.value))
+                        literal_eval(cst.Module(body=[]).code_for_node(small.value))
                     except (ValueError, SyntaxError):
                         continue
                     found[targets[0].value] = small.value
