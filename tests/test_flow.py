@@ -33,26 +33,13 @@ def _seed_folder(folder: Path) -> Path:
     return folder
 
 
-@pytest.fixture(scope="module")
-def _made_once():
-    return {}
-
-
 @pytest.fixture
-def first_run(_made_once, tmp_path_factory, caplog, capfd):
-    """The first threads run of the four seeds (and a broken one), made once for the module: the
-    versioning test goes on from it and the Dask test compares its own run with it. What the run
-    logged and printed, and the files the Dask run must match, are kept whichever test asks first;
-    `pristine` is a copy of the seeds no test edits."""
-    if not _made_once:
-        root = tmp_path_factory.mktemp("first_run")
-        seeds, pristine, out = _seed_folder(root / "seeds"), _seed_folder(root / "pristine"), root / "out"
-        version = Path(generate(seeds=str(seeds), out=str(out), options={"progress": False}))
-        _made_once.update(seeds=seeds, pristine=pristine, out=out, version=version, log=caplog.text,
-                          stderr=capfd.readouterr().err,
-                          benchmark=(version / "benchmark.jsonl").read_text(),
-                          expressions=(version / "benchmark_expressions.jsonl").read_text())
-    return SimpleNamespace(**_made_once)
+def first_run(tmp_path, caplog, capfd):
+    """The first threads run of the four seeds (and a broken one), with what it logged and printed.
+    (The same run in this process and on Dask: test_engines.py.)"""
+    seeds, out = _seed_folder(tmp_path / "seeds"), tmp_path / "out"
+    version = Path(generate(seeds=str(seeds), out=str(out), options={"progress": False}))
+    return SimpleNamespace(seeds=seeds, out=out, version=version, log=caplog.text, stderr=capfd.readouterr().err)
 
 
 def _manifest(version):
@@ -184,39 +171,6 @@ def test_generate_takes_logicif_input_files_and_keeps_task_ids(tmp_path, monkeyp
     assert len(kept) >= 4, (kept, dropped)
     assert manifest["inputs"]["functions_sha256"]
     assert_floors_counted(folder)
-
-
-def test_an_existing_dask_cluster_of_two_workers_makes_the_same_benchmark_reporting_to_the_flows_server(
-        first_run, tmp_path):
-    """Prefect's ephemeral mode, as a user without a server runs it (the flow's temporary server is
-    the session's, already up): the workers report to it instead of each starting one. They read the
-    threads run's embedding cache: every stage still runs on them, but no worker spends seconds
-    loading the sentence model to compute vectors the cache already holds."""
-    from distributed import Client, LocalCluster
-    from prefect.settings import PREFECT_API_URL, temporary_settings
-
-    from ifforge.families.logicif.settings import LogicIFSettings as Settings
-    from ifforge.flows.generate import flow_for
-
-    def temporary_servers_here() -> int:  # runs on each worker (pickled by value)
-        from prefect.server.api.server import SubprocessASGIServer
-
-        return sum(server.server_process is not None for server in SubprocessASGIServer._instances.values())
-
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
-            Client(cluster) as client, temporary_settings(restore_defaults={PREFECT_API_URL}):
-        assert PREFECT_API_URL.value() is None
-        dask_flow = flow_for(Settings(task_runner="dask", dask_address=cluster.scheduler_address))
-        vectors = first_run.out / ".embeddings.sqlite"
-        assert vectors.exists()
-        on_dask = Path(dask_flow(seeds=str(first_run.pristine), out=str(tmp_path / "dask"),
-                                 options={"progress": False, "shard_size": 2, "embedding_cache": str(vectors)}))
-        servers = client.run(temporary_servers_here)  # {worker address: servers it started}
-    assert sorted(servers.values()) == [0, 0]
-    assert (on_dask / "benchmark.jsonl").read_text() == first_run.benchmark  # the threads run's
-    assert (on_dask / "benchmark_expressions.jsonl").read_text() == first_run.expressions
-    stages = _manifest(on_dask)["stages"]
-    assert stages["instrument"]["computed"] == 4 and stages["execute"]["computed"] == 4  # counted on the workers
 
 
 def test_a_run_that_drops_every_item_ends_well_and_its_rerun_reports_the_same(tmp_path, capsys):

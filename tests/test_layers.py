@@ -1,7 +1,7 @@
 """No generic module imports a family: families plug into the factory, never the other way round.
 
 Generic: core/, eval/, transforms/, exports/, review/, flows/ (in the package, or at the top level once
-it moves there), factory.py and card.py. Their one door to a family is the lazy registry `ifforge.families`
+it moves there), generation/, factory.py and card.py. Their one door to a family is the lazy registry `ifforge.families`
 (`get_family`, ...) and `ifforge.families.base` (what a family is). Imports are read with `ast`,
 so lazy imports inside functions count too.
 
@@ -43,7 +43,7 @@ def family_imports(source: str) -> list[str]:
 
 
 def generic_files() -> list[Path]:
-    folders = [PACKAGE / name for name in ("core", "eval", "transforms", "exports", "review", "flows")]
+    folders = [PACKAGE / name for name in ("core", "eval", "transforms", "exports", "review", "flows", "generation")]
     files = [path for folder in folders + [REPOSITORY / "flows"] if folder.is_dir() for path in sorted(folder.rglob("*.py"))]
     return files + [PACKAGE / "factory.py", PACKAGE / "card.py"]
 
@@ -62,6 +62,14 @@ def test_no_generic_module_imports_a_family():
     offenders = {str(path.relative_to(REPOSITORY)): imports for path in files
                  if (imports := family_imports(path.read_text()))}
     assert offenders == {}
+
+
+def test_a_generate_run_imports_no_orchestrator():
+    """`ifforge.generation` runs a version with no orchestrator: Prefect is only the flow's (flows/generate.py)."""
+    files = sorted((PACKAGE / "generation").rglob("*.py"))
+    imported = {path.name: [name for name in imported_modules(path.read_text(), f"ifforge.generation.{path.stem}")
+                            if name.split(".")[0] == "prefect"] for path in files}
+    assert files and not any(imported.values()), imported
 
 
 def test_eval_sits_under_exports_and_review():
@@ -161,7 +169,7 @@ def test_each_purpose_imports_only_itself_and_common():
 
 
 # ---- generic code names no family: no id, no field only one family's rows have --------------------------
-NAMED_FREE = ("core", "eval", "exports", "review", "transforms", "cli")  # generic: every family goes through it
+NAMED_FREE = ("core", "eval", "exports", "review", "transforms", "cli", "generation")  # generic: every family goes through it
 PLAIN_WORDS = {"source", "task"}  # one family's fields, and plain words of generic code too (a review view's
 # source, a harness's task): there they mean what they say, not that family's field
 

@@ -143,7 +143,7 @@ def test_batch_mode_needs_the_response_cache():
 
 
 def test_a_logicif_stage_of_a_run_takes_its_answers_from_a_batch(tmp_path):
-    from ifforge.factory import run_stage_shard
+    from ifforge.generation.shards import Shard, run_stage_shard
     from ifforge.families import get_family, load_family_settings
     from ifforge.families.logicif.records import SeedFunction
 
@@ -154,7 +154,7 @@ def test_a_logicif_stage_of_a_run_takes_its_answers_from_a_batch(tmp_path):
         settings = load_family_settings({"out": str(tmp_path), "model": "stub", "base_url": server.url,
                                          "llm_batch": True, "llm_batch_poll": 0.02, "progress": False})
         stage = next(step for step in get_family("logicif").plan(settings) if step.name == "inputs")
-        run = run_stage_shard(stage, [seed], settings, run_id="")
+        run = run_stage_shard(stage, Shard(0, [seed]), settings, run_id="").run
     assert server.requests == [] and server.calls.count(("POST", "/v1/batches")) == 1
     assert "def gate(codes, key)" in server.batch_requests[0]["messages"][0]["content"]
     made = {json.dumps(i.args): i.origin for i in run.outcomes[0].kept.inputs}

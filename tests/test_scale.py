@@ -2,7 +2,7 @@
 
 import pytest
 
-from ifforge.factory import in_window
+from ifforge.generation.shards import in_window
 
 
 def _trace(count: int, window: int) -> list[tuple[str, int]]:
@@ -31,7 +31,7 @@ def test_a_window_of_one_alternates_and_a_wide_window_starts_everything_first():
 
 
 def test_shards_of_a_chain_that_asks_a_model_hold_one_round_of_its_requests():
-    from ifforge.factory import SHARD_SIZE, shard_size
+    from ifforge.generation.shards import SHARD_SIZE, shard_size
     from ifforge.families import get_family, load_family_settings
 
     def chain(**given):
@@ -70,9 +70,15 @@ def _finished(tmp_path, names=("printer_queue", "bus_route_load")):
     return family, settings, seeds, store
 
 
-def test_an_unchanged_run_is_found_without_writing_and_a_changed_seed_is_not(tmp_path):
-    from ifforge.factory import unchanged_version
+def unchanged_version(family, settings):
+    from ifforge.generation.run import GenerateRun
 
+    run = GenerateRun(settings)
+    assert run.family is family
+    return run.finished()
+
+
+def test_an_unchanged_run_is_found_without_writing_and_a_changed_seed_is_not(tmp_path):
     family, settings, seeds, store = _finished(tmp_path)
     assert unchanged_version(family, settings) == store.path
     (seeds / "printer_queue.py").write_text((seeds / "printer_queue.py").read_text() + "# input: [[], 2]\n")
@@ -91,7 +97,7 @@ def test_without_a_server_the_cli_returns_an_unchanged_version_without_starting_
 
     family, settings, seeds, store = _finished(tmp_path)
     monkeypatch.setattr(prefect_env, "reporting_server", lambda: None)
-    monkeypatch.setattr(flow_module, "flow_for", lambda settings: pytest.fail("a flow was started"))
+    monkeypatch.setattr(flow_module, "generate", lambda **parameters: pytest.fail("a flow was started"))
     assert main(["generate", "--seeds", str(seeds), "--out", str(tmp_path / "out"), "--no-progress"]) == 0
     out, err = capsys.readouterr()
     assert out.strip() == str(store.path)

@@ -1,6 +1,6 @@
-"""The generic generate run's pieces that are not orchestration: fingerprint, one stage shard,
-per-item artifacts and the manifest. `ifforge.flows.generate` wires them as Prefect tasks; any
-other engine could drive the same steps.
+"""The generic generate run's records: its fingerprint, per-item artifacts, the manifest (with the
+floors and the card) and the lines and summary a run reports. `ifforge.generation` puts them in
+order (`GenerateRun`); no orchestration engine here.
 """
 
 from __future__ import annotations
@@ -8,22 +8,18 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ifforge.core.llm_batch import BatchOptions, batch_folder
 from ifforge.core.records import DroppedItem
-from ifforge.core.runner import Stage, StageRun, run_items
+from ifforge.core.runner import Stage, StageRun
 from ifforge.core.settings import Settings
 from ifforge.core.store import (
     MANIFEST,
-    ItemCache,
     VersionStore,
     canonical_json,
     content_hash,
-    finished_version,
     latest_version,
     provenance,
 )
@@ -48,69 +44,6 @@ def fingerprint(family, items: list, settings: Settings, plan: list) -> str:
         family.side_identity(settings),
         os.urandom(8).hex() if settings.no_cache else None,  # --no-cache asks again: always a new version
     )
-
-
-def unchanged_version(family, settings: Settings) -> Path | None:
-    """The finished version a run of these settings would return untouched ("Nothing changed"), or
-    None; writes nothing. `ifforge generate` asks first when no Prefect server is up, so an unchanged
-    re-run costs reading the seeds, not starting Prefect's temporary server (about 8 s, 19 s on an
-    empty PREFECT_HOME)."""
-    if settings.no_cache:
-        return None
-    loaded = family.load(settings)
-    return finished_version(settings.benchmark_root, fingerprint(family, loaded.items, settings, family.plan(settings)))
-
-
-def run_stage_shard(stage: Stage, items: list | StageRun, settings: Settings, run_id: str, shard: int = 0) -> StageRun:
-    """One shard of one per-item stage (the body of the flow's stage task). The flow builds the plan
-    once and hands each shard its stage, so no shard rebuilds it. `items` may be the previous
-    stage's run of the same shard: its kept items go on, so shards are pipelined. The shard's index
-    is its requests' priority (see `core.llm_limits.priority`)."""
-    from ifforge.core.progress import stage_bar
-
-    if isinstance(items, StageRun):
-        items = [outcome.kept for outcome in items.outcomes if outcome.kept is not None]
-    cache = ItemCache(settings.benchmark_root / ".cache")
-    batch = BatchOptions(batch_folder(settings.response_cache), settings.llm_batch_poll) if settings.llm_batch else None
-    started = time.monotonic()
-    with stage_bar(stage.name, len(items), settings.progress) as advance:
-        run = run_items(stage, items, cache, workers=settings.workers, run_id=run_id,
-                        response_cache=None if settings.no_cache else settings.response_cache,
-                        fresh=settings.no_cache, on_item=advance, priority=shard, batch=batch)
-    run.items = items  # what went in, for the artifacts
-    run.seconds = time.monotonic() - started
-    return run
-
-
-SHARD_SIZE = 32  # items per shard of the deterministic stages: fewer Prefect task runs at 10,000 seeds
-
-
-def shard_size(settings: Settings, chain: list[Stage]) -> int:
-    """Items per shard of a chain of per-item stages: the setting when given. Otherwise, a chain that
-    asks a model takes its shards at the model's ceiling, so a shard's LLM stage is about one round
-    of requests: shards then reach their sandbox stages one after another while the others keep the
-    model busy, and the run's last shard is small. With 32 items a shard, 100 seeds at a ceiling of
-    8 kept the model 94% busy; with 8, 97% (docs/benchmarks.md, issue 26). Not with `llm_batch`: a
-    batch is a shard's requests, and the ceiling does not bound a batch."""
-    if settings.shard_size:
-        return settings.shard_size
-    ceilings = [stage.llm.concurrency for stage in chain if stage.uses_llm]
-    return max(ceilings) if ceilings and not settings.llm_batch else SHARD_SIZE
-
-
-def in_window(count: int, window: int, start: Callable[[int], Any], finish: Callable[[int, Any], None]) -> None:
-    """`start(i)` jobs 0..count-1 and `finish(i, started)` them in order, with at most `window`
-    started and not yet finished. The generate flow's shards: an unbounded run submitted every shard
-    at once, so the run held hundreds of threads, sandbox children and results at 1,000 seeds, its
-    cost grew faster than the seeds and its memory with them; a window keeps both flat."""
-    started: deque[tuple[int, Any]] = deque()
-    following = 0
-    while following < count or started:
-        while following < count and len(started) < max(1, window):
-            started.append((following, start(following)))
-            following += 1
-        index, job = started.popleft()
-        finish(index, job)
 
 
 def write_stage_artifacts(store: VersionStore, stage: Stage, items: list, run: StageRun) -> None:

@@ -1,10 +1,11 @@
 """`ifforge generate`: the generate flow, from seeds (or LogicIF's files) to a benchmark version.
 
 Settings, the LLM setup, the input paths and the output folder are checked before Prefect starts,
-so a typo costs no server start-up. With no Prefect server up, a run whose seeds and settings match
-a finished version returns it without starting Prefect at all (with one up, the run is recorded
-there as usual). With `--llm local` the run asks a llama.cpp server started
-for it and stopped after it.
+so a typo costs no server start-up. The settings are parsed once, here: the run built from them
+(`generation.run.GenerateRun`) is handed to the flow, which parses, plans and loads nothing again.
+With no Prefect server up, a run whose seeds and settings match a finished version returns it
+without starting Prefect at all (with one up, the run is recorded there as usual). With `--llm
+local` the run asks a llama.cpp server started for it and stopped after it.
 """
 
 from __future__ import annotations
@@ -91,66 +92,71 @@ def run(args: argparse.Namespace) -> int:
         check_out_dir(settings.out)
     except InputError as error:
         return fail(error)
+    parameters = {"family": settings.family, "out": args.out, "benchmark": args.benchmark, "options": options,
+                  "config": str(args.config) if args.config else None}  # the flow's, as the UI shows them
     from ifforge.core.runlock import Busy, writing
 
     try:  # one run at a time writes a benchmark folder: a second one stops here, before Prefect starts
         with writing(settings.benchmark_root):
-            return _generate(args, settings, options, local)
+            return _run_local(settings, parameters) if local else _generate(settings, parameters)
     except Busy as error:
         return fail(error)
 
 
-def _generate(args: argparse.Namespace, settings, options: dict, local: bool) -> int:
+def _generate(settings, parameters: dict) -> int:
     """The run itself, under the benchmark folder's lock: an unchanged version found without Prefect,
-    else the flow (with a local llama.cpp server around it for `--llm local`)."""
+    else the flow, handed the run prepared here."""
+    from ifforge.core.llm_client import LLMFatal
+    from ifforge.core.prefect_env import reporting_server
     from ifforge.core.untrusted import InputError
-    from ifforge.families import get_family
+    from ifforge.generation.run import GenerateRun, LostItems
 
-    if not local:
-        from ifforge.core.prefect_env import reporting_server
-
-        if reporting_server() is None:  # no UI to show a run in: an unchanged re-run need not start Prefect
-            from ifforge.factory import unchanged_version
-
-            try:
-                folder = unchanged_version(get_family(settings.family), settings)
-            except InputError as error:
-                return fail(error)
-            if folder is not None:
-                return _done(str(folder), f"nothing changed since {folder.name} (no Prefect server is up, so no "
-                                          "flow run was recorded)")
-    get_family(settings.family).warm_up(settings)  # a model loads while Prefect starts
-    from ifforge.core.prefect_env import flow_run_settings
-    from ifforge.flows.generate import flow_for
-
-    generate = flow_for(settings)
-
-    def flow_run() -> str:
-        with flow_run_settings():
-            return generate(family=settings.family, out=args.out, benchmark=args.benchmark, options=options,
-                            config=str(args.config) if args.config else None)
-
-    if local:
-        from ifforge.core.local_llm import LocalServer, LocalServerError
-
+    run = GenerateRun(settings)  # parsed once, planned and loaded at most once: the flow takes it over
+    if reporting_server() is None:  # no UI to show a run in: an unchanged re-run need not start Prefect
         try:
-            with LocalServer(str(settings.local_model)) as server:
-                print(f"ifforge: local llama.cpp server on {server.url} ({server.model_name})", file=sys.stderr)
-                options.update(base_url=server.url, model=server.model_name)
-                folder = flow_run()
-        except (LocalServerError, InputError) as error:
-            return fail(error)
-    else:
-        from ifforge.core.llm_client import LLMFatal
-        from ifforge.flows.generate import LostItems
-
-        try:
-            folder = flow_run()
+            folder = run.finished()
         except InputError as error:
             return fail(error)
-        except (LostItems, LLMFatal) as error:  # the run is Failed in Prefect; here, one line
-            return fail(error, 1)
+        if folder is not None:
+            return _done(str(folder), f"nothing changed since {folder.name} (no Prefect server is up, so no "
+                                      "flow run was recorded)")
+    run.family.warm_up(settings)  # a model loads while Prefect starts
+    try:
+        folder = _flow_run(run, parameters)
+    except InputError as error:
+        return fail(error)
+    except (LostItems, LLMFatal) as error:  # the run is Failed in Prefect; here, one line
+        return fail(error, 1)
     return _done(folder)
+
+
+def _run_local(settings, parameters: dict) -> int:
+    """With `--llm local`: the run asks a llama.cpp server started for it, and stopped after it."""
+    from ifforge.core.local_llm import LocalServer, LocalServerError
+    from ifforge.core.untrusted import InputError
+    from ifforge.generation.run import GenerateRun
+
+    try:
+        with LocalServer(str(settings.local_model)) as server:
+            print(f"ifforge: local llama.cpp server on {server.url} ({server.model_name})", file=sys.stderr)
+            served = {"base_url": server.url, "model": server.model_name}
+            parameters["options"].update(served)
+            run = GenerateRun(settings.model_copy(update=served))
+            run.family.warm_up(run.settings)
+            folder = _flow_run(run, parameters)
+    except (LocalServerError, InputError) as error:
+        return fail(error)
+    return _done(folder)
+
+
+def _flow_run(run, parameters: dict) -> str:
+    """The generate flow, handed the prepared run."""
+    from ifforge.core.prefect_env import flow_run_settings
+    from ifforge.flows.generate import generate
+    from ifforge.generation.run import handing_over
+
+    with flow_run_settings(), handing_over(run, parameters):
+        return generate(**parameters)
 
 
 def _done(folder: str, note: str | None = None) -> int:

@@ -144,23 +144,22 @@ class _Pool:
 _POOL = _Pool(WORKERS)
 
 
-def _in_dask_worker() -> bool:
+def in_dask_worker() -> bool:
+    """Whether this process is a Dask worker's, asked from any of its threads (a stage's items run in
+    threads of their own, where `distributed.get_worker()` finds none: each worker then started a
+    pool of its own, 2 more processes per worker importing the stages again)."""
     if "distributed" not in sys.modules:  # never imported: not a Dask worker (and no import cost)
         return False
     # lazy on purpose: Dask, only inside a Dask worker
-    from distributed import get_worker
+    from distributed import Worker
 
-    try:
-        get_worker()
-        return True
-    except ValueError:
-        return False
+    return bool(Worker._instances)
 
 
 def call(result: type[Model], function: Callable[..., Model], *args: Any) -> Model:
     """`function(*args)` in a worker process, validated back as `result`; blocks the calling thread.
     Calls about one item (the first argument's `task_id`) go to one worker when it is free."""
-    if _in_dask_worker():  # a Dask worker already is one process per core
+    if in_dask_worker():  # a Dask worker already is one process per core
         return function(*args)
     return result.model_validate(_POOL.call(function, args, getattr(args[0], "task_id", None) if args else None))
 
