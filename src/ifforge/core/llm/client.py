@@ -21,7 +21,7 @@ import json
 import logging
 import threading
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 # httpx before openai, in this thread: openai uses httpx only if some other code has loaded it, and
 # reads it from `sys.modules` without waiting for the import. Evaluate asks from a thread while this
@@ -29,45 +29,17 @@ from typing import Any, Literal
 # connections fails within milliseconds) met httpx half imported and crashed the command.
 import httpx  # noqa: F401
 import openai
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ValidationError
 
 from ifforge.core.jsontext import last_json_object, refusal
-from ifforge.core.llm_body import BadBody, BoundedClient
-from ifforge.core.llm_cache import ResponseCache, request_key
-from ifforge.core.llm_limits import AdaptiveConcurrency, Clock, RateLimit, RetryPolicy
-from ifforge.core.llm_reply import Completion, read_cached, read_completion
-from ifforge.core.llm_usage import Ledger
+from ifforge.core.llm.body import BadBody, BoundedClient
+from ifforge.core.llm.cache import ResponseCache, request_key
+from ifforge.core.llm.config import JsonMode, LLMConfig  # noqa: F401 - re-exported: callers name it with the client
+from ifforge.core.llm.limits import AdaptiveConcurrency, Clock, RateLimit, RetryPolicy
+from ifforge.core.llm.reply import Completion, read_cached, read_completion
+from ifforge.core.llm.usage import Ledger
 
 log = logging.getLogger(__name__)
-
-JsonMode = Literal["auto", "json_schema", "json_object", "none"]
-
-
-class LLMConfig(BaseModel):
-    """How to reach one model; every field but the key and limits is part of the cache key."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    model: str
-    base_url: str | None = None
-    api_key: str | None = None
-    temperature: float = 0.0
-    max_tokens: int | None = 4096
-    extra_body: dict[str, Any] = {}  # e.g. {"reasoning_effort": "high"}, passed through and keyed
-    timeout: float = 120.0
-    max_retries: int = 5
-    concurrency: int = 8
-    requests_per_minute: int | None = None
-    tokens_per_minute: int | None = None
-    json_mode: JsonMode = "auto"
-    reasks: int = 2
-    price_input_per_mtok: float | None = None
-    price_output_per_mtok: float | None = None
-    max_reply_bytes: int = 4_000_000  # a reply's body at most, compressed or not (`llm_body`)
-
-    def generation_parameters(self) -> dict[str, Any]:
-        return {"temperature": self.temperature, "max_tokens": self.max_tokens, **self.extra_body}
-
 
 class LLMError(RuntimeError):
     """A call that failed for good (retries spent, or a reply that never fit); the reason is the message."""

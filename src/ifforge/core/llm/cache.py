@@ -21,12 +21,10 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from ifforge.core.store import user_cache_dir
-
-if TYPE_CHECKING:
-    from ifforge.core.llm_client import LLMConfig
+from ifforge.core.llm.config import LLMConfig
+from ifforge.core.store.store import user_cache_dir
 
 log = logging.getLogger(__name__)
 SECRET_FILE = "install-secret"  # in `store.user_cache_dir()`

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from ifforge.core.child_server import ChildServer, ChildServerError
-from ifforge.core.prefect_env import forget_server, port_free, prefect_home, record_server, server_is_up, server_url
+from ifforge.core.prefect.env import forget_server, port_free, prefect_home, record_server, server_is_up, server_url
 
 
 class PrefectServerError(ChildServerError):
