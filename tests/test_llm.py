@@ -254,7 +254,7 @@ def test_rate_limit_holds_requests_and_tokens_to_the_window():
 
 
 def test_the_install_secret_is_made_once_kept_private_and_differs_between_installs(tmp_path, monkeypatch):
-    """Cache keys are signed with it (`llm_cache.install_secret`): a cache another install wrote
+    """Cache keys are signed with it (`llm.cache.install_secret`): a cache another install wrote
     holds no key this one asks for."""
     import stat
 

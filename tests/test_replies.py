@@ -326,7 +326,7 @@ def test_ctrl_c_stops_evaluate_with_requests_in_flight_and_the_rerun_asks_only_t
 
 
 def test_a_signal_while_the_llm_client_is_still_being_imported_stops_cleanly(monkeypatch):
-    """Ctrl-C a second after the start met `llm_client` half imported (no `stop_requests` yet): the
+    """Ctrl-C a second after the start met `llm.client` half imported (no `stop_requests` yet): the
     command died with an AttributeError (exit 1) instead of stopping (130)."""
     import types
 

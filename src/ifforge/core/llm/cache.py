@@ -52,7 +52,7 @@ class ResponseCache:
 
     def get(self, key: str) -> tuple[str, int, int, dict[str, Any]] | None:
         """(reply text, prompt tokens, completion tokens, extra: tool calls and finish reason), as
-        stored: `llm_reply.read_cached` reads its fields. An `extra` that is not JSON is a miss."""
+        stored: `reply.read_cached` reads its fields. An `extra` that is not JSON is a miss."""
         with self._lock:
             row = self._db.execute("SELECT reply, prompt_tokens, completion_tokens, extra FROM replies WHERE key = ?",
                                    (key,)).fetchone()

@@ -1,14 +1,14 @@
 """The request to any OpenAI-compatible server (OpenAI, vLLM, llama.cpp, Ollama): how one model is
 reached (`LLMConfig`), and `LLM`, which asks it.
 
-What a caller gets: the response cache consulted first (`llm_cache`), the limits of its server
-(`llm_limits`), a body bounded in bytes (`llm_body`) and read field by field (`llm_reply`),
-retries as its `RetryPolicy` (`llm_limits`) says: exponential backoff and jitter on 429 / 5xx /
+What a caller gets: the response cache consulted first (`cache`), the limits of its server
+(`limits`), a body bounded in bytes (`body`) and read field by field (`reply`),
+retries as its `RetryPolicy` (`limits`) says: exponential backoff and jitter on 429 / 5xx /
 timeouts / dropped connections (honouring Retry-After) and on a 200 that carries no answer (a body
 that is no chat completion, no choices, a field of the wrong type: never cached), an empty reply
 asked once more and then kept as the model's answer, JSON replies validated against a pydantic
-model with bounded re-asks, and every call and every billed token in its ledger (`llm_usage`). A
-run shares clients, limits, caches and ledger through its hub (`llm_hub`). Nothing random or
+model with bounded re-asks, and every call and every billed token in its ledger (`usage`). A
+run shares clients, limits, caches and ledger through its hub (`hub`). Nothing random or
 time-based goes into a request, so a re-run is byte-identical and hits the cache.
 """
 
@@ -51,7 +51,7 @@ class LLMUnavailable(LLMError):
 
 class NoAnswer(RuntimeError):
     """A 200 that carries no answer: a body over its bound or that is no chat completion (an HTML
-    page, nothing, not UTF-8), no choices, a field of the wrong type (`llm_reply`). A failed
+    page, nothing, not UTF-8), no choices, a field of the wrong type (`reply`). A failed
     request, retried like a 5xx and never cached. An empty message is an answer, not this."""
 
 

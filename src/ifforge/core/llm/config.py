@@ -30,7 +30,7 @@ class LLMConfig(BaseModel):
     reasks: int = 2
     price_input_per_mtok: float | None = None
     price_output_per_mtok: float | None = None
-    max_reply_bytes: int = 4_000_000  # a reply's body at most, compressed or not (`llm_body`)
+    max_reply_bytes: int = 4_000_000  # a reply's body at most, compressed or not (`body`)
 
     def generation_parameters(self) -> dict[str, Any]:
         return {"temperature": self.temperature, "max_tokens": self.max_tokens, **self.extra_body}

@@ -2,7 +2,7 @@
 
 `ifforge server` keeps one in the foreground; tests start one in the background. While it is up
 it is named in `$PREFECT_HOME/ifforge-server.json`, so flows started from this project report to
-it whatever its port (see `prefect_env.configure`).
+it whatever its port (see `env.configure`).
 """
 
 from __future__ import annotations
