@@ -4,7 +4,7 @@ A stub OpenAI-compatible server on 127.0.0.1 answers every request after 60 s, s
 always in flight; `ifforge evaluate` runs on four rows in a fresh process and gets SIGINT after
 each given delay (during imports, while Prefect's temporary server starts, while it asks). A clean
 stop exits 130 and says "evaluate stopped"; anything else is printed with the end of its stderr.
-Found: SIGINT about 1 s in met `llm_client` half imported (exit 1, a traceback), since fixed; once,
+Found: SIGINT about 1 s in met `llm.client` half imported (exit 1, a traceback), since fixed; once,
 at 2.5 s, an exit by the signal itself (-2) after the message, not seen again.
 
 Usage: python benchmarks/ctrl_c_timing.py [--delays 0.3 0.6 1 1.5 2 2.5 3 4 6 8] [--rounds 1]

@@ -75,7 +75,7 @@ def _read_kind(process: psutil.Process, root: psutil.Process) -> str:
     if process.pid == root.pid:
         return "the run"
     line = " ".join(process.cmdline())
-    for needle, kind in (("_sandbox_child", "sandbox"), ("bwrap", "sandbox"), ("uvicorn", "Prefect server"),
+    for needle, kind in (("sandbox/_child.py", "sandbox"), ("bwrap", "sandbox"), ("uvicorn", "Prefect server"),
                          ("prefect", "Prefect server"), ("ifforge.core.workers", "workers"),
                          ("embedding_process", "embedding model")):
         if needle in line:

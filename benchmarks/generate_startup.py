@@ -61,7 +61,7 @@ def main() -> None:
         generate("unchanged, no server", work / "out2", env)
         generate("unchanged, no server (again)", work / "out2", env)
         if args.server:
-            from ifforge.core.prefect_server import PrefectServer
+            from ifforge.core.prefect.server import PrefectServer
 
             port = 4300 + os.getpid() % 500
             with PrefectServer(port, home=work / "prefect-home"):

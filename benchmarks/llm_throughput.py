@@ -9,7 +9,7 @@ import asyncio
 import multiprocessing
 import time
 
-from ifforge.core.llm_client import LLM, LLMConfig
+from ifforge.core.llm.client import LLM, LLMConfig
 from ifforge.testing.openai_stub import Answer, StubServer
 
 

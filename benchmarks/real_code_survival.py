@@ -42,7 +42,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from ifforge.core.codepolicy import policy_problem
+from ifforge.core.sandbox.codepolicy import policy_problem
 from ifforge.families.logicif.codeops.describe import narrate, vocab
 from ifforge.families.logicif.codeops.describe.narrate import holds_code
 from ifforge.families.logicif.configs import ExecuteConfig, InputsConfig, TrackerConfig, from_settings

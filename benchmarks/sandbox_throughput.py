@@ -18,8 +18,8 @@ import multiprocessing
 import queue
 import time
 
-from ifforge.core.isolation import detect
-from ifforge.core.sandbox import run_cases
+from ifforge.core.sandbox.isolation import detect
+from ifforge.core.sandbox.sandbox import run_cases
 
 FUNCTION = '''
 def f(queue, ticks):

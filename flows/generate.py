@@ -19,7 +19,7 @@ from collections.abc import Callable
 from contextlib import nullcontext
 from typing import Any
 
-from ifforge.core.prefect_env import configure
+from ifforge.core.prefect.env import configure
 
 configure()
 
@@ -27,7 +27,7 @@ from prefect import flow, get_run_logger, task  # noqa: E402
 from prefect.artifacts import create_markdown_artifact, create_table_artifact  # noqa: E402
 from prefect.cache_policies import NO_CACHE  # noqa: E402
 
-from ifforge.core.llm_client import LLMFatal  # noqa: E402
+from ifforge.core.llm.client import LLMFatal  # noqa: E402
 from ifforge.core.untrusted import InputError  # noqa: E402
 from ifforge.flows.naming import provisional_name, rename_flow_run, slug  # noqa: E402
 from ifforge.generation.engines import BATCH, EXPORT, LOAD, SIDE, STAGE, Dask  # noqa: E402

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 
 
-from ifforge.core.prefect_env import configure
+from ifforge.core.prefect.env import configure
 
 configure()
 

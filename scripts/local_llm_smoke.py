@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ifforge.families.logicif.family import DEFAULT_SEEDS
 from ifforge.flows.generate import generate
-from ifforge.core.local_llm import LocalServer
+from ifforge.core.llm.local import LocalServer
 
 
 def main() -> None:

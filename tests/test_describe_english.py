@@ -226,7 +226,7 @@ def test_tracker_updates_of_any_shape_are_told_from_the_code_and_the_records():
 def test_a_model_description_that_quotes_code_is_asked_again_in_plain_english():
     import asyncio
 
-    from ifforge.core.llm_client import LLM, LLMConfig
+    from ifforge.core.llm.client import LLM, LLMConfig
     from ifforge.families.logicif.configs import DescribeConfig
     from ifforge.families.logicif.records import InstrumentedFunction, Tracker
     from ifforge.families.logicif.writer import code_problem, write_with_llm

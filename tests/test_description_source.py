@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from ifforge.core.llm_client import LLM, LLMConfig
+from ifforge.core.llm.client import LLM, LLMConfig
 from ifforge.core.prompts import load_prompt
 from ifforge.factory import descriptions_line, outcome_line
 from ifforge.families.logicif.configs import ExecuteConfig, TrackerConfig, VerifyConfig, from_settings

@@ -11,7 +11,7 @@ import pytest
 from conftest import PROJECT
 
 from ifforge.transforms.embeddings import Embedder, EmbeddingCache, EmbeddingError
-from ifforge.core.llm_client import LLM, LLMConfig
+from ifforge.core.llm.client import LLM, LLMConfig
 from ifforge.core.prompts import load_prompt
 from ifforge.families.logicif.records import SeedFunction, TestInput
 from ifforge.families.logicif.stages.load import load_seed_dir

@@ -75,7 +75,7 @@ def test_the_flow_with_its_shards_on_a_dask_cluster_writes_the_same_bytes_and_wo
 
 def test_the_command_line_parses_plans_and_loads_once_and_the_flow_takes_its_run(
         prefect_server, seeds, tmp_path, monkeypatch):
-    import ifforge.core.prefect_env as prefect_env
+    import ifforge.core.prefect.env as prefect_env
     import ifforge.generation.run as run_module
     from ifforge.cli import main
     from ifforge.families.logicif.family import LogicIF

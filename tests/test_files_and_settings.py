@@ -244,7 +244,7 @@ GOOD = ("def f(n):\n    total = 0\n    for i in range(n):\n        total += i\n 
         "# input: [3]\n# input: [4]\n# input: [5]\n")
 HOLDER = """import sys, time
 from pathlib import Path
-from ifforge.core.runlock import writing
+from ifforge.core.store.runlock import writing
 with writing(Path(sys.argv[1])):
     (Path(sys.argv[1]) / "v001").mkdir()
     (Path(sys.argv[1]) / "v001" / "benchmark.jsonl").write_text("written by the first run\\n")
@@ -271,7 +271,7 @@ def test_a_second_generate_on_the_same_benchmark_stops_in_one_line_and_the_first
     finally:
         first.send_signal(signal.SIGKILL)
         first.wait()
-    from ifforge.core.runlock import writing
+    from ifforge.core.store.runlock import writing
 
     with writing(root), writing(root):  # a killed holder leaves no stale lock; one process may take it twice
         assert (root / ".lock").read_text() == f"{os.getpid()}\n"

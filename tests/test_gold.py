@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from ifforge.core import _sandbox_child as child
-from ifforge.core import isolation
-from ifforge.core.codepolicy import policy_problem
-from ifforge.core.sandbox import Limits, run_cases
+from ifforge.core.sandbox import _child as child
+from ifforge.core.sandbox import isolation
+from ifforge.core.sandbox.codepolicy import policy_problem
+from ifforge.core.sandbox.sandbox import Limits, run_cases
 from ifforge.families.logicif.stages import load
 
 OS = Limits(policy=False)  # the OS walls alone, as if the policy were bypassed

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from ifforge.core.llm_client import LLM, LLMConfig
-from ifforge.core.llm_usage import Ledger
+from ifforge.core.llm.client import LLM, LLMConfig
+from ifforge.core.llm.usage import Ledger
 from ifforge.core.settings import SettingsError
 from ifforge.core.untrusted import InputError
 from ifforge.eval import template

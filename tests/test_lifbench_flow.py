@@ -52,7 +52,7 @@ def stand_in_vectors(folder):
 
 def test_lifbench_generates_a_grid_with_model_rewrites_and_scores_a_model(tmp_path, prefect_server, monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", "test")
-    with StubServer(rewriter) as writer:  # rewrites from a model, through core/llm_client.py, then clustered
+    with StubServer(rewriter) as writer:  # rewrites from a model, through core/llm/client.py, then clustered
         options = {"progress": False, "lengths": [1024, 1536], "expressions": 1, "variable_sets": 2, "rewrites": 3,
                    "model": "stub-writer", "base_url": writer.url, **stand_in_vectors(tmp_path)}
         folder = generate(family="lifbench", out=str(tmp_path / "out"), options=options)

@@ -1,4 +1,4 @@
-"""The LLM client (core/llm_client.py, its cache, limits and ledger) against a scripted OpenAI-compatible server on 127.0.0.1, through the real openai client."""
+"""The LLM client (core/llm/client.py, its cache, limits and ledger) against a scripted OpenAI-compatible server on 127.0.0.1, through the real openai client."""
 
 import asyncio
 import threading
@@ -7,10 +7,10 @@ import pytest
 from pydantic import BaseModel
 
 from ifforge.core.jsontext import last_json_object
-from ifforge.core.llm_cache import ResponseCache
-from ifforge.core.llm_client import LLM, LLMConfig, LLMError, LLMFatal
-from ifforge.core.llm_limits import AdaptiveConcurrency, RateLimit, RetryPolicy
-from ifforge.core.llm_usage import Ledger
+from ifforge.core.llm.cache import ResponseCache
+from ifforge.core.llm.client import LLM, LLMConfig, LLMError, LLMFatal
+from ifforge.core.llm.limits import AdaptiveConcurrency, RateLimit, RetryPolicy
+from ifforge.core.llm.usage import Ledger
 from ifforge.testing.openai_stub import Answer, StubServer
 
 
@@ -224,7 +224,7 @@ def test_adaptive_concurrency_halves_on_throttle_and_recovers():
 
 
 def test_usage_reports_cost_from_user_prices():
-    from ifforge.core.llm_usage import Usage
+    from ifforge.core.llm.usage import Usage
 
     report = Usage(calls=2, prompt_tokens=1_000_000, completion_tokens=500_000).report(
         LLMConfig(model="m", price_input_per_mtok=1.0, price_output_per_mtok=4.0))
@@ -254,11 +254,11 @@ def test_rate_limit_holds_requests_and_tokens_to_the_window():
 
 
 def test_the_install_secret_is_made_once_kept_private_and_differs_between_installs(tmp_path, monkeypatch):
-    """Cache keys are signed with it (`llm_cache.install_secret`): a cache another install wrote
+    """Cache keys are signed with it (`llm.cache.install_secret`): a cache another install wrote
     holds no key this one asks for."""
     import stat
 
-    from ifforge.core.llm_cache import install_secret, request_key
+    from ifforge.core.llm.cache import install_secret, request_key
 
     config, messages = LLMConfig(model="m", base_url="http://127.0.0.1:1/v1"), [{"role": "user", "content": "hi"}]
     monkeypatch.setenv("IFFORGE_CACHE_DIR", str(tmp_path / "one"))

@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 
 from ifforge.cli import main
-from ifforge.core.llm_client import LLMConfig
-from ifforge.core.llm_batch import BatchEnded, BatchOptions, batch_folder
+from ifforge.core.llm.client import LLMConfig
+from ifforge.core.llm.batch import BatchEnded, BatchOptions, batch_folder
 from ifforge.core.records import Outcome, Record
 from ifforge.core.runner import Stage, run_items
 from ifforge.core.settings import Settings, SettingsError, load_settings
-from ifforge.core.store import ItemCache
+from ifforge.core.store.store import ItemCache
 from ifforge.testing.openai_stub import Answer, StubServer
 
 

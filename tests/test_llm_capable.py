@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from ifforge.core.llm_client import LLM, LLMConfig
-from ifforge.core.llm_usage import Ledger
+from ifforge.core.llm.client import LLM, LLMConfig
+from ifforge.core.llm.usage import Ledger
 from ifforge.families.logicif.configs import (DescribeConfig, EvolveConfig, ExecuteConfig, InstrumentConfig,
                                               VerifyConfig, from_settings)
 from ifforge.families.logicif.settings import LogicIFSettings

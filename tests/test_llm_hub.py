@@ -6,9 +6,9 @@ import time
 
 import pytest
 
-from ifforge.core.llm_cache import ResponseCache
-from ifforge.core.llm_client import LLM, LLMConfig, LLMUnavailable, track_unreachable
-from ifforge.core.llm_hub import close_hub, hub_for
+from ifforge.core.llm.cache import ResponseCache
+from ifforge.core.llm.client import LLM, LLMConfig, LLMUnavailable, track_unreachable
+from ifforge.core.llm.hub import close_hub, hub_for
 from ifforge.testing.openai_stub import Answer, StubServer
 
 
@@ -139,7 +139,7 @@ def _no_hub_left():
 
 
 def test_at_the_ceiling_lower_priorities_go_first_and_a_cancelled_waiter_gives_its_place_back():
-    from ifforge.core.llm_limits import AdaptiveConcurrency, priority
+    from ifforge.core.llm.limits import AdaptiveConcurrency, priority
 
     async def scenario():
         gate = AdaptiveConcurrency(1)

@@ -8,8 +8,8 @@ from oracle import Oracle
 
 from ifforge.cli import main
 from ifforge.flows.generate import generate
-from ifforge.core.llm_client import LLM, LLMConfig
-from ifforge.core import isolation
+from ifforge.core.llm.client import LLM, LLMConfig
+from ifforge.core.sandbox import isolation
 from ifforge.families.logicif.configs import InstrumentConfig
 from ifforge.families.logicif.stages import instrument, load
 from ifforge.testing.openai_stub import Answer, StubServer

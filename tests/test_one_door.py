@@ -10,8 +10,8 @@ import pytest
 
 from ifforge.cli import build_parser
 from ifforge.cli.evaluate import options_of
-from ifforge.core.llm_cache import ResponseCache, request_key
-from ifforge.core.llm_client import LLMConfig
+from ifforge.core.llm.cache import ResponseCache, request_key
+from ifforge.core.llm.client import LLMConfig
 from ifforge.core.settings import LLMSettings, Settings, SettingsError
 from ifforge.eval import template
 from ifforge.eval.evaluation import EvalSettings, load_eval_settings

@@ -6,7 +6,7 @@ import socket
 import pytest
 
 from ifforge.cli import main
-from ifforge.core.prefect_env import PortBusy, pin_temporary_port
+from ifforge.core.prefect.env import PortBusy, pin_temporary_port
 from ifforge.flows.naming import slug
 
 
@@ -71,7 +71,7 @@ def test_version(capsys):
 def test_changes_name_the_setting_the_stages_it_invalidated_and_what_was_reused():
     import json
 
-    from ifforge.core.store import canonical_json
+    from ifforge.core.store.store import canonical_json
     from ifforge.factory import changes, changes_line, step_identity
     from ifforge.families import get_family, load_family_settings
 
@@ -99,7 +99,7 @@ def test_changes_name_the_setting_the_stages_it_invalidated_and_what_was_reused(
 def test_flow_runs_send_no_heartbeats_to_a_temporary_server_and_keep_them_for_a_real_one():
     from prefect.settings import PREFECT_API_URL, get_current_settings, temporary_settings
 
-    from ifforge.core.prefect_env import flow_run_settings
+    from ifforge.core.prefect.env import flow_run_settings
 
     default = get_current_settings().flows.heartbeat_frequency
     assert default is not None  # Prefect's own default sends them

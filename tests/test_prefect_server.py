@@ -15,7 +15,7 @@ import pytest
 from conftest import PROJECT
 from prefect.settings import PREFECT_API_URL, temporary_settings
 
-from ifforge.core.prefect_server import PrefectServer
+from ifforge.core.prefect.server import PrefectServer
 from ifforge.watch import trigger, watch
 
 
@@ -168,11 +168,11 @@ def test_later_runs_find_the_server_on_any_port_and_ignore_a_stale_record(server
 
     record = json.loads((server.home / "ifforge-server.json").read_text())
     assert record["api_url"] == server.api_url and server.port != 4200
-    assert _configured(server.home, "from ifforge.core.prefect_env import configure", "print(configure())") == \
+    assert _configured(server.home, "from ifforge.core.prefect.env import configure", "print(configure())") == \
         server.api_url
     stale = tmp_path / "home"
     stale.mkdir()
     (stale / "ifforge-server.json").write_text(json.dumps({"api_url": f"http://127.0.0.1:{_free_port()}/api"}))
-    assert _configured(stale, "from ifforge.core.prefect_env import running_server", "print(running_server())") == \
+    assert _configured(stale, "from ifforge.core.prefect.env import running_server", "print(running_server())") == \
         "None"
     assert main(["server", "--port", str(server.port)]) == 2  # already up there: one line, not a second server

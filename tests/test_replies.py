@@ -22,9 +22,9 @@ from pathlib import Path
 import pytest
 
 from ifforge.core import jsontext
-from ifforge.core.llm_cache import ResponseCache
-from ifforge.core.llm_client import LLM, LLMConfig, LLMUnavailable, resume_requests, stop_requests, Stopped
-from ifforge.core.llm_hub import close_hub, hub_for
+from ifforge.core.llm.cache import ResponseCache
+from ifforge.core.llm.client import LLM, LLMConfig, LLMUnavailable, resume_requests, stop_requests, Stopped
+from ifforge.core.llm.hub import close_hub, hub_for
 from ifforge.eval import template
 from ifforge.eval.evaluation import EvalSettings, RequestsFailed
 from ifforge.families import get_family
@@ -127,10 +127,10 @@ def test_a_200_without_an_answer_is_a_failed_request_retried_then_asked_again_ne
 def test_a_request_without_an_answer_in_a_generate_stage_is_lost_not_cached_and_asked_again(tmp_path):
     """A stage falls back when the model fails (as LogicIF's stages do); a fallback after a 200
     without an answer must not be cached as the item's outcome."""
-    from ifforge.core.llm_client import LLMError
+    from ifforge.core.llm.client import LLMError
     from ifforge.core.records import Outcome
     from ifforge.core.runner import Stage, run_items
-    from ifforge.core.store import ItemCache
+    from ifforge.core.store.store import ItemCache
 
     async def ask(item, llm, config):
         try:
@@ -326,7 +326,7 @@ def test_ctrl_c_stops_evaluate_with_requests_in_flight_and_the_rerun_asks_only_t
 
 
 def test_a_signal_while_the_llm_client_is_still_being_imported_stops_cleanly(monkeypatch):
-    """Ctrl-C a second after the start met `llm_client` half imported (no `stop_requests` yet): the
+    """Ctrl-C a second after the start met `llm.client` half imported (no `stop_requests` yet): the
     command died with an AttributeError (exit 1) instead of stopping (130)."""
     import types
 
@@ -334,7 +334,7 @@ def test_a_signal_while_the_llm_client_is_still_being_imported_stops_cleanly(mon
     from ifforge.cli import _stop
 
     monkeypatch.setattr(cli, "_SIGNALLED", [])  # what `_stop` notes stays in this test
-    monkeypatch.setitem(sys.modules, "ifforge.core.llm_client", types.ModuleType("ifforge.core.llm_client"))
+    monkeypatch.setitem(sys.modules, "ifforge.core.llm.client", types.ModuleType("ifforge.core.llm.client"))
     with pytest.raises(KeyboardInterrupt):
         _stop(signal.SIGINT, None)
     with pytest.raises(SystemExit) as stopped:
@@ -361,7 +361,7 @@ def test_a_signal_that_a_library_wraps_in_its_own_error_still_stops_the_command(
     monkeypatch.setattr(signal, "signal", lambda *args: None)  # keep pytest's own handlers
     monkeypatch.setattr(cli, "_SIGNALLED", [])
     # no request is stopped for real: this process's later tests still ask
-    monkeypatch.setitem(sys.modules, "ifforge.core.llm_client", types.ModuleType("ifforge.core.llm_client"))
+    monkeypatch.setitem(sys.modules, "ifforge.core.llm.client", types.ModuleType("ifforge.core.llm.client"))
     monkeypatch.setattr(cli, "build_parser", lambda: _parser_running(interrupted))
     assert cli.main(["evaluate"]) == 130
     assert capsys.readouterr().err.startswith("ifforge: evaluate stopped")
@@ -628,7 +628,7 @@ def test_an_empty_reply_is_the_models_answer_scored_wrong_counted_and_asked_once
 def test_an_empty_reply_in_a_generate_stage_is_its_answer_asked_once_more_then_cached(tmp_path):
     from ifforge.core.records import Outcome
     from ifforge.core.runner import Stage, run_items
-    from ifforge.core.store import ItemCache
+    from ifforge.core.store.store import ItemCache
 
     async def ask(item, llm, config):
         return Outcome(kept=(await llm.chat([{"role": "user", "content": item}], stage="ask")).text)

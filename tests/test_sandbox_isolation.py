@@ -14,8 +14,8 @@ import uuid
 
 import pytest
 
-from ifforge.core import isolation
-from ifforge.core.sandbox import Limits, run_cases
+from ifforge.core.sandbox import isolation
+from ifforge.core.sandbox.sandbox import Limits, run_cases
 
 WALLS = isolation.detect()
 needs_walls = pytest.mark.skipif(WALLS.method != "bubblewrap", reason="bubblewrap is not installed here")

@@ -10,10 +10,11 @@ import pytest
 from conftest import PROJECT
 
 from ifforge.cli import main
-from ifforge.core import _sandbox_child as child
-from ifforge.core import isolation, sandbox
-from ifforge.core.codepolicy import policy_problem
-from ifforge.core.sandbox import Limits, run_cases
+from ifforge.core.sandbox import _child as child
+from ifforge.core.sandbox import isolation
+from ifforge.core.sandbox import sandbox
+from ifforge.core.sandbox.codepolicy import policy_problem
+from ifforge.core.sandbox.sandbox import Limits, run_cases
 from ifforge.families import get_family, load_family_settings
 from ifforge.families.logicif.configs import ExecuteConfig, from_settings
 from ifforge.families.logicif.records import InstrumentedFunction, TestInput, Tracker

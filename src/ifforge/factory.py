@@ -15,7 +15,7 @@ from typing import Any
 from ifforge.core.records import DroppedItem
 from ifforge.core.runner import Stage, StageRun
 from ifforge.core.settings import Settings
-from ifforge.core.store import (
+from ifforge.core.store.store import (
     MANIFEST,
     VersionStore,
     canonical_json,
@@ -23,8 +23,8 @@ from ifforge.core.store import (
     latest_version,
     provenance,
 )
-from ifforge.core.isolation import UNWALLED_SETTING
-from ifforge.core.sandbox import describe_isolation
+from ifforge.core.sandbox.isolation import UNWALLED_SETTING
+from ifforge.core.sandbox.sandbox import describe_isolation
 from ifforge import card
 from ifforge.eval.floors import floors
 from ifforge.families.base import BatchStage

@@ -66,7 +66,7 @@ def trigger(folder: Path, options: dict | None = None, local: bool = False) -> T
     """Start a generate run for `folder`: through the served deployment when a server is up and it
     exists, else in this process."""
     # lazy on purpose: Prefect's set-up, only when a run starts
-    from ifforge.core.prefect_env import configure
+    from ifforge.core.prefect.env import configure
 
     api = configure()
     if api and not local:

@@ -65,7 +65,7 @@ def _stop(signum: int, frame) -> None:
     wait for it), then unwind, so child servers are stopped too. What was answered is cached."""
     _SIGNALLED.append(signum)
     # not imported, or still being imported when the signal came: no request was ever sent
-    stop_requests = getattr(sys.modules.get("ifforge.core.llm_client"), "stop_requests", None)
+    stop_requests = getattr(sys.modules.get("ifforge.core.llm.client"), "stop_requests", None)
     if stop_requests is not None:
         stop_requests()
     if signum == signal.SIGINT:
@@ -116,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     except InputError as error:  # a message for the user wherever it was raised (a LATEST naming no version, ...)
         return fail(error)
     except Exception as error:
-        from ifforge.core.store import disk_full, out_of_space
+        from ifforge.core.store.store import disk_full, out_of_space
 
         if not _SIGNALLED and out_of_space(error):  # a full disk under any writer: one line, not a traceback
             return fail(disk_full(error))

@@ -22,7 +22,7 @@ def run(args: argparse.Namespace) -> int:
 
     import openai
 
-    from ifforge.core import llm_batch
+    from ifforge.core.llm import batch as llm_batch
     from ifforge.core.untrusted import InputError
 
     cache = Path(args.llm_cache) if args.llm_cache else Path(args.out) / ".llm_cache.sqlite"

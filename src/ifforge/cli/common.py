@@ -58,7 +58,7 @@ def use_temp_port(args: argparse.Namespace) -> int:
     0, or 2 when the port is busy (said on stderr)."""
     import os
 
-    from ifforge.core.prefect_env import TEMP_PORT_VARIABLE, port_free
+    from ifforge.core.prefect.env import TEMP_PORT_VARIABLE, port_free
 
     if args.temp_port is None:
         return 0

@@ -13,7 +13,7 @@ def register(commands) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ifforge.core.prefect_env import configure
+    from ifforge.core.prefect.env import configure
 
     if not configure():
         return fail("deployments need a running server: start `ifforge server` first")

@@ -116,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
     if use_temp_port(args):
         return 2
     _ask_early(rows, rows_path, version, settings)
-    from ifforge.core.prefect_env import flow_run_settings
+    from ifforge.core.prefect.env import flow_run_settings
     from ifforge.eval.asking import drop_early
     from ifforge.flows.evaluate import evaluate
 

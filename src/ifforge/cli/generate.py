@@ -61,7 +61,7 @@ def options_of(args: argparse.Namespace) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ifforge.core.llm_setup import LLMSetupError, resolve_llm
+    from ifforge.core.llm.setup import LLMSetupError, resolve_llm
     from ifforge.core.settings import SettingsError
     from ifforge.families import get_family, load_family_settings
 
@@ -94,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
         return fail(error)
     parameters = {"family": settings.family, "out": args.out, "benchmark": args.benchmark, "options": options,
                   "config": str(args.config) if args.config else None}  # the flow's, as the UI shows them
-    from ifforge.core.runlock import Busy, writing
+    from ifforge.core.store.runlock import Busy, writing
 
     try:  # one run at a time writes a benchmark folder: a second one stops here, before Prefect starts
         with writing(settings.benchmark_root):
@@ -106,8 +106,8 @@ def run(args: argparse.Namespace) -> int:
 def _generate(settings, parameters: dict) -> int:
     """The run itself, under the benchmark folder's lock: an unchanged version found without Prefect,
     else the flow, handed the run prepared here."""
-    from ifforge.core.llm_client import LLMFatal
-    from ifforge.core.prefect_env import reporting_server
+    from ifforge.core.llm.client import LLMFatal
+    from ifforge.core.prefect.env import reporting_server
     from ifforge.core.untrusted import InputError
     from ifforge.generation.run import GenerateRun, LostItems
 
@@ -132,7 +132,7 @@ def _generate(settings, parameters: dict) -> int:
 
 def _run_local(settings, parameters: dict) -> int:
     """With `--llm local`: the run asks a llama.cpp server started for it, and stopped after it."""
-    from ifforge.core.local_llm import LocalServer, LocalServerError
+    from ifforge.core.llm.local import LocalServer, LocalServerError
     from ifforge.core.untrusted import InputError
     from ifforge.generation.run import GenerateRun
 
@@ -151,7 +151,7 @@ def _run_local(settings, parameters: dict) -> int:
 
 def _flow_run(run, parameters: dict) -> str:
     """The generate flow, handed the prepared run."""
-    from ifforge.core.prefect_env import flow_run_settings
+    from ifforge.core.prefect.env import flow_run_settings
     from ifforge.flows.generate import generate
     from ifforge.generation.run import handing_over
 

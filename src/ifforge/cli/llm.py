@@ -18,7 +18,7 @@ def register(commands) -> None:
 
 
 def run_serve(args: argparse.Namespace) -> int:
-    from ifforge.core.local_llm import LocalServer
+    from ifforge.core.llm.local import LocalServer
 
     return serve_until_stopped(
         lambda: LocalServer(args.model, port=args.port, chat_format=args.chat_format, context=args.n_ctx),

@@ -17,8 +17,8 @@ def register(commands) -> None:
 def run(args: argparse.Namespace) -> int:
     import os
 
-    from ifforge.core.prefect_env import prefect_home
-    from ifforge.core.prefect_server import PrefectServer
+    from ifforge.core.prefect.env import prefect_home
+    from ifforge.core.prefect.server import PrefectServer
 
     os.environ.setdefault("PREFECT_HOME", str(prefect_home()))  # the project's, where later runs look for it
     return serve_until_stopped(lambda: PrefectServer(args.port), lambda server: (

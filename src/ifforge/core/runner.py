@@ -27,13 +27,13 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from ifforge.core.llm_client import LLMConfig, LLMFatal, track_unreachable
-from ifforge.core.llm_hub import close_hub, hub_for
-from ifforge.core.llm_limits import priority as request_priority
-from ifforge.core.llm_batch import BatchOptions, fill_cache
+from ifforge.core.llm.client import LLMConfig, LLMFatal, track_unreachable
+from ifforge.core.llm.hub import close_hub, hub_for
+from ifforge.core.llm.limits import priority as request_priority
+from ifforge.core.llm.batch import BatchOptions, fill_cache
 from ifforge.core.prompts import load_prompt
 from ifforge.core.records import DroppedItem, Outcome
-from ifforge.core.store import ItemCache, content_hash
+from ifforge.core.store.store import ItemCache, content_hash
 from ifforge.core import workers
 
 # (item, outcome) -> (extra fields of the stage's JSON record, extra files of the item's folder)
@@ -45,7 +45,7 @@ class Stage:
     """One per-item step of a family's plan."""
 
     name: str
-    version: str  # core.store.code_version of the stage's module
+    version: str  # core.store.store.code_version of the stage's module
     output: type
     function: Callable[..., Outcome]  # (item) or (item, config) -> Outcome
     config: BaseModel | None = None
@@ -125,10 +125,10 @@ def run_items(stage: Stage, items: Sequence[Any], cache: ItemCache, *, workers: 
     """Outcomes in item order; cached ones are read back, the rest computed.
 
     `fresh` (--no-cache) asks the model again whatever was kept; `run_id` names the LLM hub
-    shared by every shard of the run (see `core.llm_hub.hub_for`); `priority` orders this shard's
+    shared by every shard of the run (see `core.llm.hub.hub_for`); `priority` orders this shard's
     requests against other shards' when the run is at its concurrency ceiling (lower first).
     `batch` sends the requests of the items not cached yet through the provider's Batch API first
-    (`core.llm_batch`); the stage then runs as usual, answered from the response cache.
+    (`core.llm.batch`); the stage then runs as usual, answered from the response cache.
     """
     model = Outcome[stage.output]
     fresh = fresh and stage.uses_llm

@@ -61,7 +61,7 @@ class LLMSettings(BaseModel):
         """How to reach `model` with these settings (`more`: other `LLMConfig` fields). Every request,
         of generate or of evaluate, is made from a config built here, so a name means one thing."""
         # lazy on purpose: the client imports openai (heavy); settings are read by every command
-        from ifforge.core.llm_client import LLMConfig
+        from ifforge.core.llm.client import LLMConfig
 
         return LLMConfig(model=model, base_url=base_url or self.base_url, api_key=api_key,
                          temperature=self.temperature, max_tokens=self.max_tokens,

@@ -1,5 +1,5 @@
 """Asking a model every row of a benchmark, for any family, through the run's LLM hub (generate's:
-`core.llm_hub`), so evaluate has generate's limits, response cache and ledger under the same
+`core.llm.hub`), so evaluate has generate's limits, response cache and ledger under the same
 setting names. Results come in row order, and a request that still fails is recorded as a failure
 (`request_failed`, `error`), never as an answer. A family says what its rows carry and what each
 is sent (`Family.request`); `write_results` keeps every raw reply, the verdicts and the calls beside
@@ -17,9 +17,9 @@ from typing import Any, TypeVar
 
 import pandas as pd
 
-from ifforge.core.llm_client import LLM, LLMError
-from ifforge.core.llm_hub import LLMHub
-from ifforge.core.store import atomic_path, atomic_write
+from ifforge.core.llm.client import LLM, LLMError
+from ifforge.core.llm.hub import LLMHub
+from ifforge.core.store.store import atomic_path, atomic_write
 from ifforge.families.base import Family, Request
 
 Row = dict[str, Any]

@@ -25,7 +25,7 @@ from ifforge.core.records import DroppedItem
 from ifforge.core.registry import Registry
 from ifforge.core.runner import Stage
 from ifforge.core.settings import Settings
-from ifforge.core.store import VersionStore
+from ifforge.core.store.store import VersionStore
 from ifforge.eval.baselines import Baseline, Empty
 from ifforge.eval.report import Report
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from ifforge.core.llm_usage import Usage
+from ifforge.core.llm.usage import Usage
 from ifforge.core.records import DroppedItem
 from ifforge.core.runner import Stage, StageRun
 from ifforge.factory import stage_line

@@ -27,13 +27,13 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from ifforge.core.kept import Kept
-from ifforge.core.llm_hub import close_hub, hub_for
-from ifforge.core.llm_setup import resolve_llm
-from ifforge.core.runlock import writing
+from ifforge.core.store.kept import Kept
+from ifforge.core.llm.hub import close_hub, hub_for
+from ifforge.core.llm.setup import resolve_llm
+from ifforge.core.store.runlock import writing
 from ifforge.core.runner import Stage
 from ifforge.core.settings import Settings
-from ifforge.core.store import VersionStore, canonical_json, finished_version
+from ifforge.core.store.store import VersionStore, canonical_json, finished_version
 from ifforge.factory import (
     changes,
     changes_line,
@@ -109,7 +109,7 @@ class GenerateRun:
 
     def execute(self, engine: Engine, report: Report | None = None) -> Path:
         """Make the version (or find it finished); returns its folder. One run at a time writes a
-        benchmark folder (`core.runlock`; the command line holds the lock already)."""
+        benchmark folder (`core.store.runlock`; the command line holds the lock already)."""
         with writing(self.settings.benchmark_root):
             return self._execute(engine, report or Report())
 
@@ -158,7 +158,7 @@ class GenerateRun:
         begun = time.monotonic()
         try:
             export = engine.call(EXPORT, "export", export_items, self.family, store, items, settings, side_results)
-        finally:  # the chains' kept items (`core.kept`), this run's and any an interrupted run left
+        finally:  # the chains' kept items (`core.store.kept`), this run's and any an interrupted run left
             shutil.rmtree(store.path / ".kept", ignore_errors=True)
         for note in store.notes:
             log.info(note)
@@ -207,7 +207,7 @@ class GenerateRun:
         """The chain shard by shard, each shard's stages one after the other, at most
         `shards_in_flight` shards started and not yet finished (`shards.in_window`); finished in
         order: the shard's per-item artifacts written, counted, its kept items appended to the
-        chain's files on disk (`core.kept`: what is returned), and let go."""
+        chain's files on disk (`core.store.kept`: what is returned), and let go."""
         size = shard_size(self.settings, chain)
         shards = [items[i:i + size] for i in range(0, len(items), size)]
         kept = Kept(store.path / ".kept" / f"{run_id}-{chain[0].name}", chain[-1].output)  # memory flat in the items

@@ -10,16 +10,16 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-from ifforge.core.llm_batch import BatchOptions, batch_folder
+from ifforge.core.llm.batch import BatchOptions, batch_folder
 from ifforge.core.progress import stage_bar
 from ifforge.core.runner import Stage, StageRun, run_items
 from ifforge.core.settings import Settings
-from ifforge.core.store import ItemCache
+from ifforge.core.store.store import ItemCache
 
 
 class Shard:
     """Items on their way through a chain: its index (its requests' priority, see
-    `core.llm_limits.priority`), the items the next stage takes, and the run of the stage that kept
+    `core.llm.limits.priority`), the items the next stage takes, and the run of the stage that kept
     them. A plain object on purpose: an orchestrator hands it on whole. Prefect walks lists,
     dataclasses and models field by field looking for futures; on Dask it did so four times per
     shard and stage (twice in the flow's process, twice on the worker), seconds of CPU a run."""

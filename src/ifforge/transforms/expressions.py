@@ -21,8 +21,8 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel
 
-from ifforge.core.store import atomic_path
-from ifforge.core.llm_client import LLM, LLMError
+from ifforge.core.store.store import atomic_path
+from ifforge.core.llm.client import LLM, LLMError
 from ifforge.core.prompts import Prompt, load_prompt, prompt_file
 from ifforge.core.records import Record
 from ifforge.core.untrusted import InputError, parsed_lines

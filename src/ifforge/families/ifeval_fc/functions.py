@@ -17,7 +17,7 @@ from typing import Any
 import jsonschema
 from pydantic import BaseModel, Field
 
-from ifforge.core.llm_client import LLM
+from ifforge.core.llm.client import LLM
 from ifforge.core.prompts import load_prompt
 from ifforge.core.records import DroppedItem, Outcome, Record
 from ifforge.core.untrusted import InputError, parse_json, parsed_lines

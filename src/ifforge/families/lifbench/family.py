@@ -17,11 +17,11 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from ifforge.core.llm_setup import resolve_llm
+from ifforge.core.llm.setup import resolve_llm
 from ifforge.core.prompts import load_prompt
 from ifforge.core.records import Outcome, Record
 from ifforge.core.runner import Stage
-from ifforge.core.store import VersionStore, code_version, content_hash, provenance
+from ifforge.core.store.store import VersionStore, code_version, content_hash, provenance
 from ifforge.families.base import Family, Loaded, Reply, Verdict
 from ifforge.families.lifbench import rubric, scenarios, tasks, texts, tokens
 from ifforge.families.lifbench.baselines import BASELINES

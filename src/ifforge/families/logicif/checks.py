@@ -13,9 +13,11 @@ import re
 
 from pydantic import BaseModel
 
-from ifforge.core import pyast, sandbox
+from ifforge.core import pyast
+
+from ifforge.core.sandbox import sandbox
 from ifforge.core.prompts import load_prompt
-from ifforge.core.store import canonical_json
+from ifforge.core.store.store import canonical_json
 from ifforge.families.logicif.codeops.common.domain import domain_used, listed
 from ifforge.families.logicif.codeops.instrument.trackers import tracker_problems
 from ifforge.families.logicif.configs import TrackerConfig

@@ -17,11 +17,11 @@ from typing import Any
 
 import pandas as pd
 
-from ifforge.core import isolation
-from ifforge.core.llm_setup import resolve_llm
+from ifforge.core.sandbox import isolation
+from ifforge.core.llm.setup import resolve_llm
 from ifforge.core.prompts import Prompt, load_prompt
 from ifforge.core.runner import Stage
-from ifforge.core.store import ItemCache, VersionStore, atomic_path, code_version, content_hash, file_hash, provenance
+from ifforge.core.store.store import ItemCache, VersionStore, atomic_path, code_version, content_hash, file_hash, provenance
 from ifforge.core.untrusted import InputError
 from ifforge.factory import descriptions_line
 from ifforge.families.base import BatchStage, Family, Loaded, Reply, Request, Verdict
@@ -389,7 +389,7 @@ def write_benchmark(store: VersionStore, described: Sequence[DescribedFunction],
 
     Difficulty tiers are terciles over this run's tasks, so they are set here, once all are measured
     (an item's cached stages never depend on the other items). `described` is read one item at a
-    time, twice (a large run's items stay on disk: `core.kept`): for what the tiers, the split and
+    time, twice (a large run's items stay on disk: `core.store.kept`): for what the tiers, the split and
     the manifest need, then task by task in task_id order to write the rows."""
     static: dict[str, float] = {}
     steps: dict[str, float | None] = {}

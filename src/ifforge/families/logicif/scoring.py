@@ -18,9 +18,9 @@ from typing import Any, Literal
 import pandas as pd
 from pydantic import BaseModel, Field
 
-from ifforge.core.llm_client import LLM, LLMError
+from ifforge.core.llm.client import LLM, LLMError
 from ifforge.core.prompts import load_prompt
-from ifforge.core.store import atomic_write
+from ifforge.core.store.store import atomic_write
 from ifforge.eval.asking import Asker
 from ifforge.families.base import Reply
 from ifforge.families.base import Verdict as CaseVerdict

@@ -5,7 +5,7 @@ the reason, a bounded number of times; every such re-ask is counted."""
 
 from __future__ import annotations
 
-from ifforge.core.llm_client import LLM
+from ifforge.core.llm.client import LLM
 from ifforge.core.prompts import load_prompt
 from ifforge.families.logicif.codeops.common.domain import domain_used, domain_words, listed
 from ifforge.families.logicif.codeops.common.source import parameter_names

@@ -18,11 +18,11 @@ import sys
 from collections import Counter
 from typing import Any
 
-from ifforge.core import sandbox
+from ifforge.core.sandbox import sandbox
 from ifforge.core.prompts import load_prompt
 from ifforge.core.records import DroppedItem, Outcome, Record
 from ifforge.core.runner import Stage
-from ifforge.core.store import VersionStore, code_version, content_hash, provenance
+from ifforge.core.store.store import VersionStore, code_version, content_hash, provenance
 from ifforge.families.base import NUMBER, Family, Loaded, Reply, Verdict
 from ifforge.families.mcbench import metrics, pairs
 from ifforge.families.mcbench.baselines import BASELINES, a_constant_passes

@@ -15,11 +15,11 @@ import sys
 from collections import Counter
 from typing import Any
 
-from ifforge.core import sandbox
+from ifforge.core.sandbox import sandbox
 from ifforge.core.prompts import load_prompt
 from ifforge.core.records import DroppedItem, Outcome, Record
 from ifforge.core.runner import Stage
-from ifforge.core.store import VersionStore, code_version, content_hash, provenance
+from ifforge.core.store.store import VersionStore, code_version, content_hash, provenance
 from ifforge.families.base import BatchStage, Family, Loaded, Reply, Request, Verdict, field_problem
 from ifforge.families.pacific import chains, instructions, languages
 from ifforge.families.pacific.baselines import BASELINES

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ifforge.core.workers import in_worker
 from ifforge.families.logicif.codeops.describe import narrate
-from ifforge.core.llm_client import LLM
+from ifforge.core.llm.client import LLM
 from ifforge.core.prompts import load_prompt
 from ifforge.families.logicif.records import DescribedFunction, DroppedItem, Instruction, MeasuredFunction, Outcome
 from ifforge.families.logicif.configs import DescribeConfig

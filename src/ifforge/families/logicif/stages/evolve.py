@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
-from ifforge.core import sandbox
-from ifforge.core.llm_client import LLM
+from ifforge.core.sandbox import sandbox
+from ifforge.core.llm.client import LLM
 from ifforge.core.prompts import load_prompt
 from ifforge.families.logicif.records import InstrumentedFunction, Outcome, Tracker
 from ifforge.families.logicif.configs import EvolveConfig

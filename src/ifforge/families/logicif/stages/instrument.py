@@ -18,13 +18,13 @@ import libcst as cst
 from pydantic import BaseModel
 
 from ifforge.core.workers import in_worker
-from ifforge.core import sandbox
+from ifforge.core.sandbox import sandbox
 from ifforge.families.logicif.codeops.common.domain import domain_words
 from ifforge.families.logicif.codeops.instrument.anonymise import anonymise
 from ifforge.families.logicif.codeops.instrument.trackers import (NothingInformative, NothingToTrack, build, choose,
                                                                   propose, returned_counters)
 from ifforge.core.pysource import strip_comments_and_docstrings
-from ifforge.core.llm_client import LLM
+from ifforge.core.llm.client import LLM
 from ifforge.core.prompts import load_prompt
 from ifforge.families.logicif.records import DroppedItem, InstrumentedFunction, Outcome, SeedFunction, Tracker
 from ifforge.families.logicif.configs import InstrumentConfig, TrackerConfig

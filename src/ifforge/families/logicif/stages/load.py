@@ -18,7 +18,7 @@ import stat
 import tokenize
 from pathlib import Path
 
-from ifforge.core.codepolicy import policy_problem
+from ifforge.core.sandbox.codepolicy import policy_problem
 from ifforge.core.untrusted import (
     BadValue,
     InputError,

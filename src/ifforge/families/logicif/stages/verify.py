@@ -13,8 +13,8 @@ from __future__ import annotations
 
 
 from ifforge.families.logicif.codeops.describe import narrate
-from ifforge.core import sandbox
-from ifforge.core.llm_client import LLM, LLMError
+from ifforge.core.sandbox import sandbox
+from ifforge.core.llm.client import LLM, LLMError
 from ifforge.core.prompts import load_prompt
 from ifforge.families.logicif.codeops.common.source import parameter_names
 from ifforge.families.logicif.records import (DescribedFunction, DroppedItem, InstrumentedFunction, Outcome, Review,

@@ -1,14 +1,14 @@
 """The request to any OpenAI-compatible server (OpenAI, vLLM, llama.cpp, Ollama): how one model is
 reached (`LLMConfig`), and `LLM`, which asks it.
 
-What a caller gets: the response cache consulted first (`llm_cache`), the limits of its server
-(`llm_limits`), a body bounded in bytes (`llm_body`) and read field by field (`llm_reply`),
-retries as its `RetryPolicy` (`llm_limits`) says: exponential backoff and jitter on 429 / 5xx /
+What a caller gets: the response cache consulted first (`cache`), the limits of its server
+(`limits`), a body bounded in bytes (`body`) and read field by field (`reply`),
+retries as its `RetryPolicy` (`limits`) says: exponential backoff and jitter on 429 / 5xx /
 timeouts / dropped connections (honouring Retry-After) and on a 200 that carries no answer (a body
 that is no chat completion, no choices, a field of the wrong type: never cached), an empty reply
 asked once more and then kept as the model's answer, JSON replies validated against a pydantic
-model with bounded re-asks, and every call and every billed token in its ledger (`llm_usage`). A
-run shares clients, limits, caches and ledger through its hub (`llm_hub`). Nothing random or
+model with bounded re-asks, and every call and every billed token in its ledger (`usage`). A
+run shares clients, limits, caches and ledger through its hub (`hub`). Nothing random or
 time-based goes into a request, so a re-run is byte-identical and hits the cache.
 """
 
@@ -21,7 +21,7 @@ import json
 import logging
 import threading
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 # httpx before openai, in this thread: openai uses httpx only if some other code has loaded it, and
 # reads it from `sys.modules` without waiting for the import. Evaluate asks from a thread while this
@@ -29,45 +29,17 @@ from typing import Any, Literal
 # connections fails within milliseconds) met httpx half imported and crashed the command.
 import httpx  # noqa: F401
 import openai
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ValidationError
 
 from ifforge.core.jsontext import last_json_object, refusal
-from ifforge.core.llm_body import BadBody, BoundedClient
-from ifforge.core.llm_cache import ResponseCache, request_key
-from ifforge.core.llm_limits import AdaptiveConcurrency, Clock, RateLimit, RetryPolicy
-from ifforge.core.llm_reply import Completion, read_cached, read_completion
-from ifforge.core.llm_usage import Ledger
+from ifforge.core.llm.body import BadBody, BoundedClient
+from ifforge.core.llm.cache import ResponseCache, request_key
+from ifforge.core.llm.config import JsonMode, LLMConfig  # noqa: F401 - re-exported: callers name it with the client
+from ifforge.core.llm.limits import AdaptiveConcurrency, Clock, RateLimit, RetryPolicy
+from ifforge.core.llm.reply import Completion, read_cached, read_completion
+from ifforge.core.llm.usage import Ledger
 
 log = logging.getLogger(__name__)
-
-JsonMode = Literal["auto", "json_schema", "json_object", "none"]
-
-
-class LLMConfig(BaseModel):
-    """How to reach one model; every field but the key and limits is part of the cache key."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    model: str
-    base_url: str | None = None
-    api_key: str | None = None
-    temperature: float = 0.0
-    max_tokens: int | None = 4096
-    extra_body: dict[str, Any] = {}  # e.g. {"reasoning_effort": "high"}, passed through and keyed
-    timeout: float = 120.0
-    max_retries: int = 5
-    concurrency: int = 8
-    requests_per_minute: int | None = None
-    tokens_per_minute: int | None = None
-    json_mode: JsonMode = "auto"
-    reasks: int = 2
-    price_input_per_mtok: float | None = None
-    price_output_per_mtok: float | None = None
-    max_reply_bytes: int = 4_000_000  # a reply's body at most, compressed or not (`llm_body`)
-
-    def generation_parameters(self) -> dict[str, Any]:
-        return {"temperature": self.temperature, "max_tokens": self.max_tokens, **self.extra_body}
-
 
 class LLMError(RuntimeError):
     """A call that failed for good (retries spent, or a reply that never fit); the reason is the message."""
@@ -79,7 +51,7 @@ class LLMUnavailable(LLMError):
 
 class NoAnswer(RuntimeError):
     """A 200 that carries no answer: a body over its bound or that is no chat completion (an HTML
-    page, nothing, not UTF-8), no choices, a field of the wrong type (`llm_reply`). A failed
+    page, nothing, not UTF-8), no choices, a field of the wrong type (`reply`). A failed
     request, retried like a 5xx and never cached. An empty message is an answer, not this."""
 
 

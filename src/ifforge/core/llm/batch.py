@@ -32,14 +32,14 @@ from typing import Any
 
 import openai
 
-from ifforge.core.llm_cache import ResponseCache
-from ifforge.core.llm_client import Deferred, LLM, LLMConfig, LLMFatal
-from ifforge.core.llm_reply import read_completion
-from ifforge.core.llm_usage import CALL_TAG, Ledger
-from ifforge.core.store import content_hash, write_json
+from ifforge.core.llm.cache import ResponseCache
+from ifforge.core.llm.client import Deferred, LLM, LLMConfig, LLMFatal
+from ifforge.core.llm.reply import read_completion
+from ifforge.core.llm.usage import CALL_TAG, Ledger
+from ifforge.core.store.store import content_hash, write_json
 from ifforge.core.untrusted import InputError
 
-log = logging.getLogger("ifforge.core.llm_batch")
+log = logging.getLogger("ifforge.core.llm.batch")
 ENDED = {"completed", "failed", "expired", "cancelled"}
 ENDPOINT = "/v1/chat/completions"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from ifforge.core.llm_client import LLMConfig
+from ifforge.core.llm.client import LLMConfig
 from ifforge.core.settings import Settings
 
 

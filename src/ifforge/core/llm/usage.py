@@ -7,10 +7,9 @@ import collections
 import contextvars
 import threading
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from ifforge.core.llm_client import LLMConfig
+from ifforge.core.llm.config import LLMConfig
 
 
 @dataclass

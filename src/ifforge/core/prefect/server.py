@@ -2,7 +2,7 @@
 
 `ifforge server` keeps one in the foreground; tests start one in the background. While it is up
 it is named in `$PREFECT_HOME/ifforge-server.json`, so flows started from this project report to
-it whatever its port (see `prefect_env.configure`).
+it whatever its port (see `env.configure`).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from ifforge.core.child_server import ChildServer, ChildServerError
-from ifforge.core.prefect_env import forget_server, port_free, prefect_home, record_server, server_is_up, server_url
+from ifforge.core.prefect.env import forget_server, port_free, prefect_home, record_server, server_is_up, server_url
 
 
 class PrefectServerError(ChildServerError):

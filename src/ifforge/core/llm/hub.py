@@ -10,10 +10,10 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from ifforge.core.llm_cache import ResponseCache
-from ifforge.core.llm_client import LLM, LLMConfig, Stopped
-from ifforge.core.llm_limits import AdaptiveConcurrency, RateLimit
-from ifforge.core.llm_usage import CALL_TAG, Ledger, Usage
+from ifforge.core.llm.cache import ResponseCache
+from ifforge.core.llm.client import LLM, LLMConfig, Stopped
+from ifforge.core.llm.limits import AdaptiveConcurrency, RateLimit
+from ifforge.core.llm.usage import CALL_TAG, Ledger, Usage
 
 
 class LLMHub:

@@ -18,10 +18,10 @@ from pathlib import Path
 
 from ifforge.core.child_server import answers
 from ifforge.core.orphans import guard_prefect_temporary_server
-from ifforge.core.store import out_of_space, write_json
+from ifforge.core.store.store import out_of_space, write_json
 from ifforge.core.untrusted import InputError
 
-_CHECKOUT = Path(__file__).resolve().parents[3]  # src/ifforge/core/ -> the checkout, in an editable install
+_CHECKOUT = Path(__file__).resolve().parents[4]  # src/ifforge/core/prefect/ -> the checkout, in an editable install
 DEFAULT_PORT = 4200
 STATE_FILE = "ifforge-server.json"
 TEMP_PORT_VARIABLE = "IFFORGE_TEMP_SERVER_PORT"

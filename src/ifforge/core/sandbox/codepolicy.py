@@ -4,7 +4,7 @@ A row's gold is what its function returns on its input, anywhere, any day. Code 
 host (files, the clock, the host name, memory, processes) or reaches into the interpreter (its
 modules, frames, globals, the protocol pipe) could return something else elsewhere, or forge its
 own result; such code is refused here with the line it does it on, and the sandbox child enforces
-the same lists while the code runs (`_sandbox_child.py`: they are defined there, once). The check
+the same lists while the code runs (`_child.py`: they are defined there, once). The check
 reads the source, so it names what it refuses; the walls in the child catch what only shows when
 the code runs (an attribute name made from pieces, a module reached through another).
 
@@ -22,7 +22,7 @@ import functools
 import string
 from dataclasses import dataclass
 
-from ifforge.core._sandbox_child import MODULES, ONLY, REMOVED_BUILTINS, hidden
+from ifforge.core.sandbox._child import MODULES, ONLY, REMOVED_BUILTINS, hidden
 from ifforge.core import pyast
 
 ATTRIBUTE_FUNCTIONS = {"getattr", "setattr", "delattr", "hasattr"}

@@ -42,7 +42,7 @@ from ifforge.core.untrusted import BadValue, InputError, plain_name, read_file
 log = logging.getLogger("ifforge.store")
 _UMASK = os.umask(0o022)  # read once at import (reading it means setting it), then put back
 os.umask(_UMASK)
-PACKAGE_ROOT = Path(__file__).resolve().parents[1]
+PACKAGE_ROOT = Path(__file__).resolve().parents[2]
 MANIFEST = "manifest.json"
 RUN_FILE = "run.json"
 

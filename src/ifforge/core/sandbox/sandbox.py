@@ -1,6 +1,6 @@
 """Run untrusted seed code in a child process, never in the caller's.
 
-Warm children (`_sandbox_child.py`), behind the walls `isolation` finds, serve one function's
+Warm children (`_child.py`), behind the walls `isolation` finds, serve one function's
 cases at a time and are kept for the next: each forks a runner per function that runs every case
 as if it were alone (the seed module executed afresh: new globals and defaults; fresh builtins,
 random state, working directory, CPU allowance; a case that leaves a process or file behind ends
@@ -33,11 +33,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from ifforge.core import _sandbox_child  # noqa: E402,F401 - not run here: imported so its source counts in code versions
-from ifforge.core import codepolicy, isolation
+from ifforge.core.sandbox import _child as _sandbox_child  # noqa: E402,F401 - not run here: imported so its source counts in code versions
+from ifforge.core.sandbox import codepolicy
+from ifforge.core.sandbox import isolation
 from ifforge.core.orphans import pid_alive
 
-CHILD = Path(__file__).with_name("_sandbox_child.py")
+CHILD = Path(__file__).with_name("_child.py")
 # Sandbox and other CPU work of async stages runs here: never on the event loop (it serves every
 # request of the run), and not in the loop's default executor either (that one resolves host names
 # for the LLM client, and hundreds of queued sandbox runs ahead of a lookup held every request back

@@ -21,12 +21,10 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from ifforge.core.store import user_cache_dir
-
-if TYPE_CHECKING:
-    from ifforge.core.llm_client import LLMConfig
+from ifforge.core.llm.config import LLMConfig
+from ifforge.core.store.store import user_cache_dir
 
 log = logging.getLogger(__name__)
 SECRET_FILE = "install-secret"  # in `store.user_cache_dir()`
@@ -54,7 +52,7 @@ class ResponseCache:
 
     def get(self, key: str) -> tuple[str, int, int, dict[str, Any]] | None:
         """(reply text, prompt tokens, completion tokens, extra: tool calls and finish reason), as
-        stored: `llm_reply.read_cached` reads its fields. An `extra` that is not JSON is a miss."""
+        stored: `reply.read_cached` reads its fields. An `extra` that is not JSON is a miss."""
         with self._lock:
             row = self._db.execute("SELECT reply, prompt_tokens, completion_tokens, extra FROM replies WHERE key = ?",
                                    (key,)).fetchone()
