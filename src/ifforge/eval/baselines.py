@@ -35,14 +35,6 @@ class Empty(Baseline):
         return ["" for _ in turns]
 
 
-class EchoTurns(Baseline):
-    id = "echo"
-    description = "each user turn repeated back as the reply"
-
-    def replies(self, row: Row, turns: tuple[str, ...]) -> list:
-        return list(turns)
-
-
 class Tally:
     """Values counted one at a time (compared as JSON), for a fit that reads the rows once."""
 
