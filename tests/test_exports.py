@@ -432,3 +432,18 @@ def test_export_names_bare_files_apart_and_refuses_rows_it_cannot_score(tmp_path
     with pytest.raises(SystemExit):
         cli.main(["review", str(folder), "--port", "70000"])
     assert "70000 is not a port" in capsys.readouterr().err
+
+
+def test_an_hf_export_into_a_folder_it_did_not_write_refuses_and_deletes_nothing(tmp_path, capsys):
+    from ifforge import cli
+
+    row = {"family": "logicif", "task_id": "t", "test_case_id": 0, "code_output": {"output": 1, "stats": {}},
+           "instruction": "Say 1.", "input": [1]}
+    rows = tmp_path / "rows.jsonl"
+    rows.write_text(json.dumps(row) + "\n")
+    out = tmp_path / "theirs"
+    (out / "data").mkdir(parents=True)
+    (out / "data" / "test-00000-of-00001.parquet").write_bytes(b"the user's own data")
+    assert cli.main(["export", str(rows), "--format", "hf", "--out", str(out)]) == 2
+    assert "not written by an hf export" in capsys.readouterr().err
+    assert (out / "data" / "test-00000-of-00001.parquet").read_bytes() == b"the user's own data"

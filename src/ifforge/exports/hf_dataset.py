@@ -90,7 +90,16 @@ def _size(rows: int) -> str:
     return "100K<n<1M"
 
 
+def _not_ours(out: Path) -> None:
+    """A folder that holds anything but an earlier hf export is the user's: the export replaces
+    `data/test-*.parquet` and `arrow/`, so it refuses rather than delete what it did not write."""
+    if out.is_dir() and any(out.iterdir()) and not (out / "ifforge_export.json").is_file():
+        raise ValueError(f"--out {out}: holds files not written by an hf export (the export replaces its "
+                         "data/ and arrow/): give an empty folder, or an earlier hf export's")
+
+
 def write(benchmark: Benchmark, out: Path) -> dict[str, Any]:
+    _not_ours(out)
     import datasets  # lazy on purpose: heavy (an optional extra), for this export only
 
     datasets.disable_progress_bars()
