@@ -21,7 +21,7 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-from ifforge.core.store.store import latest_version
+from ifforge.core.store.versions import latest_version
 from ifforge.eval.evaluation import read_jsonl
 from ifforge.eval.floors import floors
 from ifforge.families import get_family

@@ -28,8 +28,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ifforge.core.sandbox import sandbox
-from ifforge.core.store.store import canonical_json
+from ifforge.core.sandbox import execution as sandbox
+from ifforge.core.store.versions import canonical_json
 from ifforge.families.logicif.configs import InputsConfig, from_settings
 from ifforge.families.logicif.records import SeedFunction
 from ifforge.families.logicif.settings import LogicIFSettings

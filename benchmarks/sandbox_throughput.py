@@ -19,7 +19,7 @@ import queue
 import time
 
 from ifforge.core.sandbox.isolation import detect
-from ifforge.core.sandbox.sandbox import run_cases
+from ifforge.core.sandbox.execution import run_cases
 
 FUNCTION = '''
 def f(queue, ticks):

@@ -27,7 +27,7 @@ from prefect.cache_policies import NO_CACHE  # noqa: E402
 from prefect.states import Failed  # noqa: E402
 
 from ifforge.core.progress import stage_bar  # noqa: E402
-from ifforge.core.store.store import atomic_write, write_json  # noqa: E402
+from ifforge.core.store.versions import atomic_write, write_json  # noqa: E402
 from ifforge.eval.evaluation import (  # noqa: E402
     EvalSettings,
     RequestsFailed,

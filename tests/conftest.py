@@ -12,7 +12,7 @@ import pytest
 _HOME = tempfile.mkdtemp(prefix="ifforge-test-prefect-")
 atexit.register(shutil.rmtree, _HOME, ignore_errors=True)
 os.environ["PREFECT_HOME"] = _HOME
-os.environ["IFFORGE_CACHE_DIR"] = os.path.join(_HOME, "ifforge-cache")  # code summaries (core.store.store.CodeTree) too
+os.environ["IFFORGE_CACHE_DIR"] = os.path.join(_HOME, "ifforge-cache")  # code summaries (core.store.versions.CodeTree) too
 os.environ["IFFORGE_NO_SERVER_PROBE"] = "1"  # hermetic: never report to a server a developer left running
 # the tests' seeds are the project's own: they run where bubblewrap is missing too (test_seed_reach.py clears it)
 os.environ["IFFORGE_ALLOW_UNWALLED_SEEDS"] = "1"

@@ -5,7 +5,7 @@ import stat
 
 import pytest
 
-from ifforge.core.store.store import ItemCache, VersionStore, atomic_write, content_hash
+from ifforge.core.store.versions import ItemCache, VersionStore, atomic_write, content_hash
 from ifforge.core.prompts import PromptError, load_prompt
 
 

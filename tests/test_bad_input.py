@@ -16,8 +16,8 @@ from pydantic import BaseModel
 from ifforge.cli import main
 from ifforge.core import pyast
 from ifforge.core.llm.client import parse_reply
-from ifforge.core.sandbox.sandbox import run_cases
-from ifforge.core.store.store import ItemCache, VersionStore, atomic_path, write_json
+from ifforge.core.sandbox.execution import run_cases
+from ifforge.core.store.versions import ItemCache, VersionStore, atomic_path, write_json
 from ifforge.core.untrusted import MAX_DEPTH, check_task_id, clean_text
 from ifforge.families.logicif.stages.load import load_logicif_jsonl, load_seed_dir
 
@@ -409,9 +409,9 @@ def test_a_rows_file_name_or_field_never_becomes_code_in_an_export(tmp_path, mon
 
 
 def test_sandbox_folders_of_a_killed_run_are_removed_by_the_next(tmp_path):
-    from ifforge.core.sandbox.sandbox import WORKDIR_PREFIX, remove_stale_workdirs
+    from ifforge.core.sandbox.execution import WORKDIR_PREFIX, remove_stale_workdirs
 
-    script = ("import os, signal\nfrom ifforge.core.sandbox.sandbox import run_cases\n"
+    script = ("import os, signal\nfrom ifforge.core.sandbox.execution import run_cases\n"
               "assert run_cases('def f():\\n    return 1\\n', 'f', [[]])[0].ok\n"
               "print(os.getpid(), flush=True)\nos.kill(os.getpid(), signal.SIGKILL)\n")
     killed = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,

@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from ifforge.core.store.store import PACKAGE_ROOT, CodeTree, behaviour_dump
+from ifforge.core.store.versions import PACKAGE_ROOT, CodeTree, behaviour_dump
 
 STAGES = sorted(path.stem for path in (PACKAGE_ROOT / "families/logicif/stages").glob("*.py")
                 if path.stem != "__init__")

@@ -9,7 +9,7 @@ import pytest
 from ifforge.families.logicif.codeops.describe.narrate import Undescribable, describe, holds_code, uncovered
 from ifforge.families.logicif.codeops.instrument.anonymise import anonymise
 from ifforge.families.logicif.codeops.instrument.trackers import NothingToTrack, instrument
-from ifforge.core.sandbox.sandbox import run_cases
+from ifforge.core.sandbox.execution import run_cases
 
 TRICKY = {
     "closures_and_nonlocal": ('''

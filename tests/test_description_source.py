@@ -7,7 +7,7 @@ import pytest
 
 from ifforge.core.llm.client import LLM, LLMConfig
 from ifforge.core.prompts import load_prompt
-from ifforge.factory import descriptions_line, outcome_line
+from ifforge.generation.artifacts import descriptions_line, outcome_line
 from ifforge.families.logicif.configs import ExecuteConfig, TrackerConfig, VerifyConfig, from_settings
 from ifforge.families.logicif.family import FAMILY
 from ifforge.families.logicif.settings import LogicIFSettings

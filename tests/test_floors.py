@@ -229,7 +229,7 @@ def test_the_cards_settings_load_back_as_the_same_settings(tmp_path, monkeypatch
 def test_the_written_rows_are_read_a_line_at_a_time_and_a_line_ends_at_a_newline_only(tmp_path):
     """The manifest's floors read back benchmark.jsonl: a row's text may hold U+2028 or U+0085 raw
     (JSON written without ASCII escapes), which `str.splitlines` would have cut a row at."""
-    from ifforge.factory import WrittenRows
+    from ifforge.generation.artifacts import WrittenRows
 
     rows = [{"task_id": "t1", "prompt": "a\u2028b\x85c", "function": "def f(): ..."},
             {"task_id": "t1", "prompt": "d", "function": "def f(): ..."}, {"task_id": "t2", "prompt": "d", "function": "g"}]
@@ -243,7 +243,7 @@ def test_the_written_rows_are_read_a_line_at_a_time_and_a_line_ends_at_a_newline
 def test_floors_and_the_card_read_the_rows_in_three_passes_whatever_the_trackers(tmp_path):
     """A 10,000-seed benchmark's rows are not held in memory: the floors and the card read them
     from the file, once per baseline that learns from them and once to score, not once per tracker."""
-    from ifforge.factory import WrittenRows
+    from ifforge.generation.artifacts import WrittenRows
 
     rows = [logicif_row(f"t{n // 3}", n % 3, {"out": n % 2}, {f"key_{n % 7}": n % 4, "steps": 1}) for n in range(60)]
     (tmp_path / "benchmark.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")

@@ -211,7 +211,7 @@ def test_a_run_that_drops_every_item_ends_well_and_its_rerun_reports_the_same(tm
 
 
 def test_the_last_line_counts_tasks_and_drops_by_reason():
-    from ifforge.factory import outcome_line
+    from ifforge.generation.artifacts import outcome_line
 
     manifest = {"export": {"tasks": 3, "rows": 12}, "stages": {"load": {"in": 5}},
                 "dropped": {"items": {"dedup:near_duplicate": 1, "load:bad_seed": 1}}}

@@ -9,7 +9,7 @@ import pytest
 from ifforge.core.sandbox import _child as child
 from ifforge.core.sandbox import isolation
 from ifforge.core.sandbox.codepolicy import policy_problem
-from ifforge.core.sandbox.sandbox import Limits, run_cases
+from ifforge.core.sandbox.execution import Limits, run_cases
 from ifforge.families.logicif.stages import load
 
 OS = Limits(policy=False)  # the OS walls alone, as if the policy were bypassed

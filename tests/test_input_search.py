@@ -77,7 +77,7 @@ def test_a_function_whose_every_call_returns_one_output_is_dropped_with_the_reas
 
 
 def test_selection_prefers_calls_with_a_non_trivial_output_while_most_are_trivial():
-    from ifforge.core.sandbox.sandbox import CaseResult
+    from ifforge.core.sandbox.execution import CaseResult
     from ifforge.families.logicif.codeops.inputs.candidates import Candidate
     pool = [(Candidate([i], "random"), CaseResult(index=i, status="ok", output=0, arcs=[[i, i]], steps=3))
             for i in range(8)]

@@ -5,7 +5,7 @@ import json
 import re
 
 from ifforge.core.llm.client import LLM, LLMConfig
-from ifforge.core.sandbox.sandbox import run_cases
+from ifforge.core.sandbox.execution import run_cases
 from ifforge.families.logicif.configs import InputsConfig, from_settings
 from ifforge.families.logicif.records import SeedFunction, TestInput
 from ifforge.families.logicif.settings import LogicIFSettings

@@ -1,7 +1,7 @@
-"""No generic module imports a family: families plug into the factory, never the other way round.
+"""No generic module imports a family: families plug into the generic code, never the other way round.
 
 Generic: core/, eval/, transforms/, exports/, review/, flows/ (in the package, or at the top level once
-it moves there), generation/, factory.py and card.py. Their one door to a family is the lazy registry `ifforge.families`
+it moves there), generation/ and card.py. Their one door to a family is the lazy registry `ifforge.families`
 (`get_family`, ...) and `ifforge.families.base` (what a family is). Imports are read with `ast`,
 so lazy imports inside functions count too.
 
@@ -45,7 +45,7 @@ def family_imports(source: str) -> list[str]:
 def generic_files() -> list[Path]:
     folders = [PACKAGE / name for name in ("core", "eval", "transforms", "exports", "review", "flows", "generation")]
     files = [path for folder in folders + [REPOSITORY / "flows"] if folder.is_dir() for path in sorted(folder.rglob("*.py"))]
-    return files + [PACKAGE / "factory.py", PACKAGE / "card.py"]
+    return files + [PACKAGE / "card.py"]
 
 
 def test_the_check_sees_every_way_of_importing_a_family():

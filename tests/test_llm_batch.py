@@ -18,7 +18,7 @@ from ifforge.core.llm.batch import BatchEnded, BatchOptions, batch_folder
 from ifforge.core.records import Outcome, Record
 from ifforge.core.runner import Stage, run_items
 from ifforge.core.settings import Settings, SettingsError, load_settings
-from ifforge.core.store.store import ItemCache
+from ifforge.core.store.versions import ItemCache
 from ifforge.testing.openai_stub import Answer, StubServer
 
 

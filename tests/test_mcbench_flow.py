@@ -1,6 +1,6 @@
 """MCBench end to end through the real Prefect engine: generate (same seed, same bytes), evaluate a
 model on the local stub server, and the family's checker agreeing with the report; review.
-Kept small (3 metrics, one pair per category): the test-time budget is shared."""
+ItemsOnDisk small (3 metrics, one pair per category): the test-time budget is shared."""
 
 import json
 

@@ -71,8 +71,8 @@ def test_version(capsys):
 def test_changes_name_the_setting_the_stages_it_invalidated_and_what_was_reused():
     import json
 
-    from ifforge.core.store.store import canonical_json
-    from ifforge.factory import changes, changes_line, step_identity
+    from ifforge.core.store.versions import canonical_json
+    from ifforge.generation.artifacts import changes, changes_line, step_identity
     from ifforge.families import get_family, load_family_settings
 
     def plan_of(**options):

@@ -27,7 +27,7 @@ CASES = {
         "def f():\n    x = 1\n\n    @staticmethod\n\n    def g():\n        return 1\n\n    @dec\n    def h(): pass\n"
         "    return g\n"),
     "decorated class keeps them": "def f():\n    x = 1\n\n    @dec\n    class C:\n        pass\n    return C\n",
-    "class docstrings stay": 'class A:\n    """Kept."""\n\n    def m(self):\n        """Gone."""\n        return 1\n',
+    "class docstrings stay": 'class A:\n    """ItemsOnDisk."""\n\n    def m(self):\n        """Gone."""\n        return 1\n',
     "clauses": (
         "if a:\n    b = 1\n\n# c\nelif c:\n    b = 2\n\nelse:\n    b = 3\ntry:\n    x = 1\n\nexcept E:\n    x = 2\n"
         "finally:\n    pass\n"),

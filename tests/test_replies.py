@@ -130,7 +130,7 @@ def test_a_request_without_an_answer_in_a_generate_stage_is_lost_not_cached_and_
     from ifforge.core.llm.client import LLMError
     from ifforge.core.records import Outcome
     from ifforge.core.runner import Stage, run_items
-    from ifforge.core.store.store import ItemCache
+    from ifforge.core.store.versions import ItemCache
 
     async def ask(item, llm, config):
         try:
@@ -628,7 +628,7 @@ def test_an_empty_reply_is_the_models_answer_scored_wrong_counted_and_asked_once
 def test_an_empty_reply_in_a_generate_stage_is_its_answer_asked_once_more_then_cached(tmp_path):
     from ifforge.core.records import Outcome
     from ifforge.core.runner import Stage, run_items
-    from ifforge.core.store.store import ItemCache
+    from ifforge.core.store.versions import ItemCache
 
     async def ask(item, llm, config):
         return Outcome(kept=(await llm.chat([{"role": "user", "content": item}], stage="ask")).text)

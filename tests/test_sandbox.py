@@ -3,7 +3,7 @@
 import os
 import time
 
-from ifforge.core.sandbox.sandbox import Budget, Limits, run_cases
+from ifforge.core.sandbox.execution import Budget, Limits, run_cases
 
 HOSTILE = '''
 import os, sys

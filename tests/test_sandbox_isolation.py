@@ -15,7 +15,7 @@ import uuid
 import pytest
 
 from ifforge.core.sandbox import isolation
-from ifforge.core.sandbox.sandbox import Limits, run_cases
+from ifforge.core.sandbox.execution import Limits, run_cases
 
 WALLS = isolation.detect()
 needs_walls = pytest.mark.skipif(WALLS.method != "bubblewrap", reason="bubblewrap is not installed here")

@@ -52,8 +52,8 @@ def _finished(tmp_path, names=("printer_queue", "bus_route_load")):
     """Two project seeds and a finished version of them, as a run would leave it (no flow run)."""
     import shutil
 
-    from ifforge.core.store.store import VersionStore
-    from ifforge.factory import fingerprint
+    from ifforge.core.store.versions import VersionStore
+    from ifforge.generation.artifacts import fingerprint
     from ifforge.families import get_family, load_family_settings
     from ifforge.families.logicif.family import DEFAULT_SEEDS
 
@@ -111,7 +111,7 @@ def test_without_a_server_the_cli_returns_an_unchanged_version_without_starting_
 def test_the_original_runs_shared_and_only_cases_it_would_drop_are_run_again_alone(monkeypatch):
     """Execute's cheaper isolation: the original's pass shares one process; a case where it fails or
     disagrees with the gold is asked again alone, so no drop rests on a shared run."""
-    from ifforge.core.sandbox import sandbox
+    from ifforge.core.sandbox import execution as sandbox
     from ifforge.families.logicif.configs import ExecuteConfig, from_settings
     from ifforge.families.logicif.records import InstrumentedFunction, TestInput, Tracker
     from ifforge.families.logicif.settings import LogicIFSettings
@@ -176,10 +176,10 @@ def _where(item: Kept_, config: "Kept_ | None" = None):
 
 
 def test_kept_items_come_back_from_disk_equal_in_shard_order_by_index_and_by_iteration(tmp_path):
-    from ifforge.core.store.kept import Kept
+    from ifforge.core.store.on_disk import ItemsOnDisk
 
     records = [Kept_(task_id=f"t{i}", text="é\n\"x\"" * i, numbers=[0.1 * i, 1e-7, 2.0 ** 60]) for i in range(7)]
-    kept = Kept(tmp_path / "kept", Kept_)
+    kept = ItemsOnDisk(tmp_path / "kept", Kept_)
     kept.add_shard(0, records[:3])
     kept.add_shard(1, [])
     kept.add_shard(2, records[3:])
@@ -193,7 +193,7 @@ def test_a_stage_in_workers_runs_each_item_in_another_process_and_a_failure_stay
     import os
 
     from ifforge.core.runner import Stage, run_items
-    from ifforge.core.store.store import ItemCache
+    from ifforge.core.store.versions import ItemCache
 
     items = [Kept_(task_id=name, text="", numbers=[]) for name in ("a", "bad", "c", "deep", "nested")]
     stage = Stage("where", "1", _Seen, _where, in_workers=True)

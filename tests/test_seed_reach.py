@@ -12,9 +12,9 @@ from conftest import PROJECT
 from ifforge.cli import main
 from ifforge.core.sandbox import _child as child
 from ifforge.core.sandbox import isolation
-from ifforge.core.sandbox import sandbox
+from ifforge.core.sandbox import execution as sandbox
 from ifforge.core.sandbox.codepolicy import policy_problem
-from ifforge.core.sandbox.sandbox import Limits, run_cases
+from ifforge.core.sandbox.execution import Limits, run_cases
 from ifforge.families import get_family, load_family_settings
 from ifforge.families.logicif.configs import ExecuteConfig, from_settings
 from ifforge.families.logicif.records import InstrumentedFunction, TestInput, Tracker

@@ -9,9 +9,9 @@ from conftest import PROJECT, needs_fixture
 from logicif_executor import gives_its_gold
 
 from ifforge.families.logicif.codeops.describe.narrate import holds_code, uncovered
-from ifforge.core.sandbox import sandbox
+from ifforge.core.sandbox import execution as sandbox
 from ifforge.core.prompts import load_prompt
-from ifforge.core.store.store import code_version
+from ifforge.core.store.versions import code_version
 from ifforge.families.logicif.records import InstrumentedFunction, TestInput, Tracker
 from ifforge.core.settings import SettingsError
 from ifforge.families import load_family_settings as load_settings
@@ -271,7 +271,7 @@ def test_a_seed_nested_too_deeply_to_rewrite_is_dropped_as_nested_too_deeply_wit
     """A chain of 1,000 terms: Python parses it, the rewriting recurses too deeply (450 now go through).
     The runner drops it with that reason, as it would in any stage, in a worker or not."""
     from ifforge.core.runner import Stage, run_items
-    from ifforge.core.store.store import ItemCache
+    from ifforge.core.store.versions import ItemCache
     from ifforge.families.logicif.records import InstrumentedFunction
 
     (tmp_path / "seeds").mkdir()
@@ -364,7 +364,7 @@ def test_settings_errors_name_their_source(tmp_path, monkeypatch):
 
 def test_fixture_cases_are_reproduced_by_the_sandbox():
     """The fixture's gold answers come out of our executor too (its functions are already instrumented)."""
-    from ifforge.core.sandbox.sandbox import run_cases
+    from ifforge.core.sandbox.execution import run_cases
 
     tasks = {json.loads(l)["task_id"]: json.loads(l) for l in needs_fixture("tasks.jsonl").read_text().splitlines()}
     cases = [json.loads(l) for l in needs_fixture("cases.jsonl").read_text().splitlines()]

@@ -4,7 +4,7 @@ Each is checked by running the instrumented code in the sandbox against the seed
 
 import ast
 
-from ifforge.core.sandbox.sandbox import run_cases
+from ifforge.core.sandbox.execution import run_cases
 from ifforge.families.logicif.codeops.describe.narrate import describe, holds_code
 from ifforge.families.logicif.codeops.instrument.anonymise import anonymise
 from ifforge.families.logicif.codeops.instrument.trackers import NothingToTrack, build, choose, propose

@@ -15,7 +15,7 @@ from ifforge.core.records import Outcome, Record
 from ifforge.core.registry import Registry
 from ifforge.core.runner import Stage
 from ifforge.core.settings import Settings
-from ifforge.core.store.store import VersionStore, code_version
+from ifforge.core.store.versions import VersionStore, code_version
 from ifforge.eval.baselines import Baseline
 from ifforge.eval.report import Report
 from ifforge.families.base import Family, Loaded, Reply, Request, Verdict

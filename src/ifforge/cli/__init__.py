@@ -116,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     except InputError as error:  # a message for the user wherever it was raised (a LATEST naming no version, ...)
         return fail(error)
     except Exception as error:
-        from ifforge.core.store.store import disk_full, out_of_space
+        from ifforge.core.store.versions import disk_full, out_of_space
 
         if not _SIGNALLED and out_of_space(error):  # a full disk under any writer: one line, not a traceback
             return fail(disk_full(error))

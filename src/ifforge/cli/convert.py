@@ -27,7 +27,7 @@ def register(commands) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """The original's files as rows our evaluate scores (with our rules, or `--rules paper`)."""
-    from ifforge.core.store.store import atomic_write
+    from ifforge.core.store.versions import atomic_write
     from ifforge.core.untrusted import InputError
 
     from ifforge.families import get_family

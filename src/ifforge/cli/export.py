@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
 
 def verified_jsonl(args: argparse.Namespace) -> int:
     """The reviewed subset, as LogicIF-style JSONL."""
-    from ifforge.core.store.store import latest_version
+    from ifforge.core.store.versions import latest_version
     from ifforge.review import export_verified
 
     version = latest_version(args.version)

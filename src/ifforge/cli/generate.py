@@ -160,7 +160,7 @@ def _flow_run(run, parameters: dict) -> str:
 
 
 def _done(folder: str, note: str | None = None) -> int:
-    from ifforge.factory import outcome_line
+    from ifforge.generation.artifacts import outcome_line
 
     if note:
         print(f"ifforge: {note}", file=sys.stderr)

@@ -21,7 +21,7 @@ def register(commands) -> None:
 def run(args: argparse.Namespace) -> int:
     import time
 
-    from ifforge.core.store.store import latest_version
+    from ifforge.core.store.versions import latest_version
     from ifforge.review import ReviewServer, format_stats, review_stats
 
     version = latest_version(args.version)

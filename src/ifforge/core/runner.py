@@ -33,7 +33,7 @@ from ifforge.core.llm.limits import priority as request_priority
 from ifforge.core.llm.batch import BatchOptions, fill_cache
 from ifforge.core.prompts import load_prompt
 from ifforge.core.records import DroppedItem, Outcome
-from ifforge.core.store.store import ItemCache, content_hash
+from ifforge.core.store.versions import ItemCache, content_hash
 from ifforge.core import workers
 
 # (item, outcome) -> (extra fields of the stage's JSON record, extra files of the item's folder)
@@ -45,7 +45,7 @@ class Stage:
     """One per-item step of a family's plan."""
 
     name: str
-    version: str  # core.store.store.code_version of the stage's module
+    version: str  # core.store.versions.code_version of the stage's module
     output: type
     function: Callable[..., Outcome]  # (item) or (item, config) -> Outcome
     config: BaseModel | None = None

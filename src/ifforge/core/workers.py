@@ -26,7 +26,7 @@ from typing import Any, Callable, TypeVar
 
 from pydantic import BaseModel
 
-from ifforge.core.sandbox.sandbox import off_loop
+from ifforge.core.sandbox.execution import off_loop
 
 Model = TypeVar("Model", bound=BaseModel)
 WORKERS = max(1, os.cpu_count() or 1)  # the run's own process mostly waits on them (or on the LLM)

@@ -19,7 +19,7 @@ import pandas as pd
 
 from ifforge.core.llm.client import LLM, LLMError
 from ifforge.core.llm.hub import LLMHub
-from ifforge.core.store.store import atomic_path, atomic_write
+from ifforge.core.store.versions import atomic_path, atomic_write
 from ifforge.families.base import Family, Request
 
 Row = dict[str, Any]

@@ -20,7 +20,7 @@ from pydantic import Field, ValidationInfo, field_validator
 from ifforge.core.llm.cache import ResponseCache, request_key
 from ifforge.core.registry import UnknownId
 from ifforge.core.settings import LLMSettings, _runtime, default_toml, environment, merge_layers, read_table
-from ifforge.core.store.store import file_hash, latest_version
+from ifforge.core.store.versions import file_hash, latest_version
 from ifforge.core import untrusted
 from ifforge.core.untrusted import parse_json, read_json_lines
 from ifforge.eval.asking import messages_for

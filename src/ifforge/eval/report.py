@@ -15,7 +15,7 @@ from typing import Any
 
 import pandas as pd
 
-from ifforge.core.store.store import atomic_path
+from ifforge.core.store.versions import atomic_path
 from ifforge.eval.intervals import shown, wilson
 
 Row = dict[str, Any]

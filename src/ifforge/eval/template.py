@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ifforge.core.store.store import atomic_write
+from ifforge.core.store.versions import atomic_write
 from ifforge.eval.asking import Asker, start_asking, take_early, write_results
 from ifforge.eval.evaluation import check_rows, finish_run
 from ifforge.eval.report import Report, pyplot, reply_counts, unanswered_phrase

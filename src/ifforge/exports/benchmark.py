@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ifforge.core.store.store import file_hash
+from ifforge.core.store.versions import file_hash
 from ifforge.eval.evaluation import BenchmarkError, family_of, load_rows, locate
 from ifforge.eval.floors import row_name
 from ifforge.families import family_of_row, get_family

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ifforge.card import read_card
-from ifforge.core.store.store import atomic_path, atomic_write
+from ifforge.core.store.versions import atomic_path, atomic_write
 from ifforge.exports.benchmark import Benchmark, flat_columns, metric_names
 from ifforge.families import get_family
 

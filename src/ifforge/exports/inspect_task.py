@@ -17,7 +17,7 @@ import shlex
 from pathlib import Path
 from typing import Any
 
-from ifforge.core.store.store import atomic_write
+from ifforge.core.store.versions import atomic_write
 from ifforge.exports.benchmark import Benchmark, check, metric_names, metrics, request, row_ids, task_key, task_name
 from ifforge.families import family_id
 from ifforge.families.base import Verdict

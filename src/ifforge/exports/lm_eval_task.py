@@ -22,7 +22,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from ifforge.core.store.store import atomic_write
+from ifforge.core.store.versions import atomic_write
 from ifforge.exports.benchmark import (
     Benchmark,
     check,

@@ -25,7 +25,7 @@ from ifforge.core.records import DroppedItem
 from ifforge.core.registry import Registry
 from ifforge.core.runner import Stage
 from ifforge.core.settings import Settings
-from ifforge.core.store.store import VersionStore
+from ifforge.core.store.versions import VersionStore
 from ifforge.eval.baselines import Baseline, Empty
 from ifforge.eval.report import Report
 
@@ -227,11 +227,11 @@ class Family:
     def check_inputs(self, settings: Settings) -> None:
         """Cheap checks of the inputs' paths before a run starts (raise `InputError`); load checks the rest."""
 
-    def side_work(self, settings: Settings) -> dict[str, Callable[[Settings], Any]]:
+    def independent_work(self, settings: Settings) -> dict[str, Callable[[Settings], Any]]:
         """Work that does not depend on the items (runs beside the stages): name -> function."""
         return {}
 
-    def side_identity(self, settings: Settings) -> Any:
+    def independent_identity(self, settings: Settings) -> Any:
         """What decides the side work's results (goes into the run fingerprint)."""
         return None
 

@@ -14,7 +14,7 @@ from typing import Any
 from ifforge.core.llm.usage import Usage
 from ifforge.core.records import DroppedItem
 from ifforge.core.runner import Stage, StageRun
-from ifforge.factory import stage_line
+from ifforge.generation.artifacts import stage_line
 
 
 class Accounts:

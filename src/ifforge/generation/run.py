@@ -27,14 +27,14 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from ifforge.core.store.kept import Kept
+from ifforge.core.store.on_disk import ItemsOnDisk
 from ifforge.core.llm.hub import close_hub, hub_for
 from ifforge.core.llm.setup import resolve_llm
 from ifforge.core.store.runlock import writing
 from ifforge.core.runner import Stage
 from ifforge.core.settings import Settings
-from ifforge.core.store.store import VersionStore, canonical_json, finished_version
-from ifforge.factory import (
+from ifforge.core.store.versions import VersionStore, canonical_json, finished_version
+from ifforge.generation.artifacts import (
     changes,
     changes_line,
     fingerprint,
@@ -133,8 +133,8 @@ class GenerateRun:
         beside = ThreadPoolExecutor(thread_name_prefix="ifforge-side")
         # side work runs beside the stages, in this process whatever the engine: where the run's
         # LLM hub is, and the model `warm_up` loaded (on a Dask worker it was loaded again)
-        side = {name: beside.submit(copy_context().run, engine.call, SIDE, name, side_work, work, settings, run_id,
-                                    name) for name, work in self.family.side_work(settings).items()}
+        side = {name: beside.submit(copy_context().run, engine.call, SIDE, name, independent_work, work, settings, run_id,
+                                    name) for name, work in self.family.independent_work(settings).items()}
         try:
             items: Sequence = loaded.items
             for step in self._steps():
@@ -158,7 +158,7 @@ class GenerateRun:
         begun = time.monotonic()
         try:
             export = engine.call(EXPORT, "export", export_items, self.family, store, items, settings, side_results)
-        finally:  # the chains' kept items (`core.store.kept`), this run's and any an interrupted run left
+        finally:  # the chains' kept items (`core.store.on_disk`), this run's and any an interrupted run left
             shutil.rmtree(store.path / ".kept", ignore_errors=True)
         for note in store.notes:
             log.info(note)
@@ -203,14 +203,14 @@ class GenerateRun:
         return kept
 
     def _chain(self, engine: Engine, chain: list[Stage], items: Sequence, store: VersionStore, run_id: str,
-               accounts: Accounts, log) -> Kept:
+               accounts: Accounts, log) -> ItemsOnDisk:
         """The chain shard by shard, each shard's stages one after the other, at most
         `shards_in_flight` shards started and not yet finished (`shards.in_window`); finished in
         order: the shard's per-item artifacts written, counted, its kept items appended to the
-        chain's files on disk (`core.store.kept`: what is returned), and let go."""
+        chain's files on disk (`core.store.on_disk`: what is returned), and let go."""
         size = shard_size(self.settings, chain)
         shards = [items[i:i + size] for i in range(0, len(items), size)]
-        kept = Kept(store.path / ".kept" / f"{run_id}-{chain[0].name}", chain[-1].output)  # memory flat in the items
+        kept = ItemsOnDisk(store.path / ".kept" / f"{run_id}-{chain[0].name}", chain[-1].output)  # memory flat in the items
         account = accounts.chain(chain)
 
         def start(index: int) -> list:
@@ -249,7 +249,7 @@ def export_items(family, store: VersionStore, items: Sequence, settings: Setting
     return family.export(store, items, settings, side)
 
 
-def side_work(work, settings: Settings, run_id: str, name: str) -> tuple[Any, Any, list[dict[str, Any]]]:
+def independent_work(work, settings: Settings, run_id: str, name: str) -> tuple[Any, Any, list[dict[str, Any]]]:
     """A family's side work, with the LLM usage and calls it made (its requests carry its name as
     their tag), so the manifest and llm_calls.jsonl count them like a stage's."""
     hub = hub_for(run_id)

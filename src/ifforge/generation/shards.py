@@ -14,7 +14,7 @@ from ifforge.core.llm.batch import BatchOptions, batch_folder
 from ifforge.core.progress import stage_bar
 from ifforge.core.runner import Stage, StageRun, run_items
 from ifforge.core.settings import Settings
-from ifforge.core.store.store import ItemCache
+from ifforge.core.store.versions import ItemCache
 
 
 class Shard:

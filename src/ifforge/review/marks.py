@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from ifforge.core.store.store import write_json
+from ifforge.core.store.versions import write_json
 
 REVIEWS = "reviews"
 VERDICTS = ("faithful", "not_faithful")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ifforge.core.store.store import atomic_write
+from ifforge.core.store.versions import atomic_write
 from ifforge.review.items import load_items, read_rows
 from ifforge.review.marks import REVIEWS, all_reviews
 

@@ -168,7 +168,7 @@ def dedup_text(item: Sourced) -> str:
 
 def run(items: list[Item], embed: Callable[[list[str]], np.ndarray], threshold: float, structural: float,
         model: str) -> tuple[list[Item], list[DroppedItem], list[Pair]]:
-    """Kept items, a drop per near-duplicate naming its kept partner and both scores, and every pair.
+    """ItemsOnDisk items, a drop per near-duplicate naming its kept partner and both scores, and every pair.
     `embed` gives unit vectors for the compared texts (computed once: libcst is slow at scale)."""
     texts = [dedup_text(item) for item in items]
     pairs = duplicates(embed(texts), texts, threshold, structural)

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel
 
-from ifforge.core.store.store import atomic_path
+from ifforge.core.store.versions import atomic_path
 from ifforge.core.llm.client import LLM, LLMError
 from ifforge.core.prompts import Prompt, load_prompt, prompt_file
 from ifforge.core.records import Record

@@ -36,7 +36,7 @@ from ifforge.core.llm.cache import ResponseCache
 from ifforge.core.llm.client import Deferred, LLM, LLMConfig, LLMFatal
 from ifforge.core.llm.reply import read_completion
 from ifforge.core.llm.usage import CALL_TAG, Ledger
-from ifforge.core.store.store import content_hash, write_json
+from ifforge.core.store.versions import content_hash, write_json
 from ifforge.core.untrusted import InputError
 
 log = logging.getLogger("ifforge.core.llm.batch")

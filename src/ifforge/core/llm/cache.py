@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ifforge.core.llm.config import LLMConfig
-from ifforge.core.store.store import user_cache_dir
+from ifforge.core.store.versions import user_cache_dir
 
 log = logging.getLogger(__name__)
 SECRET_FILE = "install-secret"  # in `store.user_cache_dir()`

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from ifforge.core.child_server import answers
 from ifforge.core.orphans import guard_prefect_temporary_server
-from ifforge.core.store.store import out_of_space, write_json
+from ifforge.core.store.versions import out_of_space, write_json
 from ifforge.core.untrusted import InputError
 
 _CHECKOUT = Path(__file__).resolve().parents[4]  # src/ifforge/core/prefect/ -> the checkout, in an editable install

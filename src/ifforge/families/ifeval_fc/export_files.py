@@ -21,7 +21,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from ifforge.core.store.store import atomic_write
+from ifforge.core.store.versions import atomic_write
 from ifforge.core.untrusted import BadValue, plain_name, read_file
 from ifforge.exports.benchmark import Benchmark
 from ifforge.families.ifeval_fc import paper, rules

@@ -20,7 +20,7 @@ from typing import Any
 
 from ifforge.core.records import DroppedItem
 from ifforge.core.runner import Stage
-from ifforge.core.store.store import VersionStore, code_version, content_hash, provenance
+from ifforge.core.store.versions import VersionStore, code_version, content_hash, provenance
 from ifforge.core.llm.setup import resolve_llm
 from ifforge.families.base import BatchStage, Family, Loaded, Reply, Request, Verdict
 from ifforge.families.ifeval_fc import functions, paper, rules

@@ -21,7 +21,7 @@ from ifforge.core.llm.setup import resolve_llm
 from ifforge.core.prompts import load_prompt
 from ifforge.core.records import Outcome, Record
 from ifforge.core.runner import Stage
-from ifforge.core.store.store import VersionStore, code_version, content_hash, provenance
+from ifforge.core.store.versions import VersionStore, code_version, content_hash, provenance
 from ifforge.families.base import Family, Loaded, Reply, Verdict
 from ifforge.families.lifbench import rubric, scenarios, tasks, texts, tokens
 from ifforge.families.lifbench.baselines import BASELINES
@@ -205,10 +205,10 @@ class Lifbench(Family):
                       config=BuildConfig(corpus=texts.corpus_hash(), encoding=tokens.ENCODING),
                       artifacts=_built_files)]
 
-    def side_work(self, settings: LifbenchSettings) -> dict:
+    def independent_work(self, settings: LifbenchSettings) -> dict:
         return {"expressions": choose_expressions} if settings.expressions and settings.grid != "paper" else {}
 
-    def side_identity(self, settings: LifbenchSettings) -> Any:
+    def independent_identity(self, settings: LifbenchSettings) -> Any:
         config = (resolve_llm(settings, LLM_STAGES)[0].get("expressions")
                   if settings.expressions and settings.grid != "paper" else None)
         banks = {name: load_prompt(f"{name}_rewrites").hash for name in (t.template for t in enabled_tasks(settings))

@@ -15,9 +15,9 @@ from pydantic import BaseModel
 
 from ifforge.core import pyast
 
-from ifforge.core.sandbox import sandbox
+from ifforge.core.sandbox import execution as sandbox
 from ifforge.core.prompts import load_prompt
-from ifforge.core.store.store import canonical_json
+from ifforge.core.store.versions import canonical_json
 from ifforge.families.logicif.codeops.common.domain import domain_used, listed
 from ifforge.families.logicif.codeops.instrument.trackers import tracker_problems
 from ifforge.families.logicif.configs import TrackerConfig

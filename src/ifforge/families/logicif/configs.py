@@ -6,7 +6,7 @@ results, and one it does receive always re-keys it.
 
 from __future__ import annotations
 
-from ifforge.core.sandbox import sandbox
+from ifforge.core.sandbox import execution as sandbox
 from ifforge.core.records import Record
 
 

@@ -21,9 +21,9 @@ from ifforge.core.sandbox import isolation
 from ifforge.core.llm.setup import resolve_llm
 from ifforge.core.prompts import Prompt, load_prompt
 from ifforge.core.runner import Stage
-from ifforge.core.store.store import ItemCache, VersionStore, atomic_path, code_version, content_hash, file_hash, provenance
+from ifforge.core.store.versions import ItemCache, VersionStore, atomic_path, code_version, content_hash, file_hash, provenance
 from ifforge.core.untrusted import InputError
-from ifforge.factory import descriptions_line
+from ifforge.generation.artifacts import descriptions_line
 from ifforge.families.base import BatchStage, Family, Loaded, Reply, Request, Verdict
 from ifforge.families.logicif import configs, review, scoring
 from ifforge.families.logicif.baselines import BASELINES
@@ -206,10 +206,10 @@ class LogicIF(Family):
         if settings.dedup or settings.expressions:
             embeddings.warm_up(settings)
 
-    def side_work(self, settings: LogicIFSettings) -> dict:
+    def independent_work(self, settings: LogicIFSettings) -> dict:
         return {"expressions": choose_expressions} if settings.expressions else {}
 
-    def side_identity(self, settings: LogicIFSettings) -> Any:
+    def independent_identity(self, settings: LogicIFSettings) -> Any:
         return {"solve": load_prompt("solve").hash, "expressions": expressions_identity(settings)}
 
     def export(self, store: VersionStore, items: Sequence[DescribedFunction], settings: LogicIFSettings,
@@ -389,7 +389,7 @@ def write_benchmark(store: VersionStore, described: Sequence[DescribedFunction],
 
     Difficulty tiers are terciles over this run's tasks, so they are set here, once all are measured
     (an item's cached stages never depend on the other items). `described` is read one item at a
-    time, twice (a large run's items stay on disk: `core.store.kept`): for what the tiers, the split and
+    time, twice (a large run's items stay on disk: `core.store.on_disk`): for what the tiers, the split and
     the manifest need, then task by task in task_id order to write the rows."""
     static: dict[str, float] = {}
     steps: dict[str, float | None] = {}

@@ -7,7 +7,7 @@ from __future__ import annotations
 import decimal
 from typing import Any
 
-from ifforge.core.store.store import canonical_json
+from ifforge.core.store.versions import canonical_json
 
 
 def decimal_places(value: Any) -> int:

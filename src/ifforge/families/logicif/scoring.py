@@ -20,7 +20,7 @@ from pydantic import BaseModel, Field
 
 from ifforge.core.llm.client import LLM, LLMError
 from ifforge.core.prompts import load_prompt
-from ifforge.core.store.store import atomic_write
+from ifforge.core.store.versions import atomic_write
 from ifforge.eval.asking import Asker
 from ifforge.families.base import Reply
 from ifforge.families.base import Verdict as CaseVerdict

@@ -3,7 +3,7 @@ true of every case: unions where cases differ."""
 
 from __future__ import annotations
 
-from ifforge.core.sandbox.sandbox import type_name
+from ifforge.core.sandbox.execution import type_name
 from ifforge.families.logicif.codeops.common.source import parameter_names
 from ifforge.families.logicif.records import MeasuredFunction
 

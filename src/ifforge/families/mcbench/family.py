@@ -18,11 +18,11 @@ import sys
 from collections import Counter
 from typing import Any
 
-from ifforge.core.sandbox import sandbox
+from ifforge.core.sandbox import execution as sandbox
 from ifforge.core.prompts import load_prompt
 from ifforge.core.records import DroppedItem, Outcome, Record
 from ifforge.core.runner import Stage
-from ifforge.core.store.store import VersionStore, code_version, content_hash, provenance
+from ifforge.core.store.versions import VersionStore, code_version, content_hash, provenance
 from ifforge.families.base import NUMBER, Family, Loaded, Reply, Verdict
 from ifforge.families.mcbench import metrics, pairs
 from ifforge.families.mcbench.baselines import BASELINES, a_constant_passes
@@ -213,7 +213,7 @@ class Mcbench(Family):
                       config=GoldConfig(case_seconds=settings.case_seconds, memory_mb=settings.memory_mb),
                       artifacts=_gold_files)]
 
-    def side_identity(self, settings: McbenchSettings) -> Any:
+    def independent_identity(self, settings: McbenchSettings) -> Any:
         return {PROMPT: load_prompt(PROMPT).hash}
 
     def export(self, store: VersionStore, items: list[GoldMetric], settings: McbenchSettings,

@@ -15,11 +15,11 @@ import sys
 from collections import Counter
 from typing import Any
 
-from ifforge.core.sandbox import sandbox
+from ifforge.core.sandbox import execution as sandbox
 from ifforge.core.prompts import load_prompt
 from ifforge.core.records import DroppedItem, Outcome, Record
 from ifforge.core.runner import Stage
-from ifforge.core.store.store import VersionStore, code_version, content_hash, provenance
+from ifforge.core.store.versions import VersionStore, code_version, content_hash, provenance
 from ifforge.families.base import BatchStage, Family, Loaded, Reply, Request, Verdict, field_problem
 from ifforge.families.pacific import chains, instructions, languages
 from ifforge.families.pacific.baselines import BASELINES
@@ -221,7 +221,7 @@ class Pacific(Family):
                                                                "languages": compiled}))
         return steps
 
-    def side_identity(self, settings: PacificSettings) -> Any:
+    def independent_identity(self, settings: PacificSettings) -> Any:
         return {name: load_prompt(name).hash for name in ("pacific_chain", "pacific_chat_first", "pacific_chat_next")}
 
     def export(self, store: VersionStore, items: list[GoldChain], settings: PacificSettings,

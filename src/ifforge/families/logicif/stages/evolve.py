@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
-from ifforge.core.sandbox import sandbox
+from ifforge.core.sandbox import execution as sandbox
 from ifforge.core.llm.client import LLM
 from ifforge.core.prompts import load_prompt
 from ifforge.families.logicif.records import InstrumentedFunction, Outcome, Tracker

@@ -29,8 +29,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ifforge.core.sandbox import sandbox
-from ifforge.core.store.store import canonical_json
+from ifforge.core.sandbox import execution as sandbox
+from ifforge.core.store.versions import canonical_json
 from ifforge.families.logicif.codeops.instrument.self_contained import NotSelfContained, self_contained
 from ifforge.families.logicif.records import DroppedItem, ExecutedFunction, InstrumentedFunction, Outcome, TestCase
 from ifforge.families.logicif.configs import ExecuteConfig

@@ -32,10 +32,10 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from ifforge.core.sandbox import sandbox
+from ifforge.core.sandbox import execution as sandbox
 from ifforge.core.llm.client import LLM, LLMError
 from ifforge.core.prompts import load_prompt
-from ifforge.core.store.store import canonical_json, content_hash
+from ifforge.core.store.versions import canonical_json, content_hash
 from ifforge.core.untrusted import BadValue, check_value
 from ifforge.families.logicif.codeops.inputs.accepted import with_accepted
 from ifforge.families.logicif.codeops.inputs.candidates import Candidate, Signature, candidates, describe_signature

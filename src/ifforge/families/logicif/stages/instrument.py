@@ -18,7 +18,7 @@ import libcst as cst
 from pydantic import BaseModel
 
 from ifforge.core.workers import in_worker
-from ifforge.core.sandbox import sandbox
+from ifforge.core.sandbox import execution as sandbox
 from ifforge.families.logicif.codeops.common.domain import domain_words
 from ifforge.families.logicif.codeops.instrument.anonymise import anonymise
 from ifforge.families.logicif.codeops.instrument.trackers import (NothingInformative, NothingToTrack, build, choose,

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 
 from ifforge.families.logicif.codeops.describe import narrate
-from ifforge.core.sandbox import sandbox
+from ifforge.core.sandbox import execution as sandbox
 from ifforge.core.llm.client import LLM, LLMError
 from ifforge.core.prompts import load_prompt
 from ifforge.families.logicif.codeops.common.source import parameter_names

@@ -111,7 +111,7 @@ class _Narrator:
 
     def statement(self, statement, in_entry: bool) -> list[tuple[str, list]]:
         """The numbered steps one statement becomes: (sentence, [(label, sub-statements or a line)])."""
-        if isinstance(statement, _Settings):
+        if isinstance(statement, _AssignmentRun):
             values = [self.say.value(value) for _, value, _ in statement.run]
             parts = [f"{name} to {value}" for (name, _, _), value in zip(statement.run, values)]
             if any(loose(value) for value in values):  # a value with its own commas: keep the parts apart
@@ -1383,7 +1383,7 @@ def _merge_settings(statements) -> list:
         if len(run) == 1:
             merged.append(run[0][2])
         elif run:
-            merged.append(_Settings(run=list(run)))
+            merged.append(_AssignmentRun(run=list(run)))
         run.clear()
 
     for statement in statements:
@@ -1401,7 +1401,7 @@ def _merge_settings(statements) -> list:
     return merged
 
 
-class _Settings:
+class _AssignmentRun:
     """Several independent `name = value` lines told as one step."""
 
     def __init__(self, run):

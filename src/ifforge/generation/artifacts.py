@@ -15,7 +15,7 @@ from typing import Any
 from ifforge.core.records import DroppedItem
 from ifforge.core.runner import Stage, StageRun
 from ifforge.core.settings import Settings
-from ifforge.core.store.store import (
+from ifforge.core.store.versions import (
     MANIFEST,
     VersionStore,
     canonical_json,
@@ -24,7 +24,7 @@ from ifforge.core.store.store import (
     provenance,
 )
 from ifforge.core.sandbox.isolation import UNWALLED_SETTING
-from ifforge.core.sandbox.sandbox import describe_isolation
+from ifforge.core.sandbox.execution import describe_isolation
 from ifforge import card
 from ifforge.eval.floors import floors
 from ifforge.families.base import BatchStage
@@ -41,7 +41,7 @@ def fingerprint(family, items: list, settings: Settings, plan: list) -> str:
         [item.model_dump(mode="json") for item in items],
         settings.output_fingerprint(),
         [step_identity(step) for step in plan],
-        family.side_identity(settings),
+        family.independent_identity(settings),
         os.urandom(8).hex() if settings.no_cache else None,  # --no-cache asks again: always a new version
     )
 

@@ -2,7 +2,7 @@
 
 The generate flow used to hold every kept record of the run in one list until the export (about
 0.1 MB per item with LogicIF's sources and cases: a gigabyte at 10,000 seeds). Now each finished
-shard appends its kept records to a JSON-lines file and `Kept` remembers only where each record
+shard appends its kept records to a JSON-lines file and `ItemsOnDisk` remembers only where each record
 starts; it is a read-only sequence (len, index, iterate), so an export or batch stage reads it
 like the list it replaced, while a record is in memory only while it is used. The flow removes
 the files after the export.
@@ -18,7 +18,7 @@ from typing import Any
 from pydantic import BaseModel
 
 
-class Kept(Sequence):
+class ItemsOnDisk(Sequence):
     """Records of one type appended shard by shard to files in `folder`, read back by index."""
 
     def __init__(self, folder: Path, record: type[BaseModel]):
