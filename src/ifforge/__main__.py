@@ -1,0 +1,7 @@
+"""`python -m ifforge ...`, the same as `ifforge ...`."""
+
+import sys
+
+from ifforge.cli import main
+
+sys.exit(main())
