@@ -704,3 +704,41 @@ def test_every_step_of_every_seed_stands_beside_a_line_of_its_statement_in_a_rea
                 assert NUMBERED.match(said)[1] == step["label"] and said in step["text"], (task, step)
                 checked += 1
     assert checked > 1000
+
+
+LONG_RULE = ("The value must hold exactly 4 placeholders in square brackets, such as [address], and no other "
+             "bracket anywhere: " + "x" * 300)
+IFEVAL_FC_ROW = {  # a row as `ifforge generate --family ifeval-fc` writes it, its rule made long
+    "family": "ifeval-fc", "task_id": "bank.ask_vet_question.placeholder_count.q1", "domain": "pets",
+    "function_name": "ask_vet_question", "parameter": "question", "rule_id": "placeholder_count",
+    "rule_args": {"relation": "exactly", "n": 4}, "rule_text": LONG_RULE,
+    "tools": [{"type": "function", "function": {
+        "name": "ask_vet_question", "description": "Send a question to an online vet.",
+        "parameters": {"type": "object", "required": ["question"], "properties": {
+            "question": {"type": "string", "description": "The question for the vet. " + LONG_RULE}}}}}],
+    "tool_choice": "auto",
+    "messages": [{"role": "system", "content": "Answer every request by calling one of the functions you are given."},
+                 {"role": "user", "content": "My cat is 12 and drinking much more water than before; should I worry?"}]}
+
+
+def test_each_family_has_its_own_labels_and_guidance_and_long_text_wraps(tmp_path, browser):
+    from selenium.webdriver.common.by import By
+
+    folder = tmp_path / "bench" / "v001"
+    folder.mkdir(parents=True)
+    (folder / "benchmark.jsonl").write_text(json.dumps(_row("t1_sum", 0)) + "\n" + json.dumps(IFEVAL_FC_ROW) + "\n")
+    with ReviewServer(folder) as server:
+        browser.get(server.url)
+        guidance = {p.get_attribute("data-family"): p.text for p in browser.find_elements(By.CSS_SELECTOR, "p.help")}
+        fc = browser.find_element(By.CSS_SELECTOR, f'.item[data-task-id="{IFEVAL_FC_ROW["task_id"]}"]')
+        labels = [h.text for h in fc.find_elements(By.CSS_SELECTOR, ".pair h3")]
+        cut = browser.execute_script("""return Array.from(arguments[0].querySelectorAll('pre'))
+            .filter(box => box.scrollWidth > box.clientWidth + 1).map(box => box.textContent.slice(0, 60));""", fc)
+        logicif = browser.find_element(By.CSS_SELECTOR, '.item[data-task-id="t1_sum"] table.aligned thead').text
+    assert set(guidance) == {"logicif", "ifeval-fc"}  # once per family on the page, in its own words
+    assert "checker" in guidance["ifeval-fc"] and "trackers" not in guidance["ifeval-fc"]
+    assert "trackers included" in guidance["logicif"]
+    assert labels == ["TOOL SCHEMA (THE RULE SITS IN ONE PARAMETER'S DESCRIPTION)", "USER QUERY"]  # shown in capitals
+    assert "REFERENCE CODE" not in fc.text.upper()
+    assert cut == []  # the rule wraps inside its box: nothing runs past the edge
+    assert "FUNCTION" in logicif and "INSTRUCTION, STEP BY STEP" in logicif

@@ -92,7 +92,8 @@ def _aligned(function: str, description: str, places: list[dict[str, Any]] | Non
         note = (f'<tr class="unplaced"><td></td><td></td><td class="steps"><div class="step">{_inline_code(rest)}'
                 "</div></td></tr>" if rest else "")
     cell = (lambda n: "") if places is None else (lambda n: f'<td class="steps">{"".join(beside.get(n, []))}</td>')
-    rows = "".join(f'<tr class="code-line" data-line="{n}"><td class="ln">{n}</td>'
+    told = {n for place in places or [] for n in range(place["first"], place["last"] + 1)}  # lines a step renders
+    rows = "".join(f'<tr class="code-line{" told" if n in told else ""}" data-line="{n}"><td class="ln">{n}</td>'
                    f'<td class="src"><code>{html.escape(text)}</code></td>{cell(n)}</tr>'
                    for n, text in enumerate(code, start=1))
     return (f'<table class="aligned"><thead><tr><th></th><th>{html.escape(GUIDE.source)}</th>'
