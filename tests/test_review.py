@@ -624,6 +624,15 @@ def test_the_describer_places_every_step_of_every_seed_inside_a_statement_of_its
         total += len(numbered)
     assert total > 1000
 
+    def beside(task: str, label: str, function: str) -> str:
+        place = next(p for p in _steps_of(version, task) if p["step"] == label and p["function"] == function)
+        return rows[task]["function"].splitlines()[place["first"] - 1].strip()
+
+    # the issue's cases: a helper's last step, the main steps' second, a one-line `if ...: continue`
+    assert beside("auction_rounds", "3", "g1") == "return v1"  # "3. Return p." (was beside line 5)
+    assert beside("auction_rounds", "2", "f") == "v6 = None"  # "2. Set u to None and n to 0." (was in the helper)
+    assert beside("battery_scheduler", "2.1", "g2") == "if v5 <= 0:"
+
 
 def test_a_dropped_line_a_moved_helper_and_an_elif_are_placed_by_the_code_not_the_words():
     """The describer reads a stored method in place (its line is gone from what it reads) and keeps
