@@ -22,9 +22,7 @@ from ifforge.cli import main
 from ifforge.review import (
     ReviewError,
     ReviewServer,
-    align_steps,
     cohen_kappa,
-    description_steps,
     export_verified,
     format_stats,
     review_stats,
@@ -401,18 +399,6 @@ def test_stats_verified_and_export(server, version, tmp_path):
     assert len(rows) == 4
 
 
-def test_each_step_stands_beside_the_code_line_it_describes():
-    row = _row("t1_sum", 0)
-    steps = description_steps(row["description"])
-    assert steps[2] == "1. Start a total `v1` at 0."  # a list number does not end a sentence
-    lines = row["function"].splitlines()
-    placed = {step: lines[n - 1].strip() for step, n in zip(steps, align_steps(row["function"], steps))}
-    assert placed["INPUTS: `a`, a list of whole numbers; `b`, a whole number."] == "def f(a, b):"
-    assert placed["1. Start a total `v1` at 0."] == "v1 = 0"
-    assert placed["3. When `v2` is below `b`, add 1 to branch_hits."] == "stats['branch_hits'] += 1"
-    assert placed["OUTPUTS: return the total `v1` and `stats`."] == "return (v1, stats)"
-
-
 @pytest.mark.parametrize("content, problem", [
     ("{not json", "not JSON"), ("[1, 2]", "not a review file"), ('{"t1_sum": {"verdict": "maybe"}}', "no verdict")])
 def test_a_corrupt_review_file_is_one_clear_line(version, tmp_path, capsys, content, problem):
@@ -513,11 +499,14 @@ def test_page_in_a_real_browser(server, version, browser):
     assert on_disk["t3_count"]["verdict"] == "not_faithful"
     assert on_disk["t3_count"]["comment"] == "step 3 skips the last item"
 
-    # every test case, and each step beside its code line
+    # every test case; a description with no record of where its steps stand is shown whole beside
+    # the code, never placed by guessing from its words
     assert len(item("t1_sum").find_elements(By.CSS_SELECTOR, "table.cases tr.case-row")) == 2
     row = item("t1_sum").find_element(By.CSS_SELECTOR, 'tr.code-line[data-line="3"]')
     assert row.find_element(By.CSS_SELECTOR, "td.src").text.strip() == "v1 = 0"
-    assert row.find_element(By.CSS_SELECTOR, ".step").text == "1. Start a total v1 at 0."
+    assert item("t1_sum").find_elements(By.CSS_SELECTOR, ".step") == []
+    whole = item("t1_sum").find_element(By.CSS_SELECTOR, "tr.unplaced .description").text
+    assert "1. Start a total v1 at 0.\n2. Go through each value v2 of a" in whole
 
     def shown():
         return [i.get_attribute("data-task-id") for i in browser.find_elements(By.CSS_SELECTOR, ".item")
@@ -562,7 +551,203 @@ def test_page_in_a_real_browser(server, version, browser):
     browser.find_element(By.ID, "next-unreviewed")  # the same jump, as a button
 
 
-def test_a_loop_index_named_i_is_found_but_the_pronoun_is_not():
-    function = "def f(xs):\n    total = 0\n    for i in range(len(xs)):\n        total += xs[i] * i\n    return total"
-    steps = ["I start with a total of 0.", "Walk i over the positions of xs.", "Add xs at i, times i, to the total."]
-    assert align_steps(function, steps) == [2, 3, 4]
+# ---- where each step stands: the describer's own record, on every shipped seed ------------------------
+NUMBERED = re.compile(r"^\s*((?:[0-9a-z]+\.)*[0-9a-z]+)\.\s")
+
+
+@pytest.fixture(scope="module")
+def seeds_version(tmp_path_factory):
+    """The 42 shipped seeds, generated once for this file (in this process: no Prefect server, no
+    embedding model, whose dedup drops none of them): (version folder, first row of each task)."""
+    from conftest import PROJECT
+
+    from ifforge.families import load_family_settings
+    from ifforge.generation import generate
+
+    settings = load_family_settings({"seeds": str(PROJECT / "seeds" / "logicif"), "progress": False, "dedup": False,
+                                     "expressions": 0, "out": str(tmp_path_factory.mktemp("seeds"))})
+    version = generate(settings)
+    rows: dict[str, dict] = {}
+    for line in (version / "benchmark.jsonl").read_text().splitlines():
+        row = json.loads(line)
+        rows.setdefault(row["task_id"], row)
+    assert len(rows) == 42
+    return version, rows
+
+
+def _own_statements(source: str) -> dict[str, list]:
+    """Each function of `source` -> the statements its own body holds, at any depth (a function
+    defined in it is one of them; that function's body is its own), as `ast` reads them."""
+    import ast
+
+    found: dict[str, list] = {}
+
+    def visit(node, owner):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.stmt) and owner:
+                found.setdefault(owner, []).append(child)
+            visit(child, child.name if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)) else owner)
+
+    visit(ast.parse(source), None)
+    return found
+
+
+def _function_node(source: str, name: str):
+    import ast
+
+    return next(node for node in ast.walk(ast.parse(source)) if isinstance(node, ast.FunctionDef) and node.name == name)
+
+
+def _steps_of(version, task: str) -> list[dict]:
+    return json.loads((version / "items" / task / "steps.json").read_text())["steps"]
+
+
+def test_the_describer_places_every_step_of_every_seed_inside_a_statement_of_its_function(seeds_version):
+    version, rows = seeds_version
+    total = 0
+    for task, row in rows.items():
+        places = _steps_of(version, task)
+        lines = row["description"].splitlines()
+        numbered = [match[1] for line in lines if (match := NUMBERED.match(line))]
+        assert [p["step"] for p in places if p["step"]] == numbered, task  # every step, once, in order
+        own = _own_statements(row["function"])
+        covered = [n for p in places for n in range(p["lines"][0], p["lines"][1] + 1)]
+        assert covered == list(range(1, len(lines) + 1)), task  # every line of the description in one row
+        for place in places:
+            if place["step"]:  # a step: where a statement of its function starts, within that function's own lines
+                mine = own.get(place["function"], [])
+                assert any(s.lineno == place["first"] for s in mine), (task, place)
+                assert any(s.lineno <= place["last"] <= s.end_lineno for s in mine), (task, place)
+            else:  # a header ("A helper you will use", "Otherwise:"): inside its function
+                function = _function_node(row["function"], place["function"])
+                assert function.lineno <= place["first"] <= place["last"] <= function.end_lineno, (task, place)
+        total += len(numbered)
+    assert total > 1000
+
+    def beside(task: str, label: str, function: str) -> str:
+        place = next(p for p in _steps_of(version, task) if p["step"] == label and p["function"] == function)
+        return rows[task]["function"].splitlines()[place["first"] - 1].strip()
+
+    # the issue's cases: a helper's last step, the main steps' second, a one-line `if ...: continue`
+    assert beside("auction_rounds", "3", "g1") == "return v1"  # "3. Return p." (was beside line 5)
+    assert beside("auction_rounds", "2", "f") == "v6 = None"  # "2. Set u to None and n to 0." (was in the helper)
+    assert beside("battery_scheduler", "2.1", "g2") == "if v5 <= 0:"
+
+
+def test_a_dropped_line_a_moved_helper_and_an_elif_are_placed_by_the_code_not_the_words():
+    """The describer reads a stored method in place (its line is gone from what it reads) and keeps
+    the module's helper and constant beside f; the exported f holds them in its body."""
+    from ifforge.families.logicif.codeops.describe import narrate, places
+    from ifforge.families.logicif.codeops.instrument.self_contained import self_contained
+    from ifforge.families.logicif.records import Tracker
+
+    source = ("LIMIT = 3\n\ndef f(a, b):\n    stats = {'loop_iterations': 0}\n    push = a.append\n    total = 0\n"
+              "    for x in b:\n        stats['loop_iterations'] += 1\n        if x > LIMIT:\n            push(x)\n"
+              "        elif x < 0:\n            total -= x\n        else:\n            total += helper(x)\n"
+              "    return (total, stats)\n\ndef helper(y):\n    return y * 2\n")
+    counter = [Tracker(name="loop_iterations", kind="loop_iterations", explanation="iterations of `for x in b`")]
+    told = narrate.narration(source, counter, {"a": "list[int]", "b": "list[int]"}, "int")
+    assert told.text == narrate.describe(source, counter, {"a": "list[int]", "b": "list[int]"}, "int")
+    exported = self_contained(source)
+    code, text = exported.splitlines(), told.text.splitlines()
+    said = {"\n".join(line.strip() for line in text[p["lines"][0] - 1:p["lines"][1]]).strip():
+            (p["step"], p["function"], code[p["first"] - 1].strip()) for p in places.places(told, exported)}
+    assert said["A helper you will use, helper, takes y and does this:"] == (None, "f", "def helper(y):")
+    assert said["1. Return y times 2."] == ("1", "helper", "return y * 2")
+    assert said["2. Set total to 0."] == ("2", "f", "total = 0")  # not the stored method's line before it
+    assert said["3.2.1. Put x at the end of a."] == ("3.2.1", "f", "push(x)")
+    assert said["Otherwise, if x is less than 0:"] == (None, "f", "elif x < 0:")
+    assert said["3.2.b1. Subtract x from total."] == ("3.2.b1", "f", "total -= x")
+    assert said["Otherwise:"] == (None, "f", "else:")
+    assert said["The main steps, starting from your inputs:\n1. Start the counter loop_iterations (kept in the "
+                "dictionary stats) at 0."] == ("1", "f", "stats = {'loop_iterations': 0}")
+
+
+def test_a_record_made_for_another_text_is_not_used(seeds_version, tmp_path):
+    from ifforge.families.logicif.review import read_steps
+
+    version, rows = seeds_version
+    row = rows["auction_rounds"]
+    assert read_steps(version, row) == _steps_of(version, "auction_rounds")
+    assert read_steps(version, {**row, "description": row["description"] + " "}) is None  # a model's rewording
+    assert read_steps(version, {**row, "function": row["function"].replace("v1", "w1")}) is None
+    assert read_steps(tmp_path, row) is None  # a version written before the record existed
+
+
+def test_every_step_of_every_seed_stands_beside_a_line_of_its_statement_in_a_real_browser(seeds_version, browser):
+    """In the page as a reviewer sees it: each step sits in the row of a line of the statement the
+    describer's record names (and on screen, level with that line), the line's text is the
+    exported code's, and `ast` puts that line inside the named function's own body."""
+    version, rows = seeds_version
+    with ReviewServer(version) as server:
+        browser.get(server.url)
+        seen = browser.execute_script("""
+          return Array.from(document.querySelectorAll('.item')).map(item => ({
+            task: item.dataset.taskId, unplaced: item.querySelectorAll('tr.unplaced').length,
+            steps: Array.from(item.querySelectorAll('.step[data-row]')).map(step => {
+              const row = step.closest('tr.code-line'), code = row.querySelector('td.src code');
+              const a = step.getBoundingClientRect(), b = code.getBoundingClientRect();
+              return {row: Number(step.dataset.row), label: step.dataset.step || null, text: step.innerText,
+                      line: Number(row.dataset.line), code: code.textContent, level: a.top >= b.top - 1 && a.top < b.bottom};
+            })}));""")
+    assert sorted(item["task"] for item in seen) == sorted(rows)
+    checked = 0
+    for item in seen:
+        task, row = item["task"], rows[item["task"]]
+        places, code, lines = _steps_of(version, task), row["function"].splitlines(), row["description"].splitlines()
+        own = _own_statements(row["function"])
+        assert item["unplaced"] == 0 and len(item["steps"]) == len(places), task
+        labels = [step["label"] for step in item["steps"] if step["label"]]
+        assert sorted(labels) == sorted(match[1] for line in lines if (match := NUMBERED.match(line))), task
+        for step in item["steps"]:
+            place = places[step["row"]]
+            assert place["first"] <= step["line"] <= place["last"], (task, step, place)
+            assert step["code"] == code[step["line"] - 1], (task, step)
+            assert step["level"], (task, step)  # on screen too, not just in the markup
+            if step["label"]:
+                # the line is inside the named function's own body, by `ast` on the exported code
+                assert any(s.lineno <= step["line"] <= s.end_lineno for s in own[place["function"]]), (task, step)
+                # and the whole step's line, notes and all, is in this one cell
+                [said] = [line.strip() for number, line in enumerate(lines, start=1)
+                          if place["lines"][0] <= number <= place["lines"][1] and NUMBERED.match(line)]
+                assert NUMBERED.match(said)[1] == step["label"] and said in step["text"], (task, step)
+                checked += 1
+    assert checked > 1000
+
+
+LONG_RULE = ("The value must hold exactly 4 placeholders in square brackets, such as [address], and no other "
+             "bracket anywhere: " + "x" * 300)
+IFEVAL_FC_ROW = {  # a row as `ifforge generate --family ifeval-fc` writes it, its rule made long
+    "family": "ifeval-fc", "task_id": "bank.ask_vet_question.placeholder_count.q1", "domain": "pets",
+    "function_name": "ask_vet_question", "parameter": "question", "rule_id": "placeholder_count",
+    "rule_args": {"relation": "exactly", "n": 4}, "rule_text": LONG_RULE,
+    "tools": [{"type": "function", "function": {
+        "name": "ask_vet_question", "description": "Send a question to an online vet.",
+        "parameters": {"type": "object", "required": ["question"], "properties": {
+            "question": {"type": "string", "description": "The question for the vet. " + LONG_RULE}}}}}],
+    "tool_choice": "auto",
+    "messages": [{"role": "system", "content": "Answer every request by calling one of the functions you are given."},
+                 {"role": "user", "content": "My cat is 12 and drinking much more water than before; should I worry?"}]}
+
+
+def test_each_family_has_its_own_labels_and_guidance_and_long_text_wraps(tmp_path, browser):
+    from selenium.webdriver.common.by import By
+
+    folder = tmp_path / "bench" / "v001"
+    folder.mkdir(parents=True)
+    (folder / "benchmark.jsonl").write_text(json.dumps(_row("t1_sum", 0)) + "\n" + json.dumps(IFEVAL_FC_ROW) + "\n")
+    with ReviewServer(folder) as server:
+        browser.get(server.url)
+        guidance = {p.get_attribute("data-family"): p.text for p in browser.find_elements(By.CSS_SELECTOR, "p.help")}
+        fc = browser.find_element(By.CSS_SELECTOR, f'.item[data-task-id="{IFEVAL_FC_ROW["task_id"]}"]')
+        labels = [h.text for h in fc.find_elements(By.CSS_SELECTOR, ".pair h3")]
+        cut = browser.execute_script("""return Array.from(arguments[0].querySelectorAll('pre'))
+            .filter(box => box.scrollWidth > box.clientWidth + 1).map(box => box.textContent.slice(0, 60));""", fc)
+        logicif = browser.find_element(By.CSS_SELECTOR, '.item[data-task-id="t1_sum"] table.aligned thead').text
+    assert set(guidance) == {"logicif", "ifeval-fc"}  # once per family on the page, in its own words
+    assert "checker" in guidance["ifeval-fc"] and "trackers" not in guidance["ifeval-fc"]
+    assert "trackers included" in guidance["logicif"]
+    assert labels == ["TOOL SCHEMA (THE RULE SITS IN ONE PARAMETER'S DESCRIPTION)", "USER QUERY"]  # shown in capitals
+    assert "REFERENCE CODE" not in fc.text.upper()
+    assert cut == []  # the rule wraps inside its box: nothing runs past the edge
+    assert "FUNCTION" in logicif and "INSTRUCTION, STEP BY STEP" in logicif

@@ -6,7 +6,8 @@ is sent for a row (`request`: evaluate, every export and the dry run send exactl
 reply is judged (`check` -> one `Verdict`, by its own rules or, where it has one, its original's
 `paper` scorer); which numbers and groups its report gives (`report`: headline metrics computed
 once from the verdicts, for evaluate, exports and floors alike); its trivial `baselines`; and
-optionally a `converter` for its original's released files, its own `exports` and a review view.
+optionally a `converter` for its original's released files, its own `exports` and its review view
+(`review_guide`: labels and guidance; `review_view` or `review_item`: what a reviewer sees of a task).
 
 Evaluate, floors, exports, compare and review are generic over this shape. A family's plan is a
 list of steps: `BatchStage`s (whole-batch work, such as dedup) and `core.runner.Stage`s (per-item
@@ -149,6 +150,17 @@ class Verdict:
         return cls(bool(data["correct"]), tuple(data["parts"]) if "parts" in data else (dict(data),))
 
 
+# ---- review -------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ReviewGuide:
+    """How the review page presents a family's items: what its `source` and its `instruction` are
+    called, and the `guidance` over its items (what a reviewer checks), as plain text."""
+
+    source: str = "Source"
+    instruction: str = "Instruction"
+    guidance: str = "For each task, check that following the instruction gives exactly what the source says."
+
+
 # ---- generation ---------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class BatchStage:
@@ -206,6 +218,7 @@ class Family:
     # what else it offers
     converter: Callable[[Path, dict[str, Any]], list[Row]] | None = None  # its original's released files as rows
     exports: dict[str, str] = {}  # export formats only this family writes: format -> module with `write`
+    review_guide: ReviewGuide = ReviewGuide()  # its review view's labels and guidance
 
     # ---- generate -----------------------------------------------------------------------------------
     def load(self, settings: Settings) -> Loaded:
@@ -316,11 +329,12 @@ class Family:
     # ---- review ---------------------------------------------------------------------------------------
     def review_view(self, row: Row) -> Row:
         """One task as the review page shows it: a `title`, the `source` (code or data), the
-        `instruction` text and `details` (label -> text); or the family's own `html`; with a `badge`
-        and a `tier` to filter by when it has them."""
+        `instruction` text and `details` (label -> text), under `review_guide`'s labels; or the
+        family's own `html`; with a `badge` and a `tier` to filter by when it has them."""
         return {"title": row.get("task_id", "?"), "source": "", "instruction": str(row.get("prompt", "")),
                 "details": {}}
 
-    def review_item(self, rows: list[Row]) -> Row:
-        """What the reviewer sees of one task (all its rows): by default the view of its first row."""
+    def review_item(self, rows: list[Row], version: Path | None = None) -> Row:
+        """What the reviewer sees of one task (all its rows; `version`: the folder they were read
+        from, whose per-item artifacts a view may read): by default the view of its first row."""
         return {"view": self.review_view(rows[0])}

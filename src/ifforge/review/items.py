@@ -1,9 +1,11 @@
 """The items a reviewer checks: one per task of a version's `benchmark.jsonl`, as its family shows
-it (`Family.review_item`: by default the view of the task's first row)."""
+it (`Family.review_item`: by default the view of the task's first row), with its family's labels and
+guidance (`Family.review_guide`)."""
 
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -31,5 +33,9 @@ def load_items(version: Path) -> list[dict[str, Any]]:
     tasks: dict[str, list[dict[str, Any]]] = {}
     for row in read_rows(version):
         tasks.setdefault(row["task_id"], []).append(row)
-    return [{"task_id": task_id, "family": family_id(rows[0]), **family_of_row(rows[0]).review_item(rows)}
-            for task_id, rows in tasks.items()]
+    items = []
+    for task_id, rows in tasks.items():
+        family = family_of_row(rows[0])
+        items.append({"task_id": task_id, "family": family_id(rows[0]), "guide": asdict(family.review_guide),
+                      **family.review_item(rows, Path(version))})
+    return items

@@ -16,20 +16,31 @@ ACTIONS = """  <div class="actions">
   </div>"""
 
 
-def _pair(view: dict[str, Any]) -> str:
-    """A view's source beside its instruction, then its details."""
-    details = "".join(f'<div class="label">{html.escape(label)}</div><pre class="input">{html.escape(text)}</pre>'
+def _pair(view: dict[str, Any], guide: dict[str, str]) -> str:
+    """A view's source beside its instruction, under its family's labels, then its details."""
+    details = "".join(f'<div class="label">{html.escape(label)}</div><pre class="input">{html.escape(str(text))}</pre>'
                       for label, text in view["details"].items())
     return f"""<div class="pair">
-    <div class="panel"><h3>Reference code</h3><pre class="code">{html.escape(view["source"])}</pre></div>
-    <div class="panel"><h3>Instruction</h3><pre class="description">{html.escape(view["instruction"])}</pre></div>
+    <div class="panel"><h3>{html.escape(guide["source"])}</h3><pre class="code">{html.escape(view["source"])}</pre></div>
+    <div class="panel"><h3>{html.escape(guide["instruction"])}</h3><pre class="description">{html.escape(view["instruction"])}</pre></div>
   </div>
-  <div class="facts"><div class="case">{details}</div></div>"""
+  <div class="details">{details}</div>"""
+
+
+def _guidance(items: list[dict[str, Any]]) -> str:
+    """What a reviewer checks, once per family on the page, in the family's words."""
+    said: dict[str, str] = {}
+    for item in items:
+        said.setdefault(str(item.get("family")), item["guide"]["guidance"])
+    return "".join(f'<p class="help" data-family="{html.escape(family)}">{html.escape(text)} Mark it faithful or '
+                   "not faithful and say why in the comment. Every mark is saved at once; a changed comment is saved "
+                   "when you leave the box.</p>" for family, text in said.items())
 
 
 def _render_item(item: dict[str, Any]) -> str:
     """One task through its family's view (`Family.review_view`): the family's own html, or its
-    source beside its instruction; the reviewer's marks under it."""
+    source beside its instruction under the family's labels (`Family.review_guide`); the reviewer's
+    marks under it."""
     view = item["view"]
     task_id, tier, title = (html.escape(str(value)) for value in (item["task_id"], view.get("tier") or "", view["title"]))
     badge = view.get("badge", item.get("family"))
@@ -38,7 +49,7 @@ def _render_item(item: dict[str, Any]) -> str:
     return f"""
 <section class="item" tabindex="-1" data-task-id="{task_id}" data-tier="{tier}">
   <h2>{title} {badge}{status}</h2>
-  {view.get("html") or _pair(view)}
+  {view.get("html") or _pair(view, item["guide"])}
 {ACTIONS}
 </section>"""
 
@@ -52,5 +63,5 @@ def render_page(items: list[dict[str, Any]], version: Path, token: str = "") -> 
                    key=lambda tier: (TIER_ORDER.index(tier) if tier in TIER_ORDER else len(TIER_ORDER), tier))
     options = "".join(f'<option value="{html.escape(tier)}">{html.escape(tier)}</option>' for tier in tiers)
     page = resources.files(__package__).joinpath("page.html").read_text(encoding="utf-8")
-    return (page.replace("__TITLE__", title).replace("__COUNT__", str(len(items)))
-            .replace("__TIERS__", options).replace("__TOKEN__", html.escape(token)).replace("__ITEMS__", body))
+    return (page.replace("__TITLE__", title).replace("__COUNT__", str(len(items))).replace("__TIERS__", options)
+            .replace("__TOKEN__", html.escape(token)).replace("__GUIDANCE__", _guidance(items)).replace("__ITEMS__", body))

@@ -22,7 +22,7 @@ from ifforge.core.records import DroppedItem
 from ifforge.core.runner import Stage
 from ifforge.core.store.versions import VersionStore, code_version, content_hash, provenance
 from ifforge.core.llm.setup import resolve_llm
-from ifforge.families.base import BatchStage, Family, Loaded, Reply, Request, Verdict
+from ifforge.families.base import BatchStage, Family, Loaded, Reply, Request, ReviewGuide, Verdict
 from ifforge.families.ifeval_fc import functions, paper, rules
 from ifforge.families.ifeval_fc.baselines import BASELINES
 from ifforge.families.ifeval_fc.records import Case, Function
@@ -165,6 +165,11 @@ class IfevalFc(Family):
     baselines = BASELINES
     converter = staticmethod(convert_files)
     exports = {"ifeval-fc": "ifforge.families.ifeval_fc.export_files"}  # the paper's file layout
+    review_guide = ReviewGuide(
+        source="Tool schema (the rule sits in one parameter's description)", instruction="User query",
+        guidance="For each task, check that the format rule in the tool's parameter says exactly what its checker "
+                 "tests (the rule's id and arguments, below), that a model can follow it for this query, and that "
+                 "the query asks for a call of this tool with that parameter filled in.")
 
     def check_inputs(self, settings: IfevalFcSettings) -> None:
         if settings.functions is not None:

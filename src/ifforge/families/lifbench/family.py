@@ -22,7 +22,7 @@ from ifforge.core.prompts import load_prompt
 from ifforge.core.records import Outcome, Record
 from ifforge.core.runner import Stage
 from ifforge.core.store.versions import VersionStore, code_version, content_hash, provenance
-from ifforge.families.base import Family, Loaded, Reply, Verdict
+from ifforge.families.base import Family, Loaded, Reply, ReviewGuide, Verdict
 from ifforge.families.lifbench import rubric, scenarios, tasks, texts, tokens
 from ifforge.families.lifbench.baselines import BASELINES
 from ifforge.families.lifbench.convert import convert
@@ -172,6 +172,10 @@ class Lifbench(Family):
     report = REPORT
     baselines = BASELINES
     converter = staticmethod(convert_files)
+    review_guide = ReviewGuide(
+        source="Gold answer", instruction="Instruction",
+        guidance="For each task, check that the instruction asks for exactly what the gold answer holds for this "
+                 "input (its start is below) and that the rubric's points give full marks to that answer alone.")
 
     def row_problem(self, row: dict[str, Any]) -> str | None:
         problem = super().row_problem(row)

@@ -115,6 +115,7 @@ class LogicIF(Family):
     report = REPORT
     counted_by = ("difficulty",)
     baselines = BASELINES
+    review_guide = review.GUIDE
 
     def row_problem(self, row: dict[str, Any]) -> str | None:
         problem = super().row_problem(row)
@@ -264,8 +265,8 @@ class LogicIF(Family):
         return f"{line[0].upper()}{line[1:]}, counted over tasks."
 
     # ---- review ---------------------------------------------------------------------------------
-    def review_item(self, rows: list[dict[str, Any]]) -> dict[str, Any]:
-        return review.review_item(rows)
+    def review_item(self, rows: list[dict[str, Any]], version: Path | None = None) -> dict[str, Any]:
+        return review.review_item(rows, version)
 
 
 FAMILY = LogicIF()
@@ -444,6 +445,8 @@ def write_benchmark(store: VersionStore, described: Sequence[DescribedFunction],
                 "stats_keys": task.stats_keys, "output_format": task.output_format, "n_cases": len(task.cases),
                 "provenance": provenance("finalize", "1", content_hash(task), solve.hash),
             })
+            if item.instruction.places:  # where each step's statement stands, for the review page
+                store.write(review.steps_path(task.task_id), review.steps_file(task, item.instruction.places))
     with atomic_path(store.path / "tasks.parquet") as temporary:
         pd.DataFrame(table).to_parquet(temporary, index=False)
     store.artifacts.append("tasks.parquet")

@@ -119,6 +119,18 @@ class MeasuredFunction(Record):
         return self.executed.task_id
 
 
+class StepPlace(Record):
+    """A run of a description's lines (`lines`: first and last, 1-based) and where the statement its
+    step renders stands in the row's `function`: the innermost `function` holding it, its `first`
+    and `last` line; `step` is its label ("3.1"), None for a line that is no numbered step."""
+
+    lines: tuple[int, int]
+    step: str | None
+    function: str
+    first: int
+    last: int
+
+
 class Instruction(Record):
     """The natural-language side of a task: how it was written and the text itself."""
 
@@ -127,6 +139,7 @@ class Instruction(Record):
     prompt_hash: str | None = None
     model: str | None = None
     notes: list[str] = []
+    places: list[StepPlace] = []  # the describer's own text only: where each step's statement stands
 
     @property
     def written_by(self) -> Literal["model", "deterministic"]:

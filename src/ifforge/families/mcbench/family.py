@@ -23,7 +23,7 @@ from ifforge.core.prompts import load_prompt
 from ifforge.core.records import DroppedItem, Outcome, Record
 from ifforge.core.runner import Stage
 from ifforge.core.store.versions import VersionStore, code_version, content_hash, provenance
-from ifforge.families.base import NUMBER, Family, Loaded, Reply, Verdict
+from ifforge.families.base import NUMBER, Family, Loaded, Reply, ReviewGuide, Verdict
 from ifforge.families.mcbench import metrics, pairs
 from ifforge.families.mcbench.baselines import BASELINES, a_constant_passes
 from ifforge.families.mcbench.records import GoldCase, GoldMetric, MetricTask
@@ -178,6 +178,10 @@ class Mcbench(Family):
     counted_by = ("category", "metric")
     report = REPORT
     baselines = BASELINES
+    review_guide = ReviewGuide(
+        source="The metric's reference code", instruction="Rubric",
+        guidance="For each task, check that following the rubric step by step on this sentence pair gives the gold "
+                 "value of every step and the final value (within the 5% bound), as the reference code computes them.")
 
     def row_problem(self, row: dict[str, Any]) -> str | None:
         return super().row_problem(row) or _unordered_problem(row)

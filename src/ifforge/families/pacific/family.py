@@ -20,7 +20,7 @@ from ifforge.core.prompts import load_prompt
 from ifforge.core.records import DroppedItem, Outcome, Record
 from ifforge.core.runner import Stage
 from ifforge.core.store.versions import VersionStore, code_version, content_hash, provenance
-from ifforge.families.base import BatchStage, Family, Loaded, Reply, Request, Verdict, field_problem
+from ifforge.families.base import BatchStage, Family, Loaded, Reply, Request, ReviewGuide, Verdict, field_problem
 from ifforge.families.pacific import chains, instructions, languages
 from ifforge.families.pacific.baselines import BASELINES
 from ifforge.families.pacific.records import Chain, GoldChain
@@ -173,6 +173,10 @@ class Pacific(Family):
     answers = ("response", "responses")  # a prompt's reply, a chat's replies
     report = REPORT
     baselines = BASELINES
+    review_guide = ReviewGuide(
+        source="Reference code of each instruction", instruction="Prompt",
+        guidance="For each task, check that each instruction of the prompt says what its reference code does, so "
+                 "that following them in order from the starting value gives the gold output after every step.")
 
     def row_problem(self, row: dict[str, Any]) -> str | None:
         """Besides the fields: a chat row's turns are `messages` (objects with text `content`), a

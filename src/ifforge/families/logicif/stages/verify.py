@@ -94,6 +94,7 @@ async def run_llm(item: DescribedFunction, llm: LLM, settings: VerifyConfig) -> 
                                          contradiction=contradiction, passed=passed))
         if passed:
             rewritten = {"path": "llm", "model": llm.config.model, "prompt_hash": load_prompt("refine").hash,
+                         "places": [],  # the describer's places are its own text's
                          "notes": [*item.instruction.notes, f"rewritten by the reviewer, passed in round {round_number}"]}
             instruction = item.instruction.model_copy(update={"description": text, **(rewritten if round_number > 1
                                                                                       else {})})

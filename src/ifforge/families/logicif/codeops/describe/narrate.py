@@ -23,6 +23,7 @@ from ifforge.families.logicif.codeops.common.walk import Reader, index, walk
 from ifforge.families.logicif.codeops.describe import addresses, roles, stored_methods, vocab, wildcards
 from ifforge.families.logicif.codeops.describe.english import (METHOD_TYPES, Speaker, Undescribable, constant_truth,
                                                                float_words, holds_code, is_constant, loose)
+from ifforge.families.logicif.codeops.describe.places import Narration, Placed
 from ifforge.families.logicif.codeops.describe.plain import Plain, names_in
 from ifforge.families.logicif.records import Tracker
 
@@ -75,6 +76,8 @@ class _Narrator:
         self.helpers = helpers
         self.say = Speaker(stats=stats, helpers=helpers, kinds=kinds)
         self.stops: set[int] = set()  # ids of the returns that end a helper's values
+        # a step `inline` took from a statement inside: id -> (the step, kept so its id stays its own; the statement)
+        self.inlined: dict[int, tuple] = {}
 
     def with_notes(self, sentence: str) -> str:
         """The sentence, followed by the rules it is the first to need."""
@@ -86,17 +89,19 @@ class _Narrator:
         lines: list[str] = []
         number = 0
         for statement in _merge_settings(statements):
-            for head, children in self.statement(statement, in_entry):
+            for step in self.statement(statement, in_entry):
+                head, children = step
                 head = self.with_notes(head)
                 number += 1
                 label = f"{prefix}{number}."
-                lines.append(f"{'   ' * prefix.count('.')}{label} {head}")
+                rendered = self.inlined.pop(id(step), (step, statement))[1]
+                lines.append(Placed(f"{'   ' * prefix.count('.')}{label} {head}", rendered, bool(children), label[:-1]))
                 for child_prefix, child_statements in children:
                     if isinstance(child_statements, str):
                         if child_statements.startswith("Otherwise") and _inline_if(lines[-1]):
                             # the line above is a one-line "If ..., ...": say which check this answers
                             child_statements = child_statements.replace("Otherwise", f"Otherwise (for step {label[:-1]})", 1)
-                        lines.append(f"{'   ' * (prefix.count('.') + 1)}{child_statements}")
+                        lines.append(Placed(f"{'   ' * (prefix.count('.') + 1)}{child_statements}"))  # leads the next step
                     else:
                         lines.extend(self.block(child_statements, f"{label}{child_prefix}", in_entry))
             if _ends_block(statement):
@@ -152,7 +157,9 @@ class _Narrator:
             if isinstance(block, (cst.Else, cst.Finally)):
                 block = block.body
             for inner in self.body(block) if isinstance(block, cst.BaseSuite) else block or []:
-                steps.extend(self.statement(inner, in_entry))
+                for step in self.statement(inner, in_entry):
+                    self.inlined.setdefault(id(step), (step, inner))  # the innermost statement it renders
+                    steps.append(step)
         return steps
 
     def if_(self, statement: cst.If, in_entry: bool) -> list[tuple[str, list]]:
@@ -614,6 +621,12 @@ def describe(source: str, trackers: list[Tracker], input_types: dict[str, str], 
     """The INPUTS / LOGICS / OUTPUTS description of the instrumented function in `source`.
 
     Raises `Undescribable` when some construct cannot be said clearly in English."""
+    return narration(source, trackers, input_types, output_format).text
+
+
+def narration(source: str, trackers: list[Tracker], input_types: dict[str, str], output_format: str) -> Narration:
+    """The description, with the statement each of its steps renders (`places.places` finds them in
+    the exported code)."""
     module = index(stored_methods.inline(cst_module(source)))
     named = roles.assign(module, input_types, [t.name for t in trackers])
     module = index(roles.rename(module, named.names))
@@ -673,11 +686,11 @@ def describe(source: str, trackers: list[Tracker], input_types: dict[str, str], 
     fixed = [f for f in (_fixed(s, say, {c.name.value for c in told}, typing_only) for s in top[:first_compound]) if f]
     if fixed:
         inputs += " You can also use these fixed values: " + "; ".join(fixed) + "."
-    inputs = narrator.with_notes(inputs)
+    inputs = Placed(narrator.with_notes(inputs), entry, header=True)
 
     steps = []
     if top[first_compound:]:  # a table built by code when the module loads: its steps come first, once
-        steps.append("\nFirst, once, build the fixed values:")
+        steps.append(Placed("\nFirst, once, build the fixed values:"))
         steps.extend(narrator.block(narrator.body(cst.IndentedBlock(top[first_compound:])), "", in_entry=False))
     for told_class in told:
         steps.extend(_class_steps(told_class, narrator, told_class.name.value in filling))
@@ -685,13 +698,13 @@ def describe(source: str, trackers: list[Tracker], input_types: dict[str, str], 
         remembers = _decorated(helper, say, "helper")
         producing = helper.name.value in say.generators
         does = (f"{remembers.removeprefix('it ')}; when called, it " if remembers else "") + _does(helper, say)
-        steps.append(narrator.with_notes(f"\nA helper you will use, {helper.name.value}, takes "
-                                         f"{_param_list(cst_parameters(helper), say)} and {does}"))
+        steps.append(Placed(narrator.with_notes(f"\nA helper you will use, {helper.name.value}, takes "
+                                                f"{_param_list(cst_parameters(helper), say)} and {does}"), helper, True))
         steps.extend(narrator.block(narrator.body(helper.body), "", in_entry=False))
         if not _ends_with_return(helper):
             steps.append("If it reaches the end of these steps, it stops: there are no more values." if producing
                          else "If it reaches the end of these steps, it returns None.")
-    steps.append("\nThe main steps" + (", starting from your inputs:" if params else ":"))
+    steps.append(Placed("\nThe main steps" + (", starting from your inputs:" if params else ":")))
     steps.extend(narrator.block(narrator.body(entry.body), "", in_entry=True))
     if not _ends_with_return(entry):
         steps.append("If you reach the end without stopping, the result is None.")
@@ -699,7 +712,7 @@ def describe(source: str, trackers: list[Tracker], input_types: dict[str, str], 
 
     logic = ["LOGICS: Work it out step by step, keeping careful track of every variable."]
     logic.extend(steps)
-    return "\n\n".join([inputs, "\n".join(logic), outputs]) + "\n"
+    return Narration.of(inputs, logic, outputs, module)
 
 
 class _Producers(Reader):
@@ -985,14 +998,14 @@ def _class_steps(statement: cst.ClassDef, narrator: _Narrator, filling: bool = F
     init = next((m for m in methods if m.name.value == "__init__"), None)
     steps = []
     if filling:
-        steps.append(f"\nAn object of the class {name} is a dictionary, empty when made, that fills in what it "
-                     f"lacks: when a step asks for its value under a key it does not hold, it does not fail but "
-                     f"runs its method __missing__ (below) with that key, and the value asked for is what that "
-                     f"method gives back.")
+        steps.append(Placed(f"\nAn object of the class {name} is a dictionary, empty when made, that fills in what it "
+                            f"lacks: when a step asks for its value under a key it does not hold, it does not fail but "
+                            f"runs its method __missing__ (below) with that key, and the value asked for is what that "
+                            f"method gives back.", statement, True))
     values = [found for line in statement.body.body if (found := _class_value(line))]
     if values:
-        steps.append(narrator.with_notes(f"Every object of the class {name} starts with " + _join_words(
-            [f"the field {field} set to {say.value(value)}" for field, value in values]) + "."))
+        steps.append(Placed(narrator.with_notes(f"Every object of the class {name} starts with " + _join_words(
+            [f"the field {field} set to {say.value(value)}" for field, value in values]) + "."), statement, True))
     for method in ([init] if init else []) + [m for m in methods if m is not init]:
         params = cst_parameters(method)
         self, rest = params[0].name.value, params[1:]
@@ -1006,7 +1019,7 @@ def _class_steps(statement: cst.ClassDef, narrator: _Narrator, filling: bool = F
         else:
             head = (f"\nThe method {method.name.value} of an object {self} of the class {name}, called {takes}, "
                     f"does this:")
-        steps.append(narrator.with_notes(head))
+        steps.append(Placed(narrator.with_notes(head), method, True))
         steps.extend(narrator.block(narrator.body(method.body), "", in_entry=False))
         if method is not init and not _ends_with_return(method):
             steps.append("If it reaches the end of these steps, it returns None.")
