@@ -114,7 +114,7 @@ def test_equal_skill_on_both_versions_shows_no_difference(runs, capsys):
     assert (units, original, fresh, difference) == ("12", "62.5", "62.5", "+0.0")
     low, high = (float(x) for x in interval.split(" to "))
     assert low < 0 < high  # the functions differ, in both directions: a spread that spans zero
-    assert "**Verdict:** no difference shown: the 95% interval [" in out and "spans zero" in out
+    assert "**Verdict:** no difference shown: the 95% interval [" in out and "includes zero" in out
     for tier in TIERS:
         tier_low, tier_high = (float(x) for x in _row(out, f"accuracy, difficulty = {tier}")[5].split(" to "))
         assert tier_low < 0 < tier_high

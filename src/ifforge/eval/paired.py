@@ -93,7 +93,7 @@ def verdict(difference: Difference, second: str = "the second run") -> str:
     if difference.low > 0:
         return (f"{second} rose by {points(difference.mean)} points [{points(difference.low)} to "
                 f"{points(difference.high)}]: the 95% interval excludes zero")
-    return f"no difference shown: the 95% interval [{interval(difference)}] spans zero"
+    return f"no difference shown: the 95% interval [{interval(difference)}] includes zero"
 
 
 def method(unit: str, resamples: int, seed: int, later: str = "this run", earlier: str = "the first run") -> str:
