@@ -105,6 +105,9 @@ def test_a_model_that_saw_the_original_shows_a_large_certain_drop(runs, capsys):
     for tier in TIERS:  # every tier, labelled, with its 4 functions
         assert _row(out, f"accuracy, difficulty = {tier}")[1:3] == ["4", "100.0"]
     assert "10,000 resamples" in out and "seed 0" in out
+    # the seed and resamples asked for are the ones used and stated (that a seed moves the interval: below)
+    other = _paired(runs, "memorised", capsys, "--seed", "7", "--resamples", "2000")
+    assert "2,000 resamples" in other and "seed 7" in other and "the 95% interval excludes zero" in other
     assert "12 scored in both; 0 only in ORIGINAL, 0 only in FRESH" in out
 
 
@@ -118,9 +121,6 @@ def test_equal_skill_on_both_versions_shows_no_difference(runs, capsys):
     for tier in TIERS:
         tier_low, tier_high = (float(x) for x in _row(out, f"accuracy, difficulty = {tier}")[5].split(" to "))
         assert tier_low < 0 < tier_high
-    # another seed, another interval (resampling is real), the same verdict; the seed is stated
-    other = _paired(runs, "steady", capsys, "--seed", "7", "--resamples", "2000")
-    assert _row(other, "accuracy")[5] != interval and "2,000 resamples" in other and "seed 7" in other
     assert _paired(runs, "steady", capsys) == out  # a fixed seed: the same runs, the same interval
 
 
@@ -170,8 +170,15 @@ def test_the_bootstrap_interval_is_the_mean_s_spread():
     rng = np.random.default_rng(3)
     differences = rng.normal(-0.2, 0.3, size=400)
     low, high = paired.bootstrap(differences)
-    half = 1.96 * differences.std(ddof=1) / np.sqrt(len(differences))  # the normal approximation, n large
+    half = 1.966 * differences.std(ddof=1) / np.sqrt(len(differences))  # Student's t interval, n large
     assert low == pytest.approx(differences.mean() - half, abs=0.006)
     assert high == pytest.approx(differences.mean() + half, abs=0.006)
     assert paired.bootstrap(np.full(5, -0.25)) == (-0.25, -0.25)  # no spread, no width
+    assert paired.bootstrap(np.array([0.5])) is None  # one unit: no interval at all
     assert paired.bootstrap(differences, seed=1) != (low, high) and paired.bootstrap(differences) == (low, high)
+    few = differences[:12]  # few units: wider than the plain 2.5% tails
+    assert np.subtract(*reversed(paired.bootstrap(few))) > np.subtract(*np.percentile(
+        np.random.default_rng(0).choice(few, size=(10_000, 12)).mean(axis=1), [97.5, 2.5]))
+    # Student's t quantiles from the tables (97.5%): what widens the tails for few units
+    for freedom, table in ((1, 12.706), (2, 4.303), (5, 2.571), (11, 2.201), (25, 2.060), (120, 1.980)):
+        assert paired.student_t(0.975, freedom) == pytest.approx(table, abs=0.002)

@@ -144,6 +144,9 @@ def unlike(family: Family, first: tuple[Path, Report, pd.DataFrame | None],
     missing = [str(path) for path, _, frame in (first, other) if frame is None]
     if missing:
         return f"no scores.parquet beside {' or '.join(missing)}: its rows cannot be paired"
+    named = [key for key in family.keys if key not in other[2] or key not in first[2]]
+    if len(named) == len(family.keys):
+        return f"its verdicts name no row (no column {', '.join(family.keys)}): its rows cannot be paired"
     runs = [data.get("run") or {} for _, data, _ in (first, other)]
     for key in LIKE:
         if json.dumps(runs[0].get(key), sort_keys=True) != json.dumps(runs[1].get(key), sort_keys=True):
