@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from ifforge.cli import main
@@ -164,6 +165,35 @@ def test_compare_gives_differences_only_where_the_rows_are_the_same(runs, capsys
     out = capsys.readouterr().out.split("Differences from the first run")[1]
     assert _row(out, "memorised on original/v001 (full): accuracy")[4] == "+37.5"
     assert "| steady on fresh" not in out and "its benchmark_sha256 differs" in out
+
+
+def _edited(run: Path, folder: Path, edit) -> Path:
+    """A copy of a run whose verdicts `edit` changed (its report.json as it was)."""
+    folder.mkdir()
+    (folder / "report.json").write_text((run / "report.json").read_text())
+    edit(pd.read_parquet(run / "scores.parquet")).to_parquet(folder / "scores.parquet", index=False)
+    return folder
+
+
+def test_failed_requests_and_missing_functions_are_left_out_and_counted(runs, capsys, tmp_path):
+    def fail_one(frame):
+        failed = (frame["task_id"] == "f01") & (frame["test_case_id"] == 0)
+        frame.loc[failed, ["request_failed", "both_ok", "output_ok", "stats_ok"]] = [True, False, False, False]
+        return frame
+
+    broken = _edited(runs[("original", "steady")], tmp_path / "broken", fail_one)
+    assert main(["compare", str(runs[("original", "memorised")]), str(broken)]) == 0
+    out = capsys.readouterr().out
+    assert "the same 47 rows as the first run (1 more, whose request failed in either run, left out of both)" in out
+    # f01 keeps 3 cases; steady was right on 3 of its 4 (cases 0-2): 2 of the 3 left (not 2 of 4), the
+    # others as before (f00 4 of 4, f02-f11 23 of 40)
+    assert _row(out, "steady on original/v001 (full): accuracy")[3] == f"{100 * (1 + 2 / 3 + 23 / 4) / 12:.1f}"
+
+    fewer = _edited(runs[("fresh", "memorised")], tmp_path / "fewer", lambda frame: frame[frame["task_id"] != "f11"])
+    assert main(["compare", "--paired", str(runs[("original", "memorised")]), str(fewer)]) == 0
+    out = capsys.readouterr().out
+    assert "- task_ids: 11 scored in both; 1 only in ORIGINAL, 0 only in FRESH" in out
+    assert _row(out, "accuracy")[1] == "11" and _row(out, "accuracy, difficulty = hard")[1] == "3"
 
 
 def test_the_bootstrap_interval_is_the_mean_s_spread():
