@@ -134,7 +134,8 @@ def test_task_level_metric_and_bad_requests(runs, capsys):
     for command, message in ((["compare", "--paired", original], "--paired takes two runs, ORIGINAL then FRESH"),
                              (["compare", "--paired", original, fresh, "--metric", "speed"],
                               "--metric 'speed': logicif reports accuracy, task_accuracy"),
-                             (["compare", original, fresh, "--metric", "accuracy"], "--metric goes with --paired")):
+                             (["compare", original, fresh, "--metric", "accuracy"], "--metric goes with --paired"),
+                             (["compare", "--paired", original, original], "the same run as ORIGINAL")):
         assert main(command) == 2
         assert message in capsys.readouterr().err
 

@@ -226,6 +226,9 @@ def paired_report(original: Path, fresh: Path, metric: str | None = None, resamp
     """One model's runs on an original benchmark and on its regeneration, paired by the family's
     `paired_by` (the source function): each run's score, the difference with its interval, overall and
     by tier, and a one-line verdict."""
+    if Path(original).resolve() == Path(fresh).resolve():
+        raise BenchmarkError(f"{fresh}: the same run as ORIGINAL: pair a run on the original with one on its "
+                             "regeneration")
     reports = {path: read_report(path) for path in (Path(original), Path(fresh))}
     families = [checked_family(path, data) for path, data in reports.items()]
     if families[0].id != families[1].id:
