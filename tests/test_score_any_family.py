@@ -5,6 +5,7 @@ families are put side by side, and a file that is not ifforge's is one line nami
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -114,8 +115,9 @@ def test_compare_puts_every_familys_runs_side_by_side(runs, capsys):
         base = runs[family_id]["folder"]
         _score([str(base / "bare.jsonl"), "--benchmark", str(base / "benchmark.jsonl")], base / "one", capsys)
         report = json.loads((base / "one" / "report.json").read_text())
-        twin = base / "two.json"  # a second model's run of the same family
-        twin.write_text(json.dumps({**report, "title": f"{family_id}-other"}))
+        twin = base / "two"  # a second model's run of the same family, its verdicts beside it
+        shutil.copytree(base / "one", twin, dirs_exist_ok=True)
+        (twin / "report.json").write_text(json.dumps({**report, "title": f"{family_id}-other"}))
         reports += [str(base / "one"), str(twin)]
     assert main(["compare", *reports]) == 0
     out = capsys.readouterr().out
@@ -124,11 +126,17 @@ def test_compare_puts_every_familys_runs_side_by_side(runs, capsys):
     for family_id, section in zip(FAMILIES, sections):
         report = get_family(family_id).report
         overall = runs[family_id]["expected"]
-        table = section.strip().splitlines()[2:]
+        table = section.strip().split("\n\n")[1].splitlines()
         assert table[3].startswith(f"| {family_id}-other |") and len(table) == 4  # header, rule, two runs
         if family_id != "logicif":  # LogicIF keeps its Table-1 columns (test_scores, test_evaluate)
             assert table[0] == "| model | " + " | ".join(report.columns[1:]) + " |"
             assert table[3] == report.line(f"{family_id}-other", overall)
+        # the same rows in each pair: each family's every metric, by name, paired; the same replies: no difference
+        difference = section.split("\n### Differences from the first run", 1)[1]
+        measured = [line for line in difference.splitlines() if line.startswith(f"| {family_id}-other: ")]
+        assert [line.split(" | ")[0][2:].split(": ", 1)[1] for line in measured][:len(report.metrics)] == \
+            list(report.metrics)
+        assert measured and all(" | +0.0 | +0.0 to +0.0 |" in line for line in measured)
     assert "Not like with like" not in out  # each pair scored the same file
 
 

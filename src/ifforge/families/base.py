@@ -8,6 +8,7 @@ reply is judged (`check` -> one `Verdict`, by its own rules or, where it has one
 once from the verdicts, for evaluate, exports and floors alike); its trivial `baselines`; and
 optionally a `converter` for its original's released files, its own `exports` and its review view
 (`review_guide`: labels and guidance; `review_view` or `review_item`: what a reviewer sees of a task).
+what pairs two runs' rows and names their tier (`paired_by`, `tier`: `ifforge compare`).
 
 Evaluate, floors, exports, compare and review are generic over this shape. A family's plan is a
 list of steps: `BatchStage`s (whole-batch work, such as dedup) and `core.runner.Stage`s (per-item
@@ -213,6 +214,10 @@ class Family:
     report: Report = Report()  # metrics, groups, the report's sections and plots
     counted_by: tuple[str, ...] = ()  # tiers and categories the card and floors count rows by, before the
     # report's groups
+    paired_by: str = "task_id"  # the verdict column two runs are paired by (`ifforge compare`): what a row of a
+    # regenerated version shares with the original rows it was made from
+    tier: str | None = None  # the verdict column naming a row's difficulty tier, for differences by tier
+    tier_order: tuple[str, ...] = ()  # its values from easiest to hardest (others follow, alphabetically)
     baselines: Registry[type[Baseline]] = Registry("baseline", (Empty,))  # the floors on its card
 
     # what else it offers

@@ -36,7 +36,7 @@ from ifforge.families.logicif.records import (
     SeedFunction,
     VerificationRound,
 )
-from ifforge.families.logicif.report import REPORT
+from ifforge.families.logicif.report import REPORT, TIERS
 from ifforge.families.logicif.settings import LogicIFSettings
 from ifforge.families.logicif import difficulty
 from ifforge.families.logicif.stages import complexity, describe, evolve, execute, finalize, instrument, load, verify
@@ -114,6 +114,7 @@ class LogicIF(Family):
     rule_modes = ("ifforge", "paper")  # paper: LogicIF's compare_outputs on its extracted `llm_output`, failures too
     report = REPORT
     counted_by = ("difficulty",)
+    tier, tier_order = "difficulty", TIERS  # paired_by stays task_id: a regenerated task keeps its seed's task_id
     baselines = BASELINES
     review_guide = review.GUIDE
 

@@ -180,8 +180,8 @@ def plots(summary: dict[str, Any], folder: Path) -> list[Path]:
 
 def compare_lines(reports: list[dict[str, Any]]) -> list[str]:
     """Several runs' report.json side by side, like LogicIFEval's Table 1."""
-    header = ["model", "cases", "case both", "task output", "task state", "task both", "easy", "medium", "hard",
-              "format fail"]
+    header = ["model", "cases", "case both", "task output", "task state", "task both",
+              *(f"task both, {tier}" for tier in TIERS), "format failures"]
     lines = []
     for data in reports:
         overall, tiers = data["overall"], data.get("by_difficulty", {})
