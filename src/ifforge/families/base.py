@@ -7,8 +7,8 @@ reply is judged (`check` -> one `Verdict`, by its own rules or, where it has one
 `paper` scorer); which numbers and groups its report gives (`report`: headline metrics computed
 once from the verdicts, for evaluate, exports and floors alike); its trivial `baselines`; and
 optionally a `converter` for its original's released files, its own `exports` and its review view
-(`review_guide`: labels and guidance; `review_view` or `review_item`: what a reviewer sees of a task).
-what pairs two runs' rows and names their tier (`paired_by`, `tier`: `ifforge compare`).
+(`review_guide`: labels and guidance; `review_view` or `review_item`: what a reviewer sees of a task);
+and what pairs two runs' rows and names their tier (`paired_by`, `tier`: `ifforge compare`).
 
 Evaluate, floors, exports, compare and review are generic over this shape. A family's plan is a
 list of steps: `BatchStage`s (whole-batch work, such as dedup) and `core.runner.Stage`s (per-item
