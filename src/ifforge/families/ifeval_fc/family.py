@@ -161,10 +161,17 @@ class IfevalFc(Family):
     needs_rows = True  # the verdict reads the row's rule and tools
     rule_modes = ("ifforge", "paper")
     report = REPORT
+    row_means = ("accuracy", "called_rate", "provided_rate")  # under the paper's rules a batch fails together
     counted_by = ("rule_id",)
     baselines = BASELINES
     converter = staticmethod(convert_files)
     exports = {"ifeval-fc": "ifforge.families.ifeval_fc.export_files"}  # the paper's file layout
+
+    def data_licences(self, rows) -> list[str]:
+        if any(row.get("source") == "paper" for row in rows):
+            return ["Rows converted from IFEval-FC's released data (github.com/Skripkon/ifeval-fc, `ifforge convert "
+                    "ifeval-fc`): MIT License, Copyright (c) 2025 Nikolai Skripko; keep its notice with them."]
+        return []
 
     def check_inputs(self, settings: IfevalFcSettings) -> None:
         if settings.functions is not None:
