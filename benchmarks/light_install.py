@@ -20,13 +20,14 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import os
 import time
 from pathlib import Path
 
 PROJECT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(PROJECT / "src"), str(PROJECT / "tests")]
 
-SCORE = PROJECT / "tests" / "test_light_install.py"
+CLEAN = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
 
 
 def size_mb(folder: Path) -> float:
@@ -35,7 +36,7 @@ def size_mb(folder: Path) -> float:
 
 def run(command: list[str], **kwargs) -> float:
     started = time.monotonic()
-    subprocess.run(command, check=True, **kwargs)
+    subprocess.run(command, check=True, env=CLEAN, **kwargs)
     return time.monotonic() - started
 
 
@@ -64,18 +65,18 @@ def main() -> int:
         before = size_mb(work / "env")
         own_seconds = run([str(python), "-m", "pip", "install", "--quiet", "--no-deps", str(wheel)])
         printed = subprocess.run([str(python), "-m", "ifforge.light"], capture_output=True, text=True,
-                                 check=True).stdout.split()
-        core_seconds = run([str(python), "-m", "pip", "install", "--quiet", *printed])
+                                 check=True, env=CLEAN, cwd=work).stdout.split()
+        core_seconds = run([str(python), "-m", "pip", "install", "--quiet", *printed], cwd=work)
         site = next((work / "env" / "lib").glob("python*/site-packages"))
         listed = json.loads(subprocess.run([str(python), "-m", "pip", "list", "--format", "json"], capture_output=True,
-                                           text=True, check=True).stdout)
+                                           text=True, check=True, env=CLEAN).stdout)
         names = sorted(entry["name"].lower() for entry in listed)
         heavy = [name for name in names if name in ("torch", "sentence-transformers", "prefect")]
 
         expected = exports(work / "exports")
         started = time.monotonic()
         done = subprocess.run([str(python), "-c", _score_script(), str(work / "exports"), ""], capture_output=True,
-                              text=True, cwd=work)
+                              text=True, cwd=work, env=CLEAN)
         score_seconds = time.monotonic() - started
         if done.returncode != 0:
             print(done.stderr[-3000:])

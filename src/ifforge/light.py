@@ -17,6 +17,7 @@ SCORING = (
     "pandas>=2.2",  # the verdicts' frame every number comes from
     "rich>=13",  # progress and messages
     "openai>=1.40",  # the LLM client module the families import (no model is asked when scoring)
+    "httpx>=0.27",  # imported by that client itself
     "libcst>=1.9,<2",  # LogicIF's code operations, imported with its family
     "radon==6.0.1",  # LogicIF's complexity, imported with its family
     "jsonschema>=4.20",  # IFEval-FC: tool schemas
