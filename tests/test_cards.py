@@ -119,3 +119,16 @@ def test_the_verified_subset_card_counts_its_own_rows_and_says_who_reviewed_them
     assert "at least 2 reviewer(s) marked `faithful`" in review and "no reviewer marked `not_faithful`" in review
     assert "2 reviewer(s): `ana` (3 tasks marked), `ben.k` (1 tasks marked)" in review
     assert "marked by someone: 3; kept: 1; marked `not_faithful` by someone: 1; of 3 tasks" in review
+
+
+def test_ifforge_card_check_says_whether_a_versions_card_is_ready(tmp_path, capsys):
+    from ifforge.cli import main
+
+    version = write_rows(tmp_path / "pacific" / "v001", pacific_rows()[:2])
+    (version / "manifest.json").write_text(json.dumps(manifest("pacific")))
+    assert main(["card", str(version), "--check"]) == 0
+    assert "ready to publish" in capsys.readouterr().out
+    (version / "card.md").write_text("# old card\n\n## Differences from the original\n\nSee [the page](docs/x.md).\n")
+    assert main(["card", str(version), "--check"]) == 1
+    out = capsys.readouterr().out
+    assert "link '[the page](docs/x.md)' is not absolute" in out and "no License section" in out

@@ -215,7 +215,7 @@ def licence_lines(version: Version) -> list[str]:
 def regenerate_lines(manifest: dict[str, Any]) -> list[str]:
     parameters = manifest.get("parameters") or {}
     return [f"Fingerprint `{manifest.get('fingerprint')}`, seed `{parameters.get('seed')}`. With these settings in "
-            f"`ifforge.toml`, `ifforge generate --config ifforge.toml` writes the same rows (an LLM stage "
+            f"`ifforge.toml`, `ifforge generate --config ifforge.toml` writes the version these rows come from again (an LLM stage "
             f"gives the same text from the same response cache):", "", "```toml", *toml_lines(parameters), "```"]
 
 
