@@ -6,8 +6,8 @@ them (IFEval-FC: the tools go through the model's tools API, with the row's `too
 never run: the calls themselves are what is scored), and scores with ifforge's checker for the
 row's family.
 Its metrics are the ones `ifforge evaluate` reports: case accuracy, task accuracy (a task passes
-only when all its cases do) and the family's finer numbers. The folder needs ifforge installed
-where it runs; nothing else of the benchmark is read.
+only when all its cases do) and the family's finer numbers. The folder needs ifforge's scoring core
+where it runs (the light install, `ifforge.light`); nothing else of the benchmark is read.
 """
 
 from __future__ import annotations
@@ -27,7 +27,8 @@ TASK_FILE = '''"""inspect-ai task: {name} ({family}, {rows} rows from the file n
 
     inspect eval task.py --model openai-api/local/<model>    # with LOCAL_BASE_URL, LOCAL_API_KEY set
 
-Scored by ifforge's own checker (ifforge must be installed where this runs).
+Scored by ifforge's own checker: ifforge's scoring core must be installed where this runs
+(pip install --no-deps <ifforge wheel or checkout>; pip install $(python -m ifforge.light)).
 """
 
 from pathlib import Path

@@ -38,7 +38,8 @@ from ifforge.exports.inspect_task import DEFAULT_MAX_TOKENS
 from ifforge.families import family_of_row
 from ifforge.families.base import Verdict
 
-UTILS_FILE = '''"""lm-evaluation-harness hooks for {name}: the rows beside this file, ifforge's checker."""
+UTILS_FILE = '''"""lm-evaluation-harness hooks for {name}: the rows beside this file, ifforge's checker
+(its scoring core is enough: pip install --no-deps <ifforge wheel>; pip install $(python -m ifforge.light))."""
 
 from pathlib import Path
 
