@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ifforge.eval.floors import row_name
+from ifforge.card import check_card
 from ifforge.families import get_family
 from ifforge.families.base import Reply
 
@@ -21,12 +21,13 @@ def assert_floors_counted(folder: str | Path) -> dict:
         baseline.fit(rows)
         for row in rows:
             if family.check(row, Reply.of(baseline.replies(row, family.request(row).turns))).correct:
-                passed.setdefault(row_name(family, row), []).append(baseline.id)
+                passed.setdefault(family.row_id(row), []).append(baseline.id)
     written = json.loads((folder / "floors.json").read_text())
     assert written["trivially_passed"]["by_row"] == passed
     assert manifest["floors"]["trivially_passed"]["rows"] == len(passed)
     assert set(manifest["floors"]["baselines"]) == set(family.baselines)
     card = (folder / "card.md").read_text()
+    assert check_card(card) == []  # every card a flow test writes is ready to publish
     assert all(f"| `{key}` |" in card for key in manifest["floors"]["baselines"])
     assert f"{len(passed)} of {len(rows)}" in card and family.follows in card
     return manifest["floors"]

@@ -20,7 +20,8 @@ import pytest
 from ifforge.eval import template
 from ifforge.eval.evaluation import EvalSettings
 from ifforge.exports import export
-from ifforge.exports.benchmark import read_benchmark, unflatten
+from ifforge.card import check_card
+from ifforge.exports.benchmark import read_benchmark, row_ids, unflatten
 from ifforge.families import get_family
 from ifforge.families.ifeval_fc import functions as fc_functions
 from ifforge.families.ifeval_fc.family import assign as fc_assign
@@ -241,10 +242,11 @@ def test_hf_folder_loads_with_datasets_and_gives_the_rows_back(benchmarks):
         folder = Path(written["folder"])
         card = (folder / "README.md").read_text()
         assert card.startswith("---\n") and "data/test-*.parquet" in card and f"- {name}\n" in card
+        assert check_card(card) == []
         # a cache of its own: pytest reuses tmp paths across runs, and datasets would serve an earlier run's rows
         fresh = datasets.load_dataset(str(folder), cache_dir=str(base / "hf-cache" / name))["test"]
         for loaded in (fresh, datasets.load_from_disk(str(folder / "arrow"))["test"]):
-            assert len(loaded) == len(rows)
+            assert len(loaded) == len(rows) and loaded["row_id"] == row_ids(rows)
             back = [unflatten(record, written["json_columns"]) for record in loaded]
             assert back == [{key: row.get(key) for key in back[0]} for row in rows]
         assert "input" in written["json_columns"] or name != "logicif"
@@ -306,17 +308,21 @@ def test_inspect_and_lm_eval_score_as_ifforge_evaluate_does(benchmarks):
     assert metrics["state_accuracy"] == pytest.approx(logic_overall["case_state"])
     assert 0 < logic_overall["case_both"] < 1 and 0 < logic_overall["task_both"] < 1
     lm_logic = results[tasks["logicif"]]
-    assert lm_logic["accuracy,none"] == pytest.approx(logic_overall["case_both"])
+    assert lm_logic["accuracy,none"] == pytest.approx(logic_overall["case_both"], abs=1e-4)
     assert lm_logic["task_accuracy,none"] == pytest.approx(logic_overall["task_both"])
+    # a mean of one number per case gets lm-eval's standard error; task accuracy (per task) cannot
+    p = lm_logic["accuracy,none"]
+    assert lm_logic["accuracy_stderr,none"] == pytest.approx((p * (1 - p) / (len(logic) - 1)) ** 0.5)
+    assert lm_logic["task_accuracy_stderr,none"] == "N/A"
     import pandas as pd
 
     ours_cases = pd.read_parquet(base / "ours-logicif" / "run" / "scores.parquet")
-    expected = {f"{r.task_id}/{r.test_case_id}": bool(r.both_ok) for r in ours_cases.itertuples()}
+    expected = {r.row_id: bool(r.both_ok) for r in ours_cases.itertuples()}  # one id per row, as the exports
     got = {s["id"]: s["scores"]["ifforge_checker"]["value"] == "C" for s in inspect_logic["samples"]}
     assert got == expected and len(got) == len(logic)
     lm_samples = [json.loads(line) for path in (base / "lm-out").rglob(f"samples_{tasks['logicif']}_*.jsonl")
                   for line in path.read_text().splitlines()]
-    got = {s["doc"]["id"]: bool(s["accuracy"]["correct"]) for s in lm_samples}
+    got = {s["doc"]["id"]: s["accuracy"] == 1.0 for s in lm_samples}  # the case's own number, averaged by lm-eval
     assert got == expected
 
     # PACIFIC: prompt- and instruction-level accuracy; chat rows asked turn by turn in inspect,
@@ -342,11 +348,11 @@ def test_inspect_and_lm_eval_score_as_ifforge_evaluate_does(benchmarks):
     assert metrics["provided_rate"] == pytest.approx(fc_overall["provided_rate"], abs=1e-4)
     assert 0 < fc_overall["format_right_rate"] < fc_overall["provided_rate"] < fc_overall["called_rate"] < 1
     fc_cases = pd.read_parquet(base / "ours-ifeval-fc" / "run" / "scores.parquet")
-    expected = {r.task_id: bool(r.correct) for r in fc_cases.itertuples()}
+    expected = {r.row_id: bool(r.correct) for r in fc_cases.itertuples()}
     got = {s["id"]: s["scores"]["ifforge_checker"]["value"] == "C" for s in inspect_fc["samples"]}
     assert got == expected and len(got) == len(fc)
     reasons = {s["id"]: s["scores"]["ifforge_checker"]["metadata"]["verdict"]["reason"] for s in inspect_fc["samples"]}
-    assert reasons == {r.task_id: r.reason for r in fc_cases.itertuples()}  # the raw arguments, not inspect's reading
+    assert reasons == {r.row_id: r.reason for r in fc_cases.itertuples()}  # the raw arguments, not inspect's reading
     assert set(reasons.values()) == {"ok", "format_wrong", "no_call", "parameter_missing", "arguments_not_json"}
     by_inspect = [r for r in server.requests if r.get("tools")][len(asked_by_evaluate):]
     assert len(by_inspect) == len(fc)
@@ -378,7 +384,7 @@ def test_inspect_and_lm_eval_score_as_ifforge_evaluate_does(benchmarks):
     assert mcbench_overall["final_accuracy"] == pytest.approx(1 / 3, abs=1e-4)
     assert mcbench_overall["format_following"] == pytest.approx(2 / 3, abs=1e-4)
     ours_rows = pd.read_parquet(base / "ours-mcbench" / "run" / "scores.parquet")
-    expected = {r.task_id: bool(r.fa) for r in ours_rows.itertuples()}
+    expected = {r.row_id: bool(r.fa) for r in ours_rows.itertuples()}
     got = {s["id"]: s["scores"]["ifforge_checker"]["value"] == "C" for s in inspect_mcbench["samples"]}
     assert got == expected and len(got) == len(mcbench)
 

@@ -209,7 +209,7 @@ def test_the_datasets_export_carries_the_versions_card(tmp_path):
     (version / "card.md").write_text(card.render(manifest, rows, floors(PACIFIC, rows)))
     written = export(read_benchmark(version), "hf", tmp_path / "hf")
     readme = (Path(written["folder"]) / "README.md").read_text()
-    assert readme.startswith("---\n") and "## The version's card" in readme
+    assert readme.startswith("---\n") and "## The rows' card" in readme and card.check_card(readme) == []
     assert "| `identity` |" in readme and "1 of 2" in readme
 
 

@@ -80,7 +80,7 @@ def task_export(args: argparse.Namespace) -> int:
     except (BenchmarkError, ValueError, OSError) as error:
         return fail(error)
     except ImportError as error:
-        return fail(f"the {args.format} export needs {error.name}: pip install 'ifforge[exports]'")
+        return fail(f"the {args.format} export needs {error.name}: pip install {(error.name or '').replace('_', '-')} (see docs/exports.md)")
     left = written.get("left_out_chat_rows")
     print(f"{written['rows']} rows of {benchmark.name} ({benchmark.family}) exported to {written['folder']}"
           + (f" as {written['files']} files" if "files" in written else "")

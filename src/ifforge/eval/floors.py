@@ -9,6 +9,7 @@ without saying how much of it.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable
 from typing import Any
@@ -63,8 +64,8 @@ def floors(family: Family, rows: Iterable[Row]) -> dict[str, Any]:
                 lines[baseline.id].add(line)
             if verdict.correct:
                 passed[baseline.id] += 1
-                passed_by.setdefault(row_name(family, row), []).append(baseline.id)
-        if row_name(family, row) in passed_by:
+                passed_by.setdefault(family.row_id(row), []).append(baseline.id)
+        if family.row_id(row) in passed_by:
             passed_groups.append({field: row[field] for field in fields if field in row})
     result: dict[str, Any] = {"rows": count, "baselines": {}}
     for baseline in baselines:
@@ -90,16 +91,23 @@ def counts_by_group(family: Family, rows: Iterable[Row]) -> dict[str, dict[str, 
         for key in fields:
             if row.get(key) is not None:
                 found[key][str(row[key])] += 1
-    return {key: dict(sorted(values.items())) for key, values in found.items() if values}
+    return {key: dict(sorted(values.items(), key=lambda item: value_order(item[0]))) for key, values in found.items()
+            if values}
+
+
+def value_order(value: str) -> tuple:
+    """Group values in the order a reader expects: numbers by size (3, 5, 10, not 10, 3, 5), then
+    text, with the numbers inside it by size too (L1024 before L16384)."""
+    try:
+        return (0, float(value), "")
+    except ValueError:
+        return (1, 0.0, [(0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"(\d+)", value)])
 
 
 def group_lines(counts: dict[str, dict[str, int]]) -> list[str]:
     return [f"- by {key}: " + ", ".join(f"{value} {n}" for value, n in values.items()) for key, values in counts.items()]
 
 
-def row_name(family: Family, row: Row) -> str:
-    """What names one row: its family's keys, and its expression where it has one."""
-    return "/".join(str(row[key]) for key in (*family.keys, "expression_id") if key in row)
 
 
 def floors_lines(found: dict[str, Any]) -> list[str]:

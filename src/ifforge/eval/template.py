@@ -57,8 +57,9 @@ def warm_up(family: Family) -> None:
 
 def verdict_frame(family: Family, results: list[Row], rows: list[Row], settings) -> pd.DataFrame:
     """Every reply judged by its family against its row (the benchmark's, when known; else what the
-    reply carries of it): the verdicts' lines as one frame."""
-    lines = [line for row, result in zip(rows or results, results)
+    reply carries of it): the verdicts' lines as one frame, each with its row's `row_id` (the id every
+    export gives the row, so their results join with these)."""
+    lines = [{"row_id": family.row_id(row), **line} for row, result in zip(rows or results, results)
              for line in family.check(row, Reply(result), settings).lines]
     return family.report.frame(lines)
 

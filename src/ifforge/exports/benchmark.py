@@ -15,7 +15,6 @@ from typing import Any
 
 from ifforge.core.store.versions import file_hash
 from ifforge.eval.evaluation import BenchmarkError, family_of, load_rows, locate
-from ifforge.eval.floors import row_name
 from ifforge.families import family_of_row, get_family
 from ifforge.families.base import Reply, Request, Verdict
 from ifforge.review import all_reviews, verified_task_ids
@@ -31,6 +30,8 @@ class Benchmark:
     split: str
     expressions: str
     facts: dict[str, Any] = field(default_factory=dict)  # from the version's manifest, when there is one
+    version: Path | None = None  # the version folder the rows come from (None: a bare rows file)
+    review: dict[str, Any] | None = None  # the reviewed subset's review (`review_facts`), with --verified-only
 
 
 def read_benchmark(given: Path, split: str = "full", expressions: str = "original",
@@ -38,10 +39,12 @@ def read_benchmark(given: Path, split: str = "full", expressions: str = "origina
     """The rows to export from a version folder, a benchmark folder (its LATEST) or a .jsonl file."""
     rows_path, version = locate(Path(given), split)
     rows = load_rows(rows_path, expressions)
+    review = None
     if verified_only:
         if not all_reviews(version):
             raise BenchmarkError(f"{version}: no reviews yet, so nothing is verified (run `ifforge review` first)")
         keep = verified_task_ids(version, min_reviewers)
+        review = review_facts(version, rows, keep, min_reviewers)
         rows = [row for row in rows if row["task_id"] in keep]
     if not rows:
         raise BenchmarkError(f"{rows_path}: no rows to export")
@@ -54,13 +57,27 @@ def read_benchmark(given: Path, split: str = "full", expressions: str = "origina
     except (OSError, ValueError):
         pass
     generated = rows_path.name in ("benchmark.jsonl", "benchmark_mini.jsonl")  # a version's own rows
+    from_version = generated and (version / "manifest.json").is_file()
     parts = [version.parent.name, version.name] if generated else [rows_path.stem]
     if split == "mini" and generated:
         parts.append("mini")
     if verified_only:
         parts.append("verified")
     return Benchmark(name=task_name("ifforge", *parts), family=family, rows=rows, source=rows_path,
-                     sha256=file_hash(rows_path), split=split, expressions=expressions, facts=facts)
+                     sha256=file_hash(rows_path), split=split, expressions=expressions, facts=facts,
+                     version=version if from_version else None, review=review)
+
+
+def review_facts(version: Path, rows: list[dict[str, Any]], kept: set[str], min_reviewers: int) -> dict[str, Any]:
+    """Who reviewed a version and what the rule kept, for the subset's card: every reviewer with the
+    tasks they marked, the tasks marked, kept and rejected, of the version's tasks."""
+    marks = all_reviews(version)
+    tasks = {row["task_id"] for row in rows}
+    marked = {task for records in marks.values() for task in records if task in tasks}
+    rejected = {task for records in marks.values() for task, record in records.items()
+                if task in tasks and record["verdict"] != "faithful"}
+    return {"min_reviewers": min_reviewers, "reviewers": {name: len(records) for name, records in marks.items()},
+            "tasks": len(tasks), "reviewed": len(marked), "kept": len(kept & tasks), "rejected": len(rejected)}
 
 
 def task_name(*parts: Any) -> str:
@@ -103,14 +120,18 @@ def task_key(row: dict[str, Any]) -> str:
     return f"{row['task_id']}/{row['expression_id']}" if "expression_id" in row else str(row["task_id"])
 
 
-def row_ids(rows: list[dict[str, Any]]) -> list[str]:
-    """A unique, readable id per row: its family's keys, and its expression where it has one."""
+ROW_ID = "row_id"  # the column every export and `scores.parquet` name a row by (`Family.row_id`)
+
+
+def row_ids(rows: list[dict[str, Any]], source: Path | str = "the rows") -> list[str]:
+    """Each row's one id (`Family.row_id`): the sample id of every export, and `scores.parquet`'s
+    `row_id`, so an export's results join with ifforge's. Two rows with one id are refused."""
+    ids = [family_of_row(row).row_id(row) for row in rows]
     seen: dict[str, int] = {}
-    ids = []
-    for row in rows:
-        base = row_name(family_of_row(row), row)
-        seen[base] = seen.get(base, 0) + 1
-        ids.append(base if seen[base] == 1 else f"{base}#{seen[base]}")
+    for line, sample_id in enumerate(ids, 1):
+        if sample_id in seen:
+            raise BenchmarkError(f"{source}: rows {seen[sample_id]} and {line} have the same id {sample_id!r}")
+        seen[sample_id] = line
     return ids
 
 
@@ -144,5 +165,6 @@ def flat_columns(rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list
 
 
 def unflatten(record: dict[str, Any], json_columns: list[str]) -> dict[str, Any]:
-    """A row back from `flat_columns`' form."""
-    return {key: (json.loads(value) if key in json_columns else value) for key, value in record.items()}
+    """A row back from `flat_columns`' form (without the export's `row_id` column)."""
+    return {key: (json.loads(value) if key in json_columns else value) for key, value in record.items()
+            if key != ROW_ID}

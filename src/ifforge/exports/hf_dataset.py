@@ -15,13 +15,15 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from ifforge.card import read_card
+from ifforge import card
+from ifforge.eval.floors import floors
 from ifforge.core.store.versions import atomic_path, atomic_write
-from ifforge.exports.benchmark import Benchmark, flat_columns, metric_names
+from ifforge.exports.benchmark import ROW_ID, Benchmark, flat_columns, metric_names, row_ids
 from ifforge.families import get_family
 
 CARD = """---
 pretty_name: {name}
+{license}
 configs:
 - config_name: default
   data_files:
@@ -55,6 +57,9 @@ row = {{k: (json.loads(v) if k in {json_columns!r} else v) for k, v in test[0].i
 
 Columns stored as JSON text (one type per column is all Arrow holds): {json_list}.
 
+`row_id` names each row as the inspect-ai and lm-eval exports name their samples and as
+`ifforge evaluate` names its verdicts (`scores.parquet`'s `row_id`): join results on it.
+
 ## Scoring
 
 Score a model's replies with ifforge's own checker, exactly as `ifforge evaluate` does:
@@ -75,12 +80,29 @@ def made_by(benchmark: Benchmark) -> str:
 
 
 def _version_card(benchmark: Benchmark) -> str:
-    """The generated version's card (`card.md`), under the loading notes; nothing for a bare rows file."""
-    version = Path(benchmark.source).parent
-    if not (version / "manifest.json").exists():
+    """The card of the rows exported (`ifforge.card`: their own counts and floors, computed now, and
+    the review of a reviewed subset), under the loading notes; nothing for a bare rows file."""
+    if benchmark.version is None:
         return ""
-    card = read_card(version)
-    return "\n## The version's card\n\n" + card.split("\n", 1)[1].lstrip("\n")
+    rows = benchmark.rows
+    body = card.render(card.read_manifest(benchmark.version), rows, floors(get_family(benchmark.family), rows),
+                       review=benchmark.review, title=benchmark.name)
+    return "\n## The rows' card\n\n" + body.split("\n", 1)[1].lstrip("\n").replace("\n## ", "\n### ")
+
+
+def _license() -> str:
+    """The YAML header's licence: the project's (an SPDX id, as the Hub reads it), or `other` named
+    as not declared; the card's License section says which, and the licences of what the rows derive from."""
+    own = card.project()["license"]
+    return f"license: {own.lower()}" if own else "license: other\nlicense_name: not-declared"
+
+
+def _licence_section(benchmark: Benchmark) -> str:
+    """The License section of a bare rows file's card (a version's card carries its own)."""
+    if benchmark.version is not None:
+        return ""
+    lines = card.licence_lines(card.Version({"family": benchmark.family}, benchmark.rows, None))
+    return "\n## License\n\n" + "\n".join(lines) + "\n"
 
 
 def _size(rows: int) -> str:
@@ -104,7 +126,10 @@ def write(benchmark: Benchmark, out: Path) -> dict[str, Any]:
 
     datasets.disable_progress_bars()
     out.mkdir(parents=True, exist_ok=True)
-    flat, json_columns = flat_columns(benchmark.rows)
+    if any(ROW_ID in row for row in benchmark.rows):
+        raise ValueError(f"{benchmark.source}: a row has its own {ROW_ID!r} field, the column the export names rows by")
+    ids = row_ids(benchmark.rows, benchmark.source)
+    flat, json_columns = flat_columns([{ROW_ID: sample_id, **row} for sample_id, row in zip(ids, benchmark.rows)])
     dataset = datasets.Dataset.from_list(flat)
     (out / "data").mkdir(exist_ok=True)
     for old in (out / "data").glob("test-*.parquet"):
@@ -122,12 +147,13 @@ def write(benchmark: Benchmark, out: Path) -> dict[str, Any]:
                     for key, value in benchmark.facts.items() if key != "counts")
     atomic_write(out / "README.md", CARD.format(
         name=benchmark.name, family=benchmark.family, rows=len(flat), size=_size(len(flat)),
-        tasks=len({row["task_id"] for row in benchmark.rows}), source=json.dumps(str(benchmark.source)),
+        tasks=len({row["task_id"] for row in benchmark.rows}), source=json.dumps(card.shown_path(str(benchmark.source))),
         sha256=benchmark.sha256,
         split=benchmark.split, descriptions=made_by(benchmark),
         expressions="" if benchmark.expressions == "original" else f", expressions `{benchmark.expressions}`",
         facts=facts + ("\n" if facts else ""), json_columns=json_columns,
-        json_list=", ".join(f"`{c}`" for c in json_columns) or "none", metrics=metrics) + _version_card(benchmark))
+        json_list=", ".join(f"`{c}`" for c in json_columns) or "none", metrics=metrics, license=_license())
+        + _licence_section(benchmark) + _version_card(benchmark))
     atomic_write(out / "ifforge_export.json", json.dumps(
         {"name": benchmark.name, "family": benchmark.family, "rows": len(flat), "source": str(benchmark.source),
          "sha256": benchmark.sha256, "json_columns": json_columns}, indent=2) + "\n")

@@ -6,8 +6,8 @@ them (IFEval-FC: the tools go through the model's tools API, with the row's `too
 never run: the calls themselves are what is scored), and scores with ifforge's checker for the
 row's family.
 Its metrics are the ones `ifforge evaluate` reports: case accuracy, task accuracy (a task passes
-only when all its cases do) and the family's finer numbers. The folder needs ifforge installed
-where it runs; nothing else of the benchmark is read.
+only when all its cases do) and the family's finer numbers. The folder needs ifforge's scoring core
+where it runs (the light install, `ifforge.light`); nothing else of the benchmark is read.
 """
 
 from __future__ import annotations
@@ -27,7 +27,8 @@ TASK_FILE = '''"""inspect-ai task: {name} ({family}, {rows} rows from the file n
 
     inspect eval task.py --model openai-api/local/<model>    # with LOCAL_BASE_URL, LOCAL_API_KEY set
 
-Scored by ifforge's own checker (ifforge must be installed where this runs).
+Scored by ifforge's own checker: ifforge's scoring core must be installed where this runs
+(pip install --no-deps <ifforge wheel or checkout>; pip install $(python -m ifforge.light)).
 """
 
 from pathlib import Path
@@ -49,7 +50,7 @@ def write(benchmark: Benchmark, out: Path) -> dict[str, Any]:
     """Write the task folder; return what was written."""
     out.mkdir(parents=True, exist_ok=True)
     lines = []
-    for sample_id, row in zip(row_ids(benchmark.rows), benchmark.rows):
+    for sample_id, row in zip(row_ids(benchmark.rows, benchmark.source), benchmark.rows):
         asked = request(row)
         lines.append(json.dumps({"id": sample_id, "turns": list(asked.turns), "task_id": task_key(row),
                                  "system": asked.system, "tools": asked.tools, "tool_choice": asked.tool_choice,
@@ -181,6 +182,17 @@ def _reply(message, with_tools: bool):
         for call in message.tool_calls or []]}
 
 
+def score_sample(metadata: dict[str, Any], replies: list) -> tuple[bool, str, dict[str, Any]]:
+    """What the task's scorer gives a sample (a line of `samples.jsonl`, or its inspect metadata)
+    on the model's replies: right or not, the last reply as text, and the verdict (plain Python:
+    it needs no inspect-ai, so it runs wherever the checker is installed)."""
+    row = json.loads(metadata["row"])
+    verdict = check(row, replies)
+    last = replies[-1] if replies else ""
+    return (verdict.correct, last if isinstance(last, str) else json.dumps(last, ensure_ascii=False),
+            {"task_id": task_key(row), "verdict": verdict.as_dict()})
+
+
 def _ifforge_metric(family: str, key: str):
     # lazy on purpose: inspect-ai (an optional extra), only where the task runs
     from inspect_ai.scorer import SampleScore, metric
@@ -206,14 +218,10 @@ def _ifforge_checker(family: str, keys: list[str]):
         """The row's family checks the replies, exactly as `ifforge evaluate` does."""
 
         async def score(state, target):
-            row = json.loads(state.metadata["row"])
             with_tools = bool(state.metadata.get("tools"))
             replies = [_reply(message, with_tools) for message in state.messages if message.role == "assistant"]
-            verdict = check(row, replies)
-            last = replies[-1] if replies else ""
-            return Score(value=CORRECT if verdict.correct else INCORRECT,
-                         answer=last if isinstance(last, str) else json.dumps(last, ensure_ascii=False),
-                         metadata={"task_id": task_key(row), "verdict": verdict.as_dict()})
+            correct, answer, metadata = score_sample(state.metadata, replies)
+            return Score(value=CORRECT if correct else INCORRECT, answer=answer, metadata=metadata)
 
         return score
 

@@ -34,10 +34,12 @@ from ifforge.exports.benchmark import (
     task_name,
     text_row,
 )
-from ifforge.families.base import Verdict
 from ifforge.exports.inspect_task import DEFAULT_MAX_TOKENS
+from ifforge.families import family_of_row
+from ifforge.families.base import Verdict
 
-UTILS_FILE = '''"""lm-evaluation-harness hooks for {name}: the rows beside this file, ifforge's checker."""
+UTILS_FILE = '''"""lm-evaluation-harness hooks for {name}: the rows beside this file, ifforge's checker
+(its scoring core is enough: pip install --no-deps <ifforge wheel>; pip install $(python -m ifforge.light))."""
 
 from pathlib import Path
 
@@ -56,7 +58,7 @@ process_results = _ifforge.process_results
 
 def write(benchmark: Benchmark, out: Path) -> dict[str, Any]:
     """Write the task folder; return what was written and what was left out."""
-    as_text = [(sample_id, text_row(row)) for sample_id, row in zip(row_ids(benchmark.rows), benchmark.rows)]
+    as_text = [(sample_id, text_row(row)) for sample_id, row in zip(row_ids(benchmark.rows, benchmark.source), benchmark.rows)]
     single = [(sample_id, row) for sample_id, row in as_text if row is not None and len(request(row).turns) == 1]
     left_out = len(benchmark.rows) - len(single)
     if not single:
@@ -70,8 +72,9 @@ def write(benchmark: Benchmark, out: Path) -> dict[str, Any]:
                     "family": benchmark.family, "row": json.dumps(row, ensure_ascii=False)}, ensure_ascii=False) + "\n"
         for sample_id, row in single))
     keys = metric_names(benchmark.family, single[0][1])
-    metrics = "".join(f"  - metric: {key}\n    aggregation: !function utils.{key}\n    higher_is_better: true\n"
-                      for key in keys)
+    means = set(row_means(single[0][1]))
+    metrics = "".join(f"  - metric: {key}\n    aggregation: " + ("mean" if key in means else f"!function utils.{key}")
+                      + "\n    higher_is_better: true\n" for key in keys)
     atomic_write(out / f"{benchmark.name}.yaml", (
         f"# {benchmark.family} benchmark {benchmark.name}: {len(single)} rows from {json.dumps(str(benchmark.source))}"
         + (f" ({left_out} rows left out: multi-turn chats, or rows lm-eval cannot ask)" if left_out else "") + "\n"
@@ -92,7 +95,8 @@ def write(benchmark: Benchmark, out: Path) -> dict[str, Any]:
         f"  max_gen_toks: {DEFAULT_MAX_TOKENS}\n"
         "metric_list:\n" + metrics +
         "metadata:\n  version: 1.0\n"))
-    aggregations = "\n".join(f"{key} = _ifforge.aggregation({benchmark.family!r}, {key!r})" for key in keys)
+    aggregations = "\n".join(f"{key} = _ifforge.aggregation({benchmark.family!r}, {key!r})" for key in keys
+                             if key not in means)
     atomic_write(out / "utils.py", UTILS_FILE.format(name=benchmark.name, aggregations=aggregations))
     return {"format": "lm-eval", "folder": str(out), "rows": len(single), "left_out_chat_rows": left_out,
             "task": benchmark.name, "protocol": protocol or "prompt",
@@ -114,10 +118,22 @@ def doc_to_text(doc: dict[str, Any]) -> str:
     return doc["prompt"]
 
 
+def row_means(row: dict[str, Any]) -> tuple[str, ...]:
+    """The metrics lm-eval aggregates as a plain `mean` of one number per row, which is what it
+    needs to give a standard error: the family's `row_means`, under ifforge's rules (under an
+    original's rules a family may judge rows together, as IFEval-FC's paper batches do)."""
+    return () if row.get("rules", "ifforge") != "ifforge" else family_of_row(row).row_means
+
+
 def process_results(doc: dict[str, Any], results: list[str]) -> dict[str, Any]:
-    """Every metric gets the same verdict; each aggregation computes the family's numbers from all of them."""
-    verdict = check(json.loads(doc["row"]), [results[0]])
-    return {key: verdict.as_dict() for key in metrics(doc["family"], [verdict])}
+    """A metric that is a mean over rows gets this row's number (lm-eval averages them and gives
+    their standard error); every other metric gets the verdict, from which its aggregation computes
+    the family's number over all rows."""
+    row = json.loads(doc["row"])
+    verdict = check(row, [results[0]])
+    means = row_means(row)
+    numbers = metrics(doc["family"], [verdict])
+    return {key: float(numbers[key]) if key in means else verdict.as_dict() for key in numbers}
 
 
 def aggregation(family: str, key: str):

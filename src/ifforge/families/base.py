@@ -18,7 +18,7 @@ work, run in shards and cached per item).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -212,6 +212,8 @@ class Family:
     # its numbers
     rule_modes: tuple[str, ...] = ("ifforge",)  # with "paper": `--rules paper` scores as the original's own code
     report: Report = Report()  # metrics, groups, the report's sections and plots
+    row_means: tuple[str, ...] = ()  # the report's metrics that are the mean of one value per row (failed
+    # requests aside): exports hand harnesses those values row by row, so they give a standard error
     counted_by: tuple[str, ...] = ()  # tiers and categories the card and floors count rows by, before the
     # report's groups
     paired_by: str = "task_id"  # the verdict column two runs are paired by (`ifforge compare`): what a row of a
@@ -264,6 +266,23 @@ class Family:
         """Rows of the finished-tasks table published to Prefect."""
         return []
 
+    @property
+    def docs_page(self) -> str:
+        """Its page in ifforge's documentation (a path under docs/): the card takes its differences
+        from the original from that page's section of that name."""
+        return f"families/{self.id}.md"
+
+    def card_sections(self, manifest: dict[str, Any], rows: Iterable[Row]) -> dict[str, list[str]]:
+        """Sections of its own on a version's card, after the floors: title -> markdown lines.
+        `rows` may be read more than once (a file read again at each pass)."""
+        return {}
+
+    def data_licences(self, rows: Iterable[Row]) -> list[str]:
+        """Where its rows derive from material under a licence of its own (an original's released
+        data, a corpus), one sentence each for the card's License section; empty when ifforge made
+        all of it."""
+        return []
+
     def made_by(self, rows: list[Row]) -> str:
         """A sentence on how these rows were made, for an export's card (LogicIF: who wrote the
         descriptions); empty when there is nothing to say beyond the version's card."""
@@ -295,6 +314,11 @@ class Family:
     def key(self, row: Row) -> str:
         """A row's or a reply's `keys`, as one comparable text."""
         return json.dumps([row.get(key) for key in self.keys], sort_keys=True, default=str)
+
+    def row_id(self, row: Row) -> str:
+        """The one id of a row wherever it goes: every export's sample id, the `row_id` column of
+        `scores.parquet`, `floors.json`. Its `keys`, and its expression where it has one, joined by `/`."""
+        return "/".join(str(row[key]) for key in (*self.keys, "expression_id") if key in row)
 
     def identity(self, row: Row) -> str:
         """What makes a row one of its own: its `keys` under its expression. Two with one identity are

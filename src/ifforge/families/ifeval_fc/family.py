@@ -161,6 +161,7 @@ class IfevalFc(Family):
     needs_rows = True  # the verdict reads the row's rule and tools
     rule_modes = ("ifforge", "paper")
     report = REPORT
+    row_means = ("accuracy", "called_rate", "provided_rate")  # under the paper's rules a batch fails together
     counted_by = ("rule_id",)
     baselines = BASELINES
     converter = staticmethod(convert_files)
@@ -170,6 +171,12 @@ class IfevalFc(Family):
         guidance="For each task, check that the format rule in the tool's parameter says exactly what its checker "
                  "tests (the rule's id and arguments, below), that a model can follow it for this query, and that "
                  "the query asks for a call of this tool with that parameter filled in.")
+
+    def data_licences(self, rows) -> list[str]:
+        if any(row.get("source") == "paper" for row in rows):
+            return ["Rows converted from IFEval-FC's released data (github.com/Skripkon/ifeval-fc, `ifforge convert "
+                    "ifeval-fc`): MIT License, Copyright (c) 2025 Nikolai Skripko; keep its notice with them."]
+        return []
 
     def check_inputs(self, settings: IfevalFcSettings) -> None:
         if settings.functions is not None:

@@ -170,6 +170,7 @@ class Lifbench(Family):
     needs_rows = True  # the rubric reads the row's gold and facts
     counted_by = ("scenario", "task")
     report = REPORT
+    row_means = ("full_points",)  # ARS is weighted by task totals
     baselines = BASELINES
     converter = staticmethod(convert_files)
     review_guide = ReviewGuide(
@@ -182,6 +183,19 @@ class Lifbench(Family):
         if not problem and row["task"] not in tasks.TASKS:
             return f"field 'task': {tasks.TASKS.unknown(row['task'])}"
         return problem
+
+    def row_id(self, row: dict[str, Any]) -> str:
+        """The row's `task_id`, which already names its expression (`...-e0`, a converted row's `...-e3-n7`)."""
+        return str(row["task_id"])
+
+    def data_licences(self, rows) -> list[str]:
+        kinds = {"converted" if isinstance(row.get("paper"), dict) else "built" for row in rows}
+        return [line for kind, line in (
+            ("built", "The long inputs are built from text that ships with Python (its help topics and docstrings), "
+                      "under the PSF License Agreement (PSF-2.0) of the Python version named under Inputs."),
+            ("converted", "Rows converted from LIFBench's released data (github.com/SheldonWu0327/LIFBench-2024, "
+                          "`ifforge convert lifbench`): that repository declares no licence, so ask its authors "
+                          "before publishing them.")) if kind in kinds]
 
     def rules_problem(self, row: dict[str, Any], rules: str) -> str | None:
         if rules == "paper" and not isinstance(row.get("paper"), dict):

@@ -113,6 +113,7 @@ class LogicIF(Family):
     expression_rows = "benchmark_expressions.jsonl"
     rule_modes = ("ifforge", "paper")  # paper: LogicIF's compare_outputs on its extracted `llm_output`, failures too
     report = REPORT
+    row_means = ("accuracy", "output_accuracy", "state_accuracy", "answer_found")  # task accuracy: per task
     counted_by = ("difficulty",)
     tier, tier_order = "difficulty", TIERS  # paired_by stays task_id: a regenerated task keeps its seed's task_id
     baselines = BASELINES

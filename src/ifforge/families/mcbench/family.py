@@ -170,13 +170,14 @@ class Mcbench(Family):
     id = "mcbench"
     title = "step-by-step metric rubrics, gold from parallel reference code"
     measures = 'whether a model can follow a step-by-step rubric for a string metric (BLEU, Levenshtein, ...) exactly, every step and the final value checked'
-    follows = 'MCBench (metric computation as step-by-step rubrics); see docs/families/mcbench.md'
+    follows = 'MCBench (metric computation as step-by-step rubrics; its code and data are not public)'
     settings_class = McbenchSettings
     llm_stages = ()
     row_fields = {"task_id": object, "prompt": str, "gold_steps": list, "gold_final": NUMBER}
     carried = ("task_id", "metric", "variant", "category", "pair_id", "gold_steps", "gold_final", "unordered_steps")
     counted_by = ("category", "metric")
     report = REPORT
+    row_means = ("final_accuracy", "format_following")  # following depth: per step
     baselines = BASELINES
     review_guide = ReviewGuide(
         source="The metric's reference code", instruction="Rubric",

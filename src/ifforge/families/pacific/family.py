@@ -163,7 +163,7 @@ class Pacific(Family):
     id = "pacific"
     title = "instruction chains: an initial value through small code or text instructions, gold per step"
     measures = 'whether a model can carry a value through a chain of small instructions (code or text) without running code, every intermediate value checked'
-    follows = 'PACIFIC (precise, automatically checked instruction following in code); see docs/families/pacific.md'
+    follows = 'PACIFIC (precise, automatically checked instruction following in code)'
     settings_class = PacificSettings
     llm_stages = ()
     row_fields = {"task_id": object, "mode": str, "form": str, "chain_length": int, "output_length": int,
@@ -172,6 +172,7 @@ class Pacific(Family):
                "language")  # language: absent from rows written before code came in three languages
     answers = ("response", "responses")  # a prompt's reply, a chat's replies
     report = REPORT
+    row_means = ("prompt_accuracy",)  # instruction accuracy: per step
     baselines = BASELINES
     review_guide = ReviewGuide(
         source="Reference code of each instruction", instruction="Prompt",

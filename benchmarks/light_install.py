@@ -1,0 +1,114 @@
+"""The light install of an exported task, measured: a fresh virtual environment (no system site
+packages) gets ifforge's wheel without its dependencies and the scoring core
+(`python -m ifforge.light`), from the package index as pip is configured; then every
+family's rows are scored there through each export's own path (the lm-eval task's
+`process_results`, the inspect-ai task's scorer as a plain function, `check` as the datasets card
+shows it), and the verdicts must equal the full install's.
+
+    .venv/bin/python benchmarks/light_install.py [--keep DIR]
+
+Prints the install's size (MB of the environment, and of its site-packages), the seconds each
+step took, the packages installed, and whether torch, sentence-transformers or Prefect is there
+(none may be). The rows are the ones tests/test_exports.py builds for each family.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+import os
+import time
+from pathlib import Path
+
+PROJECT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(PROJECT / "src"), str(PROJECT / "tests")]
+
+CLEAN = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
+
+
+def size_mb(folder: Path) -> float:
+    return sum(path.stat().st_size for path in folder.rglob("*") if path.is_file() and not path.is_symlink()) / 1e6
+
+
+def run(command: list[str], **kwargs) -> float:
+    started = time.monotonic()
+    subprocess.run(command, check=True, env=CLEAN, **kwargs)
+    return time.monotonic() - started
+
+
+def exports(folder: Path) -> dict[str, dict[str, bool]]:
+    """Every family's rows exported to inspect-ai and lm-eval, a reply per row, and ifforge's verdicts
+    on them in the full install."""
+    from test_light_install import build_exports
+
+    return build_exports(folder)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--keep", help="build the environment in this folder and keep it")
+    args = parser.parse_args()
+    work = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="ifforge-light-"))
+    if args.keep and work.exists():
+        shutil.rmtree(work)
+    work.mkdir(parents=True, exist_ok=True)
+    try:
+        wheel_seconds = run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(work / "wheel"),
+                             str(PROJECT)], stdout=subprocess.DEVNULL)
+        wheel = next((work / "wheel").glob("ifforge-*.whl"))
+        venv_seconds = run([sys.executable, "-m", "venv", str(work / "env")])
+        python = work / "env" / "bin" / "python"
+        before = size_mb(work / "env")
+        own_seconds = run([str(python), "-m", "pip", "install", "--quiet", "--no-deps", str(wheel)])
+        printed = subprocess.run([str(python), "-m", "ifforge.light"], capture_output=True, text=True,
+                                 check=True, env=CLEAN, cwd=work).stdout.split()
+        core_seconds = run([str(python), "-m", "pip", "install", "--quiet", *printed], cwd=work)
+        site = next((work / "env" / "lib").glob("python*/site-packages"))
+        listed = json.loads(subprocess.run([str(python), "-m", "pip", "list", "--format", "json"], capture_output=True,
+                                           text=True, check=True, env=CLEAN).stdout)
+        names = sorted(entry["name"].lower() for entry in listed)
+        heavy = [name for name in names if name in ("torch", "sentence-transformers", "prefect")]
+
+        expected = exports(work / "exports")
+        started = time.monotonic()
+        done = subprocess.run([str(python), "-c", _score_script(), str(work / "exports"), ""], capture_output=True,
+                              text=True, cwd=work, env=CLEAN)
+        score_seconds = time.monotonic() - started
+        if done.returncode != 0:
+            print(done.stderr[-3000:])
+            return 1
+        scored = json.loads(done.stdout)["scored"]
+        agree = {family: scored[family]["check"] == scored[family]["inspect"] == expected[family]
+                 for family in expected}
+
+        print(f"wheel {wheel.name}: built in {wheel_seconds:.1f} s")
+        print(f"fresh venv: {venv_seconds:.1f} s, {before:.0f} MB")
+        print(f"pip install --no-deps {wheel.name}: {own_seconds:.1f} s")
+        print(f"pip install $(python -m ifforge.light): {core_seconds:.1f} s ({' '.join(printed)})")
+        print(f"install: {own_seconds + core_seconds:.1f} s; environment {size_mb(work / 'env'):.0f} MB, "
+              f"site-packages {size_mb(site):.0f} MB, {len(names)} packages")
+        print(f"torch, sentence-transformers, prefect installed: {heavy or 'none'}")
+        for family, same in agree.items():
+            rows = len(expected[family])
+            print(f"{family}: {rows} rows scored by lm-eval's process_results, inspect's scorer and check; "
+                  f"verdicts {'equal' if same else 'DIFFER from'} the full install's")
+        print(f"scoring in the light environment (imports included): {score_seconds:.1f} s")
+        print(f"packages: {', '.join(names)}")
+        return 0 if all(agree.values()) and not heavy else 1
+    finally:
+        if not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+def _score_script() -> str:
+    from test_light_install import SCORE as script
+
+    return script
+
+
+if __name__ == "__main__":
+    sys.exit(main())
