@@ -468,8 +468,9 @@ def end_to_end(originals: Path, python: str, work: Path, nltk: str, data_dir: Pa
             sys.exit(f"the paper's evaluate.py failed:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
         summaries, frames = {}, {}
         for mode in ("ifforge", "paper"):
-            settings = EvalSettings(model="stub", base_url=server.url, api_key="stub", rules=mode, llm_concurrency=8,
-                                    llm_max_retries=0, paper_nltk=nltk if mode == "paper" else "3.9")
+            settings = EvalSettings(model="stub", base_url=server.url, api_key="stub", llm_concurrency=8,
+                                    llm_max_retries=0,
+                                    options={"rules": mode, "paper_nltk": nltk if mode == "paper" else "3.9"})
             folder = work / f"ours_{mode}_{len(rows)}_{bool(our_rows)}"
             summaries[mode] = template.evaluate(FAMILY, rows, settings, work / f"cache_{bool(our_rows)}.sqlite",
                                                 folder, mode)["overall"]

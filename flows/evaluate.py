@@ -33,6 +33,7 @@ from ifforge.eval.evaluation import (  # noqa: E402
     RequestsFailed,
     benchmark_check,
     cache_file,
+    check_options,
     family_of,
     limit_tasks,
     load_eval_settings,
@@ -76,6 +77,7 @@ def evaluate(benchmark: str, model: str, base_url: str | None = None, split: str
                        f"(sha256 {check['sha256'][:12]}, manifest {check['manifest_sha256'][:12]}): scores are for "
                        "the modified file; regenerate to score the benchmark as generated")
     rows = limit_tasks(load_rows(rows_path, settings.expressions), settings.limit)
+    settings = check_options(rows, settings, rows_path)  # the family's options, typed once
     family_id = family_of(rows, rows_path)
     fingerprint = run_fingerprint(rows_path, check["sha256"], settings)
     folder = run_folder(version, settings.model, fingerprint)

@@ -88,4 +88,23 @@ def test_every_setting_is_documented():
     scoring = (ROOT / "docs" / "scoring.md").read_text()
     own = sorted(set(EvalSettings.model_fields) - set(Settings.model_fields))
     missing += [f"{name} (docs/scoring.md)" for name in own if f"| `{name}` |" not in scoring]
+    from ifforge.families import options_of
+
+    for family_id in FAMILIES:  # a family's options: on its own page or with evaluate's (a new family: its page)
+        text = (ROOT / "docs" / "families" / f"{family_id}.md").read_text() + scoring
+        missing += [f"option {name} of {family_id} (its page or docs/scoring.md)"
+                    for name in options_of(family_id).model_fields if f"| `{name}` |" not in text]
     assert not missing, f"settings without documentation: {missing}"
+
+
+def test_the_family_contract_reference_is_what_the_code_says():
+    """docs/family-contract.md is written from the contract's docstrings by scripts/family_reference.py:
+    a member added, renamed or re-documented without running it fails here."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("family_reference", ROOT / "scripts" / "family_reference.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    text = script.page()
+    assert "## `Family`" in text and "- `loads: type | None = None`" in text and "check_plan" in text
+    assert (ROOT / "docs" / "family-contract.md").read_text() == text, "run: python scripts/family_reference.py"

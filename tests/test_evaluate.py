@@ -196,6 +196,8 @@ def test_score_and_compare_commands(tmp_path, capsys):
     assert "| all | 189 | 26 | 97.9% (185/189) [94.7-99.2] |" in capsys.readouterr().out
     assert main(["score", str(cases), "--out", str(tmp_path / "b"), "--strict-types", "--title", "strict"]) == 0
     capsys.readouterr()
+    assert main(["score", str(cases), "--out", str(tmp_path / "c"), "--extractor", "llm"]) == 2  # LogicIF's option
+    assert "--extractor llm needs --model" in capsys.readouterr().err
     assert main(["compare", str(tmp_path / "a"), str(tmp_path / "b" / "report.json")]) == 0
     out = capsys.readouterr().out
     table = out.splitlines()

@@ -299,13 +299,13 @@ def test_export_writes_the_papers_file_layout_that_reads_back_as_the_same_cases(
 
 
 def test_rules_paper_is_refused_where_a_family_has_no_paper_scorer_and_recorded_where_it_has(tmp_path):
-    from ifforge.eval.evaluation import BenchmarkError, check_rule_mode
+    from ifforge.eval.evaluation import BenchmarkError, check_options
 
     rows = rows_for(queries_per_function=1)
-    check_rule_mode(rows, tmp_path / "fc.jsonl", "paper")
+    settings = EvalSettings(model="stub", base_url="http://127.0.0.1:9/v1", api_key="x", options={"rules": "paper"})
+    assert check_options(rows, settings, tmp_path / "fc.jsonl").options.rules == "paper"
     with pytest.raises(BenchmarkError, match="pacific has no `--rules paper`"):
-        check_rule_mode([{"family": "pacific", "task_id": "t"}], tmp_path / "p.jsonl", "paper")
-    settings = EvalSettings(model="stub", base_url="http://127.0.0.1:9/v1", api_key="x", rules="paper")
+        check_options([{"family": "pacific", "task_id": "t"}], settings, tmp_path / "p.jsonl")
     results = [{"task_id": rows[0]["task_id"], "response": "", "tool_calls": [
         {"id": "c", "type": "function", "function": {"name": "not_the_function", "arguments": "{}"}}]}]
     summary = template.score(FAMILY, results, rows[:1], settings, tmp_path / "scored", "t")
@@ -321,28 +321,35 @@ def test_paper_nltk_is_one_evaluate_setting_checked_by_name_and_stated_in_the_re
     from ifforge.eval.evaluation import load_eval_settings
     from ifforge.families.ifeval_fc.scoring import row_problem
 
-    for given, message in (({"paper_nltk": 3.1, "rules": "paper"}, "setting 'paper_nltk': .*as text"),
-                           ({"paper_nltk": "3.8", "rules": "paper"}, "setting 'paper_nltk': "),
-                           ({"paper_nltk": "3.10"}, "setting 'paper_nltk': .*rules paper only")):
-        with pytest.raises(SettingsError, match=message):
-            load_eval_settings({"model": "m", **given})
+    from ifforge.families.options import OptionError
+
+    for given, message in (({"paper_nltk": 3.1, "rules": "paper"}, "ifeval-fc: option paper_nltk: .*as text"),
+                           ({"paper_nltk": "3.8", "rules": "paper"}, "ifeval-fc has no `--paper-nltk 3.8`"),
+                           ({"paper_nltk": "3.10"}, "ifeval-fc: option paper_nltk: .*rules paper only")):
+        with pytest.raises(OptionError, match=message):
+            load_eval_settings({"model": "m", **given}).for_family(FAMILY)
     from typing import get_args
 
     from ifforge.families.ifeval_fc import paper_rules
 
-    assert set(get_args(EvalSettings.model_fields["paper_nltk"].annotation)) == set(paper_rules.NLTK)
-    assert load_eval_settings({"model": "m", "rules": "paper"}).fingerprint_fields()["paper_nltk"] == "3.9"
-    assert "paper_nltk" not in EvalSettings(model="m").fingerprint_fields()  # it decides paper scores only
-    for command in (["score", "replies.jsonl"], ["export", "rows.jsonl", "--format", "hf"]):
+    assert set(get_args(FAMILY.options.model_fields["paper_nltk"].annotation)) == set(paper_rules.NLTK)
+    paper = load_eval_settings({"model": "m", "rules": "paper"}).for_family(FAMILY)
+    assert paper.fingerprint_fields()["paper_nltk"] == "3.9"
+    assert "paper_nltk" not in EvalSettings(model="m").for_family(FAMILY).fingerprint_fields()  # paper scores only
+    replies, benchmark = tmp_path / "replies.jsonl", tmp_path / "rows.jsonl"
+    written = rows_for(queries_per_function=1)
+    benchmark.write_text("".join(json.dumps(row) + "\n" for row in written))
+    replies.write_text(json.dumps({"family": "ifeval-fc", "task_id": written[0]["task_id"], "response": ""}) + "\n")
+    for command in (["score", str(replies), "--benchmark", str(benchmark)], ["export", str(benchmark), "--format", "hf", "--out", str(tmp_path / "h")]):
         assert cli.main([*command, "--paper-nltk", "3.10"]) == 2
-        assert "--paper-nltk applies to --rules paper only" in capsys.readouterr().err
+        assert "--paper-nltk 3.10 applies to --rules paper only" in capsys.readouterr().err
 
     row = {**rows_for(queries_per_function=1)[0], "rule_id": "word_count", "rule_args": {"relation": "exactly", "n": 3}}
     reply = call(row["function_name"], json.dumps({row["parameter"]: "❤️ ❤️ ❤️"}))  # 0 words to nltk 3.9.1, 3 to 3.10.4
     results = [{"task_id": row["task_id"], "response": "", "tool_calls": reply["tool_calls"]}]
     for nltk, reason, stated in (("3.9", "format_wrong", "nltk 3.9.1"), ("3.10", "ok", "nltk 3.10.3 or later")):
-        settings = EvalSettings(model="stub", base_url="http://127.0.0.1:9/v1", api_key="x", rules="paper",
-                                paper_nltk=nltk)
+        settings = EvalSettings(model="stub", base_url="http://127.0.0.1:9/v1", api_key="x",
+                                options={"rules": "paper", "paper_nltk": nltk})
         summary = template.score(FAMILY, results, [row], settings, tmp_path / nltk, "t")
         assert summary["overall"]["reasons"] == {reason: 1}
         assert json.loads((tmp_path / nltk / "report.json").read_text())["paper_nltk"] == nltk

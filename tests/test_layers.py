@@ -2,12 +2,15 @@
 
 Generic: core/, eval/, transforms/, exports/, review/, flows/ (in the package, or at the top level once
 it moves there), generation/ and card.py. Their one door to a family is the lazy registry `ifforge.families`
-(`get_family`, ...) and `ifforge.families.base` (what a family is). Imports are read with `ast`,
-so lazy imports inside functions count too.
+(`get_family`, ...), `ifforge.families.base` (what a family is) and `ifforge.families.options`
+(what a family's options are). Imports are read with `ast`, so lazy imports inside functions count
+too. The command line (cli/) imports no family either: a family's own command comes through its
+registry line.
 
 Generic code also names no family: no family id and no field only one family's rows have appear in
 core/, eval/, exports/, review/, transforms/ or cli/ (help texts and docstrings may say which family an
-option serves). And the generic layers stack: eval/ imports neither exports/ nor review/.
+option serves), nor the options a family declares for evaluate, score and export. And the generic
+layers stack: eval/ imports neither exports/ nor review/.
 
 Inside LogicIF, `codeops/` keeps one subpackage per purpose (inputs, instrument, describe, metrics),
 side by side above `common`: none imports another.
@@ -20,8 +23,9 @@ import ifforge
 
 PACKAGE = Path(ifforge.__file__).parent
 REPOSITORY = PACKAGE.parent.parent
+CONTRACT = ("base.py", "options.py")  # what a family is, and what its options are: no family's code
 FAMILY_MODULES = {path.stem for path in (PACKAGE / "families").iterdir()
-                  if path.name != "base.py" and (path.suffix == ".py" or (path / "__init__.py").exists())}
+                  if path.name not in CONTRACT and (path.suffix == ".py" or (path / "__init__.py").exists())}
 FAMILY_MODULES.discard("__init__")
 
 
@@ -60,6 +64,13 @@ def test_no_generic_module_imports_a_family():
     files = generic_files()
     assert len(files) > 30 and all(path.exists() for path in files)
     offenders = {str(path.relative_to(REPOSITORY)): imports for path in files
+                 if (imports := family_imports(path.read_text()))}
+    assert offenders == {}
+
+
+def test_the_command_line_imports_no_family():
+    """`ifforge complexity` is LogicIF's, added through its registry line: cli/ reaches no family's code."""
+    offenders = {str(path.relative_to(PACKAGE)): imports for path in sorted((PACKAGE / "cli").rglob("*.py"))
                  if (imports := family_imports(path.read_text()))}
     assert offenders == {}
 
@@ -194,9 +205,21 @@ def family_words() -> set[str]:
     return family_ids() | {field for field, owners in fields.items() if len(owners) == 1} - PLAIN_WORDS
 
 
-def named(source: str, words: set[str], ids: set[str]) -> list[str]:
-    """Where code (not its docstrings or comments) names a word: a string that is one, or an
-    identifier that holds a family id (`LOGICIF_FIELDS`)."""
+def option_names() -> set[str]:
+    from ifforge.families import option_names
+
+    return option_names()
+
+
+def option_words() -> set[str]:
+    """The evaluate, score and export options families declare (`strict_types`, `paper_nltk`,
+    `rules`, ...), as names and as flags: generic code reads them only through the family."""
+    return {word for name in option_names() for word in (name, "--" + name.replace("_", "-"))}
+
+
+def named(source: str, words: set[str], ids: set[str], identifiers: frozenset[str] = frozenset()) -> list[str]:
+    """Where code (not its docstrings or comments) names a word: a string that is one, an
+    identifier that holds a family id (`LOGICIF_FIELDS`), or one of `identifiers` (`args.strict_types`)."""
     tree = ast.parse(source)
     docstrings = {id(node.body[0].value) for node in ast.walk(tree)
                   if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
@@ -209,7 +232,8 @@ def named(source: str, words: set[str], ids: set[str]) -> list[str]:
         name = (node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute)
                 else node.name if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
                 else node.arg if isinstance(node, ast.arg) else None)
-        if name and any(family_id in name.lower().split("_") or family_id == name.lower() for family_id in ids):
+        if name and (name in identifiers or any(family_id in name.lower().split("_") or family_id == name.lower()
+                                          for family_id in ids)):
             found.append(f"{node.lineno}: {name}")
     return found
 
@@ -219,16 +243,19 @@ def test_the_names_check_sees_strings_and_names_not_prose():
     assert named('row.get("family", "logicif")', words, ids) == ["1: 'logicif'"]
     assert named("LOGICIF_FIELDS = ('task_id', 'test_case_id')", words, ids) == ["1: LOGICIF_FIELDS", "1: 'test_case_id'"]
     assert named('def f():\n    """LogicIF\'s rows: logicif."""\n    return "LogicIF: a help text"', words, ids) == []
+    assert named("if settings.strict_types:\n    pass", words, ids, frozenset({"strict_types"})) == ["1: strict_types"]
 
 
 def test_no_generic_module_names_a_family_or_a_field_of_one_familys_rows():
-    words, ids = family_words(), family_ids()
+    words, ids = family_words() | option_words(), family_ids()
+    assert {"strict_types", "--paper-nltk", "extractor", "rules", "--rules"} <= words
+    identifiers = frozenset(option_names() - {"rules"})  # a plain word as a name (a hash's rules); its text counts
     assert {"logicif", "ifeval-fc", "ifeval_fc", "code_output", "test_case_id", "chain_length"} <= words
     assert not words & {"task_id", "family", "prompt", "expression_id"}  # every family's, or more than one's
     offenders = {}
     for folder in NAMED_FREE:
         for path in sorted((PACKAGE / folder).rglob("*.py")):
-            found = named(path.read_text(), words, ids)
+            found = named(path.read_text(), words, ids, identifiers)
             if found:
                 offenders[str(path.relative_to(PACKAGE))] = found
     assert offenders == {}

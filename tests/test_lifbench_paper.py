@@ -12,7 +12,7 @@ import pytest
 
 from ifforge.core.untrusted import InputError
 from ifforge.eval import template
-from ifforge.eval.evaluation import BenchmarkError, EvalSettings, check_rules
+from ifforge.eval.evaluation import BenchmarkError, EvalSettings, check_options
 from ifforge.families.base import Reply
 from ifforge.families.lifbench import paper, paper_eval, rubric
 from ifforge.families.lifbench.convert import convert, prompts_from_meta
@@ -274,13 +274,14 @@ def test_json_nested_past_the_originals_recursion_limit(rows):
 # ---- evaluate with --rules paper; stability and capabilities as the paper computes them ----------------
 def test_rules_paper_needs_converted_rows_and_is_recorded_in_the_report(rows, tmp_path):
     converted = list(rows.values())
-    check_rules(converted, "paper", tmp_path / "rows.jsonl")
+    paper = EvalSettings(model="m", options={"rules": "paper"})
+    check_options(converted, paper, tmp_path / "rows.jsonl")
     generated = {**converted[0]}
     generated.pop("paper")
     with pytest.raises(BenchmarkError, match=r"row 2 .*--rules paper"):
-        check_rules([converted[0], generated], "paper", tmp_path / "rows.jsonl")
-    check_rules([generated], "ifforge", tmp_path / "rows.jsonl")
-    settings = EvalSettings(model="m", rules="paper")
+        check_options([converted[0], generated], paper, tmp_path / "rows.jsonl")
+    check_options([generated], EvalSettings(model="m"), tmp_path / "rows.jsonl")
+    settings = paper
     results = [{"task_id": r["task_id"], "response": "I am not sure."} for r in converted]
     summary = template.score(FAMILY, results, converted, settings, tmp_path / "report", "paper rules")
     assert summary["rules"] == "paper" and "Rules: paper" in (tmp_path / "report" / "report.md").read_text()

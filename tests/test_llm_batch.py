@@ -51,7 +51,7 @@ def answer(request):
 
 def run_echo(url, folder, batch=True, rounds=2, item_cache="cache"):
     stage = Stage("echo", "1", Note, lambda item: Outcome(kept=item), config=EchoConfig(rounds=rounds),
-                  llm_function=echo, llm=LLMConfig(model="stub", base_url=url))
+                  llm_function=echo, llm=LLMConfig(model="stub", base_url=url), reads=Note)
     responses = Path(folder) / ".llm_cache.sqlite"
     options = BatchOptions(batch_folder(responses), poll_seconds=0.02) if batch else None
     return run_items(stage, ITEMS, ItemCache(Path(folder) / item_cache), response_cache=responses, batch=options)

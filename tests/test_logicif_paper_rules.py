@@ -26,7 +26,7 @@ ENTRIES = [
 
 
 def verdicts(rules):
-    frame = verdict_frame(FAMILY, ENTRIES, [], EvalSettings(model="", rules=rules))
+    frame = verdict_frame(FAMILY, ENTRIES, [], EvalSettings(model="", options={"rules": rules}))
     return [tuple(row) for row in frame[["formatted", "output_ok", "stats_ok"]].itertuples(index=False)]
 
 

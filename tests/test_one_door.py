@@ -42,10 +42,14 @@ def test_generate_and_evaluate_build_their_requests_from_one_set_of_settings():
 def test_a_runs_folder_is_named_by_what_it_always_was_named_by():
     """Renamed settings are limits, retries and prices: none decides a score, so an evaluation
     run made before the renaming is found again by its fingerprint (and its folder reused)."""
-    fields = EvalSettings(model="m", llm_concurrency=3, price_input_per_mtok=1.0).fingerprint_fields()
+    from ifforge.families import get_family
+
+    settings = EvalSettings(model="m", llm_concurrency=3, price_input_per_mtok=1.0)
+    fields = settings.for_family(get_family("logicif")).fingerprint_fields()  # its options, once settings of all
     assert set(fields) == {"model", "base_url", "split", "expressions", "temperature", "max_tokens", "reasoning_effort",
                            "system_prompt", "strict_types", "analyze_errors", "analyzer_model", "extractor",
                            "extractor_model", "limit", "rules"}
+    assert fields["strict_types"] is False and fields["rules"] == "ifforge" and fields["extractor"] == "rules"
 
 
 def test_the_flags_evaluate_always_had_set_the_common_settings():

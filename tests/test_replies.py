@@ -143,7 +143,7 @@ def test_a_request_without_an_answer_in_a_generate_stage_is_lost_not_cached_and_
         return Answer(no_choices=True) if text == "b" else Answer(content=text.upper())
 
     with StubServer(answer) as server:
-        stage = Stage(name="ask", version="1", output=str, function=lambda item: None, llm_function=ask,
+        stage = Stage(name="ask", version="1", writes=str, reads=str, function=lambda item: None, llm_function=ask,
                       llm=LLMConfig(model="m", base_url=server.url, api_key="k", max_retries=1))
         cache, responses = ItemCache(tmp_path / "items"), tmp_path / "responses.sqlite"
         first = run_items(stage, ["a", "b", "c"], cache, response_cache=responses)
@@ -634,7 +634,7 @@ def test_an_empty_reply_in_a_generate_stage_is_its_answer_asked_once_more_then_c
         return Outcome(kept=(await llm.chat([{"role": "user", "content": item}], stage="ask")).text)
 
     with StubServer(lambda request: Answer(content="" if request["messages"][-1]["content"] == "b" else "A")) as server:
-        stage = Stage(name="ask", version="1", output=str, function=lambda item: None, llm_function=ask,
+        stage = Stage(name="ask", version="1", writes=str, reads=str, function=lambda item: None, llm_function=ask,
                       llm=LLMConfig(model="m", base_url=server.url, api_key="k"))
         first = run_items(stage, ["a", "b"], ItemCache(tmp_path / "items"), response_cache=tmp_path / "r.sqlite")
         assert first.lost == 0 and [o.kept for o in first.outcomes] == ["A", ""] and len(server.requests) == 3

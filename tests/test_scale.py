@@ -196,7 +196,7 @@ def test_a_stage_in_workers_runs_each_item_in_another_process_and_a_failure_stay
     from ifforge.core.store.versions import ItemCache
 
     items = [Kept_(task_id=name, text="", numbers=[]) for name in ("a", "bad", "c", "deep", "nested")]
-    stage = Stage("where", "1", _Seen, _where, in_workers=True)
+    stage = Stage("where", "1", _Seen, _where, in_workers=True, reads=_Seen)
     run = run_items(stage, items, ItemCache(tmp_path / "cache"))
     assert [o.kept.task_id if o.kept else None for o in run.outcomes] == ["a", None, "c", None, None]
     assert [o.dropped[0].reason for o in run.outcomes[1:5:2]] == ["stage_error", "stage_error"]
@@ -208,6 +208,6 @@ def test_a_stage_in_workers_runs_each_item_in_another_process_and_a_failure_stay
     assert len(deep) <= 800 and deep.startswith("WorkerError") and "invalid literal for int()" in deep
     again = run_items(stage, items, ItemCache(tmp_path / "cache"))  # the kept ones from the cache, as computed
     assert [o.kept for o in again.outcomes] == [o.kept for o in run.outcomes] and again.computed == 3
-    here = run_items(Stage("where", "1", _Seen, _where), [items[0], items[4]], ItemCache(tmp_path / "other"))
+    here = run_items(Stage("where", "1", _Seen, _where, reads=_Seen), [items[0], items[4]], ItemCache(tmp_path / "other"))
     assert here.outcomes[0].kept.pid == os.getpid()
     assert here.outcomes[1].dropped[0].reason == "nested_too_deeply"

@@ -198,3 +198,5 @@ def test_ifeval_fc_replies_are_scored_by_the_papers_rules_on_request(runs, capsy
     mcbench = runs["mcbench"]["folder"] / "responses.jsonl"
     assert main(["score", str(mcbench), "--rules", "paper"]) == 2
     assert "mcbench has no `--rules paper` (it has: ifforge)" in capsys.readouterr().err
+    assert main(["score", str(mcbench), "--strict-types"]) == 2  # another family's option
+    assert "mcbench has no option --strict-types (setting strict_types; its options: rules)" in capsys.readouterr().err

@@ -12,7 +12,7 @@ from ifforge.families.logicif.codeops.describe.narrate import holds_code, uncove
 from ifforge.core.sandbox import execution as sandbox
 from ifforge.core.prompts import load_prompt
 from ifforge.core.store.versions import code_version
-from ifforge.families.logicif.records import InstrumentedFunction, TestInput, Tracker
+from ifforge.families.logicif.records import InstrumentedFunction, SeedFunction, TestInput, Tracker
 from ifforge.core.settings import SettingsError
 from ifforge.families import load_family_settings as load_settings
 from ifforge.families.logicif.settings import LogicIFSettings as Settings
@@ -280,7 +280,7 @@ def test_a_seed_nested_too_deeply_to_rewrite_is_dropped_as_nested_too_deeply_wit
         + "\n    return x\n# input: [1]\n# input: [2]\n# input: [5]\n")
     seeds, _ = load.load_seed_dir(tmp_path / "seeds")
     stage = Stage(instrument.STAGE, code_version(instrument), InstrumentedFunction, instrument.run,
-                  config=from_settings(TrackerConfig, Settings()), in_workers=True)
+                  config=from_settings(TrackerConfig, Settings()), in_workers=True, reads=SeedFunction)
     [outcome] = run_items(stage, seeds, ItemCache(tmp_path / "cache")).outcomes
     assert outcome.kept is None
     assert outcome.dropped[0].reason == "nested_too_deeply" and "RecursionError" in outcome.dropped[0].detail

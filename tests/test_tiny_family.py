@@ -48,3 +48,49 @@ def test_a_family_in_one_folder_and_one_registry_line_runs_end_to_end(echo, tmp_
 
     page = render_page(load_items(folder), folder)
     assert all(f'data-task-id="{row["task_id"]}"' in page for row in rows) and "capital letters" in page
+
+
+def test_a_plan_whose_stages_do_not_fit_fails_when_it_is_built_naming_both_stages(echo):
+    """A stage that reads what the stage before it does not write is refused at plan time, before
+    a run loads or computes anything."""
+    from dataclasses import replace
+
+    from tiny_family.family import Gold, Word
+
+    from ifforge.families.base import BatchStage, PlanError, check_plan, checked_plan
+
+    [capitals] = checked_plan(echo, echo.settings_class())
+    assert (capitals.reads, capitals.writes) == (Word, Gold)
+    shout = BatchStage("shout", lambda items, settings: (items, [], {}), reads=Word, writes=Word)
+    with pytest.raises(PlanError, match="stage 'shout' reads Word, but stage 'capitals' writes Gold"):
+        check_plan("echo", Word, [capitals, shout])
+    with pytest.raises(PlanError, match="stage 'capitals' reads Gold, but the family's load writes Word"):
+        check_plan("echo", Word, [replace(capitals, reads=Gold)])
+    with pytest.raises(PlanError, match="family 'echo' must declare `loads`"):
+        check_plan("echo", None, [capitals])
+    check_plan("echo", Word, [capitals, replace(shout, reads=Gold, writes=Gold)])  # a fit: no error
+
+
+def test_a_mismatched_plan_stops_generate_before_anything_runs(echo, tmp_path, monkeypatch):
+    from tiny_family.family import Echo, Gold
+
+    from ifforge.families.base import PlanError
+    from ifforge.generation.run import GenerateRun
+
+    plan = Echo.plan
+    monkeypatch.setattr(Echo, "plan", lambda self, settings: [*plan(self, settings), *plan(self, settings)])
+    run = GenerateRun(echo.settings_class(out=tmp_path / "out"))
+    with pytest.raises(PlanError, match=f"stage 'capitals' reads Word, but stage 'capitals' writes {Gold.__name__}"):
+        run.plan
+    assert not (tmp_path / "out").exists()
+
+
+def test_every_real_family_plan_fits():
+    """Each shipped family's default plan (and LogicIF's with dedup off) passes the check."""
+    from ifforge.families import FAMILIES, get_family
+    from ifforge.families.base import checked_plan
+
+    for family_id in FAMILIES:
+        family = get_family(family_id)
+        steps = checked_plan(family, family.settings_class())
+        assert steps and steps[0].reads is family.loads, family_id

@@ -64,6 +64,7 @@ class Echo(Family):
     measures = "whether a model says a word back in capitals"
     follows = "nothing published: the tests' own family"
     settings_class = EchoSettings
+    loads = Word
     row_fields = {"task_id": str, "word": str, "gold": str}
     carried = ("task_id", "gold", "length")
     report = EchoReport()
@@ -75,7 +76,7 @@ class Echo(Family):
         return Loaded(items=items, dropped=[], inputs={"seed": settings.seed})
 
     def plan(self, settings: EchoSettings) -> list:
-        return [Stage("capitals", code_version(sys.modules[__name__]), Gold, capitals)]
+        return [Stage("capitals", code_version(sys.modules[__name__]), Gold, capitals, reads=Word)]
 
     def export(self, store: VersionStore, items: list[Gold], settings: EchoSettings, side: dict) -> dict[str, Any]:
         rows = [{"family": self.id, "task_id": item.task_id, "word": item.word, "gold": item.gold,
@@ -88,7 +89,7 @@ class Echo(Family):
     def request(self, row: dict[str, Any]) -> Request:
         return Request((row["prompt"],))
 
-    def check(self, row: dict[str, Any], reply: Reply, settings: Any = None) -> Verdict:
+    def check(self, row: dict[str, Any], reply: Reply, options: Any = None) -> Verdict:
         right = not reply.failed and (reply.text or "").strip() == row["gold"]
         return Verdict(right, ({"task_id": row["task_id"], "length": row.get("length"),
                                 "request_failed": reply.failed, "correct": right},))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import atexit
+import importlib
 import gc
 import os
 import signal
@@ -18,7 +19,6 @@ from ifforge.cli import (
     batch,
     card,
     compare,
-    complexity,
     convert,
     deploy,
     evaluate,
@@ -33,9 +33,10 @@ from ifforge.cli import (
 )
 from ifforge.cli.common import fail
 from ifforge.core.untrusted import InputError
+from ifforge.families import command_modules
 
 COMMANDS = (families, generate, evaluate, score, convert, compare, server, deploy, watch, review, export, llm, batch,
-            complexity, card)  # in the order `ifforge --help` lists them
+            card)  # in the order `ifforge --help` lists them, before the commands families add
 
 
 def _version() -> str:
@@ -53,6 +54,8 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
     for command in COMMANDS:
         command.register(commands)
+    for module in command_modules():  # a family's own commands (`Entry.commands`), from the registry
+        importlib.import_module(module).register(commands)
     return parser
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import get_args
 
 
 def fail(message: object, code: int = 2) -> int:
@@ -84,3 +85,39 @@ def serve_until_stopped(start, banner) -> int:
         return fail(error)
     except KeyboardInterrupt:
         return 0
+
+
+def add_family_options(parser: argparse.ArgumentParser, command: str) -> None:
+    """A flag for every option a family offers `command` (`families.options`), built from the
+    registry without importing any family's code: one flag per name, its choices those of every
+    family that has it, its help the family's (each family's, where they differ)."""
+    from ifforge.families import FAMILIES, options_of
+    from ifforge.families.options import choices, commands_of, flag
+
+    offered: dict[str, list[tuple[str, type]]] = {}
+    for family_id in FAMILIES:
+        options = options_of(family_id)
+        for name in options.model_fields:
+            if command in commands_of(options, name):
+                offered.setdefault(name, []).append((family_id, options))
+    group = parser.add_argument_group("the family's options", "each for the families named (`ifforge families`)")
+    for name, owners in offered.items():
+        helps: dict[str, list[str]] = {}
+        for family_id, options in owners:
+            helps.setdefault(options.model_fields[name].description or "", []).append(family_id)
+        shown = "; ".join(text if len(helps) == 1 else f"{', '.join(ids)}: {text}" for text, ids in helps.items())
+        allowed = list(dict.fromkeys(value for _, options in owners for value in choices(options, name)))
+        kind = owners[0][1].model_fields[name].annotation
+        if kind is bool:
+            group.add_argument(flag(name), dest=name, action="store_true", default=None, help=shown)
+        else:
+            inner = [arg for arg in get_args(kind) if arg is not type(None)] or [kind]  # `int | None`: int
+            group.add_argument(flag(name), dest=name, choices=allowed or None, help=shown,
+                               type=str if allowed else inner[0])
+    parser.set_defaults(family_options=tuple(offered))
+
+
+def family_options_given(args: argparse.Namespace) -> dict:
+    """The family options given on the command line, by name (those not given are left out)."""
+    return {name: getattr(args, name) for name in getattr(args, "family_options", ())
+            if getattr(args, name) is not None}

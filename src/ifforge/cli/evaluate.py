@@ -9,7 +9,15 @@ import argparse
 import json
 from pathlib import Path
 
-from ifforge.cli.common import add_temp_port, fail, key_value, seconds, use_temp_port
+from ifforge.cli.common import (
+    add_family_options,
+    add_temp_port,
+    fail,
+    family_options_given,
+    key_value,
+    seconds,
+    use_temp_port,
+)
 
 
 def register(commands) -> None:
@@ -19,14 +27,12 @@ def register(commands) -> None:
     parser.add_argument("--base-url", help="OpenAI-compatible server (default: OPENAI_BASE_URL)")
     parser.add_argument("--split", choices=["full", "mini"], default="full")
     parser.add_argument("--expressions", default="original",
-                        help="original (default), all (e0 = original plus e1..ek), or comma-separated ids")
+                        help="original (default), all (e0 = original plus e1..ek), or comma-separated ids (families "
+                             "that keep rows under other expressions)")
     parser.add_argument("--temperature", type=float)
     parser.add_argument("--max-tokens", type=int, help="default 16000, as in the paper")
     parser.add_argument("--reasoning-effort", help="passed through to reasoning models")
     parser.add_argument("--system-prompt")
-    parser.add_argument("--strict-types", action="store_true", help="true is not 1, 20 is not 20.0")
-    parser.add_argument("--analyze-errors", action="store_true", help="LLM-label each failed case's failure mode")
-    parser.add_argument("--analyzer-model", help="model for --analyze-errors (default: --model)")
     parser.add_argument("--concurrency", type=int, help="requests in flight at most (setting llm_concurrency, default 8)")
     parser.add_argument("--max-retries", type=int,
                         help="retries of a failed request, with backoff (setting llm_max_retries, default 5)")
@@ -34,17 +40,6 @@ def register(commands) -> None:
                         help="seconds one request may take in all, reply included (setting llm_timeout, default 600)")
     parser.add_argument("--no-cache", action="store_true")
     parser.add_argument("--no-progress", action="store_true")
-    parser.add_argument("--rules", choices=["ifforge", "paper"],
-                        help="ifforge (default): our checkers; paper: the original's own scorer, verdict for verdict "
-                             "(families that have one: ifeval-fc; lifbench, on rows from ifforge convert lifbench; "
-                             "logicif, on LogicIF's extracted llm_output with ifforge score)")
-    parser.add_argument("--paper-nltk", choices=["3.9", "3.10"],
-                        help="ifeval-fc with --rules paper: count words as nltk 3.9.1 (3.9, default: the paper's "
-                             "results) or nltk 3.10.3 and later (3.10) does (setting paper_nltk)")
-    parser.add_argument("--extractor", choices=["rules", "llm"],
-                        help="rules (default): last JSON answer, then LogicIF's **Output:**/**Statistics:**; "
-                             "llm: also an LLM's extraction where the rules find none (reported apart)")
-    parser.add_argument("--extractor-model", help="model for --extractor llm (default: --model)")
     parser.add_argument("--limit", type=int, help="only the first N tasks (all their cases)")
     parser.add_argument("--dry-run", action="store_true",
                         help="print cases, requests, cached requests and a token and cost estimate; send nothing")
@@ -60,20 +55,19 @@ def register(commands) -> None:
     parser.add_argument("--config", type=Path, help="settings file for the limits and prices it shares with "
                                                     "generate (default: ./ifforge.toml when present)")
     add_temp_port(parser)
+    add_family_options(parser, "evaluate")
     parser.set_defaults(run=run)
 
 
 def options_of(args: argparse.Namespace) -> dict:
     """The flow's `options`: every `--set`, with the evaluation flags given on top, each under its
-    setting's name (`--concurrency` is `llm_concurrency`: see `FLAG_SETTINGS`)."""
+    setting's name (`--concurrency` is `llm_concurrency`: see `FLAG_SETTINGS`), the family's
+    options among them by theirs."""
     from ifforge.eval.evaluation import FLAG_SETTINGS
 
     flags = {"temperature": args.temperature, "max_tokens": args.max_tokens, "reasoning_effort": args.reasoning_effort,
-             "system_prompt": args.system_prompt, "strict_types": args.strict_types or None,
-             "analyze_errors": args.analyze_errors or None, "analyzer_model": args.analyzer_model,
-             "concurrency": args.concurrency, "no_cache": args.no_cache or None, "extractor": args.extractor,
-             "rules": args.rules, "paper_nltk": args.paper_nltk, "extractor_model": args.extractor_model,
-             "limit": args.limit,
+             "system_prompt": args.system_prompt, "concurrency": args.concurrency, "no_cache": args.no_cache or None,
+             "limit": args.limit, **family_options_given(args),
              "allow_failures": args.allow_failures, "price_input": args.price_input, "price_output": args.price_output,
              "max_retries": args.max_retries, "timeout": args.timeout}
     return dict(args.set or []) | {FLAG_SETTINGS.get(flag, flag): value for flag, value in flags.items()
@@ -88,8 +82,7 @@ def run(args: argparse.Namespace) -> int:
         BenchmarkError,
         RequestsFailed,
         cache_file,
-        check_rule_mode,
-        check_rules,
+        check_options,
         dry_run,
         limit_tasks,
         load_eval_settings,
@@ -105,8 +98,7 @@ def run(args: argparse.Namespace) -> int:
                                        "api_key": os.environ.get("OPENAI_API_KEY"), **options}, args.config)
         rows_path, version = locate(Path(args.benchmark), args.split)
         rows = limit_tasks(load_rows(rows_path, args.expressions), settings.limit)  # checked for their family
-        check_rule_mode(rows, rows_path, settings.rules)
-        check_rules(rows, settings.rules, rows_path)  # and every row can be scored under them
+        settings = check_options(rows, settings, rows_path)  # the family's, and every row can be scored under them
     except (BenchmarkError, UnknownId, SettingsError) as error:
         return fail(error)
     if args.dry_run:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ifforge.cli.common import fail
+from ifforge.cli.common import add_family_options, fail, family_options_given
 
 
 def register(commands) -> None:
@@ -19,19 +19,15 @@ def register(commands) -> None:
                              "lm-evaluation-harness task; hf: a Hugging Face datasets folder with a card; or a format "
                              "of the benchmark's own family (ifeval-fc: IFEval-FC rows as the paper's data files, for "
                              "its evaluate.py)")
-    parser.add_argument("--rules", choices=["ifforge", "paper"], default="ifforge",
-                        help="the checker the exported task scores with: ifforge's, or the original's own (paper; "
-                             "families that have one: ifeval-fc)")
-    parser.add_argument("--paper-nltk", choices=["3.9", "3.10"], default="3.9",
-                        help="ifeval-fc with --rules paper: the exported task counts words as nltk 3.9.1 (3.9, "
-                             "default: the paper's results) or nltk 3.10.3 and later (3.10) does")
     parser.add_argument("--verified-only", action="store_true", help="only items every reviewer marked faithful")
     parser.add_argument("--min-reviewers", type=int, default=1, metavar="N",
                         help="with --verified-only: only items at least N people reviewed (default 1)")
     parser.add_argument("--split", choices=["full", "mini"], default="full")
-    parser.add_argument("--expressions", default="original", help="LogicIF: original, all, or ids (e.g. e1,e2)")
+    parser.add_argument("--expressions", default="original", help="original, all, or ids (e.g. e1,e2), of families "
+                                                                   "that keep rows under other expressions")
     parser.add_argument("--out", help="output file (jsonl) or folder (default: <version>/benchmark_verified.jsonl, "
                                       "<version>/exports/<format>/)")
+    add_family_options(parser, "export")  # what the exported task scores with (each row carries it)
     parser.set_defaults(run=run)
 
 
@@ -61,20 +57,18 @@ def task_export(args: argparse.Namespace) -> int:
     """The benchmark (or its reviewed subset) as a task another harness runs."""
     from dataclasses import replace
 
-    from ifforge.eval.evaluation import BenchmarkError, check_rule_mode, check_rules
+    from ifforge.eval.evaluation import BenchmarkError, EvalSettings, check_options
     from ifforge.exports import export
     from ifforge.exports.benchmark import read_benchmark
 
     try:
-        if args.paper_nltk != "3.9" and args.rules != "paper":
-            raise BenchmarkError("--paper-nltk applies to --rules paper only (IFEval-FC's paper mode)")
         benchmark = read_benchmark(Path(args.version), args.split, args.expressions, args.verified_only,
                                    min_reviewers=args.min_reviewers)
-        check_rule_mode(benchmark.rows, benchmark.source, args.rules)
-        check_rules(benchmark.rows, args.rules, benchmark.source)
-        if args.rules != "ifforge":  # each row carries the mode its family's checker scores it by
-            nltk = {"paper_nltk": args.paper_nltk} if args.paper_nltk != "3.9" else {}
-            benchmark = replace(benchmark, rows=[{**row, "rules": args.rules, **nltk} for row in benchmark.rows])
+        chosen = check_options(benchmark.rows, EvalSettings(model="", options=family_options_given(args)),
+                               benchmark.source).options
+        carried = chosen.carried()  # each row carries what its family's checker scores it by
+        if carried:
+            benchmark = replace(benchmark, rows=[{**row, **carried} for row in benchmark.rows])
         out = Path(args.out) if args.out else benchmark.source.parent / "exports" / args.format / benchmark.name
         written = export(benchmark, args.format, out)
     except (BenchmarkError, ValueError, OSError) as error:

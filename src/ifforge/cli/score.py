@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ifforge.cli.common import fail
+from ifforge.cli.common import add_family_options, fail, family_options_given
 
 
 def register(commands) -> None:
@@ -19,21 +19,14 @@ def register(commands) -> None:
     parser.add_argument("--benchmark", help="the benchmark the replies answer: it alone gives the gold and the rows' "
                                             "fields (a reply carrying others is refused), and a row without a reply "
                                             "is scored as wrong (IFEval-FC and LIFBench need it)")
-    parser.add_argument("--strict-types", action="store_true", help="LogicIF: true is not 1, 20 is not 20.0")
-    parser.add_argument("--extractor", choices=["rules", "llm"], default="rules",
-                        help="LogicIF: llm: where the rules find no answer, an LLM extracts it (needs --model)")
-    parser.add_argument("--model", help="model for --extractor llm")
-    parser.add_argument("--base-url", help="server for --extractor llm (default: OPENAI_BASE_URL)")
-    parser.add_argument("--rules", choices=["ifforge", "paper"], default="ifforge",
-                        help="paper: the original's own scorer (families that have one: ifeval-fc, lifbench, logicif)")
-    parser.add_argument("--paper-nltk", choices=["3.9", "3.10"], default="3.9",
-                        help="ifeval-fc with --rules paper: count words as nltk 3.9.1 (3.9, default: the paper's "
-                             "results) or nltk 3.10.3 and later (3.10) does")
+    parser.add_argument("--model", help="the model a family's option may ask to read replies (LogicIF: --extractor llm)")
+    parser.add_argument("--base-url", help="its server (default: OPENAI_BASE_URL)")
     parser.add_argument("--out", help="folder for scores.parquet, report.md, plots (default: RESULTS_scored/)")
     parser.add_argument("--title")
     parser.add_argument("--allow-failures", type=share, default=0.0, metavar="SHARE",
                         help="share of rows whose reply is a failed request (request_failed) that still ends well "
                              "(default 0: any ends the command with exit 1, as evaluate; they are never scored)")
+    add_family_options(parser, "score")
     parser.set_defaults(run=run)
 
 
@@ -53,33 +46,30 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from ifforge.eval.asking import Asker
-    from ifforge.eval.evaluation import BenchmarkError, EvalSettings, check_rules
+    from ifforge.eval.evaluation import BenchmarkError, EvalSettings, check_rows_under
     from ifforge.eval.results_file import read_results
     from ifforge.eval.template import score
+    from ifforge.families.options import OptionError
 
+    settings = EvalSettings(model=args.model or "", base_url=args.base_url or os.environ.get("OPENAI_BASE_URL"),
+                            api_key=os.environ.get("OPENAI_API_KEY"), options=family_options_given(args))
     try:
-        if args.paper_nltk != "3.9" and args.rules != "paper":
-            raise BenchmarkError("--paper-nltk applies to --rules paper only (IFEval-FC's paper mode)")
-        if args.extractor == "llm" and not args.model:
-            raise BenchmarkError("--extractor llm needs --model (and --base-url or OPENAI_BASE_URL)")
         family, results, rows = read_results(Path(args.results), args.benchmark and Path(args.benchmark))
-        if args.rules not in family.rule_modes:
-            raise BenchmarkError(f"{args.results}: {family.id} has no `--rules {args.rules}` "
-                                 f"(it has: {', '.join(family.rule_modes)})")
+        try:
+            settings = settings.for_family(family)
+        except OptionError as error:
+            raise BenchmarkError(f"{args.results}: {error}") from None
         if rows:
-            check_rules(rows, args.rules, Path(args.benchmark))
+            check_rows_under(rows, settings.options, Path(args.benchmark))
     except BenchmarkError as error:
         return fail(error)
-    settings = EvalSettings(model=args.model or "", base_url=args.base_url or os.environ.get("OPENAI_BASE_URL"),
-                            api_key=os.environ.get("OPENAI_API_KEY"), strict_types=args.strict_types,
-                            extractor=args.extractor, rules=args.rules, paper_nltk=args.paper_nltk)
     cache = Path(Path(args.results).with_suffix("").as_posix() + "_extract_cache.sqlite")
     folder = Path(args.out or Path(args.results).with_suffix("").as_posix() + "_scored")
     run = {"family": family.id, "results": str(args.results), "benchmark": args.benchmark, "cases": len(results)}
-    with Asker(settings, cache) as asker:  # a model is asked only with --extractor llm
+    with Asker(settings, cache) as asker:  # a model is asked only where a family's option says so
         family.refine(results, rows, settings, asker)
         summary = score(family, results, rows, settings, folder, args.title or Path(args.results).stem, run,
-                        asker if args.extractor == "llm" else None, rows_known=bool(rows))
+                        asker if family.asks(settings.options) else None, rows_known=bool(rows))
     print((folder / "report.md").read_text())
     print(f"written to {folder}", file=sys.stderr)
     failures = summary["request_failures"]

@@ -42,11 +42,13 @@ ArtifactWriter = Callable[[Any, Outcome], tuple[dict[str, Any], dict[str, str]]]
 
 @dataclass(frozen=True)
 class Stage:
-    """One per-item step of a family's plan."""
+    """One per-item step of a family's plan. It declares the record type it `reads` (each item)
+    and the one it `writes` (the kept item of its outcome), so a plan is checked when it is built
+    (`families.base.checked_plan`), before anything runs."""
 
     name: str
     version: str  # core.store.versions.code_version of the stage's module
-    output: type
+    writes: type
     function: Callable[..., Outcome]  # (item) or (item, config) -> Outcome
     config: BaseModel | None = None
     llm_function: Callable[..., Any] | None = None  # async (item, llm, config) -> Outcome
@@ -54,6 +56,7 @@ class Stage:
     prompts: tuple[str, ...] = ()
     artifacts: ArtifactWriter | None = None
     in_workers: bool = False  # CPU-bound: each item runs in a worker process (`function` importable by name)
+    reads: type = field(kw_only=True)
 
     @property
     def uses_llm(self) -> bool:
@@ -88,7 +91,7 @@ class Stage:
     def call(self, item: Any) -> Outcome:
         args = (item,) if self.config is None else (item, self.config)
         if self.in_workers:
-            return workers.call(Outcome[self.output], self.function, *args)
+            return workers.call(Outcome[self.writes], self.function, *args)
         return self.function(*args)
 
 
@@ -130,7 +133,7 @@ def run_items(stage: Stage, items: Sequence[Any], cache: ItemCache, *, workers: 
     `batch` sends the requests of the items not cached yet through the provider's Batch API first
     (`core.llm.batch`); the stage then runs as usual, answered from the response cache.
     """
-    model = Outcome[stage.output]
+    model = Outcome[stage.writes]
     fresh = fresh and stage.uses_llm
 
     def cached(item: Any) -> tuple[str, Outcome | None]:

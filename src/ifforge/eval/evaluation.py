@@ -15,7 +15,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import Field, ValidationInfo, field_validator
+from pydantic import Field
 
 from ifforge.core.llm.cache import ResponseCache, request_key
 from ifforge.core.registry import UnknownId
@@ -24,8 +24,9 @@ from ifforge.core.store.versions import file_hash, latest_version
 from ifforge.core import untrusted
 from ifforge.core.untrusted import parse_json, read_json_lines
 from ifforge.eval.asking import messages_for
-from ifforge.families import UNNAMED, family_id, family_of_row, get_family
+from ifforge.families import UNNAMED, family_id, family_of_row, get_family, option_names
 from ifforge.families.base import Family
+from ifforge.families.options import OptionError, Options, validated
 
 
 class EvalSettings(LLMSettings):
@@ -39,49 +40,31 @@ class EvalSettings(LLMSettings):
     max_tokens: int = Field(16_000, ge=1, description="max completion tokens per reply (16000, as in LogicIF's paper)")
     llm_timeout: float = _runtime("seconds one request may take in all, reply included", default=600.0, gt=0)
     split: Literal["full", "mini"] = Field("full", description="the benchmark's full rows or its mini sample")
-    expressions: str = Field("original", description="LogicIF: original, all (e0 = original, e1..ek), or "
-                                                     "comma-separated expression ids")
+    expressions: str = Field("original", description="original, all (e0 = original, e1..ek), or comma-separated "
+                                                     "expression ids (families that keep rows under other expressions)")
     system_prompt: str | None = Field(None, description="a system message before every prompt")
-    strict_types: bool = Field(False, description="LogicIF: true is not 1, 20 is not 20.0")
-    analyze_errors: bool = Field(False, description="LogicIF: an LLM labels each formatted wrong answer's failure mode")
-    analyzer_model: str | None = Field(None, description="model for analyze_errors (default: the evaluated model)")
-    rules: Literal["ifforge", "paper"] = Field(
-        "ifforge", description="paper: the original's own scorer, for families that have one (ifeval-fc, lifbench, logicif)")
-    paper_nltk: Literal["3.9", "3.10"] = Field(
-        "3.9", description="IFEval-FC, rules paper: the nltk whose word count is reproduced: 3.9 (3.9.1, the paper's "
-                           "published results) or 3.10 (3.10.3 and later, which tokenize with the regex engine)")
-    extractor: Literal["rules", "llm"] = Field(
-        "rules", description="LogicIF: llm lets an LLM extract an answer where the rules find none (reported apart)")
-    extractor_model: str | None = Field(None, description="model for the llm extractor (default: the evaluated model)")
+    options: Any = Field(default_factory=dict, description="the family's own options (`families.options`), by name: "
+                                                           "given, then validated by `for_family`")
     limit: int | None = Field(None, ge=1, description="only the first N tasks (all their cases)")
     allow_failures: float = _runtime("share of failed requests that still ends the run well", default=0.0, ge=0, le=1)
 
-    @field_validator("paper_nltk", mode="before")
-    @classmethod
-    def _nltk_as_text(cls, value: Any) -> Any:
-        """`--set paper_nltk=3.10` reads as the number 3.1: ask for text."""
-        if isinstance(value, (int, float)):
-            raise ValueError(f'give the version as text, "3.9" or "3.10" ({value!r} is a number: '
-                             "--paper-nltk 3.10, or --set paper_nltk='\"3.10\"')")
-        return value
-
-    @field_validator("paper_nltk")
-    @classmethod
-    def _nltk_with_paper_rules(cls, value: str, info: ValidationInfo) -> str:
-        """The setting chooses among paper modes: with our rules it would change nothing, so it is refused."""
-        if value != "3.9" and info.data.get("rules") != "paper":
-            raise ValueError(f"{value!r} applies to rules paper only (IFEval-FC's paper mode), not to rules "
-                             f"{info.data.get('rules')!r}")
-        return value
+    def for_family(self, family: Family) -> EvalSettings:
+        """These settings with the family's options validated into its typed object (once; one
+        `OptionError` naming the option the family does not take or the value it refuses)."""
+        if isinstance(self.options, family.options):
+            return self
+        given = self.options.model_dump() if isinstance(self.options, Options) else dict(self.options)
+        return self.model_copy(update={"options": validated(family.id, family.options, given)})
 
     def fingerprint_fields(self) -> dict[str, Any]:
         """Everything that decides the scores: not the limits, retries, cache or prices, but the
-        server (the same model name on another server is another model, as in the cache's key).
-        `paper_nltk` only with rules paper, the only scores it decides."""
+        server (the same model name on another server is another model, as in the cache's key),
+        and the family's options as it says they decide them (`Options.fingerprint`)."""
         runtime = {name for name, info in type(self).model_fields.items()
                    if (info.json_schema_extra or {}).get("affects_output") is False} - {"base_url"}
-        runtime |= set() if self.rules == "paper" else {"paper_nltk"}
-        return {key: value for key, value in self.model_dump().items() if key not in runtime}
+        fields = {key: value for key, value in self.model_dump().items() if key not in runtime | {"options"}}
+        options = self.options.fingerprint() if isinstance(self.options, Options) else dict(self.options)
+        return {**fields, **options}
 
     def config_for(self, model: str | None = None):
         """How to reach `model` (default: the evaluated one) with these settings."""
@@ -100,7 +83,14 @@ SHARED_FROM_FILES = ("llm_concurrency", "llm_rpm", "llm_tpm", "llm_timeout", "ll
 
 def load_eval_settings(given: dict[str, Any], toml_path: Path | None = None) -> EvalSettings:
     """Generate's layers, for the settings they share (`SHARED_FROM_FILES` from the file's
-    `[ifforge]` table and the environment), under `given` (flags, --set, the flow's options)."""
+    `[ifforge]` table and the environment), under `given` (flags, --set, the flow's options). A name
+    a family declares as an option is taken as one (`EvalSettings.for_family` checks it once the
+    rows say which family); any other unknown name is refused here."""
+    offered = option_names()
+    options = {key: value for key, value in given.items() if key in offered and value is not None}
+    given = {key: value for key, value in given.items() if key not in options}
+    if options:
+        given["options"] = {**(given.get("options") or {}), **options}
     toml_path = toml_path or default_toml()
     layers = [(str(toml_path), {k: v for k, v in read_table(toml_path).items() if k in SHARED_FROM_FILES})
               ] if toml_path is not None else []
@@ -188,13 +178,6 @@ def family_of(rows: list[dict[str, Any]], path: Path) -> str:
     return found.pop() if found else UNNAMED
 
 
-def check_rule_mode(rows: list[dict[str, Any]], path: Path, mode: str) -> None:
-    """Refuse `--rules MODE` for a family that has no such scorer."""
-    family = get_family(family_of(rows, path))
-    if mode not in family.rule_modes:
-        raise BenchmarkError(f"{path}: {family.id} has no `--rules {mode}` (it has: {', '.join(family.rule_modes)})")
-
-
 def check_rows(family: Family, rows: list[dict[str, Any]]) -> None:
     """Refuse rows the family cannot score (naming the row and field), before anything is asked."""
     for number, row in enumerate(rows, 1):
@@ -235,10 +218,23 @@ def refuse_repeats(numbered: list[tuple[int, dict[str, Any]]], family: Family, p
         seen[identity] = number
 
 
-def check_rules(rows: list[dict[str, Any]], rules: str, path: Path) -> None:
-    """Refuse, before anything is asked, rows the chosen rules cannot score (one line naming the row)."""
+def check_options(rows: list[dict[str, Any]], settings: EvalSettings, path: Path) -> EvalSettings:
+    """The settings with the rows' family's options validated, once every row can be scored under
+    them; else, before anything is asked, one `BenchmarkError` naming the option or the row."""
+    family = get_family(family_of(rows, path))
+    try:
+        settings = settings.for_family(family)
+    except OptionError as error:
+        raise BenchmarkError(f"{path}: {error}") from None
+    check_rows_under(rows, settings.options, path)
+    return settings
+
+
+def check_rows_under(rows: list[dict[str, Any]], options: Options, path: Path) -> None:
+    """Refuse rows the chosen options cannot score (one line naming the row): `--rules paper` may
+    need the original's fields."""
     for number, row in enumerate(rows, 1):
-        problem = family_of_row(row).rules_problem(row, rules)
+        problem = family_of_row(row).options_problem(row, options)
         if problem:
             raise BenchmarkError(f"{path}: row {number} ({row.get('task_id')}): {problem}")
 

@@ -32,6 +32,7 @@ def evaluate(family: Family, rows: list[Row], settings, cache_path: Path | None,
     request of the run goes through one `Asker` (its hub, limits, cache and ledger): the one
     `ifforge evaluate` started asking with before the flow, when the run's fingerprint is its."""
     check_rows(family, rows)
+    settings = settings.for_family(family)
     early = take_early((run or {}).get("fingerprint"))
     if early is not None:  # the CLI started asking while Prefect started
         asker, asking = early.take(on_done)
@@ -59,8 +60,9 @@ def verdict_frame(family: Family, results: list[Row], rows: list[Row], settings)
     """Every reply judged by its family against its row (the benchmark's, when known; else what the
     reply carries of it): the verdicts' lines as one frame, each with its row's `row_id` (the id every
     export gives the row, so their results join with these)."""
+    options = settings.for_family(family).options
     lines = [{"row_id": family.row_id(row), **line} for row, result in zip(rows or results, results)
-             for line in family.check(row, Reply(result), settings).lines]
+             for line in family.check(row, Reply(result), options).lines]
     return family.report.frame(lines)
 
 
@@ -71,6 +73,7 @@ def score(family: Family, results: list[Row], rows: list[Row], settings, folder:
     the run's facts); return the summary with `request_failures`, `headline` and `table`.
     `rows_known`: the results stand for every row of the benchmark (False: replies scored
     without their benchmark, which alone could say which rows have no reply)."""
+    settings = settings.for_family(family)
     frame = verdict_frame(family, results, rows, settings)
     notes = family.annotate(results, frame, rows, settings, asker, folder)
     notes = {**notes, "replies": reply_counts(results, rows_known)}

@@ -35,7 +35,7 @@ from ifforge.exports.benchmark import (
     text_row,
 )
 from ifforge.exports.inspect_task import DEFAULT_MAX_TOKENS
-from ifforge.families import family_of_row
+from ifforge.families import family_of_row, options_of
 from ifforge.families.base import Verdict
 
 UTILS_FILE = '''"""lm-evaluation-harness hooks for {name}: the rows beside this file, ifforge's checker
@@ -120,9 +120,11 @@ def doc_to_text(doc: dict[str, Any]) -> str:
 
 def row_means(row: dict[str, Any]) -> tuple[str, ...]:
     """The metrics lm-eval aggregates as a plain `mean` of one number per row, which is what it
-    needs to give a standard error: the family's `row_means`, under ifforge's rules (under an
-    original's rules a family may judge rows together, as IFEval-FC's paper batches do)."""
-    return () if row.get("rules", "ifforge") != "ifforge" else family_of_row(row).row_means
+    needs to give a standard error: the family's `row_means`, when the row carries no option of its
+    own (`Options.carried`; under an original's rules a family may judge rows together, as
+    IFEval-FC's paper batches do)."""
+    family = family_of_row(row)
+    return () if any(name in row for name in options_of(family.id).model_fields) else family.row_means
 
 
 def process_results(doc: dict[str, Any], results: list[str]) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -30,6 +30,8 @@ from ifforge.core.settings import Settings
 from ifforge.core.store.versions import VersionStore
 from ifforge.eval.baselines import Baseline, Empty
 from ifforge.eval.report import Report
+from ifforge.families import FAMILIES, options_of
+from ifforge.families.options import Options, choices
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -165,14 +167,43 @@ class ReviewGuide:
 # ---- generation ---------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class BatchStage:
-    """Whole-batch work: `function(items, settings) -> (kept, dropped, counts for the manifest)`."""
+    """Whole-batch work: `function(items, settings) -> (kept, dropped, counts for the manifest)`;
+    it `reads` items of one record type and `writes` items of one, as a per-item `Stage` does."""
 
     name: str
     function: Callable[[list, Settings], tuple[list, list[DroppedItem], dict[str, Any]]]
     identity: Any = None  # what decides its result besides the items (goes into the run fingerprint)
+    reads: type = field(kw_only=True)
+    writes: type = field(kw_only=True)
 
 
 Step = Stage | BatchStage
+
+
+class PlanError(TypeError):
+    """A plan whose stages do not fit together: a stage reads another type than the one before it writes."""
+
+
+def check_plan(family_id: str, loads: type | None, steps: list[Step]) -> list[Step]:
+    """`steps` as given, once every one reads what the step before it writes (the first: what the
+    family's `load` gives), a subclass being a fit; else one `PlanError` naming both steps and types."""
+    if not isinstance(loads, type):
+        raise PlanError(f"family {family_id!r} must declare `loads`, the record type its load gives")
+    before, given = "the family's load", loads
+    for step in steps:
+        if not isinstance(step.reads, type) or not isinstance(step.writes, type):
+            raise PlanError(f"family {family_id!r}: stage {step.name!r} must declare the record types it reads "
+                            f"and writes, not {step.reads!r} and {step.writes!r}")
+        if not issubclass(given, step.reads):
+            raise PlanError(f"family {family_id!r}: stage {step.name!r} reads {step.reads.__name__}, but "
+                            f"{before} writes {given.__name__}")
+        before, given = f"stage {step.name!r}", step.writes
+    return steps
+
+
+def checked_plan(family: Family, settings: Settings) -> list[Step]:
+    """The family's plan for `settings`, checked before anything runs (`check_plan`)."""
+    return check_plan(family.id, family.loads, family.plan(settings))
 
 
 @dataclass(frozen=True)
@@ -198,6 +229,7 @@ class Family:
 
     # its settings
     settings_class: type[Settings] = Settings
+    loads: type | None = None  # the record type `load` gives: what the plan's first stage reads
     llm_stages: tuple[str, ...] = ()  # stages that may use a model (names accepted by stage_models)
 
     # its rows, and the replies scored against them
@@ -209,8 +241,7 @@ class Family:
     scores_unreadable: bool = False  # a reply whose own gold cannot be read is a failed case, not refused
     expression_rows: str | None = None  # the file beside the rows holding them under other expressions
 
-    # its numbers
-    rule_modes: tuple[str, ...] = ("ifforge",)  # with "paper": `--rules paper` scores as the original's own code
+    # its numbers (its evaluate/score/export options are on its registry line: `families.options`)
     report: Report = Report()  # metrics, groups, the report's sections and plots
     row_means: tuple[str, ...] = ()  # the report's metrics that are the mean of one value per row (failed
     # requests aside): exports hand harnesses those values row by row, so they give a standard error
@@ -227,11 +258,24 @@ class Family:
     exports: dict[str, str] = {}  # export formats only this family writes: format -> module with `write`
     review_guide: ReviewGuide = ReviewGuide()  # its review view's labels and guidance
 
+    @property
+    def options(self) -> type[Options]:
+        """Its options class (`Entry.options`; the base `Options` for a family not registered, as a
+        test's own): `check` gets one of these, or None."""
+        return options_of(self.id) if self.id in FAMILIES else Options
+
+    @property
+    def rule_modes(self) -> tuple[str, ...]:
+        """The rules it scores by: `ifforge`, and `paper` where it reproduces its original's scorer."""
+        return choices(self.options, "rules")
+
     # ---- generate -----------------------------------------------------------------------------------
     def load(self, settings: Settings) -> Loaded:
         raise NotImplementedError
 
     def plan(self, settings: Settings) -> list[Step]:
+        """The stages, in order, each declaring what it `reads` and `writes` (`checked_plan` checks
+        that they fit before a run starts)."""
         raise NotImplementedError
 
     def export(self, store: VersionStore, items: list, settings: Settings, side: dict[str, Any]) -> dict[str, Any]:
@@ -303,8 +347,8 @@ class Family:
             return problem
         return f"no answer field (one of {', '.join(self.answers)})"
 
-    def rules_problem(self, row: Row, rules: str) -> str | None:
-        """Why `row` cannot be scored under `rules` (`--rules paper` may need the original's fields), or None."""
+    def options_problem(self, row: Row, options: Options) -> str | None:
+        """Why `row` cannot be scored under `options` (`--rules paper` may need the original's fields), or None."""
         return None
 
     def carry(self, row: Row) -> Row:
@@ -340,14 +384,20 @@ class Family:
         text protocol (its `request` and `check` then read it), or None to leave the row out."""
         return None if self.request(row).tools else row
 
-    def check(self, row: Row, reply: Reply, settings: Any = None) -> Verdict:
-        """One row's verdict on a reply, by this family's rules (`settings`: an evaluation's, whose
-        `rules` may pick the original's; None: the row's own `rules`, as an export carries them). A
-        failed request (`reply.failed`) is judged too, and its lines say so (`request_failed`)."""
+    def check(self, row: Row, reply: Reply, options: Options | None = None) -> Verdict:
+        """One row's verdict on a reply, by this family's rules (`options`: an evaluation's, of its
+        `options` class, whose `rules` may pick the original's; None: what the row itself carries, as
+        an export writes it: `Options.carried`). A failed request (`reply.failed`) is judged too,
+        and its lines say so (`request_failed`)."""
         raise NotImplementedError
 
+    def asks(self, options: Options) -> bool:
+        """Whether scoring under `options` asks a model (`ifforge score` then keeps its calls)."""
+        return False
+
     def refine(self, results: list[Row], rows: list[Row], settings: Any, asker: Any) -> None:
-        """Work on the replies before they are judged (LogicIF: an LLM finds answers its rules missed)."""
+        """Work on the replies before they are judged (LogicIF: an LLM finds answers its rules missed);
+        `settings` are the evaluation's, its options (`settings.options`) of this family's class."""
 
     def annotate(self, results: list[Row], frame: pd.DataFrame, rows: list[Row], settings: Any, asker: Any,
                  folder: Path) -> Row:

@@ -45,7 +45,7 @@ from ifforge.generation.artifacts import (
     write_stage_artifacts,
 )
 from ifforge.families import get_family, load_family_settings
-from ifforge.families.base import BatchStage, Loaded
+from ifforge.families.base import BatchStage, Loaded, checked_plan
 from ifforge.generation.accounts import Accounts
 from ifforge.generation.engines import BATCH, EXPORT, LOAD, SIDE, STAGE, Engine
 from ifforge.generation.shards import Shard, in_window, run_stage_shard, shard_size
@@ -83,7 +83,7 @@ class GenerateRun:
 
     @cached_property
     def plan(self) -> list[Stage | BatchStage]:
-        return self.family.plan(self.settings)
+        return checked_plan(self.family, self.settings)
 
     @cached_property
     def llm(self) -> tuple[dict[str, Any], str]:
@@ -210,7 +210,7 @@ class GenerateRun:
         chain's files on disk (`core.store.on_disk`: what is returned), and let go."""
         size = shard_size(self.settings, chain)
         shards = [items[i:i + size] for i in range(0, len(items), size)]
-        kept = ItemsOnDisk(store.path / ".kept" / f"{run_id}-{chain[0].name}", chain[-1].output)  # memory flat in the items
+        kept = ItemsOnDisk(store.path / ".kept" / f"{run_id}-{chain[0].name}", chain[-1].writes)  # memory flat in the items
         account = accounts.chain(chain)
 
         def start(index: int) -> list:

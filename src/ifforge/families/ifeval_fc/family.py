@@ -25,6 +25,7 @@ from ifforge.core.llm.setup import resolve_llm
 from ifforge.families.base import BatchStage, Family, Loaded, Reply, Request, ReviewGuide, Verdict
 from ifforge.families.ifeval_fc import functions, paper, rules
 from ifforge.families.ifeval_fc.baselines import BASELINES
+from ifforge.families.ifeval_fc.options import IfevalFcOptions
 from ifforge.families.ifeval_fc.records import Case, Function
 from ifforge.families.ifeval_fc.scoring import REPORT, row_problem, tool_calls_problem, verdict
 from ifforge.families.ifeval_fc.settings import IfevalFcSettings
@@ -155,11 +156,11 @@ class IfevalFc(Family):
     measures = "whether a model follows a format rule written in a tool's parameter description when it fills that parameter in a real tool call"
     follows = 'IFEval-FC: Instruction-Following Evaluation in Function Calling (arXiv 2509.18420); code: github.com/Skripkon/ifeval-fc'
     settings_class = IfevalFcSettings
+    loads = Function
     llm_stages = ("write",)
     carried = ("task_id", "function_name", "parameter", "rule_id", "relation")
     answers = ("tool_calls", "response")
     needs_rows = True  # the verdict reads the row's rule and tools
-    rule_modes = ("ifforge", "paper")
     report = REPORT
     row_means = ("accuracy", "called_rate", "provided_rate")  # under the paper's rules a batch fails together
     counted_by = ("rule_id",)
@@ -221,10 +222,11 @@ class IfevalFc(Family):
                                llm=models["write"], prompts=("ifeval_fc_function",),
                                config=functions.WriteConfig(queries=settings.queries_per_function, rules=enabled,
                                                             reasks=settings.llm_reasks),
-                               artifacts=_written_files))
+                               artifacts=_written_files, reads=Function))
         steps.append(Stage("check", version, Function, functions.check,
-                           config=functions.CheckConfig(queries=settings.queries_per_function, rules=enabled)))
-        steps.append(BatchStage("assign", assign, {"version": version, "rules": enabled}))
+                           config=functions.CheckConfig(queries=settings.queries_per_function, rules=enabled),
+                           reads=Function))
+        steps.append(BatchStage("assign", assign, {"version": version, "rules": enabled}, reads=Function, writes=Case))
         return steps
 
     def export(self, store: VersionStore, items: list[Case], settings: IfevalFcSettings,
@@ -264,15 +266,15 @@ class IfevalFc(Family):
         prompt = TEXT_PROTOCOL.format(tools=json.dumps(row["tools"], ensure_ascii=False, indent=1), query=query)
         return {**row, "protocol": "text", "prompt": f"{system}\n\n{prompt}".strip()}
 
-    def check(self, row: dict[str, Any], reply: Reply, settings: Any = None) -> Verdict:
+    def check(self, row: dict[str, Any], reply: Reply, options: IfevalFcOptions | None = None) -> Verdict:
         """The reply's calls by our reading, or the paper's (the evaluation's `rules`, else the row's)."""
-        if settings is None:
+        if options is None:
             return verdict(row, reply)
-        return verdict(row, reply, settings.rules, settings.paper_nltk)
+        return verdict(row, reply, options.rules, options.paper_nltk)
 
     def annotate(self, results, frame, rows, settings, asker, folder) -> dict[str, Any]:
         """The rules the report names (and, under the paper's, the nltk whose word count they reproduce)."""
-        return {"rules": settings.rules, **({"paper_nltk": settings.paper_nltk} if settings.rules == "paper" else {})}
+        return settings.options.fingerprint()
 
     def review_view(self, row: dict[str, Any]) -> dict[str, Any]:
         tool = next(t for t in row["tools"] if t["function"]["name"] == row["function_name"])

@@ -32,6 +32,7 @@ import json
 import random
 import re
 import unicodedata
+from collections.abc import Callable
 from typing import Any, ClassVar, Literal
 
 from ifforge.core import pyast
@@ -432,26 +433,28 @@ def _all_in_case(value: str, case) -> bool:
     return bool(cased) and all(c == case(c) for c in cased)
 
 
-class AllUpper(Rule):
-    id, group, default_on = "all_upper", "case", False
-    mentions = r"\b(upper ?case|capital|caps)\b"
+class _InOneCase(Rule):
+    """Every cased letter in one case: a rule of this shape says which (`case`) and how (`told`)."""
+
+    group, default_on = "case", False
+    case: Callable[[str], str]
+    told = ""
 
     def describe(self):
-        return "The value must be in uppercase: every letter a capital, with at least one letter."
+        return self.told
 
     def check(self, value):
-        return _all_in_case(value, str.upper)
+        return _all_in_case(value, type(self).case)
 
 
-class AllLower(Rule):
-    id, group, default_on = "all_lower", "case", False
-    mentions = r"\b(lower ?case|small letters)\b"
+class AllUpper(_InOneCase):
+    id, case, mentions = "all_upper", str.upper, r"\b(upper ?case|capital|caps)\b"
+    told = "The value must be in uppercase: every letter a capital, with at least one letter."
 
-    def describe(self):
-        return "The value must be in lowercase: no capital letters, with at least one letter."
 
-    def check(self, value):
-        return _all_in_case(value, str.lower)
+class AllLower(_InOneCase):
+    id, case, mentions = "all_lower", str.lower, r"\b(lower ?case|small letters)\b"
+    told = "The value must be in lowercase: no capital letters, with at least one letter."
 
 
 class CapitalWords(Rule):

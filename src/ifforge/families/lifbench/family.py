@@ -26,6 +26,7 @@ from ifforge.families.base import Family, Loaded, Reply, ReviewGuide, Verdict
 from ifforge.families.lifbench import rubric, scenarios, tasks, texts, tokens
 from ifforge.families.lifbench.baselines import BASELINES
 from ifforge.families.lifbench.convert import convert
+from ifforge.families.lifbench.options import LifbenchOptions
 from ifforge.families.lifbench.scenarios import Context, ContextSpec
 from ifforge.families.lifbench.scoring import REPORT, verdict
 from ifforge.families.lifbench.settings import LifbenchSettings
@@ -162,8 +163,8 @@ class Lifbench(Family):
     measures = 'instruction following over long inputs (List, MultiDoc, OneDoc scenarios) scored by rubric points (ARS), and its stability across rewordings, variables and lengths (IFS)'
     follows = 'LIFBench: Wu et al., Evaluating the Instruction Following Performance and Stability of Large Language Models in Long-Context Scenarios (arXiv 2411.07037); code: github.com/SheldonWu0327/LIFBench-2024'
     settings_class = LifbenchSettings
+    loads = ContextSpec
     llm_stages = LLM_STAGES
-    rule_modes = ("ifforge", "paper")  # paper: LIFBench's own verdicts, on rows converted from its files
     row_fields = {"task_id": object, "sample_id": object, "scenario": object, "task": str, "length_tokens": int,
                   "expression_id": object, "variables_id": object, "prompt": str, "gold": object, "facts": dict}
     carried = ("task_id", "task", "length_tokens", "expression_id", "variables_id")
@@ -197,8 +198,8 @@ class Lifbench(Family):
                           "`ifforge convert lifbench`): that repository declares no licence, so ask its authors "
                           "before publishing them.")) if kind in kinds]
 
-    def rules_problem(self, row: dict[str, Any], rules: str) -> str | None:
-        if rules == "paper" and not isinstance(row.get("paper"), dict):
+    def options_problem(self, row: dict[str, Any], options: LifbenchOptions) -> str | None:
+        if options.rules == "paper" and not isinstance(row.get("paper"), dict):
             return ("--rules paper scores with LIFBench's own judges, which read the original's fields ('paper': "
                     "rows made by ifforge convert lifbench); generated rows are scored by ifforge's rules")
         return None
@@ -221,7 +222,7 @@ class Lifbench(Family):
     def plan(self, settings: LifbenchSettings) -> list:
         return [Stage("build", code_version(sys.modules[__name__], scenarios), Context, build_context,
                       config=BuildConfig(corpus=texts.corpus_hash(), encoding=tokens.ENCODING),
-                      artifacts=_built_files)]
+                      artifacts=_built_files, reads=ContextSpec)]
 
     def independent_work(self, settings: LifbenchSettings) -> dict:
         return {"expressions": choose_expressions} if settings.expressions and settings.grid != "paper" else {}
@@ -261,10 +262,10 @@ class Lifbench(Family):
         return table
 
     # ---- evaluate -------------------------------------------------------------------------------
-    def check(self, row: dict[str, Any], reply: Reply, settings: Any = None) -> Verdict:
+    def check(self, row: dict[str, Any], reply: Reply, options: LifbenchOptions | None = None) -> Verdict:
         """The rubric's verdict (the original's, under rules paper: the evaluation's, or the row's
         own as an export carries it): `correct` when every point is earned in full."""
-        rules = settings.rules if settings is not None else row.get("rules") or "ifforge"
+        rules = options.rules if options is not None else row.get("rules") or "ifforge"
         return verdict(row, reply, rules)
 
     def review_view(self, row: dict[str, Any]) -> dict[str, Any]:

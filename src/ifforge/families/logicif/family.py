@@ -36,6 +36,7 @@ from ifforge.families.logicif.records import (
     SeedFunction,
     VerificationRound,
 )
+from ifforge.families.logicif.options import LogicIFOptions
 from ifforge.families.logicif.report import REPORT, TIERS
 from ifforge.families.logicif.settings import LogicIFSettings
 from ifforge.families.logicif import difficulty
@@ -104,6 +105,7 @@ class LogicIF(Family):
     measures = 'whether a model can follow a long, logic-rich natural-language description of a program step by step: the final output and the values of state trackers must match running the code'
     follows = 'LogicIFGen / LogicIFEval: Zhang et al., Complex Logical Instruction Generation (arXiv 2508.09125); code: github.com/mianzhang/LogicIF'
     settings_class = LogicIFSettings
+    loads = SeedFunction
     llm_stages = LLM_STAGES
     row_fields = {"task_id": object, "test_case_id": object, "code_output": dict}
     keys = ("task_id", "test_case_id")
@@ -111,7 +113,6 @@ class LogicIF(Family):
     answers = ("response", "llm_response", "llm_output")  # ours, LogicIF's raw reply, LogicIF's extraction
     scores_unreadable = True  # LogicIF's own scorer goes on case by case: an unreadable gold fails its case
     expression_rows = "benchmark_expressions.jsonl"
-    rule_modes = ("ifforge", "paper")  # paper: LogicIF's compare_outputs on its extracted `llm_output`, failures too
     report = REPORT
     row_means = ("accuracy", "output_accuracy", "state_accuracy", "answer_found")  # task accuracy: per task
     counted_by = ("difficulty",)
@@ -172,37 +173,38 @@ class LogicIF(Family):
             steps.append(BatchStage("dedup", dedup_seeds, {"version": code_version(dedup),
                                                           "threshold": settings.dedup_threshold,
                                                           "structural": settings.dedup_structural,
-                                                          "embedding_model": str(settings.embedding_model or "default")}))
+                                                          "embedding_model": str(settings.embedding_model or "default")},
+                                     reads=SeedFunction, writes=SeedFunction))
         steps.append(Stage("inputs", code_version(inputs_stage), SeedFunction, inputs_stage.run,
                            config=configs.from_settings(configs.InputsConfig, settings),
                            llm_function=inputs_stage.run_llm, llm=models.get("inputs"), prompts=("propose_inputs",),
-                           artifacts=_inputs_files, in_workers=True))
+                           artifacts=_inputs_files, in_workers=True, reads=SeedFunction))
         llm_instrument = models.get("instrument")
         steps.append(Stage("instrument", code_version(instrument), InstrumentedFunction, instrument.run,
                            config=configs.from_settings(configs.InstrumentConfig if llm_instrument
                                                         else configs.TrackerConfig, settings),
                            llm_function=instrument.run_llm, llm=llm_instrument, prompts=("anonymise", "tracker_rules"),
-                           artifacts=_instrumented_files, in_workers=True))
+                           artifacts=_instrumented_files, in_workers=True, reads=SeedFunction))
         if "evolve" in models and settings.evolve_turns > 0:
             steps.append(Stage("evolve", code_version(evolve), InstrumentedFunction, lambda item: Outcome(kept=item),
                                config=configs.from_settings(configs.EvolveConfig, settings),
                                llm_function=evolve.run_llm, llm=models["evolve"], prompts=("evolve", "tracker_rules"),
-                               artifacts=_evolved_files))
+                               artifacts=_evolved_files, reads=InstrumentedFunction))
         steps.append(Stage("execute", code_version(execute), ExecutedFunction, execute.run,
                            config=configs.from_settings(configs.ExecuteConfig, settings),
-                           artifacts=_executed_files, in_workers=True))
+                           artifacts=_executed_files, in_workers=True, reads=InstrumentedFunction))
         steps.append(Stage("complexity", code_version(complexity), MeasuredFunction, complexity.run,
-                           artifacts=_measured_files, in_workers=True))
+                           artifacts=_measured_files, in_workers=True, reads=ExecutedFunction))
         steps.append(Stage("describe", code_version(describe), DescribedFunction, describe.run,
                            config=configs.from_settings(configs.DescribeConfig, settings) if "describe" in models else None,
                            llm_function=describe.run_llm, llm=models.get("describe"),
                            prompts=("describe", "description_rules"),
-                           artifacts=_described_files, in_workers=True))
+                           artifacts=_described_files, in_workers=True, reads=MeasuredFunction))
         steps.append(Stage("verify", code_version(verify), DescribedFunction, verify.run,
                            config=configs.from_settings(configs.VerifyConfig, settings) if "verify" in models else None,
                            llm_function=verify.run_llm, llm=models.get("verify"),
                            prompts=("verify", "refine", "description_rules"),
-                           artifacts=_verified_files, in_workers=True))
+                           artifacts=_verified_files, in_workers=True, reads=DescribedFunction))
         return steps
 
     def warm_up(self, settings: LogicIFSettings) -> None:
@@ -243,14 +245,19 @@ class LogicIF(Family):
         """The case's instruction: the description, the input and the answer format."""
         return Request((row.get("instruction") or row.get("prompt") or "",))
 
-    def check(self, row: dict[str, Any], reply: Reply, settings: Any = None) -> Verdict:
+    def check(self, row: dict[str, Any], reply: Reply, options: LogicIFOptions | None = None) -> Verdict:
         """Output and trackers against the gold, by LogicIFEval's equality (`strict_types`: by ours),
         the answer found as `verdicts` reads it (or as a LogicIF result file gives it)."""
-        if settings is None:
+        if options is None:
             return scoring.case_verdict(row, reply)
-        return scoring.case_verdict(row, reply, settings.strict_types, settings.rules)
+        return scoring.case_verdict(row, reply, options.strict_types, options.rules)
+
+    def asks(self, options: LogicIFOptions) -> bool:
+        return options.extractor == "llm"
 
     def refine(self, results, rows, settings, asker) -> None:
+        if self.asks(settings.options) and not settings.model:
+            raise InputError("--extractor llm needs --model (and --base-url or OPENAI_BASE_URL)")
         scoring.refine(results, rows, settings, asker)
 
     def annotate(self, results, frame, rows, settings, asker, folder) -> dict[str, Any]:

@@ -118,7 +118,7 @@ def extract_with_llm(results: list[Row], settings, asker: Asker, rows_by_key: di
     """LogicIF's way: an LLM reads the replies the rules found no answer in and copies the answer out.
     Sets `extracted` on those results (cached like every request); returns how many it found."""
     todo = [r for r in results if not request_failed(r) and response_text(r)
-            and not verdict_of(r, r, settings.strict_types).formatted]
+            and not verdict_of(r, r, settings.options.strict_types).formatted]
     if not todo:
         return 0
     prompt = load_prompt("extract_answer")
@@ -138,7 +138,7 @@ def extract_with_llm(results: list[Row], settings, asker: Asker, rows_by_key: di
             result["extracted"] = {"output": answer.output, "stats": answer.stats}
         return answer.found
 
-    llm = reader(asker, settings.extractor_model, 4096)
+    llm = reader(asker, settings.options.extractor_model, 4096)
 
     async def every() -> int:
         return sum(await asyncio.gather(*(one(llm, r) for r in todo)))
@@ -171,7 +171,7 @@ def analyze_errors(results: list[Row], scores: pd.DataFrame, rows_by_key: dict, 
             return {"task_id": task_id, "test_case_id": case_id, "mode": "unlabelled", "explanation": str(error)}
 
     expressions = failed["expression_id"] if "expression_id" in failed else [None] * len(failed)
-    llm = reader(asker, settings.analyzer_model, 2048)
+    llm = reader(asker, settings.options.analyzer_model, 2048)
 
     async def every() -> list[Row]:
         return list(await asyncio.gather(*(one(llm, t, c, e) for t, c, e in zip(
@@ -182,14 +182,14 @@ def analyze_errors(results: list[Row], scores: pd.DataFrame, rows_by_key: dict, 
 
 def refine(results: list[Row], rows: list[Row], settings, asker: Asker) -> None:
     """With `--extractor llm`, an LLM reads the replies the rules found no answer in."""
-    if settings.extractor == "llm":
+    if settings.options.extractor == "llm":
         extract_with_llm(results, settings, asker, by_key(rows))
 
 
 def annotate(results: list[Row], frame: pd.DataFrame, rows: list[Row], settings, asker: Asker | None,
              folder: Path) -> Row:
     """The failure modes of the formatted wrong answers, when asked for (`failure_modes.jsonl`)."""
-    if not settings.analyze_errors or asker is None:
+    if not settings.options.analyze_errors or asker is None:
         return {"failure_modes": {}}
     labels = analyze_errors(results, frame, by_key(rows), settings, asker)
     folder.mkdir(parents=True, exist_ok=True)

@@ -172,6 +172,7 @@ class Mcbench(Family):
     measures = 'whether a model can follow a step-by-step rubric for a string metric (BLEU, Levenshtein, ...) exactly, every step and the final value checked'
     follows = 'MCBench (metric computation as step-by-step rubrics; its code and data are not public)'
     settings_class = McbenchSettings
+    loads = MetricTask
     llm_stages = ()
     row_fields = {"task_id": object, "prompt": str, "gold_steps": list, "gold_final": NUMBER}
     carried = ("task_id", "metric", "variant", "category", "pair_id", "gold_steps", "gold_final", "unordered_steps")
@@ -216,7 +217,7 @@ class Mcbench(Family):
     def plan(self, settings: McbenchSettings) -> list:
         return [Stage("gold", code_version(sys.modules[__name__]), GoldMetric, compute_gold,
                       config=GoldConfig(case_seconds=settings.case_seconds, memory_mb=settings.memory_mb),
-                      artifacts=_gold_files)]
+                      artifacts=_gold_files, reads=MetricTask)]
 
     def independent_identity(self, settings: McbenchSettings) -> Any:
         return {PROMPT: load_prompt(PROMPT).hash}
@@ -242,7 +243,7 @@ class Mcbench(Family):
             table.append({k: row.get(k) for k in ("task_id", "metric", "variant", "category", "steps")})
         return table
 
-    def check(self, row: dict[str, Any], reply: Reply, settings: Any = None) -> Verdict:
+    def check(self, row: dict[str, Any], reply: Reply, options: Any = None) -> Verdict:
         return verdict(row, reply)
 
     def review_view(self, row: dict[str, Any]) -> dict[str, Any]:

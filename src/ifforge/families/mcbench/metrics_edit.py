@@ -8,7 +8,7 @@ points as we do.
 
 from __future__ import annotations
 
-from ifforge.families.mcbench.rubric import Metric, Step, register
+from ifforge.families.mcbench.rubric import Metric, Step, declare
 
 CHARS_A = Step("Characters of A", r"Split A into its characters (Unicode code points: a combining mark is a character "
                r"of its own), in order: $A = (A_1, \dots, A_{|A|})$. Give the list.",
@@ -32,34 +32,40 @@ EDIT_ROW = '''def step3(s1, s2):
 EDIT_TABLE = Step("Last row of the edit table",
                   r"$D_{i,0} = i$, $D_{0,j} = j$, $D_{i,j} = \min(D_{i-1,j} + 1,\ D_{i,j-1} + 1,\ D_{i-1,j-1} + c)$ "
                   r"with $c = 0$ if $A_i = B_j$ else $1$. Give $[D_{|A|,0}, \dots, D_{|A|,|B|}]$.", EDIT_ROW)
-EDITS = Step("Edits", r"$E = D_{|A|,|B|}$.", '''def step4(s3):
+def of_characters(metric_id: str, name: str, summary: str, *rest: Step, **more: str) -> type[Metric]:
+    """A metric on characters whose first steps are the characters of A and of B (`rest` goes on
+    from step 3; `more`: its direction, helpers, notes), registered."""
+    return declare(metric_id, name, "characters", summary, (CHARS_A, CHARS_B, *rest), **more)
+
+
+def last_of_row(title: str, text: str) -> Step:
+    """Step 4 of a metric whose step 3 gives a table's last row: the score is that row's last number."""
+    return Step(title, text, '''def step4(s3):
     return s3[-1]''')
+
+
+EDITS = last_of_row("Edits", r"$E = D_{|A|,|B|}$.")
 RATE = Step("Rate", r"The NLP score is $E / |B|$.", '''def step5(s2, s4):
     return s4 / len(s2)''')
 
 
-@register
-class Levenshtein(Metric):
-    id, name, unit = "levenshtein", "Levenshtein distance", "characters"
-    direction = "distance"
-    summary = "the least number of single-character insertions, deletions and substitutions that turn A into B"
-    steps = (CHARS_A, CHARS_B, Step(
+Levenshtein = of_characters(
+    "levenshtein", "Levenshtein distance",
+    "the least number of single-character insertions, deletions and substitutions that turn A into B",
+    Step(
         "Last row of the edit table",
         r"Fill the table $D$ with $D_{i,0} = i$, $D_{0,j} = j$ and, for $1 \le i \le |A|$, $1 \le j \le |B|$: "
         r"$D_{i,j} = \min(D_{i-1,j} + 1,\ D_{i,j-1} + 1,\ D_{i-1,j-1} + c)$ where $c = 0$ if $A_i = B_j$ and "
-        r"$c = 1$ otherwise. Give the last row $[D_{|A|,0}, \dots, D_{|A|,|B|}]$.", EDIT_ROW), Step(
-        "Distance", r"The NLP score is $D_{|A|,|B|}$, the last number of that row.",
-        '''def step4(s3):
-    return s3[-1]'''))
+        r"$c = 1$ otherwise. Give the last row $[D_{|A|,0}, \dots, D_{|A|,|B|}]$.", EDIT_ROW),
+    last_of_row("Distance", r"The NLP score is $D_{|A|,|B|}$, the last number of that row."),
+    direction="distance")
 
 
-@register
-class DamerauLevenshtein(Metric):
-    id, name, unit = "damerau_levenshtein", "Damerau-Levenshtein distance", "characters"
-    direction = "distance"
-    summary = ("the least number of insertions, deletions, substitutions and transpositions of two adjacent "
-               "characters that turn A into B, where a transposed pair may still be edited afterwards")
-    steps = (CHARS_A, CHARS_B, Step(
+DamerauLevenshtein = of_characters(
+    "damerau_levenshtein", "Damerau-Levenshtein distance",
+    "the least number of insertions, deletions, substitutions and transpositions of two adjacent "
+    "characters that turn A into B, where a transposed pair may still be edited afterwards",
+    Step(
         "Last row of the transposition-aware table",
         r"Let $n = |A|$, $m = |B|$, $M = n + m$. Fill $H$ with rows $-1..n$ and columns $-1..m$: "
         r"$H_{-1,j} = H_{i,-1} = M$, $H_{i,0} = i$, $H_{0,j} = j$. Keep $\mathrm{last}(x)$, the last row $i$ "
@@ -89,19 +95,15 @@ class DamerauLevenshtein(Metric):
             h[i + 1][j + 1] = min(h[i][j] + cost, h[i + 1][j] + 1, h[i][j + 1] + 1,
                                   h[k][before] + (i - k - 1) + 1 + (j - before - 1))
         last[s1[i - 1]] = i
-    return h[n + 1][1:]'''), Step(
-        "Distance", r"The NLP score is $H_{n,m}$, the last number of that row.",
-        '''def step4(s3):
-    return s3[-1]'''))
+    return h[n + 1][1:]'''), last_of_row("Distance", r"The NLP score is $H_{n,m}$, the last number of that row."),
+    direction="distance")
 
 
-@register
-class Hamming(Metric):
-    id, name, unit = "hamming", "Hamming distance", "characters"
-    direction = "distance"
-    summary = ("the number of positions where A and B differ, every position past the shorter string counting as "
-               "different")
-    steps = (CHARS_A, CHARS_B, Step(
+Hamming = of_characters(
+    "hamming", "Hamming distance",
+    "the number of positions where A and B differ, every position past the shorter string counting as "
+    "different",
+    Step(
         "Mismatches over the common length",
         r"Count the positions $i \le \min(|A|, |B|)$ with $A_i \ne B_i$.",
         '''def step3(s1, s2):
@@ -111,18 +113,15 @@ class Hamming(Metric):
     return abs(len(s1) - len(s2))'''), Step(
         "Distance", "The NLP score is the sum of the two previous values.",
         '''def step5(s3, s4):
-    return s3 + s4'''))
+    return s3 + s4'''),
+    direction="distance")
 
 
-@register
-class Lee(Metric):
-    id, name, unit = "lee", "Lee distance", "characters"
-    direction = "distance"
-    summary = ("a circular distance between the characters of A and B at each position, over the alphabet the two "
-               "strings use")
-    notes = ("Lee distance is defined for equal lengths over a fixed alphabet; here the alphabet is the sorted set of "
-             "characters of A and B, and each position past the shorter string adds the largest weight, floor(q/2).")
-    steps = (Step(
+Lee = declare(
+    "lee", "Lee distance", "characters",
+    "a circular distance between the characters of A and B at each position, over the alphabet the two "
+    "strings use",
+    (Step(
         "Alphabet", r"List every distinct character of A and B together, sorted by Unicode code point.",
         '''def step1(a, b):
     return sorted(set(a) | set(b))'''), Step(
@@ -143,15 +142,16 @@ class Lee(Metric):
         "Distance",
         r"The NLP score is $\sum_i w_i + \left||A| - |B|\right| \cdot \lfloor q / 2 \rfloor$.",
         '''def step5(a, b, s2, s4):
-    return sum(s4) + abs(len(a) - len(b)) * (s2 // 2)'''))
+    return sum(s4) + abs(len(a) - len(b)) * (s2 // 2)''')),
+    direction="distance",
+    notes="Lee distance is defined for equal lengths over a fixed alphabet; here the alphabet is the sorted set of "
+          "characters of A and B, and each position past the shorter string adds the largest weight, floor(q/2).")
 
 
-@register
-class Bag(Metric):
-    id, name, unit = "bag", "bag distance", "characters"
-    direction = "distance"
-    summary = "how many characters are left over when the multisets of characters of A and B are matched"
-    steps = (Step(
+Bag = declare(
+    "bag", "bag distance", "characters",
+    "how many characters are left over when the multisets of characters of A and B are matched",
+    (Step(
         "Character counts of A", "Count each character of A. Give an object from character to count.",
         '''def step1(a):
     counts = {}
@@ -172,7 +172,8 @@ class Bag(Metric):
     return sum(max(0, n - s1.get(c, 0)) for c, n in s2.items())'''), Step(
         "Distance", r"The NLP score is $\max(L_A, L_B)$.",
         '''def step5(s3, s4):
-    return max(s3, s4)'''))
+    return max(s3, s4)''')),
+    direction="distance")
 
 
 JARO_MATCH = '''def window_matches(a, b):
@@ -204,12 +205,10 @@ MATCH_TEXT = (r"Characters are Unicode code points. Let $w = \max(0, \lfloor \ma
               r"$|i - j| \le w$, if there is one.")
 
 
-@register
-class Jaro(Metric):
-    id, name, unit = "jaro", "Jaro similarity", "characters"
-    summary = "a similarity from the characters A and B share within a window, and how many of them are out of order"
-    helpers = JARO_MATCH
-    steps = (Step(
+Jaro = declare(
+    "jaro", "Jaro similarity", "characters",
+    "a similarity from the characters A and B share within a window, and how many of them are out of order",
+    (Step(
         "Window", r"$w = \max(0, \lfloor \max(|A|, |B|) / 2 \rfloor - 1)$.",
         '''def step1(a, b):
     return max(0, max(len(a), len(b)) // 2 - 1)'''), Step(
@@ -228,15 +227,14 @@ class Jaro(Metric):
         r"$\frac{1}{3}\left(\frac{m}{|A|} + \frac{m}{|B|} + \frac{m - t}{m}\right)$.",
         '''def step5(a, b, s2, s4):
     m = len(s2)
-    return 0.0 if m == 0 else (m / len(a) + m / len(b) + (m - s4) / m) / 3'''))
+    return 0.0 if m == 0 else (m / len(a) + m / len(b) + (m - s4) / m) / 3''')),
+    helpers=JARO_MATCH)
 
 
-@register
-class JaroWinkler(Metric):
-    id, name, unit = "jaro_winkler", "Jaro-Winkler similarity", "characters"
-    summary = "a character similarity within a window, raised for strings that start alike"
-    helpers = JARO_MATCH
-    steps = (Step(
+JaroWinkler = declare(
+    "jaro_winkler", "Jaro-Winkler similarity", "characters",
+    "a character similarity within a window, raised for strings that start alike",
+    (Step(
         "Matched characters of A", MATCH_TEXT + " Give the matched characters of A, in the order of A.",
         '''def step1(a, b):
     return window_matches(a, b)[0]'''), Step(
@@ -263,14 +261,14 @@ class JaroWinkler(Metric):
         "Similarity",
         r"The NLP score is $J + 0.1\,\ell\,(1 - J)$ if $J > 0.7$, and $J$ otherwise.",
         '''def step5(s3, s4):
-    return s3 + 0.1 * s4 * (1 - s3) if s3 > 0.7 else s3'''))
+    return s3 + 0.1 * s4 * (1 - s3) if s3 > 0.7 else s3''')),
+    helpers=JARO_MATCH)
 
 
-@register
-class RatcliffObershelp(Metric):
-    id, name, unit = "ratcliff_obershelp", "Ratcliff-Obershelp similarity", "characters"
-    summary = "twice the characters found by repeatedly matching the longest common substrings, over the total length"
-    steps = (Step(
+RatcliffObershelp = declare(
+    "ratcliff_obershelp", "Ratcliff-Obershelp similarity", "characters",
+    "twice the characters found by repeatedly matching the longest common substrings, over the total length",
+    (Step(
         "Matching blocks",
         r"Find the longest common substring of A and B (on a tie, the one starting first in A, then first in B); "
         r"then do the same, recursively, on the parts of A and B left of it and on the parts right of it. "
@@ -302,14 +300,13 @@ class RatcliffObershelp(Metric):
     return len(a) + len(b)'''), Step(
         "Similarity", r"The NLP score is $2M / T$ (1 when $T = 0$).",
         '''def step4(s2, s3):
-    return 1.0 if s3 == 0 else 2 * s2 / s3'''))
+    return 1.0 if s3 == 0 else 2 * s2 / s3''')))
 
 
-@register
-class LongestCommonSubstring(Metric):
-    id, name, unit = "lcsstr", "longest common substring", "characters"
-    summary = "the length of the longest run of characters A and B share, over the longer string's length"
-    steps = (Step(
+LongestCommonSubstring = declare(
+    "lcsstr", "longest common substring", "characters",
+    "the length of the longest run of characters A and B share, over the longer string's length",
+    (Step(
         "Run lengths, last row",
         r"Fill $R_{i,j}$ = the length of the common run ending at $A_i$ and $B_j$: $R_{i,j} = R_{i-1,j-1} + 1$ if "
         r"$A_i = B_j$, else $0$ ($R$ is 0 outside the strings). Give the last row $[R_{|A|,1}, \dots, R_{|A|,|B|}]$.",
@@ -336,14 +333,13 @@ class LongestCommonSubstring(Metric):
         "Similarity", r"The NLP score is $L / \max(|A|, |B|)$ (1 when both are empty).",
         '''def step4(a, b, s3):
     longer = max(len(a), len(b))
-    return 1.0 if longer == 0 else s3 / longer'''))
+    return 1.0 if longer == 0 else s3 / longer''')))
 
 
-@register
-class NeedlemanWunsch(Metric):
-    id, name, unit = "needleman_wunsch", "Needleman-Wunsch score", "characters"
-    summary = "the best score of a global alignment of A and B: +1 a match, -1 a mismatch, -1 a gap"
-    steps = (CHARS_A, CHARS_B, Step(
+NeedlemanWunsch = of_characters(
+    "needleman_wunsch", "Needleman-Wunsch score",
+    "the best score of a global alignment of A and B: +1 a match, -1 a mismatch, -1 a gap",
+    Step(
         "Last row of the score table",
         r"$F_{i,0} = -i$, $F_{0,j} = -j$, and $F_{i,j} = \max(F_{i-1,j-1} + s,\ F_{i-1,j} - 1,\ F_{i,j-1} - 1)$ "
         r"with $s = 1$ if $A_i = B_j$ else $s = -1$. Give $[F_{|A|,0}, \dots, F_{|A|,|B|}]$.",
@@ -354,10 +350,7 @@ class NeedlemanWunsch(Metric):
         for j, y in enumerate(s2, 1):
             new.append(max(row[j - 1] + (1 if x == y else -1), row[j] - 1, new[j - 1] - 1))
         row = new
-    return row'''), Step(
-        "Score", r"The NLP score is $F_{|A|,|B|}$.",
-        '''def step4(s3):
-    return s3[-1]'''))
+    return row'''), last_of_row("Score", r"The NLP score is $F_{|A|,|B|}$."))
 
 # Smith-Waterman's table, row by row: its steps 3 and 4 each fill it (a step's code stands alone)
 LOCAL_TABLE = '''    row = [0] * (len(s2) + 1)
@@ -368,27 +361,45 @@ LOCAL_TABLE = '''    row = [0] * (len(s2) + 1)
         row = new'''
 
 
-@register
-class SmithWaterman(Metric):
-    id, name, unit = "smith_waterman", "Smith-Waterman score", "characters"
-    summary = "the best score of a local alignment of A and B: +2 a match, -1 a mismatch, -1 a gap, never below 0"
-    notes = ("The score is the maximum over the whole table (the textbook local alignment score); textdistance's "
-             "SmithWaterman returns the table's last cell instead, which our step 3 gives as its last number.")
-    steps = (CHARS_A, CHARS_B, Step(
+SmithWaterman = of_characters(
+    "smith_waterman", "Smith-Waterman score",
+    "the best score of a local alignment of A and B: +2 a match, -1 a mismatch, -1 a gap, never below 0",
+    Step(
         "Last row of the score table",
         r"$H_{i,0} = H_{0,j} = 0$, and $H_{i,j} = \max(0,\ H_{i-1,j-1} + s,\ H_{i-1,j} - 1,\ H_{i,j-1} - 1)$ with "
         r"$s = 2$ if $A_i = B_j$ else $s = -1$. Give $[H_{|A|,0}, \dots, H_{|A|,|B|}]$.",
         "def step3(s1, s2):\n" + LOCAL_TABLE + "\n    return row"), Step(
         "Score", r"The NLP score is the largest $H_{i,j}$ anywhere in the table (not only in its last row).",
-        "def step4(s1, s2):\n    best = 0\n" + LOCAL_TABLE + "\n        best = max(best, max(row))\n    return best"))
+        "def step4(s1, s2):\n    best = 0\n" + LOCAL_TABLE + "\n        best = max(best, max(row))\n    return best"),
+    notes="The score is the maximum over the whole table (the textbook local alignment score); textdistance's "
+          "SmithWaterman returns the table's last cell instead, which our step 3 gives as its last number.")
 
 
-@register
-class AffineGap(Metric):
-    id, name, unit = "affine_gap", "affine gap alignment (Gotoh)", "characters"
-    summary = ("the best score of a global alignment of A and B where a gap costs 1 to open and 0.5 for each "
-               "further character: +1 a match, -1 a mismatch")
-    helpers = '''NEG = float("-inf")
+AFFINE_RECURRENCE = (r"With $s = 1$ if $A_i = B_j$ else $-1$, three tables: $D_{0,0} = 0$; $P_{i,0} = -1 - 0.5(i-1)$, "
+                    r"$Q_{0,j} = -1 - 0.5(j-1)$ for $i, j \ge 1$; every other border cell is $-\infty$. "
+                    r"For $i, j \ge 1$: "
+                    r"$D_{i,j} = \max(D_{i-1,j-1}, P_{i-1,j-1}, Q_{i-1,j-1}) + s$, "
+                    r"$P_{i,j} = \max(D_{i-1,j} - 1, P_{i-1,j} - 0.5)$, "
+                    r"$Q_{i,j} = \max(D_{i,j-1} - 1, Q_{i,j-1} - 0.5)$. ")
+
+AffineGap = of_characters(
+    "affine_gap", "affine gap alignment (Gotoh)",
+    "the best score of a global alignment of A and B where a gap costs 1 to open and 0.5 for each "
+    "further character: +1 a match, -1 a mismatch",
+    Step(
+        "Last row of D", AFFINE_RECURRENCE + r"Give $[D_{|A|,0}, \dots, D_{|A|,|B|}]$, writing $-\infty$ as null.",
+        '''def step3(s1, s2):
+    return shown(three_tables(s1, s2)[0])'''), Step(
+        "Last row of P", r"Give $[P_{|A|,0}, \dots, P_{|A|,|B|}]$ from the same tables, $-\infty$ as null.",
+        '''def step4(s1, s2):
+    return shown(three_tables(s1, s2)[1])'''), Step(
+        "Last row of Q", r"Give $[Q_{|A|,0}, \dots, Q_{|A|,|B|}]$ from the same tables, $-\infty$ as null.",
+        '''def step5(s1, s2):
+    return shown(three_tables(s1, s2)[2])'''), Step(
+        "Score", r"The NLP score is $\max(D_{|A|,|B|}, P_{|A|,|B|}, Q_{|A|,|B|})$.",
+        '''def step6(s3, s4, s5):
+    return max(v for v in (s3[-1], s4[-1], s5[-1]) if v is not None)'''),
+    helpers='''NEG = float("-inf")
 
 
 def three_tables(a, b):
@@ -412,32 +423,12 @@ def three_tables(a, b):
 
 
 def shown(row):
-    return [None if v == NEG else v for v in row]'''
-    notes = "Minus infinity (an impossible state) is written null in step values."
-    recurrence = (r"With $s = 1$ if $A_i = B_j$ else $-1$, three tables: $D_{0,0} = 0$; $P_{i,0} = -1 - 0.5(i-1)$, "
-                  r"$Q_{0,j} = -1 - 0.5(j-1)$ for $i, j \ge 1$; every other border cell is $-\infty$. "
-                  r"For $i, j \ge 1$: "
-                  r"$D_{i,j} = \max(D_{i-1,j-1}, P_{i-1,j-1}, Q_{i-1,j-1}) + s$, "
-                  r"$P_{i,j} = \max(D_{i-1,j} - 1, P_{i-1,j} - 0.5)$, "
-                  r"$Q_{i,j} = \max(D_{i,j-1} - 1, Q_{i,j-1} - 0.5)$. ")
-    steps = (CHARS_A, CHARS_B, Step(
-        "Last row of D", recurrence + r"Give $[D_{|A|,0}, \dots, D_{|A|,|B|}]$, writing $-\infty$ as null.",
-        '''def step3(s1, s2):
-    return shown(three_tables(s1, s2)[0])'''), Step(
-        "Last row of P", r"Give $[P_{|A|,0}, \dots, P_{|A|,|B|}]$ from the same tables, $-\infty$ as null.",
-        '''def step4(s1, s2):
-    return shown(three_tables(s1, s2)[1])'''), Step(
-        "Last row of Q", r"Give $[Q_{|A|,0}, \dots, Q_{|A|,|B|}]$ from the same tables, $-\infty$ as null.",
-        '''def step5(s1, s2):
-    return shown(three_tables(s1, s2)[2])'''), Step(
-        "Score", r"The NLP score is $\max(D_{|A|,|B|}, P_{|A|,|B|}, Q_{|A|,|B|})$.",
-        '''def step6(s3, s4, s5):
-    return max(v for v in (s3[-1], s4[-1], s5[-1]) if v is not None)'''))
+    return [None if v == NEG else v for v in row]''',
+    notes="Minus infinity (an impossible state) is written null in step values.")
 
 
-@register
-class CharacterErrorRate(Metric):
-    id, name, unit = "cer", "character error rate", "characters"
-    direction = "distance"
-    summary = "the character edits that turn A into B, per character of B"
-    steps = (CHARS_A, CHARS_B, EDIT_TABLE, EDITS, RATE)
+CharacterErrorRate = of_characters(
+    "cer", "character error rate",
+    "the character edits that turn A into B, per character of B",
+    EDIT_TABLE, EDITS, RATE,
+    direction="distance")

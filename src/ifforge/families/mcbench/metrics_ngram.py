@@ -11,7 +11,7 @@ import string
 from dataclasses import replace
 
 from ifforge.families.mcbench.metrics_edit import EDIT_TABLE, EDITS, RATE
-from ifforge.families.mcbench.rubric import Metric, Step, register
+from ifforge.families.mcbench.rubric import Metric, Step, declare, register
 
 NGRAMS = '''def ngrams(words, n):
     return [" ".join(words[i:i + n]) for i in range(len(words) - n + 1)]
@@ -33,6 +33,12 @@ WORDS_A = Step("Words of A", "Split A at whitespace; give its words in order.", 
     return a.split()''')
 WORDS_B = Step("Words of B", "Split B at whitespace; give its words in order.", '''def step2(b):
     return b.split()''')
+def of_words(metric_id: str, name: str, summary: str, *rest: Step, **more: str) -> type[Metric]:
+    """A metric on words whose first steps are the words of A and of B (`rest` goes on from step 3;
+    `more`: its direction, helpers, notes), registered."""
+    return declare(metric_id, name, "words", summary, (WORDS_A, WORDS_B, *rest), **more)
+
+
 CLIPPED = Step(
     "Clipped matches", r"For $n = 1..4$: $m_n = \sum_g \min(c_A(g), c_B(g))$ over the distinct n-grams $g$ of A, where "
     r"$c_X(g)$ counts the occurrences of $g$ in X. Give $[m_1, m_2, m_3, m_4]$.",
@@ -52,18 +58,17 @@ BREVITY_CODE = '''    c, r = len(s1), len(s2)
 GEOMETRIC = r"$\exp\left(\frac{1}{4}\sum_{n=1}^{4} \ln p_n\right)$"
 
 
-@register
-class Bleu(Metric):
-    id, name, unit = "bleu", "BLEU", "words"
-    summary = "the geometric mean of clipped n-gram precisions of A against B (n = 1..4), times a brevity penalty"
-    helpers = "import math\n\n\n" + NGRAMS
-    steps = (WORDS_A, WORDS_B, CLIPPED, TOTALS, Step("Brevity penalty", BREVITY, "def step5(s1, s2):\n" + BREVITY_CODE),
-             Step("Score", r"If any $m_n = 0$ the NLP score is 0; else with $p_n = m_n / t_n$ it is $BP \cdot $"
+Bleu = of_words(
+    "bleu", "BLEU",
+    "the geometric mean of clipped n-gram precisions of A against B (n = 1..4), times a brevity penalty",
+    CLIPPED, TOTALS, Step("Brevity penalty", BREVITY, "def step5(s1, s2):\n" + BREVITY_CODE),
+    Step("Score", r"If any $m_n = 0$ the NLP score is 0; else with $p_n = m_n / t_n$ it is $BP \cdot $"
                   + GEOMETRIC + ".",
                   '''def step6(s3, s4, s5):
     if min(s3) == 0:
         return 0.0
-    return s5 * math.exp(sum(math.log(m / t) for m, t in zip(s3, s4)) / 4)'''))
+    return s5 * math.exp(sum(math.log(m / t) for m, t in zip(s3, s4)) / 4)'''),
+    helpers="import math\n\n\n" + NGRAMS)
 
 # A smoothed BLEU after its smoothed precisions (step 5): the brevity penalty and the score
 SMOOTHED_END = (Step("Brevity penalty", BREVITY, "def step6(s1, s2):\n" + BREVITY_CODE),
@@ -74,44 +79,38 @@ SMOOTHED_END = (Step("Brevity penalty", BREVITY, "def step6(s1, s2):\n" + BREVIT
     return s6 * math.exp(sum(math.log(p) for p in s5) / 4)'''))
 
 
-@register
-class SmoothedBleu(Metric):
-    id, name, unit = "smoothed_bleu", "smoothed BLEU (epsilon smoothing)", "words"
-    summary = ("the geometric mean of clipped n-gram precisions of A against B (n = 1..4), a precision with no match "
-               "counted as 0.1 matches, times a brevity penalty")
-    helpers = "import math\n\n\n" + NGRAMS
-    steps = (WORDS_A, WORDS_B, CLIPPED, TOTALS, Step(
+SmoothedBleu = of_words(
+    "smoothed_bleu", "smoothed BLEU (epsilon smoothing)",
+    "the geometric mean of clipped n-gram precisions of A against B (n = 1..4), a precision with no match "
+    "counted as 0.1 matches, times a brevity penalty",
+    CLIPPED, TOTALS, Step(
         "Smoothed precisions",
         r"$p_n = m_n / t_n$ if $m_n > 0$, else $p_n = 0.1 / \max(1, t_n)$. Give $[p_1, p_2, p_3, p_4]$.",
         '''def step5(s3, s4):
-    return [m / t if m > 0 else 0.1 / max(1, t) for m, t in zip(s3, s4)]'''),
-        *SMOOTHED_END)
+    return [m / t if m > 0 else 0.1 / max(1, t) for m, t in zip(s3, s4)]'''), *SMOOTHED_END,
+    helpers="import math\n\n\n" + NGRAMS)
 
 
-@register
-class Orange(Metric):
-    id, name, unit = "orange", "ORANGE's smoothed BLEU (add-one for n >= 2)", "words"
-    summary = ("the geometric mean of n-gram precisions of A against B (n = 1..4), adding one to the matches and the "
-               "total of every order above 1, times a brevity penalty")
-    notes = ("ORANGE (Lin and Och, 2004) scores sentences with BLEU smoothed by adding one to the counts of orders "
-             "2 to 4.")
-    helpers = "import math\n\n\n" + NGRAMS
-    steps = (WORDS_A, WORDS_B, CLIPPED, TOTALS, Step(
+Orange = of_words(
+    "orange", "ORANGE's smoothed BLEU (add-one for n >= 2)",
+    "the geometric mean of n-gram precisions of A against B (n = 1..4), adding one to the matches and the "
+    "total of every order above 1, times a brevity penalty",
+    CLIPPED, TOTALS, Step(
         "Smoothed precisions",
         r"$p_1 = m_1 / \max(1, t_1)$ and, for $n = 2..4$, $p_n = (m_n + 1) / (\max(1, t_n) + 1)$. "
         r"Give $[p_1, p_2, p_3, p_4]$.",
         '''def step5(s3, s4):
-    return [s3[0] / max(1, s4[0])] + [(m + 1) / (max(1, t) + 1) for m, t in zip(s3[1:], s4[1:])]'''),
-        *SMOOTHED_END)
+    return [s3[0] / max(1, s4[0])] + [(m + 1) / (max(1, t) + 1) for m, t in zip(s3[1:], s4[1:])]'''), *SMOOTHED_END,
+    helpers="import math\n\n\n" + NGRAMS,
+    notes="ORANGE (Lin and Och, 2004) scores sentences with BLEU smoothed by adding one to the counts of orders "
+          "2 to 4.")
 
 
-@register
-class Nist(Metric):
-    id, name, unit = "nist", "NIST", "words"
-    summary = ("n-gram matches of A against B (n = 1..5) weighted by how informative each n-gram of B is, with a "
-               "length penalty")
-    helpers = "import math\n\n\n" + NGRAMS
-    steps = (WORDS_A, WORDS_B, Step(
+Nist = of_words(
+    "nist", "NIST",
+    "n-gram matches of A against B (n = 1..5) weighted by how informative each n-gram of B is, with a "
+    "length penalty",
+    Step(
         "Information of the matches",
         r"The information of an n-gram $g = w_1..w_n$ of B is $\log_2(c_B(w_1..w_{n-1}) / c_B(g))$ for $n \ge 2$ and "
         r"$\log_2(|B| / c_B(g))$ for $n = 1$, where $c_B$ counts occurrences in B. For $n = 1..5$: "
@@ -146,15 +145,14 @@ class Nist(Metric):
     return min(ratio, 1.0)'''), Step(
         "Score", r"The NLP score is $S \cdot P$.",
         '''def step7(s5, s6):
-    return s5 * s6'''))
+    return s5 * s6'''),
+    helpers="import math\n\n\n" + NGRAMS)
 
 
-@register
-class Gleu(Metric):
-    id, name, unit = "gleu", "GLEU (Google BLEU)", "words"
-    summary = "the n-gram matches of A and B (n = 1..4 together) over the larger of their n-gram totals"
-    helpers = NGRAMS
-    steps = (WORDS_A, WORDS_B, Step(
+Gleu = of_words(
+    "gleu", "GLEU (Google BLEU)",
+    "the n-gram matches of A and B (n = 1..4 together) over the larger of their n-gram totals",
+    Step(
         "n-grams of A", r"$T_A = \sum_{n=1}^{4} \max(0, |A| - n + 1)$.",
         '''def step3(s1):
     return sum(max(0, len(s1) - n + 1) for n in range(1, 5))'''), Step(
@@ -167,7 +165,8 @@ class Gleu(Metric):
         "Score", r"The NLP score is $M / \max(T_A, T_B)$ (0 when both are 0).",
         '''def step6(s3, s4, s5):
     total = max(s3, s4)
-    return 0.0 if total == 0 else s5 / total'''))
+    return 0.0 if total == 0 else s5 / total'''),
+    helpers=NGRAMS)
 
 
 LCS = Step("Longest common subsequence",
@@ -186,23 +185,19 @@ F1 = Step("F-measure", r"The NLP score is $2PR / (P + R)$ (0 when $P + R = 0$)."
     return 0.0 if p + r == 0 else 2 * p * r / (p + r)''')
 
 
-@register
-class RougeL(Metric):
-    id, name, unit = "rouge_l", "ROUGE-L", "words"
-    summary = "the F-measure of the longest common word subsequence of A and B"
-    steps = (WORDS_A, WORDS_B, LCS, Step(
+RougeL = of_words(
+    "rouge_l", "ROUGE-L",
+    "the F-measure of the longest common word subsequence of A and B",
+    LCS, Step(
         "Precision and recall", r"$P = L / |A|$, $R = L / |B|$. Give $[P, R]$.",
         '''def step4(s1, s2, s3):
     return [s3 / len(s1), s3 / len(s2)]'''), F1)
 
 
-@register
-class RougeW(Metric):
-    id, name, unit = "rouge_w", "ROUGE-W", "words"
-    summary = "the F-measure of a longest common word subsequence that rewards consecutive runs (weight f(k) = k^2)"
-    notes = ("The weighting function is f(k) = k^2 (Lin's example), so f^-1 is the square root; ROUGE-1.5.5's "
-             "default is k^1.2.")
-    steps = (WORDS_A, WORDS_B, Step(
+RougeW = of_words(
+    "rouge_w", "ROUGE-W",
+    "the F-measure of a longest common word subsequence that rewards consecutive runs (weight f(k) = k^2)",
+    Step(
         "Weighted common subsequence",
         r"With $f(k) = k^2$, fill $C$ (score) and $W$ (length of the run ending here), both 0 outside the strings: "
         r"if $A_i = B_j$, $k = W_{i-1,j-1}$, $C_{i,j} = C_{i-1,j-1} + f(k+1) - f(k)$, $W_{i,j} = k + 1$; else "
@@ -224,21 +219,15 @@ class RougeW(Metric):
     return c[-1]'''), Step(
         "Precision and recall", r"$P = \sqrt{C / |A|^2}$, $R = \sqrt{C / |B|^2}$. Give $[P, R]$.",
         '''def step4(s1, s2, s3):
-    return [(s3 / len(s1) ** 2) ** 0.5, (s3 / len(s2) ** 2) ** 0.5]'''), F1)
+    return [(s3 / len(s1) ** 2) ** 0.5, (s3 / len(s2) ** 2) ** 0.5]'''), F1,
+    notes="The weighting function is f(k) = k^2 (Lin's example), so f^-1 is the square root; ROUGE-1.5.5's "
+          "default is k^1.2.")
 
 
-@register
-class RougeS(Metric):
-    id, name, unit = "rouge_s", "ROUGE-S (skip-bigrams, any gap)", "words"
-    summary = "the F-measure of the ordered word pairs (any gap between them) that A and B share"
-    helpers = '''def skip_bigrams(words):
-    table = {}
-    for i in range(len(words)):
-        for j in range(i + 1, len(words)):
-            pair = words[i] + " " + words[j]
-            table[pair] = table.get(pair, 0) + 1
-    return table'''
-    steps = (WORDS_A, WORDS_B, Step(
+RougeS = of_words(
+    "rouge_s", "ROUGE-S (skip-bigrams, any gap)",
+    "the F-measure of the ordered word pairs (any gap between them) that A and B share",
+    Step(
         "Shared skip-bigrams",
         r"A skip-bigram of X is a pair $(X_i, X_j)$ with $i < j$. $M = \sum_g \min(c_A(g), c_B(g))$ over the distinct "
         r"skip-bigrams $g$ of A ($c_X(g)$ counts the occurrences of $g$ in X).",
@@ -250,17 +239,20 @@ class RougeS(Metric):
         '''def step4(s1, s2, s3):
     pairs_a = len(s1) * (len(s1) - 1) // 2
     pairs_b = len(s2) * (len(s2) - 1) // 2
-    return [s3 / pairs_a if pairs_a else 0.0, s3 / pairs_b if pairs_b else 0.0]'''), F1)
+    return [s3 / pairs_a if pairs_a else 0.0, s3 / pairs_b if pairs_b else 0.0]'''), F1,
+    helpers='''def skip_bigrams(words):
+    table = {}
+    for i in range(len(words)):
+        for j in range(i + 1, len(words)):
+            pair = words[i] + " " + words[j]
+            table[pair] = table.get(pair, 0) + 1
+    return table''')
 
 
-@register
-class Cider(Metric):
-    id, name, unit = "cider", "CIDEr", "words"
-    summary = "ten times the mean, over n = 1..4, of the cosine of A's and B's tf-idf n-gram vectors"
-    notes = ("CIDEr's idf needs a corpus; here the corpus is the pair itself (N = 2) with a smoothed idf, "
-             "ln(3 / df), so n-grams in both sentences keep a weight. No length penalty (CIDEr, not CIDEr-D).")
-    helpers = "import math\n\n\n" + NGRAMS
-    steps = (WORDS_A, WORDS_B, Step(
+Cider = of_words(
+    "cider", "CIDEr",
+    "ten times the mean, over n = 1..4, of the cosine of A's and B's tf-idf n-gram vectors",
+    Step(
         "Shared n-grams", r"For $n = 1..4$, the number of distinct n-grams in both A and B. Give the list of 4.",
         '''def step3(s1, s2):
     return [len(set(ngrams(s1, n)) & set(ngrams(s2, n))) for n in range(1, 5)]'''), Step(
@@ -279,7 +271,10 @@ class Cider(Metric):
     return cosines'''), Step(
         "Score", r"The NLP score is $10 \cdot \frac{1}{4} \sum_n \cos_n$.",
         '''def step5(s4):
-    return 10 * sum(s4) / 4'''))
+    return 10 * sum(s4) / 4'''),
+    helpers="import math\n\n\n" + NGRAMS,
+    notes="CIDEr's idf needs a corpus; here the corpus is the pair itself (N = 2) with a smoothed idf, "
+          "ln(3 / df), so n-grams in both sentences keep a weight. No length penalty (CIDEr, not CIDEr-D).")
 
 
 @register
@@ -323,19 +318,11 @@ class Meteor(Metric):
     return 0.0 if not s3 else s5 * (1 - 0.5 * (s6 / len(s3)) ** 3)'''))
 
 
-@register
-class Ribes(Metric):
-    id, name, unit = "ribes", "RIBES", "words"
-    summary = ("how much the word order of A agrees with B's (a rank correlation), times unigram precision and a "
-               "brevity penalty")
-    helpers = '''import math
-
-
-def occurrences(words, gram):
-    """How often `gram` (a list of words) occurs in `words`, overlaps included, and where first."""
-    found = [i for i in range(len(words) - len(gram) + 1) if words[i:i + len(gram)] == gram]
-    return len(found), (found[0] if found else -1)'''
-    steps = (WORDS_A, WORDS_B, Step(
+Ribes = of_words(
+    "ribes", "RIBES",
+    "how much the word order of A agrees with B's (a rank correlation), times unigram precision and a "
+    "brevity penalty",
+    Step(
         "Word order",
         r"For each word $A_i$ of A (from 0) that occurs in B: if it occurs exactly once in A and once in B, take its "
         r"position in B. Otherwise, for $w = 1, 2, \dots$ while $w < \min(\max(i, |A| - i + 1), |B|)$: if "
@@ -383,15 +370,21 @@ def occurrences(words, gram):
     return min(1.0, math.exp(1 - len(s2) / len(s1)))'''), Step(
         "Score", r"The NLP score is $NKT \cdot p^{0.25} \cdot BP^{0.1}$.",
         '''def step7(s4, s5, s6):
-    return s4 * s5 ** 0.25 * s6 ** 0.1'''))
+    return s4 * s5 ** 0.25 * s6 ** 0.1'''),
+    helpers='''import math
 
 
-@register
-class WordErrorRate(Metric):
-    id, name, unit = "wer", "word error rate", "words"
-    direction = "distance"
-    summary = "the word edits that turn A into B, per word of B"
-    steps = (WORDS_A, WORDS_B, replace(EDIT_TABLE, requirement="Over words: " + EDIT_TABLE.requirement), EDITS, RATE)
+def occurrences(words, gram):
+    """How often `gram` (a list of words) occurs in `words`, overlaps included, and where first."""
+    found = [i for i in range(len(words) - len(gram) + 1) if words[i:i + len(gram)] == gram]
+    return len(found), (found[0] if found else -1)''')
+
+
+WordErrorRate = of_words(
+    "wer", "word error rate",
+    "the word edits that turn A into B, per word of B",
+    replace(EDIT_TABLE, requirement="Over words: " + EDIT_TABLE.requirement), EDITS, RATE,
+    direction="distance")
 
 
 FSCORE_HELPERS = '''def grams(text, n):

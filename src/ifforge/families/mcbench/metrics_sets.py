@@ -6,7 +6,7 @@ kept exactly (case and punctuation included).
 
 from __future__ import annotations
 
-from ifforge.families.mcbench.rubric import Metric, Step, register
+from ifforge.families.mcbench.rubric import Metric, Step, declare
 from ifforge.families.mcbench.metrics_edit import JARO_MATCH
 
 SET_A = Step("Words of A", "Split A at whitespace; give the distinct words (a set, in any order).",
@@ -20,44 +20,31 @@ SHARED = Step("Shared words", r"$I = S_A \cap S_B$: the words in both sets (in a
     return sorted(set(s1) & set(s2))''', unordered=True)
 
 
-@register
-class Jaccard(Metric):
-    id, name, unit = "jaccard", "Jaccard index", "words"
-    summary = "the share of all distinct words that A and B have in common"
-    steps = (SET_A, SET_B, SHARED, Step(
+def of_shared_words(metric_id: str, name: str, summary: str, *rest: Step) -> type[Metric]:
+    """A metric whose first steps are the distinct words of A, of B, and those they share (`rest`
+    goes on from step 4), registered."""
+    return declare(metric_id, name, "words", summary, (SET_A, SET_B, SHARED, *rest))
+
+
+Jaccard = of_shared_words(
+    "jaccard", "Jaccard index", "the share of all distinct words that A and B have in common", Step(
         "All words", r"$U = S_A \cup S_B$: the words in either set (in any order).",
         '''def step4(s1, s2):
     return sorted(set(s1) | set(s2))''', unordered=True), Step(
         "Index", r"The NLP score is $|I| / |U|$ (1 when $U$ is empty).",
         '''def step5(s3, s4):
     return 1.0 if not s4 else len(s3) / len(s4)'''))
-
-
-@register
-class Dice(Metric):
-    id, name, unit = "dice", "Dice-Sorensen coefficient", "words"
-    summary = "twice the shared distinct words over the distinct words of A plus those of B"
-    steps = (SET_A, SET_B, SHARED, Step(
-        "Coefficient", r"The NLP score is $2|I| / (|S_A| + |S_B|)$.",
-        '''def step4(s1, s2, s3):
+Dice = of_shared_words(
+    "dice", "Dice-Sorensen coefficient", "twice the shared distinct words over the distinct words of A plus those of B",
+    Step("Coefficient", r"The NLP score is $2|I| / (|S_A| + |S_B|)$.", '''def step4(s1, s2, s3):
     return 2 * len(s3) / (len(s1) + len(s2))'''))
-
-
-@register
-class Overlap(Metric):
-    id, name, unit = "overlap", "overlap coefficient", "words"
-    summary = "the shared distinct words over the distinct words of the smaller side"
-    steps = (SET_A, SET_B, SHARED, Step(
-        "Coefficient", r"The NLP score is $|I| / \min(|S_A|, |S_B|)$.",
-        '''def step4(s1, s2, s3):
+Overlap = of_shared_words(
+    "overlap", "overlap coefficient", "the shared distinct words over the distinct words of the smaller side",
+    Step("Coefficient", r"The NLP score is $|I| / \min(|S_A|, |S_B|)$.", '''def step4(s1, s2, s3):
     return len(s3) / min(len(s1), len(s2))'''))
-
-
-@register
-class Tversky(Metric):
-    id, name, unit = "tversky", "Tversky index", "words"
-    summary = "an asymmetric share of shared distinct words, weighing A's own words 0.8 and B's own words 0.2"
-    steps = (SET_A, SET_B, SHARED, Step(
+Tversky = of_shared_words(
+    "tversky", "Tversky index",
+    "an asymmetric share of shared distinct words, weighing A's own words 0.8 and B's own words 0.2", Step(
         "Only in A", r"$|S_A \setminus S_B|$: how many words of $S_A$ are not in $S_B$.",
         '''def step4(s1, s2):
     return len(set(s1) - set(s2))'''), Step(
@@ -69,13 +56,10 @@ class Tversky(Metric):
     return len(s3) / (len(s3) + 0.8 * s4 + 0.2 * s5)'''))
 
 
-@register
-class Tanimoto(Metric):
-    id, name, unit = "tanimoto", "Tanimoto coefficient", "words"
-    summary = "the overlap of the word-count vectors of A and B, relative to their squared lengths"
-    notes = ("This is the Tanimoto coefficient of word-count vectors, A.B / (|A|^2 + |B|^2 - A.B); on 0/1 vectors it "
-             "equals the Jaccard index. textdistance's Tanimoto is log2 of a Jaccard index, another quantity.")
-    steps = (Step(
+Tanimoto = declare(
+    "tanimoto", "Tanimoto coefficient", "words",
+    "the overlap of the word-count vectors of A and B, relative to their squared lengths",
+    (Step(
         "Word counts of A", "Split A at whitespace and count each word. Give an object from word to count.",
         '''def step1(a):
     counts = {}
@@ -96,17 +80,15 @@ class Tanimoto(Metric):
     return [sum(n * n for n in s1.values()), sum(n * n for n in s2.values())]'''), Step(
         "Coefficient", r"The NLP score is $\frac{x \cdot y}{\|x\|^2 + \|y\|^2 - x \cdot y}$.",
         '''def step5(s3, s4):
-    return s3 / (s4[0] + s4[1] - s3)'''))
+    return s3 / (s4[0] + s4[1] - s3)''')),
+    notes="This is the Tanimoto coefficient of word-count vectors, A.B / (|A|^2 + |B|^2 - A.B); on 0/1 vectors it "
+          "equals the Jaccard index. textdistance's Tanimoto is log2 of a Jaccard index, another quantity.")
 
 
-@register
-class MongeElkan(Metric):
-    id, name, unit = "monge_elkan", "Monge-Elkan similarity", "words"
-    summary = "for each word of A the best character similarity to any word of B, averaged"
-    helpers = JARO_MATCH
-    notes = ("The inner similarity is the Jaro similarity of two words. textdistance's MongeElkan divides the sum "
-             "by the number of words of A twice (its value is ours divided by that number); ours is the mean.")
-    steps = (Step(
+MongeElkan = declare(
+    "monge_elkan", "Monge-Elkan similarity", "words",
+    "for each word of A the best character similarity to any word of B, averaged",
+    (Step(
         "Words of A", "Split A at whitespace; give its words in order.",
         '''def step1(a):
     return a.split()'''), Step(
@@ -124,4 +106,7 @@ class MongeElkan(Metric):
     return [max(window_similarity(x, y) for y in s2) for x in s1]'''), Step(
         "Similarity", r"The NLP score is the mean of those values.",
         '''def step4(s3):
-    return sum(s3) / len(s3)'''))
+    return sum(s3) / len(s3)''')),
+    helpers=JARO_MATCH,
+    notes="The inner similarity is the Jaro similarity of two words. textdistance's MongeElkan divides the sum "
+          "by the number of words of A twice (its value is ours divided by that number); ours is the mean.")

@@ -93,6 +93,13 @@ def run(a, b):
 REGISTRY: Registry[type[Metric]] = Registry("metric")
 
 
+def declare(metric_id: str, name: str, unit: str, summary: str, steps: tuple[Step, ...], **more: str) -> type[Metric]:
+    """A metric from its declarations (`more`: `direction`, `helpers`, `notes`), registered: what
+    a class body would say, without one."""
+    return register(type(metric_id, (Metric,), {"id": metric_id, "name": name, "unit": unit, "summary": summary,
+                                                "steps": tuple(steps), **more}))
+
+
 def register(cls: type[Metric]) -> type[Metric]:
     if cls.unit not in EXAMPLES or cls.direction not in ("distance", "similarity"):
         raise ValueError(f"metric {cls.id!r}: unit {cls.unit!r} or direction {cls.direction!r} is not one we know")

@@ -165,6 +165,7 @@ class Pacific(Family):
     measures = 'whether a model can carry a value through a chain of small instructions (code or text) without running code, every intermediate value checked'
     follows = 'PACIFIC (precise, automatically checked instruction following in code)'
     settings_class = PacificSettings
+    loads = Chain
     llm_stages = ()
     row_fields = {"task_id": object, "mode": str, "form": str, "chain_length": int, "output_length": int,
                   "gold": list}
@@ -214,7 +215,7 @@ class Pacific(Family):
     def plan(self, settings: PacificSettings) -> list:
         steps: list = [Stage("gold", code_version(sys.modules[__name__]), GoldChain, compute_gold,
                              config=GoldConfig(case_seconds=settings.case_seconds, memory_mb=settings.memory_mb),
-                             artifacts=_gold_files)]
+                             artifacts=_gold_files, reads=Chain)]
         compiled = [language for language in settings.languages if language != "python"]
         if compiled:
             for language in compiled:
@@ -223,7 +224,8 @@ class Pacific(Family):
                     raise ValueError(f"setting 'languages' asks for {language}, but {', '.join(missing)} is not on "
                                      f"PATH: install it, or leave {language} out")
             steps.append(BatchStage("crosscheck", crosscheck, {"version": code_version(languages),
-                                                               "languages": compiled}))
+                                                               "languages": compiled},
+                                     reads=GoldChain, writes=GoldChain))
         return steps
 
     def independent_identity(self, settings: PacificSettings) -> Any:
@@ -253,7 +255,7 @@ class Pacific(Family):
             return Request(tuple(m["content"] for m in row["messages"]), chat=True)
         return Request((row["prompt"],))
 
-    def check(self, row: dict[str, Any], reply: Reply, settings: Any = None) -> Verdict:
+    def check(self, row: dict[str, Any], reply: Reply, options: Any = None) -> Verdict:
         return judge(row, reply)
 
     def review_view(self, row: dict[str, Any]) -> dict[str, Any]:

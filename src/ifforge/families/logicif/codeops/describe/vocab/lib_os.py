@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-from ifforge.families.logicif.codeops.describe.errors import Undescribable
+from ifforge.families.logicif.codeops.describe.vocab.lib_copy import of_one_argument
 
 LIBRARY = "os"
 
-
-def fspath(say, args, keywords) -> str:
-    if len(args) != 1 or keywords:
-        raise Undescribable("this use of os.fspath")
-    return (f"{say.grouped(args[0])} itself (it must be text or bytes, or an object that stands for a file path, "
-            f"which gives its path)")
-
+fspath = of_one_argument("os.fspath", "{} itself (it must be text or bytes, or an object that stands for a file path, "
+                                      "which gives its path)")
 
 WORDS = {"fspath": fspath}

@@ -1,5 +1,7 @@
 """`ifforge complexity`: LogicIF's complexity metrics, one JSON line per function of a .py file
-(each top-level function) or of a JSONL file (each row's `function`)."""
+(each top-level function) or of a JSONL file (each row's `function`). A command LogicIF adds to the
+command line through its registry line (`Entry.commands`); the metrics code (radon, libcst) is
+imported only when it runs."""
 
 from __future__ import annotations
 
@@ -8,7 +10,6 @@ import json
 import sys
 from pathlib import Path
 
-from ifforge.cli.common import fail
 
 
 def register(commands) -> None:
@@ -18,13 +19,13 @@ def register(commands) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ifforge.core.untrusted import BadValue, read_file
+    from ifforge.core.untrusted import BadValue, InputError, read_file
 
     path = Path(args.file)
     try:
         text = read_file(path).decode("utf-8")
     except (BadValue, UnicodeDecodeError) as error:
-        return fail(f"{path}: {error if isinstance(error, BadValue) else 'is not UTF-8 text'}")
+        raise InputError(f"{path}: {error if isinstance(error, BadValue) else 'is not UTF-8 text'}") from None
     return rows(path, text) if path.suffix == ".jsonl" else functions(path, text)
 
 
@@ -55,7 +56,8 @@ def functions(path: Path, text: str) -> int:
     try:
         measured = measure_functions(text)
     except SeedSyntaxError as error:
-        return fail(f"{path}:{error.line}: {error}", 1)
+        print(f"ifforge: {path}:{error.line}: {error}", file=sys.stderr)
+        return 1
     for name, line, metrics in measured:
         print(json.dumps({"file": str(path), "function": name, "line": line, **metrics.model_dump()}))
     return 0
