@@ -68,10 +68,15 @@ def test_check_card_names_each_problem():
     assert card.check_card(good) == []
 
 
+PUBLISHED = {"urls": {"Documentation": "https://docs.example.org/ifforge",
+                      "Repository": "https://git.example.org/ifforge"}, "license": None}
+
+
 def test_docs_links_become_absolute_or_plain_text(monkeypatch):
     lines = ["[a](../seeds.md#x), [b](#agreement), [c](pacific.md), [d](https://e.org), [e](../../tests/t.py)"]
+    monkeypatch.setattr(card, "project", lambda: PUBLISHED)  # where a project that publishes its docs names them
     made = card.absolute_links(lines, "families/logicif.md")[0]
-    docs = card.project()["urls"]["Documentation"].rstrip("/")
+    docs = "https://docs.example.org/ifforge"
     assert f"[a]({docs}/seeds/#x)" in made and f"[b]({docs}/families/logicif/#agreement)" in made
     assert f"[c]({docs}/families/pacific/)" in made and "[d](https://e.org)" in made
     assert "/blob/main/tests/t.py)" in made
@@ -81,9 +86,15 @@ def test_docs_links_become_absolute_or_plain_text(monkeypatch):
 
 def test_a_card_without_its_docs_page_says_where_the_differences_are(monkeypatch, tmp_path):
     monkeypatch.setattr(card, "DOCS", tmp_path)
+    monkeypatch.setattr(card, "project", lambda: {"urls": {}, "license": None})
+    text = card.render(manifest("pacific"), pacific_rows()[:2], None)
+    assert card.check_card(text) == []  # no address to give: the page is named as plain text
+    assert "`families/pacific.md` in ifforge's documentation" in section(text, "Differences from the original")
+    monkeypatch.setattr(card, "project", lambda: PUBLISHED)
     text = card.render(manifest("pacific"), pacific_rows()[:2], None)
     assert card.check_card(text) == []
-    assert "families/pacific/#differences-from-the-original" in section(text, "Differences from the original")
+    assert "https://docs.example.org/ifforge/families/pacific/#differences-from-the-original" \
+        in section(text, "Differences from the original")
 
 
 def test_inputs_show_no_install_path_and_groups_count_in_numeric_order(tmp_path):
