@@ -122,6 +122,9 @@ class LogicIF(Family):
         return problem or (f"field 'code_output' has no {missing[0]!r} (the gold)" if missing else None)
 
     # ---- generate -------------------------------------------------------------------------------
+    def idle_llm_stages(self, settings: LogicIFSettings) -> tuple[str, ...]:
+        return (*(("evolve",) if not settings.evolve_turns else ()), *(("expressions",) if not settings.expressions else ()))
+
     def outside_code(self, settings: LogicIFSettings) -> str | None:
         if settings.functions:
             return f"the functions in {settings.functions}"
