@@ -84,7 +84,7 @@ def render(manifest: dict[str, Any], rows: Iterable[dict[str, Any]], floors: dic
              "## How it was made", "", *stage_lines(manifest), "",
              f"Inputs: `{json.dumps(manifest.get('inputs') or {}, ensure_ascii=False)}`.", "",
              *unwalled_lines(manifest),
-             "## Size", "", *size_lines(family, rows), "",
+             "## Size", "", *size_lines(family, rows), "", *family.card_lines(manifest),
              "## Floors: what a trivial answer scores", "",
              "Scored by the family's own checker, as `ifforge evaluate` would score these replies.", ""]
     lines += floors_lines(floors) if floors else ["No floors were computed for this version."]

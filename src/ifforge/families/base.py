@@ -250,6 +250,10 @@ class Family:
         """Rows of the finished-tasks table published to Prefect."""
         return []
 
+    def card_lines(self, manifest: dict[str, Any]) -> list[str]:
+        """The family's own section of a version's card (markdown lines, from the manifest); none by default."""
+        return []
+
     def made_by(self, rows: list[Row]) -> str:
         """A sentence on how these rows were made, for an export's card (LogicIF: who wrote the
         descriptions); empty when there is nothing to say beyond the version's card."""
