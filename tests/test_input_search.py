@@ -128,3 +128,27 @@ def test_proposals_beyond_the_places_left_by_calls_reaching_more_arcs_say_so():
     chosen = [i for i, _ in inputs.select(pool, 0, 3, 6, random.Random(0))]
     assert len(chosen) == 6 and set(range(4)) <= set(chosen)  # the arcs first
     assert {pool[i][0].args[0] for i in chosen if i >= 4} == {14, 13}  # the deepest proposals, not left out
+
+
+def test_an_operator_between_two_types_teaches_the_other_sides_type():
+    import dataclasses
+
+    from ifforge.families.logicif.codeops.inputs import lessons
+    from ifforge.families.logicif.codeops.inputs.candidates import Signature
+    source = "def f(items, limits):\n    for item in items:\n        if item >= limits:\n            return item\n    return 0\n"
+    parameters = [dataclasses.replace(p, shape=("list", ("int",))) if p.name == "limits" else p
+                  for p in Signature(source, "f").parameters]  # as a plural name may be read: a list
+    error = "TypeError: '>=' not supported between instances of 'int' and 'list'"
+    learned = lessons.learn(parameters, [([[1, 2], [3]], error, "        if item >= limits:")])
+    assert learned.shapes == {"limits": ("int",)}  # the list met a whole number: it should be one
+
+
+def test_calls_that_all_end_at_one_early_exit_keep_learning_from_the_failed_ones():
+    from pathlib import Path
+
+    from ifforge.families.logicif.stages import load
+    seeds, _ = load.load_seed_dir(Path(__file__).resolve().parents[1] / "seeds" / "logicif")
+    maze = next(s for s in seeds if s.task_id == "maze_shortest_path").model_copy(update={"inputs": []})
+    outcome = inputs.run(maze, from_settings(InputsConfig, LogicIFSettings()))  # its limit looks like a list at first
+    assert outcome.kept is not None and len({str(i.args[1]) for i in outcome.kept.inputs}) > 1
+    assert len({type(i.args[1]) for i in outcome.kept.inputs}) == 1 and isinstance(outcome.kept.inputs[0].args[1], int)

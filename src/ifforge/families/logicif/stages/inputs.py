@@ -245,8 +245,9 @@ def generate(seed: SeedFunction, config: InputsConfig, proposed: list[Candidate]
                 first_error[why] = result.error[:200] + (f" (seed line {result.line})" if result.line else "")
         rounds.append({"candidates": len(fresh) - (len(given) if round_number == 0 else 0),
                        "passed": len(pool) - len(given), **({"lessons": lessons.summary()} if lessons else {})})
-        if len(pool) - len(given) >= config.inputs_min or round_number == LEARNED_ROUNDS:
-            break
+        varied = len({canonical_json(result.output) for _, result in pool[len(given):]}) > 1
+        if len(pool) - len(given) >= config.inputs_min and varied or round_number == LEARNED_ROUNDS:
+            break  # enough calls, and not all of one output: calls that all end at one early exit learn on
         learned = learn(parameters, failures, lessons)
         if not taught(lessons, learned) and not (len(rounds) > 1 and rounds[-1]["passed"] > rounds[-2]["passed"]):
             break  # nothing new to try, and the last lessons did not help: another draw would not either
