@@ -17,6 +17,7 @@ from typing import Any
 
 from ifforge.core import pyast
 from ifforge.core.sandbox import execution as sandbox
+from ifforge.families.logicif.stages.inputs import trivial  # the inputs stage's own measure
 
 GROUPS = ("given", "generated")
 
@@ -38,14 +39,6 @@ def arcs_taken(points: list[tuple[int, int]], arcs: set[tuple[int, int]]) -> int
         taken += (line, body) in arcs
         taken += any(start == line and end != body for start, end in arcs)
     return taken
-
-
-def trivial(output: Any) -> bool:
-    """None, empty, 0 or False; a function returning `(answer, {counter: n})` is judged by its answer."""
-    if isinstance(output, list) and len(output) == 2 and isinstance(output[1], dict) and output[1] \
-            and all(type(v) is int for v in output[1].values()):
-        output = output[0]
-    return any(output == t and type(output) is type(t) for t in (None, 0, False, "", [], {}))
 
 
 def figures(results: list[sandbox.CaseResult], points: list[tuple[int, int]]) -> dict[str, Any] | None:
