@@ -246,7 +246,8 @@ def test_a_model_description_that_quotes_code_is_asked_again_in_plain_english():
 
         async def ask():
             try:
-                return await write_with_llm(llm, "describe", function, {}, DescribeConfig(llm_reasks=1), "describe")
+                return await write_with_llm(llm, "describe", function, {}, DescribeConfig(llm_reasks=1), "describe",
+                                            [[[4, -3]]])
             finally:
                 await llm.close()
 

@@ -86,3 +86,69 @@ def test_selection_prefers_calls_with_a_non_trivial_output_while_most_are_trivia
     chosen = inputs.select(pool, 0, 8, 12, random.Random(0))
     trivial = sum(inputs.trivial(pool[i][1].output) for i, _ in chosen)
     assert len(chosen) <= 12 and 2 * trivial <= len(chosen)
+
+
+SPLIT = '''
+def f(values, cap):
+    total = 0
+    for value in values:
+        if value > cap:
+            total += value - cap
+        elif value == cap:
+            total -= 1
+        else:
+            total += 1
+    return total
+'''
+
+
+def test_every_valid_proposal_is_kept_unless_the_places_go_to_calls_that_reach_more_and_each_has_its_fate():
+    from ifforge.families.logicif.codeops.inputs.candidates import Candidate
+    proposed = [[[1, 2, 3], 5], [[4, 4], 5], [[9, 1], 5], [[5, 5, 5], 5], [[0], 5], [[2, 2, 2, 2], 3],
+                [[7, 7], 6], [[1, 2, 3], 5], [["x"], 5]]  # a repeat, and one that fails
+    seed = SeedFunction(task_id="t", source=SPLIT, entry="f", inputs=[], origin="t.py")
+    config = from_settings(InputsConfig, LogicIFSettings())
+    outcome = inputs.generate(seed, config, [Candidate(args, "llm") for args in proposed])
+    kept = [i.args for i in outcome.kept.inputs if i.origin == "llm"]
+    valid = [args for args in proposed[:7] if args != [[1, 2, 3], 5] or proposed.index(args) == 0]
+    fates = outcome.evidence[0]["proposals"]
+    assert len(fates) == len(proposed)  # every proposal recorded
+    assert sorted(map(str, kept)) == sorted(map(str, valid))  # none displaced: 7 of at most 12 places
+    assert [f["fate"].split(":")[0] for f in fates] == ["kept"] * 7 + ["same as an earlier proposal", "rejected"]
+    assert len(outcome.kept.inputs) <= config.inputs_max
+
+
+def test_proposals_beyond_the_places_left_by_calls_reaching_more_arcs_say_so():
+    from ifforge.core.sandbox.execution import CaseResult
+    from ifforge.families.logicif.codeops.inputs.candidates import Candidate
+    pool = [(Candidate([i], "random"), CaseResult(index=i, status="ok", output=i + 1, arcs=[[i + 1, i + 1]], steps=3))
+            for i in range(4)]  # each reaches an arc of its own
+    pool += [(Candidate([10 + i], "llm"), CaseResult(index=10 + i, status="ok", output=i + 1, arcs=[[0, 0]],
+                                                      steps=2 + i)) for i in range(5)]
+    chosen = [i for i, _ in inputs.select(pool, 0, 3, 6, random.Random(0))]
+    assert len(chosen) == 6 and set(range(4)) <= set(chosen)  # the arcs first
+    assert {pool[i][0].args[0] for i in chosen if i >= 4} == {14, 13}  # the deepest proposals, not left out
+
+
+def test_an_operator_between_two_types_teaches_the_other_sides_type():
+    import dataclasses
+
+    from ifforge.families.logicif.codeops.inputs import lessons
+    from ifforge.families.logicif.codeops.inputs.candidates import Signature
+    source = "def f(items, limits):\n    for item in items:\n        if item >= limits:\n            return item\n    return 0\n"
+    parameters = [dataclasses.replace(p, shape=("list", ("int",))) if p.name == "limits" else p
+                  for p in Signature(source, "f").parameters]  # as a plural name may be read: a list
+    error = "TypeError: '>=' not supported between instances of 'int' and 'list'"
+    learned = lessons.learn(parameters, [([[1, 2], [3]], error, "        if item >= limits:")])
+    assert learned.shapes == {"limits": ("int",)}  # the list met a whole number: it should be one
+
+
+def test_calls_that_all_end_at_one_early_exit_keep_learning_from_the_failed_ones():
+    from pathlib import Path
+
+    from ifforge.families.logicif.stages import load
+    seeds, _ = load.load_seed_dir(Path(__file__).resolve().parents[1] / "seeds" / "logicif")
+    maze = next(s for s in seeds if s.task_id == "maze_shortest_path").model_copy(update={"inputs": []})
+    outcome = inputs.run(maze, from_settings(InputsConfig, LogicIFSettings()))  # its limit looks like a list at first
+    assert outcome.kept is not None and len({str(i.args[1]) for i in outcome.kept.inputs}) > 1
+    assert len({type(i.args[1]) for i in outcome.kept.inputs}) == 1 and isinstance(outcome.kept.inputs[0].args[1], int)

@@ -30,6 +30,7 @@ from pydantic import BaseModel
 from ifforge.core.llm.client import LLMConfig, LLMFatal, track_unreachable
 from ifforge.core.llm.hub import close_hub, hub_for
 from ifforge.core.llm.limits import priority as request_priority
+from ifforge.core.llm.usage import CALL_ITEM
 from ifforge.core.llm.batch import BatchOptions, fill_cache
 from ifforge.core.prompts import load_prompt
 from ifforge.core.records import DroppedItem, Outcome
@@ -181,6 +182,7 @@ def run_items(stage: Stage, items: Sequence[Any], cache: ItemCache, *, workers: 
             key, outcome = await asyncio.to_thread(cached, item)
             if outcome is not None:
                 return outcome, "reused", key
+            CALL_ITEM.set(getattr(item, "task_id", None))  # this item's own task: its calls say whose they are
             with track_unreachable() as seen:
                 try:
                     result = await stage.llm_function(item, hub.llm(stage.llm, responses), stage.config)

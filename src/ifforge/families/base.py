@@ -291,6 +291,10 @@ class Family:
     def check_inputs(self, settings: Settings) -> None:
         """Cheap checks of the inputs' paths before a run starts (raise `InputError`); load checks the rest."""
 
+    def idle_llm_stages(self, settings: Settings) -> tuple[str, ...]:
+        """LLM stages these settings switch off (they would ask nothing): the run's log leaves them out."""
+        return ()
+
     def independent_work(self, settings: Settings) -> dict[str, Callable[[Settings], Any]]:
         """Work that does not depend on the items (runs beside the stages): name -> function."""
         return {}

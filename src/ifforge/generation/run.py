@@ -88,7 +88,7 @@ class GenerateRun:
     @cached_property
     def llm(self) -> tuple[dict[str, Any], str]:
         """Which model each LLM stage uses, and a line saying so."""
-        return resolve_llm(self.settings, self.family.llm_stages)
+        return resolve_llm(self.settings, self.family.llm_stages, self.family.idle_llm_stages(self.settings))
 
     @cached_property
     def loaded(self) -> Loaded:

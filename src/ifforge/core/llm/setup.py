@@ -12,8 +12,9 @@ class LLMSetupError(ValueError):
     pass
 
 
-def resolve_llm(settings: Settings, stages: tuple[str, ...]) -> tuple[dict[str, LLMConfig], str]:
-    """Model per LLM stage (none offline), and a line saying so. The key comes from OPENAI_API_KEY only."""
+def resolve_llm(settings: Settings, stages: tuple[str, ...], idle: tuple[str, ...] = ()) -> tuple[dict[str, LLMConfig], str]:
+    """Model per LLM stage (none offline), and a line saying so. The key comes from OPENAI_API_KEY only.
+    `idle`: stages the settings switch off (they would ask nothing), left out of the line."""
     base_url = settings.base_url or os.environ.get("OPENAI_BASE_URL")
     api_key = os.environ.get("OPENAI_API_KEY")
     unknown = sorted(set(settings.stage_models) - set(stages))
@@ -33,5 +34,5 @@ def resolve_llm(settings: Settings, stages: tuple[str, ...]) -> tuple[dict[str, 
                                           reasks=settings.llm_reasks)
                for stage, model in models.items() if model}
     where = base_url or "the OpenAI API"
-    names = ", ".join(f"{stage}={config.model}" for stage, config in configs.items())
+    names = ", ".join(f"{stage}={config.model}" for stage, config in configs.items() if stage not in idle)
     return configs, f"LLM stages on, through {where}: {names}"

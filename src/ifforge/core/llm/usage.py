@@ -32,6 +32,7 @@ class Usage:
 
 
 CALL_TAG: contextvars.ContextVar[str | None] = contextvars.ContextVar("ifforge_call_tag", default=None)
+CALL_ITEM: contextvars.ContextVar[str | None] = contextvars.ContextVar("ifforge_call_item", default=None)  # its task id
 
 
 class Ledger:
@@ -57,7 +58,8 @@ class Ledger:
 
     def record_call(self, entry: dict[str, Any]) -> None:
         with self._lock:
-            self.calls.append({**entry, "tag": CALL_TAG.get()})
+            item = CALL_ITEM.get()
+            self.calls.append({**({"task_id": item} if item is not None else {}), **entry, "tag": CALL_TAG.get()})
 
     def calls_tagged(self, tag: str) -> list[dict[str, Any]]:
         with self._lock:

@@ -55,12 +55,14 @@ def identifiers(source: str) -> set[str]:
         n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
 
 
-def tracked_function_problem(code: str, args: list[list], tracker_names: list[str], *, expected: list | None = None,
+def tracked_function_problem(code: str, args: list[list], tracker_names: list[str], *,
+                             expected: list[sandbox.CaseResult] | None = None,
                              limits: sandbox.Limits = sandbox.Limits(),
                              budget: sandbox.Budget | None = None, judge=None) -> str | None:
     """Why `code` fails as a tracked `f` on these inputs, or None when it passes.
 
-    `expected` holds the reference outputs per case (None where the reference itself failed);
+    `expected` holds the reference's results per case: its output is compared wherever it ran, a
+    None output too (only a case the reference itself failed on is not compared);
     `judge(results)`, when given, may find a last problem in the same run's results."""
     try:
         tree = pyast.parse(code)
@@ -77,10 +79,10 @@ def tracked_function_problem(code: str, args: list[list], tracker_names: list[st
             return f"on input {shown}: {result.status}: {result.error}"
         if sorted(result.stats) != sorted(tracker_names):
             return f"on input {shown}: tracker keys {sorted(result.stats)} differ from the declared {sorted(tracker_names)}"
-        if expected is not None and expected[index] is not None:
-            if canonical_json(result.output) != canonical_json(expected[index]):
+        if expected is not None and expected[index].ok:
+            if canonical_json(result.output) != canonical_json(expected[index].output):
                 return (f"on input {shown}: f returns {canonical_json(result.output)[:200]}, but the original returns "
-                        f"{canonical_json(expected[index])[:200]}")
+                        f"{canonical_json(expected[index].output)[:200]}")
     return judge(results) if judge is not None else None
 
 
@@ -124,15 +126,19 @@ SHOWN_INPUTS, SHOWN_CHARACTERS = 40, 600
 def tracker_rules(args: list[list], settings: TrackerConfig, words: list[str]) -> str:
     """The checks a model's tracked `f` must pass, as the anonymise and evolve prompts state them,
     with the inputs they run on (so "vary across the inputs" is something the model can see)."""
+    return load_prompt("tracker_rules").render(max_tracker_value=f"{settings.max_tracker_value:g}",
+                                               domain_words=listed(words), inputs=shown_inputs(args))
+
+
+def shown_inputs(args: list[list]) -> str:
+    """The inputs a prompt shows, one JSON call a line as the rows carry them (null, not None)."""
     lines = []
     for arguments in args[:SHOWN_INPUTS]:
         shown = json.dumps(arguments, ensure_ascii=False)  # in the input's own key order
         lines.append(shown if len(shown) <= SHOWN_CHARACTERS else shown[:SHOWN_CHARACTERS] + " ... (cut here)")
     if len(args) > SHOWN_INPUTS:
         lines.append(f"... and {len(args) - SHOWN_INPUTS} more inputs")
-    return load_prompt("tracker_rules").render(max_tracker_value=f"{settings.max_tracker_value:g}",
-                                               domain_words=listed(words),
-                                               inputs="\n".join(lines))
+    return "\n".join(lines)
 
 
 def tracker_names_problem(names: list[str], words: list[str]) -> str | None:

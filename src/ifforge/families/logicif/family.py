@@ -17,7 +17,7 @@ from typing import Any
 
 import pandas as pd
 
-from ifforge.core.sandbox import isolation
+from ifforge.core.sandbox import execution as sandbox, isolation
 from ifforge.core.llm.setup import resolve_llm
 from ifforge.core.prompts import Prompt, load_prompt
 from ifforge.core.runner import Stage
@@ -39,7 +39,7 @@ from ifforge.families.logicif.records import (
 from ifforge.families.logicif.options import LogicIFOptions
 from ifforge.families.logicif.report import REPORT, TIERS
 from ifforge.families.logicif.settings import LogicIFSettings
-from ifforge.families.logicif import difficulty
+from ifforge.families.logicif import depth, difficulty
 from ifforge.families.logicif.stages import complexity, describe, evolve, execute, finalize, instrument, load, verify
 from ifforge.families.logicif.stages import inputs as inputs_stage
 from ifforge.transforms import dedup, embeddings, expressions
@@ -126,6 +126,9 @@ class LogicIF(Family):
         return problem or (f"field 'code_output' has no {missing[0]!r} (the gold)" if missing else None)
 
     # ---- generate -------------------------------------------------------------------------------
+    def idle_llm_stages(self, settings: LogicIFSettings) -> tuple[str, ...]:
+        return (*(("evolve",) if not settings.evolve_turns else ()), *(("expressions",) if not settings.expressions else ()))
+
     def outside_code(self, settings: LogicIFSettings) -> str | None:
         if settings.functions:
             return f"the functions in {settings.functions}"
@@ -226,6 +229,10 @@ class LogicIF(Family):
             if chosen is not None:
                 write_expressions(store, chosen, vectors)
         counts = write_benchmark(store, items, settings, load_prompt("solve"), chosen)
+        counts["depth"] = depth.measure(
+            [(item.task_id, item.measured.executed.function.original_source, item.measured.executed.function.original_entry,
+              [(case.input, case.origin) for case in item.measured.executed.cases]) for item in items],
+            sandbox.Limits(case_seconds=settings.case_seconds, memory_bytes=settings.memory_mb << 20))
         counts["descriptions"] = descriptions_written(counts["paths"])
         counts["reviewer"] = reviewer(settings)
         if counts["reviewer"] and counts["reviewer"]["same_as_writer"]:
@@ -262,6 +269,10 @@ class LogicIF(Family):
 
     def annotate(self, results, frame, rows, settings, asker, folder) -> dict[str, Any]:
         return scoring.annotate(results, frame, rows, settings, asker, folder)
+
+    def card_sections(self, manifest: dict[str, Any], rows) -> dict[str, list[str]]:
+        lines = depth.card_section((manifest.get("export") or {}).get("depth"))
+        return {depth.SECTION: lines} if lines else {}
 
     def made_by(self, rows: list[dict[str, Any]]) -> str:
         """Who wrote the descriptions (counted over tasks), from rows that say (`description_by`)."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from ifforge.core.llm.client import LLM
 from ifforge.core.prompts import load_prompt
+from ifforge.families.logicif.checks import shown_inputs
 from ifforge.families.logicif.codeops.common.domain import domain_used, domain_words, listed
 from ifforge.families.logicif.codeops.common.source import parameter_names
 from ifforge.families.logicif.codeops.describe import english
@@ -65,13 +66,13 @@ def description_rules(function: InstrumentedFunction) -> str:
 
 
 async def write_with_llm(llm: LLM, prompt_name: str, function: InstrumentedFunction, values: dict[str, str],
-                         settings: DescribeConfig, stage: str) -> tuple[str | None, str]:
+                         settings: DescribeConfig, stage: str, inputs: list[list]) -> tuple[str | None, str]:
     """A description from the LLM that passes the checks (re-asked with the reason when it does not),
-    or None and why."""
+    or None and why. The writer sees the inputs the rows carry, so it can say what each shape does."""
     prompt = load_prompt(prompt_name)
     words = function_domain_words(function)
     text = prompt.render(function=function.instrumented_source, stats_keys=", ".join(t.name for t in function.trackers),
-                         rules=description_rules(function), **values)
+                         rules=description_rules(function), inputs=shown_inputs(inputs), **values)
     asked = await llm.chat_checked(
         [{"role": "user", "content": text}], None, stage=stage, reasks=settings.llm_reasks,
         prompt_versions={prompt_name: prompt.hash, RULES: load_prompt(RULES).hash},

@@ -40,7 +40,8 @@ def run(item: MeasuredFunction) -> Outcome[DescribedFunction]:
 
 async def run_llm(item: MeasuredFunction, llm: LLM, settings: DescribeConfig) -> Outcome[DescribedFunction]:
     function = item.executed.function
-    text, problem = await write_with_llm(llm, "describe", function, {}, settings, STAGE)
+    text, problem = await write_with_llm(llm, "describe", function, {}, settings, STAGE,
+                                         [case.input for case in item.executed.cases])
     if text is None:
         outcome = await in_worker(Outcome[DescribedFunction], run, item)  # CPU work: off the run's GIL
         if outcome.kept is None:

@@ -17,10 +17,11 @@ non-trivial outputs, or fewer than `inputs_min` / 2 calls with one, were seen. A
 working call returns one output is dropped (`one_output`): its output says nothing of the steps.
 Then a greedy set cover over arcs keeps between `inputs_min` and `inputs_max`: always the candidate
 that adds the most arcs not yet covered (ties: the model's proposal, a non-trivial output, the
-deeper run, then the seeded order), then, up to the minimum, candidates with outputs not yet seen,
-the model's first, then the deepest; then, while most chosen outputs are trivial (None, empty, 0,
+deeper run, then the seeded order), then every model proposal left while places remain (a
+proposal loses its place only to calls that reach arcs it does not), then, up to the minimum,
+candidates with outputs not yet seen, then the deepest; then, while most chosen outputs are trivial (None, empty, 0,
 False), calls with a non-trivial one, up to the maximum, and then the trivial calls that added
-fewest arcs are let go (down to `FEWEST_KEPT` calls). Each input says where it came from, and the
+fewest arcs are let go, the code's before the model's (down to `FEWEST_KEPT` calls). Each input says where it came from, and the
 evidence says what became of each model proposal.
 """
 
@@ -112,8 +113,13 @@ def select(pool: list[tuple[Candidate, sandbox.CaseResult]], forced: int, minimu
         chosen.append((best, len(gain)))
         covered |= gain
         left.remove(best)
-    outputs = {canonical_json(pool[i][1].output) for i, _ in chosen}
     left.sort(key=lambda i: (not model[i], plain[i], -depth[i], rank[i]))
+    for index in [i for i in left if model[i]]:  # a proposal loses its place only to calls reaching more arcs
+        if len(chosen) >= maximum:
+            break
+        chosen.append((index, 0))
+        left.remove(index)
+    outputs = {canonical_json(pool[i][1].output) for i, _ in chosen}
     for fresh_output_only in (True, False):
         for index in list(left):
             if len(chosen) >= minimum:
@@ -131,7 +137,7 @@ def select(pool: list[tuple[Candidate, sandbox.CaseResult]], forced: int, minimu
         chosen.append((index, 0))
     while mostly_trivial() and len(chosen) > FEWEST_KEPT:  # then the trivial calls that added least go
         drop = min((place for place in range(forced, len(chosen)) if plain[chosen[place][0]]),
-                   key=lambda place: chosen[place][1], default=None)
+                   key=lambda place: (model[chosen[place][0]], chosen[place][1]), default=None)
         if drop is None:
             break
         del chosen[drop]
@@ -239,8 +245,9 @@ def generate(seed: SeedFunction, config: InputsConfig, proposed: list[Candidate]
                 first_error[why] = result.error[:200] + (f" (seed line {result.line})" if result.line else "")
         rounds.append({"candidates": len(fresh) - (len(given) if round_number == 0 else 0),
                        "passed": len(pool) - len(given), **({"lessons": lessons.summary()} if lessons else {})})
-        if len(pool) - len(given) >= config.inputs_min or round_number == LEARNED_ROUNDS:
-            break
+        varied = len({canonical_json(result.output) for _, result in pool[len(given):]}) > 1
+        if len(pool) - len(given) >= config.inputs_min and varied or round_number == LEARNED_ROUNDS:
+            break  # enough calls, and not all of one output: calls that all end at one early exit learn on
         learned = learn(parameters, failures, lessons)
         if not taught(lessons, learned) and not (len(rounds) > 1 and rounds[-1]["passed"] > rounds[-2]["passed"]):
             break  # nothing new to try, and the last lessons did not help: another draw would not either
@@ -273,18 +280,22 @@ def generate(seed: SeedFunction, config: InputsConfig, proposed: list[Candidate]
               "rounds": rounds, "search": searched,
               "chosen": [{"args": pool[index][0].args, "origin": pool[index][0].origin, "new_arcs": gain}
                          for index, gain in chosen], "notes": list(notes),
-              "proposals": proposal_fates(proposed, fates, {canonical_json(pool[i][0].args) for i, _ in chosen})}
+              "proposals": proposal_fates(proposed, fates, {canonical_json(pool[i][0].args) for i, _ in chosen},
+                                          len(inputs) >= max(config.inputs_max, len(given)))}
     return Outcome(kept=seed.model_copy(update={"inputs": inputs}), evidence=[report])
 
 
-def proposal_fates(proposed: list[Candidate], fates: dict[str, str], kept: set[str]) -> list[dict]:
-    """What became of each of the model's proposals: kept, ran but not kept, rejected (why), or a repeat."""
-    found = []
+def proposal_fates(proposed: list[Candidate], fates: dict[str, str], kept: set[str], full: bool) -> list[dict]:
+    """What became of each of the model's proposals: kept, ran but not kept (why), rejected (why), or a repeat."""
+    found, earlier = [], set()
     for candidate in proposed:
         key = canonical_json(candidate.args)
-        fate = fates.get(key, "not run")
+        fate = "same as an earlier proposal" if key in earlier else fates.get(key, "not run")
+        earlier.add(key)
         if fate == "ran":
-            fate = "kept" if key in kept else "ran, not kept: took no arc the kept calls miss"
+            fate = "kept" if key in kept else (
+                "ran, not kept: every place went to a call reaching arcs it does not, or to a deeper proposal"
+                if full else "ran, not kept: let go, its output is trivial while most kept outputs were")
         found.append({"args": candidate.args, "fate": fate})
     return found
 

@@ -82,7 +82,8 @@ class AnonymiseReply(BaseModel):
     trackers: list[TrackerReply]
 
 
-def llm_problem(seed: SeedFunction, reply: AnonymiseReply, expected: list, settings: InstrumentConfig) -> str | None:
+def llm_problem(seed: SeedFunction, reply: AnonymiseReply, expected: list[sandbox.CaseResult],
+                settings: InstrumentConfig) -> str | None:
     """Why an LLM's anonymised + instrumented function cannot be kept, or None. Its trackers are
     judged like the deterministic path's candidates, on the same run of the cases (no extra pass)."""
     args = [i.args for i in seed.inputs]
@@ -104,7 +105,6 @@ async def run_llm(seed: SeedFunction, llm: LLM, settings: InstrumentConfig) -> O
     args = [i.args for i in seed.inputs]
     reference = await sandbox.off_loop(sandbox.run_cases, seed.source, seed.entry, args, limits=settings.limits(),
                                        budget=settings.budget())
-    expected = [r.output if r.ok else None for r in reference]
     prompt = load_prompt("anonymise")
     rules = checks.tracker_rules(args, settings, domain_words(seed.source, seed.task_id))
     messages = [{"role": "user", "content": prompt.render(source=strip_comments_and_docstrings(seed.source),
@@ -112,7 +112,7 @@ async def run_llm(seed: SeedFunction, llm: LLM, settings: InstrumentConfig) -> O
     versions = {"anonymise": prompt.hash, "tracker_rules": load_prompt("tracker_rules").hash}
     asked = await llm.chat_checked(
         messages, AnonymiseReply, stage=STAGE, prompt_versions=versions, reasks=settings.llm_reasks,
-        again=checks.CODE_AGAIN, check=lambda reply: sandbox.off_loop(llm_problem, seed, reply, expected, settings))
+        again=checks.CODE_AGAIN, check=lambda reply: sandbox.off_loop(llm_problem, seed, reply, reference, settings))
     reply, problem = asked.reply, asked.problem
     if problem is None:
         return Outcome(kept=InstrumentedFunction(

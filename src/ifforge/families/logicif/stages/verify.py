@@ -19,6 +19,7 @@ from ifforge.core.prompts import load_prompt
 from ifforge.families.logicif.codeops.common.source import parameter_names
 from ifforge.families.logicif.records import (DescribedFunction, DroppedItem, InstrumentedFunction, Outcome, Review,
                                               VerificationRound)
+from ifforge.families.logicif.checks import shown_inputs
 from ifforge.families.logicif.configs import VerifyConfig
 from ifforge.families.logicif.writer import write_with_llm
 
@@ -61,10 +62,13 @@ def run(item: DescribedFunction) -> Outcome[DescribedFunction]:
     return Outcome(kept=item.model_copy(update={"history": history}))
 
 
-async def review(llm: LLM, function: InstrumentedFunction, text: str, settings: VerifyConfig) -> tuple[Review, str | None]:
-    """The reviewer's verdict, sent back while it contradicts itself; and the contradiction left, if any."""
+async def review(llm: LLM, function: InstrumentedFunction, text: str, settings: VerifyConfig,
+                 inputs: list[list]) -> tuple[Review, str | None]:
+    """The reviewer's verdict, sent back while it contradicts itself; and the contradiction left, if any.
+    The reviewer sees the inputs the rows carry, so it can check the text on each of their shapes."""
     prompt = load_prompt("verify")
-    messages = [{"role": "user", "content": prompt.render(function=function.instrumented_source, description=text)}]
+    messages = [{"role": "user", "content": prompt.render(function=function.instrumented_source, description=text,
+                                                          inputs=shown_inputs(inputs))}]
     for attempt in range(settings.llm_reasks + 1):
         if attempt:
             llm.reasked(STAGE)
@@ -82,9 +86,10 @@ async def run_llm(item: DescribedFunction, llm: LLM, settings: VerifyConfig) -> 
     function = item.measured.executed.function
     text = item.instruction.description
     history: list[VerificationRound] = []
+    inputs = [case.input for case in item.measured.executed.cases]
     for round_number in range(1, settings.verify_rounds + 1):
         try:
-            verdict, contradiction = await review(llm, function, text, settings)
+            verdict, contradiction = await review(llm, function, text, settings, inputs)
         except LLMError as error:
             return Outcome(dropped=[DroppedItem(task_id=item.task_id, stage=STAGE, reason="reviewer_failed",
                                                 detail=str(error)[:500])])
@@ -103,7 +108,7 @@ async def run_llm(item: DescribedFunction, llm: LLM, settings: VerifyConfig) -> 
             break
         refined, problem = await write_with_llm(
             llm, "refine", function, {"description": text, "findings": findings(verdict, contradiction, missing, function)},
-            settings, STAGE)
+            settings, STAGE, inputs)
         if refined is None:
             break
         text = refined

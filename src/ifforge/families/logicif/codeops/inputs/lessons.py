@@ -69,7 +69,7 @@ def named_types(message: str) -> tuple[set[str], str | None]:
     """(the type names a message says a value had, the type it wants or None)."""
     had = set(re.findall(r"'(\w+)' object", message)) | set(re.findall(r"\bnot '?\"?(\w+)", message))
     had |= set(re.findall(r"got '?(\w+)'?", message)) | set(re.findall(r"type '(\w+)'", message))
-    had |= set(re.findall(r"instances of '(\w+)'", message))
+    had |= set(re.findall(r"instances of '(\w+)'", message)) | set(re.findall(r"' and '(\w+)'", message))
     for pair in re.findall(r"operand type\(s\) for [^:]+: '(\w+)' and '(\w+)'", message):
         had |= set(pair)
     had &= set(TYPE_NAMES)
@@ -84,6 +84,18 @@ def named_types(message: str) -> tuple[set[str], str | None]:
     if asked and wanted is None:
         wanted = asked.group(1)
     return had, wanted
+
+
+def _other_side(message: str, had: str) -> str | None:
+    """What an operator between two types wants of the side that had `had`: the other side's type
+    (`'>=' not supported between instances of 'int' and 'list'`: the list should be a whole number)."""
+    pair = re.search(r"between instances of '(\w+)' and '(\w+)'|operand type\(s\) for [^:]+: '(\w+)' and '(\w+)'",
+                     message)
+    if not pair:
+        return None
+    left, right = [side for side in pair.groups() if side]
+    other = right if left == had else left if right == had else None
+    return other if other != had and other in WANTED else None
 
 
 def _blame(parameter: Parameter, value, had: set[str]) -> str | None:
@@ -177,10 +189,12 @@ def learn(parameters: list[Parameter], failures: list[tuple], before: Lessons | 
             where = _blame(parameter, value, had) if parameter.name in suspects else None
             shape = shapes[parameter.name]
             if where == "whole":
-                new = _next_shape(shape, wanted, tried[parameter.name])
+                new = _next_shape(shape, wanted or _other_side(error, _type_of(value)), tried[parameter.name])
             elif where == "items":
                 inner = shape[-1] if shape[0] == "dict" else shape[1]
-                item = _next_shape(inner, wanted, {inner})
+                items = value.values() if isinstance(value, dict) else value
+                met = next((_type_of(item) for item in items if _type_of(item) in had), "")
+                item = _next_shape(inner, wanted or _other_side(error, met), {inner})
                 new = None if item is None else (*shape[:-1], item) if shape[0] == "dict" else ("list", item)
                 new = None if new in tried[parameter.name] else new
             else:
