@@ -29,12 +29,13 @@ from ifforge.cli import (
     review,
     score,
     server,
+    view,
     watch,
 )
 from ifforge.cli.common import fail
 from ifforge.core.untrusted import InputError
 
-COMMANDS = (families, generate, evaluate, score, convert, compare, server, deploy, watch, review, export, llm, batch,
+COMMANDS = (families, generate, evaluate, score, view, convert, compare, server, deploy, watch, review, export, llm, batch,
             complexity, card)  # in the order `ifforge --help` lists them
 
 

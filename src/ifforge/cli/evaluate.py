@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
 from ifforge.cli.common import add_temp_port, fail, key_value, seconds, use_temp_port
@@ -130,6 +131,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         drop_early()
     print(Path(folder) / "report.md")
+    print(f"every sample: {Path(folder) / 'samples.html'} (open it in a browser)", file=sys.stderr)
     return 0
 
 

@@ -75,13 +75,15 @@ def run(args: argparse.Namespace) -> int:
                             extractor=args.extractor, rules=args.rules, paper_nltk=args.paper_nltk)
     cache = Path(Path(args.results).with_suffix("").as_posix() + "_extract_cache.sqlite")
     folder = Path(args.out or Path(args.results).with_suffix("").as_posix() + "_scored")
-    run = {"family": family.id, "results": str(args.results), "benchmark": args.benchmark, "cases": len(results)}
+    run = {"family": family.id, "results": str(args.results), "benchmark": args.benchmark, "cases": len(results),
+           "parameters": {"rules": args.rules, "strict_types": args.strict_types, "extractor": args.extractor,
+                          **({"paper_nltk": args.paper_nltk} if args.rules == "paper" else {})}}
     with Asker(settings, cache) as asker:  # a model is asked only with --extractor llm
         family.refine(results, rows, settings, asker)
         summary = score(family, results, rows, settings, folder, args.title or Path(args.results).stem, run,
                         asker if args.extractor == "llm" else None, rows_known=bool(rows))
     print((folder / "report.md").read_text())
-    print(f"written to {folder}", file=sys.stderr)
+    print(f"written to {folder}; every sample: {folder / 'samples.html'} (open it in a browser)", file=sys.stderr)
     failures = summary["request_failures"]
     if failures > args.allow_failures * len(results):  # a file's failed requests are not a score, as evaluate's
         return fail(f"{failures} of {len(results)} rows are failed requests (allowed: {args.allow_failures:.0%}): "

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Future
 from pathlib import Path
@@ -17,7 +18,7 @@ from typing import Any, TypeVar
 
 import pandas as pd
 
-from ifforge.core.llm.client import LLM, LLMError
+from ifforge.core.llm.client import LLM, LLMError, failure_kind
 from ifforge.core.llm.hub import LLMHub
 from ifforge.core.store.versions import atomic_path, atomic_write
 from ifforge.families.base import Family, Request
@@ -55,6 +56,23 @@ async def ask(llm: LLM, request: Request, system_prompt: str | None = None) -> R
                            tool_choice=request.tool_choice)
     tools = {"tool_calls": list(reply.tool_calls), "finish_reason": reply.finish_reason} if request.tools else {}
     return {"response": reply.text, **tools, **usage(reply)}
+
+
+def failure_reasons(results: list[Row]) -> dict[str, int]:
+    """The failed requests counted by their reason ("timeout", "http 500"), most frequent first."""
+    counts = Counter(failure_kind(result.get("error")) for result in results if result.get("request_failed"))
+    return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
+
+
+def reasons_text(reasons: dict[str, int]) -> str:
+    """'2 timeout, 1 http 500'."""
+    return ", ".join(f"{count} {reason}" for reason, count in reasons.items())
+
+
+def failures_line(reasons: dict[str, int], total: int) -> str:
+    """'3 of 396 requests failed: 2 timeout, 1 http 500' ('' when none failed)."""
+    failed = sum(reasons.values())
+    return f"{failed} of {total} request{'s' * (total != 1)} failed: {reasons_text(reasons)}" if failed else ""
 
 
 def failed_fields(request: Request) -> Row:
