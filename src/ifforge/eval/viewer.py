@@ -32,7 +32,7 @@ from ifforge.families.base import Family, Reply, Request, Verdict
 Row = dict[str, Any]
 FILE = "samples.html"
 SHARED_FROM = 4096  # a text this long may be kept as an earlier text's start and its own rest
-HEAD = 256  # characters that find the earlier text a long one may start like
+HEAD = SHARED_FROM // 2  # ... when it starts with the same characters as that text, at least this many
 
 
 class Texts:
@@ -53,7 +53,7 @@ class Texts:
         if len(text) >= SHARED_FROM:
             earlier = self._by_head.setdefault(text[:HEAD], text)
             shared = _shared_start(earlier, text) if earlier is not text else 0
-            if shared >= SHARED_FROM // 2:
+            if shared >= HEAD:
                 entry = [self._index[earlier], shared, text[shared:]]
         self._index[text] = len(self.entries)
         self.entries.append(entry)
@@ -94,7 +94,7 @@ def sample(family: Family, number: int, row: Row, result: Row, verdict: Verdict,
     failed = reply.failed
     named = [row.get(key, result.get(key)) for key in family.keys]
     expression = row.get("expression_id", result.get("expression_id"))
-    if expression is not None and str(expression) not in map(str, named) and "expression_id" not in family.keys:
+    if expression is not None and str(expression) not in " ".join(map(str, named)):  # not already in its name
         named.append(expression)
     notes = [("not in the replies file: scored as no answer" if result.get("no_reply") else None),
              (None if request.turns else "what was sent is not known: the replies were scored without their benchmark"),
