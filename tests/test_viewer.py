@@ -18,7 +18,7 @@ from ifforge.cli import main
 from ifforge.core.llm.client import failure_kind
 from ifforge.eval import template
 from ifforge.eval.evaluation import EvalSettings
-from ifforge.eval.viewer import FILE, Texts, serving
+from ifforge.eval.viewer import FILE, Texts, _plain, serving
 from ifforge.families import FAMILIES, Entry, get_family
 from ifforge.testing.openai_stub import Answer, StubServer
 
@@ -137,6 +137,10 @@ def test_served_on_this_machine_only_the_page(run):
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_a_verdict_line_json_cannot_carry_reaches_the_page_as_text():
+    assert _plain({"score": float("nan"), "top": float("inf"), "n": 3}) == {"score": "NaN", "top": "Infinity", "n": 3}
 
 
 def test_long_texts_that_begin_alike_are_kept_once():

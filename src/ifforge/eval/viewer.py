@@ -79,8 +79,9 @@ def _json_text(value: Any) -> str | None:
 
 
 def _plain(line: Row) -> Row:
-    """A verdict line as JSON can carry it (numpy numbers and the like as text)."""
-    return json.loads(json.dumps(line, default=str))
+    """A verdict line as a browser's JSON can carry it: numpy numbers and the like, NaN and the
+    infinities as text (JSON has none of them: one would stop the page from reading its rows)."""
+    return json.loads(json.dumps(line, default=str), parse_constant=str)
 
 
 def sample(family: Family, number: int, row: Row, result: Row, verdict: Verdict, texts: Texts) -> Row:
@@ -121,7 +122,7 @@ def page(family: Family, results: list[Row], rows: list[Row], verdicts: list[Ver
                for number, (row, result, verdict) in enumerate(zip(rows or results, results, verdicts), 1)]
     data = {"title": title, "overview": overview, "texts": texts.entries, "samples": samples}
     # inside <script>: no "</script>", "<!--" or "&" can end or change it
-    payload = (json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    payload = (json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
                .replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
                .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
     template = resources.files(__package__).joinpath(FILE).read_text(encoding="utf-8")
