@@ -82,3 +82,23 @@ def test_lifbenchs_stability_is_a_line_not_a_dict():
                "stability": {"expression": {"ifs": 0.12345}, "variables": None, "length": {"ifs": None}}}
     assert REPORT.headline(summary) == ("ARS 0.500, full points 40.0% (2/5); IFS (lower is steadier): "
                                         "expression 0.123, variables n/a, length n/a")
+
+
+def test_replies_before_the_flow_takes_over_count_as_progress(capsys):
+    """`ifforge evaluate` asks while Prefect starts: off a terminal, those replies write lines too."""
+    from ifforge.core.progress import off_terminal
+    from ifforge.eval.asking import EarlyAsking
+    from ifforge.families.base import Family
+    from ifforge.testing.openai_stub import Answer, StubServer
+
+    assert off_terminal("evaluate", 3, enabled=False) is None and off_terminal("evaluate", 0) is None
+    assert isinstance(off_terminal("evaluate", 3), ProgressLines)  # pytest's stderr is no terminal
+    rows = [{"task_id": f"t{i}", "prompt": f"say {i}"} for i in range(3)]
+    seen, later = [], []
+    with StubServer(lambda request: Answer(content="said")) as server:
+        settings = EvalSettings(model="m", base_url=server.url, api_key="x", no_cache=True)
+        early = EarlyAsking("run", rows, settings, None, Family(), before=lambda: seen.append(1))
+        assert [r["response"] for r in early.results.result(timeout=30)] == ["said"] * 3
+        asker, _ = early.take(lambda: later.append(1))  # the flow's progress gets the replies so far
+        asker.hub.close()
+    assert len(seen) == 3 and len(later) == 3

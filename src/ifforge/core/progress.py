@@ -51,6 +51,13 @@ def _to_stderr(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
 
 
+def off_terminal(stage: str, total: int, enabled: bool = True) -> ProgressLines | None:
+    """`ProgressLines` on stderr, when enabled, with items to count, and stderr is no terminal."""
+    if not enabled or total == 0 or sys.stderr.isatty():
+        return None
+    return ProgressLines(stage, total, _to_stderr, EVERY_SECONDS)
+
+
 @contextmanager
 def stage_bar(stage: str, total: int, enabled: bool = True) -> Iterator[Callable[[], None]]:
     """Yield a thread-safe `advance()`: a bar on an interactive terminal, `ProgressLines` on stderr
@@ -58,8 +65,8 @@ def stage_bar(stage: str, total: int, enabled: bool = True) -> Iterator[Callable
     if not enabled or total == 0:
         yield lambda: None
         return
-    if not sys.stderr.isatty():
-        lines = ProgressLines(stage, total, _to_stderr, EVERY_SECONDS)
+    lines = off_terminal(stage, total)
+    if lines is not None:
         yield lines.advance
         lines.close()
         return

@@ -155,11 +155,12 @@ class EarlyAsking:
     fingerprint: its Asker (hub, cache, ledger: the calls are the run's) and its results. Replies
     that came before the take-over advance the flow's progress then."""
 
-    def __init__(self, fingerprint: str, rows: list[Row], settings, cache_path: Path | None, family: Family):
+    def __init__(self, fingerprint: str, rows: list[Row], settings, cache_path: Path | None, family: Family,
+                 before: Callable[[], None] | None = None):
         self.fingerprint = fingerprint
         self.asker = Asker(settings, cache_path)
         self._lock = threading.Lock()
-        self._done, self._advance = 0, None
+        self._done, self._advance = 0, before  # `before`: each reply's progress until the flow takes over
         self.results = start_asking(rows, self.asker, family, settings, self._one_done)
 
     def _one_done(self) -> None:
@@ -180,10 +181,11 @@ class EarlyAsking:
 _EARLY: list[EarlyAsking] = []  # at most one: a process runs one `ifforge evaluate`
 
 
-def ask_early(fingerprint: str, rows: list[Row], settings, cache_path: Path | None, family: Family) -> None:
+def ask_early(fingerprint: str, rows: list[Row], settings, cache_path: Path | None, family: Family,
+              before: Callable[[], None] | None = None) -> None:
     """Start asking the run `fingerprint` names now; `take_early` hands it to the flow."""
     drop_early()
-    _EARLY.append(EarlyAsking(fingerprint, rows, settings, cache_path, family))
+    _EARLY.append(EarlyAsking(fingerprint, rows, settings, cache_path, family, before))
 
 
 def take_early(fingerprint: str | None) -> EarlyAsking | None:
