@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import threading
 import urllib.error
 import urllib.request
@@ -123,6 +124,21 @@ def test_ifforge_view_writes_the_page_again_and_prints_its_path(run, capsys):
 
     assert main(["view", str(folder.parent.parent / "nobody")]) == 2
     assert "no report.json" in capsys.readouterr().err
+
+
+def test_a_benchmark_named_relative_to_another_folder_is_found_in_the_runs_version(run, tmp_path, capsys):
+    """`evaluate` keeps the rows file as it was given (relative to where it ran): `ifforge view`
+    started elsewhere finds it in the version its run folder sits in."""
+    version = tmp_path / "v001"
+    shutil.copytree(run["folder"].parents[2], version)
+    folder = version / "evals" / "stub" / "r001"
+    report = json.loads((folder / "report.json").read_text())
+    report["run"]["benchmark"] = "outputs/echo/v001/benchmark.jsonl"
+    (folder / "report.json").write_text(json.dumps(report))
+    assert main(["view", str(folder)]) == 0
+    capsys.readouterr()
+    data = page_data((folder / FILE).read_text())
+    assert all(s["turns"] for s in data["samples"]) and data["samples"] == page_data(run["html"])["samples"]
 
 
 def test_served_on_this_machine_only_the_page(run):

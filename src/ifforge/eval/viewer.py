@@ -160,7 +160,7 @@ def rebuild(given: Path) -> Path:
         family = get_family(run.get("family") or family_of(results, folder / "responses.jsonl"))
     except UnknownId as error:
         raise BenchmarkError(f"{folder / 'report.json'}: {error}") from None
-    rows = _rows_of(run, family, results)
+    rows = _rows_of(run, family, results, folder)
     parameters = run.get("parameters") or {}
     settings = EvalSettings(model=run.get("model") or "", **{key: parameters[key] for key in RULE_SETTINGS
                                                              if parameters.get(key) is not None})
@@ -182,11 +182,15 @@ def rebuild(given: Path) -> Path:
 RULE_SETTINGS = ("rules", "strict_types", "paper_nltk")  # the run's parameters that decide a verdict
 
 
-def _rows_of(run: Row, family: Family, results: list[Row]) -> list[Row]:
+def _rows_of(run: Row, family: Family, results: list[Row], folder: Path) -> list[Row]:
     """The benchmark row of each reply, when the run names its benchmark and it is still there (a
-    reply without its row stands for it); with a replies file's run, the rows it left unanswered
-    join the results as replies with no answer, as `ifforge score` scored them."""
+    path relative to where the run was started is looked for in the version holding the run
+    folder, `evals/<model>/rNNN`; a reply without its row stands for it); with a replies file's
+    run, the rows it left unanswered join the results as replies with no answer, as `ifforge
+    score` scored them."""
     benchmark = run.get("benchmark")
+    if benchmark and not Path(benchmark).exists() and len(folder.resolve().parents) > 2:
+        benchmark = folder.resolve().parents[2] / Path(benchmark).name
     if not benchmark or not Path(benchmark).exists():
         return []
     rows = load_rows(locate(Path(benchmark), run.get("split") or "full")[0], run.get("expressions") or "original")
