@@ -195,5 +195,8 @@ def test_the_viewer_filters_in_a_real_browser(run, browser):  # noqa: F811
     assert browser.title == "stub on echo" and window.find_elements(By.TAG_NAME, "b") == []  # never run or drawn
     assert browser.execute_script("return document.scripts.length") == 2
 
+    Select(browser.find_element(By.ID, "verdict")).select_by_value("")
+    Select(browser.find_element(By.ID, "tier")).select_by_value("(none)")  # the echo family has no tiers
+    assert count.text == "6 of 6 rows shown"
     browser.find_element(By.ID, "search").send_keys("river")
     assert count.text == "1 of 6 rows shown"
