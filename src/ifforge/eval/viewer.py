@@ -125,8 +125,8 @@ def page(family: Family, results: list[Row], rows: list[Row], verdicts: list[Ver
     payload = (json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
                .replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
                .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
-    template = resources.files(__package__).joinpath(FILE).read_text(encoding="utf-8")
-    return template.replace("__TITLE__", html.escape(title)).replace("__DATA__", payload)
+    before, _, after = resources.files(__package__).joinpath(FILE).read_text(encoding="utf-8").partition("__DATA__")
+    return before.replace("__TITLE__", html.escape(title)) + payload + after  # each filled once, whatever they hold
 
 
 def overview_line(family: Family, results: list[Row], verdicts: list[Verdict]) -> str:
