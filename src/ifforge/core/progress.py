@@ -48,7 +48,10 @@ class ProgressLines:
 
 
 def _to_stderr(line: str) -> None:
-    print(line, file=sys.stderr, flush=True)
+    """Written, not printed: in a Prefect run, `print` goes to the run's logger from its own thread
+    and to stderr from the stage's threads, and the lines must all go one way."""
+    sys.stderr.write(line + "\n")
+    sys.stderr.flush()
 
 
 def off_terminal(stage: str, total: int, enabled: bool = True) -> ProgressLines | None:
