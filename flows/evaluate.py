@@ -98,11 +98,14 @@ def evaluate(benchmark: str, model: str, base_url: str | None = None, split: str
                              description=f"evaluation of {settings.model}")
     if summary.get("table"):
         create_table_artifact(summary["table"], key=f"{artifacts}-evaluate-table", description="accuracy by group")
-    logger.info(f"{settings.model}: {summary.get('headline', '')}; report in {folder}")
-    failures = summary.get("request_failures", 0)
+    logger.info(f"{settings.model}: {summary.get('headline', '')}; report in {folder}, every sample in "
+                f"{folder / 'samples.html'}")
+    failures, why = summary.get("request_failures", 0), (summary.get("replies") or {}).get("failures")
+    if why:
+        logger.warning(why)
     if failures > settings.allow_failures * len(rows):
         # a failed run, but no crash: the state says why, with no traceback in the log
-        failed = RequestsFailed(f"{failures} of {len(rows)} requests failed after retries (allowed: "
+        failed = RequestsFailed(f"{why or f'{failures} of {len(rows)} requests failed'}, after retries (allowed: "
                                 f"{settings.allow_failures:.0%}); they are not scored: the report in {folder} covers "
                                 "the rest. Run the same command again to ask only those.")
         return Failed(message=str(failed), data=failed)

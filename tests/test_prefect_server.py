@@ -4,6 +4,7 @@ started from the served deployment, and the seed-folder watcher."""
 import asyncio
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -16,7 +17,7 @@ from conftest import PROJECT
 from prefect.settings import PREFECT_API_URL, temporary_settings
 
 from ifforge.core.prefect.server import PrefectServer
-from ifforge.watch import trigger, watch
+from ifforge.watch import ended, trigger, watch
 
 
 def _free_port():
@@ -115,20 +116,8 @@ def test_a_run_started_from_the_served_deployment(server, seeds, tmp_path):
         watched = tmp_path / "watched"
         started = trigger(seeds, {"out": str(watched), **QUICK})
         assert started.flow_run_id and started.message.startswith("started deployment run")
-        run_id = started.flow_run_id
-
-        async def final_state():
-            from prefect.client.orchestration import get_client
-
-            async with get_client() as client:
-                for _ in range(960):
-                    flow_run = await client.read_flow_run(run_id)
-                    if flow_run.state.is_final():
-                        return flow_run.state
-                    await asyncio.sleep(0.25)
-            return flow_run.state
-
-        assert asyncio.run(final_state()).is_completed()
+        # then it waits for the run's end, and says how it ended (`ifforge watch` prints this line)
+        assert re.fullmatch(r"deployment run \S+ ended Completed(: .*)?", ended(started.flow_run_id, 0.25, 240))
         assert (watched / "logicif" / "v001" / "benchmark.jsonl").exists()
     finally:
         os.environ.pop("PREFECT_API_URL", None)

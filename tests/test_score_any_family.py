@@ -200,3 +200,27 @@ def test_ifeval_fc_replies_are_scored_by_the_papers_rules_on_request(runs, capsy
     assert "mcbench has no `--rules paper` (it has: ifforge)" in capsys.readouterr().err
     assert main(["score", str(mcbench), "--strict-types"]) == 2  # another family's option
     assert "mcbench has no option --strict-types (setting strict_types; its options: rules)" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("family_id", FAMILIES)
+def test_every_familys_rows_in_the_sample_viewer_with_its_reasons(runs, family_id, capsys):
+    """`samples.html` of a score run: every row with what was sent and the gold, each wrong one with
+    its family's reason (not a bare "wrong"), the parts of a per-step verdict; `ifforge view` writes
+    the same page again from the run's files."""
+    from test_viewer import page_data, resolved
+
+    base = runs[family_id]["folder"]
+    out = base / "viewed"
+    report = _score([str(base / "bare.jsonl"), "--benchmark", str(base / "benchmark.jsonl")], out, capsys)
+    data = page_data((out / "samples.html").read_text())
+    samples = data["samples"]
+    assert len(samples) == len(runs[family_id]["rows"]) and {s["verdict"] for s in samples} == {"right", "wrong"}
+    assert all(resolved(data["texts"], s["turns"][0]) and s["gold"] is not None and s["task"] for s in samples)
+    assert all(s["reason"] == "right" for s in samples if s["verdict"] == "right")
+    assert all(s["reason"] not in ("right", "wrong") for s in samples if s["verdict"] == "wrong")
+    if family_id == "pacific":  # judged step by step: the parts are shown
+        assert all(len(s["lines"]) == s["lines"][0]["chain_length"] for s in samples)
+    assert report["run"]["parameters"]["rules"] == "ifforge"
+    before = (out / "samples.html").read_text()
+    assert main(["view", str(out)]) == 0 and capsys.readouterr().out == f"{out / 'samples.html'}\n"
+    assert (out / "samples.html").read_text() == before

@@ -212,7 +212,7 @@ def test_failed_requests_in_a_replies_file_are_not_a_score(runs, tmp_path, capsy
     assert error.endswith(f"ifforge: 2 of {len(replies)} rows are failed requests (allowed: 0%): not scored; the "
                           f"report in {tmp_path / 'out'} covers the rest\n")
     n = len(replies)
-    assert f"**Replies:** {n - 2} of {n} rows answered; 2 without a reply (2 failed requests: not scored)." in \
+    assert f"**Replies:** {n - 2} of {n} rows answered; 2 without a reply (2 failed requests: 2 no error given; not scored)." in \
         (tmp_path / "out" / "report.md").read_text()
     assert main([*command, "--allow-failures", "0.2"]) == 0
     capsys.readouterr()

@@ -136,14 +136,14 @@ def test_failed_requests_are_not_scores_and_a_rerun_asks_only_them(tmp_path, pre
         assert (estimate["cases"], estimate["requests"], estimate["already_cached"]) == (9, 9, 0)
         assert server.requests == []  # a dry run sends nothing
 
-        with pytest.raises(RequestsFailed, match="1 of 9 requests failed"):
+        with pytest.raises(RequestsFailed, match="1 of 9 requests failed: 1 http 500, after retries"):
             evaluate(benchmark=str(version), model="m", base_url=server.url, options=options, progress=False)
         folder = version / "evals" / "m" / "r001"
         report = json.loads((folder / "report.json").read_text())["overall"]
         assert (report["cases"], report["request_failures"], report["tasks"], report["tasks_left_out"]) == (8, 1, 2, 1)
         assert report["case_both_right"] == 7 and report["format_failures"] == 1  # t2#1 has no answer
         assert "**1 request(s) failed**" in (folder / "report.md").read_text()
-        assert "**Replies:** 8 of 9 rows answered; 1 without a reply (1 failed request: not scored)." in \
+        assert "**Replies:** 8 of 9 rows answered; 1 without a reply (1 failed request: 1 http 500; not scored)." in \
             (folder / "report.md").read_text()  # every report says how many rows had no reply
         asked = len(server.requests)
 

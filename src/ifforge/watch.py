@@ -7,6 +7,7 @@ seeds are recomputed: everything else comes from the per-item caches.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -85,3 +86,24 @@ def trigger(folder: Path, options: dict | None = None, local: bool = False) -> T
 
     folder_out = generate(seeds=str(folder), options=options or {})
     return Triggered(f"ran generate in this process: {folder_out}")
+
+
+def ended(flow_run_id: str, poll: float = 1.0, timeout: float | None = None) -> str:
+    """How a deployment run that `trigger` started ended, waited for: a line with its final state
+    and the state's message ("deployment run generate-logicif-v002 ended Completed: ..."); after
+    `timeout` seconds, the state it is still in."""
+    # lazy on purpose: Prefect (heavy), only when a deployment run was started
+    from uuid import UUID
+
+    from prefect.client.orchestration import get_client
+
+    deadline = None if timeout is None else time.monotonic() + timeout
+    with get_client(sync_client=True) as client:
+        while True:
+            run = client.read_flow_run(UUID(flow_run_id))
+            state = run.state
+            if state is not None and state.is_final():
+                return f"deployment run {run.name} ended {state.name}" + (f": {state.message}" if state.message else "")
+            if deadline is not None and time.monotonic() >= deadline:
+                return f"deployment run {run.name} is still {state.name if state else 'without a state'} after {timeout:g} s"
+            time.sleep(poll)

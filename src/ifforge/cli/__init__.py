@@ -29,14 +29,15 @@ from ifforge.cli import (
     review,
     score,
     server,
+    view,
     watch,
 )
 from ifforge.cli.common import fail
 from ifforge.core.untrusted import InputError
 from ifforge.families import command_modules
 
-COMMANDS = (families, generate, evaluate, score, convert, compare, server, deploy, watch, review, export, llm, batch,
-            card)  # in the order `ifforge --help` lists them, before the commands families add
+COMMANDS = (families, generate, evaluate, score, view, convert, compare, server, deploy, watch, review, export, llm,
+            batch, card)  # in the order `ifforge --help` lists them, before the commands families add
 
 
 def _version() -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
 from ifforge.cli.common import (
@@ -107,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if use_temp_port(args):
         return 2
-    _ask_early(rows, rows_path, version, settings)
+    _ask_early(rows, rows_path, version, settings, not args.no_progress)
     from ifforge.core.prefect.env import flow_run_settings
     from ifforge.eval.asking import drop_early
     from ifforge.flows.evaluate import evaluate
@@ -122,16 +123,20 @@ def run(args: argparse.Namespace) -> int:
     finally:
         drop_early()
     print(Path(folder) / "report.md")
+    print(f"every sample: {Path(folder) / 'samples.html'} (open it in a browser)", file=sys.stderr)
     return 0
 
 
-def _ask_early(rows: list, rows_path: Path, version: Path, settings) -> None:
+def _ask_early(rows: list, rows_path: Path, version: Path, settings, progress: bool) -> None:
     """Start asking now, while Prefect is imported and its temporary server starts (seconds, tens
-    on a loaded machine); the flow takes the asking over by the run's fingerprint."""
+    on a loaded machine); the flow takes the asking over by the run's fingerprint. Off a terminal,
+    progress lines from the first reply (the flow's bar or lines take over with the asking)."""
+    from ifforge.core.progress import off_terminal
     from ifforge.eval.asking import ask_early
     from ifforge.eval.evaluation import benchmark_check, cache_file, family_of, run_fingerprint
     from ifforge.families import get_family
 
     fingerprint = run_fingerprint(rows_path, benchmark_check(rows_path, version)["sha256"], settings)
     cache = None if settings.no_cache else cache_file(settings, version)
-    ask_early(fingerprint, rows, settings, cache, get_family(family_of(rows, rows_path)))
+    lines = off_terminal("evaluate", len(rows), progress)
+    ask_early(fingerprint, rows, settings, cache, get_family(family_of(rows, rows_path)), lines and lines.advance)

@@ -65,13 +65,14 @@ def run(args: argparse.Namespace) -> int:
         return fail(error)
     cache = Path(Path(args.results).with_suffix("").as_posix() + "_extract_cache.sqlite")
     folder = Path(args.out or Path(args.results).with_suffix("").as_posix() + "_scored")
-    run = {"family": family.id, "results": str(args.results), "benchmark": args.benchmark, "cases": len(results)}
+    run = {"family": family.id, "results": str(args.results), "benchmark": args.benchmark, "cases": len(results),
+           "parameters": settings.options.fingerprint()}  # the options `ifforge view` judges again by
     with Asker(settings, cache) as asker:  # a model is asked only where a family's option says so
         family.refine(results, rows, settings, asker)
         summary = score(family, results, rows, settings, folder, args.title or Path(args.results).stem, run,
                         asker if family.asks(settings.options) else None, rows_known=bool(rows))
     print((folder / "report.md").read_text())
-    print(f"written to {folder}", file=sys.stderr)
+    print(f"written to {folder}; every sample: {folder / 'samples.html'} (open it in a browser)", file=sys.stderr)
     failures = summary["request_failures"]
     if failures > args.allow_failures * len(results):  # a file's failed requests are not a score, as evaluate's
         return fail(f"{failures} of {len(results)} rows are failed requests (allowed: {args.allow_failures:.0%}): "

@@ -20,7 +20,7 @@ def register(commands) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ifforge.watch import trigger, watch
+    from ifforge.watch import ended, trigger, watch
 
     folder = Path(args.seeds)
     if not folder.is_dir():
@@ -29,7 +29,10 @@ def run(args: argparse.Namespace) -> int:
 
     def on_change(summary: str) -> None:
         print(f"ifforge watch: {summary}", flush=True)
-        print(f"ifforge watch: {trigger(folder, options, local=args.local).message}", flush=True)
+        started = trigger(folder, options, local=args.local)
+        print(f"ifforge watch: {started.message}", flush=True)
+        if started.flow_run_id:  # it runs elsewhere: say how it ended before watching on
+            print(f"ifforge watch: {ended(started.flow_run_id)}", flush=True)
 
     print(f"ifforge watch: watching {folder} (Ctrl-C stops)", flush=True)
     try:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Future
 from pathlib import Path
@@ -17,7 +18,7 @@ from typing import Any, TypeVar
 
 import pandas as pd
 
-from ifforge.core.llm.client import LLM, LLMError
+from ifforge.core.llm.client import LLM, LLMError, failure_kind
 from ifforge.core.llm.hub import LLMHub
 from ifforge.core.store.versions import atomic_path, atomic_write
 from ifforge.families.base import Family, Request
@@ -55,6 +56,23 @@ async def ask(llm: LLM, request: Request, system_prompt: str | None = None) -> R
                            tool_choice=request.tool_choice)
     tools = {"tool_calls": list(reply.tool_calls), "finish_reason": reply.finish_reason} if request.tools else {}
     return {"response": reply.text, **tools, **usage(reply)}
+
+
+def failure_reasons(results: list[Row]) -> dict[str, int]:
+    """The failed requests counted by their reason ("timeout", "http 500"), most frequent first."""
+    counts = Counter(failure_kind(result.get("error")) for result in results if result.get("request_failed"))
+    return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
+
+
+def reasons_text(reasons: dict[str, int]) -> str:
+    """'2 timeout, 1 http 500'."""
+    return ", ".join(f"{count} {reason}" for reason, count in reasons.items())
+
+
+def failures_line(reasons: dict[str, int], total: int) -> str:
+    """'3 of 396 requests failed: 2 timeout, 1 http 500' ('' when none failed)."""
+    failed = sum(reasons.values())
+    return f"{failed} of {total} request{'s' * (total != 1)} failed: {reasons_text(reasons)}" if failed else ""
 
 
 def failed_fields(request: Request) -> Row:
@@ -137,11 +155,12 @@ class EarlyAsking:
     fingerprint: its Asker (hub, cache, ledger: the calls are the run's) and its results. Replies
     that came before the take-over advance the flow's progress then."""
 
-    def __init__(self, fingerprint: str, rows: list[Row], settings, cache_path: Path | None, family: Family):
+    def __init__(self, fingerprint: str, rows: list[Row], settings, cache_path: Path | None, family: Family,
+                 before: Callable[[], None] | None = None):
         self.fingerprint = fingerprint
         self.asker = Asker(settings, cache_path)
         self._lock = threading.Lock()
-        self._done, self._advance = 0, None
+        self._done, self._advance = 0, before  # `before`: each reply's progress until the flow takes over
         self.results = start_asking(rows, self.asker, family, settings, self._one_done)
 
     def _one_done(self) -> None:
@@ -162,10 +181,11 @@ class EarlyAsking:
 _EARLY: list[EarlyAsking] = []  # at most one: a process runs one `ifforge evaluate`
 
 
-def ask_early(fingerprint: str, rows: list[Row], settings, cache_path: Path | None, family: Family) -> None:
+def ask_early(fingerprint: str, rows: list[Row], settings, cache_path: Path | None, family: Family,
+              before: Callable[[], None] | None = None) -> None:
     """Start asking the run `fingerprint` names now; `take_early` hands it to the flow."""
     drop_early()
-    _EARLY.append(EarlyAsking(fingerprint, rows, settings, cache_path, family))
+    _EARLY.append(EarlyAsking(fingerprint, rows, settings, cache_path, family, before))
 
 
 def take_early(fingerprint: str | None) -> EarlyAsking | None:

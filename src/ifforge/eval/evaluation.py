@@ -321,16 +321,22 @@ def finish_run(run: dict[str, Any] | None, results: list[dict[str, Any]], settin
 
 def dry_run(rows: list[dict[str, Any]], settings: EvalSettings, cache_path: Path | None) -> dict[str, Any]:
     """What a run would send, sending nothing: requests, how many the cache already answers, and an
-    estimate of tokens (4 characters a token; replies at most `max_tokens`) and of cost."""
+    estimate of tokens (a one-prompt row's own count where its family reads one from the row,
+    `Family.request_tokens`; else 4 characters a token; replies at most `max_tokens`) and of cost."""
     config = settings.config_for()
     cache = ResponseCache(cache_path) if cache_path is not None and Path(cache_path).exists() else None
-    requests = cached = characters = 0
+    requests = cached = characters = counted = counted_rows = 0
     try:
         for row in rows:
-            request = family_of_row(row).request(row)  # what evaluate sends
+            family = family_of_row(row)
+            request = family.request(row)  # what evaluate sends
             turns = request.turns
             requests += len(turns)
-            characters += sum(len(turn) * (len(turns) - i) for i, turn in enumerate(turns))  # history is resent
+            exact = family.request_tokens(row) if len(turns) == 1 else None
+            if exact is not None:
+                counted, counted_rows = counted + exact, counted_rows + 1
+            else:
+                characters += sum(len(turn) * (len(turns) - i) for i, turn in enumerate(turns))  # history is resent
             characters += len(settings.system_prompt or "") * len(turns)
             if request.tools or request.system:  # a row's tool schemas and system message are sent too
                 characters += (len(json.dumps(request.tools or [])) + len(request.system or "")) * len(turns)
@@ -341,10 +347,10 @@ def dry_run(rows: list[dict[str, Any]], settings: EvalSettings, cache_path: Path
     finally:
         if cache is not None:
             cache.close()
-    prompt_tokens = characters // 4
+    prompt_tokens = characters // 4 + counted
     estimate: dict[str, Any] = {
         "cases": len(rows), "tasks": len({row["task_id"] for row in rows}), "requests": requests,
-        "already_cached": cached, "prompt_tokens_estimate": prompt_tokens,
+        "already_cached": cached, "prompt_tokens_estimate": prompt_tokens, "rows_with_counted_tokens": counted_rows,
         "completion_tokens_at_most": requests * settings.max_tokens}
     if settings.price_input_per_mtok is not None and settings.price_output_per_mtok is not None:
         to_ask = requests - cached

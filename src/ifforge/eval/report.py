@@ -153,7 +153,7 @@ def reply_lines(counts: dict[str, Any] | None) -> list[str]:
         return []
     why = [f"{counts['not_in_file']} not in the replies file: scored as wrong, no answer"] * bool(counts["not_in_file"])
     failed = f"{counts['failed_requests']} failed request" + "s" * (counts["failed_requests"] != 1)
-    why += [f"{failed}: not scored"] * bool(counts["failed_requests"])
+    why += [f"{failed}: {counts.get('failed_because', 'why not recorded')}; not scored"] * bool(counts["failed_requests"])
     unreadable = (f"; {counts['unreadable']} unreadable (scored as wrong, no answer: each one's reason is its "
                   "`unreadable` in responses.jsonl)") if counts["unreadable"] else ""
     if counts["rows"] is None:

@@ -15,10 +15,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ifforge.core.store.versions import atomic_write
-from ifforge.eval.asking import Asker, start_asking, take_early, write_results
+from ifforge.eval.asking import (Asker, failure_reasons, failures_line, reasons_text, start_asking, take_early,
+                                 write_results)
 from ifforge.eval.evaluation import check_rows, finish_run
 from ifforge.eval.report import Report, pyplot, reply_counts, unanswered_phrase
-from ifforge.families.base import Family, Reply
+from ifforge.eval.viewer import write_viewer
+from ifforge.families.base import Family, Reply, Verdict
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -56,28 +58,41 @@ def warm_up(family: Family) -> None:
         pyplot()
 
 
-def verdict_frame(family: Family, results: list[Row], rows: list[Row], settings) -> pd.DataFrame:
+def verdicts(family: Family, results: list[Row], rows: list[Row], settings) -> list[Verdict]:
     """Every reply judged by its family against its row (the benchmark's, when known; else what the
-    reply carries of it): the verdicts' lines as one frame, each with its row's `row_id` (the id every
-    export gives the row, so their results join with these)."""
+    reply carries of it), under the family's options."""
     options = settings.for_family(family).options
-    lines = [{"row_id": family.row_id(row), **line} for row, result in zip(rows or results, results)
-             for line in family.check(row, Reply(result), options).lines]
-    return family.report.frame(lines)
+    return [family.check(row, Reply(result), options) for row, result in zip(rows or results, results)]
+
+
+def verdict_frame(family: Family, results: list[Row], rows: list[Row], settings,
+                  judged: list[Verdict] | None = None) -> pd.DataFrame:
+    """The verdicts' lines as one frame (`judged`: the verdicts, when already made), each with its
+    row's `row_id` (the id every export gives the row, so their results join with these)."""
+    judged = verdicts(family, results, rows, settings) if judged is None else judged
+    return family.report.frame([{"row_id": family.row_id(row), **line}
+                                for row, verdict in zip(rows or results, judged) for line in verdict.lines])
 
 
 def score(family: Family, results: list[Row], rows: list[Row], settings, folder: Path, title: str,
           run: Row | None = None, asker: Asker | None = None, rows_known: bool = True) -> Row:
     """Score replies (asked here, or elsewhere: `ifforge score`), keep them and their verdicts
-    beside the report (and the requests sent, `llm_calls.jsonl`, with their usage per stage in
-    the run's facts); return the summary with `request_failures`, `headline` and `table`.
+    beside the report, with the sample viewer (`samples.html`: every row, sent, replied, judged)
+    and the requests sent (`llm_calls.jsonl`, with their usage per stage in the run's facts);
+    return the summary with `request_failures`, `headline` and `table`.
     `rows_known`: the results stand for every row of the benchmark (False: replies scored
     without their benchmark, which alone could say which rows have no reply)."""
     settings = settings.for_family(family)
-    frame = verdict_frame(family, results, rows, settings)
+    judged = verdicts(family, results, rows, settings)
+    frame = verdict_frame(family, results, rows, settings, judged)
     notes = family.annotate(results, frame, rows, settings, asker, folder)
-    notes = {**notes, "replies": reply_counts(results, rows_known)}
+    replies, reasons = reply_counts(results, rows_known), failure_reasons(results)
+    if reasons:  # why requests failed, counted: for the log, the report and the flow's state
+        replies |= {"failure_reasons": reasons, "failed_because": reasons_text(reasons),
+                    "failures": failures_line(reasons, len(results))}
+    notes = {**notes, "replies": replies}
     write_results(folder, [r for r in results if not r.get("no_reply")], frame, asker.calls() if asker else None)
+    write_viewer(folder, family, results, rows, judged, title)
     if asker is not None:
         run = {**(run or {}), "llm": asker.usage()}
     summary = write_report(family.report, frame, folder, title, run, notes)

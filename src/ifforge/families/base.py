@@ -399,6 +399,18 @@ class Family:
         """Whether scoring under `options` asks a model (`ifforge score` then keeps its calls)."""
         return False
 
+    def request_tokens(self, row: Row) -> int | None:
+        """The exact prompt tokens of the row's request, when the row counts them (the dry run then
+        takes them in place of its estimate of 4 characters a token); None when it does not."""
+        return None
+
+    def sample_view(self, row: Row, verdict: Verdict) -> Row:
+        """What the sample viewer shows of one judged row beside what was sent and what came back:
+        the `gold` (any JSON), a short `reason` for the verdict (the viewer filters by it, so a few
+        words from a small set), and the row's `task` and `tier` to filter by (None: it has none)."""
+        return {"gold": row.get("gold"), "reason": "right" if verdict.correct else "wrong",
+                "task": row.get("task_id"), "tier": next((row[key] for key in self.counted_by if key in row), None)}
+
     def refine(self, results: list[Row], rows: list[Row], settings: Any, asker: Any) -> None:
         """Work on the replies before they are judged (LogicIF: an LLM finds answers its rules missed);
         `settings` are the evaluation's, its options (`settings.options`) of this family's class."""

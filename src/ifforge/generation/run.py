@@ -20,7 +20,8 @@ import shutil
 import time
 import uuid
 from collections.abc import Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from contextlib import contextmanager
 from contextvars import copy_context
 from functools import cached_property
@@ -30,6 +31,7 @@ from typing import Any
 from ifforge.core.store.on_disk import ItemsOnDisk
 from ifforge.core.llm.hub import close_hub, hub_for
 from ifforge.core.llm.setup import resolve_llm
+from ifforge.core.progress import EVERY_SECONDS
 from ifforge.core.store.runlock import writing
 from ifforge.core.runner import Stage
 from ifforge.core.settings import Settings
@@ -144,7 +146,7 @@ class GenerateRun:
                     items = self._chain(engine, step, items, store, run_id, accounts, log)
             side_results = {}
             for name, future in side.items():  # threads of this run's own
-                side_results[name], usage, calls = future.result()
+                side_results[name], usage, calls = waited_for(future, name, log)
                 accounts.side(name, usage, calls, self.llm[0].get(name))
         finally:
             beside.shutdown(wait=False, cancel_futures=True)  # a failed run does not wait for it
@@ -247,6 +249,17 @@ def batch(step: BatchStage, items: Sequence, settings: Settings) -> tuple[list, 
 
 def export_items(family, store: VersionStore, items: Sequence, settings: Settings, side: dict[str, Any]) -> dict:
     return family.export(store, items, settings, side)
+
+
+def waited_for(future: Future, name: str, log, every: float = EVERY_SECONDS) -> Any:
+    """The side work's result, said to be still running every `every` seconds while the run waits
+    for it (a model loading and embedding can take a minute after the stages are done: not in silence)."""
+    begun = time.monotonic()
+    while True:
+        try:
+            return future.result(timeout=every)
+        except FutureTimeout:
+            log.info(f"{name}: still working beside the stages ({time.monotonic() - begun:.0f} s waited so far)")
 
 
 def independent_work(work, settings: Settings, run_id: str, name: str) -> tuple[Any, Any, list[dict[str, Any]]]:

@@ -19,6 +19,7 @@ import contextlib
 import contextvars
 import json
 import logging
+import re
 import threading
 from dataclasses import dataclass
 from typing import Any
@@ -43,6 +44,22 @@ log = logging.getLogger(__name__)
 
 class LLMError(RuntimeError):
     """A call that failed for good (retries spent, or a reply that never fit); the reason is the message."""
+
+
+FAILURE_KINDS = {"TimeoutError": "timeout", "APITimeoutError": "timeout", "APIConnectionError": "connection failed",
+                 "NoAnswer": "no answer in a 200"}
+
+
+def failure_kind(message: str | None) -> str:
+    """A failed request's reason in a few words, to count failures by ("timeout", "http 500"), from
+    its message as `LLM._failed` words it ("InternalServerError: Error code: 500 - ...")."""
+    if not message:
+        return "no error given"
+    code = re.search(r"Error code: (\d{3})", message)
+    if code:
+        return f"http {code[1]}"
+    kind = message.split(":", 1)[0].strip()
+    return FAILURE_KINDS.get(kind, kind if kind.isidentifier() else "other")
 
 
 class LLMUnavailable(LLMError):

@@ -276,6 +276,13 @@ class IfevalFc(Family):
         """The rules the report names (and, under the paper's, the nltk whose word count they reproduce)."""
         return settings.options.fingerprint()
 
+    def sample_view(self, row: dict[str, Any], verdict: Verdict) -> dict[str, Any]:
+        """The rule the argument must follow, on which function and parameter; the checker's reason."""
+        reason = "right" if verdict.correct else str(verdict.lines[0].get("reason") or "wrong").replace("_", " ")
+        return {"gold": {"function": row.get("function_name"), "parameter": row.get("parameter"),
+                         "rule": row.get("rule_text")}, "reason": reason, "task": row.get("rule_id"),
+                "tier": row.get("relation")}
+
     def review_view(self, row: dict[str, Any]) -> dict[str, Any]:
         tool = next(t for t in row["tools"] if t["function"]["name"] == row["function_name"])
         query = next(m["content"] for m in row["messages"] if m["role"] == "user")

@@ -268,6 +268,21 @@ class Lifbench(Family):
         rules = options.rules if options is not None else row.get("rules") or "ifforge"
         return verdict(row, reply, rules)
 
+    def request_tokens(self, row: dict[str, Any]) -> int | None:
+        """Generated rows count their prompt's tokens (cl100k_base); converted ones may not."""
+        counted = row.get("prompt_tokens")
+        return counted if isinstance(counted, int) and not isinstance(counted, bool) else None
+
+    def sample_view(self, row: dict[str, Any], verdict: Verdict) -> dict[str, Any]:
+        """The gold; the rubric points not earned in full, by name."""
+        points = verdict.lines[0].get("points")
+        points = json.loads(points) if isinstance(points, str) else points or {}
+        weights = {entry["id"]: entry["weight"] for entry in row.get("rubric") or [] if isinstance(entry, dict)}
+        lost = [name for name, earned in points.items() if name in weights and earned < weights[name]]
+        reason = "right" if verdict.correct else ("points lost: " + ", ".join(lost)) if lost else "wrong"
+        return {"gold": row.get("gold"), "reason": reason, "task": row.get("task"),
+                "tier": f"{row.get('length_tokens')} tokens"}
+
     def review_view(self, row: dict[str, Any]) -> dict[str, Any]:
         return {"title": row["task_id"], "source": json.dumps(row["gold"], indent=1, ensure_ascii=False)[:4000],
                 "instruction": row["instruction"],

@@ -190,8 +190,10 @@ class LifbenchReport(Report):
 
     def headline(self, summary: dict[str, Any]) -> str:
         overall = summary["overall"]
-        ifs = {name: (value or {}).get("ifs") for name, value in summary.get("stability", {}).items()}
-        return f"ARS {overall.get('ars') or 0:.3f}, full points {overall.get('full_points_shown', '-')}, IFS {ifs}"
+        values = {name: (value or {}).get("ifs") for name, value in summary.get("stability", {}).items()}
+        ifs = ", ".join(f"{name} {'n/a' if value is None else f'{value:.3f}'}" for name, value in values.items())
+        return (f"ARS {overall.get('ars') or 0:.3f}, full points {overall.get('full_points_shown', '-')}"
+                + (f"; IFS (lower is steadier): {ifs}" if ifs else ""))
 
 
 REPORT = LifbenchReport()

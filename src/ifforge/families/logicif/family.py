@@ -262,6 +262,15 @@ class LogicIF(Family):
     def asks(self, options: LogicIFOptions) -> bool:
         return options.extractor == "llm"
 
+    def sample_view(self, row: dict[str, Any], verdict: Verdict) -> dict[str, Any]:
+        """The gold output and trackers; why the case failed: no answer read (and why), or which part is wrong."""
+        line = verdict.lines[0]
+        wrong = [part for part, ok in (("output", line.get("output_ok")), ("trackers", line.get("stats_ok"))) if not ok]
+        reason = ("right" if verdict.correct else f"no answer read ({line['unread']})" if line.get("unread")
+                  else "no answer read" if line.get("extracted_by") == "none" else " and ".join(wrong) + " wrong")
+        return {"gold": row.get("code_output"), "reason": reason, "task": row.get("task_id"),
+                "tier": row.get("difficulty")}
+
     def refine(self, results, rows, settings, asker) -> None:
         if self.asks(settings.options) and not settings.model:
             raise InputError("--extractor llm needs --model (and --base-url or OPENAI_BASE_URL)")

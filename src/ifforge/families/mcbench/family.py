@@ -246,6 +246,14 @@ class Mcbench(Family):
     def check(self, row: dict[str, Any], reply: Reply, options: Any = None) -> Verdict:
         return verdict(row, reply)
 
+    def sample_view(self, row: dict[str, Any], verdict: Verdict) -> dict[str, Any]:
+        """The gold final value and steps; whether the format was followed and the final value right."""
+        line = verdict.lines[0]
+        reason = ("right" if verdict.correct else "format not followed" if not line.get("ff")
+                  else "final value wrong")
+        return {"gold": {"final": row.get("gold_final"), "steps": row.get("gold_steps")}, "reason": reason,
+                "task": row.get("metric"), "tier": row.get("category")}
+
     def review_view(self, row: dict[str, Any]) -> dict[str, Any]:
         metric = metrics.get(row["metric"])
         gold = "\n".join(f"step {k} ({title}): {shown(value)}"

@@ -258,6 +258,13 @@ class Pacific(Family):
     def check(self, row: dict[str, Any], reply: Reply, options: Any = None) -> Verdict:
         return judge(row, reply)
 
+    def sample_view(self, row: dict[str, Any], verdict: Verdict) -> dict[str, Any]:
+        """The gold of every step; the first step not right, and how (missing, wrong type, wrong value)."""
+        first = next((line for line in verdict.lines if not line.get("right")), None)
+        reason = "right" if first is None else str(first.get("status", "wrong")).replace("_", " ")
+        return {"gold": row.get("gold"), "reason": reason, "task": row.get("chain_id", row.get("task_id")),
+                "tier": f"{row.get('chain_length')} steps"}
+
     def review_view(self, row: dict[str, Any]) -> dict[str, Any]:
         text = row.get("prompt") or "\n\n---\n\n".join(m["content"] for m in row.get("messages", []))
         field = LANGUAGE_NAMES[row.get("language") or "python"][2]
