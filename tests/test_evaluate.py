@@ -120,7 +120,7 @@ def test_evaluate_flow_reports_exactly_the_share_answered_right(tmp_path, prefec
         assert {"task_id", "test_case_id", "code_output", "response"} <= set(responses[0])
         scores = pd.read_parquet(f"{folder}/scores.parquet")
         assert len(scores) == 9 and scores.both_ok.sum() == 7
-        for png in ("accuracy_by_tier.png", "accuracy_by_complexity.png", "failure_modes.png"):
+        for png in ("task_both_by_difficulty.png", "case_both_by_complexity_decile.png", "failure_modes.png"):
             assert (version / "evals" / "org_student-1" / "r001" / png).stat().st_size > 1000
         assert "Failure modes (LLM-labelled, not code-checked)" in open(f"{folder}/report.md").read()
 
@@ -193,7 +193,7 @@ def test_asking_started_before_the_flow_is_taken_over_by_its_run_and_nothing_is_
 def test_score_and_compare_commands(tmp_path, capsys):
     cases = needs_fixture("cases.jsonl")
     assert main(["score", str(cases), "--out", str(tmp_path / "a"), "--title", "gpt-5"]) == 0
-    assert "| all | 189 | 26 | 97.9% (185/189) [94.7-99.2] |" in capsys.readouterr().out
+    assert "| overall | 189 | 26 | 97.9% (185/189) [94.7-99.2] |" in capsys.readouterr().out
     assert main(["score", str(cases), "--out", str(tmp_path / "b"), "--strict-types", "--title", "strict"]) == 0
     capsys.readouterr()
     assert main(["compare", str(tmp_path / "a"), str(tmp_path / "b" / "report.json")]) == 0

@@ -119,6 +119,7 @@ class McbenchReport(Report):
     columns = ("group", "rows", "FA (final accuracy)", "FF (format following)", "FD (following depth, steps)",
                "`### Final Results ###`", "failed requests")
     headline_shares = (("FA", "final_accuracy"), ("FF", "format_following"), ("FD", "following_depth"))
+    titles = {"metric": "By metric", "variant": "By variant", "category": "By category"}
 
     def scores(self, part: pd.DataFrame) -> dict[str, Any]:
         answered = part[~part["request_failed"]]
@@ -145,8 +146,8 @@ class McbenchReport(Report):
         return [f"FA: the `[Final]` value within {FINAL_RELATIVE:.0%} of the gold, relative (0 when the gold is 0). "
                 f"FF: the reply includes `[Final]`. FD: steps whose value matches the reference "
                 f"code's (whole numbers exactly, other numbers within {STEP_RELATIVE:.0%} or {STEP_ABSOLUTE:g}), "
-                "pooled over rows. "
-                "Intervals: 95% Wilson. Failed requests are not answers and are left out of every score."]
+                "pooled over rows (steps of one row are not independent: read FD's interval as a lower bound on its "
+                "uncertainty). Failed requests are not answers and are left out of every score."]
 
 
 REPORT = McbenchReport()
