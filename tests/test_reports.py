@@ -53,7 +53,7 @@ def test_a_familys_report_has_the_sections_headline_floors_and_plots_of_every_re
     assert all(SHARE.search(part) or MEAN.search(part) for part in summary["headline"].split(", ")[:len(figures)])
 
     floors = markdown[markdown.index("## Floors"):markdown.index("## Scores")]
-    assert "| **the model** |" in floors
+    assert "| **stub-model** |" in floors
     for baseline in family.baselines:  # every trivial baseline of the card, judged on the same rows
         assert re.search(rf"\| `{baseline}`: .* \| \d+ of {len(rows)} \|", floors), (baseline, floors)
     assert set(summary["floors"]["baselines"]) == set(family.baselines)

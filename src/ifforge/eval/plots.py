@@ -29,7 +29,8 @@ class Plot:
     group: str
     key: str
     label: str
-    title: str = ""
+    title: str = ""  # default: "<score> by <label>"
+    measure: str = ""  # the score's name on the axis (default: its headline label, else its key)
 
 
 def numeric(labels: list[str]) -> bool:
@@ -70,10 +71,11 @@ def pyplot():
 
 
 def save_figure(figure, path: Path, dpi: int) -> Path:
-    """A figure as a PNG, written whole, then closed."""
-    figure.tight_layout()
+    """A figure as a PNG, written whole, then closed (laid out tight unless it has its own layout)."""
+    if figure.get_layout_engine() is None:
+        figure.tight_layout()
     with atomic_path(path) as temporary:
-        figure.savefig(temporary, dpi=dpi, format="png", bbox_inches="tight")
+        figure.savefig(temporary, dpi=dpi, format="png")
     pyplot().close(figure)
     return path
 
@@ -83,14 +85,14 @@ def draw(found: list[Row], path: Path, title: str, model: str, label: str, measu
     """One dot plot: a row per group (`label`, with its n), the score on the x axis from 0 to 1,
     the 95% interval as a bar, the floors as dashed lines; the model in the title."""
     plt = pyplot()
-    figure, axis = plt.subplots(figsize=(7, 1.6 + 0.32 * len(found)))
+    figure, axis = plt.subplots(figsize=(8, 1.8 + 0.32 * len(found)), layout="constrained")
     places = list(range(len(found)))[::-1]  # the first group on top
     values = [p["value"] for p in found]
     errors = [[p["value"] - p["low"] for p in found], [p["high"] - p["value"] for p in found]]
     axis.errorbar(values, places, xerr=errors, fmt="o", color="tab:blue", ecolor="tab:blue", capsize=3,
                   label=f"{model} (95% interval)")
     for (name, floor), style in zip(sorted((floors or {}).items()), ("--", ":", "-.", (0, (5, 1)), (0, (1, 3)))):
-        axis.axvline(floor, color="tab:gray", linestyle=style, linewidth=1, label=f"floor: {name} {floor:.1%}")
+        axis.axvline(floor, color="tab:gray", linestyle=style, linewidth=1, label=f"floor (overall): {name} {floor:.1%}")
     axis.set_yticks(places, [f"{p['group']} (n={p['n']})" for p in found])
     axis.set(xlim=(-0.02, 1.02), ylim=(-0.7, len(found) - 0.3), xlabel=measure, ylabel=label)
     axis.set_title(f"{title}\nmodel: {model}", fontsize=10)

@@ -157,10 +157,10 @@ class Report:
             found = points(summary.get(f"by_{plot.group}") or {}, plot.key)
             if not found:
                 continue
-            title = plot.title or f"{measures.get(plot.key, plot.key)} by {plot.label}"
+            measure = plot.measure or measures.get(plot.key, plot.key)
+            title = plot.title or f"{measure} by {plot.label}"
             floors = self.floors_of(summary, plot.key)
-            path = draw(found, folder / f"{plot.key}_by_{plot.group}.png", title, model, plot.label,
-                        measures.get(plot.key, plot.key), floors)
+            path = draw(found, folder / f"{plot.key}_by_{plot.group}.png", title, model, plot.label, measure, floors)
             entries.append({"file": path.name, "title": title, "model": model, "group": plot.group,
                             "score": plot.key, "floors": floors, "points": found})
         entries += self.extra_plots(summary, folder, model)
@@ -183,14 +183,14 @@ class Report:
         if self.preface:
             lines += [self.preface, ""]
         lines += reply_lines(summary.get("replies"))
-        lines += ["## Floors", "", *floor_lines(self, summary), ""]
+        lines += ["## Floors", "", *floor_lines(self, summary, run.get("model")), ""]
         lines += ["## Scores", "", *self.score_tables(summary)]
         notes = self.notes(summary)
         lines += ["", *notes, ""] if notes else [""]
         if summary.get("plots"):
-            lines += ["## Plots", ""] + [f"![{Path(name).stem}]({name})" for name in summary["plots"]] + [""]
-        own = self.sections(summary)
-        lines += [*own, ""] if own else []
+            lines += ["## Plots", ""] + [line for name in summary["plots"] for line in (f"![{Path(name).stem}]({name})", "")]
+        own = "\n".join(self.sections(summary)).strip("\n")
+        lines += [own, ""] if own else []
         lines += run_lines(run)
         lines += file_lines(files)
         return "\n".join(lines).rstrip("\n") + "\n"
@@ -213,9 +213,9 @@ def headline_lines(figures: list[tuple[str, str]], extra: str, model: str | None
     return lines + ([f"- {extra}"] if extra else []) + ["", INTERVALS, ""]
 
 
-def floor_lines(report: Report, summary: Row) -> list[str]:
+def floor_lines(report: Report, summary: Row, model: str | None = None) -> list[str]:
     """The model's headline metrics beside what each trivial baseline scores on the same rows, by
-    the family's own check (`eval.floors`)."""
+    the family's own check (`eval.floors`); a metric named as the headline names its score."""
     found = summary.get("floors")
     if not found or not found.get("baselines"):
         why = (found or {}).get("not_computed") or "no benchmark rows to judge the baselines on"
@@ -235,8 +235,11 @@ def floor_lines(report: Report, summary: Row) -> list[str]:
         key = report.metrics[name]
         return f"{value:.1%}" if callable(key) or overall.get(f"{key}_counts") else f"{value:.3f}"
 
-    lines = table_lines(("", *names, "rows passed"), [
-        "| **the model** | " + " | ".join(model_cell(name) for name in names) + " | |"])
+    labels = {key: label for label, key in report.headline_shares}
+    header = [f"{labels[report.metrics[name]]} (`{name}`)" if report.metrics[name] in labels else f"`{name}`"
+              for name in names]
+    lines = table_lines(("", *header, "rows passed"), [
+        f"| **{model or 'the model'}** | " + " | ".join(model_cell(name) for name in names) + " | |"])
     for key, entry in found["baselines"].items():
         lines.append(f"| `{key}`: {entry['description']} | "
                      + " | ".join(floor_cell(name, entry["scores"].get(name)) for name in names)

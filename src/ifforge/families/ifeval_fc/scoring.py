@@ -223,7 +223,7 @@ class IfevalFcReport(Report):
     titles = {"rule_id": "By rule", "relation": "By relation (of a counted rule)", "domain": "By domain",
               "source": "By source of the function"}
     drawn = tuple(Plot(group, "format_right_rate", label) for group, label in (
-        ("rule_id", "rule"), ("relation", "relation"), ("domain", "domain"), ("source", "source of the function")))
+        ("rule_id", "rule"), ("relation", "relation"), ("domain", "domain")))
 
     def frame(self, lines) -> pd.DataFrame:
         """Under the paper's rules one unreadable reply fails its whole batch: the paper's client

@@ -14,13 +14,11 @@ counted apart and left out of every score.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from ifforge.eval.intervals import figure, share, shown, weighted_interval
-from ifforge.eval.plots import pyplot, save_figure
 from ifforge.eval.report import Plot, Report, table_lines, variation
 from ifforge.families.base import Reply, Verdict
 from ifforge.families.lifbench import paper, rubric
@@ -78,6 +76,27 @@ def capability_map(frame: pd.DataFrame) -> dict[str, float | None]:
     return {c: round(earned[c] / weight[c], 6) if weight[c] else None for c in rubric.CAPABILITIES}
 
 
+def capability_scores(frame: pd.DataFrame) -> dict[str, dict[str, Any]]:
+    """Each capability's Eq. 4 score with its 95% interval: the score is a weighted mean over tasks
+    (each weighing the weight of its points that measure the capability) of each sample's earned
+    share of those points, so `weighted_interval` gives its interval; n is the samples it rests on."""
+    answered = frame[~frame["request_failed"]]
+    groups: dict[str, dict[str, tuple[float, list[float]]]] = {c: {} for c in rubric.CAPABILITIES}
+    for task, part in answered.groupby("task"):
+        earned = pd.DataFrame([json.loads(p) for p in part["points"]])
+        for capability in rubric.CAPABILITIES:
+            measured = [(point, weight) for point, weight, capabilities in points_of(str(task), _rules(frame))
+                        if capability in capabilities]
+            total = sum(weight for _, weight in measured)
+            if total:
+                shares = sum(earned[point] for point, _ in measured) / total
+                groups[capability][str(task)] = (total, [float(v) for v in shares])
+    scores = capability_map(frame)
+    return {c: {"score": scores[c], "score_ci95": weighted_interval(groups[c]),
+                "score_n": sum(len(values) for _, values in groups[c].values())}
+            for c in rubric.CAPABILITIES if scores[c] is not None}
+
+
 def stability(frame: pd.DataFrame, column: str) -> dict[str, Any] | None:
     """IFS across the groups of `column` (LIFBench's Eq. 6): per task, the sample standard
     deviation over the mean of the groups' ARS; the mean over tasks."""
@@ -103,7 +122,8 @@ class LifbenchReport(Report):
     headline_shares = (("ARS", "ars"), ("full points", "full_points_share"))
     titles = TITLES
     drawn = (Plot("length_tokens", "ars", "input length bucket (tokens)", "ARS by input length bucket"),
-             Plot("task", "ars", "task"), Plot("scenario", "ars", "scenario"))
+             Plot("task", "ars", "task"), Plot("scenario", "ars", "scenario"),
+             Plot("capability", "score", "capability", "Capability map (LIFBench's Eq. 4)", "capability score"))
 
     def scores(self, part: pd.DataFrame) -> dict[str, Any]:
         answered = part[~part["request_failed"]]
@@ -132,6 +152,7 @@ class LifbenchReport(Report):
             summary["by_task"][task]["points"] = {k: round(float(points[k].mean() / weights[k]), 4) for k in points}
         summary["rules"] = _rules(frame)
         summary["capabilities"] = capability_map(frame)
+        summary["by_capability"] = capability_scores(frame)
         summary["stability"] = {name: stability(frame, column) for name, column in PERSPECTIVES.items()}
         return summary
 
@@ -149,8 +170,9 @@ class LifbenchReport(Report):
                   for task, row in summary.get("by_task", {}).items()]
         lines += ["", "## Rubric points (share of each point's weight earned)", "",
                   *table_lines(("task", "points"), points)]
-        capabilities = [f"| {k} | {'n/a' if v is None else f'{v:.3f}'} |"
-                        for k, v in summary.get("capabilities", {}).items()]
+        scored = summary.get("by_capability") or {}
+        capabilities = [f"| {k} | {figure(scored[k], 'score') if k in scored else 'n/a'} |"
+                        for k in summary.get("capabilities", {})]
         lines += ["", "## Capability map", "", *table_lines(("capability", "score"), capabilities)]
         stable = [f"| {name} | n/a (one group) | | | |" if ifs is None else
                   f"| {name} | {ifs['ifs']} | {ifs['groups']} | {ifs['tasks']} | {ifs['tasks_never_scored']} |"
@@ -165,24 +187,6 @@ class LifbenchReport(Report):
                 "the samples around that weighted mean, each sample weighted as its task, with Student's t). Full points: every rubric point earned. "
                 "Length buckets: the length the input was built to (tokens), not the prompt's own count. Failed "
                 "requests are not answers and are left out of every score."]
-
-    def extra_plots(self, summary: dict[str, Any], folder: Path, model: str) -> list[dict[str, Any]]:
-        """The capability map beside the IFS of each perspective (no intervals: both are sums over
-        tasks whose sampling error is not estimated here)."""
-        capabilities = {k: v for k, v in summary.get("capabilities", {}).items() if v is not None}
-        stable = {k: v["ifs"] for k, v in summary.get("stability", {}).items() if v and v["ifs"] is not None}
-        if not capabilities and not stable:
-            return []
-        figure, (left, right) = pyplot().subplots(1, 2, figsize=(9, 4))
-        left.bar(list(capabilities), list(capabilities.values()))
-        left.set(ylim=(0, 1), title="capability map")
-        left.tick_params(axis="x", rotation=45)
-        right.bar(list(stable), list(stable.values()), color="tab:orange")
-        right.set(title="IFS by perspective (lower: steadier)")
-        figure.suptitle(model, fontsize=10)
-        path = save_figure(figure, folder / "capabilities_and_ifs.png", 100)
-        return [{"file": path.name, "title": "capability map and IFS by perspective", "model": model,
-                 "intervals": None, "capabilities": capabilities, "ifs": stable}]
 
     def headline_extra(self, summary: dict[str, Any]) -> str:
         """IFS of each perspective (lower: steadier)."""

@@ -186,6 +186,7 @@ class LogicIFReport(Report):
     """Case and task accuracy for output, state and both; by tier, expression, complexity decile and
     how answers were found; LogicIFEval's Table 1 when runs are compared."""
 
+    name = "LogicIF"
     preface = PREFACE
     metrics = {"accuracy": "case_both", "task_accuracy": "task_both", "output_accuracy": "case_output",
                "state_accuracy": "case_state", "answer_found": answer_found}

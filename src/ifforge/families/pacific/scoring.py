@@ -75,8 +75,8 @@ class PacificReport(Report):
     titles = {"chain_length": "By chain length (instructions)", "output_length": "By output length",
               "mode": "By mode", "form": "By form", "language": "By code language (code-form rows)"}
     drawn = tuple(Plot(group, "prompt_accuracy", label) for group, label in (
-        ("chain_length", "chain length (instructions)"), ("output_length", "output length"), ("mode", "mode"),
-        ("form", "form"), ("language", "code language")))
+        ("chain_length", "chain length (instructions)"), ("output_length", "output length"),
+        ("language", "code language")))
 
     def scores(self, part: pd.DataFrame) -> dict[str, Any]:
         answered = part[~part["request_failed"]]
@@ -100,7 +100,8 @@ class PacificReport(Report):
                 f"| {row['missing']} | {row['wrong_type']} | {row['wrong_value']} | {row['request_failures']} |")
 
     def notes(self, summary: dict[str, Any]) -> list[str]:
-        return ["Prompt level: every step of a sample right. Instruction level: share of steps right. "
+        return ["Prompt level: every step of a sample right. Instruction level: share of steps right (steps of one "
+                "sample are not independent: read its interval as a lower bound on the uncertainty). "
                 "Given previous right: the share of steps right among those whose previous step was right. "
                 "Failed requests are not answers and are left out of every accuracy."]
 
