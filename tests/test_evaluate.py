@@ -88,7 +88,7 @@ def _run_name_and_artifact_keys(flow_run_id):
         # the filters left out, as this server version refuses the nulls read_artifacts() sends
         response = client._client.post("/artifacts/filter", json={
             "artifacts": {"flow_run_id": {"any_": [str(flow_run_id)]}}, "limit": 20, "offset": 0})
-    return name, {row["key"] for row in response.json()}
+    return name, {row["key"]: row["data"] for row in response.json()}
 
 
 def test_evaluate_flow_reports_exactly_the_share_answered_right(tmp_path, prefect_server):
@@ -132,7 +132,12 @@ def test_evaluate_flow_reports_exactly_the_share_answered_right(tmp_path, prefec
         assert len(server.requests) == asked and again == folder
         name, keys = _run_name_and_artifact_keys(state.state_details.flow_run_id)
         assert name == "evaluate-org-student-1-bench-v001"  # named after what it did
-        assert keys == {"bench-org-student-1-evaluate-report", "bench-org-student-1-evaluate-table"}
+        assert set(keys) == {"bench-org-student-1-evaluate-report", "bench-org-student-1-evaluate-table"}
+        shown = keys["bench-org-student-1-evaluate-report"]  # the report, its plots inside it
+        assert "- case accuracy (both): **77.8% (7/9) [" in shown and "## Floors" in shown
+        assert shown.count("](data:image/png;base64,") == len(json.loads(open(f"{folder}/report.json").read())["plots"])
+        table = json.dumps(keys["bench-org-student-1-evaluate-table"])
+        assert "77.8% (7/9)" in table and not re.search(r"\d\.\d{5,}", table)  # rounded once, never 0.7777...
         mini = evaluate(benchmark=str(version), model="org/student-1", base_url=server.url, split="mini",
                         options={"system_prompt": "Be careful."}, progress=False)
         assert len(server.requests) == asked
