@@ -245,9 +245,9 @@ def floor_lines(report: Report, summary: Row, model: str | None = None) -> list[
                      + " | ".join(floor_cell(name, entry["scores"].get(name)) for name in names)
                      + f" | {entry['rows_passed']} of {found['rows']} |")
     passed = found.get("trivially_passed") or {}
-    return lines + ["", f"Floors: the trivial baselines of the benchmark's card, judged by the family's own check on "
-                        f"the same {found['rows']} rows; {passed.get('rows', 0)} of them ({passed.get('share', 0):.1%}) "
-                        "some baseline passes."]
+    return lines + ["", f"Floors: the trivial baselines the benchmark's card lists, each fit to and judged by the "
+                        f"family's own check on the same {found['rows']} rows the model was asked (by the same rules); "
+                        f"{passed.get('rows', 0)} of them ({passed.get('share', 0):.1%}) some baseline passes."]
 
 
 def files_beside(folder: Path, summary: Row, links: dict[str, str] | None = None) -> dict[str, str]:

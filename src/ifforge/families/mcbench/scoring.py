@@ -118,7 +118,8 @@ class McbenchReport(Report):
     empty = {"rows": 0, "steps": 0}
     columns = ("group", "rows", "FA (final accuracy)", "FF (format following)", "FD (following depth, steps)",
                "`### Final Results ###`", "failed requests")
-    headline_shares = (("FA", "final_accuracy"), ("FF", "format_following"), ("FD", "following_depth"))
+    headline_shares = (("FA (final accuracy)", "final_accuracy"), ("FF (format following)", "format_following"),
+                       ("FD (following depth)", "following_depth"))
     titles = {"metric": "By metric", "variant": "By variant", "category": "By category"}
 
     def scores(self, part: pd.DataFrame) -> dict[str, Any]:
