@@ -21,20 +21,14 @@ from typing import Any
 import pandas as pd
 
 from ifforge.eval.intervals import figure, shown, wilson
-from ifforge.eval.plots import PLOTS_FILE, Plot, draw, points, pyplot, save_figure, write_plots_json
+from ifforge.eval.plots import PLOTS_FILE, Plot, draw, points, write_plots_json
 
 Row = dict[str, Any]
-__all__ = ["Plot", "Report", "pyplot", "save_figure"]
 INTERVALS = ("Intervals: 95%; Wilson for shares (counts shown as right/total), Student's t over samples for "
              "means of per-sample scores (n shown).")
 FILES = {"responses.jsonl": "every reply, as asked and answered", "scores.parquet": "every verdict line",
          "llm_calls.jsonl": "every request sent", "report.json": "every number of this report",
          PLOTS_FILE: "the numbers each plot draws, with their interval bounds"}
-
-
-def scalars(row: Row) -> Row:
-    """A summary row without its lists and objects: what a table artifact can show."""
-    return {key: value for key, value in row.items() if not isinstance(value, (list, dict))}
 
 
 class Report:

@@ -17,7 +17,8 @@ import pandas as pd
 
 from ifforge.core import jsontext
 from ifforge.eval.intervals import share, shown
-from ifforge.eval.report import Plot, Report
+from ifforge.eval.plots import Plot
+from ifforge.eval.report import Report
 from ifforge.families.base import Reply, Verdict
 from ifforge.families.ifeval_fc import paper_rules, rules
 

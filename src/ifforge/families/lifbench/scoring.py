@@ -19,7 +19,8 @@ from typing import Any
 import pandas as pd
 
 from ifforge.eval.intervals import figure, share, shown, weighted_interval
-from ifforge.eval.report import Plot, Report, table_lines, variation
+from ifforge.eval.plots import Plot
+from ifforge.eval.report import Report, table_lines, variation
 from ifforge.families.base import Reply, Verdict
 from ifforge.families.lifbench import paper, rubric
 

@@ -18,8 +18,8 @@ from typing import Any
 import pandas as pd
 
 from ifforge.eval.intervals import shown, wilson
-from ifforge.eval.plots import draw
-from ifforge.eval.report import Plot, Report, table_lines, variation
+from ifforge.eval.plots import Plot, draw
+from ifforge.eval.report import Report, table_lines, variation
 
 KINDS = ("output_ok", "stats_ok", "both_ok")
 NAMES = {"output_ok": "output", "stats_ok": "state", "both_ok": "both"}

@@ -24,7 +24,7 @@ from typing import Any
 
 import pandas as pd
 
-from ifforge.eval.intervals import shown, wilson
+from ifforge.eval.intervals import share, shown
 from ifforge.eval.report import Report
 from ifforge.families.base import Reply
 from ifforge.families.base import Verdict as RowVerdict
@@ -131,9 +131,7 @@ class McbenchReport(Report):
                                   ("format_following", int(answered["ff"].sum()), rows),
                                   ("following_depth", int(answered["steps_right"].sum()), steps),
                                   ("final_results_block", int(answered["block"].sum()), rows)):
-            out[name] = round(hits / total, 4) if total else None
-            out[f"{name}_counts"] = [hits, total]
-            out[f"{name}_ci95"] = wilson(hits, total)
+            out |= share(name, hits, total)
         return out
 
     def line(self, label: str, row: dict[str, Any]) -> str:

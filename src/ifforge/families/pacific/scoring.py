@@ -14,7 +14,8 @@ from typing import Any
 import pandas as pd
 
 from ifforge.eval.intervals import share, shown
-from ifforge.eval.report import Plot, Report
+from ifforge.eval.plots import Plot
+from ifforge.eval.report import Report
 from ifforge.families.base import Reply, Verdict
 from ifforge.families.pacific.answers import coerce, parse_answers, parse_chat
 
