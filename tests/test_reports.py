@@ -59,7 +59,10 @@ def test_a_familys_report_has_the_sections_headline_floors_and_plots_of_every_re
     assert set(summary["floors"]["baselines"]) == set(family.baselines)
 
     plotted = json.loads((tmp_path / "plots.json").read_text())
-    assert summary["plots"] and [entry["file"] for entry in plotted] == summary["plots"]
+    assert [entry["file"] for entry in plotted] == summary["plots"] and len(summary["plots"]) > 1
+    headline_points = plotted[0]["points"]  # the headline scores, each beside the floors on its metric
+    assert [point["group"] for point in headline_points] == [label for label, _ in family.report.headline_shares]
+    assert any(point["floors"] for point in headline_points)
     with_intervals = [entry for entry in plotted if "points" in entry]
     assert with_intervals, family_id
     for entry in plotted:

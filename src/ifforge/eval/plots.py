@@ -80,10 +80,15 @@ def save_figure(figure, path: Path, dpi: int) -> Path:
     return path
 
 
+MARKERS = ("x", "+", "1", "4", "|", "_")
+STYLES = ("--", ":", "-.", (0, (5, 1)), (0, (1, 3)))
+
+
 def draw(found: list[Row], path: Path, title: str, model: str, label: str, measure: str,
          floors: dict[str, float] | None = None) -> Path:
     """One dot plot: a row per group (`label`, with its n), the score on the x axis from 0 to 1,
-    the 95% interval as a bar, the floors as dashed lines; the model in the title."""
+    the 95% interval as a bar, the floors as dashed lines (or, where each row is its own score,
+    each point's `floors` as gray marks on its row); the model in the title."""
     plt = pyplot()
     figure, axis = plt.subplots(figsize=(8, 1.8 + 0.32 * len(found)), layout="constrained")
     places = list(range(len(found)))[::-1]  # the first group on top
@@ -91,8 +96,14 @@ def draw(found: list[Row], path: Path, title: str, model: str, label: str, measu
     errors = [[p["value"] - p["low"] for p in found], [p["high"] - p["value"] for p in found]]
     axis.errorbar(values, places, xerr=errors, fmt="o", color="tab:blue", ecolor="tab:blue", capsize=3,
                   label=f"{model} (95% interval)")
-    for (name, floor), style in zip(sorted((floors or {}).items()), ("--", ":", "-.", (0, (5, 1)), (0, (1, 3)))):
-        axis.axvline(floor, color="tab:gray", linestyle=style, linewidth=1, label=f"floor (overall): {name} {floor:.1%}")
+    for (name, floor), style in zip(sorted((floors or {}).items()), STYLES):
+        axis.axvline(floor, color="tab:gray", linestyle=style, linewidth=1,
+                     label=f"floor (overall): {name} {floor:.1%}")
+    names = sorted({name for p in found for name in p.get("floors") or {}})
+    for name, marker in zip(names, MARKERS):
+        marked = [(p["floors"][name], place) for p, place in zip(found, places) if name in (p.get("floors") or {})]
+        axis.scatter([x for x, _ in marked], [y for _, y in marked], marker=marker, color="tab:gray", s=45,
+                     label=f"floor: {name}")
     axis.set_yticks(places, [f"{p['group']} (n={p['n']})" for p in found])
     axis.set(xlim=(-0.02, 1.02), ylim=(-0.7, len(found) - 0.3), xlabel=measure, ylabel=label)
     axis.set_title(f"{title}\nmodel: {model}", fontsize=10)

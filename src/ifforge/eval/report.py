@@ -142,10 +142,10 @@ class Report:
             for value, numbers in (summary.get(f"by_{key}") or {}).items()]
 
     def plots(self, summary: Row, folder: Path, model: str = "") -> list[Path]:
-        """Every declared plot with something scored, then the family's own, drawn in `folder`;
-        their numbers in `plots.json`. A plot of no group with a score is not drawn."""
+        """The headline's plot, every declared plot with something scored, then the family's own,
+        drawn in `folder`; their numbers in `plots.json`. A plot of no group with a score is not drawn."""
         model = model or "the model"
-        entries = []
+        entries = self.headline_plot(summary, folder, model)
         measures = {key: label for label, key in self.headline_shares}
         for plot in self.plotted():
             found = points(summary.get(f"by_{plot.group}") or {}, plot.key)
@@ -161,6 +161,17 @@ class Report:
         if entries:
             write_plots_json(folder, entries)
         return [folder / entry["file"] for entry in entries]
+
+    def headline_plot(self, summary: Row, folder: Path, model: str) -> list[Row]:
+        """The headline scores overall, each with its interval and the floors on its metric."""
+        found = [{**point, "floors": self.floors_of(summary, key)} for label, key in self.headline_shares
+                 for point in points({label: summary["overall"]}, key)]
+        if not found:
+            return []
+        title = "Headline scores, overall, beside the floors"
+        path = draw(found, folder / "headline.png", title, model, "", "score")
+        return [{"file": path.name, "title": title, "model": model, "group": "headline", "score": "headline",
+                 "points": found}]
 
     def floors_of(self, summary: Row, key: str) -> dict[str, float]:
         """Each floor's overall score on the metric that is `key`, by baseline."""
@@ -182,7 +193,8 @@ class Report:
         notes = self.notes(summary)
         lines += ["", *notes, ""] if notes else [""]
         if summary.get("plots"):
-            lines += ["## Plots", ""] + [line for name in summary["plots"] for line in (f"![{Path(name).stem}]({name})", "")]
+            images = [(f"![{Path(name).stem}]({name})", "") for name in summary["plots"]]
+            lines += ["## Plots", "", *(line for image in images for line in image)]
         own = "\n".join(self.sections(summary)).strip("\n")
         lines += [own, ""] if own else []
         lines += run_lines(run)

@@ -93,7 +93,8 @@ def floors_of(family: Family, rows: list[Row], settings) -> Row:
     try:
         return beside_a_report(family, rows, settings)
     except (KeyError, TypeError, ValueError) as error:  # rows that carry the gold but not the request
-        return {"not_computed": f"the rows cannot be asked as the benchmark asks them ({type(error).__name__}: {error})"}
+        why = f"{type(error).__name__}: {error}"
+        return {"not_computed": f"the rows cannot be asked as the benchmark asks them ({why})"}
 
 
 def write_report(report: Report, frame: pd.DataFrame, folder: Path, title: str, run: Row | None = None,

@@ -160,7 +160,8 @@ class LifbenchReport(Report):
     def line(self, label: str, row: dict[str, Any]) -> str:
         if not row.get("samples"):
             return f"| {label} | 0 | | | | {row.get('request_failures', 0)} |"
-        return (f"| {label} | {row['samples']} | {figure(row, 'ars')} | {row['mean_ars']:.3f} | {row['full_points_shown']} "
+        return (f"| {label} | {row['samples']} | {figure(row, 'ars')} | {row['mean_ars']:.3f} "
+                f"| {row['full_points_shown']} "
                 f"| {row['request_failures']} |")
 
     def sections(self, summary: dict[str, Any]) -> list[str]:
@@ -184,10 +185,10 @@ class LifbenchReport(Report):
 
     def notes(self, summary: dict[str, Any]) -> list[str]:
         return ["ARS: a sample's rubric points earned over its task's total weight; a task's ARS is the mean of "
-                "its samples'; overall, tasks are weighted by their total weight (its 95% interval: from the spread of "
-                "the samples around that weighted mean, each sample weighted as its task, with Student's t). Full points: every rubric point earned. "
-                "Length buckets: the length the input was built to (tokens), not the prompt's own count. Failed "
-                "requests are not answers and are left out of every score."]
+                "its samples'; overall, tasks are weighted by their total weight (its 95% interval: from the spread "
+                "of the samples around that weighted mean, each sample weighted as its task, with Student's t). Full "
+                "points: every rubric point earned. Length buckets: the length the input was built to (tokens), not "
+                "the prompt's own count. Failed requests are not answers and are left out of every score."]
 
     def headline_extra(self, summary: dict[str, Any]) -> str:
         """IFS of each perspective (lower: steadier)."""
