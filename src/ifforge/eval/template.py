@@ -53,8 +53,7 @@ def warm_up(family: Family) -> None:
     come after the last answer."""
     import pyarrow.parquet  # noqa: F401 - lazy on purpose: heavy, paid while the model answers
 
-    if family.report.plotted() or type(family.report).extra_plots is not Report.extra_plots:
-        pyplot()
+    pyplot()  # every report draws its headline
 
 
 def verdict_frame(family: Family, results: list[Row], rows: list[Row], settings) -> pd.DataFrame:
