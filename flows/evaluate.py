@@ -42,6 +42,7 @@ from ifforge.eval.evaluation import (  # noqa: E402
     run_fingerprint,
     run_folder,
 )
+from ifforge.eval.plots import embedded  # noqa: E402
 from ifforge.eval.template import evaluate as evaluate_rows  # noqa: E402
 from ifforge.families import get_family  # noqa: E402
 from ifforge.flows.naming import provisional_name, rename_flow_run, slug  # noqa: E402
@@ -94,10 +95,11 @@ def evaluate(benchmark: str, model: str, base_url: str | None = None, split: str
     title = f"{settings.model} on {version.parent.name}/{version.name} ({settings.split})"
     summary = evaluate_task(family_id, rows, settings, cache_path, str(folder), title, progress, run)
     write_json(folder / "benchmark_check.json", check)  # which file, byte for byte, the scores are for
-    create_markdown_artifact((folder / "report.md").read_text(), key=f"{artifacts}-evaluate-report",
-                             description=f"evaluation of {settings.model}")
+    create_markdown_artifact(embedded((folder / "report.md").read_text(), folder), key=f"{artifacts}-evaluate-report",
+                             description=f"evaluation of {settings.model}: the report, its plots inside it")
     if summary.get("table"):
-        create_table_artifact(summary["table"], key=f"{artifacts}-evaluate-table", description="accuracy by group")
+        create_table_artifact(summary["table"], key=f"{artifacts}-evaluate-table",
+                              description=f"{settings.model}: the headline scores overall and by group")
     logger.info(f"{settings.model}: {summary.get('headline', '')}; report in {folder}, every sample in "
                 f"{folder / 'samples.html'}")
     failures, why = summary.get("request_failures", 0), (summary.get("replies") or {}).get("failures")

@@ -88,7 +88,7 @@ def _run_name_and_artifact_keys(flow_run_id):
         # the filters left out, as this server version refuses the nulls read_artifacts() sends
         response = client._client.post("/artifacts/filter", json={
             "artifacts": {"flow_run_id": {"any_": [str(flow_run_id)]}}, "limit": 20, "offset": 0})
-    return name, {row["key"] for row in response.json()}
+    return name, {row["key"]: row["data"] for row in response.json()}
 
 
 def test_evaluate_flow_reports_exactly_the_share_answered_right(tmp_path, prefect_server):
@@ -120,7 +120,7 @@ def test_evaluate_flow_reports_exactly_the_share_answered_right(tmp_path, prefec
         assert {"task_id", "test_case_id", "code_output", "response"} <= set(responses[0])
         scores = pd.read_parquet(f"{folder}/scores.parquet")
         assert len(scores) == 9 and scores.both_ok.sum() == 7
-        for png in ("accuracy_by_tier.png", "accuracy_by_complexity.png", "failure_modes.png"):
+        for png in ("task_both_by_difficulty.png", "case_both_by_complexity_decile.png", "failure_modes.png"):
             assert (version / "evals" / "org_student-1" / "r001" / png).stat().st_size > 1000
         assert "Failure modes (LLM-labelled, not code-checked)" in open(f"{folder}/report.md").read()
 
@@ -132,7 +132,12 @@ def test_evaluate_flow_reports_exactly_the_share_answered_right(tmp_path, prefec
         assert len(server.requests) == asked and again == folder
         name, keys = _run_name_and_artifact_keys(state.state_details.flow_run_id)
         assert name == "evaluate-org-student-1-bench-v001"  # named after what it did
-        assert keys == {"bench-org-student-1-evaluate-report", "bench-org-student-1-evaluate-table"}
+        assert set(keys) == {"bench-org-student-1-evaluate-report", "bench-org-student-1-evaluate-table"}
+        shown = keys["bench-org-student-1-evaluate-report"]  # the report, its plots inside it
+        assert "- case accuracy (both): **77.8% (7/9) [" in shown and "## Floors" in shown
+        assert shown.count("](data:image/png;base64,") == len(json.loads(open(f"{folder}/report.json").read())["plots"])
+        table = json.dumps(keys["bench-org-student-1-evaluate-table"])
+        assert "77.8% (7/9)" in table and not re.search(r"\d\.\d{5,}", table)  # rounded once, never 0.7777...
         mini = evaluate(benchmark=str(version), model="org/student-1", base_url=server.url, split="mini",
                         options={"system_prompt": "Be careful."}, progress=False)
         assert len(server.requests) == asked
@@ -193,7 +198,7 @@ def test_asking_started_before_the_flow_is_taken_over_by_its_run_and_nothing_is_
 def test_score_and_compare_commands(tmp_path, capsys):
     cases = needs_fixture("cases.jsonl")
     assert main(["score", str(cases), "--out", str(tmp_path / "a"), "--title", "gpt-5"]) == 0
-    assert "| all | 189 | 26 | 97.9% (185/189) [94.7-99.2] |" in capsys.readouterr().out
+    assert "| overall | 189 | 26 | 97.9% (185/189) [94.7-99.2] |" in capsys.readouterr().out
     assert main(["score", str(cases), "--out", str(tmp_path / "b"), "--strict-types", "--title", "strict"]) == 0
     capsys.readouterr()
     assert main(["score", str(cases), "--out", str(tmp_path / "c"), "--extractor", "llm"]) == 2  # LogicIF's option

@@ -92,7 +92,7 @@ def test_lifbench_generates_a_grid_with_model_rewrites_and_scores_a_model(tmp_pa
     stability = summary["stability"]
     assert stability["length"]["ifs"] == 0.0 and stability["expression"]["ifs"] > 0 and stability["variables"]["ifs"] > 0
     assert set(summary["capabilities"]) == {"original", "numerical", "spatial", "format", "logic", "recognition"}
-    assert {"ars_by_length.png", "ars_by_task.png", "capabilities_and_ifs.png"} <= set(summary["plots"])
+    assert {"ars_by_length_tokens.png", "ars_by_task.png", "score_by_capability.png"} <= set(summary["plots"])
     markdown = open(f"{report}/report.md").read()
     assert "## Capability map" in markdown and "| expression |" in markdown
 

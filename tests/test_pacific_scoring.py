@@ -5,10 +5,11 @@ import json
 import pytest
 
 from ifforge.eval.evaluation import EvalSettings
+from ifforge.eval.intervals import wilson
 from ifforge.eval.template import verdict_frame, write_report
 from ifforge.families.pacific.answers import coerce, parse_answers, parse_chat
 from ifforge.families.pacific.family import FAMILY
-from ifforge.families.pacific.scoring import judge_sample, wilson
+from ifforge.families.pacific.scoring import judge_sample
 
 
 def test_tags_both_closings_spaces_case_markdown_and_repeats():

@@ -80,8 +80,8 @@ def test_the_dry_run_takes_the_tokens_a_row_counts():
 def test_lifbenchs_stability_is_a_line_not_a_dict():
     summary = {"overall": {"ars": 0.5, "full_points_shown": "40.0% (2/5)"},
                "stability": {"expression": {"ifs": 0.12345}, "variables": None, "length": {"ifs": None}}}
-    assert REPORT.headline(summary) == ("ARS 0.500, full points 40.0% (2/5); IFS (lower is steadier): "
-                                        "expression 0.123, variables n/a, length n/a")
+    assert REPORT.headline_extra(summary) == "IFS (lower is steadier): expression 0.123, variables n/a, length n/a"
+    assert "{" not in REPORT.headline(summary) and REPORT.headline(summary).endswith(REPORT.headline_extra(summary))
 
 
 def test_replies_before_the_flow_takes_over_count_as_progress(capsys):

@@ -56,14 +56,22 @@ def test_the_template_asks_scores_and_reports_through_the_contract(tmp_path):
     with StubServer(answer) as server:
         settings = EvalSettings(model="stub", base_url=server.url, api_key="x", no_cache=True, llm_max_retries=0)
         summary = template.evaluate(family, rows, settings, None, tmp_path, "a test", run={"model": "stub"})
-    assert family.calls == [("refine", 5), *(("check", f"t{i}") for i in range(5)), ("annotate", 5)]
+    checks = [("check", f"t{i}") for i in range(5)]
+    assert family.calls == [("refine", 5), *checks, ("annotate", 5), *checks]  # then the floors, by the same check
 
-    right = {"rows": 4, "right": 3, "accuracy": 0.75, "accuracy_ci95": [0.3006, 0.9544], "request_failures": 1}
+    right = {"rows": 4, "right": 3, "accuracy": 0.75, "accuracy_counts": [3, 4], "accuracy_ci95": [0.3006, 0.9544],
+             "request_failures": 1}
     assert summary["overall"] == right
     assert summary["by_kind"]["even"]["right"] == 2 and summary["by_kind"]["odd"]["rows"] == 1
-    assert summary["seen"] == 3 and "plots" not in summary  # what annotate found; no plots drawn
-    assert summary["request_failures"] == 1 and summary["headline"] == "accuracy 75.0%"
-    assert [row["group"] for row in summary["table"]] == ["kind=even", "kind=odd"]
+    assert summary["seen"] == 3  # what annotate found
+    assert summary["plots"] == ["headline.png", "accuracy_by_kind.png"]
+    assert summary["request_failures"] == 1
+    assert summary["headline"] == "accuracy 75.0% (3/4) [30.1-95.4], 1 failed requests not scored"
+    assert summary["table"] == [  # rounded once, with counts and interval, as the report shows them
+        {"group": "overall", "accuracy": "75.0% (3/4) [30.1-95.4]", "failed requests": 1},
+        {"group": "kind=even", "accuracy": "66.7% (2/3) [20.8-93.8]", "failed requests": 0},
+        {"group": "kind=odd", "accuracy": "100.0% (1/1) [20.6-100.0]", "failed requests": 1}]
+    assert summary["floors"]["baselines"]["empty"]["scores"] == {"accuracy": 0.0}
 
     responses = [json.loads(line) for line in (tmp_path / "responses.jsonl").read_text().splitlines()]
     assert [r["task_id"] for r in responses] == ["t0", "t1", "t2", "t3", "t4"]  # row order, carried fields kept
@@ -74,7 +82,9 @@ def test_the_template_asks_scores_and_reports_through_the_contract(tmp_path):
     assert {k: v for k, v in report.items() if k not in ("title", "run")} == {
         k: v for k, v in summary.items() if k not in ("request_failures", "headline", "table")}
     markdown = (tmp_path / "report.md").read_text()
-    assert markdown.startswith("# Echo: a test\n\n## Run\n\n- model: stub\n- finished: ")
-    assert markdown.endswith("| group | rows | correct | failed requests |\n|---|---|---|---|\n"
-                             "| overall | 4 | 75.0% (3/4) [30.1-95.4] | 1 |\n| kind = even | 3 | 66.7% (2/3) [20.8-93.8] | 0 |\n"
-                             "| kind = odd | 1 | 100.0% (1/1) [20.6-100.0] | 1 |\n\nRight: the reply is the gold.\n")
+    assert markdown.startswith("# Echo: a test\n\n**Headline (stub):**\n\n- accuracy: **75.0% (3/4) [30.1-95.4]**\n")
+    header = "| group | rows | correct | failed requests |\n|---|---|---|---|\n"
+    assert (f"## Scores\n\n### Overall\n\n{header}| overall | 4 | 75.0% (3/4) [30.1-95.4] | 1 |\n\n### By kind\n\n"
+            f"{header}| even | 3 | 66.7% (2/3) [20.8-93.8] | 0 |\n| odd | 1 | 100.0% (1/1) [20.6-100.0] | 1 |\n"
+            "\nRight: the reply is the gold.\n") in markdown
+    assert "\n## Run\n\n- model: stub\n- finished: " in markdown

@@ -40,9 +40,11 @@ def _rounded(scores: dict[str, float]) -> dict[str, float]:
     return {key: round(value, 4) for key, value in scores.items()}
 
 
-def floors(family: Family, rows: Iterable[Row]) -> dict[str, Any]:
+def floors(family: Family, rows: Iterable[Row], options: Any = None) -> dict[str, Any]:
     """Each baseline's scores (named as the family's report names them) and the rows it passes;
     `trivially_passed`: the rows some baseline passes, with the baselines that pass each.
+    `options`: an evaluation's (the family's typed options), so a report's floors are judged by the
+    rules its model was; None: what each row carries, as the card's floors are.
 
     `rows` may be a file read again at each pass (a 10,000-seed benchmark's rows are gigabytes as
     Python objects): each baseline's `fit` reads it once, then one pass scores every baseline."""
@@ -59,7 +61,7 @@ def floors(family: Family, rows: Iterable[Row]) -> dict[str, Any]:
         count += 1
         turns = family.request(row).turns
         for baseline in baselines:
-            verdict = family.check(row, Reply.of(baseline.replies(row, turns)))
+            verdict = family.check(row, Reply.of(baseline.replies(row, turns)), options)
             for line in verdict.lines:
                 lines[baseline.id].add(line)
             if verdict.correct:
@@ -76,6 +78,15 @@ def floors(family: Family, rows: Iterable[Row]) -> dict[str, Any]:
                                   "by_group": counts_by_group(family, passed_groups),
                                   "by_row": dict(sorted(passed_by.items()))}
     return result
+
+
+def beside_a_report(family: Family, rows: list[Row], options: Any = None) -> dict[str, Any]:
+    """The floors a report shows beside its model's score: every baseline judged on the rows the
+    model was asked, without the list of rows passed (that is the card's `floors.json`)."""
+    found = floors(family, rows, options)
+    passed = found["trivially_passed"]
+    return {"rows": found["rows"], "baselines": found["baselines"],
+            "trivially_passed": {"rows": passed["rows"], "share": passed["share"]}}
 
 
 def group_fields(family: Family) -> tuple[str, ...]:

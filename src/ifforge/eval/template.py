@@ -18,7 +18,9 @@ from ifforge.core.store.versions import atomic_write
 from ifforge.eval.asking import (Asker, failure_reasons, failures_line, reasons_text, start_asking, take_early,
                                  write_results)
 from ifforge.eval.evaluation import check_rows, finish_run
-from ifforge.eval.report import Report, pyplot, reply_counts, unanswered_phrase
+from ifforge.eval.floors import beside_a_report
+from ifforge.eval.plots import pyplot
+from ifforge.eval.report import Report, files_beside, reply_counts, unanswered_phrase
 from ifforge.eval.viewer import write_viewer
 from ifforge.families.base import Family, Reply, Verdict
 
@@ -50,12 +52,11 @@ def evaluate(family: Family, rows: list[Row], settings, cache_path: Path | None,
 
 def warm_up(family: Family) -> None:
     """Import, while the replies come, what scoring first imports when it runs (pyarrow for the
-    verdicts' parquet, matplotlib for a family that draws): seconds on a loaded machine that would
-    otherwise come after the last answer."""
+    verdicts' parquet, matplotlib for the plots): seconds on a loaded machine that would otherwise
+    come after the last answer."""
     import pyarrow.parquet  # noqa: F401 - lazy on purpose: heavy, paid while the model answers
 
-    if type(family.report).plots is not Report.plots:
-        pyplot()
+    pyplot()  # every report draws its headline
 
 
 def verdicts(family: Family, results: list[Row], rows: list[Row], settings) -> list[Verdict]:
@@ -90,26 +91,41 @@ def score(family: Family, results: list[Row], rows: list[Row], settings, folder:
     if reasons:  # why requests failed, counted: for the log, the report and the flow's state
         replies |= {"failure_reasons": reasons, "failed_because": reasons_text(reasons),
                     "failures": failures_line(reasons, len(results))}
-    notes = {**notes, "replies": replies}
+    notes = {**notes, "replies": replies, "floors": floors_of(family, rows, settings)}
     write_results(folder, [r for r in results if not r.get("no_reply")], frame, asker.calls() if asker else None)
     write_viewer(folder, family, results, rows, judged, title)
     if asker is not None:
         run = {**(run or {}), "llm": asker.usage()}
-    summary = write_report(family.report, frame, folder, title, run, notes)
+    summary = write_report(family.report, frame, folder, title, run, notes,
+                           {"samples.html": "every row as sent, answered and judged, with filters (open it in a browser)"})
     summary["request_failures"] = sum(1 for result in results if result.get("request_failed"))
     summary["headline"] = family.report.headline(summary) + unanswered_phrase(summary["replies"])
     summary["table"] = family.report.table(summary)
     return summary
 
 
+def floors_of(family: Family, rows: list[Row], settings) -> Row:
+    """The family's trivial baselines judged on the rows the model was asked, by the same rules;
+    why not, when there are no rows (replies scored without their benchmark) or they cannot be asked."""
+    if not rows:
+        return {"not_computed": "no benchmark given, so no rows to judge the baselines on"}
+    try:
+        return beside_a_report(family, rows, settings.for_family(family).options)
+    except (KeyError, TypeError, ValueError) as error:  # rows that carry the gold but not the request
+        why = f"{type(error).__name__}: {error}"
+        return {"not_computed": f"the rows cannot be asked as the benchmark asks them ({why})"}
+
+
 def write_report(report: Report, frame: pd.DataFrame, folder: Path, title: str, run: Row | None = None,
-                 notes: Row | None = None) -> Row:
-    """report.json, report.md and the plots in `folder` (each written whole); returns the summary."""
+                 notes: Row | None = None, links: dict[str, str] | None = None) -> Row:
+    """report.json, report.md, the plots and plots.json in `folder` (each written whole); returns
+    the summary. `links`: files beside the report it should name (file name -> what it holds)."""
     summary = {**report.summarise(frame), **(notes or {})}
     folder.mkdir(parents=True, exist_ok=True)
-    drawn = report.plots(summary, folder)
-    if drawn is not None:
+    run = run or {}
+    drawn = report.plots(summary, folder, str(run.get("model") or title))
+    if drawn:
         summary["plots"] = [path.name for path in drawn]
-    atomic_write(folder / "report.json", json.dumps({"title": title, "run": run or {}, **summary}, indent=2) + "\n")
-    atomic_write(folder / "report.md", report.markdown(summary, title, run or {}))
+    atomic_write(folder / "report.json", json.dumps({"title": title, "run": run, **summary}, indent=2) + "\n")
+    atomic_write(folder / "report.md", report.markdown(summary, title, run, files_beside(folder, summary, links)))
     return summary

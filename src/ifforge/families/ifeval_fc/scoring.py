@@ -16,7 +16,8 @@ from typing import Any
 import pandas as pd
 
 from ifforge.core import jsontext
-from ifforge.eval.intervals import shown, wilson
+from ifforge.eval.intervals import share, shown
+from ifforge.eval.plots import Plot
 from ifforge.eval.report import Report
 from ifforge.families.base import Reply, Verdict
 from ifforge.families.ifeval_fc import paper_rules, rules
@@ -220,6 +221,10 @@ class IfevalFcReport(Report):
     empty = {"cases": 0, "request_failures": 0}
     columns = ("group", "cases", "called", "provided", "format right", "failed requests")
     headline_shares = (("format right", "format_right_rate"), ("called", "called_rate"), ("provided", "provided_rate"))
+    titles = {"rule_id": "By rule", "relation": "By relation (of a counted rule)", "domain": "By domain",
+              "source": "By source of the function"}
+    drawn = tuple(Plot(group, "format_right_rate", label) for group, label in (
+        ("rule_id", "rule"), ("relation", "relation"), ("domain", "domain")))
 
     def frame(self, lines) -> pd.DataFrame:
         """Under the paper's rules one unreadable reply fails its whole batch: the paper's client
@@ -240,9 +245,8 @@ class IfevalFcReport(Report):
         for column, _ in RATES:
             hits = int(answered[column].sum())
             name = "format_right" if column == "correct" else column
-            row[f"{name}_rate"] = round(hits / n, 4) if n else None
-            row[f"{name}_ci95"] = wilson(hits, n)
-            row[name] = hits
+            row |= share(f"{name}_rate", hits, n)
+            row[f"{name}_ci95"], row[name] = row[f"{name}_rate_ci95"], hits
         row["reasons"] = {reason: int((answered["reason"] == reason).sum()) for reason in REASONS
                           if (answered["reason"] == reason).any()}
         return row
@@ -262,7 +266,7 @@ class IfevalFcReport(Report):
             "Why cases failed: " + (", ".join(f"{k} {v}" for k, v in reasons.items() if k != "ok") or "none"),
             "", "Called: the model called the function (with distractors, the right one). Provided: the parameter is in "
                 "the call's arguments (a JSON object), whatever its type. Format right: it is a string that follows the "
-                "rule (the score). Rates over answered cases; intervals: 95% Wilson. Failed requests are not answers and "
+                "rule (the score). Rates over answered cases. Failed requests are not answers and "
                 "are left out of every rate."]
 
 

@@ -14,13 +14,13 @@ counted apart and left out of every score.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-from ifforge.eval.intervals import shown, wilson
-from ifforge.eval.report import Report, pyplot, save_figure, table_lines, variation
+from ifforge.eval.intervals import figure, share, shown, weighted_interval
+from ifforge.eval.plots import Plot
+from ifforge.eval.report import Report, table_lines, variation
 from ifforge.families.base import Reply, Verdict
 from ifforge.families.lifbench import paper, rubric
 
@@ -77,6 +77,27 @@ def capability_map(frame: pd.DataFrame) -> dict[str, float | None]:
     return {c: round(earned[c] / weight[c], 6) if weight[c] else None for c in rubric.CAPABILITIES}
 
 
+def capability_scores(frame: pd.DataFrame) -> dict[str, dict[str, Any]]:
+    """Each capability's Eq. 4 score with its 95% interval: the score is a weighted mean over tasks
+    (each weighing the weight of its points that measure the capability) of each sample's earned
+    share of those points, so `weighted_interval` gives its interval; n is the samples it rests on."""
+    answered = frame[~frame["request_failed"]]
+    groups: dict[str, dict[str, tuple[float, list[float]]]] = {c: {} for c in rubric.CAPABILITIES}
+    for task, part in answered.groupby("task"):
+        earned = pd.DataFrame([json.loads(p) for p in part["points"]])
+        for capability in rubric.CAPABILITIES:
+            measured = [(point, weight) for point, weight, capabilities in points_of(str(task), _rules(frame))
+                        if capability in capabilities]
+            total = sum(weight for _, weight in measured)
+            if total:
+                shares = sum(earned[point] for point, _ in measured) / total
+                groups[capability][str(task)] = (total, [float(v) for v in shares])
+    scores = capability_map(frame)
+    return {c: {"score": scores[c], "score_ci95": weighted_interval(groups[c]),
+                "score_n": sum(len(values) for _, values in groups[c].values())}
+            for c in rubric.CAPABILITIES if scores[c] is not None}
+
+
 def stability(frame: pd.DataFrame, column: str) -> dict[str, Any] | None:
     """IFS across the groups of `column` (LIFBench's Eq. 6): per task, the sample standard
     deviation over the mean of the groups' ARS; the mean over tasks."""
@@ -89,7 +110,7 @@ def stability(frame: pd.DataFrame, column: str) -> dict[str, Any] | None:
             "by_task": {str(task): round(float(value), 4) for task, value in cv.items()}}
 
 
-TITLES = {"task": "By task", "scenario": "By scenario", "length_tokens": "By length (tokens)",
+TITLES = {"task": "By task", "scenario": "By scenario", "length_tokens": "By input length bucket (tokens)",
           "expression_id": "By expression (e0: the original template)", "variables_id": "By variable set"}
 
 
@@ -99,6 +120,11 @@ class LifbenchReport(Report):
     metrics = {"ars": "ars", "full_points": "full_points_share"}
     empty = {"samples": 0, "request_failures": 0}
     columns = ("group", "samples", "ARS (weighted)", "mean ARS", "full points", "failed requests")
+    headline_shares = (("ARS", "ars"), ("full points", "full_points_share"))
+    titles = TITLES
+    drawn = (Plot("length_tokens", "ars", "input length bucket (tokens)", "ARS by input length bucket"),
+             Plot("task", "ars", "task"), Plot("scenario", "ars", "scenario"),
+             Plot("capability", "score", "capability", "Capability map (LIFBench's Eq. 4)", "capability score"))
 
     def scores(self, part: pd.DataFrame) -> dict[str, Any]:
         answered = part[~part["request_failed"]]
@@ -106,9 +132,13 @@ class LifbenchReport(Report):
         row: dict[str, Any] = {"samples": int(len(answered)), "request_failures": int(part["request_failed"].sum())}
         if len(answered):
             row["ars"] = round(weighted_ars(list(zip(answered["task"], answered["ars"]))), 4)
+            row["ars_n"] = int(len(answered))
+            row["ars_ci95"] = weighted_interval({str(task): (rubric.total(str(task)), [float(v) for v in part["ars"]])
+                                                 for task, part in answered.groupby("task")})
             row["mean_ars"] = round(float(answered["ars"].mean()), 4)
-        row |= {"full_points": full, "full_points_share": round(full / len(answered), 4) if len(answered) else None,
-                "full_points_ci95": wilson(full, len(answered)), "full_points_shown": shown(full, len(answered))}
+        shares = share("full_points_share", full, len(answered))
+        row |= {"full_points": full, **shares, "full_points_ci95": shares["full_points_share_ci95"],
+                "full_points_shown": shown(full, len(answered))}
         return row
 
     def summarise(self, frame: pd.DataFrame) -> dict[str, Any]:
@@ -123,77 +153,50 @@ class LifbenchReport(Report):
             summary["by_task"][task]["points"] = {k: round(float(points[k].mean() / weights[k]), 4) for k in points}
         summary["rules"] = _rules(frame)
         summary["capabilities"] = capability_map(frame)
+        summary["by_capability"] = capability_scores(frame)
         summary["stability"] = {name: stability(frame, column) for name, column in PERSPECTIVES.items()}
         return summary
 
     def line(self, label: str, row: dict[str, Any]) -> str:
         if not row.get("samples"):
             return f"| {label} | 0 | | | | {row.get('request_failures', 0)} |"
-        return (f"| {label} | {row['samples']} | {row['ars']:.3f} | {row['mean_ars']:.3f} | {row['full_points_shown']} "
+        return (f"| {label} | {row['samples']} | {figure(row, 'ars')} | {row['mean_ars']:.3f} "
+                f"| {row['full_points_shown']} "
                 f"| {row['request_failures']} |")
 
     def sections(self, summary: dict[str, Any]) -> list[str]:
-        """A table per group, the rubric points per task, the capability map, stability per perspective."""
+        """The rules, the rubric points per task, the capability map, stability per perspective."""
         rules = {"paper": "paper (LIFBench's own EvaluateFunc verdicts)", "ifforge": "ifforge (LIFEval, fixed)"}
-        lines = [f"Rules: {rules.get(summary.get('rules', 'ifforge'), summary.get('rules'))}", "",
-                 "## Overall", "", *table_lines(self.columns, [self.line("overall", summary["overall"])])]
-        for key in GROUPS:
-            rows = [self.line(str(value), row) for value, row in summary.get(f"by_{key}", {}).items()]
-            lines += ["", f"## {TITLES[key]}", "", *table_lines(self.columns, rows)]
+        lines = ["## Rules", "", f"Rules: {rules.get(summary.get('rules', 'ifforge'), summary.get('rules'))}"]
         points = [f"| {task} | " + ", ".join(f"{k} {v:.2f}" for k, v in row.get("points", {}).items()) + " |"
                   for task, row in summary.get("by_task", {}).items()]
         lines += ["", "## Rubric points (share of each point's weight earned)", "",
                   *table_lines(("task", "points"), points)]
-        capabilities = [f"| {k} | {'n/a' if v is None else f'{v:.3f}'} |"
-                        for k, v in summary.get("capabilities", {}).items()]
+        scored = summary.get("by_capability") or {}
+        capabilities = [f"| {k} | {figure(scored[k], 'score') if k in scored else 'n/a'} |"
+                        for k in summary.get("capabilities", {})]
         lines += ["", "## Capability map", "", *table_lines(("capability", "score"), capabilities)]
         stable = [f"| {name} | n/a (one group) | | | |" if ifs is None else
                   f"| {name} | {ifs['ifs']} | {ifs['groups']} | {ifs['tasks']} | {ifs['tasks_never_scored']} |"
                   for name, ifs in summary.get("stability", {}).items()]
-        lines += ["", "## Stability (IFS = std / mean of ARS across a perspective's groups, per task, averaged; "
-                  "lower is steadier)", "",
-                  *table_lines(("perspective", "IFS", "groups", "tasks", "tasks never scored"), stable)]
-        lines += ["", "ARS: a sample's rubric points earned over its task's total weight; a task's ARS is the mean of "
-                  "its samples'; overall, tasks are weighted by their total weight. Full points: every rubric point "
-                  "earned (95% Wilson interval). Failed requests are not answers and are left out of every score."]
-        return lines
+        return lines + ["", "## Stability (IFS = std / mean of ARS across a perspective's groups, per task, averaged; "
+                        "lower is steadier)", "",
+                        *table_lines(("perspective", "IFS", "groups", "tasks", "tasks never scored"), stable)]
 
-    def plots(self, summary: dict[str, Any], folder: Path) -> list[Path]:
-        """ARS by length and by task; the capability map beside the IFS of each perspective."""
-        plt = pyplot()
-        made = []
-        by_length = {k: v for k, v in summary.get("by_length_tokens", {}).items() if v.get("samples")}
-        if by_length:
-            figure, axis = plt.subplots(figsize=(6, 4))
-            axis.plot([int(k) for k in by_length], [v["ars"] for v in by_length.values()], marker="o")
-            axis.set_xscale("log", base=2)
-            axis.set(xlabel="prompt length (tokens)", ylabel="ARS", ylim=(0, 1), title="ARS by length")
-            made.append(save_figure(figure, folder / "ars_by_length.png", 100))
-        tasks = {k: v for k, v in summary.get("by_task", {}).items() if v.get("samples")}
-        if tasks:
-            figure, axis = plt.subplots(figsize=(7, 4))
-            axis.bar(list(tasks), [v["ars"] for v in tasks.values()])
-            axis.set(ylabel="ARS", ylim=(0, 1), title="ARS by task")
-            axis.tick_params(axis="x", rotation=45)
-            made.append(save_figure(figure, folder / "ars_by_task.png", 100))
-        capabilities = {k: v for k, v in summary.get("capabilities", {}).items() if v is not None}
-        stable = {k: v["ifs"] for k, v in summary.get("stability", {}).items() if v and v["ifs"] is not None}
-        if capabilities or stable:
-            figure, (left, right) = plt.subplots(1, 2, figsize=(9, 4))
-            left.bar(list(capabilities), list(capabilities.values()))
-            left.set(ylim=(0, 1), title="capability map")
-            left.tick_params(axis="x", rotation=45)
-            right.bar(list(stable), list(stable.values()), color="tab:orange")
-            right.set(title="IFS by perspective (lower: steadier)")
-            made.append(save_figure(figure, folder / "capabilities_and_ifs.png", 100))
-        return made
+    def notes(self, summary: dict[str, Any]) -> list[str]:
+        return ["ARS: a sample's rubric points earned over its task's total weight; a task's ARS is the mean of "
+                "its samples'; overall, tasks are weighted by their total weight (its 95% interval: from the spread "
+                "of the samples around that weighted mean, each sample weighted as its task, with Student's t). Full "
+                "points: every rubric point earned. Length buckets: the length the input was built to (tokens), not "
+                "the prompt's own count. Failed requests are not answers and are left out of every score."]
 
-    def headline(self, summary: dict[str, Any]) -> str:
-        overall = summary["overall"]
-        values = {name: (value or {}).get("ifs") for name, value in summary.get("stability", {}).items()}
-        ifs = ", ".join(f"{name} {'n/a' if value is None else f'{value:.3f}'}" for name, value in values.items())
-        return (f"ARS {overall.get('ars') or 0:.3f}, full points {overall.get('full_points_shown', '-')}"
-                + (f"; IFS (lower is steadier): {ifs}" if ifs else ""))
+    def headline_extra(self, summary: dict[str, Any]) -> str:
+        """IFS of each perspective (lower: steadier)."""
+        def ifs(value: dict[str, Any] | None) -> str:
+            return "n/a" if not value or value.get("ifs") is None else f"{value['ifs']:.3f}"
+
+        stability = summary.get("stability") or {}
+        return ("IFS (lower is steadier): " + ", ".join(f"{name} {ifs(value)}" for name, value in stability.items())) if stability else ""
 
 
 REPORT = LifbenchReport()

@@ -18,7 +18,8 @@ from typing import Any
 import pandas as pd
 
 from ifforge.eval.intervals import shown, wilson
-from ifforge.eval.report import Report, pyplot, save_figure, scalars, table_lines, variation
+from ifforge.eval.plots import Plot, draw
+from ifforge.eval.report import Report, table_lines, variation
 
 KINDS = ("output_ok", "stats_ok", "both_ok")
 NAMES = {"output_ok": "output", "stats_ok": "state", "both_ok": "both"}
@@ -54,6 +55,7 @@ def accuracy(frame: pd.DataFrame, keys: list[str]) -> dict[str, Any]:
             row[f"{level}_{name}_right"] = right
             row[f"{level}_{name}"] = right / total if total else None
             row[f"{level}_{name}_ci95"] = wilson(right, total)
+            row[f"{level}_{name}_counts"] = [right, total]
     return row
 
 
@@ -98,24 +100,22 @@ def summarise(frame: pd.DataFrame) -> dict[str, Any]:
     return summary
 
 
-def _table(rows: dict[str, dict[str, Any]], first: str) -> list[str]:
-    columns = [("case", "output"), ("case", "state"), ("case", "both"), ("task", "output"), ("task", "state"),
-               ("task", "both")]
-    header = [first, "cases", "tasks"] + [f"{level} {name}" for level, name in columns] + ["format fail", "failed req"]
-    lines = []
-    for label, row in rows.items():
-        cells = [str(label), str(row.get("cases", 0)), str(row.get("tasks", 0))]
-        for level, name in columns:
-            total = row.get("cases" if level == "case" else "tasks", 0)
-            cells.append(shown(row.get(f"{level}_{name}_right", 0), total))
-        cells += [str(row.get("format_failures", 0)), str(row.get("request_failures", 0))]
-        lines.append("| " + " | ".join(cells) + " |")
-    return table_lines(header, lines)
+COLUMNS = [("case", "output"), ("case", "state"), ("case", "both"), ("task", "output"), ("task", "state"),
+           ("task", "both")]
+
+
+def line(label: str, row: dict[str, Any]) -> str:
+    """One line of a table: cases, tasks, each accuracy with its counts and interval, failures."""
+    cells = [str(label), str(row.get("cases", 0)), str(row.get("tasks", 0))]
+    for level, name in COLUMNS:
+        cells.append(shown(row.get(f"{level}_{name}_right", 0), row.get("cases" if level == "case" else "tasks", 0)))
+    cells += [str(row.get("format_failures", 0)), str(row.get("request_failures", 0))]
+    return "| " + " | ".join(cells) + " |"
 
 
 def sections(summary: dict[str, Any]) -> list[str]:
-    """The report's tables after the run's facts: overall, then by how answers were found, tier,
-    expression and complexity decile, then the failure modes when they were labelled."""
+    """LogicIF's own section: failed requests and the tasks they leave out, the rules, how answers
+    were found, stability across expressions, and the failure modes when they were labelled."""
     overall = summary["overall"]
     lines: list[str] = []
     if overall.get("request_failures"):
@@ -125,57 +125,38 @@ def sections(summary: dict[str, Any]) -> list[str]:
     if summary.get("rules") == "paper":
         lines += ["Scored with `--rules paper`: LogicIF's `compare_outputs`, a failed extraction of a LogicIF "
                   "result file compared as its null output and `{}` trackers.", ""]
-    lines += _table({"all": overall}, "split")
     if overall.get("extracted_by"):
         found = ", ".join(f"{how}: {n}" for how, n in sorted(overall["extracted_by"].items()))
-        lines += ["", f"Answers found by: {found} (json: the last JSON object; labelled: LogicIF's **Output:** / "
-                      "**Statistics:** format; llm: an LLM's extraction, asked for with --extractor llm; given: "
-                      "`llm_output` of a LogicIF result file; none: format failure; unreadable: a line whose answer or "
-                      "gold could not be read; no reply: a benchmark row the replies file does not answer; the last "
-                      "two count as format failures)."]
-    if summary.get("by_extraction"):
-        lines += ["", "## By how the answer was found", ""] + _table(summary["by_extraction"], "found by")
-    if summary.get("by_difficulty"):
-        lines += ["", "## By difficulty", ""] + _table(summary["by_difficulty"], "tier")
+        lines += [f"Answers found by: {found} (json: the last JSON object; labelled: LogicIF's **Output:** / "
+                  "**Statistics:** format; llm: an LLM's extraction, asked for with --extractor llm; given: "
+                  "`llm_output` of a LogicIF result file; none: format failure; unreadable: a line whose answer or "
+                  "gold could not be read; no reply: a benchmark row the replies file does not answer; the last "
+                  "two count as format failures).", ""]
     if summary.get("by_expression"):
-        lines += ["", "## By expression", ""] + _table(summary["by_expression"], "expression")
         ifs = summary.get("stability") or {}
-        lines += ["", f"Stability (IFS, std / mean across expressions, lower is steadier): {ifs.get('ifs')} "
-                      f"over {ifs.get('tasks')} tasks ({ifs.get('tasks_never_solved')} never solved, left out)."]
-    if summary.get("by_complexity_decile"):
-        lines += ["", "## By complexity decile of the tasks (1 = simplest)", ""] + _table(
-            {str(k): v for k, v in summary["by_complexity_decile"].items()}, "decile")
+        lines += [f"Stability (IFS, std / mean across expressions, lower is steadier): {ifs.get('ifs')} "
+                  f"over {ifs.get('tasks')} tasks ({ifs.get('tasks_never_solved')} never solved, left out).", ""]
     failure_modes = summary.get("failure_modes")
     if failure_modes:
-        lines += ["", "## Failure modes (LLM-labelled, not code-checked)", "", "| mode | cases |", "|---|---|"]
+        lines += ["## Failure modes (LLM-labelled, not code-checked)", "", "| mode | cases |", "|---|---|"]
         lines += [f"| {mode} | {count} |" for mode, count in sorted(failure_modes.items(), key=lambda kv: -kv[1])]
-    return lines
+    return (["## Answers and failures", "", *lines] if lines and not lines[0].startswith("## ") else lines)
 
 
-def plots(summary: dict[str, Any], folder: Path) -> list[Path]:
-    """PNG plots: accuracy by tier, by complexity decile, and failure modes. A group with nothing
-    scored (every request failed) has no point to plot: it is left out, and a plot with no group is not drawn."""
-    pyplot()  # the file-only backend, before pandas draws
-    written = []
-    tiers = {tier: row for tier, row in (summary.get("by_difficulty") or {}).items() if row.get("tasks")}
-    if tiers:
-        frame = pd.DataFrame({tier: {k: row.get(f"task_{k}") for k in ("output", "state", "both")}
-                              for tier, row in tiers.items()}).T
-        axis = frame.plot.bar(rot=0, ylim=(0, 1), title="Task accuracy by difficulty")
-        axis.set_ylabel("accuracy")
-        written.append(save_figure(axis.figure, folder / "accuracy_by_tier.png", 110))
-    deciles = {k: row for k, row in (summary.get("by_complexity_decile") or {}).items() if row.get("cases")}
-    if deciles:
-        frame = pd.DataFrame({k: {m: row.get(f"case_{m}") for m in ("output", "state", "both")}
-                              for k, row in deciles.items()}).T
-        axis = frame.plot(marker="o", ylim=(0, 1), title="Case accuracy by complexity decile of the tasks")
-        axis.set_xlabel("complexity decile (1 = simplest)")
-        written.append(save_figure(axis.figure, folder / "accuracy_by_complexity.png", 110))
-    failure_modes = summary.get("failure_modes")
-    if failure_modes:
-        axis = pd.Series(failure_modes).sort_values().plot.barh(title="Failure modes (LLM-labelled)")
-        written.append(save_figure(axis.figure, folder / "failure_modes.png", 110))
-    return written
+def failure_mode_plot(summary: dict[str, Any], folder: Path, model: str) -> list[dict[str, Any]]:
+    """The failure modes as shares of the labelled cases, each with its 95% Wilson interval."""
+    modes = summary.get("failure_modes") or {}
+    total = sum(modes.values())
+    if not total:
+        return []
+    found = []
+    for mode, count in sorted(modes.items(), key=lambda kv: -kv[1]):
+        low, high = wilson(count, total)
+        found.append({"group": mode, "value": round(count / total, 4), "low": low, "high": high, "n": count})
+    title = f"Failure modes (LLM-labelled) of {total} wrong formatted cases"
+    path = draw(found, folder / "failure_modes.png", title, model, "failure mode", "share of the labelled cases")
+    return [{"file": path.name, "title": title, "model": model, "group": "failure_mode", "score": "share",
+             "points": found}]
 
 
 def compare_lines(reports: list[dict[str, Any]]) -> list[str]:
@@ -205,9 +186,19 @@ class LogicIFReport(Report):
     """Case and task accuracy for output, state and both; by tier, expression, complexity decile and
     how answers were found; LogicIFEval's Table 1 when runs are compared."""
 
+    name = "LogicIF"
     preface = PREFACE
     metrics = {"accuracy": "case_both", "task_accuracy": "task_both", "output_accuracy": "case_output",
                "state_accuracy": "case_state", "answer_found": answer_found}
+    headline_shares = (("task accuracy (both)", "task_both"), ("case accuracy (both)", "case_both"))
+    columns = ("group", "cases", "tasks", *(f"{level} {name}" for level, name in COLUMNS), "format fail", "failed req")
+    tables = ("extraction", "difficulty", "expression", "complexity_decile")
+    titles = {"extraction": "By how the answer was found", "difficulty": "By difficulty",
+              "expression": "By expression", "complexity_decile": "By complexity decile of the tasks (1 = simplest)"}
+    drawn = (Plot("difficulty", "task_both", "difficulty tier", "Task accuracy (both) by difficulty"),
+             Plot("complexity_decile", "case_both", "complexity decile of the tasks (1 = simplest)",
+                  "Case accuracy (both) by complexity decile (cases of one task are not independent)"),
+             Plot("expression", "case_both", "expression", "Case accuracy (both) by expression"))
 
     def scores(self, part: pd.DataFrame) -> dict[str, Any]:
         return accuracy(part, task_keys(part))
@@ -219,20 +210,14 @@ class LogicIFReport(Report):
             summary["by_extraction"] = {str(how): accuracy(part, keys) for how, part in frame.groupby("extracted_by")}
         return summary
 
+    def line(self, label: str, row: dict[str, Any]) -> str:
+        return line(label, row)
+
     def sections(self, summary: dict[str, Any]) -> list[str]:
         return sections(summary)
 
-    def plots(self, summary: dict[str, Any], folder: Path) -> list[Path]:
-        return plots(summary, folder)
-
-    def headline(self, summary: dict[str, Any]) -> str:
-        overall, failures = summary["overall"], summary["request_failures"]
-        return (f"task accuracy (both) {overall.get('task_both') or 0:.1%} of {overall.get('tasks', 0)} tasks, "
-                f"case accuracy {overall.get('case_both') or 0:.1%} of {overall.get('cases', 0)} cases"
-                + (f", {failures} failed requests not scored" if failures else ""))
-
-    def table(self, summary: dict[str, Any]) -> list[dict[str, Any]]:
-        return [{"tier": tier, **scalars(row)} for tier, row in summary.get("by_difficulty", {}).items()]
+    def extra_plots(self, summary: dict[str, Any], folder: Path, model: str) -> list[dict[str, Any]]:
+        return failure_mode_plot(summary, folder, model)
 
     def compare_lines(self, reports: list[dict[str, Any]]) -> list[str]:
         return compare_lines(reports)

@@ -24,7 +24,7 @@ from typing import Any
 
 import pandas as pd
 
-from ifforge.eval.intervals import shown, wilson
+from ifforge.eval.intervals import share, shown
 from ifforge.eval.report import Report
 from ifforge.families.base import Reply
 from ifforge.families.base import Verdict as RowVerdict
@@ -118,7 +118,9 @@ class McbenchReport(Report):
     empty = {"rows": 0, "steps": 0}
     columns = ("group", "rows", "FA (final accuracy)", "FF (format following)", "FD (following depth, steps)",
                "`### Final Results ###`", "failed requests")
-    headline_shares = (("FA", "final_accuracy"), ("FF", "format_following"), ("FD", "following_depth"))
+    headline_shares = (("FA (final accuracy)", "final_accuracy"), ("FF (format following)", "format_following"),
+                       ("FD (following depth)", "following_depth"))
+    titles = {"metric": "By metric", "variant": "By variant", "category": "By category"}
 
     def scores(self, part: pd.DataFrame) -> dict[str, Any]:
         answered = part[~part["request_failed"]]
@@ -129,9 +131,7 @@ class McbenchReport(Report):
                                   ("format_following", int(answered["ff"].sum()), rows),
                                   ("following_depth", int(answered["steps_right"].sum()), steps),
                                   ("final_results_block", int(answered["block"].sum()), rows)):
-            out[name] = round(hits / total, 4) if total else None
-            out[f"{name}_counts"] = [hits, total]
-            out[f"{name}_ci95"] = wilson(hits, total)
+            out |= share(name, hits, total)
         return out
 
     def line(self, label: str, row: dict[str, Any]) -> str:
@@ -145,8 +145,8 @@ class McbenchReport(Report):
         return [f"FA: the `[Final]` value within {FINAL_RELATIVE:.0%} of the gold, relative (0 when the gold is 0). "
                 f"FF: the reply includes `[Final]`. FD: steps whose value matches the reference "
                 f"code's (whole numbers exactly, other numbers within {STEP_RELATIVE:.0%} or {STEP_ABSOLUTE:g}), "
-                "pooled over rows. "
-                "Intervals: 95% Wilson. Failed requests are not answers and are left out of every score."]
+                "pooled over rows (steps of one row are not independent: read FD's interval as a lower bound on its "
+                "uncertainty). Failed requests are not answers and are left out of every score."]
 
 
 REPORT = McbenchReport()

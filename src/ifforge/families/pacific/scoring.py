@@ -13,7 +13,8 @@ from typing import Any
 
 import pandas as pd
 
-from ifforge.eval.intervals import wilson
+from ifforge.eval.intervals import share, shown
+from ifforge.eval.plots import Plot
 from ifforge.eval.report import Report
 from ifforge.families.base import Reply, Verdict
 from ifforge.families.pacific.answers import coerce, parse_answers, parse_chat
@@ -64,10 +65,6 @@ def judge(row: dict[str, Any], reply: Reply) -> Verdict:
     return Verdict(all(line["right"] for line in lines), tuple(lines))
 
 
-def _percent(value: float | None) -> str:
-    return "n/a" if value is None else f"{value:.1%}"
-
-
 class PacificReport(Report):
     name = "PACIFIC"
     groups = GROUPS
@@ -76,6 +73,11 @@ class PacificReport(Report):
     columns = ("group", "samples", "prompt-level", "instruction-level", "given previous right", "missing", "wrong type",
                "wrong value", "failed requests")
     headline_shares = (("prompt-level accuracy", "prompt_accuracy"), ("instruction-level", "instruction_accuracy"))
+    titles = {"chain_length": "By chain length (instructions)", "output_length": "By output length",
+              "mode": "By mode", "form": "By form", "language": "By code language (code-form rows)"}
+    drawn = tuple(Plot(group, "prompt_accuracy", label) for group, label in (
+        ("chain_length", "chain length (instructions)"), ("output_length", "output length"),
+        ("language", "code language")))
 
     def scores(self, part: pd.DataFrame) -> dict[str, Any]:
         answered = part[~part["request_failed"]]
@@ -86,8 +88,7 @@ class PacificReport(Report):
         for name, hits, total in (("prompt_accuracy", int(samples.sum()), len(samples)),
                                   ("instruction_accuracy", int(answered["right"].sum()), len(answered)),
                                   ("conditional_accuracy", int(conditional["right"].sum()), len(conditional))):
-            row[name] = round(hits / total, 4) if total else None
-            row[f"{name}_ci95"] = wilson(hits, total)
+            row |= share(name, hits, total)
         for status in STATUSES:
             row[status] = int((answered["status"] == status).sum())
         return row
@@ -95,13 +96,15 @@ class PacificReport(Report):
     def line(self, label: str, row: dict[str, Any]) -> str:
         if not row.get("samples") and not row.get("request_failures"):
             return f"| {label} | 0 | | | | | | | |"
-        return (f"| {label} | {row['samples']} | {_percent(row['prompt_accuracy'])} {row['prompt_accuracy_ci95']} "
-                f"| {_percent(row['instruction_accuracy'])} | {_percent(row['conditional_accuracy'])} "
+        return (f"| {label} | {row['samples']} | {shown(*row['prompt_accuracy_counts'])} "
+                f"| {shown(*row['instruction_accuracy_counts'])} | {shown(*row['conditional_accuracy_counts'])} "
                 f"| {row['missing']} | {row['wrong_type']} | {row['wrong_value']} | {row['request_failures']} |")
 
     def notes(self, summary: dict[str, Any]) -> list[str]:
-        return ["Prompt level: every step of a sample right. Instruction level: share of steps right. "
-                "Intervals: 95% Wilson. Failed requests are not answers and are left out of every accuracy."]
+        return ["Prompt level: every step of a sample right. Instruction level: share of steps right (steps of one "
+                "sample are not independent: read its interval as a lower bound on the uncertainty). "
+                "Given previous right: the share of steps right among those whose previous step was right. "
+                "Failed requests are not answers and are left out of every accuracy."]
 
 
 REPORT = PacificReport()
