@@ -213,7 +213,7 @@ class Speaker:
         fresh = [key for key, said in self.rules.items() if not said]
         for key in fresh:
             self.rules[key] = True
-        return [RULES[key] for key in fresh]
+        return [RULES.get(key) or vocab.RULES[key] for key in fresh]
 
     def kind(self, node: cst.BaseExpression) -> str | None:
         """The certain kind of a name, or of an item taken from a name whose items all have one kind."""
@@ -326,8 +326,8 @@ class Speaker:
             raise Undescribable("the truth of a helper's values (always true, even with none)")
         kind = (self.kind(node) or "").split("[")[0]
         text = self.grouped(node)
-        if text.startswith("whether "):  # a yes-or-no phrase already: the clause itself, or its denial
-            clause = text.removeprefix("whether ")
+        if text.startswith(("whether ", "(whether ")):  # a yes-or-no phrase already: the clause itself, or its denial
+            clause = self.value(node).removeprefix("whether ")
             return clause if holds else f"it is not the case that {clause}"
         if kind == "bool":
             return text if holds else f"{text} is false"
@@ -924,12 +924,15 @@ class Speaker:
 
     def _builtin_str_bytes(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
         g = self.grouped
-        if name in ("str", "bytes") and len(args) == 2 and not keywords:  # the same as .decode / .encode
+        # the same as .decode / .encode, the encoding given second or by its keyword
+        encoding = args[1] if len(args) == 2 and not keywords else \
+            keywords["encoding"] if len(args) == 1 and set(keywords) == {"encoding"} else None
+        if name in ("str", "bytes") and encoding is not None:
             self.rule("bytes")
             if name == "str":
-                return (f"the text the bytes {g(args[0])} spell in the encoding {g(args[1])} (the steps stop with "
+                return (f"the text the bytes {g(args[0])} spell in the encoding {g(encoding)} (the steps stop with "
                         f"an error if they are not valid in it)")
-            return (f"the bytes of the text {g(args[0])} in the encoding {g(args[1])} (the steps stop with an "
+            return (f"the bytes of the text {g(args[0])} in the encoding {g(encoding)} (the steps stop with an "
                     f"error if a character has none)")
         return None
 

@@ -259,9 +259,13 @@ class _Narrator:
                         raise Undescribable("an except clause naming a computed error type")
                     names.append(element.value.value)
                 kind = "an error of the kind " + _join_words(names, "or")
-            if handler.name is not None:
-                raise Undescribable("an except clause that keeps the error object")
-            children += [("", f"If any of those steps fails with {kind}, stop them right there and instead:"),
+            kept = ""
+            if handler.name is not None:  # the error's own text depends on the host: only shown, never used
+                kept = handler.name.name.value
+                if not _only_shown(kept, handler.body):
+                    raise Undescribable("an except clause that keeps the error object")
+                kept = f" (calling the error {kept})"
+            children += [("", f"If any of those steps fails with {kind}, stop them right there{kept} and instead:"),
                          ("x", self.body(handler.body))]
         if statement.orelse is not None:
             children += [("", "If no error happened, continue with:"), ("e", self.body(statement.orelse.body))]
@@ -567,6 +571,16 @@ def _decorated(function: cst.FunctionDef, say: Speaker, where: str) -> str:
         raise Undescribable(f"a decorated or async {where} function")
     args, keywords = say.arguments(node) if isinstance(node, cst.Call) else ([], {})
     return said(say, args, keywords)
+
+
+def _only_shown(name: str, node: cst.CSTNode) -> bool:
+    """Whether `name` is read in `node` only inside what a `print` call shows (so its text never reaches
+    the result, a counter or a check)."""
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "print":
+        return True
+    if isinstance(node, cst.Name):
+        return node.value != name
+    return all(_only_shown(name, child) for child in node.children)
 
 
 def _ends_block(statement) -> bool:

@@ -8,7 +8,9 @@ dotted name up in `TABLE` once, so adding a library is adding a file here. A mod
 `KINDS`, name -> the kind a call of it surely makes (`defaultdict` -> `dict`), for the roles pass, and
 `STEPS`, name -> a handler that says a call of it standing alone as a step (`heapq.heappush`), and
 `DECORATORS`, name -> a handler that says what decorating a function with it does (`functools.cache`),
-and `CONSTANTS`, name -> the words for a fixed value of the library read as an attribute (`math.pi`).
+and `CONSTANTS`, name -> the words for a fixed value of the library read as an attribute (`math.pi`),
+and `RULES`, key -> the one sentence a handler's `say.cite(key)` adds once as a note (how a binary search
+ends, say), so a library's fine points live in its file too.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ Handler = Callable[..., str]
 
 
 CONSTANTS: dict[str, str] = {}  # dotted name of a library's fixed value -> its words
+RULES: dict[str, str] = {}  # a rule's key -> its sentence, for the rules a library file brings
 FILES: dict[str, set[str]] = {}  # vocabulary file -> the dotted names it gives words (for measuring what each saves)
 
 
@@ -45,6 +48,7 @@ def _register(module, library: str, table: dict, kinds: dict, steps: dict, decor
     steps.update((f"{library}.{name}", step) for name, step in getattr(module, "STEPS", {}).items())
     decorators.update((f"{library}.{name}", said) for name, said in getattr(module, "DECORATORS", {}).items())
     CONSTANTS.update((f"{library}.{name}", words) for name, words in getattr(module, "CONSTANTS", {}).items())
+    RULES.update(getattr(module, "RULES", {}))
 
 
 TABLE, KINDS, STEPS, DECORATORS = _collect()

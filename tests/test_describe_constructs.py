@@ -1,0 +1,78 @@
+"""Constructs met on held-out code (issue 38), each said in words whose expected text was traced by hand
+from the construct's meaning in Python: a fold (`functools.reduce`), a binary search (`bisect`), NaN
+checks, an error kept only to be shown, text decoded with an encoding given by keyword."""
+
+import pytest
+
+from ifforge.families.logicif.codeops.describe import vocab
+from ifforge.families.logicif.codeops.describe.narrate import Undescribable, describe
+
+
+def _steps(source: str) -> list[str]:
+    text = describe(source, [], {}, "int")
+    main = text.split("\nThe main steps")[1].split("\nOUTPUTS:")[0]
+    return [line.strip() for line in main.splitlines()[1:] if line.strip()]
+
+
+def test_a_fold_with_a_lambda_starts_from_the_first_item_and_says_the_empty_case():
+    steps = _steps("from functools import reduce\ndef f(xs):\n    return reduce(lambda a, b: a - b, xs)\n")
+    assert steps == ["1. Return the result of combining the items of xs from first to last: start with the first item "
+                     "of xs as the result so far (with no items at all, the steps stop with an error), then for each "
+                     "following item in order, replace the result so far by (a minus b) (with a standing for the "
+                     "result so far and b for the item)."]
+
+
+def test_a_fold_with_a_start_value_and_a_helper():
+    steps = _steps("import functools\ndef f(xs):\n    def h(a, b):\n        return a * 2 + b\n"
+                   "    return functools.reduce(h, xs, 10)\n")
+    assert steps[-1] == ("2. Return the result of combining the items of xs from first to last: start with 10 as the "
+                         "result so far, then for each item of xs in order, replace the result so far by what the "
+                         "helper h gives back for the result so far and the item.")
+
+
+def test_a_fold_with_a_function_it_cannot_name_is_not_said():
+    with pytest.raises(Undescribable, match="functools.reduce"):
+        describe("from functools import reduce\nimport operator\ndef f(xs):\n    return reduce(operator.add, xs)\n",
+                 [], {}, "int")
+
+
+def test_a_binary_search_names_its_side_and_spells_the_search_once_from_the_library_file():
+    steps = _steps("import bisect\ndef f(xs, x):\n    i = bisect.bisect_right(xs, x)\n"
+                   "    bisect.insort(xs, x)\n    j = bisect.bisect_left(xs, x)\n    return i - j\n")
+    assert steps[0].startswith("1. Set i to the rightmost place for x in xs, found by binary search. (Note: The "
+                               "leftmost (or rightmost) place for x in a list, found by binary search: start with "
+                               "low = 0 and high = the length of the list;")
+    assert steps[1] == ("2. Insert x into xs at the rightmost place for it, found by binary search (the items from "
+                        "there on move one place later).")  # the note is said once
+    assert steps[2] == "3. Set j to the leftmost place for x in xs, found by binary search."
+    assert vocab.RULES["bisect"] in describe("import bisect\ndef f(xs, x):\n    return bisect.bisect(xs, x)\n",
+                                             [], {}, "int")
+
+
+def test_a_binary_search_over_part_of_the_list_is_not_said():
+    with pytest.raises(Undescribable, match="bisect"):
+        describe("import bisect\ndef f(xs, x):\n    return bisect.bisect_left(xs, x, 1)\n", [], {}, "int")
+
+
+def test_nan_and_infinity_checks():
+    steps = _steps("import math\ndef f(x):\n    if math.isnan(x) or math.isinf(x):\n        return 0\n    return x\n")
+    assert steps[0].startswith("1. If x is the special decimal value NaN (not a number; only arithmetic such as "
+                               "infinity minus infinity makes it) or (x is infinity or minus infinity), return 0.")
+
+
+def test_an_error_kept_only_to_be_shown_is_named_and_one_used_otherwise_is_not_said():
+    shown = _steps("def f(xs):\n    try:\n        return xs[0] + 1\n    except TypeError as error:\n"
+                   "        print(error)\n")
+    assert shown[2] == ("If any of those steps fails with an error of the kind TypeError, stop them right there "
+                        "(calling the error error) and instead:")
+    assert shown[3].startswith("1.x1. Show error written as text on a line of its own (showing it changes neither")
+    with pytest.raises(Undescribable, match="keeps the error object"):
+        describe("def f(xs):\n    try:\n        return xs[0]\n    except TypeError as e:\n        return str(e)\n",
+                 [], {}, "int")
+
+
+def test_text_decoded_with_the_encoding_given_by_keyword_reads_as_given_second():
+    by_keyword = _steps("def f(x):\n    return str(x, encoding='utf8')\n")
+    second = _steps("def f(x):\n    return str(x, 'utf8')\n")
+    assert by_keyword == second
+    assert by_keyword[0].startswith('1. Return the text the bytes x spell in the encoding "utf8" (the steps stop')
