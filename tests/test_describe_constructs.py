@@ -5,11 +5,12 @@ checks, an error kept only to be shown, text decoded with an encoding given by k
 import pytest
 
 from ifforge.families.logicif.codeops.describe import vocab
-from ifforge.families.logicif.codeops.describe.narrate import Undescribable, describe
+from ifforge.families.logicif.codeops.describe.narrate import Undescribable, describe, holds_code
 
 
 def _steps(source: str) -> list[str]:
     text = describe(source, [], {}, "int")
+    assert not holds_code(text)
     main = text.split("\nThe main steps")[1].split("\nOUTPUTS:")[0]
     return [line.strip() for line in main.splitlines()[1:] if line.strip()]
 
@@ -41,7 +42,8 @@ def test_a_binary_search_names_its_side_and_spells_the_search_once_from_the_libr
                    "    bisect.insort(xs, x)\n    j = bisect.bisect_left(xs, x)\n    return i - j\n")
     assert steps[0].startswith("1. Set i to the rightmost place for x in xs, found by binary search. (Note: The "
                                "leftmost (or rightmost) place for x in a list, found by binary search: start with "
-                               "low = 0 and high = the length of the list;")
+                               "low at 0 and high at the length of the list;")
+    assert not holds_code(steps[0])
     assert steps[1] == ("2. Insert x into xs at the rightmost place for it, found by binary search (the items from "
                         "there on move one place later).")  # the note is said once
     assert steps[2] == "3. Set j to the leftmost place for x in xs, found by binary search."

@@ -6,13 +6,13 @@ from ifforge.families.logicif.codeops.describe.errors import Undescribable
 
 LIBRARY = "bisect"
 
-RULES = {"bisect": "The leftmost (or rightmost) place for x in a list, found by binary search: start with low = 0 and "
-                   "high = the length of the list; while low is less than high, let middle be (low + high) "
-                   "floor-divided by 2; for the leftmost place, if the item at middle is less than x set low to "
-                   "middle + 1, otherwise set high to middle; for the rightmost place, if x is less than the item at "
-                   "middle set high to middle, otherwise set low to middle + 1; the place is low when the loop ends. "
-                   "On a list sorted from smallest to largest it is the number of items less than x (leftmost) or "
-                   "not greater than x (rightmost)."}
+RULES = {"bisect": "The leftmost (or rightmost) place for x in a list, found by binary search: start with low at 0 and "
+                   "high at the length of the list; while low is less than high, let middle be the sum of low and "
+                   "high, halved and rounded down; for the leftmost place, if the item at position middle is less "
+                   "than x, set low to middle plus 1, otherwise set high to middle; for the rightmost place, if x is "
+                   "less than the item at position middle, set high to middle, otherwise set low to middle plus 1; "
+                   "the place is low when the loop ends. On a list sorted from smallest to largest it is the number "
+                   "of items less than x (leftmost) or not greater than x (rightmost)."}
 
 
 def _place(side: str):
