@@ -78,3 +78,25 @@ def test_text_decoded_with_the_encoding_given_by_keyword_reads_as_given_second()
     second = _steps("def f(x):\n    return str(x, 'utf8')\n")
     assert by_keyword == second
     assert by_keyword[0].startswith('1. Return the text the bytes x spell in the encoding "utf8" (the steps stop')
+
+
+def test_a_value_of_its_own_kind_made_anew_is_said_as_that_built_in_when_the_kind_is_sure():
+    source = "def f(d):\n    return type(d)([(k, 1) for k in d])\n"
+    said = describe(source, [], {"d": "dict"}, "int")
+    assert ("1. Return a new dictionary made from the pairs of (a new list of (the pair of k and 1), for each k of d in order) "
+            "in order, each pair's first item a key and its second the value (a later pair with the same key "
+            "replaces the value).") in said
+    with pytest.raises(Undescribable, match="computed function"):  # of a kind not known: no words
+        describe(source, [], {}, "int")
+
+
+def test_a_dictionary_copied_keeps_keys_values_and_order():
+    said = describe("def f(d):\n    e = dict(d)\n    return e\n", [], {"d": "dict"}, "int")
+    assert "1. Set e to a new dictionary with the same keys and values as d, in the same order." in said
+
+
+def test_the_name_of_a_values_kind():
+    steps = _steps("def f(x):\n    return type(x).__name__\n")
+    assert steps == ['1. Return the name of the kind of x ("int" for a whole number, "float" for a decimal number, '
+                     '"str" for text, "bool" for true or false, "list", "tuple", "dict", "set", or "NoneType" for '
+                     'None).']

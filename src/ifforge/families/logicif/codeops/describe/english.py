@@ -661,6 +661,10 @@ class Speaker:
                     f"if {owner} is set to another one later)")
         if node.attr.value == "__name__" and isinstance(node.value, cst.Name):
             return f"the name of the function or class held in {node.value.value}"
+        if node.attr.value == "__name__" and _type_of(node.value) is not None:  # `type(x).__name__`
+            return (f"the name of the kind of {self.grouped(_type_of(node.value))} (\"int\" for a whole number, "
+                    f"\"float\" for a decimal number, \"str\" for text, \"bool\" for true or false, \"list\", "
+                    f"\"tuple\", \"dict\", \"set\", or \"NoneType\" for None)")
         if isinstance(node.value, cst.Call) and regex._is_compile(node.value) and (
                 node.attr.value in _PATTERN_ONLY or node.attr.value == "split"):  # surely a pattern's split
             return regex.method_as_value(self, node.value, node.attr.value)
@@ -831,6 +835,11 @@ class Speaker:
             if func.attr.value == "__next__" and not call.args:  # `it.__next__()` is `next(it)`
                 return self._builtin("next", cst.Call(func=cst.Name("next"), args=[cst.Arg(func.value)]), cond)
             return self.method(func.value, func.attr.value, call)
+        same = _type_of(func)
+        if same is not None:  # `type(x)(...)`: x's own kind made anew, said as that built-in when the kind is sure
+            kind = (self.kind(same) or "").split("[")[0]
+            if kind in ("dict", "list", "str", "set", "tuple", "int", "float"):
+                return self._builtin(kind, call.with_changes(func=cst.Name(kind)), cond)
         raise Undescribable("a call of a computed function")
 
     def _own_comparison(self, func: cst.Attribute, call: cst.Call) -> str:
@@ -985,6 +994,11 @@ class Speaker:
     def _builtin_dict(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
         if name == "dict" and not args and not keywords:
             return "a new empty dictionary"
+        if name == "dict" and one is not None:
+            if (self.kind(one) or "").startswith("dict"):
+                return f"a new dictionary with the same keys and values as {self.grouped(one)}, in the same order"
+            return (f"a new dictionary made from the pairs of {self.grouped(one)} in order, each pair's first item a "
+                    f"key and its second the value (a later pair with the same key replaces the value)")
         return None
 
     def _builtin_reversed(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
@@ -1470,6 +1484,14 @@ def is_boolean(node: cst.BaseExpression) -> bool:
         if isinstance(node.func, cst.Attribute):
             return node.func.attr.value in _BOOLEAN_METHODS
     return False
+
+
+def _type_of(node: cst.BaseExpression) -> cst.BaseExpression | None:
+    """x in `type(x)`, else None."""
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "type" \
+            and len(node.args) == 1 and not node.args[0].keyword and not node.args[0].star:
+        return node.args[0].value
+    return None
 
 
 def _ordinal(number: int) -> str:
