@@ -100,3 +100,22 @@ def test_the_name_of_a_values_kind():
     assert steps == ['1. Return the name of the kind of x ("int" for a whole number, "float" for a decimal number, '
                      '"str" for text, "bool" for true or false, "list", "tuple", "dict", "set", or "NoneType" for '
                      'None).']
+
+
+def test_module_facts_are_found_by_registered_analyses_once_and_frozen():
+    import dataclasses
+
+    import libcst as cst
+
+    from ifforge.families.logicif.codeops.describe import facts
+
+    module = cst.parse_module("import re\nfrom math import floor as fl\nWORD = re.compile('a+')\nLIMIT = 3\n"
+                              "def f(x):\n    add = x.append\n    add(1)\n    return fl(x[0])\n")
+    found = facts.read(module, "stats", {"g"}, {"x": "list[int]"}, frozenset({"append"}))
+    assert found.patterns == {"WORD"} and found.held == {"add": "append"}
+    assert found.imported == {"fl": "math.floor"} and set(found.constants) == {"WORD", "LIMIT"}
+    assert found.helpers == {"g"} and found.kinds == {"x": "list[int]"}
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        found.helpers = frozenset()
+    with pytest.raises(TypeError):
+        found.kinds["y"] = "int"

@@ -14,17 +14,21 @@ import builtins
 import json
 import re
 import string
+from collections import ChainMap
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from ifforge.families.logicif.codeops.common.source import dotted_name
+from ifforge.families.logicif.codeops.common.source import dotted_name, resolved_name
 from ifforge.families.logicif.codeops.common.walk import Reader, walk
 from ifforge.families.logicif.codeops.describe import addresses, dates, formats, methods, paths, regex, vocab, wildcards
 from ifforge.families.logicif.codeops.describe.errors import Undescribable
-from ifforge.families.logicif.codeops.describe.plain import Plain
 
 from ifforge.core import pyast
+
+if TYPE_CHECKING:
+    from ifforge.families.logicif.codeops.describe.facts import Facts
 
 
 RULES = {  # one sentence each, said once, at the first step that needs it
@@ -178,23 +182,20 @@ class Speaker:
     """Renders expressions of one function, collecting which rules its text relies on."""
 
     stats: str = "stats"
-    helpers: set[str] = field(default_factory=set)
-    kinds: dict[str, str] = field(default_factory=dict)  # name -> its certain kind (`int`, `list[str]`, ...)
-    patterns: set[str] = field(default_factory=set)  # names of compiled regular expressions
-    pattern_texts: set[str] = field(default_factory=set)  # module-level texts used only as patterns
-    held: dict[str, str] = field(default_factory=dict)  # name -> the changing method it keeps (`add = xs.append`)
-    translators: set[str] = field(default_factory=set)  # functions that turn a shell wildcard into a pattern
-    wildcards: set[str] = field(default_factory=set)  # names that hold a wildcard turned into a pattern
-    classes: set[str] = field(default_factory=set)  # classes the code defines
-    bound: dict[str, cst.Attribute] = field(default_factory=dict)  # name -> the bound method it stands for
-    imported: dict[str, str] = field(default_factory=dict)  # name -> module.name (`from module import name`)
-    constants: dict[str, cst.BaseExpression] = field(default_factory=dict)  # module-level name -> its one value
-    records: dict[str, list[str]] = field(default_factory=dict)  # a namedtuple -> its field names
-    generators: set[str] = field(default_factory=set)  # helpers that produce values (`yield`)
-    methods: set[str] = field(default_factory=set)  # the methods of the classes told as helpers
+    facts: Facts | None = None  # what the module holds (facts.read): read here, never filled
     selves: set[str] = field(default_factory=set)  # the name of the object inside the method being told
     rules: dict[str, bool] = field(default_factory=dict)  # rule -> already said
-    plain: Plain | None = None  # which values are surely plain (their display has exact words)
+
+    def __post_init__(self):
+        if self.facts is not None:  # kinds the narration sets for a while (a method's object) go over the facts
+            self.kinds = ChainMap({}, self.facts.kinds)
+
+    def __getattr__(self, name: str):
+        """A module fact by its name (`say.helpers`, `say.kinds`, ...), as `facts.Facts` holds it."""
+        facts = self.__dict__.get("facts")
+        if facts is None or name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(facts, name)
 
     def rule(self, key: str) -> str:
         """Note that the text relies on a rule; the describer says it at the step that first needs it."""
@@ -774,11 +775,7 @@ class Speaker:
 
     def resolved(self, node: cst.BaseExpression) -> str | None:
         """A dotted name with its first part traced through `from m import g [as h]` (`h.x` is `m.g.x`)."""
-        dotted = dotted_name(node)
-        if dotted is None:
-            return None
-        head, dot, rest = dotted.partition(".")
-        return self.imported[head] + dot + rest if head in self.imported else dotted
+        return resolved_name(node, self.imported)
 
     def _call(self, call: cst.Call, cond: bool) -> str:
         func = call.func

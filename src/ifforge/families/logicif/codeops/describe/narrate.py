@@ -13,17 +13,16 @@ It is the offline describer and the fallback for the LLM one.
 from __future__ import annotations
 
 import re
-from collections import Counter
 
 import libcst as cst
 
-from ifforge.core import pyast
-from ifforge.families.logicif.codeops.common.source import cst_module, cst_parameters, dotted_name
+from ifforge.families.logicif.codeops.common.source import cst_module, cst_parameters
 from ifforge.families.logicif.codeops.common.walk import Reader, index, walk
-from ifforge.families.logicif.codeops.describe import addresses, roles, stored_methods, vocab, wildcards
-from ifforge.families.logicif.codeops.describe.english import (METHOD_TYPES, Speaker, Undescribable, constant_truth,
-                                                               float_words, holds_code, is_constant, loose)
-from ifforge.families.logicif.codeops.describe.plain import Plain, names_in
+from ifforge.families.logicif.codeops.describe import facts as module_facts
+from ifforge.families.logicif.codeops.describe import roles, stored_methods, vocab
+from ifforge.families.logicif.codeops.describe.facts import Facts, class_methods, class_value, is_noop, method_of_value
+from ifforge.families.logicif.codeops.describe.english import (Speaker, Undescribable, constant_truth, float_words,
+                                                               holds_code, loose)
 from ifforge.families.logicif.records import Tracker
 
 __all__ = ["describe", "uncovered", "holds_code", "Undescribable", "type_words"]
@@ -63,18 +62,13 @@ _CHANGES = {  # a method called for what it changes, as a step
 _ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth"]
 
 
-def _is_docstring_or_noop(small: cst.BaseSmallStatement) -> bool:
-    """A bare literal or name as a statement does nothing (docstrings included): never narrate it."""
-    return isinstance(small, cst.Expr) and (is_constant(small.value) or isinstance(small.value, (cst.Name, cst.FormattedString)))
-
-
 class _Narrator:
-    def __init__(self, stats: str, trackers: dict[str, Tracker], helpers: set[str], kinds: dict[str, str]):
+    def __init__(self, stats: str, trackers: dict[str, Tracker], facts: Facts):
         self.stats = stats
         self.trackers = trackers
-        self.helpers = helpers
-        self.say = Speaker(stats=stats, helpers=helpers, kinds=kinds)
-        self.stops: set[int] = set()  # ids of the returns that end a helper's values
+        self.helpers = facts.helpers
+        self.say = Speaker(stats=stats, facts=facts)
+        self.stops = facts.stops  # ids of the returns that end a helper's values
 
     def with_notes(self, sentence: str) -> str:
         """The sentence, followed by the rules it is the first to need."""
@@ -118,7 +112,7 @@ class _Narrator:
                 return [("Set " + "; ".join(parts) + ".", [])]
             return [(f"Set {_join_words(parts)}.", [])]
         if isinstance(statement, cst.SimpleStatementLine):
-            sentences = [self.small(small, in_entry) for small in statement.body if not _is_docstring_or_noop(small)]
+            sentences = [self.small(small, in_entry) for small in statement.body if not is_noop(small)]
             sentences = [s for s in sentences if s]
             return [(" ".join(sentences), [])] if sentences else []
         if isinstance(statement, cst.If):
@@ -636,33 +630,13 @@ def describe(source: str, trackers: list[Tracker], input_types: dict[str, str], 
     entry = next(s for s in functions if s.name.value == "f")
     helpers = [s for s in functions if s is not entry]
     stats = _stats_name(entry)
-    narrator = _Narrator(stats, {t.name: t for t in trackers}, {h.name.value for h in helpers} | _nested(entry),
-                         named.kinds)
+    facts = module_facts.read(module, stats, {h.name.value for h in helpers} | _nested(entry), named.kinds,
+                              frozenset(method for method, _ in _CHANGES))
+    narrator = _Narrator(stats, {t.name: t for t in trackers}, facts)
     say = narrator.say
-    say.generators, narrator.stops = _generators(module)
-    if entry.name.value in say.generators:
+    if entry.name.value in facts.generators:
         raise Undescribable("a main function that produces values (yield)")
-    assigned = _assigned(module)  # one walk, read by the three below
-    say.patterns, say.bound = _patterns(assigned)
-    say.held = _kept_methods(module, assigned)
-    say.translators = wildcards.translators(module, stats)
-    say.wildcards = wildcards.pattern_names(assigned, stored_methods.bindings(module), say.translators)
-    say.classes = {s.name.value for s in module.body if isinstance(s, cst.ClassDef)}
-    told = [s for s in module.body if isinstance(s, cst.ClassDef) and _small_class(s, module)]
-    filling = {c.name.value for c in told if _filling_class(c, module)}
-    say.methods = {m.name.value for c in told for m in _methods(c) if m.name.value not in ("__init__", "__missing__")}
-    for name, value in _constants(module).items():  # `name = C().m`: a method of one object, called as a helper
-        if isinstance(value, cst.Attribute) and isinstance(value.value, cst.Call) and \
-                isinstance(value.value.func, cst.Name) and value.value.func.value in {c.name.value for c in told}:
-            say.helpers.add(name)
-    say.imported = _imported(module)
-    addresses.check_uses(module, say.resolved)
-    say.plain = Plain(module, say.resolved)
-    say.constants = _constants(module)
-    say.pattern_texts = _pattern_texts(module, say.constants)
-    say.kinds.update((name, "dict") for name, value in say.constants.items()  # `table = Filling()`
-                     if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value in filling)
-    say.records = {name: fields for name, value in say.constants.items() if (fields := _record_fields(value))}
+    told, filling = facts.told, facts.filling
     params = cst_parameters(entry)
 
     if params:
@@ -683,8 +657,7 @@ def describe(source: str, trackers: list[Tracker], input_types: dict[str, str], 
     top = [s for s in module.body if not isinstance(s, cst.FunctionDef)]
     first_compound = next((i for i, s in enumerate(top) if isinstance(s, cst.BaseCompoundStatement)
                            and not isinstance(s, cst.ClassDef) or _stores_item(s)), len(top))
-    typing_only = _typing_only(module)
-    fixed = [f for f in (_fixed(s, say, {c.name.value for c in told}, typing_only) for s in top[:first_compound]) if f]
+    fixed = [f for f in (_fixed(s, say, {c.name.value for c in told}, facts.typing_only) for s in top[:first_compound]) if f]
     if fixed:
         inputs += " You can also use these fixed values: " + "; ".join(fixed) + "."
     inputs = narrator.with_notes(inputs)
@@ -716,286 +689,14 @@ def describe(source: str, trackers: list[Tracker], input_types: dict[str, str], 
     return "\n\n".join([inputs, "\n".join(logic), outputs]) + "\n"
 
 
-class _Producers(Reader):
-    """Functions whose own body (not a function inside it) yields, and the returns in their bodies."""
-
-    def __init__(self):
-        self.stack: list[tuple[str, list[int], list[bool]]] = []
-        self.names: set[str] = set()
-        self.stops: set[int] = set()
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        self.stack.append((node.name.value, [], [False]))
-
-    def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
-        name, returns, yields = self.stack.pop()
-        if yields[0]:
-            self.names.add(name)
-            self.stops.update(returns)
-
-    def visit_Lambda(self, node: cst.Lambda) -> bool:
-        return False  # a lambda's body is its own function and cannot hold a return
-
-    def visit_Yield(self, node: cst.Yield) -> None:
-        if self.stack:
-            self.stack[-1][2][0] = True
-
-    def visit_Return(self, node: cst.Return) -> None:
-        if self.stack:
-            self.stack[-1][1].append(id(node))
-
-
-def _generators(module: cst.Module) -> tuple[set[str], set[int]]:
-    """The names of the functions that produce values (`yield`), and the ids of their returns."""
-    found = _Producers()
-    walk(module, found)
-    return found.names, found.stops
-
-
-def _assigned(module: cst.Module) -> dict[str, list[cst.BaseExpression]]:
-    """Every value each name is set to by `=` (for a name inside an unpacking, the unpacking)."""
-    values: dict[str, list[cst.BaseExpression]] = {}
-
-    class Assigned(Reader):
-        def visit_Assign(self, node: cst.Assign) -> None:
-            for target in node.targets:
-                if isinstance(target.target, cst.Name):
-                    values.setdefault(target.target.value, []).append(node.value)
-                else:
-                    for name in names_in(target.target):
-                        values.setdefault(name, []).append(target.target)
-
-    walk(module, Assigned())
-    return values
-
-
-def _typing_only(module: cst.Module) -> set[str]:
-    """Names read in annotations and nowhere else (`T = TypeVar("T")` for `xs: list[T]`): annotations
-    change no value, so neither do these names, and they need no words."""
-    found: dict[bool, set[str]] = {True: set(), False: set()}
-
-    class Reads(Reader):
-        def __init__(self):
-            self.depth = 0
-
-        def visit_Annotation(self, node: cst.Annotation) -> None:
-            self.depth += 1
-
-        def leave_Annotation(self, node: cst.Annotation) -> None:
-            self.depth -= 1
-
-        def visit_Name(self, node: cst.Name) -> None:
-            found[self.depth > 0].add(node.value)
-
-        def visit_AssignTarget(self, node: cst.AssignTarget) -> bool:
-            return not isinstance(node.target, cst.Name)  # the name being set is no read
-
-    walk(module, Reads())
-    return found[True] - found[False]
-
-
-def _kept_methods(module: cst.Module, assigned: dict[str, list[cst.BaseExpression]]) -> dict[str, str]:
-    """Names only ever set to one changing method of an object (`add = items.append`) and otherwise
-    only called as a step (`add(x)`): {name: method}."""
-    uses: Counter[str] = Counter()
-    steps: Counter[str] = Counter()
-
-    class Uses(Reader):
-        def visit_Name(self, node: cst.Name) -> None:
-            uses[node.value] += 1
-
-        def visit_Expr(self, node: cst.Expr) -> None:
-            if isinstance(node.value, cst.Call) and isinstance(node.value.func, cst.Name):
-                steps[node.value.func.value] += 1
-
-    walk(module, Uses())
-    changing = {method for method, _ in _CHANGES}
-    kept = {}
-    for name, found in assigned.items():
-        methods = {v.attr.value for v in found if isinstance(v, cst.Attribute) and isinstance(v.value, cst.Name)}
-        if len(methods) == 1 and len(found) == sum(isinstance(v, cst.Attribute) for v in found) \
-                and methods <= changing and uses[name] == len(found) + steps[name]:
-            kept[name] = methods.pop()
-    return kept
-
-
-def _patterns(values: dict[str, list[cst.BaseExpression]]) -> tuple[set[str], dict[str, cst.Attribute]]:
-    """Names only ever bound to a compiled regular expression (or None before it is made), and
-    module-level names bound to a method of one (`_find = re.compile(...).search`); `values`: `_assigned`'s."""
-
-    def compiled(value) -> bool:
-        return isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and \
-            isinstance(value.func.value, cst.Name) and value.func.value.value == "re" and value.func.attr.value == "compile"
-
-    patterns = {name for name, found in values.items()
-                if any(compiled(v) for v in found) and all(compiled(v) or (isinstance(v, cst.Name) and v.value == "None")
-                                                          for v in found)}
-    bound = {name: found[0] for name, found in values.items()
-             if len(found) == 1 and isinstance(found[0], cst.Attribute) and (compiled(found[0].value) or (
-                 isinstance(found[0].value, cst.Name) and found[0].value.value in patterns)
-                 or _method_of_value(found[0].value))}
-    return patterns, bound
-
-
-def _pattern_texts(module: cst.Module, constants: dict[str, cst.BaseExpression]) -> set[str]:
-    """Module-level texts used only as the pattern of a call of the re module: said as patterns where
-    they are used, not as fixed values."""
-    uses: Counter[str] = Counter()
-    as_pattern: Counter[str] = Counter()
-
-    class Uses(Reader):
-        def visit_Name(self, node: cst.Name) -> None:
-            uses[node.value] += 1
-
-        def visit_Call(self, node: cst.Call) -> None:
-            if isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name) and \
-                    node.func.value.value == "re" and node.args and isinstance(node.args[0].value, cst.Name) \
-                    and node.args[0].keyword is None and not node.args[0].star:
-                as_pattern[node.args[0].value.value] += 1
-
-    walk(module, Uses())
-    return {name for name, value in constants.items() if isinstance(value, (cst.SimpleString, cst.ConcatenatedString))
-            and as_pattern[name] and uses[name] == as_pattern[name] + 1}  # + 1: where it is set
-
-
-def _method_of_value(owner: cst.BaseExpression) -> bool:
-    """`"".join`, `int.bit_length`: the owner of a method of a literal or of a type."""
-    return isinstance(owner, cst.SimpleString) or isinstance(owner, cst.Name) and owner.value in METHOD_TYPES
-
-
-def _constants(module: cst.Module) -> dict[str, cst.BaseExpression]:
-    """Module-level names bound once, at module level, and never anywhere else: {name: value}."""
-    bindings: Counter[str] = Counter()
-
-    class Bound(Reader):
-        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-            bindings.update(names_in(node.target))
-
-    walk(module, Bound())
-    found = {}
-    for line in module.body:
-        for small in line.body if isinstance(line, cst.SimpleStatementLine) else []:
-            if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
-                name = small.targets[0].target.value
-                if bindings[name] == 1:
-                    found[name] = small.value
-    return found
-
-
-def _record_fields(value: cst.BaseExpression) -> list[str] | None:
-    """The field names of `namedtuple("Name", "a b")` (or a list of names), else None."""
-    if not (isinstance(value, cst.Call) and len(value.args) == 2 and all(a.keyword is None and not a.star
-                                                                           for a in value.args)):
-        return None
-    if not (isinstance(value.func, cst.Name) and value.func.value == "namedtuple" or isinstance(value.func, cst.Attribute)
-            and value.func.attr.value == "namedtuple"):
-        return None
-    try:
-        fields = pyast.literal_eval(cst.Module([]).code_for_node(value.args[1].value))
-    except (ValueError, SyntaxError):
-        return None
-    if isinstance(fields, str):
-        fields = fields.replace(",", " ").split()
-    return list(fields) if all(isinstance(f, str) and f.isidentifier() for f in fields) else None
-
-
-def _imported(module: cst.Module) -> dict[str, str]:
-    """Names a module-level `from m import g [as h]` binds: {h: "m.g"}."""
-    found = {}
-    for line in module.body:
-        for small in line.body if isinstance(line, cst.SimpleStatementLine) else []:
-            if isinstance(small, cst.ImportFrom) and not small.relative and small.module is not None \
-                    and not isinstance(small.names, cst.ImportStar):
-                origin = cst.Module([]).code_for_node(small.module)
-                for alias in small.names:
-                    bound = alias.asname.name.value if alias.asname else cst.Module([]).code_for_node(alias.name)
-                    found[bound] = f"{origin}.{cst.Module([]).code_for_node(alias.name)}"
-    return found
-
-
 _ERROR_BASES = ("Error", "Exception", "Warning")
-
-
-def _methods(statement: cst.ClassDef) -> list[cst.FunctionDef]:
-    suite = statement.body
-    return [line for line in ([] if isinstance(suite, cst.SimpleStatementSuite) else suite.body)
-            if isinstance(line, cst.FunctionDef)]
-
-
-def _small_class(statement: cst.ClassDef, module: cst.Module) -> bool:
-    """A class with no base but object, holding only plain methods (`__init__` the one special one, since
-    the others change what operators do) and a docstring: its methods can be told as helpers. Or a
-    dictionary that fills in what it lacks (`_filling_class`), `__missing__` its one special method,
-    with fixed values of its own (`safe = b"-!*"`) too."""
-    filling = _filling_class(statement, module)
-    if statement.decorators or not filling and any(
-            not (isinstance(a.value, cst.Name) and a.value.value == "object") or a.keyword for a in statement.bases):
-        return False
-    suite = statement.body
-    if isinstance(suite, cst.SimpleStatementSuite):
-        return False
-    special = "__missing__" if filling else "__init__"
-    for line in suite.body:
-        if isinstance(line, cst.FunctionDef):
-            name = line.name.value
-            params = cst_parameters(line)
-            if line.decorators or line.asynchronous or not params or isinstance(params[0].star, str) and \
-                    params[0].star or (name.startswith("__") and name != special) or \
-                    _generators(cst.Module(body=[line]))[0]:  # a method that yields is not a helper's steps
-                return False
-        elif not (isinstance(line, cst.SimpleStatementLine) and all(_is_docstring_or_noop(s) or isinstance(s, cst.Pass)
-                                                                   for s in line.body) or filling and _class_value(line)):
-            return False
-    return bool(_methods(statement))
-
-
-def _filling_class(statement: cst.ClassDef, module: cst.Module) -> bool:
-    """A class made from `dict` alone, with `__missing__`, and only ever made with no inputs (so each
-    starts empty): a dictionary that fills in a key asked for before it holds it."""
-    if [dotted_name(a.value) for a in statement.bases] != ["dict"] or any(a.keyword for a in statement.bases) or \
-            not any(m.name.value == "__missing__" for m in _methods(statement)):
-        return False
-    makes = _Makes(statement.name.value)
-    walk(module, makes)
-    return not makes.given
-
-
-class _Makes(Reader):
-    """Whether some call of a class gives it inputs."""
-
-    def __init__(self, name: str):
-        super().__init__()
-        self.name, self.given = name, False
-
-    def visit_Call(self, node: cst.Call) -> None:
-        self.given = self.given or isinstance(node.func, cst.Name) and node.func.value == self.name and bool(node.args)
-
-
-def _class_value(line: cst.BaseStatement) -> tuple[str, cst.BaseExpression] | None:
-    """(name, value) of a line of a class body that gives the class a fixed value no step can change
-    in place, shared by its objects: texts, bytes and numbers (`b"-!" + digits.encode("ascii")`), else None."""
-    if not (isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 and isinstance(line.body[0], cst.Assign)):
-        return None
-    assign = line.body[0]
-    if len(assign.targets) != 1 or not isinstance(assign.targets[0].target, cst.Name) or not _unchangeable(assign.value):
-        return None
-    return assign.targets[0].target.value, assign.value
-
-
-def _unchangeable(node: cst.BaseExpression) -> bool:
-    """A text, bytes or number written out, new bytes made by `.encode(...)`, or a sum of these."""
-    if isinstance(node, (cst.SimpleString, cst.ConcatenatedString, cst.Integer, cst.Float)):
-        return True
-    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
-        return _unchangeable(node.left) and _unchangeable(node.right)
-    return isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "encode"
 
 
 def _class_steps(statement: cst.ClassDef, narrator: _Narrator, filling: bool = False) -> list[str]:
     """A small class as its making, its fixed values and its methods, each told like a helper with its
     object named; a dictionary that fills in what it lacks says so first."""
     say, name = narrator.say, statement.name.value
-    methods = _methods(statement)
+    methods = class_methods(statement)
     init = next((m for m in methods if m.name.value == "__init__"), None)
     steps = []
     if filling:
@@ -1003,7 +704,7 @@ def _class_steps(statement: cst.ClassDef, narrator: _Narrator, filling: bool = F
                      f"lacks: when a step asks for its value under a key it does not hold, it does not fail but "
                      f"runs its method __missing__ (below) with that key, and the value asked for is what that "
                      f"method gives back.")
-    values = [found for line in statement.body.body if (found := _class_value(line))]
+    values = [found for line in statement.body.body if (found := class_value(line))]
     if values:
         steps.append(narrator.with_notes(f"Every object of the class {name} starts with " + _join_words(
             [f"the field {field} set to {say.value(value)}" for field, value in values]) + "."))
@@ -1050,7 +751,7 @@ def _marker_class(statement: cst.ClassDef) -> str | None:
     suite = statement.body
     lines = [suite] if isinstance(suite, cst.SimpleStatementSuite) else list(suite.body)
     if not all(isinstance(line, (cst.SimpleStatementLine, cst.SimpleStatementSuite)) and
-               all(isinstance(small, cst.Pass) or _is_docstring_or_noop(small) for small in line.body) for line in lines):
+               all(isinstance(small, cst.Pass) or is_noop(small) for small in line.body) for line in lines):
         return None
     return f"{statement.name.value} is a kind of object of its own with nothing in it (each one made equals only itself)"
 
@@ -1068,7 +769,7 @@ def _fixed(statement, say: Speaker, told: set[str] = frozenset(), typing_only: s
     if isinstance(statement, cst.SimpleStatementLine):
         parts = []
         for small in statement.body:
-            if isinstance(small, (cst.Import, cst.ImportFrom)) or _is_docstring_or_noop(small):
+            if isinstance(small, (cst.Import, cst.ImportFrom)) or is_noop(small):
                 continue
             if isinstance(small, cst.AnnAssign) and small.value is not None and isinstance(small.target, cst.Name):
                 small = cst.Assign(targets=[cst.AssignTarget(small.target)], value=small.value)  # `N: int = 3`
@@ -1082,7 +783,7 @@ def _fixed(statement, say: Speaker, told: set[str] = frozenset(), typing_only: s
                 if small.targets[0].target.value in typing_only:
                     continue  # read only by annotations, which change no value
                 if isinstance(small.value, cst.Attribute) and small.targets[0].target.value in say.bound and \
-                        _method_of_value(small.value.value):
+                        method_of_value(small.value.value):
                     continue  # a method bound to a name is said where it is called
                 if isinstance(small.value, cst.Attribute) and isinstance(small.value.value, cst.Call) and \
                         small.targets[0].target.value in say.helpers:
