@@ -119,3 +119,14 @@ def test_module_facts_are_found_by_registered_analyses_once_and_frozen():
         found.helpers = frozenset()
     with pytest.raises(TypeError):
         found.kinds["y"] = "int"
+
+
+@pytest.mark.parametrize("body, construct", [
+    ("    with open(x) as h:\n        return 1\n", "a with statement"),
+    ("    match x:\n        case 1:\n            return 2\n", "the statement kind Match"),
+    ("    async for y in x:\n        pass\n", "an async for loop"),
+])
+def test_a_statement_kind_with_no_handler_is_named_as_not_describable(body, construct):
+    with pytest.raises(Undescribable) as raised:
+        describe(f"def f(x):\n{body}    return 0\n", [], {}, "int")
+    assert raised.value.construct == construct

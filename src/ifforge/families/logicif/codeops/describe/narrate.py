@@ -104,39 +104,37 @@ class _Narrator:
         return list(suite.body)
 
     def statement(self, statement, in_entry: bool) -> list[tuple[str, list]]:
-        """The numbered steps one statement becomes: (sentence, [(label, sub-statements or a line)])."""
-        if isinstance(statement, _AssignmentRun):
-            values = [self.say.value(value) for _, value, _ in statement.run]
-            parts = [f"{name} to {value}" for (name, _, _), value in zip(statement.run, values)]
-            if any(loose(value) for value in values):  # a value with its own commas: keep the parts apart
-                return [("Set " + "; ".join(parts) + ".", [])]
-            return [(f"Set {_join_words(parts)}.", [])]
-        if isinstance(statement, cst.SimpleStatementLine):
-            sentences = [self.small(small, in_entry) for small in statement.body if not is_noop(small)]
-            sentences = [s for s in sentences if s]
-            return [(" ".join(sentences), [])] if sentences else []
-        if isinstance(statement, cst.If):
-            return self.if_(statement, in_entry)
-        if isinstance(statement, cst.For):
-            return [self.for_(statement)]
-        if isinstance(statement, cst.While):
-            return self.while_(statement)
-        if isinstance(statement, cst.FunctionDef):
-            remembers = _decorated(statement, self.say, "inner")
-            does = "it " + _does(statement, self.say)
-            return [(f"Define a helper {statement.name.value} taking {_param_list(cst_parameters(statement), self.say)}; "
-                     f"{remembers + '; ' if remembers else ''}when called, {does}",
-                     [("", self.body(statement.body))])]
-        if isinstance(statement, cst.Try):
-            if statement.handlers and self.say.plain is not None and self.say.plain.dead(statement):
-                # its steps cannot fail: the handlers never run, and what is left is its steps in order
-                return self.inline([statement.body, statement.orelse, statement.finalbody], in_entry)
-            return [self.try_(statement)]
-        if isinstance(statement, cst.With):
-            raise Undescribable("a with statement")
-        if isinstance(statement, cst.ClassDef):
-            raise Undescribable("a class definition")
-        raise Undescribable(f"the statement kind {type(statement).__name__}")
+        """The numbered steps one statement becomes: (sentence, [(label, sub-statements or a line)]),
+        by the handler of its kind (`_STATEMENTS`); a kind with none has no clear English."""
+        handler = _STATEMENTS.get(type(statement))
+        if handler is None:
+            raise Undescribable(_UNSAID.get(type(statement), f"the statement kind {type(statement).__name__}"))
+        return handler(self, statement, in_entry)
+
+    def assignment_run(self, statement: _AssignmentRun, in_entry: bool) -> list[tuple[str, list]]:
+        values = [self.say.value(value) for _, value, _ in statement.run]
+        parts = [f"{name} to {value}" for (name, _, _), value in zip(statement.run, values)]
+        if any(loose(value) for value in values):  # a value with its own commas: keep the parts apart
+            return [("Set " + "; ".join(parts) + ".", [])]
+        return [(f"Set {_join_words(parts)}.", [])]
+
+    def line(self, statement: cst.SimpleStatementLine, in_entry: bool) -> list[tuple[str, list]]:
+        sentences = [self.small(small, in_entry) for small in statement.body if not is_noop(small)]
+        sentences = [s for s in sentences if s]
+        return [(" ".join(sentences), [])] if sentences else []
+
+    def inner_function(self, statement: cst.FunctionDef, in_entry: bool) -> list[tuple[str, list]]:
+        remembers = _decorated(statement, self.say, "inner")
+        does = "it " + _does(statement, self.say)
+        return [(f"Define a helper {statement.name.value} taking {_param_list(cst_parameters(statement), self.say)}; "
+                 f"{remembers + '; ' if remembers else ''}when called, {does}",
+                 [("", self.body(statement.body))])]
+
+    def try_statement(self, statement: cst.Try, in_entry: bool) -> list[tuple[str, list]]:
+        if statement.handlers and self.say.plain is not None and self.say.plain.dead(statement):
+            # its steps cannot fail: the handlers never run, and what is left is its steps in order
+            return self.inline([statement.body, statement.orelse, statement.finalbody], in_entry)
+        return [self.try_(statement)]
 
     def inline(self, blocks: list, in_entry: bool) -> list[tuple[str, list]]:
         """The steps of blocks that always run, in order, as steps of the block around them (a block is a
@@ -269,47 +267,36 @@ class _Narrator:
 
     # ---- simple statements -------------------------------------------------------------------
     def small(self, small, in_entry: bool) -> str:
-        say = self.say
-        if isinstance(small, cst.Assign):
-            return self.assign(small)
-        if isinstance(small, cst.AnnAssign):
-            if small.value is None:
-                return ""
-            return f"Set {say.place(small.target)} to {say.value(small.value)}."
-        if isinstance(small, cst.AugAssign):
-            return self.augment(small)
-        if isinstance(small, cst.Expr):
-            if isinstance(small.value, cst.Call):
-                return self.call_statement(small.value)
-            if isinstance(small.value, cst.Yield):
-                return self.yield_(small.value)
-            if isinstance(small.value, cst.Await):
-                raise Undescribable("a coroutine (await)")
-            raise Undescribable(f"an expression statement of kind {type(small.value).__name__}")
-        if isinstance(small, cst.Return):
-            return self.return_(small, in_entry)
-        if isinstance(small, cst.Break):
-            return "Leave the innermost loop now."
-        if isinstance(small, cst.Continue):
-            return "Skip to the next round of the innermost loop."
-        if isinstance(small, cst.Pass):
-            return "Do nothing here."
-        if isinstance(small, (cst.Nonlocal, cst.Global)):
-            names = [n.name.value for n in small.names]
-            where = "outer" if isinstance(small, cst.Nonlocal) else "shared"
-            return f"(Here {_join_words(names)} {'is the' if len(names) == 1 else 'are the'} {where} " \
-                   f"variable{'s' if len(names) > 1 else ''}, not a new one.)"
-        if isinstance(small, (cst.Import, cst.ImportFrom)):
-            return ""  # the module's functions are told in words where they are used
-        if isinstance(small, cst.Raise):
-            return self.raise_(small)
-        if isinstance(small, cst.Del):
-            return self.delete(small.target)
-        if isinstance(small, cst.Assert):
-            if constant_truth(small.test) is False:  # `assert False, ...`: a step never meant to be reached
-                return "Stop with an error."
-            return f"Make sure that {say.condition(small.test)}; if not, stop with an error."
-        raise Undescribable(f"the statement kind {type(small).__name__}")
+        """One simple statement as a sentence, by the handler of its kind (`_SMALL`); "" says nothing."""
+        handler = _SMALL.get(type(small))
+        if handler is None:
+            raise Undescribable(f"the statement kind {type(small).__name__}")
+        return handler(self, small, in_entry)
+
+    def annotated(self, small: cst.AnnAssign, in_entry: bool) -> str:
+        if small.value is None:
+            return ""
+        return f"Set {self.say.place(small.target)} to {self.say.value(small.value)}."
+
+    def expression(self, small: cst.Expr, in_entry: bool) -> str:
+        if isinstance(small.value, cst.Call):
+            return self.call_statement(small.value)
+        if isinstance(small.value, cst.Yield):
+            return self.yield_(small.value)
+        if isinstance(small.value, cst.Await):
+            raise Undescribable("a coroutine (await)")
+        raise Undescribable(f"an expression statement of kind {type(small.value).__name__}")
+
+    def scope(self, small: cst.Nonlocal | cst.Global, in_entry: bool) -> str:
+        names = [n.name.value for n in small.names]
+        where = "outer" if isinstance(small, cst.Nonlocal) else "shared"
+        return f"(Here {_join_words(names)} {'is the' if len(names) == 1 else 'are the'} {where} " \
+               f"variable{'s' if len(names) > 1 else ''}, not a new one.)"
+
+    def assert_(self, small: cst.Assert, in_entry: bool) -> str:
+        if constant_truth(small.test) is False:  # `assert False, ...`: a step never meant to be reached
+            return "Stop with an error."
+        return f"Make sure that {self.say.condition(small.test)}; if not, stop with an error."
 
     def assign(self, small: cst.Assign) -> str:
         say = self.say
@@ -1127,3 +1114,23 @@ def _inline_if(line: str) -> bool:
     """Is this numbered line a whole `if` told in one sentence ("3.2. If x is 0, add 1 to count.")?"""
     text = re.sub(r"^\s*(?:[0-9a-z]+\.)+\s", "", line)
     return text.startswith("If ") and not text.rstrip().endswith(":")
+
+
+# one handler per kind of statement: (narrator, statement, in_entry) -> steps
+_STATEMENTS = {
+    _AssignmentRun: _Narrator.assignment_run, cst.SimpleStatementLine: _Narrator.line,
+    cst.If: _Narrator.if_, cst.For: lambda n, s, _: [n.for_(s)], cst.While: lambda n, s, _: n.while_(s),
+    cst.FunctionDef: _Narrator.inner_function, cst.Try: _Narrator.try_statement,
+}
+_UNSAID = {cst.With: "a with statement", cst.ClassDef: "a class definition"}
+# one handler per kind of simple statement: (narrator, statement, in_entry) -> a sentence ("" for none)
+_SMALL = {
+    cst.Assign: lambda n, s, _: n.assign(s), cst.AnnAssign: _Narrator.annotated,
+    cst.AugAssign: lambda n, s, _: n.augment(s), cst.Expr: _Narrator.expression, cst.Return: _Narrator.return_,
+    cst.Break: lambda n, s, _: "Leave the innermost loop now.",
+    cst.Continue: lambda n, s, _: "Skip to the next round of the innermost loop.",
+    cst.Pass: lambda n, s, _: "Do nothing here.", cst.Nonlocal: _Narrator.scope, cst.Global: _Narrator.scope,
+    cst.Import: lambda n, s, _: "", cst.ImportFrom: lambda n, s, _: "",  # said where the module's functions are used
+    cst.Raise: lambda n, s, _: n.raise_(s), cst.Del: lambda n, s, _: n.delete(s.target),
+    cst.Assert: _Narrator.assert_,
+}
