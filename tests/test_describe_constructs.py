@@ -130,3 +130,30 @@ def test_a_statement_kind_with_no_handler_is_named_as_not_describable(body, cons
     with pytest.raises(Undescribable) as raised:
         describe(f"def f(x):\n{body}    return 0\n", [], {}, "int")
     assert raised.value.construct == construct
+
+
+def test_a_library_with_its_objects_methods_is_one_vocabulary_file(monkeypatch):
+    """What a new file in vocab/ brings (as `vocab._register` reads it) is all the describer needs: its
+    functions, its objects' methods and fields, and its rules; nothing else is edited."""
+    import types
+
+    for table in ("TABLE", "KINDS", "STEPS", "DECORATORS", "CONSTANTS", "RULES", "OBJECTS", "FILES"):
+        monkeypatch.setattr(vocab, table, dict(getattr(vocab, table)))
+    new = types.ModuleType("lib_fractions")
+    new.LIBRARY = "fractions"
+    new.WORDS = {"Fraction": lambda say, args, keywords: f"the fraction {say.grouped(args[0])} over "
+                                                          f"{say.grouped(args[1])}{say.cite('lowest')}"}
+    new.RULES = {"lowest": "A fraction is kept in lowest terms, its denominator positive."}
+    new.OBJECTS = {"Fraction": {"fields": {"numerator": lambda say, made: f"the numerator of {say.value(made)}"},
+                                "methods": {"limit_denominator": lambda say, made, args, keywords:
+                                            f"the closest fraction to {say.value(made)} with a denominator of at "
+                                            f"most {say.grouped(args[0])}"}}}
+    vocab._register(new, new.LIBRARY, vocab.TABLE, vocab.KINDS, vocab.STEPS, vocab.DECORATORS)
+    steps = _steps("from fractions import Fraction\ndef f(a, b):\n    n = Fraction(a, b).numerator\n"
+                   "    return Fraction(a, b).limit_denominator(n)\n")
+    assert steps == ["1. Set n to the numerator of the fraction a over b. (Note: A fraction is kept in lowest terms, "
+                     "its denominator positive.)",
+                     "2. Return the closest fraction to the fraction a over b with a denominator of at most n."]
+    with pytest.raises(Undescribable, match="the method as_integer_ratio of fractions.Fraction"):
+        describe("import fractions\ndef f(a):\n    return fractions.Fraction(a, 2).as_integer_ratio()\n",
+                 [], {}, "int")

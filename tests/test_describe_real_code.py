@@ -179,7 +179,7 @@ def test_unicode_properties_name_the_unicode_version_and_dates_say_weekday_and_d
            "for Monday up to 7 for Sunday" in days
     assert "as 0 for Monday up to 6 for Sunday" in days and "the day of the month of the date day 6 of month 5" in days
     assert "the day number of the date day 1 of month 2 of year a" in days and "counting 1 January of year 1" in days
-    with pytest.raises(Undescribable, match="date method strftime"):
+    with pytest.raises(Undescribable, match="method strftime of datetime.date"):
         _text("return (day(a, 1, 1).strftime('%A'), stats)", module="from datetime import date as day")
 
 

@@ -22,7 +22,7 @@ import libcst as cst
 
 from ifforge.families.logicif.codeops.common.source import dotted_name, resolved_name
 from ifforge.families.logicif.codeops.common.walk import Reader, walk
-from ifforge.families.logicif.codeops.describe import addresses, dates, formats, methods, paths, regex, vocab, wildcards
+from ifforge.families.logicif.codeops.describe import addresses, formats, methods, paths, regex, vocab, wildcards
 from ifforge.families.logicif.codeops.describe.errors import Undescribable
 
 from ifforge.core import pyast
@@ -654,8 +654,9 @@ class Speaker:
             if node.attr.value in self.methods:
                 raise Undescribable("a method of a class of the code used as a value")
             return f"the field {node.attr.value} of {node.value.value}"
-        if dates.is_made(node.value, self.resolved) and node.attr.value in dates.FIELDS:
-            return dates.FIELDS[node.attr.value].format(d=self.value(node.value))
+        made = self._library_object(node.value)
+        if made is not None and node.attr.value in made.get("fields", {}):  # `date(...).year`: words in vocab/
+            return made["fields"][node.attr.value](self, node.value)
         if isinstance(node.value, cst.Name) and node.attr.value in self.held.values():  # `add = items.append`
             owner = node.value.value
             return (f"the method {node.attr.value} of {owner} (it belongs to the very object {owner} holds now, even "
@@ -784,12 +785,13 @@ class Speaker:
         if handler is not None:  # a library function: its words live in vocab/, one file per library
             args, keywords = self.arguments(call)
             return handler(self, args, keywords)
-        if isinstance(func, cst.Attribute) and dates.is_made(func.value, self.resolved):
-            args, _ = self.arguments(call)
-            said = dates.method(func.attr.value, self.value(func.value), args)
-            if said is None:
-                raise Undescribable(f"the date method {func.attr.value}")
-            return said
+        made = self._library_object(func.value) if isinstance(func, cst.Attribute) else None
+        if made is not None:  # a method of an object a library makes: its words live in vocab/ too
+            method = made.get("methods", {}).get(func.attr.value)
+            if method is None:
+                raise Undescribable(f"the method {func.attr.value} of {self.resolved(func.value.func)}")
+            args, keywords = self.arguments(call)
+            return method(self, func.value, args, keywords)
         if isinstance(func, cst.Name):
             name = func.value
             if name in self.generators:
@@ -838,6 +840,11 @@ class Speaker:
             if kind in ("dict", "list", "str", "set", "tuple", "int", "float"):
                 return self._builtin(kind, call.with_changes(func=cst.Name(kind)), cond)
         raise Undescribable("a call of a computed function")
+
+    def _library_object(self, node: cst.BaseExpression) -> dict | None:
+        """The vocab words for the object `node` makes when it is a call of a library's maker
+        (`datetime.date(...)`), else None."""
+        return vocab.OBJECTS.get(self.resolved(node.func)) if isinstance(node, cst.Call) else None
 
     def _own_comparison(self, func: cst.Attribute, call: cst.Call) -> str:
         """`type(a).__lt__(a, b)`: a comparison by a's own kind alone, which gives a marker, not an
