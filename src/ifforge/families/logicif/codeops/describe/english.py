@@ -22,7 +22,7 @@ import libcst as cst
 
 from ifforge.families.logicif.codeops.common.source import dotted_name, resolved_name
 from ifforge.families.logicif.codeops.common.walk import Reader, walk
-from ifforge.families.logicif.codeops.describe import addresses, formats, methods, paths, regex, vocab, wildcards
+from ifforge.families.logicif.codeops.describe import formats, methods, paths, regex, vocab, wildcards
 from ifforge.families.logicif.codeops.describe.errors import Undescribable
 
 from ifforge.core import pyast
@@ -85,7 +85,6 @@ RULES = {  # one sentence each, said once, at the first step that needs it
              "first takes as many characters as it may (one marked \"as few as possible\" takes as few) and gives "
              "some back (or takes more) if the rest of the pattern needs them, groups are numbered from 1 in the order their opening brackets "
              "appear, and a match found by one call is the first that fits.",
-    "ip": addresses.RULE,
     "own_compare": "Compared by a value's own kind, a whole number (true and false count as the whole numbers 1 "
                    "and 0) compares only with whole numbers, not decimal ones; a decimal number with decimal and "
                    "whole numbers; a text only with texts; a list only with lists; a dictionary and None never "
@@ -1082,9 +1081,6 @@ class Speaker:
             for kind in kinds:
                 if isinstance(kind.value, cst.Name) and kind.value.value in self.classes:
                     words.append(f"an object of the class {kind.value.value} (or of a class built on it)")
-                    continue
-                if self.resolved(kind.value) in addresses.KINDS:
-                    words.append(addresses.KINDS[self.resolved(kind.value)])
                     continue
                 if not isinstance(kind.value, cst.Name) or kind.value.value not in _TYPE_WORDS:
                     raise Undescribable("isinstance against a type other than a built-in one")

@@ -19,7 +19,7 @@ import libcst as cst
 from ifforge.core import pyast
 from ifforge.families.logicif.codeops.common.source import cst_parameters, dotted_name, resolved_name
 from ifforge.families.logicif.codeops.common.walk import Reader, walk
-from ifforge.families.logicif.codeops.describe import addresses, stored_methods, wildcards
+from ifforge.families.logicif.codeops.describe import stored_methods, wildcards
 from ifforge.families.logicif.codeops.describe.english import METHOD_TYPES, is_constant
 from ifforge.families.logicif.codeops.describe.plain import Plain, names_in
 
@@ -144,10 +144,7 @@ def _imports(k) -> dict[str, str]:
 
 @analysis("plain")
 def _plain(k) -> Plain:
-    def resolve(node):
-        return resolved_name(node, k.imported)
-    addresses.check_uses(k.module, resolve)
-    return Plain(k.module, resolve)
+    return Plain(k.module, lambda node: resolved_name(node, k.imported))
 
 
 @analysis("pattern_texts")

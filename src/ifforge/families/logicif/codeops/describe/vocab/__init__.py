@@ -46,9 +46,7 @@ def _register(module, library: str, table: dict, kinds: dict, steps: dict, decor
     FILES.setdefault(module.__name__.rpartition(".")[2], set()).update(
         f"{library}.{name}" for part in ("WORDS", "KINDS", "STEPS", "DECORATORS", "CONSTANTS")
         for name in getattr(module, part, {}))
-    FILES[module.__name__.rpartition(".")[2]].update(
-        f"{library}.{maker}.{member}" for maker, said in getattr(module, "OBJECTS", {}).items()
-        for part in said.values() for member in part)
+    FILES[module.__name__.rpartition(".")[2]].update(f"{library}.{maker}" for maker in getattr(module, "OBJECTS", {}))
     table.update((f"{library}.{name}", handler) for name, handler in module.WORDS.items())
     kinds.update((f"{library}.{name}", kind) for name, kind in getattr(module, "KINDS", {}).items())
     steps.update((f"{library}.{name}", step) for name, step in getattr(module, "STEPS", {}).items())
