@@ -157,3 +157,14 @@ def test_a_library_with_its_objects_methods_is_one_vocabulary_file(monkeypatch):
     with pytest.raises(Undescribable, match="the method as_integer_ratio of fractions.Fraction"):
         describe("import fractions\ndef f(a):\n    return fractions.Fraction(a, 2).as_integer_ratio()\n",
                  [], {}, "int")
+
+
+def test_a_pattern_built_at_load_time_from_the_string_modules_texts_is_said_as_the_parser_reads_it():
+    """`'[' + string.punctuation + ']+'`: inside the class, "\\]" is an escaped bracket (so the backslash
+    is not one of the characters) and ",-." is the range from "," to "."; traced from `string.punctuation`."""
+    said = describe("import re\nimport string\nP = re.compile('[' + string.punctuation + ']+')\n"
+                    "def f(text):\n    return P.split(text)\n", [], {"text": "str"}, "list")
+    assert ('P is the pattern matching one character that is one of: "!"; "\\""; "#"; "$"; "%"; "&"; "\'"; "("; ")"; '
+            '"*"; "+"; from "," to "."; "/"; ":"; ";"; "<"; "="; ">"; "?"; "@"; "["; "]"; "^"; "_"; "`"; "{"; "|"; '
+            '"}"; "~" repeated 1 or more times') in said
+    assert not holds_code(said)
