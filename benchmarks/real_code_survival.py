@@ -22,7 +22,9 @@ on issue 38 and never tuned on: standard-library modules in neither `MODULES` no
 (`HELDOUT_MODULES`), and every module of two pure-Python algorithms packages from PyPI
 (`HELDOUT_PACKAGES`: `pygorithm`, `algorithms-lib`), read from `--heldout-path` folders when they are
 importable there (`pip download --no-deps` the wheels and unzip them outside the repository; they
-are never committed), skipped with a note when not.
+are never committed), skipped with a note when not. A second held-out set (`heldout2`: `HELDOUT2_MODULES`
+and the packages `boltons` and `dsaedge`) was fixed once the first had been looked at, and is run
+only when asked for (`--set heldout2`).
 Usage: python benchmarks/real_code_survival.py [--set tuning|heldout|heldout2|both] [--heldout-path DIR ...]
        [--limit N] [--show NAME] [--list] [--describer]
 """
