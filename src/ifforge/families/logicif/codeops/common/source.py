@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 from functools import lru_cache
+from typing import Mapping
 
 import libcst as cst
 
@@ -82,3 +83,13 @@ def dotted_name(node: cst.BaseExpression) -> str | None:
         owner = dotted_name(node.value)
         return f"{owner}.{node.attr.value}" if owner else None
     return None
+
+
+def resolved_name(node: cst.BaseExpression, imported: Mapping[str, str]) -> str | None:
+    """A dotted name with its first part traced through `from m import g [as h]` (`h.x` is `m.g.x`);
+    `imported`: {h: "m.g"}."""
+    dotted = dotted_name(node)
+    if dotted is None:
+        return None
+    head, dot, rest = dotted.partition(".")
+    return imported[head] + dot + rest if head in imported else dotted

@@ -11,14 +11,20 @@ from __future__ import annotations
 
 import math
 import re
+import string
 from itertools import permutations, product
 from re import _constants as c  # noqa: the parser's opcodes
 from re import _parser
 
 import libcst as cst
 
+from ifforge.families.logicif.codeops.common.source import dotted_name
 from ifforge.families.logicif.codeops.describe.errors import Undescribable
 
+# the texts of the string module: the same in every Python version and on every host
+STRING_TEXTS = {f"string.{name}": getattr(string, name) for name in (
+    "ascii_letters", "ascii_lowercase", "ascii_uppercase", "digits", "hexdigits", "octdigits", "punctuation",
+    "whitespace", "printable")}
 _ORDERS = 720  # at most this many orders of the sets are tried (one set of 6 items)
 
 
@@ -35,6 +41,8 @@ class _Folder:
     def fold(self, node: cst.BaseExpression, seen: frozenset = frozenset()):
         if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)) and isinstance(node.evaluated_value, str):
             return node.evaluated_value
+        if isinstance(node, cst.Attribute) and dotted_name(node) in STRING_TEXTS:  # `string.punctuation`
+            return STRING_TEXTS[dotted_name(node)]
         if isinstance(node, cst.Name) and node.value in self.constants and node.value not in seen:
             return self.fold(self.constants[node.value], seen | {node.value})
         if isinstance(node, (cst.List, cst.Tuple)):

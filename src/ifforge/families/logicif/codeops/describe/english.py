@@ -9,22 +9,25 @@ item is dropped: code is never quoted.
 
 from __future__ import annotations
 
-import ast
 import builtins
 import json
 import re
 import string
+from collections import ChainMap
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from ifforge.families.logicif.codeops.common.source import dotted_name
+from ifforge.families.logicif.codeops.common.source import dotted_name, resolved_name
 from ifforge.families.logicif.codeops.common.walk import Reader, walk
-from ifforge.families.logicif.codeops.describe import addresses, dates, formats, methods, paths, regex, vocab, wildcards
+from ifforge.families.logicif.codeops.describe import formats, methods, paths, regex, vocab, wildcards
 from ifforge.families.logicif.codeops.describe.errors import Undescribable
-from ifforge.families.logicif.codeops.describe.plain import Plain
 
 from ifforge.core import pyast
+
+if TYPE_CHECKING:
+    from ifforge.families.logicif.codeops.describe.facts import Facts
 
 
 RULES = {  # one sentence each, said once, at the first step that needs it
@@ -81,7 +84,6 @@ RULES = {  # one sentence each, said once, at the first step that needs it
              "first takes as many characters as it may (one marked \"as few as possible\" takes as few) and gives "
              "some back (or takes more) if the rest of the pattern needs them, groups are numbered from 1 in the order their opening brackets "
              "appear, and a match found by one call is the first that fits.",
-    "ip": addresses.RULE,
     "own_compare": "Compared by a value's own kind, a whole number (true and false count as the whole numbers 1 "
                    "and 0) compares only with whole numbers, not decimal ones; a decimal number with decimal and "
                    "whole numbers; a text only with texts; a list only with lists; a dictionary and None never "
@@ -178,23 +180,20 @@ class Speaker:
     """Renders expressions of one function, collecting which rules its text relies on."""
 
     stats: str = "stats"
-    helpers: set[str] = field(default_factory=set)
-    kinds: dict[str, str] = field(default_factory=dict)  # name -> its certain kind (`int`, `list[str]`, ...)
-    patterns: set[str] = field(default_factory=set)  # names of compiled regular expressions
-    pattern_texts: set[str] = field(default_factory=set)  # module-level texts used only as patterns
-    held: dict[str, str] = field(default_factory=dict)  # name -> the changing method it keeps (`add = xs.append`)
-    translators: set[str] = field(default_factory=set)  # functions that turn a shell wildcard into a pattern
-    wildcards: set[str] = field(default_factory=set)  # names that hold a wildcard turned into a pattern
-    classes: set[str] = field(default_factory=set)  # classes the code defines
-    bound: dict[str, cst.Attribute] = field(default_factory=dict)  # name -> the bound method it stands for
-    imported: dict[str, str] = field(default_factory=dict)  # name -> module.name (`from module import name`)
-    constants: dict[str, cst.BaseExpression] = field(default_factory=dict)  # module-level name -> its one value
-    records: dict[str, list[str]] = field(default_factory=dict)  # a namedtuple -> its field names
-    generators: set[str] = field(default_factory=set)  # helpers that produce values (`yield`)
-    methods: set[str] = field(default_factory=set)  # the methods of the classes told as helpers
+    facts: Facts | None = None  # what the module holds (facts.read): read here, never filled
     selves: set[str] = field(default_factory=set)  # the name of the object inside the method being told
     rules: dict[str, bool] = field(default_factory=dict)  # rule -> already said
-    plain: Plain | None = None  # which values are surely plain (their display has exact words)
+
+    def __post_init__(self):
+        if self.facts is not None:  # kinds the narration sets for a while (a method's object) go over the facts
+            self.kinds = ChainMap({}, self.facts.kinds)
+
+    def __getattr__(self, name: str):
+        """A module fact by its name (`say.helpers`, `say.kinds`, ...), as `facts.Facts` holds it."""
+        facts = self.__dict__.get("facts")
+        if facts is None or name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(facts, name)
 
     def rule(self, key: str) -> str:
         """Note that the text relies on a rule; the describer says it at the step that first needs it."""
@@ -213,7 +212,7 @@ class Speaker:
         fresh = [key for key, said in self.rules.items() if not said]
         for key in fresh:
             self.rules[key] = True
-        return [RULES[key] for key in fresh]
+        return [RULES.get(key) or vocab.RULES[key] for key in fresh]
 
     def kind(self, node: cst.BaseExpression) -> str | None:
         """The certain kind of a name, or of an item taken from a name whose items all have one kind."""
@@ -326,8 +325,8 @@ class Speaker:
             raise Undescribable("the truth of a helper's values (always true, even with none)")
         kind = (self.kind(node) or "").split("[")[0]
         text = self.grouped(node)
-        if text.startswith("whether "):  # a yes-or-no phrase already: the clause itself, or its denial
-            clause = text.removeprefix("whether ")
+        if text.startswith(("whether ", "(whether ")):  # a yes-or-no phrase already: the clause itself, or its denial
+            clause = self.value(node).removeprefix("whether ")
             return clause if holds else f"it is not the case that {clause}"
         if kind == "bool":
             return text if holds else f"{text} is false"
@@ -653,14 +652,19 @@ class Speaker:
             if node.attr.value in self.methods:
                 raise Undescribable("a method of a class of the code used as a value")
             return f"the field {node.attr.value} of {node.value.value}"
-        if dates.is_made(node.value, self.resolved) and node.attr.value in dates.FIELDS:
-            return dates.FIELDS[node.attr.value].format(d=self.value(node.value))
+        made = self._library_object(node.value)
+        if made is not None and node.attr.value in made.get("fields", {}):  # `date(...).year`: words in vocab/
+            return made["fields"][node.attr.value](self, node.value)
         if isinstance(node.value, cst.Name) and node.attr.value in self.held.values():  # `add = items.append`
             owner = node.value.value
             return (f"the method {node.attr.value} of {owner} (it belongs to the very object {owner} holds now, even "
                     f"if {owner} is set to another one later)")
         if node.attr.value == "__name__" and isinstance(node.value, cst.Name):
             return f"the name of the function or class held in {node.value.value}"
+        if node.attr.value == "__name__" and _type_of(node.value) is not None:  # `type(x).__name__`
+            return (f"the name of the kind of {self.grouped(_type_of(node.value))} (\"int\" for a whole number, "
+                    f"\"float\" for a decimal number, \"str\" for text, \"bool\" for true or false, \"list\", "
+                    f"\"tuple\", \"dict\", \"set\", or \"NoneType\" for None)")
         if isinstance(node.value, cst.Call) and regex._is_compile(node.value) and (
                 node.attr.value in _PATTERN_ONLY or node.attr.value == "split"):  # surely a pattern's split
             return regex.method_as_value(self, node.value, node.attr.value)
@@ -770,11 +774,7 @@ class Speaker:
 
     def resolved(self, node: cst.BaseExpression) -> str | None:
         """A dotted name with its first part traced through `from m import g [as h]` (`h.x` is `m.g.x`)."""
-        dotted = dotted_name(node)
-        if dotted is None:
-            return None
-        head, dot, rest = dotted.partition(".")
-        return self.imported[head] + dot + rest if head in self.imported else dotted
+        return resolved_name(node, self.imported)
 
     def _call(self, call: cst.Call, cond: bool) -> str:
         func = call.func
@@ -783,12 +783,13 @@ class Speaker:
         if handler is not None:  # a library function: its words live in vocab/, one file per library
             args, keywords = self.arguments(call)
             return handler(self, args, keywords)
-        if isinstance(func, cst.Attribute) and dates.is_made(func.value, self.resolved):
-            args, _ = self.arguments(call)
-            said = dates.method(func.attr.value, self.value(func.value), args)
-            if said is None:
-                raise Undescribable(f"the date method {func.attr.value}")
-            return said
+        made = self._library_object(func.value) if isinstance(func, cst.Attribute) else None
+        if made is not None:  # a method of an object a library makes: its words live in vocab/ too
+            method = made.get("methods", {}).get(func.attr.value)
+            if method is None:
+                raise Undescribable(f"the method {func.attr.value} of {self.resolved(func.value.func)}")
+            args, keywords = self.arguments(call)
+            return method(self, func.value, args, keywords)
         if isinstance(func, cst.Name):
             name = func.value
             if name in self.generators:
@@ -831,7 +832,17 @@ class Speaker:
             if func.attr.value == "__next__" and not call.args:  # `it.__next__()` is `next(it)`
                 return self._builtin("next", cst.Call(func=cst.Name("next"), args=[cst.Arg(func.value)]), cond)
             return self.method(func.value, func.attr.value, call)
+        same = _type_of(func)
+        if same is not None:  # `type(x)(...)`: x's own kind made anew, said as that built-in when the kind is sure
+            kind = (self.kind(same) or "").split("[")[0]
+            if kind in ("dict", "list", "str", "set", "tuple", "int", "float"):
+                return self._builtin(kind, call.with_changes(func=cst.Name(kind)), cond)
         raise Undescribable("a call of a computed function")
+
+    def _library_object(self, node: cst.BaseExpression) -> dict | None:
+        """The vocab words for the object `node` makes when it is a call of a library's maker
+        (`datetime.date(...)`), else None."""
+        return vocab.OBJECTS.get(self.resolved(node.func)) if isinstance(node, cst.Call) else None
 
     def _own_comparison(self, func: cst.Attribute, call: cst.Call) -> str:
         """`type(a).__lt__(a, b)`: a comparison by a's own kind alone, which gives a marker, not an
@@ -924,12 +935,15 @@ class Speaker:
 
     def _builtin_str_bytes(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
         g = self.grouped
-        if name in ("str", "bytes") and len(args) == 2 and not keywords:  # the same as .decode / .encode
+        # the same as .decode / .encode, the encoding given second or by its keyword
+        encoding = args[1] if len(args) == 2 and not keywords else \
+            keywords["encoding"] if len(args) == 1 and set(keywords) == {"encoding"} else None
+        if name in ("str", "bytes") and encoding is not None:
             self.rule("bytes")
             if name == "str":
-                return (f"the text the bytes {g(args[0])} spell in the encoding {g(args[1])} (the steps stop with "
+                return (f"the text the bytes {g(args[0])} spell in the encoding {g(encoding)} (the steps stop with "
                         f"an error if they are not valid in it)")
-            return (f"the bytes of the text {g(args[0])} in the encoding {g(args[1])} (the steps stop with an "
+            return (f"the bytes of the text {g(args[0])} in the encoding {g(encoding)} (the steps stop with an "
                     f"error if a character has none)")
         return None
 
@@ -982,6 +996,11 @@ class Speaker:
     def _builtin_dict(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
         if name == "dict" and not args and not keywords:
             return "a new empty dictionary"
+        if name == "dict" and one is not None:
+            if (self.kind(one) or "").startswith("dict"):
+                return f"a new dictionary with the same keys and values as {self.grouped(one)}, in the same order"
+            return (f"a new dictionary made from the pairs of {self.grouped(one)} in order, each pair's first item a "
+                    f"key and its second the value (a later pair with the same key replaces the value)")
         return None
 
     def _builtin_reversed(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
@@ -1061,9 +1080,6 @@ class Speaker:
             for kind in kinds:
                 if isinstance(kind.value, cst.Name) and kind.value.value in self.classes:
                     words.append(f"an object of the class {kind.value.value} (or of a class built on it)")
-                    continue
-                if self.resolved(kind.value) in addresses.KINDS:
-                    words.append(addresses.KINDS[self.resolved(kind.value)])
                     continue
                 if not isinstance(kind.value, cst.Name) or kind.value.value not in _TYPE_WORDS:
                     raise Undescribable("isinstance against a type other than a built-in one")
@@ -1467,6 +1483,14 @@ def is_boolean(node: cst.BaseExpression) -> bool:
         if isinstance(node.func, cst.Attribute):
             return node.func.attr.value in _BOOLEAN_METHODS
     return False
+
+
+def _type_of(node: cst.BaseExpression) -> cst.BaseExpression | None:
+    """x in `type(x)`, else None."""
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "type" \
+            and len(node.args) == 1 and not node.args[0].keyword and not node.args[0].star:
+        return node.args[0].value
+    return None
 
 
 def _ordinal(number: int) -> str:

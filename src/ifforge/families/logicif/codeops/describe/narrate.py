@@ -13,18 +13,17 @@ It is the offline describer and the fallback for the LLM one.
 from __future__ import annotations
 
 import re
-from collections import Counter
 
 import libcst as cst
 
-from ifforge.core import pyast
-from ifforge.families.logicif.codeops.common.source import cst_module, cst_parameters, dotted_name
+from ifforge.families.logicif.codeops.common.source import cst_module, cst_parameters
 from ifforge.families.logicif.codeops.common.walk import Reader, index, walk
-from ifforge.families.logicif.codeops.describe import addresses, roles, stored_methods, vocab, wildcards
-from ifforge.families.logicif.codeops.describe.english import (METHOD_TYPES, Speaker, Undescribable, constant_truth,
-                                                               float_words, holds_code, is_constant, loose)
+from ifforge.families.logicif.codeops.describe import facts as module_facts
+from ifforge.families.logicif.codeops.describe import roles, stored_methods, vocab
+from ifforge.families.logicif.codeops.describe.facts import Facts, class_methods, class_value, is_noop, method_of_value
+from ifforge.families.logicif.codeops.describe.english import (Speaker, Undescribable, constant_truth, float_words,
+                                                               holds_code, loose)
 from ifforge.families.logicif.codeops.describe.places import Narration, Placed
-from ifforge.families.logicif.codeops.describe.plain import Plain, names_in
 from ifforge.families.logicif.records import Tracker
 
 __all__ = ["describe", "uncovered", "holds_code", "Undescribable", "type_words"]
@@ -64,18 +63,13 @@ _CHANGES = {  # a method called for what it changes, as a step
 _ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth"]
 
 
-def _is_docstring_or_noop(small: cst.BaseSmallStatement) -> bool:
-    """A bare literal or name as a statement does nothing (docstrings included): never narrate it."""
-    return isinstance(small, cst.Expr) and (is_constant(small.value) or isinstance(small.value, (cst.Name, cst.FormattedString)))
-
-
 class _Narrator:
-    def __init__(self, stats: str, trackers: dict[str, Tracker], helpers: set[str], kinds: dict[str, str]):
+    def __init__(self, stats: str, trackers: dict[str, Tracker], facts: Facts):
         self.stats = stats
         self.trackers = trackers
-        self.helpers = helpers
-        self.say = Speaker(stats=stats, helpers=helpers, kinds=kinds)
-        self.stops: set[int] = set()  # ids of the returns that end a helper's values
+        self.helpers = facts.helpers
+        self.say = Speaker(stats=stats, facts=facts)
+        self.stops = facts.stops  # ids of the returns that end a helper's values
         # a step `inline` took from a statement inside: id -> (the step, kept so its id stays its own; the statement)
         self.inlined: dict[int, tuple] = {}
 
@@ -115,39 +109,37 @@ class _Narrator:
         return list(suite.body)
 
     def statement(self, statement, in_entry: bool) -> list[tuple[str, list]]:
-        """The numbered steps one statement becomes: (sentence, [(label, sub-statements or a line)])."""
-        if isinstance(statement, _AssignmentRun):
-            values = [self.say.value(value) for _, value, _ in statement.run]
-            parts = [f"{name} to {value}" for (name, _, _), value in zip(statement.run, values)]
-            if any(loose(value) for value in values):  # a value with its own commas: keep the parts apart
-                return [("Set " + "; ".join(parts) + ".", [])]
-            return [(f"Set {_join_words(parts)}.", [])]
-        if isinstance(statement, cst.SimpleStatementLine):
-            sentences = [self.small(small, in_entry) for small in statement.body if not _is_docstring_or_noop(small)]
-            sentences = [s for s in sentences if s]
-            return [(" ".join(sentences), [])] if sentences else []
-        if isinstance(statement, cst.If):
-            return self.if_(statement, in_entry)
-        if isinstance(statement, cst.For):
-            return [self.for_(statement)]
-        if isinstance(statement, cst.While):
-            return self.while_(statement)
-        if isinstance(statement, cst.FunctionDef):
-            remembers = _decorated(statement, self.say, "inner")
-            does = "it " + _does(statement, self.say)
-            return [(f"Define a helper {statement.name.value} taking {_param_list(cst_parameters(statement), self.say)}; "
-                     f"{remembers + '; ' if remembers else ''}when called, {does}",
-                     [("", self.body(statement.body))])]
-        if isinstance(statement, cst.Try):
-            if statement.handlers and self.say.plain is not None and self.say.plain.dead(statement):
-                # its steps cannot fail: the handlers never run, and what is left is its steps in order
-                return self.inline([statement.body, statement.orelse, statement.finalbody], in_entry)
-            return [self.try_(statement)]
-        if isinstance(statement, cst.With):
-            raise Undescribable("a with statement")
-        if isinstance(statement, cst.ClassDef):
-            raise Undescribable("a class definition")
-        raise Undescribable(f"the statement kind {type(statement).__name__}")
+        """The numbered steps one statement becomes: (sentence, [(label, sub-statements or a line)]),
+        by the handler of its kind (`_STATEMENTS`); a kind with none has no clear English."""
+        handler = _STATEMENTS.get(type(statement))
+        if handler is None:
+            raise Undescribable(_UNSAID.get(type(statement), f"the statement kind {type(statement).__name__}"))
+        return handler(self, statement, in_entry)
+
+    def assignment_run(self, statement: _AssignmentRun, in_entry: bool) -> list[tuple[str, list]]:
+        values = [self.say.value(value) for _, value, _ in statement.run]
+        parts = [f"{name} to {value}" for (name, _, _), value in zip(statement.run, values)]
+        if any(loose(value) for value in values):  # a value with its own commas: keep the parts apart
+            return [("Set " + "; ".join(parts) + ".", [])]
+        return [(f"Set {_join_words(parts)}.", [])]
+
+    def line(self, statement: cst.SimpleStatementLine, in_entry: bool) -> list[tuple[str, list]]:
+        sentences = [self.small(small, in_entry) for small in statement.body if not is_noop(small)]
+        sentences = [s for s in sentences if s]
+        return [(" ".join(sentences), [])] if sentences else []
+
+    def inner_function(self, statement: cst.FunctionDef, in_entry: bool) -> list[tuple[str, list]]:
+        remembers = _decorated(statement, self.say, "inner")
+        does = "it " + _does(statement, self.say)
+        return [(f"Define a helper {statement.name.value} taking {_param_list(cst_parameters(statement), self.say)}; "
+                 f"{remembers + '; ' if remembers else ''}when called, {does}",
+                 [("", self.body(statement.body))])]
+
+    def try_statement(self, statement: cst.Try, in_entry: bool) -> list[tuple[str, list]]:
+        if statement.handlers and self.say.plain is not None and self.say.plain.dead(statement):
+            # its steps cannot fail: the handlers never run, and what is left is its steps in order
+            return self.inline([statement.body, statement.orelse, statement.finalbody], in_entry)
+        return [self.try_(statement)]
 
     def inline(self, blocks: list, in_entry: bool) -> list[tuple[str, list]]:
         """The steps of blocks that always run, in order, as steps of the block around them (a block is a
@@ -266,9 +258,13 @@ class _Narrator:
                         raise Undescribable("an except clause naming a computed error type")
                     names.append(element.value.value)
                 kind = "an error of the kind " + _join_words(names, "or")
-            if handler.name is not None:
-                raise Undescribable("an except clause that keeps the error object")
-            children += [("", f"If any of those steps fails with {kind}, stop them right there and instead:"),
+            kept = ""
+            if handler.name is not None:  # the error's own text depends on the host: only shown, never used
+                kept = handler.name.name.value
+                if not _only_shown(kept, handler.body):
+                    raise Undescribable("an except clause that keeps the error object")
+                kept = f" (calling the error {kept})"
+            children += [("", f"If any of those steps fails with {kind}, stop them right there{kept} and instead:"),
                          ("x", self.body(handler.body))]
         if statement.orelse is not None:
             children += [("", "If no error happened, continue with:"), ("e", self.body(statement.orelse.body))]
@@ -278,47 +274,36 @@ class _Narrator:
 
     # ---- simple statements -------------------------------------------------------------------
     def small(self, small, in_entry: bool) -> str:
-        say = self.say
-        if isinstance(small, cst.Assign):
-            return self.assign(small)
-        if isinstance(small, cst.AnnAssign):
-            if small.value is None:
-                return ""
-            return f"Set {say.place(small.target)} to {say.value(small.value)}."
-        if isinstance(small, cst.AugAssign):
-            return self.augment(small)
-        if isinstance(small, cst.Expr):
-            if isinstance(small.value, cst.Call):
-                return self.call_statement(small.value)
-            if isinstance(small.value, cst.Yield):
-                return self.yield_(small.value)
-            if isinstance(small.value, cst.Await):
-                raise Undescribable("a coroutine (await)")
-            raise Undescribable(f"an expression statement of kind {type(small.value).__name__}")
-        if isinstance(small, cst.Return):
-            return self.return_(small, in_entry)
-        if isinstance(small, cst.Break):
-            return "Leave the innermost loop now."
-        if isinstance(small, cst.Continue):
-            return "Skip to the next round of the innermost loop."
-        if isinstance(small, cst.Pass):
-            return "Do nothing here."
-        if isinstance(small, (cst.Nonlocal, cst.Global)):
-            names = [n.name.value for n in small.names]
-            where = "outer" if isinstance(small, cst.Nonlocal) else "shared"
-            return f"(Here {_join_words(names)} {'is the' if len(names) == 1 else 'are the'} {where} " \
-                   f"variable{'s' if len(names) > 1 else ''}, not a new one.)"
-        if isinstance(small, (cst.Import, cst.ImportFrom)):
-            return ""  # the module's functions are told in words where they are used
-        if isinstance(small, cst.Raise):
-            return self.raise_(small)
-        if isinstance(small, cst.Del):
-            return self.delete(small.target)
-        if isinstance(small, cst.Assert):
-            if constant_truth(small.test) is False:  # `assert False, ...`: a step never meant to be reached
-                return "Stop with an error."
-            return f"Make sure that {say.condition(small.test)}; if not, stop with an error."
-        raise Undescribable(f"the statement kind {type(small).__name__}")
+        """One simple statement as a sentence, by the handler of its kind (`_SMALL`); "" says nothing."""
+        handler = _SMALL.get(type(small))
+        if handler is None:
+            raise Undescribable(f"the statement kind {type(small).__name__}")
+        return handler(self, small, in_entry)
+
+    def annotated(self, small: cst.AnnAssign, in_entry: bool) -> str:
+        if small.value is None:
+            return ""
+        return f"Set {self.say.place(small.target)} to {self.say.value(small.value)}."
+
+    def expression(self, small: cst.Expr, in_entry: bool) -> str:
+        if isinstance(small.value, cst.Call):
+            return self.call_statement(small.value)
+        if isinstance(small.value, cst.Yield):
+            return self.yield_(small.value)
+        if isinstance(small.value, cst.Await):
+            raise Undescribable("a coroutine (await)")
+        raise Undescribable(f"an expression statement of kind {type(small.value).__name__}")
+
+    def scope(self, small: cst.Nonlocal | cst.Global, in_entry: bool) -> str:
+        names = [n.name.value for n in small.names]
+        where = "outer" if isinstance(small, cst.Nonlocal) else "shared"
+        return f"(Here {_join_words(names)} {'is the' if len(names) == 1 else 'are the'} {where} " \
+               f"variable{'s' if len(names) > 1 else ''}, not a new one.)"
+
+    def assert_(self, small: cst.Assert, in_entry: bool) -> str:
+        if constant_truth(small.test) is False:  # `assert False, ...`: a step never meant to be reached
+            return "Stop with an error."
+        return f"Make sure that {self.say.condition(small.test)}; if not, stop with an error."
 
     def assign(self, small: cst.Assign) -> str:
         say = self.say
@@ -576,6 +561,16 @@ def _decorated(function: cst.FunctionDef, say: Speaker, where: str) -> str:
     return said(say, args, keywords)
 
 
+def _only_shown(name: str, node: cst.CSTNode) -> bool:
+    """Whether `name` is read in `node` only inside what a `print` call shows (so its text never reaches
+    the result, a counter or a check)."""
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "print":
+        return True
+    if isinstance(node, cst.Name):
+        return node.value != name
+    return all(_only_shown(name, child) for child in node.children)
+
+
 def _ends_block(statement) -> bool:
     return isinstance(statement, cst.SimpleStatementLine) and any(isinstance(s, _ENDS_BLOCK) for s in statement.body)
 
@@ -635,33 +630,13 @@ def narration(source: str, trackers: list[Tracker], input_types: dict[str, str],
     entry = next(s for s in functions if s.name.value == "f")
     helpers = [s for s in functions if s is not entry]
     stats = _stats_name(entry)
-    narrator = _Narrator(stats, {t.name: t for t in trackers}, {h.name.value for h in helpers} | _nested(entry),
-                         named.kinds)
+    facts = module_facts.read(module, stats, {h.name.value for h in helpers} | _nested(entry), named.kinds,
+                              frozenset(method for method, _ in _CHANGES))
+    narrator = _Narrator(stats, {t.name: t for t in trackers}, facts)
     say = narrator.say
-    say.generators, narrator.stops = _generators(module)
-    if entry.name.value in say.generators:
+    if entry.name.value in facts.generators:
         raise Undescribable("a main function that produces values (yield)")
-    assigned = _assigned(module)  # one walk, read by the three below
-    say.patterns, say.bound = _patterns(assigned)
-    say.held = _kept_methods(module, assigned)
-    say.translators = wildcards.translators(module, stats)
-    say.wildcards = wildcards.pattern_names(assigned, stored_methods.bindings(module), say.translators)
-    say.classes = {s.name.value for s in module.body if isinstance(s, cst.ClassDef)}
-    told = [s for s in module.body if isinstance(s, cst.ClassDef) and _small_class(s, module)]
-    filling = {c.name.value for c in told if _filling_class(c, module)}
-    say.methods = {m.name.value for c in told for m in _methods(c) if m.name.value not in ("__init__", "__missing__")}
-    for name, value in _constants(module).items():  # `name = C().m`: a method of one object, called as a helper
-        if isinstance(value, cst.Attribute) and isinstance(value.value, cst.Call) and \
-                isinstance(value.value.func, cst.Name) and value.value.func.value in {c.name.value for c in told}:
-            say.helpers.add(name)
-    say.imported = _imported(module)
-    addresses.check_uses(module, say.resolved)
-    say.plain = Plain(module, say.resolved)
-    say.constants = _constants(module)
-    say.pattern_texts = _pattern_texts(module, say.constants)
-    say.kinds.update((name, "dict") for name, value in say.constants.items()  # `table = Filling()`
-                     if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value in filling)
-    say.records = {name: fields for name, value in say.constants.items() if (fields := _record_fields(value))}
+    told, filling = facts.told, facts.filling
     params = cst_parameters(entry)
 
     if params:
@@ -682,8 +657,7 @@ def narration(source: str, trackers: list[Tracker], input_types: dict[str, str],
     top = [s for s in module.body if not isinstance(s, cst.FunctionDef)]
     first_compound = next((i for i, s in enumerate(top) if isinstance(s, cst.BaseCompoundStatement)
                            and not isinstance(s, cst.ClassDef) or _stores_item(s)), len(top))
-    typing_only = _typing_only(module)
-    fixed = [f for f in (_fixed(s, say, {c.name.value for c in told}, typing_only) for s in top[:first_compound]) if f]
+    fixed = [f for f in (_fixed(s, say, {c.name.value for c in told}, facts.typing_only) for s in top[:first_compound]) if f]
     if fixed:
         inputs += " You can also use these fixed values: " + "; ".join(fixed) + "."
     inputs = Placed(narrator.with_notes(inputs), entry, header=True)
@@ -715,286 +689,14 @@ def narration(source: str, trackers: list[Tracker], input_types: dict[str, str],
     return Narration.of(inputs, logic, outputs, module)
 
 
-class _Producers(Reader):
-    """Functions whose own body (not a function inside it) yields, and the returns in their bodies."""
-
-    def __init__(self):
-        self.stack: list[tuple[str, list[int], list[bool]]] = []
-        self.names: set[str] = set()
-        self.stops: set[int] = set()
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        self.stack.append((node.name.value, [], [False]))
-
-    def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
-        name, returns, yields = self.stack.pop()
-        if yields[0]:
-            self.names.add(name)
-            self.stops.update(returns)
-
-    def visit_Lambda(self, node: cst.Lambda) -> bool:
-        return False  # a lambda's body is its own function and cannot hold a return
-
-    def visit_Yield(self, node: cst.Yield) -> None:
-        if self.stack:
-            self.stack[-1][2][0] = True
-
-    def visit_Return(self, node: cst.Return) -> None:
-        if self.stack:
-            self.stack[-1][1].append(id(node))
-
-
-def _generators(module: cst.Module) -> tuple[set[str], set[int]]:
-    """The names of the functions that produce values (`yield`), and the ids of their returns."""
-    found = _Producers()
-    walk(module, found)
-    return found.names, found.stops
-
-
-def _assigned(module: cst.Module) -> dict[str, list[cst.BaseExpression]]:
-    """Every value each name is set to by `=` (for a name inside an unpacking, the unpacking)."""
-    values: dict[str, list[cst.BaseExpression]] = {}
-
-    class Assigned(Reader):
-        def visit_Assign(self, node: cst.Assign) -> None:
-            for target in node.targets:
-                if isinstance(target.target, cst.Name):
-                    values.setdefault(target.target.value, []).append(node.value)
-                else:
-                    for name in names_in(target.target):
-                        values.setdefault(name, []).append(target.target)
-
-    walk(module, Assigned())
-    return values
-
-
-def _typing_only(module: cst.Module) -> set[str]:
-    """Names read in annotations and nowhere else (`T = TypeVar("T")` for `xs: list[T]`): annotations
-    change no value, so neither do these names, and they need no words."""
-    found: dict[bool, set[str]] = {True: set(), False: set()}
-
-    class Reads(Reader):
-        def __init__(self):
-            self.depth = 0
-
-        def visit_Annotation(self, node: cst.Annotation) -> None:
-            self.depth += 1
-
-        def leave_Annotation(self, node: cst.Annotation) -> None:
-            self.depth -= 1
-
-        def visit_Name(self, node: cst.Name) -> None:
-            found[self.depth > 0].add(node.value)
-
-        def visit_AssignTarget(self, node: cst.AssignTarget) -> bool:
-            return not isinstance(node.target, cst.Name)  # the name being set is no read
-
-    walk(module, Reads())
-    return found[True] - found[False]
-
-
-def _kept_methods(module: cst.Module, assigned: dict[str, list[cst.BaseExpression]]) -> dict[str, str]:
-    """Names only ever set to one changing method of an object (`add = items.append`) and otherwise
-    only called as a step (`add(x)`): {name: method}."""
-    uses: Counter[str] = Counter()
-    steps: Counter[str] = Counter()
-
-    class Uses(Reader):
-        def visit_Name(self, node: cst.Name) -> None:
-            uses[node.value] += 1
-
-        def visit_Expr(self, node: cst.Expr) -> None:
-            if isinstance(node.value, cst.Call) and isinstance(node.value.func, cst.Name):
-                steps[node.value.func.value] += 1
-
-    walk(module, Uses())
-    changing = {method for method, _ in _CHANGES}
-    kept = {}
-    for name, found in assigned.items():
-        methods = {v.attr.value for v in found if isinstance(v, cst.Attribute) and isinstance(v.value, cst.Name)}
-        if len(methods) == 1 and len(found) == sum(isinstance(v, cst.Attribute) for v in found) \
-                and methods <= changing and uses[name] == len(found) + steps[name]:
-            kept[name] = methods.pop()
-    return kept
-
-
-def _patterns(values: dict[str, list[cst.BaseExpression]]) -> tuple[set[str], dict[str, cst.Attribute]]:
-    """Names only ever bound to a compiled regular expression (or None before it is made), and
-    module-level names bound to a method of one (`_find = re.compile(...).search`); `values`: `_assigned`'s."""
-
-    def compiled(value) -> bool:
-        return isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and \
-            isinstance(value.func.value, cst.Name) and value.func.value.value == "re" and value.func.attr.value == "compile"
-
-    patterns = {name for name, found in values.items()
-                if any(compiled(v) for v in found) and all(compiled(v) or (isinstance(v, cst.Name) and v.value == "None")
-                                                          for v in found)}
-    bound = {name: found[0] for name, found in values.items()
-             if len(found) == 1 and isinstance(found[0], cst.Attribute) and (compiled(found[0].value) or (
-                 isinstance(found[0].value, cst.Name) and found[0].value.value in patterns)
-                 or _method_of_value(found[0].value))}
-    return patterns, bound
-
-
-def _pattern_texts(module: cst.Module, constants: dict[str, cst.BaseExpression]) -> set[str]:
-    """Module-level texts used only as the pattern of a call of the re module: said as patterns where
-    they are used, not as fixed values."""
-    uses: Counter[str] = Counter()
-    as_pattern: Counter[str] = Counter()
-
-    class Uses(Reader):
-        def visit_Name(self, node: cst.Name) -> None:
-            uses[node.value] += 1
-
-        def visit_Call(self, node: cst.Call) -> None:
-            if isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name) and \
-                    node.func.value.value == "re" and node.args and isinstance(node.args[0].value, cst.Name) \
-                    and node.args[0].keyword is None and not node.args[0].star:
-                as_pattern[node.args[0].value.value] += 1
-
-    walk(module, Uses())
-    return {name for name, value in constants.items() if isinstance(value, (cst.SimpleString, cst.ConcatenatedString))
-            and as_pattern[name] and uses[name] == as_pattern[name] + 1}  # + 1: where it is set
-
-
-def _method_of_value(owner: cst.BaseExpression) -> bool:
-    """`"".join`, `int.bit_length`: the owner of a method of a literal or of a type."""
-    return isinstance(owner, cst.SimpleString) or isinstance(owner, cst.Name) and owner.value in METHOD_TYPES
-
-
-def _constants(module: cst.Module) -> dict[str, cst.BaseExpression]:
-    """Module-level names bound once, at module level, and never anywhere else: {name: value}."""
-    bindings: Counter[str] = Counter()
-
-    class Bound(Reader):
-        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-            bindings.update(names_in(node.target))
-
-    walk(module, Bound())
-    found = {}
-    for line in module.body:
-        for small in line.body if isinstance(line, cst.SimpleStatementLine) else []:
-            if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
-                name = small.targets[0].target.value
-                if bindings[name] == 1:
-                    found[name] = small.value
-    return found
-
-
-def _record_fields(value: cst.BaseExpression) -> list[str] | None:
-    """The field names of `namedtuple("Name", "a b")` (or a list of names), else None."""
-    if not (isinstance(value, cst.Call) and len(value.args) == 2 and all(a.keyword is None and not a.star
-                                                                           for a in value.args)):
-        return None
-    if not (isinstance(value.func, cst.Name) and value.func.value == "namedtuple" or isinstance(value.func, cst.Attribute)
-            and value.func.attr.value == "namedtuple"):
-        return None
-    try:
-        fields = pyast.literal_eval(cst.Module([]).code_for_node(value.args[1].value))
-    except (ValueError, SyntaxError):
-        return None
-    if isinstance(fields, str):
-        fields = fields.replace(",", " ").split()
-    return list(fields) if all(isinstance(f, str) and f.isidentifier() for f in fields) else None
-
-
-def _imported(module: cst.Module) -> dict[str, str]:
-    """Names a module-level `from m import g [as h]` binds: {h: "m.g"}."""
-    found = {}
-    for line in module.body:
-        for small in line.body if isinstance(line, cst.SimpleStatementLine) else []:
-            if isinstance(small, cst.ImportFrom) and not small.relative and small.module is not None \
-                    and not isinstance(small.names, cst.ImportStar):
-                origin = cst.Module([]).code_for_node(small.module)
-                for alias in small.names:
-                    bound = alias.asname.name.value if alias.asname else cst.Module([]).code_for_node(alias.name)
-                    found[bound] = f"{origin}.{cst.Module([]).code_for_node(alias.name)}"
-    return found
-
-
 _ERROR_BASES = ("Error", "Exception", "Warning")
-
-
-def _methods(statement: cst.ClassDef) -> list[cst.FunctionDef]:
-    suite = statement.body
-    return [line for line in ([] if isinstance(suite, cst.SimpleStatementSuite) else suite.body)
-            if isinstance(line, cst.FunctionDef)]
-
-
-def _small_class(statement: cst.ClassDef, module: cst.Module) -> bool:
-    """A class with no base but object, holding only plain methods (`__init__` the one special one, since
-    the others change what operators do) and a docstring: its methods can be told as helpers. Or a
-    dictionary that fills in what it lacks (`_filling_class`), `__missing__` its one special method,
-    with fixed values of its own (`safe = b"-!*"`) too."""
-    filling = _filling_class(statement, module)
-    if statement.decorators or not filling and any(
-            not (isinstance(a.value, cst.Name) and a.value.value == "object") or a.keyword for a in statement.bases):
-        return False
-    suite = statement.body
-    if isinstance(suite, cst.SimpleStatementSuite):
-        return False
-    special = "__missing__" if filling else "__init__"
-    for line in suite.body:
-        if isinstance(line, cst.FunctionDef):
-            name = line.name.value
-            params = cst_parameters(line)
-            if line.decorators or line.asynchronous or not params or isinstance(params[0].star, str) and \
-                    params[0].star or (name.startswith("__") and name != special) or \
-                    _generators(cst.Module(body=[line]))[0]:  # a method that yields is not a helper's steps
-                return False
-        elif not (isinstance(line, cst.SimpleStatementLine) and all(_is_docstring_or_noop(s) or isinstance(s, cst.Pass)
-                                                                   for s in line.body) or filling and _class_value(line)):
-            return False
-    return bool(_methods(statement))
-
-
-def _filling_class(statement: cst.ClassDef, module: cst.Module) -> bool:
-    """A class made from `dict` alone, with `__missing__`, and only ever made with no inputs (so each
-    starts empty): a dictionary that fills in a key asked for before it holds it."""
-    if [dotted_name(a.value) for a in statement.bases] != ["dict"] or any(a.keyword for a in statement.bases) or \
-            not any(m.name.value == "__missing__" for m in _methods(statement)):
-        return False
-    makes = _Makes(statement.name.value)
-    walk(module, makes)
-    return not makes.given
-
-
-class _Makes(Reader):
-    """Whether some call of a class gives it inputs."""
-
-    def __init__(self, name: str):
-        super().__init__()
-        self.name, self.given = name, False
-
-    def visit_Call(self, node: cst.Call) -> None:
-        self.given = self.given or isinstance(node.func, cst.Name) and node.func.value == self.name and bool(node.args)
-
-
-def _class_value(line: cst.BaseStatement) -> tuple[str, cst.BaseExpression] | None:
-    """(name, value) of a line of a class body that gives the class a fixed value no step can change
-    in place, shared by its objects: texts, bytes and numbers (`b"-!" + digits.encode("ascii")`), else None."""
-    if not (isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 and isinstance(line.body[0], cst.Assign)):
-        return None
-    assign = line.body[0]
-    if len(assign.targets) != 1 or not isinstance(assign.targets[0].target, cst.Name) or not _unchangeable(assign.value):
-        return None
-    return assign.targets[0].target.value, assign.value
-
-
-def _unchangeable(node: cst.BaseExpression) -> bool:
-    """A text, bytes or number written out, new bytes made by `.encode(...)`, or a sum of these."""
-    if isinstance(node, (cst.SimpleString, cst.ConcatenatedString, cst.Integer, cst.Float)):
-        return True
-    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
-        return _unchangeable(node.left) and _unchangeable(node.right)
-    return isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "encode"
 
 
 def _class_steps(statement: cst.ClassDef, narrator: _Narrator, filling: bool = False) -> list[str]:
     """A small class as its making, its fixed values and its methods, each told like a helper with its
     object named; a dictionary that fills in what it lacks says so first."""
     say, name = narrator.say, statement.name.value
-    methods = _methods(statement)
+    methods = class_methods(statement)
     init = next((m for m in methods if m.name.value == "__init__"), None)
     steps = []
     if filling:
@@ -1002,7 +704,7 @@ def _class_steps(statement: cst.ClassDef, narrator: _Narrator, filling: bool = F
                             f"lacks: when a step asks for its value under a key it does not hold, it does not fail but "
                             f"runs its method __missing__ (below) with that key, and the value asked for is what that "
                             f"method gives back.", statement, True))
-    values = [found for line in statement.body.body if (found := _class_value(line))]
+    values = [found for line in statement.body.body if (found := class_value(line))]
     if values:
         steps.append(Placed(narrator.with_notes(f"Every object of the class {name} starts with " + _join_words(
             [f"the field {field} set to {say.value(value)}" for field, value in values]) + "."), statement, True))
@@ -1049,7 +751,7 @@ def _marker_class(statement: cst.ClassDef) -> str | None:
     suite = statement.body
     lines = [suite] if isinstance(suite, cst.SimpleStatementSuite) else list(suite.body)
     if not all(isinstance(line, (cst.SimpleStatementLine, cst.SimpleStatementSuite)) and
-               all(isinstance(small, cst.Pass) or _is_docstring_or_noop(small) for small in line.body) for line in lines):
+               all(isinstance(small, cst.Pass) or is_noop(small) for small in line.body) for line in lines):
         return None
     return f"{statement.name.value} is a kind of object of its own with nothing in it (each one made equals only itself)"
 
@@ -1067,7 +769,7 @@ def _fixed(statement, say: Speaker, told: set[str] = frozenset(), typing_only: s
     if isinstance(statement, cst.SimpleStatementLine):
         parts = []
         for small in statement.body:
-            if isinstance(small, (cst.Import, cst.ImportFrom)) or _is_docstring_or_noop(small):
+            if isinstance(small, (cst.Import, cst.ImportFrom)) or is_noop(small):
                 continue
             if isinstance(small, cst.AnnAssign) and small.value is not None and isinstance(small.target, cst.Name):
                 small = cst.Assign(targets=[cst.AssignTarget(small.target)], value=small.value)  # `N: int = 3`
@@ -1081,7 +783,7 @@ def _fixed(statement, say: Speaker, told: set[str] = frozenset(), typing_only: s
                 if small.targets[0].target.value in typing_only:
                     continue  # read only by annotations, which change no value
                 if isinstance(small.value, cst.Attribute) and small.targets[0].target.value in say.bound and \
-                        _method_of_value(small.value.value):
+                        method_of_value(small.value.value):
                     continue  # a method bound to a name is said where it is called
                 if isinstance(small.value, cst.Attribute) and isinstance(small.value.value, cst.Call) and \
                         small.targets[0].target.value in say.helpers:
@@ -1425,3 +1127,23 @@ def _inline_if(line: str) -> bool:
     """Is this numbered line a whole `if` told in one sentence ("3.2. If x is 0, add 1 to count.")?"""
     text = re.sub(r"^\s*(?:[0-9a-z]+\.)+\s", "", line)
     return text.startswith("If ") and not text.rstrip().endswith(":")
+
+
+# one handler per kind of statement: (narrator, statement, in_entry) -> steps
+_STATEMENTS = {
+    _AssignmentRun: _Narrator.assignment_run, cst.SimpleStatementLine: _Narrator.line,
+    cst.If: _Narrator.if_, cst.For: lambda n, s, _: [n.for_(s)], cst.While: lambda n, s, _: n.while_(s),
+    cst.FunctionDef: _Narrator.inner_function, cst.Try: _Narrator.try_statement,
+}
+_UNSAID = {cst.With: "a with statement", cst.ClassDef: "a class definition"}
+# one handler per kind of simple statement: (narrator, statement, in_entry) -> a sentence ("" for none)
+_SMALL = {
+    cst.Assign: lambda n, s, _: n.assign(s), cst.AnnAssign: _Narrator.annotated,
+    cst.AugAssign: lambda n, s, _: n.augment(s), cst.Expr: _Narrator.expression, cst.Return: _Narrator.return_,
+    cst.Break: lambda n, s, _: "Leave the innermost loop now.",
+    cst.Continue: lambda n, s, _: "Skip to the next round of the innermost loop.",
+    cst.Pass: lambda n, s, _: "Do nothing here.", cst.Nonlocal: _Narrator.scope, cst.Global: _Narrator.scope,
+    cst.Import: lambda n, s, _: "", cst.ImportFrom: lambda n, s, _: "",  # said where the module's functions are used
+    cst.Raise: lambda n, s, _: n.raise_(s), cst.Del: lambda n, s, _: n.delete(s.target),
+    cst.Assert: _Narrator.assert_,
+}

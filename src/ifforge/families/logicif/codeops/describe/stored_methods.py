@@ -7,7 +7,7 @@ same object, so it is done only when the stored name is bound once in the whole 
 function's own top-level steps, and used only after it, and the object's name is a parameter the
 function never rebinds or a local bound only in top-level steps before the method is stored.
 Otherwise a changing method stored and only called as a step is said as the method of the object its
-owner held when it was stored (`narrate._kept_methods`).
+owner held when it was stored (`facts._kept_methods`).
 """
 
 from __future__ import annotations

@@ -8,7 +8,11 @@ dotted name up in `TABLE` once, so adding a library is adding a file here. A mod
 `KINDS`, name -> the kind a call of it surely makes (`defaultdict` -> `dict`), for the roles pass, and
 `STEPS`, name -> a handler that says a call of it standing alone as a step (`heapq.heappush`), and
 `DECORATORS`, name -> a handler that says what decorating a function with it does (`functools.cache`),
-and `CONSTANTS`, name -> the words for a fixed value of the library read as an attribute (`math.pi`).
+and `CONSTANTS`, name -> the words for a fixed value of the library read as an attribute (`math.pi`),
+and `OBJECTS`, name of a maker -> {"methods": {name: handler (say, made, args, keywords)}, "fields":
+{name: handler (say, made)}} for the objects it makes (`datetime.date(...).weekday()`), so a library used
+through its objects' methods is one file too; and `RULES`, key -> the one sentence a handler's `say.cite(key)` adds once as a note (how a binary search
+ends, say), so a library's fine points live in its file too.
 """
 
 from __future__ import annotations
@@ -21,6 +25,8 @@ Handler = Callable[..., str]
 
 
 CONSTANTS: dict[str, str] = {}  # dotted name of a library's fixed value -> its words
+RULES: dict[str, str] = {}  # a rule's key -> its sentence, for the rules a library file brings
+OBJECTS: dict[str, dict] = {}  # dotted name of a maker -> the words for its objects' methods and fields
 FILES: dict[str, set[str]] = {}  # vocabulary file -> the dotted names it gives words (for measuring what each saves)
 
 
@@ -40,11 +46,14 @@ def _register(module, library: str, table: dict, kinds: dict, steps: dict, decor
     FILES.setdefault(module.__name__.rpartition(".")[2], set()).update(
         f"{library}.{name}" for part in ("WORDS", "KINDS", "STEPS", "DECORATORS", "CONSTANTS")
         for name in getattr(module, part, {}))
+    FILES[module.__name__.rpartition(".")[2]].update(f"{library}.{maker}" for maker in getattr(module, "OBJECTS", {}))
     table.update((f"{library}.{name}", handler) for name, handler in module.WORDS.items())
     kinds.update((f"{library}.{name}", kind) for name, kind in getattr(module, "KINDS", {}).items())
     steps.update((f"{library}.{name}", step) for name, step in getattr(module, "STEPS", {}).items())
     decorators.update((f"{library}.{name}", said) for name, said in getattr(module, "DECORATORS", {}).items())
     CONSTANTS.update((f"{library}.{name}", words) for name, words in getattr(module, "CONSTANTS", {}).items())
+    RULES.update(getattr(module, "RULES", {}))
+    OBJECTS.update((f"{library}.{maker}", said) for maker, said in getattr(module, "OBJECTS", {}).items())
 
 
 TABLE, KINDS, STEPS, DECORATORS = _collect()

@@ -25,5 +25,33 @@ def lru_cache(say, args, keywords) -> str:
     return _REMEMBERS
 
 
-WORDS: dict = {}
+def _two_place(say, func) -> str:
+    """What a function of two inputs gives for the result so far and the next item."""
+    if isinstance(func, cst.Name) and func.value in say.helpers:
+        return f"what the helper {func.value} gives back for the result so far and the item"
+    if isinstance(func, cst.Lambda):
+        params = func.params
+        if len(params.params) == 2 and not (params.kwonly_params or params.posonly_params or params.star_kwarg
+                                            or isinstance(params.star_arg, cst.Param)):
+            first, second = (p.name.value for p in params.params)
+            return f"{say.grouped(func.body)} (with {first} standing for the result so far and {second} for the item)"
+    raise Undescribable("functools.reduce with a function that is not a helper or a lambda of two inputs")
+
+
+def reduce(say, args, keywords) -> str:
+    """Folding from the left: the first item (or the start value) is the result so far."""
+    if keywords or len(args) not in (2, 3):
+        raise Undescribable("this use of functools.reduce")
+    combined = _two_place(say, args[0])
+    items = say.grouped(args[1])
+    if len(args) == 3:
+        start = f"start with {say.grouped(args[2])} as the result so far, then for each item of {items} in order"
+    else:
+        start = (f"start with the first item of {items} as the result so far (with no items at all, the steps stop "
+                 f"with an error), then for each following item in order")
+    return f"the result of combining the items of {items} from first to last: {start}, replace the result so far " \
+           f"by {combined}"
+
+
+WORDS: dict = {"reduce": reduce}
 DECORATORS = {"cache": cache, "lru_cache": lru_cache}

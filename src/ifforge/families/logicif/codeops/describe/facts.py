@@ -1,0 +1,447 @@
+"""Module facts: what one read of the module knows before a sentence is said, frozen.
+
+Each analysis is a small function registered with `@analysis(name, ...)`, run in the order registered,
+reading the module and the facts found before it; `read` runs them all once and freezes what they
+found (`Facts`). The speaker (`english.Speaker`) and the narrator read these facts and never fill them,
+so a new kind of fact is one more registered function and one more field, not a walk and a field
+filled by hand in `describe`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, fields
+from types import MappingProxyType, SimpleNamespace
+from typing import Any, Callable, Mapping
+
+import libcst as cst
+
+from ifforge.core import pyast
+from ifforge.families.logicif.codeops.common.source import cst_parameters, dotted_name, resolved_name
+from ifforge.families.logicif.codeops.common.walk import Reader, walk
+from ifforge.families.logicif.codeops.describe import stored_methods, wildcards
+from ifforge.families.logicif.codeops.describe.english import METHOD_TYPES, is_constant
+from ifforge.families.logicif.codeops.describe.plain import Plain, names_in
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What the module holds, as the describer needs it (each field's analysis says how it is found)."""
+
+    stats: str  # the name of the counters' dictionary
+    helpers: frozenset[str]  # functions the steps call as helpers (nested, module-level, `name = C().m`)
+    kinds: Mapping[str, str]  # name -> its certain kind (`int`, `list[str]`, ...)
+    generators: frozenset[str]  # helpers that produce values (`yield`)
+    stops: frozenset[int]  # ids of the returns that end a producing helper's values
+    patterns: frozenset[str]  # names of compiled regular expressions
+    bound: Mapping[str, cst.Attribute]  # name -> the bound method it stands for
+    held: Mapping[str, str]  # name -> the changing method it keeps (`add = xs.append`)
+    translators: frozenset[str]  # functions that turn a shell wildcard into a pattern
+    wildcards: frozenset[str]  # names that hold a wildcard turned into a pattern
+    classes: frozenset[str]  # classes the code defines
+    told: tuple[cst.ClassDef, ...]  # the small classes told with their methods as helpers
+    filling: frozenset[str]  # of those, the dictionaries that fill in what they lack
+    methods: frozenset[str]  # the methods of the told classes
+    constants: Mapping[str, cst.BaseExpression]  # module-level name -> its one value
+    imported: Mapping[str, str]  # name -> module.name (`from module import name`)
+    plain: Plain  # which values are surely plain (their display has exact words)
+    pattern_texts: frozenset[str]  # module-level texts used only as patterns
+    records: Mapping[str, tuple[str, ...]]  # a namedtuple -> its field names
+    typing_only: frozenset[str]  # names only annotations read
+
+
+_ANALYSES: list[tuple[tuple[str, ...], Callable[[Any], Any]]] = []
+
+
+def analysis(*names: str):
+    """Register a function that finds the facts `names` (one value, or a tuple of one per name)."""
+    def register(function):
+        _ANALYSES.append((names, function))
+        return function
+    return register
+
+
+def read(module: cst.Module, stats: str, helpers: set[str], kinds: Mapping[str, str],
+         changing: frozenset[str]) -> Facts:
+    """Every registered analysis once, in order, then the facts frozen. `changing`: the methods the
+    narrator says as changes of their object (`append`, `add`, ...)."""
+    known: dict[str, Any] = {"module": module, "stats": stats, "helpers": frozenset(helpers), "kinds": kinds,
+                             "changing": changing}
+    for names, function in _ANALYSES:
+        found = function(SimpleNamespace(**known))
+        known.update(zip(names, found if len(names) > 1 else (found,)))
+    return Facts(**{f.name: _frozen(known[f.name]) for f in fields(Facts)})
+
+
+def _frozen(value):
+    if isinstance(value, dict):
+        return MappingProxyType(value)
+    if isinstance(value, set):
+        return frozenset(value)
+    if isinstance(value, list):
+        return tuple(value)
+    return value
+
+
+# ---- the analyses, in the order they run ------------------------------------------------------
+@analysis("generators", "stops")
+def _producers(k) -> tuple[set[str], set[int]]:
+    return _generators(k.module)
+
+
+@analysis("assigned")
+def _assignments(k) -> dict[str, list[cst.BaseExpression]]:
+    return _assigned(k.module)  # one walk, read by the three below
+
+
+@analysis("patterns", "bound")
+def _compiled(k):
+    return _patterns(k.assigned)
+
+
+@analysis("held")
+def _held(k) -> dict[str, str]:
+    return _kept_methods(k.module, k.assigned, k.changing)
+
+
+@analysis("translators")
+def _translators(k) -> set[str]:
+    return wildcards.translators(k.module, k.stats)
+
+
+@analysis("wildcards")
+def _wildcards(k) -> set[str]:
+    return wildcards.pattern_names(k.assigned, stored_methods.bindings(k.module), k.translators)
+
+
+@analysis("classes", "told", "filling", "methods")
+def _classes(k):
+    classes = [s for s in k.module.body if isinstance(s, cst.ClassDef)]
+    told = [s for s in classes if _small_class(s, k.module)]
+    filling = {c.name.value for c in told if _filling_class(c, k.module)}
+    methods = {m.name.value for c in told for m in class_methods(c) if m.name.value not in ("__init__", "__missing__")}
+    return {c.name.value for c in classes}, told, filling, methods
+
+
+@analysis("constants")
+def _module_constants(k) -> dict[str, cst.BaseExpression]:
+    return _constants(k.module)
+
+
+@analysis("helpers")
+def _object_methods(k) -> frozenset[str]:
+    """`name = C().m`: a method of one object of a told class, called as a helper."""
+    told = {c.name.value for c in k.told}
+    return k.helpers | {name for name, value in k.constants.items() if isinstance(value, cst.Attribute)
+                        and isinstance(value.value, cst.Call) and isinstance(value.value.func, cst.Name)
+                        and value.value.func.value in told}
+
+
+@analysis("imported")
+def _imports(k) -> dict[str, str]:
+    return _imported(k.module)
+
+
+@analysis("plain")
+def _plain(k) -> Plain:
+    return Plain(k.module, lambda node: resolved_name(node, k.imported))
+
+
+@analysis("pattern_texts")
+def _texts_as_patterns(k) -> set[str]:
+    return _pattern_texts(k.module, k.constants)
+
+
+@analysis("kinds")
+def _filled_tables(k) -> dict[str, str]:
+    """`table = Filling()`: a dictionary."""
+    return {**k.kinds, **{name: "dict" for name, value in k.constants.items() if isinstance(value, cst.Call)
+                          and isinstance(value.func, cst.Name) and value.func.value in k.filling}}
+
+
+@analysis("records")
+def _records(k) -> dict[str, tuple[str, ...]]:
+    return {name: tuple(names) for name, value in k.constants.items() if (names := _record_fields(value))}
+
+
+@analysis("typing_only")
+def _annotations_only(k) -> set[str]:
+    return _typing_only(k.module)
+
+
+# ---- the walks they use ---------------------------------------------------------------------
+def is_noop(small: cst.BaseSmallStatement) -> bool:
+    """A bare literal or name as a statement does nothing (docstrings included): never narrate it."""
+    return isinstance(small, cst.Expr) and (is_constant(small.value) or isinstance(small.value, (cst.Name, cst.FormattedString)))
+
+
+class _Producers(Reader):
+    """Functions whose own body (not a function inside it) yields, and the returns in their bodies."""
+
+    def __init__(self):
+        self.stack: list[tuple[str, list[int], list[bool]]] = []
+        self.names: set[str] = set()
+        self.stops: set[int] = set()
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.stack.append((node.name.value, [], [False]))
+
+    def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
+        name, returns, yields = self.stack.pop()
+        if yields[0]:
+            self.names.add(name)
+            self.stops.update(returns)
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False  # a lambda's body is its own function and cannot hold a return
+
+    def visit_Yield(self, node: cst.Yield) -> None:
+        if self.stack:
+            self.stack[-1][2][0] = True
+
+    def visit_Return(self, node: cst.Return) -> None:
+        if self.stack:
+            self.stack[-1][1].append(id(node))
+
+
+def _generators(module: cst.Module) -> tuple[set[str], set[int]]:
+    """The names of the functions that produce values (`yield`), and the ids of their returns."""
+    found = _Producers()
+    walk(module, found)
+    return found.names, found.stops
+
+
+def _assigned(module: cst.Module) -> dict[str, list[cst.BaseExpression]]:
+    """Every value each name is set to by `=` (for a name inside an unpacking, the unpacking)."""
+    values: dict[str, list[cst.BaseExpression]] = {}
+
+    class Assigned(Reader):
+        def visit_Assign(self, node: cst.Assign) -> None:
+            for target in node.targets:
+                if isinstance(target.target, cst.Name):
+                    values.setdefault(target.target.value, []).append(node.value)
+                else:
+                    for name in names_in(target.target):
+                        values.setdefault(name, []).append(target.target)
+
+    walk(module, Assigned())
+    return values
+
+
+def _typing_only(module: cst.Module) -> set[str]:
+    """Names read in annotations and nowhere else (`T = TypeVar("T")` for `xs: list[T]`): annotations
+    change no value, so neither do these names, and they need no words."""
+    found: dict[bool, set[str]] = {True: set(), False: set()}
+
+    class Reads(Reader):
+        def __init__(self):
+            self.depth = 0
+
+        def visit_Annotation(self, node: cst.Annotation) -> None:
+            self.depth += 1
+
+        def leave_Annotation(self, node: cst.Annotation) -> None:
+            self.depth -= 1
+
+        def visit_Name(self, node: cst.Name) -> None:
+            found[self.depth > 0].add(node.value)
+
+        def visit_AssignTarget(self, node: cst.AssignTarget) -> bool:
+            return not isinstance(node.target, cst.Name)  # the name being set is no read
+
+    walk(module, Reads())
+    return found[True] - found[False]
+
+
+def _kept_methods(module: cst.Module, assigned: dict[str, list[cst.BaseExpression]],
+                  changing: frozenset[str]) -> dict[str, str]:
+    """Names only ever set to one changing method of an object (`add = items.append`) and otherwise
+    only called as a step (`add(x)`): {name: method}."""
+    uses: Counter[str] = Counter()
+    steps: Counter[str] = Counter()
+
+    class Uses(Reader):
+        def visit_Name(self, node: cst.Name) -> None:
+            uses[node.value] += 1
+
+        def visit_Expr(self, node: cst.Expr) -> None:
+            if isinstance(node.value, cst.Call) and isinstance(node.value.func, cst.Name):
+                steps[node.value.func.value] += 1
+
+    walk(module, Uses())
+    kept = {}
+    for name, found in assigned.items():
+        methods = {v.attr.value for v in found if isinstance(v, cst.Attribute) and isinstance(v.value, cst.Name)}
+        if len(methods) == 1 and len(found) == sum(isinstance(v, cst.Attribute) for v in found) \
+                and methods <= changing and uses[name] == len(found) + steps[name]:
+            kept[name] = methods.pop()
+    return kept
+
+
+def _patterns(values: dict[str, list[cst.BaseExpression]]) -> tuple[set[str], dict[str, cst.Attribute]]:
+    """Names only ever bound to a compiled regular expression (or None before it is made), and
+    module-level names bound to a method of one (`_find = re.compile(...).search`); `values`: `_assigned`'s."""
+
+    def compiled(value) -> bool:
+        return isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and \
+            isinstance(value.func.value, cst.Name) and value.func.value.value == "re" and value.func.attr.value == "compile"
+
+    patterns = {name for name, found in values.items()
+                if any(compiled(v) for v in found) and all(compiled(v) or (isinstance(v, cst.Name) and v.value == "None")
+                                                          for v in found)}
+    bound = {name: found[0] for name, found in values.items()
+             if len(found) == 1 and isinstance(found[0], cst.Attribute) and (compiled(found[0].value) or (
+                 isinstance(found[0].value, cst.Name) and found[0].value.value in patterns)
+                 or method_of_value(found[0].value))}
+    return patterns, bound
+
+
+def _pattern_texts(module: cst.Module, constants: dict[str, cst.BaseExpression]) -> set[str]:
+    """Module-level texts used only as the pattern of a call of the re module: said as patterns where
+    they are used, not as fixed values."""
+    uses: Counter[str] = Counter()
+    as_pattern: Counter[str] = Counter()
+
+    class Uses(Reader):
+        def visit_Name(self, node: cst.Name) -> None:
+            uses[node.value] += 1
+
+        def visit_Call(self, node: cst.Call) -> None:
+            if isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name) and \
+                    node.func.value.value == "re" and node.args and isinstance(node.args[0].value, cst.Name) \
+                    and node.args[0].keyword is None and not node.args[0].star:
+                as_pattern[node.args[0].value.value] += 1
+
+    walk(module, Uses())
+    return {name for name, value in constants.items() if isinstance(value, (cst.SimpleString, cst.ConcatenatedString))
+            and as_pattern[name] and uses[name] == as_pattern[name] + 1}  # + 1: where it is set
+
+
+def method_of_value(owner: cst.BaseExpression) -> bool:
+    """`"".join`, `int.bit_length`: the owner of a method of a literal or of a type."""
+    return isinstance(owner, cst.SimpleString) or isinstance(owner, cst.Name) and owner.value in METHOD_TYPES
+
+
+def _constants(module: cst.Module) -> dict[str, cst.BaseExpression]:
+    """Module-level names bound once, at module level, and never anywhere else: {name: value}."""
+    bindings: Counter[str] = Counter()
+
+    class Bound(Reader):
+        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+            bindings.update(names_in(node.target))
+
+    walk(module, Bound())
+    found = {}
+    for line in module.body:
+        for small in line.body if isinstance(line, cst.SimpleStatementLine) else []:
+            if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
+                name = small.targets[0].target.value
+                if bindings[name] == 1:
+                    found[name] = small.value
+    return found
+
+
+def _record_fields(value: cst.BaseExpression) -> list[str] | None:
+    """The field names of `namedtuple("Name", "a b")` (or a list of names), else None."""
+    if not (isinstance(value, cst.Call) and len(value.args) == 2 and all(a.keyword is None and not a.star
+                                                                           for a in value.args)):
+        return None
+    if not (isinstance(value.func, cst.Name) and value.func.value == "namedtuple" or isinstance(value.func, cst.Attribute)
+            and value.func.attr.value == "namedtuple"):
+        return None
+    try:
+        fields = pyast.literal_eval(cst.Module([]).code_for_node(value.args[1].value))
+    except (ValueError, SyntaxError):
+        return None
+    if isinstance(fields, str):
+        fields = fields.replace(",", " ").split()
+    return list(fields) if all(isinstance(f, str) and f.isidentifier() for f in fields) else None
+
+
+def _imported(module: cst.Module) -> dict[str, str]:
+    """Names a module-level `from m import g [as h]` binds: {h: "m.g"}."""
+    found = {}
+    for line in module.body:
+        for small in line.body if isinstance(line, cst.SimpleStatementLine) else []:
+            if isinstance(small, cst.ImportFrom) and not small.relative and small.module is not None \
+                    and not isinstance(small.names, cst.ImportStar):
+                origin = cst.Module([]).code_for_node(small.module)
+                for alias in small.names:
+                    bound = alias.asname.name.value if alias.asname else cst.Module([]).code_for_node(alias.name)
+                    found[bound] = f"{origin}.{cst.Module([]).code_for_node(alias.name)}"
+    return found
+
+
+def class_methods(statement: cst.ClassDef) -> list[cst.FunctionDef]:
+    suite = statement.body
+    return [line for line in ([] if isinstance(suite, cst.SimpleStatementSuite) else suite.body)
+            if isinstance(line, cst.FunctionDef)]
+
+
+def _small_class(statement: cst.ClassDef, module: cst.Module) -> bool:
+    """A class with no base but object, holding only plain methods (`__init__` the one special one, since
+    the others change what operators do) and a docstring: its methods can be told as helpers. Or a
+    dictionary that fills in what it lacks (`_filling_class`), `__missing__` its one special method,
+    with fixed values of its own (`safe = b"-!*"`) too."""
+    filling = _filling_class(statement, module)
+    if statement.decorators or not filling and any(
+            not (isinstance(a.value, cst.Name) and a.value.value == "object") or a.keyword for a in statement.bases):
+        return False
+    suite = statement.body
+    if isinstance(suite, cst.SimpleStatementSuite):
+        return False
+    special = "__missing__" if filling else "__init__"
+    for line in suite.body:
+        if isinstance(line, cst.FunctionDef):
+            name = line.name.value
+            params = cst_parameters(line)
+            if line.decorators or line.asynchronous or not params or isinstance(params[0].star, str) and \
+                    params[0].star or (name.startswith("__") and name != special) or \
+                    _generators(cst.Module(body=[line]))[0]:  # a method that yields is not a helper's steps
+                return False
+        elif not (isinstance(line, cst.SimpleStatementLine) and all(is_noop(s) or isinstance(s, cst.Pass)
+                                                                   for s in line.body) or filling and class_value(line)):
+            return False
+    return bool(class_methods(statement))
+
+
+def _filling_class(statement: cst.ClassDef, module: cst.Module) -> bool:
+    """A class made from `dict` alone, with `__missing__`, and only ever made with no inputs (so each
+    starts empty): a dictionary that fills in a key asked for before it holds it."""
+    if [dotted_name(a.value) for a in statement.bases] != ["dict"] or any(a.keyword for a in statement.bases) or \
+            not any(m.name.value == "__missing__" for m in class_methods(statement)):
+        return False
+    makes = _Makes(statement.name.value)
+    walk(module, makes)
+    return not makes.given
+
+
+class _Makes(Reader):
+    """Whether some call of a class gives it inputs."""
+
+    def __init__(self, name: str):
+        super().__init__()
+        self.name, self.given = name, False
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self.given = self.given or isinstance(node.func, cst.Name) and node.func.value == self.name and bool(node.args)
+
+
+def class_value(line: cst.BaseStatement) -> tuple[str, cst.BaseExpression] | None:
+    """(name, value) of a line of a class body that gives the class a fixed value no step can change
+    in place, shared by its objects: texts, bytes and numbers (`b"-!" + digits.encode("ascii")`), else None."""
+    if not (isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 and isinstance(line.body[0], cst.Assign)):
+        return None
+    assign = line.body[0]
+    if len(assign.targets) != 1 or not isinstance(assign.targets[0].target, cst.Name) or not _unchangeable(assign.value):
+        return None
+    return assign.targets[0].target.value, assign.value
+
+
+def _unchangeable(node: cst.BaseExpression) -> bool:
+    """A text, bytes or number written out, new bytes made by `.encode(...)`, or a sum of these."""
+    if isinstance(node, (cst.SimpleString, cst.ConcatenatedString, cst.Integer, cst.Float)):
+        return True
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
+        return _unchangeable(node.left) and _unchangeable(node.right)
+    return isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "encode"
