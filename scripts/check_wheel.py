@@ -20,6 +20,7 @@ EXPECTED = {  # folder of the checkout -> where its files sit in the wheel
     "prompts": "ifforge/prompts",
     "seeds/logicif": "ifforge/families/logicif/seeds",
     "src/ifforge/review": "ifforge/review",
+    "src/ifforge/eval": "ifforge/eval",  # samples.html, the sample viewer's page
     "docs/families": "ifforge/docs/families",  # the pages a card quotes (ifforge.card)
 }
 
