@@ -143,3 +143,16 @@ def test_ifforge_card_check_says_whether_a_versions_card_is_ready(tmp_path, caps
     assert main(["card", str(version), "--check"]) == 1
     out = capsys.readouterr().out
     assert "link '[the page](docs/x.md)' is not absolute" in out and "no License section" in out
+
+
+def test_a_stage_is_credited_to_a_model_only_where_the_model_was_asked():
+    """A seed with its own cases makes LogicIF's inputs stage ask nothing: the card must not credit
+    the model configured for it with those inputs."""
+    assert card.made_by(None, {}) == "deterministic (code)"
+    assert card.made_by("m", {"model": "m", "calls": 0, "cache_hits": 0}) == \
+        "deterministic (code); model `m` configured, never asked"
+    assert card.made_by("m", {"model": "m", "calls": 3, "cache_hits": 4}) == "model `m` (7 requests)"
+    manifest = {"stages_used": {"inputs": {"llm": {"model": "m"}}, "describe": {}},
+                "llm": {"inputs": {"model": "m", "calls": 0, "cache_hits": 0}}, "stages": {}}
+    assert card.stage_lines(manifest)[2:] == ["| inputs | deterministic (code); model `m` configured, never asked |  |  |",
+                                              "| describe | deterministic (code) |  |  |"]

@@ -137,11 +137,23 @@ def stage_lines(manifest: dict[str, Any]) -> list[str]:
     lines = ["| stage | made by | in | out |", "|---|---|---|---|"]
     counts, llm = manifest.get("stages") or {}, manifest.get("llm") or {}
     for name, identity in (manifest.get("stages_used") or {}).items():
-        model = (llm.get(name) or {}).get("model") or ((identity or {}).get("llm") or {}).get("model")
-        made = f"model `{model}`" if model else "deterministic (code)"
+        used = llm.get(name) or {}
+        model = used.get("model") or ((identity or {}).get("llm") or {}).get("model")
+        made = made_by(model, used)
         row = counts.get(name, {})
         lines.append(f"| {name} | {made} | {row.get('in', '')} | {row.get('out', '')} |")
     return lines
+
+
+def made_by(model: str | None, used: dict[str, Any]) -> str:
+    """Who made a stage's output: a model only where it was asked (a stage may have one configured
+    and still make every item by code, as LogicIF's inputs stage does for seeds with their own cases)."""
+    if not model:
+        return "deterministic (code)"
+    asked = int(used.get("calls") or 0) + int(used.get("cache_hits") or 0)
+    if "calls" in used and not asked:
+        return f"deterministic (code); model `{model}` configured, never asked"
+    return f"model `{model}`" + (f" ({asked} requests)" if asked else "")
 
 
 def shown_path(value: str) -> str:
