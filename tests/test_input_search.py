@@ -152,3 +152,54 @@ def test_calls_that_all_end_at_one_early_exit_keep_learning_from_the_failed_ones
     outcome = inputs.run(maze, from_settings(InputsConfig, LogicIFSettings()))  # its limit looks like a list at first
     assert outcome.kept is not None and len({str(i.args[1]) for i in outcome.kept.inputs}) > 1
     assert len({type(i.args[1]) for i in outcome.kept.inputs}) == 1 and isinstance(outcome.kept.inputs[0].args[1], int)
+
+
+TEMPLATE_PREFIX = '''
+def f(owner, name):
+    pattern = '<%s>' % owner
+    if len(name) > len(pattern) and name.startswith(pattern):
+        return name[len(pattern):]
+    return None
+'''
+
+MONTH_PHRASE = '''
+MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun']
+
+
+def f(text):
+    day = month = None
+    for word in text.split():
+        if word.lower() in MONTHS:
+            month = MONTHS.index(word.lower()) + 1
+        elif word.isdigit():
+            day = int(word)
+    if month is None or day is None:
+        return None
+    return [day, month]
+'''
+
+
+def test_the_constants_include_module_collections_text_searches_and_template_parts():
+    numbers, texts = m.compared_constants("DAYS = ['mon', 'tue']\ndef f(s, t):\n"
+                                          "    return s.split(':')[0] in DAYS and t.startswith('<%s>' % s)\n")
+    assert {"mon", "tue", ":", "<", ">"} <= set(texts)
+
+
+def test_a_text_built_from_another_parameter_by_a_template_is_found():
+    outcome = _run(TEMPLATE_PREFIX)
+    assert outcome.kept is not None, outcome.dropped
+    outputs = {_call(TEMPLATE_PREFIX, case.args) for case in outcome.kept.inputs}
+    assert len(outputs) > 1 and any(isinstance(o, str) for o in outputs)
+
+
+def test_a_phrase_of_the_code_s_words_and_numbers_reaches_a_parsed_date():
+    outcome = _run(MONTH_PHRASE)
+    assert outcome.kept is not None, outcome.dropped
+    outputs = [_call(MONTH_PHRASE, case.args) for case in outcome.kept.inputs]
+    assert any(isinstance(o, list) for o in outputs)
+
+
+def _call(source, args):
+    space = {}
+    exec(source, space)
+    return space["f"](*args)

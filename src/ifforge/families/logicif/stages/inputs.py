@@ -145,10 +145,13 @@ def select(pool: list[tuple[Candidate, sandbox.CaseResult]], forced: int, minimu
 
 
 def deepen(seed: SeedFunction, pool: list[tuple[Candidate, sandbox.CaseResult]], given: int, config: InputsConfig,
-           limits: sandbox.Limits, budget: sandbox.Budget, item_seed: int) -> dict:
-    """Coverage-guided search from the working calls: mutants that reach new arcs, run deeper than
-    their parent, or give a non-trivial output not seen yet (while fewer than `inputs_min` are), join
-    the pool. Returns what it did, for the evidence."""
+           limits: sandbox.Limits, budget: sandbox.Budget, item_seed: int, first_parent: int | None = None) -> dict:
+    """Coverage-guided search from the working calls (from `first_parent` on: the calls drawn after
+    the errors corrected a parameter's type, when they did): mutants that reach new arcs, run deeper
+    than their parent, or give a non-trivial output not seen yet (while fewer than `inputs_min` are),
+    join the pool and are parents in turn. Returns what it did, for the evidence."""
+    first_parent = given if first_parent is None else first_parent
+    grown = len(pool)
     numbers, texts = compared_constants(seed.source)
     rng = random.Random(item_seed + 7919)
     covered = {tuple(arc) for _, result in pool for arc in result.arcs}
@@ -156,7 +159,7 @@ def deepen(seed: SeedFunction, pool: list[tuple[Candidate, sandbox.CaseResult]],
     outputs = {canonical_json(result.output) for _, result in pool[given:] if not trivial(result.output)}
     tried = kept = 0
     for round_number in range(SEARCH_ROUNDS_MOST):
-        parents = [index for index in range(given, len(pool))]
+        parents = [*range(first_parent, grown), *range(grown, len(pool))]
         rich = sum(not trivial(result.output) for _, result in pool[given:])
         if not parents or budget.left() <= 0 or round_number >= SEARCH_ROUNDS and len(outputs) >= 2 \
                 and 2 * rich >= config.inputs_min:
@@ -218,7 +221,9 @@ def generate(seed: SeedFunction, config: InputsConfig, proposed: list[Candidate]
     search_budget = config.budget()
     fates: dict[str, str] = {canonical_json(c.args): "same as an earlier call" for c in proposed}
     batch = [*given, *proposed, *made]
+    starts: list[int] = []  # where each round's calls begin in the pool
     for round_number in range(1 + LEARNED_ROUNDS):
+        starts.append(len(pool))
         fresh = []
         for candidate in batch:
             key = canonical_json(candidate.args)
@@ -261,7 +266,10 @@ def generate(seed: SeedFunction, config: InputsConfig, proposed: list[Candidate]
                                             detail=f"none of {sum(ran.values())} candidate inputs "
                                                    f"in {len(rounds)} round{'s' if len(rounds) > 1 else ''} "
                                                    f"passed: {reasons or 'no candidates'}", origin=seed.origin)])
-    searched = deepen(seed, pool, len(given), config, limits, search_budget, item_seed)
+    retyped = [start for start, end in zip(starts[1:], [*starts[2:], len(pool)]) if end > start] \
+        if lessons and lessons.shapes else []  # the last round that passed calls after a type was corrected
+    searched = deepen(seed, pool, len(given), config, limits, search_budget, item_seed,
+                      retyped[-1] if retyped else None)
     if not given and len({canonical_json(result.output) for _, result in pool}) == 1:
         return Outcome(dropped=[DroppedItem(
             task_id=seed.task_id, stage=STAGE, reason="one_output",

@@ -13,22 +13,58 @@ from __future__ import annotations
 import ast
 import copy
 import random
+import re
 from typing import Any
 
 from ifforge.core import pyast
 
 
+TEXT_TESTS = {"startswith", "endswith", "find", "rfind", "index", "rindex", "count", "split", "rsplit", "partition",
+              "rpartition", "removeprefix", "removesuffix"}  # a text argument of these is a text the code looks for
+
+
+def _collections(tree: ast.Module) -> dict[str, list]:
+    """Module-level names bound to a literal list, tuple or set of constants (or a dict's constant
+    keys): `_monthnames = ['jan', ...]`, what `mm not in _monthnames` compares with."""
+    found = {}
+    for statement in tree.body:
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1 \
+                and isinstance(statement.targets[0], ast.Name):
+            value = statement.value
+            items = value.keys if isinstance(value, ast.Dict) else getattr(value, "elts", None) \
+                if isinstance(value, (ast.List, ast.Tuple, ast.Set)) else None
+            if items and len(items) <= 64 and all(isinstance(item, ast.Constant) for item in items):
+                found[statement.targets[0].id] = items
+    return found
+
+
+def _fragments(text: str) -> list[str]:
+    """The fixed parts of a format template (`'_%s__'`, `'{}:{}'`): the text the code builds around a value."""
+    parts = [p for p in re.split(r"%[sdr]|\{[^{}]*\}", text) if p] if re.search(r"%[sdr]|\{[^{}]*\}", text) else []
+    return [p for p in parts if len(p) <= 8]
+
+
 def compared_constants(source: str) -> tuple[list[int], list[str]]:
-    """The numbers and the texts the code compares, tests membership in, or indexes with."""
+    """The numbers and the texts the code compares, tests membership in (a module-level collection's
+    items too), looks for in a text (`s.find('+')`, `s.split(':')`), or indexes with; and the fixed
+    parts of the format templates it builds texts with."""
     numbers, texts = set(), set()
-    for node in ast.walk(pyast.parse(source)):
+    tree = pyast.parse(source)
+    named = _collections(tree)
+    for node in ast.walk(tree):
         parts = []
         if isinstance(node, ast.Compare):
             parts = [node.left, *node.comparators]
         elif isinstance(node, ast.Subscript):
             parts = [node.slice]
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in TEXT_TESTS:
+            parts = [a for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            texts.update(_fragments(node.value))
         for part in parts:
-            for value in ([part] if not isinstance(part, (ast.Tuple, ast.List, ast.Set)) else part.elts):
+            values = named.get(part.id, []) if isinstance(part, ast.Name) else \
+                [part] if not isinstance(part, (ast.Tuple, ast.List, ast.Set)) else part.elts
+            for value in values:
                 if isinstance(value, ast.Constant):
                     if isinstance(value.value, str) and 0 < len(value.value) <= 8:
                         texts.add(value.value)
@@ -290,8 +326,37 @@ def _case(args: list, rng: random.Random, numbers: list, texts: list) -> list:
     return _set(args, path, leaf[:at] + rng.choice(" 0123456789" if how == 3 else "ABC .,-") + leaf[at:])
 
 
-CHANGES = (_case, _retype, _world, _plant, _plant, _paint, _grow, _length_of, _same_length, _permutation, _small,
-           _collide)
+def _embed(args: list, rng: random.Random, numbers: list, texts: list) -> list:
+    """One text parameter made of another one with the code's texts around it (`'_' + cls + '__x'`):
+    code that builds a text from one parameter and looks for it in another."""
+    sized = [i for i, a in enumerate(args) if isinstance(a, str)]
+    if len(sized) < 2:
+        return args
+    target, source = rng.sample(sized, 2)
+    around = lambda: rng.choice(texts) if texts and rng.random() < 0.8 else ""  # noqa: E731
+    args[target] = around() + args[source] + around() + rng.choice(("", "x", "ab", *texts[:4]))
+    return args
+
+
+def _phrase(args: list, rng: random.Random, numbers: list, texts: list) -> list:
+    """A text of a few words, one or two of them the code's words and the rest numbers, some joined
+    by the code's separators (`'1 jan 2000 10:30'`): what code that splits a text and reads its
+    parts asks for, and random letters never are."""
+    leaves = [(p, v) for p, v in _paths(args) if isinstance(v, str)]
+    words = [t for t in texts if len(t) > 1 and t.strip() == t]
+    if not leaves or not words:  # code that looks for no word reads no phrase
+        return args
+    separators = [t for t in texts if len(t) == 1 and not t.isalnum() and not t.isspace()] or [":"]
+    number = lambda: str(rng.randint(0, 59) if rng.random() < 0.6 else rng.randint(60, 2030))  # noqa: E731
+    parts = [number() if rng.random() < 0.5 else rng.choice(separators).join(number() for _ in range(rng.choice((2, 3))))
+             for _ in range(rng.randint(2, 5))]
+    for _ in range(rng.choice((1, 1, 2))):
+        parts.insert(rng.randrange(len(parts) + 1), rng.choice(words))
+    path, _ = rng.choice(leaves)
+    return _set(args, path, " ".join(parts))
+
+CHANGES = (_case, _retype, _embed, _phrase, _world, _plant, _plant, _paint, _grow, _length_of, _same_length,
+           _permutation, _small, _collide)
 
 
 def mutate(args: list, rng: random.Random, numbers: list, texts: list) -> list:
