@@ -143,3 +143,24 @@ def test_ifforge_card_check_says_whether_a_versions_card_is_ready(tmp_path, caps
     assert main(["card", str(version), "--check"]) == 1
     out = capsys.readouterr().out
     assert "link '[the page](docs/x.md)' is not absolute" in out and "no License section" in out
+
+
+def test_tiers_count_in_the_familys_order_and_the_regenerate_toml_runs_from_the_checkout(tmp_path, monkeypatch):
+    import tomllib
+
+    from ifforge.families import load_family_settings
+
+    family = get_family("logicif")
+    rows = [{"task_id": f"t{n}", "difficulty": tier} for n, tier in enumerate(("hard", "easy", "medium", "hard"))]
+    assert list(counts_by_group(family, rows)["difficulty"]) == list(family.tier_order)  # easy, medium, hard
+    seeds = Path(card.CHECKOUT) / "seeds" / "logicif"
+    parameters = {"family": "logicif", "out": str(tmp_path / "alice" / "outs"), "seeds": str(seeds), "min_cases": 4}
+    text = card.render({**manifest("logicif"), "parameters": parameters}, rows, None)
+    regenerate = section(text, "Regenerate")
+    assert str(tmp_path) not in regenerate and str(card.CHECKOUT) not in regenerate and "seed `" not in regenerate
+    toml = regenerate.split("```toml\n", 1)[1].split("```", 1)[0]
+    assert tomllib.loads(toml) == {"family": "logicif", "min_cases": 4, "out": "outs", "seeds": "seeds/logicif"}
+    (tmp_path / "ifforge.toml").write_text(toml)
+    monkeypatch.chdir(card.CHECKOUT)  # run from the checkout, as the card says: its seeds are found again
+    settings = load_family_settings(toml_path=tmp_path / "ifforge.toml")
+    assert settings.seeds.resolve() == seeds.resolve() and settings.min_cases == 4
