@@ -436,3 +436,23 @@ def test_a_fifo_or_folder_handed_to_any_command_is_one_line_not_a_hang(tmp_path,
         assert main(command) == 2
         error = capsys.readouterr().err
         assert message in error and error.count("\n") == 1
+
+
+def test_convert_offers_the_families_that_convert_with_their_own_help_and_options(capsys, monkeypatch):
+    from ifforge.families import FAMILIES, converting, get_family, options_of
+
+    with_converter = [key for key in FAMILIES if get_family(key).converter is not None]
+    assert list(converting()) == with_converter and with_converter  # the registry line says what the family has
+    monkeypatch.setenv("COLUMNS", "1000")  # help on one line: no id broken at its hyphen
+    with pytest.raises(SystemExit):
+        main(["convert", "--help"])
+    shown = " ".join(capsys.readouterr().out.split())
+    assert "{" + ",".join(with_converter) + "}" in shown
+    assert all(f"{key}: {' '.join(files.split())}" in shown for key, files in converting().items())
+    assert "--system-message" in shown.split("the family's options")[1]  # a family's option, in their group
+    with pytest.raises(SystemExit):
+        main(["convert", next(key for key in FAMILIES if key not in with_converter), ".", "--out", "x.jsonl"])
+    assert "invalid choice" in capsys.readouterr().err
+    without = next(key for key in with_converter if "system_message" not in options_of(key).model_fields)
+    assert main(["convert", without, ".", "--out", "x.jsonl", "--system-message", "Hi."]) == 2
+    assert f"{without} has no option --system-message" in capsys.readouterr().err
