@@ -95,4 +95,5 @@ def test_lifbench_generates_a_grid_with_model_rewrites_and_scores_a_model(tmp_pa
     assert {"ars_by_length_tokens.png", "ars_by_task.png", "score_by_capability.png"} <= set(summary["plots"])
     markdown = open(f"{report}/report.md").read()
     assert "## Capability map" in markdown and "| expression |" in markdown
+    assert f"| expression | {stability['expression']['ifs']:.3f} |" in markdown  # three decimals, never 0.34641
 
