@@ -400,10 +400,10 @@ def test_a_rows_file_name_or_field_never_becomes_code_in_an_export(tmp_path, mon
     assert not (tmp_path / "PWNED").exists()
     task_py = (tmp_path / "inspect" / "task.py").read_text()
     constants = [node.value for node in ast.parse(task_py).body if isinstance(node, ast.Assign)]
-    assert [ast.literal_eval(value) for value in constants] == [str(rows)]  # the name, as a string literal
+    assert [ast.literal_eval(value) for value in constants] == [rows.name]  # the name (from the working folder), a literal
     [task_yaml] = lm_eval.glob("*.yaml")
     first_line = task_yaml.read_text().splitlines()[0]
-    assert first_line.startswith("# ") and json.dumps(str(rows)) in first_line  # one comment line, quoted
+    assert first_line.startswith("# ") and json.dumps(rows.name) in first_line  # one comment line, quoted
     loaded = yaml.load(task_yaml.read_text().replace("!function ", ""), Loader=yaml.SafeLoader)
     assert loaded["task"] == task_yaml.stem and loaded["task"].isidentifier()
 
