@@ -54,6 +54,7 @@ def test_a_familys_report_has_the_sections_headline_floors_and_plots_of_every_re
 
     floors = markdown[markdown.index("## Floors"):markdown.index("## Scores")]
     assert "| **stub-model** |" in floors
+    assert re.search(r"; some baseline passes \d+ of those rows \(\d+\.\d%\)\.", floors), floors  # said as a sentence
     for baseline in family.baselines:  # every trivial baseline of the card, judged on the same rows
         assert re.search(rf"\| `{baseline}`: .* \| \d+ of {len(rows)} \|", floors), (baseline, floors)
     assert set(summary["floors"]["baselines"]) == set(family.baselines)

@@ -256,7 +256,7 @@ def floor_lines(report: Report, summary: Row, model: str | None = None) -> list[
     passed = found.get("trivially_passed") or {}
     return lines + ["", f"Floors: the trivial baselines the benchmark's card lists, each fit to and judged by the "
                         f"family's own check on the same {found['rows']} rows the model was asked (by the same rules); "
-                        f"{passed.get('rows', 0)} of them ({passed.get('share', 0):.1%}) some baseline passes."]
+                        f"some baseline passes {passed.get('rows', 0)} of those rows ({passed.get('share', 0):.1%})."]
 
 
 def files_beside(folder: Path, summary: Row, links: dict[str, str] | None = None) -> dict[str, str]:
