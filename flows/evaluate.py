@@ -58,6 +58,15 @@ def evaluate_task(family_id: str, rows: list[dict], settings: EvalSettings, cach
         return evaluate_rows(get_family(family_id), rows, settings, Path(cache_path), Path(folder), title, advance, run)
 
 
+def artifact_table(summary: dict[str, Any]) -> list[dict[str, Any]]:
+    """The table artifact's rows: the report's table, and why requests failed (counted, as the
+    report's Replies line says it) on the overall row, when any did."""
+    why = (summary.get("replies") or {}).get("failed_because")
+    if not why:
+        return summary["table"]
+    return [{**row, "why they failed": why if index == 0 else ""} for index, row in enumerate(summary["table"])]
+
+
 @flow(name="evaluate", log_prints=True, flow_run_name=provisional_name("evaluate", "model"))
 def evaluate(benchmark: str, model: str, base_url: str | None = None, split: str = "full",
              expressions: str = "original", options: dict[str, Any] | None = None, progress: bool = True,
@@ -98,7 +107,7 @@ def evaluate(benchmark: str, model: str, base_url: str | None = None, split: str
     create_markdown_artifact(embedded((folder / "report.md").read_text(), folder), key=f"{artifacts}-evaluate-report",
                              description=f"evaluation of {settings.model}: the report, its plots inside it")
     if summary.get("table"):
-        create_table_artifact(summary["table"], key=f"{artifacts}-evaluate-table",
+        create_table_artifact(artifact_table(summary), key=f"{artifacts}-evaluate-table",
                               description=f"{settings.model}: the headline scores overall and by group")
     logger.info(f"{settings.model}: {summary.get('headline', '')}; report in {folder}, every sample in "
                 f"{folder / 'samples.html'}")

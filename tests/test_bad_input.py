@@ -400,10 +400,10 @@ def test_a_rows_file_name_or_field_never_becomes_code_in_an_export(tmp_path, mon
     assert not (tmp_path / "PWNED").exists()
     task_py = (tmp_path / "inspect" / "task.py").read_text()
     constants = [node.value for node in ast.parse(task_py).body if isinstance(node, ast.Assign)]
-    assert [ast.literal_eval(value) for value in constants] == [str(rows)]  # the name, as a string literal
+    assert [ast.literal_eval(value) for value in constants] == [rows.name]  # the name (from the working folder), a literal
     [task_yaml] = lm_eval.glob("*.yaml")
     first_line = task_yaml.read_text().splitlines()[0]
-    assert first_line.startswith("# ") and json.dumps(str(rows)) in first_line  # one comment line, quoted
+    assert first_line.startswith("# ") and json.dumps(rows.name) in first_line  # one comment line, quoted
     loaded = yaml.load(task_yaml.read_text().replace("!function ", ""), Loader=yaml.SafeLoader)
     assert loaded["task"] == task_yaml.stem and loaded["task"].isidentifier()
 
@@ -436,3 +436,23 @@ def test_a_fifo_or_folder_handed_to_any_command_is_one_line_not_a_hang(tmp_path,
         assert main(command) == 2
         error = capsys.readouterr().err
         assert message in error and error.count("\n") == 1
+
+
+def test_convert_offers_the_families_that_convert_with_their_own_help_and_options(capsys, monkeypatch):
+    from ifforge.families import FAMILIES, converting, get_family, options_of
+
+    with_converter = [key for key in FAMILIES if get_family(key).converter is not None]
+    assert list(converting()) == with_converter and with_converter  # the registry line says what the family has
+    monkeypatch.setenv("COLUMNS", "1000")  # help on one line: no id broken at its hyphen
+    with pytest.raises(SystemExit):
+        main(["convert", "--help"])
+    shown = " ".join(capsys.readouterr().out.split())
+    assert "{" + ",".join(with_converter) + "}" in shown
+    assert all(f"{key}: {' '.join(files.split())}" in shown for key, files in converting().items())
+    assert "--system-message" in shown.split("the family's options")[1]  # a family's option, in their group
+    with pytest.raises(SystemExit):
+        main(["convert", next(key for key in FAMILIES if key not in with_converter), ".", "--out", "x.jsonl"])
+    assert "invalid choice" in capsys.readouterr().err
+    without = next(key for key in with_converter if "system_message" not in options_of(key).model_fields)
+    assert main(["convert", without, ".", "--out", "x.jsonl", "--system-message", "Hi."]) == 2
+    assert f"{without} has no option --system-message" in capsys.readouterr().err

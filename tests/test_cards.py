@@ -125,7 +125,7 @@ def test_the_verified_subset_card_counts_its_own_rows_and_says_who_reviewed_them
     assert card.check_card(text) == [] and "\nlicense: " in text.split("\n---\n", 1)[0]
     kept = [row for row in rows if row["task_id"] == tasks[0]]
     assert f"{len(kept)} rows, 1 tasks" in text and f"{len(rows)} rows" not in text
-    assert f"| `empty` | an empty reply to every turn |" in text and f"0 of {len(kept)} |" in text
+    assert "| `empty` | an empty reply to every turn |" in text and f"0 of {len(kept)} |" in text
     review = text.split("\n### Review\n", 1)[1].split("\n### ", 1)[0]
     assert "at least 2 reviewer(s) marked `faithful`" in review and "no reviewer marked `not_faithful`" in review
     assert "2 reviewer(s): `ana` (3 tasks marked), `ben.k` (1 tasks marked)" in review
@@ -156,3 +156,22 @@ def test_a_stage_is_credited_to_a_model_only_where_the_model_was_asked():
                 "llm": {"inputs": {"model": "m", "calls": 0, "cache_hits": 0}}, "stages": {}}
     assert card.stage_lines(manifest)[2:] == ["| inputs | deterministic (code); model `m` configured, never asked |  |  |",
                                               "| describe | deterministic (code) |  |  |"]
+def test_tiers_count_in_the_familys_order_and_the_regenerate_toml_runs_from_the_checkout(tmp_path, monkeypatch):
+    import tomllib
+
+    from ifforge.families import load_family_settings
+
+    family = get_family("logicif")
+    rows = [{"task_id": f"t{n}", "difficulty": tier} for n, tier in enumerate(("hard", "easy", "medium", "hard"))]
+    assert list(counts_by_group(family, rows)["difficulty"]) == list(family.tier_order)  # easy, medium, hard
+    seeds = Path(card.CHECKOUT) / "seeds" / "logicif"
+    parameters = {"family": "logicif", "out": str(tmp_path / "alice" / "outs"), "seeds": str(seeds), "min_cases": 4}
+    text = card.render({**manifest("logicif"), "parameters": parameters}, rows, None)
+    regenerate = section(text, "Regenerate")
+    assert str(tmp_path) not in regenerate and str(card.CHECKOUT) not in regenerate and "seed `" not in regenerate
+    toml = regenerate.split("```toml\n", 1)[1].split("```", 1)[0]
+    assert tomllib.loads(toml) == {"family": "logicif", "min_cases": 4, "out": "outs", "seeds": "seeds/logicif"}
+    (tmp_path / "ifforge.toml").write_text(toml)
+    monkeypatch.chdir(card.CHECKOUT)  # run from the checkout, as the card says: its seeds are found again
+    settings = load_family_settings(toml_path=tmp_path / "ifforge.toml")
+    assert settings.seeds.resolve() == seeds.resolve() and settings.min_cases == 4

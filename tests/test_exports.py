@@ -243,6 +243,7 @@ def test_hf_folder_loads_with_datasets_and_gives_the_rows_back(benchmarks):
         card = (folder / "README.md").read_text()
         assert card.startswith("---\n") and "data/test-*.parquet" in card and f"- {name}\n" in card
         assert check_card(card) == []
+        assert str(base) not in (folder / "ifforge_export.json").read_text()  # the rows' file, not this machine's layout
         # a cache of its own: pytest reuses tmp paths across runs, and datasets would serve an earlier run's rows
         fresh = datasets.load_dataset(str(folder), cache_dir=str(base / "hf-cache" / name))["test"]
         for loaded in (fresh, datasets.load_from_disk(str(folder / "arrow"))["test"]):
@@ -453,3 +454,11 @@ def test_an_hf_export_into_a_folder_it_did_not_write_refuses_and_deletes_nothing
     assert cli.main(["export", str(rows), "--format", "hf", "--out", str(out)]) == 2
     assert "not written by an hf export" in capsys.readouterr().err
     assert (out / "data" / "test-00000-of-00001.parquet").read_bytes() == b"the user's own data"
+
+
+def test_exports_name_their_rows_file_without_the_machines_layout(tmp_path):
+    version = write_rows(tmp_path / "alice" / "logicif" / "v001", logicif_rows(1)[0])
+    for fmt in ("inspect", "lm-eval"):
+        folder = Path(export(read_benchmark(version), fmt, tmp_path / fmt)["folder"])
+        written = "".join(path.read_text() for path in folder.iterdir() if path.suffix in (".py", ".yaml"))
+        assert "benchmark.jsonl" in written and str(tmp_path) not in written, fmt

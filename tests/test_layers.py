@@ -259,3 +259,13 @@ def test_no_generic_module_names_a_family_or_a_field_of_one_familys_rows():
             if found:
                 offenders[str(path.relative_to(PACKAGE))] = found
     assert offenders == {}
+
+
+def test_convert_names_no_family_even_in_its_help():
+    """`ifforge convert`'s families, the files each reads and their options all come from the registry
+    line (`Entry.converts`) and the family's options: its code names no family, not even in a help text."""
+    source = (PACKAGE / "cli" / "convert.py").read_text()
+    texts = [node.value.lower() for node in ast.walk(ast.parse(source))
+             if isinstance(node, ast.Constant) and isinstance(node.value, str)]
+    words = family_ids() | {"system_message", "--system-message", "ifeval", "lifbench"}
+    assert [(word, text) for text in texts for word in words if word in text] == []

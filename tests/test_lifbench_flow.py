@@ -95,4 +95,8 @@ def test_lifbench_generates_a_grid_with_model_rewrites_and_scores_a_model(tmp_pa
     assert {"ars_by_length_tokens.png", "ars_by_task.png", "score_by_capability.png"} <= set(summary["plots"])
     markdown = open(f"{report}/report.md").read()
     assert "## Capability map" in markdown and "| expression |" in markdown
+    assert f"| expression | {stability['expression']['ifs']:.3f} |" in markdown  # three decimals, never 0.34641
+    plotted = {entry["file"]: entry for entry in json.loads(open(f"{report}/plots.json").read())}
+    ars_floors = plotted["ars_by_task.png"]["floors_shown"]  # ARS is a mean score: its floors too, never a percent
+    assert ars_floors and all(not text.endswith("%") and float(text) <= 1 for text in ars_floors.values())
 

@@ -54,6 +54,7 @@ def test_a_familys_report_has_the_sections_headline_floors_and_plots_of_every_re
 
     floors = markdown[markdown.index("## Floors"):markdown.index("## Scores")]
     assert "| **stub-model** |" in floors
+    assert re.search(r"; some baseline passes \d+ of those rows \(\d+\.\d%\)\.", floors), floors  # said as a sentence
     for baseline in family.baselines:  # every trivial baseline of the card, judged on the same rows
         assert re.search(rf"\| `{baseline}`: .* \| \d+ of {len(rows)} \|", floors), (baseline, floors)
     assert set(summary["floors"]["baselines"]) == set(family.baselines)
@@ -68,6 +69,9 @@ def test_a_familys_report_has_the_sections_headline_floors_and_plots_of_every_re
     for entry in plotted:
         assert (tmp_path / entry["file"]).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and entry["model"] == "stub-model"
         assert f"![{entry['file'][:-4]}]({entry['file']})" in markdown
+    for entry in plotted:  # a floor named as its score is: a percent for a share, a score for a mean
+        for text in (entry.get("floors_shown") or {}).values():
+            assert text.endswith("%") == bool(summary["overall"].get(f"{entry['score']}_counts")), (entry, text)
     for entry in with_intervals:
         for point in entry["points"]:
             assert 0 <= point["low"] <= point["value"] <= point["high"] <= 1 and point["n"] > 0, point

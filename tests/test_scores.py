@@ -110,6 +110,17 @@ def _estimate(version, url):
     return dry_run(load_rows(version / "benchmark.jsonl"), settings, version / "evals" / ".llm_cache.sqlite")
 
 
+def _artifacts(flow_run_id) -> dict:
+    """A flow run's artifacts by key, their data decoded."""
+    from prefect.client.orchestration import get_client
+
+    with get_client(sync_client=True) as client:
+        response = client._client.post("/artifacts/filter", json={
+            "artifacts": {"flow_run_id": {"any_": [str(flow_run_id)]}}, "limit": 20, "offset": 0})
+    return {row["key"]: json.loads(row["data"]) if isinstance(row["data"], str) and row["type"] == "table"
+            else row["data"] for row in response.json()}
+
+
 def test_failed_requests_are_not_scores_and_a_rerun_asks_only_them(tmp_path, prefect_server):
     """(No capsys here: Prefect's log handler would keep its closed stream.)"""
     from ifforge.eval.evaluation import RequestsFailed
@@ -136,13 +147,19 @@ def test_failed_requests_are_not_scores_and_a_rerun_asks_only_them(tmp_path, pre
         assert (estimate["cases"], estimate["requests"], estimate["already_cached"]) == (9, 9, 0)
         assert server.requests == []  # a dry run sends nothing
 
+        state = evaluate(benchmark=str(version), model="m", base_url=server.url, options=options, progress=False,
+                         return_state=True)
         with pytest.raises(RequestsFailed, match="1 of 9 requests failed: 1 http 500, after retries"):
-            evaluate(benchmark=str(version), model="m", base_url=server.url, options=options, progress=False)
+            state.result()
+        table = _artifacts(state.state_details.flow_run_id)["bench-m-evaluate-table"]
+        assert table[0]["group"] == "overall" and table[0]["why they failed"] == "1 http 500"  # the UI says why too
         folder = version / "evals" / "m" / "r001"
         report = json.loads((folder / "report.json").read_text())["overall"]
         assert (report["cases"], report["request_failures"], report["tasks"], report["tasks_left_out"]) == (8, 1, 2, 1)
         assert report["case_both_right"] == 7 and report["format_failures"] == 1  # t2#1 has no answer
-        assert "**1 request(s) failed**" in (folder / "report.md").read_text()
+        assert "**1 task(s) left out of task accuracy** (a case of each had a failed request" in \
+            (folder / "report.md").read_text()
+        assert (folder / "report.md").read_text().count("failed request: 1 http 500") == 1  # said once, with why
         assert "**Replies:** 8 of 9 rows answered; 1 without a reply (1 failed request: 1 http 500; not scored)." in \
             (folder / "report.md").read_text()  # every report says how many rows had no reply
         asked = len(server.requests)

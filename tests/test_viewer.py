@@ -200,3 +200,16 @@ def test_the_viewer_filters_in_a_real_browser(run, browser):  # noqa: F811
     assert count.text == "6 of 6 rows shown"
     browser.find_element(By.ID, "search").send_keys("river")
     assert count.text == "1 of 6 rows shown"
+
+
+def test_a_samples_id_is_the_row_id_of_scores_parquet_and_every_export():
+    """A two-key family's sample is found by the id its scores and exports give it (`task/case`)."""
+    from ifforge.eval.viewer import sample
+
+    family = get_family("logicif")
+    row = {"task_id": "auction_rounds", "test_case_id": 3, "input": [1], "instruction": "Do it.",
+           "code_output": {"output": 1, "stats": {"n": 1}}, "stats_keys": ["n"]}
+    result = {**row, "response": '{"output": 1, "stats": {"n": 1}}'}
+    verdict = family.check(row, template.Reply(result), family.options())
+    shown = sample(family, 1, row, result, verdict, Texts())
+    assert shown["id"] == family.row_id(row) == "auction_rounds/3" and shown["verdict"] == "right"

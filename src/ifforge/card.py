@@ -225,10 +225,14 @@ def licence_lines(version: Version) -> list[str]:
 
 
 def regenerate_lines(manifest: dict[str, Any]) -> list[str]:
-    parameters = manifest.get("parameters") or {}
-    return [f"Fingerprint `{manifest.get('fingerprint')}`, seed `{parameters.get('seed')}`. With these settings in "
-            f"`ifforge.toml`, `ifforge generate --config ifforge.toml` writes the version these rows come from again (an LLM stage "
-            f"gives the same text from the same response cache):", "", "```toml", *toml_lines(parameters), "```"]
+    """The settings that made the version, as a file to run again: its paths as `shown_path` shows
+    them (relative, so they resolve when run from the checkout), never the machine's own."""
+    parameters = shown_inputs(manifest.get("parameters") or {})
+    seed = f", seed `{parameters['seed']}`" if parameters.get("seed") is not None else ""
+    return [f"Fingerprint `{manifest.get('fingerprint')}`{seed}. With these settings in `ifforge.toml`, "
+            "`ifforge generate --config ifforge.toml`, run from the checkout, writes the version these rows come "
+            "from again (an LLM stage gives the same text from the same response cache):", "",
+            "```toml", *toml_lines(parameters), "```"]
 
 
 def cite_lines(version: Version) -> list[str]:

@@ -1,5 +1,6 @@
 """`ifforge convert`: an original benchmark's released files as ifforge rows, by the converter its
-family declares (`Family.converter`; the family's docs page says which files it reads)."""
+family declares (`Family.converter`; which files it reads is on its registry line, `Entry.converts`,
+and its options are its options offered to `convert`)."""
 
 from __future__ import annotations
 
@@ -7,21 +8,18 @@ import argparse
 import json
 from pathlib import Path
 
-from ifforge.cli.common import fail
-from ifforge.families import FAMILIES
+from ifforge.cli.common import add_family_options, fail, family_options_given
+from ifforge.families import converting
 
 
 def register(commands) -> None:
     parser = commands.add_parser("convert", help="an original benchmark's own files as ifforge rows")
-    parser.add_argument("source", choices=list(FAMILIES),
-                        help="the family whose original's files these are (ifeval-fc: the IFEval-FC repository's "
-                             "data/ folder; lifbench: LIFBench's data/ folder, its prompts/, else prompts rendered "
-                             "from its meta/, or one <scenario>-<task>.json)")
-    parser.add_argument("folder", help="the original repository or its data/ folder (lifbench: also one file)")
-    parser.add_argument("--system-message", default="paper",
-                        help="ifeval-fc only: paper (default: the paper's own, read from its evaluate.py), "
-                             "ifforge (ours), or a text")
+    read = "; ".join(f"{family_id}: {files}" for family_id, files in converting().items())
+    parser.add_argument("source", choices=list(converting()),
+                        help=f"the family whose original's files these are ({read})")
+    parser.add_argument("folder", help="the original's files, as its family reads them (see source)")
     parser.add_argument("--out", required=True, help="the rows .jsonl to write (then: ifforge evaluate OUT)")
+    add_family_options(parser, "convert")
     parser.set_defaults(run=run)
 
 
@@ -30,16 +28,15 @@ def run(args: argparse.Namespace) -> int:
     from ifforge.core.store.versions import atomic_write
     from ifforge.core.untrusted import InputError
 
-    from ifforge.families import get_family
+    from ifforge.families import get_family, options_of
+    from ifforge.families.options import OptionError, validated
 
     family = get_family(args.source)
-    if family.converter is None:
-        converts = ", ".join(key for key in FAMILIES if get_family(key).converter is not None)
-        return fail(f"{family.id} has no converter of its original's files (families with one: {converts})")
     try:
-        rows = family.converter(Path(args.folder), {"system_message": args.system_message})
+        options = validated(family.id, options_of(family.id), family_options_given(args))
+        rows = family.converter(Path(args.folder), options.model_dump())
         atomic_write(Path(args.out), "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows))
-    except (InputError, OSError) as error:
+    except (InputError, OptionError, OSError) as error:
         return fail(error)
     print(f"{len(rows)} rows from {args.folder} written to {args.out} (score them: ifforge evaluate {args.out}, "
           "--rules paper as the paper does)")

@@ -19,6 +19,7 @@ import pandas as pd
 from ifforge.core.registry import UnknownId
 from ifforge.eval import paired
 from ifforge.eval.evaluation import BenchmarkError
+from ifforge.eval.floors import value_order
 from ifforge.eval.report import table_lines
 from ifforge.families import UNNAMED, get_family
 from ifforge.families.base import Family
@@ -115,8 +116,7 @@ def measures(family: Family, scores: tuple[dict, dict], frames: tuple[pd.DataFra
             given = frame.dropna(subset=[tier]).groupby(unit)[tier].first()
             named.update({key: str(value) for key, value in given.items()})
     first, second = (paired.metric_values(report, own, metrics[0]) for own in scores)
-    order = list(family.tier_order)
-    for value in sorted(set(named.values()), key=lambda v: (order.index(v) if v in order else len(order), v)):
+    for value in sorted(set(named.values()), key=lambda v: value_order(v, tuple(family.tier_order))):
         units = [key for key, name in named.items() if name == value]
         found.append((f"{metrics[0]}, {tier} = {value}",
                       paired.paired(first.reindex(units).dropna(), second.reindex(units).dropna(), resamples, seed)))

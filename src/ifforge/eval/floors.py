@@ -102,13 +102,21 @@ def counts_by_group(family: Family, rows: Iterable[Row]) -> dict[str, dict[str, 
         for key in fields:
             if row.get(key) is not None:
                 found[key][str(row[key])] += 1
-    return {key: dict(sorted(values.items(), key=lambda item: value_order(item[0]))) for key, values in found.items()
-            if values}
+    return {key: ordered(family, key, values) for key, values in found.items() if values}
 
 
-def value_order(value: str) -> tuple:
-    """Group values in the order a reader expects: numbers by size (3, 5, 10, not 10, 3, 5), then
-    text, with the numbers inside it by size too (L1024 before L16384)."""
+def ordered(family: Family, key: str, values: dict[str, Any]) -> dict[str, Any]:
+    """A group's values in the order a reader expects: the family's tiers as it declares them
+    (`Family.tier_order`: easy, medium, hard, not alphabetically), any other group by `value_order`."""
+    tiers = tuple(family.tier_order) if key == family.tier else ()
+    return dict(sorted(values.items(), key=lambda item: value_order(item[0], tiers)))
+
+
+def value_order(value: str, tiers: tuple[str, ...] = ()) -> tuple:
+    """Group values in the order a reader expects: the `tiers` given, in their order; numbers by size
+    (3, 5, 10, not 10, 3, 5), then text, with the numbers inside it by size too (L1024 before L16384)."""
+    if value in tiers:
+        return (-1, float(tiers.index(value)), "")
     try:
         return (0, float(value), "")
     except ValueError:

@@ -85,10 +85,10 @@ STYLES = ("--", ":", "-.", (0, (5, 1)), (0, (1, 3)))
 
 
 def draw(found: list[Row], path: Path, title: str, model: str, label: str, measure: str,
-         floors: dict[str, float] | None = None) -> Path:
+         floors: dict[str, float] | None = None, share: bool = True) -> Path:
     """One dot plot: a row per group (`label`, with its n), the score on the x axis from 0 to 1,
     the 95% interval as a bar, the floors as dashed lines (or, where each row is its own score,
-    each point's `floors` as gray marks on its row); the model in the title."""
+    each point's `floors` as gray marks on its row), named as `share`s or as scores; the model in the title."""
     plt = pyplot()
     figure, axis = plt.subplots(figsize=(8, 1.8 + 0.32 * len(found)), layout="constrained")
     places = list(range(len(found)))[::-1]  # the first group on top
@@ -98,7 +98,7 @@ def draw(found: list[Row], path: Path, title: str, model: str, label: str, measu
                   label=f"{model} (95% interval)")
     for (name, floor), style in zip(sorted((floors or {}).items()), STYLES):
         axis.axvline(floor, color="tab:gray", linestyle=style, linewidth=1,
-                     label=f"floor (overall): {name} {floor:.1%}")
+                     label=f"floor (overall): {name} {floor_text(floor, share)}")
     names = sorted({name for p in found for name in p.get("floors") or {}})
     for name, marker in zip(names, MARKERS):
         marked = [(p["floors"][name], place) for p, place in zip(found, places) if name in (p.get("floors") or {})]
@@ -110,6 +110,12 @@ def draw(found: list[Row], path: Path, title: str, model: str, label: str, measu
     axis.grid(axis="x", alpha=0.3)
     axis.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     return save_figure(figure, path, 90)
+
+
+def floor_text(value: float, share: bool) -> str:
+    """A floor as the report's table shows it: a share as a percent, a mean score (LIFBench's ARS) as a
+    score, never a score as a percent."""
+    return f"{value:.1%}" if share else f"{value:.3f}"
 
 
 def write_plots_json(folder: Path, entries: list[Row]) -> None:

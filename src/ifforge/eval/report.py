@@ -21,7 +21,7 @@ from typing import Any
 import pandas as pd
 
 from ifforge.eval.intervals import figure, shown, wilson
-from ifforge.eval.plots import PLOTS_FILE, Plot, draw, points, write_plots_json
+from ifforge.eval.plots import PLOTS_FILE, Plot, draw, floor_text, points, write_plots_json
 
 Row = dict[str, Any]
 INTERVALS = ("Intervals: 95%; Wilson for shares (counts shown as right/total), Student's t over samples for "
@@ -154,9 +154,12 @@ class Report:
             measure = plot.measure or measures.get(plot.key, plot.key)
             title = plot.title or f"{measure} by {plot.label}"
             floors = self.floors_of(summary, plot.key)
-            path = draw(found, folder / f"{plot.key}_by_{plot.group}.png", title, model, plot.label, measure, floors)
+            share = bool(summary["overall"].get(f"{plot.key}_counts"))  # counted right/total, else a mean score
+            path = draw(found, folder / f"{plot.key}_by_{plot.group}.png", title, model, plot.label, measure, floors,
+                        share)
             entries.append({"file": path.name, "title": title, "model": model, "group": plot.group,
-                            "score": plot.key, "floors": floors, "points": found})
+                            "score": plot.key, "floors": floors, "points": found,
+                            "floors_shown": {name: floor_text(value, share) for name, value in floors.items()}})
         entries += self.extra_plots(summary, folder, model)
         if entries:
             write_plots_json(folder, entries)
@@ -253,7 +256,7 @@ def floor_lines(report: Report, summary: Row, model: str | None = None) -> list[
     passed = found.get("trivially_passed") or {}
     return lines + ["", f"Floors: the trivial baselines the benchmark's card lists, each fit to and judged by the "
                         f"family's own check on the same {found['rows']} rows the model was asked (by the same rules); "
-                        f"{passed.get('rows', 0)} of them ({passed.get('share', 0):.1%}) some baseline passes."]
+                        f"some baseline passes {passed.get('rows', 0)} of those rows ({passed.get('share', 0):.1%})."]
 
 
 def files_beside(folder: Path, summary: Row, links: dict[str, str] | None = None) -> dict[str, str]:

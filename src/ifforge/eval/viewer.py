@@ -93,14 +93,10 @@ def sample(family: Family, number: int, row: Row, result: Row, verdict: Verdict,
     reply = Reply(result)
     view = family.sample_view(row, verdict)
     failed = reply.failed
-    named = [row.get(key, result.get(key)) for key in family.keys]
-    expression = row.get("expression_id", result.get("expression_id"))
-    if expression is not None and str(expression) not in " ".join(map(str, named)):  # not already in its name
-        named.append(expression)
     notes = [("not in the replies file: scored as no answer" if result.get("no_reply") else None),
              (None if request.turns else "what was sent is not known: the replies were scored without their benchmark"),
              result.get("empty_reply"), result.get("unreadable")]
-    return {"n": number, "id": " / ".join(str(part) for part in named),
+    return {"n": number, "id": family.row_id({**result, **row}),  # the id of scores.parquet and every export
             "verdict": "failed" if failed else "right" if verdict.correct else "wrong",
             "reason": failure_kind(result.get("error")) if failed else str(view.get("reason")),
             "task": None if view.get("task") is None else str(view["task"]),

@@ -155,7 +155,7 @@ def write(benchmark: Benchmark, out: Path) -> dict[str, Any]:
         json_list=", ".join(f"`{c}`" for c in json_columns) or "none", metrics=metrics, license=_license())
         + _licence_section(benchmark) + _version_card(benchmark))
     atomic_write(out / "ifforge_export.json", json.dumps(
-        {"name": benchmark.name, "family": benchmark.family, "rows": len(flat), "source": str(benchmark.source),
+        {"name": benchmark.name, "family": benchmark.family, "rows": len(flat), "source": card.shown_path(str(benchmark.source)),
          "sha256": benchmark.sha256, "json_columns": json_columns}, indent=2) + "\n")
     return {"format": "hf", "folder": str(out), "rows": len(flat), "json_columns": json_columns,
             "run": f"datasets.load_dataset({str(out)!r})['test']"}

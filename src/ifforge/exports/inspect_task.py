@@ -46,6 +46,14 @@ def {name}():
 '''
 
 
+def shown_source(benchmark: Benchmark) -> str:
+    """The rows file an export names, as a card names a path: never the machine's own layout
+    (imported here: a task run from the light install never reaches the card's imports)."""
+    from ifforge.card import shown_path
+
+    return shown_path(str(benchmark.source))
+
+
 def write(benchmark: Benchmark, out: Path) -> dict[str, Any]:
     """Write the task folder; return what was written."""
     out.mkdir(parents=True, exist_ok=True)
@@ -58,7 +66,7 @@ def write(benchmark: Benchmark, out: Path) -> dict[str, Any]:
     atomic_write(out / "samples.jsonl", "".join(lines))
     # only a checked identifier and a Python literal (repr) of the file's name go into the code
     atomic_write(out / "task.py", TASK_FILE.format(name=task_name(benchmark.name), family=benchmark.family,
-                                                   rows=len(benchmark.rows), source=repr(str(benchmark.source))))
+                                                   rows=len(benchmark.rows), source=repr(shown_source(benchmark))))
     return {"format": "inspect", "folder": str(out), "rows": len(benchmark.rows),
             "run": f"cd {shlex.quote(str(out))} && inspect eval task.py --model openai-api/local/<model>  "
                    "(LOCAL_BASE_URL, LOCAL_API_KEY set)"}

@@ -34,7 +34,7 @@ from ifforge.exports.benchmark import (
     task_name,
     text_row,
 )
-from ifforge.exports.inspect_task import DEFAULT_MAX_TOKENS
+from ifforge.exports.inspect_task import DEFAULT_MAX_TOKENS, shown_source
 from ifforge.families import family_of_row, options_of
 from ifforge.families.base import Verdict
 
@@ -76,7 +76,7 @@ def write(benchmark: Benchmark, out: Path) -> dict[str, Any]:
     metrics = "".join(f"  - metric: {key}\n    aggregation: " + ("mean" if key in means else f"!function utils.{key}")
                       + "\n    higher_is_better: true\n" for key in keys)
     atomic_write(out / f"{benchmark.name}.yaml", (
-        f"# {benchmark.family} benchmark {benchmark.name}: {len(single)} rows from {json.dumps(str(benchmark.source))}"
+        f"# {benchmark.family} benchmark {benchmark.name}: {len(single)} rows from {json.dumps(shown_source(benchmark))}"
         + (f" ({left_out} rows left out: multi-turn chats, or rows lm-eval cannot ask)" if left_out else "") + "\n"
         + (f"# Protocol: {protocol}. lm-eval sends no tools, so each prompt shows the tools as JSON and the model "
            "writes its call as a JSON object {name, arguments} in its reply: not the tools API that `ifforge "

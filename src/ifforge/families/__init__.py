@@ -24,6 +24,7 @@ class Entry:
     module: str  # the module whose `FAMILY` is the family
     options: str = "ifforge.families.options"  # the module whose `OPTIONS` are its evaluate/score/export options
     commands: tuple[str, ...] = ()  # modules of command-line commands it adds (each with `register(commands)`)
+    converts: str = ""  # the original's files its `Family.converter` reads (`ifforge convert`); "": it has none
 
 
 FAMILIES: Registry[Entry] = Registry("family", (
@@ -32,11 +33,14 @@ FAMILIES: Registry[Entry] = Registry("family", (
     Entry("pacific", "instruction chains: an initial value through small code or text instructions, gold per step",
           "ifforge.families.pacific.family"),
     Entry("ifeval-fc", "format rules inside tool schemas, scored on real tool calls",
-          "ifforge.families.ifeval_fc.family", "ifforge.families.ifeval_fc.options"),
+          "ifforge.families.ifeval_fc.family", "ifforge.families.ifeval_fc.options",
+          converts="the IFEval-FC repository, or its data/ folder"),
     Entry("mcbench", "step-by-step metric rubrics, gold from parallel reference code",
           "ifforge.families.mcbench.family"),
     Entry("lifbench", "long-input scenarios, LIFEval rubric scores and stability (IFS)",
-          "ifforge.families.lifbench.family", "ifforge.families.lifbench.options"),
+          "ifforge.families.lifbench.family", "ifforge.families.lifbench.options",
+          converts="LIFBench's data/ folder: its prompts/, else prompts rendered from its meta/; or one "
+                   "<scenario>-<task>.json"),
 ), plural="families")
 
 DEFAULT = "logicif"  # what `ifforge generate` makes when no family is named
@@ -61,6 +65,11 @@ def options_of(family_id: str) -> type[Options]:
 def option_names() -> set[str]:
     """Every option some family declares (the names evaluate takes as a family's option)."""
     return {name for family_id in FAMILIES for name in options_of(family_id).model_fields}
+
+
+def converting() -> dict[str, str]:
+    """The families with a converter of their original's files: id -> the files it reads."""
+    return {family_id: entry.converts for family_id, entry in FAMILIES.items() if entry.converts}
 
 
 def command_modules() -> list[str]:

@@ -254,7 +254,7 @@ class Family:
     baselines: Registry[type[Baseline]] = Registry("baseline", (Empty,))  # the floors on its card
 
     # what else it offers
-    converter: Callable[[Path, dict[str, Any]], list[Row]] | None = None  # its original's released files as rows
+    converter: Callable[[Path, dict[str, Any]], list[Row]] | None = None  # its original's files as rows (`Entry.converts`)
     exports: dict[str, str] = {}  # export formats only this family writes: format -> module with `write`
     review_guide: ReviewGuide = ReviewGuide()  # its review view's labels and guidance
 

@@ -19,6 +19,10 @@ class IfevalFcOptions(Options):
         "3.9", "IFEval-FC, rules paper: the nltk whose word count is reproduced: 3.9 (3.9.1, the paper's published "
                "results) or 3.10 (3.10.3 and later, which tokenize with the regex engine)", EVERYWHERE)
 
+    system_message: str = option(
+        "paper", "IFEval-FC: the system message of the converted rows: paper (default: the paper's own, read from its "
+                 "evaluate.py), ifforge (ours), or a text", ("convert",))
+
     @field_validator("paper_nltk", mode="before")
     @classmethod
     def _nltk_as_text(cls, value: Any) -> Any:

@@ -177,7 +177,7 @@ class LifbenchReport(Report):
                         for k in summary.get("capabilities", {})]
         lines += ["", "## Capability map", "", *table_lines(("capability", "score"), capabilities)]
         stable = [f"| {name} | n/a (one group) | | | |" if ifs is None else
-                  f"| {name} | {ifs['ifs']} | {ifs['groups']} | {ifs['tasks']} | {ifs['tasks_never_scored']} |"
+                  f"| {name} | {shown_ifs(ifs['ifs'])} | {ifs['groups']} | {ifs['tasks']} | {ifs['tasks_never_scored']} |"
                   for name, ifs in summary.get("stability", {}).items()]
         return lines + ["", "## Stability (IFS = std / mean of ARS across a perspective's groups, per task, averaged; "
                         "lower is steadier)", "",
@@ -200,3 +200,8 @@ class LifbenchReport(Report):
 
 
 REPORT = LifbenchReport()
+
+
+def shown_ifs(value: float | None) -> str:
+    """An IFS as the report shows it: three decimals, as the capability map's scores (report.json keeps six)."""
+    return "n/a (no task scored)" if value is None else f"{value:.3f}"

@@ -118,10 +118,12 @@ def sections(summary: dict[str, Any]) -> list[str]:
     were found, stability across expressions, and the failure modes when they were labelled."""
     overall = summary["overall"]
     lines: list[str] = []
-    if overall.get("request_failures"):
-        lines += [f"**{overall['request_failures']} request(s) failed** and are not scored; "
-                  f"{overall.get('tasks_left_out', 0)} task(s) left out of task accuracy. Run again to ask only those.",
-                  ""]
+    if overall.get("request_failures"):  # how many and why is the Replies line's; what it costs tasks is ours
+        failed = overall["request_failures"]
+        said = "" if summary.get("replies") else (
+            f"{failed} failed request{'s' * (failed != 1)} (why not recorded), not scored: ")
+        lines += [f"**{said}{overall.get('tasks_left_out', 0)} task(s) left out of task accuracy** (a case of each "
+                  "had a failed request; see Replies). Run again to ask only those.", ""]
     if summary.get("rules") == "paper":
         lines += ["Scored with `--rules paper`: LogicIF's `compare_outputs`, a failed extraction of a LogicIF "
                   "result file compared as its null output and `{}` trackers.", ""]
