@@ -168,3 +168,32 @@ def test_a_pattern_built_at_load_time_from_the_string_modules_texts_is_said_as_t
             '"*"; "+"; from "," to "."; "/"; ":"; ";"; "<"; "="; ">"; "?"; "@"; "["; "]"; "^"; "_"; "`"; "{"; "|"; '
             '"}"; "~" repeated 1 or more times') in said
     assert not holds_code(said)
+
+
+def test_an_assignment_inside_an_expression_names_the_value_where_it_is_set():
+    """`(n := len(xs)) > 3`: n is set there, then compared; traced: xs of 5 items gives 5, of 2 gives 0."""
+    steps = _steps("def f(xs):\n    if (n := len(xs)) > 3:\n        return n\n    return 0\n")
+    assert steps == ["1. If (n, set at this point to the length of xs) is greater than 3, return n.", "2. Return 0."]
+
+
+def test_a_match_iterator_gives_each_match_in_turn():
+    """`re.finditer`: each item a match (its start, its text), left to right; traced on "a12b3": starts 1 and 4."""
+    steps = _steps("import re\ndef f(s):\n    out = []\n    for m in re.finditer('[0-9]+', s):\n"
+                   "        out.append(m.start())\n    return out\n")
+    assert steps[1].startswith('2. For each m of (the matches of the pattern matching one character that is one of: '
+                               'from "0" to "9" repeated 1 or more times (as many as possible, giving back as the rest '
+                               'of the pattern needs) in s, one after another, left to right and not overlapping '
+                               '(each a match, not yet its text)), in order:')
+    assert steps[2] == "2.1. Put the position in the text where the match m starts at the end of out."
+
+
+def test_a_push_then_pop_on_a_heap_gives_the_smallest_after_adding():
+    """`heapq.heappushpop(h, x)`: x is added first, so x itself comes back when it is the smallest (traced: h
+    [1, 3] and x 0 give 0; x 2 gives 1); `heapreplace` takes out first."""
+    steps = _steps("import heapq\ndef f(h, x):\n    y = heapq.heappushpop(h, x)\n    heapq.heappushpop(h, y)\n"
+                   "    return heapq.heapreplace(h, x)\n")
+    assert steps[0] == ("1. Set y to the smallest item of the heap h once x has been added to it, taken out of it. "
+                        "(Note: A heap is a list from which taking out always removes the smallest item.)")
+    assert steps[1] == "2. Add y to the heap h, then take the smallest item out of it."
+    assert steps[2] == ("3. Return the smallest item of the heap h (which must not be empty), taken out of it, with "
+                        "x added to the heap after that.")
