@@ -197,3 +197,34 @@ def test_a_push_then_pop_on_a_heap_gives_the_smallest_after_adding():
     assert steps[1] == "2. Add y to the heap h, then take the smallest item out of it."
     assert steps[2] == ("3. Return the smallest item of the heap h (which must not be empty), taken out of it, with "
                         "x added to the heap after that.")
+
+
+def test_a_library_object_kept_in_a_name_has_its_methods_and_fields_said():
+    """`d = date(y, m, 1)` then `d.weekday()`, `d.month`: traced on 2024, 1: a Monday, so 0 + 1 = 1. A name
+    also bound another way (here a parameter) is not taken for the object."""
+    steps = _steps("from datetime import date\ndef f(y, m):\n    d = date(y, m, 1)\n"
+                   "    return d.weekday() + d.month\n")
+    assert steps[0] == "1. Set d to the date day 1 of month m of year y (which must exist, in a year from 1 to 9999)."
+    assert steps[1].startswith("2. Return (the weekday of d, as 0 for Monday up to 6 for Sunday) plus (the month of d "
+                               "(1 to 12)).")
+    with pytest.raises(Undescribable, match="the method isoformat of datetime.date"):
+        describe("import datetime\ndef f(y):\n    d = datetime.date(y, 1, 1)\n    return d.isoformat()\n", [], {}, "int")
+    with pytest.raises(Undescribable, match="weekday"):
+        describe("from datetime import date\ndef f(y, d):\n    d = date(y, 1, 1)\n    return d.weekday()\n", [], {}, "int")
+
+
+def test_a_value_written_as_json_says_the_writing_rules_once_and_each_keyword():
+    """`json.dumps(d, sort_keys=True, indent=2)`; traced from the notes on {"b": [1], "a": None}: "{", then
+    '  "a": null,' and '  "b": [', '    1', '  ]', then "}" (what `json.dumps` gives). Other keywords are not said."""
+    steps = _steps("import json\ndef f(d):\n    return json.dumps(d, sort_keys=True, indent=2)\n")
+    assert steps[0].startswith("1. Return the JSON text of d with the keys of every dictionary in it written in sorted "
+                               "order (sorted as the keys are, before they are written as text), laid out on lines "
+                               "with an indent of 2 spaces. (Note: The JSON text of a value is written thus: None as "
+                               "null;")
+    assert vocab.RULES["json"] in steps[0] and vocab.RULES["json_lines"] in steps[0]
+    assert _steps("import json\ndef f(d):\n    return json.dumps(d)\n")[0] == \
+        f"1. Return the JSON text of d. (Note: {vocab.RULES['json']})"
+    for keywords, construct in [("separators=(',', ':')", "arguments other than"), ("indent=-1", "indent"),
+                                ("sort_keys=k", "sort_keys")]:
+        with pytest.raises(Undescribable, match=construct):
+            describe(f"import json\ndef f(d, k):\n    return json.dumps(d, {keywords})\n", [], {}, "str")

@@ -804,7 +804,8 @@ class Speaker:
         func = call.func
         method = self._library_object(func.value).get("methods", {}).get(func.attr.value)
         if method is None:
-            raise Undescribable(f"the method {func.attr.value} of {self.resolved(func.value.func)}")
+            maker = self.objects[func.value.value] if isinstance(func.value, cst.Name) else self.resolved(func.value.func)
+            raise Undescribable(f"the method {func.attr.value} of {maker}")
         args, keywords = self.arguments(call)
         return method(self, func.value, args, keywords)
 
@@ -871,8 +872,10 @@ class Speaker:
         raise Undescribable("a call of a computed function")
 
     def _library_object(self, node: cst.BaseExpression) -> dict | None:
-        """The vocab words for the object `node` makes when it is a call of a library's maker
-        (`datetime.date(...)`), else None."""
+        """The vocab words for the object `node` is when it is a call of a library's maker
+        (`datetime.date(...)`) or a name set only to one (`facts.objects`), else None."""
+        if isinstance(node, cst.Name) and self.facts is not None and node.value in self.objects:  # `d = date(...)`
+            return vocab.OBJECTS[self.objects[node.value]]
         return vocab.OBJECTS.get(self.resolved(node.func)) if isinstance(node, cst.Call) else None
 
     def _own_comparison(self, func: cst.Attribute, call: cst.Call) -> str:
