@@ -224,7 +224,10 @@ def test_a_value_written_as_json_says_the_writing_rules_once_and_each_keyword():
     assert vocab.RULES["json"] in steps[0] and vocab.RULES["json_lines"] in steps[0]
     assert _steps("import json\ndef f(d):\n    return json.dumps(d)\n")[0] == \
         f"1. Return the JSON text of d. (Note: {vocab.RULES['json']})"
+    by_name = describe("import json\ndef f(d, n):\n    return json.dumps(d, indent=n)\n", [], {"n": "int"}, "str")
+    assert ("1. Return the JSON text of d, laid out on lines with an indent of n spaces (no spaces at all, only the "
+            "line breaks, if n is 0 or less).") in by_name
     for keywords, construct in [("separators=(',', ':')", "arguments other than"), ("indent=-1", "indent"),
-                                ("sort_keys=k", "sort_keys")]:
+                                ("indent=k", "indent"), ("sort_keys=k", "sort_keys")]:
         with pytest.raises(Undescribable, match=construct):
             describe(f"import json\ndef f(d, k):\n    return json.dumps(d, {keywords})\n", [], {}, "str")

@@ -15,24 +15,28 @@ def _flag(node: cst.BaseExpression | None) -> bool:
     raise Undescribable("json.dumps with sort_keys that is not written true or false")
 
 
-def _indent(node: cst.BaseExpression | None) -> int | None:
+def _indent(say, node: cst.BaseExpression | None) -> str | None:
+    """How far in each level goes: a whole number written in the code, or a name surely holding a whole
+    number (which may be 0 or less: then no spaces, only the line breaks)."""
     if node is None or isinstance(node, cst.Name) and node.value == "None":
         return None
     if isinstance(node, cst.Integer):  # a negative indent is not written as a minus sign: not an Integer
-        return int(node.value, 0)
-    raise Undescribable("json.dumps with an indent that is not a whole number written in the code")
+        return f"{int(node.value, 0)} spaces"
+    if isinstance(node, cst.Name) and say.certain_kind(node) == "int":
+        return f"{node.value} spaces (no spaces at all, only the line breaks, if {node.value} is 0 or less)"
+    raise Undescribable("json.dumps with an indent that is not surely a whole number")
 
 
 def dumps(say, args, keywords) -> str:
     if len(args) != 1 or set(keywords) - {"sort_keys", "indent"}:
         raise Undescribable("json.dumps with arguments other than the value, sort_keys and indent")
-    ordered, indent = _flag(keywords.get("sort_keys")), _indent(keywords.get("indent"))
+    ordered, indent = _flag(keywords.get("sort_keys")), _indent(say, keywords.get("indent"))
     said = f"the JSON text of {say.grouped(args[0])}{say.cite('json')}"
     if ordered:
         said += (" with the keys of every dictionary in it written in sorted order (sorted as the keys are, before "
                  "they are written as text)")
     if indent is not None:
-        said += f", laid out on lines with an indent of {indent} spaces{say.cite('json_lines')}"
+        said += f", laid out on lines with an indent of {indent}{say.cite('json_lines')}"
     return said
 
 
