@@ -168,3 +168,66 @@ def test_a_pattern_built_at_load_time_from_the_string_modules_texts_is_said_as_t
             '"*"; "+"; from "," to "."; "/"; ":"; ";"; "<"; "="; ">"; "?"; "@"; "["; "]"; "^"; "_"; "`"; "{"; "|"; '
             '"}"; "~" repeated 1 or more times') in said
     assert not holds_code(said)
+
+
+def test_an_assignment_inside_an_expression_names_the_value_where_it_is_set():
+    """`(n := len(xs)) > 3`: n is set there, then compared; traced: xs of 5 items gives 5, of 2 gives 0."""
+    steps = _steps("def f(xs):\n    if (n := len(xs)) > 3:\n        return n\n    return 0\n")
+    assert steps == ["1. If (n, set at this point to the length of xs) is greater than 3, return n.", "2. Return 0."]
+
+
+def test_a_match_iterator_gives_each_match_in_turn():
+    """`re.finditer`: each item a match (its start, its text), left to right; traced on "a12b3": starts 1 and 4."""
+    steps = _steps("import re\ndef f(s):\n    out = []\n    for m in re.finditer('[0-9]+', s):\n"
+                   "        out.append(m.start())\n    return out\n")
+    assert steps[1].startswith('2. For each m of (the matches of the pattern matching one character that is one of: '
+                               'from "0" to "9" repeated 1 or more times (as many as possible, giving back as the rest '
+                               'of the pattern needs) in s, one after another, left to right and not overlapping '
+                               '(each a match, not yet its text)), in order:')
+    assert steps[2] == "2.1. Put the position in the text where the match m starts at the end of out."
+
+
+def test_a_push_then_pop_on_a_heap_gives_the_smallest_after_adding():
+    """`heapq.heappushpop(h, x)`: x is added first, so x itself comes back when it is the smallest (traced: h
+    [1, 3] and x 0 give 0; x 2 gives 1); `heapreplace` takes out first."""
+    steps = _steps("import heapq\ndef f(h, x):\n    y = heapq.heappushpop(h, x)\n    heapq.heappushpop(h, y)\n"
+                   "    return heapq.heapreplace(h, x)\n")
+    assert steps[0] == ("1. Set y to the smallest item of the heap h once x has been added to it, taken out of it. "
+                        "(Note: A heap is a list from which taking out always removes the smallest item.)")
+    assert steps[1] == "2. Add y to the heap h, then take the smallest item out of it."
+    assert steps[2] == ("3. Return the smallest item of the heap h (which must not be empty), taken out of it, with "
+                        "x added to the heap after that.")
+
+
+def test_a_library_object_kept_in_a_name_has_its_methods_and_fields_said():
+    """`d = date(y, m, 1)` then `d.weekday()`, `d.month`: traced on 2024, 1: a Monday, so 0 + 1 = 1. A name
+    also bound another way (here a parameter) is not taken for the object."""
+    steps = _steps("from datetime import date\ndef f(y, m):\n    d = date(y, m, 1)\n"
+                   "    return d.weekday() + d.month\n")
+    assert steps[0] == "1. Set d to the date day 1 of month m of year y (which must exist, in a year from 1 to 9999)."
+    assert steps[1].startswith("2. Return (the weekday of d, as 0 for Monday up to 6 for Sunday) plus (the month of d "
+                               "(1 to 12)).")
+    with pytest.raises(Undescribable, match="the method isoformat of datetime.date"):
+        describe("import datetime\ndef f(y):\n    d = datetime.date(y, 1, 1)\n    return d.isoformat()\n", [], {}, "int")
+    with pytest.raises(Undescribable, match="weekday"):
+        describe("from datetime import date\ndef f(y, d):\n    d = date(y, 1, 1)\n    return d.weekday()\n", [], {}, "int")
+
+
+def test_a_value_written_as_json_says_the_writing_rules_once_and_each_keyword():
+    """`json.dumps(d, sort_keys=True, indent=2)`; traced from the notes on {"b": [1], "a": None}: "{", then
+    '  "a": null,' and '  "b": [', '    1', '  ]', then "}" (what `json.dumps` gives). Other keywords are not said."""
+    steps = _steps("import json\ndef f(d):\n    return json.dumps(d, sort_keys=True, indent=2)\n")
+    assert steps[0].startswith("1. Return the JSON text of d with the keys of every dictionary in it written in sorted "
+                               "order (sorted as the keys are, before they are written as text), laid out on lines "
+                               "with an indent of 2 spaces. (Note: The JSON text of a value is written thus: None as "
+                               "null;")
+    assert vocab.RULES["json"] in steps[0] and vocab.RULES["json_lines"] in steps[0]
+    assert _steps("import json\ndef f(d):\n    return json.dumps(d)\n")[0] == \
+        f"1. Return the JSON text of d. (Note: {vocab.RULES['json']})"
+    by_name = describe("import json\ndef f(d, n):\n    return json.dumps(d, indent=n)\n", [], {"n": "int"}, "str")
+    assert ("1. Return the JSON text of d, laid out on lines with an indent of n spaces (no spaces at all, only the "
+            "line breaks, if n is 0 or less).") in by_name
+    for keywords, construct in [("separators=(',', ':')", "arguments other than"), ("indent=-1", "indent"),
+                                ("indent=k", "indent"), ("sort_keys=k", "sort_keys")]:
+        with pytest.raises(Undescribable, match=construct):
+            describe(f"import json\ndef f(d, k):\n    return json.dumps(d, {keywords})\n", [], {}, "str")

@@ -172,7 +172,7 @@ def _join(items: list[str], last: str = "and") -> str:
     return ", ".join(items[:-1]) + f" {last} " + items[-1]
 
 
-_COMPOUND = (cst.BinaryOperation, cst.BooleanOperation, cst.Comparison, cst.IfExp)
+_COMPOUND = (cst.BinaryOperation, cst.BooleanOperation, cst.Comparison, cst.IfExp, cst.NamedExpr)
 
 
 @dataclass
@@ -294,8 +294,8 @@ class Speaker:
             return self._attribute(node)
         if isinstance(node, cst.Lambda):
             raise Undescribable("a lambda used as a value")
-        if isinstance(node, cst.NamedExpr):
-            raise Undescribable("an assignment inside an expression (:=)")
+        if isinstance(node, cst.NamedExpr):  # `(n := e)`: the name is set there and then, and is the value
+            return f"{node.target.value}, set at this point to {self.grouped(node.value)}"
         if isinstance(node, (cst.Yield, cst.Await)):
             raise Undescribable("a generator or coroutine (yield / await)")
         raise Undescribable(f"the expression kind {type(node).__name__}")
@@ -777,71 +777,105 @@ class Speaker:
         return resolved_name(node, self.imported)
 
     def _call(self, call: cst.Call, cond: bool) -> str:
+        """A call in words: its kind (`call_kind`) picks the one handler in `_CALLS` that says it."""
+        return _CALLS[self.call_kind(call)](self, call, cond)
+
+    def call_kind(self, call: cst.Call) -> str:
+        """What is called, as a key of `_CALLS`: a library function or a library object's method (words in
+        vocab/), a generator, helper, kept method, record or class of the code, a built-in, a function held
+        in a name, a method, a compiled pattern's method, `type(x)(...)`; the first that fits."""
         func = call.func
-        handler = vocab.TABLE.get(self.resolved(func)) if not (
-            isinstance(func, cst.Name) and func.value not in self.imported) else None
-        if handler is not None:  # a library function: its words live in vocab/, one file per library
-            args, keywords = self.arguments(call)
-            return handler(self, args, keywords)
-        made = self._library_object(func.value) if isinstance(func, cst.Attribute) else None
-        if made is not None:  # a method of an object a library makes: its words live in vocab/ too
-            method = made.get("methods", {}).get(func.attr.value)
-            if method is None:
-                raise Undescribable(f"the method {func.attr.value} of {self.resolved(func.value.func)}")
-            args, keywords = self.arguments(call)
-            return method(self, func.value, args, keywords)
+        if not (isinstance(func, cst.Name) and func.value not in self.imported) and \
+                vocab.TABLE.get(self.resolved(func)) is not None:
+            return "library"
+        if isinstance(func, cst.Attribute) and self._library_object(func.value) is not None:
+            return "library object"
         if isinstance(func, cst.Name):
-            name = func.value
-            if name in self.generators:
-                return f"the values {name} produces {self.call_with(call)}"
-            if name in self.helpers:
-                return f"what {name} gives back {self.call_with(call)}"
-            if name in self.bound:
-                method = self.bound[name]
-                if isinstance(method.value, cst.Name) and method.value.value in METHOD_TYPES and call.args:
-                    # `int.bit_length(x)` is `x.bit_length()`
-                    return self._call(call.with_changes(func=method.with_changes(value=call.args[0].value),
-                                                        args=call.args[1:]), cond)
-                return self._call(call.with_changes(func=method), cond)
-            if name in self.records and len(call.args) == len(self.records[name]) and not any(a.keyword or a.star
-                                                                                             for a in call.args):
-                return f"a new {name} tuple of {_join([self.grouped(a.value) for a in call.args])}"
-            if name in self.classes:
-                return f"a new object of the class {name}, made {self.call_with(call)}"
-            if name in _METHOD_FREE:
-                return self._builtin(name, call, cond)
-            if name in self.imported:  # `from m import g` with no words for m.g in vocab/
-                raise Undescribable(f"the imported function {self.imported[name]}")
-            if name in _BUILTINS:
-                return self._builtin(name, call, cond)
-            return f"what the function held in {name} gives back when called {self.call_with(call)}"
+            return next((kind for kind, fits in _NAMED_CALLS if fits(self, func.value, call)), "held function")
         if isinstance(func, cst.Attribute):
-            dotted = dotted_name(func)
-            if dotted and dotted.rpartition(".")[0] in vocab.LIBRARIES:  # a library function with no words
-                raise Undescribable(f"the {dotted.rpartition('.')[0]} function {dotted.rpartition('.')[2]}")
-            if isinstance(func.value, cst.Call) and regex._is_compile(func.value):
-                args, keywords = self.arguments(call)
-                return regex.pattern_method(self, func.value, func.attr.value, args, keywords)
-            if func.attr.value in self.methods:
-                if not (isinstance(func.value, cst.Name) and func.value.value in self.selves):
-                    raise Undescribable("a method of a class of the code called on an object made elsewhere")
-                return f"what its method {func.attr.value} gives back when called on {func.value.value} " \
-                       f"{self.call_with(call)}"
-            if func.attr.value in _OWN_COMPARISONS and isinstance(func.value, cst.Call):
-                return self._own_comparison(func, call)
-            if func.attr.value == "__next__" and not call.args:  # `it.__next__()` is `next(it)`
-                return self._builtin("next", cst.Call(func=cst.Name("next"), args=[cst.Arg(func.value)]), cond)
-            return self.method(func.value, func.attr.value, call)
-        same = _type_of(func)
-        if same is not None:  # `type(x)(...)`: x's own kind made anew, said as that built-in when the kind is sure
-            kind = (self.kind(same) or "").split("[")[0]
-            if kind in ("dict", "list", "str", "set", "tuple", "int", "float"):
-                return self._builtin(kind, call.with_changes(func=cst.Name(kind)), cond)
+            return next((kind for kind, fits in _METHOD_CALLS if fits(self, func, call)), "method")
+        return "own kind" if _type_of(func) is not None else "computed"
+
+    def _call_library(self, call: cst.Call, cond: bool) -> str:  # a library function: its words live in vocab/
+        args, keywords = self.arguments(call)
+        return vocab.TABLE[self.resolved(call.func)](self, args, keywords)
+
+    def _call_library_object(self, call: cst.Call, cond: bool) -> str:  # `datetime.date(...).weekday()`
+        func = call.func
+        method = self._library_object(func.value).get("methods", {}).get(func.attr.value)
+        if method is None:
+            maker = self.objects[func.value.value] if isinstance(func.value, cst.Name) else self.resolved(func.value.func)
+            raise Undescribable(f"the method {func.attr.value} of {maker}")
+        args, keywords = self.arguments(call)
+        return method(self, func.value, args, keywords)
+
+    def _call_generator(self, call: cst.Call, cond: bool) -> str:
+        return f"the values {call.func.value} produces {self.call_with(call)}"
+
+    def _call_helper(self, call: cst.Call, cond: bool) -> str:
+        return f"what {call.func.value} gives back {self.call_with(call)}"
+
+    def _call_bound(self, call: cst.Call, cond: bool) -> str:  # a method kept in a name (`add = seen.add`)
+        method = self.bound[call.func.value]
+        if isinstance(method.value, cst.Name) and method.value.value in METHOD_TYPES and call.args:
+            # `int.bit_length(x)` is `x.bit_length()`
+            return self._call(call.with_changes(func=method.with_changes(value=call.args[0].value),
+                                                args=call.args[1:]), cond)
+        return self._call(call.with_changes(func=method), cond)
+
+    def _call_record(self, call: cst.Call, cond: bool) -> str:
+        return f"a new {call.func.value} tuple of {_join([self.grouped(a.value) for a in call.args])}"
+
+    def _call_class(self, call: cst.Call, cond: bool) -> str:
+        return f"a new object of the class {call.func.value}, made {self.call_with(call)}"
+
+    def _call_builtin(self, call: cst.Call, cond: bool) -> str:
+        return self._builtin(call.func.value, call, cond)
+
+    def _call_imported(self, call: cst.Call, cond: bool) -> str:  # `from m import g` with no words for m.g in vocab/
+        raise Undescribable(f"the imported function {self.imported[call.func.value]}")
+
+    def _call_held(self, call: cst.Call, cond: bool) -> str:
+        return f"what the function held in {call.func.value} gives back when called {self.call_with(call)}"
+
+    def _call_unknown_library(self, call: cst.Call, cond: bool) -> str:  # a library function with no words
+        library, _, name = dotted_name(call.func).rpartition(".")
+        raise Undescribable(f"the {library} function {name}")
+
+    def _call_pattern(self, call: cst.Call, cond: bool) -> str:  # `re.compile(p).search(x)`
+        args, keywords = self.arguments(call)
+        return regex.pattern_method(self, call.func.value, call.func.attr.value, args, keywords)
+
+    def _call_own_method(self, call: cst.Call, cond: bool) -> str:  # a method of a class of the code
+        func = call.func
+        if not (isinstance(func.value, cst.Name) and func.value.value in self.selves):
+            raise Undescribable("a method of a class of the code called on an object made elsewhere")
+        return f"what its method {func.attr.value} gives back when called on {func.value.value} {self.call_with(call)}"
+
+    def _call_own_comparison_method(self, call: cst.Call, cond: bool) -> str:
+        return self._own_comparison(call.func, call)
+
+    def _call_next(self, call: cst.Call, cond: bool) -> str:  # `it.__next__()` is `next(it)`
+        return self._builtin("next", cst.Call(func=cst.Name("next"), args=[cst.Arg(call.func.value)]), cond)
+
+    def _call_method(self, call: cst.Call, cond: bool) -> str:
+        return self.method(call.func.value, call.func.attr.value, call)
+
+    def _call_own_kind(self, call: cst.Call, cond: bool) -> str:
+        """`type(x)(...)`: x's own kind made anew, said as that built-in when the kind is sure."""
+        kind = (self.kind(_type_of(call.func)) or "").split("[")[0]
+        if kind in ("dict", "list", "str", "set", "tuple", "int", "float"):
+            return self._builtin(kind, call.with_changes(func=cst.Name(kind)), cond)
+        raise Undescribable("a call of a computed function")
+
+    def _call_computed(self, call: cst.Call, cond: bool) -> str:
         raise Undescribable("a call of a computed function")
 
     def _library_object(self, node: cst.BaseExpression) -> dict | None:
-        """The vocab words for the object `node` makes when it is a call of a library's maker
-        (`datetime.date(...)`), else None."""
+        """The vocab words for the object `node` is when it is a call of a library's maker
+        (`datetime.date(...)`) or a name set only to one (`facts.objects`), else None."""
+        if isinstance(node, cst.Name) and self.facts is not None and node.value in self.objects:  # `d = date(...)`
+            return vocab.OBJECTS[self.objects[node.value]]
         return vocab.OBJECTS.get(self.resolved(node.func)) if isinstance(node, cst.Call) else None
 
     def _own_comparison(self, func: cst.Attribute, call: cst.Call) -> str:
@@ -1375,6 +1409,41 @@ class Speaker:
 
 
 # built-in name -> the forms that may say a call of it, tried in order (each gives None when it does not fit)
+# what a call of a bare name is, tried in turn (`Speaker.call_kind`); none fits: a function held in the name
+_NAMED_CALLS = (
+    ("generator", lambda say, name, call: name in say.generators),
+    ("helper", lambda say, name, call: name in say.helpers),
+    ("bound", lambda say, name, call: name in say.bound),
+    ("record", lambda say, name, call: name in say.records and len(call.args) == len(say.records[name])
+     and not any(a.keyword or a.star for a in call.args)),
+    ("class", lambda say, name, call: name in say.classes),
+    ("builtin", lambda say, name, call: name in _METHOD_FREE),
+    ("imported", lambda say, name, call: name in say.imported),
+    ("builtin", lambda say, name, call: name in _BUILTINS),
+)
+
+# what a call of `owner.name(...)` is, tried in turn; none fits: a method of a value
+_METHOD_CALLS = (
+    ("unknown library", lambda say, func, call: (dotted_name(func) or ".").rpartition(".")[0] in vocab.LIBRARIES),
+    ("pattern", lambda say, func, call: isinstance(func.value, cst.Call) and regex._is_compile(func.value)),
+    ("own method", lambda say, func, call: func.attr.value in say.methods),
+    ("own comparison", lambda say, func, call: func.attr.value in _OWN_COMPARISONS and isinstance(func.value, cst.Call)),
+    ("next", lambda say, func, call: func.attr.value == "__next__" and not call.args),
+)
+
+# one handler per kind of call
+_CALLS = {
+    "library": Speaker._call_library, "library object": Speaker._call_library_object,
+    "generator": Speaker._call_generator, "helper": Speaker._call_helper, "bound": Speaker._call_bound,
+    "record": Speaker._call_record, "class": Speaker._call_class, "builtin": Speaker._call_builtin,
+    "imported": Speaker._call_imported, "held function": Speaker._call_held,
+    "unknown library": Speaker._call_unknown_library, "pattern": Speaker._call_pattern,
+    "own method": Speaker._call_own_method, "own comparison": Speaker._call_own_comparison_method,
+    "next": Speaker._call_next, "method": Speaker._call_method,
+    "own kind": Speaker._call_own_kind, "computed": Speaker._call_computed,
+}
+
+
 _BUILTIN_FORMS = {
     "len": (Speaker._builtin_len,),
     "abs": (Speaker._builtin_abs,),

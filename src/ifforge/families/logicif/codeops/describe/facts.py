@@ -19,7 +19,7 @@ import libcst as cst
 from ifforge.core import pyast
 from ifforge.families.logicif.codeops.common.source import cst_parameters, dotted_name, resolved_name
 from ifforge.families.logicif.codeops.common.walk import Reader, walk
-from ifforge.families.logicif.codeops.describe import stored_methods, wildcards
+from ifforge.families.logicif.codeops.describe import stored_methods, vocab, wildcards
 from ifforge.families.logicif.codeops.describe.english import METHOD_TYPES, is_constant
 from ifforge.families.logicif.codeops.describe.plain import Plain, names_in
 
@@ -48,6 +48,7 @@ class Facts:
     pattern_texts: frozenset[str]  # module-level texts used only as patterns
     records: Mapping[str, tuple[str, ...]]  # a namedtuple -> its field names
     typing_only: frozenset[str]  # names only annotations read
+    objects: Mapping[str, str]  # name -> the library maker of the one object it is ever set to (`d = date(...)`)
 
 
 _ANALYSES: list[tuple[tuple[str, ...], Callable[[Any], Any]]] = []
@@ -167,6 +168,16 @@ def _records(k) -> dict[str, tuple[str, ...]]:
 @analysis("typing_only")
 def _annotations_only(k) -> set[str]:
     return _typing_only(k.module)
+
+
+@analysis("objects")
+def _library_objects(k) -> dict[str, str]:
+    """Names set once, by `=` and nothing else, to an object a library makes (`d = date(y, m, 1)`): its
+    methods and fields then have the words vocab/ gives them, as on the call written in place."""
+    rebound = _bound_otherwise(k.module)
+    return {name: maker for name, values in k.assigned.items()
+            if len(values) == 1 and name not in rebound and isinstance(values[0], cst.Call)
+            and (maker := resolved_name(values[0].func, k.imported)) in vocab.OBJECTS}
 
 
 # ---- the walks they use ---------------------------------------------------------------------
@@ -445,3 +456,52 @@ def _unchangeable(node: cst.BaseExpression) -> bool:
     if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
         return _unchangeable(node.left) and _unchangeable(node.right)
     return isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "encode"
+
+
+def _bound_otherwise(module: cst.Module) -> set[str]:
+    """Names bound by anything but a plain `=`: parameters, loop and `with` targets, `+=`, `:=`, imports,
+    definitions, `global`, `del`."""
+    names: set[str] = set()
+
+    class Bound(Reader):
+        def visit_Param(self, node: cst.Param) -> None:
+            names.add(node.name.value)
+
+        def visit_For(self, node: cst.For) -> None:
+            names.update(names_in(node.target))
+
+        def visit_CompFor(self, node: cst.CompFor) -> None:
+            names.update(names_in(node.target))
+
+        def visit_AugAssign(self, node: cst.AugAssign) -> None:
+            names.update(names_in(node.target))
+
+        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+            names.update(names_in(node.target))
+
+        def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+            names.update(names_in(node.target))
+
+        def visit_AsName(self, node: cst.AsName) -> None:
+            names.update(names_in(node.name))
+
+        def visit_ImportAlias(self, node: cst.ImportAlias) -> None:
+            names.add((dotted_name(node.asname.name) if node.asname else dotted_name(node.name)) or "")
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+            names.add(node.name.value)
+
+        def visit_ClassDef(self, node: cst.ClassDef) -> None:
+            names.add(node.name.value)
+
+        def visit_Global(self, node: cst.Global) -> None:
+            names.update(n.name.value for n in node.names)
+
+        def visit_Nonlocal(self, node: cst.Nonlocal) -> None:
+            names.update(n.name.value for n in node.names)
+
+        def visit_Del(self, node: cst.Del) -> None:
+            names.update(names_in(node.target))
+
+    walk(module, Bound())
+    return names

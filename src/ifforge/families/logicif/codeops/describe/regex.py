@@ -161,6 +161,8 @@ _MATCHES = {
     "findall": "the list of every match of {p} in {0}, left to right and not overlapping; each is the matched "
                "text, or, when the pattern has groups, the text of its one group (a tuple of the groups' texts "
                "when it has several; empty text for a group that took no part)",
+    "finditer": "the matches of {p} in {0}, one after another, left to right and not overlapping (each a match, "
+                "not yet its text)",
     "split": "the list of pieces of {0} split at every match of {p} (the text of any groups goes between the "
              "pieces)",
 }
@@ -225,7 +227,7 @@ def module_call(speaker, name: str, call: cst.Call, test: bool | None = None) ->
     if not args:
         raise Undescribable(f"re.{name} without a pattern")
     flags = keywords.pop("flags", None)
-    extra = {"search": 2, "match": 2, "fullmatch": 2, "findall": 2, "split": 2, "sub": 3}.get(name)
+    extra = {"search": 2, "match": 2, "fullmatch": 2, "findall": 2, "finditer": 2, "split": 2, "sub": 3}.get(name)
     if extra is None or keywords:
         raise Undescribable(f"the regular-expression function re.{name} used this way")
     if flags is None and len(args) > extra:

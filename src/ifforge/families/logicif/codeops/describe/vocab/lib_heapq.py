@@ -21,7 +21,20 @@ def _step(template: str, count: int, name: str):
     return step
 
 
-WORDS = {"heappop": heappop}
+def _value(template: str, name: str):
+    def said(say, args, keywords) -> str:
+        if len(args) != 2 or keywords:
+            raise Undescribable(f"heapq.{name} with these arguments")
+        return template.format(*[say.grouped(a) for a in args], rule=say.cite("heap"))
+    return said
+
+
+WORDS = {"heappop": heappop,
+         "heappushpop": _value("the smallest item of the heap {0} once {1} has been added to it, taken out of "
+                               "it{rule}", "heappushpop"),
+         "heapreplace": _value("the smallest item of the heap {0} (which must not be empty), taken out of it, with "
+                               "{1} added to the heap after that{rule}", "heapreplace")}
 STEPS = {"heappush": _step("Add {1} to the heap {0}{rule}.", 2, "heappush"),
          "heappop": _step("Take the smallest item out of the heap {0}{rule}.", 1, "heappop"),
+         "heappushpop": _step("Add {1} to the heap {0}, then take the smallest item out of it{rule}.", 2, "heappushpop"),
          "heapify": _step("From now on treat {0} as a heap{rule}.", 1, "heapify")}

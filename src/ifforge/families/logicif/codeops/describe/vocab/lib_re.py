@@ -17,4 +17,4 @@ def _said(name: str):
     return said
 
 
-WORDS = {name: _said(name) for name in ("compile", "escape", "search", "match", "fullmatch", "findall", "split", "sub")}
+WORDS = {name: _said(name) for name in ("compile", "escape", "search", "match", "fullmatch", "findall", "finditer", "split", "sub")}
