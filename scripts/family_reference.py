@@ -30,7 +30,7 @@ HEAD = """# The family contract (reference)
 What a family declares and implements, read from the code's docstrings by
 `python scripts/family_reference.py` (do not edit this page by hand: `tests/test_docs.py` fails when
 it is not what the code says). [Write a family](write-a-family.md) follows one item through it;
-[Architecture](architecture.md#the-family-contract) says how the generic code uses it.
+[One evaluate for every family](evaluate-architecture.md#the-family-contract) says how the generic code uses it.
 """
 
 
