@@ -117,7 +117,7 @@ class McbenchReport(Report):
                "following_depth": "following_depth"}
     empty = {"rows": 0, "steps": 0}
     columns = ("group", "rows", "FA (final accuracy)", "FF (format following)", "FD (following depth, steps)",
-               "`### Final Results ###`", "failed requests")
+               "results block written (`### Final Results ###`)", "failed requests")
     headline_shares = (("FA (final accuracy)", "final_accuracy"), ("FF (format following)", "format_following"),
                        ("FD (following depth)", "following_depth"))
     titles = {"metric": "By metric", "variant": "By variant", "category": "By category"}
