@@ -5,7 +5,11 @@ family's rows are scored there through each export's own path (the lm-eval task'
 `process_results`, the inspect-ai task's scorer as a plain function, `check` as the datasets card
 shows it), and the verdicts must equal the full install's.
 
-    .venv/bin/python benchmarks/light_install.py [--keep DIR]
+    .venv/bin/python benchmarks/light_install.py [--keep DIR] [--harnesses]
+
+`--harnesses` also installs inspect-ai and lm-eval there (the versions the full install has) and
+runs every family's exported task in both, against a local OpenAI-compatible stub server: each
+must finish and print its scores, with torch and Prefect still absent.
 
 Prints the install's size (MB of the environment, and of its site-packages), the seconds each
 step took, the packages installed, and whether torch, sentence-transformers or Prefect is there
@@ -51,6 +55,8 @@ def exports(folder: Path) -> dict[str, dict[str, bool]]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--keep", help="build the environment in this folder and keep it")
+    parser.add_argument("--harnesses", action="store_true",
+                        help="also install inspect-ai and lm-eval there and run every family's exported task in each")
     args = parser.parse_args()
     work = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="ifforge-light-"))
     if args.keep and work.exists():
@@ -98,10 +104,49 @@ def main() -> int:
                   f"verdicts {'equal' if same else 'DIFFER from'} the full install's")
         print(f"scoring in the light environment (imports included): {score_seconds:.1f} s")
         print(f"packages: {', '.join(names)}")
-        return 0 if all(agree.values()) and not heavy else 1
+        ran = harnesses(work / "env", work / "exports") if args.harnesses else True
+        return 0 if all(agree.values()) and not heavy and ran else 1
     finally:
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)
+
+
+def harnesses(env: Path, folder: Path) -> bool:
+    """inspect-ai and lm-eval installed beside the light set, each running every family's export
+    against a stub server that answers "no idea" (the harness must run and score, not the model)."""
+    from importlib import metadata
+
+    from ifforge.testing.openai_stub import Answer, StubServer
+
+    python, bin_ = env / "bin" / "python", env / "bin"
+    pins = [f"inspect-ai=={metadata.version('inspect_ai')}", f"lm-eval=={metadata.version('lm_eval')}"]
+    seconds = run([str(python), "-m", "pip", "install", "--quiet", *pins])
+    listed = json.loads(subprocess.run([str(python), "-m", "pip", "list", "--format", "json"], capture_output=True,
+                                       text=True, check=True, env=CLEAN).stdout)
+    heavy = [e["name"] for e in listed if e["name"].lower() in ("torch", "sentence-transformers", "prefect")]
+    print(f"pip install {' '.join(pins)}: {seconds:.1f} s; environment {size_mb(env):.0f} MB, {len(listed)} packages; "
+          f"torch, sentence-transformers, prefect installed: {heavy or 'none'}")
+    ok = not heavy
+    with StubServer(lambda request: Answer(content="no idea")) as stub:
+        for family in sorted(path.name for path in folder.iterdir() if path.is_dir()):
+            task = next((folder / family / "lm-eval").glob("*.yaml")).stem
+            commands = {
+                "inspect": [str(bin_ / "inspect"), "eval", "inspect/task.py", "--model",  # inspect takes a relative path
+                            "openai-api/local/stub", "--display", "plain", "--log-dir", str(folder / family / "logs")],
+                "lm-eval": [str(bin_ / "lm_eval"), "--model", "local-chat-completions", "--model_args",
+                            f"base_url={stub.url}/chat/completions,model=stub", "--apply_chat_template",
+                            "--include_path", str(folder / family / "lm-eval"), "--tasks", task]}
+            for harness, command in commands.items():
+                started = time.monotonic()
+                done = subprocess.run(command, capture_output=True, text=True, cwd=folder / family,
+                                      env={**CLEAN, "LOCAL_BASE_URL": stub.url, "LOCAL_API_KEY": "x",
+                                           "OPENAI_API_KEY": "x"}, timeout=600)
+                scored = done.returncode == 0 and ("accuracy" in done.stdout or "Value" in done.stdout
+                                                   or "ars" in done.stdout.lower())
+                ok &= scored
+                print(f"{family}: {harness} {'ran and scored' if scored else 'FAILED'} in {time.monotonic() - started:.1f} s"
+                      + ("" if scored else f": {(done.stderr or done.stdout)[-800:]}"))
+    return ok
 
 
 def _score_script() -> str:
