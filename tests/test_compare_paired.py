@@ -185,7 +185,11 @@ def test_failed_requests_and_missing_functions_are_left_out_and_counted(runs, ca
     broken = _edited(runs[("original", "steady")], tmp_path / "broken", fail_one)
     assert main(["compare", str(runs[("original", "memorised")]), str(broken)]) == 0
     out = capsys.readouterr().out
-    assert "the same 47 rows as the first run (1 more, whose request failed in either run, left out of both)" in out
+    assert ("the same 47 rows as the first run (1 more, whose request failed in either run, set apart in both as "
+            "a failed request is in a report)") in out
+    # as LogicIF's report does, a task with a failed case leaves task accuracy in both runs: 11 tasks paired
+    assert _row(out, "steady on original/v001 (full): task_accuracy")[1] == "11"
+    assert _row(out, "steady on original/v001 (full): accuracy")[1] == "12"
     # f01 keeps 3 cases; steady was right on 3 of its 4 (cases 0-2): 2 of the 3 left (not 2 of 4), the
     # others as before (f00 4 of 4, f02-f11 23 of 40)
     assert _row(out, "steady on original/v001 (full): accuracy")[3] == f"{100 * (1 + 2 / 3 + 23 / 4) / 12:.1f}"

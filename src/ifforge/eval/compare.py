@@ -158,14 +158,19 @@ def unlike(family: Family, first: tuple[Path, Report, pd.DataFrame | None],
     return None
 
 
-def answered_in_both(family: Family, frames: tuple[pd.DataFrame, pd.DataFrame]) -> tuple[list[pd.DataFrame], int]:
-    """Both frames without the rows whose request failed in either run, and how many rows that was."""
+def failed_in_both(family: Family, frames: tuple[pd.DataFrame, pd.DataFrame]) -> tuple[list[pd.DataFrame], int]:
+    """Both frames with every row whose request failed in either run marked failed in both, and how
+    many rows that was: each family's own `scores` then sets them apart as its report does (LogicIF
+    leaves such a row's whole task out of task accuracy, not only the row)."""
     ids = [row_ids(family, frame) for frame in frames]
     failed = set()
     for frame, named in zip(frames, ids):
         if "request_failed" in frame:
             failed |= set(named[frame["request_failed"].astype(bool)])
-    return [frame[~named.isin(failed)] for frame, named in zip(frames, ids)], len(failed)
+    marked = [frame.assign(request_failed=(frame["request_failed"].astype(bool) if "request_failed" in frame
+                                           else False) | named.isin(failed).to_numpy())
+              for frame, named in zip(frames, ids)]
+    return marked, len(failed)
 
 
 def difference_lines(family: Family, named: dict[Path, Report], resamples: int, seed: int,
@@ -182,12 +187,13 @@ def difference_lines(family: Family, named: dict[Path, Report], resamples: int, 
         if why:
             notes.append(f"- {title(other[1])} ({other[0]}): {why}")
             continue
-        frames, failed = answered_in_both(family, (runs[0][2], other[2]))
+        frames, failed = failed_in_both(family, (runs[0][2], other[2]))
         scores = [paired.unit_scores(family.report, frame, unit) for frame in frames]
         found = measures(family, (scores[0], scores[1]), (frames[0], frames[1]), metrics, resamples, seed)
         rows += [(f"{title(other[1])}: ", label, difference) for label, difference in found]
-        notes.append(f"- {title(other[1])}: the same {len(set(row_ids(family, frames[0])))} rows as the first run"
-                     + (f" ({failed} more, whose request failed in either run, left out of both)" if failed else ""))
+        notes.append(f"- {title(other[1])}: the same {len(set(row_ids(family, frames[0]))) - failed} rows as the first run"
+                     + (f" ({failed} more, whose request failed in either run, set apart in both as a failed "
+                        "request is in a report)" if failed else ""))
     lines = ["", f"{heading} Differences from the first run ({title(runs[0][1])})", ""]
     if not rows:
         return lines + ["**No paired differences**: no run scored the same rows as the first:", *notes]
