@@ -132,21 +132,35 @@ def harnesses(env: Path, folder: Path) -> bool:
             task = next((folder / family / "lm-eval").glob("*.yaml")).stem
             commands = {
                 "inspect": [str(bin_ / "inspect"), "eval", "inspect/task.py", "--model",  # inspect takes a relative path
-                            "openai-api/local/stub", "--display", "plain", "--log-dir", str(folder / family / "logs")],
+                            "openai-api/local/stub", "--display", "plain", "--log-format", "json",
+                            "--log-dir", str(folder / family / "inspect-logs")],
                 "lm-eval": [str(bin_ / "lm_eval"), "--model", "local-chat-completions", "--model_args",
                             f"base_url={stub.url}/chat/completions,model=stub", "--apply_chat_template",
-                            "--include_path", str(folder / family / "lm-eval"), "--tasks", task]}
+                            "--include_path", str(folder / family / "lm-eval"), "--tasks", task,
+                            "--output_path", str(folder / family / "lm-eval-results")]}
             for harness, command in commands.items():
                 started = time.monotonic()
                 done = subprocess.run(command, capture_output=True, text=True, cwd=folder / family,
                                       env={**CLEAN, "LOCAL_BASE_URL": stub.url, "LOCAL_API_KEY": "x",
                                            "OPENAI_API_KEY": "x"}, timeout=600)
-                scored = done.returncode == 0 and ("accuracy" in done.stdout or "Value" in done.stdout
-                                                   or "ars" in done.stdout.lower())
+                scored = done.returncode == 0 and results_written(harness, folder / family, task)
                 ok &= scored
                 print(f"{family}: {harness} {'ran and scored' if scored else 'FAILED'} in {time.monotonic() - started:.1f} s"
                       + ("" if scored else f": {(done.stderr or done.stdout)[-800:]}"))
     return ok
+
+
+def results_written(harness: str, folder: Path, task: str) -> bool:
+    """Whether the harness wrote a finished run with a number for every sample scored: inspect's log
+    says `success` and holds a score per sample; lm-eval's results file holds the task's metrics."""
+    if harness == "inspect":
+        logs = sorted((folder / "inspect-logs").glob("*.json"))
+        log = json.loads(logs[-1].read_text()) if logs else {}
+        samples = log.get("samples") or []
+        return log.get("status") == "success" and bool(samples) and all(sample.get("scores") for sample in samples)
+    found = sorted((folder / "lm-eval-results").rglob("results_*.json"))
+    metrics = json.loads(found[-1].read_text()).get("results", {}).get(task, {}) if found else {}
+    return any(isinstance(value, (int, float)) for key, value in metrics.items() if key != "alias")
 
 
 def _score_script() -> str:
