@@ -673,7 +673,8 @@ def main() -> None:
             results = survive(picked, Path(folder), show=bool(args.show))
         if args.list or args.show:
             for item, stage, reason, detail in results:
-                print(f"{item.task_id:50} {stage:10} {reason:22} {detail[:150]}")
+                able = "" if logicif_able(item) else "able "  # the LogicIF-able ones, to grep for
+                print(f"{able}{item.task_id:50} {stage:10} {reason:22} {detail[:150]}")
         report_both(results)
 
 
