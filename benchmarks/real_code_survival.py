@@ -25,8 +25,8 @@ importable there (`pip download --no-deps` the wheels and unzip them outside the
 are never committed), skipped with a note when not. A second held-out set (`heldout2`: `HELDOUT2_MODULES`
 and the packages `boltons` and `dsaedge`) was fixed once the first had been looked at, and is run
 only when asked for (`--set heldout2`); so is a third (`--set heldout3`, `HELDOUT3_*`), fixed
-once the second had been looked at.
-Usage: python benchmarks/real_code_survival.py [--set tuning|heldout|heldout2|heldout3|both] [--heldout-path DIR ...]
+once the second had been looked at. `--set dev` runs packages that are not held out, to look at freely.
+Usage: python benchmarks/real_code_survival.py [--set tuning|heldout|heldout2|heldout3|dev|both] [--heldout-path DIR ...]
        [--limit N] [--show NAME] [--list] [--describer]
 """
 
@@ -88,6 +88,8 @@ HELDOUT3_MODULES = ["distutils.util", "idlelib.format", "nntplib", "warnings", "
 HELDOUT3_PACKAGES = ["jellyfish", "phonetics", "humanize", "webcolors", "fuzzywuzzy", "py_algorithms", "toolz",
                      "string_utils"]
 HELDOUT3_SHALLOW = ["stdnum"]
+# not held out: packages to look at freely while working (`algorithms` 1.0.1, `pydash` 8.1.0, `pythonds` 1.2.1)
+DEV_PACKAGES = ["algorithms", "pydash", "pythonds"]
 PER_MODULE = 12
 MIN_LINES, MAX_LINES, MAX_SEED_LINES = 2, 60, 200
 
@@ -645,7 +647,7 @@ def main() -> None:
     parser.add_argument("--show", help="print the seed and the description of one task id")
     parser.add_argument("--describer", action="store_true",
                         help="only the describer, on up to 30 functions per module, whatever the other stages say")
-    parser.add_argument("--set", choices=["tuning", "heldout", "heldout2", "heldout3", "both"], default="both",
+    parser.add_argument("--set", choices=["tuning", "heldout", "heldout2", "heldout3", "dev", "both"], default="both",
                         help="which set of modules to run (module docstring)")
     parser.add_argument("--heldout-path", nargs="*", default=[],
                         help="folders holding the held-out packages (unzipped wheels)")
@@ -654,9 +656,10 @@ def main() -> None:
     sets = {"tuning": lambda: MODULES, "heldout": lambda: HELDOUT_MODULES + package_modules(HELDOUT_PACKAGES),
             "heldout2": lambda: HELDOUT2_MODULES + package_modules(HELDOUT2_PACKAGES),
             "heldout3": lambda: HELDOUT3_MODULES + package_modules(HELDOUT3_PACKAGES)
-            + package_modules(HELDOUT3_SHALLOW, shallow=True)}
+            + package_modules(HELDOUT3_SHALLOW, shallow=True),
+            "dev": lambda: package_modules(DEV_PACKAGES)}
     for name, listed in sets.items():
-        if args.set != name and (args.set != "both" or name in ("heldout2", "heldout3")):
+        if args.set != name and (args.set != "both" or name in ("heldout2", "heldout3", "dev")):
             continue
         modules = listed()
         print(f"=== {name} set: {len(modules)} modules")
