@@ -8,7 +8,8 @@ helper, a class, a constant or an import, each moved into the seed with what it 
 relative import reaches outside it), up to `PER_MODULE` per module. Of these, the LogicIF-able ones are decided from the source before any
 stage runs (`logicif_able`): every parameter can take a JSON value (no annotation naming another
 type, no default that is not a JSON literal, never called, no attribute a str, number, list or dict
-lacks, never next to a bytes literal), there is a loop or a branch in the function or the helpers
+lacks, also once its value has flowed into another name, a container or an inner function or
+helper, never next to a bytes literal), there is a loop or a branch in the function or the helpers
 it brings, and the code policy allows it (gold that is the same on any host). Each seed gets its inputs from the `inputs` stage, then goes through
 instrument, execute, complexity, describe and verify as plain functions, without Prefect (as
 `description_code_share.py` does). Printed, for everything
@@ -350,6 +351,81 @@ def _not_json_parameter(function: ast.FunctionDef, bytes_names: set[str] = froze
     return None
 
 
+def _object_attribute(function: ast.FunctionDef, helpers: dict[str, ast.FunctionDef]) -> str | None:
+    """Where a parameter's value, followed as it flows, is asked for an attribute no JSON value has, or
+    None. The value flows into a name given it (`node = root`, `node = node.left`), a container made
+    with it or given it (`queue = [root]`, `queue.append(node.left)`) and what is taken out of that
+    (`node = queue.pop()`, `for node in queue`), and into the parameters of a nested function or a
+    module helper called with it: a tree walk over `root` that reads `node.left` in an inner function
+    takes a node object, and only a false value (which the walk skips) is a JSON value it accepts."""
+    holders, containers = {function.name: set()}, set()
+    scopes = [function]
+    owners = {n.name: n for n in ast.walk(function) if isinstance(n, ast.FunctionDef) and n is not function}
+    callable_defs = {**helpers, **owners}
+    carried = {a.arg for a in [*function.args.posonlyargs, *function.args.args, *function.args.kwonlyargs]}
+
+    def holds(node: ast.AST) -> bool:
+        while isinstance(node, (ast.Attribute, ast.Subscript)):
+            node = node.value
+        return isinstance(node, ast.Name) and node.id in carried
+
+    def from_container(node: ast.AST) -> bool:
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            return isinstance(node.func.value, ast.Name) and node.func.value.id in containers
+        if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == "heappop":
+            return any(isinstance(a, ast.Name) and a.id in containers for a in node.args)
+        return isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in containers
+
+    def makes_container(node: ast.AST) -> bool:
+        if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+            return any(holds(e) for e in node.elts)
+        return isinstance(node, ast.Call) and any(makes_container(a) or holds(a) for a in node.args[:1]) \
+            and getattr(node.func, "id", getattr(node.func, "attr", None)) in {"deque", "list"}
+
+    seen = set()
+    while scopes:
+        scope = scopes.pop()
+        if id(scope) in seen:
+            continue
+        seen.add(id(scope))
+        changed = True
+        while changed:
+            before = (len(carried), len(containers))
+            for node in ast.walk(scope):
+                if isinstance(node, ast.Assign):
+                    names = [t.id for t in node.targets if isinstance(t, ast.Name)]
+                    if holds(node.value) or from_container(node.value):
+                        carried.update(names)
+                    elif makes_container(node.value):
+                        containers.update(names)
+                elif isinstance(node, (ast.For, ast.comprehension)) and isinstance(node.target, ast.Name) \
+                        and isinstance(node.iter, ast.Name) and node.iter.id in containers:
+                    carried.add(node.target.id)
+                elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                        and node.func.attr in {"append", "appendleft", "extend", "insert", "add"} \
+                        and isinstance(node.func.value, ast.Name) and any(holds(a) for a in node.args):
+                    containers.add(node.func.value.id)
+                elif isinstance(node, ast.Call) and getattr(node.func, "id", None) in {"heappush"} \
+                        and node.args and isinstance(node.args[0], ast.Name) and any(holds(a) for a in node.args[1:]):
+                    containers.add(node.args[0].id)
+                elif isinstance(node, ast.Call) and getattr(node.func, "id", None) in callable_defs:
+                    called = callable_defs[node.func.id]
+                    parameters = [*called.args.posonlyargs, *called.args.args]
+                    given = [p.arg for p, a in zip(parameters, node.args) if holds(a)]
+                    if given:
+                        carried.update(given)
+                        scopes.append(called)
+            changed = (len(carried), len(containers)) != before
+    for scope_node in [function, *callable_defs.values()]:
+        if id(scope_node) not in seen:
+            continue
+        for node in ast.walk(scope_node):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in carried \
+                    and isinstance(node.ctx, ast.Load) and node.attr not in JSON_ATTRIBUTES:
+                return f"a parameter's value reaches {node.value.id}.{node.attr}"
+    return None
+
+
 BYTES_MAKERS = {"bytes", "bytearray", "memoryview"}
 
 
@@ -530,7 +606,7 @@ def logicif_able(item: Picked) -> str | None:
     functions = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]
     entry = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == item.function)
     helpers = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
-    reason = _not_json_parameter(entry, _bytes_names(tree), helpers)
+    reason = _not_json_parameter(entry, _bytes_names(tree), helpers) or _object_attribute(entry, helpers)
     if reason:
         return f"no JSON inputs: {reason}"
     reason = _not_json_output(entry, tree)
