@@ -599,8 +599,8 @@ def test_a_pattern_built_when_the_module_loads_is_said_when_no_order_of_its_sets
     body = "for v in a:\n    stats['loop_iterations'] += 1\nfirst, *rest = _pieces(b, 1)\nreturn ((first, rest), stats)"
     text = _text(body, "a, b", helpers="import re\nWSP = set(' \\t')\n"
                                       "_pieces = re.compile(r'([{}]+)'.format(''.join(WSP))).split")
-    assert 'split at only the first match of the pattern matching group 1, which is one character that is one of: ' \
-           '"\\t"; " " repeated 1 or more times' in text  # the set's items said in sorted order, on every run
+    assert 'split at only the first match of the pattern matching group 1, which is (one character that is one of: ' \
+           '"\\t"; " ") repeated 1 or more times' in text  # the set's items said in sorted order, on every run
     assert holds_code(text) == []
     said = _text("return (re.split('[' + '%s' % ''.join(frozenset(';,')) + ']', b), stats)", "a, b",
                  helpers="import re")

@@ -705,6 +705,8 @@ class Speaker:
                 key.expression, cst.Integer) and key.expression.value == "1" and kind in ("list", "str", "tuple", "deque"):
             return f"the last item of {self.grouped(owner)}"
         position = self.grouped(key)
+        if " of " in position and not _bracketed(position):  # "item (item x of t) of u", never "item item x of t of u"
+            position = f"({position})"
         whole = self.grouped(owner)
         if isinstance(owner, cst.Subscript):
             whole = f"({whole})"
@@ -911,6 +913,8 @@ class Speaker:
 
     def _maybe_text_or_sequence(self, node: cst.BaseExpression) -> bool:
         if (self.kind(node) or "") in ("int", "float", "number", "bool"):
+            return False
+        if isinstance(node, cst.Name) and node.value in self.numbers:
             return False
         return _maybe_text_or_sequence(node)
 
@@ -1128,6 +1132,8 @@ class Speaker:
         g = self.grouped
         if name == "enumerate" and args:
             start = g(keywords.get("start", args[1] if len(args) > 1 else cst.Integer("0")))
+            if " " in g(args[0]):  # numbered as that phrase gives its items, not by their places in what it is made of
+                return f"the (position, item) pairs of {self.operand(args[0])}, positions counted from {start} in that order"
             return f"the (position, item) pairs of {g(args[0])}, positions counted from {start}"
         return None
 
