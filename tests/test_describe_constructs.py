@@ -243,8 +243,8 @@ def test_a_repeat_inside_a_group_and_a_repeated_group_say_which_text_the_group_k
     assert re.match(r"N([0-9]+)", "N093")[1] == "093" and re.match(r"N([0-9])+", "N093")[1] == "3"
     digit = 'one character that is one of: from "0" to "9"'
     greedy = "as many as possible, giving back as the rest of the pattern needs"
-    assert gloss(r"N([0-9]+)") == (f'the pattern matching (the text "N", then group 1, which is ({digit}) repeated 1 or '
-                                   f'more times ({greedy}; group 1 holds every repetition))')
+    assert gloss(r"N([0-9]+)") == (f'the pattern matching (the text "N", then (group 1, which is ({digit}) repeated 1 or '
+                                   f'more times ({greedy}; group 1 holds every repetition)))')
     assert gloss(r"N([0-9])+") == (f'the pattern matching (the text "N", then (group 1, which is {digit}) repeated 1 or '
                                    f'more times ({greedy}; group 1 keeps only the text of the last repetition))')
     # `(a)?` leaves group 1 out of the match when there is no "a"; `(a?)` makes it the empty text
@@ -253,6 +253,10 @@ def test_a_repeat_inside_a_group_and_a_repeated_group_say_which_text_the_group_k
     assert gloss("(a?)") == ('the pattern matching group 1, which is optionally the text "a" (taken when it can be; '
                              'group 1 is the empty text when it is left out)')
     assert gloss("[ab]+") == f'the pattern matching (one character that is one of: "a"; "b") repeated 1 or more times ({greedy})'
+    # among other parts, a group or a choice is bracketed so that where it ends shows: `a(b)c` is not `a(bc)`
+    assert gloss("a(b)c") == 'the pattern matching (the text "a", then (group 1, which is the text "b"), then the text "c")'
+    assert gloss("(?:ab|cd)e") == ('the pattern matching ((either the text "ab" or the text "cd" (the first that fits, '
+                                   'left to right)), then the text "e")')
 
 
 def test_items_numbered_after_they_are_reversed_say_the_numbers_follow_the_reversed_order():
@@ -265,6 +269,16 @@ def test_items_numbered_after_they_are_reversed_say_the_numbers_follow_the_rever
     steps = _steps("def f(xs):\n    t = 0\n    for i, x in enumerate(reversed(xs)):\n        t += i * x\n    return t\n")
     assert steps == ["1. Set t to 0.", "2. For each x of xs, from last to first, with i counting from 0 in that order:",
                      "2.1. Add (i times x) to t.", "3. Return t."]
+    steps = _steps("def f(xs):\n    t = 0\n    for i, x in enumerate(xs[::-1]):\n        t += i * x\n    return t\n")
+    assert steps[1] == "2. For each x of xs, from last to first, with i counting from 0 in that order:"
+    # a phrase numbered in a loop is bracketed: "in order" and the counting belong to the loop
+    steps = _steps("def f(xs):\n    t = 0\n    for i, x in enumerate(xs[2:], 1):\n        t += i * x\n    return t\n")
+    assert steps[1].startswith("2. For each x of (the part of xs from position 2 to the end) in order, with i counting "
+                               "from 1:")
+    # reversing the pairs after numbering: traced on [5, 6], [(1, 6), (0, 5)]
+    steps = _steps("def f(xs):\n    return list(reversed(list(enumerate(xs))))\n")
+    assert steps == ["1. Return a new list of the items of (the items of (a new list of the items of (the (position, "
+                     "item) pairs of xs, positions counted from 0), in order) in reverse order), in order."]
 
 
 def test_a_variable_is_not_named_with_a_noun_the_description_uses_for_something_else():
@@ -299,3 +313,6 @@ def test_joining_is_noted_only_where_both_sides_of_a_plus_can_be_texts():
     assert steps[1] == "1.1. Add the length of s to q."
     steps = _steps("def f(xs):\n    out = xs[0]\n    for y in xs:\n        out += y\n    return out\n")
     assert steps[2] == "2.1. Add y to out. (Note: \"Plus\" on two texts, lists or tuples joins them end to end.)"
+    assert _steps("def f(q, k):\n    return q + (1 if k else 0)\n") == [
+        "1. Return q plus (1 if k counts as true, otherwise 0). (Note: 0, None, false, empty text and empty collections "
+        "count as false; anything else counts as true.)"]  # either value of the choice is a number

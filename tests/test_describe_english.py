@@ -449,7 +449,7 @@ def test_a_module_level_text_used_only_as_a_pattern_is_said_as_the_pattern_where
     helpers = "import re\n_VAR = r'\\$\\((\\w+)\\)'\n_SHOWN = 'x+'"
     text = _text("for v in a:\n    stats['loop_iterations'] += 1\n"
                  "return ((re.search(_VAR, b), re.match(_SHOWN, b), _SHOWN), stats)", "a, b", helpers)
-    assert 'the first match of the pattern matching (the text "$(", then group 1' in text
+    assert 'the first match of the pattern matching (the text "$(", then (group 1' in text
     assert "the match of the pattern matching the text \"x\" repeated 1 or more times" in text
     assert "_VAR is" not in text and '_SHOWN is "x+"' in text  # a text also used as text stays a fixed value
     assert holds_code(text) == []

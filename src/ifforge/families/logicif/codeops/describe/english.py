@@ -1014,9 +1014,10 @@ class Speaker:
             if not args:
                 return noun.replace("a new ", "a new empty ").replace("a tuple", "an empty tuple")
             order = "" if self.ordered(args[0]) else self.cite("dict_order")
+            whole = self.operand(args[0]) if g(args[0]).startswith("the items of ") else g(args[0])  # items of items
             if name in ("set", "frozenset"):
-                return f"{noun} of the distinct items of {g(args[0])}{order}"
-            return f"{noun} of the items of {g(args[0])}, in order{order}"
+                return f"{noun} of the distinct items of {whole}{order}"
+            return f"{noun} of the items of {whole}, in order{order}"
         return None
 
     def _builtin_object(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
@@ -1634,6 +1635,8 @@ def _maybe_text_or_sequence(node: cst.BaseExpression) -> bool:
         return False
     if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in ("len", "abs", "int", "ord", "sum"):
         return False
+    if isinstance(node, cst.IfExp):  # one of its two values
+        return _maybe_text_or_sequence(node.body) or _maybe_text_or_sequence(node.orelse)
     if isinstance(node, cst.BinaryOperation):
         if isinstance(node.operator, cst.Add):  # text or a sequence only from two of them
             return _maybe_text_or_sequence(node.left) and _maybe_text_or_sequence(node.right)

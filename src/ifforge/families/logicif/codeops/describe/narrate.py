@@ -223,8 +223,8 @@ class _Narrator:
                 if inner is not None:  # the items numbered as they are taken, last first
                     head = (f"For each {item} of {say.grouped(inner)}, from last to first, with {number} counting "
                             f"from {first} in that order:")
-                else:
-                    head = f"For each {item} of {say.grouped(args[0])} in order, with {number} counting from {first}:"
+                else:  # a phrase bracketed: "in order" and the counting belong to the loop, not to the phrase
+                    head = f"For each {item} of {say.operand(args[0])} in order, with {number} counting from {first}:"
             elif kind == "zip" and args and not keywords and isinstance(target, cst.Tuple) \
                     and len(target.elements) == len(args):
                 names = [say.target(e.value) for e in target.elements]
@@ -591,10 +591,16 @@ def _is_none(node: cst.BaseExpression | None) -> bool:
 
 
 def _reversed_of(node: cst.BaseExpression) -> cst.BaseExpression | None:
-    """X of `reversed(X)`, else None."""
+    """X of `reversed(X)` or `X[::-1]`, else None."""
     if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "reversed" \
             and len(node.args) == 1 and not node.args[0].keyword and not node.args[0].star:
         return node.args[0].value
+    if isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Slice):
+        part = node.slice[0].slice
+        step = part.step
+        if part.lower is None and part.upper is None and isinstance(step, cst.UnaryOperation) and isinstance(
+                step.operator, cst.Minus) and isinstance(step.expression, cst.Integer) and step.expression.value == "1":
+            return node.value
     return None
 
 

@@ -74,7 +74,7 @@ def gloss(pattern: str, flags: int = 0) -> str:
 def _sequence(items: list, flags: int) -> str:
     if not items:
         return "the empty text"
-    parts, run = [], []
+    parts, run, enclosed = [], [], []
     for op, av in items:
         if op is c.LITERAL:
             run.append(chr(av))
@@ -83,9 +83,13 @@ def _sequence(items: list, flags: int) -> str:
             parts.append(_literal("".join(run)))
             run = []
         parts.append(_item(op, av, flags))
+        if op is c.BRANCH or op is c.SUBPATTERN and (av[0] or _single(av[3], (c.BRANCH,))):
+            enclosed.append(len(parts) - 1)  # a group or a choice: where it ends must show among other parts
     if run:
         parts.append(_literal("".join(run)))
-    return parts[0] if len(parts) == 1 else "(" + ", then ".join(parts) + ")"
+    if len(parts) == 1:
+        return parts[0]
+    return "(" + ", then ".join(f"({p})" if i in enclosed else p for i, p in enumerate(parts)) + ")"
 
 
 def _literal(text: str) -> str:
@@ -113,6 +117,7 @@ def _item(op, av, flags: int) -> str:
         return f"group {group}, which is {what}" if group else what
     if op is c.BRANCH:
         options = [_sequence(list(p), flags) for p in av[1]]
+        options = [f"({o})" if _single(p, (c.SUBPATTERN,)) and list(p)[0][1][0] else o for o, p in zip(options, av[1])]
         return "either " + " or ".join(options) + " (the first that fits, left to right)"
     if op is c.AT:
         words = _ANCHORS.get(av)
