@@ -2,9 +2,12 @@
 from the construct's meaning in Python: a fold (`functools.reduce`), a binary search (`bisect`), NaN
 checks, an error kept only to be shown, text decoded with an encoding given by keyword."""
 
+import re
+
 import pytest
 
 from ifforge.families.logicif.codeops.describe import vocab
+from ifforge.families.logicif.codeops.describe.regex import gloss
 from ifforge.families.logicif.codeops.describe.narrate import Undescribable, describe, holds_code
 
 
@@ -164,9 +167,9 @@ def test_a_pattern_built_at_load_time_from_the_string_modules_texts_is_said_as_t
     is not one of the characters) and ",-." is the range from "," to "."; traced from `string.punctuation`."""
     said = describe("import re\nimport string\nP = re.compile('[' + string.punctuation + ']+')\n"
                     "def f(text):\n    return P.split(text)\n", [], {"text": "str"}, "list")
-    assert ('P is the pattern matching one character that is one of: "!"; "\\""; "#"; "$"; "%"; "&"; "\'"; "("; ")"; '
+    assert ('P is the pattern matching (one character that is one of: "!"; "\\""; "#"; "$"; "%"; "&"; "\'"; "("; ")"; '
             '"*"; "+"; from "," to "."; "/"; ":"; ";"; "<"; "="; ">"; "?"; "@"; "["; "]"; "^"; "_"; "`"; "{"; "|"; '
-            '"}"; "~" repeated 1 or more times') in said
+            '"}"; "~") repeated 1 or more times') in said
     assert not holds_code(said)
 
 
@@ -180,8 +183,8 @@ def test_a_match_iterator_gives_each_match_in_turn():
     """`re.finditer`: each item a match (its start, its text), left to right; traced on "a12b3": starts 1 and 4."""
     steps = _steps("import re\ndef f(s):\n    out = []\n    for m in re.finditer('[0-9]+', s):\n"
                    "        out.append(m.start())\n    return out\n")
-    assert steps[1].startswith('2. For each m of (the matches of the pattern matching one character that is one of: '
-                               'from "0" to "9" repeated 1 or more times (as many as possible, giving back as the rest '
+    assert steps[1].startswith('2. For each m of (the matches of the pattern matching (one character that is one of: '
+                               'from "0" to "9") repeated 1 or more times (as many as possible, giving back as the rest '
                                'of the pattern needs) in s, one after another, left to right and not overlapping '
                                '(each a match, not yet its text)), in order:')
     assert steps[2] == "2.1. Put the position in the text where the match m starts at the end of out."
@@ -231,3 +234,85 @@ def test_a_value_written_as_json_says_the_writing_rules_once_and_each_keyword():
                                 ("indent=k", "indent"), ("sort_keys=k", "sort_keys")]:
         with pytest.raises(Undescribable, match=construct):
             describe(f"import json\ndef f(d, k):\n    return json.dumps(d, {keywords})\n", [], {}, "str")
+
+
+# ---- wording a hand trace found ambiguous (issue 38, s45 trace notes) --------------------------------
+def test_a_repeat_inside_a_group_and_a_repeated_group_say_which_text_the_group_keeps():
+    """`N([0-9]+)` against `N([0-9])+`: traced on "N093", group 1 is "093" for the first and "3" for the second;
+    a list of characters repeated is bracketed, so "repeated" cannot belong to its last character alone."""
+    assert re.match(r"N([0-9]+)", "N093")[1] == "093" and re.match(r"N([0-9])+", "N093")[1] == "3"
+    digit = 'one character that is one of: from "0" to "9"'
+    greedy = "as many as possible, giving back as the rest of the pattern needs"
+    assert gloss(r"N([0-9]+)") == (f'the pattern matching (the text "N", then (group 1, which is ({digit}) repeated 1 or '
+                                   f'more times ({greedy}; group 1 holds every repetition)))')
+    assert gloss(r"N([0-9])+") == (f'the pattern matching (the text "N", then (group 1, which is {digit}) repeated 1 or '
+                                   f'more times ({greedy}; group 1 keeps only the text of the last repetition))')
+    # `(a)?` leaves group 1 out of the match when there is no "a"; `(a?)` makes it the empty text
+    assert gloss("(a)?") == ('the pattern matching optionally (group 1, which is the text "a") (taken when it can be; '
+                             'when it is left out, group 1 takes no part)')
+    assert gloss("(a?)") == ('the pattern matching group 1, which is optionally the text "a" (taken when it can be; '
+                             'group 1 is the empty text when it is left out)')
+    assert gloss("[ab]+") == f'the pattern matching (one character that is one of: "a"; "b") repeated 1 or more times ({greedy})'
+    # among other parts, a group or a choice is bracketed so that where it ends shows: `a(b)c` is not `a(bc)`
+    assert gloss("a(b)c") == 'the pattern matching (the text "a", then (group 1, which is the text "b"), then the text "c")'
+    assert gloss("(?:ab|cd)e") == ('the pattern matching ((either the text "ab" or the text "cd" (the first that fits, '
+                                   'left to right)), then the text "e")')
+
+
+def test_items_numbered_after_they_are_reversed_say_the_numbers_follow_the_reversed_order():
+    """`enumerate(reversed(xs))` numbers the items from the last: traced on [1, 2, 3], the pairs are (0, 3), (1, 2),
+    (2, 1), so the sum of i times x is 4 (numbering first and reversing after would give 8)."""
+    assert sum(i * x for i, x in enumerate(reversed([1, 2, 3]))) == 4
+    steps = _steps("def f(xs):\n    return sum(i * x for i, x in enumerate(reversed(xs)))\n")
+    assert steps == ["1. Return the sum of the values (i times x), for each (i, x) of (the (position, item) pairs of "
+                     "(the items of xs in reverse order), positions counted from 0 in that order) (0 if there are none)."]
+    steps = _steps("def f(xs):\n    t = 0\n    for i, x in enumerate(reversed(xs)):\n        t += i * x\n    return t\n")
+    assert steps == ["1. Set t to 0.", "2. For each x of xs, from last to first, with i counting from 0 in that order:",
+                     "2.1. Add (i times x) to t.", "3. Return t."]
+    steps = _steps("def f(xs):\n    t = 0\n    for i, x in enumerate(xs[::-1]):\n        t += i * x\n    return t\n")
+    assert steps[1] == "2. For each x of xs, from last to first, with i counting from 0 in that order:"
+    # a phrase numbered in a loop is bracketed: "in order" and the counting belong to the loop
+    steps = _steps("def f(xs):\n    t = 0\n    for i, x in enumerate(xs[2:], 1):\n        t += i * x\n    return t\n")
+    assert steps[1].startswith("2. For each x of (the part of xs from position 2 to the end) in order, with i counting "
+                               "from 1:")
+    # reversing the pairs after numbering: traced on [5, 6], [(1, 6), (0, 5)]
+    steps = _steps("def f(xs):\n    return list(reversed(list(enumerate(xs))))\n")
+    assert steps == ["1. Return a new list of the items of (the items of (a new list of the items of (the (position, "
+                     "item) pairs of xs, positions counted from 0), in order) in reverse order), in order."]
+
+
+def test_a_variable_is_not_named_with_a_noun_the_description_uses_for_something_else():
+    """The anonymiser's `v1` holding a tuple is `pair` by its role; beside "the pair of (A) and (B)" (divmod) it is
+    named otherwise, and a loop variable over texts is not `text` beside "a list of pieces of text". Where no
+    phrase uses the word, the role name stays."""
+    clash = "def f(a):\n    v1 = tuple(a)\n    v2 = 0\n    for v3 in v1:\n        v2 += sum(divmod(v3, 10))\n    return v2\n"
+    assert _steps(clash)[:2] == [
+        "1. Set cur to a tuple of the items of a, in order; p to 0. (Note: A dictionary gives its keys in the order "
+        "they were first added, a set its items in Python's own order.)", "2. For each x of cur, in order:"]
+    alone = "def f(a):\n    v1 = tuple(a)\n    v2 = 0\n    for v3 in v1:\n        v2 += v3\n    return v2\n"
+    assert _steps(alone)[1:3] == ["2. For each x of pair, in order:", "2.1. Add x to p."]
+    texts = describe("def f(a):\n    v1 = 0\n    for v2 in a:\n        if v2 != 'x':\n            v1 += len(v2)\n"
+                     "    return v1\n", [], {"a": "list[str]"}, "int")
+    assert "a, a list of pieces of text." in texts
+    assert "2. For each s of a, in order:\n   2.1. If s does not equal \"x\", add the length of s to total.\n" in texts
+
+
+def test_an_index_that_is_itself_an_item_is_bracketed():
+    """`t[p][c[i][x]]`: the position in t[p] is c[i][x], said in brackets, never "item item x of ..."."""
+    assert _steps("def f(t, c, i, x, p):\n    return t[p][c[i][x]]\n") == [
+        "1. Return item (item x of (item i of c)) of (item p of t). (Note: Positions count from 0; -1 is the last one, "
+        "-2 the one before.)"]
+
+
+def test_joining_is_noted_only_where_both_sides_of_a_plus_can_be_texts():
+    """`q = 0` then `q += y`: q only ever holds a number (a number plus a text fails), so "plus joins texts" is not
+    said; `q += len(s)` adds a number whatever q is; a value taken from a list may be text, and keeps the note."""
+    steps = _steps("def f(table):\n    q = 0\n    for k, y in table:\n        q += y\n    return q\n")
+    assert steps[2] == "2.1. Add y to q."
+    steps = _steps("def f(xs, q):\n    for s in xs:\n        q += len(s)\n    return q\n")
+    assert steps[1] == "1.1. Add the length of s to q."
+    steps = _steps("def f(xs):\n    out = xs[0]\n    for y in xs:\n        out += y\n    return out\n")
+    assert steps[2] == "2.1. Add y to out. (Note: \"Plus\" on two texts, lists or tuples joins them end to end.)"
+    assert _steps("def f(q, k):\n    return q + (1 if k else 0)\n") == [
+        "1. Return q plus (1 if k counts as true, otherwise 0). (Note: 0, None, false, empty text and empty collections "
+        "count as false; anything else counts as true.)"]  # either value of the choice is a number

@@ -449,7 +449,7 @@ def test_a_module_level_text_used_only_as_a_pattern_is_said_as_the_pattern_where
     helpers = "import re\n_VAR = r'\\$\\((\\w+)\\)'\n_SHOWN = 'x+'"
     text = _text("for v in a:\n    stats['loop_iterations'] += 1\n"
                  "return ((re.search(_VAR, b), re.match(_SHOWN, b), _SHOWN), stats)", "a, b", helpers)
-    assert 'the first match of the pattern matching (the text "$(", then group 1' in text
+    assert 'the first match of the pattern matching (the text "$(", then (group 1' in text
     assert "the match of the pattern matching the text \"x\" repeated 1 or more times" in text
     assert "_VAR is" not in text and '_SHOWN is "x+"' in text  # a text also used as text stays a fixed value
     assert holds_code(text) == []
@@ -599,8 +599,8 @@ def test_a_pattern_built_when_the_module_loads_is_said_when_no_order_of_its_sets
     body = "for v in a:\n    stats['loop_iterations'] += 1\nfirst, *rest = _pieces(b, 1)\nreturn ((first, rest), stats)"
     text = _text(body, "a, b", helpers="import re\nWSP = set(' \\t')\n"
                                       "_pieces = re.compile(r'([{}]+)'.format(''.join(WSP))).split")
-    assert 'split at only the first match of the pattern matching group 1, which is one character that is one of: ' \
-           '"\\t"; " " repeated 1 or more times' in text  # the set's items said in sorted order, on every run
+    assert 'split at only the first match of the pattern matching group 1, which is (one character that is one of: ' \
+           '"\\t"; " ") repeated 1 or more times' in text  # the set's items said in sorted order, on every run
     assert holds_code(text) == []
     said = _text("return (re.split('[' + '%s' % ''.join(frozenset(';,')) + ']', b), stats)", "a, b",
                  helpers="import re")

@@ -55,7 +55,7 @@ def test_printf_and_format_say_each_field_exactly():
 
 def test_regular_expressions_are_glossed_from_python_s_own_parser():
     words = gloss(r"^(\d+)-[a-f]*?$", re.MULTILINE)
-    assert words.startswith("the pattern matching (the start of a line, then group 1")
+    assert words.startswith("the pattern matching (the start of a line, then (group 1")
     assert "a digit repeated 1 or more times (as many as possible" in words
     assert "from \"a\" to \"f\"" in words and "as few as possible" in words and "the end of a line" in words
     assert "start and end of text also match" in words

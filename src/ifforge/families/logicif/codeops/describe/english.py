@@ -705,6 +705,8 @@ class Speaker:
                 key.expression, cst.Integer) and key.expression.value == "1" and kind in ("list", "str", "tuple", "deque"):
             return f"the last item of {self.grouped(owner)}"
         position = self.grouped(key)
+        if " of " in position and not _bracketed(position):  # "item (item x of t) of u", never "item item x of t of u"
+            position = f"({position})"
         whole = self.grouped(owner)
         if isinstance(owner, cst.Subscript):
             whole = f"({whole})"
@@ -912,6 +914,8 @@ class Speaker:
     def _maybe_text_or_sequence(self, node: cst.BaseExpression) -> bool:
         if (self.kind(node) or "") in ("int", "float", "number", "bool"):
             return False
+        if isinstance(node, cst.Name) and node.value in self.numbers:
+            return False
         return _maybe_text_or_sequence(node)
 
     def builtin_call(self, name: str, call: cst.Call) -> str:
@@ -1010,9 +1014,10 @@ class Speaker:
             if not args:
                 return noun.replace("a new ", "a new empty ").replace("a tuple", "an empty tuple")
             order = "" if self.ordered(args[0]) else self.cite("dict_order")
+            whole = self.operand(args[0]) if g(args[0]).startswith("the items of ") else g(args[0])  # items of items
             if name in ("set", "frozenset"):
-                return f"{noun} of the distinct items of {g(args[0])}{order}"
-            return f"{noun} of the items of {g(args[0])}, in order{order}"
+                return f"{noun} of the distinct items of {whole}{order}"
+            return f"{noun} of the items of {whole}, in order{order}"
         return None
 
     def _builtin_object(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
@@ -1128,6 +1133,8 @@ class Speaker:
         g = self.grouped
         if name == "enumerate" and args:
             start = g(keywords.get("start", args[1] if len(args) > 1 else cst.Integer("0")))
+            if " " in g(args[0]):  # numbered as that phrase gives its items, not by their places in what it is made of
+                return f"the (position, item) pairs of {self.operand(args[0])}, positions counted from {start} in that order"
             return f"the (position, item) pairs of {g(args[0])}, positions counted from {start}"
         return None
 
@@ -1628,6 +1635,8 @@ def _maybe_text_or_sequence(node: cst.BaseExpression) -> bool:
         return False
     if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in ("len", "abs", "int", "ord", "sum"):
         return False
+    if isinstance(node, cst.IfExp):  # one of its two values
+        return _maybe_text_or_sequence(node.body) or _maybe_text_or_sequence(node.orelse)
     if isinstance(node, cst.BinaryOperation):
         if isinstance(node.operator, cst.Add):  # text or a sequence only from two of them
             return _maybe_text_or_sequence(node.left) and _maybe_text_or_sequence(node.right)

@@ -49,6 +49,7 @@ class Facts:
     records: Mapping[str, tuple[str, ...]]  # a namedtuple -> its field names
     typing_only: frozenset[str]  # names only annotations read
     objects: Mapping[str, str]  # name -> the library maker of the one object it is ever set to (`d = date(...)`)
+    numbers: frozenset[str]  # names that only ever hold numbers (`total = 0` changed by `total += x`)
 
 
 _ANALYSES: list[tuple[tuple[str, ...], Callable[[Any], Any]]] = []
@@ -178,6 +179,54 @@ def _library_objects(k) -> dict[str, str]:
     return {name: maker for name, values in k.assigned.items()
             if len(values) == 1 and name not in rebound and isinstance(values[0], cst.Call)
             and (maker := resolved_name(values[0].func, k.imported)) in vocab.OBJECTS}
+
+
+@analysis("numbers")
+def _numeric_names(k) -> set[str]:
+    """Names set by `=` only to numbers and otherwise changed only by `+=`/`-=` (a number plus anything
+    but a number fails) or by arithmetic with numbers: they hold a number whenever they are read, so
+    no rule about texts and lists is needed where they are added or compared. The largest such set that
+    holds together (`t = n - 1` counts when n does); none if a class of the code can be added to a number."""
+    changed: dict[str, list[tuple[type, cst.BaseExpression]]] = {}
+    reflected: list[str] = []  # `__radd__`: a number plus an object of the code is that object's choice
+
+    class Changes(Reader):
+        def visit_AugAssign(self, node: cst.AugAssign) -> None:
+            for name in names_in(node.target):
+                changed.setdefault(name, []).append((type(node.operator), node.value))
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+            if node.name.value in ("__radd__", "__rsub__"):
+                reflected.append(node.name.value)
+
+    walk(k.module, Changes())
+    if reflected:
+        return set()
+    rebound = _bound_otherwise(k.module, augmented=False)
+    found = {name for name in k.assigned if name not in rebound}
+    while True:
+        kept = {name for name in found
+                if all(_numeric(value, found) for value in k.assigned[name])
+                and all(op in (cst.AddAssign, cst.SubtractAssign) or _numeric(value, found)
+                        for op, value in changed.get(name, []))}
+        if kept == found:
+            return found
+        found = kept
+
+
+def _numeric(node: cst.BaseExpression, numbers: set[str]) -> bool:
+    """Is this surely a number, given the names that hold numbers?"""
+    if isinstance(node, (cst.Integer, cst.Float, cst.Imaginary)):
+        return True
+    if isinstance(node, cst.Name):
+        return node.value in numbers
+    if isinstance(node, cst.UnaryOperation):
+        return not isinstance(node.operator, cst.Not) and _numeric(node.expression, numbers)
+    if isinstance(node, cst.BinaryOperation):
+        return not isinstance(node.operator, cst.MatrixMultiply) and _numeric(node.left, numbers) \
+            and _numeric(node.right, numbers)
+    return isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in (
+        "len", "int", "float", "ord")
 
 
 # ---- the walks they use ---------------------------------------------------------------------
@@ -458,9 +507,9 @@ def _unchangeable(node: cst.BaseExpression) -> bool:
     return isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "encode"
 
 
-def _bound_otherwise(module: cst.Module) -> set[str]:
-    """Names bound by anything but a plain `=`: parameters, loop and `with` targets, `+=`, `:=`, imports,
-    definitions, `global`, `del`."""
+def _bound_otherwise(module: cst.Module, augmented: bool = True) -> set[str]:
+    """Names bound by anything but a plain `=`: parameters, loop and `with` targets, `+=` (unless not
+    `augmented`), `:=`, imports, definitions, `global`, `del`."""
     names: set[str] = set()
 
     class Bound(Reader):
@@ -474,7 +523,8 @@ def _bound_otherwise(module: cst.Module) -> set[str]:
             names.update(names_in(node.target))
 
         def visit_AugAssign(self, node: cst.AugAssign) -> None:
-            names.update(names_in(node.target))
+            if augmented:
+                names.update(names_in(node.target))
 
         def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
             names.update(names_in(node.target))

@@ -22,7 +22,7 @@ from ifforge.families.logicif.codeops.describe import facts as module_facts
 from ifforge.families.logicif.codeops.describe import roles, stored_methods, vocab
 from ifforge.families.logicif.codeops.describe.facts import Facts, class_methods, class_value, is_noop, method_of_value
 from ifforge.families.logicif.codeops.describe.english import (Speaker, Undescribable, constant_truth, float_words,
-                                                               holds_code, loose)
+                                                               _QUOTED, holds_code, loose)
 from ifforge.families.logicif.codeops.describe.places import Narration, Placed
 from ifforge.families.logicif.records import Tracker
 
@@ -219,7 +219,12 @@ class _Narrator:
                 start = keywords.get("start", args[1] if len(args) > 1 else None)
                 first = say.grouped(start) if start is not None else "0"
                 number, item = (say.target(e.value) for e in target.elements)
-                head = f"For each {item} of {say.grouped(args[0])} in order, with {number} counting from {first}:"
+                inner = _reversed_of(args[0])
+                if inner is not None:  # the items numbered as they are taken, last first
+                    head = (f"For each {item} of {say.grouped(inner)}, from last to first, with {number} counting "
+                            f"from {first} in that order:")
+                else:  # a phrase bracketed: "in order" and the counting belong to the loop, not to the phrase
+                    head = f"For each {item} of {say.operand(args[0])} in order, with {number} counting from {first}:"
             elif kind == "zip" and args and not keywords and isinstance(target, cst.Tuple) \
                     and len(target.elements) == len(args):
                 names = [say.target(e.value) for e in target.elements]
@@ -409,6 +414,9 @@ class _Narrator:
         numeric = isinstance(small.value, (cst.Integer, cst.Float)) or (  # a counter only ever holds a number
             isinstance(small.target, cst.Subscript) and isinstance(small.target.value, cst.Name)
             and small.target.value.value == self.stats) or self.say.kind(small.target) in ("int", "float", "number")
+        if kind is cst.AddAssign and not (self.say._maybe_text_or_sequence(small.target)
+                                          and self.say._maybe_text_or_sequence(small.value)):
+            numeric = True  # joining needs two texts (or lists): a number on either side adds
         rule = "" if (numeric and kind is cst.AddAssign) or kind is cst.SubtractAssign else \
             self.say.cite(_AUG_RULE[kind]) if kind in _AUG_RULE else self.say.cite("bits")
         target = self.say.place(small.target)
@@ -582,6 +590,20 @@ def _is_none(node: cst.BaseExpression | None) -> bool:
     return node is None or isinstance(node, cst.Name) and node.value == "None"
 
 
+def _reversed_of(node: cst.BaseExpression) -> cst.BaseExpression | None:
+    """X of `reversed(X)` or `X[::-1]`, else None."""
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "reversed" \
+            and len(node.args) == 1 and not node.args[0].keyword and not node.args[0].star:
+        return node.args[0].value
+    if isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Slice):
+        part = node.slice[0].slice
+        step = part.step
+        if part.lower is None and part.upper is None and isinstance(step, cst.UnaryOperation) and isinstance(
+                step.operator, cst.Minus) and isinstance(step.expression, cst.Integer) and step.expression.value == "1":
+            return node.value
+    return None
+
+
 def _join_words(items: list[str], last: str = "and") -> str:
     if len(items) <= 1:
         return "".join(items)
@@ -623,7 +645,39 @@ def narration(source: str, trackers: list[Tracker], input_types: dict[str, str],
     """The description, with the statement each of its steps renders (`places.places` finds them in
     the exported code)."""
     module = index(stored_methods.inline(cst_module(source)))
-    named = roles.assign(module, input_types, [t.name for t in trackers])
+    keys = [t.name for t in trackers]
+    named = roles.assign(module, input_types, keys)
+    told = _narration(module, named, trackers, input_types, output_format)
+    words = {word for word in _phrase_words(module, named, trackers, input_types, output_format) if len(word) > 1}
+    if not words & set(named.names.values()):
+        return told
+    return _narration(module, roles.assign(module, input_types, keys, avoid=words), trackers, input_types,
+                      output_format)
+
+
+def _phrase_words(module: cst.Module, named: roles.Roles, trackers: list[Tracker], input_types: dict[str, str],
+                  output_format: str) -> set[str]:
+    """The nouns the describer's own phrases use in this description (told with the code's numbered
+    names, so none of them is a variable): a role name among them (`pair` beside "the pair of (A) and
+    (B)", `text` beside "a piece of text") would read as the phrase, so such a variable is named
+    otherwise. Quoted text does not count; one-letter names are never taken for words."""
+    numbered = {new: old for old, new in named.names.items()}
+    plain = roles.Roles(names={}, kinds={numbered.get(name, name): kind for name, kind in named.kinds.items()})
+    try:
+        text = _narration(module, plain, trackers, input_types, output_format).text
+    except Undescribable:
+        return set()
+    return {found.lower() for found in _NOUN.findall(_QUOTED.sub(" ", text))}
+
+
+# a word where a phrase names a thing: after an article or a word that comes before one ("the pair of",
+# "a piece of text", "each item"), not a verb or an adverb ("work it out", "counts as true")
+_NOUN = re.compile(r"\b(?:[Aa]n?|[Tt]he|each|every|of|new|empty|one|two|its|no|any|another|whole) ([a-z]\w*)\b")
+
+
+def _narration(module: cst.Module, named: roles.Roles, trackers: list[Tracker], input_types: dict[str, str],
+               output_format: str) -> Narration:
+    """The description with the module's numbered variables given the names `named` holds."""
     module = index(roles.rename(module, named.names))
     trackers = [t.model_copy(update={"explanation": roles.rename_in_text(t.explanation, named.names)}) for t in trackers]
     functions = [s for s in module.body if isinstance(s, cst.FunctionDef)]

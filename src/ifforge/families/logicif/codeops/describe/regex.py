@@ -74,7 +74,7 @@ def gloss(pattern: str, flags: int = 0) -> str:
 def _sequence(items: list, flags: int) -> str:
     if not items:
         return "the empty text"
-    parts, run = [], []
+    parts, run, enclosed = [], [], []
     for op, av in items:
         if op is c.LITERAL:
             run.append(chr(av))
@@ -83,9 +83,13 @@ def _sequence(items: list, flags: int) -> str:
             parts.append(_literal("".join(run)))
             run = []
         parts.append(_item(op, av, flags))
+        if op is c.BRANCH or op is c.SUBPATTERN and (av[0] or _single(av[3], (c.BRANCH,))):
+            enclosed.append(len(parts) - 1)  # a group or a choice: where it ends must show among other parts
     if run:
         parts.append(_literal("".join(run)))
-    return parts[0] if len(parts) == 1 else "(" + ", then ".join(parts) + ")"
+    if len(parts) == 1:
+        return parts[0]
+    return "(" + ", then ".join(f"({p})" if i in enclosed else p for i, p in enumerate(parts)) + ")"
 
 
 def _literal(text: str) -> str:
@@ -102,22 +106,18 @@ def _item(op, av, flags: int) -> str:
     if op is c.IN:
         return _class(av)
     if op in (c.MAX_REPEAT, c.MIN_REPEAT):
-        low, high, inner = av
-        what = _sequence(list(inner), flags)
-        greed = "as many as possible" if op is c.MAX_REPEAT else "as few as possible"
-        if (low, high) == (0, 1):
-            return f"optionally {what} ({'taken when it can be' if op is c.MAX_REPEAT else 'left out when it can be'})"
-        count = (f"{low} or more times" if high is c.MAXREPEAT else
-                 f"exactly {low} times" if low == high else f"{low} to {high} times")
-        return f"{what} repeated {count} ({greed}, giving back as the rest of the pattern needs)"
+        return _repeat(op, av, flags)
     if op is c.SUBPATTERN:
         group, add, remove, inner = av
         if add or remove:
             raise Undescribable("a group that changes the regular-expression flags")
         what = _sequence(list(inner), flags)
+        if group and _single(inner, (c.MAX_REPEAT, c.MIN_REPEAT)):  # `(\d+)`, not `(\d)+`: the group holds it all
+            return f"group {group}, which is {_repeat(*inner[0], flags, inside=group)}"
         return f"group {group}, which is {what}" if group else what
     if op is c.BRANCH:
         options = [_sequence(list(p), flags) for p in av[1]]
+        options = [f"({o})" if _single(p, (c.SUBPATTERN,)) and list(p)[0][1][0] else o for o, p in zip(options, av[1])]
         return "either " + " or ".join(options) + " (the first that fits, left to right)"
     if op is c.AT:
         words = _ANCHORS.get(av)
@@ -132,6 +132,76 @@ def _item(op, av, flags: int) -> str:
     if op is c.GROUPREF:
         return f"the same text group {av} matched"
     raise Undescribable(f"the regular-expression construct {str(op).lower()}")
+
+
+def _repeat(op, av, flags: int, inside: int | None = None) -> str:
+    """A repeat, its repeated part bracketed when it is more than one thing (a group, a choice, a list
+    of characters), so "repeated" never reads as applying to the last word only. Which text a group
+    keeps is said both ways: a group inside the repeat keeps only the last repetition (`([0-9])+`); a
+    group around it (`inside`, its number) holds every repetition (`([0-9]+)`)."""
+    low, high, inner = av
+    what = _sequence(list(inner), flags)
+    if _compound(inner):
+        what = f"({what})"
+    groups = sorted(_groups(inner))
+    said = _numbers(groups) if groups else ""
+    plural = len(groups) > 1
+    if (low, high) == (0, 1):
+        how = "taken when it can be" if op is c.MAX_REPEAT else "left out when it can be"
+        if groups:
+            how += f"; when it is left out, group{'s' if plural else ''} {said} take{'' if plural else 's'} no part"
+        if inside:
+            how += f"; group {inside} is the empty text when it is left out"
+        return f"optionally {what} ({how})"
+    count = (f"{low} or more times" if high is c.MAXREPEAT else
+             f"exactly {low} times" if low == high else f"{low} to {high} times")
+    how = ("as many as possible" if op is c.MAX_REPEAT else "as few as possible") + \
+        ", giving back as the rest of the pattern needs"
+    if groups:
+        how += f"; group{'s' if plural else ''} {said} keep{'' if plural else 's'} only the text of the last repetition"
+    if inside:
+        how += f"; group {inside} holds every repetition"
+    return f"{what} repeated {count} ({how})"
+
+
+def _single(items, ops) -> bool:
+    items = list(items)
+    return len(items) == 1 and items[0][0] in ops
+
+
+def _compound(items) -> bool:
+    """Is this one piece said in several parts (a group, a choice, a list of characters, a repeat)?
+    Several pieces are bracketed by `_sequence` already."""
+    items = list(items)
+    if len(items) != 1:
+        return False
+    op, av = items[0]
+    if op is c.SUBPATTERN:
+        return bool(av[0]) or _compound(av[3])
+    if op is c.IN:
+        return _class(av).startswith("one character that is")
+    return op in (c.BRANCH, c.MAX_REPEAT, c.MIN_REPEAT)
+
+
+def _groups(items) -> set[int]:
+    """The numbers of the capturing groups anywhere inside these pieces."""
+    found = set()
+    for op, av in items:
+        if op is c.SUBPATTERN:
+            found |= ({av[0]} if av[0] else set()) | _groups(av[3])
+        elif op in (c.MAX_REPEAT, c.MIN_REPEAT):
+            found |= _groups(av[2])
+        elif op is c.BRANCH:
+            for option in av[1]:
+                found |= _groups(option)
+        elif op in (c.ASSERT, c.ASSERT_NOT):
+            found |= _groups(av[1])
+    return found
+
+
+def _numbers(numbers: list[int]) -> str:
+    words = [str(n) for n in numbers]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def _class(items) -> str:

@@ -384,8 +384,10 @@ def _is_zero(node: cst.BaseExpression | None) -> bool:
     return isinstance(node, (cst.Integer, cst.Float)) and float(node.value.replace("_", "")) == 0
 
 
-def assign(module: cst.Module, input_types: dict[str, str], tracker_keys: list[str]) -> Roles:
-    """Role names for the module's numbered variables, and every kind that is certain."""
+def assign(module: cst.Module, input_types: dict[str, str], tracker_keys: list[str],
+           avoid: frozenset[str] | set[str] = frozenset()) -> Roles:
+    """Role names for the module's numbered variables, and every kind that is certain; never a name in
+    `avoid` (words the description uses for something else)."""
     params = {name: kind for name, kind in ((n, _kind_of_type(t)) for n, t in input_types.items()) if kind}
     survey = _Survey(dict(params))
     walk(module, survey)
@@ -404,8 +406,13 @@ def assign(module: cst.Module, input_types: dict[str, str], tracker_keys: list[s
     taken = survey.all_names | set(tracker_keys) | set(dir(builtins)) | set(keyword.kwlist) | _AVOID
     used: dict[str, int] = {}
     names: dict[str, str] = {}
-    for name in sorted((n for n in survey2.facts if _NUMBERED.fullmatch(n)), key=lambda n: int(n[1:])):
+    numbered = sorted((n for n in survey2.facts if _NUMBERED.fullmatch(n)), key=lambda n: int(n[1:]))
+    for name in numbered:
         names[name] = _fresh(_role(survey2.facts[name]), taken, used)
+    taken |= set(avoid)
+    for name in numbered:  # renamed after all the others are named, so no other variable's name changes
+        if names[name] in avoid:
+            names[name] = _fresh(_role(survey2.facts[name]), taken, used)
     kinds = {names.get(name, name): kind for name, kind in settled.items()}
     return Roles(names=names, kinds=kinds)
 
