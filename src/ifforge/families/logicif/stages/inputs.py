@@ -13,8 +13,11 @@ passes more than the one before. Then a coverage-guided search (`deepen`) change
 and grids, longer values) for at most `SEARCH_ROUNDS` rounds of `SEARCH_BATCH` mutants, keeping a
 mutant that reaches arcs no kept call reached, runs deeper than the call it came from, or gives a new
 non-trivial output, within the same filters; up to `SEARCH_ROUNDS_MOST` rounds while fewer than two
-non-trivial outputs, or fewer than `inputs_min` / 2 calls with one, were seen. A seed whose every
-working call returns one output is dropped (`one_output`): its output says nothing of the steps.
+non-trivial outputs, or fewer than `inputs_min` / 2 calls with one, were seen. A seed that would be
+dropped then gets one more search (`rescue`, `codeops.inputs.rescue`: alphabets covered, table keys,
+members of other arguments, grids sized by the code's loops; from the calls that raised when none
+ran); a seed whose every working call still returns one output is dropped (`one_output`): its output
+says nothing of the steps, and one with no working call as `no_working_inputs`.
 Then a greedy set cover over arcs keeps between `inputs_min` and `inputs_max`: always the candidate
 that adds the most arcs not yet covered (ties: the model's proposal, a non-trivial output, the
 deeper run, then the seeded order), then every model proposal left while places remain (a
