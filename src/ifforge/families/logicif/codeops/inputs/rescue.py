@@ -125,16 +125,29 @@ def _parts(value) -> list:
     return found
 
 
+def _piece(text: str, rng: random.Random) -> str:
+    """A stretch of a text: a pattern that occurs in it."""
+    start = rng.randrange(len(text))
+    return text[start:rng.randint(start + 1, len(text))]
+
+
 def _member(args: list, rng: random.Random, clues: Clues) -> list:
-    """A scalar argument made a key or an item of another argument: a start that is a node of the
-    graph, a state of the chain, a number the board holds."""
-    scalars = [i for i, a in enumerate(args) if not isinstance(a, (list, dict))]
-    holders = [i for i, a in enumerate(args) if isinstance(a, (list, dict)) and a]
-    if not scalars or not holders:
+    """A scalar argument made a key or an item of another argument, or a stretch of another text:
+    a start that is a node of the graph, a state of the chain, a number the list holds, a pattern
+    the text holds."""
+    if len(args) < 2:
         return args
-    parts = [part for part in _parts(args[rng.choice(holders)])[1:] if not isinstance(part, (list, dict))]
+    target, source = rng.sample(range(len(args)), 2)
+    value = args[source]
+    if isinstance(args[target], (list, dict)) or not value:
+        return args
+    if isinstance(value, str):
+        args[target] = _piece(value, rng)
+        return args
+    parts = [part for part in _parts(value)[1:] if not isinstance(part, (list, dict))] \
+        if isinstance(value, (list, dict)) else []
     if parts:
-        args[rng.choice(scalars)] = rng.choice(parts)
+        args[target] = rng.choice(parts)
     return args
 
 
@@ -150,10 +163,10 @@ def _cross(args: list, rng: random.Random, clues: Clues) -> list:
         return args
     parts = _parts(args[source])
     pick = copy.deepcopy(rng.choice(parts))
-    if isinstance(pick, str) and len(pick) > 1 and rng.random() < 0.5:
+    if isinstance(pick, str) and len(pick) > 1 and rng.random() < 0.6:
         letters = list(pick)
         rng.shuffle(letters)
-        pick = "".join(letters)
+        pick = "".join(letters) if rng.random() < 0.5 else _piece(pick, rng)
     target = rng.choice(targets)
     old = _get(args, target)
     if isinstance(old, str) and len(target) == 1 and rng.random() < 0.3:
@@ -266,6 +279,21 @@ def _retype(args: list, rng: random.Random, clues: Clues) -> list:
     return args
 
 
+def _filled(args: list, rng: random.Random, clues: Clues) -> list:
+    """The empty lists and dicts among a list's items made copies of a non-empty sibling: a node
+    with no edges, a row with no cells, the loop over it never runs."""
+    lists = [v for _, v in _lists(args) if any(not item for item in v if isinstance(item, (list, dict)))
+             and any(item for item in v if isinstance(item, (list, dict)))]
+    if not lists:
+        return args
+    value = rng.choice(lists)
+    full = [item for item in value if isinstance(item, (list, dict)) and item]
+    for index, item in enumerate(value):
+        if isinstance(item, (list, dict)) and not item and rng.random() < 0.7:
+            value[index] = copy.deepcopy(rng.choice(full))
+    return args
+
+
 def _negative(args: list, rng: random.Random, clues: Clues) -> list:
     """Some numbers of an argument made negative (a graph's negative cycle, a loss among gains)."""
     places = [p for p, v in _paths(args) if p and isinstance(v, (int, float)) and type(v) is not bool and v > 0]
@@ -286,7 +314,7 @@ def _joined(args: list, rng: random.Random, clues: Clues) -> list:
     return args
 
 
-FLIPS = (_cover, _keyed, _member, _cross, _keys_agree, _negative, _constant, _sized_grid, _latin, _joined)
+FLIPS = (_cover, _keyed, _member, _cross, _keys_agree, _filled, _negative, _constant, _sized_grid, _latin, _joined)
 TRIES = 6  # draws of a change that alters the value, before one that does not is taken
 
 
