@@ -203,3 +203,119 @@ def _call(source, args):
     space = {}
     exec(source, space)
     return space["f"](*args)
+
+
+# ---- the rescue: only for seeds the search would drop (one output, or no working call)
+
+PANGRAM = '''
+def f(text):
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    return all(c in text.lower() for c in letters)
+'''
+
+ANAGRAMS = '''
+def f(word, words):
+    word = word.lower()
+    found = []
+    for other in words:
+        if word != other.lower():
+            if sorted(word) == sorted(other.lower()):
+                found.append(other)
+    return found
+'''
+
+BITS = '''
+def f(n):
+    bits = []
+    while n > 0.5:
+        bits.append(n % 2)
+        n = int(n / 2)
+    return int("".join(str(b) for b in bits[::-1]))
+'''
+
+TYPED = '''
+def f(s):
+    if type(s) is not str:
+        raise TypeError("only strings, not {}".format(type(s)))
+    kept = ""
+    for i in range(len(s)):
+        if s[i] not in kept:
+            kept += s[i]
+    return kept
+'''
+
+SOLVED = '''
+def f(board):
+    correct = [1, 2, 3, 4]
+    for row in board:
+        if sorted(row) != correct:
+            return False
+    for i in range(4):
+        if sorted(row[i] for row in board) != correct:
+            return False
+    return True
+'''
+
+
+def _outputs(source, outcome):
+    namespace = {}
+    exec(source, namespace)
+    return [namespace["f"](*case.args) for case in outcome.kept.inputs]
+
+
+def test_the_rescue_finds_a_text_holding_every_letter_the_code_looks_for():
+    outcome = _run(PANGRAM)
+    assert outcome.kept is not None, outcome.dropped
+    assert {True, False} <= set(_outputs(PANGRAM, outcome))
+    assert outcome.evidence[0]["rescue"]["kept"] > 0
+
+
+def test_the_rescue_puts_an_anagram_of_one_argument_into_another():
+    outcome = _run(ANAGRAMS)
+    assert outcome.kept is not None, outcome.dropped
+    assert any(found for found in _outputs(ANAGRAMS, outcome))
+
+
+def test_with_no_working_call_the_rescue_gives_an_argument_another_kind():
+    for source in (BITS, TYPED):  # floats where whole numbers were meant; lists where a text was
+        outcome = _run(source)
+        assert outcome.kept is not None, outcome.dropped
+        assert len(set(_outputs(source, outcome))) > 1
+        assert any("rescued" in i.origin for i in outcome.kept.inputs)
+
+
+def test_the_rescue_builds_a_grid_whose_rows_and_columns_hold_each_value_once():
+    outcome = _run(SOLVED)
+    assert outcome.kept is not None, outcome.dropped
+    assert {True, False} <= set(_outputs(SOLVED, outcome))
+
+
+def test_a_seed_the_search_already_varies_gets_no_rescue():
+    outcome = _run(SPLIT)
+    assert outcome.kept is not None and "rescue" not in outcome.evidence[0]
+
+
+def test_clues_read_alphabets_table_keys_grid_sides_and_compared_constants():
+    from ifforge.families.logicif.codeops.inputs.rescue import read_clues
+    clues = read_clues("from string import ascii_lowercase\nHEX = {'A': 10, 'B': 11}\n"
+                       "def f(b, s):\n    for i in range(1, 10):\n        for k in range(3):\n"
+                       "            if b[i][k] == '?' or s in ascii_lowercase:\n                return HEX\n")
+    assert "abcdefghijklmnopqrstuvwxyz" in clues.alphabets and clues.keys == ["A", "B"]
+    assert clues.sides == [3, 9] and "?" in clues.compared
+
+
+def test_rescue_changes_never_change_their_argument_and_latin_grids_hold_each_value_once():
+    from ifforge.families.logicif.codeops.inputs import rescue as r
+    clues = r.read_clues("def f(g, s):\n    for i in range(9):\n        if s == 'x' and g[i] in 'abcde':\n"
+                         "            return {'A': 1}\n")
+    rng = random.Random(5)
+    for args in ([], [0], ["ab", [1, 2]], [{"a": {"b": 1}}, "c"], [[[1, 2], [3]], 2.5], [[], {}]):
+        before = repr(args)
+        for _ in range(40):
+            r.rescue_mutant(args, rng, clues, repair=True)
+        assert repr(args) == before
+    grid = r._latin([[0]], random.Random(2), clues)[0]
+    assert len(grid) == 9 and all(sorted(row) == list(range(1, 10)) for row in grid)
+    assert all(sorted(column) == list(range(1, 10)) for column in zip(*grid))
+    assert all(sorted(grid[3 * a + i][3 * b + j] for i in range(3) for j in range(3)) == list(range(1, 10))
+               for a in range(3) for b in range(3))

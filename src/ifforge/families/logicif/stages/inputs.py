@@ -13,8 +13,11 @@ passes more than the one before. Then a coverage-guided search (`deepen`) change
 and grids, longer values) for at most `SEARCH_ROUNDS` rounds of `SEARCH_BATCH` mutants, keeping a
 mutant that reaches arcs no kept call reached, runs deeper than the call it came from, or gives a new
 non-trivial output, within the same filters; up to `SEARCH_ROUNDS_MOST` rounds while fewer than two
-non-trivial outputs, or fewer than `inputs_min` / 2 calls with one, were seen. A seed whose every
-working call returns one output is dropped (`one_output`): its output says nothing of the steps.
+non-trivial outputs, or fewer than `inputs_min` / 2 calls with one, were seen. A seed that would be
+dropped then gets one more search (`rescue`, `codeops.inputs.rescue`: alphabets covered, table keys,
+members of other arguments, grids sized by the code's loops; from the calls that raised when none
+ran); a seed whose every working call still returns one output is dropped (`one_output`): its output
+says nothing of the steps, and one with no working call as `no_working_inputs`.
 Then a greedy set cover over arcs keeps between `inputs_min` and `inputs_max`: always the candidate
 that adds the most arcs not yet covered (ties: the model's proposal, a non-trivial output, the
 deeper run, then the seeded order), then every model proposal left while places remain (a
@@ -42,6 +45,7 @@ from ifforge.families.logicif.codeops.inputs.accepted import with_accepted
 from ifforge.families.logicif.codeops.inputs.candidates import Candidate, Signature, candidates, describe_signature
 from ifforge.families.logicif.codeops.inputs.lessons import Lessons, learn, taught
 from ifforge.families.logicif.codeops.inputs.mutate import compared_constants, mutate
+from ifforge.families.logicif.codeops.inputs.rescue import read_clues, rescue_mutant
 from ifforge.families.logicif.configs import InputsConfig
 from ifforge.families.logicif.records import DroppedItem, Outcome, SeedFunction, TestInput
 from ifforge.families.logicif.filters import decimal_places, largest_magnitude
@@ -55,6 +59,7 @@ SEARCH_ROUNDS_MOST = 12  # more, up to this, while fewer than two non-trivial ou
 SEARCH_BATCH = 24
 TRIVIAL = (None, 0, False, "", [], {})
 FEWEST_KEPT = 4  # trivial calls are let go to make them fewer than half, but not below this many calls
+RESCUE_ROUNDS = 6  # rounds of SEARCH_BATCH rescue mutants for a seed that would be dropped (one more budget)
 
 
 def trivial(output) -> bool:
@@ -195,6 +200,66 @@ def deepen(seed: SeedFunction, pool: list[tuple[Candidate, sandbox.CaseResult]],
     return {"tried": tried, "kept": kept}
 
 
+def _where(result: sandbox.CaseResult) -> str:
+    """Where and what a call raised (`KeyError at 22`): a rescue mutant raising anew is a new parent."""
+    return f"{result.error.split(':', 1)[0]} at {result.line}"
+
+
+def rescue(seed: SeedFunction, pool: list[tuple[Candidate, sandbox.CaseResult]], raised: list[tuple[Candidate, str]],
+           given: int, config: InputsConfig, limits: sandbox.Limits, item_seed: int) -> dict:
+    """The last search for a seed that would be dropped, on a budget of its own (`codeops.inputs.rescue`).
+    With no working call it starts from the calls that raised, and a mutant raising where or what
+    none did before is a parent too; with one output, from the working calls. A mutant joins the
+    pool when it runs within the filters and gives an output fewer than `inputs_min` / 2 calls gave,
+    or reaches new arcs; it stops once a second output has that many calls."""
+    clues = read_clues(seed.source)
+    rng = random.Random(item_seed + 104729)
+    budget = config.budget()
+    parents = [(candidate, result.steps or 0) for candidate, result in pool[given:]] \
+        or [(candidate, 0) for candidate, _ in raised]
+    errors = {where for _, where in raised}
+    outputs = Counter(canonical_json(result.output) for _, result in pool[given:])
+    covered = {tuple(arc) for _, result in pool for arc in result.arcs}
+    seen = {canonical_json(candidate.args) for candidate, _ in parents}
+    enough = max(2, config.inputs_min // 2)
+    tried = kept = 0
+    for _ in range(RESCUE_ROUNDS):
+        if not parents or budget.left() <= 0 or len(outputs) >= 2 and sorted(outputs.values())[-2] >= enough:
+            break
+        batch: list[tuple[Candidate, list]] = []
+        deepest = [candidate for candidate, _ in sorted(parents, key=lambda p: -p[1])[:4]]
+        for _ in range(SEARCH_BATCH * 3):
+            if len(batch) >= SEARCH_BATCH:
+                break
+            parent = rng.choice(deepest) if rng.random() < 0.5 else rng.choice(parents)[0]
+            args = rescue_mutant(parent.args, rng, clues, repair=not outputs)
+            key = canonical_json(args)
+            if key not in seen:
+                seen.add(key)
+                batch.append((parent, args))
+        if not batch:
+            break
+        results = sandbox.run_cases(seed.source, seed.entry, [args for _, args in batch], limits=limits,
+                                    budget=budget, coverage=True)
+        tried += len(batch)
+        for (parent, args), result in zip(batch, results):
+            child = Candidate(args, parent.origin.removesuffix(", rescued") + ", rescued")
+            why = problem(args, result, config)
+            if why == "exception" and len(pool) == given and _where(result) not in errors:
+                errors.add(_where(result))
+                parents.append((child, 0))
+            if why is not None:
+                continue
+            output, arcs = canonical_json(result.output), {tuple(arc) for arc in result.arcs}
+            if outputs[output] < enough or arcs - covered:
+                outputs[output] += 1
+                covered |= arcs
+                pool.append((child, result))
+                parents.append((child, result.steps or 0))
+                kept += 1
+    return {"tried": tried, "kept": kept}
+
+
 def generate(seed: SeedFunction, config: InputsConfig, proposed: list[Candidate] = (),
              notes: list[str] = ()) -> Outcome[SeedFunction]:
     """The seed with its given inputs and a covering set of generated ones; or a drop saying why none ran."""
@@ -218,6 +283,7 @@ def generate(seed: SeedFunction, config: InputsConfig, proposed: list[Candidate]
     ran: Counter = Counter()  # the origins of the candidates run, the given ones aside
     rounds: list[dict] = []
     lessons: Lessons | None = None
+    raised: list[tuple[Candidate, str]] = []  # the calls that raised, with where and what: a rescue's parents
     search_budget = config.budget()
     fates: dict[str, str] = {canonical_json(c.args): "same as an earlier call" for c in proposed}
     batch = [*given, *proposed, *made]
@@ -246,6 +312,7 @@ def generate(seed: SeedFunction, config: InputsConfig, proposed: list[Candidate]
             rejected[why] += 1
             if why == "exception" and result.error:  # an output that is no JSON says nothing about the inputs
                 failures.append((candidate.args, result.error, lines[result.line - 1] if result.line else ""))
+                raised.append((candidate, _where(result)))
             if result.error and why not in first_error:
                 first_error[why] = result.error[:200] + (f" (seed line {result.line})" if result.line else "")
         rounds.append({"candidates": len(fresh) - (len(given) if round_number == 0 else 0),
@@ -259,23 +326,29 @@ def generate(seed: SeedFunction, config: InputsConfig, proposed: list[Candidate]
         lessons = learned
         batch = with_accepted(seed.source, seed.entry, candidates(seed.source, seed.entry, item_seed + round_number + 1,
                                                                   config.input_candidates, lessons), item_seed, lessons)
+    rescued = rescue(seed, pool, raised, len(given), config, limits, item_seed) if len(pool) == len(given) else None
     if len(pool) == len(given):
         reasons = ", ".join(f"{why} {n}" + (f" (first: {first_error[why]})" if why in first_error else "")
                             for why, n in rejected.most_common())
         return Outcome(dropped=[DroppedItem(task_id=seed.task_id, stage=STAGE, reason="no_working_inputs",
                                             detail=f"none of {sum(ran.values())} candidate inputs "
                                                    f"in {len(rounds)} round{'s' if len(rounds) > 1 else ''} "
-                                                   f"passed: {reasons or 'no candidates'}", origin=seed.origin)])
+                                                   f"passed: {reasons or 'no candidates'}"
+                                                   + (f"; none of {rescued['tried']} rescue mutants ran either"
+                                                      if rescued and rescued['tried'] else ""),
+                                            origin=seed.origin)])
     retyped = [start for start, end in zip(starts[1:], [*starts[2:], len(pool)]) if end > start] \
         if lessons and lessons.shapes else []  # the last round that passed calls after a type was corrected
     searched = deepen(seed, pool, len(given), config, limits, search_budget, item_seed,
                       retyped[-1] if retyped else None)
     if not given and len({canonical_json(result.output) for _, result in pool}) == 1:
+        rescued = rescue(seed, pool, raised, len(given), config, limits, item_seed)
+    if not given and len({canonical_json(result.output) for _, result in pool}) == 1:
         return Outcome(dropped=[DroppedItem(
             task_id=seed.task_id, stage=STAGE, reason="one_output",
-            detail=f"all {len(pool)} working calls (after {searched['tried']} tried by the search) returned "
-                   f"{canonical_json(pool[0][1].output)[:80]}: the output says nothing of the steps",
-            origin=seed.origin)])
+            detail=f"all {len(pool)} working calls (after {searched['tried']} tried by the search and "
+                   f"{rescued['tried']} by the rescue) returned {canonical_json(pool[0][1].output)[:80]}: "
+                   "the output says nothing of the steps", origin=seed.origin)])
     chosen = select(pool, len(given), max(config.inputs_min, len(given)), max(config.inputs_max, len(given)),
                     random.Random(item_seed))
     inputs = list(seed.inputs) + [TestInput(args=pool[index][0].args, origin=pool[index][0].origin)
@@ -285,7 +358,7 @@ def generate(seed: SeedFunction, config: InputsConfig, proposed: list[Candidate]
     report = {"input_seed": config.input_seed, "candidates": sum(ran.values()), "from": dict(ran),
               "passed": len(pool) - len(given), "rejected": dict(rejected), "first_error": first_error,
               "arcs_covered": len(kept_arcs), "arcs_seen": len(every_arc),
-              "rounds": rounds, "search": searched,
+              "rounds": rounds, "search": searched, **({"rescue": rescued} if rescued else {}),
               "chosen": [{"args": pool[index][0].args, "origin": pool[index][0].origin, "new_arcs": gain}
                          for index, gain in chosen], "notes": list(notes),
               "proposals": proposal_fates(proposed, fates, {canonical_json(pool[i][0].args) for i, _ in chosen},

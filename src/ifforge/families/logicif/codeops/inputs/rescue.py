@@ -1,0 +1,340 @@
+"""Changes for a seed the inputs stage would drop: every working call gave one output, or none ran.
+
+Random values and the search's usual changes (`codeops.inputs.mutate`) seldom make the inputs a
+check needs all at once: a text holding every letter the code looks for, a text made only of the
+characters a table it looks them up in holds, a value that is a key or an item of another argument
+(a word and a list holding its anagram, a state that is a key of the chain), mappings whose inner
+keys name its own keys (a graph's edges), a grid as large as the `range(K)` loops that index it,
+a grid whose rows, columns and blocks each hold 1..K once, an argument equal to a constant the code
+compares it with whatever type it was drawn as (`side == "?"`), or an argument of another JSON
+kind (a list that was meant to be a number, a float that was meant to be a whole one). These
+changes are read from the code, never from a function's name, and are used only where the search
+left one output or no working call (`stages.inputs.rescue`), so every other seed keeps its inputs.
+Nothing here runs code.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import math
+import random
+import string
+from dataclasses import dataclass
+
+from ifforge.core import pyast
+from ifforge.families.logicif.codeops.inputs.mutate import _lists, _paths, _set, compared_constants, mutate
+
+# the alphabets of the `string` module, by name: code that looks for each of them in a text
+ALPHABETS = {name: getattr(string, name) for name in ("ascii_lowercase", "ascii_uppercase", "ascii_letters",
+                                                      "digits", "hexdigits", "octdigits")}
+MAX_SIDE = 12  # a `range(K)` bound larger than this is no grid side
+
+
+@dataclass
+class Clues:
+    """What the code says its inputs must hold, read once per seed."""
+
+    numbers: list[int]  # constants the code compares with (`mutate.compared_constants`)
+    texts: list[str]
+    alphabets: list[str]  # strings whose every character the code may look for in a text
+    keys: list[str]  # one-character keys of the dict literals the code looks characters up in
+    sides: list[int]  # bounds of the `range(K)` loops: the side of a grid they index
+    compared: list  # the constants of the comparisons alone (`x == "?"`, `n in (1, 2)`)
+
+
+def read_clues(source: str) -> Clues:
+    numbers, texts = compared_constants(source)
+    tree = pyast.parse(source)
+    alphabets, keys, sides, compared = set(), set(), set(), set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare):
+            for side in (node.left, *node.comparators):
+                for part in side.elts if isinstance(side, (ast.Tuple, ast.List, ast.Set)) else [side]:
+                    if isinstance(part, ast.Constant) and type(part.value) in (int, float, str):
+                        compared.add(part.value)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and 5 <= len(node.value) <= 64 \
+                and len(set(node.value)) == len(node.value) and node.value.isprintable():
+            alphabets.add(node.value)  # distinct characters: a set of them, not a sentence
+        elif isinstance(node, ast.Name) and node.id in ALPHABETS:
+            alphabets.add(ALPHABETS[node.id])
+        elif isinstance(node, ast.Attribute) and node.attr in ALPHABETS and isinstance(node.value, ast.Name) \
+                and node.value.id == "string":
+            alphabets.add(ALPHABETS[node.attr])
+        elif isinstance(node, ast.Dict):
+            keys.update(k.value for k in node.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)
+                        and len(k.value) == 1)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range" and node.args:
+            bounds = [a.value if isinstance(a, ast.Constant) and type(a.value) is int else None for a in node.args[:2]]
+            if len(bounds) == 1 and bounds[0] is not None:  # `range(9)`: 9 rows
+                sides.add(bounds[0])
+            elif len(bounds) == 2 and None not in bounds:  # `range(1, 10)`: 9 values
+                sides.add(bounds[1] - bounds[0])
+        elif isinstance(node, (ast.List, ast.Tuple)) and 2 <= len(node.elts) <= MAX_SIDE \
+                and [getattr(e, "value", None) for e in node.elts] == list(range(1, len(node.elts) + 1)):
+            sides.add(len(node.elts))  # `[1, 2, ..., 9]`: what a row is compared with
+    # blocks of K x K cells (`i * 3 + k`, both in `range(3)`) make a side of K * K
+    sides = {side for side in sides if 2 <= side <= MAX_SIDE}
+    sides |= {side * side for side in sides if side * side <= MAX_SIDE}
+    return Clues(numbers, texts, sorted(alphabets), sorted(keys), sorted(sides), sorted(compared, key=repr))
+
+
+def _text_leaves(args: list) -> list[tuple]:
+    """Paths of the texts inside the arguments; the top-level arguments when none is a text."""
+    found = [p for p, v in _paths(args) if p and isinstance(v, str)]
+    return found or [(i,) for i in range(len(args))]
+
+
+def _cover(args: list, rng: random.Random, clues: Clues) -> list:
+    """A text holding every character of one of the code's alphabets, shuffled; at times one
+    character short, in upper case or with spaces between words: both answers of a pangram test."""
+    if not clues.alphabets or not args:
+        return args
+    chars = list(rng.choice(clues.alphabets))
+    rng.shuffle(chars)
+    if rng.random() < 0.3:
+        chars.pop(rng.randrange(len(chars)))
+    for _ in range(rng.choice((0, 0, 2, 4))):
+        chars.insert(rng.randrange(len(chars) + 1), " ")
+    text = "".join(chars)
+    return _set(args, rng.choice(_text_leaves(args)), text.upper() if rng.random() < 0.2 else text)
+
+
+def _keyed(args: list, rng: random.Random, clues: Clues) -> list:
+    """A text made only of the keys of a table the code looks characters up in (and digits, which
+    `int()` takes before a table is asked): hex digits for a `{'A': 10, ...}` table."""
+    if not clues.keys or not args:
+        return args
+    pool = clues.keys + (list(string.digits) if rng.random() < 0.6 else [])
+    text = "".join(rng.choice(pool) for _ in range(rng.randint(1, 5)))
+    return _set(args, rng.choice(_text_leaves(args)), text)
+
+
+def _parts(value) -> list:
+    """What another argument offers: itself, its dict keys, its items and leaves."""
+    found = [value]
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            found += list(item)
+            stack += list(item.values())
+        elif isinstance(item, list):
+            found += item
+            stack += item
+    return found
+
+
+def _piece(text: str, rng: random.Random) -> str:
+    """A stretch of a text: a pattern that occurs in it."""
+    start = rng.randrange(len(text))
+    return text[start:rng.randint(start + 1, len(text))]
+
+
+def _member(args: list, rng: random.Random, clues: Clues) -> list:
+    """A scalar argument made a key or an item of another argument, or a stretch of another text:
+    a start that is a node of the graph, a state of the chain, a number the list holds, a pattern
+    the text holds."""
+    if len(args) < 2:
+        return args
+    target, source = rng.sample(range(len(args)), 2)
+    value = args[source]
+    if isinstance(args[target], (list, dict)) or not value:
+        return args
+    if isinstance(value, str):
+        args[target] = _piece(value, rng)
+        return args
+    parts = [part for part in _parts(value)[1:] if not isinstance(part, (list, dict))] \
+        if isinstance(value, (list, dict)) else []
+    if parts:
+        args[target] = rng.choice(parts)
+    return args
+
+
+def _cross(args: list, rng: random.Random, clues: Clues) -> list:
+    """One value made equal to a part of another argument (the argument, a key, an item), or to a
+    text's letters shuffled: a word whose anagram the list holds; a text parameter at times becomes
+    a list holding the value (code that reads it item by item may want words, not characters)."""
+    if len(args) < 2:
+        return args
+    source = rng.randrange(len(args))
+    targets = [p for p, _ in _paths(args) if p and p[0] != source]
+    if not targets:
+        return args
+    parts = _parts(args[source])
+    pick = copy.deepcopy(rng.choice(parts))
+    if isinstance(pick, str) and len(pick) > 1 and rng.random() < 0.6:
+        letters = list(pick)
+        rng.shuffle(letters)
+        pick = "".join(letters) if rng.random() < 0.5 else _piece(pick, rng)
+    target = rng.choice(targets)
+    old = _get(args, target)
+    if isinstance(old, str) and len(target) == 1 and rng.random() < 0.3:
+        pick = [pick, old]
+    return _set(args, target, pick)
+
+
+def _get(args: list, path: tuple):
+    for step in path:
+        args = args[step]
+    return args
+
+
+def _dicts(value) -> list[dict]:
+    found, stack = [], [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            found.append(item)
+            stack += list(item.values())
+        elif isinstance(item, list):
+            stack += item
+    return found
+
+
+def _keys_agree(args: list, rng: random.Random, clues: Clues) -> list:
+    """The dicts and texts inside a dict's values made to name its own keys, or the numbers inside a
+    list's items its own indexes (a graph whose edges lead to its nodes), their values kept."""
+    outers = [d for d in _dicts(args) if d and any(isinstance(v, (dict, list)) for v in d.values())]
+    lists = [v for _, v in _lists(args) if v and all(isinstance(item, list) for item in v)]
+    if lists and (not outers or rng.random() < 0.5):
+        outer = rng.choice(lists)
+        for path, leaf in _paths(outer):
+            if type(leaf) is int and rng.random() < 0.6:
+                _set(outer, path, rng.randrange(len(outer)))
+        return args
+    if not outers:
+        return args
+    outer = rng.choice(outers)
+    names = list(outer)
+    for key, inner in list(outer.items()):
+        if isinstance(inner, dict):
+            outer[key] = {rng.choice(names): value for value in inner.values()}
+        elif isinstance(inner, list):
+            outer[key] = [rng.choice(names) if isinstance(item, str) else item for item in inner]
+    return args
+
+
+def _constant(args: list, rng: random.Random, clues: Clues) -> list:
+    """An argument made a constant the code compares with (`side == "?"`), whatever its drawn type."""
+    if not clues.compared or not args:
+        return args
+    args[rng.randrange(len(args))] = rng.choice(clues.compared)
+    return args
+
+
+def _grids(args: list) -> list[int]:
+    return [i for i, a in enumerate(args) if isinstance(a, list)]
+
+
+def _sized_grid(args: list, rng: random.Random, clues: Clues) -> list:
+    """A list argument made a K x K grid, K a bound of the code's `range(K)` loops: its own cells
+    kept where they fit, the rest small numbers (zeros at times: the empty cells of a puzzle)."""
+    lists = _grids(args)
+    if not clues.sides or not lists:
+        return args
+    side = rng.choice(clues.sides)
+    index = rng.choice(lists)
+    cells = [leaf for _, leaf in _paths(args[index]) if type(leaf) is int] or [0]
+    zeros = rng.random() < 0.5
+    args[index] = [[0 if zeros and rng.random() < 0.2 else rng.choice(cells) if rng.random() < 0.3
+                    else rng.randint(1, side) for _ in range(side)] for _ in range(side)]
+    return args
+
+
+def _latin(args: list, rng: random.Random, clues: Clues) -> list:
+    """A list argument made a K x K grid whose every row and column holds 1..K once, and every
+    block too when K is a square (rows shifted by the block width): a solved puzzle to check."""
+    lists = _grids(args)
+    if not clues.sides or not lists:
+        return args
+    side = rng.choice(clues.sides)
+    block = math.isqrt(side) if math.isqrt(side) ** 2 == side else 1
+    symbols = list(range(1, side + 1))
+    if rng.random() < 0.5:
+        rng.shuffle(symbols)
+    args[rng.choice(lists)] = [[symbols[(block * (row % block) + row // block + column) % side]
+                                for column in range(side)] for row in range(side)]
+    return args
+
+
+def _retype(args: list, rng: random.Random, clues: Clues) -> list:
+    """One argument made another JSON kind: a list a whole number or a text of digits, a float a
+    whole number, a number a text of digits, a dict the list of its values, a text a list of its
+    characters."""
+    if not args:
+        return args
+    index = rng.randrange(len(args))
+    value = args[index]
+    if isinstance(value, list) or type(value) is bool:
+        args[index] = rng.randint(0, 99) if rng.random() < 0.5 else str(rng.randint(0, 9999))
+    elif isinstance(value, float):
+        args[index] = int(abs(value)) + rng.choice((0, 1))
+    elif type(value) is int:
+        args[index] = str(abs(value))
+    elif isinstance(value, dict):
+        args[index] = [copy.deepcopy(v) for v in value.values()]
+    elif isinstance(value, str):
+        args[index] = list(value)
+    return args
+
+
+def _filled(args: list, rng: random.Random, clues: Clues) -> list:
+    """The empty lists and dicts among a list's items made copies of a non-empty sibling: a node
+    with no edges, a row with no cells, the loop over it never runs."""
+    lists = [v for _, v in _lists(args) if any(not item for item in v if isinstance(item, (list, dict)))
+             and any(item for item in v if isinstance(item, (list, dict)))]
+    if not lists:
+        return args
+    value = rng.choice(lists)
+    full = [item for item in value if isinstance(item, (list, dict)) and item]
+    for index, item in enumerate(value):
+        if isinstance(item, (list, dict)) and not item and rng.random() < 0.7:
+            value[index] = copy.deepcopy(rng.choice(full))
+    return args
+
+
+def _negative(args: list, rng: random.Random, clues: Clues) -> list:
+    """Some numbers of an argument made negative (a graph's negative cycle, a loss among gains)."""
+    places = [p for p, v in _paths(args) if p and isinstance(v, (int, float)) and type(v) is not bool and v > 0]
+    for path in places:
+        if rng.random() < 0.5:
+            args = _set(args, path, -_get(args, path))
+    return args
+
+
+def _joined(args: list, rng: random.Random, clues: Clues) -> list:
+    """A list argument of numbers or texts made one text of them (`[0, 4, 2]` -> "042"): code that
+    compares items one by one takes a text too, and texts share characters where lists drawn as
+    numbers seldom share items."""
+    lists = [i for i, a in enumerate(args) if isinstance(a, list) and a and all(isinstance(v, (int, str)) for v in a)]
+    if lists:
+        index = rng.choice(lists)
+        args[index] = "".join(str(v).lstrip("-") for v in args[index])
+    return args
+
+
+FLIPS = (_cover, _keyed, _member, _cross, _keys_agree, _filled, _negative, _constant, _sized_grid, _latin, _joined)
+TRIES = 6  # draws of a change that alters the value, before one that does not is taken
+
+
+def rescue_mutant(args: list, rng: random.Random, clues: Clues, repair: bool) -> list:
+    """One to three rescue changes to a copy of `args` (a negative weight and a start that is a key:
+    what a check needs often takes two at once), each drawn among those that alter the value (the
+    others have nothing to work on here); at times followed by one of the search's usual changes
+    (a near miss of a pangram, a grid with two cells made equal). `repair` (no call ran yet) makes
+    another kind of argument twice as likely."""
+    new = copy.deepcopy(args)
+    changes = (*FLIPS, _retype) if repair else FLIPS
+    for _ in range(rng.choice((1, 2, 2, 3))):
+        for _ in range(TRIES):
+            try:
+                changed = rng.choice(changes)(copy.deepcopy(new), rng, clues)
+            except (ValueError, IndexError, TypeError, KeyError):  # a change that does not fit this value
+                continue
+            if changed != new:
+                new = changed
+                break
+    if rng.random() < 0.25:
+        new = mutate(new, rng, clues.numbers, clues.texts)
+    return new
