@@ -203,3 +203,25 @@ def _call(source, args):
     space = {}
     exec(source, space)
     return space["f"](*args)
+
+
+CLAMP = '''
+def clamp(values, cap):
+    for i in range(len(values)):
+        if values[i] > cap:
+            values[i] = cap
+'''
+
+
+def test_a_seed_that_changes_its_argument_in_place_loads_returning_it_and_keeps_varied_inputs(tmp_path):
+    from ifforge.core.sandbox.execution import run_cases
+    from ifforge.families.logicif.stages import load
+    (tmp_path / "clamp.py").write_text(CLAMP)
+    [seed], _ = load.load_seed_dir(tmp_path)
+    assert seed.source.rstrip().endswith("return values")
+    outcome = inputs.run(seed, from_settings(InputsConfig, LogicIFSettings()))
+    assert outcome.kept is not None, outcome.dropped  # no longer one_output: the list it leaves is the output
+    args = [case.args for case in outcome.kept.inputs]
+    outputs = [result.output for result in run_cases(seed.source, "clamp", args)]
+    assert all(isinstance(o, list) for o in outputs) and len({repr(o) for o in outputs}) > 1
+    assert any(o != a[0] for o, a in zip(outputs, args))  # some calls changed the list they were given
