@@ -553,7 +553,8 @@ NOT_IN_PLACE = {
     "a_slice_is_a_copy": "def f(a):\n    b = a[1:]\n    b[0] = 9\n    a[:2].sort()\n",
     "only_a_global": "SEEN = []\n\ndef f(a):\n    for x in a:\n        if x:\n            SEEN.append(x)\n",
     "only_prints": "def f(a):\n    for x in a:\n        print(x)\n",
-    "its_value_read_by_a_recursive_call": "def f(a, n):\n    if n:\n        a[n - 1] = 0\n        if f(a, n - 1):\n            a.pop()\n",
+    "its_value_read_by_a_recursive_call":
+        "def f(a, n):\n    if n:\n        a[n - 1] = 0\n        if f(a, n - 1):\n            a.pop()\n",
     "a_generator": "def f(a):\n    a.append(1)\n    yield a\n",
     "an_inner_function_binds_the_name": "def f(a):\n    def g(a=[]):\n        a.append(1)\n    g()\n",
 }

@@ -225,3 +225,9 @@ def test_a_seed_that_changes_its_argument_in_place_loads_returning_it_and_keeps_
     outputs = [result.output for result in run_cases(seed.source, "clamp", args)]
     assert all(isinstance(o, list) for o in outputs) and len({repr(o) for o in outputs}) > 1
     assert any(o != a[0] for o, a in zip(outputs, args))  # some calls changed the list they were given
+
+
+def test_a_list_or_dict_handed_back_as_it_came_is_trivial_and_one_the_call_changed_is_not():
+    assert inputs.trivial([3, 1, 2], [[3, 1, 2], 0]) and inputs.trivial({"a": 1}, [{"a": 1}])
+    assert not inputs.trivial([1, 2, 3], [[3, 1, 2], 0]) and not inputs.trivial([3, 1, 2], [[3, 1, 2, 0]])
+    assert not inputs.trivial([1], [1]) and inputs.trivial(0, [5])  # a number equal to an argument: as before
