@@ -506,3 +506,80 @@ def scan(values, limit=3, tag=b"x"):
 
     made = candidates(source, "scan", seed=1, count=20)  # the bytes default is no input to reuse
     assert made and all(json.dumps(c.args) for c in made)
+
+
+IN_PLACE = {  # source, entry, arguments, the parameters it changes
+    "swap_and_recurse": ('''
+def sift(arr, n, i) -> None:
+    top = i
+    left = 2 * i + 1
+    if left < n and arr[left] > arr[top]:
+        top = left
+    if top == i:
+        return
+    arr[i], arr[top] = arr[top], arr[i]
+    sift(arr, n, top)
+''', "sift", [[1, 5, 3, 4], 4, 0], ["arr"]),
+    "method_through_an_item_and_an_alias": ('''
+def add(table, key, extra=''):
+    rows = table
+    if key in rows:
+        rows[key][-1] += extra
+    else:
+        rows.setdefault(key, []).append(extra)
+''', "add", [{"a": ["x"]}, "a", "y"], ["table"]),
+    "a_helper_and_a_closure": ('''
+def _mark(grid, i, j):
+    if 0 <= i < len(grid) and 0 <= j < len(grid[i]) and grid[i][j] == 1:
+        grid[i][j] = 2
+        _mark(grid, i + 1, j)
+        _mark(grid, i, j + 1)
+
+def fill(grid, out):
+    def note(v):
+        out.append(v)
+    for row in grid:
+        for j in range(len(row)):
+            if row[j] == 1:
+                note(j)
+                _mark(grid, 0, j)
+                return None
+''', "fill", [[[0, 1], [1, 1]], []], ["grid", "out"]),
+}
+
+NOT_IN_PLACE = {
+    "returns_a_value": "def f(a):\n    a.append(1)\n    return len(a)\n",
+    "rebinds_it": "def f(a):\n    a = sorted(a)\n    a.append(1)\n",
+    "a_slice_is_a_copy": "def f(a):\n    b = a[1:]\n    b[0] = 9\n    a[:2].sort()\n",
+    "only_a_global": "SEEN = []\n\ndef f(a):\n    for x in a:\n        if x:\n            SEEN.append(x)\n",
+    "only_prints": "def f(a):\n    for x in a:\n        print(x)\n",
+    "its_value_read_by_a_recursive_call":
+        "def f(a, n):\n    if n:\n        a[n - 1] = 0\n        if f(a, n - 1):\n            a.pop()\n",
+    "a_generator": "def f(a):\n    a.append(1)\n    yield a\n",
+    "an_inner_function_binds_the_name": "def f(a):\n    def g(a=[]):\n        a.append(1)\n    g()\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(IN_PLACE))
+def test_a_function_that_changes_an_argument_and_returns_nothing_returns_that_argument(name):
+    from ifforge.families.logicif.codeops.instrument.changed_arguments import changed_parameters, return_changed
+    source, entry, args, changed = IN_PLACE[name]
+    assert changed_parameters(source, entry) == changed
+    before = {}
+    exec(source, before)
+    given = [__import__("copy").deepcopy(a) for a in args]
+    assert before[entry](*given) is None  # the original: nothing returned, the arguments changed
+    rewritten = return_changed(source, entry)
+    after = {}
+    exec(rewritten, after)
+    names = ast.parse(source).body[-1].args.args
+    left = [given[[p.arg for p in names].index(c)] for c in changed]
+    assert after[entry](*args) == (left[0] if len(left) == 1 else left) and args != [] and left[0] is not None
+    assert "-> None" not in rewritten
+
+
+@pytest.mark.parametrize("name", sorted(NOT_IN_PLACE))
+def test_a_function_that_returns_a_value_or_changes_nothing_of_its_own_stays_as_it_is(name):
+    from ifforge.families.logicif.codeops.instrument.changed_arguments import changed_parameters, return_changed
+    source = NOT_IN_PLACE[name]
+    assert changed_parameters(source, "f") == [] and return_changed(source, "f") == source

@@ -319,3 +319,31 @@ def test_rescue_changes_never_change_their_argument_and_latin_grids_hold_each_va
     assert all(sorted(column) == list(range(1, 10)) for column in zip(*grid))
     assert all(sorted(grid[3 * a + i][3 * b + j] for i in range(3) for j in range(3)) == list(range(1, 10))
                for a in range(3) for b in range(3))
+
+
+CLAMP = '''
+def clamp(values, cap):
+    for i in range(len(values)):
+        if values[i] > cap:
+            values[i] = cap
+'''
+
+
+def test_a_seed_that_changes_its_argument_in_place_loads_returning_it_and_keeps_varied_inputs(tmp_path):
+    from ifforge.core.sandbox.execution import run_cases
+    from ifforge.families.logicif.stages import load
+    (tmp_path / "clamp.py").write_text(CLAMP)
+    [seed], _ = load.load_seed_dir(tmp_path)
+    assert seed.source.rstrip().endswith("return values")
+    outcome = inputs.run(seed, from_settings(InputsConfig, LogicIFSettings()))
+    assert outcome.kept is not None, outcome.dropped  # no longer one_output: the list it leaves is the output
+    args = [case.args for case in outcome.kept.inputs]
+    outputs = [result.output for result in run_cases(seed.source, "clamp", args)]
+    assert all(isinstance(o, list) for o in outputs) and len({repr(o) for o in outputs}) > 1
+    assert any(o != a[0] for o, a in zip(outputs, args))  # some calls changed the list they were given
+
+
+def test_a_list_or_dict_handed_back_as_it_came_is_trivial_and_one_the_call_changed_is_not():
+    assert inputs.trivial([3, 1, 2], [[3, 1, 2], 0]) and inputs.trivial({"a": 1}, [{"a": 1}])
+    assert not inputs.trivial([1, 2, 3], [[3, 1, 2], 0]) and not inputs.trivial([3, 1, 2], [[3, 1, 2, 0]])
+    assert not inputs.trivial([1], [1]) and inputs.trivial(0, [5])  # a number equal to an argument: as before

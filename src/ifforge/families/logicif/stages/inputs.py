@@ -23,9 +23,9 @@ that adds the most arcs not yet covered (ties: the model's proposal, a non-trivi
 deeper run, then the seeded order), then every model proposal left while places remain (a
 proposal loses its place only to calls that reach arcs it does not), then, up to the minimum,
 candidates with outputs not yet seen, then the deepest; then, while most chosen outputs are trivial (None, empty, 0,
-False), calls with a non-trivial one, up to the maximum, and then the trivial calls that added
-fewest arcs are let go, the code's before the model's (down to `FEWEST_KEPT` calls). Each input says where it came from, and the
-evidence says what became of each model proposal.
+False, a list or dict handed back equal to an argument), calls with a non-trivial one, up to the maximum, and
+then the trivial calls that added fewest arcs are let go, the code's before the model's (down to `FEWEST_KEPT`
+calls). Each input says where it came from, and the evidence says what became of each model proposal.
 """
 
 from __future__ import annotations
@@ -62,13 +62,16 @@ FEWEST_KEPT = 4  # trivial calls are let go to make them fewer than half, but no
 RESCUE_ROUNDS = 6  # rounds of SEARCH_BATCH rescue mutants for a seed that would be dropped (one more budget)
 
 
-def trivial(output) -> bool:
-    """An output a reader gets right without following the steps: None, empty, 0 or False. A seed
-    that returns `(answer, {counter: n})` itself (LogicIFEval's functions) is judged by its answer."""
+def trivial(output, args: list = ()) -> bool:
+    """An output a reader gets right without following the steps: None, empty, 0 or False, or (given
+    the call's `args`) a list or dict equal to one of them, handed back as it came (a function that
+    changes its argument in place and changed nothing on this call). A seed that returns `(answer,
+    {counter: n})` itself (LogicIFEval's functions) is judged by its answer."""
     if isinstance(output, list) and len(output) == 2 and isinstance(output[1], dict) and output[1] \
             and all(type(v) is int for v in output[1].values()):
         output = output[0]
-    return any(output == t and type(output) is type(t) for t in TRIVIAL)
+    return any(output == t and type(output) is type(t) for t in TRIVIAL) or isinstance(output, (list, dict)) \
+        and any(type(a) is type(output) and a == output for a in args)
 
 
 def needs_inputs(seed: SeedFunction, config: InputsConfig) -> bool:
@@ -101,7 +104,7 @@ def select(pool: list[tuple[Candidate, sandbox.CaseResult]], forced: int, minimu
     order = list(range(forced, len(pool)))
     rng.shuffle(order)  # the seeded order breaks the last ties: another seed, another set of the same reach
     rank = {index: place for place, index in enumerate(order)}
-    plain = [trivial(result.output) for _, result in pool]
+    plain = [trivial(result.output, candidate.args) for candidate, result in pool]
     model = [candidate.origin == "llm" for candidate, _ in pool]  # the model's proposals win ties
     depth = [result.steps or 0 for _, result in pool]
     chosen: list[tuple[int, int]] = []
@@ -161,11 +164,12 @@ def deepen(seed: SeedFunction, pool: list[tuple[Candidate, sandbox.CaseResult]],
     rng = random.Random(item_seed + 7919)
     covered = {tuple(arc) for _, result in pool for arc in result.arcs}
     seen = {canonical_json(candidate.args) for candidate, _ in pool}
-    outputs = {canonical_json(result.output) for _, result in pool[given:] if not trivial(result.output)}
+    outputs = {canonical_json(result.output) for candidate, result in pool[given:]
+               if not trivial(result.output, candidate.args)}
     tried = kept = 0
     for round_number in range(SEARCH_ROUNDS_MOST):
         parents = [*range(first_parent, grown), *range(grown, len(pool))]
-        rich = sum(not trivial(result.output) for _, result in pool[given:])
+        rich = sum(not trivial(result.output, candidate.args) for candidate, result in pool[given:])
         if not parents or budget.left() <= 0 or round_number >= SEARCH_ROUNDS and len(outputs) >= 2 \
                 and 2 * rich >= config.inputs_min:
             break
@@ -189,9 +193,9 @@ def deepen(seed: SeedFunction, pool: list[tuple[Candidate, sandbox.CaseResult]],
             if problem(args, result, config) is not None:
                 continue
             arcs = {tuple(arc) for arc in result.arcs}
-            deeper = (result.steps or 0) > (pool[parent][1].steps or 0) and not trivial(result.output)
+            deeper = (result.steps or 0) > (pool[parent][1].steps or 0) and not trivial(result.output, args)
             output = canonical_json(result.output)
-            varied = output not in outputs and not trivial(result.output) and len(outputs) < config.inputs_min
+            varied = output not in outputs and not trivial(result.output, args) and len(outputs) < config.inputs_min
             if arcs - covered or deeper or varied:
                 covered |= arcs
                 outputs.add(output)

@@ -6,7 +6,9 @@ such a line inside a docstring or any string is text, not an input). A seed may 
 inputs stage generates them. A bad seed is dropped with one message that names its file and line;
 so is a seed that touches what the sandbox's policy refuses, a `.py` that is no regular file (a
 folder, a FIFO, a dangling link) or a link leading out of the seed folder, which is never opened.
-The other seeds load as usual.
+The other seeds load as usual. A function that returns nothing but changes an argument in place is
+made to return that argument (codeops/instrument/changed_arguments.py), once, here: every later
+stage sees one ordinary function.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from ifforge.core.untrusted import (
     read_lines,
 )
 from ifforge.families.logicif.codeops.common.source import SeedSyntaxError, choose_entry
+from ifforge.families.logicif.codeops.instrument.changed_arguments import return_changed
 from ifforge.families.logicif.records import DroppedItem, SeedFunction, TestInput
 
 STAGE = "load"
@@ -92,7 +95,8 @@ def parse_seed_file(path: Path, display: str | None = None, max_bytes: int = MAX
         if not isinstance(args, list):
             raise SeedSyntaxError("input must be a JSON array of positional arguments", number)
         inputs.append(TestInput(args=args, line=number))
-    return SeedFunction(task_id=task_id, source=source, entry=entry, inputs=inputs, origin=display)
+    return SeedFunction(task_id=task_id, source=return_changed(source, entry), entry=entry, inputs=inputs,
+                        origin=display)
 
 
 def seed_paths(folder: Path) -> list[Path]:
@@ -252,6 +256,6 @@ def load_logicif_jsonl(functions: Path, test_cases: Path | None = None,
             continue
         case_line, cases = cases_by_task.get(task_id, (None, []))
         inputs = [TestInput(args=args, line=case_line) for args in cases]
-        seeds.append(SeedFunction(task_id=task_id, source=str(row["function"]), entry=entry,
+        seeds.append(SeedFunction(task_id=task_id, source=return_changed(str(row["function"]), entry), entry=entry,
                                   inputs=inputs, origin=where))
     return seeds, dropped
