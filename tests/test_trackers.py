@@ -333,3 +333,48 @@ def test_a_name_recomputed_by_a_conditional_expression_is_a_choice_not_a_change(
               "        level = level + 1 if step > 0 else level - 1\n    return level\n")
     roles = {c.role for c in propose(anonymise(source, "walk").source).candidates}
     assert "pick" in roles and "change" not in roles
+
+
+def test_a_number_stepped_by_an_augmented_assignment_counts_the_steps_that_change_it():
+    """`n ^= x` on a name that only ever holds a number: a step that leaves it as it was (x is 0) is
+    not counted. Fails on code that only knew `a = <from a>`."""
+    source = '''
+def fold(numbers):
+    acc = 0
+    for number in numbers:
+        acc ^= number
+    return acc
+'''
+    code, tracker, values = _fallback(source, "fold", [[[1, 0, 2]], [[0, 0]], [[3, 3, 5, 0, 1]]], "change")
+    assert tracker.kind == "value_changes" and values == [2, 0, 4]
+    assert holds_code(describe(code, [tracker], {}, "int")) == []
+
+
+def test_a_name_that_may_change_in_place_gets_no_change_counter():
+    """`acc += [x]` extends a list in place: the value it had cannot be kept to compare with, so the
+    name is no candidate, not even for its other recomputation (`acc = acc[1:]`)."""
+    source = '''
+def grow(items, start):
+    acc = list(start)
+    for item in items:
+        acc += [item]
+        acc = acc[1:]
+    times = 1
+    for item in items:
+        times *= item
+    return acc, times
+'''
+    assert not [c for c in propose(anonymise(source, "grow").source).candidates if c.role == "change"]
+
+
+def test_a_name_recomputed_inside_a_tuple_assignment_counts_its_changes():
+    source = '''
+def rob(houses):
+    last, now = 0, 0
+    for house in houses:
+        last, now = now, max(last + house, now)
+    return now
+'''
+    code, tracker, values = _fallback(source, "rob", [[[2, 7, 9, 3, 1]], [[0, 0]], [[5, 1, 1, 5]]], "change")
+    assert values == [4, 0, 3]  # 2, 7, 11, (11 stays), 12; nothing; 5, (5 stays), 6, 10
+    assert tracker.explanation.startswith("how many times `") and "computed from itself" in tracker.explanation
