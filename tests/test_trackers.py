@@ -378,3 +378,27 @@ def rob(houses):
     code, tracker, values = _fallback(source, "rob", [[[2, 7, 9, 3, 1]], [[0, 0]], [[5, 1, 1, 5]]], "change")
     assert values == [4, 0, 3]  # 2, 7, 11, (11 stays), 12; nothing; 5, (5 stays), 6, 10
     assert tracker.explanation.startswith("how many times `") and "computed from itself" in tracker.explanation
+
+
+def test_a_recursive_call_in_a_counted_header_is_named_as_the_code_calls_it():
+    """A recursive f runs as an inner function g1, so its counter says `g1(...)`, not `f(...)` (which
+    the describer could only call "the function held in f")."""
+    source = '''
+def permute(items):
+    if len(items) <= 1:
+        return [items]
+    out = []
+    for perm in permute(items[1:]):
+        for i in range(len(items)):
+            out.append(perm[:i] + items[0:1] + perm[i:])
+    return out
+'''
+    probe = propose(anonymise(source, "permute").source)
+    [loop] = [c for c in probe.candidates if c.role == "loop" and "f(" in c.anchor]
+    code, [tracker] = build(probe, [loop])
+    inner = tracker.explanation.split("`")[1].split(" in ")[1].split("(")[0]
+    assert inner != "f" and f"def {inner}(" in code
+    runs = run_cases(code, "f", [[[1, 2, 3]], [[1]]], tracked=True)
+    assert [r.stats[tracker.name] for r in runs] == [3, 0]  # 2 rounds, plus 1 in the call on [2, 3]
+    text = describe(code, [tracker], {}, "list")
+    assert holds_code(text) == [] and "the function held in" not in text

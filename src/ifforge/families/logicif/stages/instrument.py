@@ -39,7 +39,7 @@ from ifforge.families.logicif.codeops.inputs.candidates import candidates as dra
 from ifforge.families.logicif.codeops.inputs.mutate import compared_constants, mutate
 from ifforge.families.logicif.records import (DroppedItem, InstrumentedFunction, Outcome, SeedFunction, TestInput,
                                               Tracker)
-from ifforge.families.logicif.stages.inputs import problem as call_problem
+from ifforge.families.logicif.stages.inputs import problem as call_problem, trivial
 from ifforge.families.logicif.configs import InstrumentConfig, TrackerConfig
 from ifforge.families.logicif import checks
 from ifforge.families.logicif.checks import TrackerReply, informative, kept_cases
@@ -142,7 +142,8 @@ def _other_case(seed: SeedFunction, probe, runs: list[Run | None], settings: Tra
     """(place, arguments, runs, chosen) when one generated case swapped for another call lets trackers
     be chosen; else None. The place is a generated case execute would not keep, else the last generated
     case (the inputs stage chose it last: it added fewest arcs). Of the calls that would do, the one
-    giving the chosen trackers the most different values, then the first drawn."""
+    giving the chosen trackers the most different values, then the one on which most of them are not 0
+    and whose output is not trivial (a call that does nothing is a poor case), then the first drawn."""
     generated = [index for index, test_input in enumerate(seed.inputs) if test_input.origin is not None]
     if not generated:
         return None  # the cases were given: they are the author's, not to be changed
@@ -152,7 +153,7 @@ def _other_case(seed: SeedFunction, probe, runs: list[Run | None], settings: Tra
         return None
     results = sandbox.run_cases(probe.source, "f", calls, limits=settings.limits(), budget=settings.budget(),
                                 coverage=True)
-    best, best_spread = None, 0
+    best, best_spread = None, None
     for arguments, result in zip(calls, results):
         if not result.ok or call_problem(arguments, result, settings) is not None:
             continue
@@ -167,8 +168,9 @@ def _other_case(seed: SeedFunction, probe, runs: list[Run | None], settings: Tra
             chosen = choose(probe.candidates, cases, settings.max_tracker_value, returned)
         except NothingInformative:
             continue
-        spread = sum(len({stats.get(c.id) for _, stats in cases}) for c in chosen)
-        if spread > best_spread:
+        spread = (sum(len({stats.get(c.id) for _, stats in cases}) for c in chosen),
+                  sum(run[1].get(c.id) != 0 for c in chosen), not trivial(result.output[0]))
+        if best is None or spread > best_spread:
             best, best_spread = (place, arguments, trial, chosen), spread
     return best
 

@@ -20,6 +20,7 @@ module, so moving code captures nothing; the execute stage checks the result aga
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -882,6 +883,7 @@ class _Writer:
         self.wrap_returns = False  # f's own `return X` becomes `return (X, stats)` (not a recursive f's)
         self.roles = {candidate.rstrip("0123456789") for candidate in keys}  # a line is searched only for these
         self.depth = 0  # inner functions entered: their returns stay as they are
+        self.inner: str | None = None  # a recursive f's body moves into this inner function, calls and all
 
     def fresh(self, prefix: str) -> str:
         number = 1
@@ -1220,6 +1222,7 @@ def _wrap_recursive(entry: cst.FunctionDef, body, stats: str, initial: dict, wri
                     inner_helpers: list) -> cst.FunctionDef:
     """f(params): stats = ...; def gN(params): <body, recursion to gN>; return (gN(params), stats)."""
     inner_name = writer.fresh("g")
+    writer.inner = inner_name
     inner_body = [*writer.bump("recursion"), *body]
 
     class Redirect(cst.CSTTransformer):
@@ -1380,7 +1383,17 @@ def build(probe: Probe, chosen: list[Candidate]) -> tuple[str, list[Tracker]]:
     missing = [c.id for c in chosen if c.id not in writer.emitted]
     if missing:
         raise ValueError(f"trackers {missing} could not be placed")
-    return code, [_tracker(c, names[c.id], writer.made.get(c.order) if c.needs else None) for c in chosen]
+    trackers = [_tracker(c, names[c.id], writer.made.get(c.order) if c.needs else None) for c in chosen]
+    if writer.inner is not None:  # `for x in f(a[1:])` is now `for x in g1(a[1:])`: say the name the code has
+        def redirect(fragment: re.Match) -> str:
+            return _CALL_OF_F.sub(writer.inner, fragment[0])
+
+        trackers = [t.model_copy(update={"explanation": _FRAGMENT.sub(redirect, t.explanation)}) for t in trackers]
+    return code, trackers
+
+
+_FRAGMENT = re.compile(r"`[^`]*`")  # a code fragment of an explanation
+_CALL_OF_F = re.compile(r"(?<![\w.])f(?=\s*\()")  # a call of f in it
 
 
 def _tracker(candidate: Candidate, name: str, function: str | None) -> Tracker:
