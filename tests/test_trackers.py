@@ -7,7 +7,7 @@ import ast
 from ifforge.core.sandbox.execution import run_cases
 from ifforge.families.logicif.codeops.describe.narrate import describe, holds_code
 from ifforge.families.logicif.codeops.instrument.anonymise import anonymise
-from ifforge.families.logicif.codeops.instrument.trackers import NothingToTrack, build, choose, propose
+from ifforge.families.logicif.codeops.instrument.trackers import NothingInformative, NothingToTrack, build, choose, propose
 
 SOURCE = '''
 def order(x, y):
@@ -402,3 +402,17 @@ def permute(items):
     assert [r.stats[tracker.name] for r in runs] == [3, 0]  # 2 rounds, plus 1 in the call on [2, 3]
     text = describe(code, [tracker], {}, "list")
     assert holds_code(text) == [] and "the function held in" not in text
+
+
+def test_a_counter_that_is_always_the_number_of_arguments_tells_nothing():
+    """`f(*a)` mapping a helper over its arguments: the helper's calls are how many values were
+    given, an input's length in all but name."""
+    source = "def shown(*values):\n    return [repr(v) for v in values]\n"
+    probe = propose(anonymise(source, "shown").source)
+    cases = [(args, {c.id: len(args) for c in probe.candidates}) for args in ([1, 2], [3], [4, 5, 6], [[7, 8]])]
+    try:
+        choose(probe.candidates, cases)
+    except NothingInformative as error:
+        assert "always the number of arguments" in str(error)
+    else:
+        raise AssertionError("a counter equal to the number of arguments was kept")

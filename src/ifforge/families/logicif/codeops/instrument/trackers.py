@@ -1283,6 +1283,8 @@ def _problem(values: tuple, facts: list[list], limit: float) -> str | None:
     for position in range(max(len(fact) for fact in facts)):  # cases may give different numbers of arguments
         if all(position < len(fact) and fact[position] == value for fact, value in zip(facts, values)):
             return f"always argument {position + 1}'s length or value"
+    if all(len(fact) == value for fact, value in zip(facts, values)):  # `f(*a)` called with 1, 4, ... values
+        return "always the number of arguments"
     return None
 
 
