@@ -42,9 +42,9 @@ from ifforge.families.logicif.codeops.inputs.accepted import with_accepted
 from ifforge.families.logicif.codeops.inputs.candidates import Candidate, Signature, candidates, describe_signature
 from ifforge.families.logicif.codeops.inputs.lessons import Lessons, learn, taught
 from ifforge.families.logicif.codeops.inputs.mutate import compared_constants, mutate
+from ifforge.families.logicif.codeops.inputs.usable import problem, trivial
 from ifforge.families.logicif.configs import InputsConfig
 from ifforge.families.logicif.records import DroppedItem, Outcome, SeedFunction, TestInput
-from ifforge.families.logicif.filters import decimal_places, largest_magnitude
 
 STAGE = "inputs"
 CANDIDATE_SECONDS = 0.5  # a candidate is meant to be quick; one that is not must not eat the budget
@@ -53,38 +53,11 @@ SEARCH_ROUNDS = 3  # rounds of the coverage-guided search after the candidates, 
 SEARCH_ROUNDS_MOST = 12  # more, up to this, while fewer than two non-trivial outputs, or fewer than inputs_min / 2
 # calls with one, were seen: at most 288 runs a seed
 SEARCH_BATCH = 24
-TRIVIAL = (None, 0, False, "", [], {})
 FEWEST_KEPT = 4  # trivial calls are let go to make them fewer than half, but not below this many calls
-
-
-def trivial(output) -> bool:
-    """An output a reader gets right without following the steps: None, empty, 0 or False. A seed
-    that returns `(answer, {counter: n})` itself (LogicIFEval's functions) is judged by its answer."""
-    if isinstance(output, list) and len(output) == 2 and isinstance(output[1], dict) and output[1] \
-            and all(type(v) is int for v in output[1].values()):
-        output = output[0]
-    return any(output == t and type(output) is type(t) for t in TRIVIAL)
 
 
 def needs_inputs(seed: SeedFunction, config: InputsConfig) -> bool:
     return len(seed.inputs) < config.generate_inputs_below
-
-
-def problem(args: list, result: sandbox.CaseResult, config: InputsConfig) -> str | None:
-    """Why a candidate's run cannot become a test case (a short reason), or None."""
-    if not result.ok:
-        return result.status
-    if result.arcs is None or result.max_hits is None or result.steps is None:
-        return "not_traced"
-    if result.steps > config.input_max_steps:
-        return "too_slow"
-    if result.max_hits >= config.max_tracker_value:
-        return "loops_too_long"
-    if decimal_places(result.output) > config.max_decimal_places:
-        return "too_many_decimals"
-    if largest_magnitude(args) > config.max_input_magnitude or len(canonical_json(args)) > config.max_input_length:
-        return "input_too_large"
-    return None
 
 
 def select(pool: list[tuple[Candidate, sandbox.CaseResult]], forced: int, minimum: int, maximum: int,

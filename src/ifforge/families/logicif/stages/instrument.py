@@ -39,7 +39,7 @@ from ifforge.families.logicif.codeops.inputs.candidates import candidates as dra
 from ifforge.families.logicif.codeops.inputs.mutate import compared_constants, mutate
 from ifforge.families.logicif.records import (DroppedItem, InstrumentedFunction, Outcome, SeedFunction, TestInput,
                                               Tracker)
-from ifforge.families.logicif.stages.inputs import problem as call_problem, trivial
+from ifforge.families.logicif.codeops.inputs.usable import problem as call_problem, trivial
 from ifforge.families.logicif.configs import InstrumentConfig, TrackerConfig
 from ifforge.families.logicif import checks
 from ifforge.families.logicif.checks import TrackerReply, informative, kept_cases
