@@ -42,9 +42,9 @@ from ifforge.families.logicif.codeops.inputs.accepted import with_accepted
 from ifforge.families.logicif.codeops.inputs.candidates import Candidate, Signature, candidates, describe_signature
 from ifforge.families.logicif.codeops.inputs.lessons import Lessons, learn, taught
 from ifforge.families.logicif.codeops.inputs.mutate import compared_constants, mutate
-from ifforge.families.logicif.codeops.inputs.usable import problem, trivial
 from ifforge.families.logicif.configs import InputsConfig
 from ifforge.families.logicif.records import DroppedItem, Outcome, SeedFunction, TestInput
+from ifforge.families.logicif.filters import run_problem, trivial
 
 STAGE = "inputs"
 CANDIDATE_SECONDS = 0.5  # a candidate is meant to be quick; one that is not must not eat the budget
@@ -154,7 +154,7 @@ def deepen(seed: SeedFunction, pool: list[tuple[Candidate, sandbox.CaseResult]],
                                     budget=budget, coverage=True)
         tried += len(batch)
         for (parent, args), result in zip(batch, results):
-            if problem(args, result, config) is not None:
+            if run_problem(args, result, config) is not None:
                 continue
             arcs = {tuple(arc) for arc in result.arcs}
             deeper = (result.steps or 0) > (pool[parent][1].steps or 0) and not trivial(result.output)
@@ -209,7 +209,7 @@ def generate(seed: SeedFunction, config: InputsConfig, proposed: list[Candidate]
         for candidate, result in zip(fresh, results):
             is_given = candidate.origin == "given"
             ran[candidate.origin] += not is_given
-            why = problem(candidate.args, result, config)
+            why = run_problem(candidate.args, result, config)
             if candidate.origin == "llm":
                 fates[canonical_json(candidate.args)] = f"rejected: {why}" if why else "ran"
             if why is None or is_given:  # given inputs stay: execute judges them as before

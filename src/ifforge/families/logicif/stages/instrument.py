@@ -39,10 +39,10 @@ from ifforge.families.logicif.codeops.inputs.candidates import candidates as dra
 from ifforge.families.logicif.codeops.inputs.mutate import compared_constants, mutate
 from ifforge.families.logicif.records import (DroppedItem, InstrumentedFunction, Outcome, SeedFunction, TestInput,
                                               Tracker)
-from ifforge.families.logicif.codeops.inputs.usable import problem as call_problem, trivial
 from ifforge.families.logicif.configs import InstrumentConfig, TrackerConfig
 from ifforge.families.logicif import checks
 from ifforge.families.logicif.checks import TrackerReply, informative, kept_cases
+from ifforge.families.logicif.filters import run_problem, trivial
 
 STAGE = "instrument"
 OTHER_CALLS = 80  # calls drawn from the code when no tracker tells something on the cases
@@ -155,7 +155,7 @@ def _other_case(seed: SeedFunction, probe, runs: list[Run | None], settings: Tra
                                 coverage=True)
     best, best_spread = None, None
     for arguments, result in zip(calls, results):
-        if not result.ok or call_problem(arguments, result, settings) is not None:
+        if not result.ok or run_problem(arguments, result, settings) is not None:
             continue
         run = _judged(probe, arguments, result, settings)
         if run is None:
