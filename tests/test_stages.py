@@ -375,3 +375,35 @@ def test_fixture_cases_are_reproduced_by_the_sandbox():
             assert result.ok, (task_id, result.error)
             assert {"output": result.output, "stats": result.stats} == case["code_output"]
         assert typenames.merge_output_types([r.output_type for r in results]) == task["output_format"]
+
+
+PAIRS = '''
+def pairs(items):
+    found = []
+    for i in range(len(items)):
+        for j in range(i + 1, len(items)):
+            if items[i] < items[j]:
+                found.append([items[i], items[j]])
+    return len(found)
+'''
+
+
+def test_generated_cases_on_which_no_tracker_tells_something_get_one_call_swapped():
+    """Every generated case is a list of four rising numbers: each count is the same, or the list's
+    length. The instrument stage swaps one generated case for a drawn call that makes a tracker vary;
+    the author's own cases are never changed (the seed is dropped as before)."""
+    cases = [[[1, 2, 3, 4]], [[0, 5, 6, 9]], [[-3, 0, 1, 2]], [[2, 4, 8, 16]], [[10, 11, 12, 13]], [[1, 3, 5, 7]]]
+    generated = SeedFunction(task_id="pairs", source=PAIRS, entry="pairs", origin="pairs.py",
+                             inputs=[TestInput(args=a, origin="random") for a in cases])
+    settings = from_settings(TrackerConfig, Settings())
+    outcome = instrument.run(generated, settings)
+    assert outcome.kept is not None, outcome.dropped
+    swapped = [i for i in outcome.kept.inputs if i.origin == "drawn for a tracker"]
+    assert len(swapped) == 1 and outcome.kept.inputs[:-1] == generated.inputs[:-1]
+    args = [i.args for i in outcome.kept.inputs]
+    runs = sandbox.run_cases(outcome.kept.instrumented_source, "f", args, tracked=True)
+    assert [r.output for r in runs] == [r.output for r in sandbox.run_cases(PAIRS, "pairs", args)]
+    for tracker in outcome.kept.trackers:
+        assert len({r.stats[tracker.name] for r in runs}) > 1
+    given = generated.model_copy(update={"inputs": [TestInput(args=a) for a in cases]})
+    assert instrument.run(given, settings).dropped[0].reason == "no_informative_tracker"

@@ -7,7 +7,7 @@ import ast
 from ifforge.core.sandbox.execution import run_cases
 from ifforge.families.logicif.codeops.describe.narrate import describe, holds_code
 from ifforge.families.logicif.codeops.instrument.anonymise import anonymise
-from ifforge.families.logicif.codeops.instrument.trackers import NothingToTrack, build, choose, propose
+from ifforge.families.logicif.codeops.instrument.trackers import NothingInformative, NothingToTrack, build, choose, propose
 
 SOURCE = '''
 def order(x, y):
@@ -333,3 +333,86 @@ def test_a_name_recomputed_by_a_conditional_expression_is_a_choice_not_a_change(
               "        level = level + 1 if step > 0 else level - 1\n    return level\n")
     roles = {c.role for c in propose(anonymise(source, "walk").source).candidates}
     assert "pick" in roles and "change" not in roles
+
+
+def test_a_number_stepped_by_an_augmented_assignment_counts_the_steps_that_change_it():
+    """`n ^= x` on a name that only ever holds a number: a step that leaves it as it was (x is 0) is
+    not counted. Fails on code that only knew `a = <from a>`."""
+    source = '''
+def fold(numbers):
+    acc = 0
+    for number in numbers:
+        acc ^= number
+    return acc
+'''
+    code, tracker, values = _fallback(source, "fold", [[[1, 0, 2]], [[0, 0]], [[3, 3, 5, 0, 1]]], "change")
+    assert tracker.kind == "value_changes" and values == [2, 0, 4]
+    assert holds_code(describe(code, [tracker], {}, "int")) == []
+
+
+def test_a_name_that_may_change_in_place_gets_no_change_counter():
+    """`acc += [x]` extends a list in place: the value it had cannot be kept to compare with, so the
+    name is no candidate, not even for its other recomputation (`acc = acc[1:]`)."""
+    source = '''
+def grow(items, start):
+    acc = list(start)
+    for item in items:
+        acc += [item]
+        acc = acc[1:]
+    times = 1
+    for item in items:
+        times *= item
+    return acc, times
+'''
+    assert not [c for c in propose(anonymise(source, "grow").source).candidates if c.role == "change"]
+
+
+def test_a_name_recomputed_inside_a_tuple_assignment_counts_its_changes():
+    source = '''
+def rob(houses):
+    last, now = 0, 0
+    for house in houses:
+        last, now = now, max(last + house, now)
+    return now
+'''
+    code, tracker, values = _fallback(source, "rob", [[[2, 7, 9, 3, 1]], [[0, 0]], [[5, 1, 1, 5]]], "change")
+    assert values == [4, 0, 3]  # 2, 7, 11, (11 stays), 12; nothing; 5, (5 stays), 6, 10
+    assert tracker.explanation.startswith("how many times `") and "computed from itself" in tracker.explanation
+
+
+def test_a_recursive_call_in_a_counted_header_is_named_as_the_code_calls_it():
+    """A recursive f runs as an inner function g1, so its counter says `g1(...)`, not `f(...)` (which
+    the describer could only call "the function held in f")."""
+    source = '''
+def permute(items):
+    if len(items) <= 1:
+        return [items]
+    out = []
+    for perm in permute(items[1:]):
+        for i in range(len(items)):
+            out.append(perm[:i] + items[0:1] + perm[i:])
+    return out
+'''
+    probe = propose(anonymise(source, "permute").source)
+    [loop] = [c for c in probe.candidates if c.role == "loop" and "f(" in c.anchor]
+    code, [tracker] = build(probe, [loop])
+    inner = tracker.explanation.split("`")[1].split(" in ")[1].split("(")[0]
+    assert inner != "f" and f"def {inner}(" in code
+    runs = run_cases(code, "f", [[[1, 2, 3]], [[1]]], tracked=True)
+    assert [r.stats[tracker.name] for r in runs] == [3, 0]  # 2 rounds, plus 1 in the call on [2, 3]
+    text = describe(code, [tracker], {}, "list")
+    assert holds_code(text) == [] and "the function held in" not in text
+
+
+def test_a_counter_that_is_always_the_number_of_arguments_tells_nothing():
+    """`f(*a)` mapping a helper over its arguments: the helper's calls are how many values were
+    given, an input's length in all but name."""
+    source = "def shown(*values):\n    return [repr(v) for v in values]\n"
+    probe = propose(anonymise(source, "shown").source)
+    cases = [(args, {c.id: len(args) for c in probe.candidates}) for args in ([1, 2], [3], [4, 5, 6], [[7, 8]])]
+    try:
+        choose(probe.candidates, cases)
+    except NothingInformative as error:
+        assert "always the number of arguments" in str(error)
+    else:
+        raise AssertionError("a counter equal to the number of arguments was kept")

@@ -38,7 +38,10 @@ class ExecuteConfig(SandboxConfig):
 
 
 class TrackerConfig(ExecuteConfig):
-    """Trackers are judged on the cases execute will keep, so the instrument stage sees execute's filters."""
+    """Trackers are judged on the cases execute will keep, so the instrument stage sees execute's filters;
+    a call it swaps in for a case (no tracker told something on them) passes the inputs stage's too."""
+
+    input_max_steps: int
 
 
 class InstrumentConfig(TrackerConfig):

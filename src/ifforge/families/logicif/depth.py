@@ -17,7 +17,7 @@ from typing import Any
 
 from ifforge.core import pyast
 from ifforge.core.sandbox import execution as sandbox
-from ifforge.families.logicif.stages.inputs import trivial  # the inputs stage's own measure
+from ifforge.families.logicif.filters import trivial  # the inputs stage's own measure
 
 GROUPS = ("given", "generated")
 

@@ -48,7 +48,7 @@ from ifforge.families.logicif.codeops.inputs.mutate import compared_constants, m
 from ifforge.families.logicif.codeops.inputs.rescue import read_clues, rescue_mutant
 from ifforge.families.logicif.configs import InputsConfig
 from ifforge.families.logicif.records import DroppedItem, Outcome, SeedFunction, TestInput
-from ifforge.families.logicif.filters import decimal_places, largest_magnitude
+from ifforge.families.logicif.filters import run_problem, trivial
 
 STAGE = "inputs"
 CANDIDATE_SECONDS = 0.5  # a candidate is meant to be quick; one that is not must not eat the budget
@@ -57,42 +57,12 @@ SEARCH_ROUNDS = 3  # rounds of the coverage-guided search after the candidates, 
 SEARCH_ROUNDS_MOST = 12  # more, up to this, while fewer than two non-trivial outputs, or fewer than inputs_min / 2
 # calls with one, were seen: at most 288 runs a seed
 SEARCH_BATCH = 24
-TRIVIAL = (None, 0, False, "", [], {})
 FEWEST_KEPT = 4  # trivial calls are let go to make them fewer than half, but not below this many calls
 RESCUE_ROUNDS = 6  # rounds of SEARCH_BATCH rescue mutants for a seed that would be dropped (one more budget)
 
 
-def trivial(output, args: list = ()) -> bool:
-    """An output a reader gets right without following the steps: None, empty, 0 or False, or (given
-    the call's `args`) a list or dict equal to one of them, handed back as it came (a function that
-    changes its argument in place and changed nothing on this call). A seed that returns `(answer,
-    {counter: n})` itself (LogicIFEval's functions) is judged by its answer."""
-    if isinstance(output, list) and len(output) == 2 and isinstance(output[1], dict) and output[1] \
-            and all(type(v) is int for v in output[1].values()):
-        output = output[0]
-    return any(output == t and type(output) is type(t) for t in TRIVIAL) or isinstance(output, (list, dict)) \
-        and any(type(a) is type(output) and a == output for a in args)
-
-
 def needs_inputs(seed: SeedFunction, config: InputsConfig) -> bool:
     return len(seed.inputs) < config.generate_inputs_below
-
-
-def problem(args: list, result: sandbox.CaseResult, config: InputsConfig) -> str | None:
-    """Why a candidate's run cannot become a test case (a short reason), or None."""
-    if not result.ok:
-        return result.status
-    if result.arcs is None or result.max_hits is None or result.steps is None:
-        return "not_traced"
-    if result.steps > config.input_max_steps:
-        return "too_slow"
-    if result.max_hits >= config.max_tracker_value:
-        return "loops_too_long"
-    if decimal_places(result.output) > config.max_decimal_places:
-        return "too_many_decimals"
-    if largest_magnitude(args) > config.max_input_magnitude or len(canonical_json(args)) > config.max_input_length:
-        return "input_too_large"
-    return None
 
 
 def select(pool: list[tuple[Candidate, sandbox.CaseResult]], forced: int, minimum: int, maximum: int,
@@ -190,7 +160,7 @@ def deepen(seed: SeedFunction, pool: list[tuple[Candidate, sandbox.CaseResult]],
                                     budget=budget, coverage=True)
         tried += len(batch)
         for (parent, args), result in zip(batch, results):
-            if problem(args, result, config) is not None:
+            if run_problem(args, result, config) is not None:
                 continue
             arcs = {tuple(arc) for arc in result.arcs}
             deeper = (result.steps or 0) > (pool[parent][1].steps or 0) and not trivial(result.output, args)
@@ -248,7 +218,7 @@ def rescue(seed: SeedFunction, pool: list[tuple[Candidate, sandbox.CaseResult]],
         tried += len(batch)
         for (parent, args), result in zip(batch, results):
             child = Candidate(args, parent.origin.removesuffix(", rescued") + ", rescued")
-            why = problem(args, result, config)
+            why = run_problem(args, result, config)
             if why == "exception" and len(pool) == given and _where(result) not in errors:
                 errors.add(_where(result))
                 parents.append((child, 0))
@@ -306,7 +276,7 @@ def generate(seed: SeedFunction, config: InputsConfig, proposed: list[Candidate]
         for candidate, result in zip(fresh, results):
             is_given = candidate.origin == "given"
             ran[candidate.origin] += not is_given
-            why = problem(candidate.args, result, config)
+            why = run_problem(candidate.args, result, config)
             if candidate.origin == "llm":
                 fates[canonical_json(candidate.args)] = f"rejected: {why}" if why else "ran"
             if why is None or is_given:  # given inputs stay: execute judges them as before

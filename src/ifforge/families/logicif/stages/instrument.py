@@ -9,14 +9,22 @@ the rewriting kept the behaviour is checked by execution in the execute stage. L
 `tracker_rules` prompt, with the inputs); the answer is kept only if it passes them (`checks.py`):
 the original's outputs, no original name, trackers that tell something on the same cases, and
 tracker names free of the seed's domain words.
+
+When no candidate tells something on the cases and some cases were generated, the cases may be what
+is at fault (every generated call of one size, so every count is the same): other calls are drawn
+as the inputs stage draws them (the code's candidates, changes of the cases), run on the probe, and
+the one that, put in place of one generated case, lets the most varied trackers be chosen is swapped
+in (`_other_case`). A seed whose trackers tell something on its cases never reaches this.
 """
 
 from __future__ import annotations
 
+import random
 
 import libcst as cst
 from pydantic import BaseModel
 
+from ifforge.core.store.versions import canonical_json, content_hash
 from ifforge.core.workers import in_worker
 from ifforge.core.sandbox import execution as sandbox
 from ifforge.families.logicif.codeops.common.domain import domain_words
@@ -26,12 +34,19 @@ from ifforge.families.logicif.codeops.instrument.trackers import (NothingInforma
 from ifforge.core.pysource import strip_comments_and_docstrings
 from ifforge.core.llm.client import LLM
 from ifforge.core.prompts import load_prompt
-from ifforge.families.logicif.records import DroppedItem, InstrumentedFunction, Outcome, SeedFunction, Tracker
+from ifforge.families.logicif.codeops.inputs.accepted import with_accepted
+from ifforge.families.logicif.codeops.inputs.candidates import candidates as drawn_calls
+from ifforge.families.logicif.codeops.inputs.mutate import compared_constants, mutate
+from ifforge.families.logicif.records import (DroppedItem, InstrumentedFunction, Outcome, SeedFunction, TestInput,
+                                              Tracker)
 from ifforge.families.logicif.configs import InstrumentConfig, TrackerConfig
 from ifforge.families.logicif import checks
 from ifforge.families.logicif.checks import TrackerReply, informative, kept_cases
+from ifforge.families.logicif.filters import run_problem, trivial
 
 STAGE = "instrument"
+OTHER_CALLS = 80  # calls drawn from the code when no tracker tells something on the cases
+OTHER_MUTANTS = 6  # changes of each case drawn too
 
 
 def run(seed: SeedFunction, settings: TrackerConfig) -> Outcome[InstrumentedFunction]:
@@ -49,16 +64,24 @@ def run(seed: SeedFunction, settings: TrackerConfig) -> Outcome[InstrumentedFunc
     args = [i.args for i in seed.inputs]
     results = sandbox.run_cases(probe.source, "f", args, limits=settings.limits(), budget=settings.budget())
     cases, lost = kept_cases(results, args, settings, tracked=False)
-    returned = [returned_counters(result.output[0]) for arguments, result in zip(args, results)
-                if kept_cases([result], [arguments], settings, tracked=False)[0]]  # aligned with `cases`
     if len(cases) < settings.min_cases:
         return dropped("too_few_cases", f"the probe of {len(probe.candidates)} candidate trackers kept {len(cases)} "
                                         f"of {len(args)} cases, {settings.min_cases} needed; first lost: "
                                         f"{lost[0] if lost else '-'}")
-    by_id = {key: candidate for candidate, key in probe.keys.items()}
-    cases = [(arguments, {by_id[k]: v for k, v in stats.items() if k in by_id}) for arguments, stats in cases]
+    runs = [_judged(probe, arguments, result, settings) for arguments, result in zip(args, results)]
+    inputs, notes = list(seed.inputs), []
     try:
+        cases, returned = _judging(runs)
         chosen = choose(probe.candidates, cases, settings.max_tracker_value, returned)
+    except NothingInformative as error:
+        other = _other_case(seed, probe, runs, settings)
+        if other is None:
+            return dropped("no_informative_tracker", str(error))
+        place, arguments, runs, chosen = other
+        inputs[place] = TestInput(args=arguments, origin="drawn for a tracker")
+        notes.append(f"case {place + 1} swapped for a call that makes a tracker tell something ({error})")
+    cases = [run for run in runs if run is not None]
+    try:
         instrumented, trackers = build(probe, chosen)
     except NothingInformative as error:
         return dropped("no_informative_tracker", str(error))
@@ -72,9 +95,84 @@ def run(seed: SeedFunction, settings: TrackerConfig) -> Outcome[InstrumentedFunc
         instrumented_source=instrumented,
         renames=anonymised.renames,
         trackers=trackers,
-        inputs=seed.inputs,
-        notes=[f"{len(trackers)} of {len(probe.candidates)} candidate trackers kept, judged on {len(cases)} cases"],
+        inputs=inputs,
+        notes=[f"{len(trackers)} of {len(probe.candidates)} candidate trackers kept, judged on {len(cases)} cases",
+               *notes],
     ))
+
+
+Run = tuple[list, dict, dict]  # a case execute keeps: arguments, {candidate id: value}, the counters f returns
+
+
+def _judged(probe, arguments: list, result: sandbox.CaseResult, settings: TrackerConfig) -> Run | None:
+    """One probe run as the trackers are judged on it, or None when execute would not keep the case."""
+    kept, _ = kept_cases([result], [arguments], settings, tracked=False)
+    if not kept:
+        return None
+    by_id = {key: candidate for candidate, key in probe.keys.items()}
+    stats = {by_id[k]: v for k, v in kept[0][1].items() if k in by_id}
+    return arguments, stats, returned_counters(result.output[0])
+
+
+def _judging(runs: list[Run | None]) -> tuple[list[tuple[list, dict]], list[dict]]:
+    """`choose`'s cases and the counters f returns on each, from the kept runs."""
+    kept = [run for run in runs if run is not None]
+    return [(arguments, stats) for arguments, stats, _ in kept], [returned for _, _, returned in kept]
+
+
+def _other_calls(seed: SeedFunction, taken: set[str]) -> list[list]:
+    """Calls drawn as the inputs stage draws them, from a seed of their own: the code's candidates,
+    then changes of each case; none already a case."""
+    item_seed = int(content_hash("tracker cases", seed.task_id)[:12], 16)
+    try:
+        drawn = [c.args for c in with_accepted(seed.source, seed.entry, drawn_calls(
+            seed.source, seed.entry, item_seed, OTHER_CALLS), item_seed)]
+        numbers, texts = compared_constants(seed.source)
+    except (SyntaxError, ValueError, RecursionError):
+        return []
+    rng = random.Random(item_seed)
+    drawn += [mutate(i.args, rng, numbers, texts) for i in seed.inputs for _ in range(OTHER_MUTANTS)]
+    found = {}
+    for arguments in drawn:
+        found.setdefault(canonical_json(arguments), arguments)
+    return [arguments for key, arguments in found.items() if key not in taken]
+
+
+def _other_case(seed: SeedFunction, probe, runs: list[Run | None], settings: TrackerConfig):
+    """(place, arguments, runs, chosen) when one generated case swapped for another call lets trackers
+    be chosen; else None. The place is a generated case execute would not keep, else the last generated
+    case (the inputs stage chose it last: it added fewest arcs). Of the calls that would do, the one
+    giving the chosen trackers the most different values, then the one on which most of them are not 0
+    and whose output is not trivial (a call that does nothing is a poor case), then the first drawn."""
+    generated = [index for index, test_input in enumerate(seed.inputs) if test_input.origin is not None]
+    if not generated:
+        return None  # the cases were given: they are the author's, not to be changed
+    place = next((index for index in generated if runs[index] is None), generated[-1])
+    calls = _other_calls(seed, {canonical_json(i.args) for i in seed.inputs})
+    if not calls:
+        return None
+    results = sandbox.run_cases(probe.source, "f", calls, limits=settings.limits(), budget=settings.budget(),
+                                coverage=True)
+    best, best_spread = None, None
+    for arguments, result in zip(calls, results):
+        if not result.ok or run_problem(arguments, result, settings) is not None:
+            continue
+        run = _judged(probe, arguments, result, settings)
+        if run is None:
+            continue
+        trial = [*runs[:place], run, *runs[place + 1:]]
+        cases, returned = _judging(trial)
+        if len(cases) < settings.min_cases:
+            continue
+        try:
+            chosen = choose(probe.candidates, cases, settings.max_tracker_value, returned)
+        except NothingInformative:
+            continue
+        spread = (sum(len({stats.get(c.id) for _, stats in cases}) for c in chosen),
+                  sum(run[1].get(c.id) != 0 for c in chosen), not trivial(result.output[0], arguments))
+        if best is None or spread > best_spread:
+            best, best_spread = (place, arguments, trial, chosen), spread
+    return best
 
 
 class AnonymiseReply(BaseModel):

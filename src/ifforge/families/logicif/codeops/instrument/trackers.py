@@ -20,6 +20,7 @@ module, so moving code captures nothing; the execute stage checks the result aga
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -347,7 +348,7 @@ def _counted_chain(path: list[cst.CSTNode], node: cst.BooleanOperation) -> bool:
     if isinstance(owner, cst.If) and owner.test is node:
         return not (isinstance(line, cst.If) and line.orelse is owner)
     return isinstance(owner, (cst.Return, cst.Assign)) and owner.value is node \
-        and isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 and _recomputed(line) is None
+        and isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 and not _recomputed(line)
 
 
 def _chain_parts(chain: cst.BooleanOperation) -> list[cst.BaseExpression]:
@@ -491,28 +492,93 @@ def _repeat_key(node) -> cst.BaseExpression | None:
     return None if key is None or _has(key, (cst.Call, cst.NamedExpr, cst.Await, cst.Yield)) else key
 
 
-def _recomputed(line: cst.BaseStatement) -> str | None:
-    """The name a line gives a new value computed from itself (`a = a.replace(x, y)`), if it is one."""
-    if not isinstance(line, cst.SimpleStatementLine) or len(line.body) != 1 or not isinstance(line.body[0], cst.Assign):
-        return None
-    assign = line.body[0]
-    if len(assign.targets) != 1 or not isinstance(assign.targets[0].target, cst.Name):
-        return None
-    name = assign.targets[0].target.value
-    return name if name in _names_in(assign.value) else None
+def _recomputed(line: cst.BaseStatement) -> list[str]:
+    """The names a line gives a new value computed from itself: `a = a.replace(x, y)`, each name of
+    a tuple assigned a tuple of as many values (`a, b = b, a + b`: b), and `n op= x` (which the
+    caller keeps only for names that always hold a number: `_numeric`)."""
+    if not isinstance(line, cst.SimpleStatementLine) or len(line.body) != 1:
+        return []
+    small = line.body[0]
+    if isinstance(small, cst.AugAssign):
+        return [small.target.value] if isinstance(small.target, cst.Name) else []
+    if not isinstance(small, cst.Assign) or len(small.targets) != 1:
+        return []
+    target, value = small.targets[0].target, small.value
+    if isinstance(target, cst.Name):
+        return [target.value] if target.value in _names_in(value) else []
+    if not isinstance(target, (cst.Tuple, cst.List)) or not isinstance(value, (cst.Tuple, cst.List)) \
+            or len(target.elements) != len(value.elements):
+        return []
+    pairs = list(zip(target.elements, value.elements))
+    if any(isinstance(part, cst.StarredElement) for pair in pairs for part in pair):
+        return []
+    return [t.value.value for t, v in pairs if isinstance(t.value, cst.Name) and t.value.value in _names_in(v.value)]
+
+
+# `n op= x` where n is a number gives a new number (or an error) whatever x is among the values f can
+# meet; not `*=`, which turns a number into a list or a text (`n *= [0]`), changed in place after
+NUMBER_STEPS = (cst.AddAssign, cst.SubtractAssign, cst.BitXorAssign, cst.BitOrAssign, cst.BitAndAssign,
+                cst.LeftShiftAssign, cst.RightShiftAssign, cst.FloorDivideAssign, cst.ModuloAssign,
+                cst.DivideAssign, cst.PowerAssign)
+NUMBER_CALLS = {"len", "abs", "int", "float", "round"}
+
+
+def _number(value) -> bool:
+    """A value that is a number whatever f is given: a number written out, a call that gives one,
+    or a constant or function of `math`."""
+    if isinstance(value, cst.UnaryOperation) and isinstance(value.operator, (cst.Minus, cst.Plus)):
+        value = value.expression
+    if isinstance(value, cst.Call):
+        if isinstance(value.func, cst.Name):
+            return value.func.value in NUMBER_CALLS
+        value = value.func
+    return isinstance(value, (cst.Integer, cst.Float)) or (
+        isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name) and value.value.value == "math")
+
+
+def _numeric(entry: cst.FunctionDef) -> set[str]:
+    """Names in f's own scope (not parameters) that always hold a number: every binding is a number
+    (`_number`) or a step `n op= x` of NUMBER_STEPS. Counting their changes on `n op= x` is safe: the
+    old value, a number, cannot change in place."""
+    stepped: list[str] = []
+
+    class Survey(_Bindings):
+        def visit_AugAssign(self, node):
+            self.bind(node.target, isinstance(node.operator, NUMBER_STEPS))
+            if isinstance(node.target, cst.Name):
+                stepped.append(node.target.value)
+
+        def visit_CompFor(self, node):
+            self.bind(node.target, False)
+
+        def visit_ExceptHandler(self, node):
+            if node.name is not None:
+                self.bind(node.name.name, False)
+
+    survey = Survey(_number)
+    walk(entry.body, survey)
+    return set(survey.kept(stepped, entry))
 
 
 def _changing(entry: cst.FunctionDef) -> list[str]:
     """Names f's own statements recompute from themselves; not one whose recomputation is a
-    conditional expression (a counted choice is rewritten into lines that may not mention it)."""
+    conditional expression (a counted choice is rewritten into lines that may not mention it), nor
+    one stepped by `n op= x` unless it always holds a number (a list's `+=` changes it in place, so
+    the value it had could not be kept to compare with)."""
     found: list[str] = []
-    choices: list[str] = []
+    unsafe: list[str] = []
+    numeric = _numeric(entry)
 
     class Survey(Reader):
         def visit_SimpleStatementLine(self, line):
-            name = _recomputed(line)
-            if name is not None:
-                (choices if isinstance(line.body[0].value, cst.IfExp) else found).append(name)
+            names = _recomputed(line)
+            small = line.body[0] if names else None
+            for name in names:
+                if isinstance(small, cst.Assign) and isinstance(small.value, cst.IfExp) or \
+                        isinstance(small, cst.AugAssign) and name not in numeric:
+                    unsafe.append(name)
+                else:
+                    found.append(name)
 
         def visit_FunctionDef(self, node):
             return False
@@ -524,7 +590,7 @@ def _changing(entry: cst.FunctionDef) -> list[str]:
             return False
 
     walk(entry.body, Survey())
-    return [name for name in dict.fromkeys(found) if name not in choices]
+    return [name for name in dict.fromkeys(found) if name not in unsafe]
 
 
 def _split(value) -> bool:
@@ -817,6 +883,7 @@ class _Writer:
         self.wrap_returns = False  # f's own `return X` becomes `return (X, stats)` (not a recursive f's)
         self.roles = {candidate.rstrip("0123456789") for candidate in keys}  # a line is searched only for these
         self.depth = 0  # inner functions entered: their returns stay as they are
+        self.inner: str | None = None  # a recursive f's body moves into this inner function, calls and all
 
     def fresh(self, prefix: str) -> str:
         number = 1
@@ -921,15 +988,19 @@ class _Writer:
                                        else small for small in line.body])
 
     def change(self, line: cst.SimpleStatementLine) -> tuple[list, list]:
-        """Around `a = <from a>`: keep the old value, count when the new one differs."""
-        name = _recomputed(line)
-        if name is None or f"change:{name}" not in self.keys:
-            return [], []
-        if name not in self.olds:  # one name for "the value it had", however many steps
-            self.olds[name] = self.fresh("v")
-        old = self.olds[name]
-        return [_statement(f"{old} = {name}")], [cst.If(test=cst.parse_expression(f"{name} != {old}"),
-                                                        body=cst.IndentedBlock(body=self.bump(f"change:{name}")))]
+        """Around a line recomputing counted names (`a = <from a>`): keep each old value, count when
+        the new one differs."""
+        before, after = [], []
+        for name in _recomputed(line):
+            if f"change:{name}" not in self.keys:
+                continue
+            if name not in self.olds:  # one name for "the value it had", however many steps
+                self.olds[name] = self.fresh("v")
+            old = self.olds[name]
+            before.append(_statement(f"{old} = {name}"))
+            after.append(cst.If(test=cst.parse_expression(f"{name} != {old}"),
+                                body=cst.IndentedBlock(body=self.bump(f"change:{name}"))))
+        return before, after
 
     def checks(self, chain) -> tuple[list[cst.BaseStatement], cst.Name] | None:
         """A counted `a or b or c` as steps that work out one part at a time into a fresh name, with
@@ -1151,6 +1222,7 @@ def _wrap_recursive(entry: cst.FunctionDef, body, stats: str, initial: dict, wri
                     inner_helpers: list) -> cst.FunctionDef:
     """f(params): stats = ...; def gN(params): <body, recursion to gN>; return (gN(params), stats)."""
     inner_name = writer.fresh("g")
+    writer.inner = inner_name
     inner_body = [*writer.bump("recursion"), *body]
 
     class Redirect(cst.CSTTransformer):
@@ -1211,6 +1283,8 @@ def _problem(values: tuple, facts: list[list], limit: float) -> str | None:
     for position in range(max(len(fact) for fact in facts)):  # cases may give different numbers of arguments
         if all(position < len(fact) and fact[position] == value for fact, value in zip(facts, values)):
             return f"always argument {position + 1}'s length or value"
+    if all(len(fact) == value for fact, value in zip(facts, values)):  # `f(*a)` called with 1, 4, ... values
+        return "always the number of arguments"
     return None
 
 
@@ -1311,7 +1385,17 @@ def build(probe: Probe, chosen: list[Candidate]) -> tuple[str, list[Tracker]]:
     missing = [c.id for c in chosen if c.id not in writer.emitted]
     if missing:
         raise ValueError(f"trackers {missing} could not be placed")
-    return code, [_tracker(c, names[c.id], writer.made.get(c.order) if c.needs else None) for c in chosen]
+    trackers = [_tracker(c, names[c.id], writer.made.get(c.order) if c.needs else None) for c in chosen]
+    if writer.inner is not None:  # `for x in f(a[1:])` is now `for x in g1(a[1:])`: say the name the code has
+        def redirect(fragment: re.Match) -> str:
+            return _CALL_OF_F.sub(writer.inner, fragment[0])
+
+        trackers = [t.model_copy(update={"explanation": _FRAGMENT.sub(redirect, t.explanation)}) for t in trackers]
+    return code, trackers
+
+
+_FRAGMENT = re.compile(r"`[^`]*`")  # a code fragment of an explanation
+_CALL_OF_F = re.compile(r"(?<![\w.])f(?=\s*\()")  # a call of f in it
 
 
 def _tracker(candidate: Candidate, name: str, function: str | None) -> Tracker:
