@@ -21,7 +21,7 @@ import libcst as cst
 
 from ifforge.families.logicif.codeops.common.source import dotted_name, resolved_name
 from ifforge.families.logicif.codeops.common.walk import Reader, walk
-from ifforge.families.logicif.codeops.describe import formats, methods, paths, regex, vocab, wildcards
+from ifforge.families.logicif.codeops.describe import formats, methods, paths, regex, roles, vocab, wildcards
 from ifforge.families.logicif.codeops.describe.errors import Undescribable
 
 from ifforge.core import pyast
@@ -46,6 +46,8 @@ RULES = {  # one sentence each, said once, at the first step that needs it
     "bits": "Bitwise AND, OR and XOR work on binary digits (a negative number has endless leading 1s; on sets "
             "they keep the common items, all items, or the items in exactly one), and shifting left or right "
             "by n multiplies or floor-divides by 2 to the power n (-5 shifted right by 1 is -3).",
+    "bool_bits": "Bitwise AND, OR and XOR of true and false give true or false; with a whole number on the other "
+                 "side, true and false count as 1 and 0 and the result is a whole number.",
     "index": "Positions count from 0; -1 is the last one, -2 the one before.",
     "slice": "A part from position i up to position j includes position i but not position j; a negative "
              "bound has the length added to it first, and bounds past the ends stop at the ends.",
@@ -409,11 +411,10 @@ class Speaker:
 
     def _binary(self, node: cst.BinaryOperation) -> str:
         kind = type(node.operator)
-        if kind is cst.Modulo and isinstance(node.left, (cst.SimpleString, cst.ConcatenatedString)) and isinstance(
-                node.left.evaluated_value, str):
-            return formats.printf(self, node.left.evaluated_value, node.right)
-        if kind is cst.Modulo and isinstance(node.left, cst.FormattedString):
-            raise Undescribable("printf-style text formatting with %")
+        if kind is cst.Modulo:
+            formatted = self._formatting(node)
+            if formatted is not None:
+                return formatted
         if kind is cst.Multiply and isinstance(node.left, cst.List) and len(node.left.elements) == 1:
             never_negative = isinstance(node.right, cst.Call) and isinstance(node.right.func, cst.Name) and \
                 node.right.func.value == "len" or (_int_value(node.right) or 0) > 0
@@ -423,6 +424,14 @@ class Speaker:
             raise Undescribable("the matrix-multiplication operator")
         if kind is cst.Subtract and "set" in ((self.kind(node.left) or "")[:3], (self.kind(node.right) or "")[:3]):
             return f"the items of {self.operand(node.left)} that are not in {self.operand(node.right)}"
+        if kind is cst.Multiply:
+            repeated = self._repetition(node)
+            if repeated is not None:
+                return repeated
+        if kind in (cst.BitAnd, cst.BitOr, cst.BitXor):
+            said = self._logical(node)
+            if said is not None:
+                return said
         template, rule = self._BINARY[kind]
         text = template.format(a=self.operand(node.left), b=self.operand(node.right))
         if rule is None:
@@ -431,6 +440,67 @@ class Speaker:
                 self._maybe_text_or_sequence(node.left) and self._maybe_text_or_sequence(node.right)):
             return text  # on numbers, plus, minus and times need no rule
         return text + self.cite(rule or "plus")
+
+    def _formatting(self, node: cst.BinaryOperation) -> str | None:
+        """`template % values` when the left side is text (printf-style formatting, said field by field when
+        the template is written in the code or is a module constant), None for a remainder; where the kinds
+        leave both meanings open, or the template is computed, there are no exact words."""
+        left = node.left
+        if isinstance(left, cst.Name) and self.facts is not None and isinstance(
+                self.constants.get(left.value), (cst.SimpleString, cst.ConcatenatedString)) and self.kind(left) in (None, "str"):
+            left = self.constants[left.value]  # a module-level template, the same in every case
+        if isinstance(left, (cst.SimpleString, cst.ConcatenatedString)):
+            if isinstance(left.evaluated_value, bytes):
+                raise Undescribable("printf-style formatting of bytes with %")
+            return formats.printf(self, left.evaluated_value, node.right)
+        if isinstance(left, cst.FormattedString):
+            raise Undescribable("printf-style text formatting with %")
+        if self.sort_of(left) in ("str", "bytes") or self.sort_of(node.right) in (
+                "str", "bytes", "tuple", "list", "dict", "set") and self.sort_of(left) not in ("int", "float", "number"):
+            raise Undescribable("printf-style text formatting with a template that is not written in the code")
+        if self.may_be_text(left):
+            raise Undescribable("the operator % on a value that is text on some cases (formatting) and a number on "
+                                "others (a remainder)")
+        return None
+
+    def _repetition(self, node: cst.BinaryOperation) -> str | None:
+        """`s * n` / `n * s` with one side surely text, a list or a tuple: n copies of it end to end."""
+        sorts = self.sort_of(node.left), self.sort_of(node.right)
+        nouns = {"str": ("text", "empty text"), "list": ("list", "an empty list"), "tuple": ("tuple", "an empty tuple")}
+        for copied, count in ((node.left, node.right), (node.right, node.left)):
+            sort, other = self.sort_of(copied), self.sort_of(count)
+            if sort in nouns and other not in nouns and sorts.count(sort) == 1:
+                noun, empty = nouns[sort]
+                positive = (_int_value(count) or 0) > 0
+                caveat = "" if positive else f" ({empty} when {self.grouped(count)} is 0 or less)"
+                made = "a new list" if sort == "list" else f"the {noun}"
+                return f"{made} made of {self.grouped(count)} copies of {self.grouped(copied)}, end to end{caveat}"
+        return None
+
+    def _logical(self, node: cst.BinaryOperation) -> str | None:
+        """`&`, `|`, `^` on true and false (both sides worked out, no shortcut), on sets, or `|` on
+        dictionaries, in the words of what they give there; None for whole numbers or unknown kinds."""
+        kind = type(node.operator)
+        sorts = {self.sort_of(node.left), self.sort_of(node.right)}
+        if sorts == {"bool"}:
+            a, b = self.grouped(node.left, cond=True), self.grouped(node.right, cond=True)
+            both = " (both are worked out)" if _acts_or_fails(node.right) else ""
+            return {cst.BitAnd: f"whether both {a} and {b}{both}",
+                    cst.BitOr: f"whether at least one of these holds: {a}; {b}{both}",
+                    cst.BitXor: f"whether exactly one of these holds: {a}; {b}{both}"}[kind]
+        a, b = self.operand(node.left), self.operand(node.right)
+        if "set" in sorts:
+            return {cst.BitAnd: f"a new set of the items that are in both {a} and {b}",
+                    cst.BitOr: f"a new set of the items that are in {a}, in {b} or in both",
+                    cst.BitXor: f"a new set of the items that are in exactly one of {a} and {b}"}[kind]
+        if "dict" in sorts and kind is cst.BitOr:
+            return (f"a new dictionary with every key and value of {a}, then those of {b} (the value of {b} "
+                    f"winning for a key they share, which keeps its first place)")
+        if "dict" in sorts:
+            raise Undescribable("a bitwise operator on a dictionary")
+        if "bool" in sorts and not sorts & {"int", "number"}:
+            self.rule("bool_bits")
+        return None
 
     def _boolean(self, node: cst.BooleanOperation, cond: bool) -> str:
         known = constant_truth(node.left)
@@ -502,6 +572,9 @@ class Speaker:
                 verb += " exactly the value"
             if kind in (cst.In, cst.NotIn):
                 clauses.append(self._membership(left, right, verb))
+            elif kind in _SUBSETS and "set" in (self.sort_of(left), self.sort_of(right)):  # sets: containment
+                a, b = self.grouped(left), self.grouped(right)
+                clauses.append(f"{a} is {'not ' if negate else ''}" + _SUBSETS[kind].format(a=a, b=b))
             else:
                 if kind in (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual):
                     # a number only compares with a number: one known number rules text out
@@ -909,6 +982,32 @@ class Speaker:
             return "str"
         return self.kind(node)
 
+    def sort_of(self, node: cst.BaseExpression) -> str | None:
+        """The plain kind an expression surely has as far as the code shows (`int`, `float`, `number`,
+        `bool`, `str`, `bytes`, `list`, `tuple`, `set`, `dict`, `deque`), or None: an operator whose meaning
+        depends on its operands' kinds (`%`, `*`, `&`, `<`) is said by these."""
+        if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
+            return "bytes" if isinstance(node.evaluated_value, bytes) else "str"
+        if isinstance(node, cst.Float):
+            return "float"
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Modulo) and \
+                self.sort_of(node.left) == "str":
+            return "str"
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.BitAnd, cst.BitOr, cst.BitXor)):
+            sides = {self.sort_of(node.left), self.sort_of(node.right)}
+            return sides.pop() if len(sides) == 1 and sides <= {"bool", "int", "set"} else None
+        if isinstance(node, cst.BooleanOperation) and is_boolean(node):
+            return "bool"
+        kind = roles.expression_kind(node, self.kinds if self.facts is not None else {})
+        kind = (kind or "").split("[")[0]
+        return {"frozenset": "set", "": None}.get(kind, kind)
+
+    def may_be_text(self, node: cst.BaseExpression) -> bool:
+        """Could this hold text on some case: surely text, or an input declared as a union with text."""
+        if self.sort_of(node) == "str":
+            return True
+        return isinstance(node, cst.Name) and self.facts is not None and "str" in self.mixed.get(node.value, ())
+
     def _maybe_text_or_sequence(self, node: cst.BaseExpression) -> bool:
         if (self.kind(node) or "") in ("int", "float", "number", "bool"):
             return False
@@ -1287,8 +1386,25 @@ class Speaker:
             return f"the value stored under the item in {self.grouped(source)}", ""
         return self.applied(key, "the item"), ""
 
+    def _numbers_only(self, args, keywords) -> bool:
+        """Are the values min or max compares surely numbers (so "smaller" needs no rule for texts)?"""
+        key = keywords.get("key")
+        if key is not None:
+            return isinstance(key, cst.Name) and key.value in ("len", "abs") and key.value not in self.helpers
+        if len(args) >= 2:
+            return not all(self._maybe_text_or_sequence(a) and self.sort_of(a) not in ("int", "float", "number", "bool")
+                           for a in args)
+        source = args[0]
+        if self.kind(source) in ("list[int]", "list[float]", "list[bool]"):
+            return True
+        if isinstance(source, cst.GeneratorExp):
+            return not self._maybe_text_or_sequence(source.elt)
+        return isinstance(source, cst.Call) and isinstance(source.func, cst.Name) and source.func.value == "range"
+
     def _extreme(self, name: str, args, keywords) -> str:
         small = name == "min"
+        if args and not self._numbers_only(args, keywords):
+            self.rule("order")  # texts, lists and tuples are smaller or larger by the order rule
         if len(args) >= 2 and not keywords:
             if len(args) == 2:
                 return f"the {'smaller' if small else 'larger'} of {self.grouped(args[0])} and {self.grouped(args[1])}"
@@ -1575,6 +1691,12 @@ def _same(a: cst.CSTNode, b: cst.CSTNode) -> bool:
 
 
 
+
+# an order comparison of sets asks whether one holds the other
+_SUBSETS = {cst.LessThan: "a proper subset of {b} (every item of {a} is in {b}, and {b} has more items)",
+            cst.LessThanEqual: "a subset of {b} (every item of {a} is in {b})",
+            cst.GreaterThan: "a proper superset of {b} (every item of {b} is in {a}, and {a} has more items)",
+            cst.GreaterThanEqual: "a superset of {b} (every item of {b} is in {a})"}
 
 # what `type(x) is int` leaves out that `isinstance` takes in
 _EXACT_NOTES = {"int": "of that very kind: true and false do not count, nor a kind built on it"}

@@ -49,6 +49,7 @@ class Facts:
     records: Mapping[str, tuple[str, ...]]  # a namedtuple -> its field names
     typing_only: frozenset[str]  # names only annotations read
     objects: Mapping[str, str]  # name -> the library maker of the one object it is ever set to (`d = date(...)`)
+    mixed: Mapping[str, frozenset[str]]  # parameter -> the kinds its declared union allows
 
 
 _ANALYSES: list[tuple[tuple[str, ...], Callable[[Any], Any]]] = []
@@ -63,11 +64,12 @@ def analysis(*names: str):
 
 
 def read(module: cst.Module, stats: str, helpers: set[str], kinds: Mapping[str, str],
-         changing: frozenset[str]) -> Facts:
+         changing: frozenset[str], declared: Mapping[str, str] | None = None) -> Facts:
     """Every registered analysis once, in order, then the facts frozen. `changing`: the methods the
-    narrator says as changes of their object (`append`, `add`, ...)."""
+    narrator says as changes of their object (`append`, `add`, ...); `declared`: each input's declared
+    type (`Union[int, str]`), for what a parameter may hold when no one kind is certain."""
     known: dict[str, Any] = {"module": module, "stats": stats, "helpers": frozenset(helpers), "kinds": kinds,
-                             "changing": changing}
+                             "changing": changing, "declared": dict(declared or {})}
     for names, function in _ANALYSES:
         found = function(SimpleNamespace(**known))
         known.update(zip(names, found if len(names) > 1 else (found,)))
@@ -178,6 +180,29 @@ def _library_objects(k) -> dict[str, str]:
     return {name: maker for name, values in k.assigned.items()
             if len(values) == 1 and name not in rebound and isinstance(values[0], cst.Call)
             and (maker := resolved_name(values[0].func, k.imported)) in vocab.OBJECTS}
+
+
+@analysis("mixed")
+def _mixed_inputs(k) -> dict[str, frozenset[str]]:
+    """Inputs declared as a union (`Union[int, str]`): the plain kinds each may hold on some case, so an
+    operator whose meaning depends on its operands' kinds (`%`: a remainder or text formatting) is said
+    only where every case has one meaning."""
+    return {name: frozenset(part.strip().split("[")[0] for part in _union_parts(declared[6:-1]))
+            for name, declared in k.declared.items() if declared.startswith("Union[") and declared.endswith("]")}
+
+
+def _union_parts(text: str) -> list[str]:
+    """`int, list[int], str` split at the commas outside brackets."""
+    parts, depth, current = [], 0, ""
+    for char in text:
+        depth += char in "[("
+        depth -= char in "])"
+        if char == "," and depth == 0:
+            parts.append(current)
+            current = ""
+        else:
+            current += char
+    return parts + [current]
 
 
 # ---- the walks they use ---------------------------------------------------------------------
