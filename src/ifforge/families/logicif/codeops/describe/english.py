@@ -311,6 +311,8 @@ class Speaker:
             return "the special marker NotImplemented"
         if _string_constant(self.imported.get(node.value)):  # `from string import digits`
             return _string_constant(self.imported[node.value])
+        if node.value in self.based:
+            raise Undescribable(f"a class built on a library class used other than by its members")
         if cond:
             return self._truth(node, True)
         if node.value in self._APPLIED:  # a built-in function passed or kept as a value
@@ -712,6 +714,14 @@ class Speaker:
 
     # ---- access -----------------------------------------------------------------------------
     def _attribute(self, node: cst.Attribute) -> str:
+        owner = node.value.value if isinstance(node.value, cst.Name) else None
+        if owner in self.based:  # `Color.RED`, a class built on a library class: its words live in vocab/
+            return vocab.CLASSES[self.based_on[owner]]["attribute"](self, self.based[owner], node.attr.value)
+        if isinstance(node.value, cst.Attribute) and isinstance(node.value.value, cst.Name) and \
+                node.value.value.value in self.based:  # `Color.RED.value`
+            name = node.value.value.value
+            return vocab.CLASSES[self.based_on[name]]["member_attribute"](self, self.based[name], node.value.attr.value,
+                                                                         node.attr.value)
         dotted = dotted_name(node)
         if dotted in vocab.CONSTANTS:  # a library's fixed value: its words live in vocab/
             return vocab.CONSTANTS[dotted]
@@ -721,7 +731,7 @@ class Speaker:
             return known[dotted]
         if _string_constant(dotted):
             return _string_constant(dotted)
-        if isinstance(node.value, cst.Name) and node.value.value in self.selves:
+        if isinstance(node.value, cst.Name) and (node.value.value in self.selves or node.value.value in self.instances):
             if node.attr.value in self.methods:
                 raise Undescribable("a method of a class of the code used as a value")
             return f"the field {node.attr.value} of {node.value.value}"
@@ -900,6 +910,8 @@ class Speaker:
         return f"a new {call.func.value} tuple of {_join([self.grouped(a.value) for a in call.args])}"
 
     def _call_class(self, call: cst.Call, cond: bool) -> str:
+        if call.func.value in self.based:
+            raise Undescribable("a call of a class built on a library class")
         return f"a new object of the class {call.func.value}, made {self.call_with(call)}"
 
     def _call_builtin(self, call: cst.Call, cond: bool) -> str:
@@ -921,6 +933,10 @@ class Speaker:
 
     def _call_own_method(self, call: cst.Call, cond: bool) -> str:  # a method of a class of the code
         func = call.func
+        made = self.instances.get(func.value.value) if isinstance(func.value, cst.Name) else None
+        if made is not None and func.attr.value in self.own_methods.get(made, ()):
+            return (f"what the method {func.attr.value} of the object {func.value.value} (of the class {made}) gives "
+                    f"back when called {self.call_with(call)}")
         if not (isinstance(func.value, cst.Name) and func.value.value in self.selves):
             raise Undescribable("a method of a class of the code called on an object made elsewhere")
         return f"what its method {func.attr.value} gives back when called on {func.value.value} {self.call_with(call)}"
@@ -1214,11 +1230,16 @@ class Speaker:
                 if isinstance(kind.value, cst.Name) and kind.value.value in self.classes:
                     words.append(f"an object of the class {kind.value.value} (or of a class built on it)")
                     continue
+                library = vocab.TYPES.get(self.resolved(kind.value)) if not (
+                    isinstance(kind.value, cst.Name) and kind.value.value not in self.imported) else None
+                if library is not None:  # a library's kind of value: its words live in vocab/
+                    words.append(library(self))
+                    continue
                 if not isinstance(kind.value, cst.Name) or kind.value.value not in _TYPE_WORDS:
                     raise Undescribable("isinstance against a type other than a built-in one")
                 words.append(_TYPE_WORDS[kind.value.value])
             extra = " (true and false count as whole numbers here)" if any(
-                k.value.value == "int" for k in kinds) else ""
+                isinstance(k.value, cst.Name) and k.value.value == "int" for k in kinds) else ""
             test = f"{g(args[0])} is {_join(words, 'or')}{extra}"
             return test if cond else f"whether {test}"  # as a value it is true or false
         return None
@@ -1284,9 +1305,24 @@ class Speaker:
 
     def _builtin_zip(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
         g = self.grouped
-        if name == "zip" and args and not keywords:
-            return f"the tuples of items at the same position in {_join([g(a) for a in args])} (stopping at the end of the shortest)"
+        end = self.zip_end(keywords)
+        if name == "zip" and args and end is not None:
+            return f"the tuples of items at the same position in {_join([g(a) for a in args])} ({end})"
         return None
+
+    @staticmethod
+    def zip_end(keywords: dict) -> str | None:
+        """How `zip` ends, by its `strict` flag (written out, or left out: false), or None for a flag the
+        code computes."""
+        if set(keywords) - {"strict"}:
+            return None
+        strict = constant_truth(keywords["strict"]) if "strict" in keywords else False
+        if strict is None:
+            return None
+        if strict:  # the items up to the shortest's end are given first, then it fails
+            return ("stopping at the end of the shortest; if the others have items left then, the steps stop "
+                    "with an error there")
+        return "stopping at the end of the shortest"
 
 
     def _byte_values(self, values: cst.BaseExpression) -> str:

@@ -49,6 +49,10 @@ class Facts:
     records: Mapping[str, tuple[str, ...]]  # a namedtuple -> its field names
     typing_only: frozenset[str]  # names only annotations read
     objects: Mapping[str, str]  # name -> the library maker of the one object it is ever set to (`d = date(...)`)
+    instances: Mapping[str, str]  # name -> the told class of the one object it is ever set to (`d = DSU(xs)`)
+    based: Mapping[str, cst.ClassDef]  # module-level class built on a library's class with words in vocab/ (`Enum`)
+    based_on: Mapping[str, str]  # such a class -> the dotted name of its base
+    own_methods: Mapping[str, frozenset[str]]  # told class -> the methods it defines (not `__init__`)
     mixed: Mapping[str, frozenset[str]]  # parameter -> the kinds its declared union allows
 
 
@@ -180,6 +184,34 @@ def _library_objects(k) -> dict[str, str]:
     return {name: maker for name, values in k.assigned.items()
             if len(values) == 1 and name not in rebound and isinstance(values[0], cst.Call)
             and (maker := resolved_name(values[0].func, k.imported)) in vocab.OBJECTS}
+
+
+@analysis("based", "based_on")
+def _library_based(k):
+    """Module-level classes whose one base is a library class vocab/ has words for (`class C(Enum)`)."""
+    based, on = {}, {}
+    for statement in k.module.body:
+        if isinstance(statement, cst.ClassDef) and len(statement.bases) == 1:
+            base = resolved_name(statement.bases[0].value, k.imported)
+            if base in vocab.CLASSES:
+                based[statement.name.value], on[statement.name.value] = statement, base
+    return based, on
+
+
+@analysis("own_methods")
+def _told_methods(k) -> dict[str, frozenset[str]]:
+    return {c.name.value: frozenset(m.name.value for m in class_methods(c)) - {"__init__"} for c in k.told}
+
+
+@analysis("instances")
+def _own_objects(k) -> dict[str, str]:
+    """Names set once, by `=` and nothing else, to a new object of a class told with its methods
+    (`dsu = DSU(vertices)`): a method called on one is that class's own method, told among the helpers."""
+    told = {c.name.value for c in k.told} - set(k.filling)
+    rebound = _bound_otherwise(k.module)
+    return {name: values[0].func.value for name, values in k.assigned.items()
+            if len(values) == 1 and name not in rebound and isinstance(values[0], cst.Call)
+            and isinstance(values[0].func, cst.Name) and values[0].func.value in told}
 
 
 @analysis("mixed")

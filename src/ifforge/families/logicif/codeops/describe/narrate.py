@@ -228,11 +228,12 @@ class _Narrator:
                 first = say.grouped(start) if start is not None else "0"
                 number, item = (say.target(e.value) for e in target.elements)
                 head = f"For each {item} of {say.grouped(args[0])} in order, with {number} counting from {first}:"
-            elif kind == "zip" and args and not keywords and isinstance(target, cst.Tuple) \
+            elif kind == "zip" and args and say.zip_end(keywords) is not None and isinstance(target, cst.Tuple) \
                     and len(target.elements) == len(args):
                 names = [say.target(e.value) for e in target.elements]
                 pairs = _join_words([f"{n} from {say.grouped(a)}" for n, a in zip(names, args)])
-                head = f"For each position, taking {pairs} side by side (stop at the end of the shortest):"
+                end = "stop at the end of the shortest" if not keywords else say.zip_end(keywords).replace("stopping", "stop")
+                head = f"For each position, taking {pairs} side by side ({end}):"
             elif kind == "reversed" and len(args) == 1 and not keywords:
                 head = f"For each {name} of {say.grouped(args[0])}, from last to first:"
         if head is None and isinstance(source, cst.Call) and isinstance(source.func, cst.Attribute) \
@@ -836,6 +837,8 @@ def _fixed(statement, say: Speaker, told: set[str] = frozenset(), typing_only: s
             raise Undescribable("a module-level statement other than a constant or an import")
         return "; ".join(parts)
     if isinstance(statement, cst.ClassDef):
+        if statement.name.value in say.based:  # built on a library class: its words live in vocab/
+            return vocab.CLASSES[say.based_on[statement.name.value]]["told"](say, statement)
         errors = {name for name in say.classes}
         described = _error_class(statement, errors) or _marker_class(statement)
         if described:

@@ -323,8 +323,12 @@ class _Survey(Reader):
         func = node.func
         if isinstance(func, cst.Name):
             calls = self.passed.setdefault(func.value, [])
+            params = self.params.get(func.value, []) if func.value in self.inside else []  # inside itself
             for position, arg in enumerate(node.args):
                 where = arg.keyword.value if arg.keyword else position
+                if isinstance(arg.value, cst.Name) and not arg.star and arg.value.value == (
+                        where if isinstance(where, str) else params[where] if where < len(params) else None):
+                    continue  # a recursive call passing the parameter on as it is: no new kind for it
                 calls.append(("*" if arg.star else where, self.kind(arg.value)))
         if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
             self.fact(func.value.value).methods.add(func.attr.value)
