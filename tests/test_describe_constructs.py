@@ -296,3 +296,29 @@ def test_logarithms_are_said_where_their_value_is_exact():
     assert math.log(1000, 10) != 3.0  # why a logarithm to a base has no words
     with pytest.raises(Undescribable, match="math.log with a base"):
         _steps("import math\ndef f(n):\n    return math.log(n, 10)\n")
+
+
+def test_itertools_says_which_tuples_come_and_in_which_order():
+    import itertools
+    steps = _steps("import itertools\ndef f(a, b):\n    return list(itertools.product(a, b))\n")
+    assert "the results of taking one item of a and one item of b, as a tuple in that order, for every such choice: " \
+           "the last one changes fastest" in steps[0]
+    assert list(itertools.product([1, 2], [3, 4])) == [(1, 3), (1, 4), (2, 3), (2, 4)]  # the last changes fastest
+    steps = _steps("from itertools import combinations\ndef f(a):\n    return list(combinations(a, 2))\n")
+    assert "(for 3 items and 2 at a time: positions 0 and 1, 0 and 2, then 1 and 2;" in steps[0]
+    assert list(itertools.combinations("abc", 2)) == [("a", "b"), ("a", "c"), ("b", "c")]
+    assert list(itertools.permutations("abc", 2))[:3] == [("a", "b"), ("a", "c"), ("b", "a")]
+    with pytest.raises(Undescribable, match="computed count"):
+        _steps("import itertools\ndef f(a, n):\n    return list(itertools.product(a, repeat=n))\n")
+
+
+def test_a_slice_going_backwards_says_where_it_starts_and_stops():
+    steps = _steps("def f(a, i):\n    return a[3:0:-1]\n")
+    assert steps[0].startswith("1. Return the items of a from position 3 going back one position at a time down to "
+                               "just after position 0 (that position itself left out), in that order; nothing if "
+                               "position 0 does not come before position 3.")
+    assert [0, 1, 2, 3, 4][3:0:-1] == [3, 2, 1] and [0, 1, 2][0:3:-1] == []
+    assert "from its last position going back one position at a time down to just after position (i minus 1)" in \
+        _steps("def f(a, i):\n    return a[: i - 1 : -1]\n")[0]
+    with pytest.raises(Undescribable, match="step"):
+        _steps("def f(a):\n    return a[::-2]\n")

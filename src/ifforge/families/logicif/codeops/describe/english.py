@@ -803,6 +803,14 @@ class Speaker:
             step = _int_value(index.step)
             if index.lower is None and index.upper is None and step == -1:
                 return f"the items of {whole} in reverse order (a reversed copy)"
+            if step == -1:  # from the start bound back down, the stop bound left out
+                start = "its last position" if index.lower is None else f"position {self.operand(index.lower)}"
+                stop = "its first position" if index.upper is None else \
+                    f"just after position {self.operand(index.upper)} (that position itself left out)"
+                empty = "" if index.lower is None or index.upper is None else \
+                    f"; nothing if position {self.operand(index.upper)} does not come before position {self.operand(index.lower)}"
+                return (f"the items of {whole} from {start} going back one position at a time down to {stop}, in that "
+                        f"order{empty}{self.cite('slice')}")
             if step is None or step < 1:
                 raise Undescribable("a slice with a computed or negative step")
             plain = index.with_changes(step=None)
