@@ -322,3 +322,9 @@ def test_a_slice_going_backwards_says_where_it_starts_and_stops():
         _steps("def f(a, i):\n    return a[: i - 1 : -1]\n")[0]
     with pytest.raises(Undescribable, match="step"):
         _steps("def f(a):\n    return a[::-2]\n")
+
+
+def test_an_ellipsis_statement_does_nothing_as_pass_does():
+    assert _steps("def f(a):\n    if a:\n        ...\n    return 1\n")[0] == \
+        "1. If a counts as true, do nothing here. (Note: 0, None, false, empty text and empty collections count as " \
+        "false; anything else counts as true.)"

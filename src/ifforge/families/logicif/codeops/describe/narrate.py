@@ -301,6 +301,8 @@ class _Narrator:
             return self.yield_(small.value)
         if isinstance(small.value, cst.Await):
             raise Undescribable("a coroutine (await)")
+        if isinstance(small.value, cst.Ellipsis):  # `...` as a statement does nothing, as `pass`
+            return "Do nothing here."
         raise Undescribable(f"an expression statement of kind {type(small.value).__name__}")
 
     def scope(self, small: cst.Nonlocal | cst.Global, in_entry: bool) -> str:
