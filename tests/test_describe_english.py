@@ -395,9 +395,12 @@ def test_from_imports_are_read_as_their_module_function_or_dropped_naming_it():
     counted = _text("for v in a:\n    stats['loop_iterations'] += 1\nreturn (Counter(a), stats)",
                     helpers="from collections import Counter")
     assert "a new dictionary from each distinct item of a, in order of first appearance, to how many times" in counted
-    with pytest.raises(Undescribable, match=r"imported function itertools\.chain"):
-        _text("for v in a:\n    stats['loop_iterations'] += 1\nreturn (list(chain(a, a)), stats)",
-              helpers="from itertools import chain")
+    with pytest.raises(Undescribable, match=r"imported function itertools\.groupby"):
+        _text("for v in a:\n    stats['loop_iterations'] += 1\nreturn (list(groupby(a)), stats)",
+              helpers="from itertools import groupby")
+    chained = _text("for v in a:\n    stats['loop_iterations'] += 1\nreturn (list(chain(a, a)), stats)",
+                    helpers="from itertools import chain")  # vocab/lib_itertools.py has its words
+    assert "the results of going through the items of a and the items of a, one after the other, in order" in chained
 
 
 def test_isinstance_against_a_module_tuple_of_types_names_each_type():
@@ -682,3 +685,12 @@ def test_printf_fields_are_said_by_the_kind_of_their_value():
         describe("def f(a):\n    return '%.3d' % a\n", [], {"a": "int"}, "int")
     with pytest.raises(Undescribable, match="tuple"):  # a tuple's items fill the fields: "%s" % (1,) == "1"
         describe("def f(a):\n    t = (a, a)\n    return '%s' % t\n", [], {"a": "int"}, "int")
+
+
+def test_a_list_written_as_text_is_its_display_and_a_set_is_not_said():
+    steps = _main_steps("def f(a):\n    x = [a, a]\n    return f'{x}' + str(x)\n", {"a": "int"})
+    assert steps[1].startswith("2. Return (x as Python displays it) plus (x as Python displays it).")
+    assert f"{[1, 1]}" + str([1, 1]) == "[1, 1][1, 1]" and str(["a"]) == "['a']"  # items shown as Python shows them
+    with pytest.raises(Undescribable, match="written as text"):  # a set's display follows its own order
+        describe("def f(a):\n    return str(set(a))\n", [], {"a": "list[int]"}, "int")
+    assert "joins them end to end" in "\n".join(_main_steps("def f(a):\n    return sum(a, [])\n", {"a": "list"}))

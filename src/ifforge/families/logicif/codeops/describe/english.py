@@ -1081,8 +1081,18 @@ class Speaker:
     def _builtin_str(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
         g = self.grouped
         if name == "str" and one is not None:
-            return f"{g(one)} written as text{self.cite('str')}"
+            return self.container_text(one) or f"{g(one)} written as text{self.cite('str')}"
         return None
+
+    def container_text(self, node: cst.BaseExpression) -> str | None:
+        """A list, tuple, dictionary or set written as text is its display (`str([1, 'a'])` is "[1, 'a']"):
+        said where those words are exact, dropped where not; None for a value of any other kind."""
+        if self.sort_of(node) not in ("list", "tuple", "dict", "set"):
+            return None
+        shown = self.shown(node) if self.sort_of(node) != "set" else None  # a set's display follows its own order
+        if shown is None:
+            raise Undescribable("a list, tuple, dictionary or set written as text (its items as Python shows them)")
+        return shown
 
     def _builtin_bytes(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
         if name == "bytes" and one is not None and (isinstance(one, (cst.Tuple, cst.List)) or self.kind(one) in (
@@ -1184,6 +1194,8 @@ class Speaker:
     def _builtin_sum(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
         g = self.grouped
         if name == "sum" and len(args) in (1, 2) and not keywords:
+            if len(args) == 2 and self.sort_of(args[1]) in ("list", "tuple"):  # sum(rows, []): lists joined
+                self.rule("plus")
             start = f", starting from {g(args[1])}" if len(args) == 2 else ""
             return f"the sum of {self._items(args[0])}{start} (0 if there are none)" if not start else \
                 f"the sum of {self._items(args[0])}{start}"

@@ -106,8 +106,10 @@ def printf(speaker, template: str, values: cst.BaseExpression) -> str:
         sign = "-" if kind in "sc" else "+" if "+" in flags else " " if " " in flags else "-"  # no sign on text
         if kind == "c" and speaker.sort_of(value) == "str":
             kind = "s"  # the character itself
+        container = speaker.container_text(value) if kind == "s" else None
         parts.append(field_words(speaker.grouped(value), kind, match["precision"], match["width"], align, fill,
-                                 sign, "#" in flags))
+                                 sign, "#" in flags) if container is None or match["precision"] or match["width"]
+                     else container)
     if position < len(template):
         parts.append(json.dumps(template[position:], ensure_ascii=False))
     return joined(parts)
@@ -121,6 +123,9 @@ def spec_words(value: str, spec: str, conversion: str | None, node: cst.BaseExpr
         return shown
     if conversion not in (None, "s"):
         raise Undescribable(f"a text format field with the !{conversion} conversion")
+    container = speaker.container_text(node) if not spec else None
+    if container is not None:  # `{xs}`: a list is written as Python displays it
+        return container
     found = _SPEC.match(spec)
     if found is None:
         raise Undescribable(f"the text format spec {spec!r}")
