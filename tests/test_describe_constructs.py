@@ -290,9 +290,14 @@ def test_an_enum_is_said_as_its_members_each_equal_only_to_itself():
 
 def test_logarithms_are_said_where_their_value_is_exact():
     assert _steps("import math\ndef f(n):\n    return int(math.log10(n)) + 1\n")[0].startswith(
-        "1. Return (the base-10 logarithm of n (a decimal number, exact for a power of 10: 1000 gives 3.0;")
+        "1. Return (the base-10 logarithm of n (a decimal number; a power of 10 gives exactly its exponent, 1000 giving "
+        "3.0, and for a whole number up to 999999999999997 the part before the point is one less than its number of "
+        "digits, while a larger one just below a power of 10 can come out as that power's exponent;")
     import math
-    assert [math.log10(10 ** k) for k in range(6)] == [0.0, 1.0, 2.0, 3.0, 4.0, 5.0] and math.log2(8) == 3.0
+    assert [math.log10(10 ** k) for k in range(6)] == [0.0, 1.0, 2.0, 3.0, 4.0, 5.0]
+    for k in range(1, 16):  # the edges of each number of digits, as the words say
+        for n in [10 ** (k - 1), 10 ** (k - 1) + 1, 10 ** k - 3, 10 ** k - 2, 10 ** k - 1]:
+            assert (int(math.log10(n)) + 1 == len(str(n))) == (n <= 999999999999997)
     assert math.log(1000, 10) != 3.0  # why a logarithm to a base has no words
     with pytest.raises(Undescribable, match="math.log with a base"):
         _steps("import math\ndef f(n):\n    return math.log(n, 10)\n")

@@ -23,10 +23,10 @@ WORDS = {"floor": _form("{0} rounded down to a whole number"), "ceil": _form("{0
          "isnan": _form("whether {0} is the special decimal value NaN (not a number; only arithmetic such as "
                         "infinity minus infinity makes it)"),
          "isinf": _form("whether {0} is infinity or minus infinity"),
-         "log10": _form("the base-10 logarithm of {0} (a decimal number, exact for a power of 10: 1000 gives 3.0; the "
-                        "steps stop with an error if {0} is 0 or less)"),
-         "log2": _form("the base-2 logarithm of {0} (a decimal number, exact for a power of 2: 8 gives 3.0; the steps "
-                       "stop with an error if {0} is 0 or less)"),
+         "log10": _form("the base-10 logarithm of {0} (a decimal number; a power of 10 gives exactly its exponent, "
+                        "1000 giving 3.0, and for a whole number up to 999999999999997 the part before the point is "
+                        "one less than its number of digits, while a larger one just below a power of 10 can come out "
+                        "as that power's exponent; the steps stop with an error if {0} is 0 or less)"),
          "log": lambda say, args, keywords: _natural_log(say, args, keywords)}
 
 
