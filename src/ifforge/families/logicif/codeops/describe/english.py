@@ -500,7 +500,7 @@ class Speaker:
                     f"winning for a key they share, which keeps its first place)")
         if "dict" in sorts:
             raise Undescribable("a bitwise operator on a dictionary")
-        if "bool" in sorts and not sorts & {"int", "number"}:
+        if "bool" in sorts:  # beside a whole number or a value of unknown kind
             self.rule("bool_bits")
         return None
 
