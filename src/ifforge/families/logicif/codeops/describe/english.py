@@ -476,7 +476,8 @@ class Speaker:
                 positive = (_int_value(count) or 0) > 0
                 caveat = "" if positive else f" ({empty} when {self.grouped(count)} is 0 or less)"
                 made = "a new list" if sort == "list" else f"the {noun}"
-                return f"{made} made of {self.grouped(count)} copies of {self.grouped(copied)}, end to end{caveat}"
+                same = "" if sort == "str" else " (the very same items each time, not copies of them)"
+                return f"{made} made of {self.grouped(count)} copies of {self.grouped(copied)}, end to end{caveat}{same}"
         return None
 
     def _logical(self, node: cst.BinaryOperation) -> str | None:
