@@ -705,7 +705,8 @@ def describer_alone(picked: list[Picked]) -> None:
     print(f"describer alone: {len(said)} of {len(picked)} said in English")
     for name, count in constructs.most_common(15):
         print(f"    {count} x {name}")
-    tables = [vocab.TABLE, vocab.KINDS, vocab.STEPS, vocab.DECORATORS, vocab.CONSTANTS, vocab.OBJECTS]
+    tables = [vocab.TABLE, vocab.KINDS, vocab.STEPS, vocab.DECORATORS, vocab.CONSTANTS, vocab.OBJECTS, vocab.TYPES,
+              vocab.CLASSES]
     for file, names in sorted(vocab.FILES.items()):
         kept = [{name: table.pop(name) for name in names if name in table} for table in tables]
         try:

@@ -316,3 +316,105 @@ def test_joining_is_noted_only_where_both_sides_of_a_plus_can_be_texts():
     assert _steps("def f(q, k):\n    return q + (1 if k else 0)\n") == [
         "1. Return q plus (1 if k counts as true, otherwise 0). (Note: 0, None, false, empty text and empty collections "
         "count as false; anything else counts as true.)"]  # either value of the choice is a number
+
+
+def test_zip_with_its_strict_flag_is_said_by_how_it_ends():
+    loop = "def f(a, b):\n    t = 0\n    for x, y in zip(a, b{}):\n        t += x * y\n    return t\n"
+    assert _steps(loop.format(", strict=False")) == _steps(loop.format(""))  # the flag's default, written out
+    assert _steps(loop.format(", strict=True"))[1] == (
+        "2. For each position, taking x from a and y from b side by side (stop at the end of the shortest; if the "
+        "others have items left then, the steps stop with an error there):")
+    with pytest.raises(ValueError):  # the pairs up to the shortest's end are used first, then it fails
+        for _ in zip([1], [1, 2], strict=True):
+            pass
+    with pytest.raises(Undescribable, match="zip"):
+        _steps(loop.format(", strict=a == b"))
+
+
+def test_isinstance_against_a_library_s_kind_of_value_says_which_plain_values_belong():
+    from collections.abc import Hashable, Iterable
+    steps = _steps("from collections.abc import Iterable, Hashable\ndef f(xs):\n    n = 0\n    for x in xs:\n"
+                   "        if isinstance(x, Iterable):\n            n += 1\n        elif isinstance(x, Hashable):\n"
+                   "            n += 2\n    return n\n")
+    assert steps[2] == ("2.1. If x is something that can be gone through item by item (text, bytes, a list, tuple, "
+                        "dictionary or set, a range, or values worked out one at a time; not a number, true, false or "
+                        "None):")
+    assert "x is a value that can be a dictionary key (anything but a list, a dictionary, a set or a changeable " \
+           "bytes value; a tuple counts whatever it holds)" in steps[4]
+    # the words agree with Python on every plain kind of value
+    for value, iterable in [("ab", True), (b"a", True), ([1], True), ((1,), True), ({1: 2}, True), ({1}, True),
+                            (range(2), True), (3, False), (2.5, False), (True, False), (None, False)]:
+        assert isinstance(value, Iterable) == iterable
+    for value, hashable in [([1], False), ({}, False), (set(), False), (bytearray(), False), ((1, [2]), True),
+                            ("a", True), (None, True)]:
+        assert isinstance(value, Hashable) == hashable
+    with pytest.raises(Undescribable, match="Hashable"):  # a class of the code may make itself unhashable
+        _steps("from collections.abc import Hashable\nclass K:\n    pass\ndef f(x):\n    return isinstance(x, Hashable)\n")
+
+
+def test_an_enum_is_said_as_its_members_each_equal_only_to_itself():
+    code = ("from enum import Enum\nclass State(Enum):\n    'S.'\n    OFF = 0\n    ON = 1\ndef f(a):\n    s = State.OFF\n"
+            "    for x in a:\n        if x > 0:\n            s = State.ON\n"
+            "    return State.ON.value if s == State.ON else State.OFF.name\n")
+    text = describe(code, [], {"a": "list[int]"}, "int")
+    assert "State is a kind of value of its own with exactly these members, each equal only to itself (never to its " \
+           "value, nor to a member of another kind): OFF (its value 0) and ON (its value 1)." in text
+    assert _steps(code) == ["1. Set s to the member OFF of State.", "2. For each x of a, in order: (Note: A dictionary "
+                            "gives its keys in the order they were first added, a set its items in Python's own order.)",
+                            "2.1. If x is greater than 0, set s to the member ON of State.",
+                            "3. Return 1 if s equals the member ON of State, otherwise \"OFF\"."]
+    from enum import Enum
+    State = Enum("State", {"OFF": 0, "ON": 1})
+    assert State.OFF != 0 and State.ON.value == 1 and State.OFF.name == "OFF"
+    for unclear in (code.replace("ON = 1", "ON = 0"),  # an alias: ON would be OFF
+                    code.replace("s = State.OFF\n", "s = State(0)\n"),  # a member looked up by value
+                    code.replace("for x in a:", "for x in State:")):  # the class gone through
+        with pytest.raises(Undescribable):
+            describe(unclear, [], {"a": "list[int]"}, "int")
+
+
+def test_logarithms_are_said_where_their_value_is_exact():
+    assert _steps("import math\ndef f(n):\n    return int(math.log10(n)) + 1\n")[0].startswith(
+        "1. Return (the base-10 logarithm of n (a decimal number; a power of 10 gives exactly its exponent, 1000 giving "
+        "3.0, and for a whole number up to 999999999999997 the part before the point is one less than its number of "
+        "digits, while a larger one just below a power of 10 can come out as that power's exponent;")
+    import math
+    assert [math.log10(10 ** k) for k in range(6)] == [0.0, 1.0, 2.0, 3.0, 4.0, 5.0]
+    for k in range(1, 16):  # the edges of each number of digits, as the words say
+        for n in [10 ** (k - 1), 10 ** (k - 1) + 1, 10 ** k - 3, 10 ** k - 2, 10 ** k - 1]:
+            assert (int(math.log10(n)) + 1 == len(str(n))) == (n <= 999999999999997)
+    assert math.log(1000, 10) != 3.0  # why a logarithm to a base has no words
+    with pytest.raises(Undescribable, match="math.log with a base"):
+        _steps("import math\ndef f(n):\n    return math.log(n, 10)\n")
+
+
+def test_itertools_says_which_tuples_come_and_in_which_order():
+    import itertools
+    steps = _steps("import itertools\ndef f(a, b):\n    return list(itertools.product(a, b))\n")
+    assert "the results of taking one item of a and one item of b, as a tuple in that order, for every such choice: " \
+           "the last one changes fastest" in steps[0]
+    assert list(itertools.product([1, 2], [3, 4])) == [(1, 3), (1, 4), (2, 3), (2, 4)]  # the last changes fastest
+    steps = _steps("from itertools import combinations\ndef f(a):\n    return list(combinations(a, 2))\n")
+    assert "(for 3 items and 2 at a time: positions 0 and 1, 0 and 2, then 1 and 2;" in steps[0]
+    assert list(itertools.combinations("abc", 2)) == [("a", "b"), ("a", "c"), ("b", "c")]
+    assert list(itertools.permutations("abc", 2))[:3] == [("a", "b"), ("a", "c"), ("b", "a")]
+    with pytest.raises(Undescribable, match="computed count"):
+        _steps("import itertools\ndef f(a, n):\n    return list(itertools.product(a, repeat=n))\n")
+
+
+def test_a_slice_going_backwards_says_where_it_starts_and_stops():
+    steps = _steps("def f(a, i):\n    return a[3:0:-1]\n")
+    assert steps[0].startswith("1. Return the items of a from position 3 going back one position at a time down to "
+                               "just after position 0 (that position itself left out), in that order; nothing if "
+                               "position 0 does not come before position 3.")
+    assert [0, 1, 2, 3, 4][3:0:-1] == [3, 2, 1] and [0, 1, 2][0:3:-1] == []
+    assert "from its last position going back one position at a time down to just after position (i minus 1)" in \
+        _steps("def f(a, i):\n    return a[: i - 1 : -1]\n")[0]
+    with pytest.raises(Undescribable, match="step"):
+        _steps("def f(a):\n    return a[::-2]\n")
+
+
+def test_an_ellipsis_statement_does_nothing_as_pass_does():
+    assert _steps("def f(a):\n    if a:\n        ...\n    return 1\n")[0] == \
+        "1. If a counts as true, do nothing here. (Note: 0, None, false, empty text and empty collections count as " \
+        "false; anything else counts as true.)"

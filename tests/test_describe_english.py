@@ -395,9 +395,12 @@ def test_from_imports_are_read_as_their_module_function_or_dropped_naming_it():
     counted = _text("for v in a:\n    stats['loop_iterations'] += 1\nreturn (Counter(a), stats)",
                     helpers="from collections import Counter")
     assert "a new dictionary from each distinct item of a, in order of first appearance, to how many times" in counted
-    with pytest.raises(Undescribable, match=r"imported function itertools\.chain"):
-        _text("for v in a:\n    stats['loop_iterations'] += 1\nreturn (list(chain(a, a)), stats)",
-              helpers="from itertools import chain")
+    with pytest.raises(Undescribable, match=r"imported function itertools\.groupby"):
+        _text("for v in a:\n    stats['loop_iterations'] += 1\nreturn (list(groupby(a)), stats)",
+              helpers="from itertools import groupby")
+    chained = _text("for v in a:\n    stats['loop_iterations'] += 1\nreturn (list(chain(a, a)), stats)",
+                    helpers="from itertools import chain")  # vocab/lib_itertools.py has its words
+    assert "the results of going through the items of a and the items of a, one after the other, in order" in chained
 
 
 def test_isinstance_against_a_module_tuple_of_types_names_each_type():
@@ -620,3 +623,74 @@ def test_a_yes_or_no_phrase_tested_is_said_as_its_clause_or_its_denial():
     assert 'If it is not the case that ch starts with "/"' in text
     assert "whether" not in text.split("LOGICS")[1].split("OUTPUTS")[0] and "counts as" not in text, text
     assert not holds_code(text), holds_code(text)
+
+
+def _main_steps(code: str, types: dict[str, str]) -> list[str]:
+    """The main steps of `code`'s description with the inputs' declared types, one per line."""
+    text = describe(code, [], types, "int")
+    assert not holds_code(text), holds_code(text)
+    return [line.strip() for line in text.split("The main steps")[1].split("\nOUTPUTS:")[0].splitlines()[1:]
+            if line.strip()]
+
+
+def test_an_operator_is_said_for_the_kinds_its_operands_have_or_not_at_all():
+    # `%` on text formats, it is no remainder: a template the code does not write has no exact words
+    for kind in ("str", "Union[int, str]"):
+        with pytest.raises(Undescribable, match="%|formatting"):
+            describe("def f(a, b):\n    return a % b\n", [], {"a": kind, "b": "int"}, "int")
+    assert _main_steps("def f(a, b):\n    return a % b\n", {"a": "int", "b": "int"})[0].startswith(
+        "1. Return the remainder of a divided by b.")
+    with pytest.raises(Undescribable, match="template"):  # a tuple on the right: the left must be a template
+        describe("def f(a, b):\n    return a % (b, b)\n", [], {}, "int")
+    # a module-level template is one text in every case: said field by field ("%d-%s" % (7, "x") == "7-x")
+    assert _main_steps("T = '%d-%s'\ndef f(a, b):\n    return T % (a, b)\n", {"a": "int", "b": "str"}) == [
+        '1. Return the text made of a written as a whole number (a decimal number is cut toward zero first), '
+        'followed by "-", followed by b written as text. (Note: Written as text, 2.0 gives "2.0", true gives "True" '
+        'and None gives "None".)']
+    # text times a count is repetition ("ab" * 3 == "ababab", "ab" * 0 == "")
+    assert _main_steps("def f(a, b):\n    return b * a\n", {"a": "str", "b": "int"}) == [
+        "1. Return the text made of b copies of a, end to end (empty text when b is 0 or less)."]
+    # `&` and `^` on true and false give true or false ((1 > 0) & (2 > 0) is True, not 1)
+    assert _main_steps("def f(a, b):\n    x = (a > 0) & (b > 0)\n    return x ^ (a < b)\n", {"a": "int", "b": "int"}) == [
+        "1. Set x to whether both (a is greater than 0) and (b is greater than 0).",
+        "2. Return whether exactly one of these holds: x; (a is less than b)."]
+
+
+def test_sets_lists_and_texts_change_in_place_by_their_own_meaning_of_an_operator():
+    code = ("def f(a, b):\n    s = set(a)\n    t = {1, 2}\n    s |= t\n    s -= {3}\n    s ^= t\n    r = []\n"
+            "    r += b\n    if s < t:\n        return r\n    return max(b, 'm')\n")
+    assert _main_steps(code, {"a": "list[int]", "b": "str"}) == [
+        "1. Set s to a new set of the distinct items of a; t to a new set of 1 and 2.",
+        "2. Add every item of t to the set s.",
+        "3. Remove from the set s every item of a new set holding just 3 that it holds.",
+        "4. For each distinct item of t: remove it from the set s if it is there, otherwise add it.",
+        "5. Set r to a new empty list.",
+        "6. Put every item of b at the end of the list r, in order.",  # r += "xy" gives ["x", "y"]
+        "7. If s is a proper subset of t (every item of s is in t, and t has more items), return r.",
+        "8. Return the larger of b and \"m\". (Note: Texts compare character by character by Unicode code point "
+        "(digits, then capitals, then lowercase; a text before any longer text it starts), lists and tuples item by "
+        "item.)"]
+    r = []
+    r += "xy"
+    assert r == ["x", "y"] and {1} < {1, 2} and not {1, 2} < {1, 2} and max("b", "m") == "m"
+
+
+def test_printf_fields_are_said_by_the_kind_of_their_value():
+    # %c on a one-character text is that character; + on a text field changes nothing ("%c|%+s" % ("x", 5) == "x|5")
+    assert _main_steps("def f(a, b):\n    return '%c|%+s' % (a, b)\n", {"a": "str", "b": "int"}) == [
+        '1. Return the text made of a written as text, followed by "|", followed by b written as text. (Note: Written '
+        'as text, 2.0 gives "2.0", true gives "True" and None gives "None".)']
+    assert "%c|%+s" % ("x", 5) == "x|5" and "%.3d" % 5 == "005"
+    with pytest.raises(Undescribable, match="precision"):  # "%.3d" pads with zeros
+        describe("def f(a):\n    return '%.3d' % a\n", [], {"a": "int"}, "int")
+    with pytest.raises(Undescribable, match="tuple"):  # a tuple's items fill the fields: "%s" % (1,) == "1"
+        describe("def f(a):\n    t = (a, a)\n    return '%s' % t\n", [], {"a": "int"}, "int")
+
+
+def test_a_list_written_as_text_is_its_display_and_a_set_is_not_said():
+    steps = _main_steps("def f(a):\n    x = [a, a]\n    return f'{x}' + str(x)\n", {"a": "int"})
+    assert steps[1].startswith("2. Return (x as Python displays it) plus (x as Python displays it).")
+    assert f"{[1, 1]}" + str([1, 1]) == "[1, 1][1, 1]" and str(["a"]) == "['a']"  # items shown as Python shows them
+    with pytest.raises(Undescribable, match="written as text"):  # a set's display follows its own order
+        describe("def f(a):\n    return str(set(a))\n", [], {"a": "list[int]"}, "int")
+    assert "joins them end to end" in "\n".join(_main_steps("def f(a):\n    return sum(a, [])\n", {"a": "list"}))

@@ -221,8 +221,13 @@ def test_a_small_class_is_told_as_its_making_and_its_methods_with_the_object_nam
     with pytest.raises(Undescribable, match="method of a class of the code used as a value"):
         _text("return (_add(1), stats)", module=module.replace("return self.twice()", "return self.twice"))
     with pytest.raises(Undescribable, match="called on an object made elsewhere"):  # never a list's add
-        _text("t = Tally(1)\nfor v in a:\n    stats['loop_iterations'] += 1\n    t.add(v)\nreturn (0, stats)",
+        _text("t = a\nfor v in a:\n    stats['loop_iterations'] += 1\n    t.add(v)\nreturn (0, stats)",
               module=module)
+    # a name set once to a new object of the class: its methods are the class's own, told above
+    text = _text("t = Tally(1)\nfor v in a:\n    stats['loop_iterations'] += 1\n    t.add(v)\nreturn (t.total, stats)",
+                 module=module)
+    assert "Work out what the method add of the object t (of the class Tally) gives back when called with v (the " \
+           "result is not kept)." in text and "Stop: the result is the field total of t." in text
 
 
 def test_logicif_able_sees_outputs_and_inputs_no_json_value_can_be():

@@ -21,7 +21,7 @@ import libcst as cst
 
 from ifforge.families.logicif.codeops.common.source import dotted_name, resolved_name
 from ifforge.families.logicif.codeops.common.walk import Reader, walk
-from ifforge.families.logicif.codeops.describe import formats, methods, paths, regex, vocab, wildcards
+from ifforge.families.logicif.codeops.describe import formats, methods, paths, regex, roles, vocab, wildcards
 from ifforge.families.logicif.codeops.describe.errors import Undescribable
 
 from ifforge.core import pyast
@@ -46,6 +46,8 @@ RULES = {  # one sentence each, said once, at the first step that needs it
     "bits": "Bitwise AND, OR and XOR work on binary digits (a negative number has endless leading 1s; on sets "
             "they keep the common items, all items, or the items in exactly one), and shifting left or right "
             "by n multiplies or floor-divides by 2 to the power n (-5 shifted right by 1 is -3).",
+    "bool_bits": "Bitwise AND, OR and XOR of true and false give true or false; with a whole number on the other "
+                 "side, true and false count as 1 and 0 and the result is a whole number.",
     "index": "Positions count from 0; -1 is the last one, -2 the one before.",
     "slice": "A part from position i up to position j includes position i but not position j; a negative "
              "bound has the length added to it first, and bounds past the ends stop at the ends.",
@@ -309,6 +311,8 @@ class Speaker:
             return "the special marker NotImplemented"
         if _string_constant(self.imported.get(node.value)):  # `from string import digits`
             return _string_constant(self.imported[node.value])
+        if node.value in self.based:
+            raise Undescribable("a class built on a library class used other than by its members")
         if cond:
             return self._truth(node, True)
         if node.value in self._APPLIED:  # a built-in function passed or kept as a value
@@ -409,11 +413,10 @@ class Speaker:
 
     def _binary(self, node: cst.BinaryOperation) -> str:
         kind = type(node.operator)
-        if kind is cst.Modulo and isinstance(node.left, (cst.SimpleString, cst.ConcatenatedString)) and isinstance(
-                node.left.evaluated_value, str):
-            return formats.printf(self, node.left.evaluated_value, node.right)
-        if kind is cst.Modulo and isinstance(node.left, cst.FormattedString):
-            raise Undescribable("printf-style text formatting with %")
+        if kind is cst.Modulo:
+            formatted = self._formatting(node)
+            if formatted is not None:
+                return formatted
         if kind is cst.Multiply and isinstance(node.left, cst.List) and len(node.left.elements) == 1:
             never_negative = isinstance(node.right, cst.Call) and isinstance(node.right.func, cst.Name) and \
                 node.right.func.value == "len" or (_int_value(node.right) or 0) > 0
@@ -423,6 +426,14 @@ class Speaker:
             raise Undescribable("the matrix-multiplication operator")
         if kind is cst.Subtract and "set" in ((self.kind(node.left) or "")[:3], (self.kind(node.right) or "")[:3]):
             return f"the items of {self.operand(node.left)} that are not in {self.operand(node.right)}"
+        if kind is cst.Multiply:
+            repeated = self._repetition(node)
+            if repeated is not None:
+                return repeated
+        if kind in (cst.BitAnd, cst.BitOr, cst.BitXor):
+            said = self._logical(node)
+            if said is not None:
+                return said
         template, rule = self._BINARY[kind]
         text = template.format(a=self.operand(node.left), b=self.operand(node.right))
         if rule is None:
@@ -431,6 +442,68 @@ class Speaker:
                 self._maybe_text_or_sequence(node.left) and self._maybe_text_or_sequence(node.right)):
             return text  # on numbers, plus, minus and times need no rule
         return text + self.cite(rule or "plus")
+
+    def _formatting(self, node: cst.BinaryOperation) -> str | None:
+        """`template % values` when the left side is text (printf-style formatting, said field by field when
+        the template is written in the code or is a module constant), None for a remainder; where the kinds
+        leave both meanings open, or the template is computed, there are no exact words."""
+        left = node.left
+        if isinstance(left, cst.Name) and self.facts is not None and isinstance(
+                self.constants.get(left.value), (cst.SimpleString, cst.ConcatenatedString)) and self.kind(left) in (None, "str"):
+            left = self.constants[left.value]  # a module-level template, the same in every case
+        if isinstance(left, (cst.SimpleString, cst.ConcatenatedString)):
+            if isinstance(left.evaluated_value, bytes):
+                raise Undescribable("printf-style formatting of bytes with %")
+            return formats.printf(self, left.evaluated_value, node.right)
+        if isinstance(left, cst.FormattedString):
+            raise Undescribable("printf-style text formatting with %")
+        if self.sort_of(left) in ("str", "bytes") or self.sort_of(node.right) in (
+                "str", "bytes", "tuple", "list", "dict", "set") and self.sort_of(left) not in ("int", "float", "number"):
+            raise Undescribable("printf-style text formatting with a template that is not written in the code")
+        if self.may_be_text(left):
+            raise Undescribable("the operator % on a value that is text on some cases (formatting) and a number on "
+                                "others (a remainder)")
+        return None
+
+    def _repetition(self, node: cst.BinaryOperation) -> str | None:
+        """`s * n` / `n * s` with one side surely text, a list or a tuple: n copies of it end to end."""
+        sorts = self.sort_of(node.left), self.sort_of(node.right)
+        nouns = {"str": ("text", "empty text"), "list": ("list", "an empty list"), "tuple": ("tuple", "an empty tuple")}
+        for copied, count in ((node.left, node.right), (node.right, node.left)):
+            sort, other = self.sort_of(copied), self.sort_of(count)
+            if sort in nouns and other not in nouns and sorts.count(sort) == 1:
+                noun, empty = nouns[sort]
+                positive = (_int_value(count) or 0) > 0
+                caveat = "" if positive else f" ({empty} when {self.grouped(count)} is 0 or less)"
+                made = "a new list" if sort == "list" else f"the {noun}"
+                same = "" if sort == "str" else " (the very same items each time, not copies of them)"
+                return f"{made} made of {self.grouped(count)} copies of {self.grouped(copied)}, end to end{caveat}{same}"
+        return None
+
+    def _logical(self, node: cst.BinaryOperation) -> str | None:
+        """`&`, `|`, `^` on true and false (both sides worked out, no shortcut), on sets, or `|` on
+        dictionaries, in the words of what they give there; None for whole numbers or unknown kinds."""
+        kind = type(node.operator)
+        sorts = {self.sort_of(node.left), self.sort_of(node.right)}
+        if sorts == {"bool"}:
+            a, b = self.grouped(node.left, cond=True), self.grouped(node.right, cond=True)
+            both = " (both are worked out)" if _acts_or_fails(node.right) else ""
+            return {cst.BitAnd: f"whether both {a} and {b}{both}",
+                    cst.BitOr: f"whether at least one of these holds: {a}; {b}{both}",
+                    cst.BitXor: f"whether exactly one of these holds: {a}; {b}{both}"}[kind]
+        a, b = self.operand(node.left), self.operand(node.right)
+        if "set" in sorts:
+            return {cst.BitAnd: f"a new set of the items that are in both {a} and {b}",
+                    cst.BitOr: f"a new set of the items that are in {a}, in {b} or in both",
+                    cst.BitXor: f"a new set of the items that are in exactly one of {a} and {b}"}[kind]
+        if "dict" in sorts and kind is cst.BitOr:
+            return (f"a new dictionary with every key and value of {a}, then those of {b} (the value of {b} "
+                    f"winning for a key they share, which keeps its first place)")
+        if "dict" in sorts:
+            raise Undescribable("a bitwise operator on a dictionary")
+        if "bool" in sorts:  # beside a whole number or a value of unknown kind
+            self.rule("bool_bits")
+        return None
 
     def _boolean(self, node: cst.BooleanOperation, cond: bool) -> str:
         known = constant_truth(node.left)
@@ -502,6 +575,9 @@ class Speaker:
                 verb += " exactly the value"
             if kind in (cst.In, cst.NotIn):
                 clauses.append(self._membership(left, right, verb))
+            elif kind in _SUBSETS and "set" in (self.sort_of(left), self.sort_of(right)):  # sets: containment
+                a, b = self.grouped(left), self.grouped(right)
+                clauses.append(f"{a} is {'not ' if negate else ''}" + _SUBSETS[kind].format(a=a, b=b))
             else:
                 if kind in (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual):
                     # a number only compares with a number: one known number rules text out
@@ -639,6 +715,14 @@ class Speaker:
 
     # ---- access -----------------------------------------------------------------------------
     def _attribute(self, node: cst.Attribute) -> str:
+        owner = node.value.value if isinstance(node.value, cst.Name) else None
+        if owner in self.based:  # `Color.RED`, a class built on a library class: its words live in vocab/
+            return vocab.CLASSES[self.based_on[owner]]["attribute"](self, self.based[owner], node.attr.value)
+        if isinstance(node.value, cst.Attribute) and isinstance(node.value.value, cst.Name) and \
+                node.value.value.value in self.based:  # `Color.RED.value`
+            name = node.value.value.value
+            return vocab.CLASSES[self.based_on[name]]["member_attribute"](self, self.based[name], node.value.attr.value,
+                                                                         node.attr.value)
         dotted = dotted_name(node)
         if dotted in vocab.CONSTANTS:  # a library's fixed value: its words live in vocab/
             return vocab.CONSTANTS[dotted]
@@ -648,7 +732,7 @@ class Speaker:
             return known[dotted]
         if _string_constant(dotted):
             return _string_constant(dotted)
-        if isinstance(node.value, cst.Name) and node.value.value in self.selves:
+        if isinstance(node.value, cst.Name) and (node.value.value in self.selves or node.value.value in self.instances):
             if node.attr.value in self.methods:
                 raise Undescribable("a method of a class of the code used as a value")
             return f"the field {node.attr.value} of {node.value.value}"
@@ -722,6 +806,14 @@ class Speaker:
             step = _int_value(index.step)
             if index.lower is None and index.upper is None and step == -1:
                 return f"the items of {whole} in reverse order (a reversed copy)"
+            if step == -1:  # from the start bound back down, the stop bound left out
+                start = "its last position" if index.lower is None else f"position {self.operand(index.lower)}"
+                stop = "its first position" if index.upper is None else \
+                    f"just after position {self.operand(index.upper)} (that position itself left out)"
+                empty = "" if index.lower is None or index.upper is None else \
+                    f"; nothing if position {self.operand(index.upper)} does not come before position {self.operand(index.lower)}"
+                return (f"the items of {whole} from {start} going back one position at a time down to {stop}, in that "
+                        f"order{empty}{self.cite('slice')}")
             if step is None or step < 1:
                 raise Undescribable("a slice with a computed or negative step")
             plain = index.with_changes(step=None)
@@ -829,6 +921,8 @@ class Speaker:
         return f"a new {call.func.value} tuple of {_join([self.grouped(a.value) for a in call.args])}"
 
     def _call_class(self, call: cst.Call, cond: bool) -> str:
+        if call.func.value in self.based:
+            raise Undescribable("a call of a class built on a library class")
         return f"a new object of the class {call.func.value}, made {self.call_with(call)}"
 
     def _call_builtin(self, call: cst.Call, cond: bool) -> str:
@@ -850,6 +944,10 @@ class Speaker:
 
     def _call_own_method(self, call: cst.Call, cond: bool) -> str:  # a method of a class of the code
         func = call.func
+        made = self.instances.get(func.value.value) if isinstance(func.value, cst.Name) else None
+        if made is not None and func.attr.value in self.own_methods.get(made, ()):
+            return (f"what the method {func.attr.value} of the object {func.value.value} (of the class {made}) gives "
+                    f"back when called {self.call_with(call)}")
         if not (isinstance(func.value, cst.Name) and func.value.value in self.selves):
             raise Undescribable("a method of a class of the code called on an object made elsewhere")
         return f"what its method {func.attr.value} gives back when called on {func.value.value} {self.call_with(call)}"
@@ -911,6 +1009,32 @@ class Speaker:
             return "str"
         return self.kind(node)
 
+    def sort_of(self, node: cst.BaseExpression) -> str | None:
+        """The plain kind an expression surely has as far as the code shows (`int`, `float`, `number`,
+        `bool`, `str`, `bytes`, `list`, `tuple`, `set`, `dict`, `deque`), or None: an operator whose meaning
+        depends on its operands' kinds (`%`, `*`, `&`, `<`) is said by these."""
+        if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
+            return "bytes" if isinstance(node.evaluated_value, bytes) else "str"
+        if isinstance(node, cst.Float):
+            return "float"
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Modulo) and \
+                self.sort_of(node.left) == "str":
+            return "str"
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.BitAnd, cst.BitOr, cst.BitXor)):
+            sides = {self.sort_of(node.left), self.sort_of(node.right)}
+            return sides.pop() if len(sides) == 1 and sides <= {"bool", "int", "set"} else None
+        if isinstance(node, cst.BooleanOperation) and is_boolean(node):
+            return "bool"
+        kind = roles.expression_kind(node, self.kinds if self.facts is not None else {})
+        kind = (kind or "").split("[")[0]
+        return {"frozenset": "set", "": None}.get(kind, kind)
+
+    def may_be_text(self, node: cst.BaseExpression) -> bool:
+        """Could this hold text on some case: surely text, or an input declared as a union with text."""
+        if self.sort_of(node) == "str":
+            return True
+        return isinstance(node, cst.Name) and self.facts is not None and "str" in self.mixed.get(node.value, ())
+
     def _maybe_text_or_sequence(self, node: cst.BaseExpression) -> bool:
         if (self.kind(node) or "") in ("int", "float", "number", "bool"):
             return False
@@ -962,8 +1086,18 @@ class Speaker:
     def _builtin_str(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
         g = self.grouped
         if name == "str" and one is not None:
-            return f"{g(one)} written as text{self.cite('str')}"
+            return self.container_text(one) or f"{g(one)} written as text{self.cite('str')}"
         return None
+
+    def container_text(self, node: cst.BaseExpression) -> str | None:
+        """A list, tuple, dictionary or set written as text is its display (`str([1, 'a'])` is "[1, 'a']"):
+        said where those words are exact, dropped where not; None for a value of any other kind."""
+        if self.sort_of(node) not in ("list", "tuple", "dict", "set"):
+            return None
+        shown = self.shown(node) if self.sort_of(node) != "set" else None  # a set's display follows its own order
+        if shown is None:
+            raise Undescribable("a list, tuple, dictionary or set written as text (its items as Python shows them)")
+        return shown
 
     def _builtin_bytes(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
         if name == "bytes" and one is not None and (isinstance(one, (cst.Tuple, cst.List)) or self.kind(one) in (
@@ -1066,6 +1200,8 @@ class Speaker:
     def _builtin_sum(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
         g = self.grouped
         if name == "sum" and len(args) in (1, 2) and not keywords:
+            if len(args) == 2 and self.sort_of(args[1]) in ("list", "tuple"):  # sum(rows, []): lists joined
+                self.rule("plus")
             start = f", starting from {g(args[1])}" if len(args) == 2 else ""
             return f"the sum of {self._items(args[0])}{start} (0 if there are none)" if not start else \
                 f"the sum of {self._items(args[0])}{start}"
@@ -1120,11 +1256,16 @@ class Speaker:
                 if isinstance(kind.value, cst.Name) and kind.value.value in self.classes:
                     words.append(f"an object of the class {kind.value.value} (or of a class built on it)")
                     continue
+                library = vocab.TYPES.get(self.resolved(kind.value)) if not (
+                    isinstance(kind.value, cst.Name) and kind.value.value not in self.imported) else None
+                if library is not None:  # a library's kind of value: its words live in vocab/
+                    words.append(library(self))
+                    continue
                 if not isinstance(kind.value, cst.Name) or kind.value.value not in _TYPE_WORDS:
                     raise Undescribable("isinstance against a type other than a built-in one")
                 words.append(_TYPE_WORDS[kind.value.value])
             extra = " (true and false count as whole numbers here)" if any(
-                k.value.value == "int" for k in kinds) else ""
+                isinstance(k.value, cst.Name) and k.value.value == "int" for k in kinds) else ""
             test = f"{g(args[0])} is {_join(words, 'or')}{extra}"
             return test if cond else f"whether {test}"  # as a value it is true or false
         return None
@@ -1192,9 +1333,24 @@ class Speaker:
 
     def _builtin_zip(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
         g = self.grouped
-        if name == "zip" and args and not keywords:
-            return f"the tuples of items at the same position in {_join([g(a) for a in args])} (stopping at the end of the shortest)"
+        end = self.zip_end(keywords)
+        if name == "zip" and args and end is not None:
+            return f"the tuples of items at the same position in {_join([g(a) for a in args])} ({end})"
         return None
+
+    @staticmethod
+    def zip_end(keywords: dict) -> str | None:
+        """How `zip` ends, by its `strict` flag (written out, or left out: false), or None for a flag the
+        code computes."""
+        if set(keywords) - {"strict"}:
+            return None
+        strict = constant_truth(keywords["strict"]) if "strict" in keywords else False
+        if strict is None:
+            return None
+        if strict:  # the items up to the shortest's end are given first, then it fails
+            return ("stopping at the end of the shortest; if the others have items left then, the steps stop "
+                    "with an error there")
+        return "stopping at the end of the shortest"
 
 
     def _byte_values(self, values: cst.BaseExpression) -> str:
@@ -1294,8 +1450,25 @@ class Speaker:
             return f"the value stored under the item in {self.grouped(source)}", ""
         return self.applied(key, "the item"), ""
 
+    def _numbers_only(self, args, keywords) -> bool:
+        """Are the values min or max compares surely numbers (so "smaller" needs no rule for texts)?"""
+        key = keywords.get("key")
+        if key is not None:
+            return isinstance(key, cst.Name) and key.value in ("len", "abs") and key.value not in self.helpers
+        if len(args) >= 2:
+            return not all(self._maybe_text_or_sequence(a) and self.sort_of(a) not in ("int", "float", "number", "bool")
+                           for a in args)
+        source = args[0]
+        if self.kind(source) in ("list[int]", "list[float]", "list[bool]"):
+            return True
+        if isinstance(source, cst.GeneratorExp):
+            return not self._maybe_text_or_sequence(source.elt)
+        return isinstance(source, cst.Call) and isinstance(source.func, cst.Name) and source.func.value == "range"
+
     def _extreme(self, name: str, args, keywords) -> str:
         small = name == "min"
+        if args and not self._numbers_only(args, keywords):
+            self.rule("order")  # texts, lists and tuples are smaller or larger by the order rule
         if len(args) >= 2 and not keywords:
             if len(args) == 2:
                 return f"the {'smaller' if small else 'larger'} of {self.grouped(args[0])} and {self.grouped(args[1])}"
@@ -1582,6 +1755,12 @@ def _same(a: cst.CSTNode, b: cst.CSTNode) -> bool:
 
 
 
+
+# an order comparison of sets asks whether one holds the other
+_SUBSETS = {cst.LessThan: "a proper subset of {b} (every item of {a} is in {b}, and {b} has more items)",
+            cst.LessThanEqual: "a subset of {b} (every item of {a} is in {b})",
+            cst.GreaterThan: "a proper superset of {b} (every item of {b} is in {a}, and {a} has more items)",
+            cst.GreaterThanEqual: "a superset of {b} (every item of {b} is in {a})"}
 
 # what `type(x) is int` leaves out that `isinstance` takes in
 _EXACT_NOTES = {"int": "of that very kind: true and false do not count, nor a kind built on it"}

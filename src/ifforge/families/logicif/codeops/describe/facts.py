@@ -50,6 +50,11 @@ class Facts:
     typing_only: frozenset[str]  # names only annotations read
     objects: Mapping[str, str]  # name -> the library maker of the one object it is ever set to (`d = date(...)`)
     numbers: frozenset[str]  # names that only ever hold numbers (`total = 0` changed by `total += x`)
+    instances: Mapping[str, str]  # name -> the told class of the one object it is ever set to (`d = DSU(xs)`)
+    based: Mapping[str, cst.ClassDef]  # module-level class built on a library's class with words in vocab/ (`Enum`)
+    based_on: Mapping[str, str]  # such a class -> the dotted name of its base
+    own_methods: Mapping[str, frozenset[str]]  # told class -> the methods it defines (not `__init__`)
+    mixed: Mapping[str, frozenset[str]]  # parameter -> the kinds its declared union allows
 
 
 _ANALYSES: list[tuple[tuple[str, ...], Callable[[Any], Any]]] = []
@@ -64,11 +69,12 @@ def analysis(*names: str):
 
 
 def read(module: cst.Module, stats: str, helpers: set[str], kinds: Mapping[str, str],
-         changing: frozenset[str]) -> Facts:
+         changing: frozenset[str], declared: Mapping[str, str] | None = None) -> Facts:
     """Every registered analysis once, in order, then the facts frozen. `changing`: the methods the
-    narrator says as changes of their object (`append`, `add`, ...)."""
+    narrator says as changes of their object (`append`, `add`, ...); `declared`: each input's declared
+    type (`Union[int, str]`), for what a parameter may hold when no one kind is certain."""
     known: dict[str, Any] = {"module": module, "stats": stats, "helpers": frozenset(helpers), "kinds": kinds,
-                             "changing": changing}
+                             "changing": changing, "declared": dict(declared or {})}
     for names, function in _ANALYSES:
         found = function(SimpleNamespace(**known))
         known.update(zip(names, found if len(names) > 1 else (found,)))
@@ -227,6 +233,55 @@ def _numeric(node: cst.BaseExpression, numbers: set[str]) -> bool:
             and _numeric(node.right, numbers)
     return isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in (
         "len", "int", "float", "ord")
+@analysis("based", "based_on")
+def _library_based(k):
+    """Module-level classes whose one base is a library class vocab/ has words for (`class C(Enum)`)."""
+    based, on = {}, {}
+    for statement in k.module.body:
+        if isinstance(statement, cst.ClassDef) and len(statement.bases) == 1:
+            base = resolved_name(statement.bases[0].value, k.imported)
+            if base in vocab.CLASSES:
+                based[statement.name.value], on[statement.name.value] = statement, base
+    return based, on
+
+
+@analysis("own_methods")
+def _told_methods(k) -> dict[str, frozenset[str]]:
+    return {c.name.value: frozenset(m.name.value for m in class_methods(c)) - {"__init__"} for c in k.told}
+
+
+@analysis("instances")
+def _own_objects(k) -> dict[str, str]:
+    """Names set once, by `=` and nothing else, to a new object of a class told with its methods
+    (`dsu = DSU(vertices)`): a method called on one is that class's own method, told among the helpers."""
+    told = {c.name.value for c in k.told} - set(k.filling)
+    rebound = _bound_otherwise(k.module)
+    return {name: values[0].func.value for name, values in k.assigned.items()
+            if len(values) == 1 and name not in rebound and isinstance(values[0], cst.Call)
+            and isinstance(values[0].func, cst.Name) and values[0].func.value in told}
+
+
+@analysis("mixed")
+def _mixed_inputs(k) -> dict[str, frozenset[str]]:
+    """Inputs declared as a union (`Union[int, str]`): the plain kinds each may hold on some case, so an
+    operator whose meaning depends on its operands' kinds (`%`: a remainder or text formatting) is said
+    only where every case has one meaning."""
+    return {name: frozenset(part.strip().split("[")[0] for part in _union_parts(declared[6:-1]))
+            for name, declared in k.declared.items() if declared.startswith("Union[") and declared.endswith("]")}
+
+
+def _union_parts(text: str) -> list[str]:
+    """`int, list[int], str` split at the commas outside brackets."""
+    parts, depth, current = [], 0, ""
+    for char in text:
+        depth += char in "[("
+        depth -= char in "])"
+        if char == "," and depth == 0:
+            parts.append(current)
+            current = ""
+        else:
+            current += char
+    return parts + [current]
 
 
 # ---- the walks they use ---------------------------------------------------------------------

@@ -79,7 +79,7 @@ def printf(speaker, template: str, values: cst.BaseExpression) -> str:
         raise Undescribable("printf-style formatting with named fields")
     if isinstance(values, cst.Tuple):
         items = [e.value for e in values.elements]
-    elif len(real) == 1:
+    elif len(real) == 1 and speaker.sort_of(values) != "tuple":  # a tuple's items would fill the fields
         items = [values]
     else:
         raise Undescribable("printf-style formatting with a computed tuple of values")
@@ -96,12 +96,20 @@ def printf(speaker, template: str, values: cst.BaseExpression) -> str:
             continue
         if "*" in (match["width"] or "") + (match["precision"] or ""):
             raise Undescribable("printf-style formatting with a computed width")
-        flags = match["flags"]
-        align = "<" if "-" in flags else "=" if "0" in flags and match["kind"] not in "sc" else ">"
+        flags, kind, value = match["flags"], match["kind"], next(values_left)
+        if match["precision"] is not None and kind in "diuxXoc":  # `%.3d` pads with zeros: no words here
+            raise Undescribable("printf-style formatting with a precision on a whole number")
+        if kind == "c" and speaker.sort_of(value) not in ("int", "str"):  # a code, or a one-character text
+            raise Undescribable("printf-style %c on a value that may be a code or a character")
+        align = "<" if "-" in flags else "=" if "0" in flags and kind not in "sc" else ">"
         fill = "0" if align == "=" else " "
-        parts.append(field_words(speaker.grouped(next(values_left)), match["kind"], match["precision"],
-                                 match["width"], align, fill, "+" if "+" in flags else " " if " " in flags else "-",
-                                 "#" in flags))
+        sign = "-" if kind in "sc" else "+" if "+" in flags else " " if " " in flags else "-"  # no sign on text
+        if kind == "c" and speaker.sort_of(value) == "str":
+            kind = "s"  # the character itself
+        container = speaker.container_text(value) if kind == "s" else None
+        parts.append(field_words(speaker.grouped(value), kind, match["precision"], match["width"], align, fill,
+                                 sign, "#" in flags) if container is None or match["precision"] or match["width"]
+                     else container)
     if position < len(template):
         parts.append(json.dumps(template[position:], ensure_ascii=False))
     return joined(parts)
@@ -115,6 +123,9 @@ def spec_words(value: str, spec: str, conversion: str | None, node: cst.BaseExpr
         return shown
     if conversion not in (None, "s"):
         raise Undescribable(f"a text format field with the !{conversion} conversion")
+    container = speaker.container_text(node) if not spec else None
+    if container is not None:  # `{xs}`: a list is written as Python displays it
+        return container
     found = _SPEC.match(spec)
     if found is None:
         raise Undescribable(f"the text format spec {spec!r}")

@@ -42,6 +42,14 @@ _AUG = {
 _AUG_RULE = {cst.AddAssign: "plus", cst.MultiplyAssign: "times",
              cst.DivideAssign: "truediv", cst.FloorDivideAssign: "floor", cst.ModuloAssign: "mod",
              cst.PowerAssign: "power"}
+_BINARY_OF = {cst.ModuloAssign: cst.Modulo, cst.MultiplyAssign: cst.Multiply, cst.BitAndAssign: cst.BitAnd,
+              cst.BitOrAssign: cst.BitOr, cst.BitXorAssign: cst.BitXor}
+_SET_STEPS = {  # `s op= v` on a set changes the set itself
+    cst.BitOrAssign: "Add every item of {v} to the set {t}.",
+    cst.SubtractAssign: "Remove from the set {t} every item of {v} that it holds.",
+    cst.BitAndAssign: "Remove from the set {t} every item that is not in {v}.",
+    cst.BitXorAssign: "For each distinct item of {v}: remove it from the set {t} if it is there, otherwise add it.",
+}
 _ENDS_BLOCK = (cst.Return, cst.Break, cst.Continue, cst.Raise)
 _CHANGES = {  # a method called for what it changes, as a step
     ("append", 1): "Put {0} at the end of {o}.", ("appendleft", 1): "Put {0} at the front of {o}.",
@@ -225,11 +233,12 @@ class _Narrator:
                             f"from {first} in that order:")
                 else:  # a phrase bracketed: "in order" and the counting belong to the loop, not to the phrase
                     head = f"For each {item} of {say.operand(args[0])} in order, with {number} counting from {first}:"
-            elif kind == "zip" and args and not keywords and isinstance(target, cst.Tuple) \
+            elif kind == "zip" and args and say.zip_end(keywords) is not None and isinstance(target, cst.Tuple) \
                     and len(target.elements) == len(args):
                 names = [say.target(e.value) for e in target.elements]
                 pairs = _join_words([f"{n} from {say.grouped(a)}" for n, a in zip(names, args)])
-                head = f"For each position, taking {pairs} side by side (stop at the end of the shortest):"
+                end = "stop at the end of the shortest" if not keywords else say.zip_end(keywords).replace("stopping", "stop")
+                head = f"For each position, taking {pairs} side by side ({end}):"
             elif kind == "reversed" and len(args) == 1 and not keywords:
                 head = f"For each {name} of {say.grouped(args[0])}, from last to first:"
         if head is None and isinstance(source, cst.Call) and isinstance(source.func, cst.Attribute) \
@@ -297,6 +306,8 @@ class _Narrator:
             return self.yield_(small.value)
         if isinstance(small.value, cst.Await):
             raise Undescribable("a coroutine (await)")
+        if isinstance(small.value, cst.Ellipsis):  # `...` as a statement does nothing, as `pass`
+            return "Do nothing here."
         raise Undescribable(f"an expression statement of kind {type(small.value).__name__}")
 
     def scope(self, small: cst.Nonlocal | cst.Global, in_entry: bool) -> str:
@@ -402,6 +413,8 @@ class _Narrator:
         if other is None:
             return None
         # max(x, e) keeps x unless e is larger; max(e, x) takes e on a tie
+        if self.say._maybe_text_or_sequence(target) and self.say._maybe_text_or_sequence(other):
+            self.say.rule("order")  # texts and lists are larger or smaller by the order rule
         verb, size = ("Raise", "larger") if value.func.value == "max" else ("Lower", "smaller")
         if other is first:
             size = "at least as large" if size == "larger" else "at most as large"
@@ -414,6 +427,9 @@ class _Narrator:
         numeric = isinstance(small.value, (cst.Integer, cst.Float)) or (  # a counter only ever holds a number
             isinstance(small.target, cst.Subscript) and isinstance(small.target.value, cst.Name)
             and small.target.value.value == self.stats) or self.say.kind(small.target) in ("int", "float", "number")
+        by_kind = self.augment_by_kind(small)
+        if by_kind is not None:
+            return by_kind
         if kind is cst.AddAssign and not (self.say._maybe_text_or_sequence(small.target)
                                           and self.say._maybe_text_or_sequence(small.value)):
             numeric = True  # joining needs two texts (or lists): a number on either side adds
@@ -428,6 +444,32 @@ class _Narrator:
         if kind in (cst.AddAssign, cst.SubtractAssign, cst.MultiplyAssign):
             return _AUG[kind].format(t=target, v=value, rule="")[:-1] + f"{rule}."
         return _AUG[kind].format(t=target, v=value, rule=rule)
+
+    def augment_by_kind(self, small: cst.AugAssign) -> str | None:
+        """`t op= v` where the kind of t gives the operator another meaning than on numbers: a list grows
+        by every item of v, a set or dictionary changes as a collection, true and false combine as
+        true or false, text is formatted or repeated; None where the words for numbers hold."""
+        say, kind = self.say, type(small.operator)
+        sort = say.sort_of(small.target)
+        as_binary = cst.BinaryOperation(small.target, _BINARY_OF[kind](), small.value) if kind in _BINARY_OF else None
+        formatting = kind is cst.ModuloAssign and say._formatting(as_binary) is not None
+        logical = sort == "bool" and say.sort_of(small.value) == "bool" and kind in (
+            cst.BitAndAssign, cst.BitOrAssign, cst.BitXorAssign)
+        repeated = kind is cst.MultiplyAssign and sort in ("str", "list", "tuple")
+        grows = kind is cst.AddAssign and sort in ("list", "deque")
+        collection = sort == "set" and kind in _SET_STEPS or sort == "dict" and kind is cst.BitOrAssign
+        if not (formatting or logical or repeated or grows or collection):
+            return None  # the words for numbers hold (their rule is cited first, as before)
+        target, value = say.place(small.target), say.grouped(small.value)
+        if grows:
+            return f"Put every item of {value} at the end of the list {target}, in order."
+        if collection:
+            return _SET_STEPS[kind].format(t=target, v=value) if sort == "set" else \
+                f"Copy every key and value of {value} into the dictionary {target}, replacing values of keys it already has."
+        words = say.value(as_binary)
+        if repeated and sort == "list":
+            return f"Change the list {target} in place into {words.removeprefix('a new list ').replace('made of', 'the list made of', 1)}."
+        return f"Set {target} to {words}."
 
     def call_statement(self, call: cst.Call) -> str:
         say = self.say
@@ -685,7 +727,7 @@ def _narration(module: cst.Module, named: roles.Roles, trackers: list[Tracker], 
     helpers = [s for s in functions if s is not entry]
     stats = _stats_name(entry)
     facts = module_facts.read(module, stats, {h.name.value for h in helpers} | _nested(entry), named.kinds,
-                              frozenset(method for method, _ in _CHANGES))
+                              frozenset(method for method, _ in _CHANGES), input_types)
     narrator = _Narrator(stats, {t.name: t for t in trackers}, facts)
     say = narrator.say
     if entry.name.value in facts.generators:
@@ -851,6 +893,8 @@ def _fixed(statement, say: Speaker, told: set[str] = frozenset(), typing_only: s
             raise Undescribable("a module-level statement other than a constant or an import")
         return "; ".join(parts)
     if isinstance(statement, cst.ClassDef):
+        if statement.name.value in say.based:  # built on a library class: its words live in vocab/
+            return vocab.CLASSES[say.based_on[statement.name.value]]["told"](say, statement)
         errors = {name for name in say.classes}
         described = _error_class(statement, errors) or _marker_class(statement)
         if described:

@@ -113,6 +113,8 @@ class _Survey(Reader):
             left, right = self.kind(node.left), self.kind(node.right)
             if isinstance(node.operator, cst.Divide):
                 return "float"
+            if isinstance(node.operator, (cst.BitAnd, cst.BitOr, cst.BitXor)) and left == right == "bool":
+                return "bool"  # `(x > 0) & flag`: true or false, not a number
             if isinstance(node.operator, cst.Multiply) and "int" in (left, right) and (
                     (left or "").startswith("list") or (right or "").startswith("list")):
                 return "list"
@@ -241,7 +243,11 @@ class _Survey(Reader):
                 one = isinstance(node.value, cst.Integer) and node.value.value == "1"
                 fact.bumps.add("one" if one and isinstance(node.operator, cst.AddAssign) else
                                "text" if value_kind == "str" else "add")
-            if isinstance(node.operator, cst.DivideAssign):
+            keeps = value_kind in ("set", "frozenset", "bool") and isinstance(node.operator, (
+                cst.BitOrAssign, cst.BitAndAssign, cst.BitXorAssign, cst.SubtractAssign))  # a set stays a set
+            if keeps:
+                pass
+            elif isinstance(node.operator, cst.DivideAssign):
                 fact.kinds.append("float")
             elif value_kind == "float":
                 fact.kinds.append("float")
@@ -317,14 +323,23 @@ class _Survey(Reader):
         func = node.func
         if isinstance(func, cst.Name):
             calls = self.passed.setdefault(func.value, [])
+            params = self.params.get(func.value, []) if func.value in self.inside else []  # inside itself
             for position, arg in enumerate(node.args):
                 where = arg.keyword.value if arg.keyword else position
+                if isinstance(arg.value, cst.Name) and not arg.star and arg.value.value == (
+                        where if isinstance(where, str) else params[where] if where < len(params) else None):
+                    continue  # a recursive call passing the parameter on as it is: no new kind for it
                 calls.append(("*" if arg.star else where, self.kind(arg.value)))
         if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
             self.fact(func.value.value).methods.add(func.attr.value)
         dotted = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
         if dotted in ("heappush", "heapify", "heappop") and node.args and isinstance(node.args[0].value, cst.Name):
             self.fact(node.args[0].value.value).methods.add("heap")
+
+
+def expression_kind(node: cst.BaseExpression, kinds) -> str | None:
+    """The kind an expression surely has, given the names whose kinds are certain (`Roles.kinds`)."""
+    return _Survey(kinds).kind(node)
 
 
 def _role(facts: _Facts) -> str:

@@ -11,7 +11,9 @@ dotted name up in `TABLE` once, so adding a library is adding a file here. A mod
 and `CONSTANTS`, name -> the words for a fixed value of the library read as an attribute (`math.pi`),
 and `OBJECTS`, name of a maker -> {"methods": {name: handler (say, made, args, keywords)}, "fields":
 {name: handler (say, made)}} for the objects it makes (`datetime.date(...).weekday()`), so a library used
-through its objects' methods is one file too; and `RULES`, key -> the one sentence a handler's `say.cite(key)` adds once as a note (how a binary search
+through its objects' methods is one file too; and `TYPES`, name of a kind of value -> a handler `(say) -> str`
+saying what `isinstance(x, kind)` asks ("x is ...", `collections.abc.Iterable`); and `CLASSES`, name of a
+base class -> handlers saying a module-level class built on it, `C.NAME` and `C.NAME.attr` (`enum.Enum`); and `RULES`, key -> the one sentence a handler's `say.cite(key)` adds once as a note (how a binary search
 ends, say), so a library's fine points live in its file too.
 """
 
@@ -27,6 +29,8 @@ Handler = Callable[..., str]
 CONSTANTS: dict[str, str] = {}  # dotted name of a library's fixed value -> its words
 RULES: dict[str, str] = {}  # a rule's key -> its sentence, for the rules a library file brings
 OBJECTS: dict[str, dict] = {}  # dotted name of a maker -> the words for its objects' methods and fields
+CLASSES: dict[str, dict] = {}  # dotted name of a library's base class -> {"told", "attribute", "member_attribute"}
+TYPES: dict[str, Handler] = {}  # dotted name of a library's kind of value -> (say) -> what `isinstance` against it asks
 FILES: dict[str, set[str]] = {}  # vocabulary file -> the dotted names it gives words (for measuring what each saves)
 
 
@@ -46,6 +50,10 @@ def _register(module, library: str, table: dict, kinds: dict, steps: dict, decor
     FILES.setdefault(module.__name__.rpartition(".")[2], set()).update(
         f"{library}.{name}" for part in ("WORDS", "KINDS", "STEPS", "DECORATORS", "CONSTANTS")
         for name in getattr(module, part, {}))
+    FILES[module.__name__.rpartition(".")[2]].update(f"{library}.{name}" for part in ("TYPES", "CLASSES")
+                                                     for name in getattr(module, part, {}))
+    CLASSES.update((f"{library}.{name}", said) for name, said in getattr(module, "CLASSES", {}).items())
+    TYPES.update((f"{library}.{name}", said) for name, said in getattr(module, "TYPES", {}).items())
     FILES[module.__name__.rpartition(".")[2]].update(f"{library}.{maker}" for maker in getattr(module, "OBJECTS", {}))
     table.update((f"{library}.{name}", handler) for name, handler in module.WORDS.items())
     kinds.update((f"{library}.{name}", kind) for name, kind in getattr(module, "KINDS", {}).items())

@@ -1,0 +1,70 @@
+"""itertools: the ways of going through values it makes, said as "the results of ..." (worked out one at
+a time, once: the `lazy` rule), each with the order it gives them in."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from ifforge.families.logicif.codeops.describe.errors import Undescribable
+
+LIBRARY = "itertools"
+
+
+def _count(node, what: str) -> int | None:
+    """A whole number written in the code (`repeat=2`), or None."""
+    if isinstance(node, cst.Integer):
+        return int(node.value.replace("_", ""), 0)
+    raise Undescribable(f"itertools.{what} with a computed count")
+
+
+def product(say, args, keywords) -> str:
+    if set(keywords) - {"repeat"} or not args:
+        raise Undescribable("this use of itertools.product")
+    repeat = _count(keywords["repeat"], "product") if "repeat" in keywords else 1
+    sources = [say.grouped(a) for a in args] * repeat
+    if len(sources) == 1:
+        return f"the results of putting each item of {sources[0]} in a tuple of its own, in order{say.cite('lazy')}"
+    picks = say.join([f"one item of {s}" for s in sources])
+    return (f"the results of taking {picks}, as a tuple in that order, for every such choice: the last one changes "
+            f"fastest, each going through its items in order (none at all if any of them is empty){say.cite('lazy')}")
+
+
+def combinations(say, args, keywords) -> str:
+    if len(args) != 2 or keywords:
+        raise Undescribable("this use of itertools.combinations")
+    source, r = say.grouped(args[0]), say.grouped(args[1])
+    return (f"the results of taking {r} items of {source} at different positions, kept in their order there, as a "
+            f"tuple, for every such choice of positions, the choices in order of their positions as in a dictionary "
+            f"(for 3 items and 2 at a time: positions 0 and 1, 0 and 2, then 1 and 2; none if {r} is more than the "
+            f"number of items){say.cite('lazy')}")
+
+
+def permutations(say, args, keywords) -> str:
+    if keywords or len(args) not in (1, 2):
+        raise Undescribable("this use of itertools.permutations")
+    source = say.grouped(args[0])
+    r = say.grouped(args[1]) if len(args) == 2 else "all the"
+    return (f"the results of taking {r} items of {source} at different positions, in the order they are picked, as a "
+            f"tuple, for every such ordered choice of positions, the choices in order of their positions as in a "
+            f"dictionary (for 3 items and 2 at a time: positions 0 then 1, 0 then 2, 1 then 0, 1 then 2, 2 then 0, 2 "
+            f"then 1){say.cite('lazy')}")
+
+
+def chain(say, args, keywords) -> str:
+    if keywords or not args:
+        raise Undescribable("this use of itertools.chain")
+    return f"the results of going through {say.join([f'the items of {say.grouped(a)}' for a in args])}, one after the other, in order{say.cite('lazy')}"
+
+
+def islice(say, args, keywords) -> str:
+    if keywords or len(args) not in (2, 3):
+        raise Undescribable("this use of itertools.islice")
+    source = say.grouped(args[0])
+    if len(args) == 2:
+        return f"the results of taking the first {say.grouped(args[1])} items of {source} (all of them if it has fewer){say.cite('lazy')}"
+    return (f"the results of taking the items of {source} at positions from {say.grouped(args[1])} up to but not "
+            f"including {say.grouped(args[2])}, counting from 0 (only those it has){say.cite('lazy')}")
+
+
+WORDS = {"product": product, "combinations": combinations, "permutations": permutations, "chain": chain,
+         "islice": islice}
