@@ -122,6 +122,21 @@ def select(pool: list[tuple[Candidate, sandbox.CaseResult]], forced: int, minimu
     return chosen
 
 
+def _new_calls(drawn, seen: set[str]) -> list[tuple]:
+    """Up to SEARCH_BATCH (parent, arguments) pairs from `drawn()` whose arguments were not seen before
+    (added to `seen`), drawing at most three times that many: one round of the search or the rescue."""
+    batch = []
+    for _ in range(SEARCH_BATCH * 3):
+        if len(batch) >= SEARCH_BATCH:
+            break
+        parent, args = drawn()
+        key = canonical_json(args)
+        if key not in seen:
+            seen.add(key)
+            batch.append((parent, args))
+    return batch
+
+
 def deepen(seed: SeedFunction, pool: list[tuple[Candidate, sandbox.CaseResult]], given: int, config: InputsConfig,
            limits: sandbox.Limits, budget: sandbox.Budget, item_seed: int, first_parent: int | None = None) -> dict:
     """Coverage-guided search from the working calls (from `first_parent` on: the calls drawn after
@@ -144,16 +159,11 @@ def deepen(seed: SeedFunction, pool: list[tuple[Candidate, sandbox.CaseResult]],
                 and 2 * rich >= config.inputs_min:
             break
         deepest = sorted(parents, key=lambda i: -(pool[i][1].steps or 0))[:4]
-        batch: list[tuple[int, list]] = []
-        for _ in range(SEARCH_BATCH * 3):
-            if len(batch) >= SEARCH_BATCH:
-                break
+
+        def drawn() -> tuple[int, list]:
             parent = rng.choice(deepest if rng.random() < 0.5 else parents)
-            args = mutate(pool[parent][0].args, rng, numbers, texts)
-            key = canonical_json(args)
-            if key not in seen:
-                seen.add(key)
-                batch.append((parent, args))
+            return parent, mutate(pool[parent][0].args, rng, numbers, texts)
+        batch = _new_calls(drawn, seen)
         if not batch:
             break
         results = sandbox.run_cases(seed.source, seed.entry, [args for _, args in batch], limits=limits,
@@ -200,17 +210,12 @@ def rescue(seed: SeedFunction, pool: list[tuple[Candidate, sandbox.CaseResult]],
     for _ in range(RESCUE_ROUNDS):
         if not parents or budget.left() <= 0 or len(outputs) >= 2 and sorted(outputs.values())[-2] >= enough:
             break
-        batch: list[tuple[Candidate, list]] = []
         deepest = [candidate for candidate, _ in sorted(parents, key=lambda p: -p[1])[:4]]
-        for _ in range(SEARCH_BATCH * 3):
-            if len(batch) >= SEARCH_BATCH:
-                break
+
+        def drawn() -> tuple[Candidate, list]:
             parent = rng.choice(deepest) if rng.random() < 0.5 else rng.choice(parents)[0]
-            args = rescue_mutant(parent.args, rng, clues, repair=not outputs)
-            key = canonical_json(args)
-            if key not in seen:
-                seen.add(key)
-                batch.append((parent, args))
+            return parent, rescue_mutant(parent.args, rng, clues, repair=not outputs)
+        batch = _new_calls(drawn, seen)
         if not batch:
             break
         results = sandbox.run_cases(seed.source, seed.entry, [args for _, args in batch], limits=limits,

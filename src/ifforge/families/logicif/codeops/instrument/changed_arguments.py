@@ -28,6 +28,7 @@ import libcst as cst
 
 from ifforge.core import pyast
 from ifforge.families.logicif.codeops.common.source import cst_module
+from ifforge.families.logicif.codeops.instrument.self_contained import KnowsNesting
 
 # the methods of list and dict that change the object they are called on
 MUTATING_METHODS = frozenset({"append", "extend", "insert", "pop", "remove", "sort", "reverse", "clear", "update",
@@ -214,13 +215,12 @@ def _changed_by_helper(call: ast.Call, functions: dict[str, ast.FunctionDef], al
     return {roots[p] for p in _changed(helper, functions, unbound, depth + 1, seen)}
 
 
-class _ReturnChanged(cst.CSTTransformer):
+class _ReturnChanged(KnowsNesting):
     """In the entry function's own body: `return` and `return None` return `value`, and so does its end."""
 
     def __init__(self, value: cst.BaseExpression):
-        super().__init__()
+        super().__init__(start=0)
         self.value = value
-        self.depth = 0
 
     def visit_entry(self, function: cst.FunctionDef) -> cst.FunctionDef:
         function = function.with_changes(body=function.body.visit(self))
@@ -230,20 +230,6 @@ class _ReturnChanged(cst.CSTTransformer):
         if not ends:
             body.append(cst.SimpleStatementLine([cst.Return(self.value)]))
         return function.with_changes(body=function.body.with_changes(body=body), returns=None)  # `-> None` no more
-
-    def visit_FunctionDef(self, node):
-        self.depth += 1
-
-    def leave_FunctionDef(self, original, updated):
-        self.depth -= 1
-        return updated
-
-    def visit_ClassDef(self, node):
-        self.depth += 1
-
-    def leave_ClassDef(self, original, updated):
-        self.depth -= 1
-        return updated
 
     def visit_Lambda(self, node):
         return False

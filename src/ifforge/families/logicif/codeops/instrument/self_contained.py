@@ -140,12 +140,13 @@ def _is_docstring(statement: cst.CSTNode) -> bool:
             and isinstance(statement.body[0].value, (cst.SimpleString, cst.ConcatenatedString)))
 
 
-class _GlobalsBecomeEnclosing(cst.CSTTransformer):
-    """Visiting the new f: a `global` in f's own scope goes, one in a scope inside f becomes `nonlocal`."""
+class KnowsNesting(cst.CSTTransformer):
+    """A transformer that keeps `depth`, how many function or class bodies it is inside, from `start`
+    (-1 when it is handed the function itself, which it enters first; 0 when handed its body)."""
 
-    def __init__(self):
+    def __init__(self, start: int = 0):
         super().__init__()
-        self.depth = -1  # f itself is entered first
+        self.depth = start
 
     def visit_FunctionDef(self, node):
         self.depth += 1
@@ -160,6 +161,13 @@ class _GlobalsBecomeEnclosing(cst.CSTTransformer):
     def leave_ClassDef(self, original, updated):
         self.depth -= 1
         return updated
+
+
+class _GlobalsBecomeEnclosing(KnowsNesting):
+    """Visiting the new f: a `global` in f's own scope goes, one in a scope inside f becomes `nonlocal`."""
+
+    def __init__(self):
+        super().__init__(start=-1)  # f itself is entered first
 
     def leave_SimpleStatementLine(self, original, updated):
         if not any(isinstance(s, cst.Global) for s in updated.body):
