@@ -347,3 +347,14 @@ def test_a_list_or_dict_handed_back_as_it_came_is_trivial_and_one_the_call_chang
     assert inputs.trivial([3, 1, 2], [[3, 1, 2], 0]) and inputs.trivial({"a": 1}, [{"a": 1}])
     assert not inputs.trivial([1, 2, 3], [[3, 1, 2], 0]) and not inputs.trivial([3, 1, 2], [[3, 1, 2, 0]])
     assert not inputs.trivial([1], [1]) and inputs.trivial(0, [5])  # a number equal to an argument: as before
+
+
+def test_a_lesson_about_a_star_parameter_shapes_its_items_and_never_breaks_the_draw():
+    """A lesson that says `*nums` takes whole numbers (learned from an error on one item) is about the
+    items: every candidate spreads a list of them (the draw used to slice the number and fail)."""
+    from ifforge.families.logicif.codeops.inputs.candidates import candidates
+    from ifforge.families.logicif.codeops.inputs.lessons import Lessons
+    source = "def f(*nums):\n    total = 0\n    for n in nums:\n        if n > 3:\n            total += n\n    return total\n"
+    lessons = Lessons(shapes={"nums": ("int",)}, former={"nums": ("int",)})
+    found = candidates(source, "f", 7, 20, lessons)
+    assert found and all(all(type(a) is int for a in c.args) for c in found)

@@ -835,6 +835,8 @@ def candidates(source: str, entry: str, seed: int, count: int, lessons=None) -> 
             shape = parameter.shape
             if lessons is not None and parameter.name in lessons.shapes:
                 shape = lessons.shapes[parameter.name] if rng.random() < 0.75 else lessons.former[parameter.name]
+                if parameter.spread and shape[0] != "list":  # a lesson about `*args` is about its items
+                    shape = ("list", shape)
             if mode == "defaults":  # the rest drawn as any other plan would
                 own = rng.choice(("boundary", "random", "reach") if signature.hints else ("boundary", "random"))
             else:
