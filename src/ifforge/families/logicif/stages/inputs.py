@@ -122,9 +122,10 @@ def select(pool: list[tuple[Candidate, sandbox.CaseResult]], forced: int, minimu
     return chosen
 
 
-def _new_calls(drawn, seen: set[str]) -> list[tuple]:
-    """Up to SEARCH_BATCH (parent, arguments) pairs from `drawn()` whose arguments were not seen before
-    (added to `seen`), drawing at most three times that many: one round of the search or the rescue."""
+def _round(drawn, seen: set[str], seed: SeedFunction, limits, budget) -> list[tuple]:
+    """One round of the search or the rescue: up to SEARCH_BATCH (parent, arguments) pairs from
+    `drawn()` whose arguments were not seen before (added to `seen`; at most three times that many
+    draws), each run once in the sandbox with coverage: (parent, arguments, result) triples."""
     batch = []
     for _ in range(SEARCH_BATCH * 3):
         if len(batch) >= SEARCH_BATCH:
@@ -134,7 +135,11 @@ def _new_calls(drawn, seen: set[str]) -> list[tuple]:
         if key not in seen:
             seen.add(key)
             batch.append((parent, args))
-    return batch
+    if not batch:
+        return []
+    results = sandbox.run_cases(seed.source, seed.entry, [args for _, args in batch], limits=limits,
+                                budget=budget, coverage=True)
+    return [(parent, args, result) for (parent, args), result in zip(batch, results)]
 
 
 def deepen(seed: SeedFunction, pool: list[tuple[Candidate, sandbox.CaseResult]], given: int, config: InputsConfig,
@@ -163,13 +168,11 @@ def deepen(seed: SeedFunction, pool: list[tuple[Candidate, sandbox.CaseResult]],
         def drawn() -> tuple[int, list]:
             parent = rng.choice(deepest if rng.random() < 0.5 else parents)
             return parent, mutate(pool[parent][0].args, rng, numbers, texts)
-        batch = _new_calls(drawn, seen)
-        if not batch:
+        ran = _round(drawn, seen, seed, limits, budget)
+        if not ran:
             break
-        results = sandbox.run_cases(seed.source, seed.entry, [args for _, args in batch], limits=limits,
-                                    budget=budget, coverage=True)
-        tried += len(batch)
-        for (parent, args), result in zip(batch, results):
+        tried += len(ran)
+        for parent, args, result in ran:
             if run_problem(args, result, config) is not None:
                 continue
             arcs = {tuple(arc) for arc in result.arcs}
@@ -215,13 +218,11 @@ def rescue(seed: SeedFunction, pool: list[tuple[Candidate, sandbox.CaseResult]],
         def drawn() -> tuple[Candidate, list]:
             parent = rng.choice(deepest) if rng.random() < 0.5 else rng.choice(parents)[0]
             return parent, rescue_mutant(parent.args, rng, clues, repair=not outputs)
-        batch = _new_calls(drawn, seen)
-        if not batch:
+        ran = _round(drawn, seen, seed, limits, budget)
+        if not ran:
             break
-        results = sandbox.run_cases(seed.source, seed.entry, [args for _, args in batch], limits=limits,
-                                    budget=budget, coverage=True)
-        tried += len(batch)
-        for (parent, args), result in zip(batch, results):
+        tried += len(ran)
+        for parent, args, result in ran:
             child = Candidate(args, parent.origin.removesuffix(", rescued") + ", rescued")
             why = run_problem(args, result, config)
             if why == "exception" and len(pool) == given and _where(result) not in errors:
