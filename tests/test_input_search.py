@@ -358,3 +358,15 @@ def test_a_lesson_about_a_star_parameter_shapes_its_items_and_never_breaks_the_d
     lessons = Lessons(shapes={"nums": ("int",)}, former={"nums": ("int",)})
     found = candidates(source, "f", 7, 20, lessons)
     assert found and all(all(type(a) is int for a in c.args) for c in found)
+
+
+def test_no_kept_call_gives_an_output_longer_than_max_output_length():
+    """A function whose answer grows by thousands of items (an in-place `extend` of a copy, say) keeps
+    only calls whose output a reader could write out: the rest are `output_too_large`."""
+    source = ("def f(n):\n    out = []\n    for i in range(abs(n) % 7):\n        if i % 2:\n"
+              "            out.extend([i] * 4000)\n        else:\n            out.append(i)\n    return out\n")
+    outcome = _run(source)
+    kept = outcome.kept
+    assert kept is not None and kept.inputs
+    from ifforge.core.store.versions import canonical_json
+    assert all(len(canonical_json(_call(source, i.args))) <= 10_000 for i in kept.inputs)

@@ -83,7 +83,8 @@ def _config(llm_reasks: int) -> InstrumentConfig:
     """What the instrument stage receives: its typed config."""
     return InstrumentConfig(case_seconds=2.0, memory_mb=1024, function_seconds=20.0, llm_reasks=llm_reasks,
                             min_cases=3, max_tracker_value=50, max_decimal_places=6, max_input_magnitude=1e6,
-                            max_input_length=10_000, input_max_steps=20_000)
+                            max_input_length=10_000, max_output_length=10_000,
+                            input_max_steps=20_000)
 
 
 def _run(coroutine_factory, server):

@@ -35,6 +35,7 @@ class ExecuteConfig(SandboxConfig):
     max_decimal_places: int
     max_input_magnitude: float
     max_input_length: int
+    max_output_length: int
 
 
 class TrackerConfig(ExecuteConfig):
@@ -75,3 +76,4 @@ class InputsConfig(SandboxConfig):
     max_decimal_places: int
     max_input_magnitude: float
     max_input_length: int
+    max_output_length: int

@@ -48,6 +48,8 @@ def case_problem(args: list, output: Any, settings) -> tuple[str, str] | None:
         return "input_too_large", f"input holds {magnitude:g}, over {settings.max_input_magnitude:g}"
     if len(canonical_json(args)) > settings.max_input_length:
         return "input_too_large", f"input is over {settings.max_input_length} characters as JSON"
+    if len(canonical_json(output)) > settings.max_output_length:  # an answer no reader writes out by hand
+        return "output_too_large", f"output is over {settings.max_output_length} characters as JSON"
     return None
 
 
@@ -81,4 +83,6 @@ def run_problem(args: list, result, config) -> str | None:
         return "too_many_decimals"
     if largest_magnitude(args) > config.max_input_magnitude or len(canonical_json(args)) > config.max_input_length:
         return "input_too_large"
+    if len(canonical_json(result.output)) > config.max_output_length:
+        return "output_too_large"
     return None

@@ -27,6 +27,9 @@ class LogicIFSettings(Settings):
     max_input_length: int = Field(
         10_000, ge=1, description="drop a case whose input, as JSON, is longer than this many characters"
     )
+    max_output_length: int = Field(
+        10_000, ge=1, description="drop a case whose output, as JSON, is longer than this many characters"
+    )
     input_seed: int = Field(0, description="seed of generated inputs: another value gives other inputs, same difficulty")
     input_candidates: int = Field(80, ge=1, le=2000, description="candidate inputs tried per function without inputs")
     inputs_min: int = Field(8, ge=1, description="generated inputs kept per function, at least (when enough run)")
