@@ -48,13 +48,15 @@ KINDS = {"loop": ("loop_iterations", "loop_iterations", 0), "branch": ("branch_h
          "repeat": ("repeated_keys", "repeated_items", 5), "pieces": ("peak_size", "peak_size", 5),
          "inline": ("first_choices", "branch_taken", 5), "checks": ("parts_checked", "parts_checked", 5),
          "known": ("keys_found", "repeated_items", 5), "missing": ("keys_missing", "missing_keys", 5),
-         "total": ("computed_value", "computed_value", 6), "found": ("keys_found", "found_keys", 6)}
+         "total": ("computed_value", "computed_value", 6), "found": ("keys_found", "found_keys", 6),
+         "cell": ("highest_item", "peak_value", 6)}
 # roles tried only when no other candidate tells something: code with few paths (no loop that
 # does more than walk an argument, a branch the cases never take) still has these to ask about
-FALLBACK_ROLES = {"change", "repeat", "pieces", "inline", "checks", "known", "missing", "total", "found"}
+FALLBACK_ROLES = {"change", "repeat", "pieces", "inline", "checks", "known", "missing", "total", "found", "cell"}
 # fallback roles tried only when no other fallback tells something either (so no choice made before
-# they came changes): a value the steps work out, and lookups in a table that find their key
-LAST_ROLES = {"total", "found"}
+# they came changes): a value the steps work out, lookups in a table that find their key, and the
+# largest value an item of a table of counts reaches
+LAST_ROLES = {"total", "found", "cell"}
 # methods whose result is a new list of pieces, so its length is safe to take
 SPLITTING = {"split", "rsplit", "splitlines"}
 # calls that sum up, measure or pick from what they are given: the value one of them comes to inside
@@ -302,6 +304,14 @@ class _Sites(Reader):
             holder, key = (_code(part) for part in written)
             self._add(node, "known", f"how many times a value is stored in `{holder}` under the key `{key}` when "
                                      f"`{holder}` is a dictionary that already has that key", holder)
+        if written is not None and not self.enclosing and _stepped_item(node):
+            if id(node) not in self.number:
+                self._site(node)
+            holder, key = (_code(part) for part in written)
+            step = node.body[0]
+            done = "added to it" if isinstance(step.operator, cst.AddAssign) else "taken from it"
+            self._add(node, "cell", f"the largest value `{holder}[{key}]` has right after `{_code(step.value)}` is "
+                                    f"{done}, over every time that is done (0 if it is never above 0)", holder)
 
     def visit_Subscript(self, node):
         owner = node.value
@@ -414,6 +424,15 @@ def _keyed_write(line: cst.BaseStatement) -> tuple[cst.Name, cst.BaseExpression]
         return None
     key = target.slice[0].slice.value
     return None if _has(key, (cst.Call, cst.NamedExpr, cst.Await, cst.Yield)) else (target.value, key)
+
+
+def _stepped_item(line: cst.SimpleStatementLine) -> bool:
+    """`m[k] += n` / `m[k] -= n` with n a whole number written out or a `len` (a table of counts):
+    the item is a number once the step is done, and reading `m[k]` again (the key has no call:
+    `_keyed_write`) gives it."""
+    small = line.body[0]
+    return isinstance(small, cst.AugAssign) and isinstance(small.operator, (cst.AddAssign, cst.SubtractAssign)) \
+        and _whole(small.value)
 
 
 def _missing_read(path: list[cst.CSTNode], node: cst.Subscript) -> bool:
@@ -1098,7 +1117,7 @@ class _Writer:
                     if key and _binds(statement, name):
                         self.emitted.add(f"high:{name}")
                         after.append(_statement(f"{stats}[{key!r}] = max({stats}[{key!r}], {name})"))
-            return [*hoisted, *before, self.wrapped(line), *after]
+            return [*hoisted, *before, self.wrapped(line), *after, *self.stepped_item(statement)]
         if isinstance(statement, cst.If):
             test_hoisted: list[cst.BaseStatement] = []
             steps, test = self.totals(statement.test) if "total" in self.roles else ([], statement.test)
@@ -1210,6 +1229,16 @@ class _Writer:
         find = _CountedReads(self)
         walk(line, find)
         return find.found
+
+    def stepped_item(self, line: cst.SimpleStatementLine) -> list[cst.BaseStatement]:
+        """After a counted step `m[k] += n`: keep the largest value the item has had."""
+        key = self.role_id("cell", line)
+        if key not in self.keys:
+            return []
+        self.emitted.add(key)
+        holder, name = (_code(part) for part in _keyed_write(line))
+        counter = f"{self.context.stats}[{self.keys[key]!r}]"
+        return [_statement(f"{counter} = max({counter}, {holder}[{name}])")]
 
     def found_keys(self, line: cst.SimpleStatementLine) -> list[cst.BaseStatement]:
         """Before a line, `if isinstance(m, dict) and k in m:` with a counter, for each counted lookup
