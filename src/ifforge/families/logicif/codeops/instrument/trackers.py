@@ -62,6 +62,7 @@ SPLITTING = {"split", "rsplit", "splitlines"}
 # calls that sum up, measure or pick from what they are given: the value one of them comes to inside
 # a larger expression (the weighted sum before `% 11`) is a step worth asking about
 TOTALS = {"sum", "len", "min", "max"}
+MEASURES = {"count", "find", "rfind", "index", "rindex"}  # methods of texts and lists that count or find
 # calls that may act on the world or on their arguments: none may stand in a line whose total is
 # worked out one step earlier than the rest of it
 ACTING_CALLS = {"print", "input", "open", "exec", "eval", "next", "setattr", "delattr", "iter", "vars", "globals",
@@ -254,7 +255,8 @@ class _Sites(Reader):
                 and not node.args[0].keyword and not node.args[0].star:
             self.eager.add(id(node.args[0].value))
         self._lookup(node)
-        if isinstance(func, cst.Name) and name in TOTALS and name not in self.bound_at_top and not self.enclosing:
+        if (isinstance(func, cst.Name) and name in TOTALS and name not in self.bound_at_top
+                or isinstance(func, cst.Attribute) and name in MEASURES) and not self.enclosing:
             place = _total_place(self.path[:-1], node, self.number)
             if place is not None:
                 self._site(node)
@@ -562,7 +564,7 @@ def _inline_choice(path: list[cst.CSTNode]) -> bool:
 
 
 def _total_place(path: list[cst.CSTNode], node: cst.Call, numbered: dict[int, int]) -> bool | None:
-    """Whether a call of TOTALS can be worked out into a counter just before its statement, and the
+    """Whether a call of TOTALS (or MEASURES) can be worked out into a counter just before its statement, and the
     rest of the statement read that counter: None when not; else whether the statement is in a loop.
     The statement is a line alone (a return, assignment or expression; not one another fallback
     counts, nor one recomputing a name from itself) or an `if` (not an `elif`, which may never be reached); between them stands nothing that
@@ -1381,7 +1383,7 @@ class _CountedLookups(Reader):
 
 
 class _CountedTotals(Reader):
-    """The calls of TOTALS that `writer` counts and has not worked out yet, outermost first."""
+    """The calls of TOTALS or MEASURES that `writer` counts and has not worked out yet, outermost first."""
 
     def __init__(self, writer: _Writer):
         super().__init__()
