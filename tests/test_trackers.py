@@ -489,6 +489,9 @@ def histogram(word):
     assert tracker.kind == "peak_value" and values == [2, 1, 4, 0]
     text = describe(code, [tracker], {"a": "str"}, "list[int]")
     assert holds_code(text) == [] and "right after 1 is added to it" in text
+    shared = "COUNTS = [0] * 26\n\ndef tally(word):\n    for ch in word:\n        k = ord(ch) - 97\n" \
+             "        COUNTS[k] += 1\n    return COUNTS\n"
+    assert not [c for c in propose(anonymise(shared, "tally").source).candidates if c.role == "cell"]  # earlier calls' counts
 
 
 def test_last_resort_kinds_are_judged_only_when_no_other_fallback_tells():

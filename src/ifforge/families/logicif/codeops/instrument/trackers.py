@@ -306,7 +306,7 @@ class _Sites(Reader):
             holder, key = (_code(part) for part in written)
             self._add(node, "known", f"how many times a value is stored in `{holder}` under the key `{key}` when "
                                      f"`{holder}` is a dictionary that already has that key", holder)
-        if written is not None and not self.enclosing and _stepped_item(node):
+        if written is not None and not self.enclosing and written[0].value in self.local and _stepped_item(node):
             if id(node) not in self.number:
                 self._site(node)
             holder, key = (_code(part) for part in written)
