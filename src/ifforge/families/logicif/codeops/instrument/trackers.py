@@ -564,14 +564,15 @@ def _inline_choice(path: list[cst.CSTNode]) -> bool:
 
 
 def _total_place(path: list[cst.CSTNode], node: cst.Call, numbered: dict[int, int]) -> bool | None:
-    """Whether a call of TOTALS (or MEASURES) can be worked out into a counter just before its statement, and the
-    rest of the statement read that counter: None when not; else whether the statement is in a loop.
-    The statement is a line alone (a return, assignment or expression; not one another fallback
-    counts, nor one recomputing a name from itself) or an `if` (not an `elif`, which may never be reached); between them stands nothing that
-    evaluates the call some of the time or more than once (`and` / `or`, a choice, a lambda, a
-    comprehension, a loop's header); the call is not the whole returned value (that is the output);
-    and the line's other calls, but those holding this one, act on nothing (`len`, `str`, a method
-    that does not change its object), so working the call out first changes no other value."""
+    """Whether a call of TOTALS or MEASURES can be worked out into a counter just before its
+    statement, the rest of the statement reading that counter: None when not, else whether the
+    statement is in a loop. The statement is a line alone (a return, an assignment or an expression;
+    not one another fallback counts, nor one recomputing a name from itself) or an `if` (not an
+    `elif`, which may never be reached); between them stands nothing that evaluates the call some of
+    the time or more than once (`and` / `or`, a choice, a lambda, a comprehension, a loop's header);
+    the call is not the whole returned value (that is the output); and the line's other calls, but
+    those holding this one, act on nothing (`len`, `str`, a method that does not change its object),
+    so working the call out first changes no other value."""
     owner, index = None, len(path) - 1
     while index >= 0:
         holder = path[index]
