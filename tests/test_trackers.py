@@ -472,6 +472,13 @@ def leet(text):
     assert tracker.kind == "found_keys" and values == [2, 0, 0, 4]
     text = describe(code, [tracker], {"a": "str"}, "str")
     assert holds_code(text) == [] and "is a dictionary holding the key" in text
+    units = "UNITS = {'k': 3, 'm': 6}\n\ndef scale(words):\n    n = 0\n    for w in words:\n" \
+            "        if UNITS.get(w[-1:]) is not None:\n            n += 1\n        elif UNITS.get(w) is None:\n" \
+            "            n -= 1\n    return n\n"
+    probe = propose(anonymise(units, "scale").source)
+    assert len([c for c in probe.candidates if c.role == "found"]) == 1  # an elif's test may never be reached
+    _, _, values = _fallback(units, "scale", [[["2k", "m", "x"]], [[]], [["kk"]]], "found")
+    assert values == [2, 0, 1]
 
 
 def test_a_table_of_counts_keeps_the_largest_count_an_item_reaches():

@@ -462,8 +462,9 @@ def _missing_read(path: list[cst.CSTNode], node: cst.Subscript) -> bool:
 def _lookup_once(path: list[cst.CSTNode], node: cst.Call) -> bool:
     """Whether asking `key in owner` just before the line of a lookup `owner.get(key, default)`
     gives what the lookup finds: key and default hold no call, and the lookup is the value part
-    of a line alone (a return, an assignment, an expression) or of a comprehension's item,
-    evaluated once each time that runs, after no call but the ones it is given to."""
+    of a line alone (a return, an assignment, an expression), of an `if`'s test (not an elif's) or
+    of a comprehension's item, evaluated once each time that runs, after no call but the ones it
+    is given to."""
     if any(_has(a.value, (cst.Call, cst.NamedExpr, cst.Yield, cst.Await, cst.Lambda)) for a in node.args):
         return False
     for index in range(len(path) - 1, -1, -1):
@@ -475,6 +476,10 @@ def _lookup_once(path: list[cst.CSTNode], node: cst.Call) -> bool:
             line = path[index - 1] if index else None
             return inside is holder.value and isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 \
                 and _calls_once([holder.value], node, path[index + 1:])
+        if isinstance(holder, cst.If):  # its test, checked just before the whole `if` (not an elif's)
+            parent = path[index - 1] if index else None
+            return inside is holder.test and not (isinstance(parent, cst.If) and parent.orelse is holder) \
+                and _calls_once([holder.test], node, path[index + 1:])
         if isinstance(holder, (cst.BooleanOperation, cst.IfExp, cst.Lambda, cst.BaseStatement)):
             return False  # evaluated some of the time, or more than once
     return False
@@ -1126,6 +1131,7 @@ class _Writer:
             steps, test = self.totals(statement.test) if "total" in self.roles else ([], statement.test)
             if steps:
                 test_hoisted = self.block(steps, peaks)
+            test_hoisted.extend(self.found_keys(statement.test))
             rewritten = self.if_(statement, peaks, test_hoisted, test)  # an elif's functions go before the whole `if`
             checks = self.checks(statement.test)
             if checks is not None:
@@ -1243,8 +1249,8 @@ class _Writer:
         counter = f"{self.context.stats}[{self.keys[key]!r}]"
         return [_statement(f"{counter} = max({counter}, {holder}[{name}])")]
 
-    def found_keys(self, line: cst.SimpleStatementLine) -> list[cst.BaseStatement]:
-        """Before a line, `if isinstance(m, dict) and k in m:` with a counter, for each counted lookup
+    def found_keys(self, line: cst.CSTNode) -> list[cst.BaseStatement]:
+        """Before a line (or an `if`), `if isinstance(m, dict) and k in m:` with a counter, for each counted lookup
         `m.get(k, d)` in it (a comprehension's item too, once it is the line of an inner function)."""
         if "found" not in self.roles:
             return []
