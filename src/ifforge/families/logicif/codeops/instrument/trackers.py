@@ -574,7 +574,8 @@ def _total_place(path: list[cst.CSTNode], node: cst.Call, numbered: dict[int, in
     statement is in a loop. The statement is a line alone (a return, an assignment or an expression;
     not one another fallback counts, nor one recomputing a name from itself) or an `if` (not an
     `elif`, which may never be reached); between them stands nothing that evaluates the call some of
-    the time or more than once (`and` / `or`, a choice, a lambda, a comprehension, a loop's header);
+    the time or more than once (`and` / `or`, a choice, a lambda, a comprehension, a loop's header)
+    and no f-string;
     the call is not the whole returned value (that is the output); and the line's other calls, but
     those holding this one, act on nothing (`len`, `str`, a method that does not change its object),
     so working the call out first changes no other value."""
@@ -582,8 +583,8 @@ def _total_place(path: list[cst.CSTNode], node: cst.Call, numbered: dict[int, in
     while index >= 0:
         holder = path[index]
         if isinstance(holder, (cst.BooleanOperation, cst.IfExp, cst.Lambda, cst.For, cst.While, cst.CompFor,
-                               *COMPREHENSIONS)):
-            return None
+                               cst.FormattedString, *COMPREHENSIONS)):
+            return None  # (a counter's quotes inside an f-string's would end it before Python 3.12)
         if isinstance(holder, cst.If):
             inside = path[index + 1] if index + 1 < len(path) else node
             parent = path[index - 1] if index else None
