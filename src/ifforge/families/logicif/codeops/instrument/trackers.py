@@ -620,7 +620,7 @@ def _total_place(path: list[cst.CSTNode], node: cst.Call, numbered: dict[int, in
 
 
 class _Calls(Reader):
-    """Every call under a node but those inside another call's own arguments' comprehensions too."""
+    """Every call under a node."""
 
     def __init__(self):
         super().__init__()
@@ -639,9 +639,7 @@ def _module_names(module: cst.Module) -> set[str]:
         elif isinstance(statement, cst.SimpleStatementLine):
             for small in statement.body:
                 if isinstance(small, (cst.Import, cst.ImportFrom)) and not isinstance(small.names, cst.ImportStar):
-                    names.update((a.asname.name if a.asname else a.name).value if isinstance(
-                        (a.asname.name if a.asname else a.name), cst.Name) else _code(a.name).split(".")[0]
-                        for a in small.names)
+                    names.update(_code(a.asname.name if a.asname else a.name).split(".")[0] for a in small.names)
                 elif isinstance(small, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
                     targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
                     names.update(n for t in targets for n in _names_in(t))
@@ -1132,7 +1130,7 @@ class _Writer:
             steps, test = self.totals(statement.test) if "total" in self.roles else ([], statement.test)
             if steps:
                 test_hoisted = self.block(steps, peaks)
-            test_hoisted.extend(self.found_keys(statement.test))
+            test_hoisted.extend(self.found_keys(test))  # (one inside a worked-out total: counted by its step)
             rewritten = self.if_(statement, peaks, test_hoisted, test)  # an elif's functions go before the whole `if`
             checks = self.checks(statement.test)
             if checks is not None:
