@@ -479,6 +479,12 @@ def leet(text):
     assert len([c for c in probe.candidates if c.role == "found"]) == 1  # an elif's test may never be reached
     _, _, values = _fallback(units, "scale", [[["2k", "m", "x"]], [[]], [["kk"]]], "found")
     assert values == [2, 0, 1]
+    inside = "T = {'a': 'xyz'}\n\ndef long(words):\n    n = 0\n    for w in words:\n" \
+             "        if len(T.get(w, '')) > 2:\n            n = n + 1\n    return n\n"
+    probe = propose(anonymise(inside, "long").source)  # the total and the lookup inside it, both in the probe
+    [found] = [c for c in probe.candidates if c.role == "found"]
+    [result] = run_cases(probe.source, "f", [[["a", "b", "a"]]])
+    assert result.output[1][probe.keys[found.id]] == 2
 
 
 def test_a_table_of_counts_keeps_the_largest_count_an_item_reaches():
