@@ -575,10 +575,10 @@ def _total_place(path: list[cst.CSTNode], node: cst.Call, numbered: dict[int, in
     not one another fallback counts, nor one recomputing a name from itself) or an `if` (not an
     `elif`, which may never be reached); between them stands nothing that evaluates the call some of
     the time or more than once (`and` / `or`, a choice, a lambda, a comprehension, a loop's header)
-    and no f-string;
-    the call is not the whole returned value (that is the output); and the line's other calls, but
-    those holding this one, act on nothing (`len`, `str`, a method that does not change its object),
-    so working the call out first changes no other value."""
+    and no f-string; the call is not the returned value nor an item of a returned tuple or list
+    (that is the output); and the line's other calls, but those holding this one, act on nothing
+    (`len`, `str`, a method that does not change its object), so working the call out first changes
+    no other value."""
     owner, index = None, len(path) - 1
     while index >= 0:
         holder = path[index]
@@ -595,8 +595,8 @@ def _total_place(path: list[cst.CSTNode], node: cst.Call, numbered: dict[int, in
         if isinstance(holder, cst.SimpleStatementLine):
             small = holder.body[0] if len(holder.body) == 1 else None
             if not isinstance(small, (cst.Return, cst.Assign, cst.AugAssign, cst.AnnAssign, cst.Expr)) \
-                    or (isinstance(small, cst.Return) and small.value is node) or id(holder) in numbered \
-                    or _recomputed(holder):
+                    or isinstance(small, cst.Return) and _returned_whole(small.value, node) \
+                    or id(holder) in numbered or _recomputed(holder):
                 return None
             owner, line = holder, holder
             break
@@ -617,6 +617,13 @@ def _total_place(path: list[cst.CSTNode], node: cst.Call, numbered: dict[int, in
                 not isinstance(func, (cst.Name, cst.Attribute)):
             return None
     return any(isinstance(n, (cst.For, cst.While)) for n in path[:index])
+
+
+def _returned_whole(value: cst.BaseExpression | None, node: cst.Call) -> bool:
+    """Whether `node` is the returned value, or an item of the tuple or list returned: a counter
+    holding it would ask for a part of the answer twice."""
+    items = value.elements if isinstance(value, (cst.Tuple, cst.List)) else []
+    return value is node or any(item.value is node for item in items)
 
 
 class _Calls(Reader):
