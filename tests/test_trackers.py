@@ -416,3 +416,112 @@ def test_a_counter_that_is_always_the_number_of_arguments_tells_nothing():
         assert "always the number of arguments" in str(error)
     else:
         raise AssertionError("a counter equal to the number of arguments was kept")
+
+
+# ---- last-resort fallbacks: a value worked out, lookups that find their key, a table of counts ------
+def test_a_total_inside_a_larger_expression_is_worked_out_into_its_counter_first():
+    source = '''
+def check(number):
+    return str((10 - sum((3, 1)[i % 2] * int(n) for i, n in enumerate(reversed(number)))) % 10)
+'''
+    inputs = [["12"], ["905"], ["0"], ["41"]]
+    code, tracker, values = _fallback(source, "check", inputs, "total")
+    assert tracker.kind == "computed_value" and values == [7, 42, 0, 7]  # 3*2+1, 3*5+0+3*9, 0, 3*1+4
+    text = describe(code, [tracker], {"a": "str"}, "str")
+    assert holds_code(text) == [] and "Set computed_value to the sum of" in text
+
+
+def test_distinct_items_counted_beside_a_length_keep_the_order_of_the_comparison():
+    source = '''
+def distinct(seq):
+    return len(seq) == len(set(seq))
+'''
+    inputs = [[[1, 2, 1]], [[]], [[3, 3, 3, 3]], [[1, 2]]]
+    probe = propose(anonymise(source, "distinct").source)
+    got = run_cases(probe.source, "f", inputs)
+    cases = [(args, {c.id: r.output[1][probe.keys[c.id]] for c in probe.candidates}) for args, r in zip(inputs, got)]
+    [chosen] = choose(probe.candidates, cases)  # len(seq) is the argument's length: not kept
+    code, [tracker] = build(probe, [chosen])
+    assert tracker.anchor == "len(set(a))"
+    got = run_cases(code, "f", inputs, tracked=True)
+    assert [r.output for r in got] == [r.output for r in run_cases(source, "distinct", inputs)]
+    assert [r.stats["computed_value"] for r in got] == [2, 0, 1, 2]
+
+
+def test_a_total_that_is_the_output_skipped_or_repeated_is_no_candidate():
+    for body in ("return sum(xs)", "return xs[0], len(xs[1:])", "return xs and sum(xs)", "return [len(x) for x in xs]",
+                 "total = 0\n    total = total + sum(xs)\n    return total",
+                 "if xs:\n        return 1\n    elif len(xs) > 2:\n        return 2\n    return 3",
+                 "xs.append(1) or 0\n    return len(xs) + xs.pop()", "return f'{xs[0]}{len(xs[1:])}'"):
+        source = f"def g(xs):\n    {body}\n"
+        try:
+            roles = {c.role for c in propose(anonymise(source, "g").source).candidates}
+        except NothingToTrack:
+            roles = set()
+        assert "total" not in roles, body
+
+
+def test_a_lookup_with_a_default_counts_the_keys_it_finds():
+    source = '''
+TABLE = {"a": "4", "e": "3"}
+
+def leet(text):
+    return "".join(TABLE.get(c, c) for c in text)
+'''
+    code, tracker, values = _fallback(source, "leet", [["apple"], [""], ["xyz"], ["aaee"]], "found")
+    assert tracker.kind == "found_keys" and values == [2, 0, 0, 4]
+    text = describe(code, [tracker], {"a": "str"}, "str")
+    assert holds_code(text) == [] and "is a dictionary holding the key" in text
+    units = "UNITS = {'k': 3, 'm': 6}\n\ndef scale(words):\n    n = 0\n    for w in words:\n" \
+            "        if UNITS.get(w[-1:]) is not None:\n            n += 1\n        elif UNITS.get(w) is None:\n" \
+            "            n -= 1\n    return n\n"
+    probe = propose(anonymise(units, "scale").source)
+    assert len([c for c in probe.candidates if c.role == "found"]) == 1  # an elif's test may never be reached
+    _, _, values = _fallback(units, "scale", [[["2k", "m", "x"]], [[]], [["kk"]]], "found")
+    assert values == [2, 0, 1]
+    inside = "T = {'a': 'xyz'}\n\ndef long(words):\n    n = 0\n    for w in words:\n" \
+             "        if len(T.get(w, '')) > 2:\n            n = n + 1\n    return n\n"
+    probe = propose(anonymise(inside, "long").source)  # the total and the lookup inside it, both in the probe
+    [found] = [c for c in probe.candidates if c.role == "found"]
+    [result] = run_cases(probe.source, "f", [[["a", "b", "a"]]])
+    assert result.output[1][probe.keys[found.id]] == 2
+
+
+def test_a_table_of_counts_keeps_the_largest_count_an_item_reaches():
+    source = '''
+def histogram(word):
+    counts = [0] * 26
+    for ch in word:
+        counts[ord(ch) - 97] += 1
+    return counts
+'''
+    probe = propose(anonymise(source, "histogram").source)
+    assert not [c for c in probe.candidates if c.role == "cell"]  # a key with a call would be worked out again
+    keyed = source.replace("        counts[ord(ch) - 97] += 1", "        k = ord(ch) - 97\n        counts[k] += 1")
+    code, tracker, values = _fallback(keyed, "histogram", [["apple"], ["abc"], ["zzzz"], [""]], "cell")
+    assert tracker.kind == "peak_value" and values == [2, 1, 4, 0]
+    text = describe(code, [tracker], {"a": "str"}, "list[int]")
+    assert holds_code(text) == [] and "right after 1 is added to it" in text
+    shared = "COUNTS = [0] * 26\n\ndef tally(word):\n    for ch in word:\n        k = ord(ch) - 97\n" \
+             "        COUNTS[k] += 1\n    return COUNTS\n"
+    shared_roles = [c.role for c in propose(anonymise(shared, "tally").source).candidates]
+    assert "cell" not in shared_roles  # what earlier calls counted would decide it
+
+
+def test_last_resort_kinds_are_judged_only_when_no_other_fallback_tells():
+    source = '''
+def f(a, b):
+    a = a.replace("x", "y")
+    return len(a) + len(b) * 2
+'''
+    probe = propose(source)
+    roles = {c.id: c.role for c in probe.candidates}
+    assert "change" in roles.values() and "total" in roles.values()
+    change = next(i for i, r in roles.items() if r == "change")
+    totals = [i for i, r in roles.items() if r == "total"]
+    cases = [(["xa", "b"], {change: 1, totals[0]: 5, totals[1]: 4}),  # made-up values, only to be judged
+             (["a", "bb"], {change: 0, totals[0]: 7, totals[1]: 6}),
+             (["aaa", ""], {change: 0, totals[0]: 9, totals[1]: 8})]
+    assert [c.role for c in choose(probe.candidates, cases)] == ["change"]
+    no_change = [(args, {**stats, change: 0}) for args, stats in cases]
+    assert {c.role for c in choose(probe.candidates, no_change)} == {"total"}

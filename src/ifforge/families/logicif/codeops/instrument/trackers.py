@@ -47,12 +47,28 @@ KINDS = {"loop": ("loop_iterations", "loop_iterations", 0), "branch": ("branch_h
          "high": ("highest_value", "peak_value", 4), "change": ("value_changes", "value_changes", 5),
          "repeat": ("repeated_keys", "repeated_items", 5), "pieces": ("peak_size", "peak_size", 5),
          "inline": ("first_choices", "branch_taken", 5), "checks": ("parts_checked", "parts_checked", 5),
-         "known": ("keys_found", "repeated_items", 5), "missing": ("keys_missing", "missing_keys", 5)}
+         "known": ("keys_found", "repeated_items", 5), "missing": ("keys_missing", "missing_keys", 5),
+         "total": ("computed_value", "computed_value", 6), "found": ("keys_found", "found_keys", 6),
+         "cell": ("highest_item", "peak_value", 6)}
 # roles tried only when no other candidate tells something: code with few paths (no loop that
 # does more than walk an argument, a branch the cases never take) still has these to ask about
-FALLBACK_ROLES = {"change", "repeat", "pieces", "inline", "checks", "known", "missing"}
+FALLBACK_ROLES = {"change", "repeat", "pieces", "inline", "checks", "known", "missing", "total", "found", "cell"}
+# fallback roles tried only when no other fallback tells something either (so no choice made before
+# they came changes): a value the steps work out, lookups in a table that find their key, and the
+# largest value an item of a table of counts reaches
+LAST_ROLES = {"total", "found", "cell"}
 # methods whose result is a new list of pieces, so its length is safe to take
 SPLITTING = {"split", "rsplit", "splitlines"}
+# calls that sum up, measure or pick from what they are given: the value one of them comes to inside
+# a larger expression (the weighted sum before `% 11`) is a step worth asking about
+TOTALS = {"sum", "len", "min", "max"}
+MEASURES = {"count", "find", "rfind", "index", "rindex"}  # methods of texts and lists that count or find
+# calls that may act on the world or on their arguments: none may stand in a line whose total is
+# worked out one step earlier than the rest of it
+ACTING_CALLS = {"print", "input", "open", "exec", "eval", "next", "setattr", "delattr", "iter", "vars", "globals",
+                "locals", "__import__", "compile", "breakpoint"}
+ACTING_METHODS = GROWING_METHODS | {"pop", "popleft", "popitem", "remove", "discard", "clear", "sort", "reverse",
+                                    "write", "send", "throw", "close", "read", "readline", "seek", "__next__"}
 
 
 class NothingToTrack(ValueError):
@@ -83,6 +99,11 @@ class Candidate:
     @property
     def fallback(self) -> bool:
         return self.role in FALLBACK_ROLES
+
+    @property
+    def tier(self) -> int:
+        """0 for the candidates judged first, 1 for fallbacks, 2 for the last ones (LAST_ROLES)."""
+        return 2 if self.role in LAST_ROLES else 1 if self.fallback else 0
 
 
 @dataclass
@@ -188,6 +209,7 @@ class _Sites(Reader):
         self.helper: str | None = None  # the helper being surveyed, if not f
         self.local: set[str] = set()  # names local to the function being surveyed
         self.filling: set[str] = set()  # names of dictionaries that fill in a key read before it is there
+        self.bound_at_top: set[str] = set()  # names the module binds itself (not the built-ins then)
 
     def on_visit(self, node) -> bool:
         self.known.add(id(node))
@@ -232,11 +254,33 @@ class _Sites(Reader):
         if name in CONSUMERS and node.args and isinstance(node.args[0].value, cst.GeneratorExp) and not rest \
                 and not node.args[0].keyword and not node.args[0].star:
             self.eager.add(id(node.args[0].value))
+        self._lookup(node)
+        if (isinstance(func, cst.Name) and name in TOTALS and name not in self.bound_at_top
+                or isinstance(func, cst.Attribute) and name in MEASURES) and not self.enclosing:
+            place = _total_place(self.path[:-1], node, self.number)
+            if place is not None:
+                self._site(node)
+                when = "the last time it is worked out" if place else "when it is worked out"
+                self._add(node, "total", f"the value `{_short(node, 200)}` comes to, {when} (0 if it never is)",
+                          _short(node))
 
     def visit_If(self, node):
         self._site(node)
         header = f"if {_short(node.test)}"
         self._add(node, "branch", f"how many times the branch `{header}` is taken", header)
+
+    def _lookup(self, node: cst.Call) -> None:
+        """`m.get(k)` / `m.get(k, d)` evaluated once whenever its line or comprehension item is:
+        a candidate for how often it finds its key."""
+        func = node.func
+        if not (isinstance(func, cst.Attribute) and func.attr.value == "get" and isinstance(func.value, cst.Name)
+                and 1 <= len(node.args) <= 2 and not any(a.keyword or a.star for a in node.args)
+                and _lookup_once(self.path[:-1], node)):
+            return
+        self._site(node)
+        holder, key = func.value.value, _code(node.args[0].value)
+        self._add(node, "found", f"how many times `{holder}` is a dictionary holding the key `{key}` when that key "
+                                 f"is looked up in it", holder)
 
     def visit_IfExp(self, node):
         if not self.enclosing and _choice_statement(self.path[:-1], node) is not None:
@@ -262,6 +306,14 @@ class _Sites(Reader):
             holder, key = (_code(part) for part in written)
             self._add(node, "known", f"how many times a value is stored in `{holder}` under the key `{key}` when "
                                      f"`{holder}` is a dictionary that already has that key", holder)
+        if written is not None and not self.enclosing and written[0].value in self.local and _stepped_item(node):
+            if id(node) not in self.number:
+                self._site(node)
+            holder, key = (_code(part) for part in written)
+            step = node.body[0]
+            done = "added to it" if isinstance(step.operator, cst.AddAssign) else "taken from it"
+            self._add(node, "cell", f"the largest value `{holder}[{key}]` has right after `{_code(step.value)}` is "
+                                    f"{done}, over every time that is done (0 if it is never above 0)", holder)
 
     def visit_Subscript(self, node):
         owner = node.value
@@ -376,6 +428,15 @@ def _keyed_write(line: cst.BaseStatement) -> tuple[cst.Name, cst.BaseExpression]
     return None if _has(key, (cst.Call, cst.NamedExpr, cst.Await, cst.Yield)) else (target.value, key)
 
 
+def _stepped_item(line: cst.SimpleStatementLine) -> bool:
+    """`m[k] += n` / `m[k] -= n` with n a whole number written out or a `len` (a table of counts):
+    the item is a number once the step is done, and reading `m[k]` again (the key has no call:
+    `_keyed_write`) gives it."""
+    small = line.body[0]
+    return isinstance(small, cst.AugAssign) and isinstance(small.operator, (cst.AddAssign, cst.SubtractAssign)) \
+        and _whole(small.value)
+
+
 def _missing_read(path: list[cst.CSTNode], node: cst.Subscript) -> bool:
     """Whether asking `key not in owner` just before the read `owner[key]` gives what the read finds: the
     key has no call, and the read is the value part of a line alone (a return, an assignment, an
@@ -396,6 +457,42 @@ def _missing_read(path: list[cst.CSTNode], node: cst.Subscript) -> bool:
         if isinstance(holder, (cst.BooleanOperation, cst.IfExp, cst.Lambda, cst.BaseStatement)):
             return False  # evaluated some of the time, or more than once
     return False
+
+
+def _lookup_once(path: list[cst.CSTNode], node: cst.Call) -> bool:
+    """Whether asking `key in owner` just before the line of a lookup `owner.get(key, default)`
+    gives what the lookup finds: key and default hold no call, and the lookup is the value part
+    of a line alone (a return, an assignment, an expression), of an `if`'s test (not an elif's) or
+    of a comprehension's item, evaluated once each time that runs, after no call but the ones it
+    is given to."""
+    if any(_has(a.value, (cst.Call, cst.NamedExpr, cst.Yield, cst.Await, cst.Lambda)) for a in node.args):
+        return False
+    for index in range(len(path) - 1, -1, -1):
+        holder, inside = path[index], path[index + 1] if index + 1 < len(path) else node
+        if isinstance(holder, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
+            parts = [holder.key, holder.value] if isinstance(holder, cst.DictComp) else [holder.elt]
+            return any(inside is part for part in parts) and _calls_once(parts, node, path[index + 1:])
+        if isinstance(holder, (cst.Return, cst.Assign, cst.AugAssign, cst.AnnAssign, cst.Expr)):
+            line = path[index - 1] if index else None
+            return inside is holder.value and isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 \
+                and _calls_once([holder.value], node, path[index + 1:])
+        if isinstance(holder, cst.If):  # its test, checked just before the whole `if` (not an elif's)
+            parent = path[index - 1] if index else None
+            return inside is holder.test and not (isinstance(parent, cst.If) and parent.orelse is holder) \
+                and _calls_once([holder.test], node, path[index + 1:])
+        if isinstance(holder, (cst.BooleanOperation, cst.IfExp, cst.Lambda, cst.BaseStatement)):
+            return False  # evaluated some of the time, or more than once
+    return False
+
+
+def _calls_once(parts: list[cst.CSTNode], node: cst.Call, between: list[cst.CSTNode]) -> bool:
+    """No call in `parts` but `node` and those holding it, and nothing that runs it some of the time
+    or twice, binds or pauses."""
+    reads = _Reads("")
+    for part in parts:
+        walk(part, reads)
+    holding = {id(n) for n in between} | {id(node)}
+    return not reads.other and all(id(call) in holding for call in reads.calls)
 
 
 class _Reads(Reader):
@@ -469,6 +566,91 @@ def _inline_choice(path: list[cst.CSTNode]) -> bool:
         if isinstance(node, (cst.BaseCompoundStatement, cst.BooleanOperation, cst.IfExp, cst.Lambda, *COMPREHENSIONS)):
             return False
     return False
+
+
+def _total_place(path: list[cst.CSTNode], node: cst.Call, numbered: dict[int, int]) -> bool | None:
+    """Whether a call of TOTALS or MEASURES can be worked out into a counter just before its
+    statement, the rest of the statement reading that counter: None when not, else whether the
+    statement is in a loop. The statement is a line alone (a return, an assignment or an expression;
+    not one another fallback counts, nor one recomputing a name from itself) or an `if` (not an
+    `elif`, which may never be reached); between them stands nothing that evaluates the call some of
+    the time or more than once (`and` / `or`, a choice, a lambda, a comprehension, a loop's header)
+    and no f-string; the call is not the returned value nor an item of a returned tuple or list
+    (that is the output); and the line's other calls, but those holding this one, act on nothing
+    (`len`, `str`, a method that does not change its object), so working the call out first changes
+    no other value."""
+    owner, index = None, len(path) - 1
+    while index >= 0:
+        holder = path[index]
+        if isinstance(holder, (cst.BooleanOperation, cst.IfExp, cst.Lambda, cst.For, cst.While, cst.CompFor,
+                               cst.FormattedString, *COMPREHENSIONS)):
+            return None  # (a counter's quotes inside an f-string's would end it before Python 3.12)
+        if isinstance(holder, cst.If):
+            inside = path[index + 1] if index + 1 < len(path) else node
+            parent = path[index - 1] if index else None
+            if inside is not holder.test or (isinstance(parent, cst.If) and parent.orelse is holder):
+                return None
+            owner, line = holder, holder.test
+            break
+        if isinstance(holder, cst.SimpleStatementLine):
+            small = holder.body[0] if len(holder.body) == 1 else None
+            if not isinstance(small, (cst.Return, cst.Assign, cst.AugAssign, cst.AnnAssign, cst.Expr)) \
+                    or isinstance(small, cst.Return) and _returned_whole(small.value, node) \
+                    or id(holder) in numbered or _recomputed(holder):
+                return None
+            owner, line = holder, holder
+            break
+        if isinstance(holder, cst.BaseStatement):
+            return None
+        index -= 1
+    if owner is None or _has(line, (cst.NamedExpr, cst.Yield, cst.Await)):
+        return None
+    holding = {id(n) for n in path}
+    calls = _Calls()
+    walk(line, calls)
+    for call in calls.found:
+        if id(call) in holding or call is node:
+            continue
+        func = call.func
+        if isinstance(func, cst.Name) and func.value in ACTING_CALLS or \
+                isinstance(func, cst.Attribute) and func.attr.value in ACTING_METHODS or \
+                not isinstance(func, (cst.Name, cst.Attribute)):
+            return None
+    return any(isinstance(n, (cst.For, cst.While)) for n in path[:index])
+
+
+def _returned_whole(value: cst.BaseExpression | None, node: cst.Call) -> bool:
+    """Whether `node` is the returned value, or an item of the tuple or list returned: a counter
+    holding it would ask for a part of the answer twice."""
+    items = value.elements if isinstance(value, (cst.Tuple, cst.List)) else []
+    return value is node or any(item.value is node for item in items)
+
+
+class _Calls(Reader):
+    """Every call under a node."""
+
+    def __init__(self):
+        super().__init__()
+        self.found: list[cst.Call] = []
+
+    def visit_Call(self, node):
+        self.found.append(node)
+
+
+def _module_names(module: cst.Module) -> set[str]:
+    """Names the module binds at its top level (a def, a class, an assignment, an import)."""
+    names: set[str] = set()
+    for statement in module.body:
+        if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+            names.add(statement.name.value)
+        elif isinstance(statement, cst.SimpleStatementLine):
+            for small in statement.body:
+                if isinstance(small, (cst.Import, cst.ImportFrom)) and not isinstance(small.names, cst.ImportStar):
+                    names.update(_code(a.asname.name if a.asname else a.name).split(".")[0] for a in small.names)
+                elif isinstance(small, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
+                    targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
+                    names.update(n for t in targets for n in _names_in(t))
+    return names
 
 
 def _error_kinds(handler: cst.ExceptHandler) -> str | None:
@@ -811,6 +993,7 @@ def _prepare(source: str, module: cst.Module | None = None) -> _Context:
     sites = _Sites(names)
     sites.local = _local_names(entry)
     sites.filling = _filling(module, entry)
+    sites.bound_at_top = _module_names(module)
     walk(entry.body, sites)
     containers = _containers(entry)
     counts = _counts(entry)
@@ -884,6 +1067,7 @@ class _Writer:
         self.roles = {candidate.rstrip("0123456789") for candidate in keys}  # a line is searched only for these
         self.depth = 0  # inner functions entered: their returns stay as they are
         self.inner: str | None = None  # a recursive f's body moves into this inner function, calls and all
+        self.done: set[int] = set()  # counted calls of TOTALS already worked out into their counter
 
     def fresh(self, prefix: str) -> str:
         number = 1
@@ -917,6 +1101,10 @@ class _Writer:
 
     def statement(self, statement: cst.BaseStatement, peaks: list[str]) -> list[cst.BaseStatement]:
         hoisted: list[cst.BaseStatement] = []
+        if isinstance(statement, cst.SimpleStatementLine) and "total" in self.roles:
+            steps, line = self.totals(statement)
+            if steps:
+                return [*self.block(steps, peaks), *self.statement(line, peaks)]
         if isinstance(statement, cst.SimpleStatementLine):
             choice = self.choice(statement)
             if choice is not None:
@@ -930,7 +1118,7 @@ class _Writer:
             line = self.hoist(statement, hoisted)
             before, after = self.change(statement)
             before = [*self.known_key(statement), *self.missing_keys(statement), *self.inline_choices(statement),
-                      *before]
+                      *self.found_keys(statement), *before]
             if peaks and not _returns(statement):
                 named = _names_in(statement)  # any line naming a container may change it (a helper it is passed to)
                 stats = self.context.stats
@@ -943,10 +1131,14 @@ class _Writer:
                     if key and _binds(statement, name):
                         self.emitted.add(f"high:{name}")
                         after.append(_statement(f"{stats}[{key!r}] = max({stats}[{key!r}], {name})"))
-            return [*hoisted, *before, self.wrapped(line), *after]
+            return [*hoisted, *before, self.wrapped(line), *after, *self.stepped_item(statement)]
         if isinstance(statement, cst.If):
             test_hoisted: list[cst.BaseStatement] = []
-            rewritten = self.if_(statement, peaks, test_hoisted)  # an elif's functions go before the whole `if`
+            steps, test = self.totals(statement.test) if "total" in self.roles else ([], statement.test)
+            if steps:
+                test_hoisted = self.block(steps, peaks)
+            test_hoisted.extend(self.found_keys(test))  # (one inside a worked-out total: counted by its step)
+            rewritten = self.if_(statement, peaks, test_hoisted, test)  # an elif's functions go before the whole `if`
             checks = self.checks(statement.test)
             if checks is not None:
                 steps, result = checks
@@ -1019,6 +1211,22 @@ class _Writer:
             steps = work
         return steps, cst.Name(result)
 
+    def totals(self, node: cst.CSTNode) -> tuple[list[cst.BaseStatement], cst.CSTNode]:
+        """The counted calls of TOTALS in a line or an `if`'s test, outermost first, each worked out
+        into its counter in a step of its own, and the node reading the counters in their place
+        (a counted call inside a counted one is worked out by its own step in turn)."""
+        find = _CountedTotals(self)
+        walk(node, find)
+        steps, counters = [], {}
+        for call in find.found:
+            key = self.role_id("total", call)
+            self.done.add(id(call))
+            self.emitted.add(key)
+            counter = cst.parse_expression(f"{self.context.stats}[{self.keys[key]!r}]")
+            steps.append(cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(counter)], call)]))
+            counters[id(call)] = counter
+        return steps, node.visit(_Replace(counters)) if counters else node
+
     def known_key(self, line: cst.SimpleStatementLine) -> list[cst.BaseStatement]:
         """Before `m[k] = v`: count it when m is a dictionary that already has k."""
         key = self.role_id("known", line)
@@ -1034,6 +1242,25 @@ class _Writer:
         if "missing" not in self.roles:
             return []
         find = _CountedReads(self)
+        walk(line, find)
+        return find.found
+
+    def stepped_item(self, line: cst.SimpleStatementLine) -> list[cst.BaseStatement]:
+        """After a counted step `m[k] += n`: keep the largest value the item has had."""
+        key = self.role_id("cell", line)
+        if key not in self.keys:
+            return []
+        self.emitted.add(key)
+        holder, name = (_code(part) for part in _keyed_write(line))
+        counter = f"{self.context.stats}[{self.keys[key]!r}]"
+        return [_statement(f"{counter} = max({counter}, {holder}[{name}])")]
+
+    def found_keys(self, line: cst.CSTNode) -> list[cst.BaseStatement]:
+        """Before a line (or an `if`), `if isinstance(m, dict) and k in m:` with a counter, for each counted lookup
+        `m.get(k, d)` in it (a comprehension's item too, once it is the line of an inner function)."""
+        if "found" not in self.roles:
+            return []
+        find = _CountedLookups(self)
         walk(line, find)
         return find.found
 
@@ -1062,8 +1289,8 @@ class _Writer:
             orelse = cst.If(test=node.test, body=cst.IndentedBlock(body=body), orelse=orelse)
         return orelse
 
-    def if_(self, statement: cst.If, peaks: list[str], hoisted: list) -> cst.If:
-        test = self.hoist(statement.test, hoisted)
+    def if_(self, statement: cst.If, peaks: list[str], hoisted: list, test: cst.BaseExpression | None = None) -> cst.If:
+        test = self.hoist(statement.test if test is None else test, hoisted)
         body = self.suite(statement.body, peaks, self.bump(self.role_id("branch", statement)))
         orelse = statement.orelse
         if isinstance(orelse, cst.If):
@@ -1144,6 +1371,63 @@ class _CountedReads(Reader):
 
     def on_visit(self, node):
         return not isinstance(node, (cst.Lambda, *COMPREHENSIONS)) and super().on_visit(node)
+
+
+class _CountedLookups(Reader):
+    """`if isinstance(m, dict) and k in m:` with a counter, for each lookup `m.get(k, d)` under a
+    node that `writer` counts; not inside a comprehension or lambda, which count their own."""
+
+    def __init__(self, writer: _Writer):
+        super().__init__()
+        self.writer, self.found = writer, []
+
+    def visit_Call(self, node):
+        key = self.writer.role_id("found", node)
+        if key in self.writer.keys:
+            holder, name = _code(node.func.value), _code(node.args[0].value)
+            if not isinstance(node.args[0].value, (cst.Name, cst.Attribute, cst.Subscript, cst.BaseNumber,
+                                                   cst.SimpleString)):
+                name = f"({name})"
+            test = cst.parse_expression(f"isinstance({holder}, dict) and {name} in {holder}")
+            self.found.append(cst.If(test=test, body=cst.IndentedBlock(body=self.writer.bump(key))))
+
+    def on_visit(self, node):
+        return not isinstance(node, (cst.Lambda, *COMPREHENSIONS)) and super().on_visit(node)
+
+
+class _CountedTotals(Reader):
+    """The calls of TOTALS or MEASURES that `writer` counts and has not worked out yet, outermost first."""
+
+    def __init__(self, writer: _Writer):
+        super().__init__()
+        self.writer, self.found = writer, []
+
+    def visit_Call(self, node):
+        if id(node) not in self.writer.done and self.writer.role_id("total", node) in self.writer.keys:
+            self.found.append(node)
+            return False
+        return True
+
+
+class _Replace(cst.CSTTransformer):
+    """Nodes put in place of others, found by identity; every node not holding one is kept itself,
+    so the other counters, found by identity too, still find theirs."""
+
+    def __init__(self, by_id: dict[int, cst.CSTNode]):
+        super().__init__()
+        self.by_id, self.holding, self.path = by_id, set(), []
+
+    def on_visit(self, node):
+        self.path.append(node)
+        if id(node) in self.by_id:
+            self.holding.update(id(n) for n in self.path)
+        return id(node) not in self.by_id
+
+    def on_leave(self, original, updated):
+        self.path.pop()
+        if id(original) in self.by_id:
+            return self.by_id[id(original)]
+        return updated if id(original) in self.holding else original
 
 
 class _InlineChoices(Reader):
@@ -1341,9 +1625,10 @@ def choose(candidates: list[Candidate], cases: list[tuple[list, dict[str, int]]]
     reasons: dict[str, int] = {}
     facts = [_input_facts(args) for args, _ in cases]
     usable: dict[tuple, Candidate] = {}
-    ranked = sorted(candidates, key=lambda c: (c.fallback, not c.main, KINDS[c.role][2], c.order))
+    ranked = sorted(candidates, key=lambda c: (c.tier, not c.main, KINDS[c.role][2], c.order))
+    tier = None  # the tier of the usable ones
     for candidate in ranked:
-        if candidate.fallback and usable:
+        if usable and candidate.tier > tier:
             break  # something better tells already
         values = tuple(stats.get(candidate.id) for _, stats in cases)
         problem = _problem(values, facts, limit)
@@ -1353,6 +1638,7 @@ def choose(candidates: list[Candidate], cases: list[tuple[list, dict[str, int]]]
             reasons[problem] = reasons.get(problem, 0) + 1
         else:
             usable.setdefault(values, candidate)  # the first of identical ones (best ranked)
+            tier = candidate.tier if tier is None else tier
     if not usable:
         found = ", ".join(f"{n} {why}" for why, n in reasons.items())
         raise NothingInformative(f"none of {len(candidates)} candidate trackers tells something over "
@@ -1428,10 +1714,10 @@ def instrument(source: str) -> tuple[str, list[Tracker]]:
     """Without test cases to judge by: the first candidates in order of preference, one per kind.
     (The instrument stage judges them by running the probe; this is for tests and stand-ins.)"""
     probe = propose(source)
-    ranked = sorted(probe.candidates, key=lambda c: (c.fallback, not c.main, KINDS[c.role][2], c.order))
+    ranked = sorted(probe.candidates, key=lambda c: (c.tier, not c.main, KINDS[c.role][2], c.order))
     chosen: list[Candidate] = []
     for candidate in ranked:
-        if candidate.fallback and chosen:
+        if chosen and candidate.tier > chosen[0].tier:
             break
         if len(chosen) < MAX_TRACKERS and candidate.kind not in {c.kind for c in chosen}:
             chosen.append(candidate)
