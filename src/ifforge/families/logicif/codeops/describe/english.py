@@ -93,6 +93,8 @@ RULES = {  # one sentence each, said once, at the first step that needs it
                    "Any other pair gives the special marker NotImplemented.",
     "identity": "\"Is the very same object as\" holds only for one and the same object, not merely an equal one "
                 "(a copy of a list is not the very same object as the list).",
+    "lines": "A line break is a newline, a carriage return (one break together with a newline right after it), "
+             "or one of the rarer breaks: the characters with codes 11, 12, 28, 29, 30, 133, 8232 and 8233.",
     "lazy": "The values of \"the results of ...\" are worked out one at a time, only when something goes "
             "through them, and only once: going through them a second time gives nothing.",
     "wildcard": wildcards.RULE,
@@ -295,12 +297,28 @@ class Speaker:
         if isinstance(node, cst.Attribute):
             return self._attribute(node)
         if isinstance(node, cst.Lambda):
-            raise Undescribable("a lambda used as a value")
+            return self._lambda(node)
         if isinstance(node, cst.NamedExpr):  # `(n := e)`: the name is set there and then, and is the value
             return f"{node.target.value}, set at this point to {self.grouped(node.value)}"
         if isinstance(node, (cst.Yield, cst.Await)):
             raise Undescribable("a generator or coroutine (yield / await)")
         raise Undescribable(f"the expression kind {type(node).__name__}")
+
+    def _lambda(self, node: cst.Lambda) -> str:
+        """A lambda kept or passed as a value: the function in words. It reads its other names when called,
+        not when made, so it may read only its parameters and names the steps never set (built-ins, helpers,
+        module constants, imports, classes)."""
+        params = node.params
+        if params.kwonly_params or params.posonly_params or params.star_kwarg is not None or isinstance(
+                params.star_arg, cst.Param) or any(p.default is not None for p in params.params):
+            raise Undescribable("a lambda used as a value with other than plain parameters")
+        names = [p.name.value for p in params.params]
+        fixed = _BUILTINS | self.helpers | self.generators | set(self.constants) | set(self.imported) | self.classes
+        if _read_names(node.body) - set(names) - fixed:
+            raise Undescribable("a lambda used as a value that reads a variable of the steps (read when it is "
+                                "called, not when it is made)")
+        given = f"given {_join(names)}" if names else "with no inputs"
+        return f"a function that, {given}, gives back {self.grouped(node.body)}"
 
     def _name(self, node: cst.Name, cond: bool) -> str:
         if node.value in ("True", "False"):
@@ -969,7 +987,11 @@ class Speaker:
         raise Undescribable("a call of a computed function")
 
     def _call_computed(self, call: cst.Call, cond: bool) -> str:
-        raise Undescribable("a call of a computed function")
+        """A function taken from a table or list (`ops[op](a, b)`): the value there, called; any other computed
+        function (one a call gives back) is not said."""
+        if not isinstance(call.func, cst.Subscript):
+            raise Undescribable("a call of a computed function")
+        return f"what the function ({self.grouped(call.func)}) gives back when called {self.call_with(call)}"
 
     def _library_object(self, node: cst.BaseExpression) -> dict | None:
         """The vocab words for the object `node` is when it is a call of a library's maker
@@ -1049,6 +1071,8 @@ class Speaker:
     def _builtin(self, name: str, call: cst.Call, cond: bool) -> str:
         """A built-in function's call in words: its forms are tried in turn (`_BUILTIN_FORMS`), the first
         that fits says it."""
+        if name == "zip" and call.args and call.args[0].star == "*":
+            return self._zip_spread(call)
         args, keywords = self.arguments(call)
         one = args[0] if len(args) == 1 and not keywords else None
         for form in _BUILTIN_FORMS.get(name, ()):
@@ -1338,6 +1362,18 @@ class Speaker:
             return f"the tuples of items at the same position in {_join([g(a) for a in args])} ({end})"
         return None
 
+    def _zip_spread(self, call: cst.Call) -> str:
+        """`zip(*rows)`: the items of rows side by side (columns of a table); with no rows, no tuples at all."""
+        rows, rest = call.args[0].value, call.args[1:]
+        if any(a.star or a.keyword is None for a in rest):
+            raise Undescribable("a call with * or ** unpacking")
+        end = self.zip_end({a.keyword.value: a.value for a in rest})
+        if end is None:
+            raise Undescribable("this use of the built-in zip")
+        rows = self.grouped(rows)
+        return (f"the results of taking item k of each item of {rows}, in their order, as a tuple, for each position "
+                f"k from 0 on ({end}; none at all if {rows} has no items){self.cite('lazy')}")
+
     @staticmethod
     def zip_end(keywords: dict) -> str | None:
         """How `zip` ends, by its `strict` flag (written out, or left out: false), or None for a flag the
@@ -1549,6 +1585,8 @@ class Speaker:
             if name in ("split", "rsplit") and set(keywords) <= {"sep", "maxsplit"}:
                 args = [*args, keywords.get("sep", cst.Name("None")), keywords.get("maxsplit")]
                 args = args[:2] if args[1] is not None else args[:1]
+            elif name in _PLACES and set(keywords) <= {place for place, _ in _PLACES[name][len(args):]}:
+                args = _placed(name, args, keywords)
             else:
                 raise Undescribable(f"the method {name} with keyword arguments")
         return self.method_value(self.operand(owner_node), name, args, owner_node)
@@ -1567,8 +1605,9 @@ class Speaker:
                 return f"{joined} joined into one text with nothing between them (each must be text)"
             return f"{joined} joined into one text with {owner} between each two (each must be text)"
         if name == "splitlines" and count == 1 and constant_truth(args[0]) is not None:
-            return (f"the list of lines of {owner}, each keeping its line break" if constant_truth(args[0]) else
-                    f"the list of lines of {owner} (line breaks removed)")
+            self.rule("lines")
+            kept = "each keeping its line break" if constant_truth(args[0]) else "line breaks removed"
+            return f"the list of lines of {owner} ({kept}; no piece after a final line break, none at all for empty text)"
         if name == "pop" and count == 1:
             if isinstance(args[0], (cst.SimpleString, cst.ConcatenatedString)):
                 return f"the value under the key {g(args[0])} in {owner}, removed from it"
@@ -1586,6 +1625,23 @@ class Speaker:
         for rule in rules:
             self.rule(rule)
         return text
+
+
+# a core method's parameters that may be given by name, in order, each with the value it takes when left out
+_PLACES = {"splitlines": (("keepends", "False"),),
+           "encode": (("encoding", '"utf-8"'), ("errors", '"strict"')),
+           "decode": (("encoding", '"utf-8"'), ("errors", '"strict"')),
+           "expandtabs": (("tabsize", "8"),)}
+
+
+def _placed(name: str, args: list, keywords: dict) -> list:
+    """The arguments of `name` by position, those given by name put in their places (a place left out before
+    one given takes the value it has when left out), up to the last one given."""
+    places = _PLACES[name]
+    placed = list(args) + [keywords.get(place) for place, _ in places[len(args):]]
+    while placed and placed[-1] is None:
+        placed.pop()
+    return [cst.parse_expression(places[i][1]) if value is None else value for i, value in enumerate(placed)]
 
 
 # built-in name -> the forms that may say a call of it, tried in order (each gives None when it does not fit)
@@ -1666,6 +1722,17 @@ _BUILTIN_FORMS = {
     "callable": (Speaker._builtin_callable,),
     "zip": (Speaker._builtin_zip,),
 }
+
+def _read_names(node: cst.CSTNode) -> set[str]:
+    """The names an expression reads (not attribute or keyword names after a dot or before `=`)."""
+    if isinstance(node, cst.Name):
+        return {node.value}
+    if isinstance(node, cst.Attribute):
+        return _read_names(node.value)
+    if isinstance(node, cst.Arg):
+        return _read_names(node.value)
+    return {name for child in node.children for name in _read_names(child)}
+
 
 def float_words(written: str) -> str:
     """A decimal constant as written, with the digits a reader expects around the point."""
