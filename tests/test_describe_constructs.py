@@ -501,3 +501,14 @@ def test_a_table_of_lambdas_is_said_as_functions_and_a_call_of_one_taken_from_it
         describe("def f(xs, n):\n    fs = [lambda: n]\n    n = 0\n    return fs[0]()\n", [], {}, "int")
     with pytest.raises(Undescribable, match="computed function"):  # a function a call gives back
         describe("def f(x):\n    return g(x)(x)\n", [], {}, "int")
+
+
+def test_hasattr_on_an_input_names_the_json_kinds_that_have_the_attribute():
+    said = _steps("def f(x):\n    if hasattr(x, '__len__'):\n        return len(x)\n    return -1\n")
+    assert said[0] == "1. If x is a dictionary, a list or text, return the length of x."
+    numbers = _steps("def f(x):\n    return hasattr(x, 'real')\n")[0]
+    assert numbers == "1. Return whether x is a whole number, a decimal number or a truth value (true or false)."
+    for unsure in ("def f(x):\n    x = [x]\n    return hasattr(x, 'real')\n",  # no longer the input
+                   "def f(x, k):\n    return hasattr(x, k)\n"):  # a name the code does not fix
+        with pytest.raises(Undescribable, match="hasattr"):
+            describe(unsure, [], {}, "int")

@@ -117,6 +117,8 @@ _TYPE_WORDS = {"int": "a whole number", "float": "a decimal number", "str": "tex
                "frozenset": "a fixed set", "bytes": "bytes", "bytearray": "a changeable bytes value",
                "complex": "a complex number", "type": "a class", "object": "any value at all (always true)",
                "NoneType": "None"}
+# one value of each kind a JSON input may hold, to ask which kinds have an attribute
+_JSON_SAMPLES = {"dict": {}, "list": [], "str": "", "int": 0, "float": 0.0, "bool": False, "NoneType": None}
 # methods only a compiled regular expression has; questions only a match answers
 _PATTERN_ONLY = {"search", "match", "fullmatch", "findall", "finditer", "sub", "subn"}
 _MATCH_METHODS = {"group", "groups", "groupdict", "start", "end", "span"}
@@ -1294,6 +1296,22 @@ class Speaker:
             return test if cond else f"whether {test}"  # as a value it is true or false
         return None
 
+    def _builtin_hasattr(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
+        """`hasattr(x, "name")` on an input (a JSON value whenever read): the JSON kinds that have it, found by
+        asking Python; on any other value the answer depends on a kind the code does not fix."""
+        if name != "hasattr" or len(args) != 2 or keywords or not isinstance(args[0], cst.Name) \
+                or self.facts is None or args[0].value not in self.inputs \
+                or not isinstance(args[1], cst.SimpleString) or not isinstance(args[1].evaluated_value, str):
+            return None
+        kinds = [kind for kind, sample in _JSON_SAMPLES.items() if hasattr(sample, args[1].evaluated_value)]
+        if len(kinds) == len(_JSON_SAMPLES):
+            return "true (every value has it)"
+        if not kinds:
+            return "false (no value of the inputs has it)"
+        words = [_TYPE_WORDS[k] if k != "bool" else "a truth value (true or false)" for k in kinds]
+        test = f"{self.grouped(args[0])} is {_join(words, 'or')}"
+        return test if cond else f"whether {test}"
+
     def _builtin_enumerate(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
         g = self.grouped
         if name == "enumerate" and args:
@@ -1711,6 +1729,7 @@ _BUILTIN_FORMS = {
     "pow": (Speaker._builtin_pow,),
     "isinstance": (Speaker._builtin_isinstance,),
     "enumerate": (Speaker._builtin_enumerate,),
+    "hasattr": (Speaker._builtin_hasattr,),
     "hex": (Speaker._builtin_hex_oct_and_kin,),
     "oct": (Speaker._builtin_hex_oct_and_kin,),
     "bin": (Speaker._builtin_hex_oct_and_kin,),

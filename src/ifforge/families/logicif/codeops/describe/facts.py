@@ -55,6 +55,7 @@ class Facts:
     based_on: Mapping[str, str]  # such a class -> the dotted name of its base
     own_methods: Mapping[str, frozenset[str]]  # told class -> the methods it defines (not `__init__`)
     mixed: Mapping[str, frozenset[str]]  # parameter -> the kinds its declared union allows
+    inputs: frozenset[str]  # parameters of `f` never set again: they hold the JSON input whenever read
 
 
 _ANALYSES: list[tuple[tuple[str, ...], Callable[[Any], Any]]] = []
@@ -270,6 +271,19 @@ def _mixed_inputs(k) -> dict[str, frozenset[str]]:
     return {name: frozenset(part.strip().split("[")[0] for part in _union_parts(declared[6:-1]))
             for name, declared in k.declared.items() if declared.startswith("Union[") and declared.endswith("]")
             and name not in settled}
+
+
+@analysis("inputs")
+def _kept_inputs(k) -> set[str]:
+    """`f`'s parameters that nothing sets again (no `=`, loop, `+=`, ...; no other function has a parameter
+    of that name): whenever one is read it holds the input, a JSON value."""
+    entry = next((s for s in k.module.body if isinstance(s, cst.FunctionDef) and s.name.value == "f"), None)
+    if entry is None:
+        return set()
+    parameters = Counter(p.name.value for p in _all(k.module, cst.Param))
+    rebound = _bound_otherwise(k.module, parameters=False)
+    return {p.name.value for p in cst_parameters(entry) if parameters[p.name.value] == 1
+            and p.name.value not in k.assigned and p.name.value not in rebound}
 
 
 def _all(node: cst.CSTNode, kind: type) -> list:
