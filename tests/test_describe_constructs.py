@@ -512,3 +512,15 @@ def test_hasattr_on_an_input_names_the_json_kinds_that_have_the_attribute():
                    "def f(x, k):\n    return hasattr(x, k)\n"):  # a name the code does not fix
         with pytest.raises(Undescribable, match="hasattr"):
             describe(unsure, [], {}, "int")
+
+
+def test_a_partial_function_and_starmap_say_which_inputs_come_first():
+    steps = _steps("import functools, itertools\ndef f(pairs, t):\n    def g(a, b, c):\n        return a * b + c\n"
+                   "    h = functools.partial(g, t)\n    return list(itertools.starmap(h, pairs))\n")
+    assert ("Set h to the function g with t fixed as its first input (as it is at this step; called with more inputs, "
+            "it is called with this first, then those).") in steps[-2]
+    assert steps[-1].startswith("3. Return a new list of the items of (the results of what the function held in h "
+                                "gives back when called with the items of each item of pairs as its inputs, in "
+                                "order, for each item in order), in order.")
+    with pytest.raises(Undescribable, match="functools.partial"):  # a keyword fixed could be given again
+        describe("import functools\ndef f(x):\n    h = functools.partial(int, base=2)\n    return h(x)\n", [], {}, "int")

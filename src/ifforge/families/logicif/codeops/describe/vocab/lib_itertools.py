@@ -102,5 +102,22 @@ def tee(say, args, keywords) -> str:
             f"time, independently of the others{say.cite('lazy')}")
 
 
+def starmap(say, args, keywords) -> str:
+    """A function called with each item's items as its inputs."""
+    if keywords or len(args) != 2:
+        raise Undescribable("this use of itertools.starmap")
+    func = args[0]
+    if isinstance(func, cst.Name) and func.value in say.helpers:
+        named = f"the helper {func.value}"
+    elif isinstance(func, cst.Name):
+        named = f"the function held in {func.value}"
+    elif isinstance(func, cst.Lambda):
+        named = say.grouped(func)
+    else:
+        raise Undescribable("itertools.starmap with a function that is not a helper, a name or a lambda")
+    return (f"the results of what {named} gives back when called with the items of each item of "
+            f"{say.grouped(args[1])} as its inputs, in order, for each item in order{say.cite('lazy')}")
+
+
 WORDS = {"product": product, "combinations": combinations, "permutations": permutations, "chain": chain,
-         "islice": islice, "zip_longest": zip_longest, "groupby": groupby, "tee": tee}
+         "islice": islice, "zip_longest": zip_longest, "groupby": groupby, "tee": tee, "starmap": starmap}
