@@ -524,3 +524,14 @@ def test_a_partial_function_and_starmap_say_which_inputs_come_first():
                                 "order, for each item in order), in order.")
     with pytest.raises(Undescribable, match="functools.partial"):  # a keyword fixed could be given again
         describe("import functools\ndef f(x):\n    h = functools.partial(int, base=2)\n    return h(x)\n", [], {}, "int")
+
+
+def test_isinstance_of_an_input_against_a_standard_library_class_names_the_json_kinds_that_are_one():
+    assert _steps("import numbers\ndef f(x):\n    return isinstance(x, (numbers.Number, list))\n")[0] == (
+        "1. Return whether x is a list, a whole number, a decimal number or a truth value (true or false).")
+    assert _steps("import decimal\ndef f(x):\n    return isinstance(x, decimal.Decimal)\n")[0] == (
+        "1. Return false (x, an input, is never of such a kind).")
+    for unsure in ("import numbers\ndef f(x):\n    x = [x]\n    return isinstance(x, numbers.Number)\n",
+                   "import foo\ndef f(x):\n    return isinstance(x, foo.Bar)\n"):  # not an input; not reachable
+        with pytest.raises(Undescribable, match="other than a built-in one"):
+            describe(unsure, [], {}, "int")

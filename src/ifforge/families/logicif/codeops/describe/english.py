@@ -10,9 +10,11 @@ item is dropped: code is never quoted.
 from __future__ import annotations
 
 import builtins
+import importlib
 import json
 import re
 import string
+import sys
 from collections import ChainMap
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -1288,7 +1290,7 @@ class Speaker:
                     words.append(library(self))
                     continue
                 if not isinstance(kind.value, cst.Name) or kind.value.value not in _TYPE_WORDS:
-                    raise Undescribable("isinstance against a type other than a built-in one")
+                    return self._input_kinds(args[0], kinds, cond)
                 words.append(_TYPE_WORDS[kind.value.value])
             extra = " (true and false count as whole numbers here)" if any(
                 isinstance(k.value, cst.Name) and k.value.value == "int" for k in kinds) else ""
@@ -1307,9 +1309,30 @@ class Speaker:
         if len(kinds) == len(_JSON_SAMPLES):
             return "true (every value has it)"
         if not kinds:
-            return "false (no value of the inputs has it)"
+            return f"false ({self.grouped(args[0])}, an input, never has it)"
         words = [_TYPE_WORDS[k] if k != "bool" else "a truth value (true or false)" for k in kinds]
         test = f"{self.grouped(args[0])} is {_join(words, 'or')}"
+        return test if cond else f"whether {test}"
+
+    def _input_kinds(self, value: cst.BaseExpression, kinds: list[cst.Element], cond: bool) -> str:
+        """`isinstance(x, (K, ...))` with a standard library's class among the kinds, x an input (a JSON value
+        whenever read): the JSON kinds that are instances, found by asking Python (never an object of a class of
+        the code); on any other value, or with a class Python cannot reach here, there are no exact words."""
+        if not (isinstance(value, cst.Name) and self.facts is not None and value.value in self.inputs):
+            raise Undescribable("isinstance against a type other than a built-in one")
+        found = []
+        for kind in (k.value for k in kinds):
+            if isinstance(kind, cst.Name) and kind.value in self.classes:
+                continue  # a JSON value is never an object of a class of the code
+            if isinstance(kind, cst.Name) and kind.value in _TYPE_WORDS and kind.value not in self.imported:
+                found.append(type(None) if kind.value == "NoneType" else getattr(builtins, kind.value))
+            else:
+                found.append(_stdlib_class(self.resolved(kind)))
+        held = [kind for kind, sample in _JSON_SAMPLES.items() if isinstance(sample, tuple(found))]
+        if not held:
+            return f"false ({self.grouped(value)}, an input, is never of such a kind)"
+        words = [_TYPE_WORDS[k] if k != "bool" else "a truth value (true or false)" for k in held]
+        test = f"{self.grouped(value)} is {_join(words, 'or')}"
         return test if cond else f"whether {test}"
 
     def _builtin_enumerate(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
@@ -1741,6 +1764,20 @@ _BUILTIN_FORMS = {
     "callable": (Speaker._builtin_callable,),
     "zip": (Speaker._builtin_zip,),
 }
+
+def _stdlib_class(dotted: str | None) -> type:
+    """The class a dotted name reaches in a standard-library module (`decimal.Decimal`), imported to ask it."""
+    module, _, name = (dotted or "").rpartition(".")
+    if module.split(".")[0] not in sys.stdlib_module_names:
+        raise Undescribable("isinstance against a type other than a built-in one")
+    try:
+        found = getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError) as error:
+        raise Undescribable("isinstance against a type other than a built-in one") from error
+    if not isinstance(found, type):
+        raise Undescribable("isinstance against a type other than a built-in one")
+    return found
+
 
 def _read_names(node: cst.CSTNode) -> set[str]:
     """The names an expression reads (not attribute or keyword names after a dot or before `=`)."""
