@@ -482,6 +482,8 @@ def test_a_mixed_input_set_to_a_number_by_the_first_step_makes_a_remainder_after
     source = "def f(n):\n    n = abs(int(n))\n    if n % 100 in (11, 12):\n        return 'th'\n    return 'x'\n"
     said = describe(source, [], {"n": "Union[int, str]"}, "str")
     assert "2. If (the remainder of n divided by 100) is one of 11 or 12, return \"th\"." in said
+    counted = source.replace("    n = abs", "    stats = {'branch_hits': 0}\n    n = abs")  # as instrumented
+    assert "If (the remainder of n divided by 100) is one of 11 or 12" in describe(counted, [], {"n": "Union[int, str]"}, "str")
     for unsettled in ("def f(n):\n    n = int(n % 7)\n    return n\n",  # the first step itself reads the input
                       "def f(n):\n    m = 0\n    n = int(n)\n    return n % 7\n",  # not the first step
                       "def f(n):\n    n = int(n)\n    if n:\n        n = 'a'\n    return n % 7\n"):  # text again

@@ -267,7 +267,7 @@ def _mixed_inputs(k) -> dict[str, frozenset[str]]:
     """Inputs declared as a union (`Union[int, str]`): the plain kinds each may hold on some case, so an
     operator whose meaning depends on its operands' kinds (`%`: a remainder or text formatting) is said
     only where every case has one meaning."""
-    settled = _settled_numbers(k.module, k.assigned, k.kinds)
+    settled = _settled_numbers(k.module, k.assigned, k.kinds, k.stats)
     return {name: frozenset(part.strip().split("[")[0] for part in _union_parts(declared[6:-1]))
             for name, declared in k.declared.items() if declared.startswith("Union[") and declared.endswith("]")
             and name not in settled}
@@ -286,6 +286,12 @@ def _kept_inputs(k) -> set[str]:
             and p.name.value not in k.assigned and p.name.value not in rebound}
 
 
+def _sets_only(small: cst.BaseSmallStatement, name: str) -> bool:
+    """Is this `name = {...}` (a dictionary display) and nothing else?"""
+    return isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name) \
+        and small.targets[0].target.value == name and isinstance(small.value, cst.Dict)
+
+
 def _all(node: cst.CSTNode, kind: type) -> list:
     """Every node of `kind` inside `node` (itself included)."""
     found = [node] if isinstance(node, kind) else []
@@ -296,7 +302,7 @@ def _holds(node: cst.CSTNode, kind: type) -> bool:
     return bool(_all(node, kind))
 
 
-def _settled_numbers(module: cst.Module, assigned: dict, kinds: Mapping[str, str]) -> set[str]:
+def _settled_numbers(module: cst.Module, assigned: dict, kinds: Mapping[str, str], stats: str) -> set[str]:
     """Parameters of `f` whose first step sets them to a number (`n = abs(int(n))`) and that hold only numbers
     after it (every `=` of the name sets a number, nothing else binds it, no other function has a parameter
     of that name): past that step an operator on one has one meaning whatever kind the input was. The first
@@ -304,7 +310,8 @@ def _settled_numbers(module: cst.Module, assigned: dict, kinds: Mapping[str, str
     entry = next((s for s in module.body if isinstance(s, cst.FunctionDef) and s.name.value == "f"), None)
     if entry is None or not isinstance(entry.body, cst.IndentedBlock):
         return set()
-    steps = [s for s in entry.body.body if not (isinstance(s, cst.SimpleStatementLine) and all(is_noop(x) for x in s.body))]
+    steps = [s for s in entry.body.body if not (isinstance(s, cst.SimpleStatementLine) and all(
+        is_noop(x) or _sets_only(x, stats) for x in s.body))]  # the counters' dictionary set up first is no step
     first = steps[0].body if steps and isinstance(steps[0], cst.SimpleStatementLine) else []
     if len(first) != 1 or not isinstance(first[0], cst.Assign) or len(first[0].targets) != 1 \
             or not isinstance(first[0].targets[0].target, cst.Name) or _holds(first[0].value, cst.Modulo):
