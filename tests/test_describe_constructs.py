@@ -537,3 +537,10 @@ def test_isinstance_of_an_input_against_a_standard_library_class_names_the_json_
                    "import foo\ndef f(x):\n    return isinstance(x, foo.Bar)\n"):  # not an input; not reachable
         with pytest.raises(Undescribable, match="other than a built-in one"):
             describe(unsure, [], {}, "int")
+
+
+def test_a_power_that_may_not_be_whole_says_a_negative_base_gives_a_complex_number():
+    said = _steps("def f(x):\n    return str(x ** 0.5)\n")[0]
+    assert "(Note: A negative number to a power that is not a whole number gives a complex number" in said
+    assert str((-4) ** 0.5) in said  # the example is what Python shows
+    assert "complex" not in _steps("def f(x):\n    return x ** 2\n")[0]

@@ -378,7 +378,7 @@ def test_built_ins_are_said_exactly_or_the_item_is_dropped_naming_them():
     assert "the steps stop with an error if it has none left" in text
     assert "3 written as text" in text and '"x" in quotes as Python shows a text' in text
     assert "what " not in text and holds_code(text) == []
-    for call, construct in [("repr(set(a))", "built-in repr"), ("hasattr(a, 'x')", "built-in hasattr"),
+    for call, construct in [("repr(set(a))", "built-in repr"), ("hasattr(a[0], 'x')", "built-in hasattr"),
                             ("type(a)", "built-in type"), ("id(a)", "built-in id")]:
         with pytest.raises(Undescribable, match=construct):
             _text(f"for v in a:\n    stats['loop_iterations'] += 1\nreturn ({call}, stats)")

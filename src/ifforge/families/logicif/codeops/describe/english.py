@@ -45,6 +45,9 @@ RULES = {  # one sentence each, said once, at the first step that needs it
     "truediv": "\"Divided by\" always gives a decimal number, even when it comes out even (6 divided by 3 is 2.0).",
     "power": "A whole number to a power of 0 or more stays whole, while a negative power or a decimal number "
              "gives a decimal number (2 to the power -1 is 0.5).",
+    "fraction_power": "A negative number to a power that is not a whole number gives a complex number, written "
+                      "as text as Python shows it (-4 to the power 0.5 written as text is "
+                      "\"(1.2246467991473532e-16+2j)\").",
     "bits": "Bitwise AND, OR and XOR work on binary digits (a negative number has endless leading 1s; on sets "
             "they keep the common items, all items, or the items in exactly one), and shifting left or right "
             "by n multiplies or floor-divides by 2 to the power n (-5 shifted right by 1 is -3).",
@@ -458,6 +461,9 @@ class Speaker:
                 return said
         template, rule = self._BINARY[kind]
         text = template.format(a=self.operand(node.left), b=self.operand(node.right))
+        if kind is cst.Power and _int_value(node.right) is None and self.sort_of(node.right) not in ("int", "bool"):
+            text += self.cite("power")  # the whole-number rule first, then what a fractional power does
+            rule = "fraction_power"
         if rule is None:
             return text  # minus needs no rule
         if rule in ("plus", "times") and not (
