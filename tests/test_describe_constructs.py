@@ -544,3 +544,11 @@ def test_a_power_that_may_not_be_whole_says_a_negative_base_gives_a_complex_numb
     assert "(Note: A negative number to a power that is not a whole number gives a complex number" in said
     assert str((-4) ** 0.5) in said  # the example is what Python shows
     assert "complex" not in _steps("def f(x):\n    return x ** 2\n")[0]
+
+
+def test_chain_from_iterable_goes_through_each_item_in_turn_written_either_way():
+    dotted = _steps("import itertools\ndef f(xs):\n    return list(itertools.chain.from_iterable(xs))\n")[0]
+    imported = _steps("from itertools import chain\ndef f(xs):\n    return list(chain.from_iterable(xs))\n")[0]
+    assert dotted == imported
+    assert dotted.startswith("1. Return a new list of the items of (the results of going through the items of each "
+                             "item of xs, one item after the other, in order), in order.")

@@ -56,6 +56,13 @@ def chain(say, args, keywords) -> str:
     return f"the results of going through {say.join([f'the items of {say.grouped(a)}' for a in args])}, one after the other, in order{say.cite('lazy')}"
 
 
+def chain_from_iterable(say, args, keywords) -> str:
+    if keywords or len(args) != 1:
+        raise Undescribable("this use of itertools.chain.from_iterable")
+    return (f"the results of going through the items of each item of {say.grouped(args[0])}, one item after the "
+            f"other, in order{say.cite('lazy')}")
+
+
 def islice(say, args, keywords) -> str:
     if keywords or len(args) not in (2, 3):
         raise Undescribable("this use of itertools.islice")
@@ -120,4 +127,5 @@ def starmap(say, args, keywords) -> str:
 
 
 WORDS = {"product": product, "combinations": combinations, "permutations": permutations, "chain": chain,
-         "islice": islice, "zip_longest": zip_longest, "groupby": groupby, "tee": tee, "starmap": starmap}
+         "islice": islice, "zip_longest": zip_longest, "groupby": groupby, "tee": tee, "starmap": starmap,
+         "chain.from_iterable": chain_from_iterable}
