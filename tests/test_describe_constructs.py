@@ -552,3 +552,13 @@ def test_chain_from_iterable_goes_through_each_item_in_turn_written_either_way()
     assert dotted == imported
     assert dotted.startswith("1. Return a new list of the items of (the results of going through the items of each "
                              "item of xs, one item after the other, in order), in order.")
+
+
+def test_split_with_its_count_given_by_name_keeps_the_count_and_whitespace_runs_with_a_count_are_not_said():
+    # once read "split at the first None occurrences of ","": the count given by name was lost
+    assert _steps("def f(x):\n    return x.split(',', maxsplit=1)\n") == _steps("def f(x):\n    return x.split(',', 1)\n")
+    assert _steps("def f(x):\n    return x.split(',', maxsplit=1)\n")[0].startswith(
+        '1. Return the list of pieces of x split at the first 1 occurrences of "," from the left')
+    for limited in ("x.split(maxsplit=1)", "x.rsplit(None, 1)"):  # runs of whitespace, and what the rest keeps
+        with pytest.raises(Undescribable, match="runs of whitespace a limited number of times"):
+            describe(f"def f(x):\n    return {limited}\n", [], {}, "int")

@@ -1629,10 +1629,7 @@ class Speaker:
         if keywords:
             if name == "sort":
                 raise Undescribable("the method sort used as a value")
-            if name in ("split", "rsplit") and set(keywords) <= {"sep", "maxsplit"}:
-                args = [*args, keywords.get("sep", cst.Name("None")), keywords.get("maxsplit")]
-                args = args[:2] if args[1] is not None else args[:1]
-            elif name in _PLACES and set(keywords) <= {place for place, _ in _PLACES[name][len(args):]}:
+            if name in _PLACES and set(keywords) <= {place for place, _ in _PLACES[name][len(args):]}:
                 args = _placed(name, args, keywords)
             else:
                 raise Undescribable(f"the method {name} with keyword arguments")
@@ -1651,6 +1648,8 @@ class Speaker:
             if isinstance(owner_node, cst.SimpleString) and owner_node.evaluated_value == "":
                 return f"{joined} joined into one text with nothing between them (each must be text)"
             return f"{joined} joined into one text with {owner} between each two (each must be text)"
+        if name in ("split", "rsplit") and count == 2 and isinstance(args[0], cst.Name) and args[0].value == "None":
+            raise Undescribable(f"the method {name} at runs of whitespace a limited number of times")
         if name == "splitlines" and count == 1 and constant_truth(args[0]) is not None:
             self.rule("lines")
             kept = "each keeping its line break" if constant_truth(args[0]) else "line breaks removed"
@@ -1676,6 +1675,7 @@ class Speaker:
 
 # a core method's parameters that may be given by name, in order, each with the value it takes when left out
 _PLACES = {"splitlines": (("keepends", "False"),),
+           "split": (("sep", "None"), ("maxsplit", "-1")), "rsplit": (("sep", "None"), ("maxsplit", "-1")),
            "encode": (("encoding", '"utf-8"'), ("errors", '"strict"')),
            "decode": (("encoding", '"utf-8"'), ("errors", '"strict"')),
            "expandtabs": (("tabsize", "8"),)}
