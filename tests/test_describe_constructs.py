@@ -562,3 +562,11 @@ def test_split_with_its_count_given_by_name_keeps_the_count_and_whitespace_runs_
     for limited in ("x.split(maxsplit=1)", "x.rsplit(None, 1)"):  # runs of whitespace, and what the rest keeps
         with pytest.raises(Undescribable, match="runs of whitespace a limited number of times"):
             describe(f"def f(x):\n    return {limited}\n", [], {}, "int")
+
+
+def test_a_built_in_given_its_arguments_by_name_reads_as_given_in_their_places():
+    for named, placed in (("int(x, base=2)", "int(x, 2)"), ("round(x, ndigits=2)", "round(x, 2)"),
+                          ("sum(x, start=1)", "sum(x, 1)"), ("pow(x, exp=2)", "pow(x, 2)")):
+        assert _steps(f"def f(x):\n    return {named}\n") == _steps(f"def f(x):\n    return {placed}\n")
+    with pytest.raises(Undescribable, match="built-in int"):  # int's first input has no name
+        describe("def f(x):\n    return int(x=x)\n", [], {}, "int")

@@ -1084,6 +1084,9 @@ class Speaker:
         if name == "zip" and call.args and call.args[0].star == "*":
             return self._zip_spread(call)
         args, keywords = self.arguments(call)
+        places = _BUILTIN_PLACES.get(name, ())[len(args):len(args) + len(keywords)]
+        if keywords and set(keywords) == set(places):  # given by name in their places, none left out before
+            args, keywords = [*args, *(keywords[place] for place in places)], {}
         one = args[0] if len(args) == 1 and not keywords else None
         for form in _BUILTIN_FORMS.get(name, ()):
             said = form(self, name, args, keywords, one, cond)
@@ -1679,6 +1682,11 @@ _PLACES = {"splitlines": (("keepends", "False"),),
            "encode": (("encoding", '"utf-8"'), ("errors", '"strict"')),
            "decode": (("encoding", '"utf-8"'), ("errors", '"strict"')),
            "expandtabs": (("tabsize", "8"),)}
+
+
+# a built-in's parameters that may be given by name, in order (`int(s, base=2)` is `int(s, 2)`)
+_BUILTIN_PLACES = {"int": ("", "base"), "round": ("number", "ndigits"), "sum": ("", "start"),
+                   "pow": ("base", "exp", "mod")}
 
 
 def _placed(name: str, args: list, keywords: dict) -> list:
