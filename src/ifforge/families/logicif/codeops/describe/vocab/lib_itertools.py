@@ -104,6 +104,10 @@ def tee(say, args, keywords) -> str:
     """Copies of one reader, each going through the same items on its own."""
     if keywords or len(args) not in (1, 2) or len(args) == 2 and not isinstance(args[1], cst.Integer):
         raise Undescribable("this use of itertools.tee")
+    source = args[0]
+    if not (isinstance(source, cst.Name) and say.facts is not None and source.value in say.inputs
+            or say.sort_of(source) in ("list", "tuple", "str", "dict", "set")):
+        raise Undescribable("itertools.tee of a reader (what it gives depends on whether the reader is used after)")
     count = _count(args[1], "tee") if len(args) == 2 else 2
     return (f"a tuple of {count} readers, each giving all the items of {say.grouped(args[0])} in order, one at a "
             f"time, independently of the others{say.cite('lazy')}")
