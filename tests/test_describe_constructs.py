@@ -418,3 +418,158 @@ def test_an_ellipsis_statement_does_nothing_as_pass_does():
     assert _steps("def f(a):\n    if a:\n        ...\n    return 1\n")[0] == \
         "1. If a counts as true, do nothing here. (Note: 0, None, false, empty text and empty collections count as " \
         "false; anything else counts as true.)"
+
+
+def test_an_error_kept_only_as_the_cause_of_a_new_one_is_named_and_the_step_stops_with_the_new_kind():
+    steps = _steps("def f(x):\n    try:\n        return 10 // x\n    except ZeroDivisionError as err:\n"
+                   "        raise ValueError('no') from err\n")
+    assert steps[2:4] == ["If any of those steps fails with an error of the kind ZeroDivisionError, stop them right "
+                          "there (calling the error err) and instead:",
+                          "1.x1. Stop with an error (of the kind ValueError)."]
+    with pytest.raises(Undescribable, match="keeps the error object"):  # its text reaches the new error
+        describe("def f(x):\n    try:\n        return 10 // x\n    except ZeroDivisionError as err:\n"
+                 "        raise ValueError(str(err)) from err\n", [], {}, "int")
+
+
+def test_rows_spread_into_zip_are_read_as_columns():
+    steps = _steps("def f(rows):\n    out = []\n    for col in zip(*rows):\n        out.append(sum(col))\n"
+                   "    return out\n")
+    assert steps[1] == ("2. For each col of (the results of taking item k of each item of rows, in their order, as a "
+                        "tuple, for each position k from 0 on (stopping at the end of the shortest; none at all if "
+                        "rows has no items)), in order: (Note: The values of \"the results of ...\" are worked out "
+                        "one at a time, only when something goes through them, and only once: going through them a "
+                        "second time gives nothing.)")
+    with pytest.raises(Undescribable, match="unpacking"):  # two spread sources: which items pair up is not said
+        describe("def f(a, b):\n    return list(zip(*a, *b))\n", [], {}, "int")
+
+
+def test_a_core_method_given_its_arguments_by_name_reads_as_given_in_their_places():
+    assert _steps("def f(s):\n    return s.splitlines(keepends=True)\n") == _steps(
+        "def f(s):\n    return s.splitlines(True)\n")
+    kept = _steps("def f(s):\n    return s.splitlines(keepends=True)\n")[0]
+    assert kept.startswith("1. Return the list of lines of s (each keeping its line break; no piece after a final "
+                           "line break, none at all for empty text). (Note: A line break is a newline, a carriage "
+                           "return (one break together with a newline right after it), or one of the rarer breaks: "
+                           "the characters with codes 11, 12, 28, 29, 30, 133, 8232 and 8233.)")
+    # a left-out place before one given takes its value when left out
+    assert _steps("def f(s):\n    return s.encode(errors='ignore')\n")[0].startswith(
+        '1. Return the bytes of s in the encoding "utf-8", characters that have none handled the "ignore" way.')
+    with pytest.raises(Undescribable, match="keyword arguments"):
+        describe("def f(s):\n    return s.splitlines(keep=True)\n", [], {}, "int")
+
+
+def test_itertools_zip_longest_groupby_and_tee_have_words_in_their_library_file():
+    longest = _steps("from itertools import zip_longest\ndef f(a, b):\n"
+                     "    return list(zip_longest(a, b, fillvalue=0))\n")[0]
+    assert longest.startswith("1. Return a new list of the items of (the results of taking the items at the same "
+                              "position in a and b, as a tuple in that order, for each position from 0 up to the end "
+                              "of the longest of them, 0 standing in for the item of each one that has no item at "
+                              "that position), in order.")
+    runs = _steps("import itertools\ndef f(xs):\n"
+                  "    return [(k, len(list(g))) for k, g in itertools.groupby(xs, key=lambda v: v % 2)]\n")[0]
+    assert ("the results of cutting the items of xs, in order, into runs of neighbouring items whose keys are equal "
+            "(an item's key being (the remainder of v divided by 2) (with v standing for the item); a run goes on "
+            "while the next item's key equals the key of the run's first item), each run given as a pair of that "
+            "first key and a reader of the run's items in order; once the next pair is taken, the reader of an "
+            "earlier run gives no more items") in runs
+    copies = _steps("import itertools\ndef f(xs):\n    a, b = itertools.tee(xs)\n    return list(a) + list(b)\n")[0]
+    assert "a tuple of 2 readers, each giving all the items of xs in order, one at a time, independently" in copies
+    with pytest.raises(Undescribable, match="itertools.tee"):
+        describe("import itertools\ndef f(xs, n):\n    return itertools.tee(xs, n)\n", [], {}, "int")
+    with pytest.raises(Undescribable, match="itertools.tee of a reader"):  # the reader may be moved on after
+        describe("import itertools\ndef f(xs):\n    r = iter(xs)\n    a, b = itertools.tee(r)\n    next(r)\n"
+                 "    return list(a)\n", [], {}, "int")
+
+
+def test_a_mixed_input_set_to_a_number_by_the_first_step_makes_a_remainder_after_it():
+    source = "def f(n):\n    n = abs(int(n))\n    if n % 100 in (11, 12):\n        return 'th'\n    return 'x'\n"
+    said = describe(source, [], {"n": "Union[int, str]"}, "str")
+    assert "2. If (the remainder of n divided by 100) is one of 11 or 12, return \"th\"." in said
+    counted = source.replace("    n = abs", "    stats = {'branch_hits': 0}\n    n = abs")  # as instrumented
+    assert "If (the remainder of n divided by 100) is one of 11 or 12" in describe(counted, [], {"n": "Union[int, str]"}, "str")
+    for unsettled in ("def f(n):\n    n = int(n % 7)\n    return n\n",  # the first step itself reads the input
+                      "def f(n):\n    m = 0\n    n = int(n)\n    return n % 7\n",  # not the first step
+                      "def f(n):\n    n = int(n)\n    if n:\n        n = 'a'\n    return n % 7\n"):  # text again
+        with pytest.raises(Undescribable, match="text on some cases"):
+            describe(unsettled, [], {"n": "Union[int, str]"}, "int")
+
+
+def test_a_table_of_lambdas_is_said_as_functions_and_a_call_of_one_taken_from_it():
+    said = describe('OPS = {"+": lambda a, b: a + b, "-": lambda a, b: a - b}\n'
+                    "def f(op, x, y):\n    if op in OPS:\n        return OPS[op](x, y)\n    return 0\n", [], {}, "int")
+    assert ('OPS is a new dictionary mapping "+" to (a function that, given a and b, gives back (a plus b)) and "-" '
+            'to (a function that, given a and b, gives back (a minus b)).') in said
+    assert "1. If op is a key of OPS, return what the function (the value of OPS under the key op) gives back when " \
+           "called with x and y." in said
+    # a lambda reads its other names when called, not when made: one reading a variable of the steps is not said
+    with pytest.raises(Undescribable, match="variable of the steps"):
+        describe("def f(xs, n):\n    fs = [lambda: n]\n    n = 0\n    return fs[0]()\n", [], {}, "int")
+    with pytest.raises(Undescribable, match="computed function"):  # a function a call gives back
+        describe("def f(x):\n    return g(x)(x)\n", [], {}, "int")
+
+
+def test_hasattr_on_an_input_names_the_json_kinds_that_have_the_attribute():
+    said = _steps("def f(x):\n    if hasattr(x, '__len__'):\n        return len(x)\n    return -1\n")
+    assert said[0] == "1. If x is a dictionary, a list or text, return the length of x."
+    numbers = _steps("def f(x):\n    return hasattr(x, 'real')\n")[0]
+    assert numbers == "1. Return whether x is a whole number, a decimal number or a truth value (true or false)."
+    for unsure in ("def f(x):\n    x = [x]\n    return hasattr(x, 'real')\n",  # no longer the input
+                   "def f(x, k):\n    return hasattr(x, k)\n"):  # a name the code does not fix
+        with pytest.raises(Undescribable, match="hasattr"):
+            describe(unsure, [], {}, "int")
+
+
+def test_a_partial_function_and_starmap_say_which_inputs_come_first():
+    steps = _steps("import functools, itertools\ndef f(pairs, t):\n    def g(a, b, c):\n        return a * b + c\n"
+                   "    h = functools.partial(g, t)\n    return list(itertools.starmap(h, pairs))\n")
+    assert ("Set h to the function g with t fixed as its first input (as it is at this step; called with more inputs, "
+            "it is called with this first, then those).") in steps[-2]
+    assert steps[-1].startswith("3. Return a new list of the items of (the results of what the function held in h "
+                                "gives back when called with the items of each item of pairs as its inputs, in "
+                                "order, for each item in order), in order.")
+    with pytest.raises(Undescribable, match="functools.partial"):  # a keyword fixed could be given again
+        describe("import functools\ndef f(x):\n    h = functools.partial(int, base=2)\n    return h(x)\n", [], {}, "int")
+
+
+def test_isinstance_of_an_input_against_a_standard_library_class_names_the_json_kinds_that_are_one():
+    assert _steps("import numbers\ndef f(x):\n    return isinstance(x, (numbers.Number, list))\n")[0] == (
+        "1. Return whether x is a list, a whole number, a decimal number or a truth value (true or false).")
+    assert _steps("import decimal\ndef f(x):\n    return isinstance(x, decimal.Decimal)\n")[0] == (
+        "1. Return false (x, an input, is never of such a kind).")
+    for unsure in ("import numbers\ndef f(x):\n    x = [x]\n    return isinstance(x, numbers.Number)\n",
+                   "import foo\ndef f(x):\n    return isinstance(x, foo.Bar)\n"):  # not an input; not reachable
+        with pytest.raises(Undescribable, match="other than a built-in one"):
+            describe(unsure, [], {}, "int")
+
+
+def test_a_power_that_may_not_be_whole_says_a_negative_base_gives_a_complex_number():
+    said = _steps("def f(x):\n    return str(x ** 0.5)\n")[0]
+    assert "(Note: A negative number to a power that is not a whole number gives a complex number" in said
+    assert str((-4) ** 0.5) in said  # the example is what Python shows
+    assert "complex" not in _steps("def f(x):\n    return x ** 2\n")[0]
+
+
+def test_chain_from_iterable_goes_through_each_item_in_turn_written_either_way():
+    dotted = _steps("import itertools\ndef f(xs):\n    return list(itertools.chain.from_iterable(xs))\n")[0]
+    imported = _steps("from itertools import chain\ndef f(xs):\n    return list(chain.from_iterable(xs))\n")[0]
+    assert dotted == imported
+    assert dotted.startswith("1. Return a new list of the items of (the results of going through the items of each "
+                             "item of xs, one item after the other, in order), in order.")
+
+
+def test_split_with_its_count_given_by_name_keeps_the_count_and_whitespace_runs_with_a_count_are_not_said():
+    # once read "split at the first None occurrences of ","": the count given by name was lost
+    assert _steps("def f(x):\n    return x.split(',', maxsplit=1)\n") == _steps("def f(x):\n    return x.split(',', 1)\n")
+    assert _steps("def f(x):\n    return x.split(',', maxsplit=1)\n")[0].startswith(
+        '1. Return the list of pieces of x split at the first 1 occurrences of "," from the left')
+    for limited in ("x.split(maxsplit=1)", "x.rsplit(None, 1)"):  # runs of whitespace, and what the rest keeps
+        with pytest.raises(Undescribable, match="runs of whitespace a limited number of times"):
+            describe(f"def f(x):\n    return {limited}\n", [], {}, "int")
+
+
+def test_a_built_in_given_its_arguments_by_name_reads_as_given_in_their_places():
+    for named, placed in (("int(x, base=2)", "int(x, 2)"), ("round(x, ndigits=2)", "round(x, 2)"),
+                          ("sum(x, start=1)", "sum(x, 1)"), ("pow(x, exp=2)", "pow(x, 2)")):
+        assert _steps(f"def f(x):\n    return {named}\n") == _steps(f"def f(x):\n    return {placed}\n")
+    with pytest.raises(Undescribable, match="built-in int"):  # int's first input has no name
+        describe("def f(x):\n    return int(x=x)\n", [], {}, "int")

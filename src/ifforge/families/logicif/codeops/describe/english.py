@@ -10,9 +10,11 @@ item is dropped: code is never quoted.
 from __future__ import annotations
 
 import builtins
+import importlib
 import json
 import re
 import string
+import sys
 from collections import ChainMap
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -43,6 +45,9 @@ RULES = {  # one sentence each, said once, at the first step that needs it
     "truediv": "\"Divided by\" always gives a decimal number, even when it comes out even (6 divided by 3 is 2.0).",
     "power": "A whole number to a power of 0 or more stays whole, while a negative power or a decimal number "
              "gives a decimal number (2 to the power -1 is 0.5).",
+    "fraction_power": "A negative number to a power that is not a whole number gives a complex number, written "
+                      "as text as Python shows it (-4 to the power 0.5 written as text is "
+                      "\"(1.2246467991473532e-16+2j)\").",
     "bits": "Bitwise AND, OR and XOR work on binary digits (a negative number has endless leading 1s; on sets "
             "they keep the common items, all items, or the items in exactly one), and shifting left or right "
             "by n multiplies or floor-divides by 2 to the power n (-5 shifted right by 1 is -3).",
@@ -93,6 +98,8 @@ RULES = {  # one sentence each, said once, at the first step that needs it
                    "Any other pair gives the special marker NotImplemented.",
     "identity": "\"Is the very same object as\" holds only for one and the same object, not merely an equal one "
                 "(a copy of a list is not the very same object as the list).",
+    "lines": "A line break is a newline, a carriage return (one break together with a newline right after it), "
+             "or one of the rarer breaks: the characters with codes 11, 12, 28, 29, 30, 133, 8232 and 8233.",
     "lazy": "The values of \"the results of ...\" are worked out one at a time, only when something goes "
             "through them, and only once: going through them a second time gives nothing.",
     "wildcard": wildcards.RULE,
@@ -115,6 +122,8 @@ _TYPE_WORDS = {"int": "a whole number", "float": "a decimal number", "str": "tex
                "frozenset": "a fixed set", "bytes": "bytes", "bytearray": "a changeable bytes value",
                "complex": "a complex number", "type": "a class", "object": "any value at all (always true)",
                "NoneType": "None"}
+# one value of each kind a JSON input may hold, to ask which kinds have an attribute
+_JSON_SAMPLES = {"dict": {}, "list": [], "str": "", "int": 0, "float": 0.0, "bool": False, "NoneType": None}
 # methods only a compiled regular expression has; questions only a match answers
 _PATTERN_ONLY = {"search", "match", "fullmatch", "findall", "finditer", "sub", "subn"}
 _MATCH_METHODS = {"group", "groups", "groupdict", "start", "end", "span"}
@@ -295,12 +304,28 @@ class Speaker:
         if isinstance(node, cst.Attribute):
             return self._attribute(node)
         if isinstance(node, cst.Lambda):
-            raise Undescribable("a lambda used as a value")
+            return self._lambda(node)
         if isinstance(node, cst.NamedExpr):  # `(n := e)`: the name is set there and then, and is the value
             return f"{node.target.value}, set at this point to {self.grouped(node.value)}"
         if isinstance(node, (cst.Yield, cst.Await)):
             raise Undescribable("a generator or coroutine (yield / await)")
         raise Undescribable(f"the expression kind {type(node).__name__}")
+
+    def _lambda(self, node: cst.Lambda) -> str:
+        """A lambda kept or passed as a value: the function in words. It reads its other names when called,
+        not when made, so it may read only its parameters and names the steps never set (built-ins, helpers,
+        module constants, imports, classes)."""
+        params = node.params
+        if params.kwonly_params or params.posonly_params or params.star_kwarg is not None or isinstance(
+                params.star_arg, cst.Param) or any(p.default is not None for p in params.params):
+            raise Undescribable("a lambda used as a value with other than plain parameters")
+        names = [p.name.value for p in params.params]
+        fixed = _BUILTINS | self.helpers | self.generators | set(self.constants) | set(self.imported) | self.classes
+        if _read_names(node.body) - set(names) - fixed:
+            raise Undescribable("a lambda used as a value that reads a variable of the steps (read when it is "
+                                "called, not when it is made)")
+        given = f"given {_join(names)}" if names else "with no inputs"
+        return f"a function that, {given}, gives back {self.grouped(node.body)}"
 
     def _name(self, node: cst.Name, cond: bool) -> str:
         if node.value in ("True", "False"):
@@ -436,6 +461,9 @@ class Speaker:
                 return said
         template, rule = self._BINARY[kind]
         text = template.format(a=self.operand(node.left), b=self.operand(node.right))
+        if kind is cst.Power and _int_value(node.right) is None and self.sort_of(node.right) not in ("int", "bool"):
+            text += self.cite("power")  # the whole-number rule first, then what a fractional power does
+            rule = "fraction_power"
         if rule is None:
             return text  # minus needs no rule
         if rule in ("plus", "times") and not (
@@ -969,7 +997,11 @@ class Speaker:
         raise Undescribable("a call of a computed function")
 
     def _call_computed(self, call: cst.Call, cond: bool) -> str:
-        raise Undescribable("a call of a computed function")
+        """A function taken from a table or list (`ops[op](a, b)`): the value there, called; any other computed
+        function (one a call gives back) is not said."""
+        if not isinstance(call.func, cst.Subscript):
+            raise Undescribable("a call of a computed function")
+        return f"what the function ({self.grouped(call.func)}) gives back when called {self.call_with(call)}"
 
     def _library_object(self, node: cst.BaseExpression) -> dict | None:
         """The vocab words for the object `node` is when it is a call of a library's maker
@@ -1049,7 +1081,12 @@ class Speaker:
     def _builtin(self, name: str, call: cst.Call, cond: bool) -> str:
         """A built-in function's call in words: its forms are tried in turn (`_BUILTIN_FORMS`), the first
         that fits says it."""
+        if name == "zip" and call.args and call.args[0].star == "*":
+            return self._zip_spread(call)
         args, keywords = self.arguments(call)
+        places = _BUILTIN_PLACES.get(name, ())[len(args):len(args) + len(keywords)]
+        if keywords and set(keywords) == set(places):  # given by name in their places, none left out before
+            args, keywords = [*args, *(keywords[place] for place in places)], {}
         one = args[0] if len(args) == 1 and not keywords else None
         for form in _BUILTIN_FORMS.get(name, ()):
             said = form(self, name, args, keywords, one, cond)
@@ -1262,13 +1299,50 @@ class Speaker:
                     words.append(library(self))
                     continue
                 if not isinstance(kind.value, cst.Name) or kind.value.value not in _TYPE_WORDS:
-                    raise Undescribable("isinstance against a type other than a built-in one")
+                    return self._input_kinds(args[0], kinds, cond)
                 words.append(_TYPE_WORDS[kind.value.value])
             extra = " (true and false count as whole numbers here)" if any(
                 isinstance(k.value, cst.Name) and k.value.value == "int" for k in kinds) else ""
             test = f"{g(args[0])} is {_join(words, 'or')}{extra}"
             return test if cond else f"whether {test}"  # as a value it is true or false
         return None
+
+    def _builtin_hasattr(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
+        """`hasattr(x, "name")` on an input (a JSON value whenever read): the JSON kinds that have it, found by
+        asking Python; on any other value the answer depends on a kind the code does not fix."""
+        if name != "hasattr" or len(args) != 2 or keywords or not isinstance(args[0], cst.Name) \
+                or self.facts is None or args[0].value not in self.inputs \
+                or not isinstance(args[1], cst.SimpleString) or not isinstance(args[1].evaluated_value, str):
+            return None
+        kinds = [kind for kind, sample in _JSON_SAMPLES.items() if hasattr(sample, args[1].evaluated_value)]
+        if len(kinds) == len(_JSON_SAMPLES):
+            return "true (every value has it)"
+        if not kinds:
+            return f"false ({self.grouped(args[0])}, an input, never has it)"
+        words = [_TYPE_WORDS[k] if k != "bool" else "a truth value (true or false)" for k in kinds]
+        test = f"{self.grouped(args[0])} is {_join(words, 'or')}"
+        return test if cond else f"whether {test}"
+
+    def _input_kinds(self, value: cst.BaseExpression, kinds: list[cst.Element], cond: bool) -> str:
+        """`isinstance(x, (K, ...))` with a standard library's class among the kinds, x an input (a JSON value
+        whenever read): the JSON kinds that are instances, found by asking Python (never an object of a class of
+        the code); on any other value, or with a class Python cannot reach here, there are no exact words."""
+        if not (isinstance(value, cst.Name) and self.facts is not None and value.value in self.inputs):
+            raise Undescribable("isinstance against a type other than a built-in one")
+        found = []
+        for kind in (k.value for k in kinds):
+            if isinstance(kind, cst.Name) and kind.value in self.classes:
+                continue  # a JSON value is never an object of a class of the code
+            if isinstance(kind, cst.Name) and kind.value in _TYPE_WORDS and kind.value not in self.imported:
+                found.append(type(None) if kind.value == "NoneType" else getattr(builtins, kind.value))
+            else:
+                found.append(_stdlib_class(self.resolved(kind)))
+        held = [kind for kind, sample in _JSON_SAMPLES.items() if isinstance(sample, tuple(found))]
+        if not held:
+            return f"false ({self.grouped(value)}, an input, is never of such a kind)"
+        words = [_TYPE_WORDS[k] if k != "bool" else "a truth value (true or false)" for k in held]
+        test = f"{self.grouped(value)} is {_join(words, 'or')}"
+        return test if cond else f"whether {test}"
 
     def _builtin_enumerate(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
         g = self.grouped
@@ -1337,6 +1411,18 @@ class Speaker:
         if name == "zip" and args and end is not None:
             return f"the tuples of items at the same position in {_join([g(a) for a in args])} ({end})"
         return None
+
+    def _zip_spread(self, call: cst.Call) -> str:
+        """`zip(*rows)`: the items of rows side by side (columns of a table); with no rows, no tuples at all."""
+        rows, rest = call.args[0].value, call.args[1:]
+        if any(a.star or a.keyword is None for a in rest):
+            raise Undescribable("a call with * or ** unpacking")
+        end = self.zip_end({a.keyword.value: a.value for a in rest})
+        if end is None:
+            raise Undescribable("this use of the built-in zip")
+        rows = self.grouped(rows)
+        return (f"the results of taking item k of each item of {rows}, in their order, as a tuple, for each position "
+                f"k from 0 on ({end}; none at all if {rows} has no items){self.cite('lazy')}")
 
     @staticmethod
     def zip_end(keywords: dict) -> str | None:
@@ -1546,9 +1632,8 @@ class Speaker:
         if keywords:
             if name == "sort":
                 raise Undescribable("the method sort used as a value")
-            if name in ("split", "rsplit") and set(keywords) <= {"sep", "maxsplit"}:
-                args = [*args, keywords.get("sep", cst.Name("None")), keywords.get("maxsplit")]
-                args = args[:2] if args[1] is not None else args[:1]
+            if name in _PLACES and set(keywords) <= {place for place, _ in _PLACES[name][len(args):]}:
+                args = _placed(name, args, keywords)
             else:
                 raise Undescribable(f"the method {name} with keyword arguments")
         return self.method_value(self.operand(owner_node), name, args, owner_node)
@@ -1566,9 +1651,12 @@ class Speaker:
             if isinstance(owner_node, cst.SimpleString) and owner_node.evaluated_value == "":
                 return f"{joined} joined into one text with nothing between them (each must be text)"
             return f"{joined} joined into one text with {owner} between each two (each must be text)"
+        if name in ("split", "rsplit") and count == 2 and isinstance(args[0], cst.Name) and args[0].value == "None":
+            raise Undescribable(f"the method {name} at runs of whitespace a limited number of times")
         if name == "splitlines" and count == 1 and constant_truth(args[0]) is not None:
-            return (f"the list of lines of {owner}, each keeping its line break" if constant_truth(args[0]) else
-                    f"the list of lines of {owner} (line breaks removed)")
+            self.rule("lines")
+            kept = "each keeping its line break" if constant_truth(args[0]) else "line breaks removed"
+            return f"the list of lines of {owner} ({kept}; no piece after a final line break, none at all for empty text)"
         if name == "pop" and count == 1:
             if isinstance(args[0], (cst.SimpleString, cst.ConcatenatedString)):
                 return f"the value under the key {g(args[0])} in {owner}, removed from it"
@@ -1586,6 +1674,29 @@ class Speaker:
         for rule in rules:
             self.rule(rule)
         return text
+
+
+# a core method's parameters that may be given by name, in order, each with the value it takes when left out
+_PLACES = {"splitlines": (("keepends", "False"),),
+           "split": (("sep", "None"), ("maxsplit", "-1")), "rsplit": (("sep", "None"), ("maxsplit", "-1")),
+           "encode": (("encoding", '"utf-8"'), ("errors", '"strict"')),
+           "decode": (("encoding", '"utf-8"'), ("errors", '"strict"')),
+           "expandtabs": (("tabsize", "8"),)}
+
+
+# a built-in's parameters that may be given by name, in order (`int(s, base=2)` is `int(s, 2)`)
+_BUILTIN_PLACES = {"int": ("", "base"), "round": ("number", "ndigits"), "sum": ("", "start"),
+                   "pow": ("base", "exp", "mod")}
+
+
+def _placed(name: str, args: list, keywords: dict) -> list:
+    """The arguments of `name` by position, those given by name put in their places (a place left out before
+    one given takes the value it has when left out), up to the last one given."""
+    places = _PLACES[name]
+    placed = list(args) + [keywords.get(place) for place, _ in places[len(args):]]
+    while placed and placed[-1] is None:
+        placed.pop()
+    return [cst.parse_expression(places[i][1]) if value is None else value for i, value in enumerate(placed)]
 
 
 # built-in name -> the forms that may say a call of it, tried in order (each gives None when it does not fit)
@@ -1655,6 +1766,7 @@ _BUILTIN_FORMS = {
     "pow": (Speaker._builtin_pow,),
     "isinstance": (Speaker._builtin_isinstance,),
     "enumerate": (Speaker._builtin_enumerate,),
+    "hasattr": (Speaker._builtin_hasattr,),
     "hex": (Speaker._builtin_hex_oct_and_kin,),
     "oct": (Speaker._builtin_hex_oct_and_kin,),
     "bin": (Speaker._builtin_hex_oct_and_kin,),
@@ -1666,6 +1778,31 @@ _BUILTIN_FORMS = {
     "callable": (Speaker._builtin_callable,),
     "zip": (Speaker._builtin_zip,),
 }
+
+def _stdlib_class(dotted: str | None) -> type:
+    """The class a dotted name reaches in a standard-library module (`decimal.Decimal`), imported to ask it."""
+    module, _, name = (dotted or "").rpartition(".")
+    if module.split(".")[0] not in sys.stdlib_module_names:
+        raise Undescribable("isinstance against a type other than a built-in one")
+    try:
+        found = getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError) as error:
+        raise Undescribable("isinstance against a type other than a built-in one") from error
+    if not isinstance(found, type):
+        raise Undescribable("isinstance against a type other than a built-in one")
+    return found
+
+
+def _read_names(node: cst.CSTNode) -> set[str]:
+    """The names an expression reads (not attribute or keyword names after a dot or before `=`)."""
+    if isinstance(node, cst.Name):
+        return {node.value}
+    if isinstance(node, cst.Attribute):
+        return _read_names(node.value)
+    if isinstance(node, cst.Arg):
+        return _read_names(node.value)
+    return {name for child in node.children for name in _read_names(child)}
+
 
 def float_words(written: str) -> str:
     """A decimal constant as written, with the digits a reader expects around the point."""

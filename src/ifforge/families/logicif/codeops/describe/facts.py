@@ -19,7 +19,7 @@ import libcst as cst
 from ifforge.core import pyast
 from ifforge.families.logicif.codeops.common.source import cst_parameters, dotted_name, resolved_name
 from ifforge.families.logicif.codeops.common.walk import Reader, walk
-from ifforge.families.logicif.codeops.describe import stored_methods, vocab, wildcards
+from ifforge.families.logicif.codeops.describe import roles, stored_methods, vocab, wildcards
 from ifforge.families.logicif.codeops.describe.english import METHOD_TYPES, is_constant
 from ifforge.families.logicif.codeops.describe.plain import Plain, names_in
 
@@ -55,6 +55,7 @@ class Facts:
     based_on: Mapping[str, str]  # such a class -> the dotted name of its base
     own_methods: Mapping[str, frozenset[str]]  # told class -> the methods it defines (not `__init__`)
     mixed: Mapping[str, frozenset[str]]  # parameter -> the kinds its declared union allows
+    inputs: frozenset[str]  # parameters of `f` never set again: they hold the JSON input whenever read
 
 
 _ANALYSES: list[tuple[tuple[str, ...], Callable[[Any], Any]]] = []
@@ -266,8 +267,62 @@ def _mixed_inputs(k) -> dict[str, frozenset[str]]:
     """Inputs declared as a union (`Union[int, str]`): the plain kinds each may hold on some case, so an
     operator whose meaning depends on its operands' kinds (`%`: a remainder or text formatting) is said
     only where every case has one meaning."""
+    settled = _settled_numbers(k.module, k.assigned, k.kinds, k.stats)
     return {name: frozenset(part.strip().split("[")[0] for part in _union_parts(declared[6:-1]))
-            for name, declared in k.declared.items() if declared.startswith("Union[") and declared.endswith("]")}
+            for name, declared in k.declared.items() if declared.startswith("Union[") and declared.endswith("]")
+            and name not in settled}
+
+
+@analysis("inputs")
+def _kept_inputs(k) -> set[str]:
+    """`f`'s parameters that nothing sets again (no `=`, loop, `+=`, ...; no other function has a parameter
+    of that name): whenever one is read it holds the input, a JSON value."""
+    entry = next((s for s in k.module.body if isinstance(s, cst.FunctionDef) and s.name.value == "f"), None)
+    if entry is None:
+        return set()
+    parameters = Counter(p.name.value for p in _all(k.module, cst.Param))
+    rebound = _bound_otherwise(k.module, parameters=False)
+    return {p.name.value for p in cst_parameters(entry) if parameters[p.name.value] == 1
+            and p.name.value not in k.assigned and p.name.value not in rebound}
+
+
+def _sets_only(small: cst.BaseSmallStatement, name: str) -> bool:
+    """Is this `name = {...}` (a dictionary display) and nothing else?"""
+    return isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name) \
+        and small.targets[0].target.value == name and isinstance(small.value, cst.Dict)
+
+
+def _all(node: cst.CSTNode, kind: type) -> list:
+    """Every node of `kind` inside `node` (itself included)."""
+    found = [node] if isinstance(node, kind) else []
+    return found + [inner for child in node.children for inner in _all(child, kind)]
+
+
+def _holds(node: cst.CSTNode, kind: type) -> bool:
+    return bool(_all(node, kind))
+
+
+def _settled_numbers(module: cst.Module, assigned: dict, kinds: Mapping[str, str], stats: str) -> set[str]:
+    """Parameters of `f` whose first step sets them to a number (`n = abs(int(n))`) and that hold only numbers
+    after it (every `=` of the name sets a number, nothing else binds it, no other function has a parameter
+    of that name): past that step an operator on one has one meaning whatever kind the input was. The first
+    step itself may read the input, so it must hold no `%`."""
+    entry = next((s for s in module.body if isinstance(s, cst.FunctionDef) and s.name.value == "f"), None)
+    if entry is None or not isinstance(entry.body, cst.IndentedBlock):
+        return set()
+    steps = [s for s in entry.body.body if not (isinstance(s, cst.SimpleStatementLine) and all(
+        is_noop(x) or _sets_only(x, stats) for x in s.body))]  # the counters' dictionary set up first is no step
+    first = steps[0].body if steps and isinstance(steps[0], cst.SimpleStatementLine) else []
+    if len(first) != 1 or not isinstance(first[0], cst.Assign) or len(first[0].targets) != 1 \
+            or not isinstance(first[0].targets[0].target, cst.Name) or _holds(first[0].value, cst.Modulo):
+        return set()
+    name = first[0].targets[0].target.value
+    parameters = Counter(p.name.value for p in _all(module, cst.Param))
+    numeric = all(roles.expression_kind(v, kinds) in ("int", "float", "bool") for v in assigned.get(name, []))
+    if numeric and parameters[name] == 1 and name in {p.name.value for p in cst_parameters(entry)} \
+            and name not in _bound_otherwise(module, parameters=False):
+        return {name}
+    return set()
 
 
 def _union_parts(text: str) -> list[str]:
@@ -562,14 +617,15 @@ def _unchangeable(node: cst.BaseExpression) -> bool:
     return isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "encode"
 
 
-def _bound_otherwise(module: cst.Module, augmented: bool = True) -> set[str]:
-    """Names bound by anything but a plain `=`: parameters, loop and `with` targets, `+=` (unless not
-    `augmented`), `:=`, imports, definitions, `global`, `del`."""
+def _bound_otherwise(module: cst.Module, augmented: bool = True, parameters: bool = True) -> set[str]:
+    """Names bound by anything but a plain `=`: parameters (unless not `parameters`), loop and `with`
+    targets, `+=` (unless not `augmented`), `:=`, imports, definitions, `global`, `del`."""
     names: set[str] = set()
 
     class Bound(Reader):
         def visit_Param(self, node: cst.Param) -> None:
-            names.add(node.name.value)
+            if parameters:
+                names.add(node.name.value)
 
         def visit_For(self, node: cst.For) -> None:
             names.update(names_in(node.target))

@@ -82,7 +82,8 @@ METHODS: dict[tuple[str, int], tuple[str, tuple[str, ...]]] = {
                        "the part after it (or {o} itself and two empty texts if {0} does not occur)", ()),
     ("rpartition", 1): ("the three texts: the part of {o} before the last occurrence of {0}, {0} itself, and "
                         "the part after it (or two empty texts and {o} itself if {0} does not occur)", ()),
-    ("splitlines", 0): ("the list of lines of {o} (line breaks removed; no piece after a final line break)", ()),
+    ("splitlines", 0): ("the list of lines of {o} (line breaks removed; no piece after a final line break, none at "
+                         "all for empty text)", ("lines",)),
     ("find", 1): ("the position of the first occurrence of {0} in {o}, or -1 if it does not occur", ()),
     ("find", 2): ("the position of the first occurrence of {0} in {o} that starts at position {1} or later, "
                   "or -1 if there is none", ("slice",)),

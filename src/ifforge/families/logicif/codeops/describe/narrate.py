@@ -216,7 +216,8 @@ class _Narrator:
         target, source = statement.target, statement.iter
         name = say.target(target)
         head = None
-        if isinstance(source, cst.Call) and isinstance(source.func, cst.Name) and source.func.value not in self.helpers:
+        if isinstance(source, cst.Call) and isinstance(source.func, cst.Name) and source.func.value not in self.helpers \
+                and not any(a.star for a in source.args):  # `zip(*rows)` is said as a value
             args, keywords = say.arguments(source)
             kind = source.func.value
             if kind == "range" and not keywords:
@@ -612,10 +613,12 @@ def _decorated(function: cst.FunctionDef, say: Speaker, where: str) -> str:
 
 
 def _only_shown(name: str, node: cst.CSTNode) -> bool:
-    """Whether `name` is read in `node` only inside what a `print` call shows (so its text never reaches
-    the result, a counter or a check)."""
+    """Whether `name` is read in `node` only inside what a `print` call shows or as the cause a `raise ...
+    from name` chains (so its text never reaches the result, a counter or a check: a stop keeps its kind)."""
     if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "print":
         return True
+    if isinstance(node, cst.Raise):
+        return node.exc is None or _only_shown(name, node.exc)
     if isinstance(node, cst.Name):
         return node.value != name
     return all(_only_shown(name, child) for child in node.children)

@@ -53,5 +53,16 @@ def reduce(say, args, keywords) -> str:
            f"by {combined}"
 
 
-WORDS: dict = {"reduce": reduce}
+def partial(say, args, keywords) -> str:
+    """A function with its first inputs fixed now (their values as they are at this step), the rest given later."""
+    if keywords or len(args) < 2:
+        raise Undescribable("this use of functools.partial")
+    func = args[0]
+    named = f"the function {func.value}" if isinstance(func, cst.Name) else say.grouped(func)
+    fixed = say.join([say.grouped(a) for a in args[1:]])
+    return (f"{named} with {fixed} fixed as its first input{'s' if len(args) > 2 else ''} (as {'they are' if len(args) > 2 else 'it is'} "
+            f"at this step; called with more inputs, it is called with {'these' if len(args) > 2 else 'this'} first, then those)")
+
+
+WORDS: dict = {"reduce": reduce, "partial": partial}
 DECORATORS = {"cache": cache, "lru_cache": lru_cache}

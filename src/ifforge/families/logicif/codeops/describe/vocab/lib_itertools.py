@@ -56,6 +56,13 @@ def chain(say, args, keywords) -> str:
     return f"the results of going through {say.join([f'the items of {say.grouped(a)}' for a in args])}, one after the other, in order{say.cite('lazy')}"
 
 
+def chain_from_iterable(say, args, keywords) -> str:
+    if keywords or len(args) != 1:
+        raise Undescribable("this use of itertools.chain.from_iterable")
+    return (f"the results of going through the items of each item of {say.grouped(args[0])}, one item after the "
+            f"other, in order{say.cite('lazy')}")
+
+
 def islice(say, args, keywords) -> str:
     if keywords or len(args) not in (2, 3):
         raise Undescribable("this use of itertools.islice")
@@ -66,5 +73,63 @@ def islice(say, args, keywords) -> str:
             f"including {say.grouped(args[2])}, counting from 0 (only those it has){say.cite('lazy')}")
 
 
+def zip_longest(say, args, keywords) -> str:
+    """Side by side to the end of the longest: the ones that ran out give the fill value (None unless given)."""
+    if set(keywords) - {"fillvalue"} or not args:
+        raise Undescribable("this use of itertools.zip_longest")
+    fill = say.grouped(keywords["fillvalue"]) if "fillvalue" in keywords else "None"
+    return (f"the results of taking the items at the same position in {say.join([say.grouped(a) for a in args])}, "
+            f"as a tuple in that order, for each position from 0 up to the end of the longest of them, {fill} "
+            f"standing in for the item of each one that has no item at that position{say.cite('lazy')}")
+
+
+def groupby(say, args, keywords) -> str:
+    """Runs of neighbouring items with equal keys; each run's reader shares the one pass over the items."""
+    if set(keywords) - {"key"} or len(args) not in (1, 2) or len(args) == 2 and "key" in keywords:
+        raise Undescribable("this use of itertools.groupby")
+    source = args[0]
+    key = args[1] if len(args) == 2 else keywords.get("key")
+    if key is None or isinstance(key, cst.Name) and key.value == "None":
+        of, where = "the item itself", ""
+    else:
+        of, where = say.key_words(key, source)
+    return (f"the results of cutting the items of {say.grouped(source)}, in order, into runs of neighbouring items "
+            f"whose keys are equal (an item's key being {of}{where}; a run goes on while the next item's key equals "
+            f"the key of the run's first item), each run given as a pair of that first key and a reader of the "
+            f"run's items in order; once the next pair is taken, the reader of an earlier run gives no more "
+            f"items{say.cite('lazy')}")
+
+
+def tee(say, args, keywords) -> str:
+    """Copies of one reader, each going through the same items on its own."""
+    if keywords or len(args) not in (1, 2) or len(args) == 2 and not isinstance(args[1], cst.Integer):
+        raise Undescribable("this use of itertools.tee")
+    source = args[0]
+    if not (isinstance(source, cst.Name) and say.facts is not None and source.value in say.inputs
+            or say.sort_of(source) in ("list", "tuple", "str", "dict", "set")):
+        raise Undescribable("itertools.tee of a reader (what it gives depends on whether the reader is used after)")
+    count = _count(args[1], "tee") if len(args) == 2 else 2
+    return (f"a tuple of {count} readers, each giving all the items of {say.grouped(args[0])} in order, one at a "
+            f"time, independently of the others{say.cite('lazy')}")
+
+
+def starmap(say, args, keywords) -> str:
+    """A function called with each item's items as its inputs."""
+    if keywords or len(args) != 2:
+        raise Undescribable("this use of itertools.starmap")
+    func = args[0]
+    if isinstance(func, cst.Name) and func.value in say.helpers:
+        named = f"the helper {func.value}"
+    elif isinstance(func, cst.Name):
+        named = f"the function held in {func.value}"
+    elif isinstance(func, cst.Lambda):
+        named = say.grouped(func)
+    else:
+        raise Undescribable("itertools.starmap with a function that is not a helper, a name or a lambda")
+    return (f"the results of what {named} gives back when called with the items of each item of "
+            f"{say.grouped(args[1])} as its inputs, in order, for each item in order{say.cite('lazy')}")
+
+
 WORDS = {"product": product, "combinations": combinations, "permutations": permutations, "chain": chain,
-         "islice": islice}
+         "islice": islice, "zip_longest": zip_longest, "groupby": groupby, "tee": tee, "starmap": starmap,
+         "chain.from_iterable": chain_from_iterable}
