@@ -9,8 +9,11 @@ relative import reaches outside it), up to `PER_MODULE` per module. Of these, th
 stage runs (`logicif_able`): every parameter can take a JSON value (no annotation naming another
 type, no default that is not a JSON literal, never called, no attribute a str, number, list or dict
 lacks, also once its value has flowed into another name, a container or an inner function or
-helper, never next to a bytes literal), there is a loop or a branch in the function or the helpers
-it brings, and the code policy allows it (gold that is the same on any host). Each seed gets its inputs from the `inputs` stage, then goes through
+helper, never next to a bytes literal, nor a name holding it or a piece of it called in every value
+returned), the output can be JSON (not only generators, sets, iterators, functions, bytes, ...),
+there is a loop or a branch in the function or the helpers it brings, the code policy allows it
+(gold that is the same on any host), and the source does not show one output on every call (the
+same constant on every path that returns, no argument changed in place; `_one_output`). Each seed gets its inputs from the `inputs` stage, then goes through
 instrument, execute, complexity, describe and verify as plain functions, without Prefect (as
 `description_code_share.py` does). Printed, for everything
 picked and for the LogicIF-able ones: the share exported with a description that holds no code,
@@ -459,6 +462,8 @@ def _bound_anywhere(tree: ast.AST) -> set[str]:
             found.add(node.name)
         elif isinstance(node, (ast.Global, ast.Nonlocal)):
             found.update(node.names)
+        elif isinstance(node, (ast.MatchAs, ast.MatchStar, ast.MatchMapping)):  # a name a case pattern captures
+            found.update(n for n in (getattr(node, "name", None), getattr(node, "rest", None)) if n)
     return found
 
 
@@ -671,6 +676,8 @@ def _binds(node: ast.AST) -> set[str]:
             found.update((a.asname or a.name).split(".")[0] for a in inner.names)
         elif isinstance(inner, ast.ExceptHandler) and inner.name:
             found.add(inner.name)
+        elif isinstance(inner, (ast.MatchAs, ast.MatchStar, ast.MatchMapping)):
+            found.update(n for n in (getattr(inner, "name", None), getattr(inner, "rest", None)) if n)
         elif isinstance(inner, ast.Lambda):
             continue
         pending.extend(ast.iter_child_nodes(inner))
@@ -930,6 +937,8 @@ def _held_values(function: ast.FunctionDef) -> set[str]:
             other.add(node.name)
         elif isinstance(node, (ast.Global, ast.Nonlocal)):
             other.update(node.names)
+        elif isinstance(node, (ast.MatchAs, ast.MatchStar, ast.MatchMapping)):
+            other.update(n for n in (getattr(node, "name", None), getattr(node, "rest", None)) if n)
     held = (parameters | set(stores)) - other
 
     def holds(node: ast.AST) -> bool:
@@ -987,7 +996,7 @@ def _calls_held_value(function: ast.FunctionDef, source: str) -> str | None:
 def logicif_able(item: Picked) -> str | None:
     """Why the function cannot be a LogicIF task, or None. Decided from the source alone, before
     any stage runs: a task gives the function JSON inputs, tracks what its loops and branches do,
-    and needs gold that is the same on any host (the sandbox's code policy)."""
+    needs gold that is the same on any host (the sandbox's code policy) and outputs that differ."""
     tree = ast.parse(item.source)
     functions = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]
     entry = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == item.function)
