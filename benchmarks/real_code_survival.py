@@ -9,8 +9,11 @@ relative import reaches outside it), up to `PER_MODULE` per module. Of these, th
 stage runs (`logicif_able`): every parameter can take a JSON value (no annotation naming another
 type, no default that is not a JSON literal, never called, no attribute a str, number, list or dict
 lacks, also once its value has flowed into another name, a container or an inner function or
-helper, never next to a bytes literal), there is a loop or a branch in the function or the helpers
-it brings, and the code policy allows it (gold that is the same on any host). Each seed gets its inputs from the `inputs` stage, then goes through
+helper, never next to a bytes literal, nor a name holding it or a piece of it called in every value
+returned), the output can be JSON (not only generators, sets, iterators, functions, bytes, ...),
+there is a loop or a branch in the function or the helpers it brings, the code policy allows it
+(gold that is the same on any host), and the source does not show one output on every call (the
+same constant on every path that returns, no argument changed in place; `_one_output`). Each seed gets its inputs from the `inputs` stage, then goes through
 instrument, execute, complexity, describe and verify as plain functions, without Prefect (as
 `description_code_share.py` does). Printed, for everything
 picked and for the LogicIF-able ones: the share exported with a description that holds no code,
@@ -38,6 +41,7 @@ import ast
 import builtins
 import importlib
 import inspect
+import json
 import pkgutil
 import re
 import sys
@@ -49,6 +53,7 @@ from pathlib import Path
 from ifforge.core.sandbox.codepolicy import policy_problem
 from ifforge.families.logicif.codeops.describe import narrate, vocab
 from ifforge.families.logicif.codeops.describe.narrate import holds_code
+from ifforge.families.logicif.codeops.instrument.changed_arguments import changed_parameters
 from ifforge.families.logicif.configs import ExecuteConfig, InputsConfig, TrackerConfig, from_settings
 from ifforge.families.logicif.settings import LogicIFSettings
 from ifforge.families.logicif.stages import complexity, describe, execute, inputs, instrument, load, verify
@@ -433,6 +438,33 @@ def _object_attribute(function: ast.FunctionDef, helpers: dict[str, ast.Function
 
 
 BYTES_MAKERS = {"bytes", "bytearray", "memoryview"}
+# built-ins whose call never gives JSON data, whatever its arguments, while the seed binds no such name
+# itself; `iter` and `reversed` hand back what a class's `__iter__` or `__reversed__` gives, so they
+# count only while no class of the seed defines that method
+NOT_JSON_CALLS = {"iter": "an iterator", "map": "an iterator", "filter": "an iterator", "zip": "an iterator",
+                  "reversed": "an iterator", "enumerate": "an iterator", "set": "a set", "frozenset": "a set"}
+HANDED_TO = {"iter": "__iter__", "reversed": "__reversed__"}
+
+
+def _bound_anywhere(tree: ast.AST) -> set[str]:
+    """Every name the code binds anywhere: assigned, a parameter, defined, imported, caught or declared global."""
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            found.add(node.id)
+        elif isinstance(node, ast.arg):
+            found.add(node.arg)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            found.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            found.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            found.add(node.name)
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            found.update(node.names)
+        elif isinstance(node, (ast.MatchAs, ast.MatchStar, ast.MatchMapping)):  # a name a case pattern captures
+            found.update(n for n in (getattr(node, "name", None), getattr(node, "rest", None)) if n)
+    return found
 
 
 def _unguarded(function: ast.FunctionDef) -> list[ast.AST]:
@@ -513,6 +545,10 @@ class _Context:
                                 and n is not function} | set(self.helpers)
         self.generators = _generators(tree)
         self.classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
+        self.bound = _bound_anywhere(tree)  # a built-in's name the seed binds is no longer the built-in
+        self.class_methods = {n.name for c in ast.walk(tree) if isinstance(c, ast.ClassDef) for n in c.body
+                              if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        self.decorated = bool(function.decorator_list)  # a decorator may turn what it returns into anything
         module_bytes = set(_bytes_names(tree))
         assigned: dict[str, list[ast.AST]] = {}
         for node in ast.walk(function):
@@ -568,8 +604,9 @@ class _Context:
 
 
 def _returned_kind(value: ast.AST, context: _Context) -> str | None:
-    """"a function", "bytes", "a generator", "a bound method", "an exception object" or "a <class>
-    object" when the returned expression is surely one (or a tuple holding a function), else None."""
+    """"a function", "bytes", "a generator", "an iterator", "a set", "a bound method", "an exception
+    object" or "a <class> object" when the returned expression is surely one (or a tuple holding a
+    function), else None."""
     if isinstance(value, ast.Lambda) or (isinstance(value, ast.Name) and value.id in context.local_functions):
         return "a function"
     if isinstance(value, (ast.Tuple, ast.List)) and any(_returned_kind(e, context) == "a function"
@@ -586,8 +623,15 @@ def _returned_kind(value: ast.AST, context: _Context) -> str | None:
         return "bytes" if _returned_kind(value.value, context) == "bytes" else None
     if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Call) and value.attr in METHODS:
         return "a bound method"  # `re.compile(p).match`: the method itself, not a call of it
+    if isinstance(value, ast.GeneratorExp) and not context.decorated:
+        return "a generator"
+    if isinstance(value, (ast.Set, ast.SetComp)) and not context.decorated:
+        return "a set"
     if isinstance(value, ast.Call):
         called = value.func
+        if isinstance(called, ast.Name) and called.id in NOT_JSON_CALLS and called.id not in context.bound \
+                and HANDED_TO.get(called.id) not in context.class_methods and not context.decorated:
+            return NOT_JSON_CALLS[called.id]
         name = called.id if isinstance(called, ast.Name) else called.attr if isinstance(called, ast.Attribute) else None
         if isinstance(called, ast.Name) and called.id in BYTES_MAKERS or name in BYTES_RESULTS:
             return "bytes"
@@ -604,15 +648,361 @@ def _returned_kind(value: ast.AST, context: _Context) -> str | None:
     return None
 
 
+# built-in types no JSON value (text, a number, a bool, null, a list, an object) is an instance of
+NEVER_JSON_TYPES = {"bytes", "bytearray", "memoryview", "tuple", "set", "frozenset", "complex", "range"}
+_UNKNOWN = (False, None, None)  # (value known, the value, its truth when known even if the value is not)
+PLAIN = (type(None), bool, int, float, str)
+
+
+def _known(value) -> tuple:
+    return True, value, bool(value)
+
+
+def _plain(value) -> bool:
+    return isinstance(value, PLAIN) or isinstance(value, tuple) and all(_plain(v) for v in value)
+
+
+def _binds(node: ast.AST) -> set[str]:
+    """The names a statement binds in its own scope (not inside a function, lambda or class it defines)."""
+    found, pending = set(), [node]
+    while pending:
+        inner = pending.pop()
+        if isinstance(inner, ast.Name) and not isinstance(inner.ctx, ast.Load):
+            found.add(inner.id)
+        elif isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            found.add(inner.name)
+            continue
+        elif isinstance(inner, (ast.Import, ast.ImportFrom)):
+            found.update((a.asname or a.name).split(".")[0] for a in inner.names)
+        elif isinstance(inner, ast.ExceptHandler) and inner.name:
+            found.add(inner.name)
+        elif isinstance(inner, (ast.MatchAs, ast.MatchStar, ast.MatchMapping)):
+            found.update(n for n in (getattr(inner, "name", None), getattr(inner, "rest", None)) if n)
+        elif isinstance(inner, ast.Lambda):
+            continue
+        pending.extend(ast.iter_child_nodes(inner))
+    return found
+
+
+def _surely_number(node: ast.AST, parameters: set[str], len_builtin: bool = True) -> bool:
+    """The expression is a number or raises, for any JSON values of the parameters: a number literal,
+    `len(...)`, or a sum or difference of one of those with another or with a parameter (text, a list,
+    a dict or null plus or minus a number raises)."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, (int, float))
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return _surely_number(node.operand, parameters, len_builtin)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len":
+        return len_builtin
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)):
+        sides = [_surely_number(node.left, parameters, len_builtin), _surely_number(node.right, parameters, len_builtin)]
+        plain = [isinstance(side, ast.Name) and side.id in parameters for side in (node.left, node.right)]
+        return all(s or p for s, p in zip(sides, plain)) and any(sides)
+    return False
+
+
+class _Fixed:
+    """Walks a function's body keeping the local names whose value is surely one plain constant (text,
+    a number, a bool, None or a tuple of them), and collects what each `return` can give: known, or
+    not. A test whose value is known decides its branch; anything else makes both branches count, and
+    a loop, a `try`, a `with` or a `match` forgets what their bodies bind. `p.get(key)` with a key
+    that is surely a number, on a parameter the function only reads (never binds again, changes or
+    passes on), gives its default: only a JSON object has `.get`, and its keys are always text; and
+    `isinstance(p, bytes)` (or another type no JSON value has) is false on a parameter never bound again."""
+
+    def __init__(self, function: ast.FunctionDef, bound: set[str]):
+        arguments = function.args
+        self.parameters = {a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]}
+        declared = {name for n in ast.walk(function) if isinstance(n, (ast.Global, ast.Nonlocal)) for name in n.names}
+        rebound = {n.id for n in ast.walk(function) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+        self.never = declared  # a name another function may change between two statements
+        steady = self.parameters - rebound - declared - {a.arg for n in ast.walk(function) if n is not function
+                                                            and isinstance(n, (ast.FunctionDef, ast.Lambda))
+                                                            for a in ast.walk(n.args) if isinstance(a, ast.arg)}
+        self.steady, self.bound, self.len_builtin = steady, bound, "len" not in bound
+        self.keyed = {name for name in steady if self._only_read(function, name, self.len_builtin)}
+        self.used_keyed: set[str] = set()
+        self.returns: list[tuple] = []
+
+    @staticmethod
+    def _only_read(function: ast.FunctionDef, name: str, len_builtin: bool) -> bool:
+        """Every use of the name reads it (`.get(...)`, `name[...]`, `len(name)`, a comparison, a loop
+        over it): nothing can put a key of another kind into it."""
+        parents = {id(child): node for node in ast.walk(function) for child in ast.iter_child_nodes(node)}
+        uses = [n for n in ast.walk(function) if isinstance(n, ast.Name) and n.id == name]
+        for use in uses:
+            parent = parents.get(id(use))
+            if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id == "len" \
+                    and len_builtin and parent.args == [use] and not parent.keywords \
+                    or isinstance(parent, ast.Subscript) and parent.value is use and isinstance(parent.ctx, ast.Load) \
+                    or isinstance(parent, ast.Compare) \
+                    or isinstance(parent, (ast.For, ast.comprehension)) and parent.iter is use:
+                continue
+            call = parents.get(id(parent))
+            if not (isinstance(parent, ast.Attribute) and parent.attr == "get" and isinstance(call, ast.Call)
+                    and call.func is parent and 1 <= len(call.args) <= 2 and not call.keywords):
+                return False
+        return bool(uses)
+
+    def value(self, node: ast.AST, env: dict) -> tuple:
+        if isinstance(node, ast.Constant):
+            return _known(node.value) if isinstance(node.value, PLAIN) else _UNKNOWN
+        if isinstance(node, ast.Name):
+            return env.get(node.id, _UNKNOWN)
+        if isinstance(node, ast.Tuple):
+            items = [self.value(e, env) for e in node.elts]
+            return _known(tuple(i[1] for i in items)) if all(i[0] for i in items) else _UNKNOWN
+        if isinstance(node, ast.UnaryOp):
+            inner = self.value(node.operand, env)
+            if isinstance(node.op, ast.Not) and inner[2] is not None:
+                return _known(not inner[2])
+            if isinstance(node.op, ast.USub) and inner[0] and type(inner[1]) in (int, float):
+                return _known(-inner[1])
+            return _UNKNOWN
+        if isinstance(node, ast.BoolOp):
+            return self._bool_op(node, env)
+        if isinstance(node, ast.Compare):
+            return self._compare(node, env)
+        if isinstance(node, ast.BinOp):
+            left, right = self.value(node.left, env), self.value(node.right, env)
+            if left[0] and right[0] and isinstance(node.op, (ast.Add, ast.Sub)) \
+                    and {type(left[1]), type(right[1])} <= {bool, int, float}:
+                return _known(left[1] + right[1] if isinstance(node.op, ast.Add) else left[1] - right[1])
+            return _UNKNOWN
+        if isinstance(node, ast.IfExp):
+            test = self.value(node.test, env)
+            if test[2] is not None:
+                return self.value(node.body if test[2] else node.orelse, env)
+            body, orelse = self.value(node.body, env), self.value(node.orelse, env)
+            return body if body[0] and orelse[0] and repr(body[1]) == repr(orelse[1]) else _UNKNOWN
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "isinstance" \
+                and "isinstance" not in self.bound and len(node.args) == 2 and not node.keywords \
+                and isinstance(node.args[0], ast.Name) and node.args[0].id in self.steady:
+            kinds = node.args[1].elts if isinstance(node.args[1], ast.Tuple) else [node.args[1]]
+            if all(isinstance(k, ast.Name) and k.id in NEVER_JSON_TYPES and k.id not in self.bound for k in kinds):
+                return _known(False)  # a parameter holds JSON data: never bytes, a tuple, a set
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" \
+                and isinstance(node.func.value, ast.Name) and node.func.value.id in self.keyed \
+                and _surely_number(node.args[0], self.steady, self.len_builtin):
+            self.used_keyed.add(node.func.value.id)
+            return self.value(node.args[1], env) if len(node.args) > 1 else _known(None)
+        return _UNKNOWN
+
+    def _bool_op(self, node: ast.BoolOp, env: dict) -> tuple:
+        """`a and b` is the first operand that is false, else the last; `or` the first that is true."""
+        stop = not isinstance(node.op, ast.And)  # the truth that ends the evaluation
+        values = [self.value(v, env) for v in node.values]
+        if any(v[2] is stop for v in values[:-1]) or values[-1][2] is stop:
+            first = next(v for v in values if v[2] is not (not stop))
+            return first if first[2] is stop else (False, None, stop)
+        if all(v[2] is (not stop) for v in values[:-1]):
+            return values[-1]
+        return _UNKNOWN
+
+    def _compare(self, node: ast.Compare, env: dict) -> tuple:
+        operands = [self.value(node.left, env)] + [
+            _known(frozenset(i[1] for i in items)) if isinstance(c, ast.Set) and all(i[0] for i in items)
+            else self.value(c, env)
+            for c in node.comparators for items in [[self.value(e, env) for e in getattr(c, "elts", [])]]]
+        if not all(o[0] for o in operands):
+            return _UNKNOWN
+        operations = {ast.Eq: lambda a, b: a == b, ast.NotEq: lambda a, b: a != b, ast.Lt: lambda a, b: a < b,
+                      ast.LtE: lambda a, b: a <= b, ast.Gt: lambda a, b: a > b, ast.GtE: lambda a, b: a >= b,
+                      ast.In: lambda a, b: a in b, ast.NotIn: lambda a, b: a not in b}
+        result = True
+        for op, (_, a, _), (_, b, _) in zip(node.ops, operands, operands[1:]):
+            if type(op) not in operations:
+                return _UNKNOWN
+            try:
+                result = operations[type(op)](a, b)
+            except TypeError:  # that path raises
+                return _UNKNOWN
+            if not result:
+                return _known(False)
+        return _known(result)
+
+    def block(self, statements: list[ast.stmt], env: dict | None) -> dict | None:
+        """The names known after the statements, or None when no path runs past them."""
+        for statement in statements:
+            if env is None:
+                return None
+            env = self.statement(statement, env)
+        return env
+
+    def forget(self, env: dict, node: ast.AST) -> dict:
+        return {k: v for k, v in env.items() if k not in _binds(node)}
+
+    def statement(self, node: ast.stmt, env: dict) -> dict | None:
+        if isinstance(node, ast.Return):
+            value = node.value
+            if isinstance(value, ast.List):  # a list display gives the same JSON as a tuple of its items
+                value = ast.Tuple(elts=value.elts, ctx=ast.Load())
+            self.returns.append(self.value(value, env) if value is not None else _known(None))
+            return None
+        if isinstance(node, ast.Raise):
+            return None
+        if isinstance(node, ast.If):
+            test = self.value(node.test, env)
+            env = self.forget(env, node.test)
+            if test[2] is not None:
+                return self.block(node.body if test[2] else node.orelse, env)
+            return _join(self.block(node.body, dict(env)), self.block(node.orelse, dict(env)))
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                and node.targets[0].id not in self.never and not _binds(node.value):
+            value = self.value(node.value, env)
+            env = {k: v for k, v in env.items() if k != node.targets[0].id}
+            return {**env, node.targets[0].id: value} if value[0] and _plain(value[1]) else env
+        env = self.forget(env, node)
+        if isinstance(node, (ast.For, ast.AsyncFor, ast.While)):  # may run any number of times, then fall through
+            self.block(node.body, dict(env))
+            self.block(node.orelse, dict(env))
+        elif isinstance(node, (ast.Try, getattr(ast, "TryStar", ast.Try))):  # any part may be cut short
+            self.block(node.body + node.orelse, dict(env))
+            for handler in node.handlers:
+                self.block(handler.body, dict(env))
+            if self.block(node.finalbody, dict(env)) is None:
+                return None
+        elif isinstance(node, (ast.With, ast.AsyncWith)):  # a context manager may swallow what ends the body
+            self.block(node.body, dict(env))
+        elif isinstance(node, ast.Match):  # no case may match
+            for case in node.cases:
+                self.block(case.body, dict(env))
+        return env
+
+
+def _join(first: dict | None, second: dict | None) -> dict | None:
+    if first is None or second is None:
+        return second if first is None else first
+    return {k: v for k, v in first.items() if k in second and repr(second[k]) == repr(v)}
+
+
+def _one_output(source: str, function: ast.FunctionDef, tree: ast.Module) -> str | None:
+    """The one output the function gives on every call, when the source shows it, or None: every
+    path that returns gives the same plain constant (None at the end of the body or at a bare
+    `return`; a branch whose test is known from constants taken or skipped), it is not decorated, and
+    it changes no argument in place that the pipeline returns (`changed_arguments`): a function that
+    only checks and raises, or only fills a module table. LogicIF drops such a seed (`one_output`):
+    its output says nothing of the steps."""
+    if function.decorator_list or changed_parameters(source, function.name):
+        return None
+    walker = _Fixed(function, _bound_anywhere(tree))
+    if walker.block(function.body, {}) is not None:
+        walker.returns.append(_known(None))
+    outputs = {json.dumps(r[1]) for r in walker.returns if r[0]}
+    if len(outputs) != 1 or not all(r[0] for r in walker.returns):
+        return None
+    said = outputs.pop()
+    if walker.used_keyed:
+        names = ", ".join(sorted(walker.used_keyed))
+        return f"{names} read only by .get() with a number for key, which a JSON object never has: " \
+               f"every call returns {said}"
+    return f"every call returns {said}"
+
+
+def _evaluated(node: ast.AST):
+    """The nodes of an expression that run whenever it is evaluated (not a lambda's body, a branch of
+    a conditional expression, an operand of `and`/`or` after the first, or a comprehension's body)."""
+    yield node
+    if isinstance(node, ast.Lambda):
+        return
+    if isinstance(node, ast.IfExp):
+        children = [node.test]
+    elif isinstance(node, ast.BoolOp):
+        children = node.values[:1]
+    elif isinstance(node, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+        children = [node.generators[0].iter]
+    else:
+        children = list(ast.iter_child_nodes(node))
+    for child in children:
+        yield from _evaluated(child)
+
+
+def _held_values(function: ast.FunctionDef) -> set[str]:
+    """The names that only ever hold a parameter or a piece of one (an item, a slice, a name of a
+    tuple unpacked from one, a loop's item over one): JSON data when the parameters are."""
+    arguments = function.args
+    parameters = {a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs,
+                                  *(a for a in (arguments.vararg, arguments.kwarg) if a)]}
+    stores = Counter(n.id for n in ast.walk(function) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load))
+    own_arguments = {id(a) for a in ast.walk(function.args)}
+    other = set()  # bound some other way: a nested function's parameter, a definition, an import, a caught error
+    for node in ast.walk(function):
+        if isinstance(node, ast.arg) and id(node) not in own_arguments:
+            other.add(node.arg)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node is not function:
+            other.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            other.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            other.add(node.name)
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            other.update(node.names)
+        elif isinstance(node, (ast.MatchAs, ast.MatchStar, ast.MatchMapping)):
+            other.update(n for n in (getattr(node, "name", None), getattr(node, "rest", None)) if n)
+    held = (parameters | set(stores)) - other
+
+    def holds(node: ast.AST) -> bool:
+        while isinstance(node, ast.Subscript):
+            node = node.value
+        return isinstance(node, ast.Name) and node.id in held
+
+    def given(target: ast.AST, value: ast.AST | None, found: Counter) -> None:
+        if isinstance(target, ast.Name):
+            found[target.id] += value is not None and holds(value)
+        elif isinstance(target, ast.Starred):
+            given(target.value, value, found)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            pairs = isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts) \
+                and not any(isinstance(e, ast.Starred) for e in [*value.elts, *target.elts])
+            for index, inner in enumerate(target.elts):  # unpacked from JSON data: its items are too
+                given(inner, value.elts[index] if pairs else value if value is not None and holds(value) else None,
+                      found)
+
+    while True:
+        found = Counter()
+        for node in ast.walk(function):
+            if isinstance(node, ast.Assign):
+                for target in node.targets:
+                    given(target, node.value, found)
+            elif isinstance(node, (ast.For, ast.comprehension)):
+                given(node.target, node.iter, found)
+        kept = {name for name in held if stores[name] == found[name]}
+        if kept == held:
+            return held
+        held = kept
+
+
+def _calls_held_value(function: ast.FunctionDef, source: str) -> str | None:
+    """A name that only ever holds a parameter or a piece of one, called wherever the function returns
+    a value: no JSON value can be called, so each such return raises, and what is left (None, from a
+    bare `return` or the end of the body) is one output. Also when the name is taken from `*args`."""
+    if function.decorator_list or changed_parameters(source, function.name):
+        return None
+    returns, pending = [], list(function.body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.Return) and node.value is not None:
+            returns.append(node.value)
+        elif not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            pending.extend(ast.iter_child_nodes(node))
+    held = _held_values(function)
+    called = [next((n.func.id for n in _evaluated(value) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+                    and n.func.id in held), None) for value in returns]
+    if returns and all(called):
+        return f"{called[0]} holds a parameter or a piece of one, and every value returned calls it"
+    return None
+
+
 def logicif_able(item: Picked) -> str | None:
     """Why the function cannot be a LogicIF task, or None. Decided from the source alone, before
     any stage runs: a task gives the function JSON inputs, tracks what its loops and branches do,
-    and needs gold that is the same on any host (the sandbox's code policy)."""
+    needs gold that is the same on any host (the sandbox's code policy) and outputs that differ."""
     tree = ast.parse(item.source)
     functions = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]
     entry = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == item.function)
     helpers = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
-    reason = _not_json_parameter(entry, _bytes_names(tree), helpers) or _object_attribute(entry, helpers)
+    reason = _not_json_parameter(entry, _bytes_names(tree), helpers) or _object_attribute(entry, helpers) \
+        or _calls_held_value(entry, item.source)
     if reason:
         return f"no JSON inputs: {reason}"
     reason = _not_json_output(entry, tree)
@@ -624,6 +1014,9 @@ def logicif_able(item: Picked) -> str | None:
     refusal = policy_problem(item.source)
     if refusal:
         return f"gold depends on the host: {refusal.reason.split(',')[0]}"
+    reason = _one_output(item.source, entry, tree)
+    if reason:
+        return f"{'no JSON inputs' if 'JSON object' in reason else 'one output'}: {reason}"
     return None
 
 

@@ -265,6 +265,56 @@ def test_logicif_able_sees_outputs_and_inputs_no_json_value_can_be():
     assert why(guarded + f"def f(s):\n    t = g(s)\n{loop}    return t\n") is None
 
 
+def test_logicif_able_leaves_out_outputs_no_json_input_can_vary_or_make_json():
+    """Kinds of function that can never be a task: output no JSON value, or one output on every call."""
+    bench = _benchmark()
+
+    def why(source: str) -> str | None:
+        entry = [line for line in source.splitlines() if line.startswith("def ")][-1][4:].split("(")[0]
+        return bench.logicif_able(bench.Picked("m", entry, source))
+
+    loop = "    for c in s:\n        if c:\n            pass\n"
+    assert why(f"def f(*s):\n    return set(x + y for x in s for y in s)\n") == "no JSON output: a set"
+    assert why(f"def f(s):\n    return {{c for c in s if c}}\n") == "no JSON output: a set"
+    assert why(f"def f(s):\n    return ((c, 1) for c in s if c)\n") == "no JSON output: a generator"
+    assert why(f"def f(s):\n{loop}    return map(str, s) if s else iter([])\n") is None  # a conditional: not surely
+    assert why(f"def f(s):\n{loop}    if s:\n        return zip(s, s)\n    return iter(s)\n") \
+        == "no JSON output: an iterator"
+    # the name is the seed's own, or a class of the seed decides what iter() gives: kept
+    assert why(f"def set(x):\n    return list(x)\n\ndef f(s):\n{loop}    return set(s)\n") is None
+    own_iter = "class Box:\n    def __iter__(self):\n        return self\n\n"
+    assert why(own_iter + f"def f(s):\n{loop}    return iter(s)\n") is None
+    # one output: checks that raise, a module table filled, a default read with a number key
+    check = f"def f(s, n):\n{loop}    if n < 0:\n        raise ValueError(n)\n"
+    assert why(check) == "one output: every call returns null"
+    assert why(check + "    return True\n") == "one output: every call returns true"
+    assert why("TABLE = {}\n\ndef f(s, v):\n" + loop + "    TABLE[s] = v\n") == "one output: every call returns null"
+    assert why(f"def f(s):\n{loop}    p = 'x'\n    if isinstance(s, bytes):\n        p = b'x'\n    return p\n") \
+        == 'one output: every call returns "x"'
+    keyed = "def f(s, i):\n{}    if s.get(i + 1) == 'H':\n        return ('F', 2)\n    return ('P', (s.get(0, 1) == 'P') + 1)\n"
+    assert why(keyed.format(loop)) == \
+        'no JSON inputs: s read only by .get() with a number for key, which a JSON object never has: every call ' \
+        'returns ["P", 1]'
+    # exactly right: each of these can give two outputs, so each stays
+    assert why(check + "    if n:\n        return None\n    return n\n") is None
+    assert why(check + "    if n:\n        return 1\n") is None  # the end of the body gives None
+    assert why(f"def f(s, n):\n{loop}    s.append(n)\n") is None  # the pipeline returns the changed s
+    assert why(keyed.format(loop).replace("s.get(i + 1)", "s.get(i)")) is None  # i may be a text key
+    assert why(keyed.format(loop).replace("    if s.get", "    s[1] = 'H'\n    if s.get")) is None
+    assert why(f"def f(s, n):\n{loop}    k = 0\n    while n > k:\n        k = k + 1\n    return k\n") is None
+    branch = f"def f(s, n):\n{loop}    a = 1\n    if n or a:\n        a = 2\n    return a\n"
+    assert why(branch.replace(" or ", " and ")) is None
+    assert why(branch) == "one output: every call returns 2"  # `n or 1` is always true
+    assert why(f"def f(s, n):\n{loop}    return 1 if n and s else 1\n") == "one output: every call returns 1"
+    assert why(f"def f(s):\n{loop}    return None\n\n@f\ndef g(s):\n{loop}    return None\n") is None  # decorated
+    # a name holding a parameter (or an item of it) called in every value returned: no JSON value can be called
+    apply = "def f(*given):\n    if not given:\n        raise TypeError('none')\n    fn, rest = given[0], given[1:]\n"
+    assert why(apply + "    return fn(*rest)\n") == \
+        "no JSON inputs: fn holds a parameter or a piece of one, and every value returned calls it"
+    assert why(apply + "    if len(rest) > 1:\n        return rest\n    return fn(*rest)\n") is None
+    assert why(apply + "    fn = len\n    return fn(rest)\n") is None
+
+
 _GRID = [0, 1, -3, 2.5, 1.0, True, False, "a", "", "b", [1], [], [0, 2], None, {}, {"k": 1}]
 _OPS = {"__lt__": "<", "__le__": "<=", "__gt__": ">", "__ge__": ">=", "__eq__": "==", "__ne__": "!="}
 
