@@ -290,6 +290,53 @@ def test_the_rescue_builds_a_grid_whose_rows_and_columns_hold_each_value_once():
     assert {True, False} <= set(_outputs(SOLVED, outcome))
 
 
+PLACED = '''
+def f(word, at, extra):
+    if word.get(at) in ("DT", "DD"):
+        return ["T", 2]
+    return ["T", 1]
+'''
+
+LISTED = '''
+DEFAULTS = ["subject", "from", "date", "bytes"]
+
+
+def f(lines):
+    names = []
+    for line in lines:
+        names.append(line.partition(":")[0].lower())
+    expected = DEFAULTS
+    if names[:len(expected)] != expected:
+        raise ValueError("the fields do not start with the defaults")
+    return names[len(expected):]
+'''
+
+
+def test_the_rescue_puts_the_compared_constant_at_the_place_another_argument_names():
+    outcome = _run(PLACED)  # random tables seldom hold "DT" under the key drawn for `at`
+    assert outcome.kept is not None, outcome.dropped
+    assert {("T", 1), ("T", 2)} <= {tuple(o) for o in _outputs(PLACED, outcome)}
+
+
+def test_the_rescue_gives_a_list_argument_the_module_list_the_code_compares_with():
+    outcome = _run(LISTED)  # no drawn list of texts starts with the four defaults
+    assert outcome.kept is not None, outcome.dropped
+    assert len({tuple(o) for o in _outputs(LISTED, outcome)}) > 1
+
+
+def test_clues_read_places_named_by_another_parameter_and_compared_module_lists():
+    from ifforge.families.logicif.codeops.inputs.rescue import _at_place, read_clues
+    clues = read_clues("FIELDS = ['a', 'b']\ndef g(x):\n    return x\n"
+                       "def f(s, i, t, k):\n    if s[i + 1] == '(' or t.get(k) in {'x', 'y'}:\n"
+                       "        return 1\n    known = FIELDS\n    return s[:2] != known\n", "f")
+    assert sorted(clues.placed, key=repr) == [(0, 1, 1, ["("]), (2, 3, 0, ["x", "y"])]
+    assert clues.lists == [["a", "b"]]
+    clues.placed = clues.placed[:1]
+    for seed in range(20):
+        s, i, _, _ = _at_place(["abcdef", seed - 5, {}, "k"], random.Random(seed), clues)
+        assert s[i + 1] == "(" and len(s) in (6, 7)  # at most one character added, at the end
+
+
 def test_a_seed_the_search_already_varies_gets_no_rescue():
     outcome = _run(SPLIT)
     assert outcome.kept is not None and "rescue" not in outcome.evidence[0]
