@@ -337,6 +337,30 @@ def test_clues_read_places_named_by_another_parameter_and_compared_module_lists(
         assert s[i + 1] == "(" and len(s) in (6, 7)  # at most one character added, at the end
 
 
+SET_ORDER = '''
+def f(text, extra):
+    left = set(text.split())
+    out = []
+    while left:
+        word = left.pop()
+        if word not in out:
+            out.append(word)
+    return out + [extra]
+'''
+
+
+def test_calls_whose_result_changes_with_the_hash_seed_are_not_chosen():
+    """Execute confirms gold under other hash seeds and drops what changes; the inputs stage checks
+    its choice the same way and chooses again from the calls that do not change."""
+    from ifforge.core.sandbox import execution as sandbox
+    outcome = _run(SET_ORDER)
+    assert outcome.kept is not None, outcome.dropped
+    assert outcome.evidence[0]["unsettled"] > 0
+    cases = [case.args for case in outcome.kept.inputs]
+    runs = [sandbox.run_cases(SET_ORDER, "f", cases, limits=sandbox.Limits(hash_seed=seed)) for seed in (0, 1, 2)]
+    assert all(len({repr(run[i].output) for run in runs}) == 1 for i in range(len(cases)))
+
+
 def test_a_seed_the_search_already_varies_gets_no_rescue():
     outcome = _run(SPLIT)
     assert outcome.kept is not None and "rescue" not in outcome.evidence[0]
