@@ -361,6 +361,13 @@ def test_calls_whose_result_changes_with_the_hash_seed_are_not_chosen():
     assert all(len({repr(run[i].output) for run in runs}) == 1 for i in range(len(cases)))
 
 
+def test_only_code_with_a_set_hash_id_or_random_is_run_again():
+    from ifforge.families.logicif.stages.inputs import may_vary
+    assert may_vary("def f(a):\n    return sorted(set(a))\n") and may_vary("def f(a):\n    return {x for x in a}\n")
+    assert may_vary("from random import shuffle\ndef f(a):\n    shuffle(a)\n    return a\n")
+    assert not may_vary("def f(a):\n    return {k: len(k) for k in a}\n")
+
+
 def test_a_seed_the_search_already_varies_gets_no_rescue():
     outcome = _run(SPLIT)
     assert outcome.kept is not None and "rescue" not in outcome.evidence[0]

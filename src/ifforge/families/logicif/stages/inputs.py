@@ -25,11 +25,14 @@ proposal loses its place only to calls that reach arcs it does not), then, up to
 candidates with outputs not yet seen, then the deepest; then, while most chosen outputs are trivial (None, empty, 0,
 False, a list or dict handed back equal to an argument), calls with a non-trivial one, up to the maximum, and
 then the trivial calls that added fewest arcs are let go, the code's before the model's (down to `FEWEST_KEPT`
-calls). Each input says where it came from, and the evidence says what became of each model proposal.
+calls). Code whose result may change with the hash or random seed has its choice run again under
+others, as execute's confirming passes will (`settled`): calls that change leave, and it is made
+again. Each input says where it came from, and the evidence says what became of each model proposal.
 """
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import random
 from collections import Counter
@@ -130,9 +133,12 @@ def settled(seed: SeedFunction, pool: list[tuple[Candidate, sandbox.CaseResult]]
     another number of lines there (execute would drop it as nondeterministic: the order of a set of
     texts, a shuffle), every other call of the pool is run so too, those that change leave it, and
     the choice is made again from the rest; when no generated call is left, the first choice stands
-    and execute says why. Returns the choice, the pool it indexes and how many calls left it."""
+    and execute says why. Only code that `may_vary` is run again. Returns the choice, the pool it
+    indexes and how many calls left it."""
     other = dataclasses.replace(limits, hash_seed=1, random_seed=1)
     chosen = select(pool, given, max(config.inputs_min, given), max(config.inputs_max, given), random.Random(item_seed))
+    if not may_vary(seed.source):
+        return chosen, pool, 0
     checked = [index for index, _ in chosen[given:]]
     moved = _unsettled(seed, pool, checked, other, config)
     if not moved:
@@ -143,6 +149,23 @@ def settled(seed: SeedFunction, pool: list[tuple[Candidate, sandbox.CaseResult]]
         return chosen, pool, 0
     return select(rest, given, max(config.inputs_min, given), max(config.inputs_max, given),
                   random.Random(item_seed)), rest, len(moved)
+
+
+VARYING = {"set", "frozenset", "hash", "id", "random"}  # what changes with the hash seed or the random seed
+
+
+def may_vary(source: str) -> bool:
+    """Whether a call of the code may give another result under another hash or random seed: it
+    makes a set (iterated in an order of the hash of its items), asks for `hash` or `id`, or uses
+    `random`. Code with none of these is not run again."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return True
+    return any(isinstance(node, (ast.Set, ast.SetComp)) or isinstance(node, ast.Name) and node.id in VARYING
+               or isinstance(node, ast.alias) and node.name.split(".")[0] in VARYING
+               or isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in VARYING
+               for node in ast.walk(tree))
 
 
 def _unsettled(seed: SeedFunction, pool: list, indexes: list[int], limits: sandbox.Limits, config: InputsConfig) -> set[int]:
