@@ -40,6 +40,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from ifforge.core import pyast
 from ifforge.core.sandbox import execution as sandbox
 from ifforge.core.llm.client import LLM, LLMError
 from ifforge.core.prompts import load_prompt
@@ -159,7 +160,7 @@ def may_vary(source: str) -> bool:
     makes a set (iterated in an order of the hash of its items), asks for `hash` or `id`, or uses
     `random`. Code with none of these is not run again."""
     try:
-        tree = ast.parse(source)
+        tree = pyast.parse(source)
     except SyntaxError:
         return True
     return any(isinstance(node, (ast.Set, ast.SetComp)) or isinstance(node, ast.Name) and node.id in VARYING
