@@ -290,6 +290,84 @@ def test_the_rescue_builds_a_grid_whose_rows_and_columns_hold_each_value_once():
     assert {True, False} <= set(_outputs(SOLVED, outcome))
 
 
+PLACED = '''
+def f(word, at, extra):
+    if word.get(at) in ("DT", "DD"):
+        return ["T", 2]
+    return ["T", 1]
+'''
+
+LISTED = '''
+DEFAULTS = ["subject", "from", "date", "bytes"]
+
+
+def f(lines):
+    names = []
+    for line in lines:
+        names.append(line.partition(":")[0].lower())
+    expected = DEFAULTS
+    if names[:len(expected)] != expected:
+        raise ValueError("the fields do not start with the defaults")
+    return names[len(expected):]
+'''
+
+
+def test_the_rescue_puts_the_compared_constant_at_the_place_another_argument_names():
+    outcome = _run(PLACED)  # random tables seldom hold "DT" under the key drawn for `at`
+    assert outcome.kept is not None, outcome.dropped
+    assert {("T", 1), ("T", 2)} <= {tuple(o) for o in _outputs(PLACED, outcome)}
+
+
+def test_the_rescue_gives_a_list_argument_the_module_list_the_code_compares_with():
+    outcome = _run(LISTED)  # no drawn list of texts starts with the four defaults
+    assert outcome.kept is not None, outcome.dropped
+    assert len({tuple(o) for o in _outputs(LISTED, outcome)}) > 1
+
+
+def test_clues_read_places_named_by_another_parameter_and_compared_module_lists():
+    from ifforge.families.logicif.codeops.inputs.rescue import _at_place, read_clues
+    clues = read_clues("FIELDS = ['a', 'b']\ndef g(x):\n    return x\n"
+                       "def f(s, i, t, k):\n    if s[i + 1] == '(' or t.get(k) in {'x', 'y'}:\n"
+                       "        return 1\n    known = FIELDS\n    return s[:2] != known\n", "f")
+    assert sorted(clues.placed, key=repr) == [(0, 1, 1, ["("]), (2, 3, 0, ["x", "y"])]
+    assert clues.lists == [["a", "b"]]
+    clues.placed = clues.placed[:1]
+    for seed in range(20):
+        s, i, _, _ = _at_place(["abcdef", seed - 5, {}, "k"], random.Random(seed), clues)
+        assert s[i + 1] == "(" and len(s) in (6, 7)  # at most one character added, at the end
+
+
+SET_ORDER = '''
+def f(text, extra):
+    left = set(text.split())
+    out = []
+    while left:
+        word = left.pop()
+        if word not in out:
+            out.append(word)
+    return out + [extra]
+'''
+
+
+def test_calls_whose_result_changes_with_the_hash_seed_are_not_chosen():
+    """Execute confirms gold under other hash seeds and drops what changes; the inputs stage checks
+    its choice the same way and chooses again from the calls that do not change."""
+    from ifforge.core.sandbox import execution as sandbox
+    outcome = _run(SET_ORDER)
+    assert outcome.kept is not None, outcome.dropped
+    assert outcome.evidence[0]["unsettled"] > 0
+    cases = [case.args for case in outcome.kept.inputs]
+    runs = [sandbox.run_cases(SET_ORDER, "f", cases, limits=sandbox.Limits(hash_seed=seed)) for seed in (0, 1, 2)]
+    assert all(len({repr(run[i].output) for run in runs}) == 1 for i in range(len(cases)))
+
+
+def test_only_code_with_a_set_hash_id_or_random_is_run_again():
+    from ifforge.families.logicif.stages.inputs import may_vary
+    assert may_vary("def f(a):\n    return sorted(set(a))\n") and may_vary("def f(a):\n    return {x for x in a}\n")
+    assert may_vary("from random import shuffle\ndef f(a):\n    shuffle(a)\n    return a\n")
+    assert not may_vary("def f(a):\n    return {k: len(k) for k in a}\n")
+
+
 def test_a_seed_the_search_already_varies_gets_no_rescue():
     outcome = _run(SPLIT)
     assert outcome.kept is not None and "rescue" not in outcome.evidence[0]

@@ -83,3 +83,26 @@ def test_annotations_that_read_moved_names_go_and_a_constant_default_takes_its_l
 def test_what_would_change_meaning_is_refused_with_the_reason(source, why):
     with pytest.raises(NotSelfContained, match=why):
         self_contained(source)
+
+
+def test_a_function_that_passes_itself_to_a_helper_runs_in_an_inner_function_and_exports():
+    """`helper(f, ...)` (a name for an error message, a registry) reads f by name without calling it:
+    like a recursive f, its body moves into an inner function, where the name resolves."""
+    source = '''
+def _options(fn, options):
+    factory = options.pop("factory", list)
+    if options:
+        raise TypeError(fn.__name__ + " got " + repr(sorted(options)))
+    return factory
+
+
+def joined(*parts, **options):
+    out = _options(joined, options)()
+    for part in parts:
+        out.extend(part)
+    return out
+'''
+    module, _ = instrument(anonymise(source, "joined").source)
+    code = self_contained(module)
+    assert call_like_logicif(code, [[1, 2], [3]]) == _call_as_module(module, [[1, 2], [3]])
+    assert call_like_logicif(code, [[1, 2], [3]])[0] == [1, 2, 3]

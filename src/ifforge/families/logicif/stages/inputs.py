@@ -25,17 +25,22 @@ proposal loses its place only to calls that reach arcs it does not), then, up to
 candidates with outputs not yet seen, then the deepest; then, while most chosen outputs are trivial (None, empty, 0,
 False, a list or dict handed back equal to an argument), calls with a non-trivial one, up to the maximum, and
 then the trivial calls that added fewest arcs are let go, the code's before the model's (down to `FEWEST_KEPT`
-calls). Each input says where it came from, and the evidence says what became of each model proposal.
+calls). Code whose result may change with the hash or random seed has its choice run again under
+others, as execute's confirming passes will (`settled`): calls that change leave, and it is made
+again. Each input says where it came from, and the evidence says what became of each model proposal.
 """
 
 from __future__ import annotations
 
+import ast
+import dataclasses
 import random
 from collections import Counter
 from typing import Any
 
 from pydantic import BaseModel
 
+from ifforge.core import pyast
 from ifforge.core.sandbox import execution as sandbox
 from ifforge.core.llm.client import LLM, LLMError
 from ifforge.core.prompts import load_prompt
@@ -122,6 +127,58 @@ def select(pool: list[tuple[Candidate, sandbox.CaseResult]], forced: int, minimu
     return chosen
 
 
+def settled(seed: SeedFunction, pool: list[tuple[Candidate, sandbox.CaseResult]], given: int, config: InputsConfig,
+            limits: sandbox.Limits, item_seed: int) -> tuple[list[tuple[int, int]], list, int]:
+    """`select`, then each chosen call run once more in another world (another hash seed and random
+    seed, last to first), as execute's confirming passes will. When one gives another output or runs
+    another number of lines there (execute would drop it as nondeterministic: the order of a set of
+    texts, a shuffle), every other call of the pool is run so too, those that change leave it, and
+    the choice is made again from the rest; when no generated call is left, the first choice stands
+    and execute says why. Only code that `may_vary` is run again. Returns the choice, the pool it
+    indexes and how many calls left it."""
+    other = dataclasses.replace(limits, hash_seed=1, random_seed=1)
+    chosen = select(pool, given, max(config.inputs_min, given), max(config.inputs_max, given), random.Random(item_seed))
+    if not may_vary(seed.source):
+        return chosen, pool, 0
+    checked = [index for index, _ in chosen[given:]]
+    moved = _unsettled(seed, pool, checked, other, config)
+    if not moved:
+        return chosen, pool, 0
+    moved |= _unsettled(seed, pool, [i for i in range(given, len(pool)) if i not in checked], other, config)
+    rest = [entry for index, entry in enumerate(pool) if index not in moved]
+    if len(rest) == given:
+        return chosen, pool, 0
+    return select(rest, given, max(config.inputs_min, given), max(config.inputs_max, given),
+                  random.Random(item_seed)), rest, len(moved)
+
+
+VARYING = {"set", "frozenset", "hash", "id", "random"}  # what changes with the hash seed or the random seed
+
+
+def may_vary(source: str) -> bool:
+    """Whether a call of the code may give another result under another hash or random seed: it
+    makes a set (iterated in an order of the hash of its items), asks for `hash` or `id`, or uses
+    `random`. Code with none of these is not run again."""
+    try:
+        tree = pyast.parse(source)
+    except SyntaxError:
+        return True
+    return any(isinstance(node, (ast.Set, ast.SetComp)) or isinstance(node, ast.Name) and node.id in VARYING
+               or isinstance(node, ast.alias) and node.name.split(".")[0] in VARYING
+               or isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in VARYING
+               for node in ast.walk(tree))
+
+
+def _unsettled(seed: SeedFunction, pool: list, indexes: list[int], limits: sandbox.Limits, config: InputsConfig) -> set[int]:
+    """The calls among `indexes` whose output or number of lines run changes under `limits` (a timeout
+    says nothing either way: kept)."""
+    again = sandbox.run_cases(seed.source, seed.entry, [pool[i][0].args for i in indexes], limits=limits,
+                              budget=config.budget(), reverse=True, coverage=True) if indexes else []
+    return {index for index, result in zip(indexes, again) if result.status != "timeout" and not (
+        result.ok and canonical_json(result.output) == canonical_json(pool[index][1].output)
+        and result.steps == pool[index][1].steps)}
+
+
 def _round(drawn, seen: set[str], seed: SeedFunction, limits, budget) -> list[tuple]:
     """One round of the search or the rescue: up to SEARCH_BATCH (parent, arguments) pairs from
     `drawn()` whose arguments were not seen before (added to `seen`; at most three times that many
@@ -199,7 +256,7 @@ def rescue(seed: SeedFunction, pool: list[tuple[Candidate, sandbox.CaseResult]],
     none did before is a parent too; with one output, from the working calls. A mutant joins the
     pool when it runs within the filters and gives an output fewer than `inputs_min` / 2 calls gave,
     or reaches new arcs; it stops once a second output has that many calls."""
-    clues = read_clues(seed.source)
+    clues = read_clues(seed.source, seed.entry)
     rng = random.Random(item_seed + 104729)
     budget = config.budget()
     parents = [(candidate, result.steps or 0) for candidate, result in pool[given:]] \
@@ -329,8 +386,7 @@ def generate(seed: SeedFunction, config: InputsConfig, proposed: list[Candidate]
             detail=f"all {len(pool)} working calls (after {searched['tried']} tried by the search and "
                    f"{rescued['tried']} by the rescue) returned {canonical_json(pool[0][1].output)[:80]}: "
                    "the output says nothing of the steps", origin=seed.origin)])
-    chosen = select(pool, len(given), max(config.inputs_min, len(given)), max(config.inputs_max, len(given)),
-                    random.Random(item_seed))
+    chosen, pool, unsettled = settled(seed, pool, len(given), config, limits, item_seed)
     inputs = list(seed.inputs) + [TestInput(args=pool[index][0].args, origin=pool[index][0].origin)
                                   for index, _ in chosen[len(given):]]
     every_arc = {tuple(arc) for _, result in pool for arc in result.arcs}
@@ -339,6 +395,7 @@ def generate(seed: SeedFunction, config: InputsConfig, proposed: list[Candidate]
               "passed": len(pool) - len(given), "rejected": dict(rejected), "first_error": first_error,
               "arcs_covered": len(kept_arcs), "arcs_seen": len(every_arc),
               "rounds": rounds, "search": searched, **({"rescue": rescued} if rescued else {}),
+              **({"unsettled": unsettled} if unsettled else {}),
               "chosen": [{"args": pool[index][0].args, "origin": pool[index][0].origin, "new_arcs": gain}
                          for index, gain in chosen], "notes": list(notes),
               "proposals": proposal_fates(proposed, fates, {canonical_json(pool[i][0].args) for i, _ in chosen},

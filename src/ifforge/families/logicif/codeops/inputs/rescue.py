@@ -6,7 +6,10 @@ characters a table it looks them up in holds, a value that is a key or an item o
 (a word and a list holding its anagram, a state that is a key of the chain), mappings whose inner
 keys name its own keys (a graph's edges), a grid as large as the `range(K)` loops that index it,
 a grid whose rows, columns and blocks each hold 1..K once, an argument equal to a constant the code
-compares it with whatever type it was drawn as (`side == "?"`), or an argument of another JSON
+compares it with whatever type it was drawn as (`side == "?"`), the item at a position or key
+another argument names made the constant the code compares it with (`s[i] == "("`,
+`table.get(key) == "DG"`), a list argument made a copy of a module-level list the code compares
+with (`fields[:n] != DEFAULT_FIELDS`), or an argument of another JSON
 kind (a list that was meant to be a number, a float that was meant to be a whole one). These
 changes are read from the code, never from a function's name, and are used only where the search
 left one output or no working call (`stages.inputs.rescue`), so every other seed keeps its inputs.
@@ -20,7 +23,7 @@ import copy
 import math
 import random
 import string
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ifforge.core import pyast
 from ifforge.families.logicif.codeops.inputs.mutate import _lists, _paths, _set, compared_constants, mutate
@@ -41,11 +44,15 @@ class Clues:
     keys: list[str]  # one-character keys of the dict literals the code looks characters up in
     sides: list[int]  # bounds of the `range(K)` loops: the side of a grid they index
     compared: list  # the constants of the comparisons alone (`x == "?"`, `n in (1, 2)`)
+    # (container, index, offset, constants): `s[i + 1] == "x"` with s and i the parameters at those places
+    placed: list[tuple[int, int, int, list]] = field(default_factory=list)
+    lists: list[list] = field(default_factory=list)  # module-level lists of constants the code compares with
 
 
-def read_clues(source: str) -> Clues:
+def read_clues(source: str, entry: str | None = None) -> Clues:
     numbers, texts = compared_constants(source)
     tree = pyast.parse(source)
+    placed, lists = _placed_constants(tree, entry), _compared_lists(tree)
     alphabets, keys, sides, compared = set(), set(), set(), set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Compare):
@@ -76,7 +83,77 @@ def read_clues(source: str) -> Clues:
     # blocks of K x K cells (`i * 3 + k`, both in `range(3)`) make a side of K * K
     sides = {side for side in sides if 2 <= side <= MAX_SIDE}
     sides |= {side * side for side in sides if side * side <= MAX_SIDE}
-    return Clues(numbers, texts, sorted(alphabets), sorted(keys), sorted(sides), sorted(compared, key=repr))
+    return Clues(numbers, texts, sorted(alphabets), sorted(keys), sorted(sides), sorted(compared, key=repr),
+                 placed, lists)
+
+
+def _parameters(tree: ast.Module, entry: str | None) -> list[str]:
+    functions = [s for s in tree.body if isinstance(s, ast.FunctionDef) and (entry is None or s.name == entry)]
+    if not functions:
+        return []
+    arguments = functions[-1].args
+    return [a.arg for a in [*arguments.posonlyargs, *arguments.args]]
+
+
+def _position(node: ast.AST, names: list[str]) -> tuple[int, int] | None:
+    """(parameter index, offset) of `i`, `i + 2`, `i - 1` with `i` a parameter."""
+    if isinstance(node, ast.Name) and node.id in names:
+        return names.index(node.id), 0
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)) and isinstance(node.left, ast.Name) \
+            and node.left.id in names and isinstance(node.right, ast.Constant) and type(node.right.value) is int:
+        return names.index(node.left.id), node.right.value * (1 if isinstance(node.op, ast.Add) else -1)
+    return None
+
+
+def _read_at(node: ast.AST, names: list[str]) -> tuple[int, int, int] | None:
+    """(container, index, offset) when `node` reads a parameter at a place another names: `s[i]`,
+    `s[i + 1:]`, `s[i:i + 3]`, `table.get(key)`."""
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in names:
+        index = node.slice.lower if isinstance(node.slice, ast.Slice) else node.slice
+        where = _position(index, names) if index is not None else None
+    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" \
+            and isinstance(node.func.value, ast.Name) and node.func.value.id in names and node.args:
+        where = _position(node.args[0], names)
+        node = node.func
+    else:
+        return None
+    container = names.index(node.value.id)
+    return (container, *where) if where and where[0] != container else None
+
+
+def _placed_constants(tree: ast.Module, entry: str | None) -> list[tuple[int, int, int, list]]:
+    """Where the entry function compares the item at a place another parameter names with constants."""
+    names = _parameters(tree, entry)
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Compare) or len(node.ops) != 1 \
+                or not isinstance(node.ops[0], (ast.Eq, ast.NotEq, ast.In, ast.NotIn)):
+            continue
+        for side, other in ((node.left, node.comparators[0]), (node.comparators[0], node.left)):
+            where = _read_at(side, names)
+            items = other.elts if isinstance(other, (ast.Tuple, ast.List, ast.Set)) else [other]
+            constants = [i.value for i in items if isinstance(i, ast.Constant) and type(i.value) in (str, int)]
+            if where and constants and len(constants) == len(items):
+                found.append((*where, constants))
+    return found
+
+
+def _compared_lists(tree: ast.Module) -> list[list]:
+    """Module-level lists or tuples of texts or numbers that the code compares a value with."""
+    named = {s.targets[0].id: [i.value for i in s.value.elts] for s in tree.body
+             if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)
+             and isinstance(s.value, (ast.List, ast.Tuple)) and 0 < len(s.value.elts) <= 64
+             and all(isinstance(i, ast.Constant) and type(i.value) in (str, int) for i in s.value.elts)}
+    aliases = {t.id: s.value.id for s in ast.walk(tree) if isinstance(s, ast.Assign) and isinstance(s.value, ast.Name)
+               for t in s.targets if isinstance(t, ast.Name)}  # `defaults = DEFAULT_FIELDS`
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare) and isinstance(node.ops[0], (ast.Eq, ast.NotEq)):
+            for side in (node.left, *node.comparators):
+                name = aliases.get(side.id, side.id) if isinstance(side, ast.Name) else None
+                if name in named and named[name] not in found:
+                    found.append(named[name])
+    return found
 
 
 def _text_leaves(args: list) -> list[tuple]:
@@ -314,6 +391,49 @@ def _joined(args: list, rng: random.Random, clues: Clues) -> list:
     return args
 
 
+def _at_place(args: list, rng: random.Random, clues: Clues) -> list:
+    """The item at the place one argument names in another made a constant the code compares it
+    with: `s[i] == "("` gets a "(" at i (i moved into the text when it was not a place in it),
+    `table.get(key) == "DG"` gets "DG" under key (key made a text when it was not one)."""
+    container, index, offset, constants = rng.choice(clues.placed)
+    if max(container, index) >= len(args):
+        return args
+    value, constant = args[container], rng.choice(constants)
+    if isinstance(value, dict):
+        if offset or not isinstance(args[index], str):
+            args[index] = rng.choice(list(value) or ["a"]) if not offset else args[index]
+        if isinstance(args[index], str):
+            value[args[index]] = constant
+        return args
+    if not isinstance(value, (str, list)) or isinstance(value, str) and not isinstance(constant, str):
+        return args
+    place = args[index] + offset if type(args[index]) is int else -1
+    if not 0 <= place <= len(value) - (1 if isinstance(value, list) else 0):
+        place = rng.randint(max(0, offset), len(value) - (1 if isinstance(value, list) else 0))
+        args[index] = place - offset
+    if isinstance(value, str):
+        args[container] = value[:place] + constant + value[place + len(constant):]
+    elif place < len(value):
+        value[place] = constant
+    return args
+
+
+def _listed(args: list, rng: random.Random, clues: Clues) -> list:
+    """A list argument made a copy of a module-level list the code compares a value with, at times
+    with one item more or one item changed: fields to check against the defaults."""
+    lists = _grids(args)
+    if not lists:
+        return args
+    new = list(rng.choice(clues.lists))
+    roll = rng.random()
+    if roll < 0.3:
+        new.append(copy.deepcopy(rng.choice(new)))
+    elif roll < 0.45:
+        new[rng.randrange(len(new))] = copy.deepcopy(rng.choice(new))
+    args[rng.choice(lists)] = new
+    return args
+
+
 FLIPS = (_cover, _keyed, _member, _cross, _keys_agree, _filled, _negative, _constant, _sized_grid, _latin, _joined)
 TRIES = 6  # draws of a change that alters the value, before one that does not is taken
 
@@ -326,6 +446,7 @@ def rescue_mutant(args: list, rng: random.Random, clues: Clues, repair: bool) ->
     another kind of argument twice as likely."""
     new = copy.deepcopy(args)
     changes = (*FLIPS, _retype) if repair else FLIPS
+    changes += (_at_place,) * bool(clues.placed) + (_listed,) * bool(clues.lists)  # only where the code asks
     for _ in range(rng.choice((1, 2, 2, 3))):
         for _ in range(TRIES):
             try:

@@ -980,7 +980,7 @@ class _Context:
     counts: list[str]
     movable: list[str]
     callers: dict[str, set[str]]
-    recursive: bool
+    recursive: bool  # f calls or names itself: its body moves into an inner function
     candidates: list[Candidate]
 
 
@@ -1035,8 +1035,8 @@ def _prepare(source: str, module: cst.Module | None = None) -> _Context:
         candidates.append(Candidate(id="recursion", role="recursion", anchor="f", order=-1, main=True,
                                     explanation="how many times the function's body runs, counting every recursive call"))
     stats = next(name for name in ("stats", "stats_", "tracked", "counts") if name not in names)
-    return _Context(module, entry, names, stats, sites, containers + pieces, counts, movable, callers, recursive,
-                    candidates)
+    return _Context(module, entry, names, stats, sites, containers + pieces, counts, movable, callers,
+                    recursive or _names_itself(entry), candidates)
 
 
 def _calls_itself(entry: cst.FunctionDef) -> bool:
@@ -1047,6 +1047,29 @@ def _calls_itself(entry: cst.FunctionDef) -> bool:
             if isinstance(node.func, cst.Name) and node.func.value == "f":
                 found.append(node)
 
+    walk(entry.body, Find())
+    return bool(found)
+
+
+def _names_itself(entry: cst.FunctionDef) -> bool:
+    """f's body reads `f` other than to call it (`helper(f, kwargs)`, `register(f)`): run from a
+    self-contained copy, that name resolves only when f's body lives in an inner function, as a
+    recursive f's does."""
+    skipped = set()
+
+    class Find(Reader):
+        def visit_Attribute(self, node):
+            skipped.add(id(node.attr))
+
+        def visit_Arg(self, node):
+            if node.keyword is not None:
+                skipped.add(id(node.keyword))
+
+        def visit_Name(self, node):
+            if node.value == "f" and id(node) not in skipped:
+                found.append(node)
+
+    found = []
     walk(entry.body, Find())
     return bool(found)
 
