@@ -569,3 +569,33 @@ def test_a_character_given_to_ord_meets_the_tables_and_bounds_the_code_looks_it_
     sides = {"ascii" if p < 128 else "mark" if p in {0x2010, 0x2013, 0x2018, 0x2019, 0x201a, 0x201b}
              else "table" if p in (0x3a3, 0x3c0, 0x2126) else "other" for p in points}
     assert sides == {"ascii", "mark", "table", "other"}
+
+
+KINDED = '''
+def f(a, b, c, d, e):
+    try:
+        n = len(a)
+    except TypeError:
+        n = -1
+    if type(b) is list or callable(c) or _probe(d):
+        return n
+    return e
+def _probe(x):
+    return hasattr(x, "keys")
+'''
+
+
+def test_a_value_whose_kind_the_code_tests_is_drawn_over_every_json_kind_and_an_untested_one_is_not():
+    from collections import Counter
+
+    from ifforge.families.logicif.codeops.inputs.candidates import Signature, candidates
+    from ifforge.families.logicif.codeops.inputs.kinds import kind_of
+
+    # a caught TypeError, type(), callable() and hasattr() in a helper ask the kind; `return e` does not
+    assert [p.tested for p in Signature(KINDED, "f").parameters] == [True, True, True, True, False]
+    made = candidates(KINDED, "f", 2, 80)
+    for position in range(4):
+        kinds = Counter(kind_of(c.args[position]) for c in made)
+        assert len(kinds) >= 5 and kinds.most_common(1)[0][1] >= len(made) / 2  # its own kind stays common
+    assert Counter(kind_of(c.args[0]) for c in made).most_common(1)[0][0] == "list"  # len(a): a container
+    assert {kind_of(c.args[4]) for c in made} == {"int"}  # unknown but never tested: whole numbers, as before

@@ -199,7 +199,7 @@ def rescue(seed: SeedFunction, pool: list[tuple[Candidate, sandbox.CaseResult]],
     none did before is a parent too; with one output, from the working calls. A mutant joins the
     pool when it runs within the filters and gives an output fewer than `inputs_min` / 2 calls gave,
     or reaches new arcs; it stops once a second output has that many calls."""
-    clues = read_clues(seed.source)
+    clues = read_clues(seed.source, seed.entry)
     rng = random.Random(item_seed + 104729)
     budget = config.budget()
     parents = [(candidate, result.steps or 0) for candidate, result in pool[given:]] \

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ifforge.core import pyast
+from ifforge.families.logicif.codeops.inputs.kinds import another
 from ifforge.families.logicif.codeops.inputs.texts import Texts, read_hints
 
 Shape = tuple  # ("int",) ("float",) ("str",) ("char",) ("bool",) ("list", elem) ("record", (slots...)) ("dict", k, v) ("any",)
@@ -46,7 +47,11 @@ ISINSTANCE_KINDS = {"str": "str", "int": "int", "float": "number", "list": "iter
 # calls whose arguments are text: the `re` functions and a compiled pattern's methods, path functions
 TEXT_CALLS = {"match", "search", "fullmatch", "findall", "finditer", "sub", "subn", "fspath", "basename", "dirname",
               "splitext", "normpath", "normcase", "isabs", "splitdrive", "quote", "unquote", "category", "path.join"}
+# calls that ask a value's kind, and errors caught around code that may meet the wrong kind
+KIND_TESTS = {"isinstance", "type", "callable", "hasattr", "getattr"}
+KIND_ERRORS = {"TypeError", "AttributeError"}
 ITERATING = {"zip", "deque", "Counter", "frozenset", "tuple", "any", "all", "map", "filter", "heapify"}
+OTHER_KIND = 0.35  # the share of a kind-tested parameter's values drawn as another JSON kind
 NAME_HINTS = [  # (name pieces, shape): used only when the code says nothing
     (("grid", "board", "matrix", "maze", "field"), ("list", ("list", INT))),
     (("text", "word", "name", "string", "key", "pattern", "line", "char", "code", "msg", "message", "s", "source",
@@ -78,6 +83,7 @@ class Facts:
     lengths: set = field(default_factory=set)  # numbers len(it) is compared with
     fields: set = field(default_factory=set)  # string keys it is read with: v["host"], v.get("port")
     nullable: bool = False  # the code asks whether it is None: `if v is None`
+    tested: bool = False  # the code asks its kind: isinstance, type, callable, hasattr, a caught TypeError
 
     def absorb(self, other: Facts) -> None:
         """Take in what the code says about another name that holds the same value."""
@@ -85,6 +91,7 @@ class Facts:
             getattr(self, name).update(getattr(other, name))
         self.width = max(self.width, other.width)
         self.nullable |= other.nullable
+        self.tested |= other.tested
         for index, names in other.slots.items():
             self.slots[index] |= names
 
@@ -271,6 +278,9 @@ class _Reader(ast.NodeVisitor):
                         self.facts[arg.id].kinds.add("number")
             elif node.func.id == "ord":
                 self.facts[name].kinds |= {"str", "char"}  # ord takes one character and nothing else
+        if isinstance(node.func, ast.Name) and node.func.id in KIND_TESTS and node.args \
+                and isinstance(node.args[0], ast.Name):
+            self.facts[node.args[0].id].tested = True
         if isinstance(node.func, ast.Name) and node.func.id == "isinstance" and len(node.args) == 2 \
                 and isinstance(node.args[0], ast.Name):
             kinds = [k.id for k in (node.args[1].elts if isinstance(node.args[1], ast.Tuple) else [node.args[1]])
@@ -315,6 +325,16 @@ class _Reader(ast.NodeVisitor):
                 and isinstance(node.func.value.value, ast.Name) and isinstance(node.func.value.slice, ast.Slice) \
                 and node.func.attr in STR_METHODS:  # `v[:2].lower()`: a slice of v is text, so v is
             self.facts[node.func.value.value.id].kinds.add("str")
+        self.generic_visit(node)
+
+    def visit_Try(self, node: ast.Try) -> None:
+        """Names a `try` uses whose handler catches a TypeError (`try: iter(x) except TypeError`):
+        the code expects values of more than one kind there."""
+        caught = [n for handler in node.handlers if handler.type is not None
+                  for n in (handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type])]
+        if any(isinstance(n, ast.Name) and n.id in KIND_ERRORS for n in caught):
+            for name in {n.id for statement in node.body for n in ast.walk(statement) if isinstance(n, ast.Name)}:
+                self.facts[name].tested = True
         self.generic_visit(node)
 
     def visit_BinOp(self, node: ast.BinOp) -> None:
@@ -521,6 +541,7 @@ class Parameter:
     spread: bool = False  # `*args`: the value is a list whose items are passed one by one
     alternative: Shape | None = None  # the other reading where the code's uses allow two
     nullable: bool = False  # the code tests it against None, so None is a value to try
+    tested: bool = False  # the code tests its kind, so values of other kinds are to try (`codeops.inputs.kinds`)
 
 
 def _json_value(value: Any) -> bool:
@@ -561,7 +582,7 @@ def _renamed(facts: Facts, prefix: str) -> Facts:
     slots = defaultdict(set, {index: {prefix + n for n in names} for index, names in facts.slots.items()})
     return Facts(set(facts.kinds), {prefix + n for n in facts.element}, slots, facts.width,
                  {prefix + n for n in facts.keys}, {prefix + n for n in facts.values}, set(facts.constants),
-                 set(facts.lengths), set(facts.fields), facts.nullable)
+                 set(facts.lengths), set(facts.fields), facts.nullable, facts.tested)
 
 
 class Signature:
@@ -615,7 +636,7 @@ class Signature:
         facts = self.reader.facts[name]
         return Parameter(name, shape, default, has_default, tuple(sorted(self._constants(name), key=repr)),
                          tuple(sorted(facts.lengths)), tuple(sorted(facts.fields)), spread,
-                         self.alternatives.get(name), facts.nullable and not spread)
+                         self.alternatives.get(name), facts.nullable and not spread, facts.tested and not spread)
 
     @property
     def most(self) -> float:
@@ -842,6 +863,8 @@ def candidates(source: str, entry: str, seed: int, count: int, lessons=None) -> 
             else:
                 own = mode if mode != "edge" or shape[0] in ("list", "dict", "str") else "random"
             value = maker.value(shape, own, parameter.constants, parameter.lengths, fields=parameter.fields)
+            if parameter.tested and rng.random() < OTHER_KIND:
+                value = another(value, rng, maker.strings, maker.ints)
             if parameter.spread:
                 args.extend(value[:4])
             else:
