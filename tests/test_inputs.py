@@ -273,6 +273,19 @@ def test_the_parameter_an_error_names_gets_another_shape_and_the_other_keeps_its
     assert values.boundary and values.shapes == {} and not learn([words, count], []).boundary
 
 
+def test_an_error_on_the_items_of_a_value_drawn_by_a_former_shape_or_as_another_kind_never_breaks_the_lessons():
+    from ifforge.families.logicif.codeops.inputs.candidates import INT, STR, Parameter
+    from ifforge.families.logicif.codeops.inputs.lessons import Lessons, learn
+    # read as a list, taught a number: a list still drawn (a former shape, another kind) whose items fail
+    words = Parameter("words", ("list", INT))
+    before = Lessons(shapes={"words": INT}, former={"words": ("list", INT)}, tried={"words": {INT, ("list", INT)}})
+    lessons = learn([words], [([[1, "a"]], "TypeError: '<' not supported between instances of 'str' and 'int'")],
+                    before)
+    assert lessons.shapes["words"] == INT  # the items of a value its shape has none of: nothing to blame
+    assert learn([Parameter("n", INT)], [([[1, "a"]], "TypeError: 'list' object is not callable")]).shapes == \
+        {"n": STR}  # the whole value is still blamed
+
+
 def test_an_operator_error_blames_only_the_operator_s_operands():
     from ifforge.families.logicif.codeops.inputs.candidates import INT, STR, Parameter
     from ifforge.families.logicif.codeops.inputs.lessons import learn

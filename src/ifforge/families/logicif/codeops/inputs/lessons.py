@@ -98,11 +98,13 @@ def _other_side(message: str, had: str) -> str | None:
     return other if other != had and other in WANTED else None
 
 
-def _blame(parameter: Parameter, value, had: set[str]) -> str | None:
-    """Whether the message is about this parameter's value ("whole") or its items ("items")."""
+def _blame(shape: Shape, value, had: set[str]) -> str | None:
+    """Whether the message is about this parameter's value ("whole") or its items ("items"), by the
+    shape it has now (a value drawn as another kind, or by a former shape, may be a list where the
+    shape is a number: then only the whole is blamed)."""
     if _type_of(value) in had:
         return "whole"
-    if parameter.shape[0] in ("list", "dict") and isinstance(value, (list, dict)):
+    if shape[0] in ("list", "dict") and isinstance(value, (list, dict)):
         items = value.values() if isinstance(value, dict) else value
         if any(_type_of(item) in had for item in items):
             return "items"
@@ -186,8 +188,8 @@ def learn(parameters: list[Parameter], failures: list[tuple], before: Lessons | 
             continue
         had, wanted = named_types(error)
         for parameter, value in _arguments(parameters, args):
-            where = _blame(parameter, value, had) if parameter.name in suspects else None
             shape = shapes[parameter.name]
+            where = _blame(shape, value, had) if parameter.name in suspects else None
             if where == "whole":
                 new = _next_shape(shape, wanted or _other_side(error, _type_of(value)), tried[parameter.name])
             elif where == "items":
