@@ -98,13 +98,11 @@ def _other_side(message: str, had: str) -> str | None:
     return other if other != had and other in WANTED else None
 
 
-def _blame(shape: Shape, value, had: set[str]) -> str | None:
-    """Whether the message is about this parameter's value ("whole") or its items ("items"), by the
-    shape it has now (a value drawn as another kind, or by a former shape, may be a list where the
-    shape is a number: then only the whole is blamed)."""
+def _blame(parameter: Parameter, value, had: set[str]) -> str | None:
+    """Whether the message is about this parameter's value ("whole") or its items ("items")."""
     if _type_of(value) in had:
         return "whole"
-    if shape[0] in ("list", "dict") and isinstance(value, (list, dict)):
+    if parameter.shape[0] in ("list", "dict") and isinstance(value, (list, dict)):
         items = value.values() if isinstance(value, dict) else value
         if any(_type_of(item) in had for item in items):
             return "items"
@@ -188,8 +186,10 @@ def learn(parameters: list[Parameter], failures: list[tuple], before: Lessons | 
             continue
         had, wanted = named_types(error)
         for parameter, value in _arguments(parameters, args):
+            where = _blame(parameter, value, had) if parameter.name in suspects else None
             shape = shapes[parameter.name]
-            where = _blame(shape, value, had) if parameter.name in suspects else None
+            if where == "items" and shape[0] not in ("list", "dict"):
+                continue  # a list drawn by a former shape or as another kind: its shape now has no items to blame
             if where == "whole":
                 new = _next_shape(shape, wanted or _other_side(error, _type_of(value)), tried[parameter.name])
             elif where == "items":
