@@ -51,7 +51,7 @@ TEXT_CALLS = {"match", "search", "fullmatch", "findall", "finditer", "sub", "sub
 KIND_TESTS = {"isinstance", "type", "callable", "hasattr", "getattr"}
 KIND_ERRORS = {"TypeError", "AttributeError"}
 ITERATING = {"zip", "deque", "Counter", "frozenset", "tuple", "any", "all", "map", "filter", "heapify"}
-OTHER_KIND = 0.35  # the share of a kind-tested parameter's values drawn as another JSON kind
+OTHER_KIND = 0.35  # the share of an open-kind parameter's values drawn as another JSON kind
 NAME_HINTS = [  # (name pieces, shape): used only when the code says nothing
     (("grid", "board", "matrix", "maze", "field"), ("list", ("list", INT))),
     (("text", "word", "name", "string", "key", "pattern", "line", "char", "code", "msg", "message", "s", "source",
@@ -541,7 +541,8 @@ class Parameter:
     spread: bool = False  # `*args`: the value is a list whose items are passed one by one
     alternative: Shape | None = None  # the other reading where the code's uses allow two
     nullable: bool = False  # the code tests it against None, so None is a value to try
-    tested: bool = False  # the code tests its kind, so values of other kinds are to try (`codeops.inputs.kinds`)
+    tested: bool = False  # the code tests its kind: the rescue may give it another kind (`codeops.inputs.kinds`)
+    open_kind: bool = False  # tested, and no use or annotation says its kind: drawn over every JSON kind
 
 
 def _json_value(value: Any) -> bool:
@@ -620,9 +621,11 @@ class Signature:
                 if literal and not _json_value(value):  # bytes, sets, complex: no input can carry them
                     value, literal = None, False
             shape = _annotation_shape(arg.annotation) or self._shape(arg.arg, 0)
+            unknown = shape == ANY
             if shape == ANY:
                 shape = _value_shape(value) if literal and value is not None else _hint(arg.arg)
-            self.parameters.append(self._parameter(arg.arg, shape, value, default is not None and literal))
+            self.parameters.append(self._parameter(arg.arg, shape, value, default is not None and literal,
+                                                   unknown=unknown))
         self.required = len(positional) - len(function.args.defaults)
         if function.args.vararg:  # *args: its items get the shape the code gives its elements
             name = function.args.vararg.arg
@@ -632,11 +635,13 @@ class Signature:
             element = shape[1] if shape[0] == "list" else INT if shape == ANY else shape
             self.parameters.append(self._parameter(name, ("list", element), None, False, spread=True))
 
-    def _parameter(self, name: str, shape: Shape, default: Any, has_default: bool, spread: bool = False) -> Parameter:
+    def _parameter(self, name: str, shape: Shape, default: Any, has_default: bool, spread: bool = False,
+                   unknown: bool = False) -> Parameter:
         facts = self.reader.facts[name]
+        tested = facts.tested and not spread
         return Parameter(name, shape, default, has_default, tuple(sorted(self._constants(name), key=repr)),
                          tuple(sorted(facts.lengths)), tuple(sorted(facts.fields)), spread,
-                         self.alternatives.get(name), facts.nullable and not spread, facts.tested and not spread)
+                         self.alternatives.get(name), facts.nullable and not spread, tested, tested and unknown)
 
     @property
     def most(self) -> float:
@@ -863,7 +868,7 @@ def candidates(source: str, entry: str, seed: int, count: int, lessons=None) -> 
             else:
                 own = mode if mode != "edge" or shape[0] in ("list", "dict", "str") else "random"
             value = maker.value(shape, own, parameter.constants, parameter.lengths, fields=parameter.fields)
-            if parameter.tested and rng.random() < OTHER_KIND:
+            if parameter.open_kind and rng.random() < OTHER_KIND:
                 value = another(value, rng, maker.strings, maker.ints)
             if parameter.spread:
                 args.extend(value[:4])
