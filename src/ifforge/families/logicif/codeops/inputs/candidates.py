@@ -84,6 +84,7 @@ class Facts:
     fields: set = field(default_factory=set)  # string keys it is read with: v["host"], v.get("port")
     nullable: bool = False  # the code asks whether it is None: `if v is None`
     tested: bool = False  # the code asks its kind: isinstance, type, callable, hasattr, a caught TypeError
+    rebound: bool = False  # the name is set anew (`n = int(n)`): a normaliser's input, not a predicate's
 
     def absorb(self, other: Facts) -> None:
         """Take in what the code says about another name that holds the same value."""
@@ -92,6 +93,7 @@ class Facts:
         self.width = max(self.width, other.width)
         self.nullable |= other.nullable
         self.tested |= other.tested
+        self.rebound |= other.rebound
         for index, names in other.slots.items():
             self.slots[index] |= names
 
@@ -198,6 +200,8 @@ class _Reader(ast.NodeVisitor):
     def visit_Assign(self, node: ast.Assign) -> None:
         for target in node.targets:
             self._bind(target, node.value)
+            if isinstance(target, ast.Name):
+                self.facts[target.id].rebound = True
         self.generic_visit(node)
 
     def _element_record(self, name: str) -> Facts:
@@ -352,6 +356,8 @@ class _Reader(ast.NodeVisitor):
         self.generic_visit(node)
 
     def visit_AugAssign(self, node: ast.AugAssign) -> None:
+        if isinstance(node.target, ast.Name):
+            self.facts[node.target.id].rebound = True
         if isinstance(node.value, ast.Name) and isinstance(node.op, (ast.Add, ast.Sub)):
             self.facts[node.value.id].kinds.add("number")
         self.generic_visit(node)
@@ -542,7 +548,7 @@ class Parameter:
     alternative: Shape | None = None  # the other reading where the code's uses allow two
     nullable: bool = False  # the code tests it against None, so None is a value to try
     tested: bool = False  # the code tests its kind: the rescue may give it another kind (`codeops.inputs.kinds`)
-    open_kind: bool = False  # tested, and no use or annotation says its kind: drawn over every JSON kind
+    open_kind: bool = False  # tested, and its kind unknown or never converted: drawn over every JSON kind
 
 
 def _json_value(value: Any) -> bool:
@@ -583,7 +589,7 @@ def _renamed(facts: Facts, prefix: str) -> Facts:
     slots = defaultdict(set, {index: {prefix + n for n in names} for index, names in facts.slots.items()})
     return Facts(set(facts.kinds), {prefix + n for n in facts.element}, slots, facts.width,
                  {prefix + n for n in facts.keys}, {prefix + n for n in facts.values}, set(facts.constants),
-                 set(facts.lengths), set(facts.fields), facts.nullable, facts.tested)
+                 set(facts.lengths), set(facts.fields), facts.nullable, facts.tested, facts.rebound)
 
 
 class Signature:
@@ -641,7 +647,8 @@ class Signature:
         tested = facts.tested and not spread
         return Parameter(name, shape, default, has_default, tuple(sorted(self._constants(name), key=repr)),
                          tuple(sorted(facts.lengths)), tuple(sorted(facts.fields)), spread,
-                         self.alternatives.get(name), facts.nullable and not spread, tested, tested and unknown)
+                         self.alternatives.get(name), facts.nullable and not spread, tested,
+                         tested and (unknown or not facts.rebound))
 
     @property
     def most(self) -> float:
