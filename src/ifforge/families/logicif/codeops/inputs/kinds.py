@@ -4,8 +4,9 @@ Type predicates and functions that dispatch on a value's kind (`isinstance(x, (l
 `type(x) is str`, `callable(x)`, `hasattr(x, "keys")`, `try: iter(x) except TypeError`) answer
 the same for every value of one kind: drawn as whole numbers only, they give one output. Where
 the code tests a value's kind (`candidates.Facts.tested`), candidates draw it at times as another
-kind (a number, a float, a text, true or false, null, a list, a mapping), and the rescue swaps one
-such argument's kind. A value the code does not test keeps the kind read from its uses.
+kind (a number, a float, a text, true or false, null, a list, a mapping) unless the code sets it anew
+(`n = int(n)`: a normaliser, said for one kind), and the rescue swaps one such argument's kind. A
+value the code does not test keeps the kind read from its uses.
 """
 
 from __future__ import annotations
