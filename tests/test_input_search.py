@@ -244,6 +244,34 @@ def f(s):
     return kept
 '''
 
+ITERABLE = '''
+def f(obj):
+    try:
+        iter(obj)
+    except TypeError:
+        return False
+    return True
+'''
+
+SCALAR = '''
+def g(obj):
+    try:
+        iter(obj)
+    except TypeError:
+        return False
+    return True
+
+def f(obj):
+    return not g(obj) or isinstance(obj, (str, bytes))
+'''
+
+CALLED = '''
+def f(value):
+    if callable(value) or hasattr(value, "keys"):
+        return True
+    return False
+'''
+
 SOLVED = '''
 def f(board):
     correct = [1, 2, 3, 4]
@@ -277,11 +305,40 @@ def test_the_rescue_puts_an_anagram_of_one_argument_into_another():
 
 
 def test_with_no_working_call_the_rescue_gives_an_argument_another_kind():
-    for source in (BITS, TYPED):  # floats where whole numbers were meant; lists where a text was
+    outcome = _run(BITS)  # floats where whole numbers were meant
+    assert outcome.kept is not None, outcome.dropped
+    assert len(set(_outputs(BITS, outcome))) > 1
+    assert any("rescued" in i.origin for i in outcome.kept.inputs)
+
+
+def test_a_value_whose_kind_the_code_tests_is_drawn_as_other_kinds_from_the_first_round():
+    # `type(s) is not str`: read as a list (len, s[i]), the texts it wants come with the first draw
+    outcome = _run(TYPED)
+    assert outcome.kept is not None, outcome.dropped
+    assert any(isinstance(i.args[0], str) and i.args[0] for i in outcome.kept.inputs)
+    assert not any("rescued" in i.origin for i in outcome.kept.inputs)
+
+
+def test_a_type_predicate_keeps_calls_of_several_kinds_and_both_answers():
+    # a caught TypeError, callable / hasattr, isinstance through a helper: other kinds from the first draw
+    for source in (ITERABLE, CALLED, SCALAR):
         outcome = _run(source)
         assert outcome.kept is not None, outcome.dropped
-        assert len(set(_outputs(source, outcome))) > 1
-        assert any("rescued" in i.origin for i in outcome.kept.inputs)
+        assert {True, False} <= set(_outputs(source, outcome))
+        kinds = {type(i.args[0]) for i in outcome.kept.inputs}
+        assert len(kinds) >= 2
+
+
+def test_the_rescue_swaps_the_kind_of_an_argument_the_code_tests_and_only_that_one():
+    from ifforge.families.logicif.codeops.inputs import rescue as r
+
+    clues = r.read_clues(SCALAR, "f")
+    assert clues.tested == [0] and r.read_clues(BITS, "f").tested == []
+    rng = random.Random(5)
+    swapped = [r._rekind([3, 4], rng, r.Clues([], [], [], [], [], [], tested=[1])) for _ in range(40)]
+    assert all(args[0] == 3 for args in swapped)
+    assert {type(args[1]) for args in swapped} >= {str, list, dict, float, bool, type(None)}
+    assert not any(type(args[1]) is int for args in swapped)
 
 
 def test_the_rescue_builds_a_grid_whose_rows_and_columns_hold_each_value_once():

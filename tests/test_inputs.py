@@ -273,6 +273,19 @@ def test_the_parameter_an_error_names_gets_another_shape_and_the_other_keeps_its
     assert values.boundary and values.shapes == {} and not learn([words, count], []).boundary
 
 
+def test_an_error_on_the_items_of_a_value_drawn_by_a_former_shape_or_as_another_kind_never_breaks_the_lessons():
+    from ifforge.families.logicif.codeops.inputs.candidates import INT, STR, Parameter
+    from ifforge.families.logicif.codeops.inputs.lessons import Lessons, learn
+    # read as a list, taught a number: a list still drawn (a former shape, another kind) whose items fail
+    words = Parameter("words", ("list", INT))
+    before = Lessons(shapes={"words": INT}, former={"words": ("list", INT)}, tried={"words": {INT, ("list", INT)}})
+    lessons = learn([words], [([[1, "a"]], "TypeError: '<' not supported between instances of 'str' and 'int'")],
+                    before)
+    assert lessons.shapes["words"] == INT  # the items of a value its shape has none of: nothing to blame
+    assert learn([Parameter("n", INT)], [([[1, "a"]], "TypeError: 'list' object is not callable")]).shapes == \
+        {"n": STR}  # the whole value is still blamed
+
+
 def test_an_operator_error_blames_only_the_operator_s_operands():
     from ifforge.families.logicif.codeops.inputs.candidates import INT, STR, Parameter
     from ifforge.families.logicif.codeops.inputs.lessons import learn
@@ -569,3 +582,39 @@ def test_a_character_given_to_ord_meets_the_tables_and_bounds_the_code_looks_it_
     sides = {"ascii" if p < 128 else "mark" if p in {0x2010, 0x2013, 0x2018, 0x2019, 0x201a, 0x201b}
              else "table" if p in (0x3a3, 0x3c0, 0x2126) else "other" for p in points}
     assert sides == {"ascii", "mark", "table", "other"}
+
+
+KINDED = '''
+def f(a, b, c, d, e):
+    try:
+        n = len(a)
+    except TypeError:
+        n = -1
+    if type(b) is list or callable(c) or _probe(d):
+        return n
+    return e
+def _probe(x):
+    return hasattr(x, "keys")
+'''
+
+
+def test_a_value_whose_kind_the_code_tests_is_drawn_over_every_json_kind_unless_it_is_converted():
+    from collections import Counter
+
+    from ifforge.families.logicif.codeops.inputs.candidates import Signature, candidates
+    from ifforge.families.logicif.codeops.inputs.kinds import kind_of
+
+    # a caught TypeError, type(), callable() and hasattr() in a helper ask the kind; `return e` does not
+    parameters = Signature(KINDED, "f").parameters
+    assert [p.tested for p in parameters] == [True, True, True, True, False]
+    assert [p.open_kind for p in parameters] == [True, True, True, True, False]
+    made = candidates(KINDED, "f", 2, 80)
+    for position in range(4):
+        kinds = Counter(kind_of(c.args[position]) for c in made)
+        assert len(kinds) >= 5 and kinds.most_common(1)[0][1] >= len(made) / 2  # its own kind stays common
+    assert Counter(kind_of(c.args[0]) for c in made).most_common(1)[0][0] == "list"  # len(a): a container
+    assert {kind_of(c.args[4]) for c in made} == {"int"}  # unknown but never tested: whole numbers, as before
+    # a normaliser (`isinstance(n, str)`, then `n = int(n)`): tested, but drawn as its kind alone
+    normal = "def g(n):\n    if isinstance(n, str):\n        n = int(n)\n    return n % 2\n"
+    (n,) = Signature(normal, "g").parameters
+    assert n.tested and not n.open_kind and {kind_of(c.args[0]) for c in candidates(normal, "g", 2, 40)} == {"str"}

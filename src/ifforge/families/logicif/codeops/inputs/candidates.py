@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ifforge.core import pyast
+from ifforge.families.logicif.codeops.inputs.kinds import another
 from ifforge.families.logicif.codeops.inputs.texts import Texts, read_hints
 
 Shape = tuple  # ("int",) ("float",) ("str",) ("char",) ("bool",) ("list", elem) ("record", (slots...)) ("dict", k, v) ("any",)
@@ -46,7 +47,11 @@ ISINSTANCE_KINDS = {"str": "str", "int": "int", "float": "number", "list": "iter
 # calls whose arguments are text: the `re` functions and a compiled pattern's methods, path functions
 TEXT_CALLS = {"match", "search", "fullmatch", "findall", "finditer", "sub", "subn", "fspath", "basename", "dirname",
               "splitext", "normpath", "normcase", "isabs", "splitdrive", "quote", "unquote", "category", "path.join"}
+# calls that ask a value's kind, and errors caught around code that may meet the wrong kind
+KIND_TESTS = {"isinstance", "type", "callable", "hasattr", "getattr"}
+KIND_ERRORS = {"TypeError", "AttributeError"}
 ITERATING = {"zip", "deque", "Counter", "frozenset", "tuple", "any", "all", "map", "filter", "heapify"}
+OTHER_KIND = 0.35  # the share of an open-kind parameter's values drawn as another JSON kind
 NAME_HINTS = [  # (name pieces, shape): used only when the code says nothing
     (("grid", "board", "matrix", "maze", "field"), ("list", ("list", INT))),
     (("text", "word", "name", "string", "key", "pattern", "line", "char", "code", "msg", "message", "s", "source",
@@ -78,6 +83,8 @@ class Facts:
     lengths: set = field(default_factory=set)  # numbers len(it) is compared with
     fields: set = field(default_factory=set)  # string keys it is read with: v["host"], v.get("port")
     nullable: bool = False  # the code asks whether it is None: `if v is None`
+    tested: bool = False  # the code asks its kind: isinstance, type, callable, hasattr, a caught TypeError
+    rebound: bool = False  # the name is set anew (`n = int(n)`): a normaliser's input, not a predicate's
 
     def absorb(self, other: Facts) -> None:
         """Take in what the code says about another name that holds the same value."""
@@ -85,6 +92,8 @@ class Facts:
             getattr(self, name).update(getattr(other, name))
         self.width = max(self.width, other.width)
         self.nullable |= other.nullable
+        self.tested |= other.tested
+        self.rebound |= other.rebound
         for index, names in other.slots.items():
             self.slots[index] |= names
 
@@ -191,6 +200,8 @@ class _Reader(ast.NodeVisitor):
     def visit_Assign(self, node: ast.Assign) -> None:
         for target in node.targets:
             self._bind(target, node.value)
+            if isinstance(target, ast.Name):
+                self.facts[target.id].rebound = True
         self.generic_visit(node)
 
     def _element_record(self, name: str) -> Facts:
@@ -271,6 +282,9 @@ class _Reader(ast.NodeVisitor):
                         self.facts[arg.id].kinds.add("number")
             elif node.func.id == "ord":
                 self.facts[name].kinds |= {"str", "char"}  # ord takes one character and nothing else
+        if isinstance(node.func, ast.Name) and node.func.id in KIND_TESTS and node.args \
+                and isinstance(node.args[0], ast.Name):
+            self.facts[node.args[0].id].tested = True
         if isinstance(node.func, ast.Name) and node.func.id == "isinstance" and len(node.args) == 2 \
                 and isinstance(node.args[0], ast.Name):
             kinds = [k.id for k in (node.args[1].elts if isinstance(node.args[1], ast.Tuple) else [node.args[1]])
@@ -317,6 +331,16 @@ class _Reader(ast.NodeVisitor):
             self.facts[node.func.value.value.id].kinds.add("str")
         self.generic_visit(node)
 
+    def visit_Try(self, node: ast.Try) -> None:
+        """Names a `try` uses whose handler catches a TypeError (`try: iter(x) except TypeError`):
+        the code expects values of more than one kind there."""
+        caught = [n for handler in node.handlers if handler.type is not None
+                  for n in (handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type])]
+        if any(isinstance(n, ast.Name) and n.id in KIND_ERRORS for n in caught):
+            for name in {n.id for statement in node.body for n in ast.walk(statement) if isinstance(n, ast.Name)}:
+                self.facts[name].tested = True
+        self.generic_visit(node)
+
     def visit_BinOp(self, node: ast.BinOp) -> None:
         for side, other in ((node.left, node.right), (node.right, node.left)):
             if isinstance(side, ast.Subscript) and isinstance(side.value, ast.Name) and isinstance(side.slice, ast.Slice) \
@@ -332,6 +356,8 @@ class _Reader(ast.NodeVisitor):
         self.generic_visit(node)
 
     def visit_AugAssign(self, node: ast.AugAssign) -> None:
+        if isinstance(node.target, ast.Name):
+            self.facts[node.target.id].rebound = True
         if isinstance(node.value, ast.Name) and isinstance(node.op, (ast.Add, ast.Sub)):
             self.facts[node.value.id].kinds.add("number")
         self.generic_visit(node)
@@ -521,6 +547,8 @@ class Parameter:
     spread: bool = False  # `*args`: the value is a list whose items are passed one by one
     alternative: Shape | None = None  # the other reading where the code's uses allow two
     nullable: bool = False  # the code tests it against None, so None is a value to try
+    tested: bool = False  # the code tests its kind: the rescue may give it another kind (`codeops.inputs.kinds`)
+    open_kind: bool = False  # tested, and its kind unknown or never converted: drawn over every JSON kind
 
 
 def _json_value(value: Any) -> bool:
@@ -561,7 +589,7 @@ def _renamed(facts: Facts, prefix: str) -> Facts:
     slots = defaultdict(set, {index: {prefix + n for n in names} for index, names in facts.slots.items()})
     return Facts(set(facts.kinds), {prefix + n for n in facts.element}, slots, facts.width,
                  {prefix + n for n in facts.keys}, {prefix + n for n in facts.values}, set(facts.constants),
-                 set(facts.lengths), set(facts.fields), facts.nullable)
+                 set(facts.lengths), set(facts.fields), facts.nullable, facts.tested, facts.rebound)
 
 
 class Signature:
@@ -599,9 +627,11 @@ class Signature:
                 if literal and not _json_value(value):  # bytes, sets, complex: no input can carry them
                     value, literal = None, False
             shape = _annotation_shape(arg.annotation) or self._shape(arg.arg, 0)
+            unknown = shape == ANY
             if shape == ANY:
                 shape = _value_shape(value) if literal and value is not None else _hint(arg.arg)
-            self.parameters.append(self._parameter(arg.arg, shape, value, default is not None and literal))
+            self.parameters.append(self._parameter(arg.arg, shape, value, default is not None and literal,
+                                                   unknown=unknown))
         self.required = len(positional) - len(function.args.defaults)
         if function.args.vararg:  # *args: its items get the shape the code gives its elements
             name = function.args.vararg.arg
@@ -611,11 +641,14 @@ class Signature:
             element = shape[1] if shape[0] == "list" else INT if shape == ANY else shape
             self.parameters.append(self._parameter(name, ("list", element), None, False, spread=True))
 
-    def _parameter(self, name: str, shape: Shape, default: Any, has_default: bool, spread: bool = False) -> Parameter:
+    def _parameter(self, name: str, shape: Shape, default: Any, has_default: bool, spread: bool = False,
+                   unknown: bool = False) -> Parameter:
         facts = self.reader.facts[name]
+        tested = facts.tested and not spread
         return Parameter(name, shape, default, has_default, tuple(sorted(self._constants(name), key=repr)),
                          tuple(sorted(facts.lengths)), tuple(sorted(facts.fields)), spread,
-                         self.alternatives.get(name), facts.nullable and not spread)
+                         self.alternatives.get(name), facts.nullable and not spread, tested,
+                         tested and (unknown or not facts.rebound))
 
     @property
     def most(self) -> float:
@@ -842,6 +875,8 @@ def candidates(source: str, entry: str, seed: int, count: int, lessons=None) -> 
             else:
                 own = mode if mode != "edge" or shape[0] in ("list", "dict", "str") else "random"
             value = maker.value(shape, own, parameter.constants, parameter.lengths, fields=parameter.fields)
+            if parameter.open_kind and rng.random() < OTHER_KIND:
+                value = another(value, rng, maker.strings, maker.ints)
             if parameter.spread:
                 args.extend(value[:4])
             else:

@@ -188,6 +188,8 @@ def learn(parameters: list[Parameter], failures: list[tuple], before: Lessons | 
         for parameter, value in _arguments(parameters, args):
             where = _blame(parameter, value, had) if parameter.name in suspects else None
             shape = shapes[parameter.name]
+            if where == "items" and shape[0] not in ("list", "dict"):
+                continue  # a list drawn by a former shape or as another kind: its shape now has no items to blame
             if where == "whole":
                 new = _next_shape(shape, wanted or _other_side(error, _type_of(value)), tried[parameter.name])
             elif where == "items":

@@ -26,6 +26,8 @@ import string
 from dataclasses import dataclass, field
 
 from ifforge.core import pyast
+from ifforge.families.logicif.codeops.inputs.candidates import Signature
+from ifforge.families.logicif.codeops.inputs.kinds import another
 from ifforge.families.logicif.codeops.inputs.mutate import _lists, _paths, _set, compared_constants, mutate
 
 # the alphabets of the `string` module, by name: code that looks for each of them in a text
@@ -47,9 +49,11 @@ class Clues:
     # (container, index, offset, constants): `s[i + 1] == "x"` with s and i the parameters at those places
     placed: list[tuple[int, int, int, list]] = field(default_factory=list)
     lists: list[list] = field(default_factory=list)  # module-level lists of constants the code compares with
+    tested: list[int] = field(default_factory=list)  # the positions of the arguments whose kind the code tests
 
 
 def read_clues(source: str, entry: str | None = None) -> Clues:
+    """The clues of the code; with `entry`, the entry's arguments whose kind it tests too."""
     numbers, texts = compared_constants(source)
     tree = pyast.parse(source)
     placed, lists = _placed_constants(tree, entry), _compared_lists(tree)
@@ -83,8 +87,9 @@ def read_clues(source: str, entry: str | None = None) -> Clues:
     # blocks of K x K cells (`i * 3 + k`, both in `range(3)`) make a side of K * K
     sides = {side for side in sides if 2 <= side <= MAX_SIDE}
     sides |= {side * side for side in sides if side * side <= MAX_SIDE}
+    tested = [i for i, p in enumerate(Signature(source, entry).parameters) if p.tested] if entry else []
     return Clues(numbers, texts, sorted(alphabets), sorted(keys), sorted(sides), sorted(compared, key=repr),
-                 placed, lists)
+                 placed, lists, tested)
 
 
 def _parameters(tree: ast.Module, entry: str | None) -> list[str]:
@@ -356,6 +361,16 @@ def _retype(args: list, rng: random.Random, clues: Clues) -> list:
     return args
 
 
+def _rekind(args: list, rng: random.Random, clues: Clues) -> list:
+    """An argument whose kind the code tests (`isinstance`, `callable`, a caught TypeError) made a
+    value of another JSON kind: a type predicate answers by kind alone (`codeops.inputs.kinds`)."""
+    places = [i for i in clues.tested if i < len(args)]
+    if places:
+        index = rng.choice(places)
+        args[index] = another(args[index], rng, clues.texts, clues.numbers)
+    return args
+
+
 def _filled(args: list, rng: random.Random, clues: Clues) -> list:
     """The empty lists and dicts among a list's items made copies of a non-empty sibling: a node
     with no edges, a row with no cells, the loop over it never runs."""
@@ -447,6 +462,8 @@ def rescue_mutant(args: list, rng: random.Random, clues: Clues, repair: bool) ->
     new = copy.deepcopy(args)
     changes = (*FLIPS, _retype) if repair else FLIPS
     changes += (_at_place,) * bool(clues.placed) + (_listed,) * bool(clues.lists)  # only where the code asks
+    if clues.tested:  # only then: every other seed's rescue draws as before
+        changes = (*changes, _rekind)
     for _ in range(rng.choice((1, 2, 2, 3))):
         for _ in range(TRIES):
             try:
