@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from contextvars import ContextVar
 from re import _constants as c  # noqa: the parser's opcodes
 from re import _parser
 
@@ -44,6 +45,9 @@ _ANCHORS = {
 }
 
 
+_HOLES: ContextVar[dict[str, str]] = ContextVar("holes", default={})  # of the pattern being glossed
+
+
 def flag_value(node: cst.BaseExpression) -> int:
     """The value of `re.X | re.Y` written with the re module's flag names."""
     if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.BitOr):
@@ -56,8 +60,17 @@ def flag_value(node: cst.BaseExpression) -> int:
     raise Undescribable("regular-expression flags that are not written as re's flag names")
 
 
-def gloss(pattern: str, flags: int = 0) -> str:
-    """`the pattern that matches ...`, in words."""
+def gloss(pattern: str, flags: int = 0, holes: dict[str, str] | None = None) -> str:
+    """`the pattern that matches ...`, in words; `holes`: a character standing for a text known only
+    at run time, each of whose characters is matched as itself -> that text's words."""
+    token = _HOLES.set(holes or {})
+    try:
+        return _gloss(pattern, flags)
+    finally:
+        _HOLES.reset(token)
+
+
+def _gloss(pattern: str, flags: int) -> str:
     if flags & ~(re.IGNORECASE | re.MULTILINE | re.DOTALL | re.ASCII | re.VERBOSE | re.UNICODE):
         raise Undescribable("an unusual regular-expression flag")
     try:
@@ -65,18 +78,47 @@ def gloss(pattern: str, flags: int = 0) -> str:
     except re.error:
         raise Undescribable("a regular expression that does not compile") from None
     flags = parsed.state.flags
+    if _HOLES.get() and _splits_hole(pattern, flags, parsed):
+        raise Undescribable("a regular expression that repeats or lists part of a text known only at run time")
     words = _sequence(list(parsed), flags)
     notes = [text for flag, text in _FLAG_WORDS if flags & flag]
     tail = f" ({'; '.join(notes)})" if notes else ""
     return f"the pattern matching {words}{tail}"
 
 
+def _splits_hole(pattern: str, flags: int, parsed) -> bool:
+    """Would a repeat, a list of characters or a choice of characters take only part of a hole's text?
+    Told by Python's parser: with a second character after each hole's, the pattern must read as the
+    same pieces with that character simply following (a `[%s]` or `%s+` reads otherwise)."""
+    holes = _HOLES.get()
+    second = {mark: chr(ord(mark) + 0x1000) for mark in holes}
+    try:
+        doubled = _parser.parse("".join(ch + second.get(ch, "") for ch in pattern), flags)
+    except re.error:
+        return True
+
+    def shape(value, grow: bool):
+        if isinstance(value, _parser.SubPattern):
+            pieces = []
+            for op, av in value.data:
+                pieces.append((op, shape(av, grow)))
+                if grow and op is c.LITERAL and chr(av) in second:
+                    pieces.append((c.LITERAL, ord(second[chr(av)])))
+            return pieces
+        if isinstance(value, (list, tuple)):
+            return [shape(v, grow) for v in value]
+        return value
+
+    return shape(parsed, True) != shape(doubled, False)
+
+
 def _sequence(items: list, flags: int) -> str:
     if not items:
         return "the empty text"
     parts, run, enclosed = [], [], []
+    holes = _HOLES.get()
     for op, av in items:
-        if op is c.LITERAL:
+        if op is c.LITERAL and chr(av) not in holes:
             run.append(chr(av))
             continue
         if run:
@@ -98,7 +140,7 @@ def _literal(text: str) -> str:
 
 def _item(op, av, flags: int) -> str:
     if op is c.LITERAL:
-        return _literal(chr(av))
+        return _HOLES.get().get(chr(av)) or _literal(chr(av))
     if op is c.NOT_LITERAL:
         return f"any one character other than {_literal(chr(av))[9:]}"
     if op is c.ANY:
@@ -244,6 +286,8 @@ def literal_pattern(speaker, node: cst.BaseExpression, flags: int = 0) -> str:
         return gloss(node.evaluated_value, flags)
     if isinstance(node, cst.Name) and node.value in speaker.patterns and not flags:
         return f"the pattern {node.value}"
+    if isinstance(node, cst.Name) and speaker.table_names.get(node.value, ("", ""))[1] == "pattern" and not flags:
+        return f"the pattern {node.value}"  # a row's pattern: the table says each one in words
     if isinstance(node, cst.Name) and node.value in speaker.wildcards and not flags:
         return f"the pattern {node.value} holds (made from a wildcard{speaker.cite('wildcard')})"
     if wildcards.translation(node, speaker.translators) and not flags:
@@ -256,7 +300,51 @@ def literal_pattern(speaker, node: cst.BaseExpression, flags: int = 0) -> str:
     built = built_patterns.pattern_text(node, speaker.constants, flags)
     if built is not None:  # built from written texts when the module loads
         return gloss(built, flags)
-    raise Undescribable("a regular expression that is not written in the code")
+    holed = built_patterns.with_holes(node, speaker.constants, lambda value: _plain_text(speaker, value))
+    if holed is not None:  # built at run time around texts matched as they are
+        try:
+            return gloss(holed[0], flags, holed[1])
+        except Undescribable:  # a repeat or a list takes part of such a text: the reader reads the text
+            if not _run_time_text(speaker, node):
+                raise
+    return _written_at_run_time(speaker, node, flags)
+
+
+def _run_time_text(speaker, node: cst.BaseExpression) -> bool:
+    """Is this a text the steps make or are given (an input, a name they set, a text they build),
+    never a function?"""
+    if isinstance(node, cst.FormattedString):
+        return True
+    if isinstance(node, cst.Name):
+        return speaker.kinds.get(node.value) == "str" and node.value not in speaker.constants
+    return isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Modulo)) or \
+        isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in ("format", "join")
+
+
+def _written_at_run_time(speaker, node: cst.BaseExpression, flags: int) -> str:
+    """A pattern whose text is known only at run time (an input, a text the steps build): the reader
+    reads that text as a regular expression, as the code does. A written text is never said this way."""
+    if not _run_time_text(speaker, node):
+        raise Undescribable("a regular expression that is not written in the code")
+    if flags & ~(re.IGNORECASE | re.MULTILINE | re.DOTALL | re.ASCII):
+        raise Undescribable("an unusual regular-expression flag")
+    notes = [text for flag, text in _FLAG_WORDS if flags & flag]
+    speaker.rule("regex_text")
+    tail = f" ({'; '.join(notes)})" if notes else ""
+    return f"the pattern that the text {speaker.grouped(node)} writes as a regular expression{tail}"
+
+
+def _plain_text(speaker, node: cst.BaseExpression) -> str | None:
+    """A text known only at run time that a pattern holds character for character, in words: one
+    escaped by `re.escape`, or a loop's name set to written texts with no character that means
+    something in a pattern; else None."""
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name) \
+            and node.func.value.value == "re" and node.func.attr.value == "escape" and len(node.args) == 1 \
+            and not node.args[0].keyword and not node.args[0].star:
+        return f"the characters of {speaker.grouped(node.args[0].value)}, each matched as itself"
+    if isinstance(node, cst.Name) and node.value in speaker.plain_texts:
+        return f"the characters of {node.value}, each matched as itself"
+    return None
 
 
 def _is_compile(node: cst.Call) -> bool:
@@ -292,8 +380,9 @@ def module_call(speaker, name: str, call: cst.Call, test: bool | None = None) ->
     if name == "compile" and args:
         return compile_call(speaker, call)
     if name == "escape" and len(args) == 1 and not keywords:
-        return (f"{speaker.grouped(args[0])} with a backslash put before every character that is not a letter, "
-                f"a digit or an underscore (so it matches itself as a pattern)")
+        special = json.dumps("".join(sorted(map(chr, re._special_chars_map))), ensure_ascii=False)
+        return (f"{speaker.grouped(args[0])} with a backslash put before each of its characters that means something "
+                f"in a pattern (each character of {special}), so that it matches itself as a pattern")
     if not args:
         raise Undescribable(f"re.{name} without a pattern")
     flags = keywords.pop("flags", None)
@@ -344,6 +433,15 @@ def _use(speaker, pattern: str, name: str, args: list, test: bool | None = None)
             by = f"what the helper {replacement.value} gives back for that match"
         elif isinstance(replacement, (cst.SimpleString, cst.ConcatenatedString)):
             by = template_words(replacement.evaluated_value)
+        elif isinstance(replacement, cst.Name) and speaker.table_names.get(replacement.value, ("", ""))[1] == "replacement":
+            table = speaker.table_names[replacement.value][0]
+            by = (f"the replacement {replacement.value} (the texts its row of {table} lists, each group's text taken "
+                  f"from that match)")
+        elif isinstance(replacement, cst.Lambda):  # called with each match
+            by = speaker.applied(replacement, "that match")
+        elif _run_time_text(speaker, replacement):
+            speaker.rule("regex_template")
+            by = f"the text {g(replacement)} read as a replacement template"
         else:
             raise Undescribable("a regular-expression replacement that is neither text nor a helper")
         return f"{g(text)} with every match of {pattern} (left to right, not overlapping) replaced by {by}"
