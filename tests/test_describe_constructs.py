@@ -446,6 +446,8 @@ def test_a_table_the_code_changes_or_reads_otherwise_is_not_told_as_fixed_patter
         source = _TABLE.replace("def f(w):\n", "def f(w):\n" + change)
         with pytest.raises(Undescribable, match="not written in the code"):
             describe(source, [], {"w": "str"}, "int")
+    with pytest.raises(Undescribable, match="used with flags"):  # the rows are said without the flag
+        describe(_TABLE.replace("re.sub(rule, repl, w)", "re.sub(rule, repl, w, flags=re.M)"), [], {"w": "str"}, "int")
 
 
 def test_a_pattern_written_as_an_f_string_of_written_texts_is_folded_as_python_reads_it():
@@ -453,6 +455,8 @@ def test_a_pattern_written_as_an_f_string_of_written_texts_is_folded_as_python_r
     said = describe("import re\nimport string\nP = re.compile(rf'[{string.digits}\\-]+')\ndef f(s):\n"
                     "    return P.findall(s)\n", [], {"s": "str"}, "list")
     assert 'P is the pattern matching (one character that is one of: "0"; "1"; "2"; "3"; "4"; "5"; "6"; "7"; "8"; "9"; "-")' in said
+    with pytest.raises(Undescribable):  # `{A=}` writes "A=" and A's repr: not folded as a plain field
+        describe("import re\nA = 'x'\nP = re.compile(f'{A=}')\ndef f(s):\n    return P.findall(s)\n", [], {"s": "str"}, "list")
 
 
 def test_a_text_put_into_a_pattern_at_run_time_is_matched_as_itself_where_it_is_whole():

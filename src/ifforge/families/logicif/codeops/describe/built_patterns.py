@@ -89,7 +89,7 @@ class _Folder:
         """An f-string whose every field is a plain `{text}`: its written parts as Python reads them
         (escapes and all, by Python's own parser), each field folded."""
         fields = [p for p in node.parts if isinstance(p, cst.FormattedStringExpression)]
-        if any(f.conversion is not None or f.format_spec is not None for f in fields):
+        if any(f.conversion is not None or f.format_spec is not None or f.equal is not None for f in fields):
             raise _NotFixed
         read = ast.parse(cst.Module([]).code_for_node(node), mode="eval").body
         if not isinstance(read, ast.JoinedStr):

@@ -286,7 +286,9 @@ def literal_pattern(speaker, node: cst.BaseExpression, flags: int = 0) -> str:
         return gloss(node.evaluated_value, flags)
     if isinstance(node, cst.Name) and node.value in speaker.patterns and not flags:
         return f"the pattern {node.value}"
-    if isinstance(node, cst.Name) and speaker.table_names.get(node.value, ("", ""))[1] == "pattern" and not flags:
+    if isinstance(node, cst.Name) and speaker.table_names.get(node.value, ("", ""))[1] == "pattern":
+        if flags:  # the table says each row's pattern without them
+            raise Undescribable("a pattern from a table of patterns used with flags")
         return f"the pattern {node.value}"  # a row's pattern: the table says each one in words
     if isinstance(node, cst.Name) and node.value in speaker.wildcards and not flags:
         return f"the pattern {node.value} holds (made from a wildcard{speaker.cite('wildcard')})"
