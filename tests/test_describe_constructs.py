@@ -500,3 +500,26 @@ def test_escape_puts_a_backslash_only_before_the_characters_special_in_a_pattern
     assert steps == ['1. Return s with a backslash put before each of its characters that means something in a pattern '
                      '(each character of "\\t\\n\\u000b\\f\\r #$&()*+-.?[\\\\]^{|}~"), so that it matches itself as a '
                      'pattern.']
+
+
+def test_a_dictionary_of_patterns_and_a_table_of_compiled_patterns_are_told_row_by_row():
+    """`for pat, rep in FIX.items()` in the order the keys were added; `re.compile(p, flags)` cells with
+    their flags; traced: "a  b-c" -> "a bc"; "ABz" -> "x" + "z" = "xz"."""
+    text = describe("import re\nFIX = {r'\\s+': ' ', r'(\\w)-(\\w)': r'\\1\\2'}\ndef f(s):\n"
+                    "    for pat, rep in FIX.items():\n        s = re.sub(pat, rep, s)\n    return s\n", [], {"s": "str"}, "int")
+    assert not holds_code(text)
+    assert ("The dictionary FIX holds these 2 keys with their values, in the order they were added, each key a pattern "
+            "and its value a replacement:\n1. key: the pattern matching a whitespace character repeated 1 or more "
+            "times (as many as possible, giving back as the rest of the pattern needs); value: \" \"\n") in text
+    assert "replaced by the replacement rep (the texts its entry of FIX lists" in text
+    steps = _steps("import re\nRULES = [(re.compile(r'^ab', re.I), 'x'), (re.compile('c$'), 'y')]\ndef f(s):\n"
+                   "    for rx, rep in RULES:\n        if rx.search(s):\n            return rx.sub(rep, s)\n    return s\n")
+    assert steps[1].startswith("1.1. If the pattern rx matches somewhere in s, return s with every match of the pattern "
+                               "rx (left to right, not overlapping) replaced by the replacement rep")
+    said = describe("import re\nRULES = [(re.compile(r'^ab', re.I), 'x')]\ndef f(s):\n    for rx, rep in RULES:\n"
+                    "        if rx.search(s):\n            return rx.sub(rep, s)\n    return s\n", [], {"s": "str"}, "int")
+    assert ('1. pattern: the pattern matching (the start of the text, then the text "ab") (letters match regardless of '
+            'case); replacement: "x"') in said
+    with pytest.raises(Undescribable):  # a compiled pattern handed on: no table
+        describe("import re\nRULES = [(re.compile('a'), 'x')]\ndef g(p):\n    return p\ndef f(s):\n"
+                 "    for rx, rep in RULES:\n        return g(rx).sub(rep, s)\n", [], {"s": "str"}, "int")

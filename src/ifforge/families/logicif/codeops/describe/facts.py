@@ -168,6 +168,12 @@ def _tables_of_patterns(k):
     return pattern_tables.find(k.module, k.constants)
 
 
+@analysis("patterns")
+def _patterns_of_tables(k) -> set[str]:
+    """A loop's name set to each pattern of a table in turn is a pattern too (`rx.search(s)`)."""
+    return set(k.patterns) | {name for name, (_, role) in k.table_names.items() if role == pattern_tables.PATTERN}
+
+
 @analysis("kinds")
 def _filled_tables(k) -> dict[str, str]:
     """`table = Filling()`: a dictionary."""

@@ -29,16 +29,38 @@ _TAKES_PATTERN = ("search", "match", "fullmatch", "findall", "finditer", "split"
 
 @dataclass(frozen=True)
 class Table:
-    """A table of patterns: its rows' texts and what each column is."""
+    """A table of patterns: its rows' cells, each (text, flags, compiled), and what each column is."""
 
     name: str
-    rows: tuple[tuple[str, ...], ...]
+    rows: tuple[tuple[tuple[str, int, bool], ...], ...]
     columns: tuple[str, ...]  # PATTERN, REPLACEMENT or TEXT, one per column
+    mapping: bool = False  # a dictionary whose keys and values a loop reads in pairs (`.items()`)
 
 
-def _rows(value: cst.BaseExpression) -> tuple[tuple[tuple[str, ...], ...], bool] | None:
-    """The texts of a list or tuple of rows written out, and whether each row is a bare text (not a
-    tuple of texts), or None."""
+def _cell(node) -> tuple[str, int, bool] | None:
+    """(text, flags, compiled) of a written text or of `re.compile(text[, flags])`, else None."""
+    if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)) and isinstance(node.evaluated_value, str):
+        return node.evaluated_value, 0, False
+    if isinstance(node, cst.Call) and regex._is_compile(node) and 1 <= len(node.args) <= 2 and \
+            all(a.keyword is None and not a.star for a in node.args):
+        text = _cell(node.args[0].value)
+        try:
+            flags = regex.flag_value(node.args[1].value) if len(node.args) == 2 else 0
+        except regex.Undescribable:
+            return None
+        return (text[0], flags, True) if text and not text[2] else None
+    return None
+
+
+def _rows(value: cst.BaseExpression) -> tuple[tuple, bool] | None:
+    """The cells of a list or tuple of rows written out (or of a dictionary's keys and values), and
+    whether each row is a bare cell (not a tuple of cells), or None."""
+    if isinstance(value, cst.Dict) and value.elements and all(isinstance(e, cst.DictElement) for e in value.elements):
+        rows = tuple((_cell(e.key), _cell(e.value)) for e in value.elements)
+        keys = [r[0] for r in rows]
+        if any(c is None for r in rows for c in r) or len(set(keys)) != len(keys):
+            return None
+        return rows, False
     if not isinstance(value, (cst.List, cst.Tuple)) or not value.elements:
         return None
     rows, bare = [], set()
@@ -47,15 +69,25 @@ def _rows(value: cst.BaseExpression) -> tuple[tuple[tuple[str, ...], ...], bool]
             return None
         item = element.value
         bare.add(not isinstance(item, (cst.Tuple, cst.List)))
-        cells = [item] if not isinstance(item, (cst.Tuple, cst.List)) else [e.value if isinstance(e, cst.Element)
-                                                                             else None for e in item.elements]
-        if not all(isinstance(c, (cst.SimpleString, cst.ConcatenatedString)) and isinstance(c.evaluated_value, str)
-                   for c in cells):
+        cells = [_cell(item)] if not isinstance(item, (cst.Tuple, cst.List)) else [
+            _cell(e.value) if isinstance(e, cst.Element) else None for e in item.elements]
+        if None in cells:
             return None
-        rows.append(tuple(c.evaluated_value for c in cells))
+        rows.append(tuple(cells))
     if len(bare) != 1 or len({len(r) for r in rows}) != 1:
         return None
     return tuple(rows), bare.pop()
+
+
+def _table_read(loop: cst.For) -> tuple[str, bool] | None:
+    """(the table's name, whether as a dictionary's pairs) a loop reads: `for r in T`, `for k, v in T.items()`."""
+    source = loop.iter
+    if isinstance(source, cst.Name):
+        return source.value, False
+    if isinstance(source, cst.Call) and not source.args and isinstance(source.func, cst.Attribute) and \
+            source.func.attr.value == "items" and isinstance(source.func.value, cst.Name):
+        return source.func.value.value, True
+    return None
 
 
 class _Reads(Reader):
@@ -63,7 +95,7 @@ class _Reads(Reader):
     the replacement of `re.sub`, read as the container of `x in NAME`, and bound; the `for` loops."""
 
     def __init__(self):
-        self.uses, self.as_pattern, self.as_replacement = Counter(), Counter(), Counter()
+        self.uses, self.as_pattern, self.as_replacement, self.as_owner = Counter(), Counter(), Counter(), Counter()
         self.looked_in, self.bindings, self.loops = Counter(), Counter(), []
 
     def visit_Name(self, node: cst.Name) -> None:
@@ -115,9 +147,15 @@ class _Reads(Reader):
 
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func
-        if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "re"):
+        if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)):
             return
         positional = [a.value for a in node.args if a.keyword is None and not a.star]
+        if func.value.value != "re":  # `rx.search(s)`, `rx.sub(repl, s)`: rx may be a compiled pattern
+            if func.attr.value in _TAKES_PATTERN:
+                self.as_owner[func.value.value] += 1
+            if func.attr.value == "sub" and positional and isinstance(positional[0], cst.Name):
+                self.as_replacement[positional[0].value] += 1
+            return
         if func.attr.value in _TAKES_PATTERN and positional and isinstance(positional[0], cst.Name):
             self.as_pattern[positional[0].value] += 1
         if func.attr.value == "sub" and len(positional) > 1 and isinstance(positional[1], cst.Name):
@@ -161,14 +199,18 @@ def _plain_names(constants: dict[str, cst.BaseExpression], reads: _Reads) -> fro
 
 
 def _tables(constants: dict[str, cst.BaseExpression], reads: _Reads):
-    uses, as_pattern, as_replacement, loops = reads.uses, reads.as_pattern, reads.as_replacement, reads.loops
+    uses, as_pattern, as_replacement = reads.uses, reads.as_pattern, reads.as_replacement
     tables: dict[str, Table] = {}
     names: dict[str, tuple[str, str]] = {}
-    for table in {loop.iter.value for loop in loops if isinstance(loop.iter, cst.Name)}:
+    by_table: dict[tuple[str, bool], list[cst.For]] = {}
+    for loop in reads.loops:
+        read = _table_read(loop)
+        if read is not None:
+            by_table.setdefault(read, []).append(loop)
+    for (table, mapping), over in by_table.items():
         found = _rows(constants[table]) if table in constants else None
-        over = [loop for loop in loops if isinstance(loop.iter, cst.Name) and loop.iter.value == table]
-        if found is None or uses[table] != 1 + len(over):  # read by these loops only (1: where it is set)
-            continue
+        if found is None or isinstance(constants[table], cst.Dict) != mapping or uses[table] != 1 + len(over):
+            continue  # read by these loops only (1: where it is set)
         rows, bare = found
         width = len(rows[0])
         columns: list[set[str]] = [set() for _ in range(width)]
@@ -180,18 +222,23 @@ def _tables(constants: dict[str, cst.BaseExpression], reads: _Reads):
             if len(targets) != width or not all(isinstance(t, cst.Name) for t in targets):
                 break
             for index, name in enumerate(t.value for t in targets):
-                if reads.bindings[name] == 1 and uses[name] == 1 + as_pattern[name] and as_pattern[name]:
+                compiled = {row[index][2] for row in rows}
+                once = reads.bindings[name] == 1
+                if once and compiled == {False} and as_pattern[name] and uses[name] == 1 + as_pattern[name] or \
+                        once and compiled == {True} and uses[name] == 1 + as_pattern[name] + reads.as_owner[name]:
                     columns[index].add(PATTERN)
-                elif reads.bindings[name] == 1 and uses[name] == 1 + as_replacement[name] and as_replacement[name]:
+                elif once and compiled == {False} and as_replacement[name] and uses[name] == 1 + as_replacement[name]:
                     columns[index].add(REPLACEMENT)
-                else:
+                elif compiled == {False}:
                     columns[index].add(TEXT)
+                else:
+                    columns[index].add("")  # a compiled pattern used otherwise: no table
                 loop_names.append((name, index))
         else:
-            if any(len(kinds) != 1 for kinds in columns) or not any(PATTERN in kinds for kinds in columns):
+            if any(len(kinds) != 1 or "" in kinds for kinds in columns) or not any(PATTERN in k for k in columns):
                 continue
             said = tuple(next(iter(kinds)) for kinds in columns)
-            tables[table] = Table(table, rows, said)
+            tables[table] = Table(table, rows, said, mapping)
             names.update({name: (table, said[index]) for name, index in loop_names if said[index] != TEXT})
     return tables, names
 
@@ -203,13 +250,19 @@ def told(table: Table) -> str:
     """The table as lines: what it holds, then one line per row, each column said in words."""
     kinds = [f"a {_HEADS[c]}" for c in table.columns]
     each = kinds[0] if len(kinds) == 1 else ", ".join(kinds[:-1]) + " and " + kinds[-1]
-    what = "items" if len(kinds) == 1 else "rows"
-    lines = [f"The list {table.name} holds these {len(table.rows)} {what}, in this order, each {each}:"]
+    if table.mapping:
+        head = (f"The dictionary {table.name} holds these {len(table.rows)} keys with their values, in the order they "
+                f"were added, each key {kinds[0]} and its value {kinds[1]}:")
+    else:
+        what = "items" if len(kinds) == 1 else "rows"
+        head = f"The list {table.name} holds these {len(table.rows)} {what}, in this order, each {each}:"
+    lines = [head]
     for number, row in enumerate(table.rows, 1):
         cells = []
-        for kind, text in zip(table.columns, row):
-            said = regex.gloss(text) if kind == PATTERN else regex.template_words(text) if kind == REPLACEMENT \
+        for position, (kind, (text, flags, _)) in enumerate(zip(table.columns, row)):
+            said = regex.gloss(text, flags) if kind == PATTERN else regex.template_words(text) if kind == REPLACEMENT \
                 else regex.json.dumps(text, ensure_ascii=False)
-            cells.append(f"{_HEADS[kind]}: {said}" if len(kinds) > 1 else said)
+            label = ("key" if position == 0 else "value") if table.mapping else _HEADS[kind]
+            cells.append(f"{label}: {said}" if len(kinds) > 1 else said)
         lines.append(f"{number}. " + "; ".join(cells))
     return "\n".join(lines)

@@ -437,7 +437,8 @@ def _use(speaker, pattern: str, name: str, args: list, test: bool | None = None)
             by = template_words(replacement.evaluated_value)
         elif isinstance(replacement, cst.Name) and speaker.table_names.get(replacement.value, ("", ""))[1] == "replacement":
             table = speaker.table_names[replacement.value][0]
-            by = (f"the replacement {replacement.value} (the texts its row of {table} lists, each group's text taken "
+            row = "entry" if speaker.tables[table].mapping else "row"
+            by = (f"the replacement {replacement.value} (the texts its {row} of {table} lists, each group's text taken "
                   f"from that match)")
         elif isinstance(replacement, cst.Lambda):  # called with each match
             by = speaker.applied(replacement, "that match")
