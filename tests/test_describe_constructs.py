@@ -523,3 +523,21 @@ def test_a_dictionary_of_patterns_and_a_table_of_compiled_patterns_are_told_row_
     with pytest.raises(Undescribable):  # a compiled pattern handed on: no table
         describe("import re\nRULES = [(re.compile('a'), 'x')]\ndef g(p):\n    return p\ndef f(s):\n"
                  "    for rx, rep in RULES:\n        return g(rx).sub(rep, s)\n", [], {"s": "str"}, "int")
+
+
+def test_named_groups_counts_and_subn_are_said_as_python_does_them():
+    """Traced: re.sub('a', 'b', 'aaa', 2) is "bba", re.subn('a', 'b', 'aaa') is ("bbb", 3), and a 4th positional
+    argument of re.sub is the count, not the flags; a group's name is said beside its number."""
+    steps = _steps("import re\ndef f(s):\n    m = re.match(r'(?P<y>[0-9])', s)\n    if m:\n"
+                   "        return m.groupdict()\n    return (re.sub('a', 'b', s, 2), re.subn('a', 'b', s, count=1))\n")
+    assert steps[0].startswith('1. Set m to the match of the pattern matching group 1 (named "y"), which is one '
+                               'character that is one of: from "0" to "9" at the very start of s')
+    assert ("return a new dictionary from the name of each named group of the match m, in the order the groups appear, "
+            "to the text that group covers (None for a group that took no part)") in steps[1]
+    assert steps[2] == ('3. Return the pair of s with every match of the pattern matching the text "a" (left to right, '
+                        'not overlapping; only the first 2 matches, the rest left as they are) replaced by "b" and (the '
+                        'pair of (s with every match of the pattern matching the text "a" (left to right, not '
+                        'overlapping; only the first match, the rest left as they are) replaced by "b") and the number '
+                        'of matches replaced).')
+    with pytest.raises(Undescribable, match="count"):
+        _steps("import re\ndef f(s):\n    return re.sub('a', 'b', s, -1)\n")

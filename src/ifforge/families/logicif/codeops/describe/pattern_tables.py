@@ -24,7 +24,7 @@ from ifforge.families.logicif.codeops.describe.plain import names_in
 
 PATTERN, REPLACEMENT, TEXT = "pattern", "replacement", "text"
 # the calls of the re module whose first argument is a pattern
-_TAKES_PATTERN = ("search", "match", "fullmatch", "findall", "finditer", "split", "sub", "compile")
+_TAKES_PATTERN = ("search", "match", "fullmatch", "findall", "finditer", "split", "sub", "subn", "compile")
 
 
 @dataclass(frozen=True)
@@ -153,12 +153,12 @@ class _Reads(Reader):
         if func.value.value != "re":  # `rx.search(s)`, `rx.sub(repl, s)`: rx may be a compiled pattern
             if func.attr.value in _TAKES_PATTERN:
                 self.as_owner[func.value.value] += 1
-            if func.attr.value == "sub" and positional and isinstance(positional[0], cst.Name):
+            if func.attr.value in ("sub", "subn") and positional and isinstance(positional[0], cst.Name):
                 self.as_replacement[positional[0].value] += 1
             return
         if func.attr.value in _TAKES_PATTERN and positional and isinstance(positional[0], cst.Name):
             self.as_pattern[positional[0].value] += 1
-        if func.attr.value == "sub" and len(positional) > 1 and isinstance(positional[1], cst.Name):
+        if func.attr.value in ("sub", "subn") and len(positional) > 1 and isinstance(positional[1], cst.Name):
             self.as_replacement[positional[1].value] += 1
 
 

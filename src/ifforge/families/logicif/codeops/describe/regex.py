@@ -46,6 +46,7 @@ _ANCHORS = {
 
 
 _HOLES: ContextVar[dict[str, str]] = ContextVar("holes", default={})  # of the pattern being glossed
+_NAMES: ContextVar[dict[int, str]] = ContextVar("names", default={})  # group number -> name, likewise
 
 
 def flag_value(node: cst.BaseExpression) -> int:
@@ -80,7 +81,11 @@ def _gloss(pattern: str, flags: int) -> str:
     flags = parsed.state.flags
     if _HOLES.get() and _splits_hole(pattern, flags, parsed):
         raise Undescribable("a regular expression that repeats or lists part of a text known only at run time")
-    words = _sequence(list(parsed), flags)
+    token = _NAMES.set({number: name for name, number in parsed.state.groupdict.items()})
+    try:
+        words = _sequence(list(parsed), flags)
+    finally:
+        _NAMES.reset(token)
     notes = [text for flag, text in _FLAG_WORDS if flags & flag]
     tail = f" ({'; '.join(notes)})" if notes else ""
     return f"the pattern matching {words}{tail}"
@@ -155,8 +160,8 @@ def _item(op, av, flags: int) -> str:
             raise Undescribable("a group that changes the regular-expression flags")
         what = _sequence(list(inner), flags)
         if group and _single(inner, (c.MAX_REPEAT, c.MIN_REPEAT)):  # `(\d+)`, not `(\d)+`: the group holds it all
-            return f"group {group}, which is {_repeat(*inner[0], flags, inside=group)}"
-        return f"group {group}, which is {what}" if group else what
+            return f"group {_group(group)}, which is {_repeat(*inner[0], flags, inside=group)}"
+        return f"group {_group(group)}, which is {what}" if group else what
     if op is c.BRANCH:
         options = [_sequence(list(p), flags) for p in av[1]]
         options = [f"({o})" if _single(p, (c.SUBPATTERN,)) and list(p)[0][1][0] else o for o, p in zip(options, av[1])]
@@ -174,6 +179,12 @@ def _item(op, av, flags: int) -> str:
     if op is c.GROUPREF:
         return f"the same text group {av} matched"
     raise Undescribable(f"the regular-expression construct {str(op).lower()}")
+
+
+def _group(number: int) -> str:
+    """A group's number, and its name when it has one (`(?P<year>...)`: "1 (named "year")")."""
+    name = _NAMES.get().get(number)
+    return f"{number} (named {json.dumps(name)})" if name else str(number)
 
 
 def _repeat(op, av, flags: int, inside: int | None = None) -> str:
@@ -369,6 +380,8 @@ def compile_call(speaker, call: cst.Call) -> str:
     return literal_pattern(speaker, args[0], flag_value(flags) if flags is not None else 0)
 
 
+_COUNTED = {"split": "maxsplit", "sub": "count", "subn": "count"}  # the argument that limits how many
+
 # a match used as a condition: whether there is one, not "the match, or None"
 _TESTS = {"search": ("{p} matches somewhere in {0}", "{p} matches nowhere in {0}"),
           "match": ("{p} matches at the very start of {0}", "{p} does not match at the very start of {0}"),
@@ -388,9 +401,14 @@ def module_call(speaker, name: str, call: cst.Call, test: bool | None = None) ->
     if not args:
         raise Undescribable(f"re.{name} without a pattern")
     flags = keywords.pop("flags", None)
-    extra = {"search": 2, "match": 2, "fullmatch": 2, "findall": 2, "finditer": 2, "split": 2, "sub": 3}.get(name)
+    extra = {"search": 2, "match": 2, "fullmatch": 2, "findall": 2, "finditer": 2, "split": 2, "sub": 3, "subn": 3}.get(name)
+    counted = _COUNTED.get(name)  # re.sub(p, r, s, count, flags): a count comes before the flags
+    if counted in keywords and len(args) == extra:
+        args = [*args, keywords.pop(counted)]
     if extra is None or keywords:
         raise Undescribable(f"the regular-expression function re.{name} used this way")
+    if counted and len(args) > extra:
+        extra += 1
     if flags is None and len(args) > extra:
         flags, args = args[extra], args[:extra]
     pattern = literal_pattern(speaker, args[0], flag_value(flags) if flags is not None else 0)
@@ -400,6 +418,9 @@ def module_call(speaker, name: str, call: cst.Call, test: bool | None = None) ->
 def pattern_method(speaker, owner: cst.BaseExpression, name: str, args: list, keywords: dict,
                    test: bool | None = None) -> str:
     """`pattern.name(...)` for a compiled pattern."""
+    counted = _COUNTED.get(name)
+    if counted in keywords and len(args) == (2 if name in ("sub", "subn") else 1):
+        args, keywords = [*args, keywords[counted]], {k: v for k, v in keywords.items() if k != counted}
     if keywords:
         raise Undescribable(f"the pattern method {name} with keyword arguments")
     if name in _FROM_POSITION and len(args) == 2:  # pattern.search(text, pos): read in the whole text
@@ -429,26 +450,40 @@ def _use(speaker, pattern: str, name: str, args: list, test: bool | None = None)
         first = "first match" if count == 1 else f"first {count} matches"
         return (f"the list of pieces of {g(args[0])} split at only the {first} of {pattern} (the text after the last "
                 f"of those is the last piece, matches and all; the text of any groups goes between the pieces)")
-    if name == "sub" and len(args) == 2:
-        replacement, text = args
-        if isinstance(replacement, cst.Name) and replacement.value in speaker.helpers:
-            by = f"what the helper {replacement.value} gives back for that match"
-        elif isinstance(replacement, (cst.SimpleString, cst.ConcatenatedString)):
-            by = template_words(replacement.evaluated_value)
-        elif isinstance(replacement, cst.Name) and speaker.table_names.get(replacement.value, ("", ""))[1] == "replacement":
-            table = speaker.table_names[replacement.value][0]
-            row = "entry" if speaker.tables[table].mapping else "row"
-            by = (f"the replacement {replacement.value} (the texts its {row} of {table} lists, each group's text taken "
-                  f"from that match)")
-        elif isinstance(replacement, cst.Lambda):  # called with each match
-            by = speaker.applied(replacement, "that match")
-        elif _run_time_text(speaker, replacement):
-            speaker.rule("regex_template")
-            by = f"the text {g(replacement)} read as a replacement template"
-        else:
-            raise Undescribable("a regular-expression replacement that is neither text nor a helper")
-        return f"{g(text)} with every match of {pattern} (left to right, not overlapping) replaced by {by}"
+    if name == "subn" and len(args) in (2, 3):
+        return f"the pair of ({_use(speaker, pattern, 'sub', args)}) and the number of matches replaced"
+    if name == "sub" and len(args) in (2, 3):
+        limit = ""
+        if len(args) == 3:  # with a count: only the first ones (0: all of them)
+            if not isinstance(args[2], cst.Integer):
+                raise Undescribable("a regular-expression replacement with a computed count")
+            number = int(args[2].value, 0)
+            if number < 0:
+                raise Undescribable("a regular-expression replacement with a negative count")
+            first = "the first match" if number == 1 else f"the first {number} matches"
+            limit = f"; only {first}, the rest left as they are" if number else ""
+        return f"{g(args[1])} with every match of {pattern} (left to right, not overlapping{limit}) replaced by " \
+               f"{_replacement(speaker, args[0])}"
     raise Undescribable(f"the regular-expression call {name} with {len(args)} arguments")
+
+
+def _replacement(speaker, replacement: cst.BaseExpression) -> str:
+    """What each match is replaced by in `re.sub`, in words."""
+    if isinstance(replacement, cst.Name) and replacement.value in speaker.helpers:
+        return f"what the helper {replacement.value} gives back for that match"
+    if isinstance(replacement, (cst.SimpleString, cst.ConcatenatedString)):
+        return template_words(replacement.evaluated_value)
+    if isinstance(replacement, cst.Name) and speaker.table_names.get(replacement.value, ("", ""))[1] == "replacement":
+        table = speaker.table_names[replacement.value][0]
+        row = "entry" if speaker.tables[table].mapping else "row"
+        return (f"the replacement {replacement.value} (the texts its {row} of {table} lists, each group's text taken "
+                f"from that match)")
+    if isinstance(replacement, cst.Lambda):  # called with each match
+        return speaker.applied(replacement, "that match")
+    if _run_time_text(speaker, replacement):
+        speaker.rule("regex_template")
+        return f"the text {speaker.grouped(replacement)} read as a replacement template"
+    raise Undescribable("a regular-expression replacement that is neither text nor a helper")
 
 
 _TEMPLATE = re.compile(r"\\(?:g<(?P<named>\w+)>|(?P<number>[1-9]\d?)(?![0-7])|(?P<char>[^\w])|(?P<escape>[ntr]))")
@@ -493,6 +528,9 @@ def match_method(speaker, owner: cst.BaseExpression, name: str, args: list) -> s
     if name == "group" and len(args) <= 1:
         return (f"the whole text the match {m} covers" if whole else
                 f"the text group {number} of the match {m} covers (None if that group took no part)")
+    if name == "groupdict" and not args:
+        return (f"a new dictionary from the name of each named group of the match {m}, in the order the groups "
+                f"appear, to the text that group covers (None for a group that took no part)")
     if name == "groups" and not args:
         return f"the tuple of the texts every group of the match {m} covers, in order (None for a group that took no part)"
     if name in ("start", "end") and len(args) <= 1:

@@ -17,7 +17,7 @@ def _said(name: str):
     return said
 
 
-WORDS = {name: _said(name) for name in ("compile", "escape", "search", "match", "fullmatch", "findall", "finditer", "split", "sub")}
+WORDS = {name: _said(name) for name in ("compile", "escape", "search", "match", "fullmatch", "findall", "finditer", "split", "sub", "subn")}
 
 RULES = {
     "regex_text": "A text that writes a regular expression is read as Python's re module reads it (a backslash starts "
