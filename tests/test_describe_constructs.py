@@ -428,13 +428,16 @@ def test_a_table_of_patterns_a_loop_tries_in_turn_is_told_row_by_row():
     """Each row's pattern in words and its replacement as a template; traced: "AX" -> row 1 -> "Ab", "q" -> "qs"."""
     text = describe(_TABLE, [], {"w": "str"}, "int")
     assert not holds_code(text)
-    assert ('The list RULES holds these 2 rows, in this order, each a pattern and a replacement:\n1. pattern: the pattern '
+    assert ('The table RULES holds these 2 rows, in this order, each a pattern and a replacement:\n1. pattern: the pattern '
             'matching ((group 1, which is the text "a"), then the text "x", then the end of the text (or just before a '
             'line break that ends it)) (letters match regardless of case); replacement: the text made of the text group '
             '1 of that match covers (empty if it took no part), followed by "b"\n2. pattern: the pattern matching the '
             'end of the text (or just before a line break that ends it); replacement: "s"\n') in text
     assert ("1.1. If the pattern rule matches somewhere in w, return w with every match of the pattern rule (left to "
             "right, not overlapping) replaced by the replacement repl (the texts its row of RULES lists") in text
+    steps = _steps("import re\nPATS = (r'^x', 'y$')\ndef f(s):\n    return any(re.search(p, s) for p in PATS)\n")
+    assert steps[0].startswith("1. Return whether the pattern p matches somewhere in s holds for at least one case (for "
+                               "each p of PATS in order; false if there are none).")
     labels = describe("import re\nKINDS = (('[0-9]+$', 'number'), ('[a-z]+$', 'word'))\ndef f(s):\n"
                       "    for pat, label in KINDS:\n        if re.match(pat, s):\n            return label\n    return ''\n",
                       [], {"s": "str"}, "int")

@@ -1,7 +1,8 @@
 """Tables of written patterns that a loop tries in turn (`for rule, repl in RULES: ... re.sub(rule, repl, s)`).
 
-A module-level list of rows written out in full, each row a tuple of texts, read only by `for`
-loops that unpack its rows into names: a name used only as the pattern of a call of the re module
+A module-level list or tuple of rows written out in full, each row a tuple of texts (or of compiled
+patterns), or a dictionary of texts, read only by `for` loops and comprehensions that unpack its rows
+into names: a name used only as the pattern of a call of the re module
 makes its column a column of patterns, a name used only as the replacement of `re.sub` a column of
 replacements. Each pattern is then said the way a written one is (`regex.gloss`), each replacement
 in words (`regex.template_words`), row by row where the fixed values are told, and the loop's names
@@ -79,7 +80,7 @@ def _rows(value: cst.BaseExpression) -> tuple[tuple, bool] | None:
     return tuple(rows), bare.pop()
 
 
-def _table_read(loop: cst.For) -> tuple[str, bool] | None:
+def _table_read(loop: cst.For | cst.CompFor) -> tuple[str, bool] | None:
     """(the table's name, whether as a dictionary's pairs) a loop reads: `for r in T`, `for k, v in T.items()`."""
     source = loop.iter
     if isinstance(source, cst.Name):
@@ -96,7 +97,8 @@ class _Reads(Reader):
 
     def __init__(self):
         self.uses, self.as_pattern, self.as_replacement, self.as_owner = Counter(), Counter(), Counter(), Counter()
-        self.looked_in, self.bindings, self.loops = Counter(), Counter(), []
+        self.looked_in, self.bindings = Counter(), Counter()
+        self.loops: list[cst.For | cst.CompFor] = []
 
     def visit_Name(self, node: cst.Name) -> None:
         self.uses[node.value] += 1
@@ -105,7 +107,8 @@ class _Reads(Reader):
         self.loops.append(node)
         self.bindings.update(names_in(node.target))
 
-    def visit_CompFor(self, node: cst.CompFor) -> None:
+    def visit_CompFor(self, node: cst.CompFor) -> None:  # `any(re.search(p, s) for p in PATTERNS)`
+        self.loops.append(node)
         self.bindings.update(names_in(node.target))
 
     def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
@@ -255,7 +258,7 @@ def told(table: Table) -> str:
                 f"were added, each key {kinds[0]} and its value {kinds[1]}:")
     else:
         what = "items" if len(kinds) == 1 else "rows"
-        head = f"The list {table.name} holds these {len(table.rows)} {what}, in this order, each {each}:"
+        head = f"The table {table.name} holds these {len(table.rows)} {what}, in this order, each {each}:"
     lines = [head]
     for number, row in enumerate(table.rows, 1):
         cells = []
