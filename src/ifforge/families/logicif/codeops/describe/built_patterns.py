@@ -19,6 +19,7 @@ from re import _parser
 
 import libcst as cst
 
+from ifforge.core import pyast
 from ifforge.families.logicif.codeops.common.source import dotted_name
 from ifforge.families.logicif.codeops.describe.errors import Undescribable
 
@@ -91,7 +92,7 @@ class _Folder:
         fields = [p for p in node.parts if isinstance(p, cst.FormattedStringExpression)]
         if any(f.conversion is not None or f.format_spec is not None or f.equal is not None for f in fields):
             raise _NotFixed
-        read = ast.parse(cst.Module([]).code_for_node(node), mode="eval").body
+        read = pyast.parse(cst.Module([]).code_for_node(node), mode="eval").body
         if not isinstance(read, ast.JoinedStr):
             raise _NotFixed
         values = iter(fields)
