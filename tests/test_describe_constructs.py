@@ -573,3 +573,129 @@ def test_a_built_in_given_its_arguments_by_name_reads_as_given_in_their_places()
         assert _steps(f"def f(x):\n    return {named}\n") == _steps(f"def f(x):\n    return {placed}\n")
     with pytest.raises(Undescribable, match="built-in int"):  # int's first input has no name
         describe("def f(x):\n    return int(x=x)\n", [], {}, "int")
+
+
+_TABLE = ("import re\nRULES = [(r'(?i)(a)x$', r'\\1b'), ('$', 's')]\ndef f(w):\n    for rule, repl in RULES:\n"
+          "        if re.search(rule, w):\n            return re.sub(rule, repl, w)\n    return w\n")
+
+
+def test_a_table_of_patterns_a_loop_tries_in_turn_is_told_row_by_row():
+    """Each row's pattern in words and its replacement as a template; traced: "AX" -> row 1 -> "Ab", "q" -> "qs"."""
+    text = describe(_TABLE, [], {"w": "str"}, "int")
+    assert not holds_code(text)
+    assert ('The table RULES holds these 2 rows, in this order, each a pattern and a replacement:\n1. pattern: the pattern '
+            'matching ((group 1, which is the text "a"), then the text "x", then the end of the text (or just before a '
+            'line break that ends it)) (letters match regardless of case); replacement: the text made of the text group '
+            '1 of that match covers (empty if it took no part), followed by "b"\n2. pattern: the pattern matching the '
+            'end of the text (or just before a line break that ends it); replacement: "s"\n') in text
+    assert ("1.1. If the pattern rule matches somewhere in w, return w with every match of the pattern rule (left to "
+            "right, not overlapping) replaced by the replacement repl (the texts its row of RULES lists") in text
+    steps = _steps("import re\nPATS = (r'^x', 'y$')\ndef f(s):\n    return any(re.search(p, s) for p in PATS)\n")
+    assert steps[0].startswith("1. Return whether the pattern p matches somewhere in s holds for at least one case (for "
+                               "each p of PATS in order; false if there are none).")
+    labels = describe("import re\nKINDS = (('[0-9]+$', 'number'), ('[a-z]+$', 'word'))\ndef f(s):\n"
+                      "    for pat, label in KINDS:\n        if re.match(pat, s):\n            return label\n    return ''\n",
+                      [], {"s": "str"}, "int")
+    assert "each a pattern and a text:\n1. pattern: the pattern matching (" in labels and '; text: "word"' in labels
+
+
+def test_a_table_the_code_changes_or_reads_otherwise_is_not_told_as_fixed_patterns():
+    for change in ("    RULES.append(('y', 'z'))\n", "    rule = 'y'\n"):
+        source = _TABLE.replace("def f(w):\n", "def f(w):\n" + change)
+        with pytest.raises(Undescribable, match="not written in the code"):
+            describe(source, [], {"w": "str"}, "int")
+    with pytest.raises(Undescribable, match="used with flags"):  # the rows are said without the flag
+        describe(_TABLE.replace("re.sub(rule, repl, w)", "re.sub(rule, repl, w, flags=re.M)"), [], {"w": "str"}, "int")
+
+
+def test_a_pattern_written_as_an_f_string_of_written_texts_is_folded_as_python_reads_it():
+    """`rf'[{string.digits}\\-]+'`: the raw part keeps its backslash (an escaped minus in the class)."""
+    said = describe("import re\nimport string\nP = re.compile(rf'[{string.digits}\\-]+')\ndef f(s):\n"
+                    "    return P.findall(s)\n", [], {"s": "str"}, "list")
+    assert 'P is the pattern matching (one character that is one of: "0"; "1"; "2"; "3"; "4"; "5"; "6"; "7"; "8"; "9"; "-")' in said
+    with pytest.raises(Undescribable):  # `{A=}` writes "A=" and A's repr: not folded as a plain field
+        describe("import re\nA = 'x'\nP = re.compile(f'{A=}')\ndef f(s):\n    return P.findall(s)\n", [], {"s": "str"}, "list")
+
+
+def test_a_text_put_into_a_pattern_at_run_time_is_matched_as_itself_where_it_is_whole():
+    """Loop names over written words with no special character, and `re.escape(...)`, fill a hole; where a
+    repeat or a class would take part of the text (`[%s]`), the reader reads the text as a regular expression."""
+    steps = _steps("import re\nWORDS = ['ab', 'cd']\ndef f(s):\n    for w in WORDS:\n"
+                   "        if re.search(r'\\b%s$' % w, s):\n            return 1\n"
+                   "    return re.sub('(%s)x' % re.escape(s[:2]), lambda m: m.group(1).upper(), s)\n")
+    assert steps[1].startswith("1.1. If the pattern matching (a word boundary (between a word character and a non-word "
+                               "character, or the text's edge), then the characters of w, each matched as itself, then "
+                               "the end of the text (or just before a line break that ends it)) matches somewhere in s, "
+                               "return 1.")
+    assert steps[2].startswith("2. Return s with every match of the pattern matching ((group 1, which is the characters "
+                               "of the part of s before position 2, each matched as itself), then the text \"x\") (left "
+                               "to right, not overlapping) replaced by (the text group 1 of the match m covers (None if "
+                               "that group took no part)) with every letter made a capital (with m standing for that match).")
+    for split in ("'[%s]' % w", "'%s+' % w", "'\\\\%s' % w"):
+        steps = _steps(f"import re\nWORDS = ['ab']\ndef f(s):\n    for w in WORDS:\n        if re.search({split}, s):\n"
+                       "            return 1\n    return 0\n")
+        assert "writes as a regular expression" in steps[1] and "matched as itself" not in steps[1]
+    steps = _steps("import re\nWORDS = ['a.b']\ndef f(s):\n    for w in WORDS:\n        if re.search(r'%s$' % w, s):\n"
+                   "            return 1\n    return 0\n")  # a word with a dot is no plain text
+    assert "writes as a regular expression" in steps[1] and "matched as itself" not in steps[1]
+
+
+def test_a_pattern_and_a_replacement_given_at_run_time_are_read_as_python_reads_them():
+    text = describe("import re\ndef f(p, s, r):\n    return re.sub(p, r, s, flags=re.I)\n", [],
+                    {"p": "str", "s": "str", "r": "str"}, "int")
+    assert not holds_code(text)
+    assert ("Return s with every match of the pattern that the text p writes as a regular expression (letters match "
+            "regardless of case) (left to right, not overlapping) replaced by the text r read as a replacement "
+            "template.") in text
+    assert "a backslash followed by n, t, r, f, v, a or b stands for that control character" in text
+    with pytest.raises(Undescribable):  # a number is no pattern
+        describe("import re\ndef f(p, s):\n    return re.search(p, s)\n", [], {"p": "int", "s": "str"}, "int")
+
+
+def test_escape_puts_a_backslash_only_before_the_characters_special_in_a_pattern():
+    """Traced: re.escape("a.b c@") is "a\\.b\\ c@": "@" and the letters keep no backslash."""
+    steps = _steps("import re\ndef f(s):\n    return re.escape(s)\n")
+    assert steps == ['1. Return s with a backslash put before each of its characters that means something in a pattern '
+                     '(each character of "\\t\\n\\u000b\\f\\r #$&()*+-.?[\\\\]^{|}~"), so that it matches itself as a '
+                     'pattern.']
+
+
+def test_a_dictionary_of_patterns_and_a_table_of_compiled_patterns_are_told_row_by_row():
+    """`for pat, rep in FIX.items()` in the order the keys were added; `re.compile(p, flags)` cells with
+    their flags; traced: "a  b-c" -> "a bc"; "ABz" -> "x" + "z" = "xz"."""
+    text = describe("import re\nFIX = {r'\\s+': ' ', r'(\\w)-(\\w)': r'\\1\\2'}\ndef f(s):\n"
+                    "    for pat, rep in FIX.items():\n        s = re.sub(pat, rep, s)\n    return s\n", [], {"s": "str"}, "int")
+    assert not holds_code(text)
+    assert ("The dictionary FIX holds these 2 keys with their values, in the order they were added, each key a pattern "
+            "and its value a replacement:\n1. key: the pattern matching a whitespace character repeated 1 or more "
+            "times (as many as possible, giving back as the rest of the pattern needs); value: \" \"\n") in text
+    assert "replaced by the replacement rep (the texts its entry of FIX lists" in text
+    steps = _steps("import re\nRULES = [(re.compile(r'^ab', re.I), 'x'), (re.compile('c$'), 'y')]\ndef f(s):\n"
+                   "    for rx, rep in RULES:\n        if rx.search(s):\n            return rx.sub(rep, s)\n    return s\n")
+    assert steps[1].startswith("1.1. If the pattern rx matches somewhere in s, return s with every match of the pattern "
+                               "rx (left to right, not overlapping) replaced by the replacement rep")
+    said = describe("import re\nRULES = [(re.compile(r'^ab', re.I), 'x')]\ndef f(s):\n    for rx, rep in RULES:\n"
+                    "        if rx.search(s):\n            return rx.sub(rep, s)\n    return s\n", [], {"s": "str"}, "int")
+    assert ('1. pattern: the pattern matching (the start of the text, then the text "ab") (letters match regardless of '
+            'case); replacement: "x"') in said
+    with pytest.raises(Undescribable):  # a compiled pattern handed on: no table
+        describe("import re\nRULES = [(re.compile('a'), 'x')]\ndef g(p):\n    return p\ndef f(s):\n"
+                 "    for rx, rep in RULES:\n        return g(rx).sub(rep, s)\n", [], {"s": "str"}, "int")
+
+
+def test_named_groups_counts_and_subn_are_said_as_python_does_them():
+    """Traced: re.sub('a', 'b', 'aaa', 2) is "bba", re.subn('a', 'b', 'aaa') is ("bbb", 3), and a 4th positional
+    argument of re.sub is the count, not the flags; a group's name is said beside its number."""
+    steps = _steps("import re\ndef f(s):\n    m = re.match(r'(?P<y>[0-9])', s)\n    if m:\n"
+                   "        return m.groupdict()\n    return (re.sub('a', 'b', s, 2), re.subn('a', 'b', s, count=1))\n")
+    assert steps[0].startswith('1. Set m to the match of the pattern matching group 1 (named "y"), which is one '
+                               'character that is one of: from "0" to "9" at the very start of s')
+    assert ("return a new dictionary from the name of each named group of the match m, in the order the groups appear, "
+            "to the text that group covers (None for a group that took no part)") in steps[1]
+    assert steps[2] == ('3. Return the pair of s with every match of the pattern matching the text "a" (left to right, '
+                        'not overlapping; only the first 2 matches, the rest left as they are) replaced by "b" and (the '
+                        'pair of (s with every match of the pattern matching the text "a" (left to right, not '
+                        'overlapping; only the first match, the rest left as they are) replaced by "b") and the number '
+                        'of matches replaced).')
+    with pytest.raises(Undescribable, match="count"):
+        _steps("import re\ndef f(s):\n    return re.sub('a', 'b', s, -1)\n")

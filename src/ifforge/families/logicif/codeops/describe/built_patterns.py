@@ -9,6 +9,7 @@ one built from the sets' items in sorted order, so the wording is the same on ev
 
 from __future__ import annotations
 
+import ast
 import math
 import re
 import string
@@ -18,6 +19,7 @@ from re import _parser
 
 import libcst as cst
 
+from ifforge.core import pyast
 from ifforge.families.logicif.codeops.common.source import dotted_name
 from ifforge.families.logicif.codeops.describe.errors import Undescribable
 
@@ -25,6 +27,7 @@ from ifforge.families.logicif.codeops.describe.errors import Undescribable
 STRING_TEXTS = {f"string.{name}": getattr(string, name) for name in (
     "ascii_letters", "ascii_lowercase", "ascii_uppercase", "digits", "hexdigits", "octdigits", "punctuation",
     "whitespace", "printable")}
+HOLES = 0xE000  # the first character standing for a text known only at run time
 _ORDERS = 720  # at most this many orders of the sets are tried (one set of 6 items)
 
 
@@ -35,12 +38,15 @@ class _NotFixed(Exception):
 class _Folder:
     """Folds one expression, giving the sets it meets the items in `orders` (sorted when not given)."""
 
-    def __init__(self, constants: dict[str, cst.BaseExpression], orders: tuple = ()):
+    def __init__(self, constants: dict[str, cst.BaseExpression], orders: tuple = (), hole=None):
         self.constants, self.orders, self.sets = constants, orders, []
+        self.hole, self.marks = hole, {}  # hole: a value known only at run time -> its words, or None
 
     def fold(self, node: cst.BaseExpression, seen: frozenset = frozenset()):
         if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)) and isinstance(node.evaluated_value, str):
             return node.evaluated_value
+        if isinstance(node, cst.FormattedString):
+            return self._formatted(node, seen)
         if isinstance(node, cst.Attribute) and dotted_name(node) in STRING_TEXTS:  # `string.punctuation`
             return STRING_TEXTS[dotted_name(node)]
         if isinstance(node, cst.Name) and node.value in self.constants and node.value not in seen:
@@ -67,7 +73,31 @@ class _Folder:
                 args = [self.text(a.value, seen) for a in node.args if a.keyword is None]
                 keywords = {a.keyword.value: self.text(a.value, seen) for a in node.args if a.keyword is not None}
                 return owner.format(*args, **keywords)
-        raise _NotFixed
+        if isinstance(node, cst.Call) and dotted_name(node.func) == "re.escape" and len(node.args) == 1 \
+                and not node.args[0].keyword and not node.args[0].star:
+            try:
+                return re.escape(self.text(node.args[0].value, seen))
+            except _NotFixed:
+                pass
+        words = self.hole(node) if self.hole is not None else None
+        if words is None:
+            raise _NotFixed
+        mark = chr(HOLES + len(self.marks))  # a character of the private use area holds its place
+        self.marks[mark] = words
+        return mark
+
+    def _formatted(self, node: cst.FormattedString, seen: frozenset) -> str:
+        """An f-string whose every field is a plain `{text}`: its written parts as Python reads them
+        (escapes and all, by Python's own parser), each field folded."""
+        fields = [p for p in node.parts if isinstance(p, cst.FormattedStringExpression)]
+        if any(f.conversion is not None or f.format_spec is not None or f.equal is not None for f in fields):
+            raise _NotFixed
+        read = pyast.parse(cst.Module([]).code_for_node(node), mode="eval").body
+        if not isinstance(read, ast.JoinedStr):
+            raise _NotFixed
+        values = iter(fields)
+        return "".join(part.value if isinstance(part, ast.Constant) else self.text(next(values).expression, seen)
+                       for part in read.values)
 
     def text(self, node: cst.BaseExpression, seen: frozenset) -> str:
         value = self.fold(node, seen)
@@ -109,6 +139,28 @@ def pattern_text(node: cst.BaseExpression, constants: dict[str, cst.BaseExpressi
         if _meaning(_Folder(constants, orders).fold(node), flags) != meaning:
             raise Undescribable("a regular expression built from a set whose order changes what it matches")
     return text
+
+
+# where a text put into a pattern would not stay plain characters of its own: after a backslash or an
+# escape it may continue (`\\x`, `\\1`, `\\N{`), or inside a repeat's braces (`a{`)
+_OPEN = re.compile(r"(?<!\\)(?:\\\\)*\\(?:[xuU0-9]\w*|N\{[^}]*)?$|\{\d*(?:,\d*)?$")
+
+
+def with_holes(node: cst.BaseExpression, constants: dict[str, cst.BaseExpression], hole) -> tuple[str, dict[str, str]] | None:
+    """A pattern built from written texts and texts known only at run time whose every character is
+    matched as itself (`hole`: such a value -> its words, else None): its text with a private-use
+    character in each such text's place, and those characters' words; None when it is not built so.
+    Where a repeat or a character class would take only part of such a text, `regex.gloss` refuses."""
+    folder = _Folder(constants, hole=hole)
+    try:
+        text = folder.fold(node)
+    except (_NotFixed, TypeError, ValueError, IndexError, KeyError):
+        return None
+    if not isinstance(text, str) or folder.sets or not folder.marks:
+        return None
+    if any(_OPEN.search(text[:text.index(mark)]) for mark in folder.marks):
+        return None  # the text would join an escape or a repeat's count
+    return text, folder.marks
 
 
 def _meaning(text: str, flags: int):

@@ -396,6 +396,8 @@ class Speaker:
                 text = pyast.literal_eval(f'"""{part.value}"""') if "\\" in part.value and not raw else part.value
                 parts.append(quote(text.replace("{{", "{").replace("}}", "}")))
                 continue
+            if part.equal is not None:  # `{x=}` writes "x=" and, unless told otherwise, x as Python displays it
+                raise Undescribable("an f-string field that writes its own expression (=)")
             self.rule("str")
             spec = part.format_spec or []
             if any(not isinstance(p, cst.FormattedStringText) for p in spec):

@@ -19,7 +19,7 @@ import libcst as cst
 from ifforge.core import pyast
 from ifforge.families.logicif.codeops.common.source import cst_parameters, dotted_name, resolved_name
 from ifforge.families.logicif.codeops.common.walk import Reader, walk
-from ifforge.families.logicif.codeops.describe import roles, stored_methods, vocab, wildcards
+from ifforge.families.logicif.codeops.describe import pattern_tables, roles, stored_methods, vocab, wildcards
 from ifforge.families.logicif.codeops.describe.english import METHOD_TYPES, is_constant
 from ifforge.families.logicif.codeops.describe.plain import Plain, names_in
 
@@ -46,6 +46,9 @@ class Facts:
     imported: Mapping[str, str]  # name -> module.name (`from module import name`)
     plain: Plain  # which values are surely plain (their display has exact words)
     pattern_texts: frozenset[str]  # module-level texts used only as patterns
+    tables: Mapping[str, pattern_tables.Table]  # module-level tables of patterns a loop tries in turn
+    table_names: Mapping[str, tuple[str, str]]  # a loop's name -> (its table, "pattern" or "replacement")
+    plain_texts: frozenset[str]  # loop names set to written texts a pattern holds as they are
     records: Mapping[str, tuple[str, ...]]  # a namedtuple -> its field names
     typing_only: frozenset[str]  # names only annotations read
     objects: Mapping[str, str]  # name -> the library maker of the one object it is ever set to (`d = date(...)`)
@@ -159,6 +162,17 @@ def _plain(k) -> Plain:
 @analysis("pattern_texts")
 def _texts_as_patterns(k) -> set[str]:
     return _pattern_texts(k.module, k.constants)
+
+
+@analysis("tables", "table_names", "plain_texts")
+def _tables_of_patterns(k):
+    return pattern_tables.find(k.module, k.constants)
+
+
+@analysis("patterns")
+def _patterns_of_tables(k) -> set[str]:
+    """A loop's name set to each pattern of a table in turn is a pattern too (`rx.search(s)`)."""
+    return set(k.patterns) | {name for name, (_, role) in k.table_names.items() if role == pattern_tables.PATTERN}
 
 
 @analysis("kinds")

@@ -19,7 +19,7 @@ import libcst as cst
 from ifforge.families.logicif.codeops.common.source import cst_module, cst_parameters
 from ifforge.families.logicif.codeops.common.walk import Reader, index, walk
 from ifforge.families.logicif.codeops.describe import facts as module_facts
-from ifforge.families.logicif.codeops.describe import roles, stored_methods, vocab
+from ifforge.families.logicif.codeops.describe import pattern_tables, roles, stored_methods, vocab
 from ifforge.families.logicif.codeops.describe.facts import Facts, class_methods, class_value, is_noop, method_of_value
 from ifforge.families.logicif.codeops.describe.english import (Speaker, Undescribable, constant_truth, float_words,
                                                                _QUOTED, holds_code, loose)
@@ -759,6 +759,10 @@ def _narration(module: cst.Module, named: roles.Roles, trackers: list[Tracker], 
     fixed = [f for f in (_fixed(s, say, {c.name.value for c in told}, facts.typing_only) for s in top[:first_compound]) if f]
     if fixed:
         inputs += " You can also use these fixed values: " + "; ".join(fixed) + "."
+    if facts.tables and not fixed:
+        inputs += " You can also use the fixed " + ("table" if len(facts.tables) == 1 else "tables") + " below."
+    for table in facts.tables.values():
+        inputs += "\n" + pattern_tables.told(table)
     inputs = Placed(narrator.with_notes(inputs), entry, header=True)
 
     steps = []
@@ -879,6 +883,8 @@ def _fixed(statement, say: Speaker, told: set[str] = frozenset(), typing_only: s
                     continue
                 if small.targets[0].target.value in say.pattern_texts:
                     continue  # a pattern is said where it is used
+                if small.targets[0].target.value in say.tables:
+                    continue  # a table of patterns is said row by row after the fixed values
                 if small.targets[0].target.value in typing_only:
                     continue  # read only by annotations, which change no value
                 if isinstance(small.value, cst.Attribute) and small.targets[0].target.value in say.bound and \

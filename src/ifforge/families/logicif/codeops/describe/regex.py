@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from contextvars import ContextVar
 from re import _constants as c  # noqa: the parser's opcodes
 from re import _parser
 
@@ -44,6 +45,10 @@ _ANCHORS = {
 }
 
 
+_HOLES: ContextVar[dict[str, str]] = ContextVar("holes", default={})  # of the pattern being glossed
+_NAMES: ContextVar[dict[int, str]] = ContextVar("names", default={})  # group number -> name, likewise
+
+
 def flag_value(node: cst.BaseExpression) -> int:
     """The value of `re.X | re.Y` written with the re module's flag names."""
     if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.BitOr):
@@ -56,8 +61,17 @@ def flag_value(node: cst.BaseExpression) -> int:
     raise Undescribable("regular-expression flags that are not written as re's flag names")
 
 
-def gloss(pattern: str, flags: int = 0) -> str:
-    """`the pattern that matches ...`, in words."""
+def gloss(pattern: str, flags: int = 0, holes: dict[str, str] | None = None) -> str:
+    """`the pattern that matches ...`, in words; `holes`: a character standing for a text known only
+    at run time, each of whose characters is matched as itself -> that text's words."""
+    token = _HOLES.set(holes or {})
+    try:
+        return _gloss(pattern, flags)
+    finally:
+        _HOLES.reset(token)
+
+
+def _gloss(pattern: str, flags: int) -> str:
     if flags & ~(re.IGNORECASE | re.MULTILINE | re.DOTALL | re.ASCII | re.VERBOSE | re.UNICODE):
         raise Undescribable("an unusual regular-expression flag")
     try:
@@ -65,18 +79,51 @@ def gloss(pattern: str, flags: int = 0) -> str:
     except re.error:
         raise Undescribable("a regular expression that does not compile") from None
     flags = parsed.state.flags
-    words = _sequence(list(parsed), flags)
+    if _HOLES.get() and _splits_hole(pattern, flags, parsed):
+        raise Undescribable("a regular expression that repeats or lists part of a text known only at run time")
+    token = _NAMES.set({number: name for name, number in parsed.state.groupdict.items()})
+    try:
+        words = _sequence(list(parsed), flags)
+    finally:
+        _NAMES.reset(token)
     notes = [text for flag, text in _FLAG_WORDS if flags & flag]
     tail = f" ({'; '.join(notes)})" if notes else ""
     return f"the pattern matching {words}{tail}"
+
+
+def _splits_hole(pattern: str, flags: int, parsed) -> bool:
+    """Would a repeat, a list of characters or a choice of characters take only part of a hole's text?
+    Told by Python's parser: with a second character after each hole's, the pattern must read as the
+    same pieces with that character simply following (a `[%s]` or `%s+` reads otherwise)."""
+    holes = _HOLES.get()
+    second = {mark: chr(ord(mark) + 0x1000) for mark in holes}
+    try:
+        doubled = _parser.parse("".join(ch + second.get(ch, "") for ch in pattern), flags)
+    except re.error:
+        return True
+
+    def shape(value, grow: bool):
+        if isinstance(value, _parser.SubPattern):
+            pieces = []
+            for op, av in value.data:
+                pieces.append((op, shape(av, grow)))
+                if grow and op is c.LITERAL and chr(av) in second:
+                    pieces.append((c.LITERAL, ord(second[chr(av)])))
+            return pieces
+        if isinstance(value, (list, tuple)):
+            return [shape(v, grow) for v in value]
+        return value
+
+    return shape(parsed, True) != shape(doubled, False)
 
 
 def _sequence(items: list, flags: int) -> str:
     if not items:
         return "the empty text"
     parts, run, enclosed = [], [], []
+    holes = _HOLES.get()
     for op, av in items:
-        if op is c.LITERAL:
+        if op is c.LITERAL and chr(av) not in holes:
             run.append(chr(av))
             continue
         if run:
@@ -98,7 +145,7 @@ def _literal(text: str) -> str:
 
 def _item(op, av, flags: int) -> str:
     if op is c.LITERAL:
-        return _literal(chr(av))
+        return _HOLES.get().get(chr(av)) or _literal(chr(av))
     if op is c.NOT_LITERAL:
         return f"any one character other than {_literal(chr(av))[9:]}"
     if op is c.ANY:
@@ -113,8 +160,8 @@ def _item(op, av, flags: int) -> str:
             raise Undescribable("a group that changes the regular-expression flags")
         what = _sequence(list(inner), flags)
         if group and _single(inner, (c.MAX_REPEAT, c.MIN_REPEAT)):  # `(\d+)`, not `(\d)+`: the group holds it all
-            return f"group {group}, which is {_repeat(*inner[0], flags, inside=group)}"
-        return f"group {group}, which is {what}" if group else what
+            return f"group {_group(group)}, which is {_repeat(*inner[0], flags, inside=group)}"
+        return f"group {_group(group)}, which is {what}" if group else what
     if op is c.BRANCH:
         options = [_sequence(list(p), flags) for p in av[1]]
         options = [f"({o})" if _single(p, (c.SUBPATTERN,)) and list(p)[0][1][0] else o for o, p in zip(options, av[1])]
@@ -132,6 +179,12 @@ def _item(op, av, flags: int) -> str:
     if op is c.GROUPREF:
         return f"the same text group {av} matched"
     raise Undescribable(f"the regular-expression construct {str(op).lower()}")
+
+
+def _group(number: int) -> str:
+    """A group's number, and its name when it has one (`(?P<year>...)`: "1 (named "year")")."""
+    name = _NAMES.get().get(number)
+    return f"{number} (named {json.dumps(name)})" if name else str(number)
 
 
 def _repeat(op, av, flags: int, inside: int | None = None) -> str:
@@ -244,6 +297,10 @@ def literal_pattern(speaker, node: cst.BaseExpression, flags: int = 0) -> str:
         return gloss(node.evaluated_value, flags)
     if isinstance(node, cst.Name) and node.value in speaker.patterns and not flags:
         return f"the pattern {node.value}"
+    if isinstance(node, cst.Name) and speaker.table_names.get(node.value, ("", ""))[1] == "pattern":
+        if flags:  # the table says each row's pattern without them
+            raise Undescribable("a pattern from a table of patterns used with flags")
+        return f"the pattern {node.value}"  # a row's pattern: the table says each one in words
     if isinstance(node, cst.Name) and node.value in speaker.wildcards and not flags:
         return f"the pattern {node.value} holds (made from a wildcard{speaker.cite('wildcard')})"
     if wildcards.translation(node, speaker.translators) and not flags:
@@ -256,7 +313,51 @@ def literal_pattern(speaker, node: cst.BaseExpression, flags: int = 0) -> str:
     built = built_patterns.pattern_text(node, speaker.constants, flags)
     if built is not None:  # built from written texts when the module loads
         return gloss(built, flags)
-    raise Undescribable("a regular expression that is not written in the code")
+    holed = built_patterns.with_holes(node, speaker.constants, lambda value: _plain_text(speaker, value))
+    if holed is not None:  # built at run time around texts matched as they are
+        try:
+            return gloss(holed[0], flags, holed[1])
+        except Undescribable:  # a repeat or a list takes part of such a text: the reader reads the text
+            if not _run_time_text(speaker, node):
+                raise
+    return _written_at_run_time(speaker, node, flags)
+
+
+def _run_time_text(speaker, node: cst.BaseExpression) -> bool:
+    """Is this a text the steps make or are given (an input, a name they set, a text they build),
+    never a function?"""
+    if isinstance(node, cst.FormattedString):
+        return True
+    if isinstance(node, cst.Name):
+        return speaker.kinds.get(node.value) == "str" and node.value not in speaker.constants
+    return isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Modulo)) or \
+        isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in ("format", "join")
+
+
+def _written_at_run_time(speaker, node: cst.BaseExpression, flags: int) -> str:
+    """A pattern whose text is known only at run time (an input, a text the steps build): the reader
+    reads that text as a regular expression, as the code does. A written text is never said this way."""
+    if not _run_time_text(speaker, node):
+        raise Undescribable("a regular expression that is not written in the code")
+    if flags & ~(re.IGNORECASE | re.MULTILINE | re.DOTALL | re.ASCII):
+        raise Undescribable("an unusual regular-expression flag")
+    notes = [text for flag, text in _FLAG_WORDS if flags & flag]
+    speaker.rule("regex_text")
+    tail = f" ({'; '.join(notes)})" if notes else ""
+    return f"the pattern that the text {speaker.grouped(node)} writes as a regular expression{tail}"
+
+
+def _plain_text(speaker, node: cst.BaseExpression) -> str | None:
+    """A text known only at run time that a pattern holds character for character, in words: one
+    escaped by `re.escape`, or a loop's name set to written texts with no character that means
+    something in a pattern; else None."""
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name) \
+            and node.func.value.value == "re" and node.func.attr.value == "escape" and len(node.args) == 1 \
+            and not node.args[0].keyword and not node.args[0].star:
+        return f"the characters of {speaker.grouped(node.args[0].value)}, each matched as itself"
+    if isinstance(node, cst.Name) and node.value in speaker.plain_texts:
+        return f"the characters of {node.value}, each matched as itself"
+    return None
 
 
 def _is_compile(node: cst.Call) -> bool:
@@ -279,6 +380,8 @@ def compile_call(speaker, call: cst.Call) -> str:
     return literal_pattern(speaker, args[0], flag_value(flags) if flags is not None else 0)
 
 
+_COUNTED = {"split": "maxsplit", "sub": "count", "subn": "count"}  # the argument that limits how many
+
 # a match used as a condition: whether there is one, not "the match, or None"
 _TESTS = {"search": ("{p} matches somewhere in {0}", "{p} matches nowhere in {0}"),
           "match": ("{p} matches at the very start of {0}", "{p} does not match at the very start of {0}"),
@@ -292,14 +395,20 @@ def module_call(speaker, name: str, call: cst.Call, test: bool | None = None) ->
     if name == "compile" and args:
         return compile_call(speaker, call)
     if name == "escape" and len(args) == 1 and not keywords:
-        return (f"{speaker.grouped(args[0])} with a backslash put before every character that is not a letter, "
-                f"a digit or an underscore (so it matches itself as a pattern)")
+        special = json.dumps("".join(sorted(map(chr, re._special_chars_map))), ensure_ascii=False)
+        return (f"{speaker.grouped(args[0])} with a backslash put before each of its characters that means something "
+                f"in a pattern (each character of {special}), so that it matches itself as a pattern")
     if not args:
         raise Undescribable(f"re.{name} without a pattern")
     flags = keywords.pop("flags", None)
-    extra = {"search": 2, "match": 2, "fullmatch": 2, "findall": 2, "finditer": 2, "split": 2, "sub": 3}.get(name)
+    extra = {"search": 2, "match": 2, "fullmatch": 2, "findall": 2, "finditer": 2, "split": 2, "sub": 3, "subn": 3}.get(name)
+    counted = _COUNTED.get(name)  # re.sub(p, r, s, count, flags): a count comes before the flags
+    if counted in keywords and len(args) == extra:
+        args = [*args, keywords.pop(counted)]
     if extra is None or keywords:
         raise Undescribable(f"the regular-expression function re.{name} used this way")
+    if counted and len(args) > extra:
+        extra += 1
     if flags is None and len(args) > extra:
         flags, args = args[extra], args[:extra]
     pattern = literal_pattern(speaker, args[0], flag_value(flags) if flags is not None else 0)
@@ -309,6 +418,9 @@ def module_call(speaker, name: str, call: cst.Call, test: bool | None = None) ->
 def pattern_method(speaker, owner: cst.BaseExpression, name: str, args: list, keywords: dict,
                    test: bool | None = None) -> str:
     """`pattern.name(...)` for a compiled pattern."""
+    counted = _COUNTED.get(name)
+    if counted in keywords and len(args) == (2 if name in ("sub", "subn") else 1):
+        args, keywords = [*args, keywords[counted]], {k: v for k, v in keywords.items() if k != counted}
     if keywords:
         raise Undescribable(f"the pattern method {name} with keyword arguments")
     if name in _FROM_POSITION and len(args) == 2:  # pattern.search(text, pos): read in the whole text
@@ -338,16 +450,40 @@ def _use(speaker, pattern: str, name: str, args: list, test: bool | None = None)
         first = "first match" if count == 1 else f"first {count} matches"
         return (f"the list of pieces of {g(args[0])} split at only the {first} of {pattern} (the text after the last "
                 f"of those is the last piece, matches and all; the text of any groups goes between the pieces)")
-    if name == "sub" and len(args) == 2:
-        replacement, text = args
-        if isinstance(replacement, cst.Name) and replacement.value in speaker.helpers:
-            by = f"what the helper {replacement.value} gives back for that match"
-        elif isinstance(replacement, (cst.SimpleString, cst.ConcatenatedString)):
-            by = template_words(replacement.evaluated_value)
-        else:
-            raise Undescribable("a regular-expression replacement that is neither text nor a helper")
-        return f"{g(text)} with every match of {pattern} (left to right, not overlapping) replaced by {by}"
+    if name == "subn" and len(args) in (2, 3):
+        return f"the pair of ({_use(speaker, pattern, 'sub', args)}) and the number of matches replaced"
+    if name == "sub" and len(args) in (2, 3):
+        limit = ""
+        if len(args) == 3:  # with a count: only the first ones (0: all of them)
+            if not isinstance(args[2], cst.Integer):
+                raise Undescribable("a regular-expression replacement with a computed count")
+            number = int(args[2].value, 0)
+            if number < 0:
+                raise Undescribable("a regular-expression replacement with a negative count")
+            first = "the first match" if number == 1 else f"the first {number} matches"
+            limit = f"; only {first}, the rest left as they are" if number else ""
+        return f"{g(args[1])} with every match of {pattern} (left to right, not overlapping{limit}) replaced by " \
+               f"{_replacement(speaker, args[0])}"
     raise Undescribable(f"the regular-expression call {name} with {len(args)} arguments")
+
+
+def _replacement(speaker, replacement: cst.BaseExpression) -> str:
+    """What each match is replaced by in `re.sub`, in words."""
+    if isinstance(replacement, cst.Name) and replacement.value in speaker.helpers:
+        return f"what the helper {replacement.value} gives back for that match"
+    if isinstance(replacement, (cst.SimpleString, cst.ConcatenatedString)):
+        return template_words(replacement.evaluated_value)
+    if isinstance(replacement, cst.Name) and speaker.table_names.get(replacement.value, ("", ""))[1] == "replacement":
+        table = speaker.table_names[replacement.value][0]
+        row = "entry" if speaker.tables[table].mapping else "row"
+        return (f"the replacement {replacement.value} (the texts its {row} of {table} lists, each group's text taken "
+                f"from that match)")
+    if isinstance(replacement, cst.Lambda):  # called with each match
+        return speaker.applied(replacement, "that match")
+    if _run_time_text(speaker, replacement):
+        speaker.rule("regex_template")
+        return f"the text {speaker.grouped(replacement)} read as a replacement template"
+    raise Undescribable("a regular-expression replacement that is neither text nor a helper")
 
 
 _TEMPLATE = re.compile(r"\\(?:g<(?P<named>\w+)>|(?P<number>[1-9]\d?)(?![0-7])|(?P<char>[^\w])|(?P<escape>[ntr]))")
@@ -392,6 +528,9 @@ def match_method(speaker, owner: cst.BaseExpression, name: str, args: list) -> s
     if name == "group" and len(args) <= 1:
         return (f"the whole text the match {m} covers" if whole else
                 f"the text group {number} of the match {m} covers (None if that group took no part)")
+    if name == "groupdict" and not args:
+        return (f"a new dictionary from the name of each named group of the match {m}, in the order the groups "
+                f"appear, to the text that group covers (None for a group that took no part)")
     if name == "groups" and not args:
         return f"the tuple of the texts every group of the match {m} covers, in order (None for a group that took no part)"
     if name in ("start", "end") and len(args) <= 1:
