@@ -699,3 +699,15 @@ def test_named_groups_counts_and_subn_are_said_as_python_does_them():
                         'of matches replaced).')
     with pytest.raises(Undescribable, match="count"):
         _steps("import re\ndef f(s):\n    return re.sub('a', 'b', s, -1)\n")
+
+
+def test_a_key_held_in_a_name_and_islice_bounds_say_what_none_means():
+    """A key or a bound held in a name may be None, which means no key (the item itself) or no bound;
+    a hand trace had to know Python to follow `groupby(xs, b)` with b None and `islice(b, a, None)`."""
+    grouped = describe("import itertools\ndef f(xs, b=None):\n    return [k for k, g in itertools.groupby(xs, b)]\n",
+                       [], {}, "list")
+    assert "what the function held in b gives back for the item (the item itself when b holds None)" in grouped
+    sliced = describe("import itertools\ndef f(xs, a):\n    return list(itertools.islice(xs, a, None))\n", [], {}, "list")
+    assert "at positions from a (0 if it is None) to the end, counting from 0" in sliced
+    fixed = describe("import itertools\ndef f(xs):\n    return list(itertools.islice(xs, 1, 3))\n", [], {}, "list")
+    assert "at positions from 1 up to but not including 3, counting from 0" in fixed

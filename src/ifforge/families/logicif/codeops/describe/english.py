@@ -1536,7 +1536,10 @@ class Speaker:
                 return {"len": "the length of the item", "abs": "the absolute value of the item"}[key.value], ""
         if isinstance(key, cst.Attribute) and key.attr.value == "get" and _same(key.value, source):
             return f"the value stored under the item in {self.grouped(source)}", ""
-        return self.applied(key, "the item"), ""
+        said = self.applied(key, "the item")
+        if said.startswith("what the function held in "):  # a key held in a name may be None: no key at all
+            said += f" (the item itself when {key.value} holds None)"
+        return said, ""
 
     def _numbers_only(self, args, keywords) -> bool:
         """Are the values min or max compares surely numbers (so "smaller" needs no rule for texts)?"""

@@ -69,8 +69,16 @@ def islice(say, args, keywords) -> str:
     source = say.grouped(args[0])
     if len(args) == 2:
         return f"the results of taking the first {say.grouped(args[1])} items of {source} (all of them if it has fewer){say.cite('lazy')}"
-    return (f"the results of taking the items of {source} at positions from {say.grouped(args[1])} up to but not "
-            f"including {say.grouped(args[2])}, counting from 0 (only those it has){say.cite('lazy')}")
+    start, stop = (say.grouped(a) for a in args[1:])  # None for a bound means no bound: from 0, to the end
+    stop_said = "to the end" if _none(args[2]) else f"up to but not including {stop}" + (
+        "" if isinstance(args[2], cst.Integer) else " (to the end if it is None)")
+    start_said = "0" if _none(args[1]) else start + ("" if isinstance(args[1], cst.Integer) else " (0 if it is None)")
+    return (f"the results of taking the items of {source} at positions from {start_said} {stop_said}, counting "
+            f"from 0 (only those it has){say.cite('lazy')}")
+
+
+def _none(node) -> bool:
+    return isinstance(node, cst.Name) and node.value == "None"
 
 
 def zip_longest(say, args, keywords) -> str:
