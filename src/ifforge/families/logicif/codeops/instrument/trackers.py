@@ -730,13 +730,6 @@ def _numeric(entry: cst.FunctionDef) -> set[str]:
             if isinstance(node.target, cst.Name):
                 stepped.append(node.target.value)
 
-        def visit_CompFor(self, node):
-            self.bind(node.target, False)
-
-        def visit_ExceptHandler(self, node):
-            if node.name is not None:
-                self.bind(node.name.name, False)
-
     survey = Survey(_number)
     walk(entry.body, survey)
     return set(survey.kept(stepped, entry))
@@ -816,7 +809,7 @@ def _comprehension_ifs(node) -> bool:
 
 class _Bindings(Reader):
     """Every binding of a name in f's own scope, each judged by `ok(value)` (a binding whose value
-    is not seen, a loop target or an unpacking, is never ok); names an inner function, lambda or
+    is not seen, a loop or comprehension target, an unpacking or a caught error, is never ok); names an inner function, lambda or
     class mentions go to `enclosed`: it could change them between two of f's lines."""
 
     def __init__(self, ok):
@@ -856,6 +849,13 @@ class _Bindings(Reader):
     def visit_WithItem(self, node):
         if node.asname is not None:
             self.bind(node.asname.name, False)
+
+    def visit_CompFor(self, node):
+        self.bind(node.target, False)
+
+    def visit_ExceptHandler(self, node):
+        if node.name is not None:
+            self.bind(node.name.name, False)
 
     def visit_FunctionDef(self, node):
         self.enclosed.update(_names_in(node))
@@ -916,13 +916,6 @@ def _counts(entry: cst.FunctionDef) -> list[str]:
             self.bind(node.target, ok)
             if isinstance(node.target, cst.Name):
                 steps.append(node.target.value)
-
-        def visit_CompFor(self, node):
-            self.bind(node.target, False)
-
-        def visit_ExceptHandler(self, node):
-            if node.name is not None:
-                self.bind(node.name.name, False)
 
     survey = Survey(_whole)
     walk(entry.body, survey)
