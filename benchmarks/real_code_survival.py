@@ -457,11 +457,18 @@ HANDED_TO = {"iter": "__iter__", "reversed": "__reversed__"}
 
 def _bound_anywhere(tree: ast.AST) -> set[str]:
     """Every name the code binds anywhere: assigned, a parameter, defined, imported, caught or declared global."""
+    stored = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+    return stored | _bound_otherwise(tree)
+
+
+def _bound_otherwise(tree: ast.AST, skipped: frozenset[int] = frozenset()) -> set[str]:
+    """The names the code binds other than by assigning them: parameters, definitions, imports, caught
+    errors, global declarations, case patterns (the nodes whose id is in `skipped` left out)."""
     found = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-            found.add(node.id)
-        elif isinstance(node, ast.arg):
+        if id(node) in skipped:
+            continue
+        if isinstance(node, ast.arg):
             found.add(node.arg)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             found.add(node.name)
@@ -933,21 +940,8 @@ def _held_values(function: ast.FunctionDef) -> set[str]:
     parameters = {a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs,
                                   *(a for a in (arguments.vararg, arguments.kwarg) if a)]}
     stores = Counter(n.id for n in ast.walk(function) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load))
-    own_arguments = {id(a) for a in ast.walk(function.args)}
-    other = set()  # bound some other way: a nested function's parameter, a definition, an import, a caught error
-    for node in ast.walk(function):
-        if isinstance(node, ast.arg) and id(node) not in own_arguments:
-            other.add(node.arg)
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node is not function:
-            other.add(node.name)
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            other.update((a.asname or a.name).split(".")[0] for a in node.names)
-        elif isinstance(node, ast.ExceptHandler) and node.name:
-            other.add(node.name)
-        elif isinstance(node, (ast.Global, ast.Nonlocal)):
-            other.update(node.names)
-        elif isinstance(node, (ast.MatchAs, ast.MatchStar, ast.MatchMapping)):
-            other.update(n for n in (getattr(node, "name", None), getattr(node, "rest", None)) if n)
+    own_arguments = frozenset(id(a) for a in ast.walk(function.args)) | {id(function)}
+    other = _bound_otherwise(function, own_arguments)  # a nested function's parameter, a definition, an import...
     held = (parameters | set(stores)) - other
 
     def holds(node: ast.AST) -> bool:
