@@ -425,6 +425,27 @@ def test_only_code_with_a_set_hash_id_or_random_is_run_again():
     assert not may_vary("def f(a):\n    return {k: len(k) for k in a}\n")
 
 
+CHECK_DIGIT = '''
+def f(code):
+    if len(code) != 10 or not code[:-1].isdigit():
+        return False
+    total = sum((10 - i) * int(c) for i, c in enumerate(code[:-1]))
+    last = 10 if code[-1] == "X" else int(code[-1]) if code[-1].isdigit() else -1
+    return (total + last) % 11 == 0
+'''
+
+
+def test_the_rescue_tries_each_check_character_on_a_text_of_digits_of_the_compared_length():
+    from ifforge.families.logicif.codeops.inputs.rescue import read_clues
+    outcome = _run(CHECK_DIGIT)
+    assert outcome.kept is not None, outcome.dropped
+    assert {True, False} <= set(_outputs(CHECK_DIGIT, outcome))
+    assert any("rescued" in i.origin for i in outcome.kept.inputs)
+    assert read_clues(CHECK_DIGIT).checked == [10]
+    # no remainder by a constant nor an alphabet of digits: the rescue draws as it did
+    assert read_clues(PANGRAM).checked is None and read_clues(BITS).checked is None
+
+
 def test_a_seed_the_search_already_varies_gets_no_rescue():
     outcome = _run(SPLIT)
     assert outcome.kept is not None and "rescue" not in outcome.evidence[0]

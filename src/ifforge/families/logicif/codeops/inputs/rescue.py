@@ -50,6 +50,8 @@ class Clues:
     placed: list[tuple[int, int, int, list]] = field(default_factory=list)
     lists: list[list] = field(default_factory=list)  # module-level lists of constants the code compares with
     tested: list[int] = field(default_factory=list)  # the positions of the arguments whose kind the code tests
+    # lengths a text with a check character may have (`len(x) != 10`, `range(12)`); None: no check in the code
+    checked: list[int] | None = None
 
 
 def read_clues(source: str, entry: str | None = None) -> Clues:
@@ -89,7 +91,39 @@ def read_clues(source: str, entry: str | None = None) -> Clues:
     sides |= {side * side for side in sides if side * side <= MAX_SIDE}
     tested = [i for i, p in enumerate(Signature(source, entry).parameters) if p.tested] if entry else []
     return Clues(numbers, texts, sorted(alphabets), sorted(keys), sorted(sides), sorted(compared, key=repr),
-                 placed, lists, tested)
+                 placed, lists, tested, _check_lengths(tree))
+
+
+DIGIT_TESTS = {"isdigit", "isdecimal", "isnumeric"}
+
+
+def _check_lengths(tree: ast.Module) -> list[int] | None:
+    """The lengths a text with a check character may have, when the code signals one: a remainder by a
+    constant (`total % 11`) and digits read from a text (`int(...)`, `.isdigit()`), or the characters
+    of a text kept when a constant holding every digit has them and its length compared. None otherwise."""
+    modulus = digits = alphabet = False
+    lengths = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and isinstance(node.right, ast.Constant) \
+                and type(node.right.value) is int and 7 <= node.right.value <= 97:
+            modulus = True
+        elif isinstance(node, ast.Call) and (isinstance(node.func, ast.Name) and node.func.id in ("int", "ord")
+                                             or isinstance(node.func, ast.Attribute) and node.func.attr in DIGIT_TESTS):
+            digits = True
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and set(string.digits) <= set(node.value):
+            alphabet = True
+        if isinstance(node, ast.Compare):
+            measured = any(isinstance(side, ast.Call) and isinstance(side.func, ast.Name) and side.func.id == "len"
+                           for side in (node.left, *node.comparators))
+            for side in (node.left, *node.comparators) if measured else ():
+                for part in side.elts if isinstance(side, (ast.Tuple, ast.List, ast.Set)) else [side]:
+                    if isinstance(part, ast.Constant) and type(part.value) is int and 4 <= part.value <= 32:
+                        lengths.add(part.value)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range" \
+                and len(node.args) == 1 and isinstance(node.args[0], ast.Constant) \
+                and type(node.args[0].value) is int and 4 <= node.args[0].value <= 32:
+            lengths.add(node.args[0].value)  # `for idx in range(12): c = value[idx]`
+    return sorted(lengths) if modulus and digits or alphabet and lengths else None
 
 
 def _parameters(tree: ast.Module, entry: str | None) -> list[str]:
@@ -449,6 +483,45 @@ def _listed(args: list, rng: random.Random, clues: Clues) -> list:
     return args
 
 
+def _pools(clues: Clues) -> list[str]:
+    """The alphabets a check character is drawn from: digits, the code's alphabets, and the single
+    letters it compares with (`== 'X'`)."""
+    letters = "".join(sorted({c for c in clues.compared if isinstance(c, str) and len(c) == 1 and c.isalpha()}))
+    return [string.digits, *clues.alphabets, *([letters] if letters else [])]
+
+
+def _check_char(args: list, rng: random.Random, clues: Clues) -> list:
+    """A text whose one character (the last more often) is tried against a character of its
+    alphabet, where the code takes a remainder: about one try in 10 to 36 satisfies a check digit.
+    A text of a length the code asks for is kept, at times with one more digit changed (one change
+    alone never keeps a check valid); another is replaced by digits of such a length, its first one
+    or two letters where the code compares characters with "A" (a country code)."""
+    leaves = [p for p, v in _paths(args) if p and isinstance(v, str)]
+    if not args:
+        return args
+    # mostly a text argument, or any argument: a list may have been drawn where a text was meant
+    texts = [i for i, a in enumerate(args) if isinstance(a, str)] if rng.random() < 0.7 else []
+    path = rng.choice(leaves) if leaves and rng.random() < 0.3 else (rng.choice(texts or range(len(args))),)
+    old = _get(args, path)
+    pools = _pools(clues)
+    lengths = clues.checked or list(range(8, 14))
+    if isinstance(old, str) and len(old) in lengths and sum(c.isdigit() for c in old) * 2 > len(old) \
+            and rng.random() < 0.7:
+        if rng.random() < 0.5:
+            other = rng.randrange(len(old))
+            if old[other].isdigit():
+                old = old[:other] + rng.choice(string.digits) + old[other + 1:]
+    else:
+        length = rng.choice(lengths)
+        prefixes = [t for t in clues.compared if isinstance(t, str) and t.isdigit() and len(t) < length]
+        letters = rng.choice((0, 1, 2, 2)) if "A" in clues.compared else 0
+        start = rng.choice(prefixes) if prefixes and rng.random() < 0.5 else \
+            "".join(rng.choice(string.ascii_uppercase) for _ in range(letters))
+        old = start + "".join(rng.choice(string.digits) for _ in range(length - len(start)))
+    place = len(old) - 1 if rng.random() < 0.6 else rng.randrange(len(old))
+    return _set(args, path, old[:place] + rng.choice(rng.choice(pools)) + old[place + 1:])
+
+
 FLIPS = (_cover, _keyed, _member, _cross, _keys_agree, _filled, _negative, _constant, _sized_grid, _latin, _joined)
 TRIES = 6  # draws of a change that alters the value, before one that does not is taken
 
@@ -460,6 +533,8 @@ def rescue_mutant(args: list, rng: random.Random, clues: Clues, repair: bool) ->
     (a near miss of a pangram, a grid with two cells made equal). `repair` (no call ran yet) makes
     another kind of argument twice as likely."""
     new = copy.deepcopy(args)
+    if clues.checked is not None and rng.random() < 0.5:  # only then: every other seed's rescue draws as before
+        return _check_char(new, rng, clues)
     changes = (*FLIPS, _retype) if repair else FLIPS
     changes += (_at_place,) * bool(clues.placed) + (_listed,) * bool(clues.lists)  # only where the code asks
     if clues.tested:  # only then: every other seed's rescue draws as before
