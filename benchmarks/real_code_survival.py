@@ -981,13 +981,7 @@ def _calls_held_value(function: ast.FunctionDef, source: str) -> str | None:
     bare `return` or the end of the body) is one output. Also when the name is taken from `*args`."""
     if function.decorator_list or changed_parameters(source, function.name):
         return None
-    returns, pending = [], list(function.body)
-    while pending:
-        node = pending.pop()
-        if isinstance(node, ast.Return) and node.value is not None:
-            returns.append(node.value)
-        elif not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            pending.extend(ast.iter_child_nodes(node))
+    returns = _own_returns(function)
     held = _held_values(function)
     called = [next((n.func.id for n in _evaluated(value) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
                     and n.func.id in held), None) for value in returns]
