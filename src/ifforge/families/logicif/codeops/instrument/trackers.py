@@ -445,18 +445,7 @@ def _missing_read(path: list[cst.CSTNode], node: cst.Subscript) -> bool:
     if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index) or \
             _has(node.slice[0].slice.value, (cst.Call, cst.NamedExpr, cst.Yield, cst.Await)):
         return False
-    for index in range(len(path) - 1, -1, -1):
-        holder, inside = path[index], path[index + 1] if index + 1 < len(path) else node
-        if isinstance(holder, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
-            parts = [holder.key, holder.value] if isinstance(holder, cst.DictComp) else [holder.elt]
-            return any(inside is part for part in parts) and _reads_once(parts, node, path[index + 1:])
-        if isinstance(holder, (cst.Return, cst.Assign, cst.AugAssign, cst.AnnAssign, cst.Expr)):
-            line = path[index - 1] if index else None
-            return inside is holder.value and isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 \
-                and _reads_once([holder.value], node, path[index + 1:])
-        if isinstance(holder, (cst.BooleanOperation, cst.IfExp, cst.Lambda, cst.BaseStatement)):
-            return False  # evaluated some of the time, or more than once
-    return False
+    return _evaluated_once(path, node, lambda parts, between: _reads_once(parts, node, between), if_tests=False)
 
 
 def _lookup_once(path: list[cst.CSTNode], node: cst.Call) -> bool:
@@ -467,19 +456,26 @@ def _lookup_once(path: list[cst.CSTNode], node: cst.Call) -> bool:
     is given to."""
     if any(_has(a.value, (cst.Call, cst.NamedExpr, cst.Yield, cst.Await, cst.Lambda)) for a in node.args):
         return False
+    return _evaluated_once(path, node, lambda parts, between: _calls_once(parts, node, between), if_tests=True)
+
+
+def _evaluated_once(path: list[cst.CSTNode], node: cst.CSTNode, alone, if_tests: bool) -> bool:
+    """Whether `node` (at the end of `path`) is the value part of a line alone, of a comprehension's
+    item or (with `if_tests`) of an `if`'s test that is not an elif's, so a check put just before
+    that place sees what `node` will; `alone(parts, between)` judges what else those parts run."""
     for index in range(len(path) - 1, -1, -1):
         holder, inside = path[index], path[index + 1] if index + 1 < len(path) else node
         if isinstance(holder, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
             parts = [holder.key, holder.value] if isinstance(holder, cst.DictComp) else [holder.elt]
-            return any(inside is part for part in parts) and _calls_once(parts, node, path[index + 1:])
+            return any(inside is part for part in parts) and alone(parts, path[index + 1:])
         if isinstance(holder, (cst.Return, cst.Assign, cst.AugAssign, cst.AnnAssign, cst.Expr)):
             line = path[index - 1] if index else None
             return inside is holder.value and isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 \
-                and _calls_once([holder.value], node, path[index + 1:])
-        if isinstance(holder, cst.If):  # its test, checked just before the whole `if` (not an elif's)
+                and alone([holder.value], path[index + 1:])
+        if if_tests and isinstance(holder, cst.If):  # its test, checked just before the whole `if`
             parent = path[index - 1] if index else None
             return inside is holder.test and not (isinstance(parent, cst.If) and parent.orelse is holder) \
-                and _calls_once([holder.test], node, path[index + 1:])
+                and alone([holder.test], path[index + 1:])
         if isinstance(holder, (cst.BooleanOperation, cst.IfExp, cst.Lambda, cst.BaseStatement)):
             return False  # evaluated some of the time, or more than once
     return False
