@@ -583,3 +583,13 @@ def test_a_function_that_returns_a_value_or_changes_nothing_of_its_own_stays_as_
     from ifforge.families.logicif.codeops.instrument.changed_arguments import changed_parameters, return_changed
     source = NOT_IN_PLACE[name]
     assert changed_parameters(source, "f") == [] and return_changed(source, "f") == source
+
+
+def test_the_stage_falls_back_on_items_that_count_as_false_when_nothing_else_tells():
+    source = "def digits(text):\n    return [int(x) for x in text]\n"  # one walk of the argument, no branch
+    inputs = [["10"], ["5"], ["100"], ["2200"], ["07"]]
+    outcome = _stage(source, inputs)
+    assert outcome.kept is not None, outcome.dropped
+    assert _gold(outcome, inputs) == {"false_items": [1, 0, 2, 2, 1]}
+    nothing = _stage(source, [["12"], ["5"], ["345"], ["6789"]])  # no zero: every counter tells nothing
+    assert nothing.kept is None and "none of 1 candidate" in nothing.dropped[0].detail

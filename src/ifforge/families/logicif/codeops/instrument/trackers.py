@@ -49,14 +49,21 @@ KINDS = {"loop": ("loop_iterations", "loop_iterations", 0), "branch": ("branch_h
          "inline": ("first_choices", "branch_taken", 5), "checks": ("parts_checked", "parts_checked", 5),
          "known": ("keys_found", "repeated_items", 5), "missing": ("keys_missing", "missing_keys", 5),
          "total": ("computed_value", "computed_value", 6), "found": ("keys_found", "found_keys", 6),
-         "cell": ("highest_item", "peak_value", 6)}
+         "cell": ("highest_item", "peak_value", 6), "falsy": ("false_items", "false_items", 7)}
 # roles tried only when no other candidate tells something: code with few paths (no loop that
 # does more than walk an argument, a branch the cases never take) still has these to ask about
-FALLBACK_ROLES = {"change", "repeat", "pieces", "inline", "checks", "known", "missing", "total", "found", "cell"}
+FALLBACK_ROLES = {"change", "repeat", "pieces", "inline", "checks", "known", "missing", "total", "found", "cell",
+                  "falsy"}
 # fallback roles tried only when no other fallback tells something either (so no choice made before
 # they came changes): a value the steps work out, lookups in a table that find their key, and the
 # largest value an item of a table of counts reaches
 LAST_ROLES = {"total", "found", "cell"}
+# judged only when nothing else tells something, not even on a call swapped in for a case (the stage's
+# `_other_case`): the items a comprehension makes, or a line `xs.append(item)` adds, that count as false
+# (a zero digit of a number read digit by digit, an empty piece); a loop that walks an argument once
+# and never branches still has this to ask about
+LAST_RESORT_ROLES = {"falsy"}
+FALSY = "are zero, empty, None or false"  # what Python counts as false among the values f meets
 # methods whose result is a new list of pieces, so its length is safe to take
 SPLITTING = {"split", "rsplit", "splitlines"}
 # calls that sum up, measure or pick from what they are given: the value one of them comes to inside
@@ -102,8 +109,9 @@ class Candidate:
 
     @property
     def tier(self) -> int:
-        """0 for the candidates judged first, 1 for fallbacks, 2 for the last ones (LAST_ROLES)."""
-        return 2 if self.role in LAST_ROLES else 1 if self.fallback else 0
+        """0 for the candidates judged first, 1 for fallbacks, 2 for the last ones (LAST_ROLES), 3 for
+        the last resort (LAST_RESORT_ROLES)."""
+        return 3 if self.role in LAST_RESORT_ROLES else 2 if self.role in LAST_ROLES else 1 if self.fallback else 0
 
 
 @dataclass
@@ -210,6 +218,7 @@ class _Sites(Reader):
         self.local: set[str] = set()  # names local to the function being surveyed
         self.filling: set[str] = set()  # names of dictionaries that fill in a key read before it is there
         self.bound_at_top: set[str] = set()  # names the module binds itself (not the built-ins then)
+        self.appended: set[str] = set()  # f's growing containers with one `.append(item)` line, the only one
 
     def on_visit(self, node) -> bool:
         self.known.add(id(node))
@@ -300,6 +309,11 @@ class _Sites(Reader):
                                       f'stopping at the first part that counts as {stop}', _short(node))
 
     def visit_SimpleStatementLine(self, node):
+        added = _append_line(node)
+        if added is not None and added[0].value in self.appended and not self.enclosing and not self.functions:
+            call = node.body[0].value
+            self._site(call)
+            self._add(call, "falsy", f"how many of the items appended to `{added[0].value}` {FALSY}", added[0].value)
         written = _keyed_write(node)
         if written is not None and not self.enclosing and written[0].value in self.local:
             self._site(node)
@@ -364,6 +378,8 @@ class _Sites(Reader):
                 if _repeat_key(node) is not None:
                     what = "a key" if isinstance(node, cst.DictComp) else "an item"
                     self._add(node, "repeat", f"how many times `{anchor}` meets {what} it already holds", anchor, [site])
+                if not isinstance(node, cst.DictComp):
+                    self._add(node, "falsy", f"how many of the items `{anchor}` makes {FALSY}", anchor, [site])
         self.enclosing.append(site if convertible else None)
 
     def _leave_scope(self, node):
@@ -411,6 +427,45 @@ def _chain_parts(chain: cst.BooleanOperation) -> list[cst.BaseExpression]:
         parts.insert(0, node.right)
         node = node.left
     return [node, *parts]
+
+
+def _append_line(line: cst.BaseStatement) -> tuple[cst.Name, cst.BaseExpression] | None:
+    """(xs, item) for a line that is `xs.append(item)` alone, item binding and suspending nothing."""
+    small = line.body[0] if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 else None
+    call = small.value if isinstance(small, cst.Expr) else None
+    if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value == "append"
+            and isinstance(call.func.value, cst.Name) and len(call.args) == 1):
+        return None
+    [arg] = call.args
+    if arg.keyword or arg.star or _has(arg.value, (cst.NamedExpr, cst.Yield, cst.Await)):
+        return None
+    return call.func.value, arg.value
+
+
+def _single_appends(entry: cst.FunctionDef, containers: list[str]) -> set[str]:
+    """The containers f appends to in exactly one place, that place a line `xs.append(item)` alone
+    in f's own statements: "the items appended to xs" then names one step."""
+    calls, lines = _Calls(), []
+
+    class Lines(Reader):
+        def visit_SimpleStatementLine(self, node):
+            if _append_line(node) is not None:
+                lines.append(_append_line(node)[0].value)
+
+        def visit_FunctionDef(self, node):
+            return False
+
+        def visit_Lambda(self, node):
+            return False
+
+        def visit_ClassDef(self, node):
+            return False
+
+    walk(entry.body, calls)
+    walk(entry.body, Lines())
+    appends = [c.func.value.value for c in calls.found if isinstance(c.func, cst.Attribute)
+               and c.func.attr.value == "append" and isinstance(c.func.value, cst.Name)]
+    return {name for name in containers if appends.count(name) == 1 and lines.count(name) == 1}
 
 
 def _keyed_write(line: cst.BaseStatement) -> tuple[cst.Name, cst.BaseExpression] | None:
@@ -983,8 +1038,9 @@ def _prepare(source: str, module: cst.Module | None = None) -> _Context:
     sites.local = _local_names(entry)
     sites.filling = _filling(module, entry)
     sites.bound_at_top = _module_names(module)
-    walk(entry.body, sites)
     containers = _containers(entry)
+    sites.appended = _single_appends(entry, containers)
+    walk(entry.body, sites)
     counts = _counts(entry)
     pieces = _pieces(entry, containers)
     movable, callers = _movable_helpers(module, entry)
@@ -1113,6 +1169,10 @@ class _Writer:
 
     def statement(self, statement: cst.BaseStatement, peaks: list[str]) -> list[cst.BaseStatement]:
         hoisted: list[cst.BaseStatement] = []
+        if isinstance(statement, cst.SimpleStatementLine) and "falsy" in self.roles:
+            steps = self.appended_item(statement)
+            if steps:
+                return [*self.block(steps[:1], peaks), *steps[1:-1], *self.statement(steps[-1], peaks)]
         if isinstance(statement, cst.SimpleStatementLine) and "total" in self.roles:
             steps, line = self.totals(statement)
             if steps:
@@ -1239,6 +1299,19 @@ class _Writer:
             counters[id(call)] = counter
         return steps, node.visit(_Replace(counters)) if counters else node
 
+    def appended_item(self, line: cst.SimpleStatementLine) -> list[cst.BaseStatement]:
+        """A counted `xs.append(item)` as `v = item`, `if not v:` with its counter, `xs.append(v)`
+        (the item worked out once, as before); [] when the line is not counted."""
+        call = line.body[0].value if len(line.body) == 1 and isinstance(line.body[0], cst.Expr) else None
+        key = self.role_id("falsy", call) if call is not None else ""
+        if key not in self.keys:
+            return []
+        item = self.fresh("v")
+        work = cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(item))], call.args[0].value)])
+        count = cst.If(test=cst.UnaryOperation(cst.Not(), cst.Name(item)), body=cst.IndentedBlock(body=self.bump(key)))
+        added = call.with_changes(args=[call.args[0].with_changes(value=cst.Name(item))])
+        return [work, count, line.with_changes(body=[line.body[0].with_changes(value=added)])]
+
     def known_key(self, line: cst.SimpleStatementLine) -> list[cst.BaseStatement]:
         """Before `m[k] = v`: count it when m is a dictionary that already has k."""
         key = self.role_id("known", line)
@@ -1339,15 +1412,24 @@ class _Writer:
         if repeat:
             repeat = [cst.If(test=cst.Comparison(key, [cst.ComparisonTarget(cst.In(), cst.Name(result))]),
                              body=cst.IndentedBlock(body=repeat))]
+        element = node.elt if not isinstance(node, cst.DictComp) else None
+        falsy = self.role_id("falsy", node)
+        counted: list[cst.BaseStatement] = []
+        if falsy in self.keys:  # the item worked out once into a name, then asked about, then kept
+            item = self.fresh("v")
+            counted = [cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(item))], element)]),
+                       cst.If(test=cst.UnaryOperation(cst.Not(), cst.Name(item)),
+                              body=cst.IndentedBlock(body=self.bump(falsy)))]
+            element = cst.Name(item)
         if isinstance(node, cst.DictComp):
             produce = cst.Assign(targets=[cst.AssignTarget(cst.Subscript(
                 value=cst.Name(result), slice=[cst.SubscriptElement(cst.Index(node.key))]))], value=node.value)
         elif result is not None:
             method = "add" if isinstance(node, cst.SetComp) else "append"
-            produce = cst.Expr(cst.Call(func=cst.Attribute(cst.Name(result), cst.Name(method)), args=[cst.Arg(node.elt)]))
+            produce = cst.Expr(cst.Call(func=cst.Attribute(cst.Name(result), cst.Name(method)), args=[cst.Arg(element)]))
         else:
-            produce = cst.Expr(cst.Yield(value=node.elt))
-        body: list[cst.BaseStatement] = [*self.bump(self.role_id("kept", node)), *repeat,
+            produce = cst.Expr(cst.Yield(value=element))
+        body: list[cst.BaseStatement] = [*self.bump(self.role_id("kept", node)), *repeat, *counted,
                                          cst.SimpleStatementLine([produce])]
         for index in range(len(clauses) - 1, -1, -1):
             clause = clauses[index]
@@ -1627,13 +1709,17 @@ def _repeats_returned(values: tuple, returned: list[dict[tuple, int]]) -> tuple 
 
 
 def choose(candidates: list[Candidate], cases: list[tuple[list, dict[str, int]]],
-           limit: float = float("inf"), returned: list[dict[tuple, int]] | None = None) -> list[Candidate]:
+           limit: float = float("inf"), returned: list[dict[tuple, int]] | None = None,
+           last_resort: bool = False) -> list[Candidate]:
     """The 1 to 3 candidates to keep, judged on `cases` (arguments, {candidate id: value}): each
     varies, stays under `limit`, is not an argument's length or value in every case, is not a number
     the function returns itself in every case (`returned`, per case: `returned_counters` of its
     output; the model would be asked the same thing twice) and copies no other; kinds as diverse as
-    can be, f's own statements first; the fallback kinds only when no other candidate qualifies.
-    Raises NothingInformative."""
+    can be, f's own statements first; the fallback kinds only when no other candidate qualifies; the
+    last-resort kinds (LAST_RESORT_ROLES) are left out, neither judged nor counted, unless
+    `last_resort`. Raises NothingInformative."""
+    if not last_resort:
+        candidates = [c for c in candidates if c.role not in LAST_RESORT_ROLES]
     reasons: dict[str, int] = {}
     facts = [_input_facts(args) for args, _ in cases]
     usable: dict[tuple, Candidate] = {}
@@ -1706,6 +1792,7 @@ def _tracker(candidate: Candidate, name: str, function: str | None) -> Tracker:
             "iter": f"how many items the inner function `{function}` looks at (passes of its innermost loop)",
             "kept": f"how many items the inner function `{function}` keeps (times all its conditions hold)",
             "repeat": f"how many items the inner function `{function}` finds already in what it builds",
+            "falsy": f"how many of the items the inner function `{function}` produces {FALSY}",
         }[candidate.role]
     return Tracker(name=name, kind=candidate.kind, explanation=explanation, anchor=anchor)
 
