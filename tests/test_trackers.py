@@ -557,7 +557,11 @@ def binary(number):
     text = describe(code, [tracker], {"a": "str"}, "int")
     assert holds_code(text) == [] and "how many of the items appended to" in text
     twice = source.replace("    return sum(out)", "    out.append(0)\n    return sum(out)")
-    assert "falsy" not in {c.role for c in propose(anonymise(twice, "binary").source).candidates}
+    _, _, values = _fallback(twice, "binary", [["101"], ["1111"]], "falsy")  # every line appending counts
+    assert values == [2, 1]
+    for aside in ("push = out.append\n    push(0)", "(lambda: out.append(0))()", "print(out.append(0))"):
+        other = source.replace("    return sum(out)", f"    {aside}\n    return sum(out)")
+        assert "falsy" not in {c.role for c in propose(anonymise(other, "binary").source).candidates}, aside
 
 
 def test_items_that_count_as_false_are_judged_only_as_a_last_resort():

@@ -218,7 +218,6 @@ class _Sites(Reader):
         self.local: set[str] = set()  # names local to the function being surveyed
         self.filling: set[str] = set()  # names of dictionaries that fill in a key read before it is there
         self.bound_at_top: set[str] = set()  # names the module binds itself (not the built-ins then)
-        self.appended: set[str] = set()  # f's growing containers with one `.append(item)` line, the only one
 
     def on_visit(self, node) -> bool:
         self.known.add(id(node))
@@ -309,11 +308,6 @@ class _Sites(Reader):
                                       f'stopping at the first part that counts as {stop}', _short(node))
 
     def visit_SimpleStatementLine(self, node):
-        added = _append_line(node)
-        if added is not None and added[0].value in self.appended and not self.enclosing and not self.functions:
-            call = node.body[0].value
-            self._site(call)
-            self._add(call, "falsy", f"how many of the items appended to `{added[0].value}` {FALSY}", added[0].value)
         written = _keyed_write(node)
         if written is not None and not self.enclosing and written[0].value in self.local:
             self._site(node)
@@ -442,10 +436,11 @@ def _append_line(line: cst.BaseStatement) -> tuple[cst.Name, cst.BaseExpression]
     return call.func.value, arg.value
 
 
-def _single_appends(entry: cst.FunctionDef, containers: list[str]) -> set[str]:
-    """The containers f appends to in exactly one place, that place a line `xs.append(item)` alone
-    in f's own statements: "the items appended to xs" then names one step."""
-    calls, lines = _Calls(), []
+def _appended(entry: cst.FunctionDef, containers: list[str]) -> list[str]:
+    """The containers f appends to, every `xs.append` a line `xs.append(item)` alone in f's own
+    statements (none in an inner function, none taken as a value): one counter on those lines is
+    then "the items appended to xs"."""
+    lines: list[str] = []
 
     class Lines(Reader):
         def visit_SimpleStatementLine(self, node):
@@ -461,11 +456,15 @@ def _single_appends(entry: cst.FunctionDef, containers: list[str]) -> set[str]:
         def visit_ClassDef(self, node):
             return False
 
-    walk(entry.body, calls)
+    class Reads(Reader):
+        def visit_Attribute(self, node):
+            if node.attr.value == "append" and isinstance(node.value, cst.Name):
+                reads.append(node.value.value)
+
+    reads: list[str] = []
+    walk(entry.body, Reads())
     walk(entry.body, Lines())
-    appends = [c.func.value.value for c in calls.found if isinstance(c.func, cst.Attribute)
-               and c.func.attr.value == "append" and isinstance(c.func.value, cst.Name)]
-    return {name for name in containers if appends.count(name) == 1 and lines.count(name) == 1}
+    return [name for name in containers if lines.count(name) and reads.count(name) == lines.count(name)]
 
 
 def _keyed_write(line: cst.BaseStatement) -> tuple[cst.Name, cst.BaseExpression] | None:
@@ -1038,9 +1037,8 @@ def _prepare(source: str, module: cst.Module | None = None) -> _Context:
     sites.local = _local_names(entry)
     sites.filling = _filling(module, entry)
     sites.bound_at_top = _module_names(module)
-    containers = _containers(entry)
-    sites.appended = _single_appends(entry, containers)
     walk(entry.body, sites)
+    containers = _containers(entry)
     counts = _counts(entry)
     pieces = _pieces(entry, containers)
     movable, callers = _movable_helpers(module, entry)
@@ -1075,6 +1073,10 @@ def _prepare(source: str, module: cst.Module | None = None) -> _Context:
         candidates.append(Candidate(id=f"change:{name}", role="change", anchor=name, order=order, main=True,
                                     explanation=f"how many times `{name}` is given a new value, computed from "
                                                 f"itself, that differs from the one it had"))
+        order += 1
+    for name in _appended(entry, containers):
+        candidates.append(Candidate(id=f"falsy:{name}", role="falsy", anchor=name, order=order, main=True,
+                                    explanation=f"how many of the items appended to `{name}` {FALSY}"))
         order += 1
     if recursive:
         candidates.append(Candidate(id="recursion", role="recursion", anchor="f", order=-1, main=True,
@@ -1135,7 +1137,8 @@ class _Writer:
         self.roles = {candidate.rstrip("0123456789") for candidate in keys}  # a line is searched only for these
         self.depth = 0  # inner functions entered: their returns stay as they are
         self.inner: str | None = None  # a recursive f's body moves into this inner function, calls and all
-        self.done: set[int] = set()  # counted calls of TOTALS already worked out into their counter
+        self.done: set[int] = set()  # counted calls of TOTALS worked out into their counter, appending lines counted
+        self.appending = {f"falsy:{name}" for name in context.containers}  # keys counting appended items
 
     def fresh(self, prefix: str) -> str:
         number = 1
@@ -1169,7 +1172,7 @@ class _Writer:
 
     def statement(self, statement: cst.BaseStatement, peaks: list[str]) -> list[cst.BaseStatement]:
         hoisted: list[cst.BaseStatement] = []
-        if isinstance(statement, cst.SimpleStatementLine) and "falsy" in self.roles:
+        if isinstance(statement, cst.SimpleStatementLine) and self.keys.keys() & self.appending:
             steps = self.appended_item(statement)
             if steps:
                 return [*self.block(steps[:1], peaks), *steps[1:-1], *self.statement(steps[-1], peaks)]
@@ -1302,15 +1305,17 @@ class _Writer:
     def appended_item(self, line: cst.SimpleStatementLine) -> list[cst.BaseStatement]:
         """A counted `xs.append(item)` as `v = item`, `if not v:` with its counter, `xs.append(v)`
         (the item worked out once, as before); [] when the line is not counted."""
-        call = line.body[0].value if len(line.body) == 1 and isinstance(line.body[0], cst.Expr) else None
-        key = self.role_id("falsy", call) if call is not None else ""
-        if key not in self.keys:
+        added = _append_line(line)
+        key = f"falsy:{added[0].value}" if added is not None else ""
+        if key not in self.keys or id(line) in self.done:
             return []
-        item = self.fresh("v")
+        call, item = line.body[0].value, self.fresh("v")
         work = cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(item))], call.args[0].value)])
         count = cst.If(test=cst.UnaryOperation(cst.Not(), cst.Name(item)), body=cst.IndentedBlock(body=self.bump(key)))
         added = call.with_changes(args=[call.args[0].with_changes(value=cst.Name(item))])
-        return [work, count, line.with_changes(body=[line.body[0].with_changes(value=added)])]
+        rest = line.with_changes(body=[line.body[0].with_changes(value=added)])
+        self.done.add(id(rest))  # its item is counted already
+        return [work, count, rest]
 
     def known_key(self, line: cst.SimpleStatementLine) -> list[cst.BaseStatement]:
         """Before `m[k] = v`: count it when m is a dictionary that already has k."""
