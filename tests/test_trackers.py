@@ -540,6 +540,9 @@ def digits(n):
     lazy = "def words(xs):\n    return ','.join(x.strip() for x in xs)\n"  # a generator read whole
     _, _, values = _fallback(lazy, "words", [[[" a", " "]], [[]], [["", "", "b"]]], "falsy")
     assert values == [1, 0, 2]
+    spread = "def marks(xs):\n    return [x if x > 0\n            else '' for x in xs]\n"  # an item over two lines
+    _, _, values = _fallback(spread, "marks", [[[1, -2, 0]], [[]], [[3]]], "falsy")
+    assert values == [2, 0, 0]
 
 
 def test_the_one_line_appending_to_a_list_counts_the_items_that_count_as_false():

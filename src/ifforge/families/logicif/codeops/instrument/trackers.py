@@ -10,6 +10,10 @@ candidates, judged only when no other tells something: changes of a name recompu
 keys a comprehension meets again, the length of a split or of what f measures, a choice inside
 a larger expression, the parts of an `and` / `or` chain worked out, stores under a key already
 there, and reads of a key not there yet from a dictionary whose class fills it in (`__missing__`).
+Last of all (`LAST_RESORT_ROLES`, which the stage judges only once nothing else tells something on
+the cases nor on a call swapped in for one): how many of the items a comprehension produces, or
+the lines `xs.append(item)` add to a container f builds, are zero, empty, None or false (the zero
+digits of a number read digit by digit), counted by `v = item`, `if not v:` just before the item is kept.
 
 Counters are plain statements (`stats['k'] += 1`, or a running max of a `len`), so what has no
 statements of its own gets some: a counted comprehension or lambda becomes a small inner function
@@ -465,6 +469,14 @@ def _appended(entry: cst.FunctionDef, containers: list[str]) -> list[str]:
     walk(entry.body, Reads())
     walk(entry.body, Lines())
     return [name for name in containers if lines.count(name) and reads.count(name) == lines.count(name)]
+
+
+def _one_line(value: cst.BaseExpression) -> cst.BaseExpression:
+    """`value` fit to stand alone as an assignment's value: in brackets when it spans lines (its
+    enclosing brackets, a call's or a comprehension's, are left behind)."""
+    if "\n" not in _code(value) or value.lpar:
+        return value
+    return value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
 
 
 def _keyed_write(line: cst.BaseStatement) -> tuple[cst.Name, cst.BaseExpression] | None:
@@ -1310,7 +1322,7 @@ class _Writer:
         if key not in self.keys or id(line) in self.done:
             return []
         call, item = line.body[0].value, self.fresh("v")
-        work = cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(item))], call.args[0].value)])
+        work = cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(item))], _one_line(call.args[0].value))])
         count = cst.If(test=cst.UnaryOperation(cst.Not(), cst.Name(item)), body=cst.IndentedBlock(body=self.bump(key)))
         added = call.with_changes(args=[call.args[0].with_changes(value=cst.Name(item))])
         rest = line.with_changes(body=[line.body[0].with_changes(value=added)])
@@ -1422,7 +1434,7 @@ class _Writer:
         counted: list[cst.BaseStatement] = []
         if falsy in self.keys:  # the item worked out once into a name, then asked about, then kept
             item = self.fresh("v")
-            counted = [cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(item))], element)]),
+            counted = [cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(item))], _one_line(element))]),
                        cst.If(test=cst.UnaryOperation(cst.Not(), cst.Name(item)),
                               body=cst.IndentedBlock(body=self.bump(falsy)))]
             element = cst.Name(item)
