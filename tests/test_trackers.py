@@ -580,3 +580,21 @@ def test_items_that_count_as_false_are_judged_only_as_a_last_resort():
     else:
         raise AssertionError("the last resort was judged before every other kind had failed")
     assert [c.role for c in choose(probe.candidates, cases, last_resort=True)] == ["falsy"]
+
+
+def test_items_that_are_decimal_numbers_rule_the_false_items_counter_out():
+    """Whether a worked-out decimal is exactly 0 is no question to ask: the probe's counter turns into a
+    decimal number, which is never chosen; whole numbers on the same lines are counted."""
+    for factor, chosen in (("0.5", False), ("2", True)):
+        source = f"def scaled(text):\n    return [int(c) * {factor} for c in text]\n"
+        probe = propose(anonymise(source, "scaled").source)
+        inputs = [["10"], ["5"], ["100"], ["2200"]]
+        got = run_cases(probe.source, "f", inputs)
+        cases = [(args, {c.id: r.output[1][probe.keys[c.id]] for c in probe.candidates})
+                 for args, r in zip(inputs, got)]
+        try:
+            roles = [c.role for c in choose(probe.candidates, cases, last_resort=True)]
+        except NothingInformative as error:
+            assert not chosen and "not a whole number" in str(error)
+        else:
+            assert chosen and roles == ["falsy"]

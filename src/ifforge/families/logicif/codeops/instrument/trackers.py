@@ -1137,8 +1137,9 @@ class _Writer:
     """Rewrites f's statements with the counters in `keys` (candidate id -> stats key), turning
     the comprehensions and lambdas in `convert` into inner functions."""
 
-    def __init__(self, context: _Context, keys: dict[str, str], convert: set[int]):
+    def __init__(self, context: _Context, keys: dict[str, str], convert: set[int], probing: bool = False):
         self.context = context
+        self.probing = probing
         self.keys = keys
         self.convert = convert
         self.emitted: set[str] = set()
@@ -1323,11 +1324,20 @@ class _Writer:
             return []
         call, item = line.body[0].value, self.fresh("v")
         work = cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(item))], _one_line(call.args[0].value))])
-        count = cst.If(test=cst.UnaryOperation(cst.Not(), cst.Name(item)), body=cst.IndentedBlock(body=self.bump(key)))
+        count = self.false_item(key, item)
         added = call.with_changes(args=[call.args[0].with_changes(value=cst.Name(item))])
         rest = line.with_changes(body=[line.body[0].with_changes(value=added)])
         self.done.add(id(rest))  # its item is counted already
-        return [work, count, rest]
+        return [work, *count, rest]
+
+    def false_item(self, key: str, item: str) -> list[cst.BaseStatement]:
+        """`if not item:` with the counter `key`; in the probe, a decimal item also makes the counter a
+        decimal number, so it is not chosen: whether a worked-out decimal is exactly 0 is no question
+        to ask (0.1 + 0.2 - 0.3 is not)."""
+        count = [cst.If(test=cst.UnaryOperation(cst.Not(), cst.Name(item)), body=cst.IndentedBlock(body=self.bump(key)))]
+        if self.probing:
+            count.append(_statement(f"if isinstance({item}, float): {self.context.stats}[{self.keys[key]!r}] += 0.5"))
+        return count
 
     def known_key(self, line: cst.SimpleStatementLine) -> list[cst.BaseStatement]:
         """Before `m[k] = v`: count it when m is a dictionary that already has k."""
@@ -1435,8 +1445,7 @@ class _Writer:
         if falsy in self.keys:  # the item worked out once into a name, then asked about, then kept
             item = self.fresh("v")
             counted = [cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(item))], _one_line(element))]),
-                       cst.If(test=cst.UnaryOperation(cst.Not(), cst.Name(item)),
-                              body=cst.IndentedBlock(body=self.bump(falsy)))]
+                       *self.false_item(falsy, item)]
             element = cst.Name(item)
         if isinstance(node, cst.DictComp):
             produce = cst.Assign(targets=[cst.AssignTarget(cst.Subscript(
@@ -1575,9 +1584,11 @@ class _Hoist(cst.CSTTransformer):
         return updated
 
 
-def _render(context: _Context, keys: dict[str, str], convert: set[int], moved: list[str]) -> tuple[str, _Writer]:
-    """f with the counters in `keys`, the helpers in `moved` inside it; and the counters written."""
-    writer = _Writer(context, keys, convert)
+def _render(context: _Context, keys: dict[str, str], convert: set[int], moved: list[str],
+            probing: bool = False) -> tuple[str, _Writer]:
+    """f with the counters in `keys`, the helpers in `moved` inside it; and the counters written
+    (`probing`: the probe's, which may rule themselves out)."""
+    writer = _Writer(context, keys, convert, probing)
     stats = context.stats
     entry = context.entry
     helpers = {s.name.value: s for s in context.module.body if isinstance(s, cst.FunctionDef)}
@@ -1643,12 +1654,12 @@ def propose(source: str, module: cst.Module | None = None) -> Probe:
     context = _prepare(source, module)
     keys = {candidate.id: f"t{index}" for index, candidate in enumerate(context.candidates)}
     convert = {site for candidate in context.candidates for site in candidate.needs}
-    code, writer = _render(context, keys, convert, context.movable)
+    code, writer = _render(context, keys, convert, context.movable, probing=True)
     candidates = [c for c in context.candidates if c.id in writer.emitted]  # e.g. not a lambda in a default value
     if not candidates:
         raise NothingToTrack("f has no loop, branch, comprehension, function call or growing container to count")
     if len(candidates) < len(keys):
-        code, _ = _render(context, {c.id: keys[c.id] for c in candidates}, convert, context.movable)
+        code, _ = _render(context, {c.id: keys[c.id] for c in candidates}, convert, context.movable, probing=True)
     return Probe(source=code, candidates=candidates, keys={c.id: keys[c.id] for c in candidates}, context=context)
 
 
