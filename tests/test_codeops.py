@@ -458,14 +458,16 @@ def count(grid, mark):
 '''
     probe = propose(anonymise(source, "count").source)
     nested = [c for c in probe.candidates if len(c.needs) == 2]  # inside the comprehension, inside the lambda
-    assert sorted(c.role for c in nested) == ["iter", "iter", "kept"]
+    assert sorted(c.role for c in nested) == ["falsy", "falsy", "iter", "iter", "kept"]
     inputs = [[["ab#", "##", ""], "#"], [["x"], "x"], [[], "#"]]
     for candidate in nested:
         code, [tracker] = build(probe, [candidate])
         results = _assert_same_behaviour(source, "count", code, "f", inputs, tracked=True)
         counted = [r.stats[tracker.name] for r in results]
-        # kept: the marks found; iterations: the characters looked at, in rows kept or in every sort key
-        assert counted == ([3, 1, 0] if candidate.role == "kept" else [5, 1, 0])
+        # kept: the marks found; iterations: the characters looked at, in rows kept or in every sort key;
+        # false items: none of the 1s counted, the characters of sort keys that are not the mark
+        expected = {"kept": [3, 1, 0], "iter": [5, 1, 0], "falsy": [0, 0, 0] if candidate.order < 2 else [2, 0, 0]}
+        assert counted == expected[candidate.role], candidate
 
 
 def test_the_choice_is_the_same_on_every_run():
@@ -583,3 +585,13 @@ def test_a_function_that_returns_a_value_or_changes_nothing_of_its_own_stays_as_
     from ifforge.families.logicif.codeops.instrument.changed_arguments import changed_parameters, return_changed
     source = NOT_IN_PLACE[name]
     assert changed_parameters(source, "f") == [] and return_changed(source, "f") == source
+
+
+def test_the_stage_falls_back_on_items_that_count_as_false_when_nothing_else_tells():
+    source = "def digits(text):\n    return [int(x) for x in text]\n"  # one walk of the argument, no branch
+    inputs = [["10"], ["5"], ["100"], ["2200"], ["07"]]
+    outcome = _stage(source, inputs)
+    assert outcome.kept is not None, outcome.dropped
+    assert _gold(outcome, inputs) == {"false_items": [1, 0, 2, 2, 1]}
+    nothing = _stage(source, [["12"], ["5"], ["345"], ["6789"]])  # no zero: every counter tells nothing
+    assert nothing.kept is None and "none of 1 candidate" in nothing.dropped[0].detail

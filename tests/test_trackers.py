@@ -525,3 +525,76 @@ def f(a, b):
     assert [c.role for c in choose(probe.candidates, cases)] == ["change"]
     no_change = [(args, {**stats, change: 0}) for args, stats in cases]
     assert {c.role for c in choose(probe.candidates, no_change)} == {"total"}
+
+
+# ---- the last resort: items that count as false ----------------------------------------------------
+def test_a_comprehension_counts_the_items_it_makes_that_count_as_false():
+    source = '''
+def digits(n):
+    return [int(x) for x in reversed(list(('%03d' % n)[-3:]))]
+'''
+    code, tracker, values = _fallback(source, "digits", [[100], [5], [123], [7018]], "falsy")
+    assert tracker.kind == "false_items" and values == [2, 2, 0, 1]
+    text = describe(code, [tracker], {"a": "int"}, "list[int]")
+    assert holds_code(text) == [] and "are zero, empty, None or false" in text and "add 1 to false_items" in text
+    lazy = "def words(xs):\n    return ','.join(x.strip() for x in xs)\n"  # a generator read whole
+    _, _, values = _fallback(lazy, "words", [[[" a", " "]], [[]], [["", "", "b"]]], "falsy")
+    assert values == [1, 0, 2]
+    spread = "def marks(xs):\n    return [x if x > 0\n            else '' for x in xs]\n"  # an item over two lines
+    _, _, values = _fallback(spread, "marks", [[[1, -2, 0]], [[]], [[3]]], "falsy")
+    assert values == [2, 0, 0]
+
+
+def test_the_one_line_appending_to_a_list_counts_the_items_that_count_as_false():
+    source = '''
+def binary(number):
+    out = []
+    number = list(str(number)[::-1])
+    for i in range(len(number)):
+        out.append(int(number[i]) * (2 ** i))
+    return sum(out)
+'''
+    code, tracker, values = _fallback(source, "binary", [["101"], ["1111"], ["1000"], ["0"]], "falsy")
+    assert tracker.kind == "false_items" and values == [1, 0, 3, 1]
+    assert tracker.explanation.startswith("how many of the items appended to `") and tracker.anchor in code
+    text = describe(code, [tracker], {"a": "str"}, "int")
+    assert holds_code(text) == [] and "how many of the items appended to" in text
+    twice = source.replace("    return sum(out)", "    out.append(0)\n    return sum(out)")
+    _, _, values = _fallback(twice, "binary", [["101"], ["1111"]], "falsy")  # every line appending counts
+    assert values == [2, 1]
+    for aside in ("push = out.append\n    push(0)", "(lambda: out.append(0))()", "print(out.append(0))"):
+        other = source.replace("    return sum(out)", f"    {aside}\n    return sum(out)")
+        assert "falsy" not in {c.role for c in propose(anonymise(other, "binary").source).candidates}, aside
+
+
+def test_items_that_count_as_false_are_judged_only_as_a_last_resort():
+    source = "def digits(text):\n    return [int(x) for x in text]\n"  # walks its argument: its length
+    probe = propose(anonymise(source, "digits").source)
+    inputs = [["10"], ["5"], ["100"], ["2200"]]
+    got = run_cases(probe.source, "f", inputs)
+    cases = [(args, {c.id: r.output[1][probe.keys[c.id]] for c in probe.candidates}) for args, r in zip(inputs, got)]
+    try:
+        choose(probe.candidates, cases)
+    except NothingInformative as error:
+        assert "none of 1 candidate" in str(error)  # the last resort is neither judged nor counted
+    else:
+        raise AssertionError("the last resort was judged before every other kind had failed")
+    assert [c.role for c in choose(probe.candidates, cases, last_resort=True)] == ["falsy"]
+
+
+def test_items_that_are_decimal_numbers_rule_the_false_items_counter_out():
+    """Whether a worked-out decimal is exactly 0 is no question to ask: the probe's counter turns into a
+    decimal number, which is never chosen; whole numbers on the same lines are counted."""
+    for factor, chosen in (("0.5", False), ("2", True)):
+        source = f"def scaled(text):\n    return [int(c) * {factor} for c in text]\n"
+        probe = propose(anonymise(source, "scaled").source)
+        inputs = [["10"], ["5"], ["100"], ["2200"]]
+        got = run_cases(probe.source, "f", inputs)
+        cases = [(args, {c.id: r.output[1][probe.keys[c.id]] for c in probe.candidates})
+                 for args, r in zip(inputs, got)]
+        try:
+            roles = [c.role for c in choose(probe.candidates, cases, last_resort=True)]
+        except NothingInformative as error:
+            assert not chosen and "not a whole number" in str(error)
+        else:
+            assert chosen and roles == ["falsy"]

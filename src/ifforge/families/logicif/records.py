@@ -39,7 +39,7 @@ class Tracker(Record):
     name: str
     kind: Literal["loop_iterations", "branch_taken", "peak_size", "peak_value", "helper_calls", "recursive_calls",
                   "comprehension_iterations", "value_changes", "repeated_items", "parts_checked", "missing_keys",
-                  "computed_value", "found_keys",
+                  "computed_value", "found_keys", "false_items",
                   "llm"]
     explanation: str
     anchor: str = ""  # the loop header, condition, function or container the counter belongs to

@@ -14,7 +14,9 @@ When no candidate tells something on the cases and some cases were generated, th
 is at fault (every generated call of one size, so every count is the same): other calls are drawn
 as the inputs stage draws them (the code's candidates, changes of the cases), run on the probe, and
 the one that, put in place of one generated case, lets the most varied trackers be chosen is swapped
-in (`_other_case`). A seed whose trackers tell something on its cases never reaches this.
+in (`_other_case`). A seed whose trackers tell something on its cases never reaches this. Only when
+that fails too are the last-resort trackers judged (`_last_resort`: items that count as false), on
+the cases, then on a call swapped in.
 """
 
 from __future__ import annotations
@@ -74,12 +76,13 @@ def run(seed: SeedFunction, settings: TrackerConfig) -> Outcome[InstrumentedFunc
         cases, returned = _judging(runs)
         chosen = choose(probe.candidates, cases, settings.max_tracker_value, returned)
     except NothingInformative as error:
-        other = _other_case(seed, probe, runs, settings)
+        other = _other_case(seed, probe, runs, settings) or _last_resort(seed, probe, runs, settings)
         if other is None:
             return dropped("no_informative_tracker", str(error))
         place, arguments, runs, chosen = other
-        inputs[place] = TestInput(args=arguments, origin="drawn for a tracker")
-        notes.append(f"case {place + 1} swapped for a call that makes a tracker tell something ({error})")
+        if place is not None:
+            inputs[place] = TestInput(args=arguments, origin="drawn for a tracker")
+            notes.append(f"case {place + 1} swapped for a call that makes a tracker tell something ({error})")
     cases = [run for run in runs if run is not None]
     try:
         instrumented, trackers = build(probe, chosen)
@@ -138,7 +141,18 @@ def _other_calls(seed: SeedFunction, taken: set[str]) -> list[list]:
     return [arguments for key, arguments in found.items() if key not in taken]
 
 
-def _other_case(seed: SeedFunction, probe, runs: list[Run | None], settings: TrackerConfig):
+def _last_resort(seed: SeedFunction, probe, runs: list[Run | None], settings: TrackerConfig):
+    """(None, None, runs, chosen) when a last-resort tracker tells something on the cases, else what
+    `_other_case` finds with them; None when nothing does. Tried only once every other kind failed,
+    on the cases and on any call swapped in, so no choice made without them changes."""
+    cases, returned = _judging(runs)
+    try:
+        return None, None, runs, choose(probe.candidates, cases, settings.max_tracker_value, returned, last_resort=True)
+    except NothingInformative:
+        return _other_case(seed, probe, runs, settings, last_resort=True)
+
+
+def _other_case(seed: SeedFunction, probe, runs: list[Run | None], settings: TrackerConfig, last_resort: bool = False):
     """(place, arguments, runs, chosen) when one generated case swapped for another call lets trackers
     be chosen; else None. The place is a generated case execute would not keep, else the last generated
     case (the inputs stage chose it last: it added fewest arcs). Of the calls that would do, the one
@@ -165,7 +179,7 @@ def _other_case(seed: SeedFunction, probe, runs: list[Run | None], settings: Tra
         if len(cases) < settings.min_cases:
             continue
         try:
-            chosen = choose(probe.candidates, cases, settings.max_tracker_value, returned)
+            chosen = choose(probe.candidates, cases, settings.max_tracker_value, returned, last_resort)
         except NothingInformative:
             continue
         spread = (sum(len({stats.get(c.id) for _, stats in cases}) for c in chosen),

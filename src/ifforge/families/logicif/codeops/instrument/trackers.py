@@ -10,6 +10,10 @@ candidates, judged only when no other tells something: changes of a name recompu
 keys a comprehension meets again, the length of a split or of what f measures, a choice inside
 a larger expression, the parts of an `and` / `or` chain worked out, stores under a key already
 there, and reads of a key not there yet from a dictionary whose class fills it in (`__missing__`).
+Last of all (`LAST_RESORT_ROLES`, which the stage judges only once nothing else tells something on
+the cases nor on a call swapped in for one): how many of the items a comprehension produces, or
+the lines `xs.append(item)` add to a container f builds, are zero, empty, None or false (the zero
+digits of a number read digit by digit), counted by `v = item`, `if not v:` just before the item is kept.
 
 Counters are plain statements (`stats['k'] += 1`, or a running max of a `len`), so what has no
 statements of its own gets some: a counted comprehension or lambda becomes a small inner function
@@ -49,14 +53,21 @@ KINDS = {"loop": ("loop_iterations", "loop_iterations", 0), "branch": ("branch_h
          "inline": ("first_choices", "branch_taken", 5), "checks": ("parts_checked", "parts_checked", 5),
          "known": ("keys_found", "repeated_items", 5), "missing": ("keys_missing", "missing_keys", 5),
          "total": ("computed_value", "computed_value", 6), "found": ("keys_found", "found_keys", 6),
-         "cell": ("highest_item", "peak_value", 6)}
+         "cell": ("highest_item", "peak_value", 6), "falsy": ("false_items", "false_items", 7)}
 # roles tried only when no other candidate tells something: code with few paths (no loop that
 # does more than walk an argument, a branch the cases never take) still has these to ask about
-FALLBACK_ROLES = {"change", "repeat", "pieces", "inline", "checks", "known", "missing", "total", "found", "cell"}
+FALLBACK_ROLES = {"change", "repeat", "pieces", "inline", "checks", "known", "missing", "total", "found", "cell",
+                  "falsy"}
 # fallback roles tried only when no other fallback tells something either (so no choice made before
 # they came changes): a value the steps work out, lookups in a table that find their key, and the
 # largest value an item of a table of counts reaches
 LAST_ROLES = {"total", "found", "cell"}
+# judged only when nothing else tells something, not even on a call swapped in for a case (the stage's
+# `_other_case`): the items a comprehension makes, or a line `xs.append(item)` adds, that count as false
+# (a zero digit of a number read digit by digit, an empty piece); a loop that walks an argument once
+# and never branches still has this to ask about
+LAST_RESORT_ROLES = {"falsy"}
+FALSY = "are zero, empty, None or false"  # what Python counts as false among the values f meets
 # methods whose result is a new list of pieces, so its length is safe to take
 SPLITTING = {"split", "rsplit", "splitlines"}
 # calls that sum up, measure or pick from what they are given: the value one of them comes to inside
@@ -102,8 +113,9 @@ class Candidate:
 
     @property
     def tier(self) -> int:
-        """0 for the candidates judged first, 1 for fallbacks, 2 for the last ones (LAST_ROLES)."""
-        return 2 if self.role in LAST_ROLES else 1 if self.fallback else 0
+        """0 for the candidates judged first, 1 for fallbacks, 2 for the last ones (LAST_ROLES), 3 for
+        the last resort (LAST_RESORT_ROLES)."""
+        return 3 if self.role in LAST_RESORT_ROLES else 2 if self.role in LAST_ROLES else 1 if self.fallback else 0
 
 
 @dataclass
@@ -364,6 +376,8 @@ class _Sites(Reader):
                 if _repeat_key(node) is not None:
                     what = "a key" if isinstance(node, cst.DictComp) else "an item"
                     self._add(node, "repeat", f"how many times `{anchor}` meets {what} it already holds", anchor, [site])
+                if not isinstance(node, cst.DictComp):
+                    self._add(node, "falsy", f"how many of the items `{anchor}` makes {FALSY}", anchor, [site])
         self.enclosing.append(site if convertible else None)
 
     def _leave_scope(self, node):
@@ -411,6 +425,58 @@ def _chain_parts(chain: cst.BooleanOperation) -> list[cst.BaseExpression]:
         parts.insert(0, node.right)
         node = node.left
     return [node, *parts]
+
+
+def _append_line(line: cst.BaseStatement) -> tuple[cst.Name, cst.BaseExpression] | None:
+    """(xs, item) for a line that is `xs.append(item)` alone, item binding and suspending nothing."""
+    small = line.body[0] if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 else None
+    call = small.value if isinstance(small, cst.Expr) else None
+    if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value == "append"
+            and isinstance(call.func.value, cst.Name) and len(call.args) == 1):
+        return None
+    [arg] = call.args
+    if arg.keyword or arg.star or _has(arg.value, (cst.NamedExpr, cst.Yield, cst.Await)):
+        return None
+    return call.func.value, arg.value
+
+
+def _appended(entry: cst.FunctionDef, containers: list[str]) -> list[str]:
+    """The containers f appends to, every `xs.append` a line `xs.append(item)` alone in f's own
+    statements (none in an inner function, none taken as a value): one counter on those lines is
+    then "the items appended to xs"."""
+    lines: list[str] = []
+
+    class Lines(Reader):
+        def visit_SimpleStatementLine(self, node):
+            if _append_line(node) is not None:
+                lines.append(_append_line(node)[0].value)
+
+        def visit_FunctionDef(self, node):
+            return False
+
+        def visit_Lambda(self, node):
+            return False
+
+        def visit_ClassDef(self, node):
+            return False
+
+    class Reads(Reader):
+        def visit_Attribute(self, node):
+            if node.attr.value == "append" and isinstance(node.value, cst.Name):
+                reads.append(node.value.value)
+
+    reads: list[str] = []
+    walk(entry.body, Reads())
+    walk(entry.body, Lines())
+    return [name for name in containers if lines.count(name) and reads.count(name) == lines.count(name)]
+
+
+def _one_line(value: cst.BaseExpression) -> cst.BaseExpression:
+    """`value` fit to stand alone as an assignment's value: in brackets when it spans lines (its
+    enclosing brackets, a call's or a comprehension's, are left behind)."""
+    if "\n" not in _code(value) or value.lpar:
+        return value
+    return value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
 
 
 def _keyed_write(line: cst.BaseStatement) -> tuple[cst.Name, cst.BaseExpression] | None:
@@ -1020,6 +1086,10 @@ def _prepare(source: str, module: cst.Module | None = None) -> _Context:
                                     explanation=f"how many times `{name}` is given a new value, computed from "
                                                 f"itself, that differs from the one it had"))
         order += 1
+    for name in _appended(entry, containers):
+        candidates.append(Candidate(id=f"falsy:{name}", role="falsy", anchor=name, order=order, main=True,
+                                    explanation=f"how many of the items appended to `{name}` {FALSY}"))
+        order += 1
     if recursive:
         candidates.append(Candidate(id="recursion", role="recursion", anchor="f", order=-1, main=True,
                                     explanation="how many times the function's body runs, counting every recursive call"))
@@ -1067,8 +1137,9 @@ class _Writer:
     """Rewrites f's statements with the counters in `keys` (candidate id -> stats key), turning
     the comprehensions and lambdas in `convert` into inner functions."""
 
-    def __init__(self, context: _Context, keys: dict[str, str], convert: set[int]):
+    def __init__(self, context: _Context, keys: dict[str, str], convert: set[int], probing: bool = False):
         self.context = context
+        self.probing = probing
         self.keys = keys
         self.convert = convert
         self.emitted: set[str] = set()
@@ -1079,7 +1150,8 @@ class _Writer:
         self.roles = {candidate.rstrip("0123456789") for candidate in keys}  # a line is searched only for these
         self.depth = 0  # inner functions entered: their returns stay as they are
         self.inner: str | None = None  # a recursive f's body moves into this inner function, calls and all
-        self.done: set[int] = set()  # counted calls of TOTALS already worked out into their counter
+        self.done: set[int] = set()  # counted calls of TOTALS worked out into their counter, appending lines counted
+        self.appending = {f"falsy:{name}" for name in context.containers}  # keys counting appended items
 
     def fresh(self, prefix: str) -> str:
         number = 1
@@ -1113,6 +1185,10 @@ class _Writer:
 
     def statement(self, statement: cst.BaseStatement, peaks: list[str]) -> list[cst.BaseStatement]:
         hoisted: list[cst.BaseStatement] = []
+        if isinstance(statement, cst.SimpleStatementLine) and self.keys.keys() & self.appending:
+            steps = self.appended_item(statement)
+            if steps:
+                return [*self.block(steps[:1], peaks), *steps[1:-1], *self.statement(steps[-1], peaks)]
         if isinstance(statement, cst.SimpleStatementLine) and "total" in self.roles:
             steps, line = self.totals(statement)
             if steps:
@@ -1239,6 +1315,30 @@ class _Writer:
             counters[id(call)] = counter
         return steps, node.visit(_Replace(counters)) if counters else node
 
+    def appended_item(self, line: cst.SimpleStatementLine) -> list[cst.BaseStatement]:
+        """A counted `xs.append(item)` as `v = item`, `if not v:` with its counter, `xs.append(v)`
+        (the item worked out once, as before); [] when the line is not counted."""
+        added = _append_line(line)
+        key = f"falsy:{added[0].value}" if added is not None else ""
+        if key not in self.keys or id(line) in self.done:
+            return []
+        call, item = line.body[0].value, self.fresh("v")
+        work = cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(item))], _one_line(call.args[0].value))])
+        count = self.false_item(key, item)
+        added = call.with_changes(args=[call.args[0].with_changes(value=cst.Name(item))])
+        rest = line.with_changes(body=[line.body[0].with_changes(value=added)])
+        self.done.add(id(rest))  # its item is counted already
+        return [work, *count, rest]
+
+    def false_item(self, key: str, item: str) -> list[cst.BaseStatement]:
+        """`if not item:` with the counter `key`; in the probe, a decimal item also makes the counter a
+        decimal number, so it is not chosen: whether a worked-out decimal is exactly 0 is no question
+        to ask (0.1 + 0.2 - 0.3 is not)."""
+        count = [cst.If(test=cst.UnaryOperation(cst.Not(), cst.Name(item)), body=cst.IndentedBlock(body=self.bump(key)))]
+        if self.probing:
+            count.append(_statement(f"if isinstance({item}, float): {self.context.stats}[{self.keys[key]!r}] += 0.5"))
+        return count
+
     def known_key(self, line: cst.SimpleStatementLine) -> list[cst.BaseStatement]:
         """Before `m[k] = v`: count it when m is a dictionary that already has k."""
         key = self.role_id("known", line)
@@ -1339,15 +1439,23 @@ class _Writer:
         if repeat:
             repeat = [cst.If(test=cst.Comparison(key, [cst.ComparisonTarget(cst.In(), cst.Name(result))]),
                              body=cst.IndentedBlock(body=repeat))]
+        element = node.elt if not isinstance(node, cst.DictComp) else None
+        falsy = self.role_id("falsy", node)
+        counted: list[cst.BaseStatement] = []
+        if falsy in self.keys:  # the item worked out once into a name, then asked about, then kept
+            item = self.fresh("v")
+            counted = [cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(item))], _one_line(element))]),
+                       *self.false_item(falsy, item)]
+            element = cst.Name(item)
         if isinstance(node, cst.DictComp):
             produce = cst.Assign(targets=[cst.AssignTarget(cst.Subscript(
                 value=cst.Name(result), slice=[cst.SubscriptElement(cst.Index(node.key))]))], value=node.value)
         elif result is not None:
             method = "add" if isinstance(node, cst.SetComp) else "append"
-            produce = cst.Expr(cst.Call(func=cst.Attribute(cst.Name(result), cst.Name(method)), args=[cst.Arg(node.elt)]))
+            produce = cst.Expr(cst.Call(func=cst.Attribute(cst.Name(result), cst.Name(method)), args=[cst.Arg(element)]))
         else:
-            produce = cst.Expr(cst.Yield(value=node.elt))
-        body: list[cst.BaseStatement] = [*self.bump(self.role_id("kept", node)), *repeat,
+            produce = cst.Expr(cst.Yield(value=element))
+        body: list[cst.BaseStatement] = [*self.bump(self.role_id("kept", node)), *repeat, *counted,
                                          cst.SimpleStatementLine([produce])]
         for index in range(len(clauses) - 1, -1, -1):
             clause = clauses[index]
@@ -1476,9 +1584,11 @@ class _Hoist(cst.CSTTransformer):
         return updated
 
 
-def _render(context: _Context, keys: dict[str, str], convert: set[int], moved: list[str]) -> tuple[str, _Writer]:
-    """f with the counters in `keys`, the helpers in `moved` inside it; and the counters written."""
-    writer = _Writer(context, keys, convert)
+def _render(context: _Context, keys: dict[str, str], convert: set[int], moved: list[str],
+            probing: bool = False) -> tuple[str, _Writer]:
+    """f with the counters in `keys`, the helpers in `moved` inside it; and the counters written
+    (`probing`: the probe's, which may rule themselves out)."""
+    writer = _Writer(context, keys, convert, probing)
     stats = context.stats
     entry = context.entry
     helpers = {s.name.value: s for s in context.module.body if isinstance(s, cst.FunctionDef)}
@@ -1544,12 +1654,12 @@ def propose(source: str, module: cst.Module | None = None) -> Probe:
     context = _prepare(source, module)
     keys = {candidate.id: f"t{index}" for index, candidate in enumerate(context.candidates)}
     convert = {site for candidate in context.candidates for site in candidate.needs}
-    code, writer = _render(context, keys, convert, context.movable)
+    code, writer = _render(context, keys, convert, context.movable, probing=True)
     candidates = [c for c in context.candidates if c.id in writer.emitted]  # e.g. not a lambda in a default value
     if not candidates:
         raise NothingToTrack("f has no loop, branch, comprehension, function call or growing container to count")
     if len(candidates) < len(keys):
-        code, _ = _render(context, {c.id: keys[c.id] for c in candidates}, convert, context.movable)
+        code, _ = _render(context, {c.id: keys[c.id] for c in candidates}, convert, context.movable, probing=True)
     return Probe(source=code, candidates=candidates, keys={c.id: keys[c.id] for c in candidates}, context=context)
 
 
@@ -1627,13 +1737,17 @@ def _repeats_returned(values: tuple, returned: list[dict[tuple, int]]) -> tuple 
 
 
 def choose(candidates: list[Candidate], cases: list[tuple[list, dict[str, int]]],
-           limit: float = float("inf"), returned: list[dict[tuple, int]] | None = None) -> list[Candidate]:
+           limit: float = float("inf"), returned: list[dict[tuple, int]] | None = None,
+           last_resort: bool = False) -> list[Candidate]:
     """The 1 to 3 candidates to keep, judged on `cases` (arguments, {candidate id: value}): each
     varies, stays under `limit`, is not an argument's length or value in every case, is not a number
     the function returns itself in every case (`returned`, per case: `returned_counters` of its
     output; the model would be asked the same thing twice) and copies no other; kinds as diverse as
-    can be, f's own statements first; the fallback kinds only when no other candidate qualifies.
-    Raises NothingInformative."""
+    can be, f's own statements first; the fallback kinds only when no other candidate qualifies; the
+    last-resort kinds (LAST_RESORT_ROLES) are left out, neither judged nor counted, unless
+    `last_resort`. Raises NothingInformative."""
+    if not last_resort:
+        candidates = [c for c in candidates if c.role not in LAST_RESORT_ROLES]
     reasons: dict[str, int] = {}
     facts = [_input_facts(args) for args, _ in cases]
     usable: dict[tuple, Candidate] = {}
@@ -1706,6 +1820,7 @@ def _tracker(candidate: Candidate, name: str, function: str | None) -> Tracker:
             "iter": f"how many items the inner function `{function}` looks at (passes of its innermost loop)",
             "kept": f"how many items the inner function `{function}` keeps (times all its conditions hold)",
             "repeat": f"how many items the inner function `{function}` finds already in what it builds",
+            "falsy": f"how many of the items the inner function `{function}` produces {FALSY}",
         }[candidate.role]
     return Tracker(name=name, kind=candidate.kind, explanation=explanation, anchor=anchor)
 
