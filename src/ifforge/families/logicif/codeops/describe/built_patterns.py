@@ -73,6 +73,8 @@ class _Folder:
                 args = [self.text(a.value, seen) for a in node.args if a.keyword is None]
                 keywords = {a.keyword.value: self.text(a.value, seen) for a in node.args if a.keyword is not None}
                 return owner.format(*args, **keywords)
+        if isinstance(node, cst.Call) and dotted_name(node.func) in ("map", "sorted"):
+            return self._listed(node, seen)
         if isinstance(node, cst.Call) and dotted_name(node.func) == "re.escape" and len(node.args) == 1 \
                 and not node.args[0].keyword and not node.args[0].star:
             try:
@@ -98,6 +100,37 @@ class _Folder:
         values = iter(fields)
         return "".join(part.value if isinstance(part, ast.Constant) else self.text(next(values).expression, seen)
                        for part in read.values)
+
+    def _listed(self, node: cst.Call, seen: frozenset) -> tuple:
+        """`map(re.escape, WORDS)`, and `sorted(WORDS)` (by `key=len`, `reverse=True` too), as a
+        pattern of choices is often built longest first: the items in the order they come."""
+        args = [a for a in node.args if a.keyword is None]
+        keywords = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
+        if any(a.star for a in node.args) or len(args) != (2 if dotted_name(node.func) == "map" else 1):
+            raise _NotFixed
+        if dotted_name(node.func) == "map":
+            if keywords or dotted_name(args[0].value) != "re.escape":
+                raise _NotFixed
+            return tuple(re.escape(self._item(item)) for item in self._items(args[1].value, seen))
+        key = keywords.pop("key", None)
+        reverse = keywords.pop("reverse", None)
+        if keywords or key is not None and dotted_name(key) != "len" or reverse is not None and \
+                dotted_name(reverse) not in ("True", "False"):
+            raise _NotFixed
+        return tuple(sorted(map(self._item, self._items(args[0].value, seen)), key=len if key is not None else None,
+                            reverse=dotted_name(reverse) == "True"))
+
+    def _items(self, node: cst.BaseExpression, seen: frozenset) -> tuple:
+        items = self.fold(node, seen)  # a set's items come in each order `pattern_text` tries
+        if not isinstance(items, tuple):
+            raise _NotFixed
+        return items
+
+    @staticmethod
+    def _item(item) -> str:
+        if not isinstance(item, str):
+            raise _NotFixed
+        return item
 
     def text(self, node: cst.BaseExpression, seen: frozenset) -> str:
         value = self.fold(node, seen)
@@ -139,6 +172,16 @@ def pattern_text(node: cst.BaseExpression, constants: dict[str, cst.BaseExpressi
         if _meaning(_Folder(constants, orders).fold(node), flags) != meaning:
             raise Undescribable("a regular expression built from a set whose order changes what it matches")
     return text
+
+
+def fixed_text(node: cst.BaseExpression, constants: dict[str, cst.BaseExpression]) -> str | None:
+    """The text of a value built only from written texts (module constants traced, no sets), or None."""
+    folder = _Folder(constants)
+    try:
+        text = folder.fold(node)
+    except (_NotFixed, TypeError, ValueError, IndexError, KeyError):
+        return None
+    return text if isinstance(text, str) and not folder.sets else None
 
 
 # where a text put into a pattern would not stay plain characters of its own: after a backslash or an

@@ -34,6 +34,7 @@ class Facts:
     generators: frozenset[str]  # helpers that produce values (`yield`)
     stops: frozenset[int]  # ids of the returns that end a producing helper's values
     patterns: frozenset[str]  # names of compiled regular expressions
+    pattern_makers: frozenset[str]  # helpers whose one step gives back a compiled pattern (`return re.compile(...)`)
     bound: Mapping[str, cst.Attribute]  # name -> the bound method it stands for
     held: Mapping[str, str]  # name -> the changing method it keeps (`add = xs.append`)
     translators: frozenset[str]  # functions that turn a shell wildcard into a pattern
@@ -106,9 +107,10 @@ def _assignments(k) -> dict[str, list[cst.BaseExpression]]:
     return _assigned(k.module)  # one walk, read by the three below
 
 
-@analysis("patterns", "bound")
+@analysis("pattern_makers", "patterns", "bound")
 def _compiled(k):
-    return _patterns(k.assigned)
+    makers = _pattern_makers(k.module, k.helpers, k.stats, _patterns(k.assigned)[0])
+    return (makers, *_patterns(k.assigned, makers))
 
 
 @analysis("held")
@@ -462,13 +464,43 @@ def _kept_methods(module: cst.Module, assigned: dict[str, list[cst.BaseExpressio
     return kept
 
 
-def _patterns(values: dict[str, list[cst.BaseExpression]]) -> tuple[set[str], dict[str, cst.Attribute]]:
+def _compile_call(value: cst.BaseExpression) -> bool:
+    return isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and \
+        isinstance(value.func.value, cst.Name) and value.func.value.value == "re" and value.func.attr.value == "compile"
+
+
+def _pattern_makers(module: cst.Module, helpers: frozenset[str], stats: str, patterns: set[str]) -> set[str]:
+    """Helpers whose body is one `return re.compile(...)` or `return P` for a name of `patterns`
+    (docstrings and counter steps on `stats` aside), as code that builds its patterns on first use writes them (`def _port_regex(): return
+    re.compile(...)`, often cached): a call of one is a compiled pattern, so `_port_regex().match(x)`
+    is a pattern's match."""
+    def counted(small: cst.BaseSmallStatement) -> bool:  # `stats['calls'] += 1`
+        return isinstance(small, cst.AugAssign) and isinstance(small.target, cst.Subscript) \
+            and isinstance(small.target.value, cst.Name) and small.target.value.value == stats
+
+    found = set()
+    for function in _all(module, cst.FunctionDef):
+        if function.name.value not in helpers or not isinstance(function.body, cst.IndentedBlock):
+            continue
+        steps = [small for line in function.body.body for small in (
+            line.body if isinstance(line, cst.SimpleStatementLine) else [line])
+            if not (is_noop(small) or counted(small))]
+        if len(steps) == 1 and isinstance(steps[0], cst.Return) and (_compile_call(steps[0].value) or isinstance(
+                steps[0].value, cst.Name) and steps[0].value.value in patterns
+                and steps[0].value.value not in {p.name.value for p in cst_parameters(function)}):
+            found.add(function.name.value)
+    return found
+
+
+def _patterns(values: dict[str, list[cst.BaseExpression]], makers: frozenset[str] = frozenset()
+              ) -> tuple[set[str], dict[str, cst.Attribute]]:
     """Names only ever bound to a compiled regular expression (or None before it is made), and
-    module-level names bound to a method of one (`_find = re.compile(...).search`); `values`: `_assigned`'s."""
+    module-level names bound to a method of one (`_find = re.compile(...).search`); `values`: `_assigned`'s;
+    `makers`: the helpers that give back a compiled pattern (a call of one is one too)."""
 
     def compiled(value) -> bool:
-        return isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and \
-            isinstance(value.func.value, cst.Name) and value.func.value.value == "re" and value.func.attr.value == "compile"
+        return _compile_call(value) or isinstance(value, cst.Call) and isinstance(value.func, cst.Name) \
+            and value.func.value in makers
 
     patterns = {name for name, found in values.items()
                 if any(compiled(v) for v in found) and all(compiled(v) or (isinstance(v, cst.Name) and v.value == "None")
@@ -518,11 +550,32 @@ def _constants(module: cst.Module) -> dict[str, cst.BaseExpression]:
     found = {}
     for line in module.body:
         for small in line.body if isinstance(line, cst.SimpleStatementLine) else []:
-            if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
-                name = small.targets[0].target.value
-                if bindings[name] == 1:
-                    found[name] = small.value
+            if isinstance(small, cst.Assign) and len(small.targets) == 1:
+                for name, value in unpacked(small.targets[0].target, small.value):
+                    if bindings[name] == 1:
+                        found[name] = value
     return found
+
+
+def unpacked(target: cst.BaseExpression, value: cst.BaseExpression) -> list[tuple[str, cst.BaseExpression]]:
+    """(name, value) for `name = value`, and for each name of `A, B = 0, 1` (a tuple of names set to a
+    written tuple of as many values, none reading those names, no `*`); else nothing."""
+    if isinstance(target, cst.Name):
+        return [(target.value, value)]
+    if not (isinstance(target, (cst.Tuple, cst.List)) and isinstance(value, (cst.Tuple, cst.List))
+            and len(target.elements) == len(value.elements) > 0):
+        return []
+    names = [e.value.value for e in target.elements if isinstance(e, cst.Element) and isinstance(e.value, cst.Name)]
+    values = [e.value for e in value.elements if isinstance(e, cst.Element)]
+    if len(names) != len(target.elements) or len(values) != len(value.elements) or len(set(names)) != len(names) \
+            or any(set(names_in_reads(v)) & set(names) for v in values):
+        return []
+    return list(zip(names, values))
+
+
+def names_in_reads(node: cst.CSTNode) -> list[str]:
+    """Every name `node` reads (each `Name` inside it)."""
+    return [n.value for n in _all(node, cst.Name)]
 
 
 def _record_fields(value: cst.BaseExpression) -> list[str] | None:

@@ -13,7 +13,7 @@ import json
 import re
 from contextvars import ContextVar
 from re import _constants as c  # noqa: the parser's opcodes
-from re import _parser
+from re import _casefix, _parser  # noqa: the parser, and the extra case partners the re module knows
 
 import libcst as cst
 
@@ -79,6 +79,8 @@ def _gloss(pattern: str, flags: int) -> str:
     except re.error:
         raise Undescribable("a regular expression that does not compile") from None
     flags = parsed.state.flags
+    if flags & re.IGNORECASE and any(map(_odd_case if not flags & re.ASCII else _cased, _characters(parsed))):
+        raise Undescribable("a case-blind pattern holding a letter whose other cases are not plain to see")
     if _HOLES.get() and _splits_hole(pattern, flags, parsed):
         raise Undescribable("a regular expression that repeats or lists part of a text known only at run time")
     token = _NAMES.set({number: name for name, number in parsed.state.groupdict.items()})
@@ -89,6 +91,45 @@ def _gloss(pattern: str, flags: int) -> str:
     notes = [text for flag, text in _FLAG_WORDS if flags & flag]
     tail = f" ({'; '.join(notes)})" if notes else ""
     return f"the pattern matching {words}{tail}"
+
+
+def _odd_case(code: int) -> bool:
+    """A character beyond ASCII whose case partners a reader would not find by changing its case: its
+    other case is an ASCII letter or several characters ("ſ" matches "s" and "S"; the Kelvin sign
+    matches "k"), or the re module gives it an extra partner (`re._casefix`)."""
+    if code < 128:
+        return False
+    char = chr(code)
+    return code in _casefix._EXTRA_CASES or any(
+        other != char and (len(other) != 1 or other.isascii()) for other in (char.lower(), char.upper()))
+
+
+def _cased(code: int) -> bool:
+    """A letter beyond ASCII with another case, which an ASCII-only case-blind pattern does not give it."""
+    char = chr(code)
+    return code >= 128 and (char.lower() != char or char.upper() != char)
+
+
+def _characters(value):
+    """Every character a pattern's literals and character classes name (each range's in full)."""
+    if isinstance(value, _parser.SubPattern):
+        value = value.data
+    for op, av in value if isinstance(value, list) else ():
+        if op in (c.LITERAL, c.NOT_LITERAL):
+            yield av
+        elif op is c.RANGE:
+            yield from range(av[0], av[1] + 1)
+        elif op is c.IN:
+            yield from _characters(av)
+        elif op is c.SUBPATTERN:
+            yield from _characters(av[3])
+        elif op in (c.MAX_REPEAT, c.MIN_REPEAT):
+            yield from _characters(av[2])
+        elif op is c.BRANCH:
+            for option in av[1]:
+                yield from _characters(option)
+        elif op in (c.ASSERT, c.ASSERT_NOT):
+            yield from _characters(av[1])
 
 
 def _splits_hole(pattern: str, flags: int, parsed) -> bool:
@@ -140,7 +181,13 @@ def _sequence(items: list, flags: int) -> str:
 
 
 def _literal(text: str) -> str:
-    return f"the text {json.dumps(text, ensure_ascii=False)}"
+    """A text quoted; a character that shows nothing (a control, a space other than " ") as its escape."""
+    quoted = json.dumps(text, ensure_ascii=False)
+    return "the text " + "".join(ch if ch.isprintable() else _escape(ch) for ch in quoted)
+
+
+def _escape(char: str) -> str:
+    return f"\\u{ord(char):04x}" if ord(char) < 0x10000 else f"\\U{ord(char):08x}"
 
 
 def _item(op, av, flags: int) -> str:
@@ -310,6 +357,10 @@ def literal_pattern(speaker, node: cst.BaseExpression, flags: int = 0) -> str:
         return literal_pattern(speaker, written, flags)
     if isinstance(node, cst.Call) and _is_compile(node):
         return compile_call(speaker, node)
+    if made_by_helper(speaker, node):  # the helper's own steps say which pattern
+        if flags:
+            raise Undescribable("a pattern a helper gives back used with flags")
+        return f"the pattern that {node.func.value} gives back {speaker.call_with(node)}"
     built = built_patterns.pattern_text(node, speaker.constants, flags)
     if built is not None:  # built from written texts when the module loads
         return gloss(built, flags)
@@ -365,9 +416,19 @@ def _is_compile(node: cst.Call) -> bool:
         node.func.value.value == "re" and node.func.attr.value == "compile"
 
 
-def method_as_value(speaker, compiled: cst.Call, name: str) -> str:
+def made_by_helper(speaker, node: cst.BaseExpression) -> bool:
+    """A call of a helper whose one step gives back a compiled pattern (`facts.pattern_makers`)."""
+    return isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in speaker.pattern_makers
+
+
+def compiled(speaker, node: cst.BaseExpression) -> bool:
+    """Surely a compiled pattern where it is made: `re.compile(...)` or a call of a helper that gives one back."""
+    return isinstance(node, cst.Call) and _is_compile(node) or made_by_helper(speaker, node)
+
+
+def method_as_value(speaker, made: cst.Call, name: str) -> str:
     """`re.compile(p).match` kept to be called later: the function it is, in words."""
-    pattern = compile_call(speaker, compiled)
+    pattern = literal_pattern(speaker, made)
     if name in _MATCHES:
         speaker.rule("regex")
         return "a function which, called with a text, gives " + _MATCHES[name].format("that text", p=pattern)
@@ -473,6 +534,9 @@ def _replacement(speaker, replacement: cst.BaseExpression) -> str:
         return f"what the helper {replacement.value} gives back for that match"
     if isinstance(replacement, (cst.SimpleString, cst.ConcatenatedString)):
         return template_words(replacement.evaluated_value)
+    fixed = built_patterns.fixed_text(replacement, speaker.constants)
+    if fixed is not None:  # a module-level text, or one built from written texts when the module loads
+        return template_words(fixed)
     if isinstance(replacement, cst.Name) and speaker.table_names.get(replacement.value, ("", ""))[1] == "replacement":
         table = speaker.table_names[replacement.value][0]
         row = "entry" if speaker.tables[table].mapping else "row"
