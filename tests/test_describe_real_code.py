@@ -477,3 +477,53 @@ def test_a_library_constant_is_said_by_its_value_from_vocab():
     assert "the number pi (3.141592653589793)" in text
     import datetime
     assert (datetime.MINYEAR, datetime.MAXYEAR) == (1, 9999)  # the words agree with the library
+
+
+def test_a_pattern_a_helper_gives_back_is_a_pattern_where_the_helper_is_called():
+    """`def _port(): return re.compile(...)` (a counter step and a docstring aside, as the instrumented
+    seed has them), `return _RX`, and `_find = _RX.findall`: each call is said as the pattern's own
+    method, the helper's steps saying which pattern."""
+    source = ('import re\n_RX = re.compile(r"\\d+")\n_find = _RX.findall\n\ndef _digits():\n    return _RX\n\n'
+              'def f(a):\n    stats = {"helper_calls": 0}\n\n    def _port():\n        """Port."""\n'
+              '        stats["helper_calls"] += 1\n        return re.compile(r"^:(\\d{1,4})$")\n'
+              '    if _port().match(a) and _digits().search(a):\n        return (len(_find(a)), stats)\n'
+              '    return (0, stats)\n')
+    said = describe(source, [], {"a": "str"}, "int")
+    assert not holds_code(said)
+    assert "If the pattern that _port gives back with no inputs matches at the very start of a" in said
+    assert "the pattern that _digits gives back with no inputs matches somewhere in a" in said
+    assert "_find is a function which, called with a text, gives the list of every match of the pattern _RX" in said
+    assert "Return the pattern matching (the start of the text, then the text \":\"" in said
+
+
+def test_a_case_blind_pattern_is_refused_where_a_letter_s_other_cases_are_not_plain_to_see():
+    """Under re.IGNORECASE, "\u017f" also matches "s" and "S", and the Kelvin sign "k"; with re.ASCII a
+    letter beyond ASCII matches only itself: "letters match regardless of case" would be wrong there."""
+    assert "regardless of case" in gloss("[a-z]+", re.IGNORECASE)
+    assert "regardless of case" in gloss("caf\u00e9", re.IGNORECASE)
+    for pattern, flags in (("[\u0100-\u017f]", re.IGNORECASE), ("\u212a", re.IGNORECASE),
+                           ("[\u00a0-\ud7ff]", re.IGNORECASE), ("\u0100", re.IGNORECASE | re.ASCII)):
+        with pytest.raises(Undescribable, match="case-blind"):
+            gloss(pattern, flags)
+    assert "from \"\u0100\" to \"\u017f\"" in gloss("[\u0100-\u017f]")
+
+
+def test_a_character_that_shows_nothing_is_written_as_its_escape_in_a_pattern():
+    assert gloss("[\x7f\u00a0\u200b]") == ('the pattern matching one character that is one of: "\\u007f"; '
+                                         '"\\u00a0"; "\\u200b"')
+    assert gloss("a\tb") == 'the pattern matching the text "a\\tb"'
+
+
+def test_pieces_of_a_pattern_and_of_a_replacement_are_folded_from_module_texts():
+    """`"|".join(map(re.escape, sorted(WORDS, key=len, reverse=True)))` is built in that order (the
+    escaped "." matches itself); a
+    replacement read from a module-level text is that text; `LOW, HIGH = 0, 9` sets two constants."""
+    source = ('import re\nSEP = "-"\nLOW, HIGH = 0, 9\nWORDS = ("cat", "category", "a.b")\n'
+              'RX = re.compile("|".join(map(re.escape, sorted(WORDS, key=len, reverse=True))))\n'
+              'def f(text):\n    if LOW < len(text) < HIGH:\n        return RX.sub(SEP, text)\n    return text\n')
+    said = describe(source, [], {"text": "str"}, "str")
+    assert not holds_code(said)
+    assert ('RX is the pattern matching either the text "category" or the text "cat" or the text "a.b" (the first '
+            'that fits, left to right)') in said  # a stable sort: "cat" stays before "a.b"
+    assert "LOW is 0; HIGH is 9" in said
+    assert 'replaced by "-"' in said
