@@ -527,3 +527,27 @@ def test_pieces_of_a_pattern_and_of_a_replacement_are_folded_from_module_texts()
             'that fits, left to right)') in said  # a stable sort: "cat" stays before "a.b"
     assert "LOW is 0; HIGH is 9" in said
     assert 'replaced by "-"' in said
+
+
+def test_templates_flags_and_choices_built_from_module_texts_are_said_as_built():
+    """A `str.format` or `%` template built from module texts (`"{0}" + SEP + "{1}"`), flags kept in a
+    module name and read only as flags, a generator of escaped words and a `%` over a dictionary in a
+    pattern, and a pattern chosen by a condition: each said as Python builds it."""
+    source = ('import re\nSEP = ", "\nFMT = "{0}" + SEP + "{1:d}"\nOLD = "%s" + SEP + "%s"\nFLAGS = re.I | re.M\n'
+              'WORDS = ["a+b", "c"]\nRX = re.compile("|".join(re.escape(w) for w in WORDS))\n'
+              'NUM = re.compile("%(n)s-%(n)s" % {"n": r"\\d"})\n'
+              'def f(a, b, strict):\n    if re.search(r"^ab", a, FLAGS) or RX.match(a) or NUM.match(a):\n'
+              '        return FMT.format(a, b) + OLD % (a, b)\n'
+              '    if re.match(r"\\w+" if strict else r"\\S+", a):\n        return a\n    return ""\n')
+    said = describe(source, [], {"a": "str", "b": "int", "strict": "bool"}, "str")
+    assert not holds_code(said)
+    assert 'the text made of a written as text, followed by ", ", followed by b written as a whole number' in said
+    assert 'the text made of a written as text, followed by ", ", followed by b written as text' in said
+    assert ("the pattern matching (the start of a line, then the text \"ab\") (letters match regardless of case; start "
+            "and end of text also match at the start and end of every line)") in said
+    assert "FLAGS is" not in said  # said where it is used
+    assert 'RX is the pattern matching either the text "a+b" or the text "c"' in said
+    assert 'NUM is the pattern matching (a digit, then the text "-", then a digit)' in said
+    assert ("(the pattern matching a word character (a letter, a digit or an underscore) repeated 1 or more times "
+            "(as many as possible, giving back as the rest of the pattern needs) if strict, otherwise the pattern "
+            "matching a character that is not whitespace repeated") in said

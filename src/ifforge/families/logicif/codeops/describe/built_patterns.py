@@ -41,6 +41,7 @@ class _Folder:
     def __init__(self, constants: dict[str, cst.BaseExpression], orders: tuple = (), hole=None):
         self.constants, self.orders, self.sets = constants, orders, []
         self.hole, self.marks = hole, {}  # hole: a value known only at run time -> its words, or None
+        self.bound: dict[str, object] = {}  # a comprehension's name -> the item it holds now
 
     def fold(self, node: cst.BaseExpression, seen: frozenset = frozenset()):
         if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)) and isinstance(node.evaluated_value, str):
@@ -49,6 +50,8 @@ class _Folder:
             return self._formatted(node, seen)
         if isinstance(node, cst.Attribute) and dotted_name(node) in STRING_TEXTS:  # `string.punctuation`
             return STRING_TEXTS[dotted_name(node)]
+        if isinstance(node, cst.Name) and node.value in self.bound:
+            return self.bound[node.value]
         if isinstance(node, cst.Name) and node.value in self.constants and node.value not in seen:
             return self.fold(self.constants[node.value], seen | {node.value})
         if isinstance(node, (cst.List, cst.Tuple)):
@@ -58,9 +61,15 @@ class _Folder:
             return self._set(node, seen)
         if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
             return self.text(node.left, seen) + self.text(node.right, seen)
+        if isinstance(node, (cst.GeneratorExp, cst.ListComp)):
+            return self._comprehension(node, seen)
+        if isinstance(node, cst.Dict):  # `"%(num)s" % {"num": r"\d+"}`
+            if not all(isinstance(e, cst.DictElement) for e in node.elements):
+                raise _NotFixed
+            return {self.text(e.key, seen): self.text(e.value, seen) for e in node.elements}
         if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Modulo):
             values = self.fold(node.right, seen)
-            return self.text(node.left, seen) % (values if isinstance(values, tuple) else (values,))
+            return self.text(node.left, seen) % (values if isinstance(values, (tuple, dict)) else (values,))
         if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and \
                 node.func.attr.value in ("join", "format"):
             owner = self.text(node.func.value, seen)
@@ -100,6 +109,22 @@ class _Folder:
         values = iter(fields)
         return "".join(part.value if isinstance(part, ast.Constant) else self.text(next(values).expression, seen)
                        for part in read.values)
+
+    def _comprehension(self, node, seen: frozenset) -> tuple:
+        """`(re.escape(w) for w in WORDS)`: one `for` over fixed items, no condition, a name as its target."""
+        loop = node.for_in
+        if loop.inner_for_in is not None or loop.ifs or loop.asynchronous or not isinstance(loop.target, cst.Name) \
+                or loop.target.value in self.bound:
+            raise _NotFixed
+        items, name = self._items(loop.iter, seen), loop.target.value
+        made = []
+        for item in items:
+            self.bound[name] = item
+            try:
+                made.append(self.fold(node.elt, seen))
+            finally:
+                del self.bound[name]
+        return tuple(made)
 
     def _listed(self, node: cst.Call, seen: frozenset) -> tuple:
         """`map(re.escape, WORDS)`, and `sorted(WORDS)` (by `key=len`, `reverse=True` too), as a

@@ -484,6 +484,9 @@ class Speaker:
             if isinstance(left.evaluated_value, bytes):
                 raise Undescribable("printf-style formatting of bytes with %")
             return formats.printf(self, left.evaluated_value, node.right)
+        built = formats.fixed_template(self, left) if self.kind(left) in (None, "str") else None
+        if built is not None:  # built from written texts when the module loads (`FMT = "%s" + SEP + "%s"`)
+            return formats.printf(self, built, node.right)
         if isinstance(left, cst.FormattedString):
             raise Undescribable("printf-style text formatting with %")
         if self.sort_of(left) in ("str", "bytes") or self.sort_of(node.right) in (

@@ -19,7 +19,8 @@ import libcst as cst
 from ifforge.core import pyast
 from ifforge.families.logicif.codeops.common.source import cst_parameters, dotted_name, resolved_name
 from ifforge.families.logicif.codeops.common.walk import Reader, walk
-from ifforge.families.logicif.codeops.describe import pattern_tables, roles, stored_methods, vocab, wildcards
+from ifforge.families.logicif.codeops.describe import pattern_tables, regex, roles, stored_methods, vocab, wildcards
+from ifforge.families.logicif.codeops.describe.errors import Undescribable
 from ifforge.families.logicif.codeops.describe.english import METHOD_TYPES, is_constant
 from ifforge.families.logicif.codeops.describe.plain import Plain, names_in
 
@@ -47,6 +48,7 @@ class Facts:
     imported: Mapping[str, str]  # name -> module.name (`from module import name`)
     plain: Plain  # which values are surely plain (their display has exact words)
     pattern_texts: frozenset[str]  # module-level texts used only as patterns
+    flag_names: frozenset[str]  # module-level regular-expression flags used only as the flags of re calls
     tables: Mapping[str, pattern_tables.Table]  # module-level tables of patterns a loop tries in turn
     table_names: Mapping[str, tuple[str, str]]  # a loop's name -> (its table, "pattern" or "replacement")
     plain_texts: frozenset[str]  # loop names set to written texts a pattern holds as they are
@@ -164,6 +166,11 @@ def _plain(k) -> Plain:
 @analysis("pattern_texts")
 def _texts_as_patterns(k) -> set[str]:
     return _pattern_texts(k.module, k.constants)
+
+
+@analysis("flag_names")
+def _flags_as_flags(k) -> set[str]:
+    return _flag_names(k.module, k.constants)
 
 
 @analysis("tables", "table_names", "plain_texts")
@@ -531,6 +538,34 @@ def _pattern_texts(module: cst.Module, constants: dict[str, cst.BaseExpression])
     walk(module, Uses())
     return {name for name, value in constants.items() if isinstance(value, (cst.SimpleString, cst.ConcatenatedString))
             and as_pattern[name] and uses[name] == as_pattern[name] + 1}  # + 1: where it is set
+
+
+def _flag_names(module: cst.Module, constants: dict[str, cst.BaseExpression]) -> set[str]:
+    """Module-level names set to the re module's flags (`FLAGS = re.I | re.M`) and read only as an
+    argument after the pattern of a call of the re module: said where used, by what the flags do."""
+    uses: Counter[str] = Counter()
+    as_flags: Counter[str] = Counter()
+
+    class Uses(Reader):
+        def visit_Name(self, node: cst.Name) -> None:
+            uses[node.value] += 1
+
+        def visit_Call(self, node: cst.Call) -> None:
+            if (dotted_name(node.func) or "").startswith("re."):
+                for arg in node.args[1:]:
+                    if isinstance(arg.value, cst.Name) and not arg.star:
+                        as_flags[arg.value.value] += 1
+
+    walk(module, Uses())
+    found = set()
+    for name, value in constants.items():
+        try:
+            regex.flag_value(value)
+        except Undescribable:
+            continue
+        if not isinstance(value, cst.Integer) and as_flags[name] and uses[name] == as_flags[name] + 1:
+            found.add(name)
+    return found
 
 
 def method_of_value(owner: cst.BaseExpression) -> bool:

@@ -15,6 +15,7 @@ import string
 
 import libcst as cst
 
+from ifforge.families.logicif.codeops.describe import built_patterns
 from ifforge.families.logicif.codeops.describe.errors import Undescribable
 
 _PRINTF = re.compile(r"%(?:\((?P<key>[^)]*)\))?(?P<flags>[-+ #0]*)(?P<width>\*|\d+)?(?:\.(?P<precision>\*|\d+))?"
@@ -142,11 +143,22 @@ def spec_words(value: str, spec: str, conversion: str | None, node: cst.BaseExpr
                        bool(found["alt"]), found["group"])
 
 
+def fixed_template(speaker, node: cst.BaseExpression) -> str | None:
+    """The text of a template written in the code or built from written texts (module constants
+    traced), the same in every case; None for any other."""
+    if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
+        return node.evaluated_value if isinstance(node.evaluated_value, str) else None
+    if speaker.__dict__.get("facts") is None:
+        return None
+    return built_patterns.fixed_text(node, speaker.constants)
+
+
 def format_call(speaker, owner: cst.BaseExpression, args: list, keywords: dict) -> str:
-    """`"...".format(...)` on a literal template, in words."""
-    if not isinstance(owner, (cst.SimpleString, cst.ConcatenatedString)) or not isinstance(owner.evaluated_value, str):
+    """`"...".format(...)` on a literal template, or on one built from written texts when the module
+    loads (`FMT = "{0}" + SEP + "{1}"`), in words."""
+    template = fixed_template(speaker, owner)
+    if template is None:
         raise Undescribable("str.format on a template that is not written in the code")
-    template = owner.evaluated_value
     speaker.rule("str")
     parts, automatic = [], 0
     try:

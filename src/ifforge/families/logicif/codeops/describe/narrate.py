@@ -882,8 +882,8 @@ def _fixed(statement, say: Speaker, told: set[str] = frozenset(), typing_only: s
                     fields = _join_words(say.records[small.targets[0].target.value])
                     parts.append(f"{small.targets[0].target.value} makes a tuple whose items are also named {fields}")
                     continue
-                if small.targets[0].target.value in say.pattern_texts:
-                    continue  # a pattern is said where it is used
+                if small.targets[0].target.value in say.pattern_texts or small.targets[0].target.value in say.flag_names:
+                    continue  # a pattern, or flags, are said where they are used
                 if small.targets[0].target.value in say.tables:
                     continue  # a table of patterns is said row by row after the fixed values
                 if small.targets[0].target.value in typing_only:

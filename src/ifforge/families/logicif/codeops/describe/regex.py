@@ -49,10 +49,13 @@ _HOLES: ContextVar[dict[str, str]] = ContextVar("holes", default={})  # of the p
 _NAMES: ContextVar[dict[int, str]] = ContextVar("names", default={})  # group number -> name, likewise
 
 
-def flag_value(node: cst.BaseExpression) -> int:
-    """The value of `re.X | re.Y` written with the re module's flag names."""
+def flag_value(node: cst.BaseExpression, constants=None) -> int:
+    """The value of `re.X | re.Y` written with the re module's flag names, module constants traced
+    when `constants` are given (`FLAGS = re.I | re.M`)."""
     if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.BitOr):
-        return flag_value(node.left) | flag_value(node.right)
+        return flag_value(node.left, constants) | flag_value(node.right, constants)
+    if isinstance(node, cst.Name) and constants and node.value in constants:
+        return flag_value(constants[node.value], {k: v for k, v in constants.items() if k != node.value})
     if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "re" \
             and node.attr.value in FLAGS:
         return int(FLAGS[node.attr.value])
@@ -357,6 +360,9 @@ def literal_pattern(speaker, node: cst.BaseExpression, flags: int = 0) -> str:
         return literal_pattern(speaker, written, flags)
     if isinstance(node, cst.Call) and _is_compile(node):
         return compile_call(speaker, node)
+    if isinstance(node, cst.IfExp):  # `r"\w+" if strict else r"\S+"`: each pattern, and when it is used
+        return (f"({literal_pattern(speaker, node.body, flags)} if {speaker.condition(node.test)}, otherwise "
+                f"{literal_pattern(speaker, node.orelse, flags)})")
     if made_by_helper(speaker, node):  # the helper's own steps say which pattern
         if flags:
             raise Undescribable("a pattern a helper gives back used with flags")
@@ -438,7 +444,7 @@ def method_as_value(speaker, made: cst.Call, name: str) -> str:
 def compile_call(speaker, call: cst.Call) -> str:
     args, keywords = speaker.arguments(call)
     flags = keywords.get("flags", args[1] if len(args) > 1 else None)
-    return literal_pattern(speaker, args[0], flag_value(flags) if flags is not None else 0)
+    return literal_pattern(speaker, args[0], flag_value(flags, speaker.constants) if flags is not None else 0)
 
 
 _COUNTED = {"split": "maxsplit", "sub": "count", "subn": "count"}  # the argument that limits how many
@@ -472,7 +478,7 @@ def module_call(speaker, name: str, call: cst.Call, test: bool | None = None) ->
         extra += 1
     if flags is None and len(args) > extra:
         flags, args = args[extra], args[:extra]
-    pattern = literal_pattern(speaker, args[0], flag_value(flags) if flags is not None else 0)
+    pattern = literal_pattern(speaker, args[0], flag_value(flags, speaker.constants) if flags is not None else 0)
     return _use(speaker, pattern, name, args[1:], test)
 
 
