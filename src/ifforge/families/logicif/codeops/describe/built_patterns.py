@@ -5,6 +5,11 @@ with one catch: a set's order of items changes from run to run. A pattern built 
 folded for every order of every set (small sets only) and kept only when every order parses to
 the same expression once the members of each character class are sorted; the text said is the
 one built from the sets' items in sorted order, so the wording is the same on every run.
+
+The folding reads `+`, `%` (over a tuple or a dictionary), `str.format`, `join`, f-strings, `re.escape`,
+`map(re.escape, ...)`, `sorted(..., key=len, reverse=True)` and a one-`for` comprehension over fixed
+items; `fixed_text` gives the same folding to any text the code reads (a `str.format` or `%` template,
+a `re.sub` replacement), so every reader sees the text Python builds.
 """
 
 from __future__ import annotations
