@@ -496,16 +496,21 @@ def test_a_pattern_a_helper_gives_back_is_a_pattern_where_the_helper_is_called()
     assert "Return the pattern matching (the start of the text, then the text \":\"" in said
 
 
-def test_a_case_blind_pattern_is_refused_where_a_letter_s_other_cases_are_not_plain_to_see():
-    """Under re.IGNORECASE, "\u017f" also matches "s" and "S", and the Kelvin sign "k"; with re.ASCII a
-    letter beyond ASCII matches only itself: "letters match regardless of case" would be wrong there."""
+def test_a_case_blind_list_of_characters_names_the_partners_python_adds_and_a_lone_one_is_refused():
+    """Under re.IGNORECASE "\u017f" also matches "s" and "S" (and "\u0131" "i" and "I"): a list holding
+    them says those partners as members, so trying each character's other cases finds what Python finds;
+    a lone such letter (the Kelvin sign, "\u017f"), and a letter beyond ASCII under re.ASCII, are refused."""
     assert "regardless of case" in gloss("[a-z]+", re.IGNORECASE)
     assert "regardless of case" in gloss("caf\u00e9", re.IGNORECASE)
-    for pattern, flags in (("[\u0100-\u017f]", re.IGNORECASE), ("\u212a", re.IGNORECASE),
-                           ("[\u00a0-\ud7ff]", re.IGNORECASE), ("\u0100", re.IGNORECASE | re.ASCII)):
+    assert gloss("[\u0100-\u017f]", re.IGNORECASE) == (
+        'the pattern matching one character that is one of: from "\u0100" to "\u017f"; "I"; "S"; "i"; "s" '
+        '(letters match regardless of case)')
+    assert gloss("[^\u00a0-\ud7ff]", re.IGNORECASE).startswith(
+        'the pattern matching one character that is none of: from "\\u00a0" to "\\ud7ff"; "I"; "K"; "S"; "i"; "k"; "s"')
+    for pattern, flags in (("\u212a", re.IGNORECASE), ("a\u017f", re.IGNORECASE), ("\u0100", re.IGNORECASE | re.ASCII)):
         with pytest.raises(Undescribable, match="case-blind"):
             gloss(pattern, flags)
-    assert "from \"\u0100\" to \"\u017f\"" in gloss("[\u0100-\u017f]")
+    assert 'from "\u0100" to "\u017f"' in gloss("[\u0100-\u017f]")
 
 
 def test_a_character_that_shows_nothing_is_written_as_its_escape_in_a_pattern():

@@ -14,8 +14,10 @@ IGNORECASE with ASCII: "letters match regardless of case" would not be exact the
 
 from __future__ import annotations
 
+import functools
 import json
 import re
+import sys
 from contextvars import ContextVar
 from re import _constants as c  # noqa: the parser's opcodes
 from re import _casefix, _parser  # noqa: the parser, and the extra case partners the re module knows
@@ -52,6 +54,7 @@ _ANCHORS = {
 
 _HOLES: ContextVar[dict[str, str]] = ContextVar("holes", default={})  # of the pattern being glossed
 _NAMES: ContextVar[dict[int, str]] = ContextVar("names", default={})  # group number -> name, likewise
+_BLIND: ContextVar[int] = ContextVar("blind", default=0)  # the flags, when case partners must be checked
 
 
 def flag_value(node: cst.BaseExpression, constants=None) -> int:
@@ -87,8 +90,17 @@ def _gloss(pattern: str, flags: int) -> str:
     except re.error:
         raise Undescribable("a regular expression that does not compile") from None
     flags = parsed.state.flags
-    if flags & re.IGNORECASE and any(map(_odd_case if not flags & re.ASCII else _cased, _characters(parsed))):
+    if flags & re.IGNORECASE and flags & re.ASCII and any(map(_cased, _characters(parsed))):
         raise Undescribable("a case-blind pattern holding a letter whose other cases are not plain to see")
+    odd = flags & re.IGNORECASE and not flags & re.ASCII and any(map(_odd_case, _characters(parsed)))
+    blind = _BLIND.set(flags if odd else 0)  # each list of characters then says the partners re adds
+    try:
+        return _glossed(pattern, parsed, flags)
+    finally:
+        _BLIND.reset(blind)
+
+
+def _glossed(pattern: str, parsed, flags: int) -> str:
     if _HOLES.get() and _splits_hole(pattern, flags, parsed):
         raise Undescribable("a regular expression that repeats or lists part of a text known only at run time")
     token = _NAMES.set({number: name for name, number in parsed.state.groupdict.items()})
@@ -101,15 +113,66 @@ def _gloss(pattern: str, flags: int) -> str:
     return f"the pattern matching {words}{tail}"
 
 
-def _odd_case(code: int) -> bool:
+def _odd_case(code: int, ascii_too: bool = False) -> bool:
     """A character beyond ASCII whose case partners a reader would not find by changing its case: its
     other case is an ASCII letter or several characters ("ſ" matches "s" and "S"; the Kelvin sign
     matches "k"), or the re module gives it an extra partner (`re._casefix`)."""
-    if code < 128:
+    if code < 128 and not ascii_too:
         return False
     char = chr(code)
     return code in _casefix._EXTRA_CASES or any(
-        other != char and (len(other) != 1 or other.isascii()) for other in (char.lower(), char.upper()))
+        other != char and (len(other) != 1 or other.isascii() != char.isascii()) for other in (char.lower(), char.upper()))
+
+
+def _partners(items: list) -> list[str]:
+    """The characters beyond a list of characters' own that it matches case-blind only by the re module's
+    own case rules (`[\u0100-\u017f]` also takes "s" and "S", through "\u017f"), checked on every
+    character with an unusual case (`_unusual`): a reader who tries each character's other cases, with
+    these added to the list, finds exactly what Python finds; where no such list exists, refused."""
+    source = "[" + "".join(_source(op, av) for op, av in items) + "]"
+    flags = _BLIND.get()
+    blind, plain = re.compile(source, flags), re.compile(source, flags & ~re.IGNORECASE)
+    found = [ch for ch in _unusual() if blind.fullmatch(ch) and not any(map(plain.fullmatch, _cases(ch)))]
+    if any(bool(blind.fullmatch(ch)) != any(plain.fullmatch(other) or other in found for other in _cases(ch))
+           for ch in _unusual()):
+        raise Undescribable("a case-blind pattern holding a letter whose other cases are not plain to see")
+    return found
+
+
+def _source(op, av) -> str:
+    if op is c.LITERAL:
+        return f"\\U{av:08x}"
+    if op is c.RANGE:
+        return f"\\U{av[0]:08x}-\\U{av[1]:08x}"
+    if op is c.CATEGORY and av in _CATEGORY_SOURCE:
+        return _CATEGORY_SOURCE[av]
+    raise Undescribable("an unusual regular-expression character class")
+
+
+_CATEGORY_SOURCE = {c.CATEGORY_DIGIT: "\\d", c.CATEGORY_NOT_DIGIT: "\\D", c.CATEGORY_WORD: "\\w",
+                    c.CATEGORY_NOT_WORD: "\\W", c.CATEGORY_SPACE: "\\s", c.CATEGORY_NOT_SPACE: "\\S"}
+
+
+def _cases(char: str) -> set[str]:
+    """A character and every one-character text reached by making it small or capital, again and again."""
+    found, todo = {char}, [char]
+    while todo:
+        for other in (todo[-1].lower(), todo.pop().upper()):
+            if len(other) == 1 and other not in found:
+                found.add(other)
+                todo.append(other)
+    return found
+
+
+@functools.cache
+def _unusual() -> tuple[str, ...]:
+    """Every character with an unusual case (`_odd_case`, in ASCII too), and the characters its cases reach."""
+    found = set()
+    for code in range(sys.maxunicode + 1):
+        char = chr(code)
+        if (code in _casefix._EXTRA_CASES or char.lower() != char or char.upper() != char) and _odd_case(code, True):
+            found |= _cases(char) | {chr(other) for other in _casefix._EXTRA_CASES.get(code, ())}
+    return tuple(sorted(found))
 
 
 def _cased(code: int) -> bool:
@@ -172,6 +235,8 @@ def _sequence(items: list, flags: int) -> str:
     parts, run, enclosed = [], [], []
     holes = _HOLES.get()
     for op, av in items:
+        if op in (c.LITERAL, c.NOT_LITERAL) and _BLIND.get() and _partners([(c.LITERAL, av)]):
+            raise Undescribable("a case-blind pattern holding a letter whose other cases are not plain to see")
         if op is c.LITERAL and chr(av) not in holes:
             run.append(chr(av))
             continue
@@ -315,7 +380,8 @@ def _numbers(numbers: list[int]) -> str:
 def _class(items) -> str:
     negate = bool(items) and items[0][0] is c.NEGATE
     words = []
-    for op, av in items[1:] if negate else items:
+    extra = _partners(items[1:] if negate else items) if _BLIND.get() else []
+    for op, av in (items[1:] if negate else items) + [(c.LITERAL, ord(ch)) for ch in extra]:
         if op is c.LITERAL:
             words.append(_literal(chr(av))[9:])
         elif op is c.RANGE:
