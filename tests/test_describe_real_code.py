@@ -556,3 +556,13 @@ def test_templates_flags_and_choices_built_from_module_texts_are_said_as_built()
     assert ("(the pattern matching a word character (a letter, a digit or an underscore) repeated 1 or more times "
             "(as many as possible, giving back as the rest of the pattern needs) if strict, otherwise the pattern "
             "matching a character that is not whitespace repeated") in said
+
+
+def test_a_quoted_text_shows_every_character():
+    """A joiner, a variation selector or a lone combining mark shows nothing between quotes: each is
+    written as its escape, as the controls JSON escapes are; letters with their accents stay as they are."""
+    from ifforge.families.logicif.codeops.describe.formats import quoted
+    assert quoted("a\u200db") == '"a\\u200db"' and quoted("\ufe0f") == '"\\ufe0f"'
+    assert quoted("\u0301x") == '"\\u0301x"' and quoted("e\u0301") == '"e\u0301"' and quoted("caf\u00e9") == '"caf\u00e9"'
+    said = describe("J = frozenset('\u200c\u200d')\n\ndef f(a):\n    return a in J\n", [], {"a": "str"}, "bool")
+    assert '"\\u200c\\u200d"' in said

@@ -139,8 +139,8 @@ def _string_constant(dotted: str | None) -> str | None:
 
 
 def quote(value: str) -> str:
-    """A text value as data, in double quotes (never a Python literal with a prefix)."""
-    return json.dumps(value, ensure_ascii=False)
+    """A text value as data, in double quotes (never a Python literal with a prefix), every character visible."""
+    return formats.quoted(value)
 
 
 def is_constant(node: cst.BaseExpression) -> bool:

@@ -486,9 +486,12 @@ def _pattern_makers(module: cst.Module, helpers: frozenset[str], stats: str, pat
             and isinstance(small.target.value, cst.Name) and small.target.value.value == stats
 
     found = set()
-    for function in _all(module, cst.FunctionDef):
-        if function.name.value not in helpers or not isinstance(function.body, cst.IndentedBlock):
-            continue
+    functions = _all(module, cst.FunctionDef)
+    defined = Counter(function.name.value for function in functions)
+    for function in functions:
+        if function.name.value not in helpers or defined[function.name.value] > 1 \
+                or not isinstance(function.body, cst.IndentedBlock):
+            continue  # a name defined twice may call either
         steps = [small for line in function.body.body for small in (
             line.body if isinstance(line, cst.SimpleStatementLine) else [line])
             if not (is_noop(small) or counted(small))]

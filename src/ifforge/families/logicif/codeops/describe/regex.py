@@ -26,7 +26,7 @@ import libcst as cst
 
 from ifforge.families.logicif.codeops.describe import built_patterns, wildcards
 from ifforge.families.logicif.codeops.describe.errors import Undescribable
-from ifforge.families.logicif.codeops.describe.formats import joined
+from ifforge.families.logicif.codeops.describe.formats import joined, quoted
 
 FLAGS = {"ASCII": re.ASCII, "A": re.ASCII, "IGNORECASE": re.IGNORECASE, "I": re.IGNORECASE,
          "MULTILINE": re.MULTILINE, "M": re.MULTILINE, "DOTALL": re.DOTALL, "S": re.DOTALL,
@@ -254,13 +254,7 @@ def _sequence(items: list, flags: int) -> str:
 
 
 def _literal(text: str) -> str:
-    """A text quoted; a character that shows nothing (a control, a space other than " ") as its escape."""
-    quoted = json.dumps(text, ensure_ascii=False)
-    return "the text " + "".join(ch if ch.isprintable() else _escape(ch) for ch in quoted)
-
-
-def _escape(char: str) -> str:
-    return f"\\u{ord(char):04x}" if ord(char) < 0x10000 else f"\\U{ord(char):08x}"
+    return f"the text {quoted(text)}"
 
 
 def _item(op, av, flags: int) -> str:
@@ -533,7 +527,7 @@ def module_call(speaker, name: str, call: cst.Call, test: bool | None = None) ->
     if name == "compile" and args:
         return compile_call(speaker, call)
     if name == "escape" and len(args) == 1 and not keywords:
-        special = json.dumps("".join(sorted(map(chr, re._special_chars_map))), ensure_ascii=False)
+        special = quoted("".join(sorted(map(chr, re._special_chars_map))))
         return (f"{speaker.grouped(args[0])} with a backslash put before each of its characters that means something "
                 f"in a pattern (each character of {special}), so that it matches itself as a pattern")
     if not args:
@@ -648,7 +642,7 @@ def template_words(template: str) -> str:
             raise Undescribable("a regular-expression replacement naming a group")
         else:
             if plain:
-                parts.append(json.dumps(plain, ensure_ascii=False))
+                parts.append(quoted(plain))
                 plain = ""
             group = int(found["named"] or found["number"])
             parts.append(f"the text group {group} of that match covers (empty if it took no part)")
@@ -656,7 +650,7 @@ def template_words(template: str) -> str:
         raise Undescribable("a regular-expression replacement with an octal or letter escape")
     plain += template[position:]
     if plain:
-        parts.append(json.dumps(plain, ensure_ascii=False))
+        parts.append(quoted(plain))
     return joined(parts)
 
 
