@@ -7,9 +7,10 @@ clear wording (conditional groups, possessive repeats, unusual flags) raises `Un
 `pattern_method` and `match_method` say what the calls on patterns and on matches give back.
 A pattern may also be a call of a helper that gives back a compiled one (`facts.pattern_makers`: "the
 pattern that _rx gives back with no inputs") or a choice by a condition (each side said). Under
-IGNORECASE a letter whose other cases are not plain to see (`re._casefix`'s extra partners, a case
-that is ASCII or several characters) is refused, and so is a cased letter beyond ASCII under
-IGNORECASE with ASCII: "letters match regardless of case" would not be exact there.
+IGNORECASE, where the pattern holds a letter whose other cases are not plain to see (`re._casefix`'s
+extra partners, a case that crosses out of ASCII or is several characters), each list of characters
+says the partners Python adds (`_partners`) and a lone such letter is refused; so is a cased letter
+beyond ASCII under IGNORECASE with ASCII: "letters match regardless of case" would not be exact there.
 """
 
 from __future__ import annotations
