@@ -477,3 +477,92 @@ def test_a_library_constant_is_said_by_its_value_from_vocab():
     assert "the number pi (3.141592653589793)" in text
     import datetime
     assert (datetime.MINYEAR, datetime.MAXYEAR) == (1, 9999)  # the words agree with the library
+
+
+def test_a_pattern_a_helper_gives_back_is_a_pattern_where_the_helper_is_called():
+    """`def _port(): return re.compile(...)` (a counter step and a docstring aside, as the instrumented
+    seed has them), `return _RX`, and `_find = _RX.findall`: each call is said as the pattern's own
+    method, the helper's steps saying which pattern."""
+    source = ('import re\n_RX = re.compile(r"\\d+")\n_find = _RX.findall\n\ndef _digits():\n    return _RX\n\n'
+              'def f(a):\n    stats = {"helper_calls": 0}\n\n    def _port():\n        """Port."""\n'
+              '        stats["helper_calls"] += 1\n        return re.compile(r"^:(\\d{1,4})$")\n'
+              '    if _port().match(a) and _digits().search(a):\n        return (len(_find(a)), stats)\n'
+              '    return (0, stats)\n')
+    said = describe(source, [], {"a": "str"}, "int")
+    assert not holds_code(said)
+    assert "If the pattern that _port gives back with no inputs matches at the very start of a" in said
+    assert "the pattern that _digits gives back with no inputs matches somewhere in a" in said
+    assert "_find is a function which, called with a text, gives the list of every match of the pattern _RX" in said
+    assert "Return the pattern matching (the start of the text, then the text \":\"" in said
+
+
+def test_a_case_blind_list_of_characters_names_the_partners_python_adds_and_a_lone_one_is_refused():
+    """Under re.IGNORECASE "\u017f" also matches "s" and "S" (and "\u0131" "i" and "I"): a list holding
+    them says those partners as members, so trying each character's other cases finds what Python finds;
+    a lone such letter (the Kelvin sign, "\u017f"), and a letter beyond ASCII under re.ASCII, are refused."""
+    assert "regardless of case" in gloss("[a-z]+", re.IGNORECASE)
+    assert "regardless of case" in gloss("caf\u00e9", re.IGNORECASE)
+    assert gloss("[\u0100-\u017f]", re.IGNORECASE) == (
+        'the pattern matching one character that is one of: from "\u0100" to "\u017f"; "I"; "S"; "i"; "s" '
+        '(letters match regardless of case)')
+    assert gloss("[^\u00a0-\ud7ff]", re.IGNORECASE).startswith(
+        'the pattern matching one character that is none of: from "\\u00a0" to "\\ud7ff"; "I"; "K"; "S"; "i"; "k"; "s"')
+    for pattern, flags in (("\u212a", re.IGNORECASE), ("a\u017f", re.IGNORECASE), ("\u0100", re.IGNORECASE | re.ASCII)):
+        with pytest.raises(Undescribable, match="case-blind"):
+            gloss(pattern, flags)
+    assert 'from "\u0100" to "\u017f"' in gloss("[\u0100-\u017f]")
+
+
+def test_a_character_that_shows_nothing_is_written_as_its_escape_in_a_pattern():
+    assert gloss("[\x7f\u00a0\u200b]") == ('the pattern matching one character that is one of: "\\u007f"; '
+                                         '"\\u00a0"; "\\u200b"')
+    assert gloss("a\tb") == 'the pattern matching the text "a\\tb"'
+
+
+def test_pieces_of_a_pattern_and_of_a_replacement_are_folded_from_module_texts():
+    """`"|".join(map(re.escape, sorted(WORDS, key=len, reverse=True)))` is built in that order (the
+    escaped "." matches itself); a
+    replacement read from a module-level text is that text; `LOW, HIGH = 0, 9` sets two constants."""
+    source = ('import re\nSEP = "-"\nLOW, HIGH = 0, 9\nWORDS = ("cat", "category", "a.b")\n'
+              'RX = re.compile("|".join(map(re.escape, sorted(WORDS, key=len, reverse=True))))\n'
+              'def f(text):\n    if LOW < len(text) < HIGH:\n        return RX.sub(SEP, text)\n    return text\n')
+    said = describe(source, [], {"text": "str"}, "str")
+    assert not holds_code(said)
+    assert ('RX is the pattern matching either the text "category" or the text "cat" or the text "a.b" (the first '
+            'that fits, left to right)') in said  # a stable sort: "cat" stays before "a.b"
+    assert "LOW is 0; HIGH is 9" in said
+    assert 'replaced by "-"' in said
+
+
+def test_templates_flags_and_choices_built_from_module_texts_are_said_as_built():
+    """A `str.format` or `%` template built from module texts (`"{0}" + SEP + "{1}"`), flags kept in a
+    module name and read only as flags, a generator of escaped words and a `%` over a dictionary in a
+    pattern, and a pattern chosen by a condition: each said as Python builds it."""
+    source = ('import re\nSEP = ", "\nFMT = "{0}" + SEP + "{1:d}"\nOLD = "%s" + SEP + "%s"\nFLAGS = re.I | re.M\n'
+              'WORDS = ["a+b", "c"]\nRX = re.compile("|".join(re.escape(w) for w in WORDS))\n'
+              'NUM = re.compile("%(n)s-%(n)s" % {"n": r"\\d"})\n'
+              'def f(a, b, strict):\n    if re.search(r"^ab", a, FLAGS) or RX.match(a) or NUM.match(a):\n'
+              '        return FMT.format(a, b) + OLD % (a, b)\n'
+              '    if re.match(r"\\w+" if strict else r"\\S+", a):\n        return a\n    return ""\n')
+    said = describe(source, [], {"a": "str", "b": "int", "strict": "bool"}, "str")
+    assert not holds_code(said)
+    assert 'the text made of a written as text, followed by ", ", followed by b written as a whole number' in said
+    assert 'the text made of a written as text, followed by ", ", followed by b written as text' in said
+    assert ("the pattern matching (the start of a line, then the text \"ab\") (letters match regardless of case; start "
+            "and end of text also match at the start and end of every line)") in said
+    assert "FLAGS is" not in said  # said where it is used
+    assert 'RX is the pattern matching either the text "a+b" or the text "c"' in said
+    assert 'NUM is the pattern matching (a digit, then the text "-", then a digit)' in said
+    assert ("(the pattern matching a word character (a letter, a digit or an underscore) repeated 1 or more times "
+            "(as many as possible, giving back as the rest of the pattern needs) if strict, otherwise the pattern "
+            "matching a character that is not whitespace repeated") in said
+
+
+def test_a_quoted_text_shows_every_character():
+    """A joiner, a variation selector or a lone combining mark shows nothing between quotes: each is
+    written as its escape, as the controls JSON escapes are; letters with their accents stay as they are."""
+    from ifforge.families.logicif.codeops.describe.formats import quoted
+    assert quoted("a\u200db") == '"a\\u200db"' and quoted("\ufe0f") == '"\\ufe0f"'
+    assert quoted("\u0301x") == '"\\u0301x"' and quoted("e\u0301") == '"e\u0301"' and quoted("caf\u00e9") == '"caf\u00e9"'
+    said = describe("J = frozenset('\u200c\u200d')\n\ndef f(a):\n    return a in J\n", [], {"a": "str"}, "bool")
+    assert '"\\u200c\\u200d"' in said

@@ -5,6 +5,11 @@ with one catch: a set's order of items changes from run to run. A pattern built 
 folded for every order of every set (small sets only) and kept only when every order parses to
 the same expression once the members of each character class are sorted; the text said is the
 one built from the sets' items in sorted order, so the wording is the same on every run.
+
+The folding reads `+`, `%` (over a tuple or a dictionary), `str.format`, `join`, f-strings, `re.escape`,
+`map(re.escape, ...)`, `sorted(..., key=len, reverse=True)` and a one-`for` comprehension over fixed
+items; `fixed_text` gives the same folding to any text the code reads (a `str.format` or `%` template,
+a `re.sub` replacement), so every reader sees the text Python builds.
 """
 
 from __future__ import annotations
@@ -41,6 +46,7 @@ class _Folder:
     def __init__(self, constants: dict[str, cst.BaseExpression], orders: tuple = (), hole=None):
         self.constants, self.orders, self.sets = constants, orders, []
         self.hole, self.marks = hole, {}  # hole: a value known only at run time -> its words, or None
+        self.bound: dict[str, object] = {}  # a comprehension's name -> the item it holds now
 
     def fold(self, node: cst.BaseExpression, seen: frozenset = frozenset()):
         if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)) and isinstance(node.evaluated_value, str):
@@ -49,6 +55,8 @@ class _Folder:
             return self._formatted(node, seen)
         if isinstance(node, cst.Attribute) and dotted_name(node) in STRING_TEXTS:  # `string.punctuation`
             return STRING_TEXTS[dotted_name(node)]
+        if isinstance(node, cst.Name) and node.value in self.bound:
+            return self.bound[node.value]
         if isinstance(node, cst.Name) and node.value in self.constants and node.value not in seen:
             return self.fold(self.constants[node.value], seen | {node.value})
         if isinstance(node, (cst.List, cst.Tuple)):
@@ -58,9 +66,15 @@ class _Folder:
             return self._set(node, seen)
         if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
             return self.text(node.left, seen) + self.text(node.right, seen)
+        if isinstance(node, (cst.GeneratorExp, cst.ListComp)):
+            return self._comprehension(node, seen)
+        if isinstance(node, cst.Dict):  # `"%(num)s" % {"num": r"\d+"}`
+            if not all(isinstance(e, cst.DictElement) for e in node.elements):
+                raise _NotFixed
+            return {self.text(e.key, seen): self.text(e.value, seen) for e in node.elements}
         if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Modulo):
             values = self.fold(node.right, seen)
-            return self.text(node.left, seen) % (values if isinstance(values, tuple) else (values,))
+            return self.text(node.left, seen) % (values if isinstance(values, (tuple, dict)) else (values,))
         if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and \
                 node.func.attr.value in ("join", "format"):
             owner = self.text(node.func.value, seen)
@@ -73,6 +87,8 @@ class _Folder:
                 args = [self.text(a.value, seen) for a in node.args if a.keyword is None]
                 keywords = {a.keyword.value: self.text(a.value, seen) for a in node.args if a.keyword is not None}
                 return owner.format(*args, **keywords)
+        if isinstance(node, cst.Call) and dotted_name(node.func) in ("map", "sorted"):
+            return self._listed(node, seen)
         if isinstance(node, cst.Call) and dotted_name(node.func) == "re.escape" and len(node.args) == 1 \
                 and not node.args[0].keyword and not node.args[0].star:
             try:
@@ -98,6 +114,53 @@ class _Folder:
         values = iter(fields)
         return "".join(part.value if isinstance(part, ast.Constant) else self.text(next(values).expression, seen)
                        for part in read.values)
+
+    def _comprehension(self, node, seen: frozenset) -> tuple:
+        """`(re.escape(w) for w in WORDS)`: one `for` over fixed items, no condition, a name as its target."""
+        loop = node.for_in
+        if loop.inner_for_in is not None or loop.ifs or loop.asynchronous or not isinstance(loop.target, cst.Name) \
+                or loop.target.value in self.bound:
+            raise _NotFixed
+        items, name = self._items(loop.iter, seen), loop.target.value
+        made = []
+        for item in items:
+            self.bound[name] = item
+            try:
+                made.append(self.fold(node.elt, seen))
+            finally:
+                del self.bound[name]
+        return tuple(made)
+
+    def _listed(self, node: cst.Call, seen: frozenset) -> tuple:
+        """`map(re.escape, WORDS)`, and `sorted(WORDS)` (by `key=len`, `reverse=True` too), as a
+        pattern of choices is often built longest first: the items in the order they come."""
+        args = [a for a in node.args if a.keyword is None]
+        keywords = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
+        if any(a.star for a in node.args) or len(args) != (2 if dotted_name(node.func) == "map" else 1):
+            raise _NotFixed
+        if dotted_name(node.func) == "map":
+            if keywords or dotted_name(args[0].value) != "re.escape":
+                raise _NotFixed
+            return tuple(re.escape(self._item(item)) for item in self._items(args[1].value, seen))
+        key = keywords.pop("key", None)
+        reverse = keywords.pop("reverse", None)
+        if keywords or key is not None and dotted_name(key) != "len" or reverse is not None and \
+                dotted_name(reverse) not in ("True", "False"):
+            raise _NotFixed
+        return tuple(sorted(map(self._item, self._items(args[0].value, seen)), key=len if key is not None else None,
+                            reverse=dotted_name(reverse) == "True"))
+
+    def _items(self, node: cst.BaseExpression, seen: frozenset) -> tuple:
+        items = self.fold(node, seen)  # a set's items come in each order `pattern_text` tries
+        if not isinstance(items, tuple):
+            raise _NotFixed
+        return items
+
+    @staticmethod
+    def _item(item) -> str:
+        if not isinstance(item, str):
+            raise _NotFixed
+        return item
 
     def text(self, node: cst.BaseExpression, seen: frozenset) -> str:
         value = self.fold(node, seen)
@@ -139,6 +202,16 @@ def pattern_text(node: cst.BaseExpression, constants: dict[str, cst.BaseExpressi
         if _meaning(_Folder(constants, orders).fold(node), flags) != meaning:
             raise Undescribable("a regular expression built from a set whose order changes what it matches")
     return text
+
+
+def fixed_text(node: cst.BaseExpression, constants: dict[str, cst.BaseExpression]) -> str | None:
+    """The text of a value built only from written texts (module constants traced, no sets), or None."""
+    folder = _Folder(constants)
+    try:
+        text = folder.fold(node)
+    except (_NotFixed, TypeError, ValueError, IndexError, KeyError):
+        return None
+    return text if isinstance(text, str) and not folder.sets else None
 
 
 # where a text put into a pattern would not stay plain characters of its own: after a backslash or an

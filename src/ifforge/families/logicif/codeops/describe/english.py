@@ -139,8 +139,8 @@ def _string_constant(dotted: str | None) -> str | None:
 
 
 def quote(value: str) -> str:
-    """A text value as data, in double quotes (never a Python literal with a prefix)."""
-    return json.dumps(value, ensure_ascii=False)
+    """A text value as data, in double quotes (never a Python literal with a prefix), every character visible."""
+    return formats.quoted(value)
 
 
 def is_constant(node: cst.BaseExpression) -> bool:
@@ -374,8 +374,7 @@ class Speaker:
         owner, name = node.func.value, node.func.attr.value
         if dotted_name(node.func) == f"re.{name}":
             return regex.module_call(self, name, node, test=holds)
-        if isinstance(owner, cst.Name) and owner.value in self.patterns or (
-                isinstance(owner, cst.Call) and regex._is_compile(owner)):
+        if isinstance(owner, cst.Name) and owner.value in self.patterns or regex.compiled(self, owner):
             args, keywords = self.arguments(node)
             return regex.pattern_method(self, owner, name, args, keywords, test=holds)
         return None
@@ -485,6 +484,9 @@ class Speaker:
             if isinstance(left.evaluated_value, bytes):
                 raise Undescribable("printf-style formatting of bytes with %")
             return formats.printf(self, left.evaluated_value, node.right)
+        built = formats.fixed_template(self, left) if self.kind(left) in (None, "str") else None
+        if built is not None:  # built from written texts when the module loads (`FMT = "%s" + SEP + "%s"`)
+            return formats.printf(self, built, node.right)
         if isinstance(left, cst.FormattedString):
             raise Undescribable("printf-style text formatting with %")
         if self.sort_of(left) in ("str", "bytes") or self.sort_of(node.right) in (
@@ -779,7 +781,7 @@ class Speaker:
             return (f"the name of the kind of {self.grouped(_type_of(node.value))} (\"int\" for a whole number, "
                     f"\"float\" for a decimal number, \"str\" for text, \"bool\" for true or false, \"list\", "
                     f"\"tuple\", \"dict\", \"set\", or \"NoneType\" for None)")
-        if isinstance(node.value, cst.Call) and regex._is_compile(node.value) and (
+        if (regex.compiled(self, node.value) or isinstance(node.value, cst.Name) and node.value.value in self.patterns) and (
                 node.attr.value in _PATTERN_ONLY or node.attr.value == "split"):  # surely a pattern's split
             return regex.method_as_value(self, node.value, node.attr.value)
         raise Undescribable(f"the attribute {dotted or node.attr.value}")
@@ -1721,7 +1723,7 @@ _NAMED_CALLS = (
 # what a call of `owner.name(...)` is, tried in turn; none fits: a method of a value
 _METHOD_CALLS = (
     ("unknown library", lambda say, func, call: (dotted_name(func) or ".").rpartition(".")[0] in vocab.LIBRARIES),
-    ("pattern", lambda say, func, call: isinstance(func.value, cst.Call) and regex._is_compile(func.value)),
+    ("pattern", lambda say, func, call: regex.compiled(say, func.value)),
     ("own method", lambda say, func, call: func.attr.value in say.methods),
     ("own comparison", lambda say, func, call: func.attr.value in _OWN_COMPARISONS and isinstance(func.value, cst.Call)),
     ("next", lambda say, func, call: func.attr.value == "__next__" and not call.args),

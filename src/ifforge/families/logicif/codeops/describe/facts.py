@@ -19,7 +19,8 @@ import libcst as cst
 from ifforge.core import pyast
 from ifforge.families.logicif.codeops.common.source import cst_parameters, dotted_name, resolved_name
 from ifforge.families.logicif.codeops.common.walk import Reader, walk
-from ifforge.families.logicif.codeops.describe import pattern_tables, roles, stored_methods, vocab, wildcards
+from ifforge.families.logicif.codeops.describe import pattern_tables, regex, roles, stored_methods, vocab, wildcards
+from ifforge.families.logicif.codeops.describe.errors import Undescribable
 from ifforge.families.logicif.codeops.describe.english import METHOD_TYPES, is_constant
 from ifforge.families.logicif.codeops.describe.plain import Plain, names_in
 
@@ -34,6 +35,7 @@ class Facts:
     generators: frozenset[str]  # helpers that produce values (`yield`)
     stops: frozenset[int]  # ids of the returns that end a producing helper's values
     patterns: frozenset[str]  # names of compiled regular expressions
+    pattern_makers: frozenset[str]  # helpers whose one step gives back a compiled pattern (`return re.compile(...)`)
     bound: Mapping[str, cst.Attribute]  # name -> the bound method it stands for
     held: Mapping[str, str]  # name -> the changing method it keeps (`add = xs.append`)
     translators: frozenset[str]  # functions that turn a shell wildcard into a pattern
@@ -46,6 +48,7 @@ class Facts:
     imported: Mapping[str, str]  # name -> module.name (`from module import name`)
     plain: Plain  # which values are surely plain (their display has exact words)
     pattern_texts: frozenset[str]  # module-level texts used only as patterns
+    flag_names: frozenset[str]  # module-level regular-expression flags used only as the flags of re calls
     tables: Mapping[str, pattern_tables.Table]  # module-level tables of patterns a loop tries in turn
     table_names: Mapping[str, tuple[str, str]]  # a loop's name -> (its table, "pattern" or "replacement")
     plain_texts: frozenset[str]  # loop names set to written texts a pattern holds as they are
@@ -106,9 +109,10 @@ def _assignments(k) -> dict[str, list[cst.BaseExpression]]:
     return _assigned(k.module)  # one walk, read by the three below
 
 
-@analysis("patterns", "bound")
+@analysis("pattern_makers", "patterns", "bound")
 def _compiled(k):
-    return _patterns(k.assigned)
+    makers = _pattern_makers(k.module, k.helpers, k.stats, _patterns(k.assigned)[0])
+    return (makers, *_patterns(k.assigned, makers))
 
 
 @analysis("held")
@@ -162,6 +166,11 @@ def _plain(k) -> Plain:
 @analysis("pattern_texts")
 def _texts_as_patterns(k) -> set[str]:
     return _pattern_texts(k.module, k.constants)
+
+
+@analysis("flag_names")
+def _flags_as_flags(k) -> set[str]:
+    return _flag_names(k.module, k.constants)
 
 
 @analysis("tables", "table_names", "plain_texts")
@@ -462,13 +471,46 @@ def _kept_methods(module: cst.Module, assigned: dict[str, list[cst.BaseExpressio
     return kept
 
 
-def _patterns(values: dict[str, list[cst.BaseExpression]]) -> tuple[set[str], dict[str, cst.Attribute]]:
+def _compile_call(value: cst.BaseExpression) -> bool:
+    return isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and \
+        isinstance(value.func.value, cst.Name) and value.func.value.value == "re" and value.func.attr.value == "compile"
+
+
+def _pattern_makers(module: cst.Module, helpers: frozenset[str], stats: str, patterns: set[str]) -> set[str]:
+    """Helpers whose body is one `return re.compile(...)` or `return P` for a name of `patterns`
+    (docstrings and counter steps on `stats` aside), as code that builds its patterns on first use writes them (`def _port_regex(): return
+    re.compile(...)`, often cached): a call of one is a compiled pattern, so `_port_regex().match(x)`
+    is a pattern's match."""
+    def counted(small: cst.BaseSmallStatement) -> bool:  # `stats['calls'] += 1`
+        return isinstance(small, cst.AugAssign) and isinstance(small.target, cst.Subscript) \
+            and isinstance(small.target.value, cst.Name) and small.target.value.value == stats
+
+    found = set()
+    functions = _all(module, cst.FunctionDef)
+    defined = Counter(function.name.value for function in functions)
+    for function in functions:
+        if function.name.value not in helpers or defined[function.name.value] > 1 \
+                or not isinstance(function.body, cst.IndentedBlock):
+            continue  # a name defined twice may call either
+        steps = [small for line in function.body.body for small in (
+            line.body if isinstance(line, cst.SimpleStatementLine) else [line])
+            if not (is_noop(small) or counted(small))]
+        if len(steps) == 1 and isinstance(steps[0], cst.Return) and (_compile_call(steps[0].value) or isinstance(
+                steps[0].value, cst.Name) and steps[0].value.value in patterns
+                and steps[0].value.value not in {p.name.value for p in cst_parameters(function)}):
+            found.add(function.name.value)
+    return found
+
+
+def _patterns(values: dict[str, list[cst.BaseExpression]], makers: frozenset[str] = frozenset()
+              ) -> tuple[set[str], dict[str, cst.Attribute]]:
     """Names only ever bound to a compiled regular expression (or None before it is made), and
-    module-level names bound to a method of one (`_find = re.compile(...).search`); `values`: `_assigned`'s."""
+    module-level names bound to a method of one (`_find = re.compile(...).search`); `values`: `_assigned`'s;
+    `makers`: the helpers that give back a compiled pattern (a call of one is one too)."""
 
     def compiled(value) -> bool:
-        return isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and \
-            isinstance(value.func.value, cst.Name) and value.func.value.value == "re" and value.func.attr.value == "compile"
+        return _compile_call(value) or isinstance(value, cst.Call) and isinstance(value.func, cst.Name) \
+            and value.func.value in makers
 
     patterns = {name for name, found in values.items()
                 if any(compiled(v) for v in found) and all(compiled(v) or (isinstance(v, cst.Name) and v.value == "None")
@@ -501,6 +543,34 @@ def _pattern_texts(module: cst.Module, constants: dict[str, cst.BaseExpression])
             and as_pattern[name] and uses[name] == as_pattern[name] + 1}  # + 1: where it is set
 
 
+def _flag_names(module: cst.Module, constants: dict[str, cst.BaseExpression]) -> set[str]:
+    """Module-level names set to the re module's flags (`FLAGS = re.I | re.M`) and read only as an
+    argument after the pattern of a call of the re module: said where used, by what the flags do."""
+    uses: Counter[str] = Counter()
+    as_flags: Counter[str] = Counter()
+
+    class Uses(Reader):
+        def visit_Name(self, node: cst.Name) -> None:
+            uses[node.value] += 1
+
+        def visit_Call(self, node: cst.Call) -> None:
+            if (dotted_name(node.func) or "").startswith("re."):
+                for arg in node.args[1:]:
+                    if isinstance(arg.value, cst.Name) and not arg.star:
+                        as_flags[arg.value.value] += 1
+
+    walk(module, Uses())
+    found = set()
+    for name, value in constants.items():
+        try:
+            regex.flag_value(value)
+        except Undescribable:
+            continue
+        if not isinstance(value, cst.Integer) and as_flags[name] and uses[name] == as_flags[name] + 1:
+            found.add(name)
+    return found
+
+
 def method_of_value(owner: cst.BaseExpression) -> bool:
     """`"".join`, `int.bit_length`: the owner of a method of a literal or of a type."""
     return isinstance(owner, cst.SimpleString) or isinstance(owner, cst.Name) and owner.value in METHOD_TYPES
@@ -518,11 +588,32 @@ def _constants(module: cst.Module) -> dict[str, cst.BaseExpression]:
     found = {}
     for line in module.body:
         for small in line.body if isinstance(line, cst.SimpleStatementLine) else []:
-            if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
-                name = small.targets[0].target.value
-                if bindings[name] == 1:
-                    found[name] = small.value
+            if isinstance(small, cst.Assign) and len(small.targets) == 1:
+                for name, value in unpacked(small.targets[0].target, small.value):
+                    if bindings[name] == 1:
+                        found[name] = value
     return found
+
+
+def unpacked(target: cst.BaseExpression, value: cst.BaseExpression) -> list[tuple[str, cst.BaseExpression]]:
+    """(name, value) for `name = value`, and for each name of `A, B = 0, 1` (a tuple of names set to a
+    written tuple of as many values, none reading those names, no `*`); else nothing."""
+    if isinstance(target, cst.Name):
+        return [(target.value, value)]
+    if not (isinstance(target, (cst.Tuple, cst.List)) and isinstance(value, (cst.Tuple, cst.List))
+            and len(target.elements) == len(value.elements) > 0):
+        return []
+    names = [e.value.value for e in target.elements if isinstance(e, cst.Element) and isinstance(e.value, cst.Name)]
+    values = [e.value for e in value.elements if isinstance(e, cst.Element)]
+    if len(names) != len(target.elements) or len(values) != len(value.elements) or len(set(names)) != len(names) \
+            or any(set(names_in_reads(v)) & set(names) for v in values):
+        return []
+    return list(zip(names, values))
+
+
+def names_in_reads(node: cst.CSTNode) -> list[str]:
+    """Every name `node` reads (each `Name` inside it)."""
+    return [n.value for n in _all(node, cst.Name)]
 
 
 def _record_fields(value: cst.BaseExpression) -> list[str] | None:

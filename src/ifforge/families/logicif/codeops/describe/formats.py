@@ -12,9 +12,11 @@ from __future__ import annotations
 import json
 import re
 import string
+import unicodedata
 
 import libcst as cst
 
+from ifforge.families.logicif.codeops.describe import built_patterns
 from ifforge.families.logicif.codeops.describe.errors import Undescribable
 
 _PRINTF = re.compile(r"%(?:\((?P<key>[^)]*)\))?(?P<flags>[-+ #0]*)(?P<width>\*|\d+)?(?:\.(?P<precision>\*|\d+))?"
@@ -63,6 +65,20 @@ def field_words(value: str, kind: str, precision: str | None = None, width: str 
     return words
 
 
+def quoted(text: str) -> str:
+    """A text as data, in double quotes, JSON's escapes and all; a character that shows nothing (a
+    control, a format character, a space other than " ", a variation selector) or a combining mark
+    with no letter before it to sit on is written as its escape ("\\u200b"), so every character can be seen."""
+    shown = json.dumps(text, ensure_ascii=False)
+    return "".join(_escape(ch) if not ch.isprintable() or unicodedata.name(ch, "").startswith("VARIATION SELECTOR")
+                   or unicodedata.category(ch).startswith("M") and not (i and shown[i - 1].isalnum()) else ch
+                   for i, ch in enumerate(shown))
+
+
+def _escape(char: str) -> str:
+    return f"\\u{ord(char):04x}" if ord(char) < 0x10000 else f"\\U{ord(char):08x}"
+
+
 def joined(parts: list[str]) -> str:
     if not parts:
         return "\"\" (empty text)"
@@ -89,7 +105,7 @@ def printf(speaker, template: str, values: cst.BaseExpression) -> str:
     parts, position, values_left = [], 0, iter(items)
     for match in fields:
         if match.start() > position:
-            parts.append(json.dumps(template[position:match.start()], ensure_ascii=False))
+            parts.append(quoted(template[position:match.start()]))
         position = match.end()
         if match["kind"] == "%":
             parts.append('"%"')
@@ -111,7 +127,7 @@ def printf(speaker, template: str, values: cst.BaseExpression) -> str:
                                  sign, "#" in flags) if container is None or match["precision"] or match["width"]
                      else container)
     if position < len(template):
-        parts.append(json.dumps(template[position:], ensure_ascii=False))
+        parts.append(quoted(template[position:]))
     return joined(parts)
 
 
@@ -142,11 +158,22 @@ def spec_words(value: str, spec: str, conversion: str | None, node: cst.BaseExpr
                        bool(found["alt"]), found["group"])
 
 
+def fixed_template(speaker, node: cst.BaseExpression) -> str | None:
+    """The text of a template written in the code or built from written texts (module constants
+    traced), the same in every case; None for any other."""
+    if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
+        return node.evaluated_value if isinstance(node.evaluated_value, str) else None
+    if speaker.__dict__.get("facts") is None:
+        return None
+    return built_patterns.fixed_text(node, speaker.constants)
+
+
 def format_call(speaker, owner: cst.BaseExpression, args: list, keywords: dict) -> str:
-    """`"...".format(...)` on a literal template, in words."""
-    if not isinstance(owner, (cst.SimpleString, cst.ConcatenatedString)) or not isinstance(owner.evaluated_value, str):
+    """`"...".format(...)` on a literal template, or on one built from written texts when the module
+    loads (`FMT = "{0}" + SEP + "{1}"`), in words."""
+    template = fixed_template(speaker, owner)
+    if template is None:
         raise Undescribable("str.format on a template that is not written in the code")
-    template = owner.evaluated_value
     speaker.rule("str")
     parts, automatic = [], 0
     try:
@@ -155,7 +182,7 @@ def format_call(speaker, owner: cst.BaseExpression, args: list, keywords: dict) 
         raise Undescribable("a text format that does not parse") from None
     for text, field, spec, conversion in pieces:
         if text:
-            parts.append(json.dumps(text, ensure_ascii=False))
+            parts.append(quoted(text))
         if field is None:
             continue
         if "{" in (spec or ""):

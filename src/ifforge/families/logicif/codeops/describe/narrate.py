@@ -20,7 +20,8 @@ from ifforge.families.logicif.codeops.common.source import cst_module, cst_param
 from ifforge.families.logicif.codeops.common.walk import Reader, index, walk
 from ifforge.families.logicif.codeops.describe import facts as module_facts
 from ifforge.families.logicif.codeops.describe import pattern_tables, roles, stored_methods, vocab
-from ifforge.families.logicif.codeops.describe.facts import Facts, class_methods, class_value, is_noop, method_of_value
+from ifforge.families.logicif.codeops.describe.facts import (Facts, class_methods, class_value, is_noop,
+                                                            method_of_value, unpacked)
 from ifforge.families.logicif.codeops.describe.english import (Speaker, Undescribable, constant_truth, float_words,
                                                                _QUOTED, holds_code, loose)
 from ifforge.families.logicif.codeops.describe.places import Narration, Placed
@@ -881,8 +882,8 @@ def _fixed(statement, say: Speaker, told: set[str] = frozenset(), typing_only: s
                     fields = _join_words(say.records[small.targets[0].target.value])
                     parts.append(f"{small.targets[0].target.value} makes a tuple whose items are also named {fields}")
                     continue
-                if small.targets[0].target.value in say.pattern_texts:
-                    continue  # a pattern is said where it is used
+                if small.targets[0].target.value in say.pattern_texts or small.targets[0].target.value in say.flag_names:
+                    continue  # a pattern, or flags, are said where they are used
                 if small.targets[0].target.value in say.tables:
                     continue  # a table of patterns is said row by row after the fixed values
                 if small.targets[0].target.value in typing_only:
@@ -898,6 +899,10 @@ def _fixed(statement, say: Speaker, told: set[str] = frozenset(), typing_only: s
                                  f"any step (the same object at every use)")
                     continue
                 parts.append(f"{small.targets[0].target.value} is {say.value(small.value)}")
+                continue
+            if isinstance(small, cst.Assign) and len(small.targets) == 1 and (
+                    each := unpacked(small.targets[0].target, small.value)):  # `_GRAY, _BLACK = 0, 1`
+                parts.extend(f"{name} is {say.value(value)}" for name, value in each)
                 continue
             raise Undescribable("a module-level statement other than a constant or an import")
         return "; ".join(parts)

@@ -264,7 +264,7 @@ def told(table: Table) -> str:
         cells = []
         for position, (kind, (text, flags, _)) in enumerate(zip(table.columns, row)):
             said = regex.gloss(text, flags) if kind == PATTERN else regex.template_words(text) if kind == REPLACEMENT \
-                else regex.json.dumps(text, ensure_ascii=False)
+                else regex.quoted(text)
             label = ("key" if position == 0 else "value") if table.mapping else _HEADS[kind]
             cells.append(f"{label}: {said}" if len(kinds) > 1 else said)
         lines.append(f"{number}. " + "; ".join(cells))

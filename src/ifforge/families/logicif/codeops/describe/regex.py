@@ -5,21 +5,29 @@
 groups, alternatives, anchors and look-arounds, and the flags that change them. A piece with no
 clear wording (conditional groups, possessive repeats, unusual flags) raises `Undescribable`.
 `pattern_method` and `match_method` say what the calls on patterns and on matches give back.
+A pattern may also be a call of a helper that gives back a compiled one (`facts.pattern_makers`: "the
+pattern that _rx gives back with no inputs") or a choice by a condition (each side said). Under
+IGNORECASE, where the pattern holds a letter whose other cases are not plain to see (`re._casefix`'s
+extra partners, a case that crosses out of ASCII or is several characters), each list of characters
+says the partners Python adds (`_partners`) and a lone such letter is refused; so is a cased letter
+beyond ASCII under IGNORECASE with ASCII: "letters match regardless of case" would not be exact there.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import re
+import sys
 from contextvars import ContextVar
 from re import _constants as c  # noqa: the parser's opcodes
-from re import _parser
+from re import _casefix, _parser  # noqa: the parser, and the extra case partners the re module knows
 
 import libcst as cst
 
 from ifforge.families.logicif.codeops.describe import built_patterns, wildcards
 from ifforge.families.logicif.codeops.describe.errors import Undescribable
-from ifforge.families.logicif.codeops.describe.formats import joined
+from ifforge.families.logicif.codeops.describe.formats import joined, quoted
 
 FLAGS = {"ASCII": re.ASCII, "A": re.ASCII, "IGNORECASE": re.IGNORECASE, "I": re.IGNORECASE,
          "MULTILINE": re.MULTILINE, "M": re.MULTILINE, "DOTALL": re.DOTALL, "S": re.DOTALL,
@@ -47,12 +55,16 @@ _ANCHORS = {
 
 _HOLES: ContextVar[dict[str, str]] = ContextVar("holes", default={})  # of the pattern being glossed
 _NAMES: ContextVar[dict[int, str]] = ContextVar("names", default={})  # group number -> name, likewise
+_BLIND: ContextVar[int] = ContextVar("blind", default=0)  # the flags, when case partners must be checked
 
 
-def flag_value(node: cst.BaseExpression) -> int:
-    """The value of `re.X | re.Y` written with the re module's flag names."""
+def flag_value(node: cst.BaseExpression, constants=None) -> int:
+    """The value of `re.X | re.Y` written with the re module's flag names, module constants traced
+    when `constants` are given (`FLAGS = re.I | re.M`)."""
     if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.BitOr):
-        return flag_value(node.left) | flag_value(node.right)
+        return flag_value(node.left, constants) | flag_value(node.right, constants)
+    if isinstance(node, cst.Name) and constants and node.value in constants:
+        return flag_value(constants[node.value], {k: v for k, v in constants.items() if k != node.value})
     if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "re" \
             and node.attr.value in FLAGS:
         return int(FLAGS[node.attr.value])
@@ -79,6 +91,17 @@ def _gloss(pattern: str, flags: int) -> str:
     except re.error:
         raise Undescribable("a regular expression that does not compile") from None
     flags = parsed.state.flags
+    if flags & re.IGNORECASE and flags & re.ASCII and any(map(_cased, _characters(parsed))):
+        raise Undescribable("a case-blind pattern holding a letter whose other cases are not plain to see")
+    odd = flags & re.IGNORECASE and not flags & re.ASCII and any(map(_odd_case, _characters(parsed)))
+    blind = _BLIND.set(flags if odd else 0)  # each list of characters then says the partners re adds
+    try:
+        return _glossed(pattern, parsed, flags)
+    finally:
+        _BLIND.reset(blind)
+
+
+def _glossed(pattern: str, parsed, flags: int) -> str:
     if _HOLES.get() and _splits_hole(pattern, flags, parsed):
         raise Undescribable("a regular expression that repeats or lists part of a text known only at run time")
     token = _NAMES.set({number: name for name, number in parsed.state.groupdict.items()})
@@ -89,6 +112,96 @@ def _gloss(pattern: str, flags: int) -> str:
     notes = [text for flag, text in _FLAG_WORDS if flags & flag]
     tail = f" ({'; '.join(notes)})" if notes else ""
     return f"the pattern matching {words}{tail}"
+
+
+def _odd_case(code: int, ascii_too: bool = False) -> bool:
+    """A character beyond ASCII whose case partners a reader would not find by changing its case: its
+    other case is an ASCII letter or several characters ("ſ" matches "s" and "S"; the Kelvin sign
+    matches "k"), or the re module gives it an extra partner (`re._casefix`)."""
+    if code < 128 and not ascii_too:
+        return False
+    char = chr(code)
+    return code in _casefix._EXTRA_CASES or any(
+        other != char and (len(other) != 1 or other.isascii() != char.isascii()) for other in (char.lower(), char.upper()))
+
+
+def _partners(items: list) -> list[str]:
+    """The characters beyond a list of characters' own that it matches case-blind only by the re module's
+    own case rules (`[\u0100-\u017f]` also takes "s" and "S", through "\u017f"), checked on every
+    character with an unusual case (`_unusual`): a reader who tries each character's other cases, with
+    these added to the list, finds exactly what Python finds; where no such list exists, refused."""
+    source = "[" + "".join(_source(op, av) for op, av in items) + "]"
+    flags = _BLIND.get()
+    blind, plain = re.compile(source, flags), re.compile(source, flags & ~re.IGNORECASE)
+    found = [ch for ch in _unusual() if blind.fullmatch(ch) and not any(map(plain.fullmatch, _cases(ch)))]
+    if any(bool(blind.fullmatch(ch)) != any(plain.fullmatch(other) or other in found for other in _cases(ch))
+           for ch in _unusual()):
+        raise Undescribable("a case-blind pattern holding a letter whose other cases are not plain to see")
+    return found
+
+
+def _source(op, av) -> str:
+    if op is c.LITERAL:
+        return f"\\U{av:08x}"
+    if op is c.RANGE:
+        return f"\\U{av[0]:08x}-\\U{av[1]:08x}"
+    if op is c.CATEGORY and av in _CATEGORY_SOURCE:
+        return _CATEGORY_SOURCE[av]
+    raise Undescribable("an unusual regular-expression character class")
+
+
+_CATEGORY_SOURCE = {c.CATEGORY_DIGIT: "\\d", c.CATEGORY_NOT_DIGIT: "\\D", c.CATEGORY_WORD: "\\w",
+                    c.CATEGORY_NOT_WORD: "\\W", c.CATEGORY_SPACE: "\\s", c.CATEGORY_NOT_SPACE: "\\S"}
+
+
+def _cases(char: str) -> set[str]:
+    """A character and every one-character text reached by making it small or capital, again and again."""
+    found, todo = {char}, [char]
+    while todo:
+        for other in (todo[-1].lower(), todo.pop().upper()):
+            if len(other) == 1 and other not in found:
+                found.add(other)
+                todo.append(other)
+    return found
+
+
+@functools.cache
+def _unusual() -> tuple[str, ...]:
+    """Every character with an unusual case (`_odd_case`, in ASCII too), and the characters its cases reach."""
+    found = set()
+    for code in range(sys.maxunicode + 1):
+        char = chr(code)
+        if (code in _casefix._EXTRA_CASES or char.lower() != char or char.upper() != char) and _odd_case(code, True):
+            found |= _cases(char) | {chr(other) for other in _casefix._EXTRA_CASES.get(code, ())}
+    return tuple(sorted(found))
+
+
+def _cased(code: int) -> bool:
+    """A letter beyond ASCII with another case, which an ASCII-only case-blind pattern does not give it."""
+    char = chr(code)
+    return code >= 128 and (char.lower() != char or char.upper() != char)
+
+
+def _characters(value):
+    """Every character a pattern's literals and character classes name (each range's in full)."""
+    if isinstance(value, _parser.SubPattern):
+        value = value.data
+    for op, av in value if isinstance(value, list) else ():
+        if op in (c.LITERAL, c.NOT_LITERAL):
+            yield av
+        elif op is c.RANGE:
+            yield from range(av[0], av[1] + 1)
+        elif op is c.IN:
+            yield from _characters(av)
+        elif op is c.SUBPATTERN:
+            yield from _characters(av[3])
+        elif op in (c.MAX_REPEAT, c.MIN_REPEAT):
+            yield from _characters(av[2])
+        elif op is c.BRANCH:
+            for option in av[1]:
+                yield from _characters(option)
+        elif op in (c.ASSERT, c.ASSERT_NOT):
+            yield from _characters(av[1])
 
 
 def _splits_hole(pattern: str, flags: int, parsed) -> bool:
@@ -123,6 +236,8 @@ def _sequence(items: list, flags: int) -> str:
     parts, run, enclosed = [], [], []
     holes = _HOLES.get()
     for op, av in items:
+        if op in (c.LITERAL, c.NOT_LITERAL) and _BLIND.get() and _partners([(c.LITERAL, av)]):
+            raise Undescribable("a case-blind pattern holding a letter whose other cases are not plain to see")
         if op is c.LITERAL and chr(av) not in holes:
             run.append(chr(av))
             continue
@@ -140,7 +255,7 @@ def _sequence(items: list, flags: int) -> str:
 
 
 def _literal(text: str) -> str:
-    return f"the text {json.dumps(text, ensure_ascii=False)}"
+    return f"the text {quoted(text)}"
 
 
 def _item(op, av, flags: int) -> str:
@@ -260,7 +375,8 @@ def _numbers(numbers: list[int]) -> str:
 def _class(items) -> str:
     negate = bool(items) and items[0][0] is c.NEGATE
     words = []
-    for op, av in items[1:] if negate else items:
+    extra = _partners(items[1:] if negate else items) if _BLIND.get() else []
+    for op, av in (items[1:] if negate else items) + [(c.LITERAL, ord(ch)) for ch in extra]:
         if op is c.LITERAL:
             words.append(_literal(chr(av))[9:])
         elif op is c.RANGE:
@@ -310,6 +426,13 @@ def literal_pattern(speaker, node: cst.BaseExpression, flags: int = 0) -> str:
         return literal_pattern(speaker, written, flags)
     if isinstance(node, cst.Call) and _is_compile(node):
         return compile_call(speaker, node)
+    if isinstance(node, cst.IfExp):  # `r"\w+" if strict else r"\S+"`: each pattern, and when it is used
+        return (f"({literal_pattern(speaker, node.body, flags)} if {speaker.condition(node.test)}, otherwise "
+                f"{literal_pattern(speaker, node.orelse, flags)})")
+    if made_by_helper(speaker, node):  # the helper's own steps say which pattern
+        if flags:
+            raise Undescribable("a pattern a helper gives back used with flags")
+        return f"the pattern that {node.func.value} gives back {speaker.call_with(node)}"
     built = built_patterns.pattern_text(node, speaker.constants, flags)
     if built is not None:  # built from written texts when the module loads
         return gloss(built, flags)
@@ -365,9 +488,19 @@ def _is_compile(node: cst.Call) -> bool:
         node.func.value.value == "re" and node.func.attr.value == "compile"
 
 
-def method_as_value(speaker, compiled: cst.Call, name: str) -> str:
+def made_by_helper(speaker, node: cst.BaseExpression) -> bool:
+    """A call of a helper whose one step gives back a compiled pattern (`facts.pattern_makers`)."""
+    return isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in speaker.pattern_makers
+
+
+def compiled(speaker, node: cst.BaseExpression) -> bool:
+    """Surely a compiled pattern where it is made: `re.compile(...)` or a call of a helper that gives one back."""
+    return isinstance(node, cst.Call) and _is_compile(node) or made_by_helper(speaker, node)
+
+
+def method_as_value(speaker, made: cst.Call, name: str) -> str:
     """`re.compile(p).match` kept to be called later: the function it is, in words."""
-    pattern = compile_call(speaker, compiled)
+    pattern = literal_pattern(speaker, made)
     if name in _MATCHES:
         speaker.rule("regex")
         return "a function which, called with a text, gives " + _MATCHES[name].format("that text", p=pattern)
@@ -377,7 +510,7 @@ def method_as_value(speaker, compiled: cst.Call, name: str) -> str:
 def compile_call(speaker, call: cst.Call) -> str:
     args, keywords = speaker.arguments(call)
     flags = keywords.get("flags", args[1] if len(args) > 1 else None)
-    return literal_pattern(speaker, args[0], flag_value(flags) if flags is not None else 0)
+    return literal_pattern(speaker, args[0], flag_value(flags, speaker.constants) if flags is not None else 0)
 
 
 _COUNTED = {"split": "maxsplit", "sub": "count", "subn": "count"}  # the argument that limits how many
@@ -395,7 +528,7 @@ def module_call(speaker, name: str, call: cst.Call, test: bool | None = None) ->
     if name == "compile" and args:
         return compile_call(speaker, call)
     if name == "escape" and len(args) == 1 and not keywords:
-        special = json.dumps("".join(sorted(map(chr, re._special_chars_map))), ensure_ascii=False)
+        special = quoted("".join(sorted(map(chr, re._special_chars_map))))
         return (f"{speaker.grouped(args[0])} with a backslash put before each of its characters that means something "
                 f"in a pattern (each character of {special}), so that it matches itself as a pattern")
     if not args:
@@ -411,7 +544,7 @@ def module_call(speaker, name: str, call: cst.Call, test: bool | None = None) ->
         extra += 1
     if flags is None and len(args) > extra:
         flags, args = args[extra], args[:extra]
-    pattern = literal_pattern(speaker, args[0], flag_value(flags) if flags is not None else 0)
+    pattern = literal_pattern(speaker, args[0], flag_value(flags, speaker.constants) if flags is not None else 0)
     return _use(speaker, pattern, name, args[1:], test)
 
 
@@ -473,6 +606,9 @@ def _replacement(speaker, replacement: cst.BaseExpression) -> str:
         return f"what the helper {replacement.value} gives back for that match"
     if isinstance(replacement, (cst.SimpleString, cst.ConcatenatedString)):
         return template_words(replacement.evaluated_value)
+    fixed = built_patterns.fixed_text(replacement, speaker.constants)
+    if fixed is not None:  # a module-level text, or one built from written texts when the module loads
+        return template_words(fixed)
     if isinstance(replacement, cst.Name) and speaker.table_names.get(replacement.value, ("", ""))[1] == "replacement":
         table = speaker.table_names[replacement.value][0]
         row = "entry" if speaker.tables[table].mapping else "row"
@@ -507,7 +643,7 @@ def template_words(template: str) -> str:
             raise Undescribable("a regular-expression replacement naming a group")
         else:
             if plain:
-                parts.append(json.dumps(plain, ensure_ascii=False))
+                parts.append(quoted(plain))
                 plain = ""
             group = int(found["named"] or found["number"])
             parts.append(f"the text group {group} of that match covers (empty if it took no part)")
@@ -515,7 +651,7 @@ def template_words(template: str) -> str:
         raise Undescribable("a regular-expression replacement with an octal or letter escape")
     plain += template[position:]
     if plain:
-        parts.append(json.dumps(plain, ensure_ascii=False))
+        parts.append(quoted(plain))
     return joined(parts)
 
 
