@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import builtins
 import importlib
-import json
 import re
 import string
 import sys
