@@ -59,6 +59,7 @@ CONVERSION = re.compile(r"%(?:\([^)]*\))?[-+ #0]*\d*(?:\.\d+)?([a-zA-Z%])")  # t
 ORDERING = {"sorted", "min", "max"}  # built-ins that compare a collection's items with each other
 MAX_LONGER = 200  # a computed length compared with a larger constant is left alone
 SHARE = 4  # one candidate in SHARE of those drawn otherwise gets a twin with accepted values
+EVERY = "every"  # the part index of a split's fields read one by one (`for x in p.split(sep)`)
 TEXT_FILL = string.digits  # what fills a text around the characters the code checks: parsers read digits
 
 
@@ -85,6 +86,7 @@ class _Reader(ast.NodeVisitor):
         self.rendered: dict[str, str] = {}  # r = repr(p) or str(p): r -> p
         self.reduced: dict[str, str] = {}  # n = len(p) - a - b: n -> p
         self.longer: dict[str, set[int]] = defaultdict(set)  # p -> constants a length computed from p meets
+        self.fields: dict[str, tuple[str, str]] = {}  # for x in p.split(sep): x -> (p, sep)
 
     def origin(self, node: ast.AST) -> str | None:
         """The parameter an expression is the text of: `p`, `p.strip()`, `p[1:]`, `parts[2]` of a split."""
@@ -100,7 +102,30 @@ class _Reader(ast.NodeVisitor):
     def visit_For(self, node: ast.For) -> None:
         if isinstance(node.target, ast.Name) and isinstance(node.iter, ast.Name) and node.iter.id in self.source_of:
             self.items[node.target.id] = self.source_of[node.iter.id]
+        self._fields(node.target, node.iter)
         self.generic_visit(node)
+
+    def visit_comprehension(self, node: ast.comprehension) -> None:
+        self._fields(node.target, node.iter)
+        self.generic_visit(node)
+
+    def _generators_first(self, node: ast.AST) -> None:
+        """A comprehension's loops before what it makes of each item: `int(x) for x in p.split(",")`."""
+        for generator in node.generators:
+            self.visit(generator)
+        for name in ("key", "value", "elt"):
+            if hasattr(node, name):
+                self.visit(getattr(node, name))
+
+    visit_ListComp = visit_SetComp = visit_GeneratorExp = visit_DictComp = _generators_first
+
+    def _fields(self, target: ast.AST, iterated: ast.AST) -> None:
+        """`for x in p.split("+")`: each x is one field of a text the code reads field by field."""
+        if isinstance(target, ast.Name) and isinstance(iterated, ast.Call) and isinstance(iterated.func, ast.Attribute) \
+                and iterated.func.attr == "split" and len(iterated.args) == 1 and self.origin(iterated.func.value) \
+                and isinstance(iterated.args[0], ast.Constant) and isinstance(iterated.args[0].value, str) \
+                and iterated.args[0].value:
+            self.fields[target.id] = (self.origin(iterated.func.value), iterated.args[0].value)
 
     def _code_of(self, node: ast.AST) -> str | None:
         """The parameter whose item an expression turns into a character: `chr(c)`, `bytes((c,))`."""
@@ -222,6 +247,9 @@ class _Reader(ast.NodeVisitor):
                 and isinstance(node.slice, ast.Constant) and type(node.slice.value) is int:
             holder, sep = self.split[node.value.id]
             return holder, (sep, node.slice.value)
+        if isinstance(node, ast.Name) and node.id in self.fields:
+            holder, sep = self.fields[node.id]
+            return holder, (sep, EVERY)
         return None
 
     def visit_Call(self, node: ast.Call) -> None:
@@ -232,7 +260,9 @@ class _Reader(ast.NodeVisitor):
         if called in ("int", "float") and arguments:
             found = self._text(arguments[0])
             base = arguments[1].value if len(arguments) > 1 and isinstance(arguments[1], ast.Constant) else 10
-            if found and isinstance(base, int):
+            if found and isinstance(base, int) and found[1] is not None and found[1][1] == EVERY:
+                self.offers[found[0]].append(("fields", ("number", called, base, None), found[1][0]))
+            elif found and isinstance(base, int):
                 self.offers[found[0]].append(("number", called, base, found[1]))
         if called == "get" and isinstance(func, ast.Attribute) and arguments:
             self._group_key(func.value, arguments[0])
@@ -272,7 +302,9 @@ class _Reader(ast.NodeVisitor):
             elif isinstance(owner, ast.Name) and owner.id == "re" and len(value.args) > 1 \
                     and isinstance(value.args[0], ast.Constant) and isinstance(value.args[0].value, str):
                 text, found = value.args[0].value, self._text(value.args[1])
-            if text is not None and found:
+            if text is not None and found and found[1] is not None and found[1][1] == EVERY:
+                self.offers[found[0]].append(("fields", ("pattern", text), found[1][0]))
+            elif text is not None and found:
                 self.offers[found[0]].append(("pattern", text))
         self.generic_visit(node)
 
@@ -441,6 +473,11 @@ class Offers:
         separator, index = part
         count = index + 1 if index >= 0 else -index
         return separator.join(one() for _ in range(count + rng.choice((0, 0, 1))))
+
+    def _fields(self, name, rng, kind, separator):
+        """One to four values of a kind joined by the separator the code splits the text into fields at."""
+        values = [getattr(self, f"_{kind[0]}")(name, rng, *kind[1:]) for _ in range(rng.randint(1, 4))]
+        return None if None in values else separator.join(values)
 
     def _encoding(self, name, rng):
         return rng.choice(ENCODINGS)
