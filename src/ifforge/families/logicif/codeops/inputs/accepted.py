@@ -27,6 +27,7 @@ import base64
 import random
 import re
 import string
+import unicodedata
 from collections import defaultdict
 
 from ifforge.core import pyast
@@ -110,7 +111,14 @@ class _Reader(ast.NodeVisitor):
         self.generic_visit(node)
 
     def _generators_first(self, node: ast.AST) -> None:
-        """A comprehension's loops before what it makes of each item: `int(x) for x in p.split(",")`."""
+        """A comprehension over a split's fields reads its loops before what it makes of each item
+        (`int(x) for x in p.split(",")`); any other is read in the usual order."""
+        before = dict(self.fields)
+        for generator in node.generators:
+            self._fields(generator.target, generator.iter)
+        if self.fields == before:
+            self.generic_visit(node)
+            return
         for generator in node.generators:
             self.visit(generator)
         for name in ("key", "value", "elt"):
@@ -173,6 +181,14 @@ class _Reader(ast.NodeVisitor):
                 and value.value.id in self.source_of and isinstance(value.slice, ast.Constant) \
                 and isinstance(value.slice.value, str):
             self.keys[self.source_of[value.value.id]][value.slice.value] = name
+
+    def _category(self, argument: ast.AST) -> None:
+        """`unicodedata.category(c)` of a parameter (a character) or of its items (a text)."""
+        found = self._text(argument)
+        if found and found[1] is None:
+            self.offers[found[0]].append(("classed", False))
+        elif isinstance(argument, ast.Name) and argument.id in self.items:
+            self.offers[self.items[argument.id]].append(("classed", True))
 
     def _search(self, node: ast.AST) -> tuple[str, str] | None:
         """(pattern text, parameter) for `re.search(PATTERN, p)` or `COMPILED.search(p)` (also match)."""
@@ -284,6 +300,8 @@ class _Reader(ast.NodeVisitor):
                 self.offers[found[0]].append(("decoded", called))
         if called in IP_TAKERS and arguments and self._text(arguments[0]):
             self.offers[self._text(arguments[0])[0]].append(("address", IP_TAKERS[called]))
+        if called == "category" and isinstance(func, ast.Attribute) and len(arguments) == 1:
+            self._category(arguments[0])
         if called == "fromisoformat" and arguments and isinstance(func, ast.Attribute):
             found = self._text(arguments[0])
             owner = func.value.attr if isinstance(func.value, ast.Attribute) else getattr(func.value, "id", "")
@@ -379,6 +397,30 @@ class _Reader(ast.NodeVisitor):
                     self.places[holder].setdefault(start + offset, char)
 
 
+CATEGORIES = {"Lu", "Ll", "Lt", "Lm", "Lo", "Mn", "Mc", "Me", "Nd", "Nl", "No", "Pc", "Pd", "Ps", "Pe", "Pi", "Pf",
+              "Po", "Sm", "Sc", "Sk", "So", "Zs", "Zl", "Zp", "Cc", "Cf", "Cs", "Co", "Cn"}
+COMMON_CATEGORIES = ["Lu", "Ll", "Mn", "Nd", "Po", "Zs", "Sm"]
+PER_CATEGORY = 3
+
+
+def _of_category(category: str) -> list[str]:
+    """The first few characters of a Unicode category at or past U+00A0 (ASCII is drawn otherwise)."""
+    if category not in _CATEGORY_CHARS:
+        found = []
+        for point in range(0xA0, 0x30000):
+            if 0xD800 <= point < 0xE000:
+                continue
+            if unicodedata.category(chr(point)) == category:
+                found.append(chr(point))
+                if len(found) == PER_CATEGORY:
+                    break
+        _CATEGORY_CHARS[category] = found
+    return _CATEGORY_CHARS[category]
+
+
+_CATEGORY_CHARS: dict[str, list[str]] = {}
+
+
 def _patterns(tree: ast.Module) -> dict[str, str]:
     """NAME = re.compile("...") (or NAME = "...", given to re's functions) at the top of the module:
     name -> pattern text."""
@@ -430,6 +472,7 @@ class Offers:
         self.compiled: dict[str, tuple] = {}
         self.twin: dict[tuple, list[str]] = {}  # (pattern, group) -> group texts shared by one twin's values
         self.function = function
+        self.tree = tree
         for name, kinds in (getattr(lessons, "accepts", None) or {}).items():  # what callees' errors asked for
             for kind in sorted(kinds):
                 if kind[0] == "key":
@@ -478,6 +521,15 @@ class Offers:
         """One to four values of a kind joined by the separator the code splits the text into fields at."""
         values = [getattr(self, f"_{kind[0]}")(name, rng, *kind[1:]) for _ in range(rng.randint(1, 4))]
         return None if None in values else separator.join(values)
+
+    def _classed(self, name, rng, text):
+        """A character (or a text of a few) of the Unicode categories the code names, else of a few
+        common ones, now and then an ASCII letter: what `unicodedata.category(c) in (...)` tells apart."""
+        named = sorted({n.value for n in ast.walk(self.tree) if isinstance(n, ast.Constant) and n.value in CATEGORIES})
+        pool = [c for category in named or COMMON_CATEGORIES for c in _of_category(category)] + ["a", "Z"]
+        if not text:
+            return rng.choice(pool)
+        return "".join(rng.choice(pool) for _ in range(rng.randint(1, 5)))
 
     def _encoding(self, name, rng):
         return rng.choice(ENCODINGS)
