@@ -15,7 +15,10 @@ side of `text % values`, printf formats; a parameter read as `p["k"]`, a dict ho
 each value by how its name is used. A length computed from a parameter (`len(s) - a - b`,
 `len(repr(v))`) compared with a constant gets texts longer than it; items sorted inside a `try` that
 catches the error get items of two kinds that cannot be ordered. A table looked up with a group of a
-match on a text (`table.get(m.group(1))`) and that text get values that agree. `with_accepted` mixes
+match on a text (`table.get(m.group(1))`) and that text get values that agree. A text read field
+by field (`for x in p.split("+")`, a comprehension too) whose fields reach one of these callees gets
+one to four accepted fields joined by that separator; a character given to `unicodedata.category`
+(or a text whose items are), characters of the categories the code names and ASCII letters. `with_accepted` mixes
 these into candidates drawn otherwise (`codeops.inputs.candidates`), so the other parameters keep their values;
 everything random comes from one `random.Random` seeded by the caller, and every value is JSON.
 """

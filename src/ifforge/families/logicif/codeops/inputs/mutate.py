@@ -4,7 +4,9 @@ The changes a function's domain often asks for and random values seldom hit: rel
 parameters (a number equal to another parameter's length or to an index inside it, lists of equal
 length, a square matrix, a permutation of one set, digits below a base) and the constants the code
 compares with placed inside containers, texts and grids, not only as whole values; plus growing a
-value so loops run longer. Which change helps is not decided here: the search keeps a mutant only
+value so loops run longer. Where the code asks the kind of a value it read by subscript
+(`isinstance(v[i], str)`, or of a name bound to `v[k]`), the values at one depth of an argument are
+wrapped in lists, or unwrapped, all at once (`nesting`): every other code draws as before. Which change helps is not decided here: the search keeps a mutant only
 if running it reaches arcs no kept call reached, or runs deeper.
 """
 
