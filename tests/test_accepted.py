@@ -181,3 +181,26 @@ def test_a_table_looked_up_with_a_group_of_a_match_holds_the_groups_of_the_text_
     assert twins
     for text, table in twins:
         assert table and set(table) == set(re.findall(r"<([a-z]+)>", text))
+
+
+def test_a_text_read_field_by_field_gets_several_accepted_fields_joined_by_the_separator():
+    source = ("import re\n\ndef f(spec, nums):\n"
+              "    total = sum(int(re.match(r'^[AB](\\d+)$', x).group(1)) for x in spec.split('+'))\n"
+              "    for n in nums.split(','):\n        total += int(n)\n    return total\n")
+    specs, numbers = _values(source, "f", "spec"), _values(source, "f", "nums")
+    for spec, nums in zip(specs, numbers):
+        assert all(re.match(r"^[AB](\d+)$", x) for x in spec.split("+"))
+        assert [int(n) for n in nums.split(",")]
+    assert any("+" in s for s in specs) and any("," in n for n in numbers)  # more than one field at times
+
+
+def test_a_character_whose_unicode_category_the_code_asks_is_drawn_from_the_categories_it_names():
+    import unicodedata
+
+    source = ("import unicodedata\n\nMARKS = frozenset(('Mn', 'Mc'))\n\ndef f(char, text):\n"
+              "    n = 0\n    for ch in text:\n        n += unicodedata.category(ch) == 'Mn'\n"
+              "    return unicodedata.category(char) in MARKS, n\n")
+    chars, texts = _values(source, "f", "char", 40), _values(source, "f", "text", 40)
+    categories = {unicodedata.category(c) for c in chars}
+    assert {"Mn", "Mc"} <= categories <= {"Mn", "Mc", "Ll", "Lu"}  # the named ones, and letters for the other side
+    assert any(unicodedata.category(c) == "Mn" for t in texts for c in t) and all(len(t) >= 1 for t in texts)

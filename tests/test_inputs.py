@@ -618,3 +618,34 @@ def test_a_value_whose_kind_the_code_tests_is_drawn_over_every_json_kind_unless_
     normal = "def g(n):\n    if isinstance(n, str):\n        n = int(n)\n    return n % 2\n"
     (n,) = Signature(normal, "g").parameters
     assert n.tested and not n.open_kind and {kind_of(c.args[0]) for c in candidates(normal, "g", 2, 40)} == {"str"}
+
+
+DEPTHS = '''
+def pick(table, n):
+    entry = table[n]
+    first = entry[0]
+    if isinstance(first, str):
+        return first
+    inner = first[0]
+    if isinstance(inner, str):
+        return ["inner", inner]
+    return ["deeper"]
+'''
+
+
+def test_a_kind_tested_at_some_depth_is_varied_there_by_the_search():
+    import random
+
+    from ifforge.families.logicif.codeops.inputs.mutate import _nest, nesting
+
+    # the code asks the kind of what it read by subscript: the search may wrap values at one depth
+    assert nesting(DEPTHS) and not nesting("def f(v):\n    if isinstance(v, str):\n        return v\n    return 0\n")
+    rng = random.Random(3)
+    wrapped = [_nest([["ab", "cd"], 0], rng, [], ["x"]) for _ in range(30)]
+    kinds = {tuple(type(item).__name__ for item in args[0]) for args in wrapped}
+    assert ("list", "list") in kinds  # every item at the chosen depth at once, never one alone
+    assert all(len(set(row)) == 1 for row in kinds)
+    # with it the working calls reach the branch two levels down, not only the first text
+    outcome = inputs.run(_seed(DEPTHS, "pick"), _config())
+    results = run_cases(DEPTHS, "pick", [i.args for i in outcome.kept.inputs])
+    assert any(isinstance(r.output, list) and r.output[0] == "inner" for r in results)

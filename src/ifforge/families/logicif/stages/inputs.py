@@ -49,7 +49,7 @@ from ifforge.core.untrusted import BadValue, check_value
 from ifforge.families.logicif.codeops.inputs.accepted import with_accepted
 from ifforge.families.logicif.codeops.inputs.candidates import Candidate, Signature, candidates, describe_signature
 from ifforge.families.logicif.codeops.inputs.lessons import Lessons, learn, taught
-from ifforge.families.logicif.codeops.inputs.mutate import compared_constants, mutate
+from ifforge.families.logicif.codeops.inputs.mutate import compared_constants, mutate, nesting
 from ifforge.families.logicif.codeops.inputs.rescue import read_clues, rescue_mutant
 from ifforge.families.logicif.configs import InputsConfig
 from ifforge.families.logicif.records import DroppedItem, Outcome, SeedFunction, TestInput
@@ -208,6 +208,7 @@ def deepen(seed: SeedFunction, pool: list[tuple[Candidate, sandbox.CaseResult]],
     first_parent = given if first_parent is None else first_parent
     grown = len(pool)
     numbers, texts = compared_constants(seed.source)
+    extra = nesting(seed.source)
     rng = random.Random(item_seed + 7919)
     covered = {tuple(arc) for _, result in pool for arc in result.arcs}
     seen = {canonical_json(candidate.args) for candidate, _ in pool}
@@ -224,7 +225,7 @@ def deepen(seed: SeedFunction, pool: list[tuple[Candidate, sandbox.CaseResult]],
 
         def drawn() -> tuple[int, list]:
             parent = rng.choice(deepest if rng.random() < 0.5 else parents)
-            return parent, mutate(pool[parent][0].args, rng, numbers, texts)
+            return parent, mutate(pool[parent][0].args, rng, numbers, texts, extra)
         ran = _round(drawn, seen, seed, limits, budget)
         if not ran:
             break

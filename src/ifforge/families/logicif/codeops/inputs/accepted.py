@@ -15,7 +15,10 @@ side of `text % values`, printf formats; a parameter read as `p["k"]`, a dict ho
 each value by how its name is used. A length computed from a parameter (`len(s) - a - b`,
 `len(repr(v))`) compared with a constant gets texts longer than it; items sorted inside a `try` that
 catches the error get items of two kinds that cannot be ordered. A table looked up with a group of a
-match on a text (`table.get(m.group(1))`) and that text get values that agree. `with_accepted` mixes
+match on a text (`table.get(m.group(1))`) and that text get values that agree. A text read field
+by field (`for x in p.split("+")`, a comprehension too) whose fields reach one of these callees gets
+one to four accepted fields joined by that separator; a character given to `unicodedata.category`
+(or a text whose items are), characters of the categories the code names and ASCII letters. `with_accepted` mixes
 these into candidates drawn otherwise (`codeops.inputs.candidates`), so the other parameters keep their values;
 everything random comes from one `random.Random` seeded by the caller, and every value is JSON.
 """
@@ -27,6 +30,7 @@ import base64
 import random
 import re
 import string
+import unicodedata
 from collections import defaultdict
 
 from ifforge.core import pyast
@@ -59,6 +63,7 @@ CONVERSION = re.compile(r"%(?:\([^)]*\))?[-+ #0]*\d*(?:\.\d+)?([a-zA-Z%])")  # t
 ORDERING = {"sorted", "min", "max"}  # built-ins that compare a collection's items with each other
 MAX_LONGER = 200  # a computed length compared with a larger constant is left alone
 SHARE = 4  # one candidate in SHARE of those drawn otherwise gets a twin with accepted values
+EVERY = "every"  # the part index of a split's fields read one by one (`for x in p.split(sep)`)
 TEXT_FILL = string.digits  # what fills a text around the characters the code checks: parsers read digits
 
 
@@ -85,6 +90,7 @@ class _Reader(ast.NodeVisitor):
         self.rendered: dict[str, str] = {}  # r = repr(p) or str(p): r -> p
         self.reduced: dict[str, str] = {}  # n = len(p) - a - b: n -> p
         self.longer: dict[str, set[int]] = defaultdict(set)  # p -> constants a length computed from p meets
+        self.fields: dict[str, tuple[str, str]] = {}  # for x in p.split(sep): x -> (p, sep)
 
     def origin(self, node: ast.AST) -> str | None:
         """The parameter an expression is the text of: `p`, `p.strip()`, `p[1:]`, `parts[2]` of a split."""
@@ -100,7 +106,37 @@ class _Reader(ast.NodeVisitor):
     def visit_For(self, node: ast.For) -> None:
         if isinstance(node.target, ast.Name) and isinstance(node.iter, ast.Name) and node.iter.id in self.source_of:
             self.items[node.target.id] = self.source_of[node.iter.id]
+        self._fields(node.target, node.iter)
         self.generic_visit(node)
+
+    def visit_comprehension(self, node: ast.comprehension) -> None:
+        self._fields(node.target, node.iter)
+        self.generic_visit(node)
+
+    def _generators_first(self, node: ast.AST) -> None:
+        """A comprehension over a split's fields reads its loops before what it makes of each item
+        (`int(x) for x in p.split(",")`); any other is read in the usual order."""
+        before = dict(self.fields)
+        for generator in node.generators:
+            self._fields(generator.target, generator.iter)
+        if self.fields == before:
+            self.generic_visit(node)
+            return
+        for generator in node.generators:
+            self.visit(generator)
+        for name in ("key", "value", "elt"):
+            if hasattr(node, name):
+                self.visit(getattr(node, name))
+
+    visit_ListComp = visit_SetComp = visit_GeneratorExp = visit_DictComp = _generators_first
+
+    def _fields(self, target: ast.AST, iterated: ast.AST) -> None:
+        """`for x in p.split("+")`: each x is one field of a text the code reads field by field."""
+        if isinstance(target, ast.Name) and isinstance(iterated, ast.Call) and isinstance(iterated.func, ast.Attribute) \
+                and iterated.func.attr == "split" and len(iterated.args) == 1 and self.origin(iterated.func.value) \
+                and isinstance(iterated.args[0], ast.Constant) and isinstance(iterated.args[0].value, str) \
+                and iterated.args[0].value:
+            self.fields[target.id] = (self.origin(iterated.func.value), iterated.args[0].value)
 
     def _code_of(self, node: ast.AST) -> str | None:
         """The parameter whose item an expression turns into a character: `chr(c)`, `bytes((c,))`."""
@@ -148,6 +184,14 @@ class _Reader(ast.NodeVisitor):
                 and value.value.id in self.source_of and isinstance(value.slice, ast.Constant) \
                 and isinstance(value.slice.value, str):
             self.keys[self.source_of[value.value.id]][value.slice.value] = name
+
+    def _category(self, argument: ast.AST) -> None:
+        """`unicodedata.category(c)` of a parameter (a character) or of its items (a text)."""
+        found = self._text(argument)
+        if found and found[1] is None:
+            self.offers[found[0]].append(("classed", False))
+        elif isinstance(argument, ast.Name) and argument.id in self.items:
+            self.offers[self.items[argument.id]].append(("classed", True))
 
     def _search(self, node: ast.AST) -> tuple[str, str] | None:
         """(pattern text, parameter) for `re.search(PATTERN, p)` or `COMPILED.search(p)` (also match)."""
@@ -222,6 +266,9 @@ class _Reader(ast.NodeVisitor):
                 and isinstance(node.slice, ast.Constant) and type(node.slice.value) is int:
             holder, sep = self.split[node.value.id]
             return holder, (sep, node.slice.value)
+        if isinstance(node, ast.Name) and node.id in self.fields:
+            holder, sep = self.fields[node.id]
+            return holder, (sep, EVERY)
         return None
 
     def visit_Call(self, node: ast.Call) -> None:
@@ -232,7 +279,9 @@ class _Reader(ast.NodeVisitor):
         if called in ("int", "float") and arguments:
             found = self._text(arguments[0])
             base = arguments[1].value if len(arguments) > 1 and isinstance(arguments[1], ast.Constant) else 10
-            if found and isinstance(base, int):
+            if found and isinstance(base, int) and found[1] is not None and found[1][1] == EVERY:
+                self.offers[found[0]].append(("fields", ("number", called, base, None), found[1][0]))
+            elif found and isinstance(base, int):
                 self.offers[found[0]].append(("number", called, base, found[1]))
         if called == "get" and isinstance(func, ast.Attribute) and arguments:
             self._group_key(func.value, arguments[0])
@@ -254,6 +303,8 @@ class _Reader(ast.NodeVisitor):
                 self.offers[found[0]].append(("decoded", called))
         if called in IP_TAKERS and arguments and self._text(arguments[0]):
             self.offers[self._text(arguments[0])[0]].append(("address", IP_TAKERS[called]))
+        if called == "category" and isinstance(func, ast.Attribute) and len(arguments) == 1:
+            self._category(arguments[0])
         if called == "fromisoformat" and arguments and isinstance(func, ast.Attribute):
             found = self._text(arguments[0])
             owner = func.value.attr if isinstance(func.value, ast.Attribute) else getattr(func.value, "id", "")
@@ -272,7 +323,9 @@ class _Reader(ast.NodeVisitor):
             elif isinstance(owner, ast.Name) and owner.id == "re" and len(value.args) > 1 \
                     and isinstance(value.args[0], ast.Constant) and isinstance(value.args[0].value, str):
                 text, found = value.args[0].value, self._text(value.args[1])
-            if text is not None and found:
+            if text is not None and found and found[1] is not None and found[1][1] == EVERY:
+                self.offers[found[0]].append(("fields", ("pattern", text), found[1][0]))
+            elif text is not None and found:
                 self.offers[found[0]].append(("pattern", text))
         self.generic_visit(node)
 
@@ -347,6 +400,30 @@ class _Reader(ast.NodeVisitor):
                     self.places[holder].setdefault(start + offset, char)
 
 
+CATEGORIES = {"Lu", "Ll", "Lt", "Lm", "Lo", "Mn", "Mc", "Me", "Nd", "Nl", "No", "Pc", "Pd", "Ps", "Pe", "Pi", "Pf",
+              "Po", "Sm", "Sc", "Sk", "So", "Zs", "Zl", "Zp", "Cc", "Cf", "Cs", "Co", "Cn"}
+COMMON_CATEGORIES = ["Lu", "Ll", "Mn", "Nd", "Po", "Zs", "Sm"]
+PER_CATEGORY = 3
+
+
+def _of_category(category: str) -> list[str]:
+    """The first few characters of a Unicode category at or past U+00A0 (ASCII is drawn otherwise)."""
+    if category not in _CATEGORY_CHARS:
+        found = []
+        for point in range(0xA0, 0x30000):
+            if 0xD800 <= point < 0xE000:
+                continue
+            if unicodedata.category(chr(point)) == category:
+                found.append(chr(point))
+                if len(found) == PER_CATEGORY:
+                    break
+        _CATEGORY_CHARS[category] = found
+    return _CATEGORY_CHARS[category]
+
+
+_CATEGORY_CHARS: dict[str, list[str]] = {}
+
+
 def _patterns(tree: ast.Module) -> dict[str, str]:
     """NAME = re.compile("...") (or NAME = "...", given to re's functions) at the top of the module:
     name -> pattern text."""
@@ -398,6 +475,7 @@ class Offers:
         self.compiled: dict[str, tuple] = {}
         self.twin: dict[tuple, list[str]] = {}  # (pattern, group) -> group texts shared by one twin's values
         self.function = function
+        self.tree = tree
         for name, kinds in (getattr(lessons, "accepts", None) or {}).items():  # what callees' errors asked for
             for kind in sorted(kinds):
                 if kind[0] == "key":
@@ -441,6 +519,20 @@ class Offers:
         separator, index = part
         count = index + 1 if index >= 0 else -index
         return separator.join(one() for _ in range(count + rng.choice((0, 0, 1))))
+
+    def _fields(self, name, rng, kind, separator):
+        """One to four values of a kind joined by the separator the code splits the text into fields at."""
+        values = [getattr(self, f"_{kind[0]}")(name, rng, *kind[1:]) for _ in range(rng.randint(1, 4))]
+        return None if None in values else separator.join(values)
+
+    def _classed(self, name, rng, text):
+        """A character (or a text of a few) of the Unicode categories the code names, else of a few
+        common ones, now and then an ASCII letter: what `unicodedata.category(c) in (...)` tells apart."""
+        named = sorted({n.value for n in ast.walk(self.tree) if isinstance(n, ast.Constant) and n.value in CATEGORIES})
+        pool = [c for category in named or COMMON_CATEGORIES for c in _of_category(category)] + ["a", "Z"]
+        if not text:
+            return rng.choice(pool)
+        return "".join(rng.choice(pool) for _ in range(rng.randint(1, 5)))
 
     def _encoding(self, name, rng):
         return rng.choice(ENCODINGS)

@@ -4,7 +4,9 @@ The changes a function's domain often asks for and random values seldom hit: rel
 parameters (a number equal to another parameter's length or to an index inside it, lists of equal
 length, a square matrix, a permutation of one set, digits below a base) and the constants the code
 compares with placed inside containers, texts and grids, not only as whole values; plus growing a
-value so loops run longer. Which change helps is not decided here: the search keeps a mutant only
+value so loops run longer. Where the code asks the kind of a value it read by subscript
+(`isinstance(v[i], str)`, or of a name bound to `v[k]`), the values at one depth of an argument are
+wrapped in lists, or unwrapped, all at once (`nesting`): every other code draws as before. Which change helps is not decided here: the search keeps a mutant only
 if running it reaches arcs no kept call reached, or runs deeper.
 """
 
@@ -355,15 +357,70 @@ def _phrase(args: list, rng: random.Random, numbers: list, texts: list) -> list:
     path, _ = rng.choice(leaves)
     return _set(args, path, " ".join(parts))
 
+def _nest(args: list, rng: random.Random, numbers: list, texts: list) -> list:
+    """The values at one depth of an argument (each of its kind, all at once) wrapped in a list once or
+    twice with a sibling of their kind (`"ab"` -> `[["ab", "c"]]`), or lists there replaced by their
+    first item: code that asks `isinstance(v, str)` of what it reads at some depth takes its other
+    branch only when another kind is there."""
+    inner = [(p, v) for p, v in _paths_all(args) if len(p) > 1]
+    if not inner:
+        return args
+    path, value = rng.choice(inner)
+    same = [p for p, v in inner if len(p) == len(path) and p[0] == path[0] and type(v) is type(value)]
+    unwrap = isinstance(value, list) and rng.random() < 0.5
+    times = rng.choice((1, 2))
+    for place in same:
+        new = _get(args, place)
+        if unwrap:
+            args = _set(args, place, new[0]) if new else args
+            continue
+        for _ in range(times):
+            sibling = rng.choice(texts) if isinstance(new, str) and texts else copy.deepcopy(new)
+            new = [new, sibling] if rng.random() < 0.7 else [new]
+        args = _set(args, place, new)
+    return args
+
+
+def _get(args: list, path: tuple) -> Any:
+    for step in path:
+        args = args[step]
+    return args
+
+
+def _paths_all(value: Any, path: tuple = ()) -> list[tuple[tuple, Any]]:
+    """(path, value) of every value inside `value`, containers as well as leaves."""
+    found = [(path, value)]
+    if isinstance(value, list):
+        found += [p for i, item in enumerate(value) for p in _paths_all(item, (*path, i))]
+    elif isinstance(value, dict):
+        found += [p for key, item in value.items() for p in _paths_all(item, (*path, key))]
+    return found
+
+
+def nesting(source: str) -> tuple:
+    """(_nest,) when the code asks the kind of a value it read by subscript (`isinstance(v[i], str)`,
+    or of a name bound to `v[k]`), else nothing: other code draws its mutants as before."""
+    tree = pyast.parse(source)
+    read = {t.id for node in ast.walk(tree) if isinstance(node, ast.Assign) and isinstance(node.value, ast.Subscript)
+            for t in node.targets if isinstance(t, ast.Name)}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "isinstance" \
+                and node.args and (isinstance(node.args[0], ast.Subscript)
+                                   or isinstance(node.args[0], ast.Name) and node.args[0].id in read):
+            return (_nest,)
+    return ()
+
+
 CHANGES = (_case, _retype, _embed, _phrase, _world, _plant, _plant, _paint, _grow, _length_of, _same_length,
            _permutation, _small, _collide)
 
 
-def mutate(args: list, rng: random.Random, numbers: list, texts: list) -> list:
-    """One to three random changes to a copy of `args`."""
+def mutate(args: list, rng: random.Random, numbers: list, texts: list, extra: tuple = ()) -> list:
+    """One to three random changes to a copy of `args` (of CHANGES and the `extra` ones the code asks for)."""
     new = copy.deepcopy(args)
+    changes = CHANGES + extra
     for _ in range(rng.choice((1, 1, 2, 3))):
-        change = rng.choice(CHANGES)
+        change = rng.choice(changes)
         try:
             new = change(copy.deepcopy(new), rng, numbers, texts)
         except (ValueError, IndexError, TypeError, KeyError):  # a change that does not fit this value
