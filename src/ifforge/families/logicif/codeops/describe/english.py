@@ -124,6 +124,11 @@ _TYPE_WORDS = {"int": "a whole number", "float": "a decimal number", "str": "tex
                "NoneType": "None"}
 # one value of each kind a JSON input may hold, to ask which kinds have an attribute
 _JSON_SAMPLES = {"dict": {}, "list": [], "str": "", "int": 0, "float": 0.0, "bool": False, "NoneType": None}
+# the parts of a plain number read as attributes: a whole or decimal number is its own real part
+_NUMBER_PARTS = {("int", "real"): "{0}", ("int", "numerator"): "{0}", ("int", "imag"): "0", ("int", "denominator"): "1",
+                 ("float", "real"): "{0}", ("float", "imag"): "0.0"}
+# one value of each built-in kind code that defines and imports nothing can hold
+_BUILTIN_SAMPLES = {**_JSON_SAMPLES, "tuple": (), "set": set(), "frozenset": frozenset(), "bytes": b""}
 # methods only a compiled regular expression has; questions only a match answers
 _PATTERN_ONLY = {"search", "match", "fullmatch", "findall", "finditer", "sub", "subn"}
 _MATCH_METHODS = {"group", "groups", "groupdict", "start", "end", "span"}
@@ -779,6 +784,9 @@ class Speaker:
             return (f"the name of the kind of {self.grouped(_type_of(node.value))} (\"int\" for a whole number, "
                     f"\"float\" for a decimal number, \"str\" for text, \"bool\" for true or false, \"list\", "
                     f"\"tuple\", \"dict\", \"set\", or \"NoneType\" for None)")
+        sort = self.sort_of(node.value)
+        if sort in ("int", "float") and (sort, node.attr.value) in _NUMBER_PARTS:  # `n.real`, `n.denominator`
+            return _NUMBER_PARTS[(sort, node.attr.value)].format(self.grouped(node.value))
         if isinstance(node.value, cst.Call) and regex._is_compile(node.value) and (
                 node.attr.value in _PATTERN_ONLY or node.attr.value == "split"):  # surely a pattern's split
             return regex.method_as_value(self, node.value, node.attr.value)
@@ -901,7 +909,11 @@ class Speaker:
         return resolved_name(node, self.imported)
 
     def _call(self, call: cst.Call, cond: bool) -> str:
-        """A call in words: its kind (`call_kind`) picks the one handler in `_CALLS` that says it."""
+        """A call in words: its kind (`call_kind`) picks the one handler in `_CALLS` that says it; a module-level
+        name for a built-in kind (`unicode = str`) is called as that kind."""
+        alias = self.type_alias(call.func)
+        if alias is not None and alias in _METHOD_FREE:
+            call = call.with_changes(func=cst.Name(alias))
         return _CALLS[self.call_kind(call)](self, call, cond)
 
     def call_kind(self, call: cst.Call) -> str:
@@ -909,8 +921,7 @@ class Speaker:
         vocab/), a generator, helper, kept method, record or class of the code, a built-in, a function held
         in a name, a method, a compiled pattern's method, `type(x)(...)`; the first that fits."""
         func = call.func
-        if not (isinstance(func, cst.Name) and func.value not in self.imported) and \
-                vocab.TABLE.get(self.resolved(func)) is not None:
+        if self.library_function(func):
             return "library"
         if isinstance(func, cst.Attribute) and self._library_object(func.value) is not None:
             return "library object"
@@ -996,6 +1007,13 @@ class Speaker:
         kind = (self.kind(_type_of(call.func)) or "").split("[")[0]
         if kind in ("dict", "list", "str", "set", "tuple", "int", "float"):
             return self._builtin(kind, call.with_changes(func=cst.Name(kind)), cond)
+        if not call.args:  # made from nothing: each built-in kind's empty value
+            value = self.grouped(_type_of(call.func))
+            return (f"a new value of the same kind as {value}, made from nothing: empty text, empty bytes, 0, 0.0, "
+                    f"false, an empty list, an empty tuple, an empty dictionary, an empty set, an empty fixed set or None, "
+                    f"as {value} is text, bytes, a whole number, a decimal number, true or false, a list, a tuple, a "
+                    f"dictionary, a set, a fixed set or None (a value of any other kind: a new one made with no "
+                    f"inputs)")
         raise Undescribable("a call of a computed function")
 
     def _call_computed(self, call: cst.Call, cond: bool) -> str:
@@ -1029,11 +1047,22 @@ class Speaker:
     def _type_elements(self, kind: cst.Element) -> list[cst.Element]:
         """A module-level constant naming a tuple of types (`bytes_types = (bytes, bytearray)`) as those types."""
         if isinstance(kind.value, cst.Name) and isinstance(self.constants.get(kind.value.value), cst.Tuple):
-            inner = self.constants[kind.value.value].elements
+            inner = [e for element in self.constants[kind.value.value].elements for e in self._type_elements(element)]
             if all(isinstance(e.value, cst.Name) and (e.value.value in _TYPE_WORDS or e.value.value in self.classes)
                    for e in inner):
                 return list(inner)
-        return [kind]
+        alias = self.type_alias(kind.value)
+        return [cst.Element(cst.Name(alias))] if alias is not None else [kind]
+
+    def type_alias(self, node: cst.BaseExpression) -> str | None:
+        """The built-in kind a module-level name stands for (`unicode = str`, `text_type = str`), else None."""
+        if not isinstance(node, cst.Name) or node.value in _TYPE_WORDS:
+            return None
+        value = self.constants.get(node.value)
+        if isinstance(value, cst.Name) and value.value in _TYPE_WORDS and value.value not in self.imported \
+                and value.value not in self.classes:
+            return value.value
+        return None
 
     def certain_kind(self, node: cst.BaseExpression) -> str | None:
         """`int` or `str` for a literal of that kind, else what `kind` knows."""
@@ -1095,6 +1124,12 @@ class Speaker:
             if said is not None:
                 return said
         raise Undescribable(f"this use of the built-in {name}")
+
+    def _builtin_empty(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
+        """`int()`, `float()`, `str()`, `bool()`: the value each makes from nothing."""
+        if not args and not keywords:
+            return {"int": "0", "float": "0.0", "str": "empty text", "bool": "false"}.get(name)
+        return None
 
     def _builtin_len(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
         g = self.grouped
@@ -1208,6 +1243,11 @@ class Speaker:
     def _builtin_dict(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
         if name == "dict" and not args and not keywords:
             return "a new empty dictionary"
+        if name == "dict" and len(args) <= 1 and keywords and "" not in keywords:  # `dict(a=1)`: names as keys
+            start = "a new dictionary" if not args else self._builtin_dict(name, args, {}, args[0], cond)
+            pairs = _join([f'the key "{key}" holding {self.grouped(value)}' for key, value in keywords.items()])
+            return f"{start}; then {pairs} stored in it in that order (each replacing any value already under that " \
+                f"key)" if args else f"a new dictionary with {pairs}, in that order"
         if name == "dict" and one is not None:
             if (self.kind(one) or "").startswith("dict"):
                 return f"a new dictionary with the same keys and values as {self.grouped(one)}, in the same order"
@@ -1312,15 +1352,32 @@ class Speaker:
     def _builtin_hasattr(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
         """`hasattr(x, "name")` on an input (a JSON value whenever read): the JSON kinds that have it, found by
         asking Python; on any other value the answer depends on a kind the code does not fix."""
-        if name != "hasattr" or len(args) != 2 or keywords or not isinstance(args[0], cst.Name) \
-                or self.facts is None or args[0].value not in self.inputs \
+        if name != "hasattr" or len(args) != 2 or keywords or self.facts is None \
                 or not isinstance(args[1], cst.SimpleString) or not isinstance(args[1].evaluated_value, str):
             return None
+        if not (isinstance(args[0], cst.Name) and args[0].value in self.inputs):
+            return self._builtin_hasattr_any(args, cond)
         kinds = [kind for kind, sample in _JSON_SAMPLES.items() if hasattr(sample, args[1].evaluated_value)]
         if len(kinds) == len(_JSON_SAMPLES):
             return "true (every value has it)"
         if not kinds:
             return f"false ({self.grouped(args[0])}, an input, never has it)"
+        words = [_TYPE_WORDS[k] if k != "bool" else "a truth value (true or false)" for k in kinds]
+        test = f"{self.grouped(args[0])} is {_join(words, 'or')}"
+        return test if cond else f"whether {test}"
+
+    def _builtin_hasattr_any(self, args: list, cond: bool) -> str | None:
+        """`hasattr(x, "name")` on any value of code that defines no class and imports nothing (so every value is
+        of a built-in kind or a function, which has no name without an underscore): the kinds that have it, found
+        by asking Python."""
+        attribute = args[1].evaluated_value
+        if self.classes or self.modules or attribute.startswith("_"):  # a function has only names with _
+            return None
+        kinds = [kind for kind, sample in _BUILTIN_SAMPLES.items() if hasattr(sample, attribute)]
+        if len(kinds) == len(_BUILTIN_SAMPLES):
+            return "true (every value has it)"
+        if not kinds:
+            return "false (no value here ever has it)"
         words = [_TYPE_WORDS[k] if k != "bool" else "a truth value (true or false)" for k in kinds]
         test = f"{self.grouped(args[0])} is {_join(words, 'or')}"
         return test if cond else f"whether {test}"
@@ -1474,6 +1531,11 @@ class Speaker:
                 "sorted": "a new list of the items of {i}, sorted from smallest to largest"}
     _APPLIED_RULES = {"str": "str", "int": "int", "bool": "truth", "sorted": "sorted"}
 
+    def library_function(self, func: cst.BaseExpression) -> bool:
+        """Is `func` a library function with words in vocab/ (`math.floor`, or `floor` imported from math)?"""
+        return not (isinstance(func, cst.Name) and func.value not in self.imported) and \
+            isinstance(func, (cst.Name, cst.Attribute)) and vocab.TABLE.get(self.resolved(func)) is not None
+
     def applied(self, func: cst.BaseExpression, item: str) -> str:
         """What a function passed as a value (to map, filter, a sort key) gives for `item`."""
         if isinstance(func, cst.Name):
@@ -1485,6 +1547,8 @@ class Speaker:
                 return self._APPLIED[func.value].format(i=item)
             if func.value in self.bound:
                 return self.applied(self.bound[func.value], item)
+        if self.library_function(func):  # `map(math.sqrt, xs)`: its words live in vocab/
+            return vocab.applied(self, self.resolved(func), [item])
         if isinstance(func, cst.Attribute):
             owner, name = func.value, func.attr.value
             if isinstance(owner, cst.Name) and owner.value in METHOD_TYPES:
@@ -1657,7 +1721,7 @@ class Speaker:
                 return f"{joined} joined into one text with nothing between them (each must be text)"
             return f"{joined} joined into one text with {owner} between each two (each must be text)"
         if name in ("split", "rsplit") and count == 2 and isinstance(args[0], cst.Name) and args[0].value == "None":
-            raise Undescribable(f"the method {name} at runs of whitespace a limited number of times")
+            return methods.WHITESPACE_SPLITS[name].format(o=owner, n=g(args[1]))
         if name == "splitlines" and count == 1 and constant_truth(args[0]) is not None:
             self.rule("lines")
             kept = "each keeping its line break" if constant_truth(args[0]) else "line breaks removed"
@@ -1743,11 +1807,11 @@ _CALLS = {
 _BUILTIN_FORMS = {
     "len": (Speaker._builtin_len,),
     "abs": (Speaker._builtin_abs,),
-    "int": (Speaker._builtin_int,),
-    "float": (Speaker._builtin_float,),
-    "str": (Speaker._builtin_str, Speaker._builtin_str_bytes),
+    "int": (Speaker._builtin_empty, Speaker._builtin_int,),
+    "float": (Speaker._builtin_empty, Speaker._builtin_float,),
+    "str": (Speaker._builtin_empty, Speaker._builtin_str, Speaker._builtin_str_bytes),
     "bytes": (Speaker._builtin_bytes, Speaker._builtin_str_bytes),
-    "bool": (Speaker._builtin_bool,),
+    "bool": (Speaker._builtin_empty, Speaker._builtin_bool,),
     "ord": (Speaker._builtin_ord,),
     "chr": (Speaker._builtin_chr,),
     "list": (Speaker._builtin_list_tuple_and_kin,),
