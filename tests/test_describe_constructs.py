@@ -787,3 +787,39 @@ def test_library_functions_are_said_when_called_and_when_passed_as_values():
     assert "with an even number of items, the two middle ones added and divided by 2" in steps[-1]
     assert "the absolute value of their difference is at most 0.000000001 times the larger of their absolute " \
            "values" in steps[-1]
+
+
+def test_format_and_getattr_with_their_spec_or_name_written_are_said_as_a_format_field_and_an_attribute():
+    steps = _steps("def f(n, x):\n    b = format(n, '08b')\n    k = len(x)\n"
+                   "    return (b, format(x, '.2f'), format(n), getattr(k, 'denominator'), k.real)\n")
+    assert steps[0].startswith("1. Set b to n written in binary, padded after the sign with zeros to at least 8 characters;")
+    assert "x written as a decimal number with exactly 2 digits after the point" in steps[-1]
+    assert "n written as text, 1 and k, in that order" in steps[-1]
+    with pytest.raises(Undescribable, match="built-in format"):
+        describe("def f(n, s):\n    return format(n, s)\n", [], {}, "int")
+
+
+def test_an_ordered_dictionary_is_a_dictionary_that_also_compares_its_order():
+    steps = _steps("from collections import OrderedDict\ndef f(xs):\n    d = OrderedDict()\n    for x in xs:\n"
+                   "        d[x] = 1\n    return list(d)\n")
+    assert steps[0] == ("1. Set d to a new empty dictionary (an ordered one: two ordered dictionaries are equal only if "
+                        "their keys also come in the same order).")
+
+
+def test_map_over_several_collections_calls_the_function_on_the_items_at_each_position():
+    steps = _steps("import operator\ndef f(xs, ys):\n    return (list(map(max, xs, ys)), list(map(operator.mul, xs, ys)),"
+                   " list(map(lambda u, v: u - v, xs, ys)))\n")
+    assert "the results of the larger of the item of xs and the item of ys, for each position of xs and ys in turn " \
+           "from the first, as long as every one of them has an item there" in steps[0]
+    assert "the results of the item of xs times the item of ys, for each position" in steps[0]
+    assert "(u minus v) (with u standing for the item of xs and v standing for the item of ys)" in steps[0]
+
+
+def test_translate_with_a_table_written_in_the_code_says_each_character_it_changes_all_at_once():
+    steps = _steps("SWAP = str.maketrans('ab', 'ba', '-')\n\ndef f(s):\n    return (s.translate(SWAP), "
+                   "s.translate(str.maketrans({'x': 'y', ' ': None})))\n")
+    assert 'the pair of (s with every "a" replaced by "b", every "b" replaced by "a" and every "-" removed, all at ' \
+           'once (each character of s is looked at once' in steps[0]
+    assert 's with every "x" replaced by "y" and every " " removed, all at once' in steps[0]
+    with pytest.raises(Undescribable, match="translate"):
+        describe("def f(s, t):\n    return s.translate(t)\n", [], {}, "int")

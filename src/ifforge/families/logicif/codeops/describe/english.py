@@ -1131,6 +1131,25 @@ class Speaker:
             return {"int": "0", "float": "0.0", "str": "empty text", "bool": "false"}.get(name)
         return None
 
+    def _builtin_format(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
+        """`format(x, spec)` writes x as the field `{:spec}` of a text format does; `format(x)` is `str(x)`."""
+        if name != "format" or keywords or len(args) not in (1, 2):
+            return None
+        if len(args) == 1:
+            return self._builtin_str("str", args, {}, args[0], cond)
+        spec = args[1]
+        if not isinstance(spec, (cst.SimpleString, cst.ConcatenatedString)) or not isinstance(spec.evaluated_value, str):
+            return None
+        self.rule("str")
+        return formats.spec_words(self.grouped(args[0]), spec.evaluated_value, None, args[0], self)
+
+    def _builtin_getattr(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
+        """`getattr(x, "name")` with the name written in the code is `x.name`."""
+        if name == "getattr" and len(args) == 2 and not keywords and isinstance(args[1], cst.SimpleString) and \
+                isinstance(args[1].evaluated_value, str) and args[1].evaluated_value.isidentifier():
+            return self.value(cst.Attribute(args[0], cst.Name(args[1].evaluated_value)))
+        return None
+
     def _builtin_len(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
         g = self.grouped
         if name == "len" and one is not None:
@@ -1425,7 +1444,35 @@ class Speaker:
         if name == "map" and len(args) == 2 and not keywords:
             self.rule("lazy")
             return f"the results of {self.applied(args[0], 'each item')}, for each item of {g(args[1])} in order"
+        if name == "map" and len(args) > 2 and not keywords:  # several collections side by side
+            sources = [g(a) for a in args[1:]]
+            items = [f"the item of {source}" for source in sources]
+            self.rule("lazy")
+            return (f"the results of {self.applied_to_several(args[0], items)}, for each position of "
+                    f"{_join(sources)} in turn from the first, as long as every one of them has an item there")
         return None
+
+    def applied_to_several(self, func: cst.BaseExpression, items: list[str]) -> str:
+        """What a function passed as a value gives when called with several inputs, already in words."""
+        if isinstance(func, cst.Lambda):
+            params = func.params
+            if len(params.params) == len(items) and not (params.kwonly_params or params.posonly_params or isinstance(
+                    params.star_arg, cst.Param) or params.star_kwarg):
+                names = [p.name.value for p in params.params]
+                standing = _join([f"{n} standing for {item}" for n, item in zip(names, items)])
+                return f"{self.grouped(func.body)} (with {standing})"
+        if isinstance(func, cst.Name) and func.value in self.helpers:
+            return f"what the helper {func.value} gives back for {_join(items)}"
+        if self.library_function(func):
+            return vocab.applied(self, self.resolved(func), items)
+        if isinstance(func, cst.Name) and func.value in _METHOD_FREE and func.value not in self.imported:
+            marks = [cst.Name(f"STANDIN{i}MARK") for i in range(len(items))]
+            said = self.value(cst.Call(func, [cst.Arg(mark) for mark in marks]))
+            for mark, item in zip(marks, items):
+                said = said.replace(mark.value, item)
+            return said
+        raise Undescribable("a function passed as a value with several inputs that is not a helper, a lambda, a "
+                            "built-in or a library function")
 
     def _builtin_filter(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
         g = self.grouped
@@ -1734,8 +1781,13 @@ class Speaker:
                     f"dictionary, the value under that key, removed with its key)")
         if name == "pop" and count == 2:
             return f"the value under the key {g(args[0])} in {owner}, removed from it, or {g(args[1])} if there is none"
-        if name == "translate":
-            raise Undescribable("the method translate (a character table)")
+        if name == "translate" and count == 1:
+            return self._translated(owner, args[0])
+        if name == "maketrans" and isinstance(owner_node, cst.Name) and owner_node.value == "str":
+            mapping = _character_table(cst.Call(cst.Attribute(owner_node, cst.Name(name)), [cst.Arg(a) for a in args]))
+            if mapping is None:
+                raise Undescribable("a character table not written in the code")
+            return f"the character table for changing text that makes {_changes(mapping) or 'no change at all'}"
         found = methods.method_words(name, owner, [g(a) for a in args])
         if found is None:
             raise Undescribable(f"the method {name} with {count} argument{'s' if count != 1 else ''}")
@@ -1743,6 +1795,58 @@ class Speaker:
         for rule in rules:
             self.rule(rule)
         return text
+
+
+    def _translated(self, owner: str, table: cst.BaseExpression) -> str:
+        """`text.translate(str.maketrans(...))` with the table's texts written in the code (or a module constant
+        made so): the characters it changes, each said; any other table has no words."""
+        if isinstance(table, cst.Name) and table.value in self.constants:
+            table = self.constants[table.value]
+        mapping = _character_table(table)
+        if mapping is None:
+            raise Undescribable("the method translate (a character table)")
+        if not mapping:
+            return f"{owner} itself"
+        return (f"{owner} with {_changes(mapping)}, all at once (each character of {owner} is looked at once, and "
+                f"what it is replaced by is never changed again; every other character kept as it is)")
+
+
+def _changes(mapping: dict[str, str | None]) -> str:
+    return _join([f"every {quote(old)} replaced by {quote(new)}" if new is not None else f"every {quote(old)} removed"
+                  for old, new in mapping.items()])
+
+
+def _character_table(node: cst.BaseExpression) -> dict[str, str | None] | None:
+    """What `str.maketrans(...)` written with texts (or a dictionary of one-character keys) maps each changed
+    character to (None: removed), in order of first mention; None for any other table."""
+    if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name)
+            and node.func.value.value == "str" and node.func.attr.value == "maketrans"
+            and not any(a.keyword or a.star for a in node.args)):
+        return None
+    values = [a.value for a in node.args]
+    if len(values) == 1 and isinstance(values[0], cst.Dict):
+        pairs = {}
+        for element in values[0].elements:
+            if not isinstance(element, cst.DictElement):
+                return None
+            key, value = _text_of(element.key), element.value
+            said = None if isinstance(value, cst.Name) and value.value == "None" else _text_of(value)
+            if key is None or len(key) != 1 or said is None and not isinstance(value, cst.Name):
+                return None
+            pairs[key] = said
+        return pairs
+    texts = [_text_of(v) for v in values]
+    if len(texts) not in (2, 3) or None in texts or len(texts[0]) != len(texts[1]):
+        return None
+    mapping = dict(zip(texts[0], texts[1]))
+    mapping.update({character: None for character in (texts[2] if len(texts) == 3 else "")})
+    return {old: new for old, new in mapping.items() if new != old}
+
+
+def _text_of(node: cst.BaseExpression) -> str | None:
+    if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)) and isinstance(node.evaluated_value, str):
+        return node.evaluated_value
+    return None
 
 
 # a core method's parameters that may be given by name, in order, each with the value it takes when left out
@@ -1836,6 +1940,8 @@ _BUILTIN_FORMS = {
     "isinstance": (Speaker._builtin_isinstance,),
     "enumerate": (Speaker._builtin_enumerate,),
     "hasattr": (Speaker._builtin_hasattr,),
+    "format": (Speaker._builtin_format,),
+    "getattr": (Speaker._builtin_getattr,),
     "hex": (Speaker._builtin_hex_oct_and_kin,),
     "oct": (Speaker._builtin_hex_oct_and_kin,),
     "bin": (Speaker._builtin_hex_oct_and_kin,),

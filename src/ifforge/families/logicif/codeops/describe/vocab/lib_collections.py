@@ -60,5 +60,14 @@ def deque(say, args, keywords) -> str:
     return _builtin("deque")(say, args, keywords)
 
 
-WORDS = {"defaultdict": defaultdict, "deque": deque, "Counter": _builtin("Counter")}
-KINDS = {"defaultdict": "dict", "Counter": "counter"}
+def ordered(say, args, keywords) -> str:
+    """An OrderedDict made empty or from one collection is a dictionary (every dictionary keeps its order),
+    save that two of them compare equal only in the same order."""
+    if keywords or len(args) > 1:
+        raise Undescribable("this use of collections.OrderedDict")
+    return (f"{_builtin('dict')(say, args, keywords)} (an ordered one: two ordered dictionaries are equal only if "
+            f"their keys also come in the same order)")
+
+
+WORDS = {"defaultdict": defaultdict, "deque": deque, "Counter": _builtin("Counter"), "OrderedDict": ordered}
+KINDS = {"defaultdict": "dict", "Counter": "counter", "OrderedDict": "dict"}
