@@ -823,3 +823,19 @@ def test_translate_with_a_table_written_in_the_code_says_each_character_it_chang
     assert 's with every "x" replaced by "y" and every " " removed, all at once' in steps[0]
     with pytest.raises(Undescribable, match="translate"):
         describe("def f(s, t):\n    return s.translate(t)\n", [], {}, "int")
+
+
+def test_a_sort_by_a_comparison_function_says_which_item_comes_first():
+    steps = _steps("from functools import cmp_to_key\ndef f(xs):\n    def cmp(p, q):\n        return q - p\n"
+                   "    return sorted(xs, key=cmp_to_key(cmp), reverse=True)\n")
+    assert steps[-1].startswith("2. Return a new list of the items of xs, sorted so that one item comes after another "
+                                "when what the helper cmp gives back for the one and the other is below 0 (items it "
+                                "finds equal, at 0, keep their order).")
+
+
+def test_whole_numbers_to_and_from_bytes_say_the_byte_order_written_in_the_code():
+    steps = _steps("def f(n):\n    b = n.to_bytes(2, 'little')\n    return int.from_bytes(b, byteorder='big')\n")
+    assert steps[0].startswith("1. Set b to the 2 bytes that write n in base 256, the least significant first (the "
+                               "steps stop with an error if n is negative or does not fit in 2 bytes).")
+    assert steps[1].startswith("2. Return the whole number the bytes b write in base 256, the most significant first "
+                               "(0 for no bytes).")

@@ -1708,6 +1708,11 @@ class Speaker:
             self.rule("order")
         by = ""
         key = keywords.get("key")
+        if isinstance(key, cst.Call) and self.resolved(key.func) == "functools.cmp_to_key" and len(key.args) == 1 \
+                and not key.args[0].keyword and not key.args[0].star:  # a comparison of two items, not a key
+            compared = self.applied_to_several(key.args[0].value, ["the one", "the other"])
+            return (f"{self._items(source)}, sorted so that one item comes {'after' if down else 'before'} another "
+                    f"when {compared} is below 0 (items it finds equal, at 0, keep their order)")
         if key is not None and not (isinstance(key, cst.Name) and key.value == "None"):
             phrase, where = self.key_words(key, source)
             by = f" by {phrase}{where}"
@@ -1788,6 +1793,12 @@ class Speaker:
             if mapping is None:
                 raise Undescribable("a character table not written in the code")
             return f"the character table for changing text that makes {_changes(mapping) or 'no change at all'}"
+        order = _text_of(args[1]) if name in ("to_bytes", "from_bytes") and count == 2 else None
+        if order in ("big", "little"):  # the byte order written in the code: said, not asked
+            text, rules = methods.method_words(name, owner, [g(args[0])])
+            for rule in rules:
+                self.rule(rule)
+            return text if order == "big" else text.replace("the most significant first", "the least significant first")
         found = methods.method_words(name, owner, [g(a) for a in args])
         if found is None:
             raise Undescribable(f"the method {name} with {count} argument{'s' if count != 1 else ''}")
@@ -1854,7 +1865,8 @@ _PLACES = {"splitlines": (("keepends", "False"),),
            "split": (("sep", "None"), ("maxsplit", "-1")), "rsplit": (("sep", "None"), ("maxsplit", "-1")),
            "encode": (("encoding", '"utf-8"'), ("errors", '"strict"')),
            "decode": (("encoding", '"utf-8"'), ("errors", '"strict"')),
-           "expandtabs": (("tabsize", "8"),)}
+           "expandtabs": (("tabsize", "8"),), "to_bytes": (("length", "1"), ("byteorder", '"big"')),
+           "from_bytes": (("bytes", ""), ("byteorder", '"big"'))}
 
 
 # a built-in's parameters that may be given by name, in order (`int(s, base=2)` is `int(s, 2)`)

@@ -170,6 +170,17 @@ METHODS: dict[tuple[str, int], tuple[str, tuple[str, ...]]] = {
     # ---- numbers ----
     ("bit_length", 0): ("the number of binary digits of the absolute value of {o} (0 for 0)", ()),
     ("bit_count", 0): ("how many of the binary digits of the absolute value of {o} are 1", ()),
+    ("to_bytes", 0): ("the one byte that writes {o} in base 256 (the steps stop with an error if {o} is negative or "
+                      "above 255)", ("bytes",)),
+    ("to_bytes", 1): ("the {0} bytes that write {o} in base 256, the most significant first (the steps stop with an "
+                      "error if {o} is negative or does not fit in {0} bytes)", ("bytes",)),
+    ("to_bytes", 2): ("the {0} bytes that write {o} in base 256, the most significant first if {1} is \"big\", the "
+                      "least significant first if it is \"little\" (the steps stop with an error if {o} is negative or "
+                      "does not fit in {0} bytes)", ("bytes",)),
+    ("from_bytes", 1): ("the whole number the bytes {0} write in base 256, the most significant first (0 for no "
+                        "bytes)", ("bytes",)),
+    ("from_bytes", 2): ("the whole number the bytes {0} write in base 256, the most significant first if {1} is "
+                        "\"big\", the least significant first if it is \"little\" (0 for no bytes)", ("bytes",)),
     ("is_integer", 0): ("{o} has no fractional part", ()),
     ("conjugate", 0): ("{o} itself", ()),
 }
