@@ -763,6 +763,10 @@ def test_core_methods_once_without_words_are_said_exactly():
     assert "how many of the binary digits of the absolute value of n are 1" in steps[-1]
     assert "a new dictionary with each distinct item of ks as a key, in order of first appearance, each holding 0 " \
            "(the very same value under every key)" in steps[-1]
+    # once "after a leading + or - sign", which reads as code: every zfill was dropped
+    assert _steps("def f(t):\n    return t.zfill(5)\n") == [
+        "1. Return t padded on the left with zeros to a length of 5 (the zeros go after a leading plus or minus sign; "
+        "unchanged if it is already that long)."]
 
 
 def test_a_bounded_queue_a_counter_update_and_a_type_alias_are_said_with_their_rules():

@@ -163,6 +163,8 @@ METHODS: dict[tuple[str, int], tuple[str, tuple[str, ...]]] = {
     ("most_common", 1): ("the list of the first {0} (item, count) pairs of the counter {o}, from the largest count "
                          "down (equal counts in the order their items were first counted; all of them if there are "
                          "fewer)", ()),
+    ("elements", 0): ("the items of the counter {o}, each repeated as many times as its count, in the order they were "
+                      "first counted (an item whose count is 0 or less left out)", ()),
     ("total", 0): ("the sum of all the counts of the counter {o}", ()),
     ("issubset", 1): ("every item of {o} is also in {0}", ()),
     ("issuperset", 1): ("every item of {0} is also in {o}", ()),
