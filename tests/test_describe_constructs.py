@@ -776,6 +776,7 @@ def test_a_bounded_queue_a_counter_update_and_a_type_alias_are_said_with_their_r
     assert steps[0].startswith("1. Set q to a new queue of the last n items of xs, in order (all of them if there are "
                                "fewer, none if n is 0), that holds at most n items from then on: putting an item at "
                                "one end of it when it is full drops one from the other end")
+    assert "if n is None, there is no largest size and it holds all the items given, in order" in steps[0]
     assert steps[1].startswith("2. Add to the counts of the counter c those of ys: for a dictionary, add each value")
     assert "whether n is text" in steps[2] and "n written as text" in steps[2]
     assert "a new value of the same kind as n, made from nothing: empty text, empty bytes, 0, 0.0" in steps[2]

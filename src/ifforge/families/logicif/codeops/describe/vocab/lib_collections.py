@@ -52,10 +52,13 @@ def deque(say, args, keywords) -> str:
         size = args[1] if len(args) == 2 else keywords["maxlen"]
         if not (isinstance(size, cst.Name) and size.value == "None"):
             n = say.grouped(size)
+            written = isinstance(size, cst.Integer)  # a count written in the code: its edge cases need no words
             start = f"a new queue of the last {n} items of {say.grouped(args[0])}, in order (all of them if there are " \
-                    f"fewer, none if {n} is 0)" if args else "a new empty queue"
+                    f"fewer{'' if written else f', none if {n} is 0'})" if args else "a new empty queue"
+            edges = "" if written else f" (the steps stop with an error if {n} is negative; if {n} is None, there " \
+                f"is no largest size and it holds all the items given, in order)"
             return (f"{start}, that holds at most {n} items from then on: putting an item at one end of it when it is "
-                    f"full drops one from the other end (the steps stop with an error if {n} is negative)")
+                    f"full drops one from the other end{edges}")
         args, keywords = args[:1], {}
     return _builtin("deque")(say, args, keywords)
 
