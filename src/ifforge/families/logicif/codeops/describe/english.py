@@ -1881,6 +1881,8 @@ def _placed(name: str, args: list, keywords: dict) -> list:
     placed = list(args) + [keywords.get(place) for place, _ in places[len(args):]]
     while placed and placed[-1] is None:
         placed.pop()
+    if any(value is None and not places[i][1] for i, value in enumerate(placed)):
+        raise Undescribable(f"the method {name} with a required input left out")
     return [cst.parse_expression(places[i][1]) if value is None else value for i, value in enumerate(placed)]
 
 
