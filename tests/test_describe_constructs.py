@@ -844,3 +844,10 @@ def test_whole_numbers_to_and_from_bytes_say_the_byte_order_written_in_the_code(
                                "steps stop with an error if n is negative or does not fit in 2 bytes).")
     assert steps[1].startswith("2. Return the whole number the bytes b write in base 256, the most significant first "
                                "(0 for no bytes).")
+
+
+def test_bytes_of_a_value_of_a_kind_the_code_does_not_fix_says_what_each_kind_gives():
+    steps = _steps("def f(xs):\n    def g(v):\n        return bytes(v)\n    return g(xs)\n")
+    assert steps[1].startswith("1.1. Return the bytes made from v: for a whole number n, n bytes of value 0; for bytes, "
+                               "the same bytes; for a list or other collection of whole numbers, the bytes with those "
+                               "values, in order")

@@ -1196,6 +1196,12 @@ class Speaker:
         if name == "bytes" and one is not None and (isinstance(one, (cst.Tuple, cst.List)) or self.kind(one) in (
                 "list[int]", "list[bool]")):
             return self._byte_values(one)
+        if name == "bytes" and one is not None and self.sort_of(one) in ("list", "tuple", "deque", None):
+            self.rule("bytes")  # a value of a kind the code does not fix: what bytes makes of each kind
+            return (f"the bytes made from {self.grouped(one)}: for a whole number n, n bytes of value 0; for bytes, "
+                    f"the same bytes; for a list or other collection of whole numbers, the bytes with those values, "
+                    f"in order (each must be from 0 to 255; the steps stop with an error for text, for a negative "
+                    f"number or for any other value)")
         return None
 
     def _builtin_str_bytes(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
