@@ -741,7 +741,7 @@ _COMMON = {
                  "combinations_with_replacement",
     "operator": "add sub mul truediv floordiv mod pow neg not_ eq lt contains getitem and_ or_ xor",
     "statistics": "mean fmean median median_low median_high mode multimode variance pvariance",
-    "textwrap": "dedent indent", "string": "capwords",
+    "textwrap": "dedent indent", "string": "capwords", "heapq": "nlargest nsmallest",
 }
 
 
