@@ -102,8 +102,7 @@ def summarise(rows, cut):
 }
 
 
-UNDESCRIBABLE = {"global_and_defaults_and_keywords": "most_common",  # a lambda a tracker counts becomes an inner function
-                 "lambda_walrus_try_while": "keeps the error object",  # the walrus itself is said (issue 38)
+UNDESCRIBABLE = {"lambda_walrus_try_while": "keeps the error object",  # the walrus itself is said (issue 38)
                  "walrus_in_a_comprehension_match_and_a_later_clause": "Match"}
 
 

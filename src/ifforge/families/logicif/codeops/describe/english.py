@@ -123,6 +123,11 @@ _TYPE_WORDS = {"int": "a whole number", "float": "a decimal number", "str": "tex
                "NoneType": "None"}
 # one value of each kind a JSON input may hold, to ask which kinds have an attribute
 _JSON_SAMPLES = {"dict": {}, "list": [], "str": "", "int": 0, "float": 0.0, "bool": False, "NoneType": None}
+# the parts of a plain number read as attributes: a whole or decimal number is its own real part
+_NUMBER_PARTS = {("int", "real"): "{0}", ("int", "numerator"): "{0}", ("int", "imag"): "0", ("int", "denominator"): "1",
+                 ("float", "real"): "{0}", ("float", "imag"): "0.0"}
+# one value of each built-in kind code that defines and imports nothing can hold
+_BUILTIN_SAMPLES = {**_JSON_SAMPLES, "tuple": (), "set": set(), "frozenset": frozenset(), "bytes": b""}
 # methods only a compiled regular expression has; questions only a match answers
 _PATTERN_ONLY = {"search", "match", "fullmatch", "findall", "finditer", "sub", "subn"}
 _MATCH_METHODS = {"group", "groups", "groupdict", "start", "end", "span"}
@@ -780,6 +785,9 @@ class Speaker:
             return (f"the name of the kind of {self.grouped(_type_of(node.value))} (\"int\" for a whole number, "
                     f"\"float\" for a decimal number, \"str\" for text, \"bool\" for true or false, \"list\", "
                     f"\"tuple\", \"dict\", \"set\", or \"NoneType\" for None)")
+        sort = self.sort_of(node.value)
+        if sort in ("int", "float") and (sort, node.attr.value) in _NUMBER_PARTS:  # `n.real`, `n.denominator`
+            return _NUMBER_PARTS[(sort, node.attr.value)].format(self.grouped(node.value))
         if (regex.compiled(self, node.value) or isinstance(node.value, cst.Name) and node.value.value in self.patterns) and (
                 node.attr.value in _PATTERN_ONLY or node.attr.value == "split"):  # surely a pattern's split
             return regex.method_as_value(self, node.value, node.attr.value)
@@ -902,7 +910,11 @@ class Speaker:
         return resolved_name(node, self.imported)
 
     def _call(self, call: cst.Call, cond: bool) -> str:
-        """A call in words: its kind (`call_kind`) picks the one handler in `_CALLS` that says it."""
+        """A call in words: its kind (`call_kind`) picks the one handler in `_CALLS` that says it; a module-level
+        name for a built-in kind (`unicode = str`) is called as that kind."""
+        alias = self.type_alias(call.func)
+        if alias is not None and alias in _METHOD_FREE:
+            call = call.with_changes(func=cst.Name(alias))
         return _CALLS[self.call_kind(call)](self, call, cond)
 
     def call_kind(self, call: cst.Call) -> str:
@@ -910,8 +922,7 @@ class Speaker:
         vocab/), a generator, helper, kept method, record or class of the code, a built-in, a function held
         in a name, a method, a compiled pattern's method, `type(x)(...)`; the first that fits."""
         func = call.func
-        if not (isinstance(func, cst.Name) and func.value not in self.imported) and \
-                vocab.TABLE.get(self.resolved(func)) is not None:
+        if self.library_function(func):
             return "library"
         if isinstance(func, cst.Attribute) and self._library_object(func.value) is not None:
             return "library object"
@@ -997,6 +1008,13 @@ class Speaker:
         kind = (self.kind(_type_of(call.func)) or "").split("[")[0]
         if kind in ("dict", "list", "str", "set", "tuple", "int", "float"):
             return self._builtin(kind, call.with_changes(func=cst.Name(kind)), cond)
+        if not call.args:  # made from nothing: each built-in kind's empty value
+            value = self.grouped(_type_of(call.func))
+            return (f"a new value of the same kind as {value}, made from nothing: empty text, empty bytes, 0, 0.0, "
+                    f"false, an empty list, an empty tuple, an empty dictionary, an empty set, an empty fixed set or None, "
+                    f"as {value} is text, bytes, a whole number, a decimal number, true or false, a list, a tuple, a "
+                    f"dictionary, a set, a fixed set or None (a value of any other kind: a new one made with no "
+                    f"inputs)")
         raise Undescribable("a call of a computed function")
 
     def _call_computed(self, call: cst.Call, cond: bool) -> str:
@@ -1030,11 +1048,22 @@ class Speaker:
     def _type_elements(self, kind: cst.Element) -> list[cst.Element]:
         """A module-level constant naming a tuple of types (`bytes_types = (bytes, bytearray)`) as those types."""
         if isinstance(kind.value, cst.Name) and isinstance(self.constants.get(kind.value.value), cst.Tuple):
-            inner = self.constants[kind.value.value].elements
+            inner = [e for element in self.constants[kind.value.value].elements for e in self._type_elements(element)]
             if all(isinstance(e.value, cst.Name) and (e.value.value in _TYPE_WORDS or e.value.value in self.classes)
                    for e in inner):
                 return list(inner)
-        return [kind]
+        alias = self.type_alias(kind.value)
+        return [cst.Element(cst.Name(alias))] if alias is not None else [kind]
+
+    def type_alias(self, node: cst.BaseExpression) -> str | None:
+        """The built-in kind a module-level name stands for (`unicode = str`, `text_type = str`), else None."""
+        if not isinstance(node, cst.Name) or node.value in _TYPE_WORDS:
+            return None
+        value = self.constants.get(node.value)
+        if isinstance(value, cst.Name) and value.value in _TYPE_WORDS and value.value not in self.imported \
+                and value.value not in self.classes:
+            return value.value
+        return None
 
     def certain_kind(self, node: cst.BaseExpression) -> str | None:
         """`int` or `str` for a literal of that kind, else what `kind` knows."""
@@ -1097,6 +1126,31 @@ class Speaker:
                 return said
         raise Undescribable(f"this use of the built-in {name}")
 
+    def _builtin_empty(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
+        """`int()`, `float()`, `str()`, `bool()`: the value each makes from nothing."""
+        if not args and not keywords:
+            return {"int": "0", "float": "0.0", "str": "empty text", "bool": "false"}.get(name)
+        return None
+
+    def _builtin_format(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
+        """`format(x, spec)` writes x as the field `{:spec}` of a text format does; `format(x)` is `str(x)`."""
+        if name != "format" or keywords or len(args) not in (1, 2):
+            return None
+        if len(args) == 1:
+            return self._builtin_str("str", args, {}, args[0], cond)
+        spec = args[1]
+        if not isinstance(spec, (cst.SimpleString, cst.ConcatenatedString)) or not isinstance(spec.evaluated_value, str):
+            return None
+        self.rule("str")
+        return formats.spec_words(self.grouped(args[0]), spec.evaluated_value, None, args[0], self)
+
+    def _builtin_getattr(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
+        """`getattr(x, "name")` with the name written in the code is `x.name`."""
+        if name == "getattr" and len(args) == 2 and not keywords and isinstance(args[1], cst.SimpleString) and \
+                isinstance(args[1].evaluated_value, str) and args[1].evaluated_value.isidentifier():
+            return self.value(cst.Attribute(args[0], cst.Name(args[1].evaluated_value)))
+        return None
+
     def _builtin_len(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
         g = self.grouped
         if name == "len" and one is not None:
@@ -1143,6 +1197,12 @@ class Speaker:
         if name == "bytes" and one is not None and (isinstance(one, (cst.Tuple, cst.List)) or self.kind(one) in (
                 "list[int]", "list[bool]")):
             return self._byte_values(one)
+        if name == "bytes" and one is not None and self.sort_of(one) in ("list", "tuple", "deque", None):
+            self.rule("bytes")  # a value of a kind the code does not fix: what bytes makes of each kind
+            return (f"the bytes made from {self.grouped(one)}: for a whole number n, n bytes of value 0; for bytes, "
+                    f"the same bytes; for a list or other collection of whole numbers, the bytes with those values, "
+                    f"in order (each must be from 0 to 255; the steps stop with an error for text, for a negative "
+                    f"number or for any other value)")
         return None
 
     def _builtin_str_bytes(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
@@ -1209,6 +1269,11 @@ class Speaker:
     def _builtin_dict(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
         if name == "dict" and not args and not keywords:
             return "a new empty dictionary"
+        if name == "dict" and len(args) <= 1 and keywords and "" not in keywords:  # `dict(a=1)`: names as keys
+            start = "a new dictionary" if not args else self._builtin_dict(name, args, {}, args[0], cond)
+            pairs = _join([f'the key "{key}" holding {self.grouped(value)}' for key, value in keywords.items()])
+            return f"{start}; then {pairs} stored in it in that order (each replacing any value already under that " \
+                f"key)" if args else f"a new dictionary with {pairs}, in that order"
         if name == "dict" and one is not None:
             if (self.kind(one) or "").startswith("dict"):
                 return f"a new dictionary with the same keys and values as {self.grouped(one)}, in the same order"
@@ -1313,15 +1378,32 @@ class Speaker:
     def _builtin_hasattr(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
         """`hasattr(x, "name")` on an input (a JSON value whenever read): the JSON kinds that have it, found by
         asking Python; on any other value the answer depends on a kind the code does not fix."""
-        if name != "hasattr" or len(args) != 2 or keywords or not isinstance(args[0], cst.Name) \
-                or self.facts is None or args[0].value not in self.inputs \
+        if name != "hasattr" or len(args) != 2 or keywords or self.facts is None \
                 or not isinstance(args[1], cst.SimpleString) or not isinstance(args[1].evaluated_value, str):
             return None
+        if not (isinstance(args[0], cst.Name) and args[0].value in self.inputs):
+            return self._builtin_hasattr_any(args, cond)
         kinds = [kind for kind, sample in _JSON_SAMPLES.items() if hasattr(sample, args[1].evaluated_value)]
         if len(kinds) == len(_JSON_SAMPLES):
             return "true (every value has it)"
         if not kinds:
             return f"false ({self.grouped(args[0])}, an input, never has it)"
+        words = [_TYPE_WORDS[k] if k != "bool" else "a truth value (true or false)" for k in kinds]
+        test = f"{self.grouped(args[0])} is {_join(words, 'or')}"
+        return test if cond else f"whether {test}"
+
+    def _builtin_hasattr_any(self, args: list, cond: bool) -> str | None:
+        """`hasattr(x, "name")` on any value of code that defines no class and imports nothing (so every value is
+        of a built-in kind or a function, which has no name without an underscore): the kinds that have it, found
+        by asking Python."""
+        attribute = args[1].evaluated_value
+        if self.classes or self.modules or attribute.startswith("_"):  # a function has only names with _
+            return None
+        kinds = [kind for kind, sample in _BUILTIN_SAMPLES.items() if hasattr(sample, attribute)]
+        if len(kinds) == len(_BUILTIN_SAMPLES):
+            return "true (every value has it)"
+        if not kinds:
+            return "false (no value here ever has it)"
         words = [_TYPE_WORDS[k] if k != "bool" else "a truth value (true or false)" for k in kinds]
         test = f"{self.grouped(args[0])} is {_join(words, 'or')}"
         return test if cond else f"whether {test}"
@@ -1369,7 +1451,35 @@ class Speaker:
         if name == "map" and len(args) == 2 and not keywords:
             self.rule("lazy")
             return f"the results of {self.applied(args[0], 'each item')}, for each item of {g(args[1])} in order"
+        if name == "map" and len(args) > 2 and not keywords:  # several collections side by side
+            sources = [g(a) for a in args[1:]]
+            items = [f"the item of {source}" for source in sources]
+            self.rule("lazy")
+            return (f"the results of {self.applied_to_several(args[0], items)}, for each position of "
+                    f"{_join(sources)} in turn from the first, as long as every one of them has an item there")
         return None
+
+    def applied_to_several(self, func: cst.BaseExpression, items: list[str]) -> str:
+        """What a function passed as a value gives when called with several inputs, already in words."""
+        if isinstance(func, cst.Lambda):
+            params = func.params
+            if len(params.params) == len(items) and not (params.kwonly_params or params.posonly_params or isinstance(
+                    params.star_arg, cst.Param) or params.star_kwarg):
+                names = [p.name.value for p in params.params]
+                standing = _join([f"{n} standing for {item}" for n, item in zip(names, items)])
+                return f"{self.grouped(func.body)} (with {standing})"
+        if isinstance(func, cst.Name) and func.value in self.helpers:
+            return f"what the helper {func.value} gives back for {_join(items)}"
+        if self.library_function(func):
+            return vocab.applied(self, self.resolved(func), items)
+        if isinstance(func, cst.Name) and func.value in _METHOD_FREE and func.value not in self.imported:
+            marks = [cst.Name(f"STANDIN{i}MARK") for i in range(len(items))]
+            said = self.value(cst.Call(func, [cst.Arg(mark) for mark in marks]))
+            for mark, item in zip(marks, items):
+                said = said.replace(mark.value, item)
+            return said
+        raise Undescribable("a function passed as a value with several inputs that is not a helper, a lambda, a "
+                            "built-in or a library function")
 
     def _builtin_filter(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
         g = self.grouped
@@ -1475,6 +1585,11 @@ class Speaker:
                 "sorted": "a new list of the items of {i}, sorted from smallest to largest"}
     _APPLIED_RULES = {"str": "str", "int": "int", "bool": "truth", "sorted": "sorted"}
 
+    def library_function(self, func: cst.BaseExpression) -> bool:
+        """Is `func` a library function with words in vocab/ (`math.floor`, or `floor` imported from math)?"""
+        return not (isinstance(func, cst.Name) and func.value not in self.imported) and \
+            isinstance(func, (cst.Name, cst.Attribute)) and vocab.TABLE.get(self.resolved(func)) is not None
+
     def applied(self, func: cst.BaseExpression, item: str) -> str:
         """What a function passed as a value (to map, filter, a sort key) gives for `item`."""
         if isinstance(func, cst.Name):
@@ -1486,6 +1601,8 @@ class Speaker:
                 return self._APPLIED[func.value].format(i=item)
             if func.value in self.bound:
                 return self.applied(self.bound[func.value], item)
+        if self.library_function(func):  # `map(math.sqrt, xs)`: its words live in vocab/
+            return vocab.applied(self, self.resolved(func), [item])
         if isinstance(func, cst.Attribute):
             owner, name = func.value, func.attr.value
             if isinstance(owner, cst.Name) and owner.value in METHOD_TYPES:
@@ -1598,6 +1715,11 @@ class Speaker:
             self.rule("order")
         by = ""
         key = keywords.get("key")
+        if isinstance(key, cst.Call) and self.resolved(key.func) == "functools.cmp_to_key" and len(key.args) == 1 \
+                and not key.args[0].keyword and not key.args[0].star:  # a comparison of two items, not a key
+            compared = self.applied_to_several(key.args[0].value, ["the one", "the other"])
+            return (f"{self._items(source)}, sorted so that one item comes {'after' if down else 'before'} another "
+                    f"when {compared} is below 0 (items it finds equal, at 0, keep their order)")
         if key is not None and not (isinstance(key, cst.Name) and key.value == "None"):
             phrase, where = self.key_words(key, source)
             by = f" by {phrase}{where}"
@@ -1658,7 +1780,7 @@ class Speaker:
                 return f"{joined} joined into one text with nothing between them (each must be text)"
             return f"{joined} joined into one text with {owner} between each two (each must be text)"
         if name in ("split", "rsplit") and count == 2 and isinstance(args[0], cst.Name) and args[0].value == "None":
-            raise Undescribable(f"the method {name} at runs of whitespace a limited number of times")
+            return methods.WHITESPACE_SPLITS[name].format(o=owner, n=g(args[1]))
         if name == "splitlines" and count == 1 and constant_truth(args[0]) is not None:
             self.rule("lines")
             kept = "each keeping its line break" if constant_truth(args[0]) else "line breaks removed"
@@ -1671,8 +1793,19 @@ class Speaker:
                     f"dictionary, the value under that key, removed with its key)")
         if name == "pop" and count == 2:
             return f"the value under the key {g(args[0])} in {owner}, removed from it, or {g(args[1])} if there is none"
-        if name == "translate":
-            raise Undescribable("the method translate (a character table)")
+        if name == "translate" and count == 1:
+            return self._translated(owner, args[0])
+        if name == "maketrans" and isinstance(owner_node, cst.Name) and owner_node.value == "str":
+            mapping = _character_table(cst.Call(cst.Attribute(owner_node, cst.Name(name)), [cst.Arg(a) for a in args]))
+            if mapping is None:
+                raise Undescribable("a character table not written in the code")
+            return f"the character table for changing text that makes {_changes(mapping) or 'no change at all'}"
+        order = _text_of(args[1]) if name in ("to_bytes", "from_bytes") and count == 2 else None
+        if order in ("big", "little"):  # the byte order written in the code: said, not asked
+            text, rules = methods.method_words(name, owner, [g(args[0])])
+            for rule in rules:
+                self.rule(rule)
+            return text if order == "big" else text.replace("the most significant first", "the least significant first")
         found = methods.method_words(name, owner, [g(a) for a in args])
         if found is None:
             raise Undescribable(f"the method {name} with {count} argument{'s' if count != 1 else ''}")
@@ -1682,12 +1815,65 @@ class Speaker:
         return text
 
 
+    def _translated(self, owner: str, table: cst.BaseExpression) -> str:
+        """`text.translate(str.maketrans(...))` with the table's texts written in the code (or a module constant
+        made so): the characters it changes, each said; any other table has no words."""
+        if isinstance(table, cst.Name) and table.value in self.constants:
+            table = self.constants[table.value]
+        mapping = _character_table(table)
+        if mapping is None:
+            raise Undescribable("the method translate (a character table)")
+        if not mapping:
+            return f"{owner} itself"
+        return (f"{owner} with {_changes(mapping)}, all at once (each character of {owner} is looked at once, and "
+                f"what it is replaced by is never changed again; every other character kept as it is)")
+
+
+def _changes(mapping: dict[str, str | None]) -> str:
+    return _join([f"every {quote(old)} replaced by {quote(new)}" if new is not None else f"every {quote(old)} removed"
+                  for old, new in mapping.items()])
+
+
+def _character_table(node: cst.BaseExpression) -> dict[str, str | None] | None:
+    """What `str.maketrans(...)` written with texts (or a dictionary of one-character keys) maps each changed
+    character to (None: removed), in order of first mention; None for any other table."""
+    if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name)
+            and node.func.value.value == "str" and node.func.attr.value == "maketrans"
+            and not any(a.keyword or a.star for a in node.args)):
+        return None
+    values = [a.value for a in node.args]
+    if len(values) == 1 and isinstance(values[0], cst.Dict):
+        pairs = {}
+        for element in values[0].elements:
+            if not isinstance(element, cst.DictElement):
+                return None
+            key, value = _text_of(element.key), element.value
+            said = None if isinstance(value, cst.Name) and value.value == "None" else _text_of(value)
+            if key is None or len(key) != 1 or said is None and not isinstance(value, cst.Name):
+                return None
+            pairs[key] = said
+        return pairs
+    texts = [_text_of(v) for v in values]
+    if len(texts) not in (2, 3) or None in texts or len(texts[0]) != len(texts[1]):
+        return None
+    mapping = dict(zip(texts[0], texts[1]))
+    mapping.update({character: None for character in (texts[2] if len(texts) == 3 else "")})
+    return {old: new for old, new in mapping.items() if new != old}
+
+
+def _text_of(node: cst.BaseExpression) -> str | None:
+    if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)) and isinstance(node.evaluated_value, str):
+        return node.evaluated_value
+    return None
+
+
 # a core method's parameters that may be given by name, in order, each with the value it takes when left out
 _PLACES = {"splitlines": (("keepends", "False"),),
            "split": (("sep", "None"), ("maxsplit", "-1")), "rsplit": (("sep", "None"), ("maxsplit", "-1")),
            "encode": (("encoding", '"utf-8"'), ("errors", '"strict"')),
            "decode": (("encoding", '"utf-8"'), ("errors", '"strict"')),
-           "expandtabs": (("tabsize", "8"),)}
+           "expandtabs": (("tabsize", "8"),), "to_bytes": (("length", "1"), ("byteorder", '"big"')),
+           "from_bytes": (("bytes", ""), ("byteorder", '"big"'))}
 
 
 # a built-in's parameters that may be given by name, in order (`int(s, base=2)` is `int(s, 2)`)
@@ -1702,6 +1888,8 @@ def _placed(name: str, args: list, keywords: dict) -> list:
     placed = list(args) + [keywords.get(place) for place, _ in places[len(args):]]
     while placed and placed[-1] is None:
         placed.pop()
+    if any(value is None and not places[i][1] for i, value in enumerate(placed)):
+        raise Undescribable(f"the method {name} with a required input left out")
     return [cst.parse_expression(places[i][1]) if value is None else value for i, value in enumerate(placed)]
 
 
@@ -1744,11 +1932,11 @@ _CALLS = {
 _BUILTIN_FORMS = {
     "len": (Speaker._builtin_len,),
     "abs": (Speaker._builtin_abs,),
-    "int": (Speaker._builtin_int,),
-    "float": (Speaker._builtin_float,),
-    "str": (Speaker._builtin_str, Speaker._builtin_str_bytes),
+    "int": (Speaker._builtin_empty, Speaker._builtin_int,),
+    "float": (Speaker._builtin_empty, Speaker._builtin_float,),
+    "str": (Speaker._builtin_empty, Speaker._builtin_str, Speaker._builtin_str_bytes),
     "bytes": (Speaker._builtin_bytes, Speaker._builtin_str_bytes),
-    "bool": (Speaker._builtin_bool,),
+    "bool": (Speaker._builtin_empty, Speaker._builtin_bool,),
     "ord": (Speaker._builtin_ord,),
     "chr": (Speaker._builtin_chr,),
     "list": (Speaker._builtin_list_tuple_and_kin,),
@@ -1773,6 +1961,8 @@ _BUILTIN_FORMS = {
     "isinstance": (Speaker._builtin_isinstance,),
     "enumerate": (Speaker._builtin_enumerate,),
     "hasattr": (Speaker._builtin_hasattr,),
+    "format": (Speaker._builtin_format,),
+    "getattr": (Speaker._builtin_getattr,),
     "hex": (Speaker._builtin_hex_oct_and_kin,),
     "oct": (Speaker._builtin_hex_oct_and_kin,),
     "bin": (Speaker._builtin_hex_oct_and_kin,),

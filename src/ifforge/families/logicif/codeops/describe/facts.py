@@ -62,6 +62,7 @@ class Facts:
     own_methods: Mapping[str, frozenset[str]]  # told class -> the methods it defines (not `__init__`)
     mixed: Mapping[str, frozenset[str]]  # parameter -> the kinds its declared union allows
     inputs: frozenset[str]  # parameters of `f` never set again: they hold the JSON input whenever read
+    modules: frozenset[str]  # every module the code imports (`import m`, `from m import g`), at any depth
 
 
 _ANALYSES: list[tuple[tuple[str, ...], Callable[[Any], Any]]] = []
@@ -156,6 +157,13 @@ def _object_methods(k) -> frozenset[str]:
 @analysis("imported")
 def _imports(k) -> dict[str, str]:
     return _imported(k.module)
+
+
+@analysis("modules")
+def _modules(k) -> set[str]:
+    found = {alias.name.value if isinstance(alias.name, cst.Name) else "." for node in _all(k.module, cst.Import)
+             for alias in node.names}
+    return found | {"from" for _ in _all(k.module, cst.ImportFrom)}
 
 
 @analysis("plain")

@@ -30,6 +30,8 @@ METHODS: dict[tuple[str, int], tuple[str, tuple[str, ...]]] = {
     ("endswith", 1): ("{o} ends with {0} (with a tuple: with any one of its texts)", ()),
     ("startswith", 2): ("the part of {o} from position {1} to the end starts with {0}", ("slice",)),
     ("endswith", 2): ("the part of {o} from position {1} to the end ends with {0}", ("slice",)),
+    ("startswith", 3): ("the part of {o} from position {1} up to position {2} starts with {0}", ("slice",)),
+    ("endswith", 3): ("the part of {o} from position {1} up to position {2} ends with {0}", ("slice",)),
     # ---- text: new text ----
     ("upper", 0): ("{o} with every letter made a capital", ()),
     ("lower", 0): ("{o} with every letter made lowercase", ()),
@@ -50,10 +52,13 @@ METHODS: dict[tuple[str, int], tuple[str, tuple[str, ...]]] = {
     ("replace", 2): ("{o} with every occurrence of {0} replaced by {1} (left to right, not overlapping)", ()),
     ("replace", 3): ("{o} with the first {2} occurrences of {0} replaced by {1} (left to right, not "
                      "overlapping; all of them if {2} is negative)", ()),
-    ("zfill", 1): ("{o} padded on the left with zeros to a length of {0} (after a leading + or - sign; "
-                   "unchanged if it is already that long)", ()),
+    ("zfill", 1): ("{o} padded on the left with zeros to a length of {0} (the zeros go after a leading plus "
+                   "or minus sign; unchanged if it is already that long)", ()),
     ("center", 1): ("{o} with spaces added on both sides to a length of {0} (when one side needs one more, "
                     "that is the left side if {0} is odd, else the right; unchanged if it is already that long)", ()),
+    ("center", 2): ("{o} with copies of the character {1} added on both sides to a length of {0} (when one side "
+                    "needs one more, that is the left side if {0} is odd, else the right; unchanged if it is already "
+                    "that long)", ()),
     ("ljust", 1): ("{o} with spaces added at its end to a length of {0} (unchanged if it is already that long)", ()),
     ("rjust", 1): ("{o} with spaces added at its start to a length of {0} (unchanged if it is already that "
                    "long)", ()),
@@ -82,6 +87,9 @@ METHODS: dict[tuple[str, int], tuple[str, tuple[str, ...]]] = {
                        "the part after it (or {o} itself and two empty texts if {0} does not occur)", ()),
     ("rpartition", 1): ("the three texts: the part of {o} before the last occurrence of {0}, {0} itself, and "
                         "the part after it (or two empty texts and {o} itself if {0} does not occur)", ()),
+    ("splitlines", 1): ("the list of lines of {o} (each keeping its line break if {0} counts as true, else line "
+                         "breaks removed; no piece after a final line break, none at all for empty text)",
+                         ("lines", "truth")),
     ("splitlines", 0): ("the list of lines of {o} (line breaks removed; no piece after a final line break, none at "
                          "all for empty text)", ("lines",)),
     ("find", 1): ("the position of the first occurrence of {0} in {o}, or -1 if it does not occur", ()),
@@ -98,6 +106,13 @@ METHODS: dict[tuple[str, int], tuple[str, tuple[str, ...]]] = {
                    "must be there, or the steps stop with an error)", ("in",)),
     ("index", 2): ("the position of the first occurrence of {0} in {o} at position {1} or later (it must be "
                    "there, or the steps stop with an error)", ("in", "slice")),
+    ("index", 3): ("the position of the first occurrence of {0} in {o} that lies entirely in the part from "
+                   "position {1} up to position {2} (it must be there, or the steps stop with an error)",
+                   ("in", "slice")),
+    ("rindex", 2): ("the position of the last occurrence of {0} in {o} that starts at position {1} or later (it "
+                    "must be there, or the steps stop with an error)", ("slice",)),
+    ("rindex", 3): ("the position of the last occurrence of {0} in {o} that lies entirely in the part from position "
+                    "{1} up to position {2} (it must be there, or the steps stop with an error)", ("slice",)),
     ("rindex", 1): ("the position of the last occurrence of {0} in {o} (it must be there, or the steps stop "
                     "with an error)", ()),
     ("count", 1): ("how many times {0} occurs in {o} (for text: non-overlapping occurrences, and the length "
@@ -133,13 +148,55 @@ METHODS: dict[tuple[str, int], tuple[str, tuple[str, ...]]] = {
     ("intersection", 1): ("a new set of the items that are in both {o} and {0}", ()),
     ("difference", 1): ("a new set of the items of {o} that are not in {0}", ()),
     ("symmetric_difference", 1): ("a new set of the items in exactly one of {o} and {0}", ()),
+    ("union", 2): ("a new set of the items that are in at least one of {o}, {0} and {1}", ()),
+    ("union", 3): ("a new set of the items that are in at least one of {o}, {0}, {1} and {2}", ()),
+    ("intersection", 2): ("a new set of the items that are in all three of {o}, {0} and {1}", ()),
+    ("intersection", 3): ("a new set of the items that are in all four of {o}, {0}, {1} and {2}", ()),
+    ("difference", 2): ("a new set of the items of {o} that are in neither {0} nor {1}", ()),
+    ("difference", 3): ("a new set of the items of {o} that are in none of {0}, {1} and {2}", ()),
+    ("fromkeys", 1): ("a new dictionary with each distinct item of {0} as a key, in order of first appearance, each "
+                      "holding None", ()),
+    ("fromkeys", 2): ("a new dictionary with each distinct item of {0} as a key, in order of first appearance, each "
+                      "holding {1} (the very same value under every key)", ()),
+    ("most_common", 0): ("the list of (item, count) pairs of the counter {o}, from the largest count down (equal "
+                         "counts in the order their items were first counted)", ()),
+    ("most_common", 1): ("the list of the first {0} (item, count) pairs of the counter {o}, from the largest count "
+                         "down (equal counts in the order their items were first counted; all of them if there are "
+                         "fewer)", ()),
+    ("elements", 0): ("the items of the counter {o}, each repeated as many times as its count, in the order they were "
+                      "first counted (an item whose count is 0 or less left out)", ()),
+    ("total", 0): ("the sum of all the counts of the counter {o}", ()),
     ("issubset", 1): ("every item of {o} is also in {0}", ()),
     ("issuperset", 1): ("every item of {0} is also in {o}", ()),
     ("isdisjoint", 1): ("{o} and {0} have no item in common", ()),
     # ---- numbers ----
     ("bit_length", 0): ("the number of binary digits of the absolute value of {o} (0 for 0)", ()),
+    ("bit_count", 0): ("how many of the binary digits of the absolute value of {o} are 1", ()),
+    ("to_bytes", 0): ("the one byte that writes {o} in base 256 (the steps stop with an error if {o} is negative or "
+                      "above 255)", ("bytes",)),
+    ("to_bytes", 1): ("the {0} bytes that write {o} in base 256, the most significant first (the steps stop with an "
+                      "error if {o} is negative or does not fit in {0} bytes)", ("bytes",)),
+    ("to_bytes", 2): ("the {0} bytes that write {o} in base 256, the most significant first if {1} is \"big\", the "
+                      "least significant first if it is \"little\" (the steps stop with an error if {o} is negative or "
+                      "does not fit in {0} bytes)", ("bytes",)),
+    ("from_bytes", 1): ("the whole number the bytes {0} write in base 256, the most significant first (0 for no "
+                        "bytes)", ("bytes",)),
+    ("from_bytes", 2): ("the whole number the bytes {0} write in base 256, the most significant first if {1} is "
+                        "\"big\", the least significant first if it is \"little\" (0 for no bytes)", ("bytes",)),
     ("is_integer", 0): ("{o} has no fractional part", ()),
     ("conjugate", 0): ("{o} itself", ()),
+}
+
+# `split(None, n)` and `rsplit(None, n)`: at runs of whitespace, a limited number of times
+WHITESPACE_SPLITS = {
+    "split": "the list of pieces of {o} split at its first {n} runs of whitespace, counting from the left (whitespace "
+             "at its start ignored; what follows the last of those runs, whitespace at its end included, stays one "
+             "last piece; never an empty piece; split at every run, whitespace at its end ignored too, if {n} is "
+             "negative or there are no more runs than that)",
+    "rsplit": "the list of pieces of {o} split at its last {n} runs of whitespace, counting from the right "
+              "(whitespace at its end ignored; what comes before the first of those runs, whitespace at its start "
+              "included, stays one first piece; never an empty piece; split at every run, whitespace at its start "
+              "ignored too, if {n} is negative or there are no more runs than that)",
 }
 
 # methods that only ever answer yes or no

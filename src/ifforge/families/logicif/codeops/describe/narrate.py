@@ -68,6 +68,28 @@ _CHANGES = {  # a method called for what it changes, as a step
                    "already has.",
     ("setdefault", 2): "If {o} has no key {0}, store {1} under it.",
     ("setdefault", 1): "If {o} has no key {0}, store None under it.",
+    ("difference_update", 1): "Remove from the set {o} every item of {0} that it holds.",
+    ("difference_update", 2): "Remove from the set {o} every item of {0} and of {1} that it holds.",
+    ("intersection_update", 1): "Remove from the set {o} every item that is not in {0}.",
+    ("intersection_update", 2): "Remove from the set {o} every item that is not in both {0} and {1}.",
+    ("symmetric_difference_update", 1): "For each distinct item of {0}: remove it from the set {o} if it is there, "
+                                        "otherwise add it.",
+    ("rotate", 0): "Move the last item of the queue {o} to its front (nothing changes if it is empty).",
+    ("rotate", 1): "Rotate the queue {o} by {0} places: each item moves {0} places towards the end, those pushed "
+                   "past the end coming round to the front in order (a negative number moves the items that many "
+                   "places towards the front instead; nothing changes if it is empty).",
+    ("extendleft", 1): "Put each item of {0} in turn at the front of {o} (so they end up there in reverse order).",
+}
+# a set changed by several collections at once (`s.update(a, b)`), and a counter's counts changed
+_SET_CHANGES = {("update", 2): "Add every item of {0} and of {1} to the set {o}.",
+                ("update", 3): "Add every item of {0}, of {1} and of {2} to the set {o}."}
+_COUNTER_CHANGES = {
+    ("update", 1): "Add to the counts of the counter {o} those of {0}: for a dictionary, add each value to the count "
+                   "of its key; for anything else, add 1 to the count of each of its items in turn (a key it lacks "
+                   "starts from 0).",
+    ("subtract", 1): "Take from the counts of the counter {o} those of {0}: for a dictionary, subtract each value "
+                     "from the count of its key; for anything else, subtract 1 from the count of each of its items in "
+                     "turn (a key it lacks starts from 0, and counts may go below 0).",
 }
 _ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth"]
 
@@ -499,7 +521,14 @@ class _Narrator:
             if keywords:
                 raise Undescribable(f"the method {method} with keyword arguments")
             form = _CHANGES.get((method, len(args)))
-            if method == "update" and len(args) == 1 and (say.kind(func.value) or "").startswith("set"):
+            sort = (say.kind(func.value) or "").split("[")[0]
+            if sort == "counter":
+                form = _COUNTER_CHANGES.get((method, len(args)))
+                if form is None and method in ("update", "subtract", "fromkeys"):
+                    raise Undescribable(f"the counter method {method} with these arguments")
+            elif sort == "set" and (method, len(args)) in _SET_CHANGES:
+                form = _SET_CHANGES[(method, len(args))]
+            elif method == "update" and len(args) == 1 and sort == "set":
                 form = "Add every item of {0} to the set {o}."
             elif method == "update" and len(args) == 1 and not (say.kind(func.value) or "").startswith("dict"):
                 form = ("Add every item of {0} to {o} (for a dictionary: copy every key and value of {0} into it, "
@@ -1142,7 +1171,8 @@ def _mentioned(nodes) -> set[str]:
 
 
 _CHANGES_IN_PLACE = {"append", "extend", "insert", "pop", "remove", "clear", "popleft", "appendleft", "add",
-                     "discard", "update", "setdefault", "popitem", "sort", "reverse"}
+                     "discard", "update", "setdefault", "popitem", "sort", "reverse", "difference_update",
+                     "intersection_update", "symmetric_difference_update", "rotate", "extendleft", "subtract"}
 
 
 def _root(node) -> set[str]:

@@ -23,6 +23,8 @@ import importlib
 import pkgutil
 from typing import Callable
 
+import libcst as cst
+
 Handler = Callable[..., str]
 
 
@@ -75,3 +77,14 @@ def kind_of(dotted: str | None) -> str | None:
         return None
     return KINDS.get(dotted) or next((kind for name, kind in KINDS.items() if "." not in dotted
                                       and name.rpartition(".")[2] == dotted), None)
+
+
+def applied(say, dotted: str, items: list[str]) -> str:
+    """What the library function `dotted`, passed as a value (`map(math.sqrt, xs)`, `reduce(operator.mul, xs)`),
+    gives for inputs already in words: its handler says a call on stand-in names, each then replaced by its
+    input's words."""
+    marks = [cst.Name(f"STANDIN{i}MARK") for i in range(len(items))]
+    text = TABLE[dotted](say, marks, {})
+    for mark, item in zip(marks, items):
+        text = text.replace(mark.value, item)
+    return text

@@ -1,4 +1,4 @@
-"""collections: a dictionary that fills in what it lacks."""
+"""collections: a dictionary that fills in what it lacks, a counter, and a queue with a largest size."""
 
 from __future__ import annotations
 
@@ -45,5 +45,32 @@ def _builtin(name: str):
     return said
 
 
-WORDS = {"defaultdict": defaultdict, "deque": _builtin("deque"), "Counter": _builtin("Counter")}
-KINDS = {"defaultdict": "dict"}
+def deque(say, args, keywords) -> str:
+    """A queue with a largest size (`deque(items, n)`, `deque(maxlen=n)`) keeps only the last n items put in;
+    without one it is said with the built-in containers."""
+    if len(args) == 2 and not keywords or len(args) <= 1 and set(keywords) == {"maxlen"}:
+        size = args[1] if len(args) == 2 else keywords["maxlen"]
+        if not (isinstance(size, cst.Name) and size.value == "None"):
+            n = say.grouped(size)
+            written = isinstance(size, cst.Integer)  # a count written in the code: its edge cases need no words
+            start = f"a new queue of the last {n} items of {say.grouped(args[0])}, in order (all of them if there are " \
+                    f"fewer{'' if written else f', none if {n} is 0'})" if args else "a new empty queue"
+            edges = "" if written else f" (the steps stop with an error if {n} is negative; if {n} is None, there " \
+                f"is no largest size and it holds all the items given, in order)"
+            return (f"{start}, that holds at most {n} items from then on: putting an item at one end of it when it is "
+                    f"full drops one from the other end{edges}")
+        args, keywords = args[:1], {}
+    return _builtin("deque")(say, args, keywords)
+
+
+def ordered(say, args, keywords) -> str:
+    """An OrderedDict made empty or from one collection is a dictionary (every dictionary keeps its order),
+    save that two of them compare equal only in the same order."""
+    if keywords or len(args) > 1:
+        raise Undescribable("this use of collections.OrderedDict")
+    return (f"{_builtin('dict')(say, args, keywords)} (an ordered one: two ordered dictionaries are equal only if "
+            f"their keys also come in the same order)")
+
+
+WORDS = {"defaultdict": defaultdict, "deque": deque, "Counter": _builtin("Counter"), "OrderedDict": ordered}
+KINDS = {"defaultdict": "dict", "Counter": "counter", "OrderedDict": "dict"}

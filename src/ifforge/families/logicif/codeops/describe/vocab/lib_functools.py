@@ -25,10 +25,13 @@ def lru_cache(say, args, keywords) -> str:
     return _REMEMBERS
 
 
-def _two_place(say, func) -> str:
+def two_place(say, func) -> str:
     """What a function of two inputs gives for the result so far and the next item."""
     if isinstance(func, cst.Name) and func.value in say.helpers:
         return f"what the helper {func.value} gives back for the result so far and the item"
+    if say.library_function(func):  # `operator.mul`: a library function, said on the two
+        from ifforge.families.logicif.codeops.describe import vocab  # this file is loaded while vocab is
+        return vocab.applied(say, say.resolved(func), ["the result so far", "the item"])
     if isinstance(func, cst.Lambda):
         params = func.params
         if len(params.params) == 2 and not (params.kwonly_params or params.posonly_params or params.star_kwarg
@@ -42,7 +45,7 @@ def reduce(say, args, keywords) -> str:
     """Folding from the left: the first item (or the start value) is the result so far."""
     if keywords or len(args) not in (2, 3):
         raise Undescribable("this use of functools.reduce")
-    combined = _two_place(say, args[0])
+    combined = two_place(say, args[0])
     items = say.grouped(args[1])
     if len(args) == 3:
         start = f"start with {say.grouped(args[2])} as the result so far, then for each item of {items} in order"

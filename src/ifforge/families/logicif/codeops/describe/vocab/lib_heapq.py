@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import libcst as cst
+
 from ifforge.families.logicif.codeops.describe.errors import Undescribable
 
 LIBRARY = "heapq"
@@ -29,7 +31,20 @@ def _value(template: str, name: str):
     return said
 
 
-WORDS = {"heappop": heappop,
+def _extremes(largest: bool):
+    """`nlargest(n, xs, key=k)` is the first n of xs sorted from largest to smallest by k (stable), as documented;
+    `nsmallest` from smallest to largest."""
+    def said(say, args, keywords) -> str:
+        if len(args) != 2 or set(keywords) - {"key"}:
+            raise Undescribable("this use of heapq.nlargest or heapq.nsmallest")
+        order = {**keywords, **({"reverse": cst.Name("True")} if largest else {})}
+        count = say.grouped(args[0])
+        return (f"a new list of the first {count} of ({say.ordering(args[1], order)}) (all of them if there are "
+                f"fewer, none if {count} is 0 or less)")
+    return said
+
+
+WORDS = {"nlargest": _extremes(True), "nsmallest": _extremes(False), "heappop": heappop,
          "heappushpop": _value("the smallest item of the heap {0} once {1} has been added to it, taken out of "
                                "it{rule}", "heappushpop"),
          "heapreplace": _value("the smallest item of the heap {0} (which must not be empty), taken out of it, with "

@@ -138,6 +138,129 @@ def starmap(say, args, keywords) -> str:
             f"{say.grouped(args[1])} as its inputs, in order, for each item in order{say.cite('lazy')}")
 
 
+def count(say, args, keywords) -> str:
+    """Numbers without end, from a start (0) by a step (1)."""
+    placed = _placed(args, keywords, ("start", "step"), "count")
+    start = say.grouped(placed[0]) if placed else "0"
+    step = f"{say.grouped(placed[1])} added to the one before" if len(placed) == 2 else "1 more than the one before"
+    return f"the results of counting without end: first {start}, then each number {step}{say.cite('lazy')}"
+
+
+def _placed(args, keywords, places: tuple[str, ...], name: str) -> list:
+    """The arguments by position, those given by name put in their places (none may be left out before one given)."""
+    if set(keywords) - set(places[len(args):]) or len(args) > len(places):
+        raise Undescribable(f"this use of itertools.{name}")
+    placed = [*args, *(keywords[p] for p in places[len(args):] if p in keywords)]
+    if any(p not in keywords for p in places[len(args):len(placed)]):
+        raise Undescribable(f"this use of itertools.{name}")
+    return placed
+
+
+def repeat(say, args, keywords) -> str:
+    placed = _placed(args, keywords, ("object", "times"), "repeat")
+    if not placed:
+        raise Undescribable("this use of itertools.repeat")
+    value = say.grouped(placed[0])
+    if len(placed) == 1:
+        return f"the results of giving {value} again and again without end{say.cite('lazy')}"
+    times = say.grouped(placed[1])
+    return f"the results of giving {value} {times} times (none if that is 0 or less){say.cite('lazy')}"
+
+
+def cycle(say, args, keywords) -> str:
+    if keywords or len(args) != 1:
+        raise Undescribable("this use of itertools.cycle")
+    return (f"the results of going through the items of {say.grouped(args[0])} in order, then through them again "
+            f"from the first, and so on without end (nothing at all if there are none){say.cite('lazy')}")
+
+
+def _test(say, func) -> str:
+    """What a predicate passed as a value asks of the item (None: the item itself)."""
+    if isinstance(func, cst.Name) and func.value == "None":
+        return "the item"
+    return say.applied(func, "the item")
+
+
+def takewhile(say, args, keywords) -> str:
+    if keywords or len(args) != 2:
+        raise Undescribable("this use of itertools.takewhile")
+    say.rule("truth")
+    return (f"the results of going through the items of {say.grouped(args[1])} in order, giving each for which "
+            f"{_test(say, args[0])} counts as true, and stopping for good at the first for which it does not (that "
+            f"item is used up but not given){say.cite('lazy')}")
+
+
+def dropwhile(say, args, keywords) -> str:
+    if keywords or len(args) != 2:
+        raise Undescribable("this use of itertools.dropwhile")
+    say.rule("truth")
+    return (f"the results of going through the items of {say.grouped(args[1])} in order, skipping them while "
+            f"{_test(say, args[0])} counts as true, then giving the first item for which it does not and every item "
+            f"after it, without testing again{say.cite('lazy')}")
+
+
+def filterfalse(say, args, keywords) -> str:
+    if keywords or len(args) != 2:
+        raise Undescribable("this use of itertools.filterfalse")
+    say.rule("truth")
+    return (f"the results of going through the items of {say.grouped(args[1])} in order, giving only those for "
+            f"which {_test(say, args[0])} counts as false{say.cite('lazy')}")
+
+
+def compress(say, args, keywords) -> str:
+    placed = _placed(args, keywords, ("data", "selectors"), "compress")
+    if len(placed) != 2:
+        raise Undescribable("this use of itertools.compress")
+    say.rule("truth")
+    data, selectors = (say.grouped(a) for a in placed)
+    return (f"the results of going through the items of {data} in order, giving each whose item at the same "
+            f"position in {selectors} counts as true (stopping at the end of the shorter of the two){say.cite('lazy')}")
+
+
+def pairwise(say, args, keywords) -> str:
+    if keywords or len(args) != 1:
+        raise Undescribable("this use of itertools.pairwise")
+    return (f"the results of taking each two neighbouring items of {say.grouped(args[0])} as a pair, in order: the "
+            f"first and second, then the second and third, and so on (none if there are fewer than 2 "
+            f"items){say.cite('lazy')}")
+
+
+def combinations_with_replacement(say, args, keywords) -> str:
+    if len(args) != 2 or keywords:
+        raise Undescribable("this use of itertools.combinations_with_replacement")
+    source, r = say.grouped(args[0]), say.grouped(args[1])
+    return (f"the results of taking {r} items of {source} at positions that never go down from one pick to the next "
+            f"(the same position may be picked again), as a tuple in the order picked, for every such choice of "
+            f"positions, the choices in order of their positions as in a dictionary (for 3 items and 2 at a time: "
+            f"positions 0 and 0, 0 and 1, 0 and 2, 1 and 1, 1 and 2, then 2 and 2; none if there are no items and "
+            f"{r} is above 0){say.cite('lazy')}")
+
+
+def accumulate(say, args, keywords) -> str:
+    """Running results from the left: sums unless a function of two inputs is given; `initial` goes first."""
+    if set(keywords) - {"func", "initial"} or len(args) not in (1, 2) or len(args) == 2 and "func" in keywords:
+        raise Undescribable("this use of itertools.accumulate")
+    func = args[1] if len(args) == 2 else keywords.get("func")
+    items = say.grouped(args[0])
+    if func is None or isinstance(func, cst.Name) and func.value == "None":
+        step = "the result so far plus the item"
+        say.rule("plus")
+    else:
+        from ifforge.families.logicif.codeops.describe.vocab import lib_functools
+        step = lib_functools.two_place(say, func)
+    initial = keywords.get("initial")
+    if initial is not None and not (isinstance(initial, cst.Name) and initial.value == "None"):
+        start = f"giving first {say.grouped(initial)}, then for each item of {items} in order"
+    else:
+        start = (f"giving first the first item of {items} (nothing at all if there are no items), then for each "
+                 f"following item in order")
+    return (f"the results of a running combination, the last value given being the result so far: {start}, "
+            f"{step}{say.cite('lazy')}")
+
+
 WORDS = {"product": product, "combinations": combinations, "permutations": permutations, "chain": chain,
          "islice": islice, "zip_longest": zip_longest, "groupby": groupby, "tee": tee, "starmap": starmap,
-         "chain.from_iterable": chain_from_iterable}
+         "chain.from_iterable": chain_from_iterable, "count": count, "repeat": repeat, "cycle": cycle,
+         "takewhile": takewhile, "dropwhile": dropwhile, "filterfalse": filterfalse, "compress": compress,
+         "pairwise": pairwise, "combinations_with_replacement": combinations_with_replacement,
+         "accumulate": accumulate}
