@@ -103,6 +103,7 @@ RULES = {  # one sentence each, said once, at the first step that needs it
     "lazy": "The values of \"the results of ...\" are worked out one at a time, only when something goes "
             "through them, and only once: going through them a second time gives nothing.",
     "wildcard": wildcards.RULE,
+    "printf": formats.PRINTF_RULE,
     "produce": "A helper that produces values runs only when its next value is asked for: from its start (or "
                "from where it paused) up to the next step that produces one, where it pauses; once it stops it "
                "has no more. Each value is given once: going through them again gives only those not yet given.",
@@ -400,10 +401,13 @@ class Speaker:
                 raise Undescribable("an f-string field that writes its own expression (=)")
             self.rule("str")
             spec = part.format_spec or []
-            if any(not isinstance(p, cst.FormattedStringText) for p in spec):
+            if any(not isinstance(p, cst.FormattedStringText) and (p.conversion or p.format_spec or p.equal)
+                   for p in spec):
                 raise Undescribable("an f-string field with a computed format spec")
-            parts.append(formats.spec_words(self.grouped(part.expression), "".join(p.value for p in spec),
-                                            part.conversion, part.expression, self))
+            written, precision = formats.holed_spec(self, [p.value if isinstance(p, cst.FormattedStringText)
+                                                           else p.expression for p in spec])
+            parts.append(formats.spec_words(self.grouped(part.expression), written, part.conversion,
+                                            part.expression, self, precision))
         if not parts:
             return quote("")
         if len(parts) == 1:
@@ -485,8 +489,8 @@ class Speaker:
             if isinstance(left.evaluated_value, bytes):
                 raise Undescribable("printf-style formatting of bytes with %")
             return formats.printf(self, left.evaluated_value, node.right)
-        if isinstance(left, cst.FormattedString):
-            raise Undescribable("printf-style text formatting with %")
+        if self.sort_of(left) == "str":
+            return formats.printf_at_run_time(self, left, node.right)
         if self.sort_of(left) in ("str", "bytes") or self.sort_of(node.right) in (
                 "str", "bytes", "tuple", "list", "dict", "set") and self.sort_of(left) not in ("int", "float", "number"):
             raise Undescribable("printf-style text formatting with a template that is not written in the code")
@@ -1101,6 +1105,9 @@ class Speaker:
         if name == "len" and one is not None:
             return f"the length of {g(one)}"
         return None
+
+    def _builtin_format(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
+        return formats.builtin_format(self, args, keywords)
 
     def _builtin_abs(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
         g = self.grouped
@@ -1778,6 +1785,7 @@ _BUILTIN_FORMS = {
     "map": (Speaker._builtin_map,),
     "filter": (Speaker._builtin_filter,),
     "repr": (Speaker._builtin_repr,),
+    "format": (Speaker._builtin_format,),
     "iter": (Speaker._builtin_iter,),
     "next": (Speaker._builtin_next,),
     "callable": (Speaker._builtin_callable,),

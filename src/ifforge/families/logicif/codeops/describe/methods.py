@@ -54,6 +54,9 @@ METHODS: dict[tuple[str, int], tuple[str, tuple[str, ...]]] = {
                    "unchanged if it is already that long)", ()),
     ("center", 1): ("{o} with spaces added on both sides to a length of {0} (when one side needs one more, "
                     "that is the left side if {0} is odd, else the right; unchanged if it is already that long)", ()),
+    ("center", 2): ("{o} with copies of the character {1} added on both sides to a length of {0} (when one side "
+                    "needs one more, that is the left side if {0} is odd, else the right; unchanged if it is already "
+                    "that long)", ()),
     ("ljust", 1): ("{o} with spaces added at its end to a length of {0} (unchanged if it is already that long)", ()),
     ("rjust", 1): ("{o} with spaces added at its start to a length of {0} (unchanged if it is already that "
                    "long)", ()),
