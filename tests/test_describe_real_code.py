@@ -81,6 +81,7 @@ def test_a_printf_template_given_at_run_time_is_said_with_the_rule_on_every_code
     assert ("%.0e|%e|%.3d|%.3x|%5.1s|%-05d|%05s|%+ d|%*d" % (17.5, 0.0, 7, 255, "abc", 3, "ab", 3, -5, 3)) == \
         "2e+01|0.000000e+00|007|0ff|    a|3    |   ab|+3|3    "
     assert ("%d|%d|%c|%#o|%.1f|%ld" % (-2.7, True, 65, 8, 0.25, 5)) == "-2|1|A|0o10|0.2|5"
+    assert ("%*d|%.*f|%.*s|%#06x|%#.3g" % (-3, 7, -1, 3.7, -2, "abc", 255, 1.0)) == "7  |4||0x00ff|1.00"
 
 
 def test_regular_expressions_are_glossed_from_python_s_own_parser():

@@ -262,7 +262,8 @@ PRINTF_RULE = (
     "Printf-style formatting copies its template, putting a value in place of each field, a \"%\" followed by "
     "(in this order, each one optional) flags among \"-\", \"0\", \"+\", \" \" and \"#\", a width, and a point with a "
     "precision, then one letter (\"%%\" gives a single \"%\"; an \"h\", \"l\" or \"L\" before the letter changes "
-    "nothing; a \"*\" as the width or the precision takes it, a whole number, from the next value); the fields "
+    "nothing; a \"*\" as the width or the precision takes it, a whole number, from the next value, a negative one "
+    "counting as the flag \"-\" for a width and as 0 for a precision); the fields "
     "take the values in order, and a template whose fields do not use up exactly the values, a field naming a key "
     "in brackets, an unknown letter, or a value the letter does not take stops the steps with an error. By "
     "letter: \"s\" writes the value as text, \"r\" as Python displays it, \"a\" as \"r\" does with each character "
@@ -275,15 +276,15 @@ PRINTF_RULE = (
     "write it as one digit, the point and the precision's count of digits (rounded the same way; 6 when none is "
     "given, no point when 0), then \"e\" (or \"E\"), the exponent's sign and at least two digits of it; \"g\" and "
     "\"G\" round it to the precision's count of significant digits (6 when none is given, 1 when 0) and write it as "
-    "\"e\" does when the power of ten of its first digit is below -4 or not below that count, else as \"f\" does, in "
+    "\"e\" (for \"G\": \"E\") does when the power of ten of its first digit is below -4 or not below that count, else as \"f\" does, in "
     "both cases with exactly that many significant digits, then drop the zeros at the end of the part after the "
     "point and a point left last; \"c\" writes the character with a whole number's code, or a text of one "
     "character as it is. Every letter but \"s\", \"r\", \"a\" and \"c\" refuses text (true and false count as "
     "the numbers 1 and 0). The flag \"#\" puts \"0x\", \"0X\" or \"0o\" before a hexadecimal or octal number, keeps the point "
     "for \"f\" and \"e\" and the zeros at the end for \"g\". The flag \"+\" puts a \"+\" before a number that is not "
     "negative (else the flag \" \" a space). The width pads the field to at least that many characters with spaces "
-    "on the left, on the right with the flag \"-\", or with zeros after the sign for a number with the flag \"0\" "
-    "(and no \"-\").")
+    "on the left, on the right with the flag \"-\", or with zeros after the sign (and any \"0x\", \"0X\" or \"0o\") "
+    "for a number with the flag \"0\" (and no \"-\").")
 
 
 def printf_at_run_time(speaker, template: cst.BaseExpression, values: cst.BaseExpression) -> str:
