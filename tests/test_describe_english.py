@@ -634,10 +634,12 @@ def _main_steps(code: str, types: dict[str, str]) -> list[str]:
 
 
 def test_an_operator_is_said_for_the_kinds_its_operands_have_or_not_at_all():
-    # `%` on text formats, it is no remainder: a template the code does not write has no exact words
-    for kind in ("str", "Union[int, str]"):
-        with pytest.raises(Undescribable, match="%|formatting"):
-            describe("def f(a, b):\n    return a % b\n", [], {"a": kind, "b": "int"}, "int")
+    # `%` on text formats, it is no remainder: a template the code does not write is said as what printf-style
+    # formatting makes of it; one that may be text or a number has no exact words
+    assert _main_steps("def f(a, b):\n    return a % b\n", {"a": "str", "b": "int"})[0].startswith(
+        "1. Return the text that Python's printf-style formatting makes from the template a and the value b.")
+    with pytest.raises(Undescribable, match="%|formatting"):
+        describe("def f(a, b):\n    return a % b\n", [], {"a": "Union[int, str]", "b": "int"}, "int")
     assert _main_steps("def f(a, b):\n    return a % b\n", {"a": "int", "b": "int"})[0].startswith(
         "1. Return the remainder of a divided by b.")
     with pytest.raises(Undescribable, match="template"):  # a tuple on the right: the left must be a template
@@ -681,8 +683,10 @@ def test_printf_fields_are_said_by_the_kind_of_their_value():
         '1. Return the text made of a written as text, followed by "|", followed by b written as text. (Note: Written '
         'as text, 2.0 gives "2.0", true gives "True" and None gives "None".)']
     assert "%c|%+s" % ("x", 5) == "x|5" and "%.3d" % 5 == "005"
-    with pytest.raises(Undescribable, match="precision"):  # "%.3d" pads with zeros
-        describe("def f(a):\n    return '%.3d' % a\n", [], {"a": "int"}, "int")
+    assert "zeros put before its digits to make at least 3" in describe("def f(a):\n    return '%.3d' % a\n", [],
+                                                                       {"a": "int"}, "int")  # "%.3d" % 5 == "005"
+    with pytest.raises(Undescribable, match="precision"):  # "%.3x" % 255 == "0ff": no words here
+        describe("def f(a):\n    return '%.3x' % a\n", [], {"a": "int"}, "int")
     with pytest.raises(Undescribable, match="tuple"):  # a tuple's items fill the fields: "%s" % (1,) == "1"
         describe("def f(a):\n    t = (a, a)\n    return '%s' % t\n", [], {"a": "int"}, "int")
 

@@ -48,9 +48,40 @@ def test_printf_and_format_say_each_field_exactly():
     assert "padded on the left with spaces to at least 6 characters" in text and "\"|\"" in text
     text = _text("r = f'{a:x}-{b:,d}'\nreturn (r, stats)", "a, b")
     assert "hexadecimal with small letters" in text and "commas between groups of three digits" in text
-    for unclear in ("r = '%r' % a", "r = '{0.real}'.format(a)", "r = '{:5}'.format(a)", "r = '%s %s' % a"):
+    text = _text("r = '%r|%.3e|%.3d' % (a, b, b)\nreturn (r, stats)", "a, b")
+    assert "a as Python displays it" in text and "in scientific notation: one digit, a point and 3 more digits" in text
+    assert "with zeros put before its digits to make at least 3 of them" in text
+    assert "%r|%.3e|%.3d" % ("x", 1234.5, -7) == "'x'|1.234e+03|-007"
+    text = _text("r = '{0[1]}|{1!r:>6}|{1:.2g}'.format(a, b)\nreturn (r, stats)", "a, b")
+    assert "item 1 of a written as text" in text and "b as Python displays it, padded on the left" in text
+    assert "b rounded to 2 significant digits" in text and "the zeros at the end of the part after the point" in text
+    assert "{0[1]}|{1!r:>6}|{1:.2g}".format("xy", 0.5) == "y|   0.5|0.5"
+    text = describe("def f(a, b):\n    return format(a, '08b') + f'{b:,.{a}f}'\n", [], {"a": "int", "b": "float"}, "str")
+    assert "a written in binary, padded after the sign with zeros to at least 8 characters" in text
+    assert "with exactly a digits after the point" in text and "stop with an error if a is negative" in text
+    assert format(5, "08b") + f"{1234.5:,.{1}f}" == "000001011,234.5"
+    for unclear in ("r = '%.3x' % a", "r = '{0.real}'.format(a)", "r = '{:5}'.format(a)", "r = '%s %s' % a",
+                    "r = f'{a:>{b}}'", "r = format(a, b)"):
         with pytest.raises(Undescribable):
             _text(unclear + "\nreturn (r, stats)")
+
+
+def test_a_printf_template_given_at_run_time_is_said_with_the_rule_on_every_code():
+    said = describe("def f(t, a, b):\n    return t % (a, b)\n", [], {"t": "str", "a": "int", "b": "str"}, "str")
+    assert "the text that Python's printf-style formatting makes from the template t and the values a and b, in " \
+           "this order" in said and "Printf-style formatting copies its template" in said and not holds_code(said)
+    # a helper's `*rest` is a tuple, joined to a tuple by plus: its items are the values, in order
+    said = describe("def g(t, v, *rest):\n    return t % ((v,) + rest)\n\ndef f(t, v):\n    return g(t, v)\n",
+                    [], {"t": "str", "v": "Union[int, float]"}, "str")
+    assert "from the template t and the items of ((a tuple holding just v) plus rest), in order, as its values" in said
+    with pytest.raises(Undescribable, match="tuple or a dictionary"):  # a value of no known kind: ("%s" % (1,)) == "1"
+        describe("def f(t, a):\n    return t % a\n", [], {"t": "str"}, "str")
+    # what the rule says of the codes, as Python does it
+    assert ("%g|%.2g|%#g|%G" % (1e6, 0.000012345, 1.0, 1e-10)) == "1e+06|1.2e-05|1.00000|1E-10"
+    assert ("%.0e|%e|%.3d|%.3x|%5.1s|%-05d|%05s|%+ d|%*d" % (17.5, 0.0, 7, 255, "abc", 3, "ab", 3, -5, 3)) == \
+        "2e+01|0.000000e+00|007|0ff|    a|3    |   ab|+3|3    "
+    assert ("%d|%d|%c|%#o|%.1f|%ld" % (-2.7, True, 65, 8, 0.25, 5)) == "-2|1|A|0o10|0.2|5"
+    assert ("%*d|%.*f|%.*s|%#06x|%#.3g" % (-3, 7, -1, 3.7, -2, "abc", 255, 1.0)) == "7  |4||0x00ff|1.00"
 
 
 def test_regular_expressions_are_glossed_from_python_s_own_parser():

@@ -102,6 +102,7 @@ RULES = {  # one sentence each, said once, at the first step that needs it
     "lazy": "The values of \"the results of ...\" are worked out one at a time, only when something goes "
             "through them, and only once: going through them a second time gives nothing.",
     "wildcard": wildcards.RULE,
+    "printf": formats.PRINTF_RULE,
     "produce": "A helper that produces values runs only when its next value is asked for: from its start (or "
                "from where it paused) up to the next step that produces one, where it pauses; once it stops it "
                "has no more. Each value is given once: going through them again gives only those not yet given.",
@@ -403,10 +404,13 @@ class Speaker:
                 raise Undescribable("an f-string field that writes its own expression (=)")
             self.rule("str")
             spec = part.format_spec or []
-            if any(not isinstance(p, cst.FormattedStringText) for p in spec):
+            if any(not isinstance(p, cst.FormattedStringText) and (p.conversion or p.format_spec or p.equal)
+                   for p in spec):
                 raise Undescribable("an f-string field with a computed format spec")
-            parts.append(formats.spec_words(self.grouped(part.expression), "".join(p.value for p in spec),
-                                            part.conversion, part.expression, self))
+            written, precision = formats.holed_spec(self, [p.value if isinstance(p, cst.FormattedStringText)
+                                                           else p.expression for p in spec])
+            parts.append(formats.spec_words(self.grouped(part.expression), written, part.conversion,
+                                            part.expression, self, precision))
         if not parts:
             return quote("")
         if len(parts) == 1:
@@ -491,8 +495,8 @@ class Speaker:
         built = formats.fixed_template(self, left) if self.kind(left) in (None, "str") else None
         if built is not None:  # built from written texts when the module loads (`FMT = "%s" + SEP + "%s"`)
             return formats.printf(self, built, node.right)
-        if isinstance(left, cst.FormattedString):
-            raise Undescribable("printf-style text formatting with %")
+        if self.sort_of(left) == "str":
+            return formats.printf_at_run_time(self, left, node.right)
         if self.sort_of(left) in ("str", "bytes") or self.sort_of(node.right) in (
                 "str", "bytes", "tuple", "list", "dict", "set") and self.sort_of(left) not in ("int", "float", "number"):
             raise Undescribable("printf-style text formatting with a template that is not written in the code")
@@ -1132,18 +1136,6 @@ class Speaker:
             return {"int": "0", "float": "0.0", "str": "empty text", "bool": "false"}.get(name)
         return None
 
-    def _builtin_format(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
-        """`format(x, spec)` writes x as the field `{:spec}` of a text format does; `format(x)` is `str(x)`."""
-        if name != "format" or keywords or len(args) not in (1, 2):
-            return None
-        if len(args) == 1:
-            return self._builtin_str("str", args, {}, args[0], cond)
-        spec = args[1]
-        if not isinstance(spec, (cst.SimpleString, cst.ConcatenatedString)) or not isinstance(spec.evaluated_value, str):
-            return None
-        self.rule("str")
-        return formats.spec_words(self.grouped(args[0]), spec.evaluated_value, None, args[0], self)
-
     def _builtin_getattr(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
         """`getattr(x, "name")` with the name written in the code is `x.name`."""
         if name == "getattr" and len(args) == 2 and not keywords and isinstance(args[1], cst.SimpleString) and \
@@ -1156,6 +1148,9 @@ class Speaker:
         if name == "len" and one is not None:
             return f"the length of {g(one)}"
         return None
+
+    def _builtin_format(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
+        return formats.builtin_format(self, args, keywords)
 
     def _builtin_abs(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
         g = self.grouped

@@ -3,8 +3,10 @@
 A literal format is split into its plain text and its fields; each field says how its value is
 written (as text, as a whole number, with n decimals, padded to a width with spaces or zeros, in
 hexadecimal, with thousands separators). The result reads "the text made of A, followed by B, ...".
-A field the words would not pin down exactly (`%r`, `%g`, nested or computed specs, attribute
-fields) raises `Undescribable`.
+A field the words would not pin down exactly (nested or computed specs, attribute fields) raises
+`Undescribable`. A printf template known only at run time (an input, a helper's parameter, a text the
+steps build) is said as "the text that printf-style formatting makes from the template t and the value
+v", with one rule (`PRINTF_RULE`) on how Python reads any template: every code, flag, width and precision.
 """
 
 from __future__ import annotations
@@ -25,15 +27,22 @@ _SPEC = re.compile(r"(?:(?P<fill>.)?(?P<align>[<>=^]))?(?P<sign>[-+ ])?(?P<alt>#
                    r"(?P<group>[,_])?(?:\.(?P<precision>\d+))?(?P<kind>[bcdeEfFgGnosxX%])?\Z", re.S)
 
 
+_FIELD = re.compile(r"(\w*)((?:\[[^\]]+\])+)\Z")  # a field that reads items: `0[1]`, `[k]`, `x[0][1]`
+
+
 def field_words(value: str, kind: str, precision: str | None = None, width: str | None = None,
-                align: str = ">", fill: str = " ", sign: str = "-", alt: bool = False, group: str | None = None) -> str:
-    """How one value is written into a formatted text."""
+                align: str = ">", fill: str = " ", sign: str = "-", alt: bool = False, group: str | None = None,
+                shown: bool = False) -> str:
+    """How one value is written into a formatted text (`shown`: `value` already says the text it is
+    written as, a `!r` field's display)."""
     if kind in ("s", ""):
-        words = f"{value} written as text"
+        words = value if shown else f"{value} written as text"
         if precision is not None:
             words += f", cut to its first {precision} characters"
     elif kind in ("d", "i", "u"):
         words = f"{value} written as a whole number (a decimal number is cut toward zero first)"
+        if precision is not None:  # printf only: `%.3d` gives at least that many digits
+            words += f", with zeros put before its digits to make at least {precision} of them"
     elif kind in ("f", "F"):
         words = (f"{value} written as a decimal number with exactly {precision or 6} digits after the point "
                  f"(rounded to the nearest; a value exactly halfway goes by how the computer stores it)")
@@ -42,6 +51,22 @@ def field_words(value: str, kind: str, precision: str | None = None, width: str 
                 "b": "binary"}[kind]
         prefix = {"x": "0x", "X": "0X", "o": "0o", "b": "0b"}[kind]
         words = f"{value} written in {base}" + (f", with {prefix} in front" if alt else "")
+        alt = False
+    elif kind in ("e", "E"):
+        digits = 6 if precision is None else int(precision)
+        point = f", a point and {digits} more digits" if digits or alt else ""
+        words = (f"{value} written in scientific notation: one digit{point} (rounded to the nearest as the computer "
+                 f"stores the value, an exact tie to the even digit), then \"{kind}\", the exponent's sign and at least "
+                 f"two digits of the exponent")
+        alt = False
+    elif kind in ("g", "G"):
+        count = max(1, 6 if precision is None else int(precision))
+        words = (f"{value} rounded to {count} significant digits (to the nearest as the computer stores the value, an "
+                 f"exact tie to the even digit) and written, when the power of ten of its first digit is below -4 or "
+                 f"at least {count}, in scientific notation (one digit, a point and the other digits, then "
+                 f"\"{'e' if kind == 'g' else 'E'}\", the exponent's sign and at least two digits of the exponent), "
+                 f"else as a plain decimal number" + ("" if alt else "; then the zeros at the end of the part after "
+                                                      "the point, and a point left last, are dropped"))
         alt = False
     elif kind == "c":
         words = f"the character with code {value}"
@@ -113,8 +138,11 @@ def printf(speaker, template: str, values: cst.BaseExpression) -> str:
         if "*" in (match["width"] or "") + (match["precision"] or ""):
             raise Undescribable("printf-style formatting with a computed width")
         flags, kind, value = match["flags"], match["kind"], next(values_left)
-        if match["precision"] is not None and kind in "diuxXoc":  # `%.3d` pads with zeros: no words here
-            raise Undescribable("printf-style formatting with a precision on a whole number")
+        if match["precision"] is not None and kind in "xXoc":  # `%.3x` pads with zeros: no words here
+            raise Undescribable("printf-style formatting with a precision on a hexadecimal or octal number")
+        if kind == "r" and not (match["width"] or match["precision"]) and speaker.shown(value):
+            parts.append(speaker.shown(value))  # as Python displays it, where those words are exact
+            continue
         if kind == "c" and speaker.sort_of(value) not in ("int", "str"):  # a code, or a one-character text
             raise Undescribable("printf-style %c on a value that may be a code or a character")
         align = "<" if "-" in flags else "=" if "0" in flags and kind not in "sc" else ">"
@@ -131,13 +159,32 @@ def printf(speaker, template: str, values: cst.BaseExpression) -> str:
     return joined(parts)
 
 
-def spec_words(value: str, spec: str, conversion: str | None, node: cst.BaseExpression, speaker) -> str:
-    """One `{...:spec}` field: `value` (the words for `node`) written as the spec says. `!r` is said only
-    where its words are exact (`Speaker.shown`)."""
-    shown = speaker.shown(node) if conversion == "r" and not spec else None
-    if shown:
+def holed_spec(speaker, pieces: list) -> tuple[str, str | None]:
+    """A format spec built from written text and values (`f"{x:,.{n}f}"`, `format(x, f".{n}f")`): said
+    only where one whole number fills the precision and the type is one whose words take any count; the
+    spec with a stand-in precision, and the words for that precision."""
+    texts = [piece for piece in pieces if isinstance(piece, str)]
+    holes = [piece for piece in pieces if not isinstance(piece, str)]
+    if not holes:
+        return "".join(texts), None
+    if len(holes) > 1 or len(pieces) > 3 or not isinstance(pieces[0], str) or not pieces[0].endswith(".") \
+            or speaker.sort_of(holes[0]) != "int":
+        raise Undescribable("a text format with a computed spec")
+    rest = pieces[2] if len(pieces) == 3 else ""
+    if rest not in ("f", "F", "%"):
+        raise Undescribable("a text format with a computed spec")
+    return pieces[0] + "1" + rest, speaker.grouped(holes[0])
+
+
+def spec_words(value: str, spec: str, conversion: str | None, node: cst.BaseExpression, speaker,
+               precision: str | None = None) -> str:
+    """One `{...:spec}` field: `value` (the words for `node`) written as the spec says (`precision`: the
+    words for a computed precision, `holed_spec`). `!r` is said only where its words are exact
+    (`Speaker.shown`)."""
+    shown = speaker.shown(node) if conversion == "r" else None
+    if shown and not spec:
         return shown
-    if conversion not in (None, "s"):
+    if conversion not in (None, "s") and not shown:
         raise Undescribable(f"a text format field with the !{conversion} conversion")
     container = speaker.container_text(node) if not spec else None
     if container is not None:  # `{xs}`: a list is written as Python displays it
@@ -150,12 +197,40 @@ def spec_words(value: str, spec: str, conversion: str | None, node: cst.BaseExpr
     if found["zero"] and not found["align"]:
         align, fill = "=", "0"
     kind = found["kind"] or ""
+    if shown:  # `{x!r:>8}`: the display is a text, padded as texts are
+        if kind not in ("", "s") or found["sign"] or found["alt"] or found["group"] or found["zero"] and not found["align"]:
+            raise Undescribable("a text format spec that a displayed value's text does not take")
+        return field_words(shown, "s", found["precision"], found["width"], found["align"] or "<", fill,
+                           shown=True)
     if found["precision"] and not found["kind"]:
         raise Undescribable("a text format spec with a precision and no type")
+    if found["precision"] and kind in "bcdoxXn":  # Python refuses a precision on a whole number
+        raise Undescribable("a text format spec with a precision on a whole number")
     if found["width"] and not found["align"] and not found["kind"] and not found["zero"]:
         raise Undescribable("a text format width with no alignment and no type (it aligns by the value's type)")
-    return field_words(value, kind, found["precision"], found["width"], align, fill, found["sign"] or "-",
-                       bool(found["alt"]), found["group"])
+    words = field_words(value, kind, precision or found["precision"], found["width"], align, fill,
+                        found["sign"] or "-", bool(found["alt"]), found["group"])
+    if kind == "d" and speaker.sort_of(node) not in ("int", "bool"):  # unlike printf, no cutting here
+        words = words.replace("(a decimal number is cut toward zero first)", "(a decimal number stops the steps "
+                                                                             "with an error)")
+    return words + (f" (the steps stop with an error if {precision} is negative)" if precision else "")
+
+
+def builtin_format(speaker, args: list, keywords: dict) -> str | None:
+    """`format(value)` and `format(value, spec)` with a written spec (or one with a computed precision)."""
+    if keywords or not 1 <= len(args) <= 2:
+        return None
+    spec = args[1] if len(args) == 2 else cst.SimpleString('""')
+    if isinstance(spec, (cst.SimpleString, cst.ConcatenatedString)) and isinstance(spec.evaluated_value, str):
+        text, precision = spec.evaluated_value, None
+    elif isinstance(spec, cst.FormattedString) and all(isinstance(part, cst.FormattedStringText) or (
+            part.conversion is None and not part.format_spec and part.equal is None) for part in spec.parts):
+        text, precision = holed_spec(speaker, [part.value if isinstance(part, cst.FormattedStringText)
+                                               else part.expression for part in spec.parts])
+    else:
+        raise Undescribable("the built-in format with a format spec that is not written in the code")
+    speaker.rule("str")
+    return spec_words(speaker.grouped(args[0]), text, None, args[0], speaker, precision)
 
 
 def fixed_template(speaker, node: cst.BaseExpression) -> str | None:
@@ -185,8 +260,15 @@ def format_call(speaker, owner: cst.BaseExpression, args: list, keywords: dict) 
             parts.append(quoted(text))
         if field is None:
             continue
+        precision = None
         if "{" in (spec or ""):
-            raise Undescribable("a text format with a computed spec")
+            nested = list(string.Formatter().parse(spec))
+            if any(inner in ("", None) or inner.isdigit() or inner not in keywords for _, inner, _, _ in nested[:1]) \
+                    or len(nested) > 2 or nested[0][2] or nested[0][3] or len(nested) == 2 and nested[1][1] is not None:
+                raise Undescribable("a text format with a computed spec")
+            spec, precision = holed_spec(speaker, [nested[0][0], keywords[nested[0][1]]]
+                                         + ([nested[1][0]] if len(nested) == 2 else []))
+        field, items = _FIELD.match(field).group(1, 2) if _FIELD.match(field) else (field, "")
         if field == "":
             field = str(automatic)
             automatic += 1
@@ -196,5 +278,69 @@ def format_call(speaker, owner: cst.BaseExpression, args: list, keywords: dict) 
             value = keywords[field]
         else:
             raise Undescribable("a text format field that reads an attribute or an item")
-        parts.append(spec_words(speaker.grouped(value), spec or "", conversion, value, speaker))
+        for key in re.findall(r"\[([^\]]+)\]", items):  # `{0[1]}` reads item 1, `{0[k]}` the key "k"
+            index = cst.Integer(key) if key.isdigit() else cst.SimpleString(json.dumps(key))
+            value = cst.Subscript(value, [cst.SubscriptElement(cst.Index(index))])
+        parts.append(spec_words(speaker.grouped(value), spec or "", conversion, value, speaker, precision))
     return joined(parts)
+
+
+PRINTF_RULE = (
+    "Printf-style formatting copies its template, putting a value in place of each field, a \"%\" followed by "
+    "(in this order, each one optional) flags among \"-\", \"0\", \"+\", \" \" and \"#\", a width, and a point with a "
+    "precision, then one letter (\"%%\" gives a single \"%\"; an \"h\", \"l\" or \"L\" before the letter changes "
+    "nothing; a \"*\" as the width or the precision takes it, a whole number, from the next value, a negative one "
+    "counting as the flag \"-\" for a width and as 0 for a precision); the fields "
+    "take the values in order, and a template whose fields do not use up exactly the values, a field naming a key "
+    "in brackets, an unknown letter, or a value the letter does not take stops the steps with an error. By "
+    "letter: \"s\" writes the value as text, \"r\" as Python displays it, \"a\" as \"r\" does with each character "
+    "beyond code 127 escaped, each cut to the precision's count of characters when one is given; \"d\", \"i\" and "
+    "\"u\" write a number as a whole number (a decimal number cut toward zero); \"x\", \"X\" and \"o\" write a whole "
+    "number in hexadecimal (small or capital letters) or octal (decimal numbers are refused); for these six "
+    "letters a precision pads the digits on the left with zeros to that many; \"f\" and \"F\" write a number with "
+    "exactly the precision's count of digits after the point (6 when none is given, and no point when it is 0), "
+    "rounded to the nearest as the computer stores the value (an exact tie to the even digit); \"e\" and \"E\" "
+    "write it as one digit, the point and the precision's count of digits (rounded the same way; 6 when none is "
+    "given, no point when 0), then \"e\" (or \"E\"), the exponent's sign and at least two digits of it; \"g\" and "
+    "\"G\" round it to the precision's count of significant digits (6 when none is given, 1 when 0) and write it as "
+    "\"e\" (for \"G\": \"E\") does when the power of ten of its first digit is below -4 or not below that count, else as \"f\" does, in "
+    "both cases with exactly that many significant digits, then drop the zeros at the end of the part after the "
+    "point and a point left last; \"c\" writes the character with a whole number's code, or a text of one "
+    "character as it is. Every letter but \"s\", \"r\", \"a\" and \"c\" refuses text (true and false count as "
+    "the numbers 1 and 0). The flag \"#\" puts \"0x\", \"0X\" or \"0o\" before a hexadecimal or octal number, keeps the point "
+    "for \"f\" and \"e\" and the zeros at the end for \"g\". The flag \"+\" puts a \"+\" before a number that is not "
+    "negative (else the flag \" \" a space). The width pads the field to at least that many characters with spaces "
+    "on the left, on the right with the flag \"-\", or with zeros after the sign (and any \"0x\", \"0X\" or \"0o\") "
+    "for a number with the flag \"0\" (and no \"-\").")
+
+
+def printf_at_run_time(speaker, template: cst.BaseExpression, values: cst.BaseExpression) -> str:
+    """`t % values` where the template t is a text known only at run time: said as what printf-style
+    formatting makes of it, with `PRINTF_RULE`. The values must be a tuple (written out or surely one)
+    or one value that is surely neither a tuple nor a dictionary (those would be read otherwise)."""
+    g = speaker.grouped
+    if isinstance(values, cst.Tuple):
+        items = [element.value for element in values.elements]
+        if any(isinstance(element, cst.StarredElement) for element in values.elements):
+            raise Undescribable("printf-style formatting with a template given at run time and starred values")
+        said = "no values" if not items else f"the value {g(items[0])}" if len(items) == 1 else \
+            f"the values {speaker.join([g(item) for item in items])}, in this order"
+    elif _surely_tuple(speaker, values):
+        said = f"the items of {g(values)}, in order, as its values"
+    elif speaker.sort_of(values) in ("int", "float", "number", "bool", "str"):
+        said = f"the value {g(values)}"
+    else:
+        import sys; print("DEBUG", cst.Module([]).code_for_node(values), speaker.sort_of(values), file=sys.stderr)
+        raise Undescribable("printf-style formatting with a template given at run time and values that may be a "
+                            "tuple or a dictionary")
+    speaker.rule("str")
+    speaker.rule("printf")
+    return f"the text that Python's printf-style formatting makes from the template {g(template)} and {said}"
+
+
+def _surely_tuple(speaker, node: cst.BaseExpression) -> bool:
+    """A tuple whatever the case: one by its kind, or tuples joined by plus (`(value,) + rest`)."""
+    if isinstance(node, cst.Tuple) or speaker.sort_of(node) == "tuple":
+        return True
+    return isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add) and \
+        _surely_tuple(speaker, node.left) and _surely_tuple(speaker, node.right)

@@ -61,7 +61,10 @@ class Roles:
 
 
 def _kind_of_type(type_name: str | None) -> str | None:
-    """A declared LogicIF type as a kind: `list[int]` stays, `Union[...]` is no one kind."""
+    """A declared LogicIF type as a kind: `list[int]` stays, `Union[...]` is no one kind but a "number"
+    when it is whole and decimal numbers only."""
+    if type_name and type_name.startswith("Union[") and set(type_name[6:-1].split(", ")) == {"int", "float"}:
+        return "number"
     if not type_name or type_name.startswith("Union["):
         return None
     if type_name.startswith("tuple("):
@@ -204,16 +207,17 @@ class _Survey(Reader):
         last = node.body.body[-1] if isinstance(node.body, cst.IndentedBlock) and node.body.body else None
         if isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[-1], cst.Return):
             self.closed.add(node.name.value)
+        params = node.params
+        for star, kind in ((params.star_arg, "tuple"), (params.star_kwarg, "dict")):  # `*rest`, `**named`
+            if isinstance(star, cst.Param):
+                self.fact(star.name.value).kinds.append(kind)
         if node.name.value != "f":
-            params = node.params
             self.params[node.name.value] = [p.name.value for p in [*params.posonly_params, *params.params]]
             for param in [*params.posonly_params, *params.params]:
                 if param.default is not None:
                     self.fact(param.name.value).kinds.append(self.kind(param.default))
-            if params.star_arg or params.kwonly_params or params.star_kwarg:
-                for param in [*params.kwonly_params, params.star_arg, params.star_kwarg]:
-                    if isinstance(param, cst.Param):
-                        self.fact(param.name.value).kinds.append(None)
+            for param in params.kwonly_params:
+                self.fact(param.name.value).kinds.append(None)
 
     def visit_Lambda(self, node: cst.Lambda) -> None:
         for param in node.params.params:
@@ -434,12 +438,14 @@ def assign(module: cst.Module, input_types: dict[str, str], tracker_keys: list[s
 
 def _settled(facts: dict[str, _Facts], params: dict[str, str]) -> dict[str, str]:
     """Names whose every binding has the same known kind (a parameter keeps its declared kind only if
-    nothing rebinds it to another)."""
+    nothing rebinds it to another); whole and decimal numbers together are a "number"."""
     settled = {}
     for name, kind in params.items():
         others = set(facts[name].kinds) if name in facts else set()
         if not others or others == {kind}:
             settled[name] = kind
+        elif others | {kind} <= {"int", "float", "number"}:  # a number rebound only to numbers
+            settled[name] = "number"
     for name, fact in facts.items():
         if name in params:
             continue
