@@ -665,7 +665,10 @@ def _returned_kind(value: ast.AST, context: _Context) -> str | None:
 
 
 # built-in types no JSON value (text, a number, a bool, null, a list, an object) is an instance of
-NEVER_JSON_TYPES = {"bytes", "bytearray", "memoryview", "tuple", "set", "frozenset", "complex", "range"}
+NEVER_JSON_TYPES = {"bytes", "bytearray", "memoryview", "tuple", "set", "frozenset", "complex", "range", "type"}
+# math's tests of a number: a JSON number is finite (the pipeline refuses NaN and infinity in inputs),
+# and every other JSON value makes them raise
+FINITE_TESTS = {"isnan": False, "isinf": False, "isfinite": True}
 _UNKNOWN = (False, None, None)  # (value known, the value, its truth when known even if the value is not)
 PLAIN = (type(None), bool, int, float, str)
 
@@ -726,7 +729,7 @@ class _Fixed:
     passes on), gives its default: only a JSON object has `.get`, and its keys are always text; and
     `isinstance(p, bytes)` (or another type no JSON value has) is false on a parameter never bound again."""
 
-    def __init__(self, function: ast.FunctionDef, bound: set[str]):
+    def __init__(self, function: ast.FunctionDef, bound: set[str], modules: set[str] = frozenset()):
         arguments = function.args
         self.parameters = {a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]}
         declared = {name for n in ast.walk(function) if isinstance(n, (ast.Global, ast.Nonlocal)) for name in n.names}
@@ -735,7 +738,12 @@ class _Fixed:
         steady = self.parameters - rebound - declared - {a.arg for n in ast.walk(function) if n is not function
                                                             and isinstance(n, (ast.FunctionDef, ast.Lambda))
                                                             for a in ast.walk(n.args) if isinstance(a, ast.arg)}
+        # a default that is a tuple or a dict display is no JSON value: its parameter may hold it
+        pairs = [*zip([a.arg for a in [*arguments.posonlyargs, *arguments.args]][::-1], arguments.defaults[::-1]),
+                 *((a.arg, d) for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults) if d is not None)]
+        steady -= {name for name, default in pairs if any(isinstance(n, (ast.Tuple, ast.Dict)) for n in ast.walk(default))}
         self.steady, self.bound, self.len_builtin = steady, bound, "len" not in bound
+        self.modules, self.held = modules, _held_values(function)
         self.keyed = {name for name in steady if self._only_read(function, name, self.len_builtin)}
         self.used_keyed: set[str] = set()
         self.returns: list[tuple] = []
@@ -797,6 +805,10 @@ class _Fixed:
             kinds = node.args[1].elts if isinstance(node.args[1], ast.Tuple) else [node.args[1]]
             if all(isinstance(k, ast.Name) and k.id in NEVER_JSON_TYPES and k.id not in self.bound for k in kinds):
                 return _known(False)  # a parameter holds JSON data: never bytes, a tuple, a set
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in FINITE_TESTS \
+                and isinstance(node.func.value, ast.Name) and node.func.value.id == "math" and "math" in self.modules \
+                and len(node.args) == 1 and not node.keywords and self._piece(node.args[0]):
+            return _known(FINITE_TESTS[node.func.attr])
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" \
                 and isinstance(node.func.value, ast.Name) and node.func.value.id in self.keyed \
                 and _surely_number(node.args[0], self.steady, self.len_builtin):
@@ -815,7 +827,34 @@ class _Fixed:
             return values[-1]
         return _UNKNOWN
 
+    def _piece(self, node: ast.AST) -> bool:
+        """A parameter never bound again, or an item or slice of one (of an item...): JSON data, or it raises."""
+        while isinstance(node, ast.Subscript):
+            node = node.value
+        return isinstance(node, ast.Name) and node.id in self.steady
+
+    def _calls_held(self, node: ast.AST | None) -> bool:
+        """Evaluating the expression calls a name that only holds a parameter or a piece of one: it raises."""
+        return node is not None and any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in
+                                        self.held for n in _evaluated(node))
+
+    def _unequal(self, left: ast.AST, op: ast.cmpop, right: ast.AST) -> bool | None:
+        """The truth of `piece == c` (`!=`, `in`, `not in`) when c is bytes or a tuple (or, for `in`, a
+        display of those): no JSON value equals bytes, and a JSON array is a list, never equal to a tuple."""
+        def never(n: ast.AST) -> bool:
+            return isinstance(n, ast.Tuple) or isinstance(n, ast.Constant) and isinstance(n.value, bytes)
+        if isinstance(op, (ast.Eq, ast.NotEq)) and (self._piece(left) and never(right) or never(left) and self._piece(right)):
+            return isinstance(op, ast.NotEq)
+        if isinstance(op, (ast.In, ast.NotIn)) and self._piece(left) and isinstance(right, (ast.Tuple, ast.List, ast.Set)) \
+                and all(never(e) for e in right.elts):
+            return isinstance(op, ast.NotIn)
+        return None
+
     def _compare(self, node: ast.Compare, env: dict) -> tuple:
+        if len(node.ops) == 1:
+            decided = self._unequal(node.left, node.ops[0], node.comparators[0])
+            if decided is not None:
+                return _known(decided)
         operands = [self.value(node.left, env)] + [
             _known(frozenset(i[1] for i in items)) if isinstance(c, ast.Set) and all(i[0] for i in items)
             else self.value(c, env)
@@ -849,6 +888,9 @@ class _Fixed:
         return {k: v for k, v in env.items() if k not in _binds(node)}
 
     def statement(self, node: ast.stmt, env: dict) -> dict | None:
+        if isinstance(node, (ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return, ast.If)) \
+                and self._calls_held(getattr(node, "value", getattr(node, "test", None))):
+            return None  # no JSON value can be called: this path raises
         if isinstance(node, ast.Return):
             value = node.value
             if isinstance(value, ast.List):  # a list display gives the same JSON as a tuple of its items
@@ -873,10 +915,10 @@ class _Fixed:
             self.block(node.body, dict(env))
             self.block(node.orelse, dict(env))
         elif isinstance(node, (ast.Try, getattr(ast, "TryStar", ast.Try))):  # any part may be cut short
-            self.block(node.body + node.orelse, dict(env))
+            ends = self.block(node.body + node.orelse, dict(env)) is None
             for handler in node.handlers:
-                self.block(handler.body, dict(env))
-            if self.block(node.finalbody, dict(env)) is None:
+                ends = self.block(handler.body, dict(env)) is None and ends
+            if self.block(node.finalbody, dict(env)) is None or ends:  # no part runs on past it
                 return None
         elif isinstance(node, (ast.With, ast.AsyncWith)):  # a context manager may swallow what ends the body
             self.block(node.body, dict(env))
@@ -892,6 +934,15 @@ def _join(first: dict | None, second: dict | None) -> dict | None:
     return {k: v for k, v in first.items() if k in second and repr(second[k]) == repr(v)}
 
 
+def _module_names(tree: ast.Module) -> set[str]:
+    """The names that surely stand for the module of that name: bound only by a plain `import name`."""
+    imported = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names if a.asname is None}
+    others = _bound_otherwise(tree, frozenset(id(n) for n in ast.walk(tree) if isinstance(n, ast.Import)))
+    stored = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+    renamed = {a.asname for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names if a.asname}
+    return imported - others - stored - renamed
+
+
 def _one_output(source: str, function: ast.FunctionDef, tree: ast.Module) -> str | None:
     """The one output the function gives on every call, when the source shows it, or None: every
     path that returns gives the same plain constant (None at the end of the body or at a bare
@@ -901,7 +952,7 @@ def _one_output(source: str, function: ast.FunctionDef, tree: ast.Module) -> str
     its output says nothing of the steps."""
     if function.decorator_list or changed_parameters(source, function.name):
         return None
-    walker = _Fixed(function, _bound_anywhere(tree))
+    walker = _Fixed(function, _bound_anywhere(tree), _module_names(tree))
     if walker.block(function.body, {}) is not None:
         walker.returns.append(_known(None))
     outputs = {json.dumps(r[1]) for r in walker.returns if r[0]}
@@ -950,7 +1001,12 @@ def _held_values(function: ast.FunctionDef) -> set[str]:
         return isinstance(node, ast.Name) and node.id in held
 
     def given(target: ast.AST, value: ast.AST | None, found: Counter) -> None:
-        if isinstance(target, ast.Name):
+        if isinstance(value, ast.IfExp):  # `(x, E) if callable(x) else x`: what both arms give it
+            arms = (Counter(), Counter())
+            given(target, value.body, arms[0])
+            given(target, value.orelse, arms[1])
+            found.update(arms[0] & arms[1])
+        elif isinstance(target, ast.Name):
             found[target.id] += value is not None and holds(value)
         elif isinstance(target, ast.Starred):
             given(target.value, value, found)

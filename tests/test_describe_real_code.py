@@ -315,6 +315,43 @@ def test_logicif_able_leaves_out_outputs_no_json_input_can_vary_or_make_json():
     assert why(apply + "    fn = len\n    return fn(rest)\n") is None
 
 
+def test_logicif_able_decides_tests_no_json_value_can_pass():
+    """Comparisons with bytes or tuples, `isinstance(p, type)`, math's tests of a number, a called piece
+    of a parameter: each decided for every JSON input, so what is left is one output (or none)."""
+    bench = _benchmark()
+
+    def why(source: str) -> str | None:
+        entry = [line for line in source.splitlines() if line.startswith("def ")][-1][4:].split("(")[0]
+        return bench.logicif_able(bench.Picked("m", entry, source))
+
+    header = "def f(h, f):\n    if h[:6] in (b'GIF87a', b'GIF89a'):\n        return 'gif'\n"
+    assert why(header) == "one output: every call returns null"
+    assert why("def f(h):\n    if h[4:8] != b'FSSD' or h[0:2] != b'HC':\n        return None\n    return 'hcom', h[9]\n") \
+        == "one output: every call returns null"
+    pair = "def f(pair):\n    if pair == ('a', 1):\n        return 'one'\n    return 'other'\n"
+    assert why(pair) == 'one output: every call returns "other"'
+    assert why("def f(cls, obj):\n    if not isinstance(obj, type):\n        return False\n    return getattr(obj, '__qualname__', '') == cls\n") \
+        == "one output: every call returns false"
+    finite = "import math\n\ndef f(v):\n    if math.isnan(v):\n        return 'NaN'\n    if math.isinf(v) and v < 0:\n" \
+             "        return '-Inf'\n    return ''\n"
+    assert why(finite) == 'one output: every call returns ""'
+    check = "def f(sig, args):\n    n, func = sig\n    if len(args) < n:\n        return False\n    try:\n" \
+            "        func(*args)\n        return True\n    except TypeError:\n        return False\n"
+    assert why(check) == "one output: every call returns false"
+    either = "def f(*ways):\n    for way in ways:\n        func, err = (way, 1) if callable(way) else way\n        return func()\n"
+    assert why(either) == "no JSON inputs: func holds a parameter or a piece of one, and every value returned calls it"
+    # exactly right: each of these can give two outputs, so each stays
+    assert why("def f(h):\n    if len(h) >= 3 and h[0] == ord(b'P') and h[1] in b'14':\n        return 'pbm'\n") is None
+    assert why(pair.replace("def f(pair)", "def f(pair=('a', 1))")) is None  # the default is a tuple
+    assert why(pair.replace("('a', 1)", "['a', 1]")) is None  # a list display: a JSON array can equal it
+    assert why(pair.replace("pair == ('a', 1)", "tuple(pair) == ('a', 1)")) is None
+    assert why(finite.replace("import math", "import cmath as math")) is None
+    assert why(finite.replace("import math\n", "import math\nmath = None\n")) is None
+    assert why(check.replace("    try:\n", "    func = len\n    try:\n")) is None  # func is no longer only a piece
+    assert why(check.replace("    except TypeError:\n        return False\n", "    except TypeError:\n        pass\n")) \
+        is None  # the end of the body gives None
+
+
 _GRID = [0, 1, -3, 2.5, 1.0, True, False, "a", "", "b", [1], [], [0, 2], None, {}, {"k": 1}]
 _OPS = {"__lt__": "<", "__le__": "<=", "__gt__": ">", "__ge__": ">=", "__eq__": "==", "__ne__": "!="}
 
