@@ -568,14 +568,22 @@ class _Context:
         module_bytes = set(_bytes_names(tree))
         assigned: dict[str, list[ast.AST]] = {}
         for node in ast.walk(function):
-            if isinstance(node, ast.Assign):
-                for target in node.targets:
-                    if isinstance(target, ast.Name):
-                        assigned.setdefault(target.id, []).append(node.value)
-            elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.comprehension, ast.NamedExpr)) \
-                    and isinstance(node.target, ast.Name):
-                assigned.setdefault(node.target.id, []).append(None)  # given a value this does not read
+            for target in node.targets if isinstance(node, ast.Assign) else []:
+                pairs = [(target, node.value)]
+                if isinstance(target, ast.Tuple) and isinstance(node.value, ast.Tuple) \
+                        and len(target.elts) == len(node.value.elts) \
+                        and not any(isinstance(e, ast.Starred) for e in [*target.elts, *node.value.elts]):
+                    pairs = list(zip(target.elts, node.value.elts))  # `seen, queue = set(), [start]`
+                for name, value in pairs:
+                    if isinstance(name, ast.Name):
+                        assigned.setdefault(name.id, []).append(value)
+        stores = Counter(n.id for n in ast.walk(function) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load))
+        otherwise = _bound_otherwise(function)
+        for name in {*stores, *otherwise}:  # bound some other way too: a value this does not read
+            if stores[name] > len(assigned.get(name, [])) or name in otherwise:
+                assigned.setdefault(name, []).append(None)
         parameters = {a.arg for a in ast.walk(function.args) if isinstance(a, ast.arg)}
+        self.name_kinds: dict[str, str] = {}
         # a local name is bytes when everything it is given is: `val = b""`, then `val = AP[i:j] + val`
         # (assumed of all such names at first, then dropped where one value is not), never a parameter
         self.bytes_names = module_bytes | {name for name, values in assigned.items()
@@ -583,6 +591,12 @@ class _Context:
         for _ in range(4):
             self.bytes_names = module_bytes | {name for name in self.bytes_names - module_bytes
                                                if all(_returned_kind(v, self) == "bytes" for v in assigned[name])}
+        # a local name every value of which is surely one other kind no JSON value is (`node = TreeNode(x)`)
+        for _ in range(4):
+            self.name_kinds = {name: kinds.pop() for name, values in assigned.items()
+                               if name not in parameters and None not in values
+                               for kinds in [{_returned_kind(v, self) for v in values}]
+                               if len(kinds) == 1 and None not in kinds and "bytes" not in kinds}
 
     def resolve(self, node: ast.AST):
         """The object a name or dotted name stands for, through the module's imports; None if unknown."""
@@ -610,9 +624,13 @@ class _Context:
         """"an exception object" or "a <class> object" when a call makes an instance that is no JSON value."""
         made = self.resolve(called)
         if isinstance(made, ast.ClassDef):  # a class of the seed: an exception when a base is one
-            bases = [self.instance_kind(base) for base in made.bases]
+            if any(isinstance(n, ast.FunctionDef) and n.name == "__new__" for n in made.body):
+                return None  # its `__new__` may give back anything
+            bases = [self.instance_kind(base) if self.resolve(base) is not object else "plain" for base in made.bases]
+            if None in bases:  # a base of unknown kind, or a JSON type (`class Tags(dict)`): written as JSON
+                return None
             return "an exception object" if "an exception object" in bases else f"a {made.name} object"
-        if not isinstance(made, type):
+        if not isinstance(made, type) or issubclass(made, JSON_BASES):  # `Counter(...)` is a dict
             return None
         if issubclass(made, BaseException):
             return "an exception object"
@@ -630,6 +648,8 @@ def _returned_kind(value: ast.AST, context: _Context) -> str | None:
         return "a function"  # a tuple holding a function is no JSON value
     if isinstance(value, ast.Name) and value.id in context.bytes_names:
         return "bytes"
+    if isinstance(value, ast.Name) and value.id in context.name_kinds:
+        return context.name_kinds[value.id]
     if isinstance(value, ast.Constant) and isinstance(value.value, bytes):
         return "bytes"
     if isinstance(value, ast.BinOp) and isinstance(value.op, (ast.Add, ast.Mult)):
@@ -664,6 +684,8 @@ def _returned_kind(value: ast.AST, context: _Context) -> str | None:
     return None
 
 
+# what the sandbox writes as JSON data, subclasses too (`plain`: a `Counter`, a named tuple, an `IntEnum`)
+JSON_BASES = (int, float, str, list, tuple, dict)
 # built-in types no JSON value (text, a number, a bool, null, a list, an object) is an instance of
 NEVER_JSON_TYPES = {"bytes", "bytearray", "memoryview", "tuple", "set", "frozenset", "complex", "range", "type"}
 # math's tests of a number: a JSON number is finite (the pipeline refuses NaN and infinity in inputs),
@@ -729,7 +751,8 @@ class _Fixed:
     passes on), gives its default: only a JSON object has `.get`, and its keys are always text; and
     `isinstance(p, bytes)` (or another type no JSON value has) is false on a parameter never bound again."""
 
-    def __init__(self, function: ast.FunctionDef, bound: set[str], modules: set[str] = frozenset()):
+    def __init__(self, function: ast.FunctionDef, bound: set[str], modules: set[str] = frozenset(),
+                 context: "_Context | None" = None):
         arguments = function.args
         self.parameters = {a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]}
         declared = {name for n in ast.walk(function) if isinstance(n, (ast.Global, ast.Nonlocal)) for name in n.names}
@@ -743,7 +766,7 @@ class _Fixed:
                  *((a.arg, d) for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults) if d is not None)]
         steady -= {name for name, default in pairs if any(isinstance(n, (ast.Tuple, ast.Dict)) for n in ast.walk(default))}
         self.steady, self.bound, self.len_builtin = steady, bound, "len" not in bound
-        self.modules, self.held = modules, _held_values(function)
+        self.modules, self.held, self.context = modules, _held_values(function), context
         self.keyed = {name for name in steady if self._only_read(function, name, self.len_builtin)}
         self.used_keyed: set[str] = set()
         self.returns: list[tuple] = []
@@ -891,6 +914,9 @@ class _Fixed:
         if isinstance(node, (ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return, ast.If)) \
                 and self._calls_held(getattr(node, "value", getattr(node, "test", None))):
             return None  # no JSON value can be called: this path raises
+        if isinstance(node, ast.Return) and node.value is not None and self.context is not None \
+                and _returned_kind(node.value, self.context):
+            return None  # the sandbox refuses what it returns (not JSON): no output on this path
         if isinstance(node, ast.Return):
             value = node.value
             if isinstance(value, ast.List):  # a list display gives the same JSON as a tuple of its items
@@ -952,7 +978,7 @@ def _one_output(source: str, function: ast.FunctionDef, tree: ast.Module) -> str
     its output says nothing of the steps."""
     if function.decorator_list or changed_parameters(source, function.name):
         return None
-    walker = _Fixed(function, _bound_anywhere(tree), _module_names(tree))
+    walker = _Fixed(function, _bound_anywhere(tree), _module_names(tree), _Context(tree, function, 0))
     if walker.block(function.body, {}) is not None:
         walker.returns.append(_known(None))
     outputs = {json.dumps(r[1]) for r in walker.returns if r[0]}

@@ -257,7 +257,7 @@ def test_logicif_able_sees_outputs_and_inputs_no_json_value_can_be():
     assert why(pieces) == "no JSON inputs: a parameter (or a piece of it) is passed to a converter that takes bytes only"
     # still LogicIF-able: the helper only on one path, a JSON value on another, a class of the builtins
     assert why(wants_bytes + f"def f(s):\n{loop}    if isinstance(s, str):\n        return s\n    return len(g(s))\n") is None
-    assert why(f"def f(s):\n{loop}    if s:\n        return b''\n    return ''\n") is None
+    assert why(f"def f(s):\n{loop}    if s:\n        return b''\n    return s\n") is None
     assert why(f"def f(s):\n{loop}    return str(s)\n") is None
     either = "def f(s):\n    if isinstance(s, bytes):\n        sep = b'/'\n    else:\n        sep = '/'\n    return sep + s\n"
     assert why(either) is None  # bytes on one path only
@@ -350,6 +350,20 @@ def test_logicif_able_decides_tests_no_json_value_can_pass():
     assert why(check.replace("    try:\n", "    func = len\n    try:\n")) is None  # func is no longer only a piece
     assert why(check.replace("    except TypeError:\n        return False\n", "    except TypeError:\n        pass\n")) \
         is None  # the end of the body gives None
+    # a return the sandbox refuses (not JSON) gives no output: what is left is one output
+    node = "class Node:\n    def __init__(self, x):\n        self.x = x\n\n"
+    build = "def f(nums):\n    if not nums:\n        return None\n    node = Node(nums[0])\n    return node\n"
+    assert why(node + build) == "one output: every call returns null"
+    walk = "def f(g, s):\n    if s not in g:\n        return None\n    seen, todo = set(), [s]\n    while todo:\n" \
+           "        seen.add(todo.pop())\n    return seen\n"
+    assert why(walk) == "one output: every call returns null"
+    # a class the sandbox writes as JSON data (a dict, a tuple underneath), or a name bound another way too: kept
+    assert why(node.replace("class Node:", "class Node(dict):") + build) is None
+    assert why("import collections\n\n" + build.replace("Node(nums[0])", "collections.Counter(nums)")) is None
+    assert why(walk.replace("    while todo:", "    if len(g) > 2 and (seen := list(g)):\n        return seen\n    while todo:")) \
+        is None
+    assert why(node.replace("    def __init__", "    def __new__(cls, x):\n        return x\n\n    def __init__") + build) \
+        is None  # its __new__ gives back what it is given
 
 
 _GRID = [0, 1, -3, 2.5, 1.0, True, False, "a", "", "b", [1], [], [0, 2], None, {}, {"k": 1}]
