@@ -443,6 +443,30 @@ def _object_attribute(function: ast.FunctionDef, helpers: dict[str, ast.Function
             if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in carried \
                     and isinstance(node.ctx, ast.Load) and node.attr not in JSON_ATTRIBUTES:
                 return f"a parameter's value reaches {node.value.id}.{node.attr}"
+            key = _key_item(node, carried, callable_defs)
+            if key:
+                return key
+    return None
+
+
+def _key_item(node: ast.AST, carried: set[str], defined: dict) -> str | None:
+    """`sorted(p, key=lambda x: x.start)` (or `min`, `max`, `p.sort`) on a parameter's value: the key
+    is called on every item, and a JSON item has no such attribute."""
+    if not isinstance(node, ast.Call):
+        return None
+    name = getattr(node.func, "id", None)
+    over = node.args[0] if name in ("sorted", "min", "max") and name not in defined and len(node.args) == 1 \
+        else node.func.value if isinstance(node.func, ast.Attribute) and node.func.attr == "sort" else None
+    if not (isinstance(over, ast.Name) and over.id in carried):
+        return None
+    for keyword in node.keywords:
+        key = keyword.value
+        if keyword.arg == "key" and isinstance(key, ast.Lambda) and len(key.args.args) == 1 and not key.args.vararg:
+            item = key.args.args[0].arg
+            for inner in _evaluated(key.body):  # what every call of the key runs
+                if isinstance(inner, ast.Attribute) and isinstance(inner.value, ast.Name) and inner.value.id == item \
+                        and inner.attr not in JSON_ATTRIBUTES:
+                    return f"the items of a parameter's value reach {item}.{inner.attr} in a sort key"
     return None
 
 
@@ -748,8 +772,12 @@ class _Fixed:
     not. A test whose value is known decides its branch; anything else makes both branches count, and
     a loop, a `try`, a `with` or a `match` forgets what their bodies bind. `p.get(key)` with a key
     that is surely a number, on a parameter the function only reads (never binds again, changes or
-    passes on), gives its default: only a JSON object has `.get`, and its keys are always text; and
-    `isinstance(p, bytes)` (or another type no JSON value has) is false on a parameter never bound again."""
+    passes on), gives its default: only a JSON object has `.get`, and its keys are always text;
+    `isinstance(p, bytes)` (or another type no JSON value has, `type` too) is false on a parameter never
+    bound again, and so is `p == b"..."` or `p[:4] == ("a", 1)` (no JSON value equals bytes or a tuple) and
+    `math.isnan(p)`; a statement that calls a name holding only a piece of a parameter raises, a
+    `return` of a value the sandbox refuses (`_returned_kind`) gives no output, and a `try` whose
+    every part ends runs on past it no more."""
 
     def __init__(self, function: ast.FunctionDef, bound: set[str], modules: set[str] = frozenset(),
                  context: "_Context | None" = None):
@@ -972,8 +1000,9 @@ def _module_names(tree: ast.Module) -> set[str]:
 def _one_output(source: str, function: ast.FunctionDef, tree: ast.Module) -> str | None:
     """The one output the function gives on every call, when the source shows it, or None: every
     path that returns gives the same plain constant (None at the end of the body or at a bare
-    `return`; a branch whose test is known from constants taken or skipped), it is not decorated, and
-    it changes no argument in place that the pipeline returns (`changed_arguments`): a function that
+    `return`; a branch whose test is known from constants taken or skipped; a return of what is no
+    JSON data counts for nothing, the sandbox refusing it), it is not decorated, and it changes no
+    argument in place that the pipeline returns (`changed_arguments`): a function that
     only checks and raises, or only fills a module table. LogicIF drops such a seed (`one_output`):
     its output says nothing of the steps."""
     if function.decorator_list or changed_parameters(source, function.name):

@@ -313,6 +313,12 @@ def test_logicif_able_leaves_out_outputs_no_json_input_can_vary_or_make_json():
         "no JSON inputs: fn holds a parameter or a piece of one, and every value returned calls it"
     assert why(apply + "    if len(rest) > 1:\n        return rest\n    return fn(*rest)\n") is None
     assert why(apply + "    fn = len\n    return fn(rest)\n") is None
+    # a sort key called on every item asks it for an attribute no JSON value has
+    meetings = "def f(spans):\n    spans = sorted(spans, key=lambda x: x.start)\n    for i in range(1, len(spans)):\n" \
+               "        if spans[i][0] < spans[i - 1][1]:\n            return False\n    return True\n"
+    assert why(meetings) == "no JSON inputs: the items of a parameter's value reach x.start in a sort key"
+    assert why(meetings.replace("x.start", "x.count(0)")) is None  # lists have .count
+    assert why(meetings.replace("x.start", "x.start if hasattr(x, 'start') else x")) is None  # not on every call
 
 
 def test_logicif_able_decides_tests_no_json_value_can_pass():
