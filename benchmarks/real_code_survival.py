@@ -780,12 +780,13 @@ class _Fixed:
     every part ends runs on past it no more."""
 
     def __init__(self, function: ast.FunctionDef, bound: set[str], modules: set[str] = frozenset(),
-                 context: "_Context | None" = None):
+                 context: "_Context | None" = None, empty: set[str] = frozenset()):
         arguments = function.args
         self.parameters = {a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]}
         declared = {name for n in ast.walk(function) if isinstance(n, (ast.Global, ast.Nonlocal)) for name in n.names}
         rebound = {n.id for n in ast.walk(function) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
         self.never = declared  # a name another function may change between two statements
+        self.local = rebound | {a.arg for a in ast.walk(function.args) if isinstance(a, ast.arg)}
         steady = self.parameters - rebound - declared - {a.arg for n in ast.walk(function) if n is not function
                                                             and isinstance(n, (ast.FunctionDef, ast.Lambda))
                                                             for a in ast.walk(n.args) if isinstance(a, ast.arg)}
@@ -794,7 +795,7 @@ class _Fixed:
                  *((a.arg, d) for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults) if d is not None)]
         steady -= {name for name, default in pairs if any(isinstance(n, (ast.Tuple, ast.Dict)) for n in ast.walk(default))}
         self.steady, self.bound, self.len_builtin = steady, bound, "len" not in bound
-        self.modules, self.held, self.context = modules, _held_values(function), context
+        self.modules, self.held, self.context, self.empty = modules, _held_values(function), context, empty
         self.keyed = {name for name in steady if self._only_read(function, name, self.len_builtin)}
         self.used_keyed: set[str] = set()
         self.returns: list[tuple] = []
@@ -904,6 +905,10 @@ class _Fixed:
     def _compare(self, node: ast.Compare, env: dict) -> tuple:
         if len(node.ops) == 1:
             decided = self._unequal(node.left, node.ops[0], node.comparators[0])
+            right = node.comparators[0]
+            if decided is None and isinstance(node.ops[0], (ast.In, ast.NotIn)) and isinstance(right, ast.Name) \
+                    and right.id in self.empty and right.id not in self.local:
+                decided = isinstance(node.ops[0], ast.NotIn)  # nothing is in a table nothing fills
             if decided is not None:
                 return _known(decided)
         operands = [self.value(node.left, env)] + [
@@ -997,6 +1002,49 @@ def _module_names(tree: ast.Module) -> set[str]:
     return imported - others - stored - renamed
 
 
+EMPTY_MAKERS = {"dict", "list", "set", "frozenset", "tuple"}
+
+
+def _empty_tables(tree: ast.Module) -> set[str]:
+    """Module names bound once, at the top, to an empty container (`signatures = {}`), that nothing in
+    the seed fills: every other use only reads it (a test of membership, an item, `len`, a loop, `.get`).
+    Each call runs on a fresh module, so such a table is empty whenever the function looks."""
+    parents = {id(child): node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    bound = _bound_anywhere(tree)
+    found = set()
+    for statement in tree.body:
+        if not (isinstance(statement, ast.Assign) and len(statement.targets) == 1
+                and isinstance(statement.targets[0], ast.Name)):
+            continue
+        name, value = statement.targets[0].id, statement.value
+        empty = isinstance(value, ast.Dict) and not value.keys \
+            or isinstance(value, (ast.List, ast.Tuple)) and not value.elts \
+            or isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in EMPTY_MAKERS \
+            and value.func.id not in bound and not value.args and not value.keywords
+        uses = [n for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == name and n is not statement.targets[0]]
+        if empty and name not in _bound_otherwise(tree) and all(_only_looked_at(n, parents) for n in uses):
+            found.add(name)
+    return found
+
+
+def _only_looked_at(use: ast.Name, parents: dict) -> bool:
+    """The use reads the table without changing it or handing it on."""
+    parent = parents.get(id(use))
+    if not isinstance(use.ctx, ast.Load):
+        return False
+    if isinstance(parent, ast.Compare) and use in parent.comparators \
+            and all(isinstance(op, (ast.In, ast.NotIn)) for op in parent.ops):
+        return True
+    if isinstance(parent, ast.Subscript) and parent.value is use and isinstance(parent.ctx, ast.Load):
+        return True
+    if isinstance(parent, (ast.For, ast.comprehension)) and parent.iter is use:
+        return True
+    call = parents.get(id(parent))
+    return isinstance(parent, ast.Call) and getattr(parent.func, "id", None) == "len" and parent.args == [use] \
+        or isinstance(parent, ast.Attribute) and parent.attr == "get" and isinstance(call, ast.Call) \
+        and call.func is parent
+
+
 def _one_output(source: str, function: ast.FunctionDef, tree: ast.Module) -> str | None:
     """The one output the function gives on every call, when the source shows it, or None: every
     path that returns gives the same plain constant (None at the end of the body or at a bare
@@ -1007,7 +1055,8 @@ def _one_output(source: str, function: ast.FunctionDef, tree: ast.Module) -> str
     its output says nothing of the steps."""
     if function.decorator_list or changed_parameters(source, function.name):
         return None
-    walker = _Fixed(function, _bound_anywhere(tree), _module_names(tree), _Context(tree, function, 0))
+    walker = _Fixed(function, _bound_anywhere(tree), _module_names(tree), _Context(tree, function, 0),
+                    _empty_tables(tree))
     if walker.block(function.body, {}) is not None:
         walker.returns.append(_known(None))
     outputs = {json.dumps(r[1]) for r in walker.returns if r[0]}

@@ -370,6 +370,14 @@ def test_logicif_able_decides_tests_no_json_value_can_pass():
         is None
     assert why(node.replace("    def __init__", "    def __new__(cls, x):\n        return x\n\n    def __init__") + build) \
         is None  # its __new__ gives back what it is given
+    # a module table nothing in the seed fills is empty on every call (each runs on a fresh module)
+    registry = "SIGS = {}\n\ndef f(func, args):\n    if func not in SIGS:\n        return None\n" \
+               "    return any(len(args) > n for n in SIGS[func])\n"
+    assert why(registry) == "one output: every call returns null"
+    assert why(registry + "\nSIGS['len'] = [1]\n") is None
+    assert why(registry.replace("SIGS = {}", "SIGS = {'len': [1]}")) is None
+    filler = "def g(k):\n    SIGS.setdefault(k, [0])\n\n"
+    assert why(registry.replace("def f", filler + "def f")) is None  # another function fills it
 
 
 _GRID = [0, 1, -3, 2.5, 1.0, True, False, "a", "", "b", [1], [], [0, 2], None, {}, {"k": 1}]
