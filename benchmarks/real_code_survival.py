@@ -650,7 +650,9 @@ class _Context:
         if isinstance(made, ast.ClassDef):  # a class of the seed: an exception when a base is one
             if any(isinstance(n, ast.FunctionDef) and n.name == "__new__" for n in made.body):
                 return None  # its `__new__` may give back anything
-            bases = [self.instance_kind(base) if self.resolve(base) is not object else "plain" for base in made.bases]
+            bases = [self.instance_kind(base) or ("plain" if isinstance(self.resolve(base), type) and not
+                                                  issubclass(self.resolve(base), JSON_BASES) else None)
+                     for base in made.bases]  # `object`, `property`: plain; `dict`, unknown: None
             if None in bases:  # a base of unknown kind, or a JSON type (`class Tags(dict)`): written as JSON
                 return None
             return "an exception object" if "an exception object" in bases else f"a {made.name} object"
