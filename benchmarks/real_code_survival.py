@@ -451,6 +451,30 @@ def _object_attribute(function: ast.FunctionDef, helpers: dict[str, ast.Function
             if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in carried \
                     and isinstance(node.ctx, ast.Load) and node.attr not in JSON_ATTRIBUTES:
                 return f"a parameter's value reaches {node.value.id}.{node.attr}"
+            key = _key_item(node, carried, callable_defs)
+            if key:
+                return key
+    return None
+
+
+def _key_item(node: ast.AST, carried: set[str], defined: dict) -> str | None:
+    """`sorted(p, key=lambda x: x.start)` (or `min`, `max`, `p.sort`) on a parameter's value: the key
+    is called on every item, and a JSON item has no such attribute."""
+    if not isinstance(node, ast.Call):
+        return None
+    name = getattr(node.func, "id", None)
+    over = node.args[0] if name in ("sorted", "min", "max") and name not in defined and len(node.args) == 1 \
+        else node.func.value if isinstance(node.func, ast.Attribute) and node.func.attr == "sort" else None
+    if not (isinstance(over, ast.Name) and over.id in carried):
+        return None
+    for keyword in node.keywords:
+        key = keyword.value
+        if keyword.arg == "key" and isinstance(key, ast.Lambda) and len(key.args.args) == 1 and not key.args.vararg:
+            item = key.args.args[0].arg
+            for inner in _evaluated(key.body):  # what every call of the key runs
+                if isinstance(inner, ast.Attribute) and isinstance(inner.value, ast.Name) and inner.value.id == item \
+                        and inner.attr not in JSON_ATTRIBUTES:
+                    return f"the items of a parameter's value reach {item}.{inner.attr} in a sort key"
     return None
 
 
@@ -576,14 +600,22 @@ class _Context:
         module_bytes = set(_bytes_names(tree))
         assigned: dict[str, list[ast.AST]] = {}
         for node in ast.walk(function):
-            if isinstance(node, ast.Assign):
-                for target in node.targets:
-                    if isinstance(target, ast.Name):
-                        assigned.setdefault(target.id, []).append(node.value)
-            elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.comprehension, ast.NamedExpr)) \
-                    and isinstance(node.target, ast.Name):
-                assigned.setdefault(node.target.id, []).append(None)  # given a value this does not read
+            for target in node.targets if isinstance(node, ast.Assign) else []:
+                pairs = [(target, node.value)]
+                if isinstance(target, ast.Tuple) and isinstance(node.value, ast.Tuple) \
+                        and len(target.elts) == len(node.value.elts) \
+                        and not any(isinstance(e, ast.Starred) for e in [*target.elts, *node.value.elts]):
+                    pairs = list(zip(target.elts, node.value.elts))  # `seen, queue = set(), [start]`
+                for name, value in pairs:
+                    if isinstance(name, ast.Name):
+                        assigned.setdefault(name.id, []).append(value)
+        stores = Counter(n.id for n in ast.walk(function) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load))
+        otherwise = _bound_otherwise(function)
+        for name in {*stores, *otherwise}:  # bound some other way too: a value this does not read
+            if stores[name] > len(assigned.get(name, [])) or name in otherwise:
+                assigned.setdefault(name, []).append(None)
         parameters = {a.arg for a in ast.walk(function.args) if isinstance(a, ast.arg)}
+        self.name_kinds: dict[str, str] = {}
         # a local name is bytes when everything it is given is: `val = b""`, then `val = AP[i:j] + val`
         # (assumed of all such names at first, then dropped where one value is not), never a parameter
         self.bytes_names = module_bytes | {name for name, values in assigned.items()
@@ -591,6 +623,12 @@ class _Context:
         for _ in range(4):
             self.bytes_names = module_bytes | {name for name in self.bytes_names - module_bytes
                                                if all(_returned_kind(v, self) == "bytes" for v in assigned[name])}
+        # a local name every value of which is surely one other kind no JSON value is (`node = TreeNode(x)`)
+        for _ in range(4):
+            self.name_kinds = {name: kinds.pop() for name, values in assigned.items()
+                               if name not in parameters and None not in values
+                               for kinds in [{_returned_kind(v, self) for v in values}]
+                               if len(kinds) == 1 and None not in kinds and "bytes" not in kinds}
 
     def resolve(self, node: ast.AST):
         """The object a name or dotted name stands for, through the module's imports; None if unknown."""
@@ -618,9 +656,15 @@ class _Context:
         """"an exception object" or "a <class> object" when a call makes an instance that is no JSON value."""
         made = self.resolve(called)
         if isinstance(made, ast.ClassDef):  # a class of the seed: an exception when a base is one
-            bases = [self.instance_kind(base) for base in made.bases]
+            if any(isinstance(n, ast.FunctionDef) and n.name == "__new__" for n in made.body):
+                return None  # its `__new__` may give back anything
+            bases = [self.instance_kind(base) or ("plain" if isinstance(self.resolve(base), type) and not
+                                                  issubclass(self.resolve(base), JSON_BASES) else None)
+                     for base in made.bases]  # `object`, `property`: plain; `dict`, unknown: None
+            if None in bases:  # a base of unknown kind, or a JSON type (`class Tags(dict)`): written as JSON
+                return None
             return "an exception object" if "an exception object" in bases else f"a {made.name} object"
-        if not isinstance(made, type):
+        if not isinstance(made, type) or issubclass(made, JSON_BASES):  # `Counter(...)` is a dict
             return None
         if issubclass(made, BaseException):
             return "an exception object"
@@ -638,6 +682,8 @@ def _returned_kind(value: ast.AST, context: _Context) -> str | None:
         return "a function"  # a tuple holding a function is no JSON value
     if isinstance(value, ast.Name) and value.id in context.bytes_names:
         return "bytes"
+    if isinstance(value, ast.Name) and value.id in context.name_kinds:
+        return context.name_kinds[value.id]
     if isinstance(value, ast.Constant) and isinstance(value.value, bytes):
         return "bytes"
     if isinstance(value, ast.BinOp) and isinstance(value.op, (ast.Add, ast.Mult)):
@@ -672,8 +718,13 @@ def _returned_kind(value: ast.AST, context: _Context) -> str | None:
     return None
 
 
+# what the sandbox writes as JSON data, subclasses too (`plain`: a `Counter`, a named tuple, an `IntEnum`)
+JSON_BASES = (int, float, str, list, tuple, dict)
 # built-in types no JSON value (text, a number, a bool, null, a list, an object) is an instance of
-NEVER_JSON_TYPES = {"bytes", "bytearray", "memoryview", "tuple", "set", "frozenset", "complex", "range"}
+NEVER_JSON_TYPES = {"bytes", "bytearray", "memoryview", "tuple", "set", "frozenset", "complex", "range", "type"}
+# math's tests of a number: a JSON number is finite (the pipeline refuses NaN and infinity in inputs),
+# and every other JSON value makes them raise
+FINITE_TESTS = {"isnan": False, "isinf": False, "isfinite": True}
 _UNKNOWN = (False, None, None)  # (value known, the value, its truth when known even if the value is not)
 PLAIN = (type(None), bool, int, float, str)
 
@@ -731,19 +782,30 @@ class _Fixed:
     not. A test whose value is known decides its branch; anything else makes both branches count, and
     a loop, a `try`, a `with` or a `match` forgets what their bodies bind. `p.get(key)` with a key
     that is surely a number, on a parameter the function only reads (never binds again, changes or
-    passes on), gives its default: only a JSON object has `.get`, and its keys are always text; and
-    `isinstance(p, bytes)` (or another type no JSON value has) is false on a parameter never bound again."""
+    passes on), gives its default: only a JSON object has `.get`, and its keys are always text;
+    `isinstance(p, bytes)` (or another type no JSON value has, `type` too) is false on a parameter never
+    bound again, and so is `p == b"..."` or `p[:4] == ("a", 1)` (no JSON value equals bytes or a tuple) and
+    `math.isnan(p)`; a statement that calls a name holding only a piece of a parameter raises, a
+    `return` of a value the sandbox refuses (`_returned_kind`) gives no output, and a `try` whose
+    every part ends runs on past it no more."""
 
-    def __init__(self, function: ast.FunctionDef, bound: set[str]):
+    def __init__(self, function: ast.FunctionDef, bound: set[str], modules: set[str] = frozenset(),
+                 context: "_Context | None" = None, empty: set[str] = frozenset()):
         arguments = function.args
         self.parameters = {a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]}
         declared = {name for n in ast.walk(function) if isinstance(n, (ast.Global, ast.Nonlocal)) for name in n.names}
         rebound = {n.id for n in ast.walk(function) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
         self.never = declared  # a name another function may change between two statements
+        self.local = rebound | {a.arg for a in ast.walk(function.args) if isinstance(a, ast.arg)}
         steady = self.parameters - rebound - declared - {a.arg for n in ast.walk(function) if n is not function
                                                             and isinstance(n, (ast.FunctionDef, ast.Lambda))
                                                             for a in ast.walk(n.args) if isinstance(a, ast.arg)}
+        # a default that is a tuple or a dict display is no JSON value: its parameter may hold it
+        pairs = [*zip([a.arg for a in [*arguments.posonlyargs, *arguments.args]][::-1], arguments.defaults[::-1]),
+                 *((a.arg, d) for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults) if d is not None)]
+        steady -= {name for name, default in pairs if any(isinstance(n, (ast.Tuple, ast.Dict)) for n in ast.walk(default))}
         self.steady, self.bound, self.len_builtin = steady, bound, "len" not in bound
+        self.modules, self.held, self.context, self.empty = modules, _held_values(function), context, empty
         self.keyed = {name for name in steady if self._only_read(function, name, self.len_builtin)}
         self.used_keyed: set[str] = set()
         self.returns: list[tuple] = []
@@ -805,6 +867,10 @@ class _Fixed:
             kinds = node.args[1].elts if isinstance(node.args[1], ast.Tuple) else [node.args[1]]
             if all(isinstance(k, ast.Name) and k.id in NEVER_JSON_TYPES and k.id not in self.bound for k in kinds):
                 return _known(False)  # a parameter holds JSON data: never bytes, a tuple, a set
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in FINITE_TESTS \
+                and isinstance(node.func.value, ast.Name) and node.func.value.id == "math" and "math" in self.modules \
+                and len(node.args) == 1 and not node.keywords and self._piece(node.args[0]):
+            return _known(FINITE_TESTS[node.func.attr])
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" \
                 and isinstance(node.func.value, ast.Name) and node.func.value.id in self.keyed \
                 and _surely_number(node.args[0], self.steady, self.len_builtin):
@@ -823,7 +889,38 @@ class _Fixed:
             return values[-1]
         return _UNKNOWN
 
+    def _piece(self, node: ast.AST) -> bool:
+        """A parameter never bound again, or an item or slice of one (of an item...): JSON data, or it raises."""
+        while isinstance(node, ast.Subscript):
+            node = node.value
+        return isinstance(node, ast.Name) and node.id in self.steady
+
+    def _calls_held(self, node: ast.AST | None) -> bool:
+        """Evaluating the expression calls a name that only holds a parameter or a piece of one: it raises."""
+        return node is not None and any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in
+                                        self.held for n in _evaluated(node))
+
+    def _unequal(self, left: ast.AST, op: ast.cmpop, right: ast.AST) -> bool | None:
+        """The truth of `piece == c` (`!=`, `in`, `not in`) when c is bytes or a tuple (or, for `in`, a
+        display of those): no JSON value equals bytes, and a JSON array is a list, never equal to a tuple."""
+        def never(n: ast.AST) -> bool:
+            return isinstance(n, ast.Tuple) or isinstance(n, ast.Constant) and isinstance(n.value, bytes)
+        if isinstance(op, (ast.Eq, ast.NotEq)) and (self._piece(left) and never(right) or never(left) and self._piece(right)):
+            return isinstance(op, ast.NotEq)
+        if isinstance(op, (ast.In, ast.NotIn)) and self._piece(left) and isinstance(right, (ast.Tuple, ast.List, ast.Set)) \
+                and all(never(e) for e in right.elts):
+            return isinstance(op, ast.NotIn)
+        return None
+
     def _compare(self, node: ast.Compare, env: dict) -> tuple:
+        if len(node.ops) == 1:
+            decided = self._unequal(node.left, node.ops[0], node.comparators[0])
+            right = node.comparators[0]
+            if decided is None and isinstance(node.ops[0], (ast.In, ast.NotIn)) and isinstance(right, ast.Name) \
+                    and right.id in self.empty and right.id not in self.local:
+                decided = isinstance(node.ops[0], ast.NotIn)  # nothing is in a table nothing fills
+            if decided is not None:
+                return _known(decided)
         operands = [self.value(node.left, env)] + [
             _known(frozenset(i[1] for i in items)) if isinstance(c, ast.Set) and all(i[0] for i in items)
             else self.value(c, env)
@@ -857,6 +954,12 @@ class _Fixed:
         return {k: v for k, v in env.items() if k not in _binds(node)}
 
     def statement(self, node: ast.stmt, env: dict) -> dict | None:
+        if isinstance(node, (ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return, ast.If)) \
+                and self._calls_held(getattr(node, "value", getattr(node, "test", None))):
+            return None  # no JSON value can be called: this path raises
+        if isinstance(node, ast.Return) and node.value is not None and self.context is not None \
+                and _returned_kind(node.value, self.context):
+            return None  # the sandbox refuses what it returns (not JSON): no output on this path
         if isinstance(node, ast.Return):
             value = node.value
             if isinstance(value, ast.List):  # a list display gives the same JSON as a tuple of its items
@@ -881,10 +984,10 @@ class _Fixed:
             self.block(node.body, dict(env))
             self.block(node.orelse, dict(env))
         elif isinstance(node, (ast.Try, getattr(ast, "TryStar", ast.Try))):  # any part may be cut short
-            self.block(node.body + node.orelse, dict(env))
+            ends = self.block(node.body + node.orelse, dict(env)) is None
             for handler in node.handlers:
-                self.block(handler.body, dict(env))
-            if self.block(node.finalbody, dict(env)) is None:
+                ends = self.block(handler.body, dict(env)) is None and ends
+            if self.block(node.finalbody, dict(env)) is None or ends:  # no part runs on past it
                 return None
         elif isinstance(node, (ast.With, ast.AsyncWith)):  # a context manager may swallow what ends the body
             self.block(node.body, dict(env))
@@ -900,16 +1003,70 @@ def _join(first: dict | None, second: dict | None) -> dict | None:
     return {k: v for k, v in first.items() if k in second and repr(second[k]) == repr(v)}
 
 
+def _module_names(tree: ast.Module) -> set[str]:
+    """The names that surely stand for the module of that name: bound only by a plain `import name`."""
+    imported = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names if a.asname is None}
+    others = _bound_otherwise(tree, frozenset(id(n) for n in ast.walk(tree) if isinstance(n, ast.Import)))
+    stored = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+    renamed = {a.asname for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names if a.asname}
+    return imported - others - stored - renamed
+
+
+EMPTY_MAKERS = {"dict", "list", "set", "frozenset", "tuple"}
+
+
+def _empty_tables(tree: ast.Module) -> set[str]:
+    """Module names bound once, at the top, to an empty container (`signatures = {}`), that nothing in
+    the seed fills: every other use only reads it (a test of membership, an item, `len`, a loop, `.get`).
+    Each call runs on a fresh module, so such a table is empty whenever the function looks."""
+    parents = {id(child): node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    bound = _bound_anywhere(tree)
+    found = set()
+    for statement in tree.body:
+        if not (isinstance(statement, ast.Assign) and len(statement.targets) == 1
+                and isinstance(statement.targets[0], ast.Name)):
+            continue
+        name, value = statement.targets[0].id, statement.value
+        empty = isinstance(value, ast.Dict) and not value.keys \
+            or isinstance(value, (ast.List, ast.Tuple)) and not value.elts \
+            or isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in EMPTY_MAKERS \
+            and value.func.id not in bound and not value.args and not value.keywords
+        uses = [n for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == name and n is not statement.targets[0]]
+        if empty and name not in _bound_otherwise(tree) and all(_only_looked_at(n, parents) for n in uses):
+            found.add(name)
+    return found
+
+
+def _only_looked_at(use: ast.Name, parents: dict) -> bool:
+    """The use reads the table without changing it or handing it on."""
+    parent = parents.get(id(use))
+    if not isinstance(use.ctx, ast.Load):
+        return False
+    if isinstance(parent, ast.Compare) and use in parent.comparators \
+            and all(isinstance(op, (ast.In, ast.NotIn)) for op in parent.ops):
+        return True
+    if isinstance(parent, ast.Subscript) and parent.value is use and isinstance(parent.ctx, ast.Load):
+        return True
+    if isinstance(parent, (ast.For, ast.comprehension)) and parent.iter is use:
+        return True
+    call = parents.get(id(parent))
+    return isinstance(parent, ast.Call) and getattr(parent.func, "id", None) == "len" and parent.args == [use] \
+        or isinstance(parent, ast.Attribute) and parent.attr == "get" and isinstance(call, ast.Call) \
+        and call.func is parent
+
+
 def _one_output(source: str, function: ast.FunctionDef, tree: ast.Module) -> str | None:
     """The one output the function gives on every call, when the source shows it, or None: every
     path that returns gives the same plain constant (None at the end of the body or at a bare
-    `return`; a branch whose test is known from constants taken or skipped), it is not decorated, and
-    it changes no argument in place that the pipeline returns (`changed_arguments`): a function that
+    `return`; a branch whose test is known from constants taken or skipped; a return of what is no
+    JSON data counts for nothing, the sandbox refusing it), it is not decorated, and it changes no
+    argument in place that the pipeline returns (`changed_arguments`): a function that
     only checks and raises, or only fills a module table. LogicIF drops such a seed (`one_output`):
     its output says nothing of the steps."""
     if function.decorator_list or changed_parameters(source, function.name):
         return None
-    walker = _Fixed(function, _bound_anywhere(tree))
+    walker = _Fixed(function, _bound_anywhere(tree), _module_names(tree), _Context(tree, function, 0),
+                    _empty_tables(tree))
     if walker.block(function.body, {}) is not None:
         walker.returns.append(_known(None))
     outputs = {json.dumps(r[1]) for r in walker.returns if r[0]}
@@ -958,7 +1115,12 @@ def _held_values(function: ast.FunctionDef) -> set[str]:
         return isinstance(node, ast.Name) and node.id in held
 
     def given(target: ast.AST, value: ast.AST | None, found: Counter) -> None:
-        if isinstance(target, ast.Name):
+        if isinstance(value, ast.IfExp):  # `(x, E) if callable(x) else x`: what both arms give it
+            arms = (Counter(), Counter())
+            given(target, value.body, arms[0])
+            given(target, value.orelse, arms[1])
+            found.update(arms[0] & arms[1])
+        elif isinstance(target, ast.Name):
             found[target.id] += value is not None and holds(value)
         elif isinstance(target, ast.Starred):
             given(target.value, value, found)

@@ -288,7 +288,7 @@ def test_logicif_able_sees_outputs_and_inputs_no_json_value_can_be():
     assert why(pieces) == "no JSON inputs: a parameter (or a piece of it) is passed to a converter that takes bytes only"
     # still LogicIF-able: the helper only on one path, a JSON value on another, a class of the builtins
     assert why(wants_bytes + f"def f(s):\n{loop}    if isinstance(s, str):\n        return s\n    return len(g(s))\n") is None
-    assert why(f"def f(s):\n{loop}    if s:\n        return b''\n    return ''\n") is None
+    assert why(f"def f(s):\n{loop}    if s:\n        return b''\n    return s\n") is None
     assert why(f"def f(s):\n{loop}    return str(s)\n") is None
     either = "def f(s):\n    if isinstance(s, bytes):\n        sep = b'/'\n    else:\n        sep = '/'\n    return sep + s\n"
     assert why(either) is None  # bytes on one path only
@@ -344,6 +344,71 @@ def test_logicif_able_leaves_out_outputs_no_json_input_can_vary_or_make_json():
         "no JSON inputs: fn holds a parameter or a piece of one, and every value returned calls it"
     assert why(apply + "    if len(rest) > 1:\n        return rest\n    return fn(*rest)\n") is None
     assert why(apply + "    fn = len\n    return fn(rest)\n") is None
+    # a sort key called on every item asks it for an attribute no JSON value has
+    meetings = "def f(spans):\n    spans = sorted(spans, key=lambda x: x.start)\n    for i in range(1, len(spans)):\n" \
+               "        if spans[i][0] < spans[i - 1][1]:\n            return False\n    return True\n"
+    assert why(meetings) == "no JSON inputs: the items of a parameter's value reach x.start in a sort key"
+    assert why(meetings.replace("x.start", "x.count(0)")) is None  # lists have .count
+    assert why(meetings.replace("x.start", "x.start if hasattr(x, 'start') else x")) is None  # not on every call
+
+
+def test_logicif_able_decides_tests_no_json_value_can_pass():
+    """Comparisons with bytes or tuples, `isinstance(p, type)`, math's tests of a number, a called piece
+    of a parameter: each decided for every JSON input, so what is left is one output (or none)."""
+    bench = _benchmark()
+
+    def why(source: str) -> str | None:
+        entry = [line for line in source.splitlines() if line.startswith("def ")][-1][4:].split("(")[0]
+        return bench.logicif_able(bench.Picked("m", entry, source))
+
+    header = "def f(h, f):\n    if h[:6] in (b'GIF87a', b'GIF89a'):\n        return 'gif'\n"
+    assert why(header) == "one output: every call returns null"
+    assert why("def f(h):\n    if h[4:8] != b'FSSD' or h[0:2] != b'HC':\n        return None\n    return 'hcom', h[9]\n") \
+        == "one output: every call returns null"
+    pair = "def f(pair):\n    if pair == ('a', 1):\n        return 'one'\n    return 'other'\n"
+    assert why(pair) == 'one output: every call returns "other"'
+    assert why("def f(cls, obj):\n    if not isinstance(obj, type):\n        return False\n    return getattr(obj, '__qualname__', '') == cls\n") \
+        == "one output: every call returns false"
+    finite = "import math\n\ndef f(v):\n    if math.isnan(v):\n        return 'NaN'\n    if math.isinf(v) and v < 0:\n" \
+             "        return '-Inf'\n    return ''\n"
+    assert why(finite) == 'one output: every call returns ""'
+    check = "def f(sig, args):\n    n, func = sig\n    if len(args) < n:\n        return False\n    try:\n" \
+            "        func(*args)\n        return True\n    except TypeError:\n        return False\n"
+    assert why(check) == "one output: every call returns false"
+    either = "def f(*ways):\n    for way in ways:\n        func, err = (way, 1) if callable(way) else way\n        return func()\n"
+    assert why(either) == "no JSON inputs: func holds a parameter or a piece of one, and every value returned calls it"
+    # exactly right: each of these can give two outputs, so each stays
+    assert why("def f(h):\n    if len(h) >= 3 and h[0] == ord(b'P') and h[1] in b'14':\n        return 'pbm'\n") is None
+    assert why(pair.replace("def f(pair)", "def f(pair=('a', 1))")) is None  # the default is a tuple
+    assert why(pair.replace("('a', 1)", "['a', 1]")) is None  # a list display: a JSON array can equal it
+    assert why(pair.replace("pair == ('a', 1)", "tuple(pair) == ('a', 1)")) is None
+    assert why(finite.replace("import math", "import cmath as math")) is None
+    assert why(finite.replace("import math\n", "import math\nmath = None\n")) is None
+    assert why(check.replace("    try:\n", "    func = len\n    try:\n")) is None  # func is no longer only a piece
+    assert why(check.replace("    except TypeError:\n        return False\n", "    except TypeError:\n        pass\n")) \
+        is None  # the end of the body gives None
+    # a return the sandbox refuses (not JSON) gives no output: what is left is one output
+    node = "class Node:\n    def __init__(self, x):\n        self.x = x\n\n"
+    build = "def f(nums):\n    if not nums:\n        return None\n    node = Node(nums[0])\n    return node\n"
+    assert why(node + build) == "one output: every call returns null"
+    walk = "def f(g, s):\n    if s not in g:\n        return None\n    seen, todo = set(), [s]\n    while todo:\n" \
+           "        seen.add(todo.pop())\n    return seen\n"
+    assert why(walk) == "one output: every call returns null"
+    # a class the sandbox writes as JSON data (a dict, a tuple underneath), or a name bound another way too: kept
+    assert why(node.replace("class Node:", "class Node(dict):") + build) is None
+    assert why("import collections\n\n" + build.replace("Node(nums[0])", "collections.Counter(nums)")) is None
+    assert why(walk.replace("    while todo:", "    if len(g) > 2 and (seen := list(g)):\n        return seen\n    while todo:")) \
+        is None
+    assert why(node.replace("    def __init__", "    def __new__(cls, x):\n        return x\n\n    def __init__") + build) \
+        is None  # its __new__ gives back what it is given
+    # a module table nothing in the seed fills is empty on every call (each runs on a fresh module)
+    registry = "SIGS = {}\n\ndef f(func, args):\n    if func not in SIGS:\n        return None\n" \
+               "    return any(len(args) > n for n in SIGS[func])\n"
+    assert why(registry) == "one output: every call returns null"
+    assert why(registry + "\nSIGS['len'] = [1]\n") is None
+    assert why(registry.replace("SIGS = {}", "SIGS = {'len': [1]}")) is None
+    filler = "def g(k):\n    SIGS.setdefault(k, [0])\n\n"
+    assert why(registry.replace("def f", filler + "def f")) is None  # another function fills it
 
 
 _GRID = [0, 1, -3, 2.5, 1.0, True, False, "a", "", "b", [1], [], [0, 2], None, {}, {"k": 1}]
