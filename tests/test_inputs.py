@@ -441,20 +441,6 @@ def f(s, c):
     assert not read_hints(ast.parse("def f(p):\n    return p.path.isabs(p)")).prefixes
 
 
-def test_a_character_of_each_unicode_category_the_code_names_is_drawn():
-    import ast
-    import unicodedata
-
-    from ifforge.families.logicif.codeops.inputs.texts import CATEGORY_SAMPLES, read_hints
-
-    assert all(unicodedata.category(c) == name for name, c in CATEGORY_SAMPLES.items())
-    code = "import unicodedata\nMARKS = frozenset(('Mn', 'Mc'))\n\ndef f(c):\n" \
-           "    return unicodedata.category(c) in MARKS or unicodedata.category(c)[0] == 'Z'\n"
-    classes = read_hints(ast.parse(code)).classes
-    assert {"\u0301", "\u0903", "\u00a0", "\u2028", "\u2029"} <= classes and "\u20dd" not in classes
-    assert not read_hints(ast.parse(code.replace("unicodedata.category(c)", "c.category()"))).classes
-
-
 def test_numbers_written_as_bytes_or_as_the_code_of_a_character_are_drawn():
     from ifforge.families.logicif.codeops.inputs.candidates import Signature, candidates
 

@@ -6,9 +6,7 @@ expressions it compiles or calls (`re.compile(r"(\\d+)-(\\d+)")`, `re.match(P, s
 and strings it tests (`c in "%+"`, `c == "["`, `s.startswith("0x")`, `"=" in s`), the separators it
 splits and joins with, the character classes it asks about (`ch.isdigit()`, `ch.isspace()`), the
 `/` that leads an absolute path when it calls a path function (`os.path.isabs(p)`), the code points
-`ord(c)` is compared with, a character of each Unicode category it names when it asks
-`unicodedata.category(c)` (`in ("Mn", "Mc")`: a combining accent), and how it checks a text starts or
-ends (`s[:3] == "227"`).
+`ord(c)` is compared with, and how it checks a text starts or ends (`s[:3] == "227"`).
 `Texts.draw` makes one string of these: a text matching one of the expressions (generated from
 its parsed form, repeats bounded), a near miss of one (a character dropped, changed or added), or
 a run of the code's pieces with short runs of its characters between them, often led by a prefix
@@ -85,13 +83,6 @@ def _flags(node: ast.AST | None) -> int:
 
 
 POINTS_PER_TABLE = 6  # characters taken from a table of code points the code looks a character up in
-# a character of each Unicode general category (assigned in every Unicode version Python has shipped),
-# for code that asks `unicodedata.category(c)` and names the categories it wants (`in ("Mn", "Mc")`)
-CATEGORY_SAMPLES = {"Lu": "A", "Ll": "a", "Lt": "\u01c5", "Lm": "\u02b0", "Lo": "\u05d0", "Mn": "\u0301",
-                    "Mc": "\u0903", "Me": "\u20dd", "Nd": "7", "Nl": "\u2160", "No": "\u00b2", "Pc": "_", "Pd": "-",
-                    "Ps": "(", "Pe": ")", "Pi": "\u00ab", "Pf": "\u00bb", "Po": "!", "Sm": "+", "Sc": "$", "Sk": "^",
-                    "So": "\u00a9", "Zs": "\u00a0", "Zl": "\u2028", "Zp": "\u2029", "Cc": "\x07", "Cf": "\u00ad",
-                    "Co": "\ue000"}
 
 
 def _points(node: ast.AST) -> list[int]:
@@ -112,7 +103,6 @@ class _Reader(ast.NodeVisitor):
         self.ordinals: set[str] = set()  # names holding a code point: c = ord(ch)
         self.sources: list[tuple[str, int]] = []  # (pattern text, flags) of every constant pattern
         self.tables = tables or {}  # module names bound to tables of code points: {0xb5: "mu", ...}
-        self.categorised = False  # it calls unicodedata.category
 
     def _looked_up(self, table: ast.AST, key: ast.AST) -> None:
         """`TABLE.get(ord(c))`, `TABLE[ord(c)]`, `ord(c) in TABLE`: some characters the table holds."""
@@ -147,9 +137,6 @@ class _Reader(ast.NodeVisitor):
                 self.sources.append((text, _flags(flags)))
         if isinstance(func, ast.Attribute) and func.attr == "get" and node.args:
             self._looked_up(func.value, node.args[0])
-        if isinstance(func, ast.Attribute) and func.attr == "category" and isinstance(func.value, ast.Name) \
-                and func.value.id == "unicodedata":
-            self.categorised = True
         if _path_function(func) and node.args:  # `os.path.isabs(p)`: p is a path, absolute when it starts with "/"
             self.hints.pieces.add("/")
             self.hints.prefixes.add("/")
@@ -236,9 +223,6 @@ def read_hints(tree: ast.AST) -> Hints:
     reader = _Reader(tables)
     reader.visit(tree)
     hints = reader.hints
-    if reader.categorised:  # a character of each category the code names: "Mn", or "M" for all marks
-        named = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
-        hints.classes.update(c for name, c in CATEGORY_SAMPLES.items() if name in named or name[0] in named)
     for text, flags in dict.fromkeys(reader.sources):
         try:
             hints.patterns.append((re.compile(text, flags), _parse.parse(text, flags)))
