@@ -1019,8 +1019,9 @@ def type_words(kind: str) -> str:
               "NoneType": "None (nothing)", "tuple": "a tuple", "set": "a set"}
     if kind in simple:
         return simple[kind]
-    if kind.startswith("Union[") and kind.endswith("]"):
-        return " or ".join(type_words(part) for part in _split_top(kind[6:-1]))
+    if kind.startswith("Union[") and kind.endswith("]"):  # a choice inside a choice is bracketed, so each "or" is plain
+        parts = [(part, type_words(part)) for part in _split_top(kind[6:-1])]
+        return " or ".join(f"({words})" if " or " in words and part != "bool" else words for part, words in parts)
     if kind.startswith("list[") and kind.endswith("]"):
         inner = kind[5:-1]
         if inner.startswith("Union["):
