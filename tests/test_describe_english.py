@@ -163,6 +163,13 @@ def test_a_choice_of_kinds_inside_a_choice_is_bracketed_so_each_or_reads_one_way
     assert type_words("list[Union[int, str]]") == "a list whose items are each a whole number or a piece of text"
 
 
+def test_a_helpers_input_with_a_with_of_its_own_is_bracketed():
+    text = _text('for x in a:\n    stats["loop_iterations"] += 1\nreturn (g(a.replace("-", "_"), 2), stats)',
+                 helpers="def g(s, n):\n    return s * n")
+    assert 'what g gives back with (a with every occurrence of "-" replaced by "_" (left to right, not ' \
+           'overlapping)) and 2' in text
+
+
 def _measured_one(task_id):
     seeds, _ = load.load_seed_dir(PROJECT / "seeds" / "logicif")
     [seed] = [s for s in seeds if s.task_id == task_id]

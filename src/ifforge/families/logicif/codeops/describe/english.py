@@ -905,8 +905,9 @@ class Speaker:
                 words.append(f"each key of the dictionary {self.grouped(arg.value)} set to its value")
             elif arg.keyword is not None:
                 words.append(f"{arg.keyword.value} set to {self.grouped(arg.value)}")
-            else:
-                words.append(self.grouped(arg.value))
+            else:  # "g3 with (res with every match ... replaced)": an input that has a "with" of its own is bracketed
+                text = self.grouped(arg.value)
+                words.append(f"({text})" if loose(text, r" with ") and not _bracketed(text) else text)
         return "with " + _join(words) if words else "with no inputs"
 
     def resolved(self, node: cst.BaseExpression) -> str | None:
@@ -2024,9 +2025,9 @@ def _bracketed(text: str) -> bool:
 _BITWISE = (cst.BitAnd, cst.BitOr, cst.BitXor, cst.LeftShift, cst.RightShift)
 
 
-def loose(text: str) -> bool:
+def loose(text: str, clauses: str = r", | and | or | if |, otherwise ") -> bool:
     """Does a phrase hold a list or clause of its own (a comma, "and", "or", "if" outside brackets and
-    quotes)? Then it must be bracketed wherever it is a part of something larger."""
+    quotes; or any of `clauses`)? Then it must be bracketed wherever it is a part of something larger."""
     depth, quoted, plain = 0, False, []
     for index, char in enumerate(text):
         if char == '"' and (index == 0 or text[index - 1] != "\\"):
@@ -2037,7 +2038,7 @@ def loose(text: str) -> bool:
             depth -= 1
         plain.append(char if depth == 0 and not quoted else "_")
     flat = "".join(plain)
-    return bool(re.search(r", | and | or | if |, otherwise ", flat))
+    return bool(re.search(clauses, flat))
 
 
 _BOOLEAN_METHODS = {"isdigit", "isalpha", "isalnum", "isspace", "isascii", "isupper", "islower", "startswith",
