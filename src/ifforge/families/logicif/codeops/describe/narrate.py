@@ -607,7 +607,7 @@ class _Narrator:
         if id(small) in self.stops:  # a return in a helper that produces values ends them
             return "Stop: there are no more values."
         if in_entry and isinstance(value, cst.Tuple) and len(value.elements) == 2 and isinstance(
-                value.elements[1].value, cst.Name) and value.elements[1].value.value == self.stats:
+                value.elements[1], cst.Element) and isinstance(value.elements[1].value, cst.Name) and value.elements[1].value.value == self.stats:
             result = value.elements[0].value
             return f"Stop: the result is {say.value(result)}."
         if value is None:
