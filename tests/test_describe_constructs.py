@@ -930,6 +930,9 @@ def test_a_flag_group_says_its_part_is_matched_with_that_flag_and_matches_as_pyt
     dotted = gloss("(?s)a(?-s:.)")
     assert "(any one character except a line break (in this part, 'any character' excludes the line break))" in dotted
     assert re.fullmatch("(?s)a(?-s:.)", "a\n") is None and re.fullmatch("(?s:.)", "\n")
+    assert gloss("(?i:ab)+c").startswith('the pattern matching ((the text "ab" (in this part, letters match '
+                                         'regardless of case)) repeated 1 or more times')  # the note stays inside
+    assert gloss("(?-i:ab)c") == 'the pattern matching (the text "ab", then the text "c")'  # never on: no note
     assert gloss("(?m:^)a") == ('the pattern matching ((the start of a line (in this part, start and end of text also '
                                 'match at the start and end of every line)), then the text "a")')
 

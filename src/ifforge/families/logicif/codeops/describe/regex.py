@@ -255,7 +255,7 @@ def _sequence(items: list, flags: int) -> str:
             parts.append(_literal("".join(run)))
             run = []
         parts.append(_item(op, av, flags))
-        if op is c.BRANCH or op is c.SUBPATTERN and (av[0] or av[1] or av[2] or _single(av[3], (c.BRANCH,))):
+        if op is c.BRANCH or op is c.SUBPATTERN and (av[0] or _turned(av, flags) or _single(av[3], (c.BRANCH,))):
             enclosed.append(len(parts) - 1)  # a group or a choice: where it ends must show among other parts
     if run:
         parts.append(_literal("".join(run)))
@@ -317,7 +317,7 @@ def _scoped(inner, outer: int, flags: int) -> str:
     notes = [text if flags & flag else _FLAG_OFF_WORDS[flag] for flag, text in _FLAG_WORDS if (flags ^ outer) & flag]
     if not notes:
         return what
-    if _compound(inner):  # "(one character that is one of: "a"; "b") (in this part, ...)": the note is for all of it
+    if _compound(inner, flags):  # "(one character that is one of: "a"; "b") (in this part, ...)": for all of it
         what = f"({what})"
     return f"{what} (in this part, {'; '.join(notes)})"
 
@@ -335,7 +335,7 @@ def _repeat(op, av, flags: int, inside: int | None = None) -> str:
     group around it (`inside`, its number) holds every repetition (`([0-9]+)`)."""
     low, high, inner = av
     what = _sequence(list(inner), flags)
-    if _compound(inner):
+    if _compound(inner, flags):
         what = f"({what})"
     groups = sorted(_groups(inner))
     said = _numbers(groups) if groups else ""
@@ -363,7 +363,13 @@ def _single(items, ops) -> bool:
     return len(items) == 1 and items[0][0] in ops
 
 
-def _compound(items) -> bool:
+def _turned(av, flags: int) -> int:
+    """The flags with words that a flag group `(?i:...)` turns on or off (none: it is said as a plain group)."""
+    inner = (flags | av[1]) & ~av[2]
+    return (inner ^ flags) & (re.IGNORECASE | re.MULTILINE | re.DOTALL | re.ASCII)
+
+
+def _compound(items, flags: int) -> bool:
     """Is this one piece said in several parts (a group, a choice, a list of characters, a repeat)?
     Several pieces are bracketed by `_sequence` already."""
     items = list(items)
@@ -371,7 +377,7 @@ def _compound(items) -> bool:
         return False
     op, av = items[0]
     if op is c.SUBPATTERN:
-        return bool(av[0] or av[1] or av[2]) or _compound(av[3])
+        return bool(av[0] or _turned(av, flags)) or _compound(av[3], (flags | av[1]) & ~av[2])
     if op is c.IN:
         return _class(av).startswith("one character that is")
     return op in (c.BRANCH, c.MAX_REPEAT, c.MIN_REPEAT)
