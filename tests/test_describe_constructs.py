@@ -912,6 +912,9 @@ def test_operator_index_keeps_a_whole_number_and_stops_on_anything_else():
     for other in (2.0, 1.5, "3", None, [1]):  # "anything else ... stops the steps with an error"
         with pytest.raises(TypeError):
             operator.index(other)
+    known = describe("import operator\ndef f(x, s):\n    return operator.index(x) - operator.index(len(s))\n",
+                     [], {"x": "int", "s": "str"}, "int")  # a whole number surely: kept, with no note
+    assert "Return x minus (the length of s)." in known and vocab.RULES["whole_number_only"] not in known
     with pytest.raises(Undescribable, match="operator.index"):
         describe("import operator\ndef f(x):\n    return operator.index(x, 2)\n", [], {}, "int")
 

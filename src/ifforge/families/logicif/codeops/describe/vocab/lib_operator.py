@@ -29,7 +29,7 @@ def _index(say, args, keywords) -> str:
     """`operator.index(x)`: x when it is a whole number (a bool is one: 1 or 0), an error for anything else."""
     if keywords or len(args) != 1:
         raise Undescribable("this use of operator.index")
-    if say.kind(args[0]) == "int":
+    if say.sort_of(args[0]) == "int":  # a whole number surely: kept as it is
         return say.value(args[0])
     return f"{say.grouped(args[0])} taken strictly as a whole number{say.cite('whole_number_only')}"
 
