@@ -851,3 +851,103 @@ def test_bytes_of_a_value_of_a_kind_the_code_does_not_fix_says_what_each_kind_gi
     assert steps[1].startswith("1.1. Return the bytes made from v: for a whole number n, n bytes of value 0; for bytes, "
                                "the same bytes; for a list or other collection of whole numbers, the bytes with those "
                                "values, in order")
+
+
+def _parts(said: str, start: str, joiner: str) -> list[str]:
+    """The parts of "<start>A<joiner>B<joiner>C." (a display said in words), each as said."""
+    assert said.startswith(start) and said.endswith(".")
+    return said[len(start):-1].split(joiner)
+
+
+def test_unpacking_inside_a_tuple_says_each_part_in_place_and_reads_as_python_builds_it():
+    source = "def f(text, splits):\n    cuts = (0, *splits, len(text))\n    return cuts\n"
+    steps = _steps(source)
+    words = steps[0].split(" (Note:")[0]
+    assert words == "1. Set cuts to a tuple of 0, then each item of splits in order, then the length of text."
+    meaning = {"0": lambda text, splits: [0], "each item of splits in order": lambda text, splits: list(splits),
+               "the length of text": lambda text, splits: [len(text)]}
+    namespace = {}
+    exec(source, namespace)
+    for text, splits in (("abcdef", [2, 4]), ("", []), ("xy", [1, 1, 0])):
+        said = [v for part in _parts(words, "1. Set cuts to a tuple of ", ", then ") for v in meaning[part](text, splits)]
+        assert tuple(said) == namespace["f"](text, splits)
+
+
+def test_unpacking_inside_a_list_and_a_set_follows_how_each_is_said():
+    listed = _steps("def f(a, x):\n    return [*a, x + 1]\n")[0].split(" (Note:")[0]
+    assert listed == "1. Return a new list of each item of a in order, then (x plus 1)."
+    for a, x in (([3, 1], 5), ([], 0)):
+        assert [*a, x + 1] == [*a] + [x + 1]  # "each item of a in order, then x plus 1"
+    joined = _steps("def f(a, b):\n    return {*a, *b}\n")
+    assert joined == ["1. Return a new set of the items of a and the items of b."]  # a set: no order words
+    for a, b in (([1, 2], [2, 3]), ([], [4, 4])):
+        assert {*a, *b} == set(a) | set(b)
+    assert "in order" not in _steps("def f(a):\n    return {0, *a}\n")[0]
+
+
+def test_unpacking_a_dictionary_inside_a_dictionary_copies_then_sets():
+    steps = _steps("def f(d, v):\n    return {**d, 'k': v}\n")
+    assert steps == ['1. Return a new dictionary with every key and value of d, then mapping "k" to v (replacing the '
+                     'value of a key already there).']
+    d = {"k": 1, "j": 2}
+    assert {**d, "k": 9} == {"k": 9, "j": 2} and list({**d, "k": 9}) == ["k", "j"]
+
+
+def test_a_starred_part_is_never_taken_for_one_item():
+    """`[*a] * 3`, `p, q = (*a, b)`, `"%s %s" % (*a, b)`: a starred part is not one item of the display."""
+    assert "copies of a new list of each item of a in order" in _steps("def f(a):\n    return [*a] * 3\n")[0]
+    with pytest.raises(Undescribable, match="printf-style"):
+        describe("def f(a, b):\n    return '%s-%s' % (*a, b)\n", [], {}, "int")
+
+
+def test_operator_index_keeps_a_whole_number_and_stops_on_anything_else():
+    import operator
+
+    said = describe("import operator\ndef f(x):\n    return operator.index(x) + 1\n", [], {}, "int")
+    assert not holds_code(said)
+    assert "Return (x taken strictly as a whole number) plus 1." in said
+    assert vocab.RULES["whole_number_only"] in said
+    for whole in (0, 7, -3, True, False):  # "a whole number unchanged, and true and false as 1 and 0"
+        assert operator.index(whole) == int(whole) and type(operator.index(whole)) is int
+    for other in (2.0, 1.5, "3", None, [1]):  # "anything else ... stops the steps with an error"
+        with pytest.raises(TypeError):
+            operator.index(other)
+    known = describe("import operator\ndef f(x, s):\n    return operator.index(x) - operator.index(len(s))\n",
+                     [], {"x": "int", "s": "str"}, "int")  # a whole number surely: kept, with no note
+    assert "Return x minus (the length of s)." in known and vocab.RULES["whole_number_only"] not in known
+    with pytest.raises(Undescribable, match="operator.index"):
+        describe("import operator\ndef f(x):\n    return operator.index(x, 2)\n", [], {}, "int")
+
+
+def test_a_flag_group_says_its_part_is_matched_with_that_flag_and_matches_as_python_does():
+    import itertools
+
+    assert gloss("(?i:ab)c") == ('the pattern matching ((the text "ab" (in this part, letters match regardless of '
+                                 'case)), then the text "c")')
+    assert gloss("(?i)a(?-i:b)c") == ('the pattern matching (the text "a", then (the text "b" (in this part, letters '
+                                      'match only in the case written)), then the text "c") (letters match regardless '
+                                      'of case)')
+    for text in map("".join, itertools.product("aA", "bB", "cC")):
+        assert bool(re.fullmatch("(?i:ab)c", text)) == (text[2] == "c")  # the case of a and b free, c as written
+        assert bool(re.fullmatch("(?i)a(?-i:b)c", text)) == (text[1] == "b")
+    dotted = gloss("(?s)a(?-s:.)")
+    assert "(any one character except a line break (in this part, 'any character' excludes the line break))" in dotted
+    assert re.fullmatch("(?s)a(?-s:.)", "a\n") is None and re.fullmatch("(?s:.)", "\n")
+    assert gloss("(?i:ab)+c").startswith('the pattern matching ((the text "ab" (in this part, letters match '
+                                         'regardless of case)) repeated 1 or more times')  # the note stays inside
+    assert gloss("(?-i:ab)c") == 'the pattern matching (the text "ab", then the text "c")'  # never on: no note
+    assert gloss("(?m:^)a") == ('the pattern matching ((the start of a line (in this part, start and end of text also '
+                                'match at the start and end of every line)), then the text "a")')
+
+
+def test_a_flag_group_keeps_the_case_blind_guards_of_the_whole_pattern_flag():
+    assert gloss("(?i:[\u0100-\u017f])") == ('the pattern matching (one character that is one of: from "\u0100" to '
+                                             '"\u017f"; "I"; "S"; "i"; "s") (in this part, letters match regardless '
+                                             'of case)')  # the partners re adds, as under re.IGNORECASE
+    assert re.fullmatch("(?i:[\u0100-\u017f])", "s") and not re.fullmatch("[\u0100-\u017f]", "s")
+    for pattern in ("(?i:\u212a)", "x(?i:a\u017f)", "(?ia:\u00e9)", "(?a)(?i:\u0100)"):
+        with pytest.raises(Undescribable, match="case-blind"):
+            gloss(pattern)
+    said = describe("import re\ndef f(s):\n    return re.sub(r'(?i:ab)c', 'x', s)\n", [], {}, "str")
+    assert "every match of the pattern matching ((the text \"ab\" (in this part, letters match regardless of case))" \
+        in said and not holds_code(said)

@@ -152,6 +152,24 @@ def test_mixed_input_and_output_types_are_declared_truthfully(tmp_path):
     assert "The result (a whole number or a piece of text)" in describe_stage.run(stack).kept.instruction.description
 
 
+def test_a_choice_of_kinds_inside_a_choice_is_bracketed_so_each_or_reads_one_way():
+    from ifforge.families.logicif.codeops.describe.narrate import type_words
+
+    assert type_words("Union[dict, list[Union[int, str]], int, None]") == (
+        "a dictionary or (a list whose items are each a whole number or a piece of text) or a whole number or "
+        "None (nothing)")
+    assert type_words("Union[int, str]") == "a whole number or a piece of text"
+    assert type_words("Union[str, bool]") == "a piece of text or true or false"
+    assert type_words("list[Union[int, str]]") == "a list whose items are each a whole number or a piece of text"
+
+
+def test_a_helpers_input_with_a_with_of_its_own_is_bracketed():
+    text = _text('for x in a:\n    stats["loop_iterations"] += 1\nreturn (g(a.replace("-", "_"), 2), stats)',
+                 helpers="def g(s, n):\n    return s * n")
+    assert 'what g gives back with (a with every occurrence of "-" replaced by "_" (left to right, not ' \
+           'overlapping)) and 2' in text
+
+
 def _measured_one(task_id):
     seeds, _ = load.load_seed_dir(PROJECT / "seeds" / "logicif")
     [seed] = [s for s in seeds if s.task_id == task_id]

@@ -451,7 +451,8 @@ class Speaker:
             formatted = self._formatting(node)
             if formatted is not None:
                 return formatted
-        if kind is cst.Multiply and isinstance(node.left, cst.List) and len(node.left.elements) == 1:
+        if kind is cst.Multiply and isinstance(node.left, cst.List) and len(node.left.elements) == 1 and isinstance(
+                node.left.elements[0], cst.Element):
             never_negative = isinstance(node.right, cst.Call) and isinstance(node.right.func, cst.Name) and \
                 node.right.func.value == "len" or (_int_value(node.right) or 0) > 0
             return (f"a list of {self.grouped(node.right)} copies of {self.grouped(node.left.elements[0].value)}"
@@ -658,7 +659,7 @@ class Speaker:
     def _sequence(self, node) -> str:
         kind = {cst.List: "list", cst.Tuple: "tuple", cst.Set: "set"}[type(node)]
         if any(not isinstance(e, cst.Element) for e in node.elements):
-            raise Undescribable("unpacking with * inside a list, tuple or set")
+            return self._unpacked_sequence(node, kind)
         values = [e.value for e in node.elements]
         if not values:
             return {"list": "a new empty list", "tuple": "an empty tuple", "set": "a new empty set"}[kind]
@@ -672,6 +673,22 @@ class Speaker:
             return f"the pair of {_join(items)}"
         noun = {"list": "a new list", "tuple": "the tuple", "set": "a new set"}[kind]
         return f"{noun} of {_join(items)}, in that order" if kind != "set" else f"{noun} of {_join(items)}"
+
+    def _unpacked_sequence(self, node, kind: str) -> str:
+        """`(0, *splits, n)`: each `*part` stands for its items, in place; a set's items have no order to say."""
+        parts = []
+        for element in node.elements:
+            if isinstance(element, cst.Element):
+                parts.append(self.grouped(element.value))
+            elif kind == "set":
+                parts.append(f"the items of {self.grouped(element.value)}")
+            else:
+                order = "" if self.ordered(element.value) else self.cite("dict_order")
+                parts.append(f"each item of {self.grouped(element.value)} in order{order}")
+        if kind == "set":
+            return f"a new set of {_join(parts)}"
+        parts = [f"({part})" if loose(part) else part for part in parts]
+        return {"list": "a new list of ", "tuple": "a tuple of "}[kind] + ", then ".join(parts)
 
     def data(self, node: cst.BaseExpression) -> str:
         """A literal list or tuple of constants written as data: [(0, 1), "a", true]."""
@@ -905,8 +922,9 @@ class Speaker:
                 words.append(f"each key of the dictionary {self.grouped(arg.value)} set to its value")
             elif arg.keyword is not None:
                 words.append(f"{arg.keyword.value} set to {self.grouped(arg.value)}")
-            else:
-                words.append(self.grouped(arg.value))
+            else:  # "g3 with (res with every match ... replaced)": an input that has a "with" of its own is bracketed
+                text = self.grouped(arg.value)
+                words.append(f"({text})" if loose(text, r" with ") and not _bracketed(text) else text)
         return "with " + _join(words) if words else "with no inputs"
 
     def resolved(self, node: cst.BaseExpression) -> str | None:
@@ -2024,9 +2042,9 @@ def _bracketed(text: str) -> bool:
 _BITWISE = (cst.BitAnd, cst.BitOr, cst.BitXor, cst.LeftShift, cst.RightShift)
 
 
-def loose(text: str) -> bool:
+def loose(text: str, clauses: str = r", | and | or | if |, otherwise ") -> bool:
     """Does a phrase hold a list or clause of its own (a comma, "and", "or", "if" outside brackets and
-    quotes)? Then it must be bracketed wherever it is a part of something larger."""
+    quotes; or any of `clauses`)? Then it must be bracketed wherever it is a part of something larger."""
     depth, quoted, plain = 0, False, []
     for index, char in enumerate(text):
         if char == '"' and (index == 0 or text[index - 1] != "\\"):
@@ -2037,7 +2055,7 @@ def loose(text: str) -> bool:
             depth -= 1
         plain.append(char if depth == 0 and not quoted else "_")
     flat = "".join(plain)
-    return bool(re.search(r", | and | or | if |, otherwise ", flat))
+    return bool(re.search(clauses, flat))
 
 
 _BOOLEAN_METHODS = {"isdigit", "isalpha", "isalnum", "isspace", "isascii", "isupper", "islower", "startswith",

@@ -119,6 +119,8 @@ def printf(speaker, template: str, values: cst.BaseExpression) -> str:
             raise Undescribable("printf-style formatting with named fields and a computed dictionary")
         raise Undescribable("printf-style formatting with named fields")
     if isinstance(values, cst.Tuple):
+        if not all(isinstance(e, cst.Element) for e in values.elements):
+            raise Undescribable("printf-style formatting with a computed tuple of values")
         items = [e.value for e in values.elements]
     elif len(real) == 1 and speaker.sort_of(values) != "tuple":  # a tuple's items would fill the fields
         items = [values]

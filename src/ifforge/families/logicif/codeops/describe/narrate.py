@@ -607,7 +607,7 @@ class _Narrator:
         if id(small) in self.stops:  # a return in a helper that produces values ends them
             return "Stop: there are no more values."
         if in_entry and isinstance(value, cst.Tuple) and len(value.elements) == 2 and isinstance(
-                value.elements[1].value, cst.Name) and value.elements[1].value.value == self.stats:
+                value.elements[1], cst.Element) and isinstance(value.elements[1].value, cst.Name) and value.elements[1].value.value == self.stats:
             result = value.elements[0].value
             return f"Stop: the result is {say.value(result)}."
         if value is None:
@@ -1019,8 +1019,9 @@ def type_words(kind: str) -> str:
               "NoneType": "None (nothing)", "tuple": "a tuple", "set": "a set"}
     if kind in simple:
         return simple[kind]
-    if kind.startswith("Union[") and kind.endswith("]"):
-        return " or ".join(type_words(part) for part in _split_top(kind[6:-1]))
+    if kind.startswith("Union[") and kind.endswith("]"):  # a choice inside a choice is bracketed, so each "or" is plain
+        parts = [(part, type_words(part)) for part in _split_top(kind[6:-1])]
+        return " or ".join(f"({words})" if " or " in words and part != "bool" else words for part, words in parts)
     if kind.startswith("list[") and kind.endswith("]"):
         inner = kind[5:-1]
         if inner.startswith("Union["):

@@ -2,7 +2,8 @@
 
 `gloss` reads a literal pattern with Python's own parser (`re._parser`, so it means exactly what the
 `re` module will do) and says each piece: literal text, character classes, repeats (greedy or not),
-groups, alternatives, anchors and look-arounds, and the flags that change them. A piece with no
+groups, alternatives, anchors and look-arounds, and the flags that change them (for the whole pattern
+or, `(?i:...)`, for a part of it). A piece with no
 clear wording (conditional groups, possessive repeats, unusual flags) raises `Undescribable`.
 `pattern_method` and `match_method` say what the calls on patterns and on matches give back.
 A pattern may also be a call of a helper that gives back a compiled one (`facts.pattern_makers`: "the
@@ -36,6 +37,9 @@ _FLAG_WORDS = [(re.IGNORECASE, "letters match regardless of case"),
                (re.MULTILINE, "start and end of text also match at the start and end of every line"),
                (re.DOTALL, "'any character' includes the line break"),
                (re.ASCII, "digits, word characters and whitespace mean the ASCII ones only")]
+_FLAG_OFF_WORDS = {re.IGNORECASE: "letters match only in the case written",
+                   re.MULTILINE: "start and end of text mean only those of the whole text",
+                   re.DOTALL: "'any character' excludes the line break"}  # `(?-i:...)`; `a` cannot be turned off
 _CATEGORIES = {
     c.CATEGORY_DIGIT: "a digit", c.CATEGORY_NOT_DIGIT: "a character that is not a digit",
     c.CATEGORY_WORD: "a word character (a letter, a digit or an underscore)",
@@ -91,14 +95,20 @@ def _gloss(pattern: str, flags: int) -> str:
     except re.error:
         raise Undescribable("a regular expression that does not compile") from None
     flags = parsed.state.flags
-    if flags & re.IGNORECASE and flags & re.ASCII and any(map(_cased, _characters(parsed))):
-        raise Undescribable("a case-blind pattern holding a letter whose other cases are not plain to see")
-    odd = flags & re.IGNORECASE and not flags & re.ASCII and any(map(_odd_case, _characters(parsed)))
-    blind = _BLIND.set(flags if odd else 0)  # each list of characters then says the partners re adds
+    blind = _BLIND.set(_blind(parsed, flags))
     try:
         return _glossed(pattern, parsed, flags)
     finally:
         _BLIND.reset(blind)
+
+
+def _blind(parsed, flags: int) -> int:
+    """The flags under which each list of characters must say the partners re adds (0: none to check);
+    a cased letter beyond ASCII under IGNORECASE with ASCII is refused."""
+    if flags & re.IGNORECASE and flags & re.ASCII and any(map(_cased, _characters(parsed))):
+        raise Undescribable("a case-blind pattern holding a letter whose other cases are not plain to see")
+    odd = flags & re.IGNORECASE and not flags & re.ASCII and any(map(_odd_case, _characters(parsed)))
+    return flags if odd else 0
 
 
 def _glossed(pattern: str, parsed, flags: int) -> str:
@@ -245,7 +255,7 @@ def _sequence(items: list, flags: int) -> str:
             parts.append(_literal("".join(run)))
             run = []
         parts.append(_item(op, av, flags))
-        if op is c.BRANCH or op is c.SUBPATTERN and (av[0] or _single(av[3], (c.BRANCH,))):
+        if op is c.BRANCH or op is c.SUBPATTERN and (av[0] or _turned(av, flags) or _single(av[3], (c.BRANCH,))):
             enclosed.append(len(parts) - 1)  # a group or a choice: where it ends must show among other parts
     if run:
         parts.append(_literal("".join(run)))
@@ -272,7 +282,7 @@ def _item(op, av, flags: int) -> str:
     if op is c.SUBPATTERN:
         group, add, remove, inner = av
         if add or remove:
-            raise Undescribable("a group that changes the regular-expression flags")
+            return _scoped(inner, flags, (flags | add) & ~remove)
         what = _sequence(list(inner), flags)
         if group and _single(inner, (c.MAX_REPEAT, c.MIN_REPEAT)):  # `(\d+)`, not `(\d)+`: the group holds it all
             return f"group {_group(group)}, which is {_repeat(*inner[0], flags, inside=group)}"
@@ -296,6 +306,22 @@ def _item(op, av, flags: int) -> str:
     raise Undescribable(f"the regular-expression construct {str(op).lower()}")
 
 
+def _scoped(inner, outer: int, flags: int) -> str:
+    """`(?i:...)`, `(?-i:...)`: that part said under its own flags, with the words the whole pattern's flag
+    uses for each one it turns on (or off); the case guards of `_gloss` are checked again on that part."""
+    blind = _BLIND.set(_blind(inner, flags))
+    try:
+        what = _sequence(list(inner), flags)
+    finally:
+        _BLIND.reset(blind)
+    notes = [text if flags & flag else _FLAG_OFF_WORDS[flag] for flag, text in _FLAG_WORDS if (flags ^ outer) & flag]
+    if not notes:
+        return what
+    if _compound(inner, flags):  # "(one character that is one of: "a"; "b") (in this part, ...)": for all of it
+        what = f"({what})"
+    return f"{what} (in this part, {'; '.join(notes)})"
+
+
 def _group(number: int) -> str:
     """A group's number, and its name when it has one (`(?P<year>...)`: "1 (named "year")")."""
     name = _NAMES.get().get(number)
@@ -309,7 +335,7 @@ def _repeat(op, av, flags: int, inside: int | None = None) -> str:
     group around it (`inside`, its number) holds every repetition (`([0-9]+)`)."""
     low, high, inner = av
     what = _sequence(list(inner), flags)
-    if _compound(inner):
+    if _compound(inner, flags):
         what = f"({what})"
     groups = sorted(_groups(inner))
     said = _numbers(groups) if groups else ""
@@ -337,7 +363,13 @@ def _single(items, ops) -> bool:
     return len(items) == 1 and items[0][0] in ops
 
 
-def _compound(items) -> bool:
+def _turned(av, flags: int) -> int:
+    """The flags with words that a flag group `(?i:...)` turns on or off (none: it is said as a plain group)."""
+    inner = (flags | av[1]) & ~av[2]
+    return (inner ^ flags) & (re.IGNORECASE | re.MULTILINE | re.DOTALL | re.ASCII)
+
+
+def _compound(items, flags: int) -> bool:
     """Is this one piece said in several parts (a group, a choice, a list of characters, a repeat)?
     Several pieces are bracketed by `_sequence` already."""
     items = list(items)
@@ -345,7 +377,7 @@ def _compound(items) -> bool:
         return False
     op, av = items[0]
     if op is c.SUBPATTERN:
-        return bool(av[0]) or _compound(av[3])
+        return bool(av[0] or _turned(av, flags)) or _compound(av[3], (flags | av[1]) & ~av[2])
     if op is c.IN:
         return _class(av).startswith("one character that is")
     return op in (c.BRANCH, c.MAX_REPEAT, c.MIN_REPEAT)

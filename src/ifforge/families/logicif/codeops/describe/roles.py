@@ -184,7 +184,7 @@ class _Survey(Reader):
                 fact.first = value
         elif isinstance(target, (cst.Tuple, cst.List)):
             values = value.elements if isinstance(value, (cst.Tuple, cst.List)) and len(value.elements) == len(
-                target.elements) else [None] * len(target.elements)
+                target.elements) and all(isinstance(e, cst.Element) for e in value.elements) else [None] * len(target.elements)
             item = self.element(kind) if value is None and kind not in (None, "str") else None  # `p, q` from a list[int]
             for element, part in zip(target.elements, values):
                 part = part.value if isinstance(part, cst.Element) else None
