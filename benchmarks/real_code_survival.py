@@ -386,7 +386,7 @@ def _object_attribute(function: ast.FunctionDef, helpers: dict[str, ast.Function
     (`node = queue.pop()`, `for node in queue`), and into the parameters of a nested function or a
     module helper called with it: a tree walk over `root` that reads `node.left` in an inner function
     takes a node object, and only a false value (which the walk skips) is a JSON value it accepts."""
-    holders, containers = {function.name: set()}, set()
+    containers = set()
     scopes = [function]
     owners = {n.name: n for n in ast.walk(function) if isinstance(n, ast.FunctionDef) and n is not function}
     callable_defs = {**helpers, **owners}
@@ -1202,11 +1202,9 @@ def survive(picked: list[Picked], folder: Path, show: bool = False) -> list[tupl
         steps = [("instrument", lambda s: instrument.run(s, from_settings(TrackerConfig, settings))),
                  ("execute", lambda s: execute.run(s, from_settings(ExecuteConfig, settings))),
                  ("complexity", complexity.run), ("describe", describe.run), ("verify", verify.run)]
-        stage = "inputs"
-        for name, step in steps:
+        for _, step in steps:
             if outcome.kept is None:
                 break
-            stage = name
             outcome = step(outcome.kept)
         if outcome.kept is None:
             drop = outcome.dropped[-1]
