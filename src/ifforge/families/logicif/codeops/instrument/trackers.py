@@ -204,6 +204,19 @@ def _always_returns(statement: cst.BaseStatement) -> bool:
 
 
 # ---- the survey: every site f has, numbered in source order ----------------------------------------
+class _OwnStatements(Reader):
+    """A reader of f's own statements: it never goes into an inner function, lambda or class."""
+
+    def visit_FunctionDef(self, node):
+        return False
+
+    def visit_Lambda(self, node):
+        return False
+
+    def visit_ClassDef(self, node):
+        return False
+
+
 class _Sites(Reader):
     """Numbers f's loops, branches, comprehensions, lambdas and inner functions; notes which
     comprehensions / lambdas enclose each, and whether it is in f's own statements."""
@@ -446,19 +459,10 @@ def _appended(entry: cst.FunctionDef, containers: list[str]) -> list[str]:
     then "the items appended to xs"."""
     lines: list[str] = []
 
-    class Lines(Reader):
+    class Lines(_OwnStatements):
         def visit_SimpleStatementLine(self, node):
             if _append_line(node) is not None:
                 lines.append(_append_line(node)[0].value)
-
-        def visit_FunctionDef(self, node):
-            return False
-
-        def visit_Lambda(self, node):
-            return False
-
-        def visit_ClassDef(self, node):
-            return False
 
     class Reads(Reader):
         def visit_Attribute(self, node):
@@ -806,7 +810,7 @@ def _changing(entry: cst.FunctionDef) -> list[str]:
     unsafe: list[str] = []
     numeric = _numeric(entry)
 
-    class Survey(Reader):
+    class Survey(_OwnStatements):
         def visit_SimpleStatementLine(self, line):
             names = _recomputed(line)
             small = line.body[0] if names else None
@@ -816,15 +820,6 @@ def _changing(entry: cst.FunctionDef) -> list[str]:
                     unsafe.append(name)
                 else:
                     found.append(name)
-
-        def visit_FunctionDef(self, node):
-            return False
-
-        def visit_Lambda(self, node):
-            return False
-
-        def visit_ClassDef(self, node):
-            return False
 
     walk(entry.body, Survey())
     return [name for name in dict.fromkeys(found) if name not in unsafe]
