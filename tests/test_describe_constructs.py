@@ -435,11 +435,14 @@ def test_rows_spread_into_zip_are_read_as_columns():
                    "    return out\n")
     assert steps[1] == ("2. For each col of (the results of taking item k of each item of rows, in their order, as a "
                         "tuple, for each position k from 0 on (stopping at the end of the shortest; none at all if "
-                        "rows has no items)), in order: (Note: The values of \"the results of ...\" are worked out "
+                        "there are no items)), in order: (Note: The values of \"the results of ...\" are worked out "
                         "one at a time, only when something goes through them, and only once: going through them a "
                         "second time gives nothing.)")
     with pytest.raises(Undescribable, match="unpacking"):  # two spread sources: which items pair up is not said
         describe("def f(a, b):\n    return list(zip(*a, *b))\n", [], {}, "int")
+    spread_call = _steps("def g(n):\n    return [[n], [n]]\n\ndef f(n):\n    out = []\n"
+                         "    for col in zip(*g(n)):\n        out.append(sum(col))\n    return out\n")[1]
+    assert spread_call.count("what g gives back") == 1  # the rows are said once: one call, not two
 
 
 def test_a_core_method_given_its_arguments_by_name_reads_as_given_in_their_places():

@@ -1546,9 +1546,9 @@ class Speaker:
         end = self.zip_end({a.keyword.value: a.value for a in rest})
         if end is None:
             raise Undescribable("this use of the built-in zip")
-        rows = self.grouped(rows)
+        rows = self.grouped(rows)  # said once: said twice, a call in it would read as made twice
         return (f"the results of taking item k of each item of {rows}, in their order, as a tuple, for each position "
-                f"k from 0 on ({end}; none at all if {rows} has no items){self.cite('lazy')}")
+                f"k from 0 on ({end}; none at all if there are no items){self.cite('lazy')}")
 
     @staticmethod
     def zip_end(keywords: dict) -> str | None:
