@@ -305,9 +305,9 @@ def test_logicif_able_leaves_out_outputs_no_json_input_can_vary_or_make_json():
         return bench.logicif_able(bench.Picked("m", entry, source))
 
     loop = "    for c in s:\n        if c:\n            pass\n"
-    assert why(f"def f(*s):\n    return set(x + y for x in s for y in s)\n") == "no JSON output: a set"
-    assert why(f"def f(s):\n    return {{c for c in s if c}}\n") == "no JSON output: a set"
-    assert why(f"def f(s):\n    return ((c, 1) for c in s if c)\n") == "no JSON output: a generator"
+    assert why("def f(*s):\n    return set(x + y for x in s for y in s)\n") == "no JSON output: a set"
+    assert why("def f(s):\n    return {c for c in s if c}\n") == "no JSON output: a set"
+    assert why("def f(s):\n    return ((c, 1) for c in s if c)\n") == "no JSON output: a generator"
     assert why(f"def f(s):\n{loop}    return map(str, s) if s else iter([])\n") is None  # a conditional: not surely
     assert why(f"def f(s):\n{loop}    if s:\n        return zip(s, s)\n    return iter(s)\n") \
         == "no JSON output: an iterator"

@@ -85,6 +85,13 @@ def _paths(value: Any, path: tuple = ()) -> list[tuple[tuple, Any]]:
     return [(path, value)]
 
 
+def _get(args: list, path: tuple) -> Any:
+    """The value at `path` inside the arguments (list positions and dict keys, outermost first)."""
+    for step in path:
+        args = args[step]
+    return args
+
+
 def _set(args: list, path: tuple, new: Any) -> list:
     if not path:
         return new
@@ -378,12 +385,6 @@ def _nest(args: list, rng: random.Random, numbers: list, texts: list) -> list:
             sibling = rng.choice(texts) if isinstance(new, str) and texts else copy.deepcopy(new)
             new = [new, sibling] if rng.random() < 0.7 else [new]
         args = _set(args, place, new)
-    return args
-
-
-def _get(args: list, path: tuple) -> Any:
-    for step in path:
-        args = args[step]
     return args
 
 

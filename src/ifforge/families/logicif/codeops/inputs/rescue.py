@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from ifforge.core import pyast
 from ifforge.families.logicif.codeops.inputs.candidates import Signature
 from ifforge.families.logicif.codeops.inputs.kinds import another
-from ifforge.families.logicif.codeops.inputs.mutate import _lists, _paths, _set, compared_constants, mutate
+from ifforge.families.logicif.codeops.inputs.mutate import _get, _lists, _paths, _set, compared_constants, mutate
 
 # the alphabets of the `string` module, by name: code that looks for each of them in a text
 ALPHABETS = {name: getattr(string, name) for name in ("ascii_lowercase", "ascii_uppercase", "ascii_letters",
@@ -288,12 +288,6 @@ def _cross(args: list, rng: random.Random, clues: Clues) -> list:
     if isinstance(old, str) and len(target) == 1 and rng.random() < 0.3:
         pick = [pick, old]
     return _set(args, target, pick)
-
-
-def _get(args: list, path: tuple):
-    for step in path:
-        args = args[step]
-    return args
 
 
 def _dicts(value) -> list[dict]:
