@@ -1,6 +1,6 @@
 """The child side of the sandbox: a warm process that forks a runner per function.
 
-Started by `sandbox.py` as `python -P -s -S` (behind bubblewrap where the machine has it) and kept
+Started by `execution.py` as `python -P -s -S` (behind bubblewrap where the machine has it) and kept
 for many functions. It reads one JSON request per line on stdin (the cases of one function),
 compiles the seed and forks a runner, which has no way to the protocol pipe (closed in it; this
 process is not dumpable, so /proc cannot hand it back). The runner runs each case as if it were
@@ -13,8 +13,9 @@ files, `eval` or the namespaces, attribute functions that refuse hidden names, a
 allowed modules only, each seen through a module of its public names. Its value is read through
 the base types into plain JSON data (`plain`), so no method it overrides changes the gold. A case
 that leaves a thread, a process or a file behind ends its runner: this process kills what the case
-started, empties the case's folders and forks a new runner for the cases left; so does a case that
-dies or hangs, which is reported as that case's failure. This process checks every line and writes one per case on the
+started, empties the case's folders, only then reports the case (so a result read means nothing of
+its case still runs), and forks a new runner for the cases left; so does a case that dies or hangs,
+which is reported as that case's failure. This process checks every line and writes one per case on the
 protocol pipe (the original stdout), in case order. It never runs seed code. Standard library only:
 the child runs without site-packages.
 """
@@ -43,6 +44,7 @@ WARM = {"bisect", "collections", "copy", "datetime", "decimal", "fractions", "fu
 STATUSES = {"ok", "timeout", "memory", "exception", "bad_shape", "not_json", "too_large", "crash"}
 TAINTED = []  # what a case left that we could not remove: this child ends after its request
 GRACE = 0.5  # seconds past the case's alarm before the case process is killed from outside
+SWEEP_SECONDS = 5.0  # at most this long to see every process a case left die
 
 # The policy for benchmark code (checked before it runs by `codepolicy.py`, enforced here while it
 # runs): gold must be what the function returns on its input anywhere, any day, so the code may use
@@ -556,10 +558,12 @@ def _others():
 
 def _sweep(own_pid_namespace):
     """Kill whatever a case left running: in our own PID namespace, every process but us and init,
-    again until none is left (one may fork between our listing and its kill)."""
+    again until none is left alive (one may fork between our listing and its kill; a killed one
+    needs the CPU to die, which a busy machine may be slow to give). Bounded by `SWEEP_SECONDS`."""
     if not own_pid_namespace:
         return
-    for _ in range(100):
+    give_up = time.monotonic() + SWEEP_SECONDS
+    while time.monotonic() < give_up:
         others = _others()
         if not others:
             break
@@ -568,6 +572,7 @@ def _sweep(own_pid_namespace):
                 os.kill(pid, signal.SIGKILL)
             except OSError:
                 pass
+        time.sleep(0.001)
     while True:  # reap the ones that were ours
         try:
             if os.waitpid(-1, os.WNOHANG)[0] == 0:
@@ -683,33 +688,36 @@ def run_from(code, request, start, emit, private_fds, base, own_pid_namespace):
         pass
     lines = _Lines(pid, read_end, request["output_limit"] + 1024)
     total = start + 1 if request.get("alone") else len(request["cases"])
-    position, why = start, "sent"
+    position, why, last = start, "sent", None
     while position < total:
         raw, why = lines.next(time.monotonic() + request["case_seconds"] + GRACE)
         if raw is None:
             break
         message, dirty = _verdict(raw)
+        if dirty:  # told once what it left is gone: a result read means nothing of its case runs
+            last = message
+            break
         emit(position, message)
         position += 1
-        if dirty:
-            break
     os.close(read_end)
     try:
         os.killpg(pid, signal.SIGKILL)
     except OSError:
         pass
     status = lines.status if lines.status is not None else os.waitpid(pid, 0)[1]
-    if raw is None and position < total:  # the runner stopped inside this case
+    if last is None and position < total:  # the runner stopped inside this case
         if why == "timeout":
-            emit(position, {"status": "timeout", "error": "the case ran past its time limit and was killed"})
+            last = {"status": "timeout", "error": "the case ran past its time limit and was killed"}
         elif why == "too_large":
-            emit(position, {"status": "too_large", "error": "the case wrote more than the output cap"})
+            last = {"status": "too_large", "error": "the case wrote more than the output cap"}
         else:
-            emit(position, _death(status))
-        position += 1
+            last = _death(status)
     _sweep(own_pid_namespace)
     if not _empty(workdir, base, own_pid_namespace):
         TAINTED.append(workdir)
+    if last is not None:
+        emit(position, last)
+        position += 1
     return position
 
 
