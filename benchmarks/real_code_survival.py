@@ -5,7 +5,9 @@ with `inspect` when this runs (never stored in the repository), and are picked b
 by hand: every top-level function of the modules in `MODULES`, in source order, that takes at least
 one parameter, is 2 to 60 lines long, and whose every global name resolves inside its module (a
 helper, a class, a constant or an import, each moved into the seed with what it needs in turn; a
-relative import reaches outside it), up to `PER_MODULE` per module. Of these, the LogicIF-able ones are decided from the source before any
+name imported from another module of the same package is moved in from there, since the sixth round,
+unless two definitions of one name would meet or the seed grows too long: `--own-module-only` picks
+as before), up to `PER_MODULE` per module. Of these, the LogicIF-able ones are decided from the source before any
 stage runs (`logicif_able`): every parameter can take a JSON value (no annotation naming another
 type, no default that is not a JSON literal, never called, no attribute a str, number, list or dict
 lacks, also once its value has flowed into another name, a container or an inner function or
@@ -42,7 +44,9 @@ from __future__ import annotations
 import argparse
 import ast
 import builtins
+import functools
 import importlib
+import importlib.util
 import inspect
 import json
 import pkgutil
@@ -219,33 +223,113 @@ def _builders(tree: ast.Module) -> dict[str, list[ast.stmt]]:
     return found
 
 
-def seed_source(module_name: str, function: str) -> str | None:
-    """The seed for one function: what it needs from its module, then the function; None when a
-    global name does not resolve in the module or the seed grows past MAX_SEED_LINES."""
-    text = inspect.getsource(importlib.import_module(module_name))
+@functools.lru_cache(maxsize=None)
+def _module(name: str) -> tuple[str, dict[str, ast.stmt], dict[str, list[ast.stmt]]] | None:
+    """A module's source, its top-level names and their builders; None when it cannot be read."""
+    try:
+        text = inspect.getsource(importlib.import_module(name))
+    except (ImportError, OSError, TypeError, SyntaxError):
+        return None
     tree = ast.parse(text)
-    index = _top_level(tree)
-    builders = _builders(tree)
-    needed: dict[int, ast.stmt] = {}
-    pending = [index[function]]
+    return text, _top_level(tree), _builders(tree)
+
+
+def _sibling(module_name: str, statement: ast.stmt) -> str | None:
+    """The module of the seed's own package that a `from ... import` statement reads (relative ones
+    resolved), or None when it reads another package's module or imports a module itself."""
+    if not isinstance(statement, ast.ImportFrom):
+        return None
+    package = module_name if hasattr(importlib.import_module(module_name), "__path__") \
+        else module_name.rpartition(".")[0]
+    try:
+        target = importlib.util.resolve_name("." * statement.level + (statement.module or ""), package) \
+            if statement.level else statement.module
+    except (ImportError, ValueError):
+        return None
+    return target if target and target.split(".")[0] == module_name.split(".")[0] else None
+
+
+def _definition(module: str, name: str, across: bool = True) -> tuple[str, str, ast.stmt] | None:
+    """Where `name`, read by code of `module`, is defined: (module, the name there, the statement),
+    following imports from the seed's own package to the definition. When that chain breaks (a
+    module imported whole, a name not found there) the import itself, as written; None when the
+    name is not found in `module` at all."""
+    found = _module(module)
+    if found is None or name not in found[1]:
+        return None
+    start = (module, name, found[1][name])
+    for _ in range(10 if across else 0):  # a name re-exported along a chain of modules
+        statement = found[1][name]
+        sibling = _sibling(module, statement)
+        if sibling is None:
+            return module, name, statement
+        module, name = sibling, statement.names[0].name
+        found = _module(module)
+        if found is None or name not in found[1]:
+            break
+    return start
+
+
+def seed_source(module_name: str, function: str, across: bool = True) -> str | None:
+    """The seed for one function: what it needs from its module, then the function; None when a
+    global name does not resolve or the seed grows past MAX_SEED_LINES. A name imported from
+    another module of the seed's own package (`from .util import clean`, `from pkg.util import
+    clean as tidy`) is moved in from that module, with what it needs in turn, as if it were the
+    module's own: real packages keep their helpers apart. When that fails (two different
+    definitions of one name, a seed too long) the import stays as written, as without `across`."""
+    needed: dict[int, tuple[int, str, ast.stmt]] = {}  # id -> (depth, module, statement)
+    renamings: set[str] = set()  # `tidy = clean` for a helper imported under another name
+    pending = [(0, module_name, _module(module_name)[1][function])]
     while pending:
-        node = pending.pop()
+        depth, module, node = pending.pop()
         if id(node) in needed:
+            needed[id(node)] = (max(depth, needed[id(node)][0]), module, node)
             continue
-        needed[id(node)] = node
+        needed[id(node)] = (depth, module, node)
         for name in sorted(_free_names(node)):
-            if name not in index or getattr(index[name], "level", 0):  # a relative import: outside the module
+            found = _definition(module, name, across)
+            if found is None or getattr(found[2], "level", 0):  # a relative import of a module itself
                 return None
-            pending.append(index[name])
-            if isinstance(index[name], (ast.Assign, ast.AnnAssign)):
-                pending.extend(builders.get(name, []))
-    entry = index[function]
-    others = sorted((n for n in needed.values() if n is not entry), key=lambda n: (
-        not isinstance(n, (ast.Import, ast.ImportFrom)), n.lineno))
-    parts = [ast.unparse(n) if isinstance(n, (ast.Import, ast.ImportFrom)) else ast.get_source_segment(text, n)
-             for n in [*others, entry]]
+            home, own_name, statement = found
+            if home != module:
+                if own_name != name:
+                    renamings.add(f"{name} = {own_name}")
+                depth_there = depth + 1
+            else:
+                depth_there = depth
+            pending.append((depth_there, home, statement))
+            if isinstance(statement, (ast.Assign, ast.AnnAssign)):
+                pending.extend((depth_there, home, b) for b in _module(home)[2].get(own_name, []))
+    entry = _module(module_name)[1][function]
+    parts, binder = [], {function: "the function itself"}
+    for depth, module, node in sorted((v for v in needed.values() if v[2] is not entry), key=lambda v: (
+            not isinstance(v[2], (ast.Import, ast.ImportFrom)), -v[0], v[1], v[2].lineno)):
+        part = ast.unparse(node) if isinstance(node, (ast.Import, ast.ImportFrom)) \
+            else ast.get_source_segment(_module(module)[0], node)
+        if part in parts:  # one import two modules both make
+            continue
+        if across and any(binder.setdefault(name, part) != part for name in _bound_names(node)):
+            return seed_source(module_name, function, across=False) if across else None
+        parts.append(part)
+    for renaming in sorted(renamings):
+        if binder.setdefault(renaming.split(" = ")[0], renaming) != renaming:
+            return seed_source(module_name, function, across=False) if across else None
+        parts.append(renaming)
+    parts.append(ast.get_source_segment(_module(module_name)[0], entry))
     source = "\n\n\n".join(parts) + "\n"
-    return source if source.count("\n") <= MAX_SEED_LINES else None
+    if source.count("\n") <= MAX_SEED_LINES:
+        return source
+    return seed_source(module_name, function, across=False) if across and len(needed) > 1 else None
+
+
+def _bound_names(node: ast.stmt) -> set[str]:
+    """The top-level names one statement of a seed binds."""
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return {node.name}
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        return {(a.asname or a.name).split(".")[0] for a in node.names}
+    targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
+    return {n.id for t in targets if t is not None for n in ast.walk(t) if isinstance(n, ast.Name)}
 
 
 def package_modules(packages: list[str], shallow: bool = False) -> list[str]:
@@ -266,8 +350,9 @@ def package_modules(packages: list[str], shallow: bool = False) -> list[str]:
     return found
 
 
-def pick(modules: list[str] = MODULES, per_module: int = PER_MODULE) -> list[Picked]:
-    """The functions the fixed rule (module docstring) picks, in module order then source order."""
+def pick(modules: list[str] = MODULES, per_module: int = PER_MODULE, across: bool = True) -> list[Picked]:
+    """The functions the fixed rule (module docstring) picks, in module order then source order;
+    without `across`, as before the sixth round: a name imported from another module stays an import."""
     chosen = []
     for module_name in modules:
         try:
@@ -286,7 +371,7 @@ def pick(modules: list[str] = MODULES, per_module: int = PER_MODULE) -> list[Pic
                 continue
             if not MIN_LINES <= node.end_lineno - node.lineno + 1 <= MAX_LINES:
                 continue
-            source = seed_source(module_name, node.name)
+            source = seed_source(module_name, node.name, across)
             if source is None:
                 continue
             chosen.append(Picked(module_name, node.name, source))
@@ -1301,6 +1386,9 @@ def main() -> None:
                         help="which set of modules to run (module docstring)")
     parser.add_argument("--heldout-path", nargs="*", default=[],
                         help="folders holding the held-out packages (unzipped wheels)")
+    parser.add_argument("--own-module-only", action="store_true",
+                        help="pick as rounds one to five did: a name imported from another module of the "
+                             "package stays an import (the code policy then refuses it)")
     args = parser.parse_args()
     sys.path[1:1] = args.heldout_path
     sets = {"tuning": lambda: MODULES, "heldout": lambda: HELDOUT_MODULES + package_modules(HELDOUT_PACKAGES),
@@ -1318,9 +1406,9 @@ def main() -> None:
         modules = listed()
         print(f"=== {name} set: {len(modules)} modules")
         if args.describer:
-            describer_alone(pick(modules, per_module=30))
+            describer_alone(pick(modules, per_module=30, across=not args.own_module_only))
             continue
-        picked = pick(modules)[: args.limit]
+        picked = pick(modules, across=not args.own_module_only)[: args.limit]
         if args.show:
             picked = [p for p in picked if p.task_id == args.show]
             if not picked:

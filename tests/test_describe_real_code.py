@@ -662,3 +662,30 @@ def test_a_quoted_text_shows_every_character():
     assert quoted("\u0301x") == '"\\u0301x"' and quoted("e\u0301") == '"e\u0301"' and quoted("caf\u00e9") == '"caf\u00e9"'
     said = describe("J = frozenset('\u200c\u200d')\n\ndef f(a):\n    return a in J\n", [], {"a": "str"}, "bool")
     assert '"\\u200c\\u200d"' in said
+
+
+def test_a_helper_from_another_module_of_the_package_is_moved_into_the_seed(tmp_path, monkeypatch):
+    """Real packages keep helpers apart: `from .text import clean as tidy` brings `clean` (and what
+    it reads) into the seed under both names; two different definitions of one name would clash,
+    so that seed keeps its import, as the picker did before (`across=False`)."""
+    package = tmp_path / "pkgacross"
+    package.mkdir()
+    (package / "__init__.py").write_text("from pkgacross.text import clean\n")
+    (package / "text.py").write_text("import re\nSPACE = re.compile(r'\\s+')\n\n\ndef clean(s):\n"
+                                     "    return SPACE.sub(' ', s).strip()\n")
+    (package / "words.py").write_text("from .text import clean as tidy\nfrom pkgacross import clean as again\n\n\n"
+                                      "def count(s):\n    n = 0\n    for w in tidy(s).split(' '):\n        if w:\n"
+                                      "            n += 1\n    return n\n\n\ndef twice(s):\n    return again(again(s))\n\n\n"
+                                      "SPACE = 'other'\n\n\ndef clash(s):\n    return tidy(s) + SPACE\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    bench = _benchmark()
+    seed = bench.seed_source("pkgacross.words", "count")
+    namespace = {}
+    exec(compile(seed, "seed", "exec"), namespace)
+    assert "import" not in seed.replace("import re", "") and "tidy = clean" in seed
+    assert namespace["count"]("  a  b c ") == 3
+    assert "def clean" in bench.seed_source("pkgacross.words", "twice")  # re-exported by the package
+    # `clash` needs two SPACEs (the module's and the helper's): no seed, and without moving nothing
+    # resolves either (a relative import), as before
+    assert bench.seed_source("pkgacross.words", "clash") is None
+    assert bench.seed_source("pkgacross.words", "count", across=False) is None
