@@ -39,6 +39,7 @@ from ifforge.core.prompts import load_prompt
 from ifforge.families.logicif.codeops.inputs.accepted import with_accepted
 from ifforge.families.logicif.codeops.inputs.candidates import candidates as drawn_calls
 from ifforge.families.logicif.codeops.inputs.mutate import compared_constants, mutate
+from ifforge.families.logicif.codeops.inputs.rescue import read_clues, rescue_mutant
 from ifforge.families.logicif.records import (DroppedItem, InstrumentedFunction, Outcome, SeedFunction, TestInput,
                                               Tracker)
 from ifforge.families.logicif.configs import InstrumentConfig, TrackerConfig
@@ -49,6 +50,7 @@ from ifforge.families.logicif.filters import run_problem, trivial
 STAGE = "instrument"
 OTHER_CALLS = 80  # calls drawn from the code when no tracker tells something on the cases
 OTHER_MUTANTS = 6  # changes of each case drawn too
+RELATED_MUTANTS = 10  # rescue changes of each case, tried once nothing else lets a tracker be chosen
 
 
 def run(seed: SeedFunction, settings: TrackerConfig) -> Outcome[InstrumentedFunction]:
@@ -76,7 +78,8 @@ def run(seed: SeedFunction, settings: TrackerConfig) -> Outcome[InstrumentedFunc
         cases, returned = _judging(runs)
         chosen = choose(probe.candidates, cases, settings.max_tracker_value, returned)
     except NothingInformative as error:
-        other = _other_case(seed, probe, runs, settings) or _last_resort(seed, probe, runs, settings)
+        other = _other_case(seed, probe, runs, settings) or _last_resort(seed, probe, runs, settings) \
+            or _related_case(seed, probe, runs, settings)
         if other is None:
             return dropped("no_informative_tracker", str(error))
         place, arguments, runs, chosen = other
@@ -152,17 +155,51 @@ def _last_resort(seed: SeedFunction, probe, runs: list[Run | None], settings: Tr
         return _other_case(seed, probe, runs, settings, last_resort=True)
 
 
-def _other_case(seed: SeedFunction, probe, runs: list[Run | None], settings: TrackerConfig, last_resort: bool = False):
+def _related_calls(seed: SeedFunction, taken: set[str]) -> list[list]:
+    """Changes of each case made as the inputs stage's rescue makes them (codeops/inputs/rescue.py): a
+    value made a key, an item or a stretch of another argument, a graph whose edges name its own
+    nodes, an argument made a constant the code compares with. A loop or branch often waits on such
+    a relation (`while node in parents`, `if item == value`, `if '%' in text`), which random values
+    and the search's usual changes seldom make, so every working call walks one path."""
+    try:
+        clues = read_clues(seed.source, seed.entry)
+    except (SyntaxError, ValueError, RecursionError):
+        return []
+    rng = random.Random(int(content_hash("related tracker cases", seed.task_id)[:12], 16))
+    found = {}
+    for test_input in seed.inputs:
+        for draw in range(RELATED_MUTANTS):
+            try:  # every other draw starts from a usual change (a longer list, whose items a relation can then name)
+                start = mutate(test_input.args, rng, clues.numbers, clues.texts) if draw % 2 else test_input.args
+                arguments = rescue_mutant(start, rng, clues, repair=False)
+            except (ValueError, IndexError, TypeError, KeyError, RecursionError):
+                continue
+            found.setdefault(canonical_json(arguments), arguments)
+    return [arguments for key, arguments in found.items() if key not in taken]
+
+
+def _related_case(seed: SeedFunction, probe, runs: list[Run | None], settings: TrackerConfig):
+    """What `_other_case` finds among `_related_calls`, with the usual trackers, then the last-resort
+    ones; None when nothing does. Tried after every other way failed, so no choice made before changes."""
+    calls = _related_calls(seed, {canonical_json(i.args) for i in seed.inputs})
+    return _other_case(seed, probe, runs, settings, calls=calls) \
+        or _other_case(seed, probe, runs, settings, last_resort=True, calls=calls)
+
+
+def _other_case(seed: SeedFunction, probe, runs: list[Run | None], settings: TrackerConfig, last_resort: bool = False,
+                calls: list[list] | None = None):
     """(place, arguments, runs, chosen) when one generated case swapped for another call lets trackers
     be chosen; else None. The place is a generated case execute would not keep, else the last generated
     case (the inputs stage chose it last: it added fewest arcs). Of the calls that would do, the one
     giving the chosen trackers the most different values, then the one on which most of them are not 0
-    and whose output is not trivial (a call that does nothing is a poor case), then the first drawn."""
+    and whose output is not trivial (a call that does nothing is a poor case), then the first drawn.
+    `calls`: the calls to try (default: `_other_calls`)."""
     generated = [index for index, test_input in enumerate(seed.inputs) if test_input.origin is not None]
     if not generated:
         return None  # the cases were given: they are the author's, not to be changed
     place = next((index for index in generated if runs[index] is None), generated[-1])
-    calls = _other_calls(seed, {canonical_json(i.args) for i in seed.inputs})
+    if calls is None:
+        calls = _other_calls(seed, {canonical_json(i.args) for i in seed.inputs})
     if not calls:
         return None
     results = sandbox.run_cases(probe.source, "f", calls, limits=settings.limits(), budget=settings.budget(),
