@@ -39,6 +39,7 @@ from ifforge.core.prompts import load_prompt
 from ifforge.families.logicif.codeops.inputs.accepted import with_accepted
 from ifforge.families.logicif.codeops.inputs.candidates import candidates as drawn_calls
 from ifforge.families.logicif.codeops.inputs.mutate import compared_constants, mutate
+from ifforge.families.logicif.codeops.inputs.relations import linked, without_asked_key
 from ifforge.families.logicif.codeops.inputs.rescue import read_clues, rescue_mutant
 from ifforge.families.logicif.records import (DroppedItem, InstrumentedFunction, Outcome, SeedFunction, TestInput,
                                               Tracker)
@@ -158,9 +159,11 @@ def _last_resort(seed: SeedFunction, probe, runs: list[Run | None], settings: Tr
 def _related_calls(seed: SeedFunction, taken: set[str]) -> list[list]:
     """Changes of each case made as the inputs stage's rescue makes them (codeops/inputs/rescue.py): a
     value made a key, an item or a stretch of another argument, a graph whose edges name its own
-    nodes, an argument made a constant the code compares with. A loop or branch often waits on such
-    a relation (`while node in parents`, `if item == value`, `if '%' in text`), which random values
-    and the search's usual changes seldom make, so every working call walks one path."""
+    nodes, an argument made a constant the code compares with; and, for each case, its graph-shaped
+    dicts given edges and a dict without a key the code asks about (codeops/inputs/relations.py).
+    A loop or branch often waits on such a relation (`while node in parents`, `if item == value`,
+    `if "K" in record`), which random values and the search's usual changes seldom make, so every
+    working call walks one path."""
     try:
         clues = read_clues(seed.source, seed.entry)
     except (SyntaxError, ValueError, RecursionError):
@@ -174,6 +177,9 @@ def _related_calls(seed: SeedFunction, taken: set[str]) -> list[list]:
                 arguments = rescue_mutant(start, rng, clues, repair=False)
             except (ValueError, IndexError, TypeError, KeyError, RecursionError):
                 continue
+            found.setdefault(canonical_json(arguments), arguments)
+        for arguments in (linked(test_input.args, rng), linked(test_input.args, rng),
+                          without_asked_key(test_input.args, rng, clues.texts)):
             found.setdefault(canonical_json(arguments), arguments)
     return [arguments for key, arguments in found.items() if key not in taken]
 
