@@ -16,7 +16,9 @@ as the inputs stage draws them (the code's candidates, changes of the cases), ru
 the one that, put in place of one generated case, lets the most varied trackers be chosen is swapped
 in (`_other_case`). A seed whose trackers tell something on its cases never reaches this. Only when
 that fails too are the last-resort trackers judged (`_last_resort`: items that count as false), on
-the cases, then on a call swapped in.
+the cases, then on a call swapped in. Last of all, the calls swapped in may be rescue changes of the
+cases (`_related_case`): a loop or branch that waits on a relation between arguments (a value that
+is a key of another, a graph whose lists name its nodes) is walked by no random call.
 """
 
 from __future__ import annotations

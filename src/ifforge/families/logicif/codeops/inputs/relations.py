@@ -12,18 +12,7 @@ from __future__ import annotations
 import copy
 import random
 
-
-def _dicts(value) -> list[dict]:
-    """Every dict in a value, outermost first."""
-    found, stack = [], [value]
-    while stack:
-        item = stack.pop(0)
-        if isinstance(item, dict):
-            found.append(item)
-            stack += list(item.values())
-        elif isinstance(item, list):
-            stack += item
-    return found
+from ifforge.families.logicif.codeops.inputs.rescue import _dicts
 
 
 def linked(args: list, rng: random.Random) -> list:
