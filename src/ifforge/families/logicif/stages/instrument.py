@@ -190,18 +190,18 @@ def _related_case(seed: SeedFunction, probe, runs: list[Run | None], settings: T
     """What `_other_case` finds among `_related_calls`, with the usual trackers, then the last-resort
     ones; None when nothing does. Tried after every other way failed, so no choice made before changes."""
     calls = _related_calls(seed, {canonical_json(i.args) for i in seed.inputs})
-    return _other_case(seed, probe, runs, settings, calls=calls) \
-        or _other_case(seed, probe, runs, settings, last_resort=True, calls=calls)
+    return _other_case(seed, probe, runs, settings, calls=calls, resorts=(False, True))
 
 
 def _other_case(seed: SeedFunction, probe, runs: list[Run | None], settings: TrackerConfig, last_resort: bool = False,
-                calls: list[list] | None = None):
+                calls: list[list] | None = None, resorts: tuple[bool, ...] = ()):
     """(place, arguments, runs, chosen) when one generated case swapped for another call lets trackers
     be chosen; else None. The place is a generated case execute would not keep, else the last generated
     case (the inputs stage chose it last: it added fewest arcs). Of the calls that would do, the one
     giving the chosen trackers the most different values, then the one on which most of them are not 0
     and whose output is not trivial (a call that does nothing is a poor case), then the first drawn.
-    `calls`: the calls to try (default: `_other_calls`)."""
+    `calls`: the calls to try (default: `_other_calls`); `resorts`: the `last_resort` choices to try
+    in turn on one run of them (default: `last_resort` alone)."""
     generated = [index for index, test_input in enumerate(seed.inputs) if test_input.origin is not None]
     if not generated:
         return None  # the cases were given: they are the author's, not to be changed
@@ -212,26 +212,30 @@ def _other_case(seed: SeedFunction, probe, runs: list[Run | None], settings: Tra
         return None
     results = sandbox.run_cases(probe.source, "f", calls, limits=settings.limits(), budget=settings.budget(),
                                 coverage=True)
-    best, best_spread = None, None
+    trials = []
     for arguments, result in zip(calls, results):
         if not result.ok or run_problem(arguments, result, settings) is not None:
             continue
         run = _judged(probe, arguments, result, settings)
-        if run is None:
-            continue
-        trial = [*runs[:place], run, *runs[place + 1:]]
-        cases, returned = _judging(trial)
-        if len(cases) < settings.min_cases:
-            continue
-        try:
-            chosen = choose(probe.candidates, cases, settings.max_tracker_value, returned, last_resort)
-        except NothingInformative:
-            continue
-        spread = (sum(len({stats.get(c.id) for _, stats in cases}) for c in chosen),
-                  sum(run[1].get(c.id) != 0 for c in chosen), not trivial(result.output[0], arguments))
-        if best is None or spread > best_spread:
-            best, best_spread = (place, arguments, trial, chosen), spread
-    return best
+        if run is not None:
+            trials.append((arguments, result, run, [*runs[:place], run, *runs[place + 1:]]))
+    for resort in resorts or (last_resort,):
+        best, best_spread = None, None
+        for arguments, result, run, trial in trials:
+            cases, returned = _judging(trial)
+            if len(cases) < settings.min_cases:
+                continue
+            try:
+                chosen = choose(probe.candidates, cases, settings.max_tracker_value, returned, resort)
+            except NothingInformative:
+                continue
+            spread = (sum(len({stats.get(c.id) for _, stats in cases}) for c in chosen),
+                      sum(run[1].get(c.id) != 0 for c in chosen), not trivial(result.output[0], arguments))
+            if best is None or spread > best_spread:
+                best, best_spread = (place, arguments, trial, chosen), spread
+        if best is not None:
+            return best
+    return None
 
 
 class AnonymiseReply(BaseModel):
