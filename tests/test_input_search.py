@@ -526,3 +526,17 @@ def test_no_kept_call_gives_an_output_longer_than_max_output_length():
     assert kept is not None and kept.inputs
     from ifforge.core.store.versions import canonical_json
     assert all(len(canonical_json(_call(source, i.args))) <= 10_000 for i in kept.inputs)
+
+
+def test_relations_give_a_graph_edges_to_its_own_nodes_and_take_an_asked_key_out():
+    from ifforge.families.logicif.codeops.inputs.relations import linked, without_asked_key
+    rng = random.Random(3)
+    graph = [{"a": [], "b": [], "c": []}, 2]
+    drawn = [linked(graph, rng) for _ in range(20)]
+    assert graph == [{"a": [], "b": [], "c": []}, 2]  # the case itself is left alone
+    assert any(any(d[0].values()) for d in drawn)
+    assert all(set(item for items in d[0].values() for item in items) <= {"a", "b", "c"} for d in drawn)
+    assert linked([{"a": 1, "b": []}], rng) == [{"a": 1, "b": []}]  # not every value a list: no graph
+    record = ["x", {"ISBN": "1", "Title": "t"}]
+    assert without_asked_key(record, rng, ["ISBN", "other"]) == ["x", {"Title": "t"}]
+    assert without_asked_key(record, rng, ["nothing"]) == record

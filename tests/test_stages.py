@@ -407,3 +407,30 @@ def test_generated_cases_on_which_no_tracker_tells_something_get_one_call_swappe
         assert len({r.stats[tracker.name] for r in runs}) > 1
     given = generated.model_copy(update={"inputs": [TestInput(args=a) for a in cases]})
     assert instrument.run(given, settings).dropped[0].reason == "no_informative_tracker"
+
+
+CHAIN = '''
+def chain(parents: dict, node: int):
+    path = [node]
+    if node in parents:
+        path.append(parents[node])
+    return path
+'''
+
+
+def test_a_case_whose_value_is_a_key_of_another_argument_is_swapped_in_when_nothing_else_varies():
+    """The branch waits on a relation (the node a key of the table) that no generated case has, nor any
+    call drawn from the annotations: a rescue change of a case (a value made a key of another
+    argument) is swapped in, and a counter then varies; the code's outputs are kept."""
+    cases = [[{"a": 1}, 0], [{"b": 2, "ab": 1}, -1], [{"xy": 3, "yz": 1}, 5], [{"k": 2, "ab": 2, "ba": 8}, 3],
+             [{"b": 0, "bab": -1, "-": 1}, 1], [{"k": -1, "bb": -1}, 2], [{"a": 2}, 12], [{"b": 8, "abb": 5}, 13]]
+    seed = SeedFunction(task_id="chain", source=CHAIN, entry="chain", origin="chain.py",
+                        inputs=[TestInput(args=a, origin="random") for a in cases])
+    outcome = instrument.run(seed, from_settings(TrackerConfig, Settings()))
+    assert outcome.kept is not None, outcome.dropped
+    [swapped] = [i.args for i in outcome.kept.inputs if i.origin == "drawn for a tracker"]
+    assert swapped[1] in swapped[0]
+    args = [i.args for i in outcome.kept.inputs]
+    runs = sandbox.run_cases(outcome.kept.instrumented_source, "f", args, tracked=True)
+    assert [r.output for r in runs] == [r.output for r in sandbox.run_cases(CHAIN, "chain", args)]
+    assert any(len({r.stats[t.name] for r in runs}) > 1 for t in outcome.kept.trackers)

@@ -16,7 +16,9 @@ as the inputs stage draws them (the code's candidates, changes of the cases), ru
 the one that, put in place of one generated case, lets the most varied trackers be chosen is swapped
 in (`_other_case`). A seed whose trackers tell something on its cases never reaches this. Only when
 that fails too are the last-resort trackers judged (`_last_resort`: items that count as false), on
-the cases, then on a call swapped in.
+the cases, then on a call swapped in. Last of all, the calls swapped in may be rescue changes of the
+cases (`_related_case`): a loop or branch that waits on a relation between arguments (a value that
+is a key of another, a graph whose lists name its nodes) is walked by no random call.
 """
 
 from __future__ import annotations
@@ -39,6 +41,8 @@ from ifforge.core.prompts import load_prompt
 from ifforge.families.logicif.codeops.inputs.accepted import with_accepted
 from ifforge.families.logicif.codeops.inputs.candidates import candidates as drawn_calls
 from ifforge.families.logicif.codeops.inputs.mutate import compared_constants, mutate
+from ifforge.families.logicif.codeops.inputs.relations import linked, without_asked_key
+from ifforge.families.logicif.codeops.inputs.rescue import read_clues, rescue_mutant
 from ifforge.families.logicif.records import (DroppedItem, InstrumentedFunction, Outcome, SeedFunction, TestInput,
                                               Tracker)
 from ifforge.families.logicif.configs import InstrumentConfig, TrackerConfig
@@ -49,6 +53,7 @@ from ifforge.families.logicif.filters import run_problem, trivial
 STAGE = "instrument"
 OTHER_CALLS = 80  # calls drawn from the code when no tracker tells something on the cases
 OTHER_MUTANTS = 6  # changes of each case drawn too
+RELATED_MUTANTS = 10  # rescue changes of each case, tried once nothing else lets a tracker be chosen
 
 
 def run(seed: SeedFunction, settings: TrackerConfig) -> Outcome[InstrumentedFunction]:
@@ -76,7 +81,8 @@ def run(seed: SeedFunction, settings: TrackerConfig) -> Outcome[InstrumentedFunc
         cases, returned = _judging(runs)
         chosen = choose(probe.candidates, cases, settings.max_tracker_value, returned)
     except NothingInformative as error:
-        other = _other_case(seed, probe, runs, settings) or _last_resort(seed, probe, runs, settings)
+        other = _other_case(seed, probe, runs, settings) or _last_resort(seed, probe, runs, settings) \
+            or _related_case(seed, probe, runs, settings)
         if other is None:
             return dropped("no_informative_tracker", str(error))
         place, arguments, runs, chosen = other
@@ -152,41 +158,84 @@ def _last_resort(seed: SeedFunction, probe, runs: list[Run | None], settings: Tr
         return _other_case(seed, probe, runs, settings, last_resort=True)
 
 
-def _other_case(seed: SeedFunction, probe, runs: list[Run | None], settings: TrackerConfig, last_resort: bool = False):
+def _related_calls(seed: SeedFunction, taken: set[str]) -> list[list]:
+    """Changes of each case made as the inputs stage's rescue makes them (codeops/inputs/rescue.py): a
+    value made a key, an item or a stretch of another argument, a graph whose edges name its own
+    nodes, an argument made a constant the code compares with; and, for each case, its graph-shaped
+    dicts given edges and a dict without a key the code asks about (codeops/inputs/relations.py).
+    A loop or branch often waits on such a relation (`while node in parents`, `if item == value`,
+    `if "K" in record`), which random values and the search's usual changes seldom make, so every
+    working call walks one path."""
+    try:
+        clues = read_clues(seed.source, seed.entry)
+    except (SyntaxError, ValueError, RecursionError):
+        return []
+    rng = random.Random(int(content_hash("related tracker cases", seed.task_id)[:12], 16))
+    found = {}
+    for test_input in seed.inputs:
+        for draw in range(RELATED_MUTANTS):
+            try:  # every other draw starts from a usual change (a longer list, whose items a relation can then name)
+                start = mutate(test_input.args, rng, clues.numbers, clues.texts) if draw % 2 else test_input.args
+                arguments = rescue_mutant(start, rng, clues, repair=False)
+            except (ValueError, IndexError, TypeError, KeyError, RecursionError):
+                continue
+            found.setdefault(canonical_json(arguments), arguments)
+        for arguments in (linked(test_input.args, rng), linked(test_input.args, rng),
+                          without_asked_key(test_input.args, rng, clues.texts)):
+            found.setdefault(canonical_json(arguments), arguments)
+    return [arguments for key, arguments in found.items() if key not in taken]
+
+
+def _related_case(seed: SeedFunction, probe, runs: list[Run | None], settings: TrackerConfig):
+    """What `_other_case` finds among `_related_calls`, with the usual trackers, then the last-resort
+    ones; None when nothing does. Tried after every other way failed, so no choice made before changes."""
+    calls = _related_calls(seed, {canonical_json(i.args) for i in seed.inputs})
+    return _other_case(seed, probe, runs, settings, calls=calls, resorts=(False, True))
+
+
+def _other_case(seed: SeedFunction, probe, runs: list[Run | None], settings: TrackerConfig, last_resort: bool = False,
+                calls: list[list] | None = None, resorts: tuple[bool, ...] = ()):
     """(place, arguments, runs, chosen) when one generated case swapped for another call lets trackers
     be chosen; else None. The place is a generated case execute would not keep, else the last generated
     case (the inputs stage chose it last: it added fewest arcs). Of the calls that would do, the one
     giving the chosen trackers the most different values, then the one on which most of them are not 0
-    and whose output is not trivial (a call that does nothing is a poor case), then the first drawn."""
+    and whose output is not trivial (a call that does nothing is a poor case), then the first drawn.
+    `calls`: the calls to try (default: `_other_calls`); `resorts`: the `last_resort` choices to try
+    in turn on one run of them (default: `last_resort` alone)."""
     generated = [index for index, test_input in enumerate(seed.inputs) if test_input.origin is not None]
     if not generated:
         return None  # the cases were given: they are the author's, not to be changed
     place = next((index for index in generated if runs[index] is None), generated[-1])
-    calls = _other_calls(seed, {canonical_json(i.args) for i in seed.inputs})
+    if calls is None:
+        calls = _other_calls(seed, {canonical_json(i.args) for i in seed.inputs})
     if not calls:
         return None
     results = sandbox.run_cases(probe.source, "f", calls, limits=settings.limits(), budget=settings.budget(),
                                 coverage=True)
-    best, best_spread = None, None
+    trials = []
     for arguments, result in zip(calls, results):
         if not result.ok or run_problem(arguments, result, settings) is not None:
             continue
         run = _judged(probe, arguments, result, settings)
-        if run is None:
-            continue
-        trial = [*runs[:place], run, *runs[place + 1:]]
-        cases, returned = _judging(trial)
-        if len(cases) < settings.min_cases:
-            continue
-        try:
-            chosen = choose(probe.candidates, cases, settings.max_tracker_value, returned, last_resort)
-        except NothingInformative:
-            continue
-        spread = (sum(len({stats.get(c.id) for _, stats in cases}) for c in chosen),
-                  sum(run[1].get(c.id) != 0 for c in chosen), not trivial(result.output[0], arguments))
-        if best is None or spread > best_spread:
-            best, best_spread = (place, arguments, trial, chosen), spread
-    return best
+        if run is not None:
+            trials.append((arguments, result, run, [*runs[:place], run, *runs[place + 1:]]))
+    for resort in resorts or (last_resort,):
+        best, best_spread = None, None
+        for arguments, result, run, trial in trials:
+            cases, returned = _judging(trial)
+            if len(cases) < settings.min_cases:
+                continue
+            try:
+                chosen = choose(probe.candidates, cases, settings.max_tracker_value, returned, resort)
+            except NothingInformative:
+                continue
+            spread = (sum(len({stats.get(c.id) for _, stats in cases}) for c in chosen),
+                      sum(run[1].get(c.id) != 0 for c in chosen), not trivial(result.output[0], arguments))
+            if best is None or spread > best_spread:
+                best, best_spread = (place, arguments, trial, chosen), spread
+        if best is not None:
+            return best
+    return None
 
 
 class AnonymiseReply(BaseModel):
