@@ -526,3 +526,74 @@ def test_no_kept_call_gives_an_output_longer_than_max_output_length():
     assert kept is not None and kept.inputs
     from ifforge.core.store.versions import canonical_json
     assert all(len(canonical_json(_call(source, i.args))) <= 10_000 for i in kept.inputs)
+
+
+HEADER = '''
+def f(head, size):
+    if len(head) >= 4 and head[0] == ord(b"G") and head[1] in b"IK" and head[3] in b"78":
+        return "gik"
+'''
+
+PREFIXED = '''
+KINDS = ("0x", "0o")
+
+
+def f(text):
+    if text[:2] in KINDS and text[2] == "7":
+        return len(text)
+'''
+
+SCRIPTS = '''
+RANGES = ((0x3040, 0x309F), (0x1F600, 0x1F64F))
+
+
+def f(ch):
+    point = ord(ch)
+    for low, high in RANGES:
+        if low <= point <= high:
+            return True
+    return False
+'''
+
+GLUED = '''
+def _glue(items):
+    if not items:
+        return None
+    head = items[0]
+    if hasattr(head, "upper"):
+        return head.__class__().join(items)
+    raise TypeError("cannot glue")
+
+
+def f(*items):
+    return _glue(items)
+'''
+
+
+def test_clues_read_the_constants_compared_at_fixed_places_and_code_points():
+    from ifforge.core import pyast
+    from ifforge.families.logicif.codeops.inputs import exact
+    assert exact.places(pyast.parse(HEADER), ["head", "size"]) == [(0, 0, [71]), (0, 1, [73, 75]), (0, 3, [55, 56])]
+    assert exact.places(pyast.parse(PREFIXED), ["text"]) == [(0, 0, ["0x", "0o"]), (0, 2, ["7"])]
+    assert exact.points(pyast.parse(SCRIPTS)) == [0x3040, 0x309F, 0x1F600, 0x1F64F]
+    assert exact.points(pyast.parse(SCRIPTS.replace("ord(ch)", "len(ch)"))) == []  # no code point read: none
+
+
+def test_the_rescue_writes_the_compared_constants_at_the_places_the_code_reads():
+    for source, want in ((HEADER, "gik"), (PREFIXED, None)):
+        outcome = _run(source)  # random lists and texts never hold all the compared values at their places
+        assert outcome.kept is not None, outcome.dropped
+        found = _outputs(source, outcome)
+        assert None in found and (want in found if want else any(isinstance(o, int) for o in found))
+
+
+def test_the_rescue_puts_characters_at_the_code_points_a_range_table_compares_with():
+    outcome = _run(SCRIPTS)  # drawn characters are ASCII: never inside the ranges
+    assert outcome.kept is not None, outcome.dropped
+    assert set(_outputs(SCRIPTS, outcome)) == {True, False}
+
+
+def test_when_only_the_call_with_no_argument_runs_the_rescue_changes_the_calls_that_raised():
+    outcome = _run(GLUED)  # numbers drawn for `*items`: every call with one raised; texts join
+    assert outcome.kept is not None, outcome.dropped
+    assert any(isinstance(o, str) for o in _outputs(GLUED, outcome))
