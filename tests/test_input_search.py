@@ -597,3 +597,27 @@ def test_when_only_the_call_with_no_argument_runs_the_rescue_changes_the_calls_t
     outcome = _run(GLUED)  # numbers drawn for `*items`: every call with one raised; texts join
     assert outcome.kept is not None, outcome.dropped
     assert any(isinstance(o, str) for o in _outputs(GLUED, outcome))
+
+
+CHAIN = '''
+def f(table: dict[str, list[int]]):
+    total = 0
+    for key in (0, 1):
+        for value in table[key]:
+            if value > 2:
+                total += value
+    return total
+'''
+
+
+def test_a_key_error_for_a_whole_number_on_a_dict_teaches_a_list_of_its_values():
+    from ifforge.families.logicif.codeops.inputs import lessons
+    from ifforge.families.logicif.codeops.inputs.candidates import Signature
+    parameters = Signature(CHAIN, "f").parameters
+    line = "        for value in table[key]:"
+    learned = lessons.learn(parameters, [([{"a": 1}], "KeyError: 0", line)])
+    assert learned.shapes == {"table": ("list", ("list", ("int",)))}
+    assert lessons.learn(parameters, [([{"a": 1}], "KeyError: 'b'", line)]).shapes == {}  # a text key: a dict
+    outcome = _run(CHAIN)  # a JSON object has only text keys: every call with one raised
+    assert outcome.kept is not None, outcome.dropped
+    assert len(set(_outputs(CHAIN, outcome))) > 1

@@ -536,7 +536,8 @@ def rescue_mutant(args: list, rng: random.Random, clues: Clues, repair: bool) ->
         return _check_char(new, rng, clues)
     changes = (*FLIPS, _retype) if repair else FLIPS
     changes += (_at_place,) * bool(clues.placed) + (_listed,) * bool(clues.lists)  # only where the code asks
-    changes += (exact.at_places,) * bool(clues.places) + (exact.code_point,) * bool(clues.points)
+    if clues.checked is None:  # a check character's texts start with the compared prefixes already
+        changes += (exact.at_places,) * bool(clues.places) + (exact.code_point,) * bool(clues.points)
     if clues.tested:  # only then: every other seed's rescue draws as before
         changes = (*changes, _rekind)
     for _ in range(rng.choice((1, 2, 2, 3))):
