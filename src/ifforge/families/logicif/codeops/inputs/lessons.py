@@ -8,7 +8,8 @@ value, or whose items, had that type, and gives it the type the message asks for
 type in a fixed order; when the line that raised names some of the parameters, only those are
 blamed. Errors about values (`ValueError`, `IndexError`, `KeyError`, an assertion,
 the function's own exception) ask for values nearer the constants the code compares with, and
-"invalid literal for int()" for text made of digits. Each parameter follows the majority of the
+"invalid literal for int()" for text made of digits; a `KeyError` for a whole number on a dict
+parameter asks for a list of its values (a JSON object's keys are texts). Each parameter follows the majority of the
 runs that blame it, so one odd run does not steer it.
 """
 

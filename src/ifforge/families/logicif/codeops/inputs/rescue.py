@@ -9,7 +9,8 @@ a grid whose rows, columns and blocks each hold 1..K once, an argument equal to 
 compares it with whatever type it was drawn as (`side == "?"`), the item at a position or key
 another argument names made the constant the code compares it with (`s[i] == "("`,
 `table.get(key) == "DG"`), a list argument made a copy of a module-level list the code compares
-with (`fields[:n] != DEFAULT_FIELDS`), or an argument of another JSON
+with (`fields[:n] != DEFAULT_FIELDS`), the constants compared at fixed places or the code points
+of range tables (`codeops.inputs.exact`), or an argument of another JSON
 kind (a list that was meant to be a number, a float that was meant to be a whole one). These
 changes are read from the code, never from a function's name, and are used only where the search
 left one output or no working call (`stages.inputs.rescue`), so every other seed keeps its inputs.
