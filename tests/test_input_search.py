@@ -540,3 +540,98 @@ def test_relations_give_a_graph_edges_to_its_own_nodes_and_take_an_asked_key_out
     record = ["x", {"ISBN": "1", "Title": "t"}]
     assert without_asked_key(record, rng, ["ISBN", "other"]) == ["x", {"Title": "t"}]
     assert without_asked_key(record, rng, ["nothing"]) == record
+
+
+HEADER = '''
+def f(head, size):
+    if len(head) >= 4 and head[0] == ord(b"G") and head[1] in b"IK" and head[3] in b"78":
+        return "gik"
+'''
+
+PREFIXED = '''
+KINDS = ("0x", "0o")
+
+
+def f(text):
+    if text[:2] in KINDS and text[2] == "7":
+        return len(text)
+'''
+
+SCRIPTS = '''
+RANGES = ((0x3040, 0x309F), (0x1F600, 0x1F64F))
+
+
+def f(ch):
+    point = ord(ch)
+    for low, high in RANGES:
+        if low <= point <= high:
+            return True
+    return False
+'''
+
+GLUED = '''
+def _glue(items):
+    if not items:
+        return None
+    head = items[0]
+    if hasattr(head, "upper"):
+        return head.__class__().join(items)
+    raise TypeError("cannot glue")
+
+
+def f(*items):
+    return _glue(items)
+'''
+
+
+def test_clues_read_the_constants_compared_at_fixed_places_and_code_points():
+    from ifforge.core import pyast
+    from ifforge.families.logicif.codeops.inputs import exact
+    assert exact.places(pyast.parse(HEADER), ["head", "size"]) == [(0, 0, [71]), (0, 1, [73, 75]), (0, 3, [55, 56])]
+    assert exact.places(pyast.parse(PREFIXED), ["text"]) == [(0, 0, ["0x", "0o"]), (0, 2, ["7"])]
+    assert exact.points(pyast.parse(SCRIPTS)) == [0x3040, 0x309F, 0x1F600, 0x1F64F]
+    assert exact.points(pyast.parse(SCRIPTS.replace("ord(ch)", "len(ch)"))) == []  # no code point read: none
+
+
+def test_the_rescue_writes_the_compared_constants_at_the_places_the_code_reads():
+    for source, want in ((HEADER, "gik"), (PREFIXED, None)):
+        outcome = _run(source)  # random lists and texts never hold all the compared values at their places
+        assert outcome.kept is not None, outcome.dropped
+        found = _outputs(source, outcome)
+        assert None in found and (want in found if want else any(isinstance(o, int) for o in found))
+
+
+def test_the_rescue_puts_characters_at_the_code_points_a_range_table_compares_with():
+    outcome = _run(SCRIPTS)  # drawn characters are ASCII: never inside the ranges
+    assert outcome.kept is not None, outcome.dropped
+    assert set(_outputs(SCRIPTS, outcome)) == {True, False}
+
+
+def test_when_only_the_call_with_no_argument_runs_the_rescue_changes_the_calls_that_raised():
+    outcome = _run(GLUED)  # numbers drawn for `*items`: every call with one raised; texts join
+    assert outcome.kept is not None, outcome.dropped
+    assert any(isinstance(o, str) for o in _outputs(GLUED, outcome))
+
+
+CHAIN = '''
+def f(table: dict[str, list[int]]):
+    total = 0
+    for key in (0, 1):
+        for value in table[key]:
+            if value > 2:
+                total += value
+    return total
+'''
+
+
+def test_a_key_error_for_a_whole_number_on_a_dict_teaches_a_list_of_its_values():
+    from ifforge.families.logicif.codeops.inputs import lessons
+    from ifforge.families.logicif.codeops.inputs.candidates import Signature
+    parameters = Signature(CHAIN, "f").parameters
+    line = "        for value in table[key]:"
+    learned = lessons.learn(parameters, [([{"a": 1}], "KeyError: 0", line)])
+    assert learned.shapes == {"table": ("list", ("list", ("int",)))}
+    assert lessons.learn(parameters, [([{"a": 1}], "KeyError: 'b'", line)]).shapes == {}  # a text key: a dict
+    outcome = _run(CHAIN)  # a JSON object has only text keys: every call with one raised
+    assert outcome.kept is not None, outcome.dropped
+    assert len(set(_outputs(CHAIN, outcome))) > 1

@@ -250,11 +250,18 @@ def _where(result: sandbox.CaseResult) -> str:
     return f"{result.error.split(':', 1)[0]} at {result.line}"
 
 
+def _bare(pool: list[tuple[Candidate, sandbox.CaseResult]]) -> bool:
+    """Whether calls ran and every one of them had no argument: a function taking `*items` that
+    only the empty call does not refuse."""
+    return bool(pool) and not any(candidate.args for candidate, _ in pool)
+
+
 def rescue(seed: SeedFunction, pool: list[tuple[Candidate, sandbox.CaseResult]], raised: list[tuple[Candidate, str]],
            given: int, config: InputsConfig, limits: sandbox.Limits, item_seed: int) -> dict:
     """The last search for a seed that would be dropped, on a budget of its own (`codeops.inputs.rescue`).
     With no working call it starts from the calls that raised, and a mutant raising where or what
-    none did before is a parent too; with one output, from the working calls. A mutant joins the
+    none did before is a parent too; with one output, from the working calls, and from the calls
+    that raised as well when every working call had no argument (`_bare`). A mutant joins the
     pool when it runs within the filters and gives an output fewer than `inputs_min` / 2 calls gave,
     or reaches new arcs; it stops once a second output has that many calls."""
     clues = read_clues(seed.source, seed.entry)
@@ -262,6 +269,9 @@ def rescue(seed: SeedFunction, pool: list[tuple[Candidate, sandbox.CaseResult]],
     budget = config.budget()
     parents = [(candidate, result.steps or 0) for candidate, result in pool[given:]] \
         or [(candidate, 0) for candidate, _ in raised]
+    bare = _bare(pool[given:])
+    if bare:  # only calls with no argument ran (`f(*items)` with none): the calls that raised have values to change
+        parents += [(candidate, 0) for candidate, _ in raised]
     errors = {where for _, where in raised}
     outputs = Counter(canonical_json(result.output) for _, result in pool[given:])
     covered = {tuple(arc) for _, result in pool for arc in result.arcs}
@@ -275,7 +285,7 @@ def rescue(seed: SeedFunction, pool: list[tuple[Candidate, sandbox.CaseResult]],
 
         def drawn() -> tuple[Candidate, list]:
             parent = rng.choice(deepest) if rng.random() < 0.5 else rng.choice(parents)[0]
-            return parent, rescue_mutant(parent.args, rng, clues, repair=not outputs)
+            return parent, rescue_mutant(parent.args, rng, clues, repair=not outputs or bare)
         ran = _round(drawn, seen, seed, limits, budget)
         if not ran:
             break

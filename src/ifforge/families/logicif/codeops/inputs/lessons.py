@@ -8,7 +8,8 @@ value, or whose items, had that type, and gives it the type the message asks for
 type in a fixed order; when the line that raised names some of the parameters, only those are
 blamed. Errors about values (`ValueError`, `IndexError`, `KeyError`, an assertion,
 the function's own exception) ask for values nearer the constants the code compares with, and
-"invalid literal for int()" for text made of digits. Each parameter follows the majority of the
+"invalid literal for int()" for text made of digits; a `KeyError` for a whole number on a dict
+parameter asks for a list of its values (a JSON object's keys are texts). Each parameter follows the majority of the
 runs that blame it, so one odd run does not steer it.
 """
 
@@ -178,6 +179,7 @@ def learn(parameters: list[Parameter], failures: list[tuple], before: Lessons | 
             digits = True
         if kind not in TYPE_ERRORS:
             value_errors += 1
+            _number_key(parameters, args, error, suspects, tried, votes)
             continue
         if BYTES_WANTED.search(error):  # text where bytes were wanted: bytes are a list of small ints in JSON
             for parameter, value in _arguments(parameters, args):
@@ -219,6 +221,22 @@ def learn(parameters: list[Parameter], failures: list[tuple], before: Lessons | 
                 learned.shapes[parameter.name] = other
                 learned.tried[parameter.name].add(other)
     return learned
+
+
+NUMBER_KEY = re.compile(r"KeyError: -?\d+$")
+
+
+def _number_key(parameters: list[Parameter], args: list, error: str, suspects: set[str], tried: dict,
+                votes: dict) -> None:
+    """`KeyError: 1` on a line naming a dict parameter: the code reads it with a whole number (`graph[1]`),
+    which a JSON object never has as a key; a list of its values is read so. A vote for that shape."""
+    if not NUMBER_KEY.match(error):
+        return
+    for parameter, value in _arguments(parameters, args):
+        if parameter.name in suspects and isinstance(value, dict) and parameter.shape[0] == "dict":
+            new = ("list", parameter.shape[2])
+            if new not in tried[parameter.name]:
+                votes[parameter.name][new] += 1
 
 
 def _accepts(parameters: list[Parameter], failures: list[tuple], before: dict[str, set]) -> dict[str, set]:

@@ -9,7 +9,8 @@ a grid whose rows, columns and blocks each hold 1..K once, an argument equal to 
 compares it with whatever type it was drawn as (`side == "?"`), the item at a position or key
 another argument names made the constant the code compares it with (`s[i] == "("`,
 `table.get(key) == "DG"`), a list argument made a copy of a module-level list the code compares
-with (`fields[:n] != DEFAULT_FIELDS`), or an argument of another JSON
+with (`fields[:n] != DEFAULT_FIELDS`), the constants compared at fixed places or the code points
+of range tables (`codeops.inputs.exact`), or an argument of another JSON
 kind (a list that was meant to be a number, a float that was meant to be a whole one). These
 changes are read from the code, never from a function's name, and are used only where the search
 left one output or no working call (`stages.inputs.rescue`), so every other seed keeps its inputs.
@@ -26,6 +27,7 @@ import string
 from dataclasses import dataclass, field
 
 from ifforge.core import pyast
+from ifforge.families.logicif.codeops.inputs import exact
 from ifforge.families.logicif.codeops.inputs.candidates import Signature
 from ifforge.families.logicif.codeops.inputs.kinds import another
 from ifforge.families.logicif.codeops.inputs.mutate import _get, _lists, _paths, _set, compared_constants, mutate
@@ -52,6 +54,9 @@ class Clues:
     tested: list[int] = field(default_factory=list)  # the positions of the arguments whose kind the code tests
     # lengths a text with a check character may have (`len(x) != 10`, `range(12)`); None: no check in the code
     checked: list[int] | None = None
+    # (argument, position, constants): `h[1] in b"14"`, `s[:2] == "0x"` (`codeops.inputs.exact`)
+    places: list[tuple[int, int, list]] = field(default_factory=list)
+    points: list[int] = field(default_factory=list)  # code points the code compares `ord(...)` with
 
 
 def read_clues(source: str, entry: str | None = None) -> Clues:
@@ -91,7 +96,8 @@ def read_clues(source: str, entry: str | None = None) -> Clues:
     sides |= {side * side for side in sides if side * side <= MAX_SIDE}
     tested = [i for i, p in enumerate(Signature(source, entry).parameters) if p.tested] if entry else []
     return Clues(numbers, texts, sorted(alphabets), sorted(keys), sorted(sides), sorted(compared, key=repr),
-                 placed, lists, tested, _check_lengths(tree))
+                 placed, lists, tested, _check_lengths(tree), exact.places(tree, _parameters(tree, entry)),
+                 exact.points(tree))
 
 
 DIGIT_TESTS = {"isdigit", "isdecimal", "isnumeric"}
@@ -531,6 +537,8 @@ def rescue_mutant(args: list, rng: random.Random, clues: Clues, repair: bool) ->
         return _check_char(new, rng, clues)
     changes = (*FLIPS, _retype) if repair else FLIPS
     changes += (_at_place,) * bool(clues.placed) + (_listed,) * bool(clues.lists)  # only where the code asks
+    if clues.checked is None:  # a check character's texts start with the compared prefixes already
+        changes += (exact.at_places,) * bool(clues.places) + (exact.code_point,) * bool(clues.points)
     if clues.tested:  # only then: every other seed's rescue draws as before
         changes = (*changes, _rekind)
     for _ in range(rng.choice((1, 2, 2, 3))):
