@@ -954,3 +954,40 @@ def test_a_flag_group_keeps_the_case_blind_guards_of_the_whole_pattern_flag():
     said = describe("import re\ndef f(s):\n    return re.sub(r'(?i:ab)c', 'x', s)\n", [], {}, "str")
     assert "every match of the pattern matching ((the text \"ab\" (in this part, letters match regardless of case))" \
         in said and not holds_code(said)
+
+
+def test_an_int_enum_compared_only_is_said_as_its_numbers():
+    code = ("from enum import IntEnum\nclass Code(IntEnum):\n    'Codes.'\n    OK = 0\n    BAD = 7\ndef f(a):\n    n = 0\n"
+            "    for x in a:\n        if x in (Code.OK, Code.BAD) or x == Code.BAD:\n            n += 1\n    return n\n")
+    text = describe(code, [], {"a": "list[int]"}, "int")
+    assert "Code gives names to whole numbers, and the steps say each one they use as its number: OK for 0 and BAD " \
+           "for 7" in text
+    assert "2.1. If (x is one of 0 or 7) or (x equals 7), add 1 to n." in text
+    from enum import IntEnum
+    Code = IntEnum("Code", {"OK": 0, "BAD": 7})
+    assert 7 in (Code.OK, Code.BAD) and Code.BAD == 7 and {7: 1}[Code.BAD] == 1
+    assert repr(Code.BAD) != "7"  # what a result may show of a member: never said as its number
+    for unclear in (code.replace("x == Code.BAD", "x is Code.BAD"),  # identity, not value
+                    code.replace("return n", "return [n, Code.OK]"),  # a member kept in the result
+                    code.replace("return n", "return repr([Code.OK])")):
+        with pytest.raises(Undescribable, match="IntEnum"):
+            describe(unclear, [], {"a": "list[int]"}, "int")
+
+
+def test_a_lambda_may_read_an_input_nothing_sets_again():
+    code = "def h(c, g):\n    return g(c)\ndef f(a, v):\n    return h(a, lambda _: v)\n"
+    assert _steps(code)[-1] == "1. Return what h gives back with a and (a function that, given _, gives back v)."
+    with pytest.raises(Undescribable, match="reads a variable of the steps"):  # v read when called: its last value
+        _steps(code.replace("    return h(a", "    v = v + 1\n    return h(a"))
+
+
+def test_a_container_method_behind_an_operator_passed_as_a_value_is_said_as_the_operator():
+    code = ("def f(a, b):\n    u = set(a)\n    return [list(filter(u.__contains__, b)), list(map(a.__getitem__, b)),"
+            " list(map(set, [a, b]))]\n")
+    text = describe(code, [], {"a": "list[int]", "b": "list[int]"}, "list")
+    assert "(the results of keeping the items of b, in order, for which (whether the item is in u) counts as true)" in text
+    assert "(the results of item (each item) of a, for each item of b in order)" in text
+    assert "(the results of a new set of the distinct items of each item, for each item of" in text
+    assert list(filter({1}.__contains__, [1, 2])) == [x for x in [1, 2] if x in {1}]
+    with pytest.raises(Undescribable, match="function passed as a value"):  # an owner of unknown kind
+        describe("def f(a, b):\n    return list(filter(a.__contains__, b))\n", [], {}, "list")

@@ -319,14 +319,14 @@ class Speaker:
     def _lambda(self, node: cst.Lambda) -> str:
         """A lambda kept or passed as a value: the function in words. It reads its other names when called,
         not when made, so it may read only its parameters and names the steps never set (built-ins, helpers,
-        module constants, imports, classes)."""
+        module constants, imports, classes, and `f`'s inputs that nothing sets again: `facts.inputs`)."""
         params = node.params
         if params.kwonly_params or params.posonly_params or params.star_kwarg is not None or isinstance(
                 params.star_arg, cst.Param) or any(p.default is not None for p in params.params):
             raise Undescribable("a lambda used as a value with other than plain parameters")
         names = [p.name.value for p in params.params]
         fixed = _BUILTINS | self.helpers | self.generators | set(self.constants) | set(self.imported) | self.classes
-        if _read_names(node.body) - set(names) - fixed:
+        if _read_names(node.body) - set(names) - fixed - (self.inputs if self.facts is not None else set()):
             raise Undescribable("a lambda used as a value that reads a variable of the steps (read when it is "
                                 "called, not when it is made)")
         given = f"given {_join(names)}" if names else "with no inputs"
@@ -1595,6 +1595,7 @@ class Speaker:
                 "len": "the length of {i}", "abs": "the absolute value of {i}", "ord": "the Unicode code point of {i}",
                 "chr": "the character with Unicode code point {i}", "bool": "whether {i} counts as true",
                 "list": "a new list of the items of {i}", "tuple": "a tuple of the items of {i}",
+                "set": "a new set of the distinct items of {i}",
                 "sorted": "a new list of the items of {i}, sorted from smallest to largest"}
     _APPLIED_RULES = {"str": "str", "int": "int", "bool": "truth", "sorted": "sorted"}
 
@@ -1616,6 +1617,9 @@ class Speaker:
                 return self.applied(self.bound[func.value], item)
         if self.library_function(func):  # `map(math.sqrt, xs)`: its words live in vocab/
             return vocab.applied(self, self.resolved(func), [item])
+        if isinstance(func, cst.Attribute) and func.attr.value in _OPERATOR_METHODS and \
+                self.sort_of(func.value) in ("str", "list", "tuple", "set", "dict"):
+            return self._operator_applied(func, item)
         if isinstance(func, cst.Attribute):
             owner, name = func.value, func.attr.value
             if isinstance(owner, cst.Name) and owner.value in METHOD_TYPES:
@@ -1642,6 +1646,16 @@ class Speaker:
                 and func.value not in self.classes:  # a name the steps set to a function, as a call says it
             return f"what the function held in {func.value} gives back for {item}"
         raise Undescribable("a function passed as a value that is not a helper, a lambda, a built-in or a method")
+
+    def _operator_applied(self, func: cst.Attribute, item: str) -> str:
+        """`filter(seen.__contains__, xs)`: a built-in container's method behind an operator, passed as a
+        value, gives for an item what the operator gives (`item in seen`), said as the operator is."""
+        mark = cst.Name("STANDIN0MARK")
+        text = self.grouped(_OPERATOR_METHODS[func.attr.value](func.value, mark))
+        if text.count(mark.value) != 1:
+            raise Undescribable(f"the method {func.attr.value} passed as a value")
+        bracketed = func.attr.value == "__getitem__" and " " in item  # "item (each item) of xs"
+        return text.replace(mark.value, f"({item})" if bracketed else item)
 
     def _items(self, node: cst.BaseExpression) -> str:
         if isinstance(node, cst.GeneratorExp):
@@ -1987,6 +2001,14 @@ _BUILTIN_FORMS = {
     "callable": (Speaker._builtin_callable,),
     "zip": (Speaker._builtin_zip,),
 }
+
+# a built-in container's method that an operator calls -> the operator written on (owner, item): on a
+# str, list, tuple, set or dict each gives exactly what the operator gives
+_OPERATOR_METHODS = {
+    "__contains__": lambda owner, item: cst.Comparison(item, [cst.ComparisonTarget(cst.In(), owner)]),
+    "__getitem__": lambda owner, item: cst.Subscript(owner, [cst.SubscriptElement(cst.Index(item))]),
+}
+
 
 def _stdlib_class(dotted: str | None) -> type:
     """The class a dotted name reaches in a standard-library module (`decimal.Decimal`), imported to ask it."""

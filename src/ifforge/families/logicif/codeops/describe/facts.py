@@ -59,6 +59,7 @@ class Facts:
     instances: Mapping[str, str]  # name -> the told class of the one object it is ever set to (`d = DSU(xs)`)
     based: Mapping[str, cst.ClassDef]  # module-level class built on a library's class with words in vocab/ (`Enum`)
     based_on: Mapping[str, str]  # such a class -> the dotted name of its base
+    compared: frozenset[str]  # of those, the ones read only as `C.NAME` compared by value (`x in (C.A, C.B)`)
     own_methods: Mapping[str, frozenset[str]]  # told class -> the methods it defines (not `__init__`)
     mixed: Mapping[str, frozenset[str]]  # parameter -> the kinds its declared union allows
     inputs: frozenset[str]  # parameters of `f` never set again: they hold the JSON input whenever read
@@ -275,6 +276,42 @@ def _library_based(k):
             if base in vocab.CLASSES:
                 based[statement.name.value], on[statement.name.value] = statement, base
     return based, on
+
+
+@analysis("compared")
+def _compared_only(k) -> set[str]:
+    """Classes built on a library class whose every read is a member `C.NAME` that a comparison by value
+    (`==`, `<`, `in`, ... never `is`) reads directly or as an item of a written tuple, list or set it
+    searches: nothing else of the member (its display, its kind, its identity) can reach a result."""
+    reads, compared = Counter(), Counter()
+
+    def member(node: cst.BaseExpression) -> str | None:
+        return node.value.value if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) \
+            and node.value.value in k.based else None
+
+    class Uses(Reader):
+        def visit_Name(self, node: cst.Name) -> None:
+            reads[node.value] += node.value in k.based
+
+        def visit_Attribute(self, node: cst.Attribute) -> None:
+            reads[node.attr.value] -= node.attr.value in k.based  # `x.C` reads no class C
+
+        def visit_ClassDef(self, node: cst.ClassDef) -> None:
+            reads[node.name.value] -= node.name.value in k.based
+
+        def visit_Comparison(self, node: cst.Comparison) -> None:
+            if any(isinstance(c.operator, (cst.Is, cst.IsNot)) for c in node.comparisons):
+                return
+            operands = [node.left, *(c.comparator for c in node.comparisons)]
+            searched = [e.value for c in node.comparisons if isinstance(c.operator, (cst.In, cst.NotIn))
+                        and isinstance(c.comparator, (cst.Tuple, cst.List, cst.Set)) for e in c.comparator.elements
+                        if not isinstance(e, (cst.StarredElement,))]
+            for node in [*operands, *searched]:
+                if member(node):
+                    compared[member(node)] += 1
+
+    walk(k.module, Uses())
+    return {name for name in k.based if reads[name] == compared[name]}
 
 
 @analysis("own_methods")
