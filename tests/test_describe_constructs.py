@@ -991,3 +991,39 @@ def test_a_container_method_behind_an_operator_passed_as_a_value_is_said_as_the_
     assert list(filter({1}.__contains__, [1, 2])) == [x for x in [1, 2] if x in {1}]
     with pytest.raises(Undescribable, match="function passed as a value"):  # an owner of unknown kind
         describe("def f(a, b):\n    return list(filter(a.__contains__, b))\n", [], {}, "list")
+
+
+def test_fields_and_methods_of_objects_of_a_class_of_the_code_are_said_wherever_the_object_is_held():
+    code = ("class P:\n    def __init__(self, x):\n        self.x = x\n    def twice(self):\n        return self.x * 2\n"
+            "def f(a):\n    ps = [P(v) for v in a]\n    best = P(0)\n    for p in ps:\n        if p.x > best.x:\n"
+            "            best = p\n            best.x += 1\n    return [best.x, ps[0].twice()]\n")
+    steps = _steps(code)
+    assert steps[2].startswith("2.1. If the field x of p is greater than the field x of best:")
+    assert steps[4] == "2.1.2. Add 1 to the field x of best."
+    assert steps[5].startswith("3. Return a new list of the field x of best and what the method twice of the class P "
+                               "gives back when called on the first item of ps (an object of that class) with no "
+                               "inputs, in that order.")
+    for unclear in (code.replace(".x", ".count"),  # a list has a count too: p.count would not surely be a field
+                    code.replace("def twice", "def x"),  # a method and a field of one name
+                    code.replace("P(0)\n", "P(0)\n    n = P.x\n")):  # the class itself holds no field
+        with pytest.raises(Undescribable):
+            _steps(unclear)
+
+
+def test_a_named_tuple_class_is_a_record_made_by_place_or_by_name_and_read_by_its_items_names():
+    code = ("from typing import NamedTuple\nclass P(NamedTuple):\n    'A point.'\n    x: int\n    y: int\n"
+            "def f(a):\n    best = P(0, y=1)\n    for v in a:\n        if v > best.x:\n            best = P(y=best.y, x=v)\n"
+            "    return list(best)\n")
+    text = describe(code, [], {"a": "list[int]"}, "list[int]")
+    assert "P makes a tuple whose items are also named x and y." in text
+    assert "1. Set best to a new P tuple of 0 and 1." in text
+    assert "2.1. If v is greater than the item named x of best, set best to a new P tuple of v and the item named y " \
+           "of best." in text
+    from typing import NamedTuple
+    Point = NamedTuple("Point", [("x", int), ("y", int)])
+    assert list(Point(y=5, x=1)) == [1, 5] and Point(1, 5).y == 5
+    for unclear in (code.replace("    y: int\n", "    y: int = 0\n"),  # a default: no words yet
+                    code.replace("best = P(y=best.y, x=v)", "best = P(y=best.y + 1, x=v * 2)"),  # worked out out of order
+                    code.replace("    return list(best)\n", "    best.x = 3\n    return list(best)\n")):  # items are fixed
+        with pytest.raises(Undescribable):
+            describe(unclear, [], {"a": "list[int]"}, "list[int]")

@@ -793,6 +793,10 @@ class Speaker:
             if node.attr.value in self.methods:
                 raise Undescribable("a method of a class of the code used as a value")
             return f"the field {node.attr.value} of {node.value.value}"
+        if self._own_field(node):  # `p.x`, p an object of a class of the code held anywhere
+            return f"the field {node.attr.value} of {self.grouped(node.value)}"
+        if self._own_field(node, self.named):  # `p.x`, p a record (a tuple whose items are also named)
+            return f"the item named {node.attr.value} of {self.grouped(node.value)}"
         made = self._library_object(node.value)
         if made is not None and node.attr.value in made.get("fields", {}):  # `date(...).year`: words in vocab/
             return made["fields"][node.attr.value](self, node.value)
@@ -822,7 +826,16 @@ class Speaker:
             return self._subscript(node)
         if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value in self.selves:
             return self._attribute(node)
+        if isinstance(node, cst.Attribute) and self._own_field(node):
+            return self._attribute(node)
         raise Undescribable(f"assigning to {type(node).__name__}")
+
+    def _own_field(self, node: cst.Attribute, names: frozenset[str] | None = None) -> bool:
+        """Is `o.x` a field of an object of a class of the code (`facts.fields`; or one of `names`), o no class
+        itself? Only such objects hold a field of that name, so on any other value the read fails as the
+        words say it would."""
+        return self.facts is not None and node.attr.value in (self.fields if names is None else names) and not (
+            isinstance(node.value, cst.Name) and (node.value.value in self.classes or node.value.value in self.imported))
 
     def _subscript(self, node: cst.Subscript) -> str:
         if len(node.slice) != 1:
@@ -982,7 +995,10 @@ class Speaker:
         return self._call(call.with_changes(func=method), cond)
 
     def _call_record(self, call: cst.Call, cond: bool) -> str:
-        return f"a new {call.func.value} tuple of {_join([self.grouped(a.value) for a in call.args])}"
+        values = _record_order(self.records[call.func.value], call)
+        if values != [a.value for a in call.args] and not all(_simple(v) for v in values):
+            raise Undescribable("a record made with inputs named out of order that are worked out")  # order of work
+        return f"a new {call.func.value} tuple of {_join([self.grouped(v) for v in values])}"
 
     def _call_class(self, call: cst.Call, cond: bool) -> str:
         if call.func.value in self.based:
@@ -1012,6 +1028,10 @@ class Speaker:
         if made is not None and func.attr.value in self.own_methods.get(made, ()):
             return (f"what the method {func.attr.value} of the object {func.value.value} (of the class {made}) gives "
                     f"back when called {self.call_with(call)}")
+        owner = self.owners.get(func.attr.value)
+        if owner is not None and not (isinstance(func.value, cst.Name) and func.value.value in self.selves):
+            return (f"what the method {func.attr.value} of the class {owner} gives back when called on "
+                    f"{self.grouped(func.value)} (an object of that class) {self.call_with(call)}")
         if not (isinstance(func.value, cst.Name) and func.value.value in self.selves):
             raise Undescribable("a method of a class of the code called on an object made elsewhere")
         return f"what its method {func.attr.value} gives back when called on {func.value.value} {self.call_with(call)}"
@@ -1926,8 +1946,7 @@ _NAMED_CALLS = (
     ("generator", lambda say, name, call: name in say.generators),
     ("helper", lambda say, name, call: name in say.helpers),
     ("bound", lambda say, name, call: name in say.bound),
-    ("record", lambda say, name, call: name in say.records and len(call.args) == len(say.records[name])
-     and not any(a.keyword or a.star for a in call.args)),
+    ("record", lambda say, name, call: name in say.records and _record_order(say.records[name], call) is not None),
     ("class", lambda say, name, call: name in say.classes),
     ("builtin", lambda say, name, call: name in _METHOD_FREE),
     ("imported", lambda say, name, call: name in say.imported),
@@ -2008,6 +2027,27 @@ _OPERATOR_METHODS = {
     "__contains__": lambda owner, item: cst.Comparison(item, [cst.ComparisonTarget(cst.In(), owner)]),
     "__getitem__": lambda owner, item: cst.Subscript(owner, [cst.SubscriptElement(cst.Index(item))]),
 }
+
+
+def _record_order(names: tuple[str, ...], call: cst.Call) -> list[cst.BaseExpression] | None:
+    """A record's making `P(1, y=2)`: its values in the order of its items, each given once (by place or by
+    name), or None."""
+    if any(a.star for a in call.args):
+        return None
+    placed = [a.value for a in call.args if a.keyword is None]
+    named = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+    if len(placed) + len(named) != len(names) or len(named) != sum(a.keyword is not None for a in call.args) \
+            or set(named) != set(names[len(placed):]):
+        return None
+    return placed + [named[name] for name in names[len(placed):]]
+
+
+def _simple(node: cst.BaseExpression) -> bool:
+    """A value whose working out changes nothing: a literal, a name or a field of one (`p.y`), so values
+    worked out in another order than said give the same."""
+    if isinstance(node, cst.Attribute):
+        return _simple(node.value)
+    return isinstance(node, (cst.Name, cst.Integer, cst.Float, cst.SimpleString))
 
 
 def _stdlib_class(dotted: str | None) -> type:

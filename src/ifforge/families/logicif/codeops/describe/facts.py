@@ -61,6 +61,9 @@ class Facts:
     based_on: Mapping[str, str]  # such a class -> the dotted name of its base
     compared: frozenset[str]  # of those, the ones read only as `C.NAME` compared by value (`x in (C.A, C.B)`)
     own_methods: Mapping[str, frozenset[str]]  # told class -> the methods it defines (not `__init__`)
+    fields: frozenset[str]  # the fields the told classes' methods set on their object, read on any object as fields
+    owners: Mapping[str, str]  # a method exactly one told class defines, no other kind has -> that class
+    named: frozenset[str]  # the names of records' items no other kind of value has (`p.x`: the item named x)
     mixed: Mapping[str, frozenset[str]]  # parameter -> the kinds its declared union allows
     inputs: frozenset[str]  # parameters of `f` never set again: they hold the JSON input whenever read
     modules: frozenset[str]  # every module the code imports (`import m`, `from m import g`), at any depth
@@ -202,7 +205,27 @@ def _filled_tables(k) -> dict[str, str]:
 
 @analysis("records")
 def _records(k) -> dict[str, tuple[str, ...]]:
-    return {name: tuple(names) for name, value in k.constants.items() if (names := _record_fields(value))}
+    made = {name: tuple(names) for name, value in k.constants.items() if (names := _record_fields(value))}
+    return made | {c.name.value: names for c in k.module.body if isinstance(c, cst.ClassDef)
+                   and (names := _record_class(c, k.imported)) is not None}
+
+
+def _record_class(statement: cst.ClassDef, imported: Mapping[str, str]) -> tuple[str, ...] | None:
+    """The field names of `class P(NamedTuple)` holding only a docstring and `name: kind` lines (no default,
+    no method): a tuple whose items are also named, as `namedtuple("P", "x y")` makes; else None."""
+    if statement.decorators or len(statement.bases) != 1 or statement.bases[0].keyword or \
+            resolved_name(statement.bases[0].value, imported) != "typing.NamedTuple" or \
+            isinstance(statement.body, cst.SimpleStatementSuite):
+        return None
+    names = []
+    for line in statement.body.body:
+        small = line.body[0] if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 else None
+        if isinstance(small, cst.AnnAssign) and small.value is None and isinstance(small.target, cst.Name) \
+                and not small.target.value.startswith("_"):
+            names.append(small.target.value)
+        elif small is None or not is_noop(small):
+            return None
+    return tuple(names) if names else None
 
 
 @analysis("typing_only")
@@ -317,6 +340,52 @@ def _compared_only(k) -> set[str]:
 @analysis("own_methods")
 def _told_methods(k) -> dict[str, frozenset[str]]:
     return {c.name.value: frozenset(m.name.value for m in class_methods(c)) - {"__init__"} for c in k.told}
+
+
+@analysis("fields", "owners", "named")
+def _own_fields(k):
+    """What an object of a told class or a record holds, so that `p.x`, `p.x = v` and `p.m(...)` have words on
+    any object (an item, a loop's name, a name set twice), not only one held in a name set once: the fields
+    its methods set on it (`self.x = ...`), the methods one told class alone defines, and the names of a
+    record's items. A name some other kind of value has too (a built-in kind, a compiled pattern or its
+    match, an object a library in vocab/ makes), or that two of these share, is none of them: on such a
+    value `p.x` would mean something else."""
+    if any(not _small_class(c, k.module) and not _plain_kind(c) and c.name.value not in k.records
+           for c in k.module.body if isinstance(c, cst.ClassDef)) or k.filling:
+        return set(), {}, set()
+    elsewhere = {name for sample in (*_SAMPLES, *_pattern_samples()) for name in dir(sample)}
+    elsewhere |= {"name", "value"} if k.based else set()  # what a member of a class built on `Enum` has
+    elsewhere |= {name for made in vocab.OBJECTS.values() for part in ("methods", "fields") for name in made.get(part, {})}
+    fields = set()
+    for told in k.told:
+        for method in class_methods(told):
+            params = cst_parameters(method)
+            self = params[0].name.value if params else None
+            for target in _all(method, cst.AssignTarget) + _all(method, cst.AugAssign) + _all(method, cst.AnnAssign):
+                node = target.target
+                if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == self:
+                    fields.add(node.attr.value)
+    defined = Counter(m for told in k.told for m in {m.name.value for m in class_methods(told)} - {"__init__"})
+    owners = {m.name.value: told.name.value for told in k.told for m in class_methods(told)
+              if m.name.value != "__init__" and defined[m.name.value] == 1 and m.name.value not in elsewhere}
+    named = {name for names in k.records.values() for name in names}  # a record's item: said as one
+    fields = {f for f in fields if not f.startswith("__")}  # `self.__x` is renamed in its class
+    return fields - elsewhere - set(defined) - named, owners, named - elsewhere - fields - set(defined)
+
+
+_SAMPLES = ({}, [], "", 0, 0.0, False, None, (), set(), frozenset(), b"", bytearray())
+
+
+def _pattern_samples() -> tuple:
+    import re
+    return re.compile(""), re.match("", "")
+
+
+def _plain_kind(statement: cst.ClassDef) -> bool:
+    """A class that names a kind of error or a marker, or one built on a library class with words in vocab/
+    (`Enum`): no object of it holds fields a step sets."""
+    bases = [dotted_name(a.value) or "" for a in statement.bases]
+    return bool(bases) and all(b.endswith(("Error", "Exception", "Warning", "Enum")) for b in bases)
 
 
 @analysis("instances")

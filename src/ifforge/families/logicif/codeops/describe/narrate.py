@@ -938,6 +938,8 @@ def _fixed(statement, say: Speaker, told: set[str] = frozenset(), typing_only: s
     if isinstance(statement, cst.ClassDef):
         if statement.name.value in say.based:  # built on a library class: its words live in vocab/
             return vocab.CLASSES[say.based_on[statement.name.value]]["told"](say, statement)
+        if statement.name.value in say.records:  # `class P(NamedTuple)`, as `P = namedtuple(...)`
+            return f"{statement.name.value} makes a tuple whose items are also named {_join_words(say.records[statement.name.value])}"
         errors = {name for name in say.classes}
         described = _error_class(statement, errors) or _marker_class(statement)
         if described:
