@@ -1027,3 +1027,13 @@ def test_a_named_tuple_class_is_a_record_made_by_place_or_by_name_and_read_by_it
                     code.replace("    return list(best)\n", "    best.x = 3\n    return list(best)\n")):  # items are fixed
         with pytest.raises(Undescribable):
             describe(unclear, [], {"a": "list[int]"}, "list[int]")
+
+
+def test_a_pattern_built_from_another_patterns_text_keeps_the_text_not_the_flags():
+    code = ("import re\nP = re.compile(r'b+', re.I)\nQ = re.compile('x|' + P.pattern)\ndef f(a):\n    if a:\n"
+            "        return Q.sub('-', a)\n    return P.sub('', a)\n")
+    text = describe(code, [], {"a": "str"}, "str")
+    assert "Q is the pattern matching either the text \"x\" or the text \"b\" repeated 1 or more times (as many as " \
+           "possible, giving back as the rest of the pattern needs) (the first that fits, left to right)." in text
+    import re
+    assert re.compile("x|" + re.compile("b+", re.I).pattern).sub("-", "B") == "B"  # Q takes no flags from P
