@@ -1037,3 +1037,9 @@ def test_a_pattern_built_from_another_patterns_text_keeps_the_text_not_the_flags
            "possible, giving back as the rest of the pattern needs) (the first that fits, left to right)." in text
     import re
     assert re.compile("x|" + re.compile("b+", re.I).pattern).sub("-", "B") == "B"  # Q takes no flags from P
+
+
+def test_isinstance_against_a_memory_view_is_named():
+    steps = _steps("def f(a):\n    if isinstance(a, (str, memoryview)):\n        return 1\n    return 0\n")
+    assert steps[0] == "1. If a is text or a memory view (a window onto the bytes of another value), return 1."
+    assert isinstance(memoryview(b"x"), memoryview) and not isinstance(b"x", memoryview)

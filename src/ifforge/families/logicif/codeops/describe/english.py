@@ -120,6 +120,7 @@ METHOD_TYPES = ("str", "bytes", "list", "dict", "set", "int", "float")  # a type
 _TYPE_WORDS = {"int": "a whole number", "float": "a decimal number", "str": "text", "bool": "true or false",
                "list": "a list", "tuple": "a tuple", "dict": "a dictionary", "set": "a set",
                "frozenset": "a fixed set", "bytes": "bytes", "bytearray": "a changeable bytes value",
+               "memoryview": "a memory view (a window onto the bytes of another value)",
                "complex": "a complex number", "type": "a class", "object": "any value at all (always true)",
                "NoneType": "None"}
 # one value of each kind a JSON input may hold, to ask which kinds have an attribute
