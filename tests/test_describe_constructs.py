@@ -1043,3 +1043,35 @@ def test_isinstance_against_a_memory_view_is_named():
     steps = _steps("def f(a):\n    if isinstance(a, (str, memoryview)):\n        return 1\n    return 0\n")
     assert steps[0] == "1. If a is text or a memory view (a window onto the bytes of another value), return 1."
     assert isinstance(memoryview(b"x"), memoryview) and not isinstance(b"x", memoryview)
+
+
+def test_a_dataclass_of_plain_fields_is_told_with_the_rules_its_objects_follow():
+    code = ("from dataclasses import dataclass\n@dataclass(frozen=True)\nclass P:\n    'A point.'\n    x: int\n"
+            "    y: int = 0\ndef f(a):\n    seen = set()\n    for v in a:\n        seen.add(P(v % 3))\n    return len(seen)\n")
+    text = describe(code, [], {"a": "list[int]"}, "int")
+    assert "P is a kind of object holding the fields x and y, in that order: making one gives its fields the values " \
+           "given, in that order or by name (y is 0 when not given); two objects of P are equal when each field of " \
+           "one equals the same field of the other, and one equals nothing else; comparing two for order (less, " \
+           "greater) stops the steps with an error; its fields cannot be changed once it is made" in text
+    assert "2.1. Add (a new object of the class P with its field x set to (the remainder of v divided by 3) and its " \
+           "field y set to 0) to the set seen" in text
+    from dataclasses import FrozenInstanceError, dataclass
+
+    @dataclass(frozen=True)
+    class Point:
+        x: int
+        y: int = 0
+    assert len({Point(1), Point(1, 0), Point(y=0, x=1)}) == 1 and Point(1) != (1, 0) and repr(Point(1)).endswith(".Point(x=1, y=0)")
+    with pytest.raises(FrozenInstanceError):
+        Point(1).x = 2
+    with pytest.raises(TypeError):
+        Point(1) < Point(2)
+    with pytest.raises(TypeError):  # not frozen: no object of it can be hashed
+        {dataclass(type("Q", (), {"__annotations__": {"x": int}}))(1)}
+    assert "one cannot be a key of a dictionary or an item of a set" in describe(
+        code.replace("(frozen=True)", ""), [], {"a": "list[int]"}, "int")
+    for unclear in (code.replace("        seen.add(P(v % 3))", "        q = P(v)\n        q.x = 1"),  # frozen
+                    code.replace("    y: int = 0\n", "    y: list = None\n    def m(self):\n        return 1\n"),
+                    code.replace("P(v % 3)", "P(y=v, x=v % 3)")):  # worked out in another order than said
+        with pytest.raises(Undescribable):
+            describe(unclear, [], {"a": "list[int]"}, "int")

@@ -827,7 +827,8 @@ class Speaker:
             return self._subscript(node)
         if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value in self.selves:
             return self._attribute(node)
-        if isinstance(node, cst.Attribute) and self._own_field(node):
+        if isinstance(node, cst.Attribute) and self._own_field(node) and not any(
+                node.attr.value in dict(self.dataclasses[name]) for name in self.frozen):
             return self._attribute(node)
         raise Undescribable(f"assigning to {type(node).__name__}")
 
@@ -997,9 +998,20 @@ class Speaker:
 
     def _call_record(self, call: cst.Call, cond: bool) -> str:
         values = _record_order(self.records[call.func.value], call)
-        if values != [a.value for a in call.args] and not all(_simple(v) for v in values):
+        if not _in_order(values, call) and not all(_simple(v) for v in values):
             raise Undescribable("a record made with inputs named out of order that are worked out")  # order of work
         return f"a new {call.func.value} tuple of {_join([self.grouped(v) for v in values])}"
+
+    def _call_dataclass(self, call: cst.Call, cond: bool) -> str:
+        """`P(1, y=2)`, P a class of fields (`facts.dataclasses`): each field and the value it is given."""
+        fields = self.dataclasses[call.func.value]
+        values = _record_order(tuple(name for name, _ in fields), call, dict(fields))
+        if values is None:
+            raise Undescribable("a class of fields made with other than one value for each field")
+        if not _in_order(values, call) and not all(_simple(v) for v in values):
+            raise Undescribable("a class of fields made with inputs named out of order that are worked out")
+        return (f"a new object of the class {call.func.value} with " +
+                _join([f"its field {name} set to {self.grouped(value)}" for (name, _), value in zip(fields, values)]))
 
     def _call_class(self, call: cst.Call, cond: bool) -> str:
         if call.func.value in self.based:
@@ -1948,6 +1960,7 @@ _NAMED_CALLS = (
     ("helper", lambda say, name, call: name in say.helpers),
     ("bound", lambda say, name, call: name in say.bound),
     ("record", lambda say, name, call: name in say.records and _record_order(say.records[name], call) is not None),
+    ("dataclass", lambda say, name, call: name in say.dataclasses),
     ("class", lambda say, name, call: name in say.classes),
     ("builtin", lambda say, name, call: name in _METHOD_FREE),
     ("imported", lambda say, name, call: name in say.imported),
@@ -1967,6 +1980,7 @@ _METHOD_CALLS = (
 _CALLS = {
     "library": Speaker._call_library, "library object": Speaker._call_library_object,
     "generator": Speaker._call_generator, "helper": Speaker._call_helper, "bound": Speaker._call_bound,
+    "dataclass": Speaker._call_dataclass,
     "record": Speaker._call_record, "class": Speaker._call_class, "builtin": Speaker._call_builtin,
     "imported": Speaker._call_imported, "held function": Speaker._call_held,
     "unknown library": Speaker._call_unknown_library, "pattern": Speaker._call_pattern,
@@ -2030,17 +2044,25 @@ _OPERATOR_METHODS = {
 }
 
 
-def _record_order(names: tuple[str, ...], call: cst.Call) -> list[cst.BaseExpression] | None:
+def _record_order(names: tuple[str, ...], call: cst.Call, defaults: dict | None = None) -> list[cst.BaseExpression] | None:
     """A record's making `P(1, y=2)`: its values in the order of its items, each given once (by place or by
-    name), or None."""
+    name) or else its default (`defaults`: name -> value or None), or None."""
     if any(a.star for a in call.args):
         return None
     placed = [a.value for a in call.args if a.keyword is None]
     named = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
-    if len(placed) + len(named) != len(names) or len(named) != sum(a.keyword is not None for a in call.args) \
-            or set(named) != set(names[len(placed):]):
+    if len(placed) > len(names) or len(named) != sum(a.keyword is not None for a in call.args) \
+            or not set(named) <= set(names[len(placed):]):
         return None
-    return placed + [named[name] for name in names[len(placed):]]
+    rest = [named.get(name, (defaults or {}).get(name)) for name in names[len(placed):]]
+    return None if None in rest else placed + rest
+
+
+def _in_order(values: list[cst.BaseExpression], call: cst.Call) -> bool:
+    """Are the values a call gives, said in the order of the fields they fill, in the order written (so
+    worked out in the order said)? Defaults, fixed values, are not worked out."""
+    given = [a.value for a in call.args]
+    return [v for v in values if any(v is g for g in given)] == given
 
 
 def _simple(node: cst.BaseExpression) -> bool:

@@ -53,6 +53,8 @@ class Facts:
     table_names: Mapping[str, tuple[str, str]]  # a loop's name -> (its table, "pattern" or "replacement")
     plain_texts: frozenset[str]  # loop names set to written texts a pattern holds as they are
     records: Mapping[str, tuple[str, ...]]  # a namedtuple -> its field names
+    dataclasses: Mapping[str, tuple[tuple[str, Any], ...]]  # a class of fields -> its (field, default or None)
+    frozen: frozenset[str]  # of those, the ones whose objects cannot change (`frozen=True`)
     typing_only: frozenset[str]  # names only annotations read
     objects: Mapping[str, str]  # name -> the library maker of the one object it is ever set to (`d = date(...)`)
     numbers: frozenset[str]  # names that only ever hold numbers (`total = 0` changed by `total += x`)
@@ -214,7 +216,7 @@ def _record_class(statement: cst.ClassDef, imported: Mapping[str, str]) -> tuple
     """The field names of `class P(NamedTuple)` holding only a docstring and `name: kind` lines (no default,
     no method): a tuple whose items are also named, as `namedtuple("P", "x y")` makes; else None."""
     if statement.decorators or len(statement.bases) != 1 or statement.bases[0].keyword or \
-            resolved_name(statement.bases[0].value, imported) != "typing.NamedTuple" or \
+            vocab.SHAPES.get(resolved_name(statement.bases[0].value, imported) or "") != "record" or \
             isinstance(statement.body, cst.SimpleStatementSuite):
         return None
     names = []
@@ -226,6 +228,53 @@ def _record_class(statement: cst.ClassDef, imported: Mapping[str, str]) -> tuple
         elif small is None or not is_noop(small):
             return None
     return tuple(names) if names else None
+
+
+@analysis("dataclasses", "frozen")
+def _classes_of_fields(k):
+    found, frozen = {}, set()
+    for statement in k.module.body:
+        if isinstance(statement, cst.ClassDef) and (shape := _dataclass(statement, k.imported)) is not None:
+            found[statement.name.value] = shape[0]
+            frozen |= {statement.name.value} if shape[1] else set()
+    return found, frozen
+
+
+def _dataclass(statement: cst.ClassDef, imported: Mapping[str, str]) -> tuple[tuple, bool] | None:
+    """((field, default or None), ...), frozen) of a class made by a decorator vocab/ calls a "dataclass"
+    (`@dataclass`, `@dataclass(frozen=True)`) with no base and only a docstring and `name: kind [= value]`
+    lines, each value a number, a text, None, true or false; else None."""
+    if len(statement.decorators) != 1 or statement.bases or statement.keywords or \
+            isinstance(statement.body, cst.SimpleStatementSuite):
+        return None
+    decorator, frozen = statement.decorators[0].decorator, False
+    if isinstance(decorator, cst.Call):
+        options = {a.keyword.value if a.keyword else None: a.value for a in decorator.args}
+        if any(key != "frozen" or not (isinstance(v, cst.Name) and v.value in ("True", "False"))
+               for key, v in options.items()):
+            return None
+        frozen = "frozen" in options and options["frozen"].value == "True"
+        decorator = decorator.func
+    if vocab.SHAPES.get(resolved_name(decorator, imported) or "") != "dataclass":
+        return None
+    fields = []
+    for line in statement.body.body:
+        small = line.body[0] if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 else None
+        if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and \
+                not any(word in cst.Module([]).code_for_node(small.annotation.annotation) for word in ("ClassVar", "InitVar")) and \
+                (small.value is None or _fixed_literal(small.value)):
+            fields.append((small.target.value, small.value))
+        elif small is None or not is_noop(small):
+            return None
+    return (tuple(fields), frozen) if fields else None
+
+
+def _fixed_literal(node: cst.BaseExpression) -> bool:
+    """A number, a text, None, True or False: a default no object can change."""
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        node = node.expression
+    return isinstance(node, (cst.Integer, cst.Float, cst.SimpleString)) or \
+        isinstance(node, cst.Name) and node.value in ("None", "True", "False")
 
 
 @analysis("typing_only")
@@ -351,7 +400,7 @@ def _own_fields(k):
     match, an object a library in vocab/ makes), or that two of these share, is none of them: on such a
     value `p.x` would mean something else."""
     if any(not _small_class(c, k.module) and not _plain_kind(c) and c.name.value not in k.records
-           for c in k.module.body if isinstance(c, cst.ClassDef)) or k.filling:
+           and c.name.value not in k.dataclasses for c in k.module.body if isinstance(c, cst.ClassDef)) or k.filling:
         return set(), {}, set()
     elsewhere = {name for sample in (*_SAMPLES, *_pattern_samples()) for name in dir(sample)}
     elsewhere |= {"name", "value"} if k.based else set()  # what a member of a class built on `Enum` has
@@ -368,6 +417,7 @@ def _own_fields(k):
     defined = Counter(m for told in k.told for m in {m.name.value for m in class_methods(told)} - {"__init__"})
     owners = {m.name.value: told.name.value for told in k.told for m in class_methods(told)
               if m.name.value != "__init__" and defined[m.name.value] == 1 and m.name.value not in elsewhere}
+    fields |= {field for shape in k.dataclasses.values() for field, _ in shape}
     named = {name for names in k.records.values() for name in names}  # a record's item: said as one
     fields = {f for f in fields if not f.startswith("__")}  # `self.__x` is renamed in its class
     return fields - elsewhere - set(defined) - named, owners, named - elsewhere - fields - set(defined)

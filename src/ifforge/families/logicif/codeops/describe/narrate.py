@@ -938,6 +938,9 @@ def _fixed(statement, say: Speaker, told: set[str] = frozenset(), typing_only: s
     if isinstance(statement, cst.ClassDef):
         if statement.name.value in say.based:  # built on a library class: its words live in vocab/
             return vocab.CLASSES[say.based_on[statement.name.value]]["told"](say, statement)
+        if statement.name.value in say.dataclasses:  # a class of fields: its words live in vocab/
+            return vocab.DATACLASS["told"](say, statement.name.value, say.dataclasses[statement.name.value],
+                                           statement.name.value in say.frozen)
         if statement.name.value in say.records:  # `class P(NamedTuple)`, as `P = namedtuple(...)`
             return f"{statement.name.value} makes a tuple whose items are also named {_join_words(say.records[statement.name.value])}"
         errors = {name for name in say.classes}
