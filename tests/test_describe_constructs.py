@@ -998,6 +998,13 @@ def test_fields_and_methods_of_objects_of_a_class_of_the_code_are_said_wherever_
             "def f(a):\n    ps = [P(v) for v in a]\n    best = P(0)\n    for p in ps:\n        if p.x > best.x:\n"
             "            best = p\n            best.x += 1\n    return [best.x, ps[0].twice()]\n")
     steps = _steps(code)
+    assert "A new object of the class P, made with x, keeps its own fields (each a value stored under a name) and " \
+           "equals only itself (never another object, even one made alike)" in describe(code, [], {}, "int")
+
+    class Alike:
+        def __init__(self, x):
+            self.x = x
+    assert Alike(1) != Alike(1) and [Alike(1)].count(Alike(1)) == 0
     assert steps[2].startswith("2.1. If the field x of p is greater than the field x of best:")
     assert steps[4] == "2.1.2. Add 1 to the field x of best."
     assert steps[5].startswith("3. Return a new list of the field x of best and what the method twice of the class P "

@@ -850,7 +850,8 @@ def _class_steps(statement: cst.ClassDef, narrator: _Narrator, filling: bool = F
         takes = f"with {_param_list(rest, say)}" if rest else "with no inputs"
         if method is init:
             head = (f"\nA new object of the class {name}, made {takes}, keeps its own fields (each a value stored "
-                    f"under a name); making one ({self} standing for it) does this:")
+                    f"under a name) and equals only itself (never another object, even one made alike); making one "
+                    f"({self} standing for it) does this:")
         else:
             head = (f"\nThe method {method.name.value} of an object {self} of the class {name}, called {takes}, "
                     f"does this:")
@@ -861,7 +862,7 @@ def _class_steps(statement: cst.ClassDef, narrator: _Narrator, filling: bool = F
         say.selves = set()
         say.kinds.pop(self, None)
     if init is None and not filling:
-        steps.append(f"(A new object of the class {name} starts with no fields.)")
+        steps.append(f"(A new object of the class {name} starts with no fields and equals only itself.)")
     return steps
 
 
