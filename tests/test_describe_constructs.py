@@ -1082,3 +1082,15 @@ def test_a_dataclass_of_plain_fields_is_told_with_the_rules_its_objects_follow()
                     code.replace("P(v % 3)", "P(y=v, x=v % 3)")):  # worked out in another order than said
         with pytest.raises(Undescribable):
             describe(unclear, [], {"a": "list[int]"}, "int")
+
+
+def test_a_class_with_slots_for_every_field_it_sets_is_told_as_any_small_class():
+    code = ("class Node:\n    __slots__ = ('val', 'nxt')\n    def __init__(self, val, nxt=None):\n        self.val = val\n"
+            "        self.nxt = nxt\ndef f(a):\n    head = None\n    for v in a:\n        head = Node(v, head)\n"
+            "    out = []\n    while head is not None:\n        out.append(head.val)\n        head = head.nxt\n    return out\n")
+    steps = _steps(code)
+    assert steps[5:7] == ["4.1. Put the field val of head at the end of out.", "4.2. Set head to the field nxt of head."]
+    for unclear in (code.replace("('val', 'nxt')", "('val',)"),  # a field set outside the slots fails
+                    code.replace("        head = head.nxt", "        head.val = 1\n        head = head.nxt")):
+        with pytest.raises(Undescribable):
+            _steps(unclear)

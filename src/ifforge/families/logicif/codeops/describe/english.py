@@ -827,7 +827,7 @@ class Speaker:
             return self._subscript(node)
         if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value in self.selves:
             return self._attribute(node)
-        if isinstance(node, cst.Attribute) and self._own_field(node) and not any(
+        if isinstance(node, cst.Attribute) and self._own_field(node) and not self.slotted and not any(
                 node.attr.value in dict(self.dataclasses[name]) for name in self.frozen):
             return self._attribute(node)
         raise Undescribable(f"assigning to {type(node).__name__}")

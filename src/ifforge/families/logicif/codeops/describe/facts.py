@@ -66,6 +66,7 @@ class Facts:
     fields: frozenset[str]  # the fields the told classes' methods set on their object, read on any object as fields
     owners: Mapping[str, str]  # a method exactly one told class defines, no other kind has -> that class
     named: frozenset[str]  # the names of records' items no other kind of value has (`p.x`: the item named x)
+    slotted: bool  # a told class limits its fields by `__slots__` (`o.x = v` may fail where o is one of its objects)
     mixed: Mapping[str, frozenset[str]]  # parameter -> the kinds its declared union allows
     inputs: frozenset[str]  # parameters of `f` never set again: they hold the JSON input whenever read
     modules: frozenset[str]  # every module the code imports (`import m`, `from m import g`), at any depth
@@ -391,7 +392,7 @@ def _told_methods(k) -> dict[str, frozenset[str]]:
     return {c.name.value: frozenset(m.name.value for m in class_methods(c)) - {"__init__"} for c in k.told}
 
 
-@analysis("fields", "owners", "named")
+@analysis("fields", "owners", "named", "slotted")
 def _own_fields(k):
     """What an object of a told class or a record holds, so that `p.x`, `p.x = v` and `p.m(...)` have words on
     any object (an item, a loop's name, a name set twice), not only one held in a name set once: the fields
@@ -401,26 +402,19 @@ def _own_fields(k):
     value `p.x` would mean something else."""
     if any(not _small_class(c, k.module) and not _plain_kind(c) and c.name.value not in k.records
            and c.name.value not in k.dataclasses for c in k.module.body if isinstance(c, cst.ClassDef)) or k.filling:
-        return set(), {}, set()
+        return set(), {}, set(), False
     elsewhere = {name for sample in (*_SAMPLES, *_pattern_samples()) for name in dir(sample)}
     elsewhere |= {"name", "value"} if k.based else set()  # what a member of a class built on `Enum` has
     elsewhere |= {name for made in vocab.OBJECTS.values() for part in ("methods", "fields") for name in made.get(part, {})}
-    fields = set()
-    for told in k.told:
-        for method in class_methods(told):
-            params = cst_parameters(method)
-            self = params[0].name.value if params else None
-            for target in _all(method, cst.AssignTarget) + _all(method, cst.AugAssign) + _all(method, cst.AnnAssign):
-                node = target.target
-                if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == self:
-                    fields.add(node.attr.value)
+    fields = {field for told in k.told for field in _set_fields(told)}
     defined = Counter(m for told in k.told for m in {m.name.value for m in class_methods(told)} - {"__init__"})
     owners = {m.name.value: told.name.value for told in k.told for m in class_methods(told)
               if m.name.value != "__init__" and defined[m.name.value] == 1 and m.name.value not in elsewhere}
     fields |= {field for shape in k.dataclasses.values() for field, _ in shape}
     named = {name for names in k.records.values() for name in names}  # a record's item: said as one
     fields = {f for f in fields if not f.startswith("__")}  # `self.__x` is renamed in its class
-    return fields - elsewhere - set(defined) - named, owners, named - elsewhere - fields - set(defined)
+    slotted = any(_slots(line) is not None for c in k.told for line in c.body.body)
+    return fields - elsewhere - set(defined) - named, owners, named - elsewhere - fields - set(defined), slotted
 
 
 _SAMPLES = ({}, [], "", 0, 0.0, False, None, (), set(), frozenset(), b"", bytearray())
@@ -839,9 +833,41 @@ def _small_class(statement: cst.ClassDef, module: cst.Module) -> bool:
                     _generators(cst.Module(body=[line]))[0]:  # a method that yields is not a helper's steps
                 return False
         elif not (isinstance(line, cst.SimpleStatementLine) and all(is_noop(s) or isinstance(s, cst.Pass)
-                                                                   for s in line.body) or filling and class_value(line)):
+                                                                   for s in line.body) or filling and class_value(line)
+                  or not filling and _slots(line) is not None):
             return False
+    slots = [found for line in suite.body if (found := _slots(line)) is not None]
+    if slots and not _set_fields(statement) <= set(slots[0]):  # a field outside `__slots__` cannot be set
+        return False
     return bool(class_methods(statement))
+
+
+def _slots(line: cst.BaseStatement) -> tuple[str, ...] | None:
+    """The names of `__slots__ = ("a", "b")` (a tuple, list or one text): they only limit which fields an
+    object may hold, so a class whose methods set no other is told as any other; else None."""
+    if not (isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 and isinstance(line.body[0], cst.Assign)
+            and len(line.body[0].targets) == 1 and isinstance(line.body[0].targets[0].target, cst.Name)
+            and line.body[0].targets[0].target.value == "__slots__"):
+        return None
+    try:
+        names = pyast.literal_eval(cst.Module([]).code_for_node(line.body[0].value))
+    except (ValueError, SyntaxError):
+        return None
+    names = (names,) if isinstance(names, str) else names
+    return tuple(names) if isinstance(names, (tuple, list)) and all(isinstance(n, str) for n in names) else None
+
+
+def _set_fields(statement: cst.ClassDef) -> set[str]:
+    """The fields a class's methods set on their object (`self.x = ...`, `self.x += ...`)."""
+    found = set()
+    for method in class_methods(statement):
+        params = cst_parameters(method)
+        self = params[0].name.value if params else None
+        for target in _all(method, cst.AssignTarget) + _all(method, cst.AugAssign) + _all(method, cst.AnnAssign):
+            node = target.target
+            if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == self:
+                found.add(node.attr.value)
+    return found
 
 
 def _filling_class(statement: cst.ClassDef, module: cst.Module) -> bool:
