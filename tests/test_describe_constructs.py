@@ -1094,3 +1094,20 @@ def test_a_class_with_slots_for_every_field_it_sets_is_told_as_any_small_class()
                     code.replace("        head = head.nxt", "        head.val = 1\n        head = head.nxt")):
         with pytest.raises(Undescribable):
             _steps(unclear)
+
+
+def test_a_dataclass_field_made_by_a_default_factory_is_a_new_empty_one_for_each_object():
+    code = ("from dataclasses import dataclass, field\n@dataclass\nclass Bin:\n    cap: int\n"
+            "    held: list = field(default_factory=list)\ndef f(a, c):\n    bins = []\n    for v in a:\n"
+            "        if not bins or sum(bins[-1].held) + v > bins[-1].cap:\n            bins.append(Bin(c))\n"
+            "        bins[-1].held.append(v)\n    return [b.held for b in bins]\n")
+    text = describe(code, [], {"a": "list[int]", "c": "int"}, "list")
+    assert "making one gives its fields the values given, in that order or by name (held is a new empty list when " \
+           "not given)" in text
+    assert "put (a new object of the class Bin with its field cap set to c and its field held set to a new empty " \
+           "list) at the end of bins." in text
+    assert "2.2. Put v at the end of the field held of the last item of bins." in text
+    with pytest.raises(Undescribable):  # `items` is also a dictionary's method: p.items would not surely be a field
+        describe(code.replace("held", "items"), [], {"a": "list[int]", "c": "int"}, "list")
+    with pytest.raises(Undescribable):  # a factory other than an empty list, dictionary or set
+        describe(code.replace("default_factory=list", "default_factory=lambda: [0]"), [], {"a": "list[int]", "c": "int"}, "list")

@@ -261,10 +261,15 @@ def _dataclass(statement: cst.ClassDef, imported: Mapping[str, str]) -> tuple[tu
     fields = []
     for line in statement.body.body:
         small = line.body[0] if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 else None
+        value = small.value if isinstance(small, cst.AnnAssign) else None
+        if isinstance(value, cst.Call):  # `field(default_factory=list)`: its words live in vocab/
+            value = vocab.DATACLASS["default"](value, resolved_name(value.func, imported))
+            if value is None:
+                return None
         if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and \
                 not any(word in cst.Module([]).code_for_node(small.annotation.annotation) for word in ("ClassVar", "InitVar")) and \
-                (small.value is None or _fixed_literal(small.value)):
-            fields.append((small.target.value, small.value))
+                (value is None or _fixed_literal(value) or isinstance(value, (cst.List, cst.Dict, cst.Call))):
+            fields.append((small.target.value, value))
         elif small is None or not is_noop(small):
             return None
     return (tuple(fields), frozen) if fields else None

@@ -1,9 +1,11 @@
-"""dataclasses: a class decorated with `dataclass` whose body is only `name: kind` lines (a fixed default
-allowed) is a kind of object holding those fields (facts `dataclasses`): made with a value for each, in order or
+"""dataclasses: a class decorated with `dataclass` whose body is only `name: kind` lines (a fixed default,
+or `field(default_factory=list)`: a new empty one for each object, allowed) is a kind of object holding those fields (facts `dataclasses`): made with a value for each, in order or
 by name; equal to another of its class field by field, and to nothing else; never ordered; unhashable unless
 frozen, and then unchangeable; written as text `P(x=1, y='a')`."""
 
 from __future__ import annotations
+
+import libcst as cst
 
 LIBRARY = "dataclasses"
 SHAPES = {"dataclass": "dataclass"}
@@ -24,4 +26,19 @@ def told(say, name: str, fields: tuple, frozen: bool) -> str:
             f"displays it, separated by a comma and a space")
 
 
-DATACLASS = {"told": told}
+def default(value: cst.BaseExpression, dotted: str | None) -> cst.BaseExpression | None:
+    """The value a field gets when not given, written as code a step would: `field(default=v)` is v and
+    `field(default_factory=list)` a new empty list for each object (`[]`, `{}`, `set()`); else None."""
+    if dotted != "dataclasses.field" or not isinstance(value, cst.Call) or len(value.args) != 1 or \
+            value.args[0].keyword is None:
+        return None
+    key, given = value.args[0].keyword.value, value.args[0].value
+    if key == "default":
+        return given
+    makers = {"list": "[]", "dict": "{}", "set": "set()"}
+    if key == "default_factory" and isinstance(given, cst.Name) and given.value in makers:
+        return cst.parse_expression(makers[given.value])
+    return None
+
+
+DATACLASS = {"told": told, "default": default}
