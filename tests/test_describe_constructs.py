@@ -954,3 +954,160 @@ def test_a_flag_group_keeps_the_case_blind_guards_of_the_whole_pattern_flag():
     said = describe("import re\ndef f(s):\n    return re.sub(r'(?i:ab)c', 'x', s)\n", [], {}, "str")
     assert "every match of the pattern matching ((the text \"ab\" (in this part, letters match regardless of case))" \
         in said and not holds_code(said)
+
+
+def test_an_int_enum_compared_only_is_said_as_its_numbers():
+    code = ("from enum import IntEnum\nclass Code(IntEnum):\n    'Codes.'\n    OK = 0\n    BAD = 7\ndef f(a):\n    n = 0\n"
+            "    for x in a:\n        if x in (Code.OK, Code.BAD) or x == Code.BAD:\n            n += 1\n    return n\n")
+    text = describe(code, [], {"a": "list[int]"}, "int")
+    assert "Code gives names to whole numbers, and the steps say each one they use as its number: OK for 0 and BAD " \
+           "for 7" in text
+    assert "2.1. If (x is one of 0 or 7) or (x equals 7), add 1 to n." in text
+    from enum import IntEnum
+    Code = IntEnum("Code", {"OK": 0, "BAD": 7})
+    assert 7 in (Code.OK, Code.BAD) and Code.BAD == 7 and {7: 1}[Code.BAD] == 1
+    assert repr(Code.BAD) != "7"  # what a result may show of a member: never said as its number
+    for unclear in (code.replace("x == Code.BAD", "x is Code.BAD"),  # identity, not value
+                    code.replace("return n", "return [n, Code.OK]"),  # a member kept in the result
+                    code.replace("return n", "return repr([Code.OK])")):
+        with pytest.raises(Undescribable, match="IntEnum"):
+            describe(unclear, [], {"a": "list[int]"}, "int")
+
+
+def test_a_lambda_may_read_an_input_nothing_sets_again():
+    code = "def h(c, g):\n    return g(c)\ndef f(a, v):\n    return h(a, lambda _: v)\n"
+    assert _steps(code)[-1] == "1. Return what h gives back with a and (a function that, given _, gives back v)."
+    with pytest.raises(Undescribable, match="reads a variable of the steps"):  # v read when called: its last value
+        _steps(code.replace("    return h(a", "    v = v + 1\n    return h(a"))
+
+
+def test_a_container_method_behind_an_operator_passed_as_a_value_is_said_as_the_operator():
+    code = ("def f(a, b):\n    u = set(a)\n    return [list(filter(u.__contains__, b)), list(map(a.__getitem__, b)),"
+            " list(map(set, [a, b]))]\n")
+    text = describe(code, [], {"a": "list[int]", "b": "list[int]"}, "list")
+    assert "(the results of keeping the items of b, in order, for which (whether the item is in u) counts as true)" in text
+    assert "(the results of item (each item) of a, for each item of b in order)" in text
+    assert "(the results of a new set of the distinct items of each item, for each item of" in text
+    assert list(filter({1}.__contains__, [1, 2])) == [x for x in [1, 2] if x in {1}]
+    with pytest.raises(Undescribable, match="function passed as a value"):  # an owner of unknown kind
+        describe("def f(a, b):\n    return list(filter(a.__contains__, b))\n", [], {}, "list")
+
+
+def test_fields_and_methods_of_objects_of_a_class_of_the_code_are_said_wherever_the_object_is_held():
+    code = ("class P:\n    def __init__(self, x):\n        self.x = x\n    def twice(self):\n        return self.x * 2\n"
+            "def f(a):\n    ps = [P(v) for v in a]\n    best = P(0)\n    for p in ps:\n        if p.x > best.x:\n"
+            "            best = p\n            best.x += 1\n    return [best.x, ps[0].twice()]\n")
+    steps = _steps(code)
+    assert "A new object of the class P, made with x, keeps its own fields (each a value stored under a name) and " \
+           "equals only itself (never another object, even one made alike)" in describe(code, [], {}, "int")
+
+    class Alike:
+        def __init__(self, x):
+            self.x = x
+    assert Alike(1) != Alike(1) and [Alike(1)].count(Alike(1)) == 0
+    assert steps[2].startswith("2.1. If the field x of p is greater than the field x of best:")
+    assert steps[4] == "2.1.2. Add 1 to the field x of best."
+    assert steps[5].startswith("3. Return a new list of the field x of best and what the method twice of the class P "
+                               "gives back when called on the first item of ps (an object of that class) with no "
+                               "inputs, in that order.")
+    for unclear in (code.replace(".x", ".count"),  # a list has a count too: p.count would not surely be a field
+                    code.replace("def twice", "def x"),  # a method and a field of one name
+                    code.replace("P(0)\n", "P(0)\n    n = P.x\n")):  # the class itself holds no field
+        with pytest.raises(Undescribable):
+            _steps(unclear)
+
+
+def test_a_named_tuple_class_is_a_record_made_by_place_or_by_name_and_read_by_its_items_names():
+    code = ("from typing import NamedTuple\nclass P(NamedTuple):\n    'A point.'\n    x: int\n    y: int\n"
+            "def f(a):\n    best = P(0, y=1)\n    for v in a:\n        if v > best.x:\n            best = P(y=best.y, x=v)\n"
+            "    return list(best)\n")
+    text = describe(code, [], {"a": "list[int]"}, "list[int]")
+    assert "P makes a tuple whose items are also named x and y." in text
+    assert "1. Set best to a new P tuple of 0 and 1." in text
+    assert "2.1. If v is greater than the item named x of best, set best to a new P tuple of v and the item named y " \
+           "of best." in text
+    from typing import NamedTuple
+    Point = NamedTuple("Point", [("x", int), ("y", int)])
+    assert list(Point(y=5, x=1)) == [1, 5] and Point(1, 5).y == 5
+    for unclear in (code.replace("    y: int\n", "    y: int = 0\n"),  # a default: no words yet
+                    code.replace("best = P(y=best.y, x=v)", "best = P(y=best.y + 1, x=v * 2)"),  # worked out out of order
+                    code.replace("    return list(best)\n", "    best.x = 3\n    return list(best)\n")):  # items are fixed
+        with pytest.raises(Undescribable):
+            describe(unclear, [], {"a": "list[int]"}, "list[int]")
+
+
+def test_a_pattern_built_from_another_patterns_text_keeps_the_text_not_the_flags():
+    code = ("import re\nP = re.compile(r'b+', re.I)\nQ = re.compile('x|' + P.pattern)\ndef f(a):\n    if a:\n"
+            "        return Q.sub('-', a)\n    return P.sub('', a)\n")
+    text = describe(code, [], {"a": "str"}, "str")
+    assert "Q is the pattern matching either the text \"x\" or the text \"b\" repeated 1 or more times (as many as " \
+           "possible, giving back as the rest of the pattern needs) (the first that fits, left to right)." in text
+    import re
+    assert re.compile("x|" + re.compile("b+", re.I).pattern).sub("-", "B") == "B"  # Q takes no flags from P
+
+
+def test_isinstance_against_a_memory_view_is_named():
+    steps = _steps("def f(a):\n    if isinstance(a, (str, memoryview)):\n        return 1\n    return 0\n")
+    assert steps[0] == "1. If a is text or a memory view (a window onto the bytes of another value), return 1."
+    assert isinstance(memoryview(b"x"), memoryview) and not isinstance(b"x", memoryview)
+
+
+def test_a_dataclass_of_plain_fields_is_told_with_the_rules_its_objects_follow():
+    code = ("from dataclasses import dataclass\n@dataclass(frozen=True)\nclass P:\n    'A point.'\n    x: int\n"
+            "    y: int = 0\ndef f(a):\n    seen = set()\n    for v in a:\n        seen.add(P(v % 3))\n    return len(seen)\n")
+    text = describe(code, [], {"a": "list[int]"}, "int")
+    assert "P is a kind of object holding the fields x and y, in that order: making one gives its fields the values " \
+           "given, in that order or by name (y is 0 when not given); two objects of P are equal when each field of " \
+           "one equals the same field of the other, and one equals nothing else; comparing two for order (less, " \
+           "greater) stops the steps with an error; its fields cannot be changed once it is made" in text
+    assert "2.1. Add (a new object of the class P with its field x set to (the remainder of v divided by 3) and its " \
+           "field y set to 0) to the set seen" in text
+    from dataclasses import FrozenInstanceError, dataclass
+
+    @dataclass(frozen=True)
+    class Point:
+        x: int
+        y: int = 0
+    assert len({Point(1), Point(1, 0), Point(y=0, x=1)}) == 1 and Point(1) != (1, 0) and repr(Point(1)).endswith(".Point(x=1, y=0)")
+    with pytest.raises(FrozenInstanceError):
+        Point(1).x = 2
+    with pytest.raises(TypeError):
+        Point(1) < Point(2)
+    with pytest.raises(TypeError):  # not frozen: no object of it can be hashed
+        {dataclass(type("Q", (), {"__annotations__": {"x": int}}))(1)}
+    assert "one cannot be a key of a dictionary or an item of a set" in describe(
+        code.replace("(frozen=True)", ""), [], {"a": "list[int]"}, "int")
+    for unclear in (code.replace("        seen.add(P(v % 3))", "        q = P(v)\n        q.x = 1"),  # frozen
+                    code.replace("    y: int = 0\n", "    y: list = None\n    def m(self):\n        return 1\n"),
+                    code.replace("P(v % 3)", "P(y=v, x=v % 3)")):  # worked out in another order than said
+        with pytest.raises(Undescribable):
+            describe(unclear, [], {"a": "list[int]"}, "int")
+
+
+def test_a_class_with_slots_for_every_field_it_sets_is_told_as_any_small_class():
+    code = ("class Node:\n    __slots__ = ('val', 'nxt')\n    def __init__(self, val, nxt=None):\n        self.val = val\n"
+            "        self.nxt = nxt\ndef f(a):\n    head = None\n    for v in a:\n        head = Node(v, head)\n"
+            "    out = []\n    while head is not None:\n        out.append(head.val)\n        head = head.nxt\n    return out\n")
+    steps = _steps(code)
+    assert steps[5:7] == ["4.1. Put the field val of head at the end of out.", "4.2. Set head to the field nxt of head."]
+    for unclear in (code.replace("('val', 'nxt')", "('val',)"),  # a field set outside the slots fails
+                    code.replace("        head = head.nxt", "        head.val = 1\n        head = head.nxt")):
+        with pytest.raises(Undescribable):
+            _steps(unclear)
+
+
+def test_a_dataclass_field_made_by_a_default_factory_is_a_new_empty_one_for_each_object():
+    code = ("from dataclasses import dataclass, field\n@dataclass\nclass Bin:\n    cap: int\n"
+            "    held: list = field(default_factory=list)\ndef f(a, c):\n    bins = []\n    for v in a:\n"
+            "        if not bins or sum(bins[-1].held) + v > bins[-1].cap:\n            bins.append(Bin(c))\n"
+            "        bins[-1].held.append(v)\n    return [b.held for b in bins]\n")
+    text = describe(code, [], {"a": "list[int]", "c": "int"}, "list")
+    assert "making one gives its fields the values given, in that order or by name (held is a new empty list when " \
+           "not given)" in text
+    assert "put (a new object of the class Bin with its field cap set to c and its field held set to a new empty " \
+           "list) at the end of bins." in text
+    assert "2.2. Put v at the end of the field held of the last item of bins." in text
+    with pytest.raises(Undescribable):  # `items` is also a dictionary's method: p.items would not surely be a field
+        describe(code.replace("held", "items"), [], {"a": "list[int]", "c": "int"}, "list")
+    with pytest.raises(Undescribable):  # a factory other than an empty list, dictionary or set
+        describe(code.replace("default_factory=list", "default_factory=lambda: [0]"), [], {"a": "list[int]", "c": "int"}, "list")

@@ -6,7 +6,7 @@ folded for every order of every set (small sets only) and kept only when every o
 the same expression once the members of each character class are sorted; the text said is the
 one built from the sets' items in sorted order, so the wording is the same on every run.
 
-The folding reads `+`, `%` (over a tuple or a dictionary), `str.format`, `join`, f-strings, `re.escape`,
+The folding reads `+`, `%` (over a tuple or a dictionary), a compiled pattern's `.pattern` (its text), `str.format`, `join`, f-strings, `re.escape`,
 `map(re.escape, ...)`, `sorted(..., key=len, reverse=True)` and a one-`for` comprehension over fixed
 items; `fixed_text` gives the same folding to any text the code reads (a `str.format` or `%` template,
 a `re.sub` replacement), so every reader sees the text Python builds.
@@ -59,6 +59,9 @@ class _Folder:
             return self.bound[node.value]
         if isinstance(node, cst.Name) and node.value in self.constants and node.value not in seen:
             return self.fold(self.constants[node.value], seen | {node.value})
+        if isinstance(node, cst.Attribute) and node.attr.value == "pattern" and isinstance(node.value, cst.Name) \
+                and node.value.value not in seen and _compiled_text(self.constants.get(node.value.value)):
+            return self.text(_compiled_text(self.constants[node.value.value]), seen | {node.value.value})  # `P.pattern`
         if isinstance(node, (cst.List, cst.Tuple)):
             return tuple(self.text(e.value, seen) for e in node.elements if not isinstance(e, cst.StarredElement))
         if isinstance(node, cst.Set) or isinstance(node, cst.Call) and isinstance(node.func, cst.Name) \
@@ -181,6 +184,14 @@ class _Folder:
         index = len(self.sets)
         self.sets.append(members)
         return self.orders[index] if index < len(self.orders) else members
+
+
+def _compiled_text(value: cst.BaseExpression | None) -> cst.BaseExpression | None:
+    """The text given to `re.compile(text[, flags])`, which the pattern keeps as its `pattern`, else None."""
+    if isinstance(value, cst.Call) and dotted_name(value.func) == "re.compile" and 1 <= len(value.args) <= 2 \
+            and not any(a.keyword or a.star for a in value.args):
+        return value.args[0].value
+    return None
 
 
 def pattern_text(node: cst.BaseExpression, constants: dict[str, cst.BaseExpression], flags: int = 0) -> str | None:

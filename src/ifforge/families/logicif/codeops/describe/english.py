@@ -120,6 +120,7 @@ METHOD_TYPES = ("str", "bytes", "list", "dict", "set", "int", "float")  # a type
 _TYPE_WORDS = {"int": "a whole number", "float": "a decimal number", "str": "text", "bool": "true or false",
                "list": "a list", "tuple": "a tuple", "dict": "a dictionary", "set": "a set",
                "frozenset": "a fixed set", "bytes": "bytes", "bytearray": "a changeable bytes value",
+               "memoryview": "a memory view (a window onto the bytes of another value)",
                "complex": "a complex number", "type": "a class", "object": "any value at all (always true)",
                "NoneType": "None"}
 # one value of each kind a JSON input may hold, to ask which kinds have an attribute
@@ -319,14 +320,14 @@ class Speaker:
     def _lambda(self, node: cst.Lambda) -> str:
         """A lambda kept or passed as a value: the function in words. It reads its other names when called,
         not when made, so it may read only its parameters and names the steps never set (built-ins, helpers,
-        module constants, imports, classes)."""
+        module constants, imports, classes, and `f`'s inputs that nothing sets again: `facts.inputs`)."""
         params = node.params
         if params.kwonly_params or params.posonly_params or params.star_kwarg is not None or isinstance(
                 params.star_arg, cst.Param) or any(p.default is not None for p in params.params):
             raise Undescribable("a lambda used as a value with other than plain parameters")
         names = [p.name.value for p in params.params]
         fixed = _BUILTINS | self.helpers | self.generators | set(self.constants) | set(self.imported) | self.classes
-        if _read_names(node.body) - set(names) - fixed:
+        if _read_names(node.body) - set(names) - fixed - (self.inputs if self.facts is not None else set()):
             raise Undescribable("a lambda used as a value that reads a variable of the steps (read when it is "
                                 "called, not when it is made)")
         given = f"given {_join(names)}" if names else "with no inputs"
@@ -793,6 +794,10 @@ class Speaker:
             if node.attr.value in self.methods:
                 raise Undescribable("a method of a class of the code used as a value")
             return f"the field {node.attr.value} of {node.value.value}"
+        if self._own_field(node):  # `p.x`, p an object of a class of the code held anywhere
+            return f"the field {node.attr.value} of {self.grouped(node.value)}"
+        if self._own_field(node, self.named):  # `p.x`, p a record (a tuple whose items are also named)
+            return f"the item named {node.attr.value} of {self.grouped(node.value)}"
         made = self._library_object(node.value)
         if made is not None and node.attr.value in made.get("fields", {}):  # `date(...).year`: words in vocab/
             return made["fields"][node.attr.value](self, node.value)
@@ -822,7 +827,17 @@ class Speaker:
             return self._subscript(node)
         if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value in self.selves:
             return self._attribute(node)
+        if isinstance(node, cst.Attribute) and self._own_field(node) and not self.slotted and not any(
+                node.attr.value in dict(self.dataclasses[name]) for name in self.frozen):
+            return self._attribute(node)
         raise Undescribable(f"assigning to {type(node).__name__}")
+
+    def _own_field(self, node: cst.Attribute, names: frozenset[str] | None = None) -> bool:
+        """Is `o.x` a field of an object of a class of the code (`facts.fields`; or one of `names`), o no class
+        itself? Only such objects hold a field of that name, so on any other value the read fails as the
+        words say it would."""
+        return self.facts is not None and node.attr.value in (self.fields if names is None else names) and not (
+            isinstance(node.value, cst.Name) and (node.value.value in self.classes or node.value.value in self.imported))
 
     def _subscript(self, node: cst.Subscript) -> str:
         if len(node.slice) != 1:
@@ -982,7 +997,21 @@ class Speaker:
         return self._call(call.with_changes(func=method), cond)
 
     def _call_record(self, call: cst.Call, cond: bool) -> str:
-        return f"a new {call.func.value} tuple of {_join([self.grouped(a.value) for a in call.args])}"
+        values = _record_order(self.records[call.func.value], call)
+        if not _in_order(values, call) and not all(_simple(v) for v in values):
+            raise Undescribable("a record made with inputs named out of order that are worked out")  # order of work
+        return f"a new {call.func.value} tuple of {_join([self.grouped(v) for v in values])}"
+
+    def _call_dataclass(self, call: cst.Call, cond: bool) -> str:
+        """`P(1, y=2)`, P a class of fields (`facts.dataclasses`): each field and the value it is given."""
+        fields = self.dataclasses[call.func.value]
+        values = _record_order(tuple(name for name, _ in fields), call, dict(fields))
+        if values is None:
+            raise Undescribable("a class of fields made with other than one value for each field")
+        if not _in_order(values, call) and not all(_simple(v) for v in values):
+            raise Undescribable("a class of fields made with inputs named out of order that are worked out")
+        return (f"a new object of the class {call.func.value} with " +
+                _join([f"its field {name} set to {self.grouped(value)}" for (name, _), value in zip(fields, values)]))
 
     def _call_class(self, call: cst.Call, cond: bool) -> str:
         if call.func.value in self.based:
@@ -1012,6 +1041,10 @@ class Speaker:
         if made is not None and func.attr.value in self.own_methods.get(made, ()):
             return (f"what the method {func.attr.value} of the object {func.value.value} (of the class {made}) gives "
                     f"back when called {self.call_with(call)}")
+        owner = self.owners.get(func.attr.value)
+        if owner is not None and not (isinstance(func.value, cst.Name) and func.value.value in self.selves):
+            return (f"what the method {func.attr.value} of the class {owner} gives back when called on "
+                    f"{self.grouped(func.value)} (an object of that class) {self.call_with(call)}")
         if not (isinstance(func.value, cst.Name) and func.value.value in self.selves):
             raise Undescribable("a method of a class of the code called on an object made elsewhere")
         return f"what its method {func.attr.value} gives back when called on {func.value.value} {self.call_with(call)}"
@@ -1595,6 +1628,7 @@ class Speaker:
                 "len": "the length of {i}", "abs": "the absolute value of {i}", "ord": "the Unicode code point of {i}",
                 "chr": "the character with Unicode code point {i}", "bool": "whether {i} counts as true",
                 "list": "a new list of the items of {i}", "tuple": "a tuple of the items of {i}",
+                "set": "a new set of the distinct items of {i}",
                 "sorted": "a new list of the items of {i}, sorted from smallest to largest"}
     _APPLIED_RULES = {"str": "str", "int": "int", "bool": "truth", "sorted": "sorted"}
 
@@ -1616,6 +1650,9 @@ class Speaker:
                 return self.applied(self.bound[func.value], item)
         if self.library_function(func):  # `map(math.sqrt, xs)`: its words live in vocab/
             return vocab.applied(self, self.resolved(func), [item])
+        if isinstance(func, cst.Attribute) and func.attr.value in _OPERATOR_METHODS and \
+                self.sort_of(func.value) in ("str", "list", "tuple", "set", "dict"):
+            return self._operator_applied(func, item)
         if isinstance(func, cst.Attribute):
             owner, name = func.value, func.attr.value
             if isinstance(owner, cst.Name) and owner.value in METHOD_TYPES:
@@ -1642,6 +1679,16 @@ class Speaker:
                 and func.value not in self.classes:  # a name the steps set to a function, as a call says it
             return f"what the function held in {func.value} gives back for {item}"
         raise Undescribable("a function passed as a value that is not a helper, a lambda, a built-in or a method")
+
+    def _operator_applied(self, func: cst.Attribute, item: str) -> str:
+        """`filter(seen.__contains__, xs)`: a built-in container's method behind an operator, passed as a
+        value, gives for an item what the operator gives (`item in seen`), said as the operator is."""
+        mark = cst.Name("STANDIN0MARK")
+        text = self.grouped(_OPERATOR_METHODS[func.attr.value](func.value, mark))
+        if text.count(mark.value) != 1:
+            raise Undescribable(f"the method {func.attr.value} passed as a value")
+        bracketed = func.attr.value == "__getitem__" and " " in item  # "item (each item) of xs"
+        return text.replace(mark.value, f"({item})" if bracketed else item)
 
     def _items(self, node: cst.BaseExpression) -> str:
         if isinstance(node, cst.GeneratorExp):
@@ -1912,8 +1959,8 @@ _NAMED_CALLS = (
     ("generator", lambda say, name, call: name in say.generators),
     ("helper", lambda say, name, call: name in say.helpers),
     ("bound", lambda say, name, call: name in say.bound),
-    ("record", lambda say, name, call: name in say.records and len(call.args) == len(say.records[name])
-     and not any(a.keyword or a.star for a in call.args)),
+    ("record", lambda say, name, call: name in say.records and _record_order(say.records[name], call) is not None),
+    ("dataclass", lambda say, name, call: name in say.dataclasses),
     ("class", lambda say, name, call: name in say.classes),
     ("builtin", lambda say, name, call: name in _METHOD_FREE),
     ("imported", lambda say, name, call: name in say.imported),
@@ -1933,6 +1980,7 @@ _METHOD_CALLS = (
 _CALLS = {
     "library": Speaker._call_library, "library object": Speaker._call_library_object,
     "generator": Speaker._call_generator, "helper": Speaker._call_helper, "bound": Speaker._call_bound,
+    "dataclass": Speaker._call_dataclass,
     "record": Speaker._call_record, "class": Speaker._call_class, "builtin": Speaker._call_builtin,
     "imported": Speaker._call_imported, "held function": Speaker._call_held,
     "unknown library": Speaker._call_unknown_library, "pattern": Speaker._call_pattern,
@@ -1987,6 +2035,43 @@ _BUILTIN_FORMS = {
     "callable": (Speaker._builtin_callable,),
     "zip": (Speaker._builtin_zip,),
 }
+
+# a built-in container's method that an operator calls -> the operator written on (owner, item): on a
+# str, list, tuple, set or dict each gives exactly what the operator gives
+_OPERATOR_METHODS = {
+    "__contains__": lambda owner, item: cst.Comparison(item, [cst.ComparisonTarget(cst.In(), owner)]),
+    "__getitem__": lambda owner, item: cst.Subscript(owner, [cst.SubscriptElement(cst.Index(item))]),
+}
+
+
+def _record_order(names: tuple[str, ...], call: cst.Call, defaults: dict | None = None) -> list[cst.BaseExpression] | None:
+    """A record's making `P(1, y=2)`: its values in the order of its items, each given once (by place or by
+    name) or else its default (`defaults`: name -> value or None), or None."""
+    if any(a.star for a in call.args):
+        return None
+    placed = [a.value for a in call.args if a.keyword is None]
+    named = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+    if len(placed) > len(names) or len(named) != sum(a.keyword is not None for a in call.args) \
+            or not set(named) <= set(names[len(placed):]):
+        return None
+    rest = [named.get(name, (defaults or {}).get(name)) for name in names[len(placed):]]
+    return None if None in rest else placed + rest
+
+
+def _in_order(values: list[cst.BaseExpression], call: cst.Call) -> bool:
+    """Are the values a call gives, said in the order of the fields they fill, in the order written (so
+    worked out in the order said)? Defaults, fixed values, are not worked out."""
+    given = [a.value for a in call.args]
+    return [v for v in values if any(v is g for g in given)] == given
+
+
+def _simple(node: cst.BaseExpression) -> bool:
+    """A value whose working out changes nothing: a literal, a name or a field of one (`p.y`), so values
+    worked out in another order than said give the same."""
+    if isinstance(node, cst.Attribute):
+        return _simple(node.value)
+    return isinstance(node, (cst.Name, cst.Integer, cst.Float, cst.SimpleString))
+
 
 def _stdlib_class(dotted: str | None) -> type:
     """The class a dotted name reaches in a standard-library module (`decimal.Decimal`), imported to ask it."""

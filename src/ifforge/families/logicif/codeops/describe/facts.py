@@ -53,13 +53,20 @@ class Facts:
     table_names: Mapping[str, tuple[str, str]]  # a loop's name -> (its table, "pattern" or "replacement")
     plain_texts: frozenset[str]  # loop names set to written texts a pattern holds as they are
     records: Mapping[str, tuple[str, ...]]  # a namedtuple -> its field names
+    dataclasses: Mapping[str, tuple[tuple[str, Any], ...]]  # a class of fields -> its (field, default or None)
+    frozen: frozenset[str]  # of those, the ones whose objects cannot change (`frozen=True`)
     typing_only: frozenset[str]  # names only annotations read
     objects: Mapping[str, str]  # name -> the library maker of the one object it is ever set to (`d = date(...)`)
     numbers: frozenset[str]  # names that only ever hold numbers (`total = 0` changed by `total += x`)
     instances: Mapping[str, str]  # name -> the told class of the one object it is ever set to (`d = DSU(xs)`)
     based: Mapping[str, cst.ClassDef]  # module-level class built on a library's class with words in vocab/ (`Enum`)
     based_on: Mapping[str, str]  # such a class -> the dotted name of its base
+    compared: frozenset[str]  # of those, the ones read only as `C.NAME` compared by value (`x in (C.A, C.B)`)
     own_methods: Mapping[str, frozenset[str]]  # told class -> the methods it defines (not `__init__`)
+    fields: frozenset[str]  # the fields the told classes' methods set on their object, read on any object as fields
+    owners: Mapping[str, str]  # a method exactly one told class defines, no other kind has -> that class
+    named: frozenset[str]  # the names of records' items no other kind of value has (`p.x`: the item named x)
+    slotted: bool  # a told class limits its fields by `__slots__` (`o.x = v` may fail where o is one of its objects)
     mixed: Mapping[str, frozenset[str]]  # parameter -> the kinds its declared union allows
     inputs: frozenset[str]  # parameters of `f` never set again: they hold the JSON input whenever read
     modules: frozenset[str]  # every module the code imports (`import m`, `from m import g`), at any depth
@@ -201,7 +208,79 @@ def _filled_tables(k) -> dict[str, str]:
 
 @analysis("records")
 def _records(k) -> dict[str, tuple[str, ...]]:
-    return {name: tuple(names) for name, value in k.constants.items() if (names := _record_fields(value))}
+    made = {name: tuple(names) for name, value in k.constants.items() if (names := _record_fields(value))}
+    return made | {c.name.value: names for c in k.module.body if isinstance(c, cst.ClassDef)
+                   and (names := _record_class(c, k.imported)) is not None}
+
+
+def _record_class(statement: cst.ClassDef, imported: Mapping[str, str]) -> tuple[str, ...] | None:
+    """The field names of `class P(NamedTuple)` holding only a docstring and `name: kind` lines (no default,
+    no method): a tuple whose items are also named, as `namedtuple("P", "x y")` makes; else None."""
+    if statement.decorators or len(statement.bases) != 1 or statement.bases[0].keyword or \
+            vocab.SHAPES.get(resolved_name(statement.bases[0].value, imported) or "") != "record" or \
+            isinstance(statement.body, cst.SimpleStatementSuite):
+        return None
+    names = []
+    for line in statement.body.body:
+        small = line.body[0] if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 else None
+        if isinstance(small, cst.AnnAssign) and small.value is None and isinstance(small.target, cst.Name) \
+                and not small.target.value.startswith("_"):
+            names.append(small.target.value)
+        elif small is None or not is_noop(small):
+            return None
+    return tuple(names) if names else None
+
+
+@analysis("dataclasses", "frozen")
+def _classes_of_fields(k):
+    found, frozen = {}, set()
+    for statement in k.module.body:
+        if isinstance(statement, cst.ClassDef) and (shape := _dataclass(statement, k.imported)) is not None:
+            found[statement.name.value] = shape[0]
+            frozen |= {statement.name.value} if shape[1] else set()
+    return found, frozen
+
+
+def _dataclass(statement: cst.ClassDef, imported: Mapping[str, str]) -> tuple[tuple, bool] | None:
+    """((field, default or None), ...), frozen) of a class made by a decorator vocab/ calls a "dataclass"
+    (`@dataclass`, `@dataclass(frozen=True)`) with no base and only a docstring and `name: kind [= value]`
+    lines, each value a number, a text, None, true or false; else None."""
+    if len(statement.decorators) != 1 or statement.bases or statement.keywords or \
+            isinstance(statement.body, cst.SimpleStatementSuite):
+        return None
+    decorator, frozen = statement.decorators[0].decorator, False
+    if isinstance(decorator, cst.Call):
+        options = {a.keyword.value if a.keyword else None: a.value for a in decorator.args}
+        if any(key != "frozen" or not (isinstance(v, cst.Name) and v.value in ("True", "False"))
+               for key, v in options.items()):
+            return None
+        frozen = "frozen" in options and options["frozen"].value == "True"
+        decorator = decorator.func
+    if vocab.SHAPES.get(resolved_name(decorator, imported) or "") != "dataclass":
+        return None
+    fields = []
+    for line in statement.body.body:
+        small = line.body[0] if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 else None
+        value = small.value if isinstance(small, cst.AnnAssign) else None
+        if isinstance(value, cst.Call):  # `field(default_factory=list)`: its words live in vocab/
+            value = vocab.DATACLASS["default"](value, resolved_name(value.func, imported))
+            if value is None:
+                return None
+        if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and \
+                not any(word in cst.Module([]).code_for_node(small.annotation.annotation) for word in ("ClassVar", "InitVar")) and \
+                (value is None or _fixed_literal(value) or isinstance(value, (cst.List, cst.Dict, cst.Call))):
+            fields.append((small.target.value, value))
+        elif small is None or not is_noop(small):
+            return None
+    return (tuple(fields), frozen) if fields else None
+
+
+def _fixed_literal(node: cst.BaseExpression) -> bool:
+    """A number, a text, None, True or False: a default no object can change."""
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        node = node.expression
+    return isinstance(node, (cst.Integer, cst.Float, cst.SimpleString)) or \
+        isinstance(node, cst.Name) and node.value in ("None", "True", "False")
 
 
 @analysis("typing_only")
@@ -277,9 +356,85 @@ def _library_based(k):
     return based, on
 
 
+@analysis("compared")
+def _compared_only(k) -> set[str]:
+    """Classes built on a library class whose every read is a member `C.NAME` that a comparison by value
+    (`==`, `<`, `in`, ... never `is`) reads directly or as an item of a written tuple, list or set it
+    searches: nothing else of the member (its display, its kind, its identity) can reach a result."""
+    reads, compared = Counter(), Counter()
+
+    def member(node: cst.BaseExpression) -> str | None:
+        return node.value.value if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) \
+            and node.value.value in k.based else None
+
+    class Uses(Reader):
+        def visit_Name(self, node: cst.Name) -> None:
+            reads[node.value] += node.value in k.based
+
+        def visit_Attribute(self, node: cst.Attribute) -> None:
+            reads[node.attr.value] -= node.attr.value in k.based  # `x.C` reads no class C
+
+        def visit_ClassDef(self, node: cst.ClassDef) -> None:
+            reads[node.name.value] -= node.name.value in k.based
+
+        def visit_Comparison(self, node: cst.Comparison) -> None:
+            if any(isinstance(c.operator, (cst.Is, cst.IsNot)) for c in node.comparisons):
+                return
+            operands = [node.left, *(c.comparator for c in node.comparisons)]
+            searched = [e.value for c in node.comparisons if isinstance(c.operator, (cst.In, cst.NotIn))
+                        and isinstance(c.comparator, (cst.Tuple, cst.List, cst.Set)) for e in c.comparator.elements
+                        if not isinstance(e, (cst.StarredElement,))]
+            for node in [*operands, *searched]:
+                if member(node):
+                    compared[member(node)] += 1
+
+    walk(k.module, Uses())
+    return {name for name in k.based if reads[name] == compared[name]}
+
+
 @analysis("own_methods")
 def _told_methods(k) -> dict[str, frozenset[str]]:
     return {c.name.value: frozenset(m.name.value for m in class_methods(c)) - {"__init__"} for c in k.told}
+
+
+@analysis("fields", "owners", "named", "slotted")
+def _own_fields(k):
+    """What an object of a told class or a record holds, so that `p.x`, `p.x = v` and `p.m(...)` have words on
+    any object (an item, a loop's name, a name set twice), not only one held in a name set once: the fields
+    its methods set on it (`self.x = ...`), the methods one told class alone defines, and the names of a
+    record's items. A name some other kind of value has too (a built-in kind, a compiled pattern or its
+    match, an object a library in vocab/ makes), or that two of these share, is none of them: on such a
+    value `p.x` would mean something else."""
+    if any(not _small_class(c, k.module) and not _plain_kind(c) and c.name.value not in k.records
+           and c.name.value not in k.dataclasses for c in k.module.body if isinstance(c, cst.ClassDef)) or k.filling:
+        return set(), {}, set(), False
+    elsewhere = {name for sample in (*_SAMPLES, *_pattern_samples()) for name in dir(sample)}
+    elsewhere |= {"name", "value"} if k.based else set()  # what a member of a class built on `Enum` has
+    elsewhere |= {name for made in vocab.OBJECTS.values() for part in ("methods", "fields") for name in made.get(part, {})}
+    fields = {field for told in k.told for field in _set_fields(told)}
+    defined = Counter(m for told in k.told for m in {m.name.value for m in class_methods(told)} - {"__init__"})
+    owners = {m.name.value: told.name.value for told in k.told for m in class_methods(told)
+              if m.name.value != "__init__" and defined[m.name.value] == 1 and m.name.value not in elsewhere}
+    fields |= {field for shape in k.dataclasses.values() for field, _ in shape}
+    named = {name for names in k.records.values() for name in names}  # a record's item: said as one
+    fields = {f for f in fields if not f.startswith("__")}  # `self.__x` is renamed in its class
+    slotted = any(_slots(line) is not None for c in k.told for line in c.body.body)
+    return fields - elsewhere - set(defined) - named, owners, named - elsewhere - fields - set(defined), slotted
+
+
+_SAMPLES = ({}, [], "", 0, 0.0, False, None, (), set(), frozenset(), b"", bytearray())
+
+
+def _pattern_samples() -> tuple:
+    import re
+    return re.compile(""), re.match("", "")
+
+
+def _plain_kind(statement: cst.ClassDef) -> bool:
+    """A class that names a kind of error or a marker, or one built on a library class with words in vocab/
+    (`Enum`): no object of it holds fields a step sets."""
+    bases = [dotted_name(a.value) or "" for a in statement.bases]
+    return bool(bases) and all(b.endswith(("Error", "Exception", "Warning", "Enum")) for b in bases)
 
 
 @analysis("instances")
@@ -683,9 +838,41 @@ def _small_class(statement: cst.ClassDef, module: cst.Module) -> bool:
                     _generators(cst.Module(body=[line]))[0]:  # a method that yields is not a helper's steps
                 return False
         elif not (isinstance(line, cst.SimpleStatementLine) and all(is_noop(s) or isinstance(s, cst.Pass)
-                                                                   for s in line.body) or filling and class_value(line)):
+                                                                   for s in line.body) or filling and class_value(line)
+                  or not filling and _slots(line) is not None):
             return False
+    slots = [found for line in suite.body if (found := _slots(line)) is not None]
+    if slots and not _set_fields(statement) <= set(slots[0]):  # a field outside `__slots__` cannot be set
+        return False
     return bool(class_methods(statement))
+
+
+def _slots(line: cst.BaseStatement) -> tuple[str, ...] | None:
+    """The names of `__slots__ = ("a", "b")` (a tuple, list or one text): they only limit which fields an
+    object may hold, so a class whose methods set no other is told as any other; else None."""
+    if not (isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 and isinstance(line.body[0], cst.Assign)
+            and len(line.body[0].targets) == 1 and isinstance(line.body[0].targets[0].target, cst.Name)
+            and line.body[0].targets[0].target.value == "__slots__"):
+        return None
+    try:
+        names = pyast.literal_eval(cst.Module([]).code_for_node(line.body[0].value))
+    except (ValueError, SyntaxError):
+        return None
+    names = (names,) if isinstance(names, str) else names
+    return tuple(names) if isinstance(names, (tuple, list)) and all(isinstance(n, str) for n in names) else None
+
+
+def _set_fields(statement: cst.ClassDef) -> set[str]:
+    """The fields a class's methods set on their object (`self.x = ...`, `self.x += ...`)."""
+    found = set()
+    for method in class_methods(statement):
+        params = cst_parameters(method)
+        self = params[0].name.value if params else None
+        for target in _all(method, cst.AssignTarget) + _all(method, cst.AugAssign) + _all(method, cst.AnnAssign):
+            node = target.target
+            if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == self:
+                found.add(node.attr.value)
+    return found
 
 
 def _filling_class(statement: cst.ClassDef, module: cst.Module) -> bool:

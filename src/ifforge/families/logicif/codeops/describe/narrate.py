@@ -850,7 +850,8 @@ def _class_steps(statement: cst.ClassDef, narrator: _Narrator, filling: bool = F
         takes = f"with {_param_list(rest, say)}" if rest else "with no inputs"
         if method is init:
             head = (f"\nA new object of the class {name}, made {takes}, keeps its own fields (each a value stored "
-                    f"under a name); making one ({self} standing for it) does this:")
+                    f"under a name) and equals only itself (never another object, even one made alike); making one "
+                    f"({self} standing for it) does this:")
         else:
             head = (f"\nThe method {method.name.value} of an object {self} of the class {name}, called {takes}, "
                     f"does this:")
@@ -861,7 +862,7 @@ def _class_steps(statement: cst.ClassDef, narrator: _Narrator, filling: bool = F
         say.selves = set()
         say.kinds.pop(self, None)
     if init is None and not filling:
-        steps.append(f"(A new object of the class {name} starts with no fields.)")
+        steps.append(f"(A new object of the class {name} starts with no fields and equals only itself.)")
     return steps
 
 
@@ -938,6 +939,11 @@ def _fixed(statement, say: Speaker, told: set[str] = frozenset(), typing_only: s
     if isinstance(statement, cst.ClassDef):
         if statement.name.value in say.based:  # built on a library class: its words live in vocab/
             return vocab.CLASSES[say.based_on[statement.name.value]]["told"](say, statement)
+        if statement.name.value in say.dataclasses:  # a class of fields: its words live in vocab/
+            return vocab.DATACLASS["told"](say, statement.name.value, say.dataclasses[statement.name.value],
+                                           statement.name.value in say.frozen)
+        if statement.name.value in say.records:  # `class P(NamedTuple)`, as `P = namedtuple(...)`
+            return f"{statement.name.value} makes a tuple whose items are also named {_join_words(say.records[statement.name.value])}"
         errors = {name for name in say.classes}
         described = _error_class(statement, errors) or _marker_class(statement)
         if described:

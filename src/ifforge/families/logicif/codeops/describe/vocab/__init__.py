@@ -12,7 +12,10 @@ and `CONSTANTS`, name -> the words for a fixed value of the library read as an a
 and `OBJECTS`, name of a maker -> {"methods": {name: handler (say, made, args, keywords)}, "fields":
 {name: handler (say, made)}} for the objects it makes (`datetime.date(...).weekday()`), so a library used
 through its objects' methods is one file too; and `TYPES`, name of a kind of value -> a handler `(say) -> str`
-saying what `isinstance(x, kind)` asks ("x is ...", `collections.abc.Iterable`); and `CLASSES`, name of a
+saying what `isinstance(x, kind)` asks ("x is ...", `collections.abc.Iterable`); and `SHAPES`, name of a base
+class or class decorator -> the shape of the classes it makes that the describer knows ("record": a tuple whose
+items are also named, `typing.NamedTuple`; "dataclass": fields made from the class's annotated lines,
+`dataclasses.dataclass`, with `DATACLASS`, the words for such a class); and `CLASSES`, name of a
 base class -> handlers saying a module-level class built on it, `C.NAME` and `C.NAME.attr` (`enum.Enum`); and `RULES`, key -> the one sentence a handler's `say.cite(key)` adds once as a note (how a binary search
 ends, say), so a library's fine points live in its file too.
 """
@@ -33,6 +36,8 @@ RULES: dict[str, str] = {}  # a rule's key -> its sentence, for the rules a libr
 OBJECTS: dict[str, dict] = {}  # dotted name of a maker -> the words for its objects' methods and fields
 CLASSES: dict[str, dict] = {}  # dotted name of a library's base class -> {"told", "attribute", "member_attribute"}
 TYPES: dict[str, Handler] = {}  # dotted name of a library's kind of value -> (say) -> what `isinstance` against it asks
+SHAPES: dict[str, str] = {}  # dotted name of a base class or class decorator -> the shape of class it makes
+DATACLASS: dict[str, Handler] = {}  # "told": (say, name, fields, frozen) -> the line for a class of fields
 FILES: dict[str, set[str]] = {}  # vocabulary file -> the dotted names it gives words (for measuring what each saves)
 
 
@@ -52,10 +57,12 @@ def _register(module, library: str, table: dict, kinds: dict, steps: dict, decor
     FILES.setdefault(module.__name__.rpartition(".")[2], set()).update(
         f"{library}.{name}" for part in ("WORDS", "KINDS", "STEPS", "DECORATORS", "CONSTANTS")
         for name in getattr(module, part, {}))
-    FILES[module.__name__.rpartition(".")[2]].update(f"{library}.{name}" for part in ("TYPES", "CLASSES")
+    FILES[module.__name__.rpartition(".")[2]].update(f"{library}.{name}" for part in ("TYPES", "CLASSES", "SHAPES")
                                                      for name in getattr(module, part, {}))
     CLASSES.update((f"{library}.{name}", said) for name, said in getattr(module, "CLASSES", {}).items())
     TYPES.update((f"{library}.{name}", said) for name, said in getattr(module, "TYPES", {}).items())
+    SHAPES.update((f"{library}.{name}", shape) for name, shape in getattr(module, "SHAPES", {}).items())
+    DATACLASS.update(getattr(module, "DATACLASS", {}))
     FILES[module.__name__.rpartition(".")[2]].update(f"{library}.{maker}" for maker in getattr(module, "OBJECTS", {}))
     table.update((f"{library}.{name}", handler) for name, handler in module.WORDS.items())
     kinds.update((f"{library}.{name}", kind) for name, kind in getattr(module, "KINDS", {}).items())

@@ -1,8 +1,13 @@
 """enum: a class built on `Enum`, said as its named members; a member is read by its class's name only.
 
 A member equals only itself (never its value), so checks against members are checks of which member a
-name holds. Aliases (two names for one value), `auto()` mixed with written values, `IntEnum` (whose
-members equal numbers) and any use of the class other than reading a member have no words here.
+name holds. Aliases (two names for one value), `auto()` mixed with written values and any use of the
+class other than reading a member have no words here.
+
+A class built on `IntEnum` names whole numbers: its member is a number that equals, sorts and hashes as
+its value, and differs from it only in what a result cannot hold (its kind, its display by `repr`, its
+identity). So where the code reads its members only as values compared (`x in (C.A, C.B)`, `x == C.A`;
+facts `compared`), each member is said as its number, and the class's line lists its names and numbers.
 """
 
 from __future__ import annotations
@@ -68,5 +73,35 @@ def member_attribute(say, statement: cst.ClassDef, member: str, name: str) -> st
     return say.value(members[member]) if name == "value" else say.value(cst.SimpleString(repr(member)))
 
 
-CLASSES = {"Enum": {"told": told, "attribute": attribute, "member_attribute": member_attribute}}
+def _numbers(say, statement: cst.ClassDef) -> dict[str, cst.BaseExpression]:
+    """An `IntEnum` class's members, each a written whole number, where the code only compares them."""
+    if statement.decorators or len(statement.bases) != 1 or statement.name.value not in say.compared:
+        raise Undescribable("an IntEnum class used other than by its members compared as numbers")
+    members = _members(statement)
+    if not members or not all(isinstance(value, cst.Integer) for _, value in members):
+        raise Undescribable("an IntEnum member whose value is not written as a whole number")
+    return dict(members)
+
+
+def told_numbers(say, statement: cst.ClassDef) -> str:
+    """The names and their numbers (the steps say each member they read as its number)."""
+    listed = say.join([f"{name} for {say.value(value)}" for name, value in _numbers(say, statement).items()])
+    return f"{statement.name.value} gives names to whole numbers, and the steps say each one they use as its number: {listed}"
+
+
+def number_attribute(say, statement: cst.ClassDef, name: str) -> str:
+    """`Code.OK`, compared: its number."""
+    members = _numbers(say, statement)
+    if name not in members:
+        raise Undescribable(f"the attribute {name} of an IntEnum class")
+    return say.value(members[name])
+
+
+def number_member_attribute(say, statement: cst.ClassDef, member: str, name: str) -> str:
+    raise Undescribable(f"the attribute {name} of an IntEnum member")
+
+
+CLASSES = {"Enum": {"told": told, "attribute": attribute, "member_attribute": member_attribute},
+           "IntEnum": {"told": told_numbers, "attribute": number_attribute,
+                       "member_attribute": number_member_attribute}}
 WORDS: dict = {}
