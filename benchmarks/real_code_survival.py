@@ -235,6 +235,10 @@ def seed_source(module_name: str, function: str) -> str | None:
         not isinstance(n, (ast.Import, ast.ImportFrom)), n.lineno))
     parts = [ast.unparse(n) if isinstance(n, (ast.Import, ast.ImportFrom)) else ast.get_source_segment(text, n)
              for n in [*others, entry]]
+    # the module's postponed annotations go with it: without them a class that names itself in its
+    # methods' annotations (`left: TreeNode | None`) fails to load
+    parts[:0] = [ast.unparse(n) for n in tree.body if isinstance(n, ast.ImportFrom) and n.module == "__future__"
+                 and any(alias.name == "annotations" for alias in n.names)]
     source = "\n\n\n".join(parts) + "\n"
     return source if source.count("\n") <= MAX_SEED_LINES else None
 
