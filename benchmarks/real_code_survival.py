@@ -210,6 +210,40 @@ def _builders(tree: ast.Module) -> dict[str, list[ast.stmt]]:
     return found
 
 
+def _reads_ahead(statements: list[ast.stmt]) -> bool:
+    """Whether an annotation of the seed's statements reads a name not yet bound where it is defined:
+    a class naming itself in its methods' annotations (`left: TreeNode | None`), a class defined
+    further down. Such a seed fails to load unless its module's `from __future__ import annotations`
+    comes along; any other seed is left as it was."""
+    bound = set(dir(builtins))
+    for statement in statements:
+        if any(isinstance(n, ast.Name) and n.id not in bound for note in _defining_annotations(statement)
+               for n in ast.walk(note)):
+            return True
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(statement.name)
+        elif isinstance(statement, (ast.Import, ast.ImportFrom)):
+            bound.update((a.asname or a.name).split(".")[0] for a in statement.names)
+        else:
+            bound.update(n.id for n in ast.walk(statement) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
+    return False
+
+
+def _defining_annotations(statement: ast.stmt) -> list[ast.expr]:
+    """The annotations Python reads when a top-level statement runs: a function's own (not those
+    inside its body, read when it is called, if ever), a class's fields and its methods' own."""
+    if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        arguments = statement.args
+        return [a.annotation for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs,
+                                       arguments.vararg, arguments.kwarg] if a is not None and a.annotation] \
+            + ([statement.returns] if statement.returns else [])
+    if isinstance(statement, ast.AnnAssign):
+        return [statement.annotation]
+    if isinstance(statement, ast.ClassDef):
+        return [note for inner in statement.body for note in _defining_annotations(inner)]
+    return []
+
+
 def seed_source(module_name: str, function: str) -> str | None:
     """The seed for one function: what it needs from its module, then the function; None when a
     global name does not resolve in the module or the seed grows past MAX_SEED_LINES."""
@@ -235,10 +269,9 @@ def seed_source(module_name: str, function: str) -> str | None:
         not isinstance(n, (ast.Import, ast.ImportFrom)), n.lineno))
     parts = [ast.unparse(n) if isinstance(n, (ast.Import, ast.ImportFrom)) else ast.get_source_segment(text, n)
              for n in [*others, entry]]
-    # the module's postponed annotations go with it: without them a class that names itself in its
-    # methods' annotations (`left: TreeNode | None`) fails to load
-    parts[:0] = [ast.unparse(n) for n in tree.body if isinstance(n, ast.ImportFrom) and n.module == "__future__"
-                 and any(alias.name == "annotations" for alias in n.names)]
+    if _reads_ahead([*others, entry]):  # the module postpones its annotations, and the seed needs it to
+        parts[:0] = [ast.unparse(n) for n in tree.body if isinstance(n, ast.ImportFrom) and n.module == "__future__"
+                     and any(alias.name == "annotations" for alias in n.names)]
     source = "\n\n\n".join(parts) + "\n"
     return source if source.count("\n") <= MAX_SEED_LINES else None
 
