@@ -188,7 +188,11 @@ def _free_names(node: ast.AST) -> set[str]:
     elif isinstance(node, (ast.For, ast.While, ast.Expr, ast.AugAssign)):  # a builder: only its loop variable is its own
         bound = {n.id for n in ast.walk(node.target) if isinstance(n, ast.Name)} if isinstance(node, ast.For) else set()
     declared = {name for inner in ast.walk(node) if isinstance(inner, ast.Global) for name in inner.names}
-    return (loaded - bound | declared) - set(dir(builtins))  # a `global` name lives in the module
+    # a default is read where the def runs, in the module: `cmp=cmp` reads the module's cmp, not the parameter
+    defaults = [d for d in (node.args.defaults + node.args.kw_defaults if isinstance(
+        node, (ast.FunctionDef, ast.AsyncFunctionDef)) else []) if d is not None]
+    outer = {n.id for d in defaults for n in ast.walk(d) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    return (loaded - bound | declared | outer) - set(dir(builtins))  # a `global` name lives in the module
 
 
 def _builders(tree: ast.Module) -> dict[str, list[ast.stmt]]:

@@ -168,7 +168,7 @@ def test_a_seed_holds_the_bindings_its_function_sees_when_called():
     assert [ast.unparse(s) for s in bench._builders(tree)["T"]] == ["T[1] = 'a'"]
 
 
-def test_a_seed_keeps_postponed_annotations_only_where_a_definition_reads_ahead(tmp_path, monkeypatch):
+def test_a_seed_brings_postponed_annotations_where_read_ahead_and_what_its_defaults_read(tmp_path, monkeypatch):
     """A class naming itself in its methods' annotations loads only with its module's
     `from __future__ import annotations`; a seed that loads without it is left as it was."""
     (tmp_path / "ahead_module.py").write_text(
@@ -186,6 +186,8 @@ def test_a_seed_keeps_postponed_annotations_only_where_a_definition_reads_ahead(
     assert namespace["build"]([1, 2]) == 2
     assert not bench.seed_source("ahead_module", "plain").startswith("from __future__")
     import ast
+    # a default reading a module name as its own parameter is called (`cmp=cmp`) brings that name along
+    assert bench._free_names(ast.parse("def f(a, cmp=cmp, n=len):\n    return cmp(a)\n").body[0]) == {"cmp"}
     inside = ast.parse("class Node:\n    def last(self):\n        found: Node = self\n        return found\n").body
     assert not bench._reads_ahead(inside)  # an annotation inside a body is read only if ever, when it runs
     assert bench._reads_ahead(ast.parse("class Node:\n    nxt: Node\n").body)
