@@ -4,8 +4,10 @@ The functions come from standard-library modules that `tests/stdlib_functions.py
 with `inspect` when this runs (never stored in the repository), and are picked by a fixed rule, not
 by hand: every top-level function of the modules in `MODULES`, in source order, that takes at least
 one parameter, is 2 to 60 lines long, and whose every global name resolves inside its module (a
-helper, a class, a constant or an import, each moved into the seed with what it needs in turn; a
-relative import reaches outside it), up to `PER_MODULE` per module. Of these, the LogicIF-able ones are decided from the source before any
+helper, a class, a constant or an import, each moved into the seed with what it needs in turn,
+also a name a default reads, `cmp=cmp`; a relative import reaches outside it; the module's
+`from __future__ import annotations` comes along only where a definition's annotations read a name
+ahead, a class naming itself), up to `PER_MODULE` per module. Of these, the LogicIF-able ones are decided from the source before any
 stage runs (`logicif_able`): every parameter can take a JSON value (no annotation naming another
 type, no default that is not a JSON literal, never called, no attribute a str, number, list or dict
 lacks, also once its value has flowed into another name, a container or an inner function or
