@@ -4,10 +4,12 @@ The functions come from standard-library modules that `tests/stdlib_functions.py
 with `inspect` when this runs (never stored in the repository), and are picked by a fixed rule, not
 by hand: every top-level function of the modules in `MODULES`, in source order, that takes at least
 one parameter, is 2 to 60 lines long, and whose every global name resolves inside its module (a
-helper, a class, a constant or an import, each moved into the seed with what it needs in turn; a
-name imported from another module of the same package is moved in from there, since the sixth round,
-unless two definitions of one name would meet or the seed grows too long: `--own-module-only` picks
-as before), up to `PER_MODULE` per module. Of these, the LogicIF-able ones are decided from the source before any
+helper, a class, a constant or an import, each moved into the seed with what it needs in turn,
+also a name a default reads, `cmp=cmp`; a name imported from another module of the same package is
+moved in from there, since the sixth round, unless two definitions of one name would meet or the
+seed grows too long: `--own-module-only` picks as before; the module's `from __future__ import
+annotations` comes along only where a definition's annotations read a name ahead, a class naming
+itself), up to `PER_MODULE` per module. Of these, the LogicIF-able ones are decided from the source before any
 stage runs (`logicif_able`): every parameter can take a JSON value (no annotation naming another
 type, no default that is not a JSON literal, never called, no attribute a str, number, list or dict
 lacks, also once its value has flowed into another name, a container or an inner function or
@@ -201,7 +203,11 @@ def _free_names(node: ast.AST) -> set[str]:
     elif isinstance(node, (ast.For, ast.While, ast.Expr, ast.AugAssign)):  # a builder: only its loop variable is its own
         bound = {n.id for n in ast.walk(node.target) if isinstance(n, ast.Name)} if isinstance(node, ast.For) else set()
     declared = {name for inner in ast.walk(node) if isinstance(inner, ast.Global) for name in inner.names}
-    return (loaded - bound | declared) - set(dir(builtins))  # a `global` name lives in the module
+    # a default is read where the def runs, in the module: `cmp=cmp` reads the module's cmp, not the parameter
+    defaults = [d for d in (node.args.defaults + node.args.kw_defaults if isinstance(
+        node, (ast.FunctionDef, ast.AsyncFunctionDef)) else []) if d is not None]
+    outer = {n.id for d in defaults for n in ast.walk(d) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    return (loaded - bound | declared | outer) - set(dir(builtins))  # a `global` name lives in the module
 
 
 def _builders(tree: ast.Module) -> dict[str, list[ast.stmt]]:
@@ -223,6 +229,40 @@ def _builders(tree: ast.Module) -> dict[str, list[ast.stmt]]:
     return found
 
 
+def _reads_ahead(statements: list[ast.stmt]) -> bool:
+    """Whether an annotation of the seed's statements reads a name not yet bound where it is defined:
+    a class naming itself in its methods' annotations (`left: TreeNode | None`), a class defined
+    further down. Such a seed fails to load unless its module's `from __future__ import annotations`
+    comes along; any other seed is left as it was."""
+    bound = set(dir(builtins))
+    for statement in statements:
+        if any(isinstance(n, ast.Name) and n.id not in bound for note in _defining_annotations(statement)
+               for n in ast.walk(note)):
+            return True
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(statement.name)
+        elif isinstance(statement, (ast.Import, ast.ImportFrom)):
+            bound.update((a.asname or a.name).split(".")[0] for a in statement.names)
+        else:
+            bound.update(n.id for n in ast.walk(statement) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
+    return False
+
+
+def _defining_annotations(statement: ast.stmt) -> list[ast.expr]:
+    """The annotations Python reads when a top-level statement runs: a function's own (not those
+    inside its body, read when it is called, if ever), a class's fields and its methods' own."""
+    if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        arguments = statement.args
+        return [a.annotation for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs,
+                                       arguments.vararg, arguments.kwarg] if a is not None and a.annotation] \
+            + ([statement.returns] if statement.returns else [])
+    if isinstance(statement, ast.AnnAssign):
+        return [statement.annotation]
+    if isinstance(statement, ast.ClassDef):
+        return [note for inner in statement.body for note in _defining_annotations(inner)]
+    return []
+
+
 @functools.lru_cache(maxsize=None)
 def _module(name: str) -> tuple[str, dict[str, ast.stmt], dict[str, list[ast.stmt]]] | None:
     """A module's source, its top-level names and their builders; None when it cannot be read."""
@@ -232,6 +272,12 @@ def _module(name: str) -> tuple[str, dict[str, ast.stmt], dict[str, list[ast.stm
         return None
     tree = ast.parse(text)
     return text, _top_level(tree), _builders(tree)
+
+
+def _postpones(module: str) -> bool:
+    """Whether the module reads its annotations late (`from __future__ import annotations`)."""
+    return any(isinstance(n, ast.ImportFrom) and n.module == "__future__" and any(a.name == "annotations" for a in n.names)
+               for n in ast.parse(_module(module)[0]).body)
 
 
 def _sibling(module_name: str, statement: ast.stmt) -> str | None:
@@ -301,7 +347,7 @@ def seed_source(module_name: str, function: str, across: bool = True) -> str | N
             if isinstance(statement, (ast.Assign, ast.AnnAssign)):
                 pending.extend((depth_there, home, b) for b in _module(home)[2].get(own_name, []))
     entry = _module(module_name)[1][function]
-    parts, binder = [], {function: "the function itself"}
+    parts, binder, statements = [], {function: "the function itself"}, []
     for depth, module, node in sorted((v for v in needed.values() if v[2] is not entry), key=lambda v: (
             not isinstance(v[2], (ast.Import, ast.ImportFrom)), -v[0], v[1], v[2].lineno)):
         part = ast.unparse(node) if isinstance(node, (ast.Import, ast.ImportFrom)) \
@@ -311,11 +357,15 @@ def seed_source(module_name: str, function: str, across: bool = True) -> str | N
         if across and any(binder.setdefault(name, part) != part for name in _bound_names(node)):
             return seed_source(module_name, function, across=False) if across else None
         parts.append(part)
+        statements.append(node)
     for renaming in sorted(renamings):
         if binder.setdefault(renaming.split(" = ")[0], renaming) != renaming:
             return seed_source(module_name, function, across=False) if across else None
         parts.append(renaming)
     parts.append(ast.get_source_segment(_module(module_name)[0], entry))
+    if _reads_ahead([*statements, entry]):  # a module postpones its annotations, and the seed needs it to
+        if any(_postpones(module) for module in {v[1] for v in needed.values()}):
+            parts.insert(0, "from __future__ import annotations")
     source = "\n\n\n".join(parts) + "\n"
     if source.count("\n") <= MAX_SEED_LINES:
         return source

@@ -168,6 +168,31 @@ def test_a_seed_holds_the_bindings_its_function_sees_when_called():
     assert [ast.unparse(s) for s in bench._builders(tree)["T"]] == ["T[1] = 'a'"]
 
 
+def test_a_seed_brings_postponed_annotations_where_read_ahead_and_what_its_defaults_read(tmp_path, monkeypatch):
+    """A class naming itself in its methods' annotations loads only with its module's
+    `from __future__ import annotations`; a seed that loads without it is left as it was."""
+    (tmp_path / "ahead_module.py").write_text(
+        "from __future__ import annotations\n\n\nclass Node:\n    def __init__(self, val: int, nxt: Node | None = None):\n"
+        "        self.val, self.nxt = val, nxt\n\n\ndef build(values: list[int]) -> int:\n    head = None\n"
+        "    for v in values:\n        head = Node(v, head)\n    return head.val if head else 0\n\n\n"
+        "def plain(values: list[int]) -> int:\n    total = 0\n    for v in values:\n        total += v\n"
+        "    return total\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    bench = _benchmark()
+    ahead = bench.seed_source("ahead_module", "build")
+    assert ahead.startswith("from __future__ import annotations\n") and "class Node:" in ahead
+    namespace: dict = {}
+    exec(compile(ahead, "seed", "exec"), namespace)  # loads: the annotation is never read
+    assert namespace["build"]([1, 2]) == 2
+    assert not bench.seed_source("ahead_module", "plain").startswith("from __future__")
+    import ast
+    # a default reading a module name as its own parameter is called (`cmp=cmp`) brings that name along
+    assert bench._free_names(ast.parse("def f(a, cmp=cmp, n=len):\n    return cmp(a)\n").body[0]) == {"cmp"}
+    inside = ast.parse("class Node:\n    def last(self):\n        found: Node = self\n        return found\n").body
+    assert not bench._reads_ahead(inside)  # an annotation inside a body is read only if ever, when it runs
+    assert bench._reads_ahead(ast.parse("class Node:\n    nxt: Node\n").body)
+
+
 def test_a_helper_that_yields_is_told_as_steps_that_produce_values_lazily():
     module = ("def _runs(xs, limit):\n    for x in xs:\n        if x > limit:\n            return\n"
               "        yield x * 2\n        yield from [x]\n")

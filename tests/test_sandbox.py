@@ -214,3 +214,13 @@ def f(kind):
     results = run_cases(code, "f", [[kind] for kind in kinds], limits=OS)
     assert all(r.ok for r in results), [r.error for r in results]
     assert all(r.output == [1, []] for r in results)  # no case meets what an earlier one left
+
+
+def test_a_subclass_of_a_json_kind_is_named_by_that_kind():
+    # a str-based token class returned: its JSON is text, and its class name (which anonymising renames)
+    # must not reach the output type, or the anonymised function seems to give another output
+    code = ("class Token(str):\n    pass\n\nclass Level(int):\n    pass\n\n"
+            "def f(x):\n    return Token(x), Level(len(x)), [Token(x)]\n")
+    [result] = run_cases(code, "f", [["ab"]])
+    assert result.ok and result.output == ["ab", 2, ["ab"]]
+    assert result.output_type == "tuple(str, int, list[str])"

@@ -200,8 +200,8 @@ def _type_name(value):
         return "None"
     if isinstance(value, bool):
         return "bool"
-    if isinstance(value, (int, float, str)):
-        return type(value).__name__
+    if isinstance(value, (int, float, str)):  # a subclass (a str-based token, an IntEnum) by the JSON kind it is
+        return next(kind.__name__ for kind in (int, float, str) if isinstance(value, kind))
     if isinstance(value, tuple):
         return "tuple(" + ", ".join(_type_name(item) for item in value) + ")"
     if isinstance(value, list):
