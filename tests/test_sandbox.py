@@ -224,3 +224,38 @@ def test_a_subclass_of_a_json_kind_is_named_by_that_kind():
     [result] = run_cases(code, "f", [["ab"]])
     assert result.ok and result.output == ["ab", 2, ["ab"]]
     assert result.output_type == "tuple(str, int, list[str])"
+
+
+ORDER_PROBE = '''
+import json, tempfile
+from ifforge.core.sandbox import _child
+events = []
+_child._sweep = lambda own: events.append("swept")
+code = "def f(x):\\n    with open('left.txt', 'w') as handle:\\n        handle.write(x)\\n    return x\\n"
+request = {"code": code, "entry": "f", "indices": [0, 1], "cases": [["a"], ["b"]], "tracked": False,
+           "case_seconds": 5, "memory_bytes": 1 << 30, "output_limit": 1 << 20, "print_limit": 1000,
+           "random_seed": 0, "policy": False, "count_steps": False, "coverage": False, "alone": False}
+after = _child.run_from(compile(code, "<seed>", "exec"), request, 0,
+                        lambda position, message: events.append([position, message["status"]]), (),
+                        tempfile.mkdtemp(), False)
+print(json.dumps([events, after]))
+'''
+
+
+def test_a_case_that_leaves_something_is_reported_only_after_the_sweep():
+    """The child sweeps what a case left (processes, files) before it reports that case, so a result
+    read means nothing of its case still runs however slow the machine; the runner then stops, and
+    the next case gets a new one. Run in a fresh interpreter: `run_from` forks."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import ifforge
+
+    source = str(Path(ifforge.__file__).parent.parent)
+    done = subprocess.run([sys.executable, "-c", ORDER_PROBE], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PYTHONPATH": source})
+    assert done.returncode == 0, done.stderr
+    events, after = json.loads(done.stdout)
+    assert events == ["swept", [0, "ok"]] and after == 1
