@@ -282,6 +282,10 @@ class _Reader(ast.NodeVisitor):
                         self.facts[arg.id].kinds.add("number")
             elif node.func.id == "ord":
                 self.facts[name].kinds |= {"str", "char"}  # ord takes one character and nothing else
+        if isinstance(node.func, ast.Name) and node.func.id == "ord" and len(node.args) == 1 \
+                and isinstance(node.args[0], ast.Subscript) and isinstance(node.args[0].value, ast.Name) \
+                and not isinstance(node.args[0].slice, ast.Slice):
+            self.facts[node.args[0].value.id].kinds.add("str")  # `ord(s[i])`: its items are characters
         if isinstance(node.func, ast.Name) and node.func.id in KIND_TESTS and node.args \
                 and isinstance(node.args[0], ast.Name):
             self.facts[node.args[0].id].tested = True
