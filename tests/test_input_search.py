@@ -635,3 +635,12 @@ def test_a_key_error_for_a_whole_number_on_a_dict_teaches_a_list_of_its_values()
     outcome = _run(CHAIN)  # a JSON object has only text keys: every call with one raised
     assert outcome.kept is not None, outcome.dropped
     assert len(set(_outputs(CHAIN, outcome))) > 1
+
+
+def test_a_parameter_whose_item_is_given_to_ord_is_text():
+    from ifforge.families.logicif.codeops.inputs.candidates import Signature
+    code = ("def f(s, key):\n    total = 0\n    for i in range(len(s)):\n        total += ord(key[i % len(key)])"
+            " + s[i]\n    return total\n")
+    shapes = {p.name: p.shape for p in Signature(code, "f").parameters}
+    assert shapes["key"] == ("str",)  # `ord(key[...])`: each item is one character
+    assert shapes["s"] != ("str",)  # s[i] is added to a number: not text

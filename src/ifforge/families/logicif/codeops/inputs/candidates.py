@@ -2,7 +2,7 @@
 
 The entry function's parameters get a shape (int, float, str, bool, list of X, a fixed-length
 record, dict) from their annotations, defaults and how the code uses them (`for x in v`, `v[0]`,
-`a, b = v`, `len(v)`, `range(v)`, comparisons, string and list methods), else from their names.
+`a, b = v`, `len(v)`, `range(v)`, `ord(v[i])`, comparisons, string and list methods), else from their names.
 Values come from pools the code itself suggests: each constant a value is compared with, and its
 neighbours (c-1, c, c+1), strings the code compares with, lengths compared with `len(v)`; plus
 empty, one-element and several-element containers, plain random values, and, for text, texts
@@ -282,6 +282,10 @@ class _Reader(ast.NodeVisitor):
                         self.facts[arg.id].kinds.add("number")
             elif node.func.id == "ord":
                 self.facts[name].kinds |= {"str", "char"}  # ord takes one character and nothing else
+        if isinstance(node.func, ast.Name) and node.func.id == "ord" and len(node.args) == 1 \
+                and isinstance(node.args[0], ast.Subscript) and isinstance(node.args[0].value, ast.Name) \
+                and not isinstance(node.args[0].slice, ast.Slice):
+            self.facts[node.args[0].value.id].kinds.add("str")  # `ord(s[i])`: its items are characters
         if isinstance(node.func, ast.Name) and node.func.id in KIND_TESTS and node.args \
                 and isinstance(node.args[0], ast.Name):
             self.facts[node.args[0].id].tested = True
