@@ -321,8 +321,15 @@ def seed_source(module_name: str, function: str, across: bool = True) -> str | N
     global name does not resolve or the seed grows past MAX_SEED_LINES. A name imported from
     another module of the seed's own package (`from .util import clean`, `from pkg.util import
     clean as tidy`) is moved in from that module, with what it needs in turn, as if it were the
-    module's own: real packages keep their helpers apart. When that fails (two different
-    definitions of one name, a seed too long) the import stays as written, as without `across`."""
+    module's own: real packages keep their helpers apart. Whenever that fails (two different
+    definitions of one name, a seed too long, a name a moved-in helper reads that does not
+    resolve) the imports stay as written, as without `across`."""
+    found = _gathered_source(module_name, function, across)
+    return found if found is not None or not across else _gathered_source(module_name, function, False)
+
+
+def _gathered_source(module_name: str, function: str, across: bool) -> str | None:
+    """`seed_source` in one mode: with `across`, helpers from sibling modules moved in; None on failure."""
     needed: dict[int, tuple[int, str, ast.stmt]] = {}  # id -> (depth, module, statement)
     renamings: set[str] = set()  # `tidy = clean` for a helper imported under another name
     pending = [(0, module_name, _module(module_name)[1][function])]
@@ -355,12 +362,12 @@ def seed_source(module_name: str, function: str, across: bool = True) -> str | N
         if part in parts:  # one import two modules both make
             continue
         if across and any(binder.setdefault(name, part) != part for name in _bound_names(node)):
-            return seed_source(module_name, function, across=False) if across else None
+            return None
         parts.append(part)
         statements.append(node)
     for renaming in sorted(renamings):
         if binder.setdefault(renaming.split(" = ")[0], renaming) != renaming:
-            return seed_source(module_name, function, across=False) if across else None
+            return None
         parts.append(renaming)
     parts.append(ast.get_source_segment(_module(module_name)[0], entry))
     if _reads_ahead([*statements, entry]):  # a module postpones its annotations, and the seed needs it to
@@ -369,7 +376,7 @@ def seed_source(module_name: str, function: str, across: bool = True) -> str | N
     source = "\n\n\n".join(parts) + "\n"
     if source.count("\n") <= MAX_SEED_LINES:
         return source
-    return seed_source(module_name, function, across=False) if across and len(needed) > 1 else None
+    return None
 
 
 def _bound_names(node: ast.stmt) -> set[str]:

@@ -714,3 +714,17 @@ def test_a_helper_from_another_module_of_the_package_is_moved_into_the_seed(tmp_
     # resolves either (a relative import), as before
     assert bench.seed_source("pkgacross.words", "clash") is None
     assert bench.seed_source("pkgacross.words", "count", across=False) is None
+
+
+def test_a_helper_that_cannot_be_moved_in_leaves_the_import_as_written(tmp_path, monkeypatch):
+    """Whatever stops a sibling's helper from being moved in (here a name it reads that its module
+    only makes at run time), the seed falls back to the import as written, as the picker before the
+    sixth round made it, instead of the function being dropped."""
+    package = tmp_path / "pkgfallback"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "odd.py").write_text("globals()['STEP'] = 2\n\n\ndef odd(n):\n    return n * STEP + 1\n")
+    (package / "uses.py").write_text("from pkgfallback.odd import odd\n\n\ndef f(n):\n    return odd(n) if n else 0\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    seed = _benchmark().seed_source("pkgfallback.uses", "f")
+    assert seed is not None and seed.startswith("from pkgfallback.odd import odd") and "def odd" not in seed
