@@ -434,3 +434,35 @@ def test_a_case_whose_value_is_a_key_of_another_argument_is_swapped_in_when_noth
     runs = sandbox.run_cases(outcome.kept.instrumented_source, "f", args, tracked=True)
     assert [r.output for r in runs] == [r.output for r in sandbox.run_cases(CHAIN, "chain", args)]
     assert any(len({r.stats[t.name] for r in runs}) > 1 for t in outcome.kept.trackers)
+
+
+ALIASED = '''
+def count_small(items, limit):
+    count = 0
+    for item in items:
+        if item < limit:
+            count += 1
+    return count
+
+
+_count = count_small
+
+
+def small_ones(items: list):
+    return _count(items, 10)
+'''
+
+
+def test_a_helper_called_through_a_module_level_alias_is_counted():
+    """`_count = count_small` at module level kept the helper out of f, so nothing could be counted:
+    the alias is replaced by the helper's name, the helper moves into f, and its loop or branch is
+    tracked; the code's outputs are kept."""
+    cases = [[[1, 20, 3]], [[]], [[50, 60]], [[1, 2, 3, 4, 5]], [[9, 10, 11]], [[100]], [[0, 0, 30, 2]], [[7]]]
+    seed = SeedFunction(task_id="aliased", source=ALIASED, entry="small_ones", origin="aliased.py",
+                        inputs=[TestInput(args=a, origin="random") for a in cases])
+    outcome = instrument.run(seed, from_settings(TrackerConfig, Settings()))
+    assert outcome.kept is not None, outcome.dropped
+    assert "_count" not in outcome.kept.instrumented_source and " = g1\n" not in outcome.kept.instrumented_source
+    runs = sandbox.run_cases(outcome.kept.instrumented_source, "f", cases, tracked=True)
+    assert [r.output for r in runs] == [r.output for r in sandbox.run_cases(ALIASED, "small_ones", cases)]
+    assert any(len({r.stats[t.name] for r in runs}) > 1 for t in outcome.kept.trackers)

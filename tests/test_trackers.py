@@ -598,3 +598,24 @@ def test_items_that_are_decimal_numbers_rule_the_false_items_counter_out():
             assert not chosen and "not a whole number" in str(error)
         else:
             assert chosen and roles == ["falsy"]
+
+
+def test_a_lambda_or_comprehension_spanning_lines_inside_a_call_becomes_a_function_that_parses():
+    """A lambda's body (or a comprehension's test or inner iterable) may run over several lines, held
+    together by the brackets of the call around it: the inner function made of it keeps its own."""
+    source = '''
+import re
+def f(a):
+    b = re.sub("[A-Z]", lambda m: "_" +
+               m.group(0).lower(), a)
+    return [x for x in b.split("_") if x !=
+            "" and len(x) >
+            1]
+'''
+    probe = propose(source)
+    ast.parse(probe.source)
+    rendered = [c for c in probe.candidates if c.needs]
+    assert rendered
+    code, _ = build(probe, rendered[:1])
+    cases = [["HelloWorldAb"], ["abc"], ["XyZw"]]
+    assert [r.output[0] for r in run_cases(code, "f", cases)] == [r.output for r in run_cases(source, "f", cases)]

@@ -32,7 +32,8 @@ from ifforge.core.store.versions import canonical_json, content_hash
 from ifforge.core.workers import in_worker
 from ifforge.core.sandbox import execution as sandbox
 from ifforge.families.logicif.codeops.common.domain import domain_words
-from ifforge.families.logicif.codeops.instrument.anonymise import anonymise
+from ifforge.families.logicif.codeops.instrument.aliases import unaliased
+from ifforge.families.logicif.codeops.instrument.anonymise import Anonymised, anonymise
 from ifforge.families.logicif.codeops.instrument.trackers import (NothingInformative, NothingToTrack, build, choose,
                                                                   propose, returned_counters)
 from ifforge.core.pysource import strip_comments_and_docstrings
@@ -57,12 +58,31 @@ RELATED_MUTANTS = 10  # rescue changes of each case, tried once nothing else let
 
 
 def run(seed: SeedFunction, settings: TrackerConfig) -> Outcome[InstrumentedFunction]:
-    def dropped(reason: str, detail: str) -> Outcome[InstrumentedFunction]:
-        return Outcome(dropped=[DroppedItem(task_id=seed.task_id, stage=STAGE, reason=reason, detail=detail,
-                                            origin=seed.origin)])
-
     try:
         anonymised = anonymise(seed.source, seed.entry)
+    except (cst.ParserSyntaxError, ValueError) as error:  # too deep (RecursionError): the runner drops it so
+        return _dropped(seed, "instrument_failed", f"{type(error).__name__}: {error}")
+    outcome = _instrumented(seed, anonymised, settings)
+    if outcome.kept is None and outcome.dropped[-1].reason in ("nothing_to_track", "no_informative_tracker"):
+        # a helper f calls through a module-level alias could not move into f to be counted: call it by its name
+        plain = unaliased(anonymised.module)
+        if plain is not None:
+            retried = _instrumented(seed, Anonymised(plain.code, anonymised.renames, plain), settings)
+            if retried.kept is not None:
+                return retried
+    return outcome
+
+
+def _dropped(seed: SeedFunction, reason: str, detail: str) -> Outcome[InstrumentedFunction]:
+    return Outcome(dropped=[DroppedItem(task_id=seed.task_id, stage=STAGE, reason=reason, detail=detail,
+                                        origin=seed.origin)])
+
+
+def _instrumented(seed: SeedFunction, anonymised: Anonymised, settings: TrackerConfig) -> Outcome[InstrumentedFunction]:
+    def dropped(reason: str, detail: str) -> Outcome[InstrumentedFunction]:
+        return _dropped(seed, reason, detail)
+
+    try:
         probe = propose(anonymised.source, anonymised.module)
     except NothingToTrack as error:
         return dropped("nothing_to_track", str(error))

@@ -417,10 +417,16 @@ def _keyword_edits(found: _Collector, targets, new_names) -> list[tuple[_Place, 
     """A call's keyword arguments follow the parameters of the renamed function it calls."""
     parameters: dict[tuple[int, str], dict[str, str]] = {}  # binding of a def -> old param -> new
     for place, key in targets:
-        if place.kind == "function" and key in new_names and id(place.node) in found.definitions:
+        if place.kind != "function" or key not in new_names:
+            continue
+        params = found.definitions.get(id(place.node))
+        if isinstance(place.node, ast.ClassDef):  # a class is called with the parameters of its `__init__`
+            init = next((node for node in place.node.body if isinstance(node, ast.FunctionDef)
+                         and node.name == "__init__"), None)
+            params = found.definitions[id(init)][1:] if init is not None else None
+        if params is not None:
             parameters[key] = {param.name: new_names[(id(param.scope), param.name)]
-                               for param in found.definitions[id(place.node)]
-                               if (id(param.scope), param.name) in new_names}
+                               for param in params if (id(param.scope), param.name) in new_names}
     key_of = {id(place.node): key for place, key in targets if place.kind == "access"}
     edits = []
     for function, keywords in found.calls:

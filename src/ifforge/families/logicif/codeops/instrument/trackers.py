@@ -1417,7 +1417,7 @@ class _Writer:
         name = self.fresh("g")
         self.made[self.site(node)] = name
         if isinstance(node, cst.Lambda):
-            body = [*self.bump(self.role_id("call", node)), cst.SimpleStatementLine([cst.Return(value=node.body)])]
+            body = [*self.bump(self.role_id("call", node)), cst.SimpleStatementLine([cst.Return(value=_one_line(node.body))])]
             definition = cst.FunctionDef(name=cst.Name(name), params=node.params, body=cst.IndentedBlock(body=body))
             hoisted.extend(self.statement(definition, []))
             return cst.Name(name)
@@ -1455,10 +1455,10 @@ class _Writer:
         for index in range(len(clauses) - 1, -1, -1):
             clause = clauses[index]
             for condition in reversed(clause.ifs):
-                body = [cst.If(test=condition.test, body=cst.IndentedBlock(body=body))]
+                body = [cst.If(test=_one_line(condition.test), body=cst.IndentedBlock(body=body))]
             if index == len(clauses) - 1:
                 body = [*self.bump(self.role_id("iter", node)), *body]
-            iterable = cst.Name(source) if index == 0 else clause.iter
+            iterable = cst.Name(source) if index == 0 else _one_line(clause.iter)
             body = [cst.For(target=clause.target, iter=iterable, body=cst.IndentedBlock(body=body))]
         if result is not None:
             empty = {cst.SetComp: "set()", cst.DictComp: "{}"}.get(type(node), "[]")
