@@ -63,13 +63,20 @@ def run(seed: SeedFunction, settings: TrackerConfig) -> Outcome[InstrumentedFunc
     except (cst.ParserSyntaxError, ValueError) as error:  # too deep (RecursionError): the runner drops it so
         return _dropped(seed, "instrument_failed", f"{type(error).__name__}: {error}")
     outcome = _instrumented(seed, anonymised, settings)
-    if outcome.kept is None and outcome.dropped[-1].reason in ("nothing_to_track", "no_informative_tracker"):
-        # a helper f calls through a module-level alias could not move into f to be counted: call it by its name
-        plain = unaliased(anonymised.module)
-        if plain is not None:
-            retried = _instrumented(seed, Anonymised(plain.code, anonymised.renames, plain), settings)
-            if retried.kept is not None:
-                return retried
+    if outcome.kept is not None or outcome.dropped[-1].reason not in ("nothing_to_track", "no_informative_tracker"):
+        return outcome
+    # code f runs that no counter could reach: a helper f calls through a module-level alias (it cannot
+    # move into f: call it by its name), the methods of a class (counted where they are)
+    plain = unaliased(anonymised.module)
+    if plain is not None:
+        anonymised = Anonymised(plain.code, anonymised.renames, plain)
+        retried = _instrumented(seed, anonymised, settings)
+        if retried.kept is not None:
+            return retried
+    if any(isinstance(s, cst.ClassDef) for s in anonymised.module.body):
+        retried = _instrumented(seed, anonymised, settings, methods=True)
+        if retried.kept is not None:
+            return retried
     return outcome
 
 
@@ -78,12 +85,13 @@ def _dropped(seed: SeedFunction, reason: str, detail: str) -> Outcome[Instrument
                                         origin=seed.origin)])
 
 
-def _instrumented(seed: SeedFunction, anonymised: Anonymised, settings: TrackerConfig) -> Outcome[InstrumentedFunction]:
+def _instrumented(seed: SeedFunction, anonymised: Anonymised, settings: TrackerConfig,
+                  methods: bool = False) -> Outcome[InstrumentedFunction]:
     def dropped(reason: str, detail: str) -> Outcome[InstrumentedFunction]:
         return _dropped(seed, reason, detail)
 
     try:
-        probe = propose(anonymised.source, anonymised.module)
+        probe = propose(anonymised.source, anonymised.module, methods)
     except NothingToTrack as error:
         return dropped("nothing_to_track", str(error))
     except (cst.ParserSyntaxError, ValueError) as error:  # too deep (RecursionError): the runner drops it so
