@@ -20,6 +20,9 @@ statements of its own gets some: a counted comprehension or lambda becomes a sma
 defined just before its statement, and a counted helper moves into f, where it can reach `stats`
 and every call counts, through an alias or as a callback too. Anonymised names are unique in the
 module, so moving code captures nothing; the execute stage checks the result against the seed.
+A class cannot move: with `methods` (the stage asks for it only once nothing else was found), the
+loops and branches of its methods are candidates in place, and f declares `stats` global so that
+their counters reach it.
 """
 
 from __future__ import annotations
