@@ -619,3 +619,17 @@ def f(a):
     code, _ = build(probe, rendered[:1])
     cases = [["HelloWorldAb"], ["abc"], ["XyZw"]]
     assert [r.output[0] for r in run_cases(code, "f", cases)] == [r.output for r in run_cases(source, "f", cases)]
+
+
+def test_an_alias_of_a_helper_is_replaced_only_when_both_names_are_bound_once():
+    """`_h = h` at module level: f's calls of `_h` become calls of `h` and the alias line goes; an alias
+    bound again anywhere (another assignment, `global`), or a helper rebound, is left as it is."""
+    from ifforge.families.logicif.codeops.instrument.aliases import unaliased
+    import libcst as cst
+    plain = "def h(x):\n    return x + 1\n\n_h = h\n\ndef f(a):\n    return _h(a)\n"
+    done = unaliased(cst.parse_module(plain))
+    assert done is not None and "_h" not in done.code and "return h(a)" in done.code
+    assert [r.output for r in run_cases(done.code, "f", [[1], [5]])] == [2, 6]
+    for changed in (plain + "\ndef g(a):\n    global _h\n    _h = a\n", plain + "\n_h = abs\n",
+                    plain + "\nh = abs\n", plain.replace("return _h(a)", "return a._h")):
+        assert unaliased(cst.parse_module(changed)) is None
