@@ -16,6 +16,8 @@ from collections import Counter
 
 import libcst as cst
 
+from ifforge.core import pyast
+
 
 def _bindings(tree: ast.Module) -> tuple[Counter, set[str]]:
     """How many times each name is bound anywhere, and the names used as an attribute or keyword."""
@@ -63,7 +65,7 @@ class _Rename(cst.CSTTransformer):
 def unaliased(module: cst.Module, entry: str = "f") -> cst.Module | None:
     """`module` with every plain module-level alias of a helper function (not of `entry`) replaced by
     the helper's name, or None when it has none."""
-    bound, other = _bindings(ast.parse(module.code))
+    bound, other = _bindings(pyast.parse(module.code))
     helpers = {s.name.value for s in module.body if isinstance(s, cst.FunctionDef) and s.name.value != entry
                and bound[s.name.value] == 1 and s.name.value not in other}
     names, dropped = {}, set()

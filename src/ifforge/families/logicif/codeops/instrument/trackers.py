@@ -34,6 +34,7 @@ from functools import lru_cache
 
 import libcst as cst
 
+from ifforge.core import pyast
 from ifforge.families.logicif.codeops.common.source import cst_parameters
 from ifforge.families.logicif.codeops.common.walk import Reader, walk
 from ifforge.families.logicif.records import Tracker
@@ -497,7 +498,7 @@ def _held(value: cst.BaseExpression) -> cst.BaseExpression:
     if "\n" not in code:
         return value
     try:
-        compile(code, "<value>", "eval")
+        pyast.parse(code, mode="eval")
     except SyntaxError:
         return value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
     return value
