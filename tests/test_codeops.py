@@ -99,6 +99,24 @@ def summarise(rows, cut):
     above = [value for group in [rest, items] for value in group if head is not None and value > head]
     return [total, last if items else None, head, len(rest), above]
 ''', [[[3, 1, 4, 1, 5], 3], [[2], 5], [[], 2], [[7, 9, 8], 2]]),
+    "a_class_made_with_keyword_arguments": ('''
+class Node:
+    def __init__(self, weight, char=None, left=None, **extra):
+        self.weight = weight
+        self.char = char
+        self.left = left
+        self.extra = sorted(extra)
+
+def chain(pairs):
+    node = None
+    for char, weight in pairs:
+        node = Node(weight, char=char, left=node, extra=weight)
+    out = []
+    while node is not None:
+        out.append([node.char, node.weight, node.extra])
+        node = node.left
+    return out
+''', [[[["a", 1], ["b", 2]]], [[]], [[["x", 5]]]]),
 }
 
 

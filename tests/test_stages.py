@@ -434,3 +434,73 @@ def test_a_case_whose_value_is_a_key_of_another_argument_is_swapped_in_when_noth
     runs = sandbox.run_cases(outcome.kept.instrumented_source, "f", args, tracked=True)
     assert [r.output for r in runs] == [r.output for r in sandbox.run_cases(CHAIN, "chain", args)]
     assert any(len({r.stats[t.name] for r in runs}) > 1 for t in outcome.kept.trackers)
+
+
+ALIASED = '''
+def count_small(items, limit):
+    count = 0
+    for item in items:
+        if item < limit:
+            count += 1
+    return count
+
+
+_count = count_small
+
+
+def small_ones(items: list):
+    return _count(items, 10)
+'''
+
+
+def test_a_helper_called_through_a_module_level_alias_is_counted():
+    """`_count = count_small` at module level kept the helper out of f, so nothing could be counted:
+    the alias is replaced by the helper's name, the helper moves into f, and its loop or branch is
+    tracked; the code's outputs are kept."""
+    cases = [[[1, 20, 3]], [[]], [[50, 60]], [[1, 2, 3, 4, 5]], [[9, 10, 11]], [[100]], [[0, 0, 30, 2]], [[7]]]
+    seed = SeedFunction(task_id="aliased", source=ALIASED, entry="small_ones", origin="aliased.py",
+                        inputs=[TestInput(args=a, origin="random") for a in cases])
+    outcome = instrument.run(seed, from_settings(TrackerConfig, Settings()))
+    assert outcome.kept is not None, outcome.dropped
+    assert "_count" not in outcome.kept.instrumented_source and " = g1\n" not in outcome.kept.instrumented_source
+    runs = sandbox.run_cases(outcome.kept.instrumented_source, "f", cases, tracked=True)
+    assert [r.output for r in runs] == [r.output for r in sandbox.run_cases(ALIASED, "small_ones", cases)]
+    assert any(len({r.stats[t.name] for r in runs}) > 1 for t in outcome.kept.trackers)
+
+
+CHECKER = '''
+class _Checker:
+    def __init__(self, text):
+        self.text = text.replace("-", "")
+
+    def weighted(self):
+        total = 0
+        for index, digit in enumerate(self.text):
+            total += int(digit) * (index + 1)
+        return total % 11 == 0
+
+
+def valid(text: str):
+    return _Checker(text).weighted()
+'''
+
+
+def test_the_loop_in_a_method_of_a_class_f_makes_is_counted_where_it_is():
+    """f only makes an object and calls its method: nothing of f's own can be counted. The method's
+    loop is counted in the class, which stays at module level, through a `stats` f makes global; the
+    code's outputs are kept and the description says the counter's steps inside the method."""
+    cases = [["0-306-40615-2"], ["12"], ["1234567890"], ["99-9"], ["5"], ["000"], ["3-1"], ["123456"]]
+    seed = SeedFunction(task_id="checker", source=CHECKER, entry="valid", origin="checker.py",
+                        inputs=[TestInput(args=a, origin="random") for a in cases])
+    outcome = instrument.run(seed, from_settings(TrackerConfig, Settings()))
+    assert outcome.kept is not None, outcome.dropped
+    source = outcome.kept.instrumented_source
+    assert "global stats" in source and source.index("class g1") < source.index("def f(")
+    runs = sandbox.run_cases(source, "f", cases, tracked=True)
+    assert [r.output for r in runs] == [r.output for r in sandbox.run_cases(CHECKER, "valid", cases)]
+    assert any(len({r.stats[t.name] for r in runs}) > 1 for t in outcome.kept.trackers)
+    done = describe.run(complexity.run(execute.run(outcome.kept, from_settings(ExecuteConfig, Settings())).kept).kept)
+    assert done.kept is not None, done.dropped
+    text = done.kept.instruction.description
+    assert "Add 1 to" in text[text.index("The method weighted"):text.index("The main steps")]
+    assert not holds_code(text)

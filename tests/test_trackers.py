@@ -598,3 +598,38 @@ def test_items_that_are_decimal_numbers_rule_the_false_items_counter_out():
             assert not chosen and "not a whole number" in str(error)
         else:
             assert chosen and roles == ["falsy"]
+
+
+def test_a_lambda_or_comprehension_spanning_lines_inside_a_call_becomes_a_function_that_parses():
+    """A lambda's body (or a comprehension's test or inner iterable) may run over several lines, held
+    together by the brackets of the call around it: the inner function made of it keeps its own."""
+    source = '''
+import re
+def f(a):
+    b = re.sub("[A-Z]", lambda m: "_" +
+               m.group(0).lower(), a)
+    return [x for x in b.split("_") if x !=
+            "" and len(x) >
+            1]
+'''
+    probe = propose(source)
+    ast.parse(probe.source)
+    rendered = [c for c in probe.candidates if c.needs]
+    assert rendered
+    code, _ = build(probe, rendered[:1])
+    cases = [["HelloWorldAb"], ["abc"], ["XyZw"]]
+    assert [r.output[0] for r in run_cases(code, "f", cases)] == [r.output for r in run_cases(source, "f", cases)]
+
+
+def test_an_alias_of_a_helper_is_replaced_only_when_both_names_are_bound_once():
+    """`_h = h` at module level: f's calls of `_h` become calls of `h` and the alias line goes; an alias
+    bound again anywhere (another assignment, `global`), or a helper rebound, is left as it is."""
+    from ifforge.families.logicif.codeops.instrument.aliases import unaliased
+    import libcst as cst
+    plain = "def h(x):\n    return x + 1\n\n_h = h\n\ndef f(a):\n    return _h(a)\n"
+    done = unaliased(cst.parse_module(plain))
+    assert done is not None and "_h" not in done.code and "return h(a)" in done.code
+    assert [r.output for r in run_cases(done.code, "f", [[1], [5]])] == [2, 6]
+    for changed in (plain + "\ndef g(a):\n    global _h\n    _h = a\n", plain + "\n_h = abs\n",
+                    plain + "\nh = abs\n", plain.replace("return _h(a)", "return a._h")):
+        assert unaliased(cst.parse_module(changed)) is None

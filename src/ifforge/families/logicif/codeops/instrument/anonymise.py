@@ -4,7 +4,8 @@ The entry function becomes `f`, other functions and classes `g1, g2, ...`, param
 (the entry's first) and every other variable `v1, v2, ...`. Each binding (a name in one scope)
 gets a name unique in the module, so closures, `nonlocal`, `global`, comprehensions and recursion
 stay correct, and no renamed name can capture another. Builtins, imports, attributes and strings
-are left alone; keyword arguments follow the parameters of the renamed function they name.
+are left alone; keyword arguments follow the parameters of the renamed function they name (a class's:
+those of its `__init__`).
 
 The scopes are Python's own rules worked out on the `ast` tree (libcst's scope metadata did the
 same at ten times the cost), and the new names are written into the text at the places the tree
@@ -417,10 +418,17 @@ def _keyword_edits(found: _Collector, targets, new_names) -> list[tuple[_Place, 
     """A call's keyword arguments follow the parameters of the renamed function it calls."""
     parameters: dict[tuple[int, str], dict[str, str]] = {}  # binding of a def -> old param -> new
     for place, key in targets:
-        if place.kind == "function" and key in new_names and id(place.node) in found.definitions:
+        if place.kind != "function" or key not in new_names:
+            continue
+        definition = place.node
+        if isinstance(definition, ast.ClassDef):  # a class is called with the parameters of its `__init__`
+            definition = next((node for node in definition.body if isinstance(node, ast.FunctionDef)
+                               and node.name == "__init__"), None)
+        if id(definition) in found.definitions:  # a keyword names a parameter, never `*args`, `**kw` or one before `/`
+            named = {id(a) for a in (*definition.args.args, *definition.args.kwonlyargs)}
             parameters[key] = {param.name: new_names[(id(param.scope), param.name)]
-                               for param in found.definitions[id(place.node)]
-                               if (id(param.scope), param.name) in new_names}
+                               for param in found.definitions[id(definition)]
+                               if id(param.node) in named and (id(param.scope), param.name) in new_names}
     key_of = {id(place.node): key for place, key in targets if place.kind == "access"}
     edits = []
     for function, keywords in found.calls:

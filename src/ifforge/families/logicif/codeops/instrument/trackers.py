@@ -20,6 +20,9 @@ statements of its own gets some: a counted comprehension or lambda becomes a sma
 defined just before its statement, and a counted helper moves into f, where it can reach `stats`
 and every call counts, through an alias or as a callback too. Anonymised names are unique in the
 module, so moving code captures nothing; the execute stage checks the result against the seed.
+A class cannot move: with `methods` (the stage asks for it only once nothing else was found), the
+loops and branches of its methods are candidates in place, and f declares `stats` global so that
+their counters reach it.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from functools import lru_cache
 
 import libcst as cst
 
+from ifforge.core import pyast
 from ifforge.families.logicif.codeops.common.source import cst_parameters
 from ifforge.families.logicif.codeops.common.walk import Reader, walk
 from ifforge.families.logicif.records import Tracker
@@ -232,6 +236,7 @@ class _Sites(Reader):
         self.enclosing: list[int | None] = []  # comprehension / lambda sites (None: not convertible)
         self.functions = 0  # depth of inner functions
         self.helper: str | None = None  # the helper being surveyed, if not f
+        self.method: str | None = None  # or the method (`ten of the class g2`), which stays where it is
         self.local: set[str] = set()  # names local to the function being surveyed
         self.filling: set[str] = set()  # names of dictionaries that fill in a key read before it is there
         self.bound_at_top: set[str] = set()  # names the module binds itself (not the built-ins then)
@@ -258,6 +263,8 @@ class _Sites(Reader):
         main = not self.enclosing and not self.functions
         if self.helper is not None:
             explanation += f" (inside the helper {self.helper})"
+        elif self.method is not None:
+            explanation += f" (inside the method {self.method})"
         self.candidates.append(Candidate(id=f"{role}{self.number[id(node)]}", role=role, explanation=explanation,
                                          anchor=anchor, order=self.number[id(node)], main=main,
                                          needs=frozenset([*needs, *extra]), helper=self.helper))
@@ -481,6 +488,20 @@ def _one_line(value: cst.BaseExpression) -> cst.BaseExpression:
     if "\n" not in _code(value) or value.lpar:
         return value
     return value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+
+
+def _held(value: cst.BaseExpression) -> cst.BaseExpression:
+    """`value` as it is if its text stands alone, else in brackets: a lambda's body or a comprehension's
+    test may run over lines held together only by the brackets around it, left behind once it is a
+    statement of its own."""
+    code = _code(value)
+    if "\n" not in code:
+        return value
+    try:
+        pyast.parse(code, mode="eval")
+    except SyntaxError:
+        return value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+    return value
 
 
 def _keyed_write(line: cst.BaseStatement) -> tuple[cst.Name, cst.BaseExpression] | None:
@@ -1032,9 +1053,10 @@ class _Context:
     callers: dict[str, set[str]]
     recursive: bool  # f calls or names itself: its body moves into an inner function
     candidates: list[Candidate]
+    classes: list[str] = field(default_factory=list)  # module-level classes whose methods are counted
 
 
-def _prepare(source: str, module: cst.Module | None = None) -> _Context:
+def _prepare(source: str, module: cst.Module | None = None, methods: bool = False) -> _Context:
     module = module if module is not None else cst.parse_module(source)
     entry = next((s for s in module.body if isinstance(s, cst.FunctionDef) and s.name.value == "f"), None)
     if entry is None:
@@ -1055,7 +1077,15 @@ def _prepare(source: str, module: cst.Module | None = None) -> _Context:
         sites.helper = name
         sites.local = _local_names(helpers[name])
         walk(helpers[name].body, sites)
-    sites.functions, sites.helper = 0, None
+    sites.helper = None
+    classes = [s for s in module.body if isinstance(s, cst.ClassDef)] if methods else []
+    for statement in classes:  # a method stays in its class: its counters reach a module-level stats
+        for method in _lines(statement.body):
+            if isinstance(method, cst.FunctionDef):
+                sites.method = f"{method.name.value} of the class {statement.name.value}"
+                sites.local = _local_names(method)
+                walk(method.body, sites)
+    sites.functions, sites.method = 0, None
     recursive = _calls_itself(entry)
     candidates = list(sites.candidates)
     order = len(sites.number)
@@ -1090,7 +1120,7 @@ def _prepare(source: str, module: cst.Module | None = None) -> _Context:
                                     explanation="how many times the function's body runs, counting every recursive call"))
     stats = next(name for name in ("stats", "stats_", "tracked", "counts") if name not in names)
     return _Context(module, entry, names, stats, sites, containers + pieces, counts, movable, callers,
-                    recursive or _names_itself(entry), candidates)
+                    recursive or _names_itself(entry), candidates, [c.name.value for c in classes])
 
 
 def _calls_itself(entry: cst.FunctionDef) -> bool:
@@ -1417,7 +1447,7 @@ class _Writer:
         name = self.fresh("g")
         self.made[self.site(node)] = name
         if isinstance(node, cst.Lambda):
-            body = [*self.bump(self.role_id("call", node)), cst.SimpleStatementLine([cst.Return(value=node.body)])]
+            body = [*self.bump(self.role_id("call", node)), cst.SimpleStatementLine([cst.Return(value=_held(node.body))])]
             definition = cst.FunctionDef(name=cst.Name(name), params=node.params, body=cst.IndentedBlock(body=body))
             hoisted.extend(self.statement(definition, []))
             return cst.Name(name)
@@ -1455,10 +1485,10 @@ class _Writer:
         for index in range(len(clauses) - 1, -1, -1):
             clause = clauses[index]
             for condition in reversed(clause.ifs):
-                body = [cst.If(test=condition.test, body=cst.IndentedBlock(body=body))]
+                body = [cst.If(test=_held(condition.test), body=cst.IndentedBlock(body=body))]
             if index == len(clauses) - 1:
                 body = [*self.bump(self.role_id("iter", node)), *body]
-            iterable = cst.Name(source) if index == 0 else clause.iter
+            iterable = cst.Name(source) if index == 0 else _held(clause.iter)
             body = [cst.For(target=clause.target, iter=iterable, body=cst.IndentedBlock(body=body))]
         if result is not None:
             empty = {cst.SetComp: "set()", cst.DictComp: "{}"}.get(type(node), "[]")
@@ -1594,21 +1624,36 @@ def _render(context: _Context, keys: dict[str, str], convert: set[int], moved: l
             body=_block(body, [*writer.bump(f"helper:{name}"), *writer.block(_lines(body), [])])))
     peaks = [name for name in context.containers if f"peak:{name}" in keys] + \
         [name for name in context.counts if f"high:{name}" in keys]
+    emitted = set(writer.emitted)
+    classes = {s.name.value: _counted_class(s, writer) for s in context.module.body
+               if isinstance(s, cst.ClassDef) and s.name.value in context.classes}
+    counted_in_classes = writer.emitted != emitted
     writer.wrap_returns = not context.recursive
     body = writer.block(_lines(entry.body), peaks)
     writer.wrap_returns = False
     initial = {key: 0 for key in keys.values()}
+    shared = [_statement(f"global {stats}")] if counted_in_classes else []  # the methods' counters reach it there
     if context.recursive:
-        new_entry = _wrap_recursive(entry, body, stats, initial, writer, inner_helpers)
+        new_entry = _wrap_recursive(entry, body, stats, initial, writer, inner_helpers, shared)
     else:
         if not body or not _always_returns(body[-1]):
             body.append(cst.SimpleStatementLine([_returning(None, stats)]))
-        new_entry = entry.with_changes(body=_block(entry.body, [_statement(f"{stats} = {initial!r}"), *inner_helpers,
-                                                                *body]))
+        new_entry = entry.with_changes(body=_block(entry.body, [*shared, _statement(f"{stats} = {initial!r}"),
+                                                                *inner_helpers, *body]))
     kept = [s for s in context.module.body
             if not (isinstance(s, cst.FunctionDef) and s.name.value in moved)]
-    new_module = context.module.with_changes(body=[new_entry if s is entry else s for s in kept])
+    new_module = context.module.with_changes(body=[
+        new_entry if s is entry else classes.get(s.name.value, s) if isinstance(s, cst.ClassDef) else s for s in kept])
     return new_module.code, writer
+
+
+def _counted_class(statement: cst.ClassDef, writer: _Writer) -> cst.ClassDef:
+    """The class with the counters of its methods, which stay in it (`_prepare`'s `methods`)."""
+    if isinstance(statement.body, cst.SimpleStatementSuite):
+        return statement
+    lines = [line.with_changes(body=_block(line.body, writer.block(_lines(line.body), [])))
+             if isinstance(line, cst.FunctionDef) else line for line in statement.body.body]
+    return statement.with_changes(body=statement.body.with_changes(body=lines))
 
 
 def _returning(value: cst.BaseExpression | None, stats: str) -> cst.Return:
@@ -1620,7 +1665,7 @@ def _returning(value: cst.BaseExpression | None, stats: str) -> cst.Return:
 
 
 def _wrap_recursive(entry: cst.FunctionDef, body, stats: str, initial: dict, writer: _Writer,
-                    inner_helpers: list) -> cst.FunctionDef:
+                    inner_helpers: list, shared: list) -> cst.FunctionDef:
     """f(params): stats = ...; def gN(params): <body, recursion to gN>; return (gN(params), stats)."""
     inner_name = writer.fresh("g")
     writer.inner = inner_name
@@ -1638,15 +1683,17 @@ def _wrap_recursive(entry: cst.FunctionDef, body, stats: str, initial: dict, wri
         for p in cst_parameters(entry)
     ]
     call = f"{inner_name}({', '.join(arguments)})"
-    outer_body = [_statement(f"{stats} = {initial!r}"), *inner_helpers, inner, _statement(f"return ({call}, {stats})")]
+    outer_body = [*shared, _statement(f"{stats} = {initial!r}"), *inner_helpers, inner,
+                  _statement(f"return ({call}, {stats})")]
     return entry.with_changes(body=_block(entry.body, outer_body))
 
 
 # ---- the three steps -------------------------------------------------------------------------------
-def propose(source: str, module: cst.Module | None = None) -> Probe:
+def propose(source: str, module: cst.Module | None = None, methods: bool = False) -> Probe:
     """f with every candidate counter (keys t0, t1, ...); raises NothingToTrack when there are none.
-    `module`, when given, is `source`'s tree (anonymise made it): not parsed again."""
-    context = _prepare(source, module)
+    `module`, when given, is `source`'s tree (anonymise made it): not parsed again. `methods`: count
+    in the methods of the module's classes too, through a `stats` f makes global."""
+    context = _prepare(source, module, methods)
     keys = {candidate.id: f"t{index}" for index, candidate in enumerate(context.candidates)}
     convert = {site for candidate in context.candidates for site in candidate.needs}
     code, writer = _render(context, keys, convert, context.movable, probing=True)
