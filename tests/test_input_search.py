@@ -660,12 +660,12 @@ def f(word, salt, values_hash, parts, words, low=(1, 2)):
 '''
 
 
-def test_the_wider_reading_reads_kinds_through_joins_sums_tables_and_defaults_no_input_can_be():
+def test_kinds_are_read_through_joins_and_wider_through_sums_tables_and_defaults_no_input_can_be():
     from ifforge.families.logicif.codeops.inputs.candidates import STR, Signature
     plain = {p.name: p for p in Signature(WIDER_KINDS, "f").parameters}
     wide = {p.name: p for p in Signature(WIDER_KINDS, "f", wider=True).parameters}
     texts = (STR, ("list", STR))  # text, or a list of texts: what a join or a `+` with text takes
-    assert plain["word"].shape == ("list", ("int",)) and wide["word"].shape in texts
+    assert plain["word"].shape in texts and wide["word"].shape in texts  # the join of a copy, in both readings
     assert plain["values_hash"].shape == ("list", ("int",)) and wide["values_hash"].shape == ("int",)
     assert plain["parts"].shape not in texts and wide["parts"].shape in texts
     assert wide["words"].shape == ("list", STR) and {"one", "two"} <= set(wide["words"].constants)
@@ -694,3 +694,12 @@ def test_a_seed_the_plain_reading_leaves_with_one_output_is_read_wider_and_varie
     outcome = _run(working)
     assert outcome.kept is not None and not any("read wider" in note for note in outcome.evidence[0]["notes"])
     assert not any(isinstance(item, str) for case in outcome.kept.inputs for item in case.args[0])
+
+
+def test_a_parameter_whose_copy_is_joined_is_text():
+    from ifforge.families.logicif.codeops.inputs.candidates import STR, Signature
+    code = ("def f(string, salt):\n    if salt:\n        string = list(string)\n        for i in range(len(string) - 1, 0, -1):\n"
+            "            j = salt % i\n            string[i], string[j] = string[j], string[i]\n"
+            "        string = ''.join(string)\n    return string\n")
+    shape = Signature(code, "f").parameters[0].shape
+    assert shape in (STR, ("list", STR))  # a list of numbers makes the join raise: the loop never counts

@@ -2,7 +2,6 @@
 
 `codeops.inputs.candidates` reads kinds from the plain uses of a parameter. Some uses say a kind
 only through another value, and these rules read them:
-- items given to a join (`"".join(v)`, also of a copy: `v = list(p)` ... `"".join(v)`) are text;
 - text on one side of `+` makes the other side text (`guards[i] + encoded` with `ord(encoded[0])`
   elsewhere: the items of guards are text), read once every other use is known;
 - a value added to what `ord`, `len`, `int`, `abs` or `round` return is a number
@@ -52,16 +51,10 @@ def _looked_up_with(reader, node: ast.AST, keys: list) -> None:
 
 
 def call(reader, node: ast.Call) -> None:
-    """Joins (`sep.join(v)`: v's items are text) and table lookups by `.get`."""
-    if not isinstance(node.func, ast.Attribute) or len(node.args) != 1:
+    """Table lookups by `.get`: `TABLE.get(w)`."""
+    if not isinstance(node.func, ast.Attribute) or len(node.args) < 1:
         return
     owner = node.func.value
-    if node.func.attr == "join" and not (isinstance(owner, ast.Attribute) and owner.attr == "path") \
-            and isinstance(node.args[0], ast.Name):
-        name = node.args[0].id
-        reader.facts[name].kinds.add("iterable")
-        reader.facts[name].element.add(f"{name}[*]")
-        reader.facts[f"{name}[*]"].kinds.add("str")
     if node.func.attr == "get" and isinstance(owner, ast.Name) and owner.id in reader.tables:
         _looked_up_with(reader, node.args[0], reader.tables[owner.id])
 
