@@ -2,7 +2,8 @@
 
 The entry function's parameters get a shape (int, float, str, bool, list of X, a fixed-length
 record, dict) from their annotations, defaults and how the code uses them (`for x in v`, `v[0]`,
-`a, b = v`, `len(v)`, `range(v)`, `ord(v[i])`, comparisons, string and list methods), else from their names.
+`a, b = v`, `len(v)`, `range(v)`, `ord(v[i])`, `"".join(v)`, comparisons, string and list methods), else from
+their names; `Signature(..., wider=True)` adds the rules of `codeops.inputs.wider` (for a seed otherwise dropped).
 Values come from pools the code itself suggests: each constant a value is compared with, and its
 neighbours (c-1, c, c+1), strings the code compares with, lengths compared with `len(v)`; plus
 empty, one-element and several-element containers, plain random values, and, for text, texts
