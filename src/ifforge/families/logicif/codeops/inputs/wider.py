@@ -20,6 +20,7 @@ import ast
 
 NUMBER_CALLS = {"ord", "len", "int", "abs", "round"}  # built-ins that return a number whatever they are given
 MOST_KEYS = 100  # a larger table is data, not a set of values the code expects
+_NOTHING = type("_Nothing", (), {"kinds": frozenset()})()  # what a name never read says
 
 
 def tables(tree: ast.Module) -> dict[str, list]:
@@ -85,15 +86,22 @@ def binop(reader, node: ast.BinOp) -> None:
 
 
 def finish(reader) -> None:
-    """Text on one side of a `+` makes the other side text, once every use is read (twice: chains)."""
-    def name(node: ast.AST) -> str | None:
-        return node.id if isinstance(node, ast.Name) else reader._part(node)
+    """Once every use is read: text on one side of a `+` makes the other side text (twice: chains)."""
+    def known(node: ast.AST) -> str | None:  # the name already read for a side, without adding a part
+        if isinstance(node, ast.Name):
+            return node.id
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and not isinstance(node.slice, ast.Slice):
+            index = node.slice
+            place = index.value if isinstance(index, ast.Constant) and type(index.value) is int else "*"
+            return f"{node.value.id}[{place}]"
+        return None
 
     for _ in range(2):
         for left, right in reader.joined:
-            names = [name(left), name(right)]
-            if None in names:
+            sides = [(side, known(side)) for side in (left, right)]
+            if not any(name and "str" in reader.facts.get(name, _NOTHING).kinds for _, name in sides):
                 continue
-            if any("str" in reader.facts[n].kinds for n in names):
-                for n in names:
-                    reader.facts[n].kinds.add("str")
+            for side, name in sides:
+                name = side.id if isinstance(side, ast.Name) else reader._part(side)
+                if name:
+                    reader.facts[name].kinds.add("str")
