@@ -670,6 +670,9 @@ def test_kinds_are_read_through_joins_and_wider_through_sums_tables_and_defaults
     assert plain["parts"].shape not in texts and wide["parts"].shape in texts
     assert wide["words"].shape == ("list", STR) and {"one", "two"} <= set(wide["words"].constants)
     assert not plain["low"].omitted and wide["low"].omitted and not wide["words"].omitted
+    from ifforge.families.logicif.codeops.inputs.candidates import candidates
+    lengths = {len(c.args) for c in candidates(WIDER_KINDS, "f", 3, 40, wider=True)}
+    assert lengths == {5, 6} and {len(c.args) for c in candidates(WIDER_KINDS, "f", 3, 40)} == {6}
     assert [p.shape for p in plain.values()] == [p.shape for p in Signature(WIDER_KINDS, "f").parameters]
 
 
