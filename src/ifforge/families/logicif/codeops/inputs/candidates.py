@@ -103,7 +103,7 @@ class Facts:
 class _Reader(ast.NodeVisitor):
     def __init__(self, named: dict | None = None, tables: dict | None = None, wider: bool = False):
         self.named = named or {}  # module constants by name: `LIMIT = 1 << 8` compares like 256
-        self.tables = tables or {}  # module-level literal tables by name -> their keys (`codeops.inputs.wider`)
+        self.tables = tables or {}  # module-level literal tables by name -> (keys, a mapping) (`codeops.inputs.wider`)
         self.wider = wider  # the wider reading: the rules of `codeops.inputs.wider` too
         self.joined: list[tuple[ast.AST, ast.AST]] = []  # (left, right) of each `+`: text on one side, text on both
         self.facts: dict[str, Facts] = defaultdict(Facts)

@@ -20,13 +20,12 @@ import ast
 
 NUMBER_CALLS = {"ord", "len", "int", "abs", "round"}  # built-ins that return a number whatever they are given
 MOST_KEYS = 100  # a larger table is data, not a set of values the code expects
-_NOTHING = type("_Nothing", (), {"kinds": frozenset()})()  # what a name never read says
 
 
-def tables(tree: ast.Module) -> dict[str, list]:
-    """Module-level names bound once to a literal dict whose keys are constants (its keys), or to a
-    literal list, tuple or set of constants (its items)."""
-    found: dict[str, list] = {}
+def tables(tree: ast.Module) -> dict[str, tuple[list, bool]]:
+    """Module-level names bound once to a literal dict whose keys are constants (its keys, and True:
+    a mapping), or to a literal list, tuple or set of constants (its items, and False)."""
+    found: dict[str, tuple[list, bool]] = {}
     bound: dict[str, int] = {}
     for statement in tree.body:
         if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name) and statement.value:
@@ -40,7 +39,7 @@ def tables(tree: ast.Module) -> dict[str, list]:
             if isinstance(value, (ast.List, ast.Tuple, ast.Set)) else None
         if elements and len(elements) <= MOST_KEYS and all(
                 isinstance(e, ast.Constant) and type(e.value) in (int, str) for e in elements):
-            found[target.id] = [e.value for e in elements]
+            found[target.id] = ([e.value for e in elements], isinstance(value, ast.Dict))
     return {name: keys for name, keys in found.items() if bound[name] == 1}
 
 
@@ -56,14 +55,15 @@ def call(reader, node: ast.Call) -> None:
     if not isinstance(node.func, ast.Attribute) or len(node.args) < 1:
         return
     owner = node.func.value
-    if node.func.attr == "get" and isinstance(owner, ast.Name) and owner.id in reader.tables:
-        _looked_up_with(reader, node.args[0], reader.tables[owner.id])
+    if node.func.attr == "get" and isinstance(owner, ast.Name) and reader.tables.get(owner.id, ((), False))[1]:
+        _looked_up_with(reader, node.args[0], reader.tables[owner.id][0])
 
 
 def subscript(reader, node: ast.Subscript) -> None:
     """`TABLE[w]`: w is one of the table's keys."""
-    if isinstance(node.value, ast.Name) and node.value.id in reader.tables and not isinstance(node.slice, ast.Slice):
-        _looked_up_with(reader, node.slice, reader.tables[node.value.id])
+    if isinstance(node.value, ast.Name) and reader.tables.get(node.value.id, ((), False))[1] \
+            and not isinstance(node.slice, ast.Slice):
+        _looked_up_with(reader, node.slice, reader.tables[node.value.id][0])
 
 
 def compare(reader, node: ast.Compare) -> None:
@@ -71,7 +71,7 @@ def compare(reader, node: ast.Compare) -> None:
     operands = [node.left, *node.comparators]
     for left, op, right in zip(operands, node.ops, operands[1:]):
         if isinstance(op, (ast.In, ast.NotIn)) and isinstance(right, ast.Name) and right.id in reader.tables:
-            _looked_up_with(reader, left, reader.tables[right.id])
+            _looked_up_with(reader, left, reader.tables[right.id][0])
 
 
 def binop(reader, node: ast.BinOp) -> None:
@@ -98,10 +98,9 @@ def finish(reader) -> None:
 
     for _ in range(2):
         for left, right in reader.joined:
-            sides = [(side, known(side)) for side in (left, right)]
-            if not any(name and "str" in reader.facts.get(name, _NOTHING).kinds for _, name in sides):
+            if not any(name in reader.facts and "str" in reader.facts[name].kinds for name in map(known, (left, right))):
                 continue
-            for side, name in sides:
+            for side in (left, right):
                 name = side.id if isinstance(side, ast.Name) else reader._part(side)
                 if name:
                     reader.facts[name].kinds.add("str")
