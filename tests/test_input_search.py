@@ -644,3 +644,65 @@ def test_a_parameter_whose_item_is_given_to_ord_is_text():
     shapes = {p.name: p.shape for p in Signature(code, "f").parameters}
     assert shapes["key"] == ("str",)  # `ord(key[...])`: each item is one character
     assert shapes["s"] != ("str",)  # s[i] is added to a number: not text
+
+
+WIDER_KINDS = '''
+TABLE = {"one": 1, "two": 2}
+
+
+def f(word, salt, values_hash, parts, words, low=(1, 2)):
+    chars = list(word)
+    chars.reverse()
+    n = (values_hash + ord(salt[0])) % 3
+    head = parts[n] + salt
+    total = sum(TABLE[w] for w in words)
+    return "".join(chars), head, total, low
+'''
+
+
+def test_kinds_are_read_through_joins_and_wider_through_sums_tables_and_defaults_no_input_can_be():
+    from ifforge.families.logicif.codeops.inputs.candidates import STR, Signature
+    plain = {p.name: p for p in Signature(WIDER_KINDS, "f").parameters}
+    wide = {p.name: p for p in Signature(WIDER_KINDS, "f", wider=True).parameters}
+    texts = (STR, ("list", STR))  # text, or a list of texts: what a join or a `+` with text takes
+    assert plain["word"].shape in texts and wide["word"].shape in texts  # the join of a copy, in both readings
+    assert plain["values_hash"].shape == ("list", ("int",)) and wide["values_hash"].shape == ("int",)
+    assert plain["parts"].shape not in texts and wide["parts"].shape in texts
+    assert wide["words"].shape == ("list", STR) and {"one", "two"} <= set(wide["words"].constants)
+    assert not plain["low"].omitted and wide["low"].omitted and not wide["words"].omitted
+    from ifforge.families.logicif.codeops.inputs.candidates import candidates
+    lengths = {len(c.args) for c in candidates(WIDER_KINDS, "f", 3, 40, wider=True)}
+    assert lengths == {5, 6} and {len(c.args) for c in candidates(WIDER_KINDS, "f", 3, 40)} == {6}
+    assert [p.shape for p in plain.values()] == [p.shape for p in Signature(WIDER_KINDS, "f").parameters]
+
+
+LOOKED_UP = '''
+TABLE = {"one": 1, "two": 2, "three": 3, "ten": 10}
+
+
+def f(numbers):
+    total = 0
+    for word in numbers:
+        total = total * 10 + TABLE[word]
+    return total
+'''
+
+
+def test_a_seed_the_plain_reading_leaves_with_one_output_is_read_wider_and_varies():
+    outcome = _run(LOOKED_UP)  # plain: a list of whole numbers, which no key of TABLE is
+    assert outcome.kept is not None, outcome.dropped
+    assert len(set(_outputs(LOOKED_UP, outcome))) > 2
+    assert any("read wider" in note for note in outcome.evidence[0]["notes"])
+    working = LOOKED_UP.replace("TABLE[word]", "TABLE.get(word, 1)")  # varies with the plain reading too
+    outcome = _run(working)
+    assert outcome.kept is not None and not any("read wider" in note for note in outcome.evidence[0]["notes"])
+    assert not any(isinstance(item, str) for case in outcome.kept.inputs for item in case.args[0])
+
+
+def test_a_parameter_whose_copy_is_joined_is_text():
+    from ifforge.families.logicif.codeops.inputs.candidates import STR, Signature
+    code = ("def f(string, salt):\n    if salt:\n        string = list(string)\n        for i in range(len(string) - 1, 0, -1):\n"
+            "            j = salt % i\n            string[i], string[j] = string[j], string[i]\n"
+            "        string = ''.join(string)\n    return string\n")
+    shape = Signature(code, "f").parameters[0].shape
+    assert shape in (STR, ("list", STR))  # a list of numbers makes the join raise: the loop never counts

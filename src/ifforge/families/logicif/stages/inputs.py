@@ -308,18 +308,42 @@ def rescue(seed: SeedFunction, pool: list[tuple[Candidate, sandbox.CaseResult]],
     return {"tried": tried, "kept": kept}
 
 
+WIDENED = ("no_working_inputs", "one_output")  # the drops after which the parameters are read wider
+
+
 def generate(seed: SeedFunction, config: InputsConfig, proposed: list[Candidate] = (),
              notes: list[str] = ()) -> Outcome[SeedFunction]:
-    """The seed with its given inputs and a covering set of generated ones; or a drop saying why none ran."""
+    """The seed with its given inputs and a covering set of generated ones; or a drop saying why none ran.
+    A seed dropped with no working call or one output, whose parameters the wider reading
+    (`codeops.inputs.wider`) gives other kinds, is tried once more with those: every seed that works
+    with the plain reading keeps its inputs."""
+    plain = _generate(seed, config, proposed, notes)
+    if plain.kept is not None or plain.dropped[0].reason not in WIDENED or not _widens(seed):
+        return plain
+    wide = _generate(seed, config, proposed, [*notes, "the parameters' kinds were read wider "
+                                              f"(the plain reading ended: {plain.dropped[0].reason})"], wider=True)
+    return wide if wide.kept is not None else plain
+
+
+def _widens(seed: SeedFunction) -> bool:
+    """Whether the wider reading gives a parameter another kind, constants or a default left out."""
+    try:
+        return Signature(seed.source, seed.entry, wider=True).parameters != Signature(seed.source, seed.entry).parameters
+    except (SyntaxError, ValueError, RecursionError):
+        return False
+
+
+def _generate(seed: SeedFunction, config: InputsConfig, proposed: list[Candidate], notes: list[str],
+              wider: bool = False) -> Outcome[SeedFunction]:
     item_seed = int(content_hash(config.input_seed, seed.task_id)[:12], 16)
     try:
         made = with_accepted(seed.source, seed.entry, candidates(seed.source, seed.entry, item_seed,
-                                                                 config.input_candidates), item_seed)
+                                                                 config.input_candidates, wider=wider), item_seed)
     except (SyntaxError, ValueError, RecursionError) as error:
         return Outcome(dropped=[DroppedItem(task_id=seed.task_id, stage=STAGE, reason="no_working_inputs",
                                             detail=f"cannot read the signature of {seed.entry}: {error}",
                                             origin=seed.origin)])
-    parameters = Signature(seed.source, seed.entry).parameters
+    parameters = Signature(seed.source, seed.entry, wider).parameters
     lines = seed.source.splitlines()
     given = [Candidate(list(i.args), "given") for i in seed.inputs]
     seen: set[str] = set()
@@ -373,7 +397,8 @@ def generate(seed: SeedFunction, config: InputsConfig, proposed: list[Candidate]
             break  # nothing new to try, and the last lessons did not help: another draw would not either
         lessons = learned
         batch = with_accepted(seed.source, seed.entry, candidates(seed.source, seed.entry, item_seed + round_number + 1,
-                                                                  config.input_candidates, lessons), item_seed, lessons)
+                                                                  config.input_candidates, lessons, wider),
+                              item_seed, lessons)
     rescued = rescue(seed, pool, raised, len(given), config, limits, item_seed) if len(pool) == len(given) else None
     if len(pool) == len(given):
         reasons = ", ".join(f"{why} {n}" + (f" (first: {first_error[why]})" if why in first_error else "")

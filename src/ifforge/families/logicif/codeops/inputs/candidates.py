@@ -2,7 +2,8 @@
 
 The entry function's parameters get a shape (int, float, str, bool, list of X, a fixed-length
 record, dict) from their annotations, defaults and how the code uses them (`for x in v`, `v[0]`,
-`a, b = v`, `len(v)`, `range(v)`, `ord(v[i])`, comparisons, string and list methods), else from their names.
+`a, b = v`, `len(v)`, `range(v)`, `ord(v[i])`, `"".join(v)`, comparisons, string and list methods), else from
+their names; `Signature(..., wider=True)` adds the rules of `codeops.inputs.wider` (for a seed otherwise dropped).
 Values come from pools the code itself suggests: each constant a value is compared with, and its
 neighbours (c-1, c, c+1), strings the code compares with, lengths compared with `len(v)`; plus
 empty, one-element and several-element containers, plain random values, and, for text, texts
@@ -21,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ifforge.core import pyast
+from ifforge.families.logicif.codeops.inputs import wider as widened
 from ifforge.families.logicif.codeops.inputs.kinds import another
 from ifforge.families.logicif.codeops.inputs.texts import Texts, read_hints
 
@@ -99,8 +101,11 @@ class Facts:
 
 
 class _Reader(ast.NodeVisitor):
-    def __init__(self, named: dict | None = None):
+    def __init__(self, named: dict | None = None, tables: dict | None = None, wider: bool = False):
         self.named = named or {}  # module constants by name: `LIMIT = 1 << 8` compares like 256
+        self.tables = tables or {}  # module-level literal tables by name -> (keys, a mapping) (`codeops.inputs.wider`)
+        self.wider = wider  # the wider reading: the rules of `codeops.inputs.wider` too
+        self.joined: list[tuple[ast.AST, ast.AST]] = []  # (left, right) of each `+`: text on one side, text on both
         self.facts: dict[str, Facts] = defaultdict(Facts)
         self.aliases: list[tuple[str, str]] = []  # (copy, original): x = sorted(v), list(v), v[:], v.copy()
         self.ints: set[int] = set()
@@ -235,6 +240,8 @@ class _Reader(ast.NodeVisitor):
 
     def merge_aliases(self) -> None:
         """What the code does with a copy (`events = sorted(v)`) tells about the original too."""
+        if self.wider:
+            widened.finish(self)
         for copy, original in reversed(self.aliases):
             self.facts[original].absorb(self.facts[copy])
 
@@ -255,6 +262,8 @@ class _Reader(ast.NodeVisitor):
                 facts.fields.add(index.value)
         if isinstance(node.value, ast.Subscript) and isinstance(node.value.value, ast.Name):
             self.facts[node.value.value.id].kinds.add("nested")
+        if self.wider:
+            widened.subscript(self, node)
         self.generic_visit(node)
 
     def visit_Call(self, node: ast.Call) -> None:
@@ -304,6 +313,12 @@ class _Reader(ast.NodeVisitor):
         if called in TEXT_CALLS:
             for arg in node.args:
                 self._text(arg)
+        if called == "join" and isinstance(node.func, ast.Attribute) and len(node.args) == 1 \
+                and isinstance(node.args[0], ast.Name):  # `"".join(v)`, also of a copy `v = list(p)`: text items
+            joined = node.args[0].id
+            self.facts[joined].kinds.add("iterable")
+            self.facts[joined].element.add(f"{joined}[*]")
+            self.facts[f"{joined}[*]"].kinds.add("str")
         if isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Subscript) \
                 and node.func.attr in STR_METHODS and self._part(node.func.value):
             self._text(node.func.value)
@@ -333,6 +348,8 @@ class _Reader(ast.NodeVisitor):
                 and isinstance(node.func.value.value, ast.Name) and isinstance(node.func.value.slice, ast.Slice) \
                 and node.func.attr in STR_METHODS:  # `v[:2].lower()`: a slice of v is text, so v is
             self.facts[node.func.value.value.id].kinds.add("str")
+        if self.wider:
+            widened.call(self, node)
         self.generic_visit(node)
 
     def visit_Try(self, node: ast.Try) -> None:
@@ -357,6 +374,8 @@ class _Reader(ast.NodeVisitor):
                                           ast.LShift, ast.RShift)) or (
                         isinstance(other, ast.Constant) and type(other.value) in (int, float)):
                     self.facts[side.id].kinds.add("number")
+        if self.wider:
+            widened.binop(self, node)
         self.generic_visit(node)
 
     def visit_AugAssign(self, node: ast.AugAssign) -> None:
@@ -398,6 +417,8 @@ class _Reader(ast.NodeVisitor):
                             and isinstance(other.value, str):
                         values = set(other.value)  # one character of the text
                     self.facts[self._part(side)].constants |= values
+        if self.wider:
+            widened.compare(self, node)
         self.generic_visit(node)
 
     def visit_Constant(self, node: ast.Constant) -> None:
@@ -553,6 +574,7 @@ class Parameter:
     nullable: bool = False  # the code tests it against None, so None is a value to try
     tested: bool = False  # the code tests its kind: the rescue may give it another kind (`codeops.inputs.kinds`)
     open_kind: bool = False  # tested, and its kind unknown or never converted: drawn over every JSON kind
+    omitted: bool = False  # the wider reading: left out at times with those after it (its default is no JSON)
 
 
 def _json_value(value: Any) -> bool:
@@ -576,7 +598,7 @@ def _borrow(reader: _Reader, helpers: dict[str, ast.FunctionDef], seen: set[str]
         parameters = [*helper.args.posonlyargs, *helper.args.args]
         if position >= len(parameters):
             continue
-        inner = _Reader(named)
+        inner = _Reader(named, reader.tables, reader.wider)
         inner.visit(helper)
         inner.merge_aliases()
         _borrow(inner, helpers, seen | {callee}, named)
@@ -599,14 +621,14 @@ def _renamed(facts: Facts, prefix: str) -> Facts:
 class Signature:
     """The entry function's positional parameters with their shapes, and the code's constants."""
 
-    def __init__(self, source: str, entry: str):
+    def __init__(self, source: str, entry: str, wider: bool = False):
         tree = pyast.parse(source)
         function = next((node for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
                          and node.name == entry), None)
         if function is None:
             raise ValueError(f"no top-level function named {entry}")
         named = module_constants(tree)
-        reader = _Reader(named)
+        reader = _Reader(named, widened.tables(tree) if wider else None, wider)
         reader.visit(function)
         reader.merge_aliases()
         helpers = {node.name: node for node in tree.body if isinstance(node, ast.FunctionDef)}
@@ -621,6 +643,7 @@ class Signature:
         positional = [*function.args.posonlyargs, *function.args.args]
         defaults = [None] * (len(positional) - len(function.args.defaults)) + list(function.args.defaults)
         self.parameters: list[Parameter] = []
+        omitted = False  # from the first parameter whose default no input can be, the wider reading leaves them out
         for arg, default in zip(positional, defaults):
             value, literal = None, False
             if default is not None:
@@ -630,12 +653,13 @@ class Signature:
                     pass
                 if literal and not _json_value(value):  # bytes, sets, complex: no input can carry them
                     value, literal = None, False
+                omitted = omitted or wider and not literal  # `minimum=(2, 0, 0)`: left to the function
             shape = _annotation_shape(arg.annotation) or self._shape(arg.arg, 0)
             unknown = shape == ANY
             if shape == ANY:
                 shape = _value_shape(value) if literal and value is not None else _hint(arg.arg)
             self.parameters.append(self._parameter(arg.arg, shape, value, default is not None and literal,
-                                                   unknown=unknown))
+                                                   unknown=unknown, omitted=omitted))
         self.required = len(positional) - len(function.args.defaults)
         if function.args.vararg:  # *args: its items get the shape the code gives its elements
             name = function.args.vararg.arg
@@ -646,13 +670,13 @@ class Signature:
             self.parameters.append(self._parameter(name, ("list", element), None, False, spread=True))
 
     def _parameter(self, name: str, shape: Shape, default: Any, has_default: bool, spread: bool = False,
-                   unknown: bool = False) -> Parameter:
+                   unknown: bool = False, omitted: bool = False) -> Parameter:
         facts = self.reader.facts[name]
         tested = facts.tested and not spread
         return Parameter(name, shape, default, has_default, tuple(sorted(self._constants(name), key=repr)),
                          tuple(sorted(facts.lengths)), tuple(sorted(facts.fields)), spread,
                          self.alternatives.get(name), facts.nullable and not spread, tested,
-                         tested and (unknown or not facts.rebound))
+                         tested and (unknown or not facts.rebound), omitted)
 
     @property
     def most(self) -> float:
@@ -824,11 +848,12 @@ class Maker:
         return rng.randint(0, 3 if depth else 6)
 
 
-def candidates(source: str, entry: str, seed: int, count: int, lessons=None) -> list[Candidate]:
+def candidates(source: str, entry: str, seed: int, count: int, lessons=None, wider: bool = False) -> list[Candidate]:
     """About `count` distinct candidate argument lists for `entry`, each with its origin; the same
     `seed` gives the same list. `lessons` (`codeops.inputs.lessons.Lessons`, from the errors of an earlier
-    round) change shapes and how values are drawn. Raises `ValueError` when the function cannot be read."""
-    signature = Signature(source, entry)
+    round) change shapes and how values are drawn; `wider` reads the parameters' kinds with the rules of
+    `codeops.inputs.wider` too. Raises `ValueError` when the function cannot be read."""
+    signature = Signature(source, entry, wider)
     rng = random.Random(seed)
     maker = Maker(signature, rng)
     parameters = signature.parameters
@@ -863,6 +888,8 @@ def candidates(source: str, entry: str, seed: int, count: int, lessons=None) -> 
             break
         args = []
         for parameter in parameters:
+            if parameter.omitted and rng.random() < 0.5:
+                break  # the wider reading: the function's own default, and those after it
             if parameter.has_default and (mode == "defaults" or rng.random() < 0.25):
                 args.append(parameter.default)
                 continue
