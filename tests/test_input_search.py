@@ -644,3 +644,56 @@ def test_a_parameter_whose_item_is_given_to_ord_is_text():
     shapes = {p.name: p.shape for p in Signature(code, "f").parameters}
     assert shapes["key"] == ("str",)  # `ord(key[...])`: each item is one character
     assert shapes["s"] != ("str",)  # s[i] is added to a number: not text
+
+
+COMPUTED_KEYS = '''
+NAMES = ["north", "south", "east", "west"]
+CODES = {name[::-1].upper(): place for place, name in enumerate(NAMES)}
+
+
+def f(word):
+    key = word.strip().upper()
+    if key in CODES:
+        steps = 0
+        for ch in key:
+            steps += ord(ch) % 3
+        return CODES[key] * 10 + steps
+    return -1
+'''
+
+
+def test_a_key_made_at_run_time_is_found_by_recording_what_the_code_compares():
+    """No constant of the code is a key of CODES (they are made reversed and upper-cased when the module
+    loads): the probe records `key in CODES`, sees `key` is the argument upper-cased, and puts each
+    recorded key in its place; the outputs come from running the unchanged function."""
+    outcome = _run(COMPUTED_KEYS)
+    assert outcome.kept is not None, outcome.dropped
+    outputs = {inputs.canonical_json(i.args): i.args[0].strip().upper() for i in outcome.kept.inputs}
+    assert set(outputs.values()) & {"HTRON", "HTUOS", "TSAE", "TSEW"}
+    assert any("compared" in i.origin for i in outcome.kept.inputs)
+
+
+def test_the_probe_records_comparisons_lookups_that_miss_and_prefixes_in_the_sandbox():
+    from ifforge.core.sandbox import execution as sandbox
+    from ifforge.families.logicif.codeops.inputs import compares
+    source = ('MARKS = {"a": "x-", "b": "y-"}\n\ndef f(s, k, n):\n    table = {str(i * 7): i for i in range(3)}\n'
+              '    if s.startswith(MARKS["a"] + "z") or n >= len(MARKS) * 4:\n        return 1\n'
+              '    return table.get(k, 0) + table[k]\n')
+    probe = compares.probe_source(source, "f")
+    record = sandbox.run_cases(probe, compares.PROBE, [["q", "9", 2]])[0]
+    assert record.ok, record.error
+    assert ["startswith", "q", "x-z"] in record.output and [">=", 2, 8] in record.output
+    assert ["in", "9", ["0", "7", "14"]] in record.output  # the lookup that missed, then raised: still recorded
+    found = compares.suggestions(["q", "9", 2], record.output, random.Random(0))
+    assert ["x-zq", "9", 2] in found and ["q", "14", 2] in found and ["q", "9", 8] in found
+
+
+def test_suggestions_follow_copies_and_pieces_of_a_text_and_never_change_their_argument():
+    from ifforge.families.logicif.codeops.inputs import compares
+    args = [" 12 ", ["ab-cd", 3]]
+    before = repr(args)
+    found = compares.suggestions(args, [["==", 12, 40], ["==", "cd", "zz"], ["in", 3, [5, 6]]], random.Random(1))
+    assert repr(args) == before
+    assert ["40", ["ab-cd", 3]] in found  # int(" 12 ") was compared with 40: the text of 40 in its place
+    assert [" 12 ", ["ab-zz", 3]] in found  # a piece of a text compared: replaced where it stands
+    assert {f[1][1] for f in found} >= {5, 6}

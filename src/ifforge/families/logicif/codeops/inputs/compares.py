@@ -1,0 +1,327 @@
+"""Inputs the code asks for while it runs: the operands of its comparisons, put back into the input.
+
+A check such as `word.lower() in TABLE`, `key == prefix + "x"`, `s.startswith(MARKS[k])`,
+`table.get(name)` or `d[k]` compares a piece of the input with a value that may exist only at run
+time (made from a module table, a slice, a lowered copy), so no static reading of the code finds it.
+Fuzzers call the remedy input-to-state correspondence: run the code once on a candidate recording
+both operands of every comparison; where one operand is a value of the input (or its lowered,
+upper-cased, stripped, `int` or `str` copy, or a piece of a text), put the other operand in its place.
+
+`probe_source` rewrites a copy of the seed with `ast` (the copy is only run, never shown): every
+comparison (`==`, `<`, `in`, ... ; `is` left alone), the substring methods (`startswith`, `endswith`,
+`find`, `index`, `count`, `split`, `partition`, `replace`), `get` and `d[k]` lookups that miss call
+a recorder first; a wrapper entry calls the seed's entry, swallows what it raises and returns the
+recorded (kind, operand, operand) triples, JSON values only and capped in number and size. The probe
+runs in the sandbox like any call (`stages.inputs.correspond`). `suggestions` turns a call's record
+into new calls to run, in this process on JSON data alone. Whatever they return is found by running
+them on the unchanged seed; the probe only proposes.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import random
+from typing import Any
+
+from ifforge.core import pyast
+from ifforge.families.logicif.codeops.inputs.mutate import _paths_all, _set
+
+PROBE = "_ifp_probe"  # the wrapper entry of the rewritten copy
+ORDERS = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=",
+          ast.In: "in", ast.NotIn: "not in", ast.Is: "is", ast.IsNot: "is not"}
+TEXT_METHODS = {"startswith": "startswith", "endswith": "endswith", "removeprefix": "startswith",
+                "removesuffix": "endswith", "find": "in", "rfind": "in", "index": "in", "rindex": "in",
+                "count": "in", "split": "in", "rsplit": "in", "partition": "in", "rpartition": "in",
+                "replace": "in"}
+PER_CALL = 64  # new calls drawn from one call's record
+KINDS = {*(o for o in ORDERS.values() if not o.startswith("is")), "startswith", "endswith"}
+
+RECORDER = '''
+_ifp_log = []
+_ifp_seen = set()
+_ifp_size = [0]
+_ifp_no = object()
+_IFP_OPS = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+            "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
+            "in": lambda a, b: a in b, "not in": lambda a, b: a not in b,
+            "is": lambda a, b: a is b, "is not": lambda a, b: a is not b}
+
+
+def _ifp_json(value, inner=False):
+    kind = type(value)
+    if value is None or kind is bool:
+        return value
+    if kind is int:
+        return value if -2 ** 53 < value < 2 ** 53 else _ifp_no
+    if kind is float:
+        return value if value == value and abs(value) < 1e300 else _ifp_no
+    if kind is str:
+        return value if len(value) <= (100 if inner else 400) else _ifp_no
+    if not inner and kind in (list, tuple, set, frozenset, dict, range):
+        found = []
+        for item in value:
+            item = _ifp_json(item, True)
+            if item is not _ifp_no:
+                found.append(item)
+                if len(found) >= 32:
+                    break
+        return found
+    return _ifp_no
+
+
+def _ifp_note(kind, left, right):
+    if len(_ifp_log) >= 300 or _ifp_size[0] > 200000:
+        return
+    left, right = _ifp_json(left), _ifp_json(right)
+    if left is _ifp_no or right is _ifp_no:
+        return
+    key = repr((kind, left, right))
+    if key not in _ifp_seen:
+        _ifp_seen.add(key)
+        _ifp_size[0] += len(key)
+        _ifp_log.append([kind, left, right])
+
+
+def _ifp_compare(operands, ops):
+    for number, op in enumerate(ops):
+        left, right = operands[number], operands[number + 1]
+        if op not in ("is", "is not"):
+            _ifp_note(op, left, right)
+        if not _IFP_OPS[op](left, right):
+            return False
+    return True
+
+
+def _ifp_key(container, key):
+    if isinstance(container, dict) and key not in container:
+        _ifp_note("in", key, container)
+    return container[key]
+
+
+def _ifp_get(container, *args, **kwargs):
+    if isinstance(container, dict) and args and args[0] not in container:
+        _ifp_note("in", args[0], container)
+    return container.get(*args, **kwargs)
+
+
+def _ifp_text(kind, receiver, args):
+    if args and isinstance(receiver, str):
+        wanted = args[0]
+        for one in (wanted if isinstance(wanted, tuple) else (wanted,)):
+            if kind == "in":
+                _ifp_note("in", one, receiver)
+            else:
+                _ifp_note(kind, receiver, one)
+'''
+
+WRAPPER = '''
+
+def _ifp_probe(*args):
+    try:
+        {entry}(*args)
+    except Exception:
+        pass
+    return _ifp_log
+'''
+
+
+def _method(name: str, kind: str) -> str:
+    return (f"\n\ndef _ifp_m_{name}(receiver, *args, **kwargs):\n    _ifp_text({kind!r}, receiver, args)\n"
+            f"    return receiver.{name}(*args, **kwargs)\n")
+
+
+class _Recording(ast.NodeTransformer):
+    """Calls the recorder at every comparison, substring method, `get` and subscript read inside functions."""
+
+    def __init__(self):
+        self.depth = 0
+
+    def visit_FunctionDef(self, node):
+        node.returns = None
+        for arg in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs, node.args.vararg, node.args.kwarg]:
+            if arg is not None:
+                arg.annotation = None
+        self.depth += 1
+        self.generic_visit(node)
+        self.depth -= 1
+        return node
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_Lambda(self, node):
+        self.depth += 1
+        self.generic_visit(node)
+        self.depth -= 1
+        return node
+
+    def visit_AnnAssign(self, node):
+        if node.value is not None:
+            node.value = self.visit(node.value)
+        return node
+
+    def visit_Compare(self, node):
+        self.generic_visit(node)
+        if not self.depth or all(isinstance(op, (ast.Is, ast.IsNot)) for op in node.ops):
+            return node
+        call = ast.Call(ast.Name("_ifp_compare", ast.Load()),
+                        [ast.List([node.left, *node.comparators], ast.Load()),
+                         ast.List([ast.Constant(ORDERS[type(op)]) for op in node.ops], ast.Load())], [])
+        return ast.copy_location(call, node)
+
+    def visit_Subscript(self, node):
+        self.generic_visit(node)
+        if not self.depth or not isinstance(node.ctx, ast.Load) or isinstance(node.slice, ast.Slice):
+            return node
+        return ast.copy_location(ast.Call(ast.Name("_ifp_key", ast.Load()), [node.value, node.slice], []), node)
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        func = node.func
+        if not self.depth or not isinstance(func, ast.Attribute) or func.attr not in (*TEXT_METHODS, "get"):
+            return node
+        name = "_ifp_get" if func.attr == "get" else f"_ifp_m_{func.attr}"
+        return ast.copy_location(ast.Call(ast.Name(name, ast.Load()), [func.value, *node.args], node.keywords), node)
+
+
+def probe_source(source: str, entry: str) -> str | None:
+    """A copy of `source` whose functions record their comparisons, with `PROBE(*args)` calling
+    `entry` and returning the record; None when the source cannot be read or rewritten."""
+    try:
+        tree = pyast.parse(source)
+        tree = ast.fix_missing_locations(_Recording().visit(tree))
+        body = ast.unparse(tree)
+    except (SyntaxError, ValueError, RecursionError, TypeError, AttributeError):
+        return None
+    lines = body.splitlines()
+    futures = 0
+    for number, line in enumerate(lines):  # `from __future__` stays first
+        if line.startswith("from __future__"):
+            futures = number + 1
+    prelude = RECORDER + "".join(_method(name, kind) for name, kind in TEXT_METHODS.items())
+    return "\n".join([*lines[:futures], prelude, *lines[futures:], WRAPPER.format(entry=entry)])
+
+
+# -- from a record to new calls (JSON data only) ---------------------------------------------------
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _same(leaf: Any, operand: Any) -> bool:
+    """The operand is the leaf itself (same JSON kind, equal)."""
+    if _number(leaf) and _number(operand):
+        return leaf == operand
+    return type(leaf) is type(operand) and leaf == operand
+
+
+def _copies(leaf: Any) -> list[tuple[Any, Any]]:
+    """(what the code may have made of the leaf, how to bring a value of that kind back to the leaf's
+    kind): lowered, upper-cased, stripped, `int` of a text of digits, `str` of a number."""
+    found = []
+    if isinstance(leaf, str):
+        for made in (leaf.lower(), leaf.upper(), leaf.strip(), leaf.casefold()):
+            if made != leaf:
+                found.append((made, lambda other: other if isinstance(other, str) else None))
+        if leaf.strip().lstrip("+-").isdigit():
+            found.append((int(leaf), lambda other: str(other) if _number(other) and other == int(other) else None))
+    elif _number(leaf) and not isinstance(leaf, bool) and leaf == int(leaf):
+        found.append((str(int(leaf)), lambda other: int(other) if isinstance(other, str) and other.lstrip("-").isdigit()
+                      and len(other) < 16 else None))
+    return found
+
+
+def _others(kind: str, other: Any, rng: random.Random) -> list:
+    """The values to try in the leaf's place, given the comparison's other operand."""
+    if kind == "in" and isinstance(other, list):
+        return rng.sample(other, min(len(other), 6))
+    if kind == "in" and isinstance(other, str):
+        pieces = [other] + [other[i:i + 1] for i in range(min(len(other), 40))]
+        return list(dict.fromkeys(rng.sample(pieces, min(len(pieces), 4)) + [other]))
+    if kind in ("<", "<=", ">", ">=") and _number(other):
+        return [other, other + 1, other - 1]
+    return [other]
+
+
+def _texts_with(leaf: str, piece: str, kind: str, other: Any) -> list[str]:
+    """The leaf text with the part the code compared (`piece`, found in it) given the other operand:
+    replaced by it, or for a prefix or suffix test, with it put before or after that part."""
+    found = []
+    starts = [i for i in range(len(leaf)) if leaf.startswith(piece, i)][:3]
+    for start in starts:
+        end = start + len(piece)
+        if kind == "startswith" and isinstance(other, str):
+            found += [leaf[:start] + other + leaf[start:], leaf[:start] + other + leaf[end:]]
+        elif kind == "endswith" and isinstance(other, str):
+            found += [leaf[:end] + other + leaf[end:], leaf[:start] + other + leaf[end:]]
+        elif isinstance(other, str):
+            found.append(leaf[:start] + other + leaf[end:])
+    return found
+
+
+def _containing(leaf: Any, kind: str, wanted: Any) -> list:
+    """A leaf the code searched for `wanted` in (`x in leaf`, `leaf.startswith(x)`): it holding `wanted`."""
+    if isinstance(leaf, str) and isinstance(wanted, str) and wanted and wanted not in leaf:
+        if kind == "startswith":
+            return [wanted + leaf, wanted]
+        if kind == "endswith":
+            return [leaf + wanted, wanted]
+        return [wanted, wanted + leaf, leaf + wanted, leaf[:len(leaf) // 2] + wanted + leaf[len(leaf) // 2:]]
+    if isinstance(leaf, list) and kind == "in" and wanted not in leaf and not isinstance(wanted, list):
+        return [[*leaf, wanted], [wanted, *leaf]]
+    return []
+
+
+def _from_entry(kind: str, left: Any, right: Any, leaf: Any, rng: random.Random) -> tuple[list, list, list]:
+    """The values to put in place of one leaf from one recorded triple: (exact, copies, pieces)."""
+    exact, copied, pieces = [], [], []
+    kind = "in" if kind == "not in" else kind
+    if kind in ("startswith", "endswith"):  # left: the text tested; right: the prefix or suffix
+        if _same(leaf, left) or any(_same(made, left) for made, _ in _copies(leaf)):
+            exact += _containing(leaf, kind, right)
+        elif isinstance(leaf, str) and isinstance(left, str) and left and left in leaf:
+            pieces += _texts_with(leaf, left, kind, right)
+        return exact, copied, pieces
+    sides = [(left, right, kind)]
+    if kind == "in":  # left: what is looked for; right: where (a text, or a container's items or keys)
+        if _same(leaf, right) or isinstance(leaf, str) and any(_same(made, right) for made, _ in _copies(leaf)):
+            exact += _containing(leaf, kind, left)
+    else:
+        sides.append((right, left, {"<": ">", ">": "<", "<=": ">=", ">=": "<="}.get(kind, kind)))
+    for mine, other, how in sides:
+        if _same(leaf, mine):
+            exact += _others(how, other, rng)
+            continue
+        for made, back in _copies(leaf):
+            if _same(made, mine):
+                copied += [back(new) for new in _others(how, other, rng)]
+        if isinstance(leaf, str) and isinstance(mine, str) and mine and mine != leaf and mine in leaf:
+            pieces += [text for new in _others(how, other, rng) for text in _texts_with(leaf, mine, how, new)]
+    return exact, copied, pieces
+
+
+def suggestions(args: list, record: list, rng: random.Random, limit: int = PER_CALL) -> list[list]:
+    """New calls from one call's record: for every (kind, left, right) triple, each value of the
+    arguments that one operand is (or a copy of it, or a piece of a text) with the other operand in its
+    place, at every place that value occurs; the exact matches first, then copies, then pieces."""
+    groups: tuple[list, list, list] = ([], [], [])
+    for path, leaf in _paths_all(args)[1:]:
+        for entry in record:
+            if not (isinstance(entry, list) and len(entry) == 3 and entry[0] in KINDS):
+                continue
+            for group, values in zip(groups, _from_entry(*entry, leaf, rng)):
+                group += [(path, leaf, value) for value in values]
+    found, seen = [], set()
+    for group in groups:
+        rng.shuffle(group)
+        for path, leaf, new in group:
+            if new is None and leaf is not None or isinstance(new, bool) != isinstance(leaf, bool) \
+                    or _same(leaf, new):
+                continue
+            key = (path, repr(new))
+            if key not in seen:
+                seen.add(key)
+                found.append(_set(copy.deepcopy(args), path, copy.deepcopy(new)))
+                if len(found) >= limit:
+                    return found
+    return found
