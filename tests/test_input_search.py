@@ -697,3 +697,10 @@ def test_suggestions_follow_copies_and_pieces_of_a_text_and_never_change_their_a
     assert ["40", ["ab-cd", 3]] in found  # int(" 12 ") was compared with 40: the text of 40 in its place
     assert [" 12 ", ["ab-zz", 3]] in found  # a piece of a text compared: replaced where it stands
     assert {f[1][1] for f in found} >= {5, 6}
+
+
+def test_suggestions_rename_a_key_of_a_dict_argument_the_code_looked_for():
+    from ifforge.families.logicif.codeops.inputs import compares
+    found = compares.suggestions([{"a": 1, "b": 2}], [["==", "b", "size"], ["in", "a", ["x", "y"]]], random.Random(0))
+    assert [{"a": 1, "size": 2}] in found and [{"x": 1, "b": 2}] in found
+    assert all(list(f[0].values()) == [1, 2] for f in found)  # the values stay, in their order

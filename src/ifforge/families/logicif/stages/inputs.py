@@ -16,8 +16,11 @@ non-trivial output, within the same filters; up to `SEARCH_ROUNDS_MOST` rounds w
 non-trivial outputs, or fewer than `inputs_min` / 2 calls with one, were seen. A seed that would be
 dropped then gets one more search (`rescue`, `codeops.inputs.rescue`: alphabets covered, table keys,
 members of other arguments, grids sized by the code's loops; from the calls that raised when none
-ran); a seed whose every working call still returns one output is dropped (`one_output`): its output
-says nothing of the steps, and one with no working call as `no_working_inputs`.
+ran), and when that saved nothing, the calls its comparisons ask for at run time (`correspond`,
+`codeops.inputs.compares`: a probe records the operands of its comparisons, and an operand that is a
+value of the arguments gets the other in its place); a seed whose every working call still returns one
+output is dropped (`one_output`): its output says nothing of the steps, and one with no working call as
+`no_working_inputs`.
 Then a greedy set cover over arcs keeps between `inputs_min` and `inputs_max`: always the candidate
 that adds the most arcs not yet covered (ties: the model's proposal, a non-trivial output, the
 deeper run, then the seeded order), then every model proposal left while places remain (a

@@ -215,19 +215,47 @@ def _same(leaf: Any, operand: Any) -> bool:
     return type(leaf) is type(operand) and leaf == operand
 
 
-def _copies(leaf: Any) -> list[tuple[Any, Any]]:
+def _whole(text: str) -> int | None:
+    try:
+        return int(text) if len(text) < 16 else None
+    except ValueError:
+        return None
+
+
+def _resized(leaf: str | list):
+    """Bring a length back to the leaf: cut it, or repeat its last item (a letter when empty)."""
+    def back(other):
+        if not (_number(other) and other == int(other) and 0 <= other <= 64):
+            return None
+        other, filler = int(other), leaf[-1:] or ("a" if isinstance(leaf, str) else [0])
+        return leaf[:other] + filler * (other - len(leaf)) if other > len(leaf) else leaf[:other]
+    return back
+
+
+def _character(other):
+    if _number(other) and other == int(other) and 0 <= other < 0x110000 and not 0xD800 <= other < 0xE000:
+        return chr(int(other))
+    return None
+
+
+def _copies(leaf: Any) -> list[tuple[Any, Any, bool]]:
     """(what the code may have made of the leaf, how to bring a value of that kind back to the leaf's
-    kind): lowered, upper-cased, stripped, `int` of a text of digits, `str` of a number."""
+    kind, whether the match is weak): lowered, upper-cased, stripped, `int` of a text of digits, `str` of
+    a number, `ord` of a character; weak: the length of a text or list (small numbers are everywhere)."""
     found = []
     if isinstance(leaf, str):
         for made in (leaf.lower(), leaf.upper(), leaf.strip(), leaf.casefold()):
             if made != leaf:
-                found.append((made, lambda other: other if isinstance(other, str) else None))
-        if leaf.strip().lstrip("+-").isdigit():
-            found.append((int(leaf), lambda other: str(other) if _number(other) and other == int(other) else None))
-    elif _number(leaf) and not isinstance(leaf, bool) and leaf == int(leaf):
-        found.append((str(int(leaf)), lambda other: int(other) if isinstance(other, str) and other.lstrip("-").isdigit()
-                      and len(other) < 16 else None))
+                found.append((made, lambda other: other if isinstance(other, str) else None, False))
+        if _whole(leaf) is not None:
+            found.append((_whole(leaf), lambda other: str(int(other)) if _number(other) and other == int(other)
+                          and abs(other) < 1e15 else None, False))
+        if len(leaf) == 1:
+            found.append((ord(leaf), _character, False))
+    elif _number(leaf) and leaf == int(leaf) and abs(leaf) < 1e15:
+        found.append((str(int(leaf)), lambda other: _whole(other) if isinstance(other, str) else None, False))
+    if isinstance(leaf, (str, list)):
+        found.append((len(leaf), _resized(leaf), True))
     return found
 
 
@@ -277,14 +305,15 @@ def _from_entry(kind: str, left: Any, right: Any, leaf: Any, rng: random.Random)
     exact, copied, pieces = [], [], []
     kind = "in" if kind == "not in" else kind
     if kind in ("startswith", "endswith"):  # left: the text tested; right: the prefix or suffix
-        if _same(leaf, left) or any(_same(made, left) for made, _ in _copies(leaf)):
+        if _same(leaf, left) or any(_same(made, left) for made, _, weak in _copies(leaf) if not weak):
             exact += _containing(leaf, kind, right)
         elif isinstance(leaf, str) and isinstance(left, str) and left and left in leaf:
             pieces += _texts_with(leaf, left, kind, right)
         return exact, copied, pieces
     sides = [(left, right, kind)]
     if kind == "in":  # left: what is looked for; right: where (a text, or a container's items or keys)
-        if _same(leaf, right) or isinstance(leaf, str) and any(_same(made, right) for made, _ in _copies(leaf)):
+        if _same(leaf, right) or isinstance(leaf, str) and any(_same(made, right) for made, _, weak in _copies(leaf)
+                                                               if not weak):
             exact += _containing(leaf, kind, left)
     else:
         sides.append((right, left, {"<": ">", ">": "<", "<=": ">=", ">=": "<="}.get(kind, kind)))
@@ -292,36 +321,69 @@ def _from_entry(kind: str, left: Any, right: Any, leaf: Any, rng: random.Random)
         if _same(leaf, mine):
             exact += _others(how, other, rng)
             continue
-        for made, back in _copies(leaf):
+        for made, back, weak in _copies(leaf):
             if _same(made, mine):
-                copied += [back(new) for new in _others(how, other, rng)]
+                (pieces if weak else copied).extend(back(new) for new in _others(how, other, rng))
         if isinstance(leaf, str) and isinstance(mine, str) and mine and mine != leaf and mine in leaf:
             pieces += [text for new in _others(how, other, rng) for text in _texts_with(leaf, mine, how, new)]
+        if isinstance(leaf, str) and len(leaf) > 1 and _number(mine) and mine == int(mine) and 0 <= mine < 0x110000 \
+                and chr(int(mine)) in leaf:  # the code point of one of its characters (`ord(s[i]) < 128`)
+            pieces += [text for new in _others(how, other, rng) if _character(new)
+                       for text in _texts_with(leaf, chr(int(mine)), "==", _character(new))]
     return exact, copied, pieces
+
+
+def _places(args: list) -> list[tuple[tuple, Any, bool]]:
+    """(path, value, is a key) of every value inside the arguments, and of every key of their dicts."""
+    found = []
+    for path, value in _paths_all(args)[1:]:
+        found.append((path, value, False))
+        if isinstance(value, dict):
+            found += [((*path, key), key, True) for key in list(value)[:16]]
+    return found
+
+
+def _with(args: list, path: tuple, new: Any, key: bool) -> list | None:
+    """A copy of the arguments with the value (or the dict key) at `path` made `new`."""
+    args = copy.deepcopy(args)
+    if not key:
+        return _set(args, path, copy.deepcopy(new))
+    table = _get_leaf(args, path[:-1])
+    if not isinstance(new, str) or new in table:
+        return None
+    renamed = {new if name == path[-1] else name: value for name, value in table.items()}
+    return _set(args, path[:-1], renamed)
 
 
 def suggestions(args: list, record: list, rng: random.Random, limit: int = PER_CALL) -> list[list]:
     """New calls from one call's record: for every (kind, left, right) triple, each value of the
-    arguments that one operand is (or a copy of it, or a piece of a text) with the other operand in its
-    place, at every place that value occurs; the exact matches first, then copies, then pieces."""
+    arguments (or key of their dicts) that one operand is (or a copy of it, or a piece of a text) with
+    the other operand in its place, at every place that value occurs; the exact matches first, then
+    copies, then pieces and lengths."""
     groups: tuple[list, list, list] = ([], [], [])
-    for path, leaf in _paths_all(args)[1:]:
+    for path, leaf, key in _places(args):
         for entry in record:
             if not (isinstance(entry, list) and len(entry) == 3 and entry[0] in KINDS):
                 continue
             for group, values in zip(groups, _from_entry(*entry, leaf, rng)):
-                group += [(path, leaf, value) for value in values]
+                group += [(path, leaf, key, value) for value in values]
     found, seen = [], set()
     for group in groups:
         rng.shuffle(group)
-        for path, leaf, new in group:
+        for path, leaf, key, new in group:
             if new is None and leaf is not None or isinstance(new, bool) != isinstance(leaf, bool) \
-                    or _same(leaf, new):
+                    or _same(leaf, new) or (path, key, repr(new)) in seen:
                 continue
-            key = (path, repr(new))
-            if key not in seen:
-                seen.add(key)
-                found.append(_set(copy.deepcopy(args), path, copy.deepcopy(new)))
+            seen.add((path, key, repr(new)))
+            made = _with(args, path, new, key)
+            if made is not None:
+                found.append(made)
                 if len(found) >= limit:
-                    return found
+                    break
     return found
+
+
+def _get_leaf(args: list, path: tuple) -> Any:
+    for step in path:
+        args = args[step]
+    return args
