@@ -704,3 +704,33 @@ def test_suggestions_rename_a_key_of_a_dict_argument_the_code_looked_for():
     found = compares.suggestions([{"a": 1, "b": 2}], [["==", "b", "size"], ["in", "a", ["x", "y"]]], random.Random(0))
     assert [{"a": 1, "size": 2}] in found and [{"x": 1, "b": 2}] in found
     assert all(list(f[0].values()) == [1, 2] for f in found)  # the values stay, in their order
+
+
+RUNTIME_PATTERN = '''
+import re
+
+SCRIPTS = {"kana": [(0x3041, 0x3096), (0x30A1, 0x30FA)], "greek": [(0x0391, 0x03A9)]}
+
+
+def _matcher(*names):
+    cls = "".join(f"\\\\U{lo:08x}-\\\\U{hi:08x}" for name in names for lo, hi in SCRIPTS[name])
+    return re.compile(f"[{cls}]+").search
+
+
+_has_kana = _matcher("kana")
+
+
+def f(text):
+    for part in text.split():
+        if _has_kana(part):
+            return len(part)
+    return 0
+'''
+
+
+def test_an_expression_compiled_at_run_time_gives_texts_it_matches():
+    """The character class exists only once the module has run (made of a table's ranges), and the
+    match is a bound method called later: the probe records the expression when it is compiled."""
+    outcome = _run(RUNTIME_PATTERN)
+    assert outcome.kept is not None, outcome.dropped
+    assert any(any(0x3041 <= ord(c) <= 0x30FA for c in i.args[0]) for i in outcome.kept.inputs)

@@ -21,11 +21,14 @@ from __future__ import annotations
 
 import ast
 import copy
+import functools
 import random
+import re
 from typing import Any
 
 from ifforge.core import pyast
-from ifforge.families.logicif.codeops.inputs.mutate import _paths_all, _set
+from ifforge.families.logicif.codeops.inputs.mutate import _get, _paths_all, _set
+from ifforge.families.logicif.codeops.inputs.texts import _parse, matching
 
 PROBE = "_ifp_probe"  # the wrapper entry of the rewritten copy
 ORDERS = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=",
@@ -34,10 +37,14 @@ TEXT_METHODS = {"startswith": "startswith", "endswith": "endswith", "removeprefi
                 "removesuffix": "endswith", "find": "in", "rfind": "in", "index": "in", "rindex": "in",
                 "count": "in", "split": "in", "rsplit": "in", "partition": "in", "rpartition": "in",
                 "replace": "in"}
+# the `re` functions and pattern methods whose expression and text are recorded (the expression may be made
+# at run time: a character class of a table's ranges)
+REGEX_METHODS = {"compile", "match", "search", "fullmatch", "findall", "finditer", "split"}
 PER_CALL = 64  # new calls drawn from one call's record
 KINDS = {*(o for o in ORDERS.values() if not o.startswith("is")), "startswith", "endswith"}
 
 RECORDER = '''
+import re as _ifp_re
 _ifp_log = []
 _ifp_seen = set()
 _ifp_size = [0]
@@ -105,6 +112,26 @@ def _ifp_get(container, *args, **kwargs):
     return container.get(*args, **kwargs)
 
 
+def _ifp_regex(name, receiver, args, kwargs):
+    if isinstance(receiver, _ifp_re.Pattern):
+        pattern, subject, flags = receiver.pattern, args[0] if args else None, receiver.flags
+    elif args and isinstance(args[0], (str, _ifp_re.Pattern)) and not isinstance(receiver, str):
+        pattern, subject = args[0], None if name == "compile" else args[1] if len(args) > 1 else None
+        flags = args[1 if name == "compile" else 2] if len(args) > (1 if name == "compile" else 2) else 0
+        if isinstance(pattern, _ifp_re.Pattern):
+            pattern, flags = pattern.pattern, pattern.flags
+        flags = kwargs.get("flags", flags)
+    else:
+        return
+    if type(pattern) is str and len(pattern) <= 5000 and (subject is None or type(subject) is str and len(subject) <= 400) \
+            and len(_ifp_log) < 300 and _ifp_size[0] < 200000:
+        key = repr((subject, pattern))
+        if key not in _ifp_seen:
+            _ifp_seen.add(key)
+            _ifp_size[0] += len(key)
+            _ifp_log.append(["regex", subject, [pattern, int(flags)]])
+
+
 def _ifp_text(kind, receiver, args):
     if args and isinstance(receiver, str):
         wanted = args[0]
@@ -126,9 +153,10 @@ def _ifp_probe(*args):
 '''
 
 
-def _method(name: str, kind: str) -> str:
-    return (f"\n\ndef _ifp_m_{name}(receiver, *args, **kwargs):\n    _ifp_text({kind!r}, receiver, args)\n"
-            f"    return receiver.{name}(*args, **kwargs)\n")
+def _method(name: str) -> str:
+    records = (f"    _ifp_text({TEXT_METHODS[name]!r}, receiver, args)\n" if name in TEXT_METHODS else "") \
+        + (f"    _ifp_regex({name!r}, receiver, args, kwargs)\n" if name in REGEX_METHODS else "")
+    return f"\n\ndef _ifp_m_{name}(receiver, *args, **kwargs):\n{records}    return receiver.{name}(*args, **kwargs)\n"
 
 
 class _Recording(ast.NodeTransformer):
@@ -171,14 +199,15 @@ class _Recording(ast.NodeTransformer):
 
     def visit_Subscript(self, node):
         self.generic_visit(node)
-        if not self.depth or not isinstance(node.ctx, ast.Load) or isinstance(node.slice, ast.Slice):
+        if not self.depth or not isinstance(node.ctx, ast.Load) \
+                or any(isinstance(part, ast.Slice) for part in [node.slice, *getattr(node.slice, "elts", [])]):
             return node
         return ast.copy_location(ast.Call(ast.Name("_ifp_key", ast.Load()), [node.value, node.slice], []), node)
 
     def visit_Call(self, node):
         self.generic_visit(node)
         func = node.func
-        if not self.depth or not isinstance(func, ast.Attribute) or func.attr not in (*TEXT_METHODS, "get"):
+        if not self.depth or not isinstance(func, ast.Attribute) or func.attr not in (*TEXT_METHODS, *REGEX_METHODS, "get"):
             return node
         name = "_ifp_get" if func.attr == "get" else f"_ifp_m_{func.attr}"
         return ast.copy_location(ast.Call(ast.Name(name, ast.Load()), [func.value, *node.args], node.keywords), node)
@@ -198,7 +227,7 @@ def probe_source(source: str, entry: str) -> str | None:
     for number, line in enumerate(lines):  # `from __future__` stays first
         if line.startswith("from __future__"):
             futures = number + 1
-    prelude = RECORDER + "".join(_method(name, kind) for name, kind in TEXT_METHODS.items())
+    prelude = RECORDER + "".join(_method(name) for name in sorted({*TEXT_METHODS, *REGEX_METHODS}))
     return "\n".join([*lines[:futures], prelude, *lines[futures:], WRAPPER.format(entry=entry)])
 
 
@@ -348,11 +377,38 @@ def _with(args: list, path: tuple, new: Any, key: bool) -> list | None:
     args = copy.deepcopy(args)
     if not key:
         return _set(args, path, copy.deepcopy(new))
-    table = _get_leaf(args, path[:-1])
+    table = _get(args, path[:-1])
     if not isinstance(new, str) or new in table:
         return None
     renamed = {new if name == path[-1] else name: value for name, value in table.items()}
     return _set(args, path[:-1], renamed)
+
+
+@functools.lru_cache(maxsize=64)
+def _expression(pattern: str, flags: int):
+    """The compiled and parsed expression (as `codeops.inputs.texts` generates texts from), or None."""
+    try:
+        return re.compile(pattern, flags), _parse.parse(pattern, flags)
+    except (re.error, ValueError, TypeError, OverflowError, RecursionError):
+        return None
+
+
+def _matched(leaf: Any, subject: Any, expression: list, rng: random.Random) -> tuple[list, list, list]:
+    """Texts the recorded expression matches, for a text leaf that was its subject (or a copy of it,
+    or held it), or for any text leaf when only the expression's making was seen (`re.compile`)."""
+    if not isinstance(leaf, str) or not (isinstance(expression, list) and len(expression) == 2
+                                          and isinstance(expression[0], str) and isinstance(expression[1], int)):
+        return [], [], []
+    made = _expression(*expression)
+    texts = [] if made is None else list(dict.fromkeys(
+        text for text in (matching(*made, rng) for _ in range(3)) if text is not None))
+    if subject is None:
+        return [], [], [*texts, *(leaf + text for text in texts)]
+    if _same(leaf, subject) or any(_same(copied, subject) for copied, _, weak in _copies(leaf) if not weak):
+        return texts, [], []
+    if isinstance(subject, str) and subject and subject in leaf:
+        return [], [], [text for new in texts for text in _texts_with(leaf, subject, "==", new)]
+    return [], [], []
 
 
 def suggestions(args: list, record: list, rng: random.Random, limit: int = PER_CALL) -> list[list]:
@@ -363,9 +419,11 @@ def suggestions(args: list, record: list, rng: random.Random, limit: int = PER_C
     groups: tuple[list, list, list] = ([], [], [])
     for path, leaf, key in _places(args):
         for entry in record:
-            if not (isinstance(entry, list) and len(entry) == 3 and entry[0] in KINDS):
+            if not (isinstance(entry, list) and len(entry) == 3 and entry[0] in (*KINDS, "regex")) \
+                    or key and entry[0] == "regex":
                 continue
-            for group, values in zip(groups, _from_entry(*entry, leaf, rng)):
+            made = _matched(leaf, entry[1], entry[2], rng) if entry[0] == "regex" else _from_entry(*entry, leaf, rng)
+            for group, values in zip(groups, made):
                 group += [(path, leaf, key, value) for value in values]
     found, seen = [], set()
     for group in groups:
@@ -381,9 +439,3 @@ def suggestions(args: list, record: list, rng: random.Random, limit: int = PER_C
                 if len(found) >= limit:
                     break
     return found
-
-
-def _get_leaf(args: list, path: tuple) -> Any:
-    for step in path:
-        args = args[step]
-    return args
