@@ -1,6 +1,7 @@
 """The coverage-guided search of the inputs stage: changes that learn what the code needs."""
 
 import random
+import re
 
 from ifforge.families.logicif.codeops.inputs import mutate as m
 from ifforge.families.logicif.configs import InputsConfig, from_settings
@@ -734,3 +735,24 @@ def test_an_expression_compiled_at_run_time_gives_texts_it_matches():
     outcome = _run(RUNTIME_PATTERN)
     assert outcome.kept is not None, outcome.dropped
     assert any(any(0x3041 <= ord(c) <= 0x30FA for c in i.args[0]) for i in outcome.kept.inputs)
+
+
+VERSION_AT_LEAST = '''
+import re
+
+
+def f(version, minimum=(2, 0)):
+    match = re.match(r"^(\\d+)\\.(\\d+)$", version)
+    if not match:
+        raise ValueError(version)
+    return (int(match.group(1)), int(match.group(2))) >= minimum
+'''
+
+
+def test_calls_the_comparisons_ask_for_are_tried_with_the_codes_own_defaults_too():
+    """A tuple default JSON cannot give: every drawn call passes a list and raises; the texts the
+    expression matches, with the default left to the code, run."""
+    outcome = _run(VERSION_AT_LEAST)
+    assert outcome.kept is not None, outcome.dropped
+    assert {len(i.args) for i in outcome.kept.inputs} == {1}
+    assert all(re.fullmatch(r"\d+\.\d+", i.args[0]) for i in outcome.kept.inputs)

@@ -318,15 +318,17 @@ def correspond(seed: SeedFunction, pool: list[tuple[Candidate, sandbox.CaseResul
                raised: list[tuple[Candidate, str]], given: int, config: InputsConfig, limits: sandbox.Limits,
                item_seed: int) -> dict | None:
     """The search after the rescue, for a seed it left with one output or no working call: inputs the
-    code asks for while it runs (`codeops.inputs.compares`). Each parent (the working calls, or the
-    calls that raised when none worked) runs once in the sandbox as a probe recording its comparisons;
+    code asks for while it runs (`codeops.inputs.compares`). Each parent (the deepest working calls
+    first, then the calls that raised) runs once in the sandbox as a probe recording its comparisons;
     each operand that is a value of the call's arguments gives calls with the other operand in its
-    place, run on the unchanged seed. One joins the pool on `rescue`'s terms (an output fewer than
-    `inputs_min` / 2 calls gave, or new arcs), and one that raised where or what no call did before is
-    probed in turn; up to `CORRESPOND_ROUNDS` rounds. None when the code cannot be rewritten."""
+    place, each also without the arguments that have defaults (a default JSON cannot give: a tuple),
+    run on the unchanged seed. One joins the pool on `rescue`'s terms (an output fewer than
+    `inputs_min` / 2 calls gave, or new arcs), and it or one that raised where or what no call did
+    before is probed in turn; up to `CORRESPOND_ROUNDS` rounds. None when the code cannot be rewritten."""
     probe = compares.probe_source(seed.source, seed.entry)
     if probe is None:
         return None
+    required = Signature(seed.source, seed.entry).required
     rng = random.Random(item_seed + 15485863)
     budget = config.budget()
     working = sorted(pool[given:], key=lambda entry: -(entry[1].steps or 0))  # the deepest calls first
@@ -355,11 +357,12 @@ def correspond(seed: SeedFunction, pool: list[tuple[Candidate, sandbox.CaseResul
         for parent, record in zip(fresh, records):
             if not record.ok or not isinstance(record.output, list):
                 continue
-            for args in compares.suggestions(parent.args, record.output, rng):
-                key = canonical_json(args)
-                if key not in seen:
-                    seen.add(key)
-                    batch.append((parent, args))
+            for made in compares.suggestions(parent.args, record.output, rng):
+                for args in (made, made[:required]):  # and with the code's own defaults (a tuple JSON cannot give)
+                    key = canonical_json(args)
+                    if key not in seen:
+                        seen.add(key)
+                        batch.append((parent, args))
         batch = batch[:SEARCH_BATCH * 2]
         if not batch:  # these calls compared nothing the arguments hold: probe the next ones
             continue
