@@ -5,12 +5,14 @@ A check such as `word.lower() in TABLE`, `key == prefix + "x"`, `s.startswith(MA
 time (made from a module table, a slice, a lowered copy), so no static reading of the code finds it.
 Fuzzers call the remedy input-to-state correspondence: run the code once on a candidate recording
 both operands of every comparison; where one operand is a value of the input (or its lowered,
-upper-cased, stripped, `int` or `str` copy, or a piece of a text), put the other operand in its place.
+upper-cased, stripped, `int` or `str` copy, `ord` of a character, a piece of a text, or a length), put
+the other operand in its place. An expression the code compiles or matches (`re.compile` of a
+character class made from a table's ranges, say) is recorded too, and gives texts it matches.
 
 `probe_source` rewrites a copy of the seed with `ast` (the copy is only run, never shown): every
 comparison (`==`, `<`, `in`, ... ; `is` left alone), the substring methods (`startswith`, `endswith`,
-`find`, `index`, `count`, `split`, `partition`, `replace`), `get` and `d[k]` lookups that miss call
-a recorder first; a wrapper entry calls the seed's entry, swallows what it raises and returns the
+`find`, `index`, `count`, `split`, `partition`, `replace`), `get` and `d[k]` lookups that miss, and
+the `re` calls call a recorder first; a wrapper entry calls the seed's entry, swallows what it raises and returns the
 recorded (kind, operand, operand) triples, JSON values only and capped in number and size. The probe
 runs in the sandbox like any call (`stages.inputs.correspond`). `suggestions` turns a call's record
 into new calls to run, in this process on JSON data alone. Whatever they return is found by running
