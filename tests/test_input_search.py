@@ -1,6 +1,7 @@
 """The coverage-guided search of the inputs stage: changes that learn what the code needs."""
 
 import random
+import re
 
 from ifforge.families.logicif.codeops.inputs import mutate as m
 from ifforge.families.logicif.configs import InputsConfig, from_settings
@@ -688,7 +689,10 @@ def f(numbers):
 '''
 
 
-def test_a_seed_the_plain_reading_leaves_with_one_output_is_read_wider_and_varies():
+def test_a_seed_the_plain_reading_leaves_with_one_output_is_read_wider_and_varies(monkeypatch):
+    # the plain reading's run-time search (`correspond`) would find TABLE's keys itself: without it,
+    # only the wider reading can save the seed
+    monkeypatch.setattr(inputs, "CORRESPOND_ROUNDS", 0)
     outcome = _run(LOOKED_UP)  # plain: a list of whole numbers, which no key of TABLE is
     assert outcome.kept is not None, outcome.dropped
     assert len(set(_outputs(LOOKED_UP, outcome))) > 2
@@ -706,3 +710,114 @@ def test_a_parameter_whose_copy_is_joined_is_text():
             "        string = ''.join(string)\n    return string\n")
     shape = Signature(code, "f").parameters[0].shape
     assert shape in (STR, ("list", STR))  # a list of numbers makes the join raise: the loop never counts
+
+
+COMPUTED_KEYS = '''
+NAMES = ["north", "south", "east", "west"]
+CODES = {name[::-1].upper(): place for place, name in enumerate(NAMES)}
+
+
+def f(word):
+    key = word.strip().upper()
+    if key in CODES:
+        steps = 0
+        for ch in key:
+            steps += ord(ch) % 3
+        return CODES[key] * 10 + steps
+    return -1
+'''
+
+
+def test_a_key_made_at_run_time_is_found_by_recording_what_the_code_compares():
+    """No constant of the code is a key of CODES (they are made reversed and upper-cased when the module
+    loads): the probe records `key in CODES`, sees `key` is the argument upper-cased, and puts each
+    recorded key in its place; the outputs come from running the unchanged function."""
+    outcome = _run(COMPUTED_KEYS)
+    assert outcome.kept is not None, outcome.dropped
+    outputs = {inputs.canonical_json(i.args): i.args[0].strip().upper() for i in outcome.kept.inputs}
+    assert set(outputs.values()) & {"HTRON", "HTUOS", "TSAE", "TSEW"}
+    assert any("compared" in i.origin for i in outcome.kept.inputs)
+
+
+def test_the_probe_records_comparisons_lookups_that_miss_and_prefixes_in_the_sandbox():
+    from ifforge.core.sandbox import execution as sandbox
+    from ifforge.families.logicif.codeops.inputs import compares
+    source = ('MARKS = {"a": "x-", "b": "y-"}\n\ndef f(s, k, n):\n    table = {str(i * 7): i for i in range(3)}\n'
+              '    if s.startswith(MARKS["a"] + "z") or n >= len(MARKS) * 4:\n        return 1\n'
+              '    return table.get(k, 0) + table[k]\n')
+    probe = compares.probe_source(source, "f")
+    record = sandbox.run_cases(probe, compares.PROBE, [["q", "9", 2]])[0]
+    assert record.ok, record.error
+    assert ["startswith", "q", "x-z"] in record.output and [">=", 2, 8] in record.output
+    assert ["in", "9", ["0", "7", "14"]] in record.output  # the lookup that missed, then raised: still recorded
+    found = compares.suggestions(["q", "9", 2], record.output, random.Random(0))
+    assert ["x-zq", "9", 2] in found and ["q", "14", 2] in found and ["q", "9", 8] in found
+
+
+def test_suggestions_follow_copies_and_pieces_of_a_text_and_never_change_their_argument():
+    from ifforge.families.logicif.codeops.inputs import compares
+    args = [" 12 ", ["ab-cd", 3]]
+    before = repr(args)
+    found = compares.suggestions(args, [["==", 12, 40], ["==", "cd", "zz"], ["in", 3, [5, 6]]], random.Random(1))
+    assert repr(args) == before
+    assert ["40", ["ab-cd", 3]] in found  # int(" 12 ") was compared with 40: the text of 40 in its place
+    assert [" 12 ", ["ab-zz", 3]] in found  # a piece of a text compared: replaced where it stands
+    assert {f[1][1] for f in found} >= {5, 6}
+
+
+def test_suggestions_rename_a_key_of_a_dict_argument_the_code_looked_for():
+    from ifforge.families.logicif.codeops.inputs import compares
+    found = compares.suggestions([{"a": 1, "b": 2}], [["==", "b", "size"], ["in", "a", ["x", "y"]]], random.Random(0))
+    assert [{"a": 1, "size": 2}] in found and [{"x": 1, "b": 2}] in found
+    assert all(list(f[0].values()) == [1, 2] for f in found)  # the values stay, in their order
+
+
+RUNTIME_PATTERN = '''
+import re
+
+SCRIPTS = {"kana": [(0x3041, 0x3096), (0x30A1, 0x30FA)], "greek": [(0x0391, 0x03A9)]}
+
+
+def _matcher(*names):
+    cls = "".join(f"\\\\U{lo:08x}-\\\\U{hi:08x}" for name in names for lo, hi in SCRIPTS[name])
+    return re.compile(f"[{cls}]+").search
+
+
+_has_kana = _matcher("kana")
+
+
+def f(text):
+    for part in text.split():
+        if _has_kana(part):
+            return len(part)
+    return 0
+'''
+
+
+def test_an_expression_compiled_at_run_time_gives_texts_it_matches():
+    """The character class exists only once the module has run (made of a table's ranges), and the
+    match is a bound method called later: the probe records the expression when it is compiled."""
+    outcome = _run(RUNTIME_PATTERN)
+    assert outcome.kept is not None, outcome.dropped
+    assert any(any(0x3041 <= ord(c) <= 0x30FA for c in i.args[0]) for i in outcome.kept.inputs)
+
+
+VERSION_AT_LEAST = '''
+import re
+
+
+def f(version, minimum=(2, 0)):
+    match = re.match(r"^(\\d+)\\.(\\d+)$", version)
+    if not match:
+        raise ValueError(version)
+    return (int(match.group(1)), int(match.group(2))) >= minimum
+'''
+
+
+def test_calls_the_comparisons_ask_for_are_tried_with_the_codes_own_defaults_too():
+    """A tuple default JSON cannot give: every drawn call passes a list and raises; the texts the
+    expression matches, with the default left to the code, run."""
+    outcome = _run(VERSION_AT_LEAST)
+    assert outcome.kept is not None, outcome.dropped
+    assert {len(i.args) for i in outcome.kept.inputs} == {1}
+    assert all(re.fullmatch(r"\d+\.\d+", i.args[0]) for i in outcome.kept.inputs)

@@ -16,8 +16,11 @@ non-trivial output, within the same filters; up to `SEARCH_ROUNDS_MOST` rounds w
 non-trivial outputs, or fewer than `inputs_min` / 2 calls with one, were seen. A seed that would be
 dropped then gets one more search (`rescue`, `codeops.inputs.rescue`: alphabets covered, table keys,
 members of other arguments, grids sized by the code's loops; from the calls that raised when none
-ran); a seed whose every working call still returns one output is dropped (`one_output`): its output
-says nothing of the steps, and one with no working call as `no_working_inputs`.
+ran), and when that saved nothing, the calls its comparisons ask for at run time (`correspond`,
+`codeops.inputs.compares`: a probe records the operands of its comparisons, and an operand that is a
+value of the arguments gets the other in its place); a seed whose every working call still returns one
+output is dropped (`one_output`): its output says nothing of the steps, and one with no working call as
+`no_working_inputs`.
 Then a greedy set cover over arcs keeps between `inputs_min` and `inputs_max`: always the candidate
 that adds the most arcs not yet covered (ties: the model's proposal, a non-trivial output, the
 deeper run, then the seeded order), then every model proposal left while places remain (a
@@ -46,6 +49,7 @@ from ifforge.core.llm.client import LLM, LLMError
 from ifforge.core.prompts import load_prompt
 from ifforge.core.store.versions import canonical_json, content_hash
 from ifforge.core.untrusted import BadValue, check_value
+from ifforge.families.logicif.codeops.inputs import compares
 from ifforge.families.logicif.codeops.inputs.accepted import with_accepted
 from ifforge.families.logicif.codeops.inputs.candidates import Candidate, Signature, candidates, describe_signature
 from ifforge.families.logicif.codeops.inputs.lessons import Lessons, learn, taught
@@ -64,6 +68,8 @@ SEARCH_ROUNDS_MOST = 12  # more, up to this, while fewer than two non-trivial ou
 SEARCH_BATCH = 24
 FEWEST_KEPT = 4  # trivial calls are let go to make them fewer than half, but not below this many calls
 RESCUE_ROUNDS = 6  # rounds of SEARCH_BATCH rescue mutants for a seed that would be dropped (one more budget)
+CORRESPOND_ROUNDS = 4  # rounds of calls the comparisons asked for, after a rescue that saved nothing
+PROBES = 8  # calls probed a round (at most PROBES * CORRESPOND_ROUNDS in all)
 
 
 def needs_inputs(seed: SeedFunction, config: InputsConfig) -> bool:
@@ -308,6 +314,80 @@ def rescue(seed: SeedFunction, pool: list[tuple[Candidate, sandbox.CaseResult]],
     return {"tried": tried, "kept": kept}
 
 
+def correspond(seed: SeedFunction, pool: list[tuple[Candidate, sandbox.CaseResult]],
+               raised: list[tuple[Candidate, str]], given: int, config: InputsConfig, limits: sandbox.Limits,
+               item_seed: int) -> dict | None:
+    """The search after the rescue, for a seed it left with one output or no working call: inputs the
+    code asks for while it runs (`codeops.inputs.compares`). Each parent (the deepest working calls
+    first, then the calls that raised) runs once in the sandbox as a probe recording its comparisons;
+    each operand that is a value of the call's arguments gives calls with the other operand in its
+    place, each also without the arguments that have defaults (a default JSON cannot give: a tuple),
+    run on the unchanged seed. One joins the pool on `rescue`'s terms (an output fewer than
+    `inputs_min` / 2 calls gave, or new arcs), and it or one that raised where or what no call did
+    before is probed in turn; up to `CORRESPOND_ROUNDS` rounds. None when the code cannot be rewritten."""
+    probe = compares.probe_source(seed.source, seed.entry)
+    if probe is None:
+        return None
+    required = Signature(seed.source, seed.entry).required
+    rng = random.Random(item_seed + 15485863)
+    budget = config.budget()
+    working = sorted(pool[given:], key=lambda entry: -(entry[1].steps or 0))  # the deepest calls first
+    queue = [candidate for candidate, _ in working] + [candidate for candidate, _ in raised]
+    errors = {where for _, where in raised}
+    outputs = Counter(canonical_json(result.output) for _, result in pool[given:])
+    covered = {tuple(arc) for _, result in pool for arc in result.arcs}
+    seen = {canonical_json(candidate.args) for candidate, _ in pool} | {canonical_json(c.args) for c, _ in raised}
+    enough = max(2, config.inputs_min // 2)
+    probed: set[str] = set()
+    tried = kept = 0
+    rounds = 0
+    while rounds < CORRESPOND_ROUNDS and len(probed) < PROBES * CORRESPOND_ROUNDS:
+        if budget.left() <= 0 or len(outputs) >= 2 and sorted(outputs.values())[-2] >= enough:
+            break
+        fresh = []
+        while queue and len(fresh) < PROBES:
+            candidate = queue.pop(0)
+            if canonical_json(candidate.args) not in probed:
+                probed.add(canonical_json(candidate.args))
+                fresh.append(candidate)
+        if not fresh:
+            break
+        records = sandbox.run_cases(probe, compares.PROBE, [c.args for c in fresh], limits=limits, budget=budget)
+        batch = []
+        for parent, record in zip(fresh, records):
+            if not record.ok or not isinstance(record.output, list):
+                continue
+            for made in compares.suggestions(parent.args, record.output, rng):
+                for args in (made, made[:required]):  # and with the code's own defaults (a tuple JSON cannot give)
+                    key = canonical_json(args)
+                    if key not in seen:
+                        seen.add(key)
+                        batch.append((parent, args))
+        batch = batch[:SEARCH_BATCH * 2]
+        if not batch:  # these calls compared nothing the arguments hold: probe the next ones
+            continue
+        rounds += 1
+        results = sandbox.run_cases(seed.source, seed.entry, [args for _, args in batch], limits=limits,
+                                    budget=budget, coverage=True)
+        tried += len(batch)
+        for (parent, args), result in zip(batch, results):
+            child = Candidate(args, parent.origin.removesuffix(", compared") + ", compared")
+            why = run_problem(args, result, config)
+            if why == "exception" and _where(result) not in errors:
+                errors.add(_where(result))
+                queue.insert(0, child)
+            if why is not None:
+                continue
+            output, arcs = canonical_json(result.output), {tuple(arc) for arc in result.arcs}
+            if outputs[output] < enough or arcs - covered:
+                outputs[output] += 1
+                covered |= arcs
+                pool.append((child, result))
+                queue.insert(0, child)
+                kept += 1
+    return {"tried": tried, "kept": kept, "probed": len(probed)}
+
+
 WIDENED = ("no_working_inputs", "one_output")  # the drops after which the parameters are read wider
 
 
@@ -400,6 +480,8 @@ def _generate(seed: SeedFunction, config: InputsConfig, proposed: list[Candidate
                                                                   config.input_candidates, lessons, wider),
                               item_seed, lessons)
     rescued = rescue(seed, pool, raised, len(given), config, limits, item_seed) if len(pool) == len(given) else None
+    compared = correspond(seed, pool, raised, len(given), config, limits, item_seed) \
+        if len(pool) == len(given) else None
     if len(pool) == len(given):
         reasons = ", ".join(f"{why} {n}" + (f" (first: {first_error[why]})" if why in first_error else "")
                             for why, n in rejected.most_common())
@@ -408,7 +490,9 @@ def _generate(seed: SeedFunction, config: InputsConfig, proposed: list[Candidate
                                                    f"in {len(rounds)} round{'s' if len(rounds) > 1 else ''} "
                                                    f"passed: {reasons or 'no candidates'}"
                                                    + (f"; none of {rescued['tried']} rescue mutants ran either"
-                                                      if rescued and rescued['tried'] else ""),
+                                                      if rescued and rescued['tried'] else "")
+                                                   + (f", nor {compared['tried']} calls the comparisons asked for"
+                                                      if compared and compared['tried'] else ""),
                                             origin=seed.origin)])
     retyped = [start for start, end in zip(starts[1:], [*starts[2:], len(pool)]) if end > start] \
         if lessons and lessons.shapes else []  # the last round that passed calls after a type was corrected
@@ -416,11 +500,15 @@ def _generate(seed: SeedFunction, config: InputsConfig, proposed: list[Candidate
                       retyped[-1] if retyped else None)
     if not given and len({canonical_json(result.output) for _, result in pool}) == 1:
         rescued = rescue(seed, pool, raised, len(given), config, limits, item_seed)
+    if not given and len({canonical_json(result.output) for _, result in pool}) == 1 and compared is None:
+        compared = correspond(seed, pool, raised, len(given), config, limits, item_seed)
     if not given and len({canonical_json(result.output) for _, result in pool}) == 1:
         return Outcome(dropped=[DroppedItem(
             task_id=seed.task_id, stage=STAGE, reason="one_output",
             detail=f"all {len(pool)} working calls (after {searched['tried']} tried by the search and "
-                   f"{rescued['tried']} by the rescue) returned {canonical_json(pool[0][1].output)[:80]}: "
+                   f"{rescued['tried']} by the rescue"
+                   + (f", {compared['tried']} asked for by its comparisons" if compared and compared['tried'] else "")
+                   + f") returned {canonical_json(pool[0][1].output)[:80]}: "
                    "the output says nothing of the steps", origin=seed.origin)])
     chosen, pool, unsettled = settled(seed, pool, len(given), config, limits, item_seed)
     inputs = list(seed.inputs) + [TestInput(args=pool[index][0].args, origin=pool[index][0].origin)
@@ -431,6 +519,7 @@ def _generate(seed: SeedFunction, config: InputsConfig, proposed: list[Candidate
               "passed": len(pool) - len(given), "rejected": dict(rejected), "first_error": first_error,
               "arcs_covered": len(kept_arcs), "arcs_seen": len(every_arc),
               "rounds": rounds, "search": searched, **({"rescue": rescued} if rescued else {}),
+              **({"compared": compared} if compared else {}),
               **({"unsettled": unsettled} if unsettled else {}),
               "chosen": [{"args": pool[index][0].args, "origin": pool[index][0].origin, "new_arcs": gain}
                          for index, gain in chosen], "notes": list(notes),
