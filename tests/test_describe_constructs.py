@@ -1111,3 +1111,17 @@ def test_a_dataclass_field_made_by_a_default_factory_is_a_new_empty_one_for_each
         describe(code.replace("held", "items"), [], {"a": "list[int]", "c": "int"}, "list")
     with pytest.raises(Undescribable):  # a factory other than an empty list, dictionary or set
         describe(code.replace("default_factory=list", "default_factory=lambda: [0]"), [], {"a": "list[int]", "c": "int"}, "list")
+
+
+def test_a_base_and_a_type_variable_that_only_serve_type_checkers_need_no_words():
+    code = ("from typing import Generic, TypeVar\nT = TypeVar('T')\nclass Stack(Generic[T]):\n"
+            "    def __init__(self):\n        self.items: list[T] = []\n    def push(self, x: T) -> None:\n"
+            "        self.items.append(x)\ndef f(a):\n    s = Stack()\n    for v in a:\n        s.push(v)\n"
+            "    return s.items\n")
+    text = describe(code, [], {"a": "list[int]"}, "list")
+    assert "TypeVar" not in text and "Generic" not in text and "You can also use" not in text
+    assert "A new object of the class Stack, made with no inputs" in text
+    with pytest.raises(Undescribable):  # T read by a step is a value, not an aid
+        describe(code.replace("return s.items", "return [s.items, T]"), [], {"a": "list[int]"}, "list")
+    with pytest.raises(Undescribable):  # a base that changes what objects do
+        describe(code.replace("Generic[T]", "dict"), [], {"a": "list[int]"}, "list")

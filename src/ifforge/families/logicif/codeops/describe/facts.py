@@ -285,7 +285,7 @@ def _fixed_literal(node: cst.BaseExpression) -> bool:
 
 @analysis("typing_only")
 def _annotations_only(k) -> set[str]:
-    return _typing_only(k.module)
+    return _typing_only(k.module, k.imported)
 
 
 @analysis("objects")
@@ -584,8 +584,9 @@ def _assigned(module: cst.Module) -> dict[str, list[cst.BaseExpression]]:
     return values
 
 
-def _typing_only(module: cst.Module) -> set[str]:
-    """Names read in annotations and nowhere else (`T = TypeVar("T")` for `xs: list[T]`): annotations
+def _typing_only(module: cst.Module, imported: Mapping[str, str] = MappingProxyType({})) -> set[str]:
+    """Names read in annotations and nowhere else (`T = TypeVar("T")` for `xs: list[T]`), a base that only
+    serves type checkers (`class C(Generic[T])`, vocab's `AIDS`) counting as an annotation: annotations
     change no value, so neither do these names, and they need no words."""
     found: dict[bool, set[str]] = {True: set(), False: set()}
 
@@ -598,6 +599,12 @@ def _typing_only(module: cst.Module) -> set[str]:
 
         def leave_Annotation(self, node: cst.Annotation) -> None:
             self.depth -= 1
+
+        def visit_Arg(self, node: cst.Arg) -> None:
+            self.depth += typing_aid(node.value, imported)
+
+        def leave_Arg(self, node: cst.Arg) -> None:
+            self.depth -= typing_aid(node.value, imported)
 
         def visit_Name(self, node: cst.Name) -> None:
             found[self.depth > 0].add(node.value)
@@ -816,14 +823,22 @@ def class_methods(statement: cst.ClassDef) -> list[cst.FunctionDef]:
             if isinstance(line, cst.FunctionDef)]
 
 
+def typing_aid(node: cst.BaseExpression, imported: Mapping[str, str]) -> bool:
+    """A base class that only serves type checkers (`Generic[T]`, vocab's `AIDS`): it changes nothing an
+    object of the class does."""
+    return isinstance(node, cst.Subscript) and resolved_name(node.value, imported) in vocab.AIDS
+
+
 def _small_class(statement: cst.ClassDef, module: cst.Module) -> bool:
-    """A class with no base but object, holding only plain methods (`__init__` the one special one, since
-    the others change what operators do) and a docstring: its methods can be told as helpers. Or a
-    dictionary that fills in what it lacks (`_filling_class`), `__missing__` its one special method,
-    with fixed values of its own (`safe = b"-!*"`) too."""
+    """A class with no base but object (or a base that only serves type checkers), holding only plain methods
+    (`__init__` the one special one, since the others change what operators do) and a docstring: its methods
+    can be told as helpers. Or a dictionary that fills in what it lacks (`_filling_class`), `__missing__` its
+    one special method, with fixed values of its own (`safe = b"-!*"`) too."""
     filling = _filling_class(statement, module)
+    imported = _imported(module)
     if statement.decorators or not filling and any(
-            not (isinstance(a.value, cst.Name) and a.value.value == "object") or a.keyword for a in statement.bases):
+            not (isinstance(a.value, cst.Name) and a.value.value == "object" or typing_aid(a.value, imported))
+            or a.keyword for a in statement.bases):
         return False
     suite = statement.body
     if isinstance(suite, cst.SimpleStatementSuite):
