@@ -1125,3 +1125,20 @@ def test_a_base_and_a_type_variable_that_only_serve_type_checkers_need_no_words(
         describe(code.replace("return s.items", "return [s.items, T]"), [], {"a": "list[int]"}, "list")
     with pytest.raises(Undescribable):  # a base that changes what objects do
         describe(code.replace("Generic[T]", "dict"), [], {"a": "list[int]"}, "list")
+
+
+def test_a_string_template_filled_from_a_dictionary_says_its_placeholders_and_what_stays():
+    import string
+    code = "from string import Template\ndef f(t, d):\n    return Template(t).safe_substitute(d)\n"
+    text = describe(code, [], {"t": "str", "d": "dict"}, "str")
+    assert ("Return t with its placeholders filled in from d (the steps stop with an error if t is not text): each "
+            "placeholder whose name is a key of d is replaced by the value d holds under it written as text; a "
+            "placeholder whose name is not a key of it stays as it is, and so does any other \"$\".") in text
+    assert vocab.RULES["template"] in text
+    # the rule's claims, checked on Python itself
+    assert string.Template("$$a ${a}b $a_1 $1 $ $é ${c}").safe_substitute({"a": [1, "x"], "a_1": None}) == \
+        "$a [1, 'x']b None $1 $ $é ${c}"
+    strict = describe(code.replace("safe_substitute", "substitute"), [], {"t": "str", "d": "dict"}, "str")
+    assert "or any other \"$\", stops the steps with an error (of the kind KeyError or ValueError)" in strict
+    with pytest.raises(Undescribable):  # values given by name: no words
+        describe(code.replace("(d)", "(d, a=1)"), [], {"t": "str", "d": "dict"}, "str")
