@@ -1142,3 +1142,11 @@ def test_a_string_template_filled_from_a_dictionary_says_its_placeholders_and_wh
     assert "or any other \"$\", stops the steps with an error (of the kind KeyError or ValueError)" in strict
     with pytest.raises(Undescribable):  # values given by name: no words
         describe(code.replace("(d)", "(d, a=1)"), [], {"t": "str", "d": "dict"}, "str")
+
+
+def test_a_function_chosen_by_a_condition_and_called_is_the_choice_of_the_two_calls():
+    steps = _steps("def f(xs, up):\n    return (sorted if up else list)(xs)\n")
+    assert steps[0].startswith("1. Return (a new list of the items of xs, sorted from smallest to largest) if up "
+                               "counts as true, otherwise (a new list of the items of xs, in order).")
+    with pytest.raises(Undescribable, match="computed function"):  # a function a call gives back
+        _steps("def f(xs, g):\n    return g(xs)(xs)\n")

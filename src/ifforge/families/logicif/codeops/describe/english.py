@@ -1073,8 +1073,14 @@ class Speaker:
         raise Undescribable("a call of a computed function")
 
     def _call_computed(self, call: cst.Call, cond: bool) -> str:
-        """A function taken from a table or list (`ops[op](a, b)`): the value there, called; any other computed
-        function (one a call gives back) is not said."""
+        """A function taken from a table or list (`ops[op](a, b)`): the value there, called; one chosen by a
+        condition (`(sorted if s else list)(d)`) as the choice of the two calls (the condition is checked first,
+        the inputs then worked out once either way); any other computed function (one a call gives back) is not
+        said."""
+        if isinstance(call.func, cst.IfExp):
+            func = call.func
+            return self.value(cst.IfExp(test=func.test, body=call.with_changes(func=func.body.with_changes(lpar=[], rpar=[])),
+                                        orelse=call.with_changes(func=func.orelse.with_changes(lpar=[], rpar=[]))))
         if not isinstance(call.func, cst.Subscript):
             raise Undescribable("a call of a computed function")
         return f"what the function ({self.grouped(call.func)}) gives back when called {self.call_with(call)}"
