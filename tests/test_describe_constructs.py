@@ -1150,3 +1150,17 @@ def test_a_function_chosen_by_a_condition_and_called_is_the_choice_of_the_two_ca
                                "counts as true, otherwise (a new list of the items of xs, in order).")
     with pytest.raises(Undescribable, match="computed function"):  # a function a call gives back
         _steps("def f(xs, g):\n    return g(xs)(xs)\n")
+
+
+def test_a_class_read_only_by_annotations_whose_defining_changes_nothing_else_needs_no_words():
+    code = ("from enum import StrEnum\nclass Role(StrEnum):\n    'Roles.'\n    GIVEN = 'given'\n"
+            "class Token:\n    text: str\n    role: Role | None = None\n    tags: frozenset[str] = frozenset()\n"
+            "    @property\n    def size(self):\n        return len(self.text)\n"
+            "def f(a: list[int]) -> list[Token]:\n    return [v + 1 for v in a]\n")
+    text = describe(code, [], {"a": "list[int]"}, "list")
+    assert "Token" not in text and "Role" not in text and "You can also use" not in text
+    for unclear in (code.replace("-> list[Token]:", ":\n    t = Token"),  # read by a step
+                    code.replace("class Token:", "@register\nclass Token:"),  # a decorator may change other values
+                    code.replace("    GIVEN = 'given'", "    GIVEN = SEEN.append(1)")):  # a body that runs a call
+        with pytest.raises(Undescribable, match="module-level class"):
+            describe(unclear, [], {"a": "list[int]"}, "list")

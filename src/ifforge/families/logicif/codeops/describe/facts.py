@@ -56,6 +56,7 @@ class Facts:
     dataclasses: Mapping[str, tuple[tuple[str, Any], ...]]  # a class of fields -> its (field, default or None)
     frozen: frozenset[str]  # of those, the ones whose objects cannot change (`frozen=True`)
     typing_only: frozenset[str]  # names only annotations read
+    inert: frozenset[str]  # of those, module-level classes whose defining changes nothing else: no words needed
     objects: Mapping[str, str]  # name -> the library maker of the one object it is ever set to (`d = date(...)`)
     numbers: frozenset[str]  # names that only ever hold numbers (`total = 0` changed by `total += x`)
     instances: Mapping[str, str]  # name -> the told class of the one object it is ever set to (`d = DSU(xs)`)
@@ -286,6 +287,12 @@ def _fixed_literal(node: cst.BaseExpression) -> bool:
 @analysis("typing_only")
 def _annotations_only(k) -> set[str]:
     return _typing_only(k.module, k.imported)
+
+
+@analysis("inert")
+def _inert_classes(k) -> set[str]:
+    return {s.name.value for s in k.module.body if isinstance(s, cst.ClassDef) and s.name.value in k.typing_only
+            and inert_class(s, k.module)}
 
 
 @analysis("objects")
@@ -600,6 +607,9 @@ def _typing_only(module: cst.Module, imported: Mapping[str, str] = MappingProxyT
         def leave_Annotation(self, node: cst.Annotation) -> None:
             self.depth -= 1
 
+        def visit_ClassDef(self, node: cst.ClassDef) -> None:
+            self.defined.add(id(node.name))  # the name being defined is no read
+
         def visit_Arg(self, node: cst.Arg) -> None:
             self.depth += typing_aid(node.value, imported)
 
@@ -607,12 +617,15 @@ def _typing_only(module: cst.Module, imported: Mapping[str, str] = MappingProxyT
             self.depth -= typing_aid(node.value, imported)
 
         def visit_Name(self, node: cst.Name) -> None:
-            found[self.depth > 0].add(node.value)
+            if id(node) not in self.defined:
+                found[self.depth > 0].add(node.value)
 
         def visit_AssignTarget(self, node: cst.AssignTarget) -> bool:
             return not isinstance(node.target, cst.Name)  # the name being set is no read
 
-    walk(module, Reads())
+    reads = Reads()
+    reads.defined = set()
+    walk(module, reads)
     return found[True] - found[False]
 
 
@@ -821,6 +834,54 @@ def class_methods(statement: cst.ClassDef) -> list[cst.FunctionDef]:
     suite = statement.body
     return [line for line in ([] if isinstance(suite, cst.SimpleStatementSuite) else suite.body)
             if isinstance(line, cst.FunctionDef)]
+
+
+_INERT_MAKERS = {"frozenset", "tuple", "list", "dict", "set", "auto", "field"}
+_PLAIN_DECORATORS = {"property", "staticmethod", "classmethod"}
+
+
+def inert_class(statement: cst.ClassDef, module: cst.Module) -> bool:
+    """Does defining this class change nothing but the class: no decorator (but a class shape vocab/ knows, as
+    `dataclass`), no metaclass, no base's `__init_subclass__` of the code, and a body of a docstring, methods
+    (decorated at most as properties, static or class methods) and lines whose values are written values,
+    names or empty containers? Such a class read only by annotations needs no words."""
+    imported = _imported(module)
+    if any(not (resolved_name(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator, imported)
+                in vocab.SHAPES) for d in statement.decorators) or any(a.keyword or a.star for a in statement.bases):
+        return False
+    if any(m.name.value == "__init_subclass__" for c in _all(module, cst.ClassDef) for m in class_methods(c)):
+        return False
+    for line in statement.body.body if isinstance(statement.body, cst.IndentedBlock) else [statement.body]:
+        if isinstance(line, cst.FunctionDef):
+            if not all(dotted_name(d.decorator) in _PLAIN_DECORATORS or isinstance(d.decorator, cst.Attribute)
+                       and d.decorator.attr.value in ("setter", "deleter") for d in line.decorators):
+                return False
+            continue
+        if not isinstance(line, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+            return False
+        for small in line.body:
+            if is_noop(small) or isinstance(small, cst.Pass):
+                continue
+            if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and (
+                    small.value is None or _inert(small.value)):
+                continue
+            if isinstance(small, cst.Assign) and all(isinstance(t.target, cst.Name) for t in small.targets) \
+                    and _inert(small.value):
+                continue
+            return False
+    return True
+
+
+def _inert(node: cst.BaseExpression) -> bool:
+    """A written value, a name or a dotted name read, a tuple or list of these, or an empty container made."""
+    if isinstance(node, (cst.Integer, cst.Float, cst.SimpleString, cst.ConcatenatedString, cst.Name, cst.Attribute)):
+        return True
+    if isinstance(node, (cst.Tuple, cst.List)):
+        return all(isinstance(e, cst.Element) and _inert(e.value) for e in node.elements)
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        return _inert(node.expression)
+    return isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in _INERT_MAKERS \
+        and all(not a.star and _inert(a.value) for a in node.args)
 
 
 def typing_aid(node: cst.BaseExpression, imported: Mapping[str, str]) -> bool:

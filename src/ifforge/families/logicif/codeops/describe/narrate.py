@@ -937,6 +937,8 @@ def _fixed(statement, say: Speaker, told: set[str] = frozenset(), typing_only: s
             raise Undescribable("a module-level statement other than a constant or an import")
         return "; ".join(parts)
     if isinstance(statement, cst.ClassDef):
+        if statement.name.value in say.inert and statement.name.value not in told:
+            return ""  # read only by annotations, which change no value: defining it changes nothing else
         if statement.name.value in say.based:  # built on a library class: its words live in vocab/
             return vocab.CLASSES[say.based_on[statement.name.value]]["told"](say, statement)
         if statement.name.value in say.dataclasses:  # a class of fields: its words live in vocab/
