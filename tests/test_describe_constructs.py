@@ -1164,3 +1164,19 @@ def test_a_class_read_only_by_annotations_whose_defining_changes_nothing_else_ne
                     code.replace("    GIVEN = 'given'", "    GIVEN = SEEN.append(1)")):  # a body that runs a call
         with pytest.raises(Undescribable, match="module-level class"):
             describe(unclear, [], {"a": "list[int]"}, "list")
+
+
+def test_which_library_results_are_plain_is_said_by_the_library_file(monkeypatch):
+    code = "import math\ndef f(x):\n    y = [math.floor(x)]\n    return str(y)\n"
+    assert "2. Return y as Python displays it." in describe(code, [], {"x": "float"}, "str")
+    assert {"math.floor", "re.sub", "urllib.parse.quote", "os.path.join"} <= vocab.PLAIN
+    monkeypatch.setattr(vocab, "PLAIN", vocab.PLAIN - {"math.floor"})
+    with pytest.raises(Undescribable, match="written as text"):
+        describe(code, [], {"x": "float"}, "str")
+
+
+def test_a_function_of_a_library_without_words_passed_as_a_value_is_no_method_of_a_value():
+    with pytest.raises(Undescribable, match="function passed as a value"):  # once said as `str.split` on "shlex"
+        describe("import shlex\ndef f(xs):\n    return list(map(shlex.split, xs))\n", [], {"xs": "list[str]"}, "list")
+    steps = _steps("def f(xs, sep):\n    return list(map(sep.split, xs))\n")
+    assert steps[0].startswith("1. Return a new list of the items of (the results of the list of pieces of sep split")

@@ -1667,7 +1667,9 @@ class Speaker:
                     for rule in found[1]:
                         self.rule(rule)
                     return found[0]
-            elif not (isinstance(owner, cst.Name) and owner.value in ("re", "math", "os", "string", "heapq")):
+            elif not (isinstance(owner, cst.Name) and (owner.value in ("re", "math", "os", "string", "heapq") or self.facts
+                                                        is not None and owner.value in self.modules | set(self.imported))):
+                # a function of a library without words is no method of a value
                 if name == "join":
                     self.rule("str")
                     return f"the items of {item} joined into one text with {self.grouped(owner)} between each two"
