@@ -1180,3 +1180,26 @@ def test_a_function_of_a_library_without_words_passed_as_a_value_is_no_method_of
         describe("import shlex\ndef f(xs):\n    return list(map(shlex.split, xs))\n", [], {"xs": "list[str]"}, "list")
     steps = _steps("def f(xs, sep):\n    return list(map(sep.split, xs))\n")
     assert steps[0].startswith("1. Return a new list of the items of (the results of the list of pieces of sep split")
+
+
+def test_a_query_text_read_into_names_and_values_says_what_is_skipped_and_what_stops():
+    from urllib.parse import parse_qs
+    code = "from urllib.parse import parse_qs\ndef f(q, s):\n    return parse_qs(q, strict_parsing=s, separator=';')\n"
+    step = describe(code, [], {"q": "str", "s": "bool"}, "dict").split("1. Return ")[1]
+    assert step.startswith("a new dictionary mapping each name, in the order first met, to the list of its values in "
+                           "the order met, read from the query q: cut q at every occurrence of \";\" (no pieces at all "
+                           "when q is empty) and take each piece in order: an empty piece, or a piece with no \"=\", "
+                           "stops the steps with an error (of the kind ValueError) if s counts as true, and is "
+                           "otherwise skipped; any other piece is split at its first \"=\" into a name and a value, and "
+                           "skipped when the value is empty; in both parts each \"+\" becomes a space, and then each "
+                           "part is replaced by the part with every escape")
+    # the words' claims, on Python itself
+    assert parse_qs("b=2;;a;a=x%41+y;c=;b=1&d=3=4", separator=";") == {"b": ["2", "1&d=3=4"], "a": ["xA y"]}
+    with pytest.raises(ValueError):
+        parse_qs("a=1;;b=2", strict_parsing=True, separator=";")
+    for unclear in (code.replace("strict_parsing=s", "keep_blank_values=True"),  # blanks kept: other rules
+                    code.replace("separator=';'", "separator=s")):  # a separator not written
+        with pytest.raises(Undescribable, match="parse_qs"):
+            describe(unclear, [], {"q": "str", "s": "bool"}, "dict")
+    with pytest.raises(Undescribable, match="parse_qs"):  # a query that may not be text
+        describe(code, [], {"q": "int", "s": "bool"}, "dict")
