@@ -1203,3 +1203,21 @@ def test_a_query_text_read_into_names_and_values_says_what_is_skipped_and_what_s
             describe(unclear, [], {"q": "str", "s": "bool"}, "dict")
     with pytest.raises(Undescribable, match="parse_qs"):  # a query that may not be text
         describe(code, [], {"q": "int", "s": "bool"}, "dict")
+
+
+def test_adding_a_library_is_adding_one_file_its_words_and_which_results_are_plain(monkeypatch):
+    from types import SimpleNamespace
+    for table in ("TABLE", "KINDS", "STEPS", "DECORATORS"):
+        monkeypatch.setattr(vocab, table, dict(getattr(vocab, table)))
+    for found in ("PLAIN", "AIDS"):
+        monkeypatch.setattr(vocab, found, set(getattr(vocab, found)))
+    monkeypatch.setattr(vocab, "FILES", {k: set(v) for k, v in vocab.FILES.items()})
+    library = SimpleNamespace(__name__="vocab.lib_shlex", LIBRARY="shlex", PLAIN={"quote"},
+                              WORDS={"quote": lambda say, args, keywords: f"{say.grouped(args[0])} made safe for a shell"})
+    code = "import shlex\ndef f(x):\n    y = [shlex.quote(x)]\n    return str(y)\n"
+    with pytest.raises(Undescribable):
+        describe(code, [], {"x": "str"}, "str")
+    vocab._register(library, library.LIBRARY, vocab.TABLE, vocab.KINDS, vocab.STEPS, vocab.DECORATORS)
+    text = describe(code, [], {"x": "str"}, "str")
+    assert "1. Set y to a new list holding just x made safe for a shell." in text
+    assert "2. Return y as Python displays it." in text and vocab.FILES["lib_shlex"] == {"shlex.quote"}
