@@ -1221,3 +1221,27 @@ def test_adding_a_library_is_adding_one_file_its_words_and_which_results_are_pla
     text = describe(code, [], {"x": "str"}, "str")
     assert "1. Set y to a new list holding just x made safe for a shell." in text
     assert "2. Return y as Python displays it." in text and vocab.FILES["lib_shlex"] == {"shlex.quote"}
+
+
+_TEXT_CLASS = ("class Token(str):\n    kind_known = True\n    def __new__(cls, value, kind):\n"
+               "        self = super().__new__(cls, value)\n        self.kind = kind\n        self.notes = []\n"
+               "        return self\n    def __repr__(self):\n        return 'Token'\n    @property\n"
+               "    def size(self):\n        return len(self)\nclass Space(Token):\n    def is_space(self):\n"
+               "        return True\ndef f(v):\n    rest = v.lstrip()\n    t = Space(v[:len(v) - len(rest)], 'ws')\n"
+               "    return [t.upper(), t + rest]\n")
+
+
+def test_a_class_whose_objects_are_texts_is_said_as_the_text_it_is_made_from():
+    text = describe(_TEXT_CLASS, [], {"v": "str"}, "list")
+    assert ("Space is a kind of text of its own: each one made is a text (with fields of its own that no step reads) "
+            "and behaves as that text in every step") in text
+    assert "2. Set t to a new text equal to the part of v before position" in text
+    assert "(an object of the class Space, a kind of text)" in text
+    for unclear in (_TEXT_CLASS.replace("[t.upper(), t + rest]", "repr(t)"),  # its own display
+                    _TEXT_CLASS.replace("[t.upper(), t + rest]", "t.kind"),  # a field of its own
+                    _TEXT_CLASS.replace("def size(self)", "def upper(self)"),  # a method named like text's
+                    _TEXT_CLASS.replace("def __repr__(self)", "def __eq__(self, other)"),  # equality of its own
+                    _TEXT_CLASS.replace("self.kind = kind", "self.kind = kind.strip()"),  # making works things out
+                    _TEXT_CLASS.replace("'ws')", "v.strip())")):  # an input worked out but kept unread
+        with pytest.raises(Undescribable):
+            describe(unclear, [], {"v": "str"}, "list")

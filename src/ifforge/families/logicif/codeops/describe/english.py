@@ -1018,6 +1018,19 @@ class Speaker:
             raise Undescribable("a call of a class built on a library class")
         return f"a new object of the class {call.func.value}, made {self.call_with(call)}"
 
+    def _call_text_class(self, call: cst.Call, cond: bool) -> str:
+        """A class whose objects are texts (facts `texts`): the text it is made from; its other inputs are only
+        kept as fields no step can read, so they must be names or written values (nothing to work out)."""
+        made, args = self.texts[call.func.value], call.args
+        place, count = made if made is not None else (0, 1)
+        if any(a.keyword or a.star for a in args) or len(args) != count or not all(
+                isinstance(a.value, cst.Name) or is_constant(a.value) for i, a in enumerate(args) if i != place):
+            raise Undescribable("this making of a class whose objects are texts")
+        text = args[place].value
+        said = self.grouped(text) if self.sort_of(text) == "str" else \
+            self._builtin("str", cst.Call(func=cst.Name("str"), args=[cst.Arg(text)]), cond)
+        return f"a new text equal to {said} (an object of the class {call.func.value}, a kind of text)"
+
     def _call_builtin(self, call: cst.Call, cond: bool) -> str:
         return self._builtin(call.func.value, call, cond)
 
@@ -1969,6 +1982,7 @@ _NAMED_CALLS = (
     ("bound", lambda say, name, call: name in say.bound),
     ("record", lambda say, name, call: name in say.records and _record_order(say.records[name], call) is not None),
     ("dataclass", lambda say, name, call: name in say.dataclasses),
+    ("text class", lambda say, name, call: name in say.texts),
     ("class", lambda say, name, call: name in say.classes),
     ("builtin", lambda say, name, call: name in _METHOD_FREE),
     ("imported", lambda say, name, call: name in say.imported),
@@ -1989,7 +2003,7 @@ _CALLS = {
     "library": Speaker._call_library, "library object": Speaker._call_library_object,
     "generator": Speaker._call_generator, "helper": Speaker._call_helper, "bound": Speaker._call_bound,
     "dataclass": Speaker._call_dataclass,
-    "record": Speaker._call_record, "class": Speaker._call_class, "builtin": Speaker._call_builtin,
+    "record": Speaker._call_record, "class": Speaker._call_class, "text class": Speaker._call_text_class, "builtin": Speaker._call_builtin,
     "imported": Speaker._call_imported, "held function": Speaker._call_held,
     "unknown library": Speaker._call_unknown_library, "pattern": Speaker._call_pattern,
     "own method": Speaker._call_own_method, "own comparison": Speaker._call_own_comparison_method,

@@ -57,6 +57,8 @@ class Facts:
     frozen: frozenset[str]  # of those, the ones whose objects cannot change (`frozen=True`)
     typing_only: frozenset[str]  # names only annotations read
     inert: frozenset[str]  # of those, module-level classes whose defining changes nothing else: no words needed
+    texts: Mapping[str, tuple[int, int] | None]  # a class whose objects are texts -> (the place of the input that is
+    # the text, how many inputs its making takes), or None: made from one input as `str(x)` is
     objects: Mapping[str, str]  # name -> the library maker of the one object it is ever set to (`d = date(...)`)
     numbers: frozenset[str]  # names that only ever hold numbers (`total = 0` changed by `total += x`)
     instances: Mapping[str, str]  # name -> the told class of the one object it is ever set to (`d = DSU(xs)`)
@@ -293,6 +295,96 @@ def _annotations_only(k) -> set[str]:
 def _inert_classes(k) -> set[str]:
     return {s.name.value for s in k.module.body if isinstance(s, cst.ClassDef) and s.name.value in k.typing_only
             and inert_class(s, k.module)}
+
+
+@analysis("texts")
+def _text_classes(k) -> dict[str, tuple[int, int] | None]:
+    """Module-level classes built on `str` (or on such a class) whose objects behave as their text in every use a
+    step can make of them: no special method but `__new__` (`self = super().__new__(cls, v)`, then fields set from
+    inputs, written values or empty containers, then `return self`), `__repr__` and `__getnewargs__`, and no method,
+    property or class value named like one of text's."""
+    found: dict[str, tuple[int, int] | None] = {}
+    for statement in k.module.body:
+        if not isinstance(statement, cst.ClassDef) or statement.decorators or len(statement.bases) != 1 or \
+                statement.bases[0].keyword or not isinstance(statement.bases[0].value, cst.Name):
+            continue
+        base = statement.bases[0].value.value
+        if base != "str" and base not in found or base == "str" and "str" in k.imported:
+            continue
+        place = found.get(base)
+        ok = True
+        for line in statement.body.body if isinstance(statement.body, cst.IndentedBlock) else [statement.body]:
+            if isinstance(line, cst.FunctionDef):
+                name = line.name.value
+                if name == "__new__":
+                    place = _text_new(line)
+                    ok = ok and place is not None
+                elif name in dir(str) and name not in ("__repr__", "__getnewargs__") or name in _TEXT_SPECIAL_REFUSED:
+                    ok = False
+                elif name.startswith("__") and name.endswith("__") and name not in ("__repr__", "__getnewargs__"):
+                    ok = False
+                elif not all(dotted_name(d.decorator) in ("property", "staticmethod", "classmethod")
+                             for d in line.decorators):
+                    ok = False
+                continue
+            if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 and isinstance(line.body[0], cst.Assign) \
+                    and len(line.body[0].targets) == 1 and isinstance(line.body[0].targets[0].target, cst.Name) \
+                    and (_fixed_literal(line.body[0].value) or class_value(line) is not None):
+                ok = ok and line.body[0].targets[0].target.value not in dir(str)  # a class value
+                continue
+            if not (isinstance(line, cst.SimpleStatementLine) and all(is_noop(s) or isinstance(s, cst.Pass)
+                                                                       for s in line.body)):
+                ok = False
+        if ok:
+            found[statement.name.value] = place
+    return found
+
+
+_TEXT_SPECIAL_REFUSED = {"__init__", "__init_subclass__", "__class_getitem__", "__set_name__"}
+
+
+def _text_new(method: cst.FunctionDef) -> tuple[int, int] | None:
+    """The place (among the inputs after `cls`) of the input `__new__` makes the text from, and how many inputs
+    it takes (none with a default), when its steps are
+    `self = super().__new__(cls, v)` (or `str.__new__(cls, v)`), fields of self set from inputs, written values
+    or empty containers, and `return self`; else None."""
+    params = cst_parameters(method)
+    if method.decorators or len(params) < 2 or any(isinstance(p.star, str) and p.star or p.default for p in params) or not isinstance(method.params.star_arg, cst.MaybeSentinel) or \
+            method.params.kwonly_params or method.params.star_kwarg or \
+            not isinstance(method.body, cst.IndentedBlock):
+        return None
+    names = [p.name.value for p in params]
+    lines = [line for line in method.body.body]
+    if lines and isinstance(lines[0], cst.SimpleStatementLine) and all(is_noop(s) for s in lines[0].body):
+        lines = lines[1:]  # a docstring
+    smalls = []
+    for line in lines:
+        if not isinstance(line, cst.SimpleStatementLine):
+            return None
+        smalls.extend(line.body)
+    if len(smalls) < 2 or not isinstance(smalls[-1], cst.Return) or not (
+            isinstance(smalls[-1].value, cst.Name) and smalls[-1].value.value == "self"):
+        return None
+    first = smalls[0]
+    if not (isinstance(first, cst.Assign) and len(first.targets) == 1 and isinstance(first.targets[0].target, cst.Name)
+            and first.targets[0].target.value == "self" and isinstance(first.value, cst.Call)):
+        return None
+    maker, args = first.value.func, first.value.args
+    if not (isinstance(maker, cst.Attribute) and maker.attr.value == "__new__" and (
+            dotted_name(maker.value) == "str" or isinstance(maker.value, cst.Call)
+            and dotted_name(maker.value.func) == "super" and not maker.value.args)):
+        return None
+    if len(args) != 2 or any(a.keyword or a.star for a in args) or dotted_name(args[0].value) != names[0] or \
+            not isinstance(args[1].value, cst.Name) or args[1].value.value not in names[1:]:
+        return None
+    for small in smalls[1:-1]:
+        if not (isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target,
+                                                                                         cst.Attribute)
+                and dotted_name(small.targets[0].target.value) == "self"
+                and (isinstance(small.value, cst.Name) and small.value.value in names[1:] or _fixed_literal(small.value)
+                     or isinstance(small.value, (cst.List, cst.Dict)) and not small.value.elements)):
+            return None
+    return names.index(args[1].value.value) - 1, len(names) - 1
 
 
 @analysis("objects")

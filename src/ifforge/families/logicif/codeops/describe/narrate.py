@@ -939,6 +939,9 @@ def _fixed(statement, say: Speaker, told: set[str] = frozenset(), typing_only: s
     if isinstance(statement, cst.ClassDef):
         if statement.name.value in say.inert and statement.name.value not in told:
             return ""  # read only by annotations, which change no value: defining it changes nothing else
+        if statement.name.value in say.texts:
+            return (f"{statement.name.value} is a kind of text of its own: each one made is a text (with fields of its "
+                    f"own that no step reads) and behaves as that text in every step")
         if statement.name.value in say.based:  # built on a library class: its words live in vocab/
             return vocab.CLASSES[say.based_on[statement.name.value]]["told"](say, statement)
         if statement.name.value in say.dataclasses:  # a class of fields: its words live in vocab/
