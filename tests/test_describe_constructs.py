@@ -1245,3 +1245,16 @@ def test_a_class_whose_objects_are_texts_is_said_as_the_text_it_is_made_from():
                     _TEXT_CLASS.replace("'ws')", "v.strip())")):  # an input worked out but kept unread
         with pytest.raises(Undescribable):
             describe(unclear, [], {"v": "str"}, "list")
+
+
+def test_a_class_only_asked_about_by_isinstance_needs_no_more_than_its_name():
+    code = ("class Node(list):\n    size = 0\n    def __len__(self):\n        return 0\n    @property\n"
+            "    def first(self):\n        return self[0]\ndef f(x):\n    if isinstance(x, (int, Node)):\n"
+            "        return 1\n    return 2\n")
+    text = describe(code, [], {"x": "list[int]"}, "int")
+    assert "You can also use these fixed values: Node is a kind of object of its own (no step makes one)." in text
+    assert "1. If x is a whole number or an object of the class Node (or of a class built on it)" in text
+    for unclear in (code.replace("return 1", "return Node()"),  # one is made
+                    code.replace("class Node(list):", "@register\nclass Node(list):")):  # its defining may do more
+        with pytest.raises(Undescribable, match="module-level class"):
+            describe(unclear, [], {"x": "list[int]"}, "int")

@@ -57,6 +57,7 @@ class Facts:
     frozen: frozenset[str]  # of those, the ones whose objects cannot change (`frozen=True`)
     typing_only: frozenset[str]  # names only annotations read
     inert: frozenset[str]  # of those, module-level classes whose defining changes nothing else: no words needed
+    checked: frozenset[str]  # module-level classes read only as the kind `isinstance` asks about: none is made
     texts: Mapping[str, tuple[int, int] | None]  # a class whose objects are texts -> (the place of the input that is
     # the text, how many inputs its making takes), or None: made from one input as `str(x)` is
     objects: Mapping[str, str]  # name -> the library maker of the one object it is ever set to (`d = date(...)`)
@@ -295,6 +296,41 @@ def _annotations_only(k) -> set[str]:
 def _inert_classes(k) -> set[str]:
     return {s.name.value for s in k.module.body if isinstance(s, cst.ClassDef) and s.name.value in k.typing_only
             and inert_class(s, k.module)}
+
+
+@analysis("checked")
+def _checked_only(k) -> set[str]:
+    """Classes whose defining changes nothing else (`inert_class`) and whose every read outside annotations is as
+    the kind (or one of the kinds) `isinstance(x, C)` asks about: no step makes one, so the check needs no more
+    of the class than its name."""
+    classes = {s.name.value for s in k.module.body if isinstance(s, cst.ClassDef) and inert_class(s, k.module)}
+    reads, checks = Counter(), Counter()
+
+    class Uses(Reader):
+        def __init__(self):
+            self.skip: set[int] = set()
+
+        def visit_Annotation(self, node: cst.Annotation) -> bool:
+            return False
+
+        def visit_ClassDef(self, node: cst.ClassDef) -> None:
+            self.skip.add(id(node.name))
+
+        def visit_Call(self, node: cst.Call) -> None:
+            if dotted_name(node.func) == "isinstance" and len(node.args) == 2 and not any(a.star or a.keyword
+                                                                                          for a in node.args):
+                kind = node.args[1].value
+                for each in kind.elements if isinstance(kind, cst.Tuple) else [kind]:
+                    value = each.value if isinstance(each, cst.Element) else each
+                    if isinstance(value, cst.Name):
+                        checks[value.value] += 1
+
+        def visit_Name(self, node: cst.Name) -> None:
+            if id(node) not in self.skip:
+                reads[node.value] += 1
+
+    walk(k.module, Uses())
+    return {name for name in classes if reads[name] == checks[name] > 0 and name not in k.typing_only}
 
 
 @analysis("texts")

@@ -955,6 +955,8 @@ def _fixed(statement, say: Speaker, told: set[str] = frozenset(), typing_only: s
             return described
         if statement.name.value in told:
             return ""  # told with its methods among the helpers
+        if statement.name.value in say.checked:
+            return f"{statement.name.value} is a kind of object of its own (no step makes one)"
         raise Undescribable("a module-level class other than a kind of error")
     raise Undescribable("a module-level compound statement")
 
