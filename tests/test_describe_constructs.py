@@ -1201,8 +1201,14 @@ def test_a_query_text_read_into_names_and_values_says_what_is_skipped_and_what_s
                     code.replace("separator=';'", "separator=s")):  # a separator not written
         with pytest.raises(Undescribable, match="parse_qs"):
             describe(unclear, [], {"q": "str", "s": "bool"}, "dict")
-    with pytest.raises(Undescribable, match="parse_qs"):  # a query that may not be text
-        describe(code, [], {"q": "int", "s": "bool"}, "dict")
+    mixed = describe(code, [], {"q": "Union[str, int, list]", "s": "bool"}, "dict")
+    assert ("read from the query q (when q is not text: an empty dictionary if q counts as false, and otherwise the "
+            "steps stop with an error of the kind AttributeError): cut q") in mixed
+    assert parse_qs(0) == parse_qs([]) == {}
+    with pytest.raises(AttributeError):
+        parse_qs([1])
+    with pytest.raises(Undescribable, match="parse_qs"):  # a query worked out that may be bytes
+        describe(code.replace("parse_qs(q,", "parse_qs(q.encode(),"), [], {"q": "str", "s": "bool"}, "dict")
 
 
 def test_adding_a_library_is_adding_one_file_its_words_and_which_results_are_plain(monkeypatch):
