@@ -1264,3 +1264,10 @@ def test_a_class_only_asked_about_by_isinstance_needs_no_more_than_its_name():
                     code.replace("class Node(list):", "@register\nclass Node(list):")):  # its defining may do more
         with pytest.raises(Undescribable, match="module-level class"):
             describe(unclear, [], {"x": "list[int]"}, "int")
+
+
+def test_a_library_constant_imported_by_name_is_said_by_its_library_file():
+    steps = _steps("from math import pi\nfrom string import digits\ndef f(x):\n    if x > 0:\n        return pi\n"
+                   "    return digits\n")
+    assert steps == ["1. If x is greater than 0, return the number pi (3.141592653589793).", '2. Return "0123456789".']
+    assert vocab.CONSTANTS["string.digits"] == '"0123456789"'

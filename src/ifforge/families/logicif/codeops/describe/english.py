@@ -12,7 +12,6 @@ from __future__ import annotations
 import builtins
 import importlib
 import re
-import string
 import sys
 from collections import ChainMap
 from dataclasses import dataclass, field
@@ -133,17 +132,6 @@ _BUILTIN_SAMPLES = {**_JSON_SAMPLES, "tuple": (), "set": set(), "frozenset": fro
 # methods only a compiled regular expression has; questions only a match answers
 _PATTERN_ONLY = {"search", "match", "fullmatch", "findall", "finditer", "sub", "subn"}
 _MATCH_METHODS = {"group", "groups", "groupdict", "start", "end", "span"}
-_STRING_CONSTANTS = ("ascii_letters", "ascii_lowercase", "ascii_uppercase", "digits", "hexdigits", "octdigits",
-                     "punctuation", "whitespace", "printable")
-
-
-def _string_constant(dotted: str | None) -> str | None:
-    """`string.digits` and its kin as their text, quoted; None for anything else."""
-    if dotted and dotted.startswith("string.") and dotted[7:] in _STRING_CONSTANTS:
-        return quote(getattr(string, dotted[7:]))
-    return None
-
-
 def quote(value: str) -> str:
     """A text value as data, in double quotes (never a Python literal with a prefix), every character visible."""
     return formats.quoted(value)
@@ -340,8 +328,8 @@ class Speaker:
             return "None"
         if node.value == "NotImplemented":
             return "the special marker NotImplemented"
-        if _string_constant(self.imported.get(node.value)):  # `from string import digits`
-            return _string_constant(self.imported[node.value])
+        if self.imported.get(node.value) in vocab.CONSTANTS:  # `from string import digits`, `from math import pi`
+            return vocab.CONSTANTS[self.imported[node.value]]
         if node.value in self.based:
             raise Undescribable("a class built on a library class used other than by its members")
         if cond:
@@ -784,12 +772,6 @@ class Speaker:
         dotted = dotted_name(node)
         if dotted in vocab.CONSTANTS:  # a library's fixed value: its words live in vocab/
             return vocab.CONSTANTS[dotted]
-        known = {"string.ascii_lowercase": quote("abcdefghijklmnopqrstuvwxyz"),
-                 "string.ascii_uppercase": quote("ABCDEFGHIJKLMNOPQRSTUVWXYZ"), "string.digits": quote("0123456789")}
-        if dotted in known:
-            return known[dotted]
-        if _string_constant(dotted):
-            return _string_constant(dotted)
         if isinstance(node.value, cst.Name) and (node.value.value in self.selves or node.value.value in self.instances):
             if node.attr.value in self.methods:
                 raise Undescribable("a method of a class of the code used as a value")

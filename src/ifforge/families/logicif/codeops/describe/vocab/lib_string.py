@@ -1,11 +1,14 @@
 """string: its one text function, and `Template`, a text whose "$" placeholders its methods fill in from a
-dictionary (its constants, such as the digits, are said with the patterns)."""
+dictionary; its constants (`string.digits`, also imported by name) as their texts."""
 
 from __future__ import annotations
+
+import string
 
 import libcst as cst
 
 from ifforge.families.logicif.codeops.describe.errors import Undescribable
+from ifforge.families.logicif.codeops.describe.formats import quoted
 
 LIBRARY = "string"
 
@@ -51,6 +54,9 @@ def _filled(safe: bool):
 
 
 WORDS = {"capwords": capwords, "Template": template}
+CONSTANTS = {name: quoted(getattr(string, name)) for name in (  # each as its text, quoted
+    "ascii_letters", "ascii_lowercase", "ascii_uppercase", "digits", "hexdigits", "octdigits", "punctuation",
+    "whitespace", "printable")}
 OBJECTS = {"Template": {"methods": {"substitute": _filled(False), "safe_substitute": _filled(True)}}}
 RULES = {"template": "A template's placeholders are read once from left to right: \"$$\" is one \"$\" (no "
                      "placeholder); \"$\" followed by a name (an ASCII letter or \"_\", then every ASCII letter, digit "
