@@ -1243,6 +1243,9 @@ def test_a_class_whose_objects_are_texts_is_said_as_the_text_it_is_made_from():
             "and behaves as that text in every step") in text
     assert "2. Set t to a new text equal to the part of v before position" in text
     assert "(an object of the class Space, a kind of text)" in text
+    anonymised = _TEXT_CLASS.replace("self", "p").replace("(cls, value, kind)", "(b, c, d)").replace(
+        "(cls, value)", "(b, c)").replace("= kind", "= d")
+    assert "(an object of the class Space, a kind of text)" in describe(anonymised, [], {"v": "str"}, "list")
     for unclear in (_TEXT_CLASS.replace("[t.upper(), t + rest]", "repr(t)"),  # its own display
                     _TEXT_CLASS.replace("[t.upper(), t + rest]", "t.kind"),  # a field of its own
                     _TEXT_CLASS.replace("def size(self)", "def upper(self)"),  # a method named like text's

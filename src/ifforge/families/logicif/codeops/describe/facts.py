@@ -398,12 +398,13 @@ def _text_new(method: cst.FunctionDef) -> tuple[int, int] | None:
         if not isinstance(line, cst.SimpleStatementLine):
             return None
         smalls.extend(line.body)
-    if len(smalls) < 2 or not isinstance(smalls[-1], cst.Return) or not (
-            isinstance(smalls[-1].value, cst.Name) and smalls[-1].value.value == "self"):
-        return None
-    first = smalls[0]
+    first = smalls[0] if smalls else None
     if not (isinstance(first, cst.Assign) and len(first.targets) == 1 and isinstance(first.targets[0].target, cst.Name)
-            and first.targets[0].target.value == "self" and isinstance(first.value, cst.Call)):
+            and isinstance(first.value, cst.Call)):
+        return None
+    made = first.targets[0].target.value  # the new object, `self` as written (any name once anonymised)
+    if len(smalls) < 2 or made in names or not isinstance(smalls[-1], cst.Return) or not (
+            isinstance(smalls[-1].value, cst.Name) and smalls[-1].value.value == made):
         return None
     maker, args = first.value.func, first.value.args
     if not (isinstance(maker, cst.Attribute) and maker.attr.value == "__new__" and (
@@ -416,7 +417,7 @@ def _text_new(method: cst.FunctionDef) -> tuple[int, int] | None:
     for small in smalls[1:-1]:
         if not (isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target,
                                                                                          cst.Attribute)
-                and dotted_name(small.targets[0].target.value) == "self"
+                and dotted_name(small.targets[0].target.value) == made
                 and (isinstance(small.value, cst.Name) and small.value.value in names[1:] or _fixed_literal(small.value)
                      or isinstance(small.value, (cst.List, cst.Dict)) and not small.value.elements)):
             return None
