@@ -1111,3 +1111,166 @@ def test_a_dataclass_field_made_by_a_default_factory_is_a_new_empty_one_for_each
         describe(code.replace("held", "items"), [], {"a": "list[int]", "c": "int"}, "list")
     with pytest.raises(Undescribable):  # a factory other than an empty list, dictionary or set
         describe(code.replace("default_factory=list", "default_factory=lambda: [0]"), [], {"a": "list[int]", "c": "int"}, "list")
+
+
+def test_a_base_and_a_type_variable_that_only_serve_type_checkers_need_no_words():
+    code = ("from typing import Generic, TypeVar\nT = TypeVar('T')\nclass Stack(Generic[T]):\n"
+            "    def __init__(self):\n        self.items: list[T] = []\n    def push(self, x: T) -> None:\n"
+            "        self.items.append(x)\ndef f(a):\n    s = Stack()\n    for v in a:\n        s.push(v)\n"
+            "    return s.items\n")
+    text = describe(code, [], {"a": "list[int]"}, "list")
+    assert "TypeVar" not in text and "Generic" not in text and "You can also use" not in text
+    assert "A new object of the class Stack, made with no inputs" in text
+    with pytest.raises(Undescribable):  # T read by a step is a value, not an aid
+        describe(code.replace("return s.items", "return [s.items, T]"), [], {"a": "list[int]"}, "list")
+    with pytest.raises(Undescribable):  # a base that changes what objects do
+        describe(code.replace("Generic[T]", "dict"), [], {"a": "list[int]"}, "list")
+
+
+def test_a_string_template_filled_from_a_dictionary_says_its_placeholders_and_what_stays():
+    import string
+    code = "from string import Template\ndef f(t, d):\n    return Template(t).safe_substitute(d)\n"
+    text = describe(code, [], {"t": "str", "d": "dict"}, "str")
+    assert ("Return t with its placeholders filled in from d (the steps stop with an error if t is not text): each "
+            "placeholder whose name is a key of d is replaced by the value d holds under it written as text; a "
+            "placeholder whose name is not a key of it stays as it is, and so does any other \"$\".") in text
+    assert vocab.RULES["template"] in text
+    # the rule's claims, checked on Python itself
+    assert string.Template("$$a ${a}b $a_1 $1 $ $é ${c}").safe_substitute({"a": [1, "x"], "a_1": None}) == \
+        "$a [1, 'x']b None $1 $ $é ${c}"
+    strict = describe(code.replace("safe_substitute", "substitute"), [], {"t": "str", "d": "dict"}, "str")
+    assert "or any other \"$\", stops the steps with an error (of the kind KeyError or ValueError)" in strict
+    with pytest.raises(Undescribable):  # values given by name: no words
+        describe(code.replace("(d)", "(d, a=1)"), [], {"t": "str", "d": "dict"}, "str")
+
+
+def test_a_function_chosen_by_a_condition_and_called_is_the_choice_of_the_two_calls():
+    steps = _steps("def f(xs, up):\n    return (sorted if up else list)(xs)\n")
+    assert steps[0].startswith("1. Return (a new list of the items of xs, sorted from smallest to largest) if up "
+                               "counts as true, otherwise (a new list of the items of xs, in order).")
+    with pytest.raises(Undescribable, match="computed function"):  # a function a call gives back
+        _steps("def f(xs, g):\n    return g(xs)(xs)\n")
+
+
+def test_a_class_read_only_by_annotations_whose_defining_changes_nothing_else_needs_no_words():
+    code = ("from enum import StrEnum\nclass Role(StrEnum):\n    'Roles.'\n    GIVEN = 'given'\n"
+            "class Token:\n    text: str\n    role: Role | None = None\n    tags: frozenset[str] = frozenset()\n"
+            "    @property\n    def size(self):\n        return len(self.text)\n"
+            "def f(a: list[int]) -> list[Token]:\n    return [v + 1 for v in a]\n")
+    text = describe(code, [], {"a": "list[int]"}, "list")
+    assert "Token" not in text and "Role" not in text and "You can also use" not in text
+    for unclear in (code.replace("-> list[Token]:", ":\n    t = Token"),  # read by a step
+                    code.replace("class Token:", "@register\nclass Token:"),  # a decorator may change other values
+                    code.replace("    GIVEN = 'given'", "    GIVEN = SEEN.append(1)")):  # a body that runs a call
+        with pytest.raises(Undescribable, match="module-level class"):
+            describe(unclear, [], {"a": "list[int]"}, "list")
+
+
+def test_which_library_results_are_plain_is_said_by_the_library_file(monkeypatch):
+    code = "import math\ndef f(x):\n    y = [math.floor(x)]\n    return str(y)\n"
+    assert "2. Return y as Python displays it." in describe(code, [], {"x": "float"}, "str")
+    assert {"math.floor", "re.sub", "urllib.parse.quote", "os.path.join"} <= vocab.PLAIN
+    monkeypatch.setattr(vocab, "PLAIN", vocab.PLAIN - {"math.floor"})
+    with pytest.raises(Undescribable, match="written as text"):
+        describe(code, [], {"x": "float"}, "str")
+
+
+def test_a_function_of_a_library_without_words_passed_as_a_value_is_no_method_of_a_value():
+    with pytest.raises(Undescribable, match="function passed as a value"):  # once said as `str.split` on "shlex"
+        describe("import shlex\ndef f(xs):\n    return list(map(shlex.split, xs))\n", [], {"xs": "list[str]"}, "list")
+    steps = _steps("def f(xs, sep):\n    return list(map(sep.split, xs))\n")
+    assert steps[0].startswith("1. Return a new list of the items of (the results of the list of pieces of sep split")
+
+
+def test_a_query_text_read_into_names_and_values_says_what_is_skipped_and_what_stops():
+    from urllib.parse import parse_qs
+    code = "from urllib.parse import parse_qs\ndef f(q, s):\n    return parse_qs(q, strict_parsing=s, separator=';')\n"
+    step = describe(code, [], {"q": "str", "s": "bool"}, "dict").split("1. Return ")[1]
+    assert step.startswith("a new dictionary mapping each name, in the order first met, to the list of its values in "
+                           "the order met, read from the query q: cut q at every occurrence of \";\" (no pieces at all "
+                           "when q is empty) and take each piece in order: an empty piece, or a piece with no \"=\", "
+                           "stops the steps with an error (of the kind ValueError) if s counts as true, and is "
+                           "otherwise skipped; any other piece is split at its first \"=\" into a name and a value, and "
+                           "skipped when the value is empty; in both parts each \"+\" becomes a space, and then each "
+                           "part is replaced by the part with every escape")
+    # the words' claims, on Python itself
+    assert parse_qs("b=2;;a;a=x%41+y;c=;b=1&d=3=4", separator=";") == {"b": ["2", "1&d=3=4"], "a": ["xA y"]}
+    with pytest.raises(ValueError):
+        parse_qs("a=1;;b=2", strict_parsing=True, separator=";")
+    for unclear in (code.replace("strict_parsing=s", "keep_blank_values=True"),  # blanks kept: other rules
+                    code.replace("separator=';'", "separator=s")):  # a separator not written
+        with pytest.raises(Undescribable, match="parse_qs"):
+            describe(unclear, [], {"q": "str", "s": "bool"}, "dict")
+    mixed = describe(code, [], {"q": "Union[str, int, list]", "s": "bool"}, "dict")
+    assert ("read from the query q (when q is not text: an empty dictionary if q counts as false, and otherwise the "
+            "steps stop with an error of the kind AttributeError): cut q") in mixed
+    assert parse_qs(0) == parse_qs([]) == {}
+    with pytest.raises(AttributeError):
+        parse_qs([1])
+    with pytest.raises(Undescribable, match="parse_qs"):  # a query worked out that may be bytes
+        describe(code.replace("parse_qs(q,", "parse_qs(q.encode(),"), [], {"q": "str", "s": "bool"}, "dict")
+
+
+def test_adding_a_library_is_adding_one_file_its_words_and_which_results_are_plain(monkeypatch):
+    from types import SimpleNamespace
+    for table in ("TABLE", "KINDS", "STEPS", "DECORATORS"):
+        monkeypatch.setattr(vocab, table, dict(getattr(vocab, table)))
+    for found in ("PLAIN", "AIDS"):
+        monkeypatch.setattr(vocab, found, set(getattr(vocab, found)))
+    monkeypatch.setattr(vocab, "FILES", {k: set(v) for k, v in vocab.FILES.items()})
+    library = SimpleNamespace(__name__="vocab.lib_shlex", LIBRARY="shlex", PLAIN={"quote"},
+                              WORDS={"quote": lambda say, args, keywords: f"{say.grouped(args[0])} made safe for a shell"})
+    code = "import shlex\ndef f(x):\n    y = [shlex.quote(x)]\n    return str(y)\n"
+    with pytest.raises(Undescribable):
+        describe(code, [], {"x": "str"}, "str")
+    vocab._register(library, library.LIBRARY, vocab.TABLE, vocab.KINDS, vocab.STEPS, vocab.DECORATORS)
+    text = describe(code, [], {"x": "str"}, "str")
+    assert "1. Set y to a new list holding just x made safe for a shell." in text
+    assert "2. Return y as Python displays it." in text and vocab.FILES["lib_shlex"] == {"shlex.quote"}
+
+
+_TEXT_CLASS = ("class Token(str):\n    kind_known = True\n    def __new__(cls, value, kind):\n"
+               "        self = super().__new__(cls, value)\n        self.kind = kind\n        self.notes = []\n"
+               "        return self\n    def __repr__(self):\n        return 'Token'\n    @property\n"
+               "    def size(self):\n        return len(self)\nclass Space(Token):\n    def is_space(self):\n"
+               "        return True\ndef f(v):\n    rest = v.lstrip()\n    t = Space(v[:len(v) - len(rest)], 'ws')\n"
+               "    return [t.upper(), t + rest]\n")
+
+
+def test_a_class_whose_objects_are_texts_is_said_as_the_text_it_is_made_from():
+    text = describe(_TEXT_CLASS, [], {"v": "str"}, "list")
+    assert ("Space is a kind of text of its own: each one made is a text (with fields of its own that no step reads) "
+            "and behaves as that text in every step") in text
+    assert "2. Set t to a new text equal to the part of v before position" in text
+    assert "(an object of the class Space, a kind of text)" in text
+    anonymised = _TEXT_CLASS.replace("self", "p").replace("(cls, value, kind)", "(b, c, d)").replace(
+        "(cls, value)", "(b, c)").replace("= kind", "= d")
+    assert "(an object of the class Space, a kind of text)" in describe(anonymised, [], {"v": "str"}, "list")
+    for unclear in (_TEXT_CLASS.replace("[t.upper(), t + rest]", "repr(t)"),  # its own display
+                    _TEXT_CLASS.replace("[t.upper(), t + rest]", "t.kind"),  # a field of its own
+                    _TEXT_CLASS.replace("def size(self)", "def upper(self)"),  # a method named like text's
+                    _TEXT_CLASS.replace("def __repr__(self)", "def __eq__(self, other)"),  # equality of its own
+                    _TEXT_CLASS.replace("self.kind = kind", "self.kind = kind.strip()"),  # making works things out
+                    _TEXT_CLASS.replace("'ws')", "v.strip())")):  # an input worked out but kept unread
+        with pytest.raises(Undescribable):
+            describe(unclear, [], {"v": "str"}, "list")
+
+
+def test_a_class_only_asked_about_by_isinstance_needs_no_more_than_its_name():
+    code = ("class Node(list):\n    size = 0\n    def __len__(self):\n        return 0\n    @property\n"
+            "    def first(self):\n        return self[0]\ndef f(x):\n    if isinstance(x, (int, Node)):\n"
+            "        return 1\n    return 2\n")
+    text = describe(code, [], {"x": "list[int]"}, "int")
+    assert "You can also use these fixed values: Node is a kind of object of its own (no step makes one)." in text
+    assert "1. If x is a whole number or an object of the class Node (or of a class built on it)" in text
+    for unclear in (code.replace("return 1", "return Node()"),  # one is made
+                    code.replace("class Node(list):", "@register\nclass Node(list):")):  # its defining may do more
+        with pytest.raises(Undescribable, match="module-level class"):
+            describe(unclear, [], {"x": "list[int]"}, "int")
+
+
+def test_a_library_constant_imported_by_name_is_said_by_its_library_file():
+    steps = _steps("from math import pi\nfrom string import digits\ndef f(x):\n    if x > 0:\n        return pi\n"
+                   "    return digits\n")
+    assert steps == ["1. If x is greater than 0, return the number pi (3.141592653589793).", '2. Return "0123456789".']
+    assert vocab.CONSTANTS["string.digits"] == '"0123456789"'

@@ -12,7 +12,6 @@ from __future__ import annotations
 import builtins
 import importlib
 import re
-import string
 import sys
 from collections import ChainMap
 from dataclasses import dataclass, field
@@ -133,17 +132,6 @@ _BUILTIN_SAMPLES = {**_JSON_SAMPLES, "tuple": (), "set": set(), "frozenset": fro
 # methods only a compiled regular expression has; questions only a match answers
 _PATTERN_ONLY = {"search", "match", "fullmatch", "findall", "finditer", "sub", "subn"}
 _MATCH_METHODS = {"group", "groups", "groupdict", "start", "end", "span"}
-_STRING_CONSTANTS = ("ascii_letters", "ascii_lowercase", "ascii_uppercase", "digits", "hexdigits", "octdigits",
-                     "punctuation", "whitespace", "printable")
-
-
-def _string_constant(dotted: str | None) -> str | None:
-    """`string.digits` and its kin as their text, quoted; None for anything else."""
-    if dotted and dotted.startswith("string.") and dotted[7:] in _STRING_CONSTANTS:
-        return quote(getattr(string, dotted[7:]))
-    return None
-
-
 def quote(value: str) -> str:
     """A text value as data, in double quotes (never a Python literal with a prefix), every character visible."""
     return formats.quoted(value)
@@ -340,8 +328,8 @@ class Speaker:
             return "None"
         if node.value == "NotImplemented":
             return "the special marker NotImplemented"
-        if _string_constant(self.imported.get(node.value)):  # `from string import digits`
-            return _string_constant(self.imported[node.value])
+        if self.imported.get(node.value) in vocab.CONSTANTS:  # `from string import digits`, `from math import pi`
+            return vocab.CONSTANTS[self.imported[node.value]]
         if node.value in self.based:
             raise Undescribable("a class built on a library class used other than by its members")
         if cond:
@@ -784,12 +772,6 @@ class Speaker:
         dotted = dotted_name(node)
         if dotted in vocab.CONSTANTS:  # a library's fixed value: its words live in vocab/
             return vocab.CONSTANTS[dotted]
-        known = {"string.ascii_lowercase": quote("abcdefghijklmnopqrstuvwxyz"),
-                 "string.ascii_uppercase": quote("ABCDEFGHIJKLMNOPQRSTUVWXYZ"), "string.digits": quote("0123456789")}
-        if dotted in known:
-            return known[dotted]
-        if _string_constant(dotted):
-            return _string_constant(dotted)
         if isinstance(node.value, cst.Name) and (node.value.value in self.selves or node.value.value in self.instances):
             if node.attr.value in self.methods:
                 raise Undescribable("a method of a class of the code used as a value")
@@ -1018,6 +1000,19 @@ class Speaker:
             raise Undescribable("a call of a class built on a library class")
         return f"a new object of the class {call.func.value}, made {self.call_with(call)}"
 
+    def _call_text_class(self, call: cst.Call, cond: bool) -> str:
+        """A class whose objects are texts (facts `texts`): the text it is made from; its other inputs are only
+        kept as fields no step can read, so they must be names or written values (nothing to work out)."""
+        made, args = self.texts[call.func.value], call.args
+        place, count = made if made is not None else (0, 1)
+        if any(a.keyword or a.star for a in args) or len(args) != count or not all(
+                isinstance(a.value, cst.Name) or is_constant(a.value) for i, a in enumerate(args) if i != place):
+            raise Undescribable("this making of a class whose objects are texts")
+        text = args[place].value
+        said = self.grouped(text) if self.sort_of(text) == "str" else \
+            self._builtin("str", cst.Call(func=cst.Name("str"), args=[cst.Arg(text)]), cond)
+        return f"a new text equal to {said} (an object of the class {call.func.value}, a kind of text)"
+
     def _call_builtin(self, call: cst.Call, cond: bool) -> str:
         return self._builtin(call.func.value, call, cond)
 
@@ -1073,8 +1068,14 @@ class Speaker:
         raise Undescribable("a call of a computed function")
 
     def _call_computed(self, call: cst.Call, cond: bool) -> str:
-        """A function taken from a table or list (`ops[op](a, b)`): the value there, called; any other computed
-        function (one a call gives back) is not said."""
+        """A function taken from a table or list (`ops[op](a, b)`): the value there, called; one chosen by a
+        condition (`(sorted if s else list)(d)`) as the choice of the two calls (the condition is checked first,
+        the inputs then worked out once either way); any other computed function (one a call gives back) is not
+        said."""
+        if isinstance(call.func, cst.IfExp):
+            func = call.func
+            return self.value(cst.IfExp(test=func.test, body=call.with_changes(func=func.body.with_changes(lpar=[], rpar=[])),
+                                        orelse=call.with_changes(func=func.orelse.with_changes(lpar=[], rpar=[]))))
         if not isinstance(call.func, cst.Subscript):
             raise Undescribable("a call of a computed function")
         return f"what the function ({self.grouped(call.func)}) gives back when called {self.call_with(call)}"
@@ -1661,7 +1662,9 @@ class Speaker:
                     for rule in found[1]:
                         self.rule(rule)
                     return found[0]
-            elif not (isinstance(owner, cst.Name) and owner.value in ("re", "math", "os", "string", "heapq")):
+            elif not (isinstance(owner, cst.Name) and (owner.value in ("re", "math", "os", "string", "heapq") or self.facts
+                                                        is not None and owner.value in self.modules | set(self.imported))):
+                # a function of a library without words is no method of a value
                 if name == "join":
                     self.rule("str")
                     return f"the items of {item} joined into one text with {self.grouped(owner)} between each two"
@@ -1961,6 +1964,7 @@ _NAMED_CALLS = (
     ("bound", lambda say, name, call: name in say.bound),
     ("record", lambda say, name, call: name in say.records and _record_order(say.records[name], call) is not None),
     ("dataclass", lambda say, name, call: name in say.dataclasses),
+    ("text class", lambda say, name, call: name in say.texts),
     ("class", lambda say, name, call: name in say.classes),
     ("builtin", lambda say, name, call: name in _METHOD_FREE),
     ("imported", lambda say, name, call: name in say.imported),
@@ -1981,7 +1985,7 @@ _CALLS = {
     "library": Speaker._call_library, "library object": Speaker._call_library_object,
     "generator": Speaker._call_generator, "helper": Speaker._call_helper, "bound": Speaker._call_bound,
     "dataclass": Speaker._call_dataclass,
-    "record": Speaker._call_record, "class": Speaker._call_class, "builtin": Speaker._call_builtin,
+    "record": Speaker._call_record, "class": Speaker._call_class, "text class": Speaker._call_text_class, "builtin": Speaker._call_builtin,
     "imported": Speaker._call_imported, "held function": Speaker._call_held,
     "unknown library": Speaker._call_unknown_library, "pattern": Speaker._call_pattern,
     "own method": Speaker._call_own_method, "own comparison": Speaker._call_own_comparison_method,

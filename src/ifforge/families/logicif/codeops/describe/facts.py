@@ -56,6 +56,10 @@ class Facts:
     dataclasses: Mapping[str, tuple[tuple[str, Any], ...]]  # a class of fields -> its (field, default or None)
     frozen: frozenset[str]  # of those, the ones whose objects cannot change (`frozen=True`)
     typing_only: frozenset[str]  # names only annotations read
+    inert: frozenset[str]  # of those, module-level classes whose defining changes nothing else: no words needed
+    checked: frozenset[str]  # module-level classes read only as the kind `isinstance` asks about: none is made
+    texts: Mapping[str, tuple[int, int] | None]  # a class whose objects are texts -> (the place of the input that is
+    # the text, how many inputs its making takes), or None: made from one input as `str(x)` is
     objects: Mapping[str, str]  # name -> the library maker of the one object it is ever set to (`d = date(...)`)
     numbers: frozenset[str]  # names that only ever hold numbers (`total = 0` changed by `total += x`)
     instances: Mapping[str, str]  # name -> the told class of the one object it is ever set to (`d = DSU(xs)`)
@@ -285,7 +289,139 @@ def _fixed_literal(node: cst.BaseExpression) -> bool:
 
 @analysis("typing_only")
 def _annotations_only(k) -> set[str]:
-    return _typing_only(k.module)
+    return _typing_only(k.module, k.imported)
+
+
+@analysis("inert")
+def _inert_classes(k) -> set[str]:
+    return {s.name.value for s in k.module.body if isinstance(s, cst.ClassDef) and s.name.value in k.typing_only
+            and inert_class(s, k.module)}
+
+
+@analysis("checked")
+def _checked_only(k) -> set[str]:
+    """Classes whose defining changes nothing else (`inert_class`) and whose every read outside annotations is as
+    the kind (or one of the kinds) `isinstance(x, C)` asks about: no step makes one, so the check needs no more
+    of the class than its name."""
+    classes = {s.name.value for s in k.module.body if isinstance(s, cst.ClassDef) and inert_class(s, k.module)}
+    reads, checks = Counter(), Counter()
+
+    class Uses(Reader):
+        def __init__(self):
+            self.skip: set[int] = set()
+
+        def visit_Annotation(self, node: cst.Annotation) -> bool:
+            return False
+
+        def visit_ClassDef(self, node: cst.ClassDef) -> None:
+            self.skip.add(id(node.name))
+
+        def visit_Call(self, node: cst.Call) -> None:
+            if dotted_name(node.func) == "isinstance" and len(node.args) == 2 and not any(a.star or a.keyword
+                                                                                          for a in node.args):
+                kind = node.args[1].value
+                for each in kind.elements if isinstance(kind, cst.Tuple) else [kind]:
+                    value = each.value if isinstance(each, cst.Element) else each
+                    if isinstance(value, cst.Name):
+                        checks[value.value] += 1
+
+        def visit_Name(self, node: cst.Name) -> None:
+            if id(node) not in self.skip:
+                reads[node.value] += 1
+
+    walk(k.module, Uses())
+    return {name for name in classes if reads[name] == checks[name] > 0 and name not in k.typing_only}
+
+
+@analysis("texts")
+def _text_classes(k) -> dict[str, tuple[int, int] | None]:
+    """Module-level classes built on `str` (or on such a class) whose objects behave as their text in every use a
+    step can make of them: no special method but `__new__` (`self = super().__new__(cls, v)`, then fields set from
+    inputs, written values or empty containers, then `return self`), `__repr__` and `__getnewargs__`, and no method,
+    property or class value named like one of text's."""
+    found: dict[str, tuple[int, int] | None] = {}
+    for statement in k.module.body:
+        if not isinstance(statement, cst.ClassDef) or statement.decorators or len(statement.bases) != 1 or \
+                statement.bases[0].keyword or not isinstance(statement.bases[0].value, cst.Name):
+            continue
+        base = statement.bases[0].value.value
+        if base != "str" and base not in found or base == "str" and "str" in k.imported:
+            continue
+        place = found.get(base)
+        ok = True
+        for line in statement.body.body if isinstance(statement.body, cst.IndentedBlock) else [statement.body]:
+            if isinstance(line, cst.FunctionDef):
+                name = line.name.value
+                if name == "__new__":
+                    place = _text_new(line)
+                    ok = ok and place is not None
+                elif name in dir(str) and name not in ("__repr__", "__getnewargs__") or name in _TEXT_SPECIAL_REFUSED:
+                    ok = False
+                elif name.startswith("__") and name.endswith("__") and name not in ("__repr__", "__getnewargs__"):
+                    ok = False
+                elif not all(dotted_name(d.decorator) in ("property", "staticmethod", "classmethod")
+                             for d in line.decorators):
+                    ok = False
+                continue
+            if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 and isinstance(line.body[0], cst.Assign) \
+                    and len(line.body[0].targets) == 1 and isinstance(line.body[0].targets[0].target, cst.Name) \
+                    and (_fixed_literal(line.body[0].value) or class_value(line) is not None):
+                ok = ok and line.body[0].targets[0].target.value not in dir(str)  # a class value
+                continue
+            if not (isinstance(line, cst.SimpleStatementLine) and all(is_noop(s) or isinstance(s, cst.Pass)
+                                                                       for s in line.body)):
+                ok = False
+        if ok:
+            found[statement.name.value] = place
+    return found
+
+
+_TEXT_SPECIAL_REFUSED = {"__init__", "__init_subclass__", "__class_getitem__", "__set_name__"}
+
+
+def _text_new(method: cst.FunctionDef) -> tuple[int, int] | None:
+    """The place (among the inputs after `cls`) of the input `__new__` makes the text from, and how many inputs
+    it takes (none with a default), when its steps are
+    `self = super().__new__(cls, v)` (or `str.__new__(cls, v)`), fields of self set from inputs, written values
+    or empty containers, and `return self`; else None."""
+    params = cst_parameters(method)
+    if method.decorators or len(params) < 2 or any(isinstance(p.star, str) and p.star or p.default for p in params) or not isinstance(method.params.star_arg, cst.MaybeSentinel) or \
+            method.params.kwonly_params or method.params.star_kwarg or \
+            not isinstance(method.body, cst.IndentedBlock):
+        return None
+    names = [p.name.value for p in params]
+    lines = [line for line in method.body.body]
+    if lines and isinstance(lines[0], cst.SimpleStatementLine) and all(is_noop(s) for s in lines[0].body):
+        lines = lines[1:]  # a docstring
+    smalls = []
+    for line in lines:
+        if not isinstance(line, cst.SimpleStatementLine):
+            return None
+        smalls.extend(line.body)
+    first = smalls[0] if smalls else None
+    if not (isinstance(first, cst.Assign) and len(first.targets) == 1 and isinstance(first.targets[0].target, cst.Name)
+            and isinstance(first.value, cst.Call)):
+        return None
+    made = first.targets[0].target.value  # the new object, `self` as written (any name once anonymised)
+    if len(smalls) < 2 or made in names or not isinstance(smalls[-1], cst.Return) or not (
+            isinstance(smalls[-1].value, cst.Name) and smalls[-1].value.value == made):
+        return None
+    maker, args = first.value.func, first.value.args
+    if not (isinstance(maker, cst.Attribute) and maker.attr.value == "__new__" and (
+            dotted_name(maker.value) == "str" or isinstance(maker.value, cst.Call)
+            and dotted_name(maker.value.func) == "super" and not maker.value.args)):
+        return None
+    if len(args) != 2 or any(a.keyword or a.star for a in args) or dotted_name(args[0].value) != names[0] or \
+            not isinstance(args[1].value, cst.Name) or args[1].value.value not in names[1:]:
+        return None
+    for small in smalls[1:-1]:
+        if not (isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target,
+                                                                                         cst.Attribute)
+                and dotted_name(small.targets[0].target.value) == made
+                and (isinstance(small.value, cst.Name) and small.value.value in names[1:] or _fixed_literal(small.value)
+                     or isinstance(small.value, (cst.List, cst.Dict)) and not small.value.elements)):
+            return None
+    return names.index(args[1].value.value) - 1, len(names) - 1
 
 
 @analysis("objects")
@@ -584,8 +720,9 @@ def _assigned(module: cst.Module) -> dict[str, list[cst.BaseExpression]]:
     return values
 
 
-def _typing_only(module: cst.Module) -> set[str]:
-    """Names read in annotations and nowhere else (`T = TypeVar("T")` for `xs: list[T]`): annotations
+def _typing_only(module: cst.Module, imported: Mapping[str, str] = MappingProxyType({})) -> set[str]:
+    """Names read in annotations and nowhere else (`T = TypeVar("T")` for `xs: list[T]`), a base that only
+    serves type checkers (`class C(Generic[T])`, vocab's `AIDS`) counting as an annotation: annotations
     change no value, so neither do these names, and they need no words."""
     found: dict[bool, set[str]] = {True: set(), False: set()}
 
@@ -599,13 +736,25 @@ def _typing_only(module: cst.Module) -> set[str]:
         def leave_Annotation(self, node: cst.Annotation) -> None:
             self.depth -= 1
 
+        def visit_ClassDef(self, node: cst.ClassDef) -> None:
+            self.defined.add(id(node.name))  # the name being defined is no read
+
+        def visit_Arg(self, node: cst.Arg) -> None:
+            self.depth += typing_aid(node.value, imported)
+
+        def leave_Arg(self, node: cst.Arg) -> None:
+            self.depth -= typing_aid(node.value, imported)
+
         def visit_Name(self, node: cst.Name) -> None:
-            found[self.depth > 0].add(node.value)
+            if id(node) not in self.defined:
+                found[self.depth > 0].add(node.value)
 
         def visit_AssignTarget(self, node: cst.AssignTarget) -> bool:
             return not isinstance(node.target, cst.Name)  # the name being set is no read
 
-    walk(module, Reads())
+    reads = Reads()
+    reads.defined = set()
+    walk(module, reads)
     return found[True] - found[False]
 
 
@@ -816,14 +965,70 @@ def class_methods(statement: cst.ClassDef) -> list[cst.FunctionDef]:
             if isinstance(line, cst.FunctionDef)]
 
 
+_INERT_MAKERS = {"frozenset", "tuple", "list", "dict", "set", "auto", "field"}
+_PLAIN_DECORATORS = {"property", "staticmethod", "classmethod"}
+
+
+def inert_class(statement: cst.ClassDef, module: cst.Module) -> bool:
+    """Does defining this class change nothing but the class: no decorator (but a class shape vocab/ knows, as
+    `dataclass`), no metaclass, no base's `__init_subclass__` of the code, and a body of a docstring, methods
+    (decorated at most as properties, static or class methods) and lines whose values are written values,
+    names or empty containers? Such a class read only by annotations needs no words."""
+    imported = _imported(module)
+    if any(not (resolved_name(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator, imported)
+                in vocab.SHAPES) for d in statement.decorators) or any(a.keyword or a.star for a in statement.bases):
+        return False
+    if any(m.name.value == "__init_subclass__" for c in _all(module, cst.ClassDef) for m in class_methods(c)):
+        return False
+    for line in statement.body.body if isinstance(statement.body, cst.IndentedBlock) else [statement.body]:
+        if isinstance(line, cst.FunctionDef):
+            if not all(dotted_name(d.decorator) in _PLAIN_DECORATORS or isinstance(d.decorator, cst.Attribute)
+                       and d.decorator.attr.value in ("setter", "deleter") for d in line.decorators):
+                return False
+            continue
+        if not isinstance(line, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+            return False
+        for small in line.body:
+            if is_noop(small) or isinstance(small, cst.Pass):
+                continue
+            if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and (
+                    small.value is None or _inert(small.value)):
+                continue
+            if isinstance(small, cst.Assign) and all(isinstance(t.target, cst.Name) for t in small.targets) \
+                    and _inert(small.value):
+                continue
+            return False
+    return True
+
+
+def _inert(node: cst.BaseExpression) -> bool:
+    """A written value, a name or a dotted name read, a tuple or list of these, or an empty container made."""
+    if isinstance(node, (cst.Integer, cst.Float, cst.SimpleString, cst.ConcatenatedString, cst.Name, cst.Attribute)):
+        return True
+    if isinstance(node, (cst.Tuple, cst.List)):
+        return all(isinstance(e, cst.Element) and _inert(e.value) for e in node.elements)
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        return _inert(node.expression)
+    return isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in _INERT_MAKERS \
+        and all(not a.star and _inert(a.value) for a in node.args)
+
+
+def typing_aid(node: cst.BaseExpression, imported: Mapping[str, str]) -> bool:
+    """A base class that only serves type checkers (`Generic[T]`, vocab's `AIDS`): it changes nothing an
+    object of the class does."""
+    return isinstance(node, cst.Subscript) and resolved_name(node.value, imported) in vocab.AIDS
+
+
 def _small_class(statement: cst.ClassDef, module: cst.Module) -> bool:
-    """A class with no base but object, holding only plain methods (`__init__` the one special one, since
-    the others change what operators do) and a docstring: its methods can be told as helpers. Or a
-    dictionary that fills in what it lacks (`_filling_class`), `__missing__` its one special method,
-    with fixed values of its own (`safe = b"-!*"`) too."""
+    """A class with no base but object (or a base that only serves type checkers), holding only plain methods
+    (`__init__` the one special one, since the others change what operators do) and a docstring: its methods
+    can be told as helpers. Or a dictionary that fills in what it lacks (`_filling_class`), `__missing__` its
+    one special method, with fixed values of its own (`safe = b"-!*"`) too."""
     filling = _filling_class(statement, module)
+    imported = _imported(module)
     if statement.decorators or not filling and any(
-            not (isinstance(a.value, cst.Name) and a.value.value == "object") or a.keyword for a in statement.bases):
+            not (isinstance(a.value, cst.Name) and a.value.value == "object" or typing_aid(a.value, imported))
+            or a.keyword for a in statement.bases):
         return False
     suite = statement.body
     if isinstance(suite, cst.SimpleStatementSuite):

@@ -937,6 +937,11 @@ def _fixed(statement, say: Speaker, told: set[str] = frozenset(), typing_only: s
             raise Undescribable("a module-level statement other than a constant or an import")
         return "; ".join(parts)
     if isinstance(statement, cst.ClassDef):
+        if statement.name.value in say.inert and statement.name.value not in told:
+            return ""  # read only by annotations, which change no value: defining it changes nothing else
+        if statement.name.value in say.texts:
+            return (f"{statement.name.value} is a kind of text of its own: each one made is a text (with fields of its "
+                    f"own that no step reads) and behaves as that text in every step")
         if statement.name.value in say.based:  # built on a library class: its words live in vocab/
             return vocab.CLASSES[say.based_on[statement.name.value]]["told"](say, statement)
         if statement.name.value in say.dataclasses:  # a class of fields: its words live in vocab/
@@ -950,6 +955,8 @@ def _fixed(statement, say: Speaker, told: set[str] = frozenset(), typing_only: s
             return described
         if statement.name.value in told:
             return ""  # told with its methods among the helpers
+        if statement.name.value in say.checked:
+            return f"{statement.name.value} is a kind of object of its own (no step makes one)"
         raise Undescribable("a module-level class other than a kind of error")
     raise Undescribable("a module-level compound statement")
 

@@ -17,6 +17,7 @@ import libcst as cst
 
 from ifforge.families.logicif.codeops.common.source import cst_parameters
 from ifforge.families.logicif.codeops.common.walk import Reader, walk
+from ifforge.families.logicif.codeops.describe import vocab
 
 # built-ins whose result is plain whatever they are given (when they do not fail)
 _ALWAYS = {"len", "str", "repr", "ascii", "int", "float", "bool", "ord", "chr", "hex", "oct", "bin", "isinstance",
@@ -24,8 +25,6 @@ _ALWAYS = {"len", "str", "repr", "ascii", "int", "float", "bool", "ord", "chr", 
 _IF_PLAIN = {"abs", "round", "divmod", "pow", "min", "max"}  # plain when what they are given is
 _COPIES = {"sorted", "list", "tuple", "dict"}  # a new container of the items of their argument
 _ITEMS_OF = {"enumerate", "reversed", "iter", "filter", "sorted", "list", "tuple", "set", "frozenset", "zip"}
-_MODULES = ("math.", "unicodedata.", "os.path.", "posixpath.", "re.sub", "re.subn", "re.split", "re.findall",
-            "re.escape", "urllib.parse.quote", "urllib.parse.unquote")  # plain results from plain arguments
 _NOT_PLAIN_METHODS = {"encode", "to_bytes", "keys", "values", "items"}  # of a plain value: bytes, views
 _INSERTS = {"append": 0, "add": 0, "appendleft": 0, "insert": 1, "__setitem__": 1}  # the argument put in
 _INSERTS_ITEMS = {"extend", "update", "extendleft"}
@@ -163,9 +162,9 @@ class Plain:
         dotted, head = self.resolve(func) or "", func
         while isinstance(head, cst.Attribute):
             head = head.value
-        if dotted.startswith(_MODULES) and isinstance(head, cst.Name) and head.value in self.survey.imported \
+        if dotted in vocab.PLAIN and isinstance(head, cst.Name) and head.value in self.survey.imported \
                 and len(self.survey.bindings[head.value]) == 1:
-            return all(self.value(a) for a in args)  # a module's function, the name bound by its import alone
+            return all(self.value(a) for a in args)  # a library function vocab/ says gives plain results
         if isinstance(func, cst.Attribute) and self.value(func.value):
             method = func.attr.value
             if method in _NOT_PLAIN_METHODS or method.startswith("__"):

@@ -17,7 +17,10 @@ class or class decorator -> the shape of the classes it makes that the describer
 items are also named, `typing.NamedTuple`; "dataclass": fields made from the class's annotated lines,
 `dataclasses.dataclass`, with `DATACLASS`, the words for such a class); and `CLASSES`, name of a
 base class -> handlers saying a module-level class built on it, `C.NAME` and `C.NAME.attr` (`enum.Enum`); and `RULES`, key -> the one sentence a handler's `say.cite(key)` adds once as a note (how a binary search
-ends, say), so a library's fine points live in its file too.
+ends, say), so a library's fine points live in its file too; and `AIDS`, names that only serve type checkers (a
+base `Generic[T]`); and `PLAIN`, the names of its functions whose results are plain (text, numbers, true, false,
+None, lists of these) when their inputs are, so values made by them may be shown (`plain.py`): a class built on one is told as without it, and a name read only by annotations and such bases
+(`T = TypeVar("T")`) needs no words.
 """
 
 from __future__ import annotations
@@ -38,6 +41,8 @@ CLASSES: dict[str, dict] = {}  # dotted name of a library's base class -> {"told
 TYPES: dict[str, Handler] = {}  # dotted name of a library's kind of value -> (say) -> what `isinstance` against it asks
 SHAPES: dict[str, str] = {}  # dotted name of a base class or class decorator -> the shape of class it makes
 DATACLASS: dict[str, Handler] = {}  # "told": (say, name, fields, frozen) -> the line for a class of fields
+PLAIN: set[str] = set()  # dotted names of library functions whose results are plain when their inputs are
+AIDS: set[str] = set()  # dotted names of bases that only serve type checkers (`typing.Generic`)
 FILES: dict[str, set[str]] = {}  # vocabulary file -> the dotted names it gives words (for measuring what each saves)
 
 
@@ -59,10 +64,13 @@ def _register(module, library: str, table: dict, kinds: dict, steps: dict, decor
         for name in getattr(module, part, {}))
     FILES[module.__name__.rpartition(".")[2]].update(f"{library}.{name}" for part in ("TYPES", "CLASSES", "SHAPES")
                                                      for name in getattr(module, part, {}))
+    FILES[module.__name__.rpartition(".")[2]].update(f"{library}.{name}" for name in getattr(module, "AIDS", ()))
     CLASSES.update((f"{library}.{name}", said) for name, said in getattr(module, "CLASSES", {}).items())
     TYPES.update((f"{library}.{name}", said) for name, said in getattr(module, "TYPES", {}).items())
     SHAPES.update((f"{library}.{name}", shape) for name, shape in getattr(module, "SHAPES", {}).items())
     DATACLASS.update(getattr(module, "DATACLASS", {}))
+    AIDS.update(f"{library}.{name}" for name in getattr(module, "AIDS", ()))
+    PLAIN.update(f"{library}.{name}" for name in getattr(module, "PLAIN", ()))
     FILES[module.__name__.rpartition(".")[2]].update(f"{library}.{maker}" for maker in getattr(module, "OBJECTS", {}))
     table.update((f"{library}.{name}", handler) for name, handler in module.WORDS.items())
     kinds.update((f"{library}.{name}", kind) for name, kind in getattr(module, "KINDS", {}).items())

@@ -66,6 +66,7 @@ WORDS = {"floor": _form("{0} rounded down to a whole number"), "ceil": _form("{0
          "isclose": lambda say, args, keywords: _close(say, args, keywords)}
 
 
+PLAIN = set(WORDS)  # results plain when the inputs are (plain.py)
 def _perm(say, args, keywords) -> str:
     if len(args) == 1:
         return _form("the product of the whole numbers from 1 up to {0} (1 for 0; the steps stop with an error if {0} "

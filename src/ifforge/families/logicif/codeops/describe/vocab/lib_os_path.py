@@ -14,3 +14,4 @@ def _said(name: str):
 
 
 WORDS = {name: _said(name) for name in paths.MODULES["os.path"]}
+PLAIN = set(WORDS)  # results plain when the inputs are (plain.py)

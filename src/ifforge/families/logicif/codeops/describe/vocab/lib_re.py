@@ -19,6 +19,7 @@ def _said(name: str):
 
 WORDS = {name: _said(name) for name in ("compile", "escape", "search", "match", "fullmatch", "findall", "finditer", "split", "sub", "subn")}
 
+PLAIN = {"sub", "subn", "split", "findall", "escape"}  # results plain when the inputs are (plain.py)
 RULES = {
     "regex_text": "A text that writes a regular expression is read as Python's re module reads it (a backslash starts "
                   "an escape, brackets make groups and lists of characters, and so on); a text that is not a valid "

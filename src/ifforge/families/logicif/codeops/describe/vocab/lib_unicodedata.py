@@ -16,3 +16,4 @@ def _said(dotted: str):
 # the module's own functions, and those of the frozen Unicode 3.2.0 tables it also offers
 WORDS = {f"{prefix}{name}": _said(f"{LIBRARY}.{prefix}{name}") for prefix in ("", f"{unicode.OLD}.")
          for name in unicode.FUNCTIONS}
+PLAIN = set(WORDS)  # results plain when the inputs are (plain.py)
