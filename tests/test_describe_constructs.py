@@ -770,6 +770,9 @@ def test_core_methods_once_without_words_are_said_exactly():
     assert _steps("def f(t):\n    return t.zfill(5)\n") == [
         "1. Return t padded on the left with zeros to a length of 5 (the zeros go after a leading plus or minus sign; "
         "unchanged if it is already that long)."]
+    # the same for a format field's "+": "a + sign before a value" reads as arithmetic (a + sign)
+    said = " ".join(_steps("def f(a, u):\n    return '%+.1f %s' % (a, u)\n"))
+    assert "with a plus sign before a value that is not negative" in said and holds_code(said) == []
 
 
 def test_a_bounded_queue_a_counter_update_and_a_type_alias_are_said_with_their_rules():

@@ -77,7 +77,7 @@ def field_words(value: str, kind: str, precision: str | None = None, width: str 
     if alt:
         raise Undescribable("the # option in a text format field")
     if sign == "+":
-        words += ", with a + sign before a value that is not negative"
+        words += ", with a plus sign before a value that is not negative"
     elif sign == " ":
         words += ", with a space before a value that is not negative"
     if group:
