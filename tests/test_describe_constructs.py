@@ -1277,3 +1277,14 @@ def test_a_library_constant_imported_by_name_is_said_by_its_library_file():
                    "    return digits\n")
     assert steps == ["1. If x is greater than 0, return the number pi (3.141592653589793).", '2. Return "0123456789".']
     assert vocab.CONSTANTS["string.digits"] == '"0123456789"'
+
+
+def test_an_input_of_no_one_kind_is_not_given_the_kind_a_later_step_sets():
+    """`if not c: c = b + "s"` with c given as a whole number or None: c is text only after the step,
+    so the check reads "counts as false" (0 counts as false), never "is empty", which a reader would
+    not say of 0."""
+    source = "def f(a, b, c=None):\n    if not c:\n        c = b + 's'\n    return b if a == 1 else c\n"
+    said = describe(source, [], {"a": "int", "b": "str", "c": "Union[int, None]"}, "str")
+    assert "c counts as false" in said and "c is empty" not in said
+    said = describe(source, [], {"a": "int", "b": "str", "c": "str"}, "str")  # declared text: empty is exact
+    assert "c is empty" in said

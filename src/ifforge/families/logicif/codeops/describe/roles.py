@@ -412,12 +412,13 @@ def assign(module: cst.Module, input_types: dict[str, str], tracker_keys: list[s
     walk(module, survey)
     survey.helper_params()
     # more walks now that locals have kinds: loops over them and values taken from them type better
-    settled = _settled(survey.facts, params)
+    unsure = set(input_types) - set(params)  # an input of no one kind (a number or None) is never certain
+    settled = _settled(survey.facts, params, unsure)
     for _ in range(3):
         survey2 = _Survey(settled)
         walk(module, survey2)
         survey2.helper_params()
-        found = _settled(survey2.facts, params)
+        found = _settled(survey2.facts, params, unsure)
         found.update({name[1:-1]: kind for name, kind in _settled(survey2.helper_returns(), {}).items()})
         if found == settled:  # a fixed point: another walk from the same kinds would find the same
             break
@@ -436,9 +437,11 @@ def assign(module: cst.Module, input_types: dict[str, str], tracker_keys: list[s
     return Roles(names=names, kinds=kinds)
 
 
-def _settled(facts: dict[str, _Facts], params: dict[str, str]) -> dict[str, str]:
+def _settled(facts: dict[str, _Facts], params: dict[str, str], unsure: set[str] = frozenset()) -> dict[str, str]:
     """Names whose every binding has the same known kind (a parameter keeps its declared kind only if
-    nothing rebinds it to another); whole and decimal numbers together are a "number"."""
+    nothing rebinds it to another; one declared of no one kind, `unsure`, has none whatever rebinds
+    it: `if not c: c = b + "s"` must not call a c given as 0 "empty"); whole and decimal numbers
+    together are a "number"."""
     settled = {}
     for name, kind in params.items():
         others = set(facts[name].kinds) if name in facts else set()
@@ -447,7 +450,7 @@ def _settled(facts: dict[str, _Facts], params: dict[str, str]) -> dict[str, str]
         elif others | {kind} <= {"int", "float", "number"}:  # a number rebound only to numbers
             settled[name] = "number"
     for name, fact in facts.items():
-        if name in params:
+        if name in params or name in unsure:
             continue
         kinds = set(fact.kinds)
         if len(kinds) == 1 and None not in kinds:
