@@ -666,7 +666,7 @@ def test_kinds_are_read_through_joins_and_wider_through_sums_tables_and_defaults
     plain = {p.name: p for p in Signature(WIDER_KINDS, "f").parameters}
     wide = {p.name: p for p in Signature(WIDER_KINDS, "f", wider=True).parameters}
     texts = (STR, ("list", STR))  # text, or a list of texts: what a join or a `+` with text takes
-    assert plain["word"].shape in texts and wide["word"].shape in texts  # the join of a copy, in both readings
+    assert plain["word"].shape not in texts and wide["word"].shape in texts  # the join of a copy: wider only
     assert plain["values_hash"].shape == ("list", ("int",)) and wide["values_hash"].shape == ("int",)
     assert plain["parts"].shape not in texts and wide["parts"].shape in texts
     assert wide["words"].shape == ("list", STR) and {"one", "two"} <= set(wide["words"].constants)
@@ -703,13 +703,18 @@ def test_a_seed_the_plain_reading_leaves_with_one_output_is_read_wider_and_varie
     assert not any(isinstance(item, str) for case in outcome.kept.inputs for item in case.args[0])
 
 
-def test_a_parameter_whose_copy_is_joined_is_text():
+def test_a_parameter_whose_copy_is_joined_is_text_in_the_wider_reading():
+    """Only in the wider reading (a seed otherwise dropped): read always, it drew texts alone for
+    `if all(map(lambda x: isinstance(x, str), v)): return ".".join(v)`, whose check then never failed."""
     from ifforge.families.logicif.codeops.inputs.candidates import STR, Signature
     code = ("def f(string, salt):\n    if salt:\n        string = list(string)\n        for i in range(len(string) - 1, 0, -1):\n"
             "            j = salt % i\n            string[i], string[j] = string[j], string[i]\n"
             "        string = ''.join(string)\n    return string\n")
-    shape = Signature(code, "f").parameters[0].shape
+    shape = Signature(code, "f", wider=True).parameters[0].shape
     assert shape in (STR, ("list", STR))  # a list of numbers makes the join raise: the loop never counts
+    tested = ("def f(node):\n    if all(map(lambda x: isinstance(x, str), node)):\n        return '.'.join(node)\n"
+              "    return list(node)\n")
+    assert Signature(tested, "f").parameters[0].shape != Signature(tested, "f", wider=True).parameters[0].shape
 
 
 COMPUTED_KEYS = '''

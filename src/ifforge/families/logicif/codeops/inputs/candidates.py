@@ -2,7 +2,7 @@
 
 The entry function's parameters get a shape (int, float, str, bool, list of X, a fixed-length
 record, dict) from their annotations, defaults and how the code uses them (`for x in v`, `v[0]`,
-`a, b = v`, `len(v)`, `range(v)`, `ord(v[i])`, `"".join(v)`, comparisons, string and list methods), else from
+`a, b = v`, `len(v)`, `range(v)`, `ord(v[i])`, comparisons, string and list methods), else from
 their names; `Signature(..., wider=True)` adds the rules of `codeops.inputs.wider` (for a seed otherwise dropped).
 Values come from pools the code itself suggests: each constant a value is compared with, and its
 neighbours (c-1, c, c+1), strings the code compares with, lengths compared with `len(v)`; plus
@@ -313,8 +313,9 @@ class _Reader(ast.NodeVisitor):
         if called in TEXT_CALLS:
             for arg in node.args:
                 self._text(arg)
-        if called == "join" and isinstance(node.func, ast.Attribute) and len(node.args) == 1 \
+        if self.wider and called == "join" and isinstance(node.func, ast.Attribute) and len(node.args) == 1 \
                 and isinstance(node.args[0], ast.Name):  # `"".join(v)`, also of a copy `v = list(p)`: text items
+            # wider only: drawn as texts alone, a value the code tests the kind of first takes one path
             joined = node.args[0].id
             self.facts[joined].kinds.add("iterable")
             self.facts[joined].element.add(f"{joined}[*]")

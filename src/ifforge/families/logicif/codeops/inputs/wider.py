@@ -6,6 +6,8 @@ only through another value, and these rules read them:
   elsewhere: the items of guards are text), read once every other use is known;
 - a value added to what `ord`, `len`, `int`, `abs` or `round` return is a number
   (`values_hash + ord(c)`), whatever its name suggests;
+- a value whose items are joined (`"".join(v)`, also of a copy `v = list(p)`) is text or a list
+  of texts (the rule itself sits in `candidates`, behind the wider flag);
 - a value that looks up a module-level literal table (`TABLE[w]`, `TABLE.get(w)`, `w in TABLE`,
   also an item of a parameter: `for w in words: TABLE[w]`) is one of the table's keys at times;
 - a parameter whose default no JSON value can be (`minimum=(2, 0, 0)`, `key=len`) is left out of
