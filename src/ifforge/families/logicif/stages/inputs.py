@@ -302,16 +302,22 @@ def rescue(seed: SeedFunction, pool: list[tuple[Candidate, sandbox.CaseResult]],
             if why == "exception" and len(pool) == given and _where(result) not in errors:
                 errors.add(_where(result))
                 parents.append((child, 0))
-            if why is not None:
-                continue
-            output, arcs = canonical_json(result.output), {tuple(arc) for arc in result.arcs}
-            if outputs[output] < enough or arcs - covered:
-                outputs[output] += 1
-                covered |= arcs
+            if why is None and _joins(result, outputs, covered, enough):
                 pool.append((child, result))
                 parents.append((child, result.steps or 0))
                 kept += 1
     return {"tried": tried, "kept": kept}
+
+
+def _joins(result: sandbox.CaseResult, outputs: Counter, covered: set, enough: int) -> bool:
+    """The rescue's terms for a working call to join the pool: an output fewer than `enough` calls
+    gave, or arcs no call reached; the counts are updated when it joins."""
+    output, arcs = canonical_json(result.output), {tuple(arc) for arc in result.arcs}
+    if outputs[output] >= enough and not arcs - covered:
+        return False
+    outputs[output] += 1
+    covered |= arcs
+    return True
 
 
 def correspond(seed: SeedFunction, pool: list[tuple[Candidate, sandbox.CaseResult]],
@@ -376,12 +382,7 @@ def correspond(seed: SeedFunction, pool: list[tuple[Candidate, sandbox.CaseResul
             if why == "exception" and _where(result) not in errors:
                 errors.add(_where(result))
                 queue.insert(0, child)
-            if why is not None:
-                continue
-            output, arcs = canonical_json(result.output), {tuple(arc) for arc in result.arcs}
-            if outputs[output] < enough or arcs - covered:
-                outputs[output] += 1
-                covered |= arcs
+            if why is None and _joins(result, outputs, covered, enough):
                 pool.append((child, result))
                 queue.insert(0, child)
                 kept += 1
