@@ -313,13 +313,6 @@ class _Reader(ast.NodeVisitor):
         if called in TEXT_CALLS:
             for arg in node.args:
                 self._text(arg)
-        if self.wider and called == "join" and isinstance(node.func, ast.Attribute) and len(node.args) == 1 \
-                and isinstance(node.args[0], ast.Name):  # `"".join(v)`, also of a copy `v = list(p)`: text items
-            # wider only: drawn as texts alone, a value the code tests the kind of first takes one path
-            joined = node.args[0].id
-            self.facts[joined].kinds.add("iterable")
-            self.facts[joined].element.add(f"{joined}[*]")
-            self.facts[f"{joined}[*]"].kinds.add("str")
         if isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Subscript) \
                 and node.func.attr in STR_METHODS and self._part(node.func.value):
             self._text(node.func.value)

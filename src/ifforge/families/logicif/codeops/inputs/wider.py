@@ -7,7 +7,8 @@ only through another value, and these rules read them:
 - a value added to what `ord`, `len`, `int`, `abs` or `round` return is a number
   (`values_hash + ord(c)`), whatever its name suggests;
 - a value whose items are joined (`"".join(v)`, also of a copy `v = list(p)`) is text or a list
-  of texts (the rule itself sits in `candidates`, behind the wider flag);
+  of texts (read for every seed, it drew texts alone for a value whose kind the code tests before
+  the join, so the test never failed);
 - a value that looks up a module-level literal table (`TABLE[w]`, `TABLE.get(w)`, `w in TABLE`,
   also an item of a parameter: `for w in words: TABLE[w]`) is one of the table's keys at times;
 - a parameter whose default no JSON value can be (`minimum=(2, 0, 0)`, `key=len`) is left out of
@@ -53,10 +54,16 @@ def _looked_up_with(reader, node: ast.AST, keys: list) -> None:
 
 
 def call(reader, node: ast.Call) -> None:
-    """Table lookups by `.get`: `TABLE.get(w)`."""
+    """Table lookups by `.get`: `TABLE.get(w)`; the items of a joined value: `"".join(v)` (not `os.path.join`)."""
     if not isinstance(node.func, ast.Attribute) or len(node.args) < 1:
         return
     owner = node.func.value
+    if node.func.attr == "join" and len(node.args) == 1 and isinstance(node.args[0], ast.Name) \
+            and not (isinstance(owner, ast.Attribute) and owner.attr == "path"):
+        joined = node.args[0].id
+        reader.facts[joined].kinds.add("iterable")
+        reader.facts[joined].element.add(f"{joined}[*]")
+        reader.facts[f"{joined}[*]"].kinds.add("str")
     if node.func.attr == "get" and isinstance(owner, ast.Name) and reader.tables.get(owner.id, ((), False))[1]:
         _looked_up_with(reader, node.args[0], reader.tables[owner.id][0])
 
