@@ -418,6 +418,22 @@ def test_a_text_is_generated_from_a_patterns_parsed_form_and_a_near_miss_differs
     assert matching(re.compile("a{0}b"), __import__("re")._parser.parse("a{0}b"), random.Random(0)) == "b"
 
 
+def test_a_seed_pattern_that_could_backtrack_for_hours_is_never_matched_here():
+    import random
+    import re
+
+    from ifforge.families.logicif.codeops.inputs.texts import _few_ways, matching
+
+    parse = re._parser.parse
+    assert _few_ways(parse(r"^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$")) and _few_ways(parse(r"(a|b)*c"))
+    assert not _few_ways(parse(r"(a+)+b")) and not _few_ways(parse("a?" * 30 + "a" * 30))
+    # the look-ahead is not drawn, so the text fails it: checking it would try 2**40 ways; taken unchecked
+    hostile = r"(?=(a+)+c)a{40}b"
+    assert matching(re.compile(hostile), parse(hostile), random.Random(0)) == "a" * 40 + "b"
+    short = r"(?=(a+)+c)a{3}b"  # the same shape, short: checking it once refused the text
+    assert matching(re.compile(short), parse(short), random.Random(0)) == "aaab"
+
+
 def test_hints_are_the_characters_prefixes_classes_and_separators_the_code_tests():
     import ast
 

@@ -1,4 +1,4 @@
-"""Texts that reach a function's paths, built from what its code tests text against (never run here).
+"""Texts that reach a function's paths, built from what its code tests text against.
 
 Random letters rarely take a parser's branches: `unquote` never sees a `%`, a regular expression
 never matches, so every tracker stays constant. The code says what it looks for: the regular
@@ -11,7 +11,9 @@ splits and joins with, the character classes it asks about (`ch.isdigit()`, `ch.
 its parsed form, repeats bounded), a near miss of one (a character dropped, changed or added), or
 a run of the code's pieces with short runs of its characters between them, often led by a prefix
 it checks. Everything random comes from the caller's `random.Random`; a text is at most
-`MAX_TEXT` characters long.
+`MAX_TEXT` characters long. A drawn text is checked against the seed's expression here only where
+that match tries few ways (`matching`): the seed's code never runs here, and neither does a pattern
+that could backtrack without end.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ except ImportError:  # pragma: no cover - Python 3.10
 MAX_TEXT = 60
 EXTRA_REPEATS = 3  # `x*` repeats 0 to 3 times, `x{2,}` 2 to 5
 MAX_PATTERN = 400  # longer expressions are left alone
+MAX_WAYS = 10_000  # ways a match may try before a drawn text goes unchecked (`matching`)
 RE_FUNCTIONS = {"compile", "match", "search", "fullmatch", "findall", "finditer", "split", "sub", "subn"}
 # str methods whose constant arguments are pieces of the text the code expects
 PIECE_METHODS = {"startswith", "endswith", "split", "rsplit", "partition", "rpartition", "find", "rfind", "index",
@@ -310,12 +313,56 @@ def _member(items, char: str) -> bool:
 
 
 def matching(compiled: re.Pattern, parsed, rng: random.Random, tries: int = 4) -> str | None:
-    """A text the expression matches from its start (None when a few tries find none this short)."""
+    """A text the expression matches from its start (None when a few tries find none this short).
+
+    The expression is the seed's, so checking a drawn text against it runs the seed's pattern here:
+    that is done only where the match can try few ways (`_few_ways`); any other drawn text is taken as
+    drawn, since it was built from the expression and a check could backtrack for hours (`(a+)+b`)."""
+    checked = _few_ways(parsed)
     for _ in range(tries):
         text = _Generator(rng).sequence(parsed)
-        if len(text) <= MAX_TEXT and compiled.match(text):
+        if len(text) <= MAX_TEXT and (not checked or compiled.match(text)):
             return text
     return None
+
+
+def _few_ways(parsed) -> bool:
+    """Whether a backtracking match on a text of `MAX_TEXT` characters has at most `MAX_WAYS` ways to
+    try: each repeat of a one-way body tries as many counts as it may take, a choice the sum of its
+    branches, a repeat of a many-way body that many ways to the power of its count (nesting is what
+    makes a match exponential)."""
+    try:
+        return _ways(parsed) <= MAX_WAYS
+    except RecursionError:
+        return False
+
+
+def _ways(items) -> int:
+    total = 1
+    for op, av in items:
+        total *= _item_ways(op, av)
+        if total > MAX_WAYS:
+            return MAX_WAYS + 1
+    return total
+
+
+def _item_ways(op, av) -> int:
+    if op is _sre.BRANCH:
+        return sum(_ways(branch) for branch in av[1])
+    if op is _sre.SUBPATTERN:
+        return _ways(av[-1])
+    if op in (_sre.ASSERT, _sre.ASSERT_NOT):
+        return _ways(av[1])
+    if op is getattr(_sre, "ATOMIC_GROUP", None):
+        return _ways(av)
+    if op is _sre.GROUPREF_EXISTS:
+        return _ways(av[1]) + _ways(av[2] or [])
+    if op in (_sre.MAX_REPEAT, _sre.MIN_REPEAT, getattr(_sre, "POSSESSIVE_REPEAT", None)):
+        low, high, body = av
+        counts = max(1, min(high, MAX_TEXT) - low + 1)
+        each = _ways(body)
+        return counts if each == 1 else min(each, MAX_WAYS + 1) ** min(high, MAX_TEXT) + counts
+    return 1  # a character, a class, an anchor, a back-reference: one way
 
 
 def near_miss(text: str, rng: random.Random) -> str:
