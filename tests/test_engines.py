@@ -67,7 +67,9 @@ def test_the_flow_with_its_shards_on_a_dask_cluster_writes_the_same_bytes_and_wo
         folder = Path(generate(seeds=str(seeds), out=str(tmp_path / "dask"), options={
             **QUICK, "shard_size": 2, "task_runner": "dask", "dask_address": cluster.scheduler_address}))
         imported = client.run(imported_here)  # {worker address: (ran a shard, imported Prefect)}
-    assert sorted(imported.values()) == [(True, False), (True, False)]
+    # the scheduler may give both shards to one worker when the machine is loaded: what holds is that
+    # the shards ran on workers and no worker imported Prefect
+    assert any(ran for ran, _ in imported.values()) and not any(prefect for _, prefect in imported.values())
     assert (folder / "benchmark.jsonl").read_bytes() == (in_process / "benchmark.jsonl").read_bytes()
     stages = json.loads((folder / "manifest.json").read_text())["stages"]
     assert stages["instrument"]["computed"] == 3 and stages["execute"]["computed"] == 3  # counted on the workers
