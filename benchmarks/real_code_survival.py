@@ -445,6 +445,9 @@ def pick(modules: list[str] = MODULES, per_module: int = PER_MODULE, across: boo
         except (ImportError, OSError, SyntaxError) as error:  # a held-out module this Python cannot read
             print(f"skipped {module_name}: {error}", file=sys.stderr)
             continue
+        except SystemExit:  # a package's `__main__` that runs its command line when imported
+            print(f"skipped {module_name}: it exits when imported", file=sys.stderr)
+            continue
         taken = 0
         for node in tree.body:
             if taken >= per_module:
