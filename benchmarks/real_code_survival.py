@@ -1389,21 +1389,29 @@ def survive(picked: list[Picked], folder: Path, show: bool = False) -> list[tupl
     results = [(by_id[d.task_id], "load", d.reason, d.detail) for d in bad if d.task_id in by_id]
     for seed in seeds:
         item = by_id[seed.task_id]
-        outcome = inputs.run(seed, from_settings(InputsConfig, settings))
-        steps = [("instrument", lambda s: instrument.run(s, from_settings(TrackerConfig, settings))),
+        steps = [("inputs", lambda s: inputs.run(s, from_settings(InputsConfig, settings))),
+                 ("instrument", lambda s: instrument.run(s, from_settings(TrackerConfig, settings))),
                  ("execute", lambda s: execute.run(s, from_settings(ExecuteConfig, settings))),
                  ("complexity", complexity.run), ("describe", describe.run), ("verify", verify.run)]
-        for _, step in steps:
-            if outcome.kept is None:
+        kept, failed = seed, None
+        for name, step in steps:
+            try:
+                outcome = step(kept)
+            except Exception as error:  # as the flow's runner does: the one function is dropped, named
+                reason = "nested_too_deeply" if isinstance(error, RecursionError) else "stage_error"
+                failed = (name, reason, f"{type(error).__name__}: {error}")
                 break
-            outcome = step(outcome.kept)
-        if outcome.kept is None:
-            drop = outcome.dropped[-1]
-            results.append((item, drop.stage, drop.reason, drop.detail or ""))
+            if outcome.kept is None:
+                drop = outcome.dropped[-1]
+                failed = (drop.stage, drop.reason, drop.detail or "")
+                break
+            kept = outcome.kept
+        if failed:
+            results.append((item, *failed))
             continue
-        code = holds_code(outcome.kept.instruction.description)
+        code = holds_code(kept.instruction.description)
         if show:
-            print(outcome.kept.instruction.description)
+            print(kept.instruction.description)
         results.append((item, "exported", "holds_code" if code else "ok", "; ".join(code[:3])))
     return results
 

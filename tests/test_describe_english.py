@@ -716,3 +716,11 @@ def test_a_list_written_as_text_is_its_display_and_a_set_is_not_said():
     with pytest.raises(Undescribable, match="written as text"):  # a set's display follows its own order
         describe("def f(a):\n    return str(set(a))\n", [], {"a": "list[int]"}, "int")
     assert "joins them end to end" in "\n".join(_main_steps("def f(a):\n    return sum(a, [])\n", {"a": "list"}))
+
+
+def test_pieces_written_side_by_side_with_a_formatted_one_are_one_text():
+    """`rf"<{tag}" "}x"` has no value before it runs (libcst gives None): the pieces are said in
+    order as one text, the written ones joined, never as bytes."""
+    text = _text('v = rf"<(?P<t>{a})\\b" "{x}" f"{a}!"\nreturn (v, stats)', params="a")
+    assert ('the text made of "<(?P<t>", followed by a written as text, followed by ")\\\\b{x}", followed by a '
+            'written as text, followed by "!"') in text

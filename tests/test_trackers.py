@@ -633,3 +633,17 @@ def test_an_alias_of_a_helper_is_replaced_only_when_both_names_are_bound_once():
     for changed in (plain + "\ndef g(a):\n    global _h\n    _h = a\n", plain + "\n_h = abs\n",
                     plain + "\nh = abs\n", plain.replace("return _h(a)", "return a._h")):
         assert unaliased(cst.parse_module(changed)) is None
+
+
+def test_a_test_written_against_its_keyword_keeps_a_space_once_rewritten():
+    """`if(x):` and `while(x):` are Python; their rewritten forms lose the parentheses and must not
+    run the keyword into the test (libcst refused to build them)."""
+    source = ("def f(n, b):\n    s = ''\n    if(b > 36 or b < 2):\n        return s if n else '-'\n"
+              "    while(n > 0):\n        if(n % b > 9 and b):\n            s = 'x' + s\n"
+              "        else:\n            s = str(n % b) + s\n        n = n // b\n    return s if s else '0'\n")
+    probe = propose(anonymise(source, "f").source)
+    code, _ = build(probe, probe.candidates)
+    assert "while (a > 0)" not in code and "while(a > 0)" in code  # kept as written where nothing changed
+    cases = [[255, 16], [0, 2], [7, 40], [10, 2]]
+    got = run_cases(code, "f", cases)  # every tracker at once: f's output is the first of the pair
+    assert [r.output[0] for r in got] == [r.output for r in run_cases(source, "f", cases)] == ["xx", "0", "", "1010"]

@@ -180,6 +180,16 @@ def _join(items: list[str], last: str = "and") -> str:
 _COMPOUND = (cst.BinaryOperation, cst.BooleanOperation, cst.Comparison, cst.IfExp, cst.NamedExpr)
 
 
+def _formatted_parts(node: cst.BaseExpression) -> list[tuple[cst.CSTNode, object]]:
+    """(piece, part) of an f-string, or of pieces written side by side (`"a" f"{x}"`) in order: a
+    plain piece's part is its text, a formatted piece's are its own parts."""
+    if isinstance(node, cst.ConcatenatedString):
+        return [*_formatted_parts(node.left), *_formatted_parts(node.right)]
+    if isinstance(node, cst.FormattedString):
+        return [(node, part) for part in node.parts]
+    return [(node, node.evaluated_value)]  # (text: Python refuses bytes beside a formatted piece)
+
+
 @dataclass
 class Speaker:
     """Renders expressions of one function, collecting which rules its text relies on."""
@@ -264,6 +274,8 @@ class Speaker:
             return float_words(node.value)
         if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
             value = node.evaluated_value
+            if value is None:  # `"a" f"{x}"`: a formatted piece joined to others
+                return self._fstring(node)
             if not isinstance(value, str):
                 self.rule("bytes")
                 return f"the bytes {quote(value.decode('latin-1'))}" + (" (empty)" if not value else "")
@@ -381,14 +393,19 @@ class Speaker:
             return f"the {base} number {written.lower()} (that is {value})"
         return str(value)
 
-    def _fstring(self, node: cst.FormattedString) -> str:
-        parts = []
-        for part in node.parts:
-            if isinstance(part, cst.FormattedStringText):
-                raw = "r" in node.prefix.lower()  # fr"\Z": the backslash is itself
-                text = pyast.literal_eval(f'"""{part.value}"""') if "\\" in part.value and not raw else part.value
-                parts.append(quote(text.replace("{{", "{").replace("}}", "}")))
+    def _fstring(self, node: cst.FormattedString | cst.ConcatenatedString) -> str:
+        parts, texts = [], []  # `texts`: written text not yet quoted (pieces written apart are one text)
+        for piece, part in _formatted_parts(node):
+            if isinstance(part, str) or isinstance(part, cst.FormattedStringText):
+                if isinstance(part, cst.FormattedStringText):
+                    raw = "r" in piece.prefix.lower()  # fr"\Z": the backslash is itself
+                    text = pyast.literal_eval(f'"""{part.value}"""') if "\\" in part.value and not raw else part.value
+                    part = text.replace("{{", "{").replace("}}", "}")
+                texts.append(part)
                 continue
+            if texts:
+                parts.append(quote("".join(texts)))
+                texts = []
             if part.equal is not None:  # `{x=}` writes "x=" and, unless told otherwise, x as Python displays it
                 raise Undescribable("an f-string field that writes its own expression (=)")
             self.rule("str")
@@ -400,6 +417,8 @@ class Speaker:
                                                            else p.expression for p in spec])
             parts.append(formats.spec_words(self.grouped(part.expression), written, part.conversion,
                                             part.expression, self, precision))
+        if texts:
+            parts.append(quote("".join(texts)))
         if not parts:
             return quote("")
         if len(parts) == 1:

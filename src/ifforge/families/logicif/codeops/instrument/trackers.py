@@ -142,6 +142,13 @@ def _short(node: cst.CSTNode, limit: int = 90) -> str:
 
 
 @lru_cache(maxsize=1024)
+def _with_test(statement: cst.If | cst.While, test: cst.BaseExpression) -> cst.If | cst.While:
+    """`statement` testing `test`: `if(x):` keeps a space after its keyword once the parentheses go."""
+    space = "whitespace_before_test" if isinstance(statement, cst.If) else "whitespace_after_while"
+    bare = not getattr(test, "lpar", None) and not getattr(statement, space).value
+    return statement.with_changes(test=test, **({space: cst.SimpleWhitespace(" ")} if bare else {}))
+
+
 def _statement(code: str) -> cst.BaseStatement:
     """A counter's statement (`stats['k'] += 1`), parsed once: every render of every item writes the
     same few again, and a libcst node, never changed, may stand in many places."""
@@ -1255,11 +1262,11 @@ class _Writer:
             checks = self.checks(statement.test)
             if checks is not None:
                 steps, result = checks
-                return [*test_hoisted, *self.block(steps, peaks), rewritten.with_changes(test=result)]
+                return [*test_hoisted, *self.block(steps, peaks), _with_test(rewritten, result)]
             return [*test_hoisted, rewritten]
         if isinstance(statement, (cst.For, cst.While)):
             header = (statement.with_changes(iter=self.hoist(statement.iter, hoisted)) if isinstance(statement, cst.For)
-                      else statement.with_changes(test=self.hoist(statement.test, hoisted)))
+                      else _with_test(statement, self.hoist(statement.test, hoisted)))
             body = self.suite(statement.body, peaks, self.bump(self.role_id("loop", statement)))
             orelse = statement.orelse and statement.orelse.with_changes(body=self.suite(statement.orelse.body, peaks))
             return [*hoisted, header.with_changes(body=body, orelse=orelse)]
@@ -1434,7 +1441,7 @@ class _Writer:
             orelse = self.if_(orelse, peaks, hoisted)
         elif orelse is not None:
             orelse = orelse.with_changes(body=self.suite(orelse.body, peaks))
-        return statement.with_changes(test=test, body=body, orelse=orelse)
+        return _with_test(statement, test).with_changes(body=body, orelse=orelse)
 
     # comprehensions and lambdas into inner functions
     def hoist(self, node: cst.CSTNode, hoisted: list[cst.BaseStatement]) -> cst.CSTNode:
