@@ -386,6 +386,8 @@ def product(values):
     key = probe.keys[next(c.id for c in probe.candidates if c.role == "change")]
     [listed, plain] = run_cases(probe.source, "f", [[[[0], 2, 3]], [[2, 3]]])
     assert isinstance(listed.output[1][key], float) and plain.output[1][key] == 2
+    one_line = source.replace("for v in values:\n        p *= v", "for v in values: p *= v")
+    assert _fallback(one_line, "product", [[[2, 1, 3]], [[1, 1]]], "change")[2] == [2, 0]  # the body on its header's line
 
 
 def test_a_name_recomputed_inside_a_tuple_assignment_counts_its_changes():

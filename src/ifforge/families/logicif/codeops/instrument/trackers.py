@@ -826,10 +826,10 @@ def _numeric(entry: cst.FunctionDef) -> set[str]:
 
 
 def _changing(entry: cst.FunctionDef) -> list[str]:
-    """Names f's own statements recompute from themselves; not one whose recomputation is a
-    conditional expression (a counted choice is rewritten into lines that may not mention it), nor
-    one stepped by `n op= x` unless it always holds a number (a list's `+=` changes it in place, so
-    the value it had could not be kept to compare with)."""
+    """Names f's own statements recompute from themselves (a body on its header's line too); not one
+    whose recomputation is a conditional expression (a counted choice is rewritten into lines that may
+    not mention it), nor one stepped by `n op= x` unless it always holds a number (a list's `+=`
+    changes it in place, so the value it had could not be kept to compare with)."""
     found: list[str] = []
     unsafe: list[str] = []
     numeric = _numeric(entry)
@@ -844,6 +844,10 @@ def _changing(entry: cst.FunctionDef) -> list[str]:
                     unsafe.append(name)
                 else:
                     found.append(name)
+
+        def visit_SimpleStatementSuite(self, suite):  # `for x in xs: n *= x`, the body on the header's line
+            for small in suite.body:  # each a line of its own, as the writer reads it (`_lines`)
+                self.visit_SimpleStatementLine(cst.SimpleStatementLine([small]))
 
     walk(entry.body, Survey())
     return [name for name in dict.fromkeys(found) if name not in unsafe]
