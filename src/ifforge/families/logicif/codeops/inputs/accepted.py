@@ -18,7 +18,8 @@ catches the error get items of two kinds that cannot be ordered. A table looked 
 match on a text (`table.get(m.group(1))`) and that text get values that agree. A text read field
 by field (`for x in p.split("+")`, a comprehension too) whose fields reach one of these callees gets
 one to four accepted fields joined by that separator; a character given to `unicodedata.category`
-(or a text whose items are), characters of the categories the code names and ASCII letters. `with_accepted` mixes
+(or a text whose items are, in a loop or a comprehension, also over `unicodedata.normalize(form, p)`,
+or whose character at a place is: `p[i]`), characters of the categories the code names and ASCII letters. `with_accepted` mixes
 these into candidates drawn otherwise (`codeops.inputs.candidates`), so the other parameters keep their values;
 everything random comes from one `random.Random` seeded by the caller, and every value is JSON.
 """
@@ -101,6 +102,9 @@ class _Reader(ast.NodeVisitor):
             return self.origin(node.func.value)
         if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
             return self.origin(node.value)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "normalize" \
+                and len(node.args) == 2 and not node.keywords:  # unicodedata.normalize("NFD", p): p's text, recomposed
+            return self.origin(node.args[1])
         return None
 
     def visit_For(self, node: ast.For) -> None:
@@ -110,6 +114,8 @@ class _Reader(ast.NodeVisitor):
         self.generic_visit(node)
 
     def visit_comprehension(self, node: ast.comprehension) -> None:
+        if isinstance(node.target, ast.Name) and self.origin(node.iter):
+            self.items[node.target.id] = self.origin(node.iter)  # `c for c in normalize("NFD", p)`: p's characters
         self._fields(node.target, node.iter)
         self.generic_visit(node)
 
@@ -186,12 +192,16 @@ class _Reader(ast.NodeVisitor):
             self.keys[self.source_of[value.value.id]][value.slice.value] = name
 
     def _category(self, argument: ast.AST) -> None:
-        """`unicodedata.category(c)` of a parameter (a character) or of its items (a text)."""
+        """`unicodedata.category(c)` of a parameter (a character) or of its items (a text): `c` taken
+        from it by a loop, or `p[i]`, one of its characters at a place worked out."""
         found = self._text(argument)
         if found and found[1] is None:
             self.offers[found[0]].append(("classed", False))
         elif isinstance(argument, ast.Name) and argument.id in self.items:
             self.offers[self.items[argument.id]].append(("classed", True))
+        elif isinstance(argument, ast.Subscript) and not isinstance(argument.slice, ast.Slice) \
+                and self.origin(argument.value):
+            self.offers[self.origin(argument.value)].append(("classed", True))
 
     def _search(self, node: ast.AST) -> tuple[str, str] | None:
         """(pattern text, parameter) for `re.search(PATTERN, p)` or `COMPILED.search(p)` (also match)."""
