@@ -204,3 +204,31 @@ def test_a_character_whose_unicode_category_the_code_asks_is_drawn_from_the_cate
     categories = {unicodedata.category(c) for c in chars}
     assert {"Mn", "Mc"} <= categories <= {"Mn", "Mc", "Ll", "Lu"}  # the named ones, and letters for the other side
     assert any(unicodedata.category(c) == "Mn" for t in texts for c in t) and all(len(t) >= 1 for t in texts)
+
+
+def test_a_character_asked_its_category_in_a_comprehension_or_by_its_place_is_drawn_from_those_categories():
+    """`c for c in unicodedata.normalize("NFD", p) if category(c) != "Mn"` and `category(p[i]) == "Lm"`
+    ask about p's characters too. Fails on code that knew only `for c in p:` statements."""
+    import unicodedata
+
+    source = ("import unicodedata\n\ndef f(text, word, at):\n"
+              "    kept = ''.join(c for c in unicodedata.normalize('NFD', text) if unicodedata.category(c) != 'Mn')\n"
+              "    while at < len(word) and unicodedata.category(word[at]) == 'Lm':\n        at += 1\n"
+              "    return kept, at\n")
+    for name, category in (("text", "Mn"), ("word", "Lm")):
+        values = _values(source, "f", name, 40)
+        assert any(unicodedata.category(c) == category for v in values if isinstance(v, str) for c in v), name
+
+
+def test_a_text_whose_characters_are_found_in_an_alphabet_is_drawn_from_it():
+    """`ALPHABET.index(c)` for each character of p (also through `enumerate`) raises on any other
+    character: p is drawn from the alphabet, its first character (found at 0) among them at times.
+    Fails on code that drew such texts from the code's words."""
+    source = ("DIGITS = '0123456789abcdefghijklmnopqrstuvwxyz'\n\n"
+              "def f(text, word):\n    local = 'xyz'\n"
+              "    n = sum(36 ** i * DIGITS.index(c) for i, c in enumerate(text[::-1]))\n"
+              "    for ch in word:\n        n += local.find(ch)\n    return n\n")
+    texts, words = _values(source, "f", "text", 40), _values(source, "f", "word", 40)
+    assert all(set(t) <= set("0123456789abcdefghijklmnopqrstuvwxyz") for t in texts if isinstance(t, str))
+    assert sum(isinstance(t, str) for t in texts) >= 30 and any("0" in t for t in texts if isinstance(t, str))
+    assert all(set(w) <= set("xyz") for w in words if isinstance(w, str)) and any(isinstance(w, str) for w in words)

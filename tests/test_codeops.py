@@ -165,6 +165,24 @@ def test_anonymiser_keeps_behaviour_and_hides_names(name):
             assert kept in result.source
 
 
+def test_keywords_bound_by_functools_partial_follow_the_renamed_parameters():
+    source = '''
+import functools
+from functools import partial
+
+def scaled(value, factor=1, offset=0):
+    return value * factor + offset
+
+def rescale(values, factor, shift):
+    step = functools.partial(scaled, factor=factor, offset=shift)
+    other = partial(scaled, offset=1)
+    return [step(v) for v in values] + [other(v) for v in values]
+'''
+    result = anonymise(source, "rescale")
+    assert "factor=" not in result.source and "offset=" not in result.source
+    _assert_same_behaviour(source, "rescale", result.source, "f", [[[1, 2], 3, 4], [[], 1, 0], [[5], -1, 2]])
+
+
 def test_a_class_body_that_rebinds_a_module_name_reads_the_renamed_one():
     """`LIMIT = LIMIT + 1` in a class body reads the module's LIMIT; `@size.setter` the class's own."""
     source = '''

@@ -364,7 +364,30 @@ def grow(items, start):
         times *= item
     return acc, times
 '''
-    assert not [c for c in propose(anonymise(source, "grow").source).candidates if c.role == "change"]
+    changing = [c.anchor for c in propose(anonymise(source, "grow").source).candidates if c.role == "change"]
+    assert "v1" not in changing  # acc (`times *=`: the next test)
+
+
+def test_a_running_product_counts_the_steps_that_change_it_and_the_probe_refuses_a_list():
+    """`p *= x` on a name bound only to numbers: a step by 1 leaves it as it was. A number times a
+    list is a list, which the next `*=` changes in place (the old value is the same object): on such
+    a case the probe's count is no whole number, so it is never chosen. Fails on code that left `*=` out."""
+    source = '''
+def product(values):
+    p = 1
+    for v in values:
+        p *= v
+    return p
+'''
+    code, tracker, values = _fallback(source, "product", [[[2, 1, 3]], [[1, 1]], [[5, 1, 1, 2]]], "change")
+    assert tracker.kind == "value_changes" and values == [2, 0, 2]
+    assert holds_code(describe(code, [tracker], {}, "int")) == []
+    probe = propose(anonymise(source, "product").source)
+    key = probe.keys[next(c.id for c in probe.candidates if c.role == "change")]
+    [listed, plain] = run_cases(probe.source, "f", [[[[0], 2, 3]], [[2, 3]]])
+    assert isinstance(listed.output[1][key], float) and plain.output[1][key] == 2
+    one_line = source.replace("for v in values:\n        p *= v", "for v in values: p *= v")
+    assert _fallback(one_line, "product", [[[2, 1, 3]], [[1, 1]]], "change")[2] == [2, 0]  # the body on its header's line
 
 
 def test_a_name_recomputed_inside_a_tuple_assignment_counts_its_changes():

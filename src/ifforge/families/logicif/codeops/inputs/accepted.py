@@ -18,7 +18,10 @@ catches the error get items of two kinds that cannot be ordered. A table looked 
 match on a text (`table.get(m.group(1))`) and that text get values that agree. A text read field
 by field (`for x in p.split("+")`, a comprehension too) whose fields reach one of these callees gets
 one to four accepted fields joined by that separator; a character given to `unicodedata.category`
-(or a text whose items are), characters of the categories the code names and ASCII letters. `with_accepted` mixes
+(or a text whose items are, in a loop or a comprehension, also over `unicodedata.normalize(form, p)`,
+or whose character at a place is: `p[i]`), characters of the categories the code names and ASCII letters;
+a text whose items (also `i, c in enumerate(p)`) the code finds in a known text (`DIGITS.index(c)`,
+`.find`), characters of that text. `with_accepted` mixes
 these into candidates drawn otherwise (`codeops.inputs.candidates`), so the other parameters keep their values;
 everything random comes from one `random.Random` seeded by the caller, and every value is JSON.
 """
@@ -49,6 +52,7 @@ DECODERS = {  # a decoder's name -> how to make a text it accepts from some byte
     "b32decode": base64.b32encode, "b16decode": base64.b16encode, "a2b_hex": base64.b16encode,
     "unhexlify": base64.b16encode, "fromhex": lambda raw: raw.hex().encode(),
 }
+ALPHABET_LOOKUPS = {"index", "find", "rindex", "rfind"}  # `TEXT.index(c)`: where c stands in a known text
 ENCODING_TAKERS = {"encode": 0, "decode": 0, "lookup": 0}  # method or function -> the argument that is an encoding
 ISO_TEXTS = {  # by the class whose fromisoformat reads them
     "date": ["2024-01-31", "1999-12-05", "2024-02-29", "0001-01-01", "2023-07-04"],
@@ -80,6 +84,7 @@ class _Reader(ast.NodeVisitor):
         self.length_names: dict[str, str] = {}  # n = len(p) -> p
         self.patterns = patterns  # NAME = re.compile("...") at module level -> the pattern text
         self.constants: dict[str, object] = {}  # separator = "-": a local name for a constant
+        self.texts: dict[str, str] = {}  # NAME = "..." at module level
         self.modulo: set[str] = set()  # names on the left of `%` with a right side that is no number
         self.numeric: set[str] = set()  # names an arithmetic operator is given
         self.items: dict[str, str] = {}  # for c in p: c -> p
@@ -101,25 +106,45 @@ class _Reader(ast.NodeVisitor):
             return self.origin(node.func.value)
         if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
             return self.origin(node.value)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "normalize" \
+                and len(node.args) == 2 and not node.keywords:  # unicodedata.normalize("NFD", p): p's text, recomposed
+            return self.origin(node.args[1])
         return None
 
     def visit_For(self, node: ast.For) -> None:
         if isinstance(node.target, ast.Name) and isinstance(node.iter, ast.Name) and node.iter.id in self.source_of:
             self.items[node.target.id] = self.source_of[node.iter.id]
+        self._counted(node.target, node.iter)
         self._fields(node.target, node.iter)
         self.generic_visit(node)
 
     def visit_comprehension(self, node: ast.comprehension) -> None:
+        self._items(node.target, node.iter)
         self._fields(node.target, node.iter)
         self.generic_visit(node)
 
+    def _items(self, target: ast.AST, iterated: ast.AST) -> None:
+        """A comprehension's `c for c in normalize("NFD", p)`: c is one of p's characters."""
+        if isinstance(target, ast.Name) and self.origin(iterated):
+            self.items[target.id] = self.origin(iterated)
+        self._counted(target, iterated)
+
+    def _counted(self, target: ast.AST, iterated: ast.AST) -> None:
+        """`for i, c in enumerate(p)`: c is an item of p."""
+        if isinstance(target, ast.Tuple) and len(target.elts) == 2 and isinstance(target.elts[1], ast.Name) \
+                and isinstance(iterated, ast.Call) and isinstance(iterated.func, ast.Name) \
+                and iterated.func.id == "enumerate" and len(iterated.args) == 1 and self.origin(iterated.args[0]):
+            self.items[target.elts[1].id] = self.origin(iterated.args[0])
+
     def _generators_first(self, node: ast.AST) -> None:
-        """A comprehension over a split's fields reads its loops before what it makes of each item
-        (`int(x) for x in p.split(",")`); any other is read in the usual order."""
-        before = dict(self.fields)
+        """A comprehension over a split's fields or a parameter's items reads its loops before what it
+        makes of each item (`int(x) for x in p.split(",")`, `DIGITS.index(c) for c in p`); any other
+        is read in the usual order."""
+        before = dict(self.fields), dict(self.items)
         for generator in node.generators:
             self._fields(generator.target, generator.iter)
-        if self.fields == before:
+            self._items(generator.target, generator.iter)
+        if (self.fields, self.items) == before:
             self.generic_visit(node)
             return
         for generator in node.generators:
@@ -186,12 +211,16 @@ class _Reader(ast.NodeVisitor):
             self.keys[self.source_of[value.value.id]][value.slice.value] = name
 
     def _category(self, argument: ast.AST) -> None:
-        """`unicodedata.category(c)` of a parameter (a character) or of its items (a text)."""
+        """`unicodedata.category(c)` of a parameter (a character) or of its items (a text): `c` taken
+        from it by a loop, or `p[i]`, one of its characters at a place worked out."""
         found = self._text(argument)
         if found and found[1] is None:
             self.offers[found[0]].append(("classed", False))
         elif isinstance(argument, ast.Name) and argument.id in self.items:
             self.offers[self.items[argument.id]].append(("classed", True))
+        elif isinstance(argument, ast.Subscript) and not isinstance(argument.slice, ast.Slice) \
+                and self.origin(argument.value):
+            self.offers[self.origin(argument.value)].append(("classed", True))
 
     def _search(self, node: ast.AST) -> tuple[str, str] | None:
         """(pattern text, parameter) for `re.search(PATTERN, p)` or `COMPILED.search(p)` (also match)."""
@@ -305,6 +334,13 @@ class _Reader(ast.NodeVisitor):
             self.offers[self._text(arguments[0])[0]].append(("address", IP_TAKERS[called]))
         if called == "category" and isinstance(func, ast.Attribute) and len(arguments) == 1:
             self._category(arguments[0])
+        if called in ALPHABET_LOOKUPS and isinstance(func, ast.Attribute) and len(arguments) == 1 \
+                and isinstance(arguments[0], ast.Name) and arguments[0].id in self.items:
+            alphabet = func.value.value if isinstance(func.value, ast.Constant) else \
+                self.constants.get(func.value.id, self.texts.get(func.value.id)) if isinstance(func.value, ast.Name) \
+                else None
+            if isinstance(alphabet, str) and len(set(alphabet)) > 1:  # `DIGITS.index(c)`: c is one of DIGITS
+                self.offers[self.items[arguments[0].id]].append(("alphabet", alphabet))
         if called == "fromisoformat" and arguments and isinstance(func, ast.Attribute):
             found = self._text(arguments[0])
             owner = func.value.attr if isinstance(func.value, ast.Attribute) else getattr(func.value, "id", "")
@@ -424,6 +460,15 @@ def _of_category(category: str) -> list[str]:
 _CATEGORY_CHARS: dict[str, list[str]] = {}
 
 
+def _module_texts(tree: ast.Module) -> dict[str, str]:
+    """NAME = "..." at the top of the module, bound once: name -> the text."""
+    bound = [t.id for s in tree.body if isinstance(s, (ast.Assign, ast.AnnAssign, ast.AugAssign))
+             for t in (s.targets if isinstance(s, ast.Assign) else [s.target]) if isinstance(t, ast.Name)]
+    return {s.targets[0].id: s.value.value for s in tree.body if isinstance(s, ast.Assign) and len(s.targets) == 1
+            and isinstance(s.targets[0], ast.Name) and bound.count(s.targets[0].id) == 1
+            and isinstance(s.value, ast.Constant) and isinstance(s.value.value, str)}
+
+
 def _patterns(tree: ast.Module) -> dict[str, str]:
     """NAME = re.compile("...") (or NAME = "...", given to re's functions) at the top of the module:
     name -> pattern text."""
@@ -470,6 +515,7 @@ class Offers:
         self.reader.source_of.update((name, name) for name in self.names)
         self.reader.constants.update({name: value for name, value in module_constants(tree).items()
                                       if type(value) is int})  # what a length may be compared with by name
+        self.reader.texts = _module_texts(tree)  # an alphabet a character may be looked up in
         self.reader.visit(function)
         self.reader.formats()
         self.compiled: dict[str, tuple] = {}
@@ -524,6 +570,11 @@ class Offers:
         """One to four values of a kind joined by the separator the code splits the text into fields at."""
         values = [getattr(self, f"_{kind[0]}")(name, rng, *kind[1:]) for _ in range(rng.randint(1, 4))]
         return None if None in values else separator.join(values)
+
+    def _alphabet(self, name, rng, alphabet):
+        """One to eight characters of the text the code finds each of them in (`DIGITS.index(c)`), now
+        and then its first one (found at 0)."""
+        return "".join(alphabet[0] if rng.random() < 0.2 else rng.choice(alphabet) for _ in range(rng.randint(1, 8)))
 
     def _classed(self, name, rng, text):
         """A character (or a text of a few) of the Unicode categories the code names, else of a few

@@ -5,7 +5,7 @@ The entry function becomes `f`, other functions and classes `g1, g2, ...`, param
 gets a name unique in the module, so closures, `nonlocal`, `global`, comprehensions and recursion
 stay correct, and no renamed name can capture another. Builtins, imports, attributes and strings
 are left alone; keyword arguments follow the parameters of the renamed function they name (a class's:
-those of its `__init__`).
+those of its `__init__`; `functools.partial(g, k=v)`'s: those of g).
 
 The scopes are Python's own rules worked out on the `ast` tree (libcst's scope metadata did the
 same at ten times the cost), and the new names are written into the text at the places the tree
@@ -124,6 +124,7 @@ class _Collector:
         self.other_names: set[str] = set()  # attributes, keywords, modules: names taken, never renamed
         self.definitions: dict[int, list[_Place]] = {}  # id(FunctionDef) -> its parameters' places
         self.calls: list[tuple[ast.Name, list[ast.keyword]]] = []
+        self.partials: list[tuple[ast.expr, ast.Name, list[ast.keyword]]] = []  # (partial, function, keywords)
         self._body(tree.body, self.module)
 
     # positions ---------------------------------------------------------------------------------
@@ -267,6 +268,9 @@ class _Collector:
             self.visit(item.value, scope)
         if isinstance(node.func, ast.Name) and any(item.arg for item in node.keywords):
             self.calls.append((node.func, node.keywords))
+        if _partial(node.func) and node.args and isinstance(node.args[0], ast.Name) \
+                and any(item.arg for item in node.keywords):  # `partial(g, k=v)` calls g with the keyword k
+            self.partials.append((node.func, node.args[0], node.keywords))
 
     def _names(self, node, scope: _Scope, kind: str) -> None:
         """`global`/`nonlocal`: the names after the keyword, in order."""
@@ -431,13 +435,22 @@ def _keyword_edits(found: _Collector, targets, new_names) -> list[tuple[_Place, 
                                if id(param.node) in named and (id(param.scope), param.name) in new_names}
     key_of = {id(place.node): key for place, key in targets if place.kind == "access"}
     edits = []
-    for function, keywords in found.calls:
+    calls = found.calls + [(function, keywords) for partial, function, keywords in found.partials
+                           if key_of.get(id(partial)) not in new_names]  # not a `partial` of the author's own
+    for function, keywords in calls:
         mapping = parameters.get(key_of.get(id(function)), {})
         for item in keywords:
             if item.arg in mapping:
                 place = _Place((item.lineno, item.col_offset), item.arg, found.module, "keyword", item, "arg")
                 edits.append((place, mapping[item.arg]))
     return edits
+
+
+def _partial(func: ast.expr) -> bool:
+    """`functools.partial` (or `partialmethod`), by its module's name or imported alone."""
+    name = func.attr if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
+        and func.value.id == "functools" else func.id if isinstance(func, ast.Name) else None
+    return name in ("partial", "partialmethod")
 
 
 def _apply(text: str, found: _Collector, edits: list[tuple[_Place, str]]) -> str:

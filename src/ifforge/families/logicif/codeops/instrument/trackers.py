@@ -792,7 +792,9 @@ def _recomputed(line: cst.BaseStatement) -> list[str]:
 
 
 # `n op= x` where n is a number gives a new number (or an error) whatever x is among the values f can
-# meet; not `*=`, which turns a number into a list or a text (`n *= [0]`), changed in place after
+# meet; `*=` (MULTIPLYING) may turn a number into a list (`n *= [0]`), which a later `op=` changes in
+# place, so the probe rules out the count of a name stepped so whenever its old value is not immutable
+MULTIPLYING = (cst.MultiplyAssign,)
 NUMBER_STEPS = (cst.AddAssign, cst.SubtractAssign, cst.BitXorAssign, cst.BitOrAssign, cst.BitAndAssign,
                 cst.LeftShiftAssign, cst.RightShiftAssign, cst.FloorDivideAssign, cst.ModuloAssign,
                 cst.DivideAssign, cst.PowerAssign)
@@ -815,12 +817,13 @@ def _number(value) -> bool:
 def _numeric(entry: cst.FunctionDef) -> set[str]:
     """Names in f's own scope (not parameters) that always hold a number: every binding is a number
     (`_number`) or a step `n op= x` of NUMBER_STEPS. Counting their changes on `n op= x` is safe: the
-    old value, a number, cannot change in place."""
+    old value, a number, cannot change in place. A step `n *= x` (MULTIPLYING) is let in too: the probe
+    checks the old value at each step of such a name (`_multiplied`)."""
     stepped: list[str] = []
 
     class Survey(_Bindings):
         def visit_AugAssign(self, node):
-            self.bind(node.target, isinstance(node.operator, NUMBER_STEPS))
+            self.bind(node.target, isinstance(node.operator, NUMBER_STEPS + MULTIPLYING))
             if isinstance(node.target, cst.Name):
                 stepped.append(node.target.value)
 
@@ -830,10 +833,10 @@ def _numeric(entry: cst.FunctionDef) -> set[str]:
 
 
 def _changing(entry: cst.FunctionDef) -> list[str]:
-    """Names f's own statements recompute from themselves; not one whose recomputation is a
-    conditional expression (a counted choice is rewritten into lines that may not mention it), nor
-    one stepped by `n op= x` unless it always holds a number (a list's `+=` changes it in place, so
-    the value it had could not be kept to compare with)."""
+    """Names f's own statements recompute from themselves (a body on its header's line too); not one
+    whose recomputation is a conditional expression (a counted choice is rewritten into lines that may
+    not mention it), nor one stepped by `n op= x` unless it always holds a number (a list's `+=`
+    changes it in place, so the value it had could not be kept to compare with)."""
     found: list[str] = []
     unsafe: list[str] = []
     numeric = _numeric(entry)
@@ -849,8 +852,25 @@ def _changing(entry: cst.FunctionDef) -> list[str]:
                 else:
                     found.append(name)
 
+        def visit_SimpleStatementSuite(self, suite):  # `for x in xs: n *= x`, the body on the header's line
+            for small in suite.body:  # each a line of its own, as the writer reads it (`_lines`)
+                self.visit_SimpleStatementLine(cst.SimpleStatementLine([small]))
+
     walk(entry.body, Survey())
     return [name for name in dict.fromkeys(found) if name not in unsafe]
+
+
+def _multiplied(entry: cst.FunctionDef) -> set[str]:
+    """Names f's own statements step by `n *= x` (MULTIPLYING): a number times a list is a list."""
+    found: set[str] = set()
+
+    class Survey(_OwnStatements):
+        def visit_AugAssign(self, node):
+            if isinstance(node.operator, MULTIPLYING) and isinstance(node.target, cst.Name):
+                found.add(node.target.value)
+
+    walk(entry.body, Survey())
+    return found
 
 
 def _split(value) -> bool:
@@ -1061,6 +1081,7 @@ class _Context:
     recursive: bool  # f calls or names itself: its body moves into an inner function
     candidates: list[Candidate]
     classes: list[str] = field(default_factory=list)  # module-level classes whose methods are counted
+    multiplied: set[str] = field(default_factory=set)  # names stepped by `n *= x`: `_multiplied`
 
 
 def _prepare(source: str, module: cst.Module | None = None, methods: bool = False) -> _Context:
@@ -1127,7 +1148,8 @@ def _prepare(source: str, module: cst.Module | None = None, methods: bool = Fals
                                     explanation="how many times the function's body runs, counting every recursive call"))
     stats = next(name for name in ("stats", "stats_", "tracked", "counts") if name not in names)
     return _Context(module, entry, names, stats, sites, containers + pieces, counts, movable, callers,
-                    recursive or _names_itself(entry), candidates, [c.name.value for c in classes])
+                    recursive or _names_itself(entry), candidates, [c.name.value for c in classes],
+                    _multiplied(entry))
 
 
 def _calls_itself(entry: cst.FunctionDef) -> bool:
@@ -1312,6 +1334,12 @@ class _Writer:
             before.append(_statement(f"{old} = {name}"))
             after.append(cst.If(test=cst.parse_expression(f"{name} != {old}"),
                                 body=cst.IndentedBlock(body=self.bump(f"change:{name}"))))
+            if self.probing and name in self.context.multiplied and isinstance(line.body[0], cst.AugAssign):
+                # a value that can change in place (`n *= [0]` made a list) is the same object after
+                # its step: the count could miss a change, so the probe makes it no whole number
+                key = f"{self.context.stats}[{self.keys['change:' + name]!r}]"
+                after.append(_statement(f"if not isinstance({old}, (int, float, complex, str, bytes, tuple)): "
+                                        f"{key} += 0.5"))
         return before, after
 
     def checks(self, chain) -> tuple[list[cst.BaseStatement], cst.Name] | None:
