@@ -832,8 +832,8 @@ def test_translate_with_a_table_written_in_the_code_says_each_character_it_chang
     assert 'the pair of (s with every "a" replaced by "b", every "b" replaced by "a" and every "-" removed, all at ' \
            'once (each character of s is looked at once' in steps[0]
     assert 's with every "x" replaced by "y" and every " " removed, all at once' in steps[0]
-    with pytest.raises(Undescribable, match="translate"):
-        describe("def f(s, t):\n    return s.translate(t)\n", [], {}, "int")
+    with pytest.raises(Undescribable, match="translate"):  # a table made from texts known only at run time
+        describe("def f(s, a, b):\n    return s.translate(str.maketrans(a, b))\n", [], {}, "int")
 
 
 def test_a_sort_by_a_comparison_function_says_which_item_comes_first():
@@ -1288,3 +1288,44 @@ def test_an_input_of_no_one_kind_is_not_given_the_kind_a_later_step_sets():
     assert "c counts as false" in said and "c is empty" not in said
     said = describe(source, [], {"a": "int", "b": "str", "c": "str"}, "str")  # declared text: empty is exact
     assert "c is empty" in said
+
+
+def test_a_kind_asked_of_a_literal_or_of_a_tuple_of_kinds_is_an_exact_kind_check():
+    assert _steps("def f(c):\n    if type(c) == type(''):\n        return 1\n    return 0\n")[0] == (
+        "1. If c is exactly text (of that very kind, not of a kind built on it), return 1.")
+    assert _steps("def f(c):\n    if type(c) is not type(None):\n        return 1\n    return 0\n")[0] == (
+        "1. If c is not None, return 1.")
+    assert _steps("def f(x):\n    if type(x) in (list, type(())):\n        return 1\n    return 0\n")[0] == (
+        "1. If x is exactly a list or exactly a tuple (of that very kind, not of a kind built on it), return 1.")
+    assert _steps("def f(x):\n    if type(x) not in (int, float):\n        return 1\n    return 0\n")[0] == (
+        "1. If x is not exactly a whole number and not exactly a decimal number (of that very kind: true and false "
+        "do not count, nor a kind built on it), return 1.")
+
+
+def test_translate_with_a_table_of_code_points_written_in_the_code_or_made_at_run_time():
+    assert _steps("def f(s):\n    return s.translate({ord('a'): 'bb', 0x63: None, ord('d'): 101})\n") == [
+        "1. Return s with every \"a\" replaced by \"bb\", every \"c\" removed and every \"d\" replaced by \"e\", all "
+        "at once (each character of s is looked at once, and what it is replaced by is never changed again; every "
+        "other character kept as it is)."]
+    assert _steps("def f(s, t):\n    return s.translate(t)\n") == [
+        "1. Return s with each character changed by looking its Unicode code point up in t, all at once: where t "
+        "holds a value under that code point (as a key of a dictionary, or as a position of a list or text), a text "
+        "value takes the character's place, a whole number puts the character with that code point in its place, "
+        "and None removes the character (any other value stops the steps with an error); a character whose code "
+        "point t does not hold is kept as it is."]
+    with pytest.raises(Undescribable, match="translate"):  # text keys: no code point is a key, said by no rule here
+        describe("def f(s):\n    return s.translate({'a': 'b'})\n", [], {}, "int")
+
+
+def test_several_groups_of_a_match_asked_at_once_are_a_tuple_in_the_order_asked():
+    steps = _steps("import re\ndef f(s):\n    m = re.match(r'(?P<h>a)(b)', s)\n    return m.group('h', 0, 2)\n")
+    assert steps[1] == ("2. Return the tuple of the texts that group \"h\", the whole match and group 2 of the match "
+                        "m cover, in that order (None for a group that took no part).")
+
+
+def test_a_call_of_the_codes_own_function_between_two_checks_is_worked_out_once():
+    steps = _steps("def g(c):\n    return c + 1\ndef f(x):\n    if 3 < g(x) < 7:\n        return 1\n    return 0\n")
+    assert "3 is less than what g gives back with x and what g gives back with x is less than 7 (what g gives back " \
+           "with x worked out only once)" in " ".join(steps)
+    assert "worked out only once" not in " ".join(_steps("def f(x):\n    if 3 < len(x) < 7:\n        return 1\n"
+                                                         "    return 0\n"))

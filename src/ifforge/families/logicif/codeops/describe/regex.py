@@ -696,6 +696,11 @@ def match_method(speaker, owner: cst.BaseExpression, name: str, args: list) -> s
     if name == "group" and len(args) <= 1:
         return (f"the whole text the match {m} covers" if whole else
                 f"the text group {number} of the match {m} covers (None if that group took no part)")
+    if name == "group":  # several groups asked at once: a tuple of their texts, in the order asked
+        parts = ["the whole match" if isinstance(a, cst.Integer) and a.value == "0" else f"group {speaker.grouped(a)}"
+                 for a in args]
+        return (f"the tuple of the texts that {speaker.join(parts)} of the match {m} cover, in that order (None for a "
+                f"group that took no part)")
     if name == "groupdict" and not args:
         return (f"a new dictionary from the name of each named group of the match {m}, in the order the groups "
                 f"appear, to the text that group covers (None for a group that took no part)")
