@@ -1329,3 +1329,16 @@ def test_a_call_of_the_codes_own_function_between_two_checks_is_worked_out_once(
            "with x worked out only once)" in " ".join(steps)
     assert "worked out only once" not in " ".join(_steps("def f(x):\n    if 3 < len(x) < 7:\n        return 1\n"
                                                          "    return 0\n"))
+
+
+def test_a_bytearray_is_the_bytes_bytes_would_make_as_a_changeable_value():
+    steps = _steps("def f(n):\n    b = bytearray([1, 2])\n    c = bytearray()\n    b[0] = 65\n    return len(b) + len(c)\n")
+    assert steps[0].startswith("1. Set b to (the bytes whose values are 1 and 2, in that order (each must be from 0 to "
+                               "255)), as a new changeable bytes value; c to no bytes at all, as a new changeable "
+                               "bytes value.")
+    assert vocab_rule("bytearray") in steps[0]
+
+
+def vocab_rule(key: str) -> str:
+    from ifforge.families.logicif.codeops.describe.english import RULES
+    return RULES[key]

@@ -78,6 +78,9 @@ RULES = {  # one sentence each, said once, at the first step that needs it
              "colon and a space, then its value).",
     "dict_order": "A dictionary gives its keys in the order they were first added, a set its items in Python's "
                   "own order.",
+    "bytearray": "A changeable bytes value holds bytes as a list holds its items: each item, a whole number from 0 "
+                 "to 255, can be set, added and removed as a list's can (a number outside 0 to 255 stops the steps "
+                 "with an error).",
     "heap": "A heap is a list from which taking out always removes the smallest item.",
     "range": "The numbers of the counting range are fixed before the loop starts, even if a step changes "
              "the variables in its bounds.",
@@ -1279,6 +1282,24 @@ class Speaker:
                     f"number or for any other value)")
         return None
 
+    def _builtin_bytearray(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
+        """`bytearray(...)`: the bytes `bytes(...)` makes from the same inputs, as a new value whose bytes can be
+        changed (each item a whole number from 0 to 255, set, added and removed as a list's are)."""
+        self.rule("bytes")
+        changeable = f"as a new changeable bytes value{self.cite('bytearray')}"
+        if one is not None and self.sort_of(one) == "bytes":
+            return f"a copy of the bytes {self.grouped(one)}, {changeable}"
+        if not args and not keywords:
+            return f"no bytes at all, {changeable}"
+        if one is not None and self.sort_of(one) == "int":
+            return (f"{self.grouped(one)} bytes of value 0 (the steps stop with an error if that is negative), "
+                    f"{changeable}")
+        for form in (Speaker._builtin_bytes, Speaker._builtin_str_bytes):
+            said = form(self, "bytes", args, keywords, one, cond)
+            if said is not None:
+                return f"{said}, {changeable}" if not loose(said) else f"({said}), {changeable}"
+        return None
+
     def _builtin_str_bytes(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
         g = self.grouped
         # the same as .decode / .encode, the encoding given second or by its keyword
@@ -2077,6 +2098,7 @@ _BUILTIN_FORMS = {
     "float": (Speaker._builtin_empty, Speaker._builtin_float,),
     "str": (Speaker._builtin_empty, Speaker._builtin_str, Speaker._builtin_str_bytes),
     "bytes": (Speaker._builtin_bytes, Speaker._builtin_str_bytes),
+    "bytearray": (Speaker._builtin_bytearray,),
     "bool": (Speaker._builtin_empty, Speaker._builtin_bool,),
     "ord": (Speaker._builtin_ord,),
     "chr": (Speaker._builtin_chr,),
