@@ -1342,3 +1342,11 @@ def test_a_bytearray_is_the_bytes_bytes_would_make_as_a_changeable_value():
 def vocab_rule(key: str) -> str:
     from ifforge.families.logicif.codeops.describe.english import RULES
     return RULES[key]
+
+
+def test_a_replacement_made_by_fixing_inputs_of_a_helper_is_what_the_helper_gives_back_for_each_match():
+    source = ("import re\nimport functools\ndef cb(m, suffix):\n    return m.group(0) + suffix\n"
+              "def f(s, t):\n    return re.sub('a', functools.partial(cb, suffix=t), s)\n")
+    assert _steps(source)[-1].endswith("replaced by what the helper cb gives back with that match and suffix set to t.")
+    with pytest.raises(Undescribable, match="partial"):  # a name the helper's inputs do not have
+        describe(source.replace("suffix=t", "other=t"), [], {}, "str")

@@ -74,6 +74,7 @@ class Facts:
     mixed: Mapping[str, frozenset[str]]  # parameter -> the kinds its declared union allows
     inputs: frozenset[str]  # parameters of `f` never set again: they hold the JSON input whenever read
     modules: frozenset[str]  # every module the code imports (`import m`, `from m import g`), at any depth
+    parameters: Mapping[str, frozenset[str]]  # a helper defined once -> the names its parameters take by name
 
 
 _ANALYSES: list[tuple[tuple[str, ...], Callable[[Any], Any]]] = []
@@ -111,6 +112,20 @@ def _frozen(value):
 
 
 # ---- the analyses, in the order they run ------------------------------------------------------
+@analysis("parameters")
+def _parameters(k) -> dict[str, frozenset[str]]:
+    """Each helper defined once (at any depth): the names of the parameters a call may give by name."""
+    found: dict[str, list[cst.FunctionDef]] = {}
+
+    class Definitions(Reader):
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+            found.setdefault(node.name.value, []).append(node)
+
+    walk(k.module, Definitions())
+    return {name: frozenset(p.name.value for p in (*defs[0].params.params, *defs[0].params.kwonly_params))
+            for name, defs in found.items() if len(defs) == 1 and name in k.helpers}
+
+
 @analysis("generators", "stops")
 def _producers(k) -> tuple[set[str], set[int]]:
     return _generators(k.module)

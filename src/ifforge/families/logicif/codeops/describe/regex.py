@@ -648,10 +648,30 @@ def _replacement(speaker, replacement: cst.BaseExpression) -> str:
                 f"from that match)")
     if isinstance(replacement, cst.Lambda):  # called with each match
         return speaker.applied(replacement, "that match")
+    fixed_inputs = _helper_partial(speaker, replacement)
+    if fixed_inputs is not None:
+        return fixed_inputs
     if _run_time_text(speaker, replacement):
         speaker.rule("regex_template")
         return f"the text {speaker.grouped(replacement)} read as a replacement template"
     raise Undescribable("a regular-expression replacement that is neither text nor a helper")
+
+
+def _helper_partial(speaker, node: cst.BaseExpression) -> str | None:
+    """`functools.partial(h, a, k=v)` as the replacement: each match replaced by what the helper h gives back
+    with a, then the match, and k set to v (the fixed inputs worked out once, before any match); else None."""
+    if not (isinstance(node, cst.Call) and speaker.resolved(node.func) == "functools.partial" and node.args
+            and not node.args[0].keyword and not node.args[0].star and isinstance(node.args[0].value, cst.Name)
+            and node.args[0].value.value in speaker.helpers and not any(a.star for a in node.args[1:])):
+        return None
+    if any(a.keyword is not None and a.keyword.value not in speaker.parameters.get(node.args[0].value.value, ())
+           for a in node.args[1:]):  # a name the helper's inputs do not have (as the steps call them)
+        raise Undescribable("functools.partial naming an input its function does not have")
+    placed = [a for a in node.args[1:] if a.keyword is None]
+    named = [a for a in node.args[1:] if a.keyword is not None]
+    call = cst.Call(node.args[0].value, [*placed, cst.Arg(cst.Name("STANDINMATCHMARK")), *named])
+    return (f"what the helper {node.args[0].value.value} gives back "
+            f"{speaker.call_with(call).replace('STANDINMATCHMARK', 'that match')}")
 
 
 _TEMPLATE = re.compile(r"\\(?:g<(?P<named>\w+)>|(?P<number>[1-9]\d?)(?![0-7])|(?P<char>[^\w])|(?P<escape>[ntr]))")
