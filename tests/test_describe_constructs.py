@@ -1300,6 +1300,10 @@ def test_a_kind_asked_of_a_literal_or_of_a_tuple_of_kinds_is_an_exact_kind_check
     assert _steps("def f(x):\n    if type(x) not in (int, float):\n        return 1\n    return 0\n")[0] == (
         "1. If x is not exactly a whole number and not exactly a decimal number (of that very kind: true and false "
         "do not count, nor a kind built on it), return 1.")
+    assert _steps("def f(a, b):\n    if type(a) is not type(b):\n        return 1\n    return 0\n")[0].startswith(
+        "1. If a is not of exactly the same kind as b (a whole number, a decimal number, true or false, text, bytes, "
+        "None, a list, a tuple, a dictionary, a set and a fixed set are each a kind of its own, and an object of a "
+        "class of the code is of the kind of its class, not of a kind it is built on), return 1.")
 
 
 def test_translate_with_a_table_of_code_points_written_in_the_code_or_made_at_run_time():
@@ -1315,6 +1319,9 @@ def test_translate_with_a_table_of_code_points_written_in_the_code_or_made_at_ru
         "point t does not hold is kept as it is."]
     with pytest.raises(Undescribable, match="translate"):  # text keys: no code point is a key, said by no rule here
         describe("def f(s):\n    return s.translate({'a': 'b'})\n", [], {}, "int")
+    with pytest.raises(Undescribable, match="translate"):  # a dictionary that makes values for missing keys
+        describe("from collections import defaultdict\ndef f(s):\n    return s.translate(defaultdict(str))\n", [], {},
+                 "int")
 
 
 def test_several_groups_of_a_match_asked_at_once_are_a_tuple_in_the_order_asked():

@@ -593,6 +593,13 @@ class Speaker:
                                f"({_EXACT_NOTES.get(name, 'of that very kind, not of a kind built on it')})")
                 left = right
                 continue
+            if kind in (cst.Is, cst.IsNot, cst.Equal, cst.NotEqual) and _type_of(left) is not None \
+                    and _type_of(right) is not None:  # `type(a) is type(b)`: the two kinds compared
+                same = (kind in (cst.Is, cst.Equal)) != negate
+                clauses.append(f"{self.grouped(_type_of(left))} is {'' if same else 'not '}of exactly the same kind as "
+                               f"{self.grouped(_type_of(right))} ({_SAME_KIND})")
+                left = right
+                continue
             system = paths.rules_check(dotted_name(left), dotted_name(right), (kind is cst.Is) != negate) \
                 if kind in (cst.Is, cst.IsNot) else None
             if system is not None:
@@ -1939,7 +1946,9 @@ class Speaker:
             mapping = _code_point_table(written)
         if mapping is None:
             if isinstance(written, (cst.Dict, cst.SimpleString, cst.ConcatenatedString, cst.List, cst.Tuple)) \
-                    or _is_maketrans(written):
+                    or _is_maketrans(written) or self.facts is not None and ("collections" in self.modules or any(
+                        name.partition(".")[0] == "collections" for name in self.imported.values())):
+                # (a dictionary that makes a value for a missing key, `defaultdict`, holds every code point)
                 raise Undescribable("the method translate (a character table)")
             looked = self.grouped(table)
             return (f"{owner} with each character changed by looking its Unicode code point up in {looked}, all at "
@@ -2294,6 +2303,11 @@ _SUBSETS = {cst.LessThan: "a proper subset of {b} (every item of {a} is in {b}, 
             cst.LessThanEqual: "a subset of {b} (every item of {a} is in {b})",
             cst.GreaterThan: "a proper superset of {b} (every item of {b} is in {a}, and {a} has more items)",
             cst.GreaterThanEqual: "a superset of {b} (every item of {b} is in {a})"}
+
+# what "of exactly the same kind" asks, for `type(a) is type(b)`
+_SAME_KIND = ("a whole number, a decimal number, true or false, text, bytes, None, a list, a tuple, a dictionary, a set "
+              "and a fixed set are each a kind of its own, and an object of a class of the code is of the kind of its "
+              "class, not of a kind it is built on")
 
 # what `type(x) is int` leaves out that `isinstance` takes in
 _EXACT_NOTES = {"int": "of that very kind: true and false do not count, nor a kind built on it"}
