@@ -1357,3 +1357,13 @@ def test_a_replacement_made_by_fixing_inputs_of_a_helper_is_what_the_helper_give
     assert _steps(source)[-1].endswith("replaced by what the helper cb gives back with that match and suffix set to t.")
     with pytest.raises(Undescribable, match="partial"):  # a name the helper's inputs do not have
         describe(source.replace("suffix=t", "other=t"), [], {}, "str")
+
+
+def test_a_library_imported_under_another_name_is_said_as_the_library():
+    steps = _steps("import math as _m\ndef f(x):\n    if x > 0:\n        return _m.sqrt(x) + _m.pi\n    return 0.0\n")
+    assert steps[0].startswith("1. If x is greater than 0, return (the square root of x (a decimal number)) plus (the "
+                               "number pi (3.141592653589793)).")
+    text = describe("import re as _re\nP = _re.compile('a+')\ndef f(x):\n    if P.match(x):\n        return 1\n"
+                    "    return 0\n", [], {}, "int")
+    assert 'P is the pattern matching the text "a" repeated 1 or more times' in text
+    assert "1. If the pattern P matches at the very start of x, return 1." in text

@@ -369,7 +369,7 @@ class Speaker:
                 and node.func.attr.value in ("search", "match", "fullmatch")):
             return None
         owner, name = node.func.value, node.func.attr.value
-        if dotted_name(node.func) == f"re.{name}":
+        if dotted_name(node.func) == f"re.{name}" or self.facts is not None and self.resolved(node.func) == f"re.{name}":
             return regex.module_call(self, name, node, test=holds)
         if isinstance(owner, cst.Name) and owner.value in self.patterns or regex.compiled(self, owner):
             args, keywords = self.arguments(node)
@@ -809,6 +809,8 @@ class Speaker:
         dotted = dotted_name(node)
         if dotted in vocab.CONSTANTS:  # a library's fixed value: its words live in vocab/
             return vocab.CONSTANTS[dotted]
+        if self.facts is not None and self.resolved(node) in vocab.CONSTANTS:  # `import math as m`: `m.pi`
+            return vocab.CONSTANTS[self.resolved(node)]
         if isinstance(node.value, cst.Name) and (node.value.value in self.selves or node.value.value in self.instances):
             if node.attr.value in self.methods:
                 raise Undescribable("a method of a class of the code used as a value")

@@ -456,7 +456,7 @@ def literal_pattern(speaker, node: cst.BaseExpression, flags: int = 0) -> str:
     written = speaker.constants.get(node.value) if isinstance(node, cst.Name) else None
     if isinstance(written, (cst.SimpleString, cst.ConcatenatedString)):  # a module-level text: the pattern it spells
         return literal_pattern(speaker, written, flags)
-    if isinstance(node, cst.Call) and _is_compile(node):
+    if isinstance(node, cst.Call) and _is_compile(node, speaker):
         return compile_call(speaker, node)
     if isinstance(node, cst.IfExp):  # `r"\w+" if strict else r"\S+"`: each pattern, and when it is used
         return (f"({literal_pattern(speaker, node.body, flags)} if {speaker.condition(node.test)}, otherwise "
@@ -515,9 +515,11 @@ def _plain_text(speaker, node: cst.BaseExpression) -> str | None:
     return None
 
 
-def _is_compile(node: cst.Call) -> bool:
-    return isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name) and \
-        node.func.value.value == "re" and node.func.attr.value == "compile"
+def _is_compile(node: cst.Call, speaker=None) -> bool:
+    """`re.compile(...)`; with a speaker, also by a name the module is imported as (`import re as _re`)."""
+    return isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name) and node.func.attr.value == \
+        "compile" and (node.func.value.value == "re" or speaker is not None and speaker.facts is not None
+                       and speaker.imported.get(node.func.value.value) == "re")
 
 
 def made_by_helper(speaker, node: cst.BaseExpression) -> bool:
@@ -527,7 +529,7 @@ def made_by_helper(speaker, node: cst.BaseExpression) -> bool:
 
 def compiled(speaker, node: cst.BaseExpression) -> bool:
     """Surely a compiled pattern where it is made: `re.compile(...)` or a call of a helper that gives one back."""
-    return isinstance(node, cst.Call) and _is_compile(node) or made_by_helper(speaker, node)
+    return isinstance(node, cst.Call) and _is_compile(node, speaker) or made_by_helper(speaker, node)
 
 
 def method_as_value(speaker, made: cst.Call, name: str) -> str:
