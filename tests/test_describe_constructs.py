@@ -1367,3 +1367,9 @@ def test_a_library_imported_under_another_name_is_said_as_the_library():
                     "    return 0\n", [], {}, "int")
     assert 'P is the pattern matching the text "a" repeated 1 or more times' in text
     assert "1. If the pattern P matches at the very start of x, return 1." in text
+
+
+def test_a_text_format_filled_from_the_items_of_a_list_reads_field_n_as_item_n():
+    steps = _steps("def f(xs):\n    ys = list(xs)\n    return '{1}-{0}'.format(*ys)\n")
+    assert steps[1].startswith("2. Return the text made of the second item of ys written as text, followed by \"-\", "
+                               "followed by the first item of ys written as text.")

@@ -1870,6 +1870,13 @@ class Speaker:
     # ---- methods ----------------------------------------------------------------------------
     def method(self, owner_node: cst.BaseExpression, name: str, call: cst.Call) -> str:
         """A method call used for its value."""
+        if name == "format" and len(call.args) == 1 and call.args[0].star == "*" \
+                and self.sort_of(call.args[0].value) in ("list", "tuple"):
+            # `t.format(*xs)`: field n reads item n of xs (too few items stop the steps, as a position past the end
+            # does; more are left unread)
+            spread = call.args[0].value
+            return formats.format_call(self, owner_node, [cst.Subscript(spread, [cst.SubscriptElement(cst.Index(
+                cst.Integer(str(i))))]) for i in range(_SPREAD_FIELDS)], {})
         args, keywords = self.arguments(call)
         if isinstance(owner_node, cst.Name) and owner_node.value in self.patterns or name in _PATTERN_ONLY:
             return regex.pattern_method(self, owner_node, name, args, keywords)
@@ -2037,6 +2044,8 @@ def _text_of(node: cst.BaseExpression) -> str | None:
         return node.evaluated_value
     return None
 
+
+_SPREAD_FIELDS = 100  # how many positional fields a format filled from a list's items may read
 
 # a core method's parameters that may be given by name, in order, each with the value it takes when left out
 _PLACES = {"splitlines": (("keepends", "False"),),
