@@ -1373,3 +1373,10 @@ def test_a_text_format_filled_from_the_items_of_a_list_reads_field_n_as_item_n()
     steps = _steps("def f(xs):\n    ys = list(xs)\n    return '{1}-{0}'.format(*ys)\n")
     assert steps[1].startswith("2. Return the text made of the second item of ys written as text, followed by \"-\", "
                                "followed by the first item of ys written as text.")
+
+
+def test_a_printf_format_filled_from_a_computed_tuple_takes_item_n_and_needs_exactly_as_many():
+    steps = _steps("def f(xs):\n    ys = list(xs)\n    return '%s-%s' % tuple(ys)\n")
+    assert steps[1].startswith("2. Return the text made of the first item of ys written as text, followed by \"-\", "
+                               "followed by the second item of ys written as text (the steps stop with an error "
+                               "unless ys has exactly 2 items).")
