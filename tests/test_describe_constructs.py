@@ -832,8 +832,8 @@ def test_translate_with_a_table_written_in_the_code_says_each_character_it_chang
     assert 'the pair of (s with every "a" replaced by "b", every "b" replaced by "a" and every "-" removed, all at ' \
            'once (each character of s is looked at once' in steps[0]
     assert 's with every "x" replaced by "y" and every " " removed, all at once' in steps[0]
-    with pytest.raises(Undescribable, match="translate"):
-        describe("def f(s, t):\n    return s.translate(t)\n", [], {}, "int")
+    with pytest.raises(Undescribable, match="translate"):  # a table made from texts known only at run time
+        describe("def f(s, a, b):\n    return s.translate(str.maketrans(a, b))\n", [], {}, "int")
 
 
 def test_a_sort_by_a_comparison_function_says_which_item_comes_first():
@@ -1288,3 +1288,95 @@ def test_an_input_of_no_one_kind_is_not_given_the_kind_a_later_step_sets():
     assert "c counts as false" in said and "c is empty" not in said
     said = describe(source, [], {"a": "int", "b": "str", "c": "str"}, "str")  # declared text: empty is exact
     assert "c is empty" in said
+
+
+def test_a_kind_asked_of_a_literal_or_of_a_tuple_of_kinds_is_an_exact_kind_check():
+    assert _steps("def f(c):\n    if type(c) == type(''):\n        return 1\n    return 0\n")[0] == (
+        "1. If c is exactly text (of that very kind, not of a kind built on it), return 1.")
+    assert _steps("def f(c):\n    if type(c) is not type(None):\n        return 1\n    return 0\n")[0] == (
+        "1. If c is not None, return 1.")
+    assert _steps("def f(x):\n    if type(x) in (list, type(())):\n        return 1\n    return 0\n")[0] == (
+        "1. If x is exactly a list or exactly a tuple (of that very kind, not of a kind built on it), return 1.")
+    assert _steps("def f(x):\n    if type(x) not in (int, float):\n        return 1\n    return 0\n")[0] == (
+        "1. If x is not exactly a whole number and not exactly a decimal number (of that very kind: true and false "
+        "do not count, nor a kind built on it), return 1.")
+    assert _steps("def f(a, b):\n    if type(a) is not type(b):\n        return 1\n    return 0\n")[0].startswith(
+        "1. If a is not of exactly the same kind as b (a whole number, a decimal number, true or false, text, bytes, "
+        "None, a list, a tuple, a dictionary, a set and a fixed set are each a kind of its own, and an object of a "
+        "class of the code is of the kind of its class, not of a kind it is built on), return 1.")
+
+
+def test_translate_with_a_table_of_code_points_written_in_the_code_or_made_at_run_time():
+    assert _steps("def f(s):\n    return s.translate({ord('a'): 'bb', 0x63: None, ord('d'): 101})\n") == [
+        "1. Return s with every \"a\" replaced by \"bb\", every \"c\" removed and every \"d\" replaced by \"e\", all "
+        "at once (each character of s is looked at once, and what it is replaced by is never changed again; every "
+        "other character kept as it is)."]
+    assert _steps("def f(s, t):\n    return s.translate(t)\n") == [
+        "1. Return s with each character changed by looking its Unicode code point up in t, all at once: where t "
+        "holds a value under that code point (as a key of a dictionary, or as a position of a list or text), a text "
+        "value takes the character's place, a whole number puts the character with that code point in its place, "
+        "and None removes the character (any other value stops the steps with an error); a character whose code "
+        "point t does not hold is kept as it is."]
+    with pytest.raises(Undescribable, match="translate"):  # text keys: no code point is a key, said by no rule here
+        describe("def f(s):\n    return s.translate({'a': 'b'})\n", [], {}, "int")
+    with pytest.raises(Undescribable, match="translate"):  # a dictionary that makes values for missing keys
+        describe("from collections import defaultdict\ndef f(s):\n    return s.translate(defaultdict(str))\n", [], {},
+                 "int")
+
+
+def test_several_groups_of_a_match_asked_at_once_are_a_tuple_in_the_order_asked():
+    steps = _steps("import re\ndef f(s):\n    m = re.match(r'(?P<h>a)(b)', s)\n    return m.group('h', 0, 2)\n")
+    assert steps[1] == ("2. Return the tuple of the texts that group \"h\", the whole match and group 2 of the match "
+                        "m cover, in that order (None for a group that took no part).")
+
+
+def test_a_call_of_the_codes_own_function_between_two_checks_is_worked_out_once():
+    steps = _steps("def g(c):\n    return c + 1\ndef f(x):\n    if 3 < g(x) < 7:\n        return 1\n    return 0\n")
+    assert "3 is less than what g gives back with x and what g gives back with x is less than 7 (what g gives back " \
+           "with x worked out only once)" in " ".join(steps)
+    assert "worked out only once" not in " ".join(_steps("def f(x):\n    if 3 < len(x) < 7:\n        return 1\n"
+                                                         "    return 0\n"))
+
+
+def test_a_bytearray_is_the_bytes_bytes_would_make_as_a_changeable_value():
+    steps = _steps("def f(n):\n    b = bytearray([1, 2])\n    c = bytearray()\n    b[0] = 65\n    return len(b) + len(c)\n")
+    assert steps[0].startswith("1. Set b to (the bytes whose values are 1 and 2, in that order (each must be from 0 to "
+                               "255)), as a new changeable bytes value; c to no bytes at all, as a new changeable "
+                               "bytes value.")
+    assert vocab_rule("bytearray") in steps[0]
+
+
+def vocab_rule(key: str) -> str:
+    from ifforge.families.logicif.codeops.describe.english import RULES
+    return RULES[key]
+
+
+def test_a_replacement_made_by_fixing_inputs_of_a_helper_is_what_the_helper_gives_back_for_each_match():
+    source = ("import re\nimport functools\ndef cb(m, suffix):\n    return m.group(0) + suffix\n"
+              "def f(s, t):\n    return re.sub('a', functools.partial(cb, suffix=t), s)\n")
+    assert _steps(source)[-1].endswith("replaced by what the helper cb gives back with that match and suffix set to t.")
+    with pytest.raises(Undescribable, match="partial"):  # a name the helper's inputs do not have
+        describe(source.replace("suffix=t", "other=t"), [], {}, "str")
+
+
+def test_a_library_imported_under_another_name_is_said_as_the_library():
+    steps = _steps("import math as _m\ndef f(x):\n    if x > 0:\n        return _m.sqrt(x) + _m.pi\n    return 0.0\n")
+    assert steps[0].startswith("1. If x is greater than 0, return (the square root of x (a decimal number)) plus (the "
+                               "number pi (3.141592653589793)).")
+    text = describe("import re as _re\nP = _re.compile('a+')\ndef f(x):\n    if P.match(x):\n        return 1\n"
+                    "    return 0\n", [], {}, "int")
+    assert 'P is the pattern matching the text "a" repeated 1 or more times' in text
+    assert "1. If the pattern P matches at the very start of x, return 1." in text
+
+
+def test_a_text_format_filled_from_the_items_of_a_list_reads_field_n_as_item_n():
+    steps = _steps("def f(xs):\n    ys = list(xs)\n    return '{1}-{0}'.format(*ys)\n")
+    assert steps[1].startswith("2. Return the text made of the second item of ys written as text, followed by \"-\", "
+                               "followed by the first item of ys written as text.")
+
+
+def test_a_printf_format_filled_from_a_computed_tuple_takes_item_n_and_needs_exactly_as_many():
+    steps = _steps("def f(xs):\n    ys = list(xs)\n    return '%s-%s' % tuple(ys)\n")
+    assert steps[1].startswith("2. Return the text made of the first item of ys written as text, followed by \"-\", "
+                               "followed by the second item of ys written as text (the steps stop with an error "
+                               "unless ys has exactly 2 items).")

@@ -78,6 +78,9 @@ RULES = {  # one sentence each, said once, at the first step that needs it
              "colon and a space, then its value).",
     "dict_order": "A dictionary gives its keys in the order they were first added, a set its items in Python's "
                   "own order.",
+    "bytearray": "A changeable bytes value holds bytes as a list holds its items: each item, a whole number from 0 "
+                 "to 255, can be set, added and removed as a list's can (a number outside 0 to 255 stops the steps "
+                 "with an error).",
     "heap": "A heap is a list from which taking out always removes the smallest item.",
     "range": "The numbers of the counting range are fixed before the loop starts, even if a step changes "
              "the variables in its bounds.",
@@ -378,7 +381,7 @@ class Speaker:
                 and node.func.attr.value in ("search", "match", "fullmatch")):
             return None
         owner, name = node.func.value, node.func.attr.value
-        if dotted_name(node.func) == f"re.{name}":
+        if dotted_name(node.func) == f"re.{name}" or self.facts is not None and self.resolved(node.func) == f"re.{name}":
             return regex.module_call(self, name, node, test=holds)
         if isinstance(owner, cst.Name) and owner.value in self.patterns or regex.compiled(self, owner):
             args, keywords = self.arguments(node)
@@ -601,8 +604,19 @@ class Speaker:
             if exact is not None:
                 subject, name = exact
                 holds = (kind in (cst.Is, cst.Equal)) != negate
+                if name == "NoneType":  # None is the one value of its kind
+                    clauses.append(f"{self.grouped(subject)} is {'' if holds else 'not '}None")
+                    left = right
+                    continue
                 clauses.append(f"{self.grouped(subject)} is {'' if holds else 'not '}exactly {_TYPE_WORDS[name]} "
                                f"({_EXACT_NOTES.get(name, 'of that very kind, not of a kind built on it')})")
+                left = right
+                continue
+            if kind in (cst.Is, cst.IsNot, cst.Equal, cst.NotEqual) and _type_of(left) is not None \
+                    and _type_of(right) is not None:  # `type(a) is type(b)`: the two kinds compared
+                same = (kind in (cst.Is, cst.Equal)) != negate
+                clauses.append(f"{self.grouped(_type_of(left))} is {'' if same else 'not '}of exactly the same kind as "
+                               f"{self.grouped(_type_of(right))} ({_SAME_KIND})")
                 left = right
                 continue
             system = paths.rules_check(dotted_name(left), dotted_name(right), (kind is cst.Is) != negate) \
@@ -634,7 +648,14 @@ class Speaker:
                         self.rule("order")
                 clauses.append(f"{self._compared(left)} {verb} {self._compared(right)}")
             left = right
-        return " and ".join(clauses)
+        return " and ".join(clauses) + self._once(node)
+
+    def _once(self, node: cst.Comparison) -> str:
+        """`a < f(x) < b` works out f(x) once, though its words stand in two checks: said when a value between
+        two checks calls a function of the code (running it twice would count twice)."""
+        middle = [self.grouped(t.comparator) for t in node.comparisons[:-1]
+                  if _calls(t.comparator, self.helpers | set(self.methods) if self.facts is not None else set())]
+        return f" ({_join(list(dict.fromkeys(middle)))} worked out only once)" if middle else ""
 
     def _compared(self, node: cst.BaseExpression) -> str:
         """A side of a comparison: arithmetic needs no brackets of its own there ("x is at least y
@@ -647,6 +668,9 @@ class Speaker:
 
     def _membership(self, item: cst.BaseExpression, container: cst.BaseExpression, verb: str) -> str:
         negative = "not" in verb
+        kinds = self._exact_kinds(item, container, negative)
+        if kinds is not None:
+            return kinds
         if isinstance(container, (cst.Tuple, cst.List, cst.Set)) and all(isinstance(e, cst.Element) for e in container.elements):
             options = [self.grouped(e.value) for e in container.elements]
             if not options:
@@ -662,6 +686,19 @@ class Speaker:
         if kind not in ("list", "set", "tuple", "deque"):
             self.rule("in")
         return f"{self.grouped(item)} {verb} {self.grouped(container)}"
+
+    def _exact_kinds(self, item: cst.BaseExpression, container: cst.BaseExpression, negative: bool) -> str | None:
+        """`type(x) in (list, tuple)`: x is exactly one of the built-in kinds the tuple names (each as
+        `_named_kind` reads it), or (`not in`) none of them; else None."""
+        value = _type_of(item)
+        if value is None or not isinstance(container, (cst.Tuple, cst.List, cst.Set)) or not container.elements \
+                or any(not isinstance(e, cst.Element) or _named_kind(e.value) is None for e in container.elements):
+            return None
+        names = list(dict.fromkeys(_named_kind(e.value) for e in container.elements))
+        note = _EXACT_NOTES["int"] if "int" in names else "of that very kind, not of a kind built on it"
+        options = [("not " if negative else "") + (f"exactly {_TYPE_WORDS[name]}" if name != "NoneType" else "None")
+                   for name in names]
+        return f"{self.grouped(value)} is {_join(options, 'and' if negative else 'or')} ({note})"
 
     # ---- containers -------------------------------------------------------------------------
     def _sequence(self, node) -> str:
@@ -791,6 +828,8 @@ class Speaker:
         dotted = dotted_name(node)
         if dotted in vocab.CONSTANTS:  # a library's fixed value: its words live in vocab/
             return vocab.CONSTANTS[dotted]
+        if self.facts is not None and self.resolved(node) in vocab.CONSTANTS:  # `import math as m`: `m.pi`
+            return vocab.CONSTANTS[self.resolved(node)]
         if isinstance(node.value, cst.Name) and (node.value.value in self.selves or node.value.value in self.instances):
             if node.attr.value in self.methods:
                 raise Undescribable("a method of a class of the code used as a value")
@@ -1269,6 +1308,24 @@ class Speaker:
                     f"the same bytes; for a list or other collection of whole numbers, the bytes with those values, "
                     f"in order (each must be from 0 to 255; the steps stop with an error for text, for a negative "
                     f"number or for any other value)")
+        return None
+
+    def _builtin_bytearray(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
+        """`bytearray(...)`: the bytes `bytes(...)` makes from the same inputs, as a new value whose bytes can be
+        changed (each item a whole number from 0 to 255, set, added and removed as a list's are)."""
+        self.rule("bytes")
+        changeable = f"as a new changeable bytes value{self.cite('bytearray')}"
+        if one is not None and self.sort_of(one) == "bytes":
+            return f"a copy of the bytes {self.grouped(one)}, {changeable}"
+        if not args and not keywords:
+            return f"no bytes at all, {changeable}"
+        if one is not None and self.sort_of(one) == "int":
+            return (f"{self.grouped(one)} bytes of value 0 (the steps stop with an error if that is negative), "
+                    f"{changeable}")
+        for form in (Speaker._builtin_bytes, Speaker._builtin_str_bytes):
+            said = form(self, "bytes", args, keywords, one, cond)
+            if said is not None:
+                return f"{said}, {changeable}" if not loose(said) else f"({said}), {changeable}"
         return None
 
     def _builtin_str_bytes(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
@@ -1832,6 +1889,13 @@ class Speaker:
     # ---- methods ----------------------------------------------------------------------------
     def method(self, owner_node: cst.BaseExpression, name: str, call: cst.Call) -> str:
         """A method call used for its value."""
+        if name == "format" and len(call.args) == 1 and call.args[0].star == "*" \
+                and self.sort_of(call.args[0].value) in ("list", "tuple"):
+            # `t.format(*xs)`: field n reads item n of xs (too few items stop the steps, as a position past the end
+            # does; more are left unread)
+            spread = call.args[0].value
+            return formats.format_call(self, owner_node, [cst.Subscript(spread, [cst.SubscriptElement(cst.Index(
+                cst.Integer(str(i))))]) for i in range(_SPREAD_FIELDS)], {})
         args, keywords = self.arguments(call)
         if isinstance(owner_node, cst.Name) and owner_node.value in self.patterns or name in _PATTERN_ONLY:
             return regex.pattern_method(self, owner_node, name, args, keywords)
@@ -1876,7 +1940,7 @@ class Speaker:
         if name == "pop" and count == 2:
             return f"the value under the key {g(args[0])} in {owner}, removed from it, or {g(args[1])} if there is none"
         if name == "translate" and count == 1:
-            return self._translated(owner, args[0])
+            return self._translated(owner, args[0], owner_node)
         if name == "maketrans" and isinstance(owner_node, cst.Name) and owner_node.value == "str":
             mapping = _character_table(cst.Call(cst.Attribute(owner_node, cst.Name(name)), [cst.Arg(a) for a in args]))
             if mapping is None:
@@ -1897,14 +1961,30 @@ class Speaker:
         return text
 
 
-    def _translated(self, owner: str, table: cst.BaseExpression) -> str:
+    def _translated(self, owner: str, table: cst.BaseExpression, owner_node: cst.BaseExpression | None) -> str:
         """`text.translate(str.maketrans(...))` with the table's texts written in the code (or a module constant
-        made so): the characters it changes, each said; any other table has no words."""
-        if isinstance(table, cst.Name) and table.value in self.constants:
-            table = self.constants[table.value]
-        mapping = _character_table(table)
+        made so), or a dictionary written in the code from code points: the characters it changes, each said;
+        any other table by the rule `translate` follows, looking each character's code point up in it. (Bytes
+        translate by another rule, not said.)"""
+        if owner_node is not None and self.sort_of(owner_node) not in (None, "str"):
+            raise Undescribable("the method translate of a value that may not be text")
+        written = self.constants[table.value] if isinstance(table, cst.Name) and table.value in self.constants else table
+        mapping = _character_table(written)
+        if mapping is None and isinstance(written, cst.Dict):
+            mapping = _code_point_table(written)
         if mapping is None:
-            raise Undescribable("the method translate (a character table)")
+            if isinstance(written, (cst.Dict, cst.SimpleString, cst.ConcatenatedString, cst.List, cst.Tuple)) \
+                    or _is_maketrans(written) or self.facts is not None and ("collections" in self.modules or any(
+                        name.partition(".")[0] == "collections" for name in self.imported.values())):
+                # (a dictionary that makes a value for a missing key, `defaultdict`, holds every code point)
+                raise Undescribable("the method translate (a character table)")
+            looked = self.grouped(table)
+            return (f"{owner} with each character changed by looking its Unicode code point up in {looked}, all at "
+                    f"once: where {looked} holds a value under that code point (as a key of a dictionary, or as a "
+                    f"position of a list or text), a text value takes the character's place, a whole number puts the "
+                    f"character with that code point in its place, and None removes the character (any other value "
+                    f"stops the steps with an error); a character whose code point {looked} does not hold is kept as "
+                    f"it is")
         if not mapping:
             return f"{owner} itself"
         return (f"{owner} with {_changes(mapping)}, all at once (each character of {owner} is looked at once, and "
@@ -1943,11 +2023,48 @@ def _character_table(node: cst.BaseExpression) -> dict[str, str | None] | None:
     return {old: new for old, new in mapping.items() if new != old}
 
 
+def _is_maketrans(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "maketrans"
+
+
+def _code_point_table(node: cst.Dict) -> dict[str, str | None] | None:
+    """What a dictionary written in the code for `translate` (keys code points written as numbers or as
+    `ord` of a one-character text; values texts, None or code points) maps each changed character to, in
+    order (a key written twice keeps its last value); None for any other dictionary."""
+    pairs: dict[str, str | None] = {}
+    for element in node.elements:
+        if not isinstance(element, cst.DictElement):
+            return None
+        key, value = _code_point(element.key), element.value
+        if key is None:
+            return None
+        if isinstance(value, cst.Name) and value.value == "None":
+            pairs[key] = None
+        elif _text_of(value) is not None or _code_point(value) is not None:
+            pairs[key] = _text_of(value) if _text_of(value) is not None else _code_point(value)
+        else:
+            return None
+    return {old: new for old, new in pairs.items() if new != old}
+
+
+def _code_point(node: cst.BaseExpression) -> str | None:
+    """The character a code point written in the code stands for: a whole number (0x41) or `ord("A")`."""
+    if isinstance(node, cst.Integer) and 0 <= int(node.value.replace("_", ""), 0) <= sys.maxunicode:
+        return chr(int(node.value.replace("_", ""), 0))
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "ord" \
+            and len(node.args) == 1 and not node.args[0].keyword and not node.args[0].star:
+        text = _text_of(node.args[0].value)
+        return text if text is not None and len(text) == 1 else None
+    return None
+
+
 def _text_of(node: cst.BaseExpression) -> str | None:
     if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)) and isinstance(node.evaluated_value, str):
         return node.evaluated_value
     return None
 
+
+_SPREAD_FIELDS = 100  # how many positional fields a format filled from a list's items may read
 
 # a core method's parameters that may be given by name, in order, each with the value it takes when left out
 _PLACES = {"splitlines": (("keepends", "False"),),
@@ -2020,6 +2137,7 @@ _BUILTIN_FORMS = {
     "float": (Speaker._builtin_empty, Speaker._builtin_float,),
     "str": (Speaker._builtin_empty, Speaker._builtin_str, Speaker._builtin_str_bytes),
     "bytes": (Speaker._builtin_bytes, Speaker._builtin_str_bytes),
+    "bytearray": (Speaker._builtin_bytearray,),
     "bool": (Speaker._builtin_empty, Speaker._builtin_bool,),
     "ord": (Speaker._builtin_ord,),
     "chr": (Speaker._builtin_chr,),
@@ -2216,20 +2334,41 @@ _SUBSETS = {cst.LessThan: "a proper subset of {b} (every item of {a} is in {b}, 
             cst.GreaterThan: "a proper superset of {b} (every item of {b} is in {a}, and {a} has more items)",
             cst.GreaterThanEqual: "a superset of {b} (every item of {b} is in {a})"}
 
+# what "of exactly the same kind" asks, for `type(a) is type(b)`
+_SAME_KIND = ("a whole number, a decimal number, true or false, text, bytes, None, a list, a tuple, a dictionary, a set "
+              "and a fixed set are each a kind of its own, and an object of a class of the code is of the kind of its "
+              "class, not of a kind it is built on")
+
 # what `type(x) is int` leaves out that `isinstance` takes in
 _EXACT_NOTES = {"int": "of that very kind: true and false do not count, nor a kind built on it"}
 
 
 def _exact_type(left: cst.BaseExpression, right: cst.BaseExpression) -> tuple[cst.BaseExpression, str] | None:
-    """`type(x) is list` (either way round): (x, "list") when one side asks for a value's kind and the
-    other names a built-in kind of value, else None."""
+    """`type(x) is list` or `type(x) == type("")` (either way round): (x, "list") when one side asks for a
+    value's kind and the other names a built-in kind of value (`_named_kind`), else None."""
     for asked, named in ((left, right), (right, left)):
-        if isinstance(asked, cst.Call) and isinstance(asked.func, cst.Name) and asked.func.value == "type" \
-                and len(asked.args) == 1 and not asked.args[0].keyword and not asked.args[0].star \
-                and isinstance(named, cst.Name) and named.value in _TYPE_WORDS \
-                and named.value not in ("object", "type", "NoneType"):
-            return asked.args[0].value, named.value
+        if _type_of(asked) is not None and _named_kind(named) is not None:
+            return _type_of(asked), _named_kind(named)
     return None
+
+
+# a literal's node -> the built-in kind of the value it writes (a text literal: text or bytes, by its value)
+_LITERAL_KINDS = {cst.Integer: "int", cst.Float: "float", cst.Imaginary: "complex", cst.List: "list",
+                  cst.ListComp: "list", cst.Tuple: "tuple", cst.Dict: "dict", cst.DictComp: "dict", cst.Set: "set",
+                  cst.SetComp: "set", cst.FormattedString: "str"}
+
+
+def _named_kind(node: cst.BaseExpression) -> str | None:
+    """The built-in kind of value `node` names: a kind's own name (`list`), or the kind of a literal asked for
+    with `type` (`type("")` is text, `type(None)` is "NoneType", None's own kind); else None."""
+    if isinstance(node, cst.Name):
+        return node.value if node.value in _TYPE_WORDS and node.value not in ("object", "type", "NoneType") else None
+    literal = _type_of(node)
+    if isinstance(literal, (cst.SimpleString, cst.ConcatenatedString)):
+        return {str: "str", bytes: "bytes"}.get(type(literal.evaluated_value))
+    if isinstance(literal, cst.Name):
+        return {"True": "bool", "False": "bool", "None": "NoneType"}.get(literal.value)
+    return _LITERAL_KINDS.get(type(literal))
 
 
 def _int_value(node: cst.BaseExpression) -> int | None:
@@ -2254,6 +2393,21 @@ def _acts_or_fails(node: cst.BaseExpression) -> bool:
 
         def visit_BinaryOperation(self, op):
             if isinstance(op.operator, (cst.Divide, cst.FloorDivide, cst.Modulo)):
+                found.append(True)
+
+    walk(node, Find())
+    return bool(found)
+
+
+def _calls(node: cst.BaseExpression, names: set[str]) -> bool:
+    """Does working this out call a function or method of one of these names (the code's own, whose runs
+    may be counted)?"""
+    found = []
+
+    class Find(Reader):
+        def visit_Call(self, call):
+            func = call.func.attr if isinstance(call.func, cst.Attribute) else call.func
+            if isinstance(func, cst.Name) and func.value in names:
                 found.append(True)
 
     walk(node, Find())

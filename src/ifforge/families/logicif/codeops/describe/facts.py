@@ -74,6 +74,7 @@ class Facts:
     mixed: Mapping[str, frozenset[str]]  # parameter -> the kinds its declared union allows
     inputs: frozenset[str]  # parameters of `f` never set again: they hold the JSON input whenever read
     modules: frozenset[str]  # every module the code imports (`import m`, `from m import g`), at any depth
+    parameters: Mapping[str, frozenset[str]]  # a helper defined once -> the names its parameters take by name
 
 
 _ANALYSES: list[tuple[tuple[str, ...], Callable[[Any], Any]]] = []
@@ -111,6 +112,20 @@ def _frozen(value):
 
 
 # ---- the analyses, in the order they run ------------------------------------------------------
+@analysis("parameters")
+def _parameters(k) -> dict[str, frozenset[str]]:
+    """Each helper defined once (at any depth): the names of the parameters a call may give by name."""
+    found: dict[str, list[cst.FunctionDef]] = {}
+
+    class Definitions(Reader):
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+            found.setdefault(node.name.value, []).append(node)
+
+    walk(k.module, Definitions())
+    return {name: frozenset(p.name.value for p in (*defs[0].params.params, *defs[0].params.kwonly_params))
+            for name, defs in found.items() if len(defs) == 1 and name in k.helpers}
+
+
 @analysis("generators", "stops")
 def _producers(k) -> tuple[set[str], set[int]]:
     return _generators(k.module)
@@ -123,8 +138,9 @@ def _assignments(k) -> dict[str, list[cst.BaseExpression]]:
 
 @analysis("pattern_makers", "patterns", "bound")
 def _compiled(k):
-    makers = _pattern_makers(k.module, k.helpers, k.stats, _patterns(k.assigned)[0])
-    return (makers, *_patterns(k.assigned, makers))
+    names = {"re"} | {alias for alias, module in _imported(k.module).items() if module == "re"}  # `import re as _re`
+    makers = _pattern_makers(k.module, k.helpers, k.stats, _patterns(k.assigned, names=names)[0], names)
+    return (makers, *_patterns(k.assigned, makers, names))
 
 
 @analysis("held")
@@ -783,12 +799,14 @@ def _kept_methods(module: cst.Module, assigned: dict[str, list[cst.BaseExpressio
     return kept
 
 
-def _compile_call(value: cst.BaseExpression) -> bool:
+def _compile_call(value: cst.BaseExpression, names=frozenset({"re"})) -> bool:
+    """`re.compile(...)`, the module called by one of `names`."""
     return isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and \
-        isinstance(value.func.value, cst.Name) and value.func.value.value == "re" and value.func.attr.value == "compile"
+        isinstance(value.func.value, cst.Name) and value.func.value.value in names and value.func.attr.value == "compile"
 
 
-def _pattern_makers(module: cst.Module, helpers: frozenset[str], stats: str, patterns: set[str]) -> set[str]:
+def _pattern_makers(module: cst.Module, helpers: frozenset[str], stats: str, patterns: set[str],
+                    names=frozenset({"re"})) -> set[str]:
     """Helpers whose body is one `return re.compile(...)` or `return P` for a name of `patterns`
     (docstrings and counter steps on `stats` aside), as code that builds its patterns on first use writes them (`def _port_regex(): return
     re.compile(...)`, often cached): a call of one is a compiled pattern, so `_port_regex().match(x)`
@@ -807,21 +825,21 @@ def _pattern_makers(module: cst.Module, helpers: frozenset[str], stats: str, pat
         steps = [small for line in function.body.body for small in (
             line.body if isinstance(line, cst.SimpleStatementLine) else [line])
             if not (is_noop(small) or counted(small))]
-        if len(steps) == 1 and isinstance(steps[0], cst.Return) and (_compile_call(steps[0].value) or isinstance(
+        if len(steps) == 1 and isinstance(steps[0], cst.Return) and (_compile_call(steps[0].value, names) or isinstance(
                 steps[0].value, cst.Name) and steps[0].value.value in patterns
                 and steps[0].value.value not in {p.name.value for p in cst_parameters(function)}):
             found.add(function.name.value)
     return found
 
 
-def _patterns(values: dict[str, list[cst.BaseExpression]], makers: frozenset[str] = frozenset()
+def _patterns(values: dict[str, list[cst.BaseExpression]], makers: frozenset[str] = frozenset(), names=frozenset({"re"})
               ) -> tuple[set[str], dict[str, cst.Attribute]]:
     """Names only ever bound to a compiled regular expression (or None before it is made), and
     module-level names bound to a method of one (`_find = re.compile(...).search`); `values`: `_assigned`'s;
     `makers`: the helpers that give back a compiled pattern (a call of one is one too)."""
 
     def compiled(value) -> bool:
-        return _compile_call(value) or isinstance(value, cst.Call) and isinstance(value.func, cst.Name) \
+        return _compile_call(value, names) or isinstance(value, cst.Call) and isinstance(value.func, cst.Name) \
             and value.func.value in makers
 
     patterns = {name for name, found in values.items()
@@ -946,10 +964,14 @@ def _record_fields(value: cst.BaseExpression) -> list[str] | None:
 
 
 def _imported(module: cst.Module) -> dict[str, str]:
-    """Names a module-level `from m import g [as h]` binds: {h: "m.g"}."""
+    """Names a module-level `from m import g [as h]` binds: {h: "m.g"}; and `import m as h`: {h: "m"} (so `h.x`
+    is `m.x`)."""
     found = {}
     for line in module.body:
         for small in line.body if isinstance(line, cst.SimpleStatementLine) else []:
+            if isinstance(small, cst.Import):
+                found.update((alias.asname.name.value, cst.Module([]).code_for_node(alias.name)) for alias in small.names
+                             if alias.asname is not None and isinstance(alias.asname.name, cst.Name))
             if isinstance(small, cst.ImportFrom) and not small.relative and small.module is not None \
                     and not isinstance(small.names, cst.ImportStar):
                 origin = cst.Module([]).code_for_node(small.module)

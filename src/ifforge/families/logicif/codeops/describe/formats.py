@@ -110,6 +110,16 @@ def joined(parts: list[str]) -> str:
     return parts[0] if len(parts) == 1 else "the text made of " + ", followed by ".join(parts)
 
 
+def _spread(speaker, values: cst.BaseExpression) -> cst.BaseExpression | None:
+    """The list or tuple whose items fill a printf format in order: a tuple held in a name, or `tuple(xs)` of a
+    list or tuple; else None."""
+    if isinstance(values, cst.Call) and isinstance(values.func, cst.Name) and values.func.value == "tuple" \
+            and len(values.args) == 1 and not values.args[0].keyword and not values.args[0].star \
+            and speaker.sort_of(values.args[0].value) in ("list", "tuple"):
+        return values.args[0].value
+    return values if isinstance(values, cst.Name) and speaker.sort_of(values) == "tuple" else None
+
+
 def printf(speaker, template: str, values: cst.BaseExpression) -> str:
     """`template % values`, in words."""
     fields = list(_PRINTF.finditer(template))
@@ -124,6 +134,12 @@ def printf(speaker, template: str, values: cst.BaseExpression) -> str:
         items = [e.value for e in values.elements]
     elif len(real) == 1 and speaker.sort_of(values) != "tuple":  # a tuple's items would fill the fields
         items = [values]
+    elif _spread(speaker, values) is not None:  # `t % tuple(xs)`: field n takes item n, and the count must match
+        spread = _spread(speaker, values)
+        items = [cst.Subscript(spread, [cst.SubscriptElement(cst.Index(cst.Integer(str(i))))]) for i in range(len(real))]
+        exact = (f" (the steps stop with an error unless {speaker.grouped(spread)} has exactly {len(real)} "
+                 f"item{'s' if len(real) != 1 else ''})")
+        return printf(speaker, template, cst.Tuple([cst.Element(item) for item in items])) + exact
     else:
         raise Undescribable("printf-style formatting with a computed tuple of values")
     if len(items) != len(real):

@@ -456,7 +456,7 @@ def literal_pattern(speaker, node: cst.BaseExpression, flags: int = 0) -> str:
     written = speaker.constants.get(node.value) if isinstance(node, cst.Name) else None
     if isinstance(written, (cst.SimpleString, cst.ConcatenatedString)):  # a module-level text: the pattern it spells
         return literal_pattern(speaker, written, flags)
-    if isinstance(node, cst.Call) and _is_compile(node):
+    if isinstance(node, cst.Call) and _is_compile(node, speaker):
         return compile_call(speaker, node)
     if isinstance(node, cst.IfExp):  # `r"\w+" if strict else r"\S+"`: each pattern, and when it is used
         return (f"({literal_pattern(speaker, node.body, flags)} if {speaker.condition(node.test)}, otherwise "
@@ -515,9 +515,11 @@ def _plain_text(speaker, node: cst.BaseExpression) -> str | None:
     return None
 
 
-def _is_compile(node: cst.Call) -> bool:
-    return isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name) and \
-        node.func.value.value == "re" and node.func.attr.value == "compile"
+def _is_compile(node: cst.Call, speaker=None) -> bool:
+    """`re.compile(...)`; with a speaker, also by a name the module is imported as (`import re as _re`)."""
+    return isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name) and node.func.attr.value == \
+        "compile" and (node.func.value.value == "re" or speaker is not None and speaker.facts is not None
+                       and speaker.imported.get(node.func.value.value) == "re")
 
 
 def made_by_helper(speaker, node: cst.BaseExpression) -> bool:
@@ -527,7 +529,7 @@ def made_by_helper(speaker, node: cst.BaseExpression) -> bool:
 
 def compiled(speaker, node: cst.BaseExpression) -> bool:
     """Surely a compiled pattern where it is made: `re.compile(...)` or a call of a helper that gives one back."""
-    return isinstance(node, cst.Call) and _is_compile(node) or made_by_helper(speaker, node)
+    return isinstance(node, cst.Call) and _is_compile(node, speaker) or made_by_helper(speaker, node)
 
 
 def method_as_value(speaker, made: cst.Call, name: str) -> str:
@@ -648,10 +650,30 @@ def _replacement(speaker, replacement: cst.BaseExpression) -> str:
                 f"from that match)")
     if isinstance(replacement, cst.Lambda):  # called with each match
         return speaker.applied(replacement, "that match")
+    fixed_inputs = _helper_partial(speaker, replacement)
+    if fixed_inputs is not None:
+        return fixed_inputs
     if _run_time_text(speaker, replacement):
         speaker.rule("regex_template")
         return f"the text {speaker.grouped(replacement)} read as a replacement template"
     raise Undescribable("a regular-expression replacement that is neither text nor a helper")
+
+
+def _helper_partial(speaker, node: cst.BaseExpression) -> str | None:
+    """`functools.partial(h, a, k=v)` as the replacement: each match replaced by what the helper h gives back
+    with a, then the match, and k set to v (the fixed inputs worked out once, before any match); else None."""
+    if not (isinstance(node, cst.Call) and speaker.resolved(node.func) == "functools.partial" and node.args
+            and not node.args[0].keyword and not node.args[0].star and isinstance(node.args[0].value, cst.Name)
+            and node.args[0].value.value in speaker.helpers and not any(a.star for a in node.args[1:])):
+        return None
+    if any(a.keyword is not None and a.keyword.value not in speaker.parameters.get(node.args[0].value.value, ())
+           for a in node.args[1:]):  # a name the helper's inputs do not have (as the steps call them)
+        raise Undescribable("functools.partial naming an input its function does not have")
+    placed = [a for a in node.args[1:] if a.keyword is None]
+    named = [a for a in node.args[1:] if a.keyword is not None]
+    call = cst.Call(node.args[0].value, [*placed, cst.Arg(cst.Name("STANDINMATCHMARK")), *named])
+    return (f"what the helper {node.args[0].value.value} gives back "
+            f"{speaker.call_with(call).replace('STANDINMATCHMARK', 'that match')}")
 
 
 _TEMPLATE = re.compile(r"\\(?:g<(?P<named>\w+)>|(?P<number>[1-9]\d?)(?![0-7])|(?P<char>[^\w])|(?P<escape>[ntr]))")
@@ -696,6 +718,11 @@ def match_method(speaker, owner: cst.BaseExpression, name: str, args: list) -> s
     if name == "group" and len(args) <= 1:
         return (f"the whole text the match {m} covers" if whole else
                 f"the text group {number} of the match {m} covers (None if that group took no part)")
+    if name == "group":  # several groups asked at once: a tuple of their texts, in the order asked
+        parts = ["the whole match" if isinstance(a, cst.Integer) and a.value == "0" else f"group {speaker.grouped(a)}"
+                 for a in args]
+        return (f"the tuple of the texts that {speaker.join(parts)} of the match {m} cover, in that order (None for a "
+                f"group that took no part)")
     if name == "groupdict" and not args:
         return (f"a new dictionary from the name of each named group of the match {m}, in the order the groups "
                 f"appear, to the text that group covers (None for a group that took no part)")
