@@ -504,3 +504,20 @@ def test_the_loop_in_a_method_of_a_class_f_makes_is_counted_where_it_is():
     text = done.kept.instruction.description
     assert "Add 1 to" in text[text.index("The method weighted"):text.index("The main steps")]
     assert not holds_code(text)
+
+
+def test_a_keyword_written_against_a_parenthesised_choice_is_spaced_so_libcst_reads_it(tmp_path):
+    """`return(a if b else c)` is Python that libcst refuses to build; the seed loads with a space
+    after each keyword written against a `(`, and a seed libcst reads is kept byte for byte."""
+    import libcst
+
+    from ifforge.families.logicif.stages.load import parse_seed_file
+
+    odd = tmp_path / "odd.py"
+    odd.write_text("def f(a, b):\n    if(a if b else 0):\n        return(a if a>b else b)\n    return(b)\n")
+    source = parse_seed_file(odd).source
+    assert source == "def f(a, b):\n    if (a if b else 0):\n        return (a if a>b else b)\n    return (b)\n"
+    libcst.parse_module(source)
+    plain = tmp_path / "plain.py"
+    plain.write_text("def f(a):\n    if(a):\n        return(a)\n    return 0\n")
+    assert parse_seed_file(plain).source == plain.read_text()

@@ -30,7 +30,7 @@ from ifforge.core.untrusted import (
     read_file,
     read_lines,
 )
-from ifforge.families.logicif.codeops.common.source import SeedSyntaxError, choose_entry
+from ifforge.families.logicif.codeops.common.source import SeedSyntaxError, choose_entry, libcst_readable
 from ifforge.families.logicif.codeops.instrument.changed_arguments import return_changed
 from ifforge.families.logicif.records import DroppedItem, SeedFunction, TestInput
 
@@ -95,8 +95,8 @@ def parse_seed_file(path: Path, display: str | None = None, max_bytes: int = MAX
         if not isinstance(args, list):
             raise SeedSyntaxError("input must be a JSON array of positional arguments", number)
         inputs.append(TestInput(args=args, line=number))
-    return SeedFunction(task_id=task_id, source=return_changed(source, entry), entry=entry, inputs=inputs,
-                        origin=display)
+    return SeedFunction(task_id=task_id, source=return_changed(libcst_readable(source), entry), entry=entry,
+                        inputs=inputs, origin=display)
 
 
 def seed_paths(folder: Path) -> list[Path]:
@@ -256,6 +256,6 @@ def load_logicif_jsonl(functions: Path, test_cases: Path | None = None,
             continue
         case_line, cases = cases_by_task.get(task_id, (None, []))
         inputs = [TestInput(args=args, line=case_line) for args in cases]
-        seeds.append(SeedFunction(task_id=task_id, source=return_changed(str(row["function"]), entry), entry=entry,
-                                  inputs=inputs, origin=where))
+        source = return_changed(libcst_readable(str(row["function"])), entry)
+        seeds.append(SeedFunction(task_id=task_id, source=source, entry=entry, inputs=inputs, origin=where))
     return seeds, dropped

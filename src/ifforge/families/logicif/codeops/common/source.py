@@ -1,8 +1,12 @@
-"""Small facts about seed source: its top-level functions, its entry point, its parameters."""
+"""Small facts about seed source: its top-level functions, its entry point, its parameters, and the
+source as libcst reads it."""
 
 from __future__ import annotations
 
 import ast
+import io
+import keyword
+import tokenize
 from functools import lru_cache
 from typing import Mapping
 
@@ -51,6 +55,31 @@ def parameter_names(source: str, function: str) -> list[str]:
                 names.append(arguments.kwarg.arg)
             return names
     raise SeedSyntaxError(f"no top-level function named {function}")
+
+
+def libcst_readable(source: str) -> str:
+    """`source` as libcst can read it: libcst refuses some valid Python, a keyword written against a
+    parenthesised choice (`return(a if b else c)`, `if(x if y else z):`, `a and(b if c else d)`),
+    so a space goes between each keyword and a `(` written against it; the code means the same.
+    As it is when libcst reads it, or when it does not parse at all (the stages say why)."""
+    try:
+        cst_module(source)  # (remembered: a later reader of the same source parses it no more)
+        return source
+    except cst.CSTValidationError:
+        pass
+    except Exception:
+        return source
+    lines = source.splitlines(keepends=True)
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return source
+    places = [token.end for token, after in zip(tokens, tokens[1:])
+              if token.type == tokenize.NAME and keyword.iskeyword(token.string)
+              and after.type == tokenize.OP and after.string == "(" and after.start == token.end]
+    for row, column in reversed(places):
+        lines[row - 1] = lines[row - 1][:column] + " " + lines[row - 1][column:]
+    return "".join(lines)
 
 
 @lru_cache(maxsize=256)
