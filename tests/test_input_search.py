@@ -826,3 +826,37 @@ def test_calls_the_comparisons_ask_for_are_tried_with_the_codes_own_defaults_too
     assert outcome.kept is not None, outcome.dropped
     assert {len(i.args) for i in outcome.kept.inputs} == {1}
     assert all(re.fullmatch(r"\d+\.\d+", i.args[0]) for i in outcome.kept.inputs)
+
+
+# ---- the wider reading, for a seed the plain reading drops
+
+LONG_LINES = '''
+def f(lines):
+    found = 0
+    for line in lines:
+        if line.endswith(':') and len(line) > 3:
+            found += 1
+    return found
+'''
+
+SCALED = '''
+def f(c):
+    if c > 0.04:
+        return ((c + 0.055) / 1.055) ** 2
+    return c / 12.92
+'''
+
+
+def test_the_wider_reading_draws_the_other_reading_of_a_text_iterated_item_by_item():
+    outcome = _run(LONG_LINES)  # the plain reading iterates a text: its characters are never longer than 3
+    assert outcome.kept is not None, outcome.dropped
+    assert any(_call(LONG_LINES, case.args) > 0 for case in outcome.kept.inputs)
+
+
+def test_the_wider_reading_finds_numbers_that_bring_a_scaled_value_out_round():
+    signature = inputs.Signature(SCALED, "f", wider=True)
+    assert {0, 1, -12.92} <= set(signature.parameters[0].exact)
+    assert inputs.Signature(SCALED, "f").parameters[0].exact == ()
+    outcome = _run(SCALED)  # a random c gives an output of many decimal places, which no case may have
+    assert outcome.kept is not None, outcome.dropped
+    assert len({_call(SCALED, case.args) for case in outcome.kept.inputs}) > 1

@@ -409,7 +409,8 @@ def generate(seed: SeedFunction, config: InputsConfig, proposed: list[Candidate]
 def _widens(seed: SeedFunction) -> bool:
     """Whether the wider reading gives a parameter another kind, constants or a default left out."""
     try:
-        return Signature(seed.source, seed.entry, wider=True).parameters != Signature(seed.source, seed.entry).parameters
+        wide = Signature(seed.source, seed.entry, wider=True).parameters
+        return wide != Signature(seed.source, seed.entry).parameters or any(p.alternative for p in wide)
     except (SyntaxError, ValueError, RecursionError):
         return False
 
