@@ -3,6 +3,7 @@
 import random
 import re
 
+from ifforge.families.logicif.codeops.inputs import compares
 from ifforge.families.logicif.codeops.inputs import mutate as m
 from ifforge.families.logicif.configs import InputsConfig, from_settings
 from ifforge.families.logicif.records import SeedFunction
@@ -860,3 +861,35 @@ def test_the_wider_reading_finds_numbers_that_bring_a_scaled_value_out_round():
     outcome = _run(SCALED)  # a random c gives an output of many decimal places, which no case may have
     assert outcome.kept is not None, outcome.dropped
     assert len({_call(SCALED, case.args) for case in outcome.kept.inputs}) > 1
+
+
+# ---- the calls the comparisons ask for
+
+FIELDS_SPLIT_AT_RUN_TIME = '''
+def f(reply):
+    if reply[:2] != 'ok':
+        raise ValueError(reply)
+    start = reply.find('[')
+    if start < 0:
+        raise ValueError(reply)
+    end = reply.find(']', start + 1)
+    if end < 0 or reply[start + 1] != reply[end - 1]:
+        raise ValueError(reply)
+    fields = reply[start + 1:end].split(reply[start + 1])
+    if len(fields) != 4:
+        raise ValueError(reply)
+    return int(fields[2]) * 2
+'''
+
+
+def test_a_text_split_into_too_few_parts_is_given_the_number_a_comparison_asks_for():
+    record = [["split", "x", ["x", 2]], ["!=", 2, 5]]
+    made = compares.suggestions(["ok(x)"], record, random.Random(0))
+    assert ["ok(x1x2x3x)"] in made  # the fields put in between the ends, which the code may compare
+    assert compares._parted("a b", None, 1) == "a"
+
+
+def test_with_no_working_call_the_calls_that_raised_furthest_down_are_probed_first():
+    outcome = _run(FIELDS_SPLIT_AT_RUN_TIME)  # each check passed makes the next one the one that raises
+    assert outcome.kept is not None, outcome.dropped
+    assert len({_call(FIELDS_SPLIT_AT_RUN_TIME, case.args) for case in outcome.kept.inputs}) > 1

@@ -18,7 +18,9 @@ dropped then gets one more search (`rescue`, `codeops.inputs.rescue`: alphabets 
 members of other arguments, grids sized by the code's loops; from the calls that raised when none
 ran), and when that saved nothing, the calls its comparisons ask for at run time (`correspond`,
 `codeops.inputs.compares`: a probe records the operands of its comparisons, and an operand that is a
-value of the arguments gets the other in its place); a seed whose every working call still returns one
+value of the arguments gets the other in its place; with no working call, those that raised furthest down
+the code first, and a call raising further down than the one it came from is probed in turn); a seed
+whose every working call still returns one
 output is dropped (`one_output`): its output says nothing of the steps, and one with no working call as
 `no_working_inputs`.
 Then a greedy set cover over arcs keeps between `inputs_min` and `inputs_max`: always the candidate
@@ -256,6 +258,12 @@ def _where(result: sandbox.CaseResult) -> str:
     return f"{result.error.split(':', 1)[0]} at {result.line}"
 
 
+def _line(where: str) -> int:
+    """The line a `_where` place names (0 when none)."""
+    number = where.rsplit(" ", 1)[-1]
+    return int(number) if number.isdigit() else 0
+
+
 def _bare(pool: list[tuple[Candidate, sandbox.CaseResult]]) -> bool:
     """Whether calls ran and every one of them had no argument: a function taking `*items` that
     only the empty call does not refuse."""
@@ -338,7 +346,9 @@ def correspond(seed: SeedFunction, pool: list[tuple[Candidate, sandbox.CaseResul
     rng = random.Random(item_seed + 15485863)
     budget = config.budget()
     working = sorted(pool[given:], key=lambda entry: -(entry[1].steps or 0))  # the deepest calls first
-    queue = [candidate for candidate, _ in working] + [candidate for candidate, _ in raised]
+    line_of = {canonical_json(candidate.args): _line(where) for candidate, where in raised}
+    deepest = sorted(raised, key=lambda entry: -_line(entry[1]))  # a check further down passed more before it
+    queue = [candidate for candidate, _ in working] + [candidate for candidate, _ in deepest]
     errors = {where for _, where in raised}
     outputs = Counter(canonical_json(result.output) for _, result in pool[given:])
     covered = {tuple(arc) for _, result in pool for arc in result.arcs}
@@ -379,8 +389,10 @@ def correspond(seed: SeedFunction, pool: list[tuple[Candidate, sandbox.CaseResul
         for (parent, args), result in zip(batch, results):
             child = Candidate(args, parent.origin.removesuffix(", compared") + ", compared")
             why = run_problem(args, result, config)
-            if why == "exception" and _where(result) not in errors:
+            if why == "exception" and (_where(result) not in errors or (result.line or 0) > line_of.get(
+                    canonical_json(parent.args), float("inf"))):  # raised anew, or further down than its parent
                 errors.add(_where(result))
+                line_of[canonical_json(args)] = result.line or 0
                 queue.insert(0, child)
             if why is None and _joins(result, outputs, covered, enough):
                 pool.append((child, result))
