@@ -862,6 +862,20 @@ def test_the_wider_reading_finds_numbers_that_bring_a_scaled_value_out_round():
     assert outcome.kept is not None, outcome.dropped
     assert len({_call(SCALED, case.args) for case in outcome.kept.inputs}) > 1
 
+FEW_ROUND = '''
+def f(y):
+    if y <= 0.0075:
+        return y * 812.5432101
+    return (y - 0.25) / 3.3
+'''
+
+
+def test_a_seed_left_with_fewer_calls_than_execute_needs_is_read_wider_too():
+    outcome = _run(FEW_ROUND)  # the plain reading keeps two calls (0 and -0.0): execute needs three
+    assert outcome.kept is not None, outcome.dropped
+    assert len(outcome.kept.inputs) >= 3
+    assert len({_call(FEW_ROUND, case.args) for case in outcome.kept.inputs}) >= 3
+
 
 # ---- the calls the comparisons ask for
 

@@ -407,14 +407,19 @@ WIDENED = ("no_working_inputs", "one_output")  # the drops after which the param
 def generate(seed: SeedFunction, config: InputsConfig, proposed: list[Candidate] = (),
              notes: list[str] = ()) -> Outcome[SeedFunction]:
     """The seed with its given inputs and a covering set of generated ones; or a drop saying why none ran.
-    A seed dropped with no working call or one output, whose parameters the wider reading
-    (`codeops.inputs.wider`) gives other kinds, is tried once more with those: every seed that works
+    A seed dropped with no working call or one output, or left with fewer calls than execute's
+    `min_cases`, whose parameters the wider reading (`codeops.inputs.wider`) gives other kinds, is
+    tried once more with those (kept when it keeps the seed, or more calls): every seed that works
     with the plain reading keeps its inputs."""
     plain = _generate(seed, config, proposed, notes)
-    if plain.kept is not None or plain.dropped[0].reason not in WIDENED or not _widens(seed):
+    few = plain.kept is not None and len(plain.kept.inputs) < config.min_cases  # execute would drop it
+    if not few and (plain.kept is not None or plain.dropped[0].reason not in WIDENED) or not _widens(seed):
         return plain
-    wide = _generate(seed, config, proposed, [*notes, "the parameters' kinds were read wider "
-                                              f"(the plain reading ended: {plain.dropped[0].reason})"], wider=True)
+    ended = f"{len(plain.kept.inputs)} calls, fewer than {config.min_cases}" if few else plain.dropped[0].reason
+    wide = _generate(seed, config, proposed, [*notes, f"the parameters' kinds were read wider (the plain reading ended: "
+                                              f"{ended})"], wider=True)
+    if few:
+        return wide if wide.kept is not None and len(wide.kept.inputs) > len(plain.kept.inputs) else plain
     return wide if wide.kept is not None else plain
 
 
