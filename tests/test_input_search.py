@@ -3,6 +3,7 @@
 import random
 import re
 
+from ifforge.families.logicif.codeops.inputs import compares
 from ifforge.families.logicif.codeops.inputs import mutate as m
 from ifforge.families.logicif.configs import InputsConfig, from_settings
 from ifforge.families.logicif.records import SeedFunction
@@ -826,3 +827,83 @@ def test_calls_the_comparisons_ask_for_are_tried_with_the_codes_own_defaults_too
     assert outcome.kept is not None, outcome.dropped
     assert {len(i.args) for i in outcome.kept.inputs} == {1}
     assert all(re.fullmatch(r"\d+\.\d+", i.args[0]) for i in outcome.kept.inputs)
+
+
+# ---- the wider reading, for a seed the plain reading drops
+
+LONG_LINES = '''
+def f(lines):
+    found = 0
+    for line in lines:
+        if line.endswith(':') and len(line) > 3:
+            found += 1
+    return found
+'''
+
+SCALED = '''
+def f(c):
+    if c > 0.04:
+        return ((c + 0.055) / 1.055) ** 2
+    return c / 12.92
+'''
+
+
+def test_the_wider_reading_draws_the_other_reading_of_a_text_iterated_item_by_item():
+    outcome = _run(LONG_LINES)  # the plain reading iterates a text: its characters are never longer than 3
+    assert outcome.kept is not None, outcome.dropped
+    assert any(_call(LONG_LINES, case.args) > 0 for case in outcome.kept.inputs)
+
+
+def test_the_wider_reading_finds_numbers_that_bring_a_scaled_value_out_round():
+    signature = inputs.Signature(SCALED, "f", wider=True)
+    assert {0, 1, -12.92} <= set(signature.parameters[0].exact)
+    assert inputs.Signature(SCALED, "f").parameters[0].exact == ()
+    outcome = _run(SCALED)  # a random c gives an output of many decimal places, which no case may have
+    assert outcome.kept is not None, outcome.dropped
+    assert len({_call(SCALED, case.args) for case in outcome.kept.inputs}) > 1
+
+FEW_ROUND = '''
+def f(y):
+    if y <= 0.0075:
+        return y * 812.5432101
+    return (y - 0.25) / 3.3
+'''
+
+
+def test_a_seed_left_with_fewer_calls_than_execute_needs_is_read_wider_too():
+    outcome = _run(FEW_ROUND)  # the plain reading keeps two calls (0 and -0.0): execute needs three
+    assert outcome.kept is not None, outcome.dropped
+    assert len(outcome.kept.inputs) >= 3
+    assert len({_call(FEW_ROUND, case.args) for case in outcome.kept.inputs}) >= 3
+
+
+# ---- the calls the comparisons ask for
+
+FIELDS_SPLIT_AT_RUN_TIME = '''
+def f(reply):
+    if reply[:2] != 'ok':
+        raise ValueError(reply)
+    start = reply.find('[')
+    if start < 0:
+        raise ValueError(reply)
+    end = reply.find(']', start + 1)
+    if end < 0 or reply[start + 1] != reply[end - 1]:
+        raise ValueError(reply)
+    fields = reply[start + 1:end].split(reply[start + 1])
+    if len(fields) != 4:
+        raise ValueError(reply)
+    return int(fields[2]) * 2
+'''
+
+
+def test_a_text_split_into_too_few_parts_is_given_the_number_a_comparison_asks_for():
+    record = [["split", "x", ["x", 2]], ["!=", 2, 5]]
+    made = compares.suggestions(["ok(x)"], record, random.Random(0))
+    assert ["ok(x1x2x3x)"] in made  # the fields put in between the ends, which the code may compare
+    assert compares._parted("a b", None, 1) == "a"
+
+
+def test_with_no_working_call_the_calls_that_raised_furthest_down_are_probed_first():
+    outcome = _run(FIELDS_SPLIT_AT_RUN_TIME)  # each check passed makes the next one the one that raises
+    assert outcome.kept is not None, outcome.dropped
+    assert len({_call(FIELDS_SPLIT_AT_RUN_TIME, case.args) for case in outcome.kept.inputs}) > 1

@@ -68,6 +68,7 @@ class InputsConfig(SandboxConfig):
 
     input_seed: int
     input_candidates: int
+    min_cases: int  # execute's: a seed left with fewer calls is read wider too
     inputs_min: int
     inputs_max: int
     generate_inputs_below: int

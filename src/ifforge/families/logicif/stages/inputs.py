@@ -18,7 +18,9 @@ dropped then gets one more search (`rescue`, `codeops.inputs.rescue`: alphabets 
 members of other arguments, grids sized by the code's loops; from the calls that raised when none
 ran), and when that saved nothing, the calls its comparisons ask for at run time (`correspond`,
 `codeops.inputs.compares`: a probe records the operands of its comparisons, and an operand that is a
-value of the arguments gets the other in its place); a seed whose every working call still returns one
+value of the arguments gets the other in its place; with no working call, those that raised furthest down
+the code first, and a call raising further down than the one it came from is probed in turn); a seed
+whose every working call still returns one
 output is dropped (`one_output`): its output says nothing of the steps, and one with no working call as
 `no_working_inputs`.
 Then a greedy set cover over arcs keeps between `inputs_min` and `inputs_max`: always the candidate
@@ -256,6 +258,12 @@ def _where(result: sandbox.CaseResult) -> str:
     return f"{result.error.split(':', 1)[0]} at {result.line}"
 
 
+def _line(where: str) -> int:
+    """The line a `_where` place names (0 when none)."""
+    number = where.rsplit(" ", 1)[-1]
+    return int(number) if number.isdigit() else 0
+
+
 def _bare(pool: list[tuple[Candidate, sandbox.CaseResult]]) -> bool:
     """Whether calls ran and every one of them had no argument: a function taking `*items` that
     only the empty call does not refuse."""
@@ -338,7 +346,9 @@ def correspond(seed: SeedFunction, pool: list[tuple[Candidate, sandbox.CaseResul
     rng = random.Random(item_seed + 15485863)
     budget = config.budget()
     working = sorted(pool[given:], key=lambda entry: -(entry[1].steps or 0))  # the deepest calls first
-    queue = [candidate for candidate, _ in working] + [candidate for candidate, _ in raised]
+    line_of = {canonical_json(candidate.args): _line(where) for candidate, where in raised}
+    deepest = sorted(raised, key=lambda entry: -_line(entry[1]))  # a check further down passed more before it
+    queue = [candidate for candidate, _ in working] + [candidate for candidate, _ in deepest]
     errors = {where for _, where in raised}
     outputs = Counter(canonical_json(result.output) for _, result in pool[given:])
     covered = {tuple(arc) for _, result in pool for arc in result.arcs}
@@ -379,8 +389,10 @@ def correspond(seed: SeedFunction, pool: list[tuple[Candidate, sandbox.CaseResul
         for (parent, args), result in zip(batch, results):
             child = Candidate(args, parent.origin.removesuffix(", compared") + ", compared")
             why = run_problem(args, result, config)
-            if why == "exception" and _where(result) not in errors:
+            if why == "exception" and (_where(result) not in errors or (result.line or 0) > line_of.get(
+                    canonical_json(parent.args), float("inf"))):  # raised anew, or further down than its parent
                 errors.add(_where(result))
+                line_of[canonical_json(args)] = result.line or 0
                 queue.insert(0, child)
             if why is None and _joins(result, outputs, covered, enough):
                 pool.append((child, result))
@@ -395,21 +407,27 @@ WIDENED = ("no_working_inputs", "one_output")  # the drops after which the param
 def generate(seed: SeedFunction, config: InputsConfig, proposed: list[Candidate] = (),
              notes: list[str] = ()) -> Outcome[SeedFunction]:
     """The seed with its given inputs and a covering set of generated ones; or a drop saying why none ran.
-    A seed dropped with no working call or one output, whose parameters the wider reading
-    (`codeops.inputs.wider`) gives other kinds, is tried once more with those: every seed that works
+    A seed dropped with no working call or one output, or left with fewer calls than execute's
+    `min_cases`, whose parameters the wider reading (`codeops.inputs.wider`) gives other kinds, is
+    tried once more with those (kept when it keeps the seed, or more calls): every seed that works
     with the plain reading keeps its inputs."""
     plain = _generate(seed, config, proposed, notes)
-    if plain.kept is not None or plain.dropped[0].reason not in WIDENED or not _widens(seed):
+    few = plain.kept is not None and len(plain.kept.inputs) < config.min_cases  # execute would drop it
+    if not few and (plain.kept is not None or plain.dropped[0].reason not in WIDENED) or not _widens(seed):
         return plain
-    wide = _generate(seed, config, proposed, [*notes, "the parameters' kinds were read wider "
-                                              f"(the plain reading ended: {plain.dropped[0].reason})"], wider=True)
+    ended = f"{len(plain.kept.inputs)} calls, fewer than {config.min_cases}" if few else plain.dropped[0].reason
+    wide = _generate(seed, config, proposed, [*notes, f"the parameters' kinds were read wider (the plain reading ended: "
+                                              f"{ended})"], wider=True)
+    if few:
+        return wide if wide.kept is not None and len(wide.kept.inputs) > len(plain.kept.inputs) else plain
     return wide if wide.kept is not None else plain
 
 
 def _widens(seed: SeedFunction) -> bool:
     """Whether the wider reading gives a parameter another kind, constants or a default left out."""
     try:
-        return Signature(seed.source, seed.entry, wider=True).parameters != Signature(seed.source, seed.entry).parameters
+        wide = Signature(seed.source, seed.entry, wider=True).parameters
+        return wide != Signature(seed.source, seed.entry).parameters or any(p.alternative for p in wide)
     except (SyntaxError, ValueError, RecursionError):
         return False
 

@@ -54,6 +54,7 @@ KIND_TESTS = {"isinstance", "type", "callable", "hasattr", "getattr"}
 KIND_ERRORS = {"TypeError", "AttributeError"}
 ITERATING = {"zip", "deque", "Counter", "frozenset", "tuple", "any", "all", "map", "filter", "heapify"}
 OTHER_KIND = 0.35  # the share of an open-kind parameter's values drawn as another JSON kind
+EXACT_SHARE = 0.4  # the share of a number's values drawn from its `exact` ones, where the wider reading has them
 NAME_HINTS = [  # (name pieces, shape): used only when the code says nothing
     (("grid", "board", "matrix", "maze", "field"), ("list", ("list", INT))),
     (("text", "word", "name", "string", "key", "pattern", "line", "char", "code", "msg", "message", "s", "source",
@@ -87,6 +88,7 @@ class Facts:
     nullable: bool = False  # the code asks whether it is None: `if v is None`
     tested: bool = False  # the code asks its kind: isinstance, type, callable, hasattr, a caught TypeError
     rebound: bool = False  # the name is set anew (`n = int(n)`): a normaliser's input, not a predicate's
+    exact: set = field(default_factory=set)  # the wider reading: values that bring its arithmetic out round
 
     def absorb(self, other: Facts) -> None:
         """Take in what the code says about another name that holds the same value."""
@@ -96,6 +98,7 @@ class Facts:
         self.nullable |= other.nullable
         self.tested |= other.tested
         self.rebound |= other.rebound
+        self.exact |= other.exact
         for index, names in other.slots.items():
             self.slots[index] |= names
 
@@ -569,6 +572,7 @@ class Parameter:
     tested: bool = False  # the code tests its kind: the rescue may give it another kind (`codeops.inputs.kinds`)
     open_kind: bool = False  # tested, and its kind unknown or never converted: drawn over every JSON kind
     omitted: bool = False  # the wider reading: left out at times with those after it (its default is no JSON)
+    exact: tuple = ()  # the wider reading: numbers that bring the code's arithmetic on it out round (`x / 12.92`)
 
 
 def _json_value(value: Any) -> bool:
@@ -609,7 +613,8 @@ def _renamed(facts: Facts, prefix: str) -> Facts:
     slots = defaultdict(set, {index: {prefix + n for n in names} for index, names in facts.slots.items()})
     return Facts(set(facts.kinds), {prefix + n for n in facts.element}, slots, facts.width,
                  {prefix + n for n in facts.keys}, {prefix + n for n in facts.values}, set(facts.constants),
-                 set(facts.lengths), set(facts.fields), facts.nullable, facts.tested, facts.rebound)
+                 set(facts.lengths), set(facts.fields), facts.nullable, facts.tested, facts.rebound,
+                 set(facts.exact))
 
 
 class Signature:
@@ -670,7 +675,8 @@ class Signature:
         return Parameter(name, shape, default, has_default, tuple(sorted(self._constants(name), key=repr)),
                          tuple(sorted(facts.lengths)), tuple(sorted(facts.fields)), spread,
                          self.alternatives.get(name), facts.nullable and not spread, tested,
-                         tested and (unknown or not facts.rebound), omitted)
+                         tested and (unknown or not facts.rebound), omitted,
+                         () if spread else tuple(sorted(facts.exact)))
 
     @property
     def most(self) -> float:
@@ -780,9 +786,11 @@ class Maker:
         return base + self.rng.choice((-1, 0, 1))
 
     def value(self, shape: Shape, mode: str, constants: tuple = (), lengths: tuple = (), depth: int = 0,
-              fields: tuple = ()) -> Any:
+              fields: tuple = (), exact: tuple = ()) -> Any:
         rng = self.rng
         kind = shape[0]
+        if exact and kind in ("int", "any", "float") and rng.random() < EXACT_SHARE:
+            return rng.choice(exact)
         if kind in ("int", "any"):
             if mode == "boundary" or (constants and rng.random() < 0.5):
                 return self.boundary_int(constants)
@@ -891,6 +899,8 @@ def candidates(source: str, entry: str, seed: int, count: int, lessons=None, wid
                 args.append(None)
                 continue
             shape = parameter.shape
+            if wider and parameter.alternative is not None and rng.random() < 0.5:
+                shape = parameter.alternative  # the wider reading draws both readings of a value from the start
             if lessons is not None and parameter.name in lessons.shapes:
                 shape = lessons.shapes[parameter.name] if rng.random() < 0.75 else lessons.former[parameter.name]
                 if parameter.spread and shape[0] != "list":  # a lesson about `*args` is about its items
@@ -899,7 +909,8 @@ def candidates(source: str, entry: str, seed: int, count: int, lessons=None, wid
                 own = rng.choice(("boundary", "random", "reach") if signature.hints else ("boundary", "random"))
             else:
                 own = mode if mode != "edge" or shape[0] in ("list", "dict", "str") else "random"
-            value = maker.value(shape, own, parameter.constants, parameter.lengths, fields=parameter.fields)
+            value = maker.value(shape, own, parameter.constants, parameter.lengths, fields=parameter.fields,
+                                exact=parameter.exact)
             if parameter.open_kind and rng.random() < OTHER_KIND:
                 value = another(value, rng, maker.strings, maker.ints)
             if parameter.spread:

@@ -6,7 +6,9 @@ time (made from a module table, a slice, a lowered copy), so no static reading o
 Fuzzers call the remedy input-to-state correspondence: run the code once on a candidate recording
 both operands of every comparison; where one operand is a value of the input (or its lowered,
 upper-cased, stripped, `int` or `str` copy, `ord` of a character, a piece of a text, or a length), put
-the other operand in its place. An expression the code compiles or matches (`re.compile` of a
+the other operand in its place. A text split at run time (`s.split(s[k])`) is recorded with its number
+of parts, and a comparison of that number with another (`len(parts) != 5`) gives the text with as
+many parts (`_parted`: numbered fields put in after the first part, or fields taken out). An expression the code compiles or matches (`re.compile` of a
 character class made from a table's ranges, say) is recorded too, and gives texts it matches.
 
 `probe_source` rewrites a copy of the seed with `ast` (the copy is only run, never shown): every
@@ -43,6 +45,8 @@ TEXT_METHODS = {"startswith": "startswith", "endswith": "endswith", "removeprefi
 # at run time: a character class of a table's ranges)
 REGEX_METHODS = {"compile", "match", "search", "fullmatch", "findall", "finditer", "split"}
 PER_CALL = 64  # new calls drawn from one call's record
+SPLITS = ("split", "rsplit")  # whose number of parts is recorded, as ["split", text, [separator, parts]]
+MOST_PARTS = 16  # a count of parts compared with a larger number is no field count
 KINDS = {*(o for o in ORDERS.values() if not o.startswith("is")), "startswith", "endswith"}
 
 RECORDER = '''
@@ -134,6 +138,17 @@ def _ifp_regex(name, receiver, args, kwargs):
             _ifp_log.append(["regex", subject, [pattern, int(flags)]])
 
 
+def _ifp_parts(receiver, args, kwargs, parts):
+    sep = args[0] if args else kwargs.get("sep")
+    if type(receiver) is str and len(receiver) <= 400 and type(parts) is list and (sep is None or type(sep) is str) \
+            and len(_ifp_log) < 300 and _ifp_size[0] < 200000:
+        key = repr(("split", receiver, sep))
+        if key not in _ifp_seen:
+            _ifp_seen.add(key)
+            _ifp_size[0] += len(key)
+            _ifp_log.append(["split", receiver, [sep, len(parts)]])
+
+
 def _ifp_text(kind, receiver, args):
     if args and isinstance(receiver, str):
         wanted = args[0]
@@ -158,6 +173,9 @@ def _ifp_probe(*args):
 def _method(name: str) -> str:
     records = (f"    _ifp_text({TEXT_METHODS[name]!r}, receiver, args)\n" if name in TEXT_METHODS else "") \
         + (f"    _ifp_regex({name!r}, receiver, args, kwargs)\n" if name in REGEX_METHODS else "")
+    if name in SPLITS:  # the number of parts too: `len(parts) != 5` then says how many the text should have
+        return (f"\n\ndef _ifp_m_{name}(receiver, *args, **kwargs):\n{records}"
+                f"    made = receiver.{name}(*args, **kwargs)\n    _ifp_parts(receiver, args, kwargs, made)\n    return made\n")
     return f"\n\ndef _ifp_m_{name}(receiver, *args, **kwargs):\n{records}    return receiver.{name}(*args, **kwargs)\n"
 
 
@@ -413,13 +431,55 @@ def _matched(leaf: Any, subject: Any, expression: list, rng: random.Random) -> t
     return [], [], []
 
 
+def _parted(text: str, sep: str | None, count: int) -> str | None:
+    """The text split at `sep` (None: white space) made to have `count` parts: numbered fields put
+    in (after the first part, so what the code checks at both ends stays) or fields taken out."""
+    joiner = " " if sep is None else sep
+    parts = text.split(sep)
+    if not joiner or not 1 <= count <= MOST_PARTS or count == len(parts):
+        return None
+    if count < len(parts):
+        return joiner.join(parts[:count - 1] + parts[-1:] if count > 1 else parts[:1])
+    digits = [str(n) for n in range(1, 10) if str(n) not in joiner]
+    fill = [digits[n % len(digits)] if digits else "a" for n in range(count - len(parts))]
+    return joiner.join(parts[:1] + fill + parts[1:])
+
+
+def _split_counts(record: list, rng: random.Random) -> list[tuple[str, str]]:
+    """(a text the code split, the same text with the number of parts a comparison asked for) from
+    a record: a split giving k parts and a comparison of k with a number (`len(parts) != 5`)."""
+    numbers = [(entry[0], entry[1], entry[2]) for entry in record if isinstance(entry, list) and len(entry) == 3
+               and entry[0] in ORDERS.values() and _number(entry[1]) and _number(entry[2])]
+    found = []
+    for entry in record:
+        if not (isinstance(entry, list) and len(entry) == 3 and entry[0] == "split" and isinstance(entry[1], str)
+                and isinstance(entry[2], list) and len(entry[2]) == 2 and (entry[2][0] is None or
+                                                                            isinstance(entry[2][0], str))):
+            continue
+        text, (sep, count) = entry[1], entry[2]
+        for kind, left, right in numbers:
+            for mine, other, how in ((left, right, kind), (right, left, kind)):
+                if mine == count:
+                    for wanted in _others(how, other, rng):
+                        made = _parted(text, sep, int(wanted)) if wanted == int(wanted) else None
+                        if made is not None:
+                            found.append((text, made))
+    return list(dict.fromkeys(found))
+
+
 def suggestions(args: list, record: list, rng: random.Random, limit: int = PER_CALL) -> list[list]:
     """New calls from one call's record: for every (kind, left, right) triple, each value of the
     arguments (or key of their dicts) that one operand is (or a copy of it, or a piece of a text) with
     the other operand in its place, at every place that value occurs; the exact matches first, then
     copies, then pieces and lengths."""
     groups: tuple[list, list, list] = ([], [], [])
+    counted = _split_counts(record, rng)
     for path, leaf, key in _places(args):
+        for text, made in counted if isinstance(leaf, str) and not key else ():
+            if leaf == text:
+                groups[0].append((path, leaf, key, made))
+            elif text and text in leaf:
+                groups[2].extend((path, leaf, key, new) for new in _texts_with(leaf, text, "==", made))
         for entry in record:
             if not (isinstance(entry, list) and len(entry) == 3 and entry[0] in (*KINDS, "regex")) \
                     or key and entry[0] == "regex":

@@ -12,7 +12,12 @@ only through another value, and these rules read them:
 - a value that looks up a module-level literal table (`TABLE[w]`, `TABLE.get(w)`, `w in TABLE`,
   also an item of a parameter: `for w in words: TABLE[w]`) is one of the table's keys at times;
 - a parameter whose default no JSON value can be (`minimum=(2, 0, 0)`, `key=len`) is left out of
-  some calls, so the function runs with its own default.
+  some calls, so the function runs with its own default;
+- a number scaled by constants (`x / 12.92`, `(l + 16) / 116`, `y / REF * KAPPA`) gets the values that
+  bring the chain out at a round result (0, 1, 2, a half...): for a random one, formula code returns
+  a number of more decimal places than a test's output may have (`exact`, drawn at times);
+- a value with two readings (a text iterated item by item, or a list of texts) is drawn with both
+  from the first round (`codeops.inputs.candidates`), not only after errors of values.
 They are used only where the inputs stage, with the plain reading, ends with no working call or
 with one output (`stages.inputs.generate`): every seed that works today keeps its inputs.
 """
@@ -23,6 +28,7 @@ import ast
 
 NUMBER_CALLS = {"ord", "len", "int", "abs", "round"}  # built-ins that return a number whatever they are given
 MOST_KEYS = 100  # a larger table is data, not a set of values the code expects
+ROUND_RESULTS = (0, 1, -1, 2, 0.5, -2, 10)  # what a scaled value is brought out at (`_exact`)
 
 
 def tables(tree: ast.Module) -> dict[str, tuple[list, bool]]:
@@ -83,8 +89,67 @@ def compare(reader, node: ast.Compare) -> None:
             _looked_up_with(reader, left, reader.tables[right.id][0])
 
 
+def _number(node: ast.AST, named: dict) -> float | None:
+    """The number a literal (`12.92`, `-1`) or a module constant's name (`KAPPA`) stands for, else None."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _number(node.operand, named)
+        return None if inner is None else -inner
+    value = node.value if isinstance(node, ast.Constant) else named.get(node.id) if isinstance(node, ast.Name) else None
+    return value if type(value) in (int, float) else None
+
+
+def _solved(node: ast.AST, named: dict, result: float) -> tuple[str, float] | None:
+    """(the name, its value) that makes a chain of `+ - * /` by constants around one name
+    (`(l + 16) / 116`, `y / REF * KAPPA`) come out as `result`: each step undone, outermost first."""
+    for _ in range(8):
+        if isinstance(node, ast.Name) and node.id not in named:
+            return node.id, result
+        if not isinstance(node, ast.BinOp) or type(node.op) not in (ast.Add, ast.Sub, ast.Mult, ast.Div):
+            return None
+        left, right = _number(node.left, named), _number(node.right, named)
+        if (left is None) == (right is None):
+            return None
+        op, constant = type(node.op), left if right is None else right
+        if right is not None:  # name-side on the left: x + c, x - c, x * c, x / c
+            result = result - constant if op is ast.Add else result + constant if op is ast.Sub else \
+                result / constant if op is ast.Mult and constant else result * constant if op is ast.Div else None
+            node = node.left
+        else:  # c + x, c - x, c * x, c / x
+            result = result - constant if op is ast.Add else constant - result if op is ast.Sub else \
+                result / constant if op is ast.Mult and constant else constant / result if op is ast.Div and result \
+                else None
+            node = node.right
+        if result is None:
+            return None
+    return None
+
+
+def _round(value: float) -> int | float | None:
+    """A found value without the float noise of the undoing (`100.00000000000001` is 100), or None when
+    it is huge or has more places than an input is given with."""
+    value = round(value, 9)
+    if abs(value) > 1e6:
+        return None
+    return int(value) if value == int(value) else value if len(repr(value)) <= 12 else None
+
+
+def _exact(reader, node: ast.BinOp) -> None:
+    """A scaled value (`x / 12.92`, `(l + 16) / 116`, `REF * y / KAPPA`) seldom comes out round for a
+    random x, and a result of many decimal places cannot be a test's output: the values of x that make
+    the chain come out at ROUND_RESULTS are its `exact` ones."""
+    if type(node.op) not in (ast.Mult, ast.Div):
+        return
+    for target in ROUND_RESULTS:
+        found = _solved(node, reader.named, target)
+        value = found and _round(found[1])
+        if found and value is not None:
+            reader.facts[found[0]].exact.add(value)
+
+
 def binop(reader, node: ast.BinOp) -> None:
-    """Numbers added to a value (`h + ord(c)`), and the two sides of a `+`, for `finish`."""
+    """Numbers added to a value (`h + ord(c)`), the two sides of a `+`, for `finish`, and the values that
+    bring a scaled value out round (`_exact`)."""
+    _exact(reader, node)
     if not isinstance(node.op, ast.Add):
         return
     for side, other in ((node.left, node.right), (node.right, node.left)):
