@@ -1380,3 +1380,29 @@ def test_a_printf_format_filled_from_a_computed_tuple_takes_item_n_and_needs_exa
     assert steps[1].startswith("2. Return the text made of the first item of ys written as text, followed by \"-\", "
                                "followed by the second item of ys written as text (the steps stop with an error "
                                "unless ys has exactly 2 items).")
+
+
+def test_a_chain_of_the_items_of_a_list_goes_through_each_item_in_turn():
+    for source in ("import itertools\ndef f(xs):\n    return list(itertools.chain(*xs))\n",
+                   "from itertools import chain\ndef f(xs):\n    return list(chain(*xs))\n"):
+        assert _steps(source)[0].startswith("1. Return a new list of the items of (the results of going through the "
+                                            "items of each item of xs, one item after the other, in order), in order.")
+
+
+def test_set_methods_given_the_items_of_a_list_and_named_on_the_kind_itself():
+    steps = _steps("def f(xs, s):\n    t = set(s)\n    return len(t.union(*xs)) + len(t.intersection(*xs))\n")
+    assert ("a new set of the items that are in t or in at least one item of xs" in steps[1]
+            and "a new set of the items of t that are in every item of xs" in steps[1])
+    steps = _steps("def f(xs):\n    return len(set.intersection(*xs))\n")
+    assert steps[0].startswith("1. Return the length of a new set of the items that are in every item of xs "
+                               "(the steps stop with an error if there is not at least one item, or if the first item "
+                               "is not a set).")
+    steps = _steps("def f(a, b):\n    return len(set.union(a, b))\n")  # a.union(b): the kind itself is no input
+    assert steps[0].startswith("1. Return the length of (a new set of the items that are in a or in b (or "
+                               "both) (the steps stop with an error if a is not a set)).")
+
+
+def test_a_pattern_read_from_a_written_list_of_texts_built_at_run_time():
+    steps = _steps("import re\ndef f(name, xs):\n    n = 0\n    for p in [f'{name}a', f'{name}b']:\n"
+                   "        for x in xs:\n            if re.search(p, x):\n                n += 1\n    return n\n")
+    assert "the pattern that the text p writes as a regular expression" in " ".join(steps)

@@ -116,6 +116,12 @@ _METHOD_FREE = {"len", "abs", "int", "str", "float", "bool", "list", "tuple", "s
                 "isinstance", "pow", "deque", "frozenset", "map", "filter", "bytes"}
 
 _BUILTINS = frozenset(dir(builtins))
+_SET_KINDS = ("set", "frozenset")  # `set.union(...)`: a method named on the kind itself
+_SPREAD_SET_METHODS = {  # `s.union(*xs)`: with no items in xs, a copy of s
+    "union": "a new set of the items that are in {o} or in at least one item of {xs}",
+    "intersection": "a new set of the items of {o} that are in every item of {xs}",
+    "difference": "a new set of the items of {o} that are in no item of {xs}",
+}
 _OWN_COMPARISONS = {"__lt__": cst.LessThan, "__le__": cst.LessThanEqual, "__gt__": cst.GreaterThan,
                     "__ge__": cst.GreaterThanEqual, "__eq__": cst.Equal, "__ne__": cst.NotEqual}
 METHOD_TYPES = ("str", "bytes", "list", "dict", "set", "int", "float")  # a type whose methods can be named on it
@@ -1010,6 +1016,9 @@ class Speaker:
         return "own kind" if _type_of(func) is not None else "computed"
 
     def _call_library(self, call: cst.Call, cond: bool) -> str:  # a library function: its words live in vocab/
+        spread = vocab.SPREAD.get(self.resolved(call.func))
+        if spread is not None and len(call.args) == 1 and call.args[0].star == "*":  # `chain(*xs)`
+            return spread(self, call.args[0].value)
         args, keywords = self.arguments(call)
         return vocab.TABLE[self.resolved(call.func)](self, args, keywords)
 
@@ -1110,6 +1119,25 @@ class Speaker:
 
     def _call_method(self, call: cst.Call, cond: bool) -> str:
         return self.method(call.func.value, call.func.attr.value, call)
+
+    def _set_kind_method(self, kind: str, name: str, call: cst.Call) -> str:
+        """`set.union(a, b)` is `a.union(b)` (a must be of that kind); `set.union(*xs)` works on the items of xs,
+        the first of them being the set the method is called on."""
+        first = call.args[0]
+        if first.star == "" and first.keyword is None:
+            said = self.method(first.value, name, call.with_changes(args=call.args[1:]))
+            if self.sort_of(first.value) == kind:
+                return said
+            if not _simple(first.value):  # said twice, a call in it would read as made twice
+                raise Undescribable(f"the method {name} called on the kind {kind} itself")
+            return f"{said} (the steps stop with an error if {self.grouped(first.value)} is not {_TYPE_WORDS[kind]})"
+        if first.star != "*" or len(call.args) != 1 or name not in ("union", "intersection"):
+            raise Undescribable(f"the method {name} called on the kind {kind} itself")
+        xs, made = self.grouped(first.value), _TYPE_WORDS[kind]
+        said = {"union": f"a new {made[2:]} of the items that are in at least one item of {xs}",
+                "intersection": f"a new {made[2:]} of the items that are in every item of {xs}"}[name]
+        return (f"{said} (the steps stop with an error if there is not at least one item, or if the first item is not "
+                f"{made})")
 
     def _call_own_kind(self, call: cst.Call, cond: bool) -> str:
         """`type(x)(...)`: x's own kind made anew, said as that built-in when the kind is sure."""
@@ -1889,6 +1917,12 @@ class Speaker:
     # ---- methods ----------------------------------------------------------------------------
     def method(self, owner_node: cst.BaseExpression, name: str, call: cst.Call) -> str:
         """A method call used for its value."""
+        if isinstance(owner_node, cst.Name) and owner_node.value in _SET_KINDS and owner_node.value not in (
+                self.imported) and owner_node.value not in self.classes and call.args:
+            return self._set_kind_method(owner_node.value, name, call)
+        if name in _SPREAD_SET_METHODS and len(call.args) == 1 and call.args[0].star == "*":
+            # `s.union(*xs)`: each item of xs is one more input
+            return _SPREAD_SET_METHODS[name].format(o=self.grouped(owner_node), xs=self.grouped(call.args[0].value))
         if name == "format" and len(call.args) == 1 and call.args[0].star == "*" \
                 and self.sort_of(call.args[0].value) in ("list", "tuple"):
             # `t.format(*xs)`: field n reads item n of xs (too few items stop the steps, as a position past the end

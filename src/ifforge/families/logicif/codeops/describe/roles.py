@@ -100,6 +100,9 @@ class _Survey(Reader):
             if node.value in ("True", "False"):
                 return "bool"
             return self.known.get(node.value)
+        if isinstance(node, cst.List) and node.elements and all(
+                not isinstance(e, cst.StarredElement) and self.kind(e.value) == "str" for e in node.elements):
+            return "list[str]"  # a list written out of texts: each item is text
         if isinstance(node, (cst.List, cst.ListComp)):
             return "list"
         if isinstance(node, (cst.Dict, cst.DictComp)):

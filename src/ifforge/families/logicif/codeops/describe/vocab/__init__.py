@@ -8,6 +8,7 @@ dotted name up in `TABLE` once, so adding a library is adding a file here. A mod
 `KINDS`, name -> the kind a call of it surely makes (`defaultdict` -> `dict`), for the roles pass, and
 `STEPS`, name -> a handler that says a call of it standing alone as a step (`heapq.heappush`), and
 `DECORATORS`, name -> a handler that says what decorating a function with it does (`functools.cache`),
+and `SPREAD`, name -> a handler `(say, items)` saying a call whose only input is `*items` (`chain(*xs)`),
 and `CONSTANTS`, name -> the words for a fixed value of the library read as an attribute (`math.pi`),
 and `OBJECTS`, name of a maker -> {"methods": {name: handler (say, made, args, keywords)}, "fields":
 {name: handler (say, made)}} for the objects it makes (`datetime.date(...).weekday()`), so a library used
@@ -43,6 +44,7 @@ SHAPES: dict[str, str] = {}  # dotted name of a base class or class decorator ->
 DATACLASS: dict[str, Handler] = {}  # "told": (say, name, fields, frozen) -> the line for a class of fields
 PLAIN: set[str] = set()  # dotted names of library functions whose results are plain when their inputs are
 AIDS: set[str] = set()  # dotted names of bases that only serve type checkers (`typing.Generic`)
+SPREAD: dict[str, Handler] = {}  # dotted name -> (say, items_node) saying a call whose one input is `*items`
 FILES: dict[str, set[str]] = {}  # vocabulary file -> the dotted names it gives words (for measuring what each saves)
 
 
@@ -78,6 +80,7 @@ def _register(module, library: str, table: dict, kinds: dict, steps: dict, decor
     decorators.update((f"{library}.{name}", said) for name, said in getattr(module, "DECORATORS", {}).items())
     CONSTANTS.update((f"{library}.{name}", words) for name, words in getattr(module, "CONSTANTS", {}).items())
     RULES.update(getattr(module, "RULES", {}))
+    SPREAD.update((f"{library}.{name}", said) for name, said in getattr(module, "SPREAD", {}).items())
     OBJECTS.update((f"{library}.{maker}", said) for maker, said in getattr(module, "OBJECTS", {}).items())
 
 

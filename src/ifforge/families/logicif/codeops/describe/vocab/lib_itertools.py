@@ -63,6 +63,11 @@ def chain_from_iterable(say, args, keywords) -> str:
             f"other, in order{say.cite('lazy')}")
 
 
+def _chain_spread(say, items) -> str:
+    """`chain(*xs)`: the items of xs are handed over one by one, so it goes through them as `from_iterable` does."""
+    return chain_from_iterable(say, [items], {})
+
+
 def islice(say, args, keywords) -> str:
     if keywords or len(args) not in (2, 3):
         raise Undescribable("this use of itertools.islice")
@@ -264,3 +269,4 @@ WORDS = {"product": product, "combinations": combinations, "permutations": permu
          "takewhile": takewhile, "dropwhile": dropwhile, "filterfalse": filterfalse, "compress": compress,
          "pairwise": pairwise, "combinations_with_replacement": combinations_with_replacement,
          "accumulate": accumulate}
+SPREAD = {"chain": _chain_spread}
