@@ -232,3 +232,20 @@ def test_a_text_whose_characters_are_found_in_an_alphabet_is_drawn_from_it():
     assert all(set(t) <= set("0123456789abcdefghijklmnopqrstuvwxyz") for t in texts if isinstance(t, str))
     assert sum(isinstance(t, str) for t in texts) >= 30 and any("0" in t for t in texts if isinstance(t, str))
     assert all(set(w) <= set("xyz") for w in words if isinstance(w, str)) and any(isinstance(w, str) for w in words)
+
+
+def test_what_a_helper_asks_of_its_parameter_is_offered_to_the_argument_the_caller_passes_it():
+    """`helper(p)` and `[helper(t.lower()) for t in p]`, where the helper's own code asks its parameter
+    for something (`int(s)`, `category(c) for c in word`): p gets that, or a list of such items.
+    Fails on code that read only the entry's own body."""
+    import unicodedata
+
+    source = ("import unicodedata\n\ndef strip(word):\n"
+              "    return ''.join(c for c in unicodedata.normalize('NFD', word) if unicodedata.category(c) != 'Mn')\n\n"
+              "def number(s):\n    return int(s)\n\n"
+              "def f(tokens, count):\n    return [strip(t.lower()) for t in tokens], number(count.strip())\n")
+    lists = _values(source, "f", "tokens", 20)
+    assert all(isinstance(v, list) and v and all(isinstance(t, str) for t in v) for v in lists)
+    assert any(unicodedata.category(c) == "Mn" for v in lists for t in v for c in t)
+    for value in _values(source, "f", "count", 20):
+        int(value.strip())

@@ -96,6 +96,7 @@ class _Reader(ast.NodeVisitor):
         self.reduced: dict[str, str] = {}  # n = len(p) - a - b: n -> p
         self.longer: dict[str, set[int]] = defaultdict(set)  # p -> constants a length computed from p meets
         self.fields: dict[str, tuple[str, str]] = {}  # for x in p.split(sep): x -> (p, sep)
+        self.helpers: dict[str, dict[int, list]] = {}  # a helper of the module -> position -> kinds it offers there
 
     def origin(self, node: ast.AST) -> str | None:
         """The parameter an expression is the text of: `p`, `p.strip()`, `p[1:]`, `parts[2]` of a split."""
@@ -110,6 +111,30 @@ class _Reader(ast.NodeVisitor):
                 and len(node.args) == 2 and not node.keywords:  # unicodedata.normalize("NFD", p): p's text, recomposed
             return self.origin(node.args[1])
         return None
+
+    def _item_of(self, node: ast.AST) -> str | None:
+        """The parameter an expression is one item of: `c` of `for c in p`, also `c.lower()`, `c[1:]`."""
+        while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.args \
+                and node.func.attr in ("strip", "lstrip", "rstrip", "lower", "upper") \
+                or isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
+            node = node.func.value if isinstance(node, ast.Call) else node.value
+        return self.items.get(node.id) if isinstance(node, ast.Name) else None
+
+    def _passed(self, node: ast.Call) -> None:
+        """`helper(p)` or `helper(c)` for an item c of p, the helper a function of the module: what the
+        helper's code offers its parameter, p is offered (for an item, as a list of one to four such)."""
+        if not isinstance(node.func, ast.Name) or node.func.id not in self.helpers:
+            return
+        for position, argument in enumerate(node.args):
+            if isinstance(argument, ast.Starred):
+                return
+            kinds = self.helpers[node.func.id].get(position, ())
+            holder, item = self.origin(argument), self._item_of(argument)
+            for kind in kinds:
+                if holder and kind not in self.offers[holder]:
+                    self.offers[holder].append(kind)
+                elif item and not holder and ("each", kind) not in self.offers[item]:
+                    self.offers[item].append(("each", kind))
 
     def visit_For(self, node: ast.For) -> None:
         if isinstance(node.target, ast.Name) and isinstance(node.iter, ast.Name) and node.iter.id in self.source_of:
@@ -302,6 +327,7 @@ class _Reader(ast.NodeVisitor):
 
     def visit_Call(self, node: ast.Call) -> None:
         self.generic_visit(node)
+        self._passed(node)
         func = node.func
         called = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
         arguments = list(node.args)
@@ -503,6 +529,31 @@ def _formatters(tree: ast.Module) -> dict[str, list[tuple[int, int]]]:
     return found
 
 
+HELPER_ROUNDS = 2  # a helper's offers read through helpers it calls in turn, this many deep
+
+
+def _helpers(tree: ast.Module, entry: str, patterns: dict, formatters: dict) -> dict[str, dict[int, list]]:
+    """Top-level functions of the module other than the entry: helper -> positional parameter's place ->
+    the kinds of value its own code offers that parameter (an `int(word)`, a `category(c) for c in word`)."""
+    found: dict[str, dict[int, list]] = {}
+    texts, numbers = _module_texts(tree), {n: v for n, v in module_constants(tree).items() if type(v) is int}
+    defined = [s for s in tree.body if isinstance(s, ast.FunctionDef) and s.name != entry]
+    for _ in range(HELPER_ROUNDS):
+        for helper in defined:
+            names = [a.arg for a in [*helper.args.posonlyargs, *helper.args.args]]
+            reader = _Reader(patterns, formatters)
+            reader.source_of.update((name, name) for name in names)
+            reader.constants.update(numbers)
+            reader.texts = texts
+            reader.helpers = {k: v for k, v in found.items() if k != helper.name}
+            reader.visit(helper)
+            reader.formats()
+            kinds = {i: list(reader.offers[name]) for i, name in enumerate(names) if reader.offers.get(name)}
+            if kinds:
+                found[helper.name] = kinds
+    return found
+
+
 class Offers:
     """What one function's callees accept, per parameter, drawn with one `random.Random`."""
 
@@ -516,6 +567,7 @@ class Offers:
         self.reader.constants.update({name: value for name, value in module_constants(tree).items()
                                       if type(value) is int})  # what a length may be compared with by name
         self.reader.texts = _module_texts(tree)  # an alphabet a character may be looked up in
+        self.reader.helpers = _helpers(tree, entry, self.reader.patterns, self.reader.formatters)
         self.reader.visit(function)
         self.reader.formats()
         self.compiled: dict[str, tuple] = {}
@@ -570,6 +622,11 @@ class Offers:
         """One to four values of a kind joined by the separator the code splits the text into fields at."""
         values = [getattr(self, f"_{kind[0]}")(name, rng, *kind[1:]) for _ in range(rng.randint(1, 4))]
         return None if None in values else separator.join(values)
+
+    def _each(self, name, rng, kind):
+        """A list of one to four values of the kind a helper the code passes each item to takes."""
+        values = [getattr(self, f"_{kind[0]}")(name, rng, *kind[1:]) for _ in range(rng.randint(1, 4))]
+        return None if None in values else values
 
     def _alphabet(self, name, rng, alphabet):
         """One to eight characters of the text the code finds each of them in (`DIGITS.index(c)`), now
