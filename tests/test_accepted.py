@@ -249,3 +249,15 @@ def test_what_a_helper_asks_of_its_parameter_is_offered_to_the_argument_the_call
     assert any(unicodedata.category(c) == "Mn" for v in lists for t in v for c in t)
     for value in _values(source, "f", "count", 20):
         int(value.strip())
+
+
+def test_members_tested_for_a_prefix_or_suffix_are_drawn_with_and_without_it():
+    """`for k in list(p): if k.startswith(PREFIX): del p[k]` and `n.endswith((".py", ".txt")) for n in q`:
+    p is a dict (the code reads it by key), q a list, some members carrying the affix and some not.
+    Fails on code that drew members from random words."""
+    source = ("PRE = '_INIT_'\n\ndef f(cv, names):\n    for k in list(cv):\n        if k.startswith(PRE):\n"
+              "            del cv[k]\n    return [n for n in names if n.endswith(('.py', '.txt'))]\n")
+    dicts, lists = _values(source, "f", "cv", 20), _values(source, "f", "names", 20)
+    assert all(isinstance(v, dict) for v in dicts) and all(isinstance(v, list) for v in lists)
+    assert any(k.startswith("_INIT_") for v in dicts for k in v) and any(not k.startswith("_INIT_") for v in dicts for k in v)
+    assert any(n.endswith((".py", ".txt")) for v in lists for n in v) and any(not n.endswith(".py") for v in lists for n in v)

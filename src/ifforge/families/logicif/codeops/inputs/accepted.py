@@ -96,6 +96,7 @@ class _Reader(ast.NodeVisitor):
         self.reduced: dict[str, str] = {}  # n = len(p) - a - b: n -> p
         self.longer: dict[str, set[int]] = defaultdict(set)  # p -> constants a length computed from p meets
         self.fields: dict[str, tuple[str, str]] = {}  # for x in p.split(sep): x -> (p, sep)
+        self.members: dict[str, str] = {}  # for k in p (also list(p), sorted(p), p.keys(), k, v in p.items()): k -> p
         self.helpers: dict[str, dict[int, list]] = {}  # a helper of the module -> position -> kinds it offers there
 
     def origin(self, node: ast.AST) -> str | None:
@@ -136,15 +137,47 @@ class _Reader(ast.NodeVisitor):
                 elif item and not holder and ("each", kind) not in self.offers[item]:
                     self.offers[item].append(("each", kind))
 
+    def _member(self, target: ast.AST, iterated: ast.AST) -> None:
+        """`for k in p`, `list(p)`, `sorted(p)`, `p.keys()`, `for k, v in p.items()`: k is a member of p."""
+        if isinstance(target, ast.Tuple) and len(target.elts) == 2 and isinstance(iterated, ast.Call) \
+                and isinstance(iterated.func, ast.Attribute) and iterated.func.attr == "items" and not iterated.args:
+            target, iterated = target.elts[0], iterated.func.value
+        elif isinstance(iterated, ast.Call) and isinstance(iterated.func, ast.Attribute) \
+                and iterated.func.attr == "keys" and not iterated.args:
+            iterated = iterated.func.value
+        elif isinstance(iterated, ast.Call) and isinstance(iterated.func, ast.Name) \
+                and iterated.func.id in ("list", "sorted", "tuple", "set") and len(iterated.args) == 1:
+            iterated = iterated.args[0]
+        if isinstance(target, ast.Name) and isinstance(iterated, ast.Name) and iterated.id in self.source_of:
+            self.members[target.id] = self.source_of[iterated.id]
+
+    def _prefixed(self, node: ast.Call) -> None:
+        """`k.startswith(PREFIX)` (or endswith, a tuple of them) for a member k of p: p holds members with
+        that prefix (or suffix) and members without."""
+        func = node.func
+        if not (isinstance(func, ast.Attribute) and func.attr in ("startswith", "endswith") and len(node.args) == 1
+                and isinstance(func.value, ast.Name) and func.value.id in self.members):
+            return
+        given = node.args[0].elts if isinstance(node.args[0], ast.Tuple) else [node.args[0]]
+        known = [g.value if isinstance(g, ast.Constant) else self.constants.get(g.id, self.texts.get(g.id))
+                 if isinstance(g, ast.Name) else None for g in given]
+        known = [k for k in known if isinstance(k, str) and k]
+        if known:
+            kind = ("prefixed", tuple(known), func.attr == "startswith")
+            if kind not in self.offers[self.members[func.value.id]]:
+                self.offers[self.members[func.value.id]].append(kind)
+
     def visit_For(self, node: ast.For) -> None:
         if isinstance(node.target, ast.Name) and isinstance(node.iter, ast.Name) and node.iter.id in self.source_of:
             self.items[node.target.id] = self.source_of[node.iter.id]
+        self._member(node.target, node.iter)
         self._counted(node.target, node.iter)
         self._fields(node.target, node.iter)
         self.generic_visit(node)
 
     def visit_comprehension(self, node: ast.comprehension) -> None:
         self._items(node.target, node.iter)
+        self._member(node.target, node.iter)
         self._fields(node.target, node.iter)
         self.generic_visit(node)
 
@@ -328,6 +361,7 @@ class _Reader(ast.NodeVisitor):
     def visit_Call(self, node: ast.Call) -> None:
         self.generic_visit(node)
         self._passed(node)
+        self._prefixed(node)
         func = node.func
         called = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
         arguments = list(node.args)
@@ -627,6 +661,21 @@ class Offers:
         """A list of one to four values of the kind a helper the code passes each item to takes."""
         values = [getattr(self, f"_{kind[0]}")(name, rng, *kind[1:]) for _ in range(rng.randint(1, 4))]
         return None if None in values else values
+
+    def _prefixed(self, name, rng, affixes, front):
+        """One to five words, about half of them with a prefix (or suffix) the code tests its members for:
+        a dict of them (to small numbers) when the code reads the parameter by key, else a list."""
+        words = []
+        for _ in range(rng.randint(1, 5)):
+            word = "".join(rng.choice(string.ascii_lowercase) for _ in range(rng.randint(1, 4)))
+            if rng.random() < 0.5:
+                affix = rng.choice(affixes)
+                word = affix + word if front else word + affix
+            words.append(word)
+        keyed = any(isinstance(n, (ast.Subscript, ast.Attribute)) and isinstance(n.value, ast.Name)
+                    and n.value.id == name and (isinstance(n, ast.Subscript) or n.attr in ("keys", "items", "get", "pop"))
+                    for n in ast.walk(self.function))
+        return {word: rng.randint(0, 9) for word in words} if keyed else list(dict.fromkeys(words))
 
     def _alphabet(self, name, rng, alphabet):
         """One to eight characters of the text the code finds each of them in (`DIGITS.index(c)`), now
