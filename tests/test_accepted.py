@@ -261,3 +261,19 @@ def test_members_tested_for_a_prefix_or_suffix_are_drawn_with_and_without_it():
     assert all(isinstance(v, dict) for v in dicts) and all(isinstance(v, list) for v in lists)
     assert any(k.startswith("_INIT_") for v in dicts for k in v) and any(not k.startswith("_INIT_") for v in dicts for k in v)
     assert any(n.endswith((".py", ".txt")) for v in lists for n in v) and any(not n.endswith(".py") for v in lists for n in v)
+
+
+def test_a_dict_whose_listed_items_are_looked_up_in_it_again_is_drawn_as_a_graph_with_a_start_node():
+    """`for e in g[k]: ... walk(g, e)` (or `g[e]`): g maps each node to a list of nodes and k is one of
+    them, the same graph for both parameters of one twin. Fails on code that drew g and k apart."""
+    source = ("def walk(g, k, seen=None):\n    seen = seen or []\n    if k not in g:\n        return seen\n"
+              "    seen = seen + [k]\n    for e in g[k]:\n        if e not in seen:\n            seen = walk(g, e, seen)\n"
+              "    return seen\n")
+    offers, rng = Offers(source, "walk"), random.Random(3)
+    pairs = []
+    for _ in range(20):
+        offers.new_twin()
+        pairs.append((offers.value("g", rng), offers.value("k", rng)))
+    assert all(isinstance(g, dict) and all(set(v) <= set(g) for v in g.values()) for g, _ in pairs)
+    assert sum(k in g for g, k in pairs) >= 14 and any(len(v) > 1 for g, _ in pairs for v in g.values())
+    assert offers.value("seen", rng) is None

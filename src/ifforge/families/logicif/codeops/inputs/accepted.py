@@ -97,6 +97,9 @@ class _Reader(ast.NodeVisitor):
         self.longer: dict[str, set[int]] = defaultdict(set)  # p -> constants a length computed from p meets
         self.fields: dict[str, tuple[str, str]] = {}  # for x in p.split(sep): x -> (p, sep)
         self.members: dict[str, str] = {}  # for k in p (also list(p), sorted(p), p.keys(), k, v in p.items()): k -> p
+        self.edges: dict[str, tuple[str, str]] = {}  # for e in g[k]: e -> (g, k), both parameters
+        self.entry: str | None = None  # the function read, whose calls of itself pass a node on
+        self.params: list[str] = []  # its positional parameters
         self.helpers: dict[str, dict[int, list]] = {}  # a helper of the module -> position -> kinds it offers there
 
     def origin(self, node: ast.AST) -> str | None:
@@ -167,9 +170,35 @@ class _Reader(ast.NodeVisitor):
             if kind not in self.offers[self.members[func.value.id]]:
                 self.offers[self.members[func.value.id]].append(kind)
 
+    def _edge(self, target: ast.AST, iterated: ast.AST) -> None:
+        """`for e in g[k]` with g and k parameters: e is one of the nodes g lists for the node k."""
+        if isinstance(target, ast.Name) and isinstance(iterated, ast.Subscript) and isinstance(iterated.value, ast.Name) \
+                and isinstance(iterated.slice, ast.Name) and iterated.value.id in self.source_of \
+                and iterated.slice.id in self.source_of and iterated.value.id != iterated.slice.id:
+            self.edges[target.id] = (self.source_of[iterated.value.id], self.source_of[iterated.slice.id])
+
+    def _walked(self, node: ast.AST) -> None:
+        """A node e of g[k] looked up in g again (`g[e]`, or passed where k goes in a call of the function
+        itself): g is a graph, each node to a list of nodes, and k one of its nodes."""
+        found = None
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and isinstance(node.slice, ast.Name) \
+                and node.slice.id in self.edges and self.source_of.get(node.value.id) == self.edges[node.slice.id][0]:
+            found = self.edges[node.slice.id]
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == self.entry:
+            for position, argument in enumerate(node.args):
+                if isinstance(argument, ast.Name) and argument.id in self.edges \
+                        and self.params[position:position + 1] == [self.edges[argument.id][1]]:
+                    found = self.edges[argument.id]
+        if found:
+            graph, start = found
+            for holder, kind in ((graph, ("graph", graph)), (start, ("node", graph))):
+                if kind not in self.offers[holder]:
+                    self.offers[holder].append(kind)
+
     def visit_For(self, node: ast.For) -> None:
         if isinstance(node.target, ast.Name) and isinstance(node.iter, ast.Name) and node.iter.id in self.source_of:
             self.items[node.target.id] = self.source_of[node.iter.id]
+        self._edge(node.target, node.iter)
         self._member(node.target, node.iter)
         self._counted(node.target, node.iter)
         self._fields(node.target, node.iter)
@@ -177,6 +206,7 @@ class _Reader(ast.NodeVisitor):
 
     def visit_comprehension(self, node: ast.comprehension) -> None:
         self._items(node.target, node.iter)
+        self._edge(node.target, node.iter)
         self._member(node.target, node.iter)
         self._fields(node.target, node.iter)
         self.generic_visit(node)
@@ -310,6 +340,7 @@ class _Reader(ast.NodeVisitor):
 
     def visit_Subscript(self, node: ast.Subscript) -> None:
         self._group_key(node.value, node.slice)
+        self._walked(node)
         self.generic_visit(node)
 
     def _computed_length(self, node: ast.AST) -> str | None:
@@ -362,6 +393,7 @@ class _Reader(ast.NodeVisitor):
         self.generic_visit(node)
         self._passed(node)
         self._prefixed(node)
+        self._walked(node)
         func = node.func
         called = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
         arguments = list(node.args)
@@ -577,6 +609,7 @@ def _helpers(tree: ast.Module, entry: str, patterns: dict, formatters: dict) -> 
             names = [a.arg for a in [*helper.args.posonlyargs, *helper.args.args]]
             reader = _Reader(patterns, formatters)
             reader.source_of.update((name, name) for name in names)
+            reader.entry, reader.params = helper.name, names
             reader.constants.update(numbers)
             reader.texts = texts
             reader.helpers = {k: v for k, v in found.items() if k != helper.name}
@@ -598,6 +631,7 @@ class Offers:
         self.names = [a.arg for a in [*arguments.posonlyargs, *arguments.args]]
         self.reader = _Reader(_patterns(tree), _formatters(tree))
         self.reader.source_of.update((name, name) for name in self.names)
+        self.reader.entry, self.reader.params = entry, list(self.names)
         self.reader.constants.update({name: value for name, value in module_constants(tree).items()
                                       if type(value) is int})  # what a length may be compared with by name
         self.reader.texts = _module_texts(tree)  # an alphabet a character may be looked up in
@@ -676,6 +710,24 @@ class Offers:
                     and n.value.id == name and (isinstance(n, ast.Subscript) or n.attr in ("keys", "items", "get", "pop"))
                     for n in ast.walk(self.function))
         return {word: rng.randint(0, 9) for word in words} if keyed else list(dict.fromkeys(words))
+
+    def _drawn_graph(self, rng, graph) -> dict[str, list[str]]:
+        """Two to six nodes (JSON keys: letters), each to up to three others, the same for one twin."""
+        if ("graph", graph) not in self.twin:
+            nodes = list("abcdef"[: rng.randint(2, 6)])
+            self.twin[("graph", graph)] = {n: rng.sample([m for m in nodes if m != n], rng.randint(0, min(3, len(nodes) - 1)))
+                                           for n in nodes}
+        return self.twin[("graph", graph)]
+
+    def _graph(self, name, rng, graph):
+        """A graph as a dict, each node to the list of nodes it leads to (the code walks g[k] and looks
+        each of those up in g again)."""
+        return {n: list(m) for n, m in self._drawn_graph(rng, graph).items()}
+
+    def _node(self, name, rng, graph):
+        """A node of the twin's graph, now and then one it does not hold."""
+        nodes = list(self._drawn_graph(rng, graph))
+        return rng.choice(nodes) if rng.random() < 0.85 else "z"
 
     def _alphabet(self, name, rng, alphabet):
         """One to eight characters of the text the code finds each of them in (`DIGITS.index(c)`), now
