@@ -277,3 +277,18 @@ def test_a_dict_whose_listed_items_are_looked_up_in_it_again_is_drawn_as_a_graph
     assert all(isinstance(g, dict) and all(set(v) <= set(g) for v in g.values()) for g, _ in pairs)
     assert sum(k in g for g, k in pairs) >= 14 and any(len(v) > 1 for g, _ in pairs for v in g.values())
     assert offers.value("seen", rng) is None
+
+
+def test_items_of_a_list_split_into_parts_get_the_parts_the_code_reads():
+    """`for line in p: n, *rest = line.split("\\t"); int(n)` and `parts = row.split(","); int(parts[1])`
+    read each item as a text: p is a list of texts whose parts there are digits. Fails on code that
+    read a split only of a parameter's own text, and no unpacked parts."""
+    source = ("def f(lines, rows):\n    out = []\n    for line in lines:\n        n, *rest = line.split('\\t')\n"
+              "        out.append(int(n))\n    for row in rows:\n        parts = row.split(',')\n"
+              "        out.append(int(parts[1]))\n    return out\n")
+    lines, rows = _values(source, "f", "lines", 20), _values(source, "f", "rows", 20)
+    assert all(isinstance(v, list) and v for v in lines + rows)
+    for value in lines:
+        [int(line.split("\t")[0]) for line in value]
+    for value in rows:
+        [int(row.split(",")[1]) for row in value]

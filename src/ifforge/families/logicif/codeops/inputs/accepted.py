@@ -66,6 +66,7 @@ NUMERIC_OPERATORS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Pow)
 CONVERSION = re.compile(r"%(?:\([^)]*\))?[-+ #0]*\d*(?:\.\d+)?([a-zA-Z%])")  # the letter of each printf conversion
 ORDERING = {"sorted", "min", "max"}  # built-ins that compare a collection's items with each other
 MAX_LONGER = 200  # a computed length compared with a larger constant is left alone
+ITEM = "[]"  # p + ITEM stands for each item of a list p the code reads as a text (`for line in p: line.split(sep)`)
 SHARE = 4  # one candidate in SHARE of those drawn otherwise gets a twin with accepted values
 EVERY = "every"  # the part index of a split's fields read one by one (`for x in p.split(sep)`)
 TEXT_FILL = string.digits  # what fills a text around the characters the code checks: parsers read digits
@@ -96,6 +97,7 @@ class _Reader(ast.NodeVisitor):
         self.reduced: dict[str, str] = {}  # n = len(p) - a - b: n -> p
         self.longer: dict[str, set[int]] = defaultdict(set)  # p -> constants a length computed from p meets
         self.fields: dict[str, tuple[str, str]] = {}  # for x in p.split(sep): x -> (p, sep)
+        self.parts: dict[str, tuple[str, tuple]] = {}  # a, *rest = p.split(sep): a -> (p, (sep, 0))
         self.members: dict[str, str] = {}  # for k in p (also list(p), sorted(p), p.keys(), k, v in p.items()): k -> p
         self.edges: dict[str, tuple[str, str]] = {}  # for e in g[k]: e -> (g, k), both parameters
         self.entry: str | None = None  # the function read, whose calls of itself pass a node on
@@ -245,11 +247,32 @@ class _Reader(ast.NodeVisitor):
 
     def _fields(self, target: ast.AST, iterated: ast.AST) -> None:
         """`for x in p.split("+")`: each x is one field of a text the code reads field by field."""
-        if isinstance(target, ast.Name) and isinstance(iterated, ast.Call) and isinstance(iterated.func, ast.Attribute) \
-                and iterated.func.attr == "split" and len(iterated.args) == 1 and self.origin(iterated.func.value) \
-                and isinstance(iterated.args[0], ast.Constant) and isinstance(iterated.args[0].value, str) \
-                and iterated.args[0].value:
-            self.fields[target.id] = (self.origin(iterated.func.value), iterated.args[0].value)
+        found = self._split_of(iterated)
+        if isinstance(target, ast.Name) and found and len(iterated.args) == 1 and found[1]:
+            self.fields[target.id] = found
+
+    def _split_of(self, node: ast.AST) -> tuple[str, str] | None:
+        """(holder, separator) for `p.split(sep)` of a parameter's text, or of an item of a list p read
+        as a text (`for line in p: line.split(sep)`; the holder is then p + ITEM)."""
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "split"
+                and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+            return None
+        owner = node.func.value
+        holder = self.origin(owner) or (self.items[owner.id] + ITEM if isinstance(owner, ast.Name)
+                                        and owner.id in self.items else None)
+        return (holder, node.args[0].value) if holder else None
+
+    def _unpacked(self, target: ast.AST, value: ast.AST) -> None:
+        """`a, *rest = p.split(sep)`, `a, b = line.split(sep)`: each name is the part at its place."""
+        found = self._split_of(value)
+        if not (found and found[1] and isinstance(target, (ast.Tuple, ast.List))):
+            return
+        elements = target.elts
+        star = next((i for i, e in enumerate(elements) if isinstance(e, ast.Starred)), None)
+        for i, element in enumerate(elements):
+            if isinstance(element, ast.Name):
+                place = i if star is None or i < star else i - len(elements)
+                self.parts[element.id] = (found[0], (found[1], place))
 
     def _code_of(self, node: ast.AST) -> str | None:
         """The parameter whose item an expression turns into a character: `chr(c)`, `bytes((c,))`."""
@@ -269,6 +292,8 @@ class _Reader(ast.NodeVisitor):
         for target in node.targets:
             if isinstance(target, ast.Name) and self._code_of(node.value):
                 self.characters[target.id] = self._code_of(node.value)
+        if len(node.targets) == 1:
+            self._unpacked(node.targets[0], node.value)
         if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name):
             return
         name, value = node.targets[0].id, node.value
@@ -281,10 +306,8 @@ class _Reader(ast.NodeVisitor):
         holder = self.origin(value)
         if holder:
             self.source_of[name] = holder
-        elif isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "split" \
-                and self.origin(value.func.value) and value.args and isinstance(value.args[0], ast.Constant) \
-                and isinstance(value.args[0].value, str):
-            self.split[name] = (self.origin(value.func.value), value.args[0].value)
+        elif self._split_of(value):
+            self.split[name] = self._split_of(value)
         elif isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "len" \
                 and value.args and self.origin(value.args[0]):
             self.length_names[name] = self.origin(value.args[0])
@@ -387,6 +410,8 @@ class _Reader(ast.NodeVisitor):
         if isinstance(node, ast.Name) and node.id in self.fields:
             holder, sep = self.fields[node.id]
             return holder, (sep, EVERY)
+        if isinstance(node, ast.Name) and node.id in self.parts:
+            return self.parts[node.id]
         return None
 
     def visit_Call(self, node: ast.Call) -> None:
@@ -663,6 +688,7 @@ class Offers:
             found.append(("codes",))
         if reader.longer.get(name):
             found.append(("longer",))
+        found += [("each", kind) for kind in reader.offers.get(name + ITEM, ()) if ("each", kind) not in found]
         return found
 
     def value(self, name: str, rng: random.Random):
