@@ -21,7 +21,12 @@ one to four accepted fields joined by that separator; a character given to `unic
 (or a text whose items are, in a loop or a comprehension, also over `unicodedata.normalize(form, p)`,
 or whose character at a place is: `p[i]`), characters of the categories the code names and ASCII letters;
 a text whose items (also `i, c in enumerate(p)`) the code finds in a known text (`DIGITS.index(c)`,
-`.find`), characters of that text. `with_accepted` mixes
+`.find`), characters of that text. What a helper of the module asks of its parameter (read the same
+way) is offered to the argument the caller passes it (a list of such when the caller passes each item);
+a list whose items the code splits (`for line in p: n, *rest = line.split(sep)`) gets items with the
+parts it reads; members tested with `startswith`/`endswith` come with and without the affix (a dict
+when the code reads p by key); a dict whose listed items are looked up in it again (`for e in g[k]:
+walk(g, e)`) is a graph, node to list of nodes, and k one of its nodes. `with_accepted` mixes
 these into candidates drawn otherwise (`codeops.inputs.candidates`), so the other parameters keep their values;
 everything random comes from one `random.Random` seeded by the caller, and every value is JSON.
 """
