@@ -232,3 +232,63 @@ def test_a_text_whose_characters_are_found_in_an_alphabet_is_drawn_from_it():
     assert all(set(t) <= set("0123456789abcdefghijklmnopqrstuvwxyz") for t in texts if isinstance(t, str))
     assert sum(isinstance(t, str) for t in texts) >= 30 and any("0" in t for t in texts if isinstance(t, str))
     assert all(set(w) <= set("xyz") for w in words if isinstance(w, str)) and any(isinstance(w, str) for w in words)
+
+
+def test_what_a_helper_asks_of_its_parameter_is_offered_to_the_argument_the_caller_passes_it():
+    """`helper(p)` and `[helper(t.lower()) for t in p]`, where the helper's own code asks its parameter
+    for something (`int(s)`, `category(c) for c in word`): p gets that, or a list of such items.
+    Fails on code that read only the entry's own body."""
+    import unicodedata
+
+    source = ("import unicodedata\n\ndef strip(word):\n"
+              "    return ''.join(c for c in unicodedata.normalize('NFD', word) if unicodedata.category(c) != 'Mn')\n\n"
+              "def number(s):\n    return int(s)\n\n"
+              "def f(tokens, count):\n    return [strip(t.lower()) for t in tokens], number(count.strip())\n")
+    lists = _values(source, "f", "tokens", 20)
+    assert all(isinstance(v, list) and v and all(isinstance(t, str) for t in v) for v in lists)
+    assert any(unicodedata.category(c) == "Mn" for v in lists for t in v for c in t)
+    for value in _values(source, "f", "count", 20):
+        int(value.strip())
+
+
+def test_members_tested_for_a_prefix_or_suffix_are_drawn_with_and_without_it():
+    """`for k in list(p): if k.startswith(PREFIX): del p[k]` and `n.endswith((".py", ".txt")) for n in q`:
+    p is a dict (the code reads it by key), q a list, some members carrying the affix and some not.
+    Fails on code that drew members from random words."""
+    source = ("PRE = '_INIT_'\n\ndef f(cv, names):\n    for k in list(cv):\n        if k.startswith(PRE):\n"
+              "            del cv[k]\n    return [n for n in names if n.endswith(('.py', '.txt'))]\n")
+    dicts, lists = _values(source, "f", "cv", 20), _values(source, "f", "names", 20)
+    assert all(isinstance(v, dict) for v in dicts) and all(isinstance(v, list) for v in lists)
+    assert any(k.startswith("_INIT_") for v in dicts for k in v) and any(not k.startswith("_INIT_") for v in dicts for k in v)
+    assert any(n.endswith((".py", ".txt")) for v in lists for n in v) and any(not n.endswith(".py") for v in lists for n in v)
+
+
+def test_a_dict_whose_listed_items_are_looked_up_in_it_again_is_drawn_as_a_graph_with_a_start_node():
+    """`for e in g[k]: ... walk(g, e)` (or `g[e]`): g maps each node to a list of nodes and k is one of
+    them, the same graph for both parameters of one twin. Fails on code that drew g and k apart."""
+    source = ("def walk(g, k, seen=None):\n    seen = seen or []\n    if k not in g:\n        return seen\n"
+              "    seen = seen + [k]\n    for e in g[k]:\n        if e not in seen:\n            seen = walk(g, e, seen)\n"
+              "    return seen\n")
+    offers, rng = Offers(source, "walk"), random.Random(3)
+    pairs = []
+    for _ in range(20):
+        offers.new_twin()
+        pairs.append((offers.value("g", rng), offers.value("k", rng)))
+    assert all(isinstance(g, dict) and all(set(v) <= set(g) for v in g.values()) for g, _ in pairs)
+    assert sum(k in g for g, k in pairs) >= 14 and any(len(v) > 1 for g, _ in pairs for v in g.values())
+    assert offers.value("seen", rng) is None
+
+
+def test_items_of_a_list_split_into_parts_get_the_parts_the_code_reads():
+    """`for line in p: n, *rest = line.split("\\t"); int(n)` and `parts = row.split(","); int(parts[1])`
+    read each item as a text: p is a list of texts whose parts there are digits. Fails on code that
+    read a split only of a parameter's own text, and no unpacked parts."""
+    source = ("def f(lines, rows):\n    out = []\n    for line in lines:\n        n, *rest = line.split('\\t')\n"
+              "        out.append(int(n))\n    for row in rows:\n        parts = row.split(',')\n"
+              "        out.append(int(parts[1]))\n    return out\n")
+    lines, rows = _values(source, "f", "lines", 20), _values(source, "f", "rows", 20)
+    assert all(isinstance(v, list) and v for v in lines + rows)
+    for value in lines:
+        [int(line.split("\t")[0]) for line in value]
+    for value in rows:
+        [int(row.split(",")[1]) for row in value]

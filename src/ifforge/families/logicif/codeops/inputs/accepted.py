@@ -21,7 +21,12 @@ one to four accepted fields joined by that separator; a character given to `unic
 (or a text whose items are, in a loop or a comprehension, also over `unicodedata.normalize(form, p)`,
 or whose character at a place is: `p[i]`), characters of the categories the code names and ASCII letters;
 a text whose items (also `i, c in enumerate(p)`) the code finds in a known text (`DIGITS.index(c)`,
-`.find`), characters of that text. `with_accepted` mixes
+`.find`), characters of that text. What a helper of the module asks of its parameter (read the same
+way) is offered to the argument the caller passes it (a list of such when the caller passes each item);
+a list whose items the code splits (`for line in p: n, *rest = line.split(sep)`) gets items with the
+parts it reads; members tested with `startswith`/`endswith` come with and without the affix (a dict
+when the code reads p by key); a dict whose listed items are looked up in it again (`for e in g[k]:
+walk(g, e)`) is a graph, node to list of nodes, and k one of its nodes. `with_accepted` mixes
 these into candidates drawn otherwise (`codeops.inputs.candidates`), so the other parameters keep their values;
 everything random comes from one `random.Random` seeded by the caller, and every value is JSON.
 """
@@ -66,6 +71,7 @@ NUMERIC_OPERATORS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Pow)
 CONVERSION = re.compile(r"%(?:\([^)]*\))?[-+ #0]*\d*(?:\.\d+)?([a-zA-Z%])")  # the letter of each printf conversion
 ORDERING = {"sorted", "min", "max"}  # built-ins that compare a collection's items with each other
 MAX_LONGER = 200  # a computed length compared with a larger constant is left alone
+ITEM = "[]"  # p + ITEM stands for each item of a list p the code reads as a text (`for line in p: line.split(sep)`)
 SHARE = 4  # one candidate in SHARE of those drawn otherwise gets a twin with accepted values
 EVERY = "every"  # the part index of a split's fields read one by one (`for x in p.split(sep)`)
 TEXT_FILL = string.digits  # what fills a text around the characters the code checks: parsers read digits
@@ -96,6 +102,12 @@ class _Reader(ast.NodeVisitor):
         self.reduced: dict[str, str] = {}  # n = len(p) - a - b: n -> p
         self.longer: dict[str, set[int]] = defaultdict(set)  # p -> constants a length computed from p meets
         self.fields: dict[str, tuple[str, str]] = {}  # for x in p.split(sep): x -> (p, sep)
+        self.parts: dict[str, tuple[str, tuple]] = {}  # a, *rest = p.split(sep): a -> (p, (sep, 0))
+        self.members: dict[str, str] = {}  # for k in p (also list(p), sorted(p), p.keys(), k, v in p.items()): k -> p
+        self.edges: dict[str, tuple[str, str]] = {}  # for e in g[k]: e -> (g, k), both parameters
+        self.entry: str | None = None  # the function read, whose calls of itself pass a node on
+        self.params: list[str] = []  # its positional parameters
+        self.helpers: dict[str, dict[int, list]] = {}  # a helper of the module -> position -> kinds it offers there
 
     def origin(self, node: ast.AST) -> str | None:
         """The parameter an expression is the text of: `p`, `p.strip()`, `p[1:]`, `parts[2]` of a split."""
@@ -111,15 +123,98 @@ class _Reader(ast.NodeVisitor):
             return self.origin(node.args[1])
         return None
 
+    def _item_of(self, node: ast.AST) -> str | None:
+        """The parameter an expression is one item of: `c` of `for c in p`, also `c.lower()`, `c[1:]`."""
+        while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.args \
+                and node.func.attr in ("strip", "lstrip", "rstrip", "lower", "upper") \
+                or isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
+            node = node.func.value if isinstance(node, ast.Call) else node.value
+        return self.items.get(node.id) if isinstance(node, ast.Name) else None
+
+    def _passed(self, node: ast.Call) -> None:
+        """`helper(p)` or `helper(c)` for an item c of p, the helper a function of the module: what the
+        helper's code offers its parameter, p is offered (for an item, as a list of one to four such)."""
+        if not isinstance(node.func, ast.Name) or node.func.id not in self.helpers:
+            return
+        for position, argument in enumerate(node.args):
+            if isinstance(argument, ast.Starred):
+                return
+            kinds = self.helpers[node.func.id].get(position, ())
+            holder, item = self.origin(argument), self._item_of(argument)
+            for kind in kinds:
+                if holder and kind not in self.offers[holder]:
+                    self.offers[holder].append(kind)
+                elif item and not holder and ("each", kind) not in self.offers[item]:
+                    self.offers[item].append(("each", kind))
+
+    def _member(self, target: ast.AST, iterated: ast.AST) -> None:
+        """`for k in p`, `list(p)`, `sorted(p)`, `p.keys()`, `for k, v in p.items()`: k is a member of p."""
+        if isinstance(target, ast.Tuple) and len(target.elts) == 2 and isinstance(iterated, ast.Call) \
+                and isinstance(iterated.func, ast.Attribute) and iterated.func.attr == "items" and not iterated.args:
+            target, iterated = target.elts[0], iterated.func.value
+        elif isinstance(iterated, ast.Call) and isinstance(iterated.func, ast.Attribute) \
+                and iterated.func.attr == "keys" and not iterated.args:
+            iterated = iterated.func.value
+        elif isinstance(iterated, ast.Call) and isinstance(iterated.func, ast.Name) \
+                and iterated.func.id in ("list", "sorted", "tuple", "set") and len(iterated.args) == 1:
+            iterated = iterated.args[0]
+        if isinstance(target, ast.Name) and isinstance(iterated, ast.Name) and iterated.id in self.source_of:
+            self.members[target.id] = self.source_of[iterated.id]
+
+    def _prefixed(self, node: ast.Call) -> None:
+        """`k.startswith(PREFIX)` (or endswith, a tuple of them) for a member k of p: p holds members with
+        that prefix (or suffix) and members without."""
+        func = node.func
+        if not (isinstance(func, ast.Attribute) and func.attr in ("startswith", "endswith") and len(node.args) == 1
+                and isinstance(func.value, ast.Name) and func.value.id in self.members):
+            return
+        given = node.args[0].elts if isinstance(node.args[0], ast.Tuple) else [node.args[0]]
+        known = [g.value if isinstance(g, ast.Constant) else self.constants.get(g.id, self.texts.get(g.id))
+                 if isinstance(g, ast.Name) else None for g in given]
+        known = [k for k in known if isinstance(k, str) and k]
+        if known:
+            kind = ("prefixed", tuple(known), func.attr == "startswith")
+            if kind not in self.offers[self.members[func.value.id]]:
+                self.offers[self.members[func.value.id]].append(kind)
+
+    def _edge(self, target: ast.AST, iterated: ast.AST) -> None:
+        """`for e in g[k]` with g and k parameters: e is one of the nodes g lists for the node k."""
+        if isinstance(target, ast.Name) and isinstance(iterated, ast.Subscript) and isinstance(iterated.value, ast.Name) \
+                and isinstance(iterated.slice, ast.Name) and iterated.value.id in self.source_of \
+                and iterated.slice.id in self.source_of and iterated.value.id != iterated.slice.id:
+            self.edges[target.id] = (self.source_of[iterated.value.id], self.source_of[iterated.slice.id])
+
+    def _walked(self, node: ast.AST) -> None:
+        """A node e of g[k] looked up in g again (`g[e]`, or passed where k goes in a call of the function
+        itself): g is a graph, each node to a list of nodes, and k one of its nodes."""
+        found = None
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and isinstance(node.slice, ast.Name) \
+                and node.slice.id in self.edges and self.source_of.get(node.value.id) == self.edges[node.slice.id][0]:
+            found = self.edges[node.slice.id]
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == self.entry:
+            for position, argument in enumerate(node.args):
+                if isinstance(argument, ast.Name) and argument.id in self.edges \
+                        and self.params[position:position + 1] == [self.edges[argument.id][1]]:
+                    found = self.edges[argument.id]
+        if found:
+            graph, start = found
+            for holder, kind in ((graph, ("graph", graph)), (start, ("node", graph))):
+                if kind not in self.offers[holder]:
+                    self.offers[holder].append(kind)
+
     def visit_For(self, node: ast.For) -> None:
         if isinstance(node.target, ast.Name) and isinstance(node.iter, ast.Name) and node.iter.id in self.source_of:
             self.items[node.target.id] = self.source_of[node.iter.id]
+        self._edge(node.target, node.iter)
+        self._member(node.target, node.iter)
         self._counted(node.target, node.iter)
         self._fields(node.target, node.iter)
         self.generic_visit(node)
 
     def visit_comprehension(self, node: ast.comprehension) -> None:
         self._items(node.target, node.iter)
+        self._edge(node.target, node.iter)
+        self._member(node.target, node.iter)
         self._fields(node.target, node.iter)
         self.generic_visit(node)
 
@@ -157,11 +252,32 @@ class _Reader(ast.NodeVisitor):
 
     def _fields(self, target: ast.AST, iterated: ast.AST) -> None:
         """`for x in p.split("+")`: each x is one field of a text the code reads field by field."""
-        if isinstance(target, ast.Name) and isinstance(iterated, ast.Call) and isinstance(iterated.func, ast.Attribute) \
-                and iterated.func.attr == "split" and len(iterated.args) == 1 and self.origin(iterated.func.value) \
-                and isinstance(iterated.args[0], ast.Constant) and isinstance(iterated.args[0].value, str) \
-                and iterated.args[0].value:
-            self.fields[target.id] = (self.origin(iterated.func.value), iterated.args[0].value)
+        found = self._split_of(iterated)
+        if isinstance(target, ast.Name) and found and len(iterated.args) == 1 and found[1]:
+            self.fields[target.id] = found
+
+    def _split_of(self, node: ast.AST) -> tuple[str, str] | None:
+        """(holder, separator) for `p.split(sep)` of a parameter's text, or of an item of a list p read
+        as a text (`for line in p: line.split(sep)`; the holder is then p + ITEM)."""
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "split"
+                and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+            return None
+        owner = node.func.value
+        holder = self.origin(owner) or (self.items[owner.id] + ITEM if isinstance(owner, ast.Name)
+                                        and owner.id in self.items else None)
+        return (holder, node.args[0].value) if holder else None
+
+    def _unpacked(self, target: ast.AST, value: ast.AST) -> None:
+        """`a, *rest = p.split(sep)`, `a, b = line.split(sep)`: each name is the part at its place."""
+        found = self._split_of(value)
+        if not (found and found[1] and isinstance(target, (ast.Tuple, ast.List))):
+            return
+        elements = target.elts
+        star = next((i for i, e in enumerate(elements) if isinstance(e, ast.Starred)), None)
+        for i, element in enumerate(elements):
+            if isinstance(element, ast.Name):
+                place = i if star is None or i < star else i - len(elements)
+                self.parts[element.id] = (found[0], (found[1], place))
 
     def _code_of(self, node: ast.AST) -> str | None:
         """The parameter whose item an expression turns into a character: `chr(c)`, `bytes((c,))`."""
@@ -181,6 +297,8 @@ class _Reader(ast.NodeVisitor):
         for target in node.targets:
             if isinstance(target, ast.Name) and self._code_of(node.value):
                 self.characters[target.id] = self._code_of(node.value)
+        if len(node.targets) == 1:
+            self._unpacked(node.targets[0], node.value)
         if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name):
             return
         name, value = node.targets[0].id, node.value
@@ -193,10 +311,8 @@ class _Reader(ast.NodeVisitor):
         holder = self.origin(value)
         if holder:
             self.source_of[name] = holder
-        elif isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "split" \
-                and self.origin(value.func.value) and value.args and isinstance(value.args[0], ast.Constant) \
-                and isinstance(value.args[0].value, str):
-            self.split[name] = (self.origin(value.func.value), value.args[0].value)
+        elif self._split_of(value):
+            self.split[name] = self._split_of(value)
         elif isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "len" \
                 and value.args and self.origin(value.args[0]):
             self.length_names[name] = self.origin(value.args[0])
@@ -252,6 +368,7 @@ class _Reader(ast.NodeVisitor):
 
     def visit_Subscript(self, node: ast.Subscript) -> None:
         self._group_key(node.value, node.slice)
+        self._walked(node)
         self.generic_visit(node)
 
     def _computed_length(self, node: ast.AST) -> str | None:
@@ -298,10 +415,15 @@ class _Reader(ast.NodeVisitor):
         if isinstance(node, ast.Name) and node.id in self.fields:
             holder, sep = self.fields[node.id]
             return holder, (sep, EVERY)
+        if isinstance(node, ast.Name) and node.id in self.parts:
+            return self.parts[node.id]
         return None
 
     def visit_Call(self, node: ast.Call) -> None:
         self.generic_visit(node)
+        self._passed(node)
+        self._prefixed(node)
+        self._walked(node)
         func = node.func
         called = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
         arguments = list(node.args)
@@ -503,6 +625,32 @@ def _formatters(tree: ast.Module) -> dict[str, list[tuple[int, int]]]:
     return found
 
 
+HELPER_ROUNDS = 2  # a helper's offers read through helpers it calls in turn, this many deep
+
+
+def _helpers(tree: ast.Module, entry: str, patterns: dict, formatters: dict) -> dict[str, dict[int, list]]:
+    """Top-level functions of the module other than the entry: helper -> positional parameter's place ->
+    the kinds of value its own code offers that parameter (an `int(word)`, a `category(c) for c in word`)."""
+    found: dict[str, dict[int, list]] = {}
+    texts, numbers = _module_texts(tree), {n: v for n, v in module_constants(tree).items() if type(v) is int}
+    defined = [s for s in tree.body if isinstance(s, ast.FunctionDef) and s.name != entry]
+    for _ in range(HELPER_ROUNDS):
+        for helper in defined:
+            names = [a.arg for a in [*helper.args.posonlyargs, *helper.args.args]]
+            reader = _Reader(patterns, formatters)
+            reader.source_of.update((name, name) for name in names)
+            reader.entry, reader.params = helper.name, names
+            reader.constants.update(numbers)
+            reader.texts = texts
+            reader.helpers = {k: v for k, v in found.items() if k != helper.name}
+            reader.visit(helper)
+            reader.formats()
+            kinds = {i: list(reader.offers[name]) for i, name in enumerate(names) if reader.offers.get(name)}
+            if kinds:
+                found[helper.name] = kinds
+    return found
+
+
 class Offers:
     """What one function's callees accept, per parameter, drawn with one `random.Random`."""
 
@@ -513,9 +661,11 @@ class Offers:
         self.names = [a.arg for a in [*arguments.posonlyargs, *arguments.args]]
         self.reader = _Reader(_patterns(tree), _formatters(tree))
         self.reader.source_of.update((name, name) for name in self.names)
+        self.reader.entry, self.reader.params = entry, list(self.names)
         self.reader.constants.update({name: value for name, value in module_constants(tree).items()
                                       if type(value) is int})  # what a length may be compared with by name
         self.reader.texts = _module_texts(tree)  # an alphabet a character may be looked up in
+        self.reader.helpers = _helpers(tree, entry, self.reader.patterns, self.reader.formatters)
         self.reader.visit(function)
         self.reader.formats()
         self.compiled: dict[str, tuple] = {}
@@ -543,6 +693,7 @@ class Offers:
             found.append(("codes",))
         if reader.longer.get(name):
             found.append(("longer",))
+        found += [("each", kind) for kind in reader.offers.get(name + ITEM, ()) if ("each", kind) not in found]
         return found
 
     def value(self, name: str, rng: random.Random):
@@ -570,6 +721,44 @@ class Offers:
         """One to four values of a kind joined by the separator the code splits the text into fields at."""
         values = [getattr(self, f"_{kind[0]}")(name, rng, *kind[1:]) for _ in range(rng.randint(1, 4))]
         return None if None in values else separator.join(values)
+
+    def _each(self, name, rng, kind):
+        """A list of one to four values of the kind a helper the code passes each item to takes."""
+        values = [getattr(self, f"_{kind[0]}")(name, rng, *kind[1:]) for _ in range(rng.randint(1, 4))]
+        return None if None in values else values
+
+    def _prefixed(self, name, rng, affixes, front):
+        """One to five words, about half of them with a prefix (or suffix) the code tests its members for:
+        a dict of them (to small numbers) when the code reads the parameter by key, else a list."""
+        words = []
+        for _ in range(rng.randint(1, 5)):
+            word = "".join(rng.choice(string.ascii_lowercase) for _ in range(rng.randint(1, 4)))
+            if rng.random() < 0.5:
+                affix = rng.choice(affixes)
+                word = affix + word if front else word + affix
+            words.append(word)
+        keyed = any(isinstance(n, (ast.Subscript, ast.Attribute)) and isinstance(n.value, ast.Name)
+                    and n.value.id == name and (isinstance(n, ast.Subscript) or n.attr in ("keys", "items", "get", "pop"))
+                    for n in ast.walk(self.function))
+        return {word: rng.randint(0, 9) for word in words} if keyed else list(dict.fromkeys(words))
+
+    def _drawn_graph(self, rng, graph) -> dict[str, list[str]]:
+        """Two to six nodes (JSON keys: letters), each to up to three others, the same for one twin."""
+        if ("graph", graph) not in self.twin:
+            nodes = list("abcdef"[: rng.randint(2, 6)])
+            self.twin[("graph", graph)] = {n: rng.sample([m for m in nodes if m != n], rng.randint(0, min(3, len(nodes) - 1)))
+                                           for n in nodes}
+        return self.twin[("graph", graph)]
+
+    def _graph(self, name, rng, graph):
+        """A graph as a dict, each node to the list of nodes it leads to (the code walks g[k] and looks
+        each of those up in g again)."""
+        return {n: list(m) for n, m in self._drawn_graph(rng, graph).items()}
+
+    def _node(self, name, rng, graph):
+        """A node of the twin's graph, now and then one it does not hold."""
+        nodes = list(self._drawn_graph(rng, graph))
+        return rng.choice(nodes) if rng.random() < 0.85 else "z"
 
     def _alphabet(self, name, rng, alphabet):
         """One to eight characters of the text the code finds each of them in (`DIGITS.index(c)`), now
