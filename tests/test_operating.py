@@ -87,12 +87,13 @@ def test_changes_name_the_setting_the_stages_it_invalidated_and_what_was_reused(
               "execute": {"in": 3, "out": 2, "computed": 3}, "complexity": {"in": 2, "out": 2, "computed": 1},
               "describe": {"in": 2, "out": 2, "computed": 0}, "verify": {"in": 2, "out": 2, "computed": 0}}
     changed = changes(previous, now, plan, counts)
-    # min_cases decides which cases execute keeps, and so which trackers instrument's probe may choose
+    # min_cases decides which cases execute keeps, and so which trackers instrument's probe may choose;
+    # inputs reads it too (a seed left with fewer calls is read wider)
     assert changed == {"previous_version": "v007", "settings": {"min_cases": {"before": 3, "now": 4}},
-                       "invalidated": ["instrument", "execute"], "reused": ["inputs", "describe", "verify"],
+                       "invalidated": ["inputs", "instrument", "execute"], "reused": ["describe", "verify"],
                        "recomputed": {"complexity": 1}, "removed": []}
-    assert changes_line(changed) == ("since v007: min_cases 3 -> 4 changed; invalidated: instrument, execute; "
-                                     "reused: inputs, describe, verify; recomputed: complexity (1 computed)")
+    assert changes_line(changed) == ("since v007: min_cases 3 -> 4 changed; invalidated: inputs, instrument, "
+                                     "execute; reused: describe, verify; recomputed: complexity (1 computed)")
     assert changes(None, now, plan, counts) is None  # a benchmark's first version
 
 
