@@ -514,9 +514,9 @@ def test_a_keyword_written_against_a_parenthesised_choice_is_spaced_so_libcst_re
     from ifforge.families.logicif.stages.load import parse_seed_file
 
     odd = tmp_path / "odd.py"
-    odd.write_text("def f(a, b):\n    if(a if b else 0):\n        return(a if a>b else b)\n    return(b)\n")
+    odd.write_text("def f(a, b):\n    if(a if b else 0):\n        return(a if a>b else b)\n    return(lambda: b)()\n")
     source = parse_seed_file(odd).source
-    assert source == "def f(a, b):\n    if (a if b else 0):\n        return (a if a>b else b)\n    return (b)\n"
+    assert source == "def f(a, b):\n    if (a if b else 0):\n        return (a if a>b else b)\n    return (lambda: b)()\n"
     libcst.parse_module(source)
     plain = tmp_path / "plain.py"
     plain.write_text("def f(a):\n    if(a):\n        return(a)\n    return 0\n")

@@ -59,16 +59,16 @@ def parameter_names(source: str, function: str) -> list[str]:
 
 def libcst_readable(source: str) -> str:
     """`source` as libcst can read it: libcst refuses some valid Python, a keyword written against a
-    parenthesised choice (`return(a if b else c)`, `if(x if y else z):`, `a and(b if c else d)`),
+    parenthesised choice or lambda (`return(a if b else c)`, `if(x if y else z):`, `return(lambda: 1)`),
     so a space goes between each keyword and a `(` written against it; the code means the same.
-    As it is when libcst reads it, or when it does not parse at all (the stages say why)."""
+    As it is when libcst reads it, or when the spaced source does not read either (the stages say why)."""
     try:
         cst_module(source)  # (remembered: a later reader of the same source parses it no more)
         return source
-    except cst.CSTValidationError:
-        pass
-    except Exception:
+    except cst.ParserSyntaxError:
         return source
+    except Exception:  # a CSTValidationError, or a TypeError from inside libcst (`return(lambda: 1)`)
+        pass
     lines = source.splitlines(keepends=True)
     try:
         tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
@@ -79,7 +79,12 @@ def libcst_readable(source: str) -> str:
               and after.type == tokenize.OP and after.string == "(" and after.start == token.end]
     for row, column in reversed(places):
         lines[row - 1] = lines[row - 1][:column] + " " + lines[row - 1][column:]
-    return "".join(lines)
+    spaced = "".join(lines)
+    try:
+        cst_module(spaced)
+    except Exception:
+        return source
+    return spaced
 
 
 @lru_cache(maxsize=256)
