@@ -29,8 +29,8 @@ on issue 38 and never tuned on: standard-library modules in neither `MODULES` no
 `tests/stdlib_functions.py` and named nowhere in the describer, its tests or its benchmarks
 (`HELDOUT_MODULES`), and every module of two pure-Python algorithms packages from PyPI
 (`HELDOUT_PACKAGES`: `pygorithm`, `algorithms-lib`), read from `--heldout-path` folders when they are
-importable there (`pip download --no-deps` the wheels and unzip them outside the repository; they
-are never committed), skipped with a note when not. A second held-out set (`heldout2`: `HELDOUT2_MODULES`
+importable there (`bash benchmarks/fetch_real_code.sh DIR [SET ...]` downloads every set's pinned
+packages into `DIR/pkgsN/`, outside the repository; they are never committed), skipped with a note when not. A second held-out set (`heldout2`: `HELDOUT2_MODULES`
 and the packages `boltons` and `dsaedge`) was fixed once the first had been looked at, and is run
 only when asked for (`--set heldout2`); so is a third (`--set heldout3`, `HELDOUT3_*`), fixed
 once the second had been looked at, a fourth (`--set heldout4`) fixed for the round after it, and a fifth
