@@ -320,7 +320,38 @@ def _module(name: str) -> tuple[str, dict[str, ast.stmt], dict[str, list[ast.stm
     except (ImportError, OSError, TypeError, SyntaxError):
         return None
     tree = ast.parse(text)
-    return text, _top_level(tree), _builders(tree)
+    found = _top_level(tree)
+    for statement in tree.body:
+        if isinstance(statement, ast.Try) and _body_fails(statement, vars(importlib.import_module(name))):
+            for handler in statement.handlers:  # the first handler that binds a name wins
+                for inner in handler.body:
+                    for bound in _bound_names(inner) if not isinstance(inner, (ast.If, ast.Try)) else ():
+                        if found.get(bound) in statement.body:
+                            found[bound] = inner
+    return text, found, _builders(tree)
+
+
+def _body_fails(statement: ast.Try, namespace: dict) -> bool:
+    """Whether this interpreter surely ran the handlers of a top-level try (a compat fallback:
+    `try: unicode = unicode` / `except NameError: unicode = str`): a plain name or import of its body
+    fails here, read as the body's start saw it (without the names the try itself binds)."""
+    bound = {n for s in [*statement.body, *(s for h in statement.handlers for s in h.body)] for n in _bound_names(s)
+             if not isinstance(s, (ast.If, ast.Try))}
+    seen = {k: v for k, v in namespace.items() if k not in bound}
+    for inner in statement.body:
+        try:
+            if isinstance(inner, ast.Assign) and isinstance(inner.value, (ast.Name, ast.Attribute)) \
+                    and all(isinstance(n, (ast.Name, ast.Attribute, ast.Load)) for n in ast.walk(inner.value)):
+                eval(compile(ast.Expression(inner.value), "<try>", "eval"), {"__builtins__": builtins}, seen)
+            elif isinstance(inner, ast.Import):
+                for alias in inner.names:
+                    importlib.import_module(alias.name)
+            elif isinstance(inner, ast.ImportFrom) and not inner.level:
+                for alias in inner.names:
+                    getattr(importlib.import_module(inner.module), alias.name)
+        except (NameError, AttributeError, ImportError):
+            return True
+    return False
 
 
 def _postpones(module: str) -> bool:

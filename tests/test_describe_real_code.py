@@ -728,3 +728,33 @@ def test_a_helper_that_cannot_be_moved_in_leaves_the_import_as_written(tmp_path,
     monkeypatch.syspath_prepend(str(tmp_path))
     seed = _benchmark().seed_source("pkgfallback.uses", "f")
     assert seed is not None and seed.startswith("from pkgfallback.odd import odd") and "def odd" not in seed
+
+
+def test_an_input_that_may_be_a_collection_written_as_text_says_its_display():
+    """`str(a)` of an input declared as a union with a list or dictionary: JSON's double quotes would be
+    wrong there (`str([1, 'a'])` is "[1, 'a']"), so the display rule comes along; a set's order is not plain."""
+    source = ("def f(a):\n    stats = {'loop_iterations': 0}\n    for v in range(3):\n"
+              "        stats['loop_iterations'] += 1\n    return (str(a), stats)\n")
+    mixed = describe(source, COUNTER, {"a": "Union[dict, int, list[str], str]"}, "str")
+    assert "a written as text (on a case where it is a list or a dictionary: as Python displays it)" in mixed
+    assert "in square brackets for a list" in mixed and "between single quotes" in mixed
+    plain = describe(source, COUNTER, {"a": "Union[int, str]"}, "str")
+    assert "the result is a written as text." in plain and "square brackets" not in plain
+
+
+def test_a_compat_fallback_the_interpreter_ran_is_the_binding_a_seed_takes(tmp_path, monkeypatch):
+    """`try: unicode = unicode` / `except NameError: unicode = str`: on Python 3 the handler ran, so the
+    seed holds `unicode = str`; a try whose body ran keeps the body's binding, as before."""
+    (tmp_path / "compat_module.py").write_text(
+        "try:\n    unicode = unicode\n    from HTMLParser import HTMLParser\nexcept (ImportError, NameError):\n"
+        "    unicode = str\n    from html.parser import HTMLParser\n\n"
+        "try:\n    text_kind = str\nexcept NameError:\n    text_kind = bytes\n\n\n"
+        "def coerce(value):\n    return value if isinstance(value, text_kind) else unicode(value)\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    bench = _benchmark()
+    seed = bench.seed_source("compat_module", "coerce")
+    assert "unicode = str" in seed and "unicode = unicode" not in seed
+    assert "text_kind = str" in seed and "bytes" not in seed
+    namespace: dict = {}
+    exec(compile(seed, "seed", "exec"), namespace)
+    assert namespace["coerce"](3) == "3"

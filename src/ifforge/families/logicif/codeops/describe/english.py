@@ -1320,11 +1320,24 @@ class Speaker:
         """A list, tuple, dictionary or set written as text is its display (`str([1, 'a'])` is "[1, 'a']"):
         said where those words are exact, dropped where not; None for a value of any other kind."""
         if self.sort_of(node) not in ("list", "tuple", "dict", "set"):
-            return None
+            return self._mixed_container_text(node)
         shown = self.shown(node) if self.sort_of(node) != "set" else None  # a set's display follows its own order
         if shown is None:
             raise Undescribable("a list, tuple, dictionary or set written as text (its items as Python shows them)")
         return shown
+
+    def _mixed_container_text(self, node: cst.BaseExpression) -> str | None:
+        """An input declared as a union that allows a list or dictionary is written as text as a text is,
+        or as that display on the cases where it is one (`str([1, 'a'])` is "[1, 'a']", never JSON's
+        double quotes); None when no case holds a collection."""
+        allowed = self.mixed.get(node.value, frozenset()) if isinstance(node, cst.Name) and self.facts is not None \
+            else frozenset()
+        if not allowed & {"list", "tuple", "dict", "set"}:
+            return None
+        if "set" in allowed or self.plain is None or not self.plain.value(node):
+            raise Undescribable("a list, tuple, dictionary or set written as text (its items as Python shows them)")
+        return (f"{self.grouped(node)} written as text{self.cite('str')} (on a case where it is a list or a "
+                f"dictionary: as Python displays it{self.cite('shown')}{self.cite('repr')})")
 
     def _builtin_bytes(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
         if name == "bytes" and one is not None and (isinstance(one, (cst.Tuple, cst.List)) or self.kind(one) in (
