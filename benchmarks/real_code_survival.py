@@ -16,7 +16,8 @@ lacks, also once its value has flowed into another name, a container or an inner
 helper, never next to a bytes literal, nor a name holding it or a piece of it called in every value
 returned), the output can be JSON (not only generators, sets, iterators, functions, bytes, ...),
 there is a loop or a branch in the function or the helpers it brings, the code policy allows it
-(gold that is the same on any host), and the source does not show one output on every call (the
+(gold that is the same on any host), it draws no random values (since the ninth round of issue 38: the
+sandbox seeds `random`, but no reader can draw Python's numbers), and the source does not show one output on every call (the
 same constant on every path that returns, no argument changed in place; `_one_output`). Each seed gets its inputs from the `inputs` stage, then goes through
 instrument, execute, complexity, describe and verify as plain functions, without Prefect (as
 `description_code_share.py` does). Printed, for everything
@@ -1394,6 +1395,18 @@ def _calls_held_value(function: ast.FunctionDef, source: str) -> str | None:
     return None
 
 
+def _draws_random(tree: ast.Module) -> str | None:
+    """A seed that uses `random` or `secrets`: the sandbox seeds `random`, so its gold is the same on any
+    host, but no description lets a reader (a model) draw the same numbers as Python's generator."""
+    for node in ast.walk(tree):
+        names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+            [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else []
+        drawn = next((n for n in names if n.split(".")[0] in ("random", "secrets")), None)
+        if drawn:
+            return f"it draws random values ({drawn})"
+    return None
+
+
 def logicif_able(item: Picked) -> str | None:
     """Why the function cannot be a LogicIF task, or None. Decided from the source alone, before
     any stage runs: a task gives the function JSON inputs, tracks what its loops and branches do,
@@ -1415,6 +1428,9 @@ def logicif_able(item: Picked) -> str | None:
     refusal = policy_problem(item.source)
     if refusal:
         return f"gold depends on the host: {refusal.reason.split(',')[0]}"
+    drawn = _draws_random(tree)
+    if drawn:
+        return f"gold no reader can work out: {drawn}"
     reason = _one_output(item.source, entry, tree)
     if reason:
         return f"{'no JSON inputs' if 'JSON object' in reason else 'one output'}: {reason}"
@@ -1488,7 +1504,10 @@ def report_both(results: list) -> None:
     print("  not LogicIF-able, by reason:")
     for reason, count in Counter(w.split(":")[0] for w in why.values() if w).most_common():
         print(f"    {count} x {reason}")
-    report([r for r in results if not why[r[0].task_id]], "LogicIF-able (JSON inputs, a loop or branch, host-free gold)")
+    drawing = [r for r in results if (why[r[0].task_id] or "").startswith("gold no reader")]
+    print(f"  drawing random values (LogicIF-able until the ninth round of issue 38): {len(drawing)}, "
+          f"{sum(r[1] == 'exported' and r[2] == 'ok' for r in drawing)} of them exported with a code-free description")
+    report([r for r in results if not why[r[0].task_id]], "LogicIF-able (JSON inputs, a loop or branch, host-free gold, no random draws)")
 
 
 def _said_alone(picked: list[Picked]) -> tuple[set[str], Counter]:

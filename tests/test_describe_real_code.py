@@ -758,3 +758,15 @@ def test_a_compat_fallback_the_interpreter_ran_is_the_binding_a_seed_takes(tmp_p
     namespace: dict = {}
     exec(compile(seed, "seed", "exec"), namespace)
     assert namespace["coerce"](3) == "3"
+
+
+def test_logicif_able_leaves_out_a_function_that_draws_random_values():
+    """The sandbox seeds `random`, so the gold is the same on any host, but no reader can draw Python's
+    numbers from a description: such a function is no LogicIF task."""
+    bench = _benchmark()
+    body = "\n\ndef pick(xs):\n    for x in xs:\n        if x > 2:\n            return {draw}\n    return 0\n"
+    drawn = bench.logicif_able(bench.Picked("m", "pick", "import random" + body.format(draw="random.random()")))
+    assert drawn == "gold no reader can work out: it draws random values (random)"
+    chosen = bench.logicif_able(bench.Picked("m", "pick", "from random import choice" + body.format(draw="choice(xs)")))
+    assert chosen and "random values" in chosen
+    assert bench.logicif_able(bench.Picked("m", "pick", "import math" + body.format(draw="math.floor(x)"))) is None
