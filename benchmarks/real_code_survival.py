@@ -234,8 +234,9 @@ def _top_level(tree: ast.Module) -> dict[str, ast.stmt]:
     return found
 
 
-def _free_names(node: ast.AST) -> set[str]:
-    """Names a definition reads that it does not bind itself (a close, simple approximation)."""
+def _free_names(node: ast.AST, shadowed: frozenset[str] = frozenset()) -> set[str]:
+    """Names a definition reads that it does not bind itself (a close, simple approximation); a built-in
+    name counts only where its module binds it again (`shadowed`: humanfriendly's own `format`)."""
     loaded, bound = set(), set()
     for inner in ast.walk(node):
         if isinstance(inner, ast.Name):
@@ -257,7 +258,10 @@ def _free_names(node: ast.AST) -> set[str]:
     defaults = [d for d in (node.args.defaults + node.args.kw_defaults if isinstance(
         node, (ast.FunctionDef, ast.AsyncFunctionDef)) else []) if d is not None]
     outer = {n.id for d in defaults for n in ast.walk(d) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
-    return (loaded - bound | declared | outer) - set(dir(builtins))  # a `global` name lives in the module
+    return (loaded - bound | declared | outer) - (set(dir(builtins)) - shadowed)  # a `global` name lives in the module
+
+
+_BUILTIN_NAMES = frozenset(dir(builtins))
 
 
 def _builders(tree: ast.Module) -> dict[str, list[ast.stmt]]:
@@ -420,7 +424,7 @@ def _gathered_source(module_name: str, function: str, across: bool) -> str | Non
             needed[id(node)] = (max(depth, needed[id(node)][0]), module, node)
             continue
         needed[id(node)] = (depth, module, node)
-        for name in sorted(_free_names(node)):
+        for name in sorted(_free_names(node, frozenset(_module(module)[1]) & _BUILTIN_NAMES)):
             found = _definition(module, name, across)
             if found is None or getattr(found[2], "level", 0):  # a relative import of a module itself
                 return None

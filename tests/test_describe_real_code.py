@@ -770,3 +770,17 @@ def test_logicif_able_leaves_out_a_function_that_draws_random_values():
     chosen = bench.logicif_able(bench.Picked("m", "pick", "from random import choice" + body.format(draw="choice(xs)")))
     assert chosen and "random values" in chosen
     assert bench.logicif_able(bench.Picked("m", "pick", "import math" + body.format(draw="math.floor(x)"))) is None
+
+
+def test_a_seed_brings_a_module_function_named_like_a_built_in(tmp_path, monkeypatch):
+    """A module's own `format` shadows the built-in where its functions call it: a seed without it would
+    run the built-in, another function than the one picked."""
+    (tmp_path / "shadow_module.py").write_text(
+        "def format(text, n):\n    return text * n\n\n\ndef twice(text):\n    return format(text, 2) if text else ''\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    bench = _benchmark()
+    seed = bench.seed_source("shadow_module", "twice")
+    assert seed.startswith("def format(text, n):")
+    namespace: dict = {}
+    exec(compile(seed, "seed", "exec"), namespace)
+    assert namespace["twice"]("ab") == "abab"
