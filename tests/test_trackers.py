@@ -632,7 +632,7 @@ def test_a_list_made_from_an_argument_counts_the_items_equal_to_one_made_before(
                                       "again")
     assert tracker.kind == "repeated_items" and values == [1, 0, 2]
     text = describe(code, [tracker], {"a": "int", "b": "list[str]"}, "list[str]")
-    assert holds_code(text) == [] and "equal an item it produced before" in text
+    assert holds_code(text) == [] and "equal an item it produced earlier in the same call" in text
     appended = "def twice(xs):\n    out = []\n    for x in xs:\n        out.append(x * 2)\n    return out\n"
     code, tracker, values = _fallback(appended, "twice", [[[1, 2, 1]], [[3]], [[2, 2, 2]]], "again")
     assert values == [1, 0, 2] and "already holds when it is appended" in tracker.explanation

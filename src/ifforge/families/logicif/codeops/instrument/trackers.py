@@ -415,8 +415,8 @@ class _Sites(Reader):
                 if not isinstance(node, cst.DictComp):
                     self._add(node, "falsy", f"how many of the items `{anchor}` makes {FALSY}", anchor, [site])
                 if isinstance(node, cst.ListComp) or isinstance(node, cst.GeneratorExp) and id(node) in self.eager:
-                    self._add(node, "again", f"how many of the items `{anchor}` makes equal an item it made before",
-                              anchor, [site])
+                    self._add(node, "again", f"how many of the items `{anchor}` makes equal an item it made "
+                                             f"earlier in the same evaluation", anchor, [site])
         self.enclosing.append(site if convertible else None)
 
     def _leave_scope(self, node):
@@ -1931,7 +1931,7 @@ def _tracker(candidate: Candidate, name: str, function: str | None) -> Tracker:
             "repeat": f"how many items the inner function `{function}` finds already in what it builds",
             "falsy": f"how many of the items the inner function `{function}` produces {FALSY}",
             "again": f"how many of the items the inner function `{function}` produces equal an item it produced "
-                     f"before",
+                     f"earlier in the same call",
         }[candidate.role]
     return Tracker(name=name, kind=candidate.kind, explanation=explanation, anchor=anchor)
 
