@@ -623,6 +623,66 @@ def test_items_that_are_decimal_numbers_rule_the_false_items_counter_out():
             assert chosen and roles == ["falsy"]
 
 
+# ---- after it: items equal to one made before ------------------------------------------------------
+def test_a_list_made_from_an_argument_counts_the_items_equal_to_one_made_before():
+    """A map of an argument walks it once: every count is its length. How many items come out equal
+    to one made before still varies with what the argument holds, and the reader works each item out."""
+    source = "def prefix(n, xs):\n    return tuple('%s %s' % (n, x) for x in xs)\n"
+    code, tracker, values = _fallback(source, "prefix", [[1, ["a", "b", "a"]], [2, ["x"]], [3, [1, 1, 1, 2]]],
+                                      "again")
+    assert tracker.kind == "repeated_items" and values == [1, 0, 2]
+    text = describe(code, [tracker], {"a": "int", "b": "list[str]"}, "list[str]")
+    assert holds_code(text) == [] and "equal an item it produced earlier in the same call" in text
+    appended = "def twice(xs):\n    out = []\n    for x in xs:\n        out.append(x * 2)\n    return out\n"
+    code, tracker, values = _fallback(appended, "twice", [[[1, 2, 1]], [[3]], [[2, 2, 2]]], "again")
+    assert values == [1, 0, 2] and "already holds when it is appended" in tracker.explanation
+    assert holds_code(describe(code, [tracker], {"a": "list[int]"}, "list[int]")) == []
+
+
+def test_items_equal_to_one_made_before_are_asked_about_only_where_the_list_is_kept():
+    """A set or dict comprehension has its own counter of repeats; a generator read lazily keeps no list."""
+    for source in ("def f(xs):\n    return {x for x in xs}\n", "def f(xs):\n    return {x: 1 for x in xs}\n",
+                   "def f(xs):\n    for y in (x * 2 for x in xs):\n        return y\n"):
+        assert "again" not in {c.role for c in propose(source).candidates}, source
+    for source in ("def f(xs):\n    return [x for x in xs]\n", "def f(xs):\n    return sum(x for x in xs)\n"):
+        assert "again" in {c.role for c in propose(source).candidates}, source
+
+
+def test_items_equal_to_one_made_before_are_judged_after_every_other_last_resort():
+    source = "def digits(text):\n    return [int(x) for x in text]\n"
+    probe = propose(anonymise(source, "digits").source)
+    inputs = [["10"], ["5"], ["100"], ["2200"]]
+    got = run_cases(probe.source, "f", inputs)
+    cases = [(args, {c.id: r.output[1][probe.keys[c.id]] for c in probe.candidates}) for args, r in zip(inputs, got)]
+    assert [c.role for c in choose(probe.candidates, cases, last_resort=True)] == ["falsy"]  # as before
+    no_zero = [["12"], ["5"], ["343"], ["6776"]]
+    got = run_cases(probe.source, "f", no_zero)
+    cases = [(args, {c.id: r.output[1][probe.keys[c.id]] for c in probe.candidates}) for args, r in zip(no_zero, got)]
+    try:
+        choose(probe.candidates, cases)
+    except NothingInformative:
+        pass
+    else:
+        raise AssertionError("a last resort was judged before every other kind had failed")
+    assert [c.role for c in choose(probe.candidates, cases, last_resort=True)] == ["again"]
+
+
+def test_items_that_are_decimal_numbers_or_true_false_rule_the_repeats_counter_out():
+    """Whether two worked-out decimals are equal (or true equals 1) is no question to ask: the probe's
+    counter turns into a decimal number, so it is never chosen; texts and whole numbers are counted."""
+    for items, whole in (("[1.5, 1.5]", False), ("[True, 1]", False), ("[2, 2]", True), ("['a', 'a']", True)):
+        source = f"def f(n):\n    out = []\n    for x in {items}[:n]:\n        out.append(x)\n    return out\n"
+        probe = propose(source)
+        [candidate] = [c for c in probe.candidates if c.role == "again"]
+        got = run_cases(probe.source, "f", [[2]])
+        value = got[0].output[1][probe.keys[candidate.id]]
+        assert (type(value) is int) == whole, (items, value)
+    start = "def f(xs):\n    out = [1.0]\n    for x in xs:\n        out.append(x)\n    return out\n"  # held before
+    probe = propose(start)
+    [candidate] = [c for c in probe.candidates if c.role == "again"]
+    assert type(run_cases(probe.source, "f", [[[1, 2]]])[0].output[1][probe.keys[candidate.id]]) is not int
+
+
 def test_a_lambda_or_comprehension_spanning_lines_inside_a_call_becomes_a_function_that_parses():
     """A lambda's body (or a comprehension's test or inner iterable) may run over several lines, held
     together by the brackets of the call around it: the inner function made of it keeps its own."""

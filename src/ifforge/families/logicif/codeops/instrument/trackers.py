@@ -57,11 +57,12 @@ KINDS = {"loop": ("loop_iterations", "loop_iterations", 0), "branch": ("branch_h
          "inline": ("first_choices", "branch_taken", 5), "checks": ("parts_checked", "parts_checked", 5),
          "known": ("keys_found", "repeated_items", 5), "missing": ("keys_missing", "missing_keys", 5),
          "total": ("computed_value", "computed_value", 6), "found": ("keys_found", "found_keys", 6),
-         "cell": ("highest_item", "peak_value", 6), "falsy": ("false_items", "false_items", 7)}
+         "cell": ("highest_item", "peak_value", 6), "falsy": ("false_items", "false_items", 7),
+         "again": ("repeated_items", "repeated_items", 7)}
 # roles tried only when no other candidate tells something: code with few paths (no loop that
 # does more than walk an argument, a branch the cases never take) still has these to ask about
 FALLBACK_ROLES = {"change", "repeat", "pieces", "inline", "checks", "known", "missing", "total", "found", "cell",
-                  "falsy"}
+                  "falsy", "again"}
 # fallback roles tried only when no other fallback tells something either (so no choice made before
 # they came changes): a value the steps work out, lookups in a table that find their key, and the
 # largest value an item of a table of counts reaches
@@ -69,9 +70,15 @@ LAST_ROLES = {"total", "found", "cell"}
 # judged only when nothing else tells something, not even on a call swapped in for a case (the stage's
 # `_other_case`): the items a comprehension makes, or a line `xs.append(item)` adds, that count as false
 # (a zero digit of a number read digit by digit, an empty piece); a loop that walks an argument once
-# and never branches still has this to ask about
-LAST_RESORT_ROLES = {"falsy"}
+# and never branches still has this to ask about. After those, judged only when they tell nothing either
+# (so no choice they made changes): the items a list comprehension (or a generator read whole) makes, or
+# such a line adds, that equal an item made or held before (a map of an argument whose items repeat);
+# role -> its place among the last resorts
+LAST_RESORT_ROLES = {"falsy": 0, "again": 1}
 FALSY = "are zero, empty, None or false"  # what Python counts as false among the values f meets
+# the kinds of item whose equality a reader judges at a glance: a text, a whole number (not true/false,
+# which Python counts equal to 1 and 0) or None; a decimal worked out may miss an equal one by a hair
+PLAIN_ITEMS = "(str, int, type(None))"
 # methods whose result is a new list of pieces, so its length is safe to take
 SPLITTING = {"split", "rsplit", "splitlines"}
 # calls that sum up, measure or pick from what they are given: the value one of them comes to inside
@@ -117,9 +124,11 @@ class Candidate:
 
     @property
     def tier(self) -> int:
-        """0 for the candidates judged first, 1 for fallbacks, 2 for the last ones (LAST_ROLES), 3 for
-        the last resort (LAST_RESORT_ROLES)."""
-        return 3 if self.role in LAST_RESORT_ROLES else 2 if self.role in LAST_ROLES else 1 if self.fallback else 0
+        """0 for the candidates judged first, 1 for fallbacks, 2 for the last ones (LAST_ROLES), 3 and on
+        for the last resorts (LAST_RESORT_ROLES), in their order."""
+        if self.role in LAST_RESORT_ROLES:
+            return 3 + LAST_RESORT_ROLES[self.role]
+        return 2 if self.role in LAST_ROLES else 1 if self.fallback else 0
 
 
 @dataclass
@@ -405,6 +414,9 @@ class _Sites(Reader):
                     self._add(node, "repeat", f"how many times `{anchor}` meets {what} it already holds", anchor, [site])
                 if not isinstance(node, cst.DictComp):
                     self._add(node, "falsy", f"how many of the items `{anchor}` makes {FALSY}", anchor, [site])
+                if isinstance(node, cst.ListComp) or isinstance(node, cst.GeneratorExp) and id(node) in self.eager:
+                    self._add(node, "again", f"how many of the items `{anchor}` makes equal an item it made "
+                                             f"earlier in the same evaluation", anchor, [site])
         self.enclosing.append(site if convertible else None)
 
     def _leave_scope(self, node):
@@ -1142,7 +1154,10 @@ def _prepare(source: str, module: cst.Module | None = None, methods: bool = Fals
     for name in _appended(entry, containers):
         candidates.append(Candidate(id=f"falsy:{name}", role="falsy", anchor=name, order=order, main=True,
                                     explanation=f"how many of the items appended to `{name}` {FALSY}"))
-        order += 1
+        candidates.append(Candidate(id=f"again:{name}", role="again", anchor=name, order=order + 1, main=True,
+                                    explanation=f"how many of the items appended to `{name}` equal an item "
+                                                f"`{name}` already holds when it is appended"))
+        order += 2
     if recursive:
         candidates.append(Candidate(id="recursion", role="recursion", anchor="f", order=-1, main=True,
                                     explanation="how many times the function's body runs, counting every recursive call"))
@@ -1205,7 +1220,8 @@ class _Writer:
         self.depth = 0  # inner functions entered: their returns stay as they are
         self.inner: str | None = None  # a recursive f's body moves into this inner function, calls and all
         self.done: set[int] = set()  # counted calls of TOTALS worked out into their counter, appending lines counted
-        self.appending = {f"falsy:{name}" for name in context.containers}  # keys counting appended items
+        self.appending = {f"{role}:{name}" for name in context.containers for role in ("falsy", "again")}  # keys
+        # counting appended items
 
     def fresh(self, prefix: str) -> str:
         number = 1
@@ -1376,15 +1392,16 @@ class _Writer:
         return steps, node.visit(_Replace(counters)) if counters else node
 
     def appended_item(self, line: cst.SimpleStatementLine) -> list[cst.BaseStatement]:
-        """A counted `xs.append(item)` as `v = item`, `if not v:` with its counter, `xs.append(v)`
-        (the item worked out once, as before); [] when the line is not counted."""
+        """A counted `xs.append(item)` as `v = item`, `if not v:` and / or `if v in xs:` with their
+        counters, `xs.append(v)` (the item worked out once, as before); [] when the line is not counted."""
         added = _append_line(line)
-        key = f"falsy:{added[0].value}" if added is not None else ""
-        if key not in self.keys or id(line) in self.done:
+        falsy, again = (f"{role}:{added[0].value}" if added is not None else "" for role in ("falsy", "again"))
+        if not {falsy, again} & self.keys.keys() or id(line) in self.done:
             return []
         call, item = line.body[0].value, self.fresh("v")
         work = cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(item))], _one_line(call.args[0].value))])
-        count = self.false_item(key, item)
+        count = [*(self.false_item(falsy, item) if falsy in self.keys else []),
+                 *(self.equal_item(again, item, added[0].value, held=True) if again in self.keys else [])]
         added = call.with_changes(args=[call.args[0].with_changes(value=cst.Name(item))])
         rest = line.with_changes(body=[line.body[0].with_changes(value=added)])
         self.done.add(id(rest))  # its item is counted already
@@ -1397,6 +1414,19 @@ class _Writer:
         count = [cst.If(test=cst.UnaryOperation(cst.Not(), cst.Name(item)), body=cst.IndentedBlock(body=self.bump(key)))]
         if self.probing:
             count.append(_statement(f"if isinstance({item}, float): {self.context.stats}[{self.keys[key]!r}] += 0.5"))
+        return count
+
+    def equal_item(self, key: str, item: str, made: str, held: bool = False) -> list[cst.BaseStatement]:
+        """`if item in made:` with the counter `key`; in the probe, an item (or, with `held`, anything
+        `made` holds already: what it started with) of another kind than PLAIN_ITEMS also makes the
+        counter a decimal number, so it is not chosen: whether two worked-out decimals are equal is no
+        question to ask, nor whether true equals 1."""
+        count = [cst.If(test=cst.Comparison(cst.Name(item), [cst.ComparisonTarget(cst.In(), cst.Name(made))]),
+                        body=cst.IndentedBlock(body=self.bump(key)))]
+        if self.probing:
+            kinds = f"{{type({item}), *map(type, {made})}}" if held else f"{{type({item})}}"
+            count.append(_statement(f"if not {kinds} <= {{{PLAIN_ITEMS[1:-1]}}}: "
+                                    f"{self.context.stats}[{self.keys[key]!r}] += 0.5"))
         return count
 
     def known_key(self, line: cst.SimpleStatementLine) -> list[cst.BaseStatement]:
@@ -1500,12 +1530,14 @@ class _Writer:
             repeat = [cst.If(test=cst.Comparison(key, [cst.ComparisonTarget(cst.In(), cst.Name(result))]),
                              body=cst.IndentedBlock(body=repeat))]
         element = node.elt if not isinstance(node, cst.DictComp) else None
-        falsy = self.role_id("falsy", node)
+        falsy, again = self.role_id("falsy", node), self.role_id("again", node)
+        again = again if result is not None and not isinstance(node, (cst.SetComp, cst.DictComp)) else ""
         counted: list[cst.BaseStatement] = []
-        if falsy in self.keys:  # the item worked out once into a name, then asked about, then kept
+        if {falsy, again} & self.keys.keys():  # the item worked out once into a name, then asked about, then kept
             item = self.fresh("v")
             counted = [cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(item))], _one_line(element))]),
-                       *self.false_item(falsy, item)]
+                       *(self.false_item(falsy, item) if falsy in self.keys else []),
+                       *(self.equal_item(again, item, result) if again in self.keys else [])]
             element = cst.Name(item)
         if isinstance(node, cst.DictComp):
             produce = cst.Assign(targets=[cst.AssignTarget(cst.Subscript(
@@ -1898,6 +1930,8 @@ def _tracker(candidate: Candidate, name: str, function: str | None) -> Tracker:
             "kept": f"how many items the inner function `{function}` keeps (times all its conditions hold)",
             "repeat": f"how many items the inner function `{function}` finds already in what it builds",
             "falsy": f"how many of the items the inner function `{function}` produces {FALSY}",
+            "again": f"how many of the items the inner function `{function}` produces equal an item it produced "
+                     f"earlier in the same call",
         }[candidate.role]
     return Tracker(name=name, kind=candidate.kind, explanation=explanation, anchor=anchor)
 
