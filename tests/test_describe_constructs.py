@@ -1406,3 +1406,18 @@ def test_a_pattern_read_from_a_written_list_of_texts_built_at_run_time():
     steps = _steps("import re\ndef f(name, xs):\n    n = 0\n    for p in [f'{name}a', f'{name}b']:\n"
                    "        for x in xs:\n            if re.search(p, x):\n                n += 1\n    return n\n")
     assert "the pattern that the text p writes as a regular expression" in " ".join(steps)
+
+
+def test_a_loop_that_unpacks_each_item_with_a_starred_name_splits_the_item_as_an_unpacking_does():
+    """`for *state, val in items` (tkinter.ttk, heldout10): each item's own items, the starred name a new list."""
+    steps = _steps("def f(xs):\n    out = []\n    for *state, val in xs:\n        out.append(len(state) + val)\n"
+                   "    return out\n")
+    assert steps[1] == ("2. For each item of xs, in order, take that item's own items in order (there must be at "
+                        "least 1) and set state to a new list of all but the last and val to the last: (Note: A "
+                        "dictionary gives its keys in the order they were first added, a set its items in Python's "
+                        "own order.)")
+    head = _steps("def f(xs):\n    for a, *b, c in xs:\n        return a\n    return 0\n")[0]
+    assert head.startswith("1. For each item of xs, in order, take that item's own items in order (there must be at least 2) "
+                    "and set a to the first, b to a new list of those in between and c to the last:")
+    with pytest.raises(Undescribable, match="starred"):
+        describe("def f(xs):\n    for (a, *b), c in xs:\n        return a\n", [], {}, "int")
