@@ -716,6 +716,9 @@ class Speaker:
             return {"list": "a new empty list", "tuple": "an empty tuple", "set": "a new empty set"}[kind]
         if kind != "set" and is_constant(node):
             return f"the {kind} {self.data(node)}"
+        kinds = self._kind_words(values) if kind == "tuple" else None
+        if kinds is not None:  # `(bytes, str, type(None))`, kept for isinstance: the kinds, not functions
+            return f"the tuple of these kinds of value ({'; '.join(kinds)})"
         items = [self.grouped(v) for v in values]
         if len(items) == 1:
             return {"list": "a new list holding just ", "tuple": "a tuple holding just ",
@@ -724,6 +727,21 @@ class Speaker:
             return f"the pair of {_join(items)}"
         noun = {"list": "a new list", "tuple": "the tuple", "set": "a new set"}[kind]
         return f"{noun} of {_join(items)}, in that order" if kind != "set" else f"{noun} of {_join(items)}"
+
+    def _kind_words(self, values: list[cst.BaseExpression]) -> list[str] | None:
+        """Each value a built-in kind named (`str`, `type(None)`) or a class of the code: the kinds in words, else None."""
+        words = []
+        for value in values:
+            name = _named_kind(value) if _type_of(value) is not None else value.value if isinstance(
+                value, cst.Name) and value.value in _TYPE_WORDS and value.value != "NoneType" else None
+            if self.facts is not None and isinstance(value, cst.Name) and value.value in self.classes:
+                words.append(f"an object of the class {value.value} (or of a class built on it)")
+            elif name is None or self.facts is not None and (name in self.imported or name in self.constants
+                                                             or name in self.classes):
+                return None
+            else:
+                words.append(_TYPE_WORDS[name])
+        return words
 
     def _unpacked_sequence(self, node, kind: str) -> str:
         """`(0, *splits, n)`: each `*part` stands for its items, in place; a set's items have no order to say."""
@@ -1188,12 +1206,19 @@ class Speaker:
                 f"{self._comparison(compared)}")
 
     def _type_elements(self, kind: cst.Element) -> list[cst.Element]:
-        """A module-level constant naming a tuple of types (`bytes_types = (bytes, bytearray)`) as those types."""
-        if isinstance(kind.value, cst.Name) and isinstance(self.constants.get(kind.value.value), cst.Tuple):
-            inner = [e for element in self.constants[kind.value.value].elements for e in self._type_elements(element)]
+        """A module-level constant naming a tuple of types (`bytes_types = (bytes, bytearray)`), or a name bound once
+        in the whole module to one (`facts.kind_tuples`), as those types; `type(None)`, `type("")` as the kind named."""
+        held = self.constants.get(kind.value.value) if isinstance(kind.value, cst.Name) else None
+        if isinstance(kind.value, cst.Name) and not isinstance(held, cst.Tuple) and self.facts is not None:
+            held = self.kind_tuples.get(kind.value.value)
+        if isinstance(held, cst.Tuple):
+            inner = [e for element in held.elements for e in self._type_elements(element)]
             if all(isinstance(e.value, cst.Name) and (e.value.value in _TYPE_WORDS or e.value.value in self.classes)
                    for e in inner):
                 return list(inner)
+        literal = _named_kind(kind.value) if _type_of(kind.value) is not None else None
+        if literal is not None and not (self.facts is not None and (literal in self.classes or literal in self.imported)):
+            return [cst.Element(cst.Name(literal))]  # `type(None)`: None's own kind
         alias = self.type_alias(kind.value)
         return [cst.Element(cst.Name(alias))] if alias is not None else [kind]
 

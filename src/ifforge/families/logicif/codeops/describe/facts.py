@@ -9,6 +9,7 @@ filled by hand in `describe`.
 
 from __future__ import annotations
 
+import builtins
 from collections import Counter
 from dataclasses import dataclass, fields
 from types import MappingProxyType, SimpleNamespace
@@ -75,6 +76,9 @@ class Facts:
     inputs: frozenset[str]  # parameters of `f` never set again: they hold the JSON input whenever read
     modules: frozenset[str]  # every module the code imports (`import m`, `from m import g`), at any depth
     parameters: Mapping[str, frozenset[str]]  # a helper defined once -> the names its parameters take by name
+    kind_tuples: Mapping[str, cst.Tuple]  # a name bound once in the whole module, to a written tuple of kinds
+    plainly_kinded: frozenset[str]  # classes whose objects belong to no abstract kind (Iterable, Sequence, ...) but
+    # by the defaults every object has (hashable): no method that changes what isinstance of such a kind says
 
 
 _ANALYSES: list[tuple[tuple[str, ...], Callable[[Any], Any]]] = []
@@ -224,6 +228,63 @@ def _filled_tables(k) -> dict[str, str]:
     """`table = Filling()`: a dictionary."""
     return {**k.kinds, **{name: "dict" for name, value in k.constants.items() if isinstance(value, cst.Call)
                           and isinstance(value.func, cst.Name) and value.func.value in k.filling}}
+
+
+@analysis("kind_tuples")
+def _kind_tuples(k) -> dict[str, cst.Tuple]:
+    """Names bound exactly once in the whole module (no parameter, loop, `del` or other binding of that
+    name anywhere), by `name = (K1, K2, ...)` with each item a bare name or `type(...)`: wherever such a
+    name is read it holds that tuple (a tuple never changes), so `isinstance(x, name)` asks about its kinds."""
+    bindings = pattern_tables.bindings(k.module)
+    return {name: values[0] for name, values in k.assigned.items()
+            if len(values) == 1 and bindings[name] == 1 and isinstance(values[0], cst.Tuple) and values[0].elements
+            and all(isinstance(e, cst.Element) and (isinstance(e.value, cst.Name) or isinstance(e.value, cst.Call)
+                    and isinstance(e.value.func, cst.Name) and e.value.func.value == "type") for e in values[0].elements)}
+
+
+# a class's methods that make its objects belong to an abstract kind of collections.abc, or stop them being
+# hashable; `register` (a class named a member of such a kind) and a metaclass are ruled out apart
+_KIND_MAKING = ("__iter__", "__len__", "__getitem__", "__contains__", "__reversed__", "__next__", "__hash__", "__eq__",
+                "__call__", "__aiter__", "__anext__", "__await__", "__buffer__", "__class_getitem__", "__init_subclass__",
+                "__instancecheck__", "__subclasshook__", "__new__", "__getattr__", "__getattribute__", "__slots__",
+                "__class__", "__dict__", "__setitem__", "__delitem__", "__missing__")
+
+
+@analysis("plainly_kinded")
+def _plainly_kinded(k) -> set[str]:
+    """Module-level classes with no decorator, no keyword among their bases (a metaclass), bases that are
+    `object`, a built-in kind of error or such classes themselves, and no method or value named as one of
+    `_KIND_MAKING` in their body, in code that calls nothing named `register`: their objects are not
+    iterable, sized, a sequence or a mapping, and are hashable, as every object is by default."""
+    if any(isinstance(node.func, cst.Attribute) and node.func.attr.value == "register" for node in _all(k.module, cst.Call)):
+        return set()
+    classes = {s.name.value: s for s in k.module.body if isinstance(s, cst.ClassDef)}
+    errors = {name for name, value in vars(builtins).items() if isinstance(value, type) and issubclass(value, BaseException)}
+
+    def defines(statement: cst.ClassDef) -> set[str]:
+        lines = [] if isinstance(statement.body, cst.SimpleStatementSuite) else statement.body.body
+        found = {line.name.value for line in lines if isinstance(line, (cst.FunctionDef, cst.ClassDef))}
+        for line in lines:
+            for small in line.body if isinstance(line, cst.SimpleStatementLine) else []:
+                targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else \
+                    [small.target] if isinstance(small, (cst.AnnAssign, cst.AugAssign)) else []
+                found |= {name for target in targets for name in names_in(target)}
+        return found
+
+    plain: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for name, statement in classes.items():
+            if name in plain or statement.decorators or any(a.keyword or a.star for a in statement.bases) \
+                    or defines(statement) & set(_KIND_MAKING):
+                continue
+            if all(isinstance(a.value, cst.Name) and (a.value.value == "object" or a.value.value in plain
+                                                        or a.value.value in errors and a.value.value not in k.imported
+                                                        and a.value.value not in classes) for a in statement.bases):
+                plain.add(name)
+                changed = True
+    return plain
 
 
 @analysis("records")
@@ -739,12 +800,26 @@ def _assigned(module: cst.Module) -> dict[str, list[cst.BaseExpression]]:
 def _typing_only(module: cst.Module, imported: Mapping[str, str] = MappingProxyType({})) -> set[str]:
     """Names read in annotations and nowhere else (`T = TypeVar("T")` for `xs: list[T]`), a base that only
     serves type checkers (`class C(Generic[T])`, vocab's `AIDS`) counting as an annotation: annotations
-    change no value, so neither do these names, and they need no words."""
+    change no value, so neither do these names, and they need no words. A module-level alias of a type
+    (`Segment = Union[int, str]`) read only by annotations or by other such aliases is one too, and so are the
+    names only its type expression reads."""
     found: dict[bool, set[str]] = {True: set(), False: set()}
+    aliases = {id(small.value): small.targets[0].target.value for line in module.body
+               if isinstance(line, cst.SimpleStatementLine) for small in line.body
+               if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name)
+               and _type_expression(small.value)}
+    via: dict[str, set[str]] = {}  # name -> the aliases whose type expression reads it
 
     class Reads(Reader):
         def __init__(self):
             self.depth = 0
+            self.alias = None
+
+        def visit_Assign(self, node: cst.Assign) -> None:
+            self.alias = aliases.get(id(node.value))
+
+        def leave_Assign(self, node: cst.Assign) -> None:
+            self.alias = None
 
         def visit_Annotation(self, node: cst.Annotation) -> None:
             self.depth += 1
@@ -762,7 +837,11 @@ def _typing_only(module: cst.Module, imported: Mapping[str, str] = MappingProxyT
             self.depth -= typing_aid(node.value, imported)
 
         def visit_Name(self, node: cst.Name) -> None:
-            if id(node) not in self.defined:
+            if id(node) in self.defined:
+                return
+            if self.alias is not None and self.depth == 0:
+                via.setdefault(node.value, set()).add(self.alias)
+            else:
                 found[self.depth > 0].add(node.value)
 
         def visit_AssignTarget(self, node: cst.AssignTarget) -> bool:
@@ -771,7 +850,23 @@ def _typing_only(module: cst.Module, imported: Mapping[str, str] = MappingProxyT
     reads = Reads()
     reads.defined = set()
     walk(module, reads)
-    return found[True] - found[False]
+    only = (found[True] | set(via)) - found[False]
+    while dropped := {name for name in only if via.get(name, set()) - only}:  # read by an alias that is said
+        only -= dropped
+    return only
+
+
+_TYPE_EXPRESSION = (cst.Name, cst.Attribute, cst.Subscript, cst.Tuple, cst.List, cst.SimpleString, cst.Ellipsis,
+                    cst.BinaryOperation)
+
+
+def _type_expression(node: cst.CSTNode) -> bool:
+    """Is this a type written for type checkers (`Union[int, Sequence[str]]`, `int | None`): names, dotted names,
+    subscripts and `|` only, so working it out changes nothing?"""
+    if isinstance(node, cst.BaseExpression) and not isinstance(node, _TYPE_EXPRESSION) or \
+            isinstance(node, cst.BinaryOperation) and not isinstance(node.operator, cst.BitOr):
+        return False
+    return all(_type_expression(child) for child in node.children)
 
 
 def _kept_methods(module: cst.Module, assigned: dict[str, list[cst.BaseExpression]],

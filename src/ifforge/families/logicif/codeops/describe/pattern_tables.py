@@ -165,6 +165,13 @@ class _Reads(Reader):
             self.as_replacement[positional[1].value] += 1
 
 
+def bindings(module: cst.Module) -> Counter:
+    """How many times each name is bound anywhere in the module (set, a parameter, a loop's, deleted, ...)."""
+    reads = _Reads()
+    walk(module, reads)
+    return reads.bindings
+
+
 def find(module: cst.Module, constants: dict[str, cst.BaseExpression]) \
         -> tuple[dict[str, Table], dict[str, tuple[str, str]], frozenset[str]]:
     """(tables by name, loop name -> (its table, PATTERN or REPLACEMENT), the plain loop names): the
