@@ -1463,3 +1463,15 @@ def test_an_abstract_kind_is_said_where_the_code_defines_only_kinds_of_error():
         describe(code.replace("    pass", "    def __len__(self):\n        return 1"), [], {}, "int")
     with pytest.raises(Undescribable, match="register|defines classes of its own"):
         describe(code.replace("    if isinstance", "    Sequence.register(E)\n    if isinstance"), [], {}, "int")
+
+
+def test_a_lambda_may_read_a_name_set_once_to_a_written_value_nothing_changes():
+    """lib2to3 (heldout10): `common_chars = "[]().,:"` then `lambda x: x in common_chars` passed to a helper: what
+    the lambda reads when called is what was there when made. A list only tested with `in` cannot change either."""
+    code = ("def g(xs, test):\n    return [test(x) for x in xs]\n"
+            "def f(xs):\n    names = ['in', 'for']\n    chars = '[]()'\n    out = []\n    for x in xs:\n"
+            "        if any(g(x, lambda y: y in chars or y in names)):\n            out.append(x)\n    return out\n")
+    assert "(a function that, given y, gives back (whether (y is in chars) or (y is in names)))" in _steps(code)[2]
+    for changed in ("    names.append('if')\n", "    chars = chars + 'x'\n", "    names[0] = 'x'\n"):
+        with pytest.raises(Undescribable, match="reads a variable of the steps"):
+            describe(code.replace("    out = []\n", "    out = []\n" + changed), [], {}, "int")

@@ -329,14 +329,15 @@ class Speaker:
     def _lambda(self, node: cst.Lambda) -> str:
         """A lambda kept or passed as a value: the function in words. It reads its other names when called,
         not when made, so it may read only its parameters and names the steps never set (built-ins, helpers,
-        module constants, imports, classes, and `f`'s inputs that nothing sets again: `facts.inputs`)."""
+        module constants, imports, classes, and `f`'s inputs that nothing sets again: `facts.inputs`) or set
+        once to a written value nothing changes (`facts.steady`)."""
         params = node.params
         if params.kwonly_params or params.posonly_params or params.star_kwarg is not None or isinstance(
                 params.star_arg, cst.Param) or any(p.default is not None for p in params.params):
             raise Undescribable("a lambda used as a value with other than plain parameters")
         names = [p.name.value for p in params.params]
         fixed = _BUILTINS | self.helpers | self.generators | set(self.constants) | set(self.imported) | self.classes
-        if _read_names(node.body) - set(names) - fixed - (self.inputs if self.facts is not None else set()):
+        if _read_names(node.body) - set(names) - fixed - (self.inputs | self.steady if self.facts is not None else set()):
             raise Undescribable("a lambda used as a value that reads a variable of the steps (read when it is "
                                 "called, not when it is made)")
         given = f"given {_join(names)}" if names else "with no inputs"

@@ -77,6 +77,7 @@ class Facts:
     modules: frozenset[str]  # every module the code imports (`import m`, `from m import g`), at any depth
     parameters: Mapping[str, frozenset[str]]  # a helper defined once -> the names its parameters take by name
     kind_tuples: Mapping[str, cst.Tuple]  # a name bound once in the whole module, to a written tuple of kinds
+    steady: frozenset[str]  # names bound once in the whole module to a written value that nothing changes
     plainly_kinded: frozenset[str]  # classes whose objects belong to no abstract kind (Iterable, Sequence, ...) but
     # by the defaults every object has (hashable): no method that changes what isinstance of such a kind says
 
@@ -240,6 +241,24 @@ def _kind_tuples(k) -> dict[str, cst.Tuple]:
             if len(values) == 1 and bindings[name] == 1 and isinstance(values[0], cst.Tuple) and values[0].elements
             and all(isinstance(e, cst.Element) and (isinstance(e.value, cst.Name) or isinstance(e.value, cst.Call)
                     and isinstance(e.value.func, cst.Name) and e.value.func.value == "type") for e in values[0].elements)}
+
+
+@analysis("steady")
+def _steady(k) -> set[str]:
+    """Names bound exactly once in the whole module, by `name = value` with a written value (a number, a text, a
+    tuple or list of such): wherever read after that, they hold that value, so a lambda made in the steps may
+    read them (what it reads when called is what was there when made). A list is one only where every other
+    use of the name is as the container of `x in name` (nothing can change it in place)."""
+    reads = pattern_tables.survey(k.module)
+    found = set()
+    for name, values in k.assigned.items():
+        if len(values) != 1 or reads.bindings[name] != 1 or not is_constant(values[0]):
+            continue
+        if _holds(values[0], cst.List) and \
+                reads.uses[name] != 1 + reads.looked_in[name]:
+            continue
+        found.add(name)
+    return found
 
 
 # a class's methods that make its objects belong to an abstract kind of collections.abc, or stop them being

@@ -165,11 +165,17 @@ class _Reads(Reader):
             self.as_replacement[positional[1].value] += 1
 
 
-def bindings(module: cst.Module) -> Counter:
-    """How many times each name is bound anywhere in the module (set, a parameter, a loop's, deleted, ...)."""
+def survey(module: cst.Module) -> _Reads:
+    """One walk of the module: each name's uses, bindings (set, a parameter, a loop's, deleted, ...), reads
+    as the container of `x in NAME`, and the `for` loops."""
     reads = _Reads()
     walk(module, reads)
-    return reads.bindings
+    return reads
+
+
+def bindings(module: cst.Module) -> Counter:
+    """How many times each name is bound anywhere in the module."""
+    return survey(module).bindings
 
 
 def find(module: cst.Module, constants: dict[str, cst.BaseExpression]) \
