@@ -1475,3 +1475,44 @@ def test_a_lambda_may_read_a_name_set_once_to_a_written_value_nothing_changes():
     for changed in ("    names.append('if')\n", "    chars = chars + 'x'\n", "    names[0] = 'x'\n"):
         with pytest.raises(Undescribable, match="reads a variable of the steps"):
             describe(code.replace("    out = []\n", "    out = []\n" + changed), [], {}, "int")
+
+
+def test_the_largest_of_a_list_spread_into_max_says_what_one_or_no_item_gives():
+    """`max(*xs)` compares xs's items when there are two or more, but one item's own items when there is one."""
+    said = _steps("def f(xs: list):\n    return min(*xs)\n")[0]
+    assert said.startswith("1. Return the smallest of the items of xs (when xs holds exactly one item, the smallest of "
+                           "that item's own items instead, that item being a text or collection with at least one; "
+                           "when it holds none, the steps stop with an error).")
+    assert min(*[[3, 1]]) == 1 and min(*[3, 1]) == 1
+    with_first = _steps("def f(a, xs):\n    return max(a, *xs)\n")[0]
+    assert with_first.startswith("1. Return the largest of a and the items of xs (when xs is empty, the largest of "
+                                 "the items of a instead, which must then be a text or collection with at least one "
+                                 "item).")
+    assert max("ab", *[]) == "b" and max(1, *[5]) == 5
+    assert _steps("def f(a, xs):\n    return max(a, 0, *xs)\n")[0].startswith("1. Return the largest of a, 0 and the "
+                                                                            "items of xs. (Note:")
+    with pytest.raises(Undescribable):
+        describe("def f(xs, ys):\n    return max(*xs, *ys)\n", [], {}, "int")
+
+
+def test_a_dictionary_of_patterns_read_by_a_key_is_told_row_by_row_and_named_by_its_key():
+    """sqlparse (heldout9): `_STRING_CONTENT[char].match(text, pos + 1)`, the dictionary written out in full and
+    read only by a key (or `x in NAME`): the pattern under each key is the one written."""
+    code = ("import re\nCONTENT = {'\"': re.compile(r'[^\"]*'), \"'\": re.compile(r\"[^']*\")}\n"
+            "def f(text):\n    pos = 0\n    out = []\n    while pos < len(text):\n        char = text[pos]\n"
+            "        if char in CONTENT:\n            end = CONTENT[char].match(text, pos + 1).end()\n"
+            "            out.append(text[pos + 1:end])\n            pos = end + 1\n        else:\n"
+            "            pos += 1\n    return out\n")
+    text = describe(code, [], {}, "int")
+    assert ("The dictionary CONTENT holds these 2 keys with their values, in the order they were added, each key a "
+            "text and its value a pattern:\n1. key: \"\\\"\"; value: the pattern matching") in text
+    assert "the match of the pattern the dictionary CONTENT holds under the key char (it must hold that key) " \
+           "beginning exactly at position (pos plus 1) of text" in text
+    assert not holds_code(text)
+    by_re = describe("import re\nP = {'a': r'a+', 'b': r'b+'}\ndef f(k, s):\n    if re.match(P[k], s):\n"
+                     "        return 1\n    return 0\n", [], {}, "int")
+    assert "If the pattern the dictionary P holds under the key k (it must hold that key) matches at the very start" \
+           in by_re
+    for changed in ("    CONTENT['x'] = re.compile('x')\n", "    print(CONTENT)\n"):
+        with pytest.raises(Undescribable, match="not written in the code"):
+            describe(code.replace("    pos = 0\n", "    pos = 0\n" + changed), [], {}, "int")

@@ -390,7 +390,8 @@ class Speaker:
         owner, name = node.func.value, node.func.attr.value
         if dotted_name(node.func) == f"re.{name}" or self.facts is not None and self.resolved(node.func) == f"re.{name}":
             return regex.module_call(self, name, node, test=holds)
-        if isinstance(owner, cst.Name) and owner.value in self.patterns or regex.compiled(self, owner):
+        if isinstance(owner, cst.Name) and owner.value in self.patterns or regex.compiled(self, owner) or \
+                regex.keyed(self, owner) is not None:
             args, keywords = self.arguments(node)
             return regex.pattern_method(self, owner, name, args, keywords, test=holds)
         return None
@@ -1283,6 +1284,9 @@ class Speaker:
         that fits says it."""
         if name == "zip" and call.args and call.args[0].star == "*":
             return self._zip_spread(call)
+        if name in ("max", "min") and [a.star for a in call.args].count("*") == 1 and \
+                not any(a.star == "**" or a.keyword for a in call.args):
+            return self._extreme_spread(name, call)
         args, keywords = self.arguments(call)
         places = _BUILTIN_PLACES.get(name, ())[len(args):len(args) + len(keywords)]
         if keywords and set(keywords) == set(places):  # given by name in their places, none left out before
@@ -1892,6 +1896,30 @@ class Speaker:
             return f"the first of {what} for which {phrase} is {extreme}{where}{tail}{self.cite('minmax')}"
         return f"the {extreme} of {what}{tail}{self.cite('minmax')}"
 
+    def _extreme_spread(self, name: str, call: cst.Call) -> str:
+        """`max(*xs)`, `min(a, *xs)`: the values given, each item of xs in its place, compared as `max(a, b, ...)`
+        compares; with only one value given in all, Python compares that value's own items instead, and with
+        none it fails, so those cases are said too."""
+        small = name == "min"
+        fixed = [a.value for a in call.args if not a.star]
+        spread_node = next(a.value for a in call.args if a.star)
+        if not (all(self.sort_of(v) in ("int", "float", "number") for v in fixed)
+                and self.kind(spread_node) in ("list[int]", "list[float]")):
+            self.rule("order")  # texts, lists and tuples are smaller or larger by the order rule
+        parts = [f"the items of {self.grouped(a.value)}" if a.star else self.grouped(a.value) for a in call.args]
+        spread = self.grouped(spread_node)
+        extreme = "smallest" if small else "largest"
+        if len(fixed) >= 2:
+            return f"the {extreme} of {_join(parts)}{self.cite('minmax')}"
+        if fixed:
+            alone = (f" (when {spread} is empty, the {extreme} of the items of {self.grouped(fixed[0])} instead, "
+                     f"which must then be a text or collection with at least one item)")
+        else:
+            alone = (f" (when {spread} holds exactly one item, the {extreme} of that item's own items instead, that "
+                     f"item being a text or collection with at least one; when it holds none, the steps stop with an "
+                     f"error)")
+        return f"the {extreme} of {_join(parts)}{alone}{self.cite('minmax')}"
+
     def _sorted(self, args, keywords) -> str:
         if len(args) != 1 or set(keywords) - {"key", "reverse"}:
             raise Undescribable("this use of sorted")
@@ -1957,7 +1985,8 @@ class Speaker:
             return formats.format_call(self, owner_node, [cst.Subscript(spread, [cst.SubscriptElement(cst.Index(
                 cst.Integer(str(i))))]) for i in range(_SPREAD_FIELDS)], {})
         args, keywords = self.arguments(call)
-        if isinstance(owner_node, cst.Name) and owner_node.value in self.patterns or name in _PATTERN_ONLY:
+        if isinstance(owner_node, cst.Name) and owner_node.value in self.patterns or name in _PATTERN_ONLY or \
+                regex.keyed(self, owner_node) is not None and name in regex.KEYED_METHODS:
             return regex.pattern_method(self, owner_node, name, args, keywords)
         if name in _MATCH_METHODS and not keywords:
             return regex.match_method(self, owner_node, name, args)
