@@ -1516,3 +1516,19 @@ def test_a_dictionary_of_patterns_read_by_a_key_is_told_row_by_row_and_named_by_
     for changed in ("    CONTENT['x'] = re.compile('x')\n", "    print(CONTENT)\n"):
         with pytest.raises(Undescribable, match="not written in the code"):
             describe(code.replace("    pos = 0\n", "    pos = 0\n" + changed), [], {}, "int")
+
+
+def test_a_record_class_whose_methods_only_write_it_as_text_is_the_record_where_nothing_is_written_as_text():
+    """tkinter `_VersionInfoType(namedtuple(...))` with `__str__` (heldout10): no step writes a value as text, so
+    the method never runs and its objects are the tuples namedtuple makes."""
+    code = ("import collections\nclass V(collections.namedtuple('V', ('major', 'minor'))):\n    __slots__ = ()\n"
+            "    def __str__(self):\n        return f'{self.major}.{self.minor}'\n"
+            "def f(a: int, b: int):\n    if a > b:\n        return V(a, b)\n    return V(b, a)\n")
+    text = describe(code, [], {}, "int")
+    assert "V makes a tuple whose items are also named major and minor" in text
+    assert "1. If a is greater than b, return a new V tuple of a and b." in text
+    for writing in ("str(V(a, b))", "f'{a}'", "'%d' % a", "repr(a)"):
+        with pytest.raises(Undescribable, match="module-level class"):
+            describe(code.replace("    return V(b, a)", f"    a = {writing}\n    return V(b, a)"), [], {}, "int")
+    assert "V makes a tuple" in describe(code.replace("    if a > b", "    if isinstance(a, str):\n        return V(a, a)\n"
+                                                      "    if a > b"), [], {}, "int")

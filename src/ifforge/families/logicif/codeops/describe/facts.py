@@ -310,7 +310,73 @@ def _plainly_kinded(k) -> set[str]:
 def _records(k) -> dict[str, tuple[str, ...]]:
     made = {name: tuple(names) for name, value in k.constants.items() if (names := _record_fields(value))}
     return made | {c.name.value: names for c in k.module.body if isinstance(c, cst.ClassDef)
-                   and (names := _record_class(c, k.imported)) is not None}
+                   and (names := _record_class(c, k.imported) or _shown_record(c, k.module)) is not None}
+
+
+_SHOWING = ("__str__", "__repr__")  # methods that change only how an object is written as text
+_WRITERS = ("str", "repr", "format", "print", "ascii", "__str__", "__repr__", "__format__", "format_map")
+
+
+def _shown_record(statement: cst.ClassDef, module: cst.Module) -> tuple[str, ...] | None:
+    """The field names of `class V(namedtuple("V", fields))` whose body holds only a docstring, `__slots__ = ()`
+    and methods that change how an object is written as text (`__str__`, `__repr__`), in code that writes
+    nothing as text outside those methods (no str, repr, format, print, f-string field, `%` on other than
+    numbers): its objects are then the tuples `namedtuple` makes, their text never seen; else None."""
+    if statement.decorators or len(statement.bases) != 1 or statement.bases[0].keyword or statement.bases[0].star \
+            or isinstance(statement.body, cst.SimpleStatementSuite):
+        return None
+    names = _record_fields(statement.bases[0].value)
+    if not names:
+        return None
+    showing = []
+    for line in statement.body.body:
+        if isinstance(line, cst.FunctionDef) and line.name.value in _SHOWING and not line.decorators:
+            showing.append(line)
+            continue
+        small = line.body[0] if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 else None
+        slots = isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name) \
+            and small.targets[0].target.value == "__slots__" and isinstance(small.value, cst.Tuple) and not small.value.elements
+        if not (slots or small is not None and is_noop(small)):
+            return None
+    if showing and _writes_text(module, {id(method) for method in showing}):
+        return None
+    return tuple(names)
+
+
+def _writes_text(module: cst.Module, skipped: set[int]) -> bool:
+    """Does the code outside the nodes `skipped` write some value as text (a name or method among `_WRITERS`
+    but as a kind `isinstance` asks about or in an annotation, an f-string field, `%` with neither side a
+    written number)?"""
+    found, kinds = [], set()  # kinds: names `isinstance` asks about (`str` there is a kind, writing nothing)
+
+    class Writes(Reader):
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return id(node) not in skipped
+
+        def visit_Annotation(self, node: cst.Annotation) -> bool:
+            return False  # `x: str` writes nothing
+
+        def visit_Call(self, node: cst.Call) -> None:
+            if isinstance(node.func, cst.Name) and node.func.value in ("isinstance", "issubclass") and len(node.args) == 2:
+                kinds.update(id(name) for name in _all(node.args[1].value, cst.Name))
+
+        def visit_Name(self, node: cst.Name) -> None:
+            if node.value in _WRITERS and id(node) not in kinds:
+                found.append(node)
+
+        def visit_FormattedStringExpression(self, node) -> None:
+            found.append(node)
+
+        def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
+            if isinstance(node.operator, cst.Modulo) and not any(
+                    isinstance(side, (cst.Integer, cst.Float)) for side in (node.left, node.right)):
+                found.append(node)
+
+        def visit_ModuloAssign(self, node) -> None:
+            found.append(node)
+
+    walk(module, Writes())
+    return bool(found)
 
 
 def _record_class(statement: cst.ClassDef, imported: Mapping[str, str]) -> tuple[str, ...] | None:
