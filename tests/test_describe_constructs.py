@@ -1450,7 +1450,7 @@ def test_a_type_alias_read_only_by_another_alias_that_annotations_read_needs_no_
     code = ("from typing import Union, Sequence\nSegment = Union[int, str]\nPath = Union[str, Sequence[Segment]]\n"
             "def f(x, y: Path):\n    if x:\n        return 1\n    return 2\n")
     assert describe(code, [], {}, "int").startswith("INPUTS: You're given two inputs: x; y.\n")
-    with pytest.raises(Undescribable, match="several indices"):  # the alias is also read as a value: it is said
+    with pytest.raises(Undescribable, match="type checkers"):  # the alias is also read as a value: it is said
         describe(code.replace("return 1", "return Segment"), [], {}, "int")
 
 
@@ -1532,3 +1532,31 @@ def test_a_record_class_whose_methods_only_write_it_as_text_is_the_record_where_
             describe(code.replace("    return V(b, a)", f"    a = {writing}\n    return V(b, a)"), [], {}, "int")
     assert "V makes a tuple" in describe(code.replace("    if a > b", "    if isinstance(a, str):\n        return V(a, a)\n"
                                                       "    if a > b"), [], {}, "int")
+
+
+def test_several_indices_are_one_tuple_key_as_python_reads_them():
+    """`d[i, j]` is `d[(i, j)]`: read, set and deleted the same way; a slice among the indices stays unsaid."""
+    steps = _steps("def f(d, i, j):\n    n = 0\n    d[i, j] = d[i, j + 1]\n    del d[i, 0]\n    return d[i, j]\n")
+    assert steps == _steps("def f(d, i, j):\n    n = 0\n    d[(i, j)] = d[(i, j + 1)]\n    del d[(i, 0)]\n"
+                           "    return d[(i, j)]\n")
+    assert steps[3] == "4. Return item (the pair of i and j) of d."
+    assert {(1, 2): 5}[1, 2] == 5
+    with pytest.raises(Undescribable, match="several indices"):
+        describe("def f(d, i):\n    return d[i, 1:2]\n", [], {}, "int")
+
+
+def test_a_comprehension_that_unpacks_each_item_with_a_starred_name():
+    said = _steps("def f(xs):\n    return [a + len(b) for a, *b in xs]\n")[0]
+    assert said.startswith("1. Return a new list of (a plus (the length of b)), for each item of xs in order (taking "
+                           "that item's own items in order (there must be at least 1), with a the first and b a new "
+                           "list of the rest).")
+    assert [a + len(b) for a, *b in [[1, 2, 3], [4]]] == [3, 4]
+
+
+def test_a_type_for_type_checkers_is_never_said_as_an_item():
+    """`Optional[x]` or `Union[a, b]` used as a value makes a type, not an item of Optional."""
+    for code in ("from typing import Optional\ndef f(x):\n    return Optional[x]\n",
+                 "from typing import Union\nA = Union[int, str]\ndef f(x):\n    return A\n",
+                 "def f(x):\n    return list[x]\n"):
+        with pytest.raises(Undescribable, match="type checkers"):
+            describe(code, [], {}, "int")

@@ -798,10 +798,16 @@ class Speaker:
         while clause is not None:
             if clause.asynchronous is not None:
                 raise Undescribable("an async comprehension")
-            target = self.target(clause.target)
             source = self.grouped(clause.iter)
             order = "" if "order" in source else " in order"
-            words.append(f"{'for' if first else 'and, inside that, for'} each {target} of {source}{order}")
+            lead = "for" if first else "and, inside that, for"
+            if isinstance(clause.target, (cst.Tuple, cst.List)) and any(
+                    isinstance(e, cst.StarredElement) for e in clause.target.elements):  # `for a, *rest in rows`
+                parts, need = self.rest_parts(clause.target)
+                words.append(f"{lead} each item of {source}{order} (taking that item's own items in order{need}, "
+                             f"with {parts})")
+            else:
+                words.append(f"{lead} each {self.target(clause.target)} of {source}{order}")
             if not self.ordered(clause.iter):
                 self.rule("dict_order")
             for condition in clause.ifs:
@@ -827,6 +833,39 @@ class Speaker:
                     f"(a later equal key replaces the earlier value but keeps its place)")
         noun = {cst.ListComp: "a new list of", cst.SetComp: "a new set of", cst.GeneratorExp: "the values"}[type(node)]
         return f"{noun} {self.grouped(node.elt)}, {clauses}"
+
+    def _generic(self, owner: cst.BaseExpression) -> bool:
+        """Is `owner[...]` a type for type checkers (`Optional[int]`, `Union[a, b]`, `list[str]`), not an item?"""
+        if isinstance(owner, cst.Name) and owner.value in _TYPE_WORDS and (self.facts is None or (
+                owner.value not in self.imported and owner.value not in self.constants and owner.value not in self.classes)):
+            return True
+        resolved = self.resolved(owner) if self.facts is not None else dotted_name(owner)
+        return (resolved or "").startswith(("typing.", "collections.abc.", "types."))
+
+    def rest_parts(self, target: cst.Tuple | cst.List, link: str = "") -> tuple[str, str]:
+        """The names of `a, *rest, z` set from a sequence's items in order ("a the first, rest a new list of those
+        in between and z the last"; with `link` "to ", "a to the first, ...") and how many items that needs
+        (" (there must be at least 2)", or "")."""
+        stars = [i for i, e in enumerate(target.elements) if isinstance(e, cst.StarredElement)]
+        if len(stars) != 1 or not isinstance(target.elements[stars[0]].value, cst.Name):
+            raise Undescribable("starred unpacking (*name)")
+        star = stars[0]
+        before = [self.target(e.value) for e in target.elements[:star]]
+        after = [self.target(e.value) for e in target.elements[star + 1:]]
+        if len(before) + len(after) > 20:
+            raise Undescribable("starred unpacking (*name) into this many names")
+
+        def ends(names: list[str], end: str) -> str:
+            count = "" if len(names) == 1 else " " + _COUNT_WORDS[len(names)]
+            return f"{_join(names)} {link}the {end}{count}"
+
+        rest = {(True, True): "those in between", (True, False): "the rest",
+                (False, True): f"all but the last{'' if len(after) == 1 else ' ' + _COUNT_WORDS[len(after)]}",
+                (False, False): "all of them"}[bool(before), bool(after)]
+        parts = ([ends(before, "first")] if before else []) + [
+            f"{target.elements[star].value.value} {link}a new list of {rest}"] + ([ends(after, "last")] if after else [])
+        least = len(before) + len(after)
+        return _join(parts), f" (there must be at least {least})" if least else ""
 
     def target(self, node: cst.BaseExpression) -> str:
         """A loop or unpacking target: names, or names in a (possibly nested) tuple."""
@@ -906,6 +945,9 @@ class Speaker:
             isinstance(node.value, cst.Name) and (node.value.value in self.classes or node.value.value in self.imported))
 
     def _subscript(self, node: cst.Subscript) -> str:
+        if self._generic(node.value):
+            raise Undescribable("a type written for type checkers used as a value")
+        node = one_index(node)
         if len(node.slice) != 1:
             raise Undescribable("a subscript with several indices")
         index = node.slice[0].slice
@@ -2393,6 +2435,19 @@ def is_boolean(node: cst.BaseExpression) -> bool:
         if isinstance(node.func, cst.Attribute):
             return node.func.attr.value in _BOOLEAN_METHODS
     return False
+
+
+_COUNT_WORDS = dict(enumerate("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+                              "fifteen sixteen seventeen eighteen nineteen twenty".split()))
+
+
+def one_index(node: cst.Subscript) -> cst.Subscript:
+    """`d[i, j]` as the same `d[(i, j)]` (the indices are one tuple, the key of a dictionary keyed by pairs);
+    any other subscript as it is (a slice among several indices stays several)."""
+    if len(node.slice) < 2 or not all(isinstance(e.slice, cst.Index) and e.slice.star is None for e in node.slice):
+        return node
+    key = cst.Tuple([cst.Element(e.slice.value) for e in node.slice])
+    return node.with_changes(slice=[cst.SubscriptElement(cst.Index(key))])
 
 
 def _type_of(node: cst.BaseExpression) -> cst.BaseExpression | None:

@@ -23,7 +23,7 @@ from ifforge.families.logicif.codeops.describe import pattern_tables, roles, sto
 from ifforge.families.logicif.codeops.describe.facts import (Facts, class_methods, class_value, is_noop,
                                                             method_of_value, unpacked)
 from ifforge.families.logicif.codeops.describe.english import (Speaker, Undescribable, constant_truth, float_words,
-                                                               _QUOTED, holds_code, loose)
+                                                               _QUOTED, holds_code, loose, one_index)
 from ifforge.families.logicif.codeops.describe.places import Narration, Placed
 from ifforge.families.logicif.records import Tracker
 
@@ -399,6 +399,7 @@ class _Narrator:
 
     def store(self, target: cst.Subscript, value: cst.BaseExpression) -> str:
         say = self.say
+        target = one_index(target)
         if len(target.slice) == 1 and isinstance(target.slice[0].slice, cst.Index):
             counter = isinstance(target.value, cst.Name) and target.value.value == self.stats
             known = (say.kind(target.value) or "").split("[")[0] in ("list", "dict")
@@ -562,6 +563,8 @@ class _Narrator:
     def delete(self, target: cst.BaseExpression) -> str:
         if isinstance(target, cst.Tuple):
             return " ".join(self.delete(e.value) for e in target.elements)
+        if isinstance(target, cst.Subscript):
+            target = one_index(target)
         if isinstance(target, cst.Subscript) and len(target.slice) == 1:
             index = target.slice[0].slice
             owner = self.say.grouped(target.value)
@@ -612,26 +615,7 @@ class _Narrator:
 def _rest_parts(target: cst.Tuple | cst.List, say: Speaker) -> tuple[str, str]:
     """The settings of `a, *rest, z` from a sequence's items in order ("a to the first, rest to a new list of
     those in between and z to the last") and how many items it needs (" (there must be at least 2)", or "")."""
-    stars = [i for i, e in enumerate(target.elements) if isinstance(e, cst.StarredElement)]
-    if len(stars) != 1:
-        raise Undescribable("starred unpacking (*name)")
-    star = stars[0]
-    before = [say.target(e.value) for e in target.elements[:star]]
-    after = [say.target(e.value) for e in target.elements[star + 1:]]
-    if not isinstance(target.elements[star].value, cst.Name) or len(before) + len(after) > 20:
-        raise Undescribable("starred unpacking (*name) into this many names")
-
-    def ends(names: list[str], end: str) -> str:
-        count = "" if len(names) == 1 else " " + _NUMBER_WORDS[len(names)]
-        return f"{_join_words(names)} to the {end}{count}"
-
-    rest = {(True, True): "those in between", (True, False): "the rest",
-            (False, True): f"all but the last{'' if len(after) == 1 else ' ' + _NUMBER_WORDS[len(after)]}",
-            (False, False): "all of them"}[bool(before), bool(after)]
-    parts = ([ends(before, "first")] if before else []) + [
-        f"{target.elements[star].value.value} to a new list of {rest}"] + ([ends(after, "last")] if after else [])
-    least = len(before) + len(after)
-    return _join_words(parts), f" (there must be at least {least})" if least else ""
+    return say.rest_parts(target, "to ")
 
 
 def _starred(target: cst.BaseExpression) -> bool:
