@@ -329,14 +329,15 @@ class Speaker:
     def _lambda(self, node: cst.Lambda) -> str:
         """A lambda kept or passed as a value: the function in words. It reads its other names when called,
         not when made, so it may read only its parameters and names the steps never set (built-ins, helpers,
-        module constants, imports, classes, and `f`'s inputs that nothing sets again: `facts.inputs`)."""
+        module constants, imports, classes, and `f`'s inputs that nothing sets again: `facts.inputs`) or set
+        once to a written value nothing changes (`facts.steady`)."""
         params = node.params
         if params.kwonly_params or params.posonly_params or params.star_kwarg is not None or isinstance(
                 params.star_arg, cst.Param) or any(p.default is not None for p in params.params):
             raise Undescribable("a lambda used as a value with other than plain parameters")
         names = [p.name.value for p in params.params]
         fixed = _BUILTINS | self.helpers | self.generators | set(self.constants) | set(self.imported) | self.classes
-        if _read_names(node.body) - set(names) - fixed - (self.inputs if self.facts is not None else set()):
+        if _read_names(node.body) - set(names) - fixed - (self.inputs | self.steady if self.facts is not None else set()):
             raise Undescribable("a lambda used as a value that reads a variable of the steps (read when it is "
                                 "called, not when it is made)")
         given = f"given {_join(names)}" if names else "with no inputs"
@@ -389,7 +390,8 @@ class Speaker:
         owner, name = node.func.value, node.func.attr.value
         if dotted_name(node.func) == f"re.{name}" or self.facts is not None and self.resolved(node.func) == f"re.{name}":
             return regex.module_call(self, name, node, test=holds)
-        if isinstance(owner, cst.Name) and owner.value in self.patterns or regex.compiled(self, owner):
+        if isinstance(owner, cst.Name) and owner.value in self.patterns or regex.compiled(self, owner) or \
+                regex.keyed(self, owner) is not None:
             args, keywords = self.arguments(node)
             return regex.pattern_method(self, owner, name, args, keywords, test=holds)
         return None
@@ -716,6 +718,9 @@ class Speaker:
             return {"list": "a new empty list", "tuple": "an empty tuple", "set": "a new empty set"}[kind]
         if kind != "set" and is_constant(node):
             return f"the {kind} {self.data(node)}"
+        kinds = self._kind_words(values) if kind == "tuple" else None
+        if kinds is not None:  # `(bytes, str, type(None))`, kept for isinstance: the kinds, not functions
+            return f"the tuple of these kinds of value ({'; '.join(kinds)})"
         items = [self.grouped(v) for v in values]
         if len(items) == 1:
             return {"list": "a new list holding just ", "tuple": "a tuple holding just ",
@@ -724,6 +729,21 @@ class Speaker:
             return f"the pair of {_join(items)}"
         noun = {"list": "a new list", "tuple": "the tuple", "set": "a new set"}[kind]
         return f"{noun} of {_join(items)}, in that order" if kind != "set" else f"{noun} of {_join(items)}"
+
+    def _kind_words(self, values: list[cst.BaseExpression]) -> list[str] | None:
+        """Each value a built-in kind named (`str`, `type(None)`) or a class of the code: the kinds in words, else None."""
+        words = []
+        for value in values:
+            name = _named_kind(value) if _type_of(value) is not None else value.value if isinstance(
+                value, cst.Name) and value.value in _TYPE_WORDS and value.value != "NoneType" else None
+            if self.facts is not None and isinstance(value, cst.Name) and value.value in self.classes:
+                words.append(f"an object of the class {value.value} (or of a class built on it)")
+            elif name is None or self.facts is not None and (name in self.imported or name in self.constants
+                                                             or name in self.classes):
+                return None
+            else:
+                words.append(_TYPE_WORDS[name])
+        return words
 
     def _unpacked_sequence(self, node, kind: str) -> str:
         """`(0, *splits, n)`: each `*part` stands for its items, in place; a set's items have no order to say."""
@@ -778,10 +798,16 @@ class Speaker:
         while clause is not None:
             if clause.asynchronous is not None:
                 raise Undescribable("an async comprehension")
-            target = self.target(clause.target)
             source = self.grouped(clause.iter)
             order = "" if "order" in source else " in order"
-            words.append(f"{'for' if first else 'and, inside that, for'} each {target} of {source}{order}")
+            lead = "for" if first else "and, inside that, for"
+            if isinstance(clause.target, (cst.Tuple, cst.List)) and any(
+                    isinstance(e, cst.StarredElement) for e in clause.target.elements):  # `for a, *rest in rows`
+                parts, need = self.rest_parts(clause.target)
+                words.append(f"{lead} each item of {source}{order} (taking that item's own items in order{need}, "
+                             f"with {parts})")
+            else:
+                words.append(f"{lead} each {self.target(clause.target)} of {source}{order}")
             if not self.ordered(clause.iter):
                 self.rule("dict_order")
             for condition in clause.ifs:
@@ -807,6 +833,39 @@ class Speaker:
                     f"(a later equal key replaces the earlier value but keeps its place)")
         noun = {cst.ListComp: "a new list of", cst.SetComp: "a new set of", cst.GeneratorExp: "the values"}[type(node)]
         return f"{noun} {self.grouped(node.elt)}, {clauses}"
+
+    def _generic(self, owner: cst.BaseExpression) -> bool:
+        """Is `owner[...]` a type for type checkers (`Optional[int]`, `Union[a, b]`, `list[str]`), not an item?"""
+        if isinstance(owner, cst.Name) and owner.value in _TYPE_WORDS and (self.facts is None or (
+                owner.value not in self.imported and owner.value not in self.constants and owner.value not in self.classes)):
+            return True
+        resolved = self.resolved(owner) if self.facts is not None else dotted_name(owner)
+        return (resolved or "").startswith(("typing.", "collections.abc.", "types."))
+
+    def rest_parts(self, target: cst.Tuple | cst.List, link: str = "") -> tuple[str, str]:
+        """The names of `a, *rest, z` set from a sequence's items in order ("a the first, rest a new list of those
+        in between and z the last"; with `link` "to ", "a to the first, ...") and how many items that needs
+        (" (there must be at least 2)", or "")."""
+        stars = [i for i, e in enumerate(target.elements) if isinstance(e, cst.StarredElement)]
+        if len(stars) != 1 or not isinstance(target.elements[stars[0]].value, cst.Name):
+            raise Undescribable("starred unpacking (*name)")
+        star = stars[0]
+        before = [self.target(e.value) for e in target.elements[:star]]
+        after = [self.target(e.value) for e in target.elements[star + 1:]]
+        if len(before) + len(after) > 20:
+            raise Undescribable("starred unpacking (*name) into this many names")
+
+        def ends(names: list[str], end: str) -> str:
+            count = "" if len(names) == 1 else " " + _COUNT_WORDS[len(names)]
+            return f"{_join(names)} {link}the {end}{count}"
+
+        rest = {(True, True): "those in between", (True, False): "the rest",
+                (False, True): f"all but the last{'' if len(after) == 1 else ' ' + _COUNT_WORDS[len(after)]}",
+                (False, False): "all of them"}[bool(before), bool(after)]
+        parts = ([ends(before, "first")] if before else []) + [
+            f"{target.elements[star].value.value} {link}a new list of {rest}"] + ([ends(after, "last")] if after else [])
+        least = len(before) + len(after)
+        return _join(parts), f" (there must be at least {least})" if least else ""
 
     def target(self, node: cst.BaseExpression) -> str:
         """A loop or unpacking target: names, or names in a (possibly nested) tuple."""
@@ -886,6 +945,9 @@ class Speaker:
             isinstance(node.value, cst.Name) and (node.value.value in self.classes or node.value.value in self.imported))
 
     def _subscript(self, node: cst.Subscript) -> str:
+        if self._generic(node.value):
+            raise Undescribable("a type written for type checkers used as a value")
+        node = one_index(node)
         if len(node.slice) != 1:
             raise Undescribable("a subscript with several indices")
         index = node.slice[0].slice
@@ -1188,12 +1250,19 @@ class Speaker:
                 f"{self._comparison(compared)}")
 
     def _type_elements(self, kind: cst.Element) -> list[cst.Element]:
-        """A module-level constant naming a tuple of types (`bytes_types = (bytes, bytearray)`) as those types."""
-        if isinstance(kind.value, cst.Name) and isinstance(self.constants.get(kind.value.value), cst.Tuple):
-            inner = [e for element in self.constants[kind.value.value].elements for e in self._type_elements(element)]
+        """A module-level constant naming a tuple of types (`bytes_types = (bytes, bytearray)`), or a name bound once
+        in the whole module to one (`facts.kind_tuples`), as those types; `type(None)`, `type("")` as the kind named."""
+        held = self.constants.get(kind.value.value) if isinstance(kind.value, cst.Name) else None
+        if isinstance(kind.value, cst.Name) and not isinstance(held, cst.Tuple) and self.facts is not None:
+            held = self.kind_tuples.get(kind.value.value)
+        if isinstance(held, cst.Tuple):
+            inner = [e for element in held.elements for e in self._type_elements(element)]
             if all(isinstance(e.value, cst.Name) and (e.value.value in _TYPE_WORDS or e.value.value in self.classes)
                    for e in inner):
                 return list(inner)
+        literal = _named_kind(kind.value) if _type_of(kind.value) is not None else None
+        if literal is not None and not (self.facts is not None and (literal in self.classes or literal in self.imported)):
+            return [cst.Element(cst.Name(literal))]  # `type(None)`: None's own kind
         alias = self.type_alias(kind.value)
         return [cst.Element(cst.Name(alias))] if alias is not None else [kind]
 
@@ -1257,6 +1326,9 @@ class Speaker:
         that fits says it."""
         if name == "zip" and call.args and call.args[0].star == "*":
             return self._zip_spread(call)
+        if name in ("max", "min") and [a.star for a in call.args].count("*") == 1 and \
+                not any(a.star == "**" or a.keyword for a in call.args):
+            return self._extreme_spread(name, call)
         args, keywords = self.arguments(call)
         places = _BUILTIN_PLACES.get(name, ())[len(args):len(args) + len(keywords)]
         if keywords and set(keywords) == set(places):  # given by name in their places, none left out before
@@ -1879,6 +1951,30 @@ class Speaker:
             return f"the first of {what} for which {phrase} is {extreme}{where}{tail}{self.cite('minmax')}"
         return f"the {extreme} of {what}{tail}{self.cite('minmax')}"
 
+    def _extreme_spread(self, name: str, call: cst.Call) -> str:
+        """`max(*xs)`, `min(a, *xs)`: the values given, each item of xs in its place, compared as `max(a, b, ...)`
+        compares; with only one value given in all, Python compares that value's own items instead, and with
+        none it fails, so those cases are said too."""
+        small = name == "min"
+        fixed = [a.value for a in call.args if not a.star]
+        spread_node = next(a.value for a in call.args if a.star)
+        if not (all(self.sort_of(v) in ("int", "float", "number") for v in fixed)
+                and self.kind(spread_node) in ("list[int]", "list[float]")):
+            self.rule("order")  # texts, lists and tuples are smaller or larger by the order rule
+        parts = [f"the items of {self.grouped(a.value)}" if a.star else self.grouped(a.value) for a in call.args]
+        spread = self.grouped(spread_node)
+        extreme = "smallest" if small else "largest"
+        if len(fixed) >= 2:
+            return f"the {extreme} of {_join(parts)}{self.cite('minmax')}"
+        if fixed:
+            alone = (f" (when {spread} is empty, the {extreme} of the items of {self.grouped(fixed[0])} instead, "
+                     f"which must then be a text or collection with at least one item)")
+        else:
+            alone = (f" (when {spread} holds exactly one item, the {extreme} of that item's own items instead, that "
+                     f"item being a text or collection with at least one; when it holds none, the steps stop with an "
+                     f"error)")
+        return f"the {extreme} of {_join(parts)}{alone}{self.cite('minmax')}"
+
     def _sorted(self, args, keywords) -> str:
         if len(args) != 1 or set(keywords) - {"key", "reverse"}:
             raise Undescribable("this use of sorted")
@@ -1944,7 +2040,8 @@ class Speaker:
             return formats.format_call(self, owner_node, [cst.Subscript(spread, [cst.SubscriptElement(cst.Index(
                 cst.Integer(str(i))))]) for i in range(_SPREAD_FIELDS)], {})
         args, keywords = self.arguments(call)
-        if isinstance(owner_node, cst.Name) and owner_node.value in self.patterns or name in _PATTERN_ONLY:
+        if isinstance(owner_node, cst.Name) and owner_node.value in self.patterns or name in _PATTERN_ONLY or \
+                regex.keyed(self, owner_node) is not None and name in regex.KEYED_METHODS:
             return regex.pattern_method(self, owner_node, name, args, keywords)
         if name in _MATCH_METHODS and not keywords:
             return regex.match_method(self, owner_node, name, args)
@@ -2351,6 +2448,19 @@ def is_boolean(node: cst.BaseExpression) -> bool:
         if isinstance(node.func, cst.Attribute):
             return node.func.attr.value in _BOOLEAN_METHODS
     return False
+
+
+_COUNT_WORDS = dict(enumerate("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+                              "fifteen sixteen seventeen eighteen nineteen twenty".split()))
+
+
+def one_index(node: cst.Subscript) -> cst.Subscript:
+    """`d[i, j]` as the same `d[(i, j)]` (the indices are one tuple, the key of a dictionary keyed by pairs);
+    any other subscript as it is (a slice among several indices stays several)."""
+    if len(node.slice) < 2 or not all(isinstance(e.slice, cst.Index) and e.slice.star is None for e in node.slice):
+        return node
+    key = cst.Tuple([cst.Element(e.slice.value) for e in node.slice])
+    return node.with_changes(slice=[cst.SubscriptElement(cst.Index(key))])
 
 
 def _type_of(node: cst.BaseExpression) -> cst.BaseExpression | None:

@@ -9,6 +9,7 @@ filled by hand in `describe`.
 
 from __future__ import annotations
 
+import builtins
 from collections import Counter
 from dataclasses import dataclass, fields
 from types import MappingProxyType, SimpleNamespace
@@ -75,6 +76,10 @@ class Facts:
     inputs: frozenset[str]  # parameters of `f` never set again: they hold the JSON input whenever read
     modules: frozenset[str]  # every module the code imports (`import m`, `from m import g`), at any depth
     parameters: Mapping[str, frozenset[str]]  # a helper defined once -> the names its parameters take by name
+    kind_tuples: Mapping[str, cst.Tuple]  # a name bound once in the whole module, to a written tuple of kinds
+    steady: frozenset[str]  # names bound once in the whole module to a written value that nothing changes
+    plainly_kinded: frozenset[str]  # classes whose objects belong to no abstract kind (Iterable, Sequence, ...) but
+    # by the defaults every object has (hashable): no method that changes what isinstance of such a kind says
 
 
 _ANALYSES: list[tuple[tuple[str, ...], Callable[[Any], Any]]] = []
@@ -226,11 +231,152 @@ def _filled_tables(k) -> dict[str, str]:
                           and isinstance(value.func, cst.Name) and value.func.value in k.filling}}
 
 
+@analysis("kind_tuples")
+def _kind_tuples(k) -> dict[str, cst.Tuple]:
+    """Names bound exactly once in the whole module (no parameter, loop, `del` or other binding of that
+    name anywhere), by `name = (K1, K2, ...)` with each item a bare name or `type(...)`: wherever such a
+    name is read it holds that tuple (a tuple never changes), so `isinstance(x, name)` asks about its kinds."""
+    bindings = pattern_tables.bindings(k.module)
+    return {name: values[0] for name, values in k.assigned.items()
+            if len(values) == 1 and bindings[name] == 1 and isinstance(values[0], cst.Tuple) and values[0].elements
+            and all(isinstance(e, cst.Element) and (isinstance(e.value, cst.Name) or isinstance(e.value, cst.Call)
+                    and isinstance(e.value.func, cst.Name) and e.value.func.value == "type") for e in values[0].elements)}
+
+
+@analysis("steady")
+def _steady(k) -> set[str]:
+    """Names bound exactly once in the whole module, by `name = value` with a written value (a number, a text, a
+    tuple or list of such): wherever read after that, they hold that value, so a lambda made in the steps may
+    read them (what it reads when called is what was there when made). A list is one only where every other
+    use of the name is as the container of `x in name` (nothing can change it in place)."""
+    reads = pattern_tables.survey(k.module)
+    found = set()
+    for name, values in k.assigned.items():
+        if len(values) != 1 or reads.bindings[name] != 1 or not is_constant(values[0]):
+            continue
+        if _holds(values[0], cst.List) and \
+                reads.uses[name] != 1 + reads.looked_in[name]:
+            continue
+        found.add(name)
+    return found
+
+
+# a class's methods that make its objects belong to an abstract kind of collections.abc, or stop them being
+# hashable; `register` (a class named a member of such a kind) and a metaclass are ruled out apart
+_KIND_MAKING = ("__iter__", "__len__", "__getitem__", "__contains__", "__reversed__", "__next__", "__hash__", "__eq__",
+                "__call__", "__aiter__", "__anext__", "__await__", "__buffer__", "__class_getitem__", "__init_subclass__",
+                "__instancecheck__", "__subclasshook__", "__new__", "__getattr__", "__getattribute__", "__slots__",
+                "__class__", "__dict__", "__setitem__", "__delitem__", "__missing__")
+
+
+@analysis("plainly_kinded")
+def _plainly_kinded(k) -> set[str]:
+    """Module-level classes with no decorator, no keyword among their bases (a metaclass), bases that are
+    `object`, a built-in kind of error or such classes themselves, and no method or value named as one of
+    `_KIND_MAKING` in their body, in code that calls nothing named `register`: their objects are not
+    iterable, sized, a sequence or a mapping, and are hashable, as every object is by default."""
+    if any(isinstance(node.func, cst.Attribute) and node.func.attr.value == "register" for node in _all(k.module, cst.Call)):
+        return set()
+    classes = {s.name.value: s for s in k.module.body if isinstance(s, cst.ClassDef)}
+    errors = {name for name, value in vars(builtins).items() if isinstance(value, type) and issubclass(value, BaseException)}
+
+    def defines(statement: cst.ClassDef) -> set[str]:
+        lines = [] if isinstance(statement.body, cst.SimpleStatementSuite) else statement.body.body
+        found = {line.name.value for line in lines if isinstance(line, (cst.FunctionDef, cst.ClassDef))}
+        for line in lines:
+            for small in line.body if isinstance(line, cst.SimpleStatementLine) else []:
+                targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else \
+                    [small.target] if isinstance(small, (cst.AnnAssign, cst.AugAssign)) else []
+                found |= {name for target in targets for name in names_in(target)}
+        return found
+
+    plain: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for name, statement in classes.items():
+            if name in plain or statement.decorators or any(a.keyword or a.star for a in statement.bases) \
+                    or defines(statement) & set(_KIND_MAKING):
+                continue
+            if all(isinstance(a.value, cst.Name) and (a.value.value == "object" or a.value.value in plain
+                                                        or a.value.value in errors and a.value.value not in k.imported
+                                                        and a.value.value not in classes) for a in statement.bases):
+                plain.add(name)
+                changed = True
+    return plain
+
+
 @analysis("records")
 def _records(k) -> dict[str, tuple[str, ...]]:
     made = {name: tuple(names) for name, value in k.constants.items() if (names := _record_fields(value))}
     return made | {c.name.value: names for c in k.module.body if isinstance(c, cst.ClassDef)
-                   and (names := _record_class(c, k.imported)) is not None}
+                   and (names := _record_class(c, k.imported) or _shown_record(c, k.module)) is not None}
+
+
+_SHOWING = ("__str__", "__repr__")  # methods that change only how an object is written as text
+_WRITERS = ("str", "repr", "format", "print", "ascii", "__str__", "__repr__", "__format__", "format_map")
+
+
+def _shown_record(statement: cst.ClassDef, module: cst.Module) -> tuple[str, ...] | None:
+    """The field names of `class V(namedtuple("V", fields))` whose body holds only a docstring, `__slots__ = ()`
+    and methods that change how an object is written as text (`__str__`, `__repr__`), in code that writes
+    nothing as text outside those methods (no str, repr, format, print, f-string field, `%` on other than
+    numbers): its objects are then the tuples `namedtuple` makes, their text never seen; else None."""
+    if statement.decorators or len(statement.bases) != 1 or statement.bases[0].keyword or statement.bases[0].star \
+            or isinstance(statement.body, cst.SimpleStatementSuite):
+        return None
+    names = _record_fields(statement.bases[0].value)
+    if not names:
+        return None
+    showing = []
+    for line in statement.body.body:
+        if isinstance(line, cst.FunctionDef) and line.name.value in _SHOWING and not line.decorators:
+            showing.append(line)
+            continue
+        small = line.body[0] if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 else None
+        slots = isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name) \
+            and small.targets[0].target.value == "__slots__" and isinstance(small.value, cst.Tuple) and not small.value.elements
+        if not (slots or small is not None and is_noop(small)):
+            return None
+    if showing and _writes_text(module, {id(method) for method in showing}):
+        return None
+    return tuple(names)
+
+
+def _writes_text(module: cst.Module, skipped: set[int]) -> bool:
+    """Does the code outside the nodes `skipped` write some value as text (a name or method among `_WRITERS`
+    but as a kind `isinstance` asks about or in an annotation, an f-string field, `%` with neither side a
+    written number)?"""
+    found, kinds = [], set()  # kinds: names `isinstance` asks about (`str` there is a kind, writing nothing)
+
+    class Writes(Reader):
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return id(node) not in skipped
+
+        def visit_Annotation(self, node: cst.Annotation) -> bool:
+            return False  # `x: str` writes nothing
+
+        def visit_Call(self, node: cst.Call) -> None:
+            if isinstance(node.func, cst.Name) and node.func.value in ("isinstance", "issubclass") and len(node.args) == 2:
+                kinds.update(id(name) for name in _all(node.args[1].value, cst.Name))
+
+        def visit_Name(self, node: cst.Name) -> None:
+            if node.value in _WRITERS and id(node) not in kinds:
+                found.append(node)
+
+        def visit_FormattedStringExpression(self, node) -> None:
+            found.append(node)
+
+        def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
+            if isinstance(node.operator, cst.Modulo) and not any(
+                    isinstance(side, (cst.Integer, cst.Float)) for side in (node.left, node.right)):
+                found.append(node)
+
+        def visit_ModuloAssign(self, node) -> None:
+            found.append(node)
+
+    walk(module, Writes())
+    return bool(found)
 
 
 def _record_class(statement: cst.ClassDef, imported: Mapping[str, str]) -> tuple[str, ...] | None:
@@ -739,12 +885,26 @@ def _assigned(module: cst.Module) -> dict[str, list[cst.BaseExpression]]:
 def _typing_only(module: cst.Module, imported: Mapping[str, str] = MappingProxyType({})) -> set[str]:
     """Names read in annotations and nowhere else (`T = TypeVar("T")` for `xs: list[T]`), a base that only
     serves type checkers (`class C(Generic[T])`, vocab's `AIDS`) counting as an annotation: annotations
-    change no value, so neither do these names, and they need no words."""
+    change no value, so neither do these names, and they need no words. A module-level alias of a type
+    (`Segment = Union[int, str]`) read only by annotations or by other such aliases is one too, and so are the
+    names only its type expression reads."""
     found: dict[bool, set[str]] = {True: set(), False: set()}
+    aliases = {id(small.value): small.targets[0].target.value for line in module.body
+               if isinstance(line, cst.SimpleStatementLine) for small in line.body
+               if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name)
+               and _type_expression(small.value)}
+    via: dict[str, set[str]] = {}  # name -> the aliases whose type expression reads it
 
     class Reads(Reader):
         def __init__(self):
             self.depth = 0
+            self.alias = None
+
+        def visit_Assign(self, node: cst.Assign) -> None:
+            self.alias = aliases.get(id(node.value))
+
+        def leave_Assign(self, node: cst.Assign) -> None:
+            self.alias = None
 
         def visit_Annotation(self, node: cst.Annotation) -> None:
             self.depth += 1
@@ -762,7 +922,11 @@ def _typing_only(module: cst.Module, imported: Mapping[str, str] = MappingProxyT
             self.depth -= typing_aid(node.value, imported)
 
         def visit_Name(self, node: cst.Name) -> None:
-            if id(node) not in self.defined:
+            if id(node) in self.defined:
+                return
+            if self.alias is not None and self.depth == 0:
+                via.setdefault(node.value, set()).add(self.alias)
+            else:
                 found[self.depth > 0].add(node.value)
 
         def visit_AssignTarget(self, node: cst.AssignTarget) -> bool:
@@ -771,7 +935,23 @@ def _typing_only(module: cst.Module, imported: Mapping[str, str] = MappingProxyT
     reads = Reads()
     reads.defined = set()
     walk(module, reads)
-    return found[True] - found[False]
+    only = (found[True] | set(via)) - found[False]
+    while dropped := {name for name in only if via.get(name, set()) - only}:  # read by an alias that is said
+        only -= dropped
+    return only
+
+
+_TYPE_EXPRESSION = (cst.Name, cst.Attribute, cst.Subscript, cst.Tuple, cst.List, cst.SimpleString, cst.Ellipsis,
+                    cst.BinaryOperation)
+
+
+def _type_expression(node: cst.CSTNode) -> bool:
+    """Is this a type written for type checkers (`Union[int, Sequence[str]]`, `int | None`): names, dotted names,
+    subscripts and `|` only, so working it out changes nothing?"""
+    if isinstance(node, cst.BaseExpression) and not isinstance(node, _TYPE_EXPRESSION) or \
+            isinstance(node, cst.BinaryOperation) and not isinstance(node.operator, cst.BitOr):
+        return False
+    return all(_type_expression(child) for child in node.children)
 
 
 def _kept_methods(module: cst.Module, assigned: dict[str, list[cst.BaseExpression]],

@@ -23,7 +23,7 @@ from ifforge.families.logicif.codeops.describe import pattern_tables, roles, sto
 from ifforge.families.logicif.codeops.describe.facts import (Facts, class_methods, class_value, is_noop,
                                                             method_of_value, unpacked)
 from ifforge.families.logicif.codeops.describe.english import (Speaker, Undescribable, constant_truth, float_words,
-                                                               _QUOTED, holds_code, loose)
+                                                               _QUOTED, holds_code, loose, one_index)
 from ifforge.families.logicif.codeops.describe.places import Narration, Placed
 from ifforge.families.logicif.records import Tracker
 
@@ -237,6 +237,17 @@ class _Narrator:
             raise Undescribable("an async for loop")
         say = self.say
         target, source = statement.target, statement.iter
+        if _starred(target):  # `for *state, val in items`: each item's own items, split as an unpacking says
+            parts, need = _rest_parts(target, say)
+            what = say.grouped(source)
+            if not say.ordered(source):
+                say.rule("dict_order")
+            head = f"For each item of {what}, in order, take that item's own items in order{need} and set {parts}:"
+            children: list = [("", self.body(statement.body))]
+            if statement.orelse is not None:
+                children += [("", "If the loop finishes without leaving early, then:"),
+                             ("e", self.body(statement.orelse.body))]
+            return head, children
         name = say.target(target)
         head = None
         if isinstance(source, cst.Call) and isinstance(source.func, cst.Name) and source.func.value not in self.helpers \
@@ -383,28 +394,12 @@ class _Narrator:
     def unpack_rest(self, target: cst.Tuple | cst.List, value: cst.BaseExpression) -> str:
         """`a, *rest, z = xs`: the names around the starred one take items from each end, it takes a new
         list of the items between."""
-        say = self.say
-        star = next(i for i, e in enumerate(target.elements) if isinstance(e, cst.StarredElement))
-        before = [say.target(e.value) for e in target.elements[:star]]
-        after = [say.target(e.value) for e in target.elements[star + 1:]]
-        if not isinstance(target.elements[star].value, cst.Name) or len(before) + len(after) > 20:
-            raise Undescribable("starred unpacking (*name) into this many names")
-
-        def ends(names: list[str], end: str) -> str:
-            count = "" if len(names) == 1 else " " + _NUMBER_WORDS[len(names)]
-            return f"{_join_words(names)} to the {end}{count}"
-
-        rest = {(True, True): "those in between", (True, False): "the rest",
-                (False, True): f"all but the last{'' if len(after) == 1 else ' ' + _NUMBER_WORDS[len(after)]}",
-                (False, False): "all of them"}[bool(before), bool(after)]
-        parts = ([ends(before, "first")] if before else []) + [
-            f"{target.elements[star].value.value} to a new list of {rest}"] + ([ends(after, "last")] if after else [])
-        least = len(before) + len(after)
-        need = f" (there must be at least {least})" if least else ""
-        return f"Taking the items of {say.grouped(value)} in order{need}, set {_join_words(parts)}."
+        parts, need = _rest_parts(target, self.say)
+        return f"Taking the items of {self.say.grouped(value)} in order{need}, set {parts}."
 
     def store(self, target: cst.Subscript, value: cst.BaseExpression) -> str:
         say = self.say
+        target = one_index(target)
         if len(target.slice) == 1 and isinstance(target.slice[0].slice, cst.Index):
             counter = isinstance(target.value, cst.Name) and target.value.value == self.stats
             known = (say.kind(target.value) or "").split("[")[0] in ("list", "dict")
@@ -568,6 +563,8 @@ class _Narrator:
     def delete(self, target: cst.BaseExpression) -> str:
         if isinstance(target, cst.Tuple):
             return " ".join(self.delete(e.value) for e in target.elements)
+        if isinstance(target, cst.Subscript):
+            target = one_index(target)
         if isinstance(target, cst.Subscript) and len(target.slice) == 1:
             index = target.slice[0].slice
             owner = self.say.grouped(target.value)
@@ -613,6 +610,18 @@ class _Narrator:
         if value is None:
             return "Return None."
         return f"Return {say.value(value)}."
+
+
+def _rest_parts(target: cst.Tuple | cst.List, say: Speaker) -> tuple[str, str]:
+    """The settings of `a, *rest, z` from a sequence's items in order ("a to the first, rest to a new list of
+    those in between and z to the last") and how many items it needs (" (there must be at least 2)", or "")."""
+    return say.rest_parts(target, "to ")
+
+
+def _starred(target: cst.BaseExpression) -> bool:
+    """Is this a flat unpacking target with a starred name in it (`*state, val`)?"""
+    return isinstance(target, (cst.Tuple, cst.List)) and any(
+        isinstance(e, cst.StarredElement) for e in target.elements)
 
 
 def _does(helper: cst.FunctionDef, say: Speaker) -> str:

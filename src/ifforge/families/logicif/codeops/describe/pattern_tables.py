@@ -36,6 +36,7 @@ class Table:
     rows: tuple[tuple[tuple[str, int, bool], ...], ...]
     columns: tuple[str, ...]  # PATTERN, REPLACEMENT or TEXT, one per column
     mapping: bool = False  # a dictionary whose keys and values a loop reads in pairs (`.items()`)
+    keyed: bool = False  # a dictionary of patterns read only by a key (`TABLE[quote].match(text)`)
 
 
 def _cell(node) -> tuple[str, int, bool] | None:
@@ -98,6 +99,8 @@ class _Reads(Reader):
     def __init__(self):
         self.uses, self.as_pattern, self.as_replacement, self.as_owner = Counter(), Counter(), Counter(), Counter()
         self.looked_in, self.bindings = Counter(), Counter()
+        self.keyed = Counter()  # `NAME[key].match(...)`: the owner of a method a compiled pattern has
+        self.keyed_text = Counter()  # `re.match(NAME[key], ...)`: the pattern given to the re module
         self.loops: list[cst.For | cst.CompFor] = []
 
     def visit_Name(self, node: cst.Name) -> None:
@@ -150,9 +153,16 @@ class _Reads(Reader):
 
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func
+        positional = [a.value for a in node.args if a.keyword is None and not a.star]
+        if isinstance(func, cst.Attribute) and func.attr.value in _TAKES_PATTERN and func.attr.value != "compile":
+            table = keyed_table(func.value)  # `TABLE[key].match(text)`
+            if table is not None:
+                self.keyed[table] += 1
+            elif isinstance(func.value, cst.Name) and func.value.value == "re" and positional and \
+                    keyed_table(positional[0]) is not None:  # `re.match(TABLE[key], text)`
+                self.keyed_text[keyed_table(positional[0])] += 1
         if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)):
             return
-        positional = [a.value for a in node.args if a.keyword is None and not a.star]
         if func.value.value != "re":  # `rx.search(s)`, `rx.sub(repl, s)`: rx may be a compiled pattern
             if func.attr.value in _TAKES_PATTERN:
                 self.as_owner[func.value.value] += 1
@@ -165,6 +175,27 @@ class _Reads(Reader):
             self.as_replacement[positional[1].value] += 1
 
 
+def survey(module: cst.Module) -> _Reads:
+    """One walk of the module: each name's uses, bindings (set, a parameter, a loop's, deleted, ...), reads
+    as the container of `x in NAME`, and the `for` loops."""
+    reads = _Reads()
+    walk(module, reads)
+    return reads
+
+
+def bindings(module: cst.Module) -> Counter:
+    """How many times each name is bound anywhere in the module."""
+    return survey(module).bindings
+
+
+def keyed_table(node: cst.BaseExpression) -> str | None:
+    """NAME of `NAME[key]` (one plain key, no slice), else None."""
+    if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and len(node.slice) == 1 and \
+            isinstance(node.slice[0].slice, cst.Index) and node.slice[0].slice.star is None:
+        return node.value.value
+    return None
+
+
 def find(module: cst.Module, constants: dict[str, cst.BaseExpression]) \
         -> tuple[dict[str, Table], dict[str, tuple[str, str]], frozenset[str]]:
     """(tables by name, loop name -> (its table, PATTERN or REPLACEMENT), the plain loop names): the
@@ -174,7 +205,25 @@ def find(module: cst.Module, constants: dict[str, cst.BaseExpression]) \
     reads = _Reads()
     walk(module, reads)
     tables, names = _tables(constants, reads)
-    return tables, names, _plain_names(constants, reads)
+    return {**tables, **_keyed_tables(constants, reads)}, names, _plain_names(constants, reads)
+
+
+def _keyed_tables(constants: dict[str, cst.BaseExpression], reads: _Reads) -> dict[str, Table]:
+    """Module-level dictionaries written out in full, texts to patterns (all compiled, or all texts), read
+    only as `NAME[key]` used as a pattern (`_STRING_CONTENT[quote].match(text, pos)`) or by `key in NAME`:
+    never changed, so the pattern under each key is the one written."""
+    found = {}
+    for name in set(reads.keyed) | set(reads.keyed_text):
+        value = constants.get(name)
+        rows = _rows(value) if isinstance(value, cst.Dict) else None
+        if rows is None or reads.uses[name] != 1 + reads.keyed[name] + reads.keyed_text[name] + reads.looked_in[name] or \
+                reads.bindings[name] != 1 or reads.keyed[name] and reads.keyed_text[name]:
+            continue
+        cells = rows[0]
+        if any(key[2] for key, _ in cells) or {compiled for _, (_, _, compiled) in cells} != {bool(reads.keyed[name])}:
+            continue  # texts as keys; compiled patterns for their methods, texts for the re module's calls
+        found[name] = Table(name, cells, (TEXT, PATTERN), mapping=True, keyed=True)
+    return found
 
 
 def _plain_names(constants: dict[str, cst.BaseExpression], reads: _Reads) -> frozenset[str]:

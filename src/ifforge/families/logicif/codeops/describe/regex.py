@@ -439,8 +439,29 @@ _MATCHES = {
 }
 
 
+# the methods of a compiled pattern a table read by a key is counted for (`pattern_tables._Reads`)
+KEYED_METHODS = ("search", "match", "fullmatch", "findall", "finditer", "split", "sub", "subn")
+
+
+def keyed(speaker, node: cst.BaseExpression) -> str | None:
+    """`TABLE[key]` of a dictionary of patterns read only by a key (`pattern_tables`), as the pattern it holds
+    under that key (the table is told row by row with the fixed values), else None."""
+    from ifforge.families.logicif.codeops.describe.pattern_tables import keyed_table  # it reads this module
+    name = keyed_table(node)
+    table = speaker.tables.get(name) if name is not None and speaker.facts is not None else None
+    if table is None or not table.keyed:
+        return None
+    return (f"the pattern the dictionary {name} holds under the key {speaker.grouped(node.slice[0].slice.value)} "
+            f"(it must hold that key)")
+
+
 def literal_pattern(speaker, node: cst.BaseExpression, flags: int = 0) -> str:
     """A pattern given as a literal, a compiled constant, or a variable, as a phrase."""
+    held = keyed(speaker, node)
+    if held is not None:
+        if flags:  # the table says each pattern without them
+            raise Undescribable("a pattern from a table of patterns used with flags")
+        return held
     if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)) and isinstance(node.evaluated_value, str):
         return gloss(node.evaluated_value, flags)
     if isinstance(node, cst.Name) and node.value in speaker.patterns and not flags:

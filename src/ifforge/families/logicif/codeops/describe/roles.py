@@ -35,8 +35,10 @@ _POOLS = {
     "lowest": ["lowest", "low"], "text": ["text", "s", "word", "line"], "flag": ["flag", "done", "ok"],
     "number": ["n", "m", "t", "r", "q", "p"], "decimal": ["x", "y", "z"], "row": ["row", "lst", "arr"],
     "pair": ["pair", "cur", "prev"], "members": ["members", "group"], "result": ["res", "got", "answer"],
-    "source": ["xs", "ys", "zs"], "other": ["p", "q", "r", "u", "w", "z", "tmp"],
+    "source": ["xs", "ys", "zs"], "kinds": ["kinds", "types"], "other": ["p", "q", "r", "u", "w", "z", "tmp"],
 }
+_KIND_NAMES = {"int", "float", "str", "bool", "list", "tuple", "dict", "set", "frozenset", "bytes", "bytearray",
+               "complex", "type", "object", "memoryview"}
 _AVOID = {"a", "an", "the", "it", "item", "value", "key", "position", "part", "result", "counter", "list", "stats",
           "none", "true", "false", "whole", "number", "numbers", "from", "to", "of", "in", "at", "by"}
 
@@ -386,6 +388,11 @@ def _role(facts: _Facts) -> str:
         return "decimal"
     if kind in ("list", "deque"):
         return "row"
+    if kind == "tuple" and isinstance(facts.first, cst.Tuple) and facts.first.elements and all(
+            isinstance(e, cst.Element) and (isinstance(e.value, cst.Name) and e.value.value in _KIND_NAMES or isinstance(
+                e.value, cst.Call) and isinstance(e.value.func, cst.Name) and e.value.func.value == "type")
+            for e in facts.first.elements):
+        return "kinds"  # `(bytes, str, type(None))`, kept for isinstance: no pair
     if kind == "tuple":
         return "pair"
     if isinstance(facts.first, cst.Call) and isinstance(facts.first.func, cst.Name):
