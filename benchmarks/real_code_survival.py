@@ -264,6 +264,15 @@ def _free_names(node: ast.AST, shadowed: frozenset[str] = frozenset()) -> set[st
 _BUILTIN_NAMES = frozenset(dir(builtins))
 
 
+@functools.lru_cache(maxsize=None)
+def _shadowed(module: str) -> frozenset[str]:
+    """Built-in names the imported module holds another value under (its own `format`); a binding the
+    interpreter skipped (`if PY2: range = xrange`) leaves the built-in."""
+    live = vars(importlib.import_module(module))
+    return frozenset(n for n in _module(module)[1] if n in _BUILTIN_NAMES and n in live
+                     and live[n] is not getattr(builtins, n))
+
+
 def _builders(tree: ast.Module) -> dict[str, list[ast.stmt]]:
     """Name -> the later top-level statements that fill it in (`for m in ...: TABLE.append(m)`,
     `TABLE[32] = '_'`): without them a table defined as `[-1]` and grown by a loop, or given one more
@@ -424,7 +433,7 @@ def _gathered_source(module_name: str, function: str, across: bool) -> str | Non
             needed[id(node)] = (max(depth, needed[id(node)][0]), module, node)
             continue
         needed[id(node)] = (depth, module, node)
-        for name in sorted(_free_names(node, frozenset(_module(module)[1]) & _BUILTIN_NAMES)):
+        for name in sorted(_free_names(node, _shadowed(module))):
             found = _definition(module, name, across)
             if found is None or getattr(found[2], "level", 0):  # a relative import of a module itself
                 return None
