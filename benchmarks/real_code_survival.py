@@ -201,10 +201,13 @@ class Picked:
         return f"{self.module.replace('.', '_').lstrip('_')}__{self.function}"
 
 
-def _top_level(tree: ast.Module) -> dict[str, ast.stmt]:
+def _top_level(tree: ast.Module, values: dict | None = None) -> dict[str, ast.stmt]:
     """Name -> the first top-level statement defining it (also inside a top-level if or try), except
     that a def or class of the module body itself replaces an assignment before it: `enum.py` binds
-    `Enum = Flag = None` first and the classes later, and a call sees the classes."""
+    `Enum = Flag = None` first and the classes later, and a call sees the classes. So does, where the
+    imported module's `values` show the name is not None, an assignment inside a top-level if or try
+    after a placeholder `X = None` (`TupleType: Any = None`, then `if NEW: TupleType = tuple`): a seed
+    with the placeholder fails where a constant's annotation reads it, or computes with None."""
     found: dict[str, ast.stmt] = {}
     statements = []
     for statement in tree.body:
@@ -214,6 +217,10 @@ def _top_level(tree: ast.Module) -> dict[str, ast.stmt]:
                      *(s for h in getattr(statement, "handlers", []) for s in h.body)]
             statements.extend(inner)
     for statement in statements:
+        if values is not None and statement not in tree.body and isinstance(statement, (ast.Assign, ast.AnnAssign)):
+            for name in _bound_names(statement):
+                if _placeholder(found.get(name)) and values.get(name) is not None and not _placeholder(statement):
+                    found[name] = statement
         if isinstance(statement, (ast.FunctionDef, ast.ClassDef)):
             placeholder = isinstance(found.get(statement.name), (ast.Assign, ast.AnnAssign))
             if placeholder and statement in tree.body:  # a definition that surely runs, after the assignment
@@ -232,6 +239,12 @@ def _top_level(tree: ast.Module) -> dict[str, ast.stmt]:
                     found.setdefault((alias.asname or alias.name).split(".")[0], ast.copy_location(
                         type(statement)(**{**statement.__dict__, "names": [alias]}), statement))
     return found
+
+
+def _placeholder(statement: ast.stmt | None) -> bool:
+    """`X = None` or `X: Any = None`: a name held open for a later binding."""
+    return isinstance(statement, (ast.Assign, ast.AnnAssign)) and isinstance(statement.value, ast.Constant) \
+        and statement.value.value is None
 
 
 def _free_names(node: ast.AST, shadowed: frozenset[str] = frozenset()) -> set[str]:
@@ -321,13 +334,14 @@ def _defining_annotations(statement: ast.stmt) -> list[ast.expr]:
 def _module(name: str) -> tuple[str, dict[str, ast.stmt], dict[str, list[ast.stmt]]] | None:
     """A module's source, its top-level names and their builders; None when it cannot be read."""
     try:
-        text = inspect.getsource(importlib.import_module(name))
+        imported = importlib.import_module(name)
+        text = inspect.getsource(imported)
     except (ImportError, OSError, TypeError, SyntaxError):
         return None
     tree = ast.parse(text)
-    found = _top_level(tree)
+    found = _top_level(tree, vars(imported))
     for statement in tree.body:
-        if isinstance(statement, ast.Try) and _body_fails(statement, vars(importlib.import_module(name))):
+        if isinstance(statement, ast.Try) and _body_fails(statement, vars(imported)):
             for handler in statement.handlers:  # the first handler that binds a name wins
                 for inner in handler.body:
                     for bound in _bound_names(inner) if not isinstance(inner, (ast.If, ast.Try)) else ():

@@ -168,6 +168,21 @@ def test_a_seed_holds_the_bindings_its_function_sees_when_called():
     assert [ast.unparse(s) for s in bench._builders(tree)["T"]] == ["T[1] = 'a'"]
 
 
+def test_a_placeholder_the_module_fills_in_a_later_if_is_taken_from_there():
+    """`T: Any = None` then `if NEW: T = tuple`: the imported module holds a value, not None, so the
+    seed takes the later assignment (a constant annotated `T[int]` failed to load with None); a
+    placeholder the module leaves at None stays."""
+    import ast
+
+    bench = _benchmark()
+    tree = ast.parse("T: Any = None\nU = None\nif NEW:\n    T = tuple\n    U = list\nelse:\n    T = list\n"
+                     "K: T[int] = (1,)\n")
+    index = bench._top_level(tree, {"T": tuple, "U": None})
+    assert ast.unparse(index["T"]) == "T = tuple"
+    assert ast.unparse(index["U"]) == "U = None"
+    assert ast.unparse(bench._top_level(tree)["T"]) == "T: Any = None"
+
+
 def test_a_seed_brings_postponed_annotations_where_read_ahead_and_what_its_defaults_read(tmp_path, monkeypatch):
     """A class naming itself in its methods' annotations loads only with its module's
     `from __future__ import annotations`; a seed that loads without it is left as it was."""
