@@ -12,7 +12,8 @@ annotations` comes along only where a definition's annotations read a name ahead
 itself), up to `PER_MODULE` per module. Of these, the LogicIF-able ones are decided from the source before any
 stage runs (`logicif_able`): every parameter can take a JSON value (no annotation naming another
 type, no default that is not a JSON literal, never called, no attribute a str, number, list or dict
-lacks, also once its value has flowed into another name, a container or an inner function or
+lacks, never looked into by name (`dir`, `vars`, `setattr`, `getattr` of a name known at run time)
+nor used as a type (`isinstance`, `issubclass`, `__new__`) unless its kind is checked first, also once its value has flowed into another name, a container or an inner function or
 helper, never next to a bytes literal, nor a name holding it or a piece of it called in every value
 returned), the output can be JSON (not only generators, sets, iterators, functions, bytes, ...),
 there is a loop or a branch in the function or the helpers it brings, the code policy allows it
@@ -632,7 +633,8 @@ def _not_json_parameter(function: ast.FunctionDef, bytes_names: set[str] = froze
     return None
 
 
-def _object_attribute(function: ast.FunctionDef, helpers: dict[str, ast.FunctionDef]) -> str | None:
+def _object_attribute(function: ast.FunctionDef, helpers: dict[str, ast.FunctionDef],
+                      aliases: dict[str, str] | None = None) -> str | None:
     """Where a parameter's value, followed as it flows, is asked for an attribute no JSON value has, or
     None. The value flows into a name given it (`node = root`, `node = node.left`), a container made
     with it or given it (`queue = [root]`, `queue.append(node.left)`) and what is taken out of that
@@ -700,6 +702,7 @@ def _object_attribute(function: ast.FunctionDef, helpers: dict[str, ast.Function
     for scope_node in [function, *callable_defs.values()]:
         if id(scope_node) not in seen:
             continue
+        checked = _kind_checked(scope_node)
         for node in ast.walk(scope_node):
             if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in carried \
                     and isinstance(node.ctx, ast.Load) and node.attr not in JSON_ATTRIBUTES:
@@ -707,6 +710,67 @@ def _object_attribute(function: ast.FunctionDef, helpers: dict[str, ast.Function
             key = _key_item(node, carried, callable_defs)
             if key:
                 return key
+            use = _object_use(node, holds, callable_defs, aliases or {}) if id(node) not in checked else None
+            if use:
+                return use
+    return None
+
+
+KIND_CHECKS = {"isinstance", "issubclass", "hasattr", "callable", "type"}
+
+
+def _kind_checked(scope: ast.AST) -> set[int]:
+    """The nodes that run only once a check of some value's kind has been made (`isinstance`,
+    `hasattr`, `callable`, `type`): the branches of an if or a conditional expression, the operands
+    of `and`/`or` after one, the statements after an if that returns or raises on one. Code that
+    takes a dictionary one way and any other object another reaches the other way with no JSON value."""
+    def checks(node: ast.AST) -> bool:
+        return any(isinstance(n, ast.Call) and getattr(n.func, "id", None) in KIND_CHECKS for n in ast.walk(node))
+
+    found: set[int] = set()
+    for node in ast.walk(scope):
+        guarded = []
+        if isinstance(node, (ast.If, ast.IfExp, ast.While)) and checks(node.test):
+            guarded = [*(node.body if isinstance(node.body, list) else [node.body]),
+                       *(node.orelse if isinstance(node.orelse, list) else [node.orelse])]
+        elif isinstance(node, ast.BoolOp):
+            first = next((i for i, v in enumerate(node.values) if checks(v)), None)
+            guarded = node.values[first + 1:] if first is not None else []
+        for block in [getattr(node, "body", None), getattr(node, "orelse", None)]:
+            if not isinstance(block, list):
+                continue
+            for i, statement in enumerate(block):
+                if isinstance(statement, ast.If) and checks(statement.test) and statement.body \
+                        and isinstance(statement.body[-1], (ast.Return, ast.Raise)):
+                    guarded.extend(block[i + 1:])
+        found.update(id(n) for g in guarded for n in ast.walk(g))
+    return found
+
+
+INTROSPECTION = {"dir", "vars", "setattr", "delattr"}  # what a JSON value answers with its Python type's own workings
+TYPE_TAKING = {"isinstance": (1,), "issubclass": (0, 1)}  # the arguments that must be a type
+
+
+def _object_use(node: ast.AST, holds, defined: dict, aliases: dict[str, str]) -> str | None:
+    """A parameter's value (`holds` says which names carry it) used as only an object or a type can
+    be: looked into by `dir`/`vars`, changed by `setattr`/`delattr`, asked by `getattr` for an
+    attribute named at run time without a fallback (a JSON value has only its Python type's methods),
+    the type `isinstance` or `issubclass` checks against, or the class `__new__` makes. A built-in
+    renamed at module level (`_issubclass = issubclass`) counts as itself, the seed's own one not."""
+    if not isinstance(node, ast.Call):
+        return None
+    name = getattr(node.func, "id", None)
+    name = None if name in defined else aliases.get(name, name)
+    given = [i for i, a in enumerate(node.args) if holds(a)]
+    if name in INTROSPECTION and 0 in given:
+        return f"a parameter's value is given to {name}(), which looks into an object"
+    if name == "getattr" and 0 in given and len(node.args) == 2 \
+            and not (isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str)):
+        return "a parameter's value is asked by getattr() for an attribute named at run time"
+    if name in TYPE_TAKING and set(given) & set(TYPE_TAKING[name]):
+        return f"a parameter's value is the type {name}() checks against"
+    if isinstance(node.func, ast.Attribute) and node.func.attr == "__new__" and 0 in given:
+        return "a parameter's value is the class __new__ makes an object of"
     return None
 
 
@@ -1433,7 +1497,10 @@ def logicif_able(item: Picked) -> str | None:
     functions = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]
     entry = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == item.function)
     helpers = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
-    reason = _not_json_parameter(entry, _bytes_names(tree), helpers) or _object_attribute(entry, helpers) \
+    aliases = {target.id: statement.value.id for statement in tree.body if isinstance(statement, ast.Assign)
+               and isinstance(statement.value, ast.Name) and hasattr(builtins, statement.value.id)
+               for target in statement.targets if isinstance(target, ast.Name)}  # `_issubclass = issubclass`
+    reason = _not_json_parameter(entry, _bytes_names(tree), helpers) or _object_attribute(entry, helpers, aliases) \
         or _calls_held_value(entry, item.source)
     if reason:
         return f"no JSON inputs: {reason}"

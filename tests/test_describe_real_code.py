@@ -451,6 +451,35 @@ def test_logicif_able_decides_tests_no_json_value_can_pass():
     assert why(registry.replace("def f", filler + "def f")) is None  # another function fills it
 
 
+def test_logicif_able_leaves_out_parameters_only_an_object_or_a_type_can_be():
+    """An object looked into by name (`dir`, `vars`, `setattr`, `getattr` of a name known at run time)
+    or a type (`isinstance`'s second argument, `issubclass`, what `__new__` makes): a JSON value has
+    only its Python type's methods and is never a type. Where a check of the value's kind comes
+    first (dictionaries one way, other objects another) JSON values take the other way: kept."""
+    bench = _benchmark()
+
+    def why(source: str) -> str | None:
+        entry = [line for line in source.splitlines() if line.startswith("def ")][-1][4:].split("(")[0]
+        return bench.logicif_able(bench.Picked("m", entry, source))
+
+    listing = "def f(obj):\n    return [m for m in dir(obj) if not m.startswith('_')]\n"
+    assert why(listing) == "no JSON inputs: a parameter's value is given to dir(), which looks into an object"
+    dotted = "def f(obj, path):\n    for part in path.split('.'):\n        obj = getattr(obj, part)\n    return obj\n"
+    assert why(dotted) == "no JSON inputs: a parameter's value is asked by getattr() for an attribute named at run time"
+    made = "def f(cls, base, state):\n    if base is object:\n        return object.__new__(cls)\n" \
+           "    return base.__new__(cls, state)\n"
+    assert why(made) == "no JSON inputs: a parameter's value is the class __new__ makes an object of"
+    renamed = "_sub = issubclass\n\ndef f(a, b):\n    try:\n        return _sub(a, b)\n    except TypeError:\n" \
+              "        return False\n"
+    assert why(renamed) == "no JSON inputs: a parameter's value is the type issubclass() checks against"
+    # kept: a fallback getattr, a kind check first, the seed's own function of that name
+    assert why(dotted.replace("getattr(obj, part)", "getattr(obj, part, None)")) is None
+    assert why("def f(obj, key, value):\n    if isinstance(obj, dict):\n        obj[key] = value\n    else:\n"
+               "        setattr(obj, key, value)\n    return obj\n") is None
+    assert why("def f(e):\n    return e if isinstance(e, type) and issubclass(e, Exception) else tuple(e)\n") is None
+    assert why("def dir(x):\n    return [x]\n\n" + listing) is None
+
+
 _GRID = [0, 1, -3, 2.5, 1.0, True, False, "a", "", "b", [1], [], [0, 2], None, {}, {"k": 1}]
 _OPS = {"__lt__": "<", "__le__": "<=", "__gt__": ">", "__ge__": ">=", "__eq__": "==", "__ne__": "!="}
 
