@@ -871,7 +871,8 @@ def _not_json_output(function: ast.FunctionDef, tree: ast.Module) -> str | None:
     generator; a LogicIF task calls the function once and compares what it returns, and its trackers
     are returned with that output), or every value it returns is a function (a nested def, a lambda)
     or bytes (a bytes literal, `bytes(...)`, `x.encode(...)`, `n.to_bytes(...)`, `b"".join(...)`) or a generator from
-    a helper that yields. One JSON return is enough to keep it: `return b"/" if bytes else "/"`."""
+    a helper or an inner function that yields, or an object an alternate constructor makes
+    (`chain.from_iterable(...)`: a class's `from...` method). One JSON return is enough to keep it: `return b"/" if bytes else "/"`."""
     if _yields(function):
         return "a generator (it yields)"
     if function.returns is not None and set(re.findall(r"[A-Za-z_]\w*", ast.unparse(function.returns))) - JSON_TYPES:
@@ -908,7 +909,8 @@ class _Context:
         self.helpers = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
         self.local_functions = {n.name for n in ast.walk(function) if isinstance(n, ast.FunctionDef)
                                 and n is not function} | set(self.helpers)
-        self.generators = _generators(tree)
+        self.generators = _generators(tree) | {n.name for n in ast.walk(function) if isinstance(n, ast.FunctionDef)
+                                               and n is not function and _yields(n)}  # `def ret(): ... yield`
         self.classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
         self.bound = _bound_anywhere(tree)  # a built-in's name the seed binds is no longer the built-in
         self.class_methods = {n.name for c in ast.walk(tree) if isinstance(c, ast.ClassDef) for n in c.body
@@ -972,6 +974,9 @@ class _Context:
     def instance_kind(self, called: ast.AST) -> str | None:
         """"an exception object" or "a <class> object" when a call makes an instance that is no JSON value."""
         made = self.resolve(called)
+        owner = getattr(made, "__self__", None)
+        if isinstance(owner, type) and getattr(made, "__name__", "").startswith("from"):
+            made = owner  # an alternate constructor of a class (`chain.from_iterable`, `dict.fromkeys`) makes one
         if isinstance(made, ast.ClassDef):  # a class of the seed: an exception when a base is one
             if any(isinstance(n, ast.FunctionDef) and n.name == "__new__" for n in made.body):
                 return None  # its `__new__` may give back anything

@@ -319,6 +319,12 @@ def test_logicif_able_sees_outputs_and_inputs_no_json_value_can_be():
     assert why(f"import datetime\n\ndef f(s):\n{loop}    return datetime.date(2000, 1, s)\n") \
         == "no JSON output: a date object"
     assert why(f"def f(s) -> complex:\n{loop}    return s\n") == "no JSON output: annotated complex"
+    lazy = f"def f(s, strict):\n{loop}    if strict:\n        def inner():\n            yield s\n        return inner()\n" \
+           "    return iter(s)\n"
+    assert why(lazy) == "no JSON output: a generator or an iterator"  # an inner generator made and returned
+    assert why(f"from itertools import chain\n\ndef f(s):\n{loop}    return chain.from_iterable(s)\n") \
+        == "no JSON output: a chain object"  # an alternate constructor makes its class's object
+    assert why(f"def f(s):\n{loop}    return dict.fromkeys(s)\n") is None  # a dict is JSON
     assert why("def f(rows):\n    return [r.name for r in rows if r.keep]\n") \
         == "no JSON inputs: the items of a parameter have .name"
     wants_bytes = "import binascii\n\ndef g(b):\n    return binascii.b2a_hex(b)\n\n"
