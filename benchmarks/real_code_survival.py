@@ -875,9 +875,23 @@ def _not_json_output(function: ast.FunctionDef, tree: ast.Module) -> str | None:
     (`chain.from_iterable(...)`: a class's `from...` method). One JSON return is enough to keep it: `return b"/" if bytes else "/"`."""
     if _yields(function):
         return "a generator (it yields)"
+    if function.body and isinstance(function.body[-1], ast.Raise) and not _returns_at_all(function):
+        return "none: every call ends in raise (no return)"
     if function.returns is not None and set(re.findall(r"[A-Za-z_]\w*", ast.unparse(function.returns))) - JSON_TYPES:
         return f"annotated {ast.unparse(function.returns)}"
     return _returns_kind(function, tree, 0)
+
+
+def _returns_at_all(function: ast.FunctionDef) -> bool:
+    """Whether the function's own body holds a return statement (bare or not; not a nested def's)."""
+    pending = list(function.body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.Return):
+            return True
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            pending.extend(ast.iter_child_nodes(node))
+    return False
 
 
 def _own_returns(function: ast.FunctionDef) -> list[ast.AST]:

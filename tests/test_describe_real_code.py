@@ -325,6 +325,9 @@ def test_logicif_able_sees_outputs_and_inputs_no_json_value_can_be():
     assert why(f"from itertools import chain\n\ndef f(s):\n{loop}    return chain.from_iterable(s)\n") \
         == "no JSON output: a chain object"  # an alternate constructor makes its class's object
     assert why(f"def f(s):\n{loop}    return dict.fromkeys(s)\n") is None  # a dict is JSON
+    ends = "def f(code):\n    try:\n        code = int(code)\n    except ValueError:\n        pass\n    raise SystemExit(code)\n"
+    assert why(ends) == "no JSON output: none: every call ends in raise (no return)"
+    assert why(ends.replace("        pass\n", "        return code\n")) is None  # one way out returns
     assert why("def f(rows):\n    return [r.name for r in rows if r.keep]\n") \
         == "no JSON inputs: the items of a parameter have .name"
     wants_bytes = "import binascii\n\ndef g(b):\n    return binascii.b2a_hex(b)\n\n"
