@@ -12,7 +12,8 @@ annotations` comes along only where a definition's annotations read a name ahead
 itself), up to `PER_MODULE` per module. Of these, the LogicIF-able ones are decided from the source before any
 stage runs (`logicif_able`): every parameter can take a JSON value (no annotation naming another
 type, no default that is not a JSON literal, never called, no attribute a str, number, list or dict
-lacks, also once its value has flowed into another name, a container or an inner function or
+lacks, never looked into by name (`dir`, `vars`, `setattr`, `getattr` of a name known at run time)
+nor used as a type (`isinstance`, `issubclass`, `__new__`) unless its kind is checked first, also once its value has flowed into another name, a container or an inner function or
 helper, never next to a bytes literal, nor a name holding it or a piece of it called in every value
 returned), the output can be JSON (not only generators, sets, iterators, functions, bytes, ...),
 there is a loop or a branch in the function or the helpers it brings, the code policy allows it
@@ -201,10 +202,13 @@ class Picked:
         return f"{self.module.replace('.', '_').lstrip('_')}__{self.function}"
 
 
-def _top_level(tree: ast.Module) -> dict[str, ast.stmt]:
+def _top_level(tree: ast.Module, values: dict | None = None) -> dict[str, ast.stmt]:
     """Name -> the first top-level statement defining it (also inside a top-level if or try), except
     that a def or class of the module body itself replaces an assignment before it: `enum.py` binds
-    `Enum = Flag = None` first and the classes later, and a call sees the classes."""
+    `Enum = Flag = None` first and the classes later, and a call sees the classes. So does, where the
+    imported module's `values` show the name is not None, an assignment inside a top-level if or try
+    after a placeholder `X = None` (`TupleType: Any = None`, then `if NEW: TupleType = tuple`): a seed
+    with the placeholder fails where a constant's annotation reads it, or computes with None."""
     found: dict[str, ast.stmt] = {}
     statements = []
     for statement in tree.body:
@@ -214,6 +218,10 @@ def _top_level(tree: ast.Module) -> dict[str, ast.stmt]:
                      *(s for h in getattr(statement, "handlers", []) for s in h.body)]
             statements.extend(inner)
     for statement in statements:
+        if values is not None and statement not in tree.body and isinstance(statement, (ast.Assign, ast.AnnAssign)):
+            for name in _bound_names(statement):
+                if _placeholder(found.get(name)) and values.get(name) is not None and not _placeholder(statement):
+                    found[name] = statement
         if isinstance(statement, (ast.FunctionDef, ast.ClassDef)):
             placeholder = isinstance(found.get(statement.name), (ast.Assign, ast.AnnAssign))
             if placeholder and statement in tree.body:  # a definition that surely runs, after the assignment
@@ -232,6 +240,12 @@ def _top_level(tree: ast.Module) -> dict[str, ast.stmt]:
                     found.setdefault((alias.asname or alias.name).split(".")[0], ast.copy_location(
                         type(statement)(**{**statement.__dict__, "names": [alias]}), statement))
     return found
+
+
+def _placeholder(statement: ast.stmt | None) -> bool:
+    """`X = None` or `X: Any = None`: a name held open for a later binding."""
+    return isinstance(statement, (ast.Assign, ast.AnnAssign)) and isinstance(statement.value, ast.Constant) \
+        and statement.value.value is None
 
 
 def _free_names(node: ast.AST, shadowed: frozenset[str] = frozenset()) -> set[str]:
@@ -330,13 +344,14 @@ def _defining_annotations(statement: ast.stmt) -> list[ast.expr]:
 def _module(name: str) -> tuple[str, dict[str, ast.stmt], dict[str, list[ast.stmt]]] | None:
     """A module's source, its top-level names and their builders; None when it cannot be read."""
     try:
-        text = inspect.getsource(importlib.import_module(name))
+        imported = importlib.import_module(name)
+        text = inspect.getsource(imported)
     except (ImportError, OSError, TypeError, SyntaxError):
         return None
     tree = ast.parse(text)
-    found = _top_level(tree)
+    found = _top_level(tree, vars(imported))
     for statement in tree.body:
-        if isinstance(statement, ast.Try) and _body_fails(statement, vars(importlib.import_module(name))):
+        if isinstance(statement, ast.Try) and _body_fails(statement, vars(imported)):
             for handler in statement.handlers:  # the first handler that binds a name wins
                 for inner in handler.body:
                     for bound in _bound_names(inner) if not isinstance(inner, (ast.If, ast.Try)) else ():
@@ -627,7 +642,8 @@ def _not_json_parameter(function: ast.FunctionDef, bytes_names: set[str] = froze
     return None
 
 
-def _object_attribute(function: ast.FunctionDef, helpers: dict[str, ast.FunctionDef]) -> str | None:
+def _object_attribute(function: ast.FunctionDef, helpers: dict[str, ast.FunctionDef],
+                      aliases: dict[str, str] | None = None) -> str | None:
     """Where a parameter's value, followed as it flows, is asked for an attribute no JSON value has, or
     None. The value flows into a name given it (`node = root`, `node = node.left`), a container made
     with it or given it (`queue = [root]`, `queue.append(node.left)`) and what is taken out of that
@@ -695,6 +711,7 @@ def _object_attribute(function: ast.FunctionDef, helpers: dict[str, ast.Function
     for scope_node in [function, *callable_defs.values()]:
         if id(scope_node) not in seen:
             continue
+        checked = _kind_checked(scope_node)
         for node in ast.walk(scope_node):
             if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in carried \
                     and isinstance(node.ctx, ast.Load) and node.attr not in JSON_ATTRIBUTES:
@@ -702,6 +719,67 @@ def _object_attribute(function: ast.FunctionDef, helpers: dict[str, ast.Function
             key = _key_item(node, carried, callable_defs)
             if key:
                 return key
+            use = _object_use(node, holds, callable_defs, aliases or {}) if id(node) not in checked else None
+            if use:
+                return use
+    return None
+
+
+KIND_CHECKS = {"isinstance", "issubclass", "hasattr", "callable", "type"}
+
+
+def _kind_checked(scope: ast.AST) -> set[int]:
+    """The nodes that run only once a check of some value's kind has been made (`isinstance`,
+    `hasattr`, `callable`, `type`): the branches of an if or a conditional expression, the operands
+    of `and`/`or` after one, the statements after an if that returns or raises on one. Code that
+    takes a dictionary one way and any other object another reaches the other way with no JSON value."""
+    def checks(node: ast.AST) -> bool:
+        return any(isinstance(n, ast.Call) and getattr(n.func, "id", None) in KIND_CHECKS for n in ast.walk(node))
+
+    found: set[int] = set()
+    for node in ast.walk(scope):
+        guarded = []
+        if isinstance(node, (ast.If, ast.IfExp, ast.While)) and checks(node.test):
+            guarded = [*(node.body if isinstance(node.body, list) else [node.body]),
+                       *(node.orelse if isinstance(node.orelse, list) else [node.orelse])]
+        elif isinstance(node, ast.BoolOp):
+            first = next((i for i, v in enumerate(node.values) if checks(v)), None)
+            guarded = node.values[first + 1:] if first is not None else []
+        for block in [getattr(node, "body", None), getattr(node, "orelse", None)]:
+            if not isinstance(block, list):
+                continue
+            for i, statement in enumerate(block):
+                if isinstance(statement, ast.If) and checks(statement.test) and statement.body \
+                        and isinstance(statement.body[-1], (ast.Return, ast.Raise)):
+                    guarded.extend(block[i + 1:])
+        found.update(id(n) for g in guarded for n in ast.walk(g))
+    return found
+
+
+INTROSPECTION = {"dir", "vars", "setattr", "delattr"}  # what a JSON value answers with its Python type's own workings
+TYPE_TAKING = {"isinstance": (1,), "issubclass": (0, 1)}  # the arguments that must be a type
+
+
+def _object_use(node: ast.AST, holds, defined: dict, aliases: dict[str, str]) -> str | None:
+    """A parameter's value (`holds` says which names carry it) used as only an object or a type can
+    be: looked into by `dir`/`vars`, changed by `setattr`/`delattr`, asked by `getattr` for an
+    attribute named at run time without a fallback (a JSON value has only its Python type's methods),
+    the type `isinstance` or `issubclass` checks against, or the class `__new__` makes. A built-in
+    renamed at module level (`_issubclass = issubclass`) counts as itself, the seed's own one not."""
+    if not isinstance(node, ast.Call):
+        return None
+    name = getattr(node.func, "id", None)
+    name = None if name in defined else aliases.get(name, name)
+    given = [i for i, a in enumerate(node.args) if holds(a)]
+    if name in INTROSPECTION and 0 in given:
+        return f"a parameter's value is given to {name}(), which looks into an object"
+    if name == "getattr" and 0 in given and len(node.args) == 2 \
+            and not (isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str)):
+        return "a parameter's value is asked by getattr() for an attribute named at run time"
+    if name in TYPE_TAKING and set(given) & set(TYPE_TAKING[name]):
+        return f"a parameter's value is the type {name}() checks against"
+    if isinstance(node.func, ast.Attribute) and node.func.attr == "__new__" and 0 in given:
+        return "a parameter's value is the class __new__ makes an object of"
     return None
 
 
@@ -802,12 +880,27 @@ def _not_json_output(function: ast.FunctionDef, tree: ast.Module) -> str | None:
     generator; a LogicIF task calls the function once and compares what it returns, and its trackers
     are returned with that output), or every value it returns is a function (a nested def, a lambda)
     or bytes (a bytes literal, `bytes(...)`, `x.encode(...)`, `n.to_bytes(...)`, `b"".join(...)`) or a generator from
-    a helper that yields. One JSON return is enough to keep it: `return b"/" if bytes else "/"`."""
+    a helper or an inner function that yields, or an object an alternate constructor makes
+    (`chain.from_iterable(...)`: a class's `from...` method). One JSON return is enough to keep it: `return b"/" if bytes else "/"`."""
     if _yields(function):
         return "a generator (it yields)"
+    if function.body and isinstance(function.body[-1], ast.Raise) and not _returns_at_all(function):
+        return "none: every call ends in raise (no return)"
     if function.returns is not None and set(re.findall(r"[A-Za-z_]\w*", ast.unparse(function.returns))) - JSON_TYPES:
         return f"annotated {ast.unparse(function.returns)}"
     return _returns_kind(function, tree, 0)
+
+
+def _returns_at_all(function: ast.FunctionDef) -> bool:
+    """Whether the function's own body holds a return statement (bare or not; not a nested def's)."""
+    pending = list(function.body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.Return):
+            return True
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            pending.extend(ast.iter_child_nodes(node))
+    return False
 
 
 def _own_returns(function: ast.FunctionDef) -> list[ast.AST]:
@@ -839,7 +932,8 @@ class _Context:
         self.helpers = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
         self.local_functions = {n.name for n in ast.walk(function) if isinstance(n, ast.FunctionDef)
                                 and n is not function} | set(self.helpers)
-        self.generators = _generators(tree)
+        self.generators = _generators(tree) | {n.name for n in ast.walk(function) if isinstance(n, ast.FunctionDef)
+                                               and n is not function and _yields(n)}  # `def ret(): ... yield`
         self.classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
         self.bound = _bound_anywhere(tree)  # a built-in's name the seed binds is no longer the built-in
         self.class_methods = {n.name for c in ast.walk(tree) if isinstance(c, ast.ClassDef) for n in c.body
@@ -903,6 +997,9 @@ class _Context:
     def instance_kind(self, called: ast.AST) -> str | None:
         """"an exception object" or "a <class> object" when a call makes an instance that is no JSON value."""
         made = self.resolve(called)
+        owner = getattr(made, "__self__", None)
+        if isinstance(owner, type) and getattr(made, "__name__", "").startswith("from"):
+            made = owner  # an alternate constructor of a class (`chain.from_iterable`, `dict.fromkeys`) makes one
         if isinstance(made, ast.ClassDef):  # a class of the seed: an exception when a base is one
             if any(isinstance(n, ast.FunctionDef) and n.name == "__new__" for n in made.body):
                 return None  # its `__new__` may give back anything
@@ -1428,7 +1525,10 @@ def logicif_able(item: Picked) -> str | None:
     functions = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]
     entry = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == item.function)
     helpers = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
-    reason = _not_json_parameter(entry, _bytes_names(tree), helpers) or _object_attribute(entry, helpers) \
+    aliases = {target.id: statement.value.id for statement in tree.body if isinstance(statement, ast.Assign)
+               and isinstance(statement.value, ast.Name) and hasattr(builtins, statement.value.id)
+               for target in statement.targets if isinstance(target, ast.Name)}  # `_issubclass = issubclass`
+    reason = _not_json_parameter(entry, _bytes_names(tree), helpers) or _object_attribute(entry, helpers, aliases) \
         or _calls_held_value(entry, item.source)
     if reason:
         return f"no JSON inputs: {reason}"

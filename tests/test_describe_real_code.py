@@ -168,6 +168,21 @@ def test_a_seed_holds_the_bindings_its_function_sees_when_called():
     assert [ast.unparse(s) for s in bench._builders(tree)["T"]] == ["T[1] = 'a'"]
 
 
+def test_a_placeholder_the_module_fills_in_a_later_if_is_taken_from_there():
+    """`T: Any = None` then `if NEW: T = tuple`: the imported module holds a value, not None, so the
+    seed takes the later assignment (a constant annotated `T[int]` failed to load with None); a
+    placeholder the module leaves at None stays."""
+    import ast
+
+    bench = _benchmark()
+    tree = ast.parse("T: Any = None\nU = None\nif NEW:\n    T = tuple\n    U = list\nelse:\n    T = list\n"
+                     "K: T[int] = (1,)\n")
+    index = bench._top_level(tree, {"T": tuple, "U": None})
+    assert ast.unparse(index["T"]) == "T = tuple"
+    assert ast.unparse(index["U"]) == "U = None"
+    assert ast.unparse(bench._top_level(tree)["T"]) == "T: Any = None"
+
+
 def test_a_seed_brings_postponed_annotations_where_read_ahead_and_what_its_defaults_read(tmp_path, monkeypatch):
     """A class naming itself in its methods' annotations loads only with its module's
     `from __future__ import annotations`; a seed that loads without it is left as it was."""
@@ -304,6 +319,15 @@ def test_logicif_able_sees_outputs_and_inputs_no_json_value_can_be():
     assert why(f"import datetime\n\ndef f(s):\n{loop}    return datetime.date(2000, 1, s)\n") \
         == "no JSON output: a date object"
     assert why(f"def f(s) -> complex:\n{loop}    return s\n") == "no JSON output: annotated complex"
+    lazy = f"def f(s, strict):\n{loop}    if strict:\n        def inner():\n            yield s\n        return inner()\n" \
+           "    return iter(s)\n"
+    assert why(lazy) == "no JSON output: a generator or an iterator"  # an inner generator made and returned
+    assert why(f"from itertools import chain\n\ndef f(s):\n{loop}    return chain.from_iterable(s)\n") \
+        == "no JSON output: a chain object"  # an alternate constructor makes its class's object
+    assert why(f"def f(s):\n{loop}    return dict.fromkeys(s)\n") is None  # a dict is JSON
+    ends = "def f(code):\n    try:\n        code = int(code)\n    except ValueError:\n        pass\n    raise SystemExit(code)\n"
+    assert why(ends) == "no JSON output: none: every call ends in raise (no return)"
+    assert why(ends.replace("        pass\n", "        return code\n")) is None  # one way out returns
     assert why("def f(rows):\n    return [r.name for r in rows if r.keep]\n") \
         == "no JSON inputs: the items of a parameter have .name"
     wants_bytes = "import binascii\n\ndef g(b):\n    return binascii.b2a_hex(b)\n\n"
@@ -434,6 +458,35 @@ def test_logicif_able_decides_tests_no_json_value_can_pass():
     assert why(registry.replace("SIGS = {}", "SIGS = {'len': [1]}")) is None
     filler = "def g(k):\n    SIGS.setdefault(k, [0])\n\n"
     assert why(registry.replace("def f", filler + "def f")) is None  # another function fills it
+
+
+def test_logicif_able_leaves_out_parameters_only_an_object_or_a_type_can_be():
+    """An object looked into by name (`dir`, `vars`, `setattr`, `getattr` of a name known at run time)
+    or a type (`isinstance`'s second argument, `issubclass`, what `__new__` makes): a JSON value has
+    only its Python type's methods and is never a type. Where a check of the value's kind comes
+    first (dictionaries one way, other objects another) JSON values take the other way: kept."""
+    bench = _benchmark()
+
+    def why(source: str) -> str | None:
+        entry = [line for line in source.splitlines() if line.startswith("def ")][-1][4:].split("(")[0]
+        return bench.logicif_able(bench.Picked("m", entry, source))
+
+    listing = "def f(obj):\n    return [m for m in dir(obj) if not m.startswith('_')]\n"
+    assert why(listing) == "no JSON inputs: a parameter's value is given to dir(), which looks into an object"
+    dotted = "def f(obj, path):\n    for part in path.split('.'):\n        obj = getattr(obj, part)\n    return obj\n"
+    assert why(dotted) == "no JSON inputs: a parameter's value is asked by getattr() for an attribute named at run time"
+    made = "def f(cls, base, state):\n    if base is object:\n        return object.__new__(cls)\n" \
+           "    return base.__new__(cls, state)\n"
+    assert why(made) == "no JSON inputs: a parameter's value is the class __new__ makes an object of"
+    renamed = "_sub = issubclass\n\ndef f(a, b):\n    try:\n        return _sub(a, b)\n    except TypeError:\n" \
+              "        return False\n"
+    assert why(renamed) == "no JSON inputs: a parameter's value is the type issubclass() checks against"
+    # kept: a fallback getattr, a kind check first, the seed's own function of that name
+    assert why(dotted.replace("getattr(obj, part)", "getattr(obj, part, None)")) is None
+    assert why("def f(obj, key, value):\n    if isinstance(obj, dict):\n        obj[key] = value\n    else:\n"
+               "        setattr(obj, key, value)\n    return obj\n") is None
+    assert why("def f(e):\n    return e if isinstance(e, type) and issubclass(e, Exception) else tuple(e)\n") is None
+    assert why("def dir(x):\n    return [x]\n\n" + listing) is None
 
 
 _GRID = [0, 1, -3, 2.5, 1.0, True, False, "a", "", "b", [1], [], [0, 2], None, {}, {"k": 1}]

@@ -106,3 +106,29 @@ def joined(*parts, **options):
     code = self_contained(module)
     assert call_like_logicif(code, [[1, 2], [3]]) == _call_as_module(module, [[1, 2], [3]])
     assert call_like_logicif(code, [[1, 2], [3]])[0] == [1, 2, 3]
+
+
+MUTUAL = '''
+def quoted(value):
+    if isinstance(value, list):
+        return "{" + joined(value) + "}"
+    return str(value)
+
+
+def joined(values):
+    return " ".join(map(quoted, values))
+'''
+
+
+@pytest.mark.parametrize("entry, args, expected", [
+    ("joined", [[1, [2, [3]], 4]], "1 {2 {3}} 4"),  # the helper calls f by name
+    ("quoted", [[1, [2, 3]]], "{1 {2 3}}"),  # the helper hands f to map by name
+])
+def test_a_helper_that_reaches_back_to_the_function_moves_in_and_reaches_its_inner_body(entry, args, expected):
+    """A pair of functions that call each other (a nested value quoted item by item): the helper,
+    moved into f, must reach f's own body (the inner function a recursive f's body becomes), not
+    the outer f, which is out of its reach in LogicIF's executor and returns the counters too."""
+    module, _ = instrument(anonymise(MUTUAL, entry).source)
+    code = self_contained(module)
+    assert call_like_logicif(code, args)[0] == expected
+    assert call_like_logicif(code, args) == _call_as_module(module, args)

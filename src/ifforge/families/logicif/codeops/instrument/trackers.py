@@ -1094,6 +1094,7 @@ class _Context:
     candidates: list[Candidate]
     classes: list[str] = field(default_factory=list)  # module-level classes whose methods are counted
     multiplied: set[str] = field(default_factory=set)  # names stepped by `n *= x`: `_multiplied`
+    reentering: list[str] = field(default_factory=list)  # movable helpers that call or name f: always moved
 
 
 def _prepare(source: str, module: cst.Module | None = None, methods: bool = False) -> _Context:
@@ -1162,9 +1163,12 @@ def _prepare(source: str, module: cst.Module | None = None, methods: bool = Fals
         candidates.append(Candidate(id="recursion", role="recursion", anchor="f", order=-1, main=True,
                                     explanation="how many times the function's body runs, counting every recursive call"))
     stats = next(name for name in ("stats", "stats_", "tracked", "counts") if name not in names)
+    # a helper moved into f that calls or names f (`g(x)` calling `f(x[0])`, `map(f, xs)`): reached
+    # from inside f, `f` must be f's own body (the inner function), not the outer f returning stats too
+    reentering = [name for name in movable if _names_itself(helpers[name])]
     return _Context(module, entry, names, stats, sites, containers + pieces, counts, movable, callers,
-                    recursive or _names_itself(entry), candidates, [c.name.value for c in classes],
-                    _multiplied(entry))
+                    recursive or bool(reentering) or _names_itself(entry), candidates,
+                    [c.name.value for c in classes], _multiplied(entry), reentering)
 
 
 def _calls_itself(entry: cst.FunctionDef) -> bool:
@@ -1744,6 +1748,7 @@ def _wrap_recursive(entry: cst.FunctionDef, body, stats: str, initial: dict, wri
 
     inner = entry.with_changes(name=cst.Name(inner_name), body=_block(entry.body, inner_body))
     inner = inner.with_changes(body=inner.body.visit(Redirect()))
+    inner_helpers = [helper.visit(Redirect()) for helper in inner_helpers]  # a helper calling f reaches gN too
     keyword_only = {id(p) for p in entry.params.kwonly_params}
     arguments = [
         f"{p.name.value}={p.name.value}" if id(p) in keyword_only else f"{p.star if isinstance(p.star, str) else ''}{p.name.value}"
@@ -1901,7 +1906,7 @@ def build(probe: Probe, chosen: list[Candidate]) -> tuple[str, list[Tracker]]:
         names[candidate.id] = name
     convert = {site for candidate in chosen for site in candidate.needs}
     moved = _move_closure([c.anchor if c.id.startswith("helper:") else c.helper for c in chosen
-                           if c.id.startswith("helper:") or c.helper], context)
+                           if c.id.startswith("helper:") or c.helper] + context.reentering, context)
     code, writer = _render(context, names, convert, moved)
     missing = [c.id for c in chosen if c.id not in writer.emitted]
     if missing:
