@@ -1560,3 +1560,16 @@ def test_a_type_for_type_checkers_is_never_said_as_an_item():
                  "def f(x):\n    return list[x]\n"):
         with pytest.raises(Undescribable, match="type checkers"):
             describe(code, [], {}, "int")
+
+
+def test_findall_says_how_a_reader_tells_whether_the_pattern_has_groups():
+    """A hand trace read "(one character that is one of ...) repeated exactly 2 times" and could not tell
+    whether those brackets were a group, which decides what findall gives: groups are always named."""
+    from ifforge.families.logicif.codeops.describe.narrate import describe
+    from ifforge.families.logicif.records import Tracker
+    counter = [Tracker(name="loop_iterations", kind="loop_iterations", explanation="iterations of the loop")]
+    source = ("import re\n\n\ndef f(a):\n    stats = {'loop_iterations': 0}\n    for v in a:\n"
+              "        stats['loop_iterations'] += 1\n    return (re.findall('(a)b|[0-9]{2}', a), stats)\n")
+    text = describe(source, counter, {"a": "str"}, "list")
+    assert 'when the pattern has groups (its words name each one: "group 1, which is ...")' in text
+    assert "group 1, which is the text \"a\"" in text

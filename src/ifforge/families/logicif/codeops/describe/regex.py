@@ -430,8 +430,9 @@ _MATCHES = {
     "match": "the match of {p} at the very start of {0}, or None if it does not match there",
     "fullmatch": "the match of {p} against the whole of {0}, or None if it does not match all of it",
     "findall": "the list of every match of {p} in {0}, left to right and not overlapping; each is the matched "
-               "text, or, when the pattern has groups, the text of its one group (a tuple of the groups' texts "
-               "when it has several; empty text for a group that took no part)",
+               "text, or, when the pattern has groups (its words name each one: \"group 1, which is ...\"), the text "
+               "of its one group (a tuple of the groups' texts when it has several; empty text for a group that "
+               "took no part)",
     "finditer": "the matches of {p} in {0}, one after another, left to right and not overlapping (each a match, "
                 "not yet its text)",
     "split": "the list of pieces of {0} split at every match of {p} (the text of any groups goes between the "
