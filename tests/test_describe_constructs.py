@@ -1573,3 +1573,14 @@ def test_findall_says_how_a_reader_tells_whether_the_pattern_has_groups():
     text = describe(source, counter, {"a": "str"}, "list")
     assert 'when the pattern has groups (its words name each one: "group 1, which is ...")' in text
     assert "group 1, which is the text \"a\"" in text
+
+
+def test_a_list_holding_a_reversed_value_brackets_it_as_one_item():
+    """`[ints, reversed(ints)]` was said "a new list of b and the items of b in reverse order", which a hand
+    trace read two ways (two items, or b's items spliced in)."""
+    from ifforge.families.logicif.records import Tracker
+    counter = [Tracker(name="loop_iterations", kind="loop_iterations", explanation="iterations of the loop")]
+    source = ("def f(a):\n    stats = {'loop_iterations': 0}\n    out = []\n    for d, m in [a, reversed(a)]:\n"
+              "        stats['loop_iterations'] += 1\n        out.append(d + m)\n    return (out, stats)\n")
+    text = describe(source, counter, {"a": "list[int]"}, "list")
+    assert "a new list of a and (the items of a in reverse order), in that order" in text

@@ -721,7 +721,8 @@ class Speaker:
         kinds = self._kind_words(values) if kind == "tuple" else None
         if kinds is not None:  # `(bytes, str, type(None))`, kept for isinstance: the kinds, not functions
             return f"the tuple of these kinds of value ({'; '.join(kinds)})"
-        items = [self.grouped(v) for v in values]
+        # "a list of b and the items of b in reverse order" reads as b's items spliced in: one item, bracketed
+        items = [f"({w})" if (w := self.grouped(v)).startswith("the items of ") else w for v in values]
         if len(items) == 1:
             return {"list": "a new list holding just ", "tuple": "a tuple holding just ",
                     "set": "a new set holding just "}[kind] + items[0]
