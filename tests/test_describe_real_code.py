@@ -3,6 +3,7 @@ values, bytes, identity, error classes; and a small sample of the real-code surv
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import re
 import sys
@@ -139,6 +140,12 @@ def _benchmark():
     sys.modules[spec.name] = module  # its dataclass looks its module up
     spec.loader.exec_module(module)
     return module
+
+
+def _why(bench, source: str) -> str | None:
+    """Why the last function of `source` is not LogicIF-able, or None."""
+    entry = [line for line in source.splitlines() if line.startswith("def ")][-1][4:].split("(")[0]
+    return bench.logicif_able(bench.Picked("m", entry, source))
 
 
 def test_real_code_survival_sample(tmp_path):
@@ -305,9 +312,7 @@ def test_logicif_able_sees_outputs_and_inputs_no_json_value_can_be():
     """What the rule already excluded, in the forms its detection missed before (small functions of ours)."""
     bench = _benchmark()
 
-    def why(source: str) -> str | None:
-        entry = [line for line in source.splitlines() if line.startswith("def ")][-1][4:].split("(")[0]
-        return bench.logicif_able(bench.Picked("m", entry, source))
+    why = functools.partial(_why, bench)
 
     loop = "    for c in s:\n        if c:\n            pass\n"
     assert why(f"def f(s):\n{loop}    out = b''\n    out = out[:1] + out\n    return out\n") == "no JSON output: bytes"
@@ -349,9 +354,7 @@ def test_logicif_able_leaves_out_outputs_no_json_input_can_vary_or_make_json():
     """Kinds of function that can never be a task: output no JSON value, or one output on every call."""
     bench = _benchmark()
 
-    def why(source: str) -> str | None:
-        entry = [line for line in source.splitlines() if line.startswith("def ")][-1][4:].split("(")[0]
-        return bench.logicif_able(bench.Picked("m", entry, source))
+    why = functools.partial(_why, bench)
 
     loop = "    for c in s:\n        if c:\n            pass\n"
     assert why("def f(*s):\n    return set(x + y for x in s for y in s)\n") == "no JSON output: a set"
@@ -406,9 +409,7 @@ def test_logicif_able_decides_tests_no_json_value_can_pass():
     of a parameter: each decided for every JSON input, so what is left is one output (or none)."""
     bench = _benchmark()
 
-    def why(source: str) -> str | None:
-        entry = [line for line in source.splitlines() if line.startswith("def ")][-1][4:].split("(")[0]
-        return bench.logicif_able(bench.Picked("m", entry, source))
+    why = functools.partial(_why, bench)
 
     header = "def f(h, f):\n    if h[:6] in (b'GIF87a', b'GIF89a'):\n        return 'gif'\n"
     assert why(header) == "one output: every call returns null"
@@ -467,9 +468,7 @@ def test_logicif_able_leaves_out_parameters_only_an_object_or_a_type_can_be():
     first (dictionaries one way, other objects another) JSON values take the other way: kept."""
     bench = _benchmark()
 
-    def why(source: str) -> str | None:
-        entry = [line for line in source.splitlines() if line.startswith("def ")][-1][4:].split("(")[0]
-        return bench.logicif_able(bench.Picked("m", entry, source))
+    why = functools.partial(_why, bench)
 
     listing = "def f(obj):\n    return [m for m in dir(obj) if not m.startswith('_')]\n"
     assert why(listing) == "no JSON inputs: a parameter's value is given to dir(), which looks into an object"
