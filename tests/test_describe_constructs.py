@@ -1584,3 +1584,14 @@ def test_a_list_holding_a_reversed_value_brackets_it_as_one_item():
               "        stats['loop_iterations'] += 1\n        out.append(d + m)\n    return (out, stats)\n")
     text = describe(source, counter, {"a": "list[int]"}, "list")
     assert "a new list of a and (the items of a in reverse order), in that order" in text
+
+
+def test_a_position_said_in_several_words_is_bracketed():
+    """checkdigit's `TABLE[count % 8][int(value)]` read "item x turned into a whole number of (...)":
+    where the position ends was a guess."""
+    from ifforge.families.logicif.records import Tracker
+    counter = [Tracker(name="loop_iterations", kind="loop_iterations", explanation="iterations of the loop")]
+    source = ("def f(a, b):\n    stats = {'loop_iterations': 0}\n    total = 0\n    for v in a:\n"
+              "        stats['loop_iterations'] += 1\n        total += b[int(v)]\n    return (total, stats)\n")
+    text = describe(source, counter, {"a": "str", "b": "list[int]"}, "int")
+    assert "item (v turned into a whole number) of b" in text

@@ -973,7 +973,7 @@ class Speaker:
                 key.expression, cst.Integer) and key.expression.value == "1" and kind in ("list", "str", "tuple", "deque"):
             return f"the last item of {self.grouped(owner)}"
         position = self.grouped(key)
-        if " of " in position and not _bracketed(position):  # "item (item x of t) of u", never "item item x of t of u"
+        if " " in position and not _bracketed(position):  # "item (item x of t) of u", "item (x turned into a whole number) of u"
             position = f"({position})"
         whole = self.grouped(owner)
         if isinstance(owner, cst.Subscript):
