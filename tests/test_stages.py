@@ -436,6 +436,37 @@ def test_a_case_whose_value_is_a_key_of_another_argument_is_swapped_in_when_noth
     assert any(len({r.stats[t.name] for r in runs}) > 1 for t in outcome.kept.trackers)
 
 
+GREEK = '''
+TABLE = str.maketrans("αβγδεζηθικλμνξοπρστυφχψωάέήίόύώα", "abgdezhqiklmnxoprstufcywaehiouoa")
+
+
+def latin(text):
+    if not isinstance(text, str):
+        raise TypeError("text only")
+    return text.translate(TABLE)
+'''
+
+
+def test_texts_given_characters_of_the_code_s_own_texts_are_swapped_in_when_nothing_else_varies():
+    """One path, a table of characters: on texts holding none of the table's characters, the
+    characters the translation changes are 0 every time, and no drawn call or rescue change holds
+    one (the table's text is too long to be a word drawn texts are made of, and, naming a character
+    twice, it is no alphabet the rescue draws from: those are texts of distinct characters). A case whose texts took characters of the code's own texts is swapped in, and the count
+    varies; the code's outputs are kept."""
+    cases = [["xyz"], ["hello"], ["ab"], ["q"], ["text"], ["mn op"], ["zz"], ["latin"]]
+    seed = SeedFunction(task_id="greek", source=GREEK, entry="latin", origin="greek.py",
+                        inputs=[TestInput(args=a, origin="random") for a in cases])
+    outcome = instrument.run(seed, from_settings(TrackerConfig, Settings()))
+    assert outcome.kept is not None, outcome.dropped
+    [swapped] = [i.args for i in outcome.kept.inputs if i.origin == "drawn for a tracker"]
+    assert set(swapped[0]) & set("αβγδεζηθικλμνξοπρστυφχψωάέήίόύώ")
+    assert [t.name for t in outcome.kept.trackers] == ["characters_changed"]
+    args = [i.args for i in outcome.kept.inputs]
+    runs = sandbox.run_cases(outcome.kept.instrumented_source, "f", args, tracked=True)
+    assert [r.output for r in runs] == [r.output for r in sandbox.run_cases(GREEK, "latin", args)]
+    assert len({r.stats["characters_changed"] for r in runs}) > 1
+
+
 ALIASED = '''
 def count_small(items, limit):
     count = 0

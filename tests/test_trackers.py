@@ -683,6 +683,61 @@ def test_items_that_are_decimal_numbers_or_true_false_rule_the_repeats_counter_o
     assert type(run_cases(probe.source, "f", [[[1, 2]]])[0].output[1][probe.keys[candidate.id]]) is not int
 
 
+# ---- last of all: the characters a translation changes ------------------------------------------------
+_DIGITS = '''
+TABLE = str.maketrans("0123456789", "abcdefghij", "-")
+def letters(text):
+    if not isinstance(text, str):
+        raise TypeError("text only")
+    return text.translate(TABLE)
+'''
+
+
+def test_a_translation_counts_the_characters_it_changes():
+    """One path (a guard that raises, then `text.translate(table)`): the branch never varies, but how
+    many characters the table replaces or removes does, and the reader works each one out anyway."""
+    inputs = [["a1-2"], ["xyz"], ["12345"], ["9"]]
+    code, tracker, values = _fallback(_DIGITS, "letters", inputs, "mapped")
+    assert tracker.kind == "value_changes" and values == [3, 0, 5, 1]  # the removed "-" counts too
+    text = describe(code, [tracker], {"a": "str"}, "str")
+    assert holds_code(text) == [] and "come out different" in text
+    helper = "def g(t, table):\n    return t.translate(table)\ndef f(a):\n    return g(a, {ord('a'): 'b', ord('c'): 'c'})\n"
+    code, tracker, values = _fallback(helper, "f", [["abc"], ["aaa"], ["cc"]], "mapped")
+    assert values == [1, 3, 0]  # "c" mapped to itself is not changed
+
+
+def test_a_translation_is_counted_last_and_only_where_the_probe_can_read_it():
+    probe = propose(anonymise(_DIGITS, "letters").source)
+    inputs = [["a1-2"], ["xyz"], ["12345"], ["9"]]
+    got = run_cases(probe.source, "f", inputs)
+    cases = [(args, {c.id: r.output[1][probe.keys[c.id]] for c in probe.candidates}) for args, r in zip(inputs, got)]
+    try:
+        choose(probe.candidates, cases)
+    except NothingInformative:
+        pass
+    else:
+        raise AssertionError("the last resort was judged before every other kind had failed")
+    assert [c.role for c in choose(probe.candidates, cases, last_resort=True)] == ["mapped"]
+    raw = "def f(a, t):\n    return a.translate(t)\n"  # bytes translate by another rule: no whole number
+    probe = propose(raw)
+    [candidate] = [c for c in probe.candidates if c.role == "mapped"]
+    assert type(run_cases(probe.source, "f", [["ab", {97: "c"}]])[0].output[1][probe.keys[candidate.id]]) is int
+    raw = "def f(a, t):\n    b, c = bytes(a), bytes(t)\n    return list(b.translate(c))\n"  # (bytes are no JSON)
+    probe = propose(raw)
+    [candidate] = [c for c in probe.candidates if c.role == "mapped"]
+    [got] = run_cases(probe.source, "f", [[[1, 2], list(range(255, -1, -1))]])
+    assert got.output[0] == [254, 253] and type(got.output[1][probe.keys[candidate.id]]) is not int
+    for source in ("def f(a, t):\n    return a.upper().translate(t)\n",  # the text worked out by a call
+                   "def f(a, t):\n    return a and a.translate(t)\n",  # some of the time
+                   "def f(a, t):\n    return [a.translate(t), len(a)]\n",  # another call on the line
+                   "def str(x):\n    return x\ndef f(a, t):\n    return a.translate(t)\n"):  # `str` rebound
+        try:
+            roles = {c.role for c in propose(source).candidates}
+        except NothingToTrack:
+            roles = set()
+        assert "mapped" not in roles, source
+
+
 def test_a_lambda_or_comprehension_spanning_lines_inside_a_call_becomes_a_function_that_parses():
     """A lambda's body (or a comprehension's test or inner iterable) may run over several lines, held
     together by the brackets of the call around it: the inner function made of it keeps its own."""

@@ -29,6 +29,8 @@ global for their counters). Only seeds dropped before get here, so no kept seed 
 
 from __future__ import annotations
 
+import ast
+import copy
 import random
 
 import libcst as cst
@@ -47,7 +49,7 @@ from ifforge.core.llm.client import LLM
 from ifforge.core.prompts import load_prompt
 from ifforge.families.logicif.codeops.inputs.accepted import with_accepted
 from ifforge.families.logicif.codeops.inputs.candidates import candidates as drawn_calls
-from ifforge.families.logicif.codeops.inputs.mutate import compared_constants, mutate
+from ifforge.families.logicif.codeops.inputs.mutate import _get, _paths, _set, compared_constants, mutate
 from ifforge.families.logicif.codeops.inputs.relations import linked, without_asked_key
 from ifforge.families.logicif.codeops.inputs.rescue import read_clues, rescue_mutant
 from ifforge.families.logicif.records import (DroppedItem, InstrumentedFunction, Outcome, SeedFunction, TestInput,
@@ -61,6 +63,7 @@ STAGE = "instrument"
 OTHER_CALLS = 80  # calls drawn from the code when no tracker tells something on the cases
 OTHER_MUTANTS = 6  # changes of each case drawn too
 RELATED_MUTANTS = 10  # rescue changes of each case, tried once nothing else lets a tracker be chosen
+TABLE_MUTANTS = 4  # each case's texts given characters of the code's own texts, tried after those
 
 
 def run(seed: SeedFunction, settings: TrackerConfig) -> Outcome[InstrumentedFunction]:
@@ -116,7 +119,7 @@ def _instrumented(seed: SeedFunction, anonymised: Anonymised, settings: TrackerC
         chosen = choose(probe.candidates, cases, settings.max_tracker_value, returned)
     except NothingInformative as error:
         other = _other_case(seed, probe, runs, settings) or _last_resort(seed, probe, runs, settings) \
-            or _related_case(seed, probe, runs, settings)
+            or _related_case(seed, probe, runs, settings) or _table_case(seed, probe, runs, settings)
         if other is None:
             return dropped("no_informative_tracker", str(error))
         place, arguments, runs, chosen = other
@@ -224,6 +227,48 @@ def _related_case(seed: SeedFunction, probe, runs: list[Run | None], settings: T
     """What `_other_case` finds among `_related_calls`, with the usual trackers, then the last-resort
     ones; None when nothing does. Tried after every other way failed, so no choice made before changes."""
     calls = _related_calls(seed, {canonical_json(i.args) for i in seed.inputs})
+    return _other_case(seed, probe, runs, settings, calls=calls, resorts=(False, True))
+
+
+def _literal_characters(source: str) -> list[str]:
+    """The characters of the texts the code writes out (its docstrings and comments left out), in order."""
+    try:
+        tree = ast.parse(strip_comments_and_docstrings(source))
+    except (SyntaxError, ValueError, RecursionError):
+        return []
+    found: dict[str, None] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            found.update(dict.fromkeys(node.value))
+    return list(found)
+
+
+def _table_calls(seed: SeedFunction, taken: set[str]) -> list[list]:
+    """Each case with about half the characters of its texts (at random, each text of it) put in
+    place by characters of the texts the code writes out. Code that looks characters up in a table
+    (a digit or script converter, `text.translate(TABLE)`, `MAP.get(c, c)`) holds the table's
+    characters in its own texts, while drawn texts seldom do: every call then walks the path of a
+    character the table does not hold."""
+    alphabet = _literal_characters(seed.source)
+    if not alphabet:
+        return []
+    rng = random.Random(int(content_hash("table tracker cases", seed.task_id)[:12], 16))
+    found = {}
+    for test_input in seed.inputs:
+        texts = [path for path, leaf in _paths(test_input.args) if isinstance(leaf, str) and leaf]
+        for _ in range(TABLE_MUTANTS if texts else 0):
+            arguments = copy.deepcopy(test_input.args)
+            for path in texts:
+                _set(arguments, path, "".join(rng.choice(alphabet) if rng.random() < 0.5 else character
+                                              for character in _get(arguments, path)))
+            found.setdefault(canonical_json(arguments), arguments)
+    return [arguments for key, arguments in found.items() if key not in taken]
+
+
+def _table_case(seed: SeedFunction, probe, runs: list[Run | None], settings: TrackerConfig):
+    """What `_other_case` finds among `_table_calls`, with the usual trackers, then the last-resort
+    ones; None when nothing does. Tried after every other way failed, so no choice made before changes."""
+    calls = _table_calls(seed, {canonical_json(i.args) for i in seed.inputs})
     return _other_case(seed, probe, runs, settings, calls=calls, resorts=(False, True))
 
 

@@ -58,11 +58,12 @@ KINDS = {"loop": ("loop_iterations", "loop_iterations", 0), "branch": ("branch_h
          "known": ("keys_found", "repeated_items", 5), "missing": ("keys_missing", "missing_keys", 5),
          "total": ("computed_value", "computed_value", 6), "found": ("keys_found", "found_keys", 6),
          "cell": ("highest_item", "peak_value", 6), "falsy": ("false_items", "false_items", 7),
-         "again": ("repeated_items", "repeated_items", 7)}
+         "again": ("repeated_items", "repeated_items", 7),
+         "mapped": ("characters_changed", "value_changes", 7)}
 # roles tried only when no other candidate tells something: code with few paths (no loop that
 # does more than walk an argument, a branch the cases never take) still has these to ask about
 FALLBACK_ROLES = {"change", "repeat", "pieces", "inline", "checks", "known", "missing", "total", "found", "cell",
-                  "falsy", "again"}
+                  "falsy", "again", "mapped"}
 # fallback roles tried only when no other fallback tells something either (so no choice made before
 # they came changes): a value the steps work out, lookups in a table that find their key, and the
 # largest value an item of a table of counts reaches
@@ -72,9 +73,11 @@ LAST_ROLES = {"total", "found", "cell"}
 # (a zero digit of a number read digit by digit, an empty piece); a loop that walks an argument once
 # and never branches still has this to ask about. After those, judged only when they tell nothing either
 # (so no choice they made changes): the items a list comprehension (or a generator read whole) makes, or
-# such a line adds, that equal an item made or held before (a map of an argument whose items repeat);
+# such a line adds, that equal an item made or held before (a map of an argument whose items repeat).
+# Last of those: the characters of a text that `text.translate(table)` changes or removes (a formula
+# with one path that swaps characters by a table still says how much of the text it changed);
 # role -> its place among the last resorts
-LAST_RESORT_ROLES = {"falsy": 0, "again": 1}
+LAST_RESORT_ROLES = {"falsy": 0, "again": 1, "mapped": 2}
 FALSY = "are zero, empty, None or false"  # what Python counts as false among the values f meets
 # the kinds of item whose equality a reader judges at a glance: a text, a whole number (not true/false,
 # which Python counts equal to 1 and 0) or None; a decimal worked out may miss an equal one by a hair
@@ -303,6 +306,7 @@ class _Sites(Reader):
                 and not node.args[0].keyword and not node.args[0].star:
             self.eager.add(id(node.args[0].value))
         self._lookup(node)
+        self._translation(node)
         if (isinstance(func, cst.Name) and name in TOTALS and name not in self.bound_at_top
                 or isinstance(func, cst.Attribute) and name in MEASURES) and not self.enclosing:
             place = _total_place(self.path[:-1], node, self.number)
@@ -329,6 +333,24 @@ class _Sites(Reader):
         holder, key = func.value.value, _code(node.args[0].value)
         self._add(node, "found", f"how many times `{holder}` is a dictionary holding the key `{key}` when that key "
                                  f"is looked up in it", holder)
+
+    def _translation(self, node: cst.Call) -> None:
+        """`text.translate(table)` evaluated once whenever its line, `if` test or comprehension item is,
+        text and table holding no call: a candidate for how many characters of the text it changes."""
+        func = node.func
+        if not (isinstance(func, cst.Attribute) and func.attr.value == "translate" and len(node.args) == 1
+                and not node.args[0].keyword and not node.args[0].star
+                and not any(_has(part, (cst.Call, cst.NamedExpr, cst.Yield, cst.Await, cst.Lambda, *COMPREHENSIONS))
+                            for part in (func.value, node.args[0].value))
+                and not {"isinstance", "str"} & (self.bound_at_top | self.local)
+                and _evaluated_once(self.path[:-1], node, lambda parts, between: _calls_once(parts, node, between),
+                                    if_tests=True)):
+            return
+        self._site(node)
+        text = _code(func.value)
+        self._add(node, "mapped", f"how many characters of `{text}` come out different (replaced by something else, "
+                                  f"or removed) when `{_short(node, 200)}` is worked out, added up over every time it "
+                                  f"is (0 if it never is)", text)
 
     def visit_IfExp(self, node):
         if not self.enclosing and _choice_statement(self.path[:-1], node) is not None:
@@ -1280,7 +1302,7 @@ class _Writer:
             line = self.hoist(statement, hoisted)
             before, after = self.change(statement)
             before = [*self.known_key(statement), *self.missing_keys(statement), *self.inline_choices(statement),
-                      *self.found_keys(statement), *before]
+                      *self.found_keys(statement), *self.changed_characters(statement), *before]
             if peaks and not _returns(statement):
                 named = _names_in(statement)  # any line naming a container may change it (a helper it is passed to)
                 stats = self.context.stats
@@ -1300,6 +1322,7 @@ class _Writer:
             if steps:
                 test_hoisted = self.block(steps, peaks)
             test_hoisted.extend(self.found_keys(test))  # (one inside a worked-out total: counted by its step)
+            test_hoisted.extend(self.changed_characters(test))
             rewritten = self.if_(statement, peaks, test_hoisted, test)  # an elif's functions go before the whole `if`
             checks = self.checks(statement.test)
             if checks is not None:
@@ -1470,6 +1493,29 @@ class _Writer:
         walk(line, find)
         return find.found
 
+    def changed_characters(self, line: cst.CSTNode) -> list[cst.BaseStatement]:
+        """Before a line (or an `if`), for each counted `text.translate(table)` in it, a loop over the
+        text's characters counting those that `translate` changes (one character translated alone comes
+        out as it would in the whole text). In the probe, a text that is no `str` (bytes translate by
+        another rule) is not walked, and makes the counter a decimal number, so it is not chosen."""
+        if "mapped" not in self.roles:
+            return []
+        find = _CountedTranslations(self)
+        walk(line, find)
+        steps = []
+        for call in find.found:
+            key = self.role_id("mapped", call)
+            text, table, each = _code(call.func.value), _code(call.args[0].value), self.fresh("v")
+            loop = cst.For(target=cst.Name(each), iter=cst.parse_expression(text), body=cst.IndentedBlock(body=[
+                cst.If(test=cst.parse_expression(f"{each}.translate({table}) != {each}"),
+                       body=cst.IndentedBlock(body=self.bump(key)))]))
+            if self.probing:
+                loop = cst.If(test=cst.parse_expression(f"isinstance({text}, str)"), body=cst.IndentedBlock(body=[loop]),
+                              orelse=cst.Else(body=cst.IndentedBlock(body=[
+                                  _statement(f"{self.context.stats}[{self.keys[key]!r}] += 0.5")])))
+            steps.append(loop)
+        return steps
+
     def inline_choices(self, line: cst.SimpleStatementLine) -> list[cst.BaseStatement]:
         """Before a line, `if <test>:` with a counter for each counted choice inside it."""
         if "inline" not in self.roles:
@@ -1606,6 +1652,22 @@ class _CountedLookups(Reader):
                 name = f"({name})"
             test = cst.parse_expression(f"isinstance({holder}, dict) and {name} in {holder}")
             self.found.append(cst.If(test=test, body=cst.IndentedBlock(body=self.writer.bump(key))))
+
+    def on_visit(self, node):
+        return not isinstance(node, (cst.Lambda, *COMPREHENSIONS)) and super().on_visit(node)
+
+
+class _CountedTranslations(Reader):
+    """The calls `text.translate(table)` under a node that `writer` counts; not inside a comprehension
+    or lambda, which count their own once they are functions."""
+
+    def __init__(self, writer: _Writer):
+        super().__init__()
+        self.writer, self.found = writer, []
+
+    def visit_Call(self, node):
+        if self.writer.role_id("mapped", node) in self.writer.keys:
+            self.found.append(node)
 
     def on_visit(self, node):
         return not isinstance(node, (cst.Lambda, *COMPREHENSIONS)) and super().on_visit(node)
