@@ -1595,3 +1595,15 @@ def test_a_position_said_in_several_words_is_bracketed():
               "        stats['loop_iterations'] += 1\n        total += b[int(v)]\n    return (total, stats)\n")
     text = describe(source, counter, {"a": "str", "b": "list[int]"}, "int")
     assert "item (v turned into a whole number) of b" in text
+
+
+def test_zip_longest_of_the_items_of_a_list_is_said_as_columns_to_the_longest():
+    for source in ("import itertools\ndef f(xs):\n    return list(itertools.zip_longest(*xs))\n",
+                   "from itertools import zip_longest\ndef f(xs):\n    return list(zip_longest(*xs))\n"):
+        assert _steps(source)[0].startswith(
+            "1. Return a new list of the items of (the results of taking item k of each item of xs, in their order, "
+            "as a tuple, for each position k from 0 up to the end of the longest of them, None standing in for the "
+            "item of each one that has no item at position k (none at all if there are no items)), in order.")
+    with pytest.raises(Undescribable, match=r"\* or \*\*"):  # with a fill value beside it: not said
+        describe("import itertools\ndef f(xs):\n    return list(itertools.zip_longest(*xs, fillvalue=0))\n",
+                 [], {}, "int")
