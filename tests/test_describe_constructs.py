@@ -1607,3 +1607,13 @@ def test_zip_longest_of_the_items_of_a_list_is_said_as_columns_to_the_longest():
     with pytest.raises(Undescribable, match=r"\* or \*\*"):  # with a fill value beside it: not said
         describe("import itertools\ndef f(xs):\n    return list(itertools.zip_longest(*xs, fillvalue=0))\n",
                  [], {}, "int")
+
+
+def test_a_loop_over_written_names_of_compiled_patterns_sets_its_name_to_each_pattern():
+    source = ("import re\nSTART = re.compile(r'^[A-Z]')\nEND = re.compile(r'[A-Z]$')\n"
+              "def f(s):\n    for rx in [START, END]:\n        if rx.match(s):\n            return 2\n    return 1\n")
+    steps = _steps(source)
+    assert "For each rx of (a new list of" in steps[0] and steps[1].startswith("1.1. If the pattern rx matches at")
+    # rx bound otherwise too (here to a text): not a pattern, so not said
+    with pytest.raises(Undescribable):
+        describe(source.replace("    return 1\n", "    rx = 'x'\n    return rx.match(s)\n"), [], {}, "int")

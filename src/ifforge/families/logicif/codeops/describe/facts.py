@@ -221,7 +221,23 @@ def _tables_of_patterns(k):
 @analysis("patterns")
 def _patterns_of_tables(k) -> set[str]:
     """A loop's name set to each pattern of a table in turn is a pattern too (`rx.search(s)`)."""
-    return set(k.patterns) | {name for name, (_, role) in k.table_names.items() if role == pattern_tables.PATTERN}
+    return set(k.patterns) | {name for name, (_, role) in k.table_names.items() if role == pattern_tables.PATTERN} \
+        | _pattern_loop_names(k.module, k.patterns)
+
+
+def _pattern_loop_names(module: cst.Module, patterns) -> set[str]:
+    """A loop's name bound only by loops over a list or tuple written in the loop itself whose items are all
+    names of compiled patterns (`for rx in [START, END]: if rx.match(s)`): each turn it is one of them."""
+    reads = pattern_tables.survey(module)
+    over: dict[str, list[bool]] = {}
+    for loop in reads.loops:
+        if isinstance(loop.target, cst.Name):
+            source = loop.iter
+            over.setdefault(loop.target.value, []).append(
+                isinstance(source, (cst.List, cst.Tuple)) and bool(source.elements) and all(
+                    isinstance(e, cst.Element) and isinstance(e.value, cst.Name) and e.value.value in patterns
+                    for e in source.elements))
+    return {name for name, fits in over.items() if all(fits) and reads.bindings[name] == len(fits)}
 
 
 @analysis("kinds")
