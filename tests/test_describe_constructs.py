@@ -1617,3 +1617,25 @@ def test_a_loop_over_written_names_of_compiled_patterns_sets_its_name_to_each_pa
     # rx bound otherwise too (here to a text): not a pattern, so not said
     with pytest.raises(Undescribable):
         describe(source.replace("    return 1\n", "    rx = 'x'\n    return rx.match(s)\n"), [], {}, "int")
+
+
+def test_hasattr_on_a_parameter_read_before_anything_sets_it_again_is_said_by_json_kinds():
+    source = ("def f(val):\n    if hasattr(val, '__len__'):\n        val = len(val)\n"
+              "    elif hasattr(val, '__round__'):\n        val = 0\n    return val\n")
+    steps = _steps(source)
+    assert steps[0].startswith("1. If val is a dictionary, a list or text:")
+    assert any(s.startswith("Otherwise, if val is a whole number, a decimal number or a truth value") for s in steps)
+    for late in ("def f(val):\n    val = str(val)\n    return hasattr(val, '__len__')\n",  # set before: not the input
+                 "def f(val):\n    for i in range(2):\n        if hasattr(val, '__len__'):\n            val = 1\n"
+                 "    return val\n",  # set in a loop that comes round again
+                 "def f(val):\n    if val:\n        val = 1\n    return hasattr(val, '__len__')\n"):  # set on one path
+        with pytest.raises(Undescribable, match="hasattr"):
+            describe(late, [], {}, "int")
+
+
+def test_getattr_with_a_default_on_an_item_of_an_input_that_no_json_value_has_is_the_default():
+    steps = _steps("def f(xs):\n    return getattr(xs[0], 'typename', None) == 'x'\n")
+    assert steps[0].startswith("1. Return whether None (once item 0 of xs has been looked up: it must be there) "
+                               "equals \"x\"")
+    with pytest.raises(Undescribable, match="getattr"):  # an attribute some JSON values have: not said
+        describe("def f(xs):\n    return getattr(xs[0], 'real', None) == 'x'\n", [], {}, "int")

@@ -20,7 +20,7 @@ import libcst as cst
 from ifforge.core import pyast
 from ifforge.families.logicif.codeops.common.source import cst_parameters, dotted_name, resolved_name
 from ifforge.families.logicif.codeops.common.walk import Reader, walk
-from ifforge.families.logicif.codeops.describe import pattern_tables, regex, roles, stored_methods, vocab, wildcards
+from ifforge.families.logicif.codeops.describe import first_reads, pattern_tables, regex, roles, stored_methods, vocab, wildcards
 from ifforge.families.logicif.codeops.describe.errors import Undescribable
 from ifforge.families.logicif.codeops.describe.english import METHOD_TYPES, is_constant
 from ifforge.families.logicif.codeops.describe.plain import Plain, names_in
@@ -74,6 +74,7 @@ class Facts:
     slotted: bool  # a told class limits its fields by `__slots__` (`o.x = v` may fail where o is one of its objects)
     mixed: Mapping[str, frozenset[str]]  # parameter -> the kinds its declared union allows
     inputs: frozenset[str]  # parameters of `f` never set again: they hold the JSON input whenever read
+    input_reads: frozenset[cst.Name]  # reads of other parameters of `f` that surely still hold the input
     modules: frozenset[str]  # every module the code imports (`import m`, `from m import g`), at any depth
     parameters: Mapping[str, frozenset[str]]  # a helper defined once -> the names its parameters take by name
     kind_tuples: Mapping[str, cst.Tuple]  # a name bound once in the whole module, to a written tuple of kinds
@@ -784,6 +785,18 @@ def _kept_inputs(k) -> set[str]:
     rebound = _bound_otherwise(k.module, parameters=False)
     return {p.name.value for p in cst_parameters(entry) if parameters[p.name.value] == 1
             and p.name.value not in k.assigned and p.name.value not in rebound}
+
+
+@analysis("input_reads")
+def _first_reads(k) -> set[cst.Name]:
+    """Reads of a parameter of `f` set again somewhere that come before anything could set it (`first_reads`)."""
+    entry = next((s for s in k.module.body if isinstance(s, cst.FunctionDef) and s.name.value == "f"), None)
+    if entry is None:
+        return set()
+    parameters = Counter(p.name.value for p in _all(k.module, cst.Param))
+    wanted = {p.name.value for p in cst_parameters(entry) if parameters[p.name.value] == 1
+              and not (isinstance(p.star, str) and p.star)} - k.inputs
+    return first_reads.input_reads(entry, wanted)
 
 
 def _sets_only(small: cst.BaseSmallStatement, name: str) -> bool:
