@@ -1639,3 +1639,14 @@ def test_getattr_with_a_default_on_an_item_of_an_input_that_no_json_value_has_is
                                "equals \"x\"")
     with pytest.raises(Undescribable, match="getattr"):  # an attribute some JSON values have: not said
         describe("def f(xs):\n    return getattr(xs[0], 'real', None) == 'x'\n", [], {}, "int")
+
+
+def test_a_parameter_whose_default_is_a_written_pattern_that_no_call_passes_is_that_pattern():
+    source = ("import re\ndef h(s, c=re.compile(r'^a')):\n    return c.match(s) is not None\n"
+              "def f(x):\n    return h(x)\n")
+    text = describe(source, [], {}, "int")
+    assert "takes s and c (c is the pattern matching (the start of the text, then the text \"a\") unless it is given)" in text
+    assert "the pattern c matches at the very start of s" in text or "the match of the pattern c" in text
+    for passed in ("h(x, re.compile('b'))", "h(x, c=1)", "h(*[x])"):  # a call passes it: not always that pattern
+        with pytest.raises(Undescribable):
+            describe(source.replace("return h(x)", f"return h(x) and {passed}"), [], {}, "int")

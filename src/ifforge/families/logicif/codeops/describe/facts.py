@@ -223,7 +223,31 @@ def _tables_of_patterns(k):
 def _patterns_of_tables(k) -> set[str]:
     """A loop's name set to each pattern of a table in turn is a pattern too (`rx.search(s)`)."""
     return set(k.patterns) | {name for name, (_, role) in k.table_names.items() if role == pattern_tables.PATTERN} \
-        | _pattern_loop_names(k.module, k.patterns)
+        | _pattern_loop_names(k.module, k.patterns) | _pattern_defaults(k.module)
+
+
+def _pattern_defaults(module: cst.Module) -> set[str]:
+    """A module-level function's parameter whose default is a written `re.compile(...)`, bound nowhere else,
+    that no call passes (none gives that many inputs in order or names it) and that nothing reads but
+    calls: the compiled pattern on every call (`def first_word(line, c=re.compile(r"^(\\s*)(\\w*)"))`)."""
+    names = {"re"} | {alias for alias, module in _imported(module).items() if module == "re"}
+    reads = pattern_tables.survey(module)
+    found = set()
+    for function in (s for s in module.body if isinstance(s, cst.FunctionDef)):
+        plain = list(function.params.params)
+        for place, param in enumerate(plain):
+            if param.default is None or not _compile_call(param.default, names) or \
+                    reads.bindings[param.name.value] != 1 or reads.bindings[function.name.value] != 1:
+                continue
+            calls = [c for c in _all(module, cst.Call) if isinstance(c.func, cst.Name)
+                     and c.func.value == function.name.value]
+            if reads.uses[function.name.value] != 1 + len(calls) or any(
+                    a.star or a.keyword is not None and a.keyword.value == param.name.value
+                    for c in calls for a in c.args) or any(
+                    sum(1 for a in c.args if a.keyword is None) > place for c in calls):
+                continue
+            found.add(param.name.value)
+    return found
 
 
 def _pattern_loop_names(module: cst.Module, patterns) -> set[str]:
