@@ -1628,7 +1628,9 @@ def test_hasattr_on_a_parameter_read_before_anything_sets_it_again_is_said_by_js
     for late in ("def f(val):\n    val = str(val)\n    return hasattr(val, '__len__')\n",  # set before: not the input
                  "def f(val):\n    for i in range(2):\n        if hasattr(val, '__len__'):\n            val = 1\n"
                  "    return val\n",  # set in a loop that comes round again
-                 "def f(val):\n    if val:\n        val = 1\n    return hasattr(val, '__len__')\n"):  # set on one path
+                 "def f(val):\n    if val:\n        val = 1\n    return hasattr(val, '__len__')\n",  # set on one path
+                 "def f(val):\n    if (val := len(val)) and hasattr(val, '__len__'):\n        return 1\n"
+                 "    return 0\n"):  # set in the test itself
         with pytest.raises(Undescribable, match="hasattr"):
             describe(late, [], {}, "int")
 

@@ -2,13 +2,14 @@
 
 `facts.inputs` holds the parameters nothing ever sets again. A parameter that is set again somewhere
 (`val = convert(val)` in one branch) still holds the input, a JSON value, where it is read before any
-step that could have set it: the steps of `f` are followed in order, an `if` test is read before its
-branches, each branch starts from what held before the test (so an `elif` test after a branch that sets
-the name still reads the input), and after the `if` the name counts as set if any branch may have set
-it. Any other compound step (a loop, `try`, `with`, ...) that sets the name anywhere inside counts as
-setting it before all of its reads (a loop comes round again). A simple step that sets the name reads
-it as set too. Reads inside a nested function, a class or a lambda are never counted; inside a
-comprehension, neither are those of a name the comprehension binds itself.
+step that could have set it: the steps of `f` are followed in order; an `if` test is read before its
+branches (a test that sets the name itself, `:=`, reads it as set), each branch starts from what held
+after the test (so an `elif` test after a branch that sets the name still reads the input), and after
+the `if` the name counts as set if any branch may have set it. Any other compound step (a loop, `try`,
+`with`, ...) that sets the name anywhere inside counts as setting it before all of its reads (a loop
+comes round again). A simple step that sets the name reads it as set too. Reads inside a nested
+function, a class or a lambda are never counted; inside a comprehension, neither are those of a name
+the comprehension binds itself.
 """
 
 from __future__ import annotations
@@ -162,7 +163,9 @@ def input_reads(entry: cst.FunctionDef, parameters: set[str]) -> set[cst.Name]:
 
     def one(step, set_already: set[str]) -> set[str]:
         if isinstance(step, cst.If):
-            found.extend(_reads(step.test, parameters - set_already))
+            in_test = _bound(step.test) & parameters  # `if (val := g(val)):` sets it for the test and after
+            found.extend(_reads(step.test, parameters - set_already - in_test))
+            set_already = set_already | in_test
             after = steps(block(step.body), set(set_already))
             if isinstance(step.orelse, cst.If):
                 other = one(step.orelse, set(set_already))
