@@ -1595,3 +1595,60 @@ def test_a_position_said_in_several_words_is_bracketed():
               "        stats['loop_iterations'] += 1\n        total += b[int(v)]\n    return (total, stats)\n")
     text = describe(source, counter, {"a": "str", "b": "list[int]"}, "int")
     assert "item (v turned into a whole number) of b" in text
+
+
+def test_zip_longest_of_the_items_of_a_list_is_said_as_columns_to_the_longest():
+    for source in ("import itertools\ndef f(xs):\n    return list(itertools.zip_longest(*xs))\n",
+                   "from itertools import zip_longest\ndef f(xs):\n    return list(zip_longest(*xs))\n"):
+        assert _steps(source)[0].startswith(
+            "1. Return a new list of the items of (the results of taking item k of each item of xs, in their order, "
+            "as a tuple, for each position k from 0 up to the end of the longest of them, None standing in for the "
+            "item of each one that has no item at position k (none at all if there are no items)), in order.")
+    with pytest.raises(Undescribable, match=r"\* or \*\*"):  # with a fill value beside it: not said
+        describe("import itertools\ndef f(xs):\n    return list(itertools.zip_longest(*xs, fillvalue=0))\n",
+                 [], {}, "int")
+
+
+def test_a_loop_over_written_names_of_compiled_patterns_sets_its_name_to_each_pattern():
+    source = ("import re\nSTART = re.compile(r'^[A-Z]')\nEND = re.compile(r'[A-Z]$')\n"
+              "def f(s):\n    for rx in [START, END]:\n        if rx.match(s):\n            return 2\n    return 1\n")
+    steps = _steps(source)
+    assert "For each rx of (a new list of" in steps[0] and steps[1].startswith("1.1. If the pattern rx matches at")
+    # rx bound otherwise too (here to a text): not a pattern, so not said
+    with pytest.raises(Undescribable):
+        describe(source.replace("    return 1\n", "    rx = 'x'\n    return rx.match(s)\n"), [], {}, "int")
+
+
+def test_hasattr_on_a_parameter_read_before_anything_sets_it_again_is_said_by_json_kinds():
+    source = ("def f(val):\n    if hasattr(val, '__len__'):\n        val = len(val)\n"
+              "    elif hasattr(val, '__round__'):\n        val = 0\n    return val\n")
+    steps = _steps(source)
+    assert steps[0].startswith("1. If val is a dictionary, a list or text:")
+    assert any(s.startswith("Otherwise, if val is a whole number, a decimal number or a truth value") for s in steps)
+    for late in ("def f(val):\n    val = str(val)\n    return hasattr(val, '__len__')\n",  # set before: not the input
+                 "def f(val):\n    for i in range(2):\n        if hasattr(val, '__len__'):\n            val = 1\n"
+                 "    return val\n",  # set in a loop that comes round again
+                 "def f(val):\n    if val:\n        val = 1\n    return hasattr(val, '__len__')\n",  # set on one path
+                 "def f(val):\n    if (val := len(val)) and hasattr(val, '__len__'):\n        return 1\n"
+                 "    return 0\n"):  # set in the test itself
+        with pytest.raises(Undescribable, match="hasattr"):
+            describe(late, [], {}, "int")
+
+
+def test_getattr_with_a_default_on_an_item_of_an_input_that_no_json_value_has_is_the_default():
+    steps = _steps("def f(xs):\n    return getattr(xs[0], 'typename', None) == 'x'\n")
+    assert steps[0].startswith("1. Return whether None (once item 0 of xs has been looked up: it must be there) "
+                               "equals \"x\"")
+    with pytest.raises(Undescribable, match="getattr"):  # an attribute some JSON values have: not said
+        describe("def f(xs):\n    return getattr(xs[0], 'real', None) == 'x'\n", [], {}, "int")
+
+
+def test_a_parameter_whose_default_is_a_written_pattern_that_no_call_passes_is_that_pattern():
+    source = ("import re\ndef h(s, c=re.compile(r'^a')):\n    return c.match(s) is not None\n"
+              "def f(x):\n    return h(x)\n")
+    text = describe(source, [], {}, "int")
+    assert "takes s and c (c is the pattern matching (the start of the text, then the text \"a\") unless it is given)" in text
+    assert "the pattern c matches at the very start of s" in text or "the match of the pattern c" in text
+    for passed in ("h(x, re.compile('b'))", "h(x, c=1)", "h(*[x])"):  # a call passes it: not always that pattern
+        with pytest.raises(Undescribable):
+            describe(source.replace("return h(x)", f"return h(x) and {passed}"), [], {}, "int")

@@ -1352,6 +1352,13 @@ class Speaker:
         if name == "getattr" and len(args) == 2 and not keywords and isinstance(args[1], cst.SimpleString) and \
                 isinstance(args[1].evaluated_value, str) and args[1].evaluated_value.isidentifier():
             return self.value(cst.Attribute(args[0], cst.Name(args[1].evaluated_value)))
+        if name == "getattr" and len(args) == 3 and not keywords and isinstance(args[1], cst.SimpleString) and \
+                isinstance(args[1].evaluated_value, str) and self.json_value(args[0]) and \
+                not any(hasattr(sample, args[1].evaluated_value) for sample in _JSON_SAMPLES.values()):
+            # a JSON value never has such an attribute: the default, once the value itself has been worked out
+            default = self.grouped(args[2])
+            return default if isinstance(args[0], cst.Name) else \
+                f"{default} (once {self.grouped(args[0])} has been looked up: it must be there)"
         return None
 
     def _builtin_len(self, name: str, args: list, keywords: dict, one, cond: bool) -> str | None:
@@ -1618,7 +1625,7 @@ class Speaker:
         if name != "hasattr" or len(args) != 2 or keywords or self.facts is None \
                 or not isinstance(args[1], cst.SimpleString) or not isinstance(args[1].evaluated_value, str):
             return None
-        if not (isinstance(args[0], cst.Name) and args[0].value in self.inputs):
+        if not self.json_value(args[0]):
             return self._builtin_hasattr_any(args, cond)
         kinds = [kind for kind, sample in _JSON_SAMPLES.items() if hasattr(sample, args[1].evaluated_value)]
         if len(kinds) == len(_JSON_SAMPLES):
@@ -1628,6 +1635,19 @@ class Speaker:
         words = [_TYPE_WORDS[k] if k != "bool" else "a truth value (true or false)" for k in kinds]
         test = f"{self.grouped(args[0])} is {_join(words, 'or')}"
         return test if cond else f"whether {test}"
+
+    def holds_input(self, node: cst.BaseExpression) -> bool:
+        """Surely an input of `f` here, a JSON value: a parameter never set again, or a read of one that comes
+        before anything could set it (`first_reads`)."""
+        return isinstance(node, cst.Name) and self.facts is not None and (
+            node.value in self.inputs or node in self.input_reads)
+
+    def json_value(self, node: cst.BaseExpression) -> bool:
+        """Surely a JSON value here: an input (`holds_input`) or an item of one (`val[0]`, `d["k"][i]`)."""
+        while isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index) \
+                and node.slice[0].slice.star is None:
+            node = node.value
+        return self.holds_input(node)
 
     def _builtin_hasattr_any(self, args: list, cond: bool) -> str | None:
         """`hasattr(x, "name")` on any value of code that defines no class and imports nothing (so every value is
@@ -1649,7 +1669,7 @@ class Speaker:
         """`isinstance(x, (K, ...))` with a standard library's class among the kinds, x an input (a JSON value
         whenever read): the JSON kinds that are instances, found by asking Python (never an object of a class of
         the code); on any other value, or with a class Python cannot reach here, there are no exact words."""
-        if not (isinstance(value, cst.Name) and self.facts is not None and value.value in self.inputs):
+        if not self.holds_input(value):
             raise Undescribable("isinstance against a type other than a built-in one")
         found = []
         for kind in (k.value for k in kinds):

@@ -20,7 +20,7 @@ import libcst as cst
 from ifforge.core import pyast
 from ifforge.families.logicif.codeops.common.source import cst_parameters, dotted_name, resolved_name
 from ifforge.families.logicif.codeops.common.walk import Reader, walk
-from ifforge.families.logicif.codeops.describe import pattern_tables, regex, roles, stored_methods, vocab, wildcards
+from ifforge.families.logicif.codeops.describe import first_reads, pattern_tables, regex, roles, stored_methods, vocab, wildcards
 from ifforge.families.logicif.codeops.describe.errors import Undescribable
 from ifforge.families.logicif.codeops.describe.english import METHOD_TYPES, is_constant
 from ifforge.families.logicif.codeops.describe.plain import Plain, names_in
@@ -74,6 +74,7 @@ class Facts:
     slotted: bool  # a told class limits its fields by `__slots__` (`o.x = v` may fail where o is one of its objects)
     mixed: Mapping[str, frozenset[str]]  # parameter -> the kinds its declared union allows
     inputs: frozenset[str]  # parameters of `f` never set again: they hold the JSON input whenever read
+    input_reads: frozenset[cst.Name]  # reads of other parameters of `f` that surely still hold the input
     modules: frozenset[str]  # every module the code imports (`import m`, `from m import g`), at any depth
     parameters: Mapping[str, frozenset[str]]  # a helper defined once -> the names its parameters take by name
     kind_tuples: Mapping[str, cst.Tuple]  # a name bound once in the whole module, to a written tuple of kinds
@@ -221,7 +222,47 @@ def _tables_of_patterns(k):
 @analysis("patterns")
 def _patterns_of_tables(k) -> set[str]:
     """A loop's name set to each pattern of a table in turn is a pattern too (`rx.search(s)`)."""
-    return set(k.patterns) | {name for name, (_, role) in k.table_names.items() if role == pattern_tables.PATTERN}
+    return set(k.patterns) | {name for name, (_, role) in k.table_names.items() if role == pattern_tables.PATTERN} \
+        | _pattern_loop_names(k.module, k.patterns) | _pattern_defaults(k.module)
+
+
+def _pattern_defaults(module: cst.Module) -> set[str]:
+    """A module-level function's parameter whose default is a written `re.compile(...)`, bound nowhere else,
+    that no call passes (none gives that many inputs in order or names it) and that nothing reads but
+    calls: the compiled pattern on every call (`def first_word(line, c=re.compile(r"^(\\s*)(\\w*)"))`)."""
+    names = {"re"} | {alias for alias, module in _imported(module).items() if module == "re"}
+    reads = pattern_tables.survey(module)
+    found = set()
+    for function in (s for s in module.body if isinstance(s, cst.FunctionDef)):
+        plain = list(function.params.params)
+        for place, param in enumerate(plain):
+            if param.default is None or not _compile_call(param.default, names) or \
+                    reads.bindings[param.name.value] != 1 or reads.bindings[function.name.value] != 1:
+                continue
+            calls = [c for c in _all(module, cst.Call) if isinstance(c.func, cst.Name)
+                     and c.func.value == function.name.value]
+            if reads.uses[function.name.value] != 1 + len(calls) or any(
+                    a.star or a.keyword is not None and a.keyword.value == param.name.value
+                    for c in calls for a in c.args) or any(
+                    sum(1 for a in c.args if a.keyword is None) > place for c in calls):
+                continue
+            found.add(param.name.value)
+    return found
+
+
+def _pattern_loop_names(module: cst.Module, patterns) -> set[str]:
+    """A loop's name bound only by loops over a list or tuple written in the loop itself whose items are all
+    names of compiled patterns (`for rx in [START, END]: if rx.match(s)`): each turn it is one of them."""
+    reads = pattern_tables.survey(module)
+    over: dict[str, list[bool]] = {}
+    for loop in reads.loops:
+        if isinstance(loop.target, cst.Name):
+            source = loop.iter
+            over.setdefault(loop.target.value, []).append(
+                isinstance(source, (cst.List, cst.Tuple)) and bool(source.elements) and all(
+                    isinstance(e, cst.Element) and isinstance(e.value, cst.Name) and e.value.value in patterns
+                    for e in source.elements))
+    return {name for name, fits in over.items() if all(fits) and reads.bindings[name] == len(fits)}
 
 
 @analysis("kinds")
@@ -768,6 +809,18 @@ def _kept_inputs(k) -> set[str]:
     rebound = _bound_otherwise(k.module, parameters=False)
     return {p.name.value for p in cst_parameters(entry) if parameters[p.name.value] == 1
             and p.name.value not in k.assigned and p.name.value not in rebound}
+
+
+@analysis("input_reads")
+def _first_reads(k) -> set[cst.Name]:
+    """Reads of a parameter of `f` set again somewhere that come before anything could set it (`first_reads`)."""
+    entry = next((s for s in k.module.body if isinstance(s, cst.FunctionDef) and s.name.value == "f"), None)
+    if entry is None:
+        return set()
+    parameters = Counter(p.name.value for p in _all(k.module, cst.Param))
+    wanted = {p.name.value for p in cst_parameters(entry) if parameters[p.name.value] == 1
+              and not (isinstance(p.star, str) and p.star)} - k.inputs
+    return first_reads.input_reads(entry, wanted)
 
 
 def _sets_only(small: cst.BaseSmallStatement, name: str) -> bool:

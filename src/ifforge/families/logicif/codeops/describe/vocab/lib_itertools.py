@@ -96,6 +96,14 @@ def zip_longest(say, args, keywords) -> str:
             f"standing in for the item of each one that has no item at that position{say.cite('lazy')}")
 
 
+def _zip_longest_spread(say, items) -> str:
+    """`zip_longest(*rows)`: the items of rows side by side, to the end of the longest; no rows, no tuples."""
+    rows = say.grouped(items)  # said once: said twice, a call in it would read as made twice
+    return (f"the results of taking item k of each item of {rows}, in their order, as a tuple, for each position k "
+            f"from 0 up to the end of the longest of them, None standing in for the item of each one that has no "
+            f"item at position k (none at all if there are no items){say.cite('lazy')}")
+
+
 def groupby(say, args, keywords) -> str:
     """Runs of neighbouring items with equal keys; each run's reader shares the one pass over the items."""
     if set(keywords) - {"key"} or len(args) not in (1, 2) or len(args) == 2 and "key" in keywords:
@@ -269,4 +277,4 @@ WORDS = {"product": product, "combinations": combinations, "permutations": permu
          "takewhile": takewhile, "dropwhile": dropwhile, "filterfalse": filterfalse, "compress": compress,
          "pairwise": pairwise, "combinations_with_replacement": combinations_with_replacement,
          "accumulate": accumulate}
-SPREAD = {"chain": _chain_spread}
+SPREAD = {"chain": _chain_spread, "zip_longest": _zip_longest_spread}
