@@ -1184,6 +1184,7 @@ class _Fixed:
         self.keyed = {name for name in steady if self._only_read(function, name, self.len_builtin)}
         self.used_keyed: set[str] = set()
         self.returns: list[tuple] = []
+        self.formatted = False  # a path raised formatting a piece of a parameter (`_formats_piece`)
 
     @staticmethod
     def _only_read(function: ast.FunctionDef, name: str, len_builtin: bool) -> bool:
@@ -1290,6 +1291,19 @@ class _Fixed:
             node = node.value
         return isinstance(node, ast.Name) and node.id in self.steady
 
+    def _formats_piece(self, node: ast.AST | None) -> bool:
+        """Evaluating the expression formats a parameter never bound again (or a piece of one) with `%` into
+        a literal with two or more conversions and no `%(key)` ones: only a tuple holds the values, and a
+        JSON value is text, a number, a list, a dict or null, so it raises."""
+        for part in _evaluated(node) if node is not None else ():
+            if isinstance(part, ast.BinOp) and isinstance(part.op, ast.Mod) and isinstance(part.left, ast.Constant) \
+                    and isinstance(part.left.value, str) and self._piece(part.right):
+                specs = re.findall(r"%(\(|%|[-#0 +]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[diouxXeEfFgGcrsa])",
+                                   part.left.value)
+                if "(" not in specs and len([spec for spec in specs if spec != "%"]) >= 2:
+                    return True
+        return False
+
     def _calls_held(self, node: ast.AST | None) -> bool:
         """Evaluating the expression calls a name that only holds a parameter or a piece of one: it raises."""
         return node is not None and any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in
@@ -1352,6 +1366,10 @@ class _Fixed:
         if isinstance(node, (ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return, ast.If)) \
                 and self._calls_held(getattr(node, "value", getattr(node, "test", None))):
             return None  # no JSON value can be called: this path raises
+        if isinstance(node, (ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return, ast.If)) \
+                and self._formats_piece(getattr(node, "value", getattr(node, "test", None))):
+            self.formatted = True
+            return None  # `"%s:%d" % p`: only a tuple fills two conversions, and no JSON value is one
         if isinstance(node, ast.Return) and node.value is not None and self.context is not None \
                 and _returned_kind(node.value, self.context):
             return None  # the sandbox refuses what it returns (not JSON): no output on this path
@@ -1467,6 +1485,9 @@ def _one_output(source: str, function: ast.FunctionDef, tree: ast.Module) -> str
                     _empty_tables(tree))
     if walker.block(function.body, {}) is not None:
         walker.returns.append(_known(None))
+    if not walker.returns and walker.formatted:  # every path raised, one of them formatting a parameter
+        return "no JSON inputs: every call formats a parameter with `%` into two or more values, which only " \
+               "a tuple holds"
     outputs = {json.dumps(r[1]) for r in walker.returns if r[0]}
     if len(outputs) != 1 or not all(r[0] for r in walker.returns):
         return None
@@ -1599,7 +1620,8 @@ def logicif_able(item: Picked) -> str | None:
         return f"gold no reader can work out: {drawn}"
     reason = _one_output(item.source, entry, tree)
     if reason:
-        return f"{'no JSON inputs' if 'JSON object' in reason else 'one output'}: {reason}"
+        return reason if reason.startswith("no JSON inputs: ") else \
+            f"{'no JSON inputs' if 'JSON object' in reason else 'one output'}: {reason}"
     return None
 
 

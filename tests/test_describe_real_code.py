@@ -856,3 +856,17 @@ def test_logicif_able_sees_one_json_output_through_a_helper_and_a_module_object(
     assert why(zone.replace("UTC = Zone(0)\n", "UTC = Zone(0)\nUTC = 'utc'\n")) is None
     assert why(zone + "def parse(s):\n    for c in s:\n        if c == '+':\n            return build(s, 1)\n"
                "    return 'none'\n") is None
+
+
+def test_logicif_able_leaves_out_a_parameter_formatted_into_several_values_on_every_path():
+    """`"%s:%d(%s)" % p` takes a tuple; a JSON list is one value, so every call raises (pstats)."""
+    bench = _benchmark()
+    why = functools.partial(_why, bench)
+    std = "def f(p):\n    if p[:2] == ('~', 0):\n        return p[2]\n    return '%s:%d(%s)' % p\n"
+    assert why(std) == "no JSON inputs: every call formats a parameter with `%` into two or more values, " \
+                       "which only a tuple holds"
+    # stays: one conversion (any value fills it), named ones (a dict fills them), a path that returns, `%%`
+    assert why(std.replace("'%s:%d(%s)'", "'%s!'")) is None
+    assert why(std.replace("'%s:%d(%s)'", "'%(a)s:%(b)d'")) is None
+    assert why(std.replace("('~', 0)", "['~', 0]")) is None
+    assert why(std.replace("'%s:%d(%s)'", "'100%% of %s'")) is None
