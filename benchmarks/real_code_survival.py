@@ -944,6 +944,7 @@ class _Context:
 
     def __init__(self, tree: ast.Module, function: ast.FunctionDef, depth: int):
         self.tree, self.depth = tree, depth
+        self.module_kinds: dict[str, str] = {}  # filled last (below)
         self.helpers = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
         self.local_functions = {n.name for n in ast.walk(function) if isinstance(n, ast.FunctionDef)
                                 and n is not function} | set(self.helpers)
@@ -986,6 +987,18 @@ class _Context:
                                if name not in parameters and None not in values
                                for kinds in [{_returned_kind(v, self) for v in values}]
                                if len(kinds) == 1 and None not in kinds and "bytes" not in kinds}
+
+        # a module-level name bound once, by a plain assignment, to an object no JSON value is (`UTC = Utc()`)
+        stored = Counter(n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load))
+        declared = {name for n in ast.walk(tree) if isinstance(n, (ast.Global, ast.Nonlocal)) for name in n.names}
+        for statement in tree.body:
+            if isinstance(statement, ast.Assign) and len(statement.targets) == 1 \
+                    and isinstance(statement.targets[0], ast.Name) and isinstance(statement.value, ast.Call):
+                name = statement.targets[0].id
+                if stored[name] == 1 and name not in declared and name not in assigned and name not in parameters:
+                    kind = self.instance_kind(statement.value.func)
+                    if kind and kind != "an exception object":
+                        self.module_kinds[name] = kind
 
     def resolve(self, node: ast.AST):
         """The object a name or dotted name stands for, through the module's imports; None if unknown."""
@@ -1044,6 +1057,8 @@ def _returned_kind(value: ast.AST, context: _Context) -> str | None:
         return "bytes"
     if isinstance(value, ast.Name) and value.id in context.name_kinds:
         return context.name_kinds[value.id]
+    if isinstance(value, ast.Name) and value.id in context.module_kinds:
+        return context.module_kinds[value.id]
     if isinstance(value, ast.Constant) and isinstance(value.value, bytes):
         return "bytes"
     if isinstance(value, ast.BinOp) and isinstance(value.op, (ast.Add, ast.Mult)):
@@ -1169,6 +1184,7 @@ class _Fixed:
         self.keyed = {name for name in steady if self._only_read(function, name, self.len_builtin)}
         self.used_keyed: set[str] = set()
         self.returns: list[tuple] = []
+        self.formatted = False  # a path raised formatting a piece of a parameter (`_formats_piece`)
 
     @staticmethod
     def _only_read(function: ast.FunctionDef, name: str, len_builtin: bool) -> bool:
@@ -1238,6 +1254,26 @@ class _Fixed:
             return self.value(node.args[1], env) if len(node.args) > 1 else _known(None)
         return _UNKNOWN
 
+    def _helper_output(self, node: ast.AST | None) -> tuple | None:
+        """`return helper(...)`: the one plain constant the module helper's every JSON return gives (what
+        it returns that is no JSON data counts for nothing here too: the entry hands it on, and the
+        sandbox refuses it), when its own walk shows one; else None. Two calls deep at most."""
+        context = self.context
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and context is not None
+                and node.func.id in context.helpers and node.func.id not in self.local
+                and node.func.id not in self.never and context.depth < 2):
+            return None
+        helper = context.helpers[node.func.id]
+        if helper.decorator_list or _yields(helper):
+            return None
+        walker = _Fixed(helper, self.bound, self.modules, _Context(context.tree, helper, context.depth + 1), self.empty)
+        if walker.block(helper.body, {}) is not None:
+            walker.returns.append(_known(None))
+        outputs = {json.dumps(r[1]) for r in walker.returns if r[0]}
+        if len(outputs) != 1 or not all(r[0] for r in walker.returns) or walker.used_keyed:
+            return None
+        return walker.returns[0]
+
     def _bool_op(self, node: ast.BoolOp, env: dict) -> tuple:
         """`a and b` is the first operand that is false, else the last; `or` the first that is true."""
         stop = not isinstance(node.op, ast.And)  # the truth that ends the evaluation
@@ -1254,6 +1290,19 @@ class _Fixed:
         while isinstance(node, ast.Subscript):
             node = node.value
         return isinstance(node, ast.Name) and node.id in self.steady
+
+    def _formats_piece(self, node: ast.AST | None) -> bool:
+        """Evaluating the expression formats a parameter never bound again (or a piece of one) with `%` into
+        a literal with two or more conversions and no `%(key)` ones: only a tuple holds the values, and a
+        JSON value is text, a number, a list, a dict or null, so it raises."""
+        for part in _evaluated(node) if node is not None else ():
+            if isinstance(part, ast.BinOp) and isinstance(part.op, ast.Mod) and isinstance(part.left, ast.Constant) \
+                    and isinstance(part.left.value, str) and self._piece(part.right):
+                specs = re.findall(r"%(\(|%|[-#0 +]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[diouxXeEfFgGcrsa])",
+                                   part.left.value)
+                if "(" not in specs and len([spec for spec in specs if spec != "%"]) >= 2:
+                    return True
+        return False
 
     def _calls_held(self, node: ast.AST | None) -> bool:
         """Evaluating the expression calls a name that only holds a parameter or a piece of one: it raises."""
@@ -1317,9 +1366,16 @@ class _Fixed:
         if isinstance(node, (ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return, ast.If)) \
                 and self._calls_held(getattr(node, "value", getattr(node, "test", None))):
             return None  # no JSON value can be called: this path raises
+        if isinstance(node, (ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return, ast.If)) \
+                and self._formats_piece(getattr(node, "value", getattr(node, "test", None))):
+            self.formatted = True
+            return None  # `"%s:%d" % p`: only a tuple fills two conversions, and no JSON value is one
         if isinstance(node, ast.Return) and node.value is not None and self.context is not None \
                 and _returned_kind(node.value, self.context):
             return None  # the sandbox refuses what it returns (not JSON): no output on this path
+        if isinstance(node, ast.Return) and self._helper_output(node.value) is not None:
+            self.returns.append(self._helper_output(node.value))  # what the helper it hands on gives
+            return None
         if isinstance(node, ast.Return):
             value = node.value
             if isinstance(value, ast.List):  # a list display gives the same JSON as a tuple of its items
@@ -1429,6 +1485,9 @@ def _one_output(source: str, function: ast.FunctionDef, tree: ast.Module) -> str
                     _empty_tables(tree))
     if walker.block(function.body, {}) is not None:
         walker.returns.append(_known(None))
+    if not walker.returns and walker.formatted:  # every path raised, one of them formatting a parameter
+        return "no JSON inputs: every call formats a parameter with `%` into two or more values, which only " \
+               "a tuple holds"
     outputs = {json.dumps(r[1]) for r in walker.returns if r[0]}
     if len(outputs) != 1 or not all(r[0] for r in walker.returns):
         return None
@@ -1561,7 +1620,8 @@ def logicif_able(item: Picked) -> str | None:
         return f"gold no reader can work out: {drawn}"
     reason = _one_output(item.source, entry, tree)
     if reason:
-        return f"{'no JSON inputs' if 'JSON object' in reason else 'one output'}: {reason}"
+        return reason if reason.startswith("no JSON inputs: ") else \
+            f"{'no JSON inputs' if 'JSON object' in reason else 'one output'}: {reason}"
     return None
 
 

@@ -838,3 +838,35 @@ def test_a_seed_brings_a_module_function_named_like_a_built_in(tmp_path, monkeyp
     namespace: dict = {}
     exec(compile(seed, "seed", "exec"), namespace)
     assert namespace["twice"]("ab") == "abab"
+
+
+def test_logicif_able_sees_one_json_output_through_a_helper_and_a_module_object():
+    """A helper whose only JSON return is None, the rest objects (a module-level instance, a class of the
+    seed): the entry handing its value on gives null or nothing the sandbox takes, so one output."""
+    bench = _benchmark()
+    why = functools.partial(_why, bench)
+    zone = "class Zone:\n    def __init__(self, h):\n        self.h = h\n\nUTC = Zone(0)\n\n" \
+           "def build(name, h):\n    if not name:\n        return None\n    if name == 'Z':\n        return UTC\n" \
+           "    return Zone(h)\n\n"
+    assert why(zone) == "one output: every call returns null"
+    assert why(zone + "def parse(s):\n    for c in s:\n        if c == '+':\n            return build(s, 1)\n"
+               "    raise ValueError(s)\n") == "one output: every call returns null"
+    # stays: the helper's value is tested, not handed on; the module name is bound again; a JSON return
+    assert why(zone + "def parse(s):\n    z = build(s, 1)\n    if z is None:\n        return 0\n    return 1\n") is None
+    assert why(zone.replace("UTC = Zone(0)\n", "UTC = Zone(0)\nUTC = 'utc'\n")) is None
+    assert why(zone + "def parse(s):\n    for c in s:\n        if c == '+':\n            return build(s, 1)\n"
+               "    return 'none'\n") is None
+
+
+def test_logicif_able_leaves_out_a_parameter_formatted_into_several_values_on_every_path():
+    """`"%s:%d(%s)" % p` takes a tuple; a JSON list is one value, so every call raises (pstats)."""
+    bench = _benchmark()
+    why = functools.partial(_why, bench)
+    std = "def f(p):\n    if p[:2] == ('~', 0):\n        return p[2]\n    return '%s:%d(%s)' % p\n"
+    assert why(std) == "no JSON inputs: every call formats a parameter with `%` into two or more values, " \
+                       "which only a tuple holds"
+    # stays: one conversion (any value fills it), named ones (a dict fills them), a path that returns, `%%`
+    assert why(std.replace("'%s:%d(%s)'", "'%s!'")) is None
+    assert why(std.replace("'%s:%d(%s)'", "'%(a)s:%(b)d'")) is None
+    assert why(std.replace("('~', 0)", "['~', 0]")) is None
+    assert why(std.replace("'%s:%d(%s)'", "'100%% of %s'")) is None

@@ -907,3 +907,68 @@ def test_with_no_working_call_the_calls_that_raised_furthest_down_are_probed_fir
     outcome = _run(FIELDS_SPLIT_AT_RUN_TIME)  # each check passed makes the next one the one that raises
     assert outcome.kept is not None, outcome.dropped
     assert len({_call(FIELDS_SPLIT_AT_RUN_TIME, case.args) for case in outcome.kept.inputs}) > 1
+
+
+def test_suggestions_add_a_key_a_dict_argument_lacked():
+    """`params["q"]` missed: the recorder keeps the dict as its keys; the dict gets the key, with a value it
+    holds already or 1."""
+    from ifforge.families.logicif.codeops.inputs import compares
+    found = compares.suggestions(["x", {"a": 2}], [["in", "q", ["a"]]], random.Random(0))
+    assert ["x", {"a": 2, "q": 2}] in found and ["x", {"a": 2, "q": 1}] in found
+    assert ["x", {"q": 1}] in compares.suggestions(["x", {}], [["in", "q", []]], random.Random(0))
+
+
+def test_suggestions_put_two_comparisons_asked_for_one_after_the_other_in_at_once():
+    from ifforge.families.logicif.codeops.inputs import compares
+    args = ["a/b", [[7, 8, {}]]]
+    record = [["in", 7, ["a", "*"]], ["in", 8, ["b", "*"]]]  # `k in (kind, "*") and s in (sub, "*")`
+    found = compares.suggestions(args, record, random.Random(0))
+    assert any(f[1][0][0] in ("a", "*") and f[1][0][1] in ("b", "*") for f in found)
+    assert args == ["a/b", [[7, 8, {}]]]
+
+
+MEDIA_RANGES = '''
+def _split(text):
+    head, _, rest = text.partition(";")
+    if "/" not in head:
+        raise ValueError("no slash in " + head)
+    kind, sub = head.split("/", 1)
+    return kind.strip(), sub.strip()
+
+
+def best(target, ranges):
+    kind, sub = _split(target)
+    best_q, best_fit = 0, -1
+    for (k, s, params) in ranges:
+        fit = (k == kind) * 10 + (s == sub)
+        if k in (kind, "*") and s in (sub, "*") and fit > best_fit:
+            best_fit = fit
+            best_q = params["q"]
+    return float(best_q)
+'''
+
+
+def test_ranges_that_match_only_when_two_fields_agree_at_once_are_found():
+    """No change of one value makes a range match (both its fields must), so every call returned 0.0 and
+    the seed was dropped; the record's two comparisons in a row give both values at once, and the
+    `params["q"]` that then raises gives the key."""
+    outcome = _run(MEDIA_RANGES, "best")
+    assert outcome.kept is not None, outcome.dropped
+    assert len({i.origin for i in outcome.kept.inputs}) > 1
+    outputs = set()
+    for i in outcome.kept.inputs:
+        target, ranges = i.args
+        kind, sub = target.split(";")[0].split("/", 1)
+        matched = [r for r in ranges if r[0] in (kind.strip(), "*") and r[1] in (sub.strip(), "*")]
+        outputs.add(bool(matched))
+    assert outputs == {True, False}
+
+
+def test_calls_that_raised_where_no_working_call_reached_are_probed_first():
+    from ifforge.core.sandbox.execution import CaseResult
+    from ifforge.families.logicif.codeops.inputs.candidates import Candidate
+    working = [(Candidate([n], "random"), CaseResult(index=n, status="ok", arcs=[[1, 2], [2, 5]])) for n in range(3)]
+    raised = [(Candidate(["far"], "random"), "KeyError at 9"), (Candidate(["near"], "random"), "ValueError at 2")]
+    order = inputs.probe_order(working, raised)
+    assert [c.args for c in order] == [["far"], [0], [1], [2], ["far"], ["near"]]
+    assert [c.args for c in inputs.probe_order([], raised)] == [["far"], ["near"]]

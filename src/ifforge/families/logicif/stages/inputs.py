@@ -328,6 +328,16 @@ def _joins(result: sandbox.CaseResult, outputs: Counter, covered: set, enough: i
     return True
 
 
+def probe_order(working: list[tuple[Candidate, sandbox.CaseResult]], raised: list[tuple[Candidate, str]]) -> list:
+    """The calls `correspond` probes, in order: the working calls (deepest first), then those that raised
+    (furthest down first); but first up to PROBES / 2 calls that raised on a line no working call
+    reached: they got past a check every working call stopped at (`t == "*"` let the loop reach
+    `params["q"]`, which raised), so what they compare there is what the one output lacks."""
+    reached = {line for _, result in working for arc in result.arcs or () for line in arc}
+    beyond = [candidate for candidate, where in raised if working and _line(where) not in reached]
+    return beyond[:PROBES // 2] + [candidate for candidate, _ in working] + [candidate for candidate, _ in raised]
+
+
 def correspond(seed: SeedFunction, pool: list[tuple[Candidate, sandbox.CaseResult]],
                raised: list[tuple[Candidate, str]], given: int, config: InputsConfig, limits: sandbox.Limits,
                item_seed: int) -> dict | None:
@@ -348,7 +358,7 @@ def correspond(seed: SeedFunction, pool: list[tuple[Candidate, sandbox.CaseResul
     working = sorted(pool[given:], key=lambda entry: -(entry[1].steps or 0))  # the deepest calls first
     line_of = {canonical_json(candidate.args): _line(where) for candidate, where in raised}
     deepest = sorted(raised, key=lambda entry: -_line(entry[1]))  # a check further down passed more before it
-    queue = [candidate for candidate, _ in working] + [candidate for candidate, _ in deepest]
+    queue = probe_order(working, deepest)
     errors = {where for _, where in raised}
     outputs = Counter(canonical_json(result.output) for _, result in pool[given:])
     covered = {tuple(arc) for _, result in pool for arc in result.arcs}

@@ -45,6 +45,7 @@ TEXT_METHODS = {"startswith": "startswith", "endswith": "endswith", "removeprefi
 # at run time: a character class of a table's ranges)
 REGEX_METHODS = {"compile", "match", "search", "fullmatch", "findall", "finditer", "split"}
 PER_CALL = 64  # new calls drawn from one call's record
+TOGETHER = 4  # calls with two recorded comparisons' values at once, first of a call's suggestions
 SPLITS = ("split", "rsplit")  # whose number of parts is recorded, as ["split", text, [separator, parts]]
 MOST_PARTS = 16  # a count of parts compared with a larger number is no field count
 KINDS = {*(o for o in ORDERS.values() if not o.startswith("is")), "startswith", "endswith"}
@@ -346,7 +347,17 @@ def _containing(leaf: Any, kind: str, wanted: Any) -> list:
         return [wanted, wanted + leaf, leaf + wanted, leaf[:len(leaf) // 2] + wanted + leaf[len(leaf) // 2:]]
     if isinstance(leaf, list) and kind == "in" and wanted not in leaf and not isinstance(wanted, list):
         return [[*leaf, wanted], [wanted, *leaf]]
+    if isinstance(leaf, dict) and kind == "in" and isinstance(wanted, str) and wanted not in leaf:
+        # a key the code looked up and missed (`d[k]`, `d.get(k)`, `k in d`): it added, with a value the
+        # dict holds already (the kind the code reads there) or a small number
+        values = [value for value in leaf.values() if not isinstance(value, (list, dict))][:1]
+        return [{**leaf, wanted: copy.deepcopy(value)} for value in [*values, *([1] if 1 not in values else [])]]
     return []
+
+
+def _keys_of(leaf: Any, right: Any) -> bool:
+    """The recorded container is this dict: the recorder keeps a dict as the list of its keys."""
+    return isinstance(leaf, dict) and isinstance(right, list) and list(leaf)[:32] == right
 
 
 def _from_entry(kind: str, left: Any, right: Any, leaf: Any, rng: random.Random) -> tuple[list, list, list]:
@@ -361,8 +372,8 @@ def _from_entry(kind: str, left: Any, right: Any, leaf: Any, rng: random.Random)
         return exact, copied, pieces
     sides = [(left, right, kind)]
     if kind == "in":  # left: what is looked for; right: where (a text, or a container's items or keys)
-        if _same(leaf, right) or isinstance(leaf, str) and any(_same(made, right) for made, _, weak in _copies(leaf)
-                                                               if not weak):
+        if _same(leaf, right) or _keys_of(leaf, right) or isinstance(leaf, str) and any(
+                _same(made, right) for made, _, weak in _copies(leaf) if not weak):
             exact += _containing(leaf, kind, left)
     else:
         sides.append((right, left, {"<": ">", ">": "<", "<=": ">=", ">=": "<="}.get(kind, kind)))
@@ -467,6 +478,39 @@ def _split_counts(record: list, rng: random.Random) -> list[tuple[str, str]]:
     return list(dict.fromkeys(found))
 
 
+def _first_exact(args: list, places: list, entry: list, rng: random.Random) -> tuple | None:
+    """(path, key, value) of the first place in the arguments one recorded comparison asks an exact value
+    for, and the first such value; None when it asks for none."""
+    for path, leaf, key in places:
+        for new in _from_entry(*entry, leaf, rng)[0]:
+            if not (new is None and leaf is not None) and isinstance(new, bool) == isinstance(leaf, bool) \
+                    and not _same(leaf, new):
+                return path, key, new
+    return None
+
+
+def _together(args: list, record: list, rng: random.Random) -> list[list]:
+    """Calls with the values two comparisons recorded one after the other ask for put in at once, each at
+    the first place it fits: checks that must pass together (`k in (kind, "*") and s in (sub, "*")`) pass
+    for no call that changes one value, and such checks are recorded next to each other."""
+    places = [(path, leaf, key) for path, leaf, key in _places(args)]
+    asked = [_first_exact(args, places, entry, rng) for entry in record
+             if isinstance(entry, list) and len(entry) == 3 and entry[0] in KINDS]
+    asked = [one for one in asked if one is not None]
+    found = []
+    for first, second in zip(asked, asked[1:]):
+        if first[0][:len(second[0])] == second[0] or second[0][:len(first[0])] == first[0]:
+            continue  # one place, or one inside the other
+        (path, key, new), (other, other_key, other_new) = first, second
+        made = _with(args, path, new, key)
+        made = made and _with(made, other, other_new, other_key)
+        if made and made not in found:
+            found.append(made)
+        if len(found) >= TOGETHER:
+            break
+    return found
+
+
 def suggestions(args: list, record: list, rng: random.Random, limit: int = PER_CALL) -> list[list]:
     """New calls from one call's record: for every (kind, left, right) triple, each value of the
     arguments (or key of their dicts) that one operand is (or a copy of it, or a piece of a text) with
@@ -490,6 +534,8 @@ def suggestions(args: list, record: list, rng: random.Random, limit: int = PER_C
     found, seen = [], set()
     for group in groups:
         rng.shuffle(group)
+    found += _together(args, record, random.Random(len(record)))  # its own draws: the others' stay as they were
+    for group in groups:
         for path, leaf, key, new in group:
             if new is None and leaf is not None or isinstance(new, bool) != isinstance(leaf, bool) \
                     or _same(leaf, new) or (path, key, repr(new)) in seen:
