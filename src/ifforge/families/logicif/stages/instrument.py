@@ -17,7 +17,7 @@ the one that, put in place of one generated case, lets the most varied trackers 
 in (`_other_case`). A seed whose trackers tell something on its cases never reaches this. Only when
 that fails too are the last-resort trackers judged (`_last_resort`: items that count as false), on
 the cases, then on a call swapped in. Last of all, the calls swapped in may be rescue changes of the
-cases (`_related_case`): a loop or branch that waits on a relation between arguments (a value that
+cases (`_related_calls`): a loop or branch that waits on a relation between arguments (a value that
 is a key of another, a graph whose lists name its nodes) is walked by no random call.
 
 A seed dropped as `nothing_to_track` or `no_informative_tracker` is tried once more on the same
@@ -119,7 +119,8 @@ def _instrumented(seed: SeedFunction, anonymised: Anonymised, settings: TrackerC
         chosen = choose(probe.candidates, cases, settings.max_tracker_value, returned)
     except NothingInformative as error:
         other = _other_case(seed, probe, runs, settings) or _last_resort(seed, probe, runs, settings) \
-            or _related_case(seed, probe, runs, settings) or _table_case(seed, probe, runs, settings)
+            or _case_among(_related_calls, seed, probe, runs, settings) \
+            or _case_among(_table_calls, seed, probe, runs, settings)
         if other is None:
             return dropped("no_informative_tracker", str(error))
         place, arguments, runs, chosen = other
@@ -223,10 +224,11 @@ def _related_calls(seed: SeedFunction, taken: set[str]) -> list[list]:
     return [arguments for key, arguments in found.items() if key not in taken]
 
 
-def _related_case(seed: SeedFunction, probe, runs: list[Run | None], settings: TrackerConfig):
-    """What `_other_case` finds among `_related_calls`, with the usual trackers, then the last-resort
-    ones; None when nothing does. Tried after every other way failed, so no choice made before changes."""
-    calls = _related_calls(seed, {canonical_json(i.args) for i in seed.inputs})
+def _case_among(make_calls, seed: SeedFunction, probe, runs: list[Run | None], settings: TrackerConfig):
+    """What `_other_case` finds among the calls `make_calls` (`_related_calls`, `_table_calls`) makes, with
+    the usual trackers, then the last-resort ones; None when nothing does. Tried after every other way
+    failed, so no choice made before changes."""
+    calls = make_calls(seed, {canonical_json(i.args) for i in seed.inputs})
     return _other_case(seed, probe, runs, settings, calls=calls, resorts=(False, True))
 
 
@@ -263,13 +265,6 @@ def _table_calls(seed: SeedFunction, taken: set[str]) -> list[list]:
                                               for character in _get(arguments, path)))
             found.setdefault(canonical_json(arguments), arguments)
     return [arguments for key, arguments in found.items() if key not in taken]
-
-
-def _table_case(seed: SeedFunction, probe, runs: list[Run | None], settings: TrackerConfig):
-    """What `_other_case` finds among `_table_calls`, with the usual trackers, then the last-resort
-    ones; None when nothing does. Tried after every other way failed, so no choice made before changes."""
-    calls = _table_calls(seed, {canonical_json(i.args) for i in seed.inputs})
-    return _other_case(seed, probe, runs, settings, calls=calls, resorts=(False, True))
 
 
 def _other_case(seed: SeedFunction, probe, runs: list[Run | None], settings: TrackerConfig, last_resort: bool = False,
