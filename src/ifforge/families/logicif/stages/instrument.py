@@ -44,6 +44,7 @@ from ifforge.families.logicif.codeops.instrument.aliases import unaliased
 from ifforge.families.logicif.codeops.instrument.anonymise import Anonymised, anonymise
 from ifforge.families.logicif.codeops.instrument.trackers import (NothingInformative, NothingToTrack, build, choose,
                                                                   propose, returned_counters)
+from ifforge.core import pyast
 from ifforge.core.pysource import strip_comments_and_docstrings
 from ifforge.core.llm.client import LLM
 from ifforge.core.prompts import load_prompt
@@ -235,7 +236,7 @@ def _case_among(make_calls, seed: SeedFunction, probe, runs: list[Run | None], s
 def _literal_characters(source: str) -> list[str]:
     """The characters of the texts the code writes out (its docstrings and comments left out), in order."""
     try:
-        tree = ast.parse(strip_comments_and_docstrings(source))
+        tree = pyast.parse(strip_comments_and_docstrings(source))
     except (SyntaxError, ValueError, RecursionError):
         return []
     found: dict[str, None] = {}
