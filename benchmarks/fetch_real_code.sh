@@ -2,7 +2,7 @@
 # Download the pinned PyPI packages of real_code_survival.py's package sets into DIR/pkgsN/<name>/,
 # each folder importable as it is (pass them as --heldout-path $(ls -d DIR/pkgsN/*/)). Never run by the
 # tests; the packages stay outside the repository. Usage: bash benchmarks/fetch_real_code.sh DIR [SET ...]
-# where SET is heldout, heldout2 ... heldout13 or dev (default: every set).
+# where SET is heldout, heldout2 ... heldout14 or dev (default: every set).
 set -euo pipefail
 out=${1:?usage: fetch_real_code.sh DIR [SET ...]}; shift
 declare -A PINS=(
@@ -19,9 +19,10 @@ declare -A PINS=(
   [heldout11]="haversine==2.9.0 hijridate==2.6.0 netaddr==1.3.0 rfc3986==2.0.0 strict-rfc3339==0.7 utm==0.9.0 zxcvbn==4.5.0"
   [heldout12]="bech32==1.2.0 jdcal==1.4.1 smartypants==2.0.2 python-mimeparse==2.0.0 polyline==2.0.4 base32-crockford==0.3.0 jamo==0.4.1 IPy==1.2"
   [heldout13]="greek-accentuation==1.2.0 iptools==0.7.0 javaproperties==0.8.2 pymorton==1.0.5 si-prefix==1.3.3 whatthepatch==1.0.7 mathparse==0.2.9 srt==3.5.3 pymmh3==0.0.5 lat-lon-parser==1.3.1"
+  [heldout14]="convertdate==2.5.1 PyMeeus==0.5.12 iso8601==2.1.0 kanjize==1.6.1 PyArabic==0.6.15 terminaltables==3.1.10 toml==0.10.2 w3lib==2.5.0 fnvhash==0.2.1 mercantile==1.2.1 uritools==7.0.1 pybase62==1.0.0 sexpdata==1.0.2"
   [dev]="algorithms==1.0.1 pydash==8.1.0 pythonds==1.2.1"
 )
-sets=("$@"); [ ${#sets[@]} -gt 0 ] || sets=(heldout heldout2 heldout3 heldout4 heldout5 heldout6 heldout7 heldout8 heldout9 heldout10 heldout11 heldout12 heldout13 dev)
+sets=("$@"); [ ${#sets[@]} -gt 0 ] || sets=(heldout heldout2 heldout3 heldout4 heldout5 heldout6 heldout7 heldout8 heldout9 heldout10 heldout11 heldout12 heldout13 heldout14 dev)
 for set in "${sets[@]}"; do
   pins=${PINS[$set]:?unknown set $set}
   folder="$out/pkgs${set#heldout}"; [ "$set" = dev ] && folder="$out/pkgsdev"
