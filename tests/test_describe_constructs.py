@@ -1652,3 +1652,14 @@ def test_a_parameter_whose_default_is_a_written_pattern_that_no_call_passes_is_t
     for passed in ("h(x, re.compile('b'))", "h(x, c=1)", "h(*[x])"):  # a call passes it: not always that pattern
         with pytest.raises(Undescribable):
             describe(source.replace("return h(x)", f"return h(x) and {passed}"), [], {}, "int")
+
+
+def test_bindings_read_a_target_precisely_or_over_count_it_and_leave_out_what_is_asked():
+    import libcst as cst
+
+    from ifforge.families.logicif.codeops.describe.bindings import bound
+    module = cst.parse_module("import os.path\ndef f(a, b):\n    x[i] = a\n    (c, d) = b\n    n += 1\n"
+                              "    for k in b:\n        del e\n")
+    assert bound(module) == {"os.path", "f", "a", "b", "c", "d", "n", "k", "e"}
+    assert bound(module, over_count=True) == {"os", "path", "f", "a", "b", "x", "i", "c", "d", "n", "k", "e"}
+    assert bound(module, plain=False, augmented=False, parameters=False) == {"os.path", "f", "k", "e"}

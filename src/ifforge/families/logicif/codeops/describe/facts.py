@@ -20,7 +20,7 @@ import libcst as cst
 from ifforge.core import pyast
 from ifforge.families.logicif.codeops.common.source import cst_parameters, dotted_name, resolved_name
 from ifforge.families.logicif.codeops.common.walk import Reader, walk
-from ifforge.families.logicif.codeops.describe import first_reads, pattern_tables, regex, roles, stored_methods, vocab, wildcards
+from ifforge.families.logicif.codeops.describe import bindings, first_reads, pattern_tables, regex, roles, stored_methods, vocab, wildcards
 from ifforge.families.logicif.codeops.describe.errors import Undescribable
 from ifforge.families.logicif.codeops.describe.english import METHOD_TYPES, is_constant
 from ifforge.families.logicif.codeops.describe.plain import Plain, names_in
@@ -1378,51 +1378,5 @@ def _unchangeable(node: cst.BaseExpression) -> bool:
 
 
 def _bound_otherwise(module: cst.Module, augmented: bool = True, parameters: bool = True) -> set[str]:
-    """Names bound by anything but a plain `=`: parameters (unless not `parameters`), loop and `with`
-    targets, `+=` (unless not `augmented`), `:=`, imports, definitions, `global`, `del`."""
-    names: set[str] = set()
-
-    class Bound(Reader):
-        def visit_Param(self, node: cst.Param) -> None:
-            if parameters:
-                names.add(node.name.value)
-
-        def visit_For(self, node: cst.For) -> None:
-            names.update(names_in(node.target))
-
-        def visit_CompFor(self, node: cst.CompFor) -> None:
-            names.update(names_in(node.target))
-
-        def visit_AugAssign(self, node: cst.AugAssign) -> None:
-            if augmented:
-                names.update(names_in(node.target))
-
-        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-            names.update(names_in(node.target))
-
-        def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
-            names.update(names_in(node.target))
-
-        def visit_AsName(self, node: cst.AsName) -> None:
-            names.update(names_in(node.name))
-
-        def visit_ImportAlias(self, node: cst.ImportAlias) -> None:
-            names.add((dotted_name(node.asname.name) if node.asname else dotted_name(node.name)) or "")
-
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-            names.add(node.name.value)
-
-        def visit_ClassDef(self, node: cst.ClassDef) -> None:
-            names.add(node.name.value)
-
-        def visit_Global(self, node: cst.Global) -> None:
-            names.update(n.name.value for n in node.names)
-
-        def visit_Nonlocal(self, node: cst.Nonlocal) -> None:
-            names.update(n.name.value for n in node.names)
-
-        def visit_Del(self, node: cst.Del) -> None:
-            names.update(names_in(node.target))
-
-    walk(module, Bound())
-    return names
+    """Names bound by anything but a plain `=` (so a name set once by `=` can be read as that value)."""
+    return bindings.bound(module, plain=False, augmented=augmented, parameters=parameters)

@@ -17,71 +17,7 @@ from __future__ import annotations
 import libcst as cst
 
 from ifforge.families.logicif.codeops.common.walk import Reader, walk
-
-
-class _Bound(Reader):
-    """Every name a step binds anywhere inside it (nested functions too: a safe over-count)."""
-
-    def __init__(self):
-        self.names: set[str] = set()
-
-    def _target(self, target: cst.BaseExpression) -> None:
-        self.names.update(_all_names(target))
-
-    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-        self._target(node.target)
-
-    def visit_AugAssign(self, node: cst.AugAssign) -> None:
-        self._target(node.target)
-
-    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-        self._target(node.target)
-
-    def visit_For(self, node: cst.For) -> None:
-        self._target(node.target)
-
-    def visit_CompFor(self, node: cst.CompFor) -> None:
-        self._target(node.target)
-
-    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
-        self._target(node.target)
-
-    def visit_AsName(self, node: cst.AsName) -> None:
-        self.names.update(_all_names(node.name))
-
-    def visit_Del(self, node: cst.Del) -> None:
-        self.names.update(_all_names(node.target))
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        self.names.add(node.name.value)
-
-    def visit_ClassDef(self, node: cst.ClassDef) -> None:
-        self.names.add(node.name.value)
-
-    def visit_Param(self, node: cst.Param) -> None:
-        self.names.add(node.name.value)
-
-    def visit_Global(self, node: cst.Global) -> None:
-        self.names.update(n.name.value for n in node.names)
-
-    def visit_Nonlocal(self, node: cst.Nonlocal) -> None:
-        self.names.update(n.name.value for n in node.names)
-
-    def visit_ImportAlias(self, node: cst.ImportAlias) -> None:
-        self.names.update(_all_names(node.asname.name if node.asname else node.name))
-
-
-def _all_names(node: cst.CSTNode) -> set[str]:
-    """Every plain name anywhere in a target (`a, (b, *c)`, `x[i]` counts i too: a safe over-count)."""
-    if isinstance(node, cst.Name):
-        return {node.value}
-    return {n for child in node.children for n in _all_names(child)}
-
-
-def _bound(node: cst.CSTNode) -> set[str]:
-    found = _Bound()
-    walk(node, found)
-    return found.names
+from ifforge.families.logicif.codeops.describe.bindings import bound, every_name
 
 
 class _Reads(Reader):
@@ -113,7 +49,7 @@ class _Reads(Reader):
         return False
 
     def _comprehension(self, node: cst.CSTNode) -> bool:
-        own = {n for f in _comp_fors(node) for n in _all_names(f.target)}
+        own = {n for f in _comp_fors(node) for n in every_name(f.target)}
         inner = _Reads(self.wanted - own)
         for child in node.children:
             walk(child, inner)
@@ -147,6 +83,10 @@ def _reads(node: cst.CSTNode, wanted: set[str]) -> list[cst.Name]:
     reader = _Reads(wanted)
     walk(node, reader)
     return reader.found
+
+
+def _bound(node: cst.CSTNode) -> set[str]:
+    return bound(node, over_count=True)
 
 
 def input_reads(entry: cst.FunctionDef, parameters: set[str]) -> set[cst.Name]:
