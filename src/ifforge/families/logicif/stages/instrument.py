@@ -18,7 +18,10 @@ in (`_other_case`). A seed whose trackers tell something on its cases never reac
 that fails too are the last-resort trackers judged (`_last_resort`: items that count as false), on
 the cases, then on a call swapped in. Last of all, the calls swapped in may be rescue changes of the
 cases (`_related_calls`): a loop or branch that waits on a relation between arguments (a value that
-is a key of another, a graph whose lists name its nodes) is walked by no random call.
+is a key of another, a graph whose lists name its nodes) is walked by no random call; then the
+cases' texts given characters of the code's own texts (`_table_calls`), and last changes aimed at a
+test no drawn value passes (`_aimed_calls`: a whole number given a fraction where the code asks
+`x != int(x)`, a character of the code's texts put at a text's end or start, a unit or sign).
 
 A seed dropped as `nothing_to_track` or `no_informative_tracker` is tried once more on the same
 anonymised code made countable: a helper `f` calls through a module-level alias (`_search = search`)
@@ -65,6 +68,8 @@ OTHER_CALLS = 80  # calls drawn from the code when no tracker tells something on
 OTHER_MUTANTS = 6  # changes of each case drawn too
 RELATED_MUTANTS = 10  # rescue changes of each case, tried once nothing else lets a tracker be chosen
 TABLE_MUTANTS = 4  # each case's texts given characters of the code's own texts, tried after those
+AFFIX_MUTANTS = 4  # each text of a case given one character of the code's texts after or before it, tried last
+FRACTIONS = (0.5, 0.25)  # what a whole number of a case is given where the code asks whether a number is whole
 
 
 def run(seed: SeedFunction, settings: TrackerConfig) -> Outcome[InstrumentedFunction]:
@@ -121,7 +126,8 @@ def _instrumented(seed: SeedFunction, anonymised: Anonymised, settings: TrackerC
     except NothingInformative as error:
         other = _other_case(seed, probe, runs, settings) or _last_resort(seed, probe, runs, settings) \
             or _case_among(_related_calls, seed, probe, runs, settings) \
-            or _case_among(_table_calls, seed, probe, runs, settings)
+            or _case_among(_table_calls, seed, probe, runs, settings) \
+            or _case_among(_aimed_calls, seed, probe, runs, settings)
         if other is None:
             return dropped("no_informative_tracker", str(error))
         place, arguments, runs, chosen = other
@@ -264,6 +270,61 @@ def _table_calls(seed: SeedFunction, taken: set[str]) -> list[list]:
             for path in texts:
                 _set(arguments, path, "".join(rng.choice(alphabet) if rng.random() < 0.5 else character
                                               for character in _get(arguments, path)))
+            found.setdefault(canonical_json(arguments), arguments)
+    return [arguments for key, arguments in found.items() if key not in taken]
+
+
+def _asks_whole(tree: ast.AST) -> bool:
+    """Whether the code asks if a number is whole: it compares a value with `int`, `round`,
+    `math.floor` / `math.trunc` of that same value (`x != int(x)`), takes it `% 1`, or calls
+    `.is_integer()` on it."""
+    whole = {"int", "round", "floor", "trunc"}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare) and len(node.comparators) == 1:
+            for one, other in ((node.left, node.comparators[0]), (node.comparators[0], node.left)):
+                if isinstance(one, ast.Call) and len(one.args) == 1 and not one.keywords \
+                        and (getattr(one.func, "id", None) or getattr(one.func, "attr", None)) in whole \
+                        and ast.dump(one.args[0]) == ast.dump(other):
+                    return True
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and isinstance(node.right, ast.Constant) \
+                and node.right.value == 1 and type(node.right.value) is int:
+            return True
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "is_integer" \
+                and not node.args:
+            return True
+    return False
+
+
+def _aimed_calls(seed: SeedFunction, taken: set[str]) -> list[list]:
+    """Changes of each case aimed at a test of the code's that drawn values never pass. Where the code
+    asks whether a number is whole (`x != int(x)`), each whole number of a case in turn given a half
+    or a quarter (drawn numbers are whole, or floats the code turns whole first): the path of a
+    fraction (`if a != int(a) and ...`) is walked by none of them. And each text of a case with one
+    character of the texts the code writes out put after it or before it (`'70'` -> `'70k'`): code
+    that reads a unit, a sign or a suffix at one end of a text (a number with an SI prefix, a size
+    with its unit) is given whole texts the drawing made, and `_table_calls` only changes the
+    characters inside them."""
+    try:
+        asks_whole = _asks_whole(pyast.parse(seed.source))
+    except (SyntaxError, ValueError, RecursionError):
+        return []
+    alphabet = _literal_characters(seed.source)
+    rng = random.Random(int(content_hash("aimed tracker cases", seed.task_id)[:12], 16))
+    found = {}
+    for test_input in seed.inputs:
+        leaves = _paths(test_input.args)
+        if asks_whole:
+            for path, leaf in leaves:
+                if type(leaf) is int:
+                    for fraction in FRACTIONS:
+                        arguments = _set(copy.deepcopy(test_input.args), path, leaf + fraction)
+                        found.setdefault(canonical_json(arguments), arguments)
+        texts = [path for path, leaf in leaves if isinstance(leaf, str)]
+        for draw in range(AFFIX_MUTANTS if texts and alphabet else 0):
+            arguments = copy.deepcopy(test_input.args)
+            path = rng.choice(texts)
+            text, character = _get(arguments, path), rng.choice(alphabet)
+            arguments = _set(arguments, path, text + character if draw % 2 == 0 else character + text)
             found.setdefault(canonical_json(arguments), arguments)
     return [arguments for key, arguments in found.items() if key not in taken]
 
