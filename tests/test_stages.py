@@ -617,3 +617,37 @@ def test_a_text_given_a_character_of_the_code_s_texts_at_its_end_is_swapped_in()
     runs = sandbox.run_cases(outcome.kept.instrumented_source, "f", args, tracked=True)
     assert [r.output for r in runs] == [r.output for r in sandbox.run_cases(SIZES, "parse_size", args)]
     assert any(len({r.stats[t.name] for r in runs}) > 1 for t in outcome.kept.trackers)
+
+
+ZONES = '''
+LETTERS = "CDEFGHJKLMNPQRSTUVWX"
+
+
+def zone_latitude(letter):
+    letter = letter.upper()
+    if letter not in LETTERS:
+        raise ValueError("no such zone")
+    if letter == "X":
+        return 78
+    return -80 + LETTERS.index(letter) * 8
+'''
+
+
+def test_a_seed_left_with_too_few_cases_is_given_calls_with_new_outputs():
+    """Two generated cases (the inputs stage found no other letter of the alphabet): too few to keep.
+    Calls drawn here (a letter of the code's own texts in place of a case's) that work and give an
+    output no case gave are added, and the seed is kept with trackers that vary; the code's outputs
+    are kept. Given cases are the author's: nothing is added to them."""
+    seed = SeedFunction(task_id="zones", source=ZONES, entry="zone_latitude", origin="zones.py",
+                        inputs=[TestInput(args=["C"], origin="edge shape"), TestInput(args=["X"], origin="edge shape")])
+    outcome = instrument.run(seed, from_settings(TrackerConfig, Settings()))
+    assert outcome.kept is not None, outcome.dropped
+    args = [i.args for i in outcome.kept.inputs]
+    assert args[:2] == [["C"], ["X"]] and len(args) >= 3
+    runs = sandbox.run_cases(outcome.kept.instrumented_source, "f", args, tracked=True)
+    outputs = [r.output for r in runs]
+    assert outputs == [r.output for r in sandbox.run_cases(ZONES, "zone_latitude", args)]
+    assert len(set(outputs)) == len(outputs)
+    assert any(len({r.stats[t.name] for r in runs}) > 1 for t in outcome.kept.trackers)
+    given = seed.model_copy(update={"inputs": [TestInput(args=["C"]), TestInput(args=["X"])]})
+    assert instrument.run(given, from_settings(TrackerConfig, Settings())).dropped[0].reason == "too_few_cases"

@@ -23,6 +23,10 @@ cases' texts given characters of the code's own texts (`_table_calls`), and last
 test no drawn value passes (`_aimed_calls`: a whole number given a fraction where the code asks
 `x != int(x)`, a character of the code's texts put at a text's end or start, a unit or sign).
 
+A seed whose generated cases are fewer than execute keeps (code that works on few values of a wide
+kind, a letter of a fixed alphabet) is first given calls drawn by these same ways that work and give
+an output no case gave (`_grown`), up to `GROWN_CASES` cases; given cases are never added to.
+
 A seed dropped as `nothing_to_track` or `no_informative_tracker` is tried once more on the same
 anonymised code made countable: a helper `f` calls through a module-level alias (`_search = search`)
 called by its own name, so it can move into `f` (codeops/instrument/aliases.py); then the methods of
@@ -68,6 +72,7 @@ OTHER_CALLS = 80  # calls drawn from the code when no tracker tells something on
 OTHER_MUTANTS = 6  # changes of each case drawn too
 RELATED_MUTANTS = 10  # rescue changes of each case, tried once nothing else lets a tracker be chosen
 TABLE_MUTANTS = 4  # each case's texts given characters of the code's own texts, tried after those
+GROWN_CASES = 8  # the cases a seed left with too few is given, at most, from the calls drawn here
 AFFIX_MUTANTS = 4  # each text of a case given one character of the code's texts after or before it, tried last
 FRACTIONS = (0.5, 0.25)  # what a whole number of a case is given where the code asks whether a number is whole
 
@@ -114,12 +119,21 @@ def _instrumented(seed: SeedFunction, anonymised: Anonymised, settings: TrackerC
     args = [i.args for i in seed.inputs]
     results = sandbox.run_cases(probe.source, "f", args, limits=settings.limits(), budget=settings.budget())
     cases, lost = kept_cases(results, args, settings, tracked=False)
+    grown = _grown(seed, probe, results, len(cases), settings) if len(cases) < settings.min_cases else None
+    if grown is not None:
+        seed = grown
+        args = [i.args for i in seed.inputs]
+        results = sandbox.run_cases(probe.source, "f", args, limits=settings.limits(), budget=settings.budget())
+        cases, lost = kept_cases(results, args, settings, tracked=False)
     if len(cases) < settings.min_cases:
         return dropped("too_few_cases", f"the probe of {len(probe.candidates)} candidate trackers kept {len(cases)} "
                                         f"of {len(args)} cases, {settings.min_cases} needed; first lost: "
                                         f"{lost[0] if lost else '-'}")
     runs = [_judged(probe, arguments, result, settings) for arguments, result in zip(args, results)]
     inputs, notes = list(seed.inputs), []
+    if grown is not None:
+        notes.append(f"{sum(i.origin == 'drawn for enough cases' for i in inputs)} calls added to the cases, "
+                     f"each with an output no case gave: too few cases worked")
     try:
         cases, returned = _judging(runs)
         chosen = choose(probe.candidates, cases, settings.max_tracker_value, returned)
@@ -172,6 +186,43 @@ def _judging(runs: list[Run | None]) -> tuple[list[tuple[list, dict]], list[dict
     """`choose`'s cases and the counters f returns on each, from the kept runs."""
     kept = [run for run in runs if run is not None]
     return [(arguments, stats) for arguments, stats, _ in kept], [returned for _, _, returned in kept]
+
+
+def _grown(seed: SeedFunction, probe, results: list[sandbox.CaseResult], kept: int,
+           settings: TrackerConfig) -> SeedFunction | None:
+    """The seed with working calls added to its generated cases, each giving an output none of them
+    gives (up to `GROWN_CASES` cases in all), when that reaches `min_cases`; else None. The inputs
+    stage keeps the calls it found, and code that works on few values of a wide kind (a letter of a
+    fixed alphabet, `ALPHABET.index(letter)`) may leave it with two; the calls drawn here (the
+    code's candidates and changes of the cases, rescue changes, the code's own characters, changes
+    aimed at its tests) are drawn otherwise. Only a seed that would be dropped gets here."""
+    if not any(test_input.origin is not None for test_input in seed.inputs):
+        return None  # the cases were given: they are the author's
+    taken = {canonical_json(i.args) for i in seed.inputs}
+    calls = []
+    for make in (_other_calls, _related_calls, _table_calls, _aimed_calls):
+        for arguments in make(seed, taken):
+            key = canonical_json(arguments)
+            if key not in taken:
+                taken.add(key)
+                calls.append(arguments)
+    if not calls:
+        return None
+    outputs = {canonical_json(result.output[0]) for result in results if result.ok}
+    added = []
+    for arguments, result in zip(calls, sandbox.run_cases(probe.source, "f", calls, limits=settings.limits(),
+                                                          budget=settings.budget(), coverage=True)):
+        if kept + len(added) >= GROWN_CASES:
+            break
+        if not result.ok or run_problem(arguments, result, settings) is not None \
+                or not kept_cases([result], [arguments], settings, tracked=False)[0] \
+                or canonical_json(result.output[0]) in outputs:
+            continue
+        outputs.add(canonical_json(result.output[0]))
+        added.append(TestInput(args=arguments, origin="drawn for enough cases"))
+    if kept + len(added) < settings.min_cases:
+        return None
+    return seed.model_copy(update={"inputs": [*seed.inputs, *added]})
 
 
 def _other_calls(seed: SeedFunction, taken: set[str]) -> list[list]:
