@@ -552,3 +552,102 @@ def test_a_keyword_written_against_a_parenthesised_choice_is_spaced_so_libcst_re
     plain = tmp_path / "plain.py"
     plain.write_text("def f(a):\n    if(a):\n        return(a)\n    return 0\n")
     assert parse_seed_file(plain).source == plain.read_text()
+
+
+HOURS = '''
+def to_minutes(hours=0, minutes=0):
+    if not 0 <= minutes < 60:
+        raise ValueError("minutes out of range")
+    if hours != int(hours) and minutes != 0:
+        raise ValueError("a fraction of an hour and minutes both")
+    return hours * 60 + minutes
+'''
+
+
+def test_a_number_given_a_fraction_is_swapped_in_where_the_code_asks_whether_it_is_whole():
+    """`hours != int(hours) and ...` on whole numbers: the second part is never worked out and the
+    branch only raises, so every count is the same on every case, and no drawn call holds a
+    fraction. A case whose whole number was given a half (or a quarter) is swapped in: the parts of
+    the chain worked out vary; the code's outputs are kept."""
+    cases = [[1, 5], [2, 0], [0, 30], [3, 59], [7, 1], [10, 10], [4, 45], [12, 0]]
+    seed = SeedFunction(task_id="hours", source=HOURS, entry="to_minutes", origin="hours.py",
+                        inputs=[TestInput(args=a, origin="random") for a in cases])
+    outcome = instrument.run(seed, from_settings(TrackerConfig, Settings()))
+    assert outcome.kept is not None, outcome.dropped
+    [swapped] = [i.args for i in outcome.kept.inputs if i.origin == "drawn for a tracker"]
+    assert any(isinstance(x, float) and x != int(x) for x in swapped)
+    args = [i.args for i in outcome.kept.inputs]
+    runs = sandbox.run_cases(outcome.kept.instrumented_source, "f", args, tracked=True)
+    assert [r.output for r in runs] == [r.output for r in sandbox.run_cases(HOURS, "to_minutes", args)]
+    assert any(len({r.stats[t.name] for r in runs}) > 1 for t in outcome.kept.trackers)
+    assert not instrument._aimed_calls(SeedFunction(task_id="plain", source=GOOD, entry="count_up", origin="g.py",
+                                                    inputs=seed.inputs), set())  # no test of wholeness, no text
+
+
+SIZES = '''
+import re
+
+UNITS = "KMGT"
+
+
+def parse_size(text):
+    found = re.match(r"^\\s*(\\d+)\\s*([%s])?\\s*$" % UNITS, text)
+    if found is None:
+        raise ValueError("not a size")
+    number, unit = found.groups()
+    if unit:
+        return int(number) * 1024 ** (UNITS.index(unit) + 1)
+    return int(number)
+'''
+
+
+def test_a_text_given_a_character_of_the_code_s_texts_at_its_end_is_swapped_in():
+    """A unit read at a text's end, by a pattern the code builds (`% UNITS`, so no text is drawn from
+    it): on plain digits the unit's branch is never taken, and a character put in place of the only
+    digit leaves no number. A case with a character of the code's texts put after it (`'7K'`) is
+    swapped in, and the branch count varies; the code's outputs are kept."""
+    cases = [["1"], ["2"], ["3"], ["4"], ["5"], ["6"], ["7"], ["8"]]
+    seed = SeedFunction(task_id="sizes", source=SIZES, entry="parse_size", origin="sizes.py",
+                        inputs=[TestInput(args=a, origin="random") for a in cases])
+    outcome = instrument.run(seed, from_settings(TrackerConfig, Settings()))
+    assert outcome.kept is not None, outcome.dropped
+    [swapped] = [i.args for i in outcome.kept.inputs if i.origin == "drawn for a tracker"]
+    assert swapped[0][-1] in "KMGT" and swapped[0][:-1].isdigit()
+    args = [i.args for i in outcome.kept.inputs]
+    runs = sandbox.run_cases(outcome.kept.instrumented_source, "f", args, tracked=True)
+    assert [r.output for r in runs] == [r.output for r in sandbox.run_cases(SIZES, "parse_size", args)]
+    assert any(len({r.stats[t.name] for r in runs}) > 1 for t in outcome.kept.trackers)
+
+
+ZONES = '''
+LETTERS = "CDEFGHJKLMNPQRSTUVWX"
+
+
+def zone_latitude(letter):
+    letter = letter.upper()
+    if letter not in LETTERS:
+        raise ValueError("no such zone")
+    if letter == "X":
+        return 78
+    return -80 + LETTERS.index(letter) * 8
+'''
+
+
+def test_a_seed_left_with_too_few_cases_is_given_calls_with_new_outputs():
+    """Two generated cases (the inputs stage found no other letter of the alphabet): too few to keep.
+    Calls drawn here (a letter of the code's own texts in place of a case's) that work and give an
+    output no case gave are added, and the seed is kept with trackers that vary; the code's outputs
+    are kept. Given cases are the author's: nothing is added to them."""
+    seed = SeedFunction(task_id="zones", source=ZONES, entry="zone_latitude", origin="zones.py",
+                        inputs=[TestInput(args=["C"], origin="edge shape"), TestInput(args=["X"], origin="edge shape")])
+    outcome = instrument.run(seed, from_settings(TrackerConfig, Settings()))
+    assert outcome.kept is not None, outcome.dropped
+    args = [i.args for i in outcome.kept.inputs]
+    assert args[:2] == [["C"], ["X"]] and len(args) >= 3
+    runs = sandbox.run_cases(outcome.kept.instrumented_source, "f", args, tracked=True)
+    outputs = [r.output for r in runs]
+    assert outputs == [r.output for r in sandbox.run_cases(ZONES, "zone_latitude", args)]
+    assert len(set(outputs)) == len(outputs)
+    assert any(len({r.stats[t.name] for r in runs}) > 1 for t in outcome.kept.trackers)
+    given = seed.model_copy(update={"inputs": [TestInput(args=["C"]), TestInput(args=["X"])]})
+    assert instrument.run(given, from_settings(TrackerConfig, Settings())).dropped[0].reason == "too_few_cases"

@@ -18,7 +18,14 @@ in (`_other_case`). A seed whose trackers tell something on its cases never reac
 that fails too are the last-resort trackers judged (`_last_resort`: items that count as false), on
 the cases, then on a call swapped in. Last of all, the calls swapped in may be rescue changes of the
 cases (`_related_calls`): a loop or branch that waits on a relation between arguments (a value that
-is a key of another, a graph whose lists name its nodes) is walked by no random call.
+is a key of another, a graph whose lists name its nodes) is walked by no random call; then the
+cases' texts given characters of the code's own texts (`_table_calls`), and last changes aimed at a
+test no drawn value passes (`_aimed_calls`: a whole number given a fraction where the code asks
+`x != int(x)`, a character of the code's texts put at a text's end or start, a unit or sign).
+
+A seed whose generated cases are fewer than execute keeps (code that works on few values of a wide
+kind, a letter of a fixed alphabet) is first given calls drawn by these same ways that work and give
+an output no case gave (`_grown`), up to `GROWN_CASES` cases; given cases are never added to.
 
 A seed dropped as `nothing_to_track` or `no_informative_tracker` is tried once more on the same
 anonymised code made countable: a helper `f` calls through a module-level alias (`_search = search`)
@@ -65,6 +72,9 @@ OTHER_CALLS = 80  # calls drawn from the code when no tracker tells something on
 OTHER_MUTANTS = 6  # changes of each case drawn too
 RELATED_MUTANTS = 10  # rescue changes of each case, tried once nothing else lets a tracker be chosen
 TABLE_MUTANTS = 4  # each case's texts given characters of the code's own texts, tried after those
+GROWN_CASES = 8  # the cases a seed left with too few is given, at most, from the calls drawn here
+AFFIX_MUTANTS = 4  # each text of a case given one character of the code's texts after or before it, tried last
+FRACTIONS = (0.5, 0.25)  # what a whole number of a case is given where the code asks whether a number is whole
 
 
 def run(seed: SeedFunction, settings: TrackerConfig) -> Outcome[InstrumentedFunction]:
@@ -109,19 +119,29 @@ def _instrumented(seed: SeedFunction, anonymised: Anonymised, settings: TrackerC
     args = [i.args for i in seed.inputs]
     results = sandbox.run_cases(probe.source, "f", args, limits=settings.limits(), budget=settings.budget())
     cases, lost = kept_cases(results, args, settings, tracked=False)
+    grown = _grown(seed, probe, results, len(cases), settings) if len(cases) < settings.min_cases else None
+    if grown is not None:
+        seed = grown
+        args = [i.args for i in seed.inputs]
+        results = sandbox.run_cases(probe.source, "f", args, limits=settings.limits(), budget=settings.budget())
+        cases, lost = kept_cases(results, args, settings, tracked=False)
     if len(cases) < settings.min_cases:
         return dropped("too_few_cases", f"the probe of {len(probe.candidates)} candidate trackers kept {len(cases)} "
                                         f"of {len(args)} cases, {settings.min_cases} needed; first lost: "
                                         f"{lost[0] if lost else '-'}")
     runs = [_judged(probe, arguments, result, settings) for arguments, result in zip(args, results)]
     inputs, notes = list(seed.inputs), []
+    if grown is not None:
+        notes.append(f"{sum(i.origin == 'drawn for enough cases' for i in inputs)} calls added to the cases, "
+                     f"each with an output no case gave: too few cases worked")
     try:
         cases, returned = _judging(runs)
         chosen = choose(probe.candidates, cases, settings.max_tracker_value, returned)
     except NothingInformative as error:
         other = _other_case(seed, probe, runs, settings) or _last_resort(seed, probe, runs, settings) \
             or _case_among(_related_calls, seed, probe, runs, settings) \
-            or _case_among(_table_calls, seed, probe, runs, settings)
+            or _case_among(_table_calls, seed, probe, runs, settings) \
+            or _case_among(_aimed_calls, seed, probe, runs, settings)
         if other is None:
             return dropped("no_informative_tracker", str(error))
         place, arguments, runs, chosen = other
@@ -166,6 +186,43 @@ def _judging(runs: list[Run | None]) -> tuple[list[tuple[list, dict]], list[dict
     """`choose`'s cases and the counters f returns on each, from the kept runs."""
     kept = [run for run in runs if run is not None]
     return [(arguments, stats) for arguments, stats, _ in kept], [returned for _, _, returned in kept]
+
+
+def _grown(seed: SeedFunction, probe, results: list[sandbox.CaseResult], kept: int,
+           settings: TrackerConfig) -> SeedFunction | None:
+    """The seed with working calls added to its generated cases, each giving an output none of them
+    gives (up to `GROWN_CASES` cases in all), when that reaches `min_cases`; else None. The inputs
+    stage keeps the calls it found, and code that works on few values of a wide kind (a letter of a
+    fixed alphabet, `ALPHABET.index(letter)`) may leave it with two; the calls drawn here (the
+    code's candidates and changes of the cases, rescue changes, the code's own characters, changes
+    aimed at its tests) are drawn otherwise. Only a seed that would be dropped gets here."""
+    if not any(test_input.origin is not None for test_input in seed.inputs):
+        return None  # the cases were given: they are the author's
+    taken = {canonical_json(i.args) for i in seed.inputs}
+    calls = []
+    for make in (_other_calls, _related_calls, _table_calls, _aimed_calls):
+        for arguments in make(seed, taken):
+            key = canonical_json(arguments)
+            if key not in taken:
+                taken.add(key)
+                calls.append(arguments)
+    if not calls:
+        return None
+    outputs = {canonical_json(result.output[0]) for result in results if result.ok}
+    added = []
+    for arguments, result in zip(calls, sandbox.run_cases(probe.source, "f", calls, limits=settings.limits(),
+                                                          budget=settings.budget(), coverage=True)):
+        if kept + len(added) >= GROWN_CASES:
+            break
+        if not result.ok or run_problem(arguments, result, settings) is not None \
+                or not kept_cases([result], [arguments], settings, tracked=False)[0] \
+                or canonical_json(result.output[0]) in outputs:
+            continue
+        outputs.add(canonical_json(result.output[0]))
+        added.append(TestInput(args=arguments, origin="drawn for enough cases"))
+    if kept + len(added) < settings.min_cases:
+        return None
+    return seed.model_copy(update={"inputs": [*seed.inputs, *added]})
 
 
 def _other_calls(seed: SeedFunction, taken: set[str]) -> list[list]:
@@ -264,6 +321,61 @@ def _table_calls(seed: SeedFunction, taken: set[str]) -> list[list]:
             for path in texts:
                 _set(arguments, path, "".join(rng.choice(alphabet) if rng.random() < 0.5 else character
                                               for character in _get(arguments, path)))
+            found.setdefault(canonical_json(arguments), arguments)
+    return [arguments for key, arguments in found.items() if key not in taken]
+
+
+def _asks_whole(tree: ast.AST) -> bool:
+    """Whether the code asks if a number is whole: it compares a value with `int`, `round`,
+    `math.floor` / `math.trunc` of that same value (`x != int(x)`), takes it `% 1`, or calls
+    `.is_integer()` on it."""
+    whole = {"int", "round", "floor", "trunc"}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare) and len(node.comparators) == 1:
+            for one, other in ((node.left, node.comparators[0]), (node.comparators[0], node.left)):
+                if isinstance(one, ast.Call) and len(one.args) == 1 and not one.keywords \
+                        and (getattr(one.func, "id", None) or getattr(one.func, "attr", None)) in whole \
+                        and ast.dump(one.args[0]) == ast.dump(other):
+                    return True
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and isinstance(node.right, ast.Constant) \
+                and node.right.value == 1 and type(node.right.value) is int:
+            return True
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "is_integer" \
+                and not node.args:
+            return True
+    return False
+
+
+def _aimed_calls(seed: SeedFunction, taken: set[str]) -> list[list]:
+    """Changes of each case aimed at a test of the code's that drawn values never pass. Where the code
+    asks whether a number is whole (`x != int(x)`), each whole number of a case in turn given a half
+    or a quarter (drawn numbers are whole, or floats the code turns whole first): the path of a
+    fraction (`if a != int(a) and ...`) is walked by none of them. And each text of a case with one
+    character of the texts the code writes out put after it or before it (`'70'` -> `'70k'`): code
+    that reads a unit, a sign or a suffix at one end of a text (a number with an SI prefix, a size
+    with its unit) is given whole texts the drawing made, and `_table_calls` only changes the
+    characters inside them."""
+    try:
+        asks_whole = _asks_whole(pyast.parse(seed.source))
+    except (SyntaxError, ValueError, RecursionError):
+        return []
+    alphabet = _literal_characters(seed.source)
+    rng = random.Random(int(content_hash("aimed tracker cases", seed.task_id)[:12], 16))
+    found = {}
+    for test_input in seed.inputs:
+        leaves = _paths(test_input.args)
+        if asks_whole:
+            for path, leaf in leaves:
+                if type(leaf) is int:
+                    for fraction in FRACTIONS:
+                        arguments = _set(copy.deepcopy(test_input.args), path, leaf + fraction)
+                        found.setdefault(canonical_json(arguments), arguments)
+        texts = [path for path, leaf in leaves if isinstance(leaf, str)]
+        for draw in range(AFFIX_MUTANTS if texts and alphabet else 0):
+            arguments = copy.deepcopy(test_input.args)
+            path = rng.choice(texts)
+            text, character = _get(arguments, path), rng.choice(alphabet)
+            arguments = _set(arguments, path, text + character if draw % 2 == 0 else character + text)
             found.setdefault(canonical_json(arguments), arguments)
     return [arguments for key, arguments in found.items() if key not in taken]
 
