@@ -1670,6 +1670,9 @@ def test_a_function_made_at_module_level_by_a_factory_is_a_helper_whose_fixed_va
     assert "A helper you will use, plain, takes text" in text and "c does not occur in the text \"ab\"" in text \
         and "c occurs in the text \"\" (empty text)" in text  # a default the call leaves out is its value
     assert "pick_mark" not in text and "strip_marks" not in text  # the factories are left out
+    scaled = describe("def scale(k):\n    def times(x, by=k):\n        return x * by\n    return times\n"
+                      "triple = scale(3)\ndef f(a):\n    return triple(a)\n", [], {}, "int")
+    assert "triple, takes x and by (by is 3 unless it is given)" in scaled  # a default is read at the making
     # a value that is not fixed (a list, made anew at each read), or a factory used otherwise: told as before
     for changed in (_FACTORY.replace("pick_mark(ACUTE, GRAVE)", "pick_mark([ACUTE])"),
                     _FACTORY.replace("return accent(s)", "return pick_mark(s)(s)"),

@@ -217,8 +217,9 @@ def inline(module: cst.Module) -> cst.Module:
             continue  # the factory: each function it makes is told as a helper of its own
         if position in made:
             name, inner, given = made[position]
+            read = _Read(given, {})  # the defaults and annotations too: they are read when the factory is called
             helper = inner.with_changes(name=cst.Name(renamed.get(name, name)), leading_lines=statement.leading_lines,
-                                        body=inner.body.visit(_Read(given, {})))
+                                        params=inner.params.visit(read), body=inner.body.visit(read))
             body.append(helper)
             continue
         body.append(statement)
