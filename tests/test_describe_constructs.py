@@ -1663,3 +1663,53 @@ def test_bindings_read_a_target_precisely_or_over_count_it_and_leave_out_what_is
     assert bound(module) == {"os.path", "f", "a", "b", "c", "d", "n", "k", "e"}
     assert bound(module, over_count=True) == {"os", "path", "f", "a", "b", "x", "i", "c", "d", "n", "k", "e"}
     assert bound(module, plain=False, augmented=False, parameters=False) == {"os.path", "f", "k", "e"}
+
+
+_FACTORY = ('def pick_mark(*marks):\n    "The first of marks in a character."\n    def _(ch):\n'
+            '        for m in marks:\n            if m in ch:\n                return m\n    return _\n'
+            'def strip_marks(drop, keep=""):\n    def inner(text):\n'
+            '        return "".join(c for c in text if c not in drop or c in keep)\n    return inner\n'
+            'ACUTE = "\\u0301"\nGRAVE = VARIA = "\\u0300"\naccent = pick_mark(ACUTE, GRAVE)\nplain = strip_marks("ab")\n'
+            'def f(s):\n    return accent(s), plain(s)\n')
+
+
+def test_a_function_made_at_module_level_by_a_factory_is_a_helper_whose_fixed_values_are_its_inputs():
+    text = describe(_FACTORY, [], {}, "int")
+    assert "GRAVE and VARIA are both \"\\u0300\"" in text  # `A = B = value`: one value, two names
+    assert "A helper you will use, accent, takes ch and does this:\n1. For each m of (the pair of ACUTE and GRAVE)" \
+        in text
+    assert "A helper you will use, plain, takes text" in text and "c does not occur in the text \"ab\"" in text \
+        and "c occurs in the text \"\" (empty text)" in text  # a default the call leaves out is its value
+    assert "pick_mark" not in text and "strip_marks" not in text  # the factories are left out
+    scaled = describe("def scale(k):\n    def times(x, by=k):\n        return x * by\n    return times\n"
+                      "triple = scale(3)\ndef f(a):\n    return triple(a)\n", [], {}, "int")
+    assert "triple, takes x and by (by is 3 unless it is given)" in scaled  # a default is read at the making
+    # a value that is not fixed (a list, made anew at each read), or a factory used otherwise: told as before
+    for changed in (_FACTORY.replace("pick_mark(ACUTE, GRAVE)", "pick_mark([ACUTE])"),
+                    _FACTORY.replace("return accent(s)", "return pick_mark(s)(s)"),
+                    _FACTORY.replace("for m in marks:", "for ACUTE in marks:")):  # the inner function binds ACUTE
+        try:
+            assert "A helper you will use, pick_mark" in describe(changed, [], {}, "int")
+        except Undescribable:
+            pass
+
+
+def test_a_helper_parameter_every_call_gives_a_written_pattern_is_that_pattern():
+    source = ("import re\nHEAD = re.compile(r'^--- ')\ndef rows(lines, c):\n"
+              "    return [i for i in range(len(lines)) if c.match(lines[i])]\n"
+              "def parts(lines, p):\n    return rows(lines, p)\n"
+              "def f(xs):\n    return parts(xs, HEAD), rows(xs, re.compile('b'))\n")
+    text = describe(source, [], {}, "int")
+    assert "the pattern c matches at the very start of item i of lines" in text
+    assert "what rows gives back with lines and p" in text
+    with pytest.raises(Undescribable, match="not written in the code"):  # one call gives a text: not a pattern
+        describe(source.replace("rows(xs, re.compile('b'))", "rows(xs, xs[0])"), [], {}, "int")
+
+
+def test_a_name_set_to_one_of_two_written_patterns_by_a_check_is_a_pattern():
+    source = ("import re\nA = re.compile(r'[^ -~]')\nB = re.compile(r'[ab]')\ndef f(s, strict):\n"
+              "    stats = {}\n    rx = A if strict else B\n    return rx.sub('?', s)\n")
+    text = describe(source, [], {"strict": "bool"}, "int")
+    assert "Set rx to A if strict, otherwise B." in text and "every match of the pattern rx" in text
+    with pytest.raises(Undescribable, match="not written in the code"):  # one arm is a text: not a pattern
+        describe(source.replace("else B", "else s"), [], {}, "int")

@@ -870,3 +870,19 @@ def test_logicif_able_leaves_out_a_parameter_formatted_into_several_values_on_ev
     assert why(std.replace("'%s:%d(%s)'", "'%(a)s:%(b)d'")) is None
     assert why(std.replace("('~', 0)", "['~', 0]")) is None
     assert why(std.replace("'%s:%d(%s)'", "'100%% of %s'")) is None
+
+
+@pytest.mark.parametrize("path", ["", ".", "..", ".bashrc", "a.b.c", "a/.b", "a.b/c", "/x/..a.b", "a/b.", "...b",
+                                  "a//", "/", "//a", "a/b/", "//"])
+def test_splitext_and_split_words_follow_python_on_tricky_paths(path):
+    """The words are steps; these are those steps done in Python, against posixpath itself."""
+    import posixpath
+    text = _text("for v in a:\n    stats['loop_iterations'] += 1\n"
+                 "return (posixpath.splitext(a)[0] + os.path.split(a)[1], stats)", module="import os, posixpath")
+    assert "the part of a before its last \".\"" in text and "only dots before it" in text
+    dot, slash = path.rfind("."), path.rfind("/")
+    ext = (path[:dot], path[dot:]) if dot > slash and path[slash + 1:dot].strip(".") else (path, "")
+    assert ext == posixpath.splitext(path)
+    head = path[:slash + 1]
+    head = head if head.strip("/") == "" else head.rstrip("/")
+    assert (head, path[slash + 1:]) == posixpath.split(path)

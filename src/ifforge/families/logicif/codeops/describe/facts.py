@@ -223,7 +223,8 @@ def _tables_of_patterns(k):
 def _patterns_of_tables(k) -> set[str]:
     """A loop's name set to each pattern of a table in turn is a pattern too (`rx.search(s)`)."""
     return set(k.patterns) | {name for name, (_, role) in k.table_names.items() if role == pattern_tables.PATTERN} \
-        | _pattern_loop_names(k.module, k.patterns) | _pattern_defaults(k.module)
+        | _pattern_loop_names(k.module, k.patterns) | _pattern_defaults(k.module) \
+        | _pattern_parameters(k.module, k.patterns)
 
 
 def _pattern_defaults(module: cst.Module) -> set[str]:
@@ -248,6 +249,43 @@ def _pattern_defaults(module: cst.Module) -> set[str]:
                 continue
             found.add(param.name.value)
     return found
+
+
+def _pattern_parameters(module: cst.Module, patterns) -> set[str]:
+    """A helper's parameter, bound nowhere else, that every call of the helper gives a compiled pattern:
+    a name of one (told among the fixed values) or a written `re.compile(...)` (`find_rows(lines, HEADER)`,
+    then `c.match(line)` inside). The helper is defined once and only ever called, never with `*` or `**`,
+    and each call gives that parameter by its place or its name."""
+    names = {"re"} | {alias for alias, module in _imported(module).items() if module == "re"}
+    reads = pattern_tables.survey(module)
+    functions = [f for f in _all(module, cst.FunctionDef) if f.name.value != "f"]
+    calls: dict[str, list[cst.Call]] = {}
+    for call in _all(module, cst.Call):
+        if isinstance(call.func, cst.Name):
+            calls.setdefault(call.func.value, []).append(call)
+    found: set[str] = set()
+    while True:  # a helper that hands its pattern on to another (`find_rows(lines, c)`) gives it one too
+        known = set(patterns) | found
+        more = set()
+        for function in functions:
+            made = calls.get(function.name.value, [])
+            if not made or reads.bindings[function.name.value] != 1 or \
+                    reads.uses[function.name.value] != 1 + len(made) or any(a.star for c in made for a in c.args):
+                continue
+            for place, param in enumerate([*function.params.posonly_params, *function.params.params]):
+                if param.name.value in known or reads.bindings[param.name.value] != 1:
+                    continue
+                given = []
+                for call in made:
+                    named = [a for a in call.args if a.keyword is not None and a.keyword.value == param.name.value]
+                    ordered = [a for a in call.args if a.keyword is None]
+                    given.append(named[0].value if named else ordered[place].value if place < len(ordered) else None)
+                if all(isinstance(g, cst.Name) and g.value in known or isinstance(g, cst.Call) and
+                       _compile_call(g, names) for g in given):
+                    more.add(param.name.value)
+        if not more:
+            return found
+        found |= more
 
 
 def _pattern_loop_names(module: cst.Module, patterns) -> set[str]:
@@ -1078,6 +1116,13 @@ def _patterns(values: dict[str, list[cst.BaseExpression]], makers: frozenset[str
     patterns = {name for name, found in values.items()
                 if any(compiled(v) for v in found) and all(compiled(v) or (isinstance(v, cst.Name) and v.value == "None")
                                                           for v in found)}
+    while True:  # `rgx = _ASCII if ensure_ascii else _ANY`: one of two patterns, chosen by a check
+        more = {name for name, found in values.items() if name not in patterns and all(
+            isinstance(v, cst.IfExp) and all(compiled(arm) or isinstance(arm, cst.Name) and arm.value in patterns
+                                             for arm in (v.body, v.orelse)) for v in found)}
+        if not more:
+            break
+        patterns |= more
     bound = {name: found[0] for name, found in values.items()
              if len(found) == 1 and isinstance(found[0], cst.Attribute) and (compiled(found[0].value) or (
                  isinstance(found[0].value, cst.Name) and found[0].value.value in patterns)

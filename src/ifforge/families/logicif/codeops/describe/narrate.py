@@ -19,7 +19,7 @@ import libcst as cst
 from ifforge.families.logicif.codeops.common.source import cst_module, cst_parameters
 from ifforge.families.logicif.codeops.common.walk import Reader, index, walk
 from ifforge.families.logicif.codeops.describe import facts as module_facts
-from ifforge.families.logicif.codeops.describe import pattern_tables, roles, stored_methods, vocab
+from ifforge.families.logicif.codeops.describe import made, pattern_tables, roles, stored_methods, vocab
 from ifforge.families.logicif.codeops.describe.facts import (Facts, class_methods, class_value, is_noop,
                                                             method_of_value, unpacked)
 from ifforge.families.logicif.codeops.describe.english import (Speaker, Undescribable, constant_truth, float_words,
@@ -728,7 +728,7 @@ def describe(source: str, trackers: list[Tracker], input_types: dict[str, str], 
 def narration(source: str, trackers: list[Tracker], input_types: dict[str, str], output_format: str) -> Narration:
     """The description, with the statement each of its steps renders (`places.places` finds them in
     the exported code)."""
-    module = index(stored_methods.inline(cst_module(source)))
+    module = index(made.inline(stored_methods.inline(cst_module(source))))
     keys = [t.name for t in trackers]
     named = roles.assign(module, input_types, keys)
     told = _narration(module, named, trackers, input_types, output_format)
@@ -942,6 +942,12 @@ def _fixed(statement, say: Speaker, told: set[str] = frozenset(), typing_only: s
             if isinstance(small, cst.Assign) and len(small.targets) == 1 and (
                     each := unpacked(small.targets[0].target, small.value)):  # `_GRAY, _BLACK = 0, 1`
                 parts.extend(f"{name} is {say.value(value)}" for name, value in each)
+                continue
+            if isinstance(small, cst.Assign) and len(small.targets) > 1 and all(
+                    isinstance(t.target, cst.Name) for t in small.targets):  # `PSILI = SMOOTH = "\u0313"`
+                names = [t.target.value for t in small.targets]
+                parts.append(f"{_join_words(names)} are both {say.value(small.value)}" if len(names) == 2 else
+                             f"{_join_words(names)} are all {say.value(small.value)}")
                 continue
             raise Undescribable("a module-level statement other than a constant or an import")
         return "; ".join(parts)

@@ -26,6 +26,13 @@ _WORDS = {
                     f"that it is dropped when nothing is kept yet and the path starts with {SLASH}; then join the kept "
                     f"pieces with {SLASH} between them, put {SLASH} in front if the path starts with {SLASH} (two if "
                     f"it starts with exactly two), and give \".\" if that is empty"),
+    "splitext": (1, f"the pair of (the part of {{0}} before its last \".\") and (the part of {{0}} from its last \".\" to "
+                    f"the end) when that \".\" comes after the last {SLASH} of {{0}} and something other than \".\" "
+                    f"stands between the two (between the start of {{0}} and that \".\" when {{0}} has no {SLASH}); "
+                    f"otherwise (no \".\" there, or only dots before it) the pair of {{0}} and \"\" (empty text)"),
+    "split": (1, f"the pair of (the part of {{0}} before and including its last {SLASH} (empty text when it has "
+                 f"none), then with the {SLASH} characters at its end removed unless it is made of {SLASH} alone) and "
+                 f"(the part of {{0}} after its last {SLASH} (all of {{0}} when it has no {SLASH}))"),
     "unquote": (1, '{0} with every escape "%" followed by two hexadecimal digits (either case) read as a byte, and '
                    "each run of such bytes turned into the characters whose UTF-8 encoding it is (each byte that "
                    'cannot start a character, and each character cut short, becomes "\\ufffd"); a "%" not followed '
@@ -33,7 +40,7 @@ _WORDS = {
     "quote": (1, "{0} with every character that is not an ASCII letter, a digit or one of \"_.-~/\" replaced by the "
                  "bytes of its UTF-8 encoding, each written as \"%\" and two hexadecimal digits in capitals"),
 }
-_PATH = {"basename", "dirname", "isabs", "normcase", "join", "normpath", "commonprefix"}
+_PATH = {"basename", "dirname", "isabs", "normcase", "join", "normpath", "commonprefix", "splitext", "split"}
 MODULES = {"os.path": _PATH, "posixpath": _PATH,
            "urllib.parse": {"quote", "unquote"}}
 
