@@ -127,3 +127,26 @@ def resolved_name(node: cst.BaseExpression, imported: Mapping[str, str]) -> str 
         return None
     head, dot, rest = dotted.partition(".")
     return imported[head] + dot + rest if head in imported else dotted
+
+
+class ValueNames(cst.CSTTransformer):
+    """Rewrites each name read as a value through `replace`, never an attribute's name (`x.name`) or a
+    keyword's (`f(name=...)`): the one way to read a name as something else everywhere it is a value."""
+
+    def replace(self, name: cst.Name) -> cst.BaseExpression:
+        return name
+
+    def leave_Name(self, original, updated):
+        return self.replace(updated)
+
+    def visit_Attribute(self, node):
+        return False
+
+    def leave_Attribute(self, original, updated):
+        return updated.with_changes(value=updated.value.visit(self))
+
+    def visit_Arg(self, node):
+        return False
+
+    def leave_Arg(self, original, updated):
+        return updated.with_changes(value=updated.value.visit(self))

@@ -24,6 +24,7 @@ import re
 
 import libcst as cst
 
+from ifforge.families.logicif.codeops.common.source import ValueNames
 from ifforge.families.logicif.codeops.common.walk import Reader, walk
 from ifforge.families.logicif.codeops.describe.stored_methods import bindings
 
@@ -137,30 +138,18 @@ def _given(factory: cst.FunctionDef, call: cst.Call, constants: set[str]) -> dic
     return given
 
 
-class _Read(cst.CSTTransformer):
+class _Read(ValueNames):
     """Each use of a name in `values` read as its value; each use of a name in `renamed` under its new name."""
 
     def __init__(self, values: dict[str, cst.BaseExpression], renamed: dict[str, str]):
         self.values, self.renamed = values, renamed
 
-    def leave_Name(self, original, updated):
-        if updated.value in self.values:
-            return self.values[updated.value].deep_clone()
-        if updated.value in self.renamed:
-            return updated.with_changes(value=self.renamed[updated.value])
-        return updated
-
-    def visit_Attribute(self, node):
-        return False
-
-    def leave_Attribute(self, original, updated):
-        return updated.with_changes(value=updated.value.visit(self))
-
-    def visit_Arg(self, node):
-        return False
-
-    def leave_Arg(self, original, updated):
-        return updated.with_changes(value=updated.value.visit(self))
+    def replace(self, name):
+        if name.value in self.values:
+            return self.values[name.value].deep_clone()
+        if name.value in self.renamed:
+            return name.with_changes(value=self.renamed[name.value])
+        return name
 
 
 def inline(module: cst.Module) -> cst.Module:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from ifforge.families.logicif.codeops.common.source import cst_parameters
+from ifforge.families.logicif.codeops.common.source import ValueNames, cst_parameters
 from ifforge.families.logicif.codeops.common.walk import Reader, walk
 
 
@@ -140,26 +140,14 @@ def _uses(name: str, nodes) -> int:
     return seen.count
 
 
-class _Inline(cst.CSTTransformer):
+class _Inline(ValueNames):
     """Reads each use of a stored method's name as the method on its object."""
 
     def __init__(self, stored: dict[str, cst.Attribute]):
         self.stored = stored
 
-    def leave_Name(self, original, updated):
-        return self.stored.get(updated.value, updated)
-
-    def visit_Attribute(self, node):
-        return False
-
-    def leave_Attribute(self, original, updated):
-        return updated.with_changes(value=updated.value.visit(self))
-
-    def visit_Arg(self, node):
-        return False
-
-    def leave_Arg(self, original, updated):
-        return updated.with_changes(value=updated.value.visit(self))
+    def replace(self, name):
+        return self.stored.get(name.value, name)
 
 
 def _function_stored(function: cst.FunctionDef, everywhere: dict[str, list[cst.CSTNode]],
