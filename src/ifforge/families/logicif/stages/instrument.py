@@ -23,7 +23,7 @@ cases' texts given characters of the code's own texts (`_table_calls`), and last
 test no drawn value passes (`_aimed_calls`: a whole number given a fraction where the code asks
 `x != int(x)`, a character of the code's texts put at a text's end or start, a unit or sign).
 
-A seed whose generated cases are fewer than execute keeps (code that works on few values of a wide
+A seed left with fewer generated cases than `min_cases` (code that works on few values of a wide
 kind, a letter of a fixed alphabet) is first given calls drawn by these same ways that work and give
 an output no case gave (`_grown`), up to `GROWN_CASES` cases; given cases are never added to.
 
