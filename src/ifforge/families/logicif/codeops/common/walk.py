@@ -257,3 +257,45 @@ def _indexed(node: cst.CSTNode) -> tuple[_Index, int] | None:
         if position is not None:
             return found, position
     return None
+
+
+class _Seek(Reader):
+    """Stops at the first node of one of `kinds`."""
+
+    def __init__(self, kinds):
+        self.kinds, self.hit = kinds, False
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        self.hit = self.hit or isinstance(node, self.kinds)
+        return not self.hit
+
+
+def holds(node: cst.CSTNode, kinds) -> bool:
+    """Whether `node`, or anything inside it, is of one of `kinds` (a class or a tuple of them)."""
+    seek = _Seek(kinds)
+    walk(node, seek)
+    return seek.hit
+
+
+class _Names(Reader):
+    def __init__(self):
+        self.found: list[str] = []
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.found.append(node.value)
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        walk(node.value, self)
+        return False
+
+    def visit_Arg(self, node: cst.Arg) -> bool:
+        walk(node.value, self)
+        return False
+
+
+def value_names(node: cst.CSTNode) -> list[str]:
+    """Every name below `node`, in order, once per use, but never an attribute's name (`x.name`) or a
+    keyword's (`g(name=...)`): the names that stand for values."""
+    names = _Names()
+    walk(node, names)
+    return names.found

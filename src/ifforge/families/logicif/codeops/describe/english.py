@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from ifforge.families.logicif.codeops.common.source import dotted_name, resolved_name
-from ifforge.families.logicif.codeops.common.walk import Reader, walk
+from ifforge.families.logicif.codeops.common.walk import Reader, value_names, walk
 from ifforge.families.logicif.codeops.describe import formats, methods, paths, regex, roles, vocab, wildcards
 from ifforge.families.logicif.codeops.describe.errors import Undescribable
 
@@ -337,7 +337,7 @@ class Speaker:
             raise Undescribable("a lambda used as a value with other than plain parameters")
         names = [p.name.value for p in params.params]
         fixed = _BUILTINS | self.helpers | self.generators | set(self.constants) | set(self.imported) | self.classes
-        if _read_names(node.body) - set(names) - fixed - (self.inputs | self.steady if self.facts is not None else set()):
+        if set(value_names(node.body)) - set(names) - fixed - (self.inputs | self.steady if self.facts is not None else set()):
             raise Undescribable("a lambda used as a value that reads a variable of the steps (read when it is "
                                 "called, not when it is made)")
         given = f"given {_join(names)}" if names else "with no inputs"
@@ -2391,17 +2391,6 @@ def _stdlib_class(dotted: str | None) -> type:
     if not isinstance(found, type):
         raise Undescribable("isinstance against a type other than a built-in one")
     return found
-
-
-def _read_names(node: cst.CSTNode) -> set[str]:
-    """The names an expression reads (not attribute or keyword names after a dot or before `=`)."""
-    if isinstance(node, cst.Name):
-        return {node.value}
-    if isinstance(node, cst.Attribute):
-        return _read_names(node.value)
-    if isinstance(node, cst.Arg):
-        return _read_names(node.value)
-    return {name for child in node.children for name in _read_names(child)}
 
 
 def float_words(written: str) -> str:

@@ -19,7 +19,7 @@ import libcst as cst
 
 from ifforge.core import pyast
 from ifforge.families.logicif.codeops.common.source import cst_parameters, dotted_name, resolved_name
-from ifforge.families.logicif.codeops.common.walk import Reader, walk
+from ifforge.families.logicif.codeops.common.walk import Reader, holds, walk
 from ifforge.families.logicif.codeops.describe import bindings, first_reads, pattern_tables, regex, roles, stored_methods, vocab, wildcards
 from ifforge.families.logicif.codeops.describe.errors import Undescribable
 from ifforge.families.logicif.codeops.describe.english import METHOD_TYPES, is_constant
@@ -333,7 +333,7 @@ def _steady(k) -> set[str]:
     for name, values in k.assigned.items():
         if len(values) != 1 or reads.bindings[name] != 1 or not is_constant(values[0]):
             continue
-        if _holds(values[0], cst.List) and \
+        if holds(values[0], cst.List) and \
                 reads.uses[name] != 1 + reads.looked_in[name]:
             continue
         found.add(name)
@@ -873,10 +873,6 @@ def _all(node: cst.CSTNode, kind: type) -> list:
     return found + [inner for child in node.children for inner in _all(child, kind)]
 
 
-def _holds(node: cst.CSTNode, kind: type) -> bool:
-    return bool(_all(node, kind))
-
-
 def _settled_numbers(module: cst.Module, assigned: dict, kinds: Mapping[str, str], stats: str) -> set[str]:
     """Parameters of `f` whose first step sets them to a number (`n = abs(int(n))`) and that hold only numbers
     after it (every `=` of the name sets a number, nothing else binds it, no other function has a parameter
@@ -889,7 +885,7 @@ def _settled_numbers(module: cst.Module, assigned: dict, kinds: Mapping[str, str
         is_noop(x) or _sets_only(x, stats) for x in s.body))]  # the counters' dictionary set up first is no step
     first = steps[0].body if steps and isinstance(steps[0], cst.SimpleStatementLine) else []
     if len(first) != 1 or not isinstance(first[0], cst.Assign) or len(first[0].targets) != 1 \
-            or not isinstance(first[0].targets[0].target, cst.Name) or _holds(first[0].value, cst.Modulo):
+            or not isinstance(first[0].targets[0].target, cst.Name) or holds(first[0].value, cst.Modulo):
         return set()
     name = first[0].targets[0].target.value
     parameters = Counter(p.name.value for p in _all(module, cst.Param))

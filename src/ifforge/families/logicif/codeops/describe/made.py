@@ -25,44 +25,11 @@ import re
 import libcst as cst
 
 from ifforge.families.logicif.codeops.common.source import ValueNames
-from ifforge.families.logicif.codeops.common.walk import Reader, walk
+from ifforge.families.logicif.codeops.common.walk import holds, value_names
 from ifforge.families.logicif.codeops.describe.stored_methods import bindings
 
 _NUMBERED = re.compile(r"v\d+")
 _HELPER = re.compile(r"g(\d+)")
-
-
-def _names(node: cst.CSTNode) -> list[str]:
-    """The names read or written below `node` (not attributes' or keywords' names)."""
-    found: list[str] = []
-
-    class Names(Reader):
-        def visit_Name(self, name):
-            found.append(name.value)
-
-        def visit_Attribute(self, attribute):
-            walk(attribute.value, self)
-            return False
-
-        def visit_Arg(self, arg):
-            walk(arg.value, self)
-            return False
-
-    walk(node, Names())
-    return found
-
-
-def _holds(node: cst.CSTNode, kinds: tuple) -> bool:
-    hit = []
-
-    class Seek(Reader):
-        def on_visit(self, visited):
-            if isinstance(visited, kinds):
-                hit.append(visited)
-            return not hit
-
-    walk(node, Seek())
-    return bool(hit)
 
 
 def _factory(function: cst.FunctionDef) -> cst.FunctionDef | None:
@@ -84,8 +51,8 @@ def _factory(function: cst.FunctionDef) -> cst.FunctionDef | None:
             and isinstance(last.body[0].value, cst.Name) and last.body[0].value.value == inner.name.value):
         return None
     if inner.decorators or inner.asynchronous is not None or \
-            _holds(inner, (cst.Global, cst.Nonlocal, cst.Yield, cst.Await)) or \
-            inner.name.value in _names(inner.params) + _names(inner.body):
+            holds(inner, (cst.Global, cst.Nonlocal, cst.Yield, cst.Await)) or \
+            inner.name.value in value_names(inner.params) + value_names(inner.body):
         return None
     return inner
 
@@ -164,7 +131,7 @@ def inline(module: cst.Module) -> cst.Module:
         return module
     everywhere = bindings(module)
     uses: dict[str, int] = {}
-    for name in _names(module):
+    for name in value_names(module):
         uses[name] = uses.get(name, 0) + 1
     inners = {name: _factory(s) for name, s in factories.items()}
     placed = {id(target): i for i, s in enumerate(top) if isinstance(s, cst.SimpleStatementLine)
@@ -181,7 +148,7 @@ def inline(module: cst.Module) -> cst.Module:
         if given is None:
             continue
         inside = set(bindings(inner.params)) | set(bindings(inner.body))
-        read = set(given) | {n for value in given.values() for n in _names(value)}
+        read = set(given) | {n for value in given.values() for n in value_names(value)}
         if inside & read:
             continue
         made[position] = (name, inner, given)

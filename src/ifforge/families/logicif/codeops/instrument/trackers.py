@@ -36,7 +36,7 @@ import libcst as cst
 
 from ifforge.core import pyast
 from ifforge.families.logicif.codeops.common.source import cst_parameters
-from ifforge.families.logicif.codeops.common.walk import Reader, walk
+from ifforge.families.logicif.codeops.common.walk import Reader, holds, walk
 from ifforge.families.logicif.records import Tracker
 
 GROWING_METHODS = {"append", "appendleft", "add", "extend", "insert", "update", "setdefault"}
@@ -194,24 +194,6 @@ def _names_in(node: cst.CSTNode) -> set[str]:
     return collect.found
 
 
-class _Find(Reader):
-    """Stops at the first node of one of `kinds`."""
-
-    def __init__(self, kinds: tuple):
-        super().__init__()
-        self.kinds, self.hit = kinds, False
-
-    def on_visit(self, inner):
-        self.hit = self.hit or isinstance(inner, self.kinds)
-        return not self.hit
-
-
-def _has(node: cst.CSTNode, kinds: tuple) -> bool:
-    find = _Find(kinds)
-    walk(node, find)
-    return find.hit
-
-
 def _returns(line: cst.SimpleStatementLine) -> bool:
     return any(isinstance(small, (cst.Return, cst.Raise, cst.Break, cst.Continue)) for small in line.body)
 
@@ -340,7 +322,7 @@ class _Sites(Reader):
         func = node.func
         if not (isinstance(func, cst.Attribute) and func.attr.value == "translate" and len(node.args) == 1
                 and not node.args[0].keyword and not node.args[0].star
-                and not any(_has(part, (cst.Call, cst.NamedExpr, cst.Yield, cst.Await, cst.Lambda, *COMPREHENSIONS))
+                and not any(holds(part, (cst.Call, cst.NamedExpr, cst.Yield, cst.Await, cst.Lambda, *COMPREHENSIONS))
                             for part in (func.value, node.args[0].value))
                 and not {"isinstance", "str"} & (self.bound_at_top | self.local)
                 and _evaluated_once(self.path[:-1], node, lambda parts, between: _calls_once(parts, node, between),
@@ -409,7 +391,7 @@ class _Sites(Reader):
         self.functions -= 1
 
     def _convertible(self, node) -> bool:
-        if _has(node, (cst.NamedExpr, cst.Await, cst.Yield)):
+        if holds(node, (cst.NamedExpr, cst.Await, cst.Yield)):
             return False  # these would bind or suspend in another scope once moved into a function
         if isinstance(node, COMPREHENSIONS):
             clause = node.for_in
@@ -469,7 +451,7 @@ def _counted_chain(path: list[cst.CSTNode], node: cst.BooleanOperation) -> bool:
     its line: it is the whole test of an if (not an elif, whose test may never be reached) or the
     whole value of a return or an assignment alone on its line, and holds no comprehension or
     lambda (those have their own rewriting)."""
-    if len(path) < 2 or _has(node, (cst.Lambda, *COMPREHENSIONS)):
+    if len(path) < 2 or holds(node, (cst.Lambda, *COMPREHENSIONS)):
         return False
     owner, line = path[-1], path[-2]
     if isinstance(owner, cst.If) and owner.test is node:
@@ -496,7 +478,7 @@ def _append_line(line: cst.BaseStatement) -> tuple[cst.Name, cst.BaseExpression]
             and isinstance(call.func.value, cst.Name) and len(call.args) == 1):
         return None
     [arg] = call.args
-    if arg.keyword or arg.star or _has(arg.value, (cst.NamedExpr, cst.Yield, cst.Await)):
+    if arg.keyword or arg.star or holds(arg.value, (cst.NamedExpr, cst.Yield, cst.Await)):
         return None
     return call.func.value, arg.value
 
@@ -557,7 +539,7 @@ def _keyed_write(line: cst.BaseStatement) -> tuple[cst.Name, cst.BaseExpression]
             or not isinstance(target.slice[0].slice, cst.Index):
         return None
     key = target.slice[0].slice.value
-    return None if _has(key, (cst.Call, cst.NamedExpr, cst.Await, cst.Yield)) else (target.value, key)
+    return None if holds(key, (cst.Call, cst.NamedExpr, cst.Await, cst.Yield)) else (target.value, key)
 
 
 def _stepped_item(line: cst.SimpleStatementLine) -> bool:
@@ -575,7 +557,7 @@ def _missing_read(path: list[cst.CSTNode], node: cst.Subscript) -> bool:
     expression) or of a comprehension's item, evaluated once each time that runs, after no call but
     the ones it is given to (`out.append(m[k])`, `len(m[k])`) and with no other read of the owner."""
     if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index) or \
-            _has(node.slice[0].slice.value, (cst.Call, cst.NamedExpr, cst.Yield, cst.Await)):
+            holds(node.slice[0].slice.value, (cst.Call, cst.NamedExpr, cst.Yield, cst.Await)):
         return False
     return _evaluated_once(path, node, lambda parts, between: _reads_once(parts, node, between), if_tests=False)
 
@@ -586,7 +568,7 @@ def _lookup_once(path: list[cst.CSTNode], node: cst.Call) -> bool:
     of a line alone (a return, an assignment, an expression), of an `if`'s test (not an elif's) or
     of a comprehension's item, evaluated once each time that runs, after no call but the ones it
     is given to."""
-    if any(_has(a.value, (cst.Call, cst.NamedExpr, cst.Yield, cst.Await, cst.Lambda)) for a in node.args):
+    if any(holds(a.value, (cst.Call, cst.NamedExpr, cst.Yield, cst.Await, cst.Lambda)) for a in node.args):
         return False
     return _evaluated_once(path, node, lambda parts, between: _calls_once(parts, node, between), if_tests=True)
 
@@ -690,7 +672,7 @@ def _inline_choice(path: list[cst.CSTNode]) -> bool:
         if isinstance(node, cst.SimpleStatementLine):
             return len(node.body) == 1 and isinstance(node.body[0], (cst.Return, cst.Assign, cst.AugAssign,
                                                                       cst.AnnAssign, cst.Expr)) \
-                and not _has(node, (cst.Call, cst.NamedExpr, cst.Yield, cst.Await))
+                and not holds(node, (cst.Call, cst.NamedExpr, cst.Yield, cst.Await))
         if isinstance(node, (cst.BaseCompoundStatement, cst.BooleanOperation, cst.IfExp, cst.Lambda, *COMPREHENSIONS)):
             return False
     return False
@@ -731,7 +713,7 @@ def _total_place(path: list[cst.CSTNode], node: cst.Call, numbered: dict[int, in
         if isinstance(holder, cst.BaseStatement):
             return None
         index -= 1
-    if owner is None or _has(line, (cst.NamedExpr, cst.Yield, cst.Await)):
+    if owner is None or holds(line, (cst.NamedExpr, cst.Yield, cst.Await)):
         return None
     holding = {id(n) for n in path}
     calls = _Calls()
@@ -799,7 +781,7 @@ def _repeat_key(node) -> cst.BaseExpression | None:
     """What a dict or set comprehension files its items under, when asking whether it is already
     there is safe (no call, so evaluating it twice changes nothing)."""
     key = node.key if isinstance(node, cst.DictComp) else node.elt if isinstance(node, cst.SetComp) else None
-    return None if key is None or _has(key, (cst.Call, cst.NamedExpr, cst.Await, cst.Yield)) else key
+    return None if key is None or holds(key, (cst.Call, cst.NamedExpr, cst.Await, cst.Yield)) else key
 
 
 def _recomputed(line: cst.BaseStatement) -> list[str]:
